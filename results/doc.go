@@ -1,0 +1,48 @@
+// Package results is loadverdict's normalized model: the Go types of the
+// four tables of SCHEMA.md (runs, percentiles, series, samples), their Arrow
+// schemas (defined once, here), record-batch builders of bounded size, and
+// Parquet reading and writing through pqarrow.
+//
+// Units are fixed by the schema: latency in milliseconds, durations in
+// seconds, throughput in requests per second, bytes in bytes.
+//
+// # Schemas
+//
+// RunsSchema, PercentilesSchema, SeriesSchema and SamplesSchema (also
+// Table.Schema) are the column contract of SCHEMA.md. Pointer fields of the
+// Go types are the nullable columns; nil is null and reads back as nil.
+// Every schema, and every Parquet file written here, carries the metadata
+// SchemaVersionKey = SchemaVersion.
+//
+// # Writing
+//
+// A Builder turns Go values into Arrow record batches of at most a given
+// number of rows; a ParquetWriter (NewRunsWriter, NewSamplesWriter, ...)
+// turns them into a Parquet file, one row group per DefaultBatchRows rows,
+// so a 10-million-row samples log is streamed, never held in memory.
+// WriteRuns, WritePercentiles, WriteSeries and WriteSamples write a slice.
+// Files are Parquet 2.6, zstd-compressed (pure Go, no cgo), with the Arrow
+// schema stored; float64 columns are not dictionary-encoded.
+//
+// # Reading
+//
+// ReadRuns, ReadPercentiles, ReadSeries and ReadSamples read a whole file;
+// ScanSamples streams one record batch at a time. Columns are matched by
+// name: a file must have every column of the table with the table's type
+// (else the error wraps ErrSchemaMismatch), may have them in another order,
+// and may have extra columns, which are ignored. A null in a non-nullable
+// column is an error too.
+//
+// # Values
+//
+// started_at is a timestamp[ns, UTC]: it round-trips to the nanosecond and
+// reads back in UTC; times outside the int64-nanosecond range (years 1677
+// to 2262) are rejected by Append. Float columns store float64 values as
+// they are: NaN, ±Inf and -0 round-trip unchanged. This package does not
+// validate values: the model forbids NaN latencies, and keeping them out is
+// the producers' job (ingest), so that a bug upstream stays visible in the
+// tables instead of being turned into a null or an aborted file here.
+//
+// Memory comes from the memory.Allocator the caller passes; every value
+// returned to the caller is plain Go memory, independent of it.
+package results

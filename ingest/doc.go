@@ -1,0 +1,36 @@
+// Package ingest detects the format of raw load-generator output and parses
+// it, streaming, into the normalized runs of package results.
+//
+// Detection looks at the content, never at a file name: Parse peeks at the
+// first MiB of its input and asks every registered Parser (see Register)
+// whether it recognizes it. Output may sit anywhere in a file: terminal
+// transcripts with prompts, markdown and blog posts with prose around the
+// runs, code fences, comment prefixes, CRLF line ends, UTF-16 with a byte
+// order mark. A parser streams its runs to an emit callback in file order,
+// line by line with bounded memory, so files of any size can be read.
+//
+// Parsers in this package:
+//
+//   - "wrk" reads the text output of wrk and wrk2 (Run.Tool tells them
+//     apart). Units are converted as SCHEMA.md says: latencies to ms,
+//     durations to s, wrk's binary byte units (1KB = 1024 B) to bytes,
+//     Req/Sec suffixes (k, M, G) to decimal multiples.
+//
+// Conventions shared by the parsers:
+//
+//   - Every run has Experiment, Source, Index, Seq (equal to Index; the
+//     caller renumbers it per experiment), RunID = results.RunID(Source,
+//     Index), Label (see Label) and SourceLine (the line where the run's
+//     output, or the command line that produced it, starts).
+//   - Nullable fields stay nil when the output does not show them. wrk
+//     prints its "Socket errors" and "Non-2xx or 3xx responses" lines only
+//     for non-zero counts, so when the summary's tail (Requests/sec or
+//     Transfer/sec) is present and those lines are not, the counts are 0;
+//     Errors is their sum (wrk counts them separately: with --timeout 0 a
+//     request may be both a timeout and a non-2xx).
+//   - Remarks of the parser about a run (implausible values left out or
+//     replaced, uncorrected wrk2 distributions, old outputs without units)
+//     are in Run.Notes.
+//   - Errors name the source: a *NoOutputError when no format is found, a
+//     *SyntaxError with the line when output is cut off in the middle of a run.
+package ingest

@@ -1,0 +1,224 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// SyntaxError is a parse error with its place: the file (or object key) and
+// the 1-based line, 0 when the error concerns no particular line.
+type SyntaxError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+// Error returns "file:line: msg", or "file: msg" when Line is 0.
+func (e *SyntaxError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.File)
+	if e.Line > 0 {
+		if b.Len() > 0 {
+			b.WriteByte(':')
+		}
+		b.WriteString(strconv.Itoa(e.Line))
+	}
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// ErrNoOutput is matched (errors.Is) by every NoOutputError.
+var ErrNoOutput = errors.New("no load-generator output found")
+
+// NoOutputError reports an input in which no registered parser recognized
+// its format: empty files, random bytes, prose without a run.
+type NoOutputError struct {
+	File      string   // the source, empty when unknown
+	LookedFor []string // the formats looked for
+}
+
+// Error returns "no load-generator output found in FILE (looked for: wrk, wrk2)".
+func (e *NoOutputError) Error() string {
+	msg := ErrNoOutput.Error()
+	if e.File != "" {
+		msg += " in " + e.File
+	}
+	return msg + " (looked for: " + strings.Join(e.LookedFor, ", ") + ")"
+}
+
+// Is reports whether target is ErrNoOutput.
+func (e *NoOutputError) Is(target error) bool { return target == ErrNoOutput }
+
+// Options are the settings for parsing one source.
+type Options struct {
+	// Source is the file path or object key: used in errors, in run_id and in Run.Source.
+	Source string
+	// Experiment is copied into Run.Experiment.
+	Experiment string
+	// Labels maps "host:port" (the CLI's --label host:port=name) to a label.
+	Labels map[string]string
+}
+
+// Parser reads one output format.
+type Parser interface {
+	// Name is the format's name, e.g. "wrk".
+	Name() string
+	// Detect reports whether head, the beginning of an input, holds output
+	// of this format; it looks at the content, never at a file name.
+	Detect(head []byte) bool
+	// Parse streams the runs of r to emit in input order, with every
+	// field the format and opts give filled (Seq equal to Index).
+	Parse(ctx context.Context, r io.Reader, opts Options, emit func(results.RunWithPercentiles) error) error
+}
+
+// formatLister is implemented by parsers that read several formats
+// (the wrk parser reads wrk and wrk2 output).
+type formatLister interface {
+	Formats() []string
+}
+
+var (
+	regMu    sync.RWMutex
+	registry []Parser
+)
+
+// Register adds p to the parsers Detect and Parse try, after those already
+// registered; a parser of the same name is replaced.
+func Register(p Parser) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	for i, q := range registry {
+		if q.Name() == p.Name() {
+			registry[i] = p
+			return
+		}
+	}
+	registry = append(registry, p)
+}
+
+// Parsers returns the registered parsers in the order Detect tries them.
+func Parsers() []Parser {
+	regMu.RLock()
+	defer regMu.RUnlock()
+	return append([]Parser(nil), registry...)
+}
+
+// lookedFor lists the formats the registered parsers read.
+func lookedFor() []string {
+	var names []string
+	for _, p := range Parsers() {
+		if f, ok := p.(formatLister); ok {
+			names = append(names, f.Formats()...)
+		} else {
+			names = append(names, p.Name())
+		}
+	}
+	return names
+}
+
+// Detect returns the first registered parser that recognizes head (UTF-8,
+// or UTF-16 with a byte order mark); when none does, the error (a
+// *NoOutputError) lists the formats looked for.
+func Detect(head []byte) (Parser, error) {
+	head = decodeHead(head)
+	for _, p := range Parsers() {
+		if p.Detect(head) {
+			return p, nil
+		}
+	}
+	return nil, &NoOutputError{LookedFor: lookedFor()}
+}
+
+// Parse detects the format of r from its first MiB and streams its runs to
+// emit in file order, with Experiment, Source, Index, Seq (= Index), RunID
+// (results.RunID(Source, Index)), Label and SourceLine filled. Memory stays
+// bounded whatever the size of r. Input in UTF-16 with a byte order mark
+// (Windows PowerShell redirects) is converted to UTF-8. Errors are a
+// *NoOutputError, a *SyntaxError, an error of r or emit, or the context's error.
+func Parse(ctx context.Context, r io.Reader, opts Options, emit func(results.RunWithPercentiles) error) error {
+	br := bufio.NewReaderSize(r, headSize)
+	if bom, _ := br.Peek(2); bytes.Equal(bom, bomUTF16LE) || bytes.Equal(bom, bomUTF16BE) {
+		br = bufio.NewReaderSize(utf16Input(br), headSize)
+	}
+	head, err := br.Peek(headSize)
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return fmt.Errorf("%s: %w", opts.Source, err)
+	}
+	p, err := Detect(head)
+	if err != nil {
+		var no *NoOutputError
+		if errors.As(err, &no) {
+			no.File = opts.Source
+		}
+		return err
+	}
+	return p.Parse(ctx, br, opts, emit)
+}
+
+// ParseAll is Parse collecting the runs; on error it returns the runs
+// emitted before it.
+func ParseAll(ctx context.Context, r io.Reader, opts Options) ([]results.RunWithPercentiles, error) {
+	var runs []results.RunWithPercentiles
+	err := Parse(ctx, r, opts, func(run results.RunWithPercentiles) error {
+		runs = append(runs, run)
+		return nil
+	})
+	return runs, err
+}
+
+// labeler derives labels and interns targets with a bounded cache: the runs
+// of a source mostly share a few targets.
+type labeler struct {
+	labels map[string]string
+	cache  map[string][2]string // target -> {target, label}
+}
+
+// maxCached bounds the labeler's cache.
+const maxCached = 1024
+
+// target returns b as a string, reusing an earlier copy when there is one.
+func (l *labeler) target(b []byte) string {
+	if e, ok := l.cache[string(b)]; ok {
+		return e[0]
+	}
+	return string(b)
+}
+
+func (l *labeler) get(target string) string {
+	if e, ok := l.cache[target]; ok {
+		return e[1]
+	}
+	label := Label(target, l.labels)
+	if l.cache == nil {
+		l.cache = make(map[string][2]string)
+	}
+	if len(l.cache) < maxCached {
+		l.cache[target] = [2]string{target, label}
+	}
+	return label
+}
+
+// fillCommon sets the fields every parser fills the same way.
+func fillCommon(run *results.RunWithPercentiles, opts Options, index int, lab *labeler) {
+	run.Experiment = opts.Experiment
+	run.Source = opts.Source
+	run.Index = int32(index)
+	run.Seq = int32(index)
+	run.RunID = results.RunID(opts.Source, index)
+	run.Label = lab.get(run.Target)
+	for i := range run.Percentiles {
+		run.Percentiles[i].RunID = run.RunID
+	}
+}

@@ -1,0 +1,653 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// inputs returns the parser inputs under testdata/<tool> (not .src, not goldens).
+func inputs(t testing.TB, tool string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", tool, "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no inputs in testdata/%s: %v", tool, err)
+	}
+	return files
+}
+
+func parseFile(t testing.TB, path string) ([]results.RunWithPercentiles, error) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return ParseAll(context.Background(), f, Options{Source: filepath.ToSlash(path), Experiment: "test"})
+}
+
+func jsonLines(t testing.TB, runs []results.RunWithPercentiles) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	for _, r := range runs {
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf.Write(b)
+		buf.WriteByte('\n')
+	}
+	return buf.Bytes()
+}
+
+func TestGolden(t *testing.T) {
+	for _, tool := range []string{"wrk", "wrk2"} {
+		for _, in := range inputs(t, tool) {
+			t.Run(filepath.Base(in), func(t *testing.T) {
+				runs, err := parseFile(t, in)
+				if err != nil {
+					t.Fatalf("parse: %v", err)
+				}
+				for _, r := range runs {
+					checkRun(t, r)
+				}
+				got := jsonLines(t, runs)
+				golden := strings.TrimSuffix(in, ".txt") + ".golden.json"
+				if *update {
+					if err := os.WriteFile(golden, got, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					return
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (run go test -update)", err)
+				}
+				if !bytes.Equal(got, want) {
+					gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+					for i := 0; i < len(gl) && i < len(wl); i++ {
+						if gl[i] != wl[i] {
+							t.Fatalf("run %d differs from %s:\ngot  %s\nwant %s", i, golden, gl[i], wl[i])
+						}
+					}
+					t.Fatalf("%s: got %d lines, want %d", golden, len(gl), len(wl))
+				}
+			})
+		}
+	}
+}
+
+// TestSeed checks the six runs of the seed blog post value by value.
+func TestSeed(t *testing.T) {
+	const src = "testdata/wrk/seed-zuul-vs-openresty.txt"
+	runs, err := parseFile(t, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 6 {
+		t.Fatalf("got %d runs, want 6", len(runs))
+	}
+	conns := []int32{50, 50, 100, 100, 100, 100}
+	labels := []string{"localhost:5555", "localhost:80", "localhost:5555", "localhost:80", "localhost:80", "localhost:5555"}
+	dur := []float64{10.04, 10.11, 10.04, 10.09, 10.10, 10.03}
+	reqs := []int64{21045, 16222, 31196, 16332, 16328, 37504}
+	rps := []float64{2095.30, 1604.71, 3107.57, 1619.00, 1617.40, 3737.35}
+	for i, r := range runs {
+		if r.Index != int32(i) || r.Seq != int32(i) || r.RunID != results.RunID(src, i) || r.Source != src || r.Experiment != "test" {
+			t.Errorf("run %d: index/seq/run_id/source/experiment = %d/%d/%s/%s/%s", i, r.Index, r.Seq, r.RunID, r.Source, r.Experiment)
+		}
+		if r.Tool != "wrk" || r.LoadModel != results.LoadClosed || r.LatencyCorrected != nil {
+			t.Errorf("run %d: tool %s load model %s corrected %v", i, r.Tool, r.LoadModel, r.LatencyCorrected)
+		}
+		if r.Threads == nil || *r.Threads != 10 || r.Connections == nil || *r.Connections != conns[i] {
+			t.Errorf("run %d: threads/connections %v/%v, want 10/%d", i, r.Threads, r.Connections, conns[i])
+		}
+		if r.Label != labels[i] {
+			t.Errorf("run %d: label %q, want %q", i, r.Label, labels[i])
+		}
+		if r.DurationS != dur[i] || r.PlannedDurationS == nil || *r.PlannedDurationS != 10 {
+			t.Errorf("run %d: duration %v planned %v", i, r.DurationS, r.PlannedDurationS)
+		}
+		if r.Requests != reqs[i] || r.RPS != rps[i] {
+			t.Errorf("run %d: requests %d rps %v, want %d %v", i, r.Requests, r.RPS, reqs[i], rps[i])
+		}
+		if r.Errors != 0 || r.Non2xx == nil || *r.Non2xx != 0 || r.Timeouts == nil || *r.Timeouts != 0 {
+			t.Errorf("run %d: errors %d non2xx %v timeouts %v", i, r.Errors, r.Non2xx, r.Timeouts)
+		}
+		if r.Command == nil || !strings.HasPrefix(*r.Command, "wrk -t 10 -c ") {
+			t.Errorf("run %d: command %v", i, r.Command)
+		}
+	}
+	r := runs[0]
+	for _, c := range []struct {
+		name      string
+		got       *float64
+		want      float64
+		tolerance float64
+	}{
+		{"lat_mean_ms", r.LatMeanMs, 33.95, 0},
+		{"lat_stdev_ms", r.LatStdevMs, 43.06, 0},
+		{"lat_max_ms", r.LatMaxMs, 599.09, 0},
+		{"thread_rps_mean", r.ThreadRPSMean, 210.68, 0},
+		{"thread_rps_stdev", r.ThreadRPSStdev, 73.11, 0},
+		{"thread_rps_max", r.ThreadRPSMax, 460, 0},
+		{"transfer_bps", r.TransferBPS, 419.61 * 1024, 1e-9},
+	} {
+		if c.got == nil || math.Abs(*c.got-c.want) > c.tolerance {
+			t.Errorf("run 0 %s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if r.BytesIn == nil || *r.BytesIn != int64(math.Round(4.12*1024*1024)) {
+		t.Errorf("run 0 bytes_in = %v, want %d", r.BytesIn, int64(math.Round(4.12*1024*1024)))
+	}
+	if r.Target != "http://localhost:5555/api/test/hello" || r.SourceLine != 20 {
+		t.Errorf("run 0 target %q source line %d", r.Target, r.SourceLine)
+	}
+}
+
+func TestWrk2Spectrum(t *testing.T) {
+	runs, err := parseFile(t, "testdata/wrk2/wrk2_02.txt")
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("runs %d err %v", len(runs), err)
+	}
+	r := runs[0]
+	if r.Tool != "wrk2" || r.LoadModel != results.LoadOpen || r.LatencyCorrected == nil || !*r.LatencyCorrected {
+		t.Fatalf("tool %s model %s corrected %v", r.Tool, r.LoadModel, r.LatencyCorrected)
+	}
+	if r.TargetRPS == nil || *r.TargetRPS != 2000 {
+		t.Errorf("target_rps %v", r.TargetRPS)
+	}
+	if r.Notes == nil || !strings.Contains(*r.Notes, "uncorrected") {
+		t.Errorf("notes %v", r.Notes)
+	}
+	// The corrected spectrum: 0.921.. in wrk2_01, 0.677 .. 11.319 here; the
+	// uncorrected one (0.264 .. 7.015) must not appear.
+	var withCount int
+	for i, p := range r.Percentiles {
+		if i > 0 && p.Quantile < r.Percentiles[i-1].Quantile {
+			t.Errorf("percentiles not in quantile order at %d", i)
+		}
+		if p.TotalCount != nil {
+			withCount++
+		}
+		if p.LatencyMs == 0.264 || p.LatencyMs == 7.015 {
+			t.Errorf("uncorrected point %+v in percentiles", p)
+		}
+	}
+	if withCount != 79 {
+		t.Errorf("%d spectrum rows, want 79", withCount)
+	}
+	last := r.Percentiles[len(r.Percentiles)-1]
+	if last.Quantile != 1 || last.LatencyMs != 11.319 || last.TotalCount == nil || *last.TotalCount != 39500 {
+		t.Errorf("last point %+v", last)
+	}
+	for _, c := range []struct {
+		got  *float64
+		want float64
+	}{{r.LatP50Ms, 6.207}, {r.LatP90Ms, 8.463}, {r.LatP99Ms, 10.52}, {r.LatP999Ms, 11.19}, {r.LatMeanMs, 6.178}, {r.LatMaxMs, 11.312}, {r.LatMinMs, 0.677}} {
+		if c.got == nil || *c.got != c.want {
+			t.Errorf("got %v want %v", c.got, c.want)
+		}
+	}
+}
+
+func TestDetect(t *testing.T) {
+	for _, tool := range []string{"wrk", "wrk2"} {
+		for _, in := range inputs(t, tool) {
+			b, _ := os.ReadFile(in)
+			if p, err := Detect(b); err != nil || p.Name() != "wrk" {
+				t.Errorf("%s: not detected as wrk: %v", in, err)
+			}
+		}
+	}
+	others, _ := filepath.Glob("testdata/notwrk/*.txt")
+	if len(others) < 8 {
+		t.Fatalf("only %d samples of other tools", len(others))
+	}
+	for _, in := range others {
+		b, _ := os.ReadFile(in)
+		if p, err := Detect(b); err == nil {
+			t.Errorf("%s: detected as %s", in, p.Name())
+		} else if !errors.Is(err, ErrNoOutput) {
+			t.Errorf("%s: error %v is not ErrNoOutput", in, err)
+		}
+	}
+	for _, s := range []string{
+		"",
+		"Running 10s test @ http://localhost:3000\n10 connections\n",
+		"  Thread Stats   Avg      Stdev     Max   +/- Stdev\n",
+		"We ran 12 threads and 400 connections.\nRequests/sec: 12.5\n",
+		"Latency Distribution\n 50%  1.00ms\n",
+		"Summary:\n  Requests/sec: 10913.3967\n",
+	} {
+		if p, err := Detect([]byte(s)); err == nil {
+			t.Errorf("%q detected as %s", s, p.Name())
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	random := make([]byte, 64<<10)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range random {
+		random[i] = byte(rng.Uint32())
+	}
+	run := "Running 10s test @ http://localhost:8080/\n" +
+		"  2 threads and 10 connections\n" +
+		"  Thread Stats   Avg      Stdev     Max   +/- Stdev\n" +
+		"    Latency     1.00ms    0.10ms   2.00ms   90.00%\n" +
+		"    Req/Sec     5.00k     0.10k    6.00k    90.00%\n" +
+		"  100000 requests in 10.00s, 10.00MB read\n" +
+		"Requests/sec:  10000.00\n" +
+		"Transfer/sec:      1.00MB\n"
+	for _, c := range []struct {
+		name     string
+		in       string
+		runs     int
+		syntax   bool
+		line     int
+		contains string
+	}{
+		{name: "empty", in: "", contains: "no load-generator output found in x.txt (looked for: wrk, wrk2)"},
+		{name: "random", in: string(random), contains: "x.txt"},
+		{name: "prose", in: "wrk is a modern HTTP benchmarking tool.\nIt has 2 threads and 10 connections by default.\n", contains: "looked for: wrk, wrk2"},
+		{name: "cut after Thread Stats at EOF", in: "intro\n" + strings.Join(strings.Split(run, "\n")[:3], "\n") + "\n", syntax: true, line: 4},
+		{name: "cut after rows before next run", in: run + strings.Join(strings.Split(run, "\n")[:5], "\n") + "\n\n" + run, runs: 1, syntax: true, line: 13},
+		{name: "cut in distribution", in: strings.Join(strings.Split(run, "\n")[:5], "\n") + "\n  Latency Distribution\n     50%    1.00ms\n     75%    1.50ms\nthe end\n", syntax: true, line: 8},
+		{name: "cut after threads line", in: run + strings.Join(strings.Split(run, "\n")[:2], "\n") + "\nsome prose\n" + run, runs: 1, syntax: true, line: 10},
+		{name: "header only with threads", in: "  2 threads and 10 connections\n  Thread Stats   Avg      Stdev     Max   +/- Stdev\n", syntax: true, line: 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			runs, err := ParseAll(context.Background(), strings.NewReader(c.in), Options{Source: "x.txt"})
+			if len(runs) != c.runs {
+				t.Errorf("%d runs, want %d", len(runs), c.runs)
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			var se *SyntaxError
+			if c.syntax {
+				if !errors.As(err, &se) {
+					t.Fatalf("error %v (%T) is not a *SyntaxError", err, err)
+				}
+				if se.File != "x.txt" || se.Line != c.line {
+					t.Errorf("error at %s:%d, want x.txt:%d (%v)", se.File, se.Line, c.line, err)
+				}
+				return
+			}
+			var no *NoOutputError
+			if !errors.As(err, &no) || !errors.Is(err, ErrNoOutput) {
+				t.Fatalf("error %v (%T) is not a *NoOutputError", err, err)
+			}
+			if !strings.Contains(err.Error(), c.contains) {
+				t.Errorf("error %q does not contain %q", err, c.contains)
+			}
+		})
+	}
+}
+
+func TestSyntaxErrorString(t *testing.T) {
+	for _, c := range []struct {
+		e    SyntaxError
+		want string
+	}{
+		{SyntaxError{"a.txt", 12, "bad"}, "a.txt:12: bad"},
+		{SyntaxError{"a.txt", 0, "bad"}, "a.txt: bad"},
+		{SyntaxError{"", 3, "bad"}, "3: bad"},
+		{SyntaxError{"", 0, "bad"}, "bad"},
+	} {
+		if got := c.e.Error(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
+		}
+	}
+}
+
+func TestParseStreamsAndStops(t *testing.T) {
+	data, _ := os.ReadFile("testdata/wrk/wrk_05.txt")
+	// emit errors stop the parse and come back unchanged.
+	stop := errors.New("stop")
+	n := 0
+	err := Parse(context.Background(), bytes.NewReader(data), Options{Source: "s"}, func(results.RunWithPercentiles) error {
+		n++
+		return stop
+	})
+	if err != stop || n != 1 {
+		t.Errorf("err %v after %d runs", err, n)
+	}
+	// A cancelled context stops the parse.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Parse(ctx, bytes.NewReader(data), Options{Source: "s"}, func(results.RunWithPercentiles) error { return nil }); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	// A line longer than the line buffer is skipped; parsing goes on.
+	long := append(bytes.Repeat([]byte("x"), maxLine+100), '\n')
+	in := append(append(append([]byte{}, data...), long...), data...)
+	runs, err := ParseAll(context.Background(), bytes.NewReader(in), Options{Source: "s"})
+	if err != nil || len(runs) != 6 || runs[3].SourceLine != 30 {
+		t.Errorf("after a long line: %d runs, err %v", len(runs), err)
+	}
+}
+
+func TestOptionsLabels(t *testing.T) {
+	data, _ := os.ReadFile("testdata/wrk/seed-zuul-vs-openresty.txt")
+	runs, err := ParseAll(context.Background(), bytes.NewReader(data), Options{
+		Source: "seed", Labels: map[string]string{"localhost:5555": "zuul", "localhost:80": "openresty"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range runs {
+		got = append(got, r.Label)
+	}
+	want := []string{"zuul", "openresty", "zuul", "openresty", "openresty", "zuul"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("labels %v, want %v", got, want)
+	}
+}
+
+func TestLabel(t *testing.T) {
+	labels := map[string]string{"localhost:5555": "zuul", "[::1]:9000": "v6", "weird target": "w"}
+	for _, c := range []struct{ target, want string }{
+		{"http://localhost/x", "localhost:80"},
+		{"https://example.com", "example.com:443"},
+		{"https://Example.COM:8443/a?b=c", "example.com:8443"},
+		{"http://localhost:5555/api/test/hello", "zuul"},
+		{"http://[::1]:8080/", "[::1]:8080"},
+		{"http://[::1]/", "[::1]:80"},
+		{"http://[::1]:9000", "v6"},
+		{"localhost:8080", "localhost:8080"},
+		{"localhost:5555", "zuul"},
+		{"localhost", "localhost:80"},
+		{"ws://h", "h:80"},
+		{"wss://h/x", "h:443"},
+		{"http://user:pw@host:81/p", "host:81"},
+		{"http://127.0.0.1:18080/sleep?ms=5", "127.0.0.1:18080"},
+		{"", ""},
+		{"weird target", "w"},
+		{"not a url", "not a url"},
+		{"http://", "http://"},
+		{"http://host:99999/", "http://host:99999/"},
+		{"http://host:abc/", "http://host:abc/"},
+		{"ftp://host/", "ftp://host/"},
+		{"::1", "::1"},
+		{"$URL", "$URL"},
+		{"http://a b/", "http://a b/"},
+	} {
+		if got := Label(c.target, labels); got != c.want {
+			t.Errorf("Label(%q) = %q, want %q", c.target, got, c.want)
+		}
+	}
+}
+
+func TestUnits(t *testing.T) {
+	for _, c := range []struct {
+		tok  string
+		ms   float64
+		kind valueKind
+	}{
+		{"635.91us", 0.63591, valOK}, {"0.89ms", 0.89, valOK}, {"1.20s", 1200, valOK},
+		{"1.00m", 60000, valOK}, {"2.00h", 7200000, valOK}, {"0.00us", 0, valOK},
+		{"-nan", 0, valNaN}, {"-nan%", 0, valNaN}, {"nanus", 0, valNaN},
+		{"502.11", 0, valNoUnit}, {"12.3k", 0, valBad}, {"abc", 0, valBad}, {"-1.0ms", 0, valBad},
+		{"1.2.3ms", 0, valBad}, {"ms", 0, valBad}, {"", 0, valBad},
+	} {
+		ms, k := timeMs([]byte(c.tok))
+		if k != c.kind || k == valOK && ms != c.ms {
+			t.Errorf("timeMs(%q) = %v, %v; want %v, %v", c.tok, ms, k, c.ms, c.kind)
+		}
+	}
+	for _, c := range []struct {
+		tok string
+		v   float64
+		ok  bool
+	}{
+		{"10.04s", 10.04, true}, {"999.94ms", 0.99994, true}, {"1.00m", 60, true}, {"1h", 3600, true},
+		{"250us", 0.00025, true}, {"30", 0, false}, {"30x", 0, false},
+		{"307445734491.24m", 307445734491.24 * 60, true},
+	} {
+		v, ok := durationS([]byte(c.tok), 0)
+		if ok != c.ok || ok && math.Abs(v-c.v) > 1e-9*c.v {
+			t.Errorf("durationS(%q) = %v, %v; want %v, %v", c.tok, v, ok, c.v, c.ok)
+		}
+	}
+	if v, ok := durationS([]byte("30"), 1); !ok || v != 30 {
+		t.Errorf("durationS(30, default s) = %v %v", v, ok)
+	}
+	for _, c := range []struct {
+		tok  string
+		v    float64
+		kind valueKind
+	}{
+		{"580.00", 580, valOK}, {"56.20k", 56200, valOK}, {"338.18k", 338180, valOK}, {"1.2M", 1.2e6, valOK},
+		{"3G", 3e9, valOK}, {"0.88k", 880, valOK}, {"-nan%", 0, valNaN}, {"1.2ms", 0, valBad}, {"1.2x", 0, valBad},
+	} {
+		v, k := metric([]byte(c.tok))
+		if k != c.kind || k == valOK && v != c.v {
+			t.Errorf("metric(%q) = %v, %v; want %v, %v", c.tok, v, k, c.v, c.kind)
+		}
+	}
+	for _, c := range []struct {
+		tok string
+		v   float64
+		ok  bool
+	}{
+		{"4.12MB", 4.12 * 1024 * 1024, true}, {"0.00B", 0, true}, {"419.61KB", 419.61 * 1024, true},
+		{"19.62GB", 19.62 * (1 << 30), true}, {"1.00TB", 1 << 40, true}, {"27.9 MB", 0, false}, {"1XB", 0, false},
+	} {
+		v, ok := binaryBytes([]byte(c.tok))
+		if ok != c.ok || ok && v != c.v {
+			t.Errorf("binaryBytes(%q) = %v, %v; want %v, %v", c.tok, v, ok, c.v, c.ok)
+		}
+	}
+	// Correct rounding: quantiles from "99.900%" and "0.999000" are the same float.
+	a, _ := parseDec([]byte("99.900"), -2)
+	b, _ := parseDec([]byte("0.999000"), 0)
+	if a != 0.999 || b != 0.999 {
+		t.Errorf("quantiles %v %v", a, b)
+	}
+	if v, ok := parseDec([]byte(strings.Repeat("9", 400)), 0); !ok || !math.IsInf(v, 1) {
+		t.Errorf("huge number: %v %v", v, ok)
+	}
+	if _, ok := parseUint([]byte("99999999999999999999")); ok {
+		t.Error("parseUint overflow accepted")
+	}
+}
+
+func TestNormalize(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"    Running 30s test @ x\r", "Running 30s test @ x"},
+		{"```Running 1s test @ x", "Running 1s test @ x"},
+		{"Transfer/sec:      5.79MB```", "Transfer/sec:      5.79MB"},
+		{"-- Running 2s test @ x", "Running 2s test @ x"},
+		{"--   Thread Stats   Avg", "Thread Stats   Avg"},
+		{">\t  2 threads and 8 connections", "2 threads and 8 connections"},
+		{"// Requests/sec: 1.00", "Requests/sec: 1.00"},
+		{"# wrk -t2 http://x", "wrk -t2 http://x"},
+		{"#[Mean    =        6.602, StdDeviation   =        1.919]", "#[Mean    =        6.602, StdDeviation   =        1.919]"},
+		{"----------------------------------------------------------", "----------------------------------------------------------"},
+		{"2024-05-01T12:00:00.1234567Z   12 threads and 400 connections", "12 threads and 400 connections"},
+		{"\u00a0\u00a0Requests/sec:\u00a0 75239.60\u00a0", "Requests/sec:\u00a0 75239.60"},
+		{"\u3000Latency Distribution", "Latency Distribution"},
+		{"", ""},
+	} {
+		if got := string(normalize([]byte(c.in))); got != c.want {
+			t.Errorf("normalize(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestPromptsAndCommands(t *testing.T) {
+	for _, c := range []struct {
+		line, cmd string
+	}{
+		{"$ wrk -t2 -c10 -d1s http://x/", "wrk -t2 -c10 -d1s http://x/"},
+		{"% wrk -t2 http://x/", "wrk -t2 http://x/"},
+		{"➜  ~ wrk -t 10 -c 50 -d 10s http://localhost:5555/api/test/hello", "wrk -t 10 -c 50 -d 10s http://localhost:5555/api/test/hello"},
+		{"➜  spring-benchmark git:(master) wrk -t2 -c100 -d30s http://localhost:80  ", "wrk -t2 -c100 -d30s http://localhost:80"},
+		{"user@host:~$ wrk --latency http://x/", "wrk --latency http://x/"},
+		{"root@host # wrk -t2 http://x/", "wrk -t2 http://x/"},
+		{"root@host:/opt# ./wrk -t2 http://x/", "./wrk -t2 http://x/"},
+		{"❯ wrk2 -R 100 http://x/", "wrk2 -R 100 http://x/"},
+		{`PS C:\> .\wrk.exe -t2 http://x/`, `.\wrk.exe -t2 http://x/`},
+		{"$ time wrk -t2 http://x/", "wrk -t2 http://x/"},
+		{"$ docker run --rm williamyeh/wrk -t2 http://x/", "williamyeh/wrk -t2 http://x/"},
+		{"`wrk -t2 -c4 http://x/`", "wrk -t2 -c4 http://x/"},
+		{"wrk is a modern HTTP benchmarking tool", ""},
+		{"the wrk2 README explains -R", ""},
+		{"wrk -t option sets threads", ""},
+		{"Running 10s test @ http://wrk.example.com/", ""},
+	} {
+		s := normalize([]byte(c.line))
+		got := ""
+		if i := findWrkCommand(s); i >= 0 {
+			if cmd, ok := parseWrkCommand(string(s[i:]), 1); ok {
+				got = cmd.raw
+			}
+		}
+		if got != c.cmd {
+			t.Errorf("%q: command %q, want %q", c.line, got, c.cmd)
+		}
+	}
+}
+
+func TestParseWrkCommand(t *testing.T) {
+	c, ok := parseWrkCommand(`wrk -t12 -c 400 --duration=1m -R2k --timeout 2s -s "my script.lua" -H 'Host: a b' -LU "http://h:1/?q=1&r=2" -- arg1`, 3)
+	if !ok {
+		t.Fatal("not parsed")
+	}
+	if c.threads != 12 || c.connections != 400 || c.duration != 60 || c.rate != 2000 || c.timeout != 2 ||
+		c.script != "my script.lua" || !c.latency || !c.uLatency || !c.wrk2 || c.url != "http://h:1/?q=1&r=2" || c.line != 3 || c.more {
+		t.Errorf("%+v", c)
+	}
+	c, ok = parseWrkCommand(`wrk -t2 -c10 -d10s $URL | tee out.txt`, 1)
+	if !ok || !c.placeholder || c.url != "" || c.more || c.threads != 2 {
+		t.Errorf("%+v %v", c, ok)
+	}
+	c, ok = parseWrkCommand(`wrk -t2 -c10 \`, 1)
+	if !ok || !c.more {
+		t.Errorf("continuation: %+v %v", c, ok)
+	}
+	if _, ok := parseWrkCommand(`wrk is great`, 1); ok {
+		t.Error("prose parsed as a command")
+	}
+}
+
+// checkRun fails when a run has a negative or non-finite number or a
+// quantile outside [0, 1].
+func checkRun(t testing.TB, r results.RunWithPercentiles) {
+	t.Helper()
+	v := reflect.ValueOf(r.Run)
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		name := v.Type().Field(i).Name
+		if f.Kind() == reflect.Pointer {
+			if f.IsNil() {
+				continue
+			}
+			f = f.Elem()
+		}
+		switch f.Kind() {
+		case reflect.Float64:
+			if x := f.Float(); math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+				t.Errorf("run %d: %s = %v", r.Index, name, x)
+			}
+		case reflect.Int32, reflect.Int64:
+			if f.Int() < 0 {
+				t.Errorf("run %d: %s = %d", r.Index, name, f.Int())
+			}
+		}
+	}
+	if r.Percentiles == nil {
+		t.Errorf("run %d: nil percentiles", r.Index)
+	}
+	for _, p := range r.Percentiles {
+		if !(p.Quantile >= 0 && p.Quantile <= 1) || !finite(p.LatencyMs) || p.TotalCount != nil && *p.TotalCount < 0 || p.RunID != r.RunID {
+			t.Errorf("run %d: bad percentile %+v", r.Index, p)
+		}
+	}
+}
+
+func TestEncodings(t *testing.T) {
+	data, _ := os.ReadFile("testdata/wrk/wrk_05.txt")
+	want, err := ParseAll(context.Background(), bytes.NewReader(data), Options{Source: "s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u16 := utf16.Encode([]rune(string(data)))
+	le := []byte{0xFF, 0xFE}
+	be := []byte{0xFE, 0xFF}
+	for _, u := range u16 {
+		le = append(le, byte(u), byte(u>>8))
+		be = append(be, byte(u>>8), byte(u))
+	}
+	bom8 := append([]byte{0xEF, 0xBB, 0xBF}, data...)
+	for name, in := range map[string][]byte{"utf16le": le, "utf16be": be, "utf8bom": bom8} {
+		if _, err := Detect(in); err != nil {
+			t.Errorf("%s: Detect: %v", name, err)
+		}
+		got, err := ParseAll(context.Background(), bytes.NewReader(in), Options{Source: "s"})
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %d runs, err %v; differ from UTF-8", name, len(got), err)
+		}
+	}
+	// A lone high surrogate and an odd trailing byte do not break decoding.
+	odd := append(append([]byte{}, le...), 0x00, 0xD8, 0x41)
+	if _, err := ParseAll(context.Background(), bytes.NewReader(odd), Options{Source: "s"}); err != nil {
+		t.Errorf("odd UTF-16: %v", err)
+	}
+}
+
+func TestNaNSummary(t *testing.T) {
+	in := "Running 1s test @ http://h/\n  1 threads and 1 connections\n" +
+		"  Thread Stats   Avg      Stdev     Max   +/- Stdev\n" +
+		"    Latency    -nanus    -nanus   0.00us    -nan%\n" +
+		"    Req/Sec     0.00      0.00     0.00      -nan%\n" +
+		"  0 requests in 0.00us, 0.00B read\n" +
+		"Requests/sec:     -nan\nTransfer/sec:    -nanB\n"
+	runs, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "s"})
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%d runs, err %v", len(runs), err)
+	}
+	r := runs[0]
+	checkRun(t, r)
+	if r.RPS != 0 || r.TransferBPS != nil || r.LatMeanMs != nil || r.LatMaxMs == nil || r.Notes == nil || !strings.Contains(*r.Notes, "nan") {
+		t.Errorf("%+v notes %v", r.Run, r.Notes)
+	}
+}
+
+// TestMixedTools: output of other tools between wrk runs is skipped, even
+// autocannon's "Running 10s test @" line.
+func TestMixedTools(t *testing.T) {
+	var in bytes.Buffer
+	for _, name := range []string{"wrk/wrk_09.txt", "notwrk/autocannon_01.txt", "notwrk/bombardier_02.txt",
+		"notwrk/hey_01.txt", "notwrk/oha_01.txt", "wrk/wrk_04.txt", "notwrk/autocannon_02.txt"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Write(b)
+	}
+	runs, err := ParseAll(context.Background(), &in, Options{Source: "mixed"})
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("%d runs, err %v", len(runs), err)
+	}
+	if runs[0].Requests != 819532 || runs[1].Requests != 718634 || runs[1].LatP99Ms == nil || *runs[1].LatP99Ms != 212.57 {
+		t.Errorf("runs %+v %+v", runs[0].Run, runs[1].Run)
+	}
+}

@@ -1,0 +1,226 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+)
+
+// Line handling shared by the parsers: a bounded line reader, whitespace that
+// includes the no-break and ideographic spaces of copied web pages, and the
+// removal of decorations around pasted output (indentation, code fences,
+// comment and quote markers).
+
+const (
+	// headSize is how much of an input Parse peeks at for detection.
+	headSize = 1 << 20
+	// maxLine is the longest line a parser looks at; longer lines are
+	// skipped as one unrecognized line, so memory stays bounded.
+	maxLine = 1 << 20
+	// ctxEvery is how many lines pass between two context checks.
+	ctxEvery = 4096
+)
+
+// lineReader reads lines of at most maxLine bytes from a bufio.Reader without
+// copying them; a returned line is valid until the next call.
+type lineReader struct {
+	br   *bufio.Reader
+	line int // 1-based number of the line last returned
+}
+
+func newLineReader(r io.Reader) *lineReader {
+	br, ok := r.(*bufio.Reader)
+	if !ok || br.Size() < maxLine {
+		br = bufio.NewReaderSize(r, maxLine)
+	}
+	return &lineReader{br: br}
+}
+
+// next returns the next line without its line end, or io.EOF after the last
+// one. A line longer than the buffer is returned empty.
+func (lr *lineReader) next() ([]byte, error) {
+	b, err := lr.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		for err == bufio.ErrBufferFull {
+			_, err = lr.br.ReadSlice('\n')
+		}
+		b = nil
+		if err == io.EOF {
+			err = nil
+		}
+	}
+	if err != nil {
+		if err != io.EOF || len(b) == 0 {
+			return nil, err
+		}
+	}
+	lr.line++
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		b = b[:n-1]
+	}
+	return b, nil
+}
+
+// spaceAt returns the width of the whitespace character at b[i], or 0.
+// Besides ASCII blanks it knows U+00A0 (no-break space) and U+3000
+// (ideographic space), both common in output copied from web pages.
+func spaceAt(b []byte, i int) int {
+	switch b[i] {
+	case ' ', '\t', '\r', '\v', '\f':
+		return 1
+	case 0xC2:
+		if i+1 < len(b) && b[i+1] == 0xA0 {
+			return 2
+		}
+	case 0xE3:
+		if i+2 < len(b) && b[i+1] == 0x80 && b[i+2] == 0x80 {
+			return 3
+		}
+	}
+	return 0
+}
+
+// trimLeft removes leading whitespace.
+func trimLeft(b []byte) []byte {
+	for len(b) > 0 {
+		w := spaceAt(b, 0)
+		if w == 0 {
+			break
+		}
+		b = b[w:]
+	}
+	return b
+}
+
+// trimRight removes trailing whitespace and backticks (a closing code fence
+// glued to the last line).
+func trimRight(b []byte) []byte {
+	for n := len(b); n > 0; n = len(b) {
+		switch c := b[n-1]; {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == '`':
+			b = b[:n-1]
+		case c == 0xA0 && n >= 2 && b[n-2] == 0xC2:
+			b = b[:n-2]
+		case c == 0x80 && n >= 3 && b[n-2] == 0x80 && b[n-3] == 0xE3:
+			b = b[:n-3]
+		default:
+			return b
+		}
+	}
+	return b
+}
+
+// normalize returns the content of a line without line end, surrounding
+// whitespace and the decorations of pasted output: markdown indentation and
+// block quotes ("> "), code fences ("```", "~~~", also glued to the content as
+// in "```Running"), Lua and C++ comment prefixes ("-- ", "// "), shell comment
+// or root-prompt markers ("# "), a UTF-8 byte order mark and CI log timestamps.
+func normalize(b []byte) []byte {
+	b = trimLeft(trimRight(b))
+	for len(b) > 0 {
+		switch b[0] {
+		case '`', '~':
+			i := 0
+			for i < len(b) && b[i] == b[0] {
+				i++
+			}
+			if i < 3 {
+				if b[0] == '`' {
+					b = trimLeft(b[i:])
+					continue
+				}
+				return b
+			}
+			b = trimLeft(b[i:])
+			continue
+		case '>':
+			b = trimLeft(b[1:])
+			continue
+		case '-':
+			if len(b) >= 3 && b[1] == '-' && (b[2] == ' ' || b[2] == '\t') {
+				b = trimLeft(b[3:])
+				continue
+			}
+		case '/':
+			if len(b) >= 3 && b[1] == '/' && (b[2] == ' ' || b[2] == '\t') {
+				b = trimLeft(b[3:])
+				continue
+			}
+		case '#':
+			if len(b) >= 2 && (b[1] == ' ' || b[1] == '\t') {
+				b = trimLeft(b[2:])
+				continue
+			}
+		case 0xEF: // UTF-8 byte order mark
+			if len(b) >= 3 && b[1] == 0xBB && b[2] == 0xBF {
+				b = trimLeft(b[3:])
+				continue
+			}
+		case '1', '2':
+			// 2024-05-01T12:00:00.1234567Z Running ... (CI logs)
+			if len(b) > 20 && b[4] == '-' && b[7] == '-' && b[10] == 'T' && b[13] == ':' {
+				if i := bytes.IndexByte(b, ' '); i > 0 && (b[i-1] == 'Z' || b[i-1] >= '0' && b[i-1] <= '9') {
+					b = trimLeft(b[i:])
+					continue
+				}
+			}
+		}
+		break
+	}
+	return b
+}
+
+// fields splits b at whitespace into dst (reused) and returns it. At most
+// cap(dst) fields are returned; the last one then holds the rest of the line.
+func fields(b []byte, dst [][]byte) [][]byte {
+	dst = dst[:0]
+	i := 0
+	for i < len(b) {
+		// Skip whitespace.
+		for i < len(b) {
+			c := b[i]
+			if c == ' ' {
+				i++
+				continue
+			}
+			if c > ' ' && c < 0x80 {
+				break
+			}
+			w := spaceAt(b, i)
+			if w == 0 {
+				break
+			}
+			i += w
+		}
+		if i >= len(b) {
+			break
+		}
+		if len(dst) == cap(dst)-1 {
+			dst = append(dst, trimRight(b[i:]))
+			return dst
+		}
+		start := i
+		for i < len(b) {
+			if c := b[i]; c > ' ' && c < 0x80 {
+				i++
+				continue
+			}
+			if spaceAt(b, i) != 0 {
+				break
+			}
+			i++
+		}
+		dst = append(dst, b[start:i])
+	}
+	return dst
+}
+
+// rest returns the part of line from the start of field f (a subslice of
+// line) to the end of the line.
+func rest(line, f []byte) []byte {
+	off := cap(line) - cap(f)
+	if off < 0 || off > len(line) {
+		return f
+	}
+	return line[off:]
+}

@@ -1,0 +1,290 @@
+package ingest
+
+import (
+	"math"
+	"strconv"
+)
+
+// Number and unit parsing shared by the parsers. Everything works on byte
+// slices of one line and does not allocate in the common case.
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseDec parses an unsigned decimal number made of digits and at most one
+// dot ("12", "12.34", ".5") and returns it times 10^exp, correctly rounded.
+// It reports false for anything else (signs, exponents, "nan", empty).
+func parseDec(b []byte, exp int) (float64, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	var mant uint64
+	digits, frac, dot := 0, 0, false
+	exact := true
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+			if dot {
+				frac++
+			}
+			if mant > (1<<53-10)/10 {
+				exact = false
+			} else {
+				mant = mant*10 + uint64(c-'0')
+			}
+		case c == '.' && !dot:
+			dot = true
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 {
+		return 0, false
+	}
+	if exact {
+		e := exp - frac
+		switch {
+		case e == 0:
+			return float64(mant), true
+		case e > 0 && e < len(pow10):
+			return float64(mant) * pow10[e], true
+		case e < 0 && -e < len(pow10):
+			return float64(mant) / pow10[-e], true
+		}
+	}
+	return parseDecSlow(b, exp)
+}
+
+// parseDecSlow is the strconv path of parseDec for long or extreme numbers.
+func parseDecSlow(b []byte, exp int) (float64, bool) {
+	var buf [64]byte
+	s := buf[:0]
+	if len(b) > 40 {
+		v, err := strconv.ParseFloat(string(b), 64)
+		if err != nil && !isRangeErr(err) {
+			return 0, false
+		}
+		return v * math.Pow(10, float64(exp)), true
+	}
+	s = append(s, b...)
+	s = append(s, 'e')
+	s = strconv.AppendInt(s, int64(exp), 10)
+	v, err := strconv.ParseFloat(string(s), 64)
+	if err != nil && !isRangeErr(err) {
+		return 0, false
+	}
+	return v, true
+}
+
+func isRangeErr(err error) bool {
+	ne, ok := err.(*strconv.NumError)
+	return ok && ne.Err == strconv.ErrRange
+}
+
+// parseUint parses a non-negative decimal integer that fits in an int64.
+func parseUint(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 19 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if n < 0 {
+		return 0, false
+	}
+	return n, true
+}
+
+// splitNum splits a token such as "12.34ms" into its numeric prefix and unit.
+func splitNum(tok []byte) (num, unit []byte) {
+	i := 0
+	for i < len(tok) && (tok[i] >= '0' && tok[i] <= '9' || tok[i] == '.') {
+		i++
+	}
+	return tok[:i], tok[i:]
+}
+
+// isNaN reports whether tok is a printed NaN ("nan", "-nan", "-nan%", "-nanus").
+func isNaN(tok []byte) bool {
+	if len(tok) > 0 && (tok[0] == '-' || tok[0] == '+') {
+		tok = tok[1:]
+	}
+	return len(tok) >= 3 && (tok[0]|0x20) == 'n' && (tok[1]|0x20) == 'a' && (tok[2]|0x20) == 'n'
+}
+
+// valueKind says what a parsed token held.
+type valueKind uint8
+
+const (
+	valBad    valueKind = iota // not a number
+	valOK                      // a number with a known unit
+	valNaN                     // a printed NaN
+	valNoUnit                  // a number without the unit it needs
+)
+
+// timeMs parses a wrk time such as "635.91us", "1.20s" or "1.00m" into
+// milliseconds. Units: us, ms, s, m, h (also µs, ns).
+func timeMs(tok []byte) (float64, valueKind) {
+	if isNaN(tok) {
+		return 0, valNaN
+	}
+	num, unit := splitNum(tok)
+	if len(unit) == 0 {
+		if _, ok := parseDec(num, 0); ok {
+			return 0, valNoUnit
+		}
+		return 0, valBad
+	}
+	var v float64
+	var ok bool
+	switch string(unit) {
+	case "ns":
+		v, ok = parseDec(num, -6)
+	case "us", "µs", "μs":
+		v, ok = parseDec(num, -3)
+	case "ms":
+		v, ok = parseDec(num, 0)
+	case "s":
+		v, ok = parseDec(num, 3)
+	case "m":
+		v, ok = parseDec(num, 4)
+		v *= 6
+	case "h":
+		v, ok = parseDec(num, 5)
+		v *= 36
+	default:
+		return 0, valBad
+	}
+	if !ok {
+		return 0, valBad
+	}
+	return v, valOK
+}
+
+// durationS parses a duration such as "10.04s", "999.94ms", "1.00m" or "1h"
+// into seconds. A number without unit is taken in defaultUnit (0: invalid).
+func durationS(tok []byte, defaultUnitS float64) (float64, bool) {
+	num, unit := splitNum(tok)
+	var v float64
+	var ok bool
+	switch string(unit) {
+	case "":
+		if defaultUnitS == 0 {
+			return 0, false
+		}
+		v, ok = parseDec(num, 0)
+		v *= defaultUnitS
+	case "ns":
+		v, ok = parseDec(num, -9)
+	case "us", "µs", "μs":
+		v, ok = parseDec(num, -6)
+	case "ms":
+		v, ok = parseDec(num, -3)
+	case "s", "S":
+		v, ok = parseDec(num, 0)
+	case "m", "M":
+		v, ok = parseDec(num, 1)
+		v *= 6
+	case "h", "H":
+		v, ok = parseDec(num, 2)
+		v *= 36
+	default:
+		return 0, false
+	}
+	return v, ok
+}
+
+// metric parses a number with an optional decimal (x1000) suffix k, M, G, T, P
+// ("56.20k", "580.00", "1.2M").
+func metric(tok []byte) (float64, valueKind) {
+	if isNaN(tok) {
+		return 0, valNaN
+	}
+	num, unit := splitNum(tok)
+	exp := 0
+	switch string(unit) {
+	case "":
+	case "k", "K":
+		exp = 3
+	case "M":
+		exp = 6
+	case "G":
+		exp = 9
+	case "T":
+		exp = 12
+	case "P":
+		exp = 15
+	default:
+		return 0, valBad
+	}
+	v, ok := parseDec(num, exp)
+	if !ok {
+		return 0, valBad
+	}
+	return v, valOK
+}
+
+// binaryBytes parses a wrk byte size such as "4.12MB", "0.00B" or "19.62GB"
+// (binary units: 1KB = 1024 B) into bytes.
+func binaryBytes(tok []byte) (float64, bool) {
+	num, unit := splitNum(tok)
+	var mult float64
+	switch string(unit) {
+	case "B", "":
+		mult = 1
+	case "KB", "kB", "KiB", "K", "k":
+		mult = 1 << 10
+	case "MB", "MiB", "M":
+		mult = 1 << 20
+	case "GB", "GiB", "G":
+		mult = 1 << 30
+	case "TB", "TiB", "T":
+		mult = 1 << 40
+	case "PB", "PiB", "P":
+		mult = 1 << 50
+	default:
+		return 0, false
+	}
+	v, ok := parseDec(num, 0)
+	return v * mult, ok
+}
+
+// finite reports whether v is a finite, non-negative number.
+func finite(v float64) bool {
+	return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0
+}
+
+// toInt64 rounds v to an int64, reporting false when it does not fit.
+func toInt64(v float64) (int64, bool) {
+	if !finite(v) || v >= 9.2e18 {
+		return 0, false
+	}
+	return int64(math.Round(v)), true
+}
+
+// addSat adds non-negative counts, saturating at the int64 maximum.
+func addSat(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+// trimPunct removes trailing ',', ';', ']' and ')' from a token.
+func trimPunct(b []byte) []byte {
+	for len(b) > 0 {
+		switch b[len(b)-1] {
+		case ',', ';', ']', ')':
+			b = b[:len(b)-1]
+			continue
+		}
+		break
+	}
+	return b
+}

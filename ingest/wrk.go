@@ -1,0 +1,961 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// The wrk parser reads the text output of wrk (github.com/wg/wrk) and wrk2
+// (github.com/giltene/wrk2), wherever it sits in a file: bare, in terminal
+// transcripts, in markdown or blog posts, several runs in a row.
+//
+// A run is the block
+//
+//	[wrk command line]                            optional, may be far above
+//	Running 10s test @ URL                        optional (partial pastes)
+//	  N threads and M connections                 optional
+//	  Thread calibration: ...                     wrk2 only
+//	  Thread Stats   Avg      Stdev     Max   +/- Stdev
+//	    Latency ...
+//	    Req/Sec ...
+//	  Latency Distribution ...                    --latency
+//	  Detailed Percentile spectrum: ...           wrk2 --latency
+//	  N requests in 10.04s, 4.12MB read           required
+//	  Socket errors: connect N, read N, write N, timeout N
+//	  Non-2xx or 3xx responses: N
+//	Requests/sec: ...
+//	Transfer/sec: ...
+//
+// Lines are recognized one by one and move the current run forward; a line
+// that belongs before what the current run already holds starts the next
+// run. Unrecognized lines (prose, script output, `time` output) are skipped.
+// A run is complete once its "requests in" line is seen; a run that got as
+// far as its threads line (or further) but ends (next run or end of input)
+// without that line is a *SyntaxError pointing at its last line.
+
+func init() { Register(wrkParser{}) }
+
+type wrkParser struct{}
+
+// Name returns "wrk"; the parser reads wrk2 output too and sets Run.Tool per run.
+func (wrkParser) Name() string { return "wrk" }
+
+// Formats returns the formats the parser reads.
+func (wrkParser) Formats() []string { return []string{"wrk", "wrk2"} }
+
+// wrkKind is the kind of a line of wrk output.
+type wrkKind uint8
+
+const (
+	kNone wrkKind = iota
+	kRunning
+	kThreads
+	kCalib
+	kHeader
+	kLatRow
+	kReqRow
+	kDistHeader
+	kPctRow
+	kSpecHeader
+	kSpecCols
+	kSpecRow
+	kHdrStats
+	kRule
+	kRequests
+	kSocket
+	kNon2xx
+	kRPS
+	kTransfer
+)
+
+// Phases of a run, in output order.
+const (
+	phRunning int8 = iota + 1
+	phThreads
+	phCalib
+	phHeader
+	phLatRow
+	phReqRow
+	phDist
+	phRequests
+	phSocket
+	phNon2xx
+	phRPS
+	phTransfer
+)
+
+// classify returns the kind of a line from its fields by structure only;
+// the handlers check the numbers.
+func classify(f [][]byte) wrkKind {
+	if len(f) == 0 || len(f[0]) == 0 {
+		return kNone
+	}
+	a := f[0]
+	switch a[0] {
+	case 'R':
+		switch string(a) {
+		case "Running":
+			if len(f) >= 5 && string(f[2]) == "test" && string(f[3]) == "@" {
+				return kRunning
+			}
+		case "Requests/sec:":
+			if len(f) == 2 {
+				return kRPS
+			}
+		case "Req/Sec":
+			if len(f) >= 4 && len(f) <= 5 {
+				return kReqRow
+			}
+		}
+	case 'T':
+		switch string(a) {
+		case "Thread":
+			if len(f) >= 3 && string(f[1]) == "Stats" && string(f[2]) == "Avg" {
+				return kHeader
+			}
+			if len(f) >= 2 && string(f[1]) == "calibration:" {
+				return kCalib
+			}
+		case "Transfer/sec:":
+			if len(f) == 2 {
+				return kTransfer
+			}
+		}
+	case 'L':
+		if string(a) == "Latency" {
+			if len(f) >= 2 && string(f[1]) == "Distribution" {
+				return kDistHeader
+			}
+			if len(f) >= 4 && len(f) <= 5 {
+				return kLatRow
+			}
+		}
+	case 'S':
+		if string(a) == "Socket" && len(f) >= 4 && string(f[1]) == "errors:" {
+			return kSocket
+		}
+	case 'N':
+		if string(a) == "Non-2xx" && len(f) >= 3 && string(f[len(f)-2]) == "responses:" {
+			return kNon2xx
+		}
+	case 'D':
+		if string(a) == "Detailed" && len(f) >= 2 && string(f[1]) == "Percentile" {
+			return kSpecHeader
+		}
+	case 'V':
+		if string(a) == "Value" && len(f) >= 2 && string(f[1]) == "Percentile" {
+			return kSpecCols
+		}
+	case '#':
+		if bytes.HasPrefix(a, []byte("#[")) {
+			return kHdrStats
+		}
+	case '-':
+		if len(a) >= 3 && a[1] == '-' && a[2] == '-' && len(f) == 1 {
+			return kRule
+		}
+	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '.':
+		switch len(f) {
+		case 2:
+			if a[len(a)-1] == '%' {
+				return kPctRow
+			}
+		case 4:
+			return kSpecRow
+		case 5:
+			if (string(f[1]) == "threads" || string(f[1]) == "thread") && string(f[2]) == "and" &&
+				(string(f[4]) == "connections" || string(f[4]) == "connection") {
+				return kThreads
+			}
+		case 6:
+			if string(f[1]) == "requests" && string(f[2]) == "in" && string(f[5]) == "read" {
+				return kRequests
+			}
+		}
+	}
+	return kNone
+}
+
+// parseRequests parses "N requests in 10.04s, 4.12MB read".
+func parseRequests(f [][]byte) (n int64, durS, bytesIn float64, ok bool) {
+	n, ok = parseUint(f[0])
+	if !ok {
+		return
+	}
+	d := f[3]
+	if len(d) < 2 || d[len(d)-1] != ',' {
+		return 0, 0, 0, false
+	}
+	if durS, ok = durationS(d[:len(d)-1], 0); !ok {
+		return
+	}
+	b := f[4]
+	if len(b) < 2 || b[len(b)-1] != 'B' {
+		return 0, 0, 0, false
+	}
+	bytesIn, ok = binaryBytes(b)
+	return
+}
+
+// parseThreads parses "N threads and M connections".
+func parseThreads(f [][]byte) (t, c int64, ok bool) {
+	if t, ok = parseUint(f[0]); !ok {
+		return
+	}
+	c, ok = parseUint(f[3])
+	return
+}
+
+// parseStats parses the three values of a Thread Stats row with conv.
+func parseStats(f [][]byte, conv func([]byte) (float64, valueKind)) (v [3]float64, k [3]valueKind, ok bool) {
+	for i := 0; i < 3; i++ {
+		v[i], k[i] = conv(f[i+1])
+		if k[i] == valBad {
+			return v, k, false
+		}
+	}
+	if len(f) == 5 && !isNaN(f[4]) {
+		p := f[4]
+		if len(p) == 0 || p[len(p)-1] != '%' {
+			return v, k, false
+		}
+		if _, ok := parseDec(p[:len(p)-1], 0); !ok {
+			return v, k, false
+		}
+	}
+	return v, k, true
+}
+
+// Detect reports whether head holds wrk or wrk2 output: a Thread Stats header
+// together with a threads line, a Req/Sec row, a "requests in" line or a wrk2
+// calibration line; or a "requests in" line with a Requests/sec line.
+// One line alone is never enough (autocannon also prints "Running 10s test @",
+// bombardier a "Latency Distribution", hey and oha "Requests/sec:").
+func (wrkParser) Detect(head []byte) bool {
+	var buf [24][]byte
+	var header, reqIn, threads, reqRow, rps, calib bool
+	for len(head) > 0 {
+		var line []byte
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			line, head = head, nil
+		}
+		s := normalize(line)
+		if len(s) == 0 {
+			continue
+		}
+		f := fields(s, buf[:0])
+		switch classify(f) {
+		case kHeader:
+			header = true
+		case kRequests:
+			_, _, _, ok := parseRequests(f)
+			reqIn = reqIn || ok
+		case kThreads:
+			_, _, ok := parseThreads(f)
+			threads = threads || ok
+		case kReqRow:
+			_, _, ok := parseStats(f, metric)
+			reqRow = reqRow || ok
+		case kRPS:
+			_, k := metric(f[1])
+			rps = rps || k == valOK
+		case kCalib:
+			calib = true
+		}
+		if header && (reqIn || threads || reqRow || calib) || reqIn && rps {
+			return true
+		}
+	}
+	return false
+}
+
+// pctRow is a point of a latency distribution.
+type pctRow struct {
+	q, ms    float64
+	count    int64
+	hasCount bool
+}
+
+// distKind says which distribution the rows being read belong to.
+type distKind uint8
+
+const (
+	distNone        distKind = iota
+	distRecorded             // wrk's, or wrk2's corrected (Recorded) one
+	distUncorrected          // wrk2 -U: kept out of the percentiles
+)
+
+// maxPercentiles bounds the distribution points kept per run.
+const maxPercentiles = 100000
+
+// wrkRun accumulates one run.
+type wrkRun struct {
+	phase              int8
+	startLine          int // first line, the command's when one is attached
+	firstLine          int // first line of the output itself
+	lastLine           int
+	cmd                *wrkCommand
+	target             string
+	hasTarget          bool
+	planned            float64
+	hasPlanned         bool
+	threads, conns     int64
+	hasThreads         bool
+	wrk2               bool
+	lat, rq            [3]float64
+	latK, rqK          [3]valueKind
+	hasLat, hasRq      bool
+	dist               distKind
+	inSpec             bool
+	sawUncorrected     bool
+	summary, spec      []pctRow
+	pctNoUnit          bool
+	pctDropped         bool
+	hdr                [3]float64 // mean, stdev, max from wrk2's #[...] lines
+	hasHdr             [3]bool
+	requests           int64
+	duration, bytesIn  float64
+	sock               bool
+	sockErr            [4]int64 // connect, read, write, timeout
+	non2xx             int64
+	hasNon2xx          bool
+	rps, tbps          float64
+	hasRPS, hasTBPS    bool
+	rpsNaN, threadsBad bool
+}
+
+// wrkState is the parser's state over one input.
+type wrkState struct {
+	opts    Options
+	emit    func(results.RunWithPercentiles) error
+	lab     labeler
+	index   int
+	active  bool
+	run     wrkRun
+	pending *wrkCommand
+	f       [24][]byte
+	notes   []string
+}
+
+// Parse streams the wrk and wrk2 runs of r to emit in input order.
+func (wrkParser) Parse(ctx context.Context, r io.Reader, opts Options, emit func(results.RunWithPercentiles) error) error {
+	st := &wrkState{opts: opts, emit: emit, lab: labeler{labels: opts.Labels}}
+	lr := newLineReader(r)
+	for {
+		if lr.line%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		b, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", opts.Source, err)
+		}
+		if err := st.line(b, lr.line); err != nil {
+			return err
+		}
+	}
+	if err := st.close(); err != nil {
+		return err
+	}
+	if st.index == 0 {
+		return &NoOutputError{File: opts.Source, LookedFor: wrkParser{}.Formats()}
+	}
+	return nil
+}
+
+// line handles one input line.
+func (st *wrkState) line(b []byte, ln int) error {
+	s := normalize(b)
+	if st.pending != nil && st.pending.more && st.continueCommand(s) {
+		return nil
+	}
+	if len(s) == 0 {
+		return nil
+	}
+	f := fields(s, st.f[:0])
+	r := &st.run
+	switch classify(f) {
+	case kRunning:
+		d, ok := durationS(f[1], 0)
+		if !ok {
+			break
+		}
+		if err := st.start(ln); err != nil {
+			return err
+		}
+		r.phase, r.lastLine = phRunning, ln
+		r.planned, r.hasPlanned = d, finite(d)
+		r.target, r.hasTarget = st.lab.target(rest(s, f[4])), true
+		if r.cmd != nil && r.cmd.url != "" && r.cmd.url != r.target {
+			r.cmd, r.startLine = nil, r.firstLine // the command was for another run
+		}
+		return nil
+	case kThreads:
+		t, c, ok := parseThreads(f)
+		if !ok {
+			break
+		}
+		if ok, err := st.enter(phThreads, ln, true, false); !ok || err != nil {
+			return err
+		}
+		if t > 1<<31-1 || c > 1<<31-1 {
+			r.threadsBad = true
+			return nil
+		}
+		r.threads, r.conns, r.hasThreads = t, c, true
+		if cmd := r.cmd; cmd != nil && (cmd.hasThreads && cmd.threads != t || cmd.hasConns && cmd.connections != c) {
+			r.cmd, r.startLine = nil, r.firstLine
+		}
+		return nil
+	case kCalib:
+		if ok, err := st.enter(phCalib, ln, true, true); !ok || err != nil {
+			return err
+		}
+		r.wrk2 = true
+		return nil
+	case kHeader:
+		_, err := st.enter(phHeader, ln, true, false)
+		return err
+	case kLatRow:
+		if !st.active || r.phase < phHeader {
+			break // rows belong under a Thread Stats header (bombardier prints a Latency row too)
+		}
+		v, k, ok := parseStats(f, timeMs)
+		if !ok {
+			break
+		}
+		if ok, err := st.enter(phLatRow, ln, false, false); ok && err == nil {
+			r.lat, r.latK, r.hasLat = v, k, true
+		}
+		return nil
+	case kReqRow:
+		if !st.active || r.phase < phHeader {
+			break // rows belong under a Thread Stats header (bombardier prints a Latency row too)
+		}
+		v, k, ok := parseStats(f, metric)
+		if !ok {
+			break
+		}
+		if ok, err := st.enter(phReqRow, ln, false, false); ok && err == nil {
+			r.rq, r.rqK, r.hasRq = v, k, true
+		}
+		return nil
+	case kDistHeader:
+		if !st.active || r.phase < phHeader {
+			break
+		}
+		if ok, err := st.enter(phDist, ln, false, true); !ok || err != nil {
+			return err
+		}
+		r.inSpec = false
+		r.dist = distRecorded
+		if bytes.Contains(s, []byte("HdrHistogram")) {
+			r.wrk2 = true
+		}
+		if bytes.Contains(s, []byte("Uncorrected")) {
+			r.dist, r.sawUncorrected = distUncorrected, true
+		}
+		return nil
+	case kPctRow:
+		if !st.active || r.phase != phDist || r.dist == distNone || r.inSpec {
+			break
+		}
+		p := f[0]
+		q, ok := parseDec(p[:len(p)-1], -2)
+		if !ok || q > 1 {
+			break
+		}
+		ms, k := timeMs(f[1])
+		switch k {
+		case valBad:
+			return nil
+		case valOK:
+			if r.dist == distRecorded && finite(ms) {
+				r.addPct(&r.summary, pctRow{q: q, ms: ms})
+			}
+		case valNoUnit:
+			r.pctNoUnit = true
+		}
+		r.lastLine = ln
+		return nil
+	case kSpecHeader:
+		if st.active && r.phase == phDist {
+			r.inSpec, r.wrk2, r.lastLine = true, true, ln
+			return nil
+		}
+	case kSpecCols:
+		if st.active && r.phase == phDist {
+			return nil
+		}
+	case kSpecRow:
+		if !st.active || r.phase != phDist || !r.inSpec {
+			break
+		}
+		ms, ok1 := parseDec(f[0], 0)
+		q, ok2 := parseDec(f[1], 0)
+		n, ok3 := parseUint(f[2])
+		if !ok1 || !ok2 || !ok3 || q > 1 || !finite(ms) {
+			break
+		}
+		if string(f[3]) != "inf" {
+			if _, ok := parseDec(f[3], 0); !ok {
+				break
+			}
+		}
+		if r.dist == distRecorded {
+			r.addPct(&r.spec, pctRow{q: q, ms: ms, count: n, hasCount: true})
+		}
+		r.lastLine = ln
+		return nil
+	case kHdrStats:
+		if !st.active || r.phase != phDist {
+			break
+		}
+		r.inSpec, r.lastLine = false, ln
+		if r.dist != distRecorded {
+			return nil
+		}
+		for i := 1; i+1 < len(f); i++ {
+			if string(f[i]) != "=" {
+				continue
+			}
+			v, ok := parseDec(trimPunct(f[i+1]), 0)
+			if !ok {
+				continue
+			}
+			switch string(f[i-1]) {
+			case "#[Mean":
+				r.hdr[0], r.hasHdr[0] = v, true
+			case "StdDeviation":
+				r.hdr[1], r.hasHdr[1] = v, true
+			case "#[Max":
+				r.hdr[2], r.hasHdr[2] = v, true
+			}
+		}
+		return nil
+	case kRule:
+		if st.active && r.phase == phDist {
+			r.inSpec, r.lastLine = false, ln
+		}
+		return nil
+	case kRequests:
+		n, d, by, ok := parseRequests(f)
+		if !ok {
+			break
+		}
+		if ok, err := st.enter(phRequests, ln, true, false); !ok || err != nil {
+			return err
+		}
+		r.requests, r.duration, r.bytesIn = n, d, by
+		return nil
+	case kSocket:
+		var v [4]int64
+		ok := true
+		for i := 2; i+1 < len(f); i += 2 {
+			n, good := parseUint(trimPunct(f[i+1]))
+			if !good {
+				ok = false
+				break
+			}
+			switch string(f[i]) {
+			case "connect":
+				v[0] = n
+			case "read":
+				v[1] = n
+			case "write":
+				v[2] = n
+			case "timeout":
+				v[3] = n
+			default:
+				ok = false
+			}
+		}
+		if !ok {
+			break
+		}
+		if ok, err := st.enter(phSocket, ln, false, false); ok && err == nil {
+			r.sock, r.sockErr = true, v
+		}
+		return nil
+	case kNon2xx:
+		n, ok := parseUint(f[len(f)-1])
+		if !ok {
+			break
+		}
+		if ok, err := st.enter(phNon2xx, ln, false, false); ok && err == nil {
+			r.non2xx, r.hasNon2xx = n, true
+		}
+		return nil
+	case kRPS:
+		v, k := metric(f[1])
+		if k == valBad || k == valNoUnit {
+			break
+		}
+		if ok, err := st.enter(phRPS, ln, false, false); ok && err == nil {
+			r.rps, r.hasRPS, r.rpsNaN = v, true, k == valNaN
+		}
+		return nil
+	case kTransfer:
+		v, ok := binaryBytes(f[1])
+		nan := isNaN(f[1])
+		if !ok && !nan {
+			break
+		}
+		if ok, err := st.enter(phTransfer, ln, false, false); !ok || err != nil {
+			return err
+		}
+		r.tbps, r.hasTBPS = v, ok && finite(v)
+		return st.close()
+	}
+	// Not part of a run: maybe a command line for the next one.
+	if i := findWrkCommand(s); i >= 0 {
+		if c, ok := parseWrkCommand(string(s[i:]), ln); ok {
+			if err := st.close(); err != nil {
+				return err
+			}
+			st.pending = c
+		}
+	}
+	return nil
+}
+
+// continueCommand joins s to a pending command that ends with a backslash
+// or lacks its URL, reporting whether s was consumed.
+func (st *wrkState) continueCommand(s []byte) bool {
+	c := st.pending
+	cont := strings.HasSuffix(c.raw, "\\")
+	if len(s) > 0 && !cont {
+		var buf [2][]byte
+		first := fields(s, buf[:0])[0]
+		cont = s[0] == '-' || bytes.Contains(first, []byte("://"))
+	}
+	if cont && len(s) > 0 {
+		joined := strings.TrimSpace(strings.TrimSuffix(c.raw, "\\")) + " " + string(s)
+		if nc, ok := parseWrkCommand(joined, c.line); ok {
+			st.pending = nc
+			return true
+		}
+	}
+	c.more = false
+	if c.url == "" && !c.placeholder {
+		st.pending = nil
+	}
+	return false
+}
+
+// start closes the current run and begins a new one at line ln, taking the
+// pending command.
+func (st *wrkState) start(ln int) error {
+	if err := st.close(); err != nil {
+		return err
+	}
+	st.run = wrkRun{summary: st.run.summary[:0], spec: st.run.spec[:0]}
+	st.active = true
+	st.run.startLine, st.run.firstLine = ln, ln
+	if c := st.pending; c != nil && (c.url != "" || c.placeholder) {
+		st.run.cmd = c
+		st.run.startLine = c.line
+	}
+	st.pending = nil
+	return nil
+}
+
+// enter moves the current run to phase ph for a line at ln. A line of a
+// phase the run is already past starts a new run when starter is set and is
+// ignored otherwise; repeatable phases (calibration, distributions) may
+// repeat. It reports whether the line was taken.
+func (st *wrkState) enter(ph int8, ln int, starter, repeatable bool) (bool, error) {
+	r := &st.run
+	if st.active && (ph > r.phase || repeatable && ph == r.phase) {
+		if ph > phRequests && r.phase < phRequests {
+			return false, nil // summary lines need the "requests in" line first
+		}
+		r.phase, r.lastLine = ph, ln
+		return true, nil
+	}
+	if !starter {
+		return false, nil
+	}
+	if err := st.start(ln); err != nil {
+		return false, err
+	}
+	st.run.phase, st.run.lastLine = ph, ln
+	return true, nil
+}
+
+// addPct appends a distribution point, up to maxPercentiles per run.
+func (r *wrkRun) addPct(dst *[]pctRow, p pctRow) {
+	if len(r.summary)+len(r.spec) >= maxPercentiles {
+		r.pctDropped = true
+		return
+	}
+	*dst = append(*dst, p)
+}
+
+// close ends the current run: emits it when complete (its "requests in"
+// line seen), fails when it was cut off after its threads line or later,
+// and drops it when it held only a Running line (autocannon prints one too).
+func (st *wrkState) close() error {
+	if !st.active {
+		return nil
+	}
+	st.active = false
+	r := &st.run
+	switch {
+	case r.phase >= phRequests:
+		return st.emitRun()
+	case r.phase >= phThreads:
+		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+			Msg: fmt.Sprintf("wrk output cut off after this line: the run starting at line %d has no \"N requests in ...\" line", r.startLine)}
+	}
+	return nil
+}
+
+// implausibleS is the measured duration beyond which a wrk duration is taken
+// as the overflow garbage of old versions (e.g. "307445734491.24m").
+const implausibleS = 1e7
+
+// backing holds the values of a run's nullable fields: one allocation per
+// run instead of one per field.
+type backing struct {
+	f  [24]float64
+	i  [12]int64
+	i2 [2]int32
+	s  [2]string
+	b  bool
+	nf int
+	ni int
+	ns int
+}
+
+func (b *backing) f64(v float64) *float64 { b.f[b.nf] = v; b.nf++; return &b.f[b.nf-1] }
+func (b *backing) i64(v int64) *int64     { b.i[b.ni] = v; b.ni++; return &b.i[b.ni-1] }
+func (b *backing) str(v string) *string   { b.s[b.ns] = v; b.ns++; return &b.s[b.ns-1] }
+
+// emitRun converts the current run and passes it to emit.
+func (st *wrkState) emitRun() error {
+	r := &st.run
+	bk := new(backing)
+	var out results.RunWithPercentiles
+	notes := st.notes[:0]
+	cmd := r.cmd
+
+	out.Tool, out.LoadModel = "wrk", results.LoadClosed
+	if r.wrk2 || cmd != nil && cmd.wrk2 {
+		out.Tool, out.LoadModel = "wrk2", results.LoadOpen
+		bk.b = true
+		out.LatencyCorrected = &bk.b
+	}
+	out.SourceLine = int32(min(r.startLine, math.MaxInt32))
+	if r.hasTarget {
+		out.Target = r.target
+	} else if cmd != nil {
+		out.Target = cmd.url
+	}
+
+	// Sizes and durations.
+	out.Requests = r.requests
+	out.DurationS = r.duration
+	if !finite(r.duration) || r.duration > implausibleS {
+		out.DurationS = 0
+		repl := "0"
+		switch {
+		case r.hasPlanned:
+			out.DurationS, repl = r.planned, "the planned duration"
+		case cmd != nil && cmd.hasDur:
+			out.DurationS, repl = cmd.duration, "the planned duration"
+		}
+		notes = append(notes, fmt.Sprintf("measured duration %.4gs is implausible (overflow in old wrk versions); duration_s set to %s", r.duration, repl))
+	}
+	if r.hasPlanned {
+		out.PlannedDurationS = bk.f64(r.planned)
+	} else if cmd != nil && cmd.hasDur {
+		out.PlannedDurationS = bk.f64(cmd.duration)
+	}
+	switch {
+	case r.hasThreads:
+		out.Threads, out.Connections = &bk.i2[0], &bk.i2[1]
+		bk.i2[0], bk.i2[1] = int32(r.threads), int32(r.conns)
+	case cmd != nil:
+		if cmd.hasThreads {
+			bk.i2[0] = int32(cmd.threads)
+			out.Threads = &bk.i2[0]
+		}
+		if cmd.hasConns {
+			bk.i2[1] = int32(cmd.connections)
+			out.Connections = &bk.i2[1]
+		}
+	}
+	if r.threadsBad {
+		notes = append(notes, "threads or connections out of range: left empty")
+	}
+	if cmd != nil {
+		if cmd.hasRate {
+			out.TargetRPS = bk.f64(cmd.rate)
+		}
+		if cmd.hasTime {
+			out.TimeoutS = bk.f64(cmd.timeout)
+		}
+		if cmd.hasScript {
+			out.Script = bk.str(cmd.script)
+		}
+		out.Command = bk.str(cmd.raw)
+	}
+	if n, ok := toInt64(r.bytesIn); ok {
+		out.BytesIn = bk.i64(n)
+	} else {
+		notes = append(notes, "bytes read out of range: left empty")
+	}
+
+	// Errors. wrk prints the socket-error and non-2xx lines only when a
+	// count is non-zero, so their absence means zero once the tail of the
+	// summary (Requests/sec or Transfer/sec, printed after them) is there.
+	tail := r.hasRPS || r.hasTBPS
+	if r.sock || tail {
+		names := [...]**int64{&out.ConnectErrors, &out.ReadErrors, &out.WriteErrors, &out.Timeouts}
+		for i, p := range names {
+			*p = bk.i64(r.sockErr[i])
+			out.Errors = addSat(out.Errors, r.sockErr[i])
+		}
+	}
+	if r.hasNon2xx || tail {
+		out.Non2xx = bk.i64(r.non2xx)
+		out.Errors = addSat(out.Errors, r.non2xx)
+	}
+	if !tail {
+		notes = append(notes, "output ends after the \"requests in\" line: error counts not known")
+	}
+
+	// Throughput.
+	switch {
+	case r.hasRPS && !r.rpsNaN && finite(r.rps):
+		out.RPS = r.rps
+	case out.DurationS > 0:
+		out.RPS = float64(r.requests) / out.DurationS
+		if r.hasRPS {
+			notes = append(notes, "Requests/sec printed as nan: rps computed from requests and duration")
+		} else {
+			notes = append(notes, "no Requests/sec line: rps computed from requests and duration")
+		}
+	case r.hasRPS:
+		notes = append(notes, "Requests/sec printed as nan: rps left 0")
+	default:
+		notes = append(notes, "no Requests/sec line: rps left 0")
+	}
+	if r.hasTBPS {
+		out.TransferBPS = bk.f64(r.tbps)
+	}
+
+	// Latency statistics (ms) and thread Req/Sec.
+	if r.hasLat {
+		dst := [3]**float64{&out.LatMeanMs, &out.LatStdevMs, &out.LatMaxMs}
+		for i, p := range dst {
+			if r.latK[i] == valOK && finite(r.lat[i]) {
+				*p = bk.f64(r.lat[i])
+			}
+		}
+		if r.latK[0] == valNoUnit || r.latK[1] == valNoUnit || r.latK[2] == valNoUnit {
+			notes = append(notes, "latency printed without units (very old wrk): latency statistics left empty")
+		}
+	}
+	if out.Tool == "wrk2" {
+		// HdrHistogram's own figures: the same values with more digits.
+		dst := [3]**float64{&out.LatMeanMs, &out.LatStdevMs, &out.LatMaxMs}
+		for i, p := range dst {
+			if r.hasHdr[i] && finite(r.hdr[i]) {
+				*p = bk.f64(r.hdr[i])
+			}
+		}
+	}
+	if r.hasRq {
+		dst := [3]**float64{&out.ThreadRPSMean, &out.ThreadRPSStdev, &out.ThreadRPSMax}
+		for i, p := range dst {
+			if r.rqK[i] == valOK && finite(r.rq[i]) {
+				*p = bk.f64(r.rq[i])
+			}
+		}
+	}
+
+	// Percentiles: the spectrum rows, plus summary rows at quantiles the
+	// spectrum lacks, in quantile order.
+	out.Percentiles = mergePct(r.summary, r.spec)
+	for _, p := range out.Percentiles {
+		switch p.Quantile {
+		case 0:
+			if len(r.spec) > 0 {
+				out.LatMinMs = bk.f64(p.LatencyMs)
+			}
+		case 0.5:
+			out.LatP50Ms = bk.f64(p.LatencyMs)
+		case 0.9:
+			out.LatP90Ms = bk.f64(p.LatencyMs)
+		case 0.99:
+			out.LatP99Ms = bk.f64(p.LatencyMs)
+		case 0.999:
+			out.LatP999Ms = bk.f64(p.LatencyMs)
+		}
+	}
+	if r.pctNoUnit {
+		notes = append(notes, "latency distribution printed without units: those rows left out")
+	}
+	if r.pctDropped {
+		notes = append(notes, "latency distribution truncated to "+strconv.Itoa(maxPercentiles)+" points")
+	}
+	if r.sawUncorrected {
+		notes = append(notes, "uncorrected latency distribution also printed (-U); percentiles are the corrected (recorded) ones")
+	}
+	if len(notes) > 0 {
+		out.Notes = new(string)
+		*out.Notes = strings.Join(notes, "; ")
+	}
+	st.notes = notes[:0]
+
+	fillCommon(&out, st.opts, st.index, &st.lab)
+	st.index++
+	return st.emit(out)
+}
+
+// mergePct merges the summary rows and the spectrum rows (both in quantile
+// order) into percentiles; at equal quantiles the spectrum row wins.
+func mergePct(summary, spec []pctRow) []results.Percentile {
+	if len(summary)+len(spec) == 0 {
+		return []results.Percentile{}
+	}
+	out := make([]results.Percentile, 0, len(summary)+len(spec))
+	var counts []int64
+	if len(spec) > 0 {
+		counts = make([]int64, len(spec))
+	}
+	i, j := 0, 0
+	for i < len(summary) || j < len(spec) {
+		if j < len(spec) && (i >= len(summary) || spec[j].q <= summary[i].q) {
+			if i < len(summary) && spec[j].q == summary[i].q {
+				i++
+			}
+			p := results.Percentile{Quantile: spec[j].q, LatencyMs: spec[j].ms}
+			if spec[j].hasCount {
+				counts[j] = spec[j].count
+				p.TotalCount = &counts[j]
+			}
+			out = append(out, p)
+			j++
+			continue
+		}
+		out = append(out, results.Percentile{Quantile: summary[i].q, LatencyMs: summary[i].ms})
+		i++
+	}
+	return out
+}

@@ -1,0 +1,311 @@
+package ingest
+
+import (
+	"bytes"
+	"strings"
+)
+
+// wrkCommand is a wrk or wrk2 command line found before a run's output.
+type wrkCommand struct {
+	raw  string // from the wrk token to the end (continuations joined)
+	line int    // 1-based line where the command starts
+
+	url                      string
+	threads, connections     int64
+	hasThreads, hasConns     bool
+	duration, rate, timeout  float64
+	hasDur, hasRate, hasTime bool
+	script                   string
+	hasScript                bool
+	latency, uLatency        bool
+	wrk2                     bool // invoked as wrk2, or with a wrk2-only option (-R, -U, -B)
+	placeholder              bool // the URL is a shell variable or template ("$URL")
+	more                     bool // ends with a backslash or lacks its URL: the next line may continue it
+}
+
+// findWrkCommand returns the offset in s of a wrk or wrk2 command line: a
+// token whose base name is wrk or wrk2 (after any prompt, "sudo", "time",
+// "docker run image", ...) followed by an option or a URL. It returns -1
+// when s holds none.
+func findWrkCommand(s []byte) int {
+	from := 0
+	for {
+		i := bytes.Index(s[from:], []byte("wrk"))
+		if i < 0 {
+			return -1
+		}
+		i += from
+		from = i + 3
+		// Start of the token holding "wrk".
+		start := i
+		for start > 0 && spaceAt(s, start-1) == 0 {
+			start--
+		}
+		end := i + 3
+		for end < len(s) && spaceAt(s, end) == 0 {
+			end++
+		}
+		if !isWrkExe(s[start:end]) {
+			continue
+		}
+		// The next token must be an option or a URL.
+		next := trimLeft(s[end:])
+		if len(next) == 0 {
+			continue
+		}
+		if next[0] == '-' || next[0] == '"' || next[0] == '\'' || bytes.HasPrefix(next, []byte("http")) {
+			for start < len(s) && (s[start] == '`' || s[start] == '(') {
+				start++
+			}
+			return start
+		}
+	}
+}
+
+// isWrkExe reports whether tok names the wrk or wrk2 program
+// ("wrk", "./wrk2", "/usr/local/bin/wrk", "williamyeh/wrk", ".\wrk.exe").
+func isWrkExe(tok []byte) bool {
+	tok = bytes.TrimLeft(tok, "`(\"'")
+	if i := bytes.LastIndexAny(tok, `/\`); i >= 0 {
+		tok = tok[i+1:]
+	}
+	if j := bytes.IndexByte(tok, ':'); j >= 0 { // docker image tag
+		tok = tok[:j]
+	}
+	tok = bytes.TrimSuffix(tok, []byte(".exe"))
+	return string(tok) == "wrk" || string(tok) == "wrk2"
+}
+
+// shellWords splits a command line into words with shell quoting rules,
+// stopping at an unquoted pipe, list or redirection operator.
+func shellWords(s string) []string {
+	words := make([]string, 0, 16)
+	for i := 0; i < len(s); {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		// Fast path: a word without quotes or escapes is a substring.
+		j := i
+		for j < len(s) && strings.IndexByte(" \t'\"\\|;&<>`", s[j]) < 0 {
+			j++
+		}
+		if j == len(s) || s[j] == ' ' || s[j] == '\t' {
+			words = append(words, s[i:j])
+			i = j
+			continue
+		}
+		if j == i && strings.IndexByte("|;&<>`", s[j]) >= 0 {
+			return words
+		}
+		var cur strings.Builder
+		cur.WriteString(s[i:j])
+		i = j
+	word:
+		for ; i < len(s); i++ {
+			c := s[i]
+			switch c {
+			case ' ', '\t':
+				break word
+			case '\'':
+				k := strings.IndexByte(s[i+1:], '\'')
+				if k < 0 {
+					cur.WriteString(s[i+1:])
+					i = len(s)
+					break word
+				}
+				cur.WriteString(s[i+1 : i+1+k])
+				i += k + 1
+			case '"':
+				for i++; i < len(s) && s[i] != '"'; i++ {
+					if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`+"`", s[i+1]) >= 0 {
+						i++
+					}
+					cur.WriteByte(s[i])
+				}
+			case '\\':
+				if i+1 < len(s) {
+					i++
+					cur.WriteByte(s[i])
+				}
+			case '|', ';', '&', '>', '<', '`':
+				return append(words, cur.String())
+			default:
+				cur.WriteByte(c)
+			}
+		}
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+// parseWrkCommand parses the command line s (starting at the wrk token).
+// It reports false when s is not a usable wrk invocation: its first
+// positional argument is not a URL.
+func parseWrkCommand(s string, line int) (*wrkCommand, bool) {
+	s = strings.TrimSpace(s)
+	c := &wrkCommand{raw: s, line: line}
+	cont := strings.HasSuffix(s, "\\")
+	if cont {
+		s = strings.TrimSuffix(s, "\\")
+	}
+	// The program token is taken as is: backslashes in it are Windows
+	// path separators (".\wrk.exe"), not shell escapes.
+	prog, tail := s, ""
+	if i := strings.IndexAny(s, " \t"); i >= 0 {
+		prog, tail = s[:i], s[i+1:]
+	}
+	if !isWrkExe([]byte(prog)) {
+		return nil, false
+	}
+	if strings.TrimSuffix(prog[strings.LastIndexAny(prog, `/\`)+1:], ".exe") == "wrk2" {
+		c.wrk2 = true
+	}
+	args := shellWords(tail)
+	positional := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "" {
+			continue
+		}
+		if positional || a[0] != '-' || a == "-" {
+			if c.url == "" && !c.placeholder {
+				switch {
+				case strings.Contains(a, "://"):
+					c.url = a
+				case a[0] == '$' || a[0] == '{' || a[0] == '<':
+					c.placeholder = true
+				default:
+					return nil, false
+				}
+			}
+			continue
+		}
+		if a == "--" {
+			positional = true
+			continue
+		}
+		var name, val string
+		hasVal := false
+		if strings.HasPrefix(a, "--") {
+			name = a[2:]
+			if j := strings.IndexByte(name, '='); j >= 0 {
+				name, val, hasVal = name[:j], name[j+1:], true
+			}
+			name = longOpt(name)
+		} else {
+			// Short options, possibly clustered ("-Lt2") or with a glued value ("-t2").
+			k := 1
+			for ; k < len(a); k++ {
+				o := string(a[k])
+				if takesArg(o) {
+					name = o
+					if k+1 < len(a) {
+						val, hasVal = a[k+1:], true
+					}
+					break
+				}
+				c.flag(o)
+			}
+			if name == "" {
+				continue
+			}
+		}
+		if !takesArg(name) {
+			c.flag(name)
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				break
+			}
+			i++
+			val = args[i]
+		}
+		c.option(name, val)
+	}
+	c.more = cont || c.url == "" && !c.placeholder
+	return c, true
+}
+
+// longOpt maps a long option of wrk or wrk2 to its short name.
+func longOpt(name string) string {
+	switch name {
+	case "threads":
+		return "t"
+	case "connections":
+		return "c"
+	case "duration":
+		return "d"
+	case "script":
+		return "s"
+	case "header":
+		return "H"
+	case "timeout":
+		return "T"
+	case "rate":
+		return "R"
+	case "latency":
+		return "L"
+	case "u_latency", "u-latency":
+		return "U"
+	case "batch_latency", "batch-latency":
+		return "B"
+	}
+	return name
+}
+
+// takesArg reports whether the (short) option takes an argument.
+func takesArg(o string) bool {
+	switch o {
+	case "t", "c", "d", "s", "H", "T", "R":
+		return true
+	}
+	return false
+}
+
+func (c *wrkCommand) flag(o string) {
+	switch o {
+	case "L":
+		c.latency = true
+	case "U":
+		c.uLatency, c.wrk2 = true, true
+	case "B":
+		c.wrk2 = true
+	}
+}
+
+func (c *wrkCommand) option(o, val string) {
+	b := []byte(val)
+	switch o {
+	case "t":
+		if v, k := metric(b); k == valOK {
+			if n, ok := toInt64(v); ok && n <= 1<<31-1 {
+				c.threads, c.hasThreads = n, true
+			}
+		}
+	case "c":
+		if v, k := metric(b); k == valOK {
+			if n, ok := toInt64(v); ok && n <= 1<<31-1 {
+				c.connections, c.hasConns = n, true
+			}
+		}
+	case "d":
+		if v, ok := durationS(b, 1); ok && finite(v) {
+			c.duration, c.hasDur = v, true
+		}
+	case "T":
+		if v, ok := durationS(b, 1); ok && finite(v) {
+			c.timeout, c.hasTime = v, true
+		}
+	case "R":
+		if v, k := metric(b); k == valOK && finite(v) {
+			c.rate, c.hasRate = v, true
+		}
+		c.wrk2 = true
+	case "s":
+		c.script, c.hasScript = val, true
+	}
+}

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// labelFlag collects repeated --label host:port=name mappings.
+type labelFlag map[string]string
+
+func (l labelFlag) String() string {
+	parts := make([]string, 0, len(l))
+	for k, v := range l {
+		parts = append(parts, k+"="+v)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (l labelFlag) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+	if !ok || k == "" || v == "" {
+		return fmt.Errorf("want host:port=name, got %q", s)
+	}
+	l[k] = v
+	return nil
+}
+
+// inputFlags are the flags of every command that reads inputs.
+type inputFlags struct {
+	experiment string
+	labels     labelFlag
+}
+
+// addInputFlags declares --experiment and --label on fs.
+func addInputFlags(fs *flag.FlagSet) *inputFlags {
+	in := &inputFlags{labels: labelFlag{}}
+	fs.StringVar(&in.experiment, "experiment", "", "experiment `name` (default: the first file's name)")
+	fs.Var(in.labels, "label", "name a system: `host:port=name` (repeatable)")
+	return in
+}
+
+// options validates the flags for the given files and returns the parse
+// options (the experiment defaults to the first file's name).
+func (in *inputFlags) options(files []string) (ingest.Options, error) {
+	if in.experiment == "" {
+		in.experiment = defaultExperiment(files)
+	}
+	if err := checkExperiment(in.experiment); err != nil {
+		return ingest.Options{}, err
+	}
+	return ingest.Options{Experiment: in.experiment, Labels: in.labels}, nil
+}
+
+// source is one parsed input: its runs in file order.
+type source struct {
+	name string
+	runs []results.RunWithPercentiles
+}
+
+// stdinName is the source name of input read from standard input.
+const stdinName = "stdin"
+
+// experimentRE is what an experiment name may be: it becomes a path
+// component and a Hive partition value.
+var experimentRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// checkExperiment validates an experiment name given by the user.
+func checkExperiment(name string) error {
+	if !experimentRE.MatchString(name) || strings.Contains(name, "..") {
+		return usagef("invalid experiment name %q: use letters, digits, '.', '_' and '-' (at most 128, no '..')", name)
+	}
+	return nil
+}
+
+// defaultExperiment names an experiment after its first input file.
+func defaultExperiment(files []string) string {
+	if len(files) == 0 || files[0] == "-" {
+		return "stdin"
+	}
+	base := filepath.Base(files[0])
+	if ext := filepath.Ext(base); ext != "" && ext != base {
+		base = strings.TrimSuffix(base, ext)
+	}
+	var b strings.Builder
+	for _, r := range base {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+	}
+	name := strings.Trim(strings.ReplaceAll(b.String(), "..", "."), ".-_")
+	if name == "" || !experimentRE.MatchString(name) {
+		return "experiment"
+	}
+	return name
+}
+
+// loadSources parses every file in order. Runs get their execution order
+// (seq) across all files: files in the order given, runs in file order.
+// A file that cannot be read or parsed is reported on stderr as
+// "file:line: message" and the others are still parsed; the returned error
+// is errReported when any failed.
+func loadSources(ctx context.Context, files []string, opts ingest.Options, e *env) ([]source, error) {
+	var out []source
+	failed := false
+	seq := int32(0)
+	stdinUsed := false
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var r io.Reader
+		name := f
+		if f == "-" {
+			if stdinUsed {
+				return nil, usagef("standard input (-) given more than once")
+			}
+			stdinUsed = true
+			r, name = e.stdin, stdinName
+		} else {
+			st, err := os.Stat(f)
+			if err == nil && st.IsDir() {
+				err = fmt.Errorf("%s: is a directory (give the files in it)", f)
+			}
+			if err != nil {
+				var pe *fs.PathError
+				if errors.As(err, &pe) {
+					err = fmt.Errorf("%s: %v", f, pe.Err)
+				}
+				fmt.Fprintln(e.stderr, err)
+				failed = true
+				continue
+			}
+			fh, err := os.Open(f)
+			if err != nil {
+				fmt.Fprintln(e.stderr, err)
+				failed = true
+				continue
+			}
+			defer fh.Close()
+			r = fh
+		}
+		o := opts
+		o.Source = name
+		runs, err := ingest.ParseAll(ctx, r, o)
+		if err != nil {
+			fmt.Fprintln(e.stderr, err)
+			failed = true
+			continue
+		}
+		for i := range runs {
+			runs[i].Seq = seq
+			seq++
+		}
+		out = append(out, source{name: name, runs: runs})
+	}
+	if failed {
+		return out, errReported
+	}
+	return out, nil
+}

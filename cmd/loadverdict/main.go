@@ -1,0 +1,28 @@
+// Command loadverdict turns raw load-generator output into normalized
+// tables and an evidence-based verdict. Run `loadverdict help` for usage.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	if err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) {
+			fmt.Fprintln(os.Stderr, "loadverdict:", err)
+			os.Exit(2)
+		}
+		if !errors.Is(err, errReported) {
+			fmt.Fprintln(os.Stderr, "loadverdict:", err)
+		}
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+)
+
+// version is set at build time with -ldflags "-X main.version=vX.Y.Z";
+// otherwise it comes from the module's build information.
+var version = ""
+
+// Version returns the version string of this build.
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "v0.1.0-dev"
+}
+
+// errReported is returned when the errors were already written to stderr.
+var errReported = errors.New("errors reported")
+
+// usageError is a command-line mistake; main exits with status 2 for it.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, env *env) error
+}
+
+// env is what a command may touch of the outside world.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+func commands() []command {
+	return []command{
+		{"parse", "parse load-generator output and print its runs", runParse},
+		{"ingest", "parse inputs and write the normalized tables as Parquet", runIngest},
+		{"version", "print the version", runVersion},
+	}
+}
+
+const topUsage = `loadverdict reads raw load-generator output (wrk, wrk2, ...) and answers
+which system is faster, whether it has warmed up, and whether the difference is real.
+
+Usage:
+  loadverdict <command> [flags] [FILE...]
+
+Commands:
+%s
+Use "loadverdict <command> --help" for a command's flags. FILE "-" reads standard input.
+`
+
+// run is the whole CLI: it parses args and runs a command, writing only to
+// stdout and stderr and reading only the files named and stdin.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	var list strings.Builder
+	for _, c := range commands() {
+		fmt.Fprintf(&list, "  %-9s %s\n", c.name, c.summary)
+	}
+	if len(args) == 0 {
+		fmt.Fprintf(stderr, topUsage, list.String())
+		return usagef("no command given")
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		fmt.Fprintf(stdout, topUsage, list.String())
+		return nil
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			err := c.run(ctx, args[1:], e)
+			if errors.Is(err, flag.ErrHelp) {
+				return nil
+			}
+			return err
+		}
+	}
+	fmt.Fprintf(stderr, topUsage, list.String())
+	return usagef("unknown command %q", args[0])
+}
+
+// newFlagSet returns a flag set for a command whose usage lists its flags.
+func newFlagSet(e *env, name, synopsis, about string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		out := fs.Output()
+		fmt.Fprintf(out, "Usage: loadverdict %s %s\n\n%s\n\nFlags:\n", name, synopsis, about)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseInterspersed parses flags that may stand before, between or after
+// the positional arguments (loadverdict parse FILE --json), using the flag
+// package for every flag. "--" ends the flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				// -h / --help: usage is printed; a help request is not a failure.
+				fs.SetOutput(io.Discard)
+				return nil, flag.ErrHelp
+			}
+			return nil, &usageError{err.Error()}
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+func runVersion(_ context.Context, args []string, e *env) error {
+	fs := newFlagSet(e, "version", "", "Print the version of loadverdict.")
+	if _, err := parseInterspersed(fs, args); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout, "loadverdict", Version())
+	return nil
+}

@@ -1,0 +1,215 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// The warm-up classes of Barrett et al. (OOPSLA 2017), plus
+// insufficient-data.
+const (
+	ClassFlat             = "flat"
+	ClassWarmup           = "warmup"
+	ClassSlowdown         = "slowdown"
+	ClassNoSteadyState    = "no-steady-state"
+	ClassInconsistent     = "inconsistent"
+	ClassInsufficientData = "insufficient-data"
+)
+
+// DefaultDelta is the default relative equivalence threshold of Classify.
+const DefaultDelta = 0.02
+
+// DefaultNoiseBand is the default relative noise band of ClassifyShort.
+const DefaultNoiseBand = 0.03
+
+// maxTailWindows caps the tail inside which a change means no steady state.
+const maxTailWindows = 500
+
+// Classification is the result of Classify.
+type Classification struct {
+	Class string
+	// SteadySegment is the index of the first segment equivalent to the
+	// last (the start of the steady state), or -1 for no-steady-state.
+	SteadySegment int
+	// SteadyStart is the first observation of the steady state,
+	// Segments[SteadySegment].Start, or -1 for no-steady-state.
+	SteadyStart int
+	// Decisive is the index of the segment that decided the class (the
+	// last non-equivalent one), or -1 for flat.
+	Decisive int
+}
+
+// Classify classifies a segmented series as flat, warmup, slowdown or
+// no-steady-state by the method of Barrett et al., "Virtual Machine Warmup
+// Blows Hot and Cold", OOPSLA 2017.
+//
+// segs must be contiguous segments covering the series from 0 (as returned
+// by PELT); n = segs[len(segs)-1].End. Walking back from the last segment,
+// a segment is equivalent to the last when their means differ by at most
+// max(SD of the last segment, delta*|mean of the last segment|). Barrett et
+// al. compare against the last segment's variance and an absolute 0.001 s;
+// the standard deviation and a relative delta have the units of the data,
+// so the rule works alike for milliseconds and requests per second. delta
+// <= 0 (or NaN) selects DefaultDelta.
+//
+// The first non-equivalent segment found decides: if it ends inside the
+// last min(500, n/4) observations the class is no-steady-state; otherwise
+// it is slowdown when it was better than the last segment (higher mean when
+// higherIsBetter, as for throughput; lower otherwise, as for latency) and
+// warmup when it was worse. With no such segment the class is flat. The
+// steady state starts at the earliest segment of the run of equivalent
+// segments that ends with the last one.
+//
+// An empty segs gives insufficient-data; segments that do not tile [0, n)
+// give ErrParameter.
+func Classify(segs []Segment, higherIsBetter bool, delta float64) (Classification, error) {
+	none := Classification{Class: ClassInsufficientData, SteadySegment: -1, SteadyStart: -1, Decisive: -1}
+	if len(segs) == 0 {
+		return none, nil
+	}
+	for i, s := range segs {
+		want := 0
+		if i > 0 {
+			want = segs[i-1].End
+		}
+		if s.Start != want || s.End <= s.Start || math.IsNaN(s.Mean) || math.IsNaN(s.SD) {
+			return none, fmt.Errorf("%w: segment %d [%d,%d) does not continue the tiling", ErrParameter, i, s.Start, s.End)
+		}
+	}
+	if !(delta > 0) {
+		delta = DefaultDelta
+	}
+	lastSeg := segs[len(segs)-1]
+	n := lastSeg.End
+	tol := max(lastSeg.SD, delta*math.Abs(lastSeg.Mean))
+
+	first := len(segs) - 1
+	for first > 0 && math.Abs(segs[first-1].Mean-lastSeg.Mean) <= tol {
+		first--
+	}
+	if first == 0 {
+		return Classification{Class: ClassFlat, SteadySegment: 0, SteadyStart: 0, Decisive: -1}, nil
+	}
+	dec := segs[first-1]
+	c := Classification{Class: ClassWarmup, SteadySegment: first, SteadyStart: segs[first].Start, Decisive: first - 1}
+	tail := min(maxTailWindows, n/4)
+	switch {
+	case dec.End > n-tail:
+		c.Class, c.SteadySegment, c.SteadyStart = ClassNoSteadyState, -1, -1
+	case (dec.Mean > lastSeg.Mean) == higherIsBetter:
+		c.Class = ClassSlowdown
+	}
+	return c, nil
+}
+
+// classOrder fixes the order in which CombineClasses lists classes.
+var classOrder = []string{ClassFlat, ClassWarmup, ClassSlowdown, ClassNoSteadyState, ClassInconsistent, ClassInsufficientData}
+
+// CombineClasses combines the classes of several runs of one group as
+// Barrett et al. (OOPSLA 2017) do: all the same class gives that class; a
+// mix of only flat and warmup gives inconsistent and good; any other mix
+// gives inconsistent and not good. good is also true when all runs are flat
+// or all are warmup (every run reached a steady state without slowing
+// down), and false otherwise; no classes at all give insufficient-data.
+// detail counts the classes, e.g. "3 warmup, 1 slowdown".
+func CombineClasses(classes []string) (class string, good bool, detail string) {
+	if len(classes) == 0 {
+		return ClassInsufficientData, false, "no runs"
+	}
+	counts := map[string]int{}
+	for _, c := range classes {
+		counts[c]++
+	}
+	var names []string
+	for _, c := range classOrder {
+		if counts[c] > 0 {
+			names = append(names, c)
+		}
+	}
+	var other []string
+	for c := range counts {
+		if !slices.Contains(classOrder, c) {
+			other = append(other, c)
+		}
+	}
+	slices.Sort(other)
+	names = append(names, other...)
+	parts := make([]string, len(names))
+	for i, c := range names {
+		parts[i] = fmt.Sprintf("%d %s", counts[c], c)
+	}
+	detail = strings.Join(parts, ", ")
+	goodOnly := counts[ClassFlat]+counts[ClassWarmup] == len(classes)
+	if len(names) == 1 {
+		return names[0], goodOnly, detail
+	}
+	return ClassInconsistent, goodOnly, detail
+}
+
+// ShortClassification is the result of ClassifyShort.
+type ShortClassification struct {
+	Class     string
+	ChangePct float64 // relative change from the second-last to the last value, in percent
+	BandPct   float64 // half-width of the noise band used, in percent
+	Detail    string  // the direction and size of the change, in words
+}
+
+// ClassifyShort classifies a short across-run series (2 to 4 run values
+// in execution order), which is too short for changepoint detection.
+//
+// The relative change between the last two values, (x[n-1]-x[n-2]) /
+// |x[n-2]|, is compared with a noise band of ±max(band, cv): band <= 0 (or
+// NaN) selects DefaultNoiseBand (3 %), and cv is the within-group
+// coefficient of variation observed by the caller (e.g. the CV of the
+// windows within the runs, or of another system's runs at the same
+// settings), as a fraction; pass 0 if unknown. The series' own CV is not
+// used: with 2 to 4 points, any trend would dominate it.
+//
+// Inside the band the class is flat. Outside it is no-steady-state in
+// either direction: an improvement means the system is still warming
+// (STATISTICS.md), and a worsening equally means the last two runs did not
+// agree; Detail says which. One value gives insufficient-data. More than 4
+// values are accepted, but only the last two are used. x must be finite
+// (else ErrEmpty or ErrNotFinite); x[n-2] = 0 with x[n-1] != 0 gives
+// ErrParameter, as the relative change is undefined.
+func ClassifyShort(x []float64, higherIsBetter bool, band, cv float64) (ShortClassification, error) {
+	if err := checkFinite(x); err != nil {
+		return ShortClassification{Class: ClassInsufficientData}, err
+	}
+	if !(band > 0) {
+		band = DefaultNoiseBand
+	}
+	if cv > band {
+		band = cv
+	}
+	r := ShortClassification{Class: ClassInsufficientData, BandPct: 100 * band}
+	n := len(x)
+	if n < 2 {
+		r.Detail = "one run: no trend can be seen"
+		return r, nil
+	}
+	prev, last := x[n-2], x[n-1]
+	if prev == 0 {
+		if last != 0 {
+			return r, fmt.Errorf("%w: relative change from 0 is undefined", ErrParameter)
+		}
+		r.Class, r.Detail = ClassFlat, "no change between the last two runs"
+		return r, nil
+	}
+	change := (last - prev) / math.Abs(prev)
+	r.ChangePct = 100 * change
+	if math.Abs(change) <= band {
+		r.Class = ClassFlat
+		r.Detail = fmt.Sprintf("last two runs differ by %+.1f %%, inside the ±%.1f %% noise band", r.ChangePct, r.BandPct)
+		return r, nil
+	}
+	r.Class = ClassNoSteadyState
+	if (change > 0) == higherIsBetter {
+		r.Detail = fmt.Sprintf("improving by %.1f %% between the last two runs (noise band ±%.1f %%): still warming up", math.Abs(r.ChangePct), r.BandPct)
+	} else {
+		r.Detail = fmt.Sprintf("worsening by %.1f %% between the last two runs (noise band ±%.1f %%): getting slower", math.Abs(r.ChangePct), r.BandPct)
+	}
+	return r, nil
+}

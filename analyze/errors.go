@@ -1,0 +1,101 @@
+package analyze
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+)
+
+// ErrEmpty is returned when a function is given no observations.
+var ErrEmpty = errors.New("analyze: no observations")
+
+// ErrNotFinite is returned when an input contains NaN or ±Inf.
+var ErrNotFinite = errors.New("analyze: input contains NaN or Inf")
+
+// ErrTooFew is returned (wrapped, with the counts) when there are fewer
+// observations than a method needs.
+var ErrTooFew = errors.New("analyze: too few observations")
+
+// ErrParameter is returned (wrapped, with details) when a parameter is
+// outside its documented domain.
+var ErrParameter = errors.New("analyze: invalid parameter")
+
+// tooFew wraps ErrTooFew with what was needed and what was given.
+func tooFew(what string, need, have int) error {
+	return fmt.Errorf("%w: %s needs at least %d, have %d", ErrTooFew, what, need, have)
+}
+
+// checkFinite returns ErrEmpty for an empty slice and ErrNotFinite if any
+// element is NaN or infinite.
+func checkFinite(x []float64) error {
+	if len(x) == 0 {
+		return ErrEmpty
+	}
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return ErrNotFinite
+		}
+	}
+	return nil
+}
+
+// meanVar returns the mean and the population (1/n) variance of x, by two
+// passes for accuracy. It returns 0, 0 for an empty slice.
+func meanVar(x []float64) (mean, variance float64) {
+	if len(x) == 0 {
+		return 0, 0
+	}
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	var ss, comp float64
+	for _, v := range x {
+		d := v - mean
+		ss += d * d
+		comp += d
+	}
+	n := float64(len(x))
+	return mean, (ss - comp*comp/n) / n
+}
+
+// sampleSD returns the sample standard deviation (n-1 denominator) of x, or
+// 0 when len(x) < 2.
+func sampleSD(x []float64) float64 {
+	n := len(x)
+	if n < 2 {
+		return 0
+	}
+	_, v := meanVar(x)
+	return math.Sqrt(v * float64(n) / float64(n-1))
+}
+
+// quantileSorted returns the p-quantile of the sorted slice s by linear
+// interpolation between order statistics (Hyndman & Fan type 7, the R
+// default). It returns NaN for an empty slice.
+func quantileSorted(s []float64, p float64) float64 {
+	n := len(s)
+	if n == 0 {
+		return math.NaN()
+	}
+	if p <= 0 {
+		return s[0]
+	}
+	if p >= 1 {
+		return s[n-1]
+	}
+	h := p * float64(n-1)
+	lo := int(math.Floor(h))
+	if lo >= n-1 {
+		return s[n-1]
+	}
+	return s[lo] + (h-float64(lo))*(s[lo+1]-s[lo])
+}
+
+// median returns the median of x without modifying it.
+func median(x []float64) float64 {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	return quantileSorted(s, 0.5)
+}

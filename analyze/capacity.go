@@ -1,0 +1,91 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// capacity derives a system's capacity figures: Little's law per
+// closed-model run, saturation between concurrency levels (or an open-model
+// rate not achieved), and a USL fit over six or more levels.
+func (v *Verdict) capacity(sys System) Capacity {
+	o := v.Options
+	var c Capacity
+	for _, g := range sys.Groups {
+		for _, r := range g.Runs {
+			if r.LoadModel != results.LoadClosed || r.LatMeanMs == nil || r.Connections == nil || *r.Connections <= 0 || r.RPS <= 0 {
+				continue
+			}
+			if ll, err := LittlesLaw(r.RPS, *r.LatMeanMs/1000, float64(*r.Connections)); err == nil {
+				c.LittlesLawRatio = append(c.LittlesLawRatio, ll.Ratio)
+				c.LittlesLawRuns = append(c.LittlesLawRuns, r.RunID)
+			}
+		}
+	}
+	// Closed-model concurrency levels: one representative point per
+	// level, from the group with the most runs there.
+	best := map[int32]*Group{}
+	for gi := range sys.Groups {
+		g := &sys.Groups[gi]
+		if g.LoadModel != results.LoadClosed || g.Connections == nil {
+			continue
+		}
+		n := *g.Connections
+		if cur, ok := best[n]; !ok || len(g.Runs) > len(cur.Runs) {
+			best[n] = g
+		}
+	}
+	for n, g := range best {
+		c.Levels = append(c.Levels, Level{Connections: n, RPS: g.Rep.RPS, LatMeanMs: g.Rep.LatMeanMs, Runs: len(g.Runs)})
+	}
+	slices.SortFunc(c.Levels, func(a, b Level) int { return cmp.Compare(a.Connections, b.Connections) })
+	for i := 1; i < len(c.Levels); i++ {
+		lo, hi := c.Levels[i-1], c.Levels[i]
+		if lo.RPS <= 0 || lo.LatMeanMs == nil || hi.LatMeanMs == nil || *lo.LatMeanMs <= 0 {
+			continue
+		}
+		dx := hi.RPS/lo.RPS - 1
+		dl := *hi.LatMeanMs / *lo.LatMeanMs - 1
+		if dx < o.SaturationRPSGrowth && dl > o.SaturationLatGrowth {
+			c.Saturated = true
+			c.SaturatedAt = results.Ptr(lo.Connections)
+			c.SaturationDetail = fmt.Sprintf("from %d to %d connections throughput changed %+.1f %% (%s -> %s req/s) while mean latency rose %+.0f %% (%s -> %s ms)",
+				lo.Connections, hi.Connections, 100*dx, fmtNum(round(lo.RPS, 2)), fmtNum(round(hi.RPS, 2)), 100*dl,
+				fmtNum(round(*lo.LatMeanMs, 2)), fmtNum(round(*hi.LatMeanMs, 2)))
+			break
+		}
+	}
+	// Open model: the achieved rate falls short of the requested one.
+	if !c.Saturated {
+		for _, g := range sys.Groups {
+			if g.LoadModel != results.LoadOpen || g.TargetRPS == nil || *g.TargetRPS <= 0 {
+				continue
+			}
+			if g.Rep.RPS < (1-o.OpenShortfall)*(*g.TargetRPS) {
+				c.Saturated = true
+				c.SaturationDetail = fmt.Sprintf("at a requested %s req/s it achieved %s req/s (%.0f %%)",
+					fmtNum(*g.TargetRPS), fmtNum(round(g.Rep.RPS, 2)), 100*g.Rep.RPS / *g.TargetRPS)
+				if g.Connections != nil {
+					c.SaturatedAt = g.Connections
+				}
+				break
+			}
+		}
+	}
+	if len(c.Levels) >= MinUSLPoints {
+		n := make([]float64, len(c.Levels))
+		x := make([]float64, len(c.Levels))
+		for i, l := range c.Levels {
+			n[i], x[i] = float64(l.Connections), l.RPS
+		}
+		if fit, err := FitUSL(n, x); err == nil {
+			c.USL = &fit
+		} else {
+			v.warnf("%s: USL fit failed: %v", sys.Label, err)
+		}
+	}
+	return c
+}

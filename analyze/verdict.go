@@ -1,0 +1,430 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// AnalysisVersion is the version of the analysis: it changes whenever the
+// same tables would give a different Verdict, so stored reports made by an
+// older version can be found and re-made.
+const AnalysisVersion = 1
+
+// Options are the parameters of Analyze. DefaultOptions gives the values
+// of docs/STATISTICS.md; a zero field is not a valid setting.
+type Options struct {
+	// Baseline is the label every other system is compared against (it
+	// is side b of each comparison); empty compares systems pairwise in
+	// the order they first ran.
+	Baseline string `json:"baseline,omitempty"`
+
+	PenaltyFactor float64 `json:"penalty_factor"` // PELT penalty = PenaltyFactor * ln(n)
+	MinSegment    int     `json:"min_segment"`    // PELT minimum segment length
+	Delta         float64 `json:"delta"`          // relative equivalence band of the classifier
+	NoiseBand     float64 `json:"noise_band"`     // relative noise band of the 2-4 run rule
+	MinWindows    int     `json:"min_windows"`    // fewest windows a within-run series needs
+
+	Resamples int     `json:"resamples"` // bootstrap resamples
+	Level     float64 `json:"level"`     // confidence level of intervals
+	Seed      uint64  `json:"seed"`      // seed of every resampling, for reproducible output
+
+	Alpha         float64 `json:"alpha"`          // significance level of the Mann-Whitney test
+	Power         float64 `json:"power"`          // power for the runs-needed estimate
+	PracticalBand float64 `json:"practical_band"` // relative difference too small to matter
+	MinRuns       int     `json:"min_runs"`       // fewest runs per side for a comparison
+
+	ShortRunS           float64 `json:"short_run_s"`           // runs shorter than this are flagged
+	LongTailFactor      float64 `json:"long_tail_factor"`      // max > factor*mean is a long tail
+	SaturationRPSGrowth float64 `json:"saturation_rps_growth"` // throughput growth below this ...
+	SaturationLatGrowth float64 `json:"saturation_lat_growth"` // ... with latency growth above this is saturation
+	OpenShortfall       float64 `json:"open_shortfall"`        // open model: achieved rate below (1-x)*target is saturation
+	ErrorRateSevere     float64 `json:"error_rate_severe"`     // error rate from which errors are an error, not a warning
+}
+
+// DefaultOptions returns the parameters of docs/STATISTICS.md.
+func DefaultOptions() Options {
+	return Options{
+		PenaltyFactor:       DefaultPenaltyFactor,
+		MinSegment:          DefaultMinSegment,
+		Delta:               DefaultDelta,
+		NoiseBand:           DefaultNoiseBand,
+		MinWindows:          10,
+		Resamples:           DefaultResamples,
+		Level:               DefaultLevel,
+		Seed:                DefaultSeed,
+		Alpha:               DefaultAlpha,
+		Power:               DefaultPower,
+		PracticalBand:       0.02,
+		MinRuns:             MinRunsPerSide,
+		ShortRunS:           30,
+		LongTailFactor:      10,
+		SaturationRPSGrowth: 0.10,
+		SaturationLatGrowth: 0.50,
+		OpenShortfall:       0.10,
+		ErrorRateSevere:     0.01,
+	}
+}
+
+// Set is what Analyze reads: the rows of the normalized tables of one
+// experiment. Series rows, when present, come from per-request samples.
+type Set struct {
+	Experiment  string
+	Runs        []results.Run
+	Percentiles []results.Percentile
+	Series      []results.Series
+}
+
+// Verdict is the outcome of Analyze: per system its groups of runs with
+// warm-up and steady state, the comparisons between systems, capacity, the
+// methodology findings and a headline.
+type Verdict struct {
+	Experiment      string
+	AnalysisVersion int
+	Headline        string
+	Systems         []System
+	Comparisons     []Comparison
+	Findings        []Finding
+	// Warnings are statistical caveats met while analysing (not errors).
+	Warnings []string
+	Options  Options
+	// Runs are the analysed runs in execution order.
+	Runs []results.Run
+}
+
+// Settings are what make runs comparable: runs of one system at equal
+// settings form a group.
+type Settings struct {
+	Tool             string
+	LoadModel        string
+	Threads          *int32
+	Connections      *int32
+	TargetRPS        *float64
+	PlannedDurationS *float64
+}
+
+// String describes the settings in words, e.g. "100 connections, 10 threads, 10 s".
+func (s Settings) String() string {
+	var parts []string
+	if s.TargetRPS != nil {
+		parts = append(parts, fmt.Sprintf("%s req/s", fmtNum(*s.TargetRPS)))
+	}
+	if s.Connections != nil {
+		parts = append(parts, fmt.Sprintf("%d connections", *s.Connections))
+	}
+	if s.Threads != nil {
+		parts = append(parts, fmt.Sprintf("%d threads", *s.Threads))
+	}
+	if s.PlannedDurationS != nil {
+		parts = append(parts, fmt.Sprintf("%s s", fmtNum(*s.PlannedDurationS)))
+	}
+	parts = append(parts, s.Tool)
+	return joinComma(parts)
+}
+
+func (s Settings) key() string {
+	return fmt.Sprintf("%s|%s|%s|%s|%s|%s", s.Tool, s.LoadModel, optI(s.Threads), optI(s.Connections), optF(s.TargetRPS), optF(s.PlannedDurationS))
+}
+
+// Group is the runs of one system at the same settings, in execution order.
+type Group struct {
+	Settings
+	Runs   []results.Run // in seq order
+	RunIDs []string
+	Seqs   []int32
+	// Warmup is the across-run warm-up class of the group's throughput.
+	Warmup Warmup
+	// WithinRun combines the within-run classes of the group's runs, when
+	// they have per-request data.
+	WithinRun *Warmup
+	// Steady is the steady-state performance, when the group has one.
+	Steady Steady
+	// Rep is the group's representative performance: the steady-state
+	// mean when there is one, otherwise the last (warmest) run.
+	Rep Rep
+}
+
+// Warmup is a warm-up classification.
+type Warmup struct {
+	Class string
+	// Good is set for the inconsistent class: true when the runs are only
+	// flat and warmup.
+	Good *bool
+	// SteadyFromSeq is the first run (seq) of the steady state, when there is one.
+	SteadyFromSeq *int32
+	// ChangePct is the change between the last two runs in percent (2-4 runs).
+	ChangePct *float64
+	Method    string
+	Detail    string
+}
+
+// Steady is a group's steady-state performance over its steady runs.
+type Steady struct {
+	Runs      int
+	RPSMean   *float64
+	RPSCI     *CI
+	LatMeanMs *float64
+	// LatP99Ms and LatMaxMs are the medians of the steady runs' p99 and
+	// max: percentiles of different runs are never averaged.
+	LatP99Ms *float64
+	LatMaxMs *float64
+}
+
+// Rep is a group's representative performance and where it comes from.
+type Rep struct {
+	RPS       float64
+	LatMeanMs *float64
+	LatP99Ms  *float64
+	LatMaxMs  *float64
+	// FromSteady is true when the values are steady-state means, false
+	// when they are the last run's.
+	FromSteady bool
+}
+
+// RunWarmup is the within-run warm-up of one run with per-request data.
+type RunWarmup struct {
+	RunID      string
+	Seq        int32
+	Class      string
+	WarmupEndS *float64 // start of the steady state, seconds since the run's start
+	MSEREndS   *float64 // MSER-5 truncation point, seconds, as a cross-check
+	Windows    int
+	Method     string
+	Detail     string
+}
+
+// Capacity is what a system's runs say about its capacity.
+type Capacity struct {
+	Saturated bool
+	// SaturatedAt is the concurrency from which throughput stops growing.
+	SaturatedAt *int32
+	// SaturationDetail explains the saturation in words.
+	SaturationDetail string
+	// LittlesLawRatio is rps*mean latency/connections per closed-model run, in seq order.
+	LittlesLawRatio []float64
+	LittlesLawRuns  []string
+	// Levels are the representative points per concurrency level, ascending.
+	Levels []Level
+	USL    *USLFit
+}
+
+// Level is a system's representative performance at one concurrency.
+type Level struct {
+	Connections int32
+	RPS         float64
+	LatMeanMs   *float64
+	Runs        int
+}
+
+// System is one system under test (one label).
+type System struct {
+	Label           string
+	Runs            int
+	Groups          []Group
+	WithinRunWarmup []RunWarmup
+	Capacity        Capacity
+}
+
+// Comparison verdicts (SCHEMA.md).
+const (
+	AFaster      = "a-faster"
+	BFaster      = "b-faster"
+	NoDifference = "no-difference"
+	Inconclusive = "inconclusive"
+)
+
+// Comparison compares two systems at the same settings on one metric.
+type Comparison struct {
+	A, B     string
+	Settings Settings
+	Metric   string // rps, lat_mean_ms, lat_p99_ms, lat_max_ms
+	// HigherIsBetter is true for throughput, false for latency.
+	HigherIsBetter bool
+	ARuns, BRuns   int
+	AMean, BMean   float64
+	// Ratio is AMean/BMean.
+	Ratio   float64
+	CI      *CI
+	PValue  *float64
+	Verdict string
+	Reasons []string
+	// RunsNeeded is the runs per side that would detect the observed
+	// difference at alpha with the configured power, from the observed CV.
+	RunsNeeded *int
+}
+
+// Finding severities, most severe first.
+const (
+	SeverityError   = "error"
+	SeverityWarning = "warning"
+	SeverityInfo    = "info"
+)
+
+// Finding is a methodology problem with its fix.
+type Finding struct {
+	Severity string
+	Code     string
+	Subject  string
+	Message  string
+	Fix      string
+}
+
+// Analyze builds the Verdict of an experiment. It does not modify set.
+// Statistical caveats are recorded as Verdict.Warnings; the error is
+// reserved for input it cannot analyse at all (no runs).
+func Analyze(set Set, opts Options) (*Verdict, error) {
+	if len(set.Runs) == 0 {
+		return nil, fmt.Errorf("analyze: experiment %q has no runs", set.Experiment)
+	}
+	runs := slices.Clone(set.Runs)
+	slices.SortStableFunc(runs, func(a, b results.Run) int {
+		if a.StartedAt != nil && b.StartedAt != nil && !a.StartedAt.Equal(*b.StartedAt) {
+			return a.StartedAt.Compare(*b.StartedAt)
+		}
+		return cmp.Compare(a.Seq, b.Seq)
+	})
+	v := &Verdict{Experiment: set.Experiment, AnalysisVersion: AnalysisVersion, Options: opts, Runs: runs}
+	series := seriesByRun(set.Series)
+	fillPercentiles(runs, set.Percentiles)
+
+	for _, label := range labelsInOrder(runs) {
+		sys := System{Label: label}
+		for _, r := range runs {
+			if r.Label == label {
+				sys.Runs++
+			}
+		}
+		sys.Groups = groupRuns(runs, label)
+		for gi := range sys.Groups {
+			g := &sys.Groups[gi]
+			v.acrossRunWarmup(g)
+			v.steadyState(g)
+			if rw := v.withinRunWarmup(g, series); len(rw) > 0 {
+				sys.WithinRunWarmup = append(sys.WithinRunWarmup, rw...)
+				classes := make([]string, len(rw))
+				for i, w := range rw {
+					classes[i] = w.Class
+				}
+				class, good, detail := CombineClasses(classes)
+				w := &Warmup{Class: class, Method: "pelt+classify per run", Detail: detail}
+				if class == ClassInconsistent {
+					w.Good = &good
+				}
+				g.WithinRun = w
+			}
+		}
+		sys.Capacity = v.capacity(sys)
+		v.Systems = append(v.Systems, sys)
+	}
+	v.compare()
+	v.findings()
+	v.Headline = v.headline()
+	return v, nil
+}
+
+// labelsInOrder returns the labels in the order of their first run.
+func labelsInOrder(runs []results.Run) []string {
+	var labels []string
+	seen := map[string]bool{}
+	for _, r := range runs {
+		if !seen[r.Label] {
+			seen[r.Label] = true
+			labels = append(labels, r.Label)
+		}
+	}
+	return labels
+}
+
+func settingsOf(r results.Run) Settings {
+	return Settings{Tool: r.Tool, LoadModel: r.LoadModel, Threads: r.Threads, Connections: r.Connections,
+		TargetRPS: r.TargetRPS, PlannedDurationS: r.PlannedDurationS}
+}
+
+// groupRuns groups a system's runs by settings; groups are ordered by
+// target rate, then connections, then threads, then first run.
+func groupRuns(runs []results.Run, label string) []Group {
+	idx := map[string]int{}
+	var groups []Group
+	for _, r := range runs {
+		if r.Label != label {
+			continue
+		}
+		s := settingsOf(r)
+		k := s.key()
+		i, ok := idx[k]
+		if !ok {
+			i = len(groups)
+			idx[k] = i
+			groups = append(groups, Group{Settings: s})
+		}
+		g := &groups[i]
+		g.Runs = append(g.Runs, r)
+		g.RunIDs = append(g.RunIDs, r.RunID)
+		g.Seqs = append(g.Seqs, r.Seq)
+	}
+	slices.SortStableFunc(groups, func(a, b Group) int {
+		return cmp.Or(
+			cmpOpt(a.TargetRPS, b.TargetRPS),
+			cmpOpt(a.Connections, b.Connections),
+			cmpOpt(a.Threads, b.Threads),
+			cmpOpt(a.PlannedDurationS, b.PlannedDurationS),
+			cmp.Compare(a.Tool, b.Tool),
+			cmp.Compare(a.Seqs[0], b.Seqs[0]))
+	})
+	return groups
+}
+
+func cmpOpt[T cmp.Ordered](a, b *T) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return -1
+	case b == nil:
+		return 1
+	}
+	return cmp.Compare(*a, *b)
+}
+
+// fillPercentiles sets missing p50/p90/p99/p99.9 copies of runs from the
+// percentiles table, where it has those exact quantiles.
+func fillPercentiles(runs []results.Run, pcts []results.Percentile) {
+	byRun := map[string]map[float64]float64{}
+	for _, p := range pcts {
+		m := byRun[p.RunID]
+		if m == nil {
+			m = map[float64]float64{}
+			byRun[p.RunID] = m
+		}
+		m[p.Quantile] = p.LatencyMs
+	}
+	for i := range runs {
+		m := byRun[runs[i].RunID]
+		if m == nil {
+			continue
+		}
+		for _, c := range []struct {
+			q   float64
+			dst **float64
+		}{{0.5, &runs[i].LatP50Ms}, {0.9, &runs[i].LatP90Ms}, {0.99, &runs[i].LatP99Ms}, {0.999, &runs[i].LatP999Ms}} {
+			if *c.dst == nil {
+				if v, ok := m[c.q]; ok {
+					*c.dst = results.Ptr(v)
+				}
+			}
+		}
+	}
+}
+
+func seriesByRun(rows []results.Series) map[string][]results.Series {
+	m := map[string][]results.Series{}
+	for _, s := range rows {
+		m[s.RunID] = append(m[s.RunID], s)
+	}
+	for _, s := range m {
+		slices.SortStableFunc(s, func(a, b results.Series) int { return cmp.Compare(a.TS, b.TS) })
+	}
+	return m
+}

@@ -1,0 +1,240 @@
+package analyze_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// run makes a closed-model wrk run of label at conns connections.
+func run(label string, seq int, conns int32, rps, latMs float64) results.Run {
+	return results.Run{
+		RunID: results.RunID("test", seq), Experiment: "t", Source: "test", Index: int32(seq), Seq: int32(seq),
+		Tool: "wrk", LoadModel: results.LoadClosed, Label: label, Target: "http://" + label + "/x",
+		DurationS: 60, PlannedDurationS: results.Ptr(60.0), Threads: results.Ptr(int32(4)), Connections: &conns,
+		Requests: int64(rps * 60), RPS: rps, LatMeanMs: results.Ptr(latMs), LatMaxMs: results.Ptr(3 * latMs),
+	}
+}
+
+func mustAnalyze(t *testing.T, runs []results.Run, series []results.Series) *analyze.Verdict {
+	t.Helper()
+	v, err := analyze.Analyze(analyze.Set{Experiment: "t", Runs: runs, Series: series}, analyze.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func comparison(t *testing.T, v *analyze.Verdict, metric string) analyze.Comparison {
+	t.Helper()
+	for _, c := range v.Comparisons {
+		if c.Metric == metric {
+			return c
+		}
+	}
+	t.Fatalf("no %s comparison in %+v", metric, v.Comparisons)
+	return analyze.Comparison{}
+}
+
+func hasFinding(v *analyze.Verdict, code string) bool {
+	for _, f := range v.Findings {
+		if f.Code == code {
+			return true
+		}
+	}
+	return false
+}
+
+// Five interleaved runs per system, every B run several times faster:
+// B is faster with the exact two-sided p = 2/252.
+func TestFiveInterleavedRunsBFaster(t *testing.T) {
+	var runs []results.Run
+	aRPS := []float64{1000, 1012, 995, 1008, 1003}
+	bRPS := []float64{4100, 4050, 4120, 4080, 4095}
+	for i := range 5 {
+		runs = append(runs, run("a:80", 2*i, 100, aRPS[i], 100000/aRPS[i]))
+		runs = append(runs, run("b:80", 2*i+1, 100, bRPS[i], 100000/bRPS[i]))
+	}
+	v := mustAnalyze(t, runs, nil)
+	c := comparison(t, v, "rps")
+	if c.Verdict != analyze.BFaster || c.PValue == nil || math.Abs(*c.PValue-2.0/252) > 1e-12 {
+		t.Fatalf("rps comparison: verdict %s p %v reasons %v", c.Verdict, c.PValue, c.Reasons)
+	}
+	if c.CI == nil || c.CI.Hi >= 0.98 || c.Ratio > 0.3 {
+		t.Errorf("ratio %v CI %+v", c.Ratio, c.CI)
+	}
+	if l := comparison(t, v, "lat_mean_ms"); l.Verdict != analyze.BFaster {
+		t.Errorf("latency comparison: %s", l.Verdict)
+	}
+	if !strings.HasPrefix(v.Headline, "b:80 is faster than a:80") || !strings.Contains(v.Headline, "p = 0.00794") {
+		t.Errorf("headline %q", v.Headline)
+	}
+	if hasFinding(v, analyze.CodeNotInterleaved) || hasFinding(v, analyze.CodeNoReplication) {
+		t.Errorf("unexpected findings: %+v", v.Findings)
+	}
+}
+
+// STATISTICS.md check 5: three runs a side is inconclusive with the reason.
+func TestThreeRunsInconclusive(t *testing.T) {
+	var runs []results.Run
+	for i := range 3 {
+		runs = append(runs, run("a:80", 2*i, 10, float64(1+i), 1000))
+		runs = append(runs, run("b:80", 2*i+1, 10, float64(4+i), 1000))
+	}
+	c := comparison(t, mustAnalyze(t, runs, nil), "rps")
+	if c.Verdict != analyze.Inconclusive || !strings.Contains(strings.Join(c.Reasons, ";"), "need >= 4 runs per system to detect a difference at alpha 0.05") {
+		t.Fatalf("verdict %s reasons %q", c.Verdict, c.Reasons)
+	}
+}
+
+// Same distribution on both sides: no difference.
+func TestSameSystemsNoDifference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var runs []results.Run
+	for i := range 8 {
+		runs = append(runs, run("a:80", 2*i, 10, 1000+5*rng.NormFloat64(), 10))
+		runs = append(runs, run("b:80", 2*i+1, 10, 1000+5*rng.NormFloat64(), 10))
+	}
+	v := mustAnalyze(t, runs, nil)
+	if c := comparison(t, v, "rps"); c.Verdict != analyze.NoDifference {
+		t.Fatalf("verdict %s reasons %v", c.Verdict, c.Reasons)
+	}
+	if !strings.HasPrefix(v.Headline, "No difference shown") {
+		t.Errorf("headline %q", v.Headline)
+	}
+}
+
+// STATISTICS.md check 9: wrk gets coordinated-omission, wrk2 does not.
+func TestCoordinatedOmission(t *testing.T) {
+	wrk := []results.Run{run("a:80", 0, 10, 1000, 10)}
+	if !hasFinding(mustAnalyze(t, wrk, nil), analyze.CodeCoordinatedOmission) {
+		t.Error("wrk input lacks coordinated-omission")
+	}
+	w2 := wrk[0]
+	w2.Tool, w2.LoadModel, w2.TargetRPS, w2.LatencyCorrected = "wrk2", results.LoadOpen, results.Ptr(1000.0), results.Ptr(true)
+	if hasFinding(mustAnalyze(t, []results.Run{w2}, nil), analyze.CodeCoordinatedOmission) {
+		t.Error("wrk2 input got coordinated-omission")
+	}
+}
+
+// STATISTICS.md check 8 through Analyze.
+func TestLittlesLawFinding(t *testing.T) {
+	if v := mustAnalyze(t, []results.Run{run("a:80", 0, 100, 2000, 50)}, nil); hasFinding(v, analyze.CodeLittlesLaw) {
+		t.Error("c=100, 2000 rps, 50 ms flagged")
+	}
+	if v := mustAnalyze(t, []results.Run{run("a:80", 0, 100, 2000, 0.5)}, nil); !hasFinding(v, analyze.CodeLittlesLaw) {
+		t.Error("c=100, 2000 rps, 0.5 ms not flagged")
+	}
+}
+
+func TestNotInterleaved(t *testing.T) {
+	var runs []results.Run
+	for i := range 4 {
+		runs = append(runs, run("a:80", i, 10, 1000, 10))
+		runs = append(runs, run("b:80", 4+i, 10, 1000, 10))
+	}
+	v := mustAnalyze(t, runs, nil)
+	if !hasFinding(v, analyze.CodeNotInterleaved) {
+		t.Errorf("A A A A B B B B not flagged: %+v", v.Findings)
+	}
+}
+
+func TestErrorsFinding(t *testing.T) {
+	r := run("a:80", 0, 10, 1000, 10)
+	r.Errors, r.ReadErrors = 5000, results.Ptr(int64(5000))
+	v := mustAnalyze(t, []results.Run{r}, nil)
+	for _, f := range v.Findings {
+		if f.Code == analyze.CodeErrors {
+			if f.Severity != analyze.SeverityError || !strings.Contains(f.Message, "read 5000") {
+				t.Errorf("errors finding %+v", f)
+			}
+			return
+		}
+	}
+	t.Error("no errors finding")
+}
+
+// A system measured at eight concurrency levels gets a USL fit, and one
+// whose throughput stops growing is saturated.
+func TestCapacityUSLAndSaturation(t *testing.T) {
+	usl := func(n float64) float64 { return 1000 * n / (1 + 0.05*(n-1) + 0.002*n*(n-1)) }
+	var runs []results.Run
+	for i, n := range []int32{1, 2, 4, 8, 16, 32, 64, 128} {
+		x := usl(float64(n))
+		runs = append(runs, run("a:80", i, n, x, 1000*float64(n)/x))
+	}
+	v := mustAnalyze(t, runs, nil)
+	c := v.Systems[0].Capacity
+	if c.USL == nil || math.Abs(c.USL.Sigma-0.05) > 1e-3 || math.Abs(c.USL.Kappa-0.002) > 1e-4 || c.USL.NMax != 21 {
+		t.Fatalf("USL %+v", c.USL)
+	}
+	if !c.Saturated || c.SaturatedAt == nil || *c.SaturatedAt != 16 {
+		t.Errorf("saturated %v at %v (%s)", c.Saturated, c.SaturatedAt, c.SaturationDetail)
+	}
+}
+
+// Thirty runs of which the first ten are slower: warmup across runs, steady
+// from the eleventh.
+func TestAcrossRunWarmupPELT(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var runs []results.Run
+	for i := range 30 {
+		rps := 2000.0
+		if i < 10 {
+			rps = 1500
+		}
+		runs = append(runs, run("a:80", i, 10, rps+10*rng.NormFloat64(), 5))
+	}
+	g := mustAnalyze(t, runs, nil).Systems[0].Groups[0]
+	if g.Warmup.Class != analyze.ClassWarmup || g.Warmup.SteadyFromSeq == nil || *g.Warmup.SteadyFromSeq != 10 {
+		t.Fatalf("warmup %+v", g.Warmup)
+	}
+	if g.Steady.Runs != 20 || g.Steady.RPSCI == nil || math.Abs(*g.Steady.RPSMean-2000) > 10 {
+		t.Errorf("steady %+v", g.Steady)
+	}
+}
+
+// Within a run: 1 s windows whose mean latency falls from 20 ms to 5 ms at
+// 12 s give a warmup ending at 12 s.
+func TestWithinRunWarmup(t *testing.T) {
+	r := run("a:80", 0, 10, 1000, 6)
+	r.HasSamples = true
+	rng := rand.New(rand.NewPCG(5, 6))
+	var series []results.Series
+	for i := range 60 {
+		lat := 5.0
+		if i < 12 {
+			lat = 20
+		}
+		series = append(series, results.Series{RunID: r.RunID, TS: float64(i), WindowS: 1, Requests: 1000, RPS: 1000,
+			LatMeanMs: results.Ptr(lat + 0.2*rng.NormFloat64())})
+	}
+	v := mustAnalyze(t, []results.Run{r}, series)
+	w := v.Systems[0].WithinRunWarmup
+	if len(w) != 1 || w[0].Class != analyze.ClassWarmup || w[0].WarmupEndS == nil || *w[0].WarmupEndS != 12 {
+		t.Fatalf("within-run warmup %+v", w)
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	var runs []results.Run
+	for i := range 12 {
+		runs = append(runs, run([]string{"a:80", "b:80"}[i%2], i, 10, 1000+50*rng.NormFloat64(), 10))
+	}
+	v1, v2 := mustAnalyze(t, runs, nil), mustAnalyze(t, runs, nil)
+	if !reflect.DeepEqual(v1, v2) {
+		t.Error("two analyses of the same input differ")
+	}
+}
+
+func TestNoRuns(t *testing.T) {
+	if _, err := analyze.Analyze(analyze.Set{Experiment: "x"}, analyze.DefaultOptions()); err == nil {
+		t.Error("no error for an empty experiment")
+	}
+}

@@ -1,0 +1,207 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// acrossRunWarmup classifies the throughput of a group's runs in execution
+// order: one run says nothing, 2-4 runs use the short-series rule, more
+// use PELT and the Barrett et al. classifier (STATISTICS.md).
+func (v *Verdict) acrossRunWarmup(g *Group) {
+	o := v.Options
+	x := make([]float64, len(g.Runs))
+	for i, r := range g.Runs {
+		x[i] = r.RPS
+	}
+	n := len(x)
+	switch {
+	case n < 2:
+		g.Warmup = Warmup{Class: ClassInsufficientData, Method: "single-run",
+			Detail: "one run: whether it had warmed up cannot be told"}
+	case n <= 4:
+		// The noise band widens to the CV of the runs before the last
+		// one when there are at least two of them (with only two runs in
+		// all, their CV is just their difference again).
+		cv := 0.0
+		if n >= 3 {
+			cv = coefVar(x[:n-1])
+		}
+		sc, err := ClassifyShort(x, true, o.NoiseBand, cv)
+		if err != nil {
+			g.Warmup = Warmup{Class: ClassInsufficientData, Method: "short-series", Detail: err.Error()}
+			v.warnf("%s: %v", g.Settings, err)
+			return
+		}
+		g.Warmup = Warmup{Class: sc.Class, ChangePct: results.Ptr(sc.ChangePct), Method: "short-series",
+			Detail: "throughput: " + sc.Detail}
+		if sc.Class == ClassFlat {
+			g.Warmup.SteadyFromSeq = results.Ptr(g.Seqs[0])
+		}
+	default:
+		seg, err := SegmentSeries(x, o.PenaltyFactor*math.Log(float64(n)), o.MinSegment)
+		if err != nil {
+			g.Warmup = Warmup{Class: ClassInsufficientData, Method: "pelt+classify", Detail: err.Error()}
+			v.warnf("%s: %v", g.Settings, err)
+			return
+		}
+		c, err := Classify(seg.Segments, true, o.Delta)
+		if err != nil {
+			g.Warmup = Warmup{Class: ClassInsufficientData, Method: "pelt+classify", Detail: err.Error()}
+			return
+		}
+		g.Warmup = Warmup{Class: c.Class, Method: "pelt+classify",
+			Detail: fmt.Sprintf("throughput of %d runs: %d segment(s)", n, len(seg.Segments))}
+		if c.SteadyStart >= 0 {
+			g.Warmup.SteadyFromSeq = results.Ptr(g.Seqs[c.SteadyStart])
+		}
+		last2 := 100 * (x[n-1] - x[n-2]) / math.Abs(x[n-2])
+		if !math.IsInf(last2, 0) && !math.IsNaN(last2) {
+			g.Warmup.ChangePct = results.Ptr(last2)
+		}
+		if n >= 20 {
+			if d, more, err := MSER5(x); err == nil {
+				if more {
+					g.Warmup.Detail += "; MSER-5 says more runs are needed"
+				} else {
+					g.Warmup.Detail += fmt.Sprintf("; MSER-5 truncates the first %d runs", d)
+				}
+				g.Warmup.Method = "pelt+classify+mser5"
+			}
+		}
+	}
+}
+
+// steadyRuns returns the runs of a group from its steady state on, or nil
+// when the group has none.
+func steadyRuns(g *Group) []results.Run {
+	if g.Warmup.SteadyFromSeq == nil {
+		return nil
+	}
+	i := slices.Index(g.Seqs, *g.Warmup.SteadyFromSeq)
+	if i < 0 {
+		return nil
+	}
+	return g.Runs[i:]
+}
+
+// steadyState fills the group's steady-state figures and its
+// representative values.
+func (v *Verdict) steadyState(g *Group) {
+	o := v.Options
+	sr := steadyRuns(g)
+	if len(sr) == 0 {
+		last := g.Runs[len(g.Runs)-1]
+		g.Rep = Rep{RPS: last.RPS, LatMeanMs: last.LatMeanMs, LatP99Ms: last.LatP99Ms, LatMaxMs: last.LatMaxMs}
+		return
+	}
+	rps := column(sr, func(r results.Run) *float64 { return &r.RPS })
+	g.Steady.Runs = len(sr)
+	g.Steady.RPSMean = results.Ptr(mean(rps))
+	if len(rps) >= o.MinRuns {
+		if ci, err := SteadyStateCI(rps, o.Resamples, o.Level, o.Seed); err == nil {
+			g.Steady.RPSCI = &ci
+		}
+	}
+	if lat := column(sr, func(r results.Run) *float64 { return r.LatMeanMs }); lat != nil {
+		g.Steady.LatMeanMs = results.Ptr(mean(lat))
+	}
+	if p99 := column(sr, func(r results.Run) *float64 { return r.LatP99Ms }); p99 != nil {
+		g.Steady.LatP99Ms = results.Ptr(median(p99))
+	}
+	if mx := column(sr, func(r results.Run) *float64 { return r.LatMaxMs }); mx != nil {
+		g.Steady.LatMaxMs = results.Ptr(median(mx))
+	}
+	g.Rep = Rep{RPS: *g.Steady.RPSMean, LatMeanMs: g.Steady.LatMeanMs, LatP99Ms: g.Steady.LatP99Ms,
+		LatMaxMs: g.Steady.LatMaxMs, FromSteady: true}
+}
+
+// withinRunWarmup classifies the per-window mean latency of every run of
+// the group that has a series (built from per-request samples).
+func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) []RunWarmup {
+	o := v.Options
+	var out []RunWarmup
+	for _, r := range g.Runs {
+		ws := series[r.RunID]
+		if len(ws) == 0 {
+			continue
+		}
+		var x, ts []float64
+		for _, w := range ws {
+			if w.LatMeanMs != nil && w.Requests > 0 {
+				x = append(x, *w.LatMeanMs)
+				ts = append(ts, w.TS)
+			}
+		}
+		rw := RunWarmup{RunID: r.RunID, Seq: r.Seq, Windows: len(x), Method: "pelt+mser5"}
+		if len(x) < o.MinWindows {
+			rw.Class = ClassInsufficientData
+			rw.Detail = fmt.Sprintf("%d windows with requests, need %d", len(x), o.MinWindows)
+			out = append(out, rw)
+			continue
+		}
+		seg, err := SegmentSeries(x, o.PenaltyFactor*math.Log(float64(len(x))), o.MinSegment)
+		if err == nil {
+			var c Classification
+			c, err = Classify(seg.Segments, false, o.Delta)
+			if err == nil {
+				rw.Class = c.Class
+				if c.SteadyStart >= 0 {
+					rw.WarmupEndS = results.Ptr(ts[c.SteadyStart])
+				}
+				rw.Detail = fmt.Sprintf("mean latency per window: %d segment(s)", len(seg.Segments))
+			}
+		}
+		if err != nil {
+			rw.Class = ClassInsufficientData
+			rw.Detail = err.Error()
+			v.warnf("run %s: %v", r.RunID, err)
+		}
+		if d, more, err := MSER5(x); err == nil {
+			if more {
+				rw.Detail += "; MSER-5: needs more data"
+			} else {
+				rw.MSEREndS = results.Ptr(ts[d])
+			}
+		}
+		out = append(out, rw)
+	}
+	return out
+}
+
+// column returns f of every run, or nil when any run lacks the value.
+func column(runs []results.Run, f func(results.Run) *float64) []float64 {
+	out := make([]float64, 0, len(runs))
+	for _, r := range runs {
+		p := f(r)
+		if p == nil || math.IsNaN(*p) || math.IsInf(*p, 0) {
+			return nil
+		}
+		out = append(out, *p)
+	}
+	return out
+}
+
+func mean(x []float64) float64 { return stat.Mean(x, nil) }
+
+// coefVar is the sample coefficient of variation (sd/|mean|), 0 for fewer
+// than two values or a zero mean.
+func coefVar(x []float64) float64 {
+	if len(x) < 2 {
+		return 0
+	}
+	m := stat.Mean(x, nil)
+	if m == 0 {
+		return 0
+	}
+	return stat.StdDev(x, nil) / math.Abs(m)
+}
+
+func (v *Verdict) warnf(format string, a ...any) {
+	v.Warnings = append(v.Warnings, fmt.Sprintf(format, a...))
+}

@@ -1,0 +1,266 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+
+	"github.com/loadverdict/loadverdict/analyze"
+)
+
+// Summary is the document written as summary.json (docs/SCHEMA.md). Its
+// field order is the order of the keys in the file.
+type Summary struct {
+	Experiment      string            `json:"experiment"`
+	GeneratedBy     string            `json:"generated_by"`
+	AnalysisVersion int               `json:"analysis_version"`
+	Headline        string            `json:"headline"`
+	Systems         []SummarySystem   `json:"systems"`
+	Comparisons     []SummaryCompare  `json:"comparisons"`
+	Findings        []SummaryFinding  `json:"findings"`
+	Warnings        []string          `json:"warnings"`
+	Options         analyze.Options   `json:"options"`
+	Runs            []SummaryRunBrief `json:"runs"`
+}
+
+// SummarySystem is one system under test.
+type SummarySystem struct {
+	Label           string           `json:"label"`
+	Runs            int              `json:"runs"`
+	Groups          []SummaryGroup   `json:"groups"`
+	WithinRunWarmup []SummaryRunWarm `json:"within_run_warmup"`
+	Capacity        SummaryCapacity  `json:"capacity"`
+}
+
+// SummaryGroup is a system's runs at equal settings.
+type SummaryGroup struct {
+	Tool             string         `json:"tool"`
+	LoadModel        string         `json:"load_model"`
+	Connections      *int32         `json:"connections"`
+	Threads          *int32         `json:"threads"`
+	TargetRPS        *float64       `json:"target_rps"`
+	PlannedDurationS *float64       `json:"planned_duration_s"`
+	Runs             int            `json:"runs"`
+	RunIDs           []string       `json:"run_ids"`
+	Seqs             []int32        `json:"seqs"`
+	Warmup           SummaryWarmup  `json:"warmup"`
+	WithinRun        *SummaryWarmup `json:"within_run"`
+	Steady           SummarySteady  `json:"steady"`
+}
+
+// SummaryWarmup is a warm-up classification.
+type SummaryWarmup struct {
+	Class         string   `json:"class"`
+	Good          *bool    `json:"good,omitempty"`
+	SteadyFromSeq *int32   `json:"steady_from_seq"`
+	ChangePct     *float64 `json:"change_pct"`
+	Method        string   `json:"method"`
+	Detail        string   `json:"detail"`
+}
+
+// SummarySteady is a group's steady-state performance.
+type SummarySteady struct {
+	Runs      int         `json:"runs"`
+	RPSMean   *float64    `json:"rps_mean"`
+	RPSCI     [2]*float64 `json:"rps_ci"`
+	CIMethod  string      `json:"ci_method,omitempty"`
+	LatMeanMs *float64    `json:"lat_mean_ms"`
+	LatP99Ms  *float64    `json:"lat_p99_ms"`
+	LatMaxMs  *float64    `json:"lat_max_ms"`
+}
+
+// SummaryRunWarm is the within-run warm-up of one run.
+type SummaryRunWarm struct {
+	RunID      string   `json:"run_id"`
+	Seq        int32    `json:"seq"`
+	Class      string   `json:"class"`
+	WarmupEndS *float64 `json:"warmup_end_s"`
+	MSEREndS   *float64 `json:"mser5_end_s"`
+	Windows    int      `json:"windows"`
+	Method     string   `json:"method"`
+	Detail     string   `json:"detail"`
+}
+
+// SummaryCapacity is what a system's runs say about its capacity.
+type SummaryCapacity struct {
+	Saturated        bool           `json:"saturated"`
+	SaturatedAt      *int32         `json:"saturated_at"`
+	SaturationDetail string         `json:"saturation_detail,omitempty"`
+	LittlesLawRatio  []float64      `json:"littles_law_ratio"`
+	Levels           []SummaryLevel `json:"levels"`
+	USL              *SummaryUSL    `json:"usl"`
+}
+
+// SummaryLevel is a representative point at one concurrency.
+type SummaryLevel struct {
+	Connections int32    `json:"connections"`
+	RPS         float64  `json:"rps"`
+	LatMeanMs   *float64 `json:"lat_mean_ms"`
+	Runs        int      `json:"runs"`
+}
+
+// SummaryUSL is a Universal Scalability Law fit.
+type SummaryUSL struct {
+	Sigma         float64 `json:"sigma"`
+	Kappa         float64 `json:"kappa"`
+	Lambda        float64 `json:"lambda"`
+	NMax          int     `json:"n_max"`
+	XMax          float64 `json:"x_max"`
+	R2            float64 `json:"r2"`
+	NegativeSigma bool    `json:"negative_sigma,omitempty"`
+	NegativeKappa bool    `json:"negative_kappa,omitempty"`
+}
+
+// SummaryCompare is one comparison of two systems on one metric.
+type SummaryCompare struct {
+	A                string      `json:"a"`
+	B                string      `json:"b"`
+	Tool             string      `json:"tool"`
+	Connections      *int32      `json:"connections"`
+	Threads          *int32      `json:"threads"`
+	TargetRPS        *float64    `json:"target_rps"`
+	PlannedDurationS *float64    `json:"planned_duration_s"`
+	Metric           string      `json:"metric"`
+	HigherIsBetter   bool        `json:"higher_is_better"`
+	ARuns            int         `json:"a_runs"`
+	BRuns            int         `json:"b_runs"`
+	AMean            float64     `json:"a_mean"`
+	BMean            float64     `json:"b_mean"`
+	Ratio            float64     `json:"ratio"`
+	CI               [2]*float64 `json:"ci"`
+	PValue           *float64    `json:"p_value"`
+	Verdict          string      `json:"verdict"`
+	Reasons          []string    `json:"reasons"`
+	RunsNeeded       *int        `json:"runs_needed"`
+}
+
+// SummaryFinding is a methodology finding with its fix.
+type SummaryFinding struct {
+	Severity string `json:"severity"`
+	Code     string `json:"code"`
+	Subject  string `json:"subject"`
+	Message  string `json:"message"`
+	Fix      string `json:"fix"`
+}
+
+// SummaryRunBrief names a run the verdict covers.
+type SummaryRunBrief struct {
+	RunID  string `json:"run_id"`
+	Seq    int32  `json:"seq"`
+	Label  string `json:"label"`
+	Source string `json:"source"`
+	Line   int32  `json:"source_line"`
+}
+
+// NewSummary converts a Verdict to the summary.json document. generatedBy
+// names the producer, e.g. "loadverdict v0.1.0". Figures are rounded to
+// what the data supports (rates and latencies to 0.01, percentages to 0.1,
+// ratios to 0.001, p-values to 6 significant digits) so that the file is
+// stable and readable.
+func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
+	s := &Summary{
+		Experiment: v.Experiment, GeneratedBy: generatedBy, AnalysisVersion: v.AnalysisVersion,
+		Headline: v.Headline, Systems: []SummarySystem{}, Comparisons: []SummaryCompare{},
+		Findings: []SummaryFinding{}, Warnings: append([]string{}, v.Warnings...), Options: v.Options,
+		Runs: []SummaryRunBrief{},
+	}
+	for _, r := range v.Runs {
+		s.Runs = append(s.Runs, SummaryRunBrief{RunID: r.RunID, Seq: r.Seq, Label: r.Label, Source: r.Source, Line: r.SourceLine})
+	}
+	for _, sys := range v.Systems {
+		ss := SummarySystem{Label: sys.Label, Runs: sys.Runs, Groups: []SummaryGroup{}, WithinRunWarmup: []SummaryRunWarm{}}
+		for _, g := range sys.Groups {
+			sg := SummaryGroup{Tool: g.Tool, LoadModel: g.LoadModel, Connections: g.Connections, Threads: g.Threads,
+				TargetRPS: g.TargetRPS, PlannedDurationS: g.PlannedDurationS, Runs: len(g.Runs),
+				RunIDs: g.RunIDs, Seqs: g.Seqs, Warmup: warmup(g.Warmup)}
+			if g.WithinRun != nil {
+				w := warmup(*g.WithinRun)
+				sg.WithinRun = &w
+			}
+			st := g.Steady
+			sg.Steady = SummarySteady{Runs: st.Runs, RPSMean: r2p(st.RPSMean), LatMeanMs: r2p(st.LatMeanMs),
+				LatP99Ms: r2p(st.LatP99Ms), LatMaxMs: r2p(st.LatMaxMs)}
+			if st.RPSCI != nil {
+				sg.Steady.RPSCI = [2]*float64{ptr(round(st.RPSCI.Lo, 2)), ptr(round(st.RPSCI.Hi, 2))}
+				sg.Steady.CIMethod = st.RPSCI.Method
+			}
+			ss.Groups = append(ss.Groups, sg)
+		}
+		for _, w := range sys.WithinRunWarmup {
+			ss.WithinRunWarmup = append(ss.WithinRunWarmup, SummaryRunWarm{RunID: w.RunID, Seq: w.Seq, Class: w.Class,
+				WarmupEndS: r2p(w.WarmupEndS), MSEREndS: r2p(w.MSEREndS), Windows: w.Windows, Method: w.Method, Detail: w.Detail})
+		}
+		c := sys.Capacity
+		sc := SummaryCapacity{Saturated: c.Saturated, SaturatedAt: c.SaturatedAt, SaturationDetail: c.SaturationDetail,
+			LittlesLawRatio: []float64{}, Levels: []SummaryLevel{}}
+		for _, r := range c.LittlesLawRatio {
+			sc.LittlesLawRatio = append(sc.LittlesLawRatio, round(r, 2))
+		}
+		for _, l := range c.Levels {
+			sc.Levels = append(sc.Levels, SummaryLevel{Connections: l.Connections, RPS: round(l.RPS, 2), LatMeanMs: r2p(l.LatMeanMs), Runs: l.Runs})
+		}
+		if u := c.USL; u != nil {
+			sc.USL = &SummaryUSL{Sigma: sig(u.Sigma, 6), Kappa: sig(u.Kappa, 6), Lambda: sig(u.Lambda, 6), NMax: u.NMax,
+				XMax: round(u.XMax, 2), R2: round(u.R2, 4), NegativeSigma: u.NegativeSigma, NegativeKappa: u.NegativeKappa}
+		}
+		ss.Capacity = sc
+		s.Systems = append(s.Systems, ss)
+	}
+	for _, c := range v.Comparisons {
+		sc := SummaryCompare{A: c.A, B: c.B, Tool: c.Settings.Tool, Connections: c.Settings.Connections, Threads: c.Settings.Threads,
+			TargetRPS: c.Settings.TargetRPS, PlannedDurationS: c.Settings.PlannedDurationS, Metric: c.Metric,
+			HigherIsBetter: c.HigherIsBetter, ARuns: c.ARuns, BRuns: c.BRuns, AMean: round(c.AMean, 2), BMean: round(c.BMean, 2),
+			Ratio: round(c.Ratio, 3), Verdict: c.Verdict, Reasons: append([]string{}, c.Reasons...), RunsNeeded: c.RunsNeeded}
+		if c.CI != nil {
+			sc.CI = [2]*float64{ptr(round(c.CI.Lo, 3)), ptr(round(c.CI.Hi, 3))}
+		}
+		if c.PValue != nil {
+			sc.PValue = ptr(sig(*c.PValue, 6))
+		}
+		s.Comparisons = append(s.Comparisons, sc)
+	}
+	for _, f := range v.Findings {
+		s.Findings = append(s.Findings, SummaryFinding(f))
+	}
+	return s
+}
+
+// JSON writes the summary.json of a Verdict: indented, keys in a fixed
+// order, no HTML escaping, the same bytes for the same Verdict.
+func JSON(w io.Writer, v *analyze.Verdict, generatedBy string) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(NewSummary(v, generatedBy))
+}
+
+func warmup(w analyze.Warmup) SummaryWarmup {
+	out := SummaryWarmup{Class: w.Class, Good: w.Good, SteadyFromSeq: w.SteadyFromSeq, Method: w.Method, Detail: w.Detail}
+	if w.ChangePct != nil {
+		out.ChangePct = ptr(round(*w.ChangePct, 1))
+	}
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }
+
+func round(x float64, d int) float64 {
+	s := math.Pow(10, float64(d))
+	return math.Round(x*s) / s
+}
+
+// sig rounds x to n significant digits.
+func sig(x float64, n int) float64 {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	d := n - 1 - int(math.Floor(math.Log10(math.Abs(x))))
+	return round(x, d)
+}
+
+func r2p(p *float64) *float64 {
+	if p == nil {
+		return nil
+	}
+	return ptr(round(*p, 2))
+}

@@ -21,21 +21,13 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 			"The inputs are only read, never modified.")
 	out := fs.String("out", "", "output `DIR` (required)")
 	in := addInputFlags(fs)
-	files, err := parseInterspersed(fs, args)
+	files, opts, err := in.parse(fs, args)
 	if err != nil {
 		return err
 	}
 	if *out == "" {
 		fs.Usage()
 		return usagef("ingest: --out DIR is required")
-	}
-	if len(files) == 0 {
-		fs.Usage()
-		return usagef("ingest: no input files")
-	}
-	opts, err := in.options(files)
-	if err != nil {
-		return err
 	}
 	sources, loadErr := loadSources(ctx, files, opts, e)
 	written, err := writeTables(*out, opts.Experiment, sources)

@@ -51,6 +51,21 @@ func addInputFlags(fs *flag.FlagSet) *inputFlags {
 	return in
 }
 
+// parse parses args with fs, requires at least one input file and returns
+// the files and the parse options.
+func (in *inputFlags) parse(fs *flag.FlagSet, args []string) ([]string, ingest.Options, error) {
+	files, err := parseInterspersed(fs, args)
+	if err != nil {
+		return nil, ingest.Options{}, err
+	}
+	if len(files) == 0 {
+		fs.Usage()
+		return nil, ingest.Options{}, usagef("%s: no input files", fs.Name())
+	}
+	opts, err := in.options(files)
+	return files, opts, err
+}
+
 // options validates the flags for the given files and returns the parse
 // options (the experiment defaults to the first file's name).
 func (in *inputFlags) options(files []string) (ingest.Options, error) {

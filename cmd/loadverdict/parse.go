@@ -17,15 +17,7 @@ func runParse(ctx context.Context, args []string, e *env) error {
 			"table (SCHEMA.md) and its \"percentiles\". FILE \"-\" reads standard input.")
 	asJSON := fs.Bool("json", false, "print JSON Lines (one object per run) instead of a table")
 	in := addInputFlags(fs)
-	files, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	if len(files) == 0 {
-		fs.Usage()
-		return usagef("parse: no input files")
-	}
-	opts, err := in.options(files)
+	files, opts, err := in.parse(fs, args)
 	if err != nil {
 		return err
 	}

@@ -51,6 +51,7 @@ func commands() []command {
 	return []command{
 		{"parse", "parse load-generator output and print its runs", runParse},
 		{"ingest", "parse inputs and write the normalized tables as Parquet", runIngest},
+		{"report", "analyze the inputs and write the verdict (summary.json) and tables", runReport},
 		{"version", "print the version", runVersion},
 	}
 }

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/loadverdict/loadverdict/report"
+)
+
+func reportSeed(t *testing.T) (*report.Summary, []byte, string) {
+	t.Helper()
+	dir := t.TempDir()
+	out, errOut, err := runCLI(t, "", "report", "-o", dir, seedFile)
+	if err != nil {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s report.Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	return &s, b, out
+}
+
+// TestReportSeedAcceptance checks the seed document's verdict against the
+// acceptance list of the analyze issue.
+func TestReportSeedAcceptance(t *testing.T) {
+	s, raw, stdout := reportSeed(t)
+	if !strings.HasPrefix(stdout, s.Headline) || !strings.HasPrefix(s.Headline, "Not established") {
+		t.Errorf("headline %q, stdout %q", s.Headline, stdout)
+	}
+	sys := map[string]report.SummarySystem{}
+	for _, x := range s.Systems {
+		sys[x.Label] = x
+	}
+	group := func(label string, conns int32) report.SummaryGroup {
+		t.Helper()
+		for _, g := range sys[label].Groups {
+			if g.Connections != nil && *g.Connections == conns {
+				return g
+			}
+		}
+		t.Fatalf("%s has no group at %d connections", label, conns)
+		return report.SummaryGroup{}
+	}
+	z100 := group("localhost:5555", 100)
+	if z100.Runs != 2 || !slices.Equal(z100.Seqs, []int32{2, 5}) || z100.Warmup.Class != "no-steady-state" ||
+		z100.Warmup.ChangePct == nil || *z100.Warmup.ChangePct != 20.3 {
+		t.Errorf("zuul@100: %+v", z100)
+	}
+	if g := group("localhost:5555", 50); g.Warmup.Class != "insufficient-data" {
+		t.Errorf("zuul@50: %s", g.Warmup.Class)
+	}
+	o100 := group("localhost:80", 100)
+	if o100.Warmup.Class != "flat" || o100.Warmup.ChangePct == nil || *o100.Warmup.ChangePct != -0.1 {
+		t.Errorf("openresty@100: %+v", o100.Warmup)
+	}
+	if g := group("localhost:80", 50); g.Warmup.Class != "insufficient-data" {
+		t.Errorf("openresty@50: %s", g.Warmup.Class)
+	}
+	if c := sys["localhost:80"].Capacity; !c.Saturated || c.SaturatedAt == nil || *c.SaturatedAt != 50 {
+		t.Errorf("openresty capacity: %+v", c)
+	}
+	if c := sys["localhost:5555"].Capacity; c.Saturated {
+		t.Errorf("zuul flagged saturated: %+v", c)
+	}
+	var cmp *report.SummaryCompare
+	for i, c := range s.Comparisons {
+		if c.Metric == "rps" && c.Connections != nil && *c.Connections == 100 {
+			cmp = &s.Comparisons[i]
+		}
+	}
+	if cmp == nil {
+		t.Fatal("no rps comparison at 100 connections")
+	}
+	if cmp.A != "localhost:5555" || cmp.B != "localhost:80" || cmp.Verdict != "inconclusive" || cmp.Ratio != 2.31 ||
+		cmp.RunsNeeded == nil || *cmp.RunsNeeded < 4 {
+		t.Errorf("comparison: %+v", *cmp)
+	}
+	reasons := strings.Join(cmp.Reasons, " | ")
+	for _, want := range []string{"need >= 4 runs per system to detect a difference at alpha 0.05", "localhost:5555 not steady"} {
+		if !strings.Contains(reasons, want) {
+			t.Errorf("reasons %q lack %q", reasons, want)
+		}
+	}
+	codes := map[string]report.SummaryFinding{}
+	for _, f := range s.Findings {
+		codes[f.Code] = f
+		if f.Fix == "" || f.Message == "" || f.Severity == "" || f.Subject == "" {
+			t.Errorf("finding without fix, message, severity or subject: %+v", f)
+		}
+	}
+	for _, want := range []string{"coordinated-omission", "short-run", "no-replication", "still-warming", "saturated",
+		"same-host", "targets-differ", "long-tail"} {
+		if _, ok := codes[want]; !ok {
+			t.Errorf("finding %q missing", want)
+		}
+	}
+	if f, ok := codes["not-interleaved"]; ok {
+		t.Errorf("not-interleaved reported although the rounds alternate: %+v", f)
+	}
+	if m := codes["targets-differ"].Message; !strings.Contains(m, "/api/test/hello") || !strings.Contains(m, "/test/hello") {
+		t.Errorf("targets-differ message %q", m)
+	}
+	found := false
+	for _, f := range s.Findings {
+		found = found || f.Code == "long-tail" && strings.Contains(f.Message, "599.09") && strings.Contains(f.Message, "33.95")
+	}
+	if !found {
+		t.Error("no long-tail finding names 599.09 ms max against 33.95 ms mean")
+	}
+	// The same input gives the same bytes.
+	_, again, _ := reportSeed(t)
+	if string(again) != string(raw) {
+		t.Error("summary.json differs between two runs on the same input")
+	}
+}
+
+func TestReportGolden(t *testing.T) {
+	_, raw, _ := reportSeed(t)
+	golden(t, "testdata/summary-seed.golden.json", string(raw))
+}

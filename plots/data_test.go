@@ -1,0 +1,266 @@
+package plots
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/plot/plotter"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+func eqXYs(t *testing.T, what string, got, want plotter.XYs) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: got %v, want %v", what, got, want)
+		return
+	}
+	for i := range got {
+		if !near(got[i].X, want[i].X) || !near(got[i].Y, want[i].Y) {
+			t.Errorf("%s: got %v, want %v", what, got, want)
+			return
+		}
+	}
+}
+
+func TestThroughputDataSeed(t *testing.T) {
+	d := throughputData(seedInput(t).Verdict)
+	if !slices.Equal(d.Systems, []string{"localhost:5555", "localhost:80"}) {
+		t.Fatalf("systems %v", d.Systems)
+	}
+	if len(d.Levels) != 2 || *d.Levels[0] != 50 || *d.Levels[1] != 100 {
+		t.Fatalf("levels %v", d.Levels)
+	}
+	want := []struct {
+		system, level int
+		xy            plotter.XYs
+	}{
+		{0, 0, plotter.XYs{{X: 0, Y: 2095.30}}},
+		{0, 1, plotter.XYs{{X: 2, Y: 3107.57}, {X: 5, Y: 3737.35}}},
+		{1, 0, plotter.XYs{{X: 1, Y: 1604.71}}},
+		{1, 1, plotter.XYs{{X: 3, Y: 1619.00}, {X: 4, Y: 1617.40}}},
+	}
+	if len(d.Groups) != len(want) {
+		t.Fatalf("%d groups, want %d", len(d.Groups), len(want))
+	}
+	for i, w := range want {
+		g := d.Groups[i]
+		if g.System != w.system || g.Level != w.level {
+			t.Errorf("group %d: system %d level %d", i, g.System, g.Level)
+		}
+		eqXYs(t, "group", g.XY, w.xy)
+	}
+	// localhost:80 at 100 connections is flat over its two runs: a
+	// min..max band over seqs 3 and 4 (no CI from two runs).
+	if len(d.Bands) != 1 {
+		t.Fatalf("bands %+v", d.Bands)
+	}
+	b := d.Bands[0]
+	if b.System != 1 || b.CI || !near(b.X0, 2.7) || !near(b.X1, 4.3) || b.Lo != 1617.40 || b.Hi != 1619.00 || !near(b.Mean, 1618.2) {
+		t.Errorf("band %+v", b)
+	}
+}
+
+// Five replicated runs give a bootstrap CI; the band is that CI over the
+// seqs of the steady runs.
+func TestThroughputDataCI(t *testing.T) {
+	var runs []results.Run
+	rps := []float64{1000, 1010, 990, 1005, 995}
+	for i, x := range rps {
+		runs = append(runs, wrkRun("a:80", 2*i, 10, x, 10, 1, 30))
+		runs = append(runs, wrkRun("b:80", 2*i+1, 10, 2*x, 5, 1, 15))
+	}
+	in := analyzed(t, analyze.Set{Runs: runs})
+	d := throughputData(in.Verdict)
+	if len(d.Bands) != 2 {
+		t.Fatalf("bands %+v", d.Bands)
+	}
+	for _, b := range d.Bands {
+		g := in.Verdict.Systems[b.System].Groups[0]
+		ci := g.Steady.RPSCI
+		if ci == nil || !b.CI || b.Lo != ci.Lo || b.Hi != ci.Hi || b.Level != 0.95 || b.Mean != *g.Steady.RPSMean {
+			t.Errorf("band %+v, group steady %+v", b, g.Steady)
+		}
+		first := float64(*g.Warmup.SteadyFromSeq)
+		if !near(b.X0, first-0.3) || !near(b.X1, float64(g.Seqs[len(g.Seqs)-1])+0.3) {
+			t.Errorf("band x %v..%v, steady from %v", b.X0, b.X1, first)
+		}
+	}
+	if d.MinRPS > 990 || d.MaxRPS < 2020 {
+		t.Errorf("rps range %v..%v", d.MinRPS, d.MaxRPS)
+	}
+}
+
+func TestLatencyDataSeed(t *testing.T) {
+	d := latencyData(seedInput(t))
+	// 599.09 ms max against a 24.52 ms mean: log scale.
+	if !d.Log || d.HasP99 || !d.HasMax || d.N != 6 {
+		t.Fatalf("log %v p99 %v max %v n %d", d.Log, d.HasP99, d.HasMax, d.N)
+	}
+	// The lowest plotted value is 29.35 - 22.16 ms (run 5's mean - stdev).
+	if !near(d.YMin, (29.35-22.16)/1.25) || d.YMax != 599.09 {
+		t.Errorf("y range %v..%v", d.YMin, d.YMax)
+	}
+	want := [][]latRun{
+		{{0, 33.95, 43.06, math.NaN(), 599.09}, {2, 34.50, 23.16, math.NaN(), 335.87}, {5, 29.35, 22.16, math.NaN(), 367.66}},
+		{{1, 24.52, 5.87, math.NaN(), 89.64}, {3, 41.88, 4.91, math.NaN(), 69.37}, {4, 42.36, 8.17, math.NaN(), 111.17}},
+	}
+	for si := range want {
+		if len(d.Runs[si]) != len(want[si]) {
+			t.Fatalf("system %d: %+v", si, d.Runs[si])
+		}
+		for i, w := range want[si] {
+			g := d.Runs[si][i]
+			if g.Seq != w.Seq || g.Mean != w.Mean || g.Stdev != w.Stdev || !math.IsNaN(g.P99) || g.Max != w.Max {
+				t.Errorf("system %d run %d: %+v, want %+v", si, i, g, w)
+			}
+		}
+	}
+}
+
+func TestLatencyDataLinear(t *testing.T) {
+	r := wrkRun("a:80", 0, 10, 1000, 10, 2, 30)
+	r.LatP99Ms = results.Ptr(25.0)
+	d := latencyData(analyzed(t, analyze.Set{Runs: []results.Run{r}}))
+	if d.Log || !d.HasP99 || d.N != 1 || d.YMax != 30 || d.Runs[0][0].P99 != 25 {
+		t.Errorf("%+v", d)
+	}
+}
+
+func TestPercentileData(t *testing.T) {
+	a, b := wrkRun("a:80", 0, 10, 1000, 10, 2, 30), wrkRun("b:80", 1, 10, 1000, 10, 2, 300)
+	pct := func(r results.Run, q, ms float64) results.Percentile {
+		return results.Percentile{RunID: r.RunID, Quantile: q, LatencyMs: ms}
+	}
+	set := analyze.Set{Runs: []results.Run{b, a}, Percentiles: []results.Percentile{
+		pct(b, 1, 300), pct(b, 0.5, 9),
+		pct(a, 0.99, 20), pct(a, 0.5, 8), pct(a, 0, 1), pct(a, 0.9, 12), pct(a, 0.99999, 28), pct(a, 1, 30), pct(a, 0.999, 25),
+		{RunID: "unknown", Quantile: 0.5, LatencyMs: 1}, pct(a, 1.5, 99), pct(a, -0.1, 99),
+	}}
+	d := percentileData(analyzed(t, set))
+	if len(d.Runs) != 2 || d.Runs[0].RunID != a.RunID || d.Runs[1].RunID != b.RunID {
+		t.Fatalf("runs %+v", d.Runs)
+	}
+	// x = 1/(1-q); 0.99999 and 1 share x = 1e5, the larger latency wins.
+	eqXYs(t, "a", d.Runs[0].XY, plotter.XYs{{X: 1, Y: 1}, {X: 2, Y: 8}, {X: 10, Y: 12}, {X: 100, Y: 20}, {X: 1000, Y: 25}, {X: 1e5, Y: 30}})
+	eqXYs(t, "b", d.Runs[1].XY, plotter.XYs{{X: 2, Y: 9}, {X: 1e5, Y: 300}})
+	if d.XMin != 1 || d.XMax != 1e5 || d.YMin != 1 || d.YMax != 300 || !d.Log {
+		t.Errorf("ranges x %v..%v y %v..%v log %v", d.XMin, d.XMax, d.YMin, d.YMax, d.Log)
+	}
+	var labels []string
+	for _, tk := range percentileTicks.Ticks(1, 1e5) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label+"@"+fmtTick(tk.Value))
+		}
+	}
+	if want := []string{"0%@1", "50%@2", "90%@10", "99%@100", "99.9%@1000", "99.99%@10000", "99.999%@100000"}; !slices.Equal(labels, want) {
+		t.Errorf("ticks %v", labels)
+	}
+	if _, err := Percentiles(seedInput(t)); !errors.Is(err, ErrNoData) {
+		t.Errorf("seed percentiles: %v", err)
+	}
+}
+
+func TestTimelineData(t *testing.T) {
+	in := richInput(t)
+	runs := timelineRuns(in)
+	if len(runs) != 1 {
+		t.Fatalf("timeline runs %v", runs)
+	}
+	d, err := timelineData(in, runs[0].RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.RPS) != 60 || len(d.P50) != 60 || len(d.P99) != 60 || d.Mean != nil || d.Window != 1 || d.XMin != 0 || d.XMax != 60 {
+		t.Fatalf("rps %d p50 %d p99 %d mean %d window %v x %v..%v", len(d.RPS), len(d.P50), len(d.P99), len(d.Mean), d.Window, d.XMin, d.XMax)
+	}
+	var rows []results.Series
+	for _, s := range in.Series {
+		if s.RunID == runs[0].RunID {
+			rows = append(rows, s)
+		}
+	}
+	for i, s := range rows { // x is the middle of the window
+		if d.RPS[i] != (plotter.XY{X: s.TS + 0.5, Y: s.RPS}) || d.P50[i].Y != *s.LatP50Ms || d.P99[i].Y != *s.LatP99Ms {
+			t.Fatalf("window %d: %v %v %v, row %+v", i, d.RPS[i], d.P50[i], d.P99[i], s)
+		}
+	}
+	if d.Warmup == nil || d.Warmup.WarmupEndS == nil || *d.Warmup.WarmupEndS != 12 {
+		t.Errorf("warmup %+v", d.Warmup)
+	}
+	st, err := Timeline(in, runs[0].RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Plots) != 2 || st.Plots[0].X.Min != st.Plots[1].X.Min || st.Plots[0].X.Max != st.Plots[1].X.Max {
+		t.Errorf("panels %+v", st.Plots)
+	}
+	if _, err := Timeline(in, "nope"); !errors.Is(err, ErrNoData) {
+		t.Errorf("unknown run: %v", err)
+	}
+}
+
+// Without p50 per window, the latency panel shows the mean.
+func TestTimelineDataMean(t *testing.T) {
+	r := wrkRun("a:80", 0, 10, 1000, 10, 2, 30)
+	var series []results.Series
+	for i := range 4 {
+		series = append(series, results.Series{RunID: r.RunID, TS: 2 * float64(3-i), WindowS: 2, Requests: 10, RPS: 5, LatMeanMs: results.Ptr(float64(i))})
+	}
+	d, err := timelineData(analyzed(t, analyze.Set{Runs: []results.Run{r}, Series: series}), r.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eqXYs(t, "mean", d.Mean, plotter.XYs{{X: 1, Y: 3}, {X: 3, Y: 2}, {X: 5, Y: 1}, {X: 7, Y: 0}})
+	if d.P50 != nil || d.Window != 2 || d.XMax != 8 {
+		t.Errorf("%+v", d)
+	}
+}
+
+func TestScalingDataSeed(t *testing.T) {
+	d := scalingData(seedInput(t).Verdict)
+	if len(d.Systems) != 2 || d.Log || d.XMin != 50 || d.XMax != 100 {
+		t.Fatalf("%+v", d)
+	}
+	z, o := d.Systems[0], d.Systems[1]
+	// Zuul has no steady state at 100 connections: its last run represents it.
+	eqXYs(t, "zuul levels", z.Levels, plotter.XYs{{X: 50, Y: 2095.30}, {X: 100, Y: 3737.35}})
+	eqXYs(t, "zuul runs", z.Runs, plotter.XYs{{X: 50, Y: 2095.30}, {X: 100, Y: 3107.57}, {X: 100, Y: 3737.35}})
+	eqXYs(t, "openresty levels", o.Levels, plotter.XYs{{X: 50, Y: 1604.71}, {X: 100, Y: 1618.2}})
+	if !near(z.R0S, 0.03395) || !near(o.R0S, 0.02452) || z.USL != nil || o.USL != nil {
+		t.Errorf("R0 %v %v USL %v %v", z.R0S, o.R0S, z.USL, o.USL)
+	}
+	// OpenResty: +0.8 % throughput for +73 % latency from 50 to 100.
+	if z.SaturatedAt != nil || o.SaturatedAt == nil || *o.SaturatedAt != 50 {
+		t.Errorf("saturation %v %v", z.SaturatedAt, o.SaturatedAt)
+	}
+	if !d.RunsShown || d.YMax != 3737.35 {
+		t.Errorf("runs shown %v ymax %v", d.RunsShown, d.YMax)
+	}
+}
+
+func TestScalingDataUSL(t *testing.T) {
+	in := richInput(t)
+	d := scalingData(in.Verdict)
+	if len(d.Systems) != 2 || !d.Log || d.XMin != 1 || d.XMax != 64 {
+		t.Fatalf("%+v", d)
+	}
+	for _, s := range d.Systems {
+		if s.USL == nil || len(s.Levels) != 7 {
+			t.Fatalf("%s: USL %v levels %v", s.Label, s.USL, s.Levels)
+		}
+		if s.USL.Sigma <= 0 || s.USL.Kappa <= 0 || s.USL.R2 < 0.99 {
+			t.Errorf("%s: %+v", s.Label, *s.USL)
+		}
+	}
+	// A single level draws no scaling figure.
+	one := analyzed(t, analyze.Set{Runs: []results.Run{wrkRun("a:80", 0, 10, 1000, 10, 2, 30)}})
+	if _, err := Scaling(one); !errors.Is(err, ErrNoData) {
+		t.Errorf("one level: %v", err)
+	}
+}

@@ -1,0 +1,29 @@
+// Package plots draws the PNG figures of a loadverdict report from an
+// analyze.Verdict and the rows of the results tables, with gonum/plot.
+//
+// It is pure: values in, PNG bytes out. Render draws every figure the input
+// supports, in a fixed order:
+//
+//   - throughput.png: requests per second of every run in execution order,
+//     one colour and line dash per system, one marker shape per concurrency
+//     level, the steady-state band of every group that has one;
+//   - latency.png: per run the mean latency with ±1 standard deviation,
+//     the p99 where known and the maximum, on a log scale when they span
+//     more than LogSpan;
+//   - percentiles.png: the latency percentile spectrum of every run with a
+//     percentiles table, HdrHistogram style (x = 1/(1-q) on a log scale);
+//   - scaling.png: throughput against connections for every system that ran
+//     at two or more concurrency levels, with the Little's-law bound, the
+//     USL fit and the saturation point;
+//   - timeline-<run>.png: throughput and p50/p99 latency per window of
+//     every run with a series, and its within-run warm-up end.
+//
+// Every figure is WidthPx x HeightPx pixels, uses the Liberation Sans font
+// embedded in gonum/plot and a fixed palette whose colours also differ in
+// lightness, line dash and marker shape, so the figures stay readable in
+// grayscale. The same input gives the same bytes.
+//
+// One function per figure (Throughput, Latency, Percentiles, Scaling,
+// Timeline) returns it unrendered, for tests and for callers that want
+// another size or format.
+package plots

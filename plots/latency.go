@@ -1,0 +1,259 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// latRun is one run's latency figures in ms; NaN where not known.
+type latRun struct {
+	Seq                   float64
+	Mean, Stdev, P99, Max float64
+}
+
+// latData is what the latency figure shows.
+type latData struct {
+	Systems []string
+	Runs    [][]latRun // per system, in execution order
+	Log     bool       // log y axis
+	YMin    float64    // bottom of the y axis (log axis only)
+	YMax    float64
+	MinSeq  float64
+	MaxSeq  float64
+	HasP99  bool
+	HasMax  bool
+	N       int // runs with any latency figure
+}
+
+func nan(p *float64) float64 {
+	if !finiteP(p) {
+		return math.NaN()
+	}
+	return *p
+}
+
+// latencyData collects the latency figures of every run.
+func latencyData(in Input) latData {
+	v := in.Verdict
+	idx := systemIndex(v)
+	d := latData{Runs: make([][]latRun, len(v.Systems)), MinSeq: math.Inf(1), MaxSeq: math.Inf(-1)}
+	for _, s := range v.Systems {
+		d.Systems = append(d.Systems, s.Label)
+	}
+	lo, hi := math.Inf(1), math.Inf(-1) // smallest mean, largest value
+	floor := math.Inf(1)                // smallest positive plotted value
+	for _, r := range v.Runs {
+		si, ok := idx[r.Label]
+		if !ok {
+			continue
+		}
+		lr := latRun{Seq: float64(r.Seq), Mean: nan(r.LatMeanMs), Stdev: nan(r.LatStdevMs), P99: nan(r.LatP99Ms), Max: nan(r.LatMaxMs)}
+		any := false
+		for _, x := range []float64{lr.Mean, lr.P99, lr.Max} {
+			if x >= 0 && !math.IsInf(x, 0) {
+				any = true
+				hi = math.Max(hi, x)
+				if x > 0 {
+					floor = math.Min(floor, x)
+				}
+			}
+		}
+		if !any {
+			continue
+		}
+		if lr.Mean >= 0 {
+			lo = math.Min(lo, lr.Mean)
+			if lr.Stdev > 0 {
+				hi = math.Max(hi, lr.Mean+lr.Stdev)
+				if lr.Mean-lr.Stdev > 0 {
+					floor = math.Min(floor, lr.Mean-lr.Stdev)
+				}
+			}
+		}
+		d.HasP99 = d.HasP99 || lr.P99 >= 0
+		d.HasMax = d.HasMax || lr.Max >= 0
+		d.N++
+		d.MinSeq, d.MaxSeq = math.Min(d.MinSeq, lr.Seq), math.Max(d.MaxSeq, lr.Seq)
+		d.Runs[si] = append(d.Runs[si], lr)
+	}
+	if d.N == 0 {
+		return d
+	}
+	if math.IsInf(lo, 1) {
+		lo = floor
+	}
+	d.YMax = hi
+	if lo > 0 && hi/lo > LogSpan {
+		d.Log = true
+		d.YMin = floor / 1.25
+	}
+	return d
+}
+
+// Latency returns the latency figure: per run the mean latency with ±1
+// standard deviation error bars (filled marker), the p99 where known (open
+// marker) and the maximum (×), one colour and marker shape per system,
+// x = seq. The y axis is logarithmic when the largest value is more than
+// LogSpan times the smallest mean; error bars are then cut at the bottom
+// of the axis.
+func Latency(in Input) (*plot.Plot, error) {
+	if in.Verdict == nil {
+		return nil, fmt.Errorf("latency: %w", ErrNoData)
+	}
+	d := latencyData(in)
+	if d.N == 0 {
+		return nil, fmt.Errorf("latency: %w", ErrNoData)
+	}
+	ylabel := "latency (ms)"
+	if d.Log {
+		ylabel = "latency (ms, log scale)"
+	}
+	p := newPlot(titled(in.Verdict, "Latency per run"), "run (execution order, seq)", ylabel)
+	p.X.Tick.Marker = intTicks{}
+	p.X.Min, p.X.Max = d.MinSeq-0.6, d.MaxSeq+0.6
+	if d.Log {
+		logAxis(&p.Y, d.YMin, d.YMax*1.15)
+	} else {
+		p.Y.Min, p.Y.Max = 0, d.YMax*1.06
+	}
+	maxGlyph := mark{Shape: cross}
+	for si, runs := range d.Runs {
+		st := styleOf(si)
+		var mean, p99, mx plotter.XYs
+		bars := errBars{Line: draw.LineStyle{Color: st.Color, Width: lineWidth}, Cap: vg.Points(9)}
+		for _, r := range runs {
+			if r.Mean >= 0 {
+				mean = append(mean, plotter.XY{X: r.Seq, Y: r.Mean})
+				sd := r.Stdev
+				if !(sd >= 0) {
+					sd = 0
+				}
+				lo, cut := r.Mean-sd, false
+				if d.Log && lo < d.YMin {
+					lo, cut = d.YMin, true // cut at the bottom of the axis
+				}
+				bars.Lo, bars.Hi, bars.Cut = append(bars.Lo, lo), append(bars.Hi, r.Mean+sd), append(bars.Cut, cut)
+			}
+			if r.P99 >= 0 {
+				p99 = append(p99, plotter.XY{X: r.Seq, Y: r.P99})
+			}
+			if r.Max >= 0 {
+				mx = append(mx, plotter.XY{X: r.Seq, Y: r.Max})
+			}
+		}
+		if len(mean) > 0 {
+			bars.X = make([]float64, len(mean))
+			for i, xy := range mean {
+				bars.X[i] = xy.X
+			}
+			sc, err := plotter.NewScatter(mean)
+			if err != nil {
+				return nil, err
+			}
+			sc.GlyphStyle = st.glyph(glyphSize)
+			p.Add(bars, sc)
+		}
+		if len(p99) > 0 {
+			sc, err := plotter.NewScatter(p99)
+			if err != nil {
+				return nil, err
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize, Shape: st.Hollow}
+			p.Add(sc)
+		}
+		if len(mx) > 0 {
+			sc, err := plotter.NewScatter(mx)
+			if err != nil {
+				return nil, err
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize, Shape: maxGlyph}
+			p.Add(sc)
+		}
+	}
+	for si, s := range d.Systems {
+		if len(d.Runs[si]) == 0 {
+			continue
+		}
+		st := styleOf(si)
+		g := st.glyph(glyphSize)
+		p.Legend.Add(short(s), lineThumb{Glyph: &g})
+	}
+	meanG := draw.GlyphStyle{Color: black, Radius: glyphSize, Shape: mark{Shape: circle}}
+	p.Legend.Add("mean ± stdev (filled)", errThumb{}, lineThumb{Glyph: &meanG})
+	if d.HasP99 {
+		g := draw.GlyphStyle{Color: black, Radius: glyphSize, Shape: mark{circle, true}}
+		p.Legend.Add("p99 (open)", lineThumb{Glyph: &g})
+	}
+	if d.HasMax {
+		g := draw.GlyphStyle{Color: black, Radius: glyphSize, Shape: maxGlyph}
+		p.Legend.Add("max (×)", lineThumb{Glyph: &g})
+	}
+	return p, nil
+}
+
+// errBars are vertical error bars from Lo to Hi at X, with caps; a bar
+// cut at the bottom of a log axis (Cut) has no lower cap.
+type errBars struct {
+	X, Lo, Hi []float64
+	Cut       []bool
+	Line      draw.LineStyle
+	Cap       vg.Length
+}
+
+// Plot implements plot.Plotter.
+func (e errBars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for i := range e.X {
+		x, lo, hi := trX(e.X[i]), trY(e.Lo[i]), trY(e.Hi[i])
+		c.StrokeLines(e.Line, c.ClipLinesY([]vg.Point{{X: x, Y: lo}, {X: x, Y: hi}})...)
+		c.StrokeLine2(e.Line, x-e.Cap/2, hi, x+e.Cap/2, hi)
+		if !e.Cut[i] {
+			c.StrokeLine2(e.Line, x-e.Cap/2, lo, x+e.Cap/2, lo)
+		}
+	}
+}
+
+// DataRange implements plot.DataRanger.
+func (e errBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax, ymin, ymax = math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for i := range e.X {
+		xmin, xmax = math.Min(xmin, e.X[i]), math.Max(xmax, e.X[i])
+		ymin, ymax = math.Min(ymin, e.Lo[i]), math.Max(ymax, e.Hi[i])
+	}
+	return
+}
+
+// errThumb is the legend thumbnail of an error bar.
+type errThumb struct{}
+
+// Thumbnail implements plot.Thumbnailer.
+func (errThumb) Thumbnail(c *draw.Canvas) {
+	x := c.Center().X
+	sty := draw.LineStyle{Color: black, Width: lineWidth}
+	c.StrokeLine2(sty, x, c.Min.Y, x, c.Max.Y)
+	c.StrokeLine2(sty, x-vg.Points(4), c.Min.Y, x+vg.Points(4), c.Min.Y)
+	c.StrokeLine2(sty, x-vg.Points(4), c.Max.Y, x+vg.Points(4), c.Max.Y)
+}
+
+func latencyAlt(in Input) string {
+	d := latencyData(in)
+	what := "mean latency with ±1 standard deviation"
+	switch {
+	case d.HasP99 && d.HasMax:
+		what += ", p99 and maximum"
+	case d.HasP99:
+		what += " and p99"
+	case d.HasMax:
+		what += " and maximum"
+	}
+	scale := ""
+	if d.Log {
+		scale = " on a log scale"
+	}
+	return fmt.Sprintf("The %s of %s in execution order for %s%s.", what, plural(d.N, "run", "runs"), joinLabels(in.Verdict), scale)
+}

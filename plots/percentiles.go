@@ -1,0 +1,168 @@
+package plots
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// MaxQuantile is where quantiles are clipped on the percentile axis:
+// q = 1 (the maximum) would be at infinity, so quantiles above it are
+// drawn at 1/(1-MaxQuantile), labelled "99.999%".
+const MaxQuantile = 0.99999
+
+// pctRun is one run's spectrum: x = 1/(1-q), y = latency in ms, ascending x.
+type pctRun struct {
+	System int
+	RunID  string
+	Seq    int32
+	XY     plotter.XYs
+}
+
+// pctData is what the percentile figure shows.
+type pctData struct {
+	Systems    []string
+	Runs       []pctRun // in execution order
+	RunsPerSys []int
+	XMin, XMax float64
+	YMin, YMax float64
+	Log        bool
+}
+
+// percentileX maps a quantile to the percentile axis: 1/(1-q), with q
+// clipped to MaxQuantile.
+func percentileX(q float64) float64 {
+	// Rounded to 6 significant digits, so that 0.999 gives 1000 exactly
+	// and the percent ticks fall on the data.
+	return roundSig(1 / (1 - math.Min(q, MaxQuantile)))
+}
+
+// percentileData collects the spectrum of every run with percentiles.
+func percentileData(in Input) pctData {
+	v := in.Verdict
+	idx := systemIndex(v)
+	d := pctData{XMin: math.Inf(1), XMax: math.Inf(-1), YMin: math.Inf(1), YMax: math.Inf(-1), RunsPerSys: make([]int, len(v.Systems))}
+	for _, s := range v.Systems {
+		d.Systems = append(d.Systems, s.Label)
+	}
+	byRun := map[string][]results.Percentile{}
+	for _, p := range in.Percentiles {
+		if p.Quantile >= 0 && p.Quantile <= 1 && p.LatencyMs >= 0 && !math.IsInf(p.LatencyMs, 0) {
+			byRun[p.RunID] = append(byRun[p.RunID], p)
+		}
+	}
+	for _, r := range v.Runs {
+		ps := byRun[r.RunID]
+		si, ok := idx[r.Label]
+		if len(ps) == 0 || !ok {
+			continue
+		}
+		ps = slices.Clone(ps)
+		slices.SortStableFunc(ps, func(a, b results.Percentile) int {
+			return cmp.Or(cmp.Compare(a.Quantile, b.Quantile), cmp.Compare(a.LatencyMs, b.LatencyMs))
+		})
+		pr := pctRun{System: si, RunID: r.RunID, Seq: r.Seq}
+		for _, p := range ps {
+			x := percentileX(p.Quantile)
+			if n := len(pr.XY); n > 0 && pr.XY[n-1].X == x {
+				// Quantiles clipped to the same x: keep the largest latency.
+				pr.XY[n-1].Y = math.Max(pr.XY[n-1].Y, p.LatencyMs)
+			} else {
+				pr.XY = append(pr.XY, plotter.XY{X: x, Y: p.LatencyMs})
+			}
+		}
+		for _, xy := range pr.XY {
+			d.XMin, d.XMax = math.Min(d.XMin, xy.X), math.Max(d.XMax, xy.X)
+			d.YMax = math.Max(d.YMax, xy.Y)
+			if xy.Y > 0 {
+				d.YMin = math.Min(d.YMin, xy.Y)
+			}
+		}
+		d.Runs = append(d.Runs, pr)
+		d.RunsPerSys[si]++
+	}
+	d.Log = d.YMin > 0 && d.YMax/d.YMin > LogSpan
+	return d
+}
+
+// percentileTicks label the percentile axis at 0 %, 50 %, 90 %, 99 %, ...
+var percentileTicks = func() plot.ConstantTicks {
+	var t plot.ConstantTicks
+	for _, c := range []struct {
+		q     float64
+		label string
+	}{{0, "0%"}, {0.5, "50%"}, {0.9, "90%"}, {0.99, "99%"}, {0.999, "99.9%"}, {0.9999, "99.99%"}, {MaxQuantile, "99.999%"}} {
+		t = append(t, plot.Tick{Value: percentileX(c.q), Label: c.label})
+	}
+	// Minor ticks at 2..9 times the decades.
+	for k := 0; k < 5; k++ {
+		for m := 2; m <= 9; m++ {
+			if k == 0 && m == 2 {
+				continue // 50 %
+			}
+			t = append(t, plot.Tick{Value: float64(m) * math.Pow10(k)})
+		}
+	}
+	return t
+}()
+
+// Percentiles returns the latency percentile spectrum of every run with
+// percentiles, HdrHistogram style: x = 1/(1-q) on a log axis labelled in
+// percent, with q clipped to MaxQuantile; one colour and dash per system.
+// The latency axis is logarithmic when the values span more than LogSpan.
+func Percentiles(in Input) (*plot.Plot, error) {
+	if in.Verdict == nil {
+		return nil, fmt.Errorf("percentiles: %w", ErrNoData)
+	}
+	d := percentileData(in)
+	if len(d.Runs) == 0 {
+		return nil, fmt.Errorf("percentiles: %w", ErrNoData)
+	}
+	ylabel := "latency (ms)"
+	if d.Log {
+		ylabel = "latency (ms, log scale)"
+	}
+	p := newPlot(titled(in.Verdict, "Latency by percentile"), "percentile (log scale of 1/(1-q); the maximum is drawn at 99.999%)", ylabel)
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = percentileTicks
+	p.X.Min, p.X.Max = d.XMin, d.XMax
+	if d.XMax <= d.XMin {
+		p.X.Min, p.X.Max = 1, percentileX(MaxQuantile)
+	}
+	if d.Log {
+		logAxis(&p.Y, d.YMin/1.25, d.YMax*1.15)
+	} else {
+		p.Y.Min = 0
+	}
+	for _, r := range d.Runs {
+		st := styleOf(r.System)
+		l, s, err := plotter.NewLinePoints(r.XY)
+		if err != nil {
+			return nil, err
+		}
+		l.LineStyle = st.line(lineWidth)
+		s.GlyphStyle = st.glyph(glyphSize * 0.6)
+		p.Add(l, s)
+	}
+	for si, s := range d.Systems {
+		if d.RunsPerSys[si] == 0 {
+			continue
+		}
+		st := styleOf(si)
+		g := st.glyph(glyphSize * 0.6)
+		p.Legend.Add(fmt.Sprintf("%s (%s)", short(s), plural(d.RunsPerSys[si], "run", "runs")), lineThumb{Line: st.line(lineWidth), Glyph: &g})
+	}
+	return p, nil
+}
+
+func percentilesAlt(in Input) string {
+	d := percentileData(in)
+	return fmt.Sprintf("Latency against percentile (on a log axis of 1/(1-q), up to 99.999%%) for %s of %s.",
+		plural(len(d.Runs), "run", "runs"), joinLabels(in.Verdict))
+}

@@ -1,0 +1,253 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// scSystem is one system's capacity curve.
+type scSystem struct {
+	System int
+	Label  string
+	Levels plotter.XYs // (connections, representative requests/s), ascending
+	Runs   plotter.XYs // every closed-model run: (connections, requests/s)
+	// R0S is the mean latency at the lowest level in seconds (0: unknown);
+	// N/R0S is the Little's-law bound of throughput at N connections.
+	R0S         float64
+	USL         *analyze.USLFit
+	SaturatedAt *int32
+	Saturation  string
+}
+
+// scData is what the scaling figure shows.
+type scData struct {
+	Systems    []scSystem // the systems with two or more levels
+	XMin, XMax float64    // connections
+	YMax       float64    // largest measured or fitted throughput
+	Log        bool       // log connections axis
+	RunsShown  bool       // some level has more than one run
+}
+
+// scalingData collects the systems that ran at two or more concurrency levels.
+func scalingData(v *analyze.Verdict) scData {
+	d := scData{XMin: math.Inf(1), XMax: math.Inf(-1)}
+	for si, sys := range v.Systems {
+		c := sys.Capacity
+		if len(c.Levels) < 2 {
+			continue
+		}
+		s := scSystem{System: si, Label: sys.Label}
+		if u := c.USL; u != nil && finite(u.Sigma) && finite(u.Kappa) && finite(u.Lambda) {
+			s.USL = u
+		}
+		for _, l := range c.Levels {
+			if !finite(l.RPS) {
+				continue
+			}
+			s.Levels = append(s.Levels, plotter.XY{X: float64(l.Connections), Y: l.RPS})
+			d.XMin, d.XMax = math.Min(d.XMin, float64(l.Connections)), math.Max(d.XMax, float64(l.Connections))
+			d.YMax = math.Max(d.YMax, l.RPS)
+			d.RunsShown = d.RunsShown || l.Runs > 1
+		}
+		if len(s.Levels) < 2 {
+			continue
+		}
+		if l := c.Levels[0]; finiteP(l.LatMeanMs) && *l.LatMeanMs > 0 {
+			s.R0S = *l.LatMeanMs / 1000
+		}
+		for _, g := range sys.Groups {
+			for _, r := range g.Runs {
+				if r.LoadModel == results.LoadClosed && r.Connections != nil && *r.Connections > 0 && finite(r.RPS) {
+					s.Runs = append(s.Runs, plotter.XY{X: float64(*r.Connections), Y: r.RPS})
+					d.YMax = math.Max(d.YMax, r.RPS)
+				}
+			}
+		}
+		if c.Saturated && c.SaturatedAt != nil {
+			s.SaturatedAt = c.SaturatedAt
+			s.Saturation = c.SaturationDetail
+		}
+		d.Systems = append(d.Systems, s)
+	}
+	if len(d.Systems) == 0 {
+		return d
+	}
+	d.Log = d.XMin > 0 && d.XMax/d.XMin >= 16
+	for _, s := range d.Systems {
+		if s.USL != nil {
+			for _, xy := range s.Levels {
+				d.YMax = math.Max(d.YMax, s.USL.Throughput(xy.X))
+			}
+		}
+	}
+	return d
+}
+
+// Scaling returns the scaling figure: the representative throughput of
+// every system at each concurrency level (closed model) with its single
+// runs, the Little's-law bound X = N/R0 (R0 the mean latency at the lowest
+// level), the USL fit X(N) = λN/(1+σ(N−1)+κN(N−1)) when there is one, and
+// the saturation point. Only systems that ran at two or more levels are
+// drawn.
+func Scaling(in Input) (*plot.Plot, error) {
+	if in.Verdict == nil {
+		return nil, fmt.Errorf("scaling: %w", ErrNoData)
+	}
+	d := scalingData(in.Verdict)
+	if len(d.Systems) == 0 {
+		return nil, fmt.Errorf("scaling: %w", ErrNoData)
+	}
+	xlabel := "concurrency (connections)"
+	p := newPlot(titled(in.Verdict, "Throughput against concurrency"), xlabel, "throughput (requests/s)")
+	x0, x1 := 0.0, d.XMax*1.08
+	if d.Log {
+		x0, x1 = d.XMin/1.2, d.XMax*1.2
+		logAxis(&p.X, x0, x1)
+		p.X.Label.Text = xlabel + ", log scale"
+	} else {
+		p.X.Min, p.X.Max = x0, x1
+	}
+	// The bound may run far above the data: the y axis stops at 1.5 times
+	// the largest throughput and the bound is cut there.
+	p.Y.Min, p.Y.Max = 0, d.YMax*1.5
+
+	fx0 := math.Max(x0, 1e-9)
+	type entry struct {
+		name  string
+		thumb plot.Thumbnailer
+	}
+	var models []entry // legend entries of the model lines, after the systems
+	for k, s := range d.Systems {
+		st := styleOf(s.System)
+		if s.R0S > 0 {
+			r0 := s.R0S
+			f := plotter.NewFunction(func(n float64) float64 { return n / r0 })
+			f.XMin, f.XMax, f.Samples = fx0, x1, 100
+			f.LineStyle = draw.LineStyle{Color: st.Color, Width: thinWidth, Dashes: []vg.Length{vg.Points(1.5), vg.Points(3)}}
+			p.Add(f)
+			models = append(models, entry{fmt.Sprintf("%s: bound N/R0, R0 = %s ms", short(s.Label), fmtNum(1000*r0)), f})
+		}
+		if u := s.USL; u != nil {
+			fit := *u
+			f := plotter.NewFunction(fit.Throughput)
+			f.XMin, f.XMax, f.Samples = math.Max(fx0, 1), x1, 200
+			f.LineStyle = draw.LineStyle{Color: st.Color, Width: lineWidth, Dashes: dashes[3]}
+			p.Add(f)
+			note := ""
+			if fit.NegativeSigma || fit.NegativeKappa {
+				note = ", not physical"
+			}
+			models = append(models, entry{fmt.Sprintf("%s: USL σ=%.3g κ=%.3g R²=%.2f%s", short(s.Label), fit.Sigma, fit.Kappa, fit.R2, note), f})
+			if fit.NMax > 0 && float64(fit.NMax) >= x0 && float64(fit.NMax) <= x1 {
+				pk, err := plotter.NewScatter(plotter.XYs{{X: float64(fit.NMax), Y: fit.XMax}})
+				if err != nil {
+					return nil, err
+				}
+				pk.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize * 1.5, Shape: mark{Shape: plus}}
+				p.Add(pk)
+				models = append(models, entry{fmt.Sprintf("%s: USL peak at N = %d", short(s.Label), fit.NMax), pk})
+			}
+		}
+		if s.SaturatedAt != nil {
+			n := float64(*s.SaturatedAt)
+			p.Add(vline{X: n, Line: draw.LineStyle{Color: st.Color, Width: thinWidth, Dashes: dashes[2]}, Row: k,
+				Text: fmt.Sprintf("%s saturated from %s", short(s.Label), levelText(s.SaturatedAt))})
+			for _, xy := range s.Levels {
+				if xy.X == n {
+					ring, err := plotter.NewScatter(plotter.XYs{xy})
+					if err != nil {
+						return nil, err
+					}
+					ring.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize * 2.2, Shape: mark{circle, true}}
+					p.Add(ring)
+				}
+			}
+		}
+	}
+	runGlyph := func(st style) draw.GlyphStyle {
+		return draw.GlyphStyle{Color: withAlpha(st.Color, 0xc0), Radius: glyphSize * 0.8, Shape: st.Hollow}
+	}
+	for _, s := range d.Systems {
+		st := styleOf(s.System)
+		if d.RunsShown {
+			r, err := plotter.NewScatter(s.Runs)
+			if err != nil {
+				return nil, err
+			}
+			r.GlyphStyle = runGlyph(st)
+			p.Add(r)
+		}
+		l, sc, err := plotter.NewLinePoints(s.Levels)
+		if err != nil {
+			return nil, err
+		}
+		l.LineStyle = st.line(lineWidth)
+		sc.GlyphStyle = st.glyph(glyphSize * 1.2)
+		p.Add(l, sc)
+	}
+	for _, s := range d.Systems {
+		st := styleOf(s.System)
+		g := st.glyph(glyphSize * 1.2)
+		p.Legend.Add(short(s.Label), lineThumb{Line: st.line(lineWidth), Glyph: &g})
+	}
+	if d.RunsShown {
+		g := runGlyph(style{Color: colors[2], Hollow: mark{circle, true}})
+		p.Legend.Add("single runs", lineThumb{Glyph: &g})
+	}
+	for _, e := range models {
+		p.Legend.Add(e.name, e.thumb)
+	}
+	return p, nil
+}
+
+func scalingAlt(in Input) string {
+	d := scalingData(in.Verdict)
+	s := fmt.Sprintf("Throughput against connections for %s", plural(len(d.Systems), "system", "systems"))
+	var extra []string
+	for _, sy := range d.Systems {
+		if sy.R0S > 0 {
+			extra = append(extra, "Little's-law bounds")
+			break
+		}
+	}
+	for _, sy := range d.Systems {
+		if sy.USL != nil {
+			extra = append(extra, "USL fits")
+			break
+		}
+	}
+	for _, sy := range d.Systems {
+		if sy.SaturatedAt != nil {
+			extra = append(extra, fmt.Sprintf("saturation of %s from %s", sy.Label, levelText(sy.SaturatedAt)))
+		}
+	}
+	if len(extra) > 0 {
+		s += " with " + joinWords(extra)
+	}
+	return s + "."
+}
+
+func joinWords(w []string) string {
+	switch len(w) {
+	case 0:
+		return ""
+	case 1:
+		return w[0]
+	}
+	out := ""
+	for i, x := range w[:len(w)-1] {
+		if i > 0 {
+			out += ", "
+		}
+		out += x
+	}
+	return out + " and " + w[len(w)-1]
+}

@@ -33,7 +33,6 @@ func (v *Verdict) headline() string {
 		}
 	}
 	c := main
-	ratio := fmt.Sprintf("%.2fx", c.Ratio)
 	switch c.Verdict {
 	case AFaster, BFaster:
 		win, lose, r := c.A, c.B, c.Ratio
@@ -55,8 +54,8 @@ func (v *Verdict) headline() string {
 		if c.PValue != nil {
 			p = ", p = " + fmtP(*c.PValue)
 		}
-		return fmt.Sprintf("No difference shown between %s and %s at %s: throughput ratio %s (%d vs %d runs%s).",
-			c.A, c.B, c.Settings, ratio, c.ARuns, c.BRuns, p)
+		return fmt.Sprintf("No difference shown between %s and %s at %s: throughput ratio %.2f (%d vs %d runs%s).",
+			c.A, c.B, c.Settings, c.Ratio, c.ARuns, c.BRuns, p)
 	}
 	var why []string
 	if c.ARuns < v.Options.MinRuns || c.BRuns < v.Options.MinRuns {
@@ -73,7 +72,7 @@ func (v *Verdict) headline() string {
 		}
 		switch {
 		case g.Warmup.Class == ClassNoSteadyState && g.Warmup.ChangePct != nil:
-			why = append(why, fmt.Sprintf("%s still changing (%+.1f %% between its last two runs)", s, *g.Warmup.ChangePct))
+			why = append(why, fmt.Sprintf("%s not warmed up (still %+.1f %% between its last two runs)", s, *g.Warmup.ChangePct))
 		case g.Warmup.Class == ClassInsufficientData:
 			why = append(why, fmt.Sprintf("a single run of %s", s))
 		default:
@@ -84,8 +83,12 @@ func (v *Verdict) headline() string {
 	if c.RunsNeeded != nil {
 		needed = fmt.Sprintf("; %d steady runs per system would settle it", *c.RunsNeeded)
 	}
-	return fmt.Sprintf("Not established: %s had %s the throughput of %s at %s, but with %s the difference is not shown to be real%s.",
-		c.A, ratio, c.B, c.Settings, strings.Join(why, " and "), needed)
+	fast, slow, r := c.A, c.B, c.Ratio
+	if (c.Ratio < 1) == c.HigherIsBetter {
+		fast, slow, r = c.B, c.A, 1/c.Ratio
+	}
+	return fmt.Sprintf("Not established that %s is faster than %s: it had %.2fx the throughput at %s, but with %s the difference is not shown to be real%s.",
+		fast, slow, r, c.Settings, strings.Join(why, " and "), needed)
 }
 
 // group returns the group of a system at the given settings.

@@ -1,0 +1,137 @@
+package report_test
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/report"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// hostile are labels, targets and file names an attacker could put into an
+// uploaded result file.
+var hostile = []string{
+	`<img src=x onerror=alert(1)>`,
+	`| ** [x](javascript:alert(1))`,
+	"<script>alert(1)</script>",
+	"![img](http://evil.example/x.png)",
+	"[click](https://evil.example) *bold* _em_ ~~del~~ `code`",
+	"http://evil.example/autolink www.evil.example mail@evil.example",
+	"$x^2$ &lt; &amp; \\",
+	"line\nbreak\r# heading\n- item\n| a | b |\n```\nfence",
+	"<a href=\"javascript:x\">a</a>",
+	"``` ` `` weird backticks",
+}
+
+// render converts markdown to HTML with GitHub's dialect.
+func render(t *testing.T, md []byte) string {
+	t.Helper()
+	var out bytes.Buffer
+	gm := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	if err := gm.Convert(md, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.String()
+}
+
+func TestMarkdownInjection(t *testing.T) {
+	for _, h := range hostile {
+		t.Run("", func(t *testing.T) {
+			c := int32(10)
+			var runs []results.Run
+			for i := range 4 {
+				for j, label := range []string{h, "ok:80"} {
+					seq := 2*i + j
+					runs = append(runs, results.Run{RunID: results.RunID(h, seq), Experiment: "x", Source: h, Index: int32(seq),
+						Seq: int32(seq), SourceLine: 1, Tool: "wrk", LoadModel: results.LoadClosed, Label: label, Target: h,
+						DurationS: 10, Connections: &c, RPS: 100 + float64(seq), Requests: 1000, LatMeanMs: results.Ptr(100.0),
+						LatMaxMs: results.Ptr(5000.0), Errors: 3})
+				}
+			}
+			opts := analyze.DefaultOptions()
+			opts.Baseline = h
+			v, err := analyze.Analyze(analyze.Set{Experiment: "x", Runs: runs}, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var md bytes.Buffer
+			meta := report.Meta{GeneratedBy: h, Inputs: []string{h}, Rejected: []report.Rejected{{Source: h, Error: h}}}
+			if err := report.Markdown(&md, v, []report.Figure{{Name: "throughput.png", Title: h, Alt: h}}, meta); err != nil {
+				t.Fatal(err)
+			}
+			checkHTML(t, render(t, md.Bytes()), h)
+			// Tables keep their shape: every row of the runs table has 19 cells.
+			for _, line := range strings.Split(md.String(), "\n") {
+				if strings.HasPrefix(line, "| 0 | ") || strings.HasPrefix(line, "| 1 | ") {
+					cells := strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") - 1
+					if cells != 19 {
+						t.Errorf("runs table row has %d cells, want 19: %s", cells, line)
+					}
+				}
+			}
+		})
+	}
+}
+
+// allowed are the elements and attributes the report itself writes.
+var allowed = map[string][]string{
+	"h1": nil, "h2": nil, "h3": nil, "p": nil, "strong": nil, "em": nil, "code": {"class"}, "pre": nil,
+	"ul": nil, "ol": nil, "li": nil, "table": nil, "thead": nil, "tbody": nil, "tr": nil, "th": nil, "td": nil,
+	"img": {"src", "alt"}, "br": nil,
+}
+
+// checkHTML fails when the rendered report has an element or attribute the
+// report does not write itself, or an image other than its figure.
+func checkHTML(t *testing.T, doc, label string) {
+	t.Helper()
+	z := html.NewTokenizer(strings.NewReader(doc))
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			return
+		}
+		if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+			continue
+		}
+		tok := z.Token()
+		attrs, ok := allowed[tok.Data]
+		if !ok {
+			t.Errorf("label %q produced a <%s> element", label, tok.Data)
+			continue
+		}
+		for _, a := range tok.Attr {
+			if !slices.Contains(attrs, a.Key) {
+				t.Errorf("label %q produced attribute %s=%q on <%s>", label, a.Key, a.Val, tok.Data)
+			}
+			if tok.Data == "img" && a.Key == "src" && a.Val != "throughput.png" {
+				t.Errorf("label %q produced an image of %q", label, a.Val)
+			}
+		}
+	}
+}
+
+// The label's text survives: escaped, but visible.
+func TestMarkdownShowsLabelText(t *testing.T) {
+	c := int32(10)
+	label := "<img src=x onerror=alert(1)>"
+	runs := []results.Run{{RunID: "r", Seq: 0, Tool: "wrk", LoadModel: results.LoadClosed, Label: label, DurationS: 10, Connections: &c, RPS: 1}}
+	v, err := analyze.Analyze(analyze.Set{Experiment: "x", Runs: runs}, analyze.DefaultOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md bytes.Buffer
+	if err := report.Markdown(&md, v, nil, report.Meta{}); err != nil {
+		t.Fatal(err)
+	}
+	if html := render(t, md.Bytes()); !strings.Contains(html, "&lt;img src=x onerror=alert(1)&gt;") {
+		t.Errorf("label text not shown as text:\n%s", html)
+	}
+}

@@ -29,7 +29,7 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 		fs.Usage()
 		return usagef("ingest: --out DIR is required")
 	}
-	sources, loadErr := loadSources(ctx, files, opts, e)
+	sources, _, loadErr := loadSources(ctx, files, opts, e)
 	written, err := writeTables(*out, opts.Experiment, sources)
 	if err != nil {
 		return err

@@ -84,6 +84,12 @@ type source struct {
 	runs []results.RunWithPercentiles
 }
 
+// rejected is an input that could not be read or parsed, and why.
+type rejected struct {
+	name string
+	err  error
+}
+
 // stdinName is the source name of input read from standard input.
 const stdinName = "stdin"
 
@@ -127,22 +133,28 @@ func defaultExperiment(files []string) string {
 // loadSources parses every file in order. Runs get their execution order
 // (seq) across all files: files in the order given, runs in file order.
 // A file that cannot be read or parsed is reported on stderr as
-// "file:line: message" and the others are still parsed; the returned error
-// is errReported when any failed.
-func loadSources(ctx context.Context, files []string, opts ingest.Options, e *env) ([]source, error) {
+// "file:line: message" and the others are still parsed; the failures are
+// returned too, and the error is errReported when any failed.
+func loadSources(ctx context.Context, files []string, opts ingest.Options, e *env) ([]source, []rejected, error) {
 	var out []source
-	failed := false
+	var bad []rejected
+	reject := func(name string, err error) {
+		fmt.Fprintln(e.stderr, err)
+		bad = append(bad, rejected{name, err})
+	}
 	seq := int32(0)
 	stdinUsed := false
+	bar, finish := newProgress(e.stderr, inputSize(files))
+	defer finish()
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		var r io.Reader
 		name := f
 		if f == "-" {
 			if stdinUsed {
-				return nil, usagef("standard input (-) given more than once")
+				return nil, nil, usagef("standard input (-) given more than once")
 			}
 			stdinUsed = true
 			r, name = e.stdin, stdinName
@@ -156,25 +168,25 @@ func loadSources(ctx context.Context, files []string, opts ingest.Options, e *en
 				if errors.As(err, &pe) {
 					err = fmt.Errorf("%s: %v", f, pe.Err)
 				}
-				fmt.Fprintln(e.stderr, err)
-				failed = true
+				reject(f, err)
 				continue
 			}
 			fh, err := os.Open(f)
 			if err != nil {
-				fmt.Fprintln(e.stderr, err)
-				failed = true
+				reject(f, err)
 				continue
 			}
 			defer fh.Close()
 			r = fh
 		}
+		if bar != nil {
+			r = io.TeeReader(r, bar)
+		}
 		o := opts
 		o.Source = name
 		runs, err := ingest.ParseAll(ctx, r, o)
 		if err != nil {
-			fmt.Fprintln(e.stderr, err)
-			failed = true
+			reject(name, err)
 			continue
 		}
 		for i := range runs {
@@ -183,8 +195,8 @@ func loadSources(ctx context.Context, files []string, opts ingest.Options, e *en
 		}
 		out = append(out, source{name: name, runs: runs})
 	}
-	if failed {
-		return out, errReported
+	if len(bad) > 0 {
+		return out, bad, errReported
 	}
-	return out, nil
+	return out, nil, nil
 }

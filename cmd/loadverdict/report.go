@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/plots"
 	"github.com/loadverdict/loadverdict/report"
 	"github.com/loadverdict/loadverdict/results"
 )
@@ -18,7 +19,8 @@ import (
 func runReport(ctx context.Context, args []string, e *env) error {
 	fs := newFlagSet(e, "report", "[-o DIR] [--label host:port=name]... [--baseline LABEL] FILE...",
 		"Parse the inputs, write their tables under DIR/tables/, analyze the experiment\n"+
-			"(warm-up, steady state, comparison, capacity, methodology) and write DIR/summary.json.\n"+
+			"(warm-up, steady state, comparison, capacity, methodology) and write the verdict:\n"+
+			"DIR/report.md with its PNG figures, and DIR/summary.json.\n"+
 			"Prints the headline verdict. The inputs are only read, never modified.")
 	out := fs.String("o", "out", "output `DIR`")
 	baseline := fs.String("baseline", "", "compare every other system against this `label`")
@@ -27,7 +29,7 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	sources, loadErr := loadSources(ctx, files, opts, e)
+	sources, bad, loadErr := loadSources(ctx, files, opts, e)
 	if len(sources) == 0 {
 		if loadErr == nil {
 			loadErr = errors.New("no input")
@@ -50,15 +52,50 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	summary := filepath.Join(*out, "summary.json")
-	if err := writeFileAtomic(summary, func(w io.Writer) error {
-		return report.JSON(w, v, "loadverdict "+Version())
-	}); err != nil {
+	meta := report.Meta{GeneratedBy: "loadverdict " + Version()}
+	for _, f := range files {
+		if f == "-" {
+			f = stdinName
+		}
+		meta.Inputs = append(meta.Inputs, f)
+	}
+	for _, b := range bad {
+		meta.Rejected = append(meta.Rejected, report.Rejected{Source: b.name, Error: b.err.Error()})
+	}
+	if err := writeReport(*out, v, set, meta); err != nil {
 		return err
 	}
 	fmt.Fprintln(e.stdout, v.Headline)
-	fmt.Fprintf(e.stdout, "\nsummary: %s\n", summary)
+	fmt.Fprintf(e.stdout, "\nreport: %s\nsummary: %s\n", filepath.Join(*out, "report.md"), filepath.Join(*out, "summary.json"))
 	return loadErr
+}
+
+// writeReport writes the figures, report.md and summary.json of a verdict
+// into dir.
+func writeReport(dir string, v *analyze.Verdict, set analyze.Set, meta report.Meta) error {
+	figs, err := plots.Render(plots.Input{Verdict: v, Percentiles: set.Percentiles, Series: set.Series})
+	if err != nil {
+		return err
+	}
+	refs := make([]report.Figure, len(figs))
+	for i, f := range figs {
+		png := f.PNG
+		if err := writeFileAtomic(filepath.Join(dir, f.Name), func(w io.Writer) error {
+			_, err := w.Write(png)
+			return err
+		}); err != nil {
+			return err
+		}
+		refs[i] = report.Figure{Name: f.Name, Title: f.Title, Alt: f.Alt}
+	}
+	if err := writeFileAtomic(filepath.Join(dir, "report.md"), func(w io.Writer) error {
+		return report.Markdown(w, v, refs, meta)
+	}); err != nil {
+		return err
+	}
+	return writeFileAtomic(filepath.Join(dir, "summary.json"), func(w io.Writer) error {
+		return report.JSON(w, v, meta.GeneratedBy)
+	})
 }
 
 // readSet reads the tables written for an experiment back into an

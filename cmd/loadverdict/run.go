@@ -6,23 +6,32 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"runtime/debug"
 	"strings"
 )
 
 // version is set at build time with -ldflags "-X main.version=vX.Y.Z";
-// otherwise it comes from the module's build information.
+// otherwise it is the module's release version when installed as one
+// (go install ...@vX.Y.Z), else devVersion.
 var version = ""
+
+// devVersion names builds from a checkout. Pseudo-versions that the go
+// command stamps on such builds are not used: reports would then differ
+// from build to build of the same code.
+const devVersion = "v0.1.0-dev"
+
+var releaseRE = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+$`)
 
 // Version returns the version string of this build.
 func Version() string {
 	if version != "" {
 		return version
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+	if bi, ok := debug.ReadBuildInfo(); ok && releaseRE.MatchString(bi.Main.Version) {
 		return bi.Main.Version
 	}
-	return "v0.1.0-dev"
+	return devVersion
 }
 
 // errReported is returned when the errors were already written to stderr.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -271,4 +272,20 @@ func sha256File(t *testing.T, p string) [32]byte {
 		t.Fatal(err)
 	}
 	return sha256.Sum256(b)
+}
+
+func TestProgressBarOnlyOnTerminals(t *testing.T) {
+	oldT, oldN := isTerminal, progressThreshold
+	t.Cleanup(func() { isTerminal, progressThreshold = oldT, oldN })
+	progressThreshold = 1
+	for _, term := range []bool{false, true} {
+		isTerminal = func(io.Writer) bool { return term }
+		_, errOut, err := runCLI(t, "", "parse", seedFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if shown := strings.Contains(errOut, "reading"); shown != term {
+			t.Errorf("terminal %v: progress shown %v (stderr %q)", term, shown, errOut)
+		}
+	}
 }

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+)
+
+// progressThreshold is the total input size from which a progress bar is
+// shown (when stderr is a terminal).
+var progressThreshold int64 = 64 << 20
+
+// isTerminal tells whether w is a terminal; a variable so tests can
+// pretend.
+var isTerminal = func(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// newProgress returns a writer that advances a progress bar on stderr by
+// the bytes written to it, or nil when no bar should be shown: stderr is
+// not a terminal, or the input is small. finish ends the bar.
+func newProgress(stderr io.Writer, total int64) (w io.Writer, finish func()) {
+	if total < progressThreshold || !isTerminal(stderr) {
+		return nil, func() {}
+	}
+	bar := progressbar.NewOptions64(total,
+		progressbar.OptionSetWriter(stderr),
+		progressbar.OptionSetDescription("reading"),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionOnCompletion(func() { fmt.Fprintln(stderr) }),
+	)
+	return bar, func() { _ = bar.Finish() }
+}
+
+// inputSize is the total size of the regular files among files.
+func inputSize(files []string) int64 {
+	var n int64
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
+			n += st.Size()
+		}
+	}
+	return n
+}

@@ -36,10 +36,10 @@ func benchInput(b *testing.B) ([]byte, int) {
 			one.WriteByte('\n')
 		}
 		n := 0
-		if err := Parse(context.Background(), bytes.NewReader(one.Bytes()), Options{Source: "bench"}, func(results.RunWithPercentiles) error {
+		if err := Parse(context.Background(), bytes.NewReader(one.Bytes()), Options{Source: "bench"}, RunFunc(func(results.RunWithPercentiles) error {
 			n++
 			return nil
-		}); err != nil {
+		})); err != nil {
 			b.Fatal(err)
 		}
 		reps := 100<<20/one.Len() + 1
@@ -56,10 +56,10 @@ func BenchmarkParseWrk(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		n := 0
-		err := Parse(context.Background(), bytes.NewReader(data), Options{Source: "bench", Experiment: "bench"}, func(results.RunWithPercentiles) error {
+		err := Parse(context.Background(), bytes.NewReader(data), Options{Source: "bench", Experiment: "bench"}, RunFunc(func(results.RunWithPercentiles) error {
 			n++
 			return nil
-		})
+		}))
 		if err != nil || n != want {
 			b.Fatalf("%d runs (want %d), err %v", n, want, err)
 		}

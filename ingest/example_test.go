@@ -37,11 +37,11 @@ func ExampleDetect() {
 
 func ExampleParse() {
 	opts := ingest.Options{Source: "raw/demo/run.txt", Experiment: "demo"}
-	err := ingest.Parse(context.Background(), strings.NewReader(wrkOutput), opts, func(r results.RunWithPercentiles) error {
+	err := ingest.Parse(context.Background(), strings.NewReader(wrkOutput), opts, ingest.RunFunc(func(r results.RunWithPercentiles) error {
 		fmt.Println(r.Tool, r.Label, *r.Threads, *r.Connections, r.Requests, r.RPS, *r.LatP99Ms, r.Errors)
 		fmt.Println(r.RunID == results.RunID("raw/demo/run.txt", 0), r.SourceLine, *r.Command)
 		return nil
-	})
+	}))
 	fmt.Println(err)
 	// Output:
 	// wrk localhost:8080 2 10 47061 46716.98 6.74 0

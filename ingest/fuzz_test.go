@@ -49,10 +49,10 @@ func FuzzWrk(f *testing.F) {
 		check(err, runs)
 		// The parser itself, without detection in front.
 		runs = runs[:0]
-		err = wrk.Parse(context.Background(), bytes.NewReader(data), opts, func(r results.RunWithPercentiles) error {
+		err = wrk.Parse(context.Background(), bytes.NewReader(data), opts, RunFunc(func(r results.RunWithPercentiles) error {
 			runs = append(runs, r)
 			return nil
-		})
+		}))
 		check(err, runs)
 		wrk.Detect(data)
 	})

@@ -69,6 +69,9 @@ type Options struct {
 	Experiment string
 	// Labels maps "host:port" (the CLI's --label host:port=name) to a label.
 	Labels map[string]string
+	// WindowS is the width of the series windows built from per-request
+	// logs, in seconds; 0 means 1 s.
+	WindowS float64
 }
 
 // Parser reads one output format.
@@ -78,9 +81,10 @@ type Parser interface {
 	// Detect reports whether head, the beginning of an input, holds output
 	// of this format; it looks at the content, never at a file name.
 	Detect(head []byte) bool
-	// Parse streams the runs of r to emit in input order, with every
-	// field the format and opts give filled (Seq equal to Index).
-	Parse(ctx context.Context, r io.Reader, opts Options, emit func(results.RunWithPercentiles) error) error
+	// Parse streams what r holds to sink in input order: runs with every
+	// field the format and opts give filled (Seq equal to Index), and for
+	// per-request formats their samples and series.
+	Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error
 }
 
 // formatLister is implemented by parsers that read several formats
@@ -141,14 +145,22 @@ func Detect(head []byte) (Parser, error) {
 	return nil, &NoOutputError{LookedFor: lookedFor()}
 }
 
-// Parse detects the format of r from its first MiB and streams its runs to
-// emit in file order, with Experiment, Source, Index, Seq (= Index), RunID
-// (results.RunID(Source, Index)), Label and SourceLine filled. Memory stays
-// bounded whatever the size of r. Input in UTF-16 with a byte order mark
-// (Windows PowerShell redirects) is converted to UTF-8. Errors are a
-// *NoOutputError, a *SyntaxError, an error of r or emit, or the context's error.
-func Parse(ctx context.Context, r io.Reader, opts Options, emit func(results.RunWithPercentiles) error) error {
+// Parse detects the format of r from its first MiB and streams it to sink
+// in file order: runs with Experiment, Source, Index, Seq (= Index), RunID
+// (results.RunID(Source, Index)), Label and SourceLine filled, and the
+// samples and series of per-request formats. Memory stays bounded whatever
+// the size of r. Input compressed with gzip or zstd (told by its magic
+// bytes) is decompressed as it streams; input in UTF-16 with a byte order
+// mark (Windows PowerShell redirects) is converted to UTF-8. Errors are a
+// *NoOutputError, a *SyntaxError, an error of r or sink, or the context's
+// error.
+func Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	br := bufio.NewReaderSize(r, headSize)
+	br, closeFn, err := decompress(br, opts.Source)
+	if err != nil {
+		return err
+	}
+	defer closeFn()
 	if bom, _ := br.Peek(2); bytes.Equal(bom, bomUTF16LE) || bytes.Equal(bom, bomUTF16BE) {
 		br = bufio.NewReaderSize(utf16Input(br), headSize)
 	}
@@ -164,17 +176,17 @@ func Parse(ctx context.Context, r io.Reader, opts Options, emit func(results.Run
 		}
 		return err
 	}
-	return p.Parse(ctx, br, opts, emit)
+	return p.Parse(ctx, br, opts, sink)
 }
 
 // ParseAll is Parse collecting the runs; on error it returns the runs
 // emitted before it.
 func ParseAll(ctx context.Context, r io.Reader, opts Options) ([]results.RunWithPercentiles, error) {
 	var runs []results.RunWithPercentiles
-	err := Parse(ctx, r, opts, func(run results.RunWithPercentiles) error {
+	err := Parse(ctx, r, opts, RunFunc(func(run results.RunWithPercentiles) error {
 		runs = append(runs, run)
 		return nil
-	})
+	}))
 	return runs, err
 }
 
@@ -218,6 +230,11 @@ func fillCommon(run *results.RunWithPercentiles, opts Options, index int, lab *l
 	run.Seq = int32(index)
 	run.RunID = results.RunID(opts.Source, index)
 	run.Label = lab.get(run.Target)
+	if run.Target == "" {
+		// Logs that do not show the target (hey -o csv, ab -g) are named
+		// after their file, unless a --label maps that name.
+		run.Label = sourceLabel(opts)
+	}
 	for i := range run.Percentiles {
 		run.Percentiles[i].RunID = run.RunID
 	}

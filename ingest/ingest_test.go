@@ -321,17 +321,17 @@ func TestParseStreamsAndStops(t *testing.T) {
 	// emit errors stop the parse and come back unchanged.
 	stop := errors.New("stop")
 	n := 0
-	err := Parse(context.Background(), bytes.NewReader(data), Options{Source: "s"}, func(results.RunWithPercentiles) error {
+	err := Parse(context.Background(), bytes.NewReader(data), Options{Source: "s"}, RunFunc(func(results.RunWithPercentiles) error {
 		n++
 		return stop
-	})
+	}))
 	if err != stop || n != 1 {
 		t.Errorf("err %v after %d runs", err, n)
 	}
 	// A cancelled context stops the parse.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := Parse(ctx, bytes.NewReader(data), Options{Source: "s"}, func(results.RunWithPercentiles) error { return nil }); !errors.Is(err, context.Canceled) {
+	if err := Parse(ctx, bytes.NewReader(data), Options{Source: "s"}, RunFunc(func(results.RunWithPercentiles) error { return nil })); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 	// A line longer than the line buffer is skipped; parsing goes on.

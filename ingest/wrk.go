@@ -346,9 +346,9 @@ type wrkState struct {
 	notes   []string
 }
 
-// Parse streams the wrk and wrk2 runs of r to emit in input order.
-func (wrkParser) Parse(ctx context.Context, r io.Reader, opts Options, emit func(results.RunWithPercentiles) error) error {
-	st := &wrkState{opts: opts, emit: emit, lab: labeler{labels: opts.Labels}}
+// Parse streams the wrk and wrk2 runs of r to sink in input order.
+func (wrkParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	st := &wrkState{opts: opts, emit: sink.Run, lab: labeler{labels: opts.Labels}}
 	lr := newLineReader(r)
 	for {
 		if lr.line%ctxEvery == 0 {

@@ -29,7 +29,7 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 		fs.Usage()
 		return usagef("ingest: --out DIR is required")
 	}
-	sources, _, loadErr := loadSources(ctx, files, opts, e)
+	sources, _, loadErr := loadSources(ctx, files, opts, *out, e)
 	written, err := writeTables(*out, opts.Experiment, sources)
 	if err != nil {
 		return err
@@ -53,8 +53,8 @@ func tablePath(dir string, table results.Table, experiment, source string) strin
 	return filepath.Join(dir, "tables", string(table), "experiment="+experiment, sourceID(source)+".parquet")
 }
 
-// writeTables writes the runs and percentiles of every source and returns
-// the paths written.
+// writeTables writes the runs, percentiles and series of every source and
+// returns the paths written, with the samples tables written while parsing.
 func writeTables(dir, experiment string, sources []source) ([]string, error) {
 	mem := memory.NewGoAllocator()
 	var written []string
@@ -78,6 +78,16 @@ func writeTables(dir, experiment string, sources []source) ([]string, error) {
 			return written, err
 		}
 		written = append(written, p)
+		if len(s.series) > 0 {
+			p = tablePath(dir, results.TableSeries, experiment, s.name)
+			if err := writeFileAtomic(p, func(w io.Writer) error { return results.WriteSeries(w, s.series, mem) }); err != nil {
+				return written, err
+			}
+			written = append(written, p)
+		}
+		if s.samples != "" {
+			written = append(written, s.samples)
+		}
 	}
 	return written, nil
 }

@@ -21,7 +21,7 @@ func runParse(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	sources, _, loadErr := loadSources(ctx, files, opts, e)
+	sources, _, loadErr := loadSources(ctx, files, opts, "", e)
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetEscapeHTML(false)

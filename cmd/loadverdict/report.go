@@ -29,7 +29,7 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	sources, bad, loadErr := loadSources(ctx, files, opts, e)
+	sources, bad, loadErr := loadSources(ctx, files, opts, *out, e)
 	if len(sources) == 0 {
 		if loadErr == nil {
 			loadErr = errors.New("no input")

@@ -1,0 +1,402 @@
+package ingest
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// Request is one request read from a per-request log.
+type Request struct {
+	// Start is when the request was sent, in nanoseconds on the log's
+	// clock: Unix time, or an offset from the test's start (see
+	// RequestRun.UnixTime).
+	Start     int64
+	LatencyMs float64
+	Status    int32 // HTTP status, 0 when none (a transport error)
+	BytesIn   int64
+	Error     string // transport or protocol error, empty when none
+}
+
+// RequestRun is what a per-request format knows of a run beyond its
+// requests: the parser passes it when a run's first request is read.
+type RequestRun struct {
+	Tool      string
+	LoadModel string
+	Target    string // URL, empty when the log does not show it
+	// UnixTime says Request.Start values are Unix times, so the run's
+	// started_at is known.
+	UnixTime         bool
+	Threads          *int32
+	Connections      *int32
+	TargetRPS        *float64
+	PlannedDurationS *float64
+	Command          *string
+	Notes            []string
+}
+
+// Limits of the per-request aggregation; they bound its memory whatever
+// the size of the log.
+const (
+	// exactCap is the number of latencies per run kept for exact
+	// percentiles; beyond it the run's HdrHistogram answers.
+	exactCap = 1 << 20
+	// maxWindows bounds the windows of a run: beyond it adjacent windows
+	// merge and the window doubles.
+	maxWindows = 2048
+	// maxBadLines is how many malformed lines are quoted in a note.
+	maxBadLines = 3
+	// badLimit is the share of malformed lines beyond which a log is rejected.
+	badLimit = 0.01
+)
+
+// HdrHistogram ranges, in microseconds: the whole run's histogram keeps
+// three significant digits (relative error <= 0.1 %) up to an hour, the
+// per-window ones two (<= 1 %) up to a minute.
+const (
+	runHistMax    = int64(time.Hour / time.Microsecond)
+	windowHistMax = int64(time.Minute / time.Microsecond)
+)
+
+// Requests aggregates the requests of a per-request log into runs in one
+// streaming pass: every request is passed on as a sample, and each run
+// gets its summary, its latency percentiles (exact while they fit,
+// otherwise from an HdrHistogram with 3 significant digits) and its
+// series of windows (default 1 s; windows double when a run outgrows
+// maxWindows). Runs are told apart by a key the parser chooses (e.g.
+// method and URL).
+type Requests struct {
+	opts    Options
+	sink    Sink
+	lab     labeler
+	windowS float64
+	index   map[string]int
+	runs    []*reqRun
+	good    int64
+	bad     int64
+	badMsgs []string
+	badLine int
+}
+
+// NewRequests returns an aggregator that sends to sink.
+func NewRequests(opts Options, sink Sink) *Requests {
+	w := opts.WindowS
+	if !(w > 0) {
+		w = 1
+	}
+	return &Requests{opts: opts, sink: sink, windowS: w, index: map[string]int{}, lab: labeler{labels: opts.Labels}}
+}
+
+// Run returns the handle of the run with the given key, creating it with
+// meta when the key is new. Runs are numbered in order of first sight.
+func (a *Requests) Run(key string, meta RequestRun) int {
+	if h, ok := a.index[key]; ok {
+		return h
+	}
+	h := len(a.runs)
+	a.index[key] = h
+	r := &reqRun{meta: meta, width: a.windowS, hist: hdrhistogram.New(1, runHistMax, 3), minLat: math.Inf(1)}
+	r.id = results.RunID(a.opts.Source, h)
+	a.runs = append(a.runs, r)
+	return h
+}
+
+// Add records one request of run h and sends it on as a sample. A
+// request with a negative or non-finite latency is counted as a malformed
+// line instead.
+func (a *Requests) Add(h int, line int, req Request) error {
+	if math.IsNaN(req.LatencyMs) || math.IsInf(req.LatencyMs, 0) || req.LatencyMs < 0 {
+		a.Bad(line, fmt.Sprintf("latency %v ms", req.LatencyMs))
+		return nil
+	}
+	a.good++
+	r := a.runs[h]
+	if r.n == 0 {
+		r.origin, r.minStart, r.maxEnd = req.Start, req.Start, req.Start
+	}
+	r.add(req)
+	var errPtr *string
+	if req.Error != "" {
+		e := req.Error
+		errPtr = &e
+	}
+	return a.sink.Sample(results.Sample{RunID: r.id, TS: float64(req.Start-r.origin) / 1e9, LatencyMs: req.LatencyMs,
+		Status: req.Status, BytesIn: req.BytesIn, Error: errPtr})
+}
+
+// Bad counts a malformed line; the first few are quoted in the runs' notes.
+func (a *Requests) Bad(line int, msg string) {
+	a.bad++
+	if a.badLine == 0 {
+		a.badLine = line
+	}
+	if len(a.badMsgs) < maxBadLines {
+		a.badMsgs = append(a.badMsgs, fmt.Sprintf("line %d: %s", line, msg))
+	}
+}
+
+// Good counts a well-formed line that carries no request (a header, a
+// metric point of no interest), so that the share of bad lines is fair.
+func (a *Requests) Good() { a.good++ }
+
+// Runs reports how many runs have been seen.
+func (a *Requests) Runs() int { return len(a.runs) }
+
+// Close ends the log: it rejects it when more than 1 % of its lines were
+// malformed, and otherwise sends every run's series and then the run, in
+// order of first sight.
+func (a *Requests) Close() error {
+	if total := a.good + a.bad; a.bad > 0 && float64(a.bad) > badLimit*float64(total) {
+		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: fmt.Sprintf(
+			"%d of %d lines malformed (more than %g %%): %s", a.bad, total, 100*badLimit, strings.Join(a.badMsgs, "; "))}
+	}
+	if len(a.runs) == 0 && a.bad > 0 {
+		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: "no well-formed request: " + strings.Join(a.badMsgs, "; ")}
+	}
+	for i, r := range a.runs {
+		if a.bad > 0 {
+			r.meta.Notes = append(r.meta.Notes, fmt.Sprintf("%d malformed lines skipped (%s)", a.bad, strings.Join(a.badMsgs, "; ")))
+		}
+		for _, s := range r.series() {
+			if err := a.sink.Series(s); err != nil {
+				return err
+			}
+		}
+		run := r.summary()
+		fillCommon(&run, a.opts, i, &a.lab)
+		if err := a.sink.Run(run); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reqRun accumulates one run.
+type reqRun struct {
+	id   string
+	meta RequestRun
+
+	n, errors, non2xx, timeouts int64
+	bytesIn                     int64
+	mean, m2                    float64 // Welford
+	minLat, maxLat              float64
+	origin, minStart, maxEnd    int64
+
+	exact []float64 // latencies while n <= exactCap, nil after
+	over  bool      // exact was dropped
+	hist  *hdrhistogram.Histogram
+
+	width float64 // window width, seconds
+	base  int     // index of windows[0]
+	wins  []window
+}
+
+type window struct {
+	n, errors int64
+	sum, max  float64
+	hist      *hdrhistogram.Histogram
+}
+
+func micros(ms float64) int64 { return int64(math.Round(ms * 1000)) }
+
+func clampRecord(h *hdrhistogram.Histogram, v, hi int64) {
+	_ = h.RecordValue(min(max(v, 1), hi))
+}
+
+func (r *reqRun) add(q Request) {
+	r.n++
+	d := q.LatencyMs - r.mean
+	r.mean += d / float64(r.n)
+	r.m2 += d * (q.LatencyMs - r.mean)
+	r.minLat, r.maxLat = math.Min(r.minLat, q.LatencyMs), math.Max(r.maxLat, q.LatencyMs)
+	r.minStart = min(r.minStart, q.Start)
+	r.maxEnd = max(r.maxEnd, q.Start+int64(q.LatencyMs*1e6))
+	r.bytesIn += q.BytesIn
+	failed := q.Error != "" || q.Status == 0 || q.Status < 200 || q.Status >= 400
+	if failed {
+		r.errors++
+	}
+	if q.Status != 0 && (q.Status < 200 || q.Status >= 400) {
+		r.non2xx++
+	}
+	if q.Error != "" && isTimeout(q.Error) {
+		r.timeouts++
+	}
+	us := micros(q.LatencyMs)
+	clampRecord(r.hist, us, runHistMax)
+	if !r.over {
+		if len(r.exact) < exactCap {
+			r.exact = append(r.exact, q.LatencyMs)
+		} else {
+			r.exact, r.over = nil, true
+		}
+	}
+	w := r.window(float64(q.Start-r.origin) / 1e9)
+	w.n++
+	w.sum += q.LatencyMs
+	w.max = math.Max(w.max, q.LatencyMs)
+	if failed {
+		w.errors++
+	}
+	if w.hist == nil {
+		w.hist = hdrhistogram.New(1, windowHistMax, 2)
+	}
+	clampRecord(w.hist, us, windowHistMax)
+}
+
+func isTimeout(e string) bool {
+	e = strings.ToLower(e)
+	return strings.Contains(e, "timeout") || strings.Contains(e, "deadline exceeded") || strings.Contains(e, "timed out")
+}
+
+// window returns the window holding offset t (seconds from the origin),
+// growing the windows, and doubling their width when there would be more
+// than maxWindows.
+func (r *reqRun) window(t float64) *window {
+	k := int(math.Floor(t / r.width))
+	for {
+		lo, hi := min(r.base, k), max(r.base+len(r.wins)-1, k)
+		if len(r.wins) == 0 {
+			lo, hi = k, k
+		}
+		if hi-lo+1 <= maxWindows {
+			break
+		}
+		r.double()
+		k = int(math.Floor(t / r.width))
+	}
+	if len(r.wins) == 0 {
+		r.base = k
+	}
+	if k < r.base {
+		r.wins = append(make([]window, r.base-k), r.wins...)
+		r.base = k
+	}
+	for k >= r.base+len(r.wins) {
+		r.wins = append(r.wins, window{})
+	}
+	return &r.wins[k-r.base]
+}
+
+// double merges adjacent windows pairwise: the width doubles.
+func (r *reqRun) double() {
+	nb := floorDiv(r.base, 2)
+	merged := make([]window, floorDiv(r.base+len(r.wins)-1, 2)-nb+1)
+	for i := range r.wins {
+		m := &merged[floorDiv(r.base+i, 2)-nb]
+		w := &r.wins[i]
+		m.n += w.n
+		m.errors += w.errors
+		m.sum += w.sum
+		m.max = math.Max(m.max, w.max)
+		if w.hist != nil {
+			if m.hist == nil {
+				m.hist = w.hist
+			} else {
+				m.hist.Merge(w.hist)
+			}
+		}
+	}
+	r.wins, r.base, r.width = merged, nb, r.width*2
+}
+
+func floorDiv(a, b int) int {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// quantiles are the points of each run's distribution in the
+// percentiles table.
+var quantiles = []float64{0, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.975, 0.99, 0.995, 0.999, 0.9995, 0.9999, 0.99999, 1}
+
+// percentile returns the latency at quantile q: exact (the smallest value
+// with at least q of the requests at or below it) when the latencies were
+// kept, else the HdrHistogram's value.
+func (r *reqRun) percentile(sorted []float64, q float64) float64 {
+	if sorted != nil {
+		if q <= 0 {
+			return sorted[0]
+		}
+		i := int(math.Ceil(q*float64(len(sorted)))) - 1
+		return sorted[min(max(i, 0), len(sorted)-1)]
+	}
+	switch q {
+	case 0:
+		return r.minLat
+	case 1:
+		return r.maxLat
+	}
+	return float64(r.hist.ValueAtQuantile(100*q)) / 1000
+}
+
+func (r *reqRun) summary() results.RunWithPercentiles {
+	m := r.meta
+	run := results.RunWithPercentiles{Run: results.Run{
+		Tool: m.Tool, LoadModel: m.LoadModel, Target: m.Target, Threads: m.Threads, Connections: m.Connections,
+		TargetRPS: m.TargetRPS, PlannedDurationS: m.PlannedDurationS, Command: m.Command,
+		Requests: r.n, Errors: r.errors, Non2xx: results.Ptr(r.non2xx), Timeouts: results.Ptr(r.timeouts),
+		BytesIn: results.Ptr(r.bytesIn), HasSamples: true,
+	}}
+	if m.UnixTime {
+		t := time.Unix(0, r.minStart).UTC()
+		run.StartedAt = &t
+	}
+	if d := float64(r.maxEnd-r.minStart) / 1e9; d > 0 {
+		run.DurationS = d
+		run.RPS = float64(r.n) / d
+		run.TransferBPS = results.Ptr(float64(r.bytesIn) / d)
+	}
+	if r.n > 0 {
+		run.LatMeanMs, run.LatMinMs, run.LatMaxMs = results.Ptr(r.mean), results.Ptr(r.minLat), results.Ptr(r.maxLat)
+		if r.n > 1 {
+			run.LatStdevMs = results.Ptr(math.Sqrt(r.m2 / float64(r.n-1)))
+		}
+		var sorted []float64
+		if !r.over {
+			sorted = r.exact
+			slices.Sort(sorted)
+		} else {
+			m.Notes = append(m.Notes, fmt.Sprintf("percentiles from an HdrHistogram with 3 significant digits (relative error <= 0.1 %%): more than %d requests", exactCap))
+		}
+		for _, q := range quantiles {
+			run.Percentiles = append(run.Percentiles, results.Percentile{Quantile: q, LatencyMs: r.percentile(sorted, q)})
+		}
+		for _, c := range []struct {
+			q   float64
+			dst **float64
+		}{{0.5, &run.LatP50Ms}, {0.9, &run.LatP90Ms}, {0.99, &run.LatP99Ms}, {0.999, &run.LatP999Ms}} {
+			*c.dst = results.Ptr(r.percentile(sorted, c.q))
+		}
+	}
+	if len(m.Notes) > 0 {
+		run.Notes = results.Ptr(strings.Join(m.Notes, "; "))
+	}
+	return run
+}
+
+// series returns the run's windows; per-window p50 and p99 come from an
+// HdrHistogram with 2 significant digits (relative error <= 1 %).
+func (r *reqRun) series() []results.Series {
+	out := make([]results.Series, 0, len(r.wins))
+	for i, w := range r.wins {
+		s := results.Series{RunID: r.id, TS: float64(r.base+i) * r.width, WindowS: r.width, Requests: w.n, Errors: w.errors,
+			RPS: float64(w.n) / r.width}
+		if w.n > 0 {
+			s.LatMeanMs = results.Ptr(w.sum / float64(w.n))
+			s.LatMaxMs = results.Ptr(w.max)
+			s.LatP50Ms = results.Ptr(float64(w.hist.ValueAtQuantile(50)) / 1000)
+			s.LatP99Ms = results.Ptr(float64(w.hist.ValueAtQuantile(99)) / 1000)
+		}
+		out = append(out, s)
+	}
+	return out
+}

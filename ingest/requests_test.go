@@ -1,0 +1,175 @@
+package ingest
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// collect is a Sink that keeps everything.
+type collect struct {
+	runs    []results.RunWithPercentiles
+	samples []results.Sample
+	series  []results.Series
+}
+
+func (c *collect) Run(r results.RunWithPercentiles) error { c.runs = append(c.runs, r); return nil }
+func (c *collect) Sample(s results.Sample) error          { c.samples = append(c.samples, s); return nil }
+func (c *collect) Series(s results.Series) error          { c.series = append(c.series, s); return nil }
+
+func TestRequestsAggregate(t *testing.T) {
+	var sink collect
+	a := NewRequests(Options{Source: "log.json", Experiment: "e"}, &sink)
+	meta := RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: "http://127.0.0.1:8080/a", UnixTime: true}
+	const t0 = int64(1_700_000_000_000_000_000)
+	// 100 requests per second for 10 s; latency i%100+1 ms; every 50th a 500.
+	for i := range 1000 {
+		status := int32(200)
+		if i%50 == 0 {
+			status = 500
+		}
+		h := a.Run("GET http://127.0.0.1:8080/a", meta)
+		if err := a.Add(h, i+1, Request{Start: t0 + int64(i)*10_000_000, LatencyMs: float64(i%100 + 1), Status: status, BytesIn: 10}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A second target, seen later: a second run.
+	h2 := a.Run("GET http://127.0.0.1:8080/b", RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: "http://127.0.0.1:8080/b"})
+	if err := a.Add(h2, 1001, Request{Start: t0, LatencyMs: 5, Status: 0, Error: "Get: context deadline exceeded (Client.Timeout exceeded)"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(sink.runs) != 2 || len(sink.samples) != 1001 {
+		t.Fatalf("%d runs, %d samples", len(sink.runs), len(sink.samples))
+	}
+	r := sink.runs[0]
+	if r.Requests != 1000 || r.Errors != 20 || *r.Non2xx != 20 || *r.BytesIn != 10000 || !r.HasSamples || r.Label != "127.0.0.1:8080" {
+		t.Errorf("run: %+v", r.Run)
+	}
+	if r.StartedAt == nil || r.StartedAt.UnixNano() != t0 {
+		t.Errorf("started_at %v", r.StartedAt)
+	}
+	// Duration: from the first start to the last end (9.99 s + 100 ms).
+	if math.Abs(r.DurationS-10.09) > 1e-9 || math.Abs(r.RPS-1000/10.09) > 1e-9 {
+		t.Errorf("duration %v rps %v", r.DurationS, r.RPS)
+	}
+	if math.Abs(*r.LatMeanMs-50.5) > 1e-9 || *r.LatMinMs != 1 || *r.LatMaxMs != 100 || *r.LatP50Ms != 50 || *r.LatP99Ms != 99 {
+		t.Errorf("latency mean %v min %v max %v p50 %v p99 %v", *r.LatMeanMs, *r.LatMinMs, *r.LatMaxMs, *r.LatP50Ms, *r.LatP99Ms)
+	}
+	if r.Percentiles[0].Quantile != 0 || r.Percentiles[0].LatencyMs != 1 || r.Percentiles[len(r.Percentiles)-1].LatencyMs != 100 {
+		t.Errorf("percentiles %+v", r.Percentiles)
+	}
+	var ser []results.Series
+	for _, s := range sink.series {
+		if s.RunID == r.RunID {
+			ser = append(ser, s)
+		}
+	}
+	if len(ser) != 10 || ser[0].Requests != 100 || ser[0].RPS != 100 || ser[3].TS != 3 || ser[0].WindowS != 1 || ser[0].Errors != 2 {
+		t.Errorf("series %+v", ser)
+	}
+	if p := *ser[0].LatP50Ms; math.Abs(p-50) > 0.5 {
+		t.Errorf("window p50 %v, want 50 within 1 %%", p)
+	}
+	b := sink.runs[1]
+	if b.Errors != 1 || *b.Timeouts != 1 || b.RunID != results.RunID("log.json", 1) || b.Index != 1 {
+		t.Errorf("second run %+v", b.Run)
+	}
+}
+
+// A request that started before the first one read gets a negative
+// offset and its own window; a long run's windows double.
+func TestRequestsWindows(t *testing.T) {
+	var sink collect
+	a := NewRequests(Options{Source: "s"}, &sink)
+	h := a.Run("k", RequestRun{Tool: "hey", LoadModel: results.LoadClosed})
+	add := func(sec float64) {
+		if err := a.Add(h, 1, Request{Start: int64(sec * 1e9), LatencyMs: 1, Status: 200}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add(10)
+	add(8.5) // 1.5 s before the first read: window -2
+	for s := 0; s < 5000; s++ {
+		add(10 + float64(s))
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if len(sink.series) > maxWindows {
+		t.Fatalf("%d windows, more than %d", len(sink.series), maxWindows)
+	}
+	w := sink.series[0].WindowS
+	if w != 4 {
+		t.Errorf("window width %v, want 4 s after doubling twice", w)
+	}
+	var total int64
+	for _, s := range sink.series {
+		total += s.Requests
+	}
+	if total != 5002 || sink.series[0].TS >= 0 {
+		t.Errorf("total %d, first window at %v", total, sink.series[0].TS)
+	}
+	if sink.runs[0].Label != "s" {
+		t.Errorf("label %q, want the source name", sink.runs[0].Label)
+	}
+}
+
+// Beyond exactCap requests, percentiles come from the HdrHistogram, within
+// its 0.1 % bound, and the run says so.
+func TestRequestsHistogramPercentiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("1M requests")
+	}
+	var sink RunFunc = func(r results.RunWithPercentiles) error {
+		if r.Notes == nil || !strings.Contains(*r.Notes, "HdrHistogram") {
+			t.Errorf("notes %v", r.Notes)
+		}
+		for _, p := range r.Percentiles {
+			want := math.Max(1, math.Ceil(p.Quantile*float64(exactCap+1000))) / 1000 // latencies 0.001..N/1000 ms
+			if p.Quantile > 0 && p.Quantile < 1 && math.Abs(p.LatencyMs-want) > 0.001*want+0.001 {
+				t.Errorf("q %v: %v ms, want %v within 0.1 %%", p.Quantile, p.LatencyMs, want)
+			}
+		}
+		return nil
+	}
+	a := NewRequests(Options{Source: "s"}, sink)
+	h := a.Run("k", RequestRun{})
+	for i := 1; i <= exactCap+1000; i++ {
+		if err := a.Add(h, i, Request{Start: int64(i), LatencyMs: float64(i) / 1000, Status: 200}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRequestsBadLines(t *testing.T) {
+	run := func(good, bad int) error {
+		a := NewRequests(Options{Source: "x.csv"}, &collect{})
+		h := a.Run("k", RequestRun{})
+		for i := range good {
+			if err := a.Add(h, i+1, Request{LatencyMs: 1, Status: 200}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := range bad {
+			a.Bad(good+i+1, "not a number")
+		}
+		return a.Close()
+	}
+	if err := run(1000, 10); err != nil {
+		t.Errorf("1 %% bad lines rejected: %v", err)
+	}
+	err := run(1000, 11)
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Line != 1001 || !strings.Contains(se.Msg, "11 of 1011 lines malformed") {
+		t.Errorf("over 1 %% bad: %v", err)
+	}
+}

@@ -54,19 +54,20 @@ func jsonLines(t testing.TB, runs []results.RunWithPercentiles) []byte {
 	return buf.Bytes()
 }
 
+// TestGolden parses every input under testdata/<tool>/ (all but notwrk
+// and fuzz) and compares with its golden file: the runs as JSON Lines,
+// then, for per-request logs, a line per series window and a digest of the
+// samples. `go test ./ingest -update` rewrites them.
 func TestGolden(t *testing.T) {
-	for _, tool := range []string{"wrk", "wrk2"} {
-		for _, in := range inputs(t, tool) {
-			t.Run(filepath.Base(in), func(t *testing.T) {
-				runs, err := parseFile(t, in)
-				if err != nil {
-					t.Fatalf("parse: %v", err)
-				}
-				for _, r := range runs {
-					checkRun(t, r)
-				}
-				got := jsonLines(t, runs)
-				golden := strings.TrimSuffix(in, ".txt") + ".golden.json"
+	dirs, _ := filepath.Glob("testdata/*")
+	for _, dir := range dirs {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() || filepath.Base(dir) == "notwrk" || filepath.Base(dir) == "fuzz" {
+			continue
+		}
+		for _, in := range goldenInputs(t, dir) {
+			t.Run(filepath.Base(dir)+"/"+filepath.Base(in), func(t *testing.T) {
+				got := goldenOf(t, in)
+				golden := goldenPath(in)
 				if *update {
 					if err := os.WriteFile(golden, got, 0o644); err != nil {
 						t.Fatal(err)
@@ -81,7 +82,7 @@ func TestGolden(t *testing.T) {
 					gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
 					for i := 0; i < len(gl) && i < len(wl); i++ {
 						if gl[i] != wl[i] {
-							t.Fatalf("run %d differs from %s:\ngot  %s\nwant %s", i, golden, gl[i], wl[i])
+							t.Fatalf("line %d differs from %s:\ngot  %s\nwant %s", i+1, golden, gl[i], wl[i])
 						}
 					}
 					t.Fatalf("%s: got %d lines, want %d", golden, len(gl), len(wl))
@@ -89,6 +90,65 @@ func TestGolden(t *testing.T) {
 			})
 		}
 	}
+}
+
+// goldenInputs lists the parser inputs of a testdata folder: every file but
+// notes (.src, .md), goldens and scripts.
+func goldenInputs(t testing.TB, dir string) []string {
+	t.Helper()
+	all, _ := filepath.Glob(filepath.Join(dir, "*"))
+	var out []string
+	for _, f := range all {
+		base := filepath.Base(f)
+		if strings.HasSuffix(base, ".golden.json") || strings.HasSuffix(base, ".src") || strings.HasSuffix(base, ".md") ||
+			strings.HasSuffix(base, ".sh") || strings.HasSuffix(base, ".go") || base == "README" {
+			continue
+		}
+		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// goldenPath is x.golden.json for x.txt, and x.csv.golden.json for other inputs.
+func goldenPath(in string) string {
+	if strings.HasSuffix(in, ".txt") {
+		return strings.TrimSuffix(in, ".txt") + ".golden.json"
+	}
+	return in + ".golden.json"
+}
+
+// goldenOf parses in and renders what the sink received.
+func goldenOf(t testing.TB, in string) []byte {
+	t.Helper()
+	f, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var c collect
+	if err := Parse(context.Background(), f, Options{Source: filepath.ToSlash(in), Experiment: "test"}, &c); err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	for _, r := range c.runs {
+		checkRun(t, r)
+	}
+	var buf bytes.Buffer
+	buf.Write(jsonLines(t, c.runs))
+	enc := json.NewEncoder(&buf)
+	for _, s := range c.series {
+		if err := enc.Encode(map[string]any{"series": s}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := len(c.samples); n > 0 {
+		digest := map[string]any{"count": n, "first": c.samples[:min(3, n)], "last": c.samples[n-1]}
+		if err := enc.Encode(map[string]any{"samples": digest}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return buf.Bytes()
 }
 
 // TestSeed checks the six runs of the seed blog post value by value.
@@ -220,9 +280,10 @@ func TestDetect(t *testing.T) {
 	}
 	for _, in := range others {
 		b, _ := os.ReadFile(in)
-		if p, err := Detect(b); err == nil {
-			t.Errorf("%s: detected as %s", in, p.Name())
-		} else if !errors.Is(err, ErrNoOutput) {
+		// Other tools' parsers may claim them; wrk must not.
+		if p, err := Detect(b); err == nil && p.Name() == "wrk" {
+			t.Errorf("%s: detected as wrk", in)
+		} else if err != nil && !errors.Is(err, ErrNoOutput) {
 			t.Errorf("%s: error %v is not ErrNoOutput", in, err)
 		}
 	}
@@ -234,8 +295,8 @@ func TestDetect(t *testing.T) {
 		"Latency Distribution\n 50%  1.00ms\n",
 		"Summary:\n  Requests/sec: 10913.3967\n",
 	} {
-		if p, err := Detect([]byte(s)); err == nil {
-			t.Errorf("%q detected as %s", s, p.Name())
+		if p, err := Detect([]byte(s)); err == nil && p.Name() == "wrk" {
+			t.Errorf("%q detected as wrk", s)
 		}
 	}
 }

@@ -3,10 +3,12 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -112,11 +114,31 @@ func Register(p Parser) {
 	registry = append(registry, p)
 }
 
-// Parsers returns the registered parsers in the order Detect tries them.
+// ranker is implemented by parsers that must be tried before (lower rank)
+// or after others; the default rank is 100. Registration happens in init
+// functions, whose order follows file names, so Detect orders by rank,
+// then name.
+type ranker interface {
+	Rank() int
+}
+
+func rankOf(p Parser) int {
+	if r, ok := p.(ranker); ok {
+		return r.Rank()
+	}
+	return 100
+}
+
+// Parsers returns the registered parsers in the order Detect tries them:
+// by rank, then by name.
 func Parsers() []Parser {
 	regMu.RLock()
-	defer regMu.RUnlock()
-	return append([]Parser(nil), registry...)
+	out := append([]Parser(nil), registry...)
+	regMu.RUnlock()
+	slices.SortStableFunc(out, func(a, b Parser) int {
+		return cmp.Or(cmp.Compare(rankOf(a), rankOf(b)), cmp.Compare(a.Name(), b.Name()))
+	})
+	return out
 }
 
 // lookedFor lists the formats the registered parsers read.

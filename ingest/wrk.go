@@ -42,6 +42,10 @@ import (
 
 func init() { Register(wrkParser{}) }
 
+// Rank puts wrk first: its signature spans several lines and text around
+// a wrk run may quote other tools.
+func (wrkParser) Rank() int { return 10 }
+
 type wrkParser struct{}
 
 // Name returns "wrk"; the parser reads wrk2 output too and sets Run.Tool per run.

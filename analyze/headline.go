@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -124,9 +125,22 @@ func (v *Verdict) toolList() string {
 func groupsState(s System) string {
 	var parts []string
 	for _, g := range s.Groups {
-		p := fmt.Sprintf("at %s %s", g.Settings, g.Warmup.Class)
+		p := fmt.Sprintf("at %s: %s across runs", g.Settings, g.Warmup.Class)
+		if len(g.Runs) == 1 {
+			p = fmt.Sprintf("at %s", g.Settings)
+		}
 		if g.Steady.RPSMean != nil {
 			p += fmt.Sprintf(", steady %.0f req/s", *g.Steady.RPSMean)
+		}
+		if w := g.WithinRun; w != nil {
+			p += fmt.Sprintf(", %s within its runs", w.Class)
+			for _, rw := range s.WithinRunWarmup {
+				if w.Class == ClassWarmup && rw.WarmupEndS != nil && slices.Contains(g.RunIDs, rw.RunID) {
+					p += fmt.Sprintf(" (run seq %d steady from %s s)", rw.Seq, fmtNum(*rw.WarmupEndS))
+				}
+			}
+		} else if len(g.Runs) == 1 {
+			p += ": one run without per-request data, so warm-up cannot be told"
 		}
 		parts = append(parts, p)
 	}

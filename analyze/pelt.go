@@ -303,11 +303,21 @@ type Segmentation struct {
 // defaults) on the replaced series. NaN and ±Inf in x count as outliers
 // and are replaced too, as long as their window holds a finite value;
 // otherwise PELT's ErrNotFinite is returned. An empty x gives ErrEmpty.
+// A series shorter than the outlier window (200) is marked but not
+// replaced: there the window is the whole series and would take a short
+// warm-up for outliers.
 func SegmentSeries(x []float64, penalty float64, minSeg int) (Segmentation, error) {
 	if len(x) == 0 {
 		return Segmentation{}, ErrEmpty
 	}
 	clean, marks := ReplaceOutliers(x, DefaultOutlierWindow, DefaultOutlierK)
+	if len(x) < DefaultOutlierWindow {
+		// In a series shorter than the outlier window, the window is the
+		// whole series, and a short warm-up at its start looks like a run
+		// of outliers: they are marked but kept, so PELT can see the
+		// warm-up (e.g. 20 one-second windows of a cold JVM).
+		clean = x
+	}
 	cps, segs, err := PELT(clean, penalty, minSeg)
 	if err != nil {
 		return Segmentation{}, err

@@ -2,6 +2,7 @@ package ingest_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -29,10 +30,10 @@ func ExampleDetect() {
 	p, err := ingest.Detect([]byte("Some prose first.\n" + wrkOutput))
 	fmt.Println(p.Name(), err)
 	_, err = ingest.Detect([]byte("Running 10s test @ http://localhost:3000\n10 connections\n"))
-	fmt.Println(err)
+	fmt.Println(errors.Is(err, ingest.ErrNoOutput), strings.HasPrefix(err.Error(), "no load-generator output found (looked for: wrk, wrk2, "))
 	// Output:
 	// wrk <nil>
-	// no load-generator output found (looked for: wrk, wrk2)
+	// true true
 }
 
 func ExampleParse() {

@@ -323,7 +323,7 @@ func TestParseErrors(t *testing.T) {
 		line     int
 		contains string
 	}{
-		{name: "empty", in: "", contains: "no load-generator output found in x.txt (looked for: wrk, wrk2)"},
+		{name: "empty", in: "", contains: "no load-generator output found in x.txt (looked for: wrk, wrk2, "},
 		{name: "random", in: string(random), contains: "x.txt"},
 		{name: "prose", in: "wrk is a modern HTTP benchmarking tool.\nIt has 2 threads and 10 connections by default.\n", contains: "looked for: wrk, wrk2"},
 		{name: "cut after Thread Stats at EOF", in: "intro\n" + strings.Join(strings.Split(run, "\n")[:3], "\n") + "\n", syntax: true, line: 4},

@@ -50,6 +50,9 @@ const (
 	// maxWindows bounds the windows of a run: beyond it adjacent windows
 	// merge and the window doubles.
 	maxWindows = 2048
+	// originBuffer is how many of a run's first requests are held back to
+	// find its earliest start.
+	originBuffer = 10000
 	// maxBadLines is how many malformed lines are quoted in a note.
 	maxBadLines = 3
 	// badLimit is the share of malformed lines beyond which a log is rejected.
@@ -117,9 +120,42 @@ func (a *Requests) Add(h int, line int, req Request) error {
 	}
 	a.good++
 	r := a.runs[h]
-	if r.n == 0 {
-		r.origin, r.minStart, r.maxEnd = req.Start, req.Start, req.Start
+	if !r.started {
+		// Logs are written in completion order, not start order: the
+		// run's origin (t_s = 0) is the earliest start among its first
+		// originBuffer requests, held back until then.
+		r.pending = append(r.pending, req)
+		if len(r.pending) < originBuffer {
+			return nil
+		}
+		return a.start(r)
 	}
+	return a.record(r, req)
+}
+
+// start fixes a run's origin at the earliest pending start and records
+// the pending requests.
+func (a *Requests) start(r *reqRun) error {
+	r.started = true
+	if len(r.pending) == 0 {
+		return nil
+	}
+	origin := r.pending[0].Start
+	for _, q := range r.pending {
+		origin = min(origin, q.Start)
+	}
+	r.origin, r.minStart, r.maxEnd = origin, origin, origin
+	for _, q := range r.pending {
+		if err := a.record(r, q); err != nil {
+			return err
+		}
+	}
+	r.pending = nil
+	return nil
+}
+
+// record adds a request to its run and passes it on as a sample.
+func (a *Requests) record(r *reqRun, req Request) error {
 	r.add(req)
 	var errPtr *string
 	if req.Error != "" {
@@ -159,6 +195,11 @@ func (a *Requests) Close() error {
 	if len(a.runs) == 0 && a.bad > 0 {
 		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: "no well-formed request: " + strings.Join(a.badMsgs, "; ")}
 	}
+	for _, r := range a.runs {
+		if err := a.start(r); err != nil {
+			return err
+		}
+	}
 	for i, r := range a.runs {
 		if a.bad > 0 {
 			r.meta.Notes = append(r.meta.Notes, fmt.Sprintf("%d malformed lines skipped (%s)", a.bad, strings.Join(a.badMsgs, "; ")))
@@ -181,6 +222,9 @@ func (a *Requests) Close() error {
 type reqRun struct {
 	id   string
 	meta RequestRun
+
+	started bool      // origin fixed
+	pending []Request // the first requests, until the origin is fixed
 
 	n, errors, non2xx, timeouts int64
 	bytesIn                     int64

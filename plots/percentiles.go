@@ -88,6 +88,13 @@ func percentileData(in Input) pctData {
 		d.RunsPerSys[si]++
 	}
 	d.Log = d.YMin > 0 && d.YMax/d.YMin > LogSpan
+	if d.Log {
+		// A log axis cannot show 0 ms (tools that round to whole ms, like
+		// ab -g, report it): such points are left out.
+		for i := range d.Runs {
+			d.Runs[i].XY = slices.DeleteFunc(d.Runs[i].XY, func(xy plotter.XY) bool { return xy.Y <= 0 })
+		}
+	}
 	return d
 }
 

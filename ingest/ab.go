@@ -1,0 +1,826 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// The ab parser reads the text report of ApacheBench (ab, from Apache
+// httpd's support tools), wherever it sits in a file: bare, in terminal
+// transcripts or markdown, indented, several runs in a row, partial pastes
+// that start at "Concurrency Level:".
+//
+// A run is the block
+//
+//	[ab [options] URL]                                   optional
+//	This is ApacheBench, Version 2.3 <$Revision: 1903618 $>
+//	Benchmarking localhost (be patient)[.....done]
+//	Completed 1000 requests / Finished 10000 requests    progress
+//	Server Software / Server Hostname / Server Port
+//	SSL/TLS Protocol / Server Temp Key / TLS Server Name https only
+//	Document Path / Document Length
+//	Concurrency Level:      100
+//	Time taken for tests:   0.439 seconds
+//	Complete requests:      10000
+//	Failed requests:        2454
+//	   (Connect: 0, Receive: 818, Length: 818, Exceptions: 818)
+//	Write errors / Non-2xx responses / Keep-Alive requests
+//	Total transferred / Total body sent / HTML transferred
+//	Requests per second:    22767.94 [#/sec] (mean)
+//	Time per request:       4.392 [ms] (mean)
+//	Time per request:       0.044 [ms] (mean, across all concurrent requests)
+//	Transfer rate:          3179.51 [Kbytes/sec] received
+//	Connection Times (ms)                                 min mean[+/-sd] median max (-S: min avg max)
+//	Percentage of the requests served within a certain time (ms)
+//	  50%      4 ... 100%     13 (longest request)      not with -d
+//
+// Target: http[s]://Server Hostname:Server Port + Document Path (https
+// when the SSL/TLS Protocol line is shown). errors = Connect + Receive +
+// Exceptions + Non-2xx: ab also counts as failed the responses whose
+// length differs from the first one (Length), which are no errors for
+// dynamic pages; they are noted. ab counts 3xx responses as Non-2xx too.
+// Latency statistics come from the Total row of Connection Times (whole
+// ms), percentiles from the percentage table.
+//
+// A run that starts ("This is ApacheBench" and the Benchmarking line) but
+// ends without its report (ab aborted: "apr_socket_recv: Connection reset
+// by peer (104)") is a *SyntaxError.
+
+func init() { Register(abParser{}) }
+
+type abParser struct{}
+
+// Name returns "ab".
+func (abParser) Name() string { return "ab" }
+
+// Groups of report lines, in report order; a line of an earlier group
+// than the run has reached starts the next run.
+const (
+	agBanner int8 = iota + 1
+	agProgress
+	agServer
+	agDoc
+	agConcurrency
+	agTime
+	agComplete
+	agFailed
+	agTransferred
+	agRate
+	agConnTimes
+	agPercent
+)
+
+// Keys of the report, as bits of abRun.keys: a repeated key starts the next run.
+const (
+	akBanner = 1 << iota
+	akBenchmarking
+	akSoftware
+	akHostname
+	akPort
+	akTLS
+	akPath
+	akDocLength
+	akConcurrency
+	akTime
+	akComplete
+	akFailed
+	akBreakdown
+	akWrite
+	akNon2xx
+	akKeepAlive
+	akTransferred
+	akBodySent
+	akHTML
+	akRPS
+	akTPR
+	akTPRAll
+	akRate
+	akConnTimes
+	akPercent
+	akTLSMore // Server Temp Key, TLS Server Name
+)
+
+// abRun accumulates one run.
+type abRun struct {
+	group                    int8
+	keys                     uint32
+	startLine, lastLine      int
+	cmd                      *abCommand
+	host, port, path         string
+	tls                      bool
+	conc                     int64
+	timeS                    float64
+	complete, failed         int64
+	connect, receive, length int64
+	except, write, non2xx    int64
+	transferred              int64
+	rps, tpr, rateKB         float64
+	inConn, inPct            bool
+	connCols                 int // 5: min mean sd median max; 3: min avg max (-S)
+	total                    [5]float64
+	hasTotal                 bool
+	pcts                     []results.Percentile
+	aborted                  string
+	abortLine                int
+	bad                      string
+	badLine                  int
+}
+
+// abState is the parser's state over one input.
+type abState struct {
+	opts    Options
+	sink    Sink
+	lab     labeler
+	detect  bool
+	found   bool
+	index   int
+	active  bool
+	run     abRun
+	pending *abCommand
+	f       [24][]byte
+}
+
+// Detect reports whether head holds an ab report: the "This is
+// ApacheBench" banner with the Benchmarking line or a report line, or,
+// for partial pastes, three of ab's report lines.
+func (abParser) Detect(head []byte) bool {
+	st := &abState{detect: true}
+	ln := 0
+	for len(head) > 0 && !st.found {
+		var line []byte
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			line, head = head, nil
+		}
+		ln++
+		_ = st.line(line, ln)
+		if st.active && st.run.recognized() {
+			return true
+		}
+	}
+	return st.found
+}
+
+// recognized reports whether the run's lines are surely ab's.
+func (r *abRun) recognized() bool {
+	if r.keys&akBanner != 0 && r.keys&^akBanner != 0 {
+		return true
+	}
+	n := 0
+	for k := r.keys; k != 0; k &= k - 1 {
+		n++
+	}
+	return n >= 3
+}
+
+// Parse streams the ab runs of r to sink in input order.
+func (abParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	st := &abState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
+	lr := newLineReader(r)
+	for {
+		if lr.line%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		b, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", opts.Source, err)
+		}
+		if err := st.line(b, lr.line); err != nil {
+			return err
+		}
+	}
+	if err := st.close(); err != nil {
+		return err
+	}
+	if st.index == 0 {
+		return &NoOutputError{File: opts.Source, LookedFor: []string{"ab"}}
+	}
+	return nil
+}
+
+// abValue returns the value of a "Key:   value" line: the text after the
+// first colon, trimmed.
+func abValue(s []byte) []byte {
+	i := bytes.IndexByte(s, ':')
+	if i < 0 {
+		return nil
+	}
+	return bytes.TrimSpace(trimLeft(s[i+1:]))
+}
+
+// line handles one input line.
+func (st *abState) line(b []byte, ln int) error {
+	s := normalize(b)
+	if len(s) == 0 {
+		return nil
+	}
+	f := fields(s, st.f[:0])
+	r := &st.run
+	if st.active && r.inConn {
+		if st.connRow(f) {
+			r.lastLine = ln
+			return nil
+		}
+		r.inConn = false
+	}
+	if st.active && r.inPct {
+		if st.pctRow(f, ln) {
+			return nil
+		}
+		r.inPct = false
+	}
+	key, group, ok := st.classify(s, f)
+	if !ok {
+		return st.other(s, f, ln)
+	}
+	if st.active && (group < r.group || r.keys&key != 0) {
+		if err := st.close(); err != nil {
+			return err
+		}
+	}
+	if !st.active {
+		st.start(ln)
+	}
+	r.keys |= key
+	r.group = max(r.group, group)
+	r.lastLine = ln
+	st.value(key, s, f, ln)
+	return nil
+}
+
+// classify returns the key and group of a report line.
+func (st *abState) classify(s []byte, f [][]byte) (uint32, int8, bool) {
+	k0 := string(f[0])
+	switch k0 {
+	case "This":
+		if bytes.HasPrefix(s, []byte("This is ApacheBench")) {
+			return akBanner, agBanner, true
+		}
+	case "Benchmarking":
+		if bytes.Contains(s, []byte("(be patient)")) {
+			return akBenchmarking, agProgress, true
+		}
+	case "Server":
+		if len(f) >= 2 {
+			switch string(f[1]) {
+			case "Software:":
+				return akSoftware, agServer, true
+			case "Hostname:":
+				return akHostname, agServer, true
+			case "Port:":
+				return akPort, agServer, true
+			case "Temp":
+				return akTLSMore, agServer, true
+			}
+		}
+	case "SSL/TLS":
+		if len(f) >= 2 && string(f[1]) == "Protocol:" {
+			return akTLS, agServer, true
+		}
+	case "TLS":
+		if len(f) >= 3 && string(f[1]) == "Server" && string(f[2]) == "Name:" {
+			return akTLSMore, agServer, true
+		}
+	case "Document":
+		if len(f) >= 2 {
+			switch string(f[1]) {
+			case "Path:":
+				return akPath, agDoc, true
+			case "Length:":
+				return akDocLength, agDoc, true
+			}
+		}
+	case "Concurrency":
+		if len(f) == 3 && string(f[1]) == "Level:" {
+			return akConcurrency, agConcurrency, true
+		}
+	case "Time":
+		if len(f) == 6 && string(f[1]) == "taken" && string(f[3]) == "tests:" && string(f[5]) == "seconds" {
+			return akTime, agTime, true
+		}
+		if len(f) >= 6 && string(f[1]) == "per" && string(f[2]) == "request:" && string(f[4]) == "[ms]" {
+			if string(f[5]) == "(mean," {
+				return akTPRAll, agRate, true
+			}
+			return akTPR, agRate, true
+		}
+	case "Complete":
+		if len(f) == 3 && string(f[1]) == "requests:" {
+			return akComplete, agComplete, true
+		}
+	case "Failed":
+		if len(f) == 3 && string(f[1]) == "requests:" {
+			return akFailed, agFailed, true
+		}
+	case "(Connect:":
+		return akBreakdown, agFailed, true
+	case "Write":
+		if len(f) == 3 && string(f[1]) == "errors:" {
+			return akWrite, agFailed, true
+		}
+	case "Non-2xx":
+		if len(f) == 3 && string(f[1]) == "responses:" {
+			return akNon2xx, agFailed, true
+		}
+	case "Keep-Alive":
+		if len(f) == 3 && string(f[1]) == "requests:" {
+			return akKeepAlive, agFailed, true
+		}
+	case "Total":
+		if len(f) >= 3 && string(f[1]) == "transferred:" {
+			return akTransferred, agTransferred, true
+		}
+		if len(f) >= 4 && string(f[1]) == "body" && string(f[2]) == "sent:" {
+			return akBodySent, agTransferred, true
+		}
+	case "HTML":
+		if len(f) >= 3 && string(f[1]) == "transferred:" {
+			return akHTML, agTransferred, true
+		}
+	case "Requests":
+		if len(f) >= 5 && string(f[1]) == "per" && string(f[2]) == "second:" && string(f[4]) == "[#/sec]" {
+			return akRPS, agRate, true
+		}
+	case "Transfer":
+		if len(f) >= 4 && string(f[1]) == "rate:" && string(f[3]) == "[Kbytes/sec]" {
+			return akRate, agRate, true
+		}
+	case "Connection":
+		if len(f) == 3 && string(f[1]) == "Times" && string(f[2]) == "(ms)" {
+			return akConnTimes, agConnTimes, true
+		}
+	case "Percentage":
+		if bytes.HasPrefix(s, []byte("Percentage of the requests served within a certain time")) {
+			return akPercent, agPercent, true
+		}
+	}
+	return 0, 0, false
+}
+
+// value stores the value of a report line.
+func (st *abState) value(key uint32, s []byte, f [][]byte, ln int) {
+	r := &st.run
+	num := func(b []byte) int64 {
+		n, ok := parseUint(b)
+		if !ok {
+			r.malformed(ln, string(s))
+		}
+		return n
+	}
+	dec := func(b []byte) float64 {
+		v, ok := parseDec(b, 0)
+		if !ok {
+			r.malformed(ln, string(s))
+		}
+		return v
+	}
+	switch key {
+	case akBanner:
+		if c := st.pending; c != nil {
+			r.cmd = c
+			r.startLine = c.line
+			st.pending = nil
+		}
+	case akBenchmarking:
+		// "Benchmarking host (be patient)...apr_socket_recv: Connection refused (111)"
+		if i := bytes.Index(s, []byte("apr_")); i >= 0 && r.aborted == "" {
+			r.aborted, r.abortLine = string(s[i:]), ln
+		}
+	case akHostname:
+		r.host = string(abValue(s))
+	case akPort:
+		r.port = string(abValue(s))
+	case akTLS:
+		r.tls = true
+	case akPath:
+		r.path = string(abValue(s))
+	case akConcurrency:
+		r.conc = num(f[2])
+	case akTime:
+		r.timeS = dec(f[4])
+	case akComplete:
+		r.complete = num(f[2])
+	case akFailed:
+		r.failed = num(f[2])
+	case akBreakdown:
+		// (Connect: 0, Receive: 818, Length: 818, Exceptions: 818)
+		if len(f) != 8 || string(f[2]) != "Receive:" || string(f[4]) != "Length:" || string(f[6]) != "Exceptions:" {
+			r.malformed(ln, string(s))
+			return
+		}
+		r.connect, r.receive = num(trimPunct(f[1])), num(trimPunct(f[3]))
+		r.length, r.except = num(trimPunct(f[5])), num(trimPunct(f[7]))
+	case akWrite:
+		r.write = num(f[2])
+	case akNon2xx:
+		r.non2xx = num(f[2])
+	case akTransferred:
+		r.transferred = num(f[2])
+	case akRPS:
+		r.rps = dec(f[3])
+	case akTPR:
+		r.tpr = dec(f[3])
+	case akRate:
+		r.rateKB = dec(f[2])
+	case akConnTimes:
+		r.inConn = true
+	case akPercent:
+		r.inPct = true
+	}
+}
+
+// connRow handles a line of the Connection Times table.
+func (st *abState) connRow(f [][]byte) bool {
+	r := &st.run
+	switch string(f[0]) {
+	case "min":
+		switch {
+		case len(f) == 4 && string(f[1]) == "mean[+/-sd]":
+			r.connCols = 5
+		case len(f) == 3 && string(f[1]) == "avg":
+			r.connCols = 3
+		default:
+			return false
+		}
+		return true
+	case "Connect:", "Processing:", "Waiting:", "Total:":
+	default:
+		// The warnings ab prints under the table.
+		return bytes.HasPrefix(f[0], []byte("WARNING")) || string(f[0]) == "These"
+	}
+	if r.connCols == 0 || len(f) != r.connCols+1 {
+		return false
+	}
+	var v [5]float64
+	for i := 1; i < len(f); i++ {
+		x, ok := parseDec(f[i], 0)
+		if !ok {
+			return false
+		}
+		v[i-1] = x
+	}
+	if string(f[0]) == "Total:" {
+		if r.connCols == 3 { // min avg max
+			v = [5]float64{v[0], v[1], -1, -1, v[2]}
+		}
+		r.total, r.hasTotal = v, true
+	}
+	return true
+}
+
+// pctRow handles a row of the percentage table ("50%   1747",
+// "100%  63958 (longest request)").
+func (st *abState) pctRow(f [][]byte, ln int) bool {
+	r := &st.run
+	if len(f) != 2 && !(len(f) == 4 && string(f[2]) == "(longest" && string(f[3]) == "request)") {
+		return false
+	}
+	p := f[0]
+	if len(p) < 2 || p[len(p)-1] != '%' {
+		return false
+	}
+	pct, ok1 := parseUint(p[:len(p)-1])
+	ms, ok2 := parseDec(f[1], 0)
+	if !ok1 || !ok2 || pct > 100 {
+		return false
+	}
+	if len(r.pcts) < maxPercentiles {
+		r.pcts = append(r.pcts, results.Percentile{Quantile: float64(pct) / 100, LatencyMs: ms})
+	}
+	r.lastLine = ln
+	return true
+}
+
+// other handles a line that is no report line: progress, abort messages,
+// command lines.
+func (st *abState) other(s []byte, f [][]byte, ln int) error {
+	r := &st.run
+	if st.active {
+		switch string(f[0]) {
+		case "Completed", "Finished":
+			if len(f) == 3 && string(f[2]) == "requests" {
+				if _, ok := parseUint(f[1]); ok {
+					r.lastLine = ln
+					return nil
+				}
+			}
+		case "Total":
+			// Total of 1234 requests completed (after an abort)
+			if len(f) == 5 && string(f[1]) == "of" && string(f[3]) == "requests" {
+				r.lastLine = ln
+				return nil
+			}
+		}
+		if bytes.HasPrefix(s, []byte("apr_")) || bytes.HasPrefix(s, []byte("SSL read failed")) ||
+			bytes.HasPrefix(s, []byte("ab: ")) || bytes.HasPrefix(s, []byte("Test aborted")) {
+			if r.aborted == "" && r.keys&akComplete == 0 {
+				r.aborted, r.abortLine = string(s), ln
+			}
+			return nil
+		}
+	}
+	if i := findABCommand(s); i >= 0 {
+		if c, ok := parseABCommand(string(s[i:]), ln); ok {
+			if st.active && r.keys&(akComplete|akTime) != 0 {
+				if err := st.close(); err != nil {
+					return err
+				}
+			}
+			st.pending = c
+		}
+	}
+	return nil
+}
+
+func (r *abRun) malformed(ln int, s string) {
+	if r.bad == "" {
+		r.bad, r.badLine = strconv.Quote(s), ln
+	}
+}
+
+// start begins a run.
+func (st *abState) start(ln int) {
+	st.active = true
+	st.run = abRun{startLine: ln, lastLine: ln, pcts: st.run.pcts[:0]}
+}
+
+// close ends the current run, emitting it when it has its report.
+func (st *abState) close() error {
+	if !st.active {
+		return nil
+	}
+	st.active = false
+	r := &st.run
+	if r.keys&(akComplete|akTime) != akComplete|akTime {
+		if !r.recognized() || st.detect {
+			return nil
+		}
+		if r.aborted != "" {
+			return &SyntaxError{File: st.opts.Source, Line: r.abortLine, Msg: "ab stopped before its report: " + r.aborted}
+		}
+		if r.keys&^(akBanner|akBenchmarking) == 0 {
+			return nil // ab -V, or a banner quoted alone
+		}
+		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+			Msg: "ab report without its Time taken for tests or Complete requests line (cut paste?)"}
+	}
+	if r.bad != "" && !st.detect {
+		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "ab: malformed line " + r.bad}
+	}
+	st.found = true
+	if st.detect {
+		return nil
+	}
+	out := st.build()
+	fillCommon(&out, st.opts, st.index, &st.lab)
+	st.index++
+	return st.sink.Run(out)
+}
+
+// target returns the URL of the run.
+func (r *abRun) target() string {
+	if r.host == "" {
+		if r.cmd != nil {
+			return r.cmd.url
+		}
+		return ""
+	}
+	host := r.host
+	if strings.IndexByte(host, ':') >= 0 && !strings.HasPrefix(host, "[") {
+		host = "[" + host + "]"
+	}
+	scheme := "http://"
+	if r.tls {
+		scheme = "https://"
+	}
+	t := scheme + host
+	if r.port != "" {
+		t += ":" + r.port
+	}
+	if r.path == "" {
+		r.path = "/"
+	}
+	return t + r.path
+}
+
+// build makes the run of a complete report.
+func (st *abState) build() results.RunWithPercentiles {
+	r := &st.run
+	var notes []string
+	out := results.RunWithPercentiles{Run: results.Run{
+		Tool: "ab", LoadModel: results.LoadClosed, Target: r.target(), DurationS: r.timeS,
+		Requests: r.complete, SourceLine: int32(r.startLine),
+	}, Percentiles: []results.Percentile{}}
+	if r.keys&akConcurrency != 0 && r.conc <= 1<<31-1 {
+		out.Connections = results.Ptr(int32(r.conc))
+	}
+	if c := r.cmd; c != nil {
+		out.Command = results.Ptr(c.raw)
+		if c.timeLimit > 0 {
+			out.PlannedDurationS = results.Ptr(c.timeLimit)
+		}
+		out.TimeoutS = results.Ptr(c.timeout)
+		if out.Connections == nil && c.conc > 0 {
+			out.Connections = results.Ptr(int32(c.conc))
+		}
+	}
+	// Errors.
+	if r.keys&akFailed != 0 {
+		switch {
+		case r.keys&akBreakdown != 0:
+			out.Errors = addSat(addSat(r.connect, r.receive), r.except)
+			out.ConnectErrors = results.Ptr(r.connect)
+			out.ReadErrors = results.Ptr(r.receive)
+			if r.length > 0 {
+				notes = append(notes, fmt.Sprintf("%d Length failures (responses whose length differs from the first one's; ab counts them as failed requests): not counted as errors", r.length))
+			}
+		case r.failed > 0:
+			out.Errors = r.failed
+			notes = append(notes, "Failed requests without their breakdown line: all counted as errors")
+		default:
+			out.ConnectErrors, out.ReadErrors = results.Ptr[int64](0), results.Ptr[int64](0)
+		}
+		out.WriteErrors = results.Ptr(r.write)
+		out.Non2xx = results.Ptr(r.non2xx)
+		out.Errors = addSat(out.Errors, r.non2xx)
+		if r.write > 0 {
+			notes = append(notes, fmt.Sprintf("%d write errors", r.write))
+		}
+		if r.non2xx > 0 {
+			notes = append(notes, "ab's Non-2xx responses include 3xx responses")
+		}
+	} else {
+		notes = append(notes, "no Failed requests line: errors not known")
+	}
+	if r.keys&akTransferred != 0 {
+		out.BytesIn = results.Ptr(r.transferred)
+	}
+	switch {
+	case r.keys&akRPS != 0:
+		out.RPS = r.rps
+	case r.timeS > 0:
+		out.RPS = float64(r.complete) / r.timeS
+		notes = append(notes, "no Requests per second line: rps computed from requests and duration")
+	}
+	if r.keys&akRate != 0 {
+		out.TransferBPS = results.Ptr(r.rateKB * 1024)
+	}
+	// Latency: the Total row of Connection Times (whole ms).
+	if r.hasTotal {
+		out.LatMinMs, out.LatMeanMs, out.LatMaxMs = results.Ptr(r.total[0]), results.Ptr(r.total[1]), results.Ptr(r.total[4])
+		if r.total[2] >= 0 {
+			out.LatStdevMs = results.Ptr(r.total[2])
+		}
+		if len(r.pcts) == 0 && r.total[3] >= 0 {
+			out.LatP50Ms = results.Ptr(r.total[3])
+			out.Percentiles = append(out.Percentiles, results.Percentile{Quantile: 0.5, LatencyMs: r.total[3]})
+		}
+	} else if r.keys&akTPR != 0 && r.complete > 0 {
+		out.LatMeanMs = results.Ptr(r.tpr)
+		notes = append(notes, "no Connection Times table: lat_mean_ms is ab's Time per request (concurrency × time taken / requests)")
+	}
+	for _, p := range r.pcts {
+		out.Percentiles = append(out.Percentiles, p)
+		switch p.Quantile {
+		case 0.5:
+			out.LatP50Ms = results.Ptr(p.LatencyMs)
+		case 0.9:
+			out.LatP90Ms = results.Ptr(p.LatencyMs)
+		case 0.99:
+			out.LatP99Ms = results.Ptr(p.LatencyMs)
+		}
+	}
+	if len(notes) > 0 {
+		out.Notes = results.Ptr(strings.Join(notes, "; "))
+	}
+	return out
+}
+
+// abCommand is an ab command line found before a report.
+type abCommand struct {
+	raw       string
+	line      int
+	url       string
+	conc      int64
+	timeLimit float64
+	timeout   float64
+}
+
+// findABCommand returns the offset in s of an ab command line: a token
+// naming ab (ab, abs, /usr/bin/ab, ab.exe) followed by an option or a
+// URL; -1 when there is none.
+func findABCommand(s []byte) int {
+	var buf [32][]byte
+	f := fields(s, buf[:0])
+	for i := 0; i+1 < len(f); i++ {
+		if !isABExe(f[i]) {
+			continue
+		}
+		next := f[i+1]
+		if next[0] == '-' || next[0] == '"' || next[0] == '\'' || bytes.HasPrefix(next, []byte("http")) {
+			start := cap(s) - cap(f[i])
+			for start < len(s) && (s[start] == '`' || s[start] == '(') {
+				start++
+			}
+			return start
+		}
+	}
+	return -1
+}
+
+// isABExe reports whether tok names the ab program.
+func isABExe(tok []byte) bool {
+	tok = bytes.TrimLeft(tok, "`(\"'")
+	if i := bytes.LastIndexAny(tok, `/\`); i >= 0 {
+		tok = tok[i+1:]
+	}
+	tok = bytes.TrimSuffix(tok, []byte(".exe"))
+	return string(tok) == "ab" || string(tok) == "abs"
+}
+
+// abArgOpts are ab's options that take a value.
+const abArgOpts = "ncstbBpuTvxyzCHAPXgemZfE"
+
+// parseABCommand parses the command line s (starting at the ab token). It
+// reports false when no URL follows the options.
+func parseABCommand(s string, line int) (*abCommand, bool) {
+	s = strings.TrimSpace(s)
+	c := &abCommand{raw: s, line: line, timeout: 30}
+	prog, tail := s, ""
+	if i := strings.IndexAny(s, " \t"); i >= 0 {
+		prog, tail = s[:i], s[i+1:]
+	}
+	if !isABExe([]byte(prog)) {
+		return nil, false
+	}
+	args := shellWords(tail)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "" {
+			continue
+		}
+		if a[0] != '-' || len(a) == 1 {
+			if c.url == "" {
+				switch {
+				case strings.Contains(a, "://"):
+					c.url = a
+				case a[0] == '$' || a[0] == '{' || a[0] == '<':
+					c.url = ""
+				case strings.IndexByte(a, '/') > 0:
+					c.url = "http://" + a
+				default:
+					return nil, false
+				}
+				return c, true
+			}
+			continue
+		}
+		// Clustered flags ("-kq") or an option with its value glued ("-n100").
+		for k := 1; k < len(a); k++ {
+			o := a[k]
+			if strings.IndexByte(abArgOpts, o) < 0 {
+				continue
+			}
+			val := a[k+1:]
+			if val == "" {
+				if i+1 >= len(args) {
+					return nil, false
+				}
+				i++
+				val = args[i]
+			}
+			c.option(o, val)
+			break
+		}
+	}
+	return nil, false
+}
+
+func (c *abCommand) option(o byte, val string) {
+	switch o {
+	case 'c':
+		if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
+			c.conc = n
+		}
+	case 't':
+		if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
+			c.timeLimit = float64(n)
+		}
+	case 's':
+		if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
+			c.timeout = float64(n)
+		}
+	}
+}

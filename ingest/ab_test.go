@@ -1,0 +1,248 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+func TestABRuns(t *testing.T) {
+	for _, c := range []struct {
+		file                     string
+		target                   string
+		conns                    int32
+		dur                      float64
+		requests, errors, non2xx int64
+		rps, mean, p50, p99, max float64
+		stdev                    float64 // -1: none
+		pcts                     int
+		planned                  float64
+		notes                    string
+		command                  bool
+	}{
+		{file: "notwrk/ab_01.txt", target: "http://localhost:80/", conns: 10000, dur: 259.24, requests: 1000000, errors: 1636, rps: 3857.42,
+			mean: 2566, stdev: 2929.1, p50: 1747, p99: 16549, max: 63958, pcts: 9, notes: "818 Length failures", command: true},
+		{file: "notwrk/ab_02.txt", conns: 12000, dur: 224.543, requests: 1000000, errors: 1606, rps: 4453.49,
+			mean: 2676, stdev: 2483.7, p50: 2169, p99: 9217, max: 64408, pcts: 9, notes: "803 Length failures"},
+		{file: "notwrk/ab_03.txt", target: "http://localhost:8080/", conns: 100, dur: 0.439, requests: 10000, rps: 22767.94,
+			mean: 4, stdev: 1.1, p50: 4, p99: 12, max: 13, pcts: 9, command: true},
+		{file: "ab/real-tls.txt", target: "https://127.0.0.1:19102/", conns: 2, dur: 0.312, requests: 200, rps: 640.38,
+			mean: 3, stdev: 1, p50: 3, p99: 7, max: 7, pcts: 9, command: true},
+		{file: "ab/real-non2xx.txt", target: "http://127.0.0.1:19100/mixed?every=3", conns: 10, dur: 0.174, requests: 2000, errors: 666, non2xx: 666,
+			rps: 11484.09, mean: 1, stdev: 0.4, p50: 1, p99: 2, max: 5, pcts: 9, notes: "include 3xx", command: true},
+		{file: "ab/real-quiet-S-d.txt", target: "http://127.0.0.1:19100/sleep?ms=1", conns: 5, dur: 0.169, requests: 500, rps: 2950.58,
+			mean: 2, stdev: -1, max: 6},
+		{file: "ab/real-timelimit.txt", target: "http://127.0.0.1:19100/sleep?ms=5", conns: 4, dur: 2.002, requests: 1319, rps: 658.99,
+			mean: 6, stdev: 0.9, p50: 6, p99: 10, max: 13, pcts: 9, planned: 2, command: true},
+	} {
+		runs, err := parseFile(t, "testdata/"+c.file)
+		if err != nil || len(runs) != 1 {
+			t.Errorf("%s: %d runs, err %v", c.file, len(runs), err)
+			continue
+		}
+		r := runs[0]
+		if r.Tool != "ab" || r.LoadModel != results.LoadClosed || r.Target != c.target || r.Connections == nil || *r.Connections != c.conns ||
+			r.DurationS != c.dur || r.Requests != c.requests || r.Errors != c.errors || r.Non2xx == nil || *r.Non2xx != c.non2xx || r.RPS != c.rps ||
+			!heyabPtrEq(r.LatMeanMs, c.mean) || !heyabPtrEq(r.LatMaxMs, c.max) || (c.stdev < 0) != (r.LatStdevMs == nil) || c.stdev >= 0 && !heyabPtrEq(r.LatStdevMs, c.stdev) ||
+			len(r.Percentiles) != c.pcts || c.pcts > 0 && (!heyabPtrEq(r.LatP50Ms, c.p50) || !heyabPtrEq(r.LatP99Ms, c.p99)) ||
+			(r.PlannedDurationS != nil) != (c.planned > 0) || c.planned > 0 && *r.PlannedDurationS != c.planned || (r.Command != nil) != c.command {
+			t.Errorf("%s: %+v", c.file, r.Run)
+		}
+		if (c.notes == "") != (r.Notes == nil) || c.notes != "" && !strings.Contains(*r.Notes, c.notes) {
+			t.Errorf("%s: notes %v, want %q", c.file, r.Notes, c.notes)
+		}
+		if c.pcts > 0 && (r.Percentiles[c.pcts-1].Quantile != 1 || r.Percentiles[c.pcts-1].LatencyMs != c.max) {
+			t.Errorf("%s: last percentile %+v", c.file, r.Percentiles[c.pcts-1])
+		}
+	}
+	runs, err := parseFile(t, "testdata/notwrk/ab_02.txt")
+	if err != nil || runs[0].Label != "ab_02" {
+		t.Errorf("partial paste without target: label %q, err %v", runs[0].Label, err)
+	}
+	runs, err = parseFile(t, "testdata/ab/real-keepalive.txt")
+	if err != nil || runs[0].BytesIn == nil || *runs[0].BytesIn != 308000 || !heyabPtrEq(runs[0].TransferBPS, 10967.01*1024) || *runs[0].TimeoutS != 30 {
+		t.Errorf("keep-alive: %+v, err %v", runs[0].Run, err)
+	}
+}
+
+// abRefused is real ab output when the server refuses connections.
+const abRefused = `$ ab -n 10 http://127.0.0.1:19199/
+This is ApacheBench, Version 2.3 <$Revision: 1923142 $>
+Copyright 1996 Adam Twiss, Zeus Technology Ltd, http://www.zeustech.net/
+Licensed to The Apache Software Foundation, http://www.apache.org/
+
+Benchmarking 127.0.0.1 (be patient)...apr_socket_recv: Connection refused (111)
+`
+
+func TestABVariants(t *testing.T) {
+	opts := Options{Source: "x.txt"}
+	ab02, _ := os.ReadFile("testdata/notwrk/ab_02.txt")
+	ab03, _ := os.ReadFile("testdata/notwrk/ab_03.txt")
+	okRun, _ := parseFile(t, "testdata/notwrk/ab_03.txt")
+
+	_, err := heyabParseString(abRefused, opts)
+	heyabWantSyntax(t, err, 6, "ab stopped before its report: apr_socket_recv: Connection refused (111)")
+	// Aborted after some progress: the message on its own line.
+	_, err = heyabParseString(string(ab03[:strings.Index(string(ab03), "Completed 3000")])+
+		"apr_socket_recv: Connection reset by peer (104)\nTotal of 2345 requests completed\n", opts)
+	heyabWantSyntax(t, err, 9, "Connection reset by peer (104)")
+	// ab -V prints the banner alone: no run, no error of ab's.
+	if _, err := heyabParseString("This is ApacheBench, Version 2.3 <$Revision: 1923142 $>\nCopyright 1996 Adam Twiss\n", opts); !errors.Is(err, ErrNoOutput) {
+		t.Errorf("ab -V: %v", err)
+	}
+	// Two partial pastes in a row (no banner): two runs.
+	c, err := heyabParseString(string(ab02)+"\n"+string(ab02), opts)
+	if err != nil || len(c.runs) != 2 || c.runs[1].SourceLine != 32 || c.runs[1].Requests != 1000000 {
+		t.Errorf("two partial pastes: %v %d runs", err, len(c.runs))
+	}
+	// An indented (markdown) copy with CRLF line ends gives the same run.
+	indented := "Results:\r\n\r\n    " + strings.ReplaceAll(string(ab03), "\n", "\r\n    ")
+	c, err = heyabParseString(indented, opts)
+	if err != nil || len(c.runs) != 1 {
+		t.Fatalf("indented: %v", err)
+	}
+	want := okRun[0]
+	got := c.runs[0]
+	want.Source, want.RunID, want.Experiment, want.SourceLine, got.SourceLine = got.Source, got.RunID, got.Experiment, 0, 0
+	if w, g := jsonLines(t, []results.RunWithPercentiles{want}), jsonLines(t, []results.RunWithPercentiles{got}); !bytes.Equal(w, g) {
+		t.Errorf("indented:\n got %+v\nwant %+v", got.Run, want.Run)
+	}
+	// A report cut after Complete requests still gives its run; one cut
+	// before Time taken is an error.
+	s := string(ab03)
+	c, err = heyabParseString(s[:strings.Index(s, "Failed requests")], opts)
+	if err != nil || len(c.runs) != 1 || c.runs[0].Notes == nil || !strings.Contains(*c.runs[0].Notes, "errors not known") || c.runs[0].RPS != 10000/0.439 {
+		t.Errorf("cut after Complete requests: %v %+v", err, c.runs)
+	}
+	_, err = heyabParseString(s[:strings.Index(s, "Time taken")], opts)
+	heyabWantSyntax(t, err, 27, "without its Time taken")
+	// A malformed value.
+	_, err = heyabParseString(strings.Replace(s, "Complete requests:      10000", "Complete requests:      lots", 1), opts)
+	heyabWantSyntax(t, err, 29, "malformed line")
+	// Failed requests without the breakdown line: all are errors.
+	c, err = heyabParseString(strings.Replace(s, "Failed requests:        0", "Failed requests:        7", 1), opts)
+	if err != nil || c.runs[0].Errors != 7 || c.runs[0].ReadErrors != nil {
+		t.Errorf("failed without breakdown: %v %+v", err, c.runs[0].Run)
+	}
+	// An IPv6 host is bracketed.
+	c, err = heyabParseString(strings.Replace(s, "Server Hostname:        localhost", "Server Hostname:        ::1", 1), opts)
+	if err != nil || c.runs[0].Target != "http://[::1]:8080/" || c.runs[0].Label != "[::1]:8080" {
+		t.Errorf("IPv6: %v %+v", err, c.runs[0].Run)
+	}
+	// Two complete runs with their commands.
+	c, err = heyabParseString(s+"\n"+strings.Replace(s, "ab -n 10000 -c 100", "ab -t 5 -c 100 -s 9", 1), opts)
+	if err != nil || len(c.runs) != 2 || *c.runs[1].PlannedDurationS != 5 || *c.runs[1].TimeoutS != 9 || c.runs[1].SourceLine != 56 {
+		t.Errorf("two runs: %v %+v", err, c.runs)
+	}
+}
+
+func TestParseABCommand(t *testing.T) {
+	for _, c := range []struct {
+		line, url string
+		conc      int64
+		limit     float64
+		ok        bool
+	}{
+		{"ab -n 10000 -c 100 'http://localhost:8080/'", "http://localhost:8080/", 100, 0, true},
+		{"$ ab -kq -c8 -t 20 -n 1000000 -g out.tsv http://h/x", "http://h/x", 8, 20, true},
+		{"sudo /usr/bin/ab -H 'Host: a' -c 2 localhost:81/p", "http://localhost:81/p", 2, 0, true},
+		{"ab -c 4 $URL", "", 4, 0, true},
+		{"ab testing is fun", "", 0, 0, false},
+		{"the ab -n option", "", 0, 0, false},
+	} {
+		i := findABCommand([]byte(c.line))
+		if i < 0 {
+			if c.ok {
+				t.Errorf("%q: not found", c.line)
+			}
+			continue
+		}
+		cmd, ok := parseABCommand(c.line[i:], 1)
+		if ok != c.ok || ok && (cmd.url != c.url || cmd.conc != c.conc || cmd.timeLimit != c.limit) {
+			t.Errorf("%q: %+v %v", c.line, cmd, ok)
+		}
+	}
+}
+
+func TestABGnuplot(t *testing.T) {
+	var c collect
+	f, _ := os.Open("testdata/ab/real-ok.tsv")
+	defer f.Close()
+	if err := Parse(context.Background(), f, Options{Source: "real-ok.tsv"}, &c); err != nil || len(c.runs) != 1 {
+		t.Fatalf("%d runs, %v", len(c.runs), err)
+	}
+	r := c.runs[0]
+	// First row: Wed Dec 02 13:38:11 2026	1796218691	0	1	1	1 (sorted by ttime).
+	if r.Tool != "ab" || r.Label != "real-ok" || r.Requests != 2000 || r.Errors != 0 || r.StartedAt == nil ||
+		!r.StartedAt.Equal(time.Unix(1796218691, 0)) || *r.LatMinMs != 1 || *r.LatMaxMs != 6 || len(c.samples) != 2000 ||
+		c.samples[0].LatencyMs != 1 || c.samples[0].Status != 200 || r.Notes == nil || !strings.Contains(*r.Notes, "no status") {
+		t.Errorf("%+v", r.Run)
+	}
+	hdr := abGnuplotHeader + "\n"
+	row := "Wed Dec 02 13:38:11 2026\t1796218691\t0\t3\t3\t2\n"
+	rows := strings.Repeat(row, 150)
+	got, err := heyabParseString(hdr+rows+hdr+rows, Options{Source: "g.tsv"})
+	if err != nil || len(got.runs) != 2 || got.runs[1].Requests != 150 {
+		t.Errorf("appended: %v %+v", err, got.runs)
+	}
+	_, err = heyabParseString(hdr+rows+"Wed\tx\t0\t1\t1\t1\nWed\t1\t0\t1\t1\n", Options{Source: "g.tsv"})
+	heyabWantSyntax(t, err, 152, "2 of 153 lines malformed")
+	got, err = heyabParseString(hdr, Options{Source: "g.tsv"})
+	if err != nil || len(got.runs) != 1 || got.runs[0].Requests != 0 || got.runs[0].Label != "g" {
+		t.Errorf("header only: %v %+v", err, got.runs)
+	}
+}
+
+func TestABCSV(t *testing.T) {
+	runs, err := parseFile(t, "testdata/ab/real-ok-e.csv")
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	r := runs[0]
+	if r.Tool != "ab" || r.Label != "real-ok-e" || r.Requests != 0 || len(r.Percentiles) != 101 || *r.LatMinMs != 1.197 || *r.LatMaxMs != 6.24 ||
+		*r.LatP50Ms != 2.106 || *r.LatP99Ms != 4.721 || r.Percentiles[37].Quantile != 0.37 || r.Notes == nil || r.SourceLine != 1 {
+		t.Errorf("%+v", r.Run)
+	}
+	in := abCSVHeader + "\n0,1.000\n50,2.000\n100,3.000\n"
+	c, err := heyabParseString(in+in, Options{Source: "e.csv"})
+	if err != nil || len(c.runs) != 2 || c.runs[1].SourceLine != 5 || *c.runs[1].LatMaxMs != 3 {
+		t.Errorf("appended: %v %+v", err, c.runs)
+	}
+	_, err = heyabParseString(in+"100,4.000\n", Options{Source: "e.csv"})
+	heyabWantSyntax(t, err, 5, "malformed row")
+	_, err = heyabParseString(abCSVHeader+"\n0,1.0,2\n", Options{Source: "e.csv"})
+	heyabWantSyntax(t, err, 2, "3 fields")
+	c, err = heyabParseString(abCSVHeader+"\n", Options{Source: "e.csv"})
+	if err != nil || len(c.runs) != 1 || len(c.runs[0].Percentiles) != 0 {
+		t.Errorf("header only: %v %+v", err, c.runs)
+	}
+}
+
+// FuzzAB checks the ab parser as FuzzHey does the hey parser.
+func FuzzAB(f *testing.F) {
+	heyabFuzzSeeds(f, "testdata/ab/*.txt", "testdata/notwrk/ab_*.txt")
+	f.Add([]byte(abRefused))
+	p := heyabParser(f, "ab")
+	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+}
+
+// FuzzABGnuplot checks the ab -g parser.
+func FuzzABGnuplot(f *testing.F) {
+	heyabFuzzSeeds(f, "testdata/ab/*.tsv")
+	f.Add([]byte(abGnuplotHeader + "\nx\t99999999999999\t0\t0\t99999999999999999999\t0\n"))
+	p := heyabParser(f, "ab-gnuplot")
+	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+}
+
+// FuzzABCSV checks the ab -e parser.
+func FuzzABCSV(f *testing.F) {
+	heyabFuzzSeeds(f, "testdata/ab/*.csv")
+	p := heyabParser(f, "ab-csv")
+	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+}

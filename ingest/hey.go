@@ -1,0 +1,789 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// The hey parser reads the text summary of hey (github.com/rakyll/hey),
+// wherever it sits in a file: bare, in terminal transcripts or markdown,
+// several runs in a row, between the log lines of tools that embed hey's
+// requester.
+//
+// A run is the block
+//
+//	[hey [options] URL]                            optional, may be far above
+//	Summary:                                       required: starts the run
+//	  Total:        0.0183 secs
+//	  Slowest:      0.0074 secs
+//	  Fastest:      0.0004 secs
+//	  Average:      0.0027 secs
+//	  Requests/sec: 10913.3967
+//	  Total data:   122400 bytes                   when responses had a length
+//	  Size/request: 612 bytes
+//	Response time histogram:
+//	  0.000 [1]     |■
+//	Latency distribution:
+//	  10% in 0.0009 secs                           "10%%" in hey 0.1.5; "0% in 0.0000" when unset
+//	Details (average, fastest, slowest):
+//	  DNS+dialup:   0.0001 secs, 0.0004 secs, 0.0074 secs
+//	Status code distribution:
+//	  [200] 200 responses
+//	Error distribution:
+//	  [12]  Get "http://...": dial tcp ...: connection refused
+//
+// hey does not print its target: the target (and the connections, -z,
+// -t) come from a `hey ... URL` command line before the block, else the
+// target is empty and the run is named after its file. hey records at most
+// 1,000,000 results: beyond that the status counts fall short of
+// Requests/sec × Total, and requests is taken from the latter.
+//
+// oha (github.com/hatoo/oha) prints a look-alike block (Summary: ...
+// Requests/sec:); a block with oha's markers (Success rate:, Size/sec:,
+// Response time distribution:, sizes in KiB/MiB) is skipped.
+
+func init() { Register(heyParser{}) }
+
+type heyParser struct{}
+
+// Name returns "hey".
+func (heyParser) Name() string { return "hey" }
+
+// heyMaxResults is the number of results hey keeps for its report.
+const heyMaxResults = 1_000_000
+
+// heySection is the part of a hey block a line belongs to.
+type heySection uint8
+
+const (
+	hsNone heySection = iota
+	hsSummary
+	hsHist
+	hsLat
+	hsDetails
+	hsStatus
+	hsErrors
+)
+
+// Summary keys, as bits of heyRun.keys.
+const (
+	hkTotal = 1 << iota
+	hkSlowest
+	hkFastest
+	hkAverage
+	hkRPS
+	hkData
+	hkSize
+)
+
+// heyRun accumulates one block.
+type heyRun struct {
+	startLine, firstLine, lastLine int
+	cmd                            *heyCommand
+	sec                            heySection
+	keys                           uint8
+	sections                       uint8 // 1<<section for each section header seen
+	oha                            bool
+	total, slowest, fastest        float64 // ms
+	average, rps                   float64 // ms, req/s
+	averageNaN                     bool
+	totalData, sizeReq             int64
+	hist                           int64
+	pcts                           []results.Percentile
+	zeroRows                       int
+	recorded, non2xx               int64
+	statusRows                     int
+	errs, timeouts                 int64
+	errKinds                       int
+	bad                            string // first malformed row
+	badLine                        int
+}
+
+// heyState is the parser's state over one input.
+type heyState struct {
+	opts    Options
+	sink    Sink
+	lab     labeler
+	detect  bool // Detect: only tell whether a run is complete
+	found   bool
+	index   int
+	active  bool
+	run     heyRun
+	pending *heyCommand
+	f       [24][]byte
+}
+
+// Detect reports whether head holds a hey summary: a "Summary:" line
+// followed by its Total and Requests/sec lines and at least two of
+// Slowest, Fastest and Average, all in seconds, without oha's markers.
+func (heyParser) Detect(head []byte) bool {
+	st := &heyState{detect: true}
+	ln := 0
+	for len(head) > 0 && !st.found {
+		var line []byte
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			line, head = head, nil
+		}
+		ln++
+		_ = st.line(line, ln)
+	}
+	if !st.found {
+		_ = st.close()
+	}
+	return st.found
+}
+
+// Parse streams the hey runs of r to sink in input order.
+func (heyParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	st := &heyState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
+	lr := newLineReader(r)
+	for {
+		if lr.line%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		b, err := lr.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", opts.Source, err)
+		}
+		if err := st.line(b, lr.line); err != nil {
+			return err
+		}
+	}
+	if err := st.close(); err != nil {
+		return err
+	}
+	if st.index == 0 {
+		return &NoOutputError{File: opts.Source, LookedFor: []string{"hey"}}
+	}
+	return nil
+}
+
+// heySecs parses "0.0183 secs" (f[i], f[i+1]) into milliseconds
+// (correctly rounded); NaN is reported by nan.
+func heySecs(f [][]byte, i int) (ms float64, nan, ok bool) {
+	if len(f) < i+2 || string(trimPunct(f[i+1])) != "secs" {
+		return 0, false, false
+	}
+	if isNaN(f[i]) {
+		return 0, true, true
+	}
+	ms, ok = parseDec(f[i], 3)
+	return ms, false, ok
+}
+
+// heyBracketed parses "[123]" into 123.
+func heyBracketed(b []byte) (int64, bool) {
+	if len(b) < 3 || b[0] != '[' || b[len(b)-1] != ']' {
+		return 0, false
+	}
+	return parseUint(b[1 : len(b)-1])
+}
+
+// line handles one input line.
+func (st *heyState) line(b []byte, ln int) error {
+	s := normalize(b)
+	if p := st.pending; p != nil && p.more {
+		if len(s) > 0 && len(p.raw) < 4096 {
+			if c, ok := parseHeyCommand(p.raw+" "+string(s), p.line); ok {
+				st.pending = c
+				return nil
+			}
+		}
+		p.more = false
+	}
+	r := &st.run
+	if len(s) == 0 {
+		if st.active && r.sec != hsSummary && r.sec != hsNone {
+			r.sec = hsNone
+		}
+		return nil
+	}
+	f := fields(s, st.f[:0])
+	switch string(f[0]) {
+	case "Summary:":
+		if len(f) == 1 {
+			if err := st.close(); err != nil {
+				return err
+			}
+			st.start(ln)
+			return nil
+		}
+	}
+	if !st.active {
+		st.command(s, ln)
+		return nil
+	}
+	if st.section(f, ln) {
+		return nil
+	}
+	switch r.sec {
+	case hsSummary:
+		if st.summaryKey(f) {
+			r.lastLine = ln
+			return nil
+		}
+	case hsHist:
+		// 0.000 [1]	|■■■
+		if len(f) >= 2 {
+			if _, ok := parseDec(f[0], 0); ok {
+				if n, ok := heyBracketed(f[1]); ok {
+					r.hist = addSat(r.hist, n)
+					r.lastLine = ln
+					return nil
+				}
+			}
+		}
+		r.sec = hsNone
+	case hsLat:
+		// 10% in 0.0009 secs, 10%% in hey 0.1.5
+		if len(f) == 4 && string(f[1]) == "in" {
+			st.latRow(f, ln)
+			return nil
+		}
+		r.sec = hsNone
+	case hsDetails:
+		if heyDetailRow(f) {
+			r.lastLine = ln
+			return nil
+		}
+		r.sec = hsNone
+	case hsStatus:
+		if len(f) == 3 && string(f[2]) == "responses" {
+			code, ok1 := heyBracketed(f[0])
+			n, ok2 := parseUint(f[1])
+			if ok1 && ok2 && code <= 999 {
+				r.recorded = addSat(r.recorded, n)
+				if code < 200 || code >= 400 {
+					r.non2xx = addSat(r.non2xx, n)
+				}
+				r.statusRows++
+				r.lastLine = ln
+				return nil
+			}
+			r.malformed(ln, "status code row "+strconv.Quote(string(s)))
+			return nil
+		}
+		r.sec = hsNone
+	case hsErrors:
+		if len(f) >= 2 {
+			if n, ok := heyBracketed(f[0]); ok {
+				r.errs = addSat(r.errs, n)
+				if isTimeout(string(rest(s, f[1]))) {
+					r.timeouts = addSat(r.timeouts, n)
+				}
+				r.errKinds++
+				r.lastLine = ln
+				return nil
+			}
+		}
+		r.sec = hsNone
+	}
+	// A hey command after a complete block (or in a block that is no hey
+	// output) starts the next run.
+	if r.keys&hkTotal != 0 && r.keys&hkRPS != 0 || r.keys == 0 {
+		if i := findHeyCommand(s); i >= 0 {
+			if c, ok := parseHeyCommand(string(s[i:]), ln); ok {
+				if err := st.close(); err != nil {
+					return err
+				}
+				st.pending = c
+			}
+		}
+	}
+	return nil
+}
+
+// command remembers a hey command line seen outside a block.
+func (st *heyState) command(s []byte, ln int) {
+	if i := findHeyCommand(s); i >= 0 {
+		if c, ok := parseHeyCommand(string(s[i:]), ln); ok {
+			st.pending = c
+		}
+	}
+}
+
+// section handles a section header; it reports false for other lines.
+func (st *heyState) section(f [][]byte, ln int) bool {
+	r := &st.run
+	var sec heySection
+	switch string(f[0]) {
+	case "Response":
+		if len(f) == 3 && string(f[1]) == "time" {
+			switch string(f[2]) {
+			case "histogram:":
+				sec = hsHist
+			case "distribution:": // oha
+				r.oha = true
+				sec = hsLat
+			}
+		}
+	case "Latency":
+		if len(f) == 2 && string(f[1]) == "distribution:" {
+			sec = hsLat
+		}
+	case "Details":
+		if len(f) >= 2 && bytes.HasPrefix(f[1], []byte("(average")) {
+			sec = hsDetails
+		}
+	case "Status":
+		if len(f) == 3 && string(f[1]) == "code" && string(f[2]) == "distribution:" {
+			sec = hsStatus
+		}
+	case "Error":
+		if len(f) == 2 && string(f[1]) == "distribution:" {
+			sec = hsErrors
+		}
+	}
+	if sec == hsNone {
+		return false
+	}
+	r.sec = sec
+	r.sections |= 1 << sec
+	r.lastLine = ln
+	return true
+}
+
+// summaryKey handles a line of the Summary section.
+func (st *heyState) summaryKey(f [][]byte) bool {
+	r := &st.run
+	key := string(f[0])
+	if len(f) >= 2 && (key == "Total" || key == "Success" || key == "Size/request:" || key == "Size/sec:") {
+		switch {
+		case key == "Total" && string(f[1]) == "data:":
+			// Total data: 122400 bytes (oha: 38.28 MiB)
+			if len(f) == 4 {
+				if string(f[3]) != "bytes" {
+					r.oha = true
+					return true
+				}
+				if n, ok := parseUint(f[2]); ok {
+					r.totalData = n
+					r.keys |= hkData
+					return true
+				}
+			}
+			return false
+		case key == "Size/request:":
+			if len(f) == 3 {
+				if string(f[2]) != "bytes" {
+					r.oha = true
+					return true
+				}
+				if n, ok := parseUint(f[1]); ok {
+					r.sizeReq = n
+					r.keys |= hkSize
+					return true
+				}
+			}
+			return false
+		case key == "Success" && string(f[1]) == "rate:", key == "Size/sec:":
+			r.oha = true
+			return true
+		}
+	}
+	if key == "Requests/sec:" && len(f) == 2 {
+		if v, ok := parseDec(f[1], 0); ok {
+			r.rps = v
+			r.keys |= hkRPS
+			return true
+		}
+		if isNaN(f[1]) || strings.Contains(string(f[1]), "Inf") {
+			r.keys |= hkRPS
+			return true
+		}
+		return false
+	}
+	var bit uint8
+	var dst *float64
+	switch key {
+	case "Total:":
+		bit, dst = hkTotal, &r.total
+	case "Slowest:":
+		bit, dst = hkSlowest, &r.slowest
+	case "Fastest:":
+		bit, dst = hkFastest, &r.fastest
+	case "Average:":
+		bit, dst = hkAverage, &r.average
+	default:
+		return false
+	}
+	v, nan, ok := heySecs(f, 1)
+	if !ok || len(f) != 3 {
+		return false
+	}
+	if r.keys&bit != 0 {
+		return true // a repeated key keeps the first value
+	}
+	r.keys |= bit
+	*dst = v
+	if nan && bit == hkAverage {
+		r.averageNaN = true
+	}
+	return true
+}
+
+// latRow handles a row of the latency distribution.
+func (st *heyState) latRow(f [][]byte, ln int) {
+	r := &st.run
+	p := f[0]
+	p = bytes.TrimSuffix(p, []byte("%"))
+	p = bytes.TrimSuffix(p, []byte("%"))
+	if len(p) == len(f[0]) {
+		r.malformed(ln, "latency row "+strconv.Quote(string(bytes.Join(f, []byte(" ")))))
+		return
+	}
+	if bytes.IndexByte(p, '.') >= 0 {
+		r.oha = true // oha prints 10.00%
+	}
+	pct, ok := parseDec(p, 0)
+	v, nan, ok2 := heySecs(f, 2)
+	if !ok || !ok2 || pct > 100 {
+		r.malformed(ln, "latency row "+strconv.Quote(string(bytes.Join(f, []byte(" ")))))
+		return
+	}
+	r.lastLine = ln
+	if pct == 0 || nan {
+		r.zeroRows++ // hey prints unset points as "0% in 0.0000 secs"
+		return
+	}
+	if len(r.pcts) < maxPercentiles {
+		r.pcts = append(r.pcts, results.Percentile{Quantile: pct / 100, LatencyMs: v})
+	}
+}
+
+// heyDetailRow reports whether f is a row of hey's Details section
+// ("DNS+dialup: 0.0001 secs, 0.0004 secs, 0.0074 secs").
+func heyDetailRow(f [][]byte) bool {
+	i := 1
+	switch string(f[0]) {
+	case "DNS+dialup:", "DNS-lookup:":
+	case "req", "resp":
+		if len(f) < 2 || (string(f[1]) != "write:" && string(f[1]) != "wait:" && string(f[1]) != "read:") {
+			return false
+		}
+		i = 2
+	default:
+		return false
+	}
+	for ; i+1 < len(f); i += 2 {
+		if _, _, ok := heySecs(f, i); !ok {
+			return false
+		}
+	}
+	return i == len(f)
+}
+
+func (r *heyRun) malformed(ln int, msg string) {
+	if r.bad == "" {
+		r.bad, r.badLine = msg, ln
+	}
+}
+
+// start begins a block at its Summary line.
+func (st *heyState) start(ln int) {
+	st.active = true
+	st.run = heyRun{startLine: ln, firstLine: ln, lastLine: ln, sec: hsSummary, pcts: st.run.pcts[:0]}
+	if c := st.pending; c != nil && !c.csv {
+		st.run.cmd = c
+		st.run.startLine = c.line
+	}
+	st.pending = nil
+}
+
+// isHey reports whether the block is a hey run (complete or not), and
+// whether it is complete.
+func (r *heyRun) isHey() (hey, complete bool) {
+	if r.oha {
+		return false, false
+	}
+	n := 0
+	for _, b := range []uint8{hkTotal, hkSlowest, hkFastest, hkAverage, hkRPS} {
+		if r.keys&b != 0 {
+			n++
+		}
+	}
+	complete = r.keys&hkTotal != 0 && r.keys&hkRPS != 0 && n >= 4
+	return complete || n >= 2, complete
+}
+
+// close ends the current block, emitting it when it is a hey run.
+func (st *heyState) close() error {
+	if !st.active {
+		return nil
+	}
+	st.active = false
+	r := &st.run
+	hey, complete := r.isHey()
+	if !hey {
+		if r.cmd != nil && st.pending == nil && r.keys == 0 {
+			st.pending = r.cmd // a "Summary:" of something else: the command waits for its output
+		}
+		return nil
+	}
+	if !complete {
+		if st.detect {
+			return nil
+		}
+		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+			Msg: "hey summary without its Total, Requests/sec or latency lines (cut paste?)"}
+	}
+	if r.bad != "" && !st.detect {
+		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "hey: malformed " + r.bad}
+	}
+	st.found = true
+	if st.detect {
+		return nil
+	}
+	out := st.build()
+	fillCommon(&out, st.opts, st.index, &st.lab)
+	st.index++
+	return st.sink.Run(out)
+}
+
+// build makes the run of a complete block.
+func (st *heyState) build() results.RunWithPercentiles {
+	r := &st.run
+	var notes []string
+	out := results.RunWithPercentiles{Run: results.Run{
+		Tool: "hey", LoadModel: results.LoadClosed, DurationS: r.total / 1000, RPS: r.rps,
+		SourceLine: int32(r.startLine),
+	}, Percentiles: []results.Percentile{}}
+	if c := r.cmd; c != nil {
+		out.Target = c.url
+		out.Command = results.Ptr(c.raw)
+		out.Connections = results.Ptr(int32(c.conns))
+		if c.duration > 0 {
+			out.PlannedDurationS = results.Ptr(c.duration)
+		}
+		if c.timeout > 0 {
+			out.TimeoutS = results.Ptr(c.timeout)
+		}
+		if c.qps > 0 {
+			notes = append(notes, fmt.Sprintf("rate limited to %g requests/s per worker (-q), %g in all", c.qps, c.qps*float64(c.conns)))
+		}
+	}
+	// Requests: the recorded results plus the errors; hey keeps at most
+	// 1,000,000 results, Requests/sec counts them all.
+	durS := r.total / 1000
+	est := r.rps * durS
+	tol := 1 + r.rps*1e-4 + durS*1e-4 + est*1e-5
+	hasStatus := r.sections&(1<<hsStatus) != 0
+	n := addSat(r.recorded, r.errs)
+	switch {
+	case !hasStatus:
+		n, _ = toInt64(est)
+		notes = append(notes, "no status code distribution: requests estimated from Requests/sec × Total, errors not known")
+	case r.recorded >= heyMaxResults && est > float64(n)+tol:
+		recorded := n
+		n, _ = toInt64(est)
+		notes = append(notes, fmt.Sprintf("hey reports at most %d results: requests (%d) from Requests/sec × Total, status counts and latencies cover %d of them",
+			heyMaxResults, n, recorded))
+	case math.Abs(est-float64(n)) > tol:
+		notes = append(notes, fmt.Sprintf("status and error counts (%d) disagree with Requests/sec × Total (%.0f)", n, est))
+	}
+	out.Requests = n
+	if hasStatus || r.errs > 0 {
+		out.Errors = addSat(r.errs, r.non2xx)
+		out.Non2xx = results.Ptr(r.non2xx)
+		out.Timeouts = results.Ptr(r.timeouts)
+	}
+	if r.keys&hkData != 0 {
+		out.BytesIn = results.Ptr(r.totalData)
+		if durS > 0 {
+			out.TransferBPS = results.Ptr(float64(r.totalData) / durS)
+		}
+	}
+	// Latency: meaningful when responses were recorded (all failed: hey
+	// prints Average NaN and 0.0000 for the others).
+	if (r.recorded > 0 || !hasStatus) && !r.averageNaN {
+		if r.keys&hkAverage != 0 {
+			out.LatMeanMs = results.Ptr(r.average)
+		}
+		if r.keys&hkFastest != 0 {
+			out.LatMinMs = results.Ptr(r.fastest)
+		}
+		if r.keys&hkSlowest != 0 {
+			out.LatMaxMs = results.Ptr(r.slowest)
+		}
+	}
+	for _, p := range r.pcts {
+		out.Percentiles = append(out.Percentiles, p)
+		switch p.Quantile {
+		case 0.5:
+			out.LatP50Ms = results.Ptr(p.LatencyMs)
+		case 0.9:
+			out.LatP90Ms = results.Ptr(p.LatencyMs)
+		case 0.99:
+			out.LatP99Ms = results.Ptr(p.LatencyMs)
+		case 0.999:
+			out.LatP999Ms = results.Ptr(p.LatencyMs)
+		}
+	}
+	if r.zeroRows > 0 && r.recorded > 0 {
+		notes = append(notes, fmt.Sprintf("%d latency distribution rows printed as \"0%% in 0.0000 secs\" (too few results for them): left out", r.zeroRows))
+	}
+	if len(notes) > 0 {
+		out.Notes = results.Ptr(strings.Join(notes, "; "))
+	}
+	return out
+}
+
+// heyCommand is a hey command line found before a run's output.
+type heyCommand struct {
+	raw      string
+	line     int
+	url      string
+	conns    int64
+	duration float64
+	timeout  float64
+	qps      float64
+	csv      bool // -o csv: the output that follows is not a summary
+	more     bool // ends with a backslash: the next line continues it
+}
+
+// findHeyCommand returns the offset in s of a hey command line: a token
+// naming the hey program (hey, ./hey, hey_linux_amd64, rakyll/hey)
+// followed by an option or a URL; -1 when there is none.
+func findHeyCommand(s []byte) int {
+	var buf [32][]byte
+	f := fields(s, buf[:0])
+	for i := 0; i+1 < len(f); i++ {
+		if !isHeyExe(f[i]) {
+			continue
+		}
+		next := f[i+1]
+		if next[0] == '-' || next[0] == '"' || next[0] == '\'' || bytes.HasPrefix(next, []byte("http")) {
+			start := cap(s) - cap(f[i])
+			for start < len(s) && (s[start] == '`' || s[start] == '(') {
+				start++
+			}
+			return start
+		}
+	}
+	return -1
+}
+
+// isHeyExe reports whether tok names the hey program.
+func isHeyExe(tok []byte) bool {
+	tok = bytes.TrimLeft(tok, "`(\"'")
+	if i := bytes.LastIndexAny(tok, `/\`); i >= 0 {
+		tok = tok[i+1:]
+	}
+	if j := bytes.IndexByte(tok, ':'); j >= 0 { // docker image tag
+		tok = tok[:j]
+	}
+	tok = bytes.TrimSuffix(tok, []byte(".exe"))
+	return string(tok) == "hey" || bytes.HasPrefix(tok, []byte("hey_"))
+}
+
+// heyBoolFlags are hey's options without a value.
+var heyBoolFlags = map[string]bool{"h2": true, "disable-compression": true, "disable-keepalive": true, "disable-redirects": true}
+
+// parseHeyCommand parses the command line s (starting at the hey token)
+// with the rules of Go's flag package: options before the URL, -x v,
+// -x=v or --x v. It reports false when no URL (or placeholder) follows.
+func parseHeyCommand(s string, line int) (*heyCommand, bool) {
+	s = strings.TrimSpace(s)
+	c := &heyCommand{raw: s, line: line, conns: 50, timeout: 20}
+	if strings.HasSuffix(s, "\\") {
+		c.more = true
+		s = strings.TrimSpace(strings.TrimSuffix(s, "\\"))
+		c.raw = s
+	}
+	prog, tail := s, ""
+	if i := strings.IndexAny(s, " \t"); i >= 0 {
+		prog, tail = s[:i], s[i+1:]
+	}
+	if !isHeyExe([]byte(prog)) {
+		return nil, false
+	}
+	args := shellWords(tail)
+	placeholder := false
+args:
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "" {
+			continue
+		}
+		if a[0] != '-' || a == "-" || a == "--" {
+			if a == "--" {
+				i++
+				if i >= len(args) {
+					break
+				}
+				a = args[i]
+			}
+			switch {
+			case strings.Contains(a, "://"):
+				c.url = a
+			case a[0] == '$' || a[0] == '{' || a[0] == '<':
+				placeholder = true
+			default:
+				return nil, false
+			}
+			break args // Go's flag package stops at the first argument
+		}
+		name := strings.TrimLeft(a, "-")
+		val, hasVal := "", false
+		if j := strings.IndexByte(name, '='); j >= 0 {
+			name, val, hasVal = name[:j], name[j+1:], true
+		}
+		if heyBoolFlags[name] {
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				break
+			}
+			i++
+			val = args[i]
+		}
+		c.option(name, val)
+	}
+	if c.url == "" && !placeholder {
+		if c.more {
+			return c, true
+		}
+		return nil, false
+	}
+	c.more = c.more && c.url == "" && !placeholder
+	return c, true
+}
+
+func (c *heyCommand) option(name, val string) {
+	switch name {
+	case "c":
+		if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
+			c.conns = n
+		}
+	case "z":
+		if d, err := time.ParseDuration(val); err == nil && d > 0 {
+			c.duration = d.Seconds()
+		}
+	case "t":
+		if n, err := strconv.ParseInt(val, 10, 32); err == nil && n >= 0 {
+			c.timeout = float64(n) // 0: no timeout
+		}
+	case "q":
+		if v, err := strconv.ParseFloat(val, 64); err == nil && finite(v) {
+			c.qps = v
+		}
+	case "o":
+		c.csv = val == "csv"
+	}
+}

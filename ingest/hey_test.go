@@ -1,0 +1,439 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// heyabParsers are the parsers of hey and ab output.
+var heyabParsers = []string{"hey", "hey-csv", "ab", "ab-gnuplot", "ab-csv"}
+
+// heyabParser returns the registered parser of that name.
+func heyabParser(t testing.TB, name string) Parser {
+	t.Helper()
+	for _, p := range Parsers() {
+		if p.Name() == name {
+			return p
+		}
+	}
+	t.Fatalf("no parser %q registered", name)
+	return nil
+}
+
+// heyabDetectFile detects the format of a file as Parse does (decompressed).
+func heyabDetectFile(t testing.TB, path string) (Parser, error) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	br, closeFn, err := decompress(bufio.NewReaderSize(f, headSize), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	head, _ := br.Peek(headSize)
+	return Detect(head)
+}
+
+// heyabParseString parses in with every registered parser tried, keeping
+// samples and series too.
+func heyabParseString(in string, opts Options) (*collect, error) {
+	var c collect
+	err := Parse(context.Background(), strings.NewReader(in), opts, &c)
+	return &c, err
+}
+
+// heyabWantSyntax fails unless err is a *SyntaxError at line whose message
+// contains msg.
+func heyabWantSyntax(t *testing.T, err error, line int, msg string) {
+	t.Helper()
+	var se *SyntaxError
+	if !errors.As(err, &se) {
+		t.Fatalf("error %v (%T) is not a *SyntaxError", err, err)
+	}
+	if se.Line != line || !strings.Contains(se.Msg, msg) {
+		t.Errorf("error %q at line %d, want line %d containing %q", se.Msg, se.Line, line, msg)
+	}
+}
+
+func heyabPtrEq(p *float64, v float64) bool { return p != nil && math.Abs(*p-v) < 1e-9 }
+
+// TestHeyABDetect: each input of testdata/hey and testdata/ab is taken by
+// the parser of its format, the hey and ab samples of notwrk too, and no
+// other input (other tools, oha) by any of them.
+func TestHeyABDetect(t *testing.T) {
+	want := func(dir, path string) string {
+		base := filepath.Base(path)
+		switch {
+		case dir == "hey" && strings.Contains(base, ".csv"):
+			return "hey-csv"
+		case dir == "ab" && strings.Contains(base, ".tsv"):
+			return "ab-gnuplot"
+		case dir == "ab" && strings.Contains(base, ".csv"):
+			return "ab-csv"
+		case dir == "hey" || dir == "ab":
+			return dir
+		case dir == "notwrk" && strings.HasPrefix(base, "hey_"):
+			return "hey"
+		case dir == "notwrk" && strings.HasPrefix(base, "ab_"):
+			return "ab"
+		}
+		return ""
+	}
+	dirs, _ := filepath.Glob("testdata/*")
+	n := 0
+	for _, dir := range dirs {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() || filepath.Base(dir) == "fuzz" {
+			continue
+		}
+		for _, in := range goldenInputs(t, dir) {
+			if strings.HasSuffix(in, ".txt") && filepath.Base(dir) == "notwrk" || filepath.Base(dir) != "notwrk" {
+				n++
+			}
+			w := want(filepath.Base(dir), in)
+			p, err := heyabDetectFile(t, in)
+			got := ""
+			if err == nil {
+				got = p.Name()
+			}
+			if w != "" && got != w {
+				t.Errorf("%s: detected as %q (%v), want %q", in, got, err, w)
+			}
+			if w == "" && slices.Contains(heyabParsers, got) {
+				t.Errorf("%s: claimed by %s", in, got)
+			}
+		}
+	}
+	if n < 30 {
+		t.Errorf("only %d inputs looked at", n)
+	}
+	for _, s := range []string{
+		"",
+		"Summary:\n  Requests/sec: 10913.3967\n", // one line
+		"Summary:\n  Total: 1.0 secs\n",          // one line
+		"Summary:\n  Total: 1 s\n  Slowest: 2 s\n  Requests/sec: 10\n",      // no "secs"
+		"hey -n 200 -c 50 http://localhost:8080/\n",                         // a command alone
+		"This is ApacheBench, Version 2.3\n",                                // a banner alone (ab -V)
+		"Requests per second: 100\nComplete requests: 5\n",                  // not ab's layout
+		"response-time,DNS+dialup\n0.1,0.2\n",                               // a partial header
+		"starttime\tseconds\tctime\n",                                       // idem
+		"Percentage served,Time in ms,extra\n0,1\n",                         // idem
+		"Percentage served,Time in ms\n5,1.0\n",                             // not ab -e's first row
+		"We ran hey with 50 workers. Summary: it was fast. Total: 3 secs\n", // prose
+	} {
+		if p, err := Detect([]byte(s)); err == nil && slices.Contains(heyabParsers, p.Name()) {
+			t.Errorf("%q detected as %s", s, p.Name())
+		}
+	}
+}
+
+// TestHeyRuns checks values of the hey summaries against the inputs.
+func TestHeyRuns(t *testing.T) {
+	runs, err := parseFile(t, "testdata/notwrk/hey_01.txt")
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%d runs, err %v", len(runs), err)
+	}
+	r := runs[0]
+	if r.Tool != "hey" || r.LoadModel != results.LoadClosed || r.Target != "http://127.0.0.1:8080" || r.Label != "127.0.0.1:8080" ||
+		r.Connections == nil || *r.Connections != 50 || r.Requests != 200 || r.Errors != 0 || r.RPS != 10913.3967 || r.DurationS != 0.0183 ||
+		!heyabPtrEq(r.LatMeanMs, 2.7) || !heyabPtrEq(r.LatMinMs, 0.4) || !heyabPtrEq(r.LatMaxMs, 7.4) || !heyabPtrEq(r.LatP50Ms, 2.3) || !heyabPtrEq(r.LatP90Ms, 5.3) ||
+		!heyabPtrEq(r.LatP99Ms, 6.6) || r.BytesIn == nil || *r.BytesIn != 122400 || r.SourceLine != 1 || r.Command == nil || *r.Command != "hey -c 50 -n 200 http://127.0.0.1:8080" {
+		t.Errorf("hey_01: %+v", r.Run)
+	}
+	if len(r.Percentiles) != 7 || r.Percentiles[0].Quantile != 0.1 || r.Percentiles[0].LatencyMs != 0.9 || r.Percentiles[6].Quantile != 0.99 {
+		t.Errorf("hey_01 percentiles %+v", r.Percentiles)
+	}
+
+	// hey embedded in another tool: two summaries without histogram or
+	// latency distribution, no command: named after the file.
+	runs, err = parseFile(t, "testdata/notwrk/hey_03.txt")
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("hey_03: %d runs, err %v", len(runs), err)
+	}
+	if runs[0].Label != "hey_03" || runs[0].Target != "" || runs[0].Connections != nil || runs[0].Requests != 50 || runs[1].DurationS != 5.0027 ||
+		runs[0].SourceLine != 9 || runs[1].SourceLine != 24 || len(runs[0].Percentiles) != 0 || !heyabPtrEq(runs[1].LatMaxMs, 5.9) {
+		t.Errorf("hey_03: %+v / %+v", runs[0].Run, runs[1].Run)
+	}
+
+	for _, c := range []struct {
+		file                     string
+		requests, errors, non2xx int64
+		timeouts                 int64
+		noLatency                bool
+		planned, timeout         float64
+		notes                    string
+		target                   string
+	}{
+		{file: "real-mixed.txt", requests: 2000, errors: 666, non2xx: 666, timeout: 20, target: "http://127.0.0.1:19100/mixed?every=3"},
+		{file: "real-close.txt", requests: 2000, errors: 10, timeout: 20, target: "http://127.0.0.1:19100/close?every=10"},
+		{file: "real-timeout.txt", requests: 10, errors: 10, timeouts: 10, noLatency: true, timeout: 1},
+		{file: "real-refused.txt", requests: 20, errors: 20, noLatency: true, timeout: 20, target: "http://127.0.0.1:19199/ok"},
+		{file: "real-one.txt", requests: 1, timeout: 20, notes: "7 latency distribution rows printed as"},
+		{file: "real-duration.txt", requests: 2000, planned: 2, timeout: 20, notes: "rate limited to 100 requests/s per worker (-q), 1000 in all"},
+	} {
+		runs, err := parseFile(t, "testdata/hey/"+c.file)
+		if err != nil || len(runs) != 1 {
+			t.Errorf("%s: %d runs, err %v", c.file, len(runs), err)
+			continue
+		}
+		r := runs[0]
+		if r.Requests != c.requests || r.Errors != c.errors || *r.Non2xx != c.non2xx || *r.Timeouts != c.timeouts ||
+			(r.LatMeanMs == nil) != c.noLatency || (r.PlannedDurationS == nil) != (c.planned == 0) ||
+			c.planned != 0 && *r.PlannedDurationS != c.planned || r.TimeoutS == nil || *r.TimeoutS != c.timeout {
+			t.Errorf("%s: %+v", c.file, r.Run)
+		}
+		if c.target != "" && r.Target != c.target {
+			t.Errorf("%s: target %q", c.file, r.Target)
+		}
+		if c.notes != "" && (r.Notes == nil || !strings.Contains(*r.Notes, c.notes)) {
+			t.Errorf("%s: notes %v, want %q", c.file, r.Notes, c.notes)
+		}
+		if c.noLatency && len(r.Percentiles) != 0 {
+			t.Errorf("%s: percentiles %+v", c.file, r.Percentiles)
+		}
+	}
+
+	// A transcript: each command goes with the summary after it.
+	runs, err = parseFile(t, "testdata/hey/real-transcript.txt")
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("transcript: %d runs, err %v", len(runs), err)
+	}
+	if runs[0].Target != "http://127.0.0.1:19100/ok" || *runs[0].Connections != 5 || runs[0].Requests != 500 ||
+		runs[1].Target != "http://127.0.0.1:19100/big?kb=4" || *runs[1].Connections != 3 || runs[1].Requests != 300 ||
+		runs[1].BytesIn != nil || runs[1].SourceLine != 48 {
+		t.Errorf("transcript: %+v / %+v", runs[0].Run, runs[1].Run)
+	}
+}
+
+// heySummary is a hey summary with the values given.
+func heySummary(total, rps string, status, errs string) string {
+	return "Summary:\n  Total:\t" + total + " secs\n  Slowest:\t0.0100 secs\n  Fastest:\t0.0001 secs\n  Average:\t0.0010 secs\n" +
+		"  Requests/sec:\t" + rps + "\n  \n  Total data:\t1300 bytes\n  Size/request:\t13 bytes\n\n" +
+		"Latency distribution:\n  10%% in 0.0005 secs\n  50%% in 0.0009 secs\n  99%% in 0.0090 secs\n\n" +
+		"Status code distribution:\n" + status + "\n" + errs + "\n"
+}
+
+func TestHeyVariants(t *testing.T) {
+	opts := Options{Source: "x.txt"}
+	// hey keeps at most 1,000,000 results: requests from Requests/sec × Total.
+	c, err := heyabParseString(heySummary("100.0000", "15000.0000", "  [200]\t1000000 responses", ""), opts)
+	if err != nil || len(c.runs) != 1 {
+		t.Fatalf("cap: %v", err)
+	}
+	if r := c.runs[0]; r.Requests != 1_500_000 || r.Notes == nil || !strings.Contains(*r.Notes, "at most 1000000 results") {
+		t.Errorf("cap: %+v notes %v", r.Run, *r.Notes)
+	}
+	// Counts that disagree otherwise are noted.
+	c, _ = heyabParseString(heySummary("1.0000", "500.0000", "  [200]\t100 responses", ""), opts)
+	if r := c.runs[0]; r.Requests != 100 || r.Notes == nil || !strings.Contains(*r.Notes, "disagree") {
+		t.Errorf("disagree: %+v", r.Run)
+	}
+	// 3xx are no errors, 1xx, 4xx and 5xx are; errors add up.
+	c, _ = heyabParseString(heySummary("1.0000", "110.0000", "  [200]\t50 responses\n  [302]\t20 responses\n  [404]\t10 responses\n  [503]\t20 responses",
+		"Error distribution:\n  [7]\tGet \"http://h/\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)\n  [3]\tGet \"http://h/\": EOF"), opts)
+	if r := c.runs[0]; r.Requests != 110 || r.Errors != 40 || *r.Non2xx != 30 || *r.Timeouts != 7 || r.Notes != nil {
+		t.Errorf("status mix: %+v notes %v", r.Run, r.Notes)
+	}
+	// Spaces instead of tabs, whitespace-only lines, indented (markdown),
+	// "%" rows of older hey, and an oha report before it that is skipped.
+	oha, _ := os.ReadFile("testdata/notwrk/oha_01.txt")
+	in := string(oha) + "\n    $ ./hey_linux_amd64 -z 5s -c=8 -t 0 -q 10 'http://h:81/x?a=1&b=2' > out\n" + strings.ReplaceAll(
+		strings.ReplaceAll(heySummary("5.0000", "80.0000", "  [200] 400 responses", ""), "\t", "   "), "%%", "%")
+	in = strings.ReplaceAll(in, "\n", "\n    ")
+	c, err = heyabParseString(in, opts)
+	if err != nil || len(c.runs) != 1 {
+		t.Fatalf("indented: %d runs, %v", len(c.runs), err)
+	}
+	r := c.runs[0]
+	if r.Target != "http://h:81/x?a=1&b=2" || *r.Connections != 8 || *r.PlannedDurationS != 5 || r.TimeoutS != nil || r.Requests != 400 ||
+		!heyabPtrEq(r.LatP99Ms, 9) || len(r.Percentiles) != 3 || r.Label != "h:81" {
+		t.Errorf("indented: %+v", r.Run)
+	}
+	// The oha report alone is no hey output.
+	if _, err := heyabParseString(string(oha), opts); !errors.Is(err, ErrNoOutput) {
+		t.Errorf("oha: %v", err)
+	}
+	// A summary cut before Requests/sec (not detected: the parser itself).
+	err = heyabParser(t, "hey").Parse(context.Background(), strings.NewReader("text\nSummary:\n  Total:\t1.0 secs\n  Slowest:\t0.1 secs\n"), opts, &collect{})
+	heyabWantSyntax(t, err, 4, "without its Total, Requests/sec")
+	// A malformed status row.
+	_, err = heyabParseString(heySummary("1.0000", "100.0000", "  [200]\tmany responses", ""), opts)
+	heyabWantSyntax(t, err, 17, "status code row")
+	// Another Summary block (prose) does not take the command away.
+	c, err = heyabParseString("hey -c 3 http://a:1/\nSummary:\nall good\nSummary:\n"+strings.TrimPrefix(heySummary("1.0000", "100.0000", "  [200]\t100 responses", ""), "Summary:\n"), opts)
+	if err != nil || len(c.runs) != 1 || c.runs[0].Target != "http://a:1/" {
+		t.Errorf("prose summary: %v %+v", err, c.runs)
+	}
+}
+
+func TestParseHeyCommand(t *testing.T) {
+	for _, c := range []struct {
+		line, url string
+		conns     int64
+		dur, q    float64
+		ok, csv   bool
+	}{
+		{"hey -n 200 -c 50 http://localhost:8080/", "http://localhost:8080/", 50, 0, 0, true, false},
+		{"hey http://localhost:8080/", "http://localhost:8080/", 50, 0, 0, true, false},
+		{"hey -z 1m30s --c=4 -q 2.5 -H 'A: b' -disable-keepalive -m POST -d '{\"a\":1}' https://x/y", "https://x/y", 4, 90, 2.5, true, false},
+		{"hey -o csv -c 2 http://x/ extra words", "http://x/", 2, 0, 0, true, true},
+		{"hey -c 8 $URL", "", 8, 0, 0, true, false},
+		{"hey is a tiny program", "", 0, 0, 0, false, false},
+		{"hey -n sets the number of requests", "", 0, 0, 0, false, false},
+		{"rakyll/hey -c 3 http://x/", "http://x/", 3, 0, 0, true, false},
+	} {
+		i := findHeyCommand([]byte(c.line))
+		if i < 0 {
+			if c.ok {
+				t.Errorf("%q: no command found", c.line)
+			}
+			continue
+		}
+		cmd, ok := parseHeyCommand(c.line[i:], 1)
+		if ok != c.ok {
+			t.Errorf("%q: ok %v", c.line, ok)
+			continue
+		}
+		if ok && (cmd.url != c.url || cmd.conns != c.conns || cmd.duration != c.dur || cmd.qps != c.q || cmd.csv != c.csv) {
+			t.Errorf("%q: %+v", c.line, cmd)
+		}
+	}
+	// A command continued on the next line.
+	c, err := heyabParseString("hey -c 7 \\\n  -z 2s http://c:9/\n"+heySummary("2.0000", "50.0000", "  [200]\t100 responses", ""), Options{Source: "x"})
+	if err != nil || len(c.runs) != 1 || c.runs[0].Target != "http://c:9/" || *c.runs[0].Connections != 7 || *c.runs[0].PlannedDurationS != 2 {
+		t.Errorf("continued: %v %+v", err, c.runs)
+	}
+}
+
+func TestHeyCSV(t *testing.T) {
+	var c collect
+	f, _ := os.Open("testdata/hey/real-mixed.csv")
+	defer f.Close()
+	opts := Options{Source: "runs/real-mixed.csv", Labels: map[string]string{"real-mixed": "svc"}}
+	if err := Parse(context.Background(), f, opts, &c); err != nil || len(c.runs) != 1 {
+		t.Fatalf("%d runs, %v", len(c.runs), err)
+	}
+	r := c.runs[0]
+	if r.Tool != "hey" || r.Label != "svc" || r.Target != "" || r.Requests != 2000 || r.Errors != 400 || *r.Non2xx != 400 ||
+		!r.HasSamples || r.StartedAt != nil || len(c.samples) != 2000 || c.samples[0].Status != 200 {
+		t.Errorf("%+v", r.Run)
+	}
+	// The first rows: 0.0014,...,200,0.0003 and 0.0004,...,200,0.0013.
+	if s := c.samples[0]; s.LatencyMs != 1.4 || s.TS != 0 || c.samples[1].LatencyMs != 0.4 || math.Abs(c.samples[1].TS-0.001) > 1e-12 {
+		t.Errorf("first sample %+v", s)
+	}
+
+	hdr := heyCSVHeader + "\n"
+	row := func(lat, off float64, code int) string {
+		return fmt.Sprintf("%.4f,0.0000,0.0000,0.0000,%.4f,0.0000,%d,%.4f\n", lat, lat, code, off)
+	}
+	var a, b strings.Builder
+	a.WriteString(hdr)
+	b.WriteString(hdr)
+	for i := range 200 {
+		a.WriteString(row(0.002, float64(i)*0.01, 200))
+		b.WriteString(row(0.004, float64(i)*0.01, 503))
+	}
+	// Two outputs appended to one file: two runs.
+	got, err := heyabParseString(a.String()+b.String(), Options{Source: "all.csv"})
+	if err != nil || len(got.runs) != 2 || got.runs[0].Requests != 200 || got.runs[1].Errors != 200 || got.runs[1].Index != 1 || got.runs[1].Label != "all" {
+		t.Fatalf("appended: %v %+v", err, got.runs)
+	}
+	// One malformed line in 201 is noted; three are too many.
+	got, err = heyabParseString(a.String()+"0.0020,oops\n", Options{Source: "x.csv"})
+	if err != nil || len(got.runs) != 1 || got.runs[0].Notes == nil || !strings.Contains(*got.runs[0].Notes, "line 202: 2 fields, want 8") {
+		t.Errorf("one bad line: %v %+v", err, got.runs)
+	}
+	_, err = heyabParseString(a.String()+"x\ny\n0.1,0.1,0.1,0.1,0.1,0.1,abc,0.1\n", Options{Source: "x.csv"})
+	heyabWantSyntax(t, err, 202, "3 of 204 lines malformed")
+	// The header alone: every request failed; an empty run.
+	got, err = heyabParseString(hdr, Options{Source: "x.csv"})
+	if err != nil || len(got.runs) != 1 || got.runs[0].Requests != 0 || got.runs[0].Percentiles == nil || got.runs[0].Notes == nil {
+		t.Errorf("header only: %v %+v", err, got.runs)
+	}
+	// Called directly on something else.
+	p := heyabParser(t, "hey-csv")
+	if err := p.Parse(context.Background(), strings.NewReader("a,b\n1,2\n"), Options{Source: "x"}, &collect{}); !errors.Is(err, ErrNoOutput) {
+		t.Errorf("no header: %v", err)
+	}
+}
+
+// heyabCheckParse runs p on data and checks what comes out: errors of the
+// documented types, runs with finite non-negative numbers, samples with
+// finite non-negative latencies.
+func heyabCheckParse(t *testing.T, p Parser, data []byte) {
+	var c collect
+	err := p.Parse(context.Background(), bytes.NewReader(data), Options{Source: "fuzz"}, &c)
+	var se *SyntaxError
+	if err != nil && !errors.As(err, &se) && !errors.Is(err, ErrNoOutput) {
+		t.Fatalf("unexpected error type %T: %v", err, err)
+	}
+	for i, r := range c.runs {
+		if r.Index != int32(i) {
+			t.Fatalf("run %d has index %d", i, r.Index)
+		}
+		checkRun(t, r)
+	}
+	for _, s := range c.samples {
+		if !finite(s.LatencyMs) || !finite(s.TS+1e12) {
+			t.Fatalf("sample %+v", s)
+		}
+	}
+	p.Detect(data)
+	if q, err := Detect(data); err == nil && q.Name() == p.Name() {
+		var c2 collect
+		if err := Parse(context.Background(), bytes.NewReader(data), Options{Source: "fuzz"}, &c2); err != nil && !errors.As(err, &se) && !errors.Is(err, ErrNoOutput) {
+			t.Fatalf("Parse: unexpected error type %T: %v", err, err)
+		}
+	}
+}
+
+// heyabFuzzSeeds adds the files of the folders, except big ones, to f.
+func heyabFuzzSeeds(f *testing.F, globs ...string) {
+	for _, g := range globs {
+		files, _ := filepath.Glob(g)
+		for _, name := range files {
+			if strings.HasSuffix(name, ".golden.json") || strings.HasSuffix(name, ".src") || strings.HasSuffix(name, ".sh") || strings.HasSuffix(name, ".md") {
+				continue
+			}
+			b, err := os.ReadFile(name)
+			if err != nil {
+				f.Fatal(err)
+			}
+			if len(b) > 128<<10 {
+				b = b[:128<<10]
+			}
+			f.Add(b)
+		}
+	}
+}
+
+// FuzzHey checks that no input makes the hey parser panic, that its errors
+// are *SyntaxError or *NoOutputError and that its runs hold only finite,
+// non-negative numbers.
+func FuzzHey(f *testing.F) {
+	heyabFuzzSeeds(f, "testdata/hey/*.txt", "testdata/notwrk/hey_*.txt", "testdata/notwrk/oha_*.txt")
+	p := heyabParser(f, "hey")
+	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+}
+
+// FuzzHeyCSV does the same for the hey -o csv parser.
+func FuzzHeyCSV(f *testing.F) {
+	heyabFuzzSeeds(f, "testdata/hey/*.csv")
+	f.Add([]byte(heyCSVHeader + "\n0.1,0.1,0.1,0.1,0.1,0.1,200,99999999999\n1e5,0,0,0,0,0,200,0\n\"0.1\",0,0,0,0,0,200,0\n"))
+	p := heyabParser(f, "hey-csv")
+	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+}

@@ -1,0 +1,328 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// The hey-csv parser reads the per-request rows of `hey -o csv`:
+//
+//	response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset
+//	0.0012,0.0003,0.0000,0.0000,0.0008,0.0000,200,0.0011
+//
+// in seconds, offset being the request's start since the test's start.
+// Rows come in completion order; they go to the aggregator earliest start
+// first (heyabRunBuf), so that t_s counts from the first request. hey lists only requests that got a response (transport errors are not
+// in it) and at most 1,000,000 of them, and prints neither the target nor
+// the concurrency: the run is named after its file (a --label mapping of
+// the file name renames it). Each header starts a run, so outputs
+// appended to one file (hey -o csv ... >> all.csv) give one run each.
+
+func init() { Register(heyCSVParser{}) }
+
+type heyCSVParser struct{}
+
+// heyCSVHeader is the header line of `hey -o csv`.
+const heyCSVHeader = "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset"
+
+// Name returns "hey-csv".
+func (heyCSVParser) Name() string { return "hey-csv" }
+
+// heyabHeadLines returns up to n non-blank lines at the start of head, without
+// line ends, surrounding blanks and a UTF-8 byte order mark.
+func heyabHeadLines(head []byte, n int) [][]byte {
+	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
+	var out [][]byte
+	for len(head) > 0 && len(out) < n {
+		var line []byte
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			line, head = head, nil
+		}
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// Detect reports whether head starts with hey's CSV header (its eight
+// column names), followed, if anything follows, by a row of eight fields.
+func (heyCSVParser) Detect(head []byte) bool {
+	l := heyabHeadLines(head, 2)
+	if len(l) == 0 || string(l[0]) != heyCSVHeader {
+		return false
+	}
+	return len(l) == 1 || bytes.Count(l[1], []byte(",")) == 7 || string(l[1]) == heyCSVHeader
+}
+
+// heyabCapLines passes its input on, cutting lines longer than maxLine and
+// turning double quotes into single ones: the tools' CSV and TSV logs
+// parsed with it never quote, and without quoted fields every record is
+// one bounded line, so encoding/csv's memory stays bounded whatever the
+// input.
+type heyabCapLines struct {
+	r   io.Reader
+	col int // bytes of the current line passed on
+}
+
+func newHeyabCapLines(r io.Reader) *heyabCapLines { return &heyabCapLines{r: r} }
+
+func (c *heyabCapLines) Read(p []byte) (int, error) {
+	for {
+		n, err := c.r.Read(p)
+		w := 0
+		for i := 0; i < n; i++ {
+			b := p[i]
+			switch {
+			case b == '\n':
+				c.col = 0
+			case c.col >= maxLine:
+				continue
+			default:
+				c.col++
+				if b == '"' {
+					b = '\''
+				}
+			}
+			p[w] = b
+			w++
+		}
+		if w > 0 || err != nil || n == 0 {
+			return w, err
+		}
+	}
+}
+
+// heyabCSVRow reads the next record of cr; it returns the record's line, and
+// for a malformed record a message instead of the record.
+func heyabCSVRow(cr *csv.Reader) (rec []string, line int, msg string, err error) {
+	rec, err = cr.Read()
+	var pe *csv.ParseError
+	if errors.As(err, &pe) {
+		return nil, pe.StartLine, pe.Err.Error(), nil
+	}
+	if err != nil {
+		return nil, 0, "", err
+	}
+	line, _ = cr.FieldPos(0)
+	return rec, line, "", nil
+}
+
+// heyabIsHeader reports whether rec is the header line (h split at sep),
+// ignoring a byte order mark and surrounding blanks.
+func heyabIsHeader(rec []string, h string, sep string) bool {
+	if len(rec) == 0 {
+		return false
+	}
+	first := strings.TrimPrefix(rec[0], "\ufeff")
+	if len(rec) == 1 {
+		return strings.TrimSpace(first) == h
+	}
+	parts := strings.Split(h, sep)
+	if len(parts) != len(rec) {
+		return false
+	}
+	for i, p := range parts {
+		v := rec[i]
+		if i == 0 {
+			v = first
+		}
+		if strings.TrimSpace(v) != p {
+			return false
+		}
+	}
+	return true
+}
+
+// heyabEmptyRun sends the run of a log whose header has no rows.
+func heyabEmptyRun(opts Options, sink Sink, tool, note string) error {
+	run := results.RunWithPercentiles{Run: results.Run{Tool: tool, LoadModel: results.LoadClosed, SourceLine: 1,
+		Notes: results.Ptr(note)}, Percentiles: []results.Percentile{}}
+	lab := labeler{labels: opts.Labels}
+	fillCommon(&run, opts, 0, &lab)
+	return sink.Run(run)
+}
+
+// heyabReorderCap bounds the requests a run's reorder buffer holds (24
+// bytes each: 24 MiB at most).
+const heyabReorderCap = 1 << 20
+
+// heyabPending is a buffered request.
+type heyabPending struct {
+	start  int64
+	ms     float64
+	status int32
+	line   int32
+}
+
+// heyabRunBuf hands the requests of one run to the aggregator earliest
+// start first. The aggregator measures t_s (samples and series windows)
+// from the first request it is given, and these logs are not in start
+// order (hey -o csv: completion order; ab -g: sorted by latency, so its
+// first row may have started seconds after the run's start): the first
+// heyabReorderCap requests are held, then the earliest is added, then the
+// others in file order, then any further ones as they come.
+type heyabRunBuf struct {
+	a    *Requests
+	key  string
+	meta RequestRun
+	buf  []heyabPending
+	h    int // the run's handle once flushed, else -1
+}
+
+func newHeyabRunBuf(a *Requests, key string, meta RequestRun) *heyabRunBuf {
+	return &heyabRunBuf{a: a, key: key, meta: meta, h: -1}
+}
+
+// add takes one request of the run.
+func (b *heyabRunBuf) add(line int, req Request) error {
+	if b.h >= 0 {
+		return b.a.Add(b.h, line, req)
+	}
+	b.buf = append(b.buf, heyabPending{start: req.Start, ms: req.LatencyMs, status: req.Status, line: int32(min(line, math.MaxInt32))})
+	if len(b.buf) >= heyabReorderCap {
+		return b.flush(true)
+	}
+	return nil
+}
+
+// flush passes the held requests on; capped says more may follow.
+func (b *heyabRunBuf) flush(capped bool) error {
+	if b.h >= 0 || len(b.buf) == 0 {
+		return nil
+	}
+	meta := b.meta
+	if capped {
+		meta.Notes = append(slices.Clip(meta.Notes), fmt.Sprintf(
+			"more than %d requests: t_s counts from the earliest of the first %d, later rows may have started before it", heyabReorderCap, heyabReorderCap))
+	}
+	b.h = b.a.Run(b.key, meta)
+	first := 0
+	for i, p := range b.buf {
+		if p.start < b.buf[first].start {
+			first = i
+		}
+	}
+	add := func(p heyabPending) error {
+		return b.a.Add(b.h, int(p.line), Request{Start: p.start, LatencyMs: p.ms, Status: p.status})
+	}
+	if err := add(b.buf[first]); err != nil {
+		return err
+	}
+	for i, p := range b.buf {
+		if i != first {
+			if err := add(p); err != nil {
+				return err
+			}
+		}
+	}
+	b.buf = nil
+	return nil
+}
+
+// Parse streams the requests of r to sink: one run per header.
+func (heyCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	cr := csv.NewReader(newHeyabCapLines(r))
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	cr.TrimLeadingSpace = true
+	a := NewRequests(opts, sink)
+	meta := RequestRun{Tool: "hey", LoadModel: results.LoadClosed, Notes: []string{
+		"hey -o csv lists only requests that got a response (transport errors are left out) and neither the target nor the concurrency"}}
+	headers := 0
+	var run *heyabRunBuf
+	for n := 0; ; n++ {
+		if n%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		rec, line, msg, err := heyabCSVRow(cr)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", opts.Source, err)
+		}
+		if msg != "" {
+			a.Bad(line, msg)
+			continue
+		}
+		if heyabIsHeader(rec, heyCSVHeader, ",") {
+			if run != nil {
+				if err := run.flush(false); err != nil {
+					return err
+				}
+			}
+			headers++
+			run = newHeyabRunBuf(a, strconv.Itoa(headers), meta)
+			a.Good()
+			continue
+		}
+		if headers == 0 {
+			a.Bad(line, "row before the hey -o csv header")
+			continue
+		}
+		req, bad := heyRow(rec)
+		if bad != "" {
+			a.Bad(line, bad)
+			continue
+		}
+		if err := run.add(line, req); err != nil {
+			return err
+		}
+	}
+	if run != nil {
+		if err := run.flush(false); err != nil {
+			return err
+		}
+	}
+	if headers == 0 {
+		return &NoOutputError{File: opts.Source, LookedFor: []string{"hey-csv"}}
+	}
+	if a.Runs() == 0 {
+		if err := a.Close(); err != nil {
+			return err
+		}
+		return heyabEmptyRun(opts, sink, "hey", "hey -o csv lists no request: none got a response (hey lists only those)")
+	}
+	return a.Close()
+}
+
+// heyRow parses a row of hey -o csv; bad says what is wrong with it.
+func heyRow(rec []string) (req Request, bad string) {
+	if len(rec) != 8 {
+		return req, fmt.Sprintf("%d fields, want 8", len(rec))
+	}
+	for i := 1; i <= 5; i++ {
+		if _, ok := parseDec([]byte(strings.TrimSpace(rec[i])), 0); !ok {
+			return req, fmt.Sprintf("field %d: %q is not a number of seconds", i+1, rec[i])
+		}
+	}
+	ms, ok := parseDec([]byte(strings.TrimSpace(rec[0])), 3)
+	if !ok {
+		return req, fmt.Sprintf("response-time %q is not a number of seconds", rec[0])
+	}
+	code, ok := parseUint([]byte(strings.TrimSpace(rec[6])))
+	if !ok || code > 999 {
+		return req, fmt.Sprintf("status-code %q", rec[6])
+	}
+	ns, ok := parseDec([]byte(strings.TrimSpace(rec[7])), 9)
+	start, ok2 := toInt64(ns)
+	if !ok || !ok2 {
+		return req, fmt.Sprintf("offset %q is not a number of seconds", rec[7])
+	}
+	return Request{Start: start, LatencyMs: ms, Status: int32(code)}, ""
+}

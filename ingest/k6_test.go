@@ -1,0 +1,598 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// k6LocustParsers are the parsers of k6.go, k6json.go, k6ndjson.go, k6csv.go
+// and locust.go.
+var k6LocustParsers = []Parser{k6Parser{}, k6SummaryParser{}, k6NDJSONParser{}, k6CSVParser{},
+	locustParser{}, locustHistoryParser{}, locustFailuresParser{}}
+
+// k6FileHead returns the first MiB of a file as Parse sees it: decompressed
+// and converted from UTF-16.
+func k6FileHead(t testing.TB, name string) []byte {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	br, closeFn, err := decompress(bufio.NewReaderSize(f, headSize), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	head, _ := br.Peek(headSize)
+	return decodeHead(append([]byte(nil), head...))
+}
+
+// k6ParserInputs lists the parser inputs of a testdata folder (as TestGolden does).
+func k6ParserInputs(t testing.TB, dir string) []string {
+	t.Helper()
+	files := goldenInputs(t, filepath.Join("testdata", dir))
+	if len(files) == 0 {
+		t.Fatalf("no inputs in testdata/%s", dir)
+	}
+	return files
+}
+
+// TestK6LocustDetect checks which parser claims each sample: every k6 and
+// Locust sample its own parser (the first in Detect's order), and no
+// sample of another tool any of these parsers, but for the k6 samples
+// among notwrk/.
+func TestK6LocustDetect(t *testing.T) {
+	want := func(name string) string {
+		base := filepath.Base(name)
+		switch {
+		case strings.HasSuffix(base, ".txt"):
+			return "k6"
+		case strings.HasPrefix(base, "summary-export") || strings.HasPrefix(base, "handle-summary"):
+			return "k6-summary"
+		case strings.HasPrefix(base, "out-json"):
+			return "k6-json"
+		case strings.HasPrefix(base, "out-csv"):
+			return "k6-csv"
+		case strings.Contains(base, "_stats_history"):
+			return "locust-history"
+		case strings.Contains(base, "_stats") || strings.Contains(base, "_requests"):
+			return "locust"
+		}
+		return "locust-failures"
+	}
+	for _, dir := range []string{"k6", "locust"} {
+		for _, in := range k6ParserInputs(t, dir) {
+			p, err := Detect(k6FileHead(t, in))
+			if err != nil || p.Name() != want(in) {
+				t.Errorf("%s: detected as %v (%v), want %s", in, p, err, want(in))
+			}
+		}
+	}
+	dirs, _ := filepath.Glob("testdata/*")
+	for _, dir := range dirs {
+		base := filepath.Base(dir)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() || base == "k6" || base == "locust" || base == "fuzz" {
+			continue
+		}
+		for _, in := range goldenInputs(t, dir) {
+			head := k6FileHead(t, in)
+			for _, p := range k6LocustParsers {
+				claimed := p.Detect(head)
+				ownK6 := base == "notwrk" && strings.HasPrefix(filepath.Base(in), "k6_") && p.Name() == "k6"
+				if claimed != ownK6 {
+					t.Errorf("%s: %s.Detect = %v", in, p.Name(), claimed)
+				}
+			}
+		}
+	}
+	for _, s := range []string{
+		"",
+		"http_req_duration..............: avg=1ms min=1ms med=1ms max=1ms\n",
+		"http_reqs: 10 1/s\nhttp_req_duration: avg=1ms\n",
+		"{\"metrics\": {}}",
+		"{\"type\":\"Point\"}\n",
+		"metric_name,timestamp,metric_value\n",
+		"Type,Name,Request Count\n",
+		"Method,Name,Error\n",
+		"Name,# requests\n",
+		"Timestamp,User Count,Type,Name\n",
+	} {
+		for _, p := range k6LocustParsers {
+			if p.Detect([]byte(s)) {
+				t.Errorf("%s claims %q", p.Name(), s)
+			}
+		}
+	}
+}
+
+func TestK6Units(t *testing.T) {
+	for _, c := range []struct {
+		tok string
+		ms  float64
+		ok  bool
+	}{
+		{"1.23ms", 1.23, true}, {"456.78µs", 0.45678, true}, {"456.78μs", 0.45678, true}, {"456.78us", 0.45678, true},
+		{"160ns", 0.00016, true}, {"0s", 0, true}, {"2.5s", 2500, true}, {"1m2s", 62000, true}, {"1h2m3s", 3723000, true},
+		{"15.01s", 15010, true}, {"152.355556", 152.355556, true}, {"-1ms", 0, false}, {"ms", 0, false}, {"", 0, false},
+		{"1.2.3ms", 0, false}, {"9999999999h", 0, false},
+	} {
+		ms, ok := k6DurationMs([]byte(c.tok))
+		if ok != c.ok || ok && math.Abs(ms-c.ms) > 1e-9*math.Max(1, c.ms) {
+			t.Errorf("k6DurationMs(%q) = %v %v, want %v %v", c.tok, ms, ok, c.ms, c.ok)
+		}
+	}
+	for _, c := range []struct {
+		num, unit string
+		b         float64
+		ok        bool
+	}{
+		{"3.6", "MB", 3.6e6, true}, {"239", "kB/s", 239000, true}, {"0", "B", 0, true}, {"1.1", "GB", 1.1e9, true},
+		{"830", "B/s", 830, true}, {"7.1", "TB", 7.1e12, true}, {"12", "KiB", 0, false}, {"x", "MB", 0, false},
+	} {
+		b, ok := k6Bytes([]byte(c.num), []byte(c.unit))
+		if ok != c.ok || ok && b != c.b {
+			t.Errorf("k6Bytes(%q %q) = %v %v, want %v %v", c.num, c.unit, b, ok, c.b, c.ok)
+		}
+	}
+	for _, c := range []struct {
+		stat string
+		q    float64
+		ok   bool
+	}{
+		{"med", 0.5, true}, {"p(90)", 0.9, true}, {"p(99.9)", 0.999, true}, {"p(99.99)", 0.9999, true}, {"p(100)", 1, true},
+		{"p(101)", 0, false}, {"p(x)", 0, false}, {"avg", 0, false}, {"p90", 0, false},
+	} {
+		q, ok := k6Quantile(c.stat)
+		if ok != c.ok || q != c.q {
+			t.Errorf("k6Quantile(%q) = %v %v", c.stat, q, ok)
+		}
+	}
+	for _, c := range []struct {
+		in string
+		ns int64
+		ok bool
+	}{
+		{"1641298536", 1641298536e9, true},
+		{"1714557600.121203", 1714557600121203000, true},
+		{"1714557600121", 1714557600121e6, true},
+		{"1714557600121.5", 1714557600121500000, true},
+		{"1714557600121203", 1714557600121203000, true},
+		{"1714557600121203456", 1714557600121203456, true},
+		{"2024-05-01T10:00:00.5Z", 1714557600500000000, true},
+		{"2024-05-01T12:00:00+02:00", 1714557600e9, true},
+		{"-5", 0, false}, {"abc", 0, false}, {"", 0, false}, {"99999999999999999999", 0, false}, {"1.x", 0, false},
+	} {
+		ns, ok := k6UnixTimestamp(c.in)
+		if ok != c.ok || ns != c.ns {
+			t.Errorf("k6UnixTimestamp(%q) = %d %v, want %d %v", c.in, ns, ok, c.ns, c.ok)
+		}
+	}
+}
+
+func TestK6Values(t *testing.T) {
+	for _, c := range []struct {
+		in                         string
+		num, rate, bytes, bps, max float64
+		passes, total              int64
+		counts, data               bool
+	}{
+		{in: "43404  4334.681688/s", num: 43404, rate: 4334.681688},
+		{in: "76 MB  7.5 MB/s", bytes: 76e6, bps: 7.5e6, data: true},
+		{in: "0.00%  ✓ 0           ✗ 43404", rate: 0, passes: 0, total: 43404, counts: true},
+		{in: "12.50% 53883 out of 431040", rate: 0.125, passes: 53883, total: 431040, counts: true},
+		{in: "100.00% ✓ 1501       ✗ 0", rate: 1, passes: 1501, total: 1501, counts: true},
+		{in: "80     min=80        max=80", num: 80, max: 80},
+	} {
+		v := parseK6Value([]byte(c.in))
+		if !v.parsed || v.num != c.num || v.rate != c.rate || v.bytes != c.bytes || v.bps != c.bps || v.max != c.max ||
+			v.passes != c.passes || v.total != c.total || v.hasCounts != c.counts || v.isData != c.data {
+			t.Errorf("parseK6Value(%q) = %+v", c.in, v)
+		}
+	}
+	for _, bad := range []string{"", "abc", "x%"} {
+		if parseK6Value([]byte(bad)).parsed {
+			t.Errorf("parseK6Value(%q) parsed", bad)
+		}
+	}
+	tr, ok := parseK6Trend([]byte("med=10.39µs  count=5 p(99)=451.07ms p(99.99)=469.67ms"))
+	if !ok || !tr.hasCount || tr.count != 5 || tr.quantileLatency[0.5] != 0.01039 || tr.quantileLatency[0.99] != 451.07 || tr.quantileLatency[0.9999] != 469.67 {
+		t.Errorf("trend %+v", tr)
+	}
+	for _, line := range []string{"http_req_duration..............: avg=1ms", "✗ http_req_duration...: avg=1ms", "  { expected_response:true }...: avg=1ms"} {
+		if _, _, _, ok := k6MetricLine(bytes.TrimSpace([]byte(line))); !ok {
+			t.Errorf("k6MetricLine(%q) not ok", line)
+		}
+	}
+	for _, line := range []string{"http_req_duration: avg=1ms", "some prose... with dots", "a b...: c", "..: x"} {
+		if _, _, _, ok := k6MetricLine([]byte(line)); ok {
+			t.Errorf("k6MetricLine(%q) ok", line)
+		}
+	}
+}
+
+// k6Run parses a text summary.
+func k6Runs(t *testing.T, in string) []results.RunWithPercentiles {
+	t.Helper()
+	var c collect
+	if err := (k6Parser{}).Parse(context.Background(), strings.NewReader(in), Options{Source: "s.txt"}, &c); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range c.runs {
+		checkRun(t, r)
+	}
+	return c.runs
+}
+
+const k6Classic = `
+  execution: local
+     script: script.js
+     output: -
+
+  scenarios: (100.00%) 2 scenarios, 50 max VUs, 5m30s max duration (incl. graceful stop):
+           * warm: 20.00 iterations/s for 1m0s (maxVUs: 10-20, gracefulStop: 30s)
+           * main: Up to 100.00 iterations/s for 2m0s over 3 stages (maxVUs: 20-50, startTime: 1m0s, gracefulStop: 30s)
+
+
+running (3m00.0s), 00/50 VUs, 14400 complete and 0 interrupted iterations
+warm ✓ [======================================] 00/20 VUs  1m0s  20.00 iters/s
+main ✓ [======================================] 00/50 VUs  2m0s  100.00 iters/s
+
+     data_received..................: 1.2 GB 6.7 MB/s
+     dropped_iterations.............: 12     0.066667/s
+   ✗ http_req_duration..............: avg=1m2s min=250µs med=2.5s max=1h2m3s p(90)=3s p(95)=4.5s p(99.9)=1m0s
+     http_req_failed................: 1.00%  ✓ 144  ✗ 14256
+     http_reqs......................: 14400  80/s
+     vus_max........................: 50     min=50  max=50
+ERRO[0181] thresholds on metrics 'http_req_duration' have been crossed
+`
+
+func TestK6Layouts(t *testing.T) {
+	r := k6Runs(t, k6Classic)
+	if len(r) != 1 {
+		t.Fatalf("%d runs", len(r))
+	}
+	run := r[0]
+	if run.LoadModel != results.LoadOpen || run.TargetRPS == nil || *run.TargetRPS != 120 || run.PlannedDurationS == nil || *run.PlannedDurationS != 180 {
+		t.Errorf("model %s target %v planned %v", run.LoadModel, run.TargetRPS, run.PlannedDurationS)
+	}
+	if run.Requests != 14400 || run.Errors != 144 || run.RPS != 80 || run.DurationS != 180 || *run.Connections != 50 || *run.BytesIn != 1.2e9 {
+		t.Errorf("%+v", run.Run)
+	}
+	if *run.LatMeanMs != 62000 || *run.LatMinMs != 0.25 || *run.LatMaxMs != 3723000 || *run.LatP999Ms != 60000 || *run.LatP50Ms != 2500 {
+		t.Errorf("latencies %v %v %v %v %v", *run.LatMeanMs, *run.LatMinMs, *run.LatMaxMs, *run.LatP999Ms, *run.LatP50Ms)
+	}
+	for _, n := range []string{"threshold crossed on http_req_duration", "have been crossed", "dropped_iterations: 12", "main (ramping-arrival-rate)"} {
+		if !strings.Contains(*run.Notes, n) {
+			t.Errorf("notes %q lack %q", *run.Notes, n)
+		}
+	}
+	if run.SourceLine != 2 {
+		t.Errorf("source line %d", run.SourceLine)
+	}
+
+	// k6 < v0.27: another header; no http_req_failed.
+	old := "  execution: local\n     output: -\n     script: s.js\n\n    duration: 30s, iterations: -\n         vus: 10,  max: 10\n\n" +
+		"    http_req_duration..........: avg=1.5ms  min=1ms  med=1.5ms  max=2ms  p(90)=1.9ms  p(95)=2ms\n" +
+		"    http_reqs..................: 3000   100/s\n"
+	r = k6Runs(t, old)
+	if len(r) != 1 || r[0].PlannedDurationS == nil || *r[0].PlannedDurationS != 30 || *r[0].Connections != 10 || r[0].DurationS != 30 ||
+		!strings.Contains(*r[0].Notes, "errors unknown") {
+		t.Errorf("old: %+v %v", r, r[0].Notes)
+	}
+
+	// v1 full mode: scenario and group sections do not start runs; a
+	// metric seen again starts the next run (two pasted summaries).
+	full := "  █ TOTAL RESULTS\n\n    HTTP\n" +
+		"    http_req_duration..........: avg=10ms min=1ms med=9ms max=50ms p(90)=20ms p(95)=30ms\n" +
+		"    http_req_failed............: 0.00%  0 out of 100\n" +
+		"    http_reqs..................: 100    10/s\n\n" +
+		"  █ SCENARIO: left\n\n    HTTP\n" +
+		"    http_req_duration..........: avg=12ms min=1ms med=9ms max=50ms p(90)=20ms p(95)=30ms\n" +
+		"    http_reqs..................: 60     6/s\n" +
+		"    ↳ GROUP: g\n" +
+		"      http_reqs................: 20     2/s\n\n\n" +
+		"    http_req_duration..........: avg=5ms min=1ms med=4ms max=9ms p(90)=8ms p(95)=9ms\n" +
+		"    http_reqs..................: 7      7/s\n"
+	r = k6Runs(t, full)
+	if len(r) != 1 || r[0].Requests != 100 || *r[0].LatMeanMs != 10 {
+		t.Fatalf("full mode: %d runs %+v", len(r), r)
+	}
+	// Without the scenario section, the repeated metrics are a second run.
+	two := strings.Replace(full, "  █ SCENARIO: left\n", "", 1)
+	two = strings.Replace(two, "    ↳ GROUP: g\n      http_reqs................: 20     2/s\n", "", 1)
+	r = k6Runs(t, two)
+	if len(r) != 3 || r[1].Requests != 60 || r[2].Requests != 7 || r[2].Index != 2 {
+		t.Errorf("repeated: %d runs", len(r))
+	}
+
+	// A summary without HTTP metrics is skipped; a time unit fixed with
+	// --summary-time-unit=ms is read.
+	r = k6Runs(t, "     iterations...........: 6   1.999116/s\n     vus..................: 2   min=2      max=2\n\n"+
+		"     http_req_duration..............: avg=0.09ms   min=0.06ms   med=0.09ms   max=0.12ms   p(90)=0.11ms   p(95)=0.12ms\n"+
+		"     iterations...........: 6   1.999116/s\n")
+	if len(r) != 1 || *r[0].LatMeanMs != 0.09 {
+		t.Errorf("time unit: %+v", r)
+	}
+	if _, err := ParseAll(context.Background(), strings.NewReader("     iterations...........: 6   1.999116/s\n"), Options{Source: "x"}); err == nil {
+		t.Error("no error for a summary without HTTP metrics")
+	}
+}
+
+func TestK6Samples(t *testing.T) {
+	runs, err := parseFile(t, "testdata/k6/k6_01.txt")
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	r := runs[0]
+	if r.Tool != "k6" || r.LoadModel != results.LoadClosed || *r.Connections != 80 || *r.PlannedDurationS != 10 || r.Requests != 43404 ||
+		r.Errors != 0 || r.RPS != 4334.681688 || *r.BytesIn != 76e6 || *r.TransferBPS != 7.5e6 || *r.LatMinMs != 0.654 ||
+		*r.LatP90Ms != 30.32 || math.Abs(r.DurationS-43404/4334.681688) > 1e-12 || *r.Command != "k6 run --vus 80 --duration 10s test.js" {
+		t.Errorf("k6_01: %+v", r.Run)
+	}
+	runs, err = parseFile(t, "testdata/k6/v1-multi.txt")
+	if err != nil || len(runs) != 4 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	if runs[0].Errors != 16 || runs[0].Requests != 173384 || *runs[0].LatMaxMs != 15010 || runs[1].Notes == nil ||
+		!strings.Contains(*runs[1].Notes, "'p(95)<200' p(95)=385.69ms") || !strings.Contains(*runs[1].Notes, "have been crossed") ||
+		runs[2].Errors != 30 || strings.Contains(*runs[2].Notes, "crossed") || *runs[3].Connections != 1000 {
+		t.Errorf("v1-multi: %+v", runs)
+	}
+	runs, err = parseFile(t, "testdata/k6/arrival-rate.txt")
+	if err != nil || len(runs) != 1 || runs[0].LoadModel != results.LoadOpen || *runs[0].TargetRPS != 100 || *runs[0].Connections != 20 ||
+		*runs[0].LatP99Ms != 0.32753 || len(runs[0].Percentiles) != 6 || runs[0].Percentiles[4].Quantile != 0.9999 {
+		t.Errorf("arrival-rate: %+v %v", runs, err)
+	}
+	if !strings.HasSuffix(*runs[0].Command, "benchmark-rps.js") {
+		t.Errorf("command %q", *runs[0].Command)
+	}
+}
+
+func TestK6SummaryJSON(t *testing.T) {
+	runs, err := parseFile(t, "testdata/k6/summary-export.json")
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	r := runs[0]
+	if r.Requests != 590 || r.Errors != 0 || *r.LatP99Ms != 20.25199 || *r.BytesIn != 22143927 || *r.Connections != 5 ||
+		math.Abs(r.DurationS-590/9.814657022485246) > 1e-9 || !strings.Contains(*r.Notes, "http_req_duration{name:voz_listar} (n=295") {
+		t.Errorf("export: %+v", r.Run)
+	}
+	runs, err = parseFile(t, "testdata/k6/handle-summary.json")
+	if err != nil || len(runs) != 1 || runs[0].DurationS != 30.0184068 || runs[0].Requests != 16510 || *runs[0].LatP50Ms != 39.877318 {
+		t.Errorf("handleSummary: %+v %v", runs, err)
+	}
+	for _, c := range []struct {
+		name, in string
+		line     int
+		notes    string
+		errors   int64
+	}{
+		{name: "old thresholds", in: `{"metrics":{"http_reqs":{"count":10,"rate":2},"http_req_duration":{"avg":5,"p(95)":9,"thresholds":{"p(95)<5":true,"avg<100":false}},"http_req_failed":{"value":0.1}}}`,
+			notes: "threshold crossed: http_req_duration p(95)<5", errors: 1},
+		{name: "new thresholds", in: `{"root_group":{},"metrics":{"http_reqs":{"values":{"count":10,"rate":2}},"http_req_duration":{"values":{"avg":5},"thresholds":{"avg<1":{"ok":false}}},"http_req_failed":{"values":{"rate":0.2,"passes":3,"fails":7}}}}`,
+			notes: "threshold crossed: http_req_duration avg<1", errors: 3},
+		{name: "cut", in: "{\"root_group\":{},\n\"metrics\":{\"http_reqs\":{\"count\":10,\n", line: 2},
+		{name: "bad", in: "{\"root_group\":{},\n\"metrics\":{\"http_reqs\":{\"count\":10,}}}", line: 2},
+		{name: "array", in: `[{"metrics":{"http_reqs":{}}}]`, line: 1},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var col collect
+			err := (k6SummaryParser{}).Parse(context.Background(), strings.NewReader(c.in), Options{Source: "j"}, &col)
+			if c.line > 0 {
+				var se *SyntaxError
+				if !errors.As(err, &se) || se.Line != c.line {
+					t.Fatalf("error %v, want a SyntaxError at line %d", err, c.line)
+				}
+				return
+			}
+			if err != nil || len(col.runs) != 1 || !strings.Contains(*col.runs[0].Notes, c.notes) || col.runs[0].Errors != c.errors {
+				t.Fatalf("%v %+v", err, col.runs)
+			}
+			if !(k6SummaryParser{}).Detect([]byte(c.in)) {
+				t.Error("not detected")
+			}
+		})
+	}
+}
+
+// k6Point renders a k6 JSON output line of an http_req_duration point.
+func k6Point(tm string, ms float64, tags string) string {
+	return fmt.Sprintf(`{"metric":"http_req_duration","type":"Point","data":{"time":%q,"value":%v,"tags":{%s}}}`, tm, ms, tags)
+}
+
+func TestK6NDJSON(t *testing.T) {
+	runs, err := parseFile(t, "testdata/k6/out-json-multi-edited.json")
+	if err != nil || len(runs) != 4 {
+		t.Fatalf("%d runs %v", len(runs), err)
+	}
+	ok := runs[0]
+	if ok.Target != "http://127.0.0.1:18080/ok" || ok.Requests != 6 || ok.Errors != 2 || *ok.Timeouts != 1 || *ok.Connections != 10 ||
+		!ok.HasSamples || ok.StartedAt == nil || ok.StartedAt.UnixNano() != 1714557600119999723 {
+		t.Errorf("GET /ok: %+v", ok.Run)
+	}
+	if runs[1].Errors != 1 || *runs[2].Non2xx != 1 || runs[2].Target != "http://127.0.0.1:18080/items/${}" || !strings.Contains(*runs[3].Notes, "scenario spike") {
+		t.Errorf("runs: %+v", runs)
+	}
+	// The CSV of the same requests gives the same runs, but for ns precision.
+	csvRuns, err := parseFile(t, "testdata/k6/out-csv-multi-edited.csv")
+	if err != nil || len(csvRuns) != 4 {
+		t.Fatalf("csv: %d runs %v", len(csvRuns), err)
+	}
+	for i := range runs {
+		a, b := runs[i], csvRuns[i]
+		if a.Requests != b.Requests || a.Errors != b.Errors || *a.LatP50Ms != *b.LatP50Ms || a.Target != b.Target ||
+			math.Abs(a.DurationS-b.DurationS) > 1e-6 {
+			t.Errorf("run %d: json %+v csv %+v", i, a.Run, b.Run)
+		}
+	}
+
+	// Malformed lines: noted under 1 %, an error above.
+	var in strings.Builder
+	for i := range 300 {
+		in.WriteString(k6Point(fmt.Sprintf("2024-05-01T10:00:%02d.5Z", i%60), float64(i%7+1), `"method":"GET","url":"http://h/","status":"200"`) + "\n")
+	}
+	in.WriteString("{\"metric\":\"http_req_duration\",\"type\":\"Point\",\"data\":{\"time\":\"bad\",\"value\":1}}\n")
+	var c collect
+	if err := (k6NDJSONParser{}).Parse(context.Background(), strings.NewReader(in.String()), Options{Source: "x"}, &c); err != nil ||
+		len(c.runs) != 1 || c.runs[0].Requests != 300 || !strings.Contains(*c.runs[0].Notes, "1 malformed lines skipped (line 301: time") {
+		t.Fatalf("%v %+v", err, c.runs)
+	}
+	in.WriteString("not json\nnot json either\nnor this\n")
+	err = (k6NDJSONParser{}).Parse(context.Background(), strings.NewReader(in.String()), Options{Source: "x"}, &collect{})
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Line != 301 {
+		t.Errorf("error %v", err)
+	}
+
+	// Tags: name groups, url is the target when the name is no URL;
+	// status 0 with error_code only.
+	lines := k6Point("2024-05-01T10:00:00Z", 5, `"method":"GET","name":"ProductPage","url":"http://shop/p/1","status":"200"`) + "\n" +
+		k6Point("2024-05-01T10:00:01Z", 7, `"method":"GET","name":"ProductPage","url":"http://shop/p/2","status":"0","error_code":"1211"`) + "\n"
+	c = collect{}
+	if err := (k6NDJSONParser{}).Parse(context.Background(), strings.NewReader(lines), Options{Source: "x"}, &c); err != nil || len(c.runs) != 1 {
+		t.Fatalf("%v %+v", err, c.runs)
+	}
+	if r := c.runs[0]; r.Target != "http://shop/p/1" || r.Label != "shop:80" || r.Errors != 1 || *c.samples[1].Error != "error_code 1211" {
+		t.Errorf("%+v", r.Run)
+	}
+}
+
+func TestK6CSVErrors(t *testing.T) {
+	hdr := "metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata\n"
+	row := "http_req_duration,1714557600123,12.5,,\"dial: i/o timeout, retrying\",1050,false,,GET,http://h/a,,default,,0,,,http://h/a,,\n"
+	var c collect
+	if err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader(hdr+row), Options{Source: "x"}, &c); err != nil || len(c.runs) != 1 {
+		t.Fatalf("%v %+v", err, c.runs)
+	}
+	r := c.runs[0]
+	if *r.Timeouts != 1 || r.Errors != 1 || r.StartedAt.UnixNano() != 1714557600123e6-12.5e6 || *c.samples[0].Error != "dial: i/o timeout, retrying" {
+		t.Errorf("%+v", r.Run)
+	}
+	// An unterminated quote: the rest of the file is one bad record.
+	err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader(hdr+row+"http_req_duration,1,\"2\n"), Options{Source: "x"}, &collect{})
+	var se *SyntaxError
+	if !errors.As(err, &se) {
+		t.Errorf("error %v", err)
+	}
+	// A header that is not k6's.
+	if err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader("a,b,c\n"), Options{Source: "x"}, &collect{}); !errors.As(err, &se) || se.Line != 1 {
+		t.Errorf("error %v", err)
+	}
+	// A runaway record is cut at 4 MiB.
+	huge := hdr + "http_req_duration,\"" + strings.Repeat("x", k6CSVRecordMax+100)
+	if err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader(huge), Options{Source: "x"}, &collect{}); !errors.As(err, &se) {
+		t.Errorf("huge record: %v", err)
+	}
+}
+
+// TestK6Stream parses a gzipped JSON output of 200,000 requests without
+// holding it.
+func TestK6Stream(t *testing.T) {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	for i := range 200000 {
+		fmt.Fprintln(zw, k6Point(fmt.Sprintf("2024-05-01T10:%02d:%02d.%06dZ", i/60000%60, i/1000%60, i%1000*1000), float64(i%50)+0.5,
+			`"method":"GET","name":"http://h/","url":"http://h/","status":"200","scenario":"default"`))
+	}
+	zw.Close()
+	runs, err := ParseAll(context.Background(), &buf, Options{Source: "big.json.gz"})
+	if err != nil || len(runs) != 1 || runs[0].Requests != 200000 || *runs[0].LatMaxMs != 49.5 {
+		t.Fatalf("%v %+v", err, runs)
+	}
+}
+
+// k6CheckParse runs p on data and checks the contract: no panic, errors of
+// the documented kinds, runs with indexes in order and finite,
+// non-negative numbers, series and samples finite.
+func k6CheckParse(t *testing.T, p Parser, data []byte) {
+	var c collect
+	err := p.Parse(context.Background(), bytes.NewReader(data), Options{Source: "fuzz"}, &c)
+	var se *SyntaxError
+	if err != nil && !errors.As(err, &se) && !errors.Is(err, ErrNoOutput) {
+		t.Fatalf("%s: unexpected error type %T: %v", p.Name(), err, err)
+	}
+	for i, r := range c.runs {
+		if r.Index != int32(i) {
+			t.Fatalf("run %d has index %d", i, r.Index)
+		}
+		checkRun(t, r)
+	}
+	for _, s := range c.series {
+		for _, v := range []float64{s.TS, s.WindowS, s.RPS} {
+			if !finite(v) {
+				t.Fatalf("series %+v", s)
+			}
+		}
+		for _, v := range []*float64{s.LatMeanMs, s.LatP50Ms, s.LatP99Ms, s.LatMaxMs} {
+			if v != nil && !finite(*v) {
+				t.Fatalf("series %+v", s)
+			}
+		}
+	}
+	for _, s := range c.samples {
+		if !finite(s.LatencyMs) || math.IsNaN(s.TS) || math.IsInf(s.TS, 0) {
+			t.Fatalf("sample %+v", s)
+		}
+	}
+	p.Detect(data)
+	runs, err := ParseAll(context.Background(), bytes.NewReader(data), Options{Source: "fuzz"})
+	if err != nil && !errors.As(err, &se) && !errors.Is(err, ErrNoOutput) {
+		t.Fatalf("ParseAll: unexpected error type %T: %v", err, err)
+	}
+	for _, r := range runs {
+		checkRun(t, r)
+	}
+}
+
+// k6FuzzSeeds adds the files of testdata folders whose names match.
+func k6FuzzSeeds(f *testing.F, dir, pattern string) {
+	files, _ := filepath.Glob(filepath.Join("testdata", dir, pattern))
+	for _, name := range files {
+		if strings.HasSuffix(name, ".golden.json") || strings.HasSuffix(name, ".src") {
+			continue
+		}
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
+
+// FuzzK6 checks the k6 text summary parser.
+func FuzzK6(f *testing.F) {
+	k6FuzzSeeds(f, "k6", "*.txt")
+	f.Add([]byte(k6Classic))
+	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, k6Parser{}, data) })
+}
+
+// FuzzK6Summary checks the k6 summary JSON parser.
+func FuzzK6Summary(f *testing.F) {
+	k6FuzzSeeds(f, "k6", "*summary*.json")
+	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, k6SummaryParser{}, data) })
+}
+
+// FuzzK6JSON checks the k6 --out json parser.
+func FuzzK6JSON(f *testing.F) {
+	k6FuzzSeeds(f, "k6", "out-json*.json")
+	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, k6NDJSONParser{}, data) })
+}
+
+// FuzzK6CSV checks the k6 --out csv parser.
+func FuzzK6CSV(f *testing.F) {
+	k6FuzzSeeds(f, "k6", "out-csv*.csv")
+	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, k6CSVParser{}, data) })
+}

@@ -1,0 +1,769 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// Parsers for the CSV files of Locust (locustio/locust) `--csv PREFIX`
+// (and the web UI's "Download Data"), one format per file, detected by
+// their header line:
+//
+//   - "locust": PREFIX_stats.csv, the whole test per endpoint plus an
+//     Aggregated row: "Type,Name,Request Count,Failure Count,Median
+//     Response Time,Average Response Time,Min Response Time,Max Response
+//     Time,Average Content Size,Requests/s,Failures/s,50%,...,100%"
+//     (Locust >= 1.0; 0.14-0.x wrote "# requests", "# failures",
+//     "Requests Failed/s" and, before 0.14, PREFIX_requests.csv with
+//     "Method",...,"Requests/s" and a "None","Total" run row). The
+//     Aggregated (or Total) row is the run; endpoints go into Run.Notes.
+//   - "locust-history": PREFIX_stats_history.csv, a row per second (per
+//     CSV_STATS_INTERVAL_SEC) with the current figures: series rows and a
+//     run built from the last Aggregated row.
+//   - "locust-failures": the companion files that hold no run:
+//     PREFIX_failures.csv ("Method,Name,Error,Occurrences"),
+//     PREFIX_exceptions.csv ("Count,Message,Traceback,Nodes") and the old
+//     PREFIX_distribution.csv ("Name","# requests","50%",...). They are
+//     claimed, so that a directory of Locust outputs parses without error,
+//     and give no run (and no error); the failures are already counted in
+//     the stats file's Failure Count.
+//
+// Locust times are in milliseconds, content sizes in bytes. Locust does
+// not record the host in these files: runs have no target and are labeled
+// after their file (e.g. "results_stats"). Locust users loop over their
+// tasks: closed model, connections = users (only the history records the
+// user count).
+
+func init() {
+	Register(locustParser{})
+	Register(locustHistoryParser{})
+	Register(locustFailuresParser{})
+}
+
+// locustColumns maps Locust's column names (all versions), lower-cased, to
+// what they hold.
+var locustColumns = map[string]string{
+	"type":                        "type",
+	"method":                      "type",
+	"name":                        "name",
+	"request count":               "count",
+	"# requests":                  "count",
+	"failure count":               "failures",
+	"# failures":                  "failures",
+	"median response time":        "median",
+	"average response time":       "avg",
+	"min response time":           "min",
+	"max response time":           "max",
+	"average content size":        "size",
+	"requests/s":                  "rps",
+	"failures/s":                  "fps",
+	"requests failed/s":           "fps",
+	"timestamp":                   "timestamp",
+	"user count":                  "users",
+	"total request count":         "total count",
+	"total failure count":         "total failures",
+	"total median response time":  "total median",
+	"total average response time": "total avg",
+	"total min response time":     "total min",
+	"total max response time":     "total max",
+	"total average content size":  "total size",
+	"error":                       "error",
+	"occurrences":                 "occurrences",
+	"count":                       "ecount",
+	"message":                     "message",
+	"traceback":                   "traceback",
+	"nodes":                       "nodes",
+}
+
+// locustHeader is a parsed Locust CSV header.
+type locustHeader struct {
+	col  map[string]int     // role -> column
+	pcts map[int]float64    // column -> quantile of "NN%" columns
+	qs   []locustPercentile // the percentile columns in order
+}
+
+type locustPercentile struct {
+	col int
+	q   float64
+}
+
+// parseLocustHeader maps a header record; unknown columns are ignored.
+func parseLocustHeader(rec []string) locustHeader {
+	h := locustHeader{col: map[string]int{}, pcts: map[int]float64{}}
+	for i, c := range rec {
+		if i == 0 {
+			c = strings.TrimPrefix(c, "\ufeff")
+		}
+		c = strings.ToLower(strings.TrimSpace(c))
+		if role, ok := locustColumns[c]; ok {
+			if _, dup := h.col[role]; !dup {
+				h.col[role] = i
+			}
+			continue
+		}
+		if p, ok := strings.CutSuffix(c, "%"); ok {
+			if q, ok := parseDec([]byte(p), -2); ok && q <= 1 {
+				h.pcts[i] = q
+				h.qs = append(h.qs, locustPercentile{i, q})
+			}
+		}
+	}
+	return h
+}
+
+func (h locustHeader) has(roles ...string) bool {
+	for _, r := range roles {
+		if _, ok := h.col[r]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// locustHeadHeader parses the first line of head as a Locust header.
+func locustHeadHeader(head []byte) (locustHeader, bool) {
+	line := bytes.TrimRight(k6FirstLine(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))), "\r")
+	if len(line) == 0 || len(line) > 4096 || !bytes.Contains(line, []byte(",")) {
+		return locustHeader{}, false
+	}
+	cr := csv.NewReader(bytes.NewReader(line))
+	cr.FieldsPerRecord = -1
+	rec, err := cr.Read()
+	if err != nil {
+		return locustHeader{}, false
+	}
+	return parseLocustHeader(rec), true
+}
+
+// locustStatsHeader reports whether h is the header of a stats (or
+// requests) file.
+func locustStatsHeader(h locustHeader) bool {
+	_, ts := h.col["timestamp"]
+	return !ts && h.has("type", "name", "count", "failures", "median", "avg", "min", "max", "rps")
+}
+
+// locustHistoryHeader reports whether h is the header of a stats history.
+func locustHistoryHeader(h locustHeader) bool {
+	if !h.has("timestamp", "name", "rps") {
+		return false
+	}
+	return h.has("total count", "total failures") || h.has("count", "failures")
+}
+
+// locustRow reads the fields of a record by role.
+type locustRow struct {
+	h   locustHeader
+	rec []string
+}
+
+func (r locustRow) str(role string) string {
+	if i, ok := r.h.col[role]; ok && i < len(r.rec) {
+		return strings.TrimSpace(r.rec[i])
+	}
+	return ""
+}
+
+// num returns a number field; "N/A" and empty fields are not numbers.
+func (r locustRow) num(role string) (float64, bool) {
+	s := r.str(role)
+	if s == "" || s == "N/A" {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || !finite(v) {
+		return 0, false
+	}
+	return v, true
+}
+
+func (r locustRow) count(role string) (int64, bool) {
+	v, ok := r.num(role)
+	if !ok || v != math.Trunc(v) {
+		return 0, false
+	}
+	return toInt64(v)
+}
+
+// percentiles returns the "NN%" columns that hold numbers.
+func (r locustRow) percentiles() []results.Percentile {
+	var out []results.Percentile
+	for _, p := range r.h.qs {
+		if p.col >= len(r.rec) {
+			continue
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(r.rec[p.col]), 64)
+		if err != nil || !finite(v) {
+			continue
+		}
+		out = append(out, results.Percentile{Quantile: p.q, LatencyMs: v})
+	}
+	return out
+}
+
+// aggregated reports whether the row is the run's total: "Aggregated"
+// (Locust >= 0.14) or "Total" with type "None" or empty (older).
+func (r locustRow) aggregated() bool {
+	name, typ := r.str("name"), r.str("type")
+	return name == "Aggregated" && (typ == "" || typ == "None") || name == "Total" && (typ == "None" || typ == "")
+}
+
+// locustPctColumns copies a percentile list into the run's columns; min
+// and max are the 0 and 1 quantiles (rather than the rounded "100%").
+func locustPctColumns(run *results.RunWithPercentiles, pcts []results.Percentile) {
+	pts := map[float64]float64{}
+	for _, p := range pcts {
+		pts[p.Quantile] = p.LatencyMs
+	}
+	// Locust rounds percentiles to two significant digits; its min and max
+	// are exact.
+	if run.LatMinMs != nil {
+		pts[0] = *run.LatMinMs
+	}
+	if run.LatMaxMs != nil {
+		pts[1] = *run.LatMaxMs
+	}
+	qs := make([]float64, 0, len(pts))
+	for q := range pts {
+		qs = append(qs, q)
+	}
+	slices.Sort(qs)
+	run.Percentiles = make([]results.Percentile, 0, len(qs))
+	for _, q := range qs {
+		run.Percentiles = append(run.Percentiles, results.Percentile{Quantile: q, LatencyMs: pts[q]})
+	}
+	for _, c := range []struct {
+		q   float64
+		dst **float64
+	}{{0.5, &run.LatP50Ms}, {0.9, &run.LatP90Ms}, {0.99, &run.LatP99Ms}, {0.999, &run.LatP999Ms}} {
+		if v, ok := pts[c.q]; ok {
+			*c.dst = results.Ptr(v)
+		}
+	}
+}
+
+type locustParser struct{}
+
+// Name returns "locust".
+func (locustParser) Name() string { return "locust" }
+
+// Detect reports whether head starts with the header of a Locust stats
+// file (PREFIX_stats.csv, or PREFIX_requests.csv of Locust < 0.14).
+func (locustParser) Detect(head []byte) bool {
+	h, ok := locustHeadHeader(head)
+	return ok && locustStatsHeader(h)
+}
+
+// maxLocustEndpoints bounds the endpoints listed in a run's notes.
+const maxLocustEndpoints = 20
+
+// Parse reads a Locust stats file and sends its run to sink.
+func (locustParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	cr, g := k6NewCSV(r)
+	var h locustHeader
+	var run *results.RunWithPercentiles
+	var endpoints []string
+	extra := 0
+	n := 0
+	for {
+		if n%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		n++
+		rec, line, err := k6CSVRead(cr, g, opts.Source)
+		if err == io.EOF {
+			break
+		}
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return &SyntaxError{File: opts.Source, Line: line, Msg: "Locust stats CSV: " + pe.Err.Error()}
+		}
+		if err != nil {
+			return err
+		}
+		if h.col == nil {
+			h = parseLocustHeader(rec)
+			if !locustStatsHeader(h) {
+				return &SyntaxError{File: opts.Source, Line: line, Msg: "not a Locust stats header"}
+			}
+			continue
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		row := locustRow{h: h, rec: rec}
+		if row.aggregated() {
+			if run != nil {
+				return &SyntaxError{File: opts.Source, Line: line, Msg: "second Aggregated row"}
+			}
+			rr, err := locustStatsRun(row, line, opts)
+			if err != nil {
+				return err
+			}
+			run = &rr
+			continue
+		}
+		c, ok := row.count("count")
+		if !ok {
+			return &SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("request count %q", row.str("count"))}
+		}
+		if len(endpoints) < maxLocustEndpoints {
+			e := strings.TrimSpace(row.str("type") + " " + row.str("name"))
+			desc := fmt.Sprintf("%s (n=%d", e, c)
+			if f, ok := row.count("failures"); ok && f > 0 {
+				desc += fmt.Sprintf(", %d failed", f)
+			}
+			if m, ok := row.num("median"); ok {
+				desc += ", median " + strconv.FormatFloat(m, 'g', 6, 64) + " ms"
+			}
+			endpoints = append(endpoints, desc+")")
+		} else {
+			extra++
+		}
+	}
+	if h.col == nil {
+		return &NoOutputError{File: opts.Source, LookedFor: []string{"locust"}}
+	}
+	if run == nil {
+		return &SyntaxError{File: opts.Source, Msg: "Locust stats without an Aggregated (or Total) row"}
+	}
+	var notes []string
+	if run.Notes != nil {
+		notes = append(notes, *run.Notes)
+	}
+	if len(endpoints) > 0 {
+		s := "endpoints: " + strings.Join(endpoints, ", ")
+		if extra > 0 {
+			s += fmt.Sprintf(" and %d more", extra)
+		}
+		notes = append(notes, s)
+	}
+	notes = append(notes, "Locust users (closed model); the stats file records neither the user count nor the host")
+	run.Notes = results.Ptr(strings.Join(notes, "; "))
+	lab := labeler{labels: opts.Labels}
+	fillCommon(run, opts, 0, &lab)
+	return sink.Run(*run)
+}
+
+// locustStatsRun builds the run from the Aggregated row.
+func locustStatsRun(row locustRow, line int, opts Options) (results.RunWithPercentiles, error) {
+	run := results.RunWithPercentiles{Run: results.Run{Tool: "locust", LoadModel: results.LoadClosed, SourceLine: int32(line)}}
+	c, ok1 := row.count("count")
+	f, ok2 := row.count("failures")
+	if !ok1 || !ok2 {
+		return run, &SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("Aggregated row: request count %q, failure count %q", row.str("count"), row.str("failures"))}
+	}
+	// Locust counts failed requests in Request Count too, except for
+	// failures without a response time (old versions); "/does_not_exist"
+	// with 0 requests and 56 failures in the 0.x docs is such a case.
+	run.Requests, run.Errors = c, f
+	if f > c {
+		run.Requests = f
+		run.Notes = results.Ptr(fmt.Sprintf("failures (%d) exceed requests (%d): requests set to the failures", f, c))
+	}
+	if v, ok := row.num("avg"); ok {
+		run.LatMeanMs = results.Ptr(v)
+	}
+	if v, ok := row.num("min"); ok {
+		run.LatMinMs = results.Ptr(v)
+	}
+	if v, ok := row.num("max"); ok {
+		run.LatMaxMs = results.Ptr(v)
+	}
+	pcts := row.percentiles()
+	if m, ok := row.num("median"); ok && !slices.ContainsFunc(pcts, func(p results.Percentile) bool { return p.Quantile == 0.5 }) {
+		pcts = append(pcts, results.Percentile{Quantile: 0.5, LatencyMs: m})
+	}
+	if c == 0 {
+		run.LatMinMs, run.LatMaxMs, run.LatMeanMs, pcts = nil, nil, nil, nil
+	}
+	locustPctColumns(&run, pcts)
+	if rps, ok := row.num("rps"); ok && rps >= 0 {
+		run.RPS = rps
+		// Locust's total_rps is num_requests / (last request - start).
+		if rps > 0 {
+			run.DurationS = float64(c) / rps
+		}
+	}
+	if size, ok := row.num("size"); ok && size >= 0 {
+		if b, ok := toInt64(size * float64(c)); ok {
+			run.BytesIn = results.Ptr(b)
+			if run.DurationS > 0 {
+				run.TransferBPS = results.Ptr(float64(b) / run.DurationS)
+			}
+		}
+	}
+	return run, nil
+}
+
+type locustHistoryParser struct{}
+
+// Name returns "locust-history".
+func (locustHistoryParser) Name() string { return "locust-history" }
+
+// Detect reports whether head starts with the header of a Locust stats
+// history (PREFIX_stats_history.csv).
+func (locustHistoryParser) Detect(head []byte) bool {
+	h, ok := locustHeadHeader(head)
+	return ok && locustHistoryHeader(h)
+}
+
+// locustHistRow is what the history parser keeps of an Aggregated row.
+type locustHistRow struct {
+	t                    float64 // Unix seconds
+	count, failures      int64
+	avg                  float64
+	hasAvg               bool
+	max                  float64
+	hasMax               bool
+	users                int64
+	line                 int
+	median, min          float64
+	hasMedian, hasMin    bool
+	size                 float64
+	hasSize              bool
+	pcts                 []results.Percentile
+	rps                  float64
+	hasRPS               bool
+	currentPercentiles   bool
+	percentilesFromTotal bool
+}
+
+// Parse streams a Locust stats history to sink: a series row per interval
+// between Aggregated rows, then the run.
+//
+// Window i spans [t(i-1), t(i)): requests and errors are the differences
+// of the cumulative Total Request Count and Total Failure Count, rps is
+// Locust's own Requests/s of row i (its current_rps, a sliding average
+// over the last ~10 s, as Locust reports it). Locust writes only the
+// cumulative average, so the window mean is derived from the deltas of
+// count x average: (C(i) A(i) - C(i-1) A(i-1)) / (C(i) - C(i-1)) (Locust's
+// average leaves out requests without a response time; negligible).
+// lat_max is set when the cumulative maximum rose in the window (then the
+// window's maximum is the new one), else left null. Without
+// --csv-full-history Locust writes the run's cumulative percentiles in the
+// Aggregated rows, which say nothing of a window: lat_p50 and lat_p99 are
+// then left null; with --csv-full-history (told by per-endpoint rows) they
+// are Locust's current percentiles (its ~10 s window) and are copied. The
+// run, from the last Aggregated row: requests, errors, latency mean, min,
+// max, median (and, without full history, the percentile columns) from the
+// Total columns; duration = last - first timestamp; rps = requests /
+// duration; connections = the largest User Count; started_at = the first
+// timestamp. The history is written before Locust's final statistics, so
+// its totals may lag a little behind the stats file's. Malformed rows are
+// skipped and noted; only the series' RunID is known before the run ends:
+// results.RunID(Source, 0), the run's.
+func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	cr, g := k6NewCSV(r)
+	runID := results.RunID(opts.Source, 0)
+	var h locustHeader
+	var first, prev, last *locustHistRow
+	var maxUsers int64
+	var hasUsers, fullHistory bool
+	var bad int
+	var badMsgs []string
+	badLine := 0
+	rows := 0
+	n := 0
+	for {
+		if n%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		n++
+		rec, line, err := k6CSVRead(cr, g, opts.Source)
+		if err == io.EOF {
+			break
+		}
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			bad++
+			if badLine == 0 {
+				badLine = line
+			}
+			if len(badMsgs) < 3 {
+				badMsgs = append(badMsgs, fmt.Sprintf("line %d: %s", line, pe.Err))
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if h.col == nil {
+			h = parseLocustHeader(rec)
+			if !locustHistoryHeader(h) {
+				return &SyntaxError{File: opts.Source, Line: line, Msg: "not a Locust stats history header"}
+			}
+			continue
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		row := locustRow{h: h, rec: rec}
+		rows++
+		hr, msg := locustHistoryRow(row, line)
+		if msg != "" {
+			bad++
+			if badLine == 0 {
+				badLine = line
+			}
+			if len(badMsgs) < 3 {
+				badMsgs = append(badMsgs, fmt.Sprintf("line %d: %s", line, msg))
+			}
+			continue
+		}
+		if u, ok := row.count("users"); ok && u >= 0 {
+			maxUsers, hasUsers = max(maxUsers, u), true
+		}
+		if !row.aggregated() {
+			fullHistory = true
+			continue
+		}
+		hr.currentPercentiles = fullHistory
+		if first == nil {
+			first = &hr
+		}
+		if prev != nil && hr.t > prev.t {
+			s := locustWindow(runID, first, prev, &hr)
+			if err := sink.Series(s); err != nil {
+				return err
+			}
+		}
+		if prev == nil || hr.t > prev.t {
+			cp := hr
+			prev = &cp
+		}
+		last = &hr
+	}
+	if h.col == nil {
+		return &NoOutputError{File: opts.Source, LookedFor: []string{"locust-history"}}
+	}
+	if last == nil {
+		if bad > 0 {
+			return &SyntaxError{File: opts.Source, Line: badLine, Msg: "no well-formed Aggregated row: " + strings.Join(badMsgs, "; ")}
+		}
+		return &SyntaxError{File: opts.Source, Msg: "Locust stats history without an Aggregated row"}
+	}
+	if bad > 0 && float64(bad) > badLimit*float64(rows+bad) {
+		return &SyntaxError{File: opts.Source, Line: badLine, Msg: fmt.Sprintf("%d of %d rows malformed: %s", bad, rows+bad, strings.Join(badMsgs, "; "))}
+	}
+	run := locustHistoryRun(first, last, fullHistory)
+	if hasUsers && maxUsers >= 1 && maxUsers < math.MaxInt32 {
+		run.Connections = results.Ptr(int32(maxUsers))
+	}
+	var notes []string
+	if run.Notes != nil {
+		notes = append(notes, *run.Notes)
+	}
+	if bad > 0 {
+		notes = append(notes, fmt.Sprintf("%d malformed rows skipped (%s)", bad, strings.Join(badMsgs, "; ")))
+	}
+	notes = append(notes, "Locust users (closed model); the history records no host")
+	run.Notes = results.Ptr(strings.Join(notes, "; "))
+	lab := labeler{labels: opts.Labels}
+	fillCommon(&run, opts, 0, &lab)
+	return sink.Run(run)
+}
+
+// locustHistoryRow reads a history row, or tells what is wrong with it.
+func locustHistoryRow(row locustRow, line int) (locustHistRow, string) {
+	hr := locustHistRow{line: line}
+	t, ok := row.num("timestamp")
+	if !ok || t < 0 || t > 7258118400 {
+		return hr, fmt.Sprintf("timestamp %q", row.str("timestamp"))
+	}
+	hr.t = t
+	countRole, failRole := "total count", "total failures"
+	if _, ok := row.h.col[countRole]; !ok {
+		countRole, failRole = "count", "failures"
+	}
+	c, ok1 := row.count(countRole)
+	f, ok2 := row.count(failRole)
+	if !ok1 || !ok2 || c < 0 || f < 0 {
+		return hr, fmt.Sprintf("request count %q, failure count %q", row.str(countRole), row.str(failRole))
+	}
+	hr.count, hr.failures = c, f
+	pick := func(total, plain string) (float64, bool) {
+		if v, ok := row.num(total); ok {
+			return v, true
+		}
+		if _, ok := row.h.col[total]; ok {
+			return 0, false
+		}
+		return row.num(plain)
+	}
+	hr.avg, hr.hasAvg = pick("total avg", "avg")
+	hr.max, hr.hasMax = pick("total max", "max")
+	hr.min, hr.hasMin = pick("total min", "min")
+	hr.median, hr.hasMedian = pick("total median", "median")
+	hr.size, hr.hasSize = pick("total size", "size")
+	hr.rps, hr.hasRPS = row.num("rps")
+	if u, ok := row.count("users"); ok {
+		hr.users = u
+	}
+	hr.pcts = row.percentiles()
+	return hr, ""
+}
+
+// locustWindow builds the series row of the interval between two
+// Aggregated rows.
+func locustWindow(runID string, first, prev, cur *locustHistRow) results.Series {
+	s := results.Series{RunID: runID, TS: prev.t - first.t, WindowS: cur.t - prev.t}
+	if d := cur.count - prev.count; d > 0 {
+		s.Requests = d
+	}
+	if d := cur.failures - prev.failures; d > 0 {
+		s.Errors = d
+	}
+	if cur.hasRPS && cur.rps >= 0 {
+		s.RPS = cur.rps
+	}
+	if s.Requests > 0 && cur.hasAvg {
+		pa := 0.0
+		if prev.hasAvg {
+			pa = prev.avg
+		}
+		m := (float64(cur.count)*cur.avg - float64(prev.count)*pa) / float64(s.Requests)
+		if finite(m) {
+			s.LatMeanMs = results.Ptr(m)
+		}
+	}
+	if cur.hasMax && (!prev.hasMax || cur.max > prev.max) && s.Requests > 0 {
+		s.LatMaxMs = results.Ptr(cur.max)
+	}
+	if cur.currentPercentiles && s.Requests > 0 {
+		for _, p := range cur.pcts {
+			switch p.Quantile {
+			case 0.5:
+				s.LatP50Ms = results.Ptr(p.LatencyMs)
+			case 0.99:
+				s.LatP99Ms = results.Ptr(p.LatencyMs)
+			}
+		}
+	}
+	return s
+}
+
+// locustHistoryRun builds the run from the first and last Aggregated rows.
+func locustHistoryRun(first, last *locustHistRow, fullHistory bool) results.RunWithPercentiles {
+	run := results.RunWithPercentiles{Run: results.Run{Tool: "locust", LoadModel: results.LoadClosed, SourceLine: int32(first.line),
+		Requests: last.count, Errors: last.failures}}
+	if first.t > 0 {
+		sec, frac := math.Modf(first.t)
+		t := time.Unix(int64(sec), int64(frac*1e9)).UTC()
+		run.StartedAt = &t
+	}
+	run.DurationS = last.t - first.t
+	if run.DurationS > 0 {
+		run.RPS = float64(last.count) / run.DurationS
+	}
+	if last.count > 0 {
+		if last.hasAvg {
+			run.LatMeanMs = results.Ptr(last.avg)
+		}
+		if last.hasMin {
+			run.LatMinMs = results.Ptr(last.min)
+		}
+		if last.hasMax {
+			run.LatMaxMs = results.Ptr(last.max)
+		}
+	}
+	var pcts []results.Percentile
+	if !fullHistory {
+		pcts = last.pcts
+	}
+	if last.hasMedian && last.count > 0 && !slices.ContainsFunc(pcts, func(p results.Percentile) bool { return p.Quantile == 0.5 }) {
+		pcts = append(pcts, results.Percentile{Quantile: 0.5, LatencyMs: last.median})
+	}
+	if last.count == 0 {
+		pcts = nil
+	}
+	locustPctColumns(&run, pcts)
+	if last.hasSize && last.size >= 0 {
+		if b, ok := toInt64(last.size * float64(last.count)); ok {
+			run.BytesIn = results.Ptr(b)
+			if run.DurationS > 0 {
+				run.TransferBPS = results.Ptr(float64(b) / run.DurationS)
+			}
+		}
+	}
+	notes := []string{"run from the last Aggregated row of the history; duration = last - first timestamp, rps = requests / duration"}
+	if fullHistory {
+		notes = append(notes, "--csv-full-history: the percentile columns are Locust's current (~10 s) ones; series p50/p99 copied from them, run percentiles limited to the total median")
+	} else {
+		notes = append(notes, "series lat_p50/lat_p99 left null: without --csv-full-history Locust writes cumulative percentiles")
+	}
+	run.Notes = results.Ptr(strings.Join(notes, "; "))
+	return run
+}
+
+type locustFailuresParser struct{}
+
+// Name returns "locust-failures".
+func (locustFailuresParser) Name() string { return "locust-failures" }
+
+// Detect reports whether head starts with the header of a Locust file that
+// holds no run: _failures.csv ("Method,Name,Error,Occurrences"),
+// _exceptions.csv ("Count,Message,Traceback,Nodes") or the old
+// _distribution.csv ("Name","# requests","50%",...).
+func (locustFailuresParser) Detect(head []byte) bool {
+	h, ok := locustHeadHeader(head)
+	if !ok {
+		return false
+	}
+	switch {
+	case h.has("type", "name", "error", "occurrences"):
+		return true
+	case h.has("ecount", "message", "traceback"):
+		return true
+	}
+	_, hasType := h.col["type"]
+	return len(h.col) == 2 && h.has("name", "count") && !hasType && len(h.qs) >= 3
+}
+
+// Parse checks that r is a Locust file without a run and emits nothing:
+// failures are counted in the stats file (Failure Count) and the history,
+// and this file alone does not tell the requests they are part of. It
+// returns nil, so that a directory of Locust outputs parses cleanly.
+func (locustFailuresParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	cr, g := k6NewCSV(r)
+	first := true
+	n := 0
+	for {
+		if n%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		n++
+		_, line, err := k6CSVRead(cr, g, opts.Source)
+		if err == io.EOF {
+			break
+		}
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return &SyntaxError{File: opts.Source, Line: line, Msg: "Locust CSV: " + pe.Err.Error()}
+		}
+		if err != nil {
+			return err
+		}
+		first = false
+	}
+	if first {
+		return &NoOutputError{File: opts.Source, LookedFor: []string{"locust-failures"}}
+	}
+	return nil
+}

@@ -6,8 +6,10 @@
 // whether it recognizes it. Output may sit anywhere in a file: terminal
 // transcripts with prompts, markdown and blog posts with prose around the
 // runs, code fences, comment prefixes, CRLF line ends, UTF-16 with a byte
-// order mark. A parser streams its runs to an emit callback in file order,
-// line by line with bounded memory, so files of any size can be read.
+// order mark; gzip and zstd inputs are decompressed as they stream. A
+// parser streams what it reads to a Sink in file order (runs; for
+// per-request logs also samples and series, built by the Requests
+// aggregator), with bounded memory, so files of any size can be read.
 //
 // Parsers in this package:
 //
@@ -15,6 +17,15 @@
 //     apart). Units are converted as SCHEMA.md says: latencies to ms,
 //     durations to s, wrk's binary byte units (1KB = 1024 B) to bytes,
 //     Req/Sec suffixes (k, M, G) to decimal multiples.
+//   - "hey" and "hey-csv": hey's text summary and its -o csv rows.
+//   - "ab", "ab-gnuplot", "ab-csv": ApacheBench's report, -g TSV and -e CSV.
+//   - "vegeta", "vegeta-report-json", "vegeta-hdrplot", "vegeta-json",
+//     "vegeta-csv", "vegeta-gob": vegeta's text, JSON and hdrplot reports
+//     and its per-request results (JSON lines, CSV, the gob stream).
+//   - "k6", "k6-summary", "k6-json", "k6-csv": k6's end-of-test summary,
+//     its summary JSON, and its --out json and --out csv points.
+//   - "jmeter-csv", "jmeter-csv-noheader", "jmeter-xml": JMeter JTL files.
+//   - "locust", "locust-history", "locust-failures": Locust's --csv files.
 //
 // Conventions shared by the parsers:
 //

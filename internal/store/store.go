@@ -1,0 +1,51 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+)
+
+// ErrNotFound is returned (wrapped) for a key that does not exist.
+var ErrNotFound = errors.New("not found")
+
+// Object describes a stored object.
+type Object struct {
+	Key     string
+	Size    int64
+	ModTime time.Time
+	// ETag changes whenever the content changes (S3's ETag; for local
+	// files a hash of the content, or of size and modification time
+	// above 64 MiB).
+	ETag string
+}
+
+// Store is an object store. Keys use '/' separators and never start with
+// '/'. Implementations stream: Get returns a reader over the object, Put
+// reads its body once, without holding a large object in memory.
+type Store interface {
+	// Get opens the object at key; the caller closes the reader.
+	Get(ctx context.Context, key string) (io.ReadCloser, Object, error)
+	// Put writes body to key, replacing any object there.
+	Put(ctx context.Context, key string, body io.Reader) error
+	// Head describes the object at key.
+	Head(ctx context.Context, key string) (Object, error)
+	// List returns the objects whose keys start with prefix, in key order.
+	List(ctx context.Context, prefix string) ([]Object, error)
+	// Delete removes the object at key; a missing key is not an error.
+	Delete(ctx context.Context, key string) error
+	// String names the store for messages, e.g. "s3://bucket/prefix".
+	String() string
+}
+
+// ReadAll reads a whole (small) object.
+func ReadAll(ctx context.Context, s Store, key string) ([]byte, Object, error) {
+	rc, obj, err := s.Get(ctx, key)
+	if err != nil {
+		return nil, obj, err
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(rc)
+	return b, obj, err
+}

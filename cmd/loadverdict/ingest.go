@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
@@ -18,9 +19,23 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 	fs := newFlagSet(e, "ingest", "--out DIR [--experiment NAME] [--label host:port=name]... FILE...",
 		"Parse the inputs and write the normalized tables (SCHEMA.md) as Parquet files:\n"+
 			"DIR/tables/<table>/experiment=<name>/<source-id>.parquet, one file per input and table.\n"+
-			"The inputs are only read, never modified.")
-	out := fs.String("out", "", "output `DIR` (required)")
+			"The inputs are only read, never modified.\n"+
+			"With --store, the arguments are keys under raw/ of the store: they are ingested into\n"+
+			"its tables/ and their experiments analysed into reports/, as the ingest function does.")
+	out := fs.String("out", "", "output `DIR` (required without --store)")
 	in := addInputFlags(fs)
+	sf := addStoreFlags(fs)
+	if hasFlag(args, "store") {
+		keys, err := parseInterspersed(fs, args)
+		if err != nil {
+			return err
+		}
+		if len(keys) == 0 {
+			fs.Usage()
+			return usagef("ingest: no keys given")
+		}
+		return ingestStore(ctx, sf, keys, e)
+	}
 	files, opts, err := in.parse(fs, args)
 	if err != nil {
 		return err
@@ -111,4 +126,18 @@ func writeFileAtomic(path string, write func(io.Writer) error) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// hasFlag tells whether args set the flag name (-name, --name, -name=..., --name=...).
+func hasFlag(args []string, name string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		a = strings.TrimLeft(a, "-")
+		if a == name || strings.HasPrefix(a, name+"=") {
+			return true
+		}
+	}
+	return false
 }

@@ -9,13 +9,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -108,14 +108,10 @@ type rejected struct {
 // stdinName is the source name of input read from standard input.
 const stdinName = "stdin"
 
-// experimentRE is what an experiment name may be: it becomes a path
-// component and a Hive partition value.
-var experimentRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
-
 // checkExperiment validates an experiment name given by the user.
 func checkExperiment(name string) error {
-	if !experimentRE.MatchString(name) || strings.Contains(name, "..") {
-		return usagef("invalid experiment name %q: use letters, digits, '.', '_' and '-' (at most 128, no '..')", name)
+	if err := store.CheckExperiment(name); err != nil {
+		return usagef("%v", err)
 	}
 	return nil
 }
@@ -129,20 +125,7 @@ func defaultExperiment(files []string) string {
 	if ext := filepath.Ext(base); ext != "" && ext != base {
 		base = strings.TrimSuffix(base, ext)
 	}
-	var b strings.Builder
-	for _, r := range base {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('-')
-		}
-	}
-	name := strings.Trim(strings.ReplaceAll(b.String(), "..", "."), ".-_")
-	if name == "" || !experimentRE.MatchString(name) {
-		return "experiment"
-	}
-	return name
+	return store.SanitizeName(base)
 }
 
 // expandInputs replaces each folder among args by the files below it, in

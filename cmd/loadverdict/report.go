@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/loadverdict/loadverdict/analyze"
-	"github.com/loadverdict/loadverdict/plots"
+	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/report"
 	"github.com/loadverdict/loadverdict/results"
 )
@@ -53,11 +53,8 @@ func runReport(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	meta := report.Meta{GeneratedBy: "loadverdict " + Version()}
-	for _, f := range files {
-		if f == "-" {
-			f = stdinName
-		}
-		meta.Inputs = append(meta.Inputs, f)
+	for _, s := range sources {
+		meta.Inputs = append(meta.Inputs, s.name)
 	}
 	for _, b := range bad {
 		meta.Rejected = append(meta.Rejected, report.Rejected{Source: b.name, Error: b.err.Error()})
@@ -73,29 +70,20 @@ func runReport(ctx context.Context, args []string, e *env) error {
 // writeReport writes the figures, report.md and summary.json of a verdict
 // into dir.
 func writeReport(dir string, v *analyze.Verdict, set analyze.Set, meta report.Meta) error {
-	figs, err := plots.Render(plots.Input{Verdict: v, Percentiles: set.Percentiles, Series: set.Series})
+	files, err := pipeline.Render(v, set, meta)
 	if err != nil {
 		return err
 	}
-	refs := make([]report.Figure, len(figs))
-	for i, f := range figs {
-		png := f.PNG
+	for _, f := range files {
+		data := f.Data
 		if err := writeFileAtomic(filepath.Join(dir, f.Name), func(w io.Writer) error {
-			_, err := w.Write(png)
+			_, err := w.Write(data)
 			return err
 		}); err != nil {
 			return err
 		}
-		refs[i] = report.Figure{Name: f.Name, Title: f.Title, Alt: f.Alt}
 	}
-	if err := writeFileAtomic(filepath.Join(dir, "report.md"), func(w io.Writer) error {
-		return report.Markdown(w, v, refs, meta)
-	}); err != nil {
-		return err
-	}
-	return writeFileAtomic(filepath.Join(dir, "summary.json"), func(w io.Writer) error {
-		return report.JSON(w, v, meta.GeneratedBy)
-	})
+	return nil
 }
 
 // readSet reads the tables written for an experiment back into an

@@ -6,33 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"regexp"
-	"runtime/debug"
 	"strings"
+
+	"github.com/loadverdict/loadverdict/internal/version"
 )
 
-// version is set at build time with -ldflags "-X main.version=vX.Y.Z";
-// otherwise it is the module's release version when installed as one
-// (go install ...@vX.Y.Z), else devVersion.
-var version = ""
-
-// devVersion names builds from a checkout. Pseudo-versions that the go
-// command stamps on such builds are not used: reports would then differ
-// from build to build of the same code.
-const devVersion = "v0.1.0-dev"
-
-var releaseRE = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+$`)
-
 // Version returns the version string of this build.
-func Version() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && releaseRE.MatchString(bi.Main.Version) {
-		return bi.Main.Version
-	}
-	return devVersion
-}
+func Version() string { return version.String() }
 
 // errReported is returned when the errors were already written to stderr.
 var errReported = errors.New("errors reported")
@@ -61,6 +41,8 @@ func commands() []command {
 		{"parse", "parse load-generator output and print its runs", runParse},
 		{"ingest", "parse inputs and write the normalized tables as Parquet", runIngest},
 		{"report", "analyze the inputs and write the verdict (summary.json) and tables", runReport},
+		{"analyze", "analyze experiments of a store (folder or S3) into reports/", runAnalyze},
+		{"reanalyze", "re-make the missing or stale reports of a store", runReanalyze},
 		{"version", "print the version", runVersion},
 	}
 }

@@ -1,0 +1,143 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/loadverdict/loadverdict/internal/store"
+)
+
+const seedKey = "raw/zuul-vs-openresty/seed.txt"
+
+// newStore returns a local store, or an S3 one on a real server when
+// LOADVERDICT_TEST_S3 (s3://bucket) and LOADVERDICT_TEST_S3_ENDPOINT are set.
+func newStore(t *testing.T) store.Store {
+	t.Helper()
+	if u := os.Getenv("LOADVERDICT_TEST_S3"); u != "" {
+		s, err := store.NewS3(context.Background(), u+"/"+strings.ReplaceAll(t.Name(), "/", "-"), store.S3Options{Endpoint: os.Getenv("LOADVERDICT_TEST_S3_ENDPOINT")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s, err := store.NewLocal(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func upload(t *testing.T, s store.Store, key, file string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Put(context.Background(), key, bytes.NewReader(b)); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// snapshot maps every key to its content.
+func snapshot(t *testing.T, s store.Store) map[string]string {
+	t.Helper()
+	objs, err := s.List(context.Background(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, o := range objs {
+		b, _, err := store.ReadAll(context.Background(), s, o.Key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[o.Key] = string(b)
+	}
+	return out
+}
+
+func TestIngestAnalyzeIdempotentAndRejected(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	p := &Pipeline{Store: s, GeneratedBy: "loadverdict test", TempDir: t.TempDir()}
+	seed := upload(t, s, seedKey, "../../examples/zuul-vs-openresty.txt")
+	upload(t, s, "raw/zuul-vs-openresty/garbage.bin", "../../go.sum")
+	exp, err := p.Ingest(ctx, seedKey)
+	if err != nil || exp != "zuul-vs-openresty" {
+		t.Fatalf("ingest: %q %v", exp, err)
+	}
+	if _, err := p.Ingest(ctx, "raw/zuul-vs-openresty/garbage.bin"); !errors.Is(err, ErrRejected) {
+		t.Fatalf("garbage: %v", err)
+	}
+	headline, err := p.Analyze(ctx, exp)
+	if err != nil || !strings.HasPrefix(headline, "Not established") {
+		t.Fatalf("analyze: %q %v", headline, err)
+	}
+	first := snapshot(t, s)
+	for _, k := range []string{store.TableKey("runs", exp, seedKey), store.TableKey("percentiles", exp, seedKey),
+		store.RejectedKey(exp, "raw/zuul-vs-openresty/garbage.bin"), "reports/zuul-vs-openresty/report.md",
+		"reports/zuul-vs-openresty/summary.json", "reports/zuul-vs-openresty/throughput.png"} {
+		if _, ok := first[k]; !ok {
+			t.Errorf("missing %s", k)
+		}
+	}
+	if first[seedKey] != string(seed) {
+		t.Error("raw upload modified")
+	}
+	if md := first["reports/zuul-vs-openresty/report.md"]; !strings.Contains(md, "rejected: `raw/zuul-vs-openresty/garbage.bin`") {
+		t.Error("report does not list the rejected upload")
+	}
+	// The same events again: the same keys and bytes.
+	if _, err := p.Ingest(ctx, seedKey); err != nil {
+		t.Fatal(err)
+	}
+	p.Ingest(ctx, "raw/zuul-vs-openresty/garbage.bin")
+	if _, err := p.Analyze(ctx, exp); err != nil {
+		t.Fatal(err)
+	}
+	second := snapshot(t, s)
+	if len(second) != len(first) {
+		t.Errorf("%d objects, then %d", len(first), len(second))
+	}
+	for k, v := range first {
+		if second[k] != v {
+			t.Errorf("%s changed on the second run", k)
+		}
+	}
+	// Nothing is stale now; a manifest makes it stale and is honoured.
+	if stale, err := p.Stale(ctx, exp); err != nil || stale {
+		t.Errorf("stale %v %v", stale, err)
+	}
+	if done, err := p.Reanalyze(ctx, "", false); err != nil || len(done) != 0 {
+		t.Errorf("reanalyze of a fresh store: %v %v", done, err)
+	}
+	m := "labels:\n  localhost:5555: zuul\n  localhost:80: openresty\nbaseline: openresty\n"
+	if err := s.Put(ctx, store.ManifestKey(exp), strings.NewReader(m)); err != nil {
+		t.Fatal(err)
+	}
+	if done, err := p.Reanalyze(ctx, "", false); err != nil || len(done) != 1 {
+		t.Fatalf("reanalyze after a manifest: %v %v", done, err)
+	}
+	sum, _, _ := store.ReadAll(ctx, s, "reports/zuul-vs-openresty/summary.json")
+	if !strings.Contains(string(sum), `"a": "zuul"`) || !strings.Contains(string(sum), `"b": "openresty"`) {
+		t.Error("manifest labels or baseline not applied")
+	}
+}
+
+func TestManifestErrors(t *testing.T) {
+	for _, bad := range []string{"labelz: {}\n", "thresholds:\n  alpha: 0.9\n", "thresholds:\n  min_runs: 1\n", "labels: [1, 2]\n", "labels:\n  a: \"\"\n"} {
+		if _, err := ParseManifest("m.yaml", []byte(bad)); err == nil {
+			t.Errorf("%q: no error", bad)
+		} else if !strings.Contains(err.Error(), "m.yaml") {
+			t.Errorf("%q: error %v does not name the file", bad, err)
+		}
+	}
+	if m, err := ParseManifest("m.yaml", []byte("")); err != nil || m == nil {
+		t.Errorf("empty manifest: %v", err)
+	}
+}

@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/loadverdict/loadverdict/internal/pipeline"
+	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/internal/version"
+)
+
+type handler struct {
+	p      *pipeline.Pipeline
+	bucket string
+	log    *slog.Logger
+	err    error // configuration error, returned by every invocation
+}
+
+func newHandler(ctx context.Context, bucket, endpoint string, log *slog.Logger) (*handler, error) {
+	h := &handler{bucket: bucket, log: log}
+	h.p, h.err = pipeline.ForBucket(ctx, bucket, endpoint, version.GeneratedBy())
+	return h, h.err
+}
+
+// handle ingests every object of an S3 event and then analyses each
+// experiment touched once. A rejected upload is logged, not an error (a
+// retry would reject it again); a store error is returned so that Lambda
+// retries and, in the end, the dead-letter queue keeps the event.
+func (h *handler) handle(ctx context.Context, ev events.S3Event) error {
+	if h.err != nil {
+		return h.err
+	}
+	var errs []error
+	var exps []string
+	seen := map[string]bool{}
+	for _, rec := range ev.Records {
+		if rec.S3.Bucket.Name != h.bucket {
+			h.log.Warn("event of another bucket ignored", "bucket", rec.S3.Bucket.Name)
+			continue
+		}
+		key, err := store.DecodeEventKey(rec.S3.Object.Key)
+		if err != nil {
+			h.log.Error("invalid key", "error", err.Error())
+			continue
+		}
+		exp, err := h.p.Ingest(ctx, key)
+		switch {
+		case errors.Is(err, pipeline.ErrRejected):
+			h.log.Warn("upload rejected", "key", key, "error", err.Error())
+		case err != nil:
+			h.log.Error("ingest failed", "key", key, "error", err.Error())
+			errs = append(errs, err)
+			continue
+		default:
+			h.log.Info("ingested", "key", key, "experiment", exp)
+		}
+		if exp != "" && !seen[exp] {
+			seen[exp] = true
+			exps = append(exps, exp)
+		}
+	}
+	for _, exp := range exps {
+		headline, err := h.p.Analyze(ctx, exp)
+		if err != nil {
+			h.log.Error("analysis failed", "experiment", exp, "error", err.Error())
+			errs = append(errs, fmt.Errorf("%s: %w", exp, err))
+			continue
+		}
+		h.log.Info("analysed", "experiment", exp, "headline", headline)
+	}
+	return errors.Join(errs...)
+}

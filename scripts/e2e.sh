@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# End-to-end test of the bucket pipeline with the real parts, on 127.0.0.1:
+# versitygw (an S3 API server) and the AWS Lambda Runtime Interface
+# Emulator running the two function binaries. Installs what is missing,
+# starts everything, runs the Go test tagged e2e, and stops everything it
+# started, also on failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GOBIN=$(go env GOPATH)/bin
+export PATH="$GOBIN:$PATH"
+command -v versitygw >/dev/null || GOFLAGS= go install github.com/versity/versitygw/cmd/versitygw@v1.8.0
+command -v aws-lambda-rie >/dev/null || GOFLAGS= go install github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie@v0.0.0-20261030222936-bef5c4ba774d
+
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() {
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+S3_PORT=${E2E_S3_PORT:-17170}
+INGEST_PORT=${E2E_INGEST_PORT:-17171}
+REANALYZE_PORT=${E2E_REANALYZE_PORT:-17172}
+BUCKET=loadverdict-e2e
+export AWS_ACCESS_KEY_ID=e2eaccess AWS_SECRET_ACCESS_KEY=e2esecretkey AWS_REGION=us-east-1
+
+echo "== building the function binaries"
+for fn in ingest reanalyze; do
+  CGO_ENABLED=0 go build -tags lambda.norpc -o "$WORK/$fn/bootstrap" "./functions/$fn"
+done
+
+echo "== starting versitygw on 127.0.0.1:$S3_PORT"
+mkdir -p "$WORK/s3/$BUCKET"
+ROOT_ACCESS_KEY=$AWS_ACCESS_KEY_ID ROOT_SECRET_KEY=$AWS_SECRET_ACCESS_KEY \
+  versitygw --port "127.0.0.1:$S3_PORT" posix "$WORK/s3" > "$WORK/versitygw.log" 2>&1 &
+PIDS+=($!)
+
+echo "== starting the Lambda runtime emulator for each function"
+for pair in "ingest:$INGEST_PORT" "reanalyze:$REANALYZE_PORT"; do
+  fn=${pair%%:*} port=${pair##*:}
+  LOADVERDICT_BUCKET=$BUCKET LOADVERDICT_S3_ENDPOINT="http://127.0.0.1:$S3_PORT" \
+    aws-lambda-rie --runtime-interface-emulator-address "127.0.0.1:$port" \
+    --runtime-api-address "127.0.0.1:$((port + 100))" "$WORK/$fn/bootstrap" > "$WORK/rie-$fn.log" 2>&1 &
+  PIDS+=($!)
+done
+
+# Wait for the ports.
+for port in "$S3_PORT" "$INGEST_PORT" "$REANALYZE_PORT"; do
+  for _ in $(seq 1 100); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
+    sleep 0.1
+  done
+done
+
+echo "== the local CLI's report of the same inputs, named as in the bucket"
+mkdir -p "$WORK/local/raw/zuul-vs-openresty"
+cp examples/zuul-vs-openresty.txt "$WORK/local/raw/zuul-vs-openresty/seed.txt"
+cp ingest/testdata/wrk/wrk_05.txt "$WORK/local/raw/zuul-vs-openresty/wrk 2 runs.txt"
+printf '\000\001 not a load test\n' > "$WORK/local/raw/zuul-vs-openresty/garbage.bin"
+go build -o "$WORK/loadverdict" ./cmd/loadverdict
+(cd "$WORK/local" && "$WORK/loadverdict" report -o "$WORK/localreport" --experiment zuul-vs-openresty \
+  raw/zuul-vs-openresty/garbage.bin raw/zuul-vs-openresty/seed.txt "raw/zuul-vs-openresty/wrk 2 runs.txt" > /dev/null 2>&1) || true
+test -s "$WORK/localreport/report.md"
+
+echo "== running the e2e test"
+status=0
+E2E_S3_ENDPOINT="http://127.0.0.1:$S3_PORT" E2E_BUCKET=$BUCKET E2E_LOCAL_REPORT="$WORK/localreport" \
+  E2E_INGEST_URL="http://127.0.0.1:$INGEST_PORT/2015-03-31/functions/function/invocations" \
+  E2E_REANALYZE_URL="http://127.0.0.1:$REANALYZE_PORT/2015-03-31/functions/function/invocations" \
+  go test -count=1 -tags e2e -v ./internal/e2e/ || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "== logs"; tail -n 40 "$WORK"/*.log
+fi
+exit "$status"

@@ -42,8 +42,9 @@ func (h *handler) handle(ctx context.Context, ev events.S3Event) error {
 			h.log.Warn("event of another bucket ignored", "bucket", rec.S3.Bucket.Name)
 			continue
 		}
-		key, err := store.DecodeEventKey(rec.S3.Object.Key)
-		if err != nil {
+		// aws-lambda-go URL-decodes the key ('+' is a space) into URLDecodedKey.
+		key := rec.S3.Object.URLDecodedKey
+		if err := store.CheckKey(key); err != nil {
 			h.log.Error("invalid key", "error", err.Error())
 			continue
 		}

@@ -141,3 +141,42 @@ func TestManifestErrors(t *testing.T) {
 		t.Errorf("empty manifest: %v", err)
 	}
 }
+
+// Uploads to one experiment processed concurrently, each ingest followed by
+// an analysis as the function does: the final report covers every run.
+func TestConcurrentUploadsMissNoRun(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}
+	files := []string{"wrk_02.txt", "wrk_03.txt", "wrk_04.txt", "wrk_05.txt", "wrk_06.txt", "wrk_08.txt", "wrk_09.txt", "wrk_10.txt"}
+	for _, f := range files {
+		upload(t, s, "raw/conc/"+f, "../../ingest/testdata/wrk/"+f)
+	}
+	errs := make(chan error, len(files))
+	for _, f := range files {
+		go func() {
+			if _, err := p.Ingest(ctx, "raw/conc/"+f); err != nil {
+				errs <- err
+				return
+			}
+			_, err := p.Analyze(ctx, "conc")
+			errs <- err
+		}()
+	}
+	for range files {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum, _, err := store.ReadAll(ctx, s, "reports/conc/summary.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// wrk_05 has three runs, the others one each.
+	if n := strings.Count(string(sum), `"source_line"`); n != len(files)+2 {
+		t.Errorf("the final report covers %d runs, want %d", n, len(files)+2)
+	}
+	if stale, err := p.Stale(ctx, "conc"); err != nil || stale {
+		t.Errorf("report stale after all uploads: %v %v", stale, err)
+	}
+}

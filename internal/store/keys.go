@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"net/url"
 	"path"
 	"regexp"
 	"strings"
@@ -58,16 +57,6 @@ func CheckExperiment(name string) error {
 		return fmt.Errorf("invalid experiment name %q: use letters, digits, '.', '_' and '-' (at most 128, no '..')", name)
 	}
 	return nil
-}
-
-// DecodeEventKey decodes an S3 event's object key, which S3 URL-encodes
-// with '+' for spaces, and checks it.
-func DecodeEventKey(raw string) (string, error) {
-	key, err := url.QueryUnescape(raw)
-	if err != nil {
-		return "", fmt.Errorf("invalid key %q: %v", raw, err)
-	}
-	return key, CheckKey(key)
 }
 
 // ExperimentOf returns the experiment of a raw upload: raw/<experiment>/...

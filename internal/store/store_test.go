@@ -101,9 +101,6 @@ func TestKeys(t *testing.T) {
 			t.Errorf("ExperimentOf(%q): no error", bad)
 		}
 	}
-	if k, err := DecodeEventKey("raw/my+results+%281%29.json"); err != nil || k != "raw/my results (1).json" {
-		t.Errorf("DecodeEventKey: %q %v", k, err)
-	}
 	if got := TableKey("runs", "e", "raw/e/a.txt"); got != "tables/runs/experiment=e/"+SourceID("raw/e/a.txt")+".parquet" {
 		t.Errorf("TableKey %q", got)
 	}

@@ -21,9 +21,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-S3_PORT=${E2E_S3_PORT:-17170}
-INGEST_PORT=${E2E_INGEST_PORT:-17171}
-REANALYZE_PORT=${E2E_REANALYZE_PORT:-17172}
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+S3_PORT=${E2E_S3_PORT:-$(free_port)}
+INGEST_PORT=${E2E_INGEST_PORT:-$(free_port)}
+REANALYZE_PORT=${E2E_REANALYZE_PORT:-$(free_port)}
 BUCKET=loadverdict-e2e
 export AWS_ACCESS_KEY_ID=e2eaccess AWS_SECRET_ACCESS_KEY=e2esecretkey AWS_REGION=us-east-1
 
@@ -43,7 +44,7 @@ for pair in "ingest:$INGEST_PORT" "reanalyze:$REANALYZE_PORT"; do
   fn=${pair%%:*} port=${pair##*:}
   LOADVERDICT_BUCKET=$BUCKET LOADVERDICT_S3_ENDPOINT="http://127.0.0.1:$S3_PORT" \
     aws-lambda-rie --runtime-interface-emulator-address "127.0.0.1:$port" \
-    --runtime-api-address "127.0.0.1:$((port + 100))" "$WORK/$fn/bootstrap" > "$WORK/rie-$fn.log" 2>&1 &
+    --runtime-api-address "127.0.0.1:$(free_port)" "$WORK/$fn/bootstrap" > "$WORK/rie-$fn.log" 2>&1 &
   PIDS+=($!)
 done
 
@@ -53,6 +54,9 @@ for port in "$S3_PORT" "$INGEST_PORT" "$REANALYZE_PORT"; do
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
     sleep 0.1
   done
+done
+for p in "${PIDS[@]}"; do
+  kill -0 "$p" || { echo "a server did not start:"; tail -n 20 "$WORK"/*.log; exit 1; }
 done
 
 echo "== the local CLI's report of the same inputs, named as in the bucket"

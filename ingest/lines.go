@@ -3,6 +3,8 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"context"
+	"fmt"
 	"io"
 )
 
@@ -223,4 +225,27 @@ func rest(line, f []byte) []byte {
 		return f
 	}
 	return line[off:]
+}
+
+// eachLine calls fn with every line of r and its 1-based number, checking
+// ctx every ctxEvery lines; a read error is returned naming the source.
+func eachLine(ctx context.Context, r io.Reader, source string, fn func(b []byte, n int) error) error {
+	lr := newLineReader(r)
+	for {
+		if lr.line%ctxEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		b, err := lr.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", source, err)
+		}
+		if err := fn(b, lr.line); err != nil {
+			return err
+		}
+	}
 }

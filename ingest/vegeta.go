@@ -300,23 +300,8 @@ func (vegetaTextParser) Detect(head []byte) bool {
 // Parse streams the runs of the text reports in r to sink.
 func (vegetaTextParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	st := &vegetaTextState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	lr := newLineReader(r)
-	for {
-		if lr.line%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		b, err := lr.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", opts.Source, err)
-		}
-		if err := st.line(b, lr.line); err != nil {
-			return err
-		}
+	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
+		return err
 	}
 	if err := st.close(); err != nil {
 		return err

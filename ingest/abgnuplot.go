@@ -50,68 +50,13 @@ func (abGnuplotParser) Detect(head []byte) bool {
 
 // Parse streams the requests of r to sink: one run per header.
 func (abGnuplotParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	cr := newABTSVReader(r)
-	a := NewRequests(opts, sink)
-	meta := RequestRun{Tool: "ab", LoadModel: results.LoadClosed, UnixTime: true, Notes: []string{
-		"ab -g records no status (every request counted as a success, status 200), start times to the second and latencies in whole ms"}}
-	headers := 0
-	var run *heyabRunBuf
-	for n := 0; ; n++ {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		rec, line, msg, err := heyabCSVRow(cr)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %w", opts.Source, err)
-		}
-		if msg != "" {
-			a.Bad(line, msg)
-			continue
-		}
-		if heyabIsHeader(rec, abGnuplotHeader, "\t") {
-			if run != nil {
-				if err := run.flush(false); err != nil {
-					return err
-				}
-			}
-			headers++
-			run = newHeyabRunBuf(a, strconv.Itoa(headers), meta)
-			a.Good()
-			continue
-		}
-		if headers == 0 {
-			a.Bad(line, "row before the ab -g header")
-			continue
-		}
-		req, bad := abGnuplotRow(rec)
-		if bad != "" {
-			a.Bad(line, bad)
-			continue
-		}
-		if err := run.add(line, req); err != nil {
-			return err
-		}
-	}
-	if run != nil {
-		if err := run.flush(false); err != nil {
-			return err
-		}
-	}
-	if headers == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"ab-gnuplot"}}
-	}
-	if a.Runs() == 0 {
-		if err := a.Close(); err != nil {
-			return err
-		}
-		return heyabEmptyRun(opts, sink, "ab", "ab -g file without rows: no request completed")
-	}
-	return a.Close()
+	return parseHeaderedLog(ctx, newABTSVReader(r), opts, sink, headeredLog{
+		format: "ab-gnuplot", what: "ab -g", header: abGnuplotHeader, sep: "\t",
+		meta: RequestRun{Tool: "ab", LoadModel: results.LoadClosed, UnixTime: true, Notes: []string{
+			"ab -g records no status (every request counted as a success, status 200), start times to the second and latencies in whole ms"}},
+		row:   abGnuplotRow,
+		empty: "ab -g file without rows: no request completed",
+	})
 }
 
 // abGnuplotRow parses a row of ab -g; bad says what is wrong with it.

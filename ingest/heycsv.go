@@ -238,9 +238,31 @@ func (heyCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink S
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	cr.TrimLeadingSpace = true
+	return parseHeaderedLog(ctx, cr, opts, sink, headeredLog{
+		format: "hey-csv", what: "hey -o csv", header: heyCSVHeader, sep: ",",
+		meta: RequestRun{Tool: "hey", LoadModel: results.LoadClosed, Notes: []string{
+			"hey -o csv lists only requests that got a response (transport errors are left out) and neither the target nor the concurrency"}},
+		row:   heyRow,
+		empty: "hey -o csv lists no request: none got a response (hey lists only those)",
+	})
+}
+
+// headeredLog describes a per-request log made of a header line and rows
+// (hey -o csv, ab -g); each header starts a run, so appended files give
+// several runs.
+type headeredLog struct {
+	format string // the parser's name, for NoOutputError
+	what   string // the log in words, for messages
+	header string
+	sep    string
+	meta   RequestRun
+	row    func(rec []string) (Request, string)
+	empty  string // note of the run emitted when the log has no request
+}
+
+// parseHeaderedLog streams the rows of cr into runs, one per header.
+func parseHeaderedLog(ctx context.Context, cr *csv.Reader, opts Options, sink Sink, l headeredLog) error {
 	a := NewRequests(opts, sink)
-	meta := RequestRun{Tool: "hey", LoadModel: results.LoadClosed, Notes: []string{
-		"hey -o csv lists only requests that got a response (transport errors are left out) and neither the target nor the concurrency"}}
 	headers := 0
 	var run *heyabRunBuf
 	for n := 0; ; n++ {
@@ -260,22 +282,22 @@ func (heyCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink S
 			a.Bad(line, msg)
 			continue
 		}
-		if heyabIsHeader(rec, heyCSVHeader, ",") {
+		if heyabIsHeader(rec, l.header, l.sep) {
 			if run != nil {
 				if err := run.flush(false); err != nil {
 					return err
 				}
 			}
 			headers++
-			run = newHeyabRunBuf(a, strconv.Itoa(headers), meta)
+			run = newHeyabRunBuf(a, strconv.Itoa(headers), l.meta)
 			a.Good()
 			continue
 		}
 		if headers == 0 {
-			a.Bad(line, "row before the hey -o csv header")
+			a.Bad(line, "row before the "+l.what+" header")
 			continue
 		}
-		req, bad := heyRow(rec)
+		req, bad := l.row(rec)
 		if bad != "" {
 			a.Bad(line, bad)
 			continue
@@ -290,13 +312,13 @@ func (heyCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink S
 		}
 	}
 	if headers == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"hey-csv"}}
+		return &NoOutputError{File: opts.Source, LookedFor: []string{l.format}}
 	}
 	if a.Runs() == 0 {
 		if err := a.Close(); err != nil {
 			return err
 		}
-		return heyabEmptyRun(opts, sink, "hey", "hey -o csv lists no request: none got a response (hey lists only those)")
+		return heyabEmptyRun(opts, sink, l.meta.Tool, l.empty)
 	}
 	return a.Close()
 }

@@ -516,7 +516,7 @@ func (st *abState) other(s []byte, f [][]byte, ln int) error {
 			return nil
 		}
 	}
-	if i := findABCommand(s); i >= 0 {
+	if i := findCommand(s, isABExe); i >= 0 {
 		if c, ok := parseABCommand(string(s[i:]), ln); ok {
 			if st.active && r.keys&(akComplete|akTime) != 0 {
 				if err := st.close(); err != nil {
@@ -701,28 +701,6 @@ type abCommand struct {
 	conc      int64
 	timeLimit float64
 	timeout   float64
-}
-
-// findABCommand returns the offset in s of an ab command line: a token
-// naming ab (ab, abs, /usr/bin/ab, ab.exe) followed by an option or a
-// URL; -1 when there is none.
-func findABCommand(s []byte) int {
-	var buf [32][]byte
-	f := fields(s, buf[:0])
-	for i := 0; i+1 < len(f); i++ {
-		if !isABExe(f[i]) {
-			continue
-		}
-		next := f[i+1]
-		if next[0] == '-' || next[0] == '"' || next[0] == '\'' || bytes.HasPrefix(next, []byte("http")) {
-			start := cap(s) - cap(f[i])
-			for start < len(s) && (s[start] == '`' || s[start] == '(') {
-				start++
-			}
-			return start
-		}
-	}
-	return -1
 }
 
 // isABExe reports whether tok names the ab program.

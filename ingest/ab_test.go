@@ -156,7 +156,7 @@ func TestParseABCommand(t *testing.T) {
 		{"ab testing is fun", "", 0, 0, false},
 		{"the ab -n option", "", 0, 0, false},
 	} {
-		i := findABCommand([]byte(c.line))
+		i := findCommand([]byte(c.line), isABExe)
 		if i < 0 {
 			if c.ok {
 				t.Errorf("%q: not found", c.line)

@@ -281,7 +281,7 @@ func (st *heyState) line(b []byte, ln int) error {
 	// A hey command after a complete block (or in a block that is no hey
 	// output) starts the next run.
 	if r.keys&hkTotal != 0 && r.keys&hkRPS != 0 || r.keys == 0 {
-		if i := findHeyCommand(s); i >= 0 {
+		if i := findCommand(s, isHeyExe); i >= 0 {
 			if c, ok := parseHeyCommand(string(s[i:]), ln); ok {
 				if err := st.close(); err != nil {
 					return err
@@ -295,7 +295,7 @@ func (st *heyState) line(b []byte, ln int) error {
 
 // command remembers a hey command line seen outside a block.
 func (st *heyState) command(s []byte, ln int) {
-	if i := findHeyCommand(s); i >= 0 {
+	if i := findCommand(s, isHeyExe); i >= 0 {
 		if c, ok := parseHeyCommand(string(s[i:]), ln); ok {
 			st.pending = c
 		}
@@ -639,28 +639,6 @@ type heyCommand struct {
 	qps      float64
 	csv      bool // -o csv: the output that follows is not a summary
 	more     bool // ends with a backslash: the next line continues it
-}
-
-// findHeyCommand returns the offset in s of a hey command line: a token
-// naming the hey program (hey, ./hey, hey_linux_amd64, rakyll/hey)
-// followed by an option or a URL; -1 when there is none.
-func findHeyCommand(s []byte) int {
-	var buf [32][]byte
-	f := fields(s, buf[:0])
-	for i := 0; i+1 < len(f); i++ {
-		if !isHeyExe(f[i]) {
-			continue
-		}
-		next := f[i+1]
-		if next[0] == '-' || next[0] == '"' || next[0] == '\'' || bytes.HasPrefix(next, []byte("http")) {
-			start := cap(s) - cap(f[i])
-			for start < len(s) && (s[start] == '`' || s[start] == '(') {
-				start++
-			}
-			return start
-		}
-	}
-	return -1
 }
 
 // isHeyExe reports whether tok names the hey program.

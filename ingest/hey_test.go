@@ -295,7 +295,7 @@ func TestParseHeyCommand(t *testing.T) {
 		{"hey -n sets the number of requests", "", 0, 0, 0, false, false},
 		{"rakyll/hey -c 3 http://x/", "http://x/", 3, 0, 0, true, false},
 	} {
-		i := findHeyCommand([]byte(c.line))
+		i := findCommand([]byte(c.line), isHeyExe)
 		if i < 0 {
 			if c.ok {
 				t.Errorf("%q: no command found", c.line)

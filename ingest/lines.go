@@ -249,3 +249,26 @@ func eachLine(ctx context.Context, r io.Reader, source string, fn func(b []byte,
 		}
 	}
 }
+
+// findCommand returns the offset in s of a command line: a token that
+// isExe accepts as the program's name, followed by an option, a quoted
+// argument or a URL; -1 when there is none. Backquotes and parentheses
+// before the name (`$(hey ...)`) are skipped.
+func findCommand(s []byte, isExe func(tok []byte) bool) int {
+	var buf [32][]byte
+	f := fields(s, buf[:0])
+	for i := 0; i+1 < len(f); i++ {
+		if !isExe(f[i]) {
+			continue
+		}
+		next := f[i+1]
+		if next[0] == '-' || next[0] == '"' || next[0] == '\'' || bytes.HasPrefix(next, []byte("http")) {
+			start := cap(s) - cap(f[i])
+			for start < len(s) && (s[start] == '`' || s[start] == '(') {
+				start++
+			}
+			return start
+		}
+	}
+	return -1
+}

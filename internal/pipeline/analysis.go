@@ -85,6 +85,10 @@ func (e *NameError) Error() string {
 	return e.Msg + "; the systems are: " + known
 }
 
+// ErrNoRuns is returned (wrapped) by Report for an experiment without
+// runs: none ingested yet, or every input rejected.
+var ErrNoRuns = errors.New("no runs yet")
+
 // Report is an analysed experiment: its verdict and the files of its
 // report, not yet written anywhere.
 type Report struct {
@@ -240,7 +244,7 @@ func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string
 		meta.Rejected = append(meta.Rejected, report.Rejected{Source: r.Key, Error: r.Error})
 	}
 	if len(set.Runs) == 0 {
-		return nil, fmt.Errorf("experiment %s has no runs yet", req.Experiment)
+		return nil, fmt.Errorf("experiment %s: %w", req.Experiment, ErrNoRuns)
 	}
 	if err := n.name(set.Runs, rejs); err != nil {
 		return nil, err
@@ -406,9 +410,14 @@ func (n *namer) name(runs []results.Run, rejs []Rejection) error {
 		}
 		known[r.Label] = true
 	}
+	// A system whose inputs were all rejected is still a system.
 	for _, rej := range rejs {
-		if _, err := n.systemOf(rej.Key, rej.Experiment, used); err != nil && nameErr == nil {
+		sys, err := n.systemOf(rej.Key, rej.Experiment, used)
+		if err != nil && nameErr == nil {
 			nameErr = err
+		}
+		if sys != "" {
+			known[sys] = true
 		}
 	}
 	n.known = slices.Sorted(maps.Keys(known))

@@ -359,7 +359,10 @@ func (n *namer) matches(r SystemRule, source, exp string) (bool, int) {
 
 // systemOf returns the source-named system of a source, "" for none.
 // used records which rule entries matched a source.
+// Every level is looked at, so that a rule overridden by a higher level
+// still counts as matching.
 func (n *namer) systemOf(source, exp string, used map[[3]int]bool) (string, error) {
+	system := ""
 	for lvl, rules := range n.levels {
 		name := ""
 		for ri, r := range rules {
@@ -373,11 +376,11 @@ func (n *namer) systemOf(source, exp string, used map[[3]int]bool) (string, erro
 			}
 			name = r.Name
 		}
-		if name != "" {
-			return name, nil
+		if system == "" {
+			system = name
 		}
 	}
-	return "", nil
+	return system, nil
 }
 
 // name sets every run's label to its system and checks that every rule

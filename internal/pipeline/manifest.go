@@ -117,9 +117,12 @@ func ParseManifest(key string, data []byte) (*Manifest, error) {
 			return nil, fmt.Errorf("%s: labels: empty label in %q: %q", key, k, v)
 		}
 	}
-	for name := range m.Systems {
+	for _, name := range slices.Sorted(maps.Keys(m.Systems)) {
 		if strings.TrimSpace(name) == "" {
 			return nil, fmt.Errorf("%s: systems: empty system name", key)
+		}
+		if len(m.Systems[name]) == 0 {
+			return nil, fmt.Errorf("%s: systems.%s: a system needs at least one pattern", key, name)
 		}
 	}
 	t := m.Thresholds

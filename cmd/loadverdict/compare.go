@@ -36,6 +36,7 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 	fs.Var(&systems, "system", "name the system of OLD or NEW: `NAME=OLD` or NAME=NEW")
 	manifest := fs.String("manifest", "", "a manifest `FILE` (labels, order, analysis thresholds)")
 	in := addInputFlags(fs)
+	fs.Lookup("experiment").Usage = "experiment `name` of the report (default: OLD-vs-NEW, after the systems' names)"
 	sf := addStoreFlags(fs)
 	gate := addGateFlags(fs)
 	args, err := parseInterspersed(fs, args)

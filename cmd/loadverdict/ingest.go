@@ -31,19 +31,7 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 		}
 		return ingestStore(ctx, sf, keys, e)
 	}
-	args, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	plan, err := planInputs(args, nil)
-	if err != nil {
-		return err
-	}
-	if len(plan.files) == 0 {
-		fs.Usage()
-		return usagef("ingest: no input files")
-	}
-	exp, err := in.experimentFor(args[0])
+	plan, exp, err := in.parseInputs(fs, args, nil)
 	if err != nil {
 		return err
 	}

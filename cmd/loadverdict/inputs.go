@@ -94,6 +94,37 @@ func (in *inputFlags) experimentFor(first string) (string, error) {
 	return exp, nil
 }
 
+// parseInputs parses args with fs, resolves the input files and the
+// --system flags fs fills into systems (nil for none), and names the
+// experiment after the first argument (or the first --system path). At
+// least one input file is needed.
+func (in *inputFlags) parseInputs(fs *flag.FlagSet, args []string, sf *systemFlag) (*inputPlan, string, error) {
+	args, err := parseInterspersed(fs, args)
+	if err != nil {
+		return nil, "", err
+	}
+	var systems systemFlag
+	if sf != nil {
+		systems = *sf
+	}
+	plan, err := planInputs(args, systems)
+	if err != nil {
+		return nil, "", err
+	}
+	if len(plan.files) == 0 {
+		fs.Usage()
+		return nil, "", usagef("%s: no input files", fs.Name())
+	}
+	first := plan.files[0]
+	if len(args) > 0 {
+		first = args[0]
+	} else if len(systems) > 0 {
+		first = systems[0].path
+	}
+	exp, err := in.experimentFor(first)
+	return plan, exp, err
+}
+
 // stdinName is the source name of input read from standard input.
 const stdinName = "stdin"
 
@@ -354,7 +385,21 @@ func ingestFiles(ctx context.Context, e *env, p *pipeline.Pipeline, exp string, 
 // ingestFile ingests one file ("-": standard input) as src; a file that
 // cannot be opened is rejected.
 func ingestFile(ctx context.Context, e *env, p *pipeline.Pipeline, src pipeline.Source, f string, bar io.Writer) ([]string, error) {
-	body := e.stdin
+	body, modTime, err := openInput(f, e.stdin, bar)
+	if err != nil {
+		return nil, p.Reject(ctx, src.Experiment, src.Name, time.Time{}, err)
+	}
+	defer body.Close()
+	src.Body, src.ModTime = body, modTime
+	return p.IngestSource(ctx, src)
+}
+
+// openInput opens an input file ("-": stdin) for reading, counting the
+// bytes read on bar when there is one; the error says "file: why".
+func openInput(f string, stdin io.Reader, bar io.Writer) (io.ReadCloser, time.Time, error) {
+	var r io.Reader = stdin
+	var c io.Closer = io.NopCloser(nil)
+	var modTime time.Time
 	if f != "-" {
 		fh, err := os.Open(f)
 		if err != nil {
@@ -362,17 +407,18 @@ func ingestFile(ctx context.Context, e *env, p *pipeline.Pipeline, src pipeline.
 			if errors.As(err, &pe) {
 				err = pe.Err
 			}
-			return nil, p.Reject(ctx, src.Experiment, src.Name, time.Time{}, fmt.Errorf("%s: %v", f, err))
+			return nil, modTime, fmt.Errorf("%s: %v", f, err)
 		}
-		defer fh.Close()
 		if st, err := fh.Stat(); err == nil {
-			src.ModTime = st.ModTime()
+			modTime = st.ModTime()
 		}
-		body = fh
+		r, c = fh, fh
 	}
 	if bar != nil {
-		body = io.TeeReader(body, bar)
+		r = io.TeeReader(r, bar)
 	}
-	src.Body = body
-	return p.IngestSource(ctx, src)
+	return struct {
+		io.Reader
+		io.Closer
+	}{r, c}, modTime, nil
 }

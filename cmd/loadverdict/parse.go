@@ -3,11 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"strconv"
 	"text/tabwriter"
 
@@ -24,19 +21,7 @@ func runParse(ctx context.Context, args []string, e *env) error {
 	labels := labelFlag{}
 	fs.Var(labels, "label", "show a target under a name: `host:port=name`, or a file name for logs without a target (repeatable)")
 	in := addInputFlags(fs)
-	args, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	plan, err := planInputs(args, nil)
-	if err != nil {
-		return err
-	}
-	if len(plan.files) == 0 {
-		fs.Usage()
-		return usagef("parse: no input files")
-	}
-	exp, err := in.experimentFor(args[0])
+	plan, exp, err := in.parseInputs(fs, args, nil)
 	if err != nil {
 		return err
 	}
@@ -92,22 +77,11 @@ func parseFiles(ctx context.Context, e *env, files []string, opts ingest.Options
 }
 
 func parseFile(ctx context.Context, e *env, f string, opts ingest.Options, bar io.Writer) ([]results.RunWithPercentiles, error) {
-	r := e.stdin
-	if f != "-" {
-		fh, err := os.Open(f)
-		if err != nil {
-			var pe *fs.PathError
-			if errors.As(err, &pe) {
-				err = fmt.Errorf("%s: %v", f, pe.Err)
-			}
-			return nil, err
-		}
-		defer fh.Close()
-		r = fh
+	r, _, err := openInput(f, e.stdin, bar)
+	if err != nil {
+		return nil, err
 	}
-	if bar != nil {
-		r = io.TeeReader(r, bar)
-	}
+	defer r.Close()
 	return ingest.ParseAll(ctx, r, opts)
 }
 

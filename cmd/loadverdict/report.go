@@ -30,25 +30,7 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	manifest := fs.String("manifest", "", "the experiment's manifest `FILE` (default: loadverdict.yaml in an input folder)")
 	in := addInputFlags(fs)
 	gate := addGateFlags(fs)
-	args, err := parseInterspersed(fs, args)
-	if err != nil {
-		return err
-	}
-	plan, err := planInputs(args, systems)
-	if err != nil {
-		return err
-	}
-	if len(plan.files) == 0 {
-		fs.Usage()
-		return usagef("report: no input files")
-	}
-	first := plan.files[0]
-	if len(args) > 0 {
-		first = args[0]
-	} else if len(systems) > 0 {
-		first = systems[0].path
-	}
-	exp, err := in.experimentFor(first)
+	plan, exp, err := in.parseInputs(fs, args, &systems)
 	if err != nil {
 		return err
 	}

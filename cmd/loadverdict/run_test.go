@@ -281,12 +281,14 @@ func TestProgressBarOnlyOnTerminals(t *testing.T) {
 	progressThreshold = 1
 	for _, term := range []bool{false, true} {
 		isTerminal = func(io.Writer) bool { return term }
-		_, errOut, err := runCLI(t, "", "parse", seedFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if shown := strings.Contains(errOut, "reading"); shown != term {
-			t.Errorf("terminal %v: progress shown %v (stderr %q)", term, shown, errOut)
+		for _, args := range [][]string{{"parse", seedFile}, {"report", "-o", t.TempDir(), seedFile}} {
+			_, errOut, err := runCLI(t, "", args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if shown := strings.Contains(errOut, "reading"); shown != term {
+				t.Errorf("%s, terminal %v: progress shown %v (stderr %q)", args[0], term, shown, errOut)
+			}
 		}
 	}
 }

@@ -37,6 +37,17 @@ func namesStore(t *testing.T) *Pipeline {
 	return p
 }
 
+// namesManifest parses a manifest of experiment "names".
+func namesManifest(t *testing.T, yaml string) *Manifest {
+	t.Helper()
+	m, err := ParseManifest("m.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Dir = "raw/names"
+	return m
+}
+
 // systemsOf maps each source to the sorted set of its runs' systems, as
 // summary.json says.
 func systemsOf(t *testing.T, r *Report) map[string]string {
@@ -67,14 +78,7 @@ func systemsOf(t *testing.T, r *Report) map[string]string {
 // manifest) > target mapping (command line, then manifest) > host:port.
 func TestReportSystemPrecedence(t *testing.T) {
 	p := namesStore(t)
-	manifest := func(yaml string) *Manifest {
-		m, err := ParseManifest("m.yaml", []byte(yaml))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.Dir = "raw/names"
-		return m
-	}
+	manifest := func(yaml string) *Manifest { return namesManifest(t, yaml) }
 	const both = "localhost:5555+localhost:80"
 	for _, tc := range []struct {
 		name       string
@@ -131,14 +135,7 @@ func TestReportSystemPrecedence(t *testing.T) {
 // *NameError listing the systems.
 func TestReportUnknownNames(t *testing.T) {
 	p := namesStore(t)
-	m := func(yaml string) *Manifest {
-		m, err := ParseManifest("m.yaml", []byte(yaml))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.Dir = "raw/names"
-		return m
-	}
+	m := func(yaml string) *Manifest { return namesManifest(t, yaml) }
 	for _, tc := range []struct {
 		name  string
 		req   Request

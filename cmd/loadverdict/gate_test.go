@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,4 +138,42 @@ func TestGateFlags(t *testing.T) {
 	if _, _, err := runCLI(t, "", "compare", "--format", "xml", seedFile, seedFile); exitCode(err) != exitUsage {
 		t.Errorf("compare --format xml: %v", err)
 	}
+}
+
+// FuzzParseThreshold: any string gives a threshold or an error with a
+// column, never a panic; an accepted one is well-formed.
+func FuzzParseThreshold(f *testing.F) {
+	for _, s := range []string{"rps>=1000", "lat_p99_ms<250", "error_rate<0.01", "rps{system=new,connections=100}>1",
+		"rps{", "rps{system=}<1", "lat_mean_ms<=", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, expr string) {
+		th, err := ParseThreshold(expr)
+		if err != nil {
+			if !strings.Contains(err.Error(), ", column ") {
+				t.Errorf("%q: error without a column: %v", expr, err)
+			}
+			return
+		}
+		if !slices.Contains(thresholdMetrics, th.Metric) || !slices.Contains([]string{"<", "<=", ">", ">="}, th.Op) ||
+			th.Value < 0 || th.Expr != expr {
+			t.Errorf("%q: accepted %+v", expr, th)
+		}
+		for k, v := range th.Scope {
+			if !slices.Contains(thresholdScopes, k) || strings.TrimSpace(v) == "" {
+				t.Errorf("%q: scope %s=%q", expr, k, v)
+			}
+		}
+	})
+}
+
+// ExampleParseThreshold reads two --threshold expressions.
+func ExampleParseThreshold() {
+	th, _ := ParseThreshold("lat_p99_ms{system=new,connections=100}<250")
+	fmt.Println(th.Metric, th.Scope["system"], th.Scope["connections"], th.Op, th.Value)
+	_, err := ParseThreshold("lat_p99<250")
+	fmt.Println(err)
+	// Output:
+	// lat_p99_ms new 100 < 250
+	// threshold "lat_p99<250", column 1: unknown metric "lat_p99": want one of rps, lat_mean_ms, lat_p50_ms, lat_p90_ms, lat_p99_ms, lat_p999_ms, lat_max_ms, error_rate
 }

@@ -230,7 +230,7 @@ func printComparison(w io.Writer, format string, r *pipeline.Report, oldName, ne
 	if format == "markdown" {
 		fmt.Fprintf(w, "**%s**\n\n", sum.Headline)
 		if len(rows) == 0 {
-			_, err := fmt.Fprintln(w, "No comparison: the systems share no setting.")
+			_, err := fmt.Fprintln(w, "No comparison: no setting has runs of both systems.")
 			return err
 		}
 		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
@@ -244,7 +244,7 @@ func printComparison(w io.Writer, format string, r *pipeline.Report, oldName, ne
 	}
 	fmt.Fprintf(w, "%s\n\n", sum.Headline)
 	if len(rows) == 0 {
-		_, err := fmt.Fprintln(w, "No comparison: the systems share no setting.")
+		_, err := fmt.Fprintln(w, "No comparison: no setting has runs of both systems.")
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)

@@ -24,7 +24,9 @@ var metrics = []metric{
 
 // pairs returns the pairs of systems to compare: every other system
 // against the baseline when there is one, else every pair in the order the
-// systems first ran.
+// systems first ran. The caller checks that a baseline names a system
+// (internal/pipeline: a usage error); one that has no runs compares every
+// pair.
 func (v *Verdict) pairs() [][2]*System {
 	var out [][2]*System
 	base := -1
@@ -32,9 +34,6 @@ func (v *Verdict) pairs() [][2]*System {
 		if v.Options.Baseline != "" && v.Systems[i].Label == v.Options.Baseline {
 			base = i
 		}
-	}
-	if v.Options.Baseline != "" && base < 0 {
-		v.warnf("baseline %q is not among the systems; comparing every pair", v.Options.Baseline)
 	}
 	for i := range v.Systems {
 		for j := i + 1; j < len(v.Systems); j++ {

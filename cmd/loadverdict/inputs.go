@@ -9,14 +9,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
-	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/internal/version"
 )
 
 // labelFlag collects repeated --label host:port=name mappings.
@@ -40,258 +39,386 @@ func (l labelFlag) Set(s string) error {
 	return nil
 }
 
-// inputFlags are the flags of every command that reads inputs.
+// systemSpec is one --system NAME=PATH.
+type systemSpec struct{ name, path string }
+
+// systemFlag collects repeated --system NAME=PATH, in order.
+type systemFlag []systemSpec
+
+func (s *systemFlag) String() string {
+	var parts []string
+	for _, x := range *s {
+		parts = append(parts, x.name+"="+x.path)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (s *systemFlag) Set(v string) error {
+	name, p, ok := strings.Cut(v, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || p == "" {
+		return fmt.Errorf("want NAME=PATH (a file or a folder), got %q", v)
+	}
+	*s = append(*s, systemSpec{name, p})
+	return nil
+}
+
+// inputFlags are the flags of every command that reads input files.
 type inputFlags struct {
 	experiment string
-	labels     labelFlag
 	window     time.Duration
 }
 
-// addInputFlags declares --experiment and --label on fs.
+// addInputFlags declares --experiment and --window on fs.
 func addInputFlags(fs *flag.FlagSet) *inputFlags {
-	in := &inputFlags{labels: labelFlag{}}
-	fs.StringVar(&in.experiment, "experiment", "", "experiment `name` (default: the first file's name)")
-	fs.Var(in.labels, "label", "name a system: `host:port=name`, or a file name for logs without a target (repeatable)")
+	in := &inputFlags{}
+	fs.StringVar(&in.experiment, "experiment", "", "experiment `name` (default: the first input's name)")
 	fs.DurationVar(&in.window, "window", time.Second, "`width` of the time windows built from per-request logs")
 	return in
 }
 
-// parse parses args with fs, requires at least one input file and returns
-// the files and the parse options.
-func (in *inputFlags) parse(fs *flag.FlagSet, args []string) ([]string, ingest.Options, error) {
+// experimentFor validates the flags and returns the experiment's name:
+// --experiment, else named after the first input (a folder by its name,
+// a file by its name without the extension).
+func (in *inputFlags) experimentFor(first string) (string, error) {
+	if in.window <= 0 {
+		return "", usagef("--window must be positive, got %s", in.window)
+	}
+	exp := in.experiment
+	if exp == "" {
+		exp = defaultExperiment(first)
+	}
+	if err := store.CheckExperiment(exp); err != nil {
+		return "", usagef("%v", err)
+	}
+	return exp, nil
+}
+
+// parseInputs parses args with fs, resolves the input files and the
+// --system flags fs fills into systems (nil for none), and names the
+// experiment after the first argument (or the first --system path). At
+// least one input file is needed.
+func (in *inputFlags) parseInputs(fs *flag.FlagSet, args []string, sf *systemFlag) (*inputPlan, string, error) {
 	args, err := parseInterspersed(fs, args)
 	if err != nil {
-		return nil, ingest.Options{}, err
+		return nil, "", err
 	}
-	files, err := expandInputs(args)
+	var systems systemFlag
+	if sf != nil {
+		systems = *sf
+	}
+	plan, err := planInputs(args, systems)
 	if err != nil {
-		return nil, ingest.Options{}, err
+		return nil, "", err
 	}
-	if len(files) == 0 {
+	if len(plan.files) == 0 {
 		fs.Usage()
-		return nil, ingest.Options{}, usagef("%s: no input files", fs.Name())
+		return nil, "", usagef("%s: no input files", fs.Name())
 	}
-	opts, err := in.options(files)
-	return files, opts, err
-}
-
-// options validates the flags for the given files and returns the parse
-// options (the experiment defaults to the first file's name).
-func (in *inputFlags) options(files []string) (ingest.Options, error) {
-	if in.experiment == "" {
-		in.experiment = defaultExperiment(files)
+	first := plan.files[0]
+	if len(args) > 0 {
+		first = args[0]
+	} else if len(systems) > 0 {
+		first = systems[0].path
 	}
-	if err := checkExperiment(in.experiment); err != nil {
-		return ingest.Options{}, err
-	}
-	if in.window <= 0 {
-		return ingest.Options{}, usagef("--window must be positive, got %s", in.window)
-	}
-	return ingest.Options{Experiment: in.experiment, Labels: in.labels, WindowS: in.window.Seconds()}, nil
-}
-
-// source is one parsed input: its runs in file order, the series of its
-// per-request runs, and where its samples were written.
-type source struct {
-	name    string
-	runs    []results.RunWithPercentiles
-	series  []results.Series
-	samples string // path of the samples table written, "" when none
-}
-
-// rejected is an input that could not be read or parsed, and why.
-type rejected struct {
-	name string
-	err  error
+	exp, err := in.experimentFor(first)
+	return plan, exp, err
 }
 
 // stdinName is the source name of input read from standard input.
 const stdinName = "stdin"
 
-// checkExperiment validates an experiment name given by the user.
-func checkExperiment(name string) error {
-	if err := store.CheckExperiment(name); err != nil {
-		return usagef("%v", err)
+// defaultExperiment names an experiment after an input.
+func defaultExperiment(arg string) string {
+	if arg == "" || arg == "-" {
+		return stdinName
+	}
+	return store.SanitizeName(inputName(arg))
+}
+
+// inputName is an input's base name: a folder's name, a file's name
+// without its extension (and without .gz or .zst before it).
+func inputName(arg string) string {
+	if abs, err := filepath.Abs(arg); err == nil {
+		arg = abs
+	}
+	base := filepath.Base(arg)
+	if st, err := os.Stat(arg); err == nil && st.IsDir() {
+		return base
+	}
+	for _, z := range []string{".gz", ".zst"} {
+		base = strings.TrimSuffix(base, z)
+	}
+	if ext := filepath.Ext(base); ext != "" && ext != base {
+		base = strings.TrimSuffix(base, ext)
+	}
+	return base
+}
+
+// expandArg returns the input files of one argument: a folder stands for
+// the files below it in lexical order (hidden files and folders left
+// out), "-" for standard input, anything else for itself. Files named
+// loadverdict.yaml are never inputs: those at the top of the folder, or
+// the argument itself, are returned as manifests. Paths are cleaned.
+func expandArg(arg string) (files, manifests []string, err error) {
+	if arg == "-" {
+		return []string{"-"}, nil, nil
+	}
+	arg = filepath.Clean(arg)
+	st, err := os.Stat(arg)
+	if err != nil || !st.IsDir() {
+		if filepath.Base(arg) == store.ManifestName {
+			return nil, []string{arg}, nil
+		}
+		return []string{arg}, nil, nil
+	}
+	err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p != arg && strings.HasPrefix(d.Name(), ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		if d.Name() == store.ManifestName {
+			if filepath.Dir(p) == arg {
+				manifests = append(manifests, p)
+			}
+			return nil
+		}
+		files = append(files, p)
+		return nil
+	})
+	return files, manifests, err
+}
+
+// inputPlan is what a command reads: its input files, each once, in the
+// order given, and the rules of its --system flags.
+type inputPlan struct {
+	files     []string
+	manifests []string // loadverdict.yaml at the top of input folders, or given
+	rules     []pipeline.SystemRule
+}
+
+// add appends the files of arg that are not in the plan yet and returns
+// all of arg's files.
+func (pl *inputPlan) add(arg string) ([]string, error) {
+	files, manifests, err := expandArg(arg)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		if f == "-" && slices.Contains(pl.files, "-") {
+			return nil, usagef("standard input (-) given more than once")
+		}
+		if !slices.Contains(pl.files, f) {
+			pl.files = append(pl.files, f)
+		}
+	}
+	for _, m := range manifests {
+		if !slices.Contains(pl.manifests, m) {
+			pl.manifests = append(pl.manifests, m)
+		}
+	}
+	return files, nil
+}
+
+// planInputs resolves the positional arguments and the --system flags:
+// a --system PATH must exist and hold input files, and its files are
+// inputs too.
+func planInputs(args []string, systems systemFlag) (*inputPlan, error) {
+	pl := &inputPlan{}
+	for _, a := range args {
+		if _, err := pl.add(a); err != nil {
+			return nil, err
+		}
+	}
+	for _, s := range systems {
+		files, err := pl.systemFiles(s.path, "--system "+s.name+"="+s.path)
+		if err != nil {
+			return nil, err
+		}
+		pl.rules = append(pl.rules, pipeline.SystemRule{Name: s.name, Sources: sourceNames(files), Flag: "--system " + s.name + "=" + s.path})
+	}
+	return pl, nil
+}
+
+// systemFiles adds the files of a path that names a system (what says
+// how it was given); it must exist and hold input files.
+func (pl *inputPlan) systemFiles(path, what string) ([]string, error) {
+	if path == "-" {
+		return nil, usagef("%s: standard input cannot name a system", what)
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, usagef("%s: %v", what, errors.Unwrap(err))
+	}
+	files, err := pl.add(path)
+	if err != nil {
+		return nil, err
+	}
+	if len(files) == 0 {
+		return nil, usagef("%s: no input files there", what)
+	}
+	return files, nil
+}
+
+// sourceName is the name of an input file in the tables.
+func sourceName(file string) string {
+	if file == "-" {
+		return stdinName
+	}
+	return file
+}
+
+func sourceNames(files []string) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = sourceName(f)
+	}
+	return out
+}
+
+// loadManifest reads the manifest of a command: --manifest FILE when
+// given, else the one loadverdict.yaml found in the input folders (more
+// than one is a usage error). A manifest that cannot be parsed is a usage
+// error naming the key and line.
+func loadManifest(flagPath string, found []string) (*pipeline.Manifest, error) {
+	path := flagPath
+	if path == "" {
+		switch len(found) {
+		case 0:
+			return nil, nil
+		case 1:
+			path = found[0]
+		default:
+			return nil, usagef("several manifests (%s): give one with --manifest FILE", strings.Join(found, ", "))
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usagef("--manifest: %v", err)
+	}
+	m, err := pipeline.ParseManifest(path, b)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	m.Dir = filepath.ToSlash(filepath.Dir(filepath.Clean(path)))
+	return m, nil
+}
+
+// openLocal returns the pipeline over the local store in dir (created
+// when missing): the output folder, laid out like the bucket.
+func openLocal(dir string) (*pipeline.Pipeline, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	st, err := store.NewLocal(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &pipeline.Pipeline{Store: st, GeneratedBy: version.GeneratedBy()}, nil
+}
+
+// checkOutput refuses inputs that the output folder's writes could
+// replace or remove: files in its tables/ or rejected/, or its report's
+// files. The user's inputs are only ever read.
+func checkOutput(dir string, files []string) error {
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		if f == "-" {
+			continue
+		}
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(absDir, abs)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			continue
+		}
+		top, _, nested := strings.Cut(filepath.ToSlash(rel), "/")
+		if nested && (top+"/" == store.TablesPrefix || top+"/" == store.RejectedPrefix) ||
+			!nested && (rel == "report.md" || rel == "summary.json" || filepath.Ext(rel) == ".png") {
+			return usagef("input %s lies where the output folder %s keeps loadverdict's own files: choose another -o", f, dir)
+		}
 	}
 	return nil
 }
 
-// defaultExperiment names an experiment after its first input file.
-func defaultExperiment(files []string) string {
-	if len(files) == 0 || files[0] == "-" {
-		return "stdin"
-	}
-	base := filepath.Base(files[0])
-	if ext := filepath.Ext(base); ext != "" && ext != base {
-		base = strings.TrimSuffix(base, ext)
-	}
-	return store.SanitizeName(base)
-}
-
-// expandInputs replaces each folder among args by the files below it, in
-// lexical order, leaving out hidden files and folders. A folder and the
-// files in it form one experiment.
-func expandInputs(args []string) ([]string, error) {
-	var out []string
-	for _, a := range args {
-		st, err := os.Stat(a)
-		if a == "-" || err != nil || !st.IsDir() {
-			out = append(out, a)
-			continue
-		}
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if p != a && strings.HasPrefix(d.Name(), ".") {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if d.Type().IsRegular() {
-				out = append(out, p)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
-}
-
-// loadSources parses every file in order. Runs get their execution order
-// (seq) across all files: files in the order given, runs in file order.
-// With a tables folder, each source's per-request samples stream into its
-// samples table there as they are read (memory stays bounded); without
-// one they are dropped. A file that cannot be read or parsed is reported
-// on stderr as "file:line: message" and the others are still parsed; the
-// failures are returned too, and the error is errReported when any failed.
-func loadSources(ctx context.Context, files []string, opts ingest.Options, tables string, e *env) ([]source, []rejected, error) {
-	var out []source
-	var bad []rejected
-	reject := func(name string, err error) {
-		fmt.Fprintln(e.stderr, err)
-		bad = append(bad, rejected{name, err})
-	}
-	seq := int32(0)
-	stdinUsed := false
+// ingestFiles ingests files in order into experiment exp, streaming each
+// (with a progress bar on a terminal for large inputs). An input that
+// cannot be opened or parsed is printed on stderr as "file:line: message"
+// and gets its rejection record; the others are still ingested. It
+// returns the keys written and how many inputs were rejected; a store
+// error stops it.
+func ingestFiles(ctx context.Context, e *env, p *pipeline.Pipeline, exp string, files []string, windowS float64) ([]string, int, error) {
+	var written []string
+	rejected := 0
 	bar, finish := newProgress(e.stderr, inputSize(files))
 	defer finish()
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
-			return nil, nil, err
+			return written, rejected, err
 		}
-		var r io.Reader
-		name := f
-		if f == "-" {
-			if stdinUsed {
-				return nil, nil, usagef("standard input (-) given more than once")
+		keys, err := ingestFile(ctx, e, p, pipeline.Source{Name: sourceName(f), Experiment: exp, WindowS: windowS}, f, bar)
+		var re *pipeline.RejectedError
+		switch {
+		case errors.As(err, &re):
+			fmt.Fprintln(e.stderr, re.Err)
+			rejected++
+		case err != nil:
+			return written, rejected, fmt.Errorf("%s: %w", f, err)
+		}
+		written = append(written, keys...)
+	}
+	return written, rejected, nil
+}
+
+// ingestFile ingests one file ("-": standard input) as src; a file that
+// cannot be opened is rejected.
+func ingestFile(ctx context.Context, e *env, p *pipeline.Pipeline, src pipeline.Source, f string, bar io.Writer) ([]string, error) {
+	body, modTime, err := openInput(f, e.stdin, bar)
+	if err != nil {
+		return nil, p.Reject(ctx, src.Experiment, src.Name, time.Time{}, err)
+	}
+	defer body.Close()
+	src.Body, src.ModTime = body, modTime
+	return p.IngestSource(ctx, src)
+}
+
+// openInput opens an input file ("-": stdin) for reading, counting the
+// bytes read on bar when there is one; the error says "file: why".
+func openInput(f string, stdin io.Reader, bar io.Writer) (io.ReadCloser, time.Time, error) {
+	var r io.Reader = stdin
+	var c io.Closer = io.NopCloser(nil)
+	var modTime time.Time
+	if f != "-" {
+		fh, err := os.Open(f)
+		if err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
 			}
-			stdinUsed = true
-			r, name = e.stdin, stdinName
-		} else {
-			fh, err := os.Open(f)
-			if err != nil {
-				var pe *fs.PathError
-				if errors.As(err, &pe) {
-					err = fmt.Errorf("%s: %v", f, pe.Err)
-				}
-				reject(f, err)
-				continue
-			}
-			defer fh.Close()
-			r = fh
+			return nil, modTime, fmt.Errorf("%s: %v", f, err)
 		}
-		if bar != nil {
-			r = io.TeeReader(r, bar)
+		if st, err := fh.Stat(); err == nil {
+			modTime = st.ModTime()
 		}
-		o := opts
-		o.Source = name
-		sink := &sourceSink{src: source{name: name}}
-		if tables != "" {
-			sink.path = tablePath(tables, results.TableSamples, opts.Experiment, name)
-		}
-		err := ingest.Parse(ctx, r, o, sink)
-		if ferr := sink.finish(err == nil); err == nil {
-			err = ferr
-		}
-		if err != nil {
-			reject(name, err)
-			continue
-		}
-		src := sink.src
-		for i := range src.runs {
-			src.runs[i].Seq = seq
-			seq++
-		}
-		out = append(out, src)
+		r, c = fh, fh
 	}
-	if len(bad) > 0 {
-		return out, bad, errReported
+	if bar != nil {
+		r = io.TeeReader(r, bar)
 	}
-	return out, nil, nil
-}
-
-// sourceSink collects a source's runs and series and streams its samples
-// into a Parquet file, created on the first sample.
-type sourceSink struct {
-	src  source
-	path string // where samples go; "" drops them
-	tmp  *os.File
-	w    *results.ParquetWriter[results.Sample]
-}
-
-func (s *sourceSink) Run(r results.RunWithPercentiles) error {
-	s.src.runs = append(s.src.runs, r)
-	return nil
-}
-
-func (s *sourceSink) Series(x results.Series) error {
-	s.src.series = append(s.src.series, x)
-	return nil
-}
-
-func (s *sourceSink) Sample(x results.Sample) error {
-	if s.path == "" {
-		return nil
-	}
-	if s.w == nil {
-		if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
-			return err
-		}
-		tmp, err := os.CreateTemp(filepath.Dir(s.path), ".tmp-*")
-		if err != nil {
-			return err
-		}
-		w, err := results.NewSamplesWriter(tmp, memory.NewGoAllocator())
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			return err
-		}
-		s.tmp, s.w = tmp, w
-	}
-	return s.w.Append(x)
-}
-
-// finish closes the samples file and moves it into place when the parse
-// succeeded, or removes it.
-func (s *sourceSink) finish(ok bool) error {
-	if s.w == nil {
-		return nil
-	}
-	err := s.w.Close()
-	if cerr := s.tmp.Close(); err == nil {
-		err = cerr
-	}
-	if ok && err == nil {
-		if err = os.Rename(s.tmp.Name(), s.path); err == nil {
-			s.src.samples = s.path
-			return nil
-		}
-	}
-	os.Remove(s.tmp.Name())
-	return err
+	return struct {
+		io.Reader
+		io.Closer
+	}{r, c}, modTime, nil
 }

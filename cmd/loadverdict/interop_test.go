@@ -51,7 +51,7 @@ func TestParquetReadByAnotherImplementation(t *testing.T) {
 		},
 	}
 	for table, cols := range want {
-		p := tablePath(dir, table, "zuul-vs-openresty", seedFile)
+		p := tableFile(dir, table, "zuul-vs-openresty", seedFile)
 		fh, err := os.Open(p)
 		if err != nil {
 			t.Fatal(err)

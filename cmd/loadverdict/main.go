@@ -23,15 +23,8 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
-	if err != nil {
-		var ue *usageError
-		if errors.As(err, &ue) {
-			fmt.Fprintln(os.Stderr, "loadverdict:", err)
-			os.Exit(2)
-		}
-		if !errors.Is(err, errReported) {
-			fmt.Fprintln(os.Stderr, "loadverdict:", err)
-		}
-		os.Exit(1)
+	if err != nil && !errors.Is(err, errReported) {
+		fmt.Fprintln(os.Stderr, "loadverdict:", err)
 	}
+	os.Exit(exitCode(err))
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strconv"
 	"text/tabwriter"
 
+	"github.com/loadverdict/loadverdict/ingest"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -16,45 +18,82 @@ func runParse(ctx context.Context, args []string, e *env) error {
 			"With --json, print JSON Lines: one object per run with the columns of the runs\n"+
 			"table (SCHEMA.md) and its \"percentiles\". FILE \"-\" reads standard input.")
 	asJSON := fs.Bool("json", false, "print JSON Lines (one object per run) instead of a table")
+	labels := labelFlag{}
+	fs.Var(labels, "label", "show a target under a name: `host:port=name`, or a file name for logs without a target (repeatable)")
 	in := addInputFlags(fs)
-	files, opts, err := in.parse(fs, args)
+	plan, exp, err := in.parseInputs(fs, args, nil)
 	if err != nil {
 		return err
 	}
-	sources, _, loadErr := loadSources(ctx, files, opts, "", e)
+	runs, failed := parseFiles(ctx, e, plan.files, ingest.Options{Experiment: exp, Labels: labels, WindowS: in.window.Seconds()})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetEscapeHTML(false)
-		for _, s := range sources {
-			for i := range s.runs {
-				r := s.runs[i]
-				if r.Percentiles == nil {
-					r.Percentiles = []results.Percentile{}
-				}
-				if err := enc.Encode(r); err != nil {
-					return err
-				}
+		for _, r := range runs {
+			if r.Percentiles == nil {
+				r.Percentiles = []results.Percentile{}
+			}
+			if err := enc.Encode(r); err != nil {
+				return err
 			}
 		}
-		return loadErr
-	}
-	if err := printRunTable(e, sources); err != nil {
+	} else if err := printRunTable(e, runs); err != nil {
 		return err
 	}
-	return loadErr
+	if failed {
+		return errReported
+	}
+	return nil
+}
+
+// parseFiles parses every file in order (samples are not kept) and
+// numbers the runs (seq) across them: files in the order given, runs in
+// file order. A file that cannot be read or parsed is reported on stderr
+// as "file:line: message" and the others are still parsed.
+func parseFiles(ctx context.Context, e *env, files []string, opts ingest.Options) (runs []results.RunWithPercentiles, failed bool) {
+	bar, finish := newProgress(e.stderr, inputSize(files))
+	defer finish()
+	for _, f := range files {
+		if ctx.Err() != nil {
+			return runs, true
+		}
+		o := opts
+		o.Source = sourceName(f)
+		got, err := parseFile(ctx, e, f, o, bar)
+		if err != nil {
+			fmt.Fprintln(e.stderr, err)
+			failed = true
+			continue
+		}
+		for _, r := range got {
+			r.Seq = int32(len(runs))
+			runs = append(runs, r)
+		}
+	}
+	return runs, failed
+}
+
+func parseFile(ctx context.Context, e *env, f string, opts ingest.Options, bar io.Writer) ([]results.RunWithPercentiles, error) {
+	r, _, err := openInput(f, e.stdin, bar)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return ingest.ParseAll(ctx, r, opts)
 }
 
 // printRunTable prints the runs as an aligned, human-readable table.
-func printRunTable(e *env, sources []source) error {
+func printRunTable(e *env, runs []results.RunWithPercentiles) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "seq\tlabel\ttool\tmodel\tthreads\tconns\tduration_s\trequests\terrors\trps\tmean_ms\tp99_ms\tmax_ms\tsource:line\t")
-	for _, s := range sources {
-		for _, r := range s.runs {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s:%d\t\n",
-				r.Seq, r.Label, r.Tool, r.LoadModel, optInt(r.Threads), optInt(r.Connections),
-				num(r.DurationS), r.Requests, r.Errors, num(r.RPS),
-				opt(r.LatMeanMs), opt(r.LatP99Ms), opt(r.LatMaxMs), r.Source, r.SourceLine)
-		}
+	for _, r := range runs {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s:%d\t\n",
+			r.Seq, r.Label, r.Tool, r.LoadModel, optInt(r.Threads), optInt(r.Connections),
+			num(r.DurationS), r.Requests, r.Errors, num(r.RPS),
+			opt(r.LatMeanMs), opt(r.LatP99Ms), opt(r.LatMaxMs), r.Source, r.SourceLine)
 	}
 	return tw.Flush()
 }

@@ -4,116 +4,93 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
-	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
-	"github.com/loadverdict/loadverdict/report"
-	"github.com/loadverdict/loadverdict/results"
 )
 
 func runReport(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "report", "[-o DIR] [--label host:port=name]... [--baseline LABEL] FILE...",
-		"Parse the inputs, write their tables under DIR/tables/, analyze the experiment\n"+
-			"(warm-up, steady state, comparison, capacity, methodology) and write the verdict:\n"+
-			"DIR/report.md with its PNG figures, and DIR/summary.json.\n"+
-			"Prints the headline verdict. The inputs are only read, never modified.")
+	fs := newFlagSet(e, "report", "[-o DIR] [--system NAME=PATH]... [--label host:port=name]... [--baseline NAME] [--manifest FILE] FILE...",
+		"Analyze the inputs (warm-up, steady state, comparison, capacity, methodology) through\n"+
+			"the bucket pipeline over DIR as a local store and write the verdict: DIR/report.md with\n"+
+			"its PNG figures, and DIR/summary.json; the tables go under\n"+
+			"DIR/tables/<table>/experiment=<name>/. The inputs are the whole experiment: tables (and\n"+
+			"rejection records) in its partition from other sources, left by an earlier report, are\n"+
+			"removed; other experiments' are never touched. The inputs are only read.\n"+
+			"Systems: a run belongs to the system whose --system PATH (or manifest systems: pattern)\n"+
+			"holds its file; else to the name its target maps to (--label, then the manifest's\n"+
+			"labels:); else to its host:port. A manifest is --manifest FILE or loadverdict.yaml in\n"+
+			"an input folder. Prints the headline verdict.")
 	out := fs.String("o", "out", "output `DIR`")
-	baseline := fs.String("baseline", "", "compare every other system against this `label`")
+	baseline := fs.String("baseline", "", "compare every other system against this system `NAME`")
+	labels := labelFlag{}
+	fs.Var(labels, "label", "name a system by its target: `host:port=name`, or a file name for logs without a target (repeatable)")
+	var systems systemFlag
+	fs.Var(&systems, "system", "name a system by where its runs come from: `NAME=PATH`, a file or a folder (repeatable)")
+	manifest := fs.String("manifest", "", "the experiment's manifest `FILE` (default: loadverdict.yaml in an input folder)")
 	in := addInputFlags(fs)
-	files, opts, err := in.parse(fs, args)
+	gate := addGateFlags(fs)
+	plan, exp, err := in.parseInputs(fs, args, &systems)
 	if err != nil {
 		return err
 	}
-	sources, bad, loadErr := loadSources(ctx, files, opts, *out, e)
-	if len(sources) == 0 {
-		if loadErr == nil {
-			loadErr = errors.New("no input")
-		}
-		return loadErr
-	}
-	written, err := writeTables(*out, opts.Experiment, sources)
+	m, err := loadManifest(*manifest, plan.manifests)
 	if err != nil {
 		return err
 	}
-	// Analyse what was written: the tables, read back, are the input of the
-	// analysis, exactly as in the bucket pipeline.
-	set, err := readSet(opts.Experiment, written)
+	req := pipeline.Request{Experiment: exp, Manifest: m,
+		Overrides: pipeline.Overrides{Systems: plan.rules, Labels: labels, Baseline: *baseline}}
+	res, err := analyzeLocal(ctx, e, *out, plan.files, req, in.window.Seconds())
 	if err != nil {
 		return err
 	}
-	aopts := analyze.DefaultOptions()
-	aopts.Baseline = *baseline
-	v, err := analyze.Analyze(set, aopts)
-	if err != nil {
+	if err := res.p.WriteReport(ctx, "", res.report); err != nil {
 		return err
 	}
-	meta := report.Meta{GeneratedBy: "loadverdict " + Version()}
-	for _, s := range sources {
-		meta.Inputs = append(meta.Inputs, s.name)
-	}
-	for _, b := range bad {
-		meta.Rejected = append(meta.Rejected, report.Rejected{Source: b.name, Error: b.err.Error()})
-	}
-	if err := writeReport(*out, v, set, meta); err != nil {
-		return err
-	}
-	fmt.Fprintln(e.stdout, v.Headline)
+	fmt.Fprintln(e.stdout, res.report.Headline)
 	fmt.Fprintf(e.stdout, "\nreport: %s\nsummary: %s\n", filepath.Join(*out, "report.md"), filepath.Join(*out, "summary.json"))
-	return loadErr
-}
-
-// writeReport writes the figures, report.md and summary.json of a verdict
-// into dir.
-func writeReport(dir string, v *analyze.Verdict, set analyze.Set, meta report.Meta) error {
-	files, err := pipeline.Render(v, set, meta)
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
-		data := f.Data
-		if err := writeFileAtomic(filepath.Join(dir, f.Name), func(w io.Writer) error {
-			_, err := w.Write(data)
-			return err
-		}); err != nil {
-			return err
-		}
+	gate.notice(e.stderr)
+	if res.rejected > 0 {
+		return errReported
 	}
 	return nil
 }
 
-// readSet reads the tables written for an experiment back into an
-// analysis input.
-func readSet(experiment string, paths []string) (analyze.Set, error) {
-	mem := memory.NewGoAllocator()
-	set := analyze.Set{Experiment: experiment}
-	for _, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			return set, err
-		}
-		switch filepath.Base(filepath.Dir(filepath.Dir(p))) {
-		case string(results.TableRuns):
-			var rows []results.Run
-			rows, err = results.ReadRuns(f, mem)
-			set.Runs = append(set.Runs, rows...)
-		case string(results.TablePercentiles):
-			var rows []results.Percentile
-			rows, err = results.ReadPercentiles(f, mem)
-			set.Percentiles = append(set.Percentiles, rows...)
-		case string(results.TableSeries):
-			var rows []results.Series
-			rows, err = results.ReadSeries(f, mem)
-			set.Series = append(set.Series, rows...)
-		}
-		f.Close()
-		if err != nil {
-			return set, fmt.Errorf("reading %s: %w", p, err)
-		}
+// localResult is an experiment analysed from local inputs.
+type localResult struct {
+	p        *pipeline.Pipeline
+	report   *pipeline.Report
+	rejected int // inputs that could not be read or parsed
+}
+
+// analyzeLocal runs the bucket pipeline over the local store in dir on
+// files as experiment req.Experiment: it ingests every file, removes what
+// the experiment's partition holds from other sources (the inputs are the
+// whole experiment), and analyses the experiment, its runs in the order
+// of the files (after the manifest's order). The report is not written.
+func analyzeLocal(ctx context.Context, e *env, dir string, files []string, req pipeline.Request, windowS float64) (*localResult, error) {
+	if err := checkOutput(dir, files); err != nil {
+		return nil, err
 	}
-	return set, nil
+	p, err := openLocal(dir)
+	if err != nil {
+		return nil, err
+	}
+	_, rejected, err := ingestFiles(ctx, e, p, req.Experiment, files, windowS)
+	if err != nil {
+		return nil, err
+	}
+	names := sourceNames(files)
+	if _, err := p.Prune(ctx, req.Experiment, names); err != nil {
+		return nil, err
+	}
+	req.Overrides.Order = names
+	rep, err := p.Report(ctx, req)
+	if errors.Is(err, pipeline.ErrNoRuns) && rejected > 0 {
+		return nil, errReported // every input failed, each said why on stderr
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &localResult{p: p, report: rep, rejected: rejected}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/version"
 )
 
@@ -23,6 +24,41 @@ type usageError struct{ msg string }
 func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+// gateError is a failed gate (--fail-on): main exits with status 3 for
+// it, and for nothing else.
+type gateError struct{ reasons []string }
+
+func (e *gateError) Error() string { return "gate failed: " + strings.Join(e.reasons, "; ") }
+
+// Exit statuses, the same for every command.
+const (
+	exitOK    = 0 // passed
+	exitInput = 1 // an input could not be read or parsed (or another failure)
+	exitUsage = 2 // a usage error: a bad flag, a name that matches nothing
+	exitGate  = 3 // the gate failed
+)
+
+// exitStatusHelp is the end of every command's --help.
+const exitStatusHelp = `Exit status: 0 passed; 1 an input could not be read or parsed; 2 usage error
+(a bad flag or value, a name that matches nothing); 3 the gate (--fail-on) failed.
+`
+
+// exitCode maps an error of run to the exit status.
+func exitCode(err error) int {
+	var ue *usageError
+	var ne *pipeline.NameError
+	var ge *gateError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ge):
+		return exitGate
+	case errors.As(err, &ue), errors.As(err, &ne):
+		return exitUsage
+	}
+	return exitInput
+}
 
 type command struct {
 	name    string
@@ -41,6 +77,7 @@ func commands() []command {
 		{"parse", "parse load-generator output and print its runs", runParse},
 		{"ingest", "parse inputs and write the normalized tables as Parquet", runIngest},
 		{"report", "analyze the inputs and write the verdict (summary.json) and tables", runReport},
+		{"compare", "compare the runs of OLD (the baseline) with those of NEW", runCompare},
 		{"analyze", "analyze experiments of a store (folder or S3) into reports/", runAnalyze},
 		{"reanalyze", "re-make the missing or stale reports of a store", runReanalyze},
 		{"version", "print the version", runVersion},
@@ -56,7 +93,8 @@ Usage:
 Commands:
 %s
 Use "loadverdict <command> --help" for a command's flags. FILE "-" reads standard input.
-`
+
+` + exitStatusHelp
 
 // run is the whole CLI: it parses args and runs a command, writing only to
 // stdout and stderr and reading only the files named and stdin.
@@ -96,6 +134,7 @@ func newFlagSet(e *env, name, synopsis, about string) *flag.FlagSet {
 		out := fs.Output()
 		fmt.Fprintf(out, "Usage: loadverdict %s %s\n\n%s\n\nFlags:\n", name, synopsis, about)
 		fs.PrintDefaults()
+		fmt.Fprint(out, "\n"+exitStatusHelp)
 	}
 	return fs
 }

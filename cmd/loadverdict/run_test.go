@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -236,8 +237,8 @@ func TestIngestWritesTables(t *testing.T) {
 		t.Fatal("input modified")
 	}
 	want := []string{
-		tablePath(dir, results.TableRuns, "zuul-vs-openresty", seedFile),
-		tablePath(dir, results.TablePercentiles, "zuul-vs-openresty", seedFile),
+		tableFile(dir, results.TableRuns, "zuul-vs-openresty", seedFile),
+		tableFile(dir, results.TablePercentiles, "zuul-vs-openresty", seedFile),
 	}
 	if got := strings.Fields(out); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("printed %q, want %q", got, want)
@@ -280,12 +281,20 @@ func TestProgressBarOnlyOnTerminals(t *testing.T) {
 	progressThreshold = 1
 	for _, term := range []bool{false, true} {
 		isTerminal = func(io.Writer) bool { return term }
-		_, errOut, err := runCLI(t, "", "parse", seedFile)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if shown := strings.Contains(errOut, "reading"); shown != term {
-			t.Errorf("terminal %v: progress shown %v (stderr %q)", term, shown, errOut)
+		for _, args := range [][]string{{"parse", seedFile}, {"report", "-o", t.TempDir(), seedFile}} {
+			_, errOut, err := runCLI(t, "", args...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if shown := strings.Contains(errOut, "reading"); shown != term {
+				t.Errorf("%s, terminal %v: progress shown %v (stderr %q)", args[0], term, shown, errOut)
+			}
 		}
 	}
+}
+
+// tableFile is where report -o dir and ingest --out dir keep a source's
+// table: the bucket's key under dir.
+func tableFile(dir string, table results.Table, experiment, source string) string {
+	return filepath.Join(dir, filepath.FromSlash(store.TableKey(string(table), experiment, source)))
 }

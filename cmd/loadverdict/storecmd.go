@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
@@ -51,7 +52,7 @@ func ingestStore(ctx context.Context, sf *storeFlags, keys []string, e *env) err
 				continue
 			}
 		}
-		if exp != "" && !contains(exps, exp) {
+		if exp != "" && !slices.Contains(exps, exp) {
 			exps = append(exps, exp)
 		}
 		fmt.Fprintf(e.stdout, "%s -> experiment %s\n", k, exp)
@@ -69,15 +70,6 @@ func ingestStore(ctx context.Context, sf *storeFlags, keys []string, e *env) err
 		return errReported
 	}
 	return nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 func runAnalyze(ctx context.Context, args []string, e *env) error {

@@ -3,20 +3,33 @@ package pipeline
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"path"
+	"slices"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/loadverdict/loadverdict/analyze"
 )
 
-// Manifest is an experiment's optional raw/<experiment>/loadverdict.yaml.
+// Manifest is an experiment's optional raw/<experiment>/loadverdict.yaml,
+// or on the command line loadverdict.yaml in an input folder or
+// --manifest FILE.
 type Manifest struct {
-	// Labels map a run's label (host:port, or a file name) to a name.
+	// Labels map a run's target (host:port, or a file name for logs
+	// without one) to a system's name.
 	Labels map[string]string `yaml:"labels"`
-	// Baseline is the label every other system is compared against.
+	// Systems name systems by where their runs come from: every run of a
+	// source that one of a system's patterns matches belongs to it. They
+	// take precedence over Labels.
+	Systems map[string]Patterns `yaml:"systems"`
+	// Baseline is the system every other system is compared against.
 	Baseline string `yaml:"baseline"`
-	// Order lists raw keys in execution order; sources not listed follow
-	// in key order.
+	// Order lists sources in execution order; sources not listed follow
+	// in key order (in a bucket) or in the order given (on the command
+	// line). An entry names a source by its key or path, or relative to
+	// Dir.
 	Order []string `yaml:"order"`
 	// Thresholds override analysis parameters.
 	Thresholds struct {
@@ -26,6 +39,68 @@ type Manifest struct {
 		MinRuns       *int     `yaml:"min_runs"`
 		ShortRunS     *float64 `yaml:"short_run_s"`
 	} `yaml:"thresholds"`
+
+	// Dir is the folder the manifest lies in ("raw/<experiment>" in a
+	// bucket): patterns and order entries also match source names
+	// relative to it. It is not read from the file.
+	Dir string `yaml:"-"`
+}
+
+// Patterns are the path patterns of one manifest system. Each is a
+// path.Match pattern (`*` any characters but '/', `?` one character,
+// `[a-z]` a class, `\` quotes) over a source's name relative to the
+// manifest's folder, or its whole key or path; a pattern that matches a
+// folder matches every source below it.
+type Patterns []string
+
+// UnmarshalYAML reads a list of patterns (or one), checking each.
+func (ps *Patterns) UnmarshalYAML(n *yaml.Node) error {
+	var list []string
+	if n.Kind == yaml.ScalarNode {
+		list = []string{""}
+		if err := n.Decode(&list[0]); err != nil {
+			return err
+		}
+	} else if err := n.Decode(&list); err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		return fmt.Errorf("line %d: a system needs at least one pattern", n.Line)
+	}
+	for _, p := range list {
+		if _, err := path.Match(p, ""); err != nil || strings.TrimSpace(p) == "" {
+			return fmt.Errorf("line %d: bad pattern %q (path.Match syntax: *, ?, [a-z], \\)", n.Line, p)
+		}
+	}
+	*ps = list
+	return nil
+}
+
+// matchPattern tells whether pattern matches name or one of its folders.
+func matchPattern(pattern, name string) bool {
+	pattern = strings.TrimSuffix(pattern, "/")
+	for {
+		if ok, _ := path.Match(pattern, name); ok {
+			return true
+		}
+		i := strings.LastIndexByte(name, '/')
+		if i <= 0 {
+			return false
+		}
+		name = name[:i]
+	}
+}
+
+// systemRules returns the manifest's systems as rules, in name order.
+func (m *Manifest) systemRules() []SystemRule {
+	if m == nil {
+		return nil
+	}
+	var out []SystemRule
+	for _, name := range slices.Sorted(maps.Keys(m.Systems)) {
+		out = append(out, SystemRule{Name: name, Patterns: m.Systems[name]})
+	}
+	return out
 }
 
 // ParseManifest reads a manifest strictly: unknown keys and bad values are
@@ -40,6 +115,14 @@ func ParseManifest(key string, data []byte) (*Manifest, error) {
 	for k, v := range m.Labels {
 		if k == "" || v == "" {
 			return nil, fmt.Errorf("%s: labels: empty label in %q: %q", key, k, v)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(m.Systems)) {
+		if strings.TrimSpace(name) == "" {
+			return nil, fmt.Errorf("%s: systems: empty system name", key)
+		}
+		if len(m.Systems[name]) == 0 {
+			return nil, fmt.Errorf("%s: systems.%s: a system needs at least one pattern", key, name)
 		}
 	}
 	t := m.Thresholds

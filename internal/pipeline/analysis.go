@@ -1,0 +1,539 @@
+package pipeline
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/report"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// Request says what to analyze and how to name its systems.
+type Request struct {
+	// Experiment names the report; its tables are read unless From is set.
+	Experiment string
+	// From lists the experiments whose tables are read, in execution
+	// order (compare --store OLD NEW); empty means Experiment.
+	From []string
+	// Manifest holds the experiment's settings; nil for none.
+	Manifest *Manifest
+	// Overrides are the command line's settings, taking precedence over
+	// the manifest's.
+	Overrides Overrides
+}
+
+// Overrides are settings given on the command line.
+type Overrides struct {
+	// Systems name systems by source; they take precedence over the
+	// manifest's systems.
+	Systems []SystemRule
+	// Labels map targets to names; they take precedence over the
+	// manifest's labels for the same target.
+	Labels map[string]string
+	// Baseline replaces the manifest's baseline when not empty.
+	Baseline string
+	// Order follows the manifest's order: the command line's inputs in
+	// the order given.
+	Order []string
+}
+
+// SystemRule names the system of every run whose source it matches. A
+// rule that matches no source of the experiment is an error (*NameError).
+type SystemRule struct {
+	Name string
+	// Sources are source names, matched exactly (--system NAME=PATH,
+	// PATH expanded to its files).
+	Sources []string
+	// Patterns are manifest patterns (see Patterns).
+	Patterns []string
+	// Experiments match every source of these experiments (compare
+	// --store OLD NEW).
+	Experiments []string
+	// Flag is how the rule was given, for messages (e.g.
+	// "--system old=runs/old"); empty for the manifest's.
+	Flag string
+}
+
+// NameError is returned by Report when a name matches nothing: a
+// baseline that is no system, a system rule (or one of its patterns)
+// that matches no source, a source claimed by two systems. It is about
+// the settings, never the store: retrying cannot help. The command line
+// exits 2 for it; in a bucket the manifest is rejected (Analyze).
+type NameError struct {
+	// Msg says what matched nothing.
+	Msg string
+	// Known are the experiment's systems, sorted.
+	Known []string
+}
+
+func (e *NameError) Error() string {
+	known := "none"
+	if len(e.Known) > 0 {
+		known = strings.Join(e.Known, ", ")
+	}
+	return e.Msg + "; the systems are: " + known
+}
+
+// ErrNoRuns is returned (wrapped) by Report for an experiment without
+// runs: none ingested yet, or every input rejected.
+var ErrNoRuns = errors.New("no runs yet")
+
+// Report is an analysed experiment: its verdict and the files of its
+// report, not yet written anywhere.
+type Report struct {
+	Experiment string
+	Headline   string
+	Verdict    *analyze.Verdict
+	// Files are the figures, report.md and summary.json.
+	Files []File
+	// Inputs are the objects read, with their ETags.
+	Inputs map[string]string
+}
+
+// Report analyses the tables (and rejection records) of req's
+// experiments in the store and renders the report; it writes nothing.
+// Systems are named at this point, so the tables keep what the inputs
+// said: a run's system is the first of
+//
+//  1. a source-named system: the command line's rules (req.Overrides),
+//     then the manifest's systems;
+//  2. the target mapping: the command line's labels, then the manifest's;
+//  3. the run's label in the tables (host:port, or a file name).
+//
+// Names that match nothing give a *NameError.
+func (p *Pipeline) Report(ctx context.Context, req Request) (*Report, error) {
+	from := req.From
+	if len(from) == 0 {
+		from = []string{req.Experiment}
+	}
+	in := map[string]string{}
+	for _, exp := range from {
+		if err := p.listInputs(ctx, exp, false, in); err != nil {
+			return nil, err
+		}
+	}
+	return p.report(ctx, req, in)
+}
+
+// WriteReport writes a report's files under prefix ("" for the root of
+// a local output folder, reports/<experiment>/ in a bucket).
+func (p *Pipeline) WriteReport(ctx context.Context, prefix string, r *Report) error {
+	for _, f := range r.Files {
+		if err := p.Store.Put(ctx, prefix+f.Name, bytes.NewReader(f.Data)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// listInputs adds to in the tables and rejection records of an
+// experiment (and its manifest when manifest is set), with ETags.
+func (p *Pipeline) listInputs(ctx context.Context, exp string, manifest bool, in map[string]string) error {
+	if err := store.CheckExperiment(exp); err != nil {
+		return err
+	}
+	prefixes := []string{store.TablePrefix(string(results.TableRuns), exp), store.TablePrefix(string(results.TablePercentiles), exp),
+		store.TablePrefix(string(results.TableSeries), exp), store.RejectedPrefix + exp + "/"}
+	for _, pre := range prefixes {
+		objs, err := p.Store.List(ctx, pre)
+		if err != nil {
+			return err
+		}
+		for _, o := range objs {
+			in[o.Key] = o.ETag
+		}
+	}
+	if !manifest {
+		return nil
+	}
+	if o, err := p.Store.Head(ctx, store.ManifestKey(exp)); err == nil {
+		in[o.Key] = o.ETag
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	return nil
+}
+
+// readInputs reads the tables and rejection records among in.
+func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]string) (analyze.Set, []Rejection, error) {
+	set := analyze.Set{Experiment: exp}
+	var rejs []Rejection
+	mem := memory.NewGoAllocator()
+	for _, key := range slices.Sorted(maps.Keys(in)) {
+		table, isTable := tableOf(key)
+		isRejection := strings.HasPrefix(key, store.RejectedPrefix)
+		if !isTable && !isRejection {
+			continue
+		}
+		b, _, err := store.ReadAll(ctx, p.Store, key)
+		if err != nil {
+			return set, nil, err
+		}
+		if isRejection {
+			var rej Rejection
+			if err := json.Unmarshal(b, &rej); err != nil {
+				return set, nil, fmt.Errorf("%s: %w", key, err)
+			}
+			rej.Experiment, _, _ = strings.Cut(strings.TrimPrefix(key, store.RejectedPrefix), "/")
+			rejs = append(rejs, rej)
+			continue
+		}
+		r := bytes.NewReader(b)
+		switch table {
+		case results.TableRuns:
+			var rows []results.Run
+			rows, err = results.ReadRuns(r, mem)
+			set.Runs = append(set.Runs, rows...)
+		case results.TablePercentiles:
+			var rows []results.Percentile
+			rows, err = results.ReadPercentiles(r, mem)
+			set.Percentiles = append(set.Percentiles, rows...)
+		case results.TableSeries:
+			var rows []results.Series
+			rows, err = results.ReadSeries(r, mem)
+			set.Series = append(set.Series, rows...)
+		}
+		if err != nil {
+			return set, nil, fmt.Errorf("%s: %w", key, err)
+		}
+	}
+	return set, rejs, nil
+}
+
+// tableOf tells which table a key of tables/ belongs to.
+func tableOf(key string) (results.Table, bool) {
+	rest, ok := strings.CutPrefix(key, store.TablesPrefix)
+	if !ok {
+		return "", false
+	}
+	t, _, ok := strings.Cut(rest, "/experiment=")
+	return results.Table(t), ok
+}
+
+// report analyses the inputs in (keys with ETags) as req says.
+func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string) (*Report, error) {
+	set, rejs, err := p.readInputs(ctx, req.Experiment, in)
+	if err != nil {
+		return nil, err
+	}
+	m := req.Manifest
+	n := newNamer(req)
+	// Execution order: the experiments of From in turn; in each, the
+	// manifest's order, then the command line's, then the other sources
+	// by name; runs in file order.
+	slices.SortStableFunc(set.Runs, func(a, b results.Run) int {
+		return cmp.Or(cmp.Compare(n.expRank[a.Experiment], n.expRank[b.Experiment]), cmp.Compare(n.rank(a.Source), n.rank(b.Source)),
+			cmp.Compare(a.Source, b.Source), cmp.Compare(a.Index, b.Index))
+	})
+	slices.SortStableFunc(rejs, func(a, b Rejection) int {
+		return cmp.Or(cmp.Compare(n.rank(a.Key), n.rank(b.Key)), cmp.Compare(a.Key, b.Key))
+	})
+	meta := report.Meta{GeneratedBy: p.GeneratedBy}
+	for _, r := range rejs {
+		meta.Rejected = append(meta.Rejected, report.Rejected{Source: r.Key, Error: r.Error})
+	}
+	if len(set.Runs) == 0 {
+		return nil, fmt.Errorf("experiment %s: %w", req.Experiment, ErrNoRuns)
+	}
+	if err := n.name(set.Runs, rejs); err != nil {
+		return nil, err
+	}
+	for i := range set.Runs {
+		set.Runs[i].Seq = int32(i)
+		if i == 0 || set.Runs[i].Source != set.Runs[i-1].Source {
+			meta.Inputs = append(meta.Inputs, set.Runs[i].Source)
+		}
+	}
+	opts := analyze.DefaultOptions()
+	m.apply(&opts)
+	if req.Overrides.Baseline != "" {
+		opts.Baseline = req.Overrides.Baseline
+	}
+	if opts.Baseline != "" && !slices.Contains(n.known, opts.Baseline) {
+		return nil, &NameError{Msg: fmt.Sprintf("baseline %q is not a system of experiment %s", opts.Baseline, req.Experiment), Known: n.known}
+	}
+	v, err := analyze.Analyze(set, opts)
+	if err != nil {
+		return nil, err
+	}
+	files, err := Render(v, set, meta)
+	if err != nil {
+		return nil, err
+	}
+	return &Report{Experiment: req.Experiment, Headline: v.Headline, Verdict: v, Files: files, Inputs: in}, nil
+}
+
+// namer names the systems of an analysis.
+type namer struct {
+	req     Request
+	dir     string // the manifest's folder
+	order   []string
+	expRank map[string]int
+	levels  [2][]SystemRule // the command line's rules, then the manifest's
+	labels  []map[string]string
+	known   []string // the systems, sorted, once named
+	ranks   map[string]int
+}
+
+func newNamer(req Request) *namer {
+	n := &namer{req: req, expRank: map[string]int{}, ranks: map[string]int{}}
+	for i, e := range req.From {
+		n.expRank[e] = i
+	}
+	m := req.Manifest
+	n.levels[0] = req.Overrides.Systems
+	n.labels = []map[string]string{req.Overrides.Labels}
+	if m != nil {
+		n.dir = strings.TrimSuffix(m.Dir, "/")
+		n.order = append(n.order, m.Order...)
+		n.levels[1] = m.systemRules()
+		n.labels = append(n.labels, m.Labels)
+	}
+	n.order = append(n.order, req.Overrides.Order...)
+	return n
+}
+
+// rel is a source's name relative to the manifest's folder, or "".
+func (n *namer) rel(source string) string {
+	if n.dir == "" || n.dir == "." {
+		return ""
+	}
+	rel, ok := strings.CutPrefix(source, n.dir+"/")
+	if !ok {
+		return ""
+	}
+	return rel
+}
+
+// rank is a source's place in the given order: negative when listed,
+// 0 (after every listed one) when not.
+func (n *namer) rank(source string) int {
+	if r, ok := n.ranks[source]; ok {
+		return r
+	}
+	rel := n.rel(source)
+	r := 0
+	for i, o := range n.order {
+		if o == source || rel != "" && o == rel {
+			r = i - len(n.order)
+			break
+		}
+	}
+	n.ranks[source] = r
+	return r
+}
+
+// matches tells whether rule r claims a source of experiment exp, and
+// which of its entries did (an index into Sources, then Patterns, then
+// Experiments).
+func (n *namer) matches(r SystemRule, source, exp string) (bool, int) {
+	rel := n.rel(source)
+	for i, s := range r.Sources {
+		if s == source {
+			return true, i
+		}
+	}
+	for i, pat := range r.Patterns {
+		if matchPattern(pat, source) || rel != "" && matchPattern(pat, rel) {
+			return true, len(r.Sources) + i
+		}
+	}
+	for i, e := range r.Experiments {
+		if e == exp {
+			return true, len(r.Sources) + len(r.Patterns) + i
+		}
+	}
+	return false, 0
+}
+
+// systemOf returns the source-named system of a source, "" for none.
+// used records which rule entries matched a source.
+// Every level is looked at, so that a rule overridden by a higher level
+// still counts as matching.
+func (n *namer) systemOf(source, exp string, used map[[3]int]bool) (string, error) {
+	system := ""
+	for lvl, rules := range n.levels {
+		name := ""
+		for ri, r := range rules {
+			ok, entry := n.matches(r, source, exp)
+			if !ok {
+				continue
+			}
+			used[[3]int{lvl, ri, entry}] = true
+			if name != "" && name != r.Name {
+				return "", &NameError{Msg: fmt.Sprintf("source %s is matched by two systems, %q and %q", source, name, r.Name)}
+			}
+			name = r.Name
+		}
+		if system == "" {
+			system = name
+		}
+	}
+	return system, nil
+}
+
+// name sets every run's label to its system and checks that every rule
+// entry matched a source (a run's or a rejected input's).
+func (n *namer) name(runs []results.Run, rejs []Rejection) error {
+	used := map[[3]int]bool{}
+	cache := map[string]string{}
+	known := map[string]bool{}
+	var nameErr error
+	for i := range runs {
+		r := &runs[i]
+		sys, ok := cache[r.Source]
+		if !ok {
+			var err error
+			if sys, err = n.systemOf(r.Source, r.Experiment, used); err != nil && nameErr == nil {
+				nameErr = err
+			}
+			cache[r.Source] = sys
+		}
+		if sys == "" {
+			for _, l := range n.labels {
+				if name, ok := l[r.Label]; ok {
+					sys = name
+					break
+				}
+			}
+		}
+		if sys != "" {
+			r.Label = sys
+		}
+		known[r.Label] = true
+	}
+	// A system whose inputs were all rejected is still a system.
+	for _, rej := range rejs {
+		sys, err := n.systemOf(rej.Key, rej.Experiment, used)
+		if err != nil && nameErr == nil {
+			nameErr = err
+		}
+		if sys != "" {
+			known[sys] = true
+		}
+	}
+	n.known = slices.Sorted(maps.Keys(known))
+	if nameErr != nil {
+		nameErr.(*NameError).Known = n.known
+		return nameErr
+	}
+	for lvl, rules := range n.levels {
+		for ri, r := range rules {
+			entries := slices.Concat(r.Sources, r.Patterns, r.Experiments)
+			for e, what := range entries {
+				if used[[3]int{lvl, ri, e}] {
+					continue
+				}
+				how := r.Flag
+				if how == "" {
+					how = "the manifest's systems." + r.Name
+				}
+				return &NameError{Msg: fmt.Sprintf("system %q: %s matched no input (%s)", r.Name, what, how), Known: n.known}
+			}
+		}
+	}
+	return nil
+}
+
+// Analyze makes the report of an experiment from its tables and writes it
+// under reports/<experiment>/. After writing it lists the inputs again and,
+// when an upload finished meanwhile, analyses again: the last analysis to
+// finish has seen every table written before it started, so no report is
+// left missing a run that an earlier analysis wrote over.
+//
+// A manifest whose names match nothing (a *NameError) is a problem of the
+// experiment's input: it gets a rejection record, which the report lists,
+// and the experiment is analysed without it; the record goes once the
+// manifest is fixed or the inputs it names arrive.
+func (p *Pipeline) Analyze(ctx context.Context, exp string) (string, error) {
+	if err := store.CheckExperiment(exp); err != nil {
+		return "", err
+	}
+	for range 5 {
+		before := map[string]string{}
+		if err := p.listInputs(ctx, exp, true, before); err != nil {
+			return "", err
+		}
+		headline, err := p.analyzeOnce(ctx, exp, before)
+		if err != nil {
+			return "", err
+		}
+		after := map[string]string{}
+		if err := p.listInputs(ctx, exp, true, after); err != nil {
+			return "", err
+		}
+		if maps.Equal(before, after) {
+			return headline, nil
+		}
+	}
+	return "", fmt.Errorf("experiment %s: its tables kept changing during 5 analyses", exp)
+}
+
+func (p *Pipeline) analyzeOnce(ctx context.Context, exp string, in map[string]string) (string, error) {
+	req := Request{Experiment: exp}
+	mkey := store.ManifestKey(exp)
+	mrej := store.RejectedKey(exp, mkey)
+	var mobj store.Object
+	if _, ok := in[mkey]; ok {
+		b, obj, err := store.ReadAll(ctx, p.Store, mkey)
+		if err != nil {
+			return "", err
+		}
+		if req.Manifest, err = ParseManifest(mkey, b); err != nil {
+			return "", err
+		}
+		req.Manifest.Dir = store.RawPrefix + exp
+		mobj = obj
+	}
+	var r *Report
+	var err error
+	if req.Manifest != nil {
+		// With the manifest, its own rejection record (if any) is stale.
+		without := maps.Clone(in)
+		delete(without, mrej)
+		r, err = p.report(ctx, req, without)
+		var ne *NameError
+		switch {
+		case errors.As(err, &ne):
+			if rerr := p.Reject(ctx, exp, mkey, mobj.ModTime, err); !errors.Is(rerr, ErrRejected) {
+				return "", rerr
+			}
+			o, herr := p.Store.Head(ctx, mrej)
+			if herr != nil {
+				return "", herr
+			}
+			in[mrej] = o.ETag
+			req.Manifest = nil
+		case err != nil:
+			return "", err
+		default:
+			if _, ok := in[mrej]; ok {
+				if err := p.Store.Delete(ctx, mrej); err != nil {
+					return "", err
+				}
+				delete(in, mrej)
+			}
+		}
+	}
+	if req.Manifest == nil {
+		if r, err = p.report(ctx, req, in); err != nil {
+			return "", err
+		}
+	}
+	if err := p.WriteReport(ctx, store.ReportKey(exp, ""), r); err != nil {
+		return "", err
+	}
+	cov, _ := json.MarshalIndent(Covers{AnalysisVersion: analyze.AnalysisVersion, GeneratedBy: p.GeneratedBy, Inputs: in}, "", "  ")
+	return r.Headline, p.Store.Put(ctx, store.ReportKey(exp, "covers.json"), bytes.NewReader(append(cov, '\n')))
+}

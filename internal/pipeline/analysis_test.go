@@ -1,0 +1,331 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/report"
+)
+
+// The two sources of the naming tests: the seed hits localhost:5555 and
+// localhost:80 (three runs each), wrk_05 localhost:80 (three runs).
+const (
+	seedSrc = "raw/names/a/seed.txt"
+	w5Src   = "raw/names/b/w5.txt"
+)
+
+// namesStore ingests the two sources into experiment "names".
+func namesStore(t *testing.T) *Pipeline {
+	t.Helper()
+	s := newStore(t)
+	p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}
+	upload(t, s, seedSrc, "../../examples/zuul-vs-openresty.txt")
+	upload(t, s, w5Src, "../../ingest/testdata/wrk/wrk_05.txt")
+	for _, k := range []string{seedSrc, w5Src} {
+		if _, err := p.Ingest(context.Background(), k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
+}
+
+// namesManifest parses a manifest of experiment "names".
+func namesManifest(t *testing.T, yaml string) *Manifest {
+	t.Helper()
+	m, err := ParseManifest("m.yaml", []byte(yaml))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Dir = "raw/names"
+	return m
+}
+
+// systemsOf maps each source to the sorted set of its runs' systems, as
+// summary.json says.
+func systemsOf(t *testing.T, r *Report) map[string]string {
+	t.Helper()
+	var sum report.Summary
+	for _, f := range r.Files {
+		if f.Name == "summary.json" {
+			if err := json.Unmarshal(f.Data, &sum); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	sets := map[string]map[string]bool{}
+	for _, run := range sum.Runs {
+		if sets[run.Source] == nil {
+			sets[run.Source] = map[string]bool{}
+		}
+		sets[run.Source][run.Label] = true
+	}
+	out := map[string]string{}
+	for src, set := range sets {
+		out[src] = strings.Join(slices.Sorted(maps.Keys(set)), "+")
+	}
+	return out
+}
+
+// TestReportSystemPrecedence: source-named system (command line, then
+// manifest) > target mapping (command line, then manifest) > host:port.
+func TestReportSystemPrecedence(t *testing.T) {
+	p := namesStore(t)
+	manifest := func(yaml string) *Manifest { return namesManifest(t, yaml) }
+	const both = "localhost:5555+localhost:80"
+	for _, tc := range []struct {
+		name       string
+		manifest   string
+		over       Overrides
+		seed, w5   string
+		wantSystem []string // the systems, sorted
+	}{
+		{name: "host:port", seed: both, w5: "localhost:80"},
+		{name: "manifest labels", manifest: "labels: {localhost:80: openresty}",
+			seed: "localhost:5555+openresty", w5: "openresty"},
+		{name: "flag label beats manifest label", manifest: "labels: {localhost:80: openresty}",
+			over: Overrides{Labels: map[string]string{"localhost:80": "nginx"}}, seed: "localhost:5555+nginx", w5: "nginx"},
+		{name: "manifest system beats labels", manifest: "systems: {bee: [b]}\nlabels: {localhost:80: openresty}",
+			over: Overrides{Labels: map[string]string{"localhost:80": "nginx"}}, seed: "localhost:5555+nginx", w5: "bee"},
+		{name: "manifest glob over the whole key", manifest: "systems: {bee: ['raw/names/b/*.txt']}", seed: both, w5: "bee"},
+		{name: "manifest glob relative to its folder", manifest: "systems: {ess: ['*/seed.txt']}", seed: "ess", w5: "localhost:80"},
+		{name: "flag system beats manifest system", manifest: "systems: {bee: [b]}",
+			over: Overrides{Systems: []SystemRule{{Name: "zz", Sources: []string{w5Src}}}}, seed: both, w5: "zz"},
+		{name: "same target in two named systems", over: Overrides{Systems: []SystemRule{
+			{Name: "x", Sources: []string{seedSrc}}, {Name: "y", Sources: []string{w5Src}}}},
+			seed: "x", w5: "y", wantSystem: []string{"x", "y"}},
+		{name: "a system of an experiment", over: Overrides{Systems: []SystemRule{{Name: "all", Experiments: []string{"names"}}}},
+			seed: "all", w5: "all"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := Request{Experiment: "names", Overrides: tc.over}
+			if tc.manifest != "" {
+				req.Manifest = manifest(tc.manifest)
+			}
+			r, err := p.Report(context.Background(), req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := systemsOf(t, r)
+			if got[seedSrc] != tc.seed || got[w5Src] != tc.w5 {
+				t.Errorf("systems: seed %q, w5 %q; want %q, %q", got[seedSrc], got[w5Src], tc.seed, tc.w5)
+			}
+			if tc.wantSystem != nil {
+				var labels []string
+				for _, s := range r.Verdict.Systems {
+					labels = append(labels, s.Label)
+				}
+				slices.Sort(labels)
+				if !slices.Equal(labels, tc.wantSystem) {
+					t.Errorf("verdict systems %v, want %v", labels, tc.wantSystem)
+				}
+			}
+		})
+	}
+}
+
+// TestReportUnknownNames: every name that matches nothing is a
+// *NameError listing the systems.
+func TestReportUnknownNames(t *testing.T) {
+	p := namesStore(t)
+	m := func(yaml string) *Manifest { return namesManifest(t, yaml) }
+	for _, tc := range []struct {
+		name  string
+		req   Request
+		want  string
+		known string
+	}{
+		{"flag baseline", Request{Overrides: Overrides{Baseline: "nosuch"}}, `baseline "nosuch"`, "localhost:5555, localhost:80"},
+		{"manifest baseline", Request{Manifest: m("baseline: nosuch")}, `baseline "nosuch"`, "localhost:5555, localhost:80"},
+		{"a baseline named before labels apply", Request{Manifest: m("labels: {localhost:80: web}\nbaseline: localhost:80")},
+			`baseline "localhost:80"`, "localhost:5555, web"},
+		{"manifest glob matching nothing", Request{Manifest: m("systems: {cee: [c, b]}")}, `system "cee": c matched no input`,
+			"cee, localhost:5555, localhost:80"},
+		{"flag source matching nothing", Request{Overrides: Overrides{Systems: []SystemRule{
+			{Name: "x", Sources: []string{"nosuch.txt"}, Flag: "--system x=nosuch.txt"}}}}, `system "x": nosuch.txt matched no input (--system x=nosuch.txt)`,
+			"localhost:5555, localhost:80"},
+		{"experiment without runs", Request{From: []string{"names", "other"}, Overrides: Overrides{Systems: []SystemRule{
+			{Name: "o", Experiments: []string{"other"}}}}}, `system "o": other matched no input`, "localhost:5555, localhost:80"},
+		{"two systems claim a source", Request{Overrides: Overrides{Systems: []SystemRule{
+			{Name: "p", Sources: []string{seedSrc}}, {Name: "q", Sources: []string{seedSrc}}}}}, `matched by two systems, "p" and "q"`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.req.Experiment = "names"
+			_, err := p.Report(context.Background(), tc.req)
+			var ne *NameError
+			if !errors.As(err, &ne) {
+				t.Fatalf("err = %v, want a *NameError", err)
+			}
+			if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%q lacks %q", err, tc.want)
+			}
+			if tc.known != "" && !strings.HasSuffix(err.Error(), "; the systems are: "+tc.known) {
+				t.Errorf("%q does not list the systems %s", err, tc.known)
+			}
+		})
+	}
+}
+
+// A bucket's manifest whose names match nothing is rejected (the report
+// lists it, the analysis does not fail or loop); fixed, its record goes.
+func TestAnalyzeRejectsManifestNames(t *testing.T) {
+	ctx := context.Background()
+	p := namesStore(t)
+	mkey := store.ManifestKey("names")
+	mrej := store.RejectedKey("names", mkey)
+	if err := p.Store.Put(ctx, mkey, strings.NewReader("baseline: nosuch\nlabels: {localhost:80: openresty}\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Analyze(ctx, "names"); err != nil {
+		t.Fatalf("analyze with a bad manifest: %v", err)
+	}
+	rec, _, err := store.ReadAll(ctx, p.Store, mrej)
+	if err != nil || !strings.Contains(string(rec), `baseline \"nosuch\" is not a system`) || !strings.Contains(string(rec), "the systems are: localhost:5555, openresty") {
+		t.Fatalf("manifest's rejection record: %s %v", rec, err)
+	}
+	md, _, _ := store.ReadAll(ctx, p.Store, store.ReportKey("names", "report.md"))
+	if !strings.Contains(string(md), "rejected: `raw/names/loadverdict.yaml`") {
+		t.Error("report.md does not list the rejected manifest")
+	}
+	if sum, _, _ := store.ReadAll(ctx, p.Store, store.ReportKey("names", "summary.json")); strings.Contains(string(sum), `"label": "openresty"`) {
+		t.Error("the rejected manifest's labels were applied")
+	}
+	if stale, err := p.Stale(ctx, "names"); err != nil || stale {
+		t.Errorf("stale after the analysis: %v %v", stale, err)
+	}
+	first := snapshot(t, p.Store)
+	if _, err := p.Analyze(ctx, "names"); err != nil {
+		t.Fatal(err)
+	}
+	if again := snapshot(t, p.Store); !maps.Equal(first, again) {
+		t.Error("a second analysis of the same inputs changed the store")
+	}
+	// Fixed: the record goes, the manifest applies.
+	if err := p.Store.Put(ctx, mkey, strings.NewReader("baseline: openresty\nlabels: {localhost:80: openresty}\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Analyze(ctx, "names"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Store.Head(ctx, mrej); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the manifest's rejection record stayed: %v", err)
+	}
+	md, _, _ = store.ReadAll(ctx, p.Store, store.ReportKey("names", "report.md"))
+	if strings.Contains(string(md), "loadverdict.yaml") || !strings.Contains(string(md), "openresty") {
+		t.Error("the fixed manifest is still listed as rejected, or not applied")
+	}
+	if stale, err := p.Stale(ctx, "names"); err != nil || stale {
+		t.Errorf("stale after the fix: %v %v", stale, err)
+	}
+}
+
+// Prune removes only the experiment's files of sources not kept; the same
+// source name in two experiments has files of its own in each.
+func TestPruneAndIdentity(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}
+	ingestFile := func(exp, name, file string) {
+		t.Helper()
+		upload(t, s, "in/"+file, "../../ingest/testdata/wrk/"+file)
+		rc, _, err := s.Get(ctx, "in/"+file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rc.Close()
+		if _, err := p.IngestSource(ctx, Source{Name: name, Experiment: exp, Body: rc}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ingestFile("a", "run.txt", "wrk_02.txt")
+	ingestFile("b", "run.txt", "wrk_03.txt")
+	ingestFile("a", "other.txt", "wrk_10.txt")
+	if err := p.Reject(ctx, "a", "bad.txt", time.Time{}, errors.New("bad.txt: unreadable")); !errors.Is(err, ErrRejected) {
+		t.Fatal(err)
+	}
+	ka, kb := store.TableKey("runs", "a", "run.txt"), store.TableKey("runs", "b", "run.txt")
+	before := snapshot(t, s)
+	if ka == kb || before[ka] == "" || before[kb] == "" || before[ka] == before[kb] {
+		t.Fatalf("the same name in two experiments: %s and %s", ka, kb)
+	}
+	removed, err := p.Prune(ctx, "a", []string{"run.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{store.RejectedKey("a", "bad.txt"), store.TableKey("runs", "a", "other.txt"), store.TableKey("percentiles", "a", "other.txt")}
+	slices.Sort(want)
+	slices.Sort(removed)
+	if !slices.Equal(removed, want) {
+		t.Errorf("removed %v, want %v", removed, want)
+	}
+	after := snapshot(t, s)
+	for k, v := range before {
+		if slices.Contains(want, k) {
+			if _, ok := after[k]; ok {
+				t.Errorf("%s was not removed", k)
+			}
+		} else if after[k] != v {
+			t.Errorf("%s changed", k)
+		}
+	}
+}
+
+// ExampleParseManifest shows a manifest with systems named by source.
+func ExampleParseManifest() {
+	m, err := ParseManifest("raw/tuning/loadverdict.yaml", []byte(`
+systems:
+  before: [old/*]
+  after: ["new/*.txt", new/extra]
+labels: {"localhost:8080": api}
+baseline: before
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range m.systemRules() {
+		fmt.Println(r.Name, r.Patterns)
+	}
+	fmt.Println(m.Baseline, m.Labels)
+	_, err = ParseManifest("m.yaml", []byte("systems:\n  old: ['[']\n"))
+	fmt.Println(err)
+	// Output:
+	// after [new/*.txt new/extra]
+	// before [old/*]
+	// before map[localhost:8080:api]
+	// m.yaml: line 2: bad pattern "[" (path.Match syntax: *, ?, [a-z], \)
+}
+
+// FuzzParseManifest: any bytes give a manifest or an error naming the
+// file, never a panic; the systems' patterns of an accepted manifest are
+// valid.
+func FuzzParseManifest(f *testing.F) {
+	for _, s := range []string{"", "labels: {a: b}\n", "systems: {x: [old/*]}\nbaseline: x\n", "systems:\n  x: y\n",
+		"systems: {x: []}\n", "thresholds: {alpha: 0.01}\n", "order: [a, b]\n", "systems: {x: ['[']}\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ParseManifest("m.yaml", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "m.yaml: ") {
+				t.Errorf("error %q does not name the file", err)
+			}
+			return
+		}
+		for _, r := range m.systemRules() {
+			if len(r.Patterns) == 0 {
+				t.Errorf("system %q without patterns accepted", r.Name)
+			}
+			for _, pat := range r.Patterns {
+				matchPattern(pat, "raw/x/y.txt")
+			}
+		}
+	})
+}

@@ -62,7 +62,7 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	if err := writeReport(*out, v, set, meta); err != nil {
 		return err
 	}
-	fmt.Fprintln(e.stdout, v.Headline)
+	fmt.Fprintln(e.stdout, report.Headline(v))
 	fmt.Fprintf(e.stdout, "\nreport: %s\nsummary: %s\n", filepath.Join(*out, "report.md"), filepath.Join(*out, "summary.json"))
 	return loadErr
 }

@@ -369,7 +369,7 @@ func (p *Pipeline) analyzeOnce(ctx context.Context, exp string, in map[string]st
 		}
 	}
 	cov, _ := json.MarshalIndent(Covers{AnalysisVersion: analyze.AnalysisVersion, GeneratedBy: p.GeneratedBy, Inputs: in}, "", "  ")
-	return v.Headline, p.Store.Put(ctx, store.ReportKey(exp, "covers.json"), bytes.NewReader(append(cov, '\n')))
+	return report.Headline(v), p.Store.Put(ctx, store.ReportKey(exp, "covers.json"), bytes.NewReader(append(cov, '\n')))
 }
 
 func mapKeys(m map[string]string) func(func(string) bool) {

@@ -28,7 +28,7 @@ func wordFinding(f analyze.Finding) findingWords {
 		of := fmt.Sprintf("%d of %s", len(s.Runs), plural(x.Runs, "run"))
 		return findingWords{of,
 			fmt.Sprintf("%s lasted %s (under %s s): too short for a JIT-compiled server to settle, and too few requests in the tail for p99 or max to mean much.",
-				of, durRange(x.MinS, x.MaxS), fmtNum(x.ThresholdS)),
+				of, durRange(x.MinS, x.MaxS), num(x.ThresholdS)),
 			"Run each measurement for at least 60 s after a separate, discarded warm-up phase, and record per-request or per-second data (vegeta, hey -o csv, k6 --out json) so warm-up inside a run can be seen."}
 
 	case analyze.CodeNoReplication:
@@ -69,8 +69,8 @@ func wordFinding(f analyze.Finding) findingWords {
 		}
 		msg := fmt.Sprintf("%s at %s has not reached a steady state across runs", label, at)
 		if x.ChangePct != nil {
-			msg += fmt.Sprintf(": throughput changed %+.1f %% between its last two runs (seq %d -> %d), outside the noise band",
-				*x.ChangePct, x.FromSeq, x.ToSeq)
+			msg += fmt.Sprintf(": throughput changed %s %% between its last two runs (seq %d -> %d), outside the noise band",
+				signed(*x.ChangePct), x.FromSeq, x.ToSeq)
 		}
 		return findingWords{fmt.Sprintf("%s at %s", label, at), msg + ".",
 			"Keep running rounds (discard them as warm-up) until consecutive runs agree within the noise band (3 %), then take at least 4 measured runs; or run one long run with per-second data and let loadverdict find the warm-up end."}
@@ -102,12 +102,12 @@ func wordFinding(f analyze.Finding) findingWords {
 		var off []string
 		for i, r := range s.Runs {
 			if i < len(x.Ratios) {
-				off = append(off, fmt.Sprintf("%.2f (seq %d)", x.Ratios[i], r.Seq))
+				off = append(off, fmt.Sprintf("%s (seq %d)", rel(x.Ratios[i]), r.Seq))
 			}
 		}
 		return findingWords{label,
-			fmt.Sprintf("%s: throughput x mean latency / connections is %s, not about 1. Below %.1f the generator kept connections idle (generator-bound, think time, or reconnects outside the latency figure); above %.1f the latency figure hides queueing (e.g. time spent connecting).",
-				label, strings.Join(off, ", "), stats.LittleLow, stats.LittleHigh),
+			fmt.Sprintf("%s: throughput x mean latency / connections is %s, not about 1. Below %s the generator kept connections idle (generator-bound, think time, or reconnects outside the latency figure); above %s the latency figure hides queueing (e.g. time spent connecting).",
+				label, strings.Join(off, ", "), rel(stats.LittleLow), rel(stats.LittleHigh)),
 			"Check that every connection is kept busy (keep-alive on, enough generator threads, no rate cap) and that the generator's latency covers the whole request; monitor the generator's CPU."}
 
 	case analyze.CodeSaturated:
@@ -124,15 +124,15 @@ func wordFinding(f analyze.Finding) findingWords {
 	case analyze.CodeGeneratorBound:
 		label := system(s, 0)
 		return findingWords{label,
-			fmt.Sprintf("%s's throughput stopped growing while connections stood idle (Little's law ratio below %.1f) and the generator shared its machine: the limit may be the load generator or something in front of the server, not the system under test.", label, stats.LittleLow),
+			fmt.Sprintf("%s's throughput stopped growing while connections stood idle (Little's law ratio below %s) and the generator shared its machine: the limit may be the load generator or something in front of the server, not the system under test.", label, rel(stats.LittleLow)),
 			"Watch the generator's CPU during a run; use more generator threads or a second generator machine, and check the throughput of the backend alone."}
 
 	case analyze.CodeLongTail:
 		x, _ := f.Facts.(analyze.LongTailFacts)
 		run := runSubject(s)
 		return findingWords{run,
-			fmt.Sprintf("%s: max latency %s ms is %.1fx its mean %s ms: rare stalls (GC pauses, JIT compilation, connection setup) dominate the tail.",
-				run, fmtNum(x.MaxMs), x.MaxMs/x.MeanMs, fmtNum(x.MeanMs)),
+			fmt.Sprintf("%s: max latency %s ms is %sx its mean %s ms: rare stalls (GC pauses, JIT compilation, connection setup) dominate the tail.",
+				run, num(x.MaxMs), rel(x.MaxMs/x.MeanMs), num(x.MeanMs)),
 			"Record the full latency distribution (wrk --latency, or better wrk2 or vegeta with HdrHistogram output) and report p99/p99.9 with the max; correlate stalls with GC logs."}
 	}
 	return findingWords{strings.Join(s.Systems, ", "), string(f.Code), ""}
@@ -178,11 +178,6 @@ func errorBreakdown(x analyze.ErrorsFacts) string {
 	return strings.Join(parts, ", ")
 }
 
-func pct(f float64) string { return fmt.Sprintf("%.2g %%", 100*f) }
+func pct(f float64) string { return rel(100*f) + " %" }
 
-func durRange(lo, hi float64) string {
-	if lo == hi {
-		return fmtNum(lo) + " s"
-	}
-	return fmt.Sprintf("%s-%s s", fmtNum(lo), fmtNum(hi))
-}
+func durRange(lo, hi float64) string { return numRange(lo, hi) + " s" }

@@ -38,17 +38,17 @@ func Headline(v *analyze.Verdict) string {
 			if c.Verdict == analyze.BFaster {
 				lo, hi = 1/c.CI.Hi, 1/c.CI.Lo
 			}
-			ci = fmt.Sprintf(", %s %% CI %.2f-%.2f", fmtNum(100*c.CI.Level), lo, hi)
+			ci = fmt.Sprintf(", %s %% CI %s", rel(100*c.CI.Level), relRange(lo, hi))
 		}
-		return fmt.Sprintf("%s is faster than %s at %s: %.2fx the throughput (%d vs %d runs%s, p = %s).",
-			win, lose, at, r, c.ARuns, c.BRuns, ci, pValue(*c.PValue))
+		return fmt.Sprintf("%s is faster than %s at %s: %sx the throughput (%d vs %d runs%s, p = %s).",
+			win, lose, at, rel(r), c.ARuns, c.BRuns, ci, rel(*c.PValue))
 	case analyze.NoDifference:
 		p := ""
 		if c.PValue != nil {
-			p = ", p = " + pValue(*c.PValue)
+			p = ", p = " + rel(*c.PValue)
 		}
-		return fmt.Sprintf("No difference shown between %s and %s at %s: throughput ratio %.2f (%d vs %d runs%s).",
-			c.A, c.B, at, c.Ratio, c.ARuns, c.BRuns, p)
+		return fmt.Sprintf("No difference shown between %s and %s at %s: throughput ratio %s (%d vs %d runs%s).",
+			c.A, c.B, at, rel(c.Ratio), c.ARuns, c.BRuns, p)
 	}
 	var why []string
 	for _, r := range h.Why {
@@ -62,8 +62,8 @@ func Headline(v *analyze.Verdict) string {
 	if (c.Ratio < 1) == c.HigherIsBetter {
 		fast, slow, r = c.B, c.A, 1/c.Ratio
 	}
-	return fmt.Sprintf("Not established that %s is faster than %s: it had %.2fx the throughput at %s, but with %s the difference is not shown to be real%s.",
-		fast, slow, r, at, strings.Join(why, " and "), needed)
+	return fmt.Sprintf("Not established that %s is faster than %s: it had %sx the throughput at %s, but with %s the difference is not shown to be real%s.",
+		fast, slow, rel(r), at, strings.Join(why, " and "), needed)
 }
 
 // obstacleText words why the headline's comparison is not established.
@@ -79,7 +79,7 @@ func obstacleText(r analyze.Reason) string {
 		return fmt.Sprintf("a single run of %s", r.System)
 	case analyze.ReasonNotSteady:
 		if r.Class == stats.ClassNoSteadyState && r.ChangePct != nil {
-			return fmt.Sprintf("%s not warmed up (still %+.1f %% between its last two runs)", r.System, *r.ChangePct)
+			return fmt.Sprintf("%s not warmed up (still %s %% between its last two runs)", r.System, signed(*r.ChangePct))
 		}
 		return fmt.Sprintf("%s not steady (%s)", r.System, r.Class)
 	}
@@ -106,13 +106,13 @@ func groupsState(s analyze.System) string {
 			p = fmt.Sprintf("at %s", settingsText(g.Settings))
 		}
 		if g.Steady.RPSMean != nil {
-			p += fmt.Sprintf(", steady %.0f req/s", *g.Steady.RPSMean)
+			p += fmt.Sprintf(", steady %s req/s", num(*g.Steady.RPSMean))
 		}
 		if w := g.WithinRun; w != nil {
 			p += fmt.Sprintf(", %s within its runs", w.Class)
 			for _, rw := range s.WithinRunWarmup {
 				if w.Class == stats.ClassWarmup && rw.WarmupEndS != nil && slices.Contains(g.RunIDs, rw.RunID) {
-					p += fmt.Sprintf(" (run seq %d steady from %s s)", rw.Seq, fmtNum(*rw.WarmupEndS))
+					p += fmt.Sprintf(" (run seq %d steady from %s s)", rw.Seq, num(*rw.WarmupEndS))
 				}
 			}
 		} else if len(g.Runs) == 1 {

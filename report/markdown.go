@@ -93,17 +93,17 @@ func (m *md) answers() {
 		q := fmt.Sprintf("Is %s faster than %s at %s?", text(c.A), text(c.B), text(settingsText(c.Settings)))
 		switch c.Verdict {
 		case analyze.AFaster:
-			m.p("- %s **Yes**: %.2fx the throughput, p = %s (%d vs %d runs).\n", q, c.Ratio, fmtP(c.PValue), c.ARuns, c.BRuns)
+			m.p("- %s **Yes**: %sx the throughput, p = %s (%d vs %d runs).\n", q, rel(c.Ratio), relP(c.PValue), c.ARuns, c.BRuns)
 		case analyze.BFaster:
-			m.p("- %s **No, %s is**: %.2fx the throughput, p = %s (%d vs %d runs).\n", q, text(c.B), 1/c.Ratio, fmtP(c.PValue), c.ARuns, c.BRuns)
+			m.p("- %s **No, %s is**: %sx the throughput, p = %s (%d vs %d runs).\n", q, text(c.B), rel(1/c.Ratio), relP(c.PValue), c.ARuns, c.BRuns)
 		case analyze.NoDifference:
-			m.p("- %s **No difference shown** (ratio %.3f; %s).\n", q, c.Ratio, text(strings.Join(reasonLines(c.Reasons, false), "; ")))
+			m.p("- %s **No difference shown** (ratio %s; %s).\n", q, rel(c.Ratio), text(strings.Join(reasonLines(c.Reasons, false), "; ")))
 		default:
 			need := ""
 			if c.RunsNeeded != nil {
 				need = fmt.Sprintf(" About %d steady runs per system would settle it.", *c.RunsNeeded)
 			}
-			m.p("- %s **Not established.** The runs show a ratio of %.2f, but: %s.%s\n", q, c.Ratio, text(strings.Join(reasonLines(c.Reasons, false), "; ")), need)
+			m.p("- %s **Not established.** The runs show a ratio of %s, but: %s.%s\n", q, rel(c.Ratio), text(strings.Join(reasonLines(c.Reasons, false), "; ")), need)
 		}
 	}
 	for _, s := range v.Systems {
@@ -182,7 +182,7 @@ func (m *md) comparisons() {
 		return
 	}
 	m.p("Ratios are a/b of the mean (throughput: above 1 means a is faster; latency: below 1 means a is faster). ")
-	m.p("Mann-Whitney U over runs, alpha %s, practical band ±%s %%.\n\n", fmtF(m.v.Options.Alpha, 3), fmtF(100*m.v.Options.PracticalBand, 1))
+	m.p("Mann-Whitney U over runs, alpha %s, practical band ±%s %%.\n\n", rel(m.v.Options.Alpha), rel(100*m.v.Options.PracticalBand))
 	m.p("| a vs b | settings | metric | ratio a/b (95 %% CI) | p | verdict | runs needed per side |\n")
 	m.p("|---|---|---|---|---|---|---|\n")
 	for _, c := range m.v.Comparisons {
@@ -195,7 +195,7 @@ func (m *md) comparisons() {
 			need = strconv.Itoa(*c.RunsNeeded)
 		}
 		m.p("| %s vs %s | %s | %s | %s | %s | %s | %s |\n", text(c.A), text(c.B), text(settingsText(c.Settings)), c.Metric, ratio,
-			fmtP(c.PValue), text(verdictWords(c)), need)
+			relP(c.PValue), text(verdictWords(c)), need)
 	}
 	m.p("\n")
 }
@@ -241,11 +241,11 @@ func (m *md) warmup() {
 		for _, w := range s.WithinRunWarmup {
 			end := "-"
 			if w.WarmupEndS != nil {
-				end = fmtF(*w.WarmupEndS, 1) + " s"
+				end = num(*w.WarmupEndS) + " s"
 			}
 			mser := "-"
 			if w.MSEREndS != nil {
-				mser = fmtF(*w.MSEREndS, 1) + " s"
+				mser = num(*w.MSEREndS) + " s"
 			}
 			m.p("  - run seq %d (%s): `%s`, warm-up ends at %s (MSER-5: %s), %d windows.\n", w.Seq, code(w.RunID, false), w.Class, end, mser, w.Windows)
 		}
@@ -274,7 +274,7 @@ func (m *md) capacity() {
 		if len(c.LittlesLawRatio) > 0 {
 			var r []string
 			for _, x := range c.LittlesLawRatio {
-				r = append(r, fmtF(x, 2))
+				r = append(r, rel(x))
 			}
 			m.p(": Little's law ratio (rps x mean latency / connections, 1 when every connection is busy) %s", strings.Join(r, ", "))
 		}
@@ -285,7 +285,7 @@ func (m *md) capacity() {
 		}
 		if u := c.USL; u != nil {
 			m.p("; USL fit: sigma %s, kappa %s, lambda %s req/s, peak at N = %d (%s req/s), R² %s",
-				fmtG(u.Sigma), fmtG(u.Kappa), fmtF(u.Lambda, 1), u.NMax, fmtF(u.XMax, 1), fmtF(u.R2, 3))
+				num(u.Sigma), num(u.Kappa), num(u.Lambda), u.NMax, num(u.XMax), rel(u.R2))
 			if u.NegativeSigma || u.NegativeKappa {
 				m.p(" (a negative coefficient: the fit is a curve, not a model of the system)")
 			}
@@ -353,13 +353,12 @@ func fmtF(x float64, d int) string {
 	return strconv.FormatFloat(round(x, d), 'f', -1, 64)
 }
 
-func fmtG(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
-
-func fmtP(p *float64) string {
+// relP formats an optional p-value, "-" for none.
+func relP(p *float64) string {
 	if p == nil {
 		return "-"
 	}
-	return strconv.FormatFloat(*p, 'g', 3, 64)
+	return rel(*p)
 }
 
 func optF(p *float64) string {

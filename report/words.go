@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
@@ -19,7 +18,7 @@ import (
 func settingsText(s analyze.Settings) string {
 	var parts []string
 	if s.TargetRPS != nil {
-		parts = append(parts, fmt.Sprintf("%s req/s", fmtNum(*s.TargetRPS)))
+		parts = append(parts, fmt.Sprintf("%s req/s", num(*s.TargetRPS)))
 	}
 	if s.Connections != nil {
 		parts = append(parts, fmt.Sprintf("%d connections", *s.Connections))
@@ -28,7 +27,7 @@ func settingsText(s analyze.Settings) string {
 		parts = append(parts, fmt.Sprintf("%d threads", *s.Threads))
 	}
 	if s.PlannedDurationS != nil {
-		parts = append(parts, fmt.Sprintf("%s s", fmtNum(*s.PlannedDurationS)))
+		parts = append(parts, fmt.Sprintf("%s s", num(*s.PlannedDurationS)))
 	}
 	parts = append(parts, s.Tool)
 	return strings.Join(parts, ", ")
@@ -90,11 +89,11 @@ func shortSeriesText(b analyze.Basis, changePct *float64) string {
 	case changePct == nil || b.N < 2:
 		return "one run: no trend can be seen"
 	case math.Abs(*changePct) <= b.BandPct:
-		return fmt.Sprintf("last two runs differ by %+.1f %%, inside the ±%.1f %% noise band", *changePct, b.BandPct)
+		return fmt.Sprintf("last two runs differ by %s %%, inside the ±%s %% noise band", signed(*changePct), rel(b.BandPct))
 	case b.Improving:
-		return fmt.Sprintf("improving by %.1f %% between the last two runs (noise band ±%.1f %%): still warming up", math.Abs(*changePct), b.BandPct)
+		return fmt.Sprintf("improving by %s %% between the last two runs (noise band ±%s %%): still warming up", rel(math.Abs(*changePct)), rel(b.BandPct))
 	}
-	return fmt.Sprintf("worsening by %.1f %% between the last two runs (noise band ±%.1f %%): getting slower", math.Abs(*changePct), b.BandPct)
+	return fmt.Sprintf("worsening by %s %% between the last two runs (noise band ±%s %%): getting slower", rel(math.Abs(*changePct)), rel(b.BandPct))
 }
 
 // classCounts words the classes of a group's runs, e.g. "1 flat, 2 warmup".
@@ -115,8 +114,8 @@ func saturationText(s *analyze.Saturation) string {
 		return ""
 	}
 	if s.Kind == analyze.SaturationOpenShortfall {
-		return fmt.Sprintf("at a requested %s req/s it achieved %s req/s (%.0f %%)",
-			fmtNum(s.TargetRPS), fmtNum(round(s.RPS, 2)), 100*s.RPS/s.TargetRPS)
+		return fmt.Sprintf("at a requested %s req/s it achieved %s req/s (%s %%)",
+			num(s.TargetRPS), num(s.RPS), rel(100*s.RPS/s.TargetRPS))
 	}
 	lo, hi := s.From, s.To
 	if lo.LatMeanMs == nil || hi.LatMeanMs == nil {
@@ -124,9 +123,8 @@ func saturationText(s *analyze.Saturation) string {
 	}
 	dx := hi.RPS/lo.RPS - 1
 	dl := *hi.LatMeanMs / *lo.LatMeanMs - 1
-	return fmt.Sprintf("from %d to %d connections throughput changed %+.1f %% (%s -> %s req/s) while mean latency rose %+.0f %% (%s -> %s ms)",
-		lo.Connections, hi.Connections, 100*dx, fmtNum(round(lo.RPS, 2)), fmtNum(round(hi.RPS, 2)), 100*dl,
-		fmtNum(round(*lo.LatMeanMs, 2)), fmtNum(round(*hi.LatMeanMs, 2)))
+	return fmt.Sprintf("from %d to %d connections throughput changed %s %% (%s -> %s req/s) while mean latency rose %s %% (%s -> %s ms)",
+		lo.Connections, hi.Connections, signed(100*dx), num(lo.RPS), num(hi.RPS), signed(100*dl), num(*lo.LatMeanMs), num(*hi.LatMeanMs))
 }
 
 // notePrefix marks the reasons that explain but do not decide.
@@ -158,13 +156,13 @@ func reasonText(r analyze.Reason) string {
 	switch r.Code {
 	case analyze.ReasonTooFewRuns:
 		return fmt.Sprintf("need >= %d runs per system to detect a difference at alpha %s (have %d and %d)",
-			r.MinRuns, fmtNum(r.Alpha), r.ARuns, r.BRuns)
+			r.MinRuns, rel(r.Alpha), r.ARuns, r.BRuns)
 	case analyze.ReasonSingleRun:
 		return fmt.Sprintf("%s: a single run cannot show a steady state", r.System)
 	case analyze.ReasonNotSteady:
 		change := ""
 		if r.ChangePct != nil {
-			change = fmt.Sprintf(" (%+.1f %% between its last two runs)", *r.ChangePct)
+			change = fmt.Sprintf(" (%s %% between its last two runs)", signed(*r.ChangePct))
 		}
 		return fmt.Sprintf("%s not steady: %s%s", r.System, r.Class, change)
 	case analyze.ReasonInconsistent:
@@ -179,9 +177,9 @@ func reasonText(r analyze.Reason) string {
 		return "the test could not be computed: " + errorText(r.Err)
 	case analyze.ReasonInsideBand:
 		return fmt.Sprintf("significant (p = %s) but the %s %% CI of the ratio reaches into the ±%s %% practical band",
-			pValue(r.P), fmtNum(100*r.Level), fmtNum(100*r.Band))
+			rel(r.P), rel(100*r.Level), rel(100*r.Band))
 	case analyze.ReasonNotSignificant:
-		return fmt.Sprintf("p = %s >= alpha %s", pValue(r.P), fmtNum(r.Alpha))
+		return fmt.Sprintf("p = %s >= alpha %s", rel(r.P), rel(r.Alpha))
 	}
 	return string(r.Code)
 }
@@ -238,9 +236,3 @@ func errorText(err error) string {
 	}
 	return err.Error()
 }
-
-// fmtNum formats a number with as few digits as it needs.
-func fmtNum(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
-
-// pValue formats a p-value with three significant digits.
-func pValue(p float64) string { return strconv.FormatFloat(p, 'g', 3, 64) }

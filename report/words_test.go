@@ -3,6 +3,7 @@ package report
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -56,13 +57,13 @@ func TestBasisText(t *testing.T) {
 			"one run: whether it had warmed up cannot be told"},
 		{"improving", analyze.Warmup{Method: analyze.MethodShortSeries, ChangePct: change(20.3),
 			Basis: analyze.Basis{Metric: "rps", N: 2, BandPct: 3, Improving: true}},
-			"throughput: improving by 20.3 % between the last two runs (noise band ±3.0 %): still warming up"},
+			"throughput: improving by 20.3 % between the last two runs (noise band ±3 %): still warming up"},
 		{"worsening", analyze.Warmup{Method: analyze.MethodShortSeries, ChangePct: change(-10),
 			Basis: analyze.Basis{Metric: "rps", N: 2, BandPct: 3}},
-			"throughput: worsening by 10.0 % between the last two runs (noise band ±3.0 %): getting slower"},
+			"throughput: worsening by 10 % between the last two runs (noise band ±3 %): getting slower"},
 		{"inside", analyze.Warmup{Method: analyze.MethodShortSeries, ChangePct: change(-0.1),
 			Basis: analyze.Basis{Metric: "rps", N: 2, BandPct: 3}},
-			"throughput: last two runs differ by -0.1 %, inside the ±3.0 % noise band"},
+			"throughput: last two runs differ by -0.1 %, inside the ±3 % noise band"},
 		{"zero", analyze.Warmup{Method: analyze.MethodShortSeries, ChangePct: change(0),
 			Basis: analyze.Basis{Metric: "rps", N: 2, BandPct: 3, ZeroBase: true}},
 			"throughput: no change between the last two runs"},
@@ -110,8 +111,8 @@ func TestSaturationText(t *testing.T) {
 	}{
 		{&analyze.Saturation{Kind: analyze.SaturationConcurrency, From: analyze.Level{Connections: 50, RPS: 1604.711, LatMeanMs: lat(24.5249)},
 			To: analyze.Level{Connections: 100, RPS: 1618.2, LatMeanMs: lat(42.1249)}},
-			"from 50 to 100 connections throughput changed +0.8 % (1604.71 -> 1618.2 req/s) while mean latency rose +72 % (24.52 -> 42.12 ms)"},
-		{&analyze.Saturation{Kind: analyze.SaturationOpenShortfall, TargetRPS: 1000, RPS: 701.004}, "at a requested 1000 req/s it achieved 701 req/s (70 %)"},
+			"from 50 to 100 connections throughput changed +0.841 % (1605 -> 1618 req/s) while mean latency rose +71.8 % (24.52 -> 42.12 ms)"},
+		{&analyze.Saturation{Kind: analyze.SaturationOpenShortfall, TargetRPS: 1000, RPS: 701.004}, "at a requested 1000 req/s it achieved 701 req/s (70.1 %)"},
 		{nil, ""},
 	}
 	for _, c := range cases {
@@ -188,14 +189,14 @@ func TestWordFinding(t *testing.T) {
 			[]string{"still changing near the end of its runs (2 no-steady-state)."}},
 		{analyze.Finding{Code: analyze.CodeErrors, Subject: analyze.Subject{Systems: []string{"a:80"}, Runs: two[:1]},
 			Facts: analyze.ErrorsFacts{Errors: 5000, Requests: 60000, Rate: 5000.0 / 60000, Read: results.Ptr(int64(5000))}}, "a:80 run seq 0",
-			[]string{"a:80 run seq 0 had 5000 errors against 60000 requests (8.3 %): read 5000."}},
+			[]string{"a:80 run seq 0 had 5000 errors against 60000 requests (8.33 %): read 5000."}},
 		{analyze.Finding{Code: analyze.CodeTargetsDiffer, Subject: analyze.Subject{Systems: []string{"a:80", "b:80"}},
 			Facts: analyze.TargetsDifferFacts{PathsA: []string{"/api/test/hello"}, PathsB: []string{"/test/hello"}}}, "a:80 vs b:80",
 			[]string{"a:80 was measured at /api/test/hello and b:80 at /test/hello"}},
 		{analyze.Finding{Code: analyze.CodeSameHost, Subject: analyze.Subject{Systems: []string{"a:80", "b:80"}}}, "a:80, b:80",
 			[]string{"loopback address (a:80, b:80)"}},
 		{analyze.Finding{Code: analyze.CodeLittlesLaw, Subject: analyze.Subject{Systems: []string{"b:80"}, Runs: two[1:]},
-			Facts: analyze.LittlesLawFacts{Ratios: []float64{0.791}}}, "b:80", []string{"is 0.79 (seq 1), not about 1. Below 0.9", "above 1.1"}},
+			Facts: analyze.LittlesLawFacts{Ratios: []float64{0.791}}}, "b:80", []string{"is 0.791 (seq 1), not about 1. Below 0.9", "above 1.1"}},
 		{analyze.Finding{Code: analyze.CodeSaturated, Subject: analyze.Subject{Systems: []string{"o:80"}},
 			Facts: analyze.SaturatedFacts{At: &conns, Saturation: analyze.Saturation{Kind: analyze.SaturationOpenShortfall, TargetRPS: 1000, RPS: 700}}},
 			"o:80", []string{"o:80 is saturated at 100 connections or fewer: at a requested 1000 req/s it achieved 700 req/s (70 %). More load"}},
@@ -203,7 +204,7 @@ func TestWordFinding(t *testing.T) {
 			[]string{"Little's law ratio below 0.9"}},
 		{analyze.Finding{Code: analyze.CodeLongTail, Subject: analyze.Subject{Systems: []string{"a:80"}, Runs: two[:1]},
 			Facts: analyze.LongTailFacts{MaxMs: 599.09, MeanMs: 33.95}}, "a:80 run seq 0",
-			[]string{"max latency 599.09 ms is 17.6x its mean 33.95 ms"}},
+			[]string{"max latency 599.1 ms is 17.6x its mean 33.95 ms"}},
 	}
 	for _, c := range cases {
 		w := wordFinding(c.f)
@@ -214,6 +215,65 @@ func TestWordFinding(t *testing.T) {
 			if !strings.Contains(w.Message+" "+w.Fix, h) {
 				t.Errorf("%s: %q lacks %q", c.f.Code, w.Message+" "+w.Fix, h)
 			}
+		}
+	}
+}
+
+func TestSigFig(t *testing.T) {
+	cases := []struct {
+		x    float64
+		n    int
+		want string
+	}{
+		{116.50997925777772, 4, "116.5"},
+		{23.000285266, 4, "23"},
+		{1604.711, 4, "1605"},
+		{12345.6, 4, "12346"}, // integer digits are kept
+		{9999999.4, 4, "9999999"},
+		{861917977711348, 4, "8.619e+14"},
+		{0.0079365, 3, "0.00794"},
+		{2.0 / 252, 3, "0.00794"},
+		{99.996, 4, "100"}, // rounding carries into a new digit
+		{0.99996, 3, "1"},
+		{-0.04, 3, "-0.04"},
+		{-0.00001, 3, "-1e-05"},
+		{3.1e-11, 3, "3.1e-11"},
+		{-0.0000000000001, 4, "-1e-13"},
+		{0, 3, "0"},
+		{math.Copysign(0, -1), 3, "0"},
+		{1, 3, "1"},
+		{4.0999, 3, "4.1"},
+		{math.NaN(), 3, "-"},
+		{math.Inf(-1), 4, "-∞"},
+		{math.Inf(1), 3, "∞"},
+	}
+	for _, c := range cases {
+		if got := sigFig(c.x, c.n); got != c.want {
+			t.Errorf("sigFig(%v, %d) = %q, want %q", c.x, c.n, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		lo, hi float64
+		n      int
+		want   string
+	}{
+		{2.994, 3.0001, 3, "2.99-3.00"},
+		{4.04, 4.0999, 3, "4.04-4.10"},
+		{10.01, 10.05, 4, "10.01-10.05"},
+		{23.000285266, 23.000285266, 4, "23"},
+		{0.5, 2.47, 3, "0.50-2.47"},
+		{1480.2, 1512.7, 3, "1480-1513"},
+		{0, 1, 3, "0.00-1.00"},
+		{0.00001, 0.2, 3, "1e-05-0.2"},
+		{1, 2e7, 3, "1-2e+07"},
+	} {
+		if got := sigRange(c.lo, c.hi, c.n); got != c.want {
+			t.Errorf("sigRange(%v, %v, %d) = %q, want %q", c.lo, c.hi, c.n, got, c.want)
+		}
+	}
+	for x, want := range map[float64]string{20.34: "+20.3", -0.1: "-0.1", 0: "+0", 0.00004: "+4e-05"} {
+		if got := signed(x); got != want {
+			t.Errorf("signed(%v) = %q, want %q", x, got, want)
 		}
 	}
 }

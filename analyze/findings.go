@@ -139,9 +139,9 @@ type StillWarmingFacts struct {
 
 // ErrorsFacts are the figures of an errors finding.
 type ErrorsFacts struct {
-	Errors   int64   // failed requests
-	Requests int64   // the run's requests column
-	Rate     float64 // the error rate, a fraction
+	Errors    int64   // failed requests
+	Attempted int64   // requests attempted (Attempted)
+	Rate      float64 // the error rate, Errors/Attempted (ErrorRate)
 	// The breakdown, where the tool gives it.
 	Connect, Read, Write, Timeouts, Non2xx *int64
 }
@@ -252,15 +252,12 @@ func (v *Verdict) findings() {
 			continue
 		}
 		sev := SeverityWarning
-		rate := 0.0
-		if total := r.Requests + r.Errors; total > 0 {
-			rate = float64(r.Errors) / float64(r.Requests)
-		}
-		if r.Requests == 0 || rate >= o.ErrorRateSevere {
+		rate, _ := ErrorRate(r) // errors > 0, so the run attempted some
+		if rate >= o.ErrorRateSevere {
 			sev = SeverityError
 		}
 		v.add(sev, CodeErrors, Subject{Systems: []string{r.Label}, Runs: []RunRef{runRef(r)}},
-			ErrorsFacts{Errors: r.Errors, Requests: r.Requests, Rate: rate, Connect: r.ConnectErrors, Read: r.ReadErrors,
+			ErrorsFacts{Errors: r.Errors, Attempted: Attempted(r), Rate: rate, Connect: r.ConnectErrors, Read: r.ReadErrors,
 				Write: r.WriteErrors, Timeouts: r.Timeouts, Non2xx: r.Non2xx})
 	}
 

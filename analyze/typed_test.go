@@ -184,7 +184,7 @@ func TestFindingsTyped(t *testing.T) {
 	settings := v.Systems[0].Groups[0].Settings
 	want := []analyze.Finding{
 		{analyze.SeverityError, analyze.CodeErrors, analyze.Subject{Systems: []string{"a:80"}, Runs: []analyze.RunRef{ref(3)}},
-			analyze.ErrorsFacts{Errors: 30, Requests: 1000, Rate: 0.03, Timeouts: results.Ptr(int64(30))}},
+			analyze.ErrorsFacts{Errors: 30, Attempted: 1000, Rate: 0.03, Timeouts: results.Ptr(int64(30))}},
 		{analyze.SeverityWarning, analyze.CodeCoordinatedOmission, analyze.Subject{Tool: "wrk",
 			Runs: []analyze.RunRef{ref(0), ref(1), ref(2), ref(3), ref(4), ref(5), ref(6), ref(7)}}, nil},
 		{analyze.SeverityWarning, analyze.CodeNotInterleaved, analyze.Subject{Systems: []string{"a:80", "b:80"}, Settings: &settings},

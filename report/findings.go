@@ -79,7 +79,7 @@ func wordFinding(f analyze.Finding) findingWords {
 		x, _ := f.Facts.(analyze.ErrorsFacts)
 		run := runSubject(s)
 		return findingWords{run,
-			fmt.Sprintf("%s had %d errors against %d requests (%s): %s.", run, x.Errors, x.Requests, pct(x.Rate), errorBreakdown(x)),
+			fmt.Sprintf("%s had %d errors in %d requests attempted (%s): %s.", run, x.Errors, x.Attempted, pct(x.Rate), errorBreakdown(x)),
 			"Find the cause (server logs, connection limits, ulimit -n, timeouts) and re-run: a run with errors measures error handling, and failed requests are often faster than good ones."}
 
 	case analyze.CodeTargetsDiffer:

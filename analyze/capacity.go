@@ -2,10 +2,10 @@ package analyze
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/stats"
 )
 
 // capacity derives a system's capacity figures: Little's law per
@@ -19,7 +19,7 @@ func (v *Verdict) capacity(sys System) Capacity {
 			if r.LoadModel != results.LoadClosed || r.LatMeanMs == nil || r.Connections == nil || *r.Connections <= 0 || r.RPS <= 0 {
 				continue
 			}
-			if ll, err := LittlesLaw(r.RPS, *r.LatMeanMs/1000, float64(*r.Connections)); err == nil {
+			if ll, err := stats.LittlesLaw(r.RPS, *r.LatMeanMs/1000, float64(*r.Connections)); err == nil {
 				c.LittlesLawRatio = append(c.LittlesLawRatio, ll.Ratio)
 				c.LittlesLawRuns = append(c.LittlesLawRuns, r.RunID)
 			}
@@ -52,9 +52,7 @@ func (v *Verdict) capacity(sys System) Capacity {
 		if dx < o.SaturationRPSGrowth && dl > o.SaturationLatGrowth {
 			c.Saturated = true
 			c.SaturatedAt = results.Ptr(lo.Connections)
-			c.SaturationDetail = fmt.Sprintf("from %d to %d connections throughput changed %+.1f %% (%s -> %s req/s) while mean latency rose %+.0f %% (%s -> %s ms)",
-				lo.Connections, hi.Connections, 100*dx, fmtNum(round(lo.RPS, 2)), fmtNum(round(hi.RPS, 2)), 100*dl,
-				fmtNum(round(*lo.LatMeanMs, 2)), fmtNum(round(*hi.LatMeanMs, 2)))
+			c.Saturation = &Saturation{Kind: SaturationConcurrency, From: lo, To: hi}
 			break
 		}
 	}
@@ -66,8 +64,7 @@ func (v *Verdict) capacity(sys System) Capacity {
 			}
 			if g.Rep.RPS < (1-o.OpenShortfall)*(*g.TargetRPS) {
 				c.Saturated = true
-				c.SaturationDetail = fmt.Sprintf("at a requested %s req/s it achieved %s req/s (%.0f %%)",
-					fmtNum(*g.TargetRPS), fmtNum(round(g.Rep.RPS, 2)), 100*g.Rep.RPS / *g.TargetRPS)
+				c.Saturation = &Saturation{Kind: SaturationOpenShortfall, TargetRPS: *g.TargetRPS, RPS: g.Rep.RPS}
 				if g.Connections != nil {
 					c.SaturatedAt = g.Connections
 				}
@@ -75,16 +72,16 @@ func (v *Verdict) capacity(sys System) Capacity {
 			}
 		}
 	}
-	if len(c.Levels) >= MinUSLPoints {
+	if len(c.Levels) >= stats.MinUSLPoints {
 		n := make([]float64, len(c.Levels))
 		x := make([]float64, len(c.Levels))
 		for i, l := range c.Levels {
 			n[i], x[i] = float64(l.Connections), l.RPS
 		}
-		if fit, err := FitUSL(n, x); err == nil {
+		if fit, err := stats.FitUSL(n, x); err == nil {
 			c.USL = &fit
 		} else {
-			v.warnf("%s: USL fit failed: %v", sys.Label, err)
+			v.warn(Warning{Code: WarnUSLFit, System: sys.Label, Err: err})
 		}
 	}
 	return c

@@ -1,11 +1,95 @@
 package analyze
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/stats"
 )
+
+// Comparison verdicts (SCHEMA.md).
+const (
+	AFaster      = "a-faster"
+	BFaster      = "b-faster"
+	NoDifference = "no-difference"
+	Inconclusive = "inconclusive"
+)
+
+// Comparison compares two systems at the same settings on one metric.
+type Comparison struct {
+	A, B     string
+	Settings Settings
+	Metric   string // MetricRPS, MetricLatMeanMs, MetricLatP99Ms, MetricLatMaxMs
+	// HigherIsBetter is true for throughput, false for latency.
+	HigherIsBetter bool
+	ARuns, BRuns   int
+	AMean, BMean   float64
+	// Ratio is AMean/BMean.
+	Ratio   float64
+	CI      *stats.CI
+	PValue  *float64
+	Verdict string
+	// Reasons explain the verdict, in order; a comparison with a reason
+	// that is not a Note is inconclusive.
+	Reasons []Reason
+	// RunsNeeded is the runs per side that would detect the observed
+	// difference at alpha with the configured power, from the observed CV.
+	RunsNeeded *int
+}
+
+// ReasonCode says why a comparison has its verdict.
+type ReasonCode string
+
+// The reason codes, with the Reason fields each one sets.
+const (
+	// ReasonTooFewRuns: a side has fewer than MinRuns runs (MinRuns,
+	// Alpha, ARuns, BRuns).
+	ReasonTooFewRuns ReasonCode = "too-few-runs"
+	// ReasonSingleRun: one run of System cannot show a steady state.
+	ReasonSingleRun ReasonCode = "single-run"
+	// ReasonNotSteady: System has no steady state (Class, ChangePct
+	// between its last two runs when known).
+	ReasonNotSteady ReasonCode = "not-steady"
+	// ReasonInconsistent: System's runs behave inconsistently.
+	ReasonInconsistent ReasonCode = "inconsistent"
+	// ReasonFewSteadyRuns: System has only SteadyRuns runs after warm-up.
+	ReasonFewSteadyRuns ReasonCode = "few-steady-runs"
+	// ReasonMetricMissing: not every steady run reports Metric.
+	ReasonMetricMissing ReasonCode = "metric-missing"
+	// ReasonClosedModelTails (a note): tails measured by a closed-model
+	// tool are lower bounds (coordinated omission).
+	ReasonClosedModelTails ReasonCode = "closed-model-tails"
+	// ReasonTestFailed: the test could not be computed (Err).
+	ReasonTestFailed ReasonCode = "test-failed"
+	// ReasonInsideBand: significant (P) but the Level CI of the ratio
+	// reaches into the ±Band practical band.
+	ReasonInsideBand ReasonCode = "inside-practical-band"
+	// ReasonNotSignificant: P >= Alpha.
+	ReasonNotSignificant ReasonCode = "not-significant"
+)
+
+// Reason is one reason for a comparison's verdict: a code and its
+// figures (see the codes for which fields each sets).
+type Reason struct {
+	Code ReasonCode
+	// Note marks a reason that explains but does not by itself make the
+	// comparison inconclusive.
+	Note      bool
+	System    string      // the side concerned
+	Class     stats.Class // its warm-up class
+	ChangePct *float64    // its change between the last two runs, percent
+	MinRuns   int         // the fewest runs per side a comparison needs
+	ARuns     int         // runs of side a
+	BRuns     int         // runs of side b
+	// SteadyRuns is the number of runs in System's steady state.
+	SteadyRuns int
+	Metric     string
+	P          float64 // the p-value of the test
+	Alpha      float64 // its significance level
+	Level      float64 // the confidence level of the ratio's CI
+	Band       float64 // the practical band, relative
+	Err        error
+}
 
 // metric is one compared quantity of a run.
 type metric struct {
@@ -16,17 +100,15 @@ type metric struct {
 }
 
 var metrics = []metric{
-	{"rps", true, func(r results.Run) *float64 { return &r.RPS }, func(r Rep) *float64 { return &r.RPS }},
-	{"lat_mean_ms", false, func(r results.Run) *float64 { return r.LatMeanMs }, func(r Rep) *float64 { return r.LatMeanMs }},
-	{"lat_p99_ms", false, func(r results.Run) *float64 { return r.LatP99Ms }, func(r Rep) *float64 { return r.LatP99Ms }},
-	{"lat_max_ms", false, func(r results.Run) *float64 { return r.LatMaxMs }, func(r Rep) *float64 { return r.LatMaxMs }},
+	{MetricRPS, true, func(r results.Run) *float64 { return &r.RPS }, func(r Rep) *float64 { return &r.RPS }},
+	{MetricLatMeanMs, false, func(r results.Run) *float64 { return r.LatMeanMs }, func(r Rep) *float64 { return r.LatMeanMs }},
+	{MetricLatP99Ms, false, func(r results.Run) *float64 { return r.LatP99Ms }, func(r Rep) *float64 { return r.LatP99Ms }},
+	{MetricLatMaxMs, false, func(r results.Run) *float64 { return r.LatMaxMs }, func(r Rep) *float64 { return r.LatMaxMs }},
 }
 
 // pairs returns the pairs of systems to compare: every other system
 // against the baseline when there is one, else every pair in the order the
-// systems first ran. The caller checks that a baseline names a system
-// (internal/pipeline: a usage error); one that has no runs compares every
-// pair.
+// systems first ran.
 func (v *Verdict) pairs() [][2]*System {
 	var out [][2]*System
 	base := -1
@@ -88,33 +170,30 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 
 	// Reasons that make the comparison inconclusive.
 	if len(ga.Runs) < o.MinRuns || len(gb.Runs) < o.MinRuns {
-		c.Reasons = append(c.Reasons, fmt.Sprintf("need >= %d runs per system to detect a difference at alpha %s (have %d and %d)",
-			o.MinRuns, fmtNum(o.Alpha), len(ga.Runs), len(gb.Runs)))
+		c.Reasons = append(c.Reasons, Reason{Code: ReasonTooFewRuns, MinRuns: o.MinRuns, Alpha: o.Alpha,
+			ARuns: len(ga.Runs), BRuns: len(gb.Runs)})
 	}
 	for _, s := range []struct {
 		label string
 		g     *Group
 	}{{la, ga}, {lb, gb}} {
 		switch {
-		case len(steadyRuns(s.g)) == 0 && s.g.Warmup.Class == ClassInsufficientData:
-			c.Reasons = append(c.Reasons, fmt.Sprintf("%s: a single run cannot show a steady state", s.label))
+		case len(steadyRuns(s.g)) == 0 && s.g.Warmup.Class == stats.ClassInsufficientData:
+			c.Reasons = append(c.Reasons, Reason{Code: ReasonSingleRun, System: s.label})
 		case len(steadyRuns(s.g)) == 0:
-			change := ""
-			if s.g.Warmup.ChangePct != nil {
-				change = fmt.Sprintf(" (%+.1f %% between its last two runs)", *s.g.Warmup.ChangePct)
-			}
-			c.Reasons = append(c.Reasons, fmt.Sprintf("%s not steady: %s%s", s.label, s.g.Warmup.Class, change))
-		case s.g.Warmup.Class == ClassInconsistent && s.g.Warmup.Good != nil && !*s.g.Warmup.Good:
-			c.Reasons = append(c.Reasons, fmt.Sprintf("%s: runs behave inconsistently", s.label))
+			c.Reasons = append(c.Reasons, Reason{Code: ReasonNotSteady, System: s.label, Class: s.g.Warmup.Class,
+				ChangePct: s.g.Warmup.ChangePct})
+		case s.g.Warmup.Class == stats.ClassInconsistent && s.g.Warmup.Good != nil && !*s.g.Warmup.Good:
+			c.Reasons = append(c.Reasons, Reason{Code: ReasonInconsistent, System: s.label})
 		case len(steadyRuns(s.g)) < o.MinRuns && len(s.g.Runs) >= o.MinRuns:
-			c.Reasons = append(c.Reasons, fmt.Sprintf("%s: only %d steady runs after warm-up", s.label, len(steadyRuns(s.g))))
+			c.Reasons = append(c.Reasons, Reason{Code: ReasonFewSteadyRuns, System: s.label, SteadyRuns: len(steadyRuns(s.g))})
 		}
 	}
-	if m.name != "rps" && len(c.Reasons) == 0 && (xa == nil || xb == nil) {
-		c.Reasons = append(c.Reasons, "not every steady run reports "+m.name)
+	if m.name != MetricRPS && len(c.Reasons) == 0 && (xa == nil || xb == nil) {
+		c.Reasons = append(c.Reasons, Reason{Code: ReasonMetricMissing, Metric: m.name})
 	}
-	if (m.name == "lat_p99_ms" || m.name == "lat_max_ms") && ga.LoadModel == results.LoadClosed {
-		c.Reasons = appendNote(c.Reasons, "closed-model tails are lower bounds (coordinated omission)")
+	if (m.name == MetricLatP99Ms || m.name == MetricLatMaxMs) && ga.LoadModel == results.LoadClosed {
+		c.Reasons = append(c.Reasons, Reason{Code: ReasonClosedModelTails, Note: true})
 	}
 
 	// Runs needed: from the observed CV of both sides and the observed
@@ -122,7 +201,7 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 	cvs := []float64{}
 	for _, x := range [][]float64{column(ga.Runs, m.get), column(gb.Runs, m.get)} {
 		if len(x) >= 2 {
-			cvs = append(cvs, coefVar(x))
+			cvs = append(cvs, stats.CoefVar(x))
 		}
 	}
 	if len(cvs) > 0 {
@@ -132,26 +211,26 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 		}
 		cv := math.Sqrt(s / float64(len(cvs)))
 		delta := math.Max(math.Abs(c.Ratio-1), o.PracticalBand)
-		if n, err := RunsPerSide(cv, delta, o.Alpha, o.Power); err == nil {
+		if n, err := stats.RunsPerSide(cv, delta, o.Alpha, o.Power); err == nil {
 			c.RunsNeeded = &n
 		}
 	}
 
-	if hasBlocking(c.Reasons) {
+	if blocked(c.Reasons) {
 		c.Verdict = Inconclusive
 		return c, true
 	}
 	// Both sides steady with enough runs: test and estimate.
-	_, p, err := MannWhitney(xa, xb)
+	_, p, err := stats.MannWhitney(xa, xb)
 	if err != nil {
 		c.Verdict = Inconclusive
-		c.Reasons = append(c.Reasons, err.Error())
+		c.Reasons = append(c.Reasons, Reason{Code: ReasonTestFailed, Err: err})
 		return c, true
 	}
 	c.PValue = &p
-	c.AMean, c.BMean = mean(xa), mean(xb)
+	c.AMean, c.BMean = stats.Mean(xa), stats.Mean(xb)
 	c.Ratio = c.AMean / c.BMean
-	if ci, err := BootstrapRatioCI(xa, xb, o.Resamples, o.Level, o.Seed); err == nil {
+	if ci, err := stats.BootstrapRatioCI(xa, xb, o.Resamples, o.Level, o.Seed); err == nil {
 		c.CI = &ci
 	}
 	outside := c.CI != nil && (c.CI.Lo > 1+o.PracticalBand || c.CI.Hi < 1-o.PracticalBand)
@@ -164,26 +243,19 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 		}
 	case p < o.Alpha:
 		c.Verdict = NoDifference
-		c.Reasons = append(c.Reasons, fmt.Sprintf("significant (p = %s) but the %s %% CI of the ratio reaches into the ±%s %% practical band",
-			fmtP(p), fmtNum(100*o.Level), fmtNum(100*o.PracticalBand)))
+		c.Reasons = append(c.Reasons, Reason{Code: ReasonInsideBand, P: p, Level: o.Level, Band: o.PracticalBand})
 	default:
 		c.Verdict = NoDifference
-		c.Reasons = append(c.Reasons, fmt.Sprintf("p = %s >= alpha %s", fmtP(p), fmtNum(o.Alpha)))
+		c.Reasons = append(c.Reasons, Reason{Code: ReasonNotSignificant, P: p, Alpha: o.Alpha})
 	}
 	return c, true
 }
 
-// noteReason marks reasons that explain but do not by themselves make a
-// comparison inconclusive.
-const noteReason = "note: "
-
-func appendNote(reasons []string, note string) []string {
-	return append(reasons, noteReason+note)
-}
-
-func hasBlocking(reasons []string) bool {
+// blocked reports whether a reason that is not a note stands in the way
+// of a verdict.
+func blocked(reasons []Reason) bool {
 	for _, r := range reasons {
-		if len(r) < len(noteReason) || r[:len(noteReason)] != noteReason {
+		if !r.Note {
 			return true
 		}
 	}

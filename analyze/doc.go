@@ -1,32 +1,15 @@
-// Package analyze holds loadverdict's statistics and, built on them, the
-// Verdict: warm-up and steady state, comparison of systems, capacity and
-// methodology checks, as described in docs/STATISTICS.md.
+// Package analyze builds the Verdict of an experiment from its runs, with
+// the statistical routines of package stats, as described in
+// docs/STATISTICS.md: per system its groups of runs at equal settings with
+// warm-up (across and within runs) and steady state, the comparisons
+// between systems, capacity (Little's law, saturation, USL), the
+// methodology findings and the choice of what the headline leads with.
 //
-// # Statistical primitives
-//
-// The primitives are plain functions on slices, in the style of gonum:
-//
-//   - Warm-up within a run: ReplaceOutliers and MarkOutliers (the outlier
-//     rule of Barrett et al., OOPSLA 2017), PELT changepoints in mean and
-//     variance (Killick, Fearnhead & Eckley 2012) and SegmentSeries, which
-//     chains the two; Classify into flat, warmup, slowdown or
-//     no-steady-state (Barrett et al.); CombineClasses for the runs of one
-//     group; MSER5 truncation (White 1997; Spratt 1998) as a cross-check.
-//   - Warm-up across runs: ClassifyShort for 2 to 4 runs.
-//   - Steady state: BootstrapMeanCI, BatchMeansCI and SteadyStateCI, which
-//     picks between them by Lag1Autocorrelation.
-//   - Comparison: MannWhitney (exact for up to 50 runs in all),
-//     BootstrapRatioCI for the ratio of means, RunsPerSide for the
-//     replication a difference needs.
-//   - Capacity: LittlesLaw and FitUSL (Gunther's Universal Scalability
-//     Law, fitted with gonum/optimize).
-//
-// Preconditions are stated on each function. Bad input gives an error
-// (ErrEmpty, ErrNotFinite, ErrTooFew, ErrParameter, possibly wrapped; test
-// with errors.Is), never a panic. Numeric parameters left at zero (or
-// negative, where that is meaningless) select the documented defaults,
-// which are exported as constants (DefaultPenalty, DefaultDelta,
-// DefaultResamples, ...). Everything is deterministic: resampling uses a
-// math/rand/v2 PCG generator seeded by the caller (DefaultSeed is the
-// seed the rest of loadverdict uses).
+// The Verdict carries codes and figures, never sentences: a Finding has a
+// Severity, a stable Code, a typed Subject and Facts (one type per code);
+// a Comparison has typed Reasons (a ReasonCode with its figures, and Note
+// for reasons that explain without deciding); warm-up classifications
+// have a Basis, saturation its evidence, Warnings a WarningCode, and the
+// Headline says which comparison or system leads and why. Package report
+// words all of them.
 package analyze

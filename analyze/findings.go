@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"net"
 	"net/url"
@@ -10,45 +9,193 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/stats"
 )
 
-// Finding codes: stable, kebab-case, documented in the README.
+// Severity is how much a finding matters.
+type Severity string
+
+// Finding severities, most severe first.
 const (
-	CodeCoordinatedOmission = "coordinated-omission"
-	CodeShortRun            = "short-run"
-	CodeNoReplication       = "no-replication"
-	CodeNotInterleaved      = "not-interleaved"
-	CodeStillWarming        = "still-warming"
-	CodeErrors              = "errors"
-	CodeTargetsDiffer       = "targets-differ"
-	CodeSameHost            = "same-host"
-	CodeLittlesLaw          = "littles-law"
-	CodeSaturated           = "saturated"
-	CodeLongTail            = "long-tail"
-	CodeGeneratorBound      = "generator-bound"
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+	SeverityInfo    Severity = "info"
 )
 
-func (v *Verdict) add(sev, code, subject, msg, fix string) {
-	v.Findings = append(v.Findings, Finding{Severity: sev, Code: code, Subject: subject, Message: msg, Fix: fix})
+// Code names a kind of finding: stable, kebab-case, documented in the
+// README and docs/STATISTICS.md.
+type Code string
+
+// Finding codes, with the Subject fields and the Facts type of each.
+const (
+	// CodeCoordinatedOmission: Subject.Tool, a closed-model tool, and
+	// Subject.Runs, its runs; no Facts.
+	CodeCoordinatedOmission Code = "coordinated-omission"
+	// CodeShortRun: Subject.Runs, the short runs; ShortRunFacts.
+	CodeShortRun Code = "short-run"
+	// CodeNoReplication: Subject.Groups, the groups with too few runs;
+	// NoReplicationFacts.
+	CodeNoReplication Code = "no-replication"
+	// CodeNotInterleaved: Subject.Systems (two) and Subject.Settings;
+	// NotInterleavedFacts.
+	CodeNotInterleaved Code = "not-interleaved"
+	// CodeStillWarming: Subject.Systems (one) and Subject.Settings, with
+	// Subject.WithinRuns when the runs themselves never settled;
+	// StillWarmingFacts.
+	CodeStillWarming Code = "still-warming"
+	// CodeErrors: Subject.Systems (one) and Subject.Runs (one); ErrorsFacts.
+	CodeErrors Code = "errors"
+	// CodeTargetsDiffer: Subject.Systems (two); TargetsDifferFacts.
+	CodeTargetsDiffer Code = "targets-differ"
+	// CodeSameHost: Subject.Systems, those measured on a loopback
+	// address; no Facts.
+	CodeSameHost Code = "same-host"
+	// CodeLittlesLaw: Subject.Systems (one) and Subject.Runs, the runs
+	// whose ratio is off; LittlesLawFacts.
+	CodeLittlesLaw Code = "littles-law"
+	// CodeSaturated: Subject.Systems (one); SaturatedFacts.
+	CodeSaturated Code = "saturated"
+	// CodeLongTail: Subject.Systems (one) and Subject.Runs (one);
+	// LongTailFacts.
+	CodeLongTail Code = "long-tail"
+	// CodeGeneratorBound: Subject.Systems (one), saturated with idle
+	// connections (Little's law ratio below stats.LittleLow) on the
+	// generator's host; no Facts.
+	CodeGeneratorBound Code = "generator-bound"
+)
+
+// Finding is a methodology problem: what it is (Code), how much it
+// matters (Severity), whom it concerns (Subject) and the figures behind it
+// (Facts, one type per code; nil for codes whose subject says it all).
+// Package report words the message and the fix.
+type Finding struct {
+	Severity Severity
+	Code     Code
+	Subject  Subject
+	Facts    Facts
 }
 
-// findings runs the methodology checks of STATISTICS.md; every finding
-// carries a concrete fix.
+// Subject is whom a finding concerns. Which fields are set depends on the
+// code (see the Code constants).
+type Subject struct {
+	Tool     string     // a load generator
+	Systems  []string   // system labels
+	Settings *Settings  // the settings of a group or of a comparison
+	Runs     []RunRef   // runs, in execution order
+	Groups   []GroupRef // groups of runs
+	// WithinRuns is set when the finding is about what happened inside
+	// the runs of a group rather than across them.
+	WithinRuns bool
+}
+
+// RunRef names a run.
+type RunRef struct {
+	RunID string
+	Seq   int32
+	Label string
+}
+
+// GroupRef names a group of runs: a system at some settings.
+type GroupRef struct {
+	Label    string
+	Settings Settings
+	Runs     int
+}
+
+// Facts are the figures behind a finding. The concrete type depends on
+// the finding's code: ShortRunFacts, NoReplicationFacts,
+// NotInterleavedFacts, StillWarmingFacts, ErrorsFacts, TargetsDifferFacts,
+// LittlesLawFacts, SaturatedFacts or LongTailFacts.
+type Facts interface {
+	facts()
+}
+
+// ShortRunFacts are the figures of a short-run finding.
+type ShortRunFacts struct {
+	Runs       int     // all runs of the experiment
+	MinS, MaxS float64 // the shortest and the longest short run, seconds
+	ThresholdS float64 // runs shorter than this are short
+}
+
+// NoReplicationFacts are the figures of a no-replication finding.
+type NoReplicationFacts struct {
+	MinRuns int // the fewest runs per system and settings a comparison needs
+}
+
+// NotInterleavedFacts are the figures of a not-interleaved finding.
+type NotInterleavedFacts struct {
+	First, Second string // the system that ran first, and the other
+}
+
+// StillWarmingFacts are the figures of a still-warming finding.
+type StillWarmingFacts struct {
+	// ChangePct is the throughput change between the group's last two
+	// runs, percent, FromSeq and ToSeq those runs (across runs).
+	ChangePct      *float64
+	FromSeq, ToSeq int32
+	// Counts are the within-run classes of the group's runs (WithinRuns).
+	Counts []stats.ClassCount
+}
+
+// ErrorsFacts are the figures of an errors finding.
+type ErrorsFacts struct {
+	Errors    int64   // failed requests
+	Attempted int64   // requests attempted (Attempted)
+	Rate      float64 // the error rate, Errors/Attempted (ErrorRate)
+	// The breakdown, where the tool gives it.
+	Connect, Read, Write, Timeouts, Non2xx *int64
+}
+
+// TargetsDifferFacts are the figures of a targets-differ finding.
+type TargetsDifferFacts struct {
+	PathsA, PathsB []string // the distinct request paths of each system
+}
+
+// LittlesLawFacts are the figures of a littles-law finding.
+type LittlesLawFacts struct {
+	Ratios []float64 // rps*mean latency/connections, one per Subject.Runs
+}
+
+// SaturatedFacts are the figures of a saturated finding.
+type SaturatedFacts struct {
+	At         *int32 // the concurrency from which throughput stops growing
+	Saturation Saturation
+}
+
+// LongTailFacts are the figures of a long-tail finding.
+type LongTailFacts struct {
+	MaxMs, MeanMs float64
+}
+
+func (ShortRunFacts) facts()       {}
+func (NoReplicationFacts) facts()  {}
+func (NotInterleavedFacts) facts() {}
+func (StillWarmingFacts) facts()   {}
+func (ErrorsFacts) facts()         {}
+func (TargetsDifferFacts) facts()  {}
+func (LittlesLawFacts) facts()     {}
+func (SaturatedFacts) facts()      {}
+func (LongTailFacts) facts()       {}
+
+func (v *Verdict) add(sev Severity, code Code, subject Subject, facts Facts) {
+	v.Findings = append(v.Findings, Finding{Severity: sev, Code: code, Subject: subject, Facts: facts})
+}
+
+// findings runs the methodology checks of STATISTICS.md; report gives
+// every finding a concrete fix.
 func (v *Verdict) findings() {
 	o := v.Options
 	runs := v.Runs
 
 	// coordinated-omission: per closed-model tool.
-	closed := map[string]int{}
+	closed := map[string][]RunRef{}
 	for _, r := range runs {
 		if r.LoadModel == results.LoadClosed {
-			closed[r.Tool]++
+			closed[r.Tool] = append(closed[r.Tool], runRef(r))
 		}
 	}
 	for _, tool := range sortedKeys(closed) {
-		v.add(SeverityWarning, CodeCoordinatedOmission, fmt.Sprintf("%s (%s)", tool, plural(closed[tool], "run")),
-			fmt.Sprintf("%s is a closed-model load generator: each connection waits for a response before it sends the next request, so a stalled server also stalls the requests that would have measured the stall. Its latency percentiles and maximum are lower bounds, optimistic by up to orders of magnitude in the tail.", tool),
-			"Measure latency with an open-model generator at a fixed rate below capacity (wrk2 -R, vegeta attack -rate, k6 constant-arrival-rate) and compare the systems at equal throughput; use closed-model runs only for peak throughput.")
+		v.add(SeverityWarning, CodeCoordinatedOmission, Subject{Tool: tool, Runs: closed[tool]}, nil)
 	}
 
 	// short-run
@@ -64,49 +211,37 @@ func (v *Verdict) findings() {
 	}
 	if len(short) > 0 {
 		lo, hi := math.Inf(1), math.Inf(-1)
+		var refs []RunRef
 		for _, r := range short {
 			lo, hi = math.Min(lo, r.DurationS), math.Max(hi, r.DurationS)
+			refs = append(refs, runRef(r))
 		}
-		v.add(SeverityWarning, CodeShortRun, fmt.Sprintf("%d of %s", len(short), plural(len(runs), "run")),
-			fmt.Sprintf("%d of %s lasted %s (under %s s): too short for a JIT-compiled server to settle, and too few requests in the tail for p99 or max to mean much.",
-				len(short), plural(len(runs), "run"), durRange(lo, hi), fmtNum(o.ShortRunS)),
-			"Run each measurement for at least 60 s after a separate, discarded warm-up phase, and record per-request or per-second data (vegeta, hey -o csv, k6 --out json) so warm-up inside a run can be seen.")
+		v.add(SeverityWarning, CodeShortRun, Subject{Runs: refs},
+			ShortRunFacts{Runs: len(runs), MinS: lo, MaxS: hi, ThresholdS: o.ShortRunS})
 	}
 
 	// no-replication and still-warming, per system and settings.
-	var thin []string
-	minRuns, maxRuns := math.MaxInt, 0
+	var thin []GroupRef
 	for _, s := range v.Systems {
 		for _, g := range s.Groups {
 			if len(g.Runs) < o.MinRuns {
-				thin = append(thin, fmt.Sprintf("%s at %s: %s", s.Label, g.Settings, plural(len(g.Runs), "run")))
-				minRuns, maxRuns = min(minRuns, len(g.Runs)), max(maxRuns, len(g.Runs))
+				thin = append(thin, GroupRef{Label: s.Label, Settings: g.Settings, Runs: len(g.Runs)})
 			}
-			if g.Warmup.Class == ClassNoSteadyState {
-				msg := fmt.Sprintf("%s at %s has not reached a steady state across runs", s.Label, g.Settings)
-				if g.Warmup.ChangePct != nil {
-					msg += fmt.Sprintf(": throughput changed %+.1f %% between its last two runs (seq %d -> %d), outside the noise band",
-						*g.Warmup.ChangePct, g.Seqs[len(g.Seqs)-2], g.Seqs[len(g.Seqs)-1])
+			if g.Warmup.Class == stats.ClassNoSteadyState {
+				f := StillWarmingFacts{ChangePct: g.Warmup.ChangePct}
+				if len(g.Seqs) >= 2 {
+					f.FromSeq, f.ToSeq = g.Seqs[len(g.Seqs)-2], g.Seqs[len(g.Seqs)-1]
 				}
-				v.add(SeverityWarning, CodeStillWarming, fmt.Sprintf("%s at %s", s.Label, g.Settings), msg+".",
-					"Keep running rounds (discard them as warm-up) until consecutive runs agree within the noise band (3 %), then take at least 4 measured runs; or run one long run with per-second data and let loadverdict find the warm-up end.")
+				v.add(SeverityWarning, CodeStillWarming, Subject{Systems: []string{s.Label}, Settings: ptrTo(g.Settings)}, f)
 			}
-			if g.WithinRun != nil && g.WithinRun.Class == ClassNoSteadyState {
-				v.add(SeverityWarning, CodeStillWarming, fmt.Sprintf("%s at %s (within runs)", s.Label, g.Settings),
-					fmt.Sprintf("%s at %s: mean latency was still changing near the end of its runs (%s).", s.Label, g.Settings, g.WithinRun.Detail),
-					"Run longer: the steady state must cover most of the run; discard the warm-up part explicitly.")
+			if g.WithinRun != nil && g.WithinRun.Class == stats.ClassNoSteadyState {
+				v.add(SeverityWarning, CodeStillWarming, Subject{Systems: []string{s.Label}, Settings: ptrTo(g.Settings), WithinRuns: true},
+					StillWarmingFacts{Counts: g.WithinRun.Basis.Counts})
 			}
 		}
 	}
 	if len(thin) > 0 {
-		rng := fmt.Sprint(minRuns)
-		if maxRuns != minRuns {
-			rng = fmt.Sprintf("%d-%d", minRuns, maxRuns)
-		}
-		v.add(SeverityWarning, CodeNoReplication, fmt.Sprintf("%s", plural(len(thin), "group")),
-			fmt.Sprintf("%s of runs at equal settings had fewer than %d runs (%s): run-to-run variance is unknown, so no difference can be shown significant. %s.",
-				plural(len(thin), "group"), o.MinRuns, rng, strings.Join(thin, "; ")),
-			fmt.Sprintf("Repeat each configuration at least %d times per system (5-10 is better), alternating the systems (A B A B ...), and compare the distributions of run results.", o.MinRuns))
+		v.add(SeverityWarning, CodeNoReplication, Subject{Groups: thin}, NoReplicationFacts{MinRuns: o.MinRuns})
 	}
 
 	v.interleaving()
@@ -117,16 +252,13 @@ func (v *Verdict) findings() {
 			continue
 		}
 		sev := SeverityWarning
-		rate := 0.0
-		if total := r.Requests + r.Errors; total > 0 {
-			rate = float64(r.Errors) / float64(r.Requests)
-		}
-		if r.Requests == 0 || rate >= o.ErrorRateSevere {
+		rate, _ := ErrorRate(r) // errors > 0, so the run attempted some
+		if rate >= o.ErrorRateSevere {
 			sev = SeverityError
 		}
-		v.add(sev, CodeErrors, runSubject(r),
-			fmt.Sprintf("%s had %d errors against %d requests (%s): %s.", runSubject(r), r.Errors, r.Requests, pct(rate), errorBreakdown(r)),
-			"Find the cause (server logs, connection limits, ulimit -n, timeouts) and re-run: a run with errors measures error handling, and failed requests are often faster than good ones.")
+		v.add(sev, CodeErrors, Subject{Systems: []string{r.Label}, Runs: []RunRef{runRef(r)}},
+			ErrorsFacts{Errors: r.Errors, Attempted: Attempted(r), Rate: rate, Connect: r.ConnectErrors, Read: r.ReadErrors,
+				Write: r.WriteErrors, Timeouts: r.Timeouts, Non2xx: r.Non2xx})
 	}
 
 	v.targetsDiffer()
@@ -142,40 +274,30 @@ func (v *Verdict) findings() {
 		}
 	}
 	if len(local) > 0 {
-		v.add(SeverityWarning, CodeSameHost, strings.Join(local, ", "),
-			fmt.Sprintf("The load generator targeted a loopback address (%s), so it ran on the same machine as the server: the two compete for CPU and memory, and the generator's own limits become part of the result.", strings.Join(local, ", ")),
-			"Run the load generator on a separate machine on the same network (or at least pin generator and server to disjoint CPU sets with taskset, and report it).")
+		v.add(SeverityWarning, CodeSameHost, Subject{Systems: local}, nil)
 	}
 
 	// littles-law, saturated, generator-bound
 	for _, s := range v.Systems {
 		c := s.Capacity
-		var off []string
+		var off []RunRef
+		var ratios []float64
 		var low bool
 		for i, ratio := range c.LittlesLawRatio {
-			if ratio < LittleLow || ratio > LittleHigh {
-				off = append(off, fmt.Sprintf("%.2f (seq %d)", ratio, seqOf(runs, c.LittlesLawRuns[i])))
-				low = low || ratio < LittleLow
+			if ratio < stats.LittleLow || ratio > stats.LittleHigh {
+				off = append(off, refOf(runs, c.LittlesLawRuns[i]))
+				ratios = append(ratios, ratio)
+				low = low || ratio < stats.LittleLow
 			}
 		}
 		if len(off) > 0 {
-			v.add(SeverityInfo, CodeLittlesLaw, s.Label,
-				fmt.Sprintf("%s: throughput x mean latency / connections is %s, not about 1. Below %.1f the generator kept connections idle (generator-bound, think time, or reconnects outside the latency figure); above %.1f the latency figure hides queueing (e.g. time spent connecting).",
-					s.Label, strings.Join(off, ", "), LittleLow, LittleHigh),
-				"Check that every connection is kept busy (keep-alive on, enough generator threads, no rate cap) and that the generator's latency covers the whole request; monitor the generator's CPU.")
+			v.add(SeverityInfo, CodeLittlesLaw, Subject{Systems: []string{s.Label}, Runs: off}, LittlesLawFacts{Ratios: ratios})
 		}
 		if c.Saturated {
-			at := ""
-			if c.SaturatedAt != nil {
-				at = fmt.Sprintf(" at %d connections or fewer", *c.SaturatedAt)
-			}
-			v.add(SeverityWarning, CodeSaturated, s.Label,
-				fmt.Sprintf("%s is saturated%s: %s. More load only adds queueing, so its latency at the higher load measures the queue, not the system.", s.Label, at, c.SaturationDetail),
-				"Compare systems below saturation (at a fixed rate both can sustain, with an open-model generator), and find what saturates (server CPU, upstream, the generator) before blaming the system.")
+			v.add(SeverityWarning, CodeSaturated, Subject{Systems: []string{s.Label}},
+				SaturatedFacts{At: c.SaturatedAt, Saturation: *c.Saturation})
 			if low && slices.Contains(local, s.Label) {
-				v.add(SeverityWarning, CodeGeneratorBound, s.Label,
-					fmt.Sprintf("%s's throughput stopped growing while connections stood idle (Little's law ratio below %.1f) and the generator shared its machine: the limit may be the load generator or something in front of the server, not the system under test.", s.Label, LittleLow),
-					"Watch the generator's CPU during a run; use more generator threads or a second generator machine, and check the throughput of the backend alone.")
+				v.add(SeverityWarning, CodeGeneratorBound, Subject{Systems: []string{s.Label}}, nil)
 			}
 		}
 	}
@@ -183,14 +305,12 @@ func (v *Verdict) findings() {
 	// long-tail
 	for _, r := range runs {
 		if r.LatMaxMs != nil && r.LatMeanMs != nil && *r.LatMeanMs > 0 && *r.LatMaxMs > o.LongTailFactor**r.LatMeanMs {
-			v.add(SeverityInfo, CodeLongTail, runSubject(r),
-				fmt.Sprintf("%s: max latency %s ms is %.1fx its mean %s ms: rare stalls (GC pauses, JIT compilation, connection setup) dominate the tail.",
-					runSubject(r), fmtNum(*r.LatMaxMs), *r.LatMaxMs / *r.LatMeanMs, fmtNum(*r.LatMeanMs)),
-				"Record the full latency distribution (wrk --latency, or better wrk2 or vegeta with HdrHistogram output) and report p99/p99.9 with the max; correlate stalls with GC logs.")
+			v.add(SeverityInfo, CodeLongTail, Subject{Systems: []string{r.Label}, Runs: []RunRef{runRef(r)}},
+				LongTailFacts{MaxMs: *r.LatMaxMs, MeanMs: *r.LatMeanMs})
 		}
 	}
 
-	sevRank := map[string]int{SeverityError: 0, SeverityWarning: 1, SeverityInfo: 2}
+	sevRank := map[Severity]int{SeverityError: 0, SeverityWarning: 1, SeverityInfo: 2}
 	slices.SortStableFunc(v.Findings, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(sevRank[a.Severity], sevRank[b.Severity]), cmp.Compare(a.Code, b.Code))
 	})
@@ -214,9 +334,8 @@ func (v *Verdict) interleaving() {
 						if bmax < amin {
 							first, second = second, first
 						}
-						v.add(SeverityWarning, CodeNotInterleaved, fmt.Sprintf("%s vs %s at %s", a.Label, b.Label, ga.Settings),
-							fmt.Sprintf("Every run of %s at %s came before every run of %s: any drift of the machine (thermal throttling, caches, background jobs, the JIT of a shared process) is confounded with the difference between the systems.", first, ga.Settings, second),
-							"Alternate the systems run by run (A B A B ... or a randomized order) so that drift affects both equally.")
+						v.add(SeverityWarning, CodeNotInterleaved, Subject{Systems: []string{a.Label, b.Label}, Settings: ptrTo(ga.Settings)},
+							NotInterleavedFacts{First: first, Second: second})
 					}
 				}
 			}
@@ -237,10 +356,7 @@ func (v *Verdict) targetsDiffer() {
 		if len(pa) == 0 || len(pb) == 0 || slices.Equal(pa, pb) {
 			continue
 		}
-		v.add(SeverityWarning, CodeTargetsDiffer, fmt.Sprintf("%s vs %s", c.A, c.B),
-			fmt.Sprintf("%s was measured at %s and %s at %s: different requests may do different work (routing rules, filters, rewrites), so the comparison may not be like for like.",
-				c.A, strings.Join(pa, ", "), c.B, strings.Join(pb, ", ")),
-			"Send the same request (method, path, headers, body) to both systems, or show that the different paths reach the same handler with the same response size.")
+		v.add(SeverityWarning, CodeTargetsDiffer, Subject{Systems: []string{c.A, c.B}}, TargetsDifferFacts{PathsA: pa, PathsB: pb})
 	}
 }
 
@@ -286,43 +402,19 @@ func isLoopback(target string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-func runSubject(r results.Run) string {
-	return fmt.Sprintf("%s run seq %d", r.Label, r.Seq)
-}
+func runRef(r results.Run) RunRef { return RunRef{RunID: r.RunID, Seq: r.Seq, Label: r.Label} }
 
-func seqOf(runs []results.Run, id string) int32 {
+// refOf returns the reference of the run with the given id.
+func refOf(runs []results.Run, id string) RunRef {
 	for _, r := range runs {
 		if r.RunID == id {
-			return r.Seq
+			return runRef(r)
 		}
 	}
-	return -1
+	return RunRef{RunID: id, Seq: -1}
 }
 
-func errorBreakdown(r results.Run) string {
-	var parts []string
-	for _, e := range []struct {
-		name string
-		v    *int64
-	}{{"connect", r.ConnectErrors}, {"read", r.ReadErrors}, {"write", r.WriteErrors}, {"timeout", r.Timeouts}, {"non-2xx/3xx", r.Non2xx}} {
-		if e.v != nil && *e.v > 0 {
-			parts = append(parts, fmt.Sprintf("%s %d", e.name, *e.v))
-		}
-	}
-	if len(parts) == 0 {
-		return "no breakdown"
-	}
-	return strings.Join(parts, ", ")
-}
-
-func pct(f float64) string { return fmt.Sprintf("%.2g %%", 100*f) }
-
-func durRange(lo, hi float64) string {
-	if lo == hi {
-		return fmtNum(lo) + " s"
-	}
-	return fmt.Sprintf("%s-%s s", fmtNum(lo), fmtNum(hi))
-}
+func ptrTo[T any](v T) *T { return &v }
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/stats"
 )
 
 // AnalysisVersion is the version of the analysis: it changes whenever the
@@ -47,18 +48,18 @@ type Options struct {
 // DefaultOptions returns the parameters of docs/STATISTICS.md.
 func DefaultOptions() Options {
 	return Options{
-		PenaltyFactor:       DefaultPenaltyFactor,
-		MinSegment:          DefaultMinSegment,
-		Delta:               DefaultDelta,
-		NoiseBand:           DefaultNoiseBand,
+		PenaltyFactor:       stats.DefaultPenaltyFactor,
+		MinSegment:          stats.DefaultMinSegment,
+		Delta:               stats.DefaultDelta,
+		NoiseBand:           stats.DefaultNoiseBand,
 		MinWindows:          10,
-		Resamples:           DefaultResamples,
-		Level:               DefaultLevel,
-		Seed:                DefaultSeed,
-		Alpha:               DefaultAlpha,
-		Power:               DefaultPower,
+		Resamples:           stats.DefaultResamples,
+		Level:               stats.DefaultLevel,
+		Seed:                stats.DefaultSeed,
+		Alpha:               stats.DefaultAlpha,
+		Power:               stats.DefaultPower,
 		PracticalBand:       0.02,
-		MinRuns:             MinRunsPerSide,
+		MinRuns:             stats.MinRunsPerSide,
 		ShortRunS:           30,
 		LongTailFactor:      10,
 		SaturationRPSGrowth: 0.10,
@@ -79,16 +80,17 @@ type Set struct {
 
 // Verdict is the outcome of Analyze: per system its groups of runs with
 // warm-up and steady state, the comparisons between systems, capacity, the
-// methodology findings and a headline.
+// methodology findings and what the headline leads with. It holds codes
+// and figures only; package report words them.
 type Verdict struct {
 	Experiment      string
 	AnalysisVersion int
-	Headline        string
+	Headline        Headline
 	Systems         []System
 	Comparisons     []Comparison
 	Findings        []Finding
 	// Warnings are statistical caveats met while analysing (not errors).
-	Warnings []string
+	Warnings []Warning
 	Options  Options
 	// Runs are the analysed runs in execution order.
 	Runs []results.Run
@@ -105,27 +107,20 @@ type Settings struct {
 	PlannedDurationS *float64
 }
 
-// String describes the settings in words, e.g. "100 connections, 10 threads, 10 s".
-func (s Settings) String() string {
-	var parts []string
-	if s.TargetRPS != nil {
-		parts = append(parts, fmt.Sprintf("%s req/s", fmtNum(*s.TargetRPS)))
-	}
-	if s.Connections != nil {
-		parts = append(parts, fmt.Sprintf("%d connections", *s.Connections))
-	}
-	if s.Threads != nil {
-		parts = append(parts, fmt.Sprintf("%d threads", *s.Threads))
-	}
-	if s.PlannedDurationS != nil {
-		parts = append(parts, fmt.Sprintf("%s s", fmtNum(*s.PlannedDurationS)))
-	}
-	parts = append(parts, s.Tool)
-	return joinComma(parts)
-}
+// Equal reports whether two settings are the same, so that runs at them
+// are comparable.
+func (s Settings) Equal(o Settings) bool { return s.key() == o.key() }
 
 func (s Settings) key() string {
-	return fmt.Sprintf("%s|%s|%s|%s|%s|%s", s.Tool, s.LoadModel, optI(s.Threads), optI(s.Connections), optF(s.TargetRPS), optF(s.PlannedDurationS))
+	return fmt.Sprintf("%s|%s|%s|%s|%s|%s", s.Tool, s.LoadModel, keyOf(s.Threads), keyOf(s.Connections), keyOf(s.TargetRPS), keyOf(s.PlannedDurationS))
+}
+
+// keyOf formats an optional setting for Settings.key: "-" for none.
+func keyOf[T int32 | float64](p *T) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprint(*p)
 }
 
 // Group is the runs of one system at the same settings, in execution order.
@@ -146,25 +141,82 @@ type Group struct {
 	Rep Rep
 }
 
+// The warm-up methods, codes that summary.json shows as "method".
+const (
+	MethodSingleRun   = "single-run"            // one run: nothing to classify
+	MethodShortSeries = "short-series"          // 2-4 runs: stats.ClassifyShort
+	MethodPELT        = "pelt+classify"         // 5+ runs: PELT and stats.Classify
+	MethodPELTMSER    = "pelt+classify+mser5"   // 20+ runs: also MSER-5
+	MethodPerRun      = "pelt+classify per run" // a group's within-run classes combined
+	MethodWithinRun   = "pelt+mser5"            // one run's windows: PELT, Classify, MSER-5
+)
+
+// The metrics: what a comparison compares and what a warm-up class was
+// found in (names of columns of the runs and series tables).
+const (
+	MetricRPS       = "rps"         // throughput, requests per second
+	MetricLatMeanMs = "lat_mean_ms" // mean latency, ms
+	MetricLatP99Ms  = "lat_p99_ms"  // p99 latency, ms
+	MetricLatMaxMs  = "lat_max_ms"  // maximum latency, ms
+)
+
+// HigherIsBetter reports whether a larger value of the metric is better:
+// true for throughput, false for latencies.
+func HigherIsBetter(metric string) bool { return metric == MetricRPS }
+
 // Warmup is a warm-up classification.
 type Warmup struct {
-	Class string
+	Class stats.Class
 	// Good is set for the inconsistent class: true when the runs are only
 	// flat and warmup.
 	Good *bool
 	// SteadyFromSeq is the first run (seq) of the steady state, when there is one.
 	SteadyFromSeq *int32
-	// ChangePct is the change between the last two runs in percent (2-4 runs).
+	// ChangePct is the change between the last two runs in percent (2 or more runs).
 	ChangePct *float64
 	Method    string
-	Detail    string
+	// Basis is what the class rests on.
+	Basis Basis
+}
+
+// Basis is what a warm-up classification rests on: the figures the
+// report's "detail" is worded from. Which fields are set depends on the
+// method; Err is set when no classification could be made.
+type Basis struct {
+	// Metric is the classified series: MetricRPS for the throughput of
+	// runs, MetricLatMeanMs for the mean latency of a run's windows;
+	// empty for a combination of runs' classes.
+	Metric string
+	// N is the number of observations classified (runs or windows);
+	// MinN, when set, is the fewest the method needs and N fell short.
+	N, MinN int
+	// BandPct is the half-width of the noise band of the short-series
+	// rule, in percent; Improving tells whether the change between the
+	// last two runs was in the better direction; ZeroBase that both were 0.
+	BandPct   float64
+	Improving bool
+	ZeroBase  bool
+	// Segments is the number of PELT segments.
+	Segments int
+	// MSER is the MSER-5 cross-check, when it ran.
+	MSER *MSERCut
+	// Counts are the classes of a group's runs (MethodPerRun).
+	Counts []stats.ClassCount
+	// Err is why the series could not be classified.
+	Err error
+}
+
+// MSERCut is the outcome of MSER-5 on a series.
+type MSERCut struct {
+	Truncate      int  // observations (runs or windows) to discard as warm-up
+	NeedsMoreData bool // the truncation point is at or beyond half the series
 }
 
 // Steady is a group's steady-state performance over its steady runs.
 type Steady struct {
 	Runs      int
 	RPSMean   *float64
-	RPSCI     *CI
+	RPSCI     *stats.CI
 	LatMeanMs *float64
 	// LatP99Ms and LatMaxMs are the medians of the steady runs' p99 and
 	// max: percentiles of different runs are never averaged.
@@ -187,12 +239,12 @@ type Rep struct {
 type RunWarmup struct {
 	RunID      string
 	Seq        int32
-	Class      string
+	Class      stats.Class
 	WarmupEndS *float64 // start of the steady state, seconds since the run's start
 	MSEREndS   *float64 // MSER-5 truncation point, seconds, as a cross-check
 	Windows    int
 	Method     string
-	Detail     string
+	Basis      Basis
 }
 
 // Capacity is what a system's runs say about its capacity.
@@ -200,14 +252,34 @@ type Capacity struct {
 	Saturated bool
 	// SaturatedAt is the concurrency from which throughput stops growing.
 	SaturatedAt *int32
-	// SaturationDetail explains the saturation in words.
-	SaturationDetail string
+	// Saturation is the evidence of saturation, when Saturated.
+	Saturation *Saturation
 	// LittlesLawRatio is rps*mean latency/connections per closed-model run, in seq order.
 	LittlesLawRatio []float64
 	LittlesLawRuns  []string
 	// Levels are the representative points per concurrency level, ascending.
 	Levels []Level
-	USL    *USLFit
+	USL    *stats.USLFit
+}
+
+// The kinds of saturation evidence.
+const (
+	// SaturationConcurrency: between two closed-model concurrency levels
+	// throughput grew too little while mean latency grew too much.
+	SaturationConcurrency = "concurrency"
+	// SaturationOpenShortfall: an open-model group achieved too little
+	// of its requested rate.
+	SaturationOpenShortfall = "open-shortfall"
+)
+
+// Saturation is the evidence that a system is saturated.
+type Saturation struct {
+	Kind string // SaturationConcurrency or SaturationOpenShortfall
+	// From and To are the two concurrency levels (SaturationConcurrency).
+	From, To Level
+	// TargetRPS is the requested and RPS the achieved (representative)
+	// rate (SaturationOpenShortfall).
+	TargetRPS, RPS float64
 }
 
 // Level is a system's representative performance at one concurrency.
@@ -225,50 +297,6 @@ type System struct {
 	Groups          []Group
 	WithinRunWarmup []RunWarmup
 	Capacity        Capacity
-}
-
-// Comparison verdicts (SCHEMA.md).
-const (
-	AFaster      = "a-faster"
-	BFaster      = "b-faster"
-	NoDifference = "no-difference"
-	Inconclusive = "inconclusive"
-)
-
-// Comparison compares two systems at the same settings on one metric.
-type Comparison struct {
-	A, B     string
-	Settings Settings
-	Metric   string // rps, lat_mean_ms, lat_p99_ms, lat_max_ms
-	// HigherIsBetter is true for throughput, false for latency.
-	HigherIsBetter bool
-	ARuns, BRuns   int
-	AMean, BMean   float64
-	// Ratio is AMean/BMean.
-	Ratio   float64
-	CI      *CI
-	PValue  *float64
-	Verdict string
-	Reasons []string
-	// RunsNeeded is the runs per side that would detect the observed
-	// difference at alpha with the configured power, from the observed CV.
-	RunsNeeded *int
-}
-
-// Finding severities, most severe first.
-const (
-	SeverityError   = "error"
-	SeverityWarning = "warning"
-	SeverityInfo    = "info"
-)
-
-// Finding is a methodology problem with its fix.
-type Finding struct {
-	Severity string
-	Code     string
-	Subject  string
-	Message  string
-	Fix      string
 }
 
 // Analyze builds the Verdict of an experiment. It does not modify set.
@@ -303,13 +331,13 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 			v.steadyState(g)
 			if rw := v.withinRunWarmup(g, series); len(rw) > 0 {
 				sys.WithinRunWarmup = append(sys.WithinRunWarmup, rw...)
-				classes := make([]string, len(rw))
+				classes := make([]stats.Class, len(rw))
 				for i, w := range rw {
 					classes[i] = w.Class
 				}
-				class, good, detail := CombineClasses(classes)
-				w := &Warmup{Class: class, Method: "pelt+classify per run", Detail: detail}
-				if class == ClassInconsistent {
+				class, good, counts := stats.CombineClasses(classes)
+				w := &Warmup{Class: class, Method: MethodPerRun, Basis: Basis{Counts: counts}}
+				if class == stats.ClassInconsistent {
 					w.Good = &good
 				}
 				g.WithinRun = w

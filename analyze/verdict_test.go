@@ -4,11 +4,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/stats"
 )
 
 // run makes a closed-model wrk run of label at conns connections.
@@ -41,7 +41,7 @@ func comparison(t *testing.T, v *analyze.Verdict, metric string) analyze.Compari
 	return analyze.Comparison{}
 }
 
-func hasFinding(v *analyze.Verdict, code string) bool {
+func hasFinding(v *analyze.Verdict, code analyze.Code) bool {
 	for _, f := range v.Findings {
 		if f.Code == code {
 			return true
@@ -71,8 +71,9 @@ func TestFiveInterleavedRunsBFaster(t *testing.T) {
 	if l := comparison(t, v, "lat_mean_ms"); l.Verdict != analyze.BFaster {
 		t.Errorf("latency comparison: %s", l.Verdict)
 	}
-	if !strings.HasPrefix(v.Headline, "b:80 is faster than a:80") || !strings.Contains(v.Headline, "p = 0.00794") {
-		t.Errorf("headline %q", v.Headline)
+	if h := v.Headline; h.Lead != analyze.LeadComparison || h.Comparison < 0 || v.Comparisons[h.Comparison].Metric != "rps" ||
+		v.Comparisons[h.Comparison].Verdict != analyze.BFaster || len(h.Why) != 0 {
+		t.Errorf("headline %+v", h)
 	}
 	if hasFinding(v, analyze.CodeNotInterleaved) || hasFinding(v, analyze.CodeNoReplication) {
 		t.Errorf("unexpected findings: %+v", v.Findings)
@@ -86,9 +87,14 @@ func TestThreeRunsInconclusive(t *testing.T) {
 		runs = append(runs, run("a:80", 2*i, 10, float64(1+i), 1000))
 		runs = append(runs, run("b:80", 2*i+1, 10, float64(4+i), 1000))
 	}
-	c := comparison(t, mustAnalyze(t, runs, nil), "rps")
-	if c.Verdict != analyze.Inconclusive || !strings.Contains(strings.Join(c.Reasons, ";"), "need >= 4 runs per system to detect a difference at alpha 0.05") {
-		t.Fatalf("verdict %s reasons %q", c.Verdict, c.Reasons)
+	v := mustAnalyze(t, runs, nil)
+	c := comparison(t, v, "rps")
+	want := analyze.Reason{Code: analyze.ReasonTooFewRuns, MinRuns: 4, Alpha: 0.05, ARuns: 3, BRuns: 3}
+	if c.Verdict != analyze.Inconclusive || len(c.Reasons) == 0 || !reflect.DeepEqual(c.Reasons[0], want) {
+		t.Fatalf("verdict %s reasons %+v", c.Verdict, c.Reasons)
+	}
+	if h := v.Headline; h.Lead != analyze.LeadComparison || len(h.Why) == 0 || !reflect.DeepEqual(h.Why[0], want) {
+		t.Errorf("headline %+v", h)
 	}
 }
 
@@ -101,11 +107,13 @@ func TestSameSystemsNoDifference(t *testing.T) {
 		runs = append(runs, run("b:80", 2*i+1, 10, 1000+5*rng.NormFloat64(), 10))
 	}
 	v := mustAnalyze(t, runs, nil)
-	if c := comparison(t, v, "rps"); c.Verdict != analyze.NoDifference {
-		t.Fatalf("verdict %s reasons %v", c.Verdict, c.Reasons)
+	c := comparison(t, v, "rps")
+	if c.Verdict != analyze.NoDifference || c.PValue == nil || len(c.Reasons) != 1 ||
+		c.Reasons[0].Code != analyze.ReasonNotSignificant || c.Reasons[0].P != *c.PValue || c.Reasons[0].Alpha != 0.05 {
+		t.Fatalf("verdict %s reasons %+v", c.Verdict, c.Reasons)
 	}
-	if !strings.HasPrefix(v.Headline, "No difference shown") {
-		t.Errorf("headline %q", v.Headline)
+	if h := v.Headline; h.Lead != analyze.LeadComparison || v.Comparisons[h.Comparison].Verdict != analyze.NoDifference {
+		t.Errorf("headline %+v", h)
 	}
 }
 
@@ -150,7 +158,9 @@ func TestErrorsFinding(t *testing.T) {
 	v := mustAnalyze(t, []results.Run{r}, nil)
 	for _, f := range v.Findings {
 		if f.Code == analyze.CodeErrors {
-			if f.Severity != analyze.SeverityError || !strings.Contains(f.Message, "read 5000") {
+			facts, ok := f.Facts.(analyze.ErrorsFacts)
+			if f.Severity != analyze.SeverityError || !ok || facts.Errors != 5000 || facts.Read == nil || *facts.Read != 5000 ||
+				facts.Connect != nil || len(f.Subject.Runs) != 1 || f.Subject.Runs[0].Seq != 0 {
 				t.Errorf("errors finding %+v", f)
 			}
 			return
@@ -173,8 +183,9 @@ func TestCapacityUSLAndSaturation(t *testing.T) {
 	if c.USL == nil || math.Abs(c.USL.Sigma-0.05) > 1e-3 || math.Abs(c.USL.Kappa-0.002) > 1e-4 || c.USL.NMax != 21 {
 		t.Fatalf("USL %+v", c.USL)
 	}
-	if !c.Saturated || c.SaturatedAt == nil || *c.SaturatedAt != 16 {
-		t.Errorf("saturated %v at %v (%s)", c.Saturated, c.SaturatedAt, c.SaturationDetail)
+	if !c.Saturated || c.SaturatedAt == nil || *c.SaturatedAt != 16 || c.Saturation == nil ||
+		c.Saturation.Kind != analyze.SaturationConcurrency || c.Saturation.From.Connections != 16 || c.Saturation.To.Connections != 32 {
+		t.Errorf("saturated %v at %v (%+v)", c.Saturated, c.SaturatedAt, c.Saturation)
 	}
 }
 
@@ -191,7 +202,7 @@ func TestAcrossRunWarmupPELT(t *testing.T) {
 		runs = append(runs, run("a:80", i, 10, rps+10*rng.NormFloat64(), 5))
 	}
 	g := mustAnalyze(t, runs, nil).Systems[0].Groups[0]
-	if g.Warmup.Class != analyze.ClassWarmup || g.Warmup.SteadyFromSeq == nil || *g.Warmup.SteadyFromSeq != 10 {
+	if g.Warmup.Class != stats.ClassWarmup || g.Warmup.SteadyFromSeq == nil || *g.Warmup.SteadyFromSeq != 10 {
 		t.Fatalf("warmup %+v", g.Warmup)
 	}
 	if g.Steady.Runs != 20 || g.Steady.RPSCI == nil || math.Abs(*g.Steady.RPSMean-2000) > 10 {
@@ -216,7 +227,7 @@ func TestWithinRunWarmup(t *testing.T) {
 	}
 	v := mustAnalyze(t, []results.Run{r}, series)
 	w := v.Systems[0].WithinRunWarmup
-	if len(w) != 1 || w[0].Class != analyze.ClassWarmup || w[0].WarmupEndS == nil || *w[0].WarmupEndS != 12 {
+	if len(w) != 1 || w[0].Class != stats.ClassWarmup || w[0].WarmupEndS == nil || *w[0].WarmupEndS != 12 {
 		t.Fatalf("within-run warmup %+v", w)
 	}
 }

@@ -1,13 +1,11 @@
 package analyze
 
 import (
-	"fmt"
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/stats"
 )
 
 // acrossRunWarmup classifies the throughput of a group's runs in execution
@@ -20,43 +18,46 @@ func (v *Verdict) acrossRunWarmup(g *Group) {
 		x[i] = r.RPS
 	}
 	n := len(x)
+	basis := Basis{Metric: MetricRPS, N: n}
 	switch {
 	case n < 2:
-		g.Warmup = Warmup{Class: ClassInsufficientData, Method: "single-run",
-			Detail: "one run: whether it had warmed up cannot be told"}
+		g.Warmup = Warmup{Class: stats.ClassInsufficientData, Method: MethodSingleRun, Basis: basis}
 	case n <= 4:
 		// The noise band widens to the CV of the runs before the last
 		// one when there are at least two of them (with only two runs in
 		// all, their CV is just their difference again).
 		cv := 0.0
 		if n >= 3 {
-			cv = coefVar(x[:n-1])
+			cv = stats.CoefVar(x[:n-1])
 		}
-		sc, err := ClassifyShort(x, true, o.NoiseBand, cv)
+		sc, err := stats.ClassifyShort(x, true, o.NoiseBand, cv)
 		if err != nil {
-			g.Warmup = Warmup{Class: ClassInsufficientData, Method: "short-series", Detail: err.Error()}
-			v.warnf("%s: %v", g.Settings, err)
+			basis.Err = err
+			g.Warmup = Warmup{Class: stats.ClassInsufficientData, Method: MethodShortSeries, Basis: basis}
+			v.warn(Warning{Code: WarnAcrossRunWarmup, System: g.Runs[0].Label, Settings: &g.Settings, Err: err})
 			return
 		}
-		g.Warmup = Warmup{Class: sc.Class, ChangePct: results.Ptr(sc.ChangePct), Method: "short-series",
-			Detail: "throughput: " + sc.Detail}
-		if sc.Class == ClassFlat {
+		basis.BandPct, basis.Improving, basis.ZeroBase = sc.BandPct, sc.Improving, sc.ZeroBase
+		g.Warmup = Warmup{Class: sc.Class, ChangePct: results.Ptr(sc.ChangePct), Method: MethodShortSeries, Basis: basis}
+		if sc.Class == stats.ClassFlat {
 			g.Warmup.SteadyFromSeq = results.Ptr(g.Seqs[0])
 		}
 	default:
-		seg, err := SegmentSeries(x, o.PenaltyFactor*math.Log(float64(n)), o.MinSegment)
+		seg, err := stats.SegmentSeries(x, o.PenaltyFactor*math.Log(float64(n)), o.MinSegment)
 		if err != nil {
-			g.Warmup = Warmup{Class: ClassInsufficientData, Method: "pelt+classify", Detail: err.Error()}
-			v.warnf("%s: %v", g.Settings, err)
+			basis.Err = err
+			g.Warmup = Warmup{Class: stats.ClassInsufficientData, Method: MethodPELT, Basis: basis}
+			v.warn(Warning{Code: WarnAcrossRunWarmup, System: g.Runs[0].Label, Settings: &g.Settings, Err: err})
 			return
 		}
-		c, err := Classify(seg.Segments, true, o.Delta)
+		c, err := stats.Classify(seg.Segments, true, o.Delta)
 		if err != nil {
-			g.Warmup = Warmup{Class: ClassInsufficientData, Method: "pelt+classify", Detail: err.Error()}
+			basis.Err = err
+			g.Warmup = Warmup{Class: stats.ClassInsufficientData, Method: MethodPELT, Basis: basis}
 			return
 		}
-		g.Warmup = Warmup{Class: c.Class, Method: "pelt+classify",
-			Detail: fmt.Sprintf("throughput of %d runs: %d segment(s)", n, len(seg.Segments))}
+		basis.Segments = len(seg.Segments)
+		g.Warmup = Warmup{Class: c.Class, Method: MethodPELT, Basis: basis}
 		if c.SteadyStart >= 0 {
 			g.Warmup.SteadyFromSeq = results.Ptr(g.Seqs[c.SteadyStart])
 		}
@@ -65,13 +66,9 @@ func (v *Verdict) acrossRunWarmup(g *Group) {
 			g.Warmup.ChangePct = results.Ptr(last2)
 		}
 		if n >= 20 {
-			if d, more, err := MSER5(x); err == nil {
-				if more {
-					g.Warmup.Detail += "; MSER-5 says more runs are needed"
-				} else {
-					g.Warmup.Detail += fmt.Sprintf("; MSER-5 truncates the first %d runs", d)
-				}
-				g.Warmup.Method = "pelt+classify+mser5"
+			if d, more, err := stats.MSER5(x); err == nil {
+				g.Warmup.Basis.MSER = &MSERCut{Truncate: d, NeedsMoreData: more}
+				g.Warmup.Method = MethodPELTMSER
 			}
 		}
 	}
@@ -102,20 +99,20 @@ func (v *Verdict) steadyState(g *Group) {
 	}
 	rps := column(sr, func(r results.Run) *float64 { return &r.RPS })
 	g.Steady.Runs = len(sr)
-	g.Steady.RPSMean = results.Ptr(mean(rps))
+	g.Steady.RPSMean = results.Ptr(stats.Mean(rps))
 	if len(rps) >= o.MinRuns {
-		if ci, err := SteadyStateCI(rps, o.Resamples, o.Level, o.Seed); err == nil {
+		if ci, err := stats.SteadyStateCI(rps, o.Resamples, o.Level, o.Seed); err == nil {
 			g.Steady.RPSCI = &ci
 		}
 	}
 	if lat := column(sr, func(r results.Run) *float64 { return r.LatMeanMs }); lat != nil {
-		g.Steady.LatMeanMs = results.Ptr(mean(lat))
+		g.Steady.LatMeanMs = results.Ptr(stats.Mean(lat))
 	}
 	if p99 := column(sr, func(r results.Run) *float64 { return r.LatP99Ms }); p99 != nil {
-		g.Steady.LatP99Ms = results.Ptr(median(p99))
+		g.Steady.LatP99Ms = results.Ptr(stats.Median(p99))
 	}
 	if mx := column(sr, func(r results.Run) *float64 { return r.LatMaxMs }); mx != nil {
-		g.Steady.LatMaxMs = results.Ptr(median(mx))
+		g.Steady.LatMaxMs = results.Ptr(stats.Median(mx))
 	}
 	g.Rep = Rep{RPS: *g.Steady.RPSMean, LatMeanMs: g.Steady.LatMeanMs, LatP99Ms: g.Steady.LatP99Ms,
 		LatMaxMs: g.Steady.LatMaxMs, FromSteady: true}
@@ -138,34 +135,34 @@ func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) 
 				ts = append(ts, w.TS)
 			}
 		}
-		rw := RunWarmup{RunID: r.RunID, Seq: r.Seq, Windows: len(x), Method: "pelt+mser5"}
+		rw := RunWarmup{RunID: r.RunID, Seq: r.Seq, Windows: len(x), Method: MethodWithinRun,
+			Basis: Basis{Metric: MetricLatMeanMs, N: len(x)}}
 		if len(x) < o.MinWindows {
-			rw.Class = ClassInsufficientData
-			rw.Detail = fmt.Sprintf("%d windows with requests, need %d", len(x), o.MinWindows)
+			rw.Class = stats.ClassInsufficientData
+			rw.Basis.MinN = o.MinWindows
 			out = append(out, rw)
 			continue
 		}
-		seg, err := SegmentSeries(x, o.PenaltyFactor*math.Log(float64(len(x))), o.MinSegment)
+		seg, err := stats.SegmentSeries(x, o.PenaltyFactor*math.Log(float64(len(x))), o.MinSegment)
 		if err == nil {
-			var c Classification
-			c, err = Classify(seg.Segments, false, o.Delta)
+			var c stats.Classification
+			c, err = stats.Classify(seg.Segments, false, o.Delta)
 			if err == nil {
 				rw.Class = c.Class
 				if c.SteadyStart >= 0 {
 					rw.WarmupEndS = results.Ptr(ts[c.SteadyStart])
 				}
-				rw.Detail = fmt.Sprintf("mean latency per window: %d segment(s)", len(seg.Segments))
+				rw.Basis.Segments = len(seg.Segments)
 			}
 		}
 		if err != nil {
-			rw.Class = ClassInsufficientData
-			rw.Detail = err.Error()
-			v.warnf("run %s: %v", r.RunID, err)
+			rw.Class = stats.ClassInsufficientData
+			rw.Basis.Err = err
+			v.warn(Warning{Code: WarnWithinRunWarmup, System: r.Label, RunID: r.RunID, Seq: r.Seq, Err: err})
 		}
-		if d, more, err := MSER5(x); err == nil {
-			if more {
-				rw.Detail += "; MSER-5: needs more data"
-			} else {
+		if d, more, err := stats.MSER5(x); err == nil {
+			rw.Basis.MSER = &MSERCut{Truncate: d, NeedsMoreData: more}
+			if !more {
 				rw.MSEREndS = results.Ptr(ts[d])
 			}
 		}
@@ -187,21 +184,4 @@ func column(runs []results.Run, f func(results.Run) *float64) []float64 {
 	return out
 }
 
-func mean(x []float64) float64 { return stat.Mean(x, nil) }
-
-// coefVar is the sample coefficient of variation (sd/|mean|), 0 for fewer
-// than two values or a zero mean.
-func coefVar(x []float64) float64 {
-	if len(x) < 2 {
-		return 0
-	}
-	m := stat.Mean(x, nil)
-	if m == 0 {
-		return 0
-	}
-	return stat.StdDev(x, nil) / math.Abs(m)
-}
-
-func (v *Verdict) warnf(format string, a ...any) {
-	v.Warnings = append(v.Warnings, fmt.Sprintf(format, a...))
-}
+func (v *Verdict) warn(w Warning) { v.Warnings = append(v.Warnings, w) }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/stats"
 )
 
 // scSystem is one system's capacity curve.
@@ -22,9 +23,8 @@ type scSystem struct {
 	// R0S is the mean latency at the lowest level in seconds (0: unknown);
 	// N/R0S is the Little's-law bound of throughput at N connections.
 	R0S         float64
-	USL         *analyze.USLFit
+	USL         *stats.USLFit
 	SaturatedAt *int32
-	Saturation  string
 }
 
 // scData is what the scaling figure shows.
@@ -73,7 +73,6 @@ func scalingData(v *analyze.Verdict) scData {
 		}
 		if c.Saturated && c.SaturatedAt != nil {
 			s.SaturatedAt = c.SaturatedAt
-			s.Saturation = c.SaturationDetail
 		}
 		d.Systems = append(d.Systems, s)
 	}

@@ -199,9 +199,9 @@ func Timeline(in Input, runID string) (*Stack, error) {
 			text := fmt.Sprintf("warm-up ends at %s s", fmtNum(*w.WarmupEndS))
 			top.Add(vline{X: *w.WarmupEndS, Line: grey, Text: text})
 			bottom.Add(vline{X: *w.WarmupEndS, Line: grey})
-			top.Legend.Add("warm-up end ("+w.Class+")", lineThumb{Line: grey})
+			top.Legend.Add("warm-up end ("+string(w.Class)+")", lineThumb{Line: grey})
 		} else if w.Class != "" {
-			top.Legend.Add("no warm-up end ("+w.Class+")", lineThumb{})
+			top.Legend.Add("no warm-up end ("+string(w.Class)+")", lineThumb{})
 		}
 		if w.MSEREndS != nil && *w.MSEREndS > d.XMin {
 			dot := draw.LineStyle{Color: colors[2], Width: thinWidth, Dashes: dashes[2]}

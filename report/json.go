@@ -160,8 +160,8 @@ type SummaryRunBrief struct {
 func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 	s := &Summary{
 		Experiment: v.Experiment, GeneratedBy: generatedBy, AnalysisVersion: v.AnalysisVersion,
-		Headline: v.Headline, Systems: []SummarySystem{}, Comparisons: []SummaryCompare{},
-		Findings: []SummaryFinding{}, Warnings: append([]string{}, v.Warnings...), Options: v.Options,
+		Headline: Headline(v), Systems: []SummarySystem{}, Comparisons: []SummaryCompare{},
+		Findings: []SummaryFinding{}, Warnings: warningLines(v), Options: v.Options,
 		Runs: []SummaryRunBrief{},
 	}
 	for _, r := range v.Runs {
@@ -187,11 +187,11 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 			ss.Groups = append(ss.Groups, sg)
 		}
 		for _, w := range sys.WithinRunWarmup {
-			ss.WithinRunWarmup = append(ss.WithinRunWarmup, SummaryRunWarm{RunID: w.RunID, Seq: w.Seq, Class: w.Class,
-				WarmupEndS: r2p(w.WarmupEndS), MSEREndS: r2p(w.MSEREndS), Windows: w.Windows, Method: w.Method, Detail: w.Detail})
+			ss.WithinRunWarmup = append(ss.WithinRunWarmup, SummaryRunWarm{RunID: w.RunID, Seq: w.Seq, Class: string(w.Class),
+				WarmupEndS: r2p(w.WarmupEndS), MSEREndS: r2p(w.MSEREndS), Windows: w.Windows, Method: w.Method, Detail: runWarmupDetail(w)})
 		}
 		c := sys.Capacity
-		sc := SummaryCapacity{Saturated: c.Saturated, SaturatedAt: c.SaturatedAt, SaturationDetail: c.SaturationDetail,
+		sc := SummaryCapacity{Saturated: c.Saturated, SaturatedAt: c.SaturatedAt, SaturationDetail: saturationText(c.Saturation),
 			LittlesLawRatio: []float64{}, Levels: []SummaryLevel{}}
 		for _, r := range c.LittlesLawRatio {
 			sc.LittlesLawRatio = append(sc.LittlesLawRatio, round(r, 2))
@@ -210,7 +210,7 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 		sc := SummaryCompare{A: c.A, B: c.B, Tool: c.Settings.Tool, Connections: c.Settings.Connections, Threads: c.Settings.Threads,
 			TargetRPS: c.Settings.TargetRPS, PlannedDurationS: c.Settings.PlannedDurationS, Metric: c.Metric,
 			HigherIsBetter: c.HigherIsBetter, ARuns: c.ARuns, BRuns: c.BRuns, AMean: round(c.AMean, 2), BMean: round(c.BMean, 2),
-			Ratio: round(c.Ratio, 3), Verdict: c.Verdict, Reasons: append([]string{}, c.Reasons...), RunsNeeded: c.RunsNeeded}
+			Ratio: round(c.Ratio, 3), Verdict: c.Verdict, Reasons: reasonLines(c.Reasons, false), RunsNeeded: c.RunsNeeded}
 		if c.CI != nil {
 			sc.CI = [2]*float64{ptr(round(c.CI.Lo, 3)), ptr(round(c.CI.Hi, 3))}
 		}
@@ -220,7 +220,9 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 		s.Comparisons = append(s.Comparisons, sc)
 	}
 	for _, f := range v.Findings {
-		s.Findings = append(s.Findings, SummaryFinding(f))
+		w := wordFinding(f)
+		s.Findings = append(s.Findings, SummaryFinding{Severity: string(f.Severity), Code: string(f.Code), Subject: w.Subject,
+			Message: w.Message, Fix: w.Fix})
 	}
 	return s
 }
@@ -235,7 +237,7 @@ func JSON(w io.Writer, v *analyze.Verdict, generatedBy string) error {
 }
 
 func warmup(w analyze.Warmup) SummaryWarmup {
-	out := SummaryWarmup{Class: w.Class, Good: w.Good, SteadyFromSeq: w.SteadyFromSeq, Method: w.Method, Detail: w.Detail}
+	out := SummaryWarmup{Class: string(w.Class), Good: w.Good, SteadyFromSeq: w.SteadyFromSeq, Method: w.Method, Detail: warmupDetail(w)}
 	if w.ChangePct != nil {
 		out.ChangePct = ptr(round(*w.ChangePct, 1))
 	}

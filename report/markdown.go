@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/stats"
 )
 
 // Figure is a rendered figure the report links to, written next to it.
@@ -64,7 +65,7 @@ func (m *md) p(format string, a ...any) {
 func (m *md) all(meta Meta) {
 	v := m.v
 	m.p("# loadverdict: %s\n\n", text(v.Experiment))
-	m.p("**Verdict:** %s\n\n", text(v.Headline))
+	m.p("**Verdict:** %s\n\n", text(Headline(v)))
 	m.answers()
 	m.systems()
 	m.comparisons()
@@ -84,45 +85,45 @@ func (m *md) answers() {
 		if c.Metric != "rps" {
 			continue
 		}
-		key := c.A + "\x00" + c.B + "\x00" + c.Settings.String()
+		key := c.A + "\x00" + c.B + "\x00" + settingsText(c.Settings)
 		if seen[key] {
 			continue
 		}
 		seen[key] = true
-		q := fmt.Sprintf("Is %s faster than %s at %s?", text(c.A), text(c.B), text(c.Settings.String()))
+		q := fmt.Sprintf("Is %s faster than %s at %s?", text(c.A), text(c.B), text(settingsText(c.Settings)))
 		switch c.Verdict {
 		case analyze.AFaster:
-			m.p("- %s **Yes**: %.2fx the throughput, p = %s (%d vs %d runs).\n", q, c.Ratio, fmtP(c.PValue), c.ARuns, c.BRuns)
+			m.p("- %s **Yes**: %sx the throughput, p = %s (%d vs %d runs).\n", q, rel(c.Ratio), relP(c.PValue), c.ARuns, c.BRuns)
 		case analyze.BFaster:
-			m.p("- %s **No, %s is**: %.2fx the throughput, p = %s (%d vs %d runs).\n", q, text(c.B), 1/c.Ratio, fmtP(c.PValue), c.ARuns, c.BRuns)
+			m.p("- %s **No, %s is**: %sx the throughput, p = %s (%d vs %d runs).\n", q, text(c.B), rel(1/c.Ratio), relP(c.PValue), c.ARuns, c.BRuns)
 		case analyze.NoDifference:
-			m.p("- %s **No difference shown** (ratio %.3f; %s).\n", q, c.Ratio, text(strings.Join(c.Reasons, "; ")))
+			m.p("- %s **No difference shown** (ratio %s; %s).\n", q, rel(c.Ratio), text(strings.Join(reasonLines(c.Reasons, false), "; ")))
 		default:
 			need := ""
 			if c.RunsNeeded != nil {
 				need = fmt.Sprintf(" About %d steady runs per system would settle it.", *c.RunsNeeded)
 			}
-			m.p("- %s **Not established.** The runs show a ratio of %.2f, but: %s.%s\n", q, c.Ratio, text(strings.Join(c.Reasons, "; ")), need)
+			m.p("- %s **Not established.** The runs show a ratio of %s, but: %s.%s\n", q, rel(c.Ratio), text(strings.Join(reasonLines(c.Reasons, false), "; ")), need)
 		}
 	}
 	for _, s := range v.Systems {
 		for _, g := range s.Groups {
-			q := fmt.Sprintf("Has %s warmed up at %s?", text(s.Label), text(g.Settings.String()))
+			q := fmt.Sprintf("Has %s warmed up at %s?", text(s.Label), text(settingsText(g.Settings)))
 			switch g.Warmup.Class {
-			case analyze.ClassNoSteadyState:
-				m.p("- %s **No**: %s.\n", q, text(g.Warmup.Detail))
-			case analyze.ClassInsufficientData:
+			case stats.ClassNoSteadyState:
+				m.p("- %s **No**: %s.\n", q, text(warmupDetail(g.Warmup)))
+			case stats.ClassInsufficientData:
 				m.p("- %s **Cannot tell** from %s.\n", q, plural(len(g.Runs), "run"))
-			case analyze.ClassFlat:
-				m.p("- %s **No change seen** across its %s (%s).\n", q, plural(len(g.Runs), "run"), text(g.Warmup.Detail))
+			case stats.ClassFlat:
+				m.p("- %s **No change seen** across its %s (%s).\n", q, plural(len(g.Runs), "run"), text(warmupDetail(g.Warmup)))
 			default:
-				m.p("- %s **%s** (%s).\n", q, text(g.Warmup.Class), text(g.Warmup.Detail))
+				m.p("- %s **%s** (%s).\n", q, text(string(g.Warmup.Class)), text(warmupDetail(g.Warmup)))
 			}
 		}
 	}
 	for _, s := range v.Systems {
 		if s.Capacity.Saturated {
-			m.p("- Is %s at capacity? **Saturated**: %s.\n", text(s.Label), text(s.Capacity.SaturationDetail))
+			m.p("- Is %s at capacity? **Saturated**: %s.\n", text(s.Label), text(saturationText(s.Capacity.Saturation)))
 		}
 	}
 	if fixes := m.topFixes(); len(fixes) > 0 {
@@ -138,13 +139,13 @@ func (m *md) answers() {
 // severe first.
 func (m *md) topFixes() []string {
 	var out []string
-	seen := map[string]bool{}
+	seen := map[analyze.Code]bool{}
 	for _, f := range m.v.Findings {
 		if f.Severity == analyze.SeverityInfo || seen[f.Code] {
 			continue
 		}
 		seen[f.Code] = true
-		out = append(out, f.Fix)
+		out = append(out, wordFinding(f).Fix)
 	}
 	return out
 }
@@ -167,8 +168,8 @@ func (m *md) systems() {
 				src = "last run"
 			}
 			lat := fmt.Sprintf("%s / %s / %s (%s)", optF(g.Rep.LatMeanMs), optF(g.Rep.LatP99Ms), optF(g.Rep.LatMaxMs), src)
-			m.p("| %s | %s | %d (%s) | %s | %s | %s |\n", text(s.Label), text(g.Settings.String()), len(g.Runs), seqList(g.Seqs),
-				text(g.Warmup.Class), steady, lat)
+			m.p("| %s | %s | %d (%s) | %s | %s | %s |\n", text(s.Label), text(settingsText(g.Settings)), len(g.Runs), seqList(g.Seqs),
+				text(string(g.Warmup.Class)), steady, lat)
 		}
 	}
 	m.p("\n")
@@ -181,7 +182,7 @@ func (m *md) comparisons() {
 		return
 	}
 	m.p("Ratios are a/b of the mean (throughput: above 1 means a is faster; latency: below 1 means a is faster). ")
-	m.p("Mann-Whitney U over runs, alpha %s, practical band ±%s %%.\n\n", fmtF(m.v.Options.Alpha, 3), fmtF(100*m.v.Options.PracticalBand, 1))
+	m.p("Mann-Whitney U over runs, alpha %s, practical band ±%s %%.\n\n", rel(m.v.Options.Alpha), rel(100*m.v.Options.PracticalBand))
 	m.p("| a vs b | settings | metric | ratio a/b (95 %% CI) | p | verdict | runs needed per side |\n")
 	m.p("|---|---|---|---|---|---|---|\n")
 	for _, c := range m.v.Comparisons {
@@ -193,8 +194,8 @@ func (m *md) comparisons() {
 		if c.RunsNeeded != nil {
 			need = strconv.Itoa(*c.RunsNeeded)
 		}
-		m.p("| %s vs %s | %s | %s | %s | %s | %s | %s |\n", text(c.A), text(c.B), text(c.Settings.String()), c.Metric, ratio,
-			fmtP(c.PValue), text(verdictWords(c)), need)
+		m.p("| %s vs %s | %s | %s | %s | %s | %s | %s |\n", text(c.A), text(c.B), text(settingsText(c.Settings)), c.Metric, ratio,
+			relP(c.PValue), text(verdictWords(c)), need)
 	}
 	m.p("\n")
 }
@@ -209,13 +210,7 @@ func verdictWords(c analyze.Comparison) string {
 	case analyze.NoDifference:
 		return "~ no difference"
 	}
-	var blocking []string
-	for _, r := range c.Reasons {
-		if !strings.HasPrefix(r, "note: ") {
-			blocking = append(blocking, r)
-		}
-	}
-	return "inconclusive: " + strings.Join(blocking, "; ")
+	return "inconclusive: " + strings.Join(reasonLines(c.Reasons, true), "; ")
 }
 
 func (m *md) figure(name string) {
@@ -237,20 +232,20 @@ func (m *md) warmup() {
 			if g.Warmup.SteadyFromSeq != nil {
 				from = fmt.Sprintf(", steady from run seq %d", *g.Warmup.SteadyFromSeq)
 			}
-			m.p("- **%s** at %s: `%s`%s; %s (method: %s).\n", text(s.Label), text(g.Settings.String()), g.Warmup.Class, from,
-				text(g.Warmup.Detail), text(g.Warmup.Method))
+			m.p("- **%s** at %s: `%s`%s; %s (method: %s).\n", text(s.Label), text(settingsText(g.Settings)), g.Warmup.Class, from,
+				text(warmupDetail(g.Warmup)), text(g.Warmup.Method))
 			if g.WithinRun != nil {
-				m.p("  Within its runs: `%s` (%s).\n", g.WithinRun.Class, text(g.WithinRun.Detail))
+				m.p("  Within its runs: `%s` (%s).\n", g.WithinRun.Class, text(warmupDetail(*g.WithinRun)))
 			}
 		}
 		for _, w := range s.WithinRunWarmup {
 			end := "-"
 			if w.WarmupEndS != nil {
-				end = fmtF(*w.WarmupEndS, 1) + " s"
+				end = num(*w.WarmupEndS) + " s"
 			}
 			mser := "-"
 			if w.MSEREndS != nil {
-				mser = fmtF(*w.MSEREndS, 1) + " s"
+				mser = num(*w.MSEREndS) + " s"
 			}
 			m.p("  - run seq %d (%s): `%s`, warm-up ends at %s (MSER-5: %s), %d windows.\n", w.Seq, code(w.RunID, false), w.Class, end, mser, w.Windows)
 		}
@@ -279,18 +274,18 @@ func (m *md) capacity() {
 		if len(c.LittlesLawRatio) > 0 {
 			var r []string
 			for _, x := range c.LittlesLawRatio {
-				r = append(r, fmtF(x, 2))
+				r = append(r, rel(x))
 			}
 			m.p(": Little's law ratio (rps x mean latency / connections, 1 when every connection is busy) %s", strings.Join(r, ", "))
 		}
 		if c.Saturated {
-			m.p("; **saturated**: %s", text(c.SaturationDetail))
+			m.p("; **saturated**: %s", text(saturationText(c.Saturation)))
 		} else if len(c.Levels) >= 2 {
 			m.p("; not saturated over %d concurrency levels", len(c.Levels))
 		}
 		if u := c.USL; u != nil {
 			m.p("; USL fit: sigma %s, kappa %s, lambda %s req/s, peak at N = %d (%s req/s), R² %s",
-				fmtG(u.Sigma), fmtG(u.Kappa), fmtF(u.Lambda, 1), u.NMax, fmtF(u.XMax, 1), fmtF(u.R2, 3))
+				num(u.Sigma), num(u.Kappa), num(u.Lambda), u.NMax, num(u.XMax), rel(u.R2))
 			if u.NegativeSigma || u.NegativeKappa {
 				m.p(" (a negative coefficient: the fit is a curve, not a model of the system)")
 			}
@@ -307,7 +302,8 @@ func (m *md) findings() {
 		return
 	}
 	for _, f := range m.v.Findings {
-		m.p("- **%s** `%s` (%s): %s\n  **Fix:** %s\n", strings.ToUpper(f.Severity), f.Code, text(f.Subject), text(f.Message), text(f.Fix))
+		w := wordFinding(f)
+		m.p("- **%s** `%s` (%s): %s\n  **Fix:** %s\n", strings.ToUpper(string(f.Severity)), f.Code, text(w.Subject), text(w.Message), text(w.Fix))
 	}
 	m.p("\n")
 }
@@ -333,7 +329,7 @@ func (m *md) appendix(meta Meta) {
 	}
 	if len(v.Warnings) > 0 {
 		m.p("\n### Warnings\n\n")
-		for _, w := range v.Warnings {
+		for _, w := range warningLines(v) {
 			m.p("- %s\n", text(w))
 		}
 	}
@@ -357,13 +353,12 @@ func fmtF(x float64, d int) string {
 	return strconv.FormatFloat(round(x, d), 'f', -1, 64)
 }
 
-func fmtG(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
-
-func fmtP(p *float64) string {
+// relP formats an optional p-value, "-" for none.
+func relP(p *float64) string {
 	if p == nil {
 		return "-"
 	}
-	return strconv.FormatFloat(*p, 'g', 3, 64)
+	return rel(*p)
 }
 
 func optF(p *float64) string {

@@ -271,7 +271,7 @@ func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string
 	if err != nil {
 		return nil, err
 	}
-	return &Report{Experiment: req.Experiment, Headline: v.Headline, Verdict: v, Files: files, Inputs: in}, nil
+	return &Report{Experiment: req.Experiment, Headline: report.Headline(v), Verdict: v, Files: files, Inputs: in}, nil
 }
 
 // namer names the systems of an analysis.

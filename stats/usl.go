@@ -1,4 +1,4 @@
-package analyze
+package stats
 
 import (
 	"fmt"
@@ -42,7 +42,8 @@ func (f USLFit) Throughput(n float64) float64 {
 //
 // n and x must have the same length, at least MinUSLPoints, be finite, with
 // n > 0 and x >= 0, and hold at least 3 distinct concurrencies (else
-// ErrParameter or ErrTooFew).
+// ErrParameter, ErrNotFinite or a *TooFewError). When the optimiser fails
+// before it has a finite objective the error wraps ErrNoConvergence.
 func FitUSL(n, x []float64) (USLFit, error) {
 	if len(n) != len(x) {
 		return USLFit{}, fmt.Errorf("%w: %d concurrencies but %d throughputs", ErrParameter, len(n), len(x))
@@ -123,7 +124,7 @@ func FitUSL(n, x []float64) (USLFit, error) {
 		&optimize.Settings{Converger: &optimize.FunctionConverge{Absolute: 1e-15, Iterations: 200}, FuncEvaluations: 20000},
 		&optimize.NelderMead{})
 	if err != nil && nm == nil {
-		return USLFit{}, fmt.Errorf("analyze: USL fit: %w", err)
+		return USLFit{}, fmt.Errorf("%w: %w", ErrNoConvergence, err)
 	}
 	if nm != nil {
 		p = nm.X
@@ -134,7 +135,7 @@ func FitUSL(n, x []float64) (USLFit, error) {
 	if bf != nil && bf.F <= obj(p) {
 		p = bf.X
 	} else if err != nil && math.IsInf(obj(p), 1) {
-		return USLFit{}, fmt.Errorf("analyze: USL fit: %w", err)
+		return USLFit{}, fmt.Errorf("%w: %w", ErrNoConvergence, err)
 	}
 
 	s, k, l := unscale(p)

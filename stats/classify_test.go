@@ -1,7 +1,8 @@
-package analyze
+package stats
 
 import (
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -19,7 +20,7 @@ func TestClassifyAcceptance(t *testing.T) {
 	cases := []struct {
 		name        string
 		mean        func(i int) float64
-		class       string
+		class       Class
 		steadyStart int
 	}{
 		{"warmup 1.2 -> 1.0 at 100", level(1.2, 1.0, 100), ClassWarmup, 100},
@@ -62,7 +63,7 @@ func TestClassifySegments(t *testing.T) {
 		name   string
 		segs   []Segment
 		higher bool
-		class  string
+		class  Class
 		start  int
 		dec    int
 	}{
@@ -95,58 +96,64 @@ func TestClassifySegments(t *testing.T) {
 }
 
 func TestCombineClasses(t *testing.T) {
+	type cc = ClassCount
 	cases := []struct {
-		in     []string
-		class  string
+		in     []Class
+		class  Class
 		good   bool
-		detail string
+		counts []ClassCount
 	}{
-		{[]string{"flat", "flat"}, ClassFlat, true, "2 flat"},
-		{[]string{"warmup"}, ClassWarmup, true, "1 warmup"},
-		{[]string{"slowdown", "slowdown"}, ClassSlowdown, false, "2 slowdown"},
-		{[]string{"warmup", "flat", "warmup"}, ClassInconsistent, true, "1 flat, 2 warmup"},
-		{[]string{"warmup", "slowdown", "flat", "warmup"}, ClassInconsistent, false, "1 flat, 2 warmup, 1 slowdown"},
-		{[]string{"no-steady-state", "flat"}, ClassInconsistent, false, "1 flat, 1 no-steady-state"},
-		{nil, ClassInsufficientData, false, "no runs"},
+		{[]Class{"flat", "flat"}, ClassFlat, true, []cc{{ClassFlat, 2}}},
+		{[]Class{"warmup"}, ClassWarmup, true, []cc{{ClassWarmup, 1}}},
+		{[]Class{"slowdown", "slowdown"}, ClassSlowdown, false, []cc{{ClassSlowdown, 2}}},
+		{[]Class{"warmup", "flat", "warmup"}, ClassInconsistent, true, []cc{{ClassFlat, 1}, {ClassWarmup, 2}}},
+		{[]Class{"warmup", "slowdown", "flat", "warmup"}, ClassInconsistent, false, []cc{{ClassFlat, 1}, {ClassWarmup, 2}, {ClassSlowdown, 1}}},
+		{[]Class{"no-steady-state", "flat"}, ClassInconsistent, false, []cc{{ClassFlat, 1}, {ClassNoSteadyState, 1}}},
+		{[]Class{"zz", "insufficient-data", "aa", "zz"}, ClassInconsistent, false, []cc{{ClassInsufficientData, 1}, {"aa", 1}, {"zz", 2}}},
+		{nil, ClassInsufficientData, false, nil},
 	}
 	for _, c := range cases {
-		class, good, detail := CombineClasses(c.in)
-		if class != c.class || good != c.good || detail != c.detail {
-			t.Errorf("%v: %q %v %q, want %q %v %q", c.in, class, good, detail, c.class, c.good, c.detail)
+		class, good, counts := CombineClasses(c.in)
+		if class != c.class || good != c.good || !slices.Equal(counts, c.counts) {
+			t.Errorf("%v: %q %v %v, want %q %v %v", c.in, class, good, counts, c.class, c.good, c.counts)
 		}
 	}
 }
 
 func TestClassifyShort(t *testing.T) {
 	cases := []struct {
-		x      []float64
-		higher bool
-		cv     float64
-		class  string
-		pct    float64
+		x         []float64
+		higher    bool
+		cv        float64
+		class     Class
+		pct       float64
+		band      float64
+		improving bool
+		zero      bool
 	}{
-		{[]float64{100}, true, 0, ClassInsufficientData, 0},
-		{[]float64{100, 102}, true, 0, ClassFlat, 2},
-		{[]float64{100, 103}, true, 0, ClassFlat, 3},
-		{[]float64{100, 110}, true, 0, ClassNoSteadyState, 10},  // rps up: improving
-		{[]float64{100, 90}, false, 0, ClassNoSteadyState, -10}, // latency down: improving
-		{[]float64{100, 90}, true, 0, ClassNoSteadyState, -10},  // rps down: worsening
-		{[]float64{80, 100, 105}, true, 0.08, ClassFlat, 5},     // inside an observed 8 % CV
-		{[]float64{50, 80, 100, 105}, true, 0, ClassNoSteadyState, 5},
-		{[]float64{0, 0}, true, 0, ClassFlat, 0},
+		{[]float64{100}, true, 0, ClassInsufficientData, 0, 3, false, false},
+		{[]float64{100, 102}, true, 0, ClassFlat, 2, 3, true, false},
+		{[]float64{100, 103}, true, 0, ClassFlat, 3, 3, true, false},
+		{[]float64{100, 110}, true, 0, ClassNoSteadyState, 10, 3, true, false},  // rps up: improving
+		{[]float64{100, 90}, false, 0, ClassNoSteadyState, -10, 3, true, false}, // latency down: improving
+		{[]float64{100, 90}, true, 0, ClassNoSteadyState, -10, 3, false, false}, // rps down: worsening
+		{[]float64{100, 100}, true, 0, ClassFlat, 0, 3, false, false},           // no change: not improving
+		{[]float64{80, 100, 105}, true, 0.08, ClassFlat, 5, 8, true, false},     // inside an observed 8 % CV
+		{[]float64{50, 80, 100, 105}, true, 0, ClassNoSteadyState, 5, 3, true, false},
+		{[]float64{0, 0}, true, 0, ClassFlat, 0, 3, false, true},
 	}
 	for _, c := range cases {
 		got, err := ClassifyShort(c.x, c.higher, 0, c.cv)
 		if err != nil {
 			t.Fatalf("%v: %v", c.x, err)
 		}
-		if got.Class != c.class || relErr(got.ChangePct+1, c.pct+1) > 1e-12 {
-			t.Errorf("%v: %+v, want %s %+.1f %%", c.x, got, c.class, c.pct)
+		if got.Class != c.class || relErr(got.ChangePct+1, c.pct+1) > 1e-12 || relErr(got.BandPct, c.band) > 1e-12 ||
+			got.Improving != c.improving || got.ZeroBase != c.zero {
+			t.Errorf("%v: %+v, want %s %+.1f %% band %v improving %v zero base %v", c.x, got, c.class, c.pct, c.band, c.improving, c.zero)
 		}
-		t.Logf("%v: %s, %s", c.x, got.Class, got.Detail)
 	}
-	if _, err := ClassifyShort([]float64{0, 1}, true, 0, 0); !errors.Is(err, ErrParameter) {
-		t.Errorf("0 -> 1: err = %v, want ErrParameter", err)
+	if _, err := ClassifyShort([]float64{0, 1}, true, 0, 0); !errors.Is(err, ErrZeroBase) || !errors.Is(err, ErrParameter) {
+		t.Errorf("0 -> 1: err = %v, want ErrZeroBase, an ErrParameter", err)
 	}
 	if _, err := ClassifyShort(nil, true, 0, 0); !errors.Is(err, ErrEmpty) {
 		t.Errorf("nil: err = %v, want ErrEmpty", err)

@@ -1,21 +1,23 @@
-package analyze
+package stats
 
 import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 )
+
+// Class is a warm-up class: a stable code (docs/SCHEMA.md), not words.
+type Class string
 
 // The warm-up classes of Barrett et al. (OOPSLA 2017), plus
 // insufficient-data.
 const (
-	ClassFlat             = "flat"
-	ClassWarmup           = "warmup"
-	ClassSlowdown         = "slowdown"
-	ClassNoSteadyState    = "no-steady-state"
-	ClassInconsistent     = "inconsistent"
-	ClassInsufficientData = "insufficient-data"
+	ClassFlat             Class = "flat"
+	ClassWarmup           Class = "warmup"
+	ClassSlowdown         Class = "slowdown"
+	ClassNoSteadyState    Class = "no-steady-state"
+	ClassInconsistent     Class = "inconsistent"
+	ClassInsufficientData Class = "insufficient-data"
 )
 
 // DefaultDelta is the default relative equivalence threshold of Classify.
@@ -29,7 +31,7 @@ const maxTailWindows = 500
 
 // Classification is the result of Classify.
 type Classification struct {
-	Class string
+	Class Class
 	// SteadySegment is the index of the first segment equivalent to the
 	// last (the start of the steady state), or -1 for no-steady-state.
 	SteadySegment int
@@ -104,8 +106,14 @@ func Classify(segs []Segment, higherIsBetter bool, delta float64) (Classificatio
 	return c, nil
 }
 
-// classOrder fixes the order in which CombineClasses lists classes.
-var classOrder = []string{ClassFlat, ClassWarmup, ClassSlowdown, ClassNoSteadyState, ClassInconsistent, ClassInsufficientData}
+// classOrder fixes the order in which CombineClasses counts classes.
+var classOrder = []Class{ClassFlat, ClassWarmup, ClassSlowdown, ClassNoSteadyState, ClassInconsistent, ClassInsufficientData}
+
+// ClassCount is how many runs had one class.
+type ClassCount struct {
+	Class Class
+	N     int
+}
 
 // CombineClasses combines the classes of several runs of one group as
 // Barrett et al. (OOPSLA 2017) do: all the same class gives that class; a
@@ -113,47 +121,51 @@ var classOrder = []string{ClassFlat, ClassWarmup, ClassSlowdown, ClassNoSteadySt
 // gives inconsistent and not good. good is also true when all runs are flat
 // or all are warmup (every run reached a steady state without slowing
 // down), and false otherwise; no classes at all give insufficient-data.
-// detail counts the classes, e.g. "3 warmup, 1 slowdown".
-func CombineClasses(classes []string) (class string, good bool, detail string) {
+// counts holds each class that occurs with its number of runs, in the
+// order flat, warmup, slowdown, no-steady-state, inconsistent,
+// insufficient-data, then any other class in lexical order; it is empty
+// for no classes.
+func CombineClasses(classes []Class) (class Class, good bool, counts []ClassCount) {
 	if len(classes) == 0 {
-		return ClassInsufficientData, false, "no runs"
+		return ClassInsufficientData, false, nil
 	}
-	counts := map[string]int{}
+	n := map[Class]int{}
 	for _, c := range classes {
-		counts[c]++
+		n[c]++
 	}
-	var names []string
 	for _, c := range classOrder {
-		if counts[c] > 0 {
-			names = append(names, c)
+		if n[c] > 0 {
+			counts = append(counts, ClassCount{c, n[c]})
 		}
 	}
-	var other []string
-	for c := range counts {
+	var other []Class
+	for c := range n {
 		if !slices.Contains(classOrder, c) {
 			other = append(other, c)
 		}
 	}
 	slices.Sort(other)
-	names = append(names, other...)
-	parts := make([]string, len(names))
-	for i, c := range names {
-		parts[i] = fmt.Sprintf("%d %s", counts[c], c)
+	for _, c := range other {
+		counts = append(counts, ClassCount{c, n[c]})
 	}
-	detail = strings.Join(parts, ", ")
-	goodOnly := counts[ClassFlat]+counts[ClassWarmup] == len(classes)
-	if len(names) == 1 {
-		return names[0], goodOnly, detail
+	goodOnly := n[ClassFlat]+n[ClassWarmup] == len(classes)
+	if len(counts) == 1 {
+		return counts[0].Class, goodOnly, counts
 	}
-	return ClassInconsistent, goodOnly, detail
+	return ClassInconsistent, goodOnly, counts
 }
 
 // ShortClassification is the result of ClassifyShort.
 type ShortClassification struct {
-	Class     string
+	Class     Class
 	ChangePct float64 // relative change from the second-last to the last value, in percent
 	BandPct   float64 // half-width of the noise band used, in percent
-	Detail    string  // the direction and size of the change, in words
+	// Improving is true when the change is in the better direction
+	// (higher when higherIsBetter, lower otherwise), false for none.
+	Improving bool
+	// ZeroBase is true when the last two values were both 0: no change,
+	// though no relative change can be computed.
+	ZeroBase bool
 }
 
 // ClassifyShort classifies a short across-run series (2 to 4 run values
@@ -170,10 +182,11 @@ type ShortClassification struct {
 // Inside the band the class is flat. Outside it is no-steady-state in
 // either direction: an improvement means the system is still warming
 // (STATISTICS.md), and a worsening equally means the last two runs did not
-// agree; Detail says which. One value gives insufficient-data. More than 4
-// values are accepted, but only the last two are used. x must be finite
-// (else ErrEmpty or ErrNotFinite); x[n-2] = 0 with x[n-1] != 0 gives
-// ErrParameter, as the relative change is undefined.
+// agree; Improving says which. One value gives insufficient-data. More
+// than 4 values are accepted, but only the last two are used. x must be
+// finite (else ErrEmpty or ErrNotFinite); x[n-2] = 0 with x[n-1] != 0
+// gives ErrZeroBase (an ErrParameter), as the relative change is
+// undefined.
 func ClassifyShort(x []float64, higherIsBetter bool, band, cv float64) (ShortClassification, error) {
 	if err := checkFinite(x); err != nil {
 		return ShortClassification{Class: ClassInsufficientData}, err
@@ -187,29 +200,23 @@ func ClassifyShort(x []float64, higherIsBetter bool, band, cv float64) (ShortCla
 	r := ShortClassification{Class: ClassInsufficientData, BandPct: 100 * band}
 	n := len(x)
 	if n < 2 {
-		r.Detail = "one run: no trend can be seen"
 		return r, nil
 	}
 	prev, last := x[n-2], x[n-1]
 	if prev == 0 {
 		if last != 0 {
-			return r, fmt.Errorf("%w: relative change from 0 is undefined", ErrParameter)
+			return r, ErrZeroBase
 		}
-		r.Class, r.Detail = ClassFlat, "no change between the last two runs"
+		r.Class, r.ZeroBase = ClassFlat, true
 		return r, nil
 	}
 	change := (last - prev) / math.Abs(prev)
 	r.ChangePct = 100 * change
+	r.Improving = change != 0 && (change > 0) == higherIsBetter
 	if math.Abs(change) <= band {
 		r.Class = ClassFlat
-		r.Detail = fmt.Sprintf("last two runs differ by %+.1f %%, inside the ±%.1f %% noise band", r.ChangePct, r.BandPct)
 		return r, nil
 	}
 	r.Class = ClassNoSteadyState
-	if (change > 0) == higherIsBetter {
-		r.Detail = fmt.Sprintf("improving by %.1f %% between the last two runs (noise band ±%.1f %%): still warming up", math.Abs(r.ChangePct), r.BandPct)
-	} else {
-		r.Detail = fmt.Sprintf("worsening by %.1f %% between the last two runs (noise band ±%.1f %%): getting slower", math.Abs(r.ChangePct), r.BandPct)
-	}
 	return r, nil
 }

@@ -1,30 +1,11 @@
-package analyze
+package stats
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/stat"
 )
-
-// ErrEmpty is returned when a function is given no observations.
-var ErrEmpty = errors.New("analyze: no observations")
-
-// ErrNotFinite is returned when an input contains NaN or ±Inf.
-var ErrNotFinite = errors.New("analyze: input contains NaN or Inf")
-
-// ErrTooFew is returned (wrapped, with the counts) when there are fewer
-// observations than a method needs.
-var ErrTooFew = errors.New("analyze: too few observations")
-
-// ErrParameter is returned (wrapped, with details) when a parameter is
-// outside its documented domain.
-var ErrParameter = errors.New("analyze: invalid parameter")
-
-// tooFew wraps ErrTooFew with what was needed and what was given.
-func tooFew(what string, need, have int) error {
-	return fmt.Errorf("%w: %s needs at least %d, have %d", ErrTooFew, what, need, have)
-}
 
 // checkFinite returns ErrEmpty for an empty slice and ErrNotFinite if any
 // element is NaN or infinite.
@@ -33,12 +14,14 @@ func checkFinite(x []float64) error {
 		return ErrEmpty
 	}
 	for _, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		if !finite(v) {
 			return ErrNotFinite
 		}
 	}
 	return nil
 }
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // meanVar returns the mean and the population (1/n) variance of x, by two
 // passes for accuracy. It returns 0, 0 for an empty slice.
@@ -93,9 +76,29 @@ func quantileSorted(s []float64, p float64) float64 {
 	return s[lo] + (h-float64(lo))*(s[lo+1]-s[lo])
 }
 
-// median returns the median of x without modifying it.
-func median(x []float64) float64 {
+// Mean returns the arithmetic mean of x (gonum's stat.Mean), NaN for an
+// empty slice.
+func Mean(x []float64) float64 { return stat.Mean(x, nil) }
+
+// Median returns the median of x by linear interpolation between the two
+// middle order statistics (R type 7), without modifying x; NaN for an
+// empty slice.
+func Median(x []float64) float64 {
 	s := slices.Clone(x)
 	slices.Sort(s)
 	return quantileSorted(s, 0.5)
+}
+
+// CoefVar returns the sample coefficient of variation of x, the sample
+// standard deviation (n-1 denominator) over |mean|, as a fraction; 0 for
+// fewer than two values or a zero mean.
+func CoefVar(x []float64) float64 {
+	if len(x) < 2 {
+		return 0
+	}
+	m := stat.Mean(x, nil)
+	if m == 0 {
+		return 0
+	}
+	return stat.StdDev(x, nil) / math.Abs(m)
 }

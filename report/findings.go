@@ -1,0 +1,183 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/stats"
+)
+
+// findingWords is a finding in words.
+type findingWords struct {
+	Subject, Message, Fix string
+}
+
+// wordFinding words a methodology finding: whom it concerns, what is
+// wrong, and the fix.
+func wordFinding(f analyze.Finding) findingWords {
+	s := f.Subject
+	switch f.Code {
+	case analyze.CodeCoordinatedOmission:
+		return findingWords{fmt.Sprintf("%s (%s)", s.Tool, plural(len(s.Runs), "run")),
+			fmt.Sprintf("%s is a closed-model load generator: each connection waits for a response before it sends the next request, so a stalled server also stalls the requests that would have measured the stall. Its latency percentiles and maximum are lower bounds, optimistic by up to orders of magnitude in the tail.", s.Tool),
+			"Measure latency with an open-model generator at a fixed rate below capacity (wrk2 -R, vegeta attack -rate, k6 constant-arrival-rate) and compare the systems at equal throughput; use closed-model runs only for peak throughput."}
+
+	case analyze.CodeShortRun:
+		x, _ := f.Facts.(analyze.ShortRunFacts)
+		of := fmt.Sprintf("%d of %s", len(s.Runs), plural(x.Runs, "run"))
+		return findingWords{of,
+			fmt.Sprintf("%s lasted %s (under %s s): too short for a JIT-compiled server to settle, and too few requests in the tail for p99 or max to mean much.",
+				of, durRange(x.MinS, x.MaxS), num(x.ThresholdS)),
+			"Run each measurement for at least 60 s after a separate, discarded warm-up phase, and record per-request or per-second data (vegeta, hey -o csv, k6 --out json) so warm-up inside a run can be seen."}
+
+	case analyze.CodeNoReplication:
+		x, _ := f.Facts.(analyze.NoReplicationFacts)
+		var thin []string
+		lo, hi := 0, 0
+		for i, g := range s.Groups {
+			thin = append(thin, fmt.Sprintf("%s at %s: %s", g.Label, settingsText(g.Settings), plural(g.Runs, "run")))
+			if i == 0 || g.Runs < lo {
+				lo = g.Runs
+			}
+			hi = max(hi, g.Runs)
+		}
+		rng := fmt.Sprint(lo)
+		if hi != lo {
+			rng = fmt.Sprintf("%d-%d", lo, hi)
+		}
+		groups := plural(len(s.Groups), "group")
+		return findingWords{groups,
+			fmt.Sprintf("%s of runs at equal settings had fewer than %d runs (%s): run-to-run variance is unknown, so no difference can be shown significant. %s.",
+				groups, x.MinRuns, rng, strings.Join(thin, "; ")),
+			fmt.Sprintf("Repeat each configuration at least %d times per system (5-10 is better), alternating the systems (A B A B ...), and compare the distributions of run results.", x.MinRuns)}
+
+	case analyze.CodeNotInterleaved:
+		x, _ := f.Facts.(analyze.NotInterleavedFacts)
+		at := settingsOf(s)
+		return findingWords{fmt.Sprintf("%s vs %s at %s", system(s, 0), system(s, 1), at),
+			fmt.Sprintf("Every run of %s at %s came before every run of %s: any drift of the machine (thermal throttling, caches, background jobs, the JIT of a shared process) is confounded with the difference between the systems.", x.First, at, x.Second),
+			"Alternate the systems run by run (A B A B ... or a randomized order) so that drift affects both equally."}
+
+	case analyze.CodeStillWarming:
+		x, _ := f.Facts.(analyze.StillWarmingFacts)
+		label, at := system(s, 0), settingsOf(s)
+		if s.WithinRuns {
+			return findingWords{fmt.Sprintf("%s at %s (within runs)", label, at),
+				fmt.Sprintf("%s at %s: mean latency was still changing near the end of its runs (%s).", label, at, classCounts(x.Counts)),
+				"Run longer: the steady state must cover most of the run; discard the warm-up part explicitly."}
+		}
+		msg := fmt.Sprintf("%s at %s has not reached a steady state across runs", label, at)
+		if x.ChangePct != nil {
+			msg += fmt.Sprintf(": throughput changed %s %% between its last two runs (seq %d -> %d), outside the noise band",
+				signed(*x.ChangePct), x.FromSeq, x.ToSeq)
+		}
+		return findingWords{fmt.Sprintf("%s at %s", label, at), msg + ".",
+			"Keep running rounds (discard them as warm-up) until consecutive runs agree within the noise band (3 %), then take at least 4 measured runs; or run one long run with per-second data and let loadverdict find the warm-up end."}
+
+	case analyze.CodeErrors:
+		x, _ := f.Facts.(analyze.ErrorsFacts)
+		run := runSubject(s)
+		return findingWords{run,
+			fmt.Sprintf("%s had %d errors in %d requests attempted (%s): %s.", run, x.Errors, x.Attempted, pct(x.Rate), errorBreakdown(x)),
+			"Find the cause (server logs, connection limits, ulimit -n, timeouts) and re-run: a run with errors measures error handling, and failed requests are often faster than good ones."}
+
+	case analyze.CodeTargetsDiffer:
+		x, _ := f.Facts.(analyze.TargetsDifferFacts)
+		a, b := system(s, 0), system(s, 1)
+		return findingWords{fmt.Sprintf("%s vs %s", a, b),
+			fmt.Sprintf("%s was measured at %s and %s at %s: different requests may do different work (routing rules, filters, rewrites), so the comparison may not be like for like.",
+				a, strings.Join(x.PathsA, ", "), b, strings.Join(x.PathsB, ", ")),
+			"Send the same request (method, path, headers, body) to both systems, or show that the different paths reach the same handler with the same response size."}
+
+	case analyze.CodeSameHost:
+		local := strings.Join(s.Systems, ", ")
+		return findingWords{local,
+			fmt.Sprintf("The load generator targeted a loopback address (%s), so it ran on the same machine as the server: the two compete for CPU and memory, and the generator's own limits become part of the result.", local),
+			"Run the load generator on a separate machine on the same network (or at least pin generator and server to disjoint CPU sets with taskset, and report it)."}
+
+	case analyze.CodeLittlesLaw:
+		x, _ := f.Facts.(analyze.LittlesLawFacts)
+		label := system(s, 0)
+		var off []string
+		for i, r := range s.Runs {
+			if i < len(x.Ratios) {
+				off = append(off, fmt.Sprintf("%s (seq %d)", rel(x.Ratios[i]), r.Seq))
+			}
+		}
+		return findingWords{label,
+			fmt.Sprintf("%s: throughput x mean latency / connections is %s, not about 1. Below %s the generator kept connections idle (generator-bound, think time, or reconnects outside the latency figure); above %s the latency figure hides queueing (e.g. time spent connecting).",
+				label, strings.Join(off, ", "), rel(stats.LittleLow), rel(stats.LittleHigh)),
+			"Check that every connection is kept busy (keep-alive on, enough generator threads, no rate cap) and that the generator's latency covers the whole request; monitor the generator's CPU."}
+
+	case analyze.CodeSaturated:
+		x, _ := f.Facts.(analyze.SaturatedFacts)
+		label := system(s, 0)
+		at := ""
+		if x.At != nil {
+			at = fmt.Sprintf(" at %d connections or fewer", *x.At)
+		}
+		return findingWords{label,
+			fmt.Sprintf("%s is saturated%s: %s. More load only adds queueing, so its latency at the higher load measures the queue, not the system.", label, at, saturationText(&x.Saturation)),
+			"Compare systems below saturation (at a fixed rate both can sustain, with an open-model generator), and find what saturates (server CPU, upstream, the generator) before blaming the system."}
+
+	case analyze.CodeGeneratorBound:
+		label := system(s, 0)
+		return findingWords{label,
+			fmt.Sprintf("%s's throughput stopped growing while connections stood idle (Little's law ratio below %s) and the generator shared its machine: the limit may be the load generator or something in front of the server, not the system under test.", label, rel(stats.LittleLow)),
+			"Watch the generator's CPU during a run; use more generator threads or a second generator machine, and check the throughput of the backend alone."}
+
+	case analyze.CodeLongTail:
+		x, _ := f.Facts.(analyze.LongTailFacts)
+		run := runSubject(s)
+		return findingWords{run,
+			fmt.Sprintf("%s: max latency %s ms is %sx its mean %s ms: rare stalls (GC pauses, JIT compilation, connection setup) dominate the tail.",
+				run, num(x.MaxMs), rel(x.MaxMs/x.MeanMs), num(x.MeanMs)),
+			"Record the full latency distribution (wrk --latency, or better wrk2 or vegeta with HdrHistogram output) and report p99/p99.9 with the max; correlate stalls with GC logs."}
+	}
+	return findingWords{strings.Join(s.Systems, ", "), string(f.Code), ""}
+}
+
+// system returns the i-th system of a subject, or "" when it has fewer.
+func system(s analyze.Subject, i int) string {
+	if i < len(s.Systems) {
+		return s.Systems[i]
+	}
+	return ""
+}
+
+// settingsOf words a subject's settings.
+func settingsOf(s analyze.Subject) string {
+	if s.Settings == nil {
+		return ""
+	}
+	return settingsText(*s.Settings)
+}
+
+// runSubject names a subject's first run, e.g. "a:80 run seq 3".
+func runSubject(s analyze.Subject) string {
+	if len(s.Runs) == 0 {
+		return strings.Join(s.Systems, ", ")
+	}
+	return fmt.Sprintf("%s run seq %d", s.Runs[0].Label, s.Runs[0].Seq)
+}
+
+func errorBreakdown(x analyze.ErrorsFacts) string {
+	var parts []string
+	for _, e := range []struct {
+		name string
+		v    *int64
+	}{{"connect", x.Connect}, {"read", x.Read}, {"write", x.Write}, {"timeout", x.Timeouts}, {"non-2xx/3xx", x.Non2xx}} {
+		if e.v != nil && *e.v > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", e.name, *e.v))
+		}
+	}
+	if len(parts) == 0 {
+		return "no breakdown"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func pct(f float64) string { return rel(100*f) + " %" }
+
+func durRange(lo, hi float64) string { return numRange(lo, hi) + " s" }

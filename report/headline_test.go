@@ -1,0 +1,87 @@
+package report_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/report"
+	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/stats"
+)
+
+// wrkRun makes a closed-model wrk run of label at conns connections.
+func wrkRun(label string, seq int, conns int32, rps, latMs float64) results.Run {
+	return results.Run{
+		RunID: results.RunID("test", seq), Experiment: "t", Source: "test", Index: int32(seq), Seq: int32(seq),
+		Tool: "wrk", LoadModel: results.LoadClosed, Label: label, Target: "http://" + label + "/x",
+		DurationS: 60, PlannedDurationS: results.Ptr(60.0), Threads: results.Ptr(int32(4)), Connections: &conns,
+		Requests: int64(rps * 60), RPS: rps, LatMeanMs: results.Ptr(latMs), LatMaxMs: results.Ptr(3 * latMs),
+	}
+}
+
+func TestHeadline(t *testing.T) {
+	interleave := func(n int, a, b func(i int) float64) []results.Run {
+		var runs []results.Run
+		for i := range n {
+			runs = append(runs, wrkRun("a:80", 2*i, 100, a(i), 10), wrkRun("b:80", 2*i+1, 100, b(i), 10))
+		}
+		return runs
+	}
+	aRPS := []float64{1000, 1012, 995, 1008, 1003}
+	bRPS := []float64{4100, 4050, 4120, 4080, 4095}
+	// Equal systems: the p-value the headline must show (3 significant
+	// digits) is the exact Mann-Whitney p of the runs.
+	rng := rand.New(rand.NewPCG(3, 4))
+	var na, nb []float64
+	for range 8 {
+		na, nb = append(na, 1000+5*rng.NormFloat64()), append(nb, 1000+5*rng.NormFloat64())
+	}
+	_, pSame, _ := stats.MannWhitney(na, nb)
+	cases := []struct {
+		name string
+		runs []results.Run
+		want string
+	}{
+		{"b faster", interleave(5, func(i int) float64 { return aRPS[i] }, func(i int) float64 { return bRPS[i] }),
+			"b:80 is faster than a:80 at 100 connections, 4 threads, 60 s, wrk: 4.07x the throughput (5 vs 5 runs, 95 % CI 4.04-4.10, p = 0.00794)."},
+		{"a faster", interleave(5, func(i int) float64 { return bRPS[i] }, func(i int) float64 { return aRPS[i] }),
+			"a:80 is faster than b:80 at 100 connections, 4 threads, 60 s, wrk: 4.07x the throughput (5 vs 5 runs, 95 % CI 4.04-4.10, p = 0.00794)."},
+		{"no difference", interleave(8, func(i int) float64 { return na[i] }, func(i int) float64 { return nb[i] }),
+			fmt.Sprintf("No difference shown between a:80 and b:80 at 100 connections, 4 threads, 60 s, wrk: throughput ratio 0.999 (8 vs 8 runs, p = %.3g).", pSame)},
+		{"not established", []results.Run{wrkRun("a:80", 0, 100, 1000, 10), wrkRun("b:80", 1, 100, 2000, 5), wrkRun("b:80", 2, 100, 3000, 5)},
+			"Not established that b:80 is faster than a:80: it had 3x the throughput at 100 connections, 4 threads, 60 s, wrk, but with only 1 and 2 runs (need >= 4) and a single run of a:80 and b:80 not warmed up (still +50 % between its last two runs) the difference is not shown to be real; 4 steady runs per system would settle it."},
+		{"one system", []results.Run{wrkRun("a:80", 0, 100, 1000, 10), wrkRun("a:80", 1, 100, 1010, 10), wrkRun("a:80", 2, 10, 500, 10)},
+			"a:80: 3 runs of wrk analysed; at 10 connections, 4 threads, 60 s, wrk: one run without per-request data, so warm-up cannot be told; at 100 connections, 4 threads, 60 s, wrk: flat across runs, steady 1005 req/s."},
+		{"no comparison", []results.Run{wrkRun("a:80", 0, 10, 1000, 10), wrkRun("b:80", 1, 20, 1000, 10)},
+			"No comparison possible: a:80 and b:80 never ran at the same settings (tool, connections, threads, rate, duration)."},
+	}
+	for _, c := range cases {
+		v, err := analyze.Analyze(analyze.Set{Experiment: "t", Runs: c.runs}, analyze.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := report.Headline(v); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", c.name, got, c.want)
+		}
+	}
+}
+
+// Headline words what the verdict leads with: here the throughput
+// comparison of two systems run alternately, four times each.
+func ExampleHeadline() {
+	rps := map[string][]float64{"old:80": {1000, 1010, 990, 1005}, "new:80": {1480, 1500, 1510, 1490}}
+	var runs []results.Run
+	for i := range 8 {
+		label := []string{"old:80", "new:80"}[i%2]
+		runs = append(runs, wrkRun(label, i, 64, rps[label][i/2], 64000/rps[label][i/2]))
+	}
+	v, err := analyze.Analyze(analyze.Set{Experiment: "bench", Runs: runs}, analyze.DefaultOptions())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(report.Headline(v))
+	// Output:
+	// new:80 is faster than old:80 at 64 connections, 4 threads, 60 s, wrk: 1.49x the throughput (4 vs 4 runs, 95 % CI 1.48-1.51, p = 0.0286).
+}

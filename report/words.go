@@ -1,0 +1,236 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/stats"
+)
+
+// This file words the typed parts of a Verdict that are not findings or
+// the headline: settings, warm-up bases, saturation, comparison reasons,
+// warnings and the errors of the statistical routines.
+
+// settingsText describes settings, e.g. "100 connections, 10 threads, 10 s, wrk".
+func settingsText(s analyze.Settings) string {
+	var parts []string
+	if s.TargetRPS != nil {
+		parts = append(parts, fmt.Sprintf("%s req/s", num(*s.TargetRPS)))
+	}
+	if s.Connections != nil {
+		parts = append(parts, fmt.Sprintf("%d connections", *s.Connections))
+	}
+	if s.Threads != nil {
+		parts = append(parts, fmt.Sprintf("%d threads", *s.Threads))
+	}
+	if s.PlannedDurationS != nil {
+		parts = append(parts, fmt.Sprintf("%s s", num(*s.PlannedDurationS)))
+	}
+	parts = append(parts, s.Tool)
+	return strings.Join(parts, ", ")
+}
+
+// seriesName names the series a warm-up class was found in.
+func seriesName(metric string) string {
+	if metric == analyze.MetricRPS {
+		return "throughput"
+	}
+	return "mean latency per window"
+}
+
+// warmupDetail says what a group's warm-up class rests on.
+func warmupDetail(w analyze.Warmup) string { return basisText(w.Method, w.Basis, w.ChangePct) }
+
+// runWarmupDetail says what a run's within-run class rests on.
+func runWarmupDetail(w analyze.RunWarmup) string { return basisText(w.Method, w.Basis, nil) }
+
+// basisText words the basis of a warm-up classification made by method.
+func basisText(method string, b analyze.Basis, changePct *float64) string {
+	var s string
+	switch {
+	case method == analyze.MethodSingleRun:
+		return "one run: whether it had warmed up cannot be told"
+	case method == analyze.MethodPerRun:
+		return classCounts(b.Counts)
+	case b.MinN > 0:
+		s = fmt.Sprintf("%d windows with requests, need %d", b.N, b.MinN)
+	case b.Err != nil:
+		s = errorText(b.Err)
+	case method == analyze.MethodShortSeries:
+		s = seriesName(b.Metric) + ": " + shortSeriesText(b, changePct)
+	case b.Metric == analyze.MetricRPS:
+		s = fmt.Sprintf("%s of %d runs: %d segment(s)", seriesName(b.Metric), b.N, b.Segments)
+	default:
+		s = fmt.Sprintf("%s: %d segment(s)", seriesName(b.Metric), b.Segments)
+	}
+	if m := b.MSER; m != nil {
+		switch {
+		case b.Metric != analyze.MetricRPS && m.NeedsMoreData:
+			s += "; MSER-5: needs more data"
+		case b.Metric != analyze.MetricRPS:
+		case m.NeedsMoreData:
+			s += "; MSER-5 says more runs are needed"
+		default:
+			s += fmt.Sprintf("; MSER-5 truncates the first %d runs", m.Truncate)
+		}
+	}
+	return s
+}
+
+// shortSeriesText words the short-series rule's outcome: the change
+// between the last two runs against the noise band.
+func shortSeriesText(b analyze.Basis, changePct *float64) string {
+	switch {
+	case b.ZeroBase:
+		return "no change between the last two runs"
+	case changePct == nil || b.N < 2:
+		return "one run: no trend can be seen"
+	case math.Abs(*changePct) <= b.BandPct:
+		return fmt.Sprintf("last two runs differ by %s %%, inside the ±%s %% noise band", signed(*changePct), rel(b.BandPct))
+	case b.Improving:
+		return fmt.Sprintf("improving by %s %% between the last two runs (noise band ±%s %%): still warming up", rel(math.Abs(*changePct)), rel(b.BandPct))
+	}
+	return fmt.Sprintf("worsening by %s %% between the last two runs (noise band ±%s %%): getting slower", rel(math.Abs(*changePct)), rel(b.BandPct))
+}
+
+// classCounts words the classes of a group's runs, e.g. "1 flat, 2 warmup".
+func classCounts(counts []stats.ClassCount) string {
+	if len(counts) == 0 {
+		return "no runs"
+	}
+	parts := make([]string, len(counts))
+	for i, c := range counts {
+		parts[i] = fmt.Sprintf("%d %s", c.N, c.Class)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// saturationText words the evidence of saturation.
+func saturationText(s *analyze.Saturation) string {
+	if s == nil {
+		return ""
+	}
+	if s.Kind == analyze.SaturationOpenShortfall {
+		return fmt.Sprintf("at a requested %s req/s it achieved %s req/s (%s %%)",
+			num(s.TargetRPS), num(s.RPS), rel(100*s.RPS/s.TargetRPS))
+	}
+	lo, hi := s.From, s.To
+	if lo.LatMeanMs == nil || hi.LatMeanMs == nil {
+		return fmt.Sprintf("from %d to %d connections", lo.Connections, hi.Connections)
+	}
+	dx := hi.RPS/lo.RPS - 1
+	dl := *hi.LatMeanMs / *lo.LatMeanMs - 1
+	return fmt.Sprintf("from %d to %d connections throughput changed %s %% (%s -> %s req/s) while mean latency rose %s %% (%s -> %s ms)",
+		lo.Connections, hi.Connections, signed(100*dx), num(lo.RPS), num(hi.RPS), signed(100*dl), num(*lo.LatMeanMs), num(*hi.LatMeanMs))
+}
+
+// notePrefix marks the reasons that explain but do not decide.
+const notePrefix = "note: "
+
+// reasonLine words a comparison's reason as summary.json and the report
+// list it: notes are prefixed "note: ".
+func reasonLine(r analyze.Reason) string {
+	if r.Note {
+		return notePrefix + reasonText(r)
+	}
+	return reasonText(r)
+}
+
+// reasonLines words every reason of a comparison; decidingOnly leaves the
+// notes out.
+func reasonLines(rs []analyze.Reason, decidingOnly bool) []string {
+	out := []string{}
+	for _, r := range rs {
+		if !decidingOnly || !r.Note {
+			out = append(out, reasonLine(r))
+		}
+	}
+	return out
+}
+
+// reasonText words one reason of a comparison's verdict.
+func reasonText(r analyze.Reason) string {
+	switch r.Code {
+	case analyze.ReasonTooFewRuns:
+		return fmt.Sprintf("need >= %d runs per system to detect a difference at alpha %s (have %d and %d)",
+			r.MinRuns, rel(r.Alpha), r.ARuns, r.BRuns)
+	case analyze.ReasonSingleRun:
+		return fmt.Sprintf("%s: a single run cannot show a steady state", r.System)
+	case analyze.ReasonNotSteady:
+		change := ""
+		if r.ChangePct != nil {
+			change = fmt.Sprintf(" (%s %% between its last two runs)", signed(*r.ChangePct))
+		}
+		return fmt.Sprintf("%s not steady: %s%s", r.System, r.Class, change)
+	case analyze.ReasonInconsistent:
+		return fmt.Sprintf("%s: runs behave inconsistently", r.System)
+	case analyze.ReasonFewSteadyRuns:
+		return fmt.Sprintf("%s: only %d steady runs after warm-up", r.System, r.SteadyRuns)
+	case analyze.ReasonMetricMissing:
+		return "not every steady run reports " + r.Metric
+	case analyze.ReasonClosedModelTails:
+		return "closed-model tails are lower bounds (coordinated omission)"
+	case analyze.ReasonTestFailed:
+		return "the test could not be computed: " + errorText(r.Err)
+	case analyze.ReasonInsideBand:
+		return fmt.Sprintf("significant (p = %s) but the %s %% CI of the ratio reaches into the ±%s %% practical band",
+			rel(r.P), rel(100*r.Level), rel(100*r.Band))
+	case analyze.ReasonNotSignificant:
+		return fmt.Sprintf("p = %s >= alpha %s", rel(r.P), rel(r.Alpha))
+	}
+	return string(r.Code)
+}
+
+// warningText words a statistical caveat.
+func warningText(w analyze.Warning) string {
+	switch w.Code {
+	case analyze.WarnAcrossRunWarmup:
+		where := w.System
+		if w.Settings != nil {
+			where = settingsText(*w.Settings)
+		}
+		return fmt.Sprintf("%s: %s", where, errorText(w.Err))
+	case analyze.WarnWithinRunWarmup:
+		return fmt.Sprintf("run %s: %s", w.RunID, errorText(w.Err))
+	case analyze.WarnUSLFit:
+		return fmt.Sprintf("%s: USL fit failed: %s", w.System, errorText(w.Err))
+	}
+	if w.Err != nil {
+		return fmt.Sprintf("%s: %s", w.Code, errorText(w.Err))
+	}
+	return string(w.Code)
+}
+
+// warningLines words every warning of a verdict.
+func warningLines(v *analyze.Verdict) []string {
+	out := []string{}
+	for _, w := range v.Warnings {
+		out = append(out, warningText(w))
+	}
+	return out
+}
+
+// errorText words an error of the statistical routines for a reader.
+func errorText(err error) string {
+	var few *stats.TooFewError
+	switch {
+	case err == nil:
+		return ""
+	case errors.As(err, &few):
+		return fmt.Sprintf("too few observations: %s needs at least %d, has %d", few.Method, few.Need, few.Have)
+	case errors.Is(err, stats.ErrZeroBase):
+		return "the relative change from 0 is undefined"
+	case errors.Is(err, stats.ErrEmpty):
+		return "no observations"
+	case errors.Is(err, stats.ErrNotFinite):
+		return "the values include NaN or infinity"
+	case errors.Is(err, stats.ErrNoConvergence):
+		return "the fit did not converge"
+	case errors.Is(err, stats.ErrParameter):
+		return "a parameter is out of range"
+	}
+	return err.Error()
+}

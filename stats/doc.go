@@ -1,0 +1,33 @@
+// Package stats holds the statistical routines of loadverdict, as described
+// in docs/STATISTICS.md: plain functions on float64 slices that know
+// nothing of load-test runs, systems or report wording.
+//
+//   - Changepoints and warm-up: ReplaceOutliers and MarkOutliers (the
+//     outlier rule of Barrett et al., OOPSLA 2017), PELT changepoints in
+//     mean and variance (Killick, Fearnhead & Eckley 2012) and
+//     SegmentSeries, which chains the two; Classify into flat, warmup,
+//     slowdown or no-steady-state (Barrett et al.); CombineClasses for
+//     several series; ClassifyShort for series of 2 to 4 values; MSER5
+//     truncation (White 1997; Spratt 1998).
+//   - Intervals: BootstrapMeanCI, BatchMeansCI and SteadyStateCI, which
+//     picks between them by Lag1Autocorrelation; BootstrapRatioCI for a
+//     ratio of means.
+//   - Tests and power: MannWhitney (exact for up to 50 observations in
+//     all), RunsPerSide for the replication a difference needs.
+//   - Capacity: LittlesLaw and FitUSL (Gunther's Universal Scalability
+//     Law, fitted with gonum/optimize).
+//   - Helpers: Mean, Median, CoefVar.
+//
+// Results are numbers and codes (Class, the LittlesLaw statuses, the CI
+// methods), never sentences: wording is the business of package report.
+// Preconditions are stated on each function. Bad input gives an error,
+// never a panic: the sentinels ErrEmpty, ErrNotFinite, ErrParameter (with
+// ErrZeroBase), ErrNoConvergence, and *TooFewError, which matches
+// ErrTooFew; test with errors.Is or errors.As. Their messages are for
+// programmers. Numeric parameters left at zero (or negative, where that is
+// meaningless) select the documented defaults, which are exported as
+// constants (DefaultPenalty, DefaultDelta, DefaultResamples, ...).
+// Everything is deterministic: resampling uses a math/rand/v2 PCG
+// generator seeded by the caller (DefaultSeed is the seed the rest of
+// loadverdict uses).
+package stats

@@ -1,0 +1,136 @@
+package stats_test
+
+import (
+	"fmt"
+
+	"github.com/loadverdict/loadverdict/stats"
+)
+
+func ExampleMannWhitney() {
+	a := []float64{1, 2, 3, 4, 5}
+	b := []float64{6, 7, 8, 9, 10}
+	u, p, err := stats.MannWhitney(a, b)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("U = %v, p = %.5f (2/252)\n", u, p)
+	// Output:
+	// U = 0, p = 0.00794 (2/252)
+}
+
+func ExamplePELT() {
+	// Forty windows of latency (ms) around 12, then forty around 10: a
+	// warm-up of 40 windows.
+	wiggle := []float64{-0.2, 0.1, 0.3, -0.1, 0, 0.2, -0.3, 0.1, -0.1, 0}
+	x := make([]float64, 80)
+	for i := range x {
+		level := 10.0
+		if i < 40 {
+			level = 12
+		}
+		x[i] = level + wiggle[i%len(wiggle)]
+	}
+	changepoints, segments, err := stats.PELT(x, 0, 0) // 15 ln(n), min. length 2
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("changepoints:", changepoints)
+	for _, s := range segments {
+		fmt.Printf("[%d, %d): mean %.2f, sd %.2f\n", s.Start, s.End, s.Mean, s.SD)
+	}
+	c, _ := stats.Classify(segments, false, 0) // latency: lower is better
+	fmt.Println(c.Class, "from", c.SteadyStart)
+	// Output:
+	// changepoints: [40]
+	// [0, 40): mean 12.00, sd 0.18
+	// [40, 80): mean 10.00, sd 0.18
+	// warmup from 40
+}
+
+func ExampleClassifyShort() {
+	// Throughput of three rounds: the last improved by 20 %, outside the
+	// 3 % noise band, so the system is still warming up.
+	c, err := stats.ClassifyShort([]float64{1500, 1600, 1920}, true, 0, 0)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s: %+.1f %% (band ±%.1f %%), improving %v\n", c.Class, c.ChangePct, c.BandPct, c.Improving)
+	// Output:
+	// no-steady-state: +20.0 % (band ±3.0 %), improving true
+}
+
+func ExampleCombineClasses() {
+	class, good, counts := stats.CombineClasses([]stats.Class{stats.ClassWarmup, stats.ClassFlat, stats.ClassWarmup})
+	fmt.Println(class, good, counts)
+	// Output:
+	// inconsistent true [{flat 1} {warmup 2}]
+}
+
+func ExampleMSER5() {
+	// 100 observations: 20 at 3, then 80 at 1, with a small wiggle.
+	x := make([]float64, 100)
+	for i := range x {
+		x[i] = 1 + 0.1*float64(i%2)
+		if i < 20 {
+			x[i] += 2
+		}
+	}
+	d, more, err := stats.MSER5(x)
+	fmt.Println(d, more, err)
+	// Output:
+	// 20 false <nil>
+}
+
+func ExampleBootstrapMeanCI() {
+	x := []float64{10, 12, 11, 13, 9, 10, 12, 11}
+	ci, err := stats.BootstrapMeanCI(x, 0, 0, stats.DefaultSeed)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("mean %.3f, %.0f %% CI [%.3f, %.3f] (%s)\n", ci.Estimate, 100*ci.Level, ci.Lo, ci.Hi, ci.Method)
+	// Output:
+	// mean 11.000, 95 % CI [10.125, 11.875] (bootstrap-percentile)
+}
+
+func ExampleRunsPerSide() {
+	// Runs vary by 5 % (CV); to detect a 5 % difference at alpha 0.05 with
+	// 80 % power takes 2·((1.96+0.84)·0.05/0.05)² = 15.7, so 16 runs a side.
+	n, err := stats.RunsPerSide(0.05, 0.05, 0, 0)
+	fmt.Println(n, err)
+	// Output:
+	// 16 <nil>
+}
+
+func ExampleLittlesLaw() {
+	// 100 connections, 2000 req/s at 50 ms: 100 requests in flight.
+	c, _ := stats.LittlesLaw(2000, 0.050, 100)
+	fmt.Printf("%.2f %s\n", c.Ratio, c.Status)
+	// At 0.5 ms only one connection in a hundred was busy.
+	c, _ = stats.LittlesLaw(2000, 0.0005, 100)
+	fmt.Printf("%.2f %s\n", c.Ratio, c.Status)
+	// Output:
+	// 1.00 consistent
+	// 0.01 idle-connections
+}
+
+func ExampleFitUSL() {
+	// Throughput measured at seven concurrencies, made with σ = 0.05,
+	// κ = 0.002, λ = 250 req/s.
+	truth := stats.USLFit{Sigma: 0.05, Kappa: 0.002, Lambda: 250}
+	var n, x []float64
+	for _, c := range []float64{1, 2, 4, 8, 16, 32, 64} {
+		n, x = append(n, c), append(x, truth.Throughput(c))
+	}
+	fit, err := stats.FitUSL(n, x)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("sigma %.4f, kappa %.5f, lambda %.2f, peak at N = %d\n", fit.Sigma, fit.Kappa, fit.Lambda, fit.NMax)
+	// Output:
+	// sigma 0.0500, kappa 0.00200, lambda 250.00, peak at N = 21
+}

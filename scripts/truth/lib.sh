@@ -23,7 +23,7 @@ DISTURB=
 NICE="nice -n -10"
 $NICE true 2>/dev/null || NICE=
 cleanup() {
-	if [ -n "$SRV" ]; then kill "$SRV" 2>/dev/null || true; fi
+	for p in $SRV; do kill "$p" 2>/dev/null || true; done
 	for p in $DISTURB; do kill "$p" 2>/dev/null || true; done
 	rm -rf "$T"
 }
@@ -74,10 +74,10 @@ start_server() {
 	note "server started: $*"
 }
 
-# stop_server: stops the server started last and waits for it to exit.
+# stop_server: stops the servers whose ids are in $SRV (the one started
+# last, unless the script put more there) and waits for them to exit.
 stop_server() {
-	kill "$SRV"
-	wait "$SRV" 2>/dev/null || true
+	for p in $SRV; do kill "$p"; wait "$p" 2>/dev/null || true; done
 	SRV=
 	note "server stopped"
 }

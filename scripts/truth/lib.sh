@@ -2,25 +2,26 @@
 # It builds scripts/truthserver, starts and stops it (and foreign CPU load)
 # by process id, and records the environment of a data set in $OUT/meta.txt:
 # tool versions, date, and /proc/loadavg before and after every run.
-# Servers, load tools and disturbers run under `nice -n -10` (needs root;
-# falls back to plain niceness otherwise) so other processes' compiles
-# disturb the measurements less. Linux's autogroup scheduler
+# Servers, load tools and disturbers run under `nice -n $NICE_LEVEL`
+# (default -10; needs root, falls back to plain niceness otherwise) so other
+# processes' compiles disturb the measurements less. Linux's autogroup scheduler
 # (/proc/sys/kernel/sched_autogroup_enabled) shares the CPUs between
 # sessions first and applies a process's nice only within its session, so
 # the script re-runs itself in a session of its own (setsid) and gives that
-# session nice -10 as well (/proc/self/autogroup); without this, nice has no
+# session nice $NICE_LEVEL as well (/proc/self/autogroup); without this, nice has no
 # effect against another session's compile.
 set -eu
 if [ -z "${TRUTH_SESSION:-}" ] && command -v setsid > /dev/null; then
 	TRUTH_SESSION=1 exec setsid -w sh "$0" "$@"
 fi
-echo -10 2> /dev/null > /proc/self/autogroup || true
+NICE_LEVEL=${NICE_LEVEL:--10}
+echo "$NICE_LEVEL" 2> /dev/null > /proc/self/autogroup || true
 cd "$(dirname "$0")/../.."
 export PATH="$(go env GOPATH)/bin:$PATH"
 T=$(mktemp -d)
 SRV=
 DISTURB=
-NICE="nice -n -10"
+NICE="nice -n $NICE_LEVEL"
 $NICE true 2>/dev/null || NICE=
 cleanup() {
 	for p in $SRV; do kill "$p" 2>/dev/null || true; done
@@ -50,6 +51,25 @@ fresh() {
 # note TEXT...: appends a line to meta.txt with the time and the load average.
 note() {
 	echo "$(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg)  $*" >> "$OUT/meta.txt"
+}
+
+# wait_quiet: waits up to $QUIET_WAIT s (default 120) until the CPUs were
+# at least 50 % idle over 2 s, and notes how long it waited (or that the
+# machine never got quiet). Other sessions' work is what it waits out.
+wait_quiet() {
+	waited=0
+	while [ "$waited" -lt "${QUIET_WAIT:-120}" ]; do
+		a=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
+		sleep 2
+		b=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
+		idle=$(echo "$a $b" | awk '{ printf "%d", 100 * ($3 - $1) / ($4 - $2) }')
+		waited=$((waited + 2))
+		if [ "$idle" -ge 50 ]; then
+			note "quiet after ${waited} s: ${idle} % idle"
+			return
+		fi
+	done
+	note "not quiet after ${waited} s (last ${idle} % idle); going on"
 }
 
 # start_server PORT FLAGS...: starts the truth server on 127.0.0.1:PORT and

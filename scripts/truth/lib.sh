@@ -132,3 +132,22 @@ disturb_stop() {
 	DISTURB=
 	note "foreign CPU load stopped"
 }
+
+# vegeta_run DIR NAME URL ATTACK-FLAGS...: attacks URL (GET) with vegeta,
+# keeps the gob results in $T/NAME.bin and writes to DIR the per-request
+# results as JSON lines, gzipped (NAME.json.gz), and vegeta's own reports
+# over them: text (NAME-report.txt) and -type=json (NAME-report.json).
+vegeta_run() {
+	dir=$1
+	name=$2
+	url=$3
+	shift 3
+	mkdir -p "$dir"
+	note "echo 'GET $url' | vegeta attack $* > $name.bin"
+	# shellcheck disable=SC2086
+	echo "GET $url" | $NICE vegeta attack "$@" > "$T/$name.bin"
+	vegeta encode --to json "$T/$name.bin" | gzip -9n > "$dir/$name.json.gz"
+	vegeta report "$T/$name.bin" > "$dir/$name-report.txt"
+	vegeta report -type=json "$T/$name.bin" > "$dir/$name-report.json"
+	note "done: $(grep -E '^Requests' "$dir/$name-report.txt" | tr -s ' ')"
+}

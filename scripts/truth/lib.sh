@@ -1,0 +1,153 @@
+# lib.sh: shared steps of the make-<case>.sh scripts (sourced, not run).
+# It builds scripts/truthserver, starts and stops it (and foreign CPU load)
+# by process id, and records the environment of a data set in $OUT/meta.txt:
+# tool versions, date, and /proc/loadavg before and after every run.
+# Servers, load tools and disturbers run under `nice -n $NICE_LEVEL`
+# (default -10; needs root, falls back to plain niceness otherwise) so other
+# processes' compiles disturb the measurements less. Linux's autogroup scheduler
+# (/proc/sys/kernel/sched_autogroup_enabled) shares the CPUs between
+# sessions first and applies a process's nice only within its session, so
+# the script re-runs itself in a session of its own (setsid) and gives that
+# session nice $NICE_LEVEL as well (/proc/self/autogroup); without this, nice has no
+# effect against another session's compile.
+set -eu
+if [ -z "${TRUTH_SESSION:-}" ] && command -v setsid > /dev/null; then
+	TRUTH_SESSION=1 exec setsid -w sh "$0" "$@"
+fi
+NICE_LEVEL=${NICE_LEVEL:--10}
+echo "$NICE_LEVEL" 2> /dev/null > /proc/self/autogroup || true
+cd "$(dirname "$0")/../.."
+export PATH="$(go env GOPATH)/bin:$PATH"
+T=$(mktemp -d)
+SRV=
+DISTURB=
+NICE="nice -n $NICE_LEVEL"
+$NICE true 2>/dev/null || NICE=
+cleanup() {
+	for p in $SRV; do kill "$p" 2>/dev/null || true; done
+	for p in $DISTURB; do kill "$p" 2>/dev/null || true; done
+	rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+go build -o "$T/truthserver" ./scripts/truthserver
+
+# fresh DIR: empties the data folder DIR (keeping its README.md) and starts meta.txt.
+fresh() {
+	OUT=$1
+	mkdir -p "$OUT"
+	find "$OUT" -mindepth 1 ! -name README.md -exec rm -rf {} +
+	{
+		echo "script: $0"
+		echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+		echo "host: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -sr)"
+		echo "go: $(go version)"
+		echo "wrk: $(wrk -v 2>&1 | head -1 | cut -c1-40)"
+		echo "vegeta: $(go version -m "$(command -v vegeta)" | awk '$1 == "mod" { print $3 }')"
+		echo "hey: $(go version -m "$(command -v hey)" | awk '$1 == "mod" { print $3 }')"
+		echo "nice: ${NICE:-none}; autogroup: $(cat /proc/self/autogroup 2> /dev/null || echo none)"
+	} > "$OUT/meta.txt"
+}
+
+# note TEXT...: appends a line to meta.txt with the time and the load average.
+note() {
+	echo "$(date -u +%H:%M:%S) load $(cut -d' ' -f1-3 /proc/loadavg)  $*" >> "$OUT/meta.txt"
+}
+
+# wait_quiet: waits up to $QUIET_WAIT s (default 120) until the CPUs were
+# at least 50 % idle over 2 s, and notes how long it waited (or that the
+# machine never got quiet). Other sessions' work is what it waits out.
+wait_quiet() {
+	waited=0
+	while [ "$waited" -lt "${QUIET_WAIT:-120}" ]; do
+		a=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
+		sleep 2
+		b=$(awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
+		idle=$(echo "$a $b" | awk '{ printf "%d", 100 * ($3 - $1) / ($4 - $2) }')
+		waited=$((waited + 2))
+		if [ "$idle" -ge 50 ]; then
+			note "quiet after ${waited} s: ${idle} % idle"
+			return
+		fi
+	done
+	note "not quiet after ${waited} s (last ${idle} % idle); going on"
+}
+
+# start_server PORT FLAGS...: starts the truth server on 127.0.0.1:PORT and
+# waits until /healthz answers; its stderr goes to $OUT/server.log.
+start_server() {
+	port=$1
+	shift
+	echo "\$ truthserver -addr 127.0.0.1:$port $*" >> "$OUT/server.log"
+	# shellcheck disable=SC2086 # NICE is a command prefix
+	$NICE "$T/truthserver" -addr "127.0.0.1:$port" "$@" 2>> "$OUT/server.log" &
+	SRV=$!
+	i=0
+	until curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$port/healthz"; do
+		i=$((i + 1))
+		if [ $i -gt 100 ] || ! kill -0 "$SRV" 2>/dev/null; then
+			echo "truthserver did not answer on port $port:" >&2
+			cat "$OUT/server.log" >&2
+			exit 1
+		fi
+		sleep 0.1
+	done
+	note "server started: $*"
+}
+
+# stop_server: stops the servers whose ids are in $SRV (the one started
+# last, unless the script put more there) and waits for them to exit.
+stop_server() {
+	for p in $SRV; do kill "$p"; wait "$p" 2>/dev/null || true; done
+	SRV=
+	note "server stopped"
+}
+
+# wrk_run FILE ARGS...: runs wrk with ARGS and writes "$ wrk ARGS" then its
+# output to FILE (the command line tells the ingest the settings).
+wrk_run() {
+	f=$1
+	shift
+	note "wrk $* > $f"
+	{
+		echo "\$ wrk $*"
+		# shellcheck disable=SC2086
+		$NICE wrk "$@"
+	} > "$f"
+	note "done: $(grep 'Requests/sec' "$f" | tr -s ' ')"
+}
+
+# disturb_start: starts one busy loop per CPU at the servers' priority.
+disturb_start() {
+	for _ in $(seq "$(nproc)"); do
+		# shellcheck disable=SC2086
+		$NICE sh -c 'while :; do :; done' &
+		DISTURB="$DISTURB $!"
+	done
+	note "foreign CPU load started: $(nproc) busy loops (pids$DISTURB)"
+}
+
+# disturb_stop: stops the busy loops.
+disturb_stop() {
+	for p in $DISTURB; do kill "$p"; wait "$p" 2>/dev/null || true; done
+	DISTURB=
+	note "foreign CPU load stopped"
+}
+
+# vegeta_run DIR NAME URL ATTACK-FLAGS...: attacks URL (GET) with vegeta,
+# keeps the gob results in $T/NAME.bin and writes to DIR the per-request
+# results as JSON lines, gzipped (NAME.json.gz), and vegeta's own reports
+# over them: text (NAME-report.txt) and -type=json (NAME-report.json).
+vegeta_run() {
+	dir=$1
+	name=$2
+	url=$3
+	shift 3
+	mkdir -p "$dir"
+	note "echo 'GET $url' | vegeta attack $* > $name.bin"
+	# shellcheck disable=SC2086
+	echo "GET $url" | $NICE vegeta attack "$@" > "$T/$name.bin"
+	vegeta encode --to json "$T/$name.bin" | gzip -9n > "$dir/$name.json.gz"
+	vegeta report "$T/$name.bin" > "$dir/$name-report.txt"
+	vegeta report -type=json "$T/$name.bin" > "$dir/$name-report.json"
+	note "done: $(grep -E '^Requests' "$dir/$name-report.txt" | tr -s ' ')"
+}

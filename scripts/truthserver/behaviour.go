@@ -1,0 +1,86 @@
+package main
+
+import (
+	"crypto/sha256"
+	"math"
+	"time"
+)
+
+// behaviour holds the settings that decide how a request is answered.
+type behaviour struct {
+	work         int           // SHA-256 iterations per request
+	delay        time.Duration // wait per request after the work
+	warmup       time.Duration // length of the warm-up phase
+	warmupFactor float64       // cost multiplier at the start of a warm-up
+	warmupSteps  int           // 0: linear fall; N: N equal steps
+	warmupEvery  time.Duration // warm-up repeats with this period; 0: once
+	ramp         time.Duration // extra wait per second of elapsed time
+	stallEvery   time.Duration // period of the stalls; 0: none
+	stallFor     time.Duration // length of one stall
+	stallAt      time.Duration // start of the first stall
+	workers      int           // worker pool size; 0: unlimited
+	failEvery    int64         // every N-th request answers 500
+	succeedEvery int64         // only every N-th request answers 200
+}
+
+// factor is the cost multiplier at elapsed time t: warmupFactor at the
+// start of a warm-up phase, falling linearly or stepwise to 1 at its end.
+func (b behaviour) factor(t time.Duration) float64 {
+	if b.warmup <= 0 || b.warmupFactor <= 1 || t < 0 {
+		return 1
+	}
+	phase := t
+	if b.warmupEvery > 0 {
+		phase = t % b.warmupEvery
+	}
+	if phase >= b.warmup {
+		return 1
+	}
+	frac := float64(phase) / float64(b.warmup)
+	if b.warmupSteps > 0 {
+		frac = math.Floor(frac*float64(b.warmupSteps)) / float64(b.warmupSteps)
+	}
+	return b.warmupFactor - (b.warmupFactor-1)*frac
+}
+
+// iterations is the number of hash iterations a request does at elapsed time t.
+func (b behaviour) iterations(t time.Duration) int {
+	return int(math.Round(float64(b.work) * b.factor(t)))
+}
+
+// wait is how long a request sleeps at elapsed time t: the delay scaled by
+// the warm-up factor plus the ramp.
+func (b behaviour) wait(t time.Duration) time.Duration {
+	d := time.Duration(float64(b.delay) * b.factor(t))
+	if b.ramp > 0 && t > 0 {
+		d += time.Duration(float64(b.ramp) * t.Seconds())
+	}
+	return d
+}
+
+// stall returns the elapsed start of stall k (k = 0, 1, ...).
+func (b behaviour) stall(k int) time.Duration {
+	at := b.stallAt
+	if at <= 0 {
+		at = b.stallEvery
+	}
+	return at + time.Duration(k)*b.stallEvery
+}
+
+// fails reports whether the n-th counted request (n from 1) answers 500.
+func (b behaviour) fails(n int64) bool {
+	if b.failEvery > 0 && n%b.failEvery == 0 {
+		return true
+	}
+	return b.succeedEvery > 0 && n%b.succeedEvery != 0
+}
+
+// hashWork runs n iterations of SHA-256 over a 32-byte state, starting from
+// the zero state, and returns the final state.
+func hashWork(n int) [sha256.Size]byte {
+	var s [sha256.Size]byte
+	for range n {
+		s = sha256.Sum256(s[:])
+	}
+	return s
+}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"io"
+	"log"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+func TestFactor(t *testing.T) {
+	s := time.Second
+	linear := behaviour{warmup: 30 * s, warmupFactor: 3}
+	steps := behaviour{warmup: 30 * s, warmupFactor: 3, warmupSteps: 4}
+	repeated := behaviour{warmup: 5 * s, warmupFactor: 3, warmupEvery: 60 * s}
+	tests := []struct {
+		name string
+		b    behaviour
+		t    time.Duration
+		want float64
+	}{
+		{"off", behaviour{}, 0, 1},
+		{"factor 1 is off", behaviour{warmup: s, warmupFactor: 1}, 0, 1},
+		{"linear start", linear, 0, 3},
+		{"linear middle", linear, 15 * s, 2},
+		{"linear three quarters", linear, 22500 * time.Millisecond, 1.5},
+		{"linear end", linear, 30 * s, 1},
+		{"linear after", linear, 300 * s, 1},
+		{"steps first", steps, 7 * s, 3},
+		{"steps second", steps, 7500 * time.Millisecond, 2.5},
+		{"steps last", steps, 29 * s, 1.5},
+		{"steps after", steps, 30 * s, 1},
+		{"repeated first phase", repeated, 2500 * time.Millisecond, 2},
+		{"repeated between", repeated, 30 * s, 1},
+		{"repeated second phase", repeated, 62500 * time.Millisecond, 2},
+		{"before the clock", linear, -s, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.b.factor(tt.t); got != tt.want {
+				t.Errorf("factor(%v) = %v, want %v", tt.t, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestIterationsAndWait(t *testing.T) {
+	b := behaviour{work: 2000, delay: 3 * time.Millisecond, warmup: 10 * time.Second, warmupFactor: 3, ramp: time.Millisecond}
+	tests := []struct {
+		t    time.Duration
+		iter int
+		wait time.Duration
+	}{
+		{0, 6000, 9 * time.Millisecond},
+		{5 * time.Second, 4000, 6*time.Millisecond + 5*time.Millisecond},
+		{60 * time.Second, 2000, 3*time.Millisecond + 60*time.Millisecond},
+	}
+	for _, tt := range tests {
+		if got := b.iterations(tt.t); got != tt.iter {
+			t.Errorf("iterations(%v) = %d, want %d", tt.t, got, tt.iter)
+		}
+		if got := b.wait(tt.t); got != tt.wait {
+			t.Errorf("wait(%v) = %v, want %v", tt.t, got, tt.wait)
+		}
+	}
+}
+
+func TestStallSchedule(t *testing.T) {
+	s := time.Second
+	tests := []struct {
+		b    behaviour
+		k    int
+		want time.Duration
+	}{
+		{behaviour{stallEvery: 10 * s}, 0, 10 * s},
+		{behaviour{stallEvery: 10 * s}, 2, 30 * s},
+		{behaviour{stallEvery: 10 * s, stallAt: 5 * s}, 0, 5 * s},
+		{behaviour{stallEvery: 10 * s, stallAt: 5 * s}, 5, 55 * s},
+	}
+	for _, tt := range tests {
+		if got := tt.b.stall(tt.k); got != tt.want {
+			t.Errorf("%+v: stall(%d) = %v, want %v", tt.b, tt.k, got, tt.want)
+		}
+	}
+}
+
+func TestFails(t *testing.T) {
+	tests := []struct {
+		name string
+		b    behaviour
+		n    int64 // requests
+		want int   // of which fail
+	}{
+		{"none", behaviour{}, 100, 0},
+		{"5 %", behaviour{failEvery: 20}, 1000, 50},
+		{"95 %", behaviour{succeedEvery: 20}, 1000, 950},
+		{"one in three", behaviour{failEvery: 3}, 10, 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := 0
+			for n := int64(1); n <= tt.n; n++ {
+				if tt.b.fails(n) {
+					got++
+				}
+			}
+			if got != tt.want {
+				t.Errorf("%d of %d fail, want %d", got, tt.n, tt.want)
+			}
+		})
+	}
+}
+
+func TestHashWork(t *testing.T) {
+	zero := [sha256.Size]byte{}
+	if hashWork(0) != zero {
+		t.Error("hashWork(0) is not the zero state")
+	}
+	one := sha256.Sum256(zero[:])
+	if hashWork(1) != one {
+		t.Error("hashWork(1) is not SHA-256 of the zero state")
+	}
+	if hashWork(3) != sha256.Sum256(func() []byte { h := sha256.Sum256(one[:]); return h[:] }()) {
+		t.Error("hashWork(3) does not chain three hashes")
+	}
+}
+
+// get sends one request to s and returns the status and body.
+func get(ctx context.Context, t *testing.T, s *server, path string) (int, string) {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	s.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil).WithContext(ctx))
+	return rec.Code, rec.Body.String()
+}
+
+func TestServerCountsAndErrors(t *testing.T) {
+	s := newServer(behaviour{work: 10, failEvery: 4}, log.New(io.Discard, "", 0))
+	ctx := context.Background()
+	if code, _ := get(ctx, t, s, "/healthz"); code != http.StatusOK || s.n.Load() != 0 || s.t0.Load() != 0 {
+		t.Fatalf("/healthz: status %d, counted %d, clock %d; want 200, not counted, clock not started", code, s.n.Load(), s.t0.Load())
+	}
+	var codes []int
+	for range 8 {
+		code, body := get(ctx, t, s, "/any")
+		if (code == http.StatusOK) != (body == "ok\n") {
+			t.Errorf("status %d with body %q", code, body)
+		}
+		codes = append(codes, code)
+	}
+	want := fmt.Sprint([]int{200, 200, 200, 500, 200, 200, 200, 500})
+	if fmt.Sprint(codes) != want {
+		t.Errorf("statuses %v, want %s", codes, want)
+	}
+	if s.t0.Load() == 0 || s.errors.Load() != 2 {
+		t.Errorf("clock %d, errors %d; want started, 2", s.t0.Load(), s.errors.Load())
+	}
+}
+
+func TestServerDropsAbandonedRequests(t *testing.T) {
+	s := newServer(behaviour{workers: 1}, log.New(io.Discard, "", 0))
+	s.pool <- struct{}{} // the only worker is busy
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the client has gone
+	get(ctx, t, s, "/")
+	if s.abandons.Load() != 1 || s.n.Load() != 1 {
+		t.Errorf("abandoned %d of %d requests, want 1 of 1", s.abandons.Load(), s.n.Load())
+	}
+	<-s.pool
+	if code, _ := get(context.Background(), t, s, "/"); code != http.StatusOK || len(s.pool) != 0 {
+		t.Errorf("with a free worker: status %d, busy workers after %d; want 200, 0", code, len(s.pool))
+	}
+}
+
+func Example_warmupFactor() {
+	b := behaviour{warmup: 30 * time.Second, warmupFactor: 3}
+	for _, t := range []time.Duration{0, 10 * time.Second, 20 * time.Second, 30 * time.Second} {
+		fmt.Printf("%v: %.3g\n", t, b.factor(t))
+	}
+	// Output:
+	// 0s: 3
+	// 10s: 2.33
+	// 20s: 1.67
+	// 30s: 1
+}

@@ -1,0 +1,49 @@
+// Command truthserver is a small HTTP server on the loopback interface whose
+// behaviour is set by flags, so that load tests against it have a truth known
+// by construction. The data sets under testdata/truth/ were measured against
+// it with wrk, vegeta and hey (scripts/truth/make-<case>.sh start and stop it).
+//
+//	go run ./scripts/truthserver -addr 127.0.0.1:19100 -work 2000
+//
+// Every path answers the same way except /healthz, which answers 200 at once
+// and is neither counted nor timed (the scripts poll it until the server is
+// up). The body is "ok\n" or "error\n"; the header X-Work carries 8 bytes of
+// the hash so the work cannot be optimized away.
+//
+// The clock: "elapsed time" t is measured from the first counted request
+// (not from the start of the process), so warm-up, ramp and stalls line up
+// with the first request of the load test. Its start is printed on stderr.
+//
+// Flags (all behaviours combine; each is off at its zero value):
+//
+//	-addr host:port     listen address; must be a loopback address (default 127.0.0.1:19100)
+//	-procs N            GOMAXPROCS for the server (0: Go's default, every CPU)
+//	-work N             per-request CPU work: N iterations of SHA-256 over a 32-byte
+//	                    state. The cost of one iteration is calibrated at start and
+//	                    printed, so "15 % more work" is -work 2300 instead of 2000.
+//	-delay D            per-request wait (time.Sleep) after the work, e.g. 3ms
+//	-warmup T           warm-up: for the first T of elapsed time the work and the
+//	                    delay are multiplied by a factor that falls from -warmup-factor
+//	                    at t=0 to 1 at t=T, then stays 1
+//	-warmup-factor K    the factor at t=0 (default 3)
+//	-warmup-steps N     0: the factor falls linearly; N>0: in N equal steps
+//	                    (K for the first T/N, then K-(K-1)/N, ...)
+//	-warmup-every P     repeat the warm-up every P (phase = t mod P); 0: once
+//	-ramp R             extra wait growing linearly with elapsed time: R per second
+//	                    of t (-ramp 1ms: +1 ms at t=1 s, +60 ms at t=60 s), never levels off
+//	-stall-every P      periodic stall: every P, ALL handling freezes (a global lock
+//	                    that every request must pass before it is handled) for
+//	                    -stall-for; the first stall starts at -stall-at
+//	-stall-for S        length of each stall (default 1.5s)
+//	-stall-at A         elapsed time of the first stall (default: -stall-every)
+//	-workers W          capacity limit: W workers; a request waits in an unbounded
+//	                    FIFO queue for a free worker, which then does its work and
+//	                    delay (its service time). Capacity = W / service time.
+//	                    A request whose client has gone (timed out) before it gets
+//	                    a worker is dropped without work (counted as abandoned).
+//	-fail-every N       every N-th counted request (n % N == 0, n from 1) answers 500
+//	-succeed-every N    every N-th counted request answers 200, all others 500
+//
+// Error responses cost the same work and delay as successes. On SIGINT or
+// SIGTERM the server prints its counts (requests, 500s, abandoned) and exits.
+package main

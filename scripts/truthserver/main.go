@@ -1,0 +1,175 @@
+package main
+
+import (
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// server answers requests according to its behaviour and counts them.
+type server struct {
+	b        behaviour
+	log      *log.Logger
+	start    sync.Once
+	t0       atomic.Int64 // clock start, UnixNano; 0 until the first request
+	gate     sync.RWMutex // held for writing during a stall
+	pool     chan struct{}
+	n        atomic.Int64 // counted requests
+	errors   atomic.Int64 // 500s sent
+	abandons atomic.Int64 // requests dropped because their client had gone
+}
+
+func newServer(b behaviour, logger *log.Logger) *server {
+	s := &server{b: b, log: logger}
+	if b.workers > 0 {
+		s.pool = make(chan struct{}, b.workers)
+	}
+	return s
+}
+
+// elapsed is the time since the clock started.
+func (s *server) elapsed() time.Duration {
+	return time.Duration(time.Now().UnixNano() - s.t0.Load())
+}
+
+// startClock starts the clock at the first counted request, and the stalls with it.
+func (s *server) startClock() {
+	s.start.Do(func() {
+		now := time.Now()
+		s.t0.Store(now.UnixNano())
+		s.log.Printf("clock started at %s (first request)", now.UTC().Format(time.RFC3339Nano))
+		if s.b.stallEvery > 0 && s.b.stallFor > 0 {
+			go s.stalls(now)
+		}
+	})
+}
+
+// stalls freezes all handling for stallFor at every scheduled stall.
+func (s *server) stalls(t0 time.Time) {
+	for k := 0; ; k++ {
+		from := t0.Add(s.b.stall(k))
+		time.Sleep(time.Until(from))
+		s.gate.Lock()
+		got := time.Since(t0)
+		time.Sleep(time.Until(from.Add(s.b.stallFor)))
+		s.gate.Unlock()
+		s.log.Printf("stall %d: from %.3f s to %.3f s", k+1, got.Seconds(), time.Since(t0).Seconds())
+	}
+}
+
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/healthz" {
+		io.WriteString(w, "ok\n")
+		return
+	}
+	s.startClock()
+	n := s.n.Add(1)
+	// The gate: an empty critical section that only waits out a stall.
+	s.gate.RLock()
+	s.gate.RUnlock()
+	if s.pool != nil {
+		select {
+		case s.pool <- struct{}{}:
+			defer func() { <-s.pool }()
+		case <-r.Context().Done():
+			s.abandons.Add(1)
+			return
+		}
+	}
+	t := s.elapsed()
+	sum := hashWork(s.b.iterations(t))
+	if d := s.b.wait(t); d > 0 {
+		time.Sleep(d)
+	}
+	w.Header().Set("X-Work", hex.EncodeToString(sum[:8]))
+	if s.b.fails(n) {
+		s.errors.Add(1)
+		w.WriteHeader(http.StatusInternalServerError)
+		io.WriteString(w, "error\n")
+		return
+	}
+	io.WriteString(w, "ok\n")
+}
+
+// calibrate measures the median time of one request's work (n iterations)
+// over reps repetitions.
+func calibrate(n, reps int) time.Duration {
+	if n <= 0 {
+		return 0
+	}
+	d := make([]time.Duration, reps)
+	for i := range d {
+		t := time.Now()
+		hashWork(n)
+		d[i] = time.Since(t)
+	}
+	slices.Sort(d)
+	return d[reps/2]
+}
+
+func main() {
+	var b behaviour
+	addr := flag.String("addr", "127.0.0.1:19100", "listen address (loopback only)")
+	procs := flag.Int("procs", 0, "GOMAXPROCS (0: every CPU)")
+	flag.IntVar(&b.work, "work", 0, "SHA-256 iterations per request")
+	flag.DurationVar(&b.delay, "delay", 0, "wait per request after the work")
+	flag.DurationVar(&b.warmup, "warmup", 0, "length of the warm-up phase")
+	flag.Float64Var(&b.warmupFactor, "warmup-factor", 3, "cost multiplier at the start of the warm-up")
+	flag.IntVar(&b.warmupSteps, "warmup-steps", 0, "0: the factor falls linearly; N: in N steps")
+	flag.DurationVar(&b.warmupEvery, "warmup-every", 0, "repeat the warm-up with this period (0: once)")
+	flag.DurationVar(&b.ramp, "ramp", 0, "extra wait per second of elapsed time")
+	flag.DurationVar(&b.stallEvery, "stall-every", 0, "period of the stalls (0: none)")
+	flag.DurationVar(&b.stallFor, "stall-for", 1500*time.Millisecond, "length of one stall")
+	flag.DurationVar(&b.stallAt, "stall-at", 0, "elapsed time of the first stall (0: -stall-every)")
+	flag.IntVar(&b.workers, "workers", 0, "worker pool size (0: unlimited)")
+	flag.Int64Var(&b.failEvery, "fail-every", 0, "every N-th request answers 500")
+	flag.Int64Var(&b.succeedEvery, "succeed-every", 0, "only every N-th request answers 200")
+	flag.Parse()
+	logger := log.New(os.Stderr, "truthserver: ", 0)
+	if flag.NArg() > 0 {
+		logger.Fatalf("unexpected arguments %q", flag.Args())
+	}
+	if *procs > 0 {
+		runtime.GOMAXPROCS(*procs)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		logger.Fatal(err)
+	}
+	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
+		logger.Fatal("truthserver listens on loopback only")
+	}
+	var settings []string
+	flag.VisitAll(func(f *flag.Flag) { settings = append(settings, "-"+f.Name+"="+f.Value.String()) })
+	logger.Printf("started at %s on %s, GOMAXPROCS=%d", time.Now().UTC().Format(time.RFC3339Nano), ln.Addr(), runtime.GOMAXPROCS(0))
+	logger.Printf("settings: %s", strings.Join(settings, " "))
+	if b.work > 0 {
+		c := calibrate(b.work, 301)
+		logger.Printf("calibration: -work %d takes %v per request (median of 301), %.1f ns per iteration",
+			b.work, c.Round(100*time.Nanosecond), float64(c)/float64(b.work))
+	}
+	s := newServer(b, logger)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	go func() {
+		<-sig
+		logger.Printf("stopped: %d requests, %d answered 500, %d abandoned in the queue", s.n.Load(), s.errors.Load(), s.abandons.Load())
+		os.Exit(0)
+	}()
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintln(os.Stderr, "truthserver: ready")
+	logger.Fatal(srv.Serve(ln))
+}

@@ -185,7 +185,9 @@ func TestGate(t *testing.T) {
 			}},
 		{"inconclusive: nothing compared", []results.Run{run("a:80", 0, 10, 1, 1), run("b:80", 1, 20, 1, 1)},
 			func(o *analyze.Options) { o.FailOn = []gate.Condition{gate.Inconclusive} }, true,
-			func(*analyze.Verdict) []analyze.GateReason { return []analyze.GateReason{reason(gate.Inconclusive, true, -1, -1)} }},
+			func(*analyze.Verdict) []analyze.GateReason {
+				return []analyze.GateReason{reason(gate.Inconclusive, true, -1, -1)}
+			}},
 		{"one system: nothing to compare is not inconclusive", runs[:1], func(o *analyze.Options) { o.FailOn = gate.Conditions }, false,
 			func(*analyze.Verdict) []analyze.GateReason { return nil }},
 	} {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -338,7 +339,7 @@ func TestCompareFolders(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v\n%s", tc.args, err, errOut)
 		}
-		var res comparisonOut
+		var res report.CompareDoc
 		if err := json.Unmarshal([]byte(out), &res); err != nil {
 			t.Fatalf("%v: %v\n%s", tc.args, err, out)
 		}
@@ -350,7 +351,7 @@ func TestCompareFolders(t *testing.T) {
 			if c.A != tc.new || c.B != tc.old {
 				t.Errorf("%v: comparison %s vs %s, want %s vs %s", tc.args, c.A, c.B, tc.new, tc.old)
 			}
-			settings[setting(c)] = true
+			settings[fmt.Sprint(*c.Connections)] = true
 		}
 		if len(settings) != tc.settings {
 			t.Errorf("%v: compared at %d settings, want %d", tc.args, len(settings), tc.settings)
@@ -362,14 +363,14 @@ func TestCompareFolders(t *testing.T) {
 	// Text and markdown; -o writes the full report.
 	rep := filepath.Join(dir, "rep")
 	out, errOut, err := runCLI(t, "", "compare", "-o", rep, "old", "new")
-	if err != nil || !strings.Contains(out, "ratio") || !strings.Contains(out, "rps") {
+	if err != nil || !strings.Contains(out, "new vs old (the baseline) at ") || !strings.Contains(out, "req/s") {
 		t.Errorf("compare text: %v %q %q", err, out, errOut)
 	}
 	if s := readSummary(t, filepath.Join(rep, "summary.json")); s.Experiment != "old-vs-new" || len(s.Systems) != 2 {
 		t.Errorf("compare -o: experiment %q, %d systems", s.Experiment, len(s.Systems))
 	}
 	out, _, err = runCLI(t, "", "compare", "--format", "markdown", "old", "new")
-	if err != nil || !strings.Contains(out, "| system | metric |") {
+	if err != nil || !strings.Contains(out, "| | old | new | delta | 95 % CI | p | runs |") {
 		t.Errorf("compare markdown: %v %q", err, out)
 	}
 	// With --store: experiments of a store.
@@ -380,7 +381,7 @@ func TestCompareFolders(t *testing.T) {
 		}
 	}
 	out, errOut, err = runCLI(t, "", "compare", "--store", st, "--format", "json", "old", "new")
-	var res comparisonOut
+	var res report.CompareDoc
 	if err != nil || json.Unmarshal([]byte(out), &res) != nil || len(res.Comparisons) == 0 || res.Comparisons[0].B != "old" {
 		t.Errorf("compare --store: %v %s %s", err, out, errOut)
 	}

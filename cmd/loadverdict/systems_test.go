@@ -177,14 +177,15 @@ func TestUnknownNamesExit2(t *testing.T) {
 }
 
 // TestFolderManifestSameAsBucket: a folder with loadverdict.yaml (labels,
-// baseline, systems) gives the same report through `report` as through
-// the bucket pipeline (Ingest and Analyze on a local store laid out as a
-// bucket).
+// baseline, systems, slo, gate) gives the same report through `report` as
+// through the bucket pipeline (Ingest and Analyze on a local store laid
+// out as a bucket), the gate's decision included.
 func TestFolderManifestSameAsBucket(t *testing.T) {
 	root := t.TempDir()
 	const exp = "tuning"
 	layout(t, root, map[string]string{
-		"raw/tuning/loadverdict.yaml":  "labels: {localhost:80: openresty}\nsystems: {before: [old], after: ['new/*.txt']}\nbaseline: before\n",
+		"raw/tuning/loadverdict.yaml": "labels: {localhost:80: openresty}\nsystems: {before: [old], after: ['new/*.txt']}\nbaseline: before\n" +
+			"slo: ['lat_mean_ms{system=after}<1000', 'error_rate<0.5']\ngate: {fail_on: [regression, inconclusive], max_regression: 5%}\n",
 		"raw/tuning/old/wrk_02.txt":    wrkData + "wrk_02.txt",
 		"raw/tuning/old/wrk_10.txt":    wrkData + "wrk_10.txt",
 		"raw/tuning/new/wrk_03.txt":    wrkData + "wrk_03.txt",
@@ -213,10 +214,16 @@ func TestFolderManifestSameAsBucket(t *testing.T) {
 	before := checksums(t, filepath.Join(root, "raw"))
 	t.Chdir(root)
 	local := t.TempDir()
-	if _, errOut, err := runCLI(t, "", "report", "-o", local, "raw/tuning"); !errors.Is(err, errReported) {
+	_, errOut, err := runCLI(t, "", "report", "-o", local, "raw/tuning")
+	if !errors.Is(err, errReported) {
 		t.Fatalf("report: %v (want the rejected input reported)\n%s", err, errOut)
 	}
-	names := []string{"report.md", "summary.json"}
+	// The gate failed too (inconclusive: one or two runs a side), but an
+	// unread input exits 1; the gate's reasons are on stderr.
+	if !strings.Contains(errOut, "loadverdict: gate failed:\n  - inconclusive: ") {
+		t.Errorf("stderr lacks the gate's reasons:\n%s", errOut)
+	}
+	names := []string{"report.md", "summary.md", "summary.json"}
 	figs, _ := filepath.Glob(filepath.Join(root, "reports", exp, "*.png"))
 	for _, f := range figs {
 		names = append(names, filepath.Base(f))
@@ -242,6 +249,10 @@ func TestFolderManifestSameAsBucket(t *testing.T) {
 	}
 	if len(s.Comparisons) == 0 {
 		t.Error("no comparison against the baseline")
+	}
+	if !s.Gate.Failed || strings.Join(s.Gate.FailOn, ",") != "regression,inconclusive" || s.Gate.MaxRegressionPct != 5 ||
+		len(s.Thresholds) == 0 || s.Thresholds[0].Threshold != "lat_mean_ms{system=after}<1000" || s.Thresholds[0].System != "after" {
+		t.Errorf("gate %+v, thresholds %+v", s.Gate, s.Thresholds)
 	}
 	if md, _ := os.ReadFile(filepath.Join(local, "report.md")); !strings.Contains(string(md), "zz-not-a-load.bin") {
 		t.Error("report.md does not list the rejected input")

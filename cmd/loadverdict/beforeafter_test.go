@@ -126,3 +126,19 @@ func TestReportThresholdGate(t *testing.T) {
 		t.Errorf("lat_mean_ms<60: %v\n%s", err, errOut)
 	}
 }
+
+// The headline leads with what matters most, on real data: vegeta at
+// 2000 req/s against a server that handles ~400 (testdata/truth/overload,
+// scripts/truth/make-overload.sh): 98.7 % of the requests timed out, and
+// the server achieved 1.24 % of the requested rate.
+func TestHeadlineLeadsWithErrorsThenOverload(t *testing.T) {
+	out, errOut, err := runCLI(t, "", "report", "-o", t.TempDir(), "../../testdata/truth/overload/vegeta/results-report.txt")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	want := "results-report failed 98.7 % of its requests at 2000 req/s, vegeta (1 run). " +
+		"results-report is overloaded: at a requested 2000 req/s it achieved 24.76 req/s (1.24 %). "
+	if !strings.HasPrefix(out, want) {
+		t.Errorf("headline %q, want it to start with %q", out, want)
+	}
+}

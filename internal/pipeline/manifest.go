@@ -59,6 +59,18 @@ type Manifest struct {
 	Dir string `yaml:"-"`
 }
 
+// stringList decodes a list of strings, or one string as a list of one.
+func stringList(n *yaml.Node) ([]string, error) {
+	if n.Kind == yaml.ScalarNode {
+		var s string
+		err := n.Decode(&s)
+		return []string{s}, err
+	}
+	var list []string
+	err := n.Decode(&list)
+	return list, err
+}
+
 // Patterns are the path patterns of one manifest system. Each is a
 // path.Match pattern (`*` any characters but '/', `?` one character,
 // `[a-z]` a class, `\` quotes) over a source's name relative to the
@@ -68,13 +80,8 @@ type Patterns []string
 
 // UnmarshalYAML reads a list of patterns (or one), checking each.
 func (ps *Patterns) UnmarshalYAML(n *yaml.Node) error {
-	var list []string
-	if n.Kind == yaml.ScalarNode {
-		list = []string{""}
-		if err := n.Decode(&list[0]); err != nil {
-			return err
-		}
-	} else if err := n.Decode(&list); err != nil {
+	list, err := stringList(n)
+	if err != nil {
 		return err
 	}
 	if len(list) == 0 {
@@ -94,13 +101,8 @@ type Thresholds []gate.Threshold
 
 // UnmarshalYAML reads a list of expressions (or one), parsing each.
 func (ts *Thresholds) UnmarshalYAML(n *yaml.Node) error {
-	var list []string
-	if n.Kind == yaml.ScalarNode {
-		list = []string{""}
-		if err := n.Decode(&list[0]); err != nil {
-			return err
-		}
-	} else if err := n.Decode(&list); err != nil {
+	list, err := stringList(n)
+	if err != nil {
 		return err
 	}
 	out := make(Thresholds, 0, len(list))
@@ -122,15 +124,12 @@ func (ts *Thresholds) UnmarshalYAML(n *yaml.Node) error {
 // Conditions are a manifest's gate.fail_on.
 type Conditions []gate.Condition
 
-// UnmarshalYAML reads a list of conditions or one comma-separated string.
+// UnmarshalYAML reads a list of conditions or one comma-separated
+// string; an empty list is none.
 func (cs *Conditions) UnmarshalYAML(n *yaml.Node) error {
-	var list []string
-	if n.Kind == yaml.ScalarNode {
-		list = []string{""}
-		if err := n.Decode(&list[0]); err != nil {
-			return err
-		}
-	} else if err := n.Decode(&list); err != nil {
+	list, err := stringList(n)
+	if err != nil || len(list) == 0 {
+		*cs = Conditions{}
 		return err
 	}
 	c, err := gate.ParseConditions(strings.Join(list, ","))

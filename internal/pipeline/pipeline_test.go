@@ -149,6 +149,9 @@ func TestManifestErrors(t *testing.T) {
 			t.Errorf("%q: %v, want %q", tc.yaml, err, tc.err)
 		}
 	}
+	if m, err := ParseManifest("m.yaml", []byte("gate: {fail_on: []}\n")); err != nil || len(m.Gate.FailOn) != 0 {
+		t.Errorf("fail_on: []: %+v %v", m, err)
+	}
 	m, err := ParseManifest("m.yaml", []byte("slo: [rps>=1000, 'lat_p99_ms{system=new}<250']\ngate: {fail_on: 'regression,threshold', max_regression: 5}\n"))
 	if err != nil || len(m.SLO) != 2 || m.SLO[1].Scope.System != "new" || len(m.Gate.FailOn) != 2 || m.Gate.MaxRegression == nil || *m.Gate.MaxRegression != 5 {
 		t.Errorf("slo and gate: %+v %v", m, err)

@@ -73,14 +73,14 @@ func mainHeadline(v *analyze.Verdict) string {
 		runs := fmt.Sprintf("%d vs %d runs", c.ARuns, c.BRuns)
 		if h.Latency >= 0 {
 			return fmt.Sprintf("%s is %s than %s by throughput at %s: %sx (%s%s, p = %s), but %s.",
-				subj, word, other, at, rel(r), runs, ciText, rel(*c.PValue), latencyClause(v.Comparisons[h.Latency], subj, otherLabel, false))
+				subj, word, other, at, rel(r), runs, ciText, relP(c.PValue), latencyClause(v.Comparisons[h.Latency], subj, otherLabel, false))
 		}
 		return fmt.Sprintf("%s is %s than %s at %s: %sx the throughput (%s%s, p = %s).",
-			subj, word, other, at, rel(r), runs, ciText, rel(*c.PValue))
+			subj, word, other, at, rel(r), runs, ciText, relP(c.PValue))
 	case analyze.NoDifference:
 		p := ""
 		if c.PValue != nil {
-			p = ", p = " + rel(*c.PValue)
+			p = ", p = " + relP(c.PValue)
 		}
 		but := ""
 		if h.Latency >= 0 {

@@ -89,6 +89,8 @@ func TestHeadlineLeads(t *testing.T) {
 	}{
 		{"baseline: the other side is the subject", slower, baseline,
 			"new:80 is slower than old:80 (the baseline) at 100 connections, 4 threads, 60 s, wrk: 0.9x the throughput (5 vs 5 runs, 95 % CI 0.899-0.902, p = 0.00794)."},
+		{"baseline, not established", slower[:6], baseline,
+			"Not established that new:80 is slower than old:80 (the baseline): it had 0.9x the throughput at 100 connections, 4 threads, 60 s, wrk, but with only 3 runs per system (need >= 4) the difference is not shown to be real; 4 steady runs per system would settle it."},
 		{"no baseline: the faster side is", slower, nil,
 			"old:80 is faster than new:80 at 100 connections, 4 threads, 60 s, wrk: 1.11x the throughput (5 vs 5 runs, 95 % CI 1.11-1.11, p = 0.00794)."},
 		{"latency disagrees", disagree, baseline,

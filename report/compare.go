@@ -204,10 +204,11 @@ func (t table) title() string {
 }
 
 func compareText(w io.Writer, v *analyze.Verdict) error {
+	var b strings.Builder
 	ts := tables(v)
-	fmt.Fprintf(w, "%s\n\n", Headline(v))
+	fmt.Fprintf(&b, "%s\n\n", Headline(v))
 	if len(ts) == 0 {
-		fmt.Fprintln(w, "No comparison: no setting has runs of both systems.")
+		fmt.Fprintln(&b, "No comparison: no setting has runs of both systems.")
 	}
 	var all []row
 	for _, t := range ts {
@@ -216,39 +217,44 @@ func compareText(w io.Writer, v *analyze.Verdict) error {
 	marks, notes := footnotes(all)
 	k := 0
 	for _, t := range ts {
-		fmt.Fprintln(w, t.title())
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(&b, t.title())
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "\t%s\t%s\tdelta\t%s %% CI\tp\truns\t\n", t.b, t.a, rel(100*v.Options.Level))
 		for _, r := range t.rows {
 			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.metric, r.old, r.new, r.delta, r.ci, r.p, r.runs, marks[k])
 			k++
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
+		tw.Flush()
+		fmt.Fprintln(&b)
 	}
 	for i, n := range notes {
-		fmt.Fprintf(w, "(%d) %s\n", i+1, n)
+		fmt.Fprintf(&b, "(%d) %s\n", i+1, n)
 	}
 	if len(notes) > 0 {
-		fmt.Fprintln(w)
+		fmt.Fprintln(&b)
 	}
 	if len(v.Thresholds) > 0 {
-		fmt.Fprintln(w, "thresholds")
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(&b, "thresholds")
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		for _, c := range v.Thresholds {
 			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", thresholdOf(v, c).Expr, c.System, settingsText(c.Settings), c.Status, checkValue(v, c))
 		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
+		tw.Flush()
+		fmt.Fprintln(&b)
 	}
 	if len(v.Options.FailOn) > 0 {
-		fmt.Fprintf(w, "gate: %s\n", gateSummary(v, 3))
+		fmt.Fprintln(&b, "gate: "+gateSummary(v, 0))
+		for _, r := range GateReasons(v) {
+			fmt.Fprintln(&b, "  - "+r)
+		}
 	}
-	return nil
+	// tabwriter pads the last cells: no line ends in blanks.
+	lines := strings.Split(b.String(), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	_, err := io.WriteString(w, strings.Join(lines, "\n"))
+	return err
 }
 
 // compareMarkdown renders the headline, the comparison tables, their

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -136,7 +137,7 @@ func TestCompareTable(t *testing.T) {
 		"new:80 vs old:80 (the baseline) at 100 connections, 4 threads, 60 s, wrk\n",
 		"(1) not significant: p >= alpha 0.05\n",
 		"rps{connections=100}>=950  new:80  100 connections, 4 threads, 60 s, wrk  fail",
-		"gate: failed (fails on regression): regression: throughput of new:80 is 9.98 % worse than old:80 (the baseline) at 100 connections",
+		"gate: failed (fails on regression):\n  - regression: throughput of new:80 is 9.98 % worse than old:80 (the baseline) at 100 connections",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("missing %q in\n%s", want, s)
@@ -211,4 +212,49 @@ func TestSummaryMarkdownFits(t *testing.T) {
 			t.Errorf("%d thresholds: none shown:\n%s", n, s)
 		}
 	}
+}
+
+// Compare prints what `loadverdict compare` shows: the headline, a table
+// per setting with the reasons as footnotes, the thresholds and the gate.
+func ExampleCompare() {
+	var runs []results.Run
+	for i := range 8 {
+		label, rps := "old:80", 1000.0+float64(i)
+		if i%2 == 1 {
+			label, rps = "new:80", 900.0+float64(i)
+		}
+		runs = append(runs, wrkRun(label, i, 64, rps, 64000/rps))
+	}
+	opts := analyze.DefaultOptions()
+	opts.Baseline, opts.FailOn = "old:80", []gate.Condition{gate.Regression}
+	opts.MaxRegressionPct = 5
+	th, _ := gate.ParseThreshold("rps>=950")
+	opts.SLO = []gate.Threshold{th}
+	v, err := analyze.Analyze(analyze.Set{Experiment: "bench", Runs: runs}, opts)
+	if err != nil {
+		panic(err)
+	}
+	if err := report.Compare(os.Stdout, v, "text"); err != nil {
+		panic(err)
+	}
+	// Output:
+	// new:80 is slower than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk: 0.901x the throughput (4 vs 4 runs, 95 % CI 0.898-0.904, p = 0.0286).
+	//
+	// new:80 vs old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk
+	//               old:80    new:80    delta          95 % CI           p       runs
+	// req/s         1003      904       -9.87 % worse  -10.2 to -9.59 %  0.0286  4/4
+	// mean latency  63.81 ms  70.8 ms   +11 % worse    +10.6 to +11.3 %  0.0286  4/4
+	// max latency   191.4 ms  212.4 ms  +11 % worse    +10.6 to +11.3 %  0.0286  4/4   (1)
+	// error rate    0 %       0 %       ~                                        4/4
+	//
+	// (1) note: closed-model tails are lower bounds (coordinated omission)
+	//
+	// thresholds
+	//   rps>=950  old:80  64 connections, 4 threads, 60 s, wrk  pass  1003 req/s over 4 steady runs, 95 % CI 1001-1005 req/s
+	//   rps>=950  new:80  64 connections, 4 threads, 60 s, wrk  fail  904 req/s over 4 steady runs, 95 % CI 902.0-906.0 req/s
+	//
+	// gate: failed (fails on regression):
+	//   - regression: throughput of new:80 is 9.87 % worse than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk (ratio 0.901, 95 % CI 0.898-0.904, p = 0.0286), beyond the allowed 5 %
+	//   - regression: mean latency of new:80 is 11 % worse than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk (ratio 1.11, 95 % CI 1.11-1.11, p = 0.0286), beyond the allowed 5 %
+	//   - regression: max latency of new:80 is 11 % worse than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk (ratio 1.11, 95 % CI 1.11-1.11, p = 0.0286), beyond the allowed 5 %
 }

@@ -127,7 +127,8 @@ func gateReasonText(v *analyze.Verdict, r analyze.GateReason) string {
 }
 
 // gateSummary words the gate's outcome in one line, for people: "passed
-// (fail on regression)", "failed on regression: ...".
+// (fails on regression)", "failed (fails on regression): ..." with at
+// most limit reasons (none and a colon for 0, the reasons to follow).
 func gateSummary(v *analyze.Verdict, limit int) string {
 	var on []string
 	for _, c := range v.Options.FailOn {
@@ -137,6 +138,9 @@ func gateSummary(v *analyze.Verdict, limit int) string {
 		return fmt.Sprintf("passed (fails on %s)", strings.Join(on, ", "))
 	}
 	reasons := GateReasons(v)
+	if limit == 0 {
+		return fmt.Sprintf("failed (fails on %s):", strings.Join(on, ", "))
+	}
 	more := ""
 	if len(reasons) > limit {
 		more = fmt.Sprintf("; and %d more", len(reasons)-limit)

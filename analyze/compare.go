@@ -210,7 +210,7 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 			s += cv * cv
 		}
 		cv := math.Sqrt(s / float64(len(cvs)))
-		delta := math.Max(math.Abs(c.Ratio-1), o.PracticalBand)
+		delta := math.Max(logChange(c.Ratio), o.PracticalBand)
 		if n, err := stats.RunsPerSide(cv, delta, o.Alpha, o.Power); err == nil {
 			c.RunsNeeded = &n
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/results"
 	"github.com/loadverdict/loadverdict/stats"
 )
@@ -12,7 +13,7 @@ import (
 // AnalysisVersion is the version of the analysis: it changes whenever the
 // same tables would give a different Verdict, so stored reports made by an
 // older version can be found and re-made.
-const AnalysisVersion = 1
+const AnalysisVersion = 2
 
 // Options are the parameters of Analyze. DefaultOptions gives the values
 // of docs/STATISTICS.md; a zero field is not a valid setting.
@@ -43,6 +44,15 @@ type Options struct {
 	SaturationLatGrowth float64 `json:"saturation_lat_growth"` // ... with latency growth above this is saturation
 	OpenShortfall       float64 `json:"open_shortfall"`        // open model: achieved rate below (1-x)*target is saturation
 	ErrorRateSevere     float64 `json:"error_rate_severe"`     // error rate from which errors are an error, not a warning
+
+	// SLO are the thresholds evaluated on each system's steady values
+	// (Verdict.Thresholds).
+	SLO []gate.Threshold `json:"slo,omitempty"`
+	// FailOn are the conditions that fail the gate (Verdict.Gate).
+	FailOn []gate.Condition `json:"fail_on,omitempty"`
+	// MaxRegressionPct is the largest regression, in percent, that does
+	// not fail the gate.
+	MaxRegressionPct float64 `json:"max_regression_pct,omitempty"`
 }
 
 // DefaultOptions returns the parameters of docs/STATISTICS.md.
@@ -94,6 +104,11 @@ type Verdict struct {
 	Options  Options
 	// Runs are the analysed runs in execution order.
 	Runs []results.Run
+	// Thresholds are the checks of Options.SLO: per threshold, one per
+	// system and settings it applies to.
+	Thresholds []ThresholdCheck
+	// Gate is the gate's decision (Options.FailOn).
+	Gate Gate
 }
 
 // Settings are what make runs comparable: runs of one system at equal
@@ -348,7 +363,9 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 	}
 	v.compare()
 	v.findings()
+	v.thresholds()
 	v.Headline = v.headline()
+	v.Gate = v.gate()
 	return v, nil
 }
 

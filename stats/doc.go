@@ -11,7 +11,8 @@
 //     truncation (White 1997; Spratt 1998).
 //   - Intervals: BootstrapMeanCI, BatchMeansCI and SteadyStateCI, which
 //     picks between them by Lag1Autocorrelation; BootstrapRatioCI for a
-//     ratio of means.
+//     ratio of means; MedianCI, the distribution-free interval of a
+//     median from order statistics.
 //   - Tests and power: MannWhitney (exact for up to 50 observations in
 //     all), RunsPerSide for the replication a difference needs.
 //   - Capacity: LittlesLaw and FitUSL (Gunther's Universal Scalability

@@ -1,0 +1,89 @@
+package ingest
+
+import (
+	"cmp"
+	"slices"
+
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/loadverdict/loadverdict/results"
+	"io"
+)
+
+// jsonValues calls fn with each top-level JSON value of r (a file holding
+// one report, or reports appended to it) and the 1-based line where the
+// value starts. A value that is not well-formed JSON, or that fn refuses
+// with a plain error, is a *SyntaxError at its line naming what (e.g.
+// "bombardier JSON"); errors of type *SyntaxError and of the sink pass
+// through. It returns how many values were read.
+func jsonValues(ctx context.Context, r io.Reader, source, what string, fn func(raw json.RawMessage, line int) error) (int, error) {
+	lc := &lineCounter{r: r}
+	dec := json.NewDecoder(lc)
+	n := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return n, err
+		}
+		var raw json.RawMessage
+		start := dec.InputOffset()
+		err := dec.Decode(&raw)
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			var se *json.SyntaxError
+			line := lc.lineAt(start)
+			if errors.As(err, &se) {
+				line = lc.lineAt(se.Offset)
+			} else if !errors.Is(err, io.ErrUnexpectedEOF) {
+				return n, fmt.Errorf("%s: %w", source, err)
+			}
+			return n, &SyntaxError{File: source, Line: line, Msg: what + ": " + err.Error()}
+		}
+		end := dec.InputOffset()
+		line := lc.lineAt(end - int64(len(raw)))
+		n++
+		if err := fn(raw, line); err != nil {
+			var se *SyntaxError
+			var pe jsonValueError
+			switch {
+			case errors.As(err, &pe):
+				return n, &SyntaxError{File: source, Line: line, Msg: what + ": " + pe.msg}
+			case errors.As(err, &se):
+				return n, err
+			}
+			return n, err
+		}
+		lc.lineAt(end) // keep the counted bytes bounded
+	}
+}
+
+// jsonValueError is a JSON value's content refused by a parser; jsonValues
+// turns it into a *SyntaxError at the value's line.
+type jsonValueError struct{ msg string }
+
+func (e jsonValueError) Error() string { return e.msg }
+
+// badJSON returns a jsonValueError.
+func badJSON(format string, args ...any) error { return jsonValueError{fmt.Sprintf(format, args...)} }
+
+// unmarshalValue decodes raw into v; a type mismatch is a jsonValueError.
+func unmarshalValue(raw json.RawMessage, v any) error {
+	if err := json.Unmarshal(raw, v); err != nil {
+		return jsonValueError{err.Error()}
+	}
+	return nil
+}
+
+// jsonHead returns head without a UTF-8 byte order mark and leading blanks.
+func jsonHead(head []byte) []byte {
+	return bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+}
+
+// sortPercentiles orders points by quantile (maps give them in any order).
+func sortPercentiles(p []results.Percentile) {
+	slices.SortFunc(p, func(a, b results.Percentile) int { return cmp.Compare(a.Quantile, b.Quantile) })
+}

@@ -19,10 +19,11 @@ var newFormats = map[string]func(base string) string{
 		}
 		return "bombardier"
 	},
+	"h2load": func(string) string { return "h2load" },
 }
 
 // newFormatNames are the parsers of those formats.
-var newFormatNames = []string{"bombardier", "bombardier-json"}
+var newFormatNames = []string{"bombardier", "bombardier-json", "h2load"}
 
 // TestNewFormatsDetect walks every testdata folder: a file of a new
 // format's folder is claimed by its parser and by no other parser (old or

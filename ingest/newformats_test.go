@@ -20,10 +20,16 @@ var newFormats = map[string]func(base string) string{
 		return "bombardier"
 	},
 	"h2load": func(string) string { return "h2load" },
+	"siege": func(base string) string {
+		if strings.HasSuffix(base, ".json") {
+			return "siege-json"
+		}
+		return "siege"
+	},
 }
 
 // newFormatNames are the parsers of those formats.
-var newFormatNames = []string{"bombardier", "bombardier-json", "h2load"}
+var newFormatNames = []string{"bombardier", "bombardier-json", "h2load", "siege", "siege-json"}
 
 // TestNewFormatsDetect walks every testdata folder: a file of a new
 // format's folder is claimed by its parser and by no other parser (old or

@@ -465,27 +465,10 @@ func (st *bombardierState) build() results.RunWithPercentiles {
 	if r.hasLat { // bombardier's latencies include failed requests
 		out.LatMeanMs, out.LatStdevMs, out.LatMaxMs = results.Ptr(r.latMean), results.Ptr(r.latStdev), results.Ptr(r.latMax)
 	}
-	bombardierPercentiles(&out, r.pcts)
+	addPercentiles(&out, r.pcts)
 	notes = append(notes, fmt.Sprintf("Reqs/sec sampled while running: stdev %g, max %g", r.rpsStdev, r.rpsMax))
 	out.Notes = results.Ptr(strings.Join(notes, "; "))
 	return out
-}
-
-// bombardierPercentiles sets the distribution and the percentile columns.
-func bombardierPercentiles(out *results.RunWithPercentiles, pcts []results.Percentile) {
-	for _, p := range pcts {
-		out.Percentiles = append(out.Percentiles, p)
-		switch p.Quantile {
-		case 0.5:
-			out.LatP50Ms = results.Ptr(p.LatencyMs)
-		case 0.9:
-			out.LatP90Ms = results.Ptr(p.LatencyMs)
-		case 0.99:
-			out.LatP99Ms = results.Ptr(p.LatencyMs)
-		case 0.999:
-			out.LatP999Ms = results.Ptr(p.LatencyMs)
-		}
-	}
 }
 
 type bombardierJSONParser struct{}
@@ -642,7 +625,7 @@ func (m *bombardierJSON) run(line int) (results.RunWithPercentiles, error) {
 		pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: v / 1000})
 	}
 	sortPercentiles(pcts)
-	bombardierPercentiles(&out, pcts)
+	addPercentiles(&out, pcts)
 	if res.RPS.Stddev != nil && res.RPS.Max != nil {
 		notes = append(notes, fmt.Sprintf("rps sampled while running: stdev %g, max %g", *res.RPS.Stddev, *res.RPS.Max))
 	}

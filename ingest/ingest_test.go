@@ -696,8 +696,8 @@ func TestNaNSummary(t *testing.T) {
 // autocannon's "Running 10s test @" line.
 func TestMixedTools(t *testing.T) {
 	var in bytes.Buffer
-	for _, name := range []string{"wrk/wrk_09.txt", "notwrk/autocannon_01.txt", "bombardier/bombardier_02.txt",
-		"notwrk/hey_01.txt", "notwrk/oha_01.txt", "wrk/wrk_04.txt", "notwrk/autocannon_02.txt"} {
+	for _, name := range []string{"wrk/wrk_09.txt", "autocannon/autocannon_01.txt", "bombardier/bombardier_02.txt",
+		"notwrk/hey_01.txt", "notwrk/oha_01.txt", "wrk/wrk_04.txt", "autocannon/autocannon_02.txt"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			t.Fatal(err)

@@ -87,3 +87,22 @@ func jsonHead(head []byte) []byte {
 func sortPercentiles(p []results.Percentile) {
 	slices.SortFunc(p, func(a, b results.Percentile) int { return cmp.Compare(a.Quantile, b.Quantile) })
 }
+
+// addPercentiles appends the points of a distribution (in quantile order)
+// to a run and copies the 0.5, 0.9, 0.99 and 0.999 points into the
+// percentile columns.
+func addPercentiles(out *results.RunWithPercentiles, pcts []results.Percentile) {
+	for _, p := range pcts {
+		out.Percentiles = append(out.Percentiles, p)
+		switch p.Quantile {
+		case 0.5:
+			out.LatP50Ms = results.Ptr(p.LatencyMs)
+		case 0.9:
+			out.LatP90Ms = results.Ptr(p.LatencyMs)
+		case 0.99:
+			out.LatP99Ms = results.Ptr(p.LatencyMs)
+		case 0.999:
+			out.LatP999Ms = results.Ptr(p.LatencyMs)
+		}
+	}
+}

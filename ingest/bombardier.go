@@ -613,7 +613,7 @@ func (m *bombardierJSON) run(line int) (results.RunWithPercentiles, error) {
 		if p == nil {
 			return nil
 		}
-		return results.Ptr(*p / 1000)
+		return results.Ptr(shiftDec(*p, -3))
 	}
 	out.LatMeanMs, out.LatStdevMs, out.LatMaxMs = us(res.Latency.Mean), us(res.Latency.Stddev), us(res.Latency.Max)
 	var pcts []results.Percentile
@@ -622,7 +622,7 @@ func (m *bombardierJSON) run(line int) (results.RunWithPercentiles, error) {
 		if !ok || q > 1 || !finite(v) {
 			return out, badJSON("latency percentile %q: %v", k, v)
 		}
-		pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: v / 1000})
+		pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: shiftDec(v, -3)})
 	}
 	sortPercentiles(pcts)
 	addPercentiles(&out, pcts)

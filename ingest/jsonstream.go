@@ -2,7 +2,10 @@ package ingest
 
 import (
 	"cmp"
+	"math"
 	"slices"
+	"strconv"
+	"strings"
 
 	"bytes"
 	"context"
@@ -105,4 +108,29 @@ func addPercentiles(out *results.RunWithPercentiles, pcts []results.Percentile) 
 			out.LatP999Ms = results.Ptr(p.LatencyMs)
 		}
 	}
+}
+
+// shiftDec returns v × 10^exp correctly rounded from v's shortest decimal
+// form, so that 0.000651724 s is 0.651724 ms and not 0.6517240000000001.
+func shiftDec(v float64, exp int) float64 {
+	return shiftDecString(strconv.FormatFloat(v, 'g', -1, 64), exp)
+}
+
+// shiftDecString parses a decimal number, with or without an exponent
+// ("0.0446", "3.8388e-05"), times 10^exp, correctly rounded; NaN when s
+// is no number.
+func shiftDecString(s string, exp int) float64 {
+	mant, e := s, 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		n, err := strconv.Atoi(s[i+1:])
+		if err != nil {
+			return math.NaN()
+		}
+		mant, e = s[:i], n
+	}
+	v, err := strconv.ParseFloat(mant+"e"+strconv.Itoa(e+exp), 64)
+	if err != nil && !isRangeErr(err) {
+		return math.NaN()
+	}
+	return v
 }

@@ -20,6 +20,12 @@ var newFormats = map[string]func(base string) string{
 		return "bombardier"
 	},
 	"h2load": func(string) string { return "h2load" },
+	"fortio": func(base string) string {
+		if strings.HasSuffix(base, ".json") {
+			return "fortio-json"
+		}
+		return "fortio"
+	},
 	"autocannon": func(base string) string {
 		if strings.HasSuffix(base, ".json") {
 			return "autocannon-json"
@@ -35,7 +41,7 @@ var newFormats = map[string]func(base string) string{
 }
 
 // newFormatNames are the parsers of those formats.
-var newFormatNames = []string{"bombardier", "bombardier-json", "h2load", "siege", "siege-json", "autocannon", "autocannon-json"}
+var newFormatNames = []string{"bombardier", "bombardier-json", "h2load", "siege", "siege-json", "autocannon", "autocannon-json", "fortio", "fortio-json"}
 
 // TestNewFormatsDetect walks every testdata folder: a file of a new
 // format's folder is claimed by its parser and by no other parser (old or

@@ -173,7 +173,7 @@ func (st *h2loadState) line(b []byte, ln int) error {
 		if k != valOK || !ok || !ok2 || !bytes.HasSuffix(f[5], []byte("/s")) {
 			r.malformed(ln, "finished line")
 		}
-		r.finishedS, r.rps, r.bps, r.hasFinished = d/1000, rps, bps, true
+		r.finishedS, r.rps, r.bps, r.hasFinished = shiftDec(d, -3), rps, bps, true
 		return nil
 	case "spawning":
 		// spawning thread #0: 4 total client(s). 2000 total requests

@@ -339,6 +339,9 @@ func (st *autocannonState) row(cells []string, ln int) error {
 	r := &st.run
 	switch cells[0] {
 	case "Stat":
+		if len(cells) < 2 {
+			return nil
+		}
 		if !st.active || r.hasEnd || r.latStats && cells[1] == "2.5%" {
 			if err := st.close(); err != nil {
 				return err
@@ -364,9 +367,13 @@ func (st *autocannonState) row(cells []string, ln int) error {
 		case atStats:
 			st.statsRow(cells, ln)
 		case atCodes:
+			if len(cells) != 2 {
+				r.malformed(ln, "status code row")
+				return nil
+			}
 			code, ok1 := parseUint([]byte(cells[0]))
 			n, ok2 := parseUint([]byte(strings.ReplaceAll(cells[1], ",", "")))
-			if len(cells) != 2 || !ok1 || !ok2 {
+			if !ok1 || !ok2 {
 				r.malformed(ln, "status code row")
 				return nil
 			}

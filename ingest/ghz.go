@@ -515,7 +515,7 @@ func (ghzJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink 
 	}
 	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
 		if err == nil {
-			err = errors.New("not a JSON object")
+			return &SyntaxError{File: opts.Source, Line: lc.lineAt(dec.InputOffset()), Msg: "ghz JSON: not a JSON object"}
 		}
 		return syntax(err)
 	}
@@ -552,7 +552,7 @@ func (ghzJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink 
 				if t == nil {
 					continue // "details": null
 				}
-				err = errors.New(`"details" is not a list`)
+				return &SyntaxError{File: opts.Source, Line: lc.lineAt(dec.InputOffset()), Msg: `ghz JSON: "details" is not a list`}
 			}
 			return syntax(err)
 		}

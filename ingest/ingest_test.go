@@ -697,7 +697,7 @@ func TestNaNSummary(t *testing.T) {
 func TestMixedTools(t *testing.T) {
 	var in bytes.Buffer
 	for _, name := range []string{"wrk/wrk_09.txt", "autocannon/autocannon_01.txt", "bombardier/bombardier_02.txt",
-		"notwrk/hey_01.txt", "notwrk/oha_01.txt", "wrk/wrk_04.txt", "autocannon/autocannon_02.txt"} {
+		"notwrk/hey_01.txt", "oha/oha_01.txt", "wrk/wrk_04.txt", "autocannon/autocannon_02.txt"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			t.Fatal(err)

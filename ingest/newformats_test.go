@@ -20,6 +20,12 @@ var newFormats = map[string]func(base string) string{
 		return "bombardier"
 	},
 	"h2load": func(string) string { return "h2load" },
+	"oha": func(base string) string {
+		if strings.HasSuffix(base, ".json") {
+			return "oha-json"
+		}
+		return "oha"
+	},
 	"ghz": func(base string) string {
 		if strings.HasSuffix(base, ".json") {
 			return "ghz-json"
@@ -47,7 +53,7 @@ var newFormats = map[string]func(base string) string{
 }
 
 // newFormatNames are the parsers of those formats.
-var newFormatNames = []string{"bombardier", "bombardier-json", "h2load", "siege", "siege-json", "autocannon", "autocannon-json", "fortio", "fortio-json", "ghz", "ghz-json"}
+var newFormatNames = []string{"bombardier", "bombardier-json", "h2load", "siege", "siege-json", "autocannon", "autocannon-json", "fortio", "fortio-json", "ghz", "ghz-json", "oha", "oha-json"}
 
 // TestNewFormatsDetect walks every testdata folder: a file of a new
 // format's folder is claimed by its parser and by no other parser (old or

@@ -20,6 +20,12 @@ var newFormats = map[string]func(base string) string{
 		return "bombardier"
 	},
 	"h2load": func(string) string { return "h2load" },
+	"gatling": func(base string) string {
+		if strings.HasSuffix(base, ".log") {
+			return "gatling-log"
+		}
+		return "gatling"
+	},
 	"artillery": func(base string) string {
 		if strings.HasSuffix(base, ".json") {
 			return "artillery-json"
@@ -59,7 +65,7 @@ var newFormats = map[string]func(base string) string{
 }
 
 // newFormatNames are the parsers of those formats.
-var newFormatNames = []string{"bombardier", "bombardier-json", "h2load", "siege", "siege-json", "autocannon", "autocannon-json", "fortio", "fortio-json", "ghz", "ghz-json", "oha", "oha-json", "artillery", "artillery-json"}
+var newFormatNames = []string{"bombardier", "bombardier-json", "h2load", "siege", "siege-json", "autocannon", "autocannon-json", "fortio", "fortio-json", "ghz", "ghz-json", "oha", "oha-json", "artillery", "artillery-json", "gatling", "gatling-log"}
 
 // TestNewFormatsDetect walks every testdata folder: a file of a new
 // format's folder is claimed by its parser and by no other parser (old or

@@ -187,6 +187,11 @@ func (a *Requests) Bad(line int, msg string) {
 // metric point of no interest), so that the share of bad lines is fair.
 func (a *Requests) Good() { a.good++ }
 
+// Meta returns what is known of run h beyond its requests, for a parser
+// that learns more of it while reading (e.g. the users active at once);
+// changes must be made before Close.
+func (a *Requests) Meta(h int) *RequestRun { return &a.runs[h].meta }
+
 // Runs reports how many runs have been seen.
 func (a *Requests) Runs() int { return len(a.runs) }
 
@@ -396,7 +401,7 @@ func (r *reqRun) summary() results.RunWithPercentiles {
 		TargetRPS: m.TargetRPS, PlannedDurationS: m.PlannedDurationS, Command: m.Command,
 		Requests: r.n, Errors: r.errors, Non2xx: results.Ptr(r.non2xx), Timeouts: results.Ptr(r.timeouts),
 		BytesIn: results.Ptr(r.bytesIn), HasSamples: true,
-	}}
+	}, Percentiles: []results.Percentile{}}
 	if m.NoHTTPStatus {
 		run.Non2xx = nil
 	}

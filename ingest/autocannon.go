@@ -33,9 +33,9 @@ import (
 //	251k requests in 10.05s, 27.9 MB read              required: ends the run
 //	100 errors (100 timeouts)                          printed when some failed
 //
-// Tables are drawn with box characters (or ASCII bars); older versions
-// print "Stat | Avg | Stdev | Max" with a "Latency (ms)" row: cells are
-// read by their column names. Latencies are milliseconds, sizes decimal
+// Tables are drawn with box characters (or ASCII bars); cells are read
+// by their column names, so tables with other columns ("Stat | Avg |
+// Stdev | Max", a "Latency (ms)" row) are read as well. Latencies are milliseconds, sizes decimal
 // (1 kB = 1000 B), rates may have thousands separators ("1,540").
 // Req/Sec and Bytes/Sec are statistics of per-second samples: rps and
 // transfer_bps are their averages. Requests are the responses plus the

@@ -108,33 +108,14 @@ const maxArtilleryPeriods = 100_000
 // HTTP metrics.
 func (artilleryParser) Detect(head []byte) bool {
 	st := &artilleryState{detect: true}
-	ln := 0
-	for len(head) > 0 && !st.found {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
-		ln++
-		_ = st.line(line, ln)
-	}
+	scanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the Artillery runs of r to sink in input order.
 func (artilleryParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	st := &artilleryState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
-		return err
-	}
-	if err := st.endBlock(); err != nil {
-		return err
-	}
-	if st.index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"artillery"}}
-	}
-	return nil
+	return parseLines(ctx, r, opts, "artillery", st.line, st.endBlock, func() int { return st.index })
 }
 
 // artilleryClock parses "19:28:00(+0000)" into seconds of the day.

@@ -117,43 +117,19 @@ type autocannonState struct {
 // of its stats table and the "requests in" line.
 func (autocannonParser) Detect(head []byte) bool {
 	st := &autocannonState{detect: true}
-	ln := 0
-	for len(head) > 0 && !st.found {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
-		ln++
-		_ = st.line(line, ln)
-	}
+	scanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the autocannon runs of r to sink in input order.
 func (autocannonParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	st := &autocannonState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
-		return err
-	}
-	if err := st.close(); err != nil {
-		return err
-	}
-	if st.index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"autocannon"}}
-	}
-	return nil
+	return parseLines(ctx, r, opts, "autocannon", st.line, st.close, func() int { return st.index })
 }
 
-// isAutocannonExe reports whether tok names autocannon.
+// isAutocannonExe reports whether tok names the autocannon program.
 func isAutocannonExe(tok []byte) bool {
-	tok = bytes.TrimLeft(tok, "`(\"'")
-	if i := bytes.LastIndexAny(tok, `/\`); i >= 0 {
-		tok = tok[i+1:]
-	}
-	tok = bytes.TrimSuffix(bytes.TrimSuffix(tok, []byte(".cmd")), []byte(".js"))
-	return string(tok) == "autocannon"
+	return exeNamed(tok, "autocannon", "autocannon.cmd", "autocannon.js")
 }
 
 // autocannonCells splits a table row into its cells; ok is false for a

@@ -124,47 +124,18 @@ type bombardierState struct {
 // header followed by a Reqs/sec row.
 func (bombardierParser) Detect(head []byte) bool {
 	st := &bombardierState{detect: true}
-	ln := 0
-	for len(head) > 0 && !st.found {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
-		ln++
-		_ = st.line(line, ln)
-	}
+	scanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the bombardier runs of r to sink in input order.
 func (bombardierParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	st := &bombardierState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
-		return err
-	}
-	if err := st.close(); err != nil {
-		return err
-	}
-	if st.index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"bombardier"}}
-	}
-	return nil
+	return parseLines(ctx, r, opts, "bombardier", st.line, st.close, func() int { return st.index })
 }
 
 // isBombardierExe reports whether tok names the bombardier program.
-func isBombardierExe(tok []byte) bool {
-	tok = bytes.TrimLeft(tok, "`(\"'")
-	if i := bytes.LastIndexAny(tok, `/\`); i >= 0 {
-		tok = tok[i+1:]
-	}
-	if j := bytes.IndexByte(tok, ':'); j >= 0 {
-		tok = tok[:j]
-	}
-	tok = bytes.TrimSuffix(tok, []byte(".exe"))
-	return string(tok) == "bombardier"
-}
+func isBombardierExe(tok []byte) bool { return exeNamed(tok, "bombardier") }
 
 // line handles one input line.
 func (st *bombardierState) line(b []byte, ln int) error {

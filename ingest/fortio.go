@@ -112,46 +112,18 @@ type fortioState struct {
 // at" line and its "Aggregated Function Time" line.
 func (fortioParser) Detect(head []byte) bool {
 	st := &fortioState{detect: true}
-	ln := 0
-	for len(head) > 0 && !st.found {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
-		ln++
-		_ = st.line(line, ln)
-	}
+	scanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the Fortio runs of r to sink in input order.
 func (fortioParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	st := &fortioState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
-		return err
-	}
-	if err := st.close(); err != nil {
-		return err
-	}
-	if st.index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"fortio"}}
-	}
-	return nil
+	return parseLines(ctx, r, opts, "fortio", st.line, st.close, func() int { return st.index })
 }
 
-// isFortioExe reports whether tok names fortio.
-func isFortioExe(tok []byte) bool {
-	tok = bytes.TrimLeft(tok, "`(\"'")
-	if i := bytes.LastIndexAny(tok, `/\`); i >= 0 {
-		tok = tok[i+1:]
-	}
-	if j := bytes.IndexByte(tok, ':'); j >= 0 {
-		tok = tok[:j]
-	}
-	return string(bytes.TrimSuffix(tok, []byte(".exe"))) == "fortio"
-}
+// isFortioExe reports whether tok names the fortio program.
+func isFortioExe(tok []byte) bool { return exeNamed(tok, "fortio") }
 
 // fortioStats parses "count 400 avg 0.0015 +/- 0.004877 min 3.8e-05 max 0.0446 sum 0.628",
 // returning the values times 1000 (seconds as ms).

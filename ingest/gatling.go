@@ -274,33 +274,14 @@ type gatlingState struct {
 // request count.
 func (gatlingParser) Detect(head []byte) bool {
 	st := &gatlingState{detect: true}
-	ln := 0
-	for len(head) > 0 && !st.found {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
-		ln++
-		_ = st.line(line, ln)
-	}
+	scanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the runs of r to sink in input order.
 func (gatlingParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	st := &gatlingState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
-		return err
-	}
-	if err := st.close(); err != nil {
-		return err
-	}
-	if st.index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"gatling"}}
-	}
-	return nil
+	return parseLines(ctx, r, opts, "gatling", st.line, st.close, func() int { return st.index })
 }
 
 // gatlingValue parses a statistic line's "name total (OK=x KO=y)": the

@@ -118,46 +118,18 @@ type ghzState struct {
 // by its Count and Total lines, Total with a time unit.
 func (ghzParser) Detect(head []byte) bool {
 	st := &ghzState{detect: true}
-	ln := 0
-	for len(head) > 0 && !st.found {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
-		ln++
-		_ = st.line(line, ln)
-	}
+	scanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the ghz runs of r to sink in input order.
 func (ghzParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	st := &ghzState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
-		return err
-	}
-	if err := st.close(); err != nil {
-		return err
-	}
-	if st.index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"ghz"}}
-	}
-	return nil
+	return parseLines(ctx, r, opts, "ghz", st.line, st.close, func() int { return st.index })
 }
 
-// isGhzExe reports whether tok names ghz.
-func isGhzExe(tok []byte) bool {
-	tok = bytes.TrimLeft(tok, "`(\"'")
-	if i := bytes.LastIndexAny(tok, `/\`); i >= 0 {
-		tok = tok[i+1:]
-	}
-	if j := bytes.IndexByte(tok, ':'); j >= 0 {
-		tok = tok[:j]
-	}
-	return string(bytes.TrimSuffix(tok, []byte(".exe"))) == "ghz"
-}
+// isGhzExe reports whether tok names the ghz program.
+func isGhzExe(tok []byte) bool { return exeNamed(tok, "ghz") }
 
 // ghzDuration parses "199.51" "ms" into milliseconds.
 func ghzDuration(num, unit []byte) (float64, bool) {

@@ -102,43 +102,18 @@ type h2loadState struct {
 // line followed by its requests and status codes lines.
 func (h2loadParser) Detect(head []byte) bool {
 	st := &h2loadState{detect: true}
-	ln := 0
-	for len(head) > 0 && !st.found {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
-		ln++
-		_ = st.line(line, ln)
-	}
+	scanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the h2load runs of r to sink in input order.
 func (h2loadParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	st := &h2loadState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
-		return err
-	}
-	if err := st.close(); err != nil {
-		return err
-	}
-	if st.index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"h2load"}}
-	}
-	return nil
+	return parseLines(ctx, r, opts, "h2load", st.line, st.close, func() int { return st.index })
 }
 
 // isH2loadExe reports whether tok names the h2load program.
-func isH2loadExe(tok []byte) bool {
-	tok = bytes.TrimLeft(tok, "`(\"'")
-	if i := bytes.LastIndexAny(tok, `/\`); i >= 0 {
-		tok = tok[i+1:]
-	}
-	return string(bytes.TrimSuffix(tok, []byte(".exe"))) == "h2load"
-}
+func isH2loadExe(tok []byte) bool { return exeNamed(tok, "h2load") }
 
 // h2loadNum parses a count followed by a word ("2000 total,").
 func h2loadNum(f [][]byte, i int) (int64, bool) {

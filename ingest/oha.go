@@ -125,46 +125,18 @@ type ohaState struct {
 // Success rate and Total lines.
 func (ohaParser) Detect(head []byte) bool {
 	st := &ohaState{detect: true}
-	ln := 0
-	for len(head) > 0 && !st.found {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
-		ln++
-		_ = st.line(line, ln)
-	}
+	scanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the oha runs of r to sink in input order.
 func (ohaParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	st := &ohaState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
-		return err
-	}
-	if err := st.close(); err != nil {
-		return err
-	}
-	if st.index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"oha"}}
-	}
-	return nil
+	return parseLines(ctx, r, opts, "oha", st.line, st.close, func() int { return st.index })
 }
 
-// isOhaExe reports whether tok names oha.
-func isOhaExe(tok []byte) bool {
-	tok = bytes.TrimLeft(tok, "`(\"'")
-	if i := bytes.LastIndexAny(tok, `/\`); i >= 0 {
-		tok = tok[i+1:]
-	}
-	if j := bytes.IndexByte(tok, ':'); j >= 0 {
-		tok = tok[:j]
-	}
-	return string(bytes.TrimSuffix(tok, []byte(".exe"))) == "oha"
-}
+// isOhaExe reports whether tok names the oha program.
+func isOhaExe(tok []byte) bool { return exeNamed(tok, "oha") }
 
 // ohaTime parses "0.0148" "secs" (or sec, s, ms, µs, us, ns, min) into ms.
 func ohaTime(num, unit []byte) (float64, bool) {

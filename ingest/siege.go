@@ -107,46 +107,18 @@ type siegeState struct {
 // Availability and Elapsed time lines in a row.
 func (siegeParser) Detect(head []byte) bool {
 	st := &siegeState{detect: true}
-	ln := 0
-	for len(head) > 0 && !st.found {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
-		ln++
-		_ = st.line(line, ln)
-	}
+	scanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the siege runs of r to sink in input order.
 func (siegeParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	st := &siegeState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
-		return err
-	}
-	if err := st.close(); err != nil {
-		return err
-	}
-	if st.index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"siege"}}
-	}
-	return nil
+	return parseLines(ctx, r, opts, "siege", st.line, st.close, func() int { return st.index })
 }
 
 // isSiegeExe reports whether tok names the siege program.
-func isSiegeExe(tok []byte) bool {
-	tok = bytes.TrimLeft(tok, "`(\"'")
-	if i := bytes.LastIndexAny(tok, `/\`); i >= 0 {
-		tok = tok[i+1:]
-	}
-	if j := bytes.IndexByte(tok, ':'); j >= 0 {
-		tok = tok[:j]
-	}
-	return string(bytes.TrimSuffix(tok, []byte(".exe"))) == "siege"
-}
+func isSiegeExe(tok []byte) bool { return exeNamed(tok, "siege") }
 
 // siegeKey returns the index of the summary line s starts with, and the
 // rest of the line; -1 when none.

@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -529,16 +528,7 @@ func (j *artilleryJSONMetrics) metrics() (artilleryMetrics, error) {
 
 // Parse streams the report of r (and any appended after it) to sink.
 func (artilleryJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	lab := labeler{labels: opts.Labels}
-	index := 0
-	_, err := jsonValues(ctx, r, opts.Source, "artillery JSON", func(raw json.RawMessage, line int) error {
-		var rep struct {
-			Aggregate    *artilleryJSONMetrics  `json:"aggregate"`
-			Intermediate []artilleryJSONMetrics `json:"intermediate"`
-		}
-		if err := unmarshalValue(raw, &rep); err != nil {
-			return err
-		}
+	return jsonReports(ctx, r, opts, "artillery-json", "artillery JSON", func(rep *artilleryJSONReport, line int, fill func(*results.RunWithPercentiles)) error {
 		a := rep.Aggregate
 		if a == nil || a.Counters == nil {
 			return badJSON(`report without "aggregate" counters`)
@@ -557,8 +547,7 @@ func (artilleryJSONParser) Parse(ctx context.Context, r io.Reader, opts Options,
 			out.StartedAt = &t
 			out.DurationS = float64(*a.LastMetricAt-*a.FirstMetricAt) / 1000
 		}
-		fillCommon(&out, opts, index, &lab)
-		index++
+		fill(&out)
 		periods := slices.Clone(rep.Intermediate)
 		slices.SortStableFunc(periods, func(x, y artilleryJSONMetrics) int {
 			return int(min(max(ptrOr(x.FirstMetricAt)-ptrOr(y.FirstMetricAt), -1), 1))
@@ -578,10 +567,12 @@ func (artilleryJSONParser) Parse(ctx context.Context, r io.Reader, opts Options,
 		}
 		return sink.Run(out)
 	})
-	if err == nil && index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"artillery-json"}}
-	}
-	return err
+}
+
+// artilleryJSONReport is the report of artillery run --output.
+type artilleryJSONReport struct {
+	Aggregate    *artilleryJSONMetrics  `json:"aggregate"`
+	Intermediate []artilleryJSONMetrics `json:"intermediate"`
 }
 
 // ptrOr returns *p, or 0 for nil.

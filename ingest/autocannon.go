@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -594,25 +593,14 @@ type autocannonJSON struct {
 
 // Parse streams the runs of r, one per JSON object, to sink.
 func (autocannonJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	lab := labeler{labels: opts.Labels}
-	index := 0
-	_, err := jsonValues(ctx, r, opts.Source, "autocannon JSON", func(raw json.RawMessage, line int) error {
-		var m autocannonJSON
-		if err := unmarshalValue(raw, &m); err != nil {
-			return err
-		}
+	return jsonReports(ctx, r, opts, "autocannon-json", "autocannon JSON", func(m *autocannonJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		out, err := m.run(line)
 		if err != nil {
 			return err
 		}
-		fillCommon(&out, opts, index, &lab)
-		index++
+		fill(&out)
 		return sink.Run(out)
 	})
-	if err == nil && index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"autocannon-json"}}
-	}
-	return err
 }
 
 // run converts one object.

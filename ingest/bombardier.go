@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -219,33 +218,16 @@ func (st *bombardierState) intro(f [][]byte, ln int) {
 	st.pending = p
 }
 
+// bombardierArgOpts are bombardier's options that take a value.
+var bombardierArgOpts = map[string]bool{"c": true, "connections": true, "n": true, "requests": true, "d": true, "duration": true,
+	"r": true, "rate": true, "t": true, "timeout": true, "m": true, "method": true, "b": true, "body": true, "f": true,
+	"body-file": true, "H": true, "header": true, "p": true, "print": true, "o": true, "format": true, "cert": true, "key": true}
+
 // parseBombardierCommand reads the options of a bombardier command line
 // (kingpin syntax: -c 10, -c10, --connections=10).
 func parseBombardierCommand(s string, ln int) bombardierIntro {
 	p := bombardierIntro{line: ln, cmd: strings.TrimSpace(s), conns: 125, timeoutS: 2}
-	args := shellWords(s)
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		if len(a) < 2 || a[0] != '-' {
-			if strings.Contains(a, "://") || p.target == "" && !strings.HasPrefix(a, "-") && strings.Contains(a, ":") {
-				p.target = a
-			}
-			continue
-		}
-		name, val, hasVal := strings.TrimLeft(a, "-"), "", false
-		if j := strings.IndexByte(name, '='); j >= 0 {
-			name, val, hasVal = name[:j], name[j+1:], true
-		} else if a[1] != '-' && len(name) > 1 {
-			name, val, hasVal = name[:1], name[1:], true
-		}
-		switch name {
-		case "c", "connections", "n", "requests", "d", "duration", "r", "rate", "t", "timeout", "m", "method", "b", "body",
-			"f", "body-file", "H", "header", "p", "print", "o", "format", "cert", "key":
-			if !hasVal && i+1 < len(args) {
-				i++
-				val = args[i]
-			}
-		}
+	eachOption(shellWords(s), bombardierArgOpts, func(name, val string) {
 		switch name {
 		case "c", "connections":
 			if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
@@ -268,7 +250,11 @@ func parseBombardierCommand(s string, ln int) bombardierIntro {
 				p.timeoutS = d.Seconds()
 			}
 		}
-	}
+	}, func(a string) {
+		if p.target == "" && strings.Contains(a, ":") {
+			p.target = a
+		}
+	})
 	return p
 }
 
@@ -498,25 +484,14 @@ type bombardierJSON struct {
 
 // Parse streams the runs of r, one per JSON object, to sink.
 func (bombardierJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	lab := labeler{labels: opts.Labels}
-	index := 0
-	_, err := jsonValues(ctx, r, opts.Source, "bombardier JSON", func(raw json.RawMessage, line int) error {
-		var m bombardierJSON
-		if err := unmarshalValue(raw, &m); err != nil {
-			return err
-		}
+	return jsonReports(ctx, r, opts, "bombardier-json", "bombardier JSON", func(m *bombardierJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		out, err := m.run(line)
 		if err != nil {
 			return err
 		}
-		fillCommon(&out, opts, index, &lab)
-		index++
+		fill(&out)
 		return sink.Run(out)
 	})
-	if err == nil && index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"bombardier-json"}}
-	}
-	return err
 }
 
 // run converts one object; it reports what is missing or out of range.

@@ -2,8 +2,15 @@ package ingest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // Helpers shared by the line-based parsers of the formats added with
@@ -58,4 +65,79 @@ func exeNamed(tok []byte, names ...string) bool {
 		}
 	}
 	return false
+}
+
+// eachOption walks the arguments of a command line (args[0] is the
+// program) the way getopt, kingpin and clap read them: "-c 10", "-c10",
+// "--connections 10", "--connections=10". Options named in takesValue
+// take the next argument when not glued to it; option gets every option
+// with its value ("" for a flag), positional every other argument.
+func eachOption(args []string, takesValue map[string]bool, option func(name, val string), positional func(arg string)) {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if len(a) < 2 || a[0] != '-' {
+			positional(a)
+			continue
+		}
+		name, val, hasVal := strings.TrimLeft(a, "-"), "", false
+		if j := strings.IndexByte(name, '='); j >= 0 {
+			name, val, hasVal = name[:j], name[j+1:], true
+		} else if a[1] != '-' && len(name) > 1 && takesValue[name[:1]] {
+			name, val, hasVal = name[:1], name[1:], true
+		}
+		if takesValue[name] && !hasVal && i+1 < len(args) {
+			i++
+			val = args[i]
+		}
+		option(name, val)
+	}
+}
+
+// sortPercentiles orders points by quantile (maps give them in any order).
+func sortPercentiles(p []results.Percentile) {
+	slices.SortFunc(p, func(a, b results.Percentile) int { return cmp.Compare(a.Quantile, b.Quantile) })
+}
+
+// addPercentiles appends the points of a distribution (in quantile order)
+// to a run and copies the 0.5, 0.9, 0.99 and 0.999 points into the
+// percentile columns.
+func addPercentiles(out *results.RunWithPercentiles, pcts []results.Percentile) {
+	for _, p := range pcts {
+		out.Percentiles = append(out.Percentiles, p)
+		switch p.Quantile {
+		case 0.5:
+			out.LatP50Ms = results.Ptr(p.LatencyMs)
+		case 0.9:
+			out.LatP90Ms = results.Ptr(p.LatencyMs)
+		case 0.99:
+			out.LatP99Ms = results.Ptr(p.LatencyMs)
+		case 0.999:
+			out.LatP999Ms = results.Ptr(p.LatencyMs)
+		}
+	}
+}
+
+// shiftDec returns v × 10^exp correctly rounded from v's shortest decimal
+// form, so that 0.000651724 s is 0.651724 ms and not 0.6517240000000001.
+func shiftDec(v float64, exp int) float64 {
+	return shiftDecString(strconv.FormatFloat(v, 'g', -1, 64), exp)
+}
+
+// shiftDecString parses a decimal number, with or without an exponent
+// ("0.0446", "3.8388e-05"), times 10^exp, correctly rounded; NaN when s
+// is no number.
+func shiftDecString(s string, exp int) float64 {
+	mant, e := s, 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		n, err := strconv.Atoi(s[i+1:])
+		if err != nil {
+			return math.NaN()
+		}
+		mant, e = s[:i], n
+	}
+	v, err := strconv.ParseFloat(mant+"e"+strconv.Itoa(e+exp), 64)
+	if err != nil && !isRangeErr(err) {
+		return math.NaN()
+	}
+	return v
 }

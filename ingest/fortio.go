@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -437,13 +436,7 @@ type fortioJSON struct {
 
 // Parse streams the runs of r, one per JSON object, to sink.
 func (fortioJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	lab := labeler{labels: opts.Labels}
-	index := 0
-	_, err := jsonValues(ctx, r, opts.Source, "fortio JSON", func(raw json.RawMessage, line int) error {
-		var m fortioJSON
-		if err := unmarshalValue(raw, &m); err != nil {
-			return err
-		}
+	return jsonReports(ctx, r, opts, "fortio-json", "fortio JSON", func(m *fortioJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		h := m.DurationHistogram
 		if h == nil || m.ActualQPS == nil || m.ActualDuration == nil {
 			return badJSON("result without DurationHistogram, ActualQPS or ActualDuration")
@@ -510,12 +503,7 @@ func (fortioJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, si
 			fig.bytes, fig.hasBytes = int64(m.Sizes.Sum), true
 		}
 		fortioFill(&out, fig, &notes)
-		fillCommon(&out, opts, index, &lab)
-		index++
+		fill(&out)
 		return sink.Run(out)
 	})
-	if err == nil && index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"fortio-json"}}
-	}
-	return err
 }

@@ -368,24 +368,7 @@ var ghzArgOpts = map[string]bool{"proto": true, "protoset": true, "call": true, 
 func parseGhzCommand(s string, line int) *ghzCommand {
 	c := &ghzCommand{raw: s, line: line, concurrency: 50, timeoutS: 20}
 	args := shellWords(s)
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		if len(a) < 2 || a[0] != '-' {
-			if c.host == "" && strings.Contains(a, ":") && !strings.Contains(a, "/") {
-				c.host = a
-			}
-			continue
-		}
-		name, val, hasVal := strings.TrimLeft(a, "-"), "", false
-		if j := strings.IndexByte(name, '='); j >= 0 {
-			name, val, hasVal = name[:j], name[j+1:], true
-		} else if a[1] != '-' && len(name) > 1 && ghzArgOpts[name[:1]] {
-			name, val, hasVal = name[:1], name[1:], true
-		}
-		if ghzArgOpts[name] && !hasVal && i+1 < len(args) {
-			i++
-			val = args[i]
-		}
+	eachOption(args, ghzArgOpts, func(name, val string) {
 		switch name {
 		case "c", "concurrency":
 			if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
@@ -404,7 +387,11 @@ func parseGhzCommand(s string, line int) *ghzCommand {
 				c.durationS = d.Seconds()
 			}
 		}
-	}
+	}, func(a string) {
+		if c.host == "" && strings.Contains(a, ":") && !strings.Contains(a, "/") {
+			c.host = a
+		}
+	})
 	return c
 }
 

@@ -407,24 +407,7 @@ func parseH2loadCommand(s string, line int) (*h2loadCommand, bool) {
 	s = strings.TrimSpace(s)
 	c := &h2loadCommand{raw: s, line: line, clients: 1, threads: 1, requests: 1}
 	args := shellWords(s)
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		if len(a) < 2 || a[0] != '-' {
-			if strings.Contains(a, "://") && c.url == "" {
-				c.url = a
-			}
-			continue
-		}
-		name, val, hasVal := strings.TrimLeft(a, "-"), "", false
-		if j := strings.IndexByte(name, '='); j >= 0 {
-			name, val, hasVal = name[:j], name[j+1:], true
-		} else if a[1] != '-' && len(name) > 1 && h2loadArgOpts[name[:1]] {
-			name, val, hasVal = name[:1], name[1:], true
-		}
-		if h2loadArgOpts[name] && !hasVal && i+1 < len(args) {
-			i++
-			val = args[i]
-		}
+	eachOption(args, h2loadArgOpts, func(name, val string) {
 		switch name {
 		case "c", "clients":
 			if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
@@ -445,7 +428,11 @@ func parseH2loadCommand(s string, line int) (*h2loadCommand, bool) {
 		case "h1":
 			c.h1 = true
 		}
-	}
+	}, func(a string) {
+		if strings.Contains(a, "://") && c.url == "" {
+			c.url = a
+		}
+	})
 	if c.url == "" {
 		return nil, false
 	}

@@ -1,19 +1,14 @@
 package ingest
 
 import (
-	"cmp"
-	"math"
-	"slices"
-	"strconv"
-	"strings"
-
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/loadverdict/loadverdict/results"
 	"io"
+
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // jsonValues calls fn with each top-level JSON value of r (a file holding
@@ -50,13 +45,9 @@ func jsonValues(ctx context.Context, r io.Reader, source, what string, fn func(r
 		line := lc.lineAt(end - int64(len(raw)))
 		n++
 		if err := fn(raw, line); err != nil {
-			var se *SyntaxError
 			var pe jsonValueError
-			switch {
-			case errors.As(err, &pe):
+			if errors.As(err, &pe) {
 				return n, &SyntaxError{File: source, Line: line, Msg: what + ": " + pe.msg}
-			case errors.As(err, &se):
-				return n, err
 			}
 			return n, err
 		}
@@ -68,6 +59,7 @@ func jsonValues(ctx context.Context, r io.Reader, source, what string, fn func(r
 // turns it into a *SyntaxError at the value's line.
 type jsonValueError struct{ msg string }
 
+// Error returns the message.
 func (e jsonValueError) Error() string { return e.msg }
 
 // badJSON returns a jsonValueError.
@@ -86,51 +78,28 @@ func jsonHead(head []byte) []byte {
 	return bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 }
 
-// sortPercentiles orders points by quantile (maps give them in any order).
-func sortPercentiles(p []results.Percentile) {
-	slices.SortFunc(p, func(a, b results.Percentile) int { return cmp.Compare(a.Quantile, b.Quantile) })
-}
-
-// addPercentiles appends the points of a distribution (in quantile order)
-// to a run and copies the 0.5, 0.9, 0.99 and 0.999 points into the
-// percentile columns.
-func addPercentiles(out *results.RunWithPercentiles, pcts []results.Percentile) {
-	for _, p := range pcts {
-		out.Percentiles = append(out.Percentiles, p)
-		switch p.Quantile {
-		case 0.5:
-			out.LatP50Ms = results.Ptr(p.LatencyMs)
-		case 0.9:
-			out.LatP90Ms = results.Ptr(p.LatencyMs)
-		case 0.99:
-			out.LatP99Ms = results.Ptr(p.LatencyMs)
-		case 0.999:
-			out.LatP999Ms = results.Ptr(p.LatencyMs)
+// jsonReports reads the JSON reports of r (one value, or several
+// appended) into values of T and hands each to report with its line and
+// a fill function that sets the fields every run shares (fillCommon, with
+// the run's index); report sends what it makes to the sink. It returns a
+// *NoOutputError naming format when r holds no report.
+func jsonReports[T any](ctx context.Context, r io.Reader, opts Options, format, what string,
+	report func(m *T, line int, fill func(*results.RunWithPercentiles)) error) error {
+	lab := labeler{labels: opts.Labels}
+	index := 0
+	fill := func(out *results.RunWithPercentiles) {
+		fillCommon(out, opts, index, &lab)
+		index++
+	}
+	_, err := jsonValues(ctx, r, opts.Source, what, func(raw json.RawMessage, line int) error {
+		m := new(T)
+		if err := unmarshalValue(raw, m); err != nil {
+			return err
 		}
+		return report(m, line, fill)
+	})
+	if err == nil && index == 0 {
+		return &NoOutputError{File: opts.Source, LookedFor: []string{format}}
 	}
-}
-
-// shiftDec returns v × 10^exp correctly rounded from v's shortest decimal
-// form, so that 0.000651724 s is 0.651724 ms and not 0.6517240000000001.
-func shiftDec(v float64, exp int) float64 {
-	return shiftDecString(strconv.FormatFloat(v, 'g', -1, 64), exp)
-}
-
-// shiftDecString parses a decimal number, with or without an exponent
-// ("0.0446", "3.8388e-05"), times 10^exp, correctly rounded; NaN when s
-// is no number.
-func shiftDecString(s string, exp int) float64 {
-	mant, e := s, 0
-	if i := strings.IndexAny(s, "eE"); i >= 0 {
-		n, err := strconv.Atoi(s[i+1:])
-		if err != nil {
-			return math.NaN()
-		}
-		mant, e = s[:i], n
-	}
-	v, err := strconv.ParseFloat(mant+"e"+strconv.Itoa(e+exp), 64)
-	if err != nil && !isRangeErr(err) {
-		return math.NaN()
-	}
-	return v
+	return err
 }

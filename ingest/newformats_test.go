@@ -157,3 +157,53 @@ func checkCutBytes(t *testing.T, name, path string, cuts ...int) {
 		}
 	}
 }
+
+// TestFormatHelpers checks the helpers the new parsers share.
+func TestFormatHelpers(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		exp  int
+		want float64
+	}{
+		{"0.000651724", 3, 0.651724}, {"3.8388e-05", 3, 0.038388}, {"0.0446", 3, 44.6}, {"58046", -3, 58.046},
+		{"1E2", 0, 100}, {"99.9", -2, 0.999},
+	} {
+		if got := shiftDecString(c.s, c.exp); got != c.want {
+			t.Errorf("shiftDecString(%q, %d) = %v, want %v", c.s, c.exp, got, c.want)
+		}
+	}
+	if v := shiftDecString("x", 3); v == v {
+		t.Errorf("shiftDecString(x) = %v, want NaN", v)
+	}
+	if got := shiftDec(0.000106749, 3); got != 0.106749 || 0.000106749*1000 == 0.106749 {
+		t.Errorf("shiftDec(0.000106749, 3) = %v (or the test's case no longer shows rounding)", got)
+	}
+	for _, c := range []struct {
+		tok  string
+		want bool
+	}{
+		{"oha", true}, {"./oha", true}, {`C:\bin\oha.exe`, true}, {"ghcr.io/hatoo/oha:latest", true}, {"`(oha", true},
+		{"ohai", false}, {"oha-x", false}, {"", false},
+	} {
+		if got := exeNamed([]byte(c.tok), "oha"); got != c.want {
+			t.Errorf("exeNamed(%q) = %v", c.tok, got)
+		}
+	}
+	var got []string
+	eachOption([]string{"prog", "-c10", "-n", "5", "--rate=3", "--timeout", "2s", "-k", "http://h/", "--", "x"},
+		map[string]bool{"c": true, "n": true, "rate": true, "timeout": true},
+		func(name, val string) { got = append(got, name+"="+val) },
+		func(a string) { got = append(got, "arg:"+a) })
+	want := []string{"c=10", "n=5", "rate=3", "timeout=2s", "k=", "arg:http://h/", "=", "arg:x"}
+	if !slices.Equal(got, want) {
+		t.Errorf("eachOption: %q, want %q", got, want)
+	}
+	var lines []string
+	scanHead([]byte("a\nb\nc"), func(b []byte, ln int) error {
+		lines = append(lines, string(b))
+		return nil
+	}, func() bool { return len(lines) == 2 })
+	if !slices.Equal(lines, []string{"a", "b"}) {
+		t.Errorf("scanHead stopped after %q", lines)
+	}
+}

@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -448,27 +447,7 @@ var ohaArgOpts = map[string]bool{"n": true, "c": true, "p": true, "z": true, "q"
 func parseOhaCommand(s string, line int) *ohaCommand {
 	c := &ohaCommand{raw: s, line: line, conns: 50}
 	args := shellWords(s)
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		if len(a) < 2 || a[0] != '-' {
-			if c.url == "" && (strings.Contains(a, "://") || a[0] == '$') {
-				c.url = a
-				if a[0] == '$' {
-					c.url = ""
-				}
-			}
-			continue
-		}
-		name, val, hasVal := strings.TrimLeft(a, "-"), "", false
-		if j := strings.IndexByte(name, '='); j >= 0 {
-			name, val, hasVal = name[:j], name[j+1:], true
-		} else if a[1] != '-' && len(name) > 1 && ohaArgOpts[name[:1]] {
-			name, val, hasVal = name[:1], name[1:], true
-		}
-		if ohaArgOpts[name] && !hasVal && i+1 < len(args) {
-			i++
-			val = args[i]
-		}
+	eachOption(args, ohaArgOpts, func(name, val string) {
 		switch name {
 		case "c":
 			if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
@@ -487,7 +466,11 @@ func parseOhaCommand(s string, line int) *ohaCommand {
 				c.qps = v
 			}
 		}
-	}
+	}, func(a string) {
+		if c.url == "" && strings.Contains(a, "://") {
+			c.url = a
+		}
+	})
 	return c
 }
 
@@ -530,13 +513,7 @@ type ohaJSON struct {
 
 // Parse streams the runs of r, one per JSON object, to sink.
 func (ohaJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	lab := labeler{labels: opts.Labels}
-	index := 0
-	_, err := jsonValues(ctx, r, opts.Source, "oha JSON", func(raw json.RawMessage, line int) error {
-		var m ohaJSON
-		if err := unmarshalValue(raw, &m); err != nil {
-			return err
-		}
+	return jsonReports(ctx, r, opts, "oha-json", "oha JSON", func(m *ohaJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		s := m.Summary
 		if s == nil || s.Total == nil || s.RequestsPerSec == nil {
 			return badJSON(`output without "summary" (total, requestsPerSec)`)
@@ -605,12 +582,7 @@ func (ohaJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink 
 		if len(notes) > 0 {
 			out.Notes = results.Ptr(strings.Join(notes, "; "))
 		}
-		fillCommon(&out, opts, index, &lab)
-		index++
+		fill(&out)
 		return sink.Run(out)
 	})
-	if err == nil && index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"oha-json"}}
-	}
-	return err
 }

@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -330,24 +329,7 @@ func parseSiegeCommand(s string, line int) (*siegeCommand, bool) {
 	s = strings.TrimSpace(s)
 	c := &siegeCommand{raw: s, line: line}
 	args := shellWords(s)
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		if len(a) < 2 || a[0] != '-' {
-			if strings.Contains(a, "://") && c.url == "" {
-				c.url = a
-			}
-			continue
-		}
-		name, val, hasVal := strings.TrimLeft(a, "-"), "", false
-		if j := strings.IndexByte(name, '='); j >= 0 {
-			name, val, hasVal = name[:j], name[j+1:], true
-		} else if a[1] != '-' && len(name) > 1 && siegeArgOpts[name[:1]] {
-			name, val, hasVal = name[:1], name[1:], true
-		}
-		if siegeArgOpts[name] && !hasVal && i+1 < len(args) {
-			i++
-			val = args[i]
-		}
+	eachOption(args, siegeArgOpts, func(name, val string) {
 		switch name {
 		case "c", "concurrent":
 			if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
@@ -363,7 +345,11 @@ func parseSiegeCommand(s string, line int) (*siegeCommand, bool) {
 				c.plannedS = d
 			}
 		}
-	}
+	}, func(a string) {
+		if strings.Contains(a, "://") && c.url == "" {
+			c.url = a
+		}
+	})
 	return c, c.url != ""
 }
 
@@ -405,13 +391,7 @@ type siegeJSON struct {
 
 // Parse streams the runs of r, one per JSON summary, to sink.
 func (siegeJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	lab := labeler{labels: opts.Labels}
-	index := 0
-	_, err := jsonValues(ctx, r, opts.Source, "siege JSON", func(raw json.RawMessage, line int) error {
-		var m siegeJSON
-		if err := unmarshalValue(raw, &m); err != nil {
-			return err
-		}
+	return jsonReports(ctx, r, opts, "siege-json", "siege JSON", func(m *siegeJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		vals := []*float64{m.Transactions, m.Availability, m.Elapsed, m.Data, m.Response, m.Rate, m.Throughput,
 			m.Concurrency, m.Successful, m.Failed, m.Longest, m.Shortest}
 		for i, p := range vals {
@@ -425,12 +405,7 @@ func (siegeJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 		s.successful, _ = toInt64(*m.Successful)
 		s.failed, _ = toInt64(*m.Failed)
 		out := siegeRun(&s, nil, 0, line)
-		fillCommon(&out, opts, index, &lab)
-		index++
+		fill(&out)
 		return sink.Run(out)
 	})
-	if err == nil && index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"siege-json"}}
-	}
-	return err
 }

@@ -43,6 +43,12 @@ import (
 // metrics span), else the "Total time" (whole seconds, start-up
 // included). The periods become the run's series.
 //
+// Artillery 1.x printed "Summary report @" / "Complete report @" blocks
+// of another layout ("Requests completed:  10000", "RPS sent: 194.82",
+// "Request latency:" or "Response time (msec):" with min ... p99 below,
+// "Codes:", "Errors:"): they are read too, requests being the completed
+// ones plus the errors; its periodic "Report @" blocks are not series.
+//
 // "artillery-json" reads the report of `artillery run --output FILE`
 // (the input of `artillery report`): "aggregate" is the run, with
 // firstMetricAt and lastMetricAt (ms since 1970) giving its start and
@@ -95,6 +101,8 @@ type artilleryState struct {
 	cmd     string
 	cmdLine int
 	hasHTTP bool
+	v1Sec   string // Artillery 1.x: the section nested lines belong to
+	v1      bool   // the block is an Artillery 1.x report
 	bad     string
 	badLine int
 	dropped int
@@ -136,7 +144,7 @@ func (st *artilleryState) line(b []byte, ln int) error {
 		return nil
 	}
 	switch {
-	case bytes.HasPrefix(s, []byte("Summary report @ ")):
+	case bytes.HasPrefix(s, []byte("Summary report @ ")) || bytes.HasPrefix(s, []byte("Complete report @ ")):
 		if err := st.endBlock(); err != nil {
 			return err
 		}
@@ -191,6 +199,93 @@ func (st *artilleryState) line(b []byte, ln int) error {
 	return st.metricLine(s, ln)
 }
 
+// artilleryV1Keys maps the top-level lines of Artillery 1.x reports to
+// the 2.x metrics they are ("" for lines read but not kept).
+var artilleryV1Keys = map[string]string{"Scenarios launched": "vusers.created", "Scenarios completed": "vusers.completed",
+	"Requests completed": "http.responses", "RPS sent": "http.request_rate", "Mean response/sec": "http.request_rate",
+	"Concurrent users": ""}
+
+// v1Line reads a line of an Artillery 1.x report ("Requests completed:
+// 10000", "Request latency:" with "min: 36.9" below, "Codes:" with
+// "200: 1085", "Errors:" with "ETIMEDOUT: 58"); it reports false for the
+// 2.x lines (with dot leaders) and for lines it does not know.
+func (st *artilleryState) v1Line(s, name, val []byte, hasVal bool, ln int) bool {
+	val = trimLeft(val)
+	if hasVal && len(val) > 0 && val[0] == '.' {
+		return false // 2.x
+	}
+	key := string(name)
+	if !hasVal {
+		switch key = string(bytes.TrimSuffix(s, []byte(":"))); key {
+		case "Request latency", "Response time (msec)":
+			st.v1Sec, st.summary, st.last = "latency", "", ln
+		case "Codes", "Errors", "Scenario duration", "Scenario counts":
+			st.v1Sec, st.summary, st.last = key, "", ln
+		default:
+			return false
+		}
+		return true
+	}
+	f := bytes.Fields(val)
+	if len(f) == 0 {
+		return false
+	}
+	v, perr := strconv.ParseFloat(string(f[0]), 64)
+	if m, ok := artilleryV1Keys[key]; ok {
+		st.v1Sec, st.last, st.v1 = "", ln, true
+		if perr != nil || !finite(v) {
+			st.malformed(ln, fmt.Sprintf("%s %q", key, val))
+			return true
+		}
+		switch {
+		case m == "http.request_rate":
+			st.cur.rates[m] = v
+		case m != "":
+			st.cur.counters[m] = v
+		}
+		if m == "http.responses" {
+			st.hasHTTP = true
+			if st.detect && st.block == 2 {
+				st.found = true
+			}
+		}
+		return true
+	}
+	if st.v1Sec == "" || bytes.ContainsAny(name, " \t") {
+		return false
+	}
+	st.last = ln
+	switch st.v1Sec {
+	case "latency":
+		if isNaN(f[0]) {
+			return true // no response: NaN statistics
+		}
+		if perr != nil || !finite(v) {
+			st.malformed(ln, fmt.Sprintf("request latency %s %q", key, val))
+			return true
+		}
+		stats := st.cur.summaries["http.response_time"]
+		if stats == nil {
+			stats = map[string]float64{}
+			st.cur.summaries["http.response_time"] = stats
+		}
+		stats[key] = v
+	case "Codes", "Errors":
+		if perr != nil || !finite(v) {
+			st.malformed(ln, fmt.Sprintf("%s %s %q", st.v1Sec, key, val))
+			return true
+		}
+		if len(st.cur.counters) < 4096 {
+			prefix := "http.codes."
+			if st.v1Sec == "Errors" {
+				prefix = "errors."
+			}
+			st.cur.counters[prefix+key] += v
+		}
+	}
+	return true
+}
+
 // artilleryTotalTime parses "13 seconds", "1 minute, 5 seconds".
 func artilleryTotalTime(s string) float64 {
 	var t float64
@@ -220,6 +315,9 @@ func artilleryTotalTime(s string) float64 {
 // metricLine reads "name: ....... value" or a summary's nested statistic.
 func (st *artilleryState) metricLine(s []byte, ln int) error {
 	name, val, ok := bytes.Cut(s, []byte(": "))
+	if handled := st.v1Line(s, name, val, ok, ln); handled {
+		return nil
+	}
 	if !ok {
 		if bytes.HasSuffix(s, []byte(":")) && !bytes.ContainsAny(s, " \t") {
 			st.summary = string(s[:len(s)-1]) // "http.response_time:"
@@ -308,12 +406,25 @@ func (st *artilleryState) endBlock() error {
 		return nil
 	}
 	defer func() {
-		st.periods, st.start, st.totalS, st.cmd, st.hasHTTP, st.bad, st.dropped = st.periods[:0], 0, 0, "", false, "", 0
+		st.periods, st.start, st.totalS, st.cmd, st.hasHTTP, st.bad, st.dropped, st.v1 = st.periods[:0], 0, 0, "", false, "", 0, false
 	}()
 	if st.bad != "" {
 		return &SyntaxError{File: st.opts.Source, Line: st.badLine, Msg: "artillery: malformed " + st.bad}
 	}
 	m := st.cur
+	st.v1Sec = ""
+	if _, ok := m.counters["http.requests"]; !ok && st.v1 {
+		if resp, ok := m.counters["http.responses"]; ok {
+			// Artillery 1.x counts completed requests; the errors had no response.
+			req := resp
+			for k, v := range m.counters {
+				if strings.HasPrefix(k, "errors.") {
+					req += v
+				}
+			}
+			m.counters["http.requests"] = req
+		}
+	}
 	if _, ok := m.counters["http.requests"]; !ok {
 		if !st.hasHTTP {
 			return nil // a test of another engine (websocket, playwright)
@@ -340,6 +451,9 @@ func (st *artilleryState) endBlock() error {
 	case st.totalS > 0:
 		out.DurationS = st.totalS
 		notes = append(notes, "duration_s is Artillery's Total time (whole seconds, start-up included)")
+	case out.RPS > 0:
+		out.DurationS = float64(out.Requests) / out.RPS
+		notes = append(notes, "Artillery printed no duration: duration_s is requests / request rate")
 	}
 	if st.dropped > 0 {
 		notes = append(notes, fmt.Sprintf("%d periods beyond %d left out of the series", st.dropped, maxArtilleryPeriods))
@@ -369,14 +483,22 @@ func artilleryRun(m artilleryMetrics) results.RunWithPercentiles {
 	req, errs, non2xx, timeouts := artilleryCounts(m)
 	out.Requests, out.Errors = req, addSat(errs, non2xx)
 	out.Non2xx, out.Timeouts = results.Ptr(non2xx), results.Ptr(timeouts)
+	var notes []string
+	if m.counters["http.responses"] > 0 && !slices.ContainsFunc(mapsKeys(m.counters), func(k string) bool { return strings.HasPrefix(k, "http.codes.") }) {
+		out.Non2xx = nil
+		notes = append(notes, "no status codes printed: non-2xx responses unknown, errors count the requests without a response")
+	}
 	out.RPS = m.rates["http.request_rate"]
 	if b, ok := m.counters["http.downloaded_bytes"]; ok {
 		n, _ := toInt64(b)
 		out.BytesIn = results.Ptr(n)
 	}
-	var notes []string
 	if v, ok := m.counters["vusers.created"]; ok {
-		notes = append(notes, fmt.Sprintf("%g virtual users created, %g failed", v, m.counters["vusers.failed"]))
+		if f, ok := m.counters["vusers.failed"]; ok {
+			notes = append(notes, fmt.Sprintf("%g virtual users created, %g failed", v, f))
+		} else {
+			notes = append(notes, fmt.Sprintf("%g virtual users created", v))
+		}
 	}
 	if rt, ok := m.summaries["http.response_time"]; ok && m.counters["http.responses"] > 0 {
 		for k, dst := range map[string]**float64{"mean": &out.LatMeanMs, "min": &out.LatMinMs, "max": &out.LatMaxMs} {
@@ -573,6 +695,15 @@ func (artilleryJSONParser) Parse(ctx context.Context, r io.Reader, opts Options,
 type artilleryJSONReport struct {
 	Aggregate    *artilleryJSONMetrics  `json:"aggregate"`
 	Intermediate []artilleryJSONMetrics `json:"intermediate"`
+}
+
+// mapsKeys returns the keys of m.
+func mapsKeys(m map[string]float64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	return keys
 }
 
 // ptrOr returns *p, or 0 for nil.

@@ -51,8 +51,17 @@ func TestArtillery(t *testing.T) {
 // line; prose and other JSON are not Artillery's.
 func TestArtilleryBad(t *testing.T) {
 	checkCutBytes(t, "artillery-json", "testdata/artillery/real-timeout.json", 1000)
+	// Artillery 1.x: requests are the completed ones plus the errors.
+	runs, err := parseFile(t, "testdata/artillery/issue-436-v1.txt")
+	if err != nil || len(runs) != 1 || runs[0].Requests != 62 || runs[0].Errors != 62 || *runs[0].Timeouts != 62 || runs[0].LatP99Ms != nil {
+		t.Errorf("1.x all errors: %d runs, err %v", len(runs), err)
+	}
+	runs, err = parseFile(t, "testdata/artillery/issue-341-v1.txt")
+	if err != nil || len(runs) != 1 || runs[0].Requests != 10000 || runs[0].Non2xx != nil || *runs[0].LatP99Ms != 33130.4 || runs[0].RPS != 194.82 {
+		t.Errorf("1.x summary: %d runs, err %v", len(runs), err)
+	}
 	in := "Summary report @ 19:27:00(+0000)\nhttp.codes.200: ........ 7\nhttp.response_time:\n  min: ...... 6\n  max: ...... x\n"
-	_, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "a.txt"})
+	_, err = ParseAll(context.Background(), strings.NewReader(in), Options{Source: "a.txt"})
 	heyabWantSyntax(t, err, 5, "http.response_time max")
 	in = "Summary report @ 19:27:00(+0000)\nhttp.codes.200: ........ 7\nhttp.responses: ..... 7\n"
 	_, err = ParseAll(context.Background(), strings.NewReader(in), Options{Source: "a.txt"})
@@ -77,6 +86,9 @@ func FuzzArtillery(f *testing.F) {
 		"Summary report @ 00:00:09(+0000)\nerrors.ETIMEDOUT: ........ 3\nhttp.codes.200: ....... 8\nhttp.downloaded_bytes: .... 91\n" +
 		"http.request_rate: ......... 6/sec\nhttp.requests: ......... 12\nhttp.responses: ...... 9\nhttp.response_time:\n  min: ...... 6\n" +
 		"  p999: ..... 7\nvusers.created: ...... 12\nLog file: x.json\n"))
+	f.Add([]byte("Complete report @ 2018-03-07T04:03:38.796Z\n  Scenarios launched:  30\n  Requests completed:  3\n  RPS sent: 0.24\n" +
+		"  Request latency:\n    min: NaN\n    p99: 5.5\n  Scenario counts:\n    0: 30 (100%)\n  Codes:\n    200: 2\n    503: 1\n" +
+		"  Errors:\n    ETIMEDOUT: 58\n"))
 	p := heyabParser(f, "artillery")
 	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
 }

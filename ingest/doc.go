@@ -26,6 +26,18 @@
 //     its summary JSON, and its --out json and --out csv points.
 //   - "jmeter-csv", "jmeter-csv-noheader", "jmeter-xml": JMeter JTL files.
 //   - "locust", "locust-history", "locust-failures": Locust's --csv files.
+//   - "bombardier", "bombardier-json": bombardier's text result and -o json.
+//   - "autocannon", "autocannon-json": autocannon's text tables and -j.
+//   - "artillery", "artillery-json": Artillery's console summary (with its
+//     periods as series) and its run --output report.
+//   - "siege", "siege-json": siege's summary, as text and as JSON.
+//   - "h2load": h2load's summary (HTTP/1.1 and h2).
+//   - "fortio", "fortio-json": fortio load's text and JSON results.
+//   - "ghz", "ghz-json": ghz's summary and its JSON report (per-call details
+//     into samples).
+//   - "oha", "oha-json": oha's summary (old and current layouts) and --json.
+//   - "gatling-log", "gatling": Gatling's text simulation.log (per request)
+//     and its console Global Information block.
 //
 // Conventions shared by the parsers:
 //

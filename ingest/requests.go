@@ -39,6 +39,12 @@ type RequestRun struct {
 	PlannedDurationS *float64
 	Command          *string
 	Notes            []string
+	// NoHTTPStatus says the log has no HTTP status (gRPC calls, Gatling's
+	// OK/KO): a request failed when its Error is set, and non2xx stays null.
+	NoHTTPStatus bool
+	// NoBytes says the log has no response sizes: bytes_in and
+	// transfer_bps stay null.
+	NoBytes bool
 }
 
 // Limits of the per-request aggregation; they bound its memory whatever
@@ -181,6 +187,11 @@ func (a *Requests) Bad(line int, msg string) {
 // metric point of no interest), so that the share of bad lines is fair.
 func (a *Requests) Good() { a.good++ }
 
+// Meta returns what is known of run h beyond its requests, for a parser
+// that learns more of it while reading (e.g. the users active at once);
+// changes must be made before Close.
+func (a *Requests) Meta(h int) *RequestRun { return &a.runs[h].meta }
+
 // Runs reports how many runs have been seen.
 func (a *Requests) Runs() int { return len(a.runs) }
 
@@ -262,7 +273,7 @@ func (r *reqRun) add(q Request) {
 	r.minStart = min(r.minStart, q.Start)
 	r.maxEnd = max(r.maxEnd, q.Start+int64(q.LatencyMs*1e6))
 	r.bytesIn += q.BytesIn
-	failed := q.Error != "" || q.Status == 0 || q.Status < 200 || q.Status >= 400
+	failed := q.Error != "" || !r.meta.NoHTTPStatus && (q.Status == 0 || q.Status < 200 || q.Status >= 400)
 	if failed {
 		r.errors++
 	}
@@ -296,7 +307,8 @@ func (r *reqRun) add(q Request) {
 
 func isTimeout(e string) bool {
 	e = strings.ToLower(e)
-	return strings.Contains(e, "timeout") || strings.Contains(e, "deadline exceeded") || strings.Contains(e, "timed out")
+	return strings.Contains(e, "timeout") || strings.Contains(e, "deadline exceeded") || strings.Contains(e, "timed out") ||
+		strings.Contains(e, "deadlineexceeded") // gRPC's status name
 }
 
 // window returns the window holding offset t (seconds from the origin),
@@ -389,7 +401,13 @@ func (r *reqRun) summary() results.RunWithPercentiles {
 		TargetRPS: m.TargetRPS, PlannedDurationS: m.PlannedDurationS, Command: m.Command,
 		Requests: r.n, Errors: r.errors, Non2xx: results.Ptr(r.non2xx), Timeouts: results.Ptr(r.timeouts),
 		BytesIn: results.Ptr(r.bytesIn), HasSamples: true,
-	}}
+	}, Percentiles: []results.Percentile{}}
+	if m.NoHTTPStatus {
+		run.Non2xx = nil
+	}
+	if m.NoBytes {
+		run.BytesIn = nil
+	}
 	if m.UnixTime {
 		t := time.Unix(0, r.minStart).UTC()
 		run.StartedAt = &t
@@ -397,7 +415,9 @@ func (r *reqRun) summary() results.RunWithPercentiles {
 	if d := float64(r.maxEnd-r.minStart) / 1e9; d > 0 {
 		run.DurationS = d
 		run.RPS = float64(r.n) / d
-		run.TransferBPS = results.Ptr(float64(r.bytesIn) / d)
+		if !m.NoBytes {
+			run.TransferBPS = results.Ptr(float64(r.bytesIn) / d)
+		}
 	}
 	if r.n > 0 {
 		run.LatMeanMs, run.LatMinMs, run.LatMaxMs = results.Ptr(r.mean), results.Ptr(r.minLat), results.Ptr(r.maxLat)

@@ -215,7 +215,7 @@ type Covers struct {
 func (p *Pipeline) inputs(ctx context.Context, exp string) (map[string]string, error) {
 	in := map[string]string{}
 	prefixes := []string{store.TablePrefix(string(results.TableRuns), exp), store.TablePrefix(string(results.TablePercentiles), exp),
-		store.TablePrefix(string(results.TableSeries), exp), store.RejectedPrefix + exp + "/"}
+		store.TablePrefix(string(results.TableSeries), exp), store.RejectedPrefixOf(exp)}
 	for _, pre := range prefixes {
 		objs, err := p.Store.List(ctx, pre)
 		if err != nil {
@@ -390,10 +390,8 @@ func (p *Pipeline) Experiments(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	for _, o := range objs {
-		if _, rest, ok := strings.Cut(o.Key, "/experiment="); ok {
-			if exp, _, ok := strings.Cut(rest, "/"); ok {
-				seen[exp] = true
-			}
+		if exp, ok := store.ExperimentOfKey(o.Key); ok {
+			seen[exp] = true
 		}
 	}
 	rej, err := p.Store.List(ctx, store.RejectedPrefix)
@@ -401,7 +399,7 @@ func (p *Pipeline) Experiments(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	for _, o := range rej {
-		if exp, _, ok := strings.Cut(strings.TrimPrefix(o.Key, store.RejectedPrefix), "/"); ok {
+		if exp, ok := store.ExperimentOfKey(o.Key); ok {
 			seen[exp] = true
 		}
 	}

@@ -88,15 +88,15 @@ func TestStoreContract(t *testing.T) {
 func TestKeys(t *testing.T) {
 	for _, c := range []struct{ key, exp string }{
 		{"raw/zuul-vs-openresty/seed.txt", "zuul-vs-openresty"},
-		{"raw/file.txt", "file"},
-		{"raw/my results (1).json.gz", "my-results--1-.json"},
+		{"raw/file.txt", "file.txt"},
+		{"raw/my results (1).json.gz", "my results (1).json.gz"},
 	} {
 		got, err := ExperimentOf(c.key)
 		if err != nil || got != c.exp {
 			t.Errorf("ExperimentOf(%q) = %q, %v; want %q", c.key, got, err, c.exp)
 		}
 	}
-	for _, bad := range []string{"tables/x", "raw/../x", "raw/a b/c.txt", "raw/.hidden/x"} {
+	for _, bad := range []string{"tables/x", "raw/../x", "raw/a\tb/c.txt", "raw/a//c.txt"} {
 		if _, err := ExperimentOf(bad); err == nil {
 			t.Errorf("ExperimentOf(%q): no error", bad)
 		}

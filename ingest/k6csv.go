@@ -114,7 +114,7 @@ func k6CSVRead(cr *csv.Reader, g *k6CSVGuard, source string) ([]string, int, err
 		}
 		return nil, line, &SyntaxError{File: source, Line: line, Msg: errK6CSVRecord.Error()}
 	}
-	return nil, 0, fmt.Errorf("%s: %w", source, err)
+	return nil, 0, readError(source, err)
 }
 
 // k6UnixTimestamp parses a timestamp into Unix nanoseconds: a number
@@ -172,7 +172,7 @@ func k6UnixTimestamp(s string) (int64, bool) {
 func (k6CSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	extra := &k6Extra{Sink: sink, note: k6ModelNote}
 	a := NewRequests(opts, extra)
-	cr, g := k6NewCSV(r)
+	cr, g := k6NewCSV(a.Input(r))
 	col := map[string]int{}
 	n := 0
 	for {
@@ -182,10 +182,12 @@ func (k6CSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Si
 			}
 		}
 		n++
+		off := cr.InputOffset()
 		rec, line, err := k6CSVRead(cr, g, opts.Source)
 		if err == io.EOF {
 			break
 		}
+		a.Record(cr.InputOffset() - off)
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
 			a.Bad(line, pe.Err.Error())

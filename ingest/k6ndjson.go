@@ -196,7 +196,7 @@ func (q *k6Req) add(a *Requests, ln int) error {
 func (k6NDJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	extra := &k6Extra{Sink: sink, note: k6ModelNote}
 	a := NewRequests(opts, extra)
-	lr := newLineReader(r)
+	lr := newLineReader(a.Input(r))
 	for {
 		if lr.line%ctxEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -208,7 +208,12 @@ func (k6NDJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", opts.Source, err)
+			return readError(opts.Source, err)
+		}
+		a.Record(lr.size)
+		if lr.long {
+			a.Bad(lr.line, fmt.Sprintf("line longer than %d bytes", maxLine))
+			continue
 		}
 		b = bytes.TrimSpace(b)
 		if lr.line == 1 {

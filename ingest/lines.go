@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 )
 
@@ -27,7 +26,9 @@ const (
 // copying them; a returned line is valid until the next call.
 type lineReader struct {
 	br   *bufio.Reader
-	line int // 1-based number of the line last returned
+	line int   // 1-based number of the line last returned
+	size int64 // bytes of the line last returned, its line end included
+	long bool  // the line last returned was longer than the buffer
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -42,11 +43,13 @@ func newLineReader(r io.Reader) *lineReader {
 // one. A line longer than the buffer is returned empty.
 func (lr *lineReader) next() ([]byte, error) {
 	b, err := lr.br.ReadSlice('\n')
+	lr.size, lr.long = int64(len(b)), false
 	if err == bufio.ErrBufferFull {
 		for err == bufio.ErrBufferFull {
-			_, err = lr.br.ReadSlice('\n')
+			b, err = lr.br.ReadSlice('\n')
+			lr.size += int64(len(b))
 		}
-		b = nil
+		b, lr.long = nil, true
 		if err == io.EOF {
 			err = nil
 		}
@@ -242,7 +245,7 @@ func eachLine(ctx context.Context, r io.Reader, source string, fn func(b []byte,
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", source, err)
+			return readError(source, err)
 		}
 		if err := fn(b, lr.line); err != nil {
 			return err

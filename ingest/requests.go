@@ -1,7 +1,9 @@
 package ingest
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -55,7 +57,8 @@ const (
 	originBuffer = 10000
 	// maxBadLines is how many malformed lines are quoted in a note.
 	maxBadLines = 3
-	// badLimit is the share of malformed lines beyond which a log is rejected.
+	// badLimit is the share of malformed lines, and of malformed bytes,
+	// beyond which a log is rejected.
 	badLimit = 0.01
 )
 
@@ -85,7 +88,44 @@ type Requests struct {
 	bad     int64
 	badMsgs []string
 	badLine int
+
+	in       *countReader // the input, counted (Input)
+	recSize  int64        // bytes of the record being handled (Record)
+	badBytes int64        // bytes of malformed records and unreadable input
 }
+
+// countReader counts the bytes read through it.
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+// Read implements io.Reader.
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// Input returns r, counting the bytes read through it: a per-request
+// parser reads its input through it, so that Close can judge the share of
+// malformed bytes. A *bufio.Reader stays one, of the same size.
+func (a *Requests) Input(r io.Reader) io.Reader {
+	a.in = &countReader{r: r}
+	if br, ok := r.(*bufio.Reader); ok {
+		return bufio.NewReaderSize(a.in, br.Size())
+	}
+	return a.in
+}
+
+// Record tells the size in bytes of the record (a line, a CSV record, an
+// XML element, a gob message) the parser is about to pass on with Add,
+// Good or Bad: when it is malformed, that many bytes are.
+func (a *Requests) Record(size int64) { a.recSize = size }
+
+// BadBytes counts n bytes of input that could not be read as records at
+// all (the rest of a stream after a corrupt gob message), without a line.
+func (a *Requests) BadBytes(n int64) { a.badBytes += n }
 
 // NewRequests returns an aggregator that sends to sink.
 func NewRequests(opts Options, sink Sink) *Requests {
@@ -119,6 +159,7 @@ func (a *Requests) Add(h int, line int, req Request) error {
 		return nil
 	}
 	a.good++
+	a.recSize = 0
 	r := a.runs[h]
 	if !r.started {
 		// Logs are written in completion order, not start order: the
@@ -166,9 +207,12 @@ func (a *Requests) record(r *reqRun, req Request) error {
 		Status: req.Status, BytesIn: req.BytesIn, Error: errPtr})
 }
 
-// Bad counts a malformed line; the first few are quoted in the runs' notes.
+// Bad counts a malformed line (with the bytes of its record, see Record);
+// the first few are quoted in the runs' notes.
 func (a *Requests) Bad(line int, msg string) {
 	a.bad++
+	a.badBytes += a.recSize
+	a.recSize = 0
 	if a.badLine == 0 {
 		a.badLine = line
 	}
@@ -179,18 +223,30 @@ func (a *Requests) Bad(line int, msg string) {
 
 // Good counts a well-formed line that carries no request (a header, a
 // metric point of no interest), so that the share of bad lines is fair.
-func (a *Requests) Good() { a.good++ }
+func (a *Requests) Good() {
+	a.good++
+	a.recSize = 0
+}
 
 // Runs reports how many runs have been seen.
 func (a *Requests) Runs() int { return len(a.runs) }
 
-// Close ends the log: it rejects it when more than 1 % of its lines were
-// malformed, and otherwise sends every run's series and then the run, in
-// order of first sight.
+// Close ends the log: it rejects it when more than 1 % of its lines, or
+// more than 1 % of its bytes (as counted by Input), were malformed, and
+// otherwise sends every run's series and then the run, in order of first
+// sight.
 func (a *Requests) Close() error {
 	if total := a.good + a.bad; a.bad > 0 && float64(a.bad) > badLimit*float64(total) {
 		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: fmt.Sprintf(
 			"%d of %d lines malformed (more than %g %%): %s", a.bad, total, 100*badLimit, strings.Join(a.badMsgs, "; "))}
+	}
+	var size int64
+	if a.in != nil {
+		size = a.in.n
+	}
+	if a.badBytes > 0 && float64(a.badBytes) > badLimit*float64(size) {
+		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: fmt.Sprintf(
+			"%d of %d bytes malformed (more than %g %%): %s", a.badBytes, size, 100*badLimit, strings.Join(a.badMsgs, "; "))}
 	}
 	if len(a.runs) == 0 && a.bad > 0 {
 		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: "no well-formed request: " + strings.Join(a.badMsgs, "; ")}

@@ -110,7 +110,8 @@ func (p vegetaResultsParser) Detect(head []byte) bool {
 			}
 		}
 		var r vegetaGobResult
-		err := decodeVegetaGob(newVegetaGobDecoder(bytes.NewReader(head)), &r)
+		dec, _ := newVegetaGobDecoder(bytes.NewReader(head))
+		err := decodeVegetaGob(dec, &r)
 		if err == nil {
 			return vegetaTimeOK(r.Timestamp)
 		}
@@ -184,6 +185,7 @@ type lineFeeder struct {
 	br   *bufio.Reader
 	cur  []byte
 	line int   // lines handed out so far
+	size int64 // bytes of the line last handed out, as read
 	err  error // read error of br other than io.EOF
 	tmp  []byte
 }
@@ -203,9 +205,11 @@ func (f *lineFeeder) Read(p []byte) (int, error) {
 			return 0, f.err
 		}
 		b, err := f.br.ReadSlice('\n')
+		f.size = int64(len(b))
 		if err == bufio.ErrBufferFull {
 			for err == bufio.ErrBufferFull {
-				_, err = f.br.ReadSlice('\n')
+				b, err = f.br.ReadSlice('\n')
+				f.size += int64(len(b))
 			}
 			if err != nil && err != io.EOF {
 				f.err = err
@@ -292,7 +296,7 @@ func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts Option
 		return g.parseGob(ctx, r, opts)
 	}
 	// CSV, with vegeta's decoder over one line at a time.
-	feed := newLineFeeder(r)
+	feed := newLineFeeder(g.a.Input(r))
 	dec := vegeta.NewCSVDecoder(feed)
 	var res vegeta.Result
 	for n := 1; ; n++ {
@@ -305,11 +309,12 @@ func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts Option
 		err := decodeVegeta(dec, &res)
 		line := feed.line
 		if feed.err != nil {
-			return fmt.Errorf("%s: %w", opts.Source, feed.err)
+			return readError(opts.Source, feed.err)
 		}
 		if err == io.EOF {
 			break
 		}
+		g.a.Record(feed.size)
 		if err != nil {
 			g.a.Bad(line, err.Error())
 			continue
@@ -339,7 +344,8 @@ func (g *vegetaAgg) parseJSON(ctx context.Context, r io.Reader, opts Options) er
 	order := make(chan *vegetaBatch, inFlight)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
-	wg.Go(func() { readVegetaLines(ctx, r, opts, free, work, order, done) })
+	in := g.a.Input(r)
+	wg.Go(func() { readVegetaLines(ctx, in, opts, free, work, order, done) })
 	for range decoders {
 		wg.Go(func() {
 			for b := range work {
@@ -358,6 +364,7 @@ func (g *vegetaAgg) parseJSON(ctx context.Context, r io.Reader, opts Options) er
 		<-b.ready
 		for i := range b.recs {
 			e := &b.recs[i]
+			g.a.Record(e.size)
 			if e.bad != "" {
 				g.a.Bad(e.line, e.bad)
 				continue
@@ -373,6 +380,9 @@ func (g *vegetaAgg) parseJSON(ctx context.Context, r io.Reader, opts Options) er
 		}
 		if b.err != nil {
 			stop()
+			if se, ok := b.err.(*SyntaxError); ok && se.File == "" {
+				se.File = opts.Source
+			}
 			return b.err
 		}
 		free <- b
@@ -401,6 +411,7 @@ type vegetaBatch struct {
 type vegetaEntry struct {
 	line       int
 	start, end int
+	size       int64 // bytes of the line as read
 	bad        string
 	rec        vegetaRecord
 }
@@ -409,7 +420,8 @@ type vegetaEntry struct {
 func (b *vegetaBatch) decode() {
 	defer func() {
 		if p := recover(); p != nil {
-			b.err = fmt.Errorf("vegeta JSON decoder failed: %v", p)
+			// An input the decoder cannot take; Parse names the file.
+			b.err = &SyntaxError{Msg: fmt.Sprintf("vegeta JSON decoder failed: %v", p)}
 		}
 	}()
 	for i := range b.recs {
@@ -461,17 +473,19 @@ func readVegetaLines(ctx context.Context, r io.Reader, opts Options, free <-chan
 		}
 		data, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
+			size := int64(len(data))
 			for err == bufio.ErrBufferFull {
-				_, err = br.ReadSlice('\n')
+				data, err = br.ReadSlice('\n')
+				size += int64(len(data))
 			}
 			line++
-			b.recs = append(b.recs, vegetaEntry{line: line, bad: fmt.Sprintf("line longer than %d bytes", maxLine)})
+			b.recs = append(b.recs, vegetaEntry{line: line, size: size, bad: fmt.Sprintf("line longer than %d bytes", maxLine)})
 		} else if len(data) > 0 {
 			line++
 			if len(bytes.TrimSpace(data)) > 0 {
 				start := len(b.raw)
 				b.raw = append(b.raw, data...)
-				b.recs = append(b.recs, vegetaEntry{line: line, start: start, end: len(b.raw)})
+				b.recs = append(b.recs, vegetaEntry{line: line, start: start, end: len(b.raw), size: int64(len(data))})
 			}
 		}
 		if err == nil && line%ctxEvery == 0 {
@@ -483,7 +497,7 @@ func readVegetaLines(ctx context.Context, r io.Reader, opts Options, free <-chan
 			return
 		case err != nil:
 			if err != ctx.Err() {
-				err = fmt.Errorf("%s: %w", opts.Source, err)
+				err = readError(opts.Source, err)
 			}
 			b.err = err
 			send()
@@ -683,21 +697,23 @@ type vegetaGobResult struct {
 const maxVegetaGobMessage = 64 << 20
 
 // newVegetaGobDecoder returns a gob decoder of r whose messages are at
-// most maxVegetaGobMessage bytes.
-func newVegetaGobDecoder(r io.Reader) *gob.Decoder {
+// most maxVegetaGobMessage bytes, and its guard.
+func newVegetaGobDecoder(r io.Reader) (*gob.Decoder, *gobGuard) {
 	br, ok := r.(*bufio.Reader)
 	if !ok {
 		br = bufio.NewReader(r)
 	}
-	return gob.NewDecoder(&gobGuard{br: br})
+	g := &gobGuard{br: br}
+	return gob.NewDecoder(g), g
 }
 
 // gobGuard passes a gob stream through message by message (a count, then
 // that many bytes) and fails a message longer than maxVegetaGobMessage.
 type gobGuard struct {
-	br   *bufio.Reader
-	left int64 // bytes of the current message (with its count) still to pass
-	err  error
+	br     *bufio.Reader
+	left   int64 // bytes of the current message (with its count) still to pass
+	passed int64 // bytes passed so far
+	err    error
 }
 
 // Read implements io.Reader.
@@ -737,14 +753,20 @@ func (g *gobGuard) Read(p []byte) (int, error) {
 	}
 	n, err := g.br.Read(p)
 	g.left -= int64(n)
+	g.passed += int64(n)
 	return n, err
 }
 
 // parseGob reads a gob stream of results. A corrupt or truncated record
-// ends it (a gob stream cannot be resynchronized) as one malformed record.
+// ends it (a gob stream cannot be resynchronized) as one malformed record,
+// and every byte from its start to the end of the input is malformed: a
+// valid stream followed by junk is rejected unless the junk is at most
+// 1 % of the input. An error of the reader is returned as such.
 func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts Options) error {
-	dec := newVegetaGobDecoder(r)
+	src := &trackReader{r: g.a.Input(r)}
+	dec, guard := newVegetaGobDecoder(src)
 	var res vegetaGobResult
+	var good int64 // bytes of the records read so far
 	for n := 1; ; n++ {
 		if n%ctxEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -757,12 +779,22 @@ func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts Options) err
 			break
 		}
 		if err != nil {
-			if n == 1 {
-				return &SyntaxError{File: opts.Source, Msg: "vegeta gob results: first record: " + err.Error()}
+			if src.err != nil {
+				return readError(opts.Source, src.err)
 			}
+			if n == 1 {
+				return &SyntaxError{File: opts.Source, Msg: "vegeta gob results: first record: " + err.Error(), Err: err}
+			}
+			rest, derr := io.Copy(io.Discard, guard.br)
+			if derr != nil {
+				return readError(opts.Source, derr)
+			}
+			g.a.Record(guard.passed - good + rest)
 			g.a.Bad(n, "record "+strconv.Itoa(n)+": "+err.Error())
 			break
 		}
+		g.a.Record(guard.passed - good)
+		good = guard.passed
 		if err := vegetaAdd(g, n, res.Attack, res.Method, res.URL, res.Timestamp, int64(res.Latency), res.Code, res.BytesIn, res.Error); err != nil {
 			return err
 		}

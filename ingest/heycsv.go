@@ -262,7 +262,7 @@ type headeredLog struct {
 // quoted) into runs, one per header.
 func parseHeaderedLog(ctx context.Context, r io.Reader, opts Options, sink Sink, l headeredLog) error {
 	a := NewRequests(opts, sink)
-	capped := newHeyabCapLines(a.Input(r))
+	capped := newHeyabCapLines(r)
 	cr := csv.NewReader(capped)
 	cr.Comma = rune(l.sep[0])
 	cr.FieldsPerRecord = -1
@@ -318,6 +318,7 @@ func parseHeaderedLog(ctx context.Context, r io.Reader, opts Options, sink Sink,
 			return err
 		}
 	}
+	a.InputSize(cr.InputOffset() + capped.dropped)
 	if headers == 0 {
 		return &NoOutputError{File: opts.Source, LookedFor: []string{l.format}}
 	}

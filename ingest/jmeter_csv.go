@@ -272,7 +272,7 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts Options, sink Sink) erro
 	}
 
 	g := newJTLAgg(opts, sink)
-	guard := &jtlGuard{r: g.a.Input(br)}
+	guard := &jtlGuard{r: br}
 	cr := csv.NewReader(guard)
 	cr.Comma = comma
 	cr.FieldsPerRecord = -1
@@ -345,6 +345,7 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts Options, sink Sink) erro
 	if unknown > 0 {
 		g.note(fmt.Sprintf("%d records without a header in an unknown column layout (e.g. %d fields): bytes, threads and URL not read", unknown, unknownFields))
 	}
+	g.a.InputSize(cr.InputOffset())
 	return g.close(ctx)
 }
 

@@ -79,7 +79,7 @@ const jtlMaxDepth = 64
 // Parse streams the samples of a JMeter XML file as requests.
 func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	g := newJTLAgg(opts, sink)
-	src := &trackReader{r: g.a.Input(r)}
+	src := &trackReader{r: r}
 	d := xml.NewDecoder(src)
 	var charsetErr error
 	d.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
@@ -207,6 +207,7 @@ func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 	if truncated {
 		g.note("the file ends before </testResults> (JMeter stopped or still writing): samples after the last complete one are missing")
 	}
+	g.a.InputSize(d.InputOffset())
 	return g.close(ctx)
 }
 

@@ -172,7 +172,7 @@ func k6UnixTimestamp(s string) (int64, bool) {
 func (k6CSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	extra := &k6Extra{Sink: sink, note: k6ModelNote}
 	a := NewRequests(opts, extra)
-	cr, g := k6NewCSV(a.Input(r))
+	cr, g := k6NewCSV(r)
 	col := map[string]int{}
 	n := 0
 	for {
@@ -261,5 +261,6 @@ func (k6CSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Si
 	if len(col) == 0 {
 		return &NoOutputError{File: opts.Source, LookedFor: []string{"k6-csv"}}
 	}
+	a.InputSize(cr.InputOffset())
 	return a.Close()
 }

@@ -196,7 +196,7 @@ func (q *k6Req) add(a *Requests, ln int) error {
 func (k6NDJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	extra := &k6Extra{Sink: sink, note: k6ModelNote}
 	a := NewRequests(opts, extra)
-	lr := newLineReader(a.Input(r))
+	lr := newLineReader(r)
 	for {
 		if lr.line%ctxEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -228,6 +228,7 @@ func (k6NDJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink
 	}
 	// A log without http_req_duration points (a test that made no HTTP
 	// requests) has no runs: not an error.
+	a.InputSize(lr.total)
 	return a.Close()
 }
 

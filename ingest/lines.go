@@ -25,10 +25,11 @@ const (
 // lineReader reads lines of at most maxLine bytes from a bufio.Reader without
 // copying them; a returned line is valid until the next call.
 type lineReader struct {
-	br   *bufio.Reader
-	line int   // 1-based number of the line last returned
-	size int64 // bytes of the line last returned, its line end included
-	long bool  // the line last returned was longer than the buffer
+	br    *bufio.Reader
+	line  int   // 1-based number of the line last returned
+	size  int64 // bytes of the line last returned, its line end included
+	total int64 // bytes of the lines returned so far
+	long  bool  // the line last returned was longer than the buffer
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -60,6 +61,7 @@ func (lr *lineReader) next() ([]byte, error) {
 		}
 	}
 	lr.line++
+	lr.total += lr.size
 	if n := len(b); n > 0 && b[n-1] == '\n' {
 		b = b[:n-1]
 	}

@@ -1,9 +1,7 @@
 package ingest
 
 import (
-	"bufio"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strings"
@@ -89,43 +87,20 @@ type Requests struct {
 	badMsgs []string
 	badLine int
 
-	in       *countReader // the input, counted (Input)
-	recSize  int64        // bytes of the record being handled (Record)
-	badBytes int64        // bytes of malformed records and unreadable input
+	size     int64 // bytes of the log read (InputSize)
+	recSize  int64 // bytes of the record being handled (Record)
+	badBytes int64 // bytes of malformed records and unreadable input
 }
 
-// countReader counts the bytes read through it.
-type countReader struct {
-	r io.Reader
-	n int64
-}
-
-// Read implements io.Reader.
-func (c *countReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
-
-// Input returns r, counting the bytes read through it: a per-request
-// parser reads its input through it, so that Close can judge the share of
-// malformed bytes. A *bufio.Reader stays one, of the same size.
-func (a *Requests) Input(r io.Reader) io.Reader {
-	a.in = &countReader{r: r}
-	if br, ok := r.(*bufio.Reader); ok {
-		return bufio.NewReaderSize(a.in, br.Size())
-	}
-	return a.in
-}
+// InputSize tells how many bytes of the log the parser read, all of
+// them, before Close judges the share of malformed ones; without it, any
+// malformed byte rejects the log.
+func (a *Requests) InputSize(n int64) { a.size = n }
 
 // Record tells the size in bytes of the record (a line, a CSV record, an
 // XML element, a gob message) the parser is about to pass on with Add,
 // Good or Bad: when it is malformed, that many bytes are.
 func (a *Requests) Record(size int64) { a.recSize = size }
-
-// BadBytes counts n bytes of input that could not be read as records at
-// all (the rest of a stream after a corrupt gob message), without a line.
-func (a *Requests) BadBytes(n int64) { a.badBytes += n }
 
 // NewRequests returns an aggregator that sends to sink.
 func NewRequests(opts Options, sink Sink) *Requests {
@@ -232,7 +207,7 @@ func (a *Requests) Good() {
 func (a *Requests) Runs() int { return len(a.runs) }
 
 // Close ends the log: it rejects it when more than 1 % of its lines, or
-// more than 1 % of its bytes (as counted by Input), were malformed, and
+// more than 1 % of its bytes (see Record and InputSize), were malformed, and
 // otherwise sends every run's series and then the run, in order of first
 // sight.
 func (a *Requests) Close() error {
@@ -240,13 +215,9 @@ func (a *Requests) Close() error {
 		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: fmt.Sprintf(
 			"%d of %d lines malformed (more than %g %%): %s", a.bad, total, 100*badLimit, strings.Join(a.badMsgs, "; "))}
 	}
-	var size int64
-	if a.in != nil {
-		size = a.in.n
-	}
-	if a.badBytes > 0 && float64(a.badBytes) > badLimit*float64(size) {
+	if a.badBytes > 0 && float64(a.badBytes) > badLimit*float64(a.size) {
 		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: fmt.Sprintf(
-			"%d of %d bytes malformed (more than %g %%): %s", a.badBytes, size, 100*badLimit, strings.Join(a.badMsgs, "; "))}
+			"%d of %d bytes malformed (more than %g %%): %s", a.badBytes, a.size, 100*badLimit, strings.Join(a.badMsgs, "; "))}
 	}
 	if len(a.runs) == 0 && a.bad > 0 {
 		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: "no well-formed request: " + strings.Join(a.badMsgs, "; ")}

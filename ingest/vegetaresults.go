@@ -182,12 +182,13 @@ func vegetaTimeOK(t time.Time) bool {
 // nothing (memory stays bounded); blank lines are skipped; a last line
 // without a line end gets one.
 type lineFeeder struct {
-	br   *bufio.Reader
-	cur  []byte
-	line int   // lines handed out so far
-	size int64 // bytes of the line last handed out, as read
-	err  error // read error of br other than io.EOF
-	tmp  []byte
+	br    *bufio.Reader
+	cur   []byte
+	line  int   // lines handed out so far
+	size  int64 // bytes of the line last handed out, as read
+	total int64 // bytes read, blank lines included
+	err   error // read error of br other than io.EOF
+	tmp   []byte
 }
 
 func newLineFeeder(r io.Reader) *lineFeeder {
@@ -206,10 +207,12 @@ func (f *lineFeeder) Read(p []byte) (int, error) {
 		}
 		b, err := f.br.ReadSlice('\n')
 		f.size = int64(len(b))
+		f.total += int64(len(b))
 		if err == bufio.ErrBufferFull {
 			for err == bufio.ErrBufferFull {
 				b, err = f.br.ReadSlice('\n')
 				f.size += int64(len(b))
+				f.total += int64(len(b))
 			}
 			if err != nil && err != io.EOF {
 				f.err = err
@@ -296,7 +299,7 @@ func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts Option
 		return g.parseGob(ctx, r, opts)
 	}
 	// CSV, with vegeta's decoder over one line at a time.
-	feed := newLineFeeder(g.a.Input(r))
+	feed := newLineFeeder(r)
 	dec := vegeta.NewCSVDecoder(feed)
 	var res vegeta.Result
 	for n := 1; ; n++ {
@@ -323,6 +326,7 @@ func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts Option
 			return err
 		}
 	}
+	g.a.InputSize(feed.total)
 	return g.a.Close()
 }
 
@@ -344,8 +348,8 @@ func (g *vegetaAgg) parseJSON(ctx context.Context, r io.Reader, opts Options) er
 	order := make(chan *vegetaBatch, inFlight)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
-	in := g.a.Input(r)
-	wg.Go(func() { readVegetaLines(ctx, in, opts, free, work, order, done) })
+	var total int64 // bytes read, set by the reader before it closes order
+	wg.Go(func() { total = readVegetaLines(ctx, r, opts, free, work, order, done) })
 	for range decoders {
 		wg.Go(func() {
 			for b := range work {
@@ -388,6 +392,7 @@ func (g *vegetaAgg) parseJSON(ctx context.Context, r io.Reader, opts Options) er
 		free <- b
 	}
 	wg.Wait()
+	g.a.InputSize(total)
 	return g.a.Close()
 }
 
@@ -442,7 +447,7 @@ func (b *vegetaBatch) decode() {
 // readVegetaLines cuts r into batches of non-blank lines taken from free
 // and sends each to work (to be decoded) and order (to be aggregated in
 // input order), until the input ends, an error, or done.
-func readVegetaLines(ctx context.Context, r io.Reader, opts Options, free <-chan *vegetaBatch, work, order chan<- *vegetaBatch, done <-chan struct{}) {
+func readVegetaLines(ctx context.Context, r io.Reader, opts Options, free <-chan *vegetaBatch, work, order chan<- *vegetaBatch, done <-chan struct{}) (total int64) {
 	defer close(order)
 	defer close(work)
 	br, ok := r.(*bufio.Reader)
@@ -472,11 +477,13 @@ func readVegetaLines(ctx context.Context, r io.Reader, opts Options, free <-chan
 			}
 		}
 		data, err := br.ReadSlice('\n')
+		total += int64(len(data))
 		if err == bufio.ErrBufferFull {
 			size := int64(len(data))
 			for err == bufio.ErrBufferFull {
 				data, err = br.ReadSlice('\n')
 				size += int64(len(data))
+				total += int64(len(data))
 			}
 			line++
 			b.recs = append(b.recs, vegetaEntry{line: line, size: size, bad: fmt.Sprintf("line longer than %d bytes", maxLine)})
@@ -763,7 +770,7 @@ func (g *gobGuard) Read(p []byte) (int, error) {
 // valid stream followed by junk is rejected unless the junk is at most
 // 1 % of the input. An error of the reader is returned as such.
 func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts Options) error {
-	src := &trackReader{r: g.a.Input(r)}
+	src := &trackReader{r: r}
 	dec, guard := newVegetaGobDecoder(src)
 	var res vegetaGobResult
 	var good int64 // bytes of the records read so far
@@ -791,7 +798,8 @@ func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts Options) err
 			}
 			g.a.Record(guard.passed - good + rest)
 			g.a.Bad(n, "record "+strconv.Itoa(n)+": "+err.Error())
-			break
+			g.a.InputSize(guard.passed + rest)
+			return g.a.Close()
 		}
 		g.a.Record(guard.passed - good)
 		good = guard.passed
@@ -799,6 +807,7 @@ func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts Options) err
 			return err
 		}
 	}
+	g.a.InputSize(guard.passed)
 	return g.a.Close()
 }
 

@@ -49,7 +49,7 @@ func TestExperimentNames(t *testing.T) {
 		ok   bool
 	}{
 		{"zuul-vs-openresty", true}, {"a b", true}, {"über", true}, {"a=b", true}, {"it's", true},
-		{"100%", true}, {`a\b`, true}, {"x.txt", true}, {".hidden", true}, {" padded ", true},
+		{"100%", true}, {`a\b`, false}, {"x.txt", true}, {".hidden", true}, {" padded ", true},
 		{strings.Repeat("ü", 120), true},
 		{"", false}, {".", false}, {"..", false}, {"a/b", false}, {"a\x00b", false}, {"a\tb", false},
 		{"a\u202eb", false}, {"a\xffb", false}, {strings.Repeat("x", 256), false}, {strings.Repeat("=", 100), false},
@@ -80,7 +80,7 @@ func TestExperimentKeys(t *testing.T) {
 	// Escaping is undone by UnescapeName and ExperimentOfKey, and tells
 	// names apart.
 	seen := map[string]string{}
-	for _, name := range []string{"a=b", "a%3Db", "a%3db", "it's", "100%", "100%25", `a\b`, "über", "a b", "x.txt", "#[]{}^*?:\"", "a%", "%"} {
+	for _, name := range []string{"a=b", "a%3Db", "a%3db", "it's", "100%", "100%25", "über", "a b", "x.txt", "#[]{}^*?:\"", "a%", "%"} {
 		esc := EscapeName(name)
 		if other, ok := seen[esc]; ok {
 			t.Errorf("%q and %q both escape to %q", name, other, esc)
@@ -304,4 +304,39 @@ func TestChangedWhileRead(t *testing.T) {
 	if b, err := io.ReadAll(f); err != nil || len(b) != len(body) {
 		t.Errorf("pipe: %d bytes, %v", len(b), err)
 	}
+}
+
+// FuzzExperimentNames: for any name CheckExperiment accepts, the keys
+// derived from it are valid keys that give the name back, and a raw key
+// in its folder gives it too; no two names share an escaped form.
+func FuzzExperimentNames(f *testing.F) {
+	for _, s := range []string{"zuul-vs-openresty", "a b", "über", "a=b", "it's", "100%", "%41", "x.txt", "#[]{}^*?:\"", "日本語"} {
+		f.Add(s, "a=b")
+	}
+	f.Fuzz(func(t *testing.T, name, other string) {
+		if CheckExperiment(name) != nil {
+			if exp, err := ExperimentOf(RawPrefix + name + "/x.txt"); err == nil && exp == name {
+				t.Fatalf("ExperimentOf accepts %q, CheckExperiment does not", name)
+			}
+			return
+		}
+		esc := EscapeName(name)
+		if UnescapeName(esc) != name || strings.Contains(esc, "/") {
+			t.Fatalf("%q escapes to %q", name, esc)
+		}
+		for _, key := range []string{TableKey("runs", name, "raw/x"), ReportKey(name, "report.md"), RejectedKey(name, "raw/x")} {
+			if err := CheckKey(key); err != nil {
+				t.Fatalf("%q: key %q: %v", name, key, err)
+			}
+			if got, ok := ExperimentOfKey(key); !ok || got != name {
+				t.Fatalf("ExperimentOfKey(%q) = %q, %v; want %q", key, got, ok, name)
+			}
+		}
+		if exp, err := ExperimentOf(RawPrefix + name + "/x.txt"); err != nil || exp != name {
+			t.Fatalf("ExperimentOf(raw/%s/x.txt) = %q, %v", name, exp, err)
+		}
+		if other != name && CheckExperiment(other) == nil && EscapeName(other) == esc {
+			t.Fatalf("%q and %q both escape to %q", name, other, esc)
+		}
+	})
 }

@@ -52,7 +52,8 @@ func CheckKey(key string) error {
 const maxNameBytes = 255
 
 // CheckExperiment rejects what cannot be an experiment name: an empty
-// name, "." or "..", a name with '/', invalid UTF-8 or a character that is
+// name, "." or "..", a name with a path separator ('/' or '\\', which
+// CheckKey refuses in keys), invalid UTF-8 or a character that is
 // not printable (unicode.IsPrint: letters, marks, digits, punctuation,
 // symbols and the ASCII space; no control, format or other space
 // characters), or one longer than 255 bytes once escaped. Any other name
@@ -67,8 +68,8 @@ func CheckExperiment(name string) error {
 		return fmt.Errorf("invalid experiment name %q: longer than %d bytes once escaped", name, maxNameBytes)
 	}
 	for _, r := range name {
-		if r == '/' || !unicode.IsPrint(r) {
-			return fmt.Errorf("invalid experiment name %q: %q is not allowed (use printable characters, no '/')", name, r)
+		if r == '/' || r == '\\' || !unicode.IsPrint(r) {
+			return fmt.Errorf("invalid experiment name %q: %q is not allowed (use printable characters, no '/' or '\\')", name, r)
 		}
 	}
 	return nil
@@ -100,7 +101,7 @@ func ExperimentOf(rawKey string) (string, error) {
 func SanitizeName(base string) string {
 	var b strings.Builder
 	for i, r := range base {
-		if r == '/' || !unicode.IsPrint(r) || r == utf8.RuneError && !strings.HasPrefix(base[i:], "\uFFFD") {
+		if r == '/' || r == '\\' || !unicode.IsPrint(r) || r == utf8.RuneError && !strings.HasPrefix(base[i:], "\uFFFD") {
 			b.WriteByte('-')
 		} else {
 			b.WriteRune(r)

@@ -58,6 +58,17 @@ func TestExperimentNames(t *testing.T) {
 			t.Errorf("CheckExperiment(%q) = %v, want ok %v", c.name, err, c.ok)
 		}
 	}
+	// SanitizeName (the CLI's default name, from a file name) keeps what
+	// CheckExperiment accepts.
+	for _, c := range []struct{ in, want string }{
+		{"my results (1)", "my results (1)"}, {"über a=b", "über a=b"}, {"a/b\\c\x00d\xffe\u202ef", "a-b-c-d-e-f"},
+		{"\uFFFD", "\uFFFD"}, {"", "experiment"}, {"..", "experiment"}, {"\x00", "-"},
+		{strings.Repeat("=", 100), strings.Repeat("=", 85)},
+	} {
+		if got := SanitizeName(c.in); got != c.want || CheckExperiment(got) != nil {
+			t.Errorf("SanitizeName(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
 }
 
 // TestExperimentKeys: the keys derived from a name escape it the way Hive

@@ -119,10 +119,13 @@ func (in *input) outcome(ctx context.Context, err error, sink *cleanSink) error 
 		io.Copy(io.Discard, io.LimitReader(in.raw, drainLimit))
 	}
 	if in.raw.err != nil {
-		if err != nil && errors.Is(err, in.raw.err) && !errors.Is(err, ErrInput) {
-			return readError(in.source, err)
+		if err == nil || !errors.Is(err, in.raw.err) || errors.Is(err, ErrInput) {
+			err = in.raw.err
 		}
-		return fmt.Errorf("%s: %w", in.source, in.raw.err)
+		if strings.HasPrefix(err.Error(), in.source+": ") {
+			return err
+		}
+		return fmt.Errorf("%s: %w", in.source, err)
 	}
 	if err == nil {
 		for _, d := range in.decs {

@@ -172,8 +172,8 @@ func TestReadErrorsAreNotInput(t *testing.T) {
 				var c collect
 				err := Parse(context.Background(), r(), Options{Source: "x"}, &c)
 				var se *SyntaxError
-				if !errors.Is(err, errBoom) || errors.As(err, &se) {
-					t.Errorf("error %v (%T), want the reader's error", err, err)
+				if !errors.Is(err, errBoom) || errors.As(err, &se) || strings.Count(err.Error(), "x: ") != 1 {
+					t.Errorf("error %v (%T), want the reader's error, naming the source once", err, err)
 				}
 			})
 		}

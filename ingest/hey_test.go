@@ -401,38 +401,18 @@ func heyabCheckParse(t *testing.T, p Parser, data []byte) {
 	}
 }
 
-// heyabFuzzSeeds adds the files of the folders, except big ones, to f.
-func heyabFuzzSeeds(f *testing.F, globs ...string) {
-	for _, g := range globs {
-		files, _ := filepath.Glob(g)
-		for _, name := range files {
-			if strings.HasSuffix(name, ".golden.json") || strings.HasSuffix(name, ".src") || strings.HasSuffix(name, ".sh") || strings.HasSuffix(name, ".md") {
-				continue
-			}
-			b, err := os.ReadFile(name)
-			if err != nil {
-				f.Fatal(err)
-			}
-			if len(b) > 128<<10 {
-				b = b[:128<<10]
-			}
-			f.Add(b)
-		}
-	}
-}
-
 // FuzzHey checks that no input makes the hey parser panic, that its errors
 // are *SyntaxError or *NoOutputError and that its runs hold only finite,
 // non-negative numbers.
 func FuzzHey(f *testing.F) {
-	heyabFuzzSeeds(f, "testdata/hey/*.txt", "testdata/notwrk/hey_*.txt", "testdata/oha/*.txt")
+	fuzzSeeds(f, "testdata/hey/*.txt", "testdata/notwrk/hey_*.txt", "testdata/oha/*.txt")
 	p := heyabParser(f, "hey")
 	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
 }
 
 // FuzzHeyCSV does the same for the hey -o csv parser.
 func FuzzHeyCSV(f *testing.F) {
-	heyabFuzzSeeds(f, "testdata/hey/*.csv")
+	fuzzSeeds(f, "testdata/hey/*.csv")
 	f.Add([]byte(heyCSVHeader + "\n0.1,0.1,0.1,0.1,0.1,0.1,200,99999999999\n1e5,0,0,0,0,0,200,0\n\"0.1\",0,0,0,0,0,200,0\n"))
 	p := heyabParser(f, "hey-csv")
 	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })

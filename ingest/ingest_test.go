@@ -366,10 +366,11 @@ func TestSyntaxErrorString(t *testing.T) {
 		e    SyntaxError
 		want string
 	}{
-		{SyntaxError{"a.txt", 12, "bad"}, "a.txt:12: bad"},
-		{SyntaxError{"a.txt", 0, "bad"}, "a.txt: bad"},
-		{SyntaxError{"", 3, "bad"}, "3: bad"},
-		{SyntaxError{"", 0, "bad"}, "bad"},
+		{SyntaxError{File: "a.txt", Line: 12, Msg: "bad"}, "a.txt:12: bad"},
+		{SyntaxError{File: "a.txt", Msg: "bad"}, "a.txt: bad"},
+		{SyntaxError{Line: 3, Msg: "bad"}, "3: bad"},
+		{SyntaxError{Msg: "bad"}, "bad"},
+		{SyntaxError{File: "a.gz", Msg: "gzip: bad", Err: errors.New("gzip: bad")}, "a.gz: gzip: bad"},
 	} {
 		if got := c.e.Error(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.e, got, c.want)

@@ -558,43 +558,28 @@ func k6CheckParse(t *testing.T, p Parser, data []byte) {
 	}
 }
 
-// k6FuzzSeeds adds the files of testdata folders whose names match.
-func k6FuzzSeeds(f *testing.F, dir, pattern string) {
-	files, _ := filepath.Glob(filepath.Join("testdata", dir, pattern))
-	for _, name := range files {
-		if strings.HasSuffix(name, ".golden.json") || strings.HasSuffix(name, ".src") {
-			continue
-		}
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-}
-
 // FuzzK6 checks the k6 text summary parser.
 func FuzzK6(f *testing.F) {
-	k6FuzzSeeds(f, "k6", "*.txt")
+	fuzzSeeds(f, "testdata/k6/*.txt")
 	f.Add([]byte(k6Classic))
 	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, k6Parser{}, data) })
 }
 
 // FuzzK6Summary checks the k6 summary JSON parser.
 func FuzzK6Summary(f *testing.F) {
-	k6FuzzSeeds(f, "k6", "*summary*.json")
+	fuzzSeeds(f, "testdata/k6/*summary*.json")
 	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, k6SummaryParser{}, data) })
 }
 
 // FuzzK6JSON checks the k6 --out json parser.
 func FuzzK6JSON(f *testing.F) {
-	k6FuzzSeeds(f, "k6", "out-json*.json")
+	fuzzSeeds(f, "testdata/k6/out-json*.json")
 	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, k6NDJSONParser{}, data) })
 }
 
 // FuzzK6CSV checks the k6 --out csv parser.
 func FuzzK6CSV(f *testing.F) {
-	k6FuzzSeeds(f, "k6", "out-csv*.csv")
+	fuzzSeeds(f, "testdata/k6/out-csv*.csv")
 	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, k6CSVParser{}, data) })
 }
 

@@ -61,7 +61,8 @@ const (
 	originBuffer = 10000
 	// maxBadLines is how many malformed lines are quoted in a note.
 	maxBadLines = 3
-	// badLimit is the share of malformed lines beyond which a log is rejected.
+	// badLimit is the share of malformed lines, and of malformed bytes,
+	// beyond which a log is rejected.
 	badLimit = 0.01
 )
 
@@ -91,7 +92,21 @@ type Requests struct {
 	bad     int64
 	badMsgs []string
 	badLine int
+
+	size     int64 // bytes of the log read (InputSize)
+	recSize  int64 // bytes of the record being handled (Record)
+	badBytes int64 // bytes of malformed records and unreadable input
 }
+
+// InputSize tells how many bytes of the log the parser read, all of
+// them, before Close judges the share of malformed ones; without it, any
+// malformed byte rejects the log.
+func (a *Requests) InputSize(n int64) { a.size = n }
+
+// Record tells the size in bytes of the record (a line, a CSV record, an
+// XML element, a gob message) the parser is about to pass on with Add,
+// Good or Bad: when it is malformed, that many bytes are.
+func (a *Requests) Record(size int64) { a.recSize = size }
 
 // NewRequests returns an aggregator that sends to sink.
 func NewRequests(opts Options, sink Sink) *Requests {
@@ -125,6 +140,7 @@ func (a *Requests) Add(h int, line int, req Request) error {
 		return nil
 	}
 	a.good++
+	a.recSize = 0
 	r := a.runs[h]
 	if !r.started {
 		// Logs are written in completion order, not start order: the
@@ -172,9 +188,12 @@ func (a *Requests) record(r *reqRun, req Request) error {
 		Status: req.Status, BytesIn: req.BytesIn, Error: errPtr})
 }
 
-// Bad counts a malformed line; the first few are quoted in the runs' notes.
+// Bad counts a malformed line (with the bytes of its record, see Record);
+// the first few are quoted in the runs' notes.
 func (a *Requests) Bad(line int, msg string) {
 	a.bad++
+	a.badBytes += a.recSize
+	a.recSize = 0
 	if a.badLine == 0 {
 		a.badLine = line
 	}
@@ -185,7 +204,10 @@ func (a *Requests) Bad(line int, msg string) {
 
 // Good counts a well-formed line that carries no request (a header, a
 // metric point of no interest), so that the share of bad lines is fair.
-func (a *Requests) Good() { a.good++ }
+func (a *Requests) Good() {
+	a.good++
+	a.recSize = 0
+}
 
 // Meta returns what is known of run h beyond its requests, for a parser
 // that learns more of it while reading (e.g. the users active at once);
@@ -195,13 +217,18 @@ func (a *Requests) Meta(h int) *RequestRun { return &a.runs[h].meta }
 // Runs reports how many runs have been seen.
 func (a *Requests) Runs() int { return len(a.runs) }
 
-// Close ends the log: it rejects it when more than 1 % of its lines were
-// malformed, and otherwise sends every run's series and then the run, in
-// order of first sight.
+// Close ends the log: it rejects it when more than 1 % of its lines, or
+// more than 1 % of its bytes (see Record and InputSize), were malformed, and
+// otherwise sends every run's series and then the run, in order of first
+// sight.
 func (a *Requests) Close() error {
 	if total := a.good + a.bad; a.bad > 0 && float64(a.bad) > badLimit*float64(total) {
 		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: fmt.Sprintf(
 			"%d of %d lines malformed (more than %g %%): %s", a.bad, total, 100*badLimit, strings.Join(a.badMsgs, "; "))}
+	}
+	if a.badBytes > 0 && float64(a.badBytes) > badLimit*float64(a.size) {
+		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: fmt.Sprintf(
+			"%d of %d bytes malformed (more than %g %%): %s", a.badBytes, a.size, 100*badLimit, strings.Join(a.badMsgs, "; "))}
 	}
 	if len(a.runs) == 0 && a.bad > 0 {
 		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: "no well-formed request: " + strings.Join(a.badMsgs, "; ")}

@@ -152,7 +152,7 @@ func (p *Pipeline) listInputs(ctx context.Context, exp string, manifest bool, in
 		return err
 	}
 	prefixes := []string{store.TablePrefix(string(results.TableRuns), exp), store.TablePrefix(string(results.TablePercentiles), exp),
-		store.TablePrefix(string(results.TableSeries), exp), store.RejectedPrefix + exp + "/"}
+		store.TablePrefix(string(results.TableSeries), exp), store.RejectedPrefixOf(exp)}
 	for _, pre := range prefixes {
 		objs, err := p.Store.List(ctx, pre)
 		if err != nil {
@@ -193,7 +193,7 @@ func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]str
 			if err := json.Unmarshal(b, &rej); err != nil {
 				return set, nil, fmt.Errorf("%s: %w", key, err)
 			}
-			rej.Experiment, _, _ = strings.Cut(strings.TrimPrefix(key, store.RejectedPrefix), "/")
+			rej.Experiment, _ = store.ExperimentOfKey(key)
 			rejs = append(rejs, rej)
 			continue
 		}

@@ -134,8 +134,8 @@ func permutations(n int, fn func([]int)) {
 // a small series by brute force.
 func TestEDivisivePermutationP(t *testing.T) {
 	for _, z := range [][]float64{
-		{5.1, 4.8, 5.3, 6.0, 6.4, 6.1, 5.9}, // a modest shift: p near 0.05
-		{1, 2, 3, 4, 5, 6, 7},               // a trend
+		{5.1, 4.8, 5.3, 6.0, 6.4, 6.1, 5.9},  // a modest shift: p near 0.05
+		{1, 2, 3, 4, 5, 6, 7},                // a trend
 		{3.2, 2.9, 3.1, 3.0, 2.8, 3.3, 3.05}, // noise
 	} {
 		bounds := []int{0, 1, 2, 3, 4, 5, 6, 7}

@@ -66,6 +66,9 @@ const (
 	ReasonInsideBand ReasonCode = "inside-practical-band"
 	// ReasonNotSignificant: P >= Alpha.
 	ReasonNotSignificant ReasonCode = "not-significant"
+	// ReasonErrors (history): System's error rate, Rate, is at least
+	// Options.ErrorRateSevere, so its values are not used.
+	ReasonErrors ReasonCode = "errors"
 )
 
 // Reason is one reason for a comparison's verdict: a code and its
@@ -88,6 +91,7 @@ type Reason struct {
 	Alpha      float64 // its significance level
 	Level      float64 // the confidence level of the ratio's CI
 	Band       float64 // the practical band, relative
+	Rate       float64 // an error rate, a fraction (ReasonErrors)
 	Err        error
 }
 
@@ -196,36 +200,54 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 		c.Reasons = append(c.Reasons, Reason{Code: ReasonClosedModelTails, Note: true})
 	}
 
-	// Runs needed: from the observed CV of both sides and the observed
-	// difference (at least the practical band).
-	cvs := []float64{}
-	for _, x := range [][]float64{column(ga.Runs, m.get), column(gb.Runs, m.get)} {
-		if len(x) >= 2 {
-			cvs = append(cvs, stats.CoefVar(x))
-		}
-	}
-	if len(cvs) > 0 {
-		s := 0.0
-		for _, cv := range cvs {
-			s += cv * cv
-		}
-		cv := math.Sqrt(s / float64(len(cvs)))
-		delta := math.Max(logChange(c.Ratio), o.PracticalBand)
-		if n, err := stats.RunsPerSide(cv, delta, o.Alpha, o.Power); err == nil {
-			c.RunsNeeded = &n
-		}
-	}
-
+	c.runsNeeded(column(ga.Runs, m.get), column(gb.Runs, m.get), o)
 	if blocked(c.Reasons) {
 		c.Verdict = Inconclusive
 		return c, true
 	}
 	// Both sides steady with enough runs: test and estimate.
+	c.test(xa, xb, o)
+	return c, true
+}
+
+// runsNeeded sets RunsNeeded from the observed CV of both sides' runs
+// (xa, xb; a side with fewer than 2 values is left out) and the observed
+// difference c.Ratio (at least the practical band).
+func (c *Comparison) runsNeeded(xa, xb []float64, o Options) {
+	cvs := []float64{}
+	for _, x := range [][]float64{xa, xb} {
+		if len(x) >= 2 {
+			cvs = append(cvs, stats.CoefVar(x))
+		}
+	}
+	if len(cvs) == 0 {
+		return
+	}
+	s := 0.0
+	for _, cv := range cvs {
+		s += cv * cv
+	}
+	cv := math.Sqrt(s / float64(len(cvs)))
+	delta := math.Max(logChange(c.Ratio), o.PracticalBand)
+	if n, err := stats.RunsPerSide(cv, delta, o.Alpha, o.Power); err == nil {
+		c.RunsNeeded = &n
+	}
+}
+
+// test decides a comparison from the two sides' run values, the same
+// way for every comparison (compare, report, history): the exact
+// Mann-Whitney test over runs, the bootstrap CI of the ratio of means,
+// and a verdict a-faster or b-faster only when p < alpha and the CI lies
+// outside the practical band; no-difference (with the reason) otherwise,
+// inconclusive when the test cannot run. It sets PValue, AMean, BMean,
+// Ratio, CI, Verdict and appends to Reasons; c.HigherIsBetter says which
+// direction is faster.
+func (c *Comparison) test(xa, xb []float64, o Options) {
 	_, p, err := stats.MannWhitney(xa, xb)
 	if err != nil {
 		c.Verdict = Inconclusive
 		c.Reasons = append(c.Reasons, Reason{Code: ReasonTestFailed, Err: err})
-		return c, true
+		return
 	}
 	c.PValue = &p
 	c.AMean, c.BMean = stats.Mean(xa), stats.Mean(xb)
@@ -236,7 +258,7 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 	outside := c.CI != nil && (c.CI.Lo > 1+o.PracticalBand || c.CI.Hi < 1-o.PracticalBand)
 	switch {
 	case p < o.Alpha && outside:
-		aBetter := (c.Ratio > 1) == m.higherIsBetter
+		aBetter := (c.Ratio > 1) == c.HigherIsBetter
 		c.Verdict = BFaster
 		if aBetter {
 			c.Verdict = AFaster
@@ -248,7 +270,6 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 		c.Verdict = NoDifference
 		c.Reasons = append(c.Reasons, Reason{Code: ReasonNotSignificant, P: p, Alpha: o.Alpha})
 	}
-	return c, true
 }
 
 // blocked reports whether a reason that is not a note stands in the way

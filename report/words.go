@@ -180,6 +180,8 @@ func reasonText(r analyze.Reason) string {
 			rel(r.P), rel(100*r.Level), rel(100*r.Band))
 	case analyze.ReasonNotSignificant:
 		return fmt.Sprintf("p = %s >= alpha %s", rel(r.P), rel(r.Alpha))
+	case analyze.ReasonErrors:
+		return fmt.Sprintf("%s: error rate %s %%, its values are not used", r.System, rel(100*r.Rate))
 	}
 	return string(r.Code)
 }

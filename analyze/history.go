@@ -1,0 +1,581 @@
+package analyze
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/stats"
+)
+
+// Meta describes one experiment of a series (the manifest's meta:):
+// what was measured and when. Every field is optional.
+type Meta struct {
+	Commit  string `json:"commit,omitempty"`
+	Version string `json:"version,omitempty"`
+	Branch  string `json:"branch,omitempty"`
+	// Date is when the experiment ran or its build was made:
+	// "2026-11-30" or an RFC 3339 time.
+	Date string `json:"date,omitempty"`
+	Note string `json:"note,omitempty"`
+}
+
+// ParseDate reads a meta date: "2006-01-02" (UTC midnight) or RFC 3339.
+func ParseDate(s string) (time.Time, error) {
+	if t, err := time.Parse("2006-01-02", s); err == nil {
+		return t, nil
+	}
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("date %q: want 2006-01-02 or an RFC 3339 time", s)
+	}
+	return t.UTC(), nil
+}
+
+// SeriesExperiment is one analysed experiment of a series.
+type SeriesExperiment struct {
+	Name    string
+	Meta    Meta
+	Verdict *Verdict
+}
+
+// The orders of a series' experiments (History.OrderBy).
+const (
+	OrderByDate    = "meta.date"  // every experiment has a meta date
+	OrderByStarted = "started_at" // else every one has runs with start times
+	OrderAsGiven   = "as-given"   // else as given
+)
+
+// OrderExperiments orders a series' experiments in place: by meta.date
+// when every experiment has one, else by the earliest start time of its
+// runs when every experiment has one, else as given (stable throughout).
+// It returns the order used (OrderByDate, OrderByStarted, OrderAsGiven).
+func OrderExperiments(exps []SeriesExperiment) (string, error) {
+	dates := make(map[string]time.Time, len(exps))
+	starts := make(map[string]time.Time, len(exps))
+	allDates, allStarts := len(exps) > 0, len(exps) > 0
+	for _, e := range exps {
+		if e.Meta.Date == "" {
+			allDates = false
+		} else {
+			d, err := ParseDate(e.Meta.Date)
+			if err != nil {
+				return "", fmt.Errorf("experiment %s: meta.%w", e.Name, err)
+			}
+			dates[e.Name] = d
+		}
+		var first *time.Time
+		if e.Verdict != nil {
+			for _, r := range e.Verdict.Runs {
+				if r.StartedAt != nil && (first == nil || r.StartedAt.Before(*first)) {
+					first = r.StartedAt
+				}
+			}
+		}
+		if first == nil {
+			allStarts = false
+		} else {
+			starts[e.Name] = *first
+		}
+	}
+	switch {
+	case allDates:
+		slices.SortStableFunc(exps, func(a, b SeriesExperiment) int { return dates[a.Name].Compare(dates[b.Name]) })
+		return OrderByDate, nil
+	case allStarts:
+		slices.SortStableFunc(exps, func(a, b SeriesExperiment) int { return starts[a.Name].Compare(starts[b.Name]) })
+		return OrderByStarted, nil
+	}
+	return OrderAsGiven, nil
+}
+
+// PointStatus says whether an experiment's values of a track are used
+// for change points.
+type PointStatus string
+
+// The point statuses.
+const (
+	// PointOK: steady, without errors: used.
+	PointOK PointStatus = "ok"
+	// PointNotSteady: the group has no steady state; all its runs stand
+	// for it, and are used, marked.
+	PointNotSteady PointStatus = "not-steady"
+	// PointErrors: the group's error rate is at least
+	// Options.ErrorRateSevere (shown, not used).
+	PointErrors PointStatus = "errors"
+	// PointDisturbed: the experiment differs from both its neighbours in
+	// the same direction on DisturbedMetric while they agree with each
+	// other: a one-off disturbance, not a change (shown, not used).
+	PointDisturbed PointStatus = "disturbed"
+)
+
+// Point is one experiment's values of a track.
+type Point struct {
+	// Experiment is the index in History.Experiments.
+	Experiment int
+	Status     PointStatus
+	// Runs are the group's runs, Steady its steady runs (0 without a
+	// steady state: then all its runs stand for it).
+	Runs, Steady int
+	// ErrorRate is the mean error rate of the steady runs, with its CI.
+	ErrorRate PointValue
+	// DisturbedMetric and DisturbedWorse say on which metric, and in
+	// which direction, a disturbed point differs from both neighbours.
+	DisturbedMetric string
+	DisturbedWorse  bool
+	// runs are the runs the values stand for.
+	runs []results.Run
+}
+
+// PointValue is one experiment's value of a metric over its steady runs:
+// the mean (rps, mean latency, error rate) or the median of the runs'
+// values (p99), with its CI over the runs when there are enough (4 runs
+// for a mean, 6 for a median); nil when a run lacks the metric.
+type PointValue struct {
+	Value *float64
+	CI    *stats.CI
+	// Runs are the values over the runs.
+	Runs []float64
+}
+
+// Change is a change point of one metric of a track, confirmed three
+// ways: E-Divisive found it (P), the experiment values on either side
+// differ by Welch's t-test (WelchP < alpha), and the runs on either
+// side differ by the tests of compare (Comparison decided, outside the
+// practical band).
+type Change struct {
+	// At is the index in Track.Points of the first point after the
+	// change; Before and After are the points of the segments on either
+	// side, in Track.Points indices (used points only).
+	At            int
+	Before, After []int
+	// Q and P are E-Divisive's statistic and permutation p-value.
+	Q, P float64
+	// WelchP is the p-value of Welch's t-test over the experiments'
+	// values of the two segments.
+	WelchP float64
+	// Comparison compares the runs after (side a) with those before
+	// (side b, the baseline).
+	Comparison Comparison
+	// Regression is true when after is worse than before.
+	Regression bool
+}
+
+// Latest is the check of a track's latest experiment against the segment
+// before it: the runs of the latest point (side a) against those of the
+// used points since the last change point (side b, the baseline).
+type Latest struct {
+	// Point is the latest point (the series' last experiment); Baseline
+	// the points compared with it.
+	Point    int
+	Baseline []int
+	// Comparison is compare's comparison, latest (a) vs baseline (b).
+	Comparison Comparison
+	// Regression is true when the latest is significantly worse,
+	// outside the practical band, by more than Options.MaxRegressionPct.
+	Regression bool
+}
+
+// MetricTrack is one metric of a track over the series.
+type MetricTrack struct {
+	Metric         string
+	HigherIsBetter bool
+	// Values are aligned with Track.Points.
+	Values []PointValue
+	// Changes are the confirmed change points in series order.
+	Changes []Change
+	// Unconfirmed counts E-Divisive's change points that the two-level
+	// confirmation refused.
+	Unconfirmed int
+	// Latest is the check of the latest experiment, when the track ran in it.
+	Latest *Latest
+}
+
+// Track is one system at one settings across the series.
+type Track struct {
+	System   string
+	Settings Settings
+	Points   []Point
+	Metrics  []MetricTrack
+}
+
+// HistoryGateReason is one condition a history meets.
+type HistoryGateReason struct {
+	Condition gate.Condition
+	// Fails is true when Condition is among Options.FailOn.
+	Fails bool
+	// Track and Metric index History.Tracks and its Metrics.
+	Track, Metric int
+	// WorsePct is how much worse the latest experiment is, percent
+	// (gate.Regression), MaxPct the regression allowed.
+	WorsePct, MaxPct float64
+}
+
+// History is the analysis of a series of experiments.
+type History struct {
+	Series string
+	// OrderBy is how the experiments were ordered (OrderExperiments).
+	OrderBy     string
+	Experiments []SeriesExperiment
+	Tracks      []Track
+	Options     Options
+	// Failed is the gate's decision over the latest checks; Reasons
+	// every condition met, asked for (Fails) or not.
+	Failed  bool
+	Reasons []HistoryGateReason
+}
+
+// historyMetrics are the metrics whose change points are sought.
+var historyMetrics = []gate.Metric{gate.RPS, gate.LatMeanMs, gate.LatP99Ms}
+
+// AnalyzeHistory analyses a series: exps are its experiments in order
+// (OrderExperiments), each with its Verdict. Per system and settings
+// (a track), each experiment's steady values; per metric (throughput,
+// mean latency, p99 where every used run reports it) the change points
+// and the check of the latest experiment; then the gate.
+// docs/STATISTICS.md ("History") gives the method.
+func AnalyzeHistory(series, orderBy string, exps []SeriesExperiment, opts Options) (*History, error) {
+	if len(exps) == 0 {
+		return nil, errors.New("analyze: a series needs at least one experiment")
+	}
+	h := &History{Series: series, OrderBy: orderBy, Experiments: exps, Options: opts}
+	idx := map[string]int{}
+	for ei, e := range exps {
+		if e.Verdict == nil {
+			return nil, fmt.Errorf("analyze: experiment %s has no verdict", e.Name)
+		}
+		for _, s := range e.Verdict.Systems {
+			for gi := range s.Groups {
+				g := &s.Groups[gi]
+				k := s.Label + "\x00" + g.key()
+				ti, ok := idx[k]
+				if !ok {
+					ti = len(h.Tracks)
+					idx[k] = ti
+					h.Tracks = append(h.Tracks, Track{System: s.Label, Settings: g.Settings})
+				}
+				h.Tracks[ti].Points = append(h.Tracks[ti].Points, h.point(ei, g))
+			}
+		}
+	}
+	slices.SortStableFunc(h.Tracks, func(a, b Track) int {
+		x, y := a.Settings, b.Settings
+		return cmp.Or(cmp.Compare(a.System, b.System),
+			cmpOpt(x.TargetRPS, y.TargetRPS), cmpOpt(x.Connections, y.Connections),
+			cmpOpt(x.Threads, y.Threads), cmpOpt(x.PlannedDurationS, y.PlannedDurationS), cmp.Compare(x.Tool, y.Tool))
+	})
+	last := len(exps) - 1
+	for ti := range h.Tracks {
+		t := &h.Tracks[ti]
+		h.markDisturbed(t)
+		for _, m := range historyMetrics {
+			mt := h.metricTrack(t, m, last)
+			t.Metrics = append(t.Metrics, mt)
+		}
+		for mi, mt := range t.Metrics {
+			if mt.Latest == nil {
+				continue
+			}
+			c := mt.Latest.Comparison
+			switch {
+			case mt.Latest.Regression:
+				h.addReason(HistoryGateReason{Condition: gate.Regression, Track: ti, Metric: mi, WorsePct: c.WorsePct(), MaxPct: opts.MaxRegressionPct})
+			case c.Verdict == Inconclusive:
+				h.addReason(HistoryGateReason{Condition: gate.Inconclusive, Track: ti, Metric: mi})
+			}
+		}
+	}
+	return h, nil
+}
+
+func (h *History) addReason(r HistoryGateReason) {
+	r.Fails = slices.Contains(h.Options.FailOn, r.Condition)
+	h.Failed = h.Failed || r.Fails
+	h.Reasons = append(h.Reasons, r)
+}
+
+// point is an experiment's point of a group.
+func (h *History) point(ei int, g *Group) Point {
+	runs, steady := g.RepRuns()
+	p := Point{Experiment: ei, Status: PointOK, Runs: len(g.Runs), Steady: len(runs), runs: runs}
+	if !steady {
+		// All its runs stand for it, and the point says so.
+		p.Status, p.Steady, p.runs = PointNotSteady, 0, g.Runs
+	}
+	p.ErrorRate = h.value(p.runs, gate.ErrorRate)
+	if p.ErrorRate.Value != nil && *p.ErrorRate.Value >= h.Options.ErrorRateSevere {
+		p.Status = PointErrors
+	}
+	return p
+}
+
+// value is the value of a metric over runs, with its CI (as a threshold
+// check computes it).
+func (h *History) value(runs []results.Run, m gate.Metric) PointValue {
+	o := h.Options
+	x, missing := metricValues(runs, m)
+	if missing > 0 || len(x) == 0 {
+		return PointValue{}
+	}
+	pv := PointValue{Runs: x}
+	var v float64
+	if medianMetric(m) {
+		v = stats.Median(x)
+		if ci, err := stats.MedianCI(x, o.Level); err == nil {
+			pv.CI = &ci
+		}
+	} else {
+		v = stats.Mean(x)
+		if len(x) >= o.MinRuns {
+			if ci, err := stats.SteadyStateCI(x, o.Resamples, o.Level, o.Seed); err == nil {
+				pv.CI = &ci
+			}
+		}
+	}
+	pv.Value = &v
+	return pv
+}
+
+// compareRuns compares run values a (side a) with b (side b, the
+// baseline) by compare's tests; too few runs on a side is inconclusive.
+func (h *History) compareRuns(t *Track, m gate.Metric, a, b []float64) Comparison {
+	o := h.Options
+	c := Comparison{A: t.System, B: t.System, Settings: t.Settings, Metric: string(m), HigherIsBetter: HigherIsBetter(string(m)),
+		ARuns: len(a), BRuns: len(b)}
+	if len(a) > 0 && len(b) > 0 {
+		c.AMean, c.BMean = stats.Mean(a), stats.Mean(b)
+		if c.BMean != 0 {
+			c.Ratio = c.AMean / c.BMean
+		}
+	}
+	c.runsNeeded(a, b, o)
+	if len(a) < o.MinRuns || len(b) < o.MinRuns {
+		c.Verdict = Inconclusive
+		c.Reasons = append(c.Reasons, Reason{Code: ReasonTooFewRuns, MinRuns: o.MinRuns, Alpha: o.Alpha, ARuns: len(a), BRuns: len(b)})
+		return c
+	}
+	if (m == gate.LatP99Ms) && t.Settings.LoadModel == results.LoadClosed {
+		c.Reasons = append(c.Reasons, Reason{Code: ReasonClosedModelTails, Note: true})
+	}
+	c.test(a, b, o)
+	return c
+}
+
+// significant tells whether the Mann-Whitney test separates a and b at
+// alpha, with enough runs a side: a precondition of a decided comparison.
+func (h *History) significant(a, b []float64) bool {
+	if len(a) < h.Options.MinRuns || len(b) < h.Options.MinRuns {
+		return false
+	}
+	_, p, err := stats.MannWhitney(a, b)
+	return err == nil && p < h.Options.Alpha
+}
+
+// decided tells whether a comparison found a difference, and whether
+// side a is the worse one.
+func decided(c Comparison) (differ, aWorse bool) {
+	return c.Verdict == AFaster || c.Verdict == BFaster, c.Verdict == BFaster
+}
+
+// markDisturbed marks the one-off disturbances: a point that differs from
+// both its neighbours (among the points not yet marked) in the same
+// direction, on throughput or a latency metric, by compare's tests. The
+// point that differs most is marked first, then its neighbours are looked
+// at again, so that a disturbed point makes no spike of its neighbour.
+func (h *History) markDisturbed(t *Track) {
+	var used []int
+	for i, p := range t.Points {
+		if p.Status != PointErrors {
+			used = append(used, i)
+		}
+	}
+	for {
+		best, bestK := 0.0, -1
+		var bestM gate.Metric
+		var bestWorse bool
+		for k := 1; k+1 < len(used); k++ {
+			prev, cur, next := &t.Points[used[k-1]], &t.Points[used[k]], &t.Points[used[k+1]]
+			for _, m := range historyMetrics {
+				xp, missP := metricValues(prev.runs, m)
+				xc, missC := metricValues(cur.runs, m)
+				xn, missN := metricValues(next.runs, m)
+				if missP+missC+missN > 0 {
+					continue
+				}
+				if !h.significant(xc, xp) || !h.significant(xc, xn) {
+					continue // cheap: the bootstrap only where it can decide
+				}
+				c1, c2 := h.compareRuns(t, m, xc, xp), h.compareRuns(t, m, xc, xn)
+				d1, w1 := decided(c1)
+				d2, w2 := decided(c2)
+				if !d1 || !d2 || w1 != w2 {
+					continue
+				}
+				if s := min(logChange(c1.Ratio), logChange(c2.Ratio)); s > best {
+					best, bestK, bestM, bestWorse = s, k, m, w1
+				}
+			}
+		}
+		if bestK < 0 {
+			return
+		}
+		p := &t.Points[used[bestK]]
+		p.Status, p.DisturbedMetric, p.DisturbedWorse = PointDisturbed, string(bestM), bestWorse
+		used = slices.Delete(used, bestK, bestK+1)
+	}
+}
+
+// metricTrack finds the change points of one metric of a track and
+// checks its latest experiment (the series' experiment last).
+func (h *History) metricTrack(t *Track, m gate.Metric, last int) MetricTrack {
+	o := h.Options
+	mt := MetricTrack{Metric: string(m), HigherIsBetter: HigherIsBetter(string(m))}
+	var used []int // points with the metric, usable
+	for i, p := range t.Points {
+		v := h.value(p.runs, m)
+		mt.Values = append(mt.Values, v)
+		if (p.Status == PointOK || p.Status == PointNotSteady) && v.Value != nil {
+			used = append(used, i)
+		}
+	}
+	runsOf := func(pts []int) []float64 {
+		var x []float64
+		for _, i := range pts {
+			x = append(x, mt.Values[i].Runs...)
+		}
+		return x
+	}
+	valuesOf := func(pts []int) []float64 {
+		var x []float64
+		for _, i := range pts {
+			x = append(x, *mt.Values[i].Value)
+		}
+		return x
+	}
+	cps := changePoints(used, mt.Values, o)
+	// Confirm: drop the change point with the largest p among those
+	// whose neighbouring segments do not differ both ways, until all do.
+	for {
+		segs := segments(used, cps)
+		worst := -1
+		var found []Change
+		for j, cp := range cps {
+			before, after := segs[j], segs[j+1]
+			c := Change{At: cp.at, Before: before, After: after, Q: cp.q, P: cp.p}
+			_, _, wp, err := stats.WelchT(valuesOf(before), valuesOf(after))
+			if err == nil {
+				c.WelchP = wp
+			} else {
+				c.WelchP = 1
+			}
+			c.Comparison = h.compareRuns(t, m, runsOf(after), runsOf(before))
+			differ, worse := decided(c.Comparison)
+			c.Regression = worse
+			if !(c.WelchP < o.Alpha && differ) {
+				if worst < 0 || cp.p >= cps[worst].p {
+					worst = j
+				}
+			}
+			found = append(found, c)
+		}
+		if worst < 0 {
+			mt.Changes = found
+			break
+		}
+		cps = slices.Delete(cps, worst, worst+1)
+		mt.Unconfirmed++
+	}
+	// The latest experiment against the segment before it.
+	n := len(t.Points)
+	if n == 0 || t.Points[n-1].Experiment != last {
+		return mt
+	}
+	lp := n - 1
+	l := &Latest{Point: lp}
+	var before []int
+	for _, i := range used {
+		if i < lp {
+			before = append(before, i)
+		}
+	}
+	if len(mt.Changes) > 0 {
+		from := mt.Changes[len(mt.Changes)-1].At
+		before = slices.DeleteFunc(before, func(i int) bool { return i < from })
+	}
+	l.Baseline = before
+	p := t.Points[lp]
+	switch {
+	case len(before) == 0:
+		return mt // nothing earlier to compare with
+	case p.Status == PointErrors || mt.Values[lp].Value == nil:
+		c := Comparison{A: t.System, B: t.System, Settings: t.Settings, Metric: string(m), HigherIsBetter: mt.HigherIsBetter,
+			ARuns: p.Runs, BRuns: len(runsOf(before)), Verdict: Inconclusive}
+		switch {
+		case p.Status == PointErrors:
+			c.Reasons = append(c.Reasons, Reason{Code: ReasonErrors, System: t.System, Rate: *p.ErrorRate.Value})
+		default:
+			c.Reasons = append(c.Reasons, Reason{Code: ReasonMetricMissing, Metric: string(m)})
+		}
+		l.Comparison = c
+	default:
+		l.Comparison = h.compareRuns(t, m, mt.Values[lp].Runs, runsOf(before))
+		l.Regression = l.Comparison.Verdict == BFaster && l.Comparison.WorsePct() > o.MaxRegressionPct
+	}
+	mt.Latest = l
+	return mt
+}
+
+// candidate is a change point E-Divisive found: the point it starts at,
+// its statistic and p-value.
+type candidate struct {
+	at   int
+	q, p float64
+}
+
+// changePoints runs E-Divisive over the runs of the used points (blocks
+// of runs, at least 2 points a side) and returns its change points in
+// series order.
+func changePoints(used []int, values []PointValue, o Options) []candidate {
+	var x []float64
+	var blocks []int
+	start := map[int]int{} // first run index -> point
+	for _, i := range used {
+		start[len(x)] = i
+		x = append(x, values[i].Runs...)
+		blocks = append(blocks, len(values[i].Runs))
+	}
+	if len(used) < 4 {
+		return nil
+	}
+	r, err := stats.EDivisive(x, stats.EDivisiveOptions{Blocks: blocks, MinBlocks: 2, SigLevel: o.Alpha, Seed: o.Seed})
+	if err != nil {
+		return nil
+	}
+	var out []candidate
+	for _, c := range r.Changes {
+		out = append(out, candidate{at: start[c.Index], q: c.Q, p: c.P})
+	}
+	slices.SortFunc(out, func(a, b candidate) int { return cmp.Compare(a.at, b.at) })
+	return out
+}
+
+// segments cuts the used points at the change points.
+func segments(used []int, cps []candidate) [][]int {
+	segs := [][]int{{}}
+	c := 0
+	for _, i := range used {
+		if c < len(cps) && i >= cps[c].at {
+			segs = append(segs, []int{})
+			c++
+		}
+		segs[len(segs)-1] = append(segs[len(segs)-1], i)
+	}
+	for len(segs) < len(cps)+1 {
+		segs = append(segs, []int{})
+	}
+	return segs
+}

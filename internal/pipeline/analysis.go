@@ -231,9 +231,25 @@ func tableOf(key string) (results.Table, bool) {
 
 // report analyses the inputs in (keys with ETags) as req says.
 func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string) (*Report, error) {
-	set, rejs, err := p.readInputs(ctx, req.Experiment, in)
+	v, set, meta, err := p.verdict(ctx, req, in)
 	if err != nil {
 		return nil, err
+	}
+	files, err := Render(v, set, meta)
+	if err != nil {
+		return nil, err
+	}
+	return &Report{Experiment: req.Experiment, Headline: report.Headline(v), Verdict: v, Files: files, Inputs: in}, nil
+}
+
+// verdict analyses the inputs in (keys with ETags) as req says, without
+// rendering: the verdict, the tables read and what the report says of
+// its inputs.
+func (p *Pipeline) verdict(ctx context.Context, req Request, in map[string]string) (*analyze.Verdict, analyze.Set, report.Meta, error) {
+	var meta report.Meta
+	set, rejs, err := p.readInputs(ctx, req.Experiment, in)
+	if err != nil {
+		return nil, set, meta, err
 	}
 	m := req.Manifest
 	n := newNamer(req)
@@ -247,15 +263,15 @@ func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string
 	slices.SortStableFunc(rejs, func(a, b Rejection) int {
 		return cmp.Or(cmp.Compare(n.rank(a.Key), n.rank(b.Key)), cmp.Compare(a.Key, b.Key))
 	})
-	meta := report.Meta{GeneratedBy: p.GeneratedBy}
+	meta = report.Meta{GeneratedBy: p.GeneratedBy}
 	for _, r := range rejs {
 		meta.Rejected = append(meta.Rejected, report.Rejected{Source: r.Key, Error: r.Error})
 	}
 	if len(set.Runs) == 0 {
-		return nil, fmt.Errorf("experiment %s: %w", req.Experiment, ErrNoRuns)
+		return nil, set, meta, fmt.Errorf("experiment %s: %w", req.Experiment, ErrNoRuns)
 	}
 	if err := n.name(set.Runs, rejs); err != nil {
-		return nil, err
+		return nil, set, meta, err
 	}
 	for i := range set.Runs {
 		set.Runs[i].Seq = int32(i)
@@ -277,25 +293,21 @@ func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string
 		opts.MaxRegressionPct = *o.MaxRegressionPct
 	}
 	if opts.Baseline != "" && !slices.Contains(n.known, opts.Baseline) {
-		return nil, &NameError{Msg: fmt.Sprintf("baseline %q is not a system of experiment %s", opts.Baseline, req.Experiment), Known: n.known}
+		return nil, set, meta, &NameError{Msg: fmt.Sprintf("baseline %q is not a system of experiment %s", opts.Baseline, req.Experiment), Known: n.known}
 	}
 	if err := checkGate(opts, n.known, req.Experiment); err != nil {
-		return nil, err
+		return nil, set, meta, err
 	}
 	v, err := analyze.Analyze(set, opts)
 	if err != nil {
-		return nil, err
+		return nil, set, meta, err
 	}
 	for i, t := range opts.SLO {
 		if !slices.ContainsFunc(v.Thresholds, func(c analyze.ThresholdCheck) bool { return c.Threshold == i }) {
-			return nil, &NameError{Msg: fmt.Sprintf("threshold %s applies to no system at its settings in experiment %s", t.Expr, req.Experiment), Known: n.known}
+			return nil, set, meta, &NameError{Msg: fmt.Sprintf("threshold %s applies to no system at its settings in experiment %s", t.Expr, req.Experiment), Known: n.known}
 		}
 	}
-	files, err := Render(v, set, meta)
-	if err != nil {
-		return nil, err
-	}
-	return &Report{Experiment: req.Experiment, Headline: report.Headline(v), Verdict: v, Files: files, Inputs: in}, nil
+	return v, set, meta, nil
 }
 
 // checkGate checks that the gate's settings name something: a
@@ -516,7 +528,7 @@ func (p *Pipeline) Analyze(ctx context.Context, exp string) (string, error) {
 			return "", err
 		}
 		if maps.Equal(before, after) {
-			return headline, nil
+			return headline, p.updateSeries(ctx, exp)
 		}
 	}
 	return "", fmt.Errorf("experiment %s: its tables kept changing during 5 analyses", exp)

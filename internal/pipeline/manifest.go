@@ -44,6 +44,12 @@ type Manifest struct {
 		// percent (5 or "5%").
 		MaxRegression *Percent `yaml:"max_regression"`
 	} `yaml:"gate"`
+	// Series names the series of experiments this one belongs to
+	// (loadverdict history); empty for none.
+	Series string `yaml:"series"`
+	// Meta says what this experiment measured and when: commit, version,
+	// branch, date (2006-01-02 or RFC 3339), note.
+	Meta analyze.Meta `yaml:"meta"`
 	// Thresholds override analysis parameters.
 	Thresholds struct {
 		NoiseBand     *float64 `yaml:"noise_band"`
@@ -204,6 +210,16 @@ func ParseManifest(key string, data []byte) (*Manifest, error) {
 		}
 		if len(m.Systems[name]) == 0 {
 			return nil, fmt.Errorf("%s: systems.%s: a system needs at least one pattern", key, name)
+		}
+	}
+	if m.Series != "" {
+		if err := CheckSeries(m.Series); err != nil {
+			return nil, fmt.Errorf("%s: series: %w", key, err)
+		}
+	}
+	if m.Meta.Date != "" {
+		if _, err := analyze.ParseDate(m.Meta.Date); err != nil {
+			return nil, fmt.Errorf("%s: meta.%w", key, err)
 		}
 	}
 	t := m.Thresholds

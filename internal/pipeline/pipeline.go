@@ -97,8 +97,10 @@ func (p *Pipeline) Stale(ctx context.Context, exp string) (bool, error) {
 }
 
 // Reanalyze analyses the given experiment, or every experiment (all), or
-// every experiment whose report is stale (neither). It returns those
-// analysed; an experiment that fails does not stop the others.
+// every experiment whose report is stale (neither); without an
+// experiment it then re-makes every stale series (every series, with
+// all), listed as "_series/<name>". It returns those analysed; one that
+// fails does not stop the others.
 func (p *Pipeline) Reanalyze(ctx context.Context, experiment string, all bool) ([]string, error) {
 	exps := []string{experiment}
 	if experiment == "" {
@@ -125,6 +127,12 @@ func (p *Pipeline) Reanalyze(ctx context.Context, experiment string, all bool) (
 			continue
 		}
 		done = append(done, exp)
+	}
+	if experiment == "" {
+		// The schedule keeps every series current too.
+		series, err := p.ReanalyzeSeries(ctx, all)
+		done = append(done, series...)
+		errs = append(errs, err)
 	}
 	return done, errors.Join(errs...)
 }

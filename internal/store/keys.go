@@ -17,6 +17,9 @@ const (
 	RejectedPrefix = "rejected/"
 	// ManifestName is the optional manifest of an experiment, raw/<experiment>/loadverdict.yaml.
 	ManifestName = "loadverdict.yaml"
+	// SeriesDir holds the reports of series, reports/_series/<series>/;
+	// no experiment may be named so.
+	SeriesDir = "_series"
 )
 
 // maxKeyLen is S3's limit on key length, in bytes.
@@ -62,6 +65,8 @@ func CheckExperiment(name string) error {
 	switch {
 	case name == "" || name == "." || name == "..":
 		return fmt.Errorf("invalid experiment name %q: empty, '.' or '..'", name)
+	case name == SeriesDir:
+		return fmt.Errorf("invalid experiment name %q: reserved for the reports of series (reports/%s/)", name, SeriesDir)
 	case !utf8.ValidString(name):
 		return fmt.Errorf("invalid experiment name %q: not UTF-8", name)
 	case len(EscapeName(name)) > maxNameBytes:
@@ -242,6 +247,12 @@ func ExperimentOfKey(key string) (string, bool) {
 	}
 	name := UnescapeName(seg)
 	return name, CheckExperiment(name) == nil
+}
+
+// SeriesReportKey is a file of a series' report, reports/_series/<series>/<name>,
+// the series' name escaped as an experiment's (EscapeName).
+func SeriesReportKey(series, name string) string {
+	return ReportsPrefix + SeriesDir + "/" + EscapeName(series) + "/" + name
 }
 
 // RejectedKey is the record of a source that could not be ingested.

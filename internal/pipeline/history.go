@@ -1,0 +1,317 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/plots"
+	"github.com/loadverdict/loadverdict/report"
+)
+
+// CheckSeries rejects what cannot be a series' name: the rule of
+// experiment names (store.CheckExperiment), since it names
+// reports/_series/<series>/ the same way.
+func CheckSeries(name string) error {
+	if err := store.CheckExperiment(name); err != nil {
+		return fmt.Errorf("invalid series name: %w", err)
+	}
+	return nil
+}
+
+// HistoryRequest says which experiments form a series and how.
+type HistoryRequest struct {
+	Series string
+	// Experiments are the series' experiments of the store, in the order
+	// given (used when no meta dates or run start times order them).
+	Experiments []string
+	// Manifests are the experiments' manifests by name, when the caller
+	// has them (the command line); otherwise each experiment's manifest
+	// is read from the store (raw/<experiment>/loadverdict.yaml).
+	Manifests map[string]*Manifest
+	// FailOn and MaxRegressionPct, when set, replace those of the latest
+	// experiment's manifest (gate:).
+	FailOn           []gate.Condition
+	MaxRegressionPct *float64
+}
+
+// HistoryReport is an analysed series and the files of its report.
+type HistoryReport struct {
+	Series   string
+	Headline string
+	History  *analyze.History
+	// Files are the trend figures, report.md, summary.md and summary.json.
+	Files []File
+	// Inputs are what it was made from, with ETags: each experiment's
+	// covers.json and manifest, where they exist.
+	Inputs map[string]string
+}
+
+// History analyses the experiments of a series, each as Report would
+// (its manifest's systems, labels and thresholds), orders them
+// (analyze.OrderExperiments), finds the change points of each system and
+// settings, checks the latest experiment and renders the files. It
+// writes nothing.
+func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryReport, error) {
+	if err := CheckSeries(req.Series); err != nil {
+		return nil, err
+	}
+	if len(req.Experiments) == 0 {
+		return nil, fmt.Errorf("series %s: %w", req.Series, ErrNoRuns)
+	}
+	hr := &HistoryReport{Series: req.Series, Inputs: map[string]string{}}
+	var exps []analyze.SeriesExperiment
+	var manifests []*Manifest
+	for _, exp := range req.Experiments {
+		m, ok := req.Manifests[exp]
+		if !ok {
+			var err error
+			if m, err = p.manifest(ctx, exp, hr.Inputs); err != nil {
+				return nil, err
+			}
+		}
+		in := map[string]string{}
+		if err := p.listInputs(ctx, exp, false, in); err != nil {
+			return nil, err
+		}
+		v, _, _, err := p.verdict(ctx, Request{Experiment: exp, Manifest: m}, in)
+		var ne *NameError
+		if errors.As(err, &ne) && !ok {
+			// A bucket's manifest whose names match nothing is rejected
+			// (Analyze): the experiment counts without it.
+			v, _, _, err = p.verdict(ctx, Request{Experiment: exp}, in)
+		}
+		if errors.Is(err, ErrNoRuns) {
+			continue // nothing to show yet (no runs, or every upload rejected)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("series %s: %w", req.Series, err)
+		}
+		if o, err := p.Store.Head(ctx, store.ReportKey(exp, "covers.json")); err == nil {
+			hr.Inputs[o.Key] = o.ETag
+		}
+		se := analyze.SeriesExperiment{Name: exp, Verdict: v}
+		if m != nil {
+			se.Meta = m.Meta
+		}
+		exps = append(exps, se)
+		manifests = append(manifests, m)
+	}
+	if len(exps) == 0 {
+		return nil, fmt.Errorf("series %s: %w", req.Series, ErrNoRuns)
+	}
+	byName := map[string]*Manifest{}
+	for i, e := range exps {
+		byName[e.Name] = manifests[i]
+	}
+	order, err := analyze.OrderExperiments(exps)
+	if err != nil {
+		return nil, err
+	}
+	opts := analyze.DefaultOptions()
+	// The latest experiment's manifest says how to analyse and gate.
+	byName[exps[len(exps)-1].Name].apply(&opts)
+	opts.Baseline, opts.SLO = "", nil
+	if req.FailOn != nil {
+		opts.FailOn = req.FailOn
+	}
+	if req.MaxRegressionPct != nil {
+		opts.MaxRegressionPct = *req.MaxRegressionPct
+	}
+	h, err := analyze.AnalyzeHistory(req.Series, order, exps, opts)
+	if err != nil {
+		return nil, err
+	}
+	hr.History, hr.Headline = h, report.HistoryHeadline(h)
+	hr.Files, err = RenderHistory(h, p.GeneratedBy)
+	return hr, err
+}
+
+// RenderHistory makes the files of a series' report: the trend figures,
+// report.md, summary.md and summary.json, in that order.
+func RenderHistory(h *analyze.History, generatedBy string) ([]File, error) {
+	figs, err := plots.RenderHistory(h)
+	if err != nil {
+		return nil, err
+	}
+	var out []File
+	refs := make([]report.Figure, len(figs))
+	for i, f := range figs {
+		out = append(out, File{f.Name, f.PNG})
+		refs[i] = report.Figure{Name: f.Name, Title: f.Title, Alt: f.Alt}
+	}
+	var md, smd, js bytes.Buffer
+	if err := report.HistoryMarkdown(&md, h, refs, generatedBy); err != nil {
+		return nil, err
+	}
+	if err := report.HistorySummaryMarkdown(&smd, h, "report.md"); err != nil {
+		return nil, err
+	}
+	if err := report.HistoryJSON(&js, h, generatedBy); err != nil {
+		return nil, err
+	}
+	return append(out, File{"report.md", md.Bytes()}, File{"summary.md", smd.Bytes()}, File{"summary.json", js.Bytes()}), nil
+}
+
+// WriteHistory writes a series' report under prefix ("" for the root of
+// a local output folder, reports/_series/<series>/ in a bucket).
+func (p *Pipeline) WriteHistory(ctx context.Context, prefix string, r *HistoryReport) error {
+	return p.WriteReport(ctx, prefix, &Report{Files: r.Files})
+}
+
+// manifest reads an experiment's manifest from the store (nil when it
+// has none) and records its ETag in in.
+func (p *Pipeline) manifest(ctx context.Context, exp string, in map[string]string) (*Manifest, error) {
+	key := store.ManifestKey(exp)
+	b, obj, err := store.ReadAll(ctx, p.Store, key)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	m, err := ParseManifest(key, b)
+	if err != nil {
+		return nil, err
+	}
+	m.Dir = store.RawPrefix + exp
+	if in != nil {
+		in[key] = obj.ETag
+	}
+	return m, nil
+}
+
+// Series returns the series of the store: the names its experiments'
+// manifests give, each with its experiments in name order.
+func (p *Pipeline) Series(ctx context.Context) (map[string][]string, error) {
+	exps, err := p.Experiments(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for _, exp := range exps {
+		m, err := p.manifest(ctx, exp, nil)
+		if err != nil {
+			return nil, err
+		}
+		if m != nil && m.Series != "" {
+			out[m.Series] = append(out[m.Series], exp)
+		}
+	}
+	return out, nil
+}
+
+// AnalyzeSeries makes the report of a series from its experiments in the
+// store and writes it under reports/_series/<series>/, with covers.json
+// recording what it was made from. A series whose experiments have no
+// runs yet is left alone.
+func (p *Pipeline) AnalyzeSeries(ctx context.Context, series string) (string, error) {
+	all, err := p.Series(ctx)
+	if err != nil {
+		return "", err
+	}
+	exps := all[series]
+	if len(exps) == 0 {
+		return "", fmt.Errorf("series %s: no experiment's manifest names it", series)
+	}
+	r, err := p.History(ctx, HistoryRequest{Series: series, Experiments: exps})
+	if errors.Is(err, ErrNoRuns) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if err := p.WriteHistory(ctx, store.SeriesReportKey(series, ""), r); err != nil {
+		return "", err
+	}
+	cov, _ := json.MarshalIndent(Covers{AnalysisVersion: analyze.AnalysisVersion, GeneratedBy: p.GeneratedBy, Inputs: r.Inputs}, "", "  ")
+	return r.Headline, p.Store.Put(ctx, store.SeriesReportKey(series, "covers.json"), bytes.NewReader(append(cov, '\n')))
+}
+
+// updateSeries re-makes the report of the series an experiment's
+// manifest names, if any: the ingest keeps its series current.
+func (p *Pipeline) updateSeries(ctx context.Context, exp string) error {
+	m, err := p.manifest(ctx, exp, nil)
+	if err != nil || m == nil || m.Series == "" {
+		// A manifest that cannot be parsed already failed the analysis.
+		return nil
+	}
+	_, err = p.AnalyzeSeries(ctx, m.Series)
+	return err
+}
+
+// seriesInputs lists what a series' report is made from, with ETags:
+// its experiments' covers.json and manifests.
+func (p *Pipeline) seriesInputs(ctx context.Context, exps []string) (map[string]string, error) {
+	in := map[string]string{}
+	for _, exp := range exps {
+		for _, key := range []string{store.ReportKey(exp, "covers.json"), store.ManifestKey(exp)} {
+			o, err := p.Store.Head(ctx, key)
+			if errors.Is(err, store.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			in[key] = o.ETag
+		}
+	}
+	return in, nil
+}
+
+// seriesStale tells whether a series' report is missing, made by another
+// build or analysis version, or made from other inputs.
+func (p *Pipeline) seriesStale(ctx context.Context, series string, exps []string) (bool, error) {
+	b, _, err := store.ReadAll(ctx, p.Store, store.SeriesReportKey(series, "covers.json"))
+	if errors.Is(err, store.ErrNotFound) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	var c Covers
+	if json.Unmarshal(b, &c) != nil || c.AnalysisVersion < analyze.AnalysisVersion || c.GeneratedBy != p.GeneratedBy {
+		return true, nil
+	}
+	in, err := p.seriesInputs(ctx, exps)
+	if err != nil {
+		return false, err
+	}
+	return !maps.Equal(in, c.Inputs), nil
+}
+
+// ReanalyzeSeries re-makes the report of every series that is stale
+// (every series, with all) and returns those made.
+func (p *Pipeline) ReanalyzeSeries(ctx context.Context, all bool) ([]string, error) {
+	series, err := p.Series(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var done []string
+	var errs []error
+	for _, s := range slices.Sorted(maps.Keys(series)) {
+		if !all {
+			stale, err := p.seriesStale(ctx, s, series[s])
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if !stale {
+				continue
+			}
+		}
+		if _, err := p.AnalyzeSeries(ctx, s); err != nil {
+			errs = append(errs, fmt.Errorf("series %s: %w", s, err))
+			continue
+		}
+		done = append(done, store.SeriesDir+"/"+s)
+	}
+	return done, errors.Join(errs...)
+}

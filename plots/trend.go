@@ -1,0 +1,233 @@
+package plots
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/loadverdict/loadverdict/analyze"
+)
+
+// trendMetrics are the metrics with a trend figure, with their axis
+// labels and titles.
+var trendMetrics = []struct{ metric, axis, title string }{
+	{analyze.MetricRPS, "throughput (requests/s)", "Throughput"},
+	{analyze.MetricLatMeanMs, "mean latency (ms)", "Mean latency"},
+	{analyze.MetricLatP99Ms, "p99 latency (ms)", "p99 latency"},
+}
+
+// ExperimentLabel is how an experiment is named on a trend figure's axis:
+// its commit (12 characters at most), else its version, else its name.
+func ExperimentLabel(e analyze.SeriesExperiment) string {
+	switch {
+	case e.Meta.Commit != "":
+		return short12(e.Meta.Commit)
+	case e.Meta.Version != "":
+		return e.Meta.Version
+	}
+	return e.Name
+}
+
+func short12(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}
+
+// RenderHistory draws one trend figure per metric that some experiment
+// of the series measured (trend-rps.png, trend-lat_mean_ms.png,
+// trend-lat_p99_ms.png), deterministically.
+func RenderHistory(h *analyze.History) ([]Figure, error) {
+	var figs []Figure
+	for _, tm := range trendMetrics {
+		p, err := Trend(h, tm.metric)
+		if errors.Is(err, ErrNoData) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("plots: trend %s: %w", tm.metric, err)
+		}
+		b, err := PNG(p)
+		if err != nil {
+			return nil, fmt.Errorf("plots: trend %s: %w", tm.metric, err)
+		}
+		figs = append(figs, Figure{Name: "trend-" + tm.metric + ".png", Title: tm.title + " across the series",
+			Alt: trendAlt(h, tm.metric, tm.title), PNG: b})
+	}
+	return figs, nil
+}
+
+// labelTicks labels the integer positions 0..n-1 with names.
+type labelTicks []string
+
+// Ticks implements plot.Ticker.
+func (l labelTicks) Ticks(lo, hi float64) []plot.Tick {
+	var out []plot.Tick
+	step := 1 + len(l)/16 // at most ~16 labels
+	for i, s := range l {
+		t := plot.Tick{Value: float64(i)}
+		if i%step == 0 || i == len(l)-1 {
+			t.Label = s
+		}
+		if float64(i) >= lo && float64(i) <= hi {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// Trend draws one metric of every track of a series: each experiment's
+// value (a filled marker when used, open when marked not steady,
+// disturbed or with errors) with its CI over runs as a band, and each
+// change point as a vertical line; the x axis names the experiments by
+// commit or version.
+func Trend(h *analyze.History, metric string) (*plot.Plot, error) {
+	var axis, title string
+	for _, tm := range trendMetrics {
+		if tm.metric == metric {
+			axis, title = tm.axis, tm.title
+		}
+	}
+	if axis == "" {
+		return nil, fmt.Errorf("trend: unknown metric %q", metric)
+	}
+	p := newPlot(title+" across series "+h.Series, "experiment (commit or version), in order ("+h.OrderBy+")", axis)
+	labels := make([]string, len(h.Experiments))
+	for i, e := range h.Experiments {
+		labels[i] = ExperimentLabel(e)
+	}
+	p.X.Tick.Marker = labelTicks(labels)
+	p.X.Min, p.X.Max = -0.6, float64(len(labels))-0.4
+	drawn := false
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for ti, t := range h.Tracks {
+		var mt *analyze.MetricTrack
+		for i := range t.Metrics {
+			if t.Metrics[i].Metric == metric {
+				mt = &t.Metrics[i]
+			}
+		}
+		if mt == nil {
+			continue
+		}
+		st := styleOf(ti)
+		var used, marked plotter.XYs
+		for pi, pt := range t.Points {
+			v := mt.Values[pi]
+			if !finiteP(v.Value) {
+				continue
+			}
+			x := float64(pt.Experiment)
+			if v.CI != nil {
+				p.Add(band{X0: x - 0.25, X1: x + 0.25, Y0: v.CI.Lo, Y1: v.CI.Hi, Color: withAlpha(st.Color, 0x38)})
+				lo, hi = math.Min(lo, v.CI.Lo), math.Max(hi, v.CI.Hi)
+			}
+			lo, hi = math.Min(lo, *v.Value), math.Max(hi, *v.Value)
+			if pt.Status == analyze.PointOK {
+				used = append(used, plotter.XY{X: x, Y: *v.Value})
+			} else {
+				marked = append(marked, plotter.XY{X: x, Y: *v.Value})
+			}
+		}
+		if len(used)+len(marked) == 0 {
+			continue
+		}
+		drawn = true
+		all := append(append(plotter.XYs{}, used...), marked...)
+		sortXY(all)
+		if len(all) > 1 {
+			l, err := plotter.NewLine(all)
+			if err != nil {
+				return nil, err
+			}
+			l.LineStyle = st.line(thinWidth)
+			p.Add(l)
+		}
+		for _, set := range []struct {
+			xy   plotter.XYs
+			open bool
+		}{{used, false}, {marked, true}} {
+			if len(set.xy) == 0 {
+				continue
+			}
+			sc, err := plotter.NewScatter(set.xy)
+			if err != nil {
+				return nil, err
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize, Shape: mark{Shape: circle, Open: set.open}}
+			p.Add(sc)
+		}
+		p.Legend.Add(short(t.System)+" "+settingsLabel(t.Settings), lineThumb{Line: st.line(lineWidth)})
+		for ci, c := range mt.Changes {
+			x := float64(t.Points[c.At].Experiment) - 0.5
+			word := "improved"
+			if c.Regression {
+				word = "regressed"
+			}
+			p.Add(vline{X: x, Line: draw.LineStyle{Color: st.Color, Width: lineWidth, Dashes: []vg.Length{vg.Points(6), vg.Points(3)}},
+				Text: fmt.Sprintf("%s %s (p = %s)", word, fmtPct(c.Comparison.Ratio), fmtP(c.P)), Row: ti + ci})
+		}
+	}
+	if !drawn {
+		return nil, fmt.Errorf("trend %s: %w", metric, ErrNoData)
+	}
+	if lo >= 0 && lo <= 0.5*hi {
+		p.Y.Min = 0
+	}
+	p.Y.Max = math.Max(p.Y.Max, hi+0.12*(hi-math.Min(p.Y.Min, lo)))
+	open := draw.GlyphStyle{Color: black, Radius: glyphSize, Shape: mark{Shape: circle, Open: true}}
+	p.Legend.Add("open: not steady, disturbed or errors", lineThumb{Glyph: &open})
+	p.Legend.Add("95% CI over runs", band{Color: withAlpha(colors[2], 0x38)})
+	return p, nil
+}
+
+// settingsLabel is a short form of a track's settings.
+func settingsLabel(s analyze.Settings) string {
+	var parts []string
+	if s.TargetRPS != nil {
+		parts = append(parts, fmtNum(*s.TargetRPS)+" req/s")
+	}
+	if s.Connections != nil {
+		parts = append(parts, fmt.Sprintf("c%d", *s.Connections))
+	}
+	if s.Threads != nil {
+		parts = append(parts, fmt.Sprintf("t%d", *s.Threads))
+	}
+	return strings.Join(parts, " ")
+}
+
+func fmtPct(ratio float64) string {
+	return fmt.Sprintf("%+.1f%%", 100*(ratio-1))
+}
+
+func fmtP(p float64) string {
+	return fmt.Sprintf("%.3g", p)
+}
+
+func sortXY(xy plotter.XYs) {
+	slices.SortStableFunc(xy, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
+}
+
+// trendAlt describes a trend figure in one sentence.
+func trendAlt(h *analyze.History, metric, title string) string {
+	n := 0
+	for _, t := range h.Tracks {
+		for _, mt := range t.Metrics {
+			if mt.Metric == metric {
+				n += len(mt.Changes)
+			}
+		}
+	}
+	return fmt.Sprintf("%s of %s over %s of series %s, with 95%% CIs over runs; %s marked.",
+		title, plural(len(h.Tracks), "system and setting", "systems and settings"),
+		plural(len(h.Experiments), "experiment", "experiments"), h.Series, plural(n, "change point", "change points"))
+}

@@ -456,7 +456,9 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 		}
 		return out
 	}
-	pctCI := func(ci *stats.CI) [2]*float64 { return ciPair(ci, func(x float64) float64 { return round(100*(x-1), 1) }) }
+	pctCI := func(ci *stats.CI) [2]*float64 {
+		return ciPair(ci, func(x float64) float64 { return round(100*(x-1), 1) })
+	}
 	for _, t := range h.Tracks {
 		st := SeriesSummaryTrack{System: t.System, Tool: t.Settings.Tool, Connections: t.Settings.Connections, Threads: t.Settings.Threads,
 			TargetRPS: t.Settings.TargetRPS, PlannedDurationS: t.Settings.PlannedDurationS, Points: []SeriesSummaryPoint{}, Metrics: []SeriesSummaryMetric{}}

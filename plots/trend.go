@@ -25,20 +25,20 @@ var trendMetrics = []struct{ metric, axis, title string }{
 }
 
 // ExperimentLabel is how an experiment is named on a trend figure's axis:
-// its commit (12 characters at most), else its version, else its name.
+// its commit (8 characters at most), else its version, else its name.
 func ExperimentLabel(e analyze.SeriesExperiment) string {
 	switch {
 	case e.Meta.Commit != "":
-		return short12(e.Meta.Commit)
+		return short8(e.Meta.Commit)
 	case e.Meta.Version != "":
 		return e.Meta.Version
 	}
 	return e.Name
 }
 
-func short12(s string) string {
-	if len(s) > 12 {
-		return s[:12]
+func short8(s string) string {
+	if len(s) > 8 {
+		return s[:8]
 	}
 	return s
 }
@@ -86,8 +86,8 @@ func (l labelTicks) Ticks(lo, hi float64) []plot.Tick {
 }
 
 // Trend draws one metric of every track of a series: each experiment's
-// value (a filled marker when used, open when marked not steady,
-// disturbed or with errors) with its CI over runs as a band, and each
+// value (a filled marker when used, open when not steady, a cross when
+// left out as disturbed or with errors) with its CI over runs as a band, and each
 // change point as a vertical line; the x axis names the experiments by
 // commit or version.
 func Trend(h *analyze.History, metric string) (*plot.Plot, error) {
@@ -120,7 +120,7 @@ func Trend(h *analyze.History, metric string) (*plot.Plot, error) {
 			continue
 		}
 		st := styleOf(ti)
-		var used, marked plotter.XYs
+		var used, notSteady, excluded plotter.XYs
 		for pi, pt := range t.Points {
 			v := mt.Values[pi]
 			if !finiteP(v.Value) {
@@ -132,20 +132,24 @@ func Trend(h *analyze.History, metric string) (*plot.Plot, error) {
 				lo, hi = math.Min(lo, v.CI.Lo), math.Max(hi, v.CI.Hi)
 			}
 			lo, hi = math.Min(lo, *v.Value), math.Max(hi, *v.Value)
-			if pt.Status == analyze.PointOK {
-				used = append(used, plotter.XY{X: x, Y: *v.Value})
-			} else {
-				marked = append(marked, plotter.XY{X: x, Y: *v.Value})
+			xy := plotter.XY{X: x, Y: *v.Value}
+			switch pt.Status {
+			case analyze.PointOK:
+				used = append(used, xy)
+			case analyze.PointNotSteady:
+				notSteady = append(notSteady, xy)
+			default:
+				excluded = append(excluded, xy)
 			}
 		}
-		if len(used)+len(marked) == 0 {
+		if len(used)+len(notSteady)+len(excluded) == 0 {
 			continue
 		}
 		drawn = true
-		all := append(append(plotter.XYs{}, used...), marked...)
-		sortXY(all)
-		if len(all) > 1 {
-			l, err := plotter.NewLine(all)
+		line := append(append(plotter.XYs{}, used...), notSteady...)
+		sortXY(line)
+		if len(line) > 1 {
+			l, err := plotter.NewLine(line)
 			if err != nil {
 				return nil, err
 			}
@@ -153,9 +157,9 @@ func Trend(h *analyze.History, metric string) (*plot.Plot, error) {
 			p.Add(l)
 		}
 		for _, set := range []struct {
-			xy   plotter.XYs
-			open bool
-		}{{used, false}, {marked, true}} {
+			xy plotter.XYs
+			m  mark
+		}{{used, mark{Shape: circle}}, {notSteady, mark{Shape: circle, Open: true}}, {excluded, mark{Shape: cross}}} {
 			if len(set.xy) == 0 {
 				continue
 			}
@@ -163,7 +167,7 @@ func Trend(h *analyze.History, metric string) (*plot.Plot, error) {
 			if err != nil {
 				return nil, err
 			}
-			sc.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize, Shape: mark{Shape: circle, Open: set.open}}
+			sc.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize, Shape: set.m}
 			p.Add(sc)
 		}
 		p.Legend.Add(short(t.System)+" "+settingsLabel(t.Settings), lineThumb{Line: st.line(lineWidth)})
@@ -185,7 +189,9 @@ func Trend(h *analyze.History, metric string) (*plot.Plot, error) {
 	}
 	p.Y.Max = math.Max(p.Y.Max, hi+0.12*(hi-math.Min(p.Y.Min, lo)))
 	open := draw.GlyphStyle{Color: black, Radius: glyphSize, Shape: mark{Shape: circle, Open: true}}
-	p.Legend.Add("open: not steady, disturbed or errors", lineThumb{Glyph: &open})
+	p.Legend.Add("not steady (used)", lineThumb{Glyph: &open})
+	x := draw.GlyphStyle{Color: black, Radius: glyphSize, Shape: mark{Shape: cross}}
+	p.Legend.Add("disturbed or errors (not used)", lineThumb{Glyph: &x})
 	p.Legend.Add("95% CI over runs", band{Color: withAlpha(colors[2], 0x38)})
 	return p, nil
 }

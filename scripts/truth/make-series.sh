@@ -7,8 +7,8 @@
 #   exp01-exp04: -work $WORK_OLD;  exp05-exp08: -work $WORK_NEW (12 % more work: the real change, at exp05)
 #   exp03: run while one busy loop per CPU, at the server's priority, loads the machine on purpose
 # series.tsv records per experiment a made-up commit id, a date (one day
-# apart), the -work setting and a note; the history feature will read them
-# from manifests later.
+# apart), the -work setting and a note; each experiment's loadverdict.yaml
+# says the same as series: and meta:, for loadverdict history.
 #
 #   NICE_LEVEL=-20 sh scripts/truth/make-series.sh        (from anywhere; root for nice)
 #
@@ -38,6 +38,17 @@ for e in 1 2 3 4 5 6 7 8; do
 	commit=$(printf 'loadverdict truth series %s' "$exp" | sha1sum | cut -c1-12)
 	date=$(date -u -d "2026-11-20 + $e days" +%Y-%m-%d)
 	printf '%s\t%s\t%s\t%s\t%s\n' "$exp" "$commit" "$date" "$work" "$note" >> "$OUT/series.tsv"
+	# The same as the experiment's manifest, which loadverdict history reads.
+	cat > "$OUT/$exp/loadverdict.yaml" <<EOF
+# The series this experiment belongs to, and what it measured (see README.md).
+series: truth-series
+meta:
+  commit: $commit
+  version: work-$work
+  branch: main
+  date: $date
+  note: "$note"
+EOF
 	wait_quiet
 	start_server "$PORT" -procs 1 -work "$work"
 	if [ $e = 3 ]; then disturb_start; fi

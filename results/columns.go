@@ -179,15 +179,17 @@ func nullableStringCol[T any](name string, get func(*T) **string) column[T] {
 	}
 }
 
-// Bounds of a timestamp[ns] column: nanoseconds since the epoch in an int64.
+// Bounds of a timestamp[us] column: microseconds since the epoch in an
+// int64, about 292,000 years either side of 1970.
 var (
-	minTimestamp = time.Unix(0, math.MinInt64)
-	maxTimestamp = time.Unix(0, math.MaxInt64)
+	minTimestamp = time.UnixMicro(math.MinInt64)
+	maxTimestamp = time.UnixMicro(math.MaxInt64)
 )
 
-// nullableTimeCol is a nullable timestamp[ns, UTC] column; values read back
-// are in UTC. Times outside the int64-nanosecond range (years 1677 to 2262)
-// are rejected by check.
+// nullableTimeCol is a nullable timestamp[us, UTC] column (Parquet
+// TIMESTAMP(MICROS, UTC), which Athena, Spark and DuckDB read); values are
+// truncated to the microsecond and read back in UTC. Files of schema
+// version 1 hold timestamp[ns]: the reader takes any unit.
 func nullableTimeCol[T any](name string, get func(*T) **time.Time) column[T] {
 	return column[T]{
 		field: nullable(name, tTimestamp),
@@ -195,7 +197,7 @@ func nullableTimeCol[T any](name string, get func(*T) **time.Time) column[T] {
 			tb := b.(*array.TimestampBuilder)
 			return func(row *T) {
 				if p := *get(row); p != nil {
-					tb.Append(arrow.Timestamp(p.UnixNano()))
+					tb.Append(arrow.Timestamp(p.UnixMicro()))
 				} else {
 					tb.AppendNull()
 				}
@@ -203,19 +205,19 @@ func nullableTimeCol[T any](name string, get func(*T) **time.Time) column[T] {
 		},
 		reader: func(a arrow.Array) func(int, *T) {
 			ta := a.(*array.Timestamp)
+			unit := ta.DataType().(*arrow.TimestampType).Unit
 			return func(i int, row *T) {
 				if ta.IsNull(i) {
 					*get(row) = nil
 					return
 				}
-				t := time.Unix(0, int64(ta.Value(i))).UTC()
+				t := ta.Value(i).ToTime(unit).UTC()
 				*get(row) = &t
 			}
 		},
 		check: func(row *T) error {
 			if p := *get(row); p != nil && (p.Before(minTimestamp) || p.After(maxTimestamp)) {
-				return fmt.Errorf("results: column %s: time %s outside the nanosecond timestamp range (%s to %s)",
-					name, p.Format(time.RFC3339Nano), minTimestamp.UTC().Format(time.RFC3339Nano), maxTimestamp.UTC().Format(time.RFC3339Nano))
+				return fmt.Errorf("results: column %s: time %s outside the microsecond timestamp range", name, p.Format(time.RFC3339Nano))
 			}
 			return nil
 		},

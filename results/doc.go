@@ -35,9 +35,10 @@
 //
 // # Values
 //
-// started_at is a timestamp[ns, UTC]: it round-trips to the nanosecond and
-// reads back in UTC; times outside the int64-nanosecond range (years 1677
-// to 2262) are rejected by Append. Float columns store float64 values as
+// started_at is a timestamp[us, UTC] (schema version 2): it is truncated to
+// the microsecond and reads back in UTC; times outside the int64-microsecond
+// range are rejected by Append. Files of schema version 1 hold
+// timestamp[ns]; the readers accept them. Float columns store float64 values as
 // they are: NaN, ±Inf and -0 round-trip unchanged. This package does not
 // validate values: the model forbids NaN latencies, and keeping them out is
 // the producers' job (ingest), so that a bug upstream stays visible in the

@@ -60,7 +60,8 @@ func nulled[T any](k int) T {
 
 // diff describes the first difference between want and got, or returns "".
 // Floats are equal when both are NaN or their bits are equal (so -0 != +0);
-// times are equal when they are the same instant and got is in UTC.
+// times are equal when got is want truncated to the microsecond (the
+// precision of the tables) and in UTC.
 func diff(want, got reflect.Value, path string) string {
 	if want.Type() != got.Type() {
 		return fmt.Sprintf("%s: type %s, want %s", path, got.Type(), want.Type())
@@ -93,8 +94,8 @@ func diff(want, got reflect.Value, path string) string {
 	case reflect.Struct:
 		if want.Type() == reflect.TypeOf(time.Time{}) {
 			w, g := want.Interface().(time.Time), got.Interface().(time.Time)
-			if !w.Equal(g) || g.Location() != time.UTC {
-				return fmt.Sprintf("%s: got %s, want %s (in UTC)", path, g.Format(time.RFC3339Nano), w.UTC().Format(time.RFC3339Nano))
+			if w = w.Truncate(time.Microsecond); !w.Equal(g) || g.Location() != time.UTC {
+				return fmt.Sprintf("%s: got %s, want %s (in UTC, to the microsecond)", path, g.Format(time.RFC3339Nano), w.UTC().Format(time.RFC3339Nano))
 			}
 			return ""
 		}

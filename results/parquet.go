@@ -166,8 +166,8 @@ func (w *ParquetWriter[T]) flush() error {
 	return w.err
 }
 
-// writerProperties are the Parquet settings of every file: format 2.6
-// (which keeps timestamp[ns]), zstd, row groups of rowGroupRows rows,
+// writerProperties are the Parquet settings of every file: format 2.6,
+// zstd, row groups of rowGroupRows rows,
 // and dictionary encoding except for float64 columns: those (t_s,
 // latency_ms, ...) rarely repeat, and hashing them only to fall back to
 // plain encoding at the first dictionary page costs time and memory.
@@ -312,7 +312,7 @@ func checkFileSchema[T any](fr *pqarrow.FileReader, table Table, cols []column[T
 		case len(idx) > 1:
 			return nil, fmt.Errorf("results: read %s: file has %d columns named %q: %w", table, len(idx), want.Name, ErrSchemaMismatch)
 		}
-		if f := got.Field(idx[0]); !arrow.TypeEqual(f.Type, want.Type) {
+		if f := got.Field(idx[0]); !arrow.TypeEqual(f.Type, want.Type) && !oldTimestamp(f.Type, want.Type) {
 			return nil, fmt.Errorf("results: read %s: column %q has type %s, want %s: %w", table, want.Name, f.Type, want.Type, ErrSchemaMismatch)
 		}
 		leaf := pqSchema.ColumnIndexByName(want.Name)
@@ -322,6 +322,15 @@ func checkFileSchema[T any](fr *pqarrow.FileReader, table Table, cols []column[T
 		leaves[i] = leaf
 	}
 	return leaves, nil
+}
+
+// oldTimestamp tells whether a file's column type got is a timestamp of
+// another unit where want is one: files of schema version 1 hold
+// nanoseconds, and the readers accept them.
+func oldTimestamp(got, want arrow.DataType) bool {
+	g, ok1 := got.(*arrow.TimestampType)
+	w, ok2 := want.(*arrow.TimestampType)
+	return ok1 && ok2 && (g.TimeZone == w.TimeZone || g.TimeZone == "")
 }
 
 // readAll reads every row of the Parquet file r of table.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -122,16 +123,16 @@ func TestReadSchemaMismatch(t *testing.T) {
 		})
 	}
 
-	t.Run("timestamp unit", func(t *testing.T) {
+	t.Run("timestamp as text", func(t *testing.T) {
 		fields := append([]arrow.Field(nil), RunsSchema.Fields()...)
 		for i := range fields {
 			if fields[i].Name == "started_at" {
-				fields[i].Type = utcMicros
+				fields[i].Type = arrow.BinaryTypes.String
 			}
 		}
 		data := writeForeign(t, mem, arrow.NewSchema(fields, nil), func(*array.RecordBuilder) {})
 		_, err := ReadRuns(bytes.NewReader(data), mem)
-		want := `results: read runs: column "started_at" has type timestamp[us, tz=UTC], want timestamp[ns, tz=UTC]`
+		want := `results: read runs: column "started_at" has type utf8, want timestamp[us, tz=UTC]`
 		if !errors.Is(err, ErrSchemaMismatch) || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("error %v, want %q", err, want)
 		}
@@ -210,14 +211,34 @@ func TestScanSamplesStopsOnError(t *testing.T) {
 	}
 }
 
+// TestReadSchema1 reads a runs file of schema version 1, whose started_at
+// is timestamp[ns] (made by the code of that version): readers accept
+// the files written before timestamps became microseconds.
+func TestReadSchema1(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	f, err := os.Open("testdata/runs-schema1-ns.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	runs, err := ReadRuns(f, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := time.Date(2026, 11, 25, 18, 49, 1, 123456789, time.UTC)
+	if len(runs) != 2 || runs[0].StartedAt == nil || !runs[0].StartedAt.Equal(want) || runs[0].StartedAt.Location() != time.UTC || runs[1].StartedAt != nil {
+		t.Errorf("runs %+v, want started_at %s (to the nanosecond) and null", runs, want)
+	}
+}
+
 func TestStartedAtOutOfRange(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 
 	for _, at := range []time.Time{
-		time.Unix(0, math.MinInt64).Add(-time.Nanosecond),
-		time.Unix(0, math.MaxInt64).Add(time.Nanosecond),
-		{}, // the zero time, year 1
+		time.UnixMicro(math.MinInt64).Add(-time.Microsecond),
+		time.UnixMicro(math.MaxInt64).Add(time.Microsecond),
 	} {
 		b := NewRunsBuilder(mem, 0)
 		err := b.Append(Run{RunID: "r", StartedAt: &at})
@@ -236,8 +257,8 @@ func TestStartedAtOutOfRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := pw.Append(Run{RunID: "bad", StartedAt: Ptr(time.Time{})}); err == nil {
-		t.Error("Append(zero started_at) = nil, want an error")
+	if err := pw.Append(Run{RunID: "bad", StartedAt: Ptr(time.UnixMicro(math.MaxInt64).Add(time.Microsecond))}); err == nil {
+		t.Error("Append(started_at out of range) = nil, want an error")
 	}
 	if err := pw.Append(Run{RunID: "good"}); err != nil {
 		t.Fatal(err)

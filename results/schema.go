@@ -27,8 +27,10 @@ const (
 // in every Arrow schema of this package and every Parquet file it writes.
 const SchemaVersionKey = "loadverdict.schema_version"
 
-// SchemaVersion is the version of the table schemas defined here.
-const SchemaVersion = "1"
+// SchemaVersion is the version of the table schemas defined here: 2 since
+// timestamps are written in microseconds (1: nanoseconds; the readers
+// accept both).
+const SchemaVersion = "2"
 
 // ErrSchemaMismatch is wrapped by the errors of the readers when a file's
 // columns do not match the table's schema.
@@ -62,7 +64,7 @@ var (
 	tInt64     = arrow.PrimitiveTypes.Int64
 	tFloat64   = arrow.PrimitiveTypes.Float64
 	tBool      = arrow.FixedWidthTypes.Boolean
-	tTimestamp = &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}
+	tTimestamp = &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
 )
 
 func notNull(name string, t arrow.DataType) arrow.Field { return arrow.Field{Name: name, Type: t} }

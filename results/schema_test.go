@@ -4,7 +4,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -28,7 +27,7 @@ func contract() map[Table][]contractColumn {
 		i64   = arrow.PrimitiveTypes.Int64
 		f64   = arrow.PrimitiveTypes.Float64
 		boo   = arrow.FixedWidthTypes.Boolean
-		tsUTC = &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}
+		tsUTC = &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
 	)
 	return map[Table][]contractColumn{
 		TableRuns: {
@@ -136,7 +135,7 @@ func TestSchemasMatchContract(t *testing.T) {
 						i, f.Name, f.Type, f.Nullable, c.name, c.typ, c.nullable)
 				}
 			}
-			if v, ok := s.Metadata().GetValue(SchemaVersionKey); !ok || v != "1" {
+			if v, ok := s.Metadata().GetValue(SchemaVersionKey); !ok || v != "2" {
 				t.Errorf("metadata %s = %q (present %v), want \"1\"", SchemaVersionKey, v, ok)
 			}
 		})
@@ -224,7 +223,7 @@ func arrowValue(t *testing.T, a arrow.Array, i int) any {
 	case *array.Boolean:
 		return a.Value(i)
 	case *array.Timestamp:
-		return time.Unix(0, int64(a.Value(i))).UTC()
+		return a.Value(i).ToTime(a.DataType().(*arrow.TimestampType).Unit).UTC()
 	}
 	t.Fatalf("unexpected array type %s", a.DataType())
 	return nil

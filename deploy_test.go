@@ -20,13 +20,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/awslabs/goformation/v7"
 	"github.com/awslabs/goformation/v7/cloudformation"
 	"github.com/awslabs/goformation/v7/cloudformation/serverless"
 	"github.com/awslabs/goformation/v7/intrinsics"
 	"gopkg.in/yaml.v3"
 
+	"github.com/loadverdict/loadverdict/internal/catalog"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -491,6 +491,61 @@ func checkPolicies(t *testing.T, name string, fn *serverless.Function, bucket st
 	}
 }
 
+// TestTemplateGluePartitions checks that the ingest function may register
+// partitions in the stack's Glue database, and only that (one action on
+// the catalog, the database and its tables), that it is told the
+// database, and that the re-analysis function has no Glue permission.
+func TestTemplateGluePartitions(t *testing.T) {
+	m := loadGeneric(t)
+	res, _ := m["Resources"].(map[string]any)
+	glueStatements := func(fn string) []map[string]any {
+		var out []map[string]any
+		pols, _ := dig(res, fn, "Properties", "Policies").([]any)
+		for _, pol := range pols {
+			sts, _ := dig(pol, "Statement").([]any)
+			for _, st := range sts {
+				stm, _ := st.(map[string]any)
+				for _, a := range strs(stm["Action"]) {
+					if strings.HasPrefix(a, "glue:") {
+						out = append(out, stm)
+						break
+					}
+				}
+			}
+		}
+		return out
+	}
+	sts := glueStatements("IngestFunction")
+	if len(sts) != 1 {
+		t.Fatalf("IngestFunction: %d Glue statements, want 1", len(sts))
+	}
+	st := sts[0]
+	if a := strs(st["Action"]); !slices.Equal(a, []string{"glue:BatchCreatePartition"}) || st["Effect"] != "Allow" {
+		t.Errorf("IngestFunction: Glue actions %v (%v), want only glue:BatchCreatePartition", a, st["Effect"])
+	}
+	// goformation resolves ${GlueDatabase} (a resource) in a Sub to "":
+	// the resolved ARNs say the rest, the raw YAML names the database.
+	want := []string{"arn:aws:glue:us-east-1:123456789012:catalog", "arn:aws:glue:us-east-1:123456789012:database/", "arn:aws:glue:us-east-1:123456789012:table//*"}
+	if rs := strs(st["Resource"]); !slices.Equal(rs, want) {
+		t.Errorf("IngestFunction: Glue resources %v, want %v with the stack's database", rs, want)
+	}
+	raw, err := os.ReadFile(templateFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []string{`:database/${GlueDatabase}"`, `:table/${GlueDatabase}/*"`} {
+		if !strings.Contains(string(raw), r) {
+			t.Errorf("%s: no Glue resource ending in %s", templateFile, r)
+		}
+	}
+	if v := dig(res, "IngestFunction", "Properties", "Environment", "Variables", "LOADVERDICT_GLUE_DATABASE"); fmt.Sprint(v) != "Ref:GlueDatabase" {
+		t.Errorf("IngestFunction: LOADVERDICT_GLUE_DATABASE = %v, want !Ref GlueDatabase", v)
+	}
+	if sts := glueStatements("ReanalyzeFunction"); len(sts) != 0 {
+		t.Errorf("ReanalyzeFunction: Glue statements %v, want none", sts)
+	}
+}
+
 // TestTemplateNoBucketReferenceFromFunctions guards against the circular
 // dependency bucket notification -> permission -> function -> role ->
 // bucket: the functions' properties other than their S3 event name the
@@ -694,23 +749,6 @@ var glueTypes = map[string]string{
 	"bool": "boolean", "timestamp": "timestamp",
 }
 
-func arrowGlueType(dt arrow.DataType) string {
-	switch dt.ID() {
-	case arrow.STRING:
-		return "string"
-	case arrow.INT32:
-		return "int"
-	case arrow.INT64:
-		return "bigint"
-	case arrow.FLOAT64:
-		return "double"
-	case arrow.BOOL:
-		return "boolean"
-	case arrow.TIMESTAMP:
-		return "timestamp"
-	}
-	return "unknown " + dt.String()
-}
 
 func TestTemplateGlueTables(t *testing.T) {
 	tmpl := loadTemplate(t, nil)
@@ -766,19 +804,15 @@ func TestTemplateGlueTables(t *testing.T) {
 				t.Errorf("PartitionKeys = %+v, want experiment string", in.PartitionKeys)
 			}
 			params, _ := in.Parameters.(map[string]any)
-			// CloudFormation's Fn::Sub turns ${!experiment} into ${experiment}.
-			tmplLoc := strings.ReplaceAll(fmt.Sprint(params["storage.location.template"]), "${!", "${")
-			for key, want := range map[string]string{
-				"projection.enabled":         "true",
-				"projection.experiment.type": "injected",
-				"classification":             "parquet",
-			} {
-				if params[key] != want {
-					t.Errorf("Parameters[%s] = %v, want %q", key, params[key], want)
-				}
+			if params["classification"] != "parquet" {
+				t.Errorf("Parameters[classification] = %v, want parquet", params["classification"])
 			}
-			if want := loc + "experiment=${experiment}/"; tmplLoc != want {
-				t.Errorf("storage.location.template = %q, want %q", tmplLoc, want)
+			// The ingest registers partitions (internal/catalog): injected
+			// partition projection would demand a WHERE naming experiments.
+			for key := range params {
+				if strings.HasPrefix(key, "projection.") || key == "storage.location.template" {
+					t.Errorf("Parameters[%s] set: partition projection would hide the registered partitions", key)
+				}
 			}
 
 			// Columns: SCHEMA.md's, in its order, the partition key left out.
@@ -790,7 +824,7 @@ func TestTemplateGlueTables(t *testing.T) {
 				}
 				typ := glueTypes[c.typ]
 				if f, ok := arrowSchema.FieldsByName(c.name); ok && len(f) == 1 {
-					if at := arrowGlueType(f[0].Type); typ == "" {
+					if at := catalog.GlueType(f[0].Type); typ == "" {
 						typ = at
 					} else if typ != at {
 						t.Errorf("column %s: SCHEMA.md type %s, results schema %s", c.name, c.typ, f[0].Type)
@@ -806,6 +840,14 @@ func TestTemplateGlueTables(t *testing.T) {
 			}
 			if !slices.Equal(got, want) {
 				t.Errorf("columns differ from docs/SCHEMA.md\n got: %v\nwant: %v", got, want)
+			}
+			// The partitions the ingest registers have the same columns.
+			var reg []string
+			for _, c := range catalog.Columns(table) {
+				reg = append(reg, *c.Name+" "+*c.Type)
+			}
+			if !slices.Equal(reg, want) {
+				t.Errorf("the partitions' columns (internal/catalog) differ from the table's\n got: %v\nwant: %v", reg, want)
 			}
 		})
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/loadverdict/loadverdict/internal/catalog"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/internal/version"
@@ -20,9 +21,17 @@ type handler struct {
 	err    error // configuration error, returned by every invocation
 }
 
-func newHandler(ctx context.Context, bucket, endpoint string, log *slog.Logger) (*handler, error) {
+// newHandler makes the handler of a bucket; with a Glue database, the
+// ingest registers each experiment's partitions there (for Athena).
+func newHandler(ctx context.Context, bucket, endpoint, database string, log *slog.Logger) (*handler, error) {
 	h := &handler{bucket: bucket, log: log}
 	h.p, h.err = pipeline.ForBucket(ctx, bucket, endpoint, version.GeneratedBy())
+	if h.err == nil && database != "" {
+		var c *catalog.Registrar
+		if c, h.err = catalog.New(ctx, database, "s3://"+bucket); h.err == nil {
+			h.p.Catalog = c
+		}
+	}
 	return h, h.err
 }
 

@@ -60,7 +60,7 @@ func TestHandleS3Event(t *testing.T) {
 	if _, err := lambda.NewHandler(h.handle).Invoke(context.Background(), []byte(other)); err != nil {
 		t.Errorf("other bucket: %v", err)
 	}
-	bad, _ := newHandler(context.Background(), "", "", h.log)
+	bad, _ := newHandler(context.Background(), "", "", "", h.log)
 	if _, err := lambda.NewHandler(bad.handle).Invoke(context.Background(), ev); err == nil {
 		t.Error("no error without LOADVERDICT_BUCKET")
 	}

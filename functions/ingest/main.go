@@ -12,7 +12,8 @@ import (
 
 func main() {
 	log := slog.New(slog.NewJSONHandler(os.Stdout, nil))
-	h, err := newHandler(context.Background(), os.Getenv("LOADVERDICT_BUCKET"), os.Getenv("LOADVERDICT_S3_ENDPOINT"), log)
+	h, err := newHandler(context.Background(), os.Getenv("LOADVERDICT_BUCKET"), os.Getenv("LOADVERDICT_S3_ENDPOINT"),
+		os.Getenv("LOADVERDICT_GLUE_DATABASE"), log)
 	if err != nil {
 		log.Error("configuration", "error", err.Error())
 	}

@@ -20,6 +20,17 @@ type Pipeline struct {
 	GeneratedBy string
 	// TempDir holds samples tables while they are written ("" = os.TempDir()).
 	TempDir string
+	// Catalog, when set, registers an experiment's partition of every
+	// table once its tables are written (the Glue Data Catalog, for
+	// Athena); nil for none (a local store).
+	Catalog Catalog
+}
+
+// Catalog registers the partitions of the tables.
+type Catalog interface {
+	// AddPartitions registers the partition of experiment in every
+	// table; it is idempotent.
+	AddPartitions(ctx context.Context, experiment string) error
 }
 
 // ForBucket returns the pipeline of an S3 bucket (endpoint: an

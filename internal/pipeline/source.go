@@ -95,8 +95,9 @@ func (p *Pipeline) Ingest(ctx context.Context, key string) (experiment string, e
 
 // IngestSource parses src and writes its tables to
 // tables/<table>/experiment=<experiment>/<source-id>.parquet, replacing
-// those of an earlier version of the same source and removing its
-// rejection record; it returns the keys written. Samples stream through a
+// those of an earlier version of the same source, registers the
+// experiment's partitions (Catalog, when set) and removes its rejection
+// record; it returns the keys written. Samples stream through a
 // temporary file, so memory stays bounded however long the log.
 //
 // An input that cannot be parsed gets a rejection record (Reject) and a
@@ -126,6 +127,11 @@ func (p *Pipeline) IngestSource(ctx context.Context, src Source) ([]string, erro
 	written, err := p.putTables(ctx, src.Experiment, src.Name, sink)
 	if err != nil {
 		return written, err
+	}
+	if p.Catalog != nil {
+		if err := p.Catalog.AddPartitions(ctx, src.Experiment); err != nil {
+			return written, err
+		}
 	}
 	return written, p.Store.Delete(ctx, store.RejectedKey(src.Experiment, src.Name))
 }

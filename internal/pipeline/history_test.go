@@ -1,0 +1,184 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/loadverdict/loadverdict/internal/store"
+)
+
+const truthSeries = "../../testdata/truth/series"
+
+// uploadSeries puts experiments of testdata/truth/series (runs and
+// manifest) under raw/.
+func uploadSeries(t *testing.T, s store.Store, exps ...string) []string {
+	t.Helper()
+	var keys []string
+	for _, exp := range exps {
+		for _, f := range []string{"loadverdict.yaml", "run1.txt", "run2.txt", "run3.txt", "run4.txt"} {
+			key := "raw/" + exp + "/" + f
+			upload(t, s, key, truthSeries+"/"+exp+"/"+f)
+			keys = append(keys, key)
+		}
+	}
+	return keys
+}
+
+type fakeCatalog struct {
+	added []string
+	fail  error
+}
+
+func (c *fakeCatalog) AddPartitions(_ context.Context, exp string) error {
+	if c.fail != nil {
+		return c.fail
+	}
+	c.added = append(c.added, exp)
+	return nil
+}
+
+// TestSeriesThroughIngest: each ingest re-makes its experiment's report,
+// then its series' report (reports/_series/<series>/), and registers the
+// experiment's partitions; the schedule re-makes only a stale series.
+func TestSeriesThroughIngest(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	cat := &fakeCatalog{}
+	p := &Pipeline{Store: s, GeneratedBy: "loadverdict test", Catalog: cat}
+	for _, key := range uploadSeries(t, s, "exp01", "exp02") {
+		if _, err := p.Ingest(ctx, key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, exp := range []string{"exp01", "exp02"} {
+		if _, err := p.Analyze(ctx, exp); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !slices.Contains(cat.added, "exp01") || !slices.Contains(cat.added, "exp02") {
+		t.Errorf("partitions registered for %v", cat.added)
+	}
+	b, _, err := store.ReadAll(ctx, s, store.SeriesReportKey("truth-series", "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		Series      string
+		Experiments []struct{ Name string }
+	}
+	if err := json.Unmarshal(b, &sum); err != nil || sum.Series != "truth-series" || len(sum.Experiments) != 2 {
+		t.Fatalf("series summary %s (%v)", b, err)
+	}
+	for _, f := range []string{"report.md", "summary.md", "trend-rps.png", "covers.json"} {
+		if _, err := s.Head(ctx, store.SeriesReportKey("truth-series", f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	done, err := p.Reanalyze(ctx, "", false)
+	if err != nil || len(done) != 0 {
+		t.Errorf("the schedule re-made %v (%v), want nothing: every report is current", done, err)
+	}
+	// A new build makes everything stale: the experiments' analyses
+	// re-make their series.
+	p.GeneratedBy = "loadverdict test 2"
+	if _, err = p.Reanalyze(ctx, "", false); err != nil {
+		t.Fatal(err)
+	}
+	if b, _, _ := store.ReadAll(ctx, s, store.SeriesReportKey("truth-series", "covers.json")); !strings.Contains(string(b), `"loadverdict test 2"`) {
+		t.Errorf("the series was not re-made by the new build: %s", b)
+	}
+	// A missing series report is made by the schedule.
+	if err := s.Delete(ctx, store.SeriesReportKey("truth-series", "covers.json")); err != nil {
+		t.Fatal(err)
+	}
+	done, err = p.Reanalyze(ctx, "", false)
+	if err != nil || !slices.Equal(done, []string{store.SeriesDir + "/truth-series"}) {
+		t.Errorf("the schedule re-made %v (%v), want the series only", done, err)
+	}
+	// A catalog that fails makes the ingest fail (a retry), not a rejection.
+	cat.fail = errors.New("glue throttled")
+	if _, err := p.Ingest(ctx, "raw/exp01/run1.txt"); !errors.Is(err, cat.fail) || errors.Is(err, ErrRejected) {
+		t.Errorf("failing catalog: err = %v", err)
+	}
+}
+
+// TestExperimentNameSeriesReserved: no experiment may be named _series,
+// whose folder holds the series' reports.
+func TestExperimentNameSeriesReserved(t *testing.T) {
+	if err := store.CheckExperiment(store.SeriesDir); err == nil {
+		t.Error("experiment _series accepted")
+	}
+	if _, err := store.ExperimentOf("raw/_series/x.txt"); err == nil {
+		t.Error("raw/_series/x.txt accepted")
+	}
+}
+
+// TestSameFileNameInTwoExperiments: run1.txt of two experiments are two
+// sources with their own table files, in their own partitions; a
+// re-upload of one key replaces its own tables only.
+func TestSameFileNameInTwoExperiments(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	p := &Pipeline{Store: s, GeneratedBy: "loadverdict test"}
+	upload(t, s, "raw/exp01/run1.txt", truthSeries+"/exp01/run1.txt")
+	upload(t, s, "raw/exp02/run1.txt", truthSeries+"/exp02/run1.txt")
+	for _, k := range []string{"raw/exp01/run1.txt", "raw/exp02/run1.txt"} {
+		if _, err := p.Ingest(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runs := func(exp string) string {
+		b, _, err := store.ReadAll(ctx, s, store.TableKey("runs", exp, "raw/"+exp+"/run1.txt"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	one, two := runs("exp01"), runs("exp02")
+	if one == two || store.SourceID("raw/exp01/run1.txt") == store.SourceID("raw/exp02/run1.txt") {
+		t.Fatal("the two run1.txt share a table file")
+	}
+	// Re-upload exp02/run1.txt with exp03's content: exp02's tables change,
+	// exp01's stay byte for byte.
+	upload(t, s, "raw/exp02/run1.txt", truthSeries+"/exp03/run1.txt")
+	if _, err := p.Ingest(ctx, "raw/exp02/run1.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if runs("exp01") != one || runs("exp02") == two {
+		t.Error("a re-upload touched another experiment's tables, or not its own")
+	}
+	objs, _ := s.List(ctx, store.TablePrefix("runs", "exp02"))
+	if len(objs) != 1 {
+		t.Errorf("exp02 has %d runs files after the re-upload, want 1", len(objs))
+	}
+}
+
+// TestHistoryNoRuns: a series whose experiments have no runs is ErrNoRuns;
+// one experiment without runs among others is left out.
+func TestHistoryNoRuns(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	p := &Pipeline{Store: s, GeneratedBy: "loadverdict test"}
+	_, err := p.History(ctx, HistoryRequest{Series: "x", Experiments: []string{"nothing"}})
+	if !errors.Is(err, ErrNoRuns) {
+		t.Errorf("err = %v, want ErrNoRuns", err)
+	}
+	uploadSeries(t, s, "exp01")
+	if _, err := p.Ingest(ctx, "raw/exp01/run1.txt"); err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.History(ctx, HistoryRequest{Series: "x", Experiments: []string{"nothing", "exp01"}})
+	if err != nil || len(r.History.Experiments) != 1 {
+		t.Fatalf("%v, %+v", err, r)
+	}
+	if !strings.Contains(r.Headline, "exp01") {
+		t.Errorf("headline %q", r.Headline)
+	}
+	if _, err := p.History(ctx, HistoryRequest{Series: "a/b", Experiments: []string{"exp01"}}); err == nil {
+		t.Error("series a/b accepted")
+	}
+}

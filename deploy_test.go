@@ -749,7 +749,6 @@ var glueTypes = map[string]string{
 	"bool": "boolean", "timestamp": "timestamp",
 }
 
-
 func TestTemplateGlueTables(t *testing.T) {
 	tmpl := loadTemplate(t, nil)
 	schema := schemaTables(t)

@@ -69,9 +69,15 @@ go build -o "$WORK/loadverdict" ./cmd/loadverdict
   raw/zuul-vs-openresty/garbage.bin raw/zuul-vs-openresty/seed.txt "raw/zuul-vs-openresty/wrk 2 runs.txt" > /dev/null 2>&1) || true
 test -s "$WORK/localreport/report.md"
 
+echo "== the local CLI's history of a series of two experiments"
+mkdir -p "$WORK/local-series"
+cp -r testdata/truth/series/exp01 testdata/truth/series/exp02 "$WORK/local-series/"
+(cd "$WORK/local-series" && "$WORK/loadverdict" history -o "$WORK/localseries" exp01 exp02 > /dev/null)
+test -s "$WORK/localseries/summary.json"
+
 echo "== running the e2e test"
 status=0
-E2E_S3_ENDPOINT="http://127.0.0.1:$S3_PORT" E2E_BUCKET=$BUCKET E2E_LOCAL_REPORT="$WORK/localreport" \
+E2E_S3_ENDPOINT="http://127.0.0.1:$S3_PORT" E2E_BUCKET=$BUCKET E2E_LOCAL_REPORT="$WORK/localreport" E2E_LOCAL_SERIES="$WORK/localseries" \
   E2E_INGEST_URL="http://127.0.0.1:$INGEST_PORT/2015-03-31/functions/function/invocations" \
   E2E_REANALYZE_URL="http://127.0.0.1:$REANALYZE_PORT/2015-03-31/functions/function/invocations" \
   go test -count=1 -tags e2e -v ./internal/e2e/ || status=$?

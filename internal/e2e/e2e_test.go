@@ -137,6 +137,70 @@ func TestBucketPipeline(t *testing.T) {
 	}
 }
 
+// TestBucketSeries: a series of two experiments (testdata/truth/series
+// exp01 and exp02, whose manifests name series truth-series) through the
+// bucket: each ingest re-makes its experiment's report and then the
+// series' report under reports/_series/truth-series/, which equals the
+// local CLI's history of the same folders; the schedule then finds
+// nothing stale.
+func TestBucketSeries(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	bucket := env(t, "E2E_BUCKET")
+	st, err := store.NewS3(ctx, "s3://"+bucket, store.S3Options{Endpoint: env(t, "E2E_S3_ENDPOINT")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ingestURL, reanalyzeURL := env(t, "E2E_INGEST_URL"), env(t, "E2E_REANALYZE_URL")
+	for _, exp := range []string{"exp01", "exp02"} {
+		// The runs first, then the manifest: each upload is one event.
+		for _, f := range []string{"run1.txt", "run2.txt", "run3.txt", "run4.txt", "loadverdict.yaml"} {
+			b, err := os.ReadFile(filepath.Join("../../testdata/truth/series", exp, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			key := "raw/" + exp + "/" + f
+			if err := st.Put(ctx, key, bytes.NewReader(b)); err != nil {
+				t.Fatal(err)
+			}
+			invoke(t, ingestURL, s3Event(bucket, key))
+		}
+	}
+	sum, _, err := store.ReadAll(ctx, st, store.SeriesReportKey("truth-series", "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Series      string
+		OrderBy     string `json:"order_by"`
+		Experiments []struct{ Name string }
+	}
+	if err := json.Unmarshal(sum, &s); err != nil || s.Series != "truth-series" || s.OrderBy != "meta.date" || len(s.Experiments) != 2 {
+		t.Fatalf("series summary: %+v, %v", s, err)
+	}
+	for _, f := range []string{"report.md", "summary.md", "trend-rps.png", "covers.json"} {
+		if _, err := st.Head(ctx, store.SeriesReportKey("truth-series", f)); err != nil {
+			t.Errorf("missing %s: %v", store.SeriesReportKey("truth-series", f), err)
+		}
+	}
+	if dir := os.Getenv("E2E_LOCAL_SERIES"); dir != "" {
+		for _, name := range []string{"report.md", "summary.md", "summary.json"} {
+			local, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			remote, _, _ := store.ReadAll(ctx, st, store.SeriesReportKey("truth-series", name))
+			if string(remote) != string(local) {
+				t.Errorf("%s differs between the bucket's series report and the local history", name)
+			}
+		}
+	}
+	out := invoke(t, reanalyzeURL, []byte(`{"all": false}`))
+	if !strings.Contains(out, `"analyzed":[]`) {
+		t.Errorf("schedule re-made reports after the series: %s", out)
+	}
+}
+
 func snapshot(t *testing.T, ctx context.Context, st store.Store) map[string]string {
 	t.Helper()
 	objs, err := st.List(ctx, "")

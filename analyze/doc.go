@@ -6,7 +6,11 @@
 // methodology findings, the SLO thresholds checked on each group's steady
 // values (Verdict.Thresholds), the CI gate's decision (Verdict.Gate) and
 // the choice of what the headline leads with (errors, overload, then the
-// comparison or a system's state).
+// comparison or a system's state). AnalyzeHistory analyses a series of
+// experiments (a History): per system and settings each experiment's
+// steady values, disturbed experiments, change points (stats.EDivisive,
+// confirmed by stats.WelchT over experiments and compare's tests over
+// runs) and the latest experiment's check, which the gate decides on.
 //
 // The Verdict carries codes and figures, never sentences: a Finding has a
 // Severity, a stable Code, a typed Subject and Facts (one type per code);

@@ -25,5 +25,7 @@
 //
 // One function per figure (Throughput, Latency, Percentiles, Scaling,
 // Timeline) returns it unrendered, for tests and for callers that want
-// another size or format.
+// another size or format. RenderHistory draws a series' trend figures
+// (Trend: one metric of every system and settings across the experiments,
+// with CIs over runs, change points and commits on the axis).
 package plots

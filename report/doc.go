@@ -8,5 +8,8 @@
 // (Headline, which the CLI and the pipeline print), the findings' subject,
 // message and fix, the comparisons' reasons, the warm-up details, the
 // saturation evidence, the warnings, the threshold checks and the gate's
-// reasons (GateReasons). It is pure: values in, bytes out.
+// reasons (GateReasons). A series' history (analyze.History) is worded by
+// HistoryHeadline, HistoryMarkdown, HistorySummaryMarkdown, HistoryJSON
+// (its summary.json, SeriesSummary) and HistoryGateReasons. It is pure:
+// values in, bytes out.
 package report

@@ -14,7 +14,9 @@
 //     ratio of means; MedianCI, the distribution-free interval of a
 //     median from order statistics.
 //   - Tests and power: MannWhitney (exact for up to 50 observations in
-//     all), RunsPerSide for the replication a difference needs.
+//     all), WelchT, RunsPerSide for the replication a difference needs.
+//   - Change points across a history: EDivisive (Matteson & James 2014,
+//     with ecp's permutation test), optionally only between blocks.
 //   - Capacity: LittlesLaw and FitUSL (Gunther's Universal Scalability
 //     Law, fitted with gonum/optimize).
 //   - Helpers: Mean, Median, CoefVar.

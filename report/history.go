@@ -329,7 +329,6 @@ type SeriesSummary struct {
 	Tracks          []SeriesSummaryTrack     `json:"tracks"`
 	Gate            SeriesSummaryGate        `json:"gate"`
 	Options         SeriesSummaryOptions     `json:"options"`
-	Reasons         []SeriesSummaryGateEntry `json:"-"`
 }
 
 // SeriesSummaryExp is one experiment of a series.

@@ -32,7 +32,7 @@ func TestParquetReadByAnotherImplementation(t *testing.T) {
 		results.TableRuns: {
 			"run_id": str(false), "experiment": str(false), "source": str(false), "index": i32(false), "seq": i32(false),
 			"tool": str(false), "load_model": str(false), "label": str(false), "target": str(false),
-			"started_at":         {"INT64", "TIMESTAMP(isAdjustedToUTC=true,unit=NANOS)", true},
+			"started_at":         {"INT64", "TIMESTAMP(isAdjustedToUTC=true,unit=MICROS)", true},
 			"duration_s":         f64(false),
 			"planned_duration_s": f64(true), "threads": i32(true), "connections": i32(true), "target_rps": f64(true),
 			"requests": i64(false), "errors": i64(false), "non2xx": i64(true), "timeouts": i64(true),

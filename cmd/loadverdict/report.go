@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 )
@@ -53,6 +55,16 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	return gateResult(e, res.report.Verdict, res.rejected)
 }
 
+// prunedSources counts the sources whose files Prune removed.
+func prunedSources(keys []string) int {
+	ids := map[string]bool{}
+	for _, k := range keys {
+		base := path.Base(k)
+		ids[strings.TrimSuffix(strings.TrimSuffix(base, ".parquet"), ".json")] = true
+	}
+	return len(ids)
+}
+
 // localResult is an experiment analysed from local inputs.
 type localResult struct {
 	p        *pipeline.Pipeline
@@ -78,8 +90,13 @@ func analyzeLocal(ctx context.Context, e *env, dir string, files []string, req p
 		return nil, err
 	}
 	names := sourceNames(files)
-	if _, err := p.Prune(ctx, req.Experiment, names); err != nil {
+	removed, err := p.Prune(ctx, req.Experiment, names)
+	if err != nil {
 		return nil, err
+	}
+	if n := prunedSources(removed); n > 0 {
+		fmt.Fprintf(e.stderr, "loadverdict: experiment %s in %s held the tables of %d other %s (an earlier report's), now removed: the inputs are the whole experiment; give --experiment NAME to keep both\n",
+			req.Experiment, dir, n, map[bool]string{true: "input", false: "inputs"}[n == 1])
 	}
 	req.Overrides.Order = names
 	rep, err := p.Report(ctx, req)

@@ -312,6 +312,14 @@ func TestReportTouchesOnlyItsExperiment(t *testing.T) {
 	if got := checksums(t, filepath.Join(out, "tables", "runs", "experiment=b")); len(got) != 2 {
 		t.Errorf("ingest --out: experiment b has %d runs tables, want 2", len(got))
 	}
+	// Two inputs whose default experiment names collide (run.txt of a
+	// and of b are both experiment "run"): the second report says that it
+	// replaced the first's tables, and how to keep both.
+	run("a/run.txt")
+	if _, errOut, err := runCLI(t, "", "report", "-o", out, "b/run.txt"); err != nil || !strings.Contains(errOut, "experiment run in "+out+" held the tables of 1 other input") ||
+		!strings.Contains(errOut, "--experiment NAME") {
+		t.Errorf("colliding default names: %v\n%s", err, errOut)
+	}
 	checkUnchanged(t, inputs)
 	// An input inside the output folder's own files is refused.
 	if _, _, err := runCLI(t, "", "report", "-o", out, filepath.Join(out, "summary.json")); exitCode(err) != exitUsage {

@@ -526,6 +526,10 @@ func (r *vegetaReport) run() results.RunWithPercentiles {
 	}
 	if r.hasRate {
 		out.TargetRPS = results.Ptr(r.rate)
+		out.SentRPS = results.Ptr(r.rate)
+	}
+	if r.hasThroughput {
+		out.SuccessRPS = results.Ptr(r.throughput)
 	}
 	r.cmd.apply(&out, &notes)
 	if r.hasBytesIn {

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -818,5 +819,34 @@ func TestVegetaJSONDecoder(t *testing.T) {
 		`{"timestamp":"2024-13-01T00:00:00Z"}`, `{"timestamp":12}`, `[1]`, `{"seq":-1}`, `{"a":{"b":[1,{"c":null}]}}`,
 	} {
 		vegetaJSONAgrees(t, []byte(s))
+	}
+}
+
+// TestVegetaRateAndThroughput: rps is the throughput when the report
+// prints one, else the rate; sent_rps and success_rps keep each under its
+// name, null when not printed.
+func TestVegetaRateAndThroughput(t *testing.T) {
+	for _, c := range []struct {
+		name, in      string
+		rps           float64
+		sent, success *float64
+	}{
+		{"total only", "Requests [total] 1200\nDuration [total] 2s\nLatencies [mean, 95, 99, max] 1ms, 2ms, 3ms, 4ms\nStatus Codes [code:count] 200:1200\n",
+			600, nil, nil},
+		{"rate", "Requests [total, rate] 1200, 120.00\nDuration [total, attack, wait] 10s, 10s, 1ms\nLatencies [mean, 95, 99, max] 1ms, 2ms, 3ms, 4ms\nStatus Codes [code:count] 200:1200\n",
+			120, results.Ptr(120.0), nil},
+		{"rate and throughput", "Requests [total, rate, throughput] 1200, 120.00, 65.87\nDuration [total, attack, wait] 10.09s, 9.95s, 145ms\nLatencies [mean, 95, 99, max] 1ms, 2ms, 3ms, 4ms\nStatus Codes [code:count] 0:535 200:665\n",
+			65.87, results.Ptr(120.0), results.Ptr(65.87)},
+		{"json", `{"latencies":{"mean":1000000,"50th":1000000,"95th":1000000,"99th":1000000,"max":1000000,"min":1000000},"requests":1200,"rate":120,"throughput":65.87,"duration":10000000000,"wait":1000000,"success":0.55,"status_codes":{"200":665,"0":535},"errors":[]}`,
+			65.87, results.Ptr(120.0), results.Ptr(65.87)},
+	} {
+		runs, err := ParseAll(context.Background(), strings.NewReader(c.in), Options{Source: "x"})
+		if err != nil || len(runs) != 1 {
+			t.Fatalf("%s: %d runs, err %v", c.name, len(runs), err)
+		}
+		r := runs[0]
+		if r.RPS != c.rps || !reflect.DeepEqual(r.SentRPS, c.sent) || !reflect.DeepEqual(r.SuccessRPS, c.success) {
+			t.Errorf("%s: rps %v sent %v success %v, want %v %v %v", c.name, r.RPS, r.SentRPS, r.SuccessRPS, c.rps, c.sent, c.success)
+		}
 	}
 }

@@ -197,6 +197,10 @@ func (m *vegetaMetrics) run() (results.RunWithPercentiles, error) {
 	}
 	if m.Rate != nil {
 		out.TargetRPS = results.Ptr(*m.Rate)
+		out.SentRPS = results.Ptr(*m.Rate)
+	}
+	if m.Throughput != nil {
+		out.SuccessRPS = results.Ptr(*m.Throughput)
 	}
 	if m.Earliest != nil && vegetaTimeOK(*m.Earliest) && out.Requests > 0 {
 		t := m.Earliest.UTC()

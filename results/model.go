@@ -81,6 +81,14 @@ type Run struct {
 	// Notes are remarks of the parser about this run, "; "-separated
 	// (e.g. "uncorrected latency distribution also printed (-U)").
 	Notes *string `json:"notes,omitempty"`
+	// SentRPS is the rate at which requests were sent, as the tool reports
+	// it (vegeta's "rate": requests over the attack's duration), in
+	// requests per second.
+	SentRPS *float64 `json:"sent_rps,omitempty"`
+	// SuccessRPS is the rate of successful responses, as the tool reports
+	// it (vegeta's "throughput": successful requests over the attack's
+	// duration plus the wait for the last responses), in requests per second.
+	SuccessRPS *float64 `json:"success_rps,omitempty"`
 }
 
 // Percentile is one row of the percentiles table: a point of a run's

@@ -119,6 +119,8 @@ var runColumns = []column[Run]{
 	nullableStringCol("script", func(r *Run) **string { return &r.Script }),
 	nullableBoolCol("latency_corrected", func(r *Run) **bool { return &r.LatencyCorrected }),
 	nullableStringCol("notes", func(r *Run) **string { return &r.Notes }),
+	nullableFloat64Col("sent_rps", func(r *Run) **float64 { return &r.SentRPS }),
+	nullableFloat64Col("success_rps", func(r *Run) **float64 { return &r.SuccessRPS }),
 }
 
 var percentileColumns = []column[Percentile]{

@@ -75,6 +75,8 @@ func contract() map[Table][]contractColumn {
 			{"script", str, true},
 			{"latency_corrected", boo, true},
 			{"notes", str, true},
+			{"sent_rps", f64, true},
+			{"success_rps", f64, true},
 		},
 		TablePercentiles: {
 			{"run_id", str, false},

@@ -165,7 +165,7 @@ type RunsOptions struct {
 	// (<= 0: the defaults); MinSegment is also the step test's.
 	PenaltyFactor float64
 	MinSegment    int
-	Perms         int    // permutations of the step test (<= 0: DefaultPermutations)
+	Draws         int    // simulated series of the step test (<= 0: DefaultNullDraws)
 	Seed          uint64 // seed of the step test
 }
 
@@ -188,7 +188,7 @@ func ClassifyRuns(x []float64, o RunsOptions) (RunsClassification, error) {
 	}
 	var out RunsClassification
 	if n <= MaxStepRuns {
-		st, err := SegmentSteps(x, o.Alpha, o.MinSegment, o.Perms, o.Seed)
+		st, err := SegmentSteps(x, o.Alpha, o.MinSegment, o.Draws, o.Seed)
 		if err != nil {
 			return none, err
 		}

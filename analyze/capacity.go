@@ -64,7 +64,8 @@ func (v *Verdict) capacity(sys System) Capacity {
 			}
 			if g.Rep.RPS < (1-o.OpenShortfall)*(*g.TargetRPS) {
 				c.Saturated = true
-				c.Saturation = &Saturation{Kind: SaturationOpenShortfall, TargetRPS: *g.TargetRPS, RPS: g.Rep.RPS}
+				c.Saturation = &Saturation{Kind: SaturationOpenShortfall, TargetRPS: *g.TargetRPS, RPS: g.Rep.RPS,
+					SentRPS: g.Runs[len(g.Runs)-1].SentRPS}
 				if g.Connections != nil {
 					c.SaturatedAt = g.Connections
 				}

@@ -60,8 +60,11 @@ type Instability struct {
 	// corrected for (0 to 0.95).
 	AR float64
 	// Excursions are the worse-direction anomalies at least Factor times
-	// the level away, in order, with indices into x.
-	Excursions []Excursion
+	// the level away that left the level and came back, in order, with
+	// indices into x. Edges are those that start at From or reach the
+	// end: a worse start is a warm-up and a worse end a change not yet
+	// over, which are the warm-up classification's business.
+	Excursions, Edges []Excursion
 	// ShareN is the share of the observations in excursions and ShareW
 	// that of the weights (e.g. the requests of the windows).
 	ShareN, ShareW float64
@@ -106,8 +109,9 @@ type Instability struct {
 //     so many short excursions are found where a penalty of 15 ln n per
 //     changepoint never pays for them.
 //  3. Adjacent anomalies are merged; an excursion counts when it lies in
-//     the worse direction and its mean is at least Factor times the
-//     level away (latency 1.5x the level by default).
+//     the worse direction, its mean is at least Factor times the level
+//     away (latency 1.5x the level by default), and it lies inside the
+//     series (neither at its start nor at its end: see Edges).
 //
 // Then Unstable, and for at least 3 excursions the period: the median
 // interval between their starts, Periodic when the intervals agree and
@@ -194,7 +198,11 @@ func Excursions(x, w []float64, o InstabilityOptions) (Instability, error) {
 		if o.HigherIsBetter {
 			ratio = res.Level / e.Mean
 		}
-		if ratio >= o.Factor {
+		switch {
+		case ratio < o.Factor:
+		case e.Start == o.From || e.End == len(x):
+			res.Edges = append(res.Edges, e)
+		default:
 			res.Excursions = append(res.Excursions, e)
 		}
 	}

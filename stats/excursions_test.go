@@ -100,6 +100,12 @@ func TestExcursionsPeriodic(t *testing.T) {
 	if err != nil || r.Unstable || len(r.Excursions) != 1 || r.Excursions[0].Start != 55 {
 		t.Errorf("from 50: %+v, %v", r, err)
 	}
+	// A slow start and a slow end are edges, not excursions.
+	x[0], x[1], x[58], x[59] = 300, 300, 300, 300
+	r, err = Excursions(x, nil, InstabilityOptions{})
+	if err != nil || len(r.Excursions) != 6 || len(r.Edges) != 2 || r.Edges[0] != (Excursion{Start: 0, End: 2, Mean: x[0], Peak: x[0]}) || r.Edges[1].End != 60 {
+		t.Errorf("edges: %+v, %v", r.Edges, err)
+	}
 }
 
 func TestExcursionsErrors(t *testing.T) {

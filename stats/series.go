@@ -53,6 +53,8 @@ type SeriesClassification struct {
 	// for a flat one), when it ran; when it found a persistent trend the
 	// class says so and there is no steady state.
 	Trend *Trend
+	// TrendFrom is the first observation the trend test looked at.
+	TrendFrom int
 	// WarmupTau is the Kendall tau, toward the steady level, of the
 	// observations before an improving change that the warm-up rule
 	// looked at (LevelShifts only; 0 when it did not need it).
@@ -131,7 +133,7 @@ func ClassifySeries(segs []Segment, x []float64, o SeriesOptions) (SeriesClassif
 		if err != nil {
 			return out, err
 		}
-		out.Trend = &t
+		out.Trend, out.TrendFrom = &t, k
 		if t.Persistent {
 			out.Shift = nil
 			out.SteadySegment, out.SteadyStart = -1, -1

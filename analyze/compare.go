@@ -26,9 +26,9 @@ type Comparison struct {
 	AMean, BMean   float64
 	// Ratio is AMean/BMean, and CI its bootstrap interval over the
 	// steady runs (when a test ran): shown, but not what decides.
-	Ratio   float64
-	CI      *stats.CI
-	PValue  *float64
+	Ratio  float64
+	CI     *stats.CI
+	PValue *float64
 	// Estimate decides the verdict: the Hodges-Lehmann ratio a/b of the
 	// steady runs with its distribution-free interval at Options.Level
 	// (stats.HodgesLehmannRatio), which excludes 1 exactly when the

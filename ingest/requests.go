@@ -229,7 +229,7 @@ type reqRun struct {
 
 	n, errors, non2xx, timeouts int64
 	bytesIn                     int64
-	maxStart                    int64 // the latest start: the attack's end
+	maxStart                    int64   // the latest start: the attack's end
 	mean, m2                    float64 // Welford
 	minLat, maxLat              float64
 	origin, minStart, maxEnd    int64

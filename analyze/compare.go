@@ -277,14 +277,16 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 // of ln ratio from the nearer edge of the practical band, at least a
 // quarter of the band: outside the band the interval must clear the edge,
 // inside it must stay within. Both the scatter and the distance are the
-// same with a and b swapped. nil when a side has fewer than 2 positive
-// values.
+// same with a and b swapped. A side with fewer than 2 values has no
+// scatter and is left out of the pool; nil when both are, or a value or
+// the ratio is not positive.
 func (v *Verdict) runsNeeded(xa, xb []float64, ratio float64) *int {
 	o := v.Options
 	var ss float64
+	sides := 0
 	for _, x := range [][]float64{xa, xb} {
 		if len(x) < 2 {
-			return nil
+			continue
 		}
 		l := make([]float64, len(x))
 		for i, e := range x {
@@ -299,13 +301,14 @@ func (v *Verdict) runsNeeded(xa, xb []float64, ratio float64) *int {
 		}
 		s := 1.4826 * stats.Median(l)
 		ss += s * s
+		sides++
 	}
-	if !(ratio > 0) {
+	if sides == 0 || !(ratio > 0) {
 		return nil
 	}
 	edge := math.Log1p(o.PracticalBand)
 	dist := math.Max(math.Abs(math.Abs(math.Log(ratio))-edge), edge/4)
-	n, err := stats.RunsPerSide(math.Sqrt(ss/2), dist, o.Alpha, o.Power)
+	n, err := stats.RunsPerSide(math.Sqrt(ss/float64(sides)), dist, o.Alpha, o.Power)
 	if err != nil {
 		return nil
 	}

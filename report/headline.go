@@ -28,31 +28,36 @@ func Headline(v *analyze.Verdict) string {
 	at := settingsText(c.Settings)
 	switch c.Verdict {
 	case analyze.AFaster, analyze.BFaster:
-		win, lose, r := c.A, c.B, c.Ratio
+		win, lose, r := c.A, c.B, decidingRatio(c)
 		if c.Verdict == analyze.BFaster {
-			win, lose, r = c.B, c.A, 1/c.Ratio
-		}
-		ci := ""
-		if c.CI != nil {
-			lo, hi := c.CI.Lo, c.CI.Hi
-			if c.Verdict == analyze.BFaster {
-				lo, hi = 1/c.CI.Hi, 1/c.CI.Lo
-			}
-			ci = fmt.Sprintf(", %s %% CI %s", rel(100*c.CI.Level), relRange(lo, hi))
+			win, lose, r = c.B, c.A, 1/r
 		}
 		return fmt.Sprintf("%s is faster than %s at %s: %sx the throughput (%d vs %d runs%s, p = %s).",
-			win, lose, at, rel(r), c.ARuns, c.BRuns, ci, rel(*c.PValue))
+			win, lose, at, rel(r), c.ARuns, c.BRuns, estimateCI(c, c.Verdict == analyze.BFaster), rel(*c.PValue))
 	case analyze.NoDifference:
 		p := ""
 		if c.PValue != nil {
 			p = ", p = " + rel(*c.PValue)
 		}
-		return fmt.Sprintf("No difference shown between %s and %s at %s: throughput ratio %s (%d vs %d runs%s).",
-			c.A, c.B, at, rel(c.Ratio), c.ARuns, c.BRuns, p)
+		return fmt.Sprintf("No difference between %s and %s at %s: throughput ratio %s%s, inside the ±%s %% practical band (%d vs %d runs%s).",
+			c.A, c.B, at, rel(decidingRatio(c)), estimateCI(c, false), rel(100*v.Options.PracticalBand), c.ARuns, c.BRuns, p)
 	}
 	var why []string
 	for _, r := range h.Why {
 		why = append(why, obstacleText(r))
+	}
+	if len(why) == 0 { // the data were enough to test, but did not settle it
+		for _, r := range c.Reasons {
+			if !r.Note {
+				why = append(why, reasonText(r))
+			}
+		}
+		fast, slow, r := c.A, c.B, decidingRatio(c)
+		if (r < 1) == c.HigherIsBetter {
+			fast, slow, r = c.B, c.A, 1/r
+		}
+		return fmt.Sprintf("Not established that %s is faster than %s: it had %sx the throughput at %s, but %s.",
+			fast, slow, rel(r), at, strings.Join(why, " and "))
 	}
 	needed := ""
 	if c.RunsNeeded != nil {

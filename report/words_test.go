@@ -112,7 +112,7 @@ func TestSaturationText(t *testing.T) {
 		{&analyze.Saturation{Kind: analyze.SaturationConcurrency, From: analyze.Level{Connections: 50, RPS: 1604.711, LatMeanMs: lat(24.5249)},
 			To: analyze.Level{Connections: 100, RPS: 1618.2, LatMeanMs: lat(42.1249)}},
 			"from 50 to 100 connections throughput changed +0.841 % (1605 -> 1618 req/s) while mean latency rose +71.8 % (24.52 -> 42.12 ms)"},
-		{&analyze.Saturation{Kind: analyze.SaturationOpenShortfall, TargetRPS: 1000, RPS: 701.004}, "at a requested 1000 req/s it achieved 701 req/s (70.1 %)"},
+		{&analyze.Saturation{Kind: analyze.SaturationOpenShortfall, TargetRPS: 1000, RPS: 701.004}, "at a requested 1000 req/s it achieved 701 successful responses per second (70.1 %)"},
 		{nil, ""},
 	}
 	for _, c := range cases {
@@ -198,7 +198,7 @@ func TestWordFinding(t *testing.T) {
 			Facts: analyze.LittlesLawFacts{Ratios: []float64{0.791}}}, "b:80", []string{"is 0.791 (seq 1), not about 1. Below 0.9", "above 1.1"}},
 		{analyze.Finding{Code: analyze.CodeSaturated, Subject: analyze.Subject{Systems: []string{"o:80"}},
 			Facts: analyze.SaturatedFacts{At: &conns, Saturation: analyze.Saturation{Kind: analyze.SaturationOpenShortfall, TargetRPS: 1000, RPS: 700}}},
-			"o:80", []string{"o:80 is saturated at 100 connections or fewer: at a requested 1000 req/s it achieved 700 req/s (70 %). More load"}},
+			"o:80", []string{"o:80 is saturated at 100 connections or fewer: at a requested 1000 req/s it achieved 700 successful responses per second (70 %). More load"}},
 		{analyze.Finding{Code: analyze.CodeGeneratorBound, Subject: analyze.Subject{Systems: []string{"a:80"}}}, "a:80",
 			[]string{"Little's law ratio below 0.9"}},
 		{analyze.Finding{Code: analyze.CodeLongTail, Subject: analyze.Subject{Systems: []string{"a:80"}, Runs: two[:1]},

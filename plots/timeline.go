@@ -13,6 +13,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/stats"
 )
 
 // Stack is a figure of plots stacked vertically, top first, whose data
@@ -232,12 +233,17 @@ func Timeline(in Input, runID string) (*Stack, error) {
 	if w := d.Warmup; w != nil {
 		grey := draw.LineStyle{Color: colors[2], Width: lineWidth, Dashes: dashes[3]}
 		if w.WarmupEndS != nil && *w.WarmupEndS > d.XMin {
-			text := fmt.Sprintf("warm-up ends at %s s", fmtNum(*w.WarmupEndS))
+			text, name := fmt.Sprintf("warm-up ends at %s s", fmtNum(*w.WarmupEndS)), "warm-up end"
+			if w.Class != stats.ClassWarmup { // a slowdown: steady after getting worse
+				text, name = fmt.Sprintf("steady from %s s", fmtNum(*w.WarmupEndS)), "steady from"
+			}
 			top.Add(vline{X: *w.WarmupEndS, Line: grey, Text: text})
 			bottom.Add(vline{X: *w.WarmupEndS, Line: grey})
-			top.Legend.Add("warm-up end ("+string(w.Class)+")", lineThumb{Line: grey})
+			top.Legend.Add(name+" ("+string(w.Class)+")", lineThumb{Line: grey})
+		} else if w.Class == stats.ClassFlat {
+			top.Legend.Add("no warm-up (flat)", lineThumb{})
 		} else if w.Class != "" {
-			top.Legend.Add("no warm-up end ("+string(w.Class)+")", lineThumb{})
+			top.Legend.Add("no steady state ("+string(w.Class)+")", lineThumb{})
 		}
 		if w.MSEREndS != nil && *w.MSEREndS > d.XMin {
 			dot := draw.LineStyle{Color: colors[2], Width: thinWidth, Dashes: dashes[2]}

@@ -67,9 +67,16 @@ type SeriesClassification struct {
 //
 //  1. A steady state must have levelled off: when TrendTest finds a
 //     persistent trend in the observations from the steady start on (the
-//     whole series for flat), there is none: the class becomes
-//     ClassSlowdown for a worsening trend and ClassNoSteadyState for an
-//     improving one, and SteadyStart is -1.
+//     whole series for flat), then within a run (without LevelShifts) the
+//     steady state starts at the first later observation (tried in up to
+//     64 steps) after which TrendTest finds none, leaving at least
+//     max(5, n/4) observations (fewer cannot show a trend at 5 %; a flat
+//     series with such a trend becomes a warmup or slowdown). Across runs
+//     there is no such search: a few runs cannot show where a trend ends,
+//     and choosing the steady runs by their values biases comparisons.
+//     When no steady start remains, the class becomes ClassSlowdown for a
+//     worsening trend and ClassNoSteadyState for an improving one, and
+//     SteadyStart is -1.
 //  2. With LevelShifts (series of runs), an improving change at k (the
 //     steady start) is a warm-up only when it looks like one (Barrett et
 //     al. find warm-ups at the start of process executions; Kalibera &
@@ -135,10 +142,41 @@ func ClassifySeries(segs []Segment, x []float64, o SeriesOptions) (SeriesClassif
 		}
 		out.Trend, out.TrendFrom = &t, k
 		if t.Persistent {
+			worse := better(0, t.Slope)
+			// The steady state may begin later: the first start whose
+			// rest has no persistent trend, leaving at least max(5, n/4)
+			// observations (Barrett et al.'s tail), tried in up to 64
+			// steps.
+			last := n - max(5, n/4)
+			if o.LevelShifts {
+				last = k // runs: no search (see the doc comment)
+			}
+			step := max(1, (last-k)/64)
+			for k2 := k + step; k2 <= last; k2 += step {
+				t2, err := TrendTest(x[k2:], o.Alpha, o.Delta)
+				if err != nil {
+					return out, err
+				}
+				if !t2.Persistent {
+					out.Trend, out.TrendFrom, out.SteadyStart = &t2, k2, k2
+					for i, sg := range segs {
+						if sg.Start <= k2 && k2 < sg.End {
+							out.SteadySegment = i
+						}
+					}
+					if out.Class == ClassFlat {
+						out.Class, out.Decisive = ClassWarmup, 0
+						if worse {
+							out.Class = ClassSlowdown
+						}
+					}
+					return out, nil
+				}
+			}
 			out.Shift = nil
 			out.SteadySegment, out.SteadyStart = -1, -1
 			out.Class = ClassNoSteadyState
-			if better(0, t.Slope) {
+			if worse {
 				out.Class = ClassSlowdown
 			}
 		}

@@ -147,23 +147,28 @@ type Trend struct {
 	// Slope is the Theil-Sen slope per observation, and Change the fitted
 	// change over the series, Slope·(len(x)-1), in the units of x.
 	Slope, Change float64
-	// Level is the median of x, ResidSD the standard deviation of the
-	// tested points about the Theil-Sen line.
-	Level, ResidSD float64
+	// Level is the median of x; SD the standard deviation of the tested
+	// points and ResidSD their standard deviation about the Theil-Sen
+	// line.
+	Level, SD, ResidSD float64
 	// Tau and P are Kendall's tau and the Mann-Kendall p-value.
 	Tau, P float64
 	// Persistent is true when the trend is both significant (P < alpha)
-	// and large: |Change| > 2·max(ResidSD, delta·|Level|).
+	// and large: |Change| > 2·max(SD, delta·|Level|).
 	Persistent bool
 }
 
 // TrendTest asks whether a series that should be steady keeps moving: a
 // significant monotone trend (MannKendall, P < alpha) whose fitted size
-// over the series (TheilSen) exceeds twice the larger of the scatter about
-// the fitted line and the relative equivalence band delta·|median| of
-// Classify. The second condition keeps long series, where a negligible
-// drift is significant, and autocorrelated ones, where the test is too
-// liberal, from being called trending; the first keeps noise from it.
+// over the series (TheilSen) exceeds twice the larger of the series'
+// standard deviation and the relative equivalence band delta·|median|:
+// Classify's tolerance for one level (Barrett et al. hold a segment to its
+// own spread), doubled, so that a segment counts as one level while its
+// start and end differ by less than twice its spread. The second condition
+// keeps long series, where a negligible drift is significant, and
+// autocorrelated ones, where the test is too liberal, from being called
+// trending; the first keeps noise from it. A straight ramp has a change of
+// sqrt(12) ≈ 3.5 times its standard deviation.
 //
 // Series longer than 256 observations are reduced to at most 256 batch
 // means of consecutive observations first (which also tempers their
@@ -199,10 +204,11 @@ func TrendTest(x []float64, alpha, delta float64) (Trend, error) {
 		res[i] = v - (icpt + slope*float64(i))
 	}
 	t.ResidSD = sampleSD(res)
+	t.SD = sampleSD(y)
 	_, t.Tau, t.P, err = MannKendall(y)
 	if err != nil {
 		return Trend{}, err
 	}
-	t.Persistent = len(y) >= 3 && t.P < alpha && math.Abs(t.Change) > 2*max(t.ResidSD, delta*math.Abs(t.Level))
+	t.Persistent = len(y) >= 3 && t.P < alpha && math.Abs(t.Change) > 2*max(t.SD, delta*math.Abs(t.Level))
 	return t, nil
 }

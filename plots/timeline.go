@@ -41,18 +41,18 @@ func (s *Stack) Draw(c draw.Canvas) {
 // tlData is what the timeline figure of one run shows; x is the middle of
 // each window, in seconds since the run's start.
 type tlData struct {
-	Run        results.Run
-	System     int
-	Window     float64 // the most common window length, seconds
-	RPS        plotter.XYs
+	Run    results.Run
+	System int
+	Window float64 // the most common window length, seconds
+	RPS    plotter.XYs
 	// Sent, OK and Errors are requests sent, successful responses and
 	// failed requests per second per window, when the run is open-model or
 	// had errors (then RPS is not drawn): the three differ only there.
 	Sent, OK, Errors plotter.XYs
-	P50, P99   plotter.XYs
-	Mean       plotter.XYs // only when there is no p50
-	XMin, XMax float64
-	Warmup     *analyze.RunWarmup
+	P50, P99         plotter.XYs
+	Mean             plotter.XYs // only when there is no p50
+	XMin, XMax       float64
+	Warmup           *analyze.RunWarmup
 }
 
 // timelineRuns returns the runs with a series, in execution order.

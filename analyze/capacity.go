@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/loadverdict/loadverdict/results"
@@ -62,7 +63,11 @@ func (v *Verdict) capacity(sys System) Capacity {
 			if g.LoadModel != results.LoadOpen || g.TargetRPS == nil || *g.TargetRPS <= 0 {
 				continue
 			}
-			if g.Rep.RPS < (1-o.OpenShortfall)*(*g.TargetRPS) {
+			// Short of successful responses, and of answers at all: a
+			// system that answers every request, if with errors, is not
+			// overloaded but failing (the errors finding says so).
+			floor := (1 - o.OpenShortfall) * (*g.TargetRPS)
+			if g.Rep.RPS < floor && answeredRPS(g.Runs[len(g.Runs)-1]) < floor {
 				c.Saturated = true
 				c.Saturation = &Saturation{Kind: SaturationOpenShortfall, TargetRPS: *g.TargetRPS, RPS: g.Rep.RPS,
 					SentRPS: g.Runs[len(g.Runs)-1].SentRPS}
@@ -86,4 +91,24 @@ func (v *Verdict) capacity(sys System) Capacity {
 		}
 	}
 	return c
+}
+
+// answeredRPS returns the rate at which a run's requests got a response,
+// an error status included: its requests less those that failed without
+// one (timeouts, socket errors), over its duration; +Inf when unknown.
+func answeredRPS(r results.Run) float64 {
+	if r.DurationS <= 0 {
+		return math.Inf(1)
+	}
+	var noAnswer int64
+	if r.Non2xx != nil {
+		noAnswer = max(r.Errors-*r.Non2xx, 0)
+	} else {
+		for _, p := range []*int64{r.Timeouts, r.ConnectErrors, r.ReadErrors, r.WriteErrors} {
+			if p != nil && *p > 0 {
+				noAnswer += *p
+			}
+		}
+	}
+	return float64(max(r.Requests-noAnswer, 0)) / r.DurationS
 }

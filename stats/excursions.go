@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 // DefaultExcursionFactor is the smallest size of an excursion that counts
@@ -56,8 +58,8 @@ type Instability struct {
 	// Level is the series' typical level, exp(median(ln x)), and Scale
 	// the robust standard deviation of ln x (1.4826·MAD, at least 0.01).
 	Level, Scale float64
-	// AR is the robust lag-1 autocorrelation of ln x that the scale was
-	// corrected for (0 to 0.95).
+	// AR is the robust lag-1 autocorrelation of the noise of ln x that
+	// collective anomalies were corrected for (0 to 0.95).
 	AR float64
 	// Excursions are the worse-direction anomalies at least Factor times
 	// the level away that left the level and came back, in order, with
@@ -93,10 +95,15 @@ type Instability struct {
 //
 //  1. The series is taken on a log scale (x must be positive), where a
 //     stall of 20x is a shift of ln 20 whatever the level, standardised
-//     robustly by the median and 1.4826·MAD of ln x[From:], and divided
-//     by sqrt((1+φ)/(1-φ)) for its lag-1 autocorrelation φ (estimated on
-//     the standardised series clipped to ±3; the package's ac_corrected
-//     transform), so that slow wander is not taken for anomalies.
+//     robustly by the median and 1.4826·MAD of ln x[From:]. The saving
+//     of a collective anomaly (a mean over m windows) is divided by
+//     (1+φ)/(1-φ), the long-run variance of an AR(1) noise with lag-1
+//     autocorrelation φ relative to independent noise (as the anomaly
+//     package's ac_corrected transform does for the whole series; a point
+//     anomaly keeps its marginal scale), so that slow wander is not taken
+//     for anomalies; φ is the correlation of successive standardised
+//     values that both lie within ±2.5 (the noise about the level, not
+//     the excursions, which are correlated stretches themselves).
 //  2. A penalised dynamic programme over z = standardised ln x finds
 //     the collective anomalies (stretches of >= 2 observations, at most
 //     half the series, whose mean departs from the baseline 0; saving
@@ -175,24 +182,17 @@ func Excursions(x, w []float64, o InstabilityOptions) (Instability, error) {
 	}
 	scale := max(1.4826*Median(dev), minScale)
 	z := make([]float64, n)
-	clipped := make([]float64, n)
 	for i, v := range y {
 		z[i] = (v - med) / scale
-		clipped[i] = max(-3, min(3, z[i]))
 	}
 	// AR(1) correction (the anomaly package's ac_corrected): a mean over
 	// m autocorrelated observations varies (1+φ)/(1-φ) times more than
-	// over independent ones, with φ the lag-1 autocorrelation, estimated
-	// robustly on z clipped to ±3 so that the excursions themselves weigh
-	// little.
-	phi := min(max(autocorrelation(clipped, 1), 0), 0.95)
-	k := math.Sqrt((1 + phi) / (1 - phi))
-	for i := range z {
-		z[i] /= k
-	}
+	// over independent ones, with φ the lag-1 autocorrelation of the
+	// baseline noise, estimated robustly.
+	phi := min(max(baselineAR(z), 0), 0.95)
 	res := Instability{N: n, Level: math.Exp(med), Scale: scale, AR: phi}
 
-	for _, a := range capa(z, o.Penalty, o.PointPenalty, max(2, n/2)) {
+	for _, a := range capa(z, (1+phi)/(1-phi), o.Penalty, o.PointPenalty, max(2, n/2)) {
 		e := excursion(x, w, a[0]+o.From, a[1]+o.From, o.HigherIsBetter)
 		ratio := e.Mean / res.Level
 		if o.HigherIsBetter {
@@ -282,8 +282,10 @@ func excursion(x, w []float64, start, end int, higherIsBetter bool) Excursion {
 // capa returns the anomalies [start, end) of the standardised series z,
 // merged where they touch: the optimal partition into baseline
 // observations, point anomalies (penalty betaPoint) and collective
-// anomalies of 2 to maxLen observations (penalty beta).
-func capa(z []float64, beta, betaPoint float64, maxLen int) [][2]int {
+// anomalies of 2 to maxLen observations (penalty beta). The saving of a
+// collective anomaly is divided by lrv, the ratio of the long-run
+// variance of a mean to its variance under independence.
+func capa(z []float64, lrv, beta, betaPoint float64, maxLen int) [][2]int {
 	n := len(z)
 	pre := make([]float64, n+1)
 	for i, v := range z {
@@ -304,7 +306,7 @@ func capa(z []float64, beta, betaPoint float64, maxLen int) [][2]int {
 		}
 		for m := 2; m <= min(maxLen, t); m++ {
 			s := pre[t] - pre[t-m]
-			if c := f[t-m] - s*s/float64(m) + beta; c < best {
+			if c := f[t-m] - s*s/(float64(m)*lrv) + beta; c < best {
 				best, arg, k = c, t-m, 2
 			}
 		}
@@ -323,6 +325,27 @@ func capa(z []float64, beta, betaPoint float64, maxLen int) [][2]int {
 	}
 	slices.Reverse(out)
 	return out
+}
+
+// baselineLimit is how many robust SDs from the median an observation may
+// lie and still count as baseline noise for baselineAR.
+const baselineLimit = 2.5
+
+// baselineAR returns the lag-1 correlation of the successive pairs of z
+// that both lie within ±baselineLimit: the autocorrelation of the noise
+// about the level, which a run of excursions (each a correlated stretch
+// far from the level) would otherwise inflate. 0 for fewer than 3 pairs.
+func baselineAR(z []float64) float64 {
+	var a, b []float64
+	for i := 1; i < len(z); i++ {
+		if math.Abs(z[i-1]) <= baselineLimit && math.Abs(z[i]) <= baselineLimit {
+			a, b = append(a, z[i-1]), append(b, z[i])
+		}
+	}
+	if len(a) < 3 {
+		return 0
+	}
+	return stat.Correlation(a, b, nil)
 }
 
 // autocorrelation returns the sample autocorrelation of x at lag l (0 for

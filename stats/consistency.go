@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -59,15 +60,7 @@ func CheckMean(mean, min, max float64, qs []Quantile, slack float64) MeanCheck {
 	}
 	c := MeanCheck{Lo: min, Hi: max, Possible: true}
 	pts := slices.Clone(qs)
-	slices.SortFunc(pts, func(a, b Quantile) int {
-		switch {
-		case a.Q < b.Q:
-			return -1
-		case a.Q > b.Q:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(pts, func(a, b Quantile) int { return cmp.Compare(a.Q, b.Q) })
 	prev := math.Inf(-1)
 	for _, p := range pts {
 		if p.Q < 0 || p.Q > 1 || !finite(p.Value) {

@@ -81,10 +81,10 @@ const (
 	ReasonUnsettled ReasonCode = "unsettled"
 	// ReasonInsideBand: significant (P) but the Level CI of the ratio
 	// reaches into the ±Band practical band. Not produced since analysis
-	// version 2 (ReasonUnsettled).
+	// version 3 (ReasonUnsettled).
 	ReasonInsideBand ReasonCode = "inside-practical-band"
 	// ReasonNotSignificant: P >= Alpha. Not produced since analysis
-	// version 2 (ReasonUnsettled or ReasonEquivalent).
+	// version 3 (ReasonUnsettled or ReasonEquivalent).
 	ReasonNotSignificant ReasonCode = "not-significant"
 )
 

@@ -13,7 +13,7 @@ import (
 // AnalysisVersion is the version of the analysis: it changes whenever the
 // same tables would give a different Verdict, so stored reports made by an
 // older version can be found and re-made.
-const AnalysisVersion = 2
+const AnalysisVersion = 3
 
 // Options are the parameters of Analyze. DefaultOptions gives the values
 // of docs/STATISTICS.md; a zero field is not a valid setting.
@@ -169,7 +169,7 @@ const (
 	MethodSingleRun   = "single-run"            // one run: nothing to classify
 	MethodShortSeries = "short-series"          // 2-4 runs: stats.ClassifyShort
 	MethodStepTest    = "step-test+classify"    // 5-19 runs: stats.SegmentSteps and stats.ClassifySeries
-	MethodPELT        = "pelt+classify"         // PELT and stats.ClassifySeries (before analysis version 2: 5+ runs)
+	MethodPELT        = "pelt+classify"         // PELT and stats.ClassifySeries (before analysis version 3: 5+ runs)
 	MethodPELTMSER    = "pelt+classify+mser5"   // 20+ runs: PELT, stats.ClassifySeries, MSER-5
 	MethodPerRun      = "pelt+classify per run" // a group's within-run classes combined
 	MethodWithinRun   = "pelt+mser5"            // one run's windows: PELT, Classify, MSER-5

@@ -22,7 +22,7 @@ const coldJVMFile = "../../ingest/testdata/vegeta/coldjvm-800rps-20s.json.gz"
 // slower than 10-19 (0.51 ms): from 6 s the rest falls by 0.11 ms, more
 // than twice its spread (0.05 ms), with Mann-Kendall p = 0.002; from 9 s
 // it no longer does (docs/STATISTICS.md, warm-up item 8, analysis
-// version 2; version 1 said 6 s).
+// version 3; versions 1 and 2 said 6 s).
 const coldJVMLevelOffS = 9
 
 // TestReportColdJVM is the acceptance test of the JVM cold-start data set:

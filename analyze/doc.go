@@ -3,7 +3,10 @@
 // docs/STATISTICS.md: per system its groups of runs at equal settings with
 // warm-up (across and within runs) and steady state, the comparisons
 // between systems, capacity (Little's law, saturation, USL), the
-// methodology findings and the choice of what the headline leads with.
+// methodology findings, the SLO thresholds checked on each group's steady
+// values (Verdict.Thresholds), the CI gate's decision (Verdict.Gate) and
+// the choice of what the headline leads with (errors, overload, then the
+// comparison or a system's state).
 //
 // The Verdict carries codes and figures, never sentences: a Finding has a
 // Severity, a stable Code, a typed Subject and Facts (one type per code);

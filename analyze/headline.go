@@ -5,8 +5,16 @@ import "github.com/loadverdict/loadverdict/stats"
 // Lead says what the headline leads with.
 type Lead string
 
-// The leads of a headline.
+// The leads of a headline, in the order they take precedence: errors,
+// then overload, then the main statement (a comparison, a system's state,
+// or that nothing could be compared), which always follows.
 const (
+	// LeadErrors: groups failed more than Options.ErrorRateSevere of
+	// their requests (Headline.Errors).
+	LeadErrors Lead = "errors"
+	// LeadOverload: open-model systems achieved too little of their
+	// requested rate (Headline.Overloaded).
+	LeadOverload Lead = "overload"
 	// LeadComparison: the throughput comparison at the settings with the
 	// most runs (Headline.Comparison).
 	LeadComparison Lead = "comparison"
@@ -16,17 +24,38 @@ const (
 	LeadNoComparison Lead = "no-comparison"
 )
 
-// Headline is what the verdict's one quotable sentence says: which
-// comparison or system state leads, and why a leading comparison is not
-// established. Package report words it.
+// Headline is what the verdict's headline says, most important first:
+// errors above Options.ErrorRateSevere, then overload, then the main
+// statement: which comparison or system state, why a leading comparison
+// is not established, and a latency comparison that disagrees with the
+// throughput one. Closed-model saturation across concurrency levels is
+// the normal shape of a ladder of runs and stays under capacity and in
+// the findings. Package report words it.
 type Headline struct {
+	// Lead is what the headline leads with: LeadErrors, LeadOverload, or
+	// Main.
 	Lead Lead
+	// Main is the main statement: LeadComparison, LeadSystem or
+	// LeadNoComparison.
+	Main Lead
+	// Errors are the groups whose error rate (Group.ErrorRate) is at
+	// least Options.ErrorRateSevere, in the order of systems and groups.
+	Errors []ErrorLead
+	// Overloaded are the indexes in Verdict.Systems of the systems
+	// saturated by an open-model shortfall (SaturationOpenShortfall).
+	Overloaded []int
 	// Comparison is the index in Verdict.Comparisons of the leading
 	// comparison (LeadComparison), else -1.
 	Comparison int
 	// System is the index in Verdict.Systems of the system (LeadSystem),
 	// else -1.
 	System int
+	// Latency is the index in Verdict.Comparisons of a latency
+	// comparison (p99, else mean) of the leading comparison's systems and
+	// settings that is decided (AFaster or BFaster) and disagrees with the
+	// throughput verdict, else -1: throughput decides "faster", and the
+	// headline says both.
+	Latency int
 	// Why are the obstacles of an inconclusive leading comparison, in
 	// order: ReasonTooFewRuns (MinRuns, ARuns, BRuns), then per side
 	// without a steady state ReasonSingleRun (System) or ReasonNotSteady
@@ -34,11 +63,47 @@ type Headline struct {
 	Why []Reason
 }
 
-// headline chooses what the headline leads with: the throughput
-// comparison at the settings with the most runs, or a single system's
-// state.
+// ErrorLead is a group that failed too many of its requests.
+type ErrorLead struct {
+	System   string
+	Settings Settings
+	// Rate is the group's error rate (Group.ErrorRate) over Runs runs.
+	Rate float64
+	Runs int
+}
+
+// headline chooses what the headline says: errors, overload, then the
+// throughput comparison at the settings with the most runs, or a single
+// system's state.
 func (v *Verdict) headline() Headline {
-	h := Headline{Comparison: -1, System: -1}
+	h := Headline{Comparison: -1, System: -1, Latency: -1}
+	for si := range v.Systems {
+		s := &v.Systems[si]
+		for gi := range s.Groups {
+			g := &s.Groups[gi]
+			if rate, ok := g.ErrorRate(); ok && rate >= v.Options.ErrorRateSevere {
+				runs, _ := g.RepRuns()
+				h.Errors = append(h.Errors, ErrorLead{System: s.Label, Settings: g.Settings, Rate: rate, Runs: len(runs)})
+			}
+		}
+		if c := s.Capacity; c.Saturated && c.Saturation != nil && c.Saturation.Kind == SaturationOpenShortfall {
+			h.Overloaded = append(h.Overloaded, si)
+		}
+	}
+	h.Main = v.mainLead(&h)
+	switch {
+	case len(h.Errors) > 0:
+		h.Lead = LeadErrors
+	case len(h.Overloaded) > 0:
+		h.Lead = LeadOverload
+	default:
+		h.Lead = h.Main
+	}
+	return h
+}
+
+// mainLead chooses the main statement and fills its fields of h.
+func (v *Verdict) mainLead(h *Headline) Lead {
 	best := -1
 	for i := range v.Comparisons {
 		c := &v.Comparisons[i]
@@ -51,16 +116,15 @@ func (v *Verdict) headline() Headline {
 	}
 	if h.Comparison < 0 {
 		if len(v.Systems) == 1 {
-			h.Lead, h.System = LeadSystem, 0
-		} else {
-			h.Lead = LeadNoComparison
+			h.System = 0
+			return LeadSystem
 		}
-		return h
+		return LeadNoComparison
 	}
-	h.Lead = LeadComparison
 	c := v.Comparisons[h.Comparison]
 	if c.Verdict != Inconclusive {
-		return h
+		h.Latency = v.disagreeingLatency(c)
+		return LeadComparison
 	}
 	if c.ARuns < v.Options.MinRuns || c.BRuns < v.Options.MinRuns {
 		h.Why = append(h.Why, Reason{Code: ReasonTooFewRuns, MinRuns: v.Options.MinRuns, Alpha: v.Options.Alpha,
@@ -77,7 +141,22 @@ func (v *Verdict) headline() Headline {
 			h.Why = append(h.Why, Reason{Code: ReasonNotSteady, System: s, Class: g.Warmup.Class, ChangePct: g.Warmup.ChangePct})
 		}
 	}
-	return h
+	return LeadComparison
+}
+
+// disagreeingLatency returns the index of the p99 (else mean) latency
+// comparison of c's systems and settings that is decided and disagrees
+// with c's verdict, or -1.
+func (v *Verdict) disagreeingLatency(c Comparison) int {
+	for _, m := range []string{MetricLatP99Ms, MetricLatMeanMs} {
+		for i, l := range v.Comparisons {
+			if l.Metric == m && l.A == c.A && l.B == c.B && l.Settings.Equal(c.Settings) &&
+				(l.Verdict == AFaster || l.Verdict == BFaster) && l.Verdict != c.Verdict {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // Group returns the group of a system at the given settings, or nil.

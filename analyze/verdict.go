@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/results"
 	"github.com/loadverdict/loadverdict/stats"
 )
@@ -47,6 +48,15 @@ type Options struct {
 	SaturationLatGrowth float64 `json:"saturation_lat_growth"` // ... with latency growth above this is saturation
 	OpenShortfall       float64 `json:"open_shortfall"`        // open model: achieved rate below (1-x)*target is saturation
 	ErrorRateSevere     float64 `json:"error_rate_severe"`     // error rate from which errors are an error, not a warning
+
+	// SLO are the thresholds evaluated on each system's steady values
+	// (Verdict.Thresholds).
+	SLO []gate.Threshold `json:"slo,omitempty"`
+	// FailOn are the conditions that fail the gate (Verdict.Gate).
+	FailOn []gate.Condition `json:"fail_on,omitempty"`
+	// MaxRegressionPct is the largest regression, in percent, that does
+	// not fail the gate.
+	MaxRegressionPct float64 `json:"max_regression_pct,omitempty"`
 }
 
 // DefaultOptions returns the parameters of docs/STATISTICS.md.
@@ -104,6 +114,11 @@ type Verdict struct {
 	// contradictions are the runs whose figures contradict each other,
 	// in execution order.
 	contradictions []Contradiction
+	// Thresholds are the checks of Options.SLO: per threshold, one per
+	// system and settings it applies to.
+	Thresholds []ThresholdCheck
+	// Gate is the gate's decision (Options.FailOn).
+	Gate Gate
 }
 
 // Settings are what make runs comparable: runs of one system at equal
@@ -453,7 +468,9 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 	}
 	v.compare()
 	v.findings()
+	v.thresholds()
 	v.Headline = v.headline()
+	v.Gate = v.gate()
 	return v, nil
 }
 

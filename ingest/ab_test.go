@@ -226,7 +226,7 @@ func TestABCSV(t *testing.T) {
 
 // FuzzAB checks the ab parser as FuzzHey does the hey parser.
 func FuzzAB(f *testing.F) {
-	heyabFuzzSeeds(f, "testdata/ab/*.txt", "testdata/notwrk/ab_*.txt")
+	fuzzSeeds(f, "testdata/ab/*.txt", "testdata/notwrk/ab_*.txt")
 	f.Add([]byte(abRefused))
 	p := heyabParser(f, "ab")
 	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
@@ -234,7 +234,7 @@ func FuzzAB(f *testing.F) {
 
 // FuzzABGnuplot checks the ab -g parser.
 func FuzzABGnuplot(f *testing.F) {
-	heyabFuzzSeeds(f, "testdata/ab/*.tsv")
+	fuzzSeeds(f, "testdata/ab/*.tsv")
 	f.Add([]byte(abGnuplotHeader + "\nx\t99999999999999\t0\t0\t99999999999999999999\t0\n"))
 	p := heyabParser(f, "ab-gnuplot")
 	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
@@ -242,7 +242,7 @@ func FuzzABGnuplot(f *testing.F) {
 
 // FuzzABCSV checks the ab -e parser.
 func FuzzABCSV(f *testing.F) {
-	heyabFuzzSeeds(f, "testdata/ab/*.csv")
+	fuzzSeeds(f, "testdata/ab/*.csv")
 	p := heyabParser(f, "ab-csv")
 	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
 }

@@ -43,16 +43,6 @@ func (abCSVParser) Detect(head []byte) bool {
 	return len(l) == 1 || strings.HasPrefix(string(l[1]), "0,")
 }
 
-// newABTSVReader returns a csv.Reader of tab-separated rows over r, bounded
-// by heyabCapLines.
-func newABTSVReader(r io.Reader) *csv.Reader {
-	cr := csv.NewReader(newHeyabCapLines(r))
-	cr.Comma = '\t'
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	return cr
-}
-
 // abCSVRun is one run of an ab -e file.
 type abCSVRun struct {
 	line  int
@@ -111,7 +101,7 @@ func (abCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Si
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", opts.Source, err)
+			return readError(opts.Source, err)
 		}
 		if msg != "" {
 			return &SyntaxError{File: opts.Source, Line: line, Msg: "ab -e: " + msg}

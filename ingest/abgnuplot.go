@@ -50,7 +50,7 @@ func (abGnuplotParser) Detect(head []byte) bool {
 
 // Parse streams the requests of r to sink: one run per header.
 func (abGnuplotParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	return parseHeaderedLog(ctx, newABTSVReader(r), opts, sink, headeredLog{
+	return parseHeaderedLog(ctx, r, opts, sink, headeredLog{
 		format: "ab-gnuplot", what: "ab -g", header: abGnuplotHeader, sep: "\t",
 		meta: RequestRun{Tool: "ab", LoadModel: results.LoadClosed, UnixTime: true, Notes: []string{
 			"ab -g records no status (every request counted as a success, status 200), start times to the second and latencies in whole ms"}},

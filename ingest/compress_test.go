@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -10,6 +11,12 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 )
+
+// decompress returns a reader of br's content, decompressed as Parse does.
+func decompress(br *bufio.Reader, source string) (*bufio.Reader, func(), error) {
+	in := &input{source: source, raw: &trackReader{r: br}}
+	return in.decompress(bufio.NewReaderSize(in.raw, headSize))
+}
 
 func gz(t *testing.T, b []byte) []byte {
 	t.Helper()

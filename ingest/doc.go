@@ -26,6 +26,18 @@
 //     its summary JSON, and its --out json and --out csv points.
 //   - "jmeter-csv", "jmeter-csv-noheader", "jmeter-xml": JMeter JTL files.
 //   - "locust", "locust-history", "locust-failures": Locust's --csv files.
+//   - "bombardier", "bombardier-json": bombardier's text result and -o json.
+//   - "autocannon", "autocannon-json": autocannon's text tables and -j.
+//   - "artillery", "artillery-json": Artillery's console summary (with its
+//     periods as series) and its run --output report.
+//   - "siege", "siege-json": siege's summary, as text and as JSON.
+//   - "h2load": h2load's summary (HTTP/1.1 and h2).
+//   - "fortio", "fortio-json": fortio load's text and JSON results.
+//   - "ghz", "ghz-json": ghz's summary and its JSON report (per-call details
+//     into samples).
+//   - "oha", "oha-json": oha's summary (old and current layouts) and --json.
+//   - "gatling-log", "gatling": Gatling's text simulation.log (per request)
+//     and its console Global Information block.
 //
 // Conventions shared by the parsers:
 //
@@ -44,4 +56,38 @@
 //     are in Run.Notes.
 //   - Errors name the source: a *NoOutputError when no format is found, a
 //     *SyntaxError with the line when output is cut off in the middle of a run.
+//
+// # Errors: the input's, or someone else's
+//
+// Every error Parse returns is of one of two classes, decided in one place
+// (Parse), so that a caller needs one check, errors.Is(err, ErrInput):
+//
+//   - About the input: it matches ErrInput, and is a *SyntaxError (with the
+//     line when there is one) or a *NoOutputError. Reading the same bytes
+//     again gives the same error, so the pipeline rejects the input instead
+//     of retrying. This covers corrupt or cut-off gzip and zstd streams
+//     (and junk after them), XML, JSON, CSV and gob content the decoders
+//     refuse (an XML declaration of version "0", an unknown encoding), and
+//     per-request logs with more than 1 % malformed lines or bytes.
+//   - Not about the input: an error of the reader itself (a network
+//     failure, a file that changed while it was read), of the sink, or of
+//     the context. It is returned wrapped (errors.Is finds it), never as
+//     an input error, whatever a parser made of the bytes it got before:
+//     when the reader failed, the parse failed because of it. Parse reads
+//     its input to the end, also when a parser needs less, so a reader that
+//     fails only there (store.OpenFile) is heard.
+//
+// Parsers keep to the same rule when called directly: a decoder's error is
+// a *SyntaxError unless the reader under it failed (decodeError).
+//
+// # Strings and malformed bytes
+//
+// Every string a Sink receives from Parse is valid UTF-8 without NUL bytes:
+// invalid bytes and NULs are replaced by U+FFFD, once, in the sink Parse
+// puts in front of the caller's, and the run's notes say what was
+// replaced. A per-request log is rejected when more than 1 % of its lines
+// or more than 1 % of its bytes are malformed: a few huge junk lines, or a
+// valid gob stream followed by junk (every byte from the corrupt record on
+// counts), are rejected like many bad lines; below the limits the
+// malformed lines are counted and quoted in the notes.
 package ingest

@@ -73,8 +73,9 @@ func (heyCSVParser) Detect(head []byte) bool {
 // one bounded line, so encoding/csv's memory stays bounded whatever the
 // input.
 type heyabCapLines struct {
-	r   io.Reader
-	col int // bytes of the current line passed on
+	r       io.Reader
+	col     int   // bytes of the current line passed on
+	dropped int64 // bytes cut off so far
 }
 
 func newHeyabCapLines(r io.Reader) *heyabCapLines { return &heyabCapLines{r: r} }
@@ -89,6 +90,7 @@ func (c *heyabCapLines) Read(p []byte) (int, error) {
 			case b == '\n':
 				c.col = 0
 			case c.col >= maxLine:
+				c.dropped++
 				continue
 			default:
 				c.col++
@@ -234,11 +236,7 @@ func (b *heyabRunBuf) flush(capped bool) error {
 
 // Parse streams the requests of r to sink: one run per header.
 func (heyCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	cr := csv.NewReader(newHeyabCapLines(r))
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	cr.TrimLeadingSpace = true
-	return parseHeaderedLog(ctx, cr, opts, sink, headeredLog{
+	return parseHeaderedLog(ctx, r, opts, sink, headeredLog{
 		format: "hey-csv", what: "hey -o csv", header: heyCSVHeader, sep: ",",
 		meta: RequestRun{Tool: "hey", LoadModel: results.LoadClosed, Notes: []string{
 			"hey -o csv lists only requests that got a response (transport errors are left out) and neither the target nor the concurrency"}},
@@ -260,9 +258,16 @@ type headeredLog struct {
 	empty  string // note of the run emitted when the log has no request
 }
 
-// parseHeaderedLog streams the rows of cr into runs, one per header.
-func parseHeaderedLog(ctx context.Context, cr *csv.Reader, opts Options, sink Sink, l headeredLog) error {
+// parseHeaderedLog streams the rows of r (separated by l.sep, never
+// quoted) into runs, one per header.
+func parseHeaderedLog(ctx context.Context, r io.Reader, opts Options, sink Sink, l headeredLog) error {
 	a := NewRequests(opts, sink)
+	capped := newHeyabCapLines(r)
+	cr := csv.NewReader(capped)
+	cr.Comma = rune(l.sep[0])
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	cr.TrimLeadingSpace = l.sep == ","
 	headers := 0
 	var run *heyabRunBuf
 	for n := 0; ; n++ {
@@ -271,13 +276,15 @@ func parseHeaderedLog(ctx context.Context, cr *csv.Reader, opts Options, sink Si
 				return err
 			}
 		}
+		off, dropped := cr.InputOffset(), capped.dropped
 		rec, line, msg, err := heyabCSVRow(cr)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", opts.Source, err)
+			return readError(opts.Source, err)
 		}
+		a.Record(cr.InputOffset() - off + capped.dropped - dropped)
 		if msg != "" {
 			a.Bad(line, msg)
 			continue
@@ -311,6 +318,7 @@ func parseHeaderedLog(ctx context.Context, cr *csv.Reader, opts Options, sink Si
 			return err
 		}
 	}
+	a.InputSize(cr.InputOffset() + capped.dropped)
 	if headers == 0 {
 		return &NoOutputError{File: opts.Source, LookedFor: []string{l.format}}
 	}

@@ -6,7 +6,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"slices"
 	"strconv"
@@ -16,12 +15,22 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// SyntaxError is a parse error with its place: the file (or object key) and
-// the 1-based line, 0 when the error concerns no particular line.
+// ErrInput is matched (errors.Is) by every error about the content of an
+// input, as opposed to an error of the reader, of the sink or of the
+// context: *SyntaxError and *NoOutputError. Such an input is rejected, not
+// retried: reading it again gives the same error.
+var ErrInput = errors.New("input error")
+
+// SyntaxError is an error about the content of an input, with its place:
+// the file (or object key) and the 1-based line, 0 when the error concerns
+// no particular line. It matches ErrInput.
 type SyntaxError struct {
 	File string
 	Line int
 	Msg  string
+	// Err is the error of the decoder that found the fault (gzip, zstd,
+	// XML, JSON, gob), when there is one.
+	Err error
 }
 
 // Error returns "file:line: msg", or "file: msg" when Line is 0.
@@ -41,11 +50,18 @@ func (e *SyntaxError) Error() string {
 	return b.String()
 }
 
+// Unwrap returns the decoder's error, or nil.
+func (e *SyntaxError) Unwrap() error { return e.Err }
+
+// Is reports whether target is ErrInput.
+func (e *SyntaxError) Is(target error) bool { return target == ErrInput }
+
 // ErrNoOutput is matched (errors.Is) by every NoOutputError.
 var ErrNoOutput = errors.New("no load-generator output found")
 
 // NoOutputError reports an input in which no registered parser recognized
-// its format: empty files, random bytes, prose without a run.
+// its format: empty files, random bytes, prose without a run. It matches
+// ErrNoOutput and ErrInput.
 type NoOutputError struct {
 	File      string   // the source, empty when unknown
 	LookedFor []string // the formats looked for
@@ -60,8 +76,8 @@ func (e *NoOutputError) Error() string {
 	return msg + " (looked for: " + strings.Join(e.LookedFor, ", ") + ")"
 }
 
-// Is reports whether target is ErrNoOutput.
-func (e *NoOutputError) Is(target error) bool { return target == ErrNoOutput }
+// Is reports whether target is ErrNoOutput or ErrInput.
+func (e *NoOutputError) Is(target error) bool { return target == ErrNoOutput || target == ErrInput }
 
 // Options are the settings for parsing one source.
 type Options struct {
@@ -173,33 +189,62 @@ func Detect(head []byte) (Parser, error) {
 // samples and series of per-request formats. Memory stays bounded whatever
 // the size of r. Input compressed with gzip or zstd (told by its magic
 // bytes) is decompressed as it streams; input in UTF-16 with a byte order
-// mark (Windows PowerShell redirects) is converted to UTF-8. Errors are a
-// *NoOutputError, a *SyntaxError, an error of r or sink, or the context's
-// error.
+// mark (Windows PowerShell redirects) is converted to UTF-8. Every string
+// sink receives is valid UTF-8 without NUL bytes (others are replaced by
+// U+FFFD, and the run's notes say so).
+//
+// Parse reads r to its end, also when the parser needs less, so a reader
+// that fails there (a file that changed while it was read, see
+// store.OpenFile) fails the parse. Errors are classified once, here (see
+// the package documentation): an error of r, of sink or of ctx is
+// returned as such (wrapped, naming the source); every other error is
+// about the input and matches ErrInput (a *SyntaxError or a
+// *NoOutputError).
 func Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	br := bufio.NewReaderSize(r, headSize)
-	br, closeFn, err := decompress(br, opts.Source)
-	if err != nil {
+	if err := ctx.Err(); err != nil {
 		return err
+	}
+	in := &input{source: opts.Source, raw: &trackReader{r: r}}
+	head := headPool.Get().(*bufio.Reader)
+	head.Reset(in.raw)
+	defer func() {
+		head.Reset(nil)
+		headPool.Put(head)
+	}()
+	br, closeFn, err := in.decompress(head)
+	if err != nil {
+		return in.outcome(ctx, err, nil)
 	}
 	defer closeFn()
 	if bom, _ := br.Peek(2); bytes.Equal(bom, bomUTF16LE) || bytes.Equal(bom, bomUTF16BE) {
 		br = bufio.NewReaderSize(utf16Input(br), headSize)
 	}
-	head, err := br.Peek(headSize)
+	peek, err := br.Peek(headSize)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return fmt.Errorf("%s: %w", opts.Source, err)
+		return in.outcome(ctx, err, nil)
 	}
-	p, err := Detect(head)
+	p, err := Detect(peek)
 	if err != nil {
 		var no *NoOutputError
 		if errors.As(err, &no) {
 			no.File = opts.Source
 		}
-		return err
+		return in.outcome(ctx, err, nil)
 	}
-	return p.Parse(ctx, br, opts, sink)
+	clean := &cleanSink{sink: sink}
+	err = p.Parse(ctx, br, opts, clean)
+	if err == nil {
+		// The end of the input is where a changed file, a cut network
+		// stream or junk after a compressed stream shows.
+		_, err = io.Copy(io.Discard, br)
+	}
+	return in.outcome(ctx, err, clean)
 }
+
+// headPool keeps the buffers Parse reads an input's first MiB into: a
+// buffer per call made short inputs (and fuzzing) cost mostly the
+// clearing of a fresh MiB.
+var headPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, headSize) }}
 
 // ParseAll is Parse collecting the runs; on error it returns the runs
 // emitted before it.

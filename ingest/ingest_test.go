@@ -366,10 +366,11 @@ func TestSyntaxErrorString(t *testing.T) {
 		e    SyntaxError
 		want string
 	}{
-		{SyntaxError{"a.txt", 12, "bad"}, "a.txt:12: bad"},
-		{SyntaxError{"a.txt", 0, "bad"}, "a.txt: bad"},
-		{SyntaxError{"", 3, "bad"}, "3: bad"},
-		{SyntaxError{"", 0, "bad"}, "bad"},
+		{SyntaxError{File: "a.txt", Line: 12, Msg: "bad"}, "a.txt:12: bad"},
+		{SyntaxError{File: "a.txt", Msg: "bad"}, "a.txt: bad"},
+		{SyntaxError{Line: 3, Msg: "bad"}, "3: bad"},
+		{SyntaxError{Msg: "bad"}, "bad"},
+		{SyntaxError{File: "a.gz", Msg: "gzip: bad", Err: errors.New("gzip: bad")}, "a.gz: gzip: bad"},
 	} {
 		if got := c.e.Error(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
@@ -696,8 +697,8 @@ func TestNaNSummary(t *testing.T) {
 // autocannon's "Running 10s test @" line.
 func TestMixedTools(t *testing.T) {
 	var in bytes.Buffer
-	for _, name := range []string{"wrk/wrk_09.txt", "notwrk/autocannon_01.txt", "notwrk/bombardier_02.txt",
-		"notwrk/hey_01.txt", "notwrk/oha_01.txt", "wrk/wrk_04.txt", "notwrk/autocannon_02.txt"} {
+	for _, name := range []string{"wrk/wrk_09.txt", "autocannon/autocannon_01.txt", "bombardier/bombardier_02.txt",
+		"notwrk/hey_01.txt", "oha/oha_01.txt", "wrk/wrk_04.txt", "autocannon/autocannon_02.txt"} {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
 		if err != nil {
 			t.Fatal(err)
@@ -710,5 +711,31 @@ func TestMixedTools(t *testing.T) {
 	}
 	if runs[0].Requests != 819532 || runs[1].Requests != 718634 || runs[1].LatP99Ms == nil || *runs[1].LatP99Ms != 212.57 {
 		t.Errorf("runs %+v %+v", runs[0].Run, runs[1].Run)
+	}
+}
+
+// TestBareWrkArgs: a line of wrk's arguments without the program name is
+// taken as the command of the run that follows (its rate makes it wrk2);
+// bullets, prose and partial argument lists are not.
+func TestBareWrkArgs(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		ok   bool
+		rate float64
+	}{
+		{"-t1 -c64 -d60s -R2000 http://h:8080/", true, 2000},
+		{"-t2 -c100 -d30s --latency http://h/", true, 0},
+		{"--threads=2 --connections=10 http://h/", true, 0},
+		{"-c64 http://h/", false, 0},                   // one load option
+		{"-t1 -c64 -d60s -R2000", false, 0},            // no URL
+		{"- threads: -t2, connections -c10", false, 0}, // a bullet
+		{"-t2 -c10 and then http://h/", false, 0},      // prose
+		{"--", false, 0},
+		{"-", false, 0},
+	} {
+		cmd, ok := parseBareWrkArgs([]byte(c.line), 1)
+		if ok != c.ok || ok && (cmd.rate != c.rate || cmd.raw != c.line || cmd.url != "http://h:8080/" && cmd.url != "http://h/") {
+			t.Errorf("%q: %+v %v, want ok %v rate %v", c.line, cmd, ok, c.ok, c.rate)
+		}
 	}
 }

@@ -260,7 +260,7 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts Options, sink Sink) erro
 	}
 	head, err := br.Peek(min(br.Size(), 64<<10))
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return fmt.Errorf("%s: %w", opts.Source, err)
+		return readError(opts.Source, err)
 	}
 	var cols jtlColumns
 	header := false
@@ -287,10 +287,12 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts Options, sink Sink) erro
 				return err
 			}
 		}
+		off := cr.InputOffset()
 		rec, err := cr.Read()
 		if err == io.EOF {
 			break
 		}
+		g.a.Record(cr.InputOffset() - off)
 		if err != nil {
 			if errors.Is(err, errJTLRecordTooLong) {
 				return &SyntaxError{File: opts.Source, Line: lastLine + 1,
@@ -303,7 +305,7 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts Options, sink Sink) erro
 				guard.mark = cr.InputOffset()
 				continue
 			}
-			return fmt.Errorf("%s: %w", opts.Source, err)
+			return readError(opts.Source, err)
 		}
 		guard.mark = cr.InputOffset()
 		line, _ := cr.FieldPos(0)
@@ -343,6 +345,7 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts Options, sink Sink) erro
 	if unknown > 0 {
 		g.note(fmt.Sprintf("%d records without a header in an unknown column layout (e.g. %d fields): bytes, threads and URL not read", unknown, unknownFields))
 	}
+	g.a.InputSize(cr.InputOffset())
 	return g.close(ctx)
 }
 

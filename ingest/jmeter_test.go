@@ -410,14 +410,7 @@ func TestJMeterCSVOdd(t *testing.T) {
 // fuzzJMeter checks a parser on data: no panic, errors of the documented
 // kinds, runs with finite non-negative numbers.
 func fuzzJMeter(f *testing.F, name string) {
-	files, _ := filepath.Glob("testdata/jmeter/*")
-	for _, in := range files {
-		if strings.HasSuffix(in, ".src") || strings.HasSuffix(in, ".md") || strings.HasSuffix(in, ".golden.json") {
-			continue
-		}
-		b := readPlain(f, in)
-		f.Add(b[:min(len(b), 16<<10)])
-	}
+	fuzzSeeds(f, "testdata/jmeter/*")
 	f.Add([]byte("timeStamp,elapsed\n1,1\n"))
 	f.Add([]byte("<testResults><httpSample t=\"1\" ts=\"1\"/>"))
 	p := jmeterParser(f, name)

@@ -64,6 +64,7 @@ func (jmeterXMLParser) Detect(head []byte) bool {
 
 // jtlFrame is a sample element being read.
 type jtlFrame struct {
+	start     int64 // offset of its start tag
 	s         jtlSample
 	bad       string // what is wrong with its attributes
 	request   bool   // counted as a request
@@ -77,14 +78,15 @@ const jtlMaxDepth = 64
 
 // Parse streams the samples of a JMeter XML file as requests.
 func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	d := xml.NewDecoder(r)
+	g := newJTLAgg(opts, sink)
+	src := &trackReader{r: r}
+	d := xml.NewDecoder(src)
 	var charsetErr error
 	d.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
 		out, err := jtlCharset(label, input)
 		charsetErr = err
 		return out, err
 	}
-	g := newJTLAgg(opts, sink)
 	var tp jtlTime
 	var stack []*jtlFrame
 	var text []byte // character data of the element being captured
@@ -97,6 +99,7 @@ func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 				return err
 			}
 		}
+		start := d.InputOffset()
 		tok, err := d.Token()
 		if err == io.EOF {
 			break
@@ -115,7 +118,7 @@ func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 				return &SyntaxError{File: opts.Source, Line: se.Line, Msg: "XML: " + se.Msg}
 			}
 			line, _ := d.InputPos()
-			return fmt.Errorf("%s:%d: %w", opts.Source, line, err)
+			return decodeError(src, opts.Source, line, "XML: ", err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -137,7 +140,7 @@ func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 				if len(stack) >= jtlMaxDepth {
 					return &SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("samples nested more than %d deep", jtlMaxDepth)}
 				}
-				f := &jtlFrame{}
+				f := &jtlFrame{start: start}
 				f.s.line = line
 				f.bad = jtlAttrs(&f.s, t.Attr, &tp, g)
 				tx := isJMeterTransaction(f.s.message)
@@ -162,6 +165,13 @@ func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 				capture, text = "failure", text[:0]
 			}
 		case xml.CharData:
+			if len(stack) == 0 && len(bytes.TrimSpace(t)) > 0 {
+				// Text between samples is no part of a JTL.
+				line, _ := d.InputPos()
+				g.a.Record(int64(len(t)))
+				g.bad(line, "text outside a sample")
+				continue
+			}
 			if capture != "" && len(text) < jtlMaxText*2 {
 				text = append(text, t[:min(len(t), jtlMaxText*2-len(text))]...)
 			}
@@ -185,6 +195,7 @@ func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 				continue
 			}
 			stack = stack[:len(stack)-1]
+			g.a.Record(d.InputOffset() - top.start)
 			if err := jtlEmit(g, top); err != nil {
 				return err
 			}
@@ -196,6 +207,7 @@ func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 	if truncated {
 		g.note("the file ends before </testResults> (JMeter stopped or still writing): samples after the last complete one are missing")
 	}
+	g.a.InputSize(d.InputOffset())
 	return g.close(ctx)
 }
 

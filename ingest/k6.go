@@ -211,6 +211,33 @@ func (t *k6Trend) set(stat string, ms float64) {
 	}
 }
 
+// merge adds the statistics of o that t lacks.
+func (t *k6Trend) merge(o *k6Trend) {
+	if !t.hasAvg && o.hasAvg {
+		t.set("avg", o.avg)
+	}
+	if !t.hasMin && o.hasMin {
+		t.set("min", o.min)
+	}
+	if !t.hasMax && o.hasMax {
+		t.set("max", o.max)
+	}
+	qs := make([]float64, 0, len(o.quantileLatency))
+	for q := range o.quantileLatency {
+		qs = append(qs, q)
+	}
+	slices.Sort(qs)
+	for _, q := range qs {
+		if _, ok := t.quantileLatency[q]; !ok {
+			if t.quantileLatency == nil {
+				t.quantileLatency = map[float64]float64{}
+			}
+			t.quantileLatency[q] = o.quantileLatency[q]
+			t.hasAny = true
+		}
+	}
+}
+
 // fill copies the trend into a run: mean, min, max, the percentile
 // columns and the distribution (min and max are its 0 and 1 quantiles).
 func (t *k6Trend) fill(run *results.RunWithPercentiles) {
@@ -454,6 +481,7 @@ type k6Run struct {
 	ignore       bool // inside a full-mode scenario or group section
 	inThresholds bool
 	thrMetric    string
+	thrDuration  k6Trend // http_req_duration statistics printed only in the thresholds
 	hasMetrics   bool
 	v1           bool
 	duration     k6Trend
@@ -730,10 +758,35 @@ func (st *k6State) thresholdLine(s []byte) {
 	switch {
 	case bytes.HasPrefix(s, k6Cross):
 		r.note(fmt.Sprintf("threshold crossed: %s %s", r.thrMetric, strings.TrimSpace(string(s[len(k6Cross):]))))
+		r.thresholdValues(s[len(k6Cross):])
 	case bytes.HasPrefix(s, k6Tick):
+		r.thresholdValues(s[len(k6Tick):])
 	default:
 		if !bytes.ContainsAny(s, " \t") && len(s) <= 256 {
 			r.thrMetric = string(s)
+		}
+	}
+}
+
+// thresholdValues keeps the statistics a threshold line of the
+// http_req_duration trend prints ("'p(99)<800' p(99)=803.33ms"): with the
+// default summaryTrendStats the metrics section shows no p(99), the
+// threshold line may be the only place it is printed.
+func (r *k6Run) thresholdValues(s []byte) {
+	if r.thrMetric != "http_req_duration" {
+		return
+	}
+	var buf [16][]byte
+	for _, tok := range fields(s, buf[:0]) {
+		if tok[0] == '\'' {
+			continue // the threshold expression itself
+		}
+		k, v, ok := bytes.Cut(tok, []byte("="))
+		if !ok || len(k) == 0 || string(k) == "count" {
+			continue
+		}
+		if ms, ok := k6DurationMs(v); ok && finite(ms) {
+			r.thrDuration.set(string(k), ms)
 		}
 	}
 }
@@ -855,6 +908,12 @@ func (st *k6State) build(r *k6Run) results.RunWithPercentiles {
 	run.Percentiles = []results.Percentile{}
 	if r.cmd != "" {
 		run.Command = results.Ptr(r.cmd)
+	}
+	if r.thrDuration.hasAny {
+		// Statistics printed only in a threshold line complete the trend;
+		// the metrics line wins where both print one.
+		r.duration.merge(&r.thrDuration)
+		r.hasDuration = true
 	}
 	if r.hasDuration {
 		r.duration.fill(&run)

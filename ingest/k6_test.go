@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -557,42 +558,58 @@ func k6CheckParse(t *testing.T, p Parser, data []byte) {
 	}
 }
 
-// k6FuzzSeeds adds the files of testdata folders whose names match.
-func k6FuzzSeeds(f *testing.F, dir, pattern string) {
-	files, _ := filepath.Glob(filepath.Join("testdata", dir, pattern))
-	for _, name := range files {
-		if strings.HasSuffix(name, ".golden.json") || strings.HasSuffix(name, ".src") {
-			continue
-		}
-		b, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-}
-
 // FuzzK6 checks the k6 text summary parser.
 func FuzzK6(f *testing.F) {
-	k6FuzzSeeds(f, "k6", "*.txt")
+	fuzzSeeds(f, "testdata/k6/*.txt")
 	f.Add([]byte(k6Classic))
 	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, k6Parser{}, data) })
 }
 
 // FuzzK6Summary checks the k6 summary JSON parser.
 func FuzzK6Summary(f *testing.F) {
-	k6FuzzSeeds(f, "k6", "*summary*.json")
+	fuzzSeeds(f, "testdata/k6/*summary*.json")
 	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, k6SummaryParser{}, data) })
 }
 
 // FuzzK6JSON checks the k6 --out json parser.
 func FuzzK6JSON(f *testing.F) {
-	k6FuzzSeeds(f, "k6", "out-json*.json")
+	fuzzSeeds(f, "testdata/k6/out-json*.json")
 	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, k6NDJSONParser{}, data) })
 }
 
 // FuzzK6CSV checks the k6 --out csv parser.
 func FuzzK6CSV(f *testing.F) {
-	k6FuzzSeeds(f, "k6", "out-csv*.csv")
+	fuzzSeeds(f, "testdata/k6/out-csv*.csv")
 	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, k6CSVParser{}, data) })
+}
+
+// TestK6ThresholdP99: a p(99) printed only in a THRESHOLDS line fills the
+// run's p99 and its percentile point; statistics of the metrics line win,
+// and thresholds of other metrics add nothing.
+func TestK6ThresholdP99(t *testing.T) {
+	runs, err := parseFile(t, "testdata/k6/thresholds-p99-edited.txt")
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%d runs, err %v", len(runs), err)
+	}
+	r := runs[0]
+	if r.LatP99Ms == nil || *r.LatP99Ms != 803.33 || r.LatP90Ms == nil || *r.LatP90Ms != 331.31 {
+		t.Errorf("p99 %v p90 %v", r.LatP99Ms, r.LatP90Ms)
+	}
+	var qs []float64
+	for _, p := range r.Percentiles {
+		qs = append(qs, p.Quantile)
+	}
+	if want := []float64{0, 0.5, 0.9, 0.95, 0.99, 1}; !reflect.DeepEqual(qs, want) {
+		t.Errorf("quantiles %v, want %v", qs, want)
+	}
+	in := " █ THRESHOLDS\n\n    http_req_duration\n    ✓ 'p(99)<900' p(99)=1.5s\n\n    iteration_duration\n    ✓ 'p(99.9)<9000' p(99.9)=8s\n\n" +
+		"  █ TOTAL RESULTS\n\n    http_req_duration..............: avg=2ms min=1ms med=2ms max=3s p(90)=2ms p(95)=2ms p(99)=2.5ms\n" +
+		"    http_reqs......................: 10 1/s\n"
+	runs, err = ParseAll(context.Background(), strings.NewReader(in), Options{Source: "x"})
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%d runs, err %v", len(runs), err)
+	}
+	if r := runs[0]; *r.LatP99Ms != 2.5 || r.LatP999Ms != nil {
+		t.Errorf("p99 %v p99.9 %v: the metrics line must win, other metrics add nothing", *r.LatP99Ms, r.LatP999Ms)
+	}
 }

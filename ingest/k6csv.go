@@ -114,7 +114,7 @@ func k6CSVRead(cr *csv.Reader, g *k6CSVGuard, source string) ([]string, int, err
 		}
 		return nil, line, &SyntaxError{File: source, Line: line, Msg: errK6CSVRecord.Error()}
 	}
-	return nil, 0, fmt.Errorf("%s: %w", source, err)
+	return nil, 0, readError(source, err)
 }
 
 // k6UnixTimestamp parses a timestamp into Unix nanoseconds: a number
@@ -182,10 +182,12 @@ func (k6CSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Si
 			}
 		}
 		n++
+		off := cr.InputOffset()
 		rec, line, err := k6CSVRead(cr, g, opts.Source)
 		if err == io.EOF {
 			break
 		}
+		a.Record(cr.InputOffset() - off)
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
 			a.Bad(line, pe.Err.Error())
@@ -259,5 +261,6 @@ func (k6CSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Si
 	if len(col) == 0 {
 		return &NoOutputError{File: opts.Source, LookedFor: []string{"k6-csv"}}
 	}
+	a.InputSize(cr.InputOffset())
 	return a.Close()
 }

@@ -168,7 +168,7 @@ func (k6SummaryParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 		}
 		var re *k6ReadError
 		if errors.As(err, &re) {
-			return fmt.Errorf("%s: %w", opts.Source, re.err)
+			return readError(opts.Source, re.err)
 		}
 		if cr.n > k6SummaryMax {
 			return &SyntaxError{File: opts.Source, Msg: fmt.Sprintf("k6 summary JSON larger than %d MiB", k6SummaryMax>>20)}

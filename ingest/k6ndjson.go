@@ -208,7 +208,12 @@ func (k6NDJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", opts.Source, err)
+			return readError(opts.Source, err)
+		}
+		a.Record(lr.size)
+		if lr.long {
+			a.Bad(lr.line, fmt.Sprintf("line longer than %d bytes", maxLine))
+			continue
 		}
 		b = bytes.TrimSpace(b)
 		if lr.line == 1 {
@@ -223,6 +228,7 @@ func (k6NDJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink
 	}
 	// A log without http_req_duration points (a test that made no HTTP
 	// requests) has no runs: not an error.
+	a.InputSize(lr.total)
 	return a.Close()
 }
 

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"io"
 )
 
@@ -26,8 +25,11 @@ const (
 // lineReader reads lines of at most maxLine bytes from a bufio.Reader without
 // copying them; a returned line is valid until the next call.
 type lineReader struct {
-	br   *bufio.Reader
-	line int // 1-based number of the line last returned
+	br    *bufio.Reader
+	line  int   // 1-based number of the line last returned
+	size  int64 // bytes of the line last returned, its line end included
+	total int64 // bytes of the lines returned so far
+	long  bool  // the line last returned was longer than the buffer
 }
 
 func newLineReader(r io.Reader) *lineReader {
@@ -42,11 +44,13 @@ func newLineReader(r io.Reader) *lineReader {
 // one. A line longer than the buffer is returned empty.
 func (lr *lineReader) next() ([]byte, error) {
 	b, err := lr.br.ReadSlice('\n')
+	lr.size, lr.long = int64(len(b)), false
 	if err == bufio.ErrBufferFull {
 		for err == bufio.ErrBufferFull {
-			_, err = lr.br.ReadSlice('\n')
+			b, err = lr.br.ReadSlice('\n')
+			lr.size += int64(len(b))
 		}
-		b = nil
+		b, lr.long = nil, true
 		if err == io.EOF {
 			err = nil
 		}
@@ -57,6 +61,7 @@ func (lr *lineReader) next() ([]byte, error) {
 		}
 	}
 	lr.line++
+	lr.total += lr.size
 	if n := len(b); n > 0 && b[n-1] == '\n' {
 		b = b[:n-1]
 	}
@@ -242,7 +247,7 @@ func eachLine(ctx context.Context, r io.Reader, source string, fn func(b []byte,
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", source, err)
+			return readError(source, err)
 		}
 		if err := fn(b, lr.line); err != nil {
 			return err

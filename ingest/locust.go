@@ -560,7 +560,7 @@ func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts Options,
 	if bad > 0 && float64(bad) > badLimit*float64(rows+bad) {
 		return &SyntaxError{File: opts.Source, Line: badLine, Msg: fmt.Sprintf("%d of %d rows malformed: %s", bad, rows+bad, strings.Join(badMsgs, "; "))}
 	}
-	run := locustHistoryRun(first, last, fullHistory)
+	run := locustHistoryRun(first, prev, last, fullHistory)
 	if hasUsers && maxUsers >= 1 && maxUsers < math.MaxInt32 {
 		run.Connections = results.Ptr(int32(maxUsers))
 	}
@@ -570,6 +570,9 @@ func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts Options,
 	}
 	if bad > 0 {
 		notes = append(notes, fmt.Sprintf("%d malformed rows skipped (%s)", bad, strings.Join(badMsgs, "; ")))
+	}
+	if last.t < prev.t {
+		notes = append(notes, "Aggregated rows out of time order: duration from the first row to the latest time stamp")
 	}
 	notes = append(notes, "Locust users (closed model); the history records no host")
 	run.Notes = results.Ptr(strings.Join(notes, "; "))
@@ -657,8 +660,10 @@ func locustWindow(runID string, first, prev, cur *locustHistRow) results.Series 
 	return s
 }
 
-// locustHistoryRun builds the run from the first and last Aggregated rows.
-func locustHistoryRun(first, last *locustHistRow, fullHistory bool) results.RunWithPercentiles {
+// locustHistoryRun builds the run from the first and last Aggregated rows;
+// its duration ends at latest, the row with the latest time stamp (the
+// last one, unless time stamps go back).
+func locustHistoryRun(first, latest, last *locustHistRow, fullHistory bool) results.RunWithPercentiles {
 	run := results.RunWithPercentiles{Run: results.Run{Tool: "locust", LoadModel: results.LoadClosed, SourceLine: int32(first.line),
 		Requests: last.count, Errors: last.failures}}
 	if first.t > 0 {
@@ -666,7 +671,7 @@ func locustHistoryRun(first, last *locustHistRow, fullHistory bool) results.RunW
 		t := time.Unix(int64(sec), int64(frac*1e9)).UTC()
 		run.StartedAt = &t
 	}
-	run.DurationS = last.t - first.t
+	run.DurationS = latest.t - first.t
 	if run.DurationS > 0 {
 		run.RPS = float64(last.count) / run.DurationS
 	}

@@ -185,21 +185,21 @@ func TestLocustFailures(t *testing.T) {
 
 // FuzzLocust checks the Locust stats parser.
 func FuzzLocust(f *testing.F) {
-	k6FuzzSeeds(f, "locust", "*_stats.csv")
-	k6FuzzSeeds(f, "locust", "*_requests.csv")
+	fuzzSeeds(f, "testdata/locust/*_stats.csv")
+	fuzzSeeds(f, "testdata/locust/*_requests.csv")
 	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, locustParser{}, data) })
 }
 
 // FuzzLocustHistory checks the Locust stats history parser.
 func FuzzLocustHistory(f *testing.F) {
-	k6FuzzSeeds(f, "locust", "*_stats_history.csv")
+	fuzzSeeds(f, "testdata/locust/*_stats_history.csv")
 	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, locustHistoryParser{}, data) })
 }
 
 // FuzzLocustFailures checks the parser of Locust's files without runs.
 func FuzzLocustFailures(f *testing.F) {
-	k6FuzzSeeds(f, "locust", "*_failures.csv")
-	k6FuzzSeeds(f, "locust", "*_distribution.csv")
+	fuzzSeeds(f, "testdata/locust/*_failures.csv")
+	fuzzSeeds(f, "testdata/locust/*_distribution.csv")
 	f.Add([]byte("Count,Message,Traceback,Nodes\n1,x,y,z\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, locustFailuresParser{}, data) })
 }

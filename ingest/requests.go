@@ -40,6 +40,12 @@ type RequestRun struct {
 	PlannedDurationS *float64
 	Command          *string
 	Notes            []string
+	// NoHTTPStatus says the log has no HTTP status (gRPC calls, Gatling's
+	// OK/KO): a request failed when its Error is set, and non2xx stays null.
+	NoHTTPStatus bool
+	// NoBytes says the log has no response sizes: bytes_in and
+	// transfer_bps stay null.
+	NoBytes bool
 }
 
 // Limits of the per-request aggregation; they bound its memory whatever
@@ -56,7 +62,8 @@ const (
 	originBuffer = 10000
 	// maxBadLines is how many malformed lines are quoted in a note.
 	maxBadLines = 3
-	// badLimit is the share of malformed lines beyond which a log is rejected.
+	// badLimit is the share of malformed lines, and of malformed bytes,
+	// beyond which a log is rejected.
 	badLimit = 0.01
 )
 
@@ -86,7 +93,21 @@ type Requests struct {
 	bad     int64
 	badMsgs []string
 	badLine int
+
+	size     int64 // bytes of the log read (InputSize)
+	recSize  int64 // bytes of the record being handled (Record)
+	badBytes int64 // bytes of malformed records and unreadable input
 }
+
+// InputSize tells how many bytes of the log the parser read, all of
+// them, before Close judges the share of malformed ones; without it, any
+// malformed byte rejects the log.
+func (a *Requests) InputSize(n int64) { a.size = n }
+
+// Record tells the size in bytes of the record (a line, a CSV record, an
+// XML element, a gob message) the parser is about to pass on with Add,
+// Good or Bad: when it is malformed, that many bytes are.
+func (a *Requests) Record(size int64) { a.recSize = size }
 
 // NewRequests returns an aggregator that sends to sink.
 func NewRequests(opts Options, sink Sink) *Requests {
@@ -120,6 +141,7 @@ func (a *Requests) Add(h int, line int, req Request) error {
 		return nil
 	}
 	a.good++
+	a.recSize = 0
 	r := a.runs[h]
 	if !r.started {
 		// Logs are written in completion order, not start order: the
@@ -167,9 +189,12 @@ func (a *Requests) record(r *reqRun, req Request) error {
 		Status: req.Status, BytesIn: req.BytesIn, Error: errPtr})
 }
 
-// Bad counts a malformed line; the first few are quoted in the runs' notes.
+// Bad counts a malformed line (with the bytes of its record, see Record);
+// the first few are quoted in the runs' notes.
 func (a *Requests) Bad(line int, msg string) {
 	a.bad++
+	a.badBytes += a.recSize
+	a.recSize = 0
 	if a.badLine == 0 {
 		a.badLine = line
 	}
@@ -180,18 +205,31 @@ func (a *Requests) Bad(line int, msg string) {
 
 // Good counts a well-formed line that carries no request (a header, a
 // metric point of no interest), so that the share of bad lines is fair.
-func (a *Requests) Good() { a.good++ }
+func (a *Requests) Good() {
+	a.good++
+	a.recSize = 0
+}
+
+// Meta returns what is known of run h beyond its requests, for a parser
+// that learns more of it while reading (e.g. the users active at once);
+// changes must be made before Close.
+func (a *Requests) Meta(h int) *RequestRun { return &a.runs[h].meta }
 
 // Runs reports how many runs have been seen.
 func (a *Requests) Runs() int { return len(a.runs) }
 
-// Close ends the log: it rejects it when more than 1 % of its lines were
-// malformed, and otherwise sends every run's series and then the run, in
-// order of first sight.
+// Close ends the log: it rejects it when more than 1 % of its lines, or
+// more than 1 % of its bytes (see Record and InputSize), were malformed, and
+// otherwise sends every run's series and then the run, in order of first
+// sight.
 func (a *Requests) Close() error {
 	if total := a.good + a.bad; a.bad > 0 && float64(a.bad) > badLimit*float64(total) {
 		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: fmt.Sprintf(
 			"%d of %d lines malformed (more than %g %%): %s", a.bad, total, 100*badLimit, strings.Join(a.badMsgs, "; "))}
+	}
+	if a.badBytes > 0 && float64(a.badBytes) > badLimit*float64(a.size) {
+		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: fmt.Sprintf(
+			"%d of %d bytes malformed (more than %g %%): %s", a.badBytes, a.size, 100*badLimit, strings.Join(a.badMsgs, "; "))}
 	}
 	if len(a.runs) == 0 && a.bad > 0 {
 		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: "no well-formed request: " + strings.Join(a.badMsgs, "; ")}
@@ -265,7 +303,7 @@ func (r *reqRun) add(q Request) {
 	r.maxStart = max(r.maxStart, q.Start)
 	r.maxEnd = max(r.maxEnd, q.Start+int64(q.LatencyMs*1e6))
 	r.bytesIn += q.BytesIn
-	failed := q.Error != "" || q.Status == 0 || q.Status < 200 || q.Status >= 400
+	failed := q.Error != "" || !r.meta.NoHTTPStatus && (q.Status == 0 || q.Status < 200 || q.Status >= 400)
 	if failed {
 		r.errors++
 	}
@@ -299,7 +337,8 @@ func (r *reqRun) add(q Request) {
 
 func isTimeout(e string) bool {
 	e = strings.ToLower(e)
-	return strings.Contains(e, "timeout") || strings.Contains(e, "deadline exceeded") || strings.Contains(e, "timed out")
+	return strings.Contains(e, "timeout") || strings.Contains(e, "deadline exceeded") || strings.Contains(e, "timed out") ||
+		strings.Contains(e, "deadlineexceeded") // gRPC's status name
 }
 
 // window returns the window holding offset t (seconds from the origin),
@@ -392,7 +431,13 @@ func (r *reqRun) summary() results.RunWithPercentiles {
 		TargetRPS: m.TargetRPS, PlannedDurationS: m.PlannedDurationS, Command: m.Command,
 		Requests: r.n, Errors: r.errors, Non2xx: results.Ptr(r.non2xx), Timeouts: results.Ptr(r.timeouts),
 		BytesIn: results.Ptr(r.bytesIn), HasSamples: true,
-	}}
+	}, Percentiles: []results.Percentile{}}
+	if m.NoHTTPStatus {
+		run.Non2xx = nil
+	}
+	if m.NoBytes {
+		run.BytesIn = nil
+	}
 	if m.UnixTime {
 		t := time.Unix(0, r.minStart).UTC()
 		run.StartedAt = &t
@@ -400,7 +445,9 @@ func (r *reqRun) summary() results.RunWithPercentiles {
 	if d := float64(r.maxEnd-r.minStart) / 1e9; d > 0 {
 		run.DurationS = d
 		run.RPS = float64(r.n) / d
-		run.TransferBPS = results.Ptr(float64(r.bytesIn) / d)
+		if !m.NoBytes {
+			run.TransferBPS = results.Ptr(float64(r.bytesIn) / d)
+		}
 	}
 	r.rates(&run.Run, &m)
 	if r.n > 0 {

@@ -1,6 +1,12 @@
 package ingest
 
-import "github.com/loadverdict/loadverdict/results"
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/loadverdict/loadverdict/results"
+)
 
 // Sink receives what a parser reads, in input order. Summary formats send
 // only runs; per-request formats send each run's samples first, then its
@@ -26,3 +32,125 @@ func (RunFunc) Sample(results.Sample) error { return nil }
 
 // Series drops s.
 func (RunFunc) Series(results.Series) error { return nil }
+
+// cleanSink is the one place rows enter the tables: Parse puts it between
+// every parser and the caller's sink. It makes every string valid UTF-8
+// without NUL bytes (invalid bytes and NULs become U+FFFD), notes on the
+// run when something was replaced (in the run, or in one of its samples
+// or series, which come before it), and remembers the sink's first error,
+// so that Parse can tell it from an error about the input.
+type cleanSink struct {
+	sink  Sink
+	err   error
+	dirty map[string][]string // run id -> what was replaced in its samples and series
+}
+
+// replacedNote starts the note on a run whose strings were replaced.
+const replacedNote = "invalid UTF-8 or NUL bytes replaced by U+FFFD in "
+
+// fail remembers the sink's first error and returns err.
+func (c *cleanSink) fail(err error) error {
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return err
+}
+
+// mark records that a string (what) of a sample or series of run id was
+// replaced.
+func (c *cleanSink) mark(id, what string) {
+	if c.dirty == nil {
+		c.dirty = map[string][]string{}
+	}
+	if !slices.Contains(c.dirty[id], what) {
+		c.dirty[id] = append(c.dirty[id], what)
+	}
+}
+
+// Run passes on r with its strings cleaned and a note when any string of
+// the run, its percentiles, samples or series was replaced.
+func (c *cleanSink) Run(r results.RunWithPercentiles) error {
+	var what []string
+	clean := func(s *string, name string) {
+		if !validString(*s) {
+			*s = cleanString(*s)
+			what = append(what, name)
+		}
+	}
+	cleanPtr := func(p **string, name string) {
+		if *p != nil && !validString(**p) {
+			v := cleanString(**p)
+			*p = &v
+			what = append(what, name)
+		}
+	}
+	id := r.RunID
+	clean(&r.RunID, "run_id")
+	clean(&r.Experiment, "experiment")
+	clean(&r.Source, "source")
+	clean(&r.Tool, "tool")
+	clean(&r.LoadModel, "load_model")
+	clean(&r.Label, "label")
+	clean(&r.Target, "target")
+	cleanPtr(&r.Command, "command")
+	cleanPtr(&r.Script, "script")
+	cleanPtr(&r.Notes, "notes")
+	if slices.ContainsFunc(r.Percentiles, func(p results.Percentile) bool { return !validString(p.RunID) }) {
+		pcts := slices.Clone(r.Percentiles)
+		for i := range pcts {
+			pcts[i].RunID = cleanString(pcts[i].RunID)
+		}
+		r.Percentiles = pcts
+		what = append(what, "percentiles")
+	}
+	what = append(what, c.dirty[id]...)
+	delete(c.dirty, id)
+	if len(what) > 0 {
+		note := replacedNote + strings.Join(what, ", ")
+		if r.Notes != nil && *r.Notes != "" {
+			note = *r.Notes + "; " + note
+		}
+		r.Notes = &note
+	}
+	return c.fail(c.sink.Run(r))
+}
+
+// Sample passes on s with its strings cleaned.
+func (c *cleanSink) Sample(s results.Sample) error {
+	id := s.RunID
+	if !validString(id) {
+		c.mark(id, "samples' run_id")
+		s.RunID = cleanString(id)
+	}
+	if s.Error != nil && !validString(*s.Error) {
+		c.mark(id, "samples' error")
+		e := cleanString(*s.Error)
+		s.Error = &e
+	}
+	return c.fail(c.sink.Sample(s))
+}
+
+// Series passes on s with its strings cleaned.
+func (c *cleanSink) Series(s results.Series) error {
+	if !validString(s.RunID) {
+		c.mark(s.RunID, "series' run_id")
+		s.RunID = cleanString(s.RunID)
+	}
+	return c.fail(c.sink.Series(s))
+}
+
+// validString reports whether s is valid UTF-8 without NUL bytes.
+func validString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c == 0 || c >= utf8.RuneSelf {
+			return utf8.ValidString(s[i:]) && strings.IndexByte(s[i:], 0) < 0
+		}
+	}
+	return true
+}
+
+// cleanString replaces invalid UTF-8 (each run of invalid bytes) and NUL
+// bytes in s by U+FFFD.
+func cleanString(s string) string {
+	return strings.ReplaceAll(strings.ToValidUTF8(s, "\uFFFD"), "\x00", "\uFFFD")
+}

@@ -52,11 +52,7 @@ func fuzzVegeta(t *testing.T, name string, data []byte) {
 func vegetaSeeds(f *testing.F, name string, extra ...string) {
 	for _, in := range goldenInputs(f, "testdata/vegeta") {
 		if vegetaWant(filepath.Base(in)) == name {
-			b := vegetaReadFile(f, in)
-			if len(b) > 64<<10 {
-				b = b[:64<<10]
-			}
-			f.Add(b)
+			f.Add(cutSeed(vegetaReadFile(f, in)))
 		}
 	}
 	for _, s := range extra {

@@ -107,7 +107,7 @@ func (vegetaHdrplotParser) Parse(ctx context.Context, r io.Reader, opts Options,
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %w", opts.Source, err)
+			return readError(opts.Source, err)
 		}
 		f := fields(normalize(b), buf[:0])
 		if inTable {

@@ -109,7 +109,8 @@ func (c *lineCounter) lineAt(off int64) int {
 
 // Parse streams the reports of r to sink.
 func (vegetaReportJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	lc := &lineCounter{r: r}
+	src := &trackReader{r: r}
+	lc := &lineCounter{r: src}
 	dec := json.NewDecoder(lc)
 	lab := labeler{labels: opts.Labels}
 	index := 0
@@ -128,10 +129,8 @@ func (vegetaReportJSONParser) Parse(ctx context.Context, r io.Reader, opts Optio
 			line := lc.lineAt(start)
 			if errors.As(err, &se) {
 				line = lc.lineAt(se.Offset)
-			} else if !errors.Is(err, io.ErrUnexpectedEOF) {
-				return fmt.Errorf("%s: %w", opts.Source, err)
 			}
-			return &SyntaxError{File: opts.Source, Line: line, Msg: "vegeta JSON report: " + err.Error()}
+			return decodeError(src, opts.Source, line, "vegeta JSON report: ", err)
 		}
 		end := dec.InputOffset()
 		startLine := lc.lineAt(end - int64(len(raw)))

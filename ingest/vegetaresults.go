@@ -110,7 +110,8 @@ func (p vegetaResultsParser) Detect(head []byte) bool {
 			}
 		}
 		var r vegetaGobResult
-		err := decodeVegetaGob(newVegetaGobDecoder(bytes.NewReader(head)), &r)
+		dec, _ := newVegetaGobDecoder(bytes.NewReader(head))
+		err := decodeVegetaGob(dec, &r)
 		if err == nil {
 			return vegetaTimeOK(r.Timestamp)
 		}
@@ -181,11 +182,13 @@ func vegetaTimeOK(t time.Time) bool {
 // nothing (memory stays bounded); blank lines are skipped; a last line
 // without a line end gets one.
 type lineFeeder struct {
-	br   *bufio.Reader
-	cur  []byte
-	line int   // lines handed out so far
-	err  error // read error of br other than io.EOF
-	tmp  []byte
+	br    *bufio.Reader
+	cur   []byte
+	line  int   // lines handed out so far
+	size  int64 // bytes of the line last handed out, as read
+	total int64 // bytes read, blank lines included
+	err   error // read error of br other than io.EOF
+	tmp   []byte
 }
 
 func newLineFeeder(r io.Reader) *lineFeeder {
@@ -203,9 +206,13 @@ func (f *lineFeeder) Read(p []byte) (int, error) {
 			return 0, f.err
 		}
 		b, err := f.br.ReadSlice('\n')
+		f.size = int64(len(b))
+		f.total += int64(len(b))
 		if err == bufio.ErrBufferFull {
 			for err == bufio.ErrBufferFull {
-				_, err = f.br.ReadSlice('\n')
+				b, err = f.br.ReadSlice('\n')
+				f.size += int64(len(b))
+				f.total += int64(len(b))
 			}
 			if err != nil && err != io.EOF {
 				f.err = err
@@ -305,11 +312,12 @@ func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts Option
 		err := decodeVegeta(dec, &res)
 		line := feed.line
 		if feed.err != nil {
-			return fmt.Errorf("%s: %w", opts.Source, feed.err)
+			return readError(opts.Source, feed.err)
 		}
 		if err == io.EOF {
 			break
 		}
+		g.a.Record(feed.size)
 		if err != nil {
 			g.a.Bad(line, err.Error())
 			continue
@@ -318,6 +326,7 @@ func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts Option
 			return err
 		}
 	}
+	g.a.InputSize(feed.total)
 	return g.a.Close()
 }
 
@@ -339,7 +348,8 @@ func (g *vegetaAgg) parseJSON(ctx context.Context, r io.Reader, opts Options) er
 	order := make(chan *vegetaBatch, inFlight)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
-	wg.Go(func() { readVegetaLines(ctx, r, opts, free, work, order, done) })
+	var total int64 // bytes read, set by the reader before it closes order
+	wg.Go(func() { total = readVegetaLines(ctx, r, opts, free, work, order, done) })
 	for range decoders {
 		wg.Go(func() {
 			for b := range work {
@@ -358,6 +368,7 @@ func (g *vegetaAgg) parseJSON(ctx context.Context, r io.Reader, opts Options) er
 		<-b.ready
 		for i := range b.recs {
 			e := &b.recs[i]
+			g.a.Record(e.size)
 			if e.bad != "" {
 				g.a.Bad(e.line, e.bad)
 				continue
@@ -373,11 +384,15 @@ func (g *vegetaAgg) parseJSON(ctx context.Context, r io.Reader, opts Options) er
 		}
 		if b.err != nil {
 			stop()
+			if se, ok := b.err.(*SyntaxError); ok && se.File == "" {
+				se.File = opts.Source
+			}
 			return b.err
 		}
 		free <- b
 	}
 	wg.Wait()
+	g.a.InputSize(total)
 	return g.a.Close()
 }
 
@@ -401,6 +416,7 @@ type vegetaBatch struct {
 type vegetaEntry struct {
 	line       int
 	start, end int
+	size       int64 // bytes of the line as read
 	bad        string
 	rec        vegetaRecord
 }
@@ -409,7 +425,8 @@ type vegetaEntry struct {
 func (b *vegetaBatch) decode() {
 	defer func() {
 		if p := recover(); p != nil {
-			b.err = fmt.Errorf("vegeta JSON decoder failed: %v", p)
+			// An input the decoder cannot take; Parse names the file.
+			b.err = &SyntaxError{Msg: fmt.Sprintf("vegeta JSON decoder failed: %v", p)}
 		}
 	}()
 	for i := range b.recs {
@@ -430,7 +447,7 @@ func (b *vegetaBatch) decode() {
 // readVegetaLines cuts r into batches of non-blank lines taken from free
 // and sends each to work (to be decoded) and order (to be aggregated in
 // input order), until the input ends, an error, or done.
-func readVegetaLines(ctx context.Context, r io.Reader, opts Options, free <-chan *vegetaBatch, work, order chan<- *vegetaBatch, done <-chan struct{}) {
+func readVegetaLines(ctx context.Context, r io.Reader, opts Options, free <-chan *vegetaBatch, work, order chan<- *vegetaBatch, done <-chan struct{}) (total int64) {
 	defer close(order)
 	defer close(work)
 	br, ok := r.(*bufio.Reader)
@@ -460,18 +477,22 @@ func readVegetaLines(ctx context.Context, r io.Reader, opts Options, free <-chan
 			}
 		}
 		data, err := br.ReadSlice('\n')
+		total += int64(len(data))
 		if err == bufio.ErrBufferFull {
+			size := int64(len(data))
 			for err == bufio.ErrBufferFull {
-				_, err = br.ReadSlice('\n')
+				data, err = br.ReadSlice('\n')
+				size += int64(len(data))
+				total += int64(len(data))
 			}
 			line++
-			b.recs = append(b.recs, vegetaEntry{line: line, bad: fmt.Sprintf("line longer than %d bytes", maxLine)})
+			b.recs = append(b.recs, vegetaEntry{line: line, size: size, bad: fmt.Sprintf("line longer than %d bytes", maxLine)})
 		} else if len(data) > 0 {
 			line++
 			if len(bytes.TrimSpace(data)) > 0 {
 				start := len(b.raw)
 				b.raw = append(b.raw, data...)
-				b.recs = append(b.recs, vegetaEntry{line: line, start: start, end: len(b.raw)})
+				b.recs = append(b.recs, vegetaEntry{line: line, start: start, end: len(b.raw), size: int64(len(data))})
 			}
 		}
 		if err == nil && line%ctxEvery == 0 {
@@ -483,7 +504,7 @@ func readVegetaLines(ctx context.Context, r io.Reader, opts Options, free <-chan
 			return
 		case err != nil:
 			if err != ctx.Err() {
-				err = fmt.Errorf("%s: %w", opts.Source, err)
+				err = readError(opts.Source, err)
 			}
 			b.err = err
 			send()
@@ -683,21 +704,23 @@ type vegetaGobResult struct {
 const maxVegetaGobMessage = 64 << 20
 
 // newVegetaGobDecoder returns a gob decoder of r whose messages are at
-// most maxVegetaGobMessage bytes.
-func newVegetaGobDecoder(r io.Reader) *gob.Decoder {
+// most maxVegetaGobMessage bytes, and its guard.
+func newVegetaGobDecoder(r io.Reader) (*gob.Decoder, *gobGuard) {
 	br, ok := r.(*bufio.Reader)
 	if !ok {
 		br = bufio.NewReader(r)
 	}
-	return gob.NewDecoder(&gobGuard{br: br})
+	g := &gobGuard{br: br}
+	return gob.NewDecoder(g), g
 }
 
 // gobGuard passes a gob stream through message by message (a count, then
 // that many bytes) and fails a message longer than maxVegetaGobMessage.
 type gobGuard struct {
-	br   *bufio.Reader
-	left int64 // bytes of the current message (with its count) still to pass
-	err  error
+	br     *bufio.Reader
+	left   int64 // bytes of the current message (with its count) still to pass
+	passed int64 // bytes passed so far
+	err    error
 }
 
 // Read implements io.Reader.
@@ -737,14 +760,20 @@ func (g *gobGuard) Read(p []byte) (int, error) {
 	}
 	n, err := g.br.Read(p)
 	g.left -= int64(n)
+	g.passed += int64(n)
 	return n, err
 }
 
 // parseGob reads a gob stream of results. A corrupt or truncated record
-// ends it (a gob stream cannot be resynchronized) as one malformed record.
+// ends it (a gob stream cannot be resynchronized) as one malformed record,
+// and every byte from its start to the end of the input is malformed: a
+// valid stream followed by junk is rejected unless the junk is at most
+// 1 % of the input. An error of the reader is returned as such.
 func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts Options) error {
-	dec := newVegetaGobDecoder(r)
+	src := &trackReader{r: r}
+	dec, guard := newVegetaGobDecoder(src)
 	var res vegetaGobResult
+	var good int64 // bytes of the records read so far
 	for n := 1; ; n++ {
 		if n%ctxEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -757,16 +786,28 @@ func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts Options) err
 			break
 		}
 		if err != nil {
-			if n == 1 {
-				return &SyntaxError{File: opts.Source, Msg: "vegeta gob results: first record: " + err.Error()}
+			if src.err != nil {
+				return readError(opts.Source, src.err)
 			}
+			if n == 1 {
+				return &SyntaxError{File: opts.Source, Msg: "vegeta gob results: first record: " + err.Error(), Err: err}
+			}
+			rest, derr := io.Copy(io.Discard, guard.br)
+			if derr != nil {
+				return readError(opts.Source, derr)
+			}
+			g.a.Record(guard.passed - good + rest)
 			g.a.Bad(n, "record "+strconv.Itoa(n)+": "+err.Error())
-			break
+			g.a.InputSize(guard.passed + rest)
+			return g.a.Close()
 		}
+		g.a.Record(guard.passed - good)
+		good = guard.passed
 		if err := vegetaAdd(g, n, res.Attack, res.Method, res.URL, res.Timestamp, int64(res.Latency), res.Code, res.BytesIn, res.Error); err != nil {
 			return err
 		}
 	}
+	g.a.InputSize(guard.passed)
 	return g.a.Close()
 }
 

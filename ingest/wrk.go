@@ -609,14 +609,19 @@ func (st *wrkState) line(b []byte, ln int) error {
 		r.tbps, r.hasTBPS = v, ok && finite(v)
 		return st.close()
 	}
-	// Not part of a run: maybe a command line for the next one.
+	// Not part of a run: maybe a command line for the next one, or its
+	// bare arguments.
+	c, ok := (*wrkCommand)(nil), false
 	if i := findWrkCommand(s); i >= 0 {
-		if c, ok := parseWrkCommand(string(s[i:]), ln); ok {
-			if err := st.close(); err != nil {
-				return err
-			}
-			st.pending = c
+		c, ok = parseWrkCommand(string(s[i:]), ln)
+	} else {
+		c, ok = parseBareWrkArgs(s, ln)
+	}
+	if ok {
+		if err := st.close(); err != nil {
+			return err
 		}
+		st.pending = c
 	}
 	return nil
 }

@@ -23,6 +23,32 @@ type wrkCommand struct {
 	more                     bool // ends with a backslash or lacks its URL: the next line may continue it
 }
 
+// parseBareWrkArgs reads a line that holds only wrk's arguments, without
+// the program name, as pasted from a container's entrypoint or a CI job
+// ("-t1 -c64 -d60s -R2000 --latency http://host/"): every token an option,
+// its value or the URL, with the URL and at least two of the options that
+// set the load (-t, -c, -d, -R).
+func parseBareWrkArgs(s []byte, line int) (*wrkCommand, bool) {
+	if len(s) < 2 || s[0] != '-' || s[1] == '-' && (len(s) < 3 || s[2] == ' ') || s[1] == ' ' {
+		return nil, false
+	}
+	c, ok := parseWrkCommand("wrk "+string(s), line)
+	if !ok || c.url == "" || c.more {
+		return nil, false
+	}
+	n := 0
+	for _, set := range []bool{c.hasThreads, c.hasConns, c.hasDur, c.hasRate} {
+		if set {
+			n++
+		}
+	}
+	if n < 2 {
+		return nil, false
+	}
+	c.raw = string(s)
+	return c, true
+}
+
 // findWrkCommand returns the offset in s of a wrk or wrk2 command line: a
 // token whose base name is wrk or wrk2 (after any prompt, "sudo", "time",
 // "docker run image", ...) followed by an option or a URL. It returns -1

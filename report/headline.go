@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -9,11 +10,33 @@ import (
 	"github.com/loadverdict/loadverdict/stats"
 )
 
-// Headline words the verdict's headline: one sentence a reader can quote,
-// about what analyze chose to lead with (v.Headline).
+// Headline words the verdict's headline: what analyze chose to say
+// (v.Headline), most important first: errors above the severe rate, then
+// overload, then the main statement (a comparison, with a latency
+// comparison that disagrees; a system's state; or that nothing could be
+// compared). Each part is one sentence a reader can quote.
 func Headline(v *analyze.Verdict) string {
 	h := v.Headline
-	switch h.Lead {
+	var parts []string
+	if len(h.Errors) > 0 {
+		var es []string
+		for _, e := range h.Errors {
+			es = append(es, fmt.Sprintf("%s failed %s %% of its requests at %s (%s)", e.System, rel(100*e.Rate),
+				settingsText(e.Settings), plural(e.Runs, "run")))
+		}
+		parts = append(parts, strings.Join(es, "; ")+".")
+	}
+	for _, i := range h.Overloaded {
+		s := v.Systems[i]
+		parts = append(parts, fmt.Sprintf("%s is overloaded: %s.", s.Label, saturationText(s.Capacity.Saturation)))
+	}
+	return strings.Join(append(parts, mainHeadline(v)), " ")
+}
+
+// mainHeadline words the headline's main statement.
+func mainHeadline(v *analyze.Verdict) string {
+	h := v.Headline
+	switch h.Main {
 	case analyze.LeadSystem:
 		s := v.Systems[h.System]
 		return fmt.Sprintf("%s: %s of %s analysed; %s.", s.Label, plural(s.Runs, "run"), toolList(v), groupsState(s))
@@ -26,21 +49,57 @@ func Headline(v *analyze.Verdict) string {
 	}
 	c := v.Comparisons[h.Comparison]
 	at := settingsText(c.Settings)
+	// With a baseline (side b), side a is the subject: "new is slower
+	// than old (the baseline)"; else the faster side is.
+	based := v.Options.Baseline != "" && c.B == v.Options.Baseline
+	baseName := c.B
+	if based {
+		baseName += " (the baseline)"
+	}
+	r := decidingRatio(c)
+	aBetter := (r > 1) == c.HigherIsBetter
 	switch c.Verdict {
 	case analyze.AFaster, analyze.BFaster:
-		win, lose, r := c.A, c.B, decidingRatio(c)
-		if c.Verdict == analyze.BFaster {
-			win, lose, r = c.B, c.A, 1/r
+		subj, other, otherLabel, ci := c.A, baseName, c.B, c.Estimate
+		if !based && c.Verdict == analyze.BFaster {
+			subj, other, otherLabel, r, ci = c.B, c.A, c.A, 1/r, invertCI(c.Estimate)
 		}
-		return fmt.Sprintf("%s is faster than %s at %s: %sx the throughput (%d vs %d runs%s, p = %s).",
-			win, lose, at, rel(r), c.ARuns, c.BRuns, estimateCI(c, c.Verdict == analyze.BFaster), rel(*c.PValue))
+		word := "faster"
+		if based && c.Verdict == analyze.BFaster {
+			word = "slower"
+		}
+		runs := fmt.Sprintf("%d vs %d runs", c.ARuns, c.BRuns)
+		if h.Latency >= 0 {
+			return fmt.Sprintf("%s is %s than %s by throughput at %s: %sx (%s%s, p = %s), but %s.",
+				subj, word, other, at, rel(r), runs, ciText(ci, ", "), relP(c.PValue), latencyClause(v.Comparisons[h.Latency], subj, otherLabel, false))
+		}
+		return fmt.Sprintf("%s is %s than %s at %s: %sx the throughput (%s%s, p = %s).",
+			subj, word, other, at, rel(r), runs, ciText(ci, ", "), relP(c.PValue))
 	case analyze.NoDifference:
 		p := ""
 		if c.PValue != nil {
-			p = ", p = " + rel(*c.PValue)
+			p = ", p = " + relP(c.PValue)
 		}
-		return fmt.Sprintf("No difference between %s and %s at %s: throughput ratio %s%s, inside the ±%s %% practical band (%d vs %d runs%s).",
-			c.A, c.B, at, rel(decidingRatio(c)), estimateCI(c, false), rel(100*v.Options.PracticalBand), c.ARuns, c.BRuns, p)
+		but := ""
+		if h.Latency >= 0 {
+			l := v.Comparisons[h.Latency]
+			subj, other := l.A, l.B
+			if !based && l.Verdict == analyze.AFaster {
+				subj, other = l.B, l.A // the side slower by latency
+			}
+			but = ", but " + latencyClause(l, subj, other, true)
+		}
+		return fmt.Sprintf("No difference between %s and %s at %s: throughput ratio %s%s, inside the ±%s %% practical band (%d vs %d runs%s)%s.",
+			c.A, baseName, at, rel(r), ciText(c.Estimate, ", "), rel(100*v.Options.PracticalBand), c.ARuns, c.BRuns, p, but)
+	}
+	subj, other, word := c.A, c.B, "faster"
+	switch {
+	case based && !aBetter:
+		other, word = baseName, "slower"
+	case based:
+		other = baseName
+	case !aBetter:
+		subj, other, r = c.B, c.A, 1/r
 	}
 	var why []string
 	for _, r := range h.Why {
@@ -52,23 +111,64 @@ func Headline(v *analyze.Verdict) string {
 				why = append(why, reasonText(r))
 			}
 		}
-		fast, slow, r := c.A, c.B, decidingRatio(c)
-		if (r < 1) == c.HigherIsBetter {
-			fast, slow, r = c.B, c.A, 1/r
-		}
-		return fmt.Sprintf("Not established that %s is faster than %s: it had %sx the throughput at %s, but %s.",
-			fast, slow, rel(r), at, strings.Join(why, " and "))
+		return fmt.Sprintf("Not established that %s is %s than %s: it had %sx the throughput at %s, but %s.",
+			subj, word, other, rel(r), at, strings.Join(why, " and "))
 	}
 	needed := ""
 	if c.RunsNeeded != nil {
 		needed = fmt.Sprintf("; %d steady runs per system would settle it", *c.RunsNeeded)
 	}
-	fast, slow, r := c.A, c.B, c.Ratio
-	if (c.Ratio < 1) == c.HigherIsBetter {
-		fast, slow, r = c.B, c.A, 1/c.Ratio
+	return fmt.Sprintf("Not established that %s is %s than %s: it had %sx the throughput at %s, but with %s the difference is not shown to be real%s.",
+		subj, word, other, rel(r), at, strings.Join(why, " and "), needed)
+}
+
+// ciText words a ratio's interval after prefix, e.g. ", 95 % CI
+// 1.02-1.16"; "" for none or an unbounded one.
+func ciText(ci *stats.CI, prefix string) string {
+	if ci == nil || math.IsInf(ci.Hi, 0) || ci.Lo <= 0 {
+		return ""
 	}
-	return fmt.Sprintf("Not established that %s is faster than %s: it had %sx the throughput at %s, but with %s the difference is not shown to be real%s.",
-		fast, slow, rel(r), at, strings.Join(why, " and "), needed)
+	return fmt.Sprintf("%s%s %% CI %s", prefix, rel(100*ci.Level), ratioRange(ci.Lo, ci.Hi))
+}
+
+// latencyClause words a latency comparison l from subj's side against
+// other: "slower by p99 latency: 1.2x b's (95 % CI 1.18-1.22, p =
+// 0.00794)"; named puts subj first ("a is slower by ...").
+func latencyClause(l analyze.Comparison, subj, other string, named bool) string {
+	r, ci := decidingRatio(l), l.Estimate
+	if ci == nil {
+		ci = l.CI
+	}
+	if subj != l.A {
+		r, ci = 1/r, invertCI(ci)
+	}
+	word := "slower"
+	if subjBetter := (l.Verdict == analyze.AFaster) == (subj == l.A); subjBetter {
+		word = "faster"
+	}
+	what := "mean latency"
+	if l.Metric == analyze.MetricLatP99Ms {
+		what = "p99 latency"
+	}
+	cis := ""
+	if t := ciText(ci, ""); t != "" {
+		cis = t + ", "
+	}
+	s := fmt.Sprintf("%s by %s: %sx %s's (%sp = %s)", word, what, rel(r), other, cis, relP(l.PValue))
+	if named {
+		return subj + " is " + s
+	}
+	return s
+}
+
+// invertCI returns the interval of the inverse ratio.
+func invertCI(ci *stats.CI) *stats.CI {
+	if ci == nil {
+		return nil
+	}
+	inv := *ci
+	inv.Estimate, inv.Lo, inv.Hi = 1/ci.Estimate, 1/ci.Hi, 1/ci.Lo
+	return &inv
 }
 
 // obstacleText words why the headline's comparison is not established.

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/gate"
 )
 
 // Summary is the document written as summary.json (docs/SCHEMA.md). Its
@@ -17,6 +18,8 @@ type Summary struct {
 	Headline        string            `json:"headline"`
 	Systems         []SummarySystem   `json:"systems"`
 	Comparisons     []SummaryCompare  `json:"comparisons"`
+	Thresholds      []SummaryCheck    `json:"thresholds"`
+	Gate            SummaryGate       `json:"gate"`
 	Findings        []SummaryFinding  `json:"findings"`
 	Warnings        []string          `json:"warnings"`
 	Options         analyze.Options   `json:"options"`
@@ -182,6 +185,42 @@ type SummaryEstimate struct {
 	CI     [2]*float64 `json:"ci"`
 }
 
+// SummaryCheck is one threshold checked on one system at one settings.
+type SummaryCheck struct {
+	Threshold        string      `json:"threshold"`
+	Metric           string      `json:"metric"`
+	Op               string      `json:"op"`
+	Limit            float64     `json:"limit"`
+	System           string      `json:"system"`
+	Tool             string      `json:"tool"`
+	Connections      *int32      `json:"connections"`
+	Threads          *int32      `json:"threads"`
+	TargetRPS        *float64    `json:"target_rps"`
+	PlannedDurationS *float64    `json:"planned_duration_s"`
+	Status           string      `json:"status"`
+	Value            *float64    `json:"value"`
+	CI               [2]*float64 `json:"ci"`
+	Runs             int         `json:"runs"`
+	Steady           bool        `json:"steady"`
+	Detail           string      `json:"detail"`
+}
+
+// SummaryGate is the gate's decision.
+type SummaryGate struct {
+	FailOn           []string            `json:"fail_on"`
+	MaxRegressionPct float64             `json:"max_regression_pct"`
+	Failed           bool                `json:"failed"`
+	Reasons          []SummaryGateReason `json:"reasons"`
+}
+
+// SummaryGateReason is one condition the verdict meets; Fails is true
+// when it is one the gate fails on.
+type SummaryGateReason struct {
+	Condition string `json:"condition"`
+	Fails     bool   `json:"fails"`
+	Message   string `json:"message"`
+}
+
 // SummaryFinding is a methodology finding with its fix.
 type SummaryFinding struct {
 	Severity string `json:"severity"`
@@ -209,6 +248,7 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 	s := &Summary{
 		Experiment: v.Experiment, GeneratedBy: generatedBy, AnalysisVersion: v.AnalysisVersion,
 		Headline: Headline(v), Systems: []SummarySystem{}, Comparisons: []SummaryCompare{},
+		Thresholds: summaryChecks(v), Gate: summaryGate(v),
 		Findings: []SummaryFinding{}, Warnings: warningLines(v), Options: v.Options,
 		Runs: []SummaryRunBrief{},
 	}
@@ -306,6 +346,42 @@ func JSON(w io.Writer, v *analyze.Verdict, generatedBy string) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(NewSummary(v, generatedBy))
+}
+
+// summaryChecks converts the threshold checks; a value is rounded as its
+// metric's column is (error rates to 6 significant digits).
+func summaryChecks(v *analyze.Verdict) []SummaryCheck {
+	out := []SummaryCheck{}
+	for _, c := range v.Thresholds {
+		t := thresholdOf(v, c)
+		rnd := func(x float64) float64 { return round(x, 2) }
+		if t.Metric == gate.ErrorRate {
+			rnd = func(x float64) float64 { return sig(x, 6) }
+		}
+		sc := SummaryCheck{Threshold: t.Expr, Metric: string(t.Metric), Op: string(t.Op), Limit: t.Limit, System: c.System,
+			Tool: c.Settings.Tool, Connections: c.Settings.Connections, Threads: c.Settings.Threads, TargetRPS: c.Settings.TargetRPS,
+			PlannedDurationS: c.Settings.PlannedDurationS, Status: string(c.Status), Runs: c.Runs, Steady: c.Steady, Detail: checkValue(v, c)}
+		if c.Value != nil {
+			sc.Value = ptr(rnd(*c.Value))
+		}
+		if c.CI != nil {
+			sc.CI = [2]*float64{ptr(rnd(c.CI.Lo)), ptr(rnd(c.CI.Hi))}
+		}
+		out = append(out, sc)
+	}
+	return out
+}
+
+// summaryGate converts the gate's decision.
+func summaryGate(v *analyze.Verdict) SummaryGate {
+	g := SummaryGate{FailOn: []string{}, MaxRegressionPct: v.Options.MaxRegressionPct, Failed: v.Gate.Failed, Reasons: []SummaryGateReason{}}
+	for _, c := range v.Options.FailOn {
+		g.FailOn = append(g.FailOn, string(c))
+	}
+	for _, r := range v.Gate.Reasons {
+		g.Reasons = append(g.Reasons, SummaryGateReason{Condition: string(r.Condition), Fails: r.Fails, Message: gateReasonText(v, r)})
+	}
+	return g
 }
 
 func warmup(w analyze.Warmup) SummaryWarmup {

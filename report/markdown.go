@@ -67,9 +67,13 @@ func (m *md) all(meta Meta) {
 	v := m.v
 	m.p("# loadverdict: %s\n\n", text(v.Experiment))
 	m.p("**Verdict:** %s\n\n", text(Headline(v)))
+	if len(v.Options.FailOn) > 0 {
+		m.p("**Gate:** %s\n\n", text(gateSummary(v, len(v.Gate.Reasons))))
+	}
 	m.answers()
 	m.systems()
 	m.comparisons()
+	m.thresholds()
 	m.warmup()
 	m.latency()
 	m.capacity()
@@ -254,6 +258,28 @@ func estimateCI(c analyze.Comparison, invert bool) string {
 		lo, hi = 1/e.Hi, 1/e.Lo
 	}
 	return fmt.Sprintf(", %s %% CI %s", rel(100*e.Level), ratioRange(lo, hi))
+}
+
+// thresholds lists the threshold checks, when thresholds were given.
+func (m *md) thresholds() {
+	v := m.v
+	if len(v.Options.SLO) == 0 {
+		return
+	}
+	m.p("## Thresholds\n\n")
+	m.p("Each threshold is checked on each system's steady runs (the last run where there is no steady state): ")
+	m.p("`pass` or `fail` when the %s %% CI over the runs lies on one side of the limit (the value decides where there are too few runs for a CI), ", rel(100*v.Options.Level))
+	m.p("`marginal` when it straddles the limit, `unknown` when a run does not report the metric.\n\n")
+	if len(v.Thresholds) == 0 {
+		m.p("No system ran at settings a threshold applies to.\n\n")
+		return
+	}
+	m.p("| threshold | system | settings | status | value |\n|---|---|---|---|---|\n")
+	for _, c := range v.Thresholds {
+		m.p("| %s | %s | %s | %s | %s |\n", code(thresholdOf(v, c).Expr, true), text(c.System), text(settingsText(c.Settings)),
+			c.Status, text(checkValue(v, c)))
+	}
+	m.p("\n")
 }
 
 // verdictWords says a comparison's verdict in words.

@@ -12,6 +12,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/report"
 	"github.com/loadverdict/loadverdict/results"
 )
@@ -58,7 +59,9 @@ func TestMarkdownInjection(t *testing.T) {
 			}
 			opts := analyze.DefaultOptions()
 			opts.Baseline = h
-			v, err := analyze.Analyze(analyze.Set{Experiment: "x", Runs: runs}, opts)
+			opts.SLO = thresholds(t, "rps>=100", "error_rate<0.01")
+			opts.FailOn = gate.Conditions
+			v, err := analyze.Analyze(analyze.Set{Experiment: h, Runs: runs}, opts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +70,31 @@ func TestMarkdownInjection(t *testing.T) {
 			if err := report.Markdown(&md, v, []report.Figure{{Name: "throughput.png", Title: h, Alt: h}}, meta); err != nil {
 				t.Fatal(err)
 			}
-			checkHTML(t, render(t, md.Bytes()), h)
+			checkHTML(t, render(t, md.Bytes()), h, "")
+			// summary.md and compare --format markdown: the same, and
+			// their tables keep 7 and 5 cells a row.
+			var smd, cmd bytes.Buffer
+			if err := report.SummaryMarkdown(&smd, v, "report.md"); err != nil {
+				t.Fatal(err)
+			}
+			if err := report.Compare(&cmd, v, "markdown"); err != nil {
+				t.Fatal(err)
+			}
+			for _, doc := range []string{smd.String(), cmd.String()} {
+				checkHTML(t, render(t, []byte(doc)), h, "report.md")
+				for _, line := range strings.Split(doc, "\n") {
+					if !strings.HasPrefix(line, "| ") {
+						continue
+					}
+					cells := strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") - 1
+					if cells != 7 && cells != 5 {
+						t.Errorf("table row has %d cells: %s", cells, line)
+					}
+				}
+			}
+			if !strings.Contains(smd.String(), "**Gate:** ") || !strings.Contains(smd.String(), "| threshold |") {
+				t.Errorf("summary.md lacks the gate or the thresholds:\n%s", smd.String())
+			}
 			// Tables keep their shape: every row of the runs table has 19 cells.
 			for _, line := range strings.Split(md.String(), "\n") {
 				if strings.HasPrefix(line, "| 0 | ") || strings.HasPrefix(line, "| 1 | ") {
@@ -89,8 +116,9 @@ var allowed = map[string][]string{
 }
 
 // checkHTML fails when the rendered report has an element or attribute the
-// report does not write itself, or an image other than its figure.
-func checkHTML(t *testing.T, doc, label string) {
+// report does not write itself, an image other than its figure, or a link
+// other than to link (none when link is "").
+func checkHTML(t *testing.T, doc, label, link string) {
 	t.Helper()
 	z := html.NewTokenizer(strings.NewReader(doc))
 	for {
@@ -102,6 +130,9 @@ func checkHTML(t *testing.T, doc, label string) {
 			continue
 		}
 		tok := z.Token()
+		if link != "" && tok.Data == "a" && len(tok.Attr) == 1 && tok.Attr[0].Key == "href" && tok.Attr[0].Val == link {
+			continue
+		}
 		attrs, ok := allowed[tok.Data]
 		if !ok {
 			t.Errorf("label %q produced a <%s> element", label, tok.Data)

@@ -17,7 +17,8 @@
 //     collective and point anomalies: recurring stalls and their period).
 //   - Intervals: BootstrapMeanCI, BatchMeansCI and SteadyStateCI, which
 //     picks between them by Lag1Autocorrelation; BootstrapRatioCI for a
-//     ratio of means.
+//     ratio of means; MedianCI, the distribution-free interval of a
+//     median from order statistics.
 //   - Tests and power: MannWhitney (exact for up to 50 observations in
 //     all), HodgesLehmannRatio (the ratio that agrees with it, with Moses'
 //     interval), RunsPerSide for the replication a difference needs.

@@ -2,26 +2,18 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/report"
 )
 
-// compareFormats are the values of compare's --format.
-var compareFormats = []string{"text", "markdown", "json"}
-
 func runCompare(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "compare", "[-o DIR] [--format text|markdown|json] [--store DIR|s3://BUCKET] OLD NEW",
+	fs := newFlagSet(e, "compare", "[-o DIR] [--format text|markdown|json] [--store DIR|s3://BUCKET] [--threshold EXPR]... [--fail-on LIST] [--max-regression PCT] OLD NEW",
 		"Compare the runs of OLD (the baseline) with those of NEW, through the same pipeline and\n"+
 			"analysis as report. OLD and NEW are each a file or a folder, or with --store an\n"+
 			"experiment of the store. The runs of OLD form one system and those of NEW another, also\n"+
@@ -29,7 +21,11 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 			"without its extension), or old and new when both names are equal; --system NAME=OLD or\n"+
 			"--system NAME=NEW names it. With -o DIR the full report is written as\n"+
 			"by report; without it the work happens in a temporary folder that is removed, and only\n"+
-			"stdout says the result. A manifest applies only with --manifest. The inputs are only read.")
+			"stdout says the result. A manifest applies only with --manifest. The inputs are only read.\n"+
+			"Prints the headline and a table per setting: old, new, the change with its 95 % CI, p, runs\n"+
+			"old/new, ~ where no difference can be claimed, the reasons as numbered footnotes; then\n"+
+			"the thresholds and the gate. -o DIR also writes report.md, summary.md (for a pull request\n"+
+			"comment) and summary.json.\n"+gateHelp)
 	out := fs.String("o", "", "write the full report and the tables to `DIR` (default: none, a temporary folder)")
 	format := fs.String("format", "text", "stdout `format`: text, markdown or json")
 	var systems systemFlag
@@ -47,7 +43,7 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 		fs.Usage()
 		return usagef("compare: want OLD and NEW, got %d arguments", len(args))
 	}
-	if !slices.Contains(compareFormats, *format) {
+	if !slices.Contains(report.CompareFormats, *format) {
 		return usagef("compare: --format %q: want text, markdown or json", *format)
 	}
 	oldArg, newArg := args[0], args[1]
@@ -62,7 +58,7 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 			return usagef("compare: --system names local files; with --store, OLD and NEW are experiments")
 		}
 		oldName, newName = oldArg, newArg
-		res, err = compareStore(ctx, sf, in, oldArg, newArg, m)
+		res, err = compareStore(ctx, sf, in, oldArg, newArg, m, gate)
 	} else {
 		oldName, newName = sideNames(oldArg, newArg)
 		for _, s := range systems {
@@ -78,7 +74,7 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 		if oldName == newName {
 			return usagef("compare: OLD and NEW are both named %q", oldName)
 		}
-		res, err = compareLocal(ctx, e, *out, in, oldArg, newArg, oldName, newName, m)
+		res, err = compareLocal(ctx, e, *out, in, oldArg, newArg, oldName, newName, m, gate)
 	}
 	if err != nil {
 		return err
@@ -95,14 +91,10 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 		}
 		fmt.Fprintf(e.stderr, "report: %s\nsummary: %s\n", filepath.Join(*out, "report.md"), filepath.Join(*out, "summary.json"))
 	}
-	if err := printComparison(e.stdout, *format, res.report, oldName, newName); err != nil {
+	if err := report.Compare(e.stdout, res.report.Verdict, *format); err != nil {
 		return err
 	}
-	gate.notice(e.stderr)
-	if res.rejected > 0 {
-		return errReported
-	}
-	return nil
+	return gateResult(e, res.report.Verdict, res.rejected)
 }
 
 // sideNames names the systems of OLD and NEW after their base names, or
@@ -118,7 +110,7 @@ func sideNames(oldArg, newArg string) (string, string) {
 // compareLocal analyses local OLD and NEW as two systems of one
 // experiment, in dir (a temporary folder, removed, when dir is "").
 func compareLocal(ctx context.Context, e *env, dir string, in *inputFlags,
-	oldArg, newArg, oldName, newName string, m *pipeline.Manifest) (*localResult, error) {
+	oldArg, newArg, oldName, newName string, m *pipeline.Manifest, g *gateFlags) (*localResult, error) {
 	pl := &inputPlan{}
 	oldFiles, err := pl.systemFiles(oldArg, "OLD "+oldArg)
 	if err != nil {
@@ -152,12 +144,13 @@ func compareLocal(ctx context.Context, e *env, dir string, in *inputFlags,
 		dir = tmp
 	}
 	req := pipeline.Request{Experiment: exp, Manifest: m, Overrides: pipeline.Overrides{Systems: pl.rules, Baseline: oldName}}
+	g.apply(&req.Overrides)
 	return analyzeLocal(ctx, e, dir, pl.files, req, in.window.Seconds())
 }
 
 // compareStore analyses experiments OLD and NEW of a store as two
 // systems; nothing is written to the store.
-func compareStore(ctx context.Context, sf *storeFlags, in *inputFlags, oldExp, newExp string, m *pipeline.Manifest) (*localResult, error) {
+func compareStore(ctx context.Context, sf *storeFlags, in *inputFlags, oldExp, newExp string, m *pipeline.Manifest, g *gateFlags) (*localResult, error) {
 	for _, x := range []string{oldExp, newExp} {
 		if err := store.CheckExperiment(x); err != nil {
 			return nil, usagef("compare: %v", err)
@@ -183,103 +176,10 @@ func compareStore(ctx context.Context, sf *storeFlags, in *inputFlags, oldExp, n
 			{Name: newExp, Experiments: []string{newExp}, Flag: "NEW " + newExp}},
 		Baseline: oldExp,
 	}}
+	g.apply(&req.Overrides)
 	rep, err := p.Report(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	return &localResult{p: p, report: rep}, nil
-}
-
-// comparisonOut is compare's --format json.
-type comparisonOut struct {
-	Experiment  string                  `json:"experiment"`
-	Headline    string                  `json:"headline"`
-	Old         string                  `json:"old"`
-	New         string                  `json:"new"`
-	Comparisons []report.SummaryCompare `json:"comparisons"`
-}
-
-// printComparison prints the headline and the comparisons of a report's
-// summary.json in a simple form.
-func printComparison(w io.Writer, format string, r *pipeline.Report, oldName, newName string) error {
-	var sum report.Summary
-	for _, f := range r.Files {
-		if f.Name == "summary.json" {
-			if err := json.Unmarshal(f.Data, &sum); err != nil {
-				return err
-			}
-		}
-	}
-	if format == "json" {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		cs := sum.Comparisons
-		if cs == nil {
-			cs = []report.SummaryCompare{}
-		}
-		return enc.Encode(comparisonOut{Experiment: sum.Experiment, Headline: sum.Headline, Old: oldName, New: newName, Comparisons: cs})
-	}
-	header := []string{"system", "metric", "setting", "baseline", "mean", "ratio", "95% CI", "p", "runs", "verdict"}
-	var rows [][]string
-	for _, c := range sum.Comparisons {
-		rows = append(rows, []string{c.A, c.Metric, setting(c), c.B + " " + num(c.BMean), num(c.AMean),
-			strconv.FormatFloat(c.Ratio, 'f', 3, 64), ci(c.CI), optNum(c.PValue),
-			strconv.Itoa(c.BRuns) + "/" + strconv.Itoa(c.ARuns), c.Verdict})
-	}
-	if format == "markdown" {
-		fmt.Fprintf(w, "**%s**\n\n", sum.Headline)
-		if len(rows) == 0 {
-			_, err := fmt.Fprintln(w, "No comparison: no setting has runs of both systems.")
-			return err
-		}
-		fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
-		for _, r := range rows {
-			for i := range r {
-				r[i] = strings.ReplaceAll(r[i], "|", `\|`)
-			}
-			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
-		}
-		return nil
-	}
-	fmt.Fprintf(w, "%s\n\n", sum.Headline)
-	if len(rows) == 0 {
-		_, err := fmt.Fprintln(w, "No comparison: no setting has runs of both systems.")
-		return err
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
-	}
-	return tw.Flush()
-}
-
-// setting describes the load setting of a comparison.
-func setting(c report.SummaryCompare) string {
-	var parts []string
-	if c.Connections != nil {
-		parts = append(parts, strconv.Itoa(int(*c.Connections))+" conns")
-	}
-	if c.TargetRPS != nil {
-		parts = append(parts, num(*c.TargetRPS)+" req/s")
-	}
-	if len(parts) == 0 {
-		return "-"
-	}
-	return strings.Join(parts, ", ")
-}
-
-func ci(c [2]*float64) string {
-	if c[0] == nil || c[1] == nil {
-		return "-"
-	}
-	return "[" + strconv.FormatFloat(*c[0], 'f', 3, 64) + ", " + strconv.FormatFloat(*c[1], 'f', 3, 64) + "]"
-}
-
-func optNum(v *float64) string {
-	if v == nil {
-		return "-"
-	}
-	return strconv.FormatFloat(*v, 'g', 4, 64)
 }

@@ -12,50 +12,78 @@ import (
 	"gonum.org/v1/plot/cmpimg"
 )
 
-// exampleDir holds the committed report of the bundled example, made by
-//
-//	go run ./cmd/loadverdict report -o examples/zuul-vs-openresty examples/zuul-vs-openresty.txt
-//
-// from the repository's root. `go test ./cmd/loadverdict -run TestExampleReport -update` remakes it.
-const exampleDir = "examples/zuul-vs-openresty"
+// examples are the committed reports of examples/, each made from the
+// repository's root by the command given (args after "loadverdict"), with
+// the exit status it has. `go test ./cmd/loadverdict -run TestExample -update`
+// remakes them. A README.md beside an example's files is its own.
+var examples = []struct {
+	dir  string
+	args []string
+	exit int
+}{
+	{"examples/zuul-vs-openresty", []string{"report", "-o", "examples/zuul-vs-openresty", "examples/zuul-vs-openresty.txt"}, exitOK},
+	{"examples/before-after", []string{"compare", "-o", "examples/before-after", "--fail-on", "regression", "--threshold", "lat_p99_ms<250",
+		"testdata/truth/before-after/old", "testdata/truth/before-after/new"}, exitGate},
+}
 
-// TestExampleReportIsCurrent fails when the committed example report is
-// not what the code makes of the bundled example today.
+// TestExampleReportIsCurrent fails when a committed example report is
+// not what the code makes of its inputs today.
 func TestExampleReportIsCurrent(t *testing.T) {
 	t.Chdir("../..")
-	dir := exampleDir
-	if !*update {
-		dir = t.TempDir()
-	} else if err := os.RemoveAll(exampleDir); err != nil {
-		t.Fatal(err)
-	}
-	if _, errOut, err := runCLI(t, "", "report", "-o", dir, "examples/zuul-vs-openresty.txt"); err != nil {
-		t.Fatalf("%v: %s", err, errOut)
-	}
-	if *update {
-		return
-	}
-	got, want := listFiles(t, dir), listFiles(t, exampleDir)
-	if !slices.Equal(got, want) {
-		t.Fatalf("files differ: made %v, committed %v (go test ./cmd/loadverdict -run TestExampleReport -update)", got, want)
-	}
-	for _, name := range got {
-		a, _ := os.ReadFile(filepath.Join(dir, name))
-		b, _ := os.ReadFile(filepath.Join(exampleDir, name))
-		if strings.HasSuffix(name, ".png") {
-			ok, err := cmpimg.EqualApprox("png", a, b, 0.01)
-			if err != nil || !ok {
-				t.Errorf("%s differs from the committed figure (%v); run with -update and look at it", name, err)
-			}
-			if _, err := png.Decode(bytes.NewReader(a)); err != nil {
-				t.Errorf("%s: %v", name, err)
-			}
+	for _, ex := range examples {
+		dir := ex.dir
+		if !*update {
+			dir = t.TempDir()
+		} else if err := removeExample(ex.dir); err != nil {
+			t.Fatal(err)
+		}
+		args := slices.Clone(ex.args)
+		args[slices.Index(args, "-o")+1] = dir
+		if _, errOut, err := runCLI(t, "", args...); exitCode(err) != ex.exit {
+			t.Fatalf("%v: exit %d, want %d: %v\n%s", args, exitCode(err), ex.exit, err, errOut)
+		}
+		if *update {
 			continue
 		}
-		if !bytes.Equal(a, b) {
-			t.Errorf("%s is stale: run go test ./cmd/loadverdict -run TestExampleReport -update", name)
+		got, want := listFiles(t, dir), listFiles(t, ex.dir)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: files differ: made %v, committed %v (go test ./cmd/loadverdict -run TestExampleReport -update)", ex.dir, got, want)
+		}
+		for _, name := range got {
+			a, _ := os.ReadFile(filepath.Join(dir, name))
+			b, _ := os.ReadFile(filepath.Join(ex.dir, name))
+			if strings.HasSuffix(name, ".png") {
+				ok, err := cmpimg.EqualApprox("png", a, b, 0.01)
+				if err != nil || !ok {
+					t.Errorf("%s/%s differs from the committed figure (%v); run with -update and look at it", ex.dir, name, err)
+				}
+				if _, err := png.Decode(bytes.NewReader(a)); err != nil {
+					t.Errorf("%s: %v", name, err)
+				}
+				continue
+			}
+			if !bytes.Equal(a, b) {
+				t.Errorf("%s/%s is stale: run go test ./cmd/loadverdict -run TestExampleReport -update", ex.dir, name)
+			}
 		}
 	}
+}
+
+// removeExample removes what an example's command made in dir, keeping
+// its README.md.
+func removeExample(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	for _, e := range entries {
+		if e.Name() != "README.md" {
+			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // listFiles lists the files below dir, relative and sorted.
@@ -67,7 +95,9 @@ func listFiles(t *testing.T, dir string) []string {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		out = append(out, filepath.ToSlash(rel))
+		if rel != "README.md" {
+			out = append(out, filepath.ToSlash(rel))
+		}
 		return nil
 	})
 	if err != nil {

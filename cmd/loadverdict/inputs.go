@@ -401,7 +401,9 @@ func openInput(f string, stdin io.Reader, bar io.Writer) (io.ReadCloser, time.Ti
 	var c io.Closer = io.NopCloser(nil)
 	var modTime time.Time
 	if f != "-" {
-		fh, err := os.Open(f)
+		// store.OpenFile fails at the end of a file that changed while
+		// it was read, so a half-written input is never reported on.
+		fh, err := store.OpenFile(f)
 		if err != nil {
 			var pe *fs.PathError
 			if errors.As(err, &pe) {
@@ -409,9 +411,7 @@ func openInput(f string, stdin io.Reader, bar io.Writer) (io.ReadCloser, time.Ti
 			}
 			return nil, modTime, fmt.Errorf("%s: %v", f, err)
 		}
-		if st, err := fh.Stat(); err == nil {
-			modTime = st.ModTime()
-		}
+		modTime = fh.Stat().ModTime()
 		r, c = fh, fh
 	}
 	if bar != nil {

@@ -10,7 +10,7 @@ import (
 )
 
 func runReport(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "report", "[-o DIR] [--system NAME=PATH]... [--label host:port=name]... [--baseline NAME] [--manifest FILE] FILE...",
+	fs := newFlagSet(e, "report", "[-o DIR] [--system NAME=PATH]... [--label host:port=name]... [--baseline NAME] [--manifest FILE] [--threshold EXPR]... [--fail-on LIST] [--max-regression PCT] FILE...",
 		"Analyze the inputs (warm-up, steady state, comparison, capacity, methodology) through\n"+
 			"the bucket pipeline over DIR as a local store and write the verdict: DIR/report.md with\n"+
 			"its PNG figures, and DIR/summary.json; the tables go under\n"+
@@ -20,7 +20,7 @@ func runReport(ctx context.Context, args []string, e *env) error {
 			"Systems: a run belongs to the system whose --system PATH (or manifest systems: pattern)\n"+
 			"holds its file; else to the name its target maps to (--label, then the manifest's\n"+
 			"labels:); else to its host:port. A manifest is --manifest FILE or loadverdict.yaml in\n"+
-			"an input folder. Prints the headline verdict.")
+			"an input folder. Prints the headline verdict.\n"+gateHelp)
 	out := fs.String("o", "out", "output `DIR`")
 	baseline := fs.String("baseline", "", "compare every other system against this system `NAME`")
 	labels := labelFlag{}
@@ -40,6 +40,7 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	}
 	req := pipeline.Request{Experiment: exp, Manifest: m,
 		Overrides: pipeline.Overrides{Systems: plan.rules, Labels: labels, Baseline: *baseline}}
+	gate.apply(&req.Overrides)
 	res, err := analyzeLocal(ctx, e, *out, plan.files, req, in.window.Seconds())
 	if err != nil {
 		return err
@@ -49,11 +50,7 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	}
 	fmt.Fprintln(e.stdout, res.report.Headline)
 	fmt.Fprintf(e.stdout, "\nreport: %s\nsummary: %s\n", filepath.Join(*out, "report.md"), filepath.Join(*out, "summary.json"))
-	gate.notice(e.stderr)
-	if res.rejected > 0 {
-		return errReported
-	}
-	return nil
+	return gateResult(e, res.report.Verdict, res.rejected)
 }
 
 // localResult is an experiment analysed from local inputs.

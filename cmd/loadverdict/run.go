@@ -29,7 +29,9 @@ func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(form
 // it, and for nothing else.
 type gateError struct{ reasons []string }
 
-func (e *gateError) Error() string { return "gate failed: " + strings.Join(e.reasons, "; ") }
+func (e *gateError) Error() string {
+	return "gate failed:\n  - " + strings.Join(e.reasons, "\n  - ")
+}
 
 // Exit statuses, the same for every command.
 const (
@@ -43,6 +45,14 @@ const (
 const exitStatusHelp = `Exit status: 0 passed; 1 an input could not be read or parsed; 2 usage error
 (a bad flag or value, a name that matches nothing); 3 the gate (--fail-on) failed.
 `
+
+// gateHelp describes the gate in the --help of report and compare.
+const gateHelp = `The gate (exit 3): --fail-on regression fails when a comparison against the baseline finds
+the other system worse, significant at alpha and outside the practical band, by more than
+--max-regression percent; threshold when a --threshold (or the manifest's slo:) fails: its
+95 % CI over the steady runs (the value, with too few runs) is on the wrong side of the limit;
+inconclusive when a comparison cannot be decided or nothing could be compared. The reasons go
+to stderr; summary.json records the same decision.`
 
 // exitCode maps an error of run to the exit status.
 func exitCode(err error) int {

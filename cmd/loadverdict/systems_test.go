@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -176,14 +177,15 @@ func TestUnknownNamesExit2(t *testing.T) {
 }
 
 // TestFolderManifestSameAsBucket: a folder with loadverdict.yaml (labels,
-// baseline, systems) gives the same report through `report` as through
-// the bucket pipeline (Ingest and Analyze on a local store laid out as a
-// bucket).
+// baseline, systems, slo, gate) gives the same report through `report` as
+// through the bucket pipeline (Ingest and Analyze on a local store laid
+// out as a bucket), the gate's decision included.
 func TestFolderManifestSameAsBucket(t *testing.T) {
 	root := t.TempDir()
 	const exp = "tuning"
 	layout(t, root, map[string]string{
-		"raw/tuning/loadverdict.yaml":  "labels: {localhost:80: openresty}\nsystems: {before: [old], after: ['new/*.txt']}\nbaseline: before\n",
+		"raw/tuning/loadverdict.yaml": "labels: {localhost:80: openresty}\nsystems: {before: [old], after: ['new/*.txt']}\nbaseline: before\n" +
+			"slo: ['lat_mean_ms{system=after}<1000', 'error_rate<0.5']\ngate: {fail_on: [regression, inconclusive], max_regression: 5%}\n",
 		"raw/tuning/old/wrk_02.txt":    wrkData + "wrk_02.txt",
 		"raw/tuning/old/wrk_10.txt":    wrkData + "wrk_10.txt",
 		"raw/tuning/new/wrk_03.txt":    wrkData + "wrk_03.txt",
@@ -212,10 +214,16 @@ func TestFolderManifestSameAsBucket(t *testing.T) {
 	before := checksums(t, filepath.Join(root, "raw"))
 	t.Chdir(root)
 	local := t.TempDir()
-	if _, errOut, err := runCLI(t, "", "report", "-o", local, "raw/tuning"); !errors.Is(err, errReported) {
+	_, errOut, err := runCLI(t, "", "report", "-o", local, "raw/tuning")
+	if !errors.Is(err, errReported) {
 		t.Fatalf("report: %v (want the rejected input reported)\n%s", err, errOut)
 	}
-	names := []string{"report.md", "summary.json"}
+	// The gate failed too (inconclusive: one or two runs a side), but an
+	// unread input exits 1; the gate's reasons are on stderr.
+	if !strings.Contains(errOut, "loadverdict: gate failed:\n  - inconclusive: ") {
+		t.Errorf("stderr lacks the gate's reasons:\n%s", errOut)
+	}
+	names := []string{"report.md", "summary.md", "summary.json"}
 	figs, _ := filepath.Glob(filepath.Join(root, "reports", exp, "*.png"))
 	for _, f := range figs {
 		names = append(names, filepath.Base(f))
@@ -241,6 +249,10 @@ func TestFolderManifestSameAsBucket(t *testing.T) {
 	}
 	if len(s.Comparisons) == 0 {
 		t.Error("no comparison against the baseline")
+	}
+	if !s.Gate.Failed || strings.Join(s.Gate.FailOn, ",") != "regression,inconclusive" || s.Gate.MaxRegressionPct != 5 ||
+		len(s.Thresholds) == 0 || s.Thresholds[0].Threshold != "lat_mean_ms{system=after}<1000" || s.Thresholds[0].System != "after" {
+		t.Errorf("gate %+v, thresholds %+v", s.Gate, s.Thresholds)
 	}
 	if md, _ := os.ReadFile(filepath.Join(local, "report.md")); !strings.Contains(string(md), "zz-not-a-load.bin") {
 		t.Error("report.md does not list the rejected input")
@@ -338,7 +350,7 @@ func TestCompareFolders(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v\n%s", tc.args, err, errOut)
 		}
-		var res comparisonOut
+		var res report.CompareDoc
 		if err := json.Unmarshal([]byte(out), &res); err != nil {
 			t.Fatalf("%v: %v\n%s", tc.args, err, out)
 		}
@@ -350,7 +362,7 @@ func TestCompareFolders(t *testing.T) {
 			if c.A != tc.new || c.B != tc.old {
 				t.Errorf("%v: comparison %s vs %s, want %s vs %s", tc.args, c.A, c.B, tc.new, tc.old)
 			}
-			settings[setting(c)] = true
+			settings[fmt.Sprint(*c.Connections)] = true
 		}
 		if len(settings) != tc.settings {
 			t.Errorf("%v: compared at %d settings, want %d", tc.args, len(settings), tc.settings)
@@ -362,14 +374,14 @@ func TestCompareFolders(t *testing.T) {
 	// Text and markdown; -o writes the full report.
 	rep := filepath.Join(dir, "rep")
 	out, errOut, err := runCLI(t, "", "compare", "-o", rep, "old", "new")
-	if err != nil || !strings.Contains(out, "ratio") || !strings.Contains(out, "rps") {
+	if err != nil || !strings.Contains(out, "new vs old (the baseline) at ") || !strings.Contains(out, "req/s") {
 		t.Errorf("compare text: %v %q %q", err, out, errOut)
 	}
 	if s := readSummary(t, filepath.Join(rep, "summary.json")); s.Experiment != "old-vs-new" || len(s.Systems) != 2 {
 		t.Errorf("compare -o: experiment %q, %d systems", s.Experiment, len(s.Systems))
 	}
 	out, _, err = runCLI(t, "", "compare", "--format", "markdown", "old", "new")
-	if err != nil || !strings.Contains(out, "| system | metric |") {
+	if err != nil || !strings.Contains(out, "| | old | new | delta | 95 % CI | p | runs |") {
 		t.Errorf("compare markdown: %v %q", err, out)
 	}
 	// With --store: experiments of a store.
@@ -380,7 +392,7 @@ func TestCompareFolders(t *testing.T) {
 		}
 	}
 	out, errOut, err = runCLI(t, "", "compare", "--store", st, "--format", "json", "old", "new")
-	var res comparisonOut
+	var res report.CompareDoc
 	if err != nil || json.Unmarshal([]byte(out), &res) != nil || len(res.Comparisons) == 0 || res.Comparisons[0].B != "old" {
 		t.Errorf("compare --store: %v %s %s", err, out, errOut)
 	}

@@ -78,8 +78,8 @@ func TestBucketPipeline(t *testing.T) {
 	// One event per upload, as S3 sends them (the key URL-encoded).
 	invoke(t, ingestURL, s3Event(bucket, "raw/zuul-vs-openresty/seed.txt"))
 	invoke(t, ingestURL, s3Event(bucket, "raw/zuul-vs-openresty/wrk 2 runs.txt"))
-	for _, k := range []string{"reports/zuul-vs-openresty/report.md", "reports/zuul-vs-openresty/summary.json",
-		"reports/zuul-vs-openresty/throughput.png", store.TableKey("runs", "zuul-vs-openresty", "raw/zuul-vs-openresty/seed.txt"),
+	for _, k := range []string{"reports/zuul-vs-openresty/report.md", "reports/zuul-vs-openresty/summary.md",
+		"reports/zuul-vs-openresty/summary.json", "reports/zuul-vs-openresty/throughput.png", store.TableKey("runs", "zuul-vs-openresty", "raw/zuul-vs-openresty/seed.txt"),
 		store.TableKey("runs", "zuul-vs-openresty", "raw/zuul-vs-openresty/wrk 2 runs.txt")} {
 		if _, err := st.Head(ctx, k); err != nil {
 			t.Errorf("missing %s: %v", k, err)
@@ -125,7 +125,7 @@ func TestBucketPipeline(t *testing.T) {
 	}
 	// The bucket's report equals the local CLI's on the same inputs.
 	if dir := os.Getenv("E2E_LOCAL_REPORT"); dir != "" {
-		for _, name := range []string{"report.md", "summary.json"} {
+		for _, name := range []string{"report.md", "summary.md", "summary.json"} {
 			local, err := os.ReadFile(filepath.Join(dir, name))
 			if err != nil {
 				t.Fatal(err)

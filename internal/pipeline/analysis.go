@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/report"
 	"github.com/loadverdict/loadverdict/results"
@@ -46,6 +47,13 @@ type Overrides struct {
 	// Order follows the manifest's order: the command line's inputs in
 	// the order given.
 	Order []string
+	// SLO are thresholds checked as well as the manifest's slo:.
+	SLO []gate.Threshold
+	// FailOn replaces the manifest's gate.fail_on when not nil.
+	FailOn []gate.Condition
+	// MaxRegressionPct replaces the manifest's gate.max_regression when
+	// not nil.
+	MaxRegressionPct *float64
 }
 
 // SystemRule names the system of every run whose source it matches. A
@@ -144,7 +152,7 @@ func (p *Pipeline) listInputs(ctx context.Context, exp string, manifest bool, in
 		return err
 	}
 	prefixes := []string{store.TablePrefix(string(results.TableRuns), exp), store.TablePrefix(string(results.TablePercentiles), exp),
-		store.TablePrefix(string(results.TableSeries), exp), store.RejectedPrefix + exp + "/"}
+		store.TablePrefix(string(results.TableSeries), exp), store.RejectedPrefixOf(exp)}
 	for _, pre := range prefixes {
 		objs, err := p.Store.List(ctx, pre)
 		if err != nil {
@@ -185,7 +193,7 @@ func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]str
 			if err := json.Unmarshal(b, &rej); err != nil {
 				return set, nil, fmt.Errorf("%s: %w", key, err)
 			}
-			rej.Experiment, _, _ = strings.Cut(strings.TrimPrefix(key, store.RejectedPrefix), "/")
+			rej.Experiment, _ = store.ExperimentOfKey(key)
 			rejs = append(rejs, rej)
 			continue
 		}
@@ -257,21 +265,55 @@ func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string
 	}
 	opts := analyze.DefaultOptions()
 	m.apply(&opts)
-	if req.Overrides.Baseline != "" {
-		opts.Baseline = req.Overrides.Baseline
+	o := req.Overrides
+	if o.Baseline != "" {
+		opts.Baseline = o.Baseline
+	}
+	opts.SLO = append(opts.SLO, o.SLO...)
+	if o.FailOn != nil {
+		opts.FailOn = o.FailOn
+	}
+	if o.MaxRegressionPct != nil {
+		opts.MaxRegressionPct = *o.MaxRegressionPct
 	}
 	if opts.Baseline != "" && !slices.Contains(n.known, opts.Baseline) {
 		return nil, &NameError{Msg: fmt.Sprintf("baseline %q is not a system of experiment %s", opts.Baseline, req.Experiment), Known: n.known}
 	}
+	if err := checkGate(opts, n.known, req.Experiment); err != nil {
+		return nil, err
+	}
 	v, err := analyze.Analyze(set, opts)
 	if err != nil {
 		return nil, err
+	}
+	for i, t := range opts.SLO {
+		if !slices.ContainsFunc(v.Thresholds, func(c analyze.ThresholdCheck) bool { return c.Threshold == i }) {
+			return nil, &NameError{Msg: fmt.Sprintf("threshold %s applies to no system at its settings in experiment %s", t.Expr, req.Experiment), Known: n.known}
+		}
 	}
 	files, err := Render(v, set, meta)
 	if err != nil {
 		return nil, err
 	}
 	return &Report{Experiment: req.Experiment, Headline: report.Headline(v), Verdict: v, Files: files, Inputs: in}, nil
+}
+
+// checkGate checks that the gate's settings name something: a
+// threshold's system is a system, fail on regression has a baseline to
+// regress against, fail on threshold has thresholds.
+func checkGate(opts analyze.Options, known []string, exp string) error {
+	for _, t := range opts.SLO {
+		if t.Scope.System != "" && !slices.Contains(known, t.Scope.System) {
+			return &NameError{Msg: fmt.Sprintf("threshold %s: %q is not a system of experiment %s", t.Expr, t.Scope.System, exp), Known: known}
+		}
+	}
+	if slices.Contains(opts.FailOn, gate.Regression) && opts.Baseline == "" {
+		return &NameError{Msg: "failing on regression needs a baseline to regress against (--baseline, or the manifest's baseline:)", Known: known}
+	}
+	if slices.Contains(opts.FailOn, gate.ThresholdFailed) && len(opts.SLO) == 0 {
+		return &NameError{Msg: "failing on threshold needs thresholds (--threshold, or the manifest's slo:)", Known: known}
+	}
+	return nil
 }
 
 // namer names the systems of an analysis.

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/report"
 )
@@ -308,7 +309,8 @@ baseline: before
 // valid.
 func FuzzParseManifest(f *testing.F) {
 	for _, s := range []string{"", "labels: {a: b}\n", "systems: {x: [old/*]}\nbaseline: x\n", "systems:\n  x: y\n",
-		"systems: {x: []}\n", "thresholds: {alpha: 0.01}\n", "order: [a, b]\n", "systems: {x: ['[']}\n"} {
+		"systems: {x: []}\n", "thresholds: {alpha: 0.01}\n", "order: [a, b]\n", "systems: {x: ['[']}\n",
+		"slo: [rps>=1, 'error_rate{system=x}<0.01']\ngate: {fail_on: [threshold], max_regression: 5%}\n", "slo: x\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -329,3 +331,56 @@ func FuzzParseManifest(f *testing.F) {
 		}
 	})
 }
+
+// The gate's settings must name something: a threshold's system, a
+// threshold's settings, a baseline for fail on regression, thresholds
+// for fail on threshold. Otherwise Report gives a *NameError listing the
+// systems, and a bucket's manifest is rejected like one with a bad name.
+func TestGateSettingsNameSomething(t *testing.T) {
+	ctx := context.Background()
+	p := namesStore(t)
+	for _, tc := range []struct{ manifest, want string }{
+		{"slo: ['rps{system=nosuch}>=1']\n", `threshold rps{system=nosuch}>=1: "nosuch" is not a system of experiment names`},
+		{"slo: ['rps{rate=5}>=1']\n", "threshold rps{rate=5}>=1 applies to no system at its settings"},
+		{"gate: {fail_on: [regression]}\n", "failing on regression needs a baseline"},
+		{"gate: {fail_on: [threshold]}\n", "failing on threshold needs thresholds"},
+	} {
+		_, err := p.Report(ctx, Request{Experiment: "names", Manifest: namesManifest(t, tc.manifest)})
+		var ne *NameError
+		if !errors.As(err, &ne) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "the systems are: localhost:5555, localhost:80") {
+			t.Errorf("%q: %v, want a NameError with %q", tc.manifest, err, tc.want)
+		}
+	}
+	// Valid settings: checked, and the gate recorded.
+	m := namesManifest(t, "baseline: localhost:80\nslo: ['lat_mean_ms{system=localhost:80}<30']\ngate: {fail_on: [threshold, regression]}\n")
+	r, err := p.Report(ctx, Request{Experiment: "names", Manifest: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := r.Verdict.Gate; !g.Failed || len(r.Verdict.Thresholds) == 0 {
+		t.Errorf("gate %+v, checks %+v", g, r.Verdict.Thresholds)
+	}
+	// The command line's thresholds add to the manifest's; its fail-on
+	// and max-regression replace the manifest's.
+	r, err = p.Report(ctx, Request{Experiment: "names", Manifest: m, Overrides: Overrides{
+		SLO: namesManifest(t, "slo: ['lat_mean_ms<1000']\n").SLO, FailOn: []gate.Condition{gate.Regression}, MaxRegressionPct: ptr(7.0)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := r.Verdict.Options; len(o.SLO) != 2 || o.SLO[1].Expr != "lat_mean_ms<1000" || len(o.FailOn) != 1 || o.MaxRegressionPct != 7 || r.Verdict.Gate.Failed {
+		t.Errorf("options %+v, gate %+v", o, r.Verdict.Gate)
+	}
+	// In a bucket: rejected, with the reason, and analysed without it.
+	mkey := store.ManifestKey("names")
+	if err := p.Store.Put(ctx, mkey, strings.NewReader("slo: ['rps{system=nosuch}>=1']\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Analyze(ctx, "names"); err != nil {
+		t.Fatalf("analyze with a bad manifest: %v", err)
+	}
+	if rec, _, err := store.ReadAll(ctx, p.Store, store.RejectedKey("names", mkey)); err != nil || !strings.Contains(string(rec), `\"nosuch\" is not a system`) {
+		t.Errorf("manifest's rejection record: %s %v", rec, err)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

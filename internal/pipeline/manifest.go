@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/gate"
 )
 
 // Manifest is an experiment's optional raw/<experiment>/loadverdict.yaml,
@@ -31,6 +32,18 @@ type Manifest struct {
 	// line). An entry names a source by its key or path, or relative to
 	// Dir.
 	Order []string `yaml:"order"`
+	// SLO are thresholds checked on each system's steady values
+	// (gate.ParseThreshold), e.g. "lat_p99_ms<250".
+	SLO Thresholds `yaml:"slo"`
+	// Gate says what fails the gate.
+	Gate struct {
+		// FailOn are the conditions that fail it: a list, or one
+		// comma-separated string.
+		FailOn Conditions `yaml:"fail_on"`
+		// MaxRegression is the largest regression that does not, in
+		// percent (5 or "5%").
+		MaxRegression *Percent `yaml:"max_regression"`
+	} `yaml:"gate"`
 	// Thresholds override analysis parameters.
 	Thresholds struct {
 		NoiseBand     *float64 `yaml:"noise_band"`
@@ -46,6 +59,18 @@ type Manifest struct {
 	Dir string `yaml:"-"`
 }
 
+// stringList decodes a list of strings, or one string as a list of one.
+func stringList(n *yaml.Node) ([]string, error) {
+	if n.Kind == yaml.ScalarNode {
+		var s string
+		err := n.Decode(&s)
+		return []string{s}, err
+	}
+	var list []string
+	err := n.Decode(&list)
+	return list, err
+}
+
 // Patterns are the path patterns of one manifest system. Each is a
 // path.Match pattern (`*` any characters but '/', `?` one character,
 // `[a-z]` a class, `\` quotes) over a source's name relative to the
@@ -55,13 +80,8 @@ type Patterns []string
 
 // UnmarshalYAML reads a list of patterns (or one), checking each.
 func (ps *Patterns) UnmarshalYAML(n *yaml.Node) error {
-	var list []string
-	if n.Kind == yaml.ScalarNode {
-		list = []string{""}
-		if err := n.Decode(&list[0]); err != nil {
-			return err
-		}
-	} else if err := n.Decode(&list); err != nil {
+	list, err := stringList(n)
+	if err != nil {
 		return err
 	}
 	if len(list) == 0 {
@@ -73,6 +93,67 @@ func (ps *Patterns) UnmarshalYAML(n *yaml.Node) error {
 		}
 	}
 	*ps = list
+	return nil
+}
+
+// Thresholds are a manifest's slo: list of threshold expressions.
+type Thresholds []gate.Threshold
+
+// UnmarshalYAML reads a list of expressions (or one), parsing each.
+func (ts *Thresholds) UnmarshalYAML(n *yaml.Node) error {
+	list, err := stringList(n)
+	if err != nil {
+		return err
+	}
+	out := make(Thresholds, 0, len(list))
+	for i, e := range list {
+		t, err := gate.ParseThreshold(e)
+		if err != nil {
+			line := n.Line
+			if n.Kind == yaml.SequenceNode && i < len(n.Content) {
+				line = n.Content[i].Line
+			}
+			return fmt.Errorf("line %d: slo: %w", line, err)
+		}
+		out = append(out, t)
+	}
+	*ts = out
+	return nil
+}
+
+// Conditions are a manifest's gate.fail_on.
+type Conditions []gate.Condition
+
+// UnmarshalYAML reads a list of conditions or one comma-separated
+// string; an empty list is none.
+func (cs *Conditions) UnmarshalYAML(n *yaml.Node) error {
+	list, err := stringList(n)
+	if err != nil || len(list) == 0 {
+		*cs = Conditions{}
+		return err
+	}
+	c, err := gate.ParseConditions(strings.Join(list, ","))
+	if err != nil {
+		return fmt.Errorf("line %d: gate.fail_on: %w", n.Line, err)
+	}
+	*cs = c
+	return nil
+}
+
+// Percent is a manifest's gate.max_regression: 5 or "5%".
+type Percent float64
+
+// UnmarshalYAML reads a percentage >= 0.
+func (p *Percent) UnmarshalYAML(n *yaml.Node) error {
+	var s string
+	if err := n.Decode(&s); err != nil {
+		return err
+	}
+	x, err := gate.ParsePercent(s)
+	if err != nil {
+		return fmt.Errorf("line %d: gate.max_regression: %w", n.Line, err)
+	}
+	*p = Percent(x)
 	return nil
 }
 
@@ -146,13 +227,18 @@ func ParseManifest(key string, data []byte) (*Manifest, error) {
 	return &m, nil
 }
 
-// apply sets the manifest's baseline and thresholds on opts.
+// apply sets the manifest's baseline, thresholds, SLO and gate on opts.
 func (m *Manifest) apply(opts *analyze.Options) {
 	if m == nil {
 		return
 	}
 	if m.Baseline != "" {
 		opts.Baseline = m.Baseline
+	}
+	opts.SLO = append(opts.SLO, m.SLO...)
+	opts.FailOn = m.Gate.FailOn
+	if m.Gate.MaxRegression != nil {
+		opts.MaxRegressionPct = float64(*m.Gate.MaxRegression)
 	}
 	t := m.Thresholds
 	if t.NoiseBand != nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/internal/store"
@@ -52,10 +51,8 @@ func (p *Pipeline) Experiments(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	for _, o := range objs {
-		if _, rest, ok := strings.Cut(o.Key, "/experiment="); ok {
-			if exp, _, ok := strings.Cut(rest, "/"); ok {
-				seen[exp] = true
-			}
+		if exp, ok := store.ExperimentOfKey(o.Key); ok {
+			seen[exp] = true
 		}
 	}
 	rej, err := p.Store.List(ctx, store.RejectedPrefix)
@@ -63,7 +60,7 @@ func (p *Pipeline) Experiments(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	for _, o := range rej {
-		if exp, _, ok := strings.Cut(strings.TrimPrefix(o.Key, store.RejectedPrefix), "/"); ok {
+		if exp, ok := store.ExperimentOfKey(o.Key); ok {
 			seen[exp] = true
 		}
 	}

@@ -15,7 +15,8 @@ type File struct {
 }
 
 // Render makes the files of a verdict's report: the PNG figures,
-// report.md and summary.json, in that order.
+// report.md, summary.md (its short form, for a pull-request comment) and
+// summary.json, in that order.
 func Render(v *analyze.Verdict, set analyze.Set, meta report.Meta) ([]File, error) {
 	figs, err := plots.Render(plots.Input{Verdict: v, Percentiles: set.Percentiles, Series: set.Series})
 	if err != nil {
@@ -27,12 +28,15 @@ func Render(v *analyze.Verdict, set analyze.Set, meta report.Meta) ([]File, erro
 		out = append(out, File{f.Name, f.PNG})
 		refs[i] = report.Figure{Name: f.Name, Title: f.Title, Alt: f.Alt}
 	}
-	var md, js bytes.Buffer
+	var md, smd, js bytes.Buffer
 	if err := report.Markdown(&md, v, refs, meta); err != nil {
+		return nil, err
+	}
+	if err := report.SummaryMarkdown(&smd, v, "report.md"); err != nil {
 		return nil, err
 	}
 	if err := report.JSON(&js, v, meta.GeneratedBy); err != nil {
 		return nil, err
 	}
-	return append(out, File{"report.md", md.Bytes()}, File{"summary.json", js.Bytes()}), nil
+	return append(out, File{"report.md", md.Bytes()}, File{"summary.md", smd.Bytes()}, File{"summary.json", js.Bytes()}), nil
 }

@@ -226,7 +226,7 @@ func (p *Pipeline) Prune(ctx context.Context, exp string, keep []string) ([]stri
 	for _, k := range keep {
 		ids[store.SourceID(k)] = true
 	}
-	prefixes := []string{store.RejectedPrefix + exp + "/"}
+	prefixes := []string{store.RejectedPrefixOf(exp)}
 	for _, t := range tables {
 		prefixes = append(prefixes, store.TablePrefix(string(t), exp))
 	}

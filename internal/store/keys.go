@@ -4,9 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"path"
-	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -48,19 +47,39 @@ func CheckKey(key string) error {
 	return nil
 }
 
-var experimentRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+// maxNameBytes bounds an experiment name once escaped (EscapeName): a
+// file name on common file systems, and well within S3's 1024-byte keys.
+const maxNameBytes = 255
 
-// CheckExperiment rejects experiment names that are not safe as a path
-// segment and a Hive partition value.
+// CheckExperiment rejects what cannot be an experiment name: an empty
+// name, "." or "..", a name with a path separator ('/' or '\\', which
+// CheckKey refuses in keys), invalid UTF-8 or a character that is
+// not printable (unicode.IsPrint: letters, marks, digits, punctuation,
+// symbols and the ASCII space; no control, format or other space
+// characters), or one longer than 255 bytes once escaped. Any other name
+// works: "a b", "über", "a=b", "it's".
 func CheckExperiment(name string) error {
-	if !experimentRE.MatchString(name) || strings.Contains(name, "..") {
-		return fmt.Errorf("invalid experiment name %q: use letters, digits, '.', '_' and '-' (at most 128, no '..')", name)
+	switch {
+	case name == "" || name == "." || name == "..":
+		return fmt.Errorf("invalid experiment name %q: empty, '.' or '..'", name)
+	case !utf8.ValidString(name):
+		return fmt.Errorf("invalid experiment name %q: not UTF-8", name)
+	case len(EscapeName(name)) > maxNameBytes:
+		return fmt.Errorf("invalid experiment name %q: longer than %d bytes once escaped", name, maxNameBytes)
+	}
+	for _, r := range name {
+		if r == '/' || r == '\\' || !unicode.IsPrint(r) {
+			return fmt.Errorf("invalid experiment name %q: %q is not allowed (use printable characters, no '/' or '\\')", name, r)
+		}
 	}
 	return nil
 }
 
-// ExperimentOf returns the experiment of a raw upload: raw/<experiment>/...
-// gives <experiment>; raw/<file> forms an experiment named after the file.
+// ExperimentOf returns the experiment of a raw upload: the first segment
+// of the key after raw/, as it is. raw/<folder>/... gives <folder>, and a
+// file directly under raw/ forms an experiment named after the whole file
+// name, so raw/a.txt (experiment "a.txt") and raw/a/b.txt (experiment
+// "a") stay apart.
 func ExperimentOf(rawKey string) (string, error) {
 	if err := CheckKey(rawKey); err != nil {
 		return "", err
@@ -69,37 +88,103 @@ func ExperimentOf(rawKey string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("key %q is not under %s", rawKey, RawPrefix)
 	}
-	name := rest
-	if i := strings.IndexByte(rest, '/'); i >= 0 {
-		name = rest[:i]
-	} else {
-		name = SanitizeName(strings.TrimSuffix(rest, path.Ext(rest)))
-	}
+	name, _, _ := strings.Cut(rest, "/")
 	if err := CheckExperiment(name); err != nil {
 		return "", fmt.Errorf("key %q: %w", rawKey, err)
 	}
 	return name, nil
 }
 
-// SanitizeName turns a file name into a valid experiment name.
+// SanitizeName turns a file name into a valid experiment name: characters
+// CheckExperiment refuses become '-', a name too long is cut, and a name
+// left empty, "." or ".." becomes "experiment".
 func SanitizeName(base string) string {
 	var b strings.Builder
-	for _, r := range base {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
-			b.WriteRune(r)
-		default:
+	for i, r := range base {
+		if r == '/' || r == '\\' || !unicode.IsPrint(r) || r == utf8.RuneError && !strings.HasPrefix(base[i:], "\uFFFD") {
 			b.WriteByte('-')
+		} else {
+			b.WriteRune(r)
 		}
 	}
-	name := strings.Trim(strings.ReplaceAll(b.String(), "..", "."), ".-_")
-	if len(name) > 128 {
-		name = name[:128]
+	name := b.String()
+	for len(EscapeName(name)) > maxNameBytes {
+		_, size := utf8.DecodeLastRuneInString(name)
+		name = name[:len(name)-size]
 	}
-	if name == "" || CheckExperiment(name) != nil {
+	if CheckExperiment(name) != nil {
 		return "experiment"
 	}
 	return name
+}
+
+// escapeByte tells the bytes EscapeName escapes, those Hive's
+// FileUtils.escapePathName escapes: the ASCII controls, DEL and the
+// characters of `"#%'*/:=?\{[]^`.
+func escapeByte(c byte) bool {
+	return c < 0x20 || c == 0x7f || strings.IndexByte("\"#%'*/:=?\\{[]^", c) >= 0
+}
+
+// EscapeName returns an experiment name as it appears in the keys this
+// package derives from it (tables/<table>/experiment=<escaped>/,
+// reports/<escaped>/, rejected/<escaped>/): escaped like a Hive partition
+// value by Hive's escapePathName. Each of the ASCII controls, DEL and the
+// characters of `"#%'*/:=?\{[]^` becomes %XX (upper-case hex); every
+// other character, non-ASCII letters and the space included, stays.
+// Readers of Hive-style partitions (Hive, Spark, Athena, pyarrow, DuckDB)
+// unescape it back. Names of letters, digits, '.', '_', '-' and spaces
+// are unchanged.
+func EscapeName(name string) string {
+	n := 0
+	for i := 0; i < len(name); i++ {
+		if escapeByte(name[i]) {
+			n++
+		}
+	}
+	if n == 0 {
+		return name
+	}
+	const hex = "0123456789ABCDEF"
+	b := make([]byte, 0, len(name)+2*n)
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; escapeByte(c) {
+			b = append(b, '%', hex[c>>4], hex[c&15])
+		} else {
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// UnescapeName returns the experiment name of a key segment made by
+// EscapeName (Hive's unescapePathName: %XX becomes the byte XX; a '%' not
+// followed by two hex digits stays).
+func UnescapeName(seg string) string {
+	if strings.IndexByte(seg, '%') < 0 {
+		return seg
+	}
+	b := make([]byte, 0, len(seg))
+	for i := 0; i < len(seg); i++ {
+		if seg[i] == '%' && i+2 < len(seg) && isHex(seg[i+1]) && isHex(seg[i+2]) {
+			b = append(b, unhex(seg[i+1])<<4|unhex(seg[i+2]))
+			i += 2
+			continue
+		}
+		b = append(b, seg[i])
+	}
+	return string(b)
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
 }
 
 // SourceID names a source's files in the tables: the first 16 hex digits
@@ -111,21 +196,59 @@ func SourceID(source string) string {
 
 // TableKey is where one source's rows of a table live, Hive-style.
 func TableKey(table, experiment, source string) string {
-	return TablesPrefix + table + "/experiment=" + experiment + "/" + SourceID(source) + ".parquet"
+	return TablePrefix(table, experiment) + SourceID(source) + ".parquet"
 }
 
 // TablePrefix is the prefix of an experiment's files of a table.
 func TablePrefix(table, experiment string) string {
-	return TablesPrefix + table + "/experiment=" + experiment + "/"
+	return TablesPrefix + table + "/experiment=" + EscapeName(experiment) + "/"
 }
 
 // ReportKey is a file of an experiment's report.
-func ReportKey(experiment, name string) string { return ReportsPrefix + experiment + "/" + name }
+func ReportKey(experiment, name string) string {
+	return ReportsPrefix + EscapeName(experiment) + "/" + name
+}
+
+// RejectedPrefixOf is the prefix of an experiment's rejection records.
+func RejectedPrefixOf(experiment string) string {
+	return RejectedPrefix + EscapeName(experiment) + "/"
+}
+
+// ExperimentOfKey returns the experiment of a derived key: a table file
+// (tables/<table>/experiment=<escaped>/...), a report or a rejection
+// record (reports/<escaped>/..., rejected/<escaped>/...); false for other keys.
+func ExperimentOfKey(key string) (string, bool) {
+	var seg string
+	if rest, ok := strings.CutPrefix(key, TablesPrefix); ok {
+		_, rest, ok = strings.Cut(rest, "/experiment=")
+		if !ok {
+			return "", false
+		}
+		seg, _, ok = strings.Cut(rest, "/")
+		if !ok {
+			return "", false
+		}
+	} else {
+		rest, ok := strings.CutPrefix(key, ReportsPrefix)
+		if !ok {
+			rest, ok = strings.CutPrefix(key, RejectedPrefix)
+		}
+		if !ok {
+			return "", false
+		}
+		if seg, _, ok = strings.Cut(rest, "/"); !ok {
+			return "", false
+		}
+	}
+	name := UnescapeName(seg)
+	return name, CheckExperiment(name) == nil
+}
 
 // RejectedKey is the record of a source that could not be ingested.
 func RejectedKey(experiment, source string) string {
-	return RejectedPrefix + experiment + "/" + SourceID(source) + ".json"
+	return RejectedPrefixOf(experiment) + SourceID(source) + ".json"
 }
 
-// ManifestKey is the manifest of an experiment.
+// ManifestKey is the manifest of an experiment, in its raw folder (whose
+// name is the experiment's, unescaped).
 func ManifestKey(experiment string) string { return RawPrefix + experiment + "/" + ManifestName }

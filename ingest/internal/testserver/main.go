@@ -31,6 +31,7 @@ func intParam(r *http.Request, name string, def int) int {
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:18080", "listen address (loopback only)")
+	h2c := flag.Bool("h2c", false, "also serve unencrypted HTTP/2 (prior knowledge, as h2load sends it)")
 	flag.Parse()
 	var counter atomic.Int64
 	body := []byte("hello, world\n")
@@ -71,5 +72,11 @@ func main() {
 	if host, _, _ := net.SplitHostPort(ln.Addr().String()); !net.ParseIP(host).IsLoopback() {
 		log.Fatal("testserver listens on loopback only")
 	}
-	log.Fatal(http.Serve(ln, mux))
+	srv := &http.Server{Handler: mux}
+	if *h2c {
+		srv.Protocols = new(http.Protocols)
+		srv.Protocols.SetHTTP1(true)
+		srv.Protocols.SetUnencryptedHTTP2(true)
+	}
+	log.Fatal(srv.Serve(ln))
 }

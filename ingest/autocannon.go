@@ -1,0 +1,692 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// The autocannon parsers read the output of autocannon
+// (github.com/mcollina/autocannon).
+//
+// "autocannon" reads its text result, wherever it sits in a file:
+//
+//	[autocannon -c 10 -d 2 URL]                        optional command line
+//	Running 10s test @ URL                             or "Running 3000 requests test @"
+//	10 connections                                     "... with 2 pipelining factor", "N workers"
+//	│ Stat    │ 2.5% │ 50%  │ 97.5% │ 99%  │ Avg     │ Stdev   │ Max      │
+//	│ Latency │ 0 ms │ 0 ms │ 0 ms  │ 1 ms │ 0.02 ms │ 0.16 ms │ 16.45 ms │
+//	│ Stat      │ 1%      │ 2.5%    │ 50%     │ 97.5%   │ Avg     │ Stdev   │ Min     │
+//	│ Req/Sec   │ 20623   │ 20623   │ 25583   │ 26271   │ 25131.2 │ 1540.94 │ 20615   │
+//	│ Bytes/Sec │ 2.29 MB │ 2.29 MB │ 2.84 MB │ 2.92 MB │ 2.79 MB │ 171 kB  │ 2.29 MB │
+//	│ Code │ Count │                                   --renderStatusCodes
+//	│ Percentile │ Latency (ms) │                      -l: the whole distribution
+//	3656 2xx responses, 1828 non 2xx responses         printed when some were not 2xx
+//	251k requests in 10.05s, 27.9 MB read              required: ends the run
+//	100 errors (100 timeouts)                          printed when some failed
+//
+// Tables are drawn with box characters (or ASCII bars); cells are read
+// by their column names, so tables with other columns ("Stat | Avg |
+// Stdev | Max", a "Latency (ms)" row) are read as well. Latencies are milliseconds, sizes decimal
+// (1 kB = 1000 B), rates may have thousands separators ("1,540").
+// Req/Sec and Bytes/Sec are statistics of per-second samples: rps and
+// transfer_bps are their averages. Requests are the responses plus the
+// errors when the status counts are printed; otherwise the printed count
+// of sent requests, which autocannon rounds to thousands ("251k"), as the
+// notes say. Errors are the non-2xx responses plus the errors (timeouts,
+// resets).
+//
+// "autocannon-json" reads `autocannon -j`: one JSON object per run, with
+// exact counts (2xx ... 5xx, non2xx, errors, timeouts, requests.total and
+// sent), latency percentiles p0_001 ... p99_999 in ms, bytes in
+// throughput.total.
+
+func init() {
+	Register(autocannonParser{})
+	Register(autocannonJSONParser{})
+}
+
+type autocannonParser struct{}
+
+// Name returns "autocannon".
+func (autocannonParser) Name() string { return "autocannon" }
+
+// autocannonTable is the kind of table a row belongs to.
+type autocannonTable uint8
+
+const (
+	atNone autocannonTable = iota
+	atStats
+	atCodes
+	atPercentiles
+)
+
+// autocannonRun accumulates one run.
+type autocannonRun struct {
+	startLine, lastLine int
+	cmd                 string
+	target              string
+	plannedS            float64
+	amount              int64
+	conns, pipelining   int64
+	workers             int64
+	table               autocannonTable
+	cols                []string // column names of the current stats table
+	lat                 map[string]float64
+	latStats            bool
+	latRow              bool // a Latency row was seen, well-formed or not
+	rps, rpsStats       map[string]float64
+	bytesSec            map[string]float64
+	pcts                []results.Percentile
+	codes               map[int64]int64
+	ok2xx, non2xx       int64
+	hasResponses        bool
+	sent                int64
+	sentRounded         bool
+	durS                float64
+	bytesRead           float64
+	hasEnd              bool
+	errs, timeouts      int64
+	bad                 string
+	badLine             int
+}
+
+// autocannonState is the text parser's state over one input.
+type autocannonState struct {
+	opts    Options
+	sink    Sink
+	lab     labeler
+	detect  bool
+	found   bool
+	index   int
+	active  bool
+	run     autocannonRun
+	pending *autocannonRun // command and "Running" lines before the tables
+	f       [16][]byte
+}
+
+// Detect reports whether head holds an autocannon result: a Latency row
+// of its stats table and the "requests in" line.
+func (autocannonParser) Detect(head []byte) bool {
+	st := &autocannonState{detect: true}
+	scanHead(head, st.line, func() bool { return st.found })
+	return st.found
+}
+
+// Parse streams the autocannon runs of r to sink in input order.
+func (autocannonParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	st := &autocannonState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
+	return parseLines(ctx, r, opts, "autocannon", st.line, st.close, func() int { return st.index })
+}
+
+// isAutocannonExe reports whether tok names the autocannon program.
+func isAutocannonExe(tok []byte) bool {
+	return exeNamed(tok, "autocannon", "autocannon.cmd", "autocannon.js")
+}
+
+// autocannonCells splits a table row into its cells; ok is false for a
+// line that is no row ("│ a │ b │" or "| a | b |").
+func autocannonCells(s []byte) ([]string, bool) {
+	sep := []byte("│")
+	if !bytes.HasPrefix(s, sep) {
+		sep = []byte("|")
+		if !bytes.HasPrefix(s, sep) {
+			return nil, false
+		}
+	}
+	parts := bytes.Split(s, sep)
+	if len(parts) < 3 || len(bytes.TrimSpace(parts[len(parts)-1])) != 0 {
+		return nil, false
+	}
+	cells := make([]string, 0, len(parts)-2)
+	for _, p := range parts[1 : len(parts)-1] {
+		cells = append(cells, string(trimRight(trimLeft(p))))
+	}
+	return cells, true
+}
+
+// autocannonBorder reports whether s is a border line of a table.
+func autocannonBorder(s []byte) bool {
+	return bytes.HasPrefix(s, []byte("┌")) || bytes.HasPrefix(s, []byte("├")) || bytes.HasPrefix(s, []byte("└")) ||
+		len(s) > 2 && (s[0] == '+' || s[0] == '-') && bytes.Trim(s, "+-=") == nil
+}
+
+// line handles one input line.
+func (st *autocannonState) line(b []byte, ln int) error {
+	s := normalize(b)
+	if len(s) == 0 || autocannonBorder(s) {
+		return nil
+	}
+	if cells, ok := autocannonCells(s); ok {
+		return st.row(cells, ln)
+	}
+	r := &st.run
+	f := fields(s, st.f[:0])
+	if st.active && r.hasEnd {
+		// N errors (M timeouts)
+		if len(f) >= 2 && string(f[1]) == "errors" {
+			if n, ok := parseUint(f[0]); ok {
+				r.errs = n
+				if len(f) == 4 && string(f[3]) == "timeouts)" {
+					if m, ok := parseUint(bytes.TrimPrefix(f[2], []byte("("))); ok {
+						r.timeouts = m
+					}
+				}
+				r.lastLine = ln
+				return st.close()
+			}
+		}
+		if err := st.close(); err != nil {
+			return err
+		}
+	}
+	switch {
+	case len(f) >= 5 && string(f[0]) == "Running" && string(f[len(f)-2]) == "@" && string(f[len(f)-3]) == "test":
+		// Running 10s test @ URL; Running 3000 requests test @ URL
+		if err := st.close(); err != nil {
+			return err
+		}
+		p := st.pendingRun(ln)
+		p.target = string(f[len(f)-1])
+		if len(f) == 5 {
+			if d, ok := durationS(f[1], 0); ok {
+				p.plannedS = d
+			}
+		} else if len(f) == 6 && string(f[2]) == "requests" {
+			if n, ok := parseUint(f[1]); ok {
+				p.amount = n
+			}
+		}
+		return nil
+	case len(f) >= 2 && (string(f[1]) == "connections" || string(f[1]) == "workers") && st.pending != nil && !st.active:
+		n, ok := parseUint(f[0])
+		if !ok {
+			return nil
+		}
+		if string(f[1]) == "workers" {
+			st.pending.workers = n
+			return nil
+		}
+		st.pending.conns = n
+		if len(f) == 6 && string(f[2]) == "with" && string(f[4]) == "pipelining" {
+			if p, ok := parseUint(f[3]); ok {
+				st.pending.pipelining = p
+			}
+		}
+		return nil
+	case len(f) == 7 && string(f[1]) == "2xx" && string(f[2]) == "responses," && string(f[4]) == "non" && st.active:
+		a, ok1 := parseUint(f[0])
+		n, ok2 := parseUint(f[3])
+		if !ok1 || !ok2 {
+			r.malformed(ln, "responses line")
+			return nil
+		}
+		r.ok2xx, r.non2xx, r.hasResponses = a, n, true
+		r.lastLine = ln
+		return nil
+	case len(f) >= 6 && string(f[1]) == "requests" && string(f[2]) == "in" && st.active:
+		// 251k requests in 10.05s, 27.9 MB read
+		st.end(f, ln)
+		return nil
+	}
+	if !st.active {
+		if i := findCommand(s, isAutocannonExe); i >= 0 {
+			if err := st.close(); err != nil {
+				return err
+			}
+			p := &autocannonRun{startLine: ln, cmd: string(trimRight(s[i:]))}
+			st.pending = p
+		}
+	}
+	return nil
+}
+
+// pendingRun returns the run being announced, starting one at line ln.
+func (st *autocannonState) pendingRun(ln int) *autocannonRun {
+	if st.pending == nil || st.pending.target != "" {
+		st.pending = &autocannonRun{startLine: ln}
+	}
+	return st.pending
+}
+
+// end reads the "requests in" line.
+func (st *autocannonState) end(f [][]byte, ln int) {
+	r := &st.run
+	r.lastLine = ln
+	num, suffix := splitNum(f[0])
+	n, ok := parseDec(num, 0)
+	switch string(suffix) {
+	case "":
+	case "k":
+		n *= 1e3
+		r.sentRounded = true
+	case "M":
+		n *= 1e6
+		r.sentRounded = true
+	default:
+		ok = false
+	}
+	d, ok2 := durationS(trimPunct(f[3]), 0)
+	var bytesRead float64
+	ok3 := len(f) == 7 && string(f[6]) == "read"
+	if ok3 {
+		bytesRead, ok3 = decimalBytes(f[4], f[5])
+	}
+	if !ok || !ok2 || !ok3 {
+		r.malformed(ln, "requests line")
+	}
+	r.sent, _ = toInt64(n)
+	r.durS, r.bytesRead, r.hasEnd = d, bytesRead, true
+	if st.detect && r.latRow {
+		st.found = true
+	}
+}
+
+// decimalBytes parses an autocannon size: "27.9" "MB", "171" "kB", "0" "B"
+// (decimal units, as the pretty-bytes package prints them).
+func decimalBytes(num, unit []byte) (float64, bool) {
+	exp := 0
+	switch string(unit) {
+	case "B":
+	case "kB", "KB":
+		exp = 3
+	case "MB":
+		exp = 6
+	case "GB":
+		exp = 9
+	case "TB":
+		exp = 12
+	default:
+		return 0, false
+	}
+	return parseDec(num, exp)
+}
+
+// row handles a table row.
+func (st *autocannonState) row(cells []string, ln int) error {
+	r := &st.run
+	switch cells[0] {
+	case "Stat":
+		if len(cells) < 2 {
+			return nil
+		}
+		if !st.active || r.hasEnd || r.latStats && cells[1] == "2.5%" {
+			if err := st.close(); err != nil {
+				return err
+			}
+			st.begin(ln)
+			r = &st.run
+		}
+		r.table, r.cols = atStats, append(r.cols[:0], cells[1:]...)
+	case "Code":
+		if st.active && len(cells) == 2 {
+			r.table = atCodes
+		}
+	case "Percentile":
+		if st.active && len(cells) == 2 {
+			r.table = atPercentiles
+		}
+	default:
+		if !st.active {
+			return nil
+		}
+		r.lastLine = ln
+		switch r.table {
+		case atStats:
+			st.statsRow(cells, ln)
+		case atCodes:
+			if len(cells) != 2 {
+				r.malformed(ln, "status code row")
+				return nil
+			}
+			code, ok1 := parseUint([]byte(cells[0]))
+			n, ok2 := parseUint([]byte(strings.ReplaceAll(cells[1], ",", "")))
+			if !ok1 || !ok2 {
+				r.malformed(ln, "status code row")
+				return nil
+			}
+			if r.codes == nil {
+				r.codes = map[int64]int64{}
+			}
+			r.codes[code] = addSat(r.codes[code], n)
+		case atPercentiles:
+			q, ok1 := parseDec([]byte(cells[0]), -2)
+			v, ok2 := parseDec([]byte(cells[len(cells)-1]), 0)
+			if len(cells) != 2 || !ok1 || !ok2 || q > 1 {
+				r.malformed(ln, "latency percentile row")
+				return nil
+			}
+			if len(r.pcts) < maxPercentiles {
+				r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: v})
+			}
+		}
+	}
+	return nil
+}
+
+// begin starts a run at its first table.
+func (st *autocannonState) begin(ln int) {
+	st.run = autocannonRun{startLine: ln, lastLine: ln}
+	if p := st.pending; p != nil {
+		st.run.startLine, st.run.cmd, st.run.target = p.startLine, p.cmd, p.target
+		st.run.plannedS, st.run.amount, st.run.conns, st.run.pipelining, st.run.workers = p.plannedS, p.amount, p.conns, p.pipelining, p.workers
+	}
+	st.active, st.pending = true, nil
+}
+
+// statsRow reads a Latency, Req/Sec or Bytes/Sec row.
+func (st *autocannonState) statsRow(cells []string, ln int) {
+	r := &st.run
+	if len(cells) != len(r.cols)+1 {
+		r.malformed(ln, "table row of "+strconv.Itoa(len(cells))+" cells under "+strconv.Itoa(len(r.cols)+1)+" columns")
+		return
+	}
+	vals := map[string]float64{}
+	name := cells[0]
+	if name == "Latency" || name == "Latency (ms)" {
+		r.latRow = true
+	}
+	for i, c := range cells[1:] {
+		var v float64
+		var ok bool
+		switch name {
+		case "Latency", "Latency (ms)":
+			c = strings.TrimSuffix(c, " ms")
+			v, ok = parseDec([]byte(strings.ReplaceAll(c, ",", "")), 0)
+		case "Req/Sec":
+			v, ok = parseDec([]byte(strings.ReplaceAll(c, ",", "")), 0)
+		case "Bytes/Sec":
+			num, unit, _ := strings.Cut(c, " ")
+			v, ok = decimalBytes([]byte(strings.ReplaceAll(num, ",", "")), []byte(unit))
+		default:
+			return // another tool's table
+		}
+		if !ok {
+			r.malformed(ln, fmt.Sprintf("%s cell %q", name, c))
+			return
+		}
+		vals[r.cols[i]] = v
+	}
+	switch name {
+	case "Latency", "Latency (ms)":
+		r.lat, r.latStats = vals, true
+	case "Req/Sec":
+		r.rps = vals
+	case "Bytes/Sec":
+		r.bytesSec = vals
+	}
+}
+
+func (r *autocannonRun) malformed(ln int, msg string) {
+	if r.bad == "" {
+		r.bad, r.badLine = msg, ln
+	}
+}
+
+// close ends the current run, emitting it when complete.
+func (st *autocannonState) close() error {
+	if !st.active {
+		return nil
+	}
+	st.active = false
+	r := &st.run
+	if st.detect {
+		return nil
+	}
+	if r.bad != "" {
+		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "autocannon: malformed " + r.bad}
+	}
+	if !r.latStats || r.rps == nil || !r.hasEnd {
+		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+			Msg: "autocannon result without its Latency or Req/Sec row or its \"requests in\" line (cut paste?)"}
+	}
+	out := st.build()
+	fillCommon(&out, st.opts, st.index, &st.lab)
+	st.index++
+	return st.sink.Run(out)
+}
+
+// build makes the run of a complete result.
+func (st *autocannonState) build() results.RunWithPercentiles {
+	r := &st.run
+	var notes []string
+	out := results.RunWithPercentiles{Run: results.Run{
+		Tool: "autocannon", LoadModel: results.LoadClosed, Target: r.target, DurationS: r.durS,
+		SourceLine: int32(min(r.startLine, math.MaxInt32)),
+	}, Percentiles: []results.Percentile{}}
+	if r.cmd != "" {
+		out.Command = results.Ptr(r.cmd)
+	}
+	if r.plannedS > 0 {
+		out.PlannedDurationS = results.Ptr(r.plannedS)
+	}
+	if r.conns > 0 {
+		out.Connections = results.Ptr(int32(min(r.conns, math.MaxInt32)))
+	}
+	if r.pipelining > 1 {
+		notes = append(notes, fmt.Sprintf("%d requests pipelined per connection", r.pipelining))
+	}
+	if r.workers > 0 {
+		notes = append(notes, fmt.Sprintf("%d workers", r.workers))
+	}
+	if r.amount > 0 {
+		notes = append(notes, fmt.Sprintf("%d requests planned (-a)", r.amount))
+	}
+	if r.codes != nil && !r.hasResponses {
+		for code, n := range r.codes {
+			if code >= 200 && code < 300 {
+				r.ok2xx = addSat(r.ok2xx, n)
+			} else {
+				r.non2xx = addSat(r.non2xx, n)
+			}
+		}
+		r.hasResponses = true
+	}
+	switch {
+	case r.hasResponses:
+		out.Requests = addSat(addSat(r.ok2xx, r.non2xx), r.errs)
+	default:
+		out.Requests = r.sent
+		if r.sentRounded {
+			notes = append(notes, fmt.Sprintf("requests: the sent count as printed, rounded by autocannon (%d)", r.sent))
+		}
+	}
+	// autocannon prints the non-2xx line whenever some responses were
+	// not 2xx: without it they were all 2xx.
+	out.Non2xx = results.Ptr(r.non2xx)
+	out.Errors = addSat(r.non2xx, r.errs)
+	out.Timeouts = results.Ptr(r.timeouts)
+	b, _ := toInt64(r.bytesRead)
+	out.BytesIn = results.Ptr(b)
+	out.RPS = r.rps["Avg"]
+	if v, ok := r.bytesSec["Avg"]; ok {
+		out.TransferBPS = results.Ptr(v)
+	}
+	answered := r.ok2xx+r.non2xx > 0
+	if !r.hasResponses {
+		// All timed out: autocannon prints zeros for the latency.
+		answered = r.errs == 0 || r.lat["Max"] > 0
+	}
+	if answered {
+		if v, ok := r.lat["Avg"]; ok {
+			out.LatMeanMs = results.Ptr(v)
+		}
+		if v, ok := r.lat["Stdev"]; ok {
+			out.LatStdevMs = results.Ptr(v)
+		}
+		if v, ok := r.lat["Max"]; ok {
+			out.LatMaxMs = results.Ptr(v)
+		}
+		if v, ok := r.lat["Min"]; ok {
+			out.LatMinMs = results.Ptr(v)
+		}
+		pts := map[float64]float64{}
+		for col, v := range r.lat {
+			if strings.HasSuffix(col, "%") {
+				if q, ok := parseDec([]byte(strings.TrimSuffix(col, "%")), -2); ok && q <= 1 {
+					pts[q] = v
+				}
+			}
+		}
+		for _, p := range r.pcts { // -l: the whole distribution
+			pts[p.Quantile] = p.LatencyMs
+		}
+		var pcts []results.Percentile
+		for q, v := range pts {
+			pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: v})
+		}
+		sortPercentiles(pcts)
+		addPercentiles(&out, pcts)
+	}
+	if r.rps != nil {
+		notes = append(notes, fmt.Sprintf("Req/Sec sampled once per second: stdev %g", r.rps["Stdev"]))
+	}
+	out.Notes = results.Ptr(strings.Join(notes, "; "))
+	return out
+}
+
+type autocannonJSONParser struct{}
+
+// Name returns "autocannon-json".
+func (autocannonJSONParser) Name() string { return "autocannon-json" }
+
+// Detect reports whether head starts with autocannon's JSON result.
+func (autocannonJSONParser) Detect(head []byte) bool {
+	head = jsonHead(head)
+	if len(head) == 0 || head[0] != '{' {
+		return false
+	}
+	probe := head[:min(len(head), 4096)]
+	for _, k := range []string{`"latency":`, `"requests":`, `"throughput":`, `"connections":`, `"p97_5":`} {
+		if !bytes.Contains(probe, []byte(k)) {
+			return false
+		}
+	}
+	return true
+}
+
+// autocannonJSONStats is one of the statistics objects of -j.
+type autocannonJSONStats map[string]float64
+
+// autocannonJSON is one object of `autocannon -j`.
+type autocannonJSON struct {
+	URL         string              `json:"url"`
+	Connections *int64              `json:"connections"`
+	Pipelining  *int64              `json:"pipelining"`
+	Workers     *int64              `json:"workers"`
+	Duration    *float64            `json:"duration"`
+	Start       *time.Time          `json:"start"`
+	Errors      *int64              `json:"errors"`
+	Timeouts    *int64              `json:"timeouts"`
+	Non2xx      *int64              `json:"non2xx"`
+	Latency     autocannonJSONStats `json:"latency"`
+	Requests    autocannonJSONStats `json:"requests"`
+	Throughput  autocannonJSONStats `json:"throughput"`
+}
+
+// Parse streams the runs of r, one per JSON object, to sink.
+func (autocannonJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	return jsonReports(ctx, r, opts, "autocannon-json", "autocannon JSON", func(m *autocannonJSON, line int, fill func(*results.RunWithPercentiles)) error {
+		out, err := m.run(line)
+		if err != nil {
+			return err
+		}
+		fill(&out)
+		return sink.Run(out)
+	})
+}
+
+// run converts one object.
+func (m *autocannonJSON) run(line int) (results.RunWithPercentiles, error) {
+	out := results.RunWithPercentiles{Run: results.Run{Tool: "autocannon", LoadModel: results.LoadClosed, Target: m.URL,
+		SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
+	total, ok := m.Requests["total"]
+	if m.Duration == nil || m.Errors == nil || m.Non2xx == nil || !ok || m.Latency == nil {
+		return out, badJSON("object without duration, errors, non2xx, requests.total or latency")
+	}
+	for _, p := range []*int64{m.Connections, m.Pipelining, m.Workers, m.Errors, m.Timeouts, m.Non2xx} {
+		if p != nil && *p < 0 {
+			return out, badJSON("negative count %d", *p)
+		}
+	}
+	for _, st := range []autocannonJSONStats{m.Latency, m.Requests, m.Throughput} {
+		for k, v := range st {
+			if !finite(v) || v >= 9e18 {
+				return out, badJSON("%s %v out of range", k, v)
+			}
+		}
+	}
+	if !finite(*m.Duration) {
+		return out, badJSON("duration %v", *m.Duration)
+	}
+	var notes []string
+	out.DurationS = *m.Duration
+	if m.Start != nil {
+		t := m.Start.UTC()
+		out.StartedAt = &t
+	}
+	if m.Connections != nil && *m.Connections > 0 {
+		out.Connections = results.Ptr(int32(min(*m.Connections, math.MaxInt32)))
+	}
+	if m.Pipelining != nil && *m.Pipelining > 1 {
+		notes = append(notes, fmt.Sprintf("%d requests pipelined per connection", *m.Pipelining))
+	}
+	if m.Workers != nil && *m.Workers > 0 {
+		notes = append(notes, fmt.Sprintf("%d workers", *m.Workers))
+	}
+	responses, _ := toInt64(total)
+	out.Requests = addSat(responses, *m.Errors)
+	out.Non2xx = results.Ptr(*m.Non2xx)
+	out.Errors = addSat(*m.Non2xx, *m.Errors)
+	if m.Timeouts != nil {
+		out.Timeouts = results.Ptr(*m.Timeouts)
+	}
+	if sent, ok := m.Requests["sent"]; ok {
+		if n, _ := toInt64(sent); n > out.Requests {
+			notes = append(notes, fmt.Sprintf("%d requests sent, %d still unanswered at the end", n, n-out.Requests))
+		}
+	}
+	out.RPS = m.Requests["average"]
+	if v, ok := m.Throughput["total"]; ok {
+		b, _ := toInt64(v)
+		out.BytesIn = results.Ptr(b)
+	}
+	if v, ok := m.Throughput["average"]; ok {
+		out.TransferBPS = results.Ptr(v)
+	}
+	if responses > 0 {
+		for k, dst := range map[string]**float64{"mean": &out.LatMeanMs, "stddev": &out.LatStdevMs, "min": &out.LatMinMs, "max": &out.LatMaxMs} {
+			if v, ok := m.Latency[k]; ok {
+				*dst = results.Ptr(v)
+			}
+		}
+		for k, v := range m.Latency {
+			if len(k) < 2 || k[0] != 'p' {
+				continue
+			}
+			q, ok := parseDec([]byte(strings.ReplaceAll(k[1:], "_", ".")), -2)
+			if !ok || q > 1 {
+				continue
+			}
+			out.Percentiles = append(out.Percentiles, results.Percentile{Quantile: q, LatencyMs: v})
+		}
+		pcts := out.Percentiles
+		out.Percentiles = []results.Percentile{}
+		sortPercentiles(pcts)
+		addPercentiles(&out, pcts)
+	}
+	if v, ok := m.Requests["stddev"]; ok {
+		notes = append(notes, fmt.Sprintf("requests sampled once per second: stdev %g", v))
+	}
+	if len(notes) > 0 {
+		out.Notes = results.Ptr(strings.Join(notes, "; "))
+	}
+	return out, nil
+}

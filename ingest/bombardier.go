@@ -1,0 +1,582 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// The bombardier parsers read the output of bombardier
+// (github.com/codesenberg/bombardier).
+//
+// "bombardier" reads its text result, wherever it sits in a file (bare,
+// in terminal transcripts, in markdown, several runs in a row):
+//
+//	[bombardier -c 10 -d 2s -l URL]                            optional command line
+//	Bombarding URL for 2s using 10 connection(s)               optional intro (-p i)
+//	 00m01s 2s  /  5000 / 5000 [====] 100.00% 12450/s 0s       progress, then "Done!"
+//	Statistics        Avg      Stdev        Max                required: starts the run
+//	  Reqs/sec     29366.06    8653.58   57343.56
+//	  Latency      339.26us   363.18us    16.82ms
+//	  Latency Distribution                                     -l only
+//	     50%   267.00us
+//	  HTTP codes:
+//	    1xx - 0, 2xx - 58518, 3xx - 0, 4xx - 0, 5xx - 0
+//	    others - 0
+//	  Errors:                                                  when some failed
+//	       timeout - 4
+//	  Throughput:     5.44MB/s                                 ends the run
+//
+// Reqs/sec are the statistics of the rate bombardier samples while the
+// test runs: rps is their mean. Requests are the HTTP codes' sum plus
+// "others" (requests without a response); errors are the 1xx, 4xx and
+// 5xx responses (non2xx) plus the others, timeouts the Errors lines that
+// name a timeout. Sizes are binary (1KB = 1024 B), latencies carry their
+// unit. The text does not print the measured duration: duration_s is the
+// planned one of a timed test (-d), else the elapsed seconds of the last
+// progress line (rounded by bombardier to the second), else requests /
+// mean Reqs/sec; the run's notes say which.
+//
+// "bombardier-json" reads `-o json` (with `-p r`, the result alone): one
+// JSON object per run, {"spec": {...}, "result": {...}}, appended objects
+// being several runs. Latencies there are microseconds, and the
+// percentiles are printed only with -l.
+
+func init() {
+	Register(bombardierParser{})
+	Register(bombardierJSONParser{})
+}
+
+type bombardierParser struct{}
+
+// Name returns "bombardier".
+func (bombardierParser) Name() string { return "bombardier" }
+
+// bombardierSection is the part of a result a line belongs to.
+type bombardierSection uint8
+
+const (
+	bsStats bombardierSection = iota
+	bsDist
+	bsCodes
+	bsErrors
+)
+
+// bombardierIntro is what the command line and the intro line say.
+type bombardierIntro struct {
+	line     int
+	cmd      string
+	target   string
+	conns    int64
+	plannedS float64 // 0: not a timed test
+	count    int64   // -n, 0 when not given
+	rate     float64 // -r, 0 when not given
+	timeoutS float64
+	elapsedS float64 // last progress line, whole seconds
+	elapsed  bool
+}
+
+// bombardierRun accumulates one result block.
+type bombardierRun struct {
+	intro                     bombardierIntro
+	startLine, lastLine       int
+	sec                       bombardierSection
+	rpsMean, rpsStdev, rpsMax float64
+	hasRPS                    bool
+	latMean, latStdev, latMax float64
+	hasLat                    bool
+	pcts                      []results.Percentile
+	codes                     [5]int64
+	hasCodes                  bool
+	others                    int64
+	hasOthers                 bool
+	hasErrSection             bool
+	timeouts                  int64
+	tput                      float64
+	hasTput                   bool
+	bad                       string
+	badLine                   int
+}
+
+// bombardierState is the text parser's state over one input.
+type bombardierState struct {
+	opts    Options
+	sink    Sink
+	lab     labeler
+	detect  bool
+	found   bool
+	index   int
+	active  bool
+	run     bombardierRun
+	pending bombardierIntro
+	f       [16][]byte
+}
+
+// Detect reports whether head holds a bombardier result: its Statistics
+// header followed by a Reqs/sec row.
+func (bombardierParser) Detect(head []byte) bool {
+	st := &bombardierState{detect: true}
+	scanHead(head, st.line, func() bool { return st.found })
+	return st.found
+}
+
+// Parse streams the bombardier runs of r to sink in input order.
+func (bombardierParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	st := &bombardierState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
+	return parseLines(ctx, r, opts, "bombardier", st.line, st.close, func() int { return st.index })
+}
+
+// isBombardierExe reports whether tok names the bombardier program.
+func isBombardierExe(tok []byte) bool { return exeNamed(tok, "bombardier") }
+
+// line handles one input line.
+func (st *bombardierState) line(b []byte, ln int) error {
+	s := normalize(b)
+	if i := bytes.LastIndexByte(s, '\r'); i >= 0 {
+		s = trimLeft(s[i+1:]) // progress redrawn with carriage returns
+	}
+	if len(s) == 0 {
+		return nil
+	}
+	f := fields(s, st.f[:0])
+	if len(f) == 4 && string(f[0]) == "Statistics" && string(f[1]) == "Avg" && string(f[2]) == "Stdev" && string(f[3]) == "Max" {
+		if err := st.close(); err != nil {
+			return err
+		}
+		st.active = true
+		st.run = bombardierRun{intro: st.pending, startLine: ln, lastLine: ln, sec: bsStats, pcts: st.run.pcts[:0]}
+		if st.pending.line > 0 {
+			st.run.startLine = st.pending.line
+		}
+		st.pending = bombardierIntro{}
+		return nil
+	}
+	if st.active {
+		if ok, err := st.row(s, f, ln); ok || err != nil {
+			return err
+		}
+	}
+	// Outside a result: a command line, an intro, a progress line.
+	if i := findCommand(s, isBombardierExe); i >= 0 {
+		if err := st.close(); err != nil {
+			return err
+		}
+		st.pending = parseBombardierCommand(string(s[i:]), ln)
+		return nil
+	}
+	if string(f[0]) == "Bombarding" && len(f) >= 6 {
+		if err := st.close(); err != nil {
+			return err
+		}
+		st.intro(f, ln)
+		return nil
+	}
+	if !st.active && st.pending.line > 0 {
+		// Progress: the last token is the elapsed time ("37s", "1m5s").
+		last := f[len(f)-1]
+		if string(last) == "Done!" && len(f) > 1 {
+			last = f[len(f)-2]
+		}
+		if d, err := time.ParseDuration(string(last)); err == nil && d >= 0 {
+			st.pending.elapsedS, st.pending.elapsed = d.Seconds(), true
+		}
+	}
+	return nil
+}
+
+// intro reads "Bombarding URL with N request(s) using C connection(s)" or
+// "Bombarding URL for 10s using C connection(s)".
+func (st *bombardierState) intro(f [][]byte, ln int) {
+	p := st.pending
+	if p.line == 0 {
+		p = bombardierIntro{line: ln}
+	}
+	p.target = string(f[1])
+	for i := 2; i+1 < len(f); i++ {
+		switch string(f[i]) {
+		case "with":
+			if n, ok := parseUint(f[i+1]); ok {
+				p.count = n
+			}
+		case "for":
+			if d, err := time.ParseDuration(string(f[i+1])); err == nil && d > 0 {
+				p.plannedS = d.Seconds()
+			}
+		case "using":
+			if n, ok := parseUint(f[i+1]); ok {
+				p.conns = n
+			}
+		}
+	}
+	st.pending = p
+}
+
+// bombardierArgOpts are bombardier's options that take a value.
+var bombardierArgOpts = map[string]bool{"c": true, "connections": true, "n": true, "requests": true, "d": true, "duration": true,
+	"r": true, "rate": true, "t": true, "timeout": true, "m": true, "method": true, "b": true, "body": true, "f": true,
+	"body-file": true, "H": true, "header": true, "p": true, "print": true, "o": true, "format": true, "cert": true, "key": true}
+
+// parseBombardierCommand reads the options of a bombardier command line
+// (kingpin syntax: -c 10, -c10, --connections=10).
+func parseBombardierCommand(s string, ln int) bombardierIntro {
+	p := bombardierIntro{line: ln, cmd: strings.TrimSpace(s), conns: 125, timeoutS: 2}
+	eachOption(shellWords(s), bombardierArgOpts, func(name, val string) {
+		switch name {
+		case "c", "connections":
+			if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
+				p.conns = n
+			}
+		case "n", "requests":
+			if n, err := strconv.ParseInt(val, 10, 64); err == nil && n > 0 {
+				p.count = n
+			}
+		case "d", "duration":
+			if d, err := time.ParseDuration(val); err == nil && d > 0 {
+				p.plannedS = d.Seconds()
+			}
+		case "r", "rate":
+			if v, err := strconv.ParseFloat(val, 64); err == nil && finite(v) && v > 0 {
+				p.rate = v
+			}
+		case "t", "timeout":
+			if d, err := time.ParseDuration(val); err == nil && d > 0 {
+				p.timeoutS = d.Seconds()
+			}
+		}
+	}, func(a string) {
+		if p.target == "" && strings.Contains(a, ":") {
+			p.target = a
+		}
+	})
+	return p
+}
+
+// row handles a line inside a result; it reports false for lines that
+// are not part of it.
+func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	key := string(f[0])
+	switch {
+	case key == "Reqs/sec" && len(f) == 4:
+		var v [3]float64
+		for i := range v {
+			x, ok := parseDec(f[i+1], 0)
+			if !ok {
+				r.malformed(ln, "Reqs/sec row")
+				return true, nil
+			}
+			v[i] = x
+		}
+		r.rpsMean, r.rpsStdev, r.rpsMax, r.hasRPS = v[0], v[1], v[2], true
+		if st.detect {
+			st.found = true
+		}
+	case key == "Latency" && len(f) == 4:
+		var v [3]float64
+		for i := range v {
+			x, k := timeMs(f[i+1])
+			if k != valOK {
+				r.malformed(ln, "Latency row")
+				return true, nil
+			}
+			v[i] = x
+		}
+		r.latMean, r.latStdev, r.latMax, r.hasLat = v[0], v[1], v[2], true
+	case key == "Latency" && len(f) == 2 && string(f[1]) == "Distribution":
+		r.sec = bsDist
+	case key == "HTTP" && len(f) == 2 && string(f[1]) == "codes:":
+		r.sec = bsCodes
+	case key == "Errors:" && len(f) == 1:
+		r.sec, r.hasErrSection = bsErrors, true
+	case key == "Throughput:" && len(f) == 2:
+		tok := bytes.TrimSuffix(f[1], []byte("/s"))
+		v, ok := binaryBytes(tok)
+		if !ok || len(tok) == len(f[1]) {
+			r.malformed(ln, "Throughput row")
+		} else {
+			r.tput, r.hasTput = v, true
+		}
+		r.lastLine = ln
+		return true, st.close()
+	case r.sec == bsDist && len(f) == 2 && bytes.HasSuffix(f[0], []byte("%")):
+		q, ok := parseDec(f[0][:len(f[0])-1], -2)
+		ms, k := timeMs(f[1])
+		if !ok || q > 1 || k != valOK {
+			r.malformed(ln, "latency distribution row")
+		} else if len(r.pcts) < maxPercentiles {
+			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
+		}
+	case r.sec == bsCodes && bytes.HasPrefix(s, []byte("1xx - ")):
+		// 1xx - 0, 2xx - 58518, 3xx - 0, 4xx - 0, 5xx - 0
+		for i, part := range bytes.Split(s, []byte(",")) {
+			k, v, ok := bytes.Cut(trimLeft(part), []byte(" - "))
+			n, ok2 := parseUint(trimRight(v))
+			if i >= 5 || !ok || !ok2 || len(k) != 3 || k[0] != byte('1'+i) {
+				r.malformed(ln, "HTTP codes row")
+				return true, nil
+			}
+			r.codes[i] = n
+		}
+		r.hasCodes = true
+	case r.sec == bsCodes && key == "others" && len(f) == 3 && string(f[1]) == "-":
+		n, ok := parseUint(f[2])
+		if !ok {
+			r.malformed(ln, "others row")
+		}
+		r.others, r.hasOthers = n, ok
+	case r.sec == bsErrors && len(f) >= 3 && string(f[len(f)-2]) == "-":
+		n, ok := parseUint(f[len(f)-1])
+		if !ok {
+			return false, nil
+		}
+		if isTimeout(string(s)) {
+			r.timeouts = addSat(r.timeouts, n)
+		}
+	default:
+		return false, nil
+	}
+	r.lastLine = ln
+	return true, nil
+}
+
+func (r *bombardierRun) malformed(ln int, msg string) {
+	if r.bad == "" {
+		r.bad, r.badLine = msg, ln
+	}
+}
+
+// close ends the current result, emitting it when complete.
+func (st *bombardierState) close() error {
+	if !st.active {
+		return nil
+	}
+	st.active = false
+	r := &st.run
+	if st.detect {
+		return nil
+	}
+	if r.bad != "" {
+		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "bombardier: malformed " + r.bad}
+	}
+	if !r.hasRPS || !r.hasTput || !r.hasCodes {
+		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+			Msg: "bombardier result without its Reqs/sec, HTTP codes or Throughput lines (cut paste?)"}
+	}
+	out := st.build()
+	fillCommon(&out, st.opts, st.index, &st.lab)
+	st.index++
+	return st.sink.Run(out)
+}
+
+// build makes the run of a complete result.
+func (st *bombardierState) build() results.RunWithPercentiles {
+	r := &st.run
+	in := r.intro
+	var notes []string
+	out := results.RunWithPercentiles{Run: results.Run{
+		Tool: "bombardier", LoadModel: results.LoadClosed, Target: in.target, RPS: r.rpsMean,
+		SourceLine: int32(min(r.startLine, math.MaxInt32)),
+	}, Percentiles: []results.Percentile{}}
+	if in.cmd != "" {
+		out.Command = results.Ptr(in.cmd)
+		out.TimeoutS = results.Ptr(in.timeoutS)
+	}
+	if in.conns > 0 {
+		out.Connections = results.Ptr(int32(min(in.conns, math.MaxInt32)))
+	}
+	if in.plannedS > 0 {
+		out.PlannedDurationS = results.Ptr(in.plannedS)
+	}
+	if in.rate > 0 {
+		notes = append(notes, fmt.Sprintf("rate limited to %g requests/s (-r)", in.rate))
+	}
+	for _, n := range r.codes {
+		out.Requests = addSat(out.Requests, n)
+	}
+	out.Requests = addSat(out.Requests, r.others)
+	non2xx := addSat(addSat(r.codes[0], r.codes[3]), r.codes[4])
+	out.Non2xx = results.Ptr(non2xx)
+	out.Errors = addSat(non2xx, r.others)
+	if r.hasErrSection || r.others == 0 {
+		out.Timeouts = results.Ptr(r.timeouts)
+	}
+	switch {
+	case in.plannedS > 0:
+		out.DurationS = in.plannedS
+		notes = append(notes, "bombardier prints no measured duration: duration_s is the planned one (-d)")
+	case in.elapsed && in.elapsedS >= 1:
+		out.DurationS = in.elapsedS
+		notes = append(notes, "duration_s from the last progress line, rounded by bombardier to the second")
+	case r.rpsMean > 0:
+		out.DurationS = float64(out.Requests) / r.rpsMean
+		notes = append(notes, "bombardier prints no measured duration: duration_s is requests / mean Reqs/sec")
+	}
+	out.TransferBPS = results.Ptr(r.tput)
+	if r.hasLat { // bombardier's latencies include failed requests
+		out.LatMeanMs, out.LatStdevMs, out.LatMaxMs = results.Ptr(r.latMean), results.Ptr(r.latStdev), results.Ptr(r.latMax)
+	}
+	addPercentiles(&out, r.pcts)
+	notes = append(notes, fmt.Sprintf("Reqs/sec sampled while running: stdev %g, max %g", r.rpsStdev, r.rpsMax))
+	out.Notes = results.Ptr(strings.Join(notes, "; "))
+	return out
+}
+
+type bombardierJSONParser struct{}
+
+// Name returns "bombardier-json".
+func (bombardierJSONParser) Name() string { return "bombardier-json" }
+
+// bombardierJSONPrefix starts every `bombardier -o json` object.
+var bombardierJSONPrefix = []byte(`{"spec":{"numberOfConnections":`)
+
+// Detect reports whether head starts with bombardier's JSON result.
+func (bombardierJSONParser) Detect(head []byte) bool {
+	head = jsonHead(head)
+	return bytes.HasPrefix(head, bombardierJSONPrefix) && bytes.Contains(head, []byte(`"result":{`))
+}
+
+// bombardierJSON is one object of `bombardier -o json`.
+type bombardierJSON struct {
+	Spec struct {
+		NumberOfConnections *int64   `json:"numberOfConnections"`
+		TestType            string   `json:"testType"`
+		NumberOfRequests    *int64   `json:"numberOfRequests"`
+		TestDurationSeconds *float64 `json:"testDurationSeconds"`
+		Method              string   `json:"method"`
+		URL                 string   `json:"url"`
+		TimeoutSeconds      *float64 `json:"timeoutSeconds"`
+		Rate                *float64 `json:"rate"`
+		Client              string   `json:"client"`
+	} `json:"spec"`
+	Result *struct {
+		BytesRead        *int64   `json:"bytesRead"`
+		TimeTakenSeconds *float64 `json:"timeTakenSeconds"`
+		Req1xx           *int64   `json:"req1xx"`
+		Req2xx           *int64   `json:"req2xx"`
+		Req3xx           *int64   `json:"req3xx"`
+		Req4xx           *int64   `json:"req4xx"`
+		Req5xx           *int64   `json:"req5xx"`
+		Others           *int64   `json:"others"`
+		Errors           []struct {
+			Description string `json:"description"`
+			Count       int64  `json:"count"`
+		} `json:"errors"`
+		Latency struct {
+			Mean        *float64           `json:"mean"`
+			Stddev      *float64           `json:"stddev"`
+			Max         *float64           `json:"max"`
+			Percentiles map[string]float64 `json:"percentiles"`
+		} `json:"latency"`
+		RPS struct {
+			Mean   *float64 `json:"mean"`
+			Stddev *float64 `json:"stddev"`
+			Max    *float64 `json:"max"`
+		} `json:"rps"`
+	} `json:"result"`
+}
+
+// Parse streams the runs of r, one per JSON object, to sink.
+func (bombardierJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	return jsonReports(ctx, r, opts, "bombardier-json", "bombardier JSON", func(m *bombardierJSON, line int, fill func(*results.RunWithPercentiles)) error {
+		out, err := m.run(line)
+		if err != nil {
+			return err
+		}
+		fill(&out)
+		return sink.Run(out)
+	})
+}
+
+// run converts one object; it reports what is missing or out of range.
+func (m *bombardierJSON) run(line int) (results.RunWithPercentiles, error) {
+	out := results.RunWithPercentiles{Run: results.Run{Tool: "bombardier", LoadModel: results.LoadClosed,
+		Target: m.Spec.URL, SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
+	res := m.Result
+	if res == nil || res.TimeTakenSeconds == nil || res.Req2xx == nil || res.Others == nil || res.RPS.Mean == nil {
+		return out, badJSON("object without its result (timeTakenSeconds, req2xx, others, rps)")
+	}
+	counts := []*int64{res.Req1xx, res.Req2xx, res.Req3xx, res.Req4xx, res.Req5xx, res.Others, res.BytesRead}
+	for _, p := range counts {
+		if p != nil && *p < 0 {
+			return out, badJSON("negative count %d", *p)
+		}
+	}
+	floats := []*float64{res.TimeTakenSeconds, res.RPS.Mean, res.RPS.Stddev, res.RPS.Max, res.Latency.Mean, res.Latency.Stddev,
+		res.Latency.Max, m.Spec.TestDurationSeconds, m.Spec.TimeoutSeconds, m.Spec.Rate}
+	for _, p := range floats {
+		if p != nil && !finite(*p) {
+			return out, badJSON("value %v out of range", *p)
+		}
+	}
+	val := func(p *int64) int64 {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	var notes []string
+	if n := m.Spec.NumberOfConnections; n != nil && *n > 0 {
+		out.Connections = results.Ptr(int32(min(*n, math.MaxInt32)))
+	}
+	if d := m.Spec.TestDurationSeconds; d != nil && *d > 0 && m.Spec.TestType == "timed" {
+		out.PlannedDurationS = results.Ptr(*d)
+	}
+	if t := m.Spec.TimeoutSeconds; t != nil && *t > 0 {
+		out.TimeoutS = results.Ptr(*t)
+	}
+	if r := m.Spec.Rate; r != nil && *r > 0 {
+		notes = append(notes, fmt.Sprintf("rate limited to %g requests/s (-r)", *r))
+	}
+	out.DurationS = *res.TimeTakenSeconds
+	out.RPS = *res.RPS.Mean
+	for _, p := range counts[:6] {
+		out.Requests = addSat(out.Requests, val(p))
+	}
+	non2xx := addSat(addSat(val(res.Req1xx), val(res.Req4xx)), val(res.Req5xx))
+	out.Non2xx = results.Ptr(non2xx)
+	out.Errors = addSat(non2xx, *res.Others)
+	var timeouts int64
+	for _, e := range res.Errors {
+		if e.Count > 0 && isTimeout(e.Description) {
+			timeouts = addSat(timeouts, e.Count)
+		}
+	}
+	out.Timeouts = results.Ptr(timeouts)
+	if res.BytesRead != nil {
+		out.BytesIn = results.Ptr(*res.BytesRead)
+		if out.DurationS > 0 {
+			out.TransferBPS = results.Ptr(float64(*res.BytesRead) / out.DurationS)
+		}
+	}
+	us := func(p *float64) *float64 {
+		if p == nil {
+			return nil
+		}
+		return results.Ptr(shiftDec(*p, -3))
+	}
+	out.LatMeanMs, out.LatStdevMs, out.LatMaxMs = us(res.Latency.Mean), us(res.Latency.Stddev), us(res.Latency.Max)
+	var pcts []results.Percentile
+	for k, v := range res.Latency.Percentiles {
+		q, ok := parseDec([]byte(k), -2)
+		if !ok || q > 1 || !finite(v) {
+			return out, badJSON("latency percentile %q: %v", k, v)
+		}
+		pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: shiftDec(v, -3)})
+	}
+	sortPercentiles(pcts)
+	addPercentiles(&out, pcts)
+	if res.RPS.Stddev != nil && res.RPS.Max != nil {
+		notes = append(notes, fmt.Sprintf("rps sampled while running: stdev %g, max %g", *res.RPS.Stddev, *res.RPS.Max))
+	}
+	if len(notes) > 0 {
+		out.Notes = results.Ptr(strings.Join(notes, "; "))
+	}
+	return out, nil
+}

@@ -1,0 +1,143 @@
+package ingest
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// Helpers shared by the line-based parsers of the formats added with
+// bombardier, autocannon, Artillery, siege, h2load, Fortio, ghz, oha and
+// Gatling.
+
+// scanHead calls line with each line of head (the beginning of an input,
+// as Detect gets it) and its 1-based number, until done reports true.
+func scanHead(head []byte, line func(b []byte, ln int) error, done func() bool) {
+	for ln := 1; len(head) > 0 && !done(); ln++ {
+		var b []byte
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			b, head = head[:i], head[i+1:]
+		} else {
+			b, head = head, nil
+		}
+		_ = line(b, ln)
+	}
+}
+
+// parseLines streams the lines of r to line, then calls close; when no
+// run was emitted (runs reports 0) the input holds no output of format.
+func parseLines(ctx context.Context, r io.Reader, opts Options, format string, line func(b []byte, ln int) error,
+	close func() error, runs func() int) error {
+	if err := eachLine(ctx, r, opts.Source, line); err != nil {
+		return err
+	}
+	if err := close(); err != nil {
+		return err
+	}
+	if runs() == 0 {
+		return &NoOutputError{File: opts.Source, LookedFor: []string{format}}
+	}
+	return nil
+}
+
+// exeNamed reports whether tok, a command line's token, names one of the
+// programs: after quotes and parentheses, a directory, a docker image tag
+// (":latest") and ".exe" are set aside.
+func exeNamed(tok []byte, names ...string) bool {
+	tok = bytes.TrimLeft(tok, "`(\"'")
+	if i := bytes.LastIndexAny(tok, `/\`); i >= 0 {
+		tok = tok[i+1:]
+	}
+	if j := bytes.IndexByte(tok, ':'); j >= 0 {
+		tok = tok[:j]
+	}
+	tok = bytes.TrimSuffix(tok, []byte(".exe"))
+	for _, n := range names {
+		if string(tok) == n {
+			return true
+		}
+	}
+	return false
+}
+
+// eachOption walks the arguments of a command line (args[0] is the
+// program) the way getopt, kingpin and clap read them: "-c 10", "-c10",
+// "--connections 10", "--connections=10". Options named in takesValue
+// take the next argument when not glued to it; option gets every option
+// with its value ("" for a flag), positional every other argument.
+func eachOption(args []string, takesValue map[string]bool, option func(name, val string), positional func(arg string)) {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if len(a) < 2 || a[0] != '-' {
+			positional(a)
+			continue
+		}
+		name, val, hasVal := strings.TrimLeft(a, "-"), "", false
+		if j := strings.IndexByte(name, '='); j >= 0 {
+			name, val, hasVal = name[:j], name[j+1:], true
+		} else if a[1] != '-' && len(name) > 1 && takesValue[name[:1]] {
+			name, val, hasVal = name[:1], name[1:], true
+		}
+		if takesValue[name] && !hasVal && i+1 < len(args) {
+			i++
+			val = args[i]
+		}
+		option(name, val)
+	}
+}
+
+// sortPercentiles orders points by quantile (maps give them in any order).
+func sortPercentiles(p []results.Percentile) {
+	slices.SortFunc(p, func(a, b results.Percentile) int { return cmp.Compare(a.Quantile, b.Quantile) })
+}
+
+// addPercentiles appends the points of a distribution (in quantile order)
+// to a run and copies the 0.5, 0.9, 0.99 and 0.999 points into the
+// percentile columns.
+func addPercentiles(out *results.RunWithPercentiles, pcts []results.Percentile) {
+	for _, p := range pcts {
+		out.Percentiles = append(out.Percentiles, p)
+		switch p.Quantile {
+		case 0.5:
+			out.LatP50Ms = results.Ptr(p.LatencyMs)
+		case 0.9:
+			out.LatP90Ms = results.Ptr(p.LatencyMs)
+		case 0.99:
+			out.LatP99Ms = results.Ptr(p.LatencyMs)
+		case 0.999:
+			out.LatP999Ms = results.Ptr(p.LatencyMs)
+		}
+	}
+}
+
+// shiftDec returns v × 10^exp correctly rounded from v's shortest decimal
+// form, so that 0.000651724 s is 0.651724 ms and not 0.6517240000000001.
+func shiftDec(v float64, exp int) float64 {
+	return shiftDecString(strconv.FormatFloat(v, 'g', -1, 64), exp)
+}
+
+// shiftDecString parses a decimal number, with or without an exponent
+// ("0.0446", "3.8388e-05"), times 10^exp, correctly rounded; NaN when s
+// is no number.
+func shiftDecString(s string, exp int) float64 {
+	mant, e := s, 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		n, err := strconv.Atoi(s[i+1:])
+		if err != nil {
+			return math.NaN()
+		}
+		mant, e = s[:i], n
+	}
+	v, err := strconv.ParseFloat(mant+"e"+strconv.Itoa(e+exp), 64)
+	if err != nil && !isRangeErr(err) {
+		return math.NaN()
+	}
+	return v
+}

@@ -1,0 +1,509 @@
+package ingest
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// The Fortio parsers read the result of `fortio load` (fortio.org/fortio).
+//
+// "fortio" reads the text fortio prints on stderr, wherever it sits in a
+// file, with or without its log lines:
+//
+//	[fortio load -qps 200 -c 4 -t 2s URL]                            optional command line
+//	Fortio 1.68.2 running at 200 queries per second, 2->2 procs, for 2s: URL   required: starts the run
+//	Starting at 200 qps with 4 thread(s) [gomax 2] for 2s : 100 calls each (total 400)
+//	Ended after 2.008298329s : 400 calls. qps=199.17
+//	Aggregated Function Time : count 400 avg 0.0015709603 +/- 0.004877 min 3.8388e-05 max 0.044630276 sum 0.628384138
+//	# range, mid point, percentile, count
+//	>= 3.8388e-05 <= 0.001 , 0.000519194 , 78.25, 313
+//	# target 50% 0.000651724                                         the latency percentiles
+//	Error cases : count 133 avg ...                                  (its targets are not the run's)
+//	Code 200 : 267 (66.8 %)
+//	Code 500 : 133 (33.2 %)                                          "Code  -1" are socket errors
+//	Response Body/Total Sizes : count 400 avg 136.3175 +/- 8.951 min 130 max 149 sum 54527
+//	All done 400 calls (plus 4 warmup) 1.571 ms avg, 199.2 qps      ends the run
+//
+// Times are seconds. Requests are the calls (the sum of the Code lines);
+// errors the calls without a 2xx or 3xx code, code -1 (a socket error or
+// timeout) included; bytes_in the sum of the Body/Total sizes (headers
+// included). With -qps each of the -c threads paces its calls, but waits
+// for each response before the next: a closed model whose requested rate
+// is target_rps (-qps -1, "max": none). Duration and rps come from the
+// "Ended after" line, or (-quiet) from "All done" (calls / qps).
+//
+// "fortio-json" reads the JSON result (-json FILE, or the files the
+// Fortio server saves): one object per run, DurationHistogram in seconds,
+// RetCodes, Sizes, ActualDuration in nanoseconds.
+
+func init() {
+	Register(fortioParser{})
+	Register(fortioJSONParser{})
+}
+
+type fortioParser struct{}
+
+// Name returns "fortio".
+func (fortioParser) Name() string { return "fortio" }
+
+// fortioSection is the histogram the "# target" lines belong to.
+type fortioSection uint8
+
+const (
+	fsNone fortioSection = iota
+	fsFunction
+	fsOther
+)
+
+// fortioRun accumulates one run.
+type fortioRun struct {
+	startLine, lastLine int
+	cmd                 string
+	target              string
+	qps                 float64 // requested; <= 0: max
+	plannedS            float64
+	calls               int64 // -n
+	threads             int64
+	endedS              float64
+	endedCalls          int64
+	endedQPS            float64
+	hasEnded            bool
+	sec                 fortioSection
+	count               int64
+	avg, sd, lo, hi     float64
+	hasFunc             bool
+	pcts                []results.Percentile
+	codes               map[int64]int64
+	bytes               int64
+	hasBytes            bool
+	doneCalls           int64
+	doneQPS             float64
+	hasDone             bool
+	bad                 string
+	badLine             int
+}
+
+// fortioState is the text parser's state over one input.
+type fortioState struct {
+	opts    Options
+	sink    Sink
+	lab     labeler
+	detect  bool
+	found   bool
+	index   int
+	active  bool
+	run     fortioRun
+	pending string // a fortio command line
+	pendLn  int
+	f       [24][]byte
+}
+
+// Detect reports whether head holds a Fortio load result: its "running
+// at" line and its "Aggregated Function Time" line.
+func (fortioParser) Detect(head []byte) bool {
+	st := &fortioState{detect: true}
+	scanHead(head, st.line, func() bool { return st.found })
+	return st.found
+}
+
+// Parse streams the Fortio runs of r to sink in input order.
+func (fortioParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	st := &fortioState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
+	return parseLines(ctx, r, opts, "fortio", st.line, st.close, func() int { return st.index })
+}
+
+// isFortioExe reports whether tok names the fortio program.
+func isFortioExe(tok []byte) bool { return exeNamed(tok, "fortio") }
+
+// fortioStats parses "count 400 avg 0.0015 +/- 0.004877 min 3.8e-05 max 0.0446 sum 0.628",
+// returning the values times 1000 (seconds as ms).
+func fortioStats(f [][]byte) (count int64, avg, sd, lo, hi, sum float64, ok bool) {
+	if len(f) != 12 || string(f[0]) != "count" || string(f[2]) != "avg" || string(f[4]) != "+/-" || string(f[6]) != "min" ||
+		string(f[8]) != "max" || string(f[10]) != "sum" {
+		return 0, 0, 0, 0, 0, 0, false
+	}
+	count, ok = parseUint(f[1])
+	var v [5]float64
+	for i, j := range []int{3, 5, 7, 9, 11} {
+		x := shiftDecString(string(f[j]), 3) // seconds to ms
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return 0, 0, 0, 0, 0, 0, false
+		}
+		v[i] = x
+	}
+	return count, v[0], v[1], v[2], v[3], v[4], ok
+}
+
+// line handles one input line.
+func (st *fortioState) line(b []byte, ln int) error {
+	s := normalize(b)
+	if len(s) == 0 || s[0] == '{' {
+		return nil // blank, or a JSON log line
+	}
+	f := fields(s, st.f[:0])
+	r := &st.run
+	switch {
+	case string(f[0]) == "Fortio" && len(f) >= 9 && string(f[2]) == "running" && string(f[3]) == "at":
+		// Fortio 1.68.2 running at 200 queries per second, 2->2 procs, for 2s: URL
+		if err := st.close(); err != nil {
+			return err
+		}
+		st.begin(ln)
+		r = &st.run
+		r.target = string(f[len(f)-1])
+		if q, err := strconv.ParseFloat(string(f[4]), 64); err == nil && finite(q) {
+			r.qps = q
+		}
+		for i := 5; i+1 < len(f); i++ {
+			if string(f[i]) == "for" {
+				w := bytes.TrimSuffix(f[i+1], []byte(":"))
+				if d, err := time.ParseDuration(string(w)); err == nil && d > 0 {
+					r.plannedS = d.Seconds()
+				} else if n, ok := parseUint(w); ok && i+2 < len(f) && bytes.HasPrefix(f[i+2], []byte("calls")) {
+					r.calls = n
+				}
+			}
+		}
+		return nil
+	case !st.active:
+		for i := 0; i+1 < len(f); i++ {
+			if isFortioExe(f[i]) && (string(f[i+1]) == "load" || string(f[i+1]) == "curl") {
+				st.pending, st.pendLn = string(trimRight(rest(s, f[i]))), ln
+				break
+			}
+		}
+		return nil
+	}
+	switch {
+	case string(f[0]) == "Starting" && len(f) >= 6 && string(f[1]) == "at" && string(f[4]) == "with":
+		// Starting at 200 qps with 4 thread(s) [gomax 2] ...
+		if n, ok := parseUint(f[5]); ok {
+			r.threads = n
+		}
+	case string(f[0]) == "Ended" && len(f) == 7 && string(f[1]) == "after":
+		// Ended after 2.008298329s : 400 calls. qps=199.17
+		d, err := time.ParseDuration(string(f[2]))
+		n, ok := parseUint(f[4])
+		q, ok2 := parseDec(bytes.TrimPrefix(f[6], []byte("qps=")), 0)
+		if err != nil || d < 0 || !ok || !ok2 || !bytes.HasPrefix(f[6], []byte("qps=")) {
+			r.malformed(ln, "Ended line")
+			break
+		}
+		r.endedS, r.endedCalls, r.endedQPS, r.hasEnded = d.Seconds(), n, q, true
+	case bytes.HasPrefix(s, []byte("Aggregated Function Time :")):
+		count, avg, sd, lo, hi, _, ok := fortioStats(f[4:])
+		if !ok {
+			r.malformed(ln, "Aggregated Function Time line")
+			break
+		}
+		r.count, r.avg, r.sd, r.lo, r.hi, r.hasFunc = count, avg, sd, lo, hi, true
+		r.sec = fsFunction
+		if st.detect {
+			st.found = true
+		}
+	case string(f[0]) == "target" && len(f) == 3:
+		// "# target 50% 0.000651724" (normalize drops the "# ")
+		if r.sec != fsFunction {
+			break
+		}
+		q, ok := parseDec(bytes.TrimSuffix(f[1], []byte("%")), -2)
+		v := shiftDecString(string(f[2]), 3)
+		if !ok || q > 1 || !finite(v) {
+			r.malformed(ln, "target line")
+			break
+		}
+		if len(r.pcts) < maxPercentiles {
+			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: v})
+		}
+	case string(f[0]) == "range," || string(f[0]) == ">=" || string(f[0]) == ">":
+		// histogram rows and headers
+	case string(f[0]) == "Code" && len(f) >= 4:
+		// Code 200 : 267 (66.8 %); Code  -1 : 12 (100.0 %)
+		code, err := strconv.ParseInt(string(f[1]), 10, 32)
+		n, ok := parseUint(f[3])
+		if err != nil || !ok || string(f[2]) != ":" {
+			r.malformed(ln, "Code line")
+			break
+		}
+		if r.codes == nil {
+			r.codes = map[int64]int64{}
+		}
+		r.codes[code] = addSat(r.codes[code], n)
+	case bytes.HasPrefix(s, []byte("Response Body/Total Sizes :")):
+		if _, _, _, _, _, sum, ok := fortioStats(f[4:]); ok && sum >= 0 && sum < 9e21 {
+			r.bytes, r.hasBytes = int64(math.Round(sum/1000)), true
+		}
+	case string(f[0]) == "All" && len(f) >= 10 && string(f[1]) == "done":
+		// All done 400 calls (plus 4 warmup) 1.571 ms avg, 199.2 qps
+		n, ok := parseUint(f[2])
+		q, ok2 := parseDec(f[len(f)-2], 0)
+		if !ok || !ok2 || string(f[len(f)-1]) != "qps" {
+			r.malformed(ln, "All done line")
+		}
+		r.doneCalls, r.doneQPS, r.hasDone = n, q, true
+		r.lastLine = ln
+		return st.close()
+	default:
+		if bytes.Contains(s, []byte(" : count ")) {
+			// another histogram: Sleep times, Error cases, connection timing
+			r.sec = fsOther
+		}
+	}
+	r.lastLine = ln
+	return nil
+}
+
+// begin starts a run at its "running at" line.
+func (st *fortioState) begin(ln int) {
+	st.run = fortioRun{startLine: ln, lastLine: ln}
+	if st.pending != "" {
+		st.run.cmd, st.run.startLine = st.pending, st.pendLn
+	}
+	st.active, st.pending = true, ""
+}
+
+func (r *fortioRun) malformed(ln int, msg string) {
+	if r.bad == "" {
+		r.bad, r.badLine = msg, ln
+	}
+}
+
+// close ends the current run, emitting it when complete.
+func (st *fortioState) close() error {
+	if !st.active {
+		return nil
+	}
+	st.active = false
+	r := &st.run
+	if st.detect {
+		return nil
+	}
+	if r.bad != "" {
+		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "fortio: malformed " + r.bad}
+	}
+	if !r.hasFunc || !r.hasDone {
+		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+			Msg: "fortio result without its Aggregated Function Time or All done line (cut paste?)"}
+	}
+	var notes []string
+	out := results.RunWithPercentiles{Run: results.Run{Tool: "fortio", LoadModel: results.LoadClosed, Target: r.target,
+		SourceLine: int32(min(r.startLine, math.MaxInt32))}, Percentiles: []results.Percentile{}}
+	if r.cmd != "" {
+		out.Command = results.Ptr(r.cmd)
+	}
+	switch {
+	case r.hasEnded:
+		out.DurationS, out.RPS = r.endedS, r.endedQPS
+	case r.doneQPS > 0:
+		out.DurationS, out.RPS = float64(r.doneCalls)/r.doneQPS, r.doneQPS
+		notes = append(notes, "no Ended line (-quiet): duration_s is calls / qps as rounded in the All done line")
+	}
+	fortioFill(&out, fortioFigures{
+		requested: r.qps, plannedS: r.plannedS, calls: r.calls, threads: r.threads, count: r.count,
+		avgMs: r.avg, sdMs: r.sd, minMs: r.lo, maxMs: r.hi, pcts: r.pcts, codes: r.codes, bytes: r.bytes, hasBytes: r.hasBytes,
+	}, &notes)
+	fillCommon(&out, st.opts, st.index, &st.lab)
+	st.index++
+	return st.sink.Run(out)
+}
+
+// fortioFigures are what the text and JSON results both give.
+type fortioFigures struct {
+	requested    float64 // qps; <= 0: max
+	plannedS     float64
+	calls        int64
+	threads      int64
+	count        int64
+	avgMs, sdMs  float64
+	minMs, maxMs float64
+	pcts         []results.Percentile // in ms
+	codes        map[int64]int64
+	bytes        int64
+	hasBytes     bool
+}
+
+// fortioFill sets the run's counts, latencies and load from fig.
+func fortioFill(out *results.RunWithPercentiles, fig fortioFigures, notes *[]string) {
+	if fig.requested > 0 {
+		out.TargetRPS = results.Ptr(fig.requested)
+		*notes = append(*notes, "-qps paces each thread, which waits for every response (no coordinated-omission correction)")
+	}
+	if fig.plannedS > 0 {
+		out.PlannedDurationS = results.Ptr(fig.plannedS)
+	}
+	if fig.calls > 0 {
+		*notes = append(*notes, fmt.Sprintf("%d calls requested (-n)", fig.calls))
+	}
+	if fig.threads > 0 {
+		out.Connections = results.Ptr(int32(min(fig.threads, math.MaxInt32)))
+	}
+	out.Requests = fig.count
+	if fig.codes != nil {
+		var total, bad, non2xx, sock int64
+		for code, n := range fig.codes {
+			total = addSat(total, n)
+			switch {
+			case code < 0:
+				sock = addSat(sock, n)
+			case code < 200 || code >= 400:
+				non2xx = addSat(non2xx, n)
+			}
+		}
+		bad = addSat(non2xx, sock)
+		out.Requests = total
+		out.Non2xx = results.Ptr(non2xx)
+		out.Errors = bad
+		if sock > 0 {
+			*notes = append(*notes, fmt.Sprintf("%d calls got no response (code -1: socket error or timeout)", sock))
+		}
+	}
+	if fig.hasBytes {
+		out.BytesIn = results.Ptr(fig.bytes)
+		if out.DurationS > 0 {
+			out.TransferBPS = results.Ptr(float64(fig.bytes) / out.DurationS)
+		}
+	}
+	if fig.count > 0 {
+		out.LatMeanMs, out.LatStdevMs = results.Ptr(fig.avgMs), results.Ptr(fig.sdMs)
+		out.LatMinMs, out.LatMaxMs = results.Ptr(fig.minMs), results.Ptr(fig.maxMs)
+		sortPercentiles(fig.pcts)
+		addPercentiles(out, fig.pcts)
+	}
+	if len(*notes) > 0 {
+		out.Notes = results.Ptr(strings.Join(*notes, "; "))
+	}
+}
+
+type fortioJSONParser struct{}
+
+// Name returns "fortio-json".
+func (fortioJSONParser) Name() string { return "fortio-json" }
+
+// Detect reports whether head starts with a Fortio JSON result.
+func (fortioJSONParser) Detect(head []byte) bool {
+	head = jsonHead(head)
+	if len(head) == 0 || head[0] != '{' {
+		return false
+	}
+	probe := head[:min(len(head), 8192)]
+	for _, k := range []string{`"RunType"`, `"ActualQPS"`, `"DurationHistogram"`} {
+		if !bytes.Contains(probe, []byte(k)) {
+			return false
+		}
+	}
+	return true
+}
+
+// fortioHistogram is a histogram of the JSON result, in seconds or bytes.
+type fortioHistogram struct {
+	Count       int64   `json:"Count"`
+	Min         float64 `json:"Min"`
+	Max         float64 `json:"Max"`
+	Sum         float64 `json:"Sum"`
+	Avg         float64 `json:"Avg"`
+	StdDev      float64 `json:"StdDev"`
+	Percentiles []struct {
+		Percentile float64 `json:"Percentile"`
+		Value      float64 `json:"Value"`
+	} `json:"Percentiles"`
+}
+
+// fortioJSON is a Fortio JSON result.
+type fortioJSON struct {
+	RunType           string           `json:"RunType"`
+	StartTime         *time.Time       `json:"StartTime"`
+	RequestedQPS      string           `json:"RequestedQPS"`
+	RequestedDuration string           `json:"RequestedDuration"`
+	ActualQPS         *float64         `json:"ActualQPS"`
+	ActualDuration    *int64           `json:"ActualDuration"`
+	NumThreads        *int64           `json:"NumThreads"`
+	Exactly           int64            `json:"Exactly"`
+	DurationHistogram *fortioHistogram `json:"DurationHistogram"`
+	RetCodes          map[string]int64 `json:"RetCodes"`
+	Sizes             *fortioHistogram `json:"Sizes"`
+	URL               string           `json:"URL"`
+	Destination       string           `json:"Destination"`
+}
+
+// Parse streams the runs of r, one per JSON object, to sink.
+func (fortioJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	return jsonReports(ctx, r, opts, "fortio-json", "fortio JSON", func(m *fortioJSON, line int, fill func(*results.RunWithPercentiles)) error {
+		h := m.DurationHistogram
+		if h == nil || m.ActualQPS == nil || m.ActualDuration == nil {
+			return badJSON("result without DurationHistogram, ActualQPS or ActualDuration")
+		}
+		for _, v := range []float64{*m.ActualQPS, h.Min, h.Max, h.Avg, h.StdDev} {
+			if !finite(v) {
+				return badJSON("value %v out of range", v)
+			}
+		}
+		if *m.ActualDuration < 0 || h.Count < 0 {
+			return badJSON("negative duration or count")
+		}
+		var notes []string
+		out := results.RunWithPercentiles{Run: results.Run{Tool: "fortio", LoadModel: results.LoadClosed,
+			Target: cmp.Or(m.URL, m.Destination), DurationS: float64(*m.ActualDuration) / 1e9, RPS: *m.ActualQPS,
+			SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
+		if m.StartTime != nil {
+			t := m.StartTime.UTC()
+			out.StartedAt = &t
+		}
+		fig := fortioFigures{count: h.Count, avgMs: shiftDec(h.Avg, 3), sdMs: shiftDec(h.StdDev, 3), minMs: shiftDec(h.Min, 3),
+			maxMs: shiftDec(h.Max, 3), calls: m.Exactly}
+		if q, err := strconv.ParseFloat(m.RequestedQPS, 64); err == nil && finite(q) {
+			fig.requested = q
+		}
+		if d, err := time.ParseDuration(m.RequestedDuration); err == nil && d > 0 {
+			fig.plannedS = d.Seconds()
+		}
+		if m.NumThreads != nil {
+			fig.threads = *m.NumThreads
+		}
+		for _, p := range h.Percentiles {
+			q := shiftDec(p.Percentile, -2)
+			if !(q >= 0 && q <= 1) || !finite(p.Value) {
+				return badJSON("percentile %v: %v", p.Percentile, p.Value)
+			}
+			if len(fig.pcts) < maxPercentiles {
+				fig.pcts = append(fig.pcts, results.Percentile{Quantile: q, LatencyMs: shiftDec(p.Value, 3)})
+			}
+		}
+		if m.RunType == "HTTP" || m.RunType == "" {
+			fig.codes = map[int64]int64{}
+			for k, n := range m.RetCodes {
+				code, err := strconv.ParseInt(k, 10, 32)
+				if err != nil || n < 0 {
+					return badJSON("RetCodes %q: %d", k, n)
+				}
+				fig.codes[code] = addSat(fig.codes[code], n)
+			}
+		} else {
+			notes = append(notes, "run type "+m.RunType)
+			var failed int64
+			for k, n := range m.RetCodes {
+				if n < 0 {
+					return badJSON("RetCodes %q: %d", k, n)
+				}
+				if k != "SERVING" && k != "OK" {
+					failed = addSat(failed, n)
+				}
+			}
+			out.Errors = failed
+		}
+		if m.Sizes != nil && m.Sizes.Sum >= 0 && m.Sizes.Sum < 9e18 {
+			fig.bytes, fig.hasBytes = int64(m.Sizes.Sum), true
+		}
+		fortioFill(&out, fig, &notes)
+		fill(&out)
+		return sink.Run(out)
+	})
+}

@@ -1,0 +1,670 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// The ghz parsers read the output of ghz (github.com/bojand/ghz), the
+// gRPC benchmarking tool.
+//
+// "ghz" reads its text summary (-O summary, the default), wherever it sits
+// in a file:
+//
+//	[ghz --insecure --call pkg.Svc/Method -c 4 -n 400 host:port]   optional command line
+//	Summary:                                                      required: starts the run
+//	  Count:	400
+//	  Total:	199.51 ms
+//	  Slowest:	7.33 ms
+//	  Fastest:	1.23 ms
+//	  Average:	1.91 ms
+//	  Requests/sec:	2004.86
+//	Response time histogram:
+//	  1.227 [1]	|
+//	Latency distribution:
+//	  10 % in 1.48 ms
+//	Status code distribution:
+//	  [OK]            320 responses
+//	  [Unavailable]   80 responses
+//	Error distribution:
+//	  [80]   rpc error: code = Unavailable desc = ...
+//
+// Requests are the Count, errors the calls whose status is not OK,
+// timeouts the DeadlineExceeded ones; gRPC has no HTTP status, so non2xx
+// stays null. ghz computes Slowest, Fastest and the distribution over
+// the calls that succeeded (without --count-errors): when none did, the
+// latency columns stay null. The target (host:port) and the concurrency
+// (-c, default 50) come from the command line when shown.
+//
+// "ghz-json" reads -O json (and pretty): the summary object, whose
+// "details" list every call (timestamp, latency in ns, status, error).
+// With details, the calls stream into samples and series and the run's
+// figures are computed from them (ghz's own count, rps and average are
+// in the notes); without, the run is the summary's.
+
+func init() {
+	Register(ghzParser{})
+	Register(ghzJSONParser{})
+}
+
+type ghzParser struct{}
+
+// Name returns "ghz".
+func (ghzParser) Name() string { return "ghz" }
+
+// ghzSection is the part of a summary a line belongs to.
+type ghzSection uint8
+
+const (
+	gsSummary ghzSection = iota
+	gsHist
+	gsLat
+	gsStatus
+	gsErrors
+)
+
+// ghzRun accumulates one summary.
+type ghzRun struct {
+	startLine, lastLine   int
+	cmd                   *ghzCommand
+	sec                   ghzSection
+	count                 int64
+	hasCount              bool
+	totalMs, slow, fast   float64
+	avg, rps              float64
+	keys                  uint8
+	pcts                  []results.Percentile
+	ok, failed, deadlines int64
+	hasStatus             bool
+	bad                   string
+	badLine               int
+}
+
+// ghzCommand is a ghz command line.
+type ghzCommand struct {
+	raw, host   string
+	line        int
+	concurrency int64
+	rps         float64
+	timeoutS    float64
+	durationS   float64
+}
+
+// ghzState is the text parser's state over one input.
+type ghzState struct {
+	opts    Options
+	sink    Sink
+	lab     labeler
+	detect  bool
+	found   bool
+	index   int
+	active  bool
+	run     ghzRun
+	pending *ghzCommand
+	f       [16][]byte
+}
+
+// Detect reports whether head holds a ghz summary: "Summary:" followed
+// by its Count and Total lines, Total with a time unit.
+func (ghzParser) Detect(head []byte) bool {
+	st := &ghzState{detect: true}
+	scanHead(head, st.line, func() bool { return st.found })
+	return st.found
+}
+
+// Parse streams the ghz runs of r to sink in input order.
+func (ghzParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	st := &ghzState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
+	return parseLines(ctx, r, opts, "ghz", st.line, st.close, func() int { return st.index })
+}
+
+// isGhzExe reports whether tok names the ghz program.
+func isGhzExe(tok []byte) bool { return exeNamed(tok, "ghz") }
+
+// ghzDuration parses "199.51" "ms" into milliseconds.
+func ghzDuration(num, unit []byte) (float64, bool) {
+	switch string(unit) {
+	case "ns":
+		return parseDec(num, -6)
+	case "µs", "μs", "us":
+		return parseDec(num, -3)
+	case "ms":
+		return parseDec(num, 0)
+	case "s":
+		return parseDec(num, 3)
+	}
+	return 0, false
+}
+
+// Summary keys, as bits of ghzRun.keys.
+const (
+	gkTotal = 1 << iota
+	gkSlow
+	gkFast
+	gkAvg
+	gkRPS
+)
+
+// line handles one input line.
+func (st *ghzState) line(b []byte, ln int) error {
+	s := normalize(b)
+	if len(s) == 0 {
+		return nil
+	}
+	f := fields(s, st.f[:0])
+	r := &st.run
+	if len(f) == 1 && string(f[0]) == "Summary:" {
+		if err := st.close(); err != nil {
+			return err
+		}
+		st.run = ghzRun{startLine: ln, lastLine: ln, cmd: st.pending, pcts: st.run.pcts[:0]}
+		if st.pending != nil {
+			st.run.startLine = st.pending.line
+		}
+		st.active, st.pending = true, nil
+		return nil
+	}
+	if !st.active {
+		if i := findCommand(s, isGhzExe); i >= 0 {
+			st.pending = parseGhzCommand(string(trimRight(s[i:])), ln)
+		}
+		return nil
+	}
+	switch {
+	case len(f) == 3 && string(f[0]) == "Response" && string(f[1]) == "time" && string(f[2]) == "histogram:":
+		r.sec = gsHist
+	case len(f) == 2 && string(f[0]) == "Latency" && string(f[1]) == "distribution:":
+		r.sec = gsLat
+	case len(f) == 3 && string(f[0]) == "Status" && string(f[1]) == "code" && string(f[2]) == "distribution:":
+		r.sec, r.hasStatus = gsStatus, true
+	case len(f) == 2 && string(f[0]) == "Error" && string(f[1]) == "distribution:":
+		r.sec = gsErrors
+	case r.sec == gsSummary:
+		if !st.summaryKey(f, ln) {
+			return st.close()
+		}
+	case r.sec == gsHist:
+		if len(f) < 2 || f[1][0] != '[' {
+			return st.close()
+		}
+	case r.sec == gsLat:
+		// 10 % in 1.48 ms
+		if len(f) != 5 || string(f[1]) != "%" || string(f[2]) != "in" {
+			return st.close()
+		}
+		q, ok := parseDec(f[0], -2)
+		ms, ok2 := ghzDuration(f[3], f[4])
+		if !ok || !ok2 || q > 1 {
+			r.malformed(ln, "latency distribution row")
+		} else if len(r.pcts) < maxPercentiles {
+			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
+		}
+	case r.sec == gsStatus:
+		// [OK]            320 responses
+		if len(f) != 3 || f[0][0] != '[' || f[0][len(f[0])-1] != ']' || string(f[2]) != "responses" {
+			return st.close()
+		}
+		n, ok := parseUint(f[1])
+		if !ok {
+			r.malformed(ln, "status code row")
+			break
+		}
+		switch string(f[0][1 : len(f[0])-1]) {
+		case "OK":
+			r.ok = addSat(r.ok, n)
+		case "DeadlineExceeded":
+			r.deadlines = addSat(r.deadlines, n)
+			r.failed = addSat(r.failed, n)
+		default:
+			r.failed = addSat(r.failed, n)
+		}
+	case r.sec == gsErrors:
+		if len(f) < 2 || f[0][0] != '[' {
+			return st.close()
+		}
+	}
+	r.lastLine = ln
+	return nil
+}
+
+// summaryKey reads a line of the Summary section; false when it is none.
+func (st *ghzState) summaryKey(f [][]byte, ln int) bool {
+	r := &st.run
+	switch string(f[0]) {
+	case "Count:":
+		n, ok := parseUint(f[len(f)-1])
+		if len(f) != 2 || !ok {
+			r.malformed(ln, "Count line")
+			return true
+		}
+		r.count, r.hasCount = n, true
+	case "Requests/sec:":
+		v, ok := parseDec(f[len(f)-1], 0)
+		if len(f) != 2 || !ok {
+			r.malformed(ln, "Requests/sec line")
+			return true
+		}
+		r.rps = v
+		r.keys |= gkRPS
+	case "Total:", "Slowest:", "Fastest:", "Average:":
+		if len(f) != 3 {
+			return false
+		}
+		ms, ok := ghzDuration(f[1], f[2])
+		if !ok {
+			r.malformed(ln, string(f[0])+" line")
+			return true
+		}
+		switch string(f[0]) {
+		case "Total:":
+			r.totalMs = ms
+			r.keys |= gkTotal
+			if st.detect && r.hasCount {
+				st.found = true
+			}
+		case "Slowest:":
+			r.slow = ms
+			r.keys |= gkSlow
+		case "Fastest:":
+			r.fast = ms
+			r.keys |= gkFast
+		case "Average:":
+			r.avg = ms
+			r.keys |= gkAvg
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+func (r *ghzRun) malformed(ln int, msg string) {
+	if r.bad == "" {
+		r.bad, r.badLine = msg, ln
+	}
+}
+
+// close ends the current summary, emitting it when it is ghz's.
+func (st *ghzState) close() error {
+	if !st.active {
+		return nil
+	}
+	st.active = false
+	r := &st.run
+	if !r.hasCount || st.detect {
+		return nil // another tool's "Summary:" (hey, oha)
+	}
+	if r.bad != "" {
+		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "ghz: malformed " + r.bad}
+	}
+	if r.keys != gkTotal|gkSlow|gkFast|gkAvg|gkRPS || !r.hasStatus {
+		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+			Msg: "ghz summary without its Total, Slowest, Fastest, Average, Requests/sec or status code lines (cut paste?)"}
+	}
+	var notes []string
+	out := results.RunWithPercentiles{Run: results.Run{Tool: "ghz", LoadModel: results.LoadClosed,
+		DurationS: shiftDec(r.totalMs, -3), RPS: r.rps, Requests: r.count, Errors: r.failed, Timeouts: results.Ptr(r.deadlines),
+		SourceLine: int32(min(r.startLine, math.MaxInt32))}, Percentiles: []results.Percentile{}}
+	if c := r.cmd; c != nil {
+		ghzApplyCommand(&out, c, &notes)
+	}
+	if n := addSat(r.ok, r.failed); n != r.count {
+		notes = append(notes, fmt.Sprintf("status counts (%d) differ from Count (%d)", n, r.count))
+	}
+	if r.ok > 0 {
+		out.LatMeanMs, out.LatMinMs, out.LatMaxMs = results.Ptr(r.avg), results.Ptr(r.fast), results.Ptr(r.slow)
+		addPercentiles(&out, r.pcts)
+	} else if r.count > 0 {
+		notes = append(notes, "no call succeeded: ghz's latency figures (over successful calls) left out")
+	}
+	if len(notes) > 0 {
+		out.Notes = results.Ptr(strings.Join(notes, "; "))
+	}
+	fillCommon(&out, st.opts, st.index, &st.lab)
+	st.index++
+	return st.sink.Run(out)
+}
+
+// ghzApplyCommand fills what a command line tells.
+func ghzApplyCommand(out *results.RunWithPercentiles, c *ghzCommand, notes *[]string) {
+	out.Target = c.host
+	out.Command = results.Ptr(c.raw)
+	out.Connections = results.Ptr(int32(min(c.concurrency, math.MaxInt32)))
+	if c.timeoutS > 0 {
+		out.TimeoutS = results.Ptr(c.timeoutS)
+	}
+	if c.durationS > 0 {
+		out.PlannedDurationS = results.Ptr(c.durationS)
+	}
+	if c.rps > 0 {
+		out.TargetRPS = results.Ptr(c.rps)
+		*notes = append(*notes, "--rps limits the rate of the -c workers, which wait for each response")
+	}
+}
+
+// ghzArgOpts are ghz's options that take a value.
+var ghzArgOpts = map[string]bool{"proto": true, "protoset": true, "call": true, "cacert": true, "cert": true, "key": true,
+	"cname": true, "config": true, "i": true, "import-paths": true, "c": true, "concurrency": true, "n": true, "total": true,
+	"q": true, "qps": true, "r": true, "rps": true, "t": true, "timeout": true, "z": true, "duration": true, "x": true,
+	"max-duration": true, "duration-stop": true, "d": true, "data": true, "D": true, "data-file": true, "b": true,
+	"binary-file": true, "m": true, "metadata": true, "M": true, "metadata-file": true, "si": true, "stream-interval": true,
+	"reflect-metadata": true, "o": true, "output": true, "O": true, "format": true, "connections": true,
+	"connect-timeout": true, "keepalive": true, "name": true, "tags": true, "cpus": true, "load-schedule": true,
+	"load-start": true, "load-end": true, "load-step": true, "load-step-duration": true, "load-max-duration": true,
+	"concurrency-schedule": true, "concurrency-start": true, "concurrency-end": true, "concurrency-step": true,
+	"concurrency-step-duration": true, "concurrency-max-duration": true, "authority": true, "lb-strategy": true}
+
+// parseGhzCommand parses a ghz command line (kingpin syntax).
+func parseGhzCommand(s string, line int) *ghzCommand {
+	c := &ghzCommand{raw: s, line: line, concurrency: 50, timeoutS: 20}
+	args := shellWords(s)
+	eachOption(args, ghzArgOpts, func(name, val string) {
+		switch name {
+		case "c", "concurrency":
+			if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
+				c.concurrency = n
+			}
+		case "r", "rps", "q", "qps":
+			if v, err := strconv.ParseFloat(val, 64); err == nil && finite(v) && v > 0 {
+				c.rps = v
+			}
+		case "t", "timeout":
+			if d, err := time.ParseDuration(val); err == nil && d >= 0 {
+				c.timeoutS = d.Seconds()
+			}
+		case "z", "duration":
+			if d, err := time.ParseDuration(val); err == nil && d > 0 {
+				c.durationS = d.Seconds()
+			}
+		}
+	}, func(a string) {
+		if c.host == "" && strings.Contains(a, ":") && !strings.Contains(a, "/") {
+			c.host = a
+		}
+	})
+	return c
+}
+
+type ghzJSONParser struct{}
+
+// Name returns "ghz-json".
+func (ghzJSONParser) Name() string { return "ghz-json" }
+
+// Detect reports whether head starts with ghz's JSON report.
+func (ghzJSONParser) Detect(head []byte) bool {
+	head = jsonHead(head)
+	if len(head) == 0 || head[0] != '{' {
+		return false
+	}
+	probe := head[:min(len(head), 16<<10)]
+	for _, k := range []string{`"statusCodeDistribution"`, `"latencyDistribution"`, `"options"`, `"average"`} {
+		if !bytes.Contains(probe, []byte(k)) {
+			return false
+		}
+	}
+	return true
+}
+
+// ghzJSONOptions are the options of a ghz report.
+type ghzJSONOptions struct {
+	Host        string   `json:"host"`
+	Call        string   `json:"call"`
+	Concurrency *int64   `json:"concurrency"`
+	RPS         *float64 `json:"rps"`
+	Timeout     *int64   `json:"timeout"`
+	Total       *int64   `json:"total"`
+}
+
+// ghzDetail is one call of a report's details.
+type ghzDetail struct {
+	Timestamp time.Time `json:"timestamp"`
+	Latency   int64     `json:"latency"`
+	Error     string    `json:"error"`
+	Status    string    `json:"status"`
+}
+
+// ghzReport is a ghz JSON report without its details.
+type ghzReport struct {
+	Date                   *time.Time       `json:"date"`
+	Options                ghzJSONOptions   `json:"options"`
+	Count                  *int64           `json:"count"`
+	Total                  *int64           `json:"total"`
+	Average                *int64           `json:"average"`
+	Fastest                *int64           `json:"fastest"`
+	Slowest                *int64           `json:"slowest"`
+	RPS                    *float64         `json:"rps"`
+	StatusCodeDistribution map[string]int64 `json:"statusCodeDistribution"`
+	LatencyDistribution    []struct {
+		Percentage float64 `json:"percentage"`
+		Latency    int64   `json:"latency"`
+	} `json:"latencyDistribution"`
+}
+
+// Parse streams the report of r to sink: its calls, when it lists them,
+// else its summary.
+func (ghzJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	lc := &lineCounter{r: r}
+	dec := json.NewDecoder(lc)
+	syntax := func(err error) error {
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		line := lc.lineAt(dec.InputOffset())
+		switch {
+		case errors.As(err, &se):
+		case errors.As(err, &te):
+		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+		case err != nil:
+			return fmt.Errorf("%s: %w", opts.Source, err)
+		}
+		return &SyntaxError{File: opts.Source, Line: line, Msg: "ghz JSON: " + err.Error()}
+	}
+	tok, err := dec.Token()
+	if err == io.EOF {
+		return &NoOutputError{File: opts.Source, LookedFor: []string{"ghz-json"}}
+	}
+	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
+		if err == nil {
+			return &SyntaxError{File: opts.Source, Line: lc.lineAt(dec.InputOffset()), Msg: "ghz JSON: not a JSON object"}
+		}
+		return syntax(err)
+	}
+	// The summary's keys come first; they are kept in a small object and
+	// the details, when they come, are streamed one call at a time.
+	var rep ghzReport
+	fields := map[string]json.RawMessage{}
+	var a *Requests
+	h, calls := -1, 0
+	for dec.More() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		kt, err := dec.Token()
+		if err != nil {
+			return syntax(err)
+		}
+		key, _ := kt.(string)
+		if key != "details" {
+			var raw json.RawMessage
+			if err := dec.Decode(&raw); err != nil {
+				return syntax(err)
+			}
+			if len(fields) < 64 {
+				fields[key] = raw
+			}
+			continue
+		}
+		if err := ghzUnmarshal(fields, &rep); err != nil {
+			return &SyntaxError{File: opts.Source, Line: lc.lineAt(dec.InputOffset()), Msg: "ghz JSON: " + err.Error()}
+		}
+		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
+			if err == nil {
+				if t == nil {
+					continue // "details": null
+				}
+				return &SyntaxError{File: opts.Source, Line: lc.lineAt(dec.InputOffset()), Msg: `ghz JSON: "details" is not a list`}
+			}
+			return syntax(err)
+		}
+		a = NewRequests(opts, sink)
+		for dec.More() {
+			if calls%ctxEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			line := lc.lineAt(dec.InputOffset())
+			var d ghzDetail
+			if err := dec.Decode(&d); err != nil {
+				var te *json.UnmarshalTypeError
+				var pe *time.ParseError
+				if errors.As(err, &te) || errors.As(err, &pe) {
+					a.Bad(line, err.Error()) // a call whose fields do not fit
+					continue
+				}
+				return syntax(err)
+			}
+			calls++
+			if h < 0 {
+				h = a.Run("", rep.meta())
+			}
+			req := Request{Start: d.Timestamp.UnixNano(), LatencyMs: float64(d.Latency) / 1e6}
+			if d.Status != "OK" {
+				req.Error = strings.TrimSpace(d.Status + ": " + d.Error)
+			}
+			if err := a.Add(h, line, req); err != nil {
+				return err
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			return syntax(err)
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return syntax(err)
+	}
+	if a != nil && calls > 0 {
+		return a.Close()
+	}
+	if err := ghzUnmarshal(fields, &rep); err != nil {
+		return &SyntaxError{File: opts.Source, Line: 1, Msg: "ghz JSON: " + err.Error()}
+	}
+	out, err := rep.run()
+	if err != nil {
+		return &SyntaxError{File: opts.Source, Line: 1, Msg: "ghz JSON: " + err.Error()}
+	}
+	lab := labeler{labels: opts.Labels}
+	fillCommon(&out, opts, 0, &lab)
+	return sink.Run(out)
+}
+
+// ghzUnmarshal decodes the summary's fields into rep.
+func ghzUnmarshal(fields map[string]json.RawMessage, rep *ghzReport) error {
+	b, err := json.Marshal(fields)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, rep); err != nil {
+		return err
+	}
+	if rep.Count == nil || rep.Total == nil || rep.RPS == nil || rep.Options.Host == "" && rep.Options.Call == "" {
+		return errors.New(`report without "count", "total", "rps" or "options"`)
+	}
+	for _, p := range []*int64{rep.Count, rep.Total, rep.Average, rep.Fastest, rep.Slowest, rep.Options.Concurrency, rep.Options.Timeout} {
+		if p != nil && *p < 0 {
+			return fmt.Errorf("negative value %d", *p)
+		}
+	}
+	if !finite(*rep.RPS) {
+		return fmt.Errorf("rps %v", *rep.RPS)
+	}
+	return nil
+}
+
+// meta is what the report's summary says of the run its details make.
+func (rep *ghzReport) meta() RequestRun {
+	m := RequestRun{Tool: "ghz", LoadModel: results.LoadClosed, Target: rep.Options.Host, UnixTime: true,
+		NoHTTPStatus: true, NoBytes: true}
+	if c := rep.Options.Concurrency; c != nil && *c > 0 {
+		m.Connections = results.Ptr(int32(min(*c, math.MaxInt32)))
+	}
+	if r := rep.Options.RPS; r != nil && *r > 0 && finite(*r) {
+		m.TargetRPS = results.Ptr(*r)
+		m.Notes = append(m.Notes, "--rps limits the rate of the workers, which wait for each response")
+	}
+	m.Notes = append(m.Notes, fmt.Sprintf("ghz's own summary: count %d, rps %g", *rep.Count, *rep.RPS))
+	if rep.Options.Call != "" {
+		m.Notes = append(m.Notes, "call "+rep.Options.Call)
+	}
+	return m
+}
+
+// run makes the run of a report without details.
+func (rep *ghzReport) run() (results.RunWithPercentiles, error) {
+	out := results.RunWithPercentiles{Run: results.Run{Tool: "ghz", LoadModel: results.LoadClosed, Target: rep.Options.Host,
+		DurationS: float64(*rep.Total) / 1e9, RPS: *rep.RPS, Requests: *rep.Count, SourceLine: 1}, Percentiles: []results.Percentile{}}
+	m := rep.meta()
+	out.Connections, out.TargetRPS = m.Connections, m.TargetRPS
+	if rep.Date != nil {
+		t := rep.Date.UTC()
+		out.StartedAt = &t
+	}
+	var ok, failed, deadlines int64
+	for k, n := range rep.StatusCodeDistribution {
+		if n < 0 {
+			return out, fmt.Errorf("status %q: %d", k, n)
+		}
+		switch k {
+		case "OK":
+			ok = addSat(ok, n)
+		case "DeadlineExceeded":
+			deadlines = addSat(deadlines, n)
+			failed = addSat(failed, n)
+		default:
+			failed = addSat(failed, n)
+		}
+	}
+	out.Errors, out.Timeouts = failed, results.Ptr(deadlines)
+	if ok > 0 {
+		ns := func(p *int64) *float64 {
+			if p == nil {
+				return nil
+			}
+			return results.Ptr(float64(*p) / 1e6)
+		}
+		out.LatMeanMs, out.LatMinMs, out.LatMaxMs = ns(rep.Average), ns(rep.Fastest), ns(rep.Slowest)
+		var pcts []results.Percentile
+		for _, p := range rep.LatencyDistribution {
+			q := shiftDec(p.Percentage, -2)
+			if !(q >= 0 && q <= 1) || p.Latency < 0 {
+				return out, fmt.Errorf("latency distribution %v: %d", p.Percentage, p.Latency)
+			}
+			pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: float64(p.Latency) / 1e6})
+		}
+		sortPercentiles(pcts)
+		addPercentiles(&out, pcts)
+	}
+	var notes []string
+	if out.TargetRPS != nil {
+		notes = append(notes, "--rps limits the rate of the workers, which wait for each response")
+	}
+	if ok == 0 && out.Requests > 0 {
+		notes = append(notes, "no call succeeded: ghz's latency figures (over successful calls) left out")
+	}
+	if rep.Options.Call != "" {
+		notes = append(notes, "call "+rep.Options.Call)
+	}
+	if len(notes) > 0 {
+		out.Notes = results.Ptr(strings.Join(notes, "; "))
+	}
+	return out, nil
+}

@@ -1,0 +1,210 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// newFormats maps each testdata folder of the formats added for issue 13
+// to the parser that must claim a file of it (by its name).
+var newFormats = map[string]func(base string) string{
+	"bombardier": func(base string) string {
+		if strings.HasSuffix(base, ".json") {
+			return "bombardier-json"
+		}
+		return "bombardier"
+	},
+	"h2load": func(string) string { return "h2load" },
+	"gatling": func(base string) string {
+		if strings.HasSuffix(base, ".log") {
+			return "gatling-log"
+		}
+		return "gatling"
+	},
+	"artillery": func(base string) string {
+		if strings.HasSuffix(base, ".json") {
+			return "artillery-json"
+		}
+		return "artillery"
+	},
+	"oha": func(base string) string {
+		if strings.HasSuffix(base, ".json") {
+			return "oha-json"
+		}
+		return "oha"
+	},
+	"ghz": func(base string) string {
+		if strings.HasSuffix(base, ".json") {
+			return "ghz-json"
+		}
+		return "ghz"
+	},
+	"fortio": func(base string) string {
+		if strings.HasSuffix(base, ".json") {
+			return "fortio-json"
+		}
+		return "fortio"
+	},
+	"autocannon": func(base string) string {
+		if strings.HasSuffix(base, ".json") {
+			return "autocannon-json"
+		}
+		return "autocannon"
+	},
+	"siege": func(base string) string {
+		if strings.HasSuffix(base, ".json") {
+			return "siege-json"
+		}
+		return "siege"
+	},
+}
+
+// newFormatNames are the parsers of those formats.
+var newFormatNames = []string{"bombardier", "bombardier-json", "h2load", "siege", "siege-json", "autocannon", "autocannon-json", "fortio", "fortio-json", "ghz", "ghz-json", "oha", "oha-json", "artillery", "artillery-json", "gatling", "gatling-log"}
+
+// TestNewFormatsDetect walks every testdata folder: a file of a new
+// format's folder is claimed by its parser and by no other parser (old or
+// new); a file of any other folder by none of the new parsers.
+func TestNewFormatsDetect(t *testing.T) {
+	news := newFormatNames
+	for _, name := range news {
+		heyabParser(t, name) // registered
+	}
+	dirs, _ := filepath.Glob("testdata/*")
+	n := 0
+	for _, dir := range dirs {
+		base := filepath.Base(dir)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() || base == "fuzz" {
+			continue
+		}
+		want := newFormats[base]
+		for _, in := range goldenInputs(t, dir) {
+			head := k6FileHead(t, in)
+			w := ""
+			if want != nil {
+				w = want(filepath.Base(in))
+			}
+			for _, p := range Parsers() {
+				claimed := p.Detect(decodeHead(head))
+				switch {
+				case w != "" && p.Name() == w && !claimed:
+					t.Errorf("%s: not claimed by %s", in, w)
+				case w != "" && p.Name() != w && claimed:
+					t.Errorf("%s (%s): also claimed by %s", in, w, p.Name())
+				case w == "" && claimed && slices.Contains(news, p.Name()):
+					t.Errorf("%s: claimed by %s", in, p.Name())
+				}
+			}
+			if w != "" {
+				if p, err := Detect(head); err != nil || p.Name() != w {
+					t.Errorf("%s: Detect gives %v (%v), want %s", in, p, err, w)
+				}
+			}
+			n++
+		}
+	}
+	if n < 100 {
+		t.Errorf("only %d inputs looked at", n)
+	}
+}
+
+// checkTruncated cuts a complete output after each of the given lines and
+// requires the parser named name to refuse it with a *SyntaxError naming
+// the file and a line, or (cut before anything is recognizable) with a
+// *NoOutputError.
+func checkTruncated(t *testing.T, name, path string, cuts ...int) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	p := heyabParser(t, name)
+	for _, k := range cuts {
+		if k >= len(lines) {
+			t.Fatalf("%s has %d lines, cannot cut after %d", path, len(lines), k)
+		}
+		in := strings.Join(lines[:k], "")
+		var c collect
+		err := p.Parse(context.Background(), strings.NewReader(in), Options{Source: "cut.txt"}, &c)
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.File != "cut.txt" || se.Line < 1 || se.Line > k+1 {
+			t.Errorf("%s cut after line %d: %d runs, error %v, want a syntax error at a line <= %d", path, k, len(c.runs), err, k+1)
+		}
+	}
+}
+
+// checkCutBytes cuts a complete output after each of the given byte
+// offsets (JSON on one line) and requires a *SyntaxError naming the file.
+func checkCutBytes(t *testing.T, name, path string, cuts ...int) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := heyabParser(t, name)
+	for _, k := range cuts {
+		var c collect
+		err := p.Parse(context.Background(), strings.NewReader(string(b[:k])), Options{Source: "cut.json"}, &c)
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.File != "cut.json" || se.Line < 1 {
+			t.Errorf("%s cut after byte %d: %d runs, error %v, want a syntax error", path, k, len(c.runs), err)
+		}
+	}
+}
+
+// TestFormatHelpers checks the helpers the new parsers share.
+func TestFormatHelpers(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		exp  int
+		want float64
+	}{
+		{"0.000651724", 3, 0.651724}, {"3.8388e-05", 3, 0.038388}, {"0.0446", 3, 44.6}, {"58046", -3, 58.046},
+		{"1E2", 0, 100}, {"99.9", -2, 0.999},
+	} {
+		if got := shiftDecString(c.s, c.exp); got != c.want {
+			t.Errorf("shiftDecString(%q, %d) = %v, want %v", c.s, c.exp, got, c.want)
+		}
+	}
+	if v := shiftDecString("x", 3); v == v {
+		t.Errorf("shiftDecString(x) = %v, want NaN", v)
+	}
+	v := 0.000106749 // a variable: constant arithmetic would be exact
+	if got := shiftDec(v, 3); got != 0.106749 || v*1000 == 0.106749 {
+		t.Errorf("shiftDec(0.000106749, 3) = %v (or the test's case no longer shows rounding)", got)
+	}
+	for _, c := range []struct {
+		tok  string
+		want bool
+	}{
+		{"oha", true}, {"./oha", true}, {`C:\bin\oha.exe`, true}, {"ghcr.io/hatoo/oha:latest", true}, {"`(oha", true},
+		{"ohai", false}, {"oha-x", false}, {"", false},
+	} {
+		if got := exeNamed([]byte(c.tok), "oha"); got != c.want {
+			t.Errorf("exeNamed(%q) = %v", c.tok, got)
+		}
+	}
+	var got []string
+	eachOption([]string{"prog", "-c10", "-n", "5", "--rate=3", "--timeout", "2s", "-k", "http://h/", "--", "x"},
+		map[string]bool{"c": true, "n": true, "rate": true, "timeout": true},
+		func(name, val string) { got = append(got, name+"="+val) },
+		func(a string) { got = append(got, "arg:"+a) })
+	want := []string{"c=10", "n=5", "rate=3", "timeout=2s", "k=", "arg:http://h/", "=", "arg:x"}
+	if !slices.Equal(got, want) {
+		t.Errorf("eachOption: %q, want %q", got, want)
+	}
+	var lines []string
+	scanHead([]byte("a\nb\nc"), func(b []byte, ln int) error {
+		lines = append(lines, string(b))
+		return nil
+	}, func() bool { return len(lines) == 2 })
+	if !slices.Equal(lines, []string{"a", "b"}) {
+		t.Errorf("scanHead stopped after %q", lines)
+	}
+}

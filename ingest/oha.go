@@ -1,0 +1,588 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// The oha parsers read the output of oha (github.com/hatoo/oha).
+//
+// "oha" reads its text summary, wherever it sits in a file, in both
+// layouts: the old one (until about 0.6: "Success rate: 1.0000", "Latency
+// distribution:" with "10% in 0.1545 secs") and the current one ("Success
+// rate: 100.00%", "Response time distribution:" with "10.00% in ...",
+// 99.90 and 99.99 %, times in the unit oha picks: secs, sec, ms, ...):
+//
+//	[oha -c 50 -z 30s URL]                          optional command line
+//	Summary:                                        required, with Success rate: below
+//	  Success rate:	100.00%
+//	  Total:	5.9440 secs
+//	  Slowest:	0.0148 secs
+//	  Fastest:	0.0006 secs
+//	  Average:	0.0015 secs
+//	  Requests/sec:	3364.7592
+//	  Total data:	38.28 MiB
+//	  Size/request:	1.96 KiB
+//	  Size/sec:	6.44 MiB
+//	Response time histogram: ...
+//	Response time distribution:
+//	  10.00% in 0.0014 secs
+//	Details (average, fastest, slowest): ...
+//	Status code distribution:
+//	  [200] 20000 responses
+//	Error distribution:
+//	  [9] aborted due to deadline
+//
+// oha prints no request count: requests are the responses plus the
+// errors (oha's Requests/sec counts both); errors are the non-2xx/3xx
+// responses plus the errors, timeouts the errors that name one. Requests
+// "aborted due to deadline" (in flight when -z ended) are errors, as oha
+// counts them. Sizes are binary (KiB, MiB) with two decimals, so bytes_in
+// is rounded. The target, the connections (-c, default 50) and the
+// planned duration (-z) come from the command line when shown. Sections
+// "(2xx only)" and "(4xx + 5xx only)" (--stats-success-breakdown) are not
+// the run's distribution and are skipped.
+//
+// "oha-json" reads --json / --output-format json: summary (seconds,
+// bytes; null statistics when no request completed), latencyPercentiles,
+// statusCodeDistribution, errorDistribution.
+
+func init() {
+	Register(ohaParser{})
+	Register(ohaJSONParser{})
+}
+
+type ohaParser struct{}
+
+// Name returns "oha".
+func (ohaParser) Name() string { return "oha" }
+
+// ohaSection is the part of a summary a line belongs to.
+type ohaSection uint8
+
+const (
+	osSummary ohaSection = iota
+	osOther              // histogram, details, breakdowns: skipped
+	osLat
+	osStatus
+	osErrors
+)
+
+// ohaRun accumulates one summary.
+type ohaRun struct {
+	startLine, lastLine int
+	cmd                 *ohaCommand
+	sec                 ohaSection
+	success             bool
+	keys                uint8
+	totalMs, slow, fast float64
+	avg, rps            float64
+	nanLat              bool
+	data, dataPerSec    float64
+	hasData, hasPerSec  bool
+	pcts                []results.Percentile
+	codes               map[int64]int64
+	hasStatus           bool
+	errs, timeouts      int64
+	aborted             int64
+	bad                 string
+	badLine             int
+}
+
+// ohaCommand is an oha command line.
+type ohaCommand struct {
+	raw, url            string
+	line                int
+	conns               int64
+	durationS, timeoutS float64
+	qps                 float64
+}
+
+// ohaState is the text parser's state over one input.
+type ohaState struct {
+	opts    Options
+	sink    Sink
+	lab     labeler
+	detect  bool
+	found   bool
+	index   int
+	active  bool
+	run     ohaRun
+	pending *ohaCommand
+	f       [16][]byte
+}
+
+// Detect reports whether head holds an oha summary: "Summary:", then its
+// Success rate and Total lines.
+func (ohaParser) Detect(head []byte) bool {
+	st := &ohaState{detect: true}
+	scanHead(head, st.line, func() bool { return st.found })
+	return st.found
+}
+
+// Parse streams the oha runs of r to sink in input order.
+func (ohaParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	st := &ohaState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
+	return parseLines(ctx, r, opts, "oha", st.line, st.close, func() int { return st.index })
+}
+
+// isOhaExe reports whether tok names the oha program.
+func isOhaExe(tok []byte) bool { return exeNamed(tok, "oha") }
+
+// ohaTime parses "0.0148" "secs" (or sec, s, ms, µs, us, ns, min) into ms.
+func ohaTime(num, unit []byte) (float64, bool) {
+	switch string(unit) {
+	case "secs", "sec", "s":
+		return parseDec(num, 3)
+	case "ms":
+		return parseDec(num, 0)
+	case "µs", "μs", "us":
+		return parseDec(num, -3)
+	case "ns":
+		return parseDec(num, -6)
+	case "min", "mins":
+		v, ok := parseDec(num, 4)
+		return v * 6, ok
+	}
+	return 0, false
+}
+
+// ohaSize parses "38.28" "MiB" (binary units) into bytes.
+func ohaSize(num, unit []byte) (float64, bool) {
+	mult := 1.0
+	switch string(unit) {
+	case "B":
+	case "KiB":
+		mult = 1 << 10
+	case "MiB":
+		mult = 1 << 20
+	case "GiB":
+		mult = 1 << 30
+	case "TiB":
+		mult = 1 << 40
+	default:
+		return 0, false
+	}
+	v, ok := parseDec(num, 0)
+	return v * mult, ok
+}
+
+// Summary keys, as bits of ohaRun.keys.
+const (
+	okTotal = 1 << iota
+	okSlow
+	okFast
+	okAvg
+	okRPS
+)
+
+// line handles one input line.
+func (st *ohaState) line(b []byte, ln int) error {
+	s := normalize(b)
+	if len(s) == 0 {
+		return nil
+	}
+	f := fields(s, st.f[:0])
+	r := &st.run
+	if len(f) == 1 && string(f[0]) == "Summary:" {
+		if err := st.close(); err != nil {
+			return err
+		}
+		st.run = ohaRun{startLine: ln, lastLine: ln, cmd: st.pending, pcts: st.run.pcts[:0]}
+		if st.pending != nil {
+			st.run.startLine = st.pending.line
+		}
+		st.active, st.pending = true, nil
+		return nil
+	}
+	if !st.active {
+		if i := findCommand(s, isOhaExe); i >= 0 {
+			st.pending = parseOhaCommand(string(trimRight(s[i:])), ln)
+		}
+		return nil
+	}
+	if !r.success && !(len(f) >= 2 && string(f[0]) == "Success" && string(f[1]) == "rate:") {
+		return st.close() // another tool's Summary (hey, ghz)
+	}
+	if bytes.HasSuffix(s, []byte(":")) && (len(f) > 1 || f[0][0] != '[') {
+		// A section heading.
+		switch h := string(s); {
+		case h == "Latency distribution:" || h == "Response time distribution:":
+			r.sec = osLat
+		case h == "Status code distribution:":
+			r.sec, r.hasStatus = osStatus, true
+		case h == "Error distribution:":
+			r.sec = osErrors
+		case strings.HasPrefix(h, "Response time ") || strings.HasPrefix(h, "Details ") || strings.HasPrefix(h, "Latency "):
+			r.sec = osOther
+		default:
+			return st.close()
+		}
+		r.lastLine = ln
+		return nil
+	}
+	switch r.sec {
+	case osSummary:
+		if !st.summaryKey(f, ln) {
+			return st.close()
+		}
+	case osOther:
+		// histogram bars and details rows
+	case osLat:
+		// 10.00% in 0.0014 secs; 10% in 0.1545 secs
+		if len(f) != 4 || string(f[1]) != "in" || !bytes.HasSuffix(f[0], []byte("%")) {
+			return st.close()
+		}
+		q, ok := parseDec(f[0][:len(f[0])-1], -2)
+		if isNaN(f[2]) {
+			break // no request completed
+		}
+		ms, ok2 := ohaTime(f[2], f[3])
+		if !ok || !ok2 || q > 1 {
+			r.malformed(ln, "distribution row")
+		} else if len(r.pcts) < maxPercentiles {
+			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
+		}
+	case osStatus:
+		// [200] 20000 responses
+		code, ok := heyBracketed(f[0])
+		if len(f) != 3 || !ok || string(f[2]) != "responses" {
+			return st.close()
+		}
+		n, ok := parseUint(f[1])
+		if !ok || code > 999 {
+			r.malformed(ln, "status code row")
+			break
+		}
+		if r.codes == nil {
+			r.codes = map[int64]int64{}
+		}
+		r.codes[code] = addSat(r.codes[code], n)
+	case osErrors:
+		// [9] aborted due to deadline
+		n, ok := heyBracketed(f[0])
+		if len(f) < 2 || !ok {
+			return st.close()
+		}
+		r.errs = addSat(r.errs, n)
+		msg := string(rest(s, f[1]))
+		if isTimeout(msg) {
+			r.timeouts = addSat(r.timeouts, n)
+		}
+		if strings.Contains(msg, "aborted due to deadline") {
+			r.aborted = addSat(r.aborted, n)
+		}
+	}
+	r.lastLine = ln
+	return nil
+}
+
+// summaryKey reads a line of the Summary section; false when it is none.
+func (st *ohaState) summaryKey(f [][]byte, ln int) bool {
+	r := &st.run
+	key := string(f[0])
+	switch {
+	case key == "Success" && len(f) >= 2 && string(f[1]) == "rate:":
+		r.success = true
+	case key == "Requests/sec:" && len(f) == 2:
+		v, ok := parseDec(f[1], 0)
+		if !ok && !isNaN(f[1]) {
+			r.malformed(ln, "Requests/sec line")
+		}
+		r.rps = v
+		r.keys |= okRPS
+	case (key == "Total:" || key == "Slowest:" || key == "Fastest:" || key == "Average:") && len(f) == 3:
+		if isNaN(f[1]) {
+			r.nanLat = true
+			r.keys |= map[string]uint8{"Total:": okTotal, "Slowest:": okSlow, "Fastest:": okFast, "Average:": okAvg}[key]
+			return true
+		}
+		ms, ok := ohaTime(f[1], f[2])
+		if !ok {
+			r.malformed(ln, key+" line")
+			return true
+		}
+		switch key {
+		case "Total:":
+			r.totalMs = ms
+			r.keys |= okTotal
+			if st.detect {
+				st.found = true
+			}
+		case "Slowest:":
+			r.slow = ms
+			r.keys |= okSlow
+		case "Fastest:":
+			r.fast = ms
+			r.keys |= okFast
+		case "Average:":
+			r.avg = ms
+			r.keys |= okAvg
+		}
+	case key == "Total" && len(f) == 4 && string(f[1]) == "data:":
+		v, ok := ohaSize(f[2], f[3])
+		if !ok {
+			r.malformed(ln, "Total data line")
+		}
+		r.data, r.hasData = v, ok
+	case key == "Size/sec:" && len(f) == 3:
+		v, ok := ohaSize(f[1], f[2])
+		if !ok {
+			r.malformed(ln, "Size/sec line")
+		}
+		r.dataPerSec, r.hasPerSec = v, ok
+	case key == "Size/request:":
+	default:
+		return false
+	}
+	return true
+}
+
+func (r *ohaRun) malformed(ln int, msg string) {
+	if r.bad == "" {
+		r.bad, r.badLine = msg, ln
+	}
+}
+
+// close ends the current summary, emitting it when it is oha's.
+func (st *ohaState) close() error {
+	if !st.active {
+		return nil
+	}
+	st.active = false
+	r := &st.run
+	if !r.success || st.detect {
+		if !r.success && r.cmd != nil && st.pending == nil {
+			st.pending = r.cmd
+		}
+		return nil
+	}
+	if r.bad != "" {
+		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "oha: malformed " + r.bad}
+	}
+	if r.keys != okTotal|okSlow|okFast|okAvg|okRPS || !r.hasStatus {
+		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+			Msg: "oha summary without its Total, Slowest, Fastest, Average, Requests/sec or status code lines (cut paste?)"}
+	}
+	var notes []string
+	out := results.RunWithPercentiles{Run: results.Run{Tool: "oha", LoadModel: results.LoadClosed,
+		DurationS: shiftDec(r.totalMs, -3), RPS: r.rps, SourceLine: int32(min(r.startLine, math.MaxInt32))},
+		Percentiles: []results.Percentile{}}
+	if c := r.cmd; c != nil {
+		ohaApplyCommand(&out, c, &notes)
+	}
+	responses := ohaCounts(&out, r.codes, r.errs, r.timeouts, r.aborted, &notes)
+	if r.hasData {
+		out.BytesIn = results.Ptr(int64(math.Round(r.data)))
+		notes = append(notes, "bytes_in from oha's size with two decimals")
+	}
+	if r.hasPerSec {
+		out.TransferBPS = results.Ptr(r.dataPerSec)
+	}
+	if responses > 0 && !r.nanLat {
+		out.LatMeanMs, out.LatMinMs, out.LatMaxMs = results.Ptr(r.avg), results.Ptr(r.fast), results.Ptr(r.slow)
+		addPercentiles(&out, r.pcts)
+	}
+	if len(notes) > 0 {
+		out.Notes = results.Ptr(strings.Join(notes, "; "))
+	}
+	fillCommon(&out, st.opts, st.index, &st.lab)
+	st.index++
+	return st.sink.Run(out)
+}
+
+// ohaCounts sets requests, errors, non2xx and timeouts from the status
+// and error distributions and returns the number of responses.
+func ohaCounts(out *results.RunWithPercentiles, codes map[int64]int64, errs, timeouts, aborted int64, notes *[]string) int64 {
+	var responses, non2xx int64
+	for code, n := range codes {
+		responses = addSat(responses, n)
+		if code < 200 || code >= 400 {
+			non2xx = addSat(non2xx, n)
+		}
+	}
+	out.Requests = addSat(responses, errs)
+	out.Non2xx = results.Ptr(non2xx)
+	out.Errors = addSat(non2xx, errs)
+	out.Timeouts = results.Ptr(timeouts)
+	if aborted > 0 {
+		*notes = append(*notes, fmt.Sprintf("%d requests aborted at the end of -z (in flight) counted as errors, as oha does", aborted))
+	}
+	return responses
+}
+
+// ohaApplyCommand fills what a command line tells.
+func ohaApplyCommand(out *results.RunWithPercentiles, c *ohaCommand, notes *[]string) {
+	out.Target = c.url
+	out.Command = results.Ptr(c.raw)
+	out.Connections = results.Ptr(int32(min(c.conns, math.MaxInt32)))
+	if c.durationS > 0 {
+		out.PlannedDurationS = results.Ptr(c.durationS)
+	}
+	if c.timeoutS > 0 {
+		out.TimeoutS = results.Ptr(c.timeoutS)
+	}
+	if c.qps > 0 {
+		out.TargetRPS = results.Ptr(c.qps)
+		*notes = append(*notes, "-q limits the rate of the -c workers, which wait for each response")
+	}
+}
+
+// ohaArgOpts are oha's options that take a value.
+var ohaArgOpts = map[string]bool{"n": true, "c": true, "p": true, "z": true, "q": true, "burst-delay": true, "burst-rate": true,
+	"rand-regex-url": true, "max-repeat": true, "dump-urls": true, "o": true, "output-format": true, "m": true, "method": true,
+	"H": true, "t": true, "timeout": true, "A": true, "d": true, "D": true, "T": true, "a": true, "x": true, "http-version": true,
+	"host": true, "connect-to": true, "ipv4": false, "unix-socket": true, "db-url": true, "time-unit": true, "u": true,
+	"cacert": true, "cert": true, "key": true, "Z": true, "F": true}
+
+// parseOhaCommand parses an oha command line (clap syntax).
+func parseOhaCommand(s string, line int) *ohaCommand {
+	c := &ohaCommand{raw: s, line: line, conns: 50}
+	args := shellWords(s)
+	eachOption(args, ohaArgOpts, func(name, val string) {
+		switch name {
+		case "c":
+			if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
+				c.conns = n
+			}
+		case "z":
+			if d, err := time.ParseDuration(val); err == nil && d > 0 {
+				c.durationS = d.Seconds()
+			}
+		case "t", "timeout":
+			if d, err := time.ParseDuration(val); err == nil && d > 0 {
+				c.timeoutS = d.Seconds()
+			}
+		case "q":
+			if v, err := strconv.ParseFloat(val, 64); err == nil && finite(v) && v > 0 {
+				c.qps = v
+			}
+		}
+	}, func(a string) {
+		if c.url == "" && strings.Contains(a, "://") {
+			c.url = a
+		}
+	})
+	return c
+}
+
+type ohaJSONParser struct{}
+
+// Name returns "oha-json".
+func (ohaJSONParser) Name() string { return "oha-json" }
+
+// Detect reports whether head starts with oha's JSON output.
+func (ohaJSONParser) Detect(head []byte) bool {
+	head = jsonHead(head)
+	if len(head) == 0 || head[0] != '{' {
+		return false
+	}
+	probe := head[:min(len(head), 16<<10)]
+	for _, k := range []string{`"summary"`, `"requestsPerSec"`, `"statusCodeDistribution"`, `"latencyPercentiles"`} {
+		if !bytes.Contains(probe, []byte(k)) {
+			return false
+		}
+	}
+	return true
+}
+
+// ohaJSON is oha's JSON output (the parts read).
+type ohaJSON struct {
+	Summary *struct {
+		SuccessRate    *float64 `json:"successRate"`
+		Total          *float64 `json:"total"`
+		Slowest        *float64 `json:"slowest"`
+		Fastest        *float64 `json:"fastest"`
+		Average        *float64 `json:"average"`
+		RequestsPerSec *float64 `json:"requestsPerSec"`
+		TotalData      *float64 `json:"totalData"`
+		SizePerSec     *float64 `json:"sizePerSec"`
+	} `json:"summary"`
+	LatencyPercentiles     map[string]*float64 `json:"latencyPercentiles"`
+	StatusCodeDistribution map[string]int64    `json:"statusCodeDistribution"`
+	ErrorDistribution      map[string]int64    `json:"errorDistribution"`
+}
+
+// Parse streams the runs of r, one per JSON object, to sink.
+func (ohaJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	return jsonReports(ctx, r, opts, "oha-json", "oha JSON", func(m *ohaJSON, line int, fill func(*results.RunWithPercentiles)) error {
+		s := m.Summary
+		if s == nil || s.Total == nil || s.RequestsPerSec == nil {
+			return badJSON(`output without "summary" (total, requestsPerSec)`)
+		}
+		for _, p := range []*float64{s.SuccessRate, s.Total, s.Slowest, s.Fastest, s.Average, s.RequestsPerSec, s.TotalData, s.SizePerSec} {
+			if p != nil && (!finite(*p) || *p >= 9e18) {
+				return badJSON("summary value %v out of range", *p)
+			}
+		}
+		var notes []string
+		out := results.RunWithPercentiles{Run: results.Run{Tool: "oha", LoadModel: results.LoadClosed,
+			DurationS: *s.Total, RPS: *s.RequestsPerSec, SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
+		codes := map[int64]int64{}
+		for k, n := range m.StatusCodeDistribution {
+			code, err := strconv.ParseInt(k, 10, 32)
+			if err != nil || n < 0 {
+				return badJSON("statusCodeDistribution %q: %d", k, n)
+			}
+			codes[code] = addSat(codes[code], n)
+		}
+		var errs, timeouts, aborted int64
+		for msg, n := range m.ErrorDistribution {
+			if n < 0 {
+				return badJSON("errorDistribution %q: %d", msg, n)
+			}
+			errs = addSat(errs, n)
+			if isTimeout(msg) {
+				timeouts = addSat(timeouts, n)
+			}
+			if strings.Contains(msg, "aborted due to deadline") {
+				aborted = addSat(aborted, n)
+			}
+		}
+		responses := ohaCounts(&out, codes, errs, timeouts, aborted, &notes)
+		if s.TotalData != nil {
+			out.BytesIn = results.Ptr(int64(*s.TotalData))
+		}
+		if s.SizePerSec != nil {
+			out.TransferBPS = results.Ptr(*s.SizePerSec)
+		}
+		ms := func(p *float64) *float64 {
+			if p == nil {
+				return nil
+			}
+			return results.Ptr(shiftDec(*p, 3))
+		}
+		if responses > 0 {
+			out.LatMeanMs, out.LatMinMs, out.LatMaxMs = ms(s.Average), ms(s.Fastest), ms(s.Slowest)
+			var pcts []results.Percentile
+			for k, v := range m.LatencyPercentiles {
+				q, ok := parseDec([]byte(strings.TrimPrefix(k, "p")), -2)
+				if !ok || q > 1 || !strings.HasPrefix(k, "p") {
+					return badJSON("latencyPercentiles key %q", k)
+				}
+				if v == nil {
+					continue
+				}
+				if !finite(*v) {
+					return badJSON("latencyPercentiles %s: %v", k, *v)
+				}
+				pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: shiftDec(*v, 3)})
+			}
+			sortPercentiles(pcts)
+			addPercentiles(&out, pcts)
+		}
+		if len(notes) > 0 {
+			out.Notes = results.Ptr(strings.Join(notes, "; "))
+		}
+		fill(&out)
+		return sink.Run(out)
+	})
+}

@@ -1,0 +1,416 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/loadverdict/loadverdict/analyze"
+)
+
+// CompareFormats are the formats Compare writes.
+var CompareFormats = []string{"text", "markdown", "json"}
+
+// Compare writes what `loadverdict compare` prints, in benchstat's habit:
+// the headline; per pair of systems and settings a table with one row per
+// metric (throughput, mean latency, p99 latency where measured, max
+// latency where a difference can be claimed, error rate): the baseline's
+// value, the other's, the change with its CI, p and the runs of each
+// side, `~` where no difference can be claimed; the reasons once, as
+// numbered footnotes; then the thresholds and the gate. format is "text",
+// "markdown" or "json" (the comparisons, thresholds and gate as in
+// summary.json).
+func Compare(w io.Writer, v *analyze.Verdict, format string) error {
+	switch format {
+	case "json":
+		return compareJSON(w, v)
+	case "markdown":
+		_, err := io.WriteString(w, strings.Join(compareMarkdown(v, -1, 3), "\n")+"\n")
+		return err
+	case "text":
+		return compareText(w, v)
+	}
+	return fmt.Errorf("report: unknown compare format %q: want one of %s", format, strings.Join(CompareFormats, ", "))
+}
+
+// CompareDoc is compare's --format json: the headline, the comparisons,
+// thresholds and gate as in summary.json, and which system is the
+// baseline (old) and which the other (new).
+type CompareDoc struct {
+	Experiment  string           `json:"experiment"`
+	Headline    string           `json:"headline"`
+	Old         string           `json:"old"`
+	New         string           `json:"new"`
+	Comparisons []SummaryCompare `json:"comparisons"`
+	Thresholds  []SummaryCheck   `json:"thresholds"`
+	Gate        SummaryGate      `json:"gate"`
+}
+
+func compareJSON(w io.Writer, v *analyze.Verdict) error {
+	s := NewSummary(v, "")
+	d := CompareDoc{Experiment: s.Experiment, Headline: s.Headline, Old: v.Options.Baseline, Comparisons: s.Comparisons,
+		Thresholds: s.Thresholds, Gate: s.Gate}
+	for _, sys := range v.Systems {
+		if sys.Label != d.Old {
+			d.New = sys.Label
+			break
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(d)
+}
+
+// table is the comparisons of one pair of systems at one settings.
+type table struct {
+	a, b     string // b is the baseline (or the other side)
+	based    bool   // b is the verdict's baseline
+	settings analyze.Settings
+	rows     []row
+}
+
+// row is one metric of a table, in words; notes are its footnotes' texts.
+type row struct {
+	metric, old, new, delta, ci, p, runs string
+	notes                                []string
+}
+
+// tables gathers the comparisons into tables, in the order of the
+// comparisons.
+func tables(v *analyze.Verdict) []table {
+	var out []table
+	find := func(c analyze.Comparison) *table {
+		for i := range out {
+			if out[i].a == c.A && out[i].b == c.B && out[i].settings.Equal(c.Settings) {
+				return &out[i]
+			}
+		}
+		out = append(out, table{a: c.A, b: c.B, based: c.B == v.Options.Baseline, settings: c.Settings})
+		return &out[len(out)-1]
+	}
+	for _, c := range v.Comparisons {
+		t := find(c)
+		if c.Metric == analyze.MetricLatMaxMs && c.Verdict != analyze.AFaster && c.Verdict != analyze.BFaster {
+			continue // the maximum is shown where a difference can be claimed
+		}
+		t.rows = append(t.rows, compareRow(c))
+	}
+	for i := range out {
+		t := &out[i]
+		ga, gb := v.Group(t.a, t.settings), v.Group(t.b, t.settings)
+		if ga == nil || gb == nil {
+			continue
+		}
+		ea, okA := ga.ErrorRate()
+		eb, okB := gb.ErrorRate()
+		if !okA || !okB {
+			continue
+		}
+		r := row{metric: "error rate", old: metricValue("error_rate", eb), new: metricValue("error_rate", ea), delta: "~",
+			ci: "", p: "", runs: runsOf(gb, ga)}
+		if ea != eb {
+			r.delta = signed(100*(ea-eb)) + " pts"
+			r.notes = []string{"error rates are shown, not tested"}
+		}
+		t.rows = append(t.rows, r)
+	}
+	return out
+}
+
+// runsOf gives the runs the error rates are over: old/new.
+func runsOf(gb, ga *analyze.Group) string {
+	rb, _ := gb.RepRuns()
+	ra, _ := ga.RepRuns()
+	return strconv.Itoa(len(rb)) + "/" + strconv.Itoa(len(ra))
+}
+
+// compareRow words one comparison as a row: b's value, a's, the change of
+// a against b with its CI, p, the runs of b and a.
+func compareRow(c analyze.Comparison) row {
+	r := row{metric: metricWords(c.Metric), old: metricValue(c.Metric, c.BMean), new: metricValue(c.Metric, c.AMean),
+		delta: "~", p: relP(c.PValue), runs: strconv.Itoa(c.BRuns) + "/" + strconv.Itoa(c.ARuns)}
+	if c.Metric == analyze.MetricRPS {
+		r.metric = "req/s"
+		r.old, r.new = num(c.BMean), num(c.AMean)
+	}
+	switch c.Verdict {
+	case analyze.AFaster:
+		r.delta = signed(100*(decidingRatio(c)-1)) + " % better"
+	case analyze.BFaster:
+		r.delta = signed(100*(decidingRatio(c)-1)) + " % worse"
+	}
+	// The interval of the ratio that decides: Hodges-Lehmann when a test
+	// ran, else none.
+	if e := c.Estimate; e != nil && !math.IsInf(e.Hi, 0) {
+		r.ci = signed(100*(e.Lo-1)) + " to " + signed(100*(e.Hi-1)) + " %"
+	}
+	for _, x := range c.Reasons {
+		r.notes = append(r.notes, footnoteText(x))
+	}
+	return r
+}
+
+// footnoteText words a reason as a footnote shared by rows: the figures a
+// row shows (its p) are left out.
+func footnoteText(r analyze.Reason) string {
+	switch r.Code {
+	case analyze.ReasonNotSignificant:
+		return fmt.Sprintf("not significant: p >= alpha %s", rel(r.Alpha))
+	case analyze.ReasonInsideBand:
+		return fmt.Sprintf("significant, but the %s %% CI reaches into the ±%s %% practical band", rel(100*r.Level), rel(100*r.Band))
+	}
+	return reasonLine(r)
+}
+
+// footnotes numbers the distinct notes of rows in order of appearance and
+// returns each row's markers ("(1,2)") and the notes.
+func footnotes(rows []row) (marks []string, notes []string) {
+	index := map[string]int{}
+	for _, r := range rows {
+		var is []int
+		for _, n := range r.notes {
+			i, ok := index[n]
+			if !ok {
+				notes = append(notes, n)
+				i = len(notes)
+				index[n] = i
+			}
+			is = append(is, i)
+		}
+		slices.Sort(is)
+		var ns []string
+		for _, i := range slices.Compact(is) {
+			ns = append(ns, strconv.Itoa(i))
+		}
+		m := ""
+		if len(ns) > 0 {
+			m = "(" + strings.Join(ns, ",") + ")"
+		}
+		marks = append(marks, m)
+	}
+	return marks, notes
+}
+
+// title names a table: "new vs old (the baseline) at 16 connections, ...".
+func (t table) title() string {
+	b := t.b
+	if t.based {
+		b += " (the baseline)"
+	}
+	return fmt.Sprintf("%s vs %s at %s", t.a, b, settingsText(t.settings))
+}
+
+func compareText(w io.Writer, v *analyze.Verdict) error {
+	var b strings.Builder
+	ts := tables(v)
+	fmt.Fprintf(&b, "%s\n\n", Headline(v))
+	if len(ts) == 0 {
+		fmt.Fprintln(&b, "No comparison: no setting has runs of both systems.")
+	}
+	var all []row
+	for _, t := range ts {
+		all = append(all, t.rows...)
+	}
+	marks, notes := footnotes(all)
+	k := 0
+	for _, t := range ts {
+		fmt.Fprintln(&b, t.title())
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "\t%s\t%s\tdelta\t%s %% CI\tp\truns\t\n", t.b, t.a, rel(100*v.Options.Level))
+		for _, r := range t.rows {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.metric, r.old, r.new, r.delta, r.ci, r.p, r.runs, marks[k])
+			k++
+		}
+		tw.Flush()
+		fmt.Fprintln(&b)
+	}
+	for i, n := range notes {
+		fmt.Fprintf(&b, "(%d) %s\n", i+1, n)
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(&b)
+	}
+	if len(v.Thresholds) > 0 {
+		fmt.Fprintln(&b, "thresholds")
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		for _, c := range v.Thresholds {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", thresholdOf(v, c).Expr, c.System, settingsText(c.Settings), c.Status, checkValue(v, c))
+		}
+		tw.Flush()
+		fmt.Fprintln(&b)
+	}
+	if len(v.Options.FailOn) > 0 {
+		fmt.Fprintln(&b, "gate: "+gateSummary(v, 0))
+		for _, r := range GateReasons(v) {
+			fmt.Fprintln(&b, "  - "+r)
+		}
+	}
+	// tabwriter pads the last cells: no line ends in blanks.
+	lines := strings.Split(b.String(), "\n")
+	for i := range lines {
+		lines[i] = strings.TrimRight(lines[i], " ")
+	}
+	_, err := io.WriteString(w, strings.Join(lines, "\n"))
+	return err
+}
+
+// compareMarkdown renders the headline, the comparison tables, their
+// footnotes, the thresholds and the gate (with at most gateReasons of
+// its reasons) as markdown lines; maxRows >= 0 keeps at most that many
+// rows of the tables and of the thresholds together (summary.md), saying
+// how many were left out.
+func compareMarkdown(v *analyze.Verdict, maxRows, gateReasons int) []string {
+	lines := []string{"**Verdict:** " + text(Headline(v))}
+	if len(v.Options.FailOn) > 0 {
+		// A hard line break: the gate in the verdict's paragraph.
+		lines[0] += "  "
+		lines = append(lines, "**Gate:** "+text(gateSummary(v, gateReasons)))
+	}
+	return append(append(lines, ""), markdownTables(v, maxRows)...)
+}
+
+// markdownTables renders the comparisons as one markdown table with their
+// footnotes, then the thresholds; maxRows as in compareMarkdown.
+func markdownTables(v *analyze.Verdict, maxRows int) []string {
+	var lines []string
+	ts := tables(v)
+	nChecks := len(v.Thresholds)
+	var rows []row
+	var where, distinct []string
+	var all []analyze.Settings
+	for _, t := range ts {
+		all = append(all, t.settings)
+	}
+	for _, t := range ts {
+		for _, r := range t.rows {
+			rows = append(rows, r)
+			where = append(where, t.title())
+			distinct = append(distinct, distinctSettings(t.settings, all))
+		}
+	}
+	keepRows, keepChecks := len(rows), nChecks
+	if maxRows >= 0 {
+		for keepRows+keepChecks > maxRows {
+			if keepRows > keepChecks {
+				keepRows--
+			} else {
+				keepChecks--
+			}
+		}
+	}
+	if len(ts) == 0 {
+		lines = append(lines, "No comparison: no setting has runs of both systems.", "")
+	}
+	if len(rows) > 0 {
+		marks, notes := footnotes(rows[:keepRows])
+		onePair := true
+		for _, t := range ts {
+			onePair = onePair && t.a == ts[0].a && t.b == ts[0].b
+		}
+		level := rel(100 * v.Options.Level)
+		head := "| | side b | side a | delta | " + level + " % CI | p | runs b/a |"
+		if onePair {
+			title := ts[0].title()
+			if len(ts) > 1 {
+				title, _, _ = strings.Cut(title, " at ")
+			}
+			lines = append(lines, "**"+text(title)+"**", "")
+			head = fmt.Sprintf("| | %s | %s | delta | %s %% CI | p | runs |", text(ts[0].b), text(ts[0].a), level)
+		}
+		lines = append(lines, head, "|---|---|---|---|---|---|---|")
+		for i, r := range rows[:keepRows] {
+			metric := r.metric
+			switch {
+			case !onePair:
+				metric = r.metric + ", " + where[i]
+			case len(ts) > 1:
+				metric = r.metric + ", " + distinct[i]
+			}
+			delta := r.delta
+			if marks[i] != "" {
+				delta += " " + marks[i]
+			}
+			lines = append(lines, fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |", text(metric), text(r.old), text(r.new),
+				text(delta), text(r.ci), text(r.p), text(r.runs)))
+		}
+		if keepRows < len(rows) {
+			lines = append(lines, fmt.Sprintf("| … %d more %s in the full report | | | | | | |", len(rows)-keepRows, pluralWord(len(rows)-keepRows, "row")))
+		}
+		lines = append(lines, "")
+		if len(notes) > 0 {
+			var ns []string
+			for i, n := range notes {
+				ns = append(ns, fmt.Sprintf("(%d) %s", i+1, n))
+			}
+			lines = append(lines, text(strings.Join(ns, " · ")), "")
+		}
+	}
+	if nChecks > 0 {
+		lines = append(lines, "| threshold | system | settings | status | value |", "|---|---|---|---|---|")
+		for _, c := range v.Thresholds[:keepChecks] {
+			status := string(c.Status)
+			if c.Status == analyze.ThresholdFail {
+				status = "**fail**"
+			}
+			lines = append(lines, fmt.Sprintf("| %s | %s | %s | %s | %s |", code(thresholdOf(v, c).Expr, true), text(c.System),
+				text(settingsText(c.Settings)), status, text(checkValue(v, c))))
+		}
+		if keepChecks < nChecks {
+			lines = append(lines, fmt.Sprintf("| … %d more %s in the full report | | | | |", nChecks-keepChecks, pluralWord(nChecks-keepChecks, "check")))
+		}
+		lines = append(lines, "")
+	}
+	return lines
+}
+
+// pluralWord is word, with an s unless n is 1.
+func pluralWord(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// distinctSettings words only the settings of s that differ among all,
+// e.g. "50 connections" in a ladder of connection counts.
+func distinctSettings(s analyze.Settings, all []analyze.Settings) string {
+	differ := func(f func(analyze.Settings) string) bool {
+		for _, o := range all {
+			if f(o) != f(s) {
+				return true
+			}
+		}
+		return false
+	}
+	var keep analyze.Settings
+	if differ(func(x analyze.Settings) string { return keyPart(x.TargetRPS) }) {
+		keep.TargetRPS = s.TargetRPS
+	}
+	if differ(func(x analyze.Settings) string { return keyPart(x.Connections) }) {
+		keep.Connections = s.Connections
+	}
+	if differ(func(x analyze.Settings) string { return keyPart(x.Threads) }) {
+		keep.Threads = s.Threads
+	}
+	if differ(func(x analyze.Settings) string { return keyPart(x.PlannedDurationS) }) {
+		keep.PlannedDurationS = s.PlannedDurationS
+	}
+	if differ(func(x analyze.Settings) string { return x.Tool + x.LoadModel }) {
+		keep.Tool = s.Tool
+	}
+	return strings.TrimSuffix(settingsText(keep), ", ")
+}
+
+// keyPart formats an optional setting for comparing settings.
+func keyPart[T int32 | float64](p *T) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprint(*p)
+}

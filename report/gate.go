@@ -1,0 +1,146 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/gate"
+)
+
+// This file words the thresholds and the gate: their checks, values and
+// the reasons the gate fails.
+
+// metricWords names a compared or limited metric for people.
+func metricWords(m string) string {
+	switch m {
+	case analyze.MetricRPS:
+		return "throughput"
+	case analyze.MetricLatMeanMs:
+		return "mean latency"
+	case analyze.MetricLatP99Ms:
+		return "p99 latency"
+	case analyze.MetricLatMaxMs:
+		return "max latency"
+	case string(gate.LatP50Ms):
+		return "p50 latency"
+	case string(gate.LatP90Ms):
+		return "p90 latency"
+	case string(gate.LatP999Ms):
+		return "p99.9 latency"
+	case string(gate.ErrorRate):
+		return "error rate"
+	}
+	return m
+}
+
+// metricValue formats a value of a metric with its unit: "3544 req/s",
+// "42.12 ms", "1.5 %".
+func metricValue(m string, x float64) string {
+	switch {
+	case m == analyze.MetricRPS:
+		return num(x) + " req/s"
+	case m == string(gate.ErrorRate):
+		return rel(100*x) + " %"
+	}
+	return num(x) + " ms"
+}
+
+// metricRange formats an interval of a metric with its unit.
+func metricRange(m string, lo, hi float64) string {
+	switch {
+	case m == analyze.MetricRPS:
+		return numRange(lo, hi) + " req/s"
+	case m == string(gate.ErrorRate):
+		return relRange(100*lo, 100*hi) + " %"
+	}
+	return numRange(lo, hi) + " ms"
+}
+
+// thresholdOf returns the threshold a check is of.
+func thresholdOf(v *analyze.Verdict, c analyze.ThresholdCheck) gate.Threshold {
+	return v.Options.SLO[c.Threshold]
+}
+
+// checkValue words a check's value and what it rests on: "42.12 ms over
+// 2 steady runs (a CI needs 4)", "1000 req/s over 6 steady runs, 95 % CI
+// 995-1005 req/s", "600 req/s in the last run (no steady state)", "not
+// measured by 6 of 6 runs".
+func checkValue(v *analyze.Verdict, c analyze.ThresholdCheck) string {
+	m := string(thresholdOf(v, c).Metric)
+	switch {
+	case c.Status == analyze.ThresholdUnknown || c.Value == nil:
+		return fmt.Sprintf("not measured by %d of %s", c.Missing, plural(c.Runs, "run"))
+	case !c.Steady:
+		return fmt.Sprintf("%s in the last run (no steady state)", metricValue(m, *c.Value))
+	case c.CI != nil:
+		return fmt.Sprintf("%s over %s, %s %% CI %s", metricValue(m, *c.Value), plural(c.Runs, "steady run"),
+			rel(100*c.CI.Level), metricRange(m, c.CI.Lo, c.CI.Hi))
+	case c.CINeed > 0:
+		return fmt.Sprintf("%s over %s (a CI needs %d)", metricValue(m, *c.Value), plural(c.Runs, "steady run"), c.CINeed)
+	}
+	return fmt.Sprintf("%s over %s", metricValue(m, *c.Value), plural(c.Runs, "steady run"))
+}
+
+// checkLine words a check in one line: "lat_mean_ms<30: localhost:80 at
+// 100 connections, 10 threads, 10 s, wrk: fail, 42.12 ms over 2 steady
+// runs (a CI needs 4)".
+func checkLine(v *analyze.Verdict, c analyze.ThresholdCheck) string {
+	return fmt.Sprintf("%s: %s at %s: %s, %s", thresholdOf(v, c).Expr, c.System, settingsText(c.Settings), c.Status, checkValue(v, c))
+}
+
+// GateReasons words the reasons the gate failed, one line each (none
+// when it passed): what stderr shows and summary.json's gate.reasons
+// with fails true.
+func GateReasons(v *analyze.Verdict) []string {
+	var out []string
+	for _, r := range v.Gate.Reasons {
+		if r.Fails {
+			out = append(out, gateReasonText(v, r))
+		}
+	}
+	return out
+}
+
+// gateReasonText words one condition the verdict meets.
+func gateReasonText(v *analyze.Verdict, r analyze.GateReason) string {
+	switch r.Condition {
+	case gate.Regression:
+		c := v.Comparisons[r.Comparison]
+		return fmt.Sprintf("regression: %s of %s is %s %% worse than %s (the baseline) at %s (ratio %s%s, p = %s), beyond the allowed %s %%",
+			metricWords(c.Metric), c.A, rel(r.WorsePct), c.B, settingsText(c.Settings), rel(decidingRatio(c)), ciText(c.Estimate, ", "), relP(c.PValue), rel(r.MaxPct))
+	case gate.ThresholdFailed:
+		return "threshold failed: " + checkLine(v, v.Thresholds[r.Check])
+	case gate.Inconclusive:
+		if r.Comparison < 0 {
+			return "inconclusive: no two systems ran at the same settings, so nothing was compared"
+		}
+		c := v.Comparisons[r.Comparison]
+		return fmt.Sprintf("inconclusive: %s of %s vs %s at %s: %s", metricWords(c.Metric), c.A, c.B, settingsText(c.Settings),
+			strings.Join(reasonLines(c.Reasons, true), "; "))
+	}
+	return string(r.Condition)
+}
+
+// gateSummary words the gate's outcome in one line, for people: "passed
+// (fails on regression)", "failed (fails on regression): ..." with at
+// most limit reasons (none and a colon for 0, the reasons to follow).
+func gateSummary(v *analyze.Verdict, limit int) string {
+	var on []string
+	for _, c := range v.Options.FailOn {
+		on = append(on, string(c))
+	}
+	if !v.Gate.Failed {
+		return fmt.Sprintf("passed (fails on %s)", strings.Join(on, ", "))
+	}
+	reasons := GateReasons(v)
+	if limit == 0 {
+		return fmt.Sprintf("failed (fails on %s):", strings.Join(on, ", "))
+	}
+	more := ""
+	if len(reasons) > limit {
+		more = fmt.Sprintf("; and %d more", len(reasons)-limit)
+		reasons = reasons[:limit]
+	}
+	return fmt.Sprintf("failed (fails on %s): %s%s", strings.Join(on, ", "), strings.Join(reasons, "; "), more)
+}

@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"cmp"
-	"math"
 	"slices"
 
 	"github.com/loadverdict/loadverdict/results"
@@ -93,22 +92,14 @@ func (v *Verdict) capacity(sys System) Capacity {
 	return c
 }
 
-// answeredRPS returns the rate at which a run's requests got a response,
-// an error status included: its requests less those that failed without
-// one (timeouts, socket errors), over its duration; +Inf when unknown.
+// answeredRPS returns the rate at which a run's requests got an answer: its
+// successful responses per second (RPS) plus its error responses
+// (non-2xx/3xx) over its duration. Requests that timed out or failed on
+// the socket got none; when the run does not say how many of its errors
+// were error responses, none are counted as answers.
 func answeredRPS(r results.Run) float64 {
-	if r.DurationS <= 0 {
-		return math.Inf(1)
+	if r.Non2xx == nil || *r.Non2xx <= 0 || r.DurationS <= 0 {
+		return r.RPS
 	}
-	var noAnswer int64
-	if r.Non2xx != nil {
-		noAnswer = max(r.Errors-*r.Non2xx, 0)
-	} else {
-		for _, p := range []*int64{r.Timeouts, r.ConnectErrors, r.ReadErrors, r.WriteErrors} {
-			if p != nil && *p > 0 {
-				noAnswer += *p
-			}
-		}
-	}
-	return float64(max(r.Requests-noAnswer, 0)) / r.DurationS
+	return r.RPS + float64(*r.Non2xx)/r.DurationS
 }

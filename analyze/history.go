@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"time"
 
@@ -352,8 +353,8 @@ func (h *History) compareRuns(t *Track, m gate.Metric, a, b []float64) Compariso
 			c.Ratio = c.AMean / c.BMean
 		}
 	}
-	c.runsNeeded(a, b, o)
 	if len(a) < o.MinRuns || len(b) < o.MinRuns {
+		c.RunsNeeded = runsNeeded(o, a, b, c.Ratio)
 		c.Verdict = Inconclusive
 		c.Reasons = append(c.Reasons, Reason{Code: ReasonTooFewRuns, MinRuns: o.MinRuns, Alpha: o.Alpha, ARuns: len(a), BRuns: len(b)})
 		return c
@@ -415,7 +416,7 @@ func (h *History) markDisturbed(t *Track) {
 				if !d1 || !d2 || w1 != w2 {
 					continue
 				}
-				if s := min(logChange(c1.Ratio), logChange(c2.Ratio)); s > best {
+				if s := min(math.Abs(math.Log(c1.Ratio)), math.Abs(math.Log(c2.Ratio))); s > best {
 					best, bestK, bestM, bestWorse = s, k, m, w1
 				}
 			}

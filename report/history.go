@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
@@ -44,12 +45,21 @@ func changeText(c analyze.Comparison) string {
 	return fmt.Sprintf("improved %s %%", rel(-worse))
 }
 
-// ciText is a comparison's CI as the change of side a, "(95 % CI -19.9
-// to -13.6 %, p = 0.0011)".
-func ciText(c analyze.Comparison) string {
+// decidingCI is the interval of the ratio that decides a comparison: the
+// Hodges-Lehmann estimate's, else the bootstrap CI of the means' ratio.
+func decidingCI(c analyze.Comparison) *stats.CI {
+	if c.Estimate != nil && !math.IsInf(c.Estimate.Hi, 0) {
+		return &stats.CI{Estimate: c.Estimate.Estimate, Lo: c.Estimate.Lo, Hi: c.Estimate.Hi, Level: c.Estimate.Level}
+	}
+	return c.CI
+}
+
+// changeCIText is a comparison's deciding CI as the change of side a,
+// "(95 % CI -19.9 to -13.6 %, p = 0.0011)".
+func changeCIText(c analyze.Comparison) string {
 	var parts []string
-	if c.CI != nil {
-		parts = append(parts, fmt.Sprintf("%s %% CI %s to %s %%", rel(100*c.CI.Level), signed(100*(c.CI.Lo-1)), signed(100*(c.CI.Hi-1))))
+	if ci := decidingCI(c); ci != nil {
+		parts = append(parts, fmt.Sprintf("%s %% CI %s to %s %%", rel(100*ci.Level), signed(100*(ci.Lo-1)), signed(100*(ci.Hi-1))))
 	}
 	if c.PValue != nil {
 		parts = append(parts, "p = "+rel(*c.PValue))
@@ -74,7 +84,7 @@ func HistoryHeadline(h *analyze.History) string {
 		for _, mt := range t.Metrics {
 			if l := mt.Latest; l != nil && l.Regression {
 				return fmt.Sprintf("%s: %s %s%s at %s, the latest experiment, against the %s before it.",
-					trackText(t), metricWords(mt.Metric), changeText(l.Comparison), ciText(l.Comparison), expWhere(latest),
+					trackText(t), metricWords(mt.Metric), changeText(l.Comparison), changeCIText(l.Comparison), expWhere(latest),
 					plural(len(l.Baseline), "experiment"))
 			}
 		}
@@ -98,7 +108,7 @@ func HistoryHeadline(h *analyze.History) string {
 	}
 	at := h.Experiments[lt.Points[last.At].Experiment]
 	return fmt.Sprintf("%s; the last change point: %s: %s %s%s at %s (E-Divisive p = %s).", lead, trackText(lt), metricWords(lm),
-		changeText(last.Comparison), ciText(last.Comparison), expWhere(at), rel(last.P))
+		changeText(last.Comparison), changeCIText(last.Comparison), expWhere(at), rel(last.P))
 }
 
 // HistoryGateReasons words why a history's gate fails, one line each.
@@ -119,7 +129,7 @@ func historyReasonText(h *analyze.History, r analyze.HistoryGateReason) string {
 	switch r.Condition {
 	case gate.Regression:
 		return fmt.Sprintf("regression: %s: %s %s%s at %s against the segment before it (allowed: %s %%)",
-			trackText(t), metricWords(mt.Metric), changeText(mt.Latest.Comparison), ciText(mt.Latest.Comparison), expWhere(latest), rel(r.MaxPct))
+			trackText(t), metricWords(mt.Metric), changeText(mt.Latest.Comparison), changeCIText(mt.Latest.Comparison), expWhere(latest), rel(r.MaxPct))
 	case gate.Inconclusive:
 		return fmt.Sprintf("inconclusive: %s: %s of %s: %s", trackText(t), metricWords(mt.Metric), expWhere(latest),
 			strings.Join(reasonLines(mt.Latest.Comparison.Reasons, true), "; "))
@@ -198,8 +208,8 @@ func HistoryMarkdown(w io.Writer, h *analyze.History, figs []Figure, generatedBy
 			}
 			c := l.Comparison
 			change := "–"
-			if c.CI != nil {
-				change = fmt.Sprintf("%s %% (%s to %s %%)", signed(100*(c.Ratio-1)), signed(100*(c.CI.Lo-1)), signed(100*(c.CI.Hi-1)))
+			if ci := decidingCI(c); ci != nil {
+				change = fmt.Sprintf("%s %% (%s to %s %%)", signed(100*(decidingRatio(c)-1)), signed(100*(ci.Lo-1)), signed(100*(ci.Hi-1)))
 			}
 			verdict := "~"
 			switch {
@@ -224,7 +234,7 @@ func HistoryMarkdown(w io.Writer, h *analyze.History, figs []Figure, generatedBy
 				n++
 				at := h.Experiments[t.Points[c.At].Experiment]
 				m.p("- %s: %s %s%s at %s; E-Divisive p = %s, Welch p over experiments = %s, %s before and %s after.\n",
-					text(trackText(t)), metricWords(mt.Metric), changeText(c.Comparison), ciText(c.Comparison), text(expWhere(at)),
+					text(trackText(t)), metricWords(mt.Metric), changeText(c.Comparison), changeCIText(c.Comparison), text(expWhere(at)),
 					rel(c.P), rel(c.WelchP), plural(len(c.Before), "experiment"), plural(len(c.After), "experiment"))
 			}
 			if mt.Unconfirmed > 0 {
@@ -259,7 +269,7 @@ func HistoryMarkdown(w io.Writer, h *analyze.History, figs []Figure, generatedBy
 	m.p("\n## Method\n\n")
 	m.p("Per system and settings, each experiment's values are over its steady runs (all its runs, marked, when it has no steady state): the mean for throughput, mean latency and the error rate, the median of the runs' values for p99, with 95 %% CIs over the runs. ")
 	m.p("An experiment with an error rate of %s %% or more is not used; one that differs from both neighbours in the same direction (the tests of `compare`) is a one-off disturbance, marked and not used. ", rel(100*h.Options.ErrorRateSevere))
-	m.p("Change points: E-Divisive means (Matteson & James 2014) over the runs, splitting only between experiments, at least 2 experiments a side, with its permutation test at alpha %s; a change point is reported when Welch's t-test over the experiments' values and `compare`'s tests over the runs (exact Mann-Whitney, the ratio's CI outside ±%s %%) both confirm it. docs/STATISTICS.md, \"History\", gives the details.\n", rel(h.Options.Alpha), rel(100*h.Options.PracticalBand))
+	m.p("Change points: E-Divisive means (Matteson & James 2014) over the runs, splitting only between experiments, at least 2 experiments a side, with its permutation test at alpha %s; a change point is reported when Welch's t-test over the experiments' values and `compare`'s tests over the runs (exact Mann-Whitney, the Hodges-Lehmann ratio's CI clear of ±%s %%) both confirm it. docs/STATISTICS.md, \"History\", gives the details.\n", rel(h.Options.Alpha), rel(100*h.Options.PracticalBand))
 	if generatedBy != "" {
 		m.p("\nMade by %s.\n", text(generatedBy))
 	}
@@ -482,16 +492,16 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 			sm := SeriesSummaryMetric{Metric: mt.Metric, Changes: []SeriesSummaryChange{}, Unconfirmed: mt.Unconfirmed}
 			for _, c := range mt.Changes {
 				sm.Changes = append(sm.Changes, SeriesSummaryChange{Experiment: h.Experiments[t.Points[c.At].Experiment].Name, Regression: c.Regression,
-					ChangePct: round(100*(c.Comparison.Ratio-1), 1), CI: pctCI(c.Comparison.CI), PValue: pSig(c.Comparison.PValue),
+					ChangePct: round(100*(decidingRatio(c.Comparison)-1), 1), CI: pctCI(decidingCI(c.Comparison)), PValue: pSig(c.Comparison.PValue),
 					EDivisiveP: sig(c.P, 6), WelchP: sig(c.WelchP, 6), Before: names(t, c.Before), After: names(t, c.After)})
 			}
 			if l := mt.Latest; l != nil {
 				c := l.Comparison
 				sl := &SeriesSummaryLatest{Experiment: h.Experiments[t.Points[l.Point].Experiment].Name, Baseline: names(t, l.Baseline),
-					Verdict: c.Verdict, Regression: l.Regression, CI: pctCI(c.CI), PValue: pSig(c.PValue), Runs: [2]int{c.ARuns, c.BRuns},
+					Verdict: c.Verdict, Regression: l.Regression, CI: pctCI(decidingCI(c)), PValue: pSig(c.PValue), Runs: [2]int{c.ARuns, c.BRuns},
 					Reasons: reasonLines(c.Reasons, false)}
-				if c.ARuns > 0 && c.BRuns > 0 && c.Ratio != 0 {
-					sl.ChangePct = ptr(round(100*(c.Ratio-1), 1))
+				if r := decidingRatio(c); c.ARuns > 0 && c.BRuns > 0 && r != 0 {
+					sl.ChangePct = ptr(round(100*(r-1), 1))
 				}
 				sm.Latest = sl
 			}

@@ -52,7 +52,7 @@ func TestHistoryTruthSeries(t *testing.T) {
 			t.Fatalf("exit %d, %v\n%s", exitCode(err), err, errOut)
 		}
 		if !strings.Contains(out, "No regression in the latest experiment, commit 6906ab6251c8 on 2026-11-28 (exp08)") ||
-			!strings.Contains(out, "throughput regressed 16.3 %") || !strings.Contains(out, "at commit acfc3cec5c0b on 2026-11-25 (exp05)") {
+			!strings.Contains(out, "throughput regressed 16.1 %") || !strings.Contains(out, "at commit acfc3cec5c0b on 2026-11-25 (exp05)") {
 			t.Errorf("headline:\n%s", out)
 		}
 		s := readSeriesSummary(t, dir)

@@ -330,15 +330,15 @@ func HistorySummaryMarkdown(w io.Writer, h *analyze.History, reportLink string) 
 
 // SeriesSummary is a series' summary.json (docs/SCHEMA.md, "series").
 type SeriesSummary struct {
-	Series          string                   `json:"series"`
-	GeneratedBy     string                   `json:"generated_by"`
-	AnalysisVersion int                      `json:"analysis_version"`
-	Headline        string                   `json:"headline"`
-	OrderBy         string                   `json:"order_by"`
-	Experiments     []SeriesSummaryExp       `json:"experiments"`
-	Tracks          []SeriesSummaryTrack     `json:"tracks"`
-	Gate            SeriesSummaryGate        `json:"gate"`
-	Options         SeriesSummaryOptions     `json:"options"`
+	Series          string               `json:"series"`
+	GeneratedBy     string               `json:"generated_by"`
+	AnalysisVersion int                  `json:"analysis_version"`
+	Headline        string               `json:"headline"`
+	OrderBy         string               `json:"order_by"`
+	Experiments     []SeriesSummaryExp   `json:"experiments"`
+	Tracks          []SeriesSummaryTrack `json:"tracks"`
+	Gate            SummaryGate          `json:"gate"`
+	Options         SeriesSummaryOptions `json:"options"`
 }
 
 // SeriesSummaryExp is one experiment of a series.
@@ -408,21 +408,6 @@ type SeriesSummaryLatest struct {
 	PValue     *float64    `json:"p_value"`
 	Runs       [2]int      `json:"runs"`
 	Reasons    []string    `json:"reasons"`
-}
-
-// SeriesSummaryGate is the gate's decision over the latest checks.
-type SeriesSummaryGate struct {
-	FailOn           []string                 `json:"fail_on"`
-	MaxRegressionPct float64                  `json:"max_regression_pct"`
-	Failed           bool                     `json:"failed"`
-	Reasons          []SeriesSummaryGateEntry `json:"reasons"`
-}
-
-// SeriesSummaryGateEntry is one condition the history meets.
-type SeriesSummaryGateEntry struct {
-	Condition string `json:"condition"`
-	Fails     bool   `json:"fails"`
-	Message   string `json:"message"`
 }
 
 // SeriesSummaryOptions are the parameters of the analysis.
@@ -509,12 +494,12 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 		}
 		s.Tracks = append(s.Tracks, st)
 	}
-	s.Gate = SeriesSummaryGate{FailOn: []string{}, MaxRegressionPct: h.Options.MaxRegressionPct, Failed: h.Failed, Reasons: []SeriesSummaryGateEntry{}}
+	s.Gate = SummaryGate{FailOn: []string{}, MaxRegressionPct: h.Options.MaxRegressionPct, Failed: h.Failed, Reasons: []SummaryGateReason{}}
 	for _, c := range h.Options.FailOn {
 		s.Gate.FailOn = append(s.Gate.FailOn, string(c))
 	}
 	for _, r := range h.Reasons {
-		s.Gate.Reasons = append(s.Gate.Reasons, SeriesSummaryGateEntry{Condition: string(r.Condition), Fails: r.Fails, Message: historyReasonText(h, r)})
+		s.Gate.Reasons = append(s.Gate.Reasons, SummaryGateReason{Condition: string(r.Condition), Fails: r.Fails, Message: historyReasonText(h, r)})
 	}
 	return s
 }

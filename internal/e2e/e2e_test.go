@@ -53,15 +53,28 @@ func invoke(t *testing.T, u string, payload []byte) string {
 	return string(b)
 }
 
-func TestBucketPipeline(t *testing.T) {
+// bucketEnv is what scripts/e2e.sh started: the bucket on versitygw and
+// the two functions' invocation URLs.
+type bucketEnv struct {
+	bucket, ingestURL, reanalyzeURL string
+	st                              store.Store
+}
+
+func setup(t *testing.T) (context.Context, bucketEnv) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	bucket := env(t, "E2E_BUCKET")
-	st, err := store.NewS3(ctx, "s3://"+bucket, store.S3Options{Endpoint: env(t, "E2E_S3_ENDPOINT")})
-	if err != nil {
+	t.Cleanup(cancel)
+	e := bucketEnv{bucket: env(t, "E2E_BUCKET"), ingestURL: env(t, "E2E_INGEST_URL"), reanalyzeURL: env(t, "E2E_REANALYZE_URL")}
+	var err error
+	if e.st, err = store.NewS3(ctx, "s3://"+e.bucket, store.S3Options{Endpoint: env(t, "E2E_S3_ENDPOINT")}); err != nil {
 		t.Fatal(err)
 	}
-	ingestURL, reanalyzeURL := env(t, "E2E_INGEST_URL"), env(t, "E2E_REANALYZE_URL")
+	return ctx, e
+}
+
+func TestBucketPipeline(t *testing.T) {
+	ctx, e := setup(t)
+	st, bucket, ingestURL, reanalyzeURL := e.st, e.bucket, e.ingestURL, e.reanalyzeURL
 	uploads := map[string]string{
 		"raw/zuul-vs-openresty/seed.txt":       "../../examples/zuul-vs-openresty.txt",
 		"raw/zuul-vs-openresty/wrk 2 runs.txt": "../../ingest/testdata/wrk/wrk_05.txt",
@@ -144,14 +157,8 @@ func TestBucketPipeline(t *testing.T) {
 // local CLI's history of the same folders; the schedule then finds
 // nothing stale.
 func TestBucketSeries(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	bucket := env(t, "E2E_BUCKET")
-	st, err := store.NewS3(ctx, "s3://"+bucket, store.S3Options{Endpoint: env(t, "E2E_S3_ENDPOINT")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ingestURL, reanalyzeURL := env(t, "E2E_INGEST_URL"), env(t, "E2E_REANALYZE_URL")
+	ctx, e := setup(t)
+	st, bucket, ingestURL, reanalyzeURL := e.st, e.bucket, e.ingestURL, e.reanalyzeURL
 	for _, exp := range []string{"exp01", "exp02"} {
 		// The runs first, then the manifest: each upload is one event.
 		for _, f := range []string{"run1.txt", "run2.txt", "run3.txt", "run4.txt", "loadverdict.yaml"} {

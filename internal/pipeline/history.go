@@ -141,12 +141,7 @@ func RenderHistory(h *analyze.History, generatedBy string) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []File
-	refs := make([]report.Figure, len(figs))
-	for i, f := range figs {
-		out = append(out, File{f.Name, f.PNG})
-		refs[i] = report.Figure{Name: f.Name, Title: f.Title, Alt: f.Alt}
-	}
+	out, refs := figureFiles(figs)
 	var md, smd, js bytes.Buffer
 	if err := report.HistoryMarkdown(&md, h, refs, generatedBy); err != nil {
 		return nil, err
@@ -269,22 +264,11 @@ func (p *Pipeline) seriesInputs(ctx context.Context, exps []string) (map[string]
 // seriesStale tells whether a series' report is missing, made by another
 // build or analysis version, or made from other inputs.
 func (p *Pipeline) seriesStale(ctx context.Context, series string, exps []string) (bool, error) {
-	b, _, err := store.ReadAll(ctx, p.Store, store.SeriesReportKey(series, "covers.json"))
-	if errors.Is(err, store.ErrNotFound) {
-		return true, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	var c Covers
-	if json.Unmarshal(b, &c) != nil || c.AnalysisVersion < analyze.AnalysisVersion || c.GeneratedBy != p.GeneratedBy {
-		return true, nil
-	}
-	in, err := p.seriesInputs(ctx, exps)
-	if err != nil {
-		return false, err
-	}
-	return !maps.Equal(in, c.Inputs), nil
+	return p.coversStale(ctx, store.SeriesReportKey(series, "covers.json"), func(in map[string]string) error {
+		got, err := p.seriesInputs(ctx, exps)
+		maps.Copy(in, got)
+		return err
+	})
 }
 
 // ReanalyzeSeries re-makes the report of every series that is stale
@@ -294,24 +278,6 @@ func (p *Pipeline) ReanalyzeSeries(ctx context.Context, all bool) ([]string, err
 	if err != nil {
 		return nil, err
 	}
-	var done []string
-	var errs []error
-	for _, s := range slices.Sorted(maps.Keys(series)) {
-		if !all {
-			stale, err := p.seriesStale(ctx, s, series[s])
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			if !stale {
-				continue
-			}
-		}
-		if _, err := p.AnalyzeSeries(ctx, s); err != nil {
-			errs = append(errs, fmt.Errorf("series %s: %w", s, err))
-			continue
-		}
-		done = append(done, store.SeriesDir+"/"+s)
-	}
-	return done, errors.Join(errs...)
+	return remake(slices.Sorted(maps.Keys(series)), all, func(s string) (bool, error) { return p.seriesStale(ctx, s, series[s]) },
+		func(s string) error { _, err := p.AnalyzeSeries(ctx, s); return err }, func(s string) string { return store.SeriesDir + "/" + s })
 }

@@ -89,7 +89,16 @@ func (p *Pipeline) Experiments(ctx context.Context) ([]string, error) {
 // analysis version or by another build, or made from other inputs than
 // those in the store now.
 func (p *Pipeline) Stale(ctx context.Context, exp string) (bool, error) {
-	b, _, err := store.ReadAll(ctx, p.Store, store.ReportKey(exp, "covers.json"))
+	return p.coversStale(ctx, store.ReportKey(exp, "covers.json"), func(in map[string]string) error {
+		return p.listInputs(ctx, exp, true, in)
+	})
+}
+
+// coversStale tells whether the report whose covers.json is at key is
+// missing, made by an older analysis version or another build, or made
+// from other inputs than those list finds now.
+func (p *Pipeline) coversStale(ctx context.Context, key string, list func(map[string]string) error) (bool, error) {
+	b, _, err := store.ReadAll(ctx, p.Store, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return true, nil
 	}
@@ -101,10 +110,36 @@ func (p *Pipeline) Stale(ctx context.Context, exp string) (bool, error) {
 		return true, nil
 	}
 	in := map[string]string{}
-	if err := p.listInputs(ctx, exp, true, in); err != nil {
+	if err := list(in); err != nil {
 		return false, err
 	}
 	return !maps.Equal(in, c.Inputs), nil
+}
+
+// remake calls redo for every name that stale says is stale (every name
+// when all), and returns the names made (as named); one that fails does
+// not stop the others.
+func remake(names []string, all bool, stale func(string) (bool, error), redo func(string) error, named func(string) string) ([]string, error) {
+	var done []string
+	var errs []error
+	for _, n := range names {
+		if !all {
+			st, err := stale(n)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if !st {
+				continue
+			}
+		}
+		if err := redo(n); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", named(n), err))
+			continue
+		}
+		done = append(done, named(n))
+	}
+	return done, errors.Join(errs...)
 }
 
 // Reanalyze analyses the given experiment, or every experiment (all), or
@@ -120,25 +155,9 @@ func (p *Pipeline) Reanalyze(ctx context.Context, experiment string, all bool) (
 			return nil, err
 		}
 	}
-	var done []string
-	var errs []error
-	for _, exp := range exps {
-		if experiment == "" && !all {
-			stale, err := p.Stale(ctx, exp)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			if !stale {
-				continue
-			}
-		}
-		if _, err := p.Analyze(ctx, exp); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", exp, err))
-			continue
-		}
-		done = append(done, exp)
-	}
+	done, err := remake(exps, experiment != "" || all, func(exp string) (bool, error) { return p.Stale(ctx, exp) },
+		func(exp string) error { _, err := p.Analyze(ctx, exp); return err }, func(exp string) string { return exp })
+	errs := []error{err}
 	if experiment == "" {
 		// The schedule keeps every series current too.
 		series, err := p.ReanalyzeSeries(ctx, all)

@@ -22,12 +22,7 @@ func Render(v *analyze.Verdict, set analyze.Set, meta report.Meta) ([]File, erro
 	if err != nil {
 		return nil, err
 	}
-	var out []File
-	refs := make([]report.Figure, len(figs))
-	for i, f := range figs {
-		out = append(out, File{f.Name, f.PNG})
-		refs[i] = report.Figure{Name: f.Name, Title: f.Title, Alt: f.Alt}
-	}
+	out, refs := figureFiles(figs)
 	var md, smd, js bytes.Buffer
 	if err := report.Markdown(&md, v, refs, meta); err != nil {
 		return nil, err
@@ -39,4 +34,16 @@ func Render(v *analyze.Verdict, set analyze.Set, meta report.Meta) ([]File, erro
 		return nil, err
 	}
 	return append(out, File{"report.md", md.Bytes()}, File{"summary.md", smd.Bytes()}, File{"summary.json", js.Bytes()}), nil
+}
+
+// figureFiles returns the files of rendered figures and the references
+// report.md makes to them.
+func figureFiles(figs []plots.Figure) ([]File, []report.Figure) {
+	var out []File
+	refs := make([]report.Figure, len(figs))
+	for i, f := range figs {
+		out = append(out, File{f.Name, f.PNG})
+		refs[i] = report.Figure{Name: f.Name, Title: f.Title, Alt: f.Alt}
+	}
+	return out, refs
 }

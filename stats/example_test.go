@@ -219,3 +219,27 @@ func ExampleTrendTest() {
 	// Output:
 	// change 29.0 over the series, p = 7.5e-33, persistent true
 }
+
+// EDivisive over the runs of six nightly experiments (three runs each):
+// a change may only fall between experiments, at least two a side. The
+// throughput drops by about 10 % from the fourth experiment on.
+func ExampleEDivisive() {
+	runs := []float64{
+		1002, 998, 1005, // night 1
+		995, 1001, 999, // night 2
+		1003, 997, 1000, // night 3
+		902, 897, 905, // night 4: the change
+		899, 903, 896, // night 5
+		901, 898, 904, // night 6
+	}
+	r, err := stats.EDivisive(runs, stats.EDivisiveOptions{Blocks: []int{3, 3, 3, 3, 3, 3}, MinBlocks: 2, Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, c := range r.Changes {
+		fmt.Printf("change at run %d (night %d), p = %.3f\n", c.Index, c.Index/3+1, c.P)
+	}
+	// Output:
+	// change at run 9 (night 4), p = 0.002
+}

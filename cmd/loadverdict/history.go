@@ -41,6 +41,9 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	in := addInputFlags(fs)
 	sf := addStoreFlags(fs)
 	g := addGateFlags(fs)
+	fs.Lookup("experiment").Usage = "not for history: each folder is the experiment named after it"
+	fs.Lookup("threshold").Usage = "not for history: check thresholds per experiment (report --threshold)"
+	fs.Lookup("fail-on").Usage = "exit 3 on any of `regression,inconclusive` of the latest experiment (comma-separated, repeatable; replaces its manifest's gate.fail_on)"
 	args, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err

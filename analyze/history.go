@@ -220,7 +220,10 @@ type HistoryGateReason struct {
 type History struct {
 	Series string
 	// OrderBy is how the experiments were ordered (OrderExperiments).
-	OrderBy     string
+	OrderBy string
+	// Earlier is the number of experiments before Experiments that were
+	// left out (the caller keeps the latest MaxSeriesExperiments).
+	Earlier     int
 	Experiments []SeriesExperiment
 	Tracks      []Track
 	Options     Options
@@ -229,6 +232,11 @@ type History struct {
 	Failed  bool
 	Reasons []HistoryGateReason
 }
+
+// MaxSeriesExperiments is the most experiments of a series analysed at
+// once: the latest ones. E-Divisive's cost grows with the square of the
+// runs (memory) and their square times the permutations (time).
+const MaxSeriesExperiments = 200
 
 // historyMetrics are the metrics whose change points are sought.
 var historyMetrics = []gate.Metric{gate.RPS, gate.LatMeanMs, gate.LatP99Ms}

@@ -196,7 +196,11 @@ func HistoryMarkdown(w io.Writer, h *analyze.History, figs []Figure, generatedBy
 			m.p("Gate: passed.\n\n")
 		}
 	}
-	m.p("%s, ordered %s.\n\n", plural(len(h.Experiments), "experiment"), orderText(h.OrderBy))
+	m.p("%s, ordered %s.", plural(len(h.Experiments), "experiment"), orderText(h.OrderBy))
+	if h.Earlier > 0 {
+		m.p(" The %s before them are left out (at most %d, the latest, are analysed).", plural(h.Earlier, "experiment"), analyze.MaxSeriesExperiments)
+	}
+	m.p("\n\n")
 	m.p("## The latest experiment\n\n")
 	m.p("Each metric of the latest experiment against the experiments since the last change point (disturbed ones and those with errors left out), by the tests of `compare`.\n\n")
 	m.p("| system and settings | metric | latest | baseline | change (95 %% CI) | p | runs | verdict |\n|---|---|---|---|---|---|---|---|\n")
@@ -335,6 +339,7 @@ type SeriesSummary struct {
 	AnalysisVersion int                  `json:"analysis_version"`
 	Headline        string               `json:"headline"`
 	OrderBy         string               `json:"order_by"`
+	Earlier         int                  `json:"earlier_experiments"`
 	Experiments     []SeriesSummaryExp   `json:"experiments"`
 	Tracks          []SeriesSummaryTrack `json:"tracks"`
 	Gate            SummaryGate          `json:"gate"`
@@ -437,7 +442,7 @@ func roundMetric(metric string, x float64) float64 {
 // NewSeriesSummary builds a series' summary.json.
 func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 	s := &SeriesSummary{Series: h.Series, GeneratedBy: generatedBy, AnalysisVersion: analyze.AnalysisVersion,
-		Headline: HistoryHeadline(h), OrderBy: h.OrderBy, Experiments: []SeriesSummaryExp{}, Tracks: []SeriesSummaryTrack{},
+		Headline: HistoryHeadline(h), OrderBy: h.OrderBy, Earlier: h.Earlier, Experiments: []SeriesSummaryExp{}, Tracks: []SeriesSummaryTrack{},
 		Options: SeriesSummaryOptions{Alpha: h.Options.Alpha, PracticalBand: h.Options.PracticalBand, MinRuns: h.Options.MinRuns,
 			Permutations: stats.DefaultPermutations, Seed: h.Options.Seed}}
 	for _, e := range h.Experiments {

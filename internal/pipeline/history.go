@@ -125,10 +125,12 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 	if req.MaxRegressionPct != nil {
 		opts.MaxRegressionPct = *req.MaxRegressionPct
 	}
-	h, err := analyze.AnalyzeHistory(req.Series, order, exps, opts)
+	earlier := max(len(exps)-analyze.MaxSeriesExperiments, 0)
+	h, err := analyze.AnalyzeHistory(req.Series, order, exps[earlier:], opts)
 	if err != nil {
 		return nil, err
 	}
+	h.Earlier = earlier
 	hr.History, hr.Headline = h, report.HistoryHeadline(h)
 	hr.Files, err = RenderHistory(h, p.GeneratedBy)
 	return hr, err

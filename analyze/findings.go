@@ -278,6 +278,12 @@ func (v *Verdict) findings() {
 	}
 
 	// littles-law, saturated, generator-bound
+	byID := make(map[string]RunRef, len(runs))
+	for _, r := range runs {
+		if _, ok := byID[r.RunID]; !ok {
+			byID[r.RunID] = runRef(r)
+		}
+	}
 	for _, s := range v.Systems {
 		c := s.Capacity
 		var off []RunRef
@@ -285,7 +291,7 @@ func (v *Verdict) findings() {
 		var low bool
 		for i, ratio := range c.LittlesLawRatio {
 			if ratio < stats.LittleLow || ratio > stats.LittleHigh {
-				off = append(off, refOf(runs, c.LittlesLawRuns[i]))
+				off = append(off, refOf(byID, c.LittlesLawRuns[i]))
 				ratios = append(ratios, ratio)
 				low = low || ratio < stats.LittleLow
 			}
@@ -404,12 +410,12 @@ func isLoopback(target string) bool {
 
 func runRef(r results.Run) RunRef { return RunRef{RunID: r.RunID, Seq: r.Seq, Label: r.Label} }
 
-// refOf returns the reference of the run with the given id.
-func refOf(runs []results.Run, id string) RunRef {
-	for _, r := range runs {
-		if r.RunID == id {
-			return runRef(r)
-		}
+// refOf returns the reference of the run with the given id (byID: the
+// first run of each id), looked up in a map: a search of the runs for
+// every run cost time in the square of their number.
+func refOf(byID map[string]RunRef, id string) RunRef {
+	if r, ok := byID[id]; ok {
+		return r
 	}
 	return RunRef{RunID: id, Seq: -1}
 }

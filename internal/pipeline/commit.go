@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results"
@@ -87,15 +86,7 @@ func (p *Pipeline) commit(ctx context.Context, exp string, c Commit, current fun
 	if err := p.isCurrent(ctx, current); err != nil {
 		return err
 	}
-	// Files of other generations written before the commit record are
-	// no longer read; younger ones may belong to a concurrent ingest of a
-	// newer version, whose commit will name them, so they stay (repair
-	// removes them once they are an hour old and still not committed).
-	o, err := p.Store.Head(ctx, key)
-	if err != nil {
-		return err
-	}
-	if err := p.removeGenerations(ctx, exp, c.Key, c.Generation, o.ModTime); err != nil {
+	if err := p.removeGenerations(ctx, exp, c.Key, c.Generation, current); err != nil {
 		return err
 	}
 	if c.Rejected == nil {
@@ -105,26 +96,37 @@ func (p *Pipeline) commit(ctx context.Context, exp string, c Commit, current fun
 }
 
 // removeGenerations deletes the table files of source name other than
-// generation keep ("" for all) last modified before cutoff (zero: any
-// time). S3's modification times have a resolution of a second, so a
-// file of the same second as cutoff is kept.
-func (p *Pipeline) removeGenerations(ctx context.Context, exp, name, keep string, cutoff time.Time) error {
+// generation keep ("" for all), once the input is still at the version
+// just committed (current, asked after listing them; nil: always). A
+// concurrent ingest of a newer version writes its files only after that
+// version's upload, so when the input is still at ours after the listing,
+// every other generation listed is an older one; when it is not, the
+// newer version's commit removes them instead.
+func (p *Pipeline) removeGenerations(ctx context.Context, exp, name, keep string, current func(context.Context) (bool, error)) error {
 	id := store.SourceID(name)
+	var old []string
 	for _, t := range tables {
 		objs, err := p.Store.List(ctx, store.TablePrefix(string(t), exp)+id+"-")
 		if err != nil {
 			return err
 		}
 		for _, o := range objs {
-			if _, gen := store.SourceIDOfKey(o.Key); gen == keep {
-				continue
+			if _, gen := store.SourceIDOfKey(o.Key); gen != keep {
+				old = append(old, o.Key)
 			}
-			if !cutoff.IsZero() && !o.ModTime.Truncate(time.Second).Before(cutoff.Truncate(time.Second)) {
-				continue
-			}
-			if err := p.Store.Delete(ctx, o.Key); err != nil {
-				return err
-			}
+		}
+	}
+	if len(old) == 0 {
+		return nil
+	}
+	if err := p.isCurrent(ctx, current); errors.Is(err, ErrSuperseded) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	for _, k := range old {
+		if err := p.Store.Delete(ctx, k); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -15,7 +15,10 @@ import (
 //     bytes);
 //   - an experiment's manifest that cannot be parsed (*ManifestError) or
 //     whose names match nothing (*NameError);
-//   - an input already rejected (*RejectedError).
+//   - an input already rejected (*RejectedError);
+//   - a key that cannot name an upload (ErrInvalidKey: not under raw/,
+//     an experiment name that is not printable, ...), which gets no
+//     record (it names no experiment) but is logged.
 //
 // An input fault gets a rejection record (key, error, line), is listed in
 // the report and is not retried. Every other failure is about the
@@ -30,8 +33,12 @@ func IsInputFault(err error) bool {
 	}
 	var me *ManifestError
 	var ne *NameError
-	return errors.Is(err, ingest.ErrInput) || errors.Is(err, ErrRejected) || errors.As(err, &me) || errors.As(err, &ne)
+	return errors.Is(err, ingest.ErrInput) || errors.Is(err, ErrRejected) || errors.Is(err, ErrInvalidKey) || errors.As(err, &me) || errors.As(err, &ne)
 }
+
+// ErrInvalidKey is matched by the error of Ingest for a key that cannot
+// name an upload.
+var ErrInvalidKey = errors.New("not a key of an upload")
 
 // ManifestError is a manifest that cannot be parsed: bad YAML, an unknown
 // key, a value out of range. It is an input fault of its experiment.

@@ -123,7 +123,7 @@ const maxIngestRounds = 3
 func (p *Pipeline) Ingest(ctx context.Context, key string) (experiment string, err error) {
 	exp, err := store.ExperimentOf(key)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%w: %w", ErrInvalidKey, err)
 	}
 	if path.Base(key) == store.ManifestName {
 		return exp, nil

@@ -29,7 +29,10 @@ const orphanAge = time.Hour
 //     its tables are deleted and the report lists the source as removed;
 //   - a rejection record whose upload is gone, or whose source has
 //     committed tables, is deleted;
-//   - table files that no commit record names, an hour old or more, are
+//   - table files of an upload's other generations (an interrupted
+//     commit's leftovers) are deleted, once a HEAD after listing them
+//     shows the upload still at its committed version; files of no known
+//     source, an hour old or more (older than any ingest runs), are
 //     deleted.
 //
 // Input faults met on the way are recorded as usual; the error is the
@@ -75,6 +78,15 @@ func (p *Pipeline) Repair(ctx context.Context, exp string) ([]string, error) {
 	for _, key := range slices.Sorted(maps.Keys(raw)) {
 		c := commits[store.SourceID(key)]
 		if c != nil && c.Key == key && !c.Removed && c.ETag == raw[key].ETag && allPresent(c.Tables, files) {
+			// Current; files of other generations are left over from
+			// an interrupted commit (or a newer version's, which
+			// removeGenerations tells apart by a HEAD after the listing).
+			if extra := otherFiles(key, c, files); len(extra) > 0 {
+				if err := p.removeGenerations(ctx, exp, key, c.Generation, p.currentOf(key, Version{ETag: c.ETag, VersionID: c.VersionID})); err != nil {
+					return did, err
+				}
+				did = append(did, "removed old generations of "+key)
+			}
 			continue
 		}
 		if _, err := p.Ingest(ctx, key); err != nil && !IsInputFault(err) {
@@ -114,23 +126,19 @@ func (p *Pipeline) Repair(ctx context.Context, exp string) ([]string, error) {
 		}
 		did = append(did, "deleted stale "+o.Key)
 	}
-	// Uncommitted table files: a failed ingest's, or a superseded one's.
-	named := map[string]bool{}
+	// Table files of sources without an upload and without a commit
+	// record (an ingest of an upload deleted meanwhile, cut short): the
+	// source id does not tell the key to check, so age decides.
+	known := map[string]bool{}
 	for _, c := range commits {
-		for _, k := range c.Tables {
-			named[k] = true
-		}
+		known[store.SourceID(c.Key)] = true
+	}
+	for key := range raw {
+		known[store.SourceID(key)] = true
 	}
 	for key, o := range files {
-		if named[key] || time.Since(o.ModTime) < orphanAge {
+		if id, _ := store.SourceIDOfKey(key); known[id] || time.Since(o.ModTime) < orphanAge {
 			continue
-		}
-		// Committed meanwhile? Read the record again before deleting.
-		id, _ := store.SourceIDOfKey(key)
-		if c := commits[id]; c != nil {
-			if now, err := p.Committed(ctx, exp, c.Key); err == nil && slices.Contains(now.Tables, key) {
-				continue
-			}
 		}
 		if err := p.Store.Delete(ctx, key); err != nil {
 			return did, err
@@ -166,6 +174,19 @@ func (p *Pipeline) rawObjects(ctx context.Context, exp string) (map[string]store
 		out[o.Key] = o
 	}
 	return out, manifest, nil
+}
+
+// otherFiles returns the table files of source key that its commit record
+// c does not name.
+func otherFiles(key string, c *Commit, files map[string]store.Object) []string {
+	id := store.SourceID(key)
+	var out []string
+	for k := range files {
+		if kid, _ := store.SourceIDOfKey(k); kid == id && !slices.Contains(c.Tables, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 func allPresent(keys []string, files map[string]store.Object) bool {

@@ -108,6 +108,13 @@ type Source struct {
 // never an input fault.
 var ErrSuperseded = errors.New("a newer version of the input arrived while it was ingested")
 
+// MaxRuns is the most runs one input may hold; an input with more is
+// rejected. The analysis costs time and memory in proportion to the runs
+// (scripts/perf/manyruns.sh: about 5 KB of memory a run), so 50,000 runs
+// stay within a 512 MB function and well within its time-out, and an
+// input past the limit is refused at once instead of failing every retry.
+const MaxRuns = 50000
+
 // maxIngestRounds bounds how often Ingest reads a key again because it
 // changed meanwhile.
 const maxIngestRounds = 3
@@ -202,6 +209,10 @@ func (p *Pipeline) IngestSource(ctx context.Context, src Source) ([]string, erro
 			return nil, perr // a read or write error: retry
 		}
 		return nil, p.reject(ctx, src, perr)
+	}
+	if len(sink.runs) > MaxRuns {
+		return nil, p.reject(ctx, src, &ingest.SyntaxError{File: src.Name, Msg: fmt.Sprintf(
+			"%d runs in one input: loadverdict analyses at most %d runs of one input; split them into several experiments", len(sink.runs), MaxRuns)})
 	}
 	if h != nil {
 		// Whatever the parser left unread is part of the content too.

@@ -323,3 +323,42 @@ func TestRepair(t *testing.T) {
 		t.Errorf("after the deletion event: %+v %v", c, err)
 	}
 }
+
+// Defect 4: a store failure in the middle of an ingest (here the PUT of
+// the percentiles, after the runs) leaves the source as it was: readers,
+// before any retry, see the previous version whole, never the new runs
+// with the old percentiles.
+func TestDefect4FailureMidIngest(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}
+	const key = "raw/mid/run.txt"
+	upload(t, s, key, wrkDir+"wrk_05.txt") // three runs
+	if _, err := p.Ingest(ctx, key); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Analyze(ctx, "mid"); err != nil {
+		t.Fatal(err)
+	}
+	before := reportMD(t, s, "mid")
+	upload(t, s, key, wrkDir+"wrk_10.txt") // one run
+	fs := &faultStore{Store: s, mode: failed}
+	// The GET of the upload is request 1, the PUT of the runs 2, the PUT
+	// of the percentiles 3.
+	fs.failAt = 3
+	if _, err := (&Pipeline{Store: fs, GeneratedBy: "test", TempDir: t.TempDir()}).Ingest(ctx, key); err == nil || IsInputFault(err) {
+		t.Fatalf("ingest with a failing store: %v", err)
+	}
+	if !strings.HasPrefix(fs.what, "PUT tables/percentiles/") {
+		t.Fatalf("the fault hit %s, want the PUT of the percentiles", fs.what)
+	}
+	if _, err := p.Analyze(ctx, "mid"); err != nil {
+		t.Fatal(err)
+	}
+	if got := summaryRuns(t, s, "mid"); len(got) != 3 {
+		t.Errorf("after the failed ingest the report has %d runs, want the previous version's 3", len(got))
+	}
+	if after := reportMD(t, s, "mid"); after != before {
+		t.Error("the report changed after a failed ingest: it read part of the new version")
+	}
+}

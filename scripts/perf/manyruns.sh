@@ -35,7 +35,7 @@ measure() {
 	rm -rf "$out"
 	if [ "$1" = report ]; then set -- report -o "$out" "$2"; else set -- parse "$2"; fi
 	/usr/bin/time -f '%e %M' -o "$TMP/manyruns-time" "$LV" "$@" > /dev/null 2>&1 || true
-	awk '{ printf "%s %.0f\n", $1, $2 / 1024 }' "$TMP/manyruns-time"
+	tail -n 1 "$TMP/manyruns-time" | awk '{ printf "%s %.0f\n", $1, $2 / 1024 }'
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }

@@ -258,6 +258,14 @@ func (v *Verdict) add(sev Severity, code Code, subject Subject, facts Facts) {
 func (v *Verdict) findings() {
 	o := v.Options
 	runs := v.Runs
+	// byID looks up run references without a scan of every run per
+	// lookup (an experiment may hold 50,000 runs).
+	byID := make(map[string]RunRef, len(runs))
+	for _, r := range runs {
+		if _, ok := byID[r.RunID]; !ok {
+			byID[r.RunID] = runRef(r)
+		}
+	}
 
 	// coordinated-omission: per closed-model tool.
 	closed := map[string][]RunRef{}
@@ -324,7 +332,7 @@ func (v *Verdict) findings() {
 				if !slices.Contains(g.RunIDs, rw.RunID) {
 					continue
 				}
-				ref := refOf(runs, rw.RunID)
+				ref := refOf(byID, rw.RunID)
 				if t := rw.Basis.Trend; t != nil && rw.Class == stats.ClassSlowdown {
 					v.add(SeverityWarning, CodeSlowingDown, Subject{Systems: []string{s.Label}, Settings: ptrTo(g.Settings), Runs: []RunRef{ref}, WithinRuns: true},
 						SlowingDownFacts{Metric: MetricLatMeanMs, Change: t.Change, ChangePct: 100 * t.Change / t.Level, Over: rw.TrendOverS})
@@ -384,7 +392,7 @@ func (v *Verdict) findings() {
 		var low bool
 		for i, ratio := range c.LittlesLawRatio {
 			if ratio < stats.LittleLow || ratio > stats.LittleHigh {
-				off = append(off, refOf(runs, c.LittlesLawRuns[i]))
+				off = append(off, refOf(byID, c.LittlesLawRuns[i]))
 				ratios = append(ratios, ratio)
 				low = low || ratio < stats.LittleLow
 			}
@@ -537,12 +545,12 @@ func isLoopback(target string) bool {
 
 func runRef(r results.Run) RunRef { return RunRef{RunID: r.RunID, Seq: r.Seq, Label: r.Label} }
 
-// refOf returns the reference of the run with the given id.
-func refOf(runs []results.Run, id string) RunRef {
-	for _, r := range runs {
-		if r.RunID == id {
-			return runRef(r)
-		}
+// refOf returns the reference of the run with the given id (byID: the
+// first run of each id), looked up in a map: a search of the runs for
+// every run cost time in the square of their number.
+func refOf(byID map[string]RunRef, id string) RunRef {
+	if r, ok := byID[id]; ok {
+		return r
 	}
 	return RunRef{RunID: id, Seq: -1}
 }

@@ -27,6 +27,9 @@ type Meta struct {
 	Inputs      []string // the inputs, in the order given
 	// Rejected are inputs that could not be read, with why.
 	Rejected []Rejected
+	// Removed are inputs whose upload was deleted, so their tables were
+	// removed from the analysis.
+	Removed []string
 }
 
 // Rejected is an input that could not be ingested.
@@ -410,9 +413,7 @@ func (m *md) appendix(meta Meta) {
 	for _, in := range meta.Inputs {
 		m.p("- %s\n", code(in, false))
 	}
-	for _, r := range meta.Rejected {
-		m.p("- rejected: %s: %s\n", code(r.Source, false), text(r.Error))
-	}
+	m.rejectedRemoved(meta)
 	if len(v.Warnings) > 0 {
 		m.p("\n### Warnings\n\n")
 		for _, w := range warningLines(v) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -59,8 +58,9 @@ func runReport(ctx context.Context, args []string, e *env) error {
 func prunedSources(keys []string) int {
 	ids := map[string]bool{}
 	for _, k := range keys {
-		base := path.Base(k)
-		ids[strings.TrimSuffix(strings.TrimSuffix(base, ".parquet"), ".json")] = true
+		// <source-id>-<generation>.parquet, or the commit record <source-id>.json.
+		id, _, _ := strings.Cut(path.Base(k), "-")
+		ids[strings.TrimSuffix(strings.TrimSuffix(id, ".parquet"), ".json")] = true
 	}
 	return len(ids)
 }
@@ -100,11 +100,11 @@ func analyzeLocal(ctx context.Context, e *env, dir string, files []string, req p
 	}
 	req.Overrides.Order = names
 	rep, err := p.Report(ctx, req)
-	if errors.Is(err, pipeline.ErrNoRuns) && rejected > 0 {
-		return nil, errReported // every input failed, each said why on stderr
-	}
 	if err != nil {
 		return nil, err
+	}
+	if rep.Verdict == nil {
+		return nil, errReported // every input failed, each said why on stderr
 	}
 	return &localResult{p: p, report: rep, rejected: rejected}, nil
 }

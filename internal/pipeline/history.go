@@ -88,8 +88,8 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 			// (Analyze): the experiment counts without it.
 			v, _, _, err = p.verdict(ctx, Request{Experiment: exp}, in)
 		}
-		if errors.Is(err, ErrNoRuns) {
-			continue // nothing to show yet (no runs, or every upload rejected)
+		if errors.Is(err, ErrNoRuns) || err == nil && v == nil {
+			continue // nothing to show yet (no runs, or every upload rejected or removed)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("series %s: %w", req.Series, err)
@@ -164,7 +164,7 @@ func (p *Pipeline) WriteHistory(ctx context.Context, prefix string, r *HistoryRe
 }
 
 // manifest reads an experiment's manifest from the store (nil when it
-// has none) and records its ETag in in.
+// has none, or one that cannot be parsed) and records its ETag in in.
 func (p *Pipeline) manifest(ctx context.Context, exp string, in map[string]string) (*Manifest, error) {
 	key := store.ManifestKey(exp)
 	b, obj, err := store.ReadAll(ctx, p.Store, key)
@@ -175,6 +175,12 @@ func (p *Pipeline) manifest(ctx context.Context, exp string, in map[string]strin
 		return nil, err
 	}
 	m, err := ParseManifest(key, b)
+	var me *ManifestError
+	if errors.As(err, &me) {
+		// An input fault of the experiment, which its own analysis
+		// records: for its series, it has no manifest.
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -271,6 +277,32 @@ func (p *Pipeline) seriesStale(ctx context.Context, series string, exps []string
 		maps.Copy(in, got)
 		return err
 	})
+}
+
+// remake calls redo for every name that stale says is stale (every name
+// when all), and returns the names made (as named); one that fails does
+// not stop the others.
+func remake(names []string, all bool, stale func(string) (bool, error), redo func(string) error, named func(string) string) ([]string, error) {
+	var done []string
+	var errs []error
+	for _, n := range names {
+		if !all {
+			st, err := stale(n)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if !st {
+				continue
+			}
+		}
+		if err := redo(n); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", named(n), err))
+			continue
+		}
+		done = append(done, named(n))
+	}
+	return done, errors.Join(errs...)
 }
 
 // ReanalyzeSeries re-makes the report of every series that is stale

@@ -131,8 +131,14 @@ func TestSameFileNameInTwoExperiments(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// runs is the content of an experiment's one runs file (its current
+	// generation), named after the source.
 	runs := func(exp string) string {
-		b, _, err := store.ReadAll(ctx, s, store.TableKey("runs", exp, "raw/"+exp+"/run1.txt"))
+		objs, err := s.List(ctx, store.TablePrefix("runs", exp))
+		if err != nil || len(objs) != 1 || !strings.Contains(objs[0].Key, store.SourceID("raw/"+exp+"/run1.txt")) {
+			t.Fatalf("%s: runs files %v (%v), want one of source raw/%s/run1.txt", exp, objs, err, exp)
+		}
+		b, _, err := store.ReadAll(ctx, s, objs[0].Key)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/internal/store"
-	"github.com/loadverdict/loadverdict/results"
 )
 
 // Pipeline runs the bucket pipeline on a store.
@@ -21,7 +20,7 @@ type Pipeline struct {
 	// TempDir holds samples tables while they are written ("" = os.TempDir()).
 	TempDir string
 	// Catalog, when set, registers an experiment's partition of every
-	// table once its tables are written (the Glue Data Catalog, for
+	// table as its tables are written (the Glue Data Catalog, for
 	// Athena); nil for none (a local store).
 	Catalog Catalog
 }
@@ -54,35 +53,31 @@ type Covers struct {
 	Inputs          map[string]string `json:"inputs"` // key -> ETag of every table, rejection and manifest read
 }
 
-// Experiments lists the experiments that have tables or rejections.
+// Experiments lists the experiments that have commit records, rejection
+// records or uploads.
 func (p *Pipeline) Experiments(ctx context.Context) ([]string, error) {
 	seen := map[string]bool{}
-	objs, err := p.Store.List(ctx, store.TablesPrefix+string(results.TableRuns)+"/")
-	if err != nil {
-		return nil, err
-	}
-	for _, o := range objs {
-		if exp, ok := store.ExperimentOfKey(o.Key); ok {
-			seen[exp] = true
+	for _, pre := range []string{store.CommitsPrefix, store.RejectedPrefix} {
+		objs, err := p.Store.List(ctx, pre)
+		if err != nil {
+			return nil, err
 		}
-	}
-	rej, err := p.Store.List(ctx, store.RejectedPrefix)
-	if err != nil {
-		return nil, err
-	}
-	for _, o := range rej {
-		if exp, ok := store.ExperimentOfKey(o.Key); ok {
-			seen[exp] = true
-		}
-	}
-	out := slices.Sorted(func(yield func(string) bool) {
-		for k := range seen {
-			if !yield(k) {
-				return
+		for _, o := range objs {
+			if exp, ok := store.ExperimentOfKey(o.Key); ok {
+				seen[exp] = true
 			}
 		}
-	})
-	return out, nil
+	}
+	raw, err := p.Store.List(ctx, store.RawPrefix)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range raw {
+		if exp, err := store.ExperimentOf(o.Key); err == nil {
+			seen[exp] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen)), nil
 }
 
 // Stale tells whether an experiment's report is missing, made by an older
@@ -116,37 +111,14 @@ func (p *Pipeline) coversStale(ctx context.Context, key string, list func(map[st
 	return !maps.Equal(in, c.Inputs), nil
 }
 
-// remake calls redo for every name that stale says is stale (every name
-// when all), and returns the names made (as named); one that fails does
-// not stop the others.
-func remake(names []string, all bool, stale func(string) (bool, error), redo func(string) error, named func(string) string) ([]string, error) {
-	var done []string
-	var errs []error
-	for _, n := range names {
-		if !all {
-			st, err := stale(n)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			if !st {
-				continue
-			}
-		}
-		if err := redo(n); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", named(n), err))
-			continue
-		}
-		done = append(done, named(n))
-	}
-	return done, errors.Join(errs...)
-}
-
-// Reanalyze analyses the given experiment, or every experiment (all), or
-// every experiment whose report is stale (neither); without an
-// experiment it then re-makes every stale series (every series, with
-// all), listed as "_series/<name>". It returns those analysed; one that
-// fails does not stop the others.
+// Reanalyze repairs and analyses the given experiment, or every
+// experiment (all), or every experiment that needed a repair or whose
+// report is stale (neither). Repair (Repair) compares each experiment's
+// uploads with its commit records first. It returns the experiments
+// analysed, then (without an experiment) the series it re-made, as
+// "_series/<name>" (ReanalyzeSeries). An experiment that fails does not stop the others; the error
+// joins the failures, all of them about the infrastructure (input faults
+// are recorded and reported, never returned).
 func (p *Pipeline) Reanalyze(ctx context.Context, experiment string, all bool) ([]string, error) {
 	exps := []string{experiment}
 	if experiment == "" {
@@ -155,9 +127,30 @@ func (p *Pipeline) Reanalyze(ctx context.Context, experiment string, all bool) (
 			return nil, err
 		}
 	}
-	done, err := remake(exps, experiment != "" || all, func(exp string) (bool, error) { return p.Stale(ctx, exp) },
-		func(exp string) error { _, err := p.Analyze(ctx, exp); return err }, func(exp string) string { return exp })
-	errs := []error{err}
+	var done []string
+	var errs []error
+	for _, exp := range exps {
+		repaired, err := p.Repair(ctx, exp)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", exp, err))
+			continue
+		}
+		if experiment == "" && !all && len(repaired) == 0 {
+			stale, err := p.Stale(ctx, exp)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", exp, err))
+				continue
+			}
+			if !stale {
+				continue
+			}
+		}
+		if _, err := p.Analyze(ctx, exp); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", exp, err))
+			continue
+		}
+		done = append(done, exp)
+	}
 	if experiment == "" {
 		// The schedule keeps every series current too.
 		series, err := p.ReanalyzeSeries(ctx, all)

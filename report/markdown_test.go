@@ -95,16 +95,35 @@ func TestMarkdownInjection(t *testing.T) {
 			if !strings.Contains(smd.String(), "**Gate:** ") || !strings.Contains(smd.String(), "| threshold |") {
 				t.Errorf("summary.md lacks the gate or the thresholds:\n%s", smd.String())
 			}
-			// Tables keep their shape: every row of the runs table has 19 cells.
-			for _, line := range strings.Split(md.String(), "\n") {
-				if strings.HasPrefix(line, "| 0 | ") || strings.HasPrefix(line, "| 1 | ") {
-					cells := strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") - 1
-					if cells != 19 {
-						t.Errorf("runs table row has %d cells, want 19: %s", cells, line)
-					}
-				}
-			}
+			// Tables keep their shape: every row has as many cells as its
+			// table's header.
+			checkTableShapes(t, md.String())
 		})
+	}
+}
+
+// checkTableShapes fails when a row of a markdown table has another
+// number of cells than the table's header.
+func checkTableShapes(t *testing.T, md string) {
+	t.Helper()
+	want, rows := -1, 0
+	for _, line := range strings.Split(md, "\n") {
+		if !strings.HasPrefix(line, "| ") && !strings.HasPrefix(line, "|---") {
+			want = -1
+			continue
+		}
+		cells := strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") - 1
+		if want < 0 {
+			want = cells
+			continue
+		}
+		rows++
+		if cells != want {
+			t.Errorf("table row has %d cells, its header %d: %s", cells, want, line)
+		}
+	}
+	if rows == 0 {
+		t.Error("no table rows")
 	}
 }
 

@@ -128,7 +128,7 @@ type notes struct {
 func (*section) isBlock()     {}
 func (*paragraph) isBlock()   {}
 func (*list) isBlock()        {}
-func (*tableBlock) isBlock()       {}
+func (*tableBlock) isBlock()  {}
 func (*figureBlock) isBlock() {}
 func (*codeBlock) isBlock()   {}
 func (*notes) isBlock()       {}

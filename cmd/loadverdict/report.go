@@ -3,17 +3,25 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
 
 	"github.com/loadverdict/loadverdict/internal/pipeline"
+	"github.com/loadverdict/loadverdict/plots"
 )
 
 func runReport(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "report", "[-o DIR] [--system NAME=PATH]... [--label host:port=name]... [--baseline NAME] [--manifest FILE] [--threshold EXPR]... [--fail-on LIST] [--max-regression PCT] FILE...",
+	fs := newFlagSet(e, "report", "[-o DIR] [--open] [--figures png|svg] [--system NAME=PATH]... [--label host:port=name]... [--baseline NAME] [--manifest FILE] [--threshold EXPR]... [--fail-on LIST] [--max-regression PCT] FILE...",
 		"Analyze the inputs (warm-up, steady state, comparison, capacity, methodology) through\n"+
 			"the bucket pipeline over DIR as a local store and write the verdict: DIR/report.md with\n"+
-			"its PNG figures, and DIR/summary.json; the tables go under\n"+
+			"its figures (PNG, or SVG with --figures svg), DIR/report.html (the same report as one\n"+
+			"self-contained page, figures inlined; --open opens it), DIR/summary.md and\n"+
+			"DIR/summary.json; the tables go under\n"+
 			"DIR/tables/<table>/experiment=<name>/. The inputs are the whole experiment: tables (and\n"+
 			"rejection records) in its partition from other sources, left by an earlier report, are\n"+
 			"removed; other experiments' are never touched. The inputs are only read.\n"+
@@ -30,6 +38,8 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	manifest := fs.String("manifest", "", "the experiment's manifest `FILE` (default: loadverdict.yaml in an input folder)")
 	in := addInputFlags(fs)
 	gate := addGateFlags(fs)
+	figs := addFiguresFlag(fs)
+	open := fs.Bool("open", false, "open report.html in the desktop's browser (xdg-open, open or start) when it is written")
 	plan, exp, err := in.parseInputs(fs, args, &systems)
 	if err != nil {
 		return err
@@ -39,7 +49,7 @@ func runReport(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	req := pipeline.Request{Experiment: exp, Manifest: m,
-		Overrides: pipeline.Overrides{Systems: plan.rules, Labels: labels, Baseline: *baseline}}
+		Overrides: pipeline.Overrides{Systems: plan.rules, Labels: labels, Baseline: *baseline}, Figures: figs.format}
 	gate.apply(&req.Overrides)
 	res, err := analyzeLocal(ctx, e, *out, plan.files, req, in.window.Seconds())
 	if err != nil {
@@ -49,8 +59,61 @@ func runReport(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	fmt.Fprintln(e.stdout, res.report.Headline)
-	fmt.Fprintf(e.stdout, "\nreport: %s\nsummary: %s\n", filepath.Join(*out, "report.md"), filepath.Join(*out, "summary.json"))
+	page := filepath.Join(*out, pipeline.HTMLName)
+	fmt.Fprintf(e.stdout, "\nreport: %s\nhtml: %s\nsummary: %s\n", filepath.Join(*out, "report.md"), page, filepath.Join(*out, "summary.json"))
+	if *open {
+		openFile(e, page)
+	}
 	return gateResult(e, res.report.Verdict, res.rejected)
+}
+
+// figuresFlag is --figures: the format of the figure files.
+type figuresFlag struct{ format plots.Format }
+
+// addFiguresFlag declares --figures on fs.
+func addFiguresFlag(fs *flag.FlagSet) *figuresFlag {
+	f := &figuresFlag{format: plots.FormatPNG}
+	fs.Var(f, "figures", "`format` of the figure files beside report.md: png or svg (report.html inlines SVG either way)")
+	return f
+}
+
+func (f *figuresFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	return string(f.format)
+}
+
+// Set implements flag.Value.
+func (f *figuresFlag) Set(v string) error {
+	if !slices.Contains(plots.Formats, plots.Format(v)) {
+		return fmt.Errorf("want png or svg, got %q", v)
+	}
+	f.format = plots.Format(v)
+	return nil
+}
+
+// openers are the programs that open a file in the desktop's default
+// application, by operating system, with their arguments before the file.
+var openers = map[string][]string{"darwin": {"open"}, "windows": {"cmd", "/c", "start", ""}}
+
+// openFile opens path with the desktop's opener (xdg-open where no other
+// is known); without one it says so and does nothing: the report is
+// written either way.
+func openFile(e *env, path string) {
+	argv, ok := openers[runtime.GOOS]
+	if !ok {
+		argv = []string{"xdg-open"}
+	}
+	prog, err := exec.LookPath(argv[0])
+	if err != nil {
+		fmt.Fprintf(e.stderr, "--open: no %s to open %s with; open it in a browser\n", argv[0], path)
+		return
+	}
+	cmd := exec.Command(prog, append(argv[1:], path)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fmt.Fprintf(e.stderr, "--open: %s %s: %v %s\n", argv[0], path, err, strings.TrimSpace(string(out)))
+	}
 }
 
 // localResult is an experiment analysed from local inputs.

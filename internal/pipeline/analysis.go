@@ -16,6 +16,7 @@ import (
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/plots"
 	"github.com/loadverdict/loadverdict/report"
 	"github.com/loadverdict/loadverdict/results"
 )
@@ -32,6 +33,9 @@ type Request struct {
 	// Overrides are the command line's settings, taking precedence over
 	// the manifest's.
 	Overrides Overrides
+	// Figures is the format of the figure files (PNG when ""); report.html
+	// inlines them as SVG either way.
+	Figures plots.Format
 }
 
 // Overrides are settings given on the command line.
@@ -103,7 +107,8 @@ type Report struct {
 	Experiment string
 	Headline   string
 	Verdict    *analyze.Verdict
-	// Files are the figures, report.md and summary.json.
+	// Files are the figures, report.md, report.html, summary.md and
+	// summary.json.
 	Files []File
 	// Inputs are the objects read, with their ETags.
 	Inputs map[string]string
@@ -291,7 +296,7 @@ func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string
 			return nil, &NameError{Msg: fmt.Sprintf("threshold %s applies to no system at its settings in experiment %s", t.Expr, req.Experiment), Known: n.known}
 		}
 	}
-	files, err := Render(v, set, meta)
+	files, err := Render(v, set, meta, req.Figures)
 	if err != nil {
 		return nil, err
 	}
@@ -571,6 +576,12 @@ func (p *Pipeline) analyzeOnce(ctx context.Context, exp string, in map[string]st
 	if req.Manifest == nil {
 		if r, err = p.report(ctx, req, in); err != nil {
 			return "", err
+		}
+	}
+	// In a bucket the HTML report is the folder's index.html.
+	for i := range r.Files {
+		if r.Files[i].Name == HTMLName {
+			r.Files[i].Name = IndexName
 		}
 	}
 	if err := p.WriteReport(ctx, store.ReportKey(exp, ""), r); err != nil {

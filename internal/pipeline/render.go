@@ -14,22 +14,44 @@ type File struct {
 	Data []byte
 }
 
-// Render makes the files of a verdict's report: the PNG figures,
-// report.md, summary.md (its short form, for a pull-request comment) and
+// HTMLName is the name of the HTML report in a local output folder; in a
+// bucket it is IndexName, so that the report's folder opens as a page.
+const (
+	HTMLName  = "report.html"
+	IndexName = "index.html"
+)
+
+// Render makes the files of a verdict's report: the figures in format
+// (PNG when ""), report.md, report.html (its figures inlined as SVG),
+// summary.md (the short form, for a pull-request comment) and
 // summary.json, in that order.
-func Render(v *analyze.Verdict, set analyze.Set, meta report.Meta) ([]File, error) {
-	figs, err := plots.Render(plots.Input{Verdict: v, Percentiles: set.Percentiles, Series: set.Series})
+func Render(v *analyze.Verdict, set analyze.Set, meta report.Meta, format plots.Format) ([]File, error) {
+	if format == "" {
+		format = plots.FormatPNG
+	}
+	formats := []plots.Format{format}
+	if format != plots.FormatSVG {
+		formats = append(formats, plots.FormatSVG)
+	}
+	figs, err := plots.RenderFormats(plots.Input{Verdict: v, Percentiles: set.Percentiles, Series: set.Series}, formats...)
 	if err != nil {
 		return nil, err
 	}
 	var out []File
 	refs := make([]report.Figure, len(figs))
 	for i, f := range figs {
-		out = append(out, File{f.Name, f.PNG})
-		refs[i] = report.Figure{Name: f.Name, Title: f.Title, Alt: f.Alt}
+		data := f.PNG
+		if format == plots.FormatSVG {
+			data = f.SVG
+		}
+		out = append(out, File{f.Name, data})
+		refs[i] = report.Figure{Name: f.Name, Title: f.Title, Alt: f.Alt, Image: f.SVG, MediaType: "image/svg+xml"}
 	}
-	var md, smd, js bytes.Buffer
+	var md, page, smd, js bytes.Buffer
 	if err := report.Markdown(&md, v, refs, meta); err != nil {
+		return nil, err
+	}
+	if err := report.HTML(&page, v, refs, meta); err != nil {
 		return nil, err
 	}
 	if err := report.SummaryMarkdown(&smd, v, "report.md"); err != nil {
@@ -38,5 +60,6 @@ func Render(v *analyze.Verdict, set analyze.Set, meta report.Meta) ([]File, erro
 	if err := report.JSON(&js, v, meta.GeneratedBy); err != nil {
 		return nil, err
 	}
-	return append(out, File{"report.md", md.Bytes()}, File{"summary.md", smd.Bytes()}, File{"summary.json", js.Bytes()}), nil
+	return append(out, File{"report.md", md.Bytes()}, File{HTMLName, page.Bytes()}, File{"summary.md", smd.Bytes()},
+		File{"summary.json", js.Bytes()}), nil
 }

@@ -62,7 +62,7 @@ func TestRenderFigures(t *testing.T) {
 			t.Errorf("%s: title %q alt %q", f.Name, f.Title, f.Alt)
 		}
 	}
-	if a := sf[1].Alt; a != "The mean latency with ±1 standard deviation and maximum of 6 runs in execution order for localhost:5555 and localhost:80 on a log scale." {
+	if a := sf[1].Alt; a != "The mean latency with ±1 standard deviation and maximum of 6 runs in execution order for localhost:5555 and localhost:80 on a log scale (1 error bar reaches below the axis, marked by an arrow)." {
 		t.Errorf("seed latency alt %q", a)
 	}
 }

@@ -282,9 +282,9 @@ type reqRun struct {
 }
 
 type window struct {
-	n, errors int64
-	sum, max  float64
-	hist      *hdrhistogram.Histogram
+	n, errors     int64
+	sum, min, max float64
+	hist          *hdrhistogram.Histogram
 }
 
 func micros(ms float64) int64 { return int64(math.Round(ms * 1000)) }
@@ -323,6 +323,9 @@ func (r *reqRun) add(q Request) {
 		}
 	}
 	w := r.window(float64(q.Start-r.origin) / 1e9)
+	if w.n == 0 || q.LatencyMs < w.min {
+		w.min = q.LatencyMs
+	}
 	w.n++
 	w.sum += q.LatencyMs
 	w.max = math.Max(w.max, q.LatencyMs)
@@ -377,6 +380,9 @@ func (r *reqRun) double() {
 	for i := range r.wins {
 		m := &merged[floorDiv(r.base+i, 2)-nb]
 		w := &r.wins[i]
+		if w.n > 0 && (m.n == 0 || w.min < m.min) {
+			m.min = w.min
+		}
 		m.n += w.n
 		m.errors += w.errors
 		m.sum += w.sum
@@ -421,7 +427,13 @@ func (r *reqRun) percentile(sorted []float64, q float64) float64 {
 	case 1:
 		return r.maxLat
 	}
-	return float64(r.hist.ValueAtQuantile(100*q)) / 1000
+	return clampMs(float64(r.hist.ValueAtQuantile(100*q))/1000, r.minLat, r.maxLat)
+}
+
+// clampMs keeps a percentile from a histogram within the exact minimum
+// and maximum of the latencies it summarises.
+func clampMs(v, lo, hi float64) float64 {
+	return min(max(v, lo), hi)
 }
 
 func (r *reqRun) summary() results.RunWithPercentiles {
@@ -505,7 +517,10 @@ func (r *reqRun) rates(run *results.Run, m *RequestRun) {
 }
 
 // series returns the run's windows; per-window p50 and p99 come from an
-// HdrHistogram with 2 significant digits (relative error <= 1 %).
+// HdrHistogram with 2 significant digits (relative error <= 1 %), clamped
+// to the window's exact minimum and maximum: the histogram's bucket
+// values can lie beyond them (p99 33.023 ms in a window whose maximum is
+// 33 ms; 0.001 ms for samples of 0 ms, which it records as 1 µs).
 func (r *reqRun) series() []results.Series {
 	out := make([]results.Series, 0, len(r.wins))
 	for i, w := range r.wins {
@@ -514,8 +529,8 @@ func (r *reqRun) series() []results.Series {
 		if w.n > 0 {
 			s.LatMeanMs = results.Ptr(w.sum / float64(w.n))
 			s.LatMaxMs = results.Ptr(w.max)
-			s.LatP50Ms = results.Ptr(float64(w.hist.ValueAtQuantile(50)) / 1000)
-			s.LatP99Ms = results.Ptr(float64(w.hist.ValueAtQuantile(99)) / 1000)
+			s.LatP50Ms = results.Ptr(clampMs(float64(w.hist.ValueAtQuantile(50))/1000, w.min, w.max))
+			s.LatP99Ms = results.Ptr(clampMs(float64(w.hist.ValueAtQuantile(99))/1000, w.min, w.max))
 		}
 		out = append(out, s)
 	}

@@ -179,3 +179,58 @@ func TestRequestsBadLines(t *testing.T) {
 		t.Errorf("over 1 %% bad: %v", err)
 	}
 }
+
+// Per-window percentiles come from a histogram with 2 significant digits,
+// whose bucket values can lie beyond the window's exact extremes: 33 ms
+// reads back as 33.023 ms, 0 ms (recorded as 1 µs) as 0.001 ms. They are
+// clamped to the window's minimum and maximum, also after windows merge.
+func TestRequestsWindowPercentilesWithinExtremes(t *testing.T) {
+	cases := []struct {
+		name    string
+		lat     func(i int) float64
+		n       int // requests, 10 per second
+		windows int
+	}{
+		{"33 ms max", func(i int) float64 { return []float64{33, 32.9, 33, 31.7}[i%4] }, 100, 10},
+		{"all 0 ms", func(int) float64 { return 0 }, 100, 10},
+		{"0 and 33 ms", func(i int) float64 { return float64(i%2) * 33 }, 100, 10},
+		// 2049 s of requests: the windows merge (2 s each).
+		{"merged", func(i int) float64 { return []float64{0, 33, 33, 12.345}[i%4] }, 20490, 1025},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var sink collect
+			a := NewRequests(Options{Source: "log.csv", Experiment: "e"}, &sink)
+			meta := RequestRun{Tool: "hey", LoadModel: results.LoadClosed}
+			h := a.Run("run", meta)
+			for i := range c.n {
+				if err := a.Add(h, i+1, Request{Start: int64(i) * 100_000_000, LatencyMs: c.lat(i), Status: 200}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := a.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if len(sink.series) != c.windows {
+				t.Fatalf("%d windows, want %d", len(sink.series), c.windows)
+			}
+			// The exact extremes of each window, from the samples.
+			for _, s := range sink.series {
+				lo, hi := math.Inf(1), math.Inf(-1)
+				for _, x := range sink.samples {
+					if x.TS >= s.TS && x.TS < s.TS+s.WindowS {
+						lo, hi = math.Min(lo, x.LatencyMs), math.Max(hi, x.LatencyMs)
+					}
+				}
+				if *s.LatMaxMs != hi {
+					t.Fatalf("window at %v s: max %v, samples' %v", s.TS, *s.LatMaxMs, hi)
+				}
+				for name, p := range map[string]float64{"p50": *s.LatP50Ms, "p99": *s.LatP99Ms} {
+					if p < lo || p > hi {
+						t.Fatalf("window at %v s: %s %v outside its samples' %v..%v ms", s.TS, name, p, lo, hi)
+					}
+				}
+			}
+		})
+	}
+}

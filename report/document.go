@@ -244,7 +244,11 @@ func (m *markdownDoc) list(l *list, indent string) {
 func (m *markdownDoc) row(cells [][]inline) {
 	m.s("|")
 	for _, c := range cells {
-		m.s(" ", m.inlines(c, true, " "), " |")
+		if x := m.inlines(c, true, " "); x != "" {
+			m.s(" ", x, " |")
+		} else {
+			m.s(" |")
+		}
 	}
 	m.s("\n")
 }

@@ -23,18 +23,14 @@ func (b *reportBuilder) thresholds() *section {
 		return nil
 	}
 	sec := &section{Title: "Thresholds", ID: "thresholds"}
-	sec.Blocks = append(sec.Blocks, para(tx("Each threshold is checked on each system's steady runs (the last run where there is no steady state): "),
+	sec.Blocks = append(sec.Blocks, para(tx("Each threshold (the answers give every check) is checked on each system's steady runs (the last run where there is no steady state): "),
 		mono("pass"), tx(" or "), mono("fail"), tx(fmt.Sprintf(" when the %s %% CI over the runs lies on one side of the limit (the value decides where there are too few runs for a CI), ", rel(100*v.Options.Level))),
 		mono("marginal"), tx(" when it straddles the limit, "), mono("unknown"), tx(" when a run does not report the metric.")))
 	if len(v.Thresholds) == 0 {
 		sec.Blocks = append(sec.Blocks, para(tx("No system ran at settings a threshold applies to.")))
 		return sec
 	}
-	t := &tableBlock{Head: textRow("threshold", "system", "settings", "status", "value")}
-	for _, c := range v.Thresholds {
-		t.Rows = append(t.Rows, [][]inline{{mono(thresholdOf(v, c).Expr)}, {tx(c.System)}, {tx(settingsText(c.Settings))}, {tx(string(c.Status))}, {tx(checkValue(v, c))}})
-	}
-	sec.Blocks = append(sec.Blocks, t)
+	// The checks are in the answers' table.
 	return sec
 }
 

@@ -78,12 +78,16 @@ func TestBucketPipeline(t *testing.T) {
 	// One event per upload, as S3 sends them (the key URL-encoded).
 	invoke(t, ingestURL, s3Event(bucket, "raw/zuul-vs-openresty/seed.txt"))
 	invoke(t, ingestURL, s3Event(bucket, "raw/zuul-vs-openresty/wrk 2 runs.txt"))
-	for _, k := range []string{"reports/zuul-vs-openresty/report.md", "reports/zuul-vs-openresty/summary.md",
+	for _, k := range []string{"reports/zuul-vs-openresty/report.md", "reports/zuul-vs-openresty/index.html", "reports/zuul-vs-openresty/summary.md",
 		"reports/zuul-vs-openresty/summary.json", "reports/zuul-vs-openresty/throughput.png", store.TableKey("runs", "zuul-vs-openresty", "raw/zuul-vs-openresty/seed.txt"),
 		store.TableKey("runs", "zuul-vs-openresty", "raw/zuul-vs-openresty/wrk 2 runs.txt")} {
 		if _, err := st.Head(ctx, k); err != nil {
 			t.Errorf("missing %s: %v", k, err)
 		}
+	}
+	// The HTML report is served as a page from the bucket.
+	if o, err := st.Head(ctx, "reports/zuul-vs-openresty/index.html"); err != nil || o.ContentType != "text/html; charset=utf-8" {
+		t.Errorf("index.html: content type %q, %v", o.ContentType, err)
 	}
 	sum, _, err := store.ReadAll(ctx, st, "reports/zuul-vs-openresty/summary.json")
 	if err != nil {
@@ -125,12 +129,12 @@ func TestBucketPipeline(t *testing.T) {
 	}
 	// The bucket's report equals the local CLI's on the same inputs.
 	if dir := os.Getenv("E2E_LOCAL_REPORT"); dir != "" {
-		for _, name := range []string{"report.md", "summary.md", "summary.json"} {
+		for name, key := range map[string]string{"report.md": "report.md", "summary.md": "summary.md", "summary.json": "summary.json", "report.html": "index.html"} {
 			local, err := os.ReadFile(filepath.Join(dir, name))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if after["reports/zuul-vs-openresty/"+name] != string(local) {
+			if after["reports/zuul-vs-openresty/"+key] != string(local) {
 				t.Errorf("%s differs between the bucket and the local report", name)
 			}
 		}

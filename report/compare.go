@@ -393,31 +393,37 @@ func pluralWord(n int, word string) string {
 // distinctSettings words only the settings of s that differ among all,
 // e.g. "50 connections" in a ladder of connection counts.
 func distinctSettings(s analyze.Settings, all []analyze.Settings) string {
-	differ := func(f func(analyze.Settings) string) bool {
+	return strings.TrimSuffix(settingsText(pickSettings(s, all, true)), ", ")
+}
+
+// pickSettings keeps the settings of s that differ among all (differ), or
+// those that are the same in all (!differ).
+func pickSettings(s analyze.Settings, all []analyze.Settings, differ bool) analyze.Settings {
+	keep := func(f func(analyze.Settings) string) bool {
 		for _, o := range all {
 			if f(o) != f(s) {
-				return true
+				return differ
 			}
 		}
-		return false
+		return !differ
 	}
-	var keep analyze.Settings
-	if differ(func(x analyze.Settings) string { return keyPart(x.TargetRPS) }) {
-		keep.TargetRPS = s.TargetRPS
+	var k analyze.Settings
+	if keep(func(x analyze.Settings) string { return keyPart(x.TargetRPS) }) {
+		k.TargetRPS = s.TargetRPS
 	}
-	if differ(func(x analyze.Settings) string { return keyPart(x.Connections) }) {
-		keep.Connections = s.Connections
+	if keep(func(x analyze.Settings) string { return keyPart(x.Connections) }) {
+		k.Connections = s.Connections
 	}
-	if differ(func(x analyze.Settings) string { return keyPart(x.Threads) }) {
-		keep.Threads = s.Threads
+	if keep(func(x analyze.Settings) string { return keyPart(x.Threads) }) {
+		k.Threads = s.Threads
 	}
-	if differ(func(x analyze.Settings) string { return keyPart(x.PlannedDurationS) }) {
-		keep.PlannedDurationS = s.PlannedDurationS
+	if keep(func(x analyze.Settings) string { return keyPart(x.PlannedDurationS) }) {
+		k.PlannedDurationS = s.PlannedDurationS
 	}
-	if differ(func(x analyze.Settings) string { return x.Tool + x.LoadModel }) {
-		keep.Tool = s.Tool
+	if keep(func(x analyze.Settings) string { return x.Tool + x.LoadModel }) {
+		k.Tool = s.Tool
 	}
-	return strings.TrimSuffix(settingsText(keep), ", ")
+	return k
 }
 
 // keyPart formats an optional setting for comparing settings.

@@ -71,32 +71,7 @@ func (b *reportBuilder) common() string {
 	if len(b.all) < 2 || distinctSettings(b.all[0], b.all) == "" {
 		return ""
 	}
-	var c analyze.Settings
-	same := func(f func(analyze.Settings) string) bool {
-		for _, o := range b.all {
-			if f(o) != f(b.all[0]) {
-				return false
-			}
-		}
-		return true
-	}
-	s0 := b.all[0]
-	if same(func(x analyze.Settings) string { return keyPart(x.TargetRPS) }) {
-		c.TargetRPS = s0.TargetRPS
-	}
-	if same(func(x analyze.Settings) string { return keyPart(x.Connections) }) {
-		c.Connections = s0.Connections
-	}
-	if same(func(x analyze.Settings) string { return keyPart(x.Threads) }) {
-		c.Threads = s0.Threads
-	}
-	if same(func(x analyze.Settings) string { return keyPart(x.PlannedDurationS) }) {
-		c.PlannedDurationS = s0.PlannedDurationS
-	}
-	if same(func(x analyze.Settings) string { return x.Tool + x.LoadModel }) {
-		c.Tool = s0.Tool
-	}
-	return strings.TrimSuffix(settingsText(c), ", ")
+	return strings.TrimSuffix(settingsText(pickSettings(b.all[0], b.all, false)), ", ")
 }
 
 // newReport builds the document both report.md and report.html render.

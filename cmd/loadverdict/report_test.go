@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"html"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -182,5 +184,52 @@ func TestReportSeedMarkdown(t *testing.T) {
 		if n := strings.Count(string(md), fix); n != 1 {
 			t.Errorf("fix %q stated %d times", fix, n)
 		}
+	}
+}
+
+// --open hands report.html to the desktop's opener, and without one says
+// so and still succeeds.
+func TestReportOpen(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the fake opener is xdg-open, the opener on Linux")
+	}
+	bin, out := t.TempDir(), t.TempDir()
+	got := filepath.Join(bin, "opened")
+	script := "#!/bin/sh\nprintf '%s' \"$1\" > " + got + "\n"
+	if err := os.WriteFile(filepath.Join(bin, "xdg-open"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	if _, errOut, err := runCLI(t, "", "report", "--open", "-o", out, seedFile); err != nil {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	if b, err := os.ReadFile(got); err != nil || string(b) != filepath.Join(out, "report.html") {
+		t.Errorf("opened %q (%v), want %s", b, err, filepath.Join(out, "report.html"))
+	}
+	t.Setenv("PATH", t.TempDir())
+	_, errOut, err := runCLI(t, "", "report", "--open", "-o", out, seedFile)
+	if err != nil || !strings.Contains(errOut, "--open: no xdg-open to open") {
+		t.Errorf("without an opener: %v, stderr %q", err, errOut)
+	}
+	if _, _, err := runCLI(t, "", "report", "--figures", "gif", "-o", out, seedFile); exitCode(err) != exitUsage {
+		t.Errorf("--figures gif: exit %d, want %d", exitCode(err), exitUsage)
+	}
+}
+
+// --figures svg writes the figures as SVG, which report.md links.
+func TestReportFiguresSVG(t *testing.T) {
+	out := t.TempDir()
+	if _, errOut, err := runCLI(t, "", "report", "--figures", "svg", "-o", out, seedFile); err != nil {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	for _, name := range []string{"throughput.svg", "latency.svg", "scaling.svg"} {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil || !bytes.Contains(b, []byte("<svg")) || !strings.Contains(string(md), "]("+name+")") {
+			t.Errorf("%s: %v, linked %v", name, err, strings.Contains(string(md), name))
+		}
+	}
+	if pngs, _ := filepath.Glob(filepath.Join(out, "*.png")); len(pngs) > 0 {
+		t.Errorf("PNG figures with --figures svg: %v", pngs)
 	}
 }

@@ -156,3 +156,30 @@ func TestPercentilesMaximumOnAxis(t *testing.T) {
 		}
 	}
 }
+
+// An open-model run whose successful responses fall short of the
+// requests it sent shows both: the point is the successful ones, a bar
+// the requests sent; runs where they agree show one point.
+func TestThroughputSentApart(t *testing.T) {
+	var runs []results.Run
+	for i, ok := range []float64{1000, 1000, 700, 995} {
+		r := wrkRun("a:80", i, 10, ok, 5, 1, 20)
+		r.Tool, r.LoadModel, r.Connections, r.TargetRPS, r.SentRPS, r.SuccessRPS = "vegeta", results.LoadOpen, nil, results.Ptr(1000.0), results.Ptr(1000.0), results.Ptr(ok)
+		runs = append(runs, r)
+	}
+	in := analyzed(t, analyze.Set{Runs: runs})
+	d := throughputData(in.Verdict)
+	if len(d.Sent) != 1 || d.Sent[0].X != 2 || d.Sent[0].Sent != 1000 || d.Sent[0].OK != 700 {
+		t.Errorf("sent apart %+v, want run 2's 1000 sent against 700 successful", d.Sent)
+	}
+	p, err := Throughput(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(texts(t, p), "requests sent/s (—), apart from successful") || p.Y.Max < 1000 {
+		t.Errorf("legend %q, y to %v", texts(t, p), p.Y.Max)
+	}
+	if !strings.Contains(throughputAlt(in), "requests sent are marked apart for 1 run") {
+		t.Errorf("alt %q", throughputAlt(in))
+	}
+}

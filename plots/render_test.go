@@ -2,7 +2,9 @@ package plots
 
 import (
 	"bytes"
+	"encoding/xml"
 	"flag"
+	"io"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -211,5 +213,56 @@ func TestRenderOddInput(t *testing.T) {
 		for _, f := range figs {
 			_ = os.WriteFile(filepath.Join(os.Getenv("PLOTS_OUT"), "odd-"+f.Name), f.PNG, 0o644)
 		}
+	}
+}
+
+// SVG figures are well-formed XML whose text (titles, hostile labels) is
+// escaped, and they match the PNG figures one for one.
+func TestRenderSVG(t *testing.T) {
+	in := seedInput(t)
+	in.Verdict.Systems[0].Label = `<script>alert(1)</script> & "x"`
+	for i := range in.Verdict.Runs {
+		if in.Verdict.Runs[i].Label == "localhost:5555" {
+			in.Verdict.Runs[i].Label = in.Verdict.Systems[0].Label
+		}
+	}
+	figs, err := RenderFormats(in, FormatSVG, FormatPNG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(figs); !slices.Equal(got, []string{"throughput.svg", "latency.svg", "scaling.svg"}) {
+		t.Errorf("figures %v", got)
+	}
+	for _, f := range figs {
+		if len(f.PNG) == 0 {
+			t.Errorf("%s: no PNG", f.Name)
+		}
+		d := xml.NewDecoder(bytes.NewReader(f.SVG))
+		var texts []string
+		root := ""
+		for {
+			tok, err := d.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", f.Name, err)
+			}
+			switch tok := tok.(type) {
+			case xml.StartElement:
+				if root == "" {
+					root = tok.Name.Local
+				}
+			case xml.CharData:
+				texts = append(texts, string(tok))
+			}
+		}
+		all := strings.Join(texts, "\n")
+		if root != "svg" || !strings.Contains(all, "— zuul-vs-openresty") || !strings.Contains(all, `<script>alert(1)</script> & "x"`) {
+			t.Errorf("%s: root %q, text %q", f.Name, root, all)
+		}
+	}
+	if _, err := RenderFormats(in, "gif"); err == nil {
+		t.Error("an unknown format is accepted")
 	}
 }

@@ -43,7 +43,8 @@ pre code{background:none;padding:0}
 table{border-collapse:collapse;font-size:.9rem}
 th,td{border:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}
 th{background:var(--bg2)}
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.compare td,.runs td{white-space:nowrap}
 ol.notes{list-style:none;padding:0;font-size:.9rem;color:var(--muted)}
 figure{margin:1.5rem 0}
 figure img{display:block;width:100%;max-width:1200px;height:auto;border:1px solid var(--line)}

@@ -51,9 +51,6 @@ import (
 // A run that starts ("This is ApacheBench" and the Benchmarking line) but
 // ends without its report (ab aborted: "apr_socket_recv: Connection reset
 // by peer (104)") is a *SyntaxError.
-
-func init() { Register(abParser{}) }
-
 type abParser struct{}
 
 // Name returns "ab".

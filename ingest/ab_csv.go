@@ -22,9 +22,6 @@ import (
 // of the requests was served. The file holds no request count, duration
 // or target: a run with only percentiles (requests 0, noted), named after
 // its file. Each header starts a run (appended files).
-
-func init() { Register(abCSVParser{}) }
-
 type abCSVParser struct{}
 
 // abCSVHeader is the header line of `ab -e`.

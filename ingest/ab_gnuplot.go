@@ -26,9 +26,6 @@ import (
 // 200; ab's Failed requests are in its text report only), and the run is
 // named after its file (a --label mapping of the file name renames it).
 // Each header starts a run (appended files).
-
-func init() { Register(abGnuplotParser{}) }
-
 type abGnuplotParser struct{}
 
 // abGnuplotHeader is the header line of `ab -g`.

@@ -2,8 +2,8 @@
 // it, streaming, into the normalized runs of package results.
 //
 // Detection looks at the content, never at a file name: Parse peeks at the
-// first MiB of its input and asks every registered Parser (see Register)
-// whether it recognizes it. Output may sit anywhere in a file: terminal
+// first MiB of its input and asks the parser of every format, in the
+// order of the list in formats.go (see Parsers), whether it recognizes it. Output may sit anywhere in a file: terminal
 // transcripts with prompts, markdown and blog posts with prose around the
 // runs, code fences, comment prefixes, CRLF line ends, UTF-16 with a byte
 // order mark; gzip and zstd inputs are decompressed as they stream. A

@@ -49,9 +49,6 @@ import (
 // oha (github.com/hatoo/oha) prints a look-alike block (Summary: ...
 // Requests/sec:); a block with oha's markers (Success rate:, Size/sec:,
 // Response time distribution:, sizes in KiB/MiB) is skipped.
-
-func init() { Register(heyParser{}) }
-
 type heyParser struct{}
 
 // Name returns "hey".

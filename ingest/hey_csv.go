@@ -27,9 +27,6 @@ import (
 // the concurrency: the run is named after its file (a --label mapping of
 // the file name renames it). Each header starts a run, so outputs
 // appended to one file (hey -o csv ... >> all.csv) give one run each.
-
-func init() { Register(heyCSVParser{}) }
-
 type heyCSVParser struct{}
 
 // heyCSVHeader is the header line of `hey -o csv`.

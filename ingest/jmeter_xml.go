@@ -11,8 +11,6 @@ import (
 	"unicode/utf8"
 )
 
-func init() { Register(jmeterXMLParser{}) }
-
 // jmeterXMLParser reads JMeter's XML results
 // (jmeter.save.saveservice.output_format=xml): a <testResults> root whose
 // <httpSample> and <sample> elements carry the sample in attributes (t

@@ -28,6 +28,7 @@ import (
 //
 //     with ✓/✗ marks before metrics that carry thresholds, and (v0.5x)
 //     "0.00%  0 out of 2" rates;
+//
 //   - v1 (compact and full modes): "█ THRESHOLDS" and "█ TOTAL RESULTS"
 //     sections, metrics grouped under HTTP / EXECUTION / NETWORK headings,
 //     shorter dot leaders, "N out of M" rates, printed before the final
@@ -57,9 +58,6 @@ import (
 // are labeled after their file. Duration is http_reqs' count divided by
 // its rate (k6 computes the rate over the test run duration, so this is
 // more precise than the "running (1m02.7s)" progress line, the fallback).
-
-func init() { Register(k6Parser{}) }
-
 type k6Parser struct{}
 
 // Name returns "k6".

@@ -29,9 +29,6 @@ import (
 // the k6-json parser (same grouping by scenario, method and name tag, same
 // status and error handling, start = timestamp - duration); other rows
 // count as well-formed, vus_max/vus give the connections.
-
-func init() { Register(k6CSVParser{}) }
-
 type k6CSVParser struct{}
 
 // Name returns "k6-csv".

@@ -40,9 +40,6 @@ import (
 // well-formed; connections is the largest vus_max (else vus) value seen.
 // The stream carries the scenario tag but not its executor: runs are a
 // closed model, noted.
-
-func init() { Register(k6NDJSONParser{}) }
-
 type k6NDJSONParser struct{}
 
 // Name returns "k6-json".

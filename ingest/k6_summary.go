@@ -40,9 +40,6 @@ import (
 // The file is decoded as a token stream: metrics other than the few read
 // and root_group are skipped without being kept; a summary larger than
 // k6SummaryMax is rejected.
-
-func init() { Register(k6SummaryParser{}) }
-
 type k6SummaryParser struct{}
 
 // Name returns "k6-summary".

@@ -47,9 +47,6 @@ import (
 // or after the report) are ignored. A run needs its Latencies row and its
 // Requests row (or, in partial pastes, its Status Codes row); a run cut off
 // before them is a *SyntaxError.
-
-func init() { Register(vegetaTextParser{}) }
-
 type vegetaTextParser struct{}
 
 // Name returns "vegeta": the text report of `vegeta report`.

@@ -23,9 +23,6 @@ import (
 // the last row's TotalCount, the minimum and maximum the rows at quantiles
 // 0 and 1, the 50th, 90th and 99th percentiles the rows at exactly those
 // quantiles. Duration, rate and errors are not in the file (0, null).
-
-func init() { Register(vegetaHdrplotParser{}) }
-
 type vegetaHdrplotParser struct{}
 
 // Name returns "vegeta-hdrplot".

@@ -25,9 +25,6 @@ import (
 //
 // Durations are nanoseconds. Older versions wrote fewer keys (no min, 50th,
 // 90th, rate, throughput, wait, earliest); what is absent stays null.
-
-func init() { Register(vegetaReportJSONParser{}) }
-
 type vegetaReportJSONParser struct{}
 
 // Name returns "vegeta-report-json".

@@ -42,12 +42,6 @@ import (
 // or truncated record ends it and counts as one malformed record (its
 // "line" is the record's number).
 
-func init() {
-	Register(vegetaResultsParser{enc: vegetaJSON})
-	Register(vegetaResultsParser{enc: vegetaCSV})
-	Register(vegetaResultsParser{enc: vegetaGob})
-}
-
 // vegetaEncoding is an encoding of vegeta results.
 type vegetaEncoding uint8
 

@@ -40,12 +40,6 @@ import (
 // far as its threads line (or further) but ends (next run or end of input)
 // without that line is a *SyntaxError pointing at its last line.
 
-func init() { Register(wrkParser{}) }
-
-// Rank puts wrk first: its signature spans several lines and text around
-// a wrk run may quote other tools.
-func (wrkParser) Rank() int { return 10 }
-
 type wrkParser struct{}
 
 // Name returns "wrk"; the parser reads wrk2 output too and sets Run.Tool per run.

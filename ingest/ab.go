@@ -148,15 +148,10 @@ type abState struct {
 // for partial pastes, three of ab's report lines.
 func (abParser) Detect(head []byte) bool {
 	st := &abState{detect: true}
-	ln := 0
-	for len(head) > 0 && !st.found {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
+	for ln, line := range headLines(head) {
+		if st.found {
+			break
 		}
-		ln++
 		_ = st.line(line, ln)
 		if st.active && st.run.recognized() {
 			return true

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -33,7 +34,7 @@ func (abCSVParser) Name() string { return "ab-csv" }
 // Detect reports whether head starts with ab -e's header followed, if
 // anything follows, by its first row ("0,<ms>").
 func (abCSVParser) Detect(head []byte) bool {
-	l := heyabHeadLines(head, 2)
+	l := headNonBlank(head, 2)
 	if len(l) == 0 || string(l[0]) != abCSVHeader {
 		return false
 	}
@@ -49,10 +50,7 @@ type abCSVRun struct {
 
 // Parse sends one run per header of r to sink.
 func (abCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	cr := csv.NewReader(newHeyabCapLines(r))
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	cr.TrimLeadingSpace = true
+	recs := newUnquotedRecords(ctx, r, opts.Source, ',')
 	lab := labeler{labels: opts.Labels}
 	index := 0
 	var cur *abCSVRun
@@ -87,21 +85,18 @@ func (abCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Si
 		cur = nil
 		return sink.Run(run)
 	}
-	for n := 0; ; n++ {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		rec, line, msg, err := heyabCSVRow(cr)
+	for {
+		rec, err := recs.next()
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
-			return readError(opts.Source, err)
+		line := recs.line
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return &SyntaxError{File: opts.Source, Line: line, Msg: "ab -e: " + pe.Err.Error()}
 		}
-		if msg != "" {
-			return &SyntaxError{File: opts.Source, Line: line, Msg: "ab -e: " + msg}
+		if err != nil {
+			return err
 		}
 		if heyabIsHeader(rec, abCSVHeader, ",") {
 			if err := emit(); err != nil {

@@ -38,7 +38,7 @@ func (abGnuplotParser) Name() string { return "ab-gnuplot" }
 // names), followed, if anything follows, by a row of six tab-separated
 // fields.
 func (abGnuplotParser) Detect(head []byte) bool {
-	l := heyabHeadLines(head, 2)
+	l := headNonBlank(head, 2)
 	if len(l) == 0 || string(l[0]) != abGnuplotHeader {
 		return false
 	}

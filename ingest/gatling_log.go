@@ -40,14 +40,10 @@ func (gatlingLogParser) Name() string { return "gatling-log" }
 // Detect reports whether head starts with a text simulation.log: a RUN
 // record (after any ASSERTION records) followed by a known record.
 func (gatlingLogParser) Detect(head []byte) bool {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	run := false
-	for n := 0; len(head) > 0 && n < 64; n++ {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
+	for n, line := range headLines(bytes.TrimPrefix(head, utf8BOM)) {
+		if n > 64 {
+			break
 		}
 		line = bytes.TrimRight(line, "\r")
 		kind, _, ok := bytes.Cut(line, []byte("\t"))

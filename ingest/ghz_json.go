@@ -137,10 +137,8 @@ func (ghzJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink 
 		}
 		a = NewRequests(opts, sink)
 		for dec.More() {
-			if calls%ctxEvery == 0 {
-				if err := ctx.Err(); err != nil {
-					return err
-				}
+			if err := checkCtx(ctx, calls); err != nil {
+				return err
 			}
 			line := lc.lineAt(dec.InputOffset())
 			var d ghzDetail

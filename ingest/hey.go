@@ -123,17 +123,7 @@ type heyState struct {
 // Slowest, Fastest and Average, all in seconds, without oha's markers.
 func (heyParser) Detect(head []byte) bool {
 	st := &heyState{detect: true}
-	ln := 0
-	for len(head) > 0 && !st.found {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
-		ln++
-		_ = st.line(line, ln)
-	}
+	scanHead(head, st.line, func() bool { return st.found })
 	if !st.found {
 		_ = st.close()
 	}

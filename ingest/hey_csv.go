@@ -35,88 +35,14 @@ const heyCSVHeader = "response-time,DNS+dialup,DNS,Request-write,Response-delay,
 // Name returns "hey-csv".
 func (heyCSVParser) Name() string { return "hey-csv" }
 
-// heyabHeadLines returns up to n non-blank lines at the start of head, without
-// line ends, surrounding blanks and a UTF-8 byte order mark.
-func heyabHeadLines(head []byte, n int) [][]byte {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	var out [][]byte
-	for len(head) > 0 && len(out) < n {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
-		if line = bytes.TrimSpace(line); len(line) > 0 {
-			out = append(out, line)
-		}
-	}
-	return out
-}
-
 // Detect reports whether head starts with hey's CSV header (its eight
 // column names), followed, if anything follows, by a row of eight fields.
 func (heyCSVParser) Detect(head []byte) bool {
-	l := heyabHeadLines(head, 2)
+	l := headNonBlank(head, 2)
 	if len(l) == 0 || string(l[0]) != heyCSVHeader {
 		return false
 	}
 	return len(l) == 1 || bytes.Count(l[1], []byte(",")) == 7 || string(l[1]) == heyCSVHeader
-}
-
-// heyabCapLines passes its input on, cutting lines longer than maxLine and
-// turning double quotes into single ones: the tools' CSV and TSV logs
-// parsed with it never quote, and without quoted fields every record is
-// one bounded line, so encoding/csv's memory stays bounded whatever the
-// input.
-type heyabCapLines struct {
-	r       io.Reader
-	col     int   // bytes of the current line passed on
-	dropped int64 // bytes cut off so far
-}
-
-func newHeyabCapLines(r io.Reader) *heyabCapLines { return &heyabCapLines{r: r} }
-
-func (c *heyabCapLines) Read(p []byte) (int, error) {
-	for {
-		n, err := c.r.Read(p)
-		w := 0
-		for i := 0; i < n; i++ {
-			b := p[i]
-			switch {
-			case b == '\n':
-				c.col = 0
-			case c.col >= maxLine:
-				c.dropped++
-				continue
-			default:
-				c.col++
-				if b == '"' {
-					b = '\''
-				}
-			}
-			p[w] = b
-			w++
-		}
-		if w > 0 || err != nil || n == 0 {
-			return w, err
-		}
-	}
-}
-
-// heyabCSVRow reads the next record of cr; it returns the record's line, and
-// for a malformed record a message instead of the record.
-func heyabCSVRow(cr *csv.Reader) (rec []string, line int, msg string, err error) {
-	rec, err = cr.Read()
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return nil, pe.StartLine, pe.Err.Error(), nil
-	}
-	if err != nil {
-		return nil, 0, "", err
-	}
-	line, _ = cr.FieldPos(0)
-	return rec, line, "", nil
 }
 
 // heyabIsHeader reports whether rec is the header line (h split at sep),
@@ -259,31 +185,22 @@ type headeredLog struct {
 // quoted) into runs, one per header.
 func parseHeaderedLog(ctx context.Context, r io.Reader, opts Options, sink Sink, l headeredLog) error {
 	a := NewRequests(opts, sink)
-	capped := newHeyabCapLines(r)
-	cr := csv.NewReader(capped)
-	cr.Comma = rune(l.sep[0])
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	cr.TrimLeadingSpace = l.sep == ","
+	recs := newUnquotedRecords(ctx, r, opts.Source, rune(l.sep[0]))
 	headers := 0
 	var run *heyabRunBuf
-	for n := 0; ; n++ {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		off, dropped := cr.InputOffset(), capped.dropped
-		rec, line, msg, err := heyabCSVRow(cr)
+	for {
+		rec, err := recs.next()
 		if err == io.EOF {
 			break
 		}
-		if err != nil {
-			return readError(opts.Source, err)
+		line := recs.line
+		var pe *csv.ParseError
+		if err != nil && !errors.As(err, &pe) {
+			return err
 		}
-		a.Record(cr.InputOffset() - off + capped.dropped - dropped)
-		if msg != "" {
-			a.Bad(line, msg)
+		a.Record(recs.size)
+		if pe != nil {
+			a.Bad(line, pe.Err.Error())
 			continue
 		}
 		if heyabIsHeader(rec, l.header, l.sep) {
@@ -315,7 +232,7 @@ func parseHeaderedLog(ctx context.Context, r io.Reader, opts Options, sink Sink,
 			return err
 		}
 	}
-	a.InputSize(cr.InputOffset() + capped.dropped)
+	a.InputSize(recs.offset())
 	if headers == 0 {
 		return &NoOutputError{File: opts.Source, LookedFor: []string{l.format}}
 	}

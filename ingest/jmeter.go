@@ -273,10 +273,8 @@ func clip(s string) string {
 // close flushes the reorder buffer and ends the log.
 func (g *jtlAgg) close(ctx context.Context) error {
 	for n := 0; g.pending.Len() > 0; n++ {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		if err := checkCtx(ctx, n); err != nil {
+			return err
 		}
 		p := heap.Pop(&g.pending).(jtlPending)
 		if err := g.a.Add(p.h, p.line, p.req); err != nil {

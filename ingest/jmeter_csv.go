@@ -33,8 +33,6 @@ func (jmeterCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 	return parseJTLCSV(ctx, r, opts, sink)
 }
 
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
-
 // jtlColumns are the indexes of the columns read (-1 when absent).
 type jtlColumns struct {
 	comma                                                    rune
@@ -191,25 +189,6 @@ func jtlBareComma(head []byte) (rune, bool) {
 	return 0, false
 }
 
-// errJTLRecordTooLong stops a CSV record that outgrows jtlMaxRecord.
-var errJTLRecordTooLong = errors.New("CSV record too long")
-
-// jtlGuard bounds how far the CSV reader reads past the end of the last
-// record, and so the memory a record (an unterminated quote) can take.
-type jtlGuard struct {
-	r       io.Reader
-	n, mark int64
-}
-
-func (g *jtlGuard) Read(p []byte) (int, error) {
-	if g.n-g.mark > jtlMaxRecord {
-		return 0, errJTLRecordTooLong
-	}
-	n, err := g.r.Read(p)
-	g.n += int64(n)
-	return n, err
-}
-
 // parseJTLCSV reads JMeter CSV results, with or without a header line (a
 // header may also come later, as in concatenated files: it applies to the
 // records after it).
@@ -235,44 +214,25 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts Options, sink Sink) erro
 	}
 
 	g := newJTLAgg(opts, sink)
-	guard := &jtlGuard{r: br}
-	cr := csv.NewReader(guard)
-	cr.Comma = comma
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
+	recs := newCSVRecords(ctx, br, opts.Source, comma, jtlMaxRecord)
 	var tp jtlTime
 	var unknown int64
 	unknownFields := 0
-	lastLine := 0
-	for n := 0; ; n++ {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		off := cr.InputOffset()
-		rec, err := cr.Read()
+	for {
+		rec, err := recs.next()
 		if err == io.EOF {
 			break
 		}
-		g.a.Record(cr.InputOffset() - off)
-		if err != nil {
-			if errors.Is(err, errJTLRecordTooLong) {
-				return &SyntaxError{File: opts.Source, Line: lastLine + 1,
-					Msg: fmt.Sprintf("a CSV record longer than %d MiB (an unterminated quote?)", jtlMaxRecord>>20)}
-			}
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				g.bad(pe.StartLine, pe.Err.Error())
-				lastLine = pe.Line
-				guard.mark = cr.InputOffset()
-				continue
-			}
-			return readError(opts.Source, err)
+		g.a.Record(recs.size)
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			g.bad(pe.StartLine, pe.Err.Error())
+			continue
 		}
-		guard.mark = cr.InputOffset()
-		line, _ := cr.FieldPos(0)
-		lastLine, _ = cr.FieldPos(len(rec) - 1)
+		if err != nil {
+			return err
+		}
+		line := recs.line
 		if len(rec) > 0 && rec[0] != "" && (rec[0][0] < '0' || rec[0][0] > '9') {
 			if c := jtlColumnsOf(rec, comma); c.isHeader() {
 				cols, header = c, true
@@ -308,7 +268,7 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts Options, sink Sink) erro
 	if unknown > 0 {
 		g.note(fmt.Sprintf("%d records without a header in an unknown column layout (e.g. %d fields): bytes, threads and URL not read", unknown, unknownFields))
 	}
-	g.a.InputSize(cr.InputOffset())
+	g.a.InputSize(recs.offset())
 	return g.close(ctx)
 }
 

@@ -92,10 +92,8 @@ func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 	root := false
 	truncated := false
 	for n := 0; ; n++ {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		if err := checkCtx(ctx, n); err != nil {
+			return err
 		}
 		start := d.InputOffset()
 		tok, err := d.Token()

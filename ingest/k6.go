@@ -533,13 +533,7 @@ type k6State struct {
 // iterations, vus_max or data_received line.
 func (k6Parser) Detect(head []byte) bool {
 	var trend, other bool
-	for len(head) > 0 {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
+	for _, line := range headLines(head) {
 		s := normalize(line)
 		if len(s) < 12 {
 			continue

@@ -195,10 +195,8 @@ func (k6NDJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink
 	a := NewRequests(opts, extra)
 	lr := newLineReader(r)
 	for {
-		if lr.line%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		if err := checkCtx(ctx, lr.line); err != nil {
+			return err
 		}
 		b, err := lr.next()
 		if err == io.EOF {

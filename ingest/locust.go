@@ -126,7 +126,7 @@ func (h locustHeader) has(roles ...string) bool {
 
 // locustHeadHeader parses the first line of head as a Locust header.
 func locustHeadHeader(head []byte) (locustHeader, bool) {
-	line := bytes.TrimRight(k6FirstLine(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))), "\r")
+	line := bytes.TrimRight(firstLine(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))), "\r")
 	if len(line) == 0 || len(line) > 4096 || !bytes.Contains(line, []byte(",")) {
 		return locustHeader{}, false
 	}
@@ -262,20 +262,14 @@ const maxLocustEndpoints = 20
 
 // Parse reads a Locust stats file and sends its run to sink.
 func (locustParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	cr, g := k6NewCSV(r)
+	recs := newCSVRecords(ctx, r, opts.Source, ',', csvMaxRecord)
 	var h locustHeader
 	var run *results.RunWithPercentiles
 	var endpoints []string
 	extra := 0
-	n := 0
 	for {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		n++
-		rec, line, err := k6CSVRead(cr, g, opts.Source)
+		rec, err := recs.next()
+		line := recs.line
 		if err == io.EOF {
 			break
 		}

@@ -36,17 +36,11 @@ func (locustFailuresParser) Detect(head []byte) bool {
 // and this file alone does not tell the requests they are part of. It
 // returns nil, so that a directory of Locust outputs parses cleanly.
 func (locustFailuresParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	cr, g := k6NewCSV(r)
+	recs := newCSVRecords(ctx, r, opts.Source, ',', csvMaxRecord)
 	first := true
-	n := 0
 	for {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		n++
-		_, line, err := k6CSVRead(cr, g, opts.Source)
+		_, err := recs.next()
+		line := recs.line
 		if err == io.EOF {
 			break
 		}

@@ -72,7 +72,7 @@ type locustHistRow struct {
 // skipped and noted; only the series' RunID is known before the run ends:
 // results.RunID(Source, 0), the run's.
 func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	cr, g := k6NewCSV(r)
+	recs := newCSVRecords(ctx, r, opts.Source, ',', csvMaxRecord)
 	runID := results.RunID(opts.Source, 0)
 	var h locustHeader
 	var first, prev, last *locustHistRow
@@ -82,15 +82,9 @@ func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts Options,
 	var badMsgs []string
 	badLine := 0
 	rows := 0
-	n := 0
 	for {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		n++
-		rec, line, err := k6CSVRead(cr, g, opts.Source)
+		rec, err := recs.next()
+		line := recs.line
 		if err == io.EOF {
 			break
 		}

@@ -267,13 +267,7 @@ type vegetaTextState struct {
 // (`Requests [total...]`) and a Latencies row with values.
 func (vegetaTextParser) Detect(head []byte) bool {
 	var req, lat bool
-	for len(head) > 0 {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
+	for _, line := range headLines(head) {
 		kind, keys, rest := vegetaRowOf(normalize(line))
 		switch kind {
 		case vrRequests:

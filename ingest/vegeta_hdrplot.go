@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -53,13 +52,7 @@ func hdrplotRow(f [][]byte) (p pctRow, ok bool) {
 func (vegetaHdrplotParser) Detect(head []byte) bool {
 	var buf [6][]byte
 	header := false
-	for len(head) > 0 {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
+	for _, line := range headLines(head) {
 		f := fields(normalize(line), buf[:0])
 		if header {
 			if _, ok := hdrplotRow(f); ok {
@@ -94,10 +87,8 @@ func (vegetaHdrplotParser) Parse(ctx context.Context, r io.Reader, opts Options,
 		return sink.Run(run)
 	}
 	for {
-		if lr.line%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		if err := checkCtx(ctx, lr.line); err != nil {
+			return err
 		}
 		b, err := lr.next()
 		if err == io.EOF {

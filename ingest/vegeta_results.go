@@ -80,7 +80,7 @@ var (
 func (p vegetaResultsParser) Detect(head []byte) bool {
 	switch p.enc {
 	case vegetaJSON:
-		line := firstLine(head)
+		line := firstNonBlank(head)
 		if len(line) == 0 || line[0] != '{' || !bytes.Contains(line, []byte(`"timestamp"`)) ||
 			!bytes.Contains(line, []byte(`"latency"`)) || !bytes.Contains(line, []byte(`"code"`)) {
 			return false
@@ -89,7 +89,7 @@ func (p vegetaResultsParser) Detect(head []byte) bool {
 		err := vegeta.NewJSONDecoder(bytes.NewReader(append(line[:len(line):len(line)], '\n'))).Decode(&r)
 		return err == nil && vegetaTimeOK(r.Timestamp)
 	case vegetaCSV:
-		line := firstLine(head)
+		line := firstNonBlank(head)
 		if !vegetaCSVLooksRight(line) {
 			return false
 		}
@@ -115,20 +115,11 @@ func (p vegetaResultsParser) Detect(head []byte) bool {
 	return false
 }
 
-// firstLine returns the first non-blank line of head without surrounding
-// whitespace (and without a UTF-8 byte order mark).
-func firstLine(head []byte) []byte {
-	head = bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF})
-	for len(head) > 0 {
-		line := head
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			head = nil
-		}
-		if line = bytes.TrimSpace(line); len(line) > 0 {
-			return line
-		}
+// firstNonBlank returns the first non-blank line of head without
+// surrounding whitespace (and without a UTF-8 byte order mark).
+func firstNonBlank(head []byte) []byte {
+	if l := headNonBlank(head, 1); len(l) > 0 {
+		return l[0]
 	}
 	return nil
 }
@@ -297,10 +288,8 @@ func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts Option
 	dec := vegeta.NewCSVDecoder(feed)
 	var res vegeta.Result
 	for n := 1; ; n++ {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		if err := checkCtx(ctx, n); err != nil {
+			return err
 		}
 		res = vegeta.Result{}
 		err := decodeVegeta(dec, &res)
@@ -769,10 +758,8 @@ func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts Options) err
 	var res vegetaGobResult
 	var good int64 // bytes of the records read so far
 	for n := 1; ; n++ {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		if err := checkCtx(ctx, n); err != nil {
+			return err
 		}
 		res = vegetaGobResult{}
 		err := decodeVegetaGob(dec, &res)

@@ -239,13 +239,7 @@ func parseStats(f [][]byte, conv func([]byte) (float64, valueKind)) (v [3]float6
 func (wrkParser) Detect(head []byte) bool {
 	var buf [24][]byte
 	var header, reqIn, threads, reqRow, rps, calib bool
-	for len(head) > 0 {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
+	for _, line := range headLines(head) {
 		s := normalize(line)
 		if len(s) == 0 {
 			continue

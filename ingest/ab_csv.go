@@ -98,7 +98,7 @@ func (abCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Si
 		if err != nil {
 			return err
 		}
-		if heyabIsHeader(rec, abCSVHeader, ",") {
+		if isHeaderRow(rec, abCSVHeader, ",") {
 			if err := emit(); err != nil {
 				return err
 			}

@@ -20,7 +20,7 @@ import (
 // ctime the connect time, dtime the rest, ttime the total and wait the time
 // to the first byte, in whole milliseconds. The latency is ttime. ab
 // writes the rows sorted by ttime, not by start: they go to the aggregator
-// earliest start first (heyabRunBuf), so that t_s counts from the run's
+// earliest start first (reorderBuf), so that t_s counts from the run's
 // start. ab -g records no status, no
 // size and no target: every row counts as a successful request (status
 // 200; ab's Failed requests are in its text report only), and the run is

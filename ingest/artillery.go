@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -478,7 +479,7 @@ func artilleryRun(m artilleryMetrics) results.RunWithPercentiles {
 	out.Requests, out.Errors = req, addSat(errs, non2xx)
 	out.Non2xx, out.Timeouts = results.Ptr(non2xx), results.Ptr(timeouts)
 	var notes []string
-	if m.counters["http.responses"] > 0 && !slices.ContainsFunc(mapsKeys(m.counters), func(k string) bool { return strings.HasPrefix(k, "http.codes.") }) {
+	if m.counters["http.responses"] > 0 && !slices.ContainsFunc(slices.Collect(maps.Keys(m.counters)), func(k string) bool { return strings.HasPrefix(k, "http.codes.") }) {
 		out.Non2xx = nil
 		notes = append(notes, "no status codes printed: non-2xx responses unknown, errors count the requests without a response")
 	}

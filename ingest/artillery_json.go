@@ -96,7 +96,7 @@ func (artilleryJSONParser) Parse(ctx context.Context, r io.Reader, opts Options,
 		fill(&out)
 		periods := slices.Clone(rep.Intermediate)
 		slices.SortStableFunc(periods, func(x, y artilleryJSONMetrics) int {
-			return int(min(max(ptrOr(x.FirstMetricAt)-ptrOr(y.FirstMetricAt), -1), 1))
+			return int(min(max(artilleryPtrOr(x.FirstMetricAt)-artilleryPtrOr(y.FirstMetricAt), -1), 1))
 		})
 		for _, p := range periods {
 			pm, err := p.metrics()
@@ -121,17 +121,8 @@ type artilleryJSONReport struct {
 	Intermediate []artilleryJSONMetrics `json:"intermediate"`
 }
 
-// mapsKeys returns the keys of m.
-func mapsKeys(m map[string]float64) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	return keys
-}
-
-// ptrOr returns *p, or 0 for nil.
-func ptrOr(p *int64) int64 {
+// artilleryPtrOr returns *p, or 0 for nil.
+func artilleryPtrOr(p *int64) int64 {
 	if p == nil {
 		return 0
 	}

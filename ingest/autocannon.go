@@ -55,10 +55,10 @@ func (autocannonParser) Name() string { return "autocannon" }
 type autocannonTable uint8
 
 const (
-	atNone autocannonTable = iota
-	atStats
-	atCodes
-	atPercentiles
+	autocannonTableNone autocannonTable = iota
+	autocannonTableStats
+	autocannonTableCodes
+	autocannonTablePercentiles
 )
 
 // autocannonRun accumulates one run.
@@ -270,7 +270,7 @@ func (st *autocannonState) end(f [][]byte, ln int) {
 	var bytesRead float64
 	ok3 := len(f) == 7 && string(f[6]) == "read"
 	if ok3 {
-		bytesRead, ok3 = decimalBytes(f[4], f[5])
+		bytesRead, ok3 = autocannonDecimalBytes(f[4], f[5])
 	}
 	if !ok || !ok2 || !ok3 {
 		r.malformed(ln, "requests line")
@@ -282,9 +282,9 @@ func (st *autocannonState) end(f [][]byte, ln int) {
 	}
 }
 
-// decimalBytes parses an autocannon size: "27.9" "MB", "171" "kB", "0" "B"
+// autocannonDecimalBytes parses an autocannon size: "27.9" "MB", "171" "kB", "0" "B"
 // (decimal units, as the pretty-bytes package prints them).
-func decimalBytes(num, unit []byte) (float64, bool) {
+func autocannonDecimalBytes(num, unit []byte) (float64, bool) {
 	exp := 0
 	switch string(unit) {
 	case "B":
@@ -317,14 +317,14 @@ func (st *autocannonState) row(cells []string, ln int) error {
 			st.begin(ln)
 			r = &st.run
 		}
-		r.table, r.cols = atStats, append(r.cols[:0], cells[1:]...)
+		r.table, r.cols = autocannonTableStats, append(r.cols[:0], cells[1:]...)
 	case "Code":
 		if st.active && len(cells) == 2 {
-			r.table = atCodes
+			r.table = autocannonTableCodes
 		}
 	case "Percentile":
 		if st.active && len(cells) == 2 {
-			r.table = atPercentiles
+			r.table = autocannonTablePercentiles
 		}
 	default:
 		if !st.active {
@@ -332,9 +332,9 @@ func (st *autocannonState) row(cells []string, ln int) error {
 		}
 		r.lastLine = ln
 		switch r.table {
-		case atStats:
+		case autocannonTableStats:
 			st.statsRow(cells, ln)
-		case atCodes:
+		case autocannonTableCodes:
 			if len(cells) != 2 {
 				r.malformed(ln, "status code row")
 				return nil
@@ -349,7 +349,7 @@ func (st *autocannonState) row(cells []string, ln int) error {
 				r.codes = map[int64]int64{}
 			}
 			r.codes[code] = addSat(r.codes[code], n)
-		case atPercentiles:
+		case autocannonTablePercentiles:
 			q, ok1 := parseDec([]byte(cells[0]), -2)
 			v, ok2 := parseDec([]byte(cells[len(cells)-1]), 0)
 			if len(cells) != 2 || !ok1 || !ok2 || q > 1 {
@@ -397,7 +397,7 @@ func (st *autocannonState) statsRow(cells []string, ln int) {
 			v, ok = parseDec([]byte(strings.ReplaceAll(c, ",", "")), 0)
 		case "Bytes/Sec":
 			num, unit, _ := strings.Cut(c, " ")
-			v, ok = decimalBytes([]byte(strings.ReplaceAll(num, ",", "")), []byte(unit))
+			v, ok = autocannonDecimalBytes([]byte(strings.ReplaceAll(num, ",", "")), []byte(unit))
 		default:
 			return // another tool's table
 		}

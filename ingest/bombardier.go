@@ -57,10 +57,10 @@ func (bombardierParser) Name() string { return "bombardier" }
 type bombardierSection uint8
 
 const (
-	bsStats bombardierSection = iota
-	bsDist
-	bsCodes
-	bsErrors
+	bombardierSectionStats bombardierSection = iota
+	bombardierSectionDist
+	bombardierSectionCodes
+	bombardierSectionErrors
 )
 
 // bombardierIntro is what the command line and the intro line say.
@@ -145,7 +145,7 @@ func (st *bombardierState) line(b []byte, ln int) error {
 			return err
 		}
 		st.active = true
-		st.run = bombardierRun{intro: st.pending, startLine: ln, lastLine: ln, sec: bsStats, pcts: st.run.pcts[:0]}
+		st.run = bombardierRun{intro: st.pending, startLine: ln, lastLine: ln, sec: bombardierSectionStats, pcts: st.run.pcts[:0]}
 		if st.pending.line > 0 {
 			st.run.startLine = st.pending.line
 		}
@@ -284,11 +284,11 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 		}
 		r.latMean, r.latStdev, r.latMax, r.hasLat = v[0], v[1], v[2], true
 	case key == "Latency" && len(f) == 2 && string(f[1]) == "Distribution":
-		r.sec = bsDist
+		r.sec = bombardierSectionDist
 	case key == "HTTP" && len(f) == 2 && string(f[1]) == "codes:":
-		r.sec = bsCodes
+		r.sec = bombardierSectionCodes
 	case key == "Errors:" && len(f) == 1:
-		r.sec, r.hasErrSection = bsErrors, true
+		r.sec, r.hasErrSection = bombardierSectionErrors, true
 	case key == "Throughput:" && len(f) == 2:
 		tok := bytes.TrimSuffix(f[1], []byte("/s"))
 		v, ok := binaryBytes(tok)
@@ -299,7 +299,7 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 		}
 		r.lastLine = ln
 		return true, st.close()
-	case r.sec == bsDist && len(f) == 2 && bytes.HasSuffix(f[0], []byte("%")):
+	case r.sec == bombardierSectionDist && len(f) == 2 && bytes.HasSuffix(f[0], []byte("%")):
 		q, ok := parseDec(f[0][:len(f[0])-1], -2)
 		ms, k := timeMs(f[1])
 		if !ok || q > 1 || k != valOK {
@@ -307,7 +307,7 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 		} else if len(r.pcts) < maxPercentiles {
 			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
 		}
-	case r.sec == bsCodes && bytes.HasPrefix(s, []byte("1xx - ")):
+	case r.sec == bombardierSectionCodes && bytes.HasPrefix(s, []byte("1xx - ")):
 		// 1xx - 0, 2xx - 58518, 3xx - 0, 4xx - 0, 5xx - 0
 		for i, part := range bytes.Split(s, []byte(",")) {
 			k, v, ok := bytes.Cut(trimLeft(part), []byte(" - "))
@@ -319,13 +319,13 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 			r.codes[i] = n
 		}
 		r.hasCodes = true
-	case r.sec == bsCodes && key == "others" && len(f) == 3 && string(f[1]) == "-":
+	case r.sec == bombardierSectionCodes && key == "others" && len(f) == 3 && string(f[1]) == "-":
 		n, ok := parseUint(f[2])
 		if !ok {
 			r.malformed(ln, "others row")
 		}
 		r.others, r.hasOthers = n, ok
-	case r.sec == bsErrors && len(f) >= 3 && string(f[len(f)-2]) == "-":
+	case r.sec == bombardierSectionErrors && len(f) >= 3 && string(f[len(f)-2]) == "-":
 		n, ok := parseUint(f[len(f)-1])
 		if !ok {
 			return false, nil

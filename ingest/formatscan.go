@@ -184,3 +184,95 @@ func shiftDecString(s string, exp int) float64 {
 	}
 	return v
 }
+
+// shellWords splits a command line into words with shell quoting rules,
+// stopping at an unquoted pipe, list or redirection operator.
+func shellWords(s string) []string {
+	words := make([]string, 0, 16)
+	for i := 0; i < len(s); {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		// Fast path: a word without quotes or escapes is a substring.
+		j := i
+		for j < len(s) && strings.IndexByte(" \t'\"\\|;&<>`", s[j]) < 0 {
+			j++
+		}
+		if j == len(s) || s[j] == ' ' || s[j] == '\t' {
+			words = append(words, s[i:j])
+			i = j
+			continue
+		}
+		if j == i && strings.IndexByte("|;&<>`", s[j]) >= 0 {
+			return words
+		}
+		var cur strings.Builder
+		cur.WriteString(s[i:j])
+		i = j
+	word:
+		for ; i < len(s); i++ {
+			c := s[i]
+			switch c {
+			case ' ', '\t':
+				break word
+			case '\'':
+				k := strings.IndexByte(s[i+1:], '\'')
+				if k < 0 {
+					cur.WriteString(s[i+1:])
+					i = len(s)
+					break word
+				}
+				cur.WriteString(s[i+1 : i+1+k])
+				i += k + 1
+			case '"':
+				for i++; i < len(s) && s[i] != '"'; i++ {
+					if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`+"`", s[i+1]) >= 0 {
+						i++
+					}
+					cur.WriteByte(s[i])
+				}
+			case '\\':
+				if i+1 < len(s) {
+					i++
+					cur.WriteByte(s[i])
+				}
+			case '|', ';', '&', '>', '<', '`':
+				return append(words, cur.String())
+			default:
+				cur.WriteByte(c)
+			}
+		}
+		words = append(words, cur.String())
+	}
+	return words
+}
+
+// pctRow is a point of a latency distribution.
+type pctRow struct {
+	q, ms    float64
+	count    int64
+	hasCount bool
+}
+
+// maxPercentiles bounds the distribution points kept per run.
+const maxPercentiles = 100000
+
+// bracketedCount parses "[123]" into 123.
+func bracketedCount(b []byte) (int64, bool) {
+	if len(b) < 3 || b[0] != '[' || b[len(b)-1] != ']' {
+		return 0, false
+	}
+	return parseUint(b[1 : len(b)-1])
+}
+
+// firstNonBlank returns the first non-blank line of head without
+// surrounding whitespace (and without a UTF-8 byte order mark).
+func firstNonBlank(head []byte) []byte {
+	if l := headNonBlank(head, 1); len(l) > 0 {
+		return l[0]
+	}
+	return nil
+}

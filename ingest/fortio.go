@@ -52,9 +52,9 @@ func (fortioParser) Name() string { return "fortio" }
 type fortioSection uint8
 
 const (
-	fsNone fortioSection = iota
-	fsFunction
-	fsOther
+	fortioSectionNone fortioSection = iota
+	fortioSectionFunction
+	fortioSectionOther
 )
 
 // fortioRun accumulates one run.
@@ -199,13 +199,13 @@ func (st *fortioState) line(b []byte, ln int) error {
 			break
 		}
 		r.count, r.avg, r.sd, r.lo, r.hi, r.hasFunc = count, avg, sd, lo, hi, true
-		r.sec = fsFunction
+		r.sec = fortioSectionFunction
 		if st.detect {
 			st.found = true
 		}
 	case string(f[0]) == "target" && len(f) == 3:
 		// "# target 50% 0.000651724" (normalize drops the "# ")
-		if r.sec != fsFunction {
+		if r.sec != fortioSectionFunction {
 			break
 		}
 		q, ok := parseDec(bytes.TrimSuffix(f[1], []byte("%")), -2)
@@ -248,7 +248,7 @@ func (st *fortioState) line(b []byte, ln int) error {
 	default:
 		if bytes.Contains(s, []byte(" : count ")) {
 			// another histogram: Sleep times, Error cases, connection timing
-			r.sec = fsOther
+			r.sec = fortioSectionOther
 		}
 	}
 	r.lastLine = ln

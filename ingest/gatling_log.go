@@ -137,7 +137,7 @@ func (gatlingLogParser) Parse(ctx context.Context, r io.Reader, opts Options, si
 		case "GROUP", "ASSERTION":
 			a.Good()
 		default:
-			a.Bad(ln, fmt.Sprintf("unknown record %q", truncate(string(f[0]), 40)))
+			a.Bad(ln, fmt.Sprintf("unknown record %q", gatlingTruncate(string(f[0]), 40)))
 		}
 		return nil
 	})
@@ -159,8 +159,8 @@ func (gatlingLogParser) Parse(ctx context.Context, r io.Reader, opts Options, si
 	return a.Close()
 }
 
-// truncate shortens s to n bytes.
-func truncate(s string, n int) string {
+// gatlingTruncate shortens s to n bytes.
+func gatlingTruncate(s string, n int) string {
 	if len(s) > n {
 		return s[:n] + "..."
 	}

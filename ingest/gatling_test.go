@@ -29,7 +29,7 @@ func TestGatlingLog(t *testing.T) {
 		if r.Tool != "gatling" || r.Requests != c.requests || r.Errors != c.errs || r.Non2xx != nil || r.BytesIn != nil || !r.HasSamples {
 			t.Errorf("%s: requests %d errors %d non2xx %v bytes %v", c.file, r.Requests, r.Errors, r.Non2xx, r.BytesIn)
 		}
-		if c.conns > 0 && (r.Connections == nil || *r.Connections != c.conns) || !heyabPtrEq(r.LatMeanMs, c.mean) {
+		if c.conns > 0 && (r.Connections == nil || *r.Connections != c.conns) || !ptrEq(r.LatMeanMs, c.mean) {
 			t.Errorf("%s: connections %v mean %v", c.file, r.Connections, r.LatMeanMs)
 		}
 		if len(col.samples) != int(c.requests) {
@@ -74,10 +74,10 @@ func TestGatlingBad(t *testing.T) {
 	checkTruncated(t, "gatling", "testdata/gatling/gatling-issue3444.txt", 4)
 	in := "RUN\tS\ts\t1620982654518\t \t3.2.0\nREQUEST\t1\t\tn\t2000\t1000\tOK\t \nREQUEST\t1\t\tn\tx\ty\tKO\t \n"
 	_, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "simulation.log"})
-	heyabWantSyntax(t, err, 2, "ends (1000) before it starts (2000)")
+	wantSyntax(t, err, 2, "ends (1000) before it starts (2000)")
 	in = "---- Global Information ----\n> request count    x (OK=1 KO=0)\n"
 	_, err = ParseAll(context.Background(), strings.NewReader(in), Options{Source: "g.txt"})
-	heyabWantSyntax(t, err, 2, "request count")
+	wantSyntax(t, err, 2, "request count")
 	for _, s := range []string{
 		"RUN\tonly\n",
 		"RUN\ta\tb\tc\td\te\nREQUEST\t\n",
@@ -96,8 +96,8 @@ func FuzzGatlingLog(f *testing.F) {
 		"REQUEST\t\tget\t1767825935194\t1767825935216\tOK\t \nGROUP\tg\t1767825935194\t1767825935216\t22\tOK\n" +
 		"REQUEST\t\tpost\t1767825935194\t1767825935294\tKO\tstatus.find.in(200), but actually found 503\nERROR\tboom\t1767825935300\n" +
 		"USER\tscn\tEND\t1767825937971\nREQUEST\t7\t\told\t1573776120651\t1573776120652\t1573776120653\t1573776125919\tOK\t \n"))
-	p := heyabParser(f, "gatling-log")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "gatling-log")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }
 
 // FuzzGatling fuzzes the console parser with small seeds.
@@ -108,6 +108,6 @@ func FuzzGatling(f *testing.F) {
 		"> response time 50th percentile 129 (OK=141 KO=70)\n> 99th percentile 544 (OK=1137 KO=169)\n" +
 		"> mean requests/sec                                 40.241 (OK=19.143 KO=21.097)\n---- Response Time Distribution ----\n" +
 		"> t < 800 ms  4488 ( 47%)\n---- Errors ----\n> status.find.is(200), but actually found 403  4962 (99,24%)\n=====\n"))
-	p := heyabParser(f, "gatling")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "gatling")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }

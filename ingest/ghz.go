@@ -57,11 +57,11 @@ func (ghzParser) Name() string { return "ghz" }
 type ghzSection uint8
 
 const (
-	gsSummary ghzSection = iota
-	gsHist
-	gsLat
-	gsStatus
-	gsErrors
+	ghzSectionSummary ghzSection = iota
+	ghzSectionHist
+	ghzSectionLat
+	ghzSectionStatus
+	ghzSectionErrors
 )
 
 // ghzRun accumulates one summary.
@@ -139,11 +139,11 @@ func ghzDuration(num, unit []byte) (float64, bool) {
 
 // Summary keys, as bits of ghzRun.keys.
 const (
-	gkTotal = 1 << iota
-	gkSlow
-	gkFast
-	gkAvg
-	gkRPS
+	ghzKeyTotal = 1 << iota
+	ghzKeySlow
+	ghzKeyFast
+	ghzKeyAvg
+	ghzKeyRPS
 )
 
 // line handles one input line.
@@ -173,22 +173,22 @@ func (st *ghzState) line(b []byte, ln int) error {
 	}
 	switch {
 	case len(f) == 3 && string(f[0]) == "Response" && string(f[1]) == "time" && string(f[2]) == "histogram:":
-		r.sec = gsHist
+		r.sec = ghzSectionHist
 	case len(f) == 2 && string(f[0]) == "Latency" && string(f[1]) == "distribution:":
-		r.sec = gsLat
+		r.sec = ghzSectionLat
 	case len(f) == 3 && string(f[0]) == "Status" && string(f[1]) == "code" && string(f[2]) == "distribution:":
-		r.sec, r.hasStatus = gsStatus, true
+		r.sec, r.hasStatus = ghzSectionStatus, true
 	case len(f) == 2 && string(f[0]) == "Error" && string(f[1]) == "distribution:":
-		r.sec = gsErrors
-	case r.sec == gsSummary:
+		r.sec = ghzSectionErrors
+	case r.sec == ghzSectionSummary:
 		if !st.summaryKey(f, ln) {
 			return st.close()
 		}
-	case r.sec == gsHist:
+	case r.sec == ghzSectionHist:
 		if len(f) < 2 || f[1][0] != '[' {
 			return st.close()
 		}
-	case r.sec == gsLat:
+	case r.sec == ghzSectionLat:
 		// 10 % in 1.48 ms
 		if len(f) != 5 || string(f[1]) != "%" || string(f[2]) != "in" {
 			return st.close()
@@ -200,7 +200,7 @@ func (st *ghzState) line(b []byte, ln int) error {
 		} else if len(r.pcts) < maxPercentiles {
 			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
 		}
-	case r.sec == gsStatus:
+	case r.sec == ghzSectionStatus:
 		// [OK]            320 responses
 		if len(f) != 3 || f[0][0] != '[' || f[0][len(f[0])-1] != ']' || string(f[2]) != "responses" {
 			return st.close()
@@ -219,7 +219,7 @@ func (st *ghzState) line(b []byte, ln int) error {
 		default:
 			r.failed = addSat(r.failed, n)
 		}
-	case r.sec == gsErrors:
+	case r.sec == ghzSectionErrors:
 		if len(f) < 2 || f[0][0] != '[' {
 			return st.close()
 		}
@@ -246,7 +246,7 @@ func (st *ghzState) summaryKey(f [][]byte, ln int) bool {
 			return true
 		}
 		r.rps = v
-		r.keys |= gkRPS
+		r.keys |= ghzKeyRPS
 	case "Total:", "Slowest:", "Fastest:", "Average:":
 		if len(f) != 3 {
 			return false
@@ -259,19 +259,19 @@ func (st *ghzState) summaryKey(f [][]byte, ln int) bool {
 		switch string(f[0]) {
 		case "Total:":
 			r.totalMs = ms
-			r.keys |= gkTotal
+			r.keys |= ghzKeyTotal
 			if st.detect && r.hasCount {
 				st.found = true
 			}
 		case "Slowest:":
 			r.slow = ms
-			r.keys |= gkSlow
+			r.keys |= ghzKeySlow
 		case "Fastest:":
 			r.fast = ms
-			r.keys |= gkFast
+			r.keys |= ghzKeyFast
 		case "Average:":
 			r.avg = ms
-			r.keys |= gkAvg
+			r.keys |= ghzKeyAvg
 		}
 	default:
 		return false
@@ -298,7 +298,7 @@ func (st *ghzState) close() error {
 	if r.bad != "" {
 		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "ghz: malformed " + r.bad}
 	}
-	if r.keys != gkTotal|gkSlow|gkFast|gkAvg|gkRPS || !r.hasStatus {
+	if r.keys != ghzKeyTotal|ghzKeySlow|ghzKeyFast|ghzKeyAvg|ghzKeyRPS || !r.hasStatus {
 		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
 			Msg: "ghz summary without its Total, Slowest, Fastest, Average, Requests/sec or status code lines (cut paste?)"}
 	}

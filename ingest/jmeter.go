@@ -176,7 +176,7 @@ func (g *jtlAgg) add(s *jtlSample) error {
 		meta.Target = target
 		key = "url " + key
 	} else {
-		label := clip(s.label)
+		label := jtlClip(s.label)
 		key = "label " + label
 		meta.Notes = []string{"JMeter sampler " + strconv.Quote(label) + " (the results do not show its URL)"}
 	}
@@ -184,7 +184,7 @@ func (g *jtlAgg) add(s *jtlSample) error {
 	g.sink.observe(h, s.threads)
 
 	req := Request{Start: s.start, LatencyMs: s.elapsedMs, BytesIn: max(s.bytes, 0)}
-	status, isHTTP := httpStatus(s.code)
+	status, isHTTP := jtlHTTPStatus(s.code)
 	switch {
 	case s.success && isHTTP:
 		req.Status = status
@@ -198,9 +198,9 @@ func (g *jtlAgg) add(s *jtlSample) error {
 		req.Status = status
 		switch {
 		case s.failure != "":
-			req.Error = oneLine(s.failure)
+			req.Error = jtlOneLine(s.failure)
 		case status < 400:
-			req.Error = oneLine(strings.TrimSpace("JMeter sample failed: " + s.code + " " + s.message))
+			req.Error = jtlOneLine(strings.TrimSpace("JMeter sample failed: " + s.code + " " + s.message))
 		}
 	default:
 		req.Error = jtlTransportError(s)
@@ -237,11 +237,11 @@ func jtlTransportError(s *jtlSample) string {
 	if e == "" {
 		e = "JMeter sample failed"
 	}
-	return oneLine(e)
+	return jtlOneLine(e)
 }
 
-// httpStatus returns the HTTP status a response code holds, if any.
-func httpStatus(code string) (int32, bool) {
+// jtlHTTPStatus returns the HTTP status a response code holds, if any.
+func jtlHTTPStatus(code string) (int32, bool) {
 	n, err := strconv.Atoi(strings.TrimSpace(code))
 	if err != nil || n < 100 || n > 599 {
 		return 0, false
@@ -249,17 +249,17 @@ func httpStatus(code string) (int32, bool) {
 	return int32(n), true
 }
 
-// oneLine folds the whitespace (multi-line assertion messages) of s and
+// jtlOneLine folds the whitespace (multi-line assertion messages) of s and
 // clips it to jtlMaxText bytes.
-func oneLine(s string) string {
+func jtlOneLine(s string) string {
 	if strings.ContainsAny(s, "\r\n\t") || strings.Contains(s, "  ") {
 		s = strings.Join(strings.Fields(s), " ")
 	}
-	return clip(s)
+	return jtlClip(s)
 }
 
-// clip cuts s to at most jtlMaxText bytes on a rune boundary.
-func clip(s string) string {
+// jtlClip cuts s to at most jtlMaxText bytes on a rune boundary.
+func jtlClip(s string) string {
 	if len(s) <= jtlMaxText {
 		return s
 	}

@@ -141,14 +141,14 @@ var (
 
 // jtlBareRecord reports whether rec looks like a header-less JMeter record.
 func jtlBareRecord(rec []string) bool {
-	if len(rec) < 8 || len(rec[0]) < 11 || len(rec[0]) > 13 || !allDigits(rec[0]) ||
-		len(rec[1]) == 0 || len(rec[1]) > 10 || !allDigits(rec[1]) {
+	if len(rec) < 8 || len(rec[0]) < 11 || len(rec[0]) > 13 || !jtlAllDigits(rec[0]) ||
+		len(rec[1]) == 0 || len(rec[1]) > 10 || !jtlAllDigits(rec[1]) {
 		return false
 	}
 	return rec[7] == "true" || rec[7] == "false"
 }
 
-func allDigits(s string) bool {
+func jtlAllDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false
@@ -289,22 +289,22 @@ func jtlRecord(rec []string, c jtlColumns, tp *jtlTime, g *jtlAgg) (s jtlSample,
 	}
 	var ok bool
 	if s.start, ok = tp.parse(get(c.ts), g); !ok {
-		return s, fmt.Sprintf("time stamp %q", clip(get(c.ts)))
+		return s, fmt.Sprintf("time stamp %q", jtlClip(get(c.ts)))
 	}
 	if s.elapsedMs, ok = jtlElapsed(get(c.elapsed)); !ok {
-		return s, fmt.Sprintf("elapsed %q", clip(get(c.elapsed)))
+		return s, fmt.Sprintf("elapsed %q", jtlClip(get(c.elapsed)))
 	}
 	s.label, s.code, s.message, s.failure, s.url = get(c.label), get(c.code), get(c.message), get(c.failure), get(c.url)
 	if c.success >= 0 {
 		if s.success, ok = jtlBool(get(c.success)); !ok {
-			return s, fmt.Sprintf("success %q", clip(get(c.success)))
+			return s, fmt.Sprintf("success %q", jtlClip(get(c.success)))
 		}
 	} else {
-		st, isHTTP := httpStatus(s.code)
+		st, isHTTP := jtlHTTPStatus(s.code)
 		s.success = isHTTP && st < 400
 	}
 	if s.bytes, ok = jtlInt(get(c.bytes)); !ok {
-		return s, fmt.Sprintf("bytes %q", clip(get(c.bytes)))
+		return s, fmt.Sprintf("bytes %q", jtlClip(get(c.bytes)))
 	}
 	all, okAll := jtlInt(get(c.all))
 	grp, okGrp := jtlInt(get(c.grp))

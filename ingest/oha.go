@@ -63,11 +63,11 @@ func (ohaParser) Name() string { return "oha" }
 type ohaSection uint8
 
 const (
-	osSummary ohaSection = iota
-	osOther              // histogram, details, breakdowns: skipped
-	osLat
-	osStatus
-	osErrors
+	ohaSectionSummary ohaSection = iota
+	ohaSectionOther              // histogram, details, breakdowns: skipped
+	ohaSectionLat
+	ohaSectionStatus
+	ohaSectionErrors
 )
 
 // ohaRun accumulates one summary.
@@ -171,11 +171,11 @@ func ohaSize(num, unit []byte) (float64, bool) {
 
 // Summary keys, as bits of ohaRun.keys.
 const (
-	okTotal = 1 << iota
-	okSlow
-	okFast
-	okAvg
-	okRPS
+	ohaKeyTotal = 1 << iota
+	ohaKeySlow
+	ohaKeyFast
+	ohaKeyAvg
+	ohaKeyRPS
 )
 
 // line handles one input line.
@@ -210,13 +210,13 @@ func (st *ohaState) line(b []byte, ln int) error {
 		// A section heading.
 		switch h := string(s); {
 		case h == "Latency distribution:" || h == "Response time distribution:":
-			r.sec = osLat
+			r.sec = ohaSectionLat
 		case h == "Status code distribution:":
-			r.sec, r.hasStatus = osStatus, true
+			r.sec, r.hasStatus = ohaSectionStatus, true
 		case h == "Error distribution:":
-			r.sec = osErrors
+			r.sec = ohaSectionErrors
 		case strings.HasPrefix(h, "Response time ") || strings.HasPrefix(h, "Details ") || strings.HasPrefix(h, "Latency "):
-			r.sec = osOther
+			r.sec = ohaSectionOther
 		default:
 			return st.close()
 		}
@@ -224,13 +224,13 @@ func (st *ohaState) line(b []byte, ln int) error {
 		return nil
 	}
 	switch r.sec {
-	case osSummary:
+	case ohaSectionSummary:
 		if !st.summaryKey(f, ln) {
 			return st.close()
 		}
-	case osOther:
+	case ohaSectionOther:
 		// histogram bars and details rows
-	case osLat:
+	case ohaSectionLat:
 		// 10.00% in 0.0014 secs; 10% in 0.1545 secs
 		if len(f) != 4 || string(f[1]) != "in" || !bytes.HasSuffix(f[0], []byte("%")) {
 			return st.close()
@@ -245,9 +245,9 @@ func (st *ohaState) line(b []byte, ln int) error {
 		} else if len(r.pcts) < maxPercentiles {
 			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
 		}
-	case osStatus:
+	case ohaSectionStatus:
 		// [200] 20000 responses
-		code, ok := heyBracketed(f[0])
+		code, ok := bracketedCount(f[0])
 		if len(f) != 3 || !ok || string(f[2]) != "responses" {
 			return st.close()
 		}
@@ -260,9 +260,9 @@ func (st *ohaState) line(b []byte, ln int) error {
 			r.codes = map[int64]int64{}
 		}
 		r.codes[code] = addSat(r.codes[code], n)
-	case osErrors:
+	case ohaSectionErrors:
 		// [9] aborted due to deadline
-		n, ok := heyBracketed(f[0])
+		n, ok := bracketedCount(f[0])
 		if len(f) < 2 || !ok {
 			return st.close()
 		}
@@ -292,11 +292,11 @@ func (st *ohaState) summaryKey(f [][]byte, ln int) bool {
 			r.malformed(ln, "Requests/sec line")
 		}
 		r.rps = v
-		r.keys |= okRPS
+		r.keys |= ohaKeyRPS
 	case (key == "Total:" || key == "Slowest:" || key == "Fastest:" || key == "Average:") && len(f) == 3:
 		if isNaN(f[1]) {
 			r.nanLat = true
-			r.keys |= map[string]uint8{"Total:": okTotal, "Slowest:": okSlow, "Fastest:": okFast, "Average:": okAvg}[key]
+			r.keys |= map[string]uint8{"Total:": ohaKeyTotal, "Slowest:": ohaKeySlow, "Fastest:": ohaKeyFast, "Average:": ohaKeyAvg}[key]
 			return true
 		}
 		ms, ok := ohaTime(f[1], f[2])
@@ -307,19 +307,19 @@ func (st *ohaState) summaryKey(f [][]byte, ln int) bool {
 		switch key {
 		case "Total:":
 			r.totalMs = ms
-			r.keys |= okTotal
+			r.keys |= ohaKeyTotal
 			if st.detect {
 				st.found = true
 			}
 		case "Slowest:":
 			r.slow = ms
-			r.keys |= okSlow
+			r.keys |= ohaKeySlow
 		case "Fastest:":
 			r.fast = ms
-			r.keys |= okFast
+			r.keys |= ohaKeyFast
 		case "Average:":
 			r.avg = ms
-			r.keys |= okAvg
+			r.keys |= ohaKeyAvg
 		}
 	case key == "Total" && len(f) == 4 && string(f[1]) == "data:":
 		v, ok := ohaSize(f[2], f[3])
@@ -362,7 +362,7 @@ func (st *ohaState) close() error {
 	if r.bad != "" {
 		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "oha: malformed " + r.bad}
 	}
-	if r.keys != okTotal|okSlow|okFast|okAvg|okRPS || !r.hasStatus {
+	if r.keys != ohaKeyTotal|ohaKeySlow|ohaKeyFast|ohaKeyAvg|ohaKeyRPS || !r.hasStatus {
 		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
 			Msg: "oha summary without its Total, Slowest, Fastest, Average, Requests/sec or status code lines (cut paste?)"}
 	}

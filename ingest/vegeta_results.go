@@ -115,15 +115,6 @@ func (p vegetaResultsParser) Detect(head []byte) bool {
 	return false
 }
 
-// firstNonBlank returns the first non-blank line of head without
-// surrounding whitespace (and without a UTF-8 byte order mark).
-func firstNonBlank(head []byte) []byte {
-	if l := headNonBlank(head, 1); len(l) > 0 {
-		return l[0]
-	}
-	return nil
-}
-
 // vegetaCSVLooksRight checks the columns of a vegeta CSV record by their
 // content before the decoder is tried.
 func vegetaCSVLooksRight(line []byte) bool {
@@ -160,13 +151,13 @@ func vegetaTimeOK(t time.Time) bool {
 	return !t.Before(vegetaMinTime) && t.Before(vegetaMaxTime)
 }
 
-// lineFeeder is an io.Reader over the lines of a bufio.Reader that hands
+// vegetaLineFeeder is an io.Reader over the lines of a bufio.Reader that hands
 // out at most one line per Read call, so that a decoder on top of it never
 // reads past the record it decodes: line then is that record's last line.
 // Lines longer than the buffer are replaced by a line that decodes as
 // nothing (memory stays bounded); blank lines are skipped; a last line
 // without a line end gets one.
-type lineFeeder struct {
+type vegetaLineFeeder struct {
 	br    *bufio.Reader
 	cur   []byte
 	line  int   // lines handed out so far
@@ -176,16 +167,16 @@ type lineFeeder struct {
 	tmp   []byte
 }
 
-func newLineFeeder(r io.Reader) *lineFeeder {
+func newVegetaLineFeeder(r io.Reader) *vegetaLineFeeder {
 	br, ok := r.(*bufio.Reader)
 	if !ok || br.Size() < maxLine {
 		br = bufio.NewReaderSize(r, maxLine)
 	}
-	return &lineFeeder{br: br}
+	return &vegetaLineFeeder{br: br}
 }
 
 // Read implements io.Reader.
-func (f *lineFeeder) Read(p []byte) (int, error) {
+func (f *vegetaLineFeeder) Read(p []byte) (int, error) {
 	for len(f.cur) == 0 {
 		if f.err != nil {
 			return 0, f.err
@@ -284,7 +275,7 @@ func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts Option
 		return g.parseGob(ctx, r, opts)
 	}
 	// CSV, with vegeta's decoder over one line at a time.
-	feed := newLineFeeder(r)
+	feed := newVegetaLineFeeder(r)
 	dec := vegeta.NewCSVDecoder(feed)
 	var res vegeta.Result
 	for n := 1; ; n++ {
@@ -512,36 +503,36 @@ type vegetaRecord struct {
 
 // Bits of the fields decodeVegetaJSON reads, in the order vegeta writes them.
 const (
-	vkAttack = 1 << iota
-	vkCode
-	vkTimestamp
-	vkLatency
-	vkBytesIn
-	vkError
-	vkMethod
-	vkURL
-	vkAll = 1<<iota - 1
+	vegetaFieldAttack = 1 << iota
+	vegetaFieldCode
+	vegetaFieldTimestamp
+	vegetaFieldLatency
+	vegetaFieldBytesIn
+	vegetaFieldError
+	vegetaFieldMethod
+	vegetaFieldURL
+	vegetaFieldAll = 1<<iota - 1
 )
 
 // vegetaKeyBit maps a key to its bit, 0 for keys not read.
 func vegetaKeyBit(key string) int {
 	switch key {
 	case "attack":
-		return vkAttack
+		return vegetaFieldAttack
 	case "code":
-		return vkCode
+		return vegetaFieldCode
 	case "timestamp":
-		return vkTimestamp
+		return vegetaFieldTimestamp
 	case "latency":
-		return vkLatency
+		return vegetaFieldLatency
 	case "bytes_in":
-		return vkBytesIn
+		return vegetaFieldBytesIn
 	case "error":
-		return vkError
+		return vegetaFieldError
 	case "method":
-		return vkMethod
+		return vegetaFieldMethod
 	case "url":
-		return vkURL
+		return vegetaFieldURL
 	}
 	return 0
 }
@@ -604,7 +595,7 @@ func decodeVegetaJSONMode(line []byte, r *vegetaRecord, stopAtHeaders bool) erro
 			// A string: its base64 is not decoded (nor checked).
 			in.UnsafeFieldName(true)
 		case "headers":
-			if stopAtHeaders && seen == vkAll {
+			if stopAtHeaders && seen == vegetaFieldAll {
 				return in.Error()
 			}
 			// An object of arrays of strings, read without building it.
@@ -688,18 +679,18 @@ const maxVegetaGobMessage = 64 << 20
 
 // newVegetaGobDecoder returns a gob decoder of r whose messages are at
 // most maxVegetaGobMessage bytes, and its guard.
-func newVegetaGobDecoder(r io.Reader) (*gob.Decoder, *gobGuard) {
+func newVegetaGobDecoder(r io.Reader) (*gob.Decoder, *vegetaGobGuard) {
 	br, ok := r.(*bufio.Reader)
 	if !ok {
 		br = bufio.NewReader(r)
 	}
-	g := &gobGuard{br: br}
+	g := &vegetaGobGuard{br: br}
 	return gob.NewDecoder(g), g
 }
 
-// gobGuard passes a gob stream through message by message (a count, then
+// vegetaGobGuard passes a gob stream through message by message (a count, then
 // that many bytes) and fails a message longer than maxVegetaGobMessage.
-type gobGuard struct {
+type vegetaGobGuard struct {
 	br     *bufio.Reader
 	left   int64 // bytes of the current message (with its count) still to pass
 	passed int64 // bytes passed so far
@@ -707,7 +698,7 @@ type gobGuard struct {
 }
 
 // Read implements io.Reader.
-func (g *gobGuard) Read(p []byte) (int, error) {
+func (g *vegetaGobGuard) Read(p []byte) (int, error) {
 	if g.err != nil {
 		return 0, g.err
 	}

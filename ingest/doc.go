@@ -11,7 +11,8 @@
 // per-request logs also samples and series, built by the Requests
 // aggregator), with bounded memory, so files of any size can be read.
 //
-// Parsers in this package:
+// Formats in this package, each read by the parser in the file named
+// after it (formats.go lists them in the order Detect tries them):
 //
 //   - "wrk" reads the text output of wrk and wrk2 (Run.Tool tells them
 //     apart). Units are converted as SCHEMA.md says: latencies to ms,

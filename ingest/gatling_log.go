@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -78,9 +79,10 @@ type gatlingUsers struct {
 // Parse streams the requests of r to sink, one run per RUN record.
 func (gatlingLogParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	a := NewRequests(opts, sink)
-	h := -1
 	runs := 0
+	var meta RequestRun
 	var users []gatlingUsers
+	var usersOf []int // the RUN record of each run (one per record and request name)
 	var errors int64
 	err := eachLine(ctx, r, opts.Source, func(b []byte, ln int) error {
 		b = bytes.TrimRight(b, "\r")
@@ -96,27 +98,33 @@ func (gatlingLogParser) Parse(ctx context.Context, r io.Reader, opts Options, si
 			}
 			a.Good()
 			runs++
-			meta := RequestRun{Tool: "gatling", LoadModel: results.LoadOpen, UnixTime: true, NoHTTPStatus: true, NoBytes: true,
+			meta = RequestRun{Tool: "gatling", LoadModel: results.LoadOpen, UnixTime: true, NoHTTPStatus: true, NoBytes: true,
 				Notes: []string{"simulation " + string(f[1]),
 					"load model taken as open: Gatling's injection profiles are, unless concurrent-users ones were used (the log does not tell)"}}
 			if v := string(f[len(f)-1]); v != "" {
 				meta.Notes = append(meta.Notes, "Gatling "+strings.TrimSpace(v))
 			}
-			h = a.Run("run#"+strconv.Itoa(runs), meta)
 			users = append(users, gatlingUsers{})
 		case "REQUEST":
-			if h < 0 {
+			if runs == 0 {
 				a.Bad(ln, "REQUEST before the RUN record")
 				return nil
 			}
-			req, bad := gatlingRequest(f)
+			req, name, bad := gatlingRequest(f)
 			if bad != "" {
 				a.Bad(ln, bad)
 				return nil
 			}
+			m := meta
+			m.Notes = slices.Clone(meta.Notes)
+			m.Endpoint = name
+			h := a.Run("run#"+strconv.Itoa(runs)+"\x00"+name, m)
+			if h == len(usersOf) {
+				usersOf = append(usersOf, runs-1)
+			}
 			return a.Add(h, ln, req)
 		case "USER":
-			if h < 0 {
+			if runs == 0 {
 				a.Bad(ln, "USER before the RUN record")
 				return nil
 			}
@@ -147,9 +155,9 @@ func (gatlingLogParser) Parse(ctx context.Context, r io.Reader, opts Options, si
 	if runs == 0 {
 		return &NoOutputError{File: opts.Source, LookedFor: []string{"gatling-log"}}
 	}
-	for i, u := range users {
-		if i < a.Runs() && u.max > 0 {
-			a.Meta(i).Connections = results.Ptr(int32(min(u.max, math.MaxInt32)))
+	for h, run := range usersOf {
+		if u := users[run]; u.max > 0 {
+			a.Meta(h).Connections = results.Ptr(int32(min(u.max, math.MaxInt32)))
 		}
 	}
 	if errors > 0 && a.Runs() > 0 {
@@ -170,7 +178,7 @@ func gatlingTruncate(s string, n int) string {
 // gatlingRequest reads a REQUEST record: the status (OK or KO) is the
 // first such field after the name; the timestamps between the name and
 // the status are its start (the first) and end (the last).
-func gatlingRequest(f [][]byte) (Request, string) {
+func gatlingRequest(f [][]byte) (req Request, name, bad string) {
 	k := -1
 	for i := 3; i < len(f); i++ {
 		if s := string(f[i]); s == "OK" || s == "KO" {
@@ -179,7 +187,7 @@ func gatlingRequest(f [][]byte) (Request, string) {
 		}
 	}
 	if k < 0 {
-		return Request{}, "REQUEST record without OK or KO"
+		return req, "", "REQUEST record without OK or KO"
 	}
 	// Timestamps: the run of numeric fields before the status.
 	j := k
@@ -190,14 +198,14 @@ func gatlingRequest(f [][]byte) (Request, string) {
 		j--
 	}
 	if k-j < 2 || j < 2 {
-		return Request{}, "REQUEST record without its start and end times"
+		return req, "", "REQUEST record without its start and end times"
 	}
 	start, _ := parseUint(f[j])
 	end, _ := parseUint(f[k-1])
 	if end < start || start > math.MaxInt64/1_000_000 {
-		return Request{}, fmt.Sprintf("REQUEST ends (%d) before it starts (%d)", end, start)
+		return req, "", fmt.Sprintf("REQUEST ends (%d) before it starts (%d)", end, start)
 	}
-	req := Request{Start: start * 1e6, LatencyMs: float64(end - start)}
+	req = Request{Start: start * 1e6, LatencyMs: float64(end - start)}
 	if string(f[k]) == "KO" {
 		msg := ""
 		if k+1 < len(f) {
@@ -206,5 +214,5 @@ func gatlingRequest(f [][]byte) (Request, string) {
 		req.Error = "KO " + msg
 		req.Error = strings.TrimSpace(req.Error)
 	}
-	return req, ""
+	return req, gatlingTruncate(string(f[j-1]), 200), ""
 }

@@ -6,33 +6,45 @@ import (
 	"testing"
 )
 
-// TestGatlingLog checks the runs of simulation.log files: requests,
-// KO errors, users, samples.
+// TestGatlingLog checks the runs of simulation.log files: one per RUN
+// record and request name (its endpoint, when there are several),
+// requests, KO errors, users, samples.
 func TestGatlingLog(t *testing.T) {
-	for _, c := range []struct {
-		file           string
+	type run struct {
+		endpoint       string
 		requests, errs int64
-		conns          int32
 		mean           float64
+	}
+	for _, c := range []struct {
+		file    string
+		conns   int32
+		runs    []run
+		samples int
 	}{
-		// 60 REQUEST records, all OK; at most 6 users active at once
-		{file: "francisco-3.9.5-simulation.log", requests: 60, conns: 6, mean: 15.583333333333334},
-		// one KO of two: 1573776125919-1573776120651 = 5268 ms, 1573776129161-1573776125622 = 3539 ms
-		{file: "sagemaker-3.2-edited-simulation.log", requests: 2, errs: 1, mean: (5268 + 3539) / 2.0},
+		// 60 REQUEST records, all OK, 20 of each request (means by awk over
+		// end - start); at most 6 users active at once
+		{file: "francisco-3.9.5-simulation.log", conns: 6, samples: 60, runs: []run{
+			{"01_Get_Specific_Post", 20, 0, 19.35}, {"02_Get_Comments_For_Post", 20, 0, 12}, {"03_Create_Post", 20, 0, 15.4}}},
+		// one request name; one KO of two: 1573776125919-1573776120651 = 5268 ms, 1573776129161-1573776125622 = 3539 ms
+		{file: "sagemaker-3.2-edited-simulation.log", samples: 2, runs: []run{{"", 2, 1, (5268 + 3539) / 2.0}}},
 	} {
 		var col collect
 		in := readPlain(t, "testdata/gatling/"+c.file)
-		if err := Parse(context.Background(), strings.NewReader(string(in)), Options{Source: c.file}, &col); err != nil || len(col.runs) != 1 {
+		if err := Parse(context.Background(), strings.NewReader(string(in)), Options{Source: c.file}, &col); err != nil || len(col.runs) != len(c.runs) {
 			t.Fatalf("%s: %d runs, err %v", c.file, len(col.runs), err)
 		}
-		r := col.runs[0]
-		if r.Tool != "gatling" || r.Requests != c.requests || r.Errors != c.errs || r.Non2xx != nil || r.BytesIn != nil || !r.HasSamples {
-			t.Errorf("%s: requests %d errors %d non2xx %v bytes %v", c.file, r.Requests, r.Errors, r.Non2xx, r.BytesIn)
+		for i, w := range c.runs {
+			r := col.runs[i]
+			if r.Tool != "gatling" || ptrString(r.Endpoint) != w.endpoint || r.Requests != w.requests || r.Errors != w.errs || r.Non2xx != nil ||
+				r.BytesIn != nil || !r.HasSamples || !ptrEq(r.LatMeanMs, w.mean) {
+				t.Errorf("%s run %d: endpoint %q requests %d errors %d non2xx %v bytes %v mean %v, want %+v", c.file, i,
+					ptrString(r.Endpoint), r.Requests, r.Errors, r.Non2xx, r.BytesIn, *r.LatMeanMs, w)
+			}
+			if c.conns > 0 && (r.Connections == nil || *r.Connections != c.conns) {
+				t.Errorf("%s run %d: connections %v", c.file, i, r.Connections)
+			}
 		}
-		if c.conns > 0 && (r.Connections == nil || *r.Connections != c.conns) || !ptrEq(r.LatMeanMs, c.mean) {
-			t.Errorf("%s: connections %v mean %v", c.file, r.Connections, r.LatMeanMs)
-		}
-		if len(col.samples) != int(c.requests) {
+		if len(col.samples) != c.samples {
 			t.Errorf("%s: %d samples", c.file, len(col.samples))
 		}
 	}

@@ -17,7 +17,8 @@ import (
 //
 // What a run is: runs are systems under test, so the samples of a file are
 // grouped by the scheme://host:port of their URL when the file saves URLs
-// (labelled host:port); samples without a URL (JMeter 2.13 does not save
+// (labelled host:port) and by sampler label (a file with several labels
+// gives one run per label, its endpoint the label); samples without a URL (JMeter 2.13 does not save
 // it by default; non-HTTP samplers) are grouped by sampler label, with an
 // empty target (the run is then named after the file) and the label in the
 // notes. The load model is closed (threads); a run's connections are the
@@ -171,12 +172,12 @@ func (g *jtlAgg) add(s *jtlSample) error {
 		return nil
 	}
 	key, target, ok := g.runOf(s)
-	meta := RequestRun{Tool: jmeterTool, LoadModel: results.LoadClosed, UnixTime: true}
+	label := jtlClip(s.label)
+	meta := RequestRun{Tool: jmeterTool, LoadModel: results.LoadClosed, UnixTime: true, Endpoint: endpointOf("", label)}
 	if ok {
 		meta.Target = target
-		key = "url " + key
+		key = "url " + key + "\x00" + label
 	} else {
-		label := jtlClip(s.label)
 		key = "label " + label
 		meta.Notes = []string{"JMeter sampler " + strconv.Quote(label) + " (the results do not show its URL)"}
 	}

@@ -167,7 +167,7 @@ func (q *k6Req) add(a *Requests, ln int) error {
 	if !strings.Contains(target, "://") {
 		target = q.url
 	}
-	meta := RequestRun{Tool: "k6", LoadModel: results.LoadClosed, Target: target, UnixTime: true}
+	meta := RequestRun{Tool: "k6", LoadModel: results.LoadClosed, Target: target, UnixTime: true, Endpoint: endpointOf(q.method, q.name)}
 	if q.scenario != "" {
 		meta.Notes = append(meta.Notes, "k6 scenario "+q.scenario)
 	}

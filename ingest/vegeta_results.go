@@ -634,7 +634,7 @@ const maxVegetaTargets = 32
 // maxVegetaTargets targets, the requests of further targets go to one run
 // per attack, method and host (scheme://host/).
 func vegetaRun(a *Requests, handles map[vegetaKey]int, k vegetaKey) int {
-	meta := RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: k.url, UnixTime: true}
+	meta := RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: k.url, UnixTime: true, Endpoint: endpointOf(k.method, k.url)}
 	if k.attack != "" {
 		meta.Notes = append(meta.Notes, "vegeta attack "+strconv.Quote(k.attack))
 	}
@@ -646,7 +646,7 @@ func vegetaRun(a *Requests, handles map[vegetaKey]int, k vegetaKey) int {
 			}
 			host += "/"
 		}
-		meta.Target = host
+		meta.Target, meta.Endpoint = host, ""
 		meta.Notes = append(meta.Notes, fmt.Sprintf("more than %d targets: the requests to the others are merged per host", maxVegetaTargets))
 		return a.Run(k.attack+"\x00"+k.method+" "+host+"\x00merged", meta)
 	}

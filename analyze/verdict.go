@@ -120,6 +120,10 @@ type Settings struct {
 	Connections      *int32
 	TargetRPS        *float64
 	PlannedDurationS *float64
+	// Endpoint is the request the runs are about (runs.endpoint), when
+	// the tool split the test into several: the runs of one endpoint are
+	// repetitions of each other, not those of another endpoint.
+	Endpoint *string
 }
 
 // Equal reports whether two settings are the same, so that runs at them
@@ -127,7 +131,11 @@ type Settings struct {
 func (s Settings) Equal(o Settings) bool { return s.key() == o.key() }
 
 func (s Settings) key() string {
-	return fmt.Sprintf("%s|%s|%s|%s|%s|%s", s.Tool, s.LoadModel, keyOf(s.Threads), keyOf(s.Connections), keyOf(s.TargetRPS), keyOf(s.PlannedDurationS))
+	ep := "-"
+	if s.Endpoint != nil {
+		ep = "=" + *s.Endpoint
+	}
+	return fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s", s.Tool, s.LoadModel, keyOf(s.Threads), keyOf(s.Connections), keyOf(s.TargetRPS), keyOf(s.PlannedDurationS), ep)
 }
 
 // keyOf formats an optional setting for Settings.key: "-" for none.
@@ -384,7 +392,7 @@ func labelsInOrder(runs []results.Run) []string {
 
 func settingsOf(r results.Run) Settings {
 	return Settings{Tool: r.Tool, LoadModel: r.LoadModel, Threads: r.Threads, Connections: r.Connections,
-		TargetRPS: r.TargetRPS, PlannedDurationS: r.PlannedDurationS}
+		TargetRPS: r.TargetRPS, PlannedDurationS: r.PlannedDurationS, Endpoint: r.Endpoint}
 }
 
 // groupRuns groups a system's runs by settings; groups are ordered by

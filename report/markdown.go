@@ -71,6 +71,7 @@ func (m *md) all(meta Meta) {
 	}
 	m.answers()
 	m.systems()
+	m.endpoints()
 	m.comparisons()
 	m.thresholds()
 	m.warmup()

@@ -193,6 +193,8 @@ type SummaryRunBrief struct {
 	Label  string `json:"label"`
 	Source string `json:"source"`
 	Line   int32  `json:"source_line"`
+	// Parts are the runs merged into this one at analysis, if any.
+	Parts []Part `json:"parts,omitempty"`
 }
 
 // NewSummary converts a Verdict to the summary.json document. generatedBy
@@ -274,10 +276,19 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 // JSON writes the summary.json of a Verdict: indented, keys in a fixed
 // order, no HTML escaping, the same bytes for the same Verdict.
 func JSON(w io.Writer, v *analyze.Verdict, generatedBy string) error {
+	return JSONMeta(w, v, Meta{GeneratedBy: generatedBy})
+}
+
+// JSONMeta is JSON with what meta adds: the parts of merged runs.
+func JSONMeta(w io.Writer, v *analyze.Verdict, meta Meta) error {
+	s := NewSummary(v, meta.GeneratedBy)
+	for i := range s.Runs {
+		s.Runs[i].Parts = meta.Parts[s.Runs[i].RunID]
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(NewSummary(v, generatedBy))
+	return enc.Encode(s)
 }
 
 // summaryChecks converts the threshold checks; a value is rounded as its

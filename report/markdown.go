@@ -26,6 +26,17 @@ type Meta struct {
 	Inputs      []string // the inputs, in the order given
 	// Rejected are inputs that could not be read, with why.
 	Rejected []Rejected
+	// Parts are the parts of the runs merged at analysis, by the merged
+	// run's run_id (summary.json's runs[].parts).
+	Parts map[string][]Part
+}
+
+// Part is a run of one source that analysis merged with others into one
+// run (several load generators driving one test).
+type Part struct {
+	RunID  string `json:"run_id"`
+	Source string `json:"source"`
+	Index  int32  `json:"index"`
 }
 
 // Rejected is an input that could not be ingested.

@@ -22,7 +22,7 @@ func runParse(ctx context.Context, args []string, e *env) error {
 	labels := labelFlag{}
 	fs.Var(labels, "label", "show a target under a name: `host:port=name`, or a file name for logs without a target (repeatable)")
 	in := addInputFlags(fs)
-	plan, exp, err := in.parseInputs(fs, args, nil)
+	plan, exp, err := in.parseInputs(fs, args, nil, nil)
 	if err != nil {
 		return err
 	}

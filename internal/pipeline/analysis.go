@@ -47,6 +47,9 @@ type Overrides struct {
 	// Order follows the manifest's order: the command line's inputs in
 	// the order given.
 	Order []string
+	// Merge are groups of sources whose runs are parts of one test
+	// (--merge), merged as well as the manifest's merge:.
+	Merge []MergeRule
 	// SLO are thresholds checked as well as the manifest's slo:.
 	SLO []gate.Threshold
 	// FailOn replaces the manifest's gate.fail_on when not nil.
@@ -258,10 +261,28 @@ func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string
 		return nil, err
 	}
 	for i := range set.Runs {
-		set.Runs[i].Seq = int32(i)
 		if i == 0 || set.Runs[i].Source != set.Runs[i-1].Source {
 			meta.Inputs = append(meta.Inputs, set.Runs[i].Source)
 		}
+	}
+	merged, err := p.mergeParts(ctx, req.Experiment, &set, n)
+	if err != nil {
+		var ne *NameError
+		if errors.As(err, &ne) {
+			ne.Known = n.known
+		}
+		return nil, err
+	}
+	for _, m := range merged {
+		if meta.Parts == nil {
+			meta.Parts = map[string][]report.Part{}
+		}
+		for _, r := range m.Parts {
+			meta.Parts[m.Run.RunID] = append(meta.Parts[m.Run.RunID], report.Part{RunID: r.RunID, Source: r.Source, Index: r.Index})
+		}
+	}
+	for i := range set.Runs {
+		set.Runs[i].Seq = int32(i)
 	}
 	opts := analyze.DefaultOptions()
 	m.apply(&opts)

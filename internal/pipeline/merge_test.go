@@ -176,3 +176,42 @@ func TestMergeNames(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeTextSummaries: parts without per-request data (vegeta's text
+// reports of the same attacks) merge into a run whose counts and rates
+// add up and whose percentiles are null, with a note: percentiles of the
+// parts are never averaged.
+func TestMergeTextSummaries(t *testing.T) {
+	s := newStore(t)
+	p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}
+	var rps float64
+	for _, x := range []string{"a", "b", "c"} {
+		key := "raw/mt/reports/attack-" + x + "-report.txt"
+		upload(t, s, key, mergeVegeta+"/reports/attack-"+x+"-report.txt")
+		if _, err := p.Ingest(context.Background(), key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := p.Report(context.Background(), Request{Experiment: "mt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range r.Verdict.Runs {
+		rps += run.RPS
+	}
+	m := namesManifest(t, "merge: [reports]")
+	m.Dir = "raw/mt"
+	r, err = p.Report(context.Background(), Request{Experiment: "mt", Manifest: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Verdict.Runs) != 1 {
+		t.Fatalf("%d runs", len(r.Verdict.Runs))
+	}
+	run := r.Verdict.Runs[0]
+	if run.Requests != 6000 || math.Abs(run.RPS-rps) > 1e-9 || run.LatP50Ms != nil || run.LatP99Ms != nil || run.LatStdevMs != nil ||
+		run.LatMaxMs == nil || run.Notes == nil || !strings.Contains(*run.Notes, "percentiles of the parts are never averaged") {
+		t.Errorf("merged: %d requests, %v req/s (parts %v), p50 %v p99 %v max %v, notes %v", run.Requests, run.RPS, rps, run.LatP50Ms,
+			run.LatP99Ms, run.LatMaxMs, run.Notes)
+	}
+}

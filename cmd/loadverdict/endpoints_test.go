@@ -1,13 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/loadverdict/loadverdict/report"
 )
 
 // truthEndpoints is one JMeter test of three endpoints, twice, and the
@@ -36,16 +33,9 @@ func TestEndpointsTruth(t *testing.T) {
 			if _, errOut, err := runCLI(t, "", args...); err != nil {
 				t.Fatalf("%v: %s", err, errOut)
 			}
-			b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var s report.Summary
-			if err := json.Unmarshal(b, &s); err != nil {
-				t.Fatal(err)
-			}
+			s := readSummary(t, filepath.Join(dir, "summary.json"))
 			if len(s.Systems) != 1 || len(s.Systems[0].Groups) != 3 || len(s.Endpoints) != 3 {
-				t.Fatalf("%d systems, %d endpoints: %s", len(s.Systems), len(s.Endpoints), b)
+				t.Fatalf("%d systems, %d endpoints: %+v", len(s.Systems), len(s.Endpoints), s)
 			}
 			for i, name := range []string{"home", "search", "checkout"} {
 				e, g := s.Endpoints[i], s.Systems[0].Groups[i]

@@ -1,12 +1,8 @@
 package main
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/loadverdict/loadverdict/report"
 )
 
 // TestMergeFlag: --merge FOLDER makes the three vegeta attacks of
@@ -18,14 +14,7 @@ func TestMergeFlag(t *testing.T) {
 	if _, errOut, err := runCLI(t, "", "report", "-o", dir, "--merge", parts); err != nil {
 		t.Fatalf("%v: %s", err, errOut)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s report.Summary
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
+	s := readSummary(t, filepath.Join(dir, "summary.json"))
 	if len(s.Runs) != 1 || len(s.Runs[0].Parts) != 3 || s.Runs[0].Parts[2].Source != parts+"/attack-c.bin" {
 		t.Errorf("runs %+v", s.Runs)
 	}
@@ -34,7 +23,7 @@ func TestMergeFlag(t *testing.T) {
 			t.Errorf("merged, still a split-run finding: %+v", f)
 		}
 	}
-	_, _, err = runCLI(t, "", "report", "-o", t.TempDir(), "--merge", parts+"/attack-a.bin", parts+"/attack-b.bin")
+	_, _, err := runCLI(t, "", "report", "-o", t.TempDir(), "--merge", parts+"/attack-a.bin", parts+"/attack-b.bin")
 	if code := exitCode(err); code != 2 {
 		t.Errorf("--merge of one file: exit %d (%v)", code, err)
 	}

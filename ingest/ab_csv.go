@@ -113,7 +113,7 @@ func (abCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Si
 		}
 		p, ok1 := parseUint([]byte(strings.TrimSpace(rec[0])))
 		ms, ok2 := parseDec([]byte(strings.TrimSpace(rec[1])), 0)
-		if !ok1 || !ok2 || p > 100 || p <= cur.lastP {
+		if !ok1 || !ok2 || !finite(ms) || p > 100 || p <= cur.lastP {
 			return &SyntaxError{File: opts.Source, Line: line, Msg: "ab -e: malformed row " + strconv.Quote(strings.Join(rec, ","))}
 		}
 		cur.lastP = p

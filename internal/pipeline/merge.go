@@ -66,7 +66,7 @@ func (n *namer) mergeRules() []MergeRule {
 // 1,048,576 requests); when a part has no samples they are null, and the
 // notes say why: percentiles of parts are never averaged. The notes also
 // list the parts (source#index and run_id), and so does summary.json.
-func (p *Pipeline) mergeParts(ctx context.Context, exp string, set *analyze.Set, n *namer) ([]MergedRun, error) {
+func (p *Pipeline) mergeParts(ctx context.Context, exp string, set *analyze.Set, n *namer) ([]mergedRun, error) {
 	rules := n.mergeRules()
 	if len(rules) == 0 {
 		return nil, nil
@@ -99,7 +99,7 @@ func (p *Pipeline) mergeParts(ctx context.Context, exp string, set *analyze.Set,
 		}
 		sources = append(sources, srcs)
 	}
-	var merged []MergedRun
+	var merged []mergedRun
 	for _, srcs := range sources {
 		units := mergeUnits(set.Runs, srcs)
 		for _, parts := range units {
@@ -165,9 +165,9 @@ func mergeUnits(runs []results.Run, sources []string) [][]results.Run {
 	return out
 }
 
-// MergedRun is a run made at analysis from the runs of several sources,
+// mergedRun is a run made at analysis from the runs of several sources,
 // with its parts.
-type MergedRun struct {
+type mergedRun struct {
 	Run    results.RunWithPercentiles
 	Series []results.Series
 	Parts  []results.Run
@@ -178,7 +178,7 @@ type MergedRun struct {
 
 // replace puts the merged runs in place of their parts: a merged run takes
 // its first part's place.
-func replace(set *analyze.Set, merged []MergedRun) {
+func replace(set *analyze.Set, merged []mergedRun) {
 	gone := map[string]bool{}
 	first := map[string]int{}
 	for i, m := range merged {
@@ -207,7 +207,7 @@ func replace(set *analyze.Set, merged []MergedRun) {
 }
 
 // mergeRun makes one run of its parts (see mergeParts).
-func (p *Pipeline) mergeRun(ctx context.Context, exp string, set *analyze.Set, parts []results.Run) (MergedRun, error) {
+func (p *Pipeline) mergeRun(ctx context.Context, exp string, set *analyze.Set, parts []results.Run) (mergedRun, error) {
 	first := parts[0]
 	var ids, srcs []string
 	for _, r := range parts {
@@ -290,7 +290,7 @@ func (p *Pipeline) mergeRun(ctx context.Context, exp string, set *analyze.Set, p
 	} else {
 		notes = append(notes, "a part's start is not known: the duration is the longest part's")
 	}
-	m := MergedRun{Parts: parts}
+	m := mergedRun{Parts: parts}
 	if out.HasSamples {
 		pcts, series, stdev, n, err := p.mergeSamples(ctx, exp, set, parts, out)
 		if err != nil {

@@ -66,7 +66,10 @@ func (n *namer) mergeRules() []MergeRule {
 // 1,048,576 requests); when a part has no samples they are null, and the
 // notes say why: percentiles of parts are never averaged. The notes also
 // list the parts (source#index and run_id), and so does summary.json.
-func (p *Pipeline) mergeParts(ctx context.Context, exp string, set *analyze.Set, n *namer) ([]mergedRun, error) {
+// The samples are read from the files of the generations whose runs were
+// read (samples, by run_id: see readInputs), never from a table path of
+// their own making.
+func (p *Pipeline) mergeParts(ctx context.Context, set *analyze.Set, n *namer, samples map[string]string) ([]mergedRun, error) {
 	rules := n.mergeRules()
 	if len(rules) == 0 {
 		return nil, nil
@@ -103,7 +106,7 @@ func (p *Pipeline) mergeParts(ctx context.Context, exp string, set *analyze.Set,
 	for _, srcs := range sources {
 		units := mergeUnits(set.Runs, srcs)
 		for _, parts := range units {
-			m, err := p.mergeRun(ctx, exp, set, parts)
+			m, err := p.mergeRun(ctx, set, parts, samples)
 			if err != nil {
 				return nil, err
 			}
@@ -207,7 +210,7 @@ func replace(set *analyze.Set, merged []mergedRun) {
 }
 
 // mergeRun makes one run of its parts (see mergeParts).
-func (p *Pipeline) mergeRun(ctx context.Context, exp string, set *analyze.Set, parts []results.Run) (mergedRun, error) {
+func (p *Pipeline) mergeRun(ctx context.Context, set *analyze.Set, parts []results.Run, samples map[string]string) (mergedRun, error) {
 	first := parts[0]
 	var ids, srcs []string
 	for _, r := range parts {
@@ -292,7 +295,7 @@ func (p *Pipeline) mergeRun(ctx context.Context, exp string, set *analyze.Set, p
 	}
 	m := mergedRun{Parts: parts}
 	if out.HasSamples {
-		pcts, series, stdev, n, err := p.mergeSamples(ctx, exp, set, parts, out)
+		pcts, series, stdev, n, err := p.mergeSamples(ctx, set, parts, out, samples)
 		if err != nil {
 			return m, err
 		}
@@ -349,8 +352,11 @@ func extreme(a, b *float64, first bool, pick func(x, y float64) float64) *float6
 // mergeSamples passes the samples of the parts, at their times (a part's
 // start plus the sample's offset), to one per-request aggregator, and
 // returns the merged run's percentiles (with its run_id), series, standard
-// deviation and the number of samples read.
-func (p *Pipeline) mergeSamples(ctx context.Context, exp string, set *analyze.Set, parts []results.Run, run results.Run) (
+// deviation and the number of samples read. Each part's samples come from
+// the committed samples file of its generation (samples, by run_id); a
+// file gone since the runs were read (a newer generation committed
+// meanwhile) gives a *MissingTablesError, as a missing table does.
+func (p *Pipeline) mergeSamples(ctx context.Context, set *analyze.Set, parts []results.Run, run results.Run, samples map[string]string) (
 	[]results.Percentile, []results.Series, *float64, int64, error) {
 	window := 0.0
 	for _, s := range set.Series {
@@ -366,27 +372,33 @@ func (p *Pipeline) mergeSamples(ctx context.Context, exp string, set *analyze.Se
 	h := agg.Run("merged", meta)
 	mem := memory.NewGoAllocator()
 	var n int64
-	bySource := map[string][]results.Run{}
-	var order []string
+	// The parts by samples file (a source's runs share one), in order.
+	byFile := map[string][]results.Run{}
+	var files []string
 	for _, r := range parts {
-		if _, ok := bySource[r.Source]; !ok {
-			order = append(order, r.Source)
+		key := samples[r.RunID]
+		if key == "" {
+			return nil, nil, nil, 0, fmt.Errorf("merging %s: run %s has samples but its committed generation has no samples table", r.Source, r.RunID)
 		}
-		bySource[r.Source] = append(bySource[r.Source], r)
+		if _, ok := byFile[key]; !ok {
+			files = append(files, key)
+		}
+		byFile[key] = append(byFile[key], r)
 	}
-	for _, src := range order {
+	for _, key := range files {
+		src := byFile[key][0].Source
 		offset := map[string]int64{}
-		for _, r := range bySource[src] {
+		for _, r := range byFile[key] {
 			if r.StartedAt != nil {
 				offset[r.RunID] = r.StartedAt.UnixNano()
 			} else {
 				offset[r.RunID] = 0
 			}
 		}
-		b, _, err := store.ReadAll(ctx, p.Store, store.TableKey(string(results.TableSamples), exp, src))
+		b, _, err := store.ReadAll(ctx, p.Store, key)
 		if err != nil {
 			if errors.Is(err, store.ErrNotFound) {
-				return nil, nil, nil, 0, fmt.Errorf("merging %s: its samples table is missing", src)
+				return nil, nil, nil, 0, &MissingTablesError{Sources: []string{src}}
 			}
 			return nil, nil, nil, 0, err
 		}

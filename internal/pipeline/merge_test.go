@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/json"
@@ -12,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // mergeVegeta is the truth data of three vegeta attacks run at once.
@@ -213,5 +216,85 @@ func TestMergeTextSummaries(t *testing.T) {
 		run.LatMaxMs == nil || run.Notes == nil || !strings.Contains(*run.Notes, "percentiles of the parts are never averaged") {
 		t.Errorf("merged: %d requests, %v req/s (parts %v), p50 %v p99 %v max %v, notes %v", run.Requests, run.RPS, rps, run.LatP50Ms,
 			run.LatP99Ms, run.LatMaxMs, run.Notes)
+	}
+}
+
+// TestMergeCommittedSamples: a merged run's percentiles come from the
+// samples files of the committed generations, those whose runs were read:
+// a samples file of another generation of a part (a concurrent ingest's,
+// not committed; here part c under the content of attack a) changes
+// nothing, and a committed samples file gone since is a
+// *MissingTablesError, which Analyze repairs by ingesting the part again.
+func TestMergeCommittedSamples(t *testing.T) {
+	ctx := context.Background()
+	p := mergeStore(t, "parts-bin")
+	partC := "raw/mv/parts/attack-c.bin"
+	req := Request{Experiment: "mv", Overrides: Overrides{Merge: []MergeRule{{Sources: []string{"raw/mv/parts/attack-a.bin",
+		"raw/mv/parts/attack-b.bin", partC}, Flag: "--merge"}}}}
+	r, err := p.Report(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := r.Verdict.Runs[0]
+
+	// Part c's run ids over attack a's samples, from another store.
+	other := mergeStore(t, "parts-bin")
+	upload(t, other.Store, partC, mergeVegeta+"/parts-bin/attack-a.bin")
+	if _, err := other.Ingest(ctx, partC); err != nil {
+		t.Fatal(err)
+	}
+	stray, _, err := store.ReadAll(ctx, other.Store, committedTable(t, other, "mv", partC, results.TableSamples))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Store.Put(ctx, store.TableKey(string(results.TableSamples), "mv", partC, "ffffffffffff"), bytes.NewReader(stray)); err != nil {
+		t.Fatal(err)
+	}
+	r, err = p.Report(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.Verdict.Runs[0]
+	for _, c := range [][2]*float64{{got.LatP50Ms, want.LatP50Ms}, {got.LatP99Ms, want.LatP99Ms}, {got.LatMaxMs, want.LatMaxMs}, {got.LatStdevMs, want.LatStdevMs}} {
+		if c[0] == nil || c[1] == nil || *c[0] != *c[1] {
+			t.Errorf("with a stray generation: %v, want %v", c[0], c[1])
+		}
+	}
+
+	// The committed samples file of part c deleted behind the back.
+	if err := p.Store.Delete(ctx, committedTable(t, p, "mv", partC, results.TableSamples)); err != nil {
+		t.Fatal(err)
+	}
+	var mt *MissingTablesError
+	if _, err := p.Report(ctx, req); !errors.As(err, &mt) || !slices.Equal(mt.Sources, []string{partC}) {
+		t.Fatalf("samples deleted: %v, want a *MissingTablesError of %s", err, partC)
+	}
+	if err := p.Store.Put(ctx, store.ManifestKey("mv"), strings.NewReader("merge: [[parts/*]]\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Analyze(ctx, "mv"); err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := store.ReadAll(ctx, p.Store, store.ReportKey("mv", "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		Runs []struct {
+			Parts []struct {
+				Source string `json:"source"`
+			} `json:"parts"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Runs) != 1 || len(sum.Runs[0].Parts) != 3 || sum.Runs[0].Parts[2].Source != partC {
+		t.Errorf("after Analyze: %s", b)
+	}
+	// Part c's samples are committed again, and the merge reads them.
+	committedTable(t, p, "mv", partC, results.TableSamples)
+	if r, err = p.Report(ctx, req); err != nil || *r.Verdict.Runs[0].LatP99Ms != *want.LatP99Ms || r.Verdict.Runs[0].Requests != 6000 {
+		t.Errorf("after Analyze: %v", err)
 	}
 }

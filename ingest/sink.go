@@ -95,6 +95,7 @@ func (c *cleanSink) Run(r results.RunWithPercentiles) error {
 	cleanPtr(&r.Command, "command")
 	cleanPtr(&r.Script, "script")
 	cleanPtr(&r.Notes, "notes")
+	cleanPtr(&r.Endpoint, "endpoint")
 	if slices.ContainsFunc(r.Percentiles, func(p results.Percentile) bool { return !validString(p.RunID) }) {
 		pcts := slices.Clone(r.Percentiles)
 		for i := range pcts {

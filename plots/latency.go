@@ -166,7 +166,7 @@ func Latency(in Input) (*plot.Plot, error) {
 			for i, xy := range mean {
 				bars.X[i] = xy.X
 			}
-			sc, err := plotter.NewScatter(mean)
+			sc, err := newScatter(mean)
 			if err != nil {
 				return nil, err
 			}
@@ -174,7 +174,7 @@ func Latency(in Input) (*plot.Plot, error) {
 			p.Add(bars, sc)
 		}
 		if len(p99) > 0 {
-			sc, err := plotter.NewScatter(p99)
+			sc, err := newScatter(p99)
 			if err != nil {
 				return nil, err
 			}
@@ -182,7 +182,7 @@ func Latency(in Input) (*plot.Plot, error) {
 			p.Add(sc)
 		}
 		if len(mx) > 0 {
-			sc, err := plotter.NewScatter(mx)
+			sc, err := newScatter(mx)
 			if err != nil {
 				return nil, err
 			}

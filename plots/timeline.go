@@ -261,7 +261,7 @@ func addLine(p *plot.Plot, xy plotter.XYs, sty draw.LineStyle, name string) erro
 	if len(xy) == 0 {
 		return nil
 	}
-	l, err := plotter.NewLine(xy)
+	l, err := newLine(xy)
 	if err != nil {
 		return err
 	}

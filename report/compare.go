@@ -408,6 +408,14 @@ func pickSettings(s analyze.Settings, all []analyze.Settings, differ bool) analy
 		return !differ
 	}
 	var k analyze.Settings
+	if keep(func(x analyze.Settings) string {
+		if x.Endpoint == nil {
+			return "-"
+		}
+		return "=" + *x.Endpoint
+	}) {
+		k.Endpoint = s.Endpoint
+	}
 	if keep(func(x analyze.Settings) string { return keyPart(x.TargetRPS) }) {
 		k.TargetRPS = s.TargetRPS
 	}

@@ -31,6 +31,20 @@ type Meta struct {
 	Inputs      []string // the inputs, in the order given
 	// Rejected are inputs that could not be read, with why.
 	Rejected []Rejected
+	// Removed are inputs whose upload was deleted, so their tables were
+	// removed from the analysis.
+	Removed []string
+	// Parts are the parts of the runs merged at analysis, by the merged
+	// run's run_id (summary.json's runs[].parts).
+	Parts map[string][]Part
+}
+
+// Part is a run of one source that analysis merged with others into one
+// run (several load generators driving one test).
+type Part struct {
+	RunID  string `json:"run_id"`
+	Source string `json:"source"`
+	Index  int32  `json:"index"`
 }
 
 // Rejected is an input that could not be ingested.
@@ -83,7 +97,7 @@ func newReport(v *analyze.Verdict, figs []Figure, meta Meta) *document {
 		}
 	}
 	d := &document{Title: "loadverdict: " + v.Experiment, Lead: verdictLead(v, len(v.Gate.Reasons))}
-	d.Sections = []*section{b.answers(), b.systems(), b.thresholds(), b.findings(), b.warmup(), b.latency(), b.capacity(), b.appendix(meta)}
+	d.Sections = []*section{b.answers(), b.systems(), b.endpoints(), b.thresholds(), b.findings(), b.warmup(), b.latency(), b.capacity(), b.appendix(meta)}
 	d.Sections = slices.DeleteFunc(d.Sections, func(s *section) bool { return s == nil })
 	return d
 }

@@ -385,11 +385,9 @@ func (b *reportBuilder) appendix(meta Meta) *section {
 	for _, x := range meta.Inputs {
 		in.Items = append(in.Items, listItem{Runs: []inline{mono(x)}})
 	}
-	for _, r := range meta.Rejected {
-		in.Items = append(in.Items, listItem{Runs: []inline{tx("rejected: "), mono(r.Source), tx(": " + r.Error)}})
-	}
+	in.Items = append(in.Items, rejectedRemoved(meta)...)
 	// The one source of every run, said above the runs, is not said again.
-	if !oneSource || len(meta.Rejected) > 0 || !slices.Equal(meta.Inputs, []string{v.Runs[0].Source}) {
+	if !oneSource || len(meta.Rejected) > 0 || len(meta.Removed) > 0 || !slices.Equal(meta.Inputs, []string{v.Runs[0].Source}) {
 		inputs := &section{Title: "Inputs", ID: "inputs"}
 		if len(in.Items) > 0 {
 			inputs.Blocks = append(inputs.Blocks, in)

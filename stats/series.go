@@ -234,11 +234,7 @@ func ClassifyRuns(x []float64, o RunsOptions) (RunsClassification, error) {
 		}
 		out.Steps, out.Segments = &st, st.Segments
 	} else {
-		pen := 0.0
-		if o.PenaltyFactor > 0 {
-			pen = o.PenaltyFactor * math.Log(float64(n))
-		}
-		seg, err := SegmentSeries(x, pen, o.MinSegment)
+		seg, err := SegmentLongSeries(x, o.PenaltyFactor, o.MinSegment)
 		if err != nil {
 			return none, err
 		}

@@ -57,9 +57,20 @@ func Render(v *analyze.Verdict, set analyze.Set, meta report.Meta, format plots.
 	if err := report.SummaryMarkdown(&smd, v, "report.md"); err != nil {
 		return nil, err
 	}
-	if err := report.JSON(&js, v, meta.GeneratedBy); err != nil {
+	if err := report.JSONMeta(&js, v, meta); err != nil {
 		return nil, err
 	}
 	return append(out, File{"report.md", md.Bytes()}, File{HTMLName, page.Bytes()}, File{"summary.md", smd.Bytes()},
 		File{"summary.json", js.Bytes()}), nil
+}
+
+// renderNoRuns makes the files of the report of an experiment without a
+// readable run: report.md, report.html, summary.md and summary.json
+// (report.NoRuns).
+func renderNoRuns(experiment string, meta report.Meta) ([]File, error) {
+	var md, page, smd, js bytes.Buffer
+	if err := report.NoRuns(&md, &page, &smd, &js, experiment, meta); err != nil {
+		return nil, err
+	}
+	return []File{{"report.md", md.Bytes()}, {HTMLName, page.Bytes()}, {"summary.md", smd.Bytes()}, {"summary.json", js.Bytes()}}, nil
 }

@@ -25,6 +25,9 @@ type Object struct {
 	// recorded at upload, or for local files the type of the key's
 	// extension (ContentType).
 	ContentType string
+	// VersionID is the object's version where the bucket keeps versions
+	// (S3 versioning); empty otherwise.
+	VersionID string
 }
 
 // contentTypes are the media types of the files loadverdict writes, by

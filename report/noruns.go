@@ -1,0 +1,56 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/loadverdict/loadverdict/analyze"
+)
+
+// NoRunsHeadline is the headline of an experiment of which no run could
+// be read: every upload was rejected or removed.
+const NoRunsHeadline = "No runs could be read: every input of this experiment was rejected or removed (see the inputs below)."
+
+// rejectedRemoved lists the rejected and the removed inputs, one an item.
+func rejectedRemoved(meta Meta) []listItem {
+	var items []listItem
+	for _, r := range meta.Rejected {
+		items = append(items, listItem{Runs: []inline{tx("rejected: "), mono(r.Source), tx(": " + r.Error)}})
+	}
+	for _, r := range meta.Removed {
+		items = append(items, listItem{Runs: []inline{tx("removed: "), mono(r), tx(": its upload was deleted, so its tables were removed")}})
+	}
+	return items
+}
+
+// NoRuns writes the files of the report of an experiment without a single
+// readable run (report.md, report.html, summary.md and summary.json, in
+// that order): the headline says so, and the report lists every rejected
+// input with why, and every removed one. summary.json has the shape of
+// every other (SCHEMA.md), with empty lists.
+func NoRuns(mdw, htmlw, smd, js io.Writer, experiment string, meta Meta) error {
+	d := &document{Title: "loadverdict: " + experiment,
+		Lead: []block{&paragraph{Runs: []inline{bold("Verdict:"), tx(" " + NoRunsHeadline)}, Class: "verdict"}},
+		Sections: []*section{
+			{Title: "Inputs", ID: "inputs", Blocks: []block{&list{Items: rejectedRemoved(meta)}}},
+			{Title: "How this report was made", ID: "made", Blocks: []block{
+				para(tx(fmt.Sprintf("%s, analysis version %d.", meta.GeneratedBy, analyze.AnalysisVersion)))}},
+		}}
+	if err := writeMarkdown(mdw, d); err != nil {
+		return err
+	}
+	if err := writeHTML(htmlw, d); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(smd, "### loadverdict: %s\n\n%s\n\nFull report: report.md\n", text(experiment), text(NoRunsHeadline)); err != nil {
+		return err
+	}
+	enc := json.NewEncoder(js)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(Summary{Experiment: experiment, GeneratedBy: meta.GeneratedBy, AnalysisVersion: analyze.AnalysisVersion,
+		Headline: NoRunsHeadline, Systems: []SummarySystem{}, Comparisons: []SummaryCompare{}, Thresholds: []SummaryCheck{},
+		Gate: SummaryGate{FailOn: []string{}, Reasons: []SummaryGateReason{}}, Findings: []SummaryFinding{}, Warnings: []string{},
+		Options: analyze.DefaultOptions(), Runs: []SummaryRunBrief{}})
+}

@@ -125,7 +125,7 @@ func (a *Requests) Run(key string, meta RequestRun) int {
 	}
 	h := len(a.runs)
 	a.index[key] = h
-	r := &reqRun{meta: meta, width: a.windowS, hist: hdrhistogram.New(1, runHistMax, 3), minLat: math.Inf(1)}
+	r := &reqRun{meta: meta, width: a.windowS, minLat: math.Inf(1)}
 	r.id = results.RunID(a.opts.Source, h)
 	a.runs = append(a.runs, r)
 	return h
@@ -270,24 +270,29 @@ type reqRun struct {
 	minLat, maxLat              float64
 	origin, minStart, maxEnd    int64
 
-	exact []float64 // latencies while n <= exactCap, nil after
-	over  bool      // exact was dropped
-	hist  *hdrhistogram.Histogram
+	exact []float64               // latencies while n <= exactCap, nil after
+	over  bool                    // exact was dropped
+	hist  *hdrhistogram.Histogram // every latency, once over
 
 	width float64 // window width, seconds
 	base  int     // index of windows[0]
 	wins  []window
 }
 
+// window accumulates one window of a run. Its histogram is sparse (a
+// PackedHistogram: the buckets it holds, with counts of 1 to 8 bytes), so
+// that a run's windows cost memory in proportion to their requests, not to
+// their number; it answers the same quantiles as a dense one.
 type window struct {
 	n, errors int64
 	sum, max  float64
-	hist      *hdrhistogram.Histogram
+	hist      *hdrhistogram.PackedHistogram
 }
 
 func micros(ms float64) int64 { return int64(math.Round(ms * 1000)) }
 
-func clampRecord(h *hdrhistogram.Histogram, v, hi int64) {
+// clampRecord records v in h, clamped to [1, hi].
+func clampRecord[H interface{ RecordValue(int64) error }](h H, v, hi int64) {
 	_ = h.RecordValue(min(max(v, 1), hi))
 }
 
@@ -311,13 +316,19 @@ func (r *reqRun) add(q Request) {
 		r.timeouts++
 	}
 	us := micros(q.LatencyMs)
-	clampRecord(r.hist, us, runHistMax)
-	if !r.over {
-		if len(r.exact) < exactCap {
-			r.exact = append(r.exact, q.LatencyMs)
-		} else {
-			r.exact, r.over = nil, true
+	if !r.over && len(r.exact) == exactCap {
+		// Too many for exact percentiles: the run's histogram takes over,
+		// with the latencies kept so far.
+		r.hist = hdrhistogram.New(1, runHistMax, 3)
+		for _, v := range r.exact {
+			clampRecord(r.hist, micros(v), runHistMax)
 		}
+		r.exact, r.over = nil, true
+	}
+	if r.over {
+		clampRecord(r.hist, us, runHistMax)
+	} else {
+		r.exact = append(r.exact, q.LatencyMs)
 	}
 	w := r.window(float64(q.Start-r.origin) / 1e9)
 	w.n++
@@ -327,9 +338,14 @@ func (r *reqRun) add(q Request) {
 		w.errors++
 	}
 	if w.hist == nil {
-		w.hist = hdrhistogram.New(1, windowHistMax, 2)
+		w.hist = newWindowHist()
 	}
 	clampRecord(w.hist, us, windowHistMax)
+}
+
+// newWindowHist returns an empty histogram of a window.
+func newWindowHist() *hdrhistogram.PackedHistogram {
+	return hdrhistogram.NewPacked(1, windowHistMax, 2)
 }
 
 func isTimeout(e string) bool {
@@ -484,8 +500,8 @@ func (r *reqRun) series() []results.Series {
 		if w.n > 0 {
 			s.LatMeanMs = results.Ptr(w.sum / float64(w.n))
 			s.LatMaxMs = results.Ptr(w.max)
-			s.LatP50Ms = results.Ptr(float64(w.hist.ValueAtQuantile(50)) / 1000)
-			s.LatP99Ms = results.Ptr(float64(w.hist.ValueAtQuantile(99)) / 1000)
+			s.LatP50Ms = results.Ptr(float64(w.hist.ValueAtPercentile(50)) / 1000)
+			s.LatP99Ms = results.Ptr(float64(w.hist.ValueAtPercentile(99)) / 1000)
 		}
 		out = append(out, s)
 	}

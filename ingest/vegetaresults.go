@@ -421,7 +421,8 @@ type vegetaEntry struct {
 	rec        vegetaRecord
 }
 
-// decode decodes the lines of the batch.
+// decode decodes the lines of the batch: in vegeta's own layout with
+// decodeVegetaJSONFast, any other with decodeVegetaJSON.
 func (b *vegetaBatch) decode() {
 	defer func() {
 		if p := recover(); p != nil {
@@ -434,7 +435,11 @@ func (b *vegetaBatch) decode() {
 		if e.bad != "" {
 			continue
 		}
-		if err := decodeVegetaJSON(b.raw[e.start:e.end], &e.rec); err != nil {
+		line := b.raw[e.start:e.end]
+		if decodeVegetaJSONFast(line, &e.rec) {
+			continue
+		}
+		if err := decodeVegetaJSON(line, &e.rec); err != nil {
 			msg := err.Error()
 			if len(msg) > 200 {
 				msg = msg[:200] + "..."

@@ -3,7 +3,6 @@ package ingest
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -270,7 +269,7 @@ type reqRun struct {
 	minLat, maxLat              float64
 	origin, minStart, maxEnd    int64
 
-	exact []float64               // latencies while n <= exactCap, nil after
+	exact exactLats               // latencies while n <= exactCap, empty after
 	over  bool                    // exact was dropped
 	hist  *hdrhistogram.Histogram // every latency, once over
 
@@ -316,19 +315,17 @@ func (r *reqRun) add(q Request) {
 		r.timeouts++
 	}
 	us := micros(q.LatencyMs)
-	if !r.over && len(r.exact) == exactCap {
+	if !r.over && r.exact.len() == exactCap {
 		// Too many for exact percentiles: the run's histogram takes over,
 		// with the latencies kept so far.
 		r.hist = hdrhistogram.New(1, runHistMax, 3)
-		for _, v := range r.exact {
-			clampRecord(r.hist, micros(v), runHistMax)
-		}
-		r.exact, r.over = nil, true
+		r.exact.each(func(v float64) { clampRecord(r.hist, micros(v), runHistMax) })
+		r.exact, r.over = exactLats{}, true
 	}
 	if r.over {
 		clampRecord(r.hist, us, runHistMax)
 	} else {
-		r.exact = append(r.exact, q.LatencyMs)
+		r.exact.add(q.LatencyMs)
 	}
 	w := r.window(float64(q.Start-r.origin) / 1e9)
 	w.n++
@@ -420,13 +417,13 @@ var quantiles = []float64{0, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8,
 // percentile returns the latency at quantile q: exact (the smallest value
 // with at least q of the requests at or below it) when the latencies were
 // kept, else the HdrHistogram's value.
-func (r *reqRun) percentile(sorted []float64, q float64) float64 {
-	if sorted != nil {
+func (r *reqRun) percentile(q float64) float64 {
+	if n := r.exact.len(); !r.over && n > 0 {
 		if q <= 0 {
-			return sorted[0]
+			return r.exact.at(0)
 		}
-		i := int(math.Ceil(q*float64(len(sorted)))) - 1
-		return sorted[min(max(i, 0), len(sorted)-1)]
+		i := int(math.Ceil(q*float64(n))) - 1
+		return r.exact.at(min(max(i, 0), n-1))
 	}
 	switch q {
 	case 0:
@@ -467,21 +464,17 @@ func (r *reqRun) summary() results.RunWithPercentiles {
 		if r.n > 1 {
 			run.LatStdevMs = results.Ptr(math.Sqrt(r.m2 / float64(r.n-1)))
 		}
-		var sorted []float64
-		if !r.over {
-			sorted = r.exact
-			slices.Sort(sorted)
-		} else {
+		if r.over {
 			m.Notes = append(m.Notes, fmt.Sprintf("percentiles from an HdrHistogram with 3 significant digits (relative error <= 0.1 %%): more than %d requests", exactCap))
 		}
 		for _, q := range quantiles {
-			run.Percentiles = append(run.Percentiles, results.Percentile{Quantile: q, LatencyMs: r.percentile(sorted, q)})
+			run.Percentiles = append(run.Percentiles, results.Percentile{Quantile: q, LatencyMs: r.percentile(q)})
 		}
 		for _, c := range []struct {
 			q   float64
 			dst **float64
 		}{{0.5, &run.LatP50Ms}, {0.9, &run.LatP90Ms}, {0.99, &run.LatP99Ms}, {0.999, &run.LatP999Ms}} {
-			*c.dst = results.Ptr(r.percentile(sorted, c.q))
+			*c.dst = results.Ptr(r.percentile(c.q))
 		}
 	}
 	if len(m.Notes) > 0 {

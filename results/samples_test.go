@@ -11,13 +11,16 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 )
 
-// sampleRows returns n samples: runs interleaved in blocks, a few errors
-// (some repeated, some not), statuses and sizes that repeat.
-func sampleRows(n, runs int) []Sample {
+// sampleRows returns n samples: runs interleaved in blocks of 7 rows, a
+// few errors (some repeated, some not), statuses and sizes that repeat.
+func sampleRows(n, runs int) []Sample { return sampleRowsBlocks(n, runs, 7) }
+
+// sampleRowsBlocks is sampleRows with runs in blocks of block rows.
+func sampleRowsBlocks(n, runs, block int) []Sample {
 	errs := []string{"timeout", "connection refused", "503 Service Unavailable"}
 	out := make([]Sample, n)
 	for i := range out {
-		s := Sample{RunID: RunID("log.json", i/7%runs), TS: float64(i) / 1000, LatencyMs: float64(i%997) / 3,
+		s := Sample{RunID: RunID("log.json", i/block%runs), TS: float64(i) / 1000, LatencyMs: float64(i%997) / 3,
 			Status: int32(200 + 100*(i%5/4)), BytesIn: int64(i % 13)}
 		switch {
 		case i%101 == 0:
@@ -39,19 +42,25 @@ func TestSampleStreamSameFile(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		rows, runs int
+		block      int // rows of a run in a row
 		groupRows  int
 	}{
-		{"empty", 0, 1, 0},
-		{"one row", 1, 1, 0},
-		{"one run, partial group", 1000, 1, 0},
-		{"three runs, many groups", 10_000, 3, 1024},
-		{"groups of one row", 20, 2, 1},
-		{"default groups", 150_000, 2, 0},
+		{"empty", 0, 1, 7, 0},
+		{"one row", 1, 1, 7, 0},
+		{"one run, partial group", 1000, 1, 7, 0},
+		{"three runs, many groups", 10_000, 3, 7, 1024},
+		{"groups of one row", 20, 2, 7, 1},
+		{"groups not a multiple of the stage", 40_000, 2, 7, 10_000},
+		{"default groups", 150_000, 2, 7, 0},
+		// A run first seen in a later batch of a row group: the rest of
+		// it is hashed into the same dictionary.
+		{"runs one after the other", 150_000, 5, 20_000, 0},
+		{"a run per batch", 100_000, 20, sampleStage, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 			defer mem.AssertSize(t, 0)
-			rows := sampleRows(tc.rows, tc.runs)
+			rows := sampleRowsBlocks(tc.rows, tc.runs, tc.block)
 			var want, got bytes.Buffer
 			pw, err := NewSamplesWriter(&want, mem, WithRowGroupRows(tc.groupRows))
 			if err != nil {

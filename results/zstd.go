@@ -11,15 +11,24 @@ import (
 // default level, the one every file here is written with. arrow-go takes
 // an encoder from a sync.Pool for each page and puts it back; each
 // garbage collection empties the pool, and a new encoder allocates about
-// 10 MB (its tables and an 8 MB history), so a large samples table
-// re-created one every few row groups. This encoder has the options of
-// the pool's (so it writes the same bytes) and lives as long as the
-// process; it encodes one page at a time, callers of other goroutines
-// wait their turn. Other levels, decoding and streaming are arrow-go's.
+// 18 MB (its tables and a 16 MB history for its 8 MB window), so a large
+// samples table re-created one every few row groups. This encoder lives as
+// long as the process and has the options of the pool's but a window of
+// zstdWindow and a history of about that size (WithLowerEncoderMem): 3.6
+// MB in all. Pages up to zstdWindow (data pages are cut at 1 MiB) come out
+// byte for byte as arrow-go's encoder writes them, since a frame of one
+// segment no larger than the window neither names the window nor can
+// match farther back than its start; a larger page is compressed with
+// matches at most zstdWindow back. It encodes one page at a time; callers
+// of other goroutines wait their turn. Other levels, decoding and
+// streaming are arrow-go's.
 type zstdCodec struct {
 	base compress.Codec
 	enc  *zstd.Encoder
 }
+
+// zstdWindow is the window of the long-lived encoder: twice a data page.
+const zstdWindow = 2 << 20
 
 func init() {
 	base, err := compress.GetCodec(compress.Codecs.Zstd)
@@ -27,7 +36,8 @@ func init() {
 		panic("results: arrow-go has no zstd codec: " + err.Error())
 	}
 	enc, err := zstd.NewWriter(nil, zstd.WithZeroFrames(true), zstd.WithEncoderLevel(zstd.SpeedDefault),
-		zstd.WithEncoderConcurrency(1), zstd.WithAllLitEntropyCompression(true))
+		zstd.WithEncoderConcurrency(1), zstd.WithAllLitEntropyCompression(true),
+		zstd.WithWindowSize(zstdWindow), zstd.WithLowerEncoderMem(true))
 	if err != nil {
 		panic("results: zstd encoder: " + err.Error())
 	}

@@ -276,16 +276,19 @@ type reqRun struct {
 	width float64 // window width, seconds
 	base  int     // index of windows[0]
 	wins  []window
+	open  []int // indices of the windows with a dense histogram
 }
 
 // window accumulates one window of a run. Its histogram is sparse (a
 // PackedHistogram: the buckets it holds, with counts of 1 to 8 bytes), so
 // that a run's windows cost memory in proportion to their requests, not to
-// their number; it answers the same quantiles as a dense one.
+// their number; it answers the same quantiles as a dense one. The latest
+// windows record into a dense histogram first (see openWindows).
 type window struct {
 	n, errors int64
 	sum, max  float64
 	hist      *hdrhistogram.PackedHistogram
+	dense     *hdrhistogram.Histogram // while open (see openWindows)
 }
 
 func micros(ms float64) int64 { return int64(math.Round(ms * 1000)) }
@@ -327,20 +330,75 @@ func (r *reqRun) add(q Request) {
 	} else {
 		r.exact.add(q.LatencyMs)
 	}
-	w := r.window(float64(q.Start-r.origin) / 1e9)
+	w, k := r.window(float64(q.Start-r.origin) / 1e9)
 	w.n++
 	w.sum += q.LatencyMs
 	w.max = math.Max(w.max, q.LatencyMs)
 	if failed {
 		w.errors++
 	}
+	r.recordWindow(w, k, us)
+}
+
+// openWindows is how many of a run's windows record into a dense
+// histogram at once: the latest ones, where a log written in completion
+// order puts nearly every request (a dense histogram records in constant
+// time, a sparse one searches its buckets). When a later window opens, the
+// earliest open one's counts move into its sparse histogram; a request of
+// a window older than every open one is recorded there directly.
+const openWindows = 4
+
+// recordWindow records latency us in window w (index k).
+func (r *reqRun) recordWindow(w *window, k int, us int64) {
+	v := min(max(us, 1), windowHistMax)
+	if w.dense == nil {
+		if len(r.open) == openWindows {
+			oldest := 0
+			for i, o := range r.open {
+				if o < r.open[oldest] {
+					oldest = i
+				}
+			}
+			if k < r.open[oldest] {
+				if w.hist == nil {
+					w.hist = newWindowHist()
+				}
+				_ = w.hist.RecordValue(v)
+				return
+			}
+			w.dense = r.closeWindow(r.open[oldest])
+			r.open[oldest] = k
+		} else {
+			w.dense = hdrhistogram.New(1, windowHistMax, 2)
+			r.open = append(r.open, k)
+		}
+	}
+	_ = w.dense.RecordValue(v)
+}
+
+// closeWindow moves the counts of open window k into its sparse histogram
+// and returns its dense one, reset.
+func (r *reqRun) closeWindow(k int) *hdrhistogram.Histogram {
+	w := &r.wins[k-r.base]
 	if w.hist == nil {
 		w.hist = newWindowHist()
 	}
-	clampRecord(w.hist, us, windowHistMax)
+	w.hist.MergeFrom(w.dense)
+	d := w.dense
+	d.Reset()
+	w.dense = nil
+	return d
 }
 
-// newWindowHist returns an empty histogram of a window.
+// closeWindows closes every open window.
+func (r *reqRun) closeWindows() {
+	for _, k := range r.open {
+		r.closeWindow(k)
+	}
+	r.open = r.open[:0]
+}
+
+// newWindowHist returns an empty sparse histogram of a window.
 func newWindowHist() *hdrhistogram.PackedHistogram {
 	return hdrhistogram.NewPacked(1, windowHistMax, 2)
 }
@@ -351,10 +409,10 @@ func isTimeout(e string) bool {
 		strings.Contains(e, "deadlineexceeded") // gRPC's status name
 }
 
-// window returns the window holding offset t (seconds from the origin),
-// growing the windows, and doubling their width when there would be more
-// than maxWindows.
-func (r *reqRun) window(t float64) *window {
+// window returns the window holding offset t (seconds from the origin)
+// and its index, growing the windows, and doubling their width when there
+// would be more than maxWindows.
+func (r *reqRun) window(t float64) (*window, int) {
 	k := int(math.Floor(t / r.width))
 	for {
 		lo, hi := min(r.base, k), max(r.base+len(r.wins)-1, k)
@@ -377,11 +435,12 @@ func (r *reqRun) window(t float64) *window {
 	for k >= r.base+len(r.wins) {
 		r.wins = append(r.wins, window{})
 	}
-	return &r.wins[k-r.base]
+	return &r.wins[k-r.base], k
 }
 
 // double merges adjacent windows pairwise: the width doubles.
 func (r *reqRun) double() {
+	r.closeWindows()
 	nb := floorDiv(r.base, 2)
 	merged := make([]window, floorDiv(r.base+len(r.wins)-1, 2)-nb+1)
 	for i := range r.wins {
@@ -486,6 +545,7 @@ func (r *reqRun) summary() results.RunWithPercentiles {
 // series returns the run's windows; per-window p50 and p99 come from an
 // HdrHistogram with 2 significant digits (relative error <= 1 %).
 func (r *reqRun) series() []results.Series {
+	r.closeWindows()
 	out := make([]results.Series, 0, len(r.wins))
 	for i, w := range r.wins {
 		s := results.Series{RunID: r.id, TS: float64(r.base+i) * r.width, WindowS: r.width, Requests: w.n, Errors: w.errors,

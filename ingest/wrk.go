@@ -95,6 +95,15 @@ const (
 	phTransfer
 )
 
+// wrkLead marks the bytes a line of a run can start with (classify's
+// cases): a line starting with another is not split into fields.
+var wrkLead = func() (t [256]bool) {
+	for _, c := range []byte("RTLSNDV#-.0123456789") {
+		t[c] = true
+	}
+	return t
+}()
+
 // classify returns the kind of a line from its fields by structure only;
 // the handlers check the numbers.
 func classify(f [][]byte) wrkKind {
@@ -337,12 +346,13 @@ type wrkRun struct {
 	rpsNaN, threadsBad bool
 }
 
-// wrkState is the parser's state over one input.
+// wrkState is the parser's state over one input, or over a batch of its
+// lines (see parseWrkBatches). emit receives each run without the fields
+// fillCommon sets.
 type wrkState struct {
 	opts    Options
 	emit    func(results.RunWithPercentiles) error
 	lab     labeler
-	index   int
 	active  bool
 	run     wrkRun
 	pending *wrkCommand
@@ -350,20 +360,16 @@ type wrkState struct {
 	notes   []string
 }
 
-// Parse streams the wrk and wrk2 runs of r to sink in input order.
+// Parse streams the wrk and wrk2 runs of r to sink in input order, parsing
+// batches of lines in parallel (see parseWrkBatches).
 func (wrkParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	st := &wrkState{opts: opts, emit: sink.Run, lab: labeler{labels: opts.Labels}}
-	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
-		return err
-	}
-	if err := st.close(); err != nil {
-		return err
-	}
-	if st.index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: wrkParser{}.Formats()}
-	}
-	return nil
+	return parseWrkBatches(ctx, r, opts, sink, wrkBatchBytes)
 }
+
+// fresh reports whether the state is that of the start of an input: no run
+// open and no command waiting for one. (The fields of run are only read
+// while a run is active, and start resets them.)
+func (st *wrkState) fresh() bool { return !st.active && st.pending == nil }
 
 // line handles one input line.
 func (st *wrkState) line(b []byte, ln int) error {
@@ -374,7 +380,10 @@ func (st *wrkState) line(b []byte, ln int) error {
 	if len(s) == 0 {
 		return nil
 	}
-	f := fields(s, st.f[:0])
+	var f [][]byte
+	if wrkLead[s[0]] {
+		f = fields(s, st.f[:0])
+	}
 	r := &st.run
 	switch classify(f) {
 	case kRunning:
@@ -917,8 +926,6 @@ func (st *wrkState) emitRun() error {
 	}
 	st.notes = notes[:0]
 
-	fillCommon(&out, st.opts, st.index, &st.lab)
-	st.index++
 	return st.emit(out)
 }
 

@@ -731,22 +731,22 @@ func (st *wrkState) close() error {
 // as the overflow garbage of old versions (e.g. "307445734491.24m").
 const implausibleS = 1e7
 
-// backing holds the values of a run's nullable fields: one allocation per
-// run instead of one per field.
+// backing holds the values of a run's nullable fields, one slot per
+// field (a value set again, such as a second "50%" row, overwrites its
+// slot): one allocation per run instead of one per field.
 type backing struct {
-	f  [24]float64
-	i  [12]int64
-	i2 [2]int32
-	s  [2]string
-	b  bool
-	nf int
-	ni int
-	ns int
+	planned, targetRPS, timeout, tbps float64
+	lat, thr                          [3]float64 // mean, stdev, max
+	min, p50, p90, p99, p999          float64
+	bytesIn, non2xx                   int64
+	sock                              [4]int64
+	threads, conns                    int32
+	cmd, script                       string
+	corrected                         bool
 }
 
-func (b *backing) f64(v float64) *float64 { b.f[b.nf] = v; b.nf++; return &b.f[b.nf-1] }
-func (b *backing) i64(v int64) *int64     { b.i[b.ni] = v; b.ni++; return &b.i[b.ni-1] }
-func (b *backing) str(v string) *string   { b.s[b.ns] = v; b.ns++; return &b.s[b.ns-1] }
+// set stores v in slot and returns the slot.
+func set[T any](slot *T, v T) *T { *slot = v; return slot }
 
 // emitRun converts the current run and passes it to emit.
 func (st *wrkState) emitRun() error {
@@ -759,8 +759,7 @@ func (st *wrkState) emitRun() error {
 	out.Tool, out.LoadModel = "wrk", results.LoadClosed
 	if r.wrk2 || cmd != nil && cmd.wrk2 {
 		out.Tool, out.LoadModel = "wrk2", results.LoadOpen
-		bk.b = true
-		out.LatencyCorrected = &bk.b
+		out.LatencyCorrected = set(&bk.corrected, true)
 	}
 	out.SourceLine = int32(min(r.startLine, math.MaxInt32))
 	if r.hasTarget {
@@ -784,22 +783,19 @@ func (st *wrkState) emitRun() error {
 		notes = append(notes, fmt.Sprintf("measured duration %.4gs is implausible (overflow in old wrk versions); duration_s set to %s", r.duration, repl))
 	}
 	if r.hasPlanned {
-		out.PlannedDurationS = bk.f64(r.planned)
+		out.PlannedDurationS = set(&bk.planned, r.planned)
 	} else if cmd != nil && cmd.hasDur {
-		out.PlannedDurationS = bk.f64(cmd.duration)
+		out.PlannedDurationS = set(&bk.planned, cmd.duration)
 	}
 	switch {
 	case r.hasThreads:
-		out.Threads, out.Connections = &bk.i2[0], &bk.i2[1]
-		bk.i2[0], bk.i2[1] = int32(r.threads), int32(r.conns)
+		out.Threads, out.Connections = set(&bk.threads, int32(r.threads)), set(&bk.conns, int32(r.conns))
 	case cmd != nil:
 		if cmd.hasThreads {
-			bk.i2[0] = int32(cmd.threads)
-			out.Threads = &bk.i2[0]
+			out.Threads = set(&bk.threads, int32(cmd.threads))
 		}
 		if cmd.hasConns {
-			bk.i2[1] = int32(cmd.connections)
-			out.Connections = &bk.i2[1]
+			out.Connections = set(&bk.conns, int32(cmd.connections))
 		}
 	}
 	if r.threadsBad {
@@ -807,18 +803,18 @@ func (st *wrkState) emitRun() error {
 	}
 	if cmd != nil {
 		if cmd.hasRate {
-			out.TargetRPS = bk.f64(cmd.rate)
+			out.TargetRPS = set(&bk.targetRPS, cmd.rate)
 		}
 		if cmd.hasTime {
-			out.TimeoutS = bk.f64(cmd.timeout)
+			out.TimeoutS = set(&bk.timeout, cmd.timeout)
 		}
 		if cmd.hasScript {
-			out.Script = bk.str(cmd.script)
+			out.Script = set(&bk.script, cmd.script)
 		}
-		out.Command = bk.str(cmd.raw)
+		out.Command = set(&bk.cmd, cmd.raw)
 	}
 	if n, ok := toInt64(r.bytesIn); ok {
-		out.BytesIn = bk.i64(n)
+		out.BytesIn = set(&bk.bytesIn, n)
 	} else {
 		notes = append(notes, "bytes read out of range: left empty")
 	}
@@ -830,12 +826,12 @@ func (st *wrkState) emitRun() error {
 	if r.sock || tail {
 		names := [...]**int64{&out.ConnectErrors, &out.ReadErrors, &out.WriteErrors, &out.Timeouts}
 		for i, p := range names {
-			*p = bk.i64(r.sockErr[i])
+			*p = set(&bk.sock[i], r.sockErr[i])
 			out.Errors = addSat(out.Errors, r.sockErr[i])
 		}
 	}
 	if r.hasNon2xx || tail {
-		out.Non2xx = bk.i64(r.non2xx)
+		out.Non2xx = set(&bk.non2xx, r.non2xx)
 		out.Errors = addSat(out.Errors, r.non2xx)
 	}
 	if !tail {
@@ -859,7 +855,7 @@ func (st *wrkState) emitRun() error {
 		notes = append(notes, "no Requests/sec line: rps left 0")
 	}
 	if r.hasTBPS {
-		out.TransferBPS = bk.f64(r.tbps)
+		out.TransferBPS = set(&bk.tbps, r.tbps)
 	}
 
 	// Latency statistics (ms) and thread Req/Sec.
@@ -867,7 +863,7 @@ func (st *wrkState) emitRun() error {
 		dst := [3]**float64{&out.LatMeanMs, &out.LatStdevMs, &out.LatMaxMs}
 		for i, p := range dst {
 			if r.latK[i] == valOK && finite(r.lat[i]) {
-				*p = bk.f64(r.lat[i])
+				*p = set(&bk.lat[i], r.lat[i])
 			}
 		}
 		if r.latK[0] == valNoUnit || r.latK[1] == valNoUnit || r.latK[2] == valNoUnit {
@@ -879,7 +875,7 @@ func (st *wrkState) emitRun() error {
 		dst := [3]**float64{&out.LatMeanMs, &out.LatStdevMs, &out.LatMaxMs}
 		for i, p := range dst {
 			if r.hasHdr[i] && finite(r.hdr[i]) {
-				*p = bk.f64(r.hdr[i])
+				*p = set(&bk.lat[i], r.hdr[i])
 			}
 		}
 	}
@@ -887,7 +883,7 @@ func (st *wrkState) emitRun() error {
 		dst := [3]**float64{&out.ThreadRPSMean, &out.ThreadRPSStdev, &out.ThreadRPSMax}
 		for i, p := range dst {
 			if r.rqK[i] == valOK && finite(r.rq[i]) {
-				*p = bk.f64(r.rq[i])
+				*p = set(&bk.thr[i], r.rq[i])
 			}
 		}
 	}
@@ -899,16 +895,16 @@ func (st *wrkState) emitRun() error {
 		switch p.Quantile {
 		case 0:
 			if len(r.spec) > 0 {
-				out.LatMinMs = bk.f64(p.LatencyMs)
+				out.LatMinMs = set(&bk.min, p.LatencyMs)
 			}
 		case 0.5:
-			out.LatP50Ms = bk.f64(p.LatencyMs)
+			out.LatP50Ms = set(&bk.p50, p.LatencyMs)
 		case 0.9:
-			out.LatP90Ms = bk.f64(p.LatencyMs)
+			out.LatP90Ms = set(&bk.p90, p.LatencyMs)
 		case 0.99:
-			out.LatP99Ms = bk.f64(p.LatencyMs)
+			out.LatP99Ms = set(&bk.p99, p.LatencyMs)
 		case 0.999:
-			out.LatP999Ms = bk.f64(p.LatencyMs)
+			out.LatP999Ms = set(&bk.p999, p.LatencyMs)
 		}
 	}
 	if r.pctNoUnit {

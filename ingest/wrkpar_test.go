@@ -82,3 +82,23 @@ func FuzzWrkBatches(f *testing.F) {
 	fuzzSeeds(f, "testdata/wrk/*", "testdata/wrk2/*")
 	f.Fuzz(func(t *testing.T, data []byte) { wrkBatchesAgree(t, "input", data, 1, 50) })
 }
+
+// TestWrkRepeatedRows: a distribution repeating a row (here "50%" thirty
+// times) is read, the last row winning, without running out of the
+// run's value slots (it once panicked).
+func TestWrkRepeatedRows(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("Running 10s test @ http://x:80/\n  2 threads and 10 connections\n  Thread Stats   Avg      Stdev     Max   +/- Stdev\n" +
+		"    Latency     1.00ms    1.00ms   1.00ms   50.00%\n    Req/Sec     1.00k     1.00k    1.00k    50.00%\n  Latency Distribution\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "     50%%    %d.00ms\n", i+1)
+	}
+	b.WriteString("  1000 requests in 10.00s, 1.00MB read\nRequests/sec:    100.00\nTransfer/sec:      1.00KB\n")
+	runs, err := ParseAll(context.Background(), &b, Options{Source: "dup.txt"})
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	if p := runs[0].LatP50Ms; p == nil || *p != 30 {
+		t.Errorf("p50 %v, want the last row's 30 ms", p)
+	}
+}

@@ -14,12 +14,12 @@ func parseRFC3339Fixed(b []byte) (int64, bool) {
 	if len(b) < len("2006-01-02T15:04:05Z") || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' {
 		return 0, false
 	}
-	year, ok1 := digits(b[0:4])
-	month, ok2 := digits(b[5:7])
-	day, ok3 := digits(b[8:10])
-	hour, ok4 := digits(b[11:13])
-	minute, ok5 := digits(b[14:16])
-	sec, ok6 := digits(b[17:19])
+	year, ok1 := parseUint(b[0:4])
+	month, ok2 := parseUint(b[5:7])
+	day, ok3 := parseUint(b[8:10])
+	hour, ok4 := parseUint(b[11:13])
+	minute, ok5 := parseUint(b[14:16])
+	sec, ok6 := parseUint(b[17:19])
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || year < 1970 || year > 2115 || month < 1 || month > 12 ||
 		day < 1 || day > daysInMonth(month, year) || hour > 23 || minute > 59 || sec > 59 {
 		return 0, false
@@ -44,8 +44,8 @@ func parseRFC3339Fixed(b []byte) (int64, bool) {
 	switch {
 	case len(rest) == 1 && rest[0] == 'Z':
 	case len(rest) == len("+07:00") && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
-		hh, ok1 := digits(rest[1:3])
-		mm, ok2 := digits(rest[4:6])
+		hh, ok1 := parseUint(rest[1:3])
+		mm, ok2 := parseUint(rest[4:6])
 		if !ok1 || !ok2 || hh > 23 || mm > 59 {
 			return 0, false
 		}
@@ -61,18 +61,6 @@ func parseRFC3339Fixed(b []byte) (int64, bool) {
 		return 0, false
 	}
 	return unix*1e9 + nsec, true
-}
-
-// digits returns the value of a run of decimal digits.
-func digits(b []byte) (int64, bool) {
-	var v int64
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-	}
-	return v, true
 }
 
 // daysInMonth returns the days of a month (1-12) of the Gregorian calendar.

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"runtime"
-	"sync"
 
 	"github.com/loadverdict/loadverdict/results"
 )
@@ -21,7 +19,6 @@ type wrkBatch struct {
 	raw   []byte
 	lines []wrkLine
 	err   error // the error that ended the input after these lines (read, context)
-	ready chan struct{}
 
 	st   *wrkState // the state after the lines
 	runs []results.RunWithPercentiles
@@ -45,32 +42,6 @@ type wrkLine struct {
 // every few bytes). Runs get their index, run_id and label (fillCommon)
 // here, in order, and go to sink from this goroutine only.
 func parseWrkBatches(ctx context.Context, r io.Reader, opts Options, sink Sink, batchBytes int) error {
-	workers := min(max(runtime.GOMAXPROCS(0), 1), 4)
-	inFlight := workers + 2
-	free := make(chan *wrkBatch, inFlight)
-	for range inFlight {
-		free <- &wrkBatch{ready: make(chan struct{}, 1)}
-	}
-	work := make(chan *wrkBatch, inFlight)
-	order := make(chan *wrkBatch, inFlight)
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Go(func() { readWrkLines(ctx, r, opts.Source, batchBytes, free, work, order, done) })
-	for range workers {
-		wg.Go(func() {
-			for b := range work {
-				b.parse(opts)
-				b.ready <- struct{}{}
-			}
-		})
-	}
-	defer func() {
-		close(done)
-		for range order { // let the reader finish sending
-		}
-		wg.Wait()
-	}()
-
 	lab := labeler{labels: opts.Labels}
 	index := 0
 	emit := func(run results.RunWithPercentiles) error {
@@ -79,30 +50,34 @@ func parseWrkBatches(ctx context.Context, r io.Reader, opts Options, sink Sink, 
 		return sink.Run(run)
 	}
 	var cur *wrkState // the state the sequential parse has reached
-	for b := range order {
-		<-b.ready
-		if cur == nil || cur.fresh() {
-			for _, run := range b.runs {
-				if err := emit(run); err != nil {
-					return err
+	err := inOrder(batchWorkers(), func() *wrkBatch { return &wrkBatch{} },
+		func(get func() (*wrkBatch, bool), put func() bool) {
+			readWrkLines(ctx, r, opts.Source, batchBytes, get, put)
+		},
+		func(b *wrkBatch) { b.parse(opts) },
+		func(b *wrkBatch) error {
+			if cur == nil || cur.fresh() {
+				for _, run := range b.runs {
+					if err := emit(run); err != nil {
+						return err
+					}
+				}
+				if b.perr != nil {
+					return b.perr
+				}
+				cur, b.st = b.st, nil
+				cur.emit = emit
+			} else {
+				for _, l := range b.lines {
+					if err := cur.line(b.raw[l.start:l.end], l.n); err != nil {
+						return err
+					}
 				}
 			}
-			if b.perr != nil {
-				return b.perr
-			}
-			cur, b.st = b.st, nil
-			cur.emit = emit
-		} else {
-			for _, l := range b.lines {
-				if err := cur.line(b.raw[l.start:l.end], l.n); err != nil {
-					return err
-				}
-			}
-		}
-		if b.err != nil {
 			return b.err
-		}
-		free <- b
+		})
+	if err != nil {
+		return err
 	}
 	if cur != nil {
 		if err := cur.close(); err != nil {
@@ -131,34 +106,23 @@ func (b *wrkBatch) parse(opts Options) {
 	b.st = st
 }
 
-// readWrkLines cuts the lines of r into batches taken from free and sends
-// each to work (to be parsed) and order (to be taken in input order),
-// until the input ends, an error, or done. Lines are read as eachLine reads
+// readWrkLines cuts the lines of r into batches (see inOrder's get and
+// put) until the input ends or an error. Lines are read as eachLine reads
 // them (numbered, a line longer than maxLine as an empty one).
-func readWrkLines(ctx context.Context, r io.Reader, source string, batchBytes int, free <-chan *wrkBatch, work, order chan<- *wrkBatch, done <-chan struct{}) {
-	defer close(order)
-	defer close(work)
+func readWrkLines(ctx context.Context, r io.Reader, source string, batchBytes int, get func() (*wrkBatch, bool), put func() bool) {
 	lr := newLineReader(r)
 	var b *wrkBatch
 	send := func() bool {
-		for _, ch := range []chan<- *wrkBatch{order, work} {
-			select {
-			case ch <- b:
-			case <-done:
-				return false
-			}
-		}
 		b = nil
-		return true
+		return put()
 	}
 	for {
 		if b == nil {
-			select {
-			case b = <-free:
-				b.raw, b.lines, b.err, b.st, b.runs, b.perr = b.raw[:0], b.lines[:0], nil, nil, b.runs[:0], nil
-			case <-done:
+			var ok bool
+			if b, ok = get(); !ok {
 				return
 			}
+			b.raw, b.lines, b.err, b.st, b.runs, b.perr = b.raw[:0], b.lines[:0], nil, nil, b.runs[:0], nil
 		}
 		if lr.line%ctxEvery == 0 {
 			if err := ctx.Err(); err != nil {

@@ -62,9 +62,14 @@ func (v *Verdict) capacity(sys System) Capacity {
 			if g.LoadModel != results.LoadOpen || g.TargetRPS == nil || *g.TargetRPS <= 0 {
 				continue
 			}
-			if g.Rep.RPS < (1-o.OpenShortfall)*(*g.TargetRPS) {
+			// Short of successful responses, and of answers at all: a
+			// system that answers every request, if with errors, is not
+			// overloaded but failing (the errors finding says so).
+			floor := (1 - o.OpenShortfall) * (*g.TargetRPS)
+			if g.Rep.RPS < floor && answeredRPS(g.Runs[len(g.Runs)-1]) < floor {
 				c.Saturated = true
-				c.Saturation = &Saturation{Kind: SaturationOpenShortfall, TargetRPS: *g.TargetRPS, RPS: g.Rep.RPS}
+				c.Saturation = &Saturation{Kind: SaturationOpenShortfall, TargetRPS: *g.TargetRPS, RPS: g.Rep.RPS,
+					SentRPS: g.Runs[len(g.Runs)-1].SentRPS}
 				if g.Connections != nil {
 					c.SaturatedAt = g.Connections
 				}
@@ -85,4 +90,16 @@ func (v *Verdict) capacity(sys System) Capacity {
 		}
 	}
 	return c
+}
+
+// answeredRPS returns the rate at which a run's requests got an answer: its
+// successful responses per second (RPS) plus its error responses
+// (non-2xx/3xx) over its duration. Requests that timed out or failed on
+// the socket got none; when the run does not say how many of its errors
+// were error responses, none are counted as answers.
+func answeredRPS(r results.Run) float64 {
+	if r.Non2xx == nil || *r.Non2xx <= 0 || r.DurationS <= 0 {
+		return r.RPS
+	}
+	return r.RPS + float64(*r.Non2xx)/r.DurationS
 }

@@ -24,16 +24,25 @@ type Comparison struct {
 	HigherIsBetter bool
 	ARuns, BRuns   int
 	AMean, BMean   float64
-	// Ratio is AMean/BMean.
-	Ratio   float64
-	CI      *stats.CI
-	PValue  *float64
-	Verdict string
+	// Ratio is AMean/BMean, and CI its bootstrap interval over the
+	// steady runs (when a test ran): shown, but not what decides.
+	Ratio  float64
+	CI     *stats.CI
+	PValue *float64
+	// Estimate decides the verdict: the Hodges-Lehmann ratio a/b of the
+	// steady runs with its distribution-free interval at Options.Level
+	// (stats.HodgesLehmannRatio), which excludes 1 exactly when the
+	// Mann-Whitney test rejects, and which one disturbed run cannot flip.
+	// nil when no test ran.
+	Estimate *stats.CI
+	Verdict  string
 	// Reasons explain the verdict, in order; a comparison with a reason
 	// that is not a Note is inconclusive.
 	Reasons []Reason
-	// RunsNeeded is the runs per side that would detect the observed
-	// difference at alpha with the configured power, from the observed CV.
+	// RunsNeeded is the runs per side that would settle the comparison
+	// at alpha with the configured power: show the estimated ratio
+	// outside the practical band, or inside it, from the runs' scatter
+	// (see runsNeeded). It does not depend on which side is a.
 	RunsNeeded *int
 }
 
@@ -61,10 +70,21 @@ const (
 	ReasonClosedModelTails ReasonCode = "closed-model-tails"
 	// ReasonTestFailed: the test could not be computed (Err).
 	ReasonTestFailed ReasonCode = "test-failed"
+	// ReasonEquivalent (no-difference): the Level CI [Lo, Hi] of the
+	// deciding ratio lies inside the practical band [1/(1+Band), 1+Band];
+	// P is the test's p-value.
+	ReasonEquivalent ReasonCode = "equivalent"
+	// ReasonUnsettled (inconclusive): the Level CI [Lo, Hi] of the
+	// deciding ratio reaches across an edge of the practical band: the
+	// runs vary too much for a verdict; RunsNeeded per side would settle
+	// it. P is the test's p-value.
+	ReasonUnsettled ReasonCode = "unsettled"
 	// ReasonInsideBand: significant (P) but the Level CI of the ratio
-	// reaches into the ±Band practical band.
+	// reaches into the ±Band practical band. Not produced since analysis
+	// version 3 (ReasonUnsettled).
 	ReasonInsideBand ReasonCode = "inside-practical-band"
-	// ReasonNotSignificant: P >= Alpha.
+	// ReasonNotSignificant: P >= Alpha. Not produced since analysis
+	// version 3 (ReasonUnsettled or ReasonEquivalent).
 	ReasonNotSignificant ReasonCode = "not-significant"
 )
 
@@ -88,6 +108,11 @@ type Reason struct {
 	Alpha      float64 // its significance level
 	Level      float64 // the confidence level of the ratio's CI
 	Band       float64 // the practical band, relative
+	// Lo and Hi are the deciding ratio's CI (ReasonEquivalent,
+	// ReasonUnsettled), RunsNeeded the runs per side that would settle
+	// it (ReasonUnsettled; 0 when unknown).
+	Lo, Hi     float64
+	RunsNeeded int
 	Err        error
 }
 
@@ -196,27 +221,9 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 		c.Reasons = append(c.Reasons, Reason{Code: ReasonClosedModelTails, Note: true})
 	}
 
-	// Runs needed: from the observed CV of both sides and the observed
-	// difference (at least the practical band).
-	cvs := []float64{}
-	for _, x := range [][]float64{column(ga.Runs, m.get), column(gb.Runs, m.get)} {
-		if len(x) >= 2 {
-			cvs = append(cvs, stats.CoefVar(x))
-		}
-	}
-	if len(cvs) > 0 {
-		s := 0.0
-		for _, cv := range cvs {
-			s += cv * cv
-		}
-		cv := math.Sqrt(s / float64(len(cvs)))
-		delta := math.Max(logChange(c.Ratio), o.PracticalBand)
-		if n, err := stats.RunsPerSide(cv, delta, o.Alpha, o.Power); err == nil {
-			c.RunsNeeded = &n
-		}
-	}
-
 	if blocked(c.Reasons) {
+		// Runs needed from all runs and the representative values.
+		c.RunsNeeded = v.runsNeeded(column(ga.Runs, m.get), column(gb.Runs, m.get), c.Ratio)
 		c.Verdict = Inconclusive
 		return c, true
 	}
@@ -233,22 +240,79 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 	if ci, err := stats.BootstrapRatioCI(xa, xb, o.Resamples, o.Level, o.Seed); err == nil {
 		c.CI = &ci
 	}
-	outside := c.CI != nil && (c.CI.Lo > 1+o.PracticalBand || c.CI.Hi < 1-o.PracticalBand)
+	est, err := stats.HodgesLehmannRatio(xa, xb, o.Level)
+	if err != nil {
+		c.Verdict = Inconclusive
+		c.Reasons = append(c.Reasons, Reason{Code: ReasonTestFailed, Err: err})
+		return c, true
+	}
+	c.Estimate = &est
+	c.RunsNeeded = v.runsNeeded(xa, xb, est.Estimate)
+	hi, lo := 1+o.PracticalBand, 1/(1+o.PracticalBand)
 	switch {
-	case p < o.Alpha && outside:
-		aBetter := (c.Ratio > 1) == m.higherIsBetter
+	case p < o.Alpha && (est.Lo > hi || est.Hi < lo):
 		c.Verdict = BFaster
-		if aBetter {
+		if (est.Estimate > 1) == m.higherIsBetter {
 			c.Verdict = AFaster
 		}
-	case p < o.Alpha:
+	case est.Lo >= lo && est.Hi <= hi:
 		c.Verdict = NoDifference
-		c.Reasons = append(c.Reasons, Reason{Code: ReasonInsideBand, P: p, Level: o.Level, Band: o.PracticalBand})
+		c.Reasons = append(c.Reasons, Reason{Code: ReasonEquivalent, P: p, Alpha: o.Alpha, Level: o.Level,
+			Band: o.PracticalBand, Lo: est.Lo, Hi: est.Hi})
 	default:
-		c.Verdict = NoDifference
-		c.Reasons = append(c.Reasons, Reason{Code: ReasonNotSignificant, P: p, Alpha: o.Alpha})
+		c.Verdict = Inconclusive
+		r := Reason{Code: ReasonUnsettled, P: p, Alpha: o.Alpha, Level: o.Level, Band: o.PracticalBand, Lo: est.Lo, Hi: est.Hi}
+		if c.RunsNeeded != nil {
+			r.RunsNeeded = *c.RunsNeeded
+		}
+		c.Reasons = append(c.Reasons, r)
 	}
 	return c, true
+}
+
+// runsNeeded returns the runs per side that would settle a comparison
+// whose ratio a/b is estimated at ratio, from the scatter of the runs'
+// log values: 1.4826·MAD of ln x on each side (robust to a disturbed
+// run), pooled as the root mean square. The distance to settle is that
+// of ln ratio from the nearer edge of the practical band, at least a
+// quarter of the band: outside the band the interval must clear the edge,
+// inside it must stay within. Both the scatter and the distance are the
+// same with a and b swapped. A side with fewer than 2 values has no
+// scatter and is left out of the pool; nil when both are, or a value or
+// the ratio is not positive.
+func (v *Verdict) runsNeeded(xa, xb []float64, ratio float64) *int {
+	o := v.Options
+	var ss float64
+	sides := 0
+	for _, x := range [][]float64{xa, xb} {
+		if len(x) < 2 {
+			continue
+		}
+		l := make([]float64, len(x))
+		for i, e := range x {
+			if !(e > 0) {
+				return nil
+			}
+			l[i] = math.Log(e)
+		}
+		med := stats.Median(l)
+		for i := range l {
+			l[i] = math.Abs(l[i] - med)
+		}
+		s := 1.4826 * stats.Median(l)
+		ss += s * s
+		sides++
+	}
+	if sides == 0 || !(ratio > 0) {
+		return nil
+	}
+	edge := math.Log1p(o.PracticalBand)
+	dist := math.Max(math.Abs(math.Abs(math.Log(ratio))-edge), edge/4)
+	n, err := stats.RunsPerSide(math.Sqrt(ss/float64(sides)), dist, o.Alpha, o.Power)
+	if err != nil {
+		return nil
+	}
+	return &n
 }
 
 // blocked reports whether a reason that is not a note stands in the way

@@ -62,6 +62,29 @@ const (
 	// connections (Little's law ratio below stats.LittleLow) on the
 	// generator's host; no Facts.
 	CodeGeneratorBound Code = "generator-bound"
+	// CodeOverload: Subject.Systems (one) and Subject.Settings, an
+	// open-model group that achieved less than (1 - OpenShortfall) of
+	// its requested rate in successful responses; OverloadFacts.
+	CodeOverload Code = "overload"
+	// CodeLevelShift: Subject.Systems (one) and Subject.Settings, whose
+	// runs moved to another level that stayed (a drop, or a jump that is
+	// not a warm-up); LevelShiftFacts.
+	CodeLevelShift Code = "level-shift"
+	// CodeSlowingDown: Subject.Systems (one) and Subject.Settings (with
+	// Subject.WithinRuns and Subject.Runs when it happened inside runs),
+	// whose performance kept getting worse and never levelled off;
+	// SlowingDownFacts.
+	CodeSlowingDown Code = "slowing-down"
+	// CodeUnstable: Subject.Systems (one) and Subject.Runs (one), whose
+	// windows kept leaving their level at irregular times;
+	// InstabilityFacts.
+	CodeUnstable Code = "unstable"
+	// CodePeriodicStalls: as CodeUnstable, at a regular period
+	// (InstabilityFacts.PeriodS).
+	CodePeriodicStalls Code = "periodic-stalls"
+	// CodeContradictoryRun: Subject.Systems (one) and Subject.Runs (one),
+	// whose own latency figures contradict each other; ContradictoryFacts.
+	CodeContradictoryRun Code = "contradictory-run"
 )
 
 // Finding is a methodology problem: what it is (Code), how much it
@@ -105,7 +128,9 @@ type GroupRef struct {
 // Facts are the figures behind a finding. The concrete type depends on
 // the finding's code: ShortRunFacts, NoReplicationFacts,
 // NotInterleavedFacts, StillWarmingFacts, ErrorsFacts, TargetsDifferFacts,
-// LittlesLawFacts, SaturatedFacts or LongTailFacts.
+// LittlesLawFacts, SaturatedFacts, LongTailFacts, OverloadFacts,
+// LevelShiftFacts, SlowingDownFacts, InstabilityFacts or
+// ContradictoryFacts.
 type Facts interface {
 	facts()
 }
@@ -167,6 +192,53 @@ type LongTailFacts struct {
 	MaxMs, MeanMs float64
 }
 
+// OverloadFacts are the figures of an overload finding.
+type OverloadFacts struct {
+	// TargetRPS is the requested rate, RPS the achieved rate of
+	// successful responses, SentRPS the rate requests were sent at (when
+	// known), all of the group's representative (last or steady) runs.
+	TargetRPS, RPS float64
+	SentRPS        *float64
+	// ErrorRate is the share of the requests of the group's last run that
+	// failed (ErrorRate), when known.
+	ErrorRate *float64
+}
+
+// LevelShiftFacts are the figures of a level-shift finding: the
+// throughput of the group's runs moved from Before to After at AtSeq.
+type LevelShiftFacts struct {
+	Metric        string // MetricRPS
+	AtSeq         int32
+	Before, After float64
+	// ChangePct is After relative to Before, percent.
+	ChangePct float64
+}
+
+// SlowingDownFacts are the figures of a slowing-down finding.
+type SlowingDownFacts struct {
+	Metric string // MetricRPS across runs, MetricLatMeanMs within runs
+	// Change is the fitted change over the series (Theil-Sen) in the
+	// metric's unit, ChangePct relative to its median; Over is the
+	// number of runs, or the seconds of the run, it happened over.
+	Change, ChangePct, Over float64
+}
+
+// InstabilityFacts are the figures of an unstable or periodic-stalls
+// finding: the run's Instability.
+type InstabilityFacts struct {
+	Instability
+}
+
+// ContradictoryFacts are the figures of a contradictory-run finding.
+type ContradictoryFacts struct {
+	Contradiction
+}
+
+func (OverloadFacts) facts()       {}
+func (LevelShiftFacts) facts()     {}
+func (SlowingDownFacts) facts()    {}
+func (InstabilityFacts) facts()    {}
+func (ContradictoryFacts) facts()  {}
 func (ShortRunFacts) facts()       {}
 func (NoReplicationFacts) facts()  {}
 func (NotInterleavedFacts) facts() {}
@@ -186,6 +258,14 @@ func (v *Verdict) add(sev Severity, code Code, subject Subject, facts Facts) {
 func (v *Verdict) findings() {
 	o := v.Options
 	runs := v.Runs
+	// byID looks up run references without a scan of every run per
+	// lookup (an experiment may hold 50,000 runs).
+	byID := make(map[string]RunRef, len(runs))
+	for _, r := range runs {
+		if _, ok := byID[r.RunID]; !ok {
+			byID[r.RunID] = runRef(r)
+		}
+	}
 
 	// coordinated-omission: per closed-model tool.
 	closed := map[string][]RunRef{}
@@ -227,16 +307,43 @@ func (v *Verdict) findings() {
 			if len(g.Runs) < o.MinRuns {
 				thin = append(thin, GroupRef{Label: s.Label, Settings: g.Settings, Runs: len(g.Runs)})
 			}
-			if g.Warmup.Class == stats.ClassNoSteadyState {
+			subj := Subject{Systems: []string{s.Label}, Settings: ptrTo(g.Settings)}
+			switch {
+			case g.Warmup.Basis.Trend != nil && g.Warmup.Class == stats.ClassSlowdown:
+				t := g.Warmup.Basis.Trend
+				v.add(SeverityWarning, CodeSlowingDown, subj, SlowingDownFacts{Metric: MetricRPS, Change: t.Change,
+					ChangePct: 100 * t.Change / t.Level, Over: float64(len(g.Runs))})
+			case g.Warmup.Class == stats.ClassNoSteadyState:
 				f := StillWarmingFacts{ChangePct: g.Warmup.ChangePct}
 				if len(g.Seqs) >= 2 {
 					f.FromSeq, f.ToSeq = g.Seqs[len(g.Seqs)-2], g.Seqs[len(g.Seqs)-1]
 				}
-				v.add(SeverityWarning, CodeStillWarming, Subject{Systems: []string{s.Label}, Settings: ptrTo(g.Settings)}, f)
+				v.add(SeverityWarning, CodeStillWarming, subj, f)
+			}
+			if sh := g.Warmup.Shift; sh != nil {
+				v.add(SeverityWarning, CodeLevelShift, subj, LevelShiftFacts{Metric: MetricRPS, AtSeq: sh.AtSeq,
+					Before: sh.Before, After: sh.After, ChangePct: 100 * (sh.After - sh.Before) / sh.Before})
 			}
 			if g.WithinRun != nil && g.WithinRun.Class == stats.ClassNoSteadyState {
 				v.add(SeverityWarning, CodeStillWarming, Subject{Systems: []string{s.Label}, Settings: ptrTo(g.Settings), WithinRuns: true},
 					StillWarmingFacts{Counts: g.WithinRun.Basis.Counts})
+			}
+			for _, rw := range s.WithinRunWarmup {
+				if !slices.Contains(g.RunIDs, rw.RunID) {
+					continue
+				}
+				ref := refOf(byID, rw.RunID)
+				if t := rw.Basis.Trend; t != nil && rw.Class == stats.ClassSlowdown {
+					v.add(SeverityWarning, CodeSlowingDown, Subject{Systems: []string{s.Label}, Settings: ptrTo(g.Settings), Runs: []RunRef{ref}, WithinRuns: true},
+						SlowingDownFacts{Metric: MetricLatMeanMs, Change: t.Change, ChangePct: 100 * t.Change / t.Level, Over: rw.TrendOverS})
+				}
+				if in := rw.Instability; in != nil {
+					code := CodeUnstable
+					if in.Periodic {
+						code = CodePeriodicStalls
+					}
+					v.add(SeverityWarning, code, Subject{Systems: []string{s.Label}, Runs: []RunRef{ref}}, InstabilityFacts{*in})
+				}
 			}
 		}
 	}
@@ -285,7 +392,7 @@ func (v *Verdict) findings() {
 		var low bool
 		for i, ratio := range c.LittlesLawRatio {
 			if ratio < stats.LittleLow || ratio > stats.LittleHigh {
-				off = append(off, refOf(runs, c.LittlesLawRuns[i]))
+				off = append(off, refOf(byID, c.LittlesLawRuns[i]))
 				ratios = append(ratios, ratio)
 				low = low || ratio < stats.LittleLow
 			}
@@ -293,7 +400,9 @@ func (v *Verdict) findings() {
 		if len(off) > 0 {
 			v.add(SeverityInfo, CodeLittlesLaw, Subject{Systems: []string{s.Label}, Runs: off}, LittlesLawFacts{Ratios: ratios})
 		}
-		if c.Saturated {
+		if c.Saturated && c.Saturation.Kind == SaturationOpenShortfall {
+			v.overload(s)
+		} else if c.Saturated {
 			v.add(SeverityWarning, CodeSaturated, Subject{Systems: []string{s.Label}},
 				SaturatedFacts{At: c.SaturatedAt, Saturation: *c.Saturation})
 			if low && slices.Contains(local, s.Label) {
@@ -302,8 +411,22 @@ func (v *Verdict) findings() {
 		}
 	}
 
-	// long-tail
+	// contradictory-run
+	for _, c := range v.contradictions {
+		v.add(SeverityWarning, CodeContradictoryRun, Subject{Systems: []string{c.Run.Label}, Runs: []RunRef{c.Run}}, ContradictoryFacts{c})
+	}
+
+	// long-tail, unless the run's stalls are a finding of their own
+	unstable := map[string]bool{}
+	for _, s := range v.Systems {
+		for _, rw := range s.WithinRunWarmup {
+			unstable[rw.RunID] = rw.Instability != nil
+		}
+	}
 	for _, r := range runs {
+		if unstable[r.RunID] {
+			continue
+		}
 		if r.LatMaxMs != nil && r.LatMeanMs != nil && *r.LatMeanMs > 0 && *r.LatMaxMs > o.LongTailFactor**r.LatMeanMs {
 			v.add(SeverityInfo, CodeLongTail, Subject{Systems: []string{r.Label}, Runs: []RunRef{runRef(r)}},
 				LongTailFacts{MaxMs: *r.LatMaxMs, MeanMs: *r.LatMeanMs})
@@ -314,6 +437,24 @@ func (v *Verdict) findings() {
 	slices.SortStableFunc(v.Findings, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(sevRank[a.Severity], sevRank[b.Severity]), cmp.Compare(a.Code, b.Code))
 	})
+}
+
+// overload records the overload finding of a system whose open-model
+// group fell short of its requested rate (Capacity.Saturation).
+func (v *Verdict) overload(s System) {
+	sat := s.Capacity.Saturation
+	f := OverloadFacts{TargetRPS: sat.TargetRPS, RPS: sat.RPS, SentRPS: sat.SentRPS}
+	subj := Subject{Systems: []string{s.Label}}
+	for _, g := range s.Groups {
+		if g.LoadModel == results.LoadOpen && g.TargetRPS != nil && *g.TargetRPS == sat.TargetRPS {
+			subj.Settings = ptrTo(g.Settings)
+			if rate, ok := ErrorRate(g.Runs[len(g.Runs)-1]); ok {
+				f.ErrorRate = &rate
+			}
+			break
+		}
+	}
+	v.add(SeverityError, CodeOverload, subj, f)
 }
 
 // interleaving flags pairs of systems whose runs at equal settings were
@@ -404,12 +545,12 @@ func isLoopback(target string) bool {
 
 func runRef(r results.Run) RunRef { return RunRef{RunID: r.RunID, Seq: r.Seq, Label: r.Label} }
 
-// refOf returns the reference of the run with the given id.
-func refOf(runs []results.Run, id string) RunRef {
-	for _, r := range runs {
-		if r.RunID == id {
-			return runRef(r)
-		}
+// refOf returns the reference of the run with the given id (byID: the
+// first run of each id), looked up in a map: a search of the runs for
+// every run cost time in the square of their number.
+func refOf(byID map[string]RunRef, id string) RunRef {
+	if r, ok := byID[id]; ok {
+		return r
 	}
 	return RunRef{RunID: id, Seq: -1}
 }

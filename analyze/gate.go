@@ -38,13 +38,18 @@ type GateReason struct {
 }
 
 // WorsePct returns how much worse side a is than side b, in percent of
-// b's value, by the comparison's ratio: for throughput 100·(1 - a/b), for
+// b's value, by the ratio that decides the comparison (Estimate, else
+// Ratio): for throughput 100·(1 - a/b), for
 // latency 100·(a/b - 1). It is negative when a is better.
 func (c Comparison) WorsePct() float64 {
-	if c.HigherIsBetter {
-		return 100 * (1 - c.Ratio)
+	r := c.Ratio
+	if c.Estimate != nil { // the ratio that decided the verdict
+		r = c.Estimate.Estimate
 	}
-	return 100 * (c.Ratio - 1)
+	if c.HigherIsBetter {
+		return 100 * (1 - r)
+	}
+	return 100 * (r - 1)
 }
 
 // gate finds the conditions the verdict meets:

@@ -42,8 +42,8 @@ func TestAcrossRunBasis(t *testing.T) {
 			analyze.Basis{Metric: "rps", N: 3, BandPct: 3}, results.Ptr(-1.0)},
 		{"two zero runs", seq(0, 0), stats.ClassFlat, analyze.MethodShortSeries,
 			analyze.Basis{Metric: "rps", N: 2, BandPct: 3, ZeroBase: true}, results.Ptr(0.0)},
-		{"six flat runs", seq(1000, 1001, 999, 1000, 1002, 1000), stats.ClassFlat, analyze.MethodPELT,
-			analyze.Basis{Metric: "rps", N: 6, Segments: 1}, results.Ptr(100 * (1000.0 - 1002) / 1002)},
+		{"six flat runs", seq(1000, 1001, 999, 1000, 1002, 1000), stats.ClassFlat, analyze.MethodStepTest,
+			analyze.Basis{Metric: "rps", N: 6, Segments: 1, StepP: results.Ptr(0.6059)}, results.Ptr(100 * (1000.0 - 1002) / 1002)},
 		{"thirty flat runs", seq(flat30...), stats.ClassFlat, analyze.MethodPELTMSER,
 			analyze.Basis{Metric: "rps", N: 30, Segments: 1, MSER: &analyze.MSERCut{Truncate: 0}}, results.Ptr(100 * (flat30[29] - flat30[28]) / flat30[28])},
 	}
@@ -118,7 +118,7 @@ func TestWithinRunBasis(t *testing.T) {
 }
 
 // An open-model group that achieves 70 % of its rate is saturated, and the
-// finding carries the evidence.
+// overload finding carries the evidence.
 func TestOpenShortfallTyped(t *testing.T) {
 	var runs []results.Run
 	for i := range 3 {
@@ -132,10 +132,13 @@ func TestOpenShortfallTyped(t *testing.T) {
 	if !c.Saturated || c.Saturation == nil || !reflect.DeepEqual(*c.Saturation, want) || c.SaturatedAt == nil || *c.SaturatedAt != 50 {
 		t.Fatalf("capacity %+v", c)
 	}
-	f := finding(t, v, analyze.CodeSaturated)
-	if !reflect.DeepEqual(f.Facts, analyze.SaturatedFacts{At: c.SaturatedAt, Saturation: want}) ||
-		!reflect.DeepEqual(f.Subject, analyze.Subject{Systems: []string{"o:80"}}) {
+	f := finding(t, v, analyze.CodeOverload)
+	if f.Severity != analyze.SeverityError || !reflect.DeepEqual(f.Facts, analyze.OverloadFacts{TargetRPS: 1000, RPS: 700, ErrorRate: results.Ptr(0.0)}) ||
+		!reflect.DeepEqual(f.Subject, analyze.Subject{Systems: []string{"o:80"}, Settings: &v.Systems[0].Groups[0].Settings}) {
 		t.Errorf("finding %+v", f)
+	}
+	if hasFinding(v, analyze.CodeSaturated) {
+		t.Errorf("open-model shortfall is overload, not saturated: %+v", v.Findings)
 	}
 }
 

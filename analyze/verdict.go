@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/results"
@@ -13,7 +14,7 @@ import (
 // AnalysisVersion is the version of the analysis: it changes whenever the
 // same tables would give a different Verdict, so stored reports made by an
 // older version can be found and re-made.
-const AnalysisVersion = 2
+const AnalysisVersion = 3
 
 // Options are the parameters of Analyze. DefaultOptions gives the values
 // of docs/STATISTICS.md; a zero field is not a valid setting.
@@ -33,10 +34,13 @@ type Options struct {
 	Level     float64 `json:"level"`     // confidence level of intervals
 	Seed      uint64  `json:"seed"`      // seed of every resampling, for reproducible output
 
-	Alpha         float64 `json:"alpha"`          // significance level of the Mann-Whitney test
+	Alpha         float64 `json:"alpha"`          // significance level of the Mann-Whitney, step and trend tests
 	Power         float64 `json:"power"`          // power for the runs-needed estimate
 	PracticalBand float64 `json:"practical_band"` // relative difference too small to matter
 	MinRuns       int     `json:"min_runs"`       // fewest runs per side for a comparison
+	NullDraws     int     `json:"null_draws"`     // simulated series of the step test's null distribution
+
+	ExcursionFactor float64 `json:"excursion_factor"` // a window at this many times the run's level (or more) is an excursion
 
 	ShortRunS           float64 `json:"short_run_s"`           // runs shorter than this are flagged
 	LongTailFactor      float64 `json:"long_tail_factor"`      // max > factor*mean is a long tail
@@ -70,6 +74,8 @@ func DefaultOptions() Options {
 		Power:               stats.DefaultPower,
 		PracticalBand:       0.02,
 		MinRuns:             stats.MinRunsPerSide,
+		NullDraws:           stats.DefaultNullDraws,
+		ExcursionFactor:     stats.DefaultExcursionFactor,
 		ShortRunS:           30,
 		LongTailFactor:      10,
 		SaturationRPSGrowth: 0.10,
@@ -104,6 +110,10 @@ type Verdict struct {
 	Options  Options
 	// Runs are the analysed runs in execution order.
 	Runs []results.Run
+
+	// contradictions are the runs whose figures contradict each other,
+	// in execution order.
+	contradictions []Contradiction
 	// Thresholds are the checks of Options.SLO: per threshold, one per
 	// system and settings it applies to.
 	Thresholds []ThresholdCheck
@@ -126,8 +136,16 @@ type Settings struct {
 // are comparable.
 func (s Settings) Equal(o Settings) bool { return s.key() == o.key() }
 
+// key identifies settings. A requested rate counts to 3 significant
+// digits: vegeta's report and a per-request log give the rate they
+// measured (2000.03 req/s for -rate=2000), so runs at one -rate would
+// otherwise never share a group.
 func (s Settings) key() string {
-	return fmt.Sprintf("%s|%s|%s|%s|%s|%s", s.Tool, s.LoadModel, keyOf(s.Threads), keyOf(s.Connections), keyOf(s.TargetRPS), keyOf(s.PlannedDurationS))
+	rate := "-"
+	if s.TargetRPS != nil {
+		rate = strconv.FormatFloat(*s.TargetRPS, 'g', 3, 64)
+	}
+	return fmt.Sprintf("%s|%s|%s|%s|%s|%s", s.Tool, s.LoadModel, keyOf(s.Threads), keyOf(s.Connections), rate, keyOf(s.PlannedDurationS))
 }
 
 // keyOf formats an optional setting for Settings.key: "-" for none.
@@ -141,9 +159,14 @@ func keyOf[T int32 | float64](p *T) string {
 // Group is the runs of one system at the same settings, in execution order.
 type Group struct {
 	Settings
-	Runs   []results.Run // in seq order
+	// Runs are the runs the group's statistics use, in seq order: every
+	// run at these settings but the Excluded ones.
+	Runs   []results.Run
 	RunIDs []string
 	Seqs   []int32
+	// Excluded are runs at these settings whose own figures contradict
+	// each other, left out of every statistic of the group.
+	Excluded []Contradiction
 	// Warmup is the across-run warm-up class of the group's throughput.
 	Warmup Warmup
 	// WithinRun combines the within-run classes of the group's runs, when
@@ -160,8 +183,9 @@ type Group struct {
 const (
 	MethodSingleRun   = "single-run"            // one run: nothing to classify
 	MethodShortSeries = "short-series"          // 2-4 runs: stats.ClassifyShort
-	MethodPELT        = "pelt+classify"         // 5+ runs: PELT and stats.Classify
-	MethodPELTMSER    = "pelt+classify+mser5"   // 20+ runs: also MSER-5
+	MethodStepTest    = "step-test+classify"    // 5-19 runs: stats.SegmentSteps and stats.ClassifySeries
+	MethodPELT        = "pelt+classify"         // PELT and stats.ClassifySeries (before analysis version 3: 5+ runs)
+	MethodPELTMSER    = "pelt+classify+mser5"   // 20+ runs: PELT, stats.ClassifySeries, MSER-5
 	MethodPerRun      = "pelt+classify per run" // a group's within-run classes combined
 	MethodWithinRun   = "pelt+mser5"            // one run's windows: PELT, Classify, MSER-5
 )
@@ -192,6 +216,19 @@ type Warmup struct {
 	Method    string
 	// Basis is what the class rests on.
 	Basis Basis
+	// Shift is a change of level that stayed and is not a warm-up (class
+	// slowdown for a drop, level-shift for a jump), across runs.
+	Shift *Shift
+	// UnstableRuns is, for a combination of runs' within-run classes
+	// (MethodPerRun), how many of the runs kept leaving their level.
+	UnstableRuns int
+}
+
+// Shift is a change of level that stayed: the series moved to another
+// level at a run and remained there.
+type Shift struct {
+	AtSeq         int32   // the first run at the new level
+	Before, After float64 // the mean of the level before and of the runs from AtSeq on
 }
 
 // Basis is what a warm-up classification rests on: the figures the
@@ -211,8 +248,15 @@ type Basis struct {
 	BandPct   float64
 	Improving bool
 	ZeroBase  bool
-	// Segments is the number of PELT segments.
+	// Segments is the number of segments (PELT's or the step test's).
 	Segments int
+	// StepP is the p-value of the step test of the whole series
+	// (MethodStepTest).
+	StepP *float64
+	// Trend is the trend test that found the series never levelled off
+	// (the class is then no-steady-state or slowdown without a steady
+	// state); nil when there was none.
+	Trend *stats.Trend
 	// MSER is the MSER-5 cross-check, when it ran.
 	MSER *MSERCut
 	// Counts are the classes of a group's runs (MethodPerRun).
@@ -252,15 +296,47 @@ type Rep struct {
 
 // RunWarmup is the within-run warm-up of one run with per-request data.
 type RunWarmup struct {
-	RunID      string
-	Seq        int32
-	Class      stats.Class
-	WarmupEndS *float64 // start of the steady state, seconds since the run's start
+	RunID string
+	Seq   int32
+	Class stats.Class
+	// WarmupEndS is the start of the steady state, seconds since the
+	// run's start; nil when the run has none.
+	WarmupEndS *float64
 	MSEREndS   *float64 // MSER-5 truncation point, seconds, as a cross-check
 	Windows    int
 	Method     string
 	Basis      Basis
+	// Instability is set when the run's mean latency per window kept
+	// leaving its level (recurring stalls or bursts).
+	Instability *Instability
+	// TrendFromS is where the windows begin that Basis.Trend was fitted
+	// to, seconds since the run's start, and TrendOverS how long they
+	// last (with Basis.Trend only).
+	TrendFromS, TrendOverS float64
 }
+
+// Instability is how a run's windows kept leaving their level: the
+// excursions found by stats.Excursions, in seconds and shares.
+type Instability struct {
+	Excursions int
+	// Periodic is true when they recur at a regular interval, PeriodS.
+	Periodic bool
+	PeriodS  *float64
+	// ShareTime is the share of the run's windows in excursions and
+	// ShareRequests that of its requests (sent in those windows).
+	ShareTime, ShareRequests float64
+	// LevelMs is the run's typical mean latency per window; StallMeanMs
+	// the mean latency of the requests in the excursions' windows and
+	// StallPeakMs the worst window's; StallS the median length of an
+	// excursion, seconds (whole windows).
+	LevelMs, StallMeanMs, StallPeakMs, StallS float64
+	// Spans are the excursions, [FromS, ToS) seconds since the run's
+	// start.
+	Spans []Span
+}
+
+// Span is a stretch of a run, seconds since its start.
+type Span struct{ FromS, ToS float64 }
 
 // Capacity is what a system's runs say about its capacity.
 type Capacity struct {
@@ -293,8 +369,10 @@ type Saturation struct {
 	// From and To are the two concurrency levels (SaturationConcurrency).
 	From, To Level
 	// TargetRPS is the requested and RPS the achieved (representative)
-	// rate (SaturationOpenShortfall).
+	// rate of successful responses (SaturationOpenShortfall); SentRPS,
+	// when known, the rate at which requests were sent.
 	TargetRPS, RPS float64
+	SentRPS        *float64
 }
 
 // Level is a system's representative performance at one concurrency.
@@ -331,6 +409,16 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 	v := &Verdict{Experiment: set.Experiment, AnalysisVersion: AnalysisVersion, Options: opts, Runs: runs}
 	series := seriesByRun(set.Series)
 	fillPercentiles(runs, set.Percentiles)
+	pcts := map[string][]results.Percentile{}
+	for _, p := range set.Percentiles {
+		pcts[p.RunID] = append(pcts[p.RunID], p)
+	}
+	bad := map[string]Contradiction{}
+	for _, r := range runs {
+		if c, ok := contradiction(r, pcts[r.RunID]); ok {
+			bad[r.RunID] = c
+		}
+	}
 
 	for _, label := range labelsInOrder(runs) {
 		sys := System{Label: label}
@@ -339,7 +427,19 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 				sys.Runs++
 			}
 		}
-		sys.Groups = groupRuns(runs, label)
+		sys.Groups = groupRuns(runs, label, bad)
+		for _, r := range runs {
+			if c, ok := bad[r.RunID]; ok && r.Label == label {
+				for _, g := range sys.Groups {
+					for _, e := range g.Excluded {
+						if e.Run.RunID == r.RunID {
+							c.Excluded = true
+						}
+					}
+				}
+				v.contradictions = append(v.contradictions, c)
+			}
+		}
 		for gi := range sys.Groups {
 			g := &sys.Groups[gi]
 			v.acrossRunWarmup(g)
@@ -352,6 +452,11 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 				}
 				class, good, counts := stats.CombineClasses(classes)
 				w := &Warmup{Class: class, Method: MethodPerRun, Basis: Basis{Counts: counts}}
+				for _, r := range rw {
+					if r.Instability != nil {
+						w.UnstableRuns++
+					}
+				}
 				if class == stats.ClassInconsistent {
 					w.Good = &good
 				}
@@ -388,8 +493,10 @@ func settingsOf(r results.Run) Settings {
 }
 
 // groupRuns groups a system's runs by settings; groups are ordered by
-// target rate, then connections, then threads, then first run.
-func groupRuns(runs []results.Run, label string) []Group {
+// target rate, then connections, then threads, then first run. A run in
+// bad is set aside in its group's Excluded, unless it is the group's only
+// run.
+func groupRuns(runs []results.Run, label string, bad map[string]Contradiction) []Group {
 	idx := map[string]int{}
 	var groups []Group
 	for _, r := range runs {
@@ -406,8 +513,26 @@ func groupRuns(runs []results.Run, label string) []Group {
 		}
 		g := &groups[i]
 		g.Runs = append(g.Runs, r)
-		g.RunIDs = append(g.RunIDs, r.RunID)
-		g.Seqs = append(g.Seqs, r.Seq)
+	}
+	for i := range groups {
+		g := &groups[i]
+		all := g.Runs
+		g.Runs = nil
+		for _, r := range all {
+			if c, ok := bad[r.RunID]; ok && len(all) > 1 {
+				c.Excluded = true
+				g.Excluded = append(g.Excluded, c)
+				continue
+			}
+			g.Runs = append(g.Runs, r)
+		}
+		if len(g.Runs) == 0 { // every run contradicts itself: keep them
+			g.Runs, g.Excluded = all, nil
+		}
+		for _, r := range g.Runs {
+			g.RunIDs = append(g.RunIDs, r.RunID)
+			g.Seqs = append(g.Seqs, r.Seq)
+		}
 	}
 	slices.SortStableFunc(groups, func(a, b Group) int {
 		return cmp.Or(

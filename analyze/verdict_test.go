@@ -98,7 +98,8 @@ func TestThreeRunsInconclusive(t *testing.T) {
 	}
 }
 
-// Same distribution on both sides: no difference.
+// Same distribution on both sides, runs varying 0.5 %: the Hodges-Lehmann
+// ratio's interval lies inside the ±2 % band, so no difference.
 func TestSameSystemsNoDifference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	var runs []results.Run
@@ -108,9 +109,10 @@ func TestSameSystemsNoDifference(t *testing.T) {
 	}
 	v := mustAnalyze(t, runs, nil)
 	c := comparison(t, v, "rps")
-	if c.Verdict != analyze.NoDifference || c.PValue == nil || len(c.Reasons) != 1 ||
-		c.Reasons[0].Code != analyze.ReasonNotSignificant || c.Reasons[0].P != *c.PValue || c.Reasons[0].Alpha != 0.05 {
-		t.Fatalf("verdict %s reasons %+v", c.Verdict, c.Reasons)
+	if c.Verdict != analyze.NoDifference || c.PValue == nil || len(c.Reasons) != 1 || c.Estimate == nil ||
+		c.Reasons[0].Code != analyze.ReasonEquivalent || c.Reasons[0].P != *c.PValue || c.Reasons[0].Lo != c.Estimate.Lo ||
+		c.Reasons[0].Hi != c.Estimate.Hi || c.Estimate.Lo < 1/1.02 || c.Estimate.Hi > 1.02 {
+		t.Fatalf("verdict %s estimate %+v reasons %+v", c.Verdict, c.Estimate, c.Reasons)
 	}
 	if h := v.Headline; h.Lead != analyze.LeadComparison || v.Comparisons[h.Comparison].Verdict != analyze.NoDifference {
 		t.Errorf("headline %+v", h)

@@ -9,8 +9,9 @@ import (
 )
 
 // acrossRunWarmup classifies the throughput of a group's runs in execution
-// order: one run says nothing, 2-4 runs use the short-series rule, more
-// use PELT and the Barrett et al. classifier (STATISTICS.md).
+// order: one run says nothing, 2-4 runs use the short-series rule, 5-19
+// the step test, more PELT; then the Barrett et al. classifier with the
+// warm-up rule and the trend check (stats.ClassifyRuns, STATISTICS.md).
 func (v *Verdict) acrossRunWarmup(g *Group) {
 	o := v.Options
 	x := make([]float64, len(g.Runs))
@@ -43,23 +44,31 @@ func (v *Verdict) acrossRunWarmup(g *Group) {
 			g.Warmup.SteadyFromSeq = results.Ptr(g.Seqs[0])
 		}
 	default:
-		seg, err := stats.SegmentSeries(x, o.PenaltyFactor*math.Log(float64(n)), o.MinSegment)
+		method := MethodStepTest
+		if n > stats.MaxStepRuns {
+			method = MethodPELT
+		}
+		c, err := stats.ClassifyRuns(x, stats.RunsOptions{HigherIsBetter: true, Delta: o.Delta, Alpha: o.Alpha,
+			PenaltyFactor: o.PenaltyFactor, MinSegment: o.MinSegment, Draws: o.NullDraws, Seed: o.Seed})
 		if err != nil {
 			basis.Err = err
-			g.Warmup = Warmup{Class: stats.ClassInsufficientData, Method: MethodPELT, Basis: basis}
+			g.Warmup = Warmup{Class: stats.ClassInsufficientData, Method: method, Basis: basis}
 			v.warn(Warning{Code: WarnAcrossRunWarmup, System: g.Runs[0].Label, Settings: &g.Settings, Err: err})
 			return
 		}
-		c, err := stats.Classify(seg.Segments, true, o.Delta)
-		if err != nil {
-			basis.Err = err
-			g.Warmup = Warmup{Class: stats.ClassInsufficientData, Method: MethodPELT, Basis: basis}
-			return
+		basis.Segments = len(c.Segments)
+		if c.Steps != nil {
+			basis.StepP = results.Ptr(c.Steps.First.P)
 		}
-		basis.Segments = len(seg.Segments)
-		g.Warmup = Warmup{Class: c.Class, Method: MethodPELT, Basis: basis}
+		if c.Trend != nil && c.Trend.Persistent {
+			basis.Trend = c.Trend
+		}
+		g.Warmup = Warmup{Class: c.Class, Method: method, Basis: basis}
 		if c.SteadyStart >= 0 {
 			g.Warmup.SteadyFromSeq = results.Ptr(g.Seqs[c.SteadyStart])
+		}
+		if sh := c.Shift; sh != nil {
+			g.Warmup.Shift = &Shift{AtSeq: g.Seqs[sh.At], Before: sh.Before, After: sh.After}
 		}
 		last2 := 100 * (x[n-1] - x[n-2]) / math.Abs(x[n-2])
 		if !math.IsInf(last2, 0) && !math.IsNaN(last2) {
@@ -119,7 +128,11 @@ func (v *Verdict) steadyState(g *Group) {
 }
 
 // withinRunWarmup classifies the per-window mean latency of every run of
-// the group that has a series (built from per-request samples).
+// the group that has a series (built from per-request samples). Windows
+// in stall-like excursions (stats.Excursions: they left the run's level
+// and came back) are set to the run's level before PELT, as Barrett et
+// al. replace outliers, so that recurring stalls neither hide a warm-up
+// nor pose as one; they are reported as the run's Instability instead.
 func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) []RunWarmup {
 	o := v.Options
 	var out []RunWarmup
@@ -128,11 +141,13 @@ func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) 
 		if len(ws) == 0 {
 			continue
 		}
-		var x, ts []float64
+		var x, ts, width, reqs []float64
 		for _, w := range ws {
 			if w.LatMeanMs != nil && w.Requests > 0 {
 				x = append(x, *w.LatMeanMs)
 				ts = append(ts, w.TS)
+				width = append(width, w.WindowS)
+				reqs = append(reqs, float64(w.Requests))
 			}
 		}
 		rw := RunWarmup{RunID: r.RunID, Seq: r.Seq, Windows: len(x), Method: MethodWithinRun,
@@ -143,16 +158,31 @@ func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) 
 			out = append(out, rw)
 			continue
 		}
-		seg, err := stats.SegmentSeries(x, o.PenaltyFactor*math.Log(float64(len(x))), o.MinSegment)
+		clean := x
+		inst, ierr := stats.Excursions(x, reqs, stats.InstabilityOptions{Factor: o.ExcursionFactor})
+		if ierr == nil && len(inst.Excursions) > 0 {
+			clean = slices.Clone(x)
+			for _, e := range inst.Excursions {
+				for i := e.Start; i < e.End; i++ {
+					clean[i] = inst.Level
+				}
+			}
+		}
+		seg, err := stats.SegmentSeries(clean, o.PenaltyFactor*math.Log(float64(len(x))), o.MinSegment)
 		if err == nil {
-			var c stats.Classification
-			c, err = stats.Classify(seg.Segments, false, o.Delta)
+			var c stats.SeriesClassification
+			c, err = stats.ClassifySeries(seg.Segments, clean, stats.SeriesOptions{Delta: o.Delta, Alpha: o.Alpha})
 			if err == nil {
 				rw.Class = c.Class
 				if c.SteadyStart >= 0 {
 					rw.WarmupEndS = results.Ptr(ts[c.SteadyStart])
 				}
 				rw.Basis.Segments = len(seg.Segments)
+				if c.Trend != nil && c.Trend.Persistent {
+					rw.Basis.Trend = c.Trend
+					last := len(ts) - 1
+					rw.TrendFromS, rw.TrendOverS = ts[c.TrendFrom], ts[last]+width[last]-ts[c.TrendFrom]
+				}
 			}
 		}
 		if err != nil {
@@ -160,15 +190,49 @@ func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) 
 			rw.Basis.Err = err
 			v.warn(Warning{Code: WarnWithinRunWarmup, System: r.Label, RunID: r.RunID, Seq: r.Seq, Err: err})
 		}
-		if d, more, err := stats.MSER5(x); err == nil {
+		if ierr == nil && inst.Unstable {
+			rw.Instability = instability(inst, x, ts, width, reqs)
+		}
+		if d, more, err := stats.MSER5(clean); err == nil {
 			rw.Basis.MSER = &MSERCut{Truncate: d, NeedsMoreData: more}
-			if !more {
+			if !more && rw.WarmupEndS != nil {
 				rw.MSEREndS = results.Ptr(ts[d])
 			}
 		}
 		out = append(out, rw)
 	}
 	return out
+}
+
+// instability converts the excursions of a run's windows to seconds and
+// shares.
+func instability(inst stats.Instability, x, ts, width, reqs []float64) *Instability {
+	in := &Instability{Excursions: len(inst.Excursions), Periodic: inst.Periodic, ShareTime: inst.ShareN,
+		ShareRequests: inst.ShareW, LevelMs: inst.Level}
+	var lens []float64
+	var sum, n float64
+	for _, e := range inst.Excursions {
+		from, to := ts[e.Start], ts[e.End-1]+width[e.End-1]
+		in.Spans = append(in.Spans, Span{FromS: from, ToS: to})
+		lens = append(lens, to-from)
+		for i := e.Start; i < e.End; i++ {
+			sum += x[i] * reqs[i]
+			n += reqs[i]
+			in.StallPeakMs = max(in.StallPeakMs, x[i])
+		}
+	}
+	if n > 0 {
+		in.StallMeanMs = sum / n
+	}
+	in.StallS = stats.Median(lens)
+	if inst.Periodic && len(inst.Excursions) >= 3 {
+		var gaps []float64
+		for i := 1; i < len(inst.Excursions); i++ {
+			gaps = append(gaps, ts[inst.Excursions[i].Start]-ts[inst.Excursions[i-1].Start])
+		}
+		in.PeriodS = results.Ptr(stats.Median(gaps))
+	}
+	return in
 }
 
 // column returns f of every run, or nil when any run lacks the value.

@@ -569,6 +569,7 @@ func (st *heyState) build() results.RunWithPercentiles {
 	tol := 1 + r.rps*1e-4 + durS*1e-4 + est*1e-5
 	hasStatus := r.sections&(1<<hsStatus) != 0
 	n := addSat(r.recorded, r.errs)
+	meanFix := 1.0 // factor for hey's Average when it is inflated by its cap
 	switch {
 	case !hasStatus:
 		n, _ = toInt64(est)
@@ -576,8 +577,25 @@ func (st *heyState) build() results.RunWithPercentiles {
 	case r.recorded >= heyMaxResults && est > float64(n)+tol:
 		recorded := n
 		n, _ = toInt64(est)
-		notes = append(notes, fmt.Sprintf("hey reports at most %d results: requests (%d) from Requests/sec × Total, status counts and latencies cover %d of them",
-			heyMaxResults, n, recorded))
+		src := "Requests/sec × Total"
+		// Requests/sec and Total are printed to 4 decimals, so est is
+		// good to about ±1; a -n without -z says the exact count (each
+		// of the -c workers sends n/c requests).
+		if c := r.cmd; c != nil && c.requests > 0 && c.duration == 0 && c.conns > 0 {
+			if sent := c.requests / c.conns * c.conns; math.Abs(float64(sent)-est) <= tol {
+				n, src = sent, "-n, as Requests/sec × Total agrees"
+			}
+		}
+		notes = append(notes, fmt.Sprintf("hey reports at most %d results: requests (%d) from %s, status counts and latencies cover %d of them",
+			heyMaxResults, n, src, recorded))
+		// hey sums the latencies of every successful response but divides
+		// by the results it kept (at most 1,000,000): its Average is the
+		// true mean times successes/kept. Corrected like the count.
+		if ok := n - r.errs; ok > r.recorded && r.keys&hkAverage != 0 && !r.averageNaN {
+			meanFix = float64(r.recorded) / float64(ok)
+			notes = append(notes, fmt.Sprintf("hey's Average (%s ms) sums all %d successful responses over the %d it kept: mean latency corrected by x%.6g",
+				strconv.FormatFloat(r.average, 'g', 6, 64), ok, r.recorded, meanFix))
+		}
 	case math.Abs(est-float64(n)) > tol:
 		notes = append(notes, fmt.Sprintf("status and error counts (%d) disagree with Requests/sec × Total (%.0f)", n, est))
 	}
@@ -597,7 +615,7 @@ func (st *heyState) build() results.RunWithPercentiles {
 	// prints Average NaN and 0.0000 for the others).
 	if (r.recorded > 0 || !hasStatus) && !r.averageNaN {
 		if r.keys&hkAverage != 0 {
-			out.LatMeanMs = results.Ptr(r.average)
+			out.LatMeanMs = results.Ptr(r.average * meanFix)
 		}
 		if r.keys&hkFastest != 0 {
 			out.LatMinMs = results.Ptr(r.fastest)
@@ -634,6 +652,7 @@ type heyCommand struct {
 	line     int
 	url      string
 	conns    int64
+	requests int64 // -n, 0 when not given
 	duration float64
 	timeout  float64
 	qps      float64
@@ -733,6 +752,10 @@ func (c *heyCommand) option(name, val string) {
 	case "c":
 		if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
 			c.conns = n
+		}
+	case "n":
+		if n, err := strconv.ParseInt(val, 10, 64); err == nil && n > 0 {
+			c.requests = n
 		}
 	case "z":
 		if d, err := time.ParseDuration(val); err == nil && d > 0 {

@@ -236,6 +236,17 @@ func TestHeyVariants(t *testing.T) {
 	if r := c.runs[0]; r.Requests != 1_500_000 || r.Notes == nil || !strings.Contains(*r.Notes, "at most 1000000 results") {
 		t.Errorf("cap: %+v notes %v", r.Run, *r.Notes)
 	}
+	// Its Average sums the latencies of all 1,500,000 successes but
+	// divides by the 1,000,000 it kept: 1 ms printed is 2/3 ms.
+	if r := c.runs[0]; r.LatMeanMs == nil || math.Abs(*r.LatMeanMs-1.0/1.5) > 1e-12 || !strings.Contains(*r.Notes, "corrected by x0.666667") {
+		t.Errorf("cap: mean %v notes %v", r.LatMeanMs, *r.Notes)
+	}
+	// With 100,000 errors among the 1,500,000: 1,400,000 successes.
+	c, _ = heyabParseString(heySummary("100.0000", "15000.0000", "  [200]\t1000000 responses",
+		"Error distribution:\n  [100000]\tGet \"http://h/\": EOF"), opts)
+	if r := c.runs[0]; r.LatMeanMs == nil || math.Abs(*r.LatMeanMs-1.0/1.4) > 1e-12 || r.Errors != 100000 {
+		t.Errorf("cap with errors: %+v mean %v", r.Run, r.LatMeanMs)
+	}
 	// Counts that disagree otherwise are noted.
 	c, _ = heyabParseString(heySummary("1.0000", "500.0000", "  [200]\t100 responses", ""), opts)
 	if r := c.runs[0]; r.Requests != 100 || r.Notes == nil || !strings.Contains(*r.Notes, "disagree") {

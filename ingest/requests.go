@@ -3,6 +3,7 @@ package ingest
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -165,7 +166,7 @@ func (a *Requests) start(r *reqRun) error {
 	for _, q := range r.pending {
 		origin = min(origin, q.Start)
 	}
-	r.origin, r.minStart, r.maxEnd = origin, origin, origin
+	r.origin, r.minStart, r.maxStart, r.maxEnd = origin, origin, origin, origin
 	for _, q := range r.pending {
 		if err := a.record(r, q); err != nil {
 			return err
@@ -265,6 +266,7 @@ type reqRun struct {
 
 	n, errors, non2xx, timeouts int64
 	bytesIn                     int64
+	maxStart                    int64   // the latest start: the attack's end
 	mean, m2                    float64 // Welford
 	minLat, maxLat              float64
 	origin, minStart, maxEnd    int64
@@ -305,6 +307,7 @@ func (r *reqRun) add(q Request) {
 	r.m2 += d * (q.LatencyMs - r.mean)
 	r.minLat, r.maxLat = math.Min(r.minLat, q.LatencyMs), math.Max(r.maxLat, q.LatencyMs)
 	r.minStart = min(r.minStart, q.Start)
+	r.maxStart = max(r.maxStart, q.Start)
 	r.maxEnd = max(r.maxEnd, q.Start+int64(q.LatencyMs*1e6))
 	r.bytesIn += q.BytesIn
 	failed := q.Error != "" || !r.meta.NoHTTPStatus && (q.Status == 0 || q.Status < 200 || q.Status >= 400)
@@ -518,6 +521,7 @@ func (r *reqRun) summary() results.RunWithPercentiles {
 			run.TransferBPS = results.Ptr(float64(r.bytesIn) / d)
 		}
 	}
+	r.rates(&run.Run, &m)
 	if r.n > 0 {
 		run.LatMeanMs, run.LatMinMs, run.LatMaxMs = results.Ptr(r.mean), results.Ptr(r.minLat), results.Ptr(r.maxLat)
 		if r.n > 1 {
@@ -540,6 +544,32 @@ func (r *reqRun) summary() results.RunWithPercentiles {
 		run.Notes = results.Ptr(strings.Join(m.Notes, "; "))
 	}
 	return run
+}
+
+// rates sets, for an open model, the rates a per-request log shows as
+// vegeta's report does: sent_rps, the requests over the time from the
+// first to the last send (vegeta's "rate"), and success_rps, the
+// successful responses over the time from the first send to the last
+// response (its "throughput"). The achieved throughput of an open model
+// is its successful responses, so rps is success_rps (vegeta's report
+// prints it as its rps too), and a requested rate the log does not state
+// is taken from the sends (a generator on schedule sends at the requested
+// rate), with a note. A closed model's rps stays all responses over the
+// duration, as its tools print it.
+func (r *reqRun) rates(run *results.Run, m *RequestRun) {
+	d := float64(r.maxEnd-r.minStart) / 1e9
+	if m.LoadModel != results.LoadOpen || d <= 0 {
+		return
+	}
+	if span := float64(r.maxStart-r.minStart) / 1e9; span > 0 && r.n > 1 {
+		run.SentRPS = results.Ptr(float64(r.n) / span)
+	}
+	run.SuccessRPS = results.Ptr(float64(r.n-r.errors) / d)
+	run.RPS = *run.SuccessRPS
+	if run.TargetRPS == nil && run.SentRPS != nil {
+		run.TargetRPS = results.Ptr(*run.SentRPS)
+		m.Notes = append(m.Notes, fmt.Sprintf("requested rate %s req/s taken from the send times", strconv.FormatFloat(*run.SentRPS, 'g', 6, 64)))
+	}
 }
 
 // series returns the run's windows; per-window p50 and p99 come from an

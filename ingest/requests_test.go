@@ -59,9 +59,14 @@ func TestRequestsAggregate(t *testing.T) {
 	if r.StartedAt == nil || r.StartedAt.UnixNano() != t0 {
 		t.Errorf("started_at %v", r.StartedAt)
 	}
-	// Duration: from the first start to the last end (9.99 s + 100 ms).
-	if math.Abs(r.DurationS-10.09) > 1e-9 || math.Abs(r.RPS-1000/10.09) > 1e-9 {
-		t.Errorf("duration %v rps %v", r.DurationS, r.RPS)
+	// Duration: from the first start to the last end (9.99 s + 100 ms);
+	// sent over the sends (9.99 s); an open model's rps counts the 980
+	// successful responses; the requested rate, not in the log, is the
+	// sent one.
+	if math.Abs(r.DurationS-10.09) > 1e-9 || math.Abs(r.RPS-980/10.09) > 1e-9 || math.Abs(*r.SuccessRPS-980/10.09) > 1e-9 ||
+		math.Abs(*r.SentRPS-1000/9.99) > 1e-9 || r.TargetRPS == nil || *r.TargetRPS != *r.SentRPS ||
+		r.Notes == nil || *r.Notes != "requested rate 100.1 req/s taken from the send times" {
+		t.Errorf("duration %v rps %v success %v sent %v target %v notes %v", r.DurationS, r.RPS, *r.SuccessRPS, *r.SentRPS, r.TargetRPS, r.Notes)
 	}
 	if math.Abs(*r.LatMeanMs-50.5) > 1e-9 || *r.LatMinMs != 1 || *r.LatMaxMs != 100 || *r.LatP50Ms != 50 || *r.LatP99Ms != 99 {
 		t.Errorf("latency mean %v min %v max %v p50 %v p99 %v", *r.LatMeanMs, *r.LatMinMs, *r.LatMaxMs, *r.LatP50Ms, *r.LatP99Ms)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/plotter"
@@ -262,5 +263,40 @@ func TestScalingDataUSL(t *testing.T) {
 	one := analyzed(t, analyze.Set{Runs: []results.Run{wrkRun("a:80", 0, 10, 1000, 10, 2, 30)}})
 	if _, err := Scaling(one); !errors.Is(err, ErrNoData) {
 		t.Errorf("one level: %v", err)
+	}
+}
+
+// An open-model run with errors and stalls: the top panel shows sent,
+// successful and failed requests per window apart, the stalls are shaded,
+// and no warm-up end is drawn.
+func TestTimelineDataOpenModelStalls(t *testing.T) {
+	r := wrkRun("o:80", 0, 10, 300, 2, 1, 900)
+	r.Tool, r.LoadModel, r.TargetRPS = "vegeta", results.LoadOpen, results.Ptr(300.0)
+	var series []results.Series
+	for i := range 60 {
+		lat, errs := 1.4+0.05*float64(i%3), int64(0)
+		if i%10 == 5 {
+			lat, errs = 700, 30
+		}
+		series = append(series, results.Series{RunID: r.RunID, TS: float64(i), WindowS: 1, Requests: 300, Errors: errs, RPS: 300,
+			LatMeanMs: results.Ptr(lat), LatP50Ms: results.Ptr(lat), LatP99Ms: results.Ptr(2 * lat)})
+	}
+	in := analyzed(t, analyze.Set{Runs: []results.Run{r}, Series: series})
+	d, err := timelineData(in, r.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.RPS != nil || len(d.Sent) != 60 || d.Sent[5].Y != 300 || d.OK[5].Y != 270 || d.Errors[5].Y != 30 || d.Errors[4].Y != 0 {
+		t.Fatalf("rps %v sent %v ok %v errors %v", d.RPS, d.Sent[:6], d.OK[:6], d.Errors[:6])
+	}
+	w := d.Warmup
+	if w == nil || w.Instability == nil || len(w.Instability.Spans) != 6 || w.Instability.Spans[0] != (analyze.Span{FromS: 5, ToS: 6}) {
+		t.Fatalf("warm-up %+v", w)
+	}
+	if alt := timelineAlt(in, r); !strings.Contains(alt, "6 stalls shaded") || !strings.Contains(alt, "sent, successful and failed") {
+		t.Errorf("alt %q", alt)
+	}
+	if _, err := Timeline(in, r.RunID); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -126,8 +126,11 @@ func Latency(in Input) (*plot.Plot, error) {
 		st := styleOf(si)
 		var mean, p99, mx plotter.XYs
 		bars := errBars{Line: draw.LineStyle{Color: st.Color, Width: lineWidth}, Cap: vg.Points(9)}
+		// A log axis cannot show 0 (wrk prints 0 percentiles for a
+		// pipelined run): such points are left out.
+		shown := func(x float64) bool { return x >= 0 && !(d.Log && x <= 0) }
 		for _, r := range runs {
-			if r.Mean >= 0 {
+			if shown(r.Mean) {
 				mean = append(mean, plotter.XY{X: r.Seq, Y: r.Mean})
 				sd := r.Stdev
 				if !(sd >= 0) {
@@ -139,10 +142,10 @@ func Latency(in Input) (*plot.Plot, error) {
 				}
 				bars.Lo, bars.Hi, bars.Cut = append(bars.Lo, lo), append(bars.Hi, r.Mean+sd), append(bars.Cut, cut)
 			}
-			if r.P99 >= 0 {
+			if shown(r.P99) {
 				p99 = append(p99, plotter.XY{X: r.Seq, Y: r.P99})
 			}
-			if r.Max >= 0 {
+			if shown(r.Max) {
 				mx = append(mx, plotter.XY{X: r.Seq, Y: r.Max})
 			}
 		}
@@ -151,7 +154,7 @@ func Latency(in Input) (*plot.Plot, error) {
 			for i, xy := range mean {
 				bars.X[i] = xy.X
 			}
-			sc, err := plotter.NewScatter(mean)
+			sc, err := newScatter(mean)
 			if err != nil {
 				return nil, err
 			}
@@ -159,7 +162,7 @@ func Latency(in Input) (*plot.Plot, error) {
 			p.Add(bars, sc)
 		}
 		if len(p99) > 0 {
-			sc, err := plotter.NewScatter(p99)
+			sc, err := newScatter(p99)
 			if err != nil {
 				return nil, err
 			}
@@ -167,7 +170,7 @@ func Latency(in Input) (*plot.Plot, error) {
 			p.Add(sc)
 		}
 		if len(mx) > 0 {
-			sc, err := plotter.NewScatter(mx)
+			sc, err := newScatter(mx)
 			if err != nil {
 				return nil, err
 			}

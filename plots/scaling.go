@@ -177,7 +177,7 @@ func Scaling(in Input) (*plot.Plot, error) {
 	for _, s := range d.Systems {
 		st := styleOf(s.System)
 		if d.RunsShown {
-			r, err := plotter.NewScatter(s.Runs)
+			r, err := newScatter(s.Runs)
 			if err != nil {
 				return nil, err
 			}

@@ -171,14 +171,14 @@ func Throughput(in Input) (*plot.Plot, error) {
 	for _, g := range d.Groups {
 		st := styleOf(g.System)
 		if len(g.XY) > 1 {
-			l, err := plotter.NewLine(g.XY)
+			l, err := newLine(g.XY)
 			if err != nil {
 				return nil, err
 			}
 			l.LineStyle = st.line(thinWidth)
 			p.Add(l)
 		}
-		sc, err := plotter.NewScatter(g.XY)
+		sc, err := newScatter(g.XY)
 		if err != nil {
 			return nil, err
 		}

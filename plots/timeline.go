@@ -13,6 +13,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/stats"
 )
 
 // Stack is a figure of plots stacked vertically, top first, whose data
@@ -40,14 +41,18 @@ func (s *Stack) Draw(c draw.Canvas) {
 // tlData is what the timeline figure of one run shows; x is the middle of
 // each window, in seconds since the run's start.
 type tlData struct {
-	Run        results.Run
-	System     int
-	Window     float64 // the most common window length, seconds
-	RPS        plotter.XYs
-	P50, P99   plotter.XYs
-	Mean       plotter.XYs // only when there is no p50
-	XMin, XMax float64
-	Warmup     *analyze.RunWarmup
+	Run    results.Run
+	System int
+	Window float64 // the most common window length, seconds
+	RPS    plotter.XYs
+	// Sent, OK and Errors are requests sent, successful responses and
+	// failed requests per second per window, when the run is open-model or
+	// had errors (then RPS is not drawn): the three differ only there.
+	Sent, OK, Errors plotter.XYs
+	P50, P99         plotter.XYs
+	Mean             plotter.XYs // only when there is no p50
+	XMin, XMax       float64
+	Warmup           *analyze.RunWarmup
 }
 
 // timelineRuns returns the runs with a series, in execution order.
@@ -86,11 +91,17 @@ func timelineData(in Input, runID string) (tlData, error) {
 	slices.SortStableFunc(rows, func(a, b results.Series) int { return cmp.Compare(a.TS, b.TS) })
 	windows := map[float64]int{}
 	hasP50 := slices.ContainsFunc(rows, func(s results.Series) bool { return finiteP(s.LatP50Ms) })
+	split := (d.Run.LoadModel == results.LoadOpen || slices.ContainsFunc(rows, func(s results.Series) bool { return s.Errors > 0 })) &&
+		!slices.ContainsFunc(rows, func(s results.Series) bool { return s.WindowS <= 0 || s.Requests < s.Errors })
 	for _, s := range rows {
 		x := s.TS + s.WindowS/2
 		d.XMin, d.XMax = math.Min(d.XMin, s.TS), math.Max(d.XMax, s.TS+s.WindowS)
 		windows[s.WindowS]++
-		if finite(s.RPS) {
+		if split {
+			d.Sent = append(d.Sent, plotter.XY{X: x, Y: float64(s.Requests) / s.WindowS})
+			d.OK = append(d.OK, plotter.XY{X: x, Y: float64(s.Requests-s.Errors) / s.WindowS})
+			d.Errors = append(d.Errors, plotter.XY{X: x, Y: float64(s.Errors) / s.WindowS})
+		} else if finite(s.RPS) {
 			d.RPS = append(d.RPS, plotter.XY{X: x, Y: s.RPS})
 		}
 		if finiteP(s.LatP50Ms) {
@@ -129,7 +140,10 @@ func timelineTitle(in Input, r results.Run) string {
 // Timeline returns the timeline figure of the run with id runID: its
 // throughput per window (top) and p50/p99 latency per window (bottom; the
 // mean when the series has no p50), with the end of its within-run warm-up
-// marked in both panels.
+// marked in both panels when it has a steady state, and its stalls shaded
+// when it kept leaving its level. For an open-model run, or one with
+// errors, the top panel shows requests sent, successful responses and
+// errors per second apart: under overload they part ways.
 func Timeline(in Input, runID string) (*Stack, error) {
 	if in.Verdict == nil {
 		return nil, fmt.Errorf("timeline: %w", ErrNoData)
@@ -149,6 +163,19 @@ func Timeline(in Input, runID string) (*Stack, error) {
 	blue, orange := styleOf(0), styleOf(1)
 	if err := addLine(top, d.RPS, blue.line(lineWidth), "requests/s "+win); err != nil {
 		return nil, err
+	}
+	for _, l := range []struct {
+		xy   plotter.XYs
+		st   draw.LineStyle
+		name string
+	}{
+		{d.Sent, styleOf(2).line(thinWidth), "sent/s"},
+		{d.OK, blue.line(lineWidth), "successful/s"},
+		{d.Errors, orange.line(lineWidth), "errors/s"},
+	} {
+		if err := addLine(top, l.xy, l.st, l.name+" "+win); err != nil {
+			return nil, err
+		}
 	}
 	type series struct {
 		xy   plotter.XYs
@@ -193,15 +220,30 @@ func Timeline(in Input, runID string) (*Stack, error) {
 		top.Y.Max = 1
 	}
 
+	if w := d.Warmup; w != nil && w.Instability != nil {
+		shade := withAlpha(colors[1], 0x40)
+		for i, sp := range w.Instability.Spans {
+			top.Add(band{X0: sp.FromS, X1: sp.ToS, Y0: 0, Y1: top.Y.Max, Color: shade})
+			bottom.Add(band{X0: sp.FromS, X1: sp.ToS, Y0: bottom.Y.Min, Y1: bottom.Y.Max, Color: shade})
+			if i == 0 {
+				top.Legend.Add(fmt.Sprintf("stalls (%d)", len(w.Instability.Spans)), band{Color: shade})
+			}
+		}
+	}
 	if w := d.Warmup; w != nil {
 		grey := draw.LineStyle{Color: colors[2], Width: lineWidth, Dashes: dashes[3]}
 		if w.WarmupEndS != nil && *w.WarmupEndS > d.XMin {
-			text := fmt.Sprintf("warm-up ends at %s s", fmtNum(*w.WarmupEndS))
+			text, name := fmt.Sprintf("warm-up ends at %s s", fmtNum(*w.WarmupEndS)), "warm-up end"
+			if w.Class != stats.ClassWarmup { // a slowdown: steady after getting worse
+				text, name = fmt.Sprintf("steady from %s s", fmtNum(*w.WarmupEndS)), "steady from"
+			}
 			top.Add(vline{X: *w.WarmupEndS, Line: grey, Text: text})
 			bottom.Add(vline{X: *w.WarmupEndS, Line: grey})
-			top.Legend.Add("warm-up end ("+string(w.Class)+")", lineThumb{Line: grey})
+			top.Legend.Add(name+" ("+string(w.Class)+")", lineThumb{Line: grey})
+		} else if w.Class == stats.ClassFlat {
+			top.Legend.Add("no warm-up (flat)", lineThumb{})
 		} else if w.Class != "" {
-			top.Legend.Add("no warm-up end ("+string(w.Class)+")", lineThumb{})
+			top.Legend.Add("no steady state ("+string(w.Class)+")", lineThumb{})
 		}
 		if w.MSEREndS != nil && *w.MSEREndS > d.XMin {
 			dot := draw.LineStyle{Color: colors[2], Width: thinWidth, Dashes: dashes[2]}
@@ -219,7 +261,7 @@ func addLine(p *plot.Plot, xy plotter.XYs, sty draw.LineStyle, name string) erro
 	if len(xy) == 0 {
 		return nil
 	}
-	l, err := plotter.NewLine(xy)
+	l, err := newLine(xy)
 	if err != nil {
 		return err
 	}
@@ -245,8 +287,14 @@ func timelineAlt(in Input, r results.Run) string {
 		return ""
 	}
 	s := fmt.Sprintf("Throughput and latency per %s s window of run %d (%s) over %s s", fmtNum(d.Window), r.Seq, r.Label, fmtNum(d.XMax-d.XMin))
+	if len(d.Errors) > 0 {
+		s += ", requests sent, successful and failed shown apart"
+	}
 	if w := d.Warmup; w != nil && w.WarmupEndS != nil && *w.WarmupEndS > d.XMin {
 		s += fmt.Sprintf(", warm-up ending at %s s", fmtNum(*w.WarmupEndS))
+	}
+	if w := d.Warmup; w != nil && w.Instability != nil {
+		s += fmt.Sprintf(", %d stalls shaded", len(w.Instability.Spans))
 	}
 	return s + "."
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -140,12 +141,14 @@ func compareRow(c analyze.Comparison) row {
 	}
 	switch c.Verdict {
 	case analyze.AFaster:
-		r.delta = signed(100*(c.Ratio-1)) + " % better"
+		r.delta = signed(100*(decidingRatio(c)-1)) + " % better"
 	case analyze.BFaster:
-		r.delta = signed(100*(c.Ratio-1)) + " % worse"
+		r.delta = signed(100*(decidingRatio(c)-1)) + " % worse"
 	}
-	if c.CI != nil {
-		r.ci = signed(100*(c.CI.Lo-1)) + " to " + signed(100*(c.CI.Hi-1)) + " %"
+	// The interval of the ratio that decides: Hodges-Lehmann when a test
+	// ran, else none.
+	if e := c.Estimate; e != nil && !math.IsInf(e.Hi, 0) {
+		r.ci = signed(100*(e.Lo-1)) + " to " + signed(100*(e.Hi-1)) + " %"
 	}
 	for _, x := range c.Reasons {
 		r.notes = append(r.notes, footnoteText(x))

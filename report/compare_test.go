@@ -89,21 +89,21 @@ func TestHeadlineLeads(t *testing.T) {
 		want string
 	}{
 		{"baseline: the other side is the subject", slower, baseline,
-			"new:80 is slower than old:80 (the baseline) at 100 connections, 4 threads, 60 s, wrk: 0.9x the throughput (5 vs 5 runs, 95 % CI 0.899-0.902, p = 0.00794)."},
+			"new:80 is slower than old:80 (the baseline) at 100 connections, 4 threads, 60 s, wrk: 0.9x the throughput (5 vs 5 runs, 95 % CI 0.897-0.903, p = 0.00794)."},
 		{"baseline, not established", slower[:6], baseline,
 			"Not established that new:80 is slower than old:80 (the baseline): it had 0.9x the throughput at 100 connections, 4 threads, 60 s, wrk, but with only 3 runs per system (need >= 4) the difference is not shown to be real; 4 steady runs per system would settle it."},
 		{"no baseline: the faster side is", slower, nil,
-			"old:80 is faster than new:80 at 100 connections, 4 threads, 60 s, wrk: 1.11x the throughput (5 vs 5 runs, 95 % CI 1.11-1.11, p = 0.00794)."},
+			"old:80 is faster than new:80 at 100 connections, 4 threads, 60 s, wrk: 1.11x the throughput (5 vs 5 runs, 95 % CI 1.107-1.114, p = 0.00794)."},
 		{"latency disagrees", disagree, baseline,
-			"new:80 is faster than old:80 (the baseline) by throughput at 100 connections, 4 threads, 60 s, wrk: 1.1x (5 vs 5 runs, 95 % CI 1.10-1.10, p = 0.00794), but slower by p99 latency: 1.49x old:80's (95 % CI 1.47-1.51, p = 0.00794)."},
+			"new:80 is faster than old:80 (the baseline) by throughput at 100 connections, 4 threads, 60 s, wrk: 1.1x (5 vs 5 runs, 95 % CI 1.097-1.103, p = 0.00794), but slower by p99 latency: 1.49x old:80's (95 % CI 1.46-1.52, p = 0.00794)."},
 		{"latency disagrees, no baseline", disagree, nil,
-			"new:80 is faster than old:80 by throughput at 100 connections, 4 threads, 60 s, wrk: 1.1x (5 vs 5 runs, 95 % CI 1.10-1.10, p = 0.00794), but slower by p99 latency: 1.49x old:80's (95 % CI 1.47-1.51, p = 0.00794)."},
+			"new:80 is faster than old:80 by throughput at 100 connections, 4 threads, 60 s, wrk: 1.1x (5 vs 5 runs, 95 % CI 1.097-1.103, p = 0.00794), but slower by p99 latency: 1.49x old:80's (95 % CI 1.46-1.52, p = 0.00794)."},
 		{"same throughput, worse p99", sameRPS, nil,
-			"No difference shown between old:80 and new:80 at 100 connections, 4 threads, 60 s, wrk: throughput ratio 1 (5 vs 5 runs, p = 1), but new:80 is slower by p99 latency: 1.49x old:80's (95 % CI 1.47-1.51, p = 0.00794)."},
+			"No difference between old:80 and new:80 at 100 connections, 4 threads, 60 s, wrk: throughput ratio 1, 95 % CI 0.999-1.001, inside the ±2 % practical band (5 vs 5 runs, p = 1), but new:80 is slower by p99 latency: 1.49x old:80's (95 % CI 1.46-1.52, p = 0.00794)."},
 		{"errors lead", errs, baseline,
-			"new:80 failed 5 % of its requests at 100 connections, 4 threads, 60 s, wrk (5 runs). new:80 is slower than old:80 (the baseline) at 100 connections, 4 threads, 60 s, wrk: 0.9x the throughput (5 vs 5 runs, 95 % CI 0.899-0.902, p = 0.00794)."},
+			"new:80 failed 5 % of its requests at 100 connections, 4 threads, 60 s, wrk (5 runs). new:80 is slower than old:80 (the baseline) at 100 connections, 4 threads, 60 s, wrk: 0.9x the throughput (5 vs 5 runs, 95 % CI 0.897-0.903, p = 0.00794)."},
 		{"errors, then overload", []results.Run{over}, nil,
-			"v:80 failed 98.7 % of its requests at 2000 req/s, vegeta (1 run). v:80 is overloaded: at a requested 2000 req/s it achieved 24.76 req/s (1.24 %). v:80: 1 run of vegeta analysed; at 2000 req/s, vegeta: one run without per-request data, so warm-up cannot be told."},
+			"v:80 failed 98.7 % of its requests at 2000 req/s, vegeta (1 run). v:80 is overloaded: at a requested 2000 req/s it achieved 24.76 successful responses per second (1.24 %). v:80: 1 run of vegeta analysed; at 2000 req/s, vegeta: one run without per-request data, so warm-up cannot be told."},
 	} {
 		if got := report.Headline(analyzeOpts(t, tc.runs, tc.set)); got != tc.want {
 			t.Errorf("%s:\n got %q\nwant %q", tc.name, got, tc.want)
@@ -135,7 +135,7 @@ func TestCompareTable(t *testing.T) {
 	for _, want := range []string{
 		"new:80 vs old:80 (the baseline) at 10 connections, 4 threads, 60 s, wrk\n",
 		"new:80 vs old:80 (the baseline) at 100 connections, 4 threads, 60 s, wrk\n",
-		"(1) not significant: p >= alpha 0.05\n",
+		"(1) runs vary too much: the 95 % CI of the Hodges-Lehmann ratio, 0.97-1.03, reaches across the edge of the ±2 % practical band (p = 1); about 9 runs per side would settle it\n",
 		"rps{connections=100}>=950  new:80  100 connections, 4 threads, 60 s, wrk  fail",
 		"gate: failed (fails on regression):\n  - regression: throughput of new:80 is 9.98 % worse than old:80 (the baseline) at 100 connections",
 	} {
@@ -143,8 +143,8 @@ func TestCompareTable(t *testing.T) {
 			t.Errorf("missing %q in\n%s", want, s)
 		}
 	}
-	if n := strings.Count(s, "not significant"); n != 1 {
-		t.Errorf("the not-significant footnote appears %d times:\n%s", n, s)
+	if n := strings.Count(s, "runs vary too much"); n != 1 {
+		t.Errorf("the unsettled footnote appears %d times:\n%s", n, s)
 	}
 	var rps []string
 	for _, line := range strings.Split(s, "\n") {
@@ -153,7 +153,7 @@ func TestCompareTable(t *testing.T) {
 		}
 	}
 	// 1000-1004 against 900-904 req/s: -9.98 %, fully separated (p = 2/252).
-	want := []string{"req/s 102 102 ~ -1.74 to +1.78 % 1 5/5 (1)", "req/s 1002 902 -9.98 % worse -10.1 to -9.81 % 0.00794 5/5"}
+	want := []string{"req/s 102 102 ~ -2.88 to +2.97 % 1 5/5 (1)", "req/s 1002 902 -9.98 % worse -10.3 to -9.7 % 0.00794 5/5"}
 	if fmt.Sprint(rps) != fmt.Sprint(want) {
 		t.Errorf("throughput rows\n%q, want\n%q", rps, want)
 	}
@@ -238,13 +238,13 @@ func ExampleCompare() {
 		panic(err)
 	}
 	// Output:
-	// new:80 is slower than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk: 0.901x the throughput (4 vs 4 runs, 95 % CI 0.898-0.904, p = 0.0286).
+	// new:80 is slower than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk: 0.901x the throughput (4 vs 4 runs, 95 % CI 0.896-0.907, p = 0.0286).
 	//
 	// new:80 vs old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk
 	//               old:80    new:80    delta          95 % CI           p       runs
-	// req/s         1003      904       -9.87 % worse  -10.2 to -9.59 %  0.0286  4/4
-	// mean latency  63.81 ms  70.8 ms   +11 % worse    +10.6 to +11.3 %  0.0286  4/4
-	// max latency   191.4 ms  212.4 ms  +11 % worse    +10.6 to +11.3 %  0.0286  4/4   (1)
+	// req/s         1003      904       -9.87 % worse  -10.4 to -9.3 %   0.0286  4/4
+	// mean latency  63.81 ms  70.8 ms   +11 % worse    +10.3 to +11.7 %  0.0286  4/4
+	// max latency   191.4 ms  212.4 ms  +11 % worse    +10.3 to +11.7 %  0.0286  4/4   (1)
 	// error rate    0 %       0 %       ~                                        4/4
 	//
 	// (1) note: closed-model tails are lower bounds (coordinated omission)
@@ -254,7 +254,7 @@ func ExampleCompare() {
 	//   rps>=950  new:80  64 connections, 4 threads, 60 s, wrk  fail  904 req/s over 4 steady runs, 95 % CI 902.0-906.0 req/s
 	//
 	// gate: failed (fails on regression):
-	//   - regression: throughput of new:80 is 9.87 % worse than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk (ratio 0.901, 95 % CI 0.898-0.904, p = 0.0286), beyond the allowed 5 %
-	//   - regression: mean latency of new:80 is 11 % worse than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk (ratio 1.11, 95 % CI 1.11-1.11, p = 0.0286), beyond the allowed 5 %
-	//   - regression: max latency of new:80 is 11 % worse than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk (ratio 1.11, 95 % CI 1.11-1.11, p = 0.0286), beyond the allowed 5 %
+	//   - regression: throughput of new:80 is 9.87 % worse than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk (ratio 0.901, 95 % CI 0.896-0.907, p = 0.0286), beyond the allowed 5 %
+	//   - regression: mean latency of new:80 is 11 % worse than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk (ratio 1.11, 95 % CI 1.10-1.12, p = 0.0286), beyond the allowed 5 %
+	//   - regression: max latency of new:80 is 11 % worse than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk (ratio 1.11, 95 % CI 1.10-1.12, p = 0.0286), beyond the allowed 5 %
 }

@@ -127,6 +127,80 @@ func wordFinding(f analyze.Finding) findingWords {
 			fmt.Sprintf("%s's throughput stopped growing while connections stood idle (Little's law ratio below %s) and the generator shared its machine: the limit may be the load generator or something in front of the server, not the system under test.", label, rel(stats.LittleLow)),
 			"Watch the generator's CPU during a run; use more generator threads or a second generator machine, and check the throughput of the backend alone."}
 
+	case analyze.CodeOverload:
+		x, _ := f.Facts.(analyze.OverloadFacts)
+		label := system(s, 0)
+		at := ""
+		if s.Settings != nil {
+			at = " at " + settingsOf(s)
+		}
+		msg := fmt.Sprintf("%s was overloaded%s: requested %s req/s, it answered %s successfully per second (%s %% of the requested rate)",
+			label, at, num(x.TargetRPS), num(x.RPS), rel(100*x.RPS/x.TargetRPS))
+		if x.ErrorRate != nil && *x.ErrorRate > 0 {
+			msg += fmt.Sprintf(", and %s of the requests failed", pct(*x.ErrorRate))
+		}
+		if x.SentRPS != nil && *x.SentRPS < 0.9*x.TargetRPS {
+			msg += fmt.Sprintf("; the generator itself sent only %s req/s", num(*x.SentRPS))
+		}
+		return findingWords{label, msg + ". Its latencies are those of an overloaded system (queues, timeouts), not of its normal work.",
+			"Find the rate the system sustains (step the requested rate up until successful throughput stops following it) and measure latency below it; compare systems at a rate both sustain."}
+
+	case analyze.CodeLevelShift:
+		x, _ := f.Facts.(analyze.LevelShiftFacts)
+		label, at := system(s, 0), settingsOf(s)
+		dir := "dropped"
+		if x.After > x.Before {
+			dir = "jumped"
+		}
+		return findingWords{fmt.Sprintf("%s at %s", label, at),
+			fmt.Sprintf("%s at %s: throughput %s from %s to %s req/s (%s %%) at run seq %d and stayed there: a change of level, not a warm-up (it did not approach its final level from the start). Old and new builds mixed under one name, or a neighbour arriving or leaving, look like this; the runs on either side are not one system.",
+				label, at, dir, num(x.Before), num(x.After), signed(x.ChangePct), x.AtSeq),
+			"Find what changed at that run (build, configuration, other load on the machine); name the runs before and after as two systems (--system NAME=PATH) and compare them, or repeat the measurement under one condition."}
+
+	case analyze.CodeSlowingDown:
+		x, _ := f.Facts.(analyze.SlowingDownFacts)
+		label, at := system(s, 0), settingsOf(s)
+		if s.WithinRuns {
+			run := runSubject(s)
+			return findingWords{fmt.Sprintf("%s (within the run)", run),
+				fmt.Sprintf("%s: mean latency rose by %s ms (%s %%) over its last %s s and never levelled off: no steady state, so no warm-up end and no steady figures are given.",
+					run, num(x.Change), signed(x.ChangePct), num(x.Over)),
+				"Look for what accumulates (queues, memory, connections, caches that grow); run long enough to see whether it levels off, and do not report a steady-state latency for this run."}
+		}
+		return findingWords{fmt.Sprintf("%s at %s", label, at),
+			fmt.Sprintf("%s at %s: throughput kept falling across its %s runs (%s req/s, %s %%) and never levelled off: no steady state.",
+				label, at, num(x.Over), signed(x.Change), signed(x.ChangePct)),
+			"Look for what degrades from run to run (leaks, growing data, thermal throttling); restart the system between runs if each run should start alike, and do not compare it until its runs agree."}
+
+	case analyze.CodeUnstable, analyze.CodePeriodicStalls:
+		x, _ := f.Facts.(analyze.InstabilityFacts)
+		run := runSubject(s)
+		what := "kept leaving its level"
+		if f.Code == analyze.CodePeriodicStalls {
+			what = "stalled periodically"
+		}
+		return findingWords{run,
+			fmt.Sprintf("%s %s: %s. Its mean and percentiles mix two behaviours, so the run is not steady however flat its level between them.", run, what, instabilityText(&x.Instability)),
+			"Find what recurs at that rhythm (garbage collection, a cron job, CPU throttling, log rotation, a connection pool being recycled) and fix or report it; quote the stalls with the steady latency, not averaged into it."}
+
+	case analyze.CodeContradictoryRun:
+		x, _ := f.Facts.(analyze.ContradictoryFacts)
+		run := runSubject(s)
+		why := fmt.Sprintf("its mean latency %s ms lies outside the %s-%s ms its own percentiles, minimum and maximum allow", num(x.MeanMs), num(x.LoMs), num(x.HiMs))
+		if x.Disordered {
+			why = fmt.Sprintf("its percentiles are out of order or outside its minimum and maximum (mean %s ms)", num(x.MeanMs))
+		}
+		if x.LittlesLawRatio != nil {
+			why += fmt.Sprintf("; throughput x mean latency / connections is %s", rel(*x.LittlesLawRatio))
+		}
+		excl := "It is its group's only run, so it is kept, flagged."
+		if x.Excluded {
+			excl = "It is left out of its group's statistics (steady state, comparisons)."
+		}
+		return findingWords{run,
+			fmt.Sprintf("%s reports figures that contradict each other: %s. %s", run, why, excl),
+			"Check how the run was made (a script that pipelines or batches requests, a generator that records one latency per batch, a truncated or edited output) and re-run it plainly."}
+
 	case analyze.CodeLongTail:
 		x, _ := f.Facts.(analyze.LongTailFacts)
 		run := runSubject(s)

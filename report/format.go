@@ -85,6 +85,19 @@ func numRange(lo, hi float64) string { return sigRange(lo, hi, measuredFigures) 
 // ratio "2.99-3.00".
 func relRange(lo, hi float64) string { return sigRange(lo, hi, relativeFigures) }
 
+// ratioRange formats the interval of a ratio like relRange, with more
+// figures (up to 6) while its bounds would otherwise print alike: a CI of
+// 0.996-1.004 is not "1.00-1.00".
+func ratioRange(lo, hi float64) string {
+	for n := relativeFigures; n <= 6; n++ {
+		d := decimals(max(math.Abs(lo), math.Abs(hi)), n)
+		if strconv.FormatFloat(lo, 'f', d, 64) != strconv.FormatFloat(hi, 'f', d, 64) {
+			return sigRange(lo, hi, n)
+		}
+	}
+	return relRange(lo, hi)
+}
+
 // rel formats a relative quantity (percentage, ratio, p-value): 3
 // significant figures.
 func rel(x float64) string { return sigFig(x, relativeFigures) }

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -55,28 +56,25 @@ func mainHeadline(v *analyze.Verdict) string {
 	if based {
 		baseName += " (the baseline)"
 	}
-	aBetter := (c.Ratio > 1) == c.HigherIsBetter
+	r := decidingRatio(c)
+	aBetter := (r > 1) == c.HigherIsBetter
 	switch c.Verdict {
 	case analyze.AFaster, analyze.BFaster:
-		subj, other, otherLabel, r, ci := c.A, baseName, c.B, c.Ratio, c.CI
+		subj, other, otherLabel, ci := c.A, baseName, c.B, c.Estimate
 		if !based && c.Verdict == analyze.BFaster {
-			subj, other, otherLabel, r, ci = c.B, c.A, c.A, 1/c.Ratio, invertCI(c.CI)
+			subj, other, otherLabel, r, ci = c.B, c.A, c.A, 1/r, invertCI(c.Estimate)
 		}
 		word := "faster"
 		if based && c.Verdict == analyze.BFaster {
 			word = "slower"
 		}
-		ciText := ""
-		if ci != nil {
-			ciText = fmt.Sprintf(", %s %% CI %s", rel(100*ci.Level), relRange(ci.Lo, ci.Hi))
-		}
 		runs := fmt.Sprintf("%d vs %d runs", c.ARuns, c.BRuns)
 		if h.Latency >= 0 {
 			return fmt.Sprintf("%s is %s than %s by throughput at %s: %sx (%s%s, p = %s), but %s.",
-				subj, word, other, at, rel(r), runs, ciText, relP(c.PValue), latencyClause(v.Comparisons[h.Latency], subj, otherLabel, false))
+				subj, word, other, at, rel(r), runs, ciText(ci, ", "), relP(c.PValue), latencyClause(v.Comparisons[h.Latency], subj, otherLabel, false))
 		}
 		return fmt.Sprintf("%s is %s than %s at %s: %sx the throughput (%s%s, p = %s).",
-			subj, word, other, at, rel(r), runs, ciText, relP(c.PValue))
+			subj, word, other, at, rel(r), runs, ciText(ci, ", "), relP(c.PValue))
 	case analyze.NoDifference:
 		p := ""
 		if c.PValue != nil {
@@ -91,37 +89,58 @@ func mainHeadline(v *analyze.Verdict) string {
 			}
 			but = ", but " + latencyClause(l, subj, other, true)
 		}
-		return fmt.Sprintf("No difference shown between %s and %s at %s: throughput ratio %s (%d vs %d runs%s)%s.",
-			c.A, baseName, at, rel(c.Ratio), c.ARuns, c.BRuns, p, but)
+		return fmt.Sprintf("No difference between %s and %s at %s: throughput ratio %s%s, inside the ±%s %% practical band (%d vs %d runs%s)%s.",
+			c.A, baseName, at, rel(r), ciText(c.Estimate, ", "), rel(100*v.Options.PracticalBand), c.ARuns, c.BRuns, p, but)
 	}
-	var why []string
-	for _, r := range h.Why {
-		why = append(why, obstacleText(r))
-	}
-	needed := ""
-	if c.RunsNeeded != nil {
-		needed = fmt.Sprintf("; %d steady runs per system would settle it", *c.RunsNeeded)
-	}
-	subj, other, r, word := c.A, c.B, c.Ratio, "faster"
+	subj, other, word := c.A, c.B, "faster"
 	switch {
 	case based && !aBetter:
 		other, word = baseName, "slower"
 	case based:
 		other = baseName
 	case !aBetter:
-		subj, other, r = c.B, c.A, 1/c.Ratio
+		subj, other, r = c.B, c.A, 1/r
+	}
+	var why []string
+	for _, r := range h.Why {
+		why = append(why, obstacleText(r))
+	}
+	if len(why) == 0 { // the data were enough to test, but did not settle it
+		for _, r := range c.Reasons {
+			if !r.Note {
+				why = append(why, reasonText(r))
+			}
+		}
+		return fmt.Sprintf("Not established that %s is %s than %s: it had %sx the throughput at %s, but %s.",
+			subj, word, other, rel(r), at, strings.Join(why, " and "))
+	}
+	needed := ""
+	if c.RunsNeeded != nil {
+		needed = fmt.Sprintf("; %d steady runs per system would settle it", *c.RunsNeeded)
 	}
 	return fmt.Sprintf("Not established that %s is %s than %s: it had %sx the throughput at %s, but with %s the difference is not shown to be real%s.",
 		subj, word, other, rel(r), at, strings.Join(why, " and "), needed)
+}
+
+// ciText words a ratio's interval after prefix, e.g. ", 95 % CI
+// 1.02-1.16"; "" for none or an unbounded one.
+func ciText(ci *stats.CI, prefix string) string {
+	if ci == nil || math.IsInf(ci.Hi, 0) || ci.Lo <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s%s %% CI %s", prefix, rel(100*ci.Level), ratioRange(ci.Lo, ci.Hi))
 }
 
 // latencyClause words a latency comparison l from subj's side against
 // other: "slower by p99 latency: 1.2x b's (95 % CI 1.18-1.22, p =
 // 0.00794)"; named puts subj first ("a is slower by ...").
 func latencyClause(l analyze.Comparison, subj, other string, named bool) string {
-	r, ci := l.Ratio, l.CI
+	r, ci := decidingRatio(l), l.Estimate
+	if ci == nil {
+		ci = l.CI
+	}
 	if subj != l.A {
-		r, ci = 1/l.Ratio, invertCI(l.CI)
+		r, ci = 1/r, invertCI(ci)
 	}
 	word := "slower"
 	if subjBetter := (l.Verdict == analyze.AFaster) == (subj == l.A); subjBetter {
@@ -131,11 +150,11 @@ func latencyClause(l analyze.Comparison, subj, other string, named bool) string 
 	if l.Metric == analyze.MetricLatP99Ms {
 		what = "p99 latency"
 	}
-	ciText := ""
-	if ci != nil {
-		ciText = fmt.Sprintf("%s %% CI %s, ", rel(100*ci.Level), relRange(ci.Lo, ci.Hi))
+	cis := ""
+	if t := ciText(ci, ""); t != "" {
+		cis = t + ", "
 	}
-	s := fmt.Sprintf("%s by %s: %sx %s's (%sp = %s)", word, what, rel(r), other, ciText, relP(l.PValue))
+	s := fmt.Sprintf("%s by %s: %sx %s's (%sp = %s)", word, what, rel(r), other, cis, relP(l.PValue))
 	if named {
 		return subj + " is " + s
 	}
@@ -196,6 +215,9 @@ func groupsState(s analyze.System) string {
 		}
 		if w := g.WithinRun; w != nil {
 			p += fmt.Sprintf(", %s within its runs", w.Class)
+			if w.UnstableRuns > 0 { // never an unqualified "flat"
+				p += fmt.Sprintf(" but stalling (%d of %s kept leaving its level)", w.UnstableRuns, plural(len(g.Runs), "run"))
+			}
 			for _, rw := range s.WithinRunWarmup {
 				if w.Class == stats.ClassWarmup && rw.WarmupEndS != nil && slices.Contains(g.RunIDs, rw.RunID) {
 					p += fmt.Sprintf(" (run seq %d steady from %s s)", rw.Seq, num(*rw.WarmupEndS))

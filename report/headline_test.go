@@ -45,11 +45,11 @@ func TestHeadline(t *testing.T) {
 		want string
 	}{
 		{"b faster", interleave(5, func(i int) float64 { return aRPS[i] }, func(i int) float64 { return bRPS[i] }),
-			"b:80 is faster than a:80 at 100 connections, 4 threads, 60 s, wrk: 4.07x the throughput (5 vs 5 runs, 95 % CI 4.04-4.10, p = 0.00794)."},
+			"b:80 is faster than a:80 at 100 connections, 4 threads, 60 s, wrk: 4.07x the throughput (5 vs 5 runs, 95 % CI 4.03-4.12, p = 0.00794)."},
 		{"a faster", interleave(5, func(i int) float64 { return bRPS[i] }, func(i int) float64 { return aRPS[i] }),
-			"a:80 is faster than b:80 at 100 connections, 4 threads, 60 s, wrk: 4.07x the throughput (5 vs 5 runs, 95 % CI 4.04-4.10, p = 0.00794)."},
+			"a:80 is faster than b:80 at 100 connections, 4 threads, 60 s, wrk: 4.07x the throughput (5 vs 5 runs, 95 % CI 4.03-4.12, p = 0.00794)."},
 		{"no difference", interleave(8, func(i int) float64 { return na[i] }, func(i int) float64 { return nb[i] }),
-			fmt.Sprintf("No difference shown between a:80 and b:80 at 100 connections, 4 threads, 60 s, wrk: throughput ratio 0.999 (8 vs 8 runs, p = %.3g).", pSame)},
+			fmt.Sprintf("No difference between a:80 and b:80 at 100 connections, 4 threads, 60 s, wrk: throughput ratio 0.999, 95 %% CI 0.996-1.004, inside the ±2 %% practical band (8 vs 8 runs, p = %.3g).", pSame)},
 		{"not established", []results.Run{wrkRun("a:80", 0, 100, 1000, 10), wrkRun("b:80", 1, 100, 2000, 5), wrkRun("b:80", 2, 100, 3000, 5)},
 			"Not established that b:80 is faster than a:80: it had 3x the throughput at 100 connections, 4 threads, 60 s, wrk, but with only 1 and 2 runs (need >= 4) and a single run of a:80 and b:80 not warmed up (still +50 % between its last two runs) the difference is not shown to be real; 4 steady runs per system would settle it."},
 		{"one system", []results.Run{wrkRun("a:80", 0, 100, 1000, 10), wrkRun("a:80", 1, 100, 1010, 10), wrkRun("a:80", 2, 10, 500, 10)},
@@ -83,5 +83,5 @@ func ExampleHeadline() {
 	}
 	fmt.Println(report.Headline(v))
 	// Output:
-	// new:80 is faster than old:80 at 64 connections, 4 threads, 60 s, wrk: 1.49x the throughput (4 vs 4 runs, 95 % CI 1.48-1.51, p = 0.0286).
+	// new:80 is faster than old:80 at 64 connections, 4 threads, 60 s, wrk: 1.49x the throughput (4 vs 4 runs, 95 % CI 1.47-1.53, p = 0.0286).
 }

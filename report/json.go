@@ -49,6 +49,16 @@ type SummaryGroup struct {
 	Warmup           SummaryWarmup  `json:"warmup"`
 	WithinRun        *SummaryWarmup `json:"within_run"`
 	Steady           SummarySteady  `json:"steady"`
+	// Excluded are the runs at these settings left out of the group's
+	// statistics because their own figures contradict each other.
+	Excluded []SummaryExcluded `json:"excluded,omitempty"`
+}
+
+// SummaryExcluded is a run left out of its group's statistics.
+type SummaryExcluded struct {
+	RunID  string `json:"run_id"`
+	Seq    int32  `json:"seq"`
+	Reason string `json:"reason"`
 }
 
 // SummaryWarmup is a warm-up classification.
@@ -59,6 +69,18 @@ type SummaryWarmup struct {
 	ChangePct     *float64 `json:"change_pct"`
 	Method        string   `json:"method"`
 	Detail        string   `json:"detail"`
+	// Shift is a change of level that stayed (across runs).
+	Shift *SummaryShift `json:"shift,omitempty"`
+	// UnstableRuns is how many of the group's runs kept leaving their
+	// level (within runs).
+	UnstableRuns int `json:"unstable_runs,omitempty"`
+}
+
+// SummaryShift is a change of level across runs that stayed.
+type SummaryShift struct {
+	AtSeq  int32   `json:"at_seq"`
+	Before float64 `json:"before"`
+	After  float64 `json:"after"`
 }
 
 // SummarySteady is a group's steady-state performance.
@@ -82,6 +104,22 @@ type SummaryRunWarm struct {
 	Windows    int      `json:"windows"`
 	Method     string   `json:"method"`
 	Detail     string   `json:"detail"`
+	// Instability is how the run's windows kept leaving their level.
+	Instability *SummaryInstability `json:"instability,omitempty"`
+}
+
+// SummaryInstability is how a run's windows kept leaving their level.
+type SummaryInstability struct {
+	Class         string       `json:"class"` // "periodic-stalls" or "unstable"
+	Stalls        int          `json:"stalls"`
+	PeriodS       *float64     `json:"period_s"`
+	ShareTime     float64      `json:"share_time"`
+	ShareRequests float64      `json:"share_requests"`
+	LevelMs       float64      `json:"level_ms"`
+	StallMeanMs   float64      `json:"stall_mean_ms"`
+	StallPeakMs   float64      `json:"stall_peak_ms"`
+	StallS        float64      `json:"stall_s"`
+	Spans         [][2]float64 `json:"spans"`
 }
 
 // SummaryCapacity is what a system's runs say about its capacity.
@@ -132,9 +170,19 @@ type SummaryCompare struct {
 	Ratio            float64     `json:"ratio"`
 	CI               [2]*float64 `json:"ci"`
 	PValue           *float64    `json:"p_value"`
-	Verdict          string      `json:"verdict"`
-	Reasons          []string    `json:"reasons"`
-	RunsNeeded       *int        `json:"runs_needed"`
+	// Estimate is what decides the verdict: the Hodges-Lehmann ratio a/b
+	// with its CI; null when no test ran.
+	Estimate   *SummaryEstimate `json:"estimate"`
+	Verdict    string           `json:"verdict"`
+	Reasons    []string         `json:"reasons"`
+	RunsNeeded *int             `json:"runs_needed"`
+}
+
+// SummaryEstimate is the estimate that decides a comparison.
+type SummaryEstimate struct {
+	Method string      `json:"method"`
+	Ratio  float64     `json:"ratio"`
+	CI     [2]*float64 `json:"ci"`
 }
 
 // SummaryCheck is one threshold checked on one system at one settings.
@@ -217,6 +265,11 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 				w := warmup(*g.WithinRun)
 				sg.WithinRun = &w
 			}
+			for _, e := range g.Excluded {
+				sg.Excluded = append(sg.Excluded, SummaryExcluded{RunID: e.Run.RunID, Seq: e.Run.Seq,
+					Reason: wordFinding(analyze.Finding{Code: analyze.CodeContradictoryRun, Subject: analyze.Subject{Runs: []analyze.RunRef{e.Run}},
+						Facts: analyze.ContradictoryFacts{Contradiction: e}}).Message})
+			}
 			st := g.Steady
 			sg.Steady = SummarySteady{Runs: st.Runs, RPSMean: r2p(st.RPSMean), LatMeanMs: r2p(st.LatMeanMs),
 				LatP99Ms: r2p(st.LatP99Ms), LatMaxMs: r2p(st.LatMaxMs)}
@@ -227,8 +280,21 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 			ss.Groups = append(ss.Groups, sg)
 		}
 		for _, w := range sys.WithinRunWarmup {
-			ss.WithinRunWarmup = append(ss.WithinRunWarmup, SummaryRunWarm{RunID: w.RunID, Seq: w.Seq, Class: string(w.Class),
-				WarmupEndS: r2p(w.WarmupEndS), MSEREndS: r2p(w.MSEREndS), Windows: w.Windows, Method: w.Method, Detail: runWarmupDetail(w)})
+			sw := SummaryRunWarm{RunID: w.RunID, Seq: w.Seq, Class: string(w.Class),
+				WarmupEndS: r2p(w.WarmupEndS), MSEREndS: r2p(w.MSEREndS), Windows: w.Windows, Method: w.Method, Detail: runWarmupDetail(w)}
+			if in := w.Instability; in != nil {
+				si := &SummaryInstability{Class: string(analyze.CodeUnstable), Stalls: in.Excursions, PeriodS: r2p(in.PeriodS),
+					ShareTime: round(in.ShareTime, 3), ShareRequests: round(in.ShareRequests, 3), LevelMs: round(in.LevelMs, 2),
+					StallMeanMs: round(in.StallMeanMs, 2), StallPeakMs: round(in.StallPeakMs, 2), StallS: round(in.StallS, 2), Spans: [][2]float64{}}
+				if in.Periodic {
+					si.Class = string(analyze.CodePeriodicStalls)
+				}
+				for _, sp := range in.Spans {
+					si.Spans = append(si.Spans, [2]float64{round(sp.FromS, 2), round(sp.ToS, 2)})
+				}
+				sw.Instability = si
+			}
+			ss.WithinRunWarmup = append(ss.WithinRunWarmup, sw)
 		}
 		c := sys.Capacity
 		sc := SummaryCapacity{Saturated: c.Saturated, SaturatedAt: c.SaturatedAt, SaturationDetail: saturationText(c.Saturation),
@@ -256,6 +322,12 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 		}
 		if c.PValue != nil {
 			sc.PValue = ptr(sig(*c.PValue, 6))
+		}
+		if e := c.Estimate; e != nil {
+			sc.Estimate = &SummaryEstimate{Method: e.Method, Ratio: round(e.Estimate, 3), CI: [2]*float64{ptr(round(e.Lo, 3)), nil}}
+			if !math.IsInf(e.Hi, 1) {
+				sc.Estimate.CI[1] = ptr(round(e.Hi, 3))
+			}
 		}
 		s.Comparisons = append(s.Comparisons, sc)
 	}
@@ -313,7 +385,11 @@ func summaryGate(v *analyze.Verdict) SummaryGate {
 }
 
 func warmup(w analyze.Warmup) SummaryWarmup {
-	out := SummaryWarmup{Class: string(w.Class), Good: w.Good, SteadyFromSeq: w.SteadyFromSeq, Method: w.Method, Detail: warmupDetail(w)}
+	out := SummaryWarmup{Class: string(w.Class), Good: w.Good, SteadyFromSeq: w.SteadyFromSeq, Method: w.Method, Detail: warmupDetail(w),
+		UnstableRuns: w.UnstableRuns}
+	if sh := w.Shift; sh != nil {
+		out.Shift = &SummaryShift{AtSeq: sh.AtSeq, Before: round(sh.Before, 2), After: round(sh.After, 2)}
+	}
 	if w.ChangePct != nil {
 		out.ChangePct = ptr(round(*w.ChangePct, 1))
 	}

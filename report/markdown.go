@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,6 +27,9 @@ type Meta struct {
 	Inputs      []string // the inputs, in the order given
 	// Rejected are inputs that could not be read, with why.
 	Rejected []Rejected
+	// Removed are inputs whose upload was deleted, so their tables were
+	// removed from the analysis.
+	Removed []string
 }
 
 // Rejected is an input that could not be ingested.
@@ -95,19 +99,20 @@ func (m *md) answers() {
 		}
 		seen[key] = true
 		q := fmt.Sprintf("Is %s faster than %s at %s?", text(c.A), text(c.B), text(settingsText(c.Settings)))
+		r := decidingRatio(c)
 		switch c.Verdict {
 		case analyze.AFaster:
-			m.p("- %s **Yes**: %sx the throughput, p = %s (%d vs %d runs).\n", q, rel(c.Ratio), relP(c.PValue), c.ARuns, c.BRuns)
+			m.p("- %s **Yes**: %sx the throughput%s, p = %s (%d vs %d runs).\n", q, rel(r), estimateCI(c, false), relP(c.PValue), c.ARuns, c.BRuns)
 		case analyze.BFaster:
-			m.p("- %s **No, %s is**: %sx the throughput, p = %s (%d vs %d runs).\n", q, text(c.B), rel(1/c.Ratio), relP(c.PValue), c.ARuns, c.BRuns)
+			m.p("- %s **No, %s is**: %sx the throughput%s, p = %s (%d vs %d runs).\n", q, text(c.B), rel(1/r), estimateCI(c, true), relP(c.PValue), c.ARuns, c.BRuns)
 		case analyze.NoDifference:
-			m.p("- %s **No difference shown** (ratio %s; %s).\n", q, rel(c.Ratio), text(strings.Join(reasonLines(c.Reasons, false), "; ")))
+			m.p("- %s **No difference** (ratio %s; %s).\n", q, rel(r), text(strings.Join(reasonLines(c.Reasons, false), "; ")))
 		default:
 			need := ""
-			if c.RunsNeeded != nil {
+			if c.RunsNeeded != nil && !slices.ContainsFunc(c.Reasons, func(r analyze.Reason) bool { return r.Code == analyze.ReasonUnsettled }) {
 				need = fmt.Sprintf(" About %d steady runs per system would settle it.", *c.RunsNeeded)
 			}
-			m.p("- %s **Not established.** The runs show a ratio of %s, but: %s.%s\n", q, rel(c.Ratio), text(strings.Join(reasonLines(c.Reasons, false), "; ")), need)
+			m.p("- %s **Not established.** The runs show a ratio of %s, but: %s.%s\n", q, rel(r), text(strings.Join(reasonLines(c.Reasons, false), "; ")), need)
 		}
 	}
 	for _, s := range v.Systems {
@@ -120,14 +125,29 @@ func (m *md) answers() {
 				m.p("- %s **Cannot tell** from %s.\n", q, plural(len(g.Runs), "run"))
 			case stats.ClassFlat:
 				m.p("- %s **No change seen** across its %s (%s).\n", q, plural(len(g.Runs), "run"), text(warmupDetail(g.Warmup)))
+			case stats.ClassLevelShift:
+				m.p("- %s **Its level changed instead** (not a warm-up): %s.\n", q, text(warmupDetail(g.Warmup)))
+			case stats.ClassSlowdown:
+				m.p("- %s **It got slower** (%s).\n", q, text(warmupDetail(g.Warmup)))
 			default:
 				m.p("- %s **%s** (%s).\n", q, text(string(g.Warmup.Class)), text(warmupDetail(g.Warmup)))
 			}
 		}
 	}
 	for _, s := range v.Systems {
+		for _, w := range s.WithinRunWarmup {
+			if w.Instability != nil {
+				m.p("- Is %s steady within run seq %d? **No**: %s.\n", text(s.Label), w.Seq, text(instabilityText(w.Instability)))
+			}
+		}
+	}
+	for _, s := range v.Systems {
 		if s.Capacity.Saturated {
-			m.p("- Is %s at capacity? **Saturated**: %s.\n", text(s.Label), text(saturationText(s.Capacity.Saturation)))
+			word := "Saturated"
+			if s.Capacity.Saturation != nil && s.Capacity.Saturation.Kind == analyze.SaturationOpenShortfall {
+				word = "Overloaded"
+			}
+			m.p("- Is %s at capacity? **%s**: %s.\n", text(s.Label), word, text(saturationText(s.Capacity.Saturation)))
 		}
 	}
 	if fixes := m.topFixes(); len(fixes) > 0 {
@@ -172,7 +192,15 @@ func (m *md) systems() {
 				src = "last run"
 			}
 			lat := fmt.Sprintf("%s / %s / %s (%s)", optF(g.Rep.LatMeanMs), optF(g.Rep.LatP99Ms), optF(g.Rep.LatMaxMs), src)
-			m.p("| %s | %s | %d (%s) | %s | %s | %s |\n", text(s.Label), text(settingsText(g.Settings)), len(g.Runs), seqList(g.Seqs),
+			excl := ""
+			if len(g.Excluded) > 0 {
+				var seqs []int32
+				for _, e := range g.Excluded {
+					seqs = append(seqs, e.Run.Seq)
+				}
+				excl = fmt.Sprintf("; excluded: %s", seqList(seqs))
+			}
+			m.p("| %s | %s | %d (%s%s) | %s | %s | %s |\n", text(s.Label), text(settingsText(g.Settings)), len(g.Runs), seqList(g.Seqs), excl,
 				text(string(g.Warmup.Class)), steady, lat)
 		}
 	}
@@ -185,23 +213,54 @@ func (m *md) comparisons() {
 		m.p("No two systems ran at the same settings, so none could be compared.\n\n")
 		return
 	}
-	m.p("Ratios are a/b of the mean (throughput: above 1 means a is faster; latency: below 1 means a is faster). ")
-	m.p("Mann-Whitney U over runs, alpha %s, practical band ±%s %%.\n\n", rel(m.v.Options.Alpha), rel(100*m.v.Options.PracticalBand))
-	m.p("| a vs b | settings | metric | ratio a/b (95 %% CI) | p | verdict | runs needed per side |\n")
-	m.p("|---|---|---|---|---|---|---|\n")
+	m.p("Ratios are a/b (throughput: above 1 means a is faster; latency: below 1 means a is faster). ")
+	m.p("The verdict rests on the Hodges-Lehmann ratio of the steady runs and its distribution-free %s %% CI, which agrees with the Mann-Whitney U test over runs (alpha %s): ",
+		rel(100*m.v.Options.Level), rel(m.v.Options.Alpha))
+	m.p("a difference when the CI lies outside the practical band ±%s %%, none when it lies inside, otherwise inconclusive. ", rel(100*m.v.Options.PracticalBand))
+	m.p("The ratio of means and its bootstrap CI are shown beside it; one disturbed run can move them a long way.\n\n")
+	m.p("| a vs b | settings | metric | Hodges-Lehmann a/b (%s %% CI) | ratio of means (CI) | p | verdict | runs needed per side |\n", rel(100*m.v.Options.Level))
+	m.p("|---|---|---|---|---|---|---|---|\n")
 	for _, c := range m.v.Comparisons {
 		ratio := fmtF(c.Ratio, 3)
 		if c.CI != nil {
 			ratio += fmt.Sprintf(" (%s-%s)", fmtF(c.CI.Lo, 3), fmtF(c.CI.Hi, 3))
 		}
+		hl := "-"
+		if e := c.Estimate; e != nil {
+			hl = fmtF(e.Estimate, 3) + " (" + fmtF(e.Lo, 3) + "-" + fmtF(e.Hi, 3) + ")"
+		}
 		need := "-"
 		if c.RunsNeeded != nil {
 			need = strconv.Itoa(*c.RunsNeeded)
 		}
-		m.p("| %s vs %s | %s | %s | %s | %s | %s | %s |\n", text(c.A), text(c.B), text(settingsText(c.Settings)), c.Metric, ratio,
+		m.p("| %s vs %s | %s | %s | %s | %s | %s | %s | %s |\n", text(c.A), text(c.B), text(settingsText(c.Settings)), c.Metric, hl, ratio,
 			relP(c.PValue), text(verdictWords(c)), need)
 	}
 	m.p("\n")
+}
+
+// decidingRatio returns the ratio a/b that decides a comparison: the
+// Hodges-Lehmann estimate when a test ran, else the ratio of the
+// representative values.
+func decidingRatio(c analyze.Comparison) float64 {
+	if c.Estimate != nil {
+		return c.Estimate.Estimate
+	}
+	return c.Ratio
+}
+
+// estimateCI words the deciding estimate's interval, e.g. ", 95 % CI
+// 1.02-1.16"; inverted for the side b; "" when there is none.
+func estimateCI(c analyze.Comparison, invert bool) string {
+	e := c.Estimate
+	if e == nil || math.IsInf(e.Hi, 1) {
+		return ""
+	}
+	lo, hi := e.Lo, e.Hi
+	if invert {
+		lo, hi = 1/e.Hi, 1/e.Lo
+	}
+	return fmt.Sprintf(", %s %% CI %s", rel(100*e.Level), ratioRange(lo, hi))
 }
 
 // thresholds lists the threshold checks, when thresholds were given.
@@ -273,7 +332,11 @@ func (m *md) warmup() {
 			if w.MSEREndS != nil {
 				mser = num(*w.MSEREndS) + " s"
 			}
-			m.p("  - run seq %d (%s): `%s`, warm-up ends at %s (MSER-5: %s), %d windows.\n", w.Seq, code(w.RunID, false), w.Class, end, mser, w.Windows)
+			unstable := ""
+			if w.Instability != nil {
+				unstable = "; **unstable**: " + text(instabilityText(w.Instability))
+			}
+			m.p("  - run seq %d (%s): `%s`, warm-up ends at %s (MSER-5: %s), %d windows%s.\n", w.Seq, code(w.RunID, false), w.Class, end, mser, w.Windows, unstable)
 		}
 	}
 	m.p("\n")
@@ -350,9 +413,7 @@ func (m *md) appendix(meta Meta) {
 	for _, in := range meta.Inputs {
 		m.p("- %s\n", code(in, false))
 	}
-	for _, r := range meta.Rejected {
-		m.p("- rejected: %s: %s\n", code(r.Source, false), text(r.Error))
-	}
+	m.rejectedRemoved(meta)
 	if len(v.Warnings) > 0 {
 		m.p("\n### Warnings\n\n")
 		for _, w := range warningLines(v) {

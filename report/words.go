@@ -42,10 +42,25 @@ func seriesName(metric string) string {
 }
 
 // warmupDetail says what a group's warm-up class rests on.
-func warmupDetail(w analyze.Warmup) string { return basisText(w.Method, w.Basis, w.ChangePct) }
+func warmupDetail(w analyze.Warmup) string {
+	s := basisText(w.Method, w.Basis, w.ChangePct)
+	if w.Shift != nil {
+		s += "; " + shiftText(w.Shift)
+	}
+	if w.UnstableRuns > 0 {
+		s += fmt.Sprintf("; %s kept leaving its level (stalls)", plural(w.UnstableRuns, "run"))
+	}
+	return s
+}
 
 // runWarmupDetail says what a run's within-run class rests on.
-func runWarmupDetail(w analyze.RunWarmup) string { return basisText(w.Method, w.Basis, nil) }
+func runWarmupDetail(w analyze.RunWarmup) string {
+	s := basisText(w.Method, w.Basis, nil)
+	if w.Instability != nil {
+		s += "; unstable: " + instabilityText(w.Instability)
+	}
+	return s
+}
 
 // basisText words the basis of a warm-up classification made by method.
 func basisText(method string, b analyze.Basis, changePct *float64) string {
@@ -61,10 +76,19 @@ func basisText(method string, b analyze.Basis, changePct *float64) string {
 		s = errorText(b.Err)
 	case method == analyze.MethodShortSeries:
 		s = seriesName(b.Metric) + ": " + shortSeriesText(b, changePct)
+	case method == analyze.MethodStepTest:
+		s = fmt.Sprintf("%s of %d runs: %d level(s) (step test", seriesName(b.Metric), b.N, b.Segments)
+		if b.StepP != nil {
+			s += fmt.Sprintf(", p = %s", rel(*b.StepP))
+		}
+		s += ")"
 	case b.Metric == analyze.MetricRPS:
 		s = fmt.Sprintf("%s of %d runs: %d segment(s)", seriesName(b.Metric), b.N, b.Segments)
 	default:
 		s = fmt.Sprintf("%s: %d segment(s)", seriesName(b.Metric), b.Segments)
+	}
+	if t := b.Trend; t != nil {
+		s += "; " + trendText(b.Metric, t)
 	}
 	if m := b.MSER; m != nil {
 		switch {
@@ -78,6 +102,44 @@ func basisText(method string, b analyze.Basis, changePct *float64) string {
 		}
 	}
 	return s
+}
+
+// trendText words a trend that never levelled off, e.g. "still rising by
+// 29 ms (+93.5 %) to the end, p = 7.5e-33".
+func trendText(metric string, t *stats.Trend) string {
+	dir := "rising"
+	if t.Change < 0 {
+		dir = "falling"
+	}
+	unit := "req/s"
+	if metric != analyze.MetricRPS {
+		unit = "ms"
+	}
+	pct := ""
+	if t.Level != 0 {
+		pct = fmt.Sprintf(" (%s %%)", signed(100*t.Change/t.Level))
+	}
+	return fmt.Sprintf("still %s by %s %s%s to the end (Mann-Kendall p = %s): it never levelled off", dir, num(math.Abs(t.Change)), unit, pct, rel(t.P))
+}
+
+// shiftText words a level shift across runs, e.g. "throughput moved from
+// 3010 to 3455 req/s (+14.8 %) at run seq 5 and stayed there".
+func shiftText(sh *analyze.Shift) string {
+	change := ""
+	if sh.Before != 0 {
+		change = fmt.Sprintf(" (%s %%)", signed(100*(sh.After-sh.Before)/sh.Before))
+	}
+	return fmt.Sprintf("throughput moved from %s to %s req/s%s at run seq %d and stayed there", num(sh.Before), num(sh.After), change, sh.AtSeq)
+}
+
+// instabilityText words how a run's windows kept leaving their level.
+func instabilityText(in *analyze.Instability) string {
+	when := "at irregular times"
+	if in.Periodic && in.PeriodS != nil {
+		when = fmt.Sprintf("every %s s", num(*in.PeriodS))
+	}
+	return fmt.Sprintf("%d stalls %s, each about %s s long: mean latency %s ms in them against %s ms otherwise (worst window %s ms); %s of the time and %s of the requests",
+		in.Excursions, when, num(in.StallS), num(in.StallMeanMs), num(in.LevelMs), num(in.StallPeakMs), pct(in.ShareTime), pct(in.ShareRequests))
 }
 
 // shortSeriesText words the short-series rule's outcome: the change
@@ -114,8 +176,12 @@ func saturationText(s *analyze.Saturation) string {
 		return ""
 	}
 	if s.Kind == analyze.SaturationOpenShortfall {
-		return fmt.Sprintf("at a requested %s req/s it achieved %s req/s (%s %%)",
-			num(s.TargetRPS), num(s.RPS), rel(100*s.RPS/s.TargetRPS))
+		sent := ""
+		if s.SentRPS != nil && *s.SentRPS < 0.9*s.TargetRPS {
+			sent = fmt.Sprintf("; the generator itself sent only %s req/s", num(*s.SentRPS))
+		}
+		return fmt.Sprintf("at a requested %s req/s it achieved %s successful responses per second (%s %%)%s",
+			num(s.TargetRPS), num(s.RPS), rel(100*s.RPS/s.TargetRPS), sent)
 	}
 	lo, hi := s.From, s.To
 	if lo.LatMeanMs == nil || hi.LatMeanMs == nil {
@@ -175,6 +241,16 @@ func reasonText(r analyze.Reason) string {
 		return "closed-model tails are lower bounds (coordinated omission)"
 	case analyze.ReasonTestFailed:
 		return "the test could not be computed: " + errorText(r.Err)
+	case analyze.ReasonEquivalent:
+		return fmt.Sprintf("the %s %% CI of the Hodges-Lehmann ratio, %s, lies inside the ±%s %% practical band (p = %s)",
+			rel(100*r.Level), ciRange(r.Lo, r.Hi), rel(100*r.Band), rel(r.P))
+	case analyze.ReasonUnsettled:
+		need := ""
+		if r.RunsNeeded > 0 {
+			need = fmt.Sprintf("; about %d runs per side would settle it", r.RunsNeeded)
+		}
+		return fmt.Sprintf("runs vary too much: the %s %% CI of the Hodges-Lehmann ratio, %s, reaches across the edge of the ±%s %% practical band (p = %s)%s",
+			rel(100*r.Level), ciRange(r.Lo, r.Hi), rel(100*r.Band), rel(r.P), need)
 	case analyze.ReasonInsideBand:
 		return fmt.Sprintf("significant (p = %s) but the %s %% CI of the ratio reaches into the ±%s %% practical band",
 			rel(r.P), rel(100*r.Level), rel(100*r.Band))
@@ -182,6 +258,15 @@ func reasonText(r analyze.Reason) string {
 		return fmt.Sprintf("p = %s >= alpha %s", rel(r.P), rel(r.Alpha))
 	}
 	return string(r.Code)
+}
+
+// ciRange words an interval of ratios; an unbounded one (too few runs for
+// any interval) as "unbounded".
+func ciRange(lo, hi float64) string {
+	if math.IsInf(hi, 1) {
+		return "unbounded"
+	}
+	return ratioRange(lo, hi)
 }
 
 // warningText words a statistical caveat.

@@ -186,19 +186,7 @@ func Lag1Autocorrelation(x []float64) float64 {
 	if len(x) < 3 {
 		return 0
 	}
-	m, _ := meanVar(x)
-	var num, den float64
-	for i, v := range x {
-		d := v - m
-		den += d * d
-		if i+1 < len(x) {
-			num += d * (x[i+1] - m)
-		}
-	}
-	if den == 0 {
-		return 0
-	}
-	return num / den
+	return autocorrelation(x, 1)
 }
 
 // Autocorrelated reports whether the lag-1 autocorrelation of x is

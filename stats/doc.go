@@ -9,12 +9,21 @@
 //     slowdown or no-steady-state (Barrett et al.); CombineClasses for
 //     several series; ClassifyShort for series of 2 to 4 values; MSER5
 //     truncation (White 1997; Spratt 1998).
+//   - Series of runs and steadiness: StepTest (a weighted CUSUM with its
+//     Normal null simulated) and SegmentSteps (binary segmentation) for 5
+//     to 19 runs; ClassifySeries and ClassifyRuns, which add the warm-up
+//     rule (a warm-up or a level shift) and TrendTest (Mann-Kendall with
+//     Theil-Sen: a trend that never levels off); Excursions (CAPA's
+//     collective and point anomalies: recurring stalls and their period).
 //   - Intervals: BootstrapMeanCI, BatchMeansCI and SteadyStateCI, which
 //     picks between them by Lag1Autocorrelation; BootstrapRatioCI for a
 //     ratio of means; MedianCI, the distribution-free interval of a
 //     median from order statistics.
 //   - Tests and power: MannWhitney (exact for up to 50 observations in
-//     all), RunsPerSide for the replication a difference needs.
+//     all), HodgesLehmannRatio (the ratio that agrees with it, with Moses'
+//     interval), RunsPerSide for the replication a difference needs.
+//   - Consistency: CheckMean, whether a mean, its percentiles, minimum and
+//     maximum can describe one distribution.
 //   - Capacity: LittlesLaw and FitUSL (Gunther's Universal Scalability
 //     Law, fitted with gonum/optimize).
 //   - Helpers: Mean, Median, CoefVar.

@@ -2,6 +2,7 @@ package stats_test
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/loadverdict/loadverdict/stats"
 )
@@ -133,4 +134,88 @@ func ExampleFitUSL() {
 	fmt.Printf("sigma %.4f, kappa %.5f, lambda %.2f, peak at N = %d\n", fit.Sigma, fit.Kappa, fit.Lambda, fit.NMax)
 	// Output:
 	// sigma 0.0500, kappa 0.00200, lambda 250.00, peak at N = 21
+}
+
+func ExampleClassifyRuns() {
+	// Throughput of ten 8 s wrk rounds against a server 3x slower for
+	// its first 30 s (testdata/truth/warmup-rounds).
+	rps := []float64{1448.06, 1816.52, 2325.98, 3344.68, 3600.14, 3392.56, 3571.17, 3678.94, 3621.07, 3523.62}
+	c, err := stats.ClassifyRuns(rps, stats.RunsOptions{HigherIsBetter: true, Seed: stats.DefaultSeed})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%s, steady from run %d (step test p = %.4f)\n", c.Class, c.SteadyStart, c.Steps.First.P)
+	// The same after the first five rounds, as if a new build were
+	// mixed in: a level shift, not a warm-up.
+	mixed := []float64{3000, 3030, 2990, 3010, 3020, 3450, 3470, 3440, 3460, 3455}
+	c, _ = stats.ClassifyRuns(mixed, stats.RunsOptions{HigherIsBetter: true, Seed: stats.DefaultSeed})
+	fmt.Printf("%s at run %d: %.0f -> %.0f\n", c.Class, c.Shift.At, c.Shift.Before, c.Shift.After)
+	// Output:
+	// warmup, steady from run 3 (step test p = 0.0006)
+	// level-shift at run 5: 3010 -> 3455
+}
+
+func ExampleExcursions() {
+	// Mean latency per 1 s window (ms): about 1.4, with a stall of 1.5 s
+	// every 10 s from 5 s on (testdata/truth/stalls in miniature).
+	x := make([]float64, 60)
+	for i := range x {
+		x[i] = 1.4 + 0.05*float64(i%3)
+		switch i % 10 {
+		case 5:
+			x[i] = 700
+		case 6:
+			x[i] = 120
+		}
+	}
+	r, err := stats.Excursions(x, nil, stats.InstabilityOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d excursions, unstable %v, periodic %v, every %v windows, %.0f %% of the windows\n",
+		len(r.Excursions), r.Unstable, r.Periodic, r.Period, 100*r.ShareN)
+	// Output:
+	// 6 excursions, unstable true, periodic true, every 10 windows, 20 % of the windows
+}
+
+func ExampleHodgesLehmannRatio() {
+	// Throughput of 8 interleaved runs each (testdata/truth/disturbed-pair):
+	// A's fifth run was hit by foreign load.
+	a := []float64{3581.29, 3318.20, 3171.31, 3345.38, 1894.38, 3196.98, 3161.31, 3309.66}
+	b := []float64{3024.44, 3112.95, 3090.59, 3238.50, 2660.26, 2849.17, 2968.12, 3004.03}
+	ci, err := stats.HodgesLehmannRatio(a, b, 0.95)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("A/B %.3f, 95 %% CI [%.3f, %.3f]; ratio of means %.3f\n", ci.Estimate, ci.Lo, ci.Hi, stats.Mean(a)/stats.Mean(b))
+	// Output:
+	// A/B 1.074, 95 % CI [1.022, 1.162]; ratio of means 1.043
+}
+
+func ExampleCheckMean() {
+	// wrk with a pipelining script (testdata/truth/contradictory run 3):
+	// mean 10.12 ms, max 83.53 ms, every percentile 0.
+	c := stats.CheckMean(10.12, math.NaN(), 83.53, []stats.Quantile{{Q: 0.5}, {Q: 0.75}, {Q: 0.9}, {Q: 0.99}}, 0)
+	fmt.Printf("possible %v: the mean must lie in [%.3f, %.4f] ms\n", c.Possible, c.Lo, c.Hi)
+	// Output:
+	// possible false: the mean must lie in [0.000, 0.8353] ms
+}
+
+func ExampleTrendTest() {
+	// Latency rising 1 ms per window for 30 windows: it never levels off.
+	x := make([]float64, 30)
+	for i := range x {
+		x[i] = 31 + float64(i) + 0.2*float64(i%4)
+	}
+	t, err := stats.TrendTest(x, 0, 0)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("change %.1f over the series, p = %.2g, persistent %v\n", t.Change, t.P, t.Persistent)
+	// Output:
+	// change 29.0 over the series, p = 7.5e-33, persistent true
 }

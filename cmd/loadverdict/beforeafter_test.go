@@ -137,7 +137,7 @@ func TestHeadlineLeadsWithErrorsThenOverload(t *testing.T) {
 		t.Fatalf("%v\n%s", err, errOut)
 	}
 	want := "results-report failed 98.7 % of its requests at 2000 req/s, vegeta (1 run). " +
-		"results-report is overloaded: at a requested 2000 req/s it achieved 24.76 req/s (1.24 %). "
+		"results-report is overloaded: at a requested 2000 req/s it achieved 24.76 successful responses per second (1.24 %). "
 	if !strings.HasPrefix(out, want) {
 		t.Errorf("headline %q, want it to start with %q", out, want)
 	}

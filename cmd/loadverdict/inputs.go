@@ -385,21 +385,25 @@ func ingestFiles(ctx context.Context, e *env, p *pipeline.Pipeline, exp string, 
 // ingestFile ingests one file ("-": standard input) as src; a file that
 // cannot be opened is rejected.
 func ingestFile(ctx context.Context, e *env, p *pipeline.Pipeline, src pipeline.Source, f string, bar io.Writer) ([]string, error) {
-	body, modTime, err := openInput(f, e.stdin, bar)
+	body, st, err := openInput(f, e.stdin, bar)
 	if err != nil {
 		return nil, p.Reject(ctx, src.Experiment, src.Name, time.Time{}, err)
 	}
 	defer body.Close()
-	src.Body, src.ModTime = body, modTime
+	src.Body = body
+	if st != nil {
+		src.ModTime = st.ModTime()
+	}
 	return p.IngestSource(ctx, src)
 }
 
 // openInput opens an input file ("-": stdin) for reading, counting the
-// bytes read on bar when there is one; the error says "file: why".
-func openInput(f string, stdin io.Reader, bar io.Writer) (io.ReadCloser, time.Time, error) {
+// bytes read on bar when there is one, and describes it (nil for stdin);
+// the error says "file: why".
+func openInput(f string, stdin io.Reader, bar io.Writer) (io.ReadCloser, fs.FileInfo, error) {
 	var r io.Reader = stdin
 	var c io.Closer = io.NopCloser(nil)
-	var modTime time.Time
+	var st fs.FileInfo
 	if f != "-" {
 		// store.OpenFile fails at the end of a file that changed while
 		// it was read, so a half-written input is never reported on.
@@ -409,9 +413,9 @@ func openInput(f string, stdin io.Reader, bar io.Writer) (io.ReadCloser, time.Ti
 			if errors.As(err, &pe) {
 				err = pe.Err
 			}
-			return nil, modTime, fmt.Errorf("%s: %v", f, err)
+			return nil, nil, fmt.Errorf("%s: %v", f, err)
 		}
-		modTime = fh.Stat().ModTime()
+		st = fh.Stat()
 		r, c = fh, fh
 	}
 	if bar != nil {
@@ -420,5 +424,5 @@ func openInput(f string, stdin io.Reader, bar io.Writer) (io.ReadCloser, time.Ti
 	return struct {
 		io.Reader
 		io.Closer
-	}{r, c}, modTime, nil
+	}{r, c}, st, nil
 }

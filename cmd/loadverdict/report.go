@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"path/filepath"
 
@@ -83,11 +82,11 @@ func analyzeLocal(ctx context.Context, e *env, dir string, files []string, req p
 	}
 	req.Overrides.Order = names
 	rep, err := p.Report(ctx, req)
-	if errors.Is(err, pipeline.ErrNoRuns) && rejected > 0 {
-		return nil, errReported // every input failed, each said why on stderr
-	}
 	if err != nil {
 		return nil, err
+	}
+	if rep.Verdict == nil {
+		return nil, errReported // every input failed, each said why on stderr
 	}
 	return &localResult{p: p, report: rep, rejected: rejected}, nil
 }

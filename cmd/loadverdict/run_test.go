@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results"
 )
@@ -295,6 +296,17 @@ func TestProgressBarOnlyOnTerminals(t *testing.T) {
 
 // tableFile is where report -o dir and ingest --out dir keep a source's
 // table: the bucket's key under dir.
+// It is the file named by the source's commit record; a path that does
+// not exist when the source has none.
 func tableFile(dir string, table results.Table, experiment, source string) string {
-	return filepath.Join(dir, filepath.FromSlash(store.TableKey(string(table), experiment, source)))
+	none := filepath.Join(dir, filepath.FromSlash(store.TablePrefix(string(table), experiment)), store.SourceID(source)+"-none.parquet")
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(store.CommitKey(experiment, source))))
+	if err != nil {
+		return none
+	}
+	var c pipeline.Commit
+	if json.Unmarshal(b, &c) != nil || c.Table(table) == "" {
+		return none
+	}
+	return filepath.Join(dir, filepath.FromSlash(c.Table(table)))
 }

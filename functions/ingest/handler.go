@@ -26,10 +26,13 @@ func newHandler(ctx context.Context, bucket, endpoint string, log *slog.Logger) 
 	return h, h.err
 }
 
-// handle ingests every object of an S3 event and then analyses each
-// experiment touched once. A rejected upload is logged, not an error (a
-// retry would reject it again); a store error is returned so that Lambda
-// retries and, in the end, the dead-letter queue keeps the event.
+// handle ingests every object of an S3 event (a created object is
+// ingested, a removed one has its tables removed) and then analyses each
+// experiment touched once. An input fault (pipeline.IsInputFault: a
+// rejected upload, an invalid key) is logged and recorded, not returned:
+// a retry would meet it again. Only infrastructure faults are returned,
+// so that Lambda retries and, in the end, the failure queue keeps the
+// event.
 func (h *handler) handle(ctx context.Context, ev events.S3Event) error {
 	if h.err != nil {
 		return h.err
@@ -50,7 +53,7 @@ func (h *handler) handle(ctx context.Context, ev events.S3Event) error {
 		}
 		exp, err := h.p.Ingest(ctx, key)
 		switch {
-		case errors.Is(err, pipeline.ErrRejected):
+		case pipeline.IsInputFault(err):
 			h.log.Warn("upload rejected", "key", key, "error", err.Error())
 		case err != nil:
 			h.log.Error("ingest failed", "key", key, "error", err.Error())

@@ -13,6 +13,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // The handler decodes the real event of events/s3-put.json (two uploads,
@@ -49,8 +50,11 @@ func TestHandleS3Event(t *testing.T) {
 	if err != nil {
 		t.Fatalf("invoke: %v (%s)", err, out)
 	}
-	for _, k := range []string{store.TableKey("runs", "zuul-vs-openresty", "raw/zuul-vs-openresty/openresty run 2.txt"),
-		"reports/zuul-vs-openresty/report.md", "reports/zuul-vs-openresty/summary.json"} {
+	c, err := h.p.Committed(context.Background(), "zuul-vs-openresty", "raw/zuul-vs-openresty/openresty run 2.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{c.Table(results.TableRuns), "reports/zuul-vs-openresty/report.md", "reports/zuul-vs-openresty/summary.json"} {
 		if _, err := st.Head(context.Background(), k); err != nil {
 			t.Errorf("%s: %v", k, err)
 		}

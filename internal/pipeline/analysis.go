@@ -145,15 +145,15 @@ func (p *Pipeline) WriteReport(ctx context.Context, prefix string, r *Report) er
 	return nil
 }
 
-// listInputs adds to in the tables and rejection records of an
-// experiment (and its manifest when manifest is set), with ETags.
+// listInputs adds to in the commit records and rejection records of an
+// experiment (and its manifest when manifest is set), with ETags. The
+// table files are not listed: a generation's files never change, and a
+// new generation comes with a new commit record.
 func (p *Pipeline) listInputs(ctx context.Context, exp string, manifest bool, in map[string]string) error {
 	if err := store.CheckExperiment(exp); err != nil {
 		return err
 	}
-	prefixes := []string{store.TablePrefix(string(results.TableRuns), exp), store.TablePrefix(string(results.TablePercentiles), exp),
-		store.TablePrefix(string(results.TableSeries), exp), store.RejectedPrefixOf(exp)}
-	for _, pre := range prefixes {
+	for _, pre := range []string{store.CommitPrefixOf(exp), store.RejectedPrefixOf(exp)} {
 		objs, err := p.Store.List(ctx, pre)
 		if err != nil {
 			return err
@@ -173,50 +173,117 @@ func (p *Pipeline) listInputs(ctx context.Context, exp string, manifest bool, in
 	return nil
 }
 
-// readInputs reads the tables and rejection records among in.
-func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]string) (analyze.Set, []Rejection, error) {
-	set := analyze.Set{Experiment: exp}
-	var rejs []Rejection
+// inputs is what an analysis reads of its experiments.
+type inputs struct {
+	set      analyze.Set
+	rejected []Rejection
+	removed  []string
+}
+
+// readInputs reads the committed generations and the rejection records
+// among in: for each commit record, the table files it names (the
+// rejection or removal it records); a rejection record of rejected/ only
+// where its source has no commit record (the manifest's, or one whose
+// commit was not written). A commit record that names a missing table
+// file gives a *MissingTablesError listing every such source.
+func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]string) (inputs, error) {
+	res := inputs{set: analyze.Set{Experiment: exp}}
 	mem := memory.NewGoAllocator()
-	for _, key := range slices.Sorted(maps.Keys(in)) {
-		table, isTable := tableOf(key)
-		isRejection := strings.HasPrefix(key, store.RejectedPrefix)
-		if !isTable && !isRejection {
+	committed := map[string]bool{} // experiment-escaped prefix + source id
+	keys := slices.Sorted(maps.Keys(in))
+	for _, key := range keys {
+		if strings.HasPrefix(key, store.CommitsPrefix) {
+			id, _ := store.SourceIDOfKey(key)
+			e, _ := store.ExperimentOfKey(key)
+			committed[e+"\x00"+id] = true
+		}
+	}
+	var missing []string
+	for _, key := range keys {
+		switch {
+		case strings.HasPrefix(key, store.CommitsPrefix):
+			c, _, err := p.readCommit(ctx, key)
+			if err != nil {
+				return res, err
+			}
+			switch {
+			case c.Removed:
+				res.removed = append(res.removed, c.Key)
+			case c.Rejected != nil:
+				rej := *c.Rejected
+				rej.Experiment, _ = store.ExperimentOfKey(key)
+				res.rejected = append(res.rejected, rej)
+			default:
+				ok, err := p.readTables(ctx, c, &res.set, mem)
+				if err != nil {
+					return res, err
+				}
+				if !ok {
+					missing = append(missing, c.Key)
+				}
+			}
+		case strings.HasPrefix(key, store.RejectedPrefix):
+			id, _ := store.SourceIDOfKey(key)
+			e, _ := store.ExperimentOfKey(key)
+			if committed[e+"\x00"+id] {
+				continue
+			}
+			b, _, err := store.ReadAll(ctx, p.Store, key)
+			if errors.Is(err, store.ErrNotFound) {
+				continue // removed meanwhile by the commit of its source
+			}
+			if err != nil {
+				return res, err
+			}
+			var rej Rejection
+			if err := json.Unmarshal(b, &rej); err != nil {
+				return res, fmt.Errorf("%s: %w", key, err)
+			}
+			rej.Experiment = e
+			res.rejected = append(res.rejected, rej)
+		}
+	}
+	if len(missing) > 0 {
+		return res, &MissingTablesError{Sources: missing}
+	}
+	return res, nil
+}
+
+// readTables adds the tables of a committed generation to set; false when
+// one of its files is missing.
+func (p *Pipeline) readTables(ctx context.Context, c *Commit, set *analyze.Set, mem memory.Allocator) (bool, error) {
+	var runs []results.Run
+	var pcts []results.Percentile
+	var series []results.Series
+	for _, key := range c.Tables {
+		table, ok := tableOf(key)
+		if !ok || table == results.TableSamples {
 			continue
 		}
 		b, _, err := store.ReadAll(ctx, p.Store, key)
-		if err != nil {
-			return set, nil, err
+		if errors.Is(err, store.ErrNotFound) {
+			return false, nil
 		}
-		if isRejection {
-			var rej Rejection
-			if err := json.Unmarshal(b, &rej); err != nil {
-				return set, nil, fmt.Errorf("%s: %w", key, err)
-			}
-			rej.Experiment, _ = store.ExperimentOfKey(key)
-			rejs = append(rejs, rej)
-			continue
+		if err != nil {
+			return false, err
 		}
 		r := bytes.NewReader(b)
 		switch table {
 		case results.TableRuns:
-			var rows []results.Run
-			rows, err = results.ReadRuns(r, mem)
-			set.Runs = append(set.Runs, rows...)
+			runs, err = results.ReadRuns(r, mem)
 		case results.TablePercentiles:
-			var rows []results.Percentile
-			rows, err = results.ReadPercentiles(r, mem)
-			set.Percentiles = append(set.Percentiles, rows...)
+			pcts, err = results.ReadPercentiles(r, mem)
 		case results.TableSeries:
-			var rows []results.Series
-			rows, err = results.ReadSeries(r, mem)
-			set.Series = append(set.Series, rows...)
+			series, err = results.ReadSeries(r, mem)
 		}
 		if err != nil {
-			return set, nil, fmt.Errorf("%s: %w", key, err)
+			return false, fmt.Errorf("%s: %w", key, err)
 		}
 	}
-	return set, rejs, nil
+	set.Runs = append(set.Runs, runs...)
+	set.Percentiles = append(set.Percentiles, pcts...)
+	set.Series = append(set.Series, series...)
+	return true, nil
 }
 
 // tableOf tells which table a key of tables/ belongs to.
@@ -231,10 +298,11 @@ func tableOf(key string) (results.Table, bool) {
 
 // report analyses the inputs in (keys with ETags) as req says.
 func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string) (*Report, error) {
-	set, rejs, err := p.readInputs(ctx, req.Experiment, in)
+	inp, err := p.readInputs(ctx, req.Experiment, in)
 	if err != nil {
 		return nil, err
 	}
+	set, rejs := inp.set, inp.rejected
 	m := req.Manifest
 	n := newNamer(req)
 	// Execution order: the experiments of From in turn; in each, the
@@ -247,12 +315,21 @@ func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string
 	slices.SortStableFunc(rejs, func(a, b Rejection) int {
 		return cmp.Or(cmp.Compare(n.rank(a.Key), n.rank(b.Key)), cmp.Compare(a.Key, b.Key))
 	})
-	meta := report.Meta{GeneratedBy: p.GeneratedBy}
+	meta := report.Meta{GeneratedBy: p.GeneratedBy, Removed: slices.Sorted(slices.Values(inp.removed))}
 	for _, r := range rejs {
 		meta.Rejected = append(meta.Rejected, report.Rejected{Source: r.Key, Error: r.Error})
 	}
 	if len(set.Runs) == 0 {
-		return nil, fmt.Errorf("experiment %s: %w", req.Experiment, ErrNoRuns)
+		if len(meta.Rejected) == 0 && len(meta.Removed) == 0 {
+			return nil, fmt.Errorf("experiment %s: %w", req.Experiment, ErrNoRuns)
+		}
+		// Every input rejected or removed: a report that says so and
+		// lists them, not an error (no retry can read them).
+		files, err := renderNoRuns(req.Experiment, meta)
+		if err != nil {
+			return nil, err
+		}
+		return &Report{Experiment: req.Experiment, Headline: report.NoRunsHeadline, Files: files, Inputs: in}, nil
 	}
 	if err := n.name(set.Runs, rejs); err != nil {
 		return nil, err
@@ -488,16 +565,21 @@ func (n *namer) name(runs []results.Run, rejs []Rejection) error {
 	return nil
 }
 
-// Analyze makes the report of an experiment from its tables and writes it
-// under reports/<experiment>/. After writing it lists the inputs again and,
-// when an upload finished meanwhile, analyses again: the last analysis to
-// finish has seen every table written before it started, so no report is
-// left missing a run that an earlier analysis wrote over.
+// Analyze makes the report of an experiment from its committed tables and
+// writes it under reports/<experiment>/. After writing it lists the inputs
+// again and, when an upload finished meanwhile, analyses again: the last
+// analysis to finish has seen every table committed before it started, so
+// no report is left missing a run that an earlier analysis wrote over.
 //
-// A manifest whose names match nothing (a *NameError) is a problem of the
-// experiment's input: it gets a rejection record, which the report lists,
-// and the experiment is analysed without it; the record goes once the
-// manifest is fixed or the inputs it names arrive.
+// A manifest that cannot be parsed (*ManifestError) or whose names match
+// nothing (*NameError) is a problem of the experiment's input: it gets a
+// rejection record, which the report lists, and the experiment is
+// analysed without it; the record goes once the manifest is fixed or the
+// inputs it names arrive. A committed generation whose table files are
+// missing is ingested again from its raw object (removed, when that is
+// gone too) before the analysis goes on. An experiment whose every input
+// was rejected or removed gets a report listing them. Errors are left for
+// the infrastructure only: a retry may help.
 func (p *Pipeline) Analyze(ctx context.Context, exp string) (string, error) {
 	if err := store.CheckExperiment(exp); err != nil {
 		return "", err
@@ -508,6 +590,13 @@ func (p *Pipeline) Analyze(ctx context.Context, exp string) (string, error) {
 			return "", err
 		}
 		headline, err := p.analyzeOnce(ctx, exp, before)
+		var mt *MissingTablesError
+		if errors.As(err, &mt) {
+			if err := p.reingest(ctx, exp, mt.Sources); err != nil {
+				return "", err
+			}
+			continue
+		}
 		if err != nil {
 			return "", err
 		}
@@ -522,21 +611,38 @@ func (p *Pipeline) Analyze(ctx context.Context, exp string) (string, error) {
 	return "", fmt.Errorf("experiment %s: its tables kept changing during 5 analyses", exp)
 }
 
+// reingest ingests raw sources of experiment exp again (Ingest): those
+// whose committed tables are missing. A source that is not a raw key of
+// the experiment (a command line's path) cannot be read again here.
+func (p *Pipeline) reingest(ctx context.Context, exp string, sources []string) error {
+	for _, key := range sources {
+		if e, err := store.ExperimentOf(key); err != nil || e != exp {
+			return &MissingTablesError{Sources: sources}
+		}
+		if _, err := p.Ingest(ctx, key); err != nil && !IsInputFault(err) {
+			return err
+		}
+	}
+	return nil
+}
+
 func (p *Pipeline) analyzeOnce(ctx context.Context, exp string, in map[string]string) (string, error) {
 	req := Request{Experiment: exp}
 	mkey := store.ManifestKey(exp)
 	mrej := store.RejectedKey(exp, mkey)
 	var mobj store.Object
+	var mfault error // why the manifest cannot be used
 	if _, ok := in[mkey]; ok {
 		b, obj, err := store.ReadAll(ctx, p.Store, mkey)
-		if err != nil {
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return "", err
 		}
-		if req.Manifest, err = ParseManifest(mkey, b); err != nil {
-			return "", err
-		}
-		req.Manifest.Dir = store.RawPrefix + exp
 		mobj = obj
+		if err == nil {
+			if req.Manifest, mfault = ParseManifest(mkey, b); mfault == nil {
+				req.Manifest.Dir = store.RawPrefix + exp
+			}
+		}
 	}
 	var r *Report
 	var err error
@@ -545,18 +651,9 @@ func (p *Pipeline) analyzeOnce(ctx context.Context, exp string, in map[string]st
 		without := maps.Clone(in)
 		delete(without, mrej)
 		r, err = p.report(ctx, req, without)
-		var ne *NameError
 		switch {
-		case errors.As(err, &ne):
-			if rerr := p.Reject(ctx, exp, mkey, mobj.ModTime, err); !errors.Is(rerr, ErrRejected) {
-				return "", rerr
-			}
-			o, herr := p.Store.Head(ctx, mrej)
-			if herr != nil {
-				return "", herr
-			}
-			in[mrej] = o.ETag
-			req.Manifest = nil
+		case IsInputFault(err):
+			mfault, req.Manifest = err, nil
 		case err != nil:
 			return "", err
 		default:
@@ -567,6 +664,16 @@ func (p *Pipeline) analyzeOnce(ctx context.Context, exp string, in map[string]st
 				delete(in, mrej)
 			}
 		}
+	}
+	if mfault != nil {
+		if err := p.putRejection(ctx, exp, rejection(mkey, mobj.ModTime, mfault)); err != nil {
+			return "", err
+		}
+		o, err := p.Store.Head(ctx, mrej)
+		if err != nil {
+			return "", err
+		}
+		in[mrej] = o.ETag
 	}
 	if req.Manifest == nil {
 		if r, err = p.report(ctx, req, in); err != nil {

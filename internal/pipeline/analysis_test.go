@@ -14,6 +14,7 @@ import (
 	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/report"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // The two sources of the naming tests: the seed hits localhost:5555 and
@@ -251,16 +252,17 @@ func TestPruneAndIdentity(t *testing.T) {
 	if err := p.Reject(ctx, "a", "bad.txt", time.Time{}, errors.New("bad.txt: unreadable")); !errors.Is(err, ErrRejected) {
 		t.Fatal(err)
 	}
-	ka, kb := store.TableKey("runs", "a", "run.txt"), store.TableKey("runs", "b", "run.txt")
+	ka, kb := committedTable(t, p, "a", "run.txt", results.TableRuns), committedTable(t, p, "b", "run.txt", results.TableRuns)
 	before := snapshot(t, s)
 	if ka == kb || before[ka] == "" || before[kb] == "" || before[ka] == before[kb] {
 		t.Fatalf("the same name in two experiments: %s and %s", ka, kb)
 	}
+	want := []string{store.RejectedKey("a", "bad.txt"), store.CommitKey("a", "bad.txt"), store.CommitKey("a", "other.txt"),
+		committedTable(t, p, "a", "other.txt", results.TableRuns), committedTable(t, p, "a", "other.txt", results.TablePercentiles)}
 	removed, err := p.Prune(ctx, "a", []string{"run.txt"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{store.RejectedKey("a", "bad.txt"), store.TableKey("runs", "a", "other.txt"), store.TableKey("percentiles", "a", "other.txt")}
 	slices.Sort(want)
 	slices.Sort(removed)
 	if !slices.Equal(removed, want) {

@@ -1,11 +1,16 @@
 // Package pipeline is the one path from inputs to reports, shared by the
 // CLI and the Lambda functions over any store: IngestSource turns a named
-// input stream into an experiment's tables (Ingest does it for a raw
-// upload of a bucket), Reject and Prune keep an experiment's partition
-// true to its inputs, Report analyses an experiment's tables (naming its
-// systems by source, target mapping or host:port) and renders its files,
-// Analyze does that for a bucket's experiment and writes reports/, and
-// Reanalyze finds the experiments whose report is missing or stale. Render
-// makes the report files, the same bytes whether they go to a folder or a
-// bucket.
+// input stream into a generation of an experiment's tables and commits it
+// with a per-source commit record (Ingest does it for a raw upload of a
+// bucket, checking the upload's ETag before and after the commit, so an
+// older version never replaces a newer one), Reject and Prune keep an
+// experiment's partition true to its inputs, Report analyses an
+// experiment's committed tables (naming its systems by source, target
+// mapping or host:port) and renders its files, Analyze does that for a
+// bucket's experiment and writes reports/, Repair makes an experiment's
+// commit records match its uploads, and Reanalyze repairs and re-analyses
+// the experiments that need it. IsInputFault is the one place that tells
+// an input fault (recorded, reported, never retried) from an
+// infrastructure fault (returned, retried). Render makes the report files,
+// the same bytes whether they go to a folder or a bucket.
 package pipeline

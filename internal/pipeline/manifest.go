@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"maps"
 	"path"
@@ -187,29 +188,37 @@ func (m *Manifest) systemRules() []SystemRule {
 // ParseManifest reads a manifest strictly: unknown keys and bad values are
 // errors that name the key and the line.
 func ParseManifest(key string, data []byte) (*Manifest, error) {
+	m, err := parseManifest(data)
+	if err != nil {
+		return nil, &ManifestError{Key: key, Err: err}
+	}
+	return m, nil
+}
+
+func parseManifest(data []byte) (*Manifest, error) {
 	var m Manifest
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&m); err != nil && err.Error() != "EOF" {
-		return nil, fmt.Errorf("%s: %w", key, err)
+		return nil, err
 	}
 	for k, v := range m.Labels {
 		if k == "" || v == "" {
-			return nil, fmt.Errorf("%s: labels: empty label in %q: %q", key, k, v)
+			return nil, fmt.Errorf("labels: empty label in %q: %q", k, v)
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(m.Systems)) {
 		if strings.TrimSpace(name) == "" {
-			return nil, fmt.Errorf("%s: systems: empty system name", key)
+			return nil, errors.New("systems: empty system name")
 		}
 		if len(m.Systems[name]) == 0 {
-			return nil, fmt.Errorf("%s: systems.%s: a system needs at least one pattern", key, name)
+			return nil, fmt.Errorf("systems.%s: a system needs at least one pattern", name)
 		}
 	}
 	t := m.Thresholds
 	check := func(name string, p *float64, lo, hi float64) error {
 		if p != nil && !(*p > lo && *p < hi) {
-			return fmt.Errorf("%s: thresholds.%s = %v, want a value in (%v, %v)", key, name, *p, lo, hi)
+			return fmt.Errorf("thresholds.%s = %v, want a value in (%v, %v)", name, *p, lo, hi)
 		}
 		return nil
 	}
@@ -222,7 +231,7 @@ func ParseManifest(key string, data []byte) (*Manifest, error) {
 		}
 	}
 	if t.MinRuns != nil && (*t.MinRuns < 2 || *t.MinRuns > 1000) {
-		return nil, fmt.Errorf("%s: thresholds.min_runs = %d, want 2..1000", key, *t.MinRuns)
+		return nil, fmt.Errorf("thresholds.min_runs = %d, want 2..1000", *t.MinRuns)
 	}
 	return &m, nil
 }

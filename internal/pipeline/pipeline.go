@@ -10,7 +10,6 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/internal/store"
-	"github.com/loadverdict/loadverdict/results"
 )
 
 // Pipeline runs the bucket pipeline on a store.
@@ -43,35 +42,31 @@ type Covers struct {
 	Inputs          map[string]string `json:"inputs"` // key -> ETag of every table, rejection and manifest read
 }
 
-// Experiments lists the experiments that have tables or rejections.
+// Experiments lists the experiments that have commit records, rejection
+// records or uploads.
 func (p *Pipeline) Experiments(ctx context.Context) ([]string, error) {
 	seen := map[string]bool{}
-	objs, err := p.Store.List(ctx, store.TablesPrefix+string(results.TableRuns)+"/")
-	if err != nil {
-		return nil, err
-	}
-	for _, o := range objs {
-		if exp, ok := store.ExperimentOfKey(o.Key); ok {
-			seen[exp] = true
+	for _, pre := range []string{store.CommitsPrefix, store.RejectedPrefix} {
+		objs, err := p.Store.List(ctx, pre)
+		if err != nil {
+			return nil, err
 		}
-	}
-	rej, err := p.Store.List(ctx, store.RejectedPrefix)
-	if err != nil {
-		return nil, err
-	}
-	for _, o := range rej {
-		if exp, ok := store.ExperimentOfKey(o.Key); ok {
-			seen[exp] = true
-		}
-	}
-	out := slices.Sorted(func(yield func(string) bool) {
-		for k := range seen {
-			if !yield(k) {
-				return
+		for _, o := range objs {
+			if exp, ok := store.ExperimentOfKey(o.Key); ok {
+				seen[exp] = true
 			}
 		}
-	})
-	return out, nil
+	}
+	raw, err := p.Store.List(ctx, store.RawPrefix)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range raw {
+		if exp, err := store.ExperimentOf(o.Key); err == nil {
+			seen[exp] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen)), nil
 }
 
 // Stale tells whether an experiment's report is missing, made by an older
@@ -96,9 +91,13 @@ func (p *Pipeline) Stale(ctx context.Context, exp string) (bool, error) {
 	return !maps.Equal(in, c.Inputs), nil
 }
 
-// Reanalyze analyses the given experiment, or every experiment (all), or
-// every experiment whose report is stale (neither). It returns those
-// analysed; an experiment that fails does not stop the others.
+// Reanalyze repairs and analyses the given experiment, or every
+// experiment (all), or every experiment that needed a repair or whose
+// report is stale (neither). Repair (Repair) compares each experiment's
+// uploads with its commit records first. It returns the experiments
+// analysed. An experiment that fails does not stop the others; the error
+// joins the failures, all of them about the infrastructure (input faults
+// are recorded and reported, never returned).
 func (p *Pipeline) Reanalyze(ctx context.Context, experiment string, all bool) ([]string, error) {
 	exps := []string{experiment}
 	if experiment == "" {
@@ -110,10 +109,15 @@ func (p *Pipeline) Reanalyze(ctx context.Context, experiment string, all bool) (
 	var done []string
 	var errs []error
 	for _, exp := range exps {
-		if experiment == "" && !all {
+		repaired, err := p.Repair(ctx, exp)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", exp, err))
+			continue
+		}
+		if experiment == "" && !all && len(repaired) == 0 {
 			stale, err := p.Stale(ctx, exp)
 			if err != nil {
-				errs = append(errs, err)
+				errs = append(errs, fmt.Errorf("%s: %w", exp, err))
 				continue
 			}
 			if !stale {

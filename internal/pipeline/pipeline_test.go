@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 const seedKey = "raw/zuul-vs-openresty/seed.txt"
@@ -41,6 +42,21 @@ func upload(t *testing.T, s store.Store, key, file string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// committedTable returns the key of the committed file of a source's
+// table; the test fails when there is none.
+func committedTable(t *testing.T, p *Pipeline, exp, source string, table results.Table) string {
+	t.Helper()
+	c, err := p.Committed(context.Background(), exp, source)
+	if err != nil {
+		t.Fatalf("commit record of %s: %v", source, err)
+	}
+	k := c.Table(table)
+	if k == "" {
+		t.Fatalf("%s: no %s table committed: %+v", source, table, c)
+	}
+	return k
 }
 
 // snapshot maps every key to its content.
@@ -79,7 +95,7 @@ func TestIngestAnalyzeIdempotentAndRejected(t *testing.T) {
 		t.Fatalf("analyze: %q %v", headline, err)
 	}
 	first := snapshot(t, s)
-	for _, k := range []string{store.TableKey("runs", exp, seedKey), store.TableKey("percentiles", exp, seedKey),
+	for _, k := range []string{committedTable(t, p, exp, seedKey, results.TableRuns), committedTable(t, p, exp, seedKey, results.TablePercentiles),
 		store.RejectedKey(exp, "raw/zuul-vs-openresty/garbage.bin"), "reports/zuul-vs-openresty/report.md",
 		"reports/zuul-vs-openresty/summary.json", "reports/zuul-vs-openresty/throughput.png"} {
 		if _, ok := first[k]; !ok {

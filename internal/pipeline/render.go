@@ -40,3 +40,13 @@ func Render(v *analyze.Verdict, set analyze.Set, meta report.Meta) ([]File, erro
 	}
 	return append(out, File{"report.md", md.Bytes()}, File{"summary.md", smd.Bytes()}, File{"summary.json", js.Bytes()}), nil
 }
+
+// renderNoRuns makes the files of the report of an experiment without a
+// readable run: report.md, summary.md and summary.json (report.NoRuns).
+func renderNoRuns(experiment string, meta report.Meta) ([]File, error) {
+	var md, smd, js bytes.Buffer
+	if err := report.NoRuns(&md, &smd, &js, experiment, meta); err != nil {
+		return nil, err
+	}
+	return []File{{"report.md", md.Bytes()}, {"summary.md", smd.Bytes()}, {"summary.json", js.Bytes()}}, nil
+}

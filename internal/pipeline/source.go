@@ -3,12 +3,15 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path"
-	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -29,6 +32,10 @@ type Rejection struct {
 	// so that processing the same upload twice writes the same bytes);
 	// empty when unknown (standard input).
 	Time string `json:"time,omitempty"`
+	// ETag and VersionID are the version of the input that was rejected
+	// (see Source.Version); empty for a manifest's record.
+	ETag      string `json:"etag,omitempty"`
+	VersionID string `json:"version_id,omitempty"`
 	// Experiment is the experiment whose rejected/ holds the record, as
 	// read back; it is not stored.
 	Experiment string `json:"-"`
@@ -54,6 +61,14 @@ func (e *RejectedError) Unwrap() []error { return []error{ErrRejected, e.Err} }
 // tables are the tables a source may have, each in its own file.
 var tables = []results.Table{results.TableRuns, results.TablePercentiles, results.TableSeries, results.TableSamples}
 
+// Version identifies the content of the input a source was read from: a
+// raw object's ETag (and version id, in a bucket with versioning), or
+// for a local file LocalVersion's.
+type Version struct {
+	ETag      string
+	VersionID string
+}
+
 // Source is one input to ingest.
 type Source struct {
 	// Name is the object key in a bucket, or the path as the user gave it
@@ -70,38 +85,107 @@ type Source struct {
 	// WindowS is the width of the series windows of per-request logs in
 	// seconds; 0 means 1 s.
 	WindowS float64
+	// Version is the version of the input Body reads; it names the
+	// generation of the tables (store.Generation) and is recorded in the
+	// commit record. The zero Version (the command line's files and
+	// standard input) stands for the content: IngestSource hashes the
+	// bytes as it reads them and takes "sha256:" and the first 32 hex
+	// digits of the hash as the ETag.
+	Version Version
+	// Current, when set, tells whether Version is still the input's
+	// current version (Ingest gives a HEAD of the raw key). It is asked
+	// before the commit record is written, and again after, so that an
+	// ingest never replaces tables made from a newer version (see
+	// Commit); nil for inputs that cannot change under the pipeline (the
+	// command line's, read through store.OpenFile).
+	Current func(ctx context.Context) (bool, error)
 }
 
+// ErrSuperseded is returned (wrapped) by IngestSource when the input's
+// version stopped being its current one before its tables were
+// committed, or just after: a newer version's ingest owns the source.
+// Ingest then reads the source again; it is an infrastructure condition,
+// never an input fault.
+var ErrSuperseded = errors.New("a newer version of the input arrived while it was ingested")
+
+// MaxRuns is the most runs one input may hold; an input with more is
+// rejected. The analysis costs time and memory in proportion to the runs
+// (scripts/perf/manyruns.sh: about 5 KB of memory a run), so 50,000 runs
+// stay within a 512 MB function and well within its time-out, and an
+// input past the limit is refused at once instead of failing every retry.
+const MaxRuns = 50000
+
+// maxIngestRounds bounds how often Ingest reads a key again because it
+// changed meanwhile.
+const maxIngestRounds = 3
+
 // Ingest reads the raw upload at key and writes its tables (IngestSource
-// with the key as the source's name and the experiment of the key). It
-// never modifies or deletes anything under raw/. The manifest is not
-// ingested. Errors are as IngestSource's.
+// with the key as the source's name, the experiment of the key and the
+// object's ETag and version id as its version). A key that no longer
+// exists (deleted after its upload) has its tables removed (RemoveSource).
+// When the object changes while it is ingested, it is read and ingested
+// again (at most 3 times, then an error worth a retry). It never modifies
+// or deletes anything under raw/. The manifest is not ingested. Errors are
+// as IngestSource's.
 func (p *Pipeline) Ingest(ctx context.Context, key string) (experiment string, err error) {
 	exp, err := store.ExperimentOf(key)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("%w: %w", ErrInvalidKey, err)
 	}
 	if path.Base(key) == store.ManifestName {
 		return exp, nil
 	}
-	rc, obj, err := p.Store.Get(ctx, key)
-	if err != nil {
-		return exp, err
+	for range maxIngestRounds {
+		err = p.ingestOnce(ctx, exp, key)
+		if !errors.Is(err, ErrSuperseded) {
+			return exp, err
+		}
 	}
-	defer rc.Close()
-	_, err = p.IngestSource(ctx, Source{Name: key, Experiment: exp, Body: rc, ModTime: obj.ModTime})
-	return exp, err
+	return exp, fmt.Errorf("%s: %w (%d times)", key, err, maxIngestRounds)
 }
 
-// IngestSource parses src and writes its tables to
-// tables/<table>/experiment=<experiment>/<source-id>.parquet, replacing
-// those of an earlier version of the same source and removing its
-// rejection record; it returns the keys written. Samples stream through a
-// temporary file, so memory stays bounded however long the log.
+func (p *Pipeline) ingestOnce(ctx context.Context, exp, key string) error {
+	rc, obj, err := p.Store.Get(ctx, key)
+	if errors.Is(err, store.ErrNotFound) {
+		return p.RemoveSource(ctx, exp, key, p.currentOf(key, Version{}))
+	}
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	v := Version{ETag: obj.ETag, VersionID: obj.VersionID}
+	_, err = p.IngestSource(ctx, Source{Name: key, Experiment: exp, Body: rc, ModTime: obj.ModTime, Version: v, Current: p.currentOf(key, v)})
+	return err
+}
+
+// currentOf returns a Source.Current for a raw key read at version v (the
+// zero Version: the key did not exist).
+func (p *Pipeline) currentOf(key string, v Version) func(context.Context) (bool, error) {
+	return func(ctx context.Context) (bool, error) {
+		o, err := p.Store.Head(ctx, key)
+		if errors.Is(err, store.ErrNotFound) {
+			return v == Version{}, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		return o.ETag == v.ETag && (o.VersionID == "" || v.VersionID == "" || o.VersionID == v.VersionID), nil
+	}
+}
+
+// IngestSource parses src and writes its tables as a new generation,
+// tables/<table>/experiment=<experiment>/<source-id>-<generation>.parquet,
+// then its commit record (Commit), which makes them the source's current
+// tables; it removes the files of other generations and the source's
+// rejection record, and returns the table keys written. Samples stream
+// through a temporary file, so memory stays bounded however long the log.
 //
-// An input that cannot be parsed gets a rejection record (Reject) and a
-// *RejectedError; any other error (reading the body, the store's) is
-// worth a retry.
+// An input fault (IsInputFault) gets a rejection record and a commit
+// record saying so (Reject) and a *RejectedError; any other error
+// (reading the body, the store's) is worth a retry, and leaves the
+// source's committed generation as it was. When src.Current says the
+// version read is no longer current, nothing is committed and the error
+// matches ErrSuperseded.
 func (p *Pipeline) IngestSource(ctx context.Context, src Source) ([]string, error) {
 	if err := store.CheckExperiment(src.Experiment); err != nil {
 		return nil, err
@@ -111,28 +195,43 @@ func (p *Pipeline) IngestSource(ctx context.Context, src Source) ([]string, erro
 	}
 	sink := &tableSink{dir: p.TempDir}
 	defer sink.cleanup()
+	var h hash.Hash
+	if src.Version == (Version{}) {
+		h = sha256.New()
+		src.Body = io.TeeReader(src.Body, h)
+	}
 	perr := ingest.Parse(ctx, src.Body, ingest.Options{Source: src.Name, Experiment: src.Experiment, WindowS: src.WindowS}, sink)
 	if perr == nil {
 		perr = sink.closeSamples()
 	}
 	if perr != nil {
-		var se *ingest.SyntaxError
-		var no *ingest.NoOutputError
-		if !errors.As(perr, &se) && !errors.As(perr, &no) {
+		if !IsInputFault(perr) {
 			return nil, perr // a read or write error: retry
 		}
-		return nil, p.Reject(ctx, src.Experiment, src.Name, src.ModTime, perr)
+		return nil, p.reject(ctx, src, perr)
 	}
-	written, err := p.putTables(ctx, src.Experiment, src.Name, sink)
+	if len(sink.runs) > MaxRuns {
+		return nil, p.reject(ctx, src, &ingest.SyntaxError{File: src.Name, Msg: fmt.Sprintf(
+			"%d runs in one input: loadverdict analyses at most %d runs of one input; split them into several experiments", len(sink.runs), MaxRuns)})
+	}
+	if h != nil {
+		// Whatever the parser left unread is part of the content too.
+		if _, err := io.Copy(io.Discard, src.Body); err != nil {
+			return nil, err
+		}
+		src.Version.ETag = "sha256:" + hex.EncodeToString(h.Sum(nil)[:16])
+	}
+	gen := store.Generation(src.Version.ETag)
+	written, err := p.putTables(ctx, src.Experiment, src.Name, gen, sink)
 	if err != nil {
 		return written, err
 	}
-	return written, p.Store.Delete(ctx, store.RejectedKey(src.Experiment, src.Name))
+	c := Commit{Key: src.Name, ETag: src.Version.ETag, VersionID: src.Version.VersionID, Generation: gen, Tables: written, Runs: len(sink.runs)}
+	return written, p.commit(ctx, src.Experiment, c, src.Current)
 }
 
-// putTables writes a parsed source's tables and removes the files of
-// tables it no longer has.
-func (p *Pipeline) putTables(ctx context.Context, exp, name string, sink *tableSink) ([]string, error) {
+// putTables writes a parsed source's tables as generation gen.
+func (p *Pipeline) putTables(ctx context.Context, exp, name, gen string, sink *tableSink) ([]string, error) {
 	mem := memory.NewGoAllocator()
 	var runs []results.Run
 	var pcts []results.Percentile
@@ -149,7 +248,7 @@ func (p *Pipeline) putTables(ctx context.Context, exp, name string, sink *tableS
 		if err := write(&buf); err != nil {
 			return err
 		}
-		key := store.TableKey(string(t), exp, name)
+		key := store.TableKey(string(t), exp, name, gen)
 		if err := p.Store.Put(ctx, key, &buf); err != nil {
 			return err
 		}
@@ -166,18 +265,16 @@ func (p *Pipeline) putTables(ctx context.Context, exp, name string, sink *tableS
 		if err := put(results.TableSeries, func(w io.Writer) error { return results.WriteSeries(w, sink.series, mem) }); err != nil {
 			return written, err
 		}
-	} else if err := p.Store.Delete(ctx, store.TableKey(string(results.TableSeries), exp, name)); err != nil {
-		return written, err
 	}
 	if sink.tmp == nil {
-		return written, p.Store.Delete(ctx, store.TableKey(string(results.TableSamples), exp, name))
+		return written, nil
 	}
 	f, err := os.Open(sink.tmp.Name())
 	if err != nil {
 		return written, err
 	}
 	defer f.Close()
-	key := store.TableKey(string(results.TableSamples), exp, name)
+	key := store.TableKey(string(results.TableSamples), exp, name, gen)
 	if err := p.Store.Put(ctx, key, f); err != nil {
 		return written, err
 	}
@@ -186,10 +283,32 @@ func (p *Pipeline) putTables(ctx context.Context, exp, name string, sink *tableS
 
 // Reject records that the source name of experiment exp could not be
 // used, and why: it writes rejected/<experiment>/<source-id>.json (with
-// the line of a *ingest.SyntaxError) and removes the source's tables, so
-// no earlier version of it stays in the analysis. It returns a
-// *RejectedError for cause, or the store's error.
+// the line of a *ingest.SyntaxError) and a commit record saying the
+// source is rejected, and removes the source's tables, so no earlier
+// version of it stays in the analysis. It returns a *RejectedError for
+// cause, or the store's error.
 func (p *Pipeline) Reject(ctx context.Context, exp, name string, modTime time.Time, cause error) error {
+	return p.reject(ctx, Source{Name: name, Experiment: exp, ModTime: modTime}, cause)
+}
+
+func (p *Pipeline) reject(ctx context.Context, src Source, cause error) error {
+	rej := rejection(src.Name, src.ModTime, cause)
+	rej.ETag, rej.VersionID = src.Version.ETag, src.Version.VersionID
+	if err := p.isCurrent(ctx, src.Current); err != nil {
+		return err
+	}
+	if err := p.putRejection(ctx, src.Experiment, rej); err != nil {
+		return err
+	}
+	c := Commit{Key: src.Name, ETag: src.Version.ETag, VersionID: src.Version.VersionID, Rejected: &rej}
+	if err := p.commit(ctx, src.Experiment, c, src.Current); err != nil {
+		return err
+	}
+	return &RejectedError{Source: src.Name, Err: cause}
+}
+
+// rejection is the record of name rejected for cause.
+func rejection(name string, modTime time.Time, cause error) Rejection {
 	rej := Rejection{Key: name, Error: cause.Error()}
 	if !modTime.IsZero() {
 		rej.Time = modTime.UTC().Format("2006-01-02T15:04:05Z")
@@ -198,26 +317,23 @@ func (p *Pipeline) Reject(ctx context.Context, exp, name string, modTime time.Ti
 	if errors.As(cause, &se) {
 		rej.Line = se.Line
 	}
+	return rej
+}
+
+// putRejection writes a rejection record to rejected/.
+func (p *Pipeline) putRejection(ctx context.Context, exp string, rej Rejection) error {
 	b, err := json.MarshalIndent(rej, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := p.Store.Put(ctx, store.RejectedKey(exp, name), bytes.NewReader(append(b, '\n'))); err != nil {
-		return err
-	}
-	for _, t := range tables {
-		if err := p.Store.Delete(ctx, store.TableKey(string(t), exp, name)); err != nil {
-			return err
-		}
-	}
-	return &RejectedError{Source: name, Err: cause}
+	return p.Store.Put(ctx, store.RejectedKey(exp, rej.Key), bytes.NewReader(append(b, '\n')))
 }
 
-// Prune removes the table files and rejection records of experiment exp
-// whose source is not among keep, and returns their keys. The command
-// line uses it to make its inputs the whole experiment: what else is in
-// the partition is loadverdict's own output of an earlier invocation.
-// Nothing outside the experiment's partitions is touched.
+// Prune removes the commit records, table files and rejection records of
+// experiment exp whose source is not among keep, and returns their keys.
+// The command line uses it to make its inputs the whole experiment: what
+// else is in the partition is loadverdict's own output of an earlier
+// invocation. Nothing outside the experiment's partitions is touched.
 func (p *Pipeline) Prune(ctx context.Context, exp string, keep []string) ([]string, error) {
 	if err := store.CheckExperiment(exp); err != nil {
 		return nil, err
@@ -226,7 +342,8 @@ func (p *Pipeline) Prune(ctx context.Context, exp string, keep []string) ([]stri
 	for _, k := range keep {
 		ids[store.SourceID(k)] = true
 	}
-	prefixes := []string{store.RejectedPrefixOf(exp)}
+	// Commit records first: a source without one is not read.
+	prefixes := []string{store.CommitPrefixOf(exp), store.RejectedPrefixOf(exp)}
 	for _, t := range tables {
 		prefixes = append(prefixes, store.TablePrefix(string(t), exp))
 	}
@@ -237,9 +354,7 @@ func (p *Pipeline) Prune(ctx context.Context, exp string, keep []string) ([]stri
 			return removed, err
 		}
 		for _, o := range objs {
-			id := path.Base(o.Key)
-			id = strings.TrimSuffix(strings.TrimSuffix(id, ".parquet"), ".json")
-			if ids[id] {
+			if id, _ := store.SourceIDOfKey(o.Key); ids[id] {
 				continue
 			}
 			if err := p.Store.Delete(ctx, o.Key); err != nil {

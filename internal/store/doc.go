@@ -5,7 +5,8 @@
 //
 //	raw/<experiment>/<any file>            uploads; never modified or deleted
 //	raw/<experiment>/loadverdict.yaml      optional manifest
-//	tables/<table>/experiment=<experiment>/<source-id>.parquet
+//	tables/<table>/experiment=<experiment>/<source-id>-<generation>.parquet
+//	tables/_sources/experiment=<experiment>/<source-id>.json   commit record
 //	reports/<experiment>/report.md, *.png, summary.json
 //	rejected/<experiment>/<source-id>.json why an upload could not be ingested
 package store

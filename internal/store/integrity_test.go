@@ -76,13 +76,14 @@ func TestExperimentNames(t *testing.T) {
 func TestExperimentKeys(t *testing.T) {
 	src := "raw/a=b/x.txt"
 	for _, c := range []struct{ got, want string }{
-		{TableKey("runs", "a=b", src), "tables/runs/experiment=a%3Db/" + SourceID(src) + ".parquet"},
+		{TableKey("runs", "a=b", src, "0123456789ab"), "tables/runs/experiment=a%3Db/" + SourceID(src) + "-0123456789ab.parquet"},
+		{CommitKey("a=b", src), "tables/_sources/experiment=a%3Db/" + SourceID(src) + ".json"},
 		{TablePrefix("series", "it's"), "tables/series/experiment=it%27s/"},
 		{ReportKey("a b", "report.md"), "reports/a b/report.md"},
 		{ReportKey("über", "report.md"), "reports/über/report.md"},
 		{RejectedKey("100%", src), "rejected/100%25/" + SourceID(src) + ".json"},
 		{ManifestKey("a=b"), "raw/a=b/loadverdict.yaml"},
-		{TableKey("runs", "zuul-vs-openresty", src), "tables/runs/experiment=zuul-vs-openresty/" + SourceID(src) + ".parquet"},
+		{TableKey("runs", "zuul-vs-openresty", src, "g"), "tables/runs/experiment=zuul-vs-openresty/" + SourceID(src) + "-g.parquet"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
@@ -100,7 +101,7 @@ func TestExperimentKeys(t *testing.T) {
 		if got := UnescapeName(esc); got != name {
 			t.Errorf("UnescapeName(EscapeName(%q)) = %q", name, got)
 		}
-		for _, key := range []string{TableKey("runs", name, src), ReportKey(name, "report.md"), RejectedKey(name, src)} {
+		for _, key := range []string{TableKey("runs", name, src, "g"), CommitKey(name, src), ReportKey(name, "report.md"), RejectedKey(name, src)} {
 			if got, ok := ExperimentOfKey(key); !ok || got != name {
 				t.Errorf("ExperimentOfKey(%q) = %q, %v; want %q", key, got, ok, name)
 			}
@@ -335,7 +336,7 @@ func FuzzExperimentNames(f *testing.F) {
 		if UnescapeName(esc) != name || strings.Contains(esc, "/") {
 			t.Fatalf("%q escapes to %q", name, esc)
 		}
-		for _, key := range []string{TableKey("runs", name, "raw/x"), ReportKey(name, "report.md"), RejectedKey(name, "raw/x")} {
+		for _, key := range []string{TableKey("runs", name, "raw/x", Generation("e")), CommitKey(name, "raw/x"), ReportKey(name, "report.md"), RejectedKey(name, "raw/x")} {
 			if err := CheckKey(key); err != nil {
 				t.Fatalf("%q: key %q: %v", name, key, err)
 			}

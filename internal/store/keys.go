@@ -194,14 +194,51 @@ func SourceID(source string) string {
 	return hex.EncodeToString(sum[:8])
 }
 
-// TableKey is where one source's rows of a table live, Hive-style.
-func TableKey(table, experiment, source string) string {
-	return TablePrefix(table, experiment) + SourceID(source) + ".parquet"
+// Generation names the table files made from one content of a raw
+// object: the first 12 hex digits of sha256 of its ETag (which follows
+// the content), so new content under a key gets new files and the same
+// content, uploaded again or not, the same ones.
+func Generation(etag string) string {
+	sum := sha256.Sum256([]byte(etag))
+	return hex.EncodeToString(sum[:6])
+}
+
+// CommitsPrefix is where the per-source commit records live
+// (tables/_sources/experiment=<escaped>/<source-id>.json): under tables/,
+// outside every table's folder, and named with a leading underscore, which
+// Hive, Athena, Spark and pyarrow skip.
+const CommitsPrefix = TablesPrefix + "_sources/"
+
+// TableKey is the file of one table made from one generation of a
+// source, Hive-style: tables/<table>/experiment=<escaped>/<source-id>-<generation>.parquet.
+func TableKey(table, experiment, source, generation string) string {
+	return TablePrefix(table, experiment) + SourceID(source) + "-" + generation + ".parquet"
 }
 
 // TablePrefix is the prefix of an experiment's files of a table.
 func TablePrefix(table, experiment string) string {
 	return TablesPrefix + table + "/experiment=" + EscapeName(experiment) + "/"
+}
+
+// CommitPrefixOf is the prefix of an experiment's commit records.
+func CommitPrefixOf(experiment string) string {
+	return CommitsPrefix + "experiment=" + EscapeName(experiment) + "/"
+}
+
+// CommitKey is the commit record of a source: which generation of its
+// tables is the current one (see package pipeline).
+func CommitKey(experiment, source string) string {
+	return CommitPrefixOf(experiment) + SourceID(source) + ".json"
+}
+
+// SourceIDOfKey returns the source id of a key this package derives from
+// a source (a table file, a commit or rejection record) and, for a
+// table file, its generation.
+func SourceIDOfKey(key string) (id, generation string) {
+	base := key[strings.LastIndexByte(key, '/')+1:]
+	base = strings.TrimSuffix(strings.TrimSuffix(base, ".parquet"), ".json")
+	id, generation, _ = strings.Cut(base, "-")
+	return id, generation
 }
 
 // ReportKey is a file of an experiment's report.

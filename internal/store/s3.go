@@ -115,6 +115,15 @@ func (s *S3) wrap(key string, err error) error {
 
 func etag(p *string) string { return strings.Trim(aws.ToString(p), `"`) }
 
+// version is an object's version id; "null" (an object written before
+// versioning was enabled, or without it) is none.
+func version(p *string) string {
+	if v := aws.ToString(p); v != "null" {
+		return v
+	}
+	return ""
+}
+
 // Get streams the object at key.
 func (s *S3) Get(ctx context.Context, key string) (io.ReadCloser, Object, error) {
 	k, err := s.full(key)
@@ -125,7 +134,7 @@ func (s *S3) Get(ctx context.Context, key string) (io.ReadCloser, Object, error)
 	if err != nil {
 		return nil, Object{}, s.wrap(key, err)
 	}
-	obj := Object{Key: key, Size: aws.ToInt64(out.ContentLength), ETag: etag(out.ETag)}
+	obj := Object{Key: key, Size: aws.ToInt64(out.ContentLength), ETag: etag(out.ETag), VersionID: version(out.VersionId)}
 	if out.LastModified != nil {
 		obj.ModTime = out.LastModified.UTC()
 	}
@@ -154,7 +163,7 @@ func (s *S3) Head(ctx context.Context, key string) (Object, error) {
 	if err != nil {
 		return Object{}, s.wrap(key, err)
 	}
-	obj := Object{Key: key, Size: aws.ToInt64(out.ContentLength), ETag: etag(out.ETag)}
+	obj := Object{Key: key, Size: aws.ToInt64(out.ContentLength), ETag: etag(out.ETag), VersionID: version(out.VersionId)}
 	if out.LastModified != nil {
 		obj.ModTime = out.LastModified.UTC()
 	}

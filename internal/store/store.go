@@ -19,6 +19,9 @@ type Object struct {
 	// files a hash of the content, or of size and modification time
 	// above 64 MiB).
 	ETag string
+	// VersionID is the object's version where the bucket keeps versions
+	// (S3 versioning); empty otherwise.
+	VersionID string
 }
 
 // Store is an object store. Keys use '/' separators and never start with

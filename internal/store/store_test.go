@@ -88,8 +88,18 @@ func TestStoreContract(t *testing.T) {
 // TestKeys checks the key helpers; the experiment names are
 // TestExperimentNames'.
 func TestKeys(t *testing.T) {
-	if got := TableKey("runs", "e", "raw/e/a.txt"); got != "tables/runs/experiment=e/"+SourceID("raw/e/a.txt")+".parquet" {
+	gen := Generation(`"d41d8cd98f00b204e9800998ecf8427e"`)
+	if got := TableKey("runs", "e", "raw/e/a.txt", gen); got != "tables/runs/experiment=e/"+SourceID("raw/e/a.txt")+"-"+gen+".parquet" || len(gen) != 12 {
 		t.Errorf("TableKey %q", got)
+	}
+	if id, g := SourceIDOfKey(TableKey("runs", "e", "raw/e/a.txt", gen)); id != SourceID("raw/e/a.txt") || g != gen {
+		t.Errorf("SourceIDOfKey: %q %q", id, g)
+	}
+	if id, g := SourceIDOfKey(CommitKey("e", "raw/e/a.txt")); id != SourceID("raw/e/a.txt") || g != "" {
+		t.Errorf("SourceIDOfKey of a commit record: %q %q", id, g)
+	}
+	if Generation("a") == Generation("b") || Generation("a") != Generation("a") {
+		t.Error("Generation does not follow the ETag")
 	}
 	if b, p, err := ParseS3URL("s3://bucket/some/prefix/"); err != nil || b != "bucket" || p != "some/prefix/" {
 		t.Errorf("ParseS3URL: %q %q %v", b, p, err)

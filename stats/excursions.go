@@ -1,0 +1,371 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+)
+
+// DefaultExcursionFactor is the smallest size of an excursion that counts
+// as instability: 1.5 times the run's level (latency 50 % above it, or
+// throughput below 1/1.5 of it).
+const DefaultExcursionFactor = 1.5
+
+// DefaultCAPAFactor is the factor of ln(n) in the default penalties of
+// Excursions, for a collective and for a point anomaly: 3 ln n, the
+// defaults of Fisch, Eckley & Fearnhead's CAPA for anomalies in the mean
+// (R package anomaly, capa with type "mean").
+const DefaultCAPAFactor = 3
+
+// minScale is the floor of the robust scale of the log series: a series
+// steadier than ±1 % does not make wobbles of a few per cent anomalous.
+const minScale = 0.01
+
+// Excursion is a stretch [Start, End) of a series that left its level and
+// came back (or reached the end), in the worse direction.
+type Excursion struct {
+	Start, End int
+	// Mean is the weighted mean of x over the excursion and Peak its
+	// worst value (the largest for latency, the smallest for throughput).
+	Mean, Peak float64
+}
+
+// Len returns the number of observations in the excursion.
+func (e Excursion) Len() int { return e.End - e.Start }
+
+// InstabilityOptions are the parameters of Excursions.
+type InstabilityOptions struct {
+	// HigherIsBetter is true for throughput; for latency (false) an
+	// excursion is upward.
+	HigherIsBetter bool
+	// From is the first observation to look at: the steady state's
+	// start, so that a warm-up is not taken for an excursion.
+	From int
+	// Factor is the smallest excursion size, as a ratio to the level
+	// (<= 1: DefaultExcursionFactor).
+	Factor float64
+	// Penalty and PointPenalty are CAPA's penalties for a collective and
+	// a point anomaly (<= 0: DefaultCAPAFactor·ln n each).
+	Penalty, PointPenalty float64
+}
+
+// Instability is the result of Excursions.
+type Instability struct {
+	// N is the number of observations looked at (from From on).
+	N int
+	// Level is the series' typical level, exp(median(ln x)), and Scale
+	// the robust standard deviation of ln x (1.4826·MAD, at least 0.01).
+	Level, Scale float64
+	// AR is the robust lag-1 autocorrelation of the noise of ln x that
+	// collective anomalies were corrected for (0 to 0.95).
+	AR float64
+	// Excursions are the worse-direction anomalies at least Factor times
+	// the level away that left the level and came back, in order, with
+	// indices into x. Edges are those that start at From or reach the
+	// end: a worse start is a warm-up and a worse end a change not yet
+	// over, which are the warm-up classification's business.
+	Excursions, Edges []Excursion
+	// ShareN is the share of the observations in excursions and ShareW
+	// that of the weights (e.g. the requests of the windows).
+	ShareN, ShareW float64
+	// Unstable is true when the series keeps leaving its level: at
+	// least 2 excursions, covering at most half of the observations (a
+	// series that is mostly "away" has a different level, not
+	// excursions).
+	Unstable bool
+	// Periodic is true for at least 3 excursions that start at regular
+	// intervals (each within max(1, Period/4) of Period) and whose
+	// indicator series is significantly autocorrelated at about Period
+	// (ACF > 1.96/√N, Bartlett's bound).
+	Periodic bool
+	// Period is the median interval between the starts of successive
+	// excursions, in observations (0 with fewer than 3), and ACF the
+	// autocorrelation of the excursion indicator at Period ± 1.
+	Period, ACF float64
+}
+
+// Excursions finds where a series that should be steady (e.g. the mean
+// latency per window of a run) keeps leaving its level: recurring stalls,
+// pauses or bursts. It is the CAPA method (collective and point
+// anomalies) of Fisch, Eckley & Fearnhead, "A linear time method for the
+// detection of collective and point anomalies", Statistical Analysis and
+// Data Mining 15(4), 2022, for anomalies in the mean:
+//
+//  1. The series is taken on a log scale (x must be positive), where a
+//     stall of 20x is a shift of ln 20 whatever the level, standardised
+//     robustly by the median and 1.4826·MAD of ln x[From:]. The saving
+//     of a collective anomaly (a mean over m windows) is divided by
+//     (1+φ)/(1-φ), the long-run variance of an AR(1) noise with lag-1
+//     autocorrelation φ relative to independent noise (as the anomaly
+//     package's ac_corrected transform does for the whole series; a point
+//     anomaly keeps its marginal scale), so that slow wander is not taken
+//     for anomalies; φ is the correlation of successive standardised
+//     values that both lie within ±2.5 (the noise about the level, not
+//     the excursions, which are correlated stretches themselves).
+//  2. A penalised dynamic programme over z = standardised ln x finds
+//     the collective anomalies (stretches of >= 2 observations, at most
+//     half the series, whose mean departs from the baseline 0; saving
+//     m·mean(z)²) and point anomalies (one observation; saving z² - 1 -
+//     ln z², the likelihood ratio of a variance outlier) that maximise
+//     the total saving less Penalty per collective and PointPenalty per
+//     point anomaly (both 3 ln n by default, CAPA's own). Unlike PELT's
+//     changepoints, an anomaly pays one penalty for leaving the level
+//     and coming back, against a baseline known from the whole series,
+//     so many short excursions are found where a penalty of 15 ln n per
+//     changepoint never pays for them.
+//  3. Adjacent anomalies are merged; an excursion counts when it lies in
+//     the worse direction, its mean is at least Factor times the level
+//     away (latency 1.5x the level by default), and it lies inside the
+//     series (neither at its start nor at its end: see Edges).
+//
+// Then Unstable, and for at least 3 excursions the period: the median
+// interval between their starts, Periodic when the intervals agree and
+// the autocorrelation of the 0/1 excursion indicator (Box & Jenkins,
+// "Time Series Analysis", 1970, with Bartlett's 1.96/√N bound) confirms
+// it.
+//
+// w are the weights of the observations (e.g. requests per window), for
+// ShareW; nil weighs them equally. x must be finite and positive, w (when
+// given) as long as x, finite and non-negative, and From in [0, len(x)-4]
+// (else ErrEmpty, ErrNotFinite, ErrParameter or a *TooFewError).
+func Excursions(x, w []float64, o InstabilityOptions) (Instability, error) {
+	if err := checkFinite(x); err != nil {
+		return Instability{}, err
+	}
+	for _, v := range x {
+		if v <= 0 {
+			return Instability{}, fmt.Errorf("%w: excursions need positive values, have %v", ErrParameter, v)
+		}
+	}
+	if w != nil {
+		if len(w) != len(x) {
+			return Instability{}, fmt.Errorf("%w: %d weights for %d observations", ErrParameter, len(w), len(x))
+		}
+		if err := checkFinite(w); err != nil {
+			return Instability{}, err
+		}
+		for _, v := range w {
+			if v < 0 {
+				return Instability{}, fmt.Errorf("%w: negative weight %v", ErrParameter, v)
+			}
+		}
+	}
+	if o.From < 0 || o.From > len(x) {
+		return Instability{}, fmt.Errorf("%w: From %d outside [0, %d]", ErrParameter, o.From, len(x))
+	}
+	xs := x[o.From:]
+	n := len(xs)
+	if n < 4 {
+		return Instability{}, tooFew("excursions", 4, n)
+	}
+	if !(o.Factor > 1) {
+		o.Factor = DefaultExcursionFactor
+	}
+	logN := math.Log(float64(n))
+	if !(o.Penalty > 0) {
+		o.Penalty = DefaultCAPAFactor * logN
+	}
+	if !(o.PointPenalty > 0) {
+		o.PointPenalty = DefaultCAPAFactor * logN
+	}
+
+	y := make([]float64, n)
+	for i, v := range xs {
+		y[i] = math.Log(v)
+	}
+	med := Median(y)
+	dev := make([]float64, n)
+	for i, v := range y {
+		dev[i] = math.Abs(v - med)
+	}
+	scale := max(1.4826*Median(dev), minScale)
+	z := make([]float64, n)
+	for i, v := range y {
+		z[i] = (v - med) / scale
+	}
+	// AR(1) correction (the anomaly package's ac_corrected): a mean over
+	// m autocorrelated observations varies (1+φ)/(1-φ) times more than
+	// over independent ones, with φ the lag-1 autocorrelation of the
+	// baseline noise, estimated robustly.
+	phi := min(max(baselineAR(z), 0), 0.95)
+	res := Instability{N: n, Level: math.Exp(med), Scale: scale, AR: phi}
+
+	for _, a := range capa(z, (1+phi)/(1-phi), o.Penalty, o.PointPenalty, max(2, n/2)) {
+		e := excursion(x, w, a[0]+o.From, a[1]+o.From, o.HigherIsBetter)
+		ratio := e.Mean / res.Level
+		if o.HigherIsBetter {
+			ratio = res.Level / e.Mean
+		}
+		switch {
+		case ratio < o.Factor:
+		case e.Start == o.From || e.End == len(x):
+			res.Edges = append(res.Edges, e)
+		default:
+			res.Excursions = append(res.Excursions, e)
+		}
+	}
+
+	var inN int
+	var inW, allW float64
+	for i := o.From; i < len(x); i++ {
+		allW += weight(w, i)
+	}
+	for _, e := range res.Excursions {
+		inN += e.Len()
+		for i := e.Start; i < e.End; i++ {
+			inW += weight(w, i)
+		}
+	}
+	res.ShareN = float64(inN) / float64(n)
+	if allW > 0 {
+		res.ShareW = inW / allW
+	}
+	res.Unstable = len(res.Excursions) >= 2 && res.ShareN <= 0.5
+
+	if len(res.Excursions) >= 3 {
+		gaps := make([]float64, len(res.Excursions)-1)
+		for i := range gaps {
+			gaps[i] = float64(res.Excursions[i+1].Start - res.Excursions[i].Start)
+		}
+		res.Period = Median(gaps)
+		regular := true
+		for _, g := range gaps {
+			if math.Abs(g-res.Period) > max(1, res.Period/4) {
+				regular = false
+			}
+		}
+		ind := make([]float64, n)
+		for _, e := range res.Excursions {
+			for i := e.Start; i < e.End; i++ {
+				ind[i-o.From] = 1
+			}
+		}
+		lag := int(math.Round(res.Period))
+		res.ACF = math.Inf(-1)
+		for l := lag - 1; l <= lag+1; l++ {
+			res.ACF = max(res.ACF, autocorrelation(ind, l))
+		}
+		res.Periodic = res.Unstable && regular && res.ACF > 1.96/math.Sqrt(float64(n))
+	}
+	return res, nil
+}
+
+func weight(w []float64, i int) float64 {
+	if w == nil {
+		return 1
+	}
+	return w[i]
+}
+
+// excursion describes x[start:end].
+func excursion(x, w []float64, start, end int, higherIsBetter bool) Excursion {
+	e := Excursion{Start: start, End: end, Peak: x[start]}
+	var s, sw float64
+	for i := start; i < end; i++ {
+		wi := weight(w, i)
+		s += wi * x[i]
+		sw += wi
+		if (x[i] > e.Peak) != higherIsBetter {
+			e.Peak = x[i]
+		}
+	}
+	if sw > 0 {
+		e.Mean = s / sw
+	} else {
+		e.Mean = Mean(x[start:end])
+	}
+	return e
+}
+
+// capa returns the anomalies [start, end) of the standardised series z,
+// merged where they touch: the optimal partition into baseline
+// observations, point anomalies (penalty betaPoint) and collective
+// anomalies of 2 to maxLen observations (penalty beta). The saving of a
+// collective anomaly is divided by lrv, the ratio of the long-run
+// variance of a mean to its variance under independence.
+func capa(z []float64, lrv, beta, betaPoint float64, maxLen int) [][2]int {
+	n := len(z)
+	pre := make([]float64, n+1)
+	for i, v := range z {
+		pre[i+1] = pre[i] + v
+	}
+	// f[t] is the smallest penalised cost of z[:t], counted as minus the
+	// savings against the baseline; from[t] is where its last piece
+	// starts and kind[t] what it is (0 baseline, 1 point, 2 collective).
+	f := make([]float64, n+1)
+	from := make([]int, n+1)
+	kind := make([]uint8, n+1)
+	for t := 1; t <= n; t++ {
+		best, arg, k := f[t-1], t-1, uint8(0)
+		if z2 := z[t-1] * z[t-1]; z2 > 1 {
+			if c := f[t-1] - (z2 - 1 - math.Log(z2)) + betaPoint; c < best {
+				best, arg, k = c, t-1, 1
+			}
+		}
+		for m := 2; m <= min(maxLen, t); m++ {
+			s := pre[t] - pre[t-m]
+			if c := f[t-m] - s*s/(float64(m)*lrv) + beta; c < best {
+				best, arg, k = c, t-m, 2
+			}
+		}
+		f[t], from[t], kind[t] = best, arg, k
+	}
+	var out [][2]int
+	for t := n; t > 0; t = from[t] {
+		if kind[t] == 0 {
+			continue
+		}
+		if len(out) > 0 && out[len(out)-1][0] == t {
+			out[len(out)-1][0] = from[t]
+			continue
+		}
+		out = append(out, [2]int{from[t], t})
+	}
+	slices.Reverse(out)
+	return out
+}
+
+// baselineLimit is how many robust SDs from the median an observation may
+// lie and still count as baseline noise for baselineAR.
+const baselineLimit = 2.5
+
+// baselineAR returns the lag-1 correlation of the successive pairs of z
+// that both lie within ±baselineLimit: the autocorrelation of the noise
+// about the level, which a run of excursions (each a correlated stretch
+// far from the level) would otherwise inflate. 0 for fewer than 3 pairs.
+func baselineAR(z []float64) float64 {
+	var a, b []float64
+	for i := 1; i < len(z); i++ {
+		if math.Abs(z[i-1]) <= baselineLimit && math.Abs(z[i]) <= baselineLimit {
+			a, b = append(a, z[i-1]), append(b, z[i])
+		}
+	}
+	if len(a) < 3 {
+		return 0
+	}
+	return stat.Correlation(a, b, nil)
+}
+
+// autocorrelation returns the sample autocorrelation of x at lag l (0 for
+// a lag outside [1, len(x)-1] or a constant x).
+func autocorrelation(x []float64, l int) float64 {
+	n := len(x)
+	if l < 1 || l >= n {
+		return 0
+	}
+	m, _ := meanVar(x)
+	var num, den float64
+	for i, v := range x {
+		d := v - m
+		den += d * d
+		if i+l < n {
+			num += d * (x[i+l] - m)
+		}
+	}
+	if den == 0 {
+		return 0
+	}
+	return num / den
+}

@@ -2,8 +2,8 @@
 // it, streaming, into the normalized runs of package results.
 //
 // Detection looks at the content, never at a file name: Parse peeks at the
-// first MiB of its input and asks every registered Parser (see Register)
-// whether it recognizes it. Output may sit anywhere in a file: terminal
+// first MiB of its input and asks the parser of every format, in the
+// order of the list in formats.go (see Parsers), whether it recognizes it. Output may sit anywhere in a file: terminal
 // transcripts with prompts, markdown and blog posts with prose around the
 // runs, code fences, comment prefixes, CRLF line ends, UTF-16 with a byte
 // order mark; gzip and zstd inputs are decompressed as they stream. A
@@ -11,7 +11,8 @@
 // per-request logs also samples and series, built by the Requests
 // aggregator), with bounded memory, so files of any size can be read.
 //
-// Parsers in this package:
+// Formats in this package, each read by the parser in the file named
+// after it (formats.go lists them in the order Detect tries them):
 //
 //   - "wrk" reads the text output of wrk and wrk2 (Run.Tool tells them
 //     apart). Units are converted as SCHEMA.md says: latencies to ms,

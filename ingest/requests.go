@@ -45,6 +45,10 @@ type RequestRun struct {
 	// NoBytes says the log has no response sizes: bytes_in and
 	// transfer_bps stay null.
 	NoBytes bool
+	// Endpoint names the request the run is about (a sampler label, a
+	// method and URL path); the run's endpoint column gets it when the
+	// log's runs have more than one endpoint.
+	Endpoint string
 }
 
 // Limits of the per-request aggregation; they bound its memory whatever
@@ -238,6 +242,12 @@ func (a *Requests) Close() error {
 			return err
 		}
 	}
+	endpoints := map[string]bool{}
+	for _, r := range a.runs {
+		if r.meta.Endpoint != "" {
+			endpoints[r.meta.Endpoint] = true
+		}
+	}
 	for i, r := range a.runs {
 		if a.bad > 0 {
 			r.meta.Notes = append(r.meta.Notes, fmt.Sprintf("%d malformed lines skipped (%s)", a.bad, strings.Join(a.badMsgs, "; ")))
@@ -248,6 +258,9 @@ func (a *Requests) Close() error {
 			}
 		}
 		run := r.summary()
+		if len(endpoints) > 1 && r.meta.Endpoint != "" {
+			run.Endpoint = results.Ptr(r.meta.Endpoint)
+		}
 		fillCommon(&run, a.opts, i, &a.lab)
 		if err := a.sink.Run(run); err != nil {
 			return err

@@ -1,13 +1,18 @@
 package ingest
 
+// maxUnixSeconds bounds the timestamps the parsers accept: times are
+// int64 nanoseconds, and from 1<<62 ns (the year 2116) on a start plus a
+// duration could overflow.
+const maxUnixSeconds = 1 << 62 / int64(1e9)
+
 // parseRFC3339Fixed reads the fixed layout of RFC 3339 times that load
 // generators write (Go's time.RFC3339Nano with a zone): exactly
 // "2006-01-02T15:04:05" with digits in range (a real day of the month, no
 // leap second), an optional fraction of 1 to 9 digits after a '.', and
 // "Z" or "+hh:mm" / "-hh:mm" (hh < 24, mm < 60). It returns the time in
 // nanoseconds since the Unix epoch. It reports false for anything else,
-// and for times before 1970 or from the year 2116 on (beyond
-// vegetaMaxTime), which the callers hand to time.Parse: what it accepts,
+// and for times before 1970 or from the year 2116 on (from
+// maxUnixSeconds on), which the callers hand to time.Parse: what it accepts,
 // Go's parser reads as the same instant (checked by a test and a fuzz
 // target), at a tenth of the cost.
 func parseRFC3339Fixed(b []byte) (int64, bool) {
@@ -57,7 +62,7 @@ func parseRFC3339Fixed(b []byte) (int64, bool) {
 		return 0, false
 	}
 	unix := daysSinceEpoch(year, month, day)*86400 + hour*3600 + minute*60 + sec - offset
-	if unix < 0 || unix >= vegetaMaxTime.Unix() {
+	if unix < 0 || unix >= maxUnixSeconds {
 		return 0, false
 	}
 	return unix*1e9 + nsec, true

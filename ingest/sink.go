@@ -95,6 +95,7 @@ func (c *cleanSink) Run(r results.RunWithPercentiles) error {
 	cleanPtr(&r.Command, "command")
 	cleanPtr(&r.Script, "script")
 	cleanPtr(&r.Notes, "notes")
+	cleanPtr(&r.Endpoint, "endpoint")
 	// r.RunID is valid by now: rows that hold it need no check.
 	if slices.ContainsFunc(r.Percentiles, func(p results.Percentile) bool { return p.RunID != r.RunID && !validString(p.RunID) }) {
 		pcts := slices.Clone(r.Percentiles)

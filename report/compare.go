@@ -389,6 +389,14 @@ func distinctSettings(s analyze.Settings, all []analyze.Settings) string {
 		return false
 	}
 	var keep analyze.Settings
+	if differ(func(x analyze.Settings) string {
+		if x.Endpoint == nil {
+			return "-"
+		}
+		return "=" + *x.Endpoint
+	}) {
+		keep.Endpoint = s.Endpoint
+	}
 	if differ(func(x analyze.Settings) string { return keyPart(x.TargetRPS) }) {
 		keep.TargetRPS = s.TargetRPS
 	}

@@ -30,6 +30,17 @@ type Meta struct {
 	// Removed are inputs whose upload was deleted, so their tables were
 	// removed from the analysis.
 	Removed []string
+	// Parts are the parts of the runs merged at analysis, by the merged
+	// run's run_id (summary.json's runs[].parts).
+	Parts map[string][]Part
+}
+
+// Part is a run of one source that analysis merged with others into one
+// run (several load generators driving one test).
+type Part struct {
+	RunID  string `json:"run_id"`
+	Source string `json:"source"`
+	Index  int32  `json:"index"`
 }
 
 // Rejected is an input that could not be ingested.
@@ -75,6 +86,7 @@ func (m *md) all(meta Meta) {
 	}
 	m.answers()
 	m.systems()
+	m.endpoints()
 	m.comparisons()
 	m.thresholds()
 	m.warmup()

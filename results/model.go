@@ -89,6 +89,11 @@ type Run struct {
 	// it (vegeta's "throughput": successful requests over the attack's
 	// duration plus the wait for the last responses), in requests per second.
 	SuccessRPS *float64 `json:"success_rps,omitempty"`
+	// Endpoint names the request the run is about, when the tool's output
+	// splits a test into several (JMeter's sampler label, k6's method and
+	// name tag, vegeta's method and URL path, Gatling's request name); nil
+	// for a run over the whole test.
+	Endpoint *string `json:"endpoint,omitempty"`
 }
 
 // Percentile is one row of the percentiles table: a point of a run's

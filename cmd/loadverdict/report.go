@@ -9,7 +9,7 @@ import (
 )
 
 func runReport(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "report", "[-o DIR] [--system NAME=PATH]... [--label host:port=name]... [--baseline NAME] [--manifest FILE] [--threshold EXPR]... [--fail-on LIST] [--max-regression PCT] FILE...",
+	fs := newFlagSet(e, "report", "[-o DIR] [--system NAME=PATH]... [--merge PATH,PATH...]... [--label host:port=name]... [--baseline NAME] [--manifest FILE] [--threshold EXPR]... [--fail-on LIST] [--max-regression PCT] FILE...",
 		"Analyze the inputs (warm-up, steady state, comparison, capacity, methodology) through\n"+
 			"the bucket pipeline over DIR as a local store and write the verdict: DIR/report.md with\n"+
 			"its PNG figures, and DIR/summary.json; the tables go under\n"+
@@ -19,17 +19,22 @@ func runReport(ctx context.Context, args []string, e *env) error {
 			"Systems: a run belongs to the system whose --system PATH (or manifest systems: pattern)\n"+
 			"holds its file; else to the name its target maps to (--label, then the manifest's\n"+
 			"labels:); else to its host:port. A manifest is --manifest FILE or loadverdict.yaml in\n"+
-			"an input folder. Prints the headline verdict.\n"+gateHelp)
+			"an input folder. --merge names inputs that are parts of one test, the outputs of\n"+
+			"several load generators run at once: their runs become one run at analysis (counts\n"+
+			"and throughput added, percentiles from their samples together).\n"+
+			"Prints the headline verdict.\n"+gateHelp)
 	out := fs.String("o", "out", "output `DIR`")
 	baseline := fs.String("baseline", "", "compare every other system against this system `NAME`")
 	labels := labelFlag{}
 	fs.Var(labels, "label", "name a system by its target: `host:port=name`, or a file name for logs without a target (repeatable)")
 	var systems systemFlag
 	fs.Var(&systems, "system", "name a system by where its runs come from: `NAME=PATH`, a file or a folder (repeatable)")
+	var merges mergeFlag
+	fs.Var(&merges, "merge", "inputs that are parts of one test, run at once by several load generators: `PATH,PATH...` (files or folders; repeatable, one group each)")
 	manifest := fs.String("manifest", "", "the experiment's manifest `FILE` (default: loadverdict.yaml in an input folder)")
 	in := addInputFlags(fs)
 	gate := addGateFlags(fs)
-	plan, exp, err := in.parseInputs(fs, args, &systems)
+	plan, exp, err := in.parseInputs(fs, args, &systems, &merges)
 	if err != nil {
 		return err
 	}
@@ -38,7 +43,7 @@ func runReport(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	req := pipeline.Request{Experiment: exp, Manifest: m,
-		Overrides: pipeline.Overrides{Systems: plan.rules, Labels: labels, Baseline: *baseline}}
+		Overrides: pipeline.Overrides{Systems: plan.rules, Merge: plan.merges, Labels: labels, Baseline: *baseline}}
 	gate.apply(&req.Overrides)
 	res, err := analyzeLocal(ctx, e, *out, plan.files, req, in.window.Seconds())
 	if err != nil {

@@ -35,7 +35,7 @@ func Render(v *analyze.Verdict, set analyze.Set, meta report.Meta) ([]File, erro
 	if err := report.SummaryMarkdown(&smd, v, "report.md"); err != nil {
 		return nil, err
 	}
-	if err := report.JSON(&js, v, meta.GeneratedBy); err != nil {
+	if err := report.JSONMeta(&js, v, meta); err != nil {
 		return nil, err
 	}
 	return append(out, File{"report.md", md.Bytes()}, File{"summary.md", smd.Bytes()}, File{"summary.json", js.Bytes()}), nil

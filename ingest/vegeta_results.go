@@ -40,12 +40,6 @@ import (
 // or truncated record ends it and counts as one malformed record (its
 // "line" is the record's number).
 
-func init() {
-	Register(vegetaResultsParser{enc: vegetaJSON})
-	Register(vegetaResultsParser{enc: vegetaCSV})
-	Register(vegetaResultsParser{enc: vegetaGob})
-}
-
 // vegetaEncoding is an encoding of vegeta results.
 type vegetaEncoding uint8
 
@@ -72,7 +66,7 @@ func (p vegetaResultsParser) Name() string {
 // Time range of plausible timestamps: Request.Start is in int64 ns.
 var (
 	vegetaMinTime = time.Unix(0, 0)
-	vegetaMaxTime = time.Unix(1<<62/int64(time.Second), 0)
+	vegetaMaxTime = time.Unix(maxUnixSeconds, 0)
 )
 
 // Detect reports whether head starts with vegeta results in the parser's
@@ -84,7 +78,7 @@ var (
 func (p vegetaResultsParser) Detect(head []byte) bool {
 	switch p.enc {
 	case vegetaJSON:
-		line := firstLine(head)
+		line := firstNonBlank(head)
 		if len(line) == 0 || line[0] != '{' || !bytes.Contains(line, []byte(`"timestamp"`)) ||
 			!bytes.Contains(line, []byte(`"latency"`)) || !bytes.Contains(line, []byte(`"code"`)) {
 			return false
@@ -93,7 +87,7 @@ func (p vegetaResultsParser) Detect(head []byte) bool {
 		err := vegeta.NewJSONDecoder(bytes.NewReader(append(line[:len(line):len(line)], '\n'))).Decode(&r)
 		return err == nil && vegetaTimeOK(r.Timestamp)
 	case vegetaCSV:
-		line := firstLine(head)
+		line := firstNonBlank(head)
 		if !vegetaCSVLooksRight(line) {
 			return false
 		}
@@ -117,24 +111,6 @@ func (p vegetaResultsParser) Detect(head []byte) bool {
 		return errors.Is(err, io.ErrUnexpectedEOF) && len(head) >= headSize
 	}
 	return false
-}
-
-// firstLine returns the first non-blank line of head without surrounding
-// whitespace (and without a UTF-8 byte order mark).
-func firstLine(head []byte) []byte {
-	head = bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF})
-	for len(head) > 0 {
-		line := head
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			head = nil
-		}
-		if line = bytes.TrimSpace(line); len(line) > 0 {
-			return line
-		}
-	}
-	return nil
 }
 
 // vegetaCSVLooksRight checks the columns of a vegeta CSV record by their
@@ -173,13 +149,13 @@ func vegetaTimeOK(t time.Time) bool {
 	return !t.Before(vegetaMinTime) && t.Before(vegetaMaxTime)
 }
 
-// lineFeeder is an io.Reader over the lines of a bufio.Reader that hands
+// vegetaLineFeeder is an io.Reader over the lines of a bufio.Reader that hands
 // out at most one line per Read call, so that a decoder on top of it never
 // reads past the record it decodes: line then is that record's last line.
 // Lines longer than the buffer are replaced by a line that decodes as
 // nothing (memory stays bounded); blank lines are skipped; a last line
 // without a line end gets one.
-type lineFeeder struct {
+type vegetaLineFeeder struct {
 	br    *bufio.Reader
 	cur   []byte
 	line  int   // lines handed out so far
@@ -189,16 +165,16 @@ type lineFeeder struct {
 	tmp   []byte
 }
 
-func newLineFeeder(r io.Reader) *lineFeeder {
+func newVegetaLineFeeder(r io.Reader) *vegetaLineFeeder {
 	br, ok := r.(*bufio.Reader)
 	if !ok || br.Size() < maxLine {
 		br = bufio.NewReaderSize(r, maxLine)
 	}
-	return &lineFeeder{br: br}
+	return &vegetaLineFeeder{br: br}
 }
 
 // Read implements io.Reader.
-func (f *lineFeeder) Read(p []byte) (int, error) {
+func (f *vegetaLineFeeder) Read(p []byte) (int, error) {
 	for len(f.cur) == 0 {
 		if f.err != nil {
 			return 0, f.err
@@ -297,14 +273,12 @@ func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts Option
 		return g.parseGob(ctx, r, opts)
 	}
 	// CSV, with vegeta's decoder over one line at a time.
-	feed := newLineFeeder(r)
+	feed := newVegetaLineFeeder(r)
 	dec := vegeta.NewCSVDecoder(feed)
 	var res vegeta.Result
 	for n := 1; ; n++ {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		if err := checkCtx(ctx, n); err != nil {
+			return err
 		}
 		res = vegeta.Result{}
 		err := decodeVegeta(dec, &res)
@@ -496,36 +470,36 @@ type vegetaRecord struct {
 
 // Bits of the fields decodeVegetaJSON reads, in the order vegeta writes them.
 const (
-	vkAttack = 1 << iota
-	vkCode
-	vkTimestamp
-	vkLatency
-	vkBytesIn
-	vkError
-	vkMethod
-	vkURL
-	vkAll = 1<<iota - 1
+	vegetaFieldAttack = 1 << iota
+	vegetaFieldCode
+	vegetaFieldTimestamp
+	vegetaFieldLatency
+	vegetaFieldBytesIn
+	vegetaFieldError
+	vegetaFieldMethod
+	vegetaFieldURL
+	vegetaFieldAll = 1<<iota - 1
 )
 
 // vegetaKeyBit maps a key to its bit, 0 for keys not read.
 func vegetaKeyBit(key string) int {
 	switch key {
 	case "attack":
-		return vkAttack
+		return vegetaFieldAttack
 	case "code":
-		return vkCode
+		return vegetaFieldCode
 	case "timestamp":
-		return vkTimestamp
+		return vegetaFieldTimestamp
 	case "latency":
-		return vkLatency
+		return vegetaFieldLatency
 	case "bytes_in":
-		return vkBytesIn
+		return vegetaFieldBytesIn
 	case "error":
-		return vkError
+		return vegetaFieldError
 	case "method":
-		return vkMethod
+		return vegetaFieldMethod
 	case "url":
-		return vkURL
+		return vegetaFieldURL
 	}
 	return 0
 }
@@ -588,7 +562,7 @@ func decodeVegetaJSONMode(line []byte, r *vegetaRecord, stopAtHeaders bool) erro
 			// A string: its base64 is not decoded (nor checked).
 			in.UnsafeFieldName(true)
 		case "headers":
-			if stopAtHeaders && seen == vkAll {
+			if stopAtHeaders && seen == vegetaFieldAll {
 				return in.Error()
 			}
 			// An object of arrays of strings, read without building it.
@@ -627,7 +601,7 @@ const maxVegetaTargets = 32
 // maxVegetaTargets targets, the requests of further targets go to one run
 // per attack, method and host (scheme://host/).
 func vegetaRun(a *Requests, handles map[vegetaKey]int, k vegetaKey) int {
-	meta := RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: k.url, UnixTime: true}
+	meta := RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: k.url, UnixTime: true, Endpoint: endpointOf(k.method, k.url)}
 	if k.attack != "" {
 		meta.Notes = append(meta.Notes, "vegeta attack "+strconv.Quote(k.attack))
 	}
@@ -639,7 +613,7 @@ func vegetaRun(a *Requests, handles map[vegetaKey]int, k vegetaKey) int {
 			}
 			host += "/"
 		}
-		meta.Target = host
+		meta.Target, meta.Endpoint = host, ""
 		meta.Notes = append(meta.Notes, fmt.Sprintf("more than %d targets: the requests to the others are merged per host", maxVegetaTargets))
 		return a.Run(k.attack+"\x00"+k.method+" "+host+"\x00merged", meta)
 	}
@@ -672,18 +646,18 @@ const maxVegetaGobMessage = 64 << 20
 
 // newVegetaGobDecoder returns a gob decoder of r whose messages are at
 // most maxVegetaGobMessage bytes, and its guard.
-func newVegetaGobDecoder(r io.Reader) (*gob.Decoder, *gobGuard) {
+func newVegetaGobDecoder(r io.Reader) (*gob.Decoder, *vegetaGobGuard) {
 	br, ok := r.(*bufio.Reader)
 	if !ok {
 		br = bufio.NewReader(r)
 	}
-	g := &gobGuard{br: br}
+	g := &vegetaGobGuard{br: br}
 	return gob.NewDecoder(g), g
 }
 
-// gobGuard passes a gob stream through message by message (a count, then
+// vegetaGobGuard passes a gob stream through message by message (a count, then
 // that many bytes) and fails a message longer than maxVegetaGobMessage.
-type gobGuard struct {
+type vegetaGobGuard struct {
 	br     *bufio.Reader
 	left   int64 // bytes of the current message (with its count) still to pass
 	passed int64 // bytes passed so far
@@ -691,7 +665,7 @@ type gobGuard struct {
 }
 
 // Read implements io.Reader.
-func (g *gobGuard) Read(p []byte) (int, error) {
+func (g *vegetaGobGuard) Read(p []byte) (int, error) {
 	if g.err != nil {
 		return 0, g.err
 	}
@@ -742,10 +716,8 @@ func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts Options) err
 	var res vegetaGobResult
 	var good int64 // bytes of the records read so far
 	for n := 1; ; n++ {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		if err := checkCtx(ctx, n); err != nil {
+			return err
 		}
 		res = vegetaGobResult{}
 		err := decodeVegetaGob(dec, &res)

@@ -91,4 +91,26 @@
 // valid gob stream followed by junk (every byte from the corrupt record on
 // counts), are rejected like many bad lines; below the limits the
 // malformed lines are counted and quoted in the notes.
+//
+// # Speed and memory
+//
+// The large inputs are per-request logs and long wrk transcripts; their
+// hot paths are written for speed without changing a result:
+//
+//   - vegeta JSON lines are cut into batches and decoded on parallel
+//     goroutines. A line in the one layout vegeta writes is read by a byte
+//     scan over its fixed keys (decodeVegetaJSONFast, with a fixed-layout
+//     RFC 3339 parser); any other line by the general decoder, and the
+//     tests and a fuzz target check that both give the same record
+//     wherever the fast one takes a line.
+//   - wrk text is cut into batches of lines (ending after a run when they
+//     can) parsed in parallel, each from the state of a start; a batch
+//     whose true starting state is not such a state is parsed again from
+//     it, so the runs and errors are those of one sequential pass.
+//   - The Requests aggregator keeps a run's latencies for exact
+//     percentiles in fixed blocks (up to 2^20), its windows' histograms
+//     sparse (hdrhistogram's PackedHistogram, same quantiles as a dense
+//     one; the latest four windows record into dense ones first), so memory
+//     grows neither with the log's duration nor, past the exact cap, with
+//     its length.
 package ingest

@@ -187,8 +187,13 @@ func shiftDecString(s string, exp int) float64 {
 
 // shellWords splits a command line into words with shell quoting rules,
 // stopping at an unquoted pipe, list or redirection operator.
-func shellWords(s string) []string {
-	words := make([]string, 0, 16)
+func shellWords(s string) []string { return appendShellWords(make([]string, 0, 16), s) }
+
+// appendShellWords appends the words of s (see shellWords) to words. A
+// word without quotes or escapes is a substring of s; another costs one
+// allocation.
+func appendShellWords(words []string, s string) []string {
+	var buf [128]byte
 	for i := 0; i < len(s); {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
 			i++
@@ -209,8 +214,7 @@ func shellWords(s string) []string {
 		if j == i && strings.IndexByte("|;&<>`", s[j]) >= 0 {
 			return words
 		}
-		var cur strings.Builder
-		cur.WriteString(s[i:j])
+		cur := append(buf[:0], s[i:j]...)
 		i = j
 	word:
 		for ; i < len(s); i++ {
@@ -221,31 +225,31 @@ func shellWords(s string) []string {
 			case '\'':
 				k := strings.IndexByte(s[i+1:], '\'')
 				if k < 0 {
-					cur.WriteString(s[i+1:])
+					cur = append(cur, s[i+1:]...)
 					i = len(s)
 					break word
 				}
-				cur.WriteString(s[i+1 : i+1+k])
+				cur = append(cur, s[i+1:i+1+k]...)
 				i += k + 1
 			case '"':
 				for i++; i < len(s) && s[i] != '"'; i++ {
 					if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`+"`", s[i+1]) >= 0 {
 						i++
 					}
-					cur.WriteByte(s[i])
+					cur = append(cur, s[i])
 				}
 			case '\\':
 				if i+1 < len(s) {
 					i++
-					cur.WriteByte(s[i])
+					cur = append(cur, s[i])
 				}
 			case '|', ';', '&', '>', '<', '`':
-				return append(words, cur.String())
+				return append(words, string(cur))
 			default:
-				cur.WriteByte(c)
+				cur = append(cur, c)
 			}
 		}
-		words = append(words, cur.String())
+		words = append(words, string(cur))
 	}
 	return words
 }

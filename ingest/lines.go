@@ -100,6 +100,9 @@ func spaceAt(b []byte, i int) int {
 
 // trimLeft removes leading whitespace.
 func trimLeft(b []byte) []byte {
+	for len(b) > 0 && b[0] == ' ' { // indentation, the common case
+		b = b[1:]
+	}
 	for len(b) > 0 {
 		w := spaceAt(b, 0)
 		if w == 0 {

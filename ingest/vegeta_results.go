@@ -10,10 +10,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mailru/easyjson/jlexer"
@@ -68,7 +66,7 @@ func (p vegetaResultsParser) Name() string {
 // Time range of plausible timestamps: Request.Start is in int64 ns.
 var (
 	vegetaMinTime = time.Unix(0, 0)
-	vegetaMaxTime = time.Unix(1<<62/int64(time.Second), 0)
+	vegetaMaxTime = time.Unix(maxUnixSeconds, 0)
 )
 
 // Detect reports whether head starts with vegeta results in the parser's
@@ -312,60 +310,36 @@ func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts Option
 // works on the samples). A few batches of at most vegetaBatchLen lines and
 // about vegetaBatchBytes bytes are in flight, so memory stays bounded.
 func (g *vegetaAgg) parseJSON(ctx context.Context, r io.Reader, opts Options) error {
-	decoders := min(max(runtime.GOMAXPROCS(0), 1), 4)
-	inFlight := decoders + 2
-	free := make(chan *vegetaBatch, inFlight)
-	for range inFlight {
-		free <- &vegetaBatch{ready: make(chan struct{}, 1)}
-	}
-	work := make(chan *vegetaBatch, inFlight)
-	order := make(chan *vegetaBatch, inFlight)
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	var total int64 // bytes read, set by the reader before it closes order
-	wg.Go(func() { total = readVegetaLines(ctx, r, opts, free, work, order, done) })
-	for range decoders {
-		wg.Go(func() {
-			for b := range work {
-				b.decode()
-				b.ready <- struct{}{}
+	var total int64 // bytes read, set by the reader before it ends
+	err := inOrder(batchWorkers(), func() *vegetaBatch { return &vegetaBatch{} },
+		func(get func() (*vegetaBatch, bool), put func() bool) {
+			total = readVegetaLines(ctx, r, opts, get, put)
+		},
+		(*vegetaBatch).decode,
+		func(b *vegetaBatch) error {
+			for i := range b.recs {
+				e := &b.recs[i]
+				g.a.Record(e.size)
+				if e.bad != "" {
+					g.a.Bad(e.line, e.bad)
+					continue
+				}
+				var errMsg string
+				if len(e.rec.err) > 0 {
+					errMsg = string(e.rec.err)
+				}
+				if err := vegetaAdd(g, e.line, e.rec.attack, e.rec.method, e.rec.url, e.rec.ts, e.rec.latency, e.rec.code, e.rec.bytesIn, errMsg); err != nil {
+					return err
+				}
 			}
-		})
-	}
-	stop := func() {
-		close(done)
-		for range order { // let the reader finish sending
-		}
-		wg.Wait()
-	}
-	for b := range order {
-		<-b.ready
-		for i := range b.recs {
-			e := &b.recs[i]
-			g.a.Record(e.size)
-			if e.bad != "" {
-				g.a.Bad(e.line, e.bad)
-				continue
-			}
-			var errMsg string
-			if len(e.rec.err) > 0 {
-				errMsg = string(e.rec.err)
-			}
-			if err := vegetaAdd(g, e.line, e.rec.attack, e.rec.method, e.rec.url, e.rec.ts, e.rec.latency, e.rec.code, e.rec.bytesIn, errMsg); err != nil {
-				stop()
-				return err
-			}
-		}
-		if b.err != nil {
-			stop()
 			if se, ok := b.err.(*SyntaxError); ok && se.File == "" {
 				se.File = opts.Source
 			}
 			return b.err
-		}
-		free <- b
+		})
+	if err != nil {
+		return err
 	}
-	wg.Wait()
 	g.a.InputSize(total)
 	return g.a.Close()
 }
@@ -376,13 +350,12 @@ const (
 	vegetaBatchBytes = 256 << 10
 )
 
-// vegetaBatch is a batch of input lines, copied into raw, and once ready
-// is signaled, their decoded results.
+// vegetaBatch is a batch of input lines, copied into raw, and once
+// decoded, their results.
 type vegetaBatch struct {
-	raw   []byte
-	recs  []vegetaEntry
-	err   error // the error that ended the input, after recs
-	ready chan struct{}
+	raw  []byte
+	recs []vegetaEntry
+	err  error // the error that ended the input, after recs
 }
 
 // vegetaEntry is one line: its place in raw, then its decoded result or
@@ -395,7 +368,8 @@ type vegetaEntry struct {
 	rec        vegetaRecord
 }
 
-// decode decodes the lines of the batch.
+// decode decodes the lines of the batch: in vegeta's own layout with
+// decodeVegetaJSONFast, any other with decodeVegetaJSON.
 func (b *vegetaBatch) decode() {
 	defer func() {
 		if p := recover(); p != nil {
@@ -408,7 +382,11 @@ func (b *vegetaBatch) decode() {
 		if e.bad != "" {
 			continue
 		}
-		if err := decodeVegetaJSON(b.raw[e.start:e.end], &e.rec); err != nil {
+		line := b.raw[e.start:e.end]
+		if decodeVegetaJSONFast(line, &e.rec) {
+			continue
+		}
+		if err := decodeVegetaJSON(line, &e.rec); err != nil {
 			msg := err.Error()
 			if len(msg) > 200 {
 				msg = msg[:200] + "..."
@@ -418,12 +396,10 @@ func (b *vegetaBatch) decode() {
 	}
 }
 
-// readVegetaLines cuts r into batches of non-blank lines taken from free
-// and sends each to work (to be decoded) and order (to be aggregated in
-// input order), until the input ends, an error, or done.
-func readVegetaLines(ctx context.Context, r io.Reader, opts Options, free <-chan *vegetaBatch, work, order chan<- *vegetaBatch, done <-chan struct{}) (total int64) {
-	defer close(order)
-	defer close(work)
+// readVegetaLines cuts r into batches of non-blank lines (see inOrder's
+// get and put) until the input ends or an error, and returns the bytes
+// read.
+func readVegetaLines(ctx context.Context, r io.Reader, opts Options, get func() (*vegetaBatch, bool), put func() bool) (total int64) {
 	br, ok := r.(*bufio.Reader)
 	if !ok || br.Size() < maxLine {
 		br = bufio.NewReaderSize(r, maxLine)
@@ -431,24 +407,15 @@ func readVegetaLines(ctx context.Context, r io.Reader, opts Options, free <-chan
 	line := 0
 	var b *vegetaBatch
 	send := func() bool {
-		for _, ch := range []chan<- *vegetaBatch{order, work} {
-			select {
-			case ch <- b:
-			case <-done:
-				return false
-			}
-		}
 		b = nil
-		return true
+		return put()
 	}
 	for {
 		if b == nil {
-			select {
-			case b = <-free:
-				b.raw, b.recs, b.err = b.raw[:0], b.recs[:0], nil
-			case <-done:
+			if b, ok = get(); !ok {
 				return
 			}
+			b.raw, b.recs, b.err = b.raw[:0], b.recs[:0], nil
 		}
 		data, err := br.ReadSlice('\n')
 		total += int64(len(data))

@@ -89,6 +89,15 @@ const (
 	wrkPhaseTransfer
 )
 
+// wrkLead marks the bytes a line of a run can start with (wrkClassify's
+// cases): a line starting with another is not split into fields.
+var wrkLead = func() (t [256]bool) {
+	for _, c := range []byte("RTLSNDV#-.0123456789") {
+		t[c] = true
+	}
+	return t
+}()
+
 // wrkClassify returns the kind of a line from its fields by structure only;
 // the handlers check the numbers.
 func wrkClassify(f [][]byte) wrkKind {
@@ -315,12 +324,13 @@ type wrkRun struct {
 	rpsNaN, threadsBad bool
 }
 
-// wrkState is the parser's state over one input.
+// wrkState is the parser's state over one input, or over a batch of its
+// lines (see parseWrkBatches). emit receives each run without the fields
+// fillCommon sets.
 type wrkState struct {
 	opts    Options
 	emit    func(results.RunWithPercentiles) error
 	lab     labeler
-	index   int
 	active  bool
 	run     wrkRun
 	pending *wrkCommand
@@ -328,20 +338,16 @@ type wrkState struct {
 	notes   []string
 }
 
-// Parse streams the wrk and wrk2 runs of r to sink in input order.
+// Parse streams the wrk and wrk2 runs of r to sink in input order, parsing
+// batches of lines in parallel (see parseWrkBatches).
 func (wrkParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	st := &wrkState{opts: opts, emit: sink.Run, lab: labeler{labels: opts.Labels}}
-	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
-		return err
-	}
-	if err := st.close(); err != nil {
-		return err
-	}
-	if st.index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: wrkParser{}.Formats()}
-	}
-	return nil
+	return parseWrkBatches(ctx, r, opts, sink, wrkBatchBytes)
 }
+
+// fresh reports whether the state is that of the start of an input: no run
+// open and no command waiting for one. (The fields of run are only read
+// while a run is active, and start resets them.)
+func (st *wrkState) fresh() bool { return !st.active && st.pending == nil }
 
 // line handles one input line.
 func (st *wrkState) line(b []byte, ln int) error {
@@ -352,7 +358,10 @@ func (st *wrkState) line(b []byte, ln int) error {
 	if len(s) == 0 {
 		return nil
 	}
-	f := fields(s, st.f[:0])
+	var f [][]byte
+	if wrkLead[s[0]] {
+		f = fields(s, st.f[:0])
+	}
 	r := &st.run
 	switch wrkClassify(f) {
 	case wrkKindRunning:
@@ -700,22 +709,22 @@ func (st *wrkState) close() error {
 // as the overflow garbage of old versions (e.g. "307445734491.24m").
 const wrkImplausibleS = 1e7
 
-// wrkBacking holds the values of a run's nullable fields: one allocation per
-// run instead of one per field.
+// wrkBacking holds the values of a run's nullable fields, one slot per
+// field (a value set again, such as a second "50%" row, overwrites its
+// slot): one allocation per run instead of one per field.
 type wrkBacking struct {
-	f  [24]float64
-	i  [12]int64
-	i2 [2]int32
-	s  [2]string
-	b  bool
-	nf int
-	ni int
-	ns int
+	planned, targetRPS, timeout, tbps float64
+	lat, thr                          [3]float64 // mean, stdev, max
+	min, p50, p90, p99, p999          float64
+	bytesIn, non2xx                   int64
+	sock                              [4]int64
+	threads, conns                    int32
+	cmd, script                       string
+	corrected                         bool
 }
 
-func (b *wrkBacking) f64(v float64) *float64 { b.f[b.nf] = v; b.nf++; return &b.f[b.nf-1] }
-func (b *wrkBacking) i64(v int64) *int64     { b.i[b.ni] = v; b.ni++; return &b.i[b.ni-1] }
-func (b *wrkBacking) str(v string) *string   { b.s[b.ns] = v; b.ns++; return &b.s[b.ns-1] }
+// wrkSet stores v in slot and returns the slot.
+func wrkSet[T any](slot *T, v T) *T { *slot = v; return slot }
 
 // emitRun converts the current run and passes it to emit.
 func (st *wrkState) emitRun() error {
@@ -728,8 +737,7 @@ func (st *wrkState) emitRun() error {
 	out.Tool, out.LoadModel = "wrk", results.LoadClosed
 	if r.wrk2 || cmd != nil && cmd.wrk2 {
 		out.Tool, out.LoadModel = "wrk2", results.LoadOpen
-		bk.b = true
-		out.LatencyCorrected = &bk.b
+		out.LatencyCorrected = wrkSet(&bk.corrected, true)
 	}
 	out.SourceLine = int32(min(r.startLine, math.MaxInt32))
 	if r.hasTarget {
@@ -753,22 +761,19 @@ func (st *wrkState) emitRun() error {
 		notes = append(notes, fmt.Sprintf("measured duration %.4gs is implausible (overflow in old wrk versions); duration_s set to %s", r.duration, repl))
 	}
 	if r.hasPlanned {
-		out.PlannedDurationS = bk.f64(r.planned)
+		out.PlannedDurationS = wrkSet(&bk.planned, r.planned)
 	} else if cmd != nil && cmd.hasDur {
-		out.PlannedDurationS = bk.f64(cmd.duration)
+		out.PlannedDurationS = wrkSet(&bk.planned, cmd.duration)
 	}
 	switch {
 	case r.hasThreads:
-		out.Threads, out.Connections = &bk.i2[0], &bk.i2[1]
-		bk.i2[0], bk.i2[1] = int32(r.threads), int32(r.conns)
+		out.Threads, out.Connections = wrkSet(&bk.threads, int32(r.threads)), wrkSet(&bk.conns, int32(r.conns))
 	case cmd != nil:
 		if cmd.hasThreads {
-			bk.i2[0] = int32(cmd.threads)
-			out.Threads = &bk.i2[0]
+			out.Threads = wrkSet(&bk.threads, int32(cmd.threads))
 		}
 		if cmd.hasConns {
-			bk.i2[1] = int32(cmd.connections)
-			out.Connections = &bk.i2[1]
+			out.Connections = wrkSet(&bk.conns, int32(cmd.connections))
 		}
 	}
 	if r.threadsBad {
@@ -776,18 +781,18 @@ func (st *wrkState) emitRun() error {
 	}
 	if cmd != nil {
 		if cmd.hasRate {
-			out.TargetRPS = bk.f64(cmd.rate)
+			out.TargetRPS = wrkSet(&bk.targetRPS, cmd.rate)
 		}
 		if cmd.hasTime {
-			out.TimeoutS = bk.f64(cmd.timeout)
+			out.TimeoutS = wrkSet(&bk.timeout, cmd.timeout)
 		}
 		if cmd.hasScript {
-			out.Script = bk.str(cmd.script)
+			out.Script = wrkSet(&bk.script, cmd.script)
 		}
-		out.Command = bk.str(cmd.raw)
+		out.Command = wrkSet(&bk.cmd, cmd.raw)
 	}
 	if n, ok := toInt64(r.bytesIn); ok {
-		out.BytesIn = bk.i64(n)
+		out.BytesIn = wrkSet(&bk.bytesIn, n)
 	} else {
 		notes = append(notes, "bytes read out of range: left empty")
 	}
@@ -799,12 +804,12 @@ func (st *wrkState) emitRun() error {
 	if r.sock || tail {
 		names := [...]**int64{&out.ConnectErrors, &out.ReadErrors, &out.WriteErrors, &out.Timeouts}
 		for i, p := range names {
-			*p = bk.i64(r.sockErr[i])
+			*p = wrkSet(&bk.sock[i], r.sockErr[i])
 			out.Errors = addSat(out.Errors, r.sockErr[i])
 		}
 	}
 	if r.hasNon2xx || tail {
-		out.Non2xx = bk.i64(r.non2xx)
+		out.Non2xx = wrkSet(&bk.non2xx, r.non2xx)
 		out.Errors = addSat(out.Errors, r.non2xx)
 	}
 	if !tail {
@@ -828,7 +833,7 @@ func (st *wrkState) emitRun() error {
 		notes = append(notes, "no Requests/sec line: rps left 0")
 	}
 	if r.hasTBPS {
-		out.TransferBPS = bk.f64(r.tbps)
+		out.TransferBPS = wrkSet(&bk.tbps, r.tbps)
 	}
 
 	// Latency statistics (ms) and thread Req/Sec.
@@ -836,7 +841,7 @@ func (st *wrkState) emitRun() error {
 		dst := [3]**float64{&out.LatMeanMs, &out.LatStdevMs, &out.LatMaxMs}
 		for i, p := range dst {
 			if r.latK[i] == valOK && finite(r.lat[i]) {
-				*p = bk.f64(r.lat[i])
+				*p = wrkSet(&bk.lat[i], r.lat[i])
 			}
 		}
 		if r.latK[0] == valNoUnit || r.latK[1] == valNoUnit || r.latK[2] == valNoUnit {
@@ -848,7 +853,7 @@ func (st *wrkState) emitRun() error {
 		dst := [3]**float64{&out.LatMeanMs, &out.LatStdevMs, &out.LatMaxMs}
 		for i, p := range dst {
 			if r.hasHdr[i] && finite(r.hdr[i]) {
-				*p = bk.f64(r.hdr[i])
+				*p = wrkSet(&bk.lat[i], r.hdr[i])
 			}
 		}
 	}
@@ -856,7 +861,7 @@ func (st *wrkState) emitRun() error {
 		dst := [3]**float64{&out.ThreadRPSMean, &out.ThreadRPSStdev, &out.ThreadRPSMax}
 		for i, p := range dst {
 			if r.rqK[i] == valOK && finite(r.rq[i]) {
-				*p = bk.f64(r.rq[i])
+				*p = wrkSet(&bk.thr[i], r.rq[i])
 			}
 		}
 	}
@@ -868,16 +873,16 @@ func (st *wrkState) emitRun() error {
 		switch p.Quantile {
 		case 0:
 			if len(r.spec) > 0 {
-				out.LatMinMs = bk.f64(p.LatencyMs)
+				out.LatMinMs = wrkSet(&bk.min, p.LatencyMs)
 			}
 		case 0.5:
-			out.LatP50Ms = bk.f64(p.LatencyMs)
+			out.LatP50Ms = wrkSet(&bk.p50, p.LatencyMs)
 		case 0.9:
-			out.LatP90Ms = bk.f64(p.LatencyMs)
+			out.LatP90Ms = wrkSet(&bk.p90, p.LatencyMs)
 		case 0.99:
-			out.LatP99Ms = bk.f64(p.LatencyMs)
+			out.LatP99Ms = wrkSet(&bk.p99, p.LatencyMs)
 		case 0.999:
-			out.LatP999Ms = bk.f64(p.LatencyMs)
+			out.LatP999Ms = wrkSet(&bk.p999, p.LatencyMs)
 		}
 	}
 	if r.pctNoUnit {
@@ -895,8 +900,6 @@ func (st *wrkState) emitRun() error {
 	}
 	st.notes = notes[:0]
 
-	fillCommon(&out, st.opts, st.index, &st.lab)
-	st.index++
 	return st.emit(out)
 }
 

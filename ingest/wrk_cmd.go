@@ -124,7 +124,8 @@ func parseWrkCommand(s string, line int) (*wrkCommand, bool) {
 	if strings.TrimSuffix(prog[strings.LastIndexAny(prog, `/\`)+1:], ".exe") == "wrk2" {
 		c.wrk2 = true
 	}
-	args := shellWords(tail)
+	var argBuf [24]string
+	args := appendShellWords(argBuf[:0], tail)
 	positional := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	xfont "golang.org/x/image/font"
@@ -79,7 +81,10 @@ type Drawer interface {
 // (throughput, latency, percentiles, scaling, then one timeline per run
 // with a series, in execution order), deterministically: the same input
 // gives the same bytes. A figure without data is left out; any other
-// failure is an error.
+// failure is an error (the first in that order). Figures are drawn in
+// parallel, up to GOMAXPROCS at once: each has its own plot, canvas and
+// font faces (gonum/plot's font cache is locked, and its fonts are read
+// with a buffer per call), and none changes the input.
 func Render(in Input) ([]Figure, error) {
 	return RenderFormats(in, FormatPNG)
 }
@@ -87,6 +92,11 @@ func Render(in Input) ([]Figure, error) {
 // RenderFormats is Render in each of formats (PNG when none); a figure's
 // Name has the extension of the first.
 func RenderFormats(in Input, formats ...Format) ([]Figure, error) {
+	return renderWith(in, runtime.GOMAXPROCS(0), formats...)
+}
+
+// renderWith is RenderFormats with at most workers figures drawn at once.
+func renderWith(in Input, workers int, formats ...Format) ([]Figure, error) {
 	if in.Verdict == nil {
 		return nil, errors.New("plots: no verdict")
 	}
@@ -114,14 +124,22 @@ func RenderFormats(in Input, formats ...Format) ([]Figure, error) {
 		jobs = append(jobs, job{"timeline-" + safeName(r.RunID), func() (Drawer, error) { return Timeline(in, r.RunID) },
 			timelineTitle(in, r), func() string { return timelineAlt(in, r) }})
 	}
-	var figs []Figure
-	for _, j := range jobs {
+	type result struct {
+		fig  Figure
+		skip bool
+		err  error
+	}
+	results := make([]result, len(jobs))
+	draw := func(i int) {
+		j := jobs[i]
 		d, err := j.make()
 		if errors.Is(err, ErrNoData) {
-			continue
+			results[i].skip = true
+			return
 		}
 		if err != nil {
-			return nil, fmt.Errorf("plots: %s: %w", j.name, err)
+			results[i].err = fmt.Errorf("plots: %s: %w", j.name, err)
+			return
 		}
 		f := Figure{Name: j.name + "." + string(formats[0]), Title: j.title, Alt: j.alt()}
 		for _, format := range formats {
@@ -130,10 +148,34 @@ func RenderFormats(in Input, formats ...Format) ([]Figure, error) {
 				encode, dst = SVG, &f.SVG
 			}
 			if *dst, err = encode(d); err != nil {
-				return nil, fmt.Errorf("plots: %s.%s: %w", j.name, format, err)
+				results[i].err = fmt.Errorf("plots: %s.%s: %w", j.name, format, err)
+				return
 			}
 		}
-		figs = append(figs, f)
+		results[i].fig = f
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, min(workers, len(jobs))) {
+		wg.Go(func() {
+			for i := range next {
+				draw(i)
+			}
+		})
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var figs []Figure
+	for _, r := range results {
+		if r.err != nil {
+			return nil, r.err
+		}
+		if !r.skip {
+			figs = append(figs, r.fig)
+		}
 	}
 	return figs, nil
 }

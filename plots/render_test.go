@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/plot"
@@ -78,6 +79,39 @@ func TestRenderDeterministic(t *testing.T) {
 		for i := range a {
 			if a[i].Name != b[i].Name || a[i].Alt != b[i].Alt || !bytes.Equal(a[i].PNG, b[i].PNG) {
 				t.Errorf("%s: %s differs between two renderings", name, a[i].Name)
+			}
+		}
+	}
+}
+
+// TestRenderParallel checks that figures drawn in parallel (several at
+// once, and several renderings at once) are the bytes of figures drawn one
+// after the other; run with -race, it also finds shared state.
+func TestRenderParallel(t *testing.T) {
+	for name, mk := range map[string]func(testing.TB) Input{"seed": seedInput, "rich": richInput} {
+		in := mk(t)
+		want, err := renderWith(in, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([][]Figure, 4)
+		errs := make([]error, len(got))
+		var wg sync.WaitGroup
+		for i := range got {
+			wg.Go(func() { got[i], errs[i] = renderWith(in, 8) }) // one input, read at once
+		}
+		wg.Wait()
+		for i, figs := range got {
+			if errs[i] != nil {
+				t.Fatal(errs[i])
+			}
+			if len(figs) != len(want) {
+				t.Fatalf("%s: %d figures in parallel, %d one by one", name, len(figs), len(want))
+			}
+			for j := range figs {
+				if figs[j].Name != want[j].Name || figs[j].Alt != want[j].Alt || !bytes.Equal(figs[j].PNG, want[j].PNG) {
+					t.Errorf("%s: %s drawn in parallel differs", name, want[j].Name)
+				}
 			}
 		}
 	}

@@ -141,8 +141,12 @@ type RunWithPercentiles struct {
 // RunID returns the stable id of the index-th run of source: the first 16
 // hex digits of sha256(source + "#" + index).
 func RunID(source string, index int) string {
-	sum := sha256.Sum256([]byte(source + "#" + strconv.Itoa(index)))
-	return hex.EncodeToString(sum[:8])
+	var small [128]byte // most sources fit: one allocation, the id's
+	b := append(append(small[:0], source...), '#')
+	sum := sha256.Sum256(strconv.AppendInt(b, int64(index), 10))
+	var id [16]byte
+	hex.Encode(id[:], sum[:8])
+	return string(id[:])
 }
 
 // Ptr returns a pointer to v; a convenience for nullable fields.

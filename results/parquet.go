@@ -218,9 +218,20 @@ func WriteSeries(w io.Writer, series []Series, mem memory.Allocator) error {
 	return writeAll(w, series, mem, NewSeriesWriter)
 }
 
-// WriteSamples writes samples to w as a complete Parquet file of the samples table.
+// WriteSamples writes samples to w as a complete Parquet file of the
+// samples table, through a SampleStream.
 func WriteSamples(w io.Writer, samples []Sample, mem memory.Allocator) error {
-	return writeAll(w, samples, mem, NewSamplesWriter)
+	s, err := NewSampleStream(w, mem)
+	if err != nil {
+		return err
+	}
+	for _, x := range samples {
+		if err := s.Append(x); err != nil {
+			s.Close()
+			return err
+		}
+	}
+	return s.Close()
 }
 
 // readBatchRows is the number of rows per record batch when reading.

@@ -10,13 +10,15 @@ import (
 
 // capacity derives a system's capacity figures: Little's law per
 // closed-model run, saturation between concurrency levels (or an open-model
-// rate not achieved), and a USL fit over six or more levels.
+// rate not achieved), and a USL fit over six or more levels. Runs of one
+// endpoint of a test (runs.endpoint) are left out: the connections and the
+// requested rate were the whole test's, not the endpoint's.
 func (v *Verdict) capacity(sys System) Capacity {
 	o := v.Options
 	var c Capacity
 	for _, g := range sys.Groups {
 		for _, r := range g.Runs {
-			if r.LoadModel != results.LoadClosed || r.LatMeanMs == nil || r.Connections == nil || *r.Connections <= 0 || r.RPS <= 0 {
+			if r.Endpoint != nil || r.LoadModel != results.LoadClosed || r.LatMeanMs == nil || r.Connections == nil || *r.Connections <= 0 || r.RPS <= 0 {
 				continue
 			}
 			if ll, err := stats.LittlesLaw(r.RPS, *r.LatMeanMs/1000, float64(*r.Connections)); err == nil {
@@ -30,7 +32,7 @@ func (v *Verdict) capacity(sys System) Capacity {
 	best := map[int32]*Group{}
 	for gi := range sys.Groups {
 		g := &sys.Groups[gi]
-		if g.LoadModel != results.LoadClosed || g.Connections == nil {
+		if g.Endpoint != nil || g.LoadModel != results.LoadClosed || g.Connections == nil {
 			continue
 		}
 		n := *g.Connections
@@ -59,7 +61,7 @@ func (v *Verdict) capacity(sys System) Capacity {
 	// Open model: the achieved rate falls short of the requested one.
 	if !c.Saturated {
 		for _, g := range sys.Groups {
-			if g.LoadModel != results.LoadOpen || g.TargetRPS == nil || *g.TargetRPS <= 0 {
+			if g.Endpoint != nil || g.LoadModel != results.LoadOpen || g.TargetRPS == nil || *g.TargetRPS <= 0 {
 				continue
 			}
 			// Short of successful responses, and of answers at all: a

@@ -62,6 +62,12 @@ const (
 	// connections (Little's law ratio below stats.LittleLow) on the
 	// generator's host; no Facts.
 	CodeGeneratorBound Code = "generator-bound"
+	// CodeSplitRun: Subject.Systems (one), Subject.Settings and
+	// Subject.Runs, runs of different sources that overlap in time at the
+	// same system and settings: the outputs of several load generators
+	// driving one test, which the manifest's merge: (or --merge) makes
+	// one run; SplitRunFacts.
+	CodeSplitRun Code = "split-run"
 	// CodeOverload: Subject.Systems (one) and Subject.Settings, an
 	// open-model group that achieved less than (1 - OpenShortfall) of
 	// its requested rate in successful responses; OverloadFacts.
@@ -187,6 +193,14 @@ type SaturatedFacts struct {
 	Saturation Saturation
 }
 
+// SplitRunFacts are the figures of a split-run finding.
+type SplitRunFacts struct {
+	Sources []string // the sources of Subject.Runs, in order
+	// OverlapPct is the smallest overlap in time of two of the runs, in
+	// percent of the shorter one.
+	OverlapPct float64
+}
+
 // LongTailFacts are the figures of a long-tail finding.
 type LongTailFacts struct {
 	MaxMs, MeanMs float64
@@ -248,6 +262,7 @@ func (TargetsDifferFacts) facts()  {}
 func (LittlesLawFacts) facts()     {}
 func (SaturatedFacts) facts()      {}
 func (LongTailFacts) facts()       {}
+func (SplitRunFacts) facts()       {}
 
 func (v *Verdict) add(sev Severity, code Code, subject Subject, facts Facts) {
 	v.Findings = append(v.Findings, Finding{Severity: sev, Code: code, Subject: subject, Facts: facts})
@@ -433,6 +448,9 @@ func (v *Verdict) findings() {
 		}
 	}
 
+	// split-run
+	v.splitRuns()
+
 	sevRank := map[Severity]int{SeverityError: 0, SeverityWarning: 1, SeverityInfo: 2}
 	slices.SortStableFunc(v.Findings, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(sevRank[a.Severity], sevRank[b.Severity]), cmp.Compare(a.Code, b.Code))
@@ -440,13 +458,15 @@ func (v *Verdict) findings() {
 }
 
 // overload records the overload finding of a system whose open-model
-// group fell short of its requested rate (Capacity.Saturation).
+// group fell short of its requested rate (Capacity.Saturation). Groups of
+// one endpoint are not it: capacity leaves them out, as a requested rate
+// is the whole test's, shared across its endpoints.
 func (v *Verdict) overload(s System) {
 	sat := s.Capacity.Saturation
 	f := OverloadFacts{TargetRPS: sat.TargetRPS, RPS: sat.RPS, SentRPS: sat.SentRPS}
 	subj := Subject{Systems: []string{s.Label}}
 	for _, g := range s.Groups {
-		if g.LoadModel == results.LoadOpen && g.TargetRPS != nil && *g.TargetRPS == sat.TargetRPS {
+		if g.Endpoint == nil && g.LoadModel == results.LoadOpen && g.TargetRPS != nil && *g.TargetRPS == sat.TargetRPS {
 			subj.Settings = ptrTo(g.Settings)
 			if rate, ok := ErrorRate(g.Runs[len(g.Runs)-1]); ok {
 				f.ErrorRate = &rate
@@ -499,6 +519,91 @@ func (v *Verdict) targetsDiffer() {
 		}
 		v.add(SeverityWarning, CodeTargetsDiffer, Subject{Systems: []string{c.A, c.B}}, TargetsDifferFacts{PathsA: pa, PathsB: pb})
 	}
+}
+
+// splitOverlap is the overlap in time, as a share of the shorter run, from
+// which two runs of different sources at the same system and settings
+// look like parts of one test.
+const splitOverlap = 0.5
+
+// splitRuns finds, per group, the runs of different sources that overlap
+// in time (each with at least one other by splitOverlap of the shorter):
+// several load generators' outputs of one test, counted as repetitions
+// unless merged. Runs without a start time cannot tell.
+func (v *Verdict) splitRuns() {
+	for _, sys := range v.Systems {
+		for _, g := range sys.Groups {
+			var rs []results.Run
+			for _, r := range g.Runs {
+				if r.StartedAt != nil && r.DurationS > 0 {
+					rs = append(rs, r)
+				}
+			}
+			parent := make([]int, len(rs))
+			for i := range parent {
+				parent[i] = i
+			}
+			var find func(int) int
+			find = func(i int) int {
+				for parent[i] != i {
+					i = parent[i]
+				}
+				return i
+			}
+			minOverlap := map[int]float64{}
+			for i := range rs {
+				for j := i + 1; j < len(rs); j++ {
+					a, b := rs[i], rs[j]
+					if a.Source == b.Source {
+						continue
+					}
+					as, bs := float64(a.StartedAt.UnixNano())/1e9, float64(b.StartedAt.UnixNano())/1e9
+					ov := math.Min(as+a.DurationS, bs+b.DurationS) - math.Max(as, bs)
+					share := ov / math.Min(a.DurationS, b.DurationS)
+					if share < splitOverlap {
+						continue
+					}
+					ri, rj := find(i), find(j)
+					m := math.Min(share, math.Min(mapOr(minOverlap, ri, 1), mapOr(minOverlap, rj, 1)))
+					parent[rj] = ri
+					minOverlap[ri] = m
+				}
+			}
+			clusters := map[int][]results.Run{}
+			var roots []int
+			for i := range rs {
+				r := find(i)
+				if _, ok := clusters[r]; !ok {
+					roots = append(roots, r)
+				}
+				clusters[r] = append(clusters[r], rs[i])
+			}
+			for _, root := range roots {
+				c := clusters[root]
+				if len(c) < 2 {
+					continue
+				}
+				var refs []RunRef
+				var srcs []string
+				for _, r := range c {
+					refs = append(refs, runRef(r))
+					if !slices.Contains(srcs, r.Source) {
+						srcs = append(srcs, r.Source)
+					}
+				}
+				settings := g.Settings
+				v.add(SeverityWarning, CodeSplitRun, Subject{Systems: []string{sys.Label}, Settings: &settings, Runs: refs},
+					SplitRunFacts{Sources: srcs, OverlapPct: 100 * math.Min(minOverlap[root], 1)})
+			}
+		}
+	}
+}
+
+func mapOr(m map[int]float64, k int, def float64) float64 {
+	if v, ok := m[k]; ok {
+		return v
+	}
+	return def
 }
 
 // paths returns the distinct request paths (with query) of a system's runs.

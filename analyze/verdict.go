@@ -14,7 +14,7 @@ import (
 // AnalysisVersion is the version of the analysis: it changes whenever the
 // same tables would give a different Verdict, so stored reports made by an
 // older version can be found and re-made.
-const AnalysisVersion = 3
+const AnalysisVersion = 4
 
 // Options are the parameters of Analyze. DefaultOptions gives the values
 // of docs/STATISTICS.md; a zero field is not a valid setting.
@@ -130,6 +130,10 @@ type Settings struct {
 	Connections      *int32
 	TargetRPS        *float64
 	PlannedDurationS *float64
+	// Endpoint is the request the runs are about (runs.endpoint), when
+	// the tool split the test into several: the runs of one endpoint are
+	// repetitions of each other, not those of another endpoint.
+	Endpoint *string
 }
 
 // Equal reports whether two settings are the same, so that runs at them
@@ -145,7 +149,11 @@ func (s Settings) key() string {
 	if s.TargetRPS != nil {
 		rate = strconv.FormatFloat(*s.TargetRPS, 'g', 3, 64)
 	}
-	return fmt.Sprintf("%s|%s|%s|%s|%s|%s", s.Tool, s.LoadModel, keyOf(s.Threads), keyOf(s.Connections), rate, keyOf(s.PlannedDurationS))
+	ep := "-"
+	if s.Endpoint != nil {
+		ep = "=" + *s.Endpoint
+	}
+	return fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s", s.Tool, s.LoadModel, keyOf(s.Threads), keyOf(s.Connections), rate, keyOf(s.PlannedDurationS), ep)
 }
 
 // keyOf formats an optional setting for Settings.key: "-" for none.
@@ -489,7 +497,7 @@ func labelsInOrder(runs []results.Run) []string {
 
 func settingsOf(r results.Run) Settings {
 	return Settings{Tool: r.Tool, LoadModel: r.LoadModel, Threads: r.Threads, Connections: r.Connections,
-		TargetRPS: r.TargetRPS, PlannedDurationS: r.PlannedDurationS}
+		TargetRPS: r.TargetRPS, PlannedDurationS: r.PlannedDurationS, Endpoint: r.Endpoint}
 }
 
 // groupRuns groups a system's runs by settings; groups are ordered by

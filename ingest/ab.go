@@ -51,9 +51,6 @@ import (
 // A run that starts ("This is ApacheBench" and the Benchmarking line) but
 // ends without its report (ab aborted: "apr_socket_recv: Connection reset
 // by peer (104)") is a *SyntaxError.
-
-func init() { Register(abParser{}) }
-
 type abParser struct{}
 
 // Name returns "ab".
@@ -62,48 +59,48 @@ func (abParser) Name() string { return "ab" }
 // Groups of report lines, in report order; a line of an earlier group
 // than the run has reached starts the next run.
 const (
-	agBanner int8 = iota + 1
-	agProgress
-	agServer
-	agDoc
-	agConcurrency
-	agTime
-	agComplete
-	agFailed
-	agTransferred
-	agRate
-	agConnTimes
-	agPercent
+	abGroupBanner int8 = iota + 1
+	abGroupProgress
+	abGroupServer
+	abGroupDoc
+	abGroupConcurrency
+	abGroupTime
+	abGroupComplete
+	abGroupFailed
+	abGroupTransferred
+	abGroupRate
+	abGroupConnTimes
+	abGroupPercent
 )
 
 // Keys of the report, as bits of abRun.keys: a repeated key starts the next run.
 const (
-	akBanner = 1 << iota
-	akBenchmarking
-	akSoftware
-	akHostname
-	akPort
-	akTLS
-	akPath
-	akDocLength
-	akConcurrency
-	akTime
-	akComplete
-	akFailed
-	akBreakdown
-	akWrite
-	akNon2xx
-	akKeepAlive
-	akTransferred
-	akBodySent
-	akHTML
-	akRPS
-	akTPR
-	akTPRAll
-	akRate
-	akConnTimes
-	akPercent
-	akTLSMore // Server Temp Key, TLS Server Name
+	abKeyBanner = 1 << iota
+	abKeyBenchmarking
+	abKeySoftware
+	abKeyHostname
+	abKeyPort
+	abKeyTLS
+	abKeyPath
+	abKeyDocLength
+	abKeyConcurrency
+	abKeyTime
+	abKeyComplete
+	abKeyFailed
+	abKeyBreakdown
+	abKeyWrite
+	abKeyNon2xx
+	abKeyKeepAlive
+	abKeyTransferred
+	abKeyBodySent
+	abKeyHTML
+	abKeyRPS
+	abKeyTPR
+	abKeyTPRAll
+	abKeyRate
+	abKeyConnTimes
+	abKeyPercent
+	abKeyTLSMore // Server Temp Key, TLS Server Name
 )
 
 // abRun accumulates one run.
@@ -151,15 +148,10 @@ type abState struct {
 // for partial pastes, three of ab's report lines.
 func (abParser) Detect(head []byte) bool {
 	st := &abState{detect: true}
-	ln := 0
-	for len(head) > 0 && !st.found {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
+	for ln, line := range headLines(head) {
+		if st.found {
+			break
 		}
-		ln++
 		_ = st.line(line, ln)
 		if st.active && st.run.recognized() {
 			return true
@@ -170,7 +162,7 @@ func (abParser) Detect(head []byte) bool {
 
 // recognized reports whether the run's lines are surely ab's.
 func (r *abRun) recognized() bool {
-	if r.keys&akBanner != 0 && r.keys&^akBanner != 0 {
+	if r.keys&abKeyBanner != 0 && r.keys&^abKeyBanner != 0 {
 		return true
 	}
 	n := 0
@@ -251,104 +243,104 @@ func (st *abState) classify(s []byte, f [][]byte) (uint32, int8, bool) {
 	switch k0 {
 	case "This":
 		if bytes.HasPrefix(s, []byte("This is ApacheBench")) {
-			return akBanner, agBanner, true
+			return abKeyBanner, abGroupBanner, true
 		}
 	case "Benchmarking":
 		if bytes.Contains(s, []byte("(be patient)")) {
-			return akBenchmarking, agProgress, true
+			return abKeyBenchmarking, abGroupProgress, true
 		}
 	case "Server":
 		if len(f) >= 2 {
 			switch string(f[1]) {
 			case "Software:":
-				return akSoftware, agServer, true
+				return abKeySoftware, abGroupServer, true
 			case "Hostname:":
-				return akHostname, agServer, true
+				return abKeyHostname, abGroupServer, true
 			case "Port:":
-				return akPort, agServer, true
+				return abKeyPort, abGroupServer, true
 			case "Temp":
-				return akTLSMore, agServer, true
+				return abKeyTLSMore, abGroupServer, true
 			}
 		}
 	case "SSL/TLS":
 		if len(f) >= 2 && string(f[1]) == "Protocol:" {
-			return akTLS, agServer, true
+			return abKeyTLS, abGroupServer, true
 		}
 	case "TLS":
 		if len(f) >= 3 && string(f[1]) == "Server" && string(f[2]) == "Name:" {
-			return akTLSMore, agServer, true
+			return abKeyTLSMore, abGroupServer, true
 		}
 	case "Document":
 		if len(f) >= 2 {
 			switch string(f[1]) {
 			case "Path:":
-				return akPath, agDoc, true
+				return abKeyPath, abGroupDoc, true
 			case "Length:":
-				return akDocLength, agDoc, true
+				return abKeyDocLength, abGroupDoc, true
 			}
 		}
 	case "Concurrency":
 		if len(f) == 3 && string(f[1]) == "Level:" {
-			return akConcurrency, agConcurrency, true
+			return abKeyConcurrency, abGroupConcurrency, true
 		}
 	case "Time":
 		if len(f) == 6 && string(f[1]) == "taken" && string(f[3]) == "tests:" && string(f[5]) == "seconds" {
-			return akTime, agTime, true
+			return abKeyTime, abGroupTime, true
 		}
 		if len(f) >= 6 && string(f[1]) == "per" && string(f[2]) == "request:" && string(f[4]) == "[ms]" {
 			if string(f[5]) == "(mean," {
-				return akTPRAll, agRate, true
+				return abKeyTPRAll, abGroupRate, true
 			}
-			return akTPR, agRate, true
+			return abKeyTPR, abGroupRate, true
 		}
 	case "Complete":
 		if len(f) == 3 && string(f[1]) == "requests:" {
-			return akComplete, agComplete, true
+			return abKeyComplete, abGroupComplete, true
 		}
 	case "Failed":
 		if len(f) == 3 && string(f[1]) == "requests:" {
-			return akFailed, agFailed, true
+			return abKeyFailed, abGroupFailed, true
 		}
 	case "(Connect:":
-		return akBreakdown, agFailed, true
+		return abKeyBreakdown, abGroupFailed, true
 	case "Write":
 		if len(f) == 3 && string(f[1]) == "errors:" {
-			return akWrite, agFailed, true
+			return abKeyWrite, abGroupFailed, true
 		}
 	case "Non-2xx":
 		if len(f) == 3 && string(f[1]) == "responses:" {
-			return akNon2xx, agFailed, true
+			return abKeyNon2xx, abGroupFailed, true
 		}
 	case "Keep-Alive":
 		if len(f) == 3 && string(f[1]) == "requests:" {
-			return akKeepAlive, agFailed, true
+			return abKeyKeepAlive, abGroupFailed, true
 		}
 	case "Total":
 		if len(f) >= 3 && string(f[1]) == "transferred:" {
-			return akTransferred, agTransferred, true
+			return abKeyTransferred, abGroupTransferred, true
 		}
 		if len(f) >= 4 && string(f[1]) == "body" && string(f[2]) == "sent:" {
-			return akBodySent, agTransferred, true
+			return abKeyBodySent, abGroupTransferred, true
 		}
 	case "HTML":
 		if len(f) >= 3 && string(f[1]) == "transferred:" {
-			return akHTML, agTransferred, true
+			return abKeyHTML, abGroupTransferred, true
 		}
 	case "Requests":
 		if len(f) >= 5 && string(f[1]) == "per" && string(f[2]) == "second:" && string(f[4]) == "[#/sec]" {
-			return akRPS, agRate, true
+			return abKeyRPS, abGroupRate, true
 		}
 	case "Transfer":
 		if len(f) >= 4 && string(f[1]) == "rate:" && string(f[3]) == "[Kbytes/sec]" {
-			return akRate, agRate, true
+			return abKeyRate, abGroupRate, true
 		}
 	case "Connection":
 		if len(f) == 3 && string(f[1]) == "Times" && string(f[2]) == "(ms)" {
-			return akConnTimes, agConnTimes, true
+			return abKeyConnTimes, abGroupConnTimes, true
 		}
 	case "Percentage":
 		if bytes.HasPrefix(s, []byte("Percentage of the requests served within a certain time")) {
-			return akPercent, agPercent, true
+			return abKeyPercent, abGroupPercent, true
 		}
 	}
 	return 0, 0, false
@@ -372,34 +364,34 @@ func (st *abState) value(key uint32, s []byte, f [][]byte, ln int) {
 		return v
 	}
 	switch key {
-	case akBanner:
+	case abKeyBanner:
 		if c := st.pending; c != nil {
 			r.cmd = c
 			r.startLine = c.line
 			st.pending = nil
 		}
-	case akBenchmarking:
+	case abKeyBenchmarking:
 		// "Benchmarking host (be patient)...apr_socket_recv: Connection refused (111)"
 		if i := bytes.Index(s, []byte("apr_")); i >= 0 && r.aborted == "" {
 			r.aborted, r.abortLine = string(s[i:]), ln
 		}
-	case akHostname:
+	case abKeyHostname:
 		r.host = string(abValue(s))
-	case akPort:
+	case abKeyPort:
 		r.port = string(abValue(s))
-	case akTLS:
+	case abKeyTLS:
 		r.tls = true
-	case akPath:
+	case abKeyPath:
 		r.path = string(abValue(s))
-	case akConcurrency:
+	case abKeyConcurrency:
 		r.conc = num(f[2])
-	case akTime:
+	case abKeyTime:
 		r.timeS = dec(f[4])
-	case akComplete:
+	case abKeyComplete:
 		r.complete = num(f[2])
-	case akFailed:
+	case abKeyFailed:
 		r.failed = num(f[2])
-	case akBreakdown:
+	case abKeyBreakdown:
 		// (Connect: 0, Receive: 818, Length: 818, Exceptions: 818)
 		if len(f) != 8 || string(f[2]) != "Receive:" || string(f[4]) != "Length:" || string(f[6]) != "Exceptions:" {
 			r.malformed(ln, string(s))
@@ -407,21 +399,21 @@ func (st *abState) value(key uint32, s []byte, f [][]byte, ln int) {
 		}
 		r.connect, r.receive = num(trimPunct(f[1])), num(trimPunct(f[3]))
 		r.length, r.except = num(trimPunct(f[5])), num(trimPunct(f[7]))
-	case akWrite:
+	case abKeyWrite:
 		r.write = num(f[2])
-	case akNon2xx:
+	case abKeyNon2xx:
 		r.non2xx = num(f[2])
-	case akTransferred:
+	case abKeyTransferred:
 		r.transferred = num(f[2])
-	case akRPS:
+	case abKeyRPS:
 		r.rps = dec(f[3])
-	case akTPR:
+	case abKeyTPR:
 		r.tpr = dec(f[3])
-	case akRate:
+	case abKeyRate:
 		r.rateKB = dec(f[2])
-	case akConnTimes:
+	case abKeyConnTimes:
 		r.inConn = true
-	case akPercent:
+	case abKeyPercent:
 		r.inPct = true
 	}
 }
@@ -510,7 +502,7 @@ func (st *abState) other(s []byte, f [][]byte, ln int) error {
 		}
 		if bytes.HasPrefix(s, []byte("apr_")) || bytes.HasPrefix(s, []byte("SSL read failed")) ||
 			bytes.HasPrefix(s, []byte("ab: ")) || bytes.HasPrefix(s, []byte("Test aborted")) {
-			if r.aborted == "" && r.keys&akComplete == 0 {
+			if r.aborted == "" && r.keys&abKeyComplete == 0 {
 				r.aborted, r.abortLine = string(s), ln
 			}
 			return nil
@@ -518,7 +510,7 @@ func (st *abState) other(s []byte, f [][]byte, ln int) error {
 	}
 	if i := findCommand(s, isABExe); i >= 0 {
 		if c, ok := parseABCommand(string(s[i:]), ln); ok {
-			if st.active && r.keys&(akComplete|akTime) != 0 {
+			if st.active && r.keys&(abKeyComplete|abKeyTime) != 0 {
 				if err := st.close(); err != nil {
 					return err
 				}
@@ -548,14 +540,14 @@ func (st *abState) close() error {
 	}
 	st.active = false
 	r := &st.run
-	if r.keys&(akComplete|akTime) != akComplete|akTime {
+	if r.keys&(abKeyComplete|abKeyTime) != abKeyComplete|abKeyTime {
 		if !r.recognized() || st.detect {
 			return nil
 		}
 		if r.aborted != "" {
 			return &SyntaxError{File: st.opts.Source, Line: r.abortLine, Msg: "ab stopped before its report: " + r.aborted}
 		}
-		if r.keys&^(akBanner|akBenchmarking) == 0 {
+		if r.keys&^(abKeyBanner|abKeyBenchmarking) == 0 {
 			return nil // ab -V, or a banner quoted alone
 		}
 		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
@@ -608,7 +600,7 @@ func (st *abState) build() results.RunWithPercentiles {
 		Tool: "ab", LoadModel: results.LoadClosed, Target: r.target(), DurationS: r.timeS,
 		Requests: r.complete, SourceLine: int32(r.startLine),
 	}, Percentiles: []results.Percentile{}}
-	if r.keys&akConcurrency != 0 && r.conc <= 1<<31-1 {
+	if r.keys&abKeyConcurrency != 0 && r.conc <= 1<<31-1 {
 		out.Connections = results.Ptr(int32(r.conc))
 	}
 	if c := r.cmd; c != nil {
@@ -622,9 +614,9 @@ func (st *abState) build() results.RunWithPercentiles {
 		}
 	}
 	// Errors.
-	if r.keys&akFailed != 0 {
+	if r.keys&abKeyFailed != 0 {
 		switch {
-		case r.keys&akBreakdown != 0:
+		case r.keys&abKeyBreakdown != 0:
 			out.Errors = addSat(addSat(r.connect, r.receive), r.except)
 			out.ConnectErrors = results.Ptr(r.connect)
 			out.ReadErrors = results.Ptr(r.receive)
@@ -649,17 +641,17 @@ func (st *abState) build() results.RunWithPercentiles {
 	} else {
 		notes = append(notes, "no Failed requests line: errors not known")
 	}
-	if r.keys&akTransferred != 0 {
+	if r.keys&abKeyTransferred != 0 {
 		out.BytesIn = results.Ptr(r.transferred)
 	}
 	switch {
-	case r.keys&akRPS != 0:
+	case r.keys&abKeyRPS != 0:
 		out.RPS = r.rps
 	case r.timeS > 0:
 		out.RPS = float64(r.complete) / r.timeS
 		notes = append(notes, "no Requests per second line: rps computed from requests and duration")
 	}
-	if r.keys&akRate != 0 {
+	if r.keys&abKeyRate != 0 {
 		out.TransferBPS = results.Ptr(r.rateKB * 1024)
 	}
 	// Latency: the Total row of Connection Times (whole ms).
@@ -672,7 +664,7 @@ func (st *abState) build() results.RunWithPercentiles {
 			out.LatP50Ms = results.Ptr(r.total[3])
 			out.Percentiles = append(out.Percentiles, results.Percentile{Quantile: 0.5, LatencyMs: r.total[3]})
 		}
-	} else if r.keys&akTPR != 0 && r.complete > 0 {
+	} else if r.keys&abKeyTPR != 0 && r.complete > 0 {
 		out.LatMeanMs = results.Ptr(r.tpr)
 		notes = append(notes, "no Connection Times table: lat_mean_ms is ab's Time per request (concurrency × time taken / requests)")
 	}

@@ -49,8 +49,8 @@ func TestABRuns(t *testing.T) {
 		r := runs[0]
 		if r.Tool != "ab" || r.LoadModel != results.LoadClosed || r.Target != c.target || r.Connections == nil || *r.Connections != c.conns ||
 			r.DurationS != c.dur || r.Requests != c.requests || r.Errors != c.errors || r.Non2xx == nil || *r.Non2xx != c.non2xx || r.RPS != c.rps ||
-			!heyabPtrEq(r.LatMeanMs, c.mean) || !heyabPtrEq(r.LatMaxMs, c.max) || (c.stdev < 0) != (r.LatStdevMs == nil) || c.stdev >= 0 && !heyabPtrEq(r.LatStdevMs, c.stdev) ||
-			len(r.Percentiles) != c.pcts || c.pcts > 0 && (!heyabPtrEq(r.LatP50Ms, c.p50) || !heyabPtrEq(r.LatP99Ms, c.p99)) ||
+			!ptrEq(r.LatMeanMs, c.mean) || !ptrEq(r.LatMaxMs, c.max) || (c.stdev < 0) != (r.LatStdevMs == nil) || c.stdev >= 0 && !ptrEq(r.LatStdevMs, c.stdev) ||
+			len(r.Percentiles) != c.pcts || c.pcts > 0 && (!ptrEq(r.LatP50Ms, c.p50) || !ptrEq(r.LatP99Ms, c.p99)) ||
 			(r.PlannedDurationS != nil) != (c.planned > 0) || c.planned > 0 && *r.PlannedDurationS != c.planned || (r.Command != nil) != c.command {
 			t.Errorf("%s: %+v", c.file, r.Run)
 		}
@@ -66,7 +66,7 @@ func TestABRuns(t *testing.T) {
 		t.Errorf("partial paste without target: label %q, err %v", runs[0].Label, err)
 	}
 	runs, err = parseFile(t, "testdata/ab/real-keepalive.txt")
-	if err != nil || runs[0].BytesIn == nil || *runs[0].BytesIn != 308000 || !heyabPtrEq(runs[0].TransferBPS, 10967.01*1024) || *runs[0].TimeoutS != 30 {
+	if err != nil || runs[0].BytesIn == nil || *runs[0].BytesIn != 308000 || !ptrEq(runs[0].TransferBPS, 10967.01*1024) || *runs[0].TimeoutS != 30 {
 		t.Errorf("keep-alive: %+v, err %v", runs[0].Run, err)
 	}
 }
@@ -86,24 +86,24 @@ func TestABVariants(t *testing.T) {
 	ab03, _ := os.ReadFile("testdata/notwrk/ab_03.txt")
 	okRun, _ := parseFile(t, "testdata/notwrk/ab_03.txt")
 
-	_, err := heyabParseString(abRefused, opts)
-	heyabWantSyntax(t, err, 6, "ab stopped before its report: apr_socket_recv: Connection refused (111)")
+	_, err := parseString(abRefused, opts)
+	wantSyntax(t, err, 6, "ab stopped before its report: apr_socket_recv: Connection refused (111)")
 	// Aborted after some progress: the message on its own line.
-	_, err = heyabParseString(string(ab03[:strings.Index(string(ab03), "Completed 3000")])+
+	_, err = parseString(string(ab03[:strings.Index(string(ab03), "Completed 3000")])+
 		"apr_socket_recv: Connection reset by peer (104)\nTotal of 2345 requests completed\n", opts)
-	heyabWantSyntax(t, err, 9, "Connection reset by peer (104)")
+	wantSyntax(t, err, 9, "Connection reset by peer (104)")
 	// ab -V prints the banner alone: no run, no error of ab's.
-	if _, err := heyabParseString("This is ApacheBench, Version 2.3 <$Revision: 1923142 $>\nCopyright 1996 Adam Twiss\n", opts); !errors.Is(err, ErrNoOutput) {
+	if _, err := parseString("This is ApacheBench, Version 2.3 <$Revision: 1923142 $>\nCopyright 1996 Adam Twiss\n", opts); !errors.Is(err, ErrNoOutput) {
 		t.Errorf("ab -V: %v", err)
 	}
 	// Two partial pastes in a row (no banner): two runs.
-	c, err := heyabParseString(string(ab02)+"\n"+string(ab02), opts)
+	c, err := parseString(string(ab02)+"\n"+string(ab02), opts)
 	if err != nil || len(c.runs) != 2 || c.runs[1].SourceLine != 32 || c.runs[1].Requests != 1000000 {
 		t.Errorf("two partial pastes: %v %d runs", err, len(c.runs))
 	}
 	// An indented (markdown) copy with CRLF line ends gives the same run.
 	indented := "Results:\r\n\r\n    " + strings.ReplaceAll(string(ab03), "\n", "\r\n    ")
-	c, err = heyabParseString(indented, opts)
+	c, err = parseString(indented, opts)
 	if err != nil || len(c.runs) != 1 {
 		t.Fatalf("indented: %v", err)
 	}
@@ -116,27 +116,27 @@ func TestABVariants(t *testing.T) {
 	// A report cut after Complete requests still gives its run; one cut
 	// before Time taken is an error.
 	s := string(ab03)
-	c, err = heyabParseString(s[:strings.Index(s, "Failed requests")], opts)
+	c, err = parseString(s[:strings.Index(s, "Failed requests")], opts)
 	if err != nil || len(c.runs) != 1 || c.runs[0].Notes == nil || !strings.Contains(*c.runs[0].Notes, "errors not known") || c.runs[0].RPS != 10000/0.439 {
 		t.Errorf("cut after Complete requests: %v %+v", err, c.runs)
 	}
-	_, err = heyabParseString(s[:strings.Index(s, "Time taken")], opts)
-	heyabWantSyntax(t, err, 27, "without its Time taken")
+	_, err = parseString(s[:strings.Index(s, "Time taken")], opts)
+	wantSyntax(t, err, 27, "without its Time taken")
 	// A malformed value.
-	_, err = heyabParseString(strings.Replace(s, "Complete requests:      10000", "Complete requests:      lots", 1), opts)
-	heyabWantSyntax(t, err, 29, "malformed line")
+	_, err = parseString(strings.Replace(s, "Complete requests:      10000", "Complete requests:      lots", 1), opts)
+	wantSyntax(t, err, 29, "malformed line")
 	// Failed requests without the breakdown line: all are errors.
-	c, err = heyabParseString(strings.Replace(s, "Failed requests:        0", "Failed requests:        7", 1), opts)
+	c, err = parseString(strings.Replace(s, "Failed requests:        0", "Failed requests:        7", 1), opts)
 	if err != nil || c.runs[0].Errors != 7 || c.runs[0].ReadErrors != nil {
 		t.Errorf("failed without breakdown: %v %+v", err, c.runs[0].Run)
 	}
 	// An IPv6 host is bracketed.
-	c, err = heyabParseString(strings.Replace(s, "Server Hostname:        localhost", "Server Hostname:        ::1", 1), opts)
+	c, err = parseString(strings.Replace(s, "Server Hostname:        localhost", "Server Hostname:        ::1", 1), opts)
 	if err != nil || c.runs[0].Target != "http://[::1]:8080/" || c.runs[0].Label != "[::1]:8080" {
 		t.Errorf("IPv6: %v %+v", err, c.runs[0].Run)
 	}
 	// Two complete runs with their commands.
-	c, err = heyabParseString(s+"\n"+strings.Replace(s, "ab -n 10000 -c 100", "ab -t 5 -c 100 -s 9", 1), opts)
+	c, err = parseString(s+"\n"+strings.Replace(s, "ab -n 10000 -c 100", "ab -t 5 -c 100 -s 9", 1), opts)
 	if err != nil || len(c.runs) != 2 || *c.runs[1].PlannedDurationS != 5 || *c.runs[1].TimeoutS != 9 || c.runs[1].SourceLine != 56 {
 		t.Errorf("two runs: %v %+v", err, c.runs)
 	}
@@ -187,13 +187,13 @@ func TestABGnuplot(t *testing.T) {
 	hdr := abGnuplotHeader + "\n"
 	row := "Wed Dec 02 13:38:11 2026\t1796218691\t0\t3\t3\t2\n"
 	rows := strings.Repeat(row, 150)
-	got, err := heyabParseString(hdr+rows+hdr+rows, Options{Source: "g.tsv"})
+	got, err := parseString(hdr+rows+hdr+rows, Options{Source: "g.tsv"})
 	if err != nil || len(got.runs) != 2 || got.runs[1].Requests != 150 {
 		t.Errorf("appended: %v %+v", err, got.runs)
 	}
-	_, err = heyabParseString(hdr+rows+"Wed\tx\t0\t1\t1\t1\nWed\t1\t0\t1\t1\n", Options{Source: "g.tsv"})
-	heyabWantSyntax(t, err, 152, "2 of 153 lines malformed")
-	got, err = heyabParseString(hdr, Options{Source: "g.tsv"})
+	_, err = parseString(hdr+rows+"Wed\tx\t0\t1\t1\t1\nWed\t1\t0\t1\t1\n", Options{Source: "g.tsv"})
+	wantSyntax(t, err, 152, "2 of 153 lines malformed")
+	got, err = parseString(hdr, Options{Source: "g.tsv"})
 	if err != nil || len(got.runs) != 1 || got.runs[0].Requests != 0 || got.runs[0].Label != "g" {
 		t.Errorf("header only: %v %+v", err, got.runs)
 	}
@@ -210,15 +210,15 @@ func TestABCSV(t *testing.T) {
 		t.Errorf("%+v", r.Run)
 	}
 	in := abCSVHeader + "\n0,1.000\n50,2.000\n100,3.000\n"
-	c, err := heyabParseString(in+in, Options{Source: "e.csv"})
+	c, err := parseString(in+in, Options{Source: "e.csv"})
 	if err != nil || len(c.runs) != 2 || c.runs[1].SourceLine != 5 || *c.runs[1].LatMaxMs != 3 {
 		t.Errorf("appended: %v %+v", err, c.runs)
 	}
-	_, err = heyabParseString(in+"100,4.000\n", Options{Source: "e.csv"})
-	heyabWantSyntax(t, err, 5, "malformed row")
-	_, err = heyabParseString(abCSVHeader+"\n0,1.0,2\n", Options{Source: "e.csv"})
-	heyabWantSyntax(t, err, 2, "3 fields")
-	c, err = heyabParseString(abCSVHeader+"\n", Options{Source: "e.csv"})
+	_, err = parseString(in+"100,4.000\n", Options{Source: "e.csv"})
+	wantSyntax(t, err, 5, "malformed row")
+	_, err = parseString(abCSVHeader+"\n0,1.0,2\n", Options{Source: "e.csv"})
+	wantSyntax(t, err, 2, "3 fields")
+	c, err = parseString(abCSVHeader+"\n", Options{Source: "e.csv"})
 	if err != nil || len(c.runs) != 1 || len(c.runs[0].Percentiles) != 0 {
 		t.Errorf("header only: %v %+v", err, c.runs)
 	}
@@ -228,21 +228,21 @@ func TestABCSV(t *testing.T) {
 func FuzzAB(f *testing.F) {
 	fuzzSeeds(f, "testdata/ab/*.txt", "testdata/notwrk/ab_*.txt")
 	f.Add([]byte(abRefused))
-	p := heyabParser(f, "ab")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "ab")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }
 
 // FuzzABGnuplot checks the ab -g parser.
 func FuzzABGnuplot(f *testing.F) {
 	fuzzSeeds(f, "testdata/ab/*.tsv")
 	f.Add([]byte(abGnuplotHeader + "\nx\t99999999999999\t0\t0\t99999999999999999999\t0\n"))
-	p := heyabParser(f, "ab-gnuplot")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "ab-gnuplot")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }
 
 // FuzzABCSV checks the ab -e parser.
 func FuzzABCSV(f *testing.F) {
 	fuzzSeeds(f, "testdata/ab/*.csv")
-	p := heyabParser(f, "ab-csv")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "ab-csv")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }

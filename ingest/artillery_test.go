@@ -62,10 +62,10 @@ func TestArtilleryBad(t *testing.T) {
 	}
 	in := "Summary report @ 19:27:00(+0000)\nhttp.codes.200: ........ 7\nhttp.response_time:\n  min: ...... 6\n  max: ...... x\n"
 	_, err = ParseAll(context.Background(), strings.NewReader(in), Options{Source: "a.txt"})
-	heyabWantSyntax(t, err, 5, "http.response_time max")
+	wantSyntax(t, err, 5, "http.response_time max")
 	in = "Summary report @ 19:27:00(+0000)\nhttp.codes.200: ........ 7\nhttp.responses: ..... 7\n"
 	_, err = ParseAll(context.Background(), strings.NewReader(in), Options{Source: "a.txt"})
-	heyabWantSyntax(t, err, 3, "http.requests")
+	wantSyntax(t, err, 3, "http.requests")
 	for _, s := range []string{
 		"Summary report @ 19:27:00(+0000)\n",
 		"http.requests: ......... 10\n",
@@ -89,8 +89,8 @@ func FuzzArtillery(f *testing.F) {
 	f.Add([]byte("Complete report @ 2018-03-07T04:03:38.796Z\n  Scenarios launched:  30\n  Requests completed:  3\n  RPS sent: 0.24\n" +
 		"  Request latency:\n    min: NaN\n    p99: 5.5\n  Scenario counts:\n    0: 30 (100%)\n  Codes:\n    200: 2\n    503: 1\n" +
 		"  Errors:\n    ETIMEDOUT: 58\n"))
-	p := heyabParser(f, "artillery")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "artillery")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }
 
 // FuzzArtilleryJSON fuzzes the report parser with small seeds.
@@ -99,6 +99,6 @@ func FuzzArtilleryJSON(f *testing.F) {
 		`"rates":{"http.request_rate":6},"firstMetricAt":1796239706130,"lastMetricAt":1796239708935,"summaries":{"http.response_time":` +
 		`{"min":6,"max":36,"count":7,"mean":18.4,"p50":8.9,"median":8.9,"p99":34.1,"p999":34.1}}},"intermediate":[{"counters":{"http.requests":10},` +
 		`"rates":{"http.request_rate":null},"firstMetricAt":1796239706130,"lastMetricAt":1796239708935,"summaries":{},"period":"1796239700000"}]}`))
-	p := heyabParser(f, "artillery-json")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "artillery-json")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }

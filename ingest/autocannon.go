@@ -8,7 +8,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/loadverdict/loadverdict/results"
 )
@@ -47,12 +46,6 @@ import (
 // exact counts (2xx ... 5xx, non2xx, errors, timeouts, requests.total and
 // sent), latency percentiles p0_001 ... p99_999 in ms, bytes in
 // throughput.total.
-
-func init() {
-	Register(autocannonParser{})
-	Register(autocannonJSONParser{})
-}
-
 type autocannonParser struct{}
 
 // Name returns "autocannon".
@@ -62,10 +55,10 @@ func (autocannonParser) Name() string { return "autocannon" }
 type autocannonTable uint8
 
 const (
-	atNone autocannonTable = iota
-	atStats
-	atCodes
-	atPercentiles
+	autocannonTableNone autocannonTable = iota
+	autocannonTableStats
+	autocannonTableCodes
+	autocannonTablePercentiles
 )
 
 // autocannonRun accumulates one run.
@@ -277,7 +270,7 @@ func (st *autocannonState) end(f [][]byte, ln int) {
 	var bytesRead float64
 	ok3 := len(f) == 7 && string(f[6]) == "read"
 	if ok3 {
-		bytesRead, ok3 = decimalBytes(f[4], f[5])
+		bytesRead, ok3 = autocannonDecimalBytes(f[4], f[5])
 	}
 	if !ok || !ok2 || !ok3 {
 		r.malformed(ln, "requests line")
@@ -289,9 +282,9 @@ func (st *autocannonState) end(f [][]byte, ln int) {
 	}
 }
 
-// decimalBytes parses an autocannon size: "27.9" "MB", "171" "kB", "0" "B"
+// autocannonDecimalBytes parses an autocannon size: "27.9" "MB", "171" "kB", "0" "B"
 // (decimal units, as the pretty-bytes package prints them).
-func decimalBytes(num, unit []byte) (float64, bool) {
+func autocannonDecimalBytes(num, unit []byte) (float64, bool) {
 	exp := 0
 	switch string(unit) {
 	case "B":
@@ -324,14 +317,14 @@ func (st *autocannonState) row(cells []string, ln int) error {
 			st.begin(ln)
 			r = &st.run
 		}
-		r.table, r.cols = atStats, append(r.cols[:0], cells[1:]...)
+		r.table, r.cols = autocannonTableStats, append(r.cols[:0], cells[1:]...)
 	case "Code":
 		if st.active && len(cells) == 2 {
-			r.table = atCodes
+			r.table = autocannonTableCodes
 		}
 	case "Percentile":
 		if st.active && len(cells) == 2 {
-			r.table = atPercentiles
+			r.table = autocannonTablePercentiles
 		}
 	default:
 		if !st.active {
@@ -339,9 +332,9 @@ func (st *autocannonState) row(cells []string, ln int) error {
 		}
 		r.lastLine = ln
 		switch r.table {
-		case atStats:
+		case autocannonTableStats:
 			st.statsRow(cells, ln)
-		case atCodes:
+		case autocannonTableCodes:
 			if len(cells) != 2 {
 				r.malformed(ln, "status code row")
 				return nil
@@ -356,7 +349,7 @@ func (st *autocannonState) row(cells []string, ln int) error {
 				r.codes = map[int64]int64{}
 			}
 			r.codes[code] = addSat(r.codes[code], n)
-		case atPercentiles:
+		case autocannonTablePercentiles:
 			q, ok1 := parseDec([]byte(cells[0]), -2)
 			v, ok2 := parseDec([]byte(cells[len(cells)-1]), 0)
 			if len(cells) != 2 || !ok1 || !ok2 || q > 1 {
@@ -404,7 +397,7 @@ func (st *autocannonState) statsRow(cells []string, ln int) {
 			v, ok = parseDec([]byte(strings.ReplaceAll(c, ",", "")), 0)
 		case "Bytes/Sec":
 			num, unit, _ := strings.Cut(c, " ")
-			v, ok = decimalBytes([]byte(strings.ReplaceAll(num, ",", "")), []byte(unit))
+			v, ok = autocannonDecimalBytes([]byte(strings.ReplaceAll(num, ",", "")), []byte(unit))
 		default:
 			return // another tool's table
 		}
@@ -550,143 +543,4 @@ func (st *autocannonState) build() results.RunWithPercentiles {
 	}
 	out.Notes = results.Ptr(strings.Join(notes, "; "))
 	return out
-}
-
-type autocannonJSONParser struct{}
-
-// Name returns "autocannon-json".
-func (autocannonJSONParser) Name() string { return "autocannon-json" }
-
-// Detect reports whether head starts with autocannon's JSON result.
-func (autocannonJSONParser) Detect(head []byte) bool {
-	head = jsonHead(head)
-	if len(head) == 0 || head[0] != '{' {
-		return false
-	}
-	probe := head[:min(len(head), 4096)]
-	for _, k := range []string{`"latency":`, `"requests":`, `"throughput":`, `"connections":`, `"p97_5":`} {
-		if !bytes.Contains(probe, []byte(k)) {
-			return false
-		}
-	}
-	return true
-}
-
-// autocannonJSONStats is one of the statistics objects of -j.
-type autocannonJSONStats map[string]float64
-
-// autocannonJSON is one object of `autocannon -j`.
-type autocannonJSON struct {
-	URL         string              `json:"url"`
-	Connections *int64              `json:"connections"`
-	Pipelining  *int64              `json:"pipelining"`
-	Workers     *int64              `json:"workers"`
-	Duration    *float64            `json:"duration"`
-	Start       *time.Time          `json:"start"`
-	Errors      *int64              `json:"errors"`
-	Timeouts    *int64              `json:"timeouts"`
-	Non2xx      *int64              `json:"non2xx"`
-	Latency     autocannonJSONStats `json:"latency"`
-	Requests    autocannonJSONStats `json:"requests"`
-	Throughput  autocannonJSONStats `json:"throughput"`
-}
-
-// Parse streams the runs of r, one per JSON object, to sink.
-func (autocannonJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	return jsonReports(ctx, r, opts, "autocannon-json", "autocannon JSON", func(m *autocannonJSON, line int, fill func(*results.RunWithPercentiles)) error {
-		out, err := m.run(line)
-		if err != nil {
-			return err
-		}
-		fill(&out)
-		return sink.Run(out)
-	})
-}
-
-// run converts one object.
-func (m *autocannonJSON) run(line int) (results.RunWithPercentiles, error) {
-	out := results.RunWithPercentiles{Run: results.Run{Tool: "autocannon", LoadModel: results.LoadClosed, Target: m.URL,
-		SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
-	total, ok := m.Requests["total"]
-	if m.Duration == nil || m.Errors == nil || m.Non2xx == nil || !ok || m.Latency == nil {
-		return out, badJSON("object without duration, errors, non2xx, requests.total or latency")
-	}
-	for _, p := range []*int64{m.Connections, m.Pipelining, m.Workers, m.Errors, m.Timeouts, m.Non2xx} {
-		if p != nil && *p < 0 {
-			return out, badJSON("negative count %d", *p)
-		}
-	}
-	for _, st := range []autocannonJSONStats{m.Latency, m.Requests, m.Throughput} {
-		for k, v := range st {
-			if !finite(v) || v >= 9e18 {
-				return out, badJSON("%s %v out of range", k, v)
-			}
-		}
-	}
-	if !finite(*m.Duration) {
-		return out, badJSON("duration %v", *m.Duration)
-	}
-	var notes []string
-	out.DurationS = *m.Duration
-	if m.Start != nil {
-		t := m.Start.UTC()
-		out.StartedAt = &t
-	}
-	if m.Connections != nil && *m.Connections > 0 {
-		out.Connections = results.Ptr(int32(min(*m.Connections, math.MaxInt32)))
-	}
-	if m.Pipelining != nil && *m.Pipelining > 1 {
-		notes = append(notes, fmt.Sprintf("%d requests pipelined per connection", *m.Pipelining))
-	}
-	if m.Workers != nil && *m.Workers > 0 {
-		notes = append(notes, fmt.Sprintf("%d workers", *m.Workers))
-	}
-	responses, _ := toInt64(total)
-	out.Requests = addSat(responses, *m.Errors)
-	out.Non2xx = results.Ptr(*m.Non2xx)
-	out.Errors = addSat(*m.Non2xx, *m.Errors)
-	if m.Timeouts != nil {
-		out.Timeouts = results.Ptr(*m.Timeouts)
-	}
-	if sent, ok := m.Requests["sent"]; ok {
-		if n, _ := toInt64(sent); n > out.Requests {
-			notes = append(notes, fmt.Sprintf("%d requests sent, %d still unanswered at the end", n, n-out.Requests))
-		}
-	}
-	out.RPS = m.Requests["average"]
-	if v, ok := m.Throughput["total"]; ok {
-		b, _ := toInt64(v)
-		out.BytesIn = results.Ptr(b)
-	}
-	if v, ok := m.Throughput["average"]; ok {
-		out.TransferBPS = results.Ptr(v)
-	}
-	if responses > 0 {
-		for k, dst := range map[string]**float64{"mean": &out.LatMeanMs, "stddev": &out.LatStdevMs, "min": &out.LatMinMs, "max": &out.LatMaxMs} {
-			if v, ok := m.Latency[k]; ok {
-				*dst = results.Ptr(v)
-			}
-		}
-		for k, v := range m.Latency {
-			if len(k) < 2 || k[0] != 'p' {
-				continue
-			}
-			q, ok := parseDec([]byte(strings.ReplaceAll(k[1:], "_", ".")), -2)
-			if !ok || q > 1 {
-				continue
-			}
-			out.Percentiles = append(out.Percentiles, results.Percentile{Quantile: q, LatencyMs: v})
-		}
-		pcts := out.Percentiles
-		out.Percentiles = []results.Percentile{}
-		sortPercentiles(pcts)
-		addPercentiles(&out, pcts)
-	}
-	if v, ok := m.Requests["stddev"]; ok {
-		notes = append(notes, fmt.Sprintf("requests sampled once per second: stdev %g", v))
-	}
-	if len(notes) > 0 {
-		out.Notes = results.Ptr(strings.Join(notes, "; "))
-	}
-	return out, nil
 }

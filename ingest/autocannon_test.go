@@ -44,7 +44,7 @@ func TestAutocannonBad(t *testing.T) {
 	checkCutBytes(t, "autocannon-json", "testdata/autocannon/real-mixed.json", 300)
 	in := "│ Stat    │ 2.5% │ 50%  │\n│ Latency │ 0 ms │ x ms │\n│ Stat      │ 1%      │\n│ Req/Sec   │ 1 │\n1k requests in 1s, 1 kB read\n"
 	_, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "a.txt"})
-	heyabWantSyntax(t, err, 2, "Latency cell")
+	wantSyntax(t, err, 2, "Latency cell")
 	for _, s := range []string{
 		"Running 10s test @ http://localhost:3000\n10 connections\n",
 		"251k requests in 10.05s, 27.9 MB read\n",
@@ -66,8 +66,8 @@ func FuzzAutocannon(f *testing.F) {
 		"│ Bytes/Sec │ 210 kB │ 210 kB │ 210 kB │ 538 kB │ 374 kB  │ 164 kB  │ 210 kB │\n│ Code │ Count │\n│ 200  │ 3656  │\n│ 500  │ 1828  │\n" +
 		"│ Percentile │ Latency (ms) │\n│ 0.001      │ 0            │\n│ 99.999     │ 55           │\n" +
 		"3656 2xx responses, 1828 non 2xx responses\n5k requests in 2.05s, 748 kB read\n100 errors (100 timeouts)\n"))
-	p := heyabParser(f, "autocannon")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "autocannon")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }
 
 // FuzzAutocannonJSON fuzzes the -j parser with small seeds.
@@ -75,6 +75,6 @@ func FuzzAutocannonJSON(f *testing.F) {
 	f.Add([]byte(`{"url":"http://h/","connections":2,"pipelining":1,"workers":0,"duration":3.02,"start":"2026-12-02T19:07:40.676Z",` +
 		`"errors":4,"timeouts":4,"non2xx":0,"latency":{"mean":0,"stddev":0,"min":0,"max":0,"p2_5":0,"p50":0,"p97_5":0,"p99":0},` +
 		`"requests":{"average":0,"total":0,"sent":6},"throughput":{"average":0,"total":0}}`))
-	p := heyabParser(f, "autocannon-json")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "autocannon-json")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }

@@ -48,12 +48,6 @@ import (
 // JSON object per run, {"spec": {...}, "result": {...}}, appended objects
 // being several runs. Latencies there are microseconds, and the
 // percentiles are printed only with -l.
-
-func init() {
-	Register(bombardierParser{})
-	Register(bombardierJSONParser{})
-}
-
 type bombardierParser struct{}
 
 // Name returns "bombardier".
@@ -63,10 +57,10 @@ func (bombardierParser) Name() string { return "bombardier" }
 type bombardierSection uint8
 
 const (
-	bsStats bombardierSection = iota
-	bsDist
-	bsCodes
-	bsErrors
+	bombardierSectionStats bombardierSection = iota
+	bombardierSectionDist
+	bombardierSectionCodes
+	bombardierSectionErrors
 )
 
 // bombardierIntro is what the command line and the intro line say.
@@ -151,7 +145,7 @@ func (st *bombardierState) line(b []byte, ln int) error {
 			return err
 		}
 		st.active = true
-		st.run = bombardierRun{intro: st.pending, startLine: ln, lastLine: ln, sec: bsStats, pcts: st.run.pcts[:0]}
+		st.run = bombardierRun{intro: st.pending, startLine: ln, lastLine: ln, sec: bombardierSectionStats, pcts: st.run.pcts[:0]}
 		if st.pending.line > 0 {
 			st.run.startLine = st.pending.line
 		}
@@ -290,11 +284,11 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 		}
 		r.latMean, r.latStdev, r.latMax, r.hasLat = v[0], v[1], v[2], true
 	case key == "Latency" && len(f) == 2 && string(f[1]) == "Distribution":
-		r.sec = bsDist
+		r.sec = bombardierSectionDist
 	case key == "HTTP" && len(f) == 2 && string(f[1]) == "codes:":
-		r.sec = bsCodes
+		r.sec = bombardierSectionCodes
 	case key == "Errors:" && len(f) == 1:
-		r.sec, r.hasErrSection = bsErrors, true
+		r.sec, r.hasErrSection = bombardierSectionErrors, true
 	case key == "Throughput:" && len(f) == 2:
 		tok := bytes.TrimSuffix(f[1], []byte("/s"))
 		v, ok := binaryBytes(tok)
@@ -305,7 +299,7 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 		}
 		r.lastLine = ln
 		return true, st.close()
-	case r.sec == bsDist && len(f) == 2 && bytes.HasSuffix(f[0], []byte("%")):
+	case r.sec == bombardierSectionDist && len(f) == 2 && bytes.HasSuffix(f[0], []byte("%")):
 		q, ok := parseDec(f[0][:len(f[0])-1], -2)
 		ms, k := timeMs(f[1])
 		if !ok || q > 1 || k != valOK {
@@ -313,7 +307,7 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 		} else if len(r.pcts) < maxPercentiles {
 			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
 		}
-	case r.sec == bsCodes && bytes.HasPrefix(s, []byte("1xx - ")):
+	case r.sec == bombardierSectionCodes && bytes.HasPrefix(s, []byte("1xx - ")):
 		// 1xx - 0, 2xx - 58518, 3xx - 0, 4xx - 0, 5xx - 0
 		for i, part := range bytes.Split(s, []byte(",")) {
 			k, v, ok := bytes.Cut(trimLeft(part), []byte(" - "))
@@ -325,13 +319,13 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 			r.codes[i] = n
 		}
 		r.hasCodes = true
-	case r.sec == bsCodes && key == "others" && len(f) == 3 && string(f[1]) == "-":
+	case r.sec == bombardierSectionCodes && key == "others" && len(f) == 3 && string(f[1]) == "-":
 		n, ok := parseUint(f[2])
 		if !ok {
 			r.malformed(ln, "others row")
 		}
 		r.others, r.hasOthers = n, ok
-	case r.sec == bsErrors && len(f) >= 3 && string(f[len(f)-2]) == "-":
+	case r.sec == bombardierSectionErrors && len(f) >= 3 && string(f[len(f)-2]) == "-":
 		n, ok := parseUint(f[len(f)-1])
 		if !ok {
 			return false, nil
@@ -426,157 +420,4 @@ func (st *bombardierState) build() results.RunWithPercentiles {
 	notes = append(notes, fmt.Sprintf("Reqs/sec sampled while running: stdev %g, max %g", r.rpsStdev, r.rpsMax))
 	out.Notes = results.Ptr(strings.Join(notes, "; "))
 	return out
-}
-
-type bombardierJSONParser struct{}
-
-// Name returns "bombardier-json".
-func (bombardierJSONParser) Name() string { return "bombardier-json" }
-
-// bombardierJSONPrefix starts every `bombardier -o json` object.
-var bombardierJSONPrefix = []byte(`{"spec":{"numberOfConnections":`)
-
-// Detect reports whether head starts with bombardier's JSON result.
-func (bombardierJSONParser) Detect(head []byte) bool {
-	head = jsonHead(head)
-	return bytes.HasPrefix(head, bombardierJSONPrefix) && bytes.Contains(head, []byte(`"result":{`))
-}
-
-// bombardierJSON is one object of `bombardier -o json`.
-type bombardierJSON struct {
-	Spec struct {
-		NumberOfConnections *int64   `json:"numberOfConnections"`
-		TestType            string   `json:"testType"`
-		NumberOfRequests    *int64   `json:"numberOfRequests"`
-		TestDurationSeconds *float64 `json:"testDurationSeconds"`
-		Method              string   `json:"method"`
-		URL                 string   `json:"url"`
-		TimeoutSeconds      *float64 `json:"timeoutSeconds"`
-		Rate                *float64 `json:"rate"`
-		Client              string   `json:"client"`
-	} `json:"spec"`
-	Result *struct {
-		BytesRead        *int64   `json:"bytesRead"`
-		TimeTakenSeconds *float64 `json:"timeTakenSeconds"`
-		Req1xx           *int64   `json:"req1xx"`
-		Req2xx           *int64   `json:"req2xx"`
-		Req3xx           *int64   `json:"req3xx"`
-		Req4xx           *int64   `json:"req4xx"`
-		Req5xx           *int64   `json:"req5xx"`
-		Others           *int64   `json:"others"`
-		Errors           []struct {
-			Description string `json:"description"`
-			Count       int64  `json:"count"`
-		} `json:"errors"`
-		Latency struct {
-			Mean        *float64           `json:"mean"`
-			Stddev      *float64           `json:"stddev"`
-			Max         *float64           `json:"max"`
-			Percentiles map[string]float64 `json:"percentiles"`
-		} `json:"latency"`
-		RPS struct {
-			Mean   *float64 `json:"mean"`
-			Stddev *float64 `json:"stddev"`
-			Max    *float64 `json:"max"`
-		} `json:"rps"`
-	} `json:"result"`
-}
-
-// Parse streams the runs of r, one per JSON object, to sink.
-func (bombardierJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	return jsonReports(ctx, r, opts, "bombardier-json", "bombardier JSON", func(m *bombardierJSON, line int, fill func(*results.RunWithPercentiles)) error {
-		out, err := m.run(line)
-		if err != nil {
-			return err
-		}
-		fill(&out)
-		return sink.Run(out)
-	})
-}
-
-// run converts one object; it reports what is missing or out of range.
-func (m *bombardierJSON) run(line int) (results.RunWithPercentiles, error) {
-	out := results.RunWithPercentiles{Run: results.Run{Tool: "bombardier", LoadModel: results.LoadClosed,
-		Target: m.Spec.URL, SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
-	res := m.Result
-	if res == nil || res.TimeTakenSeconds == nil || res.Req2xx == nil || res.Others == nil || res.RPS.Mean == nil {
-		return out, badJSON("object without its result (timeTakenSeconds, req2xx, others, rps)")
-	}
-	counts := []*int64{res.Req1xx, res.Req2xx, res.Req3xx, res.Req4xx, res.Req5xx, res.Others, res.BytesRead}
-	for _, p := range counts {
-		if p != nil && *p < 0 {
-			return out, badJSON("negative count %d", *p)
-		}
-	}
-	floats := []*float64{res.TimeTakenSeconds, res.RPS.Mean, res.RPS.Stddev, res.RPS.Max, res.Latency.Mean, res.Latency.Stddev,
-		res.Latency.Max, m.Spec.TestDurationSeconds, m.Spec.TimeoutSeconds, m.Spec.Rate}
-	for _, p := range floats {
-		if p != nil && !finite(*p) {
-			return out, badJSON("value %v out of range", *p)
-		}
-	}
-	val := func(p *int64) int64 {
-		if p == nil {
-			return 0
-		}
-		return *p
-	}
-	var notes []string
-	if n := m.Spec.NumberOfConnections; n != nil && *n > 0 {
-		out.Connections = results.Ptr(int32(min(*n, math.MaxInt32)))
-	}
-	if d := m.Spec.TestDurationSeconds; d != nil && *d > 0 && m.Spec.TestType == "timed" {
-		out.PlannedDurationS = results.Ptr(*d)
-	}
-	if t := m.Spec.TimeoutSeconds; t != nil && *t > 0 {
-		out.TimeoutS = results.Ptr(*t)
-	}
-	if r := m.Spec.Rate; r != nil && *r > 0 {
-		notes = append(notes, fmt.Sprintf("rate limited to %g requests/s (-r)", *r))
-	}
-	out.DurationS = *res.TimeTakenSeconds
-	out.RPS = *res.RPS.Mean
-	for _, p := range counts[:6] {
-		out.Requests = addSat(out.Requests, val(p))
-	}
-	non2xx := addSat(addSat(val(res.Req1xx), val(res.Req4xx)), val(res.Req5xx))
-	out.Non2xx = results.Ptr(non2xx)
-	out.Errors = addSat(non2xx, *res.Others)
-	var timeouts int64
-	for _, e := range res.Errors {
-		if e.Count > 0 && isTimeout(e.Description) {
-			timeouts = addSat(timeouts, e.Count)
-		}
-	}
-	out.Timeouts = results.Ptr(timeouts)
-	if res.BytesRead != nil {
-		out.BytesIn = results.Ptr(*res.BytesRead)
-		if out.DurationS > 0 {
-			out.TransferBPS = results.Ptr(float64(*res.BytesRead) / out.DurationS)
-		}
-	}
-	us := func(p *float64) *float64 {
-		if p == nil {
-			return nil
-		}
-		return results.Ptr(shiftDec(*p, -3))
-	}
-	out.LatMeanMs, out.LatStdevMs, out.LatMaxMs = us(res.Latency.Mean), us(res.Latency.Stddev), us(res.Latency.Max)
-	var pcts []results.Percentile
-	for k, v := range res.Latency.Percentiles {
-		q, ok := parseDec([]byte(k), -2)
-		if !ok || q > 1 || !finite(v) {
-			return out, badJSON("latency percentile %q: %v", k, v)
-		}
-		pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: shiftDec(v, -3)})
-	}
-	sortPercentiles(pcts)
-	addPercentiles(&out, pcts)
-	if res.RPS.Stddev != nil && res.RPS.Max != nil {
-		notes = append(notes, fmt.Sprintf("rps sampled while running: stdev %g, max %g", *res.RPS.Stddev, *res.RPS.Max))
-	}
-	if len(notes) > 0 {
-		out.Notes = results.Ptr(strings.Join(notes, "; "))
-	}
-	return out, nil
 }

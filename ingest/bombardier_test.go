@@ -33,10 +33,10 @@ func TestBombardier(t *testing.T) {
 		if r.Tool != "bombardier" || r.Requests != c.requests || r.Errors != c.errs || *r.Non2xx != c.non2xx || *r.Timeouts != c.timeouts {
 			t.Errorf("%s: tool %s requests %d errors %d non2xx %d timeouts %d", c.file, r.Tool, r.Requests, r.Errors, *r.Non2xx, *r.Timeouts)
 		}
-		if !heyabPtrEq(&r.DurationS, c.dur) || r.RPS != c.rps || !heyabPtrEq(r.LatMeanMs, c.mean) || *r.Connections != c.conns {
+		if !ptrEq(&r.DurationS, c.dur) || r.RPS != c.rps || !ptrEq(r.LatMeanMs, c.mean) || *r.Connections != c.conns {
 			t.Errorf("%s: duration %v rps %v mean %v connections %d", c.file, r.DurationS, r.RPS, *r.LatMeanMs, *r.Connections)
 		}
-		if c.p99 >= 0 && !heyabPtrEq(r.LatP99Ms, c.p99) || c.p99 < 0 && r.LatP99Ms != nil {
+		if c.p99 >= 0 && !ptrEq(r.LatP99Ms, c.p99) || c.p99 < 0 && r.LatP99Ms != nil {
 			t.Errorf("%s: p99 %v, want %v", c.file, r.LatP99Ms, c.p99)
 		}
 		if c.bps > 0 && (r.TransferBPS == nil || *r.TransferBPS < c.bps*0.999 || *r.TransferBPS > c.bps*1.001) {
@@ -66,7 +66,7 @@ func TestBombardierBad(t *testing.T) {
 		{"json negative", "\n" + `{"spec":{"numberOfConnections":1},"result":{"timeTakenSeconds":1,"req2xx":-1,"others":0,"rps":{"mean":1}}}`, 2},
 	} {
 		_, err := ParseAll(context.Background(), strings.NewReader(c.in), Options{Source: "b.txt"})
-		heyabWantSyntax(t, err, c.line, "")
+		wantSyntax(t, err, c.line, "")
 		if err != nil && !strings.HasPrefix(err.Error(), "b.txt:") {
 			t.Errorf("%s: %v does not name the file", c.name, err)
 		}
@@ -92,8 +92,8 @@ func FuzzBombardier(f *testing.F) {
 	f.Add([]byte("Bombarding http://h with 10 request(s) using 1 connection(s)\n 10 / 10 [===] 100.00% 37s Done!\nStatistics Avg Stdev Max\n" +
 		"  Reqs/sec 264560.00 10733.06 268434\n  Latency 471.00us 522.34us 51.00ms\n  HTTP codes:\n" +
 		"    1xx - 0, 2xx - 10, 3xx - 0, 4xx - 0, 5xx - 0\n    others - 0\n  Throughput: 292.92MB/s\n"))
-	p := heyabParser(f, "bombardier")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "bombardier")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }
 
 // FuzzBombardierJSON fuzzes the -o json parser with small seeds.
@@ -103,6 +103,6 @@ func FuzzBombardierJSON(f *testing.F) {
 		`"errors":[{"description":"timeout","count":4}],"latency":{"mean":2.5e+06,"stddev":2870,"max":2.51e+06,"percentiles":{"50":2510000}},` +
 		`"rps":{"mean":0.078,"stddev":0.77,"max":7.6}}}` + "\n"))
 	f.Add([]byte(`{"spec":{"numberOfConnections":8},"result":{"timeTakenSeconds":1e308,"req2xx":9223372036854775807,"others":1,"rps":{"mean":1}}}{"spec":{"numberOfConnections":1}}`))
-	p := heyabParser(f, "bombardier-json")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "bombardier-json")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }

@@ -2,8 +2,8 @@
 // it, streaming, into the normalized runs of package results.
 //
 // Detection looks at the content, never at a file name: Parse peeks at the
-// first MiB of its input and asks every registered Parser (see Register)
-// whether it recognizes it. Output may sit anywhere in a file: terminal
+// first MiB of its input and asks the parser of every format, in the
+// order of the list in formats.go (see Parsers), whether it recognizes it. Output may sit anywhere in a file: terminal
 // transcripts with prompts, markdown and blog posts with prose around the
 // runs, code fences, comment prefixes, CRLF line ends, UTF-16 with a byte
 // order mark; gzip and zstd inputs are decompressed as they stream. A
@@ -11,7 +11,8 @@
 // per-request logs also samples and series, built by the Requests
 // aggregator), with bounded memory, so files of any size can be read.
 //
-// Parsers in this package:
+// Formats in this package, each read by the parser in the file named
+// after it (formats.go lists them in the order Detect tries them):
 //
 //   - "wrk" reads the text output of wrk and wrk2 (Run.Tool tells them
 //     apart). Units are converted as SCHEMA.md says: latencies to ms,
@@ -90,4 +91,26 @@
 // valid gob stream followed by junk (every byte from the corrupt record on
 // counts), are rejected like many bad lines; below the limits the
 // malformed lines are counted and quoted in the notes.
+//
+// # Speed and memory
+//
+// The large inputs are per-request logs and long wrk transcripts; their
+// hot paths are written for speed without changing a result:
+//
+//   - vegeta JSON lines are cut into batches and decoded on parallel
+//     goroutines. A line in the one layout vegeta writes is read by a byte
+//     scan over its fixed keys (decodeVegetaJSONFast, with a fixed-layout
+//     RFC 3339 parser); any other line by the general decoder, and the
+//     tests and a fuzz target check that both give the same record
+//     wherever the fast one takes a line.
+//   - wrk text is cut into batches of lines (ending after a run when they
+//     can) parsed in parallel, each from the state of a start; a batch
+//     whose true starting state is not such a state is parsed again from
+//     it, so the runs and errors are those of one sequential pass.
+//   - The Requests aggregator keeps a run's latencies for exact
+//     percentiles in fixed blocks (up to 2^20), its windows' histograms
+//     sparse (hdrhistogram's PackedHistogram, same quantiles as a dense
+//     one; the latest four windows record into dense ones first), so memory
+//     grows neither with the log's duration nor, past the exact cap, with
+//     its length.
 package ingest

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"io"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -13,19 +14,61 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// Helpers shared by the line-based parsers of the formats added with
-// bombardier, autocannon, Artillery, siege, h2load, Fortio, ghz, oha and
-// Gatling.
+// Helpers shared by the parsers: the head of an input as Detect sees it,
+// the line-based parsers' loop, command lines, percentiles.
 
-// scanHead calls line with each line of head (the beginning of an input,
-// as Detect gets it) and its 1-based number, until done reports true.
+// headLines yields the lines of head (the beginning of an input, as
+// Detect gets it), without their '\n', with their 1-based numbers. The
+// last one may be cut off by the end of the head.
+func headLines(head []byte) iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
+		for ln := 1; len(head) > 0; ln++ {
+			var b []byte
+			if i := bytes.IndexByte(head, '\n'); i >= 0 {
+				b, head = head[:i], head[i+1:]
+			} else {
+				b, head = head, nil
+			}
+			if !yield(ln, b) {
+				return
+			}
+		}
+	}
+}
+
+// headNonBlank returns up to n non-blank lines at the start of head,
+// without line ends, surrounding blanks and a UTF-8 byte order mark.
+func headNonBlank(head []byte, n int) [][]byte {
+	var out [][]byte
+	for _, line := range headLines(bytes.TrimPrefix(head, utf8BOM)) {
+		if len(out) == n {
+			break
+		}
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// firstLine returns b up to its first '\n' (all of b when it has none).
+func firstLine(b []byte) []byte {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i]
+	}
+	return b
+}
+
+// utf8BOM is the UTF-8 encoding of a byte order mark.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// scanHead calls line with each line of head and its 1-based number,
+// until done reports true: the Detect of a line-based parser runs its
+// parsing state over the head.
 func scanHead(head []byte, line func(b []byte, ln int) error, done func() bool) {
-	for ln := 1; len(head) > 0 && !done(); ln++ {
-		var b []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			b, head = head[:i], head[i+1:]
-		} else {
-			b, head = head, nil
+	for ln, b := range headLines(head) {
+		if done() {
+			return
 		}
 		_ = line(b, ln)
 	}
@@ -140,4 +183,100 @@ func shiftDecString(s string, exp int) float64 {
 		return math.NaN()
 	}
 	return v
+}
+
+// shellWords splits a command line into words with shell quoting rules,
+// stopping at an unquoted pipe, list or redirection operator.
+func shellWords(s string) []string { return appendShellWords(make([]string, 0, 16), s) }
+
+// appendShellWords appends the words of s (see shellWords) to words. A
+// word without quotes or escapes is a substring of s; another costs one
+// allocation.
+func appendShellWords(words []string, s string) []string {
+	var buf [128]byte
+	for i := 0; i < len(s); {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		// Fast path: a word without quotes or escapes is a substring.
+		j := i
+		for j < len(s) && strings.IndexByte(" \t'\"\\|;&<>`", s[j]) < 0 {
+			j++
+		}
+		if j == len(s) || s[j] == ' ' || s[j] == '\t' {
+			words = append(words, s[i:j])
+			i = j
+			continue
+		}
+		if j == i && strings.IndexByte("|;&<>`", s[j]) >= 0 {
+			return words
+		}
+		cur := append(buf[:0], s[i:j]...)
+		i = j
+	word:
+		for ; i < len(s); i++ {
+			c := s[i]
+			switch c {
+			case ' ', '\t':
+				break word
+			case '\'':
+				k := strings.IndexByte(s[i+1:], '\'')
+				if k < 0 {
+					cur = append(cur, s[i+1:]...)
+					i = len(s)
+					break word
+				}
+				cur = append(cur, s[i+1:i+1+k]...)
+				i += k + 1
+			case '"':
+				for i++; i < len(s) && s[i] != '"'; i++ {
+					if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`+"`", s[i+1]) >= 0 {
+						i++
+					}
+					cur = append(cur, s[i])
+				}
+			case '\\':
+				if i+1 < len(s) {
+					i++
+					cur = append(cur, s[i])
+				}
+			case '|', ';', '&', '>', '<', '`':
+				return append(words, string(cur))
+			default:
+				cur = append(cur, c)
+			}
+		}
+		words = append(words, string(cur))
+	}
+	return words
+}
+
+// pctRow is a point of a latency distribution.
+type pctRow struct {
+	q, ms    float64
+	count    int64
+	hasCount bool
+}
+
+// maxPercentiles bounds the distribution points kept per run.
+const maxPercentiles = 100000
+
+// bracketedCount parses "[123]" into 123.
+func bracketedCount(b []byte) (int64, bool) {
+	if len(b) < 3 || b[0] != '[' || b[len(b)-1] != ']' {
+		return 0, false
+	}
+	return parseUint(b[1 : len(b)-1])
+}
+
+// firstNonBlank returns the first non-blank line of head without
+// surrounding whitespace (and without a UTF-8 byte order mark).
+func firstNonBlank(head []byte) []byte {
+	if l := headNonBlank(head, 1); len(l) > 0 {
+		return l[0]
+	}
+	return nil
 }

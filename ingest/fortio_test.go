@@ -30,7 +30,7 @@ func TestFortio(t *testing.T) {
 		if r.Tool != "fortio" || r.Requests != c.requests || r.Errors != c.errs || r.DurationS != c.dur || r.RPS != c.rps || *r.Connections != c.conns {
 			t.Errorf("%s: requests %d errors %d duration %v rps %v connections %d", c.file, r.Requests, r.Errors, r.DurationS, r.RPS, *r.Connections)
 		}
-		if !heyabPtrEq(r.LatMeanMs, c.mean) || c.p99 > 0 && !heyabPtrEq(r.LatP99Ms, c.p99) {
+		if !ptrEq(r.LatMeanMs, c.mean) || c.p99 > 0 && !ptrEq(r.LatP99Ms, c.p99) {
 			t.Errorf("%s: mean %v p99 %v", c.file, *r.LatMeanMs, r.LatP99Ms)
 		}
 		if c.target > 0 && (r.TargetRPS == nil || *r.TargetRPS != c.target) || c.target == 0 && r.TargetRPS != nil {
@@ -47,7 +47,7 @@ func TestFortioBad(t *testing.T) {
 	in := "Fortio 1.68.2 running at 50 queries per second, 2->2 procs, for 1s: http://h/\n" +
 		"Aggregated Function Time : count 50 avg 0.0005 +/- 0.001 min 8.9955e-05 max 0.0049 sum 0.0286\n# target 50% x\nAll done 50 calls (plus 2 warmup) 0.573 ms avg, 50.0 qps\n"
 	_, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "f.txt"})
-	heyabWantSyntax(t, err, 3, "target")
+	wantSyntax(t, err, 3, "target")
 	for _, s := range []string{
 		"Fortio 1.68.2 running at 50 queries per second, 2->2 procs, for 1s: http://h/\n",
 		"Aggregated Function Time : count 50 avg 0.0005 +/- 0.001 min 8.9955e-05 max 0.0049 sum 0.0286\n",
@@ -69,8 +69,8 @@ func FuzzFortio(f *testing.F) {
 		"Error cases : count 12 avg 0.50106503 +/- 0.0004941 min 0.500441453 max 0.502185503 sum 6.01278039\n# target 50% 0.501234\n" +
 		"Code  -1 : 12 (100.0 %)\nCode 200 : 1 (1 %)\nResponse Body/Total Sizes : count 12 avg 0 +/- 0 min 0 max 0 sum 1e300\n" +
 		"All done 12 calls (plus 2 warmup) 501.065 ms avg, 3.4 qps\n"))
-	p := heyabParser(f, "fortio")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "fortio")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }
 
 // FuzzFortioJSON fuzzes the JSON parser with small seeds.
@@ -80,6 +80,6 @@ func FuzzFortioJSON(f *testing.F) {
 		`"Sum":0.35,"Avg":0.0017,"StdDev":0.001,"Percentiles":[{"Percentile":50,"Value":0.0005},{"Percentile":99.9,"Value":0.02}]},` +
 		`"RetCodes":{"200":19,"-1":1},"Sizes":{"Count":20,"Sum":2600},"URL":"http://h/"}`))
 	f.Add([]byte(`{"RunType":"GRPC Ping","ActualQPS":1,"ActualDuration":1,"DurationHistogram":{"Count":1},"RetCodes":{"SERVING":1,"NOT_SERVING":2}}`))
-	p := heyabParser(f, "fortio-json")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "fortio-json")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }

@@ -6,33 +6,45 @@ import (
 	"testing"
 )
 
-// TestGatlingLog checks the runs of simulation.log files: requests,
-// KO errors, users, samples.
+// TestGatlingLog checks the runs of simulation.log files: one per RUN
+// record and request name (its endpoint, when there are several),
+// requests, KO errors, users, samples.
 func TestGatlingLog(t *testing.T) {
-	for _, c := range []struct {
-		file           string
+	type run struct {
+		endpoint       string
 		requests, errs int64
-		conns          int32
 		mean           float64
+	}
+	for _, c := range []struct {
+		file    string
+		conns   int32
+		runs    []run
+		samples int
 	}{
-		// 60 REQUEST records, all OK; at most 6 users active at once
-		{file: "francisco-3.9.5-simulation.log", requests: 60, conns: 6, mean: 15.583333333333334},
-		// one KO of two: 1573776125919-1573776120651 = 5268 ms, 1573776129161-1573776125622 = 3539 ms
-		{file: "sagemaker-3.2-edited-simulation.log", requests: 2, errs: 1, mean: (5268 + 3539) / 2.0},
+		// 60 REQUEST records, all OK, 20 of each request (means by awk over
+		// end - start); at most 6 users active at once
+		{file: "francisco-3.9.5-simulation.log", conns: 6, samples: 60, runs: []run{
+			{"01_Get_Specific_Post", 20, 0, 19.35}, {"02_Get_Comments_For_Post", 20, 0, 12}, {"03_Create_Post", 20, 0, 15.4}}},
+		// one request name; one KO of two: 1573776125919-1573776120651 = 5268 ms, 1573776129161-1573776125622 = 3539 ms
+		{file: "sagemaker-3.2-edited-simulation.log", samples: 2, runs: []run{{"", 2, 1, (5268 + 3539) / 2.0}}},
 	} {
 		var col collect
 		in := readPlain(t, "testdata/gatling/"+c.file)
-		if err := Parse(context.Background(), strings.NewReader(string(in)), Options{Source: c.file}, &col); err != nil || len(col.runs) != 1 {
+		if err := Parse(context.Background(), strings.NewReader(string(in)), Options{Source: c.file}, &col); err != nil || len(col.runs) != len(c.runs) {
 			t.Fatalf("%s: %d runs, err %v", c.file, len(col.runs), err)
 		}
-		r := col.runs[0]
-		if r.Tool != "gatling" || r.Requests != c.requests || r.Errors != c.errs || r.Non2xx != nil || r.BytesIn != nil || !r.HasSamples {
-			t.Errorf("%s: requests %d errors %d non2xx %v bytes %v", c.file, r.Requests, r.Errors, r.Non2xx, r.BytesIn)
+		for i, w := range c.runs {
+			r := col.runs[i]
+			if r.Tool != "gatling" || ptrString(r.Endpoint) != w.endpoint || r.Requests != w.requests || r.Errors != w.errs || r.Non2xx != nil ||
+				r.BytesIn != nil || !r.HasSamples || !ptrEq(r.LatMeanMs, w.mean) {
+				t.Errorf("%s run %d: endpoint %q requests %d errors %d non2xx %v bytes %v mean %v, want %+v", c.file, i,
+					ptrString(r.Endpoint), r.Requests, r.Errors, r.Non2xx, r.BytesIn, *r.LatMeanMs, w)
+			}
+			if c.conns > 0 && (r.Connections == nil || *r.Connections != c.conns) {
+				t.Errorf("%s run %d: connections %v", c.file, i, r.Connections)
+			}
 		}
-		if c.conns > 0 && (r.Connections == nil || *r.Connections != c.conns) || !heyabPtrEq(r.LatMeanMs, c.mean) {
-			t.Errorf("%s: connections %v mean %v", c.file, r.Connections, r.LatMeanMs)
-		}
-		if len(col.samples) != int(c.requests) {
+		if len(col.samples) != c.samples {
 			t.Errorf("%s: %d samples", c.file, len(col.samples))
 		}
 	}
@@ -74,10 +86,10 @@ func TestGatlingBad(t *testing.T) {
 	checkTruncated(t, "gatling", "testdata/gatling/gatling-issue3444.txt", 4)
 	in := "RUN\tS\ts\t1620982654518\t \t3.2.0\nREQUEST\t1\t\tn\t2000\t1000\tOK\t \nREQUEST\t1\t\tn\tx\ty\tKO\t \n"
 	_, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "simulation.log"})
-	heyabWantSyntax(t, err, 2, "ends (1000) before it starts (2000)")
+	wantSyntax(t, err, 2, "ends (1000) before it starts (2000)")
 	in = "---- Global Information ----\n> request count    x (OK=1 KO=0)\n"
 	_, err = ParseAll(context.Background(), strings.NewReader(in), Options{Source: "g.txt"})
-	heyabWantSyntax(t, err, 2, "request count")
+	wantSyntax(t, err, 2, "request count")
 	for _, s := range []string{
 		"RUN\tonly\n",
 		"RUN\ta\tb\tc\td\te\nREQUEST\t\n",
@@ -96,8 +108,8 @@ func FuzzGatlingLog(f *testing.F) {
 		"REQUEST\t\tget\t1767825935194\t1767825935216\tOK\t \nGROUP\tg\t1767825935194\t1767825935216\t22\tOK\n" +
 		"REQUEST\t\tpost\t1767825935194\t1767825935294\tKO\tstatus.find.in(200), but actually found 503\nERROR\tboom\t1767825935300\n" +
 		"USER\tscn\tEND\t1767825937971\nREQUEST\t7\t\told\t1573776120651\t1573776120652\t1573776120653\t1573776125919\tOK\t \n"))
-	p := heyabParser(f, "gatling-log")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "gatling-log")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }
 
 // FuzzGatling fuzzes the console parser with small seeds.
@@ -108,6 +120,6 @@ func FuzzGatling(f *testing.F) {
 		"> response time 50th percentile 129 (OK=141 KO=70)\n> 99th percentile 544 (OK=1137 KO=169)\n" +
 		"> mean requests/sec                                 40.241 (OK=19.143 KO=21.097)\n---- Response Time Distribution ----\n" +
 		"> t < 800 ms  4488 ( 47%)\n---- Errors ----\n> status.find.is(200), but actually found 403  4962 (99,24%)\n=====\n"))
-	p := heyabParser(f, "gatling")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "gatling")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }

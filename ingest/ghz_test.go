@@ -32,10 +32,10 @@ func TestGhz(t *testing.T) {
 		if r.Tool != "ghz" || r.Requests != c.requests || r.Errors != c.errs || *r.Timeouts != c.timeouts || r.Non2xx != nil {
 			t.Errorf("%s: requests %d errors %d timeouts %d non2xx %v", c.file, r.Requests, r.Errors, *r.Timeouts, r.Non2xx)
 		}
-		if !heyabPtrEq(&r.DurationS, c.dur) || !heyabPtrEq(&r.RPS, c.rps) || r.HasSamples != c.samples || c.samples != (len(col.samples) == int(c.requests)) {
+		if !ptrEq(&r.DurationS, c.dur) || !ptrEq(&r.RPS, c.rps) || r.HasSamples != c.samples || c.samples != (len(col.samples) == int(c.requests)) {
 			t.Errorf("%s: duration %v rps %v samples %d", c.file, r.DurationS, r.RPS, len(col.samples))
 		}
-		if c.mean < 0 && (r.LatMeanMs != nil || r.LatP99Ms != nil) || c.mean >= 0 && (!heyabPtrEq(r.LatMeanMs, c.mean) || !heyabPtrEq(r.LatP99Ms, c.p99)) {
+		if c.mean < 0 && (r.LatMeanMs != nil || r.LatP99Ms != nil) || c.mean >= 0 && (!ptrEq(r.LatMeanMs, c.mean) || !ptrEq(r.LatP99Ms, c.p99)) {
 			t.Errorf("%s: mean %v p99 %v", c.file, r.LatMeanMs, r.LatP99Ms)
 		}
 		if r.Target != "127.0.0.1:19360" && r.Target != "127.0.0.1:19361" || r.BytesIn != nil {
@@ -51,7 +51,7 @@ func TestGhzBad(t *testing.T) {
 	checkCutBytes(t, "ghz-json", "testdata/ghz/real-errors.json", 300, 2000)
 	in := "Summary:\n  Count:\t400\n  Total:\t199.51 ms\n  Slowest:\t7.33 parsecs\n"
 	_, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "g.txt"})
-	heyabWantSyntax(t, err, 4, "Slowest")
+	wantSyntax(t, err, 4, "Slowest")
 	for _, s := range []string{
 		"Summary:\n  Total:\t0.0183 secs\n  Slowest:\t0.0074 secs\n  Requests/sec:\t10913.3967\n",
 		"Summary:\n  Count: many\n",
@@ -69,8 +69,8 @@ func FuzzGhz(f *testing.F) {
 		"  Slowest:\t13.50 ms\n  Fastest:\t1.47 ms\n  Average:\t2.39 ms\n  Requests/sec:\t198.69\n\nResponse time histogram:\n  1.474 [1]\t|\n" +
 		"  2.676 [261]\t|∎∎∎∎\n\nLatency distribution:\n  10 % in 1.61 ms \n  99 % in 11.04 ms \n\nStatus code distribution:\n" +
 		"  [OK]            319 responses   \n  [DeadlineExceeded]   81 responses    \n\nError distribution:\n  [81]   rpc error: code = DeadlineExceeded desc = x\n"))
-	p := heyabParser(f, "ghz")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "ghz")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }
 
 // FuzzGhzJSON fuzzes the JSON parser with small seeds.
@@ -81,6 +81,6 @@ func FuzzGhzJSON(f *testing.F) {
 		`"details":[{"timestamp":"2026-12-02T19:14:07.296649598Z","latency":1000136988,"error":"rpc error: code = DeadlineExceeded","status":"DeadlineExceeded"},` +
 		`{"timestamp":"2026-12-02T19:14:07.3Z","latency":1000208525,"error":"","status":"OK"},{"timestamp":"x","latency":-1}]}`))
 	f.Add([]byte(`{"options":{"host":"h:1"},"count":1,"total":1,"rps":1,"statusCodeDistribution":{"OK":1},"latencyDistribution":null,"average":5,"details":null}`))
-	p := heyabParser(f, "ghz-json")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "ghz-json")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }

@@ -39,9 +39,6 @@ import (
 // "finished" line (binary units: 1KB = 1024 B). Timing-based tests (-D)
 // count only the main duration: duration_s is it, the warm-up left out.
 // The target comes from the command line, when shown.
-
-func init() { Register(h2loadParser{}) }
-
 type h2loadParser struct{}
 
 // Name returns "h2load".

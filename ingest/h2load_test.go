@@ -87,6 +87,6 @@ func FuzzH2load(f *testing.F) {
 		"finished in 3.00s, 0.00 req/s, 0B/s\nrequests: 20 total, 0 started, 0 done, 0 succeeded, 20 failed, 20 errored, 0 timeout\n" +
 		"status codes: 0 2xx, 0 3xx, 0 4xx, 0 5xx\ntraffic: 0B (0) total, 0B (0) headers (space savings 0.00%), 0B (0) data\n" +
 		"time for request:        0us         0us         0us         0us     0.00%\nreq/s           :       0.00        0.00        0.00        0.00   100.00%\n"))
-	p := heyabParser(f, "h2load")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "h2load")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }

@@ -49,9 +49,6 @@ import (
 // oha (github.com/hatoo/oha) prints a look-alike block (Summary: ...
 // Requests/sec:); a block with oha's markers (Success rate:, Size/sec:,
 // Response time distribution:, sizes in KiB/MiB) is skipped.
-
-func init() { Register(heyParser{}) }
-
 type heyParser struct{}
 
 // Name returns "hey".
@@ -64,24 +61,24 @@ const heyMaxResults = 1_000_000
 type heySection uint8
 
 const (
-	hsNone heySection = iota
-	hsSummary
-	hsHist
-	hsLat
-	hsDetails
-	hsStatus
-	hsErrors
+	heySectionNone heySection = iota
+	heySectionSummary
+	heySectionHist
+	heySectionLat
+	heySectionDetails
+	heySectionStatus
+	heySectionErrors
 )
 
 // Summary keys, as bits of heyRun.keys.
 const (
-	hkTotal = 1 << iota
-	hkSlowest
-	hkFastest
-	hkAverage
-	hkRPS
-	hkData
-	hkSize
+	heyKeyTotal = 1 << iota
+	heyKeySlowest
+	heyKeyFastest
+	heyKeyAverage
+	heyKeyRPS
+	heyKeyData
+	heyKeySize
 )
 
 // heyRun accumulates one block.
@@ -126,17 +123,7 @@ type heyState struct {
 // Slowest, Fastest and Average, all in seconds, without oha's markers.
 func (heyParser) Detect(head []byte) bool {
 	st := &heyState{detect: true}
-	ln := 0
-	for len(head) > 0 && !st.found {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
-		ln++
-		_ = st.line(line, ln)
-	}
+	scanHead(head, st.line, func() bool { return st.found })
 	if !st.found {
 		_ = st.close()
 	}
@@ -171,14 +158,6 @@ func heySecs(f [][]byte, i int) (ms float64, nan, ok bool) {
 	return ms, false, ok
 }
 
-// heyBracketed parses "[123]" into 123.
-func heyBracketed(b []byte) (int64, bool) {
-	if len(b) < 3 || b[0] != '[' || b[len(b)-1] != ']' {
-		return 0, false
-	}
-	return parseUint(b[1 : len(b)-1])
-}
-
 // line handles one input line.
 func (st *heyState) line(b []byte, ln int) error {
 	s := normalize(b)
@@ -193,8 +172,8 @@ func (st *heyState) line(b []byte, ln int) error {
 	}
 	r := &st.run
 	if len(s) == 0 {
-		if st.active && r.sec != hsSummary && r.sec != hsNone {
-			r.sec = hsNone
+		if st.active && r.sec != heySectionSummary && r.sec != heySectionNone {
+			r.sec = heySectionNone
 		}
 		return nil
 	}
@@ -217,39 +196,39 @@ func (st *heyState) line(b []byte, ln int) error {
 		return nil
 	}
 	switch r.sec {
-	case hsSummary:
+	case heySectionSummary:
 		if st.summaryKey(f) {
 			r.lastLine = ln
 			return nil
 		}
-	case hsHist:
+	case heySectionHist:
 		// 0.000 [1]	|■■■
 		if len(f) >= 2 {
 			if _, ok := parseDec(f[0], 0); ok {
-				if n, ok := heyBracketed(f[1]); ok {
+				if n, ok := bracketedCount(f[1]); ok {
 					r.hist = addSat(r.hist, n)
 					r.lastLine = ln
 					return nil
 				}
 			}
 		}
-		r.sec = hsNone
-	case hsLat:
+		r.sec = heySectionNone
+	case heySectionLat:
 		// 10% in 0.0009 secs, 10%% in hey 0.1.5
 		if len(f) == 4 && string(f[1]) == "in" {
 			st.latRow(f, ln)
 			return nil
 		}
-		r.sec = hsNone
-	case hsDetails:
+		r.sec = heySectionNone
+	case heySectionDetails:
 		if heyDetailRow(f) {
 			r.lastLine = ln
 			return nil
 		}
-		r.sec = hsNone
-	case hsStatus:
+		r.sec = heySectionNone
+	case heySectionStatus:
 		if len(f) == 3 && string(f[2]) == "responses" {
-			code, ok1 := heyBracketed(f[0])
+			code, ok1 := bracketedCount(f[0])
 			n, ok2 := parseUint(f[1])
 			if ok1 && ok2 && code <= 999 {
 				r.recorded = addSat(r.recorded, n)
@@ -263,10 +242,10 @@ func (st *heyState) line(b []byte, ln int) error {
 			r.malformed(ln, "status code row "+strconv.Quote(string(s)))
 			return nil
 		}
-		r.sec = hsNone
-	case hsErrors:
+		r.sec = heySectionNone
+	case heySectionErrors:
 		if len(f) >= 2 {
-			if n, ok := heyBracketed(f[0]); ok {
+			if n, ok := bracketedCount(f[0]); ok {
 				r.errs = addSat(r.errs, n)
 				if isTimeout(string(rest(s, f[1]))) {
 					r.timeouts = addSat(r.timeouts, n)
@@ -276,11 +255,11 @@ func (st *heyState) line(b []byte, ln int) error {
 				return nil
 			}
 		}
-		r.sec = hsNone
+		r.sec = heySectionNone
 	}
 	// A hey command after a complete block (or in a block that is no hey
 	// output) starts the next run.
-	if r.keys&hkTotal != 0 && r.keys&hkRPS != 0 || r.keys == 0 {
+	if r.keys&heyKeyTotal != 0 && r.keys&heyKeyRPS != 0 || r.keys == 0 {
 		if i := findCommand(s, isHeyExe); i >= 0 {
 			if c, ok := parseHeyCommand(string(s[i:]), ln); ok {
 				if err := st.close(); err != nil {
@@ -311,30 +290,30 @@ func (st *heyState) section(f [][]byte, ln int) bool {
 		if len(f) == 3 && string(f[1]) == "time" {
 			switch string(f[2]) {
 			case "histogram:":
-				sec = hsHist
+				sec = heySectionHist
 			case "distribution:": // oha
 				r.oha = true
-				sec = hsLat
+				sec = heySectionLat
 			}
 		}
 	case "Latency":
 		if len(f) == 2 && string(f[1]) == "distribution:" {
-			sec = hsLat
+			sec = heySectionLat
 		}
 	case "Details":
 		if len(f) >= 2 && bytes.HasPrefix(f[1], []byte("(average")) {
-			sec = hsDetails
+			sec = heySectionDetails
 		}
 	case "Status":
 		if len(f) == 3 && string(f[1]) == "code" && string(f[2]) == "distribution:" {
-			sec = hsStatus
+			sec = heySectionStatus
 		}
 	case "Error":
 		if len(f) == 2 && string(f[1]) == "distribution:" {
-			sec = hsErrors
+			sec = heySectionErrors
 		}
 	}
-	if sec == hsNone {
+	if sec == heySectionNone {
 		return false
 	}
 	r.sec = sec
@@ -358,7 +337,7 @@ func (st *heyState) summaryKey(f [][]byte) bool {
 				}
 				if n, ok := parseUint(f[2]); ok {
 					r.totalData = n
-					r.keys |= hkData
+					r.keys |= heyKeyData
 					return true
 				}
 			}
@@ -371,7 +350,7 @@ func (st *heyState) summaryKey(f [][]byte) bool {
 				}
 				if n, ok := parseUint(f[1]); ok {
 					r.sizeReq = n
-					r.keys |= hkSize
+					r.keys |= heyKeySize
 					return true
 				}
 			}
@@ -384,11 +363,11 @@ func (st *heyState) summaryKey(f [][]byte) bool {
 	if key == "Requests/sec:" && len(f) == 2 {
 		if v, ok := parseDec(f[1], 0); ok {
 			r.rps = v
-			r.keys |= hkRPS
+			r.keys |= heyKeyRPS
 			return true
 		}
 		if isNaN(f[1]) || strings.Contains(string(f[1]), "Inf") {
-			r.keys |= hkRPS
+			r.keys |= heyKeyRPS
 			return true
 		}
 		return false
@@ -397,13 +376,13 @@ func (st *heyState) summaryKey(f [][]byte) bool {
 	var dst *float64
 	switch key {
 	case "Total:":
-		bit, dst = hkTotal, &r.total
+		bit, dst = heyKeyTotal, &r.total
 	case "Slowest:":
-		bit, dst = hkSlowest, &r.slowest
+		bit, dst = heyKeySlowest, &r.slowest
 	case "Fastest:":
-		bit, dst = hkFastest, &r.fastest
+		bit, dst = heyKeyFastest, &r.fastest
 	case "Average:":
-		bit, dst = hkAverage, &r.average
+		bit, dst = heyKeyAverage, &r.average
 	default:
 		return false
 	}
@@ -416,7 +395,7 @@ func (st *heyState) summaryKey(f [][]byte) bool {
 	}
 	r.keys |= bit
 	*dst = v
-	if nan && bit == hkAverage {
+	if nan && bit == heyKeyAverage {
 		r.averageNaN = true
 	}
 	return true
@@ -482,7 +461,7 @@ func (r *heyRun) malformed(ln int, msg string) {
 // start begins a block at its Summary line.
 func (st *heyState) start(ln int) {
 	st.active = true
-	st.run = heyRun{startLine: ln, firstLine: ln, lastLine: ln, sec: hsSummary, pcts: st.run.pcts[:0]}
+	st.run = heyRun{startLine: ln, firstLine: ln, lastLine: ln, sec: heySectionSummary, pcts: st.run.pcts[:0]}
 	if c := st.pending; c != nil && !c.csv {
 		st.run.cmd = c
 		st.run.startLine = c.line
@@ -497,12 +476,12 @@ func (r *heyRun) isHey() (hey, complete bool) {
 		return false, false
 	}
 	n := 0
-	for _, b := range []uint8{hkTotal, hkSlowest, hkFastest, hkAverage, hkRPS} {
+	for _, b := range []uint8{heyKeyTotal, heyKeySlowest, heyKeyFastest, heyKeyAverage, heyKeyRPS} {
 		if r.keys&b != 0 {
 			n++
 		}
 	}
-	complete = r.keys&hkTotal != 0 && r.keys&hkRPS != 0 && n >= 4
+	complete = r.keys&heyKeyTotal != 0 && r.keys&heyKeyRPS != 0 && n >= 4
 	return complete || n >= 2, complete
 }
 
@@ -567,7 +546,7 @@ func (st *heyState) build() results.RunWithPercentiles {
 	durS := r.total / 1000
 	est := r.rps * durS
 	tol := 1 + r.rps*1e-4 + durS*1e-4 + est*1e-5
-	hasStatus := r.sections&(1<<hsStatus) != 0
+	hasStatus := r.sections&(1<<heySectionStatus) != 0
 	n := addSat(r.recorded, r.errs)
 	meanFix := 1.0 // factor for hey's Average when it is inflated by its cap
 	switch {
@@ -591,7 +570,7 @@ func (st *heyState) build() results.RunWithPercentiles {
 		// hey sums the latencies of every successful response but divides
 		// by the results it kept (at most 1,000,000): its Average is the
 		// true mean times successes/kept. Corrected like the count.
-		if ok := n - r.errs; ok > r.recorded && r.keys&hkAverage != 0 && !r.averageNaN {
+		if ok := n - r.errs; ok > r.recorded && r.keys&heyKeyAverage != 0 && !r.averageNaN {
 			meanFix = float64(r.recorded) / float64(ok)
 			notes = append(notes, fmt.Sprintf("hey's Average (%s ms) sums all %d successful responses over the %d it kept: mean latency corrected by x%.6g",
 				strconv.FormatFloat(r.average, 'g', 6, 64), ok, r.recorded, meanFix))
@@ -605,7 +584,7 @@ func (st *heyState) build() results.RunWithPercentiles {
 		out.Non2xx = results.Ptr(r.non2xx)
 		out.Timeouts = results.Ptr(r.timeouts)
 	}
-	if r.keys&hkData != 0 {
+	if r.keys&heyKeyData != 0 {
 		out.BytesIn = results.Ptr(r.totalData)
 		if durS > 0 {
 			out.TransferBPS = results.Ptr(float64(r.totalData) / durS)
@@ -614,13 +593,13 @@ func (st *heyState) build() results.RunWithPercentiles {
 	// Latency: meaningful when responses were recorded (all failed: hey
 	// prints Average NaN and 0.0000 for the others).
 	if (r.recorded > 0 || !hasStatus) && !r.averageNaN {
-		if r.keys&hkAverage != 0 {
+		if r.keys&heyKeyAverage != 0 {
 			out.LatMeanMs = results.Ptr(r.average * meanFix)
 		}
-		if r.keys&hkFastest != 0 {
+		if r.keys&heyKeyFastest != 0 {
 			out.LatMinMs = results.Ptr(r.fastest)
 		}
-		if r.keys&hkSlowest != 0 {
+		if r.keys&heyKeySlowest != 0 {
 			out.LatMaxMs = results.Ptr(r.slowest)
 		}
 	}

@@ -16,11 +16,11 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// heyabParsers are the parsers of hey and ab output.
-var heyabParsers = []string{"hey", "hey-csv", "ab", "ab-gnuplot", "ab-csv"}
+// heyABFormats are the parsers of hey and ab output.
+var heyABFormats = []string{"hey", "hey-csv", "ab", "ab-gnuplot", "ab-csv"}
 
-// heyabParser returns the registered parser of that name.
-func heyabParser(t testing.TB, name string) Parser {
+// parserNamed returns the registered parser of that name.
+func parserNamed(t testing.TB, name string) Parser {
 	t.Helper()
 	for _, p := range Parsers() {
 		if p.Name() == name {
@@ -31,8 +31,8 @@ func heyabParser(t testing.TB, name string) Parser {
 	return nil
 }
 
-// heyabDetectFile detects the format of a file as Parse does (decompressed).
-func heyabDetectFile(t testing.TB, path string) (Parser, error) {
+// detectFile detects the format of a file as Parse does (decompressed).
+func detectFile(t testing.TB, path string) (Parser, error) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -48,17 +48,17 @@ func heyabDetectFile(t testing.TB, path string) (Parser, error) {
 	return Detect(head)
 }
 
-// heyabParseString parses in with every registered parser tried, keeping
+// parseString parses in with every registered parser tried, keeping
 // samples and series too.
-func heyabParseString(in string, opts Options) (*collect, error) {
+func parseString(in string, opts Options) (*collect, error) {
 	var c collect
 	err := Parse(context.Background(), strings.NewReader(in), opts, &c)
 	return &c, err
 }
 
-// heyabWantSyntax fails unless err is a *SyntaxError at line whose message
+// wantSyntax fails unless err is a *SyntaxError at line whose message
 // contains msg.
-func heyabWantSyntax(t *testing.T, err error, line int, msg string) {
+func wantSyntax(t *testing.T, err error, line int, msg string) {
 	t.Helper()
 	var se *SyntaxError
 	if !errors.As(err, &se) {
@@ -69,7 +69,7 @@ func heyabWantSyntax(t *testing.T, err error, line int, msg string) {
 	}
 }
 
-func heyabPtrEq(p *float64, v float64) bool { return p != nil && math.Abs(*p-v) < 1e-9 }
+func ptrEq(p *float64, v float64) bool { return p != nil && math.Abs(*p-v) < 1e-9 }
 
 // TestHeyABDetect: each input of testdata/hey and testdata/ab is taken by
 // the parser of its format, the hey and ab samples of notwrk too, and no
@@ -104,7 +104,7 @@ func TestHeyABDetect(t *testing.T) {
 				n++
 			}
 			w := want(filepath.Base(dir), in)
-			p, err := heyabDetectFile(t, in)
+			p, err := detectFile(t, in)
 			got := ""
 			if err == nil {
 				got = p.Name()
@@ -112,7 +112,7 @@ func TestHeyABDetect(t *testing.T) {
 			if w != "" && got != w {
 				t.Errorf("%s: detected as %q (%v), want %q", in, got, err, w)
 			}
-			if w == "" && slices.Contains(heyabParsers, got) {
+			if w == "" && slices.Contains(heyABFormats, got) {
 				t.Errorf("%s: claimed by %s", in, got)
 			}
 		}
@@ -134,7 +134,7 @@ func TestHeyABDetect(t *testing.T) {
 		"Percentage served,Time in ms\n5,1.0\n",                             // not ab -e's first row
 		"We ran hey with 50 workers. Summary: it was fast. Total: 3 secs\n", // prose
 	} {
-		if p, err := Detect([]byte(s)); err == nil && slices.Contains(heyabParsers, p.Name()) {
+		if p, err := Detect([]byte(s)); err == nil && slices.Contains(heyABFormats, p.Name()) {
 			t.Errorf("%q detected as %s", s, p.Name())
 		}
 	}
@@ -149,8 +149,8 @@ func TestHeyRuns(t *testing.T) {
 	r := runs[0]
 	if r.Tool != "hey" || r.LoadModel != results.LoadClosed || r.Target != "http://127.0.0.1:8080" || r.Label != "127.0.0.1:8080" ||
 		r.Connections == nil || *r.Connections != 50 || r.Requests != 200 || r.Errors != 0 || r.RPS != 10913.3967 || r.DurationS != 0.0183 ||
-		!heyabPtrEq(r.LatMeanMs, 2.7) || !heyabPtrEq(r.LatMinMs, 0.4) || !heyabPtrEq(r.LatMaxMs, 7.4) || !heyabPtrEq(r.LatP50Ms, 2.3) || !heyabPtrEq(r.LatP90Ms, 5.3) ||
-		!heyabPtrEq(r.LatP99Ms, 6.6) || r.BytesIn == nil || *r.BytesIn != 122400 || r.SourceLine != 1 || r.Command == nil || *r.Command != "hey -c 50 -n 200 http://127.0.0.1:8080" {
+		!ptrEq(r.LatMeanMs, 2.7) || !ptrEq(r.LatMinMs, 0.4) || !ptrEq(r.LatMaxMs, 7.4) || !ptrEq(r.LatP50Ms, 2.3) || !ptrEq(r.LatP90Ms, 5.3) ||
+		!ptrEq(r.LatP99Ms, 6.6) || r.BytesIn == nil || *r.BytesIn != 122400 || r.SourceLine != 1 || r.Command == nil || *r.Command != "hey -c 50 -n 200 http://127.0.0.1:8080" {
 		t.Errorf("hey_01: %+v", r.Run)
 	}
 	if len(r.Percentiles) != 7 || r.Percentiles[0].Quantile != 0.1 || r.Percentiles[0].LatencyMs != 0.9 || r.Percentiles[6].Quantile != 0.99 {
@@ -164,7 +164,7 @@ func TestHeyRuns(t *testing.T) {
 		t.Fatalf("hey_03: %d runs, err %v", len(runs), err)
 	}
 	if runs[0].Label != "hey_03" || runs[0].Target != "" || runs[0].Connections != nil || runs[0].Requests != 50 || runs[1].DurationS != 5.0027 ||
-		runs[0].SourceLine != 9 || runs[1].SourceLine != 24 || len(runs[0].Percentiles) != 0 || !heyabPtrEq(runs[1].LatMaxMs, 5.9) {
+		runs[0].SourceLine != 9 || runs[1].SourceLine != 24 || len(runs[0].Percentiles) != 0 || !ptrEq(runs[1].LatMaxMs, 5.9) {
 		t.Errorf("hey_03: %+v / %+v", runs[0].Run, runs[1].Run)
 	}
 
@@ -229,7 +229,7 @@ func heySummary(total, rps string, status, errs string) string {
 func TestHeyVariants(t *testing.T) {
 	opts := Options{Source: "x.txt"}
 	// hey keeps at most 1,000,000 results: requests from Requests/sec × Total.
-	c, err := heyabParseString(heySummary("100.0000", "15000.0000", "  [200]\t1000000 responses", ""), opts)
+	c, err := parseString(heySummary("100.0000", "15000.0000", "  [200]\t1000000 responses", ""), opts)
 	if err != nil || len(c.runs) != 1 {
 		t.Fatalf("cap: %v", err)
 	}
@@ -242,18 +242,18 @@ func TestHeyVariants(t *testing.T) {
 		t.Errorf("cap: mean %v notes %v", r.LatMeanMs, *r.Notes)
 	}
 	// With 100,000 errors among the 1,500,000: 1,400,000 successes.
-	c, _ = heyabParseString(heySummary("100.0000", "15000.0000", "  [200]\t1000000 responses",
+	c, _ = parseString(heySummary("100.0000", "15000.0000", "  [200]\t1000000 responses",
 		"Error distribution:\n  [100000]\tGet \"http://h/\": EOF"), opts)
 	if r := c.runs[0]; r.LatMeanMs == nil || math.Abs(*r.LatMeanMs-1.0/1.4) > 1e-12 || r.Errors != 100000 {
 		t.Errorf("cap with errors: %+v mean %v", r.Run, r.LatMeanMs)
 	}
 	// Counts that disagree otherwise are noted.
-	c, _ = heyabParseString(heySummary("1.0000", "500.0000", "  [200]\t100 responses", ""), opts)
+	c, _ = parseString(heySummary("1.0000", "500.0000", "  [200]\t100 responses", ""), opts)
 	if r := c.runs[0]; r.Requests != 100 || r.Notes == nil || !strings.Contains(*r.Notes, "disagree") {
 		t.Errorf("disagree: %+v", r.Run)
 	}
 	// 3xx are no errors, 1xx, 4xx and 5xx are; errors add up.
-	c, _ = heyabParseString(heySummary("1.0000", "110.0000", "  [200]\t50 responses\n  [302]\t20 responses\n  [404]\t10 responses\n  [503]\t20 responses",
+	c, _ = parseString(heySummary("1.0000", "110.0000", "  [200]\t50 responses\n  [302]\t20 responses\n  [404]\t10 responses\n  [503]\t20 responses",
 		"Error distribution:\n  [7]\tGet \"http://h/\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)\n  [3]\tGet \"http://h/\": EOF"), opts)
 	if r := c.runs[0]; r.Requests != 110 || r.Errors != 40 || *r.Non2xx != 30 || *r.Timeouts != 7 || r.Notes != nil {
 		t.Errorf("status mix: %+v notes %v", r.Run, r.Notes)
@@ -264,27 +264,27 @@ func TestHeyVariants(t *testing.T) {
 	in := string(oha) + "\n    $ ./hey_linux_amd64 -z 5s -c=8 -t 0 -q 10 'http://h:81/x?a=1&b=2' > out\n" + strings.ReplaceAll(
 		strings.ReplaceAll(heySummary("5.0000", "80.0000", "  [200] 400 responses", ""), "\t", "   "), "%%", "%")
 	in = strings.ReplaceAll(in, "\n", "\n    ")
-	c, err = heyabParseString(in, opts)
+	c, err = parseString(in, opts)
 	if err != nil || len(c.runs) != 1 {
 		t.Fatalf("indented: %d runs, %v", len(c.runs), err)
 	}
 	r := c.runs[0]
 	if r.Target != "http://h:81/x?a=1&b=2" || *r.Connections != 8 || *r.PlannedDurationS != 5 || r.TimeoutS != nil || r.Requests != 400 ||
-		!heyabPtrEq(r.LatP99Ms, 9) || len(r.Percentiles) != 3 || r.Label != "h:81" {
+		!ptrEq(r.LatP99Ms, 9) || len(r.Percentiles) != 3 || r.Label != "h:81" {
 		t.Errorf("indented: %+v", r.Run)
 	}
 	// The oha report alone is no hey output (it is oha's).
-	if err := heyabParser(t, "hey").Parse(context.Background(), strings.NewReader(string(oha)), opts, &collect{}); !errors.Is(err, ErrNoOutput) {
+	if err := parserNamed(t, "hey").Parse(context.Background(), strings.NewReader(string(oha)), opts, &collect{}); !errors.Is(err, ErrNoOutput) {
 		t.Errorf("oha: %v", err)
 	}
 	// A summary cut before Requests/sec (not detected: the parser itself).
-	err = heyabParser(t, "hey").Parse(context.Background(), strings.NewReader("text\nSummary:\n  Total:\t1.0 secs\n  Slowest:\t0.1 secs\n"), opts, &collect{})
-	heyabWantSyntax(t, err, 4, "without its Total, Requests/sec")
+	err = parserNamed(t, "hey").Parse(context.Background(), strings.NewReader("text\nSummary:\n  Total:\t1.0 secs\n  Slowest:\t0.1 secs\n"), opts, &collect{})
+	wantSyntax(t, err, 4, "without its Total, Requests/sec")
 	// A malformed status row.
-	_, err = heyabParseString(heySummary("1.0000", "100.0000", "  [200]\tmany responses", ""), opts)
-	heyabWantSyntax(t, err, 17, "status code row")
+	_, err = parseString(heySummary("1.0000", "100.0000", "  [200]\tmany responses", ""), opts)
+	wantSyntax(t, err, 17, "status code row")
 	// Another Summary block (prose) does not take the command away.
-	c, err = heyabParseString("hey -c 3 http://a:1/\nSummary:\nall good\nSummary:\n"+strings.TrimPrefix(heySummary("1.0000", "100.0000", "  [200]\t100 responses", ""), "Summary:\n"), opts)
+	c, err = parseString("hey -c 3 http://a:1/\nSummary:\nall good\nSummary:\n"+strings.TrimPrefix(heySummary("1.0000", "100.0000", "  [200]\t100 responses", ""), "Summary:\n"), opts)
 	if err != nil || len(c.runs) != 1 || c.runs[0].Target != "http://a:1/" {
 		t.Errorf("prose summary: %v %+v", err, c.runs)
 	}
@@ -323,7 +323,7 @@ func TestParseHeyCommand(t *testing.T) {
 		}
 	}
 	// A command continued on the next line.
-	c, err := heyabParseString("hey -c 7 \\\n  -z 2s http://c:9/\n"+heySummary("2.0000", "50.0000", "  [200]\t100 responses", ""), Options{Source: "x"})
+	c, err := parseString("hey -c 7 \\\n  -z 2s http://c:9/\n"+heySummary("2.0000", "50.0000", "  [200]\t100 responses", ""), Options{Source: "x"})
 	if err != nil || len(c.runs) != 1 || c.runs[0].Target != "http://c:9/" || *c.runs[0].Connections != 7 || *c.runs[0].PlannedDurationS != 2 {
 		t.Errorf("continued: %v %+v", err, c.runs)
 	}
@@ -359,33 +359,33 @@ func TestHeyCSV(t *testing.T) {
 		b.WriteString(row(0.004, float64(i)*0.01, 503))
 	}
 	// Two outputs appended to one file: two runs.
-	got, err := heyabParseString(a.String()+b.String(), Options{Source: "all.csv"})
+	got, err := parseString(a.String()+b.String(), Options{Source: "all.csv"})
 	if err != nil || len(got.runs) != 2 || got.runs[0].Requests != 200 || got.runs[1].Errors != 200 || got.runs[1].Index != 1 || got.runs[1].Label != "all" {
 		t.Fatalf("appended: %v %+v", err, got.runs)
 	}
 	// One malformed line in 201 is noted; three are too many.
-	got, err = heyabParseString(a.String()+"0.0020,oops\n", Options{Source: "x.csv"})
+	got, err = parseString(a.String()+"0.0020,oops\n", Options{Source: "x.csv"})
 	if err != nil || len(got.runs) != 1 || got.runs[0].Notes == nil || !strings.Contains(*got.runs[0].Notes, "line 202: 2 fields, want 8") {
 		t.Errorf("one bad line: %v %+v", err, got.runs)
 	}
-	_, err = heyabParseString(a.String()+"x\ny\n0.1,0.1,0.1,0.1,0.1,0.1,abc,0.1\n", Options{Source: "x.csv"})
-	heyabWantSyntax(t, err, 202, "3 of 204 lines malformed")
+	_, err = parseString(a.String()+"x\ny\n0.1,0.1,0.1,0.1,0.1,0.1,abc,0.1\n", Options{Source: "x.csv"})
+	wantSyntax(t, err, 202, "3 of 204 lines malformed")
 	// The header alone: every request failed; an empty run.
-	got, err = heyabParseString(hdr, Options{Source: "x.csv"})
+	got, err = parseString(hdr, Options{Source: "x.csv"})
 	if err != nil || len(got.runs) != 1 || got.runs[0].Requests != 0 || got.runs[0].Percentiles == nil || got.runs[0].Notes == nil {
 		t.Errorf("header only: %v %+v", err, got.runs)
 	}
 	// Called directly on something else.
-	p := heyabParser(t, "hey-csv")
+	p := parserNamed(t, "hey-csv")
 	if err := p.Parse(context.Background(), strings.NewReader("a,b\n1,2\n"), Options{Source: "x"}, &collect{}); !errors.Is(err, ErrNoOutput) {
 		t.Errorf("no header: %v", err)
 	}
 }
 
-// heyabCheckParse runs p on data and checks what comes out: errors of the
+// checkParse runs p on data and checks what comes out: errors of the
 // documented types, runs with finite non-negative numbers, samples with
 // finite non-negative latencies.
-func heyabCheckParse(t *testing.T, p Parser, data []byte) {
+func checkParse(t *testing.T, p Parser, data []byte) {
 	var c collect
 	err := p.Parse(context.Background(), bytes.NewReader(data), Options{Source: "fuzz"}, &c)
 	var se *SyntaxError
@@ -417,14 +417,14 @@ func heyabCheckParse(t *testing.T, p Parser, data []byte) {
 // non-negative numbers.
 func FuzzHey(f *testing.F) {
 	fuzzSeeds(f, "testdata/hey/*.txt", "testdata/notwrk/hey_*.txt", "testdata/oha/*.txt")
-	p := heyabParser(f, "hey")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "hey")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }
 
 // FuzzHeyCSV does the same for the hey -o csv parser.
 func FuzzHeyCSV(f *testing.F) {
 	fuzzSeeds(f, "testdata/hey/*.csv")
 	f.Add([]byte(heyCSVHeader + "\n0.1,0.1,0.1,0.1,0.1,0.1,200,99999999999\n1e5,0,0,0,0,0,200,0\n\"0.1\",0,0,0,0,0,200,0\n"))
-	p := heyabParser(f, "hey-csv")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "hey-csv")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }

@@ -3,11 +3,9 @@ package ingest
 import (
 	"bufio"
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,7 +57,7 @@ func (e *SyntaxError) Is(target error) bool { return target == ErrInput }
 // ErrNoOutput is matched (errors.Is) by every NoOutputError.
 var ErrNoOutput = errors.New("no load-generator output found")
 
-// NoOutputError reports an input in which no registered parser recognized
+// NoOutputError reports an input in which no parser recognized
 // its format: empty files, random bytes, prose without a run. It matches
 // ErrNoOutput and ErrInput.
 type NoOutputError struct {
@@ -105,79 +103,15 @@ type Parser interface {
 	Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error
 }
 
-// formatLister is implemented by parsers that read several formats
-// (the wrk parser reads wrk and wrk2 output).
-type formatLister interface {
-	Formats() []string
-}
-
-var (
-	regMu    sync.RWMutex
-	registry []Parser
-)
-
-// Register adds p to the parsers Detect and Parse try, after those already
-// registered; a parser of the same name is replaced.
-func Register(p Parser) {
-	regMu.Lock()
-	defer regMu.Unlock()
-	for i, q := range registry {
-		if q.Name() == p.Name() {
-			registry[i] = p
-			return
-		}
-	}
-	registry = append(registry, p)
-}
-
-// ranker is implemented by parsers that must be tried before (lower rank)
-// or after others; the default rank is 100. Registration happens in init
-// functions, whose order follows file names, so Detect orders by rank,
-// then name.
-type ranker interface {
-	Rank() int
-}
-
-func rankOf(p Parser) int {
-	if r, ok := p.(ranker); ok {
-		return r.Rank()
-	}
-	return 100
-}
-
-// Parsers returns the registered parsers in the order Detect tries them:
-// by rank, then by name.
-func Parsers() []Parser {
-	regMu.RLock()
-	out := append([]Parser(nil), registry...)
-	regMu.RUnlock()
-	slices.SortStableFunc(out, func(a, b Parser) int {
-		return cmp.Or(cmp.Compare(rankOf(a), rankOf(b)), cmp.Compare(a.Name(), b.Name()))
-	})
-	return out
-}
-
-// lookedFor lists the formats the registered parsers read.
-func lookedFor() []string {
-	var names []string
-	for _, p := range Parsers() {
-		if f, ok := p.(formatLister); ok {
-			names = append(names, f.Formats()...)
-		} else {
-			names = append(names, p.Name())
-		}
-	}
-	return names
-}
-
-// Detect returns the first registered parser that recognizes head (UTF-8,
-// or UTF-16 with a byte order mark); when none does, the error (a
-// *NoOutputError) lists the formats looked for.
+// Detect returns the parser of the first format (in the order of
+// Parsers) that recognizes head (UTF-8, or UTF-16 with a byte order
+// mark); when none does, the error (a *NoOutputError) lists the formats
+// looked for.
 func Detect(head []byte) (Parser, error) {
 	head = decodeHead(head)
-	for _, p := range Parsers() {
-		if p.Detect(head) {
-			return p, nil
+	for _, f := range formats {
+		if f.parser.Detect(head) {
+			return f.parser, nil
 		}
 	}
 	return nil, &NoOutputError{LookedFor: lookedFor()}

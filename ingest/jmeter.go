@@ -17,7 +17,8 @@ import (
 //
 // What a run is: runs are systems under test, so the samples of a file are
 // grouped by the scheme://host:port of their URL when the file saves URLs
-// (labelled host:port); samples without a URL (JMeter 2.13 does not save
+// (labelled host:port) and by sampler label (a file with several labels
+// gives one run per label, its endpoint the label); samples without a URL (JMeter 2.13 does not save
 // it by default; non-HTTP samplers) are grouped by sampler label, with an
 // empty target (the run is then named after the file) and the label in the
 // notes. The load model is closed (threads); a run's connections are the
@@ -171,12 +172,12 @@ func (g *jtlAgg) add(s *jtlSample) error {
 		return nil
 	}
 	key, target, ok := g.runOf(s)
-	meta := RequestRun{Tool: jmeterTool, LoadModel: results.LoadClosed, UnixTime: true}
+	label := jtlClip(s.label)
+	meta := RequestRun{Tool: jmeterTool, LoadModel: results.LoadClosed, UnixTime: true, Endpoint: endpointOf("", label)}
 	if ok {
 		meta.Target = target
-		key = "url " + key
+		key = "url " + key + "\x00" + label
 	} else {
-		label := clip(s.label)
 		key = "label " + label
 		meta.Notes = []string{"JMeter sampler " + strconv.Quote(label) + " (the results do not show its URL)"}
 	}
@@ -184,7 +185,7 @@ func (g *jtlAgg) add(s *jtlSample) error {
 	g.sink.observe(h, s.threads)
 
 	req := Request{Start: s.start, LatencyMs: s.elapsedMs, BytesIn: max(s.bytes, 0)}
-	status, isHTTP := httpStatus(s.code)
+	status, isHTTP := jtlHTTPStatus(s.code)
 	switch {
 	case s.success && isHTTP:
 		req.Status = status
@@ -198,9 +199,9 @@ func (g *jtlAgg) add(s *jtlSample) error {
 		req.Status = status
 		switch {
 		case s.failure != "":
-			req.Error = oneLine(s.failure)
+			req.Error = jtlOneLine(s.failure)
 		case status < 400:
-			req.Error = oneLine(strings.TrimSpace("JMeter sample failed: " + s.code + " " + s.message))
+			req.Error = jtlOneLine(strings.TrimSpace("JMeter sample failed: " + s.code + " " + s.message))
 		}
 	default:
 		req.Error = jtlTransportError(s)
@@ -237,11 +238,11 @@ func jtlTransportError(s *jtlSample) string {
 	if e == "" {
 		e = "JMeter sample failed"
 	}
-	return oneLine(e)
+	return jtlOneLine(e)
 }
 
-// httpStatus returns the HTTP status a response code holds, if any.
-func httpStatus(code string) (int32, bool) {
+// jtlHTTPStatus returns the HTTP status a response code holds, if any.
+func jtlHTTPStatus(code string) (int32, bool) {
 	n, err := strconv.Atoi(strings.TrimSpace(code))
 	if err != nil || n < 100 || n > 599 {
 		return 0, false
@@ -249,17 +250,17 @@ func httpStatus(code string) (int32, bool) {
 	return int32(n), true
 }
 
-// oneLine folds the whitespace (multi-line assertion messages) of s and
+// jtlOneLine folds the whitespace (multi-line assertion messages) of s and
 // clips it to jtlMaxText bytes.
-func oneLine(s string) string {
+func jtlOneLine(s string) string {
 	if strings.ContainsAny(s, "\r\n\t") || strings.Contains(s, "  ") {
 		s = strings.Join(strings.Fields(s), " ")
 	}
-	return clip(s)
+	return jtlClip(s)
 }
 
-// clip cuts s to at most jtlMaxText bytes on a rune boundary.
-func clip(s string) string {
+// jtlClip cuts s to at most jtlMaxText bytes on a rune boundary.
+func jtlClip(s string) string {
 	if len(s) <= jtlMaxText {
 		return s
 	}
@@ -273,10 +274,8 @@ func clip(s string) string {
 // close flushes the reorder buffer and ends the log.
 func (g *jtlAgg) close(ctx context.Context) error {
 	for n := 0; g.pending.Len() > 0; n++ {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		if err := checkCtx(ctx, n); err != nil {
+			return err
 		}
 		p := heap.Pop(&g.pending).(jtlPending)
 		if err := g.a.Add(p.h, p.line, p.req); err != nil {

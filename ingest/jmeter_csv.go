@@ -11,11 +11,6 @@ import (
 	"strings"
 )
 
-func init() {
-	Register(jmeterCSVParser{})
-	Register(jmeterBareCSVParser{})
-}
-
 // jmeterCSVParser reads JMeter's CSV results with a header line
 // (jmeter.save.saveservice.print_field_names=true, the default since
 // JMeter 3.0): columns are found by their names, in any order and number
@@ -37,40 +32,6 @@ func (jmeterCSVParser) Detect(head []byte) bool {
 func (jmeterCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	return parseJTLCSV(ctx, r, opts, sink)
 }
-
-// jmeterBareCSVParser reads JMeter's CSV results without a header line
-// (the default of JMeter 2.13 and older). Columns are assumed in JMeter's
-// fixed order: the first eight, timeStamp, elapsed, label, responseCode,
-// responseMessage, threadName, dataType, success, are those every default
-// saves; the rest is known from the number of fields for the defaults of
-// JMeter 2.13 (12 fields: bytes, grpThreads, allThreads, Latency) and of
-// JMeter 3.2 to 5.x (17 fields: failureMessage, bytes, sentBytes,
-// grpThreads, allThreads, URL, Latency, IdleTime, Connect); other layouts
-// are read from their first eight columns, with a note. Detection wants
-// records whose first field is a time stamp in milliseconds (11 to 13
-// digits), second an integer, and eighth true or false.
-type jmeterBareCSVParser struct{}
-
-// Name returns "jmeter-csv-noheader".
-func (jmeterBareCSVParser) Name() string { return "jmeter-csv-noheader" }
-
-// Rank puts the header-less CSV, a more generic shape, after the specific
-// formats.
-func (jmeterBareCSVParser) Rank() int { return 200 }
-
-// Detect reports whether the first records of head look like JMeter CSV
-// results without a header.
-func (jmeterBareCSVParser) Detect(head []byte) bool {
-	_, ok := jtlBareComma(head)
-	return ok
-}
-
-// Parse streams the samples of a JMeter CSV file as requests.
-func (jmeterBareCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	return parseJTLCSV(ctx, r, opts, sink)
-}
-
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // jtlColumns are the indexes of the columns read (-1 when absent).
 type jtlColumns struct {
@@ -180,14 +141,14 @@ var (
 
 // jtlBareRecord reports whether rec looks like a header-less JMeter record.
 func jtlBareRecord(rec []string) bool {
-	if len(rec) < 8 || len(rec[0]) < 11 || len(rec[0]) > 13 || !allDigits(rec[0]) ||
-		len(rec[1]) == 0 || len(rec[1]) > 10 || !allDigits(rec[1]) {
+	if len(rec) < 8 || len(rec[0]) < 11 || len(rec[0]) > 13 || !jtlAllDigits(rec[0]) ||
+		len(rec[1]) == 0 || len(rec[1]) > 10 || !jtlAllDigits(rec[1]) {
 		return false
 	}
 	return rec[7] == "true" || rec[7] == "false"
 }
 
-func allDigits(s string) bool {
+func jtlAllDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
 			return false
@@ -228,25 +189,6 @@ func jtlBareComma(head []byte) (rune, bool) {
 	return 0, false
 }
 
-// errJTLRecordTooLong stops a CSV record that outgrows jtlMaxRecord.
-var errJTLRecordTooLong = errors.New("CSV record too long")
-
-// jtlGuard bounds how far the CSV reader reads past the end of the last
-// record, and so the memory a record (an unterminated quote) can take.
-type jtlGuard struct {
-	r       io.Reader
-	n, mark int64
-}
-
-func (g *jtlGuard) Read(p []byte) (int, error) {
-	if g.n-g.mark > jtlMaxRecord {
-		return 0, errJTLRecordTooLong
-	}
-	n, err := g.r.Read(p)
-	g.n += int64(n)
-	return n, err
-}
-
 // parseJTLCSV reads JMeter CSV results, with or without a header line (a
 // header may also come later, as in concatenated files: it applies to the
 // records after it).
@@ -272,44 +214,25 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts Options, sink Sink) erro
 	}
 
 	g := newJTLAgg(opts, sink)
-	guard := &jtlGuard{r: br}
-	cr := csv.NewReader(guard)
-	cr.Comma = comma
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
+	recs := newCSVRecords(ctx, br, opts.Source, comma, jtlMaxRecord)
 	var tp jtlTime
 	var unknown int64
 	unknownFields := 0
-	lastLine := 0
-	for n := 0; ; n++ {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		off := cr.InputOffset()
-		rec, err := cr.Read()
+	for {
+		rec, err := recs.next()
 		if err == io.EOF {
 			break
 		}
-		g.a.Record(cr.InputOffset() - off)
-		if err != nil {
-			if errors.Is(err, errJTLRecordTooLong) {
-				return &SyntaxError{File: opts.Source, Line: lastLine + 1,
-					Msg: fmt.Sprintf("a CSV record longer than %d MiB (an unterminated quote?)", jtlMaxRecord>>20)}
-			}
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				g.bad(pe.StartLine, pe.Err.Error())
-				lastLine = pe.Line
-				guard.mark = cr.InputOffset()
-				continue
-			}
-			return readError(opts.Source, err)
+		g.a.Record(recs.size)
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			g.bad(pe.StartLine, pe.Err.Error())
+			continue
 		}
-		guard.mark = cr.InputOffset()
-		line, _ := cr.FieldPos(0)
-		lastLine, _ = cr.FieldPos(len(rec) - 1)
+		if err != nil {
+			return err
+		}
+		line := recs.line
 		if len(rec) > 0 && rec[0] != "" && (rec[0][0] < '0' || rec[0][0] > '9') {
 			if c := jtlColumnsOf(rec, comma); c.isHeader() {
 				cols, header = c, true
@@ -345,7 +268,7 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts Options, sink Sink) erro
 	if unknown > 0 {
 		g.note(fmt.Sprintf("%d records without a header in an unknown column layout (e.g. %d fields): bytes, threads and URL not read", unknown, unknownFields))
 	}
-	g.a.InputSize(cr.InputOffset())
+	g.a.InputSize(recs.offset())
 	return g.close(ctx)
 }
 
@@ -366,22 +289,22 @@ func jtlRecord(rec []string, c jtlColumns, tp *jtlTime, g *jtlAgg) (s jtlSample,
 	}
 	var ok bool
 	if s.start, ok = tp.parse(get(c.ts), g); !ok {
-		return s, fmt.Sprintf("time stamp %q", clip(get(c.ts)))
+		return s, fmt.Sprintf("time stamp %q", jtlClip(get(c.ts)))
 	}
 	if s.elapsedMs, ok = jtlElapsed(get(c.elapsed)); !ok {
-		return s, fmt.Sprintf("elapsed %q", clip(get(c.elapsed)))
+		return s, fmt.Sprintf("elapsed %q", jtlClip(get(c.elapsed)))
 	}
 	s.label, s.code, s.message, s.failure, s.url = get(c.label), get(c.code), get(c.message), get(c.failure), get(c.url)
 	if c.success >= 0 {
 		if s.success, ok = jtlBool(get(c.success)); !ok {
-			return s, fmt.Sprintf("success %q", clip(get(c.success)))
+			return s, fmt.Sprintf("success %q", jtlClip(get(c.success)))
 		}
 	} else {
-		st, isHTTP := httpStatus(s.code)
+		st, isHTTP := jtlHTTPStatus(s.code)
 		s.success = isHTTP && st < 400
 	}
 	if s.bytes, ok = jtlInt(get(c.bytes)); !ok {
-		return s, fmt.Sprintf("bytes %q", clip(get(c.bytes)))
+		return s, fmt.Sprintf("bytes %q", jtlClip(get(c.bytes)))
 	}
 	all, okAll := jtlInt(get(c.all))
 	grp, okGrp := jtlInt(get(c.grp))

@@ -10,8 +10,9 @@ import (
 )
 
 // A JMeter CSV results file (JTL) with a header: one run per system under
-// test (the URL's host:port), a transaction controller's sample skipped,
-// connections from the thread counts.
+// test (the URL's host:port) and sampler label (its endpoint), a
+// transaction controller's sample skipped, connections from the thread
+// counts.
 func ExampleParse_jmeter() {
 	const jtl = `timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect
 1700000000000,12,home,200,OK,Users 1-1,text,true,,1024,120,2,2,http://localhost:8080/,11,0,3
@@ -21,15 +22,18 @@ func ExampleParse_jmeter() {
 `
 	opts := ingest.Options{Source: "raw/demo/results.jtl", Experiment: "demo"}
 	err := ingest.Parse(context.Background(), strings.NewReader(jtl), opts, ingest.RunFunc(func(r results.RunWithPercentiles) error {
-		fmt.Println(r.Tool, r.LoadModel, r.Label, r.Target, *r.Connections)
+		fmt.Println(r.Tool, r.LoadModel, r.Label, *r.Endpoint, r.Target, *r.Connections)
 		fmt.Println(r.Requests, r.Errors, *r.Non2xx, *r.LatMeanMs, r.DurationS, r.StartedAt.UnixMilli())
 		fmt.Println(*r.Notes)
 		return nil
 	}))
 	fmt.Println(err)
 	// Output:
-	// jmeter closed localhost:8080 http://localhost:8080 2
-	// 3 2 1 14 0.04 1700000000000
+	// jmeter closed localhost:8080 home http://localhost:8080 2
+	// 1 0 0 12 0.012 1700000000000
+	// 1 transaction controller samples skipped: they total requests counted one by one
+	// jmeter closed localhost:8080 search http://localhost:8080 2
+	// 2 2 1 15 0.035 1700000000005
 	// 1 transaction controller samples skipped: they total requests counted one by one
 	// <nil>
 }

@@ -36,6 +36,14 @@ func readPlain(t testing.TB, name string) []byte {
 	return b
 }
 
+// ptrString returns *p, or "" for nil.
+func ptrString(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
 func jmeterParser(t testing.TB, name string) Parser {
 	t.Helper()
 	for _, p := range Parsers() {
@@ -206,20 +214,27 @@ func TestJMeterNumbers(t *testing.T) {
 		errors   int64
 		meanMs   float64
 		conns    int32
+		endpoint string // "" for none: a file of one sampler label
 	}
 	for _, c := range []struct {
 		file string
 		runs []want
 	}{
 		{"csv-noheader-2.13-default.jtl.gz", []want{
-			{"refused", 10, 10, 4.9, 5}, {"ok", 1000, 0, 2.252, 5}, {"mixed", 1000, 100, 2.099, 5},
-			{"page", 10, 0, 62.4, 5}, {"assert-fail", 10, 10, 3.3, 5}, {"status-404", 10, 10, 1.9, 5}}},
+			{"refused", 10, 10, 4.9, 5, "refused"}, {"ok", 1000, 0, 2.252, 5, "ok"}, {"mixed", 1000, 100, 2.099, 5, "mixed"},
+			{"page", 10, 0, 62.4, 5, "page"}, {"assert-fail", 10, 10, 3.3, 5, "assert-fail"}, {"status-404", 10, 10, 1.9, 5, "status-404"}}},
 		{"csv-header.jtl.gz", []want{
-			{"127.0.0.1:19399", 10, 10, 3.3, 5}, {"127.0.0.1:19300", 2020, 120, 1.378217821782178, 5}, {"127.0.0.1:19301", 10, 0, 38.8, 5}}},
+			{"127.0.0.1:19399", 10, 10, 3.3, 5, "refused"}, {"127.0.0.1:19300", 1000, 0, 1.423, 5, "ok"},
+			{"127.0.0.1:19300", 1000, 100, 1.305, 5, "mixed"}, {"127.0.0.1:19301", 10, 0, 38.8, 5, "page"},
+			{"127.0.0.1:19300", 10, 10, 2.8, 5, "assert-fail"}, {"127.0.0.1:19300", 10, 10, 2.8, 5, "status-404"}}},
 		{"xml.jtl.gz", []want{
-			{"127.0.0.1:19399", 10, 10, 6.8, 5}, {"127.0.0.1:19300", 2020, 120, 1.951980198019802, 5}, {"127.0.0.1:19301", 10, 0, 52.9, 5}}},
-		{"qainsights-perfaction-result.jtl", []want{{"example.com:80", 100, 0, 48.4, 5}}},
-		{"defra-rod-catch-returns-result-excerpt.jtl", []want{{"rcr-pre.aws.defra.cloud:443", 12, 6, 8954.083333333334, 3}}},
+			{"127.0.0.1:19399", 10, 10, 6.8, 5, "refused"}, {"127.0.0.1:19300", 1000, 0, 1.978, 5, "ok"},
+			{"127.0.0.1:19300", 1000, 100, 1.899, 5, "mixed"}, {"127.0.0.1:19301", 10, 0, 52.9, 5, "page"},
+			{"127.0.0.1:19300", 10, 10, 4.2, 5, "assert-fail"}, {"127.0.0.1:19300", 10, 10, 2.4, 5, "status-404"}}},
+		{"qainsights-perfaction-result.jtl", []want{{"example.com:80", 100, 0, 48.4, 5, ""}}},
+		{"defra-rod-catch-returns-result-excerpt.jtl", []want{
+			{"rcr-pre.aws.defra.cloud:443", 6, 0, 1219.1666666666667, 3, "GET /licence-auth"},
+			{"rcr-pre.aws.defra.cloud:443", 6, 6, 16689, 3, "POST /licence-auth"}}},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			runs, err := parseFile(t, filepath.Join("testdata/jmeter", c.file))
@@ -239,6 +254,9 @@ func TestJMeterNumbers(t *testing.T) {
 				if label != w.label || r.Requests != w.requests || r.Errors != w.errors || math.Abs(*r.LatMeanMs-w.meanMs) > 1e-9 ||
 					r.Connections == nil || *r.Connections != w.conns || r.Tool != "jmeter" || r.LoadModel != results.LoadClosed || r.Threads != nil {
 					t.Errorf("run %d: label %q requests %d errors %d mean %v conns %v, want %+v", i, r.Label, r.Requests, r.Errors, *r.LatMeanMs, r.Connections, w)
+				}
+				if got := ptrString(r.Endpoint); got != w.endpoint {
+					t.Errorf("run %d: endpoint %q, want %q", i, got, w.endpoint)
 				}
 				if !strings.HasSuffix(c.file, ".gz") {
 					continue
@@ -277,27 +295,41 @@ func TestJMeterXML(t *testing.T) {
 <httpSample t="7" ts="1400000000400" s="false" lb="conn" rc="Non HTTP response code: java.net.ConnectException" rm="Non HTTP response message: Connection refused" by="0"/>
 </testResults>
 `
+	// One run per sampler label of h:80 (/a, /b, /c: the sub-results and
+	// the transaction parents are not requests of their own), then the
+	// refused connection, which has no URL.
 	got, err := parseJTL(t, nested)
-	if err != nil || len(got.runs) != 2 {
+	if err != nil || len(got.runs) != 4 {
 		t.Fatalf("%d runs, err %v", len(got.runs), err)
 	}
-	r := got.runs[0]
-	if r.Target != "http://h" || r.Label != "h:80" || r.Requests != 3 || r.Errors != 1 || *r.BytesIn != 600 || *r.Connections != 4 ||
-		r.Notes == nil || !strings.Contains(*r.Notes, "2 transaction controller samples skipped") {
-		t.Errorf("run 0: %+v notes %v", r.Run, r.Notes)
+	var requests, errs, bytesIn int64
+	var conns int32
+	for i, r := range got.runs[:3] {
+		if want := []string{"/a", "/b", "/c"}[i]; r.Label != "h:80" || ptrString(r.Endpoint) != want ||
+			r.Notes == nil || !strings.Contains(*r.Notes, "2 transaction controller samples skipped") {
+			t.Errorf("run %d: %+v endpoint %q notes %v", i, r.Run, ptrString(r.Endpoint), r.Notes)
+		}
+		requests, errs, bytesIn = requests+r.Requests, errs+r.Errors, bytesIn+*r.BytesIn
+		if r.Connections != nil {
+			conns = max(conns, *r.Connections)
+		}
+	}
+	if requests != 3 || errs != 1 || bytesIn != 600 || conns != 4 || got.runs[1].Errors != 1 {
+		t.Errorf("h:80: %d requests, %d errors, %d bytes, %d connections", requests, errs, bytesIn, conns)
 	}
 	if e := got.samples[1].Error; e == nil || *e != "Test failed: text expected to contain /yes/" {
 		t.Errorf("sample 1 error %v", e)
 	}
-	if r2 := got.runs[1]; r2.Target != "" || r2.Requests != 1 || r2.Errors != 1 || r2.Connections != nil ||
+	if r2 := got.runs[3]; r2.Target != "" || r2.Requests != 1 || r2.Errors != 1 || r2.Connections != nil || ptrString(r2.Endpoint) != "conn" ||
 		r2.Notes == nil || !strings.Contains(*r2.Notes, `JMeter sampler "conn"`) {
-		t.Errorf("run 1: %+v notes %v", r2.Run, r2.Notes)
+		t.Errorf("run 3: %+v notes %v", r2.Run, r2.Notes)
 	}
 
 	// Cut short: read up to the last complete sample, with a note.
 	cut := nested[:strings.Index(nested, `<httpSample t="7"`)+30]
 	got, err = parseJTL(t, cut)
-	if err != nil || len(got.runs) != 1 || got.runs[0].Requests != 3 || !strings.Contains(*got.runs[0].Notes, "ends before </testResults>") {
+	if err != nil || len(got.runs) != 3 || got.runs[0].Requests+got.runs[1].Requests+got.runs[2].Requests != 3 ||
+		!strings.Contains(*got.runs[0].Notes, "ends before </testResults>") {
 		t.Errorf("cut: %d runs, err %v", len(got.runs), err)
 	}
 

@@ -11,8 +11,6 @@ import (
 	"unicode/utf8"
 )
 
-func init() { Register(jmeterXMLParser{}) }
-
 // jmeterXMLParser reads JMeter's XML results
 // (jmeter.save.saveservice.output_format=xml): a <testResults> root whose
 // <httpSample> and <sample> elements carry the sample in attributes (t
@@ -94,10 +92,8 @@ func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 	root := false
 	truncated := false
 	for n := 0; ; n++ {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		if err := checkCtx(ctx, n); err != nil {
+			return err
 		}
 		start := d.InputOffset()
 		tok, err := d.Token()
@@ -126,7 +122,7 @@ func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 			if !root {
 				if name != "testResults" {
 					line, _ := d.InputPos()
-					return &SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("XML root <%s>, not <testResults>", clip(name))}
+					return &SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("XML root <%s>, not <testResults>", jtlClip(name))}
 				}
 				root = true
 				continue
@@ -265,16 +261,16 @@ func jtlAttrs(s *jtlSample, attrs []xml.Attr, tp *jtlTime, g *jtlAgg) string {
 		return "sample without t or ts attribute"
 	}
 	if s.start, ok = tp.parse(ts, g); !ok {
-		return fmt.Sprintf("time stamp %q", clip(ts))
+		return fmt.Sprintf("time stamp %q", jtlClip(ts))
 	}
 	if s.elapsedMs, ok = jtlElapsed(t); !ok {
-		return fmt.Sprintf("elapsed %q", clip(t))
+		return fmt.Sprintf("elapsed %q", jtlClip(t))
 	}
 	if succ == "" {
-		st, isHTTP := httpStatus(s.code)
+		st, isHTTP := jtlHTTPStatus(s.code)
 		s.success = isHTTP && st < 400
 	} else if s.success, ok = jtlBool(succ); !ok {
-		return fmt.Sprintf("success %q", clip(succ))
+		return fmt.Sprintf("success %q", jtlClip(succ))
 	}
 	return ""
 }
@@ -290,20 +286,20 @@ func jtlCharset(label string, input io.Reader) (io.Reader, error) {
 		// Parse already converted UTF-16 with a byte order mark to UTF-8.
 		return input, nil
 	case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1", "windows-1252", "cp1252":
-		return &latin1Reader{r: input}, nil
+		return &jtlLatin1Reader{r: input}, nil
 	}
 	return nil, fmt.Errorf("XML in encoding %q: not read (UTF-8 and ISO-8859-1 are)", label)
 }
 
-// latin1Reader converts ISO-8859-1 to UTF-8.
-type latin1Reader struct {
+// jtlLatin1Reader converts ISO-8859-1 to UTF-8.
+type jtlLatin1Reader struct {
 	r   io.Reader
 	in  []byte
 	out []byte // converted, not yet read
 	off int
 }
 
-func (l *latin1Reader) Read(p []byte) (int, error) {
+func (l *jtlLatin1Reader) Read(p []byte) (int, error) {
 	for l.off == len(l.out) {
 		if l.in == nil {
 			l.in = make([]byte, 4096)

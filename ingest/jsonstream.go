@@ -103,3 +103,27 @@ func jsonReports[T any](ctx context.Context, r io.Reader, opts Options, format, 
 	}
 	return err
 }
+
+// lineCounter counts the lines of what a json.Decoder has consumed: it
+// keeps the bytes read but not yet counted.
+type lineCounter struct {
+	r       io.Reader
+	pending []byte
+	base    int64 // offset of pending[0]
+	lines   int   // newlines before base
+}
+
+func (c *lineCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.pending = append(c.pending, p[:n]...)
+	return n, err
+}
+
+// lineAt returns the 1-based line of offset off; offsets must not decrease.
+func (c *lineCounter) lineAt(off int64) int {
+	k := int(min(max(off-c.base, 0), int64(len(c.pending))))
+	c.lines += bytes.Count(c.pending[:k], []byte{'\n'})
+	c.pending = append(c.pending[:0], c.pending[k:]...)
+	c.base += int64(k)
+	return c.lines + 1
+}

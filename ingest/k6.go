@@ -28,6 +28,7 @@ import (
 //
 //     with ✓/✗ marks before metrics that carry thresholds, and (v0.5x)
 //     "0.00%  0 out of 2" rates;
+//
 //   - v1 (compact and full modes): "█ THRESHOLDS" and "█ TOTAL RESULTS"
 //     sections, metrics grouped under HTTP / EXECUTION / NETWORK headings,
 //     shorter dot leaders, "N out of M" rates, printed before the final
@@ -57,9 +58,6 @@ import (
 // are labeled after their file. Duration is http_reqs' count divided by
 // its rate (k6 computes the rate over the test run duration, so this is
 // more precise than the "running (1m02.7s)" progress line, the fallback).
-
-func init() { Register(k6Parser{}) }
-
 type k6Parser struct{}
 
 // Name returns "k6".
@@ -535,13 +533,7 @@ type k6State struct {
 // iterations, vus_max or data_received line.
 func (k6Parser) Detect(head []byte) bool {
 	var trend, other bool
-	for len(head) > 0 {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
+	for _, line := range headLines(head) {
 		s := normalize(line)
 		if len(s) < 12 {
 			continue

@@ -493,7 +493,7 @@ func TestK6CSVErrors(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 	// A runaway record is cut at 4 MiB.
-	huge := hdr + "http_req_duration,\"" + strings.Repeat("x", k6CSVRecordMax+100)
+	huge := hdr + "http_req_duration,\"" + strings.Repeat("x", csvMaxRecord+100)
 	if err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader(huge), Options{Source: "x"}, &collect{}); !errors.As(err, &se) {
 		t.Errorf("huge record: %v", err)
 	}

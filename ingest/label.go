@@ -101,3 +101,28 @@ func hostPort(target string) (string, bool) {
 	}
 	return strings.ToLower(host) + ":" + port, true
 }
+
+// endpointOf names a request for the endpoint column: name with its
+// scheme and host left out when it is a URL (the run's label says the
+// host), so that the same request to two systems has one name, after the
+// method when there is one: "GET /api/items?page=2", "Login".
+func endpointOf(method, name string) string {
+	if i := strings.Index(name, "://"); i >= 0 {
+		rest := name[i+3:]
+		if j := strings.IndexAny(rest, "/?#"); j >= 0 {
+			name = rest[j:]
+			if name[0] != '/' {
+				name = "/" + name
+			}
+		} else {
+			name = "/"
+		}
+	}
+	if i := strings.IndexByte(name, '#'); i >= 0 {
+		name = name[:i]
+	}
+	if method == "" {
+		return name
+	}
+	return method + " " + name
+}

@@ -18,9 +18,20 @@ const (
 	// maxLine is the longest line a parser looks at; longer lines are
 	// skipped as one unrecognized line, so memory stays bounded.
 	maxLine = 1 << 20
-	// ctxEvery is how many lines pass between two context checks.
+	// ctxEvery is how many lines (records, tokens) pass between two
+	// context checks.
 	ctxEvery = 4096
 )
+
+// checkCtx returns the error of ctx every ctxEvery calls, for n counting
+// them (a line, record or token number), and nil otherwise: often enough
+// to stop a long parse promptly, rarely enough to cost nothing.
+func checkCtx(ctx context.Context, n int) error {
+	if n%ctxEvery != 0 {
+		return nil
+	}
+	return ctx.Err()
+}
 
 // lineReader reads lines of at most maxLine bytes from a bufio.Reader without
 // copying them; a returned line is valid until the next call.
@@ -89,6 +100,9 @@ func spaceAt(b []byte, i int) int {
 
 // trimLeft removes leading whitespace.
 func trimLeft(b []byte) []byte {
+	for len(b) > 0 && b[0] == ' ' { // indentation, the common case
+		b = b[1:]
+	}
 	for len(b) > 0 {
 		w := spaceAt(b, 0)
 		if w == 0 {
@@ -237,10 +251,8 @@ func rest(line, f []byte) []byte {
 func eachLine(ctx context.Context, r io.Reader, source string, fn func(b []byte, n int) error) error {
 	lr := newLineReader(r)
 	for {
-		if lr.line%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		if err := checkCtx(ctx, lr.line); err != nil {
+			return err
 		}
 		b, err := lr.next()
 		if err == io.EOF {

@@ -73,7 +73,7 @@ var newFormatNames = []string{"bombardier", "bombardier-json", "h2load", "siege"
 func TestNewFormatsDetect(t *testing.T) {
 	news := newFormatNames
 	for _, name := range news {
-		heyabParser(t, name) // registered
+		parserNamed(t, name) // registered
 	}
 	dirs, _ := filepath.Glob("testdata/*")
 	n := 0
@@ -124,7 +124,7 @@ func checkTruncated(t *testing.T, name, path string, cuts ...int) {
 		t.Fatal(err)
 	}
 	lines := strings.SplitAfter(string(b), "\n")
-	p := heyabParser(t, name)
+	p := parserNamed(t, name)
 	for _, k := range cuts {
 		if k >= len(lines) {
 			t.Fatalf("%s has %d lines, cannot cut after %d", path, len(lines), k)
@@ -147,7 +147,7 @@ func checkCutBytes(t *testing.T, name, path string, cuts ...int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := heyabParser(t, name)
+	p := parserNamed(t, name)
 	for _, k := range cuts {
 		var c collect
 		err := p.Parse(context.Background(), strings.NewReader(string(b[:k])), Options{Source: "cut.json"}, &c)

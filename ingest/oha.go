@@ -54,12 +54,6 @@ import (
 // "oha-json" reads --json / --output-format json: summary (seconds,
 // bytes; null statistics when no request completed), latencyPercentiles,
 // statusCodeDistribution, errorDistribution.
-
-func init() {
-	Register(ohaParser{})
-	Register(ohaJSONParser{})
-}
-
 type ohaParser struct{}
 
 // Name returns "oha".
@@ -69,11 +63,11 @@ func (ohaParser) Name() string { return "oha" }
 type ohaSection uint8
 
 const (
-	osSummary ohaSection = iota
-	osOther              // histogram, details, breakdowns: skipped
-	osLat
-	osStatus
-	osErrors
+	ohaSectionSummary ohaSection = iota
+	ohaSectionOther              // histogram, details, breakdowns: skipped
+	ohaSectionLat
+	ohaSectionStatus
+	ohaSectionErrors
 )
 
 // ohaRun accumulates one summary.
@@ -177,11 +171,11 @@ func ohaSize(num, unit []byte) (float64, bool) {
 
 // Summary keys, as bits of ohaRun.keys.
 const (
-	okTotal = 1 << iota
-	okSlow
-	okFast
-	okAvg
-	okRPS
+	ohaKeyTotal = 1 << iota
+	ohaKeySlow
+	ohaKeyFast
+	ohaKeyAvg
+	ohaKeyRPS
 )
 
 // line handles one input line.
@@ -216,13 +210,13 @@ func (st *ohaState) line(b []byte, ln int) error {
 		// A section heading.
 		switch h := string(s); {
 		case h == "Latency distribution:" || h == "Response time distribution:":
-			r.sec = osLat
+			r.sec = ohaSectionLat
 		case h == "Status code distribution:":
-			r.sec, r.hasStatus = osStatus, true
+			r.sec, r.hasStatus = ohaSectionStatus, true
 		case h == "Error distribution:":
-			r.sec = osErrors
+			r.sec = ohaSectionErrors
 		case strings.HasPrefix(h, "Response time ") || strings.HasPrefix(h, "Details ") || strings.HasPrefix(h, "Latency "):
-			r.sec = osOther
+			r.sec = ohaSectionOther
 		default:
 			return st.close()
 		}
@@ -230,13 +224,13 @@ func (st *ohaState) line(b []byte, ln int) error {
 		return nil
 	}
 	switch r.sec {
-	case osSummary:
+	case ohaSectionSummary:
 		if !st.summaryKey(f, ln) {
 			return st.close()
 		}
-	case osOther:
+	case ohaSectionOther:
 		// histogram bars and details rows
-	case osLat:
+	case ohaSectionLat:
 		// 10.00% in 0.0014 secs; 10% in 0.1545 secs
 		if len(f) != 4 || string(f[1]) != "in" || !bytes.HasSuffix(f[0], []byte("%")) {
 			return st.close()
@@ -251,9 +245,9 @@ func (st *ohaState) line(b []byte, ln int) error {
 		} else if len(r.pcts) < maxPercentiles {
 			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
 		}
-	case osStatus:
+	case ohaSectionStatus:
 		// [200] 20000 responses
-		code, ok := heyBracketed(f[0])
+		code, ok := bracketedCount(f[0])
 		if len(f) != 3 || !ok || string(f[2]) != "responses" {
 			return st.close()
 		}
@@ -266,9 +260,9 @@ func (st *ohaState) line(b []byte, ln int) error {
 			r.codes = map[int64]int64{}
 		}
 		r.codes[code] = addSat(r.codes[code], n)
-	case osErrors:
+	case ohaSectionErrors:
 		// [9] aborted due to deadline
-		n, ok := heyBracketed(f[0])
+		n, ok := bracketedCount(f[0])
 		if len(f) < 2 || !ok {
 			return st.close()
 		}
@@ -298,11 +292,11 @@ func (st *ohaState) summaryKey(f [][]byte, ln int) bool {
 			r.malformed(ln, "Requests/sec line")
 		}
 		r.rps = v
-		r.keys |= okRPS
+		r.keys |= ohaKeyRPS
 	case (key == "Total:" || key == "Slowest:" || key == "Fastest:" || key == "Average:") && len(f) == 3:
 		if isNaN(f[1]) {
 			r.nanLat = true
-			r.keys |= map[string]uint8{"Total:": okTotal, "Slowest:": okSlow, "Fastest:": okFast, "Average:": okAvg}[key]
+			r.keys |= map[string]uint8{"Total:": ohaKeyTotal, "Slowest:": ohaKeySlow, "Fastest:": ohaKeyFast, "Average:": ohaKeyAvg}[key]
 			return true
 		}
 		ms, ok := ohaTime(f[1], f[2])
@@ -313,19 +307,19 @@ func (st *ohaState) summaryKey(f [][]byte, ln int) bool {
 		switch key {
 		case "Total:":
 			r.totalMs = ms
-			r.keys |= okTotal
+			r.keys |= ohaKeyTotal
 			if st.detect {
 				st.found = true
 			}
 		case "Slowest:":
 			r.slow = ms
-			r.keys |= okSlow
+			r.keys |= ohaKeySlow
 		case "Fastest:":
 			r.fast = ms
-			r.keys |= okFast
+			r.keys |= ohaKeyFast
 		case "Average:":
 			r.avg = ms
-			r.keys |= okAvg
+			r.keys |= ohaKeyAvg
 		}
 	case key == "Total" && len(f) == 4 && string(f[1]) == "data:":
 		v, ok := ohaSize(f[2], f[3])
@@ -368,7 +362,7 @@ func (st *ohaState) close() error {
 	if r.bad != "" {
 		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "oha: malformed " + r.bad}
 	}
-	if r.keys != okTotal|okSlow|okFast|okAvg|okRPS || !r.hasStatus {
+	if r.keys != ohaKeyTotal|ohaKeySlow|ohaKeyFast|ohaKeyAvg|ohaKeyRPS || !r.hasStatus {
 		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
 			Msg: "oha summary without its Total, Slowest, Fastest, Average, Requests/sec or status code lines (cut paste?)"}
 	}
@@ -472,117 +466,4 @@ func parseOhaCommand(s string, line int) *ohaCommand {
 		}
 	})
 	return c
-}
-
-type ohaJSONParser struct{}
-
-// Name returns "oha-json".
-func (ohaJSONParser) Name() string { return "oha-json" }
-
-// Detect reports whether head starts with oha's JSON output.
-func (ohaJSONParser) Detect(head []byte) bool {
-	head = jsonHead(head)
-	if len(head) == 0 || head[0] != '{' {
-		return false
-	}
-	probe := head[:min(len(head), 16<<10)]
-	for _, k := range []string{`"summary"`, `"requestsPerSec"`, `"statusCodeDistribution"`, `"latencyPercentiles"`} {
-		if !bytes.Contains(probe, []byte(k)) {
-			return false
-		}
-	}
-	return true
-}
-
-// ohaJSON is oha's JSON output (the parts read).
-type ohaJSON struct {
-	Summary *struct {
-		SuccessRate    *float64 `json:"successRate"`
-		Total          *float64 `json:"total"`
-		Slowest        *float64 `json:"slowest"`
-		Fastest        *float64 `json:"fastest"`
-		Average        *float64 `json:"average"`
-		RequestsPerSec *float64 `json:"requestsPerSec"`
-		TotalData      *float64 `json:"totalData"`
-		SizePerSec     *float64 `json:"sizePerSec"`
-	} `json:"summary"`
-	LatencyPercentiles     map[string]*float64 `json:"latencyPercentiles"`
-	StatusCodeDistribution map[string]int64    `json:"statusCodeDistribution"`
-	ErrorDistribution      map[string]int64    `json:"errorDistribution"`
-}
-
-// Parse streams the runs of r, one per JSON object, to sink.
-func (ohaJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	return jsonReports(ctx, r, opts, "oha-json", "oha JSON", func(m *ohaJSON, line int, fill func(*results.RunWithPercentiles)) error {
-		s := m.Summary
-		if s == nil || s.Total == nil || s.RequestsPerSec == nil {
-			return badJSON(`output without "summary" (total, requestsPerSec)`)
-		}
-		for _, p := range []*float64{s.SuccessRate, s.Total, s.Slowest, s.Fastest, s.Average, s.RequestsPerSec, s.TotalData, s.SizePerSec} {
-			if p != nil && (!finite(*p) || *p >= 9e18) {
-				return badJSON("summary value %v out of range", *p)
-			}
-		}
-		var notes []string
-		out := results.RunWithPercentiles{Run: results.Run{Tool: "oha", LoadModel: results.LoadClosed,
-			DurationS: *s.Total, RPS: *s.RequestsPerSec, SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
-		codes := map[int64]int64{}
-		for k, n := range m.StatusCodeDistribution {
-			code, err := strconv.ParseInt(k, 10, 32)
-			if err != nil || n < 0 {
-				return badJSON("statusCodeDistribution %q: %d", k, n)
-			}
-			codes[code] = addSat(codes[code], n)
-		}
-		var errs, timeouts, aborted int64
-		for msg, n := range m.ErrorDistribution {
-			if n < 0 {
-				return badJSON("errorDistribution %q: %d", msg, n)
-			}
-			errs = addSat(errs, n)
-			if isTimeout(msg) {
-				timeouts = addSat(timeouts, n)
-			}
-			if strings.Contains(msg, "aborted due to deadline") {
-				aborted = addSat(aborted, n)
-			}
-		}
-		responses := ohaCounts(&out, codes, errs, timeouts, aborted, &notes)
-		if s.TotalData != nil {
-			out.BytesIn = results.Ptr(int64(*s.TotalData))
-		}
-		if s.SizePerSec != nil {
-			out.TransferBPS = results.Ptr(*s.SizePerSec)
-		}
-		ms := func(p *float64) *float64 {
-			if p == nil {
-				return nil
-			}
-			return results.Ptr(shiftDec(*p, 3))
-		}
-		if responses > 0 {
-			out.LatMeanMs, out.LatMinMs, out.LatMaxMs = ms(s.Average), ms(s.Fastest), ms(s.Slowest)
-			var pcts []results.Percentile
-			for k, v := range m.LatencyPercentiles {
-				q, ok := parseDec([]byte(strings.TrimPrefix(k, "p")), -2)
-				if !ok || q > 1 || !strings.HasPrefix(k, "p") {
-					return badJSON("latencyPercentiles key %q", k)
-				}
-				if v == nil {
-					continue
-				}
-				if !finite(*v) {
-					return badJSON("latencyPercentiles %s: %v", k, *v)
-				}
-				pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: shiftDec(*v, 3)})
-			}
-			sortPercentiles(pcts)
-			addPercentiles(&out, pcts)
-		}
-		if len(notes) > 0 {
-			out.Notes = results.Ptr(strings.Join(notes, "; "))
-		}
-		fill(&out)
-		return sink.Run(out)
-	})
 }

@@ -32,7 +32,7 @@ func TestOha(t *testing.T) {
 		if r.Tool != "oha" || r.Requests != c.requests || r.Errors != c.errs || r.DurationS != c.dur || r.RPS != c.rps {
 			t.Errorf("%s: requests %d errors %d duration %v rps %v", c.file, r.Requests, r.Errors, r.DurationS, r.RPS)
 		}
-		if c.mean < 0 && r.LatMeanMs != nil || c.mean >= 0 && (!heyabPtrEq(r.LatMeanMs, c.mean) || !heyabPtrEq(r.LatP99Ms, c.p99)) {
+		if c.mean < 0 && r.LatMeanMs != nil || c.mean >= 0 && (!ptrEq(r.LatMeanMs, c.mean) || !ptrEq(r.LatP99Ms, c.p99)) {
 			t.Errorf("%s: mean %v p99 %v", c.file, r.LatMeanMs, r.LatP99Ms)
 		}
 		if c.conns > 0 && (r.Connections == nil || *r.Connections != c.conns) {
@@ -54,7 +54,7 @@ func TestOhaBad(t *testing.T) {
 	in = "Summary:\n  Success rate:\t100.00%\n  Total:\t5.9440 secs\n  Slowest:\t0.0148 secs\n  Fastest:\t0.0006 secs\n  Average:\t0.0015 secs\n" +
 		"  Requests/sec:\t3364.7592\n\nStatus code distribution:\n  [200] many responses\n"
 	_, err = ParseAll(context.Background(), strings.NewReader(in), Options{Source: "o.txt"})
-	heyabWantSyntax(t, err, 10, "status code row")
+	wantSyntax(t, err, 10, "status code row")
 	for _, s := range []string{
 		"Summary:\n  Total:\t0.0183 secs\n  Slowest:\t0.0074 secs\n  Fastest:\t0.0004 secs\n  Average:\t0.0027 secs\n  Requests/sec:\t10913.3967\n",
 		"Summary:\n  Count:\t400\n  Total:\t199.51 ms\n",
@@ -77,8 +77,8 @@ func FuzzOha(f *testing.F) {
 		"Error distribution:\n  [9] aborted due to deadline\n  [1] operation timed out\n"))
 	f.Add([]byte("Summary:\n  Success rate: 1.0000\n  Total:        NaN secs\n  Slowest:      NaN secs\n  Fastest:      NaN secs\n" +
 		"  Average:      NaN secs\n  Requests/sec: NaN\n\nLatency distribution:\n  10% in NaN secs\n\nStatus code distribution:\n"))
-	p := heyabParser(f, "oha")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "oha")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }
 
 // FuzzOhaJSON fuzzes the JSON parser with small seeds.
@@ -88,6 +88,6 @@ func FuzzOhaJSON(f *testing.F) {
 		`"statusCodeDistribution":{"200":21636,"500":3},"errorDistribution":{"aborted due to deadline":9}}`))
 	f.Add([]byte(`{"summary":{"successRate":null,"total":2.0,"slowest":null,"requestsPerSec":2.49,"totalData":0},"latencyPercentiles":{"p10":null},` +
 		`"statusCodeDistribution":{},"errorDistribution":{"aborted due to deadline":5}}`))
-	p := heyabParser(f, "oha-json")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "oha-json")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }

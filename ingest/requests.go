@@ -3,7 +3,6 @@ package ingest
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -46,6 +45,10 @@ type RequestRun struct {
 	// NoBytes says the log has no response sizes: bytes_in and
 	// transfer_bps stay null.
 	NoBytes bool
+	// Endpoint names the request the run is about (a sampler label, a
+	// method and URL path); the run's endpoint column gets it when the
+	// log's runs have more than one endpoint.
+	Endpoint string
 }
 
 // Limits of the per-request aggregation; they bound its memory whatever
@@ -126,7 +129,7 @@ func (a *Requests) Run(key string, meta RequestRun) int {
 	}
 	h := len(a.runs)
 	a.index[key] = h
-	r := &reqRun{meta: meta, width: a.windowS, hist: hdrhistogram.New(1, runHistMax, 3), minLat: math.Inf(1)}
+	r := &reqRun{meta: meta, width: a.windowS, minLat: math.Inf(1)}
 	r.id = results.RunID(a.opts.Source, h)
 	a.runs = append(a.runs, r)
 	return h
@@ -239,6 +242,12 @@ func (a *Requests) Close() error {
 			return err
 		}
 	}
+	endpoints := map[string]bool{}
+	for _, r := range a.runs {
+		if r.meta.Endpoint != "" {
+			endpoints[r.meta.Endpoint] = true
+		}
+	}
 	for i, r := range a.runs {
 		if a.bad > 0 {
 			r.meta.Notes = append(r.meta.Notes, fmt.Sprintf("%d malformed lines skipped (%s)", a.bad, strings.Join(a.badMsgs, "; ")))
@@ -249,6 +258,9 @@ func (a *Requests) Close() error {
 			}
 		}
 		run := r.summary()
+		if len(endpoints) > 1 && r.meta.Endpoint != "" {
+			run.Endpoint = results.Ptr(r.meta.Endpoint)
+		}
 		fillCommon(&run, a.opts, i, &a.lab)
 		if err := a.sink.Run(run); err != nil {
 			return err
@@ -272,24 +284,32 @@ type reqRun struct {
 	minLat, maxLat              float64
 	origin, minStart, maxEnd    int64
 
-	exact []float64 // latencies while n <= exactCap, nil after
-	over  bool      // exact was dropped
-	hist  *hdrhistogram.Histogram
+	exact exactLats               // latencies while n <= exactCap, empty after
+	over  bool                    // exact was dropped
+	hist  *hdrhistogram.Histogram // every latency, once over
 
 	width float64 // window width, seconds
 	base  int     // index of windows[0]
 	wins  []window
+	open  []int // indices of the windows with a dense histogram
 }
 
+// window accumulates one window of a run. Its histogram is sparse (a
+// PackedHistogram: the buckets it holds, with counts of 1 to 8 bytes), so
+// that a run's windows cost memory in proportion to their requests, not to
+// their number; it answers the same quantiles as a dense one. The latest
+// windows record into a dense histogram first (see openWindows).
 type window struct {
-	n, errors int64
-	sum, max  float64
-	hist      *hdrhistogram.Histogram
+	n, errors     int64
+	sum, min, max float64
+	hist          *hdrhistogram.PackedHistogram
+	dense         *hdrhistogram.Histogram // while open (see openWindows)
 }
 
 func micros(ms float64) int64 { return int64(math.Round(ms * 1000)) }
 
-func clampRecord(h *hdrhistogram.Histogram, v, hi int64) {
+// clampRecord records v in h, clamped to [1, hi].
+func clampRecord[H interface{ RecordValue(int64) error }](h H, v, hi int64) {
 	_ = h.RecordValue(min(max(v, 1), hi))
 }
 
@@ -314,25 +334,92 @@ func (r *reqRun) add(q Request) {
 		r.timeouts++
 	}
 	us := micros(q.LatencyMs)
-	clampRecord(r.hist, us, runHistMax)
-	if !r.over {
-		if len(r.exact) < exactCap {
-			r.exact = append(r.exact, q.LatencyMs)
-		} else {
-			r.exact, r.over = nil, true
-		}
+	if !r.over && r.exact.len() == exactCap {
+		// Too many for exact percentiles: the run's histogram takes over,
+		// with the latencies kept so far.
+		r.hist = hdrhistogram.New(1, runHistMax, 3)
+		r.exact.each(func(v float64) { clampRecord(r.hist, micros(v), runHistMax) })
+		r.exact, r.over = exactLats{}, true
 	}
-	w := r.window(float64(q.Start-r.origin) / 1e9)
+	if r.over {
+		clampRecord(r.hist, us, runHistMax)
+	} else {
+		r.exact.add(q.LatencyMs)
+	}
+	w, k := r.window(float64(q.Start-r.origin) / 1e9)
+	if w.n == 0 || q.LatencyMs < w.min {
+		w.min = q.LatencyMs
+	}
 	w.n++
 	w.sum += q.LatencyMs
 	w.max = math.Max(w.max, q.LatencyMs)
 	if failed {
 		w.errors++
 	}
-	if w.hist == nil {
-		w.hist = hdrhistogram.New(1, windowHistMax, 2)
+	r.recordWindow(w, k, us)
+}
+
+// openWindows is how many of a run's windows record into a dense
+// histogram at once: the latest ones, where a log written in completion
+// order puts nearly every request (a dense histogram records in constant
+// time, a sparse one searches its buckets). When a later window opens, the
+// earliest open one's counts move into its sparse histogram; a request of
+// a window older than every open one is recorded there directly.
+const openWindows = 4
+
+// recordWindow records latency us in window w (index k).
+func (r *reqRun) recordWindow(w *window, k int, us int64) {
+	v := min(max(us, 1), windowHistMax)
+	if w.dense == nil {
+		if len(r.open) == openWindows {
+			oldest := 0
+			for i, o := range r.open {
+				if o < r.open[oldest] {
+					oldest = i
+				}
+			}
+			if k < r.open[oldest] {
+				if w.hist == nil {
+					w.hist = newWindowHist()
+				}
+				_ = w.hist.RecordValue(v)
+				return
+			}
+			w.dense = r.closeWindow(r.open[oldest])
+			r.open[oldest] = k
+		} else {
+			w.dense = hdrhistogram.New(1, windowHistMax, 2)
+			r.open = append(r.open, k)
+		}
 	}
-	clampRecord(w.hist, us, windowHistMax)
+	_ = w.dense.RecordValue(v)
+}
+
+// closeWindow moves the counts of open window k into its sparse histogram
+// and returns its dense one, reset.
+func (r *reqRun) closeWindow(k int) *hdrhistogram.Histogram {
+	w := &r.wins[k-r.base]
+	if w.hist == nil {
+		w.hist = newWindowHist()
+	}
+	w.hist.MergeFrom(w.dense)
+	d := w.dense
+	d.Reset()
+	w.dense = nil
+	return d
+}
+
+// closeWindows closes every open window.
+func (r *reqRun) closeWindows() {
+	for _, k := range r.open {
+		r.closeWindow(k)
+	}
+	r.open = r.open[:0]
+}
+
+// newWindowHist returns an empty sparse histogram of a window.
+func newWindowHist() *hdrhistogram.PackedHistogram {
+	return hdrhistogram.NewPacked(1, windowHistMax, 2)
 }
 
 func isTimeout(e string) bool {
@@ -341,10 +428,10 @@ func isTimeout(e string) bool {
 		strings.Contains(e, "deadlineexceeded") // gRPC's status name
 }
 
-// window returns the window holding offset t (seconds from the origin),
-// growing the windows, and doubling their width when there would be more
-// than maxWindows.
-func (r *reqRun) window(t float64) *window {
+// window returns the window holding offset t (seconds from the origin)
+// and its index, growing the windows, and doubling their width when there
+// would be more than maxWindows.
+func (r *reqRun) window(t float64) (*window, int) {
 	k := int(math.Floor(t / r.width))
 	for {
 		lo, hi := min(r.base, k), max(r.base+len(r.wins)-1, k)
@@ -367,16 +454,20 @@ func (r *reqRun) window(t float64) *window {
 	for k >= r.base+len(r.wins) {
 		r.wins = append(r.wins, window{})
 	}
-	return &r.wins[k-r.base]
+	return &r.wins[k-r.base], k
 }
 
 // double merges adjacent windows pairwise: the width doubles.
 func (r *reqRun) double() {
+	r.closeWindows()
 	nb := floorDiv(r.base, 2)
 	merged := make([]window, floorDiv(r.base+len(r.wins)-1, 2)-nb+1)
 	for i := range r.wins {
 		m := &merged[floorDiv(r.base+i, 2)-nb]
 		w := &r.wins[i]
+		if w.n > 0 && (m.n == 0 || w.min < m.min) {
+			m.min = w.min
+		}
 		m.n += w.n
 		m.errors += w.errors
 		m.sum += w.sum
@@ -407,13 +498,13 @@ var quantiles = []float64{0, 0.1, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8,
 // percentile returns the latency at quantile q: exact (the smallest value
 // with at least q of the requests at or below it) when the latencies were
 // kept, else the HdrHistogram's value.
-func (r *reqRun) percentile(sorted []float64, q float64) float64 {
-	if sorted != nil {
+func (r *reqRun) percentile(q float64) float64 {
+	if n := r.exact.len(); !r.over && n > 0 {
 		if q <= 0 {
-			return sorted[0]
+			return r.exact.at(0)
 		}
-		i := int(math.Ceil(q*float64(len(sorted)))) - 1
-		return sorted[min(max(i, 0), len(sorted)-1)]
+		i := int(math.Ceil(q*float64(n))) - 1
+		return r.exact.at(min(max(i, 0), n-1))
 	}
 	switch q {
 	case 0:
@@ -421,7 +512,13 @@ func (r *reqRun) percentile(sorted []float64, q float64) float64 {
 	case 1:
 		return r.maxLat
 	}
-	return float64(r.hist.ValueAtQuantile(100*q)) / 1000
+	return clampMs(float64(r.hist.ValueAtQuantile(100*q))/1000, r.minLat, r.maxLat)
+}
+
+// clampMs keeps a percentile from a histogram within the exact minimum
+// and maximum of the latencies it summarises.
+func clampMs(v, lo, hi float64) float64 {
+	return min(max(v, lo), hi)
 }
 
 func (r *reqRun) summary() results.RunWithPercentiles {
@@ -455,21 +552,17 @@ func (r *reqRun) summary() results.RunWithPercentiles {
 		if r.n > 1 {
 			run.LatStdevMs = results.Ptr(math.Sqrt(r.m2 / float64(r.n-1)))
 		}
-		var sorted []float64
-		if !r.over {
-			sorted = r.exact
-			slices.Sort(sorted)
-		} else {
+		if r.over {
 			m.Notes = append(m.Notes, fmt.Sprintf("percentiles from an HdrHistogram with 3 significant digits (relative error <= 0.1 %%): more than %d requests", exactCap))
 		}
 		for _, q := range quantiles {
-			run.Percentiles = append(run.Percentiles, results.Percentile{Quantile: q, LatencyMs: r.percentile(sorted, q)})
+			run.Percentiles = append(run.Percentiles, results.Percentile{Quantile: q, LatencyMs: r.percentile(q)})
 		}
 		for _, c := range []struct {
 			q   float64
 			dst **float64
 		}{{0.5, &run.LatP50Ms}, {0.9, &run.LatP90Ms}, {0.99, &run.LatP99Ms}, {0.999, &run.LatP999Ms}} {
-			*c.dst = results.Ptr(r.percentile(sorted, c.q))
+			*c.dst = results.Ptr(r.percentile(c.q))
 		}
 	}
 	if len(m.Notes) > 0 {
@@ -505,8 +598,12 @@ func (r *reqRun) rates(run *results.Run, m *RequestRun) {
 }
 
 // series returns the run's windows; per-window p50 and p99 come from an
-// HdrHistogram with 2 significant digits (relative error <= 1 %).
+// HdrHistogram with 2 significant digits (relative error <= 1 %), clamped
+// to the window's exact minimum and maximum: the histogram's bucket
+// values can lie beyond them (p99 33.023 ms in a window whose maximum is
+// 33 ms; 0.001 ms for samples of 0 ms, which it records as 1 µs).
 func (r *reqRun) series() []results.Series {
+	r.closeWindows()
 	out := make([]results.Series, 0, len(r.wins))
 	for i, w := range r.wins {
 		s := results.Series{RunID: r.id, TS: float64(r.base+i) * r.width, WindowS: r.width, Requests: w.n, Errors: w.errors,
@@ -514,8 +611,8 @@ func (r *reqRun) series() []results.Series {
 		if w.n > 0 {
 			s.LatMeanMs = results.Ptr(w.sum / float64(w.n))
 			s.LatMaxMs = results.Ptr(w.max)
-			s.LatP50Ms = results.Ptr(float64(w.hist.ValueAtQuantile(50)) / 1000)
-			s.LatP99Ms = results.Ptr(float64(w.hist.ValueAtQuantile(99)) / 1000)
+			s.LatP50Ms = results.Ptr(clampMs(float64(w.hist.ValueAtPercentile(50))/1000, w.min, w.max))
+			s.LatP99Ms = results.Ptr(clampMs(float64(w.hist.ValueAtPercentile(99))/1000, w.min, w.max))
 		}
 		out = append(out, s)
 	}

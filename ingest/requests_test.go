@@ -1,10 +1,15 @@
 package ingest
 
 import (
+	"context"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/loadverdict/loadverdict/results"
 )
@@ -177,5 +182,139 @@ func TestRequestsBadLines(t *testing.T) {
 	var se *SyntaxError
 	if !errors.As(err, &se) || se.Line != 1001 || !strings.Contains(se.Msg, "11 of 1011 lines malformed") {
 		t.Errorf("over 1 %% bad: %v", err)
+	}
+}
+
+// Per-window percentiles come from a histogram with 2 significant digits,
+// whose bucket values can lie beyond the window's exact extremes: 33 ms
+// reads back as 33.023 ms, 0 ms (recorded as 1 µs) as 0.001 ms. They are
+// clamped to the window's minimum and maximum, also after windows merge.
+func TestRequestsWindowPercentilesWithinExtremes(t *testing.T) {
+	cases := []struct {
+		name    string
+		lat     func(i int) float64
+		n       int // requests, 10 per second
+		windows int
+	}{
+		{"33 ms max", func(i int) float64 { return []float64{33, 32.9, 33, 31.7}[i%4] }, 100, 10},
+		{"all 0 ms", func(int) float64 { return 0 }, 100, 10},
+		{"0 and 33 ms", func(i int) float64 { return float64(i%2) * 33 }, 100, 10},
+		// 2049 s of requests: the windows merge (2 s each).
+		{"merged", func(i int) float64 { return []float64{0, 33, 33, 12.345}[i%4] }, 20490, 1025},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var sink collect
+			a := NewRequests(Options{Source: "log.csv", Experiment: "e"}, &sink)
+			meta := RequestRun{Tool: "hey", LoadModel: results.LoadClosed}
+			h := a.Run("run", meta)
+			for i := range c.n {
+				if err := a.Add(h, i+1, Request{Start: int64(i) * 100_000_000, LatencyMs: c.lat(i), Status: 200}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := a.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if len(sink.series) != c.windows {
+				t.Fatalf("%d windows, want %d", len(sink.series), c.windows)
+			}
+			// The exact extremes of each window, from the samples.
+			for _, s := range sink.series {
+				lo, hi := math.Inf(1), math.Inf(-1)
+				for _, x := range sink.samples {
+					if x.TS >= s.TS && x.TS < s.TS+s.WindowS {
+						lo, hi = math.Min(lo, x.LatencyMs), math.Max(hi, x.LatencyMs)
+					}
+				}
+				if *s.LatMaxMs != hi {
+					t.Fatalf("window at %v s: max %v, samples' %v", s.TS, *s.LatMaxMs, hi)
+				}
+				for name, p := range map[string]float64{"p50": *s.LatP50Ms, "p99": *s.LatP99Ms} {
+					if p < lo || p > hi {
+						t.Fatalf("window at %v s: %s %v outside its samples' %v..%v ms", s.TS, name, p, lo, hi)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestWindowQuantilesMatchDense checks the per-window p50 and p99 of every
+// per-request log under testdata, in 1 s windows and in windows of 1 ms
+// (which double until a run fits in maxWindows, merging histograms),
+// against a dense HdrHistogram (what the windows used before they were
+// sparse) filled with the samples of each window, clamped as the series
+// are to the window's exact extremes.
+func TestWindowQuantilesMatchDense(t *testing.T) {
+	dirs, _ := filepath.Glob("testdata/*")
+	logs := 0
+	for _, dir := range dirs {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() || filepath.Base(dir) == "fuzz" {
+			continue
+		}
+		for _, in := range goldenInputs(t, dir) {
+			for _, w := range []float64{1, 0.001} {
+				var c collect
+				f, err := os.Open(in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				err = Parse(context.Background(), f, Options{Source: in, WindowS: w}, &c)
+				f.Close()
+				if err != nil || len(c.samples) == 0 {
+					continue
+				}
+				if w == 1 {
+					logs++
+				}
+				width := map[string]float64{}
+				for _, s := range c.series {
+					width[s.RunID] = s.WindowS
+				}
+				type key struct {
+					run string
+					k   int
+				}
+				dense := map[key]*hdrhistogram.Histogram{}
+				ext := map[key][2]float64{}
+				for _, s := range c.samples {
+					k := key{s.RunID, int(math.Floor(s.TS / width[s.RunID]))}
+					if dense[k] == nil {
+						dense[k] = hdrhistogram.New(1, windowHistMax, 2)
+						ext[k] = [2]float64{s.LatencyMs, s.LatencyMs}
+					}
+					ext[k] = [2]float64{math.Min(ext[k][0], s.LatencyMs), math.Max(ext[k][1], s.LatencyMs)}
+					clampRecord(dense[k], micros(s.LatencyMs), windowHistMax)
+				}
+				checked := 0
+				for _, s := range c.series {
+					h := dense[key{s.RunID, int(math.Round(s.TS / s.WindowS))}]
+					if s.Requests == 0 {
+						if h != nil {
+							t.Errorf("%s (%g s): window %g s of %s: no requests, but %d samples", in, w, s.TS, s.RunID, h.TotalCount())
+						}
+						continue
+					}
+					if h == nil || h.TotalCount() != s.Requests {
+						t.Fatalf("%s (%g s): window %g s of %s: %d requests, samples do not match", in, w, s.TS, s.RunID, s.Requests)
+					}
+					// Clamped to the window's exact extremes, as the series are.
+					lo, hi := ext[key{s.RunID, int(math.Round(s.TS / s.WindowS))}][0], ext[key{s.RunID, int(math.Round(s.TS / s.WindowS))}][1]
+					p50 := clampMs(float64(h.ValueAtQuantile(50))/1000, lo, hi)
+					p99 := clampMs(float64(h.ValueAtQuantile(99))/1000, lo, hi)
+					if *s.LatP50Ms != p50 || *s.LatP99Ms != p99 {
+						t.Errorf("%s (%g s): window %g s of %s: p50 %v p99 %v, dense %v %v", in, w, s.TS, s.RunID, *s.LatP50Ms, *s.LatP99Ms, p50, p99)
+					}
+					checked++
+				}
+				if checked == 0 {
+					t.Errorf("%s (%g s): no window checked", in, w)
+				}
+			}
+		}
+	}
+	if logs < 20 {
+		t.Errorf("only %d per-request logs under testdata", logs)
 	}
 }

@@ -55,9 +55,9 @@ func TestSiegeBad(t *testing.T) {
 	checkCutBytes(t, "siege-json", "testdata/siege/real-ok.json", 200)
 	in := "Transactions:\t\t  10 hits\nAvailability:\t\t 100.00 %\nElapsed time:\t\t 1.00 secs\nData transferred: 1 GB\n"
 	_, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "s.txt"})
-	heyabWantSyntax(t, err, 4, "Data transferred")
+	wantSyntax(t, err, 4, "Data transferred")
 	_, err = ParseAll(context.Background(), strings.NewReader(`{"transactions":1,"availability":100,"elapsed_time":1,"transaction_rate":1,"failed_transactions":0}`), Options{Source: "s.json"})
-	heyabWantSyntax(t, err, 1, "missing")
+	wantSyntax(t, err, 1, "missing")
 	for _, s := range []string{
 		"Transactions: 10 hits\n",
 		"Our availability: 99.99 %\nTransactions: many\n",
@@ -76,8 +76,8 @@ func FuzzSiege(f *testing.F) {
 		"Response time:\t\t        0.00 secs\nTransaction rate:\t     4466.67 trans/sec\nThroughput:\t\t        0.08 MB/sec\nConcurrency:\t\t        3.00\n" +
 		"Successful transactions:         134\nFailed transactions:\t          66\nLongest transaction:\t        0.01\nShortest transaction:\t        0.00\n \n" +
 		"HTTP/1.1 500     0.00 secs:      13 bytes ==> GET  /mixed?every=3\n"))
-	p := heyabParser(f, "siege")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "siege")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }
 
 // FuzzSiegeJSON fuzzes the JSON parser with small seeds.
@@ -86,6 +86,6 @@ func FuzzSiegeJSON(f *testing.F) {
 		"\t\"data_transferred\":\t\t        0.00,\n\t\"response_time\":\t\t        0.00,\n\t\"transaction_rate\":\t\t     2700.00,\n" +
 		"\t\"throughput\":\t\t\t        0.03,\n\t\"concurrency\":\t\t\t        2.00,\n\t\"successful_transactions\":\t          27,\n" +
 		"\t\"failed_transactions\":\t\t          13,\n\t\"longest_transaction\":\t\t        0.01,\n\t\"shortest_transaction\":\t\t        0.00\n}\n"))
-	p := heyabParser(f, "siege-json")
-	f.Fuzz(func(t *testing.T, data []byte) { heyabCheckParse(t, p, data) })
+	p := parserNamed(f, "siege-json")
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }

@@ -95,7 +95,9 @@ func (c *cleanSink) Run(r results.RunWithPercentiles) error {
 	cleanPtr(&r.Command, "command")
 	cleanPtr(&r.Script, "script")
 	cleanPtr(&r.Notes, "notes")
-	if slices.ContainsFunc(r.Percentiles, func(p results.Percentile) bool { return !validString(p.RunID) }) {
+	cleanPtr(&r.Endpoint, "endpoint")
+	// r.RunID is valid by now: rows that hold it need no check.
+	if slices.ContainsFunc(r.Percentiles, func(p results.Percentile) bool { return p.RunID != r.RunID && !validString(p.RunID) }) {
 		pcts := slices.Clone(r.Percentiles)
 		for i := range pcts {
 			pcts[i].RunID = cleanString(pcts[i].RunID)

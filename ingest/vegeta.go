@@ -47,9 +47,6 @@ import (
 // or after the report) are ignored. A run needs its Latencies row and its
 // Requests row (or, in partial pastes, its Status Codes row); a run cut off
 // before them is a *SyntaxError.
-
-func init() { Register(vegetaTextParser{}) }
-
 type vegetaTextParser struct{}
 
 // Name returns "vegeta": the text report of `vegeta report`.
@@ -59,39 +56,39 @@ func (vegetaTextParser) Name() string { return "vegeta" }
 type vegetaRow int8
 
 const (
-	vrNone vegetaRow = iota
-	vrRequests
-	vrDuration
-	vrLatencies
-	vrBytesIn
-	vrBytesOut
-	vrSuccess
-	vrStatus
-	vrErrorSet
+	vegetaRowNone vegetaRow = iota
+	vegetaRowRequests
+	vegetaRowDuration
+	vegetaRowLatencies
+	vegetaRowBytesIn
+	vegetaRowBytesOut
+	vegetaRowSuccess
+	vegetaRowStatus
+	vegetaRowErrorSet
 )
 
 // vegetaRowNames maps the name before the brackets to the row kind.
 var vegetaRowNames = map[string]vegetaRow{
-	"Requests": vrRequests, "Duration": vrDuration, "Latencies": vrLatencies,
-	"Bytes In": vrBytesIn, "Bytes Out": vrBytesOut, "Success": vrSuccess, "Status Codes": vrStatus,
+	"Requests": vegetaRowRequests, "Duration": vegetaRowDuration, "Latencies": vegetaRowLatencies,
+	"Bytes In": vegetaRowBytesIn, "Bytes Out": vegetaRowBytesOut, "Success": vegetaRowSuccess, "Status Codes": vegetaRowStatus,
 }
 
 // vegetaRowOf splits a normalized line into its row kind, the names in its
-// brackets and the text after them. It returns vrNone for other lines.
+// brackets and the text after them. It returns vegetaRowNone for other lines.
 func vegetaRowOf(s []byte) (vegetaRow, []string, []byte) {
 	if bytes.HasPrefix(s, []byte("Error Set:")) {
-		return vrErrorSet, nil, s[len("Error Set:"):]
+		return vegetaRowErrorSet, nil, s[len("Error Set:"):]
 	}
 	if len(s) == 0 || (s[0] != 'R' && s[0] != 'D' && s[0] != 'L' && s[0] != 'B' && s[0] != 'S') {
-		return vrNone, nil, nil
+		return vegetaRowNone, nil, nil
 	}
 	i := bytes.IndexByte(s, '[')
 	if i < 0 || i > 40 {
-		return vrNone, nil, nil
+		return vegetaRowNone, nil, nil
 	}
 	j := bytes.IndexByte(s[i:], ']')
 	if j < 0 {
-		return vrNone, nil, nil
+		return vegetaRowNone, nil, nil
 	}
 	j += i
 	var nameBuf [3][]byte
@@ -103,8 +100,8 @@ func vegetaRowOf(s []byte) (vegetaRow, []string, []byte) {
 	case 2:
 		kind = vegetaRowNames[string(name[0])+" "+string(name[1])]
 	}
-	if kind == vrNone {
-		return vrNone, nil, nil
+	if kind == vegetaRowNone {
+		return vegetaRowNone, nil, nil
 	}
 	keys := strings.Split(string(s[i+1:j]), ",")
 	for k := range keys {
@@ -212,7 +209,7 @@ func (e *vegetaErrorSet) add(s string) {
 		}
 		e.first = append(e.first, s)
 	}
-	if !isStatusText(s) {
+	if !vegetaIsStatusText(s) {
 		e.transport++
 		if isTimeout(s) {
 			e.timeouts++
@@ -220,9 +217,9 @@ func (e *vegetaErrorSet) add(s string) {
 	}
 }
 
-// isStatusText reports whether s is an HTTP status line as vegeta records
+// vegetaIsStatusText reports whether s is an HTTP status line as vegeta records
 // it for non-2xx responses ("500 Internal Server Error").
-func isStatusText(s string) bool {
+func vegetaIsStatusText(s string) bool {
 	return len(s) >= 3 && s[0] >= '1' && s[0] <= '5' && s[1] >= '0' && s[1] <= '9' && s[2] >= '0' && s[2] <= '9' &&
 		(len(s) == 3 || s[3] == ' ')
 }
@@ -270,21 +267,15 @@ type vegetaTextState struct {
 // (`Requests [total...]`) and a Latencies row with values.
 func (vegetaTextParser) Detect(head []byte) bool {
 	var req, lat bool
-	for len(head) > 0 {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
+	for _, line := range headLines(head) {
 		kind, keys, rest := vegetaRowOf(normalize(line))
 		switch kind {
-		case vrRequests:
+		case vegetaRowRequests:
 			if vals, ok := vegetaValues(rest, keys); ok && keys[0] == "total" {
 				_, err := strconv.ParseInt(vals[0], 10, 64)
 				req = req || err == nil
 			}
-		case vrLatencies:
+		case vegetaRowLatencies:
 			if vals, ok := vegetaValues(rest, keys); ok {
 				_, ok = vegetaDurationMs(vals[0])
 				lat = lat || ok
@@ -317,7 +308,7 @@ func (st *vegetaTextState) line(b []byte, ln int) error {
 	s := normalize(b)
 	r := &st.rep
 	kind, keys, rest := vegetaRowOf(s)
-	if kind == vrNone {
+	if kind == vegetaRowNone {
 		if st.open && r.inErrSet {
 			if len(s) == 0 || findVegetaCommand(s) >= 0 {
 				r.inErrSet = false
@@ -335,7 +326,7 @@ func (st *vegetaTextState) line(b []byte, ln int) error {
 	if st.open {
 		r.inErrSet = false
 	}
-	starter := kind == vrRequests || kind == vrDuration || kind == vrLatencies
+	starter := kind == vegetaRowRequests || kind == vegetaRowDuration || kind == vegetaRowLatencies
 	if !st.open || kind <= r.phase {
 		if !starter {
 			return nil // a repeated Status Codes or Error Set row, or one without a report
@@ -371,12 +362,12 @@ func vegetaRowOK(kind vegetaRow, keys []string, rest []byte) bool {
 // row reads the values of a row into the report; it reports false, and
 // leaves the report unchanged, when they do not parse.
 func (r *vegetaReport) row(kind vegetaRow, keys []string, rest []byte) bool {
-	if kind == vrErrorSet {
+	if kind == vegetaRowErrorSet {
 		r.errSet.shown = true
 		r.inErrSet = true
 		return true
 	}
-	if kind == vrStatus {
+	if kind == vegetaRowStatus {
 		if len(keys) != 1 || keys[0] != "code:count" {
 			return false
 		}
@@ -401,7 +392,7 @@ func (r *vegetaReport) row(kind vegetaRow, keys []string, rest []byte) bool {
 		return false
 	}
 	switch kind {
-	case vrRequests:
+	case vegetaRowRequests:
 		var v vegetaReport
 		for i, k := range keys {
 			switch k {
@@ -430,7 +421,7 @@ func (r *vegetaReport) row(kind vegetaRow, keys []string, rest []byte) bool {
 		}
 		r.requests, r.hasRequests = v.requests, true
 		r.rate, r.hasRate, r.throughput, r.hasThroughput = v.rate, v.hasRate, v.throughput, v.hasThroughput
-	case vrDuration:
+	case vegetaRowDuration:
 		if keys[0] != "total" || len(vals) > 3 {
 			return false
 		}
@@ -445,7 +436,7 @@ func (r *vegetaReport) row(kind vegetaRow, keys []string, rest []byte) bool {
 			}
 		}
 		r.durS, r.hasDur = total.Seconds(), true
-	case vrLatencies:
+	case vegetaRowLatencies:
 		lat := make(map[string]float64, len(keys))
 		for i, k := range keys {
 			if _, q := vegetaQuantile(k); !q && k != "min" && k != "mean" && k != "max" {
@@ -458,7 +449,7 @@ func (r *vegetaReport) row(kind vegetaRow, keys []string, rest []byte) bool {
 			lat[k] = v
 		}
 		r.lat, r.latKeys = lat, keys
-	case vrBytesIn, vrBytesOut:
+	case vegetaRowBytesIn, vegetaRowBytesOut:
 		if keys[0] != "total" {
 			return false
 		}
@@ -466,10 +457,10 @@ func (r *vegetaReport) row(kind vegetaRow, keys []string, rest []byte) bool {
 		if !ok {
 			return false
 		}
-		if kind == vrBytesIn {
+		if kind == vegetaRowBytesIn {
 			r.bytesIn, r.hasBytesIn = n, true
 		}
-	case vrSuccess:
+	case vegetaRowSuccess:
 		v := strings.TrimSuffix(vals[0], "%")
 		x, ok := parseDec([]byte(v), -2)
 		if keys[0] != "ratio" || !ok || x > 1 {

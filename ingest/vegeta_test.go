@@ -274,16 +274,16 @@ func TestVegetaRows(t *testing.T) {
 		keys string
 		rest string
 	}{
-		{"Requests      [total, rate, throughput]         1200, 120.00, 65.87", vrRequests, "total|rate|throughput", "1200, 120.00, 65.87"},
-		{"Status Codes  [code:count]  0:535  200:665  ", vrStatus, "code:count", "0:535  200:665  "},
-		{"Bytes  In [total, mean] 1, 1", vrBytesIn, "total|mean", "1, 1"},
-		{"Error Set:", vrErrorSet, "", ""},
-		{"Requests are sent at [a constant rate]", vrNone, "", ""},
-		{"Latency [mean] 1ms", vrNone, "", ""},
-		{"Requests", vrNone, "", ""},
+		{"Requests      [total, rate, throughput]         1200, 120.00, 65.87", vegetaRowRequests, "total|rate|throughput", "1200, 120.00, 65.87"},
+		{"Status Codes  [code:count]  0:535  200:665  ", vegetaRowStatus, "code:count", "0:535  200:665  "},
+		{"Bytes  In [total, mean] 1, 1", vegetaRowBytesIn, "total|mean", "1, 1"},
+		{"Error Set:", vegetaRowErrorSet, "", ""},
+		{"Requests are sent at [a constant rate]", vegetaRowNone, "", ""},
+		{"Latency [mean] 1ms", vegetaRowNone, "", ""},
+		{"Requests", vegetaRowNone, "", ""},
 	} {
 		kind, keys, rest := vegetaRowOf([]byte(c.in))
-		if kind != c.kind || kind != vrNone && kind != vrErrorSet && (strings.Join(keys, "|") != c.keys || string(rest) != c.rest) {
+		if kind != c.kind || kind != vegetaRowNone && kind != vegetaRowErrorSet && (strings.Join(keys, "|") != c.keys || string(rest) != c.rest) {
 			t.Errorf("%q: %v %q %q", c.in, kind, keys, rest)
 		}
 	}
@@ -657,7 +657,7 @@ func TestVegetaManyTargets(t *testing.T) {
 
 // TestVegetaLineFeeder: the feeder hands out one line per Read.
 func TestVegetaLineFeeder(t *testing.T) {
-	f := newLineFeeder(strings.NewReader("a\n\n  \nbb\r\nccc"))
+	f := newVegetaLineFeeder(strings.NewReader("a\n\n  \nbb\r\nccc"))
 	var got []string
 	buf := make([]byte, 2)
 	for {
@@ -671,7 +671,7 @@ func TestVegetaLineFeeder(t *testing.T) {
 		t.Errorf("got %s, want %s", strings.Join(got, " "), want)
 	}
 	e := errors.New("boom")
-	f = newLineFeeder(io.MultiReader(strings.NewReader("x\n"), vegetaErrReader{e}))
+	f = newVegetaLineFeeder(io.MultiReader(strings.NewReader("x\n"), vegetaErrReader{e}))
 	if _, err := io.ReadAll(f); !errors.Is(err, e) || f.err != e {
 		t.Errorf("read error: %v", err)
 	}

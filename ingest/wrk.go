@@ -40,12 +40,6 @@ import (
 // far as its threads line (or further) but ends (next run or end of input)
 // without that line is a *SyntaxError pointing at its last line.
 
-func init() { Register(wrkParser{}) }
-
-// Rank puts wrk first: its signature spans several lines and text around
-// a wrk run may quote other tools.
-func (wrkParser) Rank() int { return 10 }
-
 type wrkParser struct{}
 
 // Name returns "wrk"; the parser reads wrk2 output too and sets Run.Tool per run.
@@ -58,48 +52,57 @@ func (wrkParser) Formats() []string { return []string{"wrk", "wrk2"} }
 type wrkKind uint8
 
 const (
-	kNone wrkKind = iota
-	kRunning
-	kThreads
-	kCalib
-	kHeader
-	kLatRow
-	kReqRow
-	kDistHeader
-	kPctRow
-	kSpecHeader
-	kSpecCols
-	kSpecRow
-	kHdrStats
-	kRule
-	kRequests
-	kSocket
-	kNon2xx
-	kRPS
-	kTransfer
+	wrkKindNone wrkKind = iota
+	wrkKindRunning
+	wrkKindThreads
+	wrkKindCalib
+	wrkKindHeader
+	wrkKindLatRow
+	wrkKindReqRow
+	wrkKindDistHeader
+	wrkKindPctRow
+	wrkKindSpecHeader
+	wrkKindSpecCols
+	wrkKindSpecRow
+	wrkKindHdrStats
+	wrkKindRule
+	wrkKindRequests
+	wrkKindSocket
+	wrkKindNon2xx
+	wrkKindRPS
+	wrkKindTransfer
 )
 
 // Phases of a run, in output order.
 const (
-	phRunning int8 = iota + 1
-	phThreads
-	phCalib
-	phHeader
-	phLatRow
-	phReqRow
-	phDist
-	phRequests
-	phSocket
-	phNon2xx
-	phRPS
-	phTransfer
+	wrkPhaseRunning int8 = iota + 1
+	wrkPhaseThreads
+	wrkPhaseCalib
+	wrkPhaseHeader
+	wrkPhaseLatRow
+	wrkPhaseReqRow
+	wrkPhaseDist
+	wrkPhaseRequests
+	wrkPhaseSocket
+	wrkPhaseNon2xx
+	wrkPhaseRPS
+	wrkPhaseTransfer
 )
 
-// classify returns the kind of a line from its fields by structure only;
+// wrkLead marks the bytes a line of a run can start with (wrkClassify's
+// cases): a line starting with another is not split into fields.
+var wrkLead = func() (t [256]bool) {
+	for _, c := range []byte("RTLSNDV#-.0123456789") {
+		t[c] = true
+	}
+	return t
+}()
+
+// wrkClassify returns the kind of a line from its fields by structure only;
 // the handlers check the numbers.
-func classify(f [][]byte) wrkKind {
+func wrkClassify(f [][]byte) wrkKind {
 	if len(f) == 0 || len(f[0]) == 0 {
-		return kNone
+		return wrkKindNone
 	}
 	a := f[0]
 	switch a[0] {
@@ -107,88 +110,88 @@ func classify(f [][]byte) wrkKind {
 		switch string(a) {
 		case "Running":
 			if len(f) >= 5 && string(f[2]) == "test" && string(f[3]) == "@" {
-				return kRunning
+				return wrkKindRunning
 			}
 		case "Requests/sec:":
 			if len(f) == 2 {
-				return kRPS
+				return wrkKindRPS
 			}
 		case "Req/Sec":
 			if len(f) >= 4 && len(f) <= 5 {
-				return kReqRow
+				return wrkKindReqRow
 			}
 		}
 	case 'T':
 		switch string(a) {
 		case "Thread":
 			if len(f) >= 3 && string(f[1]) == "Stats" && string(f[2]) == "Avg" {
-				return kHeader
+				return wrkKindHeader
 			}
 			if len(f) >= 2 && string(f[1]) == "calibration:" {
-				return kCalib
+				return wrkKindCalib
 			}
 		case "Transfer/sec:":
 			if len(f) == 2 {
-				return kTransfer
+				return wrkKindTransfer
 			}
 		}
 	case 'L':
 		if string(a) == "Latency" {
 			if len(f) >= 2 && string(f[1]) == "Distribution" {
-				return kDistHeader
+				return wrkKindDistHeader
 			}
 			if len(f) >= 4 && len(f) <= 5 {
-				return kLatRow
+				return wrkKindLatRow
 			}
 		}
 	case 'S':
 		if string(a) == "Socket" && len(f) >= 4 && string(f[1]) == "errors:" {
-			return kSocket
+			return wrkKindSocket
 		}
 	case 'N':
 		if string(a) == "Non-2xx" && len(f) >= 3 && string(f[len(f)-2]) == "responses:" {
-			return kNon2xx
+			return wrkKindNon2xx
 		}
 	case 'D':
 		if string(a) == "Detailed" && len(f) >= 2 && string(f[1]) == "Percentile" {
-			return kSpecHeader
+			return wrkKindSpecHeader
 		}
 	case 'V':
 		if string(a) == "Value" && len(f) >= 2 && string(f[1]) == "Percentile" {
-			return kSpecCols
+			return wrkKindSpecCols
 		}
 	case '#':
 		if bytes.HasPrefix(a, []byte("#[")) {
-			return kHdrStats
+			return wrkKindHdrStats
 		}
 	case '-':
 		if len(a) >= 3 && a[1] == '-' && a[2] == '-' && len(f) == 1 {
-			return kRule
+			return wrkKindRule
 		}
 	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '.':
 		switch len(f) {
 		case 2:
 			if a[len(a)-1] == '%' {
-				return kPctRow
+				return wrkKindPctRow
 			}
 		case 4:
-			return kSpecRow
+			return wrkKindSpecRow
 		case 5:
 			if (string(f[1]) == "threads" || string(f[1]) == "thread") && string(f[2]) == "and" &&
 				(string(f[4]) == "connections" || string(f[4]) == "connection") {
-				return kThreads
+				return wrkKindThreads
 			}
 		case 6:
 			if string(f[1]) == "requests" && string(f[2]) == "in" && string(f[5]) == "read" {
-				return kRequests
+				return wrkKindRequests
 			}
 		}
 	}
-	return kNone
+	return wrkKindNone
 }
 
-// parseRequests parses "N requests in 10.04s, 4.12MB read".
-func parseRequests(f [][]byte) (n int64, durS, bytesIn float64, ok bool) {
+// wrkParseRequests parses "N requests in 10.04s, 4.12MB read".
+func wrkParseRequests(f [][]byte) (n int64, durS, bytesIn float64, ok bool) {
 	n, ok = parseUint(f[0])
 	if !ok {
 		return
@@ -208,8 +211,8 @@ func parseRequests(f [][]byte) (n int64, durS, bytesIn float64, ok bool) {
 	return
 }
 
-// parseThreads parses "N threads and M connections".
-func parseThreads(f [][]byte) (t, c int64, ok bool) {
+// wrkParseThreads parses "N threads and M connections".
+func wrkParseThreads(f [][]byte) (t, c int64, ok bool) {
 	if t, ok = parseUint(f[0]); !ok {
 		return
 	}
@@ -217,8 +220,8 @@ func parseThreads(f [][]byte) (t, c int64, ok bool) {
 	return
 }
 
-// parseStats parses the three values of a Thread Stats row with conv.
-func parseStats(f [][]byte, conv func([]byte) (float64, valueKind)) (v [3]float64, k [3]valueKind, ok bool) {
+// wrkParseStats parses the three values of a Thread Stats row with conv.
+func wrkParseStats(f [][]byte, conv func([]byte) (float64, valueKind)) (v [3]float64, k [3]valueKind, ok bool) {
 	for i := 0; i < 3; i++ {
 		v[i], k[i] = conv(f[i+1])
 		if k[i] == valBad {
@@ -245,34 +248,28 @@ func parseStats(f [][]byte, conv func([]byte) (float64, valueKind)) (v [3]float6
 func (wrkParser) Detect(head []byte) bool {
 	var buf [24][]byte
 	var header, reqIn, threads, reqRow, rps, calib bool
-	for len(head) > 0 {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
+	for _, line := range headLines(head) {
 		s := normalize(line)
 		if len(s) == 0 {
 			continue
 		}
 		f := fields(s, buf[:0])
-		switch classify(f) {
-		case kHeader:
+		switch wrkClassify(f) {
+		case wrkKindHeader:
 			header = true
-		case kRequests:
-			_, _, _, ok := parseRequests(f)
+		case wrkKindRequests:
+			_, _, _, ok := wrkParseRequests(f)
 			reqIn = reqIn || ok
-		case kThreads:
-			_, _, ok := parseThreads(f)
+		case wrkKindThreads:
+			_, _, ok := wrkParseThreads(f)
 			threads = threads || ok
-		case kReqRow:
-			_, _, ok := parseStats(f, metric)
+		case wrkKindReqRow:
+			_, _, ok := wrkParseStats(f, metric)
 			reqRow = reqRow || ok
-		case kRPS:
+		case wrkKindRPS:
 			_, k := metric(f[1])
 			rps = rps || k == valOK
-		case kCalib:
+		case wrkKindCalib:
 			calib = true
 		}
 		if header && (reqIn || threads || reqRow || calib) || reqIn && rps {
@@ -282,24 +279,14 @@ func (wrkParser) Detect(head []byte) bool {
 	return false
 }
 
-// pctRow is a point of a latency distribution.
-type pctRow struct {
-	q, ms    float64
-	count    int64
-	hasCount bool
-}
-
-// distKind says which distribution the rows being read belong to.
-type distKind uint8
+// wrkDistKind says which distribution the rows being read belong to.
+type wrkDistKind uint8
 
 const (
-	distNone        distKind = iota
-	distRecorded             // wrk's, or wrk2's corrected (Recorded) one
-	distUncorrected          // wrk2 -U: kept out of the percentiles
+	wrkDistNone        wrkDistKind = iota
+	wrkDistRecorded                // wrk's, or wrk2's corrected (Recorded) one
+	wrkDistUncorrected             // wrk2 -U: kept out of the percentiles
 )
-
-// maxPercentiles bounds the distribution points kept per run.
-const maxPercentiles = 100000
 
 // wrkRun accumulates one run.
 type wrkRun struct {
@@ -318,7 +305,7 @@ type wrkRun struct {
 	lat, rq            [3]float64
 	latK, rqK          [3]valueKind
 	hasLat, hasRq      bool
-	dist               distKind
+	dist               wrkDistKind
 	inSpec             bool
 	sawUncorrected     bool
 	summary, spec      []pctRow
@@ -337,12 +324,13 @@ type wrkRun struct {
 	rpsNaN, threadsBad bool
 }
 
-// wrkState is the parser's state over one input.
+// wrkState is the parser's state over one input, or over a batch of its
+// lines (see parseWrkBatches). emit receives each run without the fields
+// fillCommon sets.
 type wrkState struct {
 	opts    Options
 	emit    func(results.RunWithPercentiles) error
 	lab     labeler
-	index   int
 	active  bool
 	run     wrkRun
 	pending *wrkCommand
@@ -350,20 +338,16 @@ type wrkState struct {
 	notes   []string
 }
 
-// Parse streams the wrk and wrk2 runs of r to sink in input order.
+// Parse streams the wrk and wrk2 runs of r to sink in input order, parsing
+// batches of lines in parallel (see parseWrkBatches).
 func (wrkParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	st := &wrkState{opts: opts, emit: sink.Run, lab: labeler{labels: opts.Labels}}
-	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
-		return err
-	}
-	if err := st.close(); err != nil {
-		return err
-	}
-	if st.index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: wrkParser{}.Formats()}
-	}
-	return nil
+	return parseWrkBatches(ctx, r, opts, sink, wrkBatchBytes)
 }
+
+// fresh reports whether the state is that of the start of an input: no run
+// open and no command waiting for one. (The fields of run are only read
+// while a run is active, and start resets them.)
+func (st *wrkState) fresh() bool { return !st.active && st.pending == nil }
 
 // line handles one input line.
 func (st *wrkState) line(b []byte, ln int) error {
@@ -374,10 +358,13 @@ func (st *wrkState) line(b []byte, ln int) error {
 	if len(s) == 0 {
 		return nil
 	}
-	f := fields(s, st.f[:0])
+	var f [][]byte
+	if wrkLead[s[0]] {
+		f = fields(s, st.f[:0])
+	}
 	r := &st.run
-	switch classify(f) {
-	case kRunning:
+	switch wrkClassify(f) {
+	case wrkKindRunning:
 		d, ok := durationS(f[1], 0)
 		if !ok {
 			break
@@ -385,19 +372,19 @@ func (st *wrkState) line(b []byte, ln int) error {
 		if err := st.start(ln); err != nil {
 			return err
 		}
-		r.phase, r.lastLine = phRunning, ln
+		r.phase, r.lastLine = wrkPhaseRunning, ln
 		r.planned, r.hasPlanned = d, finite(d)
 		r.target, r.hasTarget = st.lab.target(rest(s, f[4])), true
 		if r.cmd != nil && r.cmd.url != "" && r.cmd.url != r.target {
 			r.cmd, r.startLine = nil, r.firstLine // the command was for another run
 		}
 		return nil
-	case kThreads:
-		t, c, ok := parseThreads(f)
+	case wrkKindThreads:
+		t, c, ok := wrkParseThreads(f)
 		if !ok {
 			break
 		}
-		if ok, err := st.enter(phThreads, ln, true, false); !ok || err != nil {
+		if ok, err := st.enter(wrkPhaseThreads, ln, true, false); !ok || err != nil {
 			return err
 		}
 		if t > 1<<31-1 || c > 1<<31-1 {
@@ -409,57 +396,57 @@ func (st *wrkState) line(b []byte, ln int) error {
 			r.cmd, r.startLine = nil, r.firstLine
 		}
 		return nil
-	case kCalib:
-		if ok, err := st.enter(phCalib, ln, true, true); !ok || err != nil {
+	case wrkKindCalib:
+		if ok, err := st.enter(wrkPhaseCalib, ln, true, true); !ok || err != nil {
 			return err
 		}
 		r.wrk2 = true
 		return nil
-	case kHeader:
-		_, err := st.enter(phHeader, ln, true, false)
+	case wrkKindHeader:
+		_, err := st.enter(wrkPhaseHeader, ln, true, false)
 		return err
-	case kLatRow:
-		if !st.active || r.phase < phHeader {
+	case wrkKindLatRow:
+		if !st.active || r.phase < wrkPhaseHeader {
 			break // rows belong under a Thread Stats header (bombardier prints a Latency row too)
 		}
-		v, k, ok := parseStats(f, timeMs)
+		v, k, ok := wrkParseStats(f, timeMs)
 		if !ok {
 			break
 		}
-		if ok, err := st.enter(phLatRow, ln, false, false); ok && err == nil {
+		if ok, err := st.enter(wrkPhaseLatRow, ln, false, false); ok && err == nil {
 			r.lat, r.latK, r.hasLat = v, k, true
 		}
 		return nil
-	case kReqRow:
-		if !st.active || r.phase < phHeader {
+	case wrkKindReqRow:
+		if !st.active || r.phase < wrkPhaseHeader {
 			break // rows belong under a Thread Stats header (bombardier prints a Latency row too)
 		}
-		v, k, ok := parseStats(f, metric)
+		v, k, ok := wrkParseStats(f, metric)
 		if !ok {
 			break
 		}
-		if ok, err := st.enter(phReqRow, ln, false, false); ok && err == nil {
+		if ok, err := st.enter(wrkPhaseReqRow, ln, false, false); ok && err == nil {
 			r.rq, r.rqK, r.hasRq = v, k, true
 		}
 		return nil
-	case kDistHeader:
-		if !st.active || r.phase < phHeader {
+	case wrkKindDistHeader:
+		if !st.active || r.phase < wrkPhaseHeader {
 			break
 		}
-		if ok, err := st.enter(phDist, ln, false, true); !ok || err != nil {
+		if ok, err := st.enter(wrkPhaseDist, ln, false, true); !ok || err != nil {
 			return err
 		}
 		r.inSpec = false
-		r.dist = distRecorded
+		r.dist = wrkDistRecorded
 		if bytes.Contains(s, []byte("HdrHistogram")) {
 			r.wrk2 = true
 		}
 		if bytes.Contains(s, []byte("Uncorrected")) {
-			r.dist, r.sawUncorrected = distUncorrected, true
+			r.dist, r.sawUncorrected = wrkDistUncorrected, true
 		}
 		return nil
-	case kPctRow:
-		if !st.active || r.phase != phDist || r.dist == distNone || r.inSpec {
+	case wrkKindPctRow:
+		if !st.active || r.phase != wrkPhaseDist || r.dist == wrkDistNone || r.inSpec {
 			break
 		}
 		p := f[0]
@@ -472,7 +459,7 @@ func (st *wrkState) line(b []byte, ln int) error {
 		case valBad:
 			return nil
 		case valOK:
-			if r.dist == distRecorded && finite(ms) {
+			if r.dist == wrkDistRecorded && finite(ms) {
 				r.addPct(&r.summary, pctRow{q: q, ms: ms})
 			}
 		case valNoUnit:
@@ -480,17 +467,17 @@ func (st *wrkState) line(b []byte, ln int) error {
 		}
 		r.lastLine = ln
 		return nil
-	case kSpecHeader:
-		if st.active && r.phase == phDist {
+	case wrkKindSpecHeader:
+		if st.active && r.phase == wrkPhaseDist {
 			r.inSpec, r.wrk2, r.lastLine = true, true, ln
 			return nil
 		}
-	case kSpecCols:
-		if st.active && r.phase == phDist {
+	case wrkKindSpecCols:
+		if st.active && r.phase == wrkPhaseDist {
 			return nil
 		}
-	case kSpecRow:
-		if !st.active || r.phase != phDist || !r.inSpec {
+	case wrkKindSpecRow:
+		if !st.active || r.phase != wrkPhaseDist || !r.inSpec {
 			break
 		}
 		ms, ok1 := parseDec(f[0], 0)
@@ -504,17 +491,17 @@ func (st *wrkState) line(b []byte, ln int) error {
 				break
 			}
 		}
-		if r.dist == distRecorded {
+		if r.dist == wrkDistRecorded {
 			r.addPct(&r.spec, pctRow{q: q, ms: ms, count: n, hasCount: true})
 		}
 		r.lastLine = ln
 		return nil
-	case kHdrStats:
-		if !st.active || r.phase != phDist {
+	case wrkKindHdrStats:
+		if !st.active || r.phase != wrkPhaseDist {
 			break
 		}
 		r.inSpec, r.lastLine = false, ln
-		if r.dist != distRecorded {
+		if r.dist != wrkDistRecorded {
 			return nil
 		}
 		for i := 1; i+1 < len(f); i++ {
@@ -535,22 +522,22 @@ func (st *wrkState) line(b []byte, ln int) error {
 			}
 		}
 		return nil
-	case kRule:
-		if st.active && r.phase == phDist {
+	case wrkKindRule:
+		if st.active && r.phase == wrkPhaseDist {
 			r.inSpec, r.lastLine = false, ln
 		}
 		return nil
-	case kRequests:
-		n, d, by, ok := parseRequests(f)
+	case wrkKindRequests:
+		n, d, by, ok := wrkParseRequests(f)
 		if !ok {
 			break
 		}
-		if ok, err := st.enter(phRequests, ln, true, false); !ok || err != nil {
+		if ok, err := st.enter(wrkPhaseRequests, ln, true, false); !ok || err != nil {
 			return err
 		}
 		r.requests, r.duration, r.bytesIn = n, d, by
 		return nil
-	case kSocket:
+	case wrkKindSocket:
 		var v [4]int64
 		ok := true
 		for i := 2; i+1 < len(f); i += 2 {
@@ -575,35 +562,35 @@ func (st *wrkState) line(b []byte, ln int) error {
 		if !ok {
 			break
 		}
-		if ok, err := st.enter(phSocket, ln, false, false); ok && err == nil {
+		if ok, err := st.enter(wrkPhaseSocket, ln, false, false); ok && err == nil {
 			r.sock, r.sockErr = true, v
 		}
 		return nil
-	case kNon2xx:
+	case wrkKindNon2xx:
 		n, ok := parseUint(f[len(f)-1])
 		if !ok {
 			break
 		}
-		if ok, err := st.enter(phNon2xx, ln, false, false); ok && err == nil {
+		if ok, err := st.enter(wrkPhaseNon2xx, ln, false, false); ok && err == nil {
 			r.non2xx, r.hasNon2xx = n, true
 		}
 		return nil
-	case kRPS:
+	case wrkKindRPS:
 		v, k := metric(f[1])
 		if k == valBad || k == valNoUnit {
 			break
 		}
-		if ok, err := st.enter(phRPS, ln, false, false); ok && err == nil {
+		if ok, err := st.enter(wrkPhaseRPS, ln, false, false); ok && err == nil {
 			r.rps, r.hasRPS, r.rpsNaN = v, true, k == valNaN
 		}
 		return nil
-	case kTransfer:
+	case wrkKindTransfer:
 		v, ok := binaryBytes(f[1])
 		nan := isNaN(f[1])
 		if !ok && !nan {
 			break
 		}
-		if ok, err := st.enter(phTransfer, ln, false, false); !ok || err != nil {
+		if ok, err := st.enter(wrkPhaseTransfer, ln, false, false); !ok || err != nil {
 			return err
 		}
 		r.tbps, r.hasTBPS = v, ok && finite(v)
@@ -674,7 +661,7 @@ func (st *wrkState) start(ln int) error {
 func (st *wrkState) enter(ph int8, ln int, starter, repeatable bool) (bool, error) {
 	r := &st.run
 	if st.active && (ph > r.phase || repeatable && ph == r.phase) {
-		if ph > phRequests && r.phase < phRequests {
+		if ph > wrkPhaseRequests && r.phase < wrkPhaseRequests {
 			return false, nil // summary lines need the "requests in" line first
 		}
 		r.phase, r.lastLine = ph, ln
@@ -709,40 +696,40 @@ func (st *wrkState) close() error {
 	st.active = false
 	r := &st.run
 	switch {
-	case r.phase >= phRequests:
+	case r.phase >= wrkPhaseRequests:
 		return st.emitRun()
-	case r.phase >= phThreads:
+	case r.phase >= wrkPhaseThreads:
 		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
 			Msg: fmt.Sprintf("wrk output cut off after this line: the run starting at line %d has no \"N requests in ...\" line", r.startLine)}
 	}
 	return nil
 }
 
-// implausibleS is the measured duration beyond which a wrk duration is taken
+// wrkImplausibleS is the measured duration beyond which a wrk duration is taken
 // as the overflow garbage of old versions (e.g. "307445734491.24m").
-const implausibleS = 1e7
+const wrkImplausibleS = 1e7
 
-// backing holds the values of a run's nullable fields: one allocation per
-// run instead of one per field.
-type backing struct {
-	f  [24]float64
-	i  [12]int64
-	i2 [2]int32
-	s  [2]string
-	b  bool
-	nf int
-	ni int
-	ns int
+// wrkBacking holds the values of a run's nullable fields, one slot per
+// field (a value set again, such as a second "50%" row, overwrites its
+// slot): one allocation per run instead of one per field.
+type wrkBacking struct {
+	planned, targetRPS, timeout, tbps float64
+	lat, thr                          [3]float64 // mean, stdev, max
+	min, p50, p90, p99, p999          float64
+	bytesIn, non2xx                   int64
+	sock                              [4]int64
+	threads, conns                    int32
+	cmd, script                       string
+	corrected                         bool
 }
 
-func (b *backing) f64(v float64) *float64 { b.f[b.nf] = v; b.nf++; return &b.f[b.nf-1] }
-func (b *backing) i64(v int64) *int64     { b.i[b.ni] = v; b.ni++; return &b.i[b.ni-1] }
-func (b *backing) str(v string) *string   { b.s[b.ns] = v; b.ns++; return &b.s[b.ns-1] }
+// wrkSet stores v in slot and returns the slot.
+func wrkSet[T any](slot *T, v T) *T { *slot = v; return slot }
 
 // emitRun converts the current run and passes it to emit.
 func (st *wrkState) emitRun() error {
 	r := &st.run
-	bk := new(backing)
+	bk := new(wrkBacking)
 	var out results.RunWithPercentiles
 	notes := st.notes[:0]
 	cmd := r.cmd
@@ -750,8 +737,7 @@ func (st *wrkState) emitRun() error {
 	out.Tool, out.LoadModel = "wrk", results.LoadClosed
 	if r.wrk2 || cmd != nil && cmd.wrk2 {
 		out.Tool, out.LoadModel = "wrk2", results.LoadOpen
-		bk.b = true
-		out.LatencyCorrected = &bk.b
+		out.LatencyCorrected = wrkSet(&bk.corrected, true)
 	}
 	out.SourceLine = int32(min(r.startLine, math.MaxInt32))
 	if r.hasTarget {
@@ -763,7 +749,7 @@ func (st *wrkState) emitRun() error {
 	// Sizes and durations.
 	out.Requests = r.requests
 	out.DurationS = r.duration
-	if !finite(r.duration) || r.duration > implausibleS {
+	if !finite(r.duration) || r.duration > wrkImplausibleS {
 		out.DurationS = 0
 		repl := "0"
 		switch {
@@ -775,22 +761,19 @@ func (st *wrkState) emitRun() error {
 		notes = append(notes, fmt.Sprintf("measured duration %.4gs is implausible (overflow in old wrk versions); duration_s set to %s", r.duration, repl))
 	}
 	if r.hasPlanned {
-		out.PlannedDurationS = bk.f64(r.planned)
+		out.PlannedDurationS = wrkSet(&bk.planned, r.planned)
 	} else if cmd != nil && cmd.hasDur {
-		out.PlannedDurationS = bk.f64(cmd.duration)
+		out.PlannedDurationS = wrkSet(&bk.planned, cmd.duration)
 	}
 	switch {
 	case r.hasThreads:
-		out.Threads, out.Connections = &bk.i2[0], &bk.i2[1]
-		bk.i2[0], bk.i2[1] = int32(r.threads), int32(r.conns)
+		out.Threads, out.Connections = wrkSet(&bk.threads, int32(r.threads)), wrkSet(&bk.conns, int32(r.conns))
 	case cmd != nil:
 		if cmd.hasThreads {
-			bk.i2[0] = int32(cmd.threads)
-			out.Threads = &bk.i2[0]
+			out.Threads = wrkSet(&bk.threads, int32(cmd.threads))
 		}
 		if cmd.hasConns {
-			bk.i2[1] = int32(cmd.connections)
-			out.Connections = &bk.i2[1]
+			out.Connections = wrkSet(&bk.conns, int32(cmd.connections))
 		}
 	}
 	if r.threadsBad {
@@ -798,18 +781,18 @@ func (st *wrkState) emitRun() error {
 	}
 	if cmd != nil {
 		if cmd.hasRate {
-			out.TargetRPS = bk.f64(cmd.rate)
+			out.TargetRPS = wrkSet(&bk.targetRPS, cmd.rate)
 		}
 		if cmd.hasTime {
-			out.TimeoutS = bk.f64(cmd.timeout)
+			out.TimeoutS = wrkSet(&bk.timeout, cmd.timeout)
 		}
 		if cmd.hasScript {
-			out.Script = bk.str(cmd.script)
+			out.Script = wrkSet(&bk.script, cmd.script)
 		}
-		out.Command = bk.str(cmd.raw)
+		out.Command = wrkSet(&bk.cmd, cmd.raw)
 	}
 	if n, ok := toInt64(r.bytesIn); ok {
-		out.BytesIn = bk.i64(n)
+		out.BytesIn = wrkSet(&bk.bytesIn, n)
 	} else {
 		notes = append(notes, "bytes read out of range: left empty")
 	}
@@ -821,12 +804,12 @@ func (st *wrkState) emitRun() error {
 	if r.sock || tail {
 		names := [...]**int64{&out.ConnectErrors, &out.ReadErrors, &out.WriteErrors, &out.Timeouts}
 		for i, p := range names {
-			*p = bk.i64(r.sockErr[i])
+			*p = wrkSet(&bk.sock[i], r.sockErr[i])
 			out.Errors = addSat(out.Errors, r.sockErr[i])
 		}
 	}
 	if r.hasNon2xx || tail {
-		out.Non2xx = bk.i64(r.non2xx)
+		out.Non2xx = wrkSet(&bk.non2xx, r.non2xx)
 		out.Errors = addSat(out.Errors, r.non2xx)
 	}
 	if !tail {
@@ -850,7 +833,7 @@ func (st *wrkState) emitRun() error {
 		notes = append(notes, "no Requests/sec line: rps left 0")
 	}
 	if r.hasTBPS {
-		out.TransferBPS = bk.f64(r.tbps)
+		out.TransferBPS = wrkSet(&bk.tbps, r.tbps)
 	}
 
 	// Latency statistics (ms) and thread Req/Sec.
@@ -858,7 +841,7 @@ func (st *wrkState) emitRun() error {
 		dst := [3]**float64{&out.LatMeanMs, &out.LatStdevMs, &out.LatMaxMs}
 		for i, p := range dst {
 			if r.latK[i] == valOK && finite(r.lat[i]) {
-				*p = bk.f64(r.lat[i])
+				*p = wrkSet(&bk.lat[i], r.lat[i])
 			}
 		}
 		if r.latK[0] == valNoUnit || r.latK[1] == valNoUnit || r.latK[2] == valNoUnit {
@@ -870,7 +853,7 @@ func (st *wrkState) emitRun() error {
 		dst := [3]**float64{&out.LatMeanMs, &out.LatStdevMs, &out.LatMaxMs}
 		for i, p := range dst {
 			if r.hasHdr[i] && finite(r.hdr[i]) {
-				*p = bk.f64(r.hdr[i])
+				*p = wrkSet(&bk.lat[i], r.hdr[i])
 			}
 		}
 	}
@@ -878,28 +861,28 @@ func (st *wrkState) emitRun() error {
 		dst := [3]**float64{&out.ThreadRPSMean, &out.ThreadRPSStdev, &out.ThreadRPSMax}
 		for i, p := range dst {
 			if r.rqK[i] == valOK && finite(r.rq[i]) {
-				*p = bk.f64(r.rq[i])
+				*p = wrkSet(&bk.thr[i], r.rq[i])
 			}
 		}
 	}
 
 	// Percentiles: the spectrum rows, plus summary rows at quantiles the
 	// spectrum lacks, in quantile order.
-	out.Percentiles = mergePct(r.summary, r.spec)
+	out.Percentiles = wrkMergePct(r.summary, r.spec)
 	for _, p := range out.Percentiles {
 		switch p.Quantile {
 		case 0:
 			if len(r.spec) > 0 {
-				out.LatMinMs = bk.f64(p.LatencyMs)
+				out.LatMinMs = wrkSet(&bk.min, p.LatencyMs)
 			}
 		case 0.5:
-			out.LatP50Ms = bk.f64(p.LatencyMs)
+			out.LatP50Ms = wrkSet(&bk.p50, p.LatencyMs)
 		case 0.9:
-			out.LatP90Ms = bk.f64(p.LatencyMs)
+			out.LatP90Ms = wrkSet(&bk.p90, p.LatencyMs)
 		case 0.99:
-			out.LatP99Ms = bk.f64(p.LatencyMs)
+			out.LatP99Ms = wrkSet(&bk.p99, p.LatencyMs)
 		case 0.999:
-			out.LatP999Ms = bk.f64(p.LatencyMs)
+			out.LatP999Ms = wrkSet(&bk.p999, p.LatencyMs)
 		}
 	}
 	if r.pctNoUnit {
@@ -917,14 +900,12 @@ func (st *wrkState) emitRun() error {
 	}
 	st.notes = notes[:0]
 
-	fillCommon(&out, st.opts, st.index, &st.lab)
-	st.index++
 	return st.emit(out)
 }
 
-// mergePct merges the summary rows and the spectrum rows (both in quantile
+// wrkMergePct merges the summary rows and the spectrum rows (both in quantile
 // order) into percentiles; at equal quantiles the spectrum row wins.
-func mergePct(summary, spec []pctRow) []results.Percentile {
+func wrkMergePct(summary, spec []pctRow) []results.Percentile {
 	if len(summary)+len(spec) == 0 {
 		return []results.Percentile{}
 	}

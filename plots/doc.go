@@ -1,20 +1,22 @@
-// Package plots draws the PNG figures of a loadverdict report from an
-// analyze.Verdict and the rows of the results tables, with gonum/plot.
+// Package plots draws the figures of a loadverdict report, as PNG or SVG,
+// from an analyze.Verdict and the rows of the results tables, with
+// gonum/plot.
 //
-// It is pure: values in, PNG bytes out. Render draws every figure the input
-// supports, in a fixed order:
+// It is pure: values in, PNG or SVG bytes out. Render (PNG) and
+// RenderFormats draw every figure the input supports, in a fixed order:
 //
 //   - throughput.png: requests per second of every run in execution order,
 //     one colour and line dash per system, one marker shape per concurrency
 //     level, the steady-state band of every group that has one;
 //   - latency.png: per run the mean latency with ±1 standard deviation,
 //     the p99 where known and the maximum, on a log scale when they span
-//     more than LogSpan;
+//     more than LogSpan (a bar reaching below the axis ends in an arrow);
 //   - percentiles.png: the latency percentile spectrum of every run with a
-//     percentiles table, HdrHistogram style (x = 1/(1-q) on a log scale);
+//     percentiles table, HdrHistogram style (x = 1/(1-q) on a log scale),
+//     each run's maximum a marker at 99.999 %;
 //   - scaling.png: throughput against connections for every system that ran
-//     at two or more concurrency levels, with the Little's-law bound, the
-//     USL fit and the saturation point;
+//     at two or more concurrency levels, with the Little's-law bound (where
+//     the data stay below it), the USL fit and the saturation point;
 //   - timeline-<run>.png: throughput and p50/p99 latency per window of
 //     every run with a series, and its within-run warm-up end.
 //

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 
 	"gonum.org/v1/plot"
@@ -28,6 +29,9 @@ type latData struct {
 	HasP99  bool
 	HasMax  bool
 	N       int // runs with any latency figure
+	// Clipped are the seqs of the runs whose mean - stdev lies below the
+	// bottom of the log axis: their bars end there in an arrow.
+	Clipped []float64
 }
 
 func nan(p *float64) float64 {
@@ -91,6 +95,13 @@ func latencyData(in Input) latData {
 	if lo > 0 && hi/lo > LogSpan {
 		d.Log = true
 		d.YMin = floor / 1.25
+		for _, runs := range d.Runs {
+			for _, r := range runs {
+				if r.Mean > 0 && r.Stdev > 0 && r.Mean-r.Stdev < d.YMin {
+					d.Clipped = append(d.Clipped, r.Seq)
+				}
+			}
+		}
 	}
 	return d
 }
@@ -99,8 +110,9 @@ func latencyData(in Input) latData {
 // standard deviation error bars (filled marker), the p99 where known (open
 // marker) and the maximum (×), one colour and marker shape per system,
 // x = seq. The y axis is logarithmic when the largest value is more than
-// LogSpan times the smallest mean; error bars are then cut at the bottom
-// of the axis.
+// LogSpan times the smallest mean; an error bar whose mean - stdev lies
+// below the axis (0 or less, or under its bottom) then ends in an arrow at
+// the bottom, and the legend says so.
 func Latency(in Input) (*plot.Plot, error) {
 	if in.Verdict == nil {
 		return nil, fmt.Errorf("latency: %w", ErrNoData)
@@ -196,11 +208,34 @@ func Latency(in Input) (*plot.Plot, error) {
 		g := draw.GlyphStyle{Color: black, Radius: glyphSize, Shape: maxGlyph}
 		p.Legend.Add("max (×)", lineThumb{Glyph: &g})
 	}
+	if len(d.Clipped) > 0 {
+		p.Legend.Add("mean minus stdev below the axis", arrowThumb{})
+	}
 	return p, nil
 }
 
+// arrowSize is the height of the arrow that ends an error bar cut at the
+// bottom of a log axis.
+var arrowSize = vg.Points(7)
+
+// downArrow draws an arrow head pointing down with its tip at (x, y).
+func downArrow(c *draw.Canvas, col color.Color, x, y vg.Length) {
+	w := arrowSize * 0.6
+	c.FillPolygon(col, []vg.Point{{X: x, Y: y}, {X: x - w, Y: y + arrowSize}, {X: x + w, Y: y + arrowSize}})
+}
+
+// arrowThumb is the legend thumbnail of a cut error bar.
+type arrowThumb struct{}
+
+// Thumbnail implements plot.Thumbnailer.
+func (arrowThumb) Thumbnail(c *draw.Canvas) {
+	x := c.Center().X
+	c.StrokeLine2(draw.LineStyle{Color: black, Width: lineWidth}, x, c.Max.Y, x, c.Min.Y+arrowSize/2)
+	downArrow(c, black, x, c.Min.Y)
+}
+
 // errBars are vertical error bars from Lo to Hi at X, with caps; a bar
-// cut at the bottom of a log axis (Cut) has no lower cap.
+// cut at the bottom of a log axis (Cut) ends in an arrow there instead.
 type errBars struct {
 	X, Lo, Hi []float64
 	Cut       []bool
@@ -215,7 +250,9 @@ func (e errBars) Plot(c draw.Canvas, p *plot.Plot) {
 		x, lo, hi := trX(e.X[i]), trY(e.Lo[i]), trY(e.Hi[i])
 		c.StrokeLines(e.Line, c.ClipLinesY([]vg.Point{{X: x, Y: lo}, {X: x, Y: hi}})...)
 		c.StrokeLine2(e.Line, x-e.Cap/2, hi, x+e.Cap/2, hi)
-		if !e.Cut[i] {
+		if e.Cut[i] {
+			downArrow(&c, e.Line.Color, x, c.Min.Y)
+		} else {
 			c.StrokeLine2(e.Line, x-e.Cap/2, lo, x+e.Cap/2, lo)
 		}
 	}
@@ -257,6 +294,9 @@ func latencyAlt(in Input) string {
 	scale := ""
 	if d.Log {
 		scale = " on a log scale"
+		if n := len(d.Clipped); n > 0 {
+			scale += fmt.Sprintf(" (%s below the axis, marked by an arrow)", plural(n, "error bar reaches", "error bars reach"))
+		}
 	}
 	return fmt.Sprintf("The %s of %s in execution order for %s%s.", what, plural(d.N, "run", "runs"), joinLabels(in.Verdict), scale)
 }

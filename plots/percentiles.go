@@ -5,24 +5,30 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/loadverdict/loadverdict/results"
 )
 
 // MaxQuantile is where quantiles are clipped on the percentile axis:
 // q = 1 (the maximum) would be at infinity, so quantiles above it are
-// drawn at 1/(1-MaxQuantile), labelled "99.999%".
+// drawn at 1/(1-MaxQuantile), labelled "99.999%"; the maximum is drawn
+// there as a marker, not joined to the line.
 const MaxQuantile = 0.99999
 
-// pctRun is one run's spectrum: x = 1/(1-q), y = latency in ms, ascending x.
+// pctRun is one run's spectrum: x = 1/(1-q), y = latency in ms, ascending
+// x, for q < 1; Max is its maximum (q = 1 in the table, else the run's
+// lat_max_ms), NaN when unknown.
 type pctRun struct {
 	System int
 	RunID  string
 	Seq    int32
 	XY     plotter.XYs
+	Max    float64
 }
 
 // pctData is what the percentile figure shows.
@@ -33,6 +39,7 @@ type pctData struct {
 	XMin, XMax float64
 	YMin, YMax float64
 	Log        bool
+	HasMax     bool // some run's maximum is drawn, at percentileX(1)
 }
 
 // percentileX maps a quantile to the percentile axis: 1/(1-q), with q
@@ -67,8 +74,15 @@ func percentileData(in Input) pctData {
 		slices.SortStableFunc(ps, func(a, b results.Percentile) int {
 			return cmp.Or(cmp.Compare(a.Quantile, b.Quantile), cmp.Compare(a.LatencyMs, b.LatencyMs))
 		})
-		pr := pctRun{System: si, RunID: r.RunID, Seq: r.Seq}
+		pr := pctRun{System: si, RunID: r.RunID, Seq: r.Seq, Max: math.NaN()}
+		if finiteP(r.LatMaxMs) && *r.LatMaxMs >= 0 {
+			pr.Max = *r.LatMaxMs
+		}
 		for _, p := range ps {
+			if p.Quantile == 1 {
+				pr.Max = p.LatencyMs
+				continue
+			}
 			x := percentileX(p.Quantile)
 			if n := len(pr.XY); n > 0 && pr.XY[n-1].X == x {
 				// Quantiles clipped to the same x: keep the largest latency.
@@ -77,7 +91,12 @@ func percentileData(in Input) pctData {
 				pr.XY = append(pr.XY, plotter.XY{X: x, Y: p.LatencyMs})
 			}
 		}
-		for _, xy := range pr.XY {
+		pts := pr.XY
+		if pr.Max >= 0 {
+			pts = append(slices.Clone(pts), plotter.XY{X: percentileX(1), Y: pr.Max})
+			d.HasMax = true
+		}
+		for _, xy := range pts {
 			d.XMin, d.XMax = math.Min(d.XMin, xy.X), math.Max(d.XMax, xy.X)
 			d.YMax = math.Max(d.YMax, xy.Y)
 			if xy.Y > 0 {
@@ -93,6 +112,9 @@ func percentileData(in Input) pctData {
 		// ab -g, report it): such points are left out.
 		for i := range d.Runs {
 			d.Runs[i].XY = slices.DeleteFunc(d.Runs[i].XY, func(xy plotter.XY) bool { return xy.Y <= 0 })
+			if d.Runs[i].Max <= 0 {
+				d.Runs[i].Max = math.NaN()
+			}
 		}
 	}
 	return d
@@ -122,7 +144,9 @@ var percentileTicks = func() plot.ConstantTicks {
 // Percentiles returns the latency percentile spectrum of every run with
 // percentiles, HdrHistogram style: x = 1/(1-q) on a log axis labelled in
 // percent, with q clipped to MaxQuantile; one colour and dash per system.
-// The latency axis is logarithmic when the values span more than LogSpan.
+// Each run's maximum, where known, is a × at 99.999 %, not joined to its
+// line (the axis reaches it, and its label says so only then). The
+// latency axis is logarithmic when the values span more than LogSpan.
 func Percentiles(in Input) (*plot.Plot, error) {
 	if in.Verdict == nil {
 		return nil, fmt.Errorf("percentiles: %w", ErrNoData)
@@ -135,12 +159,19 @@ func Percentiles(in Input) (*plot.Plot, error) {
 	if d.Log {
 		ylabel = "latency (ms, log scale)"
 	}
-	p := newPlot(titled(in.Verdict, "Latency by percentile"), "percentile (log scale of 1/(1-q); the maximum is drawn at 99.999%)", ylabel)
+	xlabel := "percentile (log scale of 1/(1-q))"
+	if d.HasMax {
+		xlabel = "percentile (log scale of 1/(1-q)); × the maximum, drawn at 99.999%"
+	}
+	p := newPlot(titled(in.Verdict, "Latency by percentile"), xlabel, ylabel)
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = percentileTicks
 	p.X.Min, p.X.Max = d.XMin, d.XMax
 	if d.XMax <= d.XMin {
 		p.X.Min, p.X.Max = 1, percentileX(MaxQuantile)
+	}
+	if d.HasMax {
+		p.X.Max *= 1.6 // the maxima's markers clear of the edge
 	}
 	if d.Log {
 		logAxis(&p.Y, d.YMin/1.25, d.YMax*1.15)
@@ -156,6 +187,14 @@ func Percentiles(in Input) (*plot.Plot, error) {
 		l.LineStyle = st.line(lineWidth)
 		s.GlyphStyle = st.glyph(glyphSize * 0.6)
 		p.Add(l, s)
+		if r.Max >= 0 {
+			m, err := plotter.NewScatter(plotter.XYs{{X: percentileX(1), Y: r.Max}})
+			if err != nil {
+				return nil, err
+			}
+			m.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize, Shape: mark{Shape: cross}}
+			p.Add(m)
+		}
 	}
 	for si, s := range d.Systems {
 		if d.RunsPerSys[si] == 0 {
@@ -165,11 +204,29 @@ func Percentiles(in Input) (*plot.Plot, error) {
 		g := st.glyph(glyphSize * 0.6)
 		p.Legend.Add(fmt.Sprintf("%s (%s)", short(s), plural(d.RunsPerSys[si], "run", "runs")), lineThumb{Line: st.line(lineWidth), Glyph: &g})
 	}
+	if d.HasMax {
+		g := draw.GlyphStyle{Color: black, Radius: glyphSize, Shape: mark{Shape: cross}}
+		p.Legend.Add("max (×)", lineThumb{Glyph: &g})
+	}
 	return p, nil
 }
 
 func percentilesAlt(in Input) string {
 	d := percentileData(in)
-	return fmt.Sprintf("Latency against percentile (on a log axis of 1/(1-q), up to 99.999%%) for %s of %s.",
-		plural(len(d.Runs), "run", "runs"), joinLabels(in.Verdict))
+	upTo := ""
+	if d.XMax > d.XMin {
+		upTo = ", up to " + percentLabel(d.XMax)
+	}
+	max := ""
+	if d.HasMax {
+		max = ", with each run's maximum marked apart"
+	}
+	return fmt.Sprintf("Latency against percentile (on a log axis of 1/(1-q)%s) for %s of %s%s.",
+		upTo, plural(len(d.Runs), "run", "runs"), joinLabels(in.Verdict), max)
+}
+
+// percentLabel words a position x = 1/(1-q) of the percentile axis as a
+// percentile, "99%" for 100.
+func percentLabel(x float64) string {
+	return strconv.FormatFloat(roundSig(100*(1-1/x)), 'f', -1, 64) + "%"
 }

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	xfont "golang.org/x/image/font"
@@ -17,6 +19,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/results"
@@ -47,12 +50,25 @@ type Input struct {
 	Series []results.Series
 }
 
+// Format is a figure's file format.
+type Format string
+
+// The formats figures are written in.
+const (
+	FormatPNG Format = "png" // a WidthPx x HeightPx PNG image
+	FormatSVG Format = "svg" // an SVG image of the same size, text as text
+)
+
+// Formats are the formats Render draws.
+var Formats = []Format{FormatPNG, FormatSVG}
+
 // Figure is one rendered figure.
 type Figure struct {
-	Name  string // file name, e.g. "throughput.png"
+	Name  string // file name in the first format asked for, e.g. "throughput.png"
 	Title string // title of the figure, for a heading or caption
 	Alt   string // one-sentence description for the markdown alt text
-	PNG   []byte // the PNG image, WidthPx x HeightPx
+	PNG   []byte // the PNG image, WidthPx x HeightPx, when FormatPNG was asked for
+	SVG   []byte // the SVG image, when FormatSVG was asked for
 }
 
 // Drawer is a figure before rendering: a *plot.Plot or a *Stack.
@@ -61,14 +77,36 @@ type Drawer interface {
 	Draw(c draw.Canvas)
 }
 
-// Render draws every figure the input supports, in a fixed order
+// Render draws every figure the input supports as PNG, in a fixed order
 // (throughput, latency, percentiles, scaling, then one timeline per run
 // with a series, in execution order), deterministically: the same input
 // gives the same bytes. A figure without data is left out; any other
-// failure is an error.
+// failure is an error (the first in that order). Figures are drawn in
+// parallel, up to GOMAXPROCS at once: each has its own plot, canvas and
+// font faces (gonum/plot's font cache is locked, and its fonts are read
+// with a buffer per call), and none changes the input.
 func Render(in Input) ([]Figure, error) {
+	return RenderFormats(in, FormatPNG)
+}
+
+// RenderFormats is Render in each of formats (PNG when none); a figure's
+// Name has the extension of the first.
+func RenderFormats(in Input, formats ...Format) ([]Figure, error) {
+	return renderWith(in, runtime.GOMAXPROCS(0), formats...)
+}
+
+// renderWith is RenderFormats with at most workers figures drawn at once.
+func renderWith(in Input, workers int, formats ...Format) ([]Figure, error) {
 	if in.Verdict == nil {
 		return nil, errors.New("plots: no verdict")
+	}
+	if len(formats) == 0 {
+		formats = []Format{FormatPNG}
+	}
+	for _, f := range formats {
+		if f != FormatPNG && f != FormatSVG {
+			return nil, fmt.Errorf("plots: unknown format %q: want png or svg", f)
+		}
 	}
 	type job struct {
 		name  string
@@ -77,29 +115,67 @@ func Render(in Input) ([]Figure, error) {
 		alt   func() string
 	}
 	jobs := []job{
-		{"throughput.png", func() (Drawer, error) { return Throughput(in) }, "Throughput per run", func() string { return throughputAlt(in) }},
-		{"latency.png", func() (Drawer, error) { return Latency(in) }, "Latency per run", func() string { return latencyAlt(in) }},
-		{"percentiles.png", func() (Drawer, error) { return Percentiles(in) }, "Latency by percentile", func() string { return percentilesAlt(in) }},
-		{"scaling.png", func() (Drawer, error) { return Scaling(in) }, "Throughput against concurrency", func() string { return scalingAlt(in) }},
+		{"throughput", func() (Drawer, error) { return Throughput(in) }, "Throughput per run", func() string { return throughputAlt(in) }},
+		{"latency", func() (Drawer, error) { return Latency(in) }, "Latency per run", func() string { return latencyAlt(in) }},
+		{"percentiles", func() (Drawer, error) { return Percentiles(in) }, "Latency by percentile", func() string { return percentilesAlt(in) }},
+		{"scaling", func() (Drawer, error) { return Scaling(in) }, "Throughput against concurrency", func() string { return scalingAlt(in) }},
 	}
 	for _, r := range timelineRuns(in) {
-		jobs = append(jobs, job{"timeline-" + safeName(r.RunID) + ".png", func() (Drawer, error) { return Timeline(in, r.RunID) },
+		jobs = append(jobs, job{"timeline-" + safeName(r.RunID), func() (Drawer, error) { return Timeline(in, r.RunID) },
 			timelineTitle(in, r), func() string { return timelineAlt(in, r) }})
 	}
-	var figs []Figure
-	for _, j := range jobs {
+	type result struct {
+		fig  Figure
+		skip bool
+		err  error
+	}
+	results := make([]result, len(jobs))
+	draw := func(i int) {
+		j := jobs[i]
 		d, err := j.make()
 		if errors.Is(err, ErrNoData) {
-			continue
+			results[i].skip = true
+			return
 		}
 		if err != nil {
-			return nil, fmt.Errorf("plots: %s: %w", j.name, err)
+			results[i].err = fmt.Errorf("plots: %s: %w", j.name, err)
+			return
 		}
-		b, err := PNG(d)
-		if err != nil {
-			return nil, fmt.Errorf("plots: %s: %w", j.name, err)
+		f := Figure{Name: j.name + "." + string(formats[0]), Title: j.title, Alt: j.alt()}
+		for _, format := range formats {
+			encode, dst := PNG, &f.PNG
+			if format == FormatSVG {
+				encode, dst = SVG, &f.SVG
+			}
+			if *dst, err = encode(d); err != nil {
+				results[i].err = fmt.Errorf("plots: %s.%s: %w", j.name, format, err)
+				return
+			}
 		}
-		figs = append(figs, Figure{Name: j.name, Title: j.title, Alt: j.alt(), PNG: b})
+		results[i].fig = f
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range max(1, min(workers, len(jobs))) {
+		wg.Go(func() {
+			for i := range next {
+				draw(i)
+			}
+		})
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	var figs []Figure
+	for _, r := range results {
+		if r.err != nil {
+			return nil, r.err
+		}
+		if !r.skip {
+			figs = append(figs, r.fig)
+		}
 	}
 	return figs, nil
 }
@@ -117,6 +193,26 @@ func PNG(d Drawer) (b []byte, err error) {
 	d.Draw(draw.New(c))
 	var buf bytes.Buffer
 	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// SVG renders d as an SVG image of WidthPx x HeightPx (at DPI), its text as
+// text (escaped), its fonts named, not embedded.
+func SVG(d Drawer) (b []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			b, err = nil, fmt.Errorf("plots: drawing failed: %v", r)
+		}
+	}()
+	c := vgsvg.NewWith(vgsvg.UseWH(figWidth, figHeight))
+	dc := draw.New(c)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	d.Draw(dc)
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

@@ -2,12 +2,15 @@ package plots
 
 import (
 	"bytes"
+	"encoding/xml"
 	"flag"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/plot"
@@ -62,7 +65,7 @@ func TestRenderFigures(t *testing.T) {
 			t.Errorf("%s: title %q alt %q", f.Name, f.Title, f.Alt)
 		}
 	}
-	if a := sf[1].Alt; a != "The mean latency with ±1 standard deviation and maximum of 6 runs in execution order for localhost:5555 and localhost:80 on a log scale." {
+	if a := sf[1].Alt; a != "The mean latency with ±1 standard deviation and maximum of 6 runs in execution order for localhost:5555 and localhost:80 on a log scale (1 error bar reaches below the axis, marked by an arrow)." {
 		t.Errorf("seed latency alt %q", a)
 	}
 }
@@ -76,6 +79,39 @@ func TestRenderDeterministic(t *testing.T) {
 		for i := range a {
 			if a[i].Name != b[i].Name || a[i].Alt != b[i].Alt || !bytes.Equal(a[i].PNG, b[i].PNG) {
 				t.Errorf("%s: %s differs between two renderings", name, a[i].Name)
+			}
+		}
+	}
+}
+
+// TestRenderParallel checks that figures drawn in parallel (several at
+// once, and several renderings at once) are the bytes of figures drawn one
+// after the other; run with -race, it also finds shared state.
+func TestRenderParallel(t *testing.T) {
+	for name, mk := range map[string]func(testing.TB) Input{"seed": seedInput, "rich": richInput} {
+		in := mk(t)
+		want, err := renderWith(in, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([][]Figure, 4)
+		errs := make([]error, len(got))
+		var wg sync.WaitGroup
+		for i := range got {
+			wg.Go(func() { got[i], errs[i] = renderWith(in, 8) }) // one input, read at once
+		}
+		wg.Wait()
+		for i, figs := range got {
+			if errs[i] != nil {
+				t.Fatal(errs[i])
+			}
+			if len(figs) != len(want) {
+				t.Fatalf("%s: %d figures in parallel, %d one by one", name, len(figs), len(want))
+			}
+			for j := range figs {
+				if figs[j].Name != want[j].Name || figs[j].Alt != want[j].Alt || !bytes.Equal(figs[j].PNG, want[j].PNG) {
+					t.Errorf("%s: %s drawn in parallel differs", name, want[j].Name)
+				}
 			}
 		}
 	}
@@ -211,5 +247,56 @@ func TestRenderOddInput(t *testing.T) {
 		for _, f := range figs {
 			_ = os.WriteFile(filepath.Join(os.Getenv("PLOTS_OUT"), "odd-"+f.Name), f.PNG, 0o644)
 		}
+	}
+}
+
+// SVG figures are well-formed XML whose text (titles, hostile labels) is
+// escaped, and they match the PNG figures one for one.
+func TestRenderSVG(t *testing.T) {
+	in := seedInput(t)
+	in.Verdict.Systems[0].Label = `<script>alert(1)</script> & "x"`
+	for i := range in.Verdict.Runs {
+		if in.Verdict.Runs[i].Label == "localhost:5555" {
+			in.Verdict.Runs[i].Label = in.Verdict.Systems[0].Label
+		}
+	}
+	figs, err := RenderFormats(in, FormatSVG, FormatPNG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := names(figs); !slices.Equal(got, []string{"throughput.svg", "latency.svg", "scaling.svg"}) {
+		t.Errorf("figures %v", got)
+	}
+	for _, f := range figs {
+		if len(f.PNG) == 0 {
+			t.Errorf("%s: no PNG", f.Name)
+		}
+		d := xml.NewDecoder(bytes.NewReader(f.SVG))
+		var texts []string
+		root := ""
+		for {
+			tok, err := d.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: %v", f.Name, err)
+			}
+			switch tok := tok.(type) {
+			case xml.StartElement:
+				if root == "" {
+					root = tok.Name.Local
+				}
+			case xml.CharData:
+				texts = append(texts, string(tok))
+			}
+		}
+		all := strings.Join(texts, "\n")
+		if root != "svg" || !strings.Contains(all, "— zuul-vs-openresty") || !strings.Contains(all, `<script>alert(1)</script> & "x"`) {
+			t.Errorf("%s: root %q, text %q", f.Name, root, all)
+		}
+	}
+	if _, err := RenderFormats(in, "gif"); err == nil {
+		t.Error("an unknown format is accepted")
 	}
 }

@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -14,15 +15,29 @@ import (
 	"github.com/loadverdict/loadverdict/stats"
 )
 
+// BoundSlack is how far (a fraction) a measured throughput may lie above
+// the Little's-law line N/R0 before the line is no bound: with R0 the
+// least mean latency, the run that has it lies on the line (every
+// connection busy), give or take its measurement's rounding and noise;
+// 2 % of the axis is within a marker's size.
+const BoundSlack = 0.02
+
 // scSystem is one system's capacity curve.
 type scSystem struct {
 	System int
 	Label  string
 	Levels plotter.XYs // (connections, representative requests/s), ascending
 	Runs   plotter.XYs // every closed-model run: (connections, requests/s)
-	// R0S is the mean latency at the lowest level in seconds (0: unknown);
-	// N/R0S is the Little's-law bound of throughput at N connections.
+	// R0S is the smallest latency of the system's closed-model runs in
+	// seconds: their least per-request minimum where every run reports
+	// one, else their least mean (R0Mean); 0 when unknown. N/R0S bounds
+	// the throughput at N connections by Little's law. When a measured
+	// point lies above it anyway, by more than BoundSlack (the latency
+	// figures under-report: a Little's law ratio above 1), Exceeded is set
+	// and the line is not drawn: a "bound" below the data would mislead.
 	R0S         float64
+	R0Mean      bool
+	Exceeded    bool
 	USL         *stats.USLFit
 	SaturatedAt *int32
 }
@@ -60,14 +75,33 @@ func scalingData(v *analyze.Verdict) scData {
 		if len(s.Levels) < 2 {
 			continue
 		}
-		if l := c.Levels[0]; finiteP(l.LatMeanMs) && *l.LatMeanMs > 0 {
-			s.R0S = *l.LatMeanMs / 1000
-		}
+		minLat, minMean, allMin := math.Inf(1), math.Inf(1), true
 		for _, g := range sys.Groups {
 			for _, r := range g.Runs {
 				if r.LoadModel == results.LoadClosed && r.Connections != nil && *r.Connections > 0 && finite(r.RPS) {
 					s.Runs = append(s.Runs, plotter.XY{X: float64(*r.Connections), Y: r.RPS})
 					d.YMax = math.Max(d.YMax, r.RPS)
+					if finiteP(r.LatMinMs) && *r.LatMinMs > 0 {
+						minLat = math.Min(minLat, *r.LatMinMs)
+					} else {
+						allMin = false
+					}
+					if finiteP(r.LatMeanMs) && *r.LatMeanMs > 0 {
+						minMean = math.Min(minMean, *r.LatMeanMs)
+					}
+				}
+			}
+		}
+		switch {
+		case allMin && !math.IsInf(minLat, 1):
+			s.R0S = minLat / 1000
+		case !math.IsInf(minMean, 1):
+			s.R0S, s.R0Mean = minMean/1000, true
+		}
+		if s.R0S > 0 {
+			for _, xy := range append(slices.Clone(s.Levels), s.Runs...) {
+				if xy.Y > xy.X/s.R0S*(1+BoundSlack) {
+					s.Exceeded = true
 				}
 			}
 		}
@@ -92,10 +126,11 @@ func scalingData(v *analyze.Verdict) scData {
 
 // Scaling returns the scaling figure: the representative throughput of
 // every system at each concurrency level (closed model) with its single
-// runs, the Little's-law bound X = N/R0 (R0 the mean latency at the lowest
-// level), the USL fit X(N) = λN/(1+σ(N−1)+κN(N−1)) when there is one, and
-// the saturation point. Only systems that ran at two or more levels are
-// drawn.
+// runs, the Little's-law bound X <= N/R0 (R0 the smallest latency of its
+// runs: their minimum, else their least mean; left out, and said so in
+// the legend, when a measured point lies above it), the USL fit
+// X(N) = λN/(1+σ(N−1)+κN(N−1)) when there is one, and the saturation
+// point. Only systems that ran at two or more levels are drawn.
 func Scaling(in Input) (*plot.Plot, error) {
 	if in.Verdict == nil {
 		return nil, fmt.Errorf("scaling: %w", ErrNoData)
@@ -128,11 +163,19 @@ func Scaling(in Input) (*plot.Plot, error) {
 		st := styleOf(s.System)
 		if s.R0S > 0 {
 			r0 := s.R0S
-			f := plotter.NewFunction(func(n float64) float64 { return n / r0 })
-			f.XMin, f.XMax, f.Samples = fx0, x1, 100
-			f.LineStyle = draw.LineStyle{Color: st.Color, Width: thinWidth, Dashes: []vg.Length{vg.Points(1.5), vg.Points(3)}}
-			p.Add(f)
-			models = append(models, entry{fmt.Sprintf("%s: bound N/R0, R0 = %s ms", short(s.Label), fmtNum(1000*r0)), f})
+			what := "min"
+			if s.R0Mean {
+				what = "least mean"
+			}
+			if s.Exceeded {
+				models = append(models, entry{fmt.Sprintf("%s: runs above N/R0 (R0 = %s ms): no bound", short(s.Label), fmtNum(1000*r0)), nil})
+			} else {
+				f := plotter.NewFunction(func(n float64) float64 { return n / r0 })
+				f.XMin, f.XMax, f.Samples = fx0, x1, 100
+				f.LineStyle = draw.LineStyle{Color: st.Color, Width: thinWidth, Dashes: []vg.Length{vg.Points(1.5), vg.Points(3)}}
+				p.Add(f)
+				models = append(models, entry{fmt.Sprintf("%s: bound N/R0, R0 = %s ms (%s)", short(s.Label), fmtNum(1000*r0), what), f})
+			}
 		}
 		if u := s.USL; u != nil {
 			fit := *u
@@ -202,6 +245,10 @@ func Scaling(in Input) (*plot.Plot, error) {
 		p.Legend.Add("single runs", lineThumb{Glyph: &g})
 	}
 	for _, e := range models {
+		if e.thumb == nil {
+			p.Legend.Add(e.name)
+			continue
+		}
 		p.Legend.Add(e.name, e.thumb)
 	}
 	return p, nil
@@ -211,11 +258,17 @@ func scalingAlt(in Input) string {
 	d := scalingData(in.Verdict)
 	s := fmt.Sprintf("Throughput against connections for %s", plural(len(d.Systems), "system", "systems"))
 	var extra []string
+	bounds := 0
 	for _, sy := range d.Systems {
-		if sy.R0S > 0 {
-			extra = append(extra, "Little's-law bounds")
-			break
+		if sy.R0S > 0 && !sy.Exceeded {
+			bounds++
 		}
+	}
+	switch {
+	case bounds == 1:
+		extra = append(extra, "a Little's-law bound")
+	case bounds > 1:
+		extra = append(extra, "Little's-law bounds")
 	}
 	for _, sy := range d.Systems {
 		if sy.USL != nil {

@@ -34,12 +34,22 @@ type tpBand struct {
 	FirstSeq, Runs int
 }
 
+// tpSent is a run whose requests sent per second differ from its
+// throughput (an open model's successful responses) by more than 1 %:
+// failed or unanswered requests make the gap.
+type tpSent struct {
+	System   int
+	X        float64 // seq
+	Sent, OK float64 // requests sent/s, throughput
+}
+
 // tpData is what the throughput figure shows.
 type tpData struct {
 	Systems []string
 	Levels  []*int32 // concurrency levels, ascending, nil (unknown) last
 	Groups  []tpGroup
 	Bands   []tpBand
+	Sent    []tpSent
 	MinSeq  float64
 	MaxSeq  float64
 	MaxRPS  float64
@@ -79,6 +89,10 @@ func throughputData(v *analyze.Verdict) tpData {
 				tg.RunIDs = append(tg.RunIDs, r.RunID)
 				d.MinSeq, d.MaxSeq = math.Min(d.MinSeq, float64(r.Seq)), math.Max(d.MaxSeq, float64(r.Seq))
 				d.MinRPS, d.MaxRPS = math.Min(d.MinRPS, r.RPS), math.Max(d.MaxRPS, r.RPS)
+				if finiteP(r.SentRPS) && math.Abs(*r.SentRPS-r.RPS) > 0.01*math.Max(*r.SentRPS, r.RPS) {
+					d.Sent = append(d.Sent, tpSent{System: si, X: float64(r.Seq), Sent: *r.SentRPS, OK: r.RPS})
+					d.MinRPS, d.MaxRPS = math.Min(d.MinRPS, *r.SentRPS), math.Max(d.MaxRPS, *r.SentRPS)
+				}
 			}
 			if len(tg.XY) > 0 {
 				d.Groups = append(d.Groups, tg)
@@ -135,7 +149,10 @@ func levelText(c *int32) string {
 // Throughput returns the throughput figure: requests/s of every run in
 // execution order, one colour and line per system (joining the runs of a
 // group), one marker shape per concurrency level, and the steady-state
-// band of each group that has one.
+// band of each group that has one. Where a run sent more (or fewer)
+// requests per second than it got answered successfully (an open model
+// with errors or a shortfall), the requests sent are a bar (—) joined to
+// its point by a dotted line: success and sent drawn apart.
 func Throughput(in Input) (*plot.Plot, error) {
 	if in.Verdict == nil || len(in.Verdict.Systems) == 0 {
 		return nil, fmt.Errorf("throughput: %w", ErrNoData)
@@ -186,6 +203,21 @@ func Throughput(in Input) (*plot.Plot, error) {
 		p.Add(sc)
 	}
 
+	for _, x := range d.Sent {
+		st := styleOf(x.System)
+		gap, err := plotter.NewLine(plotter.XYs{{X: x.X, Y: x.OK}, {X: x.X, Y: x.Sent}})
+		if err != nil {
+			return nil, err
+		}
+		gap.LineStyle = draw.LineStyle{Color: st.Color, Width: thinWidth, Dashes: dashes[2]}
+		sent, err := plotter.NewScatter(plotter.XYs{{X: x.X, Y: x.Sent}})
+		if err != nil {
+			return nil, err
+		}
+		sent.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize * 1.4, Shape: sentBar{}}
+		p.Add(gap, sent)
+	}
+
 	// Headroom above the highest point.
 	p.Y.Max = math.Max(p.Y.Max, d.MaxRPS+0.06*(d.MaxRPS-math.Min(p.Y.Min, d.MinRPS)))
 
@@ -198,6 +230,10 @@ func Throughput(in Input) (*plot.Plot, error) {
 			g := draw.GlyphStyle{Color: black, Radius: glyphSize, Shape: levelGlyphs[i%len(levelGlyphs)]}
 			p.Legend.Add(levelText(c), lineThumb{Glyph: &g})
 		}
+	}
+	if len(d.Sent) > 0 {
+		g := draw.GlyphStyle{Color: black, Radius: glyphSize * 1.4, Shape: sentBar{}}
+		p.Legend.Add("requests sent/s (—), apart from successful", lineThumb{Glyph: &g})
 	}
 	if len(d.Bands) > 0 {
 		var text string
@@ -215,6 +251,18 @@ func Throughput(in Input) (*plot.Plot, error) {
 	return p, nil
 }
 
+// sentBar is the marker of requests sent per second: a horizontal bar.
+type sentBar struct{}
+
+// DrawGlyph implements draw.GlyphDrawer.
+func (sentBar) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: markStroke * 1.4})
+	var p vg.Path
+	p.Move(vg.Point{X: pt.X - sty.Radius, Y: pt.Y})
+	p.Line(vg.Point{X: pt.X + sty.Radius, Y: pt.Y})
+	c.Stroke(p)
+}
+
 func throughputAlt(in Input) string {
 	v := in.Verdict
 	d := throughputData(v)
@@ -222,6 +270,9 @@ func throughputAlt(in Input) string {
 		plural(len(v.Runs), "run", "runs"), joinLabels(v))
 	if len(d.Bands) > 0 {
 		s += ", with the steady-state band of " + plural(len(d.Bands), "group", "groups") + " shaded"
+	}
+	if len(d.Sent) > 0 {
+		s += "; the requests sent are marked apart for " + plural(len(d.Sent), "run", "runs") + " whose successful responses per second differ from them"
 	}
 	return s + "."
 }

@@ -60,8 +60,12 @@ func RenderHistory(h *analyze.History) ([]Figure, error) {
 		if err != nil {
 			return nil, fmt.Errorf("plots: trend %s: %w", tm.metric, err)
 		}
+		svg, err := SVG(p)
+		if err != nil {
+			return nil, fmt.Errorf("plots: trend %s.svg: %w", tm.metric, err)
+		}
 		figs = append(figs, Figure{Name: "trend-" + tm.metric + ".png", Title: tm.title + " across the series",
-			Alt: trendAlt(h, tm.metric, tm.title), PNG: b})
+			Alt: trendAlt(h, tm.metric, tm.title), PNG: b, SVG: svg})
 	}
 	return figs, nil
 }

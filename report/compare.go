@@ -79,6 +79,7 @@ type table struct {
 type row struct {
 	metric, old, new, delta, ci, p, runs string
 	notes                                []string
+	comparison                           int // index in Verdict.Comparisons, -1 for the error rate
 }
 
 // tables gathers the comparisons into tables, in the order of the
@@ -94,12 +95,14 @@ func tables(v *analyze.Verdict) []table {
 		out = append(out, table{a: c.A, b: c.B, based: c.B == v.Options.Baseline, settings: c.Settings})
 		return &out[len(out)-1]
 	}
-	for _, c := range v.Comparisons {
+	for i, c := range v.Comparisons {
 		t := find(c)
 		if c.Metric == analyze.MetricLatMaxMs && c.Verdict != analyze.AFaster && c.Verdict != analyze.BFaster {
 			continue // the maximum is shown where a difference can be claimed
 		}
-		t.rows = append(t.rows, compareRow(c))
+		r := compareRow(c)
+		r.comparison = i
+		t.rows = append(t.rows, r)
 	}
 	for i := range out {
 		t := &out[i]
@@ -113,7 +116,7 @@ func tables(v *analyze.Verdict) []table {
 			continue
 		}
 		r := row{metric: "error rate", old: metricValue("error_rate", eb), new: metricValue("error_rate", ea), delta: "~",
-			ci: "", p: "", runs: runsOf(gb, ga)}
+			ci: "", p: "", runs: runsOf(gb, ga), comparison: -1}
 		if ea != eb {
 			r.delta = signed(100*(ea-eb)) + " pts"
 			r.notes = []string{"error rates are shown, not tested"}
@@ -164,6 +167,8 @@ func footnoteText(r analyze.Reason) string {
 		return fmt.Sprintf("not significant: p >= alpha %s", rel(r.Alpha))
 	case analyze.ReasonInsideBand:
 		return fmt.Sprintf("significant, but the %s %% CI reaches into the ±%s %% practical band", rel(100*r.Level), rel(100*r.Band))
+	case analyze.ReasonTooFewRuns:
+		return fmt.Sprintf("need >= %d runs per system to detect a difference at alpha %s", r.MinRuns, rel(r.Alpha))
 	}
 	return reasonLine(r)
 }
@@ -266,19 +271,25 @@ func compareText(w io.Writer, v *analyze.Verdict) error {
 // rows of the tables and of the thresholds together (summary.md), saying
 // how many were left out.
 func compareMarkdown(v *analyze.Verdict, maxRows, gateReasons int) []string {
-	lines := []string{"**Verdict:** " + text(Headline(v))}
-	if len(v.Options.FailOn) > 0 {
-		// A hard line break: the gate in the verdict's paragraph.
-		lines[0] += "  "
-		lines = append(lines, "**Gate:** "+text(gateSummary(v, gateReasons)))
-	}
-	return append(append(lines, ""), markdownTables(v, maxRows)...)
+	return append(markdownBlocks(verdictLead(v, gateReasons)), markdownBlocks(compareBlocks(v, maxRows, nil))...)
 }
 
-// markdownTables renders the comparisons as one markdown table with their
-// footnotes, then the thresholds; maxRows as in compareMarkdown.
-func markdownTables(v *analyze.Verdict, maxRows int) []string {
-	var lines []string
+// verdictLead is the verdict's paragraph: the headline and, when a gate
+// was asked for, its outcome with at most gateReasons reasons.
+func verdictLead(v *analyze.Verdict, gateReasons int) []block {
+	p := &paragraph{Runs: []inline{bold("Verdict:"), tx(" " + Headline(v))}, Class: "verdict"}
+	if len(v.Options.FailOn) > 0 {
+		p.Runs = append(p.Runs, br(), bold("Gate:"), tx(" "+gateSummary(v, gateReasons)))
+	}
+	return []block{p}
+}
+
+// compareBlocks makes the comparisons one table with their footnotes, then
+// the thresholds; maxRows as in compareMarkdown. When marks is not nil,
+// it gets the footnote marks of each rps comparison's row, by the
+// comparison's index in v.Comparisons.
+func compareBlocks(v *analyze.Verdict, maxRows int, marks map[int]string) []block {
+	var out []block
 	ts := tables(v)
 	nChecks := len(v.Thresholds)
 	var rows []row
@@ -305,25 +316,25 @@ func markdownTables(v *analyze.Verdict, maxRows int) []string {
 		}
 	}
 	if len(ts) == 0 {
-		lines = append(lines, "No comparison: no setting has runs of both systems.", "")
+		out = append(out, para(tx("No comparison: no setting has runs of both systems.")))
 	}
 	if len(rows) > 0 {
-		marks, notes := footnotes(rows[:keepRows])
+		rowMarks, ns := footnotes(rows[:keepRows])
 		onePair := true
 		for _, t := range ts {
 			onePair = onePair && t.a == ts[0].a && t.b == ts[0].b
 		}
 		level := rel(100 * v.Options.Level)
-		head := "| | side b | side a | delta | " + level + " % CI | p | runs b/a |"
+		tb := &tableBlock{Head: textRow("", "side b", "side a", "delta", level+" % CI", "p", "runs b/a"),
+			Numeric: []bool{false, true, true, false, false, true, true}, Class: "compare"}
 		if onePair {
 			title := ts[0].title()
 			if len(ts) > 1 {
 				title, _, _ = strings.Cut(title, " at ")
 			}
-			lines = append(lines, "**"+text(title)+"**", "")
-			head = fmt.Sprintf("| | %s | %s | delta | %s %% CI | p | runs |", text(ts[0].b), text(ts[0].a), level)
+			out = append(out, para(bold(title)))
+			tb.Head = textRow("", ts[0].b, ts[0].a, "delta", level+" % CI", "p", "runs")
 		}
-		lines = append(lines, head, "|---|---|---|---|---|---|---|")
 		for i, r := range rows[:keepRows] {
 			metric := r.metric
 			switch {
@@ -333,40 +344,42 @@ func markdownTables(v *analyze.Verdict, maxRows int) []string {
 				metric = r.metric + ", " + distinct[i]
 			}
 			delta := r.delta
-			if marks[i] != "" {
-				delta += " " + marks[i]
+			if rowMarks[i] != "" {
+				delta += " " + rowMarks[i]
 			}
-			lines = append(lines, fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s |", text(metric), text(r.old), text(r.new),
-				text(delta), text(r.ci), text(r.p), text(r.runs)))
+			if marks != nil && r.comparison >= 0 && v.Comparisons[r.comparison].Metric == analyze.MetricRPS {
+				marks[r.comparison] = rowMarks[i]
+			}
+			tb.Rows = append(tb.Rows, textRow(metric, r.old, r.new, delta, r.ci, r.p, r.runs))
 		}
 		if keepRows < len(rows) {
-			lines = append(lines, fmt.Sprintf("| … %d more %s in the full report | | | | | | |", len(rows)-keepRows, pluralWord(len(rows)-keepRows, "row")))
+			tb.Rows = append(tb.Rows, textRow(fmt.Sprintf("… %d more %s in the full report", len(rows)-keepRows, pluralWord(len(rows)-keepRows, "row")), "", "", "", "", "", ""))
 		}
-		lines = append(lines, "")
-		if len(notes) > 0 {
-			var ns []string
-			for i, n := range notes {
-				ns = append(ns, fmt.Sprintf("(%d) %s", i+1, n))
+		out = append(out, tb)
+		if len(ns) > 0 {
+			n := &notes{}
+			for _, x := range ns {
+				n.Items = append(n.Items, []inline{tx(x)})
 			}
-			lines = append(lines, text(strings.Join(ns, " · ")), "")
+			out = append(out, n)
 		}
 	}
 	if nChecks > 0 {
-		lines = append(lines, "| threshold | system | settings | status | value |", "|---|---|---|---|---|")
+		tb := &tableBlock{Head: textRow("threshold", "system", "settings", "status", "value"), Class: "thresholds"}
 		for _, c := range v.Thresholds[:keepChecks] {
-			status := string(c.Status)
+			status := tx(string(c.Status))
 			if c.Status == analyze.ThresholdFail {
-				status = "**fail**"
+				status = bold("fail")
 			}
-			lines = append(lines, fmt.Sprintf("| %s | %s | %s | %s | %s |", code(thresholdOf(v, c).Expr, true), text(c.System),
-				text(settingsText(c.Settings)), status, text(checkValue(v, c))))
+			tb.Rows = append(tb.Rows, [][]inline{{mono(thresholdOf(v, c).Expr)}, {tx(c.System)}, {tx(settingsText(c.Settings))},
+				{status}, {tx(checkValue(v, c))}})
 		}
 		if keepChecks < nChecks {
-			lines = append(lines, fmt.Sprintf("| … %d more %s in the full report | | | | |", nChecks-keepChecks, pluralWord(nChecks-keepChecks, "check")))
+			tb.Rows = append(tb.Rows, textRow(fmt.Sprintf("… %d more %s in the full report", nChecks-keepChecks, pluralWord(nChecks-keepChecks, "check")), "", "", "", ""))
 		}
-		lines = append(lines, "")
+		out = append(out, tb)
 	}
-	return lines
+	return out
 }
 
 // pluralWord is word, with an s unless n is 1.
@@ -380,31 +393,45 @@ func pluralWord(n int, word string) string {
 // distinctSettings words only the settings of s that differ among all,
 // e.g. "50 connections" in a ladder of connection counts.
 func distinctSettings(s analyze.Settings, all []analyze.Settings) string {
-	differ := func(f func(analyze.Settings) string) bool {
+	return strings.TrimSuffix(settingsText(pickSettings(s, all, true)), ", ")
+}
+
+// pickSettings keeps the settings of s that differ among all (differ), or
+// those that are the same in all (!differ).
+func pickSettings(s analyze.Settings, all []analyze.Settings, differ bool) analyze.Settings {
+	keep := func(f func(analyze.Settings) string) bool {
 		for _, o := range all {
 			if f(o) != f(s) {
-				return true
+				return differ
 			}
 		}
-		return false
+		return !differ
 	}
-	var keep analyze.Settings
-	if differ(func(x analyze.Settings) string { return keyPart(x.TargetRPS) }) {
-		keep.TargetRPS = s.TargetRPS
+	var k analyze.Settings
+	if keep(func(x analyze.Settings) string {
+		if x.Endpoint == nil {
+			return "-"
+		}
+		return "=" + *x.Endpoint
+	}) {
+		k.Endpoint = s.Endpoint
 	}
-	if differ(func(x analyze.Settings) string { return keyPart(x.Connections) }) {
-		keep.Connections = s.Connections
+	if keep(func(x analyze.Settings) string { return keyPart(x.TargetRPS) }) {
+		k.TargetRPS = s.TargetRPS
 	}
-	if differ(func(x analyze.Settings) string { return keyPart(x.Threads) }) {
-		keep.Threads = s.Threads
+	if keep(func(x analyze.Settings) string { return keyPart(x.Connections) }) {
+		k.Connections = s.Connections
 	}
-	if differ(func(x analyze.Settings) string { return keyPart(x.PlannedDurationS) }) {
-		keep.PlannedDurationS = s.PlannedDurationS
+	if keep(func(x analyze.Settings) string { return keyPart(x.Threads) }) {
+		k.Threads = s.Threads
 	}
-	if differ(func(x analyze.Settings) string { return x.Tool + x.LoadModel }) {
-		keep.Tool = s.Tool
+	if keep(func(x analyze.Settings) string { return keyPart(x.PlannedDurationS) }) {
+		k.PlannedDurationS = s.PlannedDurationS
 	}
-	return strings.TrimSuffix(settingsText(keep), ", ")
+	if keep(func(x analyze.Settings) string { return x.Tool + x.LoadModel }) {
+		k.Tool = s.Tool
+	}
+	return k
 }
 
 // keyPart formats an optional setting for comparing settings.

@@ -1,5 +1,6 @@
 // Package report renders an analyze.Verdict for people and machines:
-// report.md (Markdown), summary.md (its short form for a pull-request
+// report.md (Markdown) and report.html (HTML, a self-contained page of the
+// same document), summary.md (its short form for a pull-request
 // comment, SummaryMarkdown), summary.json (JSON, the machine-readable
 // contract of docs/SCHEMA.md) and what `loadverdict compare` prints
 // (Compare: a table per setting in benchstat's habit, as text, markdown

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -181,31 +180,45 @@ func orderText(by string) string {
 // experiment's checks, the change points, a table of every experiment per
 // system and settings, the trend figures and the method.
 func HistoryMarkdown(w io.Writer, h *analyze.History, figs []Figure, generatedBy string) error {
-	bw := bufio.NewWriter(w)
-	m := &md{w: bw}
-	m.p("# Series %s\n\n", text(h.Series))
-	m.p("**%s**\n\n", text(HistoryHeadline(h)))
+	return writeMarkdown(w, historyDoc(h, figs, generatedBy))
+}
+
+// HistoryHTML writes a series' report.html (index.html in a bucket): the
+// same document as HistoryMarkdown, as one self-contained page (see HTML).
+func HistoryHTML(w io.Writer, h *analyze.History, figs []Figure, generatedBy string) error {
+	return writeHTML(w, historyDoc(h, figs, generatedBy))
+}
+
+// historyDoc builds the document both HistoryMarkdown and HistoryHTML
+// render.
+func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document {
+	d := &document{Title: "Series " + h.Series}
+	d.Lead = append(d.Lead, &paragraph{Runs: []inline{bold(HistoryHeadline(h))}, Class: "verdict"})
 	if len(h.Options.FailOn) > 0 {
 		if h.Failed {
-			m.p("Gate: **failed**.\n\n")
+			d.Lead = append(d.Lead, para(tx("Gate: "), bold("failed"), tx(".")))
+			l := &list{}
 			for _, r := range HistoryGateReasons(h) {
-				m.p("- %s\n", text(r))
+				l.Items = append(l.Items, listItem{Runs: []inline{tx(r)}})
 			}
-			m.p("\n")
+			d.Lead = append(d.Lead, l)
 		} else {
-			m.p("Gate: passed.\n\n")
+			d.Lead = append(d.Lead, para(tx("Gate: passed.")))
 		}
 	}
-	m.p("%s, ordered %s.", plural(len(h.Experiments), "experiment"), orderText(h.OrderBy))
+	order := fmt.Sprintf("%s, ordered %s.", plural(len(h.Experiments), "experiment"), orderText(h.OrderBy))
 	if h.Earlier > 0 {
-		m.p(" The %s before them are left out (at most %d, the latest, are analysed).", plural(h.Earlier, "experiment"), analyze.MaxSeriesExperiments)
+		order += fmt.Sprintf(" The %s before them are left out (at most %d, the latest, are analysed).", plural(h.Earlier, "experiment"), analyze.MaxSeriesExperiments)
 	}
-	m.p("\n\n")
-	m.p("## The latest experiment\n\n")
-	m.p("Each metric of the latest experiment against the experiments since the last change point (disturbed ones and those with errors left out), by the tests of `compare`.\n\n")
-	m.p("| system and settings | metric | latest | baseline | change (95 %% CI) | p | runs | verdict |\n|---|---|---|---|---|---|---|---|\n")
-	for _, t := range h.Tracks {
-		for _, mt := range t.Metrics {
+	d.Lead = append(d.Lead, para(tx(order)))
+
+	latest := &section{Title: "The latest experiment", ID: "latest", Blocks: []block{
+		para(tx("Each metric of the latest experiment against the experiments since the last change point (disturbed ones and those with errors left out), by the tests of "),
+			mono("compare"), tx("."))}}
+	t := &tableBlock{Head: textRow("system and settings", "metric", "latest", "baseline", "change (95 % CI)", "p", "runs", "verdict"),
+		Numeric: []bool{false, false, true, true, true, true, true, false}, Class: "compare"}
+	for _, tr := range h.Tracks {
+		for _, mt := range tr.Metrics {
 			l := mt.Latest
 			if l == nil {
 				continue
@@ -215,72 +228,87 @@ func HistoryMarkdown(w io.Writer, h *analyze.History, figs []Figure, generatedBy
 			if ci := decidingCI(c); ci != nil {
 				change = fmt.Sprintf("%s %% (%s to %s %%)", signed(100*(decidingRatio(c)-1)), signed(100*(ci.Lo-1)), signed(100*(ci.Hi-1)))
 			}
-			verdict := "~"
+			verdict := []inline{tx("~")}
 			switch {
 			case l.Regression:
-				verdict = "**regression**"
+				verdict = []inline{bold("regression")}
 			case c.Verdict == analyze.BFaster:
-				verdict = "worse, within --max-regression"
+				verdict = []inline{tx("worse, within --max-regression")}
 			case c.Verdict == analyze.AFaster:
-				verdict = "better"
+				verdict = []inline{tx("better")}
 			case c.Verdict == analyze.Inconclusive:
-				verdict = "inconclusive: " + strings.Join(reasonLines(c.Reasons, true), "; ")
+				verdict = []inline{tx("inconclusive: " + strings.Join(reasonLines(c.Reasons, true), "; "))}
 			}
-			m.p("| %s | %s | %s | %s | %s | %s | %d/%d | %s |\n", text(trackText(t)), metricWords(mt.Metric),
-				metricValueOr(mt.Metric, c.AMean, c.ARuns), metricValueOr(mt.Metric, c.BMean, c.BRuns), change, relP(c.PValue), c.ARuns, c.BRuns, text(verdict))
+			r := textRow(trackText(tr), metricWords(mt.Metric), metricValueOr(mt.Metric, c.AMean, c.ARuns), metricValueOr(mt.Metric, c.BMean, c.BRuns),
+				change, relP(c.PValue), fmt.Sprintf("%d/%d", c.ARuns, c.BRuns), "")
+			r[7] = verdict
+			t.Rows = append(t.Rows, r)
 		}
 	}
-	m.p("\n## Change points\n\n")
+	latest.Blocks = append(latest.Blocks, t)
+
+	changes := &section{Title: "Change points", ID: "changes"}
+	cl := &list{}
 	n := 0
-	for _, t := range h.Tracks {
-		for _, mt := range t.Metrics {
+	for _, tr := range h.Tracks {
+		for _, mt := range tr.Metrics {
 			for _, c := range mt.Changes {
 				n++
-				at := h.Experiments[t.Points[c.At].Experiment]
-				m.p("- %s: %s %s%s at %s; E-Divisive p = %s, Welch p over experiments = %s, %s before and %s after.\n",
-					text(trackText(t)), metricWords(mt.Metric), changeText(c.Comparison), changeCIText(c.Comparison), text(expWhere(at)),
-					rel(c.P), rel(c.WelchP), plural(len(c.Before), "experiment"), plural(len(c.After), "experiment"))
+				at := h.Experiments[tr.Points[c.At].Experiment]
+				cl.Items = append(cl.Items, listItem{Runs: []inline{tx(fmt.Sprintf("%s: %s %s%s at %s; E-Divisive p = %s, Welch p over experiments = %s, %s before and %s after.",
+					trackText(tr), metricWords(mt.Metric), changeText(c.Comparison), changeCIText(c.Comparison), expWhere(at),
+					rel(c.P), rel(c.WelchP), plural(len(c.Before), "experiment"), plural(len(c.After), "experiment")))}})
 			}
 			if mt.Unconfirmed > 0 {
-				m.p("- %s: %s: %s found by E-Divisive but not confirmed (the experiments or the runs on either side do not differ enough).\n",
-					text(trackText(t)), metricWords(mt.Metric), plural(mt.Unconfirmed, "change point"))
+				cl.Items = append(cl.Items, listItem{Runs: []inline{tx(fmt.Sprintf("%s: %s: %s found by E-Divisive but not confirmed (the experiments or the runs on either side do not differ enough).",
+					trackText(tr), metricWords(mt.Metric), plural(mt.Unconfirmed, "change point")))}})
 			}
 		}
 	}
 	if n == 0 {
-		m.p("None confirmed.\n")
+		changes.Blocks = append(changes.Blocks, para(tx("None confirmed.")))
+	}
+	if len(cl.Items) > 0 {
+		changes.Blocks = append(changes.Blocks, cl)
 	}
 	for _, f := range figs {
-		m.p("\n![%s](%s)\n", text(f.Alt), f.Name)
+		changes.Blocks = append(changes.Blocks, &figureBlock{Figure: f})
 	}
-	m.p("\n## Experiments\n")
-	for _, t := range h.Tracks {
-		m.p("\n### %s\n\n", text(trackText(t)))
-		m.p("| # | experiment | commit | version | date | runs | throughput (95 %% CI) | mean latency | p99 latency | error rate | status |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
-		for pi, p := range t.Points {
+
+	exps := &section{Title: "Experiments", ID: "experiments"}
+	for _, tr := range h.Tracks {
+		et := &tableBlock{Head: textRow("#", "experiment", "commit", "version", "date", "runs", "throughput (95 % CI)", "mean latency", "p99 latency", "error rate", "status"),
+			Numeric: []bool{true, false, false, false, false, true, true, true, true, true, false}, Class: "runs"}
+		for pi, p := range tr.Points {
 			e := h.Experiments[p.Experiment]
-			vals := make([]string, len(t.Metrics))
-			for mi, mt := range t.Metrics {
+			vals := make([]string, len(tr.Metrics))
+			for mi, mt := range tr.Metrics {
 				vals[mi] = pointValueText(mt.Metric, mt.Values[pi])
 			}
 			for len(vals) < 3 {
 				vals = append(vals, "–")
 			}
-			m.p("| %d | %s | %s | %s | %s | %d | %s | %s | %s | %s | %s |\n", p.Experiment+1, text(e.Name), code(e.Meta.Commit, true),
-				text(e.Meta.Version), text(e.Meta.Date), p.Runs, vals[0], vals[1], vals[2], pointValueText(string(gate.ErrorRate), p.ErrorRate), statusText(p))
+			r := textRow(fmt.Sprint(p.Experiment+1), e.Name, "", e.Meta.Version, e.Meta.Date, fmt.Sprint(p.Runs), vals[0], vals[1], vals[2],
+				pointValueText(string(gate.ErrorRate), p.ErrorRate), statusText(p))
+			if e.Meta.Commit != "" {
+				r[2] = []inline{mono(e.Meta.Commit)}
+			}
+			et.Rows = append(et.Rows, r)
 		}
+		exps.Blocks = append(exps.Blocks, &section{Title: trackText(tr), Blocks: []block{et}})
 	}
-	m.p("\n## Method\n\n")
-	m.p("Per system and settings, each experiment's values are over its steady runs (all its runs, marked, when it has no steady state): the mean for throughput, mean latency and the error rate, the median of the runs' values for p99, with 95 %% CIs over the runs. ")
-	m.p("An experiment with an error rate of %s %% or more is not used; one that differs from both neighbours in the same direction (the tests of `compare`) is a one-off disturbance, marked and not used. ", rel(100*h.Options.ErrorRateSevere))
-	m.p("Change points: E-Divisive means (Matteson & James 2014) over the runs, splitting only between experiments, at least 2 experiments a side, with its permutation test at alpha %s; a change point is reported when Welch's t-test over the experiments' values and `compare`'s tests over the runs (exact Mann-Whitney, the Hodges-Lehmann ratio's CI clear of ±%s %%) both confirm it. docs/STATISTICS.md, \"History\", gives the details.\n", rel(h.Options.Alpha), rel(100*h.Options.PracticalBand))
+
+	method := &section{Title: "Method", ID: "method", Blocks: []block{para(
+		tx(fmt.Sprintf("Per system and settings, each experiment's values are over its steady runs (all its runs, marked, when it has no steady state): the mean for throughput, mean latency and the error rate, the median of the runs' values for p99, with 95 %% CIs over the runs. "+
+			"An experiment with an error rate of %s %% or more is not used; one that differs from both neighbours in the same direction (the tests of ", rel(100*h.Options.ErrorRateSevere))),
+		mono("compare"), tx(") is a one-off disturbance, marked and not used. "),
+		tx(fmt.Sprintf("Change points: E-Divisive means (Matteson & James 2014) over the runs, splitting only between experiments, at least 2 experiments a side, with its permutation test at alpha %s; a change point is reported when Welch's t-test over the experiments' values and ", rel(h.Options.Alpha))),
+		mono("compare"), tx(fmt.Sprintf("'s tests over the runs (exact Mann-Whitney, the Hodges-Lehmann ratio's CI clear of ±%s %%) both confirm it. docs/STATISTICS.md, \"History\", gives the details.", rel(100*h.Options.PracticalBand))))}}
 	if generatedBy != "" {
-		m.p("\nMade by %s.\n", text(generatedBy))
+		method.Blocks = append(method.Blocks, para(tx("Made by "+generatedBy+".")))
 	}
-	if m.err != nil {
-		return m.err
-	}
-	return bw.Flush()
+	d.Sections = []*section{latest, changes, exps, method}
+	return d
 }
 
 // metricValueOr is a metric's value, or "–" without runs.

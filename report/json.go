@@ -17,6 +17,7 @@ type Summary struct {
 	AnalysisVersion int               `json:"analysis_version"`
 	Headline        string            `json:"headline"`
 	Systems         []SummarySystem   `json:"systems"`
+	Endpoints       []SummaryEndpoint `json:"endpoints,omitempty"`
 	Comparisons     []SummaryCompare  `json:"comparisons"`
 	Thresholds      []SummaryCheck    `json:"thresholds"`
 	Gate            SummaryGate       `json:"gate"`
@@ -43,6 +44,7 @@ type SummaryGroup struct {
 	Threads          *int32         `json:"threads"`
 	TargetRPS        *float64       `json:"target_rps"`
 	PlannedDurationS *float64       `json:"planned_duration_s"`
+	Endpoint         *string        `json:"endpoint,omitempty"`
 	Runs             int            `json:"runs"`
 	RunIDs           []string       `json:"run_ids"`
 	Seqs             []int32        `json:"seqs"`
@@ -161,6 +163,7 @@ type SummaryCompare struct {
 	Threads          *int32      `json:"threads"`
 	TargetRPS        *float64    `json:"target_rps"`
 	PlannedDurationS *float64    `json:"planned_duration_s"`
+	Endpoint         *string     `json:"endpoint,omitempty"`
 	Metric           string      `json:"metric"`
 	HigherIsBetter   bool        `json:"higher_is_better"`
 	ARuns            int         `json:"a_runs"`
@@ -197,6 +200,7 @@ type SummaryCheck struct {
 	Threads          *int32      `json:"threads"`
 	TargetRPS        *float64    `json:"target_rps"`
 	PlannedDurationS *float64    `json:"planned_duration_s"`
+	Endpoint         *string     `json:"endpoint,omitempty"`
 	Status           string      `json:"status"`
 	Value            *float64    `json:"value"`
 	CI               [2]*float64 `json:"ci"`
@@ -237,6 +241,8 @@ type SummaryRunBrief struct {
 	Label  string `json:"label"`
 	Source string `json:"source"`
 	Line   int32  `json:"source_line"`
+	// Parts are the runs merged into this one at analysis, if any.
+	Parts []Part `json:"parts,omitempty"`
 }
 
 // NewSummary converts a Verdict to the summary.json document. generatedBy
@@ -250,7 +256,7 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 		Headline: Headline(v), Systems: []SummarySystem{}, Comparisons: []SummaryCompare{},
 		Thresholds: summaryChecks(v), Gate: summaryGate(v),
 		Findings: []SummaryFinding{}, Warnings: warningLines(v), Options: v.Options,
-		Runs: []SummaryRunBrief{},
+		Runs: []SummaryRunBrief{}, Endpoints: summaryEndpoints(v),
 	}
 	for _, r := range v.Runs {
 		s.Runs = append(s.Runs, SummaryRunBrief{RunID: r.RunID, Seq: r.Seq, Label: r.Label, Source: r.Source, Line: r.SourceLine})
@@ -259,7 +265,7 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 		ss := SummarySystem{Label: sys.Label, Runs: sys.Runs, Groups: []SummaryGroup{}, WithinRunWarmup: []SummaryRunWarm{}}
 		for _, g := range sys.Groups {
 			sg := SummaryGroup{Tool: g.Tool, LoadModel: g.LoadModel, Connections: g.Connections, Threads: g.Threads,
-				TargetRPS: g.TargetRPS, PlannedDurationS: g.PlannedDurationS, Runs: len(g.Runs),
+				TargetRPS: g.TargetRPS, PlannedDurationS: g.PlannedDurationS, Endpoint: g.Endpoint, Runs: len(g.Runs),
 				RunIDs: g.RunIDs, Seqs: g.Seqs, Warmup: warmup(g.Warmup)}
 			if g.WithinRun != nil {
 				w := warmup(*g.WithinRun)
@@ -314,7 +320,7 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 	}
 	for _, c := range v.Comparisons {
 		sc := SummaryCompare{A: c.A, B: c.B, Tool: c.Settings.Tool, Connections: c.Settings.Connections, Threads: c.Settings.Threads,
-			TargetRPS: c.Settings.TargetRPS, PlannedDurationS: c.Settings.PlannedDurationS, Metric: c.Metric,
+			TargetRPS: c.Settings.TargetRPS, PlannedDurationS: c.Settings.PlannedDurationS, Endpoint: c.Settings.Endpoint, Metric: c.Metric,
 			HigherIsBetter: c.HigherIsBetter, ARuns: c.ARuns, BRuns: c.BRuns, AMean: round(c.AMean, 2), BMean: round(c.BMean, 2),
 			Ratio: round(c.Ratio, 3), Verdict: c.Verdict, Reasons: reasonLines(c.Reasons, false), RunsNeeded: c.RunsNeeded}
 		if c.CI != nil {
@@ -342,10 +348,19 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 // JSON writes the summary.json of a Verdict: indented, keys in a fixed
 // order, no HTML escaping, the same bytes for the same Verdict.
 func JSON(w io.Writer, v *analyze.Verdict, generatedBy string) error {
+	return JSONMeta(w, v, Meta{GeneratedBy: generatedBy})
+}
+
+// JSONMeta is JSON with what meta adds: the parts of merged runs.
+func JSONMeta(w io.Writer, v *analyze.Verdict, meta Meta) error {
+	s := NewSummary(v, meta.GeneratedBy)
+	for i := range s.Runs {
+		s.Runs[i].Parts = meta.Parts[s.Runs[i].RunID]
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(NewSummary(v, generatedBy))
+	return enc.Encode(s)
 }
 
 // summaryChecks converts the threshold checks; a value is rounded as its
@@ -360,7 +375,7 @@ func summaryChecks(v *analyze.Verdict) []SummaryCheck {
 		}
 		sc := SummaryCheck{Threshold: t.Expr, Metric: string(t.Metric), Op: string(t.Op), Limit: t.Limit, System: c.System,
 			Tool: c.Settings.Tool, Connections: c.Settings.Connections, Threads: c.Settings.Threads, TargetRPS: c.Settings.TargetRPS,
-			PlannedDurationS: c.Settings.PlannedDurationS, Status: string(c.Status), Runs: c.Runs, Steady: c.Steady, Detail: checkValue(v, c)}
+			PlannedDurationS: c.Settings.PlannedDurationS, Endpoint: c.Settings.Endpoint, Status: string(c.Status), Runs: c.Runs, Steady: c.Steady, Detail: checkValue(v, c)}
 		if c.Value != nil {
 			sc.Value = ptr(rnd(*c.Value))
 		}

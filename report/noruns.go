@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,31 +12,35 @@ import (
 // be read: every upload was rejected or removed.
 const NoRunsHeadline = "No runs could be read: every input of this experiment was rejected or removed (see the inputs below)."
 
-// rejectedRemoved lists the rejected and the removed inputs, one a line.
-func (m *md) rejectedRemoved(meta Meta) {
+// rejectedRemoved lists the rejected and the removed inputs, one an item.
+func rejectedRemoved(meta Meta) []listItem {
+	var items []listItem
 	for _, r := range meta.Rejected {
-		m.p("- rejected: %s: %s\n", code(r.Source, false), text(r.Error))
+		items = append(items, listItem{Runs: []inline{tx("rejected: "), mono(r.Source), tx(": " + r.Error)}})
 	}
 	for _, r := range meta.Removed {
-		m.p("- removed: %s: its upload was deleted, so its tables were removed\n", code(r, false))
+		items = append(items, listItem{Runs: []inline{tx("removed: "), mono(r), tx(": its upload was deleted, so its tables were removed")}})
 	}
+	return items
 }
 
-// NoRuns writes the three text files of the report of an experiment
-// without a single readable run (report.md, summary.md and summary.json,
-// in that order): the headline says so, and report.md lists every
-// rejected input with why, and every removed one. summary.json has the
-// shape of every other (SCHEMA.md), with empty lists.
-func NoRuns(mdw, smd, js io.Writer, experiment string, meta Meta) error {
-	bw := bufio.NewWriter(mdw)
-	m := &md{w: bw}
-	m.p("# loadverdict: %s\n\n**Verdict:** %s\n\n## Inputs\n\n", text(experiment), text(NoRunsHeadline))
-	m.rejectedRemoved(meta)
-	m.p("\n### How this report was made\n\n%s, analysis version %d.\n", text(meta.GeneratedBy), analyze.AnalysisVersion)
-	if m.err != nil {
-		return m.err
+// NoRuns writes the files of the report of an experiment without a single
+// readable run (report.md, report.html, summary.md and summary.json, in
+// that order): the headline says so, and the report lists every rejected
+// input with why, and every removed one. summary.json has the shape of
+// every other (SCHEMA.md), with empty lists.
+func NoRuns(mdw, htmlw, smd, js io.Writer, experiment string, meta Meta) error {
+	d := &document{Title: "loadverdict: " + experiment,
+		Lead: []block{&paragraph{Runs: []inline{bold("Verdict:"), tx(" " + NoRunsHeadline)}, Class: "verdict"}},
+		Sections: []*section{
+			{Title: "Inputs", ID: "inputs", Blocks: []block{&list{Items: rejectedRemoved(meta)}}},
+			{Title: "How this report was made", ID: "made", Blocks: []block{
+				para(tx(fmt.Sprintf("%s, analysis version %d.", meta.GeneratedBy, analyze.AnalysisVersion)))}},
+		}}
+	if err := writeMarkdown(mdw, d); err != nil {
+		return err
 	}
-	if err := bw.Flush(); err != nil {
+	if err := writeHTML(htmlw, d); err != nil {
 		return err
 	}
 	if _, err := fmt.Fprintf(smd, "### loadverdict: %s\n\n%s\n\nFull report: report.md\n", text(experiment), text(NoRunsHeadline)); err != nil {

@@ -14,9 +14,13 @@ import (
 // the headline: settings, warm-up bases, saturation, comparison reasons,
 // warnings and the errors of the statistical routines.
 
-// settingsText describes settings, e.g. "100 connections, 10 threads, 10 s, wrk".
+// settingsText describes settings, e.g. "100 connections, 10 threads, 10 s,
+// wrk", after the endpoint when there is one ("endpoint GET /a, ...").
 func settingsText(s analyze.Settings) string {
 	var parts []string
+	if s.Endpoint != nil {
+		parts = append(parts, "endpoint "+*s.Endpoint)
+	}
 	if s.TargetRPS != nil {
 		parts = append(parts, fmt.Sprintf("%s req/s", num(*s.TargetRPS)))
 	}

@@ -21,8 +21,14 @@
 // turns them into a Parquet file, one row group per DefaultBatchRows rows,
 // so a 10-million-row samples log is streamed, never held in memory.
 // WriteRuns, WritePercentiles, WriteSeries and WriteSamples write a slice.
+// A SampleStream writes the samples table of a per-request log column by
+// column, from typed slices, on a goroutine of its own (run_id as
+// dictionary indices), with the content a ParquetWriter gives.
 // Files are Parquet 2.6, zstd-compressed (pure Go, no cgo), with the Arrow
-// schema stored; float64 columns are not dictionary-encoded.
+// schema stored; float64 columns are not dictionary-encoded. Importing the
+// package registers, for arrow-go's zstd codec, one long-lived encoder of
+// the default level (see zstdCodec) in place of arrow-go's pool, which a
+// garbage collection empties.
 //
 // # Reading
 //

@@ -89,6 +89,11 @@ type Run struct {
 	// it (vegeta's "throughput": successful requests over the attack's
 	// duration plus the wait for the last responses), in requests per second.
 	SuccessRPS *float64 `json:"success_rps,omitempty"`
+	// Endpoint names the request the run is about, when the tool's output
+	// splits a test into several (JMeter's sampler label, k6's method and
+	// name tag, vegeta's method and URL path, Gatling's request name); nil
+	// for a run over the whole test.
+	Endpoint *string `json:"endpoint,omitempty"`
 }
 
 // Percentile is one row of the percentiles table: a point of a run's
@@ -136,8 +141,12 @@ type RunWithPercentiles struct {
 // RunID returns the stable id of the index-th run of source: the first 16
 // hex digits of sha256(source + "#" + index).
 func RunID(source string, index int) string {
-	sum := sha256.Sum256([]byte(source + "#" + strconv.Itoa(index)))
-	return hex.EncodeToString(sum[:8])
+	var small [128]byte // most sources fit: one allocation, the id's
+	b := append(append(small[:0], source...), '#')
+	sum := sha256.Sum256(strconv.AppendInt(b, int64(index), 10))
+	var id [16]byte
+	hex.Encode(id[:], sum[:8])
+	return string(id[:])
 }
 
 // Ptr returns a pointer to v; a convenience for nullable fields.

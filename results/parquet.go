@@ -218,9 +218,20 @@ func WriteSeries(w io.Writer, series []Series, mem memory.Allocator) error {
 	return writeAll(w, series, mem, NewSeriesWriter)
 }
 
-// WriteSamples writes samples to w as a complete Parquet file of the samples table.
+// WriteSamples writes samples to w as a complete Parquet file of the
+// samples table, through a SampleStream.
 func WriteSamples(w io.Writer, samples []Sample, mem memory.Allocator) error {
-	return writeAll(w, samples, mem, NewSamplesWriter)
+	s, err := NewSampleStream(w, mem)
+	if err != nil {
+		return err
+	}
+	for _, x := range samples {
+		if err := s.Append(x); err != nil {
+			s.Close()
+			return err
+		}
+	}
+	return s.Close()
 }
 
 // readBatchRows is the number of rows per record batch when reading.
@@ -249,7 +260,13 @@ func scan[T any](r parquet.ReaderAtSeeker, mem memory.Allocator, table Table, co
 		return err
 	}
 
-	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
+	var present []int
+	for _, l := range leaves {
+		if l >= 0 {
+			present = append(present, l)
+		}
+	}
+	rr, err := fr.GetRecordReader(context.Background(), present, nil)
 	if err != nil {
 		return fmt.Errorf("results: read %s: %w", table, err)
 	}
@@ -258,6 +275,10 @@ func scan[T any](r parquet.ReaderAtSeeker, mem memory.Allocator, table Table, co
 	// The reader's columns are in file order: find each table column.
 	pos := make([]int, len(cols))
 	for i, c := range cols {
+		if leaves[i] < 0 {
+			pos[i] = -1
+			continue
+		}
 		idx := rr.Schema().FieldIndices(c.field.Name)
 		if len(idx) != 1 {
 			return fmt.Errorf("results: read %s: column %q: %w", table, c.field.Name, ErrSchemaMismatch)
@@ -265,18 +286,22 @@ func scan[T any](r parquet.ReaderAtSeeker, mem memory.Allocator, table Table, co
 		pos[i] = idx[0]
 	}
 
-	readers := make([]func(int, *T), len(cols))
+	readers := make([]func(int, *T), 0, len(cols))
 	row := new(T) // reused: one allocation per scan, not per row
 	var zero T
 	for rr.Next() {
 		rec := rr.RecordBatch()
+		readers = readers[:0]
 		for i, c := range cols {
+			if pos[i] < 0 {
+				continue // absent from the file: null
+			}
 			arr := rec.Column(pos[i])
 			if !c.field.Nullable && arr.NullN() > 0 {
 				return fmt.Errorf("results: read %s: column %q holds nulls but is not nullable: %w",
 					table, c.field.Name, ErrSchemaMismatch)
 			}
-			readers[i] = c.reader(arr)
+			readers = append(readers, c.reader(arr))
 		}
 		for i := 0; i < int(rec.NumRows()); i++ {
 			*row = zero
@@ -295,7 +320,9 @@ func scan[T any](r parquet.ReaderAtSeeker, mem memory.Allocator, table Table, co
 }
 
 // checkFileSchema checks that the file has every column of the table, once,
-// with the table's type, and returns their Parquet leaf indices.
+// with the table's type, and returns their Parquet leaf indices. A
+// nullable column the file lacks (written before the column was added,
+// e.g. runs.endpoint) gets the index -1: it reads as null.
 func checkFileSchema[T any](fr *pqarrow.FileReader, table Table, cols []column[T]) ([]int, error) {
 	got, err := fr.Schema()
 	if err != nil {
@@ -307,6 +334,9 @@ func checkFileSchema[T any](fr *pqarrow.FileReader, table Table, cols []column[T
 		want := c.field
 		idx := got.FieldIndices(want.Name)
 		switch {
+		case len(idx) == 0 && want.Nullable:
+			leaves[i] = -1
+			continue
 		case len(idx) == 0:
 			return nil, fmt.Errorf("results: read %s: file has no column %q (%s): %w", table, want.Name, want.Type, ErrSchemaMismatch)
 		case len(idx) > 1:

@@ -123,6 +123,7 @@ var runColumns = []column[Run]{
 	nullableStringCol("notes", func(r *Run) **string { return &r.Notes }),
 	nullableFloat64Col("sent_rps", func(r *Run) **float64 { return &r.SentRPS }),
 	nullableFloat64Col("success_rps", func(r *Run) **float64 { return &r.SuccessRPS }),
+	nullableStringCol("endpoint", func(r *Run) **string { return &r.Endpoint }),
 }
 
 var percentileColumns = []column[Percentile]{

@@ -76,6 +76,7 @@ func contract() map[Table][]contractColumn {
 			{"notes", str, true},
 			{"sent_rps", f64, true},
 			{"success_rps", f64, true},
+			{"endpoint", str, true},
 		},
 		TablePercentiles: {
 			{"run_id", str, false},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/plots"
 	"github.com/loadverdict/loadverdict/report"
 )
 
@@ -24,8 +25,8 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 			"stdout says the result. A manifest applies only with --manifest. The inputs are only read.\n"+
 			"Prints the headline and a table per setting: old, new, the change with its 95 % CI, p, runs\n"+
 			"old/new, ~ where no difference can be claimed, the reasons as numbered footnotes; then\n"+
-			"the thresholds and the gate. -o DIR also writes report.md, summary.md (for a pull request\n"+
-			"comment) and summary.json.\n"+gateHelp)
+			"the thresholds and the gate. -o DIR also writes report.md, report.html (the same, one\n"+
+			"self-contained page), summary.md (for a pull request comment) and summary.json.\n"+gateHelp)
 	out := fs.String("o", "", "write the full report and the tables to `DIR` (default: none, a temporary folder)")
 	format := fs.String("format", "text", "stdout `format`: text, markdown or json")
 	var systems systemFlag
@@ -35,6 +36,7 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 	fs.Lookup("experiment").Usage = "experiment `name` of the report (default: OLD-vs-NEW, after the systems' names)"
 	sf := addStoreFlags(fs)
 	gate := addGateFlags(fs)
+	figs := addFiguresFlag(fs)
 	args, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -58,7 +60,7 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 			return usagef("compare: --system names local files; with --store, OLD and NEW are experiments")
 		}
 		oldName, newName = oldArg, newArg
-		res, err = compareStore(ctx, sf, in, oldArg, newArg, m, gate)
+		res, err = compareStore(ctx, sf, in, oldArg, newArg, m, gate, figs.format)
 	} else {
 		oldName, newName = sideNames(oldArg, newArg)
 		for _, s := range systems {
@@ -74,7 +76,7 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 		if oldName == newName {
 			return usagef("compare: OLD and NEW are both named %q", oldName)
 		}
-		res, err = compareLocal(ctx, e, *out, in, oldArg, newArg, oldName, newName, m, gate)
+		res, err = compareLocal(ctx, e, *out, in, oldArg, newArg, oldName, newName, m, gate, figs.format)
 	}
 	if err != nil {
 		return err
@@ -110,7 +112,7 @@ func sideNames(oldArg, newArg string) (string, string) {
 // compareLocal analyses local OLD and NEW as two systems of one
 // experiment, in dir (a temporary folder, removed, when dir is "").
 func compareLocal(ctx context.Context, e *env, dir string, in *inputFlags,
-	oldArg, newArg, oldName, newName string, m *pipeline.Manifest, g *gateFlags) (*localResult, error) {
+	oldArg, newArg, oldName, newName string, m *pipeline.Manifest, g *gateFlags, figures plots.Format) (*localResult, error) {
 	pl := &inputPlan{}
 	oldFiles, err := pl.systemFiles(oldArg, "OLD "+oldArg)
 	if err != nil {
@@ -143,14 +145,14 @@ func compareLocal(ctx context.Context, e *env, dir string, in *inputFlags,
 		defer os.RemoveAll(tmp)
 		dir = tmp
 	}
-	req := pipeline.Request{Experiment: exp, Manifest: m, Overrides: pipeline.Overrides{Systems: pl.rules, Baseline: oldName}}
+	req := pipeline.Request{Experiment: exp, Manifest: m, Overrides: pipeline.Overrides{Systems: pl.rules, Baseline: oldName}, Figures: figures}
 	g.apply(&req.Overrides)
 	return analyzeLocal(ctx, e, dir, pl.files, req, in.window.Seconds())
 }
 
 // compareStore analyses experiments OLD and NEW of a store as two
 // systems; nothing is written to the store.
-func compareStore(ctx context.Context, sf *storeFlags, in *inputFlags, oldExp, newExp string, m *pipeline.Manifest, g *gateFlags) (*localResult, error) {
+func compareStore(ctx context.Context, sf *storeFlags, in *inputFlags, oldExp, newExp string, m *pipeline.Manifest, g *gateFlags, figures plots.Format) (*localResult, error) {
 	for _, x := range []string{oldExp, newExp} {
 		if err := store.CheckExperiment(x); err != nil {
 			return nil, usagef("compare: %v", err)
@@ -175,7 +177,7 @@ func compareStore(ctx context.Context, sf *storeFlags, in *inputFlags, oldExp, n
 			{Name: oldExp, Experiments: []string{oldExp}, Flag: "OLD " + oldExp},
 			{Name: newExp, Experiments: []string{newExp}, Flag: "NEW " + newExp}},
 		Baseline: oldExp,
-	}}
+	}, Figures: figures}
 	g.apply(&req.Overrides)
 	rep, err := p.Report(ctx, req)
 	if err != nil {

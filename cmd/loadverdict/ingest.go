@@ -31,7 +31,7 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 		}
 		return ingestStore(ctx, sf, keys, e)
 	}
-	plan, exp, err := in.parseInputs(fs, args, nil)
+	plan, exp, err := in.parseInputs(fs, args, nil, nil)
 	if err != nil {
 		return err
 	}

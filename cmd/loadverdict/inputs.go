@@ -63,6 +63,32 @@ func (s *systemFlag) Set(v string) error {
 	return nil
 }
 
+// mergeFlag collects repeated --merge PATH[,PATH...]: each is one group
+// of inputs that are parts of one test.
+type mergeFlag [][]string
+
+func (m *mergeFlag) String() string {
+	var parts []string
+	for _, g := range *m {
+		parts = append(parts, strings.Join(g, ","))
+	}
+	return strings.Join(parts, " ")
+}
+
+func (m *mergeFlag) Set(v string) error {
+	var paths []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) == 0 {
+		return fmt.Errorf("want PATH[,PATH...] (files or folders), got %q", v)
+	}
+	*m = append(*m, paths)
+	return nil
+}
+
 // inputFlags are the flags of every command that reads input files.
 type inputFlags struct {
 	experiment string
@@ -98,7 +124,7 @@ func (in *inputFlags) experimentFor(first string) (string, error) {
 // --system flags fs fills into systems (nil for none), and names the
 // experiment after the first argument (or the first --system path). At
 // least one input file is needed.
-func (in *inputFlags) parseInputs(fs *flag.FlagSet, args []string, sf *systemFlag) (*inputPlan, string, error) {
+func (in *inputFlags) parseInputs(fs *flag.FlagSet, args []string, sf *systemFlag, mf *mergeFlag) (*inputPlan, string, error) {
 	args, err := parseInterspersed(fs, args)
 	if err != nil {
 		return nil, "", err
@@ -107,7 +133,11 @@ func (in *inputFlags) parseInputs(fs *flag.FlagSet, args []string, sf *systemFla
 	if sf != nil {
 		systems = *sf
 	}
-	plan, err := planInputs(args, systems)
+	var merges mergeFlag
+	if mf != nil {
+		merges = *mf
+	}
+	plan, err := planInputs(args, systems, merges)
 	if err != nil {
 		return nil, "", err
 	}
@@ -120,6 +150,8 @@ func (in *inputFlags) parseInputs(fs *flag.FlagSet, args []string, sf *systemFla
 		first = args[0]
 	} else if len(systems) > 0 {
 		first = systems[0].path
+	} else if len(merges) > 0 {
+		first = merges[0][0]
 	}
 	exp, err := in.experimentFor(first)
 	return plan, exp, err
@@ -203,6 +235,7 @@ type inputPlan struct {
 	files     []string
 	manifests []string // loadverdict.yaml at the top of input folders, or given
 	rules     []pipeline.SystemRule
+	merges    []pipeline.MergeRule
 }
 
 // add appends the files of arg that are not in the plan yet and returns
@@ -228,10 +261,10 @@ func (pl *inputPlan) add(arg string) ([]string, error) {
 	return files, nil
 }
 
-// planInputs resolves the positional arguments and the --system flags:
-// a --system PATH must exist and hold input files, and its files are
-// inputs too.
-func planInputs(args []string, systems systemFlag) (*inputPlan, error) {
+// planInputs resolves the positional arguments and the --system and
+// --merge flags: a --system or --merge PATH must exist and hold input
+// files, and its files are inputs too.
+func planInputs(args []string, systems systemFlag, merges mergeFlag) (*inputPlan, error) {
 	pl := &inputPlan{}
 	for _, a := range args {
 		if _, err := pl.add(a); err != nil {
@@ -245,14 +278,29 @@ func planInputs(args []string, systems systemFlag) (*inputPlan, error) {
 		}
 		pl.rules = append(pl.rules, pipeline.SystemRule{Name: s.name, Sources: sourceNames(files), Flag: "--system " + s.name + "=" + s.path})
 	}
+	for _, g := range merges {
+		flag := "--merge " + strings.Join(g, ",")
+		var all []string
+		for _, path := range g {
+			files, err := pl.systemFiles(path, flag)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, files...)
+		}
+		if len(all) < 2 {
+			return nil, usagef("%s: one input file; a merge needs the outputs of two load generators or more", flag)
+		}
+		pl.merges = append(pl.merges, pipeline.MergeRule{Sources: sourceNames(all), Flag: flag})
+	}
 	return pl, nil
 }
 
-// systemFiles adds the files of a path that names a system (what says
-// how it was given); it must exist and hold input files.
+// systemFiles adds the files of a path that names a system or a merge
+// group (what says how it was given); it must exist and hold input files.
 func (pl *inputPlan) systemFiles(path, what string) ([]string, error) {
 	if path == "-" {
-		return nil, usagef("%s: standard input cannot name a system", what)
+		return nil, usagef("%s: standard input cannot be named so", what)
 	}
 	if _, err := os.Stat(path); err != nil {
 		return nil, usagef("%s: %v", what, errors.Unwrap(err))

@@ -45,7 +45,7 @@ func TestParquetReadByAnotherImplementation(t *testing.T) {
 			// columns added to the first SCHEMA.md draft
 			"source_line": i32(false), "command": str(true), "timeout_s": f64(true), "script": str(true),
 			"latency_corrected": {"BOOLEAN", "", true}, "notes": str(true),
-			"sent_rps": f64(true), "success_rps": f64(true),
+			"sent_rps": f64(true), "success_rps": f64(true), "endpoint": str(true),
 		},
 		results.TablePercentiles: {
 			"run_id": str(false), "quantile": f64(false), "latency_ms": f64(false), "total_count": i64(true),

@@ -8,18 +8,12 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime/debug"
 )
 
-// memoryLimit is the Go runtime's soft memory limit, unless GOMEMLIMIT
-// sets another: the garbage collector then works harder before the heap
-// grows past it, which keeps a large per-request log's peak memory flat.
-const memoryLimit = 100 << 20
-
+// main sets no memory limit of its own: a per-request log's peak memory is
+// flat without one (scripts/perf/memory.sh). GOMEMLIMIT and GOGC work as
+// for any Go program.
 func main() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(memoryLimit)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

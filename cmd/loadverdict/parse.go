@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 
@@ -21,7 +22,7 @@ func runParse(ctx context.Context, args []string, e *env) error {
 	labels := labelFlag{}
 	fs.Var(labels, "label", "show a target under a name: `host:port=name`, or a file name for logs without a target (repeatable)")
 	in := addInputFlags(fs)
-	plan, exp, err := in.parseInputs(fs, args, nil)
+	plan, exp, err := in.parseInputs(fs, args, nil, nil)
 	if err != nil {
 		return err
 	}
@@ -85,13 +86,27 @@ func parseFile(ctx context.Context, e *env, f string, opts ingest.Options, bar i
 	return ingest.ParseAll(ctx, r, opts)
 }
 
-// printRunTable prints the runs as an aligned, human-readable table.
+// printRunTable prints the runs as an aligned, human-readable table,
+// with an endpoint column when a run has one.
 func printRunTable(e *env, runs []results.RunWithPercentiles) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "seq\tlabel\ttool\tmodel\tthreads\tconns\tduration_s\trequests\terrors\trps\tmean_ms\tp99_ms\tmax_ms\tsource:line\t")
+	endpoints := slices.ContainsFunc(runs, func(r results.RunWithPercentiles) bool { return r.Endpoint != nil })
+	head := "seq\tlabel\t"
+	if endpoints {
+		head += "endpoint\t"
+	}
+	fmt.Fprintln(tw, head+"tool\tmodel\tthreads\tconns\tduration_s\trequests\terrors\trps\tmean_ms\tp99_ms\tmax_ms\tsource:line\t")
 	for _, r := range runs {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s:%d\t\n",
-			r.Seq, r.Label, r.Tool, r.LoadModel, optInt(r.Threads), optInt(r.Connections),
+		fmt.Fprintf(tw, "%d\t%s\t", r.Seq, r.Label)
+		if endpoints {
+			ep := "-"
+			if r.Endpoint != nil {
+				ep = *r.Endpoint
+			}
+			fmt.Fprintf(tw, "%s\t", ep)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\t%s\t%s\t%s:%d\t\n",
+			r.Tool, r.LoadModel, optInt(r.Threads), optInt(r.Connections),
 			num(r.DurationS), r.Requests, r.Errors, num(r.RPS),
 			opt(r.LatMeanMs), opt(r.LatP99Ms), opt(r.LatMaxMs), r.Source, r.SourceLine)
 	}

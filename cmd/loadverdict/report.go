@@ -2,36 +2,50 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
+	"os/exec"
 	"path"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/loadverdict/loadverdict/internal/pipeline"
+	"github.com/loadverdict/loadverdict/plots"
 )
 
 func runReport(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "report", "[-o DIR] [--system NAME=PATH]... [--label host:port=name]... [--baseline NAME] [--manifest FILE] [--threshold EXPR]... [--fail-on LIST] [--max-regression PCT] FILE...",
+	fs := newFlagSet(e, "report", "[-o DIR] [--open] [--figures png|svg] [--system NAME=PATH]... [--merge PATH,PATH...]... [--label host:port=name]... [--baseline NAME] [--manifest FILE] [--threshold EXPR]... [--fail-on LIST] [--max-regression PCT] FILE...",
 		"Analyze the inputs (warm-up, steady state, comparison, capacity, methodology) through\n"+
 			"the bucket pipeline over DIR as a local store and write the verdict: DIR/report.md with\n"+
-			"its PNG figures, and DIR/summary.json; the tables go under\n"+
+			"its figures (PNG, or SVG with --figures svg), DIR/report.html (the same report as one\n"+
+			"self-contained page, figures inlined; --open opens it), DIR/summary.md and\n"+
+			"DIR/summary.json; the tables go under\n"+
 			"DIR/tables/<table>/experiment=<name>/. The inputs are the whole experiment: tables (and\n"+
 			"rejection records) in its partition from other sources, left by an earlier report, are\n"+
 			"removed; other experiments' are never touched. The inputs are only read.\n"+
 			"Systems: a run belongs to the system whose --system PATH (or manifest systems: pattern)\n"+
 			"holds its file; else to the name its target maps to (--label, then the manifest's\n"+
 			"labels:); else to its host:port. A manifest is --manifest FILE or loadverdict.yaml in\n"+
-			"an input folder. Prints the headline verdict.\n"+gateHelp)
+			"an input folder. --merge names inputs that are parts of one test, the outputs of\n"+
+			"several load generators run at once: their runs become one run at analysis (counts\n"+
+			"and throughput added, percentiles from their samples together).\n"+
+			"Prints the headline verdict.\n"+gateHelp)
 	out := fs.String("o", "out", "output `DIR`")
 	baseline := fs.String("baseline", "", "compare every other system against this system `NAME`")
 	labels := labelFlag{}
 	fs.Var(labels, "label", "name a system by its target: `host:port=name`, or a file name for logs without a target (repeatable)")
 	var systems systemFlag
 	fs.Var(&systems, "system", "name a system by where its runs come from: `NAME=PATH`, a file or a folder (repeatable)")
+	var merges mergeFlag
+	fs.Var(&merges, "merge", "inputs that are parts of one test, run at once by several load generators: `PATH,PATH...` (files or folders; repeatable, one group each)")
 	manifest := fs.String("manifest", "", "the experiment's manifest `FILE` (default: loadverdict.yaml in an input folder)")
 	in := addInputFlags(fs)
 	gate := addGateFlags(fs)
-	plan, exp, err := in.parseInputs(fs, args, &systems)
+	figs := addFiguresFlag(fs)
+	open := fs.Bool("open", false, "open report.html in the desktop's browser (xdg-open, open or start) when it is written")
+	plan, exp, err := in.parseInputs(fs, args, &systems, &merges)
 	if err != nil {
 		return err
 	}
@@ -40,7 +54,7 @@ func runReport(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	req := pipeline.Request{Experiment: exp, Manifest: m,
-		Overrides: pipeline.Overrides{Systems: plan.rules, Labels: labels, Baseline: *baseline}}
+		Overrides: pipeline.Overrides{Systems: plan.rules, Merge: plan.merges, Labels: labels, Baseline: *baseline}, Figures: figs.format}
 	gate.apply(&req.Overrides)
 	res, err := analyzeLocal(ctx, e, *out, plan.files, req, in.window.Seconds())
 	if err != nil {
@@ -50,7 +64,11 @@ func runReport(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	fmt.Fprintln(e.stdout, res.report.Headline)
-	fmt.Fprintf(e.stdout, "\nreport: %s\nsummary: %s\n", filepath.Join(*out, "report.md"), filepath.Join(*out, "summary.json"))
+	page := filepath.Join(*out, pipeline.HTMLName)
+	fmt.Fprintf(e.stdout, "\nreport: %s\nhtml: %s\nsummary: %s\n", filepath.Join(*out, "report.md"), page, filepath.Join(*out, "summary.json"))
+	if *open {
+		openFile(e, page)
+	}
 	return gateResult(e, res.report.Verdict, res.rejected)
 }
 
@@ -63,6 +81,55 @@ func prunedSources(keys []string) int {
 		ids[strings.TrimSuffix(strings.TrimSuffix(id, ".parquet"), ".json")] = true
 	}
 	return len(ids)
+}
+
+// figuresFlag is --figures: the format of the figure files.
+type figuresFlag struct{ format plots.Format }
+
+// addFiguresFlag declares --figures on fs.
+func addFiguresFlag(fs *flag.FlagSet) *figuresFlag {
+	f := &figuresFlag{format: plots.FormatPNG}
+	fs.Var(f, "figures", "`format` of the figure files beside report.md: png or svg (report.html inlines SVG either way)")
+	return f
+}
+
+func (f *figuresFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	return string(f.format)
+}
+
+// Set implements flag.Value.
+func (f *figuresFlag) Set(v string) error {
+	if !slices.Contains(plots.Formats, plots.Format(v)) {
+		return fmt.Errorf("want png or svg, got %q", v)
+	}
+	f.format = plots.Format(v)
+	return nil
+}
+
+// openers are the programs that open a file in the desktop's default
+// application, by operating system, with their arguments before the file.
+var openers = map[string][]string{"darwin": {"open"}, "windows": {"cmd", "/c", "start", ""}}
+
+// openFile opens path with the desktop's opener (xdg-open where no other
+// is known); without one it says so and does nothing: the report is
+// written either way.
+func openFile(e *env, path string) {
+	argv, ok := openers[runtime.GOOS]
+	if !ok {
+		argv = []string{"xdg-open"}
+	}
+	prog, err := exec.LookPath(argv[0])
+	if err != nil {
+		fmt.Fprintf(e.stderr, "--open: no %s to open %s with; open it in a browser\n", argv[0], path)
+		return
+	}
+	cmd := exec.Command(prog, append(argv[1:], path)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fmt.Fprintf(e.stderr, "--open: %s %s: %v %s\n", argv[0], path, err, strings.TrimSpace(string(out)))
+	}
 }
 
 // localResult is an experiment analysed from local inputs.

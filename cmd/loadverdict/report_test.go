@@ -1,12 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"html"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/loadverdict/loadverdict/report"
 )
@@ -127,4 +131,105 @@ func TestReportSeedAcceptance(t *testing.T) {
 func TestReportGolden(t *testing.T) {
 	_, raw, _ := reportSeed(t)
 	golden(t, "testdata/summary-seed.golden.json", string(raw))
+}
+
+// maxSeedReportMD is the most characters the seed's report.md may have:
+// 60 % of the 16,077 it had before it was made shorter (issue 14).
+const maxSeedReportMD = 9650
+
+// The seed's report.md is short, and it and report.html (rendered from
+// the same document) still say every fact TestReportSeedAcceptance checks
+// in summary.json.
+func TestReportSeedMarkdown(t *testing.T) {
+	dir := t.TempDir()
+	if _, errOut, err := runCLI(t, "", "report", "-o", dir, seedFile); err != nil {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := utf8.RuneCount(md); n > maxSeedReportMD {
+		t.Errorf("report.md has %d characters, want at most %d", n, maxSeedReportMD)
+	}
+	facts := []string{
+		"Not established", "2.31", "+20.3 %", "need >= 4 runs per system to detect a difference at alpha 0.05",
+		"localhost:5555 not steady", "no-steady-state", "insufficient-data", "flat", "**Saturated**", "from 50 connections",
+		"599.1 ms", "33.95 ms", "/api/test/hello", "/test/hello", "about 4 steady runs per system would settle it",
+		"examples/zuul-vs-openresty.txt",
+	}
+	for _, code := range []string{"coordinated-omission", "short-run", "no-replication", "still-warming", "saturated",
+		"same-host", "targets-differ", "long-tail"} {
+		facts = append(facts, "`"+code+"`")
+	}
+	plain := html.UnescapeString(string(page))
+	for _, f := range facts {
+		if !strings.Contains(string(md), f) {
+			t.Errorf("report.md lacks %q", f)
+		}
+		f = strings.Trim(strings.ReplaceAll(f, "**", ""), "`")
+		if !strings.Contains(plain, f) {
+			t.Errorf("report.html lacks %q", f)
+		}
+	}
+	if strings.Contains(string(md), "not-interleaved") {
+		t.Error("report.md reports not-interleaved although the rounds alternate")
+	}
+	// Each fix is stated once.
+	for _, fix := range []string{"Measure latency with an open-model generator", "Repeat each configuration at least 4 times"} {
+		if n := strings.Count(string(md), fix); n != 1 {
+			t.Errorf("fix %q stated %d times", fix, n)
+		}
+	}
+}
+
+// --open hands report.html to the desktop's opener, and without one says
+// so and still succeeds.
+func TestReportOpen(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the fake opener is xdg-open, the opener on Linux")
+	}
+	bin, out := t.TempDir(), t.TempDir()
+	got := filepath.Join(bin, "opened")
+	script := "#!/bin/sh\nprintf '%s' \"$1\" > " + got + "\n"
+	if err := os.WriteFile(filepath.Join(bin, "xdg-open"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	if _, errOut, err := runCLI(t, "", "report", "--open", "-o", out, seedFile); err != nil {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	if b, err := os.ReadFile(got); err != nil || string(b) != filepath.Join(out, "report.html") {
+		t.Errorf("opened %q (%v), want %s", b, err, filepath.Join(out, "report.html"))
+	}
+	t.Setenv("PATH", t.TempDir())
+	_, errOut, err := runCLI(t, "", "report", "--open", "-o", out, seedFile)
+	if err != nil || !strings.Contains(errOut, "--open: no xdg-open to open") {
+		t.Errorf("without an opener: %v, stderr %q", err, errOut)
+	}
+	if _, _, err := runCLI(t, "", "report", "--figures", "gif", "-o", out, seedFile); exitCode(err) != exitUsage {
+		t.Errorf("--figures gif: exit %d, want %d", exitCode(err), exitUsage)
+	}
+}
+
+// --figures svg writes the figures as SVG, which report.md links.
+func TestReportFiguresSVG(t *testing.T) {
+	out := t.TempDir()
+	if _, errOut, err := runCLI(t, "", "report", "--figures", "svg", "-o", out, seedFile); err != nil {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	for _, name := range []string{"throughput.svg", "latency.svg", "scaling.svg"} {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil || !bytes.Contains(b, []byte("<svg")) || !strings.Contains(string(md), "]("+name+")") {
+			t.Errorf("%s: %v, linked %v", name, err, strings.Contains(string(md), name))
+		}
+	}
+	if pngs, _ := filepath.Glob(filepath.Join(out, "*.png")); len(pngs) > 0 {
+		t.Errorf("PNG figures with --figures svg: %v", pngs)
+	}
 }

@@ -93,7 +93,7 @@ func TestBucketPipeline(t *testing.T) {
 	// One event per upload, as S3 sends them (the key URL-encoded).
 	invoke(t, ingestURL, s3Event(bucket, "raw/zuul-vs-openresty/seed.txt"))
 	invoke(t, ingestURL, s3Event(bucket, "raw/zuul-vs-openresty/wrk 2 runs.txt"))
-	keys := []string{"reports/zuul-vs-openresty/report.md", "reports/zuul-vs-openresty/summary.md",
+	keys := []string{"reports/zuul-vs-openresty/report.md", "reports/zuul-vs-openresty/index.html", "reports/zuul-vs-openresty/summary.md",
 		"reports/zuul-vs-openresty/summary.json", "reports/zuul-vs-openresty/throughput.png"}
 	for _, src := range []string{"raw/zuul-vs-openresty/seed.txt", "raw/zuul-vs-openresty/wrk 2 runs.txt"} {
 		c, err := (&pipeline.Pipeline{Store: st}).Committed(ctx, "zuul-vs-openresty", src)
@@ -106,6 +106,10 @@ func TestBucketPipeline(t *testing.T) {
 		if _, err := st.Head(ctx, k); err != nil {
 			t.Errorf("missing %s: %v", k, err)
 		}
+	}
+	// The HTML report is served as a page from the bucket.
+	if o, err := st.Head(ctx, "reports/zuul-vs-openresty/index.html"); err != nil || o.ContentType != "text/html; charset=utf-8" {
+		t.Errorf("index.html: content type %q, %v", o.ContentType, err)
 	}
 	sum, _, err := store.ReadAll(ctx, st, "reports/zuul-vs-openresty/summary.json")
 	if err != nil {
@@ -147,12 +151,12 @@ func TestBucketPipeline(t *testing.T) {
 	}
 	// The bucket's report equals the local CLI's on the same inputs.
 	if dir := os.Getenv("E2E_LOCAL_REPORT"); dir != "" {
-		for _, name := range []string{"report.md", "summary.md", "summary.json"} {
+		for name, key := range map[string]string{"report.md": "report.md", "summary.md": "summary.md", "summary.json": "summary.json", "report.html": "index.html"} {
 			local, err := os.ReadFile(filepath.Join(dir, name))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if after["reports/zuul-vs-openresty/"+name] != string(local) {
+			if after["reports/zuul-vs-openresty/"+key] != string(local) {
 				t.Errorf("%s differs between the bucket and the local report", name)
 			}
 		}
@@ -194,7 +198,7 @@ func TestBucketSeries(t *testing.T) {
 	if err := json.Unmarshal(sum, &s); err != nil || s.Series != "truth-series" || s.OrderBy != "meta.date" || len(s.Experiments) != 2 {
 		t.Fatalf("series summary: %+v, %v", s, err)
 	}
-	for _, f := range []string{"report.md", "summary.md", "trend-rps.png", "covers.json"} {
+	for _, f := range []string{"report.md", "index.html", "summary.md", "trend-rps.png", "covers.json"} {
 		if _, err := st.Head(ctx, store.SeriesReportKey("truth-series", f)); err != nil {
 			t.Errorf("missing %s: %v", store.SeriesReportKey("truth-series", f), err)
 		}

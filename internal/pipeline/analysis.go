@@ -16,6 +16,7 @@ import (
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/plots"
 	"github.com/loadverdict/loadverdict/report"
 	"github.com/loadverdict/loadverdict/results"
 )
@@ -32,6 +33,9 @@ type Request struct {
 	// Overrides are the command line's settings, taking precedence over
 	// the manifest's.
 	Overrides Overrides
+	// Figures is the format of the figure files (PNG when ""); report.html
+	// inlines them as SVG either way.
+	Figures plots.Format
 }
 
 // Overrides are settings given on the command line.
@@ -47,6 +51,9 @@ type Overrides struct {
 	// Order follows the manifest's order: the command line's inputs in
 	// the order given.
 	Order []string
+	// Merge are groups of sources whose runs are parts of one test
+	// (--merge), merged as well as the manifest's merge:.
+	Merge []MergeRule
 	// SLO are thresholds checked as well as the manifest's slo:.
 	SLO []gate.Threshold
 	// FailOn replaces the manifest's gate.fail_on when not nil.
@@ -103,7 +110,8 @@ type Report struct {
 	Experiment string
 	Headline   string
 	Verdict    *analyze.Verdict
-	// Files are the figures, report.md and summary.json.
+	// Files are the figures, report.md, report.html, summary.md and
+	// summary.json.
 	Files []File
 	// Inputs are the objects read, with their ETags.
 	Inputs map[string]string
@@ -178,6 +186,10 @@ type inputs struct {
 	set      analyze.Set
 	rejected []Rejection
 	removed  []string
+	// samples are the committed samples files, by run_id, of the runs
+	// read (those of the same generation as the runs; none for a source
+	// without samples).
+	samples map[string]string
 }
 
 // readInputs reads the committed generations and the rejection records
@@ -187,7 +199,7 @@ type inputs struct {
 // commit was not written). A commit record that names a missing table
 // file gives a *MissingTablesError listing every such source.
 func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]string) (inputs, error) {
-	res := inputs{set: analyze.Set{Experiment: exp}}
+	res := inputs{set: analyze.Set{Experiment: exp}, samples: map[string]string{}}
 	mem := memory.NewGoAllocator()
 	committed := map[string]bool{} // experiment-escaped prefix + source id
 	keys := slices.Sorted(maps.Keys(in))
@@ -214,12 +226,18 @@ func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]str
 				rej.Experiment, _ = store.ExperimentOfKey(key)
 				res.rejected = append(res.rejected, rej)
 			default:
+				before := len(res.set.Runs)
 				ok, err := p.readTables(ctx, c, &res.set, mem)
 				if err != nil {
 					return res, err
 				}
 				if !ok {
 					missing = append(missing, c.Key)
+				}
+				if k := c.Table(results.TableSamples); k != "" {
+					for _, r := range res.set.Runs[before:] {
+						res.samples[r.RunID] = k
+					}
 				}
 			}
 		case strings.HasPrefix(key, store.RejectedPrefix):
@@ -311,7 +329,7 @@ func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string
 		}
 		return &Report{Experiment: req.Experiment, Headline: report.NoRunsHeadline, Files: files, Inputs: in}, nil
 	}
-	files, err := Render(v, set, meta)
+	files, err := Render(v, set, meta, req.Figures)
 	if err != nil {
 		return nil, err
 	}
@@ -356,10 +374,28 @@ func (p *Pipeline) verdict(ctx context.Context, req Request, in map[string]strin
 		return nil, set, meta, err
 	}
 	for i := range set.Runs {
-		set.Runs[i].Seq = int32(i)
 		if i == 0 || set.Runs[i].Source != set.Runs[i-1].Source {
 			meta.Inputs = append(meta.Inputs, set.Runs[i].Source)
 		}
+	}
+	merged, err := p.mergeParts(ctx, &set, n, inp.samples)
+	if err != nil {
+		var ne *NameError
+		if errors.As(err, &ne) {
+			ne.Known = n.known
+		}
+		return nil, set, meta, err
+	}
+	for _, m := range merged {
+		if meta.Parts == nil {
+			meta.Parts = map[string][]report.Part{}
+		}
+		for _, r := range m.Parts {
+			meta.Parts[m.Run.RunID] = append(meta.Parts[m.Run.RunID], report.Part{RunID: r.RunID, Source: r.Source, Index: r.Index})
+		}
+	}
+	for i := range set.Runs {
+		set.Runs[i].Seq = int32(i)
 	}
 	opts := analyze.DefaultOptions()
 	m.apply(&opts)
@@ -695,6 +731,12 @@ func (p *Pipeline) analyzeOnce(ctx context.Context, exp string, in map[string]st
 	if req.Manifest == nil {
 		if r, err = p.report(ctx, req, in); err != nil {
 			return "", err
+		}
+	}
+	// In a bucket the HTML report is the folder's index.html.
+	for i := range r.Files {
+		if r.Files[i].Name == HTMLName {
+			r.Files[i].Name = IndexName
 		}
 	}
 	if err := p.WriteReport(ctx, store.ReportKey(exp, ""), r); err != nil {

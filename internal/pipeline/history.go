@@ -137,15 +137,18 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 }
 
 // RenderHistory makes the files of a series' report: the trend figures,
-// report.md, summary.md and summary.json, in that order.
+// report.md, report.html, summary.md and summary.json, in that order.
 func RenderHistory(h *analyze.History, generatedBy string) ([]File, error) {
 	figs, err := plots.RenderHistory(h)
 	if err != nil {
 		return nil, err
 	}
-	out, refs := figureFiles(figs)
-	var md, smd, js bytes.Buffer
+	out, refs := figureFiles(figs, plots.FormatPNG)
+	var md, page, smd, js bytes.Buffer
 	if err := report.HistoryMarkdown(&md, h, refs, generatedBy); err != nil {
+		return nil, err
+	}
+	if err := report.HistoryHTML(&page, h, refs, generatedBy); err != nil {
 		return nil, err
 	}
 	if err := report.HistorySummaryMarkdown(&smd, h, "report.md"); err != nil {
@@ -154,7 +157,7 @@ func RenderHistory(h *analyze.History, generatedBy string) ([]File, error) {
 	if err := report.HistoryJSON(&js, h, generatedBy); err != nil {
 		return nil, err
 	}
-	return append(out, File{"report.md", md.Bytes()}, File{"summary.md", smd.Bytes()}, File{"summary.json", js.Bytes()}), nil
+	return append(out, File{"report.md", md.Bytes()}, File{HTMLName, page.Bytes()}, File{"summary.md", smd.Bytes()}, File{"summary.json", js.Bytes()}), nil
 }
 
 // WriteHistory writes a series' report under prefix ("" for the root of
@@ -230,6 +233,12 @@ func (p *Pipeline) AnalyzeSeries(ctx context.Context, series string) (string, er
 	}
 	if err != nil {
 		return "", err
+	}
+	// In a bucket the HTML report is the folder's index.html.
+	for i := range r.Files {
+		if r.Files[i].Name == HTMLName {
+			r.Files[i].Name = IndexName
+		}
 	}
 	if err := p.WriteHistory(ctx, store.SeriesReportKey(series, ""), r); err != nil {
 		return "", err

@@ -33,6 +33,10 @@ type Manifest struct {
 	// line). An entry names a source by its key or path, or relative to
 	// Dir.
 	Order []string `yaml:"order"`
+	// Merge lists groups of sources that are parts of one test, several
+	// load generators at once (each a list of patterns, as Systems'): the
+	// runs of a group become one run at analysis (see MergeRule).
+	Merge []Patterns `yaml:"merge"`
 	// SLO are thresholds checked on each system's steady values
 	// (gate.ParseThreshold), e.g. "lat_p99_ms<250".
 	SLO Thresholds `yaml:"slo"`

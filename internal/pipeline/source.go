@@ -374,13 +374,14 @@ func (p *Pipeline) Prune(ctx context.Context, exp string, keep []string) ([]stri
 }
 
 // tableSink collects runs and series and streams samples to a temporary
-// Parquet file.
+// Parquet file (a SampleStream: encoded on a goroutine of its own, while
+// the parser's goroutine aggregates).
 type tableSink struct {
 	dir    string
 	runs   []results.RunWithPercentiles
 	series []results.Series
 	tmp    *os.File
-	w      *results.ParquetWriter[results.Sample]
+	w      *results.SampleStream
 }
 
 func (s *tableSink) Run(r results.RunWithPercentiles) error { s.runs = append(s.runs, r); return nil }
@@ -391,7 +392,7 @@ func (s *tableSink) Sample(x results.Sample) error {
 		if err != nil {
 			return err
 		}
-		w, err := results.NewSamplesWriter(f, memory.NewGoAllocator())
+		w, err := results.NewSampleStream(f, memory.NewGoAllocator())
 		if err != nil {
 			f.Close()
 			os.Remove(f.Name())
@@ -415,6 +416,10 @@ func (s *tableSink) closeSamples() error {
 }
 
 func (s *tableSink) cleanup() {
+	if s.w != nil {
+		s.w.Close() // stops its encoder; the file is removed
+		s.w = nil
+	}
 	if s.tmp != nil {
 		s.tmp.Close()
 		os.Remove(s.tmp.Name())

@@ -118,7 +118,9 @@ func (l *Local) Get(_ context.Context, key string) (io.ReadCloser, Object, error
 	if err != nil {
 		return nil, Object{}, err
 	}
-	return newFile(f, key, st), localObject(key, f, st), nil
+	obj := localObject(key, f, st)
+	obj.ContentType = ContentType(key)
+	return newFile(f, key, st), obj, nil
 }
 
 // Put writes body to the file of key.
@@ -157,7 +159,9 @@ func (l *Local) Head(_ context.Context, key string) (Object, error) {
 		return Object{}, err
 	}
 	defer f.Close()
-	return localObject(key, f, st), nil
+	obj := localObject(key, f, st)
+	obj.ContentType = ContentType(key)
+	return obj, nil
 }
 
 // List walks the folder for files whose keys start with prefix; temporary

@@ -134,7 +134,7 @@ func (s *S3) Get(ctx context.Context, key string) (io.ReadCloser, Object, error)
 	if err != nil {
 		return nil, Object{}, s.wrap(key, err)
 	}
-	obj := Object{Key: key, Size: aws.ToInt64(out.ContentLength), ETag: etag(out.ETag), VersionID: version(out.VersionId)}
+	obj := Object{Key: key, Size: aws.ToInt64(out.ContentLength), ETag: etag(out.ETag), VersionID: version(out.VersionId), ContentType: aws.ToString(out.ContentType)}
 	if out.LastModified != nil {
 		obj.ModTime = out.LastModified.UTC()
 	}
@@ -147,7 +147,11 @@ func (s *S3) Put(ctx context.Context, key string, body io.Reader) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.up.UploadObject(ctx, &transfermanager.UploadObjectInput{Bucket: &s.bucket, Key: &k, Body: body}); err != nil {
+	in := &transfermanager.UploadObjectInput{Bucket: &s.bucket, Key: &k, Body: body}
+	if ct := ContentType(key); ct != "" {
+		in.ContentType = &ct
+	}
+	if _, err := s.up.UploadObject(ctx, in); err != nil {
 		return s.wrap(key, err)
 	}
 	return nil
@@ -163,7 +167,7 @@ func (s *S3) Head(ctx context.Context, key string) (Object, error) {
 	if err != nil {
 		return Object{}, s.wrap(key, err)
 	}
-	obj := Object{Key: key, Size: aws.ToInt64(out.ContentLength), ETag: etag(out.ETag), VersionID: version(out.VersionId)}
+	obj := Object{Key: key, Size: aws.ToInt64(out.ContentLength), ETag: etag(out.ETag), VersionID: version(out.VersionId), ContentType: aws.ToString(out.ContentType)}
 	if out.LastModified != nil {
 		obj.ModTime = out.LastModified.UTC()
 	}

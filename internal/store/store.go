@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"path"
+	"strings"
 	"time"
 )
 
@@ -19,9 +21,32 @@ type Object struct {
 	// files a hash of the content, or of size and modification time
 	// above 64 MiB).
 	ETag string
+	// ContentType is the media type the object is served with: what S3
+	// recorded at upload, or for local files the type of the key's
+	// extension (ContentType).
+	ContentType string
 	// VersionID is the object's version where the bucket keeps versions
 	// (S3 versioning); empty otherwise.
 	VersionID string
+}
+
+// contentTypes are the media types of the files loadverdict writes, by
+// extension; a browser opening a report from a bucket (a presigned URL)
+// renders it by this type.
+var contentTypes = map[string]string{
+	".html":    "text/html; charset=utf-8",
+	".md":      "text/markdown; charset=utf-8",
+	".json":    "application/json",
+	".png":     "image/png",
+	".svg":     "image/svg+xml",
+	".parquet": "application/vnd.apache.parquet",
+	".yaml":    "application/yaml",
+}
+
+// ContentType returns the media type Put gives key by its extension, ""
+// for other extensions (S3's default, binary/octet-stream).
+func ContentType(key string) string {
+	return contentTypes[strings.ToLower(path.Ext(key))]
 }
 
 // Store is an object store. Keys use '/' separators and never start with
@@ -30,7 +55,8 @@ type Object struct {
 type Store interface {
 	// Get opens the object at key; the caller closes the reader.
 	Get(ctx context.Context, key string) (io.ReadCloser, Object, error)
-	// Put writes body to key, replacing any object there.
+	// Put writes body to key, replacing any object there, with the
+	// media type of its extension (ContentType).
 	Put(ctx context.Context, key string, body io.Reader) error
 	// Head describes the object at key.
 	Head(ctx context.Context, key string) (Object, error)

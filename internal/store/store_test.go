@@ -105,3 +105,43 @@ func TestKeys(t *testing.T) {
 		t.Errorf("ParseS3URL: %q %q %v", b, p, err)
 	}
 }
+
+// A report's files are stored with the media type of their extension, so
+// that a browser opening index.html from a bucket renders it.
+func TestContentType(t *testing.T) {
+	ctx := context.Background()
+	want := map[string]string{
+		"reports/e/index.html":   "text/html; charset=utf-8",
+		"reports/e/report.md":    "text/markdown; charset=utf-8",
+		"reports/e/summary.json": "application/json",
+		"reports/e/latency.svg":  "image/svg+xml",
+		"reports/e/latency.png":  "image/png",
+	}
+	for name, s := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			for key, ct := range want {
+				if got := ContentType(key); got != ct {
+					t.Errorf("ContentType(%q) = %q, want %q", key, got, ct)
+				}
+				if err := s.Put(ctx, key, strings.NewReader("x")); err != nil {
+					t.Fatal(err)
+				}
+				obj, err := s.Head(ctx, key)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if obj.ContentType != ct {
+					t.Errorf("%s: stored as %q, want %q", key, obj.ContentType, ct)
+				}
+				rc, obj, err := s.Get(ctx, key)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rc.Close()
+				if obj.ContentType != ct {
+					t.Errorf("%s: Get: %q", key, obj.ContentType)
+				}
+			}
+		})
+	}
+}

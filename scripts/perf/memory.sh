@@ -1,12 +1,15 @@
 #!/bin/sh
-# memory.sh measures the peak memory of `loadverdict report` on vegeta
-# per-request results: 1M and 4M requests of synthetic JSON lines
-# (scripts/perf/makevegeta, ~350 bytes a line), one report each, peak RSS
-# from GNU time (/usr/bin/time -v, "Maximum resident set size").
+# memory.sh measures the peak memory (RSS, from GNU time's "Maximum
+# resident set size") of `loadverdict report` on real-shaped vegeta JSON
+# logs (the committed cold-JVM log repeated with shifted timestamps,
+# scripts/perf/makevegeta -from): 1M requests, 4M requests, and 1M requests
+# spread over two hours (-spread 2h: the same requests over 7,200 seconds,
+# so a run has as many windows as it may, maxWindows, in windows of 4 s).
+# GOMEMLIMIT is unset, and the command sets no memory limit of its own.
 #
 #   sh scripts/perf/memory.sh            (from anywhere; needs ~2 GB in $TMP)
 #
-# Targets: < 150 MB at 1M requests, and at 4M less than 20 % more than at 1M.
+# Targets: <= 100 MiB in each case, and at 4M at most 10 % more than at 1M.
 # Environment: TMP (default /tmp), KEEP=1 keeps the generated files.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -14,27 +17,34 @@ TMP=${TMP:-/tmp}
 LV=$TMP/lv
 go build -o "$LV" ./cmd/loadverdict
 go build -o "$TMP/makevegeta" ./scripts/perf/makevegeta
-for n in 1000000 4000000; do
-	f=$TMP/vegeta-$n.json
-	[ -s "$f" ] || "$TMP/makevegeta" -n $n -o "$f"
-done
-echo "requests   file MB   peak RSS MB   wall s"
-for n in 1000000 4000000; do
-	f=$TMP/vegeta-$n.json
-	out=$TMP/perfout-$n
+unset GOMEMLIMIT
+cold=ingest/testdata/vegeta/coldjvm-800rps-20s.json.gz
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "case        requests   file MiB   peak RSS MiB   wall s"
+for c in 1m 4m 1m-2h; do
+	f=$TMP/vegeta-real-$c.json
+	if [ ! -s "$f" ]; then
+		case $c in
+		1m) "$TMP/makevegeta" -from "$cold" -n 1000000 -o "$f" ;;
+		4m) "$TMP/makevegeta" -from "$cold" -n 4000000 -o "$f" ;;
+		1m-2h) "$TMP/makevegeta" -from "$cold" -n 1000000 -spread 2h -o "$f" ;;
+		esac
+	fi
+	out=$TMP/perfout-$c
 	rm -rf "$out"
-	/usr/bin/time -v "$LV" report -o "$out" "$f" > "$TMP/perf-report-$n.txt" 2> "$TMP/perf-time-$n.txt" || {
-		cat "$TMP/perf-time-$n.txt" >&2
+	/usr/bin/time -v "$LV" report -o "$out" "$f" > "$TMP/perf-report-$c.txt" 2> "$TMP/perf-time-$c.txt" || {
+		cat "$TMP/perf-time-$c.txt" >&2
 		exit 1
 	}
-	rss=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' "$TMP/perf-time-$n.txt")
-	wall=$(awk '/Elapsed \(wall clock\)/ { print $NF }' "$TMP/perf-time-$n.txt")
-	size=$(du -m "$f" | cut -f1)
-	printf '%8d   %7d   %11.1f   %6s\n' $n "$size" "$(echo "$rss / 1024" | bc -l)" "$wall"
-	eval "rss_$n=$rss"
+	rss=$(awk -F: '/Maximum resident set size/ { gsub(/ /, "", $2); print $2 }' "$TMP/perf-time-$c.txt")
+	wall=$(awk '/Elapsed \(wall clock\)/ { print $NF }' "$TMP/perf-time-$c.txt")
+	n=$(wc -l < "$f")
+	printf '%-8s %11d   %8d   %12.1f   %6s\n' "$c" "$n" $(($(wc -c < "$f") >> 20)) "$(echo "$rss / 1024" | bc -l)" "$wall"
+	eval "rss_$(echo $c | tr - _)=$rss"
 done
 # shellcheck disable=SC2154 # set by eval above
-printf '4M/1M peak RSS ratio: %.2f\n' "$(echo "$rss_4000000 / $rss_1000000" | bc -l)"
+printf '4M/1M peak RSS ratio: %.2f\n' "$(echo "$rss_4m / $rss_1m" | bc -l)"
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ "${KEEP:-0}" != 1 ]; then
-	rm -f "$TMP/vegeta-1000000.json" "$TMP/vegeta-4000000.json"
+	rm -f "$TMP/vegeta-real-1m.json" "$TMP/vegeta-real-4m.json" "$TMP/vegeta-real-1m-2h.json"
 fi

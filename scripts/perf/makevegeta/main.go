@@ -9,10 +9,22 @@
 // small JSON body and three response headers, 0.1 % of requests failing
 // (half timeouts with status 0, half 503s). Lines are about 300 bytes, so
 // a million results make about 300 MB. The output depends only on the flags.
+//
+// With -from, it writes a real-shaped log instead: the lines of a real
+// `vegeta encode --to json` log (gzipped or not), repeated until there are
+// -n of them, each copy's timestamps shifted by the log's span rounded up
+// to a second plus one second, and its seq by the log's line count; the
+// lines are otherwise kept byte for byte. -spread D spaces the copies
+// evenly over D and stretches their send times (not their latencies) to
+// fill it (e.g. 2h: the same requests over 7,200 seconds):
+//
+//	go run ./scripts/perf/makevegeta -from ingest/testdata/vegeta/coldjvm-800rps-20s.json.gz -n 1000000 -o /tmp/real-1m.json
 package main
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"flag"
 	"fmt"
 	"io"
@@ -32,9 +44,18 @@ func main() {
 	rate := flag.Float64("rate", 5000, "requests per second")
 	seed := flag.Uint64("seed", 1, "random seed")
 	out := flag.String("o", "-", "output file (- for stdout)")
+	from := flag.String("from", "", "a real vegeta JSON log to repeat (gzipped or not)")
+	spread := flag.Duration("spread", 0, "with -from: the duration the whole log covers (0: the copies follow each other)")
 	flag.Parse()
-	if *n < 0 || !(*rate > 0) {
-		log.Fatal("makevegeta: -n must be >= 0 and -rate > 0")
+	if *n < 0 || !(*rate > 0) || *spread < 0 {
+		log.Fatal("makevegeta: -n must be >= 0, -rate > 0 and -spread >= 0")
+	}
+	var lines [][]byte
+	if *from != "" {
+		var err error
+		if lines, err = readLines(*from); err != nil {
+			log.Fatal(err)
+		}
 	}
 	var w io.Writer = os.Stdout
 	if *out != "-" {
@@ -46,7 +67,13 @@ func main() {
 		w = f
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
-	if err := generate(bw, *n, *rate, *seed); err != nil {
+	var err error
+	if *from != "" {
+		err = repeat(bw, lines, *n, *spread)
+	} else {
+		err = generate(bw, *n, *rate, *seed)
+	}
+	if err != nil {
 		log.Fatal(err)
 	}
 	if err := bw.Flush(); err != nil {
@@ -88,6 +115,116 @@ func generate(w io.Writer, n int, rate float64, seed uint64) error {
 			}
 		}
 		if err := enc.Encode(&r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readLines returns the non-blank lines of a file, gunzipped when it is.
+func readLines(name string) ([][]byte, error) {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > 2 && b[0] == 0x1f && b[1] == 0x8b {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			return nil, err
+		}
+		if b, err = io.ReadAll(zr); err != nil {
+			return nil, err
+		}
+	}
+	var lines [][]byte
+	for l := range bytes.Lines(b) {
+		if l = bytes.TrimSpace(l); len(l) > 0 {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return nil, fmt.Errorf("%s: no lines", name)
+	}
+	return lines, nil
+}
+
+// field returns the bounds of the value of "key": in line (a string
+// value's bounds exclude its quotes).
+func field(line []byte, key string) (int, int, error) {
+	k := []byte(`"` + key + `":`)
+	i := bytes.Index(line, k)
+	if i < 0 {
+		return 0, 0, fmt.Errorf("no %q in %.80s", key, line)
+	}
+	i += len(k)
+	if i < len(line) && line[i] == '"' {
+		j := bytes.IndexByte(line[i+1:], '"')
+		if j < 0 {
+			return 0, 0, fmt.Errorf("unterminated %q in %.80s", key, line)
+		}
+		return i + 1, i + 1 + j, nil
+	}
+	j := i
+	for j < len(line) && line[j] >= '0' && line[j] <= '9' {
+		j++
+	}
+	return i, j, nil
+}
+
+// repeat writes n lines: copies of lines with shifted timestamps and seq.
+func repeat(w io.Writer, lines [][]byte, n int, spread time.Duration) error {
+	type rec struct {
+		ts       time.Time
+		seq      uint64
+		tsA, tsB int
+		sqA, sqB int
+	}
+	recs := make([]rec, len(lines))
+	var first, last time.Time
+	for i, l := range lines {
+		r := &recs[i]
+		var err error
+		if r.tsA, r.tsB, err = field(l, "timestamp"); err != nil {
+			return err
+		}
+		if r.ts, err = time.Parse(time.RFC3339Nano, string(l[r.tsA:r.tsB])); err != nil {
+			return err
+		}
+		if r.sqA, r.sqB, err = field(l, "seq"); err != nil {
+			return err
+		}
+		if r.seq, err = strconv.ParseUint(string(l[r.sqA:r.sqB]), 10, 64); err != nil {
+			return err
+		}
+		if r.sqB > r.tsA {
+			return fmt.Errorf(`"seq" after "timestamp" in %.80s`, l)
+		}
+		if i == 0 || r.ts.Before(first) {
+			first = r.ts
+		}
+		if i == 0 || r.ts.After(last) {
+			last = r.ts
+		}
+	}
+	span := last.Sub(first)
+	step := (span+time.Second-1)/time.Second*time.Second + time.Second
+	scale := 1.0 // stretch of a copy's send times
+	if copies := (n + len(lines) - 1) / len(lines); spread > 0 {
+		s := spread / time.Duration(copies)
+		scale = float64(s) / float64(step)
+		step = s
+	}
+	var buf []byte
+	for i := range n {
+		k, l, r := i/len(lines), lines[i%len(lines)], &recs[i%len(lines)]
+		ts := first.Add(time.Duration(k)*step + time.Duration(float64(r.ts.Sub(first))*scale))
+		buf = append(buf[:0], l[:r.sqA]...)
+		buf = strconv.AppendUint(buf, r.seq+uint64(k*len(lines)), 10)
+		buf = append(buf, l[r.sqB:r.tsA]...)
+		buf = ts.AppendFormat(buf, time.RFC3339Nano)
+		buf = append(buf, l[r.tsB:]...)
+		buf = append(buf, '\n')
+		if _, err := w.Write(buf); err != nil {
 			return err
 		}
 	}

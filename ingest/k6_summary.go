@@ -40,9 +40,6 @@ import (
 // The file is decoded as a token stream: metrics other than the few read
 // and root_group are skipped without being kept; a summary larger than
 // k6SummaryMax is rejected.
-
-func init() { Register(k6SummaryParser{}) }
-
 type k6SummaryParser struct{}
 
 // Name returns "k6-summary".
@@ -62,7 +59,7 @@ func (k6SummaryParser) Detect(head []byte) bool {
 	if len(s) == 0 || s[0] != '{' {
 		return false
 	}
-	if k6NDJSONLine(k6FirstLine(s)) {
+	if k6NDJSONLine(firstLine(s)) {
 		return false
 	}
 	if !bytes.Contains(s, []byte(`"metrics"`)) ||
@@ -71,14 +68,6 @@ func (k6SummaryParser) Detect(head []byte) bool {
 	}
 	return bytes.Contains(s, []byte(`"root_group"`)) || bytes.Contains(s, []byte(`"testRunDurationMs"`)) ||
 		bytes.Contains(s, []byte(`"med"`)) || bytes.Contains(s, []byte(`"p(95)"`)) || bytes.Contains(s, []byte(`"p(90)"`))
-}
-
-// k6FirstLine returns s up to its first line end.
-func k6FirstLine(s []byte) []byte {
-	if i := bytes.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // k6SummaryMetric is one metric of the summary in either layout.

@@ -25,9 +25,6 @@ import (
 //
 // Durations are nanoseconds. Older versions wrote fewer keys (no min, 50th,
 // 90th, rate, throughput, wait, earliest); what is absent stays null.
-
-func init() { Register(vegetaReportJSONParser{}) }
-
 type vegetaReportJSONParser struct{}
 
 // Name returns "vegeta-report-json".
@@ -81,30 +78,6 @@ func (vegetaReportJSONParser) Detect(head []byte) bool {
 		return errors.As(err, &se) && len(head) >= headSize-4 || errors.Is(err, io.ErrUnexpectedEOF) && len(head) >= headSize-4
 	}
 	return m.Latencies != nil && m.Requests != nil
-}
-
-// lineCounter counts the lines of what a json.Decoder has consumed: it
-// keeps the bytes read but not yet counted.
-type lineCounter struct {
-	r       io.Reader
-	pending []byte
-	base    int64 // offset of pending[0]
-	lines   int   // newlines before base
-}
-
-func (c *lineCounter) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.pending = append(c.pending, p[:n]...)
-	return n, err
-}
-
-// lineAt returns the 1-based line of offset off; offsets must not decrease.
-func (c *lineCounter) lineAt(off int64) int {
-	k := int(min(max(off-c.base, 0), int64(len(c.pending))))
-	c.lines += bytes.Count(c.pending[:k], []byte{'\n'})
-	c.pending = append(c.pending[:0], c.pending[k:]...)
-	c.base += int64(k)
-	return c.lines + 1
 }
 
 // Parse streams the reports of r to sink.

@@ -10,10 +10,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/mailru/easyjson/jlexer"
@@ -42,12 +40,6 @@ import (
 // or truncated record ends it and counts as one malformed record (its
 // "line" is the record's number).
 
-func init() {
-	Register(vegetaResultsParser{enc: vegetaJSON})
-	Register(vegetaResultsParser{enc: vegetaCSV})
-	Register(vegetaResultsParser{enc: vegetaGob})
-}
-
 // vegetaEncoding is an encoding of vegeta results.
 type vegetaEncoding uint8
 
@@ -74,7 +66,7 @@ func (p vegetaResultsParser) Name() string {
 // Time range of plausible timestamps: Request.Start is in int64 ns.
 var (
 	vegetaMinTime = time.Unix(0, 0)
-	vegetaMaxTime = time.Unix(1<<62/int64(time.Second), 0)
+	vegetaMaxTime = time.Unix(maxUnixSeconds, 0)
 )
 
 // Detect reports whether head starts with vegeta results in the parser's
@@ -86,7 +78,7 @@ var (
 func (p vegetaResultsParser) Detect(head []byte) bool {
 	switch p.enc {
 	case vegetaJSON:
-		line := firstLine(head)
+		line := firstNonBlank(head)
 		if len(line) == 0 || line[0] != '{' || !bytes.Contains(line, []byte(`"timestamp"`)) ||
 			!bytes.Contains(line, []byte(`"latency"`)) || !bytes.Contains(line, []byte(`"code"`)) {
 			return false
@@ -95,7 +87,7 @@ func (p vegetaResultsParser) Detect(head []byte) bool {
 		err := vegeta.NewJSONDecoder(bytes.NewReader(append(line[:len(line):len(line)], '\n'))).Decode(&r)
 		return err == nil && vegetaTimeOK(r.Timestamp)
 	case vegetaCSV:
-		line := firstLine(head)
+		line := firstNonBlank(head)
 		if !vegetaCSVLooksRight(line) {
 			return false
 		}
@@ -119,24 +111,6 @@ func (p vegetaResultsParser) Detect(head []byte) bool {
 		return errors.Is(err, io.ErrUnexpectedEOF) && len(head) >= headSize
 	}
 	return false
-}
-
-// firstLine returns the first non-blank line of head without surrounding
-// whitespace (and without a UTF-8 byte order mark).
-func firstLine(head []byte) []byte {
-	head = bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF})
-	for len(head) > 0 {
-		line := head
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			head = nil
-		}
-		if line = bytes.TrimSpace(line); len(line) > 0 {
-			return line
-		}
-	}
-	return nil
 }
 
 // vegetaCSVLooksRight checks the columns of a vegeta CSV record by their
@@ -175,13 +149,13 @@ func vegetaTimeOK(t time.Time) bool {
 	return !t.Before(vegetaMinTime) && t.Before(vegetaMaxTime)
 }
 
-// lineFeeder is an io.Reader over the lines of a bufio.Reader that hands
+// vegetaLineFeeder is an io.Reader over the lines of a bufio.Reader that hands
 // out at most one line per Read call, so that a decoder on top of it never
 // reads past the record it decodes: line then is that record's last line.
 // Lines longer than the buffer are replaced by a line that decodes as
 // nothing (memory stays bounded); blank lines are skipped; a last line
 // without a line end gets one.
-type lineFeeder struct {
+type vegetaLineFeeder struct {
 	br    *bufio.Reader
 	cur   []byte
 	line  int   // lines handed out so far
@@ -191,16 +165,16 @@ type lineFeeder struct {
 	tmp   []byte
 }
 
-func newLineFeeder(r io.Reader) *lineFeeder {
+func newVegetaLineFeeder(r io.Reader) *vegetaLineFeeder {
 	br, ok := r.(*bufio.Reader)
 	if !ok || br.Size() < maxLine {
 		br = bufio.NewReaderSize(r, maxLine)
 	}
-	return &lineFeeder{br: br}
+	return &vegetaLineFeeder{br: br}
 }
 
 // Read implements io.Reader.
-func (f *lineFeeder) Read(p []byte) (int, error) {
+func (f *vegetaLineFeeder) Read(p []byte) (int, error) {
 	for len(f.cur) == 0 {
 		if f.err != nil {
 			return 0, f.err
@@ -299,14 +273,12 @@ func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts Option
 		return g.parseGob(ctx, r, opts)
 	}
 	// CSV, with vegeta's decoder over one line at a time.
-	feed := newLineFeeder(r)
+	feed := newVegetaLineFeeder(r)
 	dec := vegeta.NewCSVDecoder(feed)
 	var res vegeta.Result
 	for n := 1; ; n++ {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		if err := checkCtx(ctx, n); err != nil {
+			return err
 		}
 		res = vegeta.Result{}
 		err := decodeVegeta(dec, &res)
@@ -338,60 +310,36 @@ func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts Option
 // works on the samples). A few batches of at most vegetaBatchLen lines and
 // about vegetaBatchBytes bytes are in flight, so memory stays bounded.
 func (g *vegetaAgg) parseJSON(ctx context.Context, r io.Reader, opts Options) error {
-	decoders := min(max(runtime.GOMAXPROCS(0), 1), 4)
-	inFlight := decoders + 2
-	free := make(chan *vegetaBatch, inFlight)
-	for range inFlight {
-		free <- &vegetaBatch{ready: make(chan struct{}, 1)}
-	}
-	work := make(chan *vegetaBatch, inFlight)
-	order := make(chan *vegetaBatch, inFlight)
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	var total int64 // bytes read, set by the reader before it closes order
-	wg.Go(func() { total = readVegetaLines(ctx, r, opts, free, work, order, done) })
-	for range decoders {
-		wg.Go(func() {
-			for b := range work {
-				b.decode()
-				b.ready <- struct{}{}
+	var total int64 // bytes read, set by the reader before it ends
+	err := inOrder(batchWorkers(), func() *vegetaBatch { return &vegetaBatch{} },
+		func(get func() (*vegetaBatch, bool), put func() bool) {
+			total = readVegetaLines(ctx, r, opts, get, put)
+		},
+		(*vegetaBatch).decode,
+		func(b *vegetaBatch) error {
+			for i := range b.recs {
+				e := &b.recs[i]
+				g.a.Record(e.size)
+				if e.bad != "" {
+					g.a.Bad(e.line, e.bad)
+					continue
+				}
+				var errMsg string
+				if len(e.rec.err) > 0 {
+					errMsg = string(e.rec.err)
+				}
+				if err := vegetaAdd(g, e.line, e.rec.attack, e.rec.method, e.rec.url, e.rec.ts, e.rec.latency, e.rec.code, e.rec.bytesIn, errMsg); err != nil {
+					return err
+				}
 			}
-		})
-	}
-	stop := func() {
-		close(done)
-		for range order { // let the reader finish sending
-		}
-		wg.Wait()
-	}
-	for b := range order {
-		<-b.ready
-		for i := range b.recs {
-			e := &b.recs[i]
-			g.a.Record(e.size)
-			if e.bad != "" {
-				g.a.Bad(e.line, e.bad)
-				continue
-			}
-			var errMsg string
-			if len(e.rec.err) > 0 {
-				errMsg = string(e.rec.err)
-			}
-			if err := vegetaAdd(g, e.line, e.rec.attack, e.rec.method, e.rec.url, e.rec.ts, e.rec.latency, e.rec.code, e.rec.bytesIn, errMsg); err != nil {
-				stop()
-				return err
-			}
-		}
-		if b.err != nil {
-			stop()
 			if se, ok := b.err.(*SyntaxError); ok && se.File == "" {
 				se.File = opts.Source
 			}
 			return b.err
-		}
-		free <- b
+		})
+	if err != nil {
+		return err
 	}
-	wg.Wait()
 	g.a.InputSize(total)
 	return g.a.Close()
 }
@@ -402,13 +350,12 @@ const (
 	vegetaBatchBytes = 256 << 10
 )
 
-// vegetaBatch is a batch of input lines, copied into raw, and once ready
-// is signaled, their decoded results.
+// vegetaBatch is a batch of input lines, copied into raw, and once
+// decoded, their results.
 type vegetaBatch struct {
-	raw   []byte
-	recs  []vegetaEntry
-	err   error // the error that ended the input, after recs
-	ready chan struct{}
+	raw  []byte
+	recs []vegetaEntry
+	err  error // the error that ended the input, after recs
 }
 
 // vegetaEntry is one line: its place in raw, then its decoded result or
@@ -421,7 +368,8 @@ type vegetaEntry struct {
 	rec        vegetaRecord
 }
 
-// decode decodes the lines of the batch.
+// decode decodes the lines of the batch: in vegeta's own layout with
+// decodeVegetaJSONFast, any other with decodeVegetaJSON.
 func (b *vegetaBatch) decode() {
 	defer func() {
 		if p := recover(); p != nil {
@@ -434,7 +382,11 @@ func (b *vegetaBatch) decode() {
 		if e.bad != "" {
 			continue
 		}
-		if err := decodeVegetaJSON(b.raw[e.start:e.end], &e.rec); err != nil {
+		line := b.raw[e.start:e.end]
+		if decodeVegetaJSONFast(line, &e.rec) {
+			continue
+		}
+		if err := decodeVegetaJSON(line, &e.rec); err != nil {
 			msg := err.Error()
 			if len(msg) > 200 {
 				msg = msg[:200] + "..."
@@ -444,12 +396,10 @@ func (b *vegetaBatch) decode() {
 	}
 }
 
-// readVegetaLines cuts r into batches of non-blank lines taken from free
-// and sends each to work (to be decoded) and order (to be aggregated in
-// input order), until the input ends, an error, or done.
-func readVegetaLines(ctx context.Context, r io.Reader, opts Options, free <-chan *vegetaBatch, work, order chan<- *vegetaBatch, done <-chan struct{}) (total int64) {
-	defer close(order)
-	defer close(work)
+// readVegetaLines cuts r into batches of non-blank lines (see inOrder's
+// get and put) until the input ends or an error, and returns the bytes
+// read.
+func readVegetaLines(ctx context.Context, r io.Reader, opts Options, get func() (*vegetaBatch, bool), put func() bool) (total int64) {
 	br, ok := r.(*bufio.Reader)
 	if !ok || br.Size() < maxLine {
 		br = bufio.NewReaderSize(r, maxLine)
@@ -457,24 +407,15 @@ func readVegetaLines(ctx context.Context, r io.Reader, opts Options, free <-chan
 	line := 0
 	var b *vegetaBatch
 	send := func() bool {
-		for _, ch := range []chan<- *vegetaBatch{order, work} {
-			select {
-			case ch <- b:
-			case <-done:
-				return false
-			}
-		}
 		b = nil
-		return true
+		return put()
 	}
 	for {
 		if b == nil {
-			select {
-			case b = <-free:
-				b.raw, b.recs, b.err = b.raw[:0], b.recs[:0], nil
-			case <-done:
+			if b, ok = get(); !ok {
 				return
 			}
+			b.raw, b.recs, b.err = b.raw[:0], b.recs[:0], nil
 		}
 		data, err := br.ReadSlice('\n')
 		total += int64(len(data))
@@ -529,36 +470,36 @@ type vegetaRecord struct {
 
 // Bits of the fields decodeVegetaJSON reads, in the order vegeta writes them.
 const (
-	vkAttack = 1 << iota
-	vkCode
-	vkTimestamp
-	vkLatency
-	vkBytesIn
-	vkError
-	vkMethod
-	vkURL
-	vkAll = 1<<iota - 1
+	vegetaFieldAttack = 1 << iota
+	vegetaFieldCode
+	vegetaFieldTimestamp
+	vegetaFieldLatency
+	vegetaFieldBytesIn
+	vegetaFieldError
+	vegetaFieldMethod
+	vegetaFieldURL
+	vegetaFieldAll = 1<<iota - 1
 )
 
 // vegetaKeyBit maps a key to its bit, 0 for keys not read.
 func vegetaKeyBit(key string) int {
 	switch key {
 	case "attack":
-		return vkAttack
+		return vegetaFieldAttack
 	case "code":
-		return vkCode
+		return vegetaFieldCode
 	case "timestamp":
-		return vkTimestamp
+		return vegetaFieldTimestamp
 	case "latency":
-		return vkLatency
+		return vegetaFieldLatency
 	case "bytes_in":
-		return vkBytesIn
+		return vegetaFieldBytesIn
 	case "error":
-		return vkError
+		return vegetaFieldError
 	case "method":
-		return vkMethod
+		return vegetaFieldMethod
 	case "url":
-		return vkURL
+		return vegetaFieldURL
 	}
 	return 0
 }
@@ -621,7 +562,7 @@ func decodeVegetaJSONMode(line []byte, r *vegetaRecord, stopAtHeaders bool) erro
 			// A string: its base64 is not decoded (nor checked).
 			in.UnsafeFieldName(true)
 		case "headers":
-			if stopAtHeaders && seen == vkAll {
+			if stopAtHeaders && seen == vegetaFieldAll {
 				return in.Error()
 			}
 			// An object of arrays of strings, read without building it.
@@ -660,7 +601,7 @@ const maxVegetaTargets = 32
 // maxVegetaTargets targets, the requests of further targets go to one run
 // per attack, method and host (scheme://host/).
 func vegetaRun(a *Requests, handles map[vegetaKey]int, k vegetaKey) int {
-	meta := RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: k.url, UnixTime: true}
+	meta := RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: k.url, UnixTime: true, Endpoint: endpointOf(k.method, k.url)}
 	if k.attack != "" {
 		meta.Notes = append(meta.Notes, "vegeta attack "+strconv.Quote(k.attack))
 	}
@@ -672,7 +613,7 @@ func vegetaRun(a *Requests, handles map[vegetaKey]int, k vegetaKey) int {
 			}
 			host += "/"
 		}
-		meta.Target = host
+		meta.Target, meta.Endpoint = host, ""
 		meta.Notes = append(meta.Notes, fmt.Sprintf("more than %d targets: the requests to the others are merged per host", maxVegetaTargets))
 		return a.Run(k.attack+"\x00"+k.method+" "+host+"\x00merged", meta)
 	}
@@ -705,18 +646,18 @@ const maxVegetaGobMessage = 64 << 20
 
 // newVegetaGobDecoder returns a gob decoder of r whose messages are at
 // most maxVegetaGobMessage bytes, and its guard.
-func newVegetaGobDecoder(r io.Reader) (*gob.Decoder, *gobGuard) {
+func newVegetaGobDecoder(r io.Reader) (*gob.Decoder, *vegetaGobGuard) {
 	br, ok := r.(*bufio.Reader)
 	if !ok {
 		br = bufio.NewReader(r)
 	}
-	g := &gobGuard{br: br}
+	g := &vegetaGobGuard{br: br}
 	return gob.NewDecoder(g), g
 }
 
-// gobGuard passes a gob stream through message by message (a count, then
+// vegetaGobGuard passes a gob stream through message by message (a count, then
 // that many bytes) and fails a message longer than maxVegetaGobMessage.
-type gobGuard struct {
+type vegetaGobGuard struct {
 	br     *bufio.Reader
 	left   int64 // bytes of the current message (with its count) still to pass
 	passed int64 // bytes passed so far
@@ -724,7 +665,7 @@ type gobGuard struct {
 }
 
 // Read implements io.Reader.
-func (g *gobGuard) Read(p []byte) (int, error) {
+func (g *vegetaGobGuard) Read(p []byte) (int, error) {
 	if g.err != nil {
 		return 0, g.err
 	}
@@ -775,10 +716,8 @@ func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts Options) err
 	var res vegetaGobResult
 	var good int64 // bytes of the records read so far
 	for n := 1; ; n++ {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		if err := checkCtx(ctx, n); err != nil {
+			return err
 		}
 		res = vegetaGobResult{}
 		err := decodeVegetaGob(dec, &res)

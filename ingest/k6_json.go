@@ -40,9 +40,6 @@ import (
 // well-formed; connections is the largest vus_max (else vus) value seen.
 // The stream carries the scenario tag but not its executor: runs are a
 // closed model, noted.
-
-func init() { Register(k6NDJSONParser{}) }
-
 type k6NDJSONParser struct{}
 
 // Name returns "k6-json".
@@ -170,7 +167,7 @@ func (q *k6Req) add(a *Requests, ln int) error {
 	if !strings.Contains(target, "://") {
 		target = q.url
 	}
-	meta := RequestRun{Tool: "k6", LoadModel: results.LoadClosed, Target: target, UnixTime: true}
+	meta := RequestRun{Tool: "k6", LoadModel: results.LoadClosed, Target: target, UnixTime: true, Endpoint: endpointOf(q.method, q.name)}
 	if q.scenario != "" {
 		meta.Notes = append(meta.Notes, "k6 scenario "+q.scenario)
 	}
@@ -198,10 +195,8 @@ func (k6NDJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink
 	a := NewRequests(opts, extra)
 	lr := newLineReader(r)
 	for {
-		if lr.line%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		if err := checkCtx(ctx, lr.line); err != nil {
+			return err
 		}
 		b, err := lr.next()
 		if err == io.EOF {

@@ -3,6 +3,7 @@ package ingest
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -22,9 +23,6 @@ import (
 // of the requests was served. The file holds no request count, duration
 // or target: a run with only percentiles (requests 0, noted), named after
 // its file. Each header starts a run (appended files).
-
-func init() { Register(abCSVParser{}) }
-
 type abCSVParser struct{}
 
 // abCSVHeader is the header line of `ab -e`.
@@ -36,7 +34,7 @@ func (abCSVParser) Name() string { return "ab-csv" }
 // Detect reports whether head starts with ab -e's header followed, if
 // anything follows, by its first row ("0,<ms>").
 func (abCSVParser) Detect(head []byte) bool {
-	l := heyabHeadLines(head, 2)
+	l := headNonBlank(head, 2)
 	if len(l) == 0 || string(l[0]) != abCSVHeader {
 		return false
 	}
@@ -52,10 +50,7 @@ type abCSVRun struct {
 
 // Parse sends one run per header of r to sink.
 func (abCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	cr := csv.NewReader(newHeyabCapLines(r))
-	cr.FieldsPerRecord = -1
-	cr.ReuseRecord = true
-	cr.TrimLeadingSpace = true
+	recs := newUnquotedRecords(ctx, r, opts.Source, ',')
 	lab := labeler{labels: opts.Labels}
 	index := 0
 	var cur *abCSVRun
@@ -90,23 +85,20 @@ func (abCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Si
 		cur = nil
 		return sink.Run(run)
 	}
-	for n := 0; ; n++ {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		rec, line, msg, err := heyabCSVRow(cr)
+	for {
+		rec, err := recs.next()
 		if err == io.EOF {
 			break
 		}
+		line := recs.line
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return &SyntaxError{File: opts.Source, Line: line, Msg: "ab -e: " + pe.Err.Error()}
+		}
 		if err != nil {
-			return readError(opts.Source, err)
+			return err
 		}
-		if msg != "" {
-			return &SyntaxError{File: opts.Source, Line: line, Msg: "ab -e: " + msg}
-		}
-		if heyabIsHeader(rec, abCSVHeader, ",") {
+		if isHeaderRow(rec, abCSVHeader, ",") {
 			if err := emit(); err != nil {
 				return err
 			}
@@ -121,7 +113,7 @@ func (abCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Si
 		}
 		p, ok1 := parseUint([]byte(strings.TrimSpace(rec[0])))
 		ms, ok2 := parseDec([]byte(strings.TrimSpace(rec[1])), 0)
-		if !ok1 || !ok2 || p > 100 || p <= cur.lastP {
+		if !ok1 || !ok2 || !finite(ms) || p > 100 || p <= cur.lastP {
 			return &SyntaxError{File: opts.Source, Line: line, Msg: "ab -e: malformed row " + strconv.Quote(strings.Join(rec, ","))}
 		}
 		cur.lastP = p

@@ -29,9 +29,6 @@ import (
 // the k6-json parser (same grouping by scenario, method and name tag, same
 // status and error handling, start = timestamp - duration); other rows
 // count as well-formed, vus_max/vus give the connections.
-
-func init() { Register(k6CSVParser{}) }
-
 type k6CSVParser struct{}
 
 // Name returns "k6-csv".
@@ -47,74 +44,12 @@ func (k6CSVParser) Detect(head []byte) bool {
 	if !bytes.HasPrefix(head, k6CSVHeader) {
 		return false
 	}
-	h := bytes.TrimRight(k6FirstLine(head), "\r")
+	h := bytes.TrimRight(firstLine(head), "\r")
 	cols := map[string]bool{}
 	for _, c := range bytes.Split(h, []byte(",")) {
 		cols[string(c)] = true
 	}
 	return cols["status"] && cols["method"] && (cols["url"] || cols["name"])
-}
-
-// k6CSVGuard keeps encoding/csv from buffering a runaway record (an
-// unterminated quote) without bound: reading fails once more than
-// k6CSVRecordMax bytes were read past the end of the last record.
-type k6CSVGuard struct {
-	r    io.Reader
-	n    int64
-	mark int64
-}
-
-// k6CSVRecordMax is the largest CSV record accepted.
-const k6CSVRecordMax = 4 << 20
-
-// errK6CSVRecord reports a record longer than k6CSVRecordMax.
-var errK6CSVRecord = errors.New("CSV record longer than 4 MiB")
-
-// Read reads from the underlying reader.
-func (g *k6CSVGuard) Read(p []byte) (int, error) {
-	if g.n-g.mark > k6CSVRecordMax {
-		return 0, errK6CSVRecord
-	}
-	n, err := g.r.Read(p)
-	g.n += int64(n)
-	return n, err
-}
-
-// k6NewCSV returns a CSV reader of r that reuses its records and
-// accepts records of any length, and its guard.
-func k6NewCSV(r io.Reader) (*csv.Reader, *k6CSVGuard) {
-	g := &k6CSVGuard{r: r}
-	cr := csv.NewReader(g)
-	cr.ReuseRecord = true
-	cr.FieldsPerRecord = -1
-	return cr, g
-}
-
-// k6CSVRead reads the next record and the line it starts on; a malformed
-// record is returned as a *csv.ParseError, a runaway one or a read error as
-// an error to stop on.
-func k6CSVRead(cr *csv.Reader, g *k6CSVGuard, source string) ([]string, int, error) {
-	rec, err := cr.Read()
-	if err == nil {
-		g.mark = cr.InputOffset()
-		line, _ := cr.FieldPos(0)
-		return rec, line, nil
-	}
-	var pe *csv.ParseError
-	switch {
-	case err == io.EOF:
-		return nil, 0, io.EOF
-	case errors.As(err, &pe) && !errors.Is(err, errK6CSVRecord):
-		g.mark = cr.InputOffset()
-		return nil, pe.StartLine, err
-	case errors.Is(err, errK6CSVRecord):
-		line := 0
-		if pe != nil {
-			line = pe.StartLine
-		}
-		return nil, line, &SyntaxError{File: source, Line: line, Msg: errK6CSVRecord.Error()}
-	}
-	return nil, 0, readError(source, err)
 }
 
 // k6UnixTimestamp parses a timestamp into Unix nanoseconds: a number
@@ -172,22 +107,15 @@ func k6UnixTimestamp(s string) (int64, bool) {
 func (k6CSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	extra := &k6Extra{Sink: sink, note: k6ModelNote}
 	a := NewRequests(opts, extra)
-	cr, g := k6NewCSV(r)
+	recs := newCSVRecords(ctx, r, opts.Source, ',', csvMaxRecord)
 	col := map[string]int{}
-	n := 0
 	for {
-		if n%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		n++
-		off := cr.InputOffset()
-		rec, line, err := k6CSVRead(cr, g, opts.Source)
+		rec, err := recs.next()
+		line := recs.line
 		if err == io.EOF {
 			break
 		}
-		a.Record(cr.InputOffset() - off)
+		a.Record(recs.size)
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
 			a.Bad(line, pe.Err.Error())
@@ -261,6 +189,6 @@ func (k6CSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Si
 	if len(col) == 0 {
 		return &NoOutputError{File: opts.Source, LookedFor: []string{"k6-csv"}}
 	}
-	a.InputSize(cr.InputOffset())
+	a.InputSize(recs.offset())
 	return a.Close()
 }

@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -23,22 +22,19 @@ import (
 // the last row's TotalCount, the minimum and maximum the rows at quantiles
 // 0 and 1, the 50th, 90th and 99th percentiles the rows at exactly those
 // quantiles. Duration, rate and errors are not in the file (0, null).
-
-func init() { Register(vegetaHdrplotParser{}) }
-
 type vegetaHdrplotParser struct{}
 
 // Name returns "vegeta-hdrplot".
 func (vegetaHdrplotParser) Name() string { return "vegeta-hdrplot" }
 
-// isHdrplotHeader reports whether fields f are vegeta's hdrplot header.
-func isHdrplotHeader(f [][]byte) bool {
+// vegetaHdrplotIsHeader reports whether fields f are vegeta's hdrplot header.
+func vegetaHdrplotIsHeader(f [][]byte) bool {
 	return len(f) == 4 && string(f[0]) == "Value(ms)" && string(f[1]) == "Percentile" &&
 		string(f[2]) == "TotalCount" && string(f[3]) == "1/(1-Percentile)"
 }
 
-// hdrplotRow parses a table row; ok is false when f is not one.
-func hdrplotRow(f [][]byte) (p pctRow, ok bool) {
+// vegetaHdrplotRow parses a table row; ok is false when f is not one.
+func vegetaHdrplotRow(f [][]byte) (p pctRow, ok bool) {
 	if len(f) != 4 {
 		return p, false
 	}
@@ -56,20 +52,14 @@ func hdrplotRow(f [][]byte) (p pctRow, ok bool) {
 func (vegetaHdrplotParser) Detect(head []byte) bool {
 	var buf [6][]byte
 	header := false
-	for len(head) > 0 {
-		var line []byte
-		if i := bytes.IndexByte(head, '\n'); i >= 0 {
-			line, head = head[:i], head[i+1:]
-		} else {
-			line, head = head, nil
-		}
+	for _, line := range headLines(head) {
 		f := fields(normalize(line), buf[:0])
 		if header {
-			if _, ok := hdrplotRow(f); ok {
+			if _, ok := vegetaHdrplotRow(f); ok {
 				return true
 			}
 		}
-		header = isHdrplotHeader(f)
+		header = vegetaHdrplotIsHeader(f)
 	}
 	return false
 }
@@ -89,7 +79,7 @@ func (vegetaHdrplotParser) Parse(ctx context.Context, r io.Reader, opts Options,
 		if len(rows) == 0 {
 			return &SyntaxError{File: opts.Source, Line: startLine, Msg: "vegeta hdrplot header without rows"}
 		}
-		run := hdrplotRun(rows)
+		run := vegetaHdrplotRun(rows)
 		run.SourceLine = int32(min(startLine, math.MaxInt32))
 		fillCommon(&run, opts, index, &lab)
 		index++
@@ -97,10 +87,8 @@ func (vegetaHdrplotParser) Parse(ctx context.Context, r io.Reader, opts Options,
 		return sink.Run(run)
 	}
 	for {
-		if lr.line%ctxEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
+		if err := checkCtx(ctx, lr.line); err != nil {
+			return err
 		}
 		b, err := lr.next()
 		if err == io.EOF {
@@ -111,7 +99,7 @@ func (vegetaHdrplotParser) Parse(ctx context.Context, r io.Reader, opts Options,
 		}
 		f := fields(normalize(b), buf[:0])
 		if inTable {
-			if p, ok := hdrplotRow(f); ok {
+			if p, ok := vegetaHdrplotRow(f); ok {
 				if len(rows) >= maxPercentiles {
 					return &SyntaxError{File: opts.Source, Line: lr.line, Msg: fmt.Sprintf("vegeta hdrplot table longer than %d rows", maxPercentiles)}
 				}
@@ -122,7 +110,7 @@ func (vegetaHdrplotParser) Parse(ctx context.Context, r io.Reader, opts Options,
 				return err
 			}
 		}
-		if isHdrplotHeader(f) {
+		if vegetaHdrplotIsHeader(f) {
 			inTable, startLine = true, lr.line
 		}
 	}
@@ -135,9 +123,9 @@ func (vegetaHdrplotParser) Parse(ctx context.Context, r io.Reader, opts Options,
 	return nil
 }
 
-// hdrplotAt returns the latency of the first row at quantile q, or at
+// vegetaHdrplotAt returns the latency of the first row at quantile q, or at
 // most tol above it, or nil.
-func hdrplotAt(rows []pctRow, q, tol float64) *float64 {
+func vegetaHdrplotAt(rows []pctRow, q, tol float64) *float64 {
 	for _, p := range rows {
 		if p.q >= q && p.q-q <= tol {
 			return results.Ptr(p.ms)
@@ -146,8 +134,8 @@ func hdrplotAt(rows []pctRow, q, tol float64) *float64 {
 	return nil
 }
 
-// hdrplotRun converts the rows of one table.
-func hdrplotRun(rows []pctRow) results.RunWithPercentiles {
+// vegetaHdrplotRun converts the rows of one table.
+func vegetaHdrplotRun(rows []pctRow) results.RunWithPercentiles {
 	var out results.RunWithPercentiles
 	out.Tool, out.LoadModel = "vegeta", results.LoadOpen
 	out.Requests = rows[len(rows)-1].count
@@ -156,10 +144,10 @@ func hdrplotRun(rows []pctRow) results.RunWithPercentiles {
 	for _, p := range rows {
 		out.Percentiles = append(out.Percentiles, results.Percentile{Quantile: p.q, LatencyMs: p.ms, TotalCount: results.Ptr(p.count)})
 	}
-	out.LatMinMs = hdrplotAt(rows, 0, 0)
-	out.LatMaxMs = hdrplotAt(rows, 1, 0)
-	out.LatP50Ms = hdrplotAt(rows, 0.5, 0)
-	out.LatP90Ms = hdrplotAt(rows, 0.9, 0)
+	out.LatMinMs = vegetaHdrplotAt(rows, 0, 0)
+	out.LatMaxMs = vegetaHdrplotAt(rows, 1, 0)
+	out.LatP50Ms = vegetaHdrplotAt(rows, 0.5, 0)
+	out.LatP90Ms = vegetaHdrplotAt(rows, 0.9, 0)
 	// vegeta's table has no 0.99 and 0.999 rows but 0.990625 and 0.999023.
 	var near []string
 	for _, c := range []struct {
@@ -167,8 +155,8 @@ func hdrplotRun(rows []pctRow) results.RunWithPercentiles {
 		q    float64
 		dst  **float64
 	}{{"p99", 0.99, &out.LatP99Ms}, {"p99.9", 0.999, &out.LatP999Ms}} {
-		if *c.dst = hdrplotAt(rows, c.q, 0); *c.dst == nil {
-			if *c.dst = hdrplotAt(rows, c.q, 0.001); *c.dst != nil {
+		if *c.dst = vegetaHdrplotAt(rows, c.q, 0); *c.dst == nil {
+			if *c.dst = vegetaHdrplotAt(rows, c.q, 0.001); *c.dst != nil {
 				near = append(near, c.name)
 			}
 		}

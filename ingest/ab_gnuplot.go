@@ -20,15 +20,12 @@ import (
 // ctime the connect time, dtime the rest, ttime the total and wait the time
 // to the first byte, in whole milliseconds. The latency is ttime. ab
 // writes the rows sorted by ttime, not by start: they go to the aggregator
-// earliest start first (heyabRunBuf), so that t_s counts from the run's
+// earliest start first (reorderBuf), so that t_s counts from the run's
 // start. ab -g records no status, no
 // size and no target: every row counts as a successful request (status
 // 200; ab's Failed requests are in its text report only), and the run is
 // named after its file (a --label mapping of the file name renames it).
 // Each header starts a run (appended files).
-
-func init() { Register(abGnuplotParser{}) }
-
 type abGnuplotParser struct{}
 
 // abGnuplotHeader is the header line of `ab -g`.
@@ -41,7 +38,7 @@ func (abGnuplotParser) Name() string { return "ab-gnuplot" }
 // names), followed, if anything follows, by a row of six tab-separated
 // fields.
 func (abGnuplotParser) Detect(head []byte) bool {
-	l := heyabHeadLines(head, 2)
+	l := headNonBlank(head, 2)
 	if len(l) == 0 || string(l[0]) != abGnuplotHeader {
 		return false
 	}

@@ -102,71 +102,6 @@ func isWrkExe(tok []byte) bool {
 	return string(tok) == "wrk" || string(tok) == "wrk2"
 }
 
-// shellWords splits a command line into words with shell quoting rules,
-// stopping at an unquoted pipe, list or redirection operator.
-func shellWords(s string) []string {
-	words := make([]string, 0, 16)
-	for i := 0; i < len(s); {
-		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-			i++
-		}
-		if i >= len(s) {
-			break
-		}
-		// Fast path: a word without quotes or escapes is a substring.
-		j := i
-		for j < len(s) && strings.IndexByte(" \t'\"\\|;&<>`", s[j]) < 0 {
-			j++
-		}
-		if j == len(s) || s[j] == ' ' || s[j] == '\t' {
-			words = append(words, s[i:j])
-			i = j
-			continue
-		}
-		if j == i && strings.IndexByte("|;&<>`", s[j]) >= 0 {
-			return words
-		}
-		var cur strings.Builder
-		cur.WriteString(s[i:j])
-		i = j
-	word:
-		for ; i < len(s); i++ {
-			c := s[i]
-			switch c {
-			case ' ', '\t':
-				break word
-			case '\'':
-				k := strings.IndexByte(s[i+1:], '\'')
-				if k < 0 {
-					cur.WriteString(s[i+1:])
-					i = len(s)
-					break word
-				}
-				cur.WriteString(s[i+1 : i+1+k])
-				i += k + 1
-			case '"':
-				for i++; i < len(s) && s[i] != '"'; i++ {
-					if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`+"`", s[i+1]) >= 0 {
-						i++
-					}
-					cur.WriteByte(s[i])
-				}
-			case '\\':
-				if i+1 < len(s) {
-					i++
-					cur.WriteByte(s[i])
-				}
-			case '|', ';', '&', '>', '<', '`':
-				return append(words, cur.String())
-			default:
-				cur.WriteByte(c)
-			}
-		}
-		words = append(words, cur.String())
-	}
-	return words
-}
-
 // parseWrkCommand parses the command line s (starting at the wrk token).
 // It reports false when s is not a usable wrk invocation: its first
 // positional argument is not a URL.
@@ -189,7 +124,8 @@ func parseWrkCommand(s string, line int) (*wrkCommand, bool) {
 	if strings.TrimSuffix(prog[strings.LastIndexAny(prog, `/\`)+1:], ".exe") == "wrk2" {
 		c.wrk2 = true
 	}
-	args := shellWords(tail)
+	var argBuf [24]string
+	args := appendShellWords(argBuf[:0], tail)
 	positional := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -220,13 +156,13 @@ func parseWrkCommand(s string, line int) (*wrkCommand, bool) {
 			if j := strings.IndexByte(name, '='); j >= 0 {
 				name, val, hasVal = name[:j], name[j+1:], true
 			}
-			name = longOpt(name)
+			name = wrkLongOpt(name)
 		} else {
 			// Short options, possibly clustered ("-Lt2") or with a glued value ("-t2").
 			k := 1
 			for ; k < len(a); k++ {
 				o := string(a[k])
-				if takesArg(o) {
+				if wrkTakesArg(o) {
 					name = o
 					if k+1 < len(a) {
 						val, hasVal = a[k+1:], true
@@ -239,7 +175,7 @@ func parseWrkCommand(s string, line int) (*wrkCommand, bool) {
 				continue
 			}
 		}
-		if !takesArg(name) {
+		if !wrkTakesArg(name) {
 			c.flag(name)
 			continue
 		}
@@ -256,8 +192,8 @@ func parseWrkCommand(s string, line int) (*wrkCommand, bool) {
 	return c, true
 }
 
-// longOpt maps a long option of wrk or wrk2 to its short name.
-func longOpt(name string) string {
+// wrkLongOpt maps a long option of wrk or wrk2 to its short name.
+func wrkLongOpt(name string) string {
 	switch name {
 	case "threads":
 		return "t"
@@ -283,8 +219,8 @@ func longOpt(name string) string {
 	return name
 }
 
-// takesArg reports whether the (short) option takes an argument.
-func takesArg(o string) bool {
+// wrkTakesArg reports whether the (short) option takes an argument.
+func wrkTakesArg(o string) bool {
 	switch o {
 	case "t", "c", "d", "s", "H", "T", "R":
 		return true

@@ -1,0 +1,60 @@
+package ingest
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"io"
+)
+
+type locustFailuresParser struct{}
+
+// Name returns "locust-failures".
+func (locustFailuresParser) Name() string { return "locust-failures" }
+
+// Detect reports whether head starts with the header of a Locust file that
+// holds no run: _failures.csv ("Method,Name,Error,Occurrences"),
+// _exceptions.csv ("Count,Message,Traceback,Nodes") or the old
+// _distribution.csv ("Name","# requests","50%",...).
+func (locustFailuresParser) Detect(head []byte) bool {
+	h, ok := locustHeadHeader(head)
+	if !ok {
+		return false
+	}
+	switch {
+	case h.has("type", "name", "error", "occurrences"):
+		return true
+	case h.has("ecount", "message", "traceback"):
+		return true
+	}
+	_, hasType := h.col["type"]
+	return len(h.col) == 2 && h.has("name", "count") && !hasType && len(h.qs) >= 3
+}
+
+// Parse checks that r is a Locust file without a run and emits nothing:
+// failures are counted in the stats file (Failure Count) and the history,
+// and this file alone does not tell the requests they are part of. It
+// returns nil, so that a directory of Locust outputs parses cleanly.
+func (locustFailuresParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	recs := newCSVRecords(ctx, r, opts.Source, ',', csvMaxRecord)
+	first := true
+	for {
+		_, err := recs.next()
+		line := recs.line
+		if err == io.EOF {
+			break
+		}
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			return &SyntaxError{File: opts.Source, Line: line, Msg: "Locust CSV: " + pe.Err.Error()}
+		}
+		if err != nil {
+			return err
+		}
+		first = false
+	}
+	if first {
+		return &NoOutputError{File: opts.Source, LookedFor: []string{"locust-failures"}}
+	}
+	return nil
+}

@@ -1,0 +1,126 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// ohaJSONParser ("oha-json") reads oha's JSON output; oha.go describes both formats.
+type ohaJSONParser struct{}
+
+// Name returns "oha-json".
+func (ohaJSONParser) Name() string { return "oha-json" }
+
+// Detect reports whether head starts with oha's JSON output.
+func (ohaJSONParser) Detect(head []byte) bool {
+	head = jsonHead(head)
+	if len(head) == 0 || head[0] != '{' {
+		return false
+	}
+	probe := head[:min(len(head), 16<<10)]
+	for _, k := range []string{`"summary"`, `"requestsPerSec"`, `"statusCodeDistribution"`, `"latencyPercentiles"`} {
+		if !bytes.Contains(probe, []byte(k)) {
+			return false
+		}
+	}
+	return true
+}
+
+// ohaJSON is oha's JSON output (the parts read).
+type ohaJSON struct {
+	Summary *struct {
+		SuccessRate    *float64 `json:"successRate"`
+		Total          *float64 `json:"total"`
+		Slowest        *float64 `json:"slowest"`
+		Fastest        *float64 `json:"fastest"`
+		Average        *float64 `json:"average"`
+		RequestsPerSec *float64 `json:"requestsPerSec"`
+		TotalData      *float64 `json:"totalData"`
+		SizePerSec     *float64 `json:"sizePerSec"`
+	} `json:"summary"`
+	LatencyPercentiles     map[string]*float64 `json:"latencyPercentiles"`
+	StatusCodeDistribution map[string]int64    `json:"statusCodeDistribution"`
+	ErrorDistribution      map[string]int64    `json:"errorDistribution"`
+}
+
+// Parse streams the runs of r, one per JSON object, to sink.
+func (ohaJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+	return jsonReports(ctx, r, opts, "oha-json", "oha JSON", func(m *ohaJSON, line int, fill func(*results.RunWithPercentiles)) error {
+		s := m.Summary
+		if s == nil || s.Total == nil || s.RequestsPerSec == nil {
+			return badJSON(`output without "summary" (total, requestsPerSec)`)
+		}
+		for _, p := range []*float64{s.SuccessRate, s.Total, s.Slowest, s.Fastest, s.Average, s.RequestsPerSec, s.TotalData, s.SizePerSec} {
+			if p != nil && (!finite(*p) || *p >= 9e18) {
+				return badJSON("summary value %v out of range", *p)
+			}
+		}
+		var notes []string
+		out := results.RunWithPercentiles{Run: results.Run{Tool: "oha", LoadModel: results.LoadClosed,
+			DurationS: *s.Total, RPS: *s.RequestsPerSec, SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
+		codes := map[int64]int64{}
+		for k, n := range m.StatusCodeDistribution {
+			code, err := strconv.ParseInt(k, 10, 32)
+			if err != nil || n < 0 {
+				return badJSON("statusCodeDistribution %q: %d", k, n)
+			}
+			codes[code] = addSat(codes[code], n)
+		}
+		var errs, timeouts, aborted int64
+		for msg, n := range m.ErrorDistribution {
+			if n < 0 {
+				return badJSON("errorDistribution %q: %d", msg, n)
+			}
+			errs = addSat(errs, n)
+			if isTimeout(msg) {
+				timeouts = addSat(timeouts, n)
+			}
+			if strings.Contains(msg, "aborted due to deadline") {
+				aborted = addSat(aborted, n)
+			}
+		}
+		responses := ohaCounts(&out, codes, errs, timeouts, aborted, &notes)
+		if s.TotalData != nil {
+			out.BytesIn = results.Ptr(int64(*s.TotalData))
+		}
+		if s.SizePerSec != nil {
+			out.TransferBPS = results.Ptr(*s.SizePerSec)
+		}
+		ms := func(p *float64) *float64 {
+			if p == nil {
+				return nil
+			}
+			return results.Ptr(shiftDec(*p, 3))
+		}
+		if responses > 0 {
+			out.LatMeanMs, out.LatMinMs, out.LatMaxMs = ms(s.Average), ms(s.Fastest), ms(s.Slowest)
+			var pcts []results.Percentile
+			for k, v := range m.LatencyPercentiles {
+				q, ok := parseDec([]byte(strings.TrimPrefix(k, "p")), -2)
+				if !ok || q > 1 || !strings.HasPrefix(k, "p") {
+					return badJSON("latencyPercentiles key %q", k)
+				}
+				if v == nil {
+					continue
+				}
+				if !finite(*v) {
+					return badJSON("latencyPercentiles %s: %v", k, *v)
+				}
+				pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: shiftDec(*v, 3)})
+			}
+			sortPercentiles(pcts)
+			addPercentiles(&out, pcts)
+		}
+		if len(notes) > 0 {
+			out.Notes = results.Ptr(strings.Join(notes, "; "))
+		}
+		fill(&out)
+		return sink.Run(out)
+	})
+}

@@ -1,0 +1,461 @@
+package pipeline
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// MergeRule names sources that are parts of one test: several load
+// generators driving one target at the same time, each writing its own
+// output. Their runs become one run at analysis (see Pipeline.Report);
+// the tables keep the parts. A rule whose entries match no source is an
+// error (*NameError).
+type MergeRule struct {
+	// Sources are source names, matched exactly (--merge PATH, PATH
+	// expanded to its files).
+	Sources []string
+	// Patterns are manifest patterns (see Patterns).
+	Patterns []string
+	// Flag is how the rule was given, for messages (e.g. "--merge
+	// parts/"); empty for the manifest's.
+	Flag string
+}
+
+// mergeRules returns the command line's merge rules, then the manifest's.
+func (n *namer) mergeRules() []MergeRule {
+	rules := slices.Clone(n.req.Overrides.Merge)
+	if m := n.req.Manifest; m != nil {
+		for _, ps := range m.Merge {
+			rules = append(rules, MergeRule{Patterns: ps})
+		}
+	}
+	return rules
+}
+
+// mergeParts replaces, in set, the runs of the sources each merge rule
+// matches by merged runs (a view: the tables keep the parts); it runs
+// after the systems are named. The runs of a rule's sources are matched by
+// endpoint (runs.endpoint, none for most): the k-th run of an endpoint in
+// each source is a part of the k-th merged run of that endpoint (a load
+// generator's output of one test, one run, gives one merged run). A run
+// with no counterpart in another source stays as it is. The merged run is
+// its first part's system and target.
+//
+// A merged run adds up the parts' counts, bytes, throughputs (rps,
+// sent_rps, success_rps, transfer_bps), connections, threads and
+// requested rates; its mean latency is the requests-weighted mean, its
+// minimum and maximum the parts' extremes, and it spans from the first
+// part's start to the last part's end. Its percentiles, standard
+// deviation and series come from the parts' samples together, through
+// the same aggregator as a per-request log (ingest.Requests: exact up to
+// 1,048,576 requests); when a part has no samples they are null, and the
+// notes say why: percentiles of parts are never averaged. The notes also
+// list the parts (source#index and run_id), and so does summary.json.
+// The samples are read from the files of the generations whose runs were
+// read (samples, by run_id: see readInputs), never from a table path of
+// their own making.
+func (p *Pipeline) mergeParts(ctx context.Context, set *analyze.Set, n *namer, samples map[string]string) ([]mergedRun, error) {
+	rules := n.mergeRules()
+	if len(rules) == 0 {
+		return nil, nil
+	}
+	claimed := map[string]int{} // source -> rule
+	var sources [][]string
+	for ri, r := range rules {
+		used := make([]bool, len(r.Sources)+len(r.Patterns))
+		var srcs []string
+		for _, run := range set.Runs {
+			if slices.Contains(srcs, run.Source) {
+				continue
+			}
+			ok, entry := n.matches(SystemRule{Sources: r.Sources, Patterns: r.Patterns}, run.Source, run.Experiment)
+			if !ok {
+				continue
+			}
+			used[entry] = true
+			if prev, dup := claimed[run.Source]; dup && prev != ri {
+				return nil, &NameError{Msg: fmt.Sprintf("source %s is in two merge groups (%s and %s)", run.Source, ruleName(rules[prev]), ruleName(r))}
+			}
+			claimed[run.Source] = ri
+			srcs = append(srcs, run.Source)
+		}
+		for e, u := range used {
+			if !u {
+				what := slices.Concat(r.Sources, r.Patterns)[e]
+				return nil, &NameError{Msg: fmt.Sprintf("merge group %s: %s matched no input", ruleName(r), what)}
+			}
+		}
+		sources = append(sources, srcs)
+	}
+	var merged []mergedRun
+	for _, srcs := range sources {
+		units := mergeUnits(set.Runs, srcs)
+		for _, parts := range units {
+			m, err := p.mergeRun(ctx, set, parts, samples)
+			if err != nil {
+				return nil, err
+			}
+			merged = append(merged, m)
+		}
+	}
+	if len(merged) == 0 {
+		return nil, nil
+	}
+	replace(set, merged)
+	return merged, nil
+}
+
+// ruleName names a merge rule in messages.
+func ruleName(r MergeRule) string {
+	if r.Flag != "" {
+		return r.Flag
+	}
+	return "merge: [" + strings.Join(r.Patterns, ", ") + "]"
+}
+
+// mergeUnits groups the runs of the sources into the sets of parts that
+// make one run each: by endpoint, the k-th run of each source together;
+// sets of one part are left out.
+func mergeUnits(runs []results.Run, sources []string) [][]results.Run {
+	type key struct{ endpoint string }
+	count := map[string]map[key]int{} // source -> key -> runs seen
+	units := map[key][][]results.Run{}
+	var order []key
+	for _, r := range runs {
+		if !slices.Contains(sources, r.Source) {
+			continue
+		}
+		var k key
+		if r.Endpoint != nil {
+			k.endpoint = *r.Endpoint
+		}
+		if count[r.Source] == nil {
+			count[r.Source] = map[key]int{}
+		}
+		i := count[r.Source][k]
+		count[r.Source][k]++
+		if _, ok := units[k]; !ok {
+			order = append(order, k)
+		}
+		for len(units[k]) <= i {
+			units[k] = append(units[k], nil)
+		}
+		units[k][i] = append(units[k][i], r)
+	}
+	var out [][]results.Run
+	for _, k := range order {
+		for _, u := range units[k] {
+			if len(u) > 1 {
+				out = append(out, u)
+			}
+		}
+	}
+	return out
+}
+
+// mergedRun is a run made at analysis from the runs of several sources,
+// with its parts.
+type mergedRun struct {
+	Run    results.RunWithPercentiles
+	Series []results.Series
+	Parts  []results.Run
+	// Samples is the number of the parts' samples read (0 when a part
+	// has none).
+	Samples int64
+}
+
+// replace puts the merged runs in place of their parts: a merged run takes
+// its first part's place.
+func replace(set *analyze.Set, merged []mergedRun) {
+	gone := map[string]bool{}
+	first := map[string]int{}
+	for i, m := range merged {
+		for _, p := range m.Parts {
+			gone[p.RunID] = true
+		}
+		first[m.Parts[0].RunID] = i
+	}
+	var runs []results.Run
+	for _, r := range set.Runs {
+		if i, ok := first[r.RunID]; ok {
+			runs = append(runs, merged[i].Run.Run)
+			continue
+		}
+		if !gone[r.RunID] {
+			runs = append(runs, r)
+		}
+	}
+	set.Runs = runs
+	set.Percentiles = slices.DeleteFunc(set.Percentiles, func(p results.Percentile) bool { return gone[p.RunID] })
+	set.Series = slices.DeleteFunc(set.Series, func(s results.Series) bool { return gone[s.RunID] })
+	for _, m := range merged {
+		set.Percentiles = append(set.Percentiles, m.Run.Percentiles...)
+		set.Series = append(set.Series, m.Series...)
+	}
+}
+
+// mergeRun makes one run of its parts (see mergeParts).
+func (p *Pipeline) mergeRun(ctx context.Context, set *analyze.Set, parts []results.Run, samples map[string]string) (mergedRun, error) {
+	first := parts[0]
+	var ids, srcs []string
+	for _, r := range parts {
+		ids = append(ids, r.Source+"#"+strconv.Itoa(int(r.Index))+" ("+r.RunID+")")
+		srcs = append(srcs, r.Source)
+	}
+	out := results.Run{
+		RunID: results.RunID(strings.Join(srcs, "+"), int(first.Index)), Experiment: first.Experiment, Source: first.Source,
+		Index: first.Index, Seq: first.Seq, LoadModel: first.LoadModel, Label: first.Label, Target: first.Target,
+		Endpoint: first.Endpoint, SourceLine: first.SourceLine, HasSamples: true,
+	}
+	var tools []string
+	notes := []string{fmt.Sprintf("merged from %d parts run at once: %s", len(parts), strings.Join(ids, ", "))}
+	var start, end time.Time
+	allStart := true
+	var latSum float64
+	allMean := true
+	for _, r := range parts {
+		if !slices.Contains(tools, r.Tool) {
+			tools = append(tools, r.Tool)
+		}
+		if r.Label != out.Label {
+			notes = append(notes, fmt.Sprintf("a part of system %s: merged into %s", r.Label, out.Label))
+		}
+		if r.LoadModel != out.LoadModel {
+			notes = append(notes, fmt.Sprintf("parts of load models %s and %s: %s kept", out.LoadModel, r.LoadModel, out.LoadModel))
+		}
+		out.Requests += r.Requests
+		out.Errors += r.Errors
+		out.RPS += r.RPS
+		out.Non2xx = addPtr(out.Non2xx, r.Non2xx, r == first)
+		out.Timeouts = addPtr(out.Timeouts, r.Timeouts, r == first)
+		out.ConnectErrors = addPtr(out.ConnectErrors, r.ConnectErrors, r == first)
+		out.ReadErrors = addPtr(out.ReadErrors, r.ReadErrors, r == first)
+		out.WriteErrors = addPtr(out.WriteErrors, r.WriteErrors, r == first)
+		out.BytesIn = addPtr(out.BytesIn, r.BytesIn, r == first)
+		out.TransferBPS = addPtr(out.TransferBPS, r.TransferBPS, r == first)
+		out.SentRPS = addPtr(out.SentRPS, r.SentRPS, r == first)
+		out.SuccessRPS = addPtr(out.SuccessRPS, r.SuccessRPS, r == first)
+		out.Connections = addPtr(out.Connections, r.Connections, r == first)
+		out.Threads = addPtr(out.Threads, r.Threads, r == first)
+		out.TargetRPS = addPtr(out.TargetRPS, r.TargetRPS, r == first)
+		if r.PlannedDurationS != nil && (out.PlannedDurationS == nil || *r.PlannedDurationS > *out.PlannedDurationS) {
+			out.PlannedDurationS = results.Ptr(*r.PlannedDurationS)
+		}
+		if r.LatencyCorrected != nil && (r == first || out.LatencyCorrected != nil && *out.LatencyCorrected == *r.LatencyCorrected) {
+			out.LatencyCorrected = results.Ptr(*r.LatencyCorrected)
+		} else {
+			out.LatencyCorrected = nil
+		}
+		out.LatMinMs = extreme(out.LatMinMs, r.LatMinMs, r == first, math.Min)
+		out.LatMaxMs = extreme(out.LatMaxMs, r.LatMaxMs, r == first, math.Max)
+		if r.LatMeanMs == nil {
+			allMean = false
+		} else {
+			latSum += *r.LatMeanMs * float64(r.Requests)
+		}
+		if r.StartedAt == nil {
+			allStart = false
+		} else {
+			s, e := *r.StartedAt, r.StartedAt.Add(time.Duration(r.DurationS*1e9))
+			if start.IsZero() || s.Before(start) {
+				start = s
+			}
+			if e.After(end) {
+				end = e
+			}
+		}
+		out.DurationS = max(out.DurationS, r.DurationS)
+		out.HasSamples = out.HasSamples && r.HasSamples
+	}
+	slices.Sort(tools)
+	out.Tool = strings.Join(tools, "+")
+	if allMean && out.Requests > 0 {
+		out.LatMeanMs = results.Ptr(latSum / float64(out.Requests))
+	}
+	if allStart {
+		out.StartedAt = &start
+		out.DurationS = end.Sub(start).Seconds()
+	} else {
+		notes = append(notes, "a part's start is not known: the duration is the longest part's")
+	}
+	m := mergedRun{Parts: parts}
+	if out.HasSamples {
+		pcts, series, stdev, n, err := p.mergeSamples(ctx, set, parts, out, samples)
+		if err != nil {
+			return m, err
+		}
+		m.Run.Percentiles, m.Series, m.Samples = pcts, series, n
+		out.LatStdevMs = stdev
+		for _, q := range pcts {
+			switch q.Quantile {
+			case 0.5:
+				out.LatP50Ms = results.Ptr(q.LatencyMs)
+			case 0.9:
+				out.LatP90Ms = results.Ptr(q.LatencyMs)
+			case 0.99:
+				out.LatP99Ms = results.Ptr(q.LatencyMs)
+			case 0.999:
+				out.LatP999Ms = results.Ptr(q.LatencyMs)
+			}
+		}
+		if n > 1<<20 {
+			notes = append(notes, "percentiles from an HdrHistogram with 3 significant digits (relative error <= 0.1 %): more than 1048576 requests")
+		}
+	} else {
+		m.Run.Percentiles = []results.Percentile{}
+		notes = append(notes, "a part has no per-request data: no percentiles, standard deviation nor series (percentiles of the parts are never averaged)")
+	}
+	out.Notes = results.Ptr(strings.Join(notes, "; "))
+	m.Run.Run = out
+	return m, nil
+}
+
+// addPtr adds b to a, for nullable columns: null as soon as one part's
+// is (first starts the sum).
+func addPtr[T int32 | int64 | float64](a, b *T, first bool) *T {
+	if b == nil || !first && a == nil {
+		return nil
+	}
+	if first {
+		return results.Ptr(*b)
+	}
+	return results.Ptr(*a + *b)
+}
+
+// extreme keeps the smaller (or larger) of two nullable values: null as
+// soon as one part's is.
+func extreme(a, b *float64, first bool, pick func(x, y float64) float64) *float64 {
+	if b == nil || !first && a == nil {
+		return nil
+	}
+	if first {
+		return results.Ptr(*b)
+	}
+	return results.Ptr(pick(*a, *b))
+}
+
+// mergeSamples passes the samples of the parts, at their times (a part's
+// start plus the sample's offset), to one per-request aggregator, and
+// returns the merged run's percentiles (with its run_id), series, standard
+// deviation and the number of samples read. Each part's samples come from
+// the committed samples file of its generation (samples, by run_id); a
+// file gone since the runs were read (a newer generation committed
+// meanwhile) gives a *MissingTablesError, as a missing table does.
+func (p *Pipeline) mergeSamples(ctx context.Context, set *analyze.Set, parts []results.Run, run results.Run, samples map[string]string) (
+	[]results.Percentile, []results.Series, *float64, int64, error) {
+	window := 0.0
+	for _, s := range set.Series {
+		if s.RunID == parts[0].RunID {
+			window = s.WindowS
+			break
+		}
+	}
+	col := &mergeSink{}
+	agg := ingest.NewRequests(ingest.Options{Source: run.Source, Experiment: run.Experiment, WindowS: window}, col)
+	meta := ingest.RequestRun{Tool: run.Tool, LoadModel: run.LoadModel, Target: run.Target, UnixTime: run.StartedAt != nil,
+		NoHTTPStatus: run.Non2xx == nil, NoBytes: run.BytesIn == nil}
+	h := agg.Run("merged", meta)
+	mem := memory.NewGoAllocator()
+	var n int64
+	// The parts by samples file (a source's runs share one), in order.
+	byFile := map[string][]results.Run{}
+	var files []string
+	for _, r := range parts {
+		key := samples[r.RunID]
+		if key == "" {
+			return nil, nil, nil, 0, fmt.Errorf("merging %s: run %s has samples but its committed generation has no samples table", r.Source, r.RunID)
+		}
+		if _, ok := byFile[key]; !ok {
+			files = append(files, key)
+		}
+		byFile[key] = append(byFile[key], r)
+	}
+	for _, key := range files {
+		src := byFile[key][0].Source
+		offset := map[string]int64{}
+		for _, r := range byFile[key] {
+			if r.StartedAt != nil {
+				offset[r.RunID] = r.StartedAt.UnixNano()
+			} else {
+				offset[r.RunID] = 0
+			}
+		}
+		b, _, err := store.ReadAll(ctx, p.Store, key)
+		if err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return nil, nil, nil, 0, &MissingTablesError{Sources: []string{src}}
+			}
+			return nil, nil, nil, 0, err
+		}
+		err = results.ScanSamples(bytes.NewReader(b), mem, func(s results.Sample) error {
+			off, ok := offset[s.RunID]
+			if !ok {
+				return nil
+			}
+			n++
+			req := ingest.Request{Start: off + int64(math.Round(s.TS*1e9)), LatencyMs: s.LatencyMs, Status: s.Status, BytesIn: s.BytesIn}
+			if s.Error != nil {
+				req.Error = *s.Error
+			}
+			return agg.Add(h, 0, req)
+		})
+		if err != nil {
+			return nil, nil, nil, 0, fmt.Errorf("merging %s: %w", src, err)
+		}
+	}
+	if err := agg.Close(); err != nil {
+		return nil, nil, nil, 0, err
+	}
+	if len(col.runs) != 1 {
+		return []results.Percentile{}, nil, nil, n, nil
+	}
+	r := col.runs[0]
+	pcts := make([]results.Percentile, len(r.Percentiles))
+	for i, q := range r.Percentiles {
+		q.RunID = run.RunID
+		pcts[i] = q
+	}
+	series := make([]results.Series, len(col.series))
+	for i, s := range col.series {
+		s.RunID = run.RunID
+		series[i] = s
+	}
+	slices.SortFunc(series, func(a, b results.Series) int { return cmp.Compare(a.TS, b.TS) })
+	return pcts, series, r.LatStdevMs, n, nil
+}
+
+// mergeSink keeps what the aggregator of a merge gives but the samples.
+type mergeSink struct {
+	runs   []results.RunWithPercentiles
+	series []results.Series
+}
+
+// Run keeps the merged run.
+func (s *mergeSink) Run(r results.RunWithPercentiles) error {
+	s.runs = append(s.runs, r)
+	return nil
+}
+
+// Sample drops a sample: the parts' stay in their tables.
+func (s *mergeSink) Sample(results.Sample) error { return nil }
+
+// Series keeps a window of the merged run.
+func (s *mergeSink) Series(w results.Series) error {
+	s.series = append(s.series, w)
+	return nil
+}

@@ -1,0 +1,300 @@
+package pipeline
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// mergeVegeta is the truth data of three vegeta attacks run at once.
+const mergeVegeta = "../../testdata/truth/merge-vegeta"
+
+// mergeStore ingests the three attacks of merge-vegeta (dir: parts-bin or
+// parts-json) into experiment "mv".
+func mergeStore(t *testing.T, dir string) *Pipeline {
+	t.Helper()
+	s := newStore(t)
+	p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}
+	for _, x := range []string{"a", "b", "c"} {
+		name := "attack-" + x + ".bin"
+		if dir == "parts-json" {
+			name = "attack-" + x + ".json.gz"
+		}
+		key := "raw/mv/parts/" + name
+		upload(t, s, key, mergeVegeta+"/"+dir+"/"+name)
+		if _, err := p.Ingest(context.Background(), key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
+}
+
+// TestMergeVegetaTruth: the three attacks (each 100 req/s for 20 s, each
+// writing its own results) merged are one run of 6000 requests at 300
+// req/s whose p50, p90, p99, min and max are the exact ones of the 6000
+// latencies, and what `vegeta report` printed over the three files
+// together (merged-report.json) within vegeta's estimate: its quantiles
+// come from a t-digest (p50 and p90 within 0.1 %, p99 7.045 ms against
+// the exact 6.946, 1.4 %), its min, max and mean are exact. Unmerged, the
+// same runs are three runs of 100 req/s, and a split-run finding says they
+// look like one test.
+func TestMergeVegetaTruth(t *testing.T) {
+	b, err := os.ReadFile(mergeVegeta + "/reports/merged-report.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want struct {
+		Latencies  map[string]float64 `json:"latencies"`
+		Requests   int64              `json:"requests"`
+		Throughput float64            `json:"throughput"`
+		Rate       float64            `json:"rate"`
+	}
+	if err := json.Unmarshal(b, &want); err != nil {
+		t.Fatal(err)
+	}
+	// The exact quantiles of the 6000 latencies (vegeta's report
+	// estimates them with a t-digest): the smallest latency with at least
+	// q of the requests at or below it.
+	var lat []float64
+	for _, x := range []string{"a", "b", "c"} {
+		f, err := os.Open(mergeVegeta + "/parts-json/attack-" + x + ".json.gz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dec := json.NewDecoder(zr)
+		for dec.More() {
+			var res struct {
+				Latency int64 `json:"latency"`
+			}
+			if err := dec.Decode(&res); err != nil {
+				t.Fatal(err)
+			}
+			lat = append(lat, float64(res.Latency)/1e6)
+		}
+		f.Close()
+	}
+	slices.Sort(lat)
+	exact := func(q float64) float64 { return lat[int(math.Ceil(q*float64(len(lat))))-1] }
+	for _, dir := range []string{"parts-bin", "parts-json"} {
+		t.Run(dir, func(t *testing.T) {
+			p := mergeStore(t, dir)
+			for _, how := range []string{"manifest", "flag"} {
+				req := Request{Experiment: "mv"}
+				if how == "manifest" {
+					req.Manifest = namesManifest(t, "merge: [[parts/*]]")
+					req.Manifest.Dir = "raw/mv"
+				} else {
+					req.Overrides.Merge = []MergeRule{{Sources: []string{"raw/mv/parts/" + name(dir, "a"), "raw/mv/parts/" + name(dir, "b"),
+						"raw/mv/parts/" + name(dir, "c")}, Flag: "--merge"}}
+				}
+				r, err := p.Report(context.Background(), req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				v := r.Verdict
+				if len(v.Runs) != 1 {
+					t.Fatalf("%s: %d runs", how, len(v.Runs))
+				}
+				run := v.Runs[0]
+				// 3 x 100 req/s; vegeta's merged rate and throughput are 300.08, 300.04.
+				if run.Requests != want.Requests || run.Errors != 0 || math.Abs(run.RPS-want.Rate) > 0.5 || math.Abs(run.RPS-want.Throughput) > 0.5 {
+					t.Errorf("%s: %d requests, %d errors, %v req/s", how, run.Requests, run.Errors, run.RPS)
+				}
+				for _, c := range []struct {
+					got *float64
+					key string
+					q   float64
+					tol float64 // relative: vegeta's t-digest estimate
+				}{{run.LatP50Ms, "50th", 0.5, 0.001}, {run.LatP90Ms, "90th", 0.9, 0.001}, {run.LatP99Ms, "99th", 0.99, 0.02},
+					{run.LatMaxMs, "max", 1, 0}, {run.LatMinMs, "min", 0, 0}} {
+					w := want.Latencies[c.key] / 1e6
+					if c.got == nil || math.Abs(*c.got-w) > c.tol*w+1e-9 || *c.got != exact(max(c.q, 1e-9)) {
+						t.Errorf("%s: %s %v ms, vegeta report %v ms, exact %v ms", how, c.key, c.got, w, exact(max(c.q, 1e-9)))
+					}
+				}
+				if m := want.Latencies["mean"] / 1e6; run.LatMeanMs == nil || math.Abs(*run.LatMeanMs-m) > 1e-3 {
+					t.Errorf("%s: mean %v ms, vegeta report %v ms", how, *run.LatMeanMs, m)
+				}
+				if run.Notes == nil || !strings.Contains(*run.Notes, "merged from 3 parts") {
+					t.Errorf("%s: notes %v", how, run.Notes)
+				}
+				for _, f := range v.Findings {
+					if f.Code == analyze.CodeSplitRun {
+						t.Errorf("%s: split-run finding on a merged run", how)
+					}
+				}
+			}
+			// Not merged: three runs of 100 req/s, and the finding.
+			r, err := p.Report(context.Background(), Request{Experiment: "mv"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Verdict.Runs) != 3 {
+				t.Fatalf("unmerged: %d runs", len(r.Verdict.Runs))
+			}
+			found := false
+			for _, f := range r.Verdict.Findings {
+				found = found || f.Code == analyze.CodeSplitRun && len(f.Subject.Runs) == 3
+			}
+			if !found {
+				t.Errorf("unmerged: no split-run finding over the three runs: %+v", r.Verdict.Findings)
+			}
+		})
+	}
+}
+
+func name(dir, x string) string {
+	if dir == "parts-json" {
+		return "attack-" + x + ".json.gz"
+	}
+	return "attack-" + x + ".bin"
+}
+
+// TestMergeNames: a merge group that matches nothing, or a source in two
+// groups, is a *NameError, as a system that matches nothing is.
+func TestMergeNames(t *testing.T) {
+	p := mergeStore(t, "parts-bin")
+	for _, yaml := range []string{"merge: [[nosuch/*]]", "merge: [[parts/attack-a.bin, parts/attack-b.bin], [parts/attack-b.bin, parts/attack-c.bin]]"} {
+		m := namesManifest(t, yaml)
+		m.Dir = "raw/mv"
+		_, err := p.Report(context.Background(), Request{Experiment: "mv", Manifest: m})
+		var ne *NameError
+		if !errors.As(err, &ne) || len(ne.Known) == 0 {
+			t.Errorf("%s: %v", yaml, err)
+		}
+	}
+}
+
+// TestMergeTextSummaries: parts without per-request data (vegeta's text
+// reports of the same attacks) merge into a run whose counts and rates
+// add up and whose percentiles are null, with a note: percentiles of the
+// parts are never averaged.
+func TestMergeTextSummaries(t *testing.T) {
+	s := newStore(t)
+	p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}
+	var rps float64
+	for _, x := range []string{"a", "b", "c"} {
+		key := "raw/mt/reports/attack-" + x + "-report.txt"
+		upload(t, s, key, mergeVegeta+"/reports/attack-"+x+"-report.txt")
+		if _, err := p.Ingest(context.Background(), key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := p.Report(context.Background(), Request{Experiment: "mt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range r.Verdict.Runs {
+		rps += run.RPS
+	}
+	m := namesManifest(t, "merge: [reports]")
+	m.Dir = "raw/mt"
+	r, err = p.Report(context.Background(), Request{Experiment: "mt", Manifest: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Verdict.Runs) != 1 {
+		t.Fatalf("%d runs", len(r.Verdict.Runs))
+	}
+	run := r.Verdict.Runs[0]
+	if run.Requests != 6000 || math.Abs(run.RPS-rps) > 1e-9 || run.LatP50Ms != nil || run.LatP99Ms != nil || run.LatStdevMs != nil ||
+		run.LatMaxMs == nil || run.Notes == nil || !strings.Contains(*run.Notes, "percentiles of the parts are never averaged") {
+		t.Errorf("merged: %d requests, %v req/s (parts %v), p50 %v p99 %v max %v, notes %v", run.Requests, run.RPS, rps, run.LatP50Ms,
+			run.LatP99Ms, run.LatMaxMs, run.Notes)
+	}
+}
+
+// TestMergeCommittedSamples: a merged run's percentiles come from the
+// samples files of the committed generations, those whose runs were read:
+// a samples file of another generation of a part (a concurrent ingest's,
+// not committed; here part c under the content of attack a) changes
+// nothing, and a committed samples file gone since is a
+// *MissingTablesError, which Analyze repairs by ingesting the part again.
+func TestMergeCommittedSamples(t *testing.T) {
+	ctx := context.Background()
+	p := mergeStore(t, "parts-bin")
+	partC := "raw/mv/parts/attack-c.bin"
+	req := Request{Experiment: "mv", Overrides: Overrides{Merge: []MergeRule{{Sources: []string{"raw/mv/parts/attack-a.bin",
+		"raw/mv/parts/attack-b.bin", partC}, Flag: "--merge"}}}}
+	r, err := p.Report(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := r.Verdict.Runs[0]
+
+	// Part c's run ids over attack a's samples, from another store.
+	other := mergeStore(t, "parts-bin")
+	upload(t, other.Store, partC, mergeVegeta+"/parts-bin/attack-a.bin")
+	if _, err := other.Ingest(ctx, partC); err != nil {
+		t.Fatal(err)
+	}
+	stray, _, err := store.ReadAll(ctx, other.Store, committedTable(t, other, "mv", partC, results.TableSamples))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Store.Put(ctx, store.TableKey(string(results.TableSamples), "mv", partC, "ffffffffffff"), bytes.NewReader(stray)); err != nil {
+		t.Fatal(err)
+	}
+	r, err = p.Report(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := r.Verdict.Runs[0]
+	for _, c := range [][2]*float64{{got.LatP50Ms, want.LatP50Ms}, {got.LatP99Ms, want.LatP99Ms}, {got.LatMaxMs, want.LatMaxMs}, {got.LatStdevMs, want.LatStdevMs}} {
+		if c[0] == nil || c[1] == nil || *c[0] != *c[1] {
+			t.Errorf("with a stray generation: %v, want %v", c[0], c[1])
+		}
+	}
+
+	// The committed samples file of part c deleted behind the back.
+	if err := p.Store.Delete(ctx, committedTable(t, p, "mv", partC, results.TableSamples)); err != nil {
+		t.Fatal(err)
+	}
+	var mt *MissingTablesError
+	if _, err := p.Report(ctx, req); !errors.As(err, &mt) || !slices.Equal(mt.Sources, []string{partC}) {
+		t.Fatalf("samples deleted: %v, want a *MissingTablesError of %s", err, partC)
+	}
+	if err := p.Store.Put(ctx, store.ManifestKey("mv"), strings.NewReader("merge: [[parts/*]]\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Analyze(ctx, "mv"); err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := store.ReadAll(ctx, p.Store, store.ReportKey("mv", "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		Runs []struct {
+			Parts []struct {
+				Source string `json:"source"`
+			} `json:"parts"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Runs) != 1 || len(sum.Runs[0].Parts) != 3 || sum.Runs[0].Parts[2].Source != partC {
+		t.Errorf("after Analyze: %s", b)
+	}
+	// Part c's samples are committed again, and the merge reads them.
+	committedTable(t, p, "mv", partC, results.TableSamples)
+	if r, err = p.Report(ctx, req); err != nil || *r.Verdict.Runs[0].LatP99Ms != *want.LatP99Ms || r.Verdict.Runs[0].Requests != 6000 {
+		t.Errorf("after Analyze: %v", err)
+	}
+}

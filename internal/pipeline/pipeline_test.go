@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/loadverdict/loadverdict/internal/store"
@@ -16,10 +19,19 @@ const seedKey = "raw/zuul-vs-openresty/seed.txt"
 
 // newStore returns a local store, or an S3 one on a real server when
 // LOADVERDICT_TEST_S3 (s3://bucket) and LOADVERDICT_TEST_S3_ENDPOINT are set.
+// storesMade counts the stores newStore made per test: a test's second
+// store is a prefix of its own, as its second local folder would be.
+var storesMade sync.Map
+
 func newStore(t *testing.T) store.Store {
 	t.Helper()
 	if u := os.Getenv("LOADVERDICT_TEST_S3"); u != "" {
-		s, err := store.NewS3(context.Background(), u+"/"+strings.ReplaceAll(t.Name(), "/", "-"), store.S3Options{Endpoint: os.Getenv("LOADVERDICT_TEST_S3_ENDPOINT")})
+		prefix := u + "/" + strings.ReplaceAll(t.Name(), "/", "-")
+		n, _ := storesMade.LoadOrStore(t.Name(), new(atomic.Int64))
+		if k := n.(*atomic.Int64).Add(1); k > 1 {
+			prefix += fmt.Sprintf("-%d", k)
+		}
+		s, err := store.NewS3(context.Background(), prefix, store.S3Options{Endpoint: os.Getenv("LOADVERDICT_TEST_S3_ENDPOINT")})
 		if err != nil {
 			t.Fatal(err)
 		}

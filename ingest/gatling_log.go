@@ -128,6 +128,10 @@ func (gatlingLogParser) Parse(ctx context.Context, r io.Reader, opts Options, si
 				a.Bad(ln, "USER before the RUN record")
 				return nil
 			}
+			if len(f) < 3 {
+				a.Bad(ln, "USER record of "+strconv.Itoa(len(f))+" fields")
+				return nil
+			}
 			a.Good()
 			u := &users[len(users)-1]
 			for _, tok := range f[2:] {

@@ -96,9 +96,13 @@ func (b *reportBuilder) findings() *section {
 		l := &list{}
 		for _, e := range es {
 			msg := strings.Join(dedupeSentences(e.messages, b.said), " ")
+			// A subject its own message names is not said again. (Each
+			// against its own message: against the joined messages the
+			// check cost the square of the findings, 19 s for the
+			// 20,000 long-tail findings of 20,000 runs.)
 			var subj []string
-			for _, x := range e.subjects {
-				if !strings.Contains(msg, x) {
+			for i, x := range e.subjects {
+				if !strings.Contains(e.messages[i], x) {
 					subj = append(subj, x)
 				}
 			}

@@ -83,7 +83,7 @@ func TestManyRunsLimit(t *testing.T) {
 	if err == nil || exitCode(err) != 1 {
 		t.Fatalf("report of 50,001 runs: %v, want exit 1", err)
 	}
-	if want := "50001 runs in one input: loadverdict analyses at most 50000 runs of one input"; !strings.Contains(errOut, want) {
+	if want := "more than 50000 runs in one input: loadverdict analyses at most 50000 runs of one input"; !strings.Contains(errOut, want) {
 		t.Errorf("stderr %q, want %q", errOut, want)
 	}
 }

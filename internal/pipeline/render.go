@@ -22,16 +22,19 @@ const (
 )
 
 // Render makes the files of a verdict's report: the figures in format
-// (PNG when ""), report.md, report.html (its figures inlined as SVG),
+// (PNG when ""), report.md, report.html (its figures inlined, as SVG
+// unless the SVG is large: see figureFiles),
 // summary.md (the short form, for a pull-request comment) and
 // summary.json, in that order.
 func Render(v *analyze.Verdict, set analyze.Set, meta report.Meta, format plots.Format) ([]File, error) {
 	if format == "" {
 		format = plots.FormatPNG
 	}
-	formats := []plots.Format{format}
-	if format != plots.FormatSVG {
-		formats = append(formats, plots.FormatSVG)
+	// Both formats: the files in format, report.html inlines the SVG, or
+	// the PNG where the SVG is large (see figureFiles).
+	formats := []plots.Format{format, plots.FormatSVG}
+	if format == plots.FormatSVG {
+		formats[1] = plots.FormatPNG
 	}
 	figs, err := plots.RenderFormats(plots.Input{Verdict: v, Percentiles: set.Percentiles, Series: set.Series}, formats...)
 	if err != nil {
@@ -68,7 +71,7 @@ func renderNoRuns(experiment string, meta report.Meta) ([]File, error) {
 
 // figureFiles returns the files of rendered figures in format (PNG when
 // it is not SVG) and the references the reports make to them (report.html
-// inlines each figure's SVG).
+// inlines each figure's SVG, or its PNG when the SVG is over maxInlineSVG).
 func figureFiles(figs []plots.Figure, format plots.Format) ([]File, []report.Figure) {
 	var out []File
 	refs := make([]report.Figure, len(figs))
@@ -79,6 +82,15 @@ func figureFiles(figs []plots.Figure, format plots.Format) ([]File, []report.Fig
 		}
 		out = append(out, File{f.Name, data})
 		refs[i] = report.Figure{Name: f.Name, Title: f.Title, Alt: f.Alt, Image: f.SVG, MediaType: "image/svg+xml"}
+		if len(f.SVG) > maxInlineSVG && len(f.PNG) > 0 {
+			refs[i].Image, refs[i].MediaType = f.PNG, "image/png"
+		}
 	}
 	return out, refs
 }
+
+// maxInlineSVG is the largest SVG figure report.html inlines; a larger one
+// (thousands of runs: 10 MB for the latency figure of 20,000 runs, against
+// 70 KB as PNG) is inlined as its PNG, which keeps the page and the
+// memory that makes it small.
+const maxInlineSVG = 1 << 20

@@ -3,12 +3,10 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"os"
 	"path"
@@ -199,10 +197,11 @@ func (p *Pipeline) IngestSource(ctx context.Context, src Source) ([]string, erro
 	}
 	sink := &tableSink{dir: p.TempDir}
 	defer sink.cleanup()
-	var h hash.Hash
+	var h *hashReader
 	if src.Version == (Version{}) {
-		h = sha256.New()
-		src.Body = io.TeeReader(src.Body, h)
+		h = newHashReader(src.Body)
+		defer h.Close()
+		src.Body = h
 	}
 	perr := ingest.Parse(ctx, src.Body, ingest.Options{Source: src.Name, Experiment: src.Experiment, WindowS: src.WindowS}, sink)
 	if perr == nil {
@@ -222,7 +221,7 @@ func (p *Pipeline) IngestSource(ctx context.Context, src Source) ([]string, erro
 		if _, err := io.Copy(io.Discard, src.Body); err != nil {
 			return nil, err
 		}
-		src.Version.ETag = "sha256:" + hex.EncodeToString(h.Sum(nil)[:16])
+		src.Version.ETag = "sha256:" + hex.EncodeToString(h.Sum()[:16])
 	}
 	gen := store.Generation(src.Version.ETag)
 	written, err := p.putTables(ctx, src.Experiment, src.Name, gen, sink)

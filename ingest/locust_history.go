@@ -82,6 +82,16 @@ func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts Options,
 	var badMsgs []string
 	badLine := 0
 	rows := 0
+	// skip counts a malformed row and quotes the first maxBadLines.
+	skip := func(line int, msg string) {
+		bad++
+		if badLine == 0 {
+			badLine = line
+		}
+		if len(badMsgs) < maxBadLines {
+			badMsgs = append(badMsgs, fmt.Sprintf("line %d: %s", line, msg))
+		}
+	}
 	for {
 		rec, err := recs.next()
 		line := recs.line
@@ -90,13 +100,7 @@ func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts Options,
 		}
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			bad++
-			if badLine == 0 {
-				badLine = line
-			}
-			if len(badMsgs) < 3 {
-				badMsgs = append(badMsgs, fmt.Sprintf("line %d: %s", line, pe.Err))
-			}
+			skip(line, pe.Err.Error())
 			continue
 		}
 		if err != nil {
@@ -116,13 +120,7 @@ func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts Options,
 		rows++
 		hr, msg := locustHistoryRow(row, line)
 		if msg != "" {
-			bad++
-			if badLine == 0 {
-				badLine = line
-			}
-			if len(badMsgs) < 3 {
-				badMsgs = append(badMsgs, fmt.Sprintf("line %d: %s", line, msg))
-			}
+			skip(line, msg)
 			continue
 		}
 		if u, ok := row.count("users"); ok && u >= 0 {

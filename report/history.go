@@ -183,14 +183,19 @@ func HistoryMarkdown(w io.Writer, h *analyze.History, figs []Figure, generatedBy
 	return writeMarkdown(w, historyDoc(h, figs, generatedBy))
 }
 
-// HistoryHTML writes a series' report.html (index.html in a bucket): the
-// same document as HistoryMarkdown, as one self-contained page (see HTML).
-func HistoryHTML(w io.Writer, h *analyze.History, figs []Figure, generatedBy string) error {
-	return writeHTML(w, historyDoc(h, figs, generatedBy))
+// HistoryMarkdownAndHTML writes a series' report.md to md and report.html
+// (index.html in a bucket) to page, both from one document built once:
+// the HTML is the same document as one self-contained page (see HTML).
+func HistoryMarkdownAndHTML(md, page io.Writer, h *analyze.History, figs []Figure, generatedBy string) error {
+	d := historyDoc(h, figs, generatedBy)
+	if err := writeMarkdown(md, d); err != nil {
+		return err
+	}
+	return writeHTML(page, d)
 }
 
-// historyDoc builds the document both HistoryMarkdown and HistoryHTML
-// render.
+// historyDoc builds the document HistoryMarkdown and
+// HistoryMarkdownAndHTML render.
 func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document {
 	d := &document{Title: "Series " + h.Series}
 	d.Lead = append(d.Lead, &paragraph{Runs: []inline{bold(HistoryHeadline(h))}, Class: "verdict"})

@@ -23,6 +23,16 @@ func HTML(w io.Writer, v *analyze.Verdict, figs []Figure, meta Meta) error {
 	return writeHTML(w, newReport(v, figs, meta))
 }
 
+// MarkdownAndHTML writes report.md to md and report.html to page, both
+// from one document built once (Markdown and HTML build it each).
+func MarkdownAndHTML(md, page io.Writer, v *analyze.Verdict, figs []Figure, meta Meta) error {
+	d := newReport(v, figs, meta)
+	if err := writeMarkdown(md, d); err != nil {
+		return err
+	}
+	return writeHTML(page, d)
+}
+
 // reportCSS is the page's style sheet; the Content-Security-Policy
 // allows it by its hash.
 const reportCSS = `:root{color-scheme:light;--fg:#1b1f24;--muted:#57606a;--line:#d0d7de;--bg2:#f6f8fa;--accent:#08306b}

@@ -145,10 +145,7 @@ func RenderHistory(h *analyze.History, generatedBy string) ([]File, error) {
 	}
 	out, refs := figureFiles(figs, plots.FormatPNG)
 	var md, page, smd, js bytes.Buffer
-	if err := report.HistoryMarkdown(&md, h, refs, generatedBy); err != nil {
-		return nil, err
-	}
-	if err := report.HistoryHTML(&page, h, refs, generatedBy); err != nil {
+	if err := report.HistoryMarkdownAndHTML(&md, &page, h, refs, generatedBy); err != nil {
 		return nil, err
 	}
 	if err := report.HistorySummaryMarkdown(&smd, h, "report.md"); err != nil {

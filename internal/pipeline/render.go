@@ -42,10 +42,7 @@ func Render(v *analyze.Verdict, set analyze.Set, meta report.Meta, format plots.
 	}
 	out, refs := figureFiles(figs, format)
 	var md, page, smd, js bytes.Buffer
-	if err := report.Markdown(&md, v, refs, meta); err != nil {
-		return nil, err
-	}
-	if err := report.HTML(&page, v, refs, meta); err != nil {
+	if err := report.MarkdownAndHTML(&md, &page, v, refs, meta); err != nil {
 		return nil, err
 	}
 	if err := report.SummaryMarkdown(&smd, v, "report.md"); err != nil {

@@ -509,8 +509,14 @@ func (t lineThumb) Thumbnail(c *draw.Canvas) {
 
 // niceTicks marks a linear axis with about six labelled ticks at 1, 2,
 // 2.5 or 5 times a power of ten, labelled with no more decimals than the
-// step needs, and minor ticks between them.
+// step needs, and minor ticks between them. Tick positions are counted in
+// integers (never by stepping a float), and a range too narrow for its
+// magnitude to hold distinct ticks (a constant series: lo and hi a few ulps
+// apart) gets one tick at its middle.
 type niceTicks struct{}
+
+// maxTicks bounds the ticks of one axis; no regular step makes more.
+const maxTicks = 200
 
 // Ticks implements plot.Ticker.
 func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
@@ -526,15 +532,23 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 			break
 		}
 	}
+	first, last := math.Ceil(lo/minor-1e-9), math.Floor(hi*(1+1e-12)/minor+1e-12/minor)
+	// Beyond 2^52 consecutive integers are not all floats: such a range
+	// is degenerate for its magnitude (and the count below would lie).
+	if !(minor > 0) || math.Abs(first) > 1<<52 || math.Abs(last) > 1<<52 || last-first > maxTicks || last < first {
+		mid := roundSig(lo/2 + hi/2)
+		return []plot.Tick{{Value: mid, Label: strconv.FormatFloat(mid, 'g', 6, 64)}}
+	}
 	decimals := 0 // as many as the step has
 	for ; decimals < 12; decimals++ {
 		if v := step * math.Pow10(decimals); math.Abs(v-math.Round(v)) < 1e-6*v {
 			break
 		}
 	}
-	var ticks []plot.Tick
-	for i := math.Ceil(lo/minor - 1e-9); i*minor <= hi*(1+1e-12)+1e-12; i++ {
-		v := roundSig(i * minor)
+	i0, n := int64(first), int64(last-first)
+	ticks := make([]plot.Tick, 0, n+1)
+	for k := int64(0); k <= n; k++ {
+		v := roundSig(float64(i0+k) * minor)
 		t := plot.Tick{Value: v}
 		if r := v / step; math.Abs(r-math.Round(r)) < 1e-6 {
 			t.Label = strconv.FormatFloat(v+0, 'f', decimals, 64)
@@ -544,23 +558,28 @@ func (niceTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ticks
 }
 
-// intTicks marks integers (run seqs) with at most about 15 labelled ticks.
+// intTicks marks integers (run seqs) with at most about 15 labelled ticks,
+// counted in integers; a range beyond the exact integers of a float64 gets
+// no ticks.
 type intTicks struct{}
 
 // Ticks implements plot.Ticker.
 func (intTicks) Ticks(lo, hi float64) []plot.Tick {
 	a, b := math.Ceil(lo), math.Floor(hi)
-	step := 1.0
-	for _, s := range []float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000} {
+	if !(b >= a) || math.Abs(a) > 1<<52 || math.Abs(b) > 1<<52 {
+		return nil
+	}
+	step := int64(1)
+	for _, s := range []int64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 100000, 1000000} {
 		step = s
-		if (b-a)/s <= 15 {
+		if (b-a)/float64(s) <= 15 {
 			break
 		}
 	}
+	first, last := int64(math.Ceil(a/float64(step)))*step, int64(b)
 	var ticks []plot.Tick
-	for v := math.Ceil(a/step) * step; v <= b; v += step {
-		v += 0 // no "-0"
-		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+	for v, k := first, 0; v <= last && k <= maxTicks; v, k = v+step, k+1 {
+		ticks = append(ticks, plot.Tick{Value: float64(v), Label: strconv.FormatInt(v, 10)})
 	}
 	return ticks
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"image/png"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -219,6 +220,13 @@ func TestTicks(t *testing.T) {
 		{"log", logTicks{}, 30, 45, "30 40"},
 		{"int", intTicks{}, -0.6, 5.6, "0 1 2 3 4 5"},
 		{"int", intTicks{}, -0.6, 40.6, "0 5 10 15 20 25 30 35 40"},
+		{"int", intTicks{}, -10.5, 10.5, "-10 -8 -6 -4 -2 0 2 4 6 8 10"},
+		// Degenerate ranges (a constant series): lo and hi two ulps apart
+		// once stepped a float counter near 1e17 forever (issue 21).
+		{"nice", niceTicks{}, 2597.158938622353, math.Nextafter(math.Nextafter(2597.158938622353, 3000), 3000), "2597.16"},
+		{"nice", niceTicks{}, 1e300, math.Nextafter(1e300, math.Inf(1)), "1e+300"},
+		{"nice", niceTicks{}, -1e-300, 1e-300, "0"},
+		{"int", intTicks{}, 1e17, 1e17 + 64, ""},
 	} {
 		if got := labelsOf(c.tk, c.lo, c.hi); got != c.want {
 			t.Errorf("%s %v..%v: %q, want %q", c.name, c.lo, c.hi, got, c.want)

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // writeManyRuns writes n wrk text runs (about 400 bytes each) at four
@@ -85,5 +86,58 @@ func TestManyRunsLimit(t *testing.T) {
 	}
 	if want := "more than 50000 runs in one input: loadverdict analyses at most 50000 runs of one input"; !strings.Contains(errOut, want) {
 		t.Errorf("stderr %q, want %q", errOut, want)
+	}
+}
+
+// TestIdenticalRuns: runs with identical figures (a rate-limited test
+// gives the same numbers run after run) make every figure's axis a
+// zero-width range. Issue 21: ten such runs once made `report` step a
+// float tick counter forever (8 GB in 60 s; these figures reproduced it).
+// 10 and 1,000 identical runs
+// are reported, each within a deadline.
+func TestIdenticalRuns(t *testing.T) {
+	const wrkRun = "$ wrk -t2 -c16 -d10s --latency http://127.0.0.1:8080/\n" +
+		"Running 10s test @ http://127.0.0.1:8080/\n  2 threads and 16 connections\n" +
+		"  Thread Stats   Avg      Stdev     Max   +/- Stdev\n    Latency     0.77ms    0.50ms  20.00ms   88.20%\n" +
+		"    Req/Sec     5.00k     1.10k   12.47k    79.51%\n  Latency Distribution\n     50%    1.20ms\n" +
+		"     75%    1.43ms\n     90%    2.95ms\n     99%    9.67ms\n  100000 requests in 10.00s, 30.50MB read\n" +
+		"Requests/sec:  748868.53\nTransfer/sec:      3.05MB\n"
+	for _, n := range []int{10, 1000} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			if n > 10 && testing.Short() {
+				t.Skip("1,000 runs")
+			}
+			dir := t.TempDir()
+			in := filepath.Join(dir, "in")
+			if err := os.Mkdir(in, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if n <= 10 {
+				for i := range n {
+					if err := os.WriteFile(filepath.Join(in, fmt.Sprintf("run%02d.txt", i)), []byte(wrkRun), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+			} else if err := os.WriteFile(filepath.Join(in, "runs.txt"), []byte(strings.Repeat(wrkRun+"\n", n)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			done := make(chan error, 1)
+			go func() {
+				done <- run(ctx, []string{"report", "-o", filepath.Join(dir, "out"), in}, nil, io.Discard, io.Discard)
+			}()
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(60 * time.Second):
+				t.Fatalf("report of %d identical runs did not finish in 60 s", n)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "out", "report.md")); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
 }

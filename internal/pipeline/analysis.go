@@ -618,52 +618,6 @@ func (n *namer) name(runs []results.Run, rejs []Rejection) error {
 	return nil
 }
 
-// Analyze makes the report of an experiment from its committed tables and
-// writes it under reports/<experiment>/. After writing it lists the inputs
-// again and, when an upload finished meanwhile, analyses again: the last
-// analysis to finish has seen every table committed before it started, so
-// no report is left missing a run that an earlier analysis wrote over.
-//
-// A manifest that cannot be parsed (*ManifestError) or whose names match
-// nothing (*NameError) is a problem of the experiment's input: it gets a
-// rejection record, which the report lists, and the experiment is
-// analysed without it; the record goes once the manifest is fixed or the
-// inputs it names arrive. A committed generation whose table files are
-// missing is ingested again from its raw object (removed, when that is
-// gone too) before the analysis goes on. An experiment whose every input
-// was rejected or removed gets a report listing them. Errors are left for
-// the infrastructure only: a retry may help.
-func (p *Pipeline) Analyze(ctx context.Context, exp string) (string, error) {
-	if err := store.CheckExperiment(exp); err != nil {
-		return "", err
-	}
-	for range 5 {
-		before := map[string]string{}
-		if err := p.listInputs(ctx, exp, true, before); err != nil {
-			return "", err
-		}
-		headline, err := p.analyzeOnce(ctx, exp, before)
-		var mt *MissingTablesError
-		if errors.As(err, &mt) {
-			if err := p.reingest(ctx, exp, mt.Sources); err != nil {
-				return "", err
-			}
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		after := map[string]string{}
-		if err := p.listInputs(ctx, exp, true, after); err != nil {
-			return "", err
-		}
-		if maps.Equal(before, after) {
-			return headline, p.updateSeries(ctx, exp)
-		}
-	}
-	return "", fmt.Errorf("experiment %s: its tables kept changing during 5 analyses", exp)
-}
-
 // reingest ingests raw sources of experiment exp again (Ingest): those
 // whose committed tables are missing. A source that is not a raw key of
 // the experiment (a command line's path) cannot be read again here.
@@ -679,7 +633,11 @@ func (p *Pipeline) reingest(ctx context.Context, exp string, sources []string) e
 	return nil
 }
 
-func (p *Pipeline) analyzeOnce(ctx context.Context, exp string, in map[string]string) (string, error) {
+// analyzeOnce analyses experiment exp from the inputs in (keys with
+// ETags, as listed; it adds or removes the manifest's rejection record
+// when it writes or deletes it) and writes the report and its
+// covers.json, calling beforeWrite first.
+func (p *Pipeline) analyzeOnce(ctx context.Context, exp string, in map[string]string, beforeWrite func(context.Context) error) (string, error) {
 	req := Request{Experiment: exp}
 	mkey := store.ManifestKey(exp)
 	mrej := store.RejectedKey(exp, mkey)
@@ -738,6 +696,9 @@ func (p *Pipeline) analyzeOnce(ctx context.Context, exp string, in map[string]st
 		if r.Files[i].Name == HTMLName {
 			r.Files[i].Name = IndexName
 		}
+	}
+	if err := beforeWrite(ctx); err != nil {
+		return "", err
 	}
 	if err := p.WriteReport(ctx, store.ReportKey(exp, ""), r); err != nil {
 		return "", err

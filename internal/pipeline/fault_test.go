@@ -110,6 +110,18 @@ func (f *faultStore) Put(ctx context.Context, key string, body io.Reader) error 
 	return f.err()
 }
 
+func (f *faultStore) PutIf(ctx context.Context, key string, body []byte, ifMatch string) (string, error) {
+	if !f.next("PUT", key) {
+		return f.Store.PutIf(ctx, key, body, ifMatch)
+	}
+	if f.mode == lost {
+		if _, err := f.Store.PutIf(ctx, key, body, ifMatch); err != nil {
+			return "", err
+		}
+	}
+	return "", f.err() // a cut conditional PUT stores nothing, as a failed one
+}
+
 func (f *faultStore) Head(ctx context.Context, key string) (store.Object, error) {
 	if !f.next("HEAD", key) {
 		return f.Store.Head(ctx, key)

@@ -214,6 +214,17 @@ func Generation(etag string) string {
 // Hive, Athena, Spark and pyarrow skip.
 const CommitsPrefix = TablesPrefix + "_sources/"
 
+// LeasesPrefix is where the analysis leases live
+// (tables/_leases/experiment=<escaped>/analysis.json): beside the commit
+// records, outside every table's folder.
+const LeasesPrefix = TablesPrefix + "_leases/"
+
+// LeaseKey is the lease on an experiment's analysis: which invocation
+// is making its report (see package pipeline, Analyze).
+func LeaseKey(experiment string) string {
+	return LeasesPrefix + "experiment=" + EscapeName(experiment) + "/analysis.json"
+}
+
 // TableKey is the file of one table made from one generation of a
 // source, Hive-style: tables/<table>/experiment=<escaped>/<source-id>-<generation>.parquet.
 func TableKey(table, experiment, source, generation string) string {

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -155,6 +156,37 @@ func (s *S3) Put(ctx context.Context, key string, body io.Reader) error {
 		return s.wrap(key, err)
 	}
 	return nil
+}
+
+// PutIf writes body to key with If-Match (the ETag, quoted) or, for
+// ifMatch "", If-None-Match: *. S3 answers 412 Precondition Failed when
+// the object is not as asked, and 409 ConditionalRequestConflict when
+// another conditional write of the key is under way; both are
+// ErrPrecondition: another writer got there first.
+func (s *S3) PutIf(ctx context.Context, key string, body []byte, ifMatch string) (string, error) {
+	k, err := s.full(key)
+	if err != nil {
+		return "", err
+	}
+	in := &s3.PutObjectInput{Bucket: &s.bucket, Key: &k, Body: bytes.NewReader(body), ContentLength: aws.Int64(int64(len(body)))}
+	if ct := ContentType(key); ct != "" {
+		in.ContentType = &ct
+	}
+	if ifMatch == "" {
+		in.IfNoneMatch = aws.String("*")
+	} else {
+		in.IfMatch = aws.String(`"` + ifMatch + `"`)
+	}
+	out, err := s.client.PutObject(ctx, in)
+	if err != nil {
+		var ae smithy.APIError
+		if errors.As(err, &ae) && (ae.ErrorCode() == "PreconditionFailed" || ae.ErrorCode() == "ConditionalRequestConflict") ||
+			ifMatch != "" && isNotFound(err) {
+			return "", fmt.Errorf("%s%s: %w", s, key, ErrPrecondition)
+		}
+		return "", s.wrap(key, err)
+	}
+	return etag(out.ETag), nil
 }
 
 // Head describes the object at key.

@@ -12,6 +12,10 @@ import (
 // ErrNotFound is returned (wrapped) for a key that does not exist.
 var ErrNotFound = errors.New("not found")
 
+// ErrPrecondition is returned (wrapped) by PutIf when the object is not
+// at the version asked for.
+var ErrPrecondition = errors.New("precondition failed")
+
 // Object describes a stored object.
 type Object struct {
 	Key     string
@@ -64,6 +68,13 @@ type Store interface {
 	List(ctx context.Context, prefix string) ([]Object, error)
 	// Delete removes the object at key; a missing key is not an error.
 	Delete(ctx context.Context, key string) error
+	// PutIf writes the small body to key only when the object there is
+	// at ETag ifMatch, or, with ifMatch "", when there is no object (S3's
+	// conditional writes, If-Match and If-None-Match: *): one atomic
+	// compare-and-swap. It returns the new object's ETag, or an error
+	// matching ErrPrecondition when the object is not as asked (another
+	// writer got there first).
+	PutIf(ctx context.Context, key string, body []byte, ifMatch string) (string, error)
 	// String names the store for messages, e.g. "s3://bucket/prefix".
 	String() string
 }

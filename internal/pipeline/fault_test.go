@@ -49,6 +49,7 @@ type faultStore struct {
 	mode   int
 	what   string   // the request broken
 	ops    []string // every request's verb, in order
+	keys   []string // and its key (or prefix)
 }
 
 func (f *faultStore) next(op, key string) bool {
@@ -56,6 +57,7 @@ func (f *faultStore) next(op, key string) bool {
 	defer f.mu.Unlock()
 	f.n++
 	f.ops = append(f.ops, op)
+	f.keys = append(f.keys, key)
 	if f.n == f.failAt {
 		f.what = op + " " + key
 		return true

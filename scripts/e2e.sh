@@ -21,10 +21,17 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# Ports: free ones the system picks, or, with E2E_PORT_BASE, the 30 from
+# E2E_PORT_BASE on (for a machine that gives a range).
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-S3_PORT=${E2E_S3_PORT:-$(free_port)}
-INGEST_PORT=${E2E_INGEST_PORT:-$(free_port)}
-REANALYZE_PORT=${E2E_REANALYZE_PORT:-$(free_port)}
+port() { if [ -n "${E2E_PORT_BASE:-}" ]; then echo $((E2E_PORT_BASE + $1)); else free_port; fi; }
+S3_PORT=${E2E_S3_PORT:-$(port 0)}
+INGEST_PORT=${E2E_INGEST_PORT:-$(port 1)}
+REANALYZE_PORT=${E2E_REANALYZE_PORT:-$(port 2)}
+# The concurrent-uploads test (TestConcurrentUploads) runs this many
+# instances of the ingest function at once: the emulator runs one
+# invocation at a time, as one Lambda execution environment does.
+CONCURRENT=${E2E_CONCURRENT:-10}
 BUCKET=loadverdict-e2e
 export AWS_ACCESS_KEY_ID=e2eaccess AWS_SECRET_ACCESS_KEY=e2esecretkey AWS_REGION=us-east-1
 
@@ -40,16 +47,25 @@ ROOT_ACCESS_KEY=$AWS_ACCESS_KEY_ID ROOT_SECRET_KEY=$AWS_SECRET_ACCESS_KEY \
 PIDS+=($!)
 
 echo "== starting the Lambda runtime emulator for each function"
-for pair in "ingest:$INGEST_PORT" "reanalyze:$REANALYZE_PORT"; do
-  fn=${pair%%:*} port=${pair##*:}
+start_rie() { # function, port, runtime API port, log name
   LOADVERDICT_BUCKET=$BUCKET LOADVERDICT_S3_ENDPOINT="http://127.0.0.1:$S3_PORT" \
-    aws-lambda-rie --runtime-interface-emulator-address "127.0.0.1:$port" \
-    --runtime-api-address "127.0.0.1:$(free_port)" "$WORK/$fn/bootstrap" > "$WORK/rie-$fn.log" 2>&1 &
+    aws-lambda-rie --runtime-interface-emulator-address "127.0.0.1:$2" \
+    --runtime-api-address "127.0.0.1:$3" "$WORK/$1/bootstrap" > "$WORK/rie-$4.log" 2>&1 &
   PIDS+=($!)
+}
+start_rie ingest "$INGEST_PORT" "$(port 3)" ingest
+start_rie reanalyze "$REANALYZE_PORT" "$(port 4)" reanalyze
+PORTS=("$S3_PORT" "$INGEST_PORT" "$REANALYZE_PORT")
+INGEST_URLS=""
+for i in $(seq 1 "$CONCURRENT"); do
+  p=$(port $((4 + 2 * i - 1)))
+  start_rie ingest "$p" "$(port $((4 + 2 * i)))" "ingest-$i"
+  PORTS+=("$p")
+  INGEST_URLS="$INGEST_URLS http://127.0.0.1:$p/2015-03-31/functions/function/invocations"
 done
 
 # Wait for the ports.
-for port in "$S3_PORT" "$INGEST_PORT" "$REANALYZE_PORT"; do
+for port in "${PORTS[@]}"; do
   for _ in $(seq 1 100); do
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
     sleep 0.1
@@ -80,6 +96,7 @@ status=0
 E2E_S3_ENDPOINT="http://127.0.0.1:$S3_PORT" E2E_BUCKET=$BUCKET E2E_LOCAL_REPORT="$WORK/localreport" E2E_LOCAL_SERIES="$WORK/localseries" \
   E2E_INGEST_URL="http://127.0.0.1:$INGEST_PORT/2015-03-31/functions/function/invocations" \
   E2E_REANALYZE_URL="http://127.0.0.1:$REANALYZE_PORT/2015-03-31/functions/function/invocations" \
+  E2E_INGEST_URLS="${INGEST_URLS# }" \
   go test -count=1 -tags e2e -v ./internal/e2e/ || status=$?
 if [ "$status" -ne 0 ]; then
   echo "== logs"; tail -n 40 "$WORK"/*.log

@@ -13,11 +13,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/internal/version"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -236,4 +238,142 @@ func snapshot(t *testing.T, ctx context.Context, st store.Store) map[string]stri
 		m[o.Key] = string(b)
 	}
 	return m
+}
+
+// tryInvoke invokes a function and returns its answer, or an error for a
+// failed invocation (what Lambda would retry).
+func tryInvoke(ctx context.Context, u string, payload []byte) (string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(payload))
+	if err != nil {
+		return "", err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 || strings.Contains(string(b), "errorMessage") {
+		return string(b), fmt.Errorf("%s: %s", resp.Status, b)
+	}
+	return string(b), nil
+}
+
+// TestConcurrentUploads (issue 21, defect 9): 50 uploads to one
+// experiment, 10 at a time, each ingested by its own invocation of the
+// ingest function (10 instances of it, as 10 Lambda execution
+// environments), while the schedule's function re-analyses in a loop.
+// No invocation may fail, the whole must take under a minute, and the
+// bucket's report must equal a serial run's (the same uploads ingested
+// one by one with the pipeline, then analysed), with nothing left stale.
+func TestConcurrentUploads(t *testing.T) {
+	ctx, e := setup(t)
+	urls := strings.Fields(env(t, "E2E_INGEST_URLS"))
+	const exp, uploads = "concurrent", 50
+	key := func(i int) string { return fmt.Sprintf("raw/%s/u%02d.txt", exp, i) }
+	file := func(i int) string { return fmt.Sprintf("../../ingest/testdata/wrk/wrk_%02d.txt", i%12+1) }
+	body := make([][]byte, uploads)
+	for i := range body {
+		var err error
+		if body[i], err = os.ReadFile(file(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runCtx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	start := time.Now()
+	var mu sync.Mutex
+	var failures []string
+	fail := func(what string, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		failures = append(failures, what+": "+err.Error())
+	}
+	// The schedule, looping: stale reports, then this experiment's.
+	stop := make(chan struct{})
+	var sched sync.WaitGroup
+	reanalyses := 0
+	sched.Go(func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			payload := `{"all": false}`
+			if i%2 == 1 {
+				payload = `{"experiment": "` + exp + `"}`
+			}
+			if _, err := tryInvoke(runCtx, e.reanalyzeURL, []byte(payload)); err != nil {
+				fail("reanalyze "+payload, err)
+			}
+			reanalyses++
+		}
+	})
+	// 10 workers, each with its own instance of the ingest function.
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for _, u := range urls {
+		wg.Go(func() {
+			for i := range next {
+				if err := e.st.Put(runCtx, key(i), bytes.NewReader(body[i])); err != nil {
+					fail(key(i), err)
+					continue
+				}
+				if _, err := tryInvoke(runCtx, u, s3Event(e.bucket, key(i))); err != nil {
+					fail("ingest "+key(i), err)
+				}
+			}
+		})
+	}
+	for i := range uploads {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	uploaded := time.Since(start)
+	close(stop)
+	sched.Wait()
+	t.Logf("%d uploads, %d at a time, in %s; %d re-analyses meanwhile; %d failed invocations",
+		uploads, len(urls), uploaded.Round(time.Millisecond), reanalyses, len(failures))
+	for _, f := range failures {
+		t.Error(f)
+	}
+	if runCtx.Err() != nil {
+		t.Fatalf("not done within a minute (%s)", time.Since(start))
+	}
+	// The serial run: the same uploads in a local store, one by one.
+	local, err := store.NewLocal(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &pipeline.Pipeline{Store: local, GeneratedBy: version.GeneratedBy(), TempDir: t.TempDir()}
+	for i := range uploads {
+		if err := local.Put(ctx, key(i), bytes.NewReader(body[i])); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Ingest(ctx, key(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := p.Analyze(ctx, exp); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"report.md", "summary.md", "summary.json", "index.html"} {
+		want, _, err := store.ReadAll(ctx, local, store.ReportKey(exp, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := store.ReadAll(ctx, e.st, store.ReportKey(exp, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("%s differs from the serial run's", name)
+		}
+	}
+	// Nothing stale: the schedule finds nothing to re-make.
+	if out := invoke(t, e.reanalyzeURL, []byte(`{"all": false}`)); !strings.Contains(out, `"analyzed":[]`) {
+		t.Errorf("the schedule re-made reports after the uploads: %s", out)
+	}
 }

@@ -260,6 +260,7 @@ func (p *Pipeline) putTables(ctx context.Context, exp, name, gen string, sink *t
 		if err := p.Store.Put(ctx, key, &buf); err != nil {
 			return err
 		}
+		p.indexed(exp, store.SourceID(name), []string{key}, nil)
 		written = append(written, key)
 		return nil
 	}
@@ -286,6 +287,7 @@ func (p *Pipeline) putTables(ctx context.Context, exp, name, gen string, sink *t
 	if err := p.Store.Put(ctx, key, f); err != nil {
 		return written, err
 	}
+	p.indexed(exp, store.SourceID(name), []string{key}, nil)
 	return append(written, key), nil
 }
 
@@ -362,12 +364,14 @@ func (p *Pipeline) Prune(ctx context.Context, exp string, keep []string) ([]stri
 			return removed, err
 		}
 		for _, o := range objs {
-			if id, _ := store.SourceIDOfKey(o.Key); ids[id] {
+			id, _ := store.SourceIDOfKey(o.Key)
+			if ids[id] {
 				continue
 			}
 			if err := p.Store.Delete(ctx, o.Key); err != nil {
 				return removed, err
 			}
+			p.indexed(exp, id, nil, []string{o.Key})
 			removed = append(removed, o.Key)
 		}
 	}

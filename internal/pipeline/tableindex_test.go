@@ -1,0 +1,125 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/loadverdict/loadverdict/internal/store"
+)
+
+// listCounter is a store that counts its List calls.
+type listCounter struct {
+	store.Store
+	lists atomic.Int64
+}
+
+func (c *listCounter) List(ctx context.Context, prefix string) ([]store.Object, error) {
+	c.lists.Add(1)
+	return c.Store.List(ctx, prefix)
+}
+
+// wrkRun is a small wrk output whose request rate is rps.
+func wrkRun(rps int) string {
+	return fmt.Sprintf(`Running 10s test @ http://127.0.0.1:8080/
+  2 threads and 50 connections
+  Thread Stats   Avg      Stdev     Max   +/- Stdev
+    Latency     1.20ms    0.50ms  20.00ms   88.20%%
+    Req/Sec    10.00k     1.10k   12.47k    79.51%%
+  Latency Distribution
+     50%%    1.20ms
+     75%%    1.43ms
+     90%%    2.95ms
+     99%%    9.67ms
+  %d requests in 10.00s, 30.50MB read
+Requests/sec:  %d.00
+Transfer/sec:      3.05MB
+`, rps*10, rps)
+}
+
+// TestIndexTablesListsOnce: with IndexTables, ingesting n sources lists
+// the partition once, not once per source (issue 21: 10,000 local files
+// took 834 s, each ingest listing the whole folder), and the index still
+// finds what the listing would: a source ingested again at a new version
+// keeps only its new generation, also when its old one predates the index.
+func TestIndexTablesListsOnce(t *testing.T) {
+	ctx := context.Background()
+	for _, n := range []int{1, 10, 60} {
+		s := &listCounter{Store: newStore(t)}
+		p := &Pipeline{Store: s}
+		// An older generation of src-0, written before the index.
+		if _, err := p.IngestSource(ctx, Source{Name: "src-0", Experiment: "e", Body: strings.NewReader(wrkRun(999))}); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.IndexTables(ctx, "e"); err != nil {
+			t.Fatal(err)
+		}
+		before := s.lists.Load()
+		for i := range n {
+			for round := range 2 { // the second round replaces the first's generation
+				body := wrkRun(1000 + i + 100*round)
+				if _, err := p.IngestSource(ctx, Source{Name: fmt.Sprintf("src-%d", i), Experiment: "e", Body: strings.NewReader(body)}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if got := s.lists.Load() - before; got != 0 {
+			t.Errorf("n=%d: %d listings while ingesting with the index, want 0", n, got)
+		}
+		// Every source has exactly its committed files.
+		for _, tb := range tables {
+			objs, err := s.Store.List(ctx, store.TablePrefix(string(tb), "e"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]int{}
+			for _, o := range objs {
+				id, _ := store.SourceIDOfKey(o.Key)
+				seen[id]++
+			}
+			for i := range n {
+				name := fmt.Sprintf("src-%d", i)
+				c, err := p.Committed(ctx, "e", name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := 0
+				if c.Table(tb) != "" {
+					want = 1
+				}
+				if got := seen[store.SourceID(name)]; got != want {
+					t.Errorf("n=%d: %s: %d %s files, want %d (the committed one)", n, name, got, tb, want)
+				}
+			}
+		}
+	}
+}
+
+// TestListGenerationsWithoutIndex: without IndexTables (the bucket), the
+// ingest lists, and an index of another experiment is not used.
+func TestListGenerationsWithoutIndex(t *testing.T) {
+	ctx := context.Background()
+	s := &listCounter{Store: newStore(t)}
+	p := &Pipeline{Store: s}
+	if err := p.IndexTables(ctx, "other"); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 2 {
+		before := s.lists.Load()
+		if _, err := p.IngestSource(ctx, Source{Name: "a", Experiment: "e", Body: strings.NewReader(wrkRun(1000 + round))}); err != nil {
+			t.Fatal(err)
+		}
+		if s.lists.Load() == before {
+			t.Fatal("no listing without an index of the experiment")
+		}
+	}
+	objs, err := s.Store.List(ctx, store.TablePrefix("runs", "e"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(objs) != 1 {
+		t.Errorf("%d runs files after two versions, want 1: %v", len(objs), objs)
+	}
+}

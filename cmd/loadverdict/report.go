@@ -152,10 +152,8 @@ func analyzeLocal(ctx context.Context, e *env, dir string, files []string, req p
 	if err != nil {
 		return nil, err
 	}
-	_, rejected, err := ingestFiles(ctx, e, p, req.Experiment, files, windowS)
-	if err != nil {
-		return nil, err
-	}
+	// Other sources' tables go first: the inputs are the whole
+	// experiment, and only their runs count towards pipeline.MaxRuns.
 	names := sourceNames(files)
 	removed, err := p.Prune(ctx, req.Experiment, names)
 	if err != nil {
@@ -164,6 +162,10 @@ func analyzeLocal(ctx context.Context, e *env, dir string, files []string, req p
 	if n := prunedSources(removed); n > 0 {
 		fmt.Fprintf(e.stderr, "loadverdict: experiment %s in %s held the tables of %d other %s (an earlier report's), now removed: the inputs are the whole experiment; give --experiment NAME to keep both\n",
 			req.Experiment, dir, n, map[bool]string{true: "input", false: "inputs"}[n == 1])
+	}
+	_, rejected, err := ingestFiles(ctx, e, p, req.Experiment, files, windowS)
+	if err != nil {
+		return nil, err
 	}
 	req.Overrides.Order = names
 	rep, err := p.Report(ctx, req)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/ingest"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/plots"
 	"github.com/loadverdict/loadverdict/report"
@@ -197,7 +198,10 @@ type inputs struct {
 // rejection or removal it records); a rejection record of rejected/ only
 // where its source has no commit record (the manifest's, or one whose
 // commit was not written). A commit record that names a missing table
-// file gives a *MissingTablesError listing every such source.
+// file gives a *MissingTablesError listing every such source. A source
+// whose runs would bring the total past MaxRuns (committed by concurrent
+// ingests, each of which saw the others' runs unwritten) is not read: it
+// is listed as rejected, saying why.
 func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]string) (inputs, error) {
 	res := inputs{set: analyze.Set{Experiment: exp}, samples: map[string]string{}}
 	mem := memory.NewGoAllocator()
@@ -211,6 +215,8 @@ func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]str
 		}
 	}
 	var missing []string
+	runs := map[string]int{} // by experiment, in the commit records read
+	expOf := func(key string) string { e, _ := store.ExperimentOfKey(key); return e }
 	for _, key := range keys {
 		switch {
 		case strings.HasPrefix(key, store.CommitsPrefix):
@@ -225,7 +231,14 @@ func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]str
 				rej := *c.Rejected
 				rej.Experiment, _ = store.ExperimentOfKey(key)
 				res.rejected = append(res.rejected, rej)
+			case runs[expOf(key)]+c.Runs > maxRuns:
+				// Committed by concurrent ingests, each within the bound
+				// alone: the analysis reads no more (MaxRuns).
+				e := expOf(key)
+				res.rejected = append(res.rejected, Rejection{Key: c.Key, Experiment: e, ETag: c.ETag, VersionID: c.VersionID,
+					Error: (&ingest.SyntaxError{File: c.Key, Msg: experimentRunsMsg(e, c.Runs, runs[e])}).Error()})
 			default:
+				runs[expOf(key)] += c.Runs
 				before := len(res.set.Runs)
 				ok, err := p.readTables(ctx, c, &res.set, mem)
 				if err != nil {

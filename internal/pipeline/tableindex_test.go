@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync/atomic"
@@ -121,5 +122,102 @@ func TestListGenerationsWithoutIndex(t *testing.T) {
 	}
 	if len(objs) != 1 {
 		t.Errorf("%d runs files after two versions, want 1: %v", len(objs), objs)
+	}
+}
+
+// wrkRuns is n small wrk runs, one after the other.
+func wrkRuns(n, rps int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(wrkRun(rps + i))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// TestExperimentRunCap: the run cap is per experiment, the inputs counted
+// together (issue 21: four uploads of 49,999 runs each were accepted and
+// the analysis took 560 MB): the input that would pass it is rejected with
+// a rejection record saying so, the others are analysed; a new version of
+// a source counts instead of its old one, not besides it; with the index
+// (the command line) as without (the bucket).
+func TestExperimentRunCap(t *testing.T) {
+	defer func(m int) { maxRuns = m }(maxRuns)
+	maxRuns = 10
+	ctx := context.Background()
+	for _, indexed := range []bool{false, true} {
+		t.Run(fmt.Sprint("indexed=", indexed), func(t *testing.T) {
+			p := &Pipeline{Store: newStore(t)}
+			if indexed {
+				if err := p.IndexTables(ctx, "e"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ingest := func(name string, runs, rps int) error {
+				_, err := p.IngestSource(ctx, Source{Name: name, Experiment: "e", Body: strings.NewReader(wrkRuns(runs, rps))})
+				return err
+			}
+			for i, name := range []string{"a", "b"} {
+				if err := ingest(name, 4, 1000*(i+1)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			// Alone within the cap, together past it.
+			err := ingest("c", 4, 3000)
+			var re *RejectedError
+			if !errors.As(err, &re) || !strings.Contains(err.Error(), "would bring experiment e to 12 runs (its other inputs hold 8): loadverdict analyses at most 10 runs of one experiment") {
+				t.Fatalf("third input of 4 runs: %v, want rejected for the experiment's cap", err)
+			}
+			b, _, err := store.ReadAll(ctx, p.Store, store.RejectedKey("e", "c"))
+			if err != nil || !strings.Contains(string(b), "at most 10 runs of one experiment") {
+				t.Errorf("rejection record of c: %s, %v", b, err)
+			}
+			// A new version of a replaces its runs: 2 + 4 (b) + 4 (c) fit.
+			if err := ingest("a", 2, 5000); err != nil {
+				t.Fatal(err)
+			}
+			if err := ingest("c", 4, 3000); err != nil {
+				t.Errorf("c again after a shrank to 2 runs: %v, want accepted (10 runs)", err)
+			}
+			rep, err := p.Report(ctx, Request{Experiment: "e"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Verdict == nil || len(rep.Verdict.Runs) != 10 {
+				t.Errorf("report: %+v, want 10 runs analysed", rep.Verdict)
+			}
+		})
+	}
+}
+
+// TestExperimentRunCapAnalysis: sources committed by concurrent ingests,
+// each within the cap alone, together past it: the analysis reads no
+// more than the cap and lists the sources left out as rejected, saying
+// why.
+func TestExperimentRunCapAnalysis(t *testing.T) {
+	defer func(m int) { maxRuns = m }(maxRuns)
+	ctx := context.Background()
+	p := &Pipeline{Store: newStore(t)}
+	for i, name := range []string{"a", "b", "c"} {
+		if _, err := p.IngestSource(ctx, Source{Name: name, Experiment: "e", Body: strings.NewReader(wrkRuns(4, 1000*(i+1)))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	maxRuns = 10 // as if each ingest had seen only its own runs
+	rep, err := p.Report(ctx, Request{Experiment: "e"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Verdict == nil || len(rep.Verdict.Runs) != 8 {
+		t.Fatalf("report: %+v, want 8 runs analysed", rep.Verdict)
+	}
+	var md string
+	for _, f := range rep.Files {
+		if f.Name == "report.md" {
+			md = string(f.Data)
+		}
+	}
+	if !strings.Contains(md, "at most 10 runs of one experiment") {
+		t.Errorf("report.md does not say why a source was left out:\n%s", md)
 	}
 }

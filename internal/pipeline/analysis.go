@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 
@@ -116,6 +117,9 @@ type Report struct {
 	Files []File
 	// Inputs are the objects read, with their ETags.
 	Inputs map[string]string
+	// Meta is what the report says of its inputs: the rejected and the
+	// removed among them.
+	Meta report.Meta
 }
 
 // Report analyses the tables (and rejection records) of req's
@@ -144,11 +148,30 @@ func (p *Pipeline) Report(ctx context.Context, req Request) (*Report, error) {
 }
 
 // WriteReport writes a report's files under prefix ("" for the root of
-// a local output folder, reports/<experiment>/ in a bucket).
+// a local output folder, reports/<experiment>/ in a bucket), then removes
+// the figures of an earlier report there that this one has not (a no-runs
+// report has none), so nothing under prefix says what is no longer true.
 func (p *Pipeline) WriteReport(ctx context.Context, prefix string, r *Report) error {
+	keep := map[string]bool{}
 	for _, f := range r.Files {
 		if err := p.Store.Put(ctx, prefix+f.Name, bytes.NewReader(f.Data)); err != nil {
 			return err
+		}
+		keep[prefix+f.Name] = true
+	}
+	for _, fp := range plots.FigurePrefixes {
+		objs, err := p.Store.List(ctx, prefix+fp)
+		if err != nil {
+			return err
+		}
+		for _, o := range objs {
+			ext := path.Ext(o.Key)
+			if keep[o.Key] || strings.Contains(strings.TrimPrefix(o.Key, prefix), "/") || ext != ".png" && ext != ".svg" {
+				continue
+			}
+			if err := p.Store.Delete(ctx, o.Key); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -340,7 +363,7 @@ func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string
 		if err != nil {
 			return nil, err
 		}
-		return &Report{Experiment: req.Experiment, Headline: report.NoRunsHeadline, Files: files, Inputs: in}, nil
+		return &Report{Experiment: req.Experiment, Headline: report.NoRunsHeadline, Files: files, Inputs: in, Meta: meta}, nil
 	}
 	files, err := Render(v, set, meta, req.Figures)
 	if err != nil {

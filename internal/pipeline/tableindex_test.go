@@ -221,3 +221,35 @@ func TestExperimentRunCapAnalysis(t *testing.T) {
 		t.Errorf("report.md does not say why a source was left out:\n%s", md)
 	}
 }
+
+// TestNoRunsReportRemovesFigures: in the bucket, when the only upload
+// becomes unreadable, the experiment's report is the no-runs report and
+// the earlier report's figures are removed (issue 21: nothing stale).
+func TestNoRunsReportRemovesFigures(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	p := &Pipeline{Store: s}
+	key := "raw/e/a.txt"
+	for i, body := range []string{wrkRuns(3, 1000), "garbage\n"} {
+		if err := s.Put(ctx, key, strings.NewReader(body)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Ingest(ctx, key); err != nil && (i == 0 || !errors.Is(err, ErrRejected)) {
+			t.Fatal(err)
+		}
+		if _, err := p.Analyze(ctx, "e"); err != nil {
+			t.Fatal(err)
+		}
+		figs, err := s.List(ctx, store.ReportKey("e", "throughput."))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := 1 - i; len(figs) != want {
+			t.Errorf("round %d: %d throughput figures, want %d", i, len(figs), want)
+		}
+	}
+	b, _, err := store.ReadAll(ctx, s, store.ReportKey("e", "summary.json"))
+	if err != nil || !strings.Contains(string(b), "No runs could be read") {
+		t.Errorf("summary.json after the upload became unreadable: %s, %v", b, err)
+	}
+}

@@ -5,10 +5,13 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math"
 	"os"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // repeatReader gives n copies of c.
@@ -176,5 +179,39 @@ func TestGuardPassesNormalFiles(t *testing.T) {
 	esc := io.MultiReader(strings.NewReader(`{"a":"`), &repeatReader{'x', MaxToken / 2}, strings.NewReader(`\"`), &repeatReader{'x', MaxToken / 2}, strings.NewReader(`"}`))
 	if err := read(newJSONGuard(esc, "f", 1<<40)); !errors.Is(err, ErrInput) {
 		t.Errorf("a string of MaxToken+2 bytes with an escaped quote: %v, want an input error", err)
+	}
+}
+
+// TestCleanSinkRefusesNonFinite: a row with a number that is not finite
+// or beyond ±results.MaxValue never reaches the tables: the input is
+// refused with a *SyntaxError naming the field (issue 21: 1e300 made a
+// figure's range illegal and summary.json unencodable).
+func TestCleanSinkRefusesNonFinite(t *testing.T) {
+	for _, x := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e300, -2e15} {
+		var c collect
+		s := &cleanSink{sink: &c, source: "in.txt"}
+		run := results.RunWithPercentiles{Run: results.Run{RunID: "r", Source: "in.txt", SourceLine: 7, LatP99Ms: &x}}
+		err := s.Run(run)
+		var se *SyntaxError
+		if !errors.As(err, &se) || se.Line != 7 || !strings.Contains(se.Msg, "lat_p99_ms") || len(c.runs) != 0 {
+			t.Errorf("lat_p99_ms %v: %v, %d runs passed, want a *SyntaxError at line 7 naming lat_p99_ms", x, err, len(c.runs))
+		}
+		if err := s.Series(results.Series{RunID: "r", RPS: x}); !errors.As(err, &se) || len(c.series) != 0 {
+			t.Errorf("series rps %v: %v", x, err)
+		}
+		if err := s.Sample(results.Sample{RunID: "r", LatencyMs: x}); !errors.As(err, &se) || len(c.samples) != 0 {
+			t.Errorf("sample latency %v: %v", x, err)
+		}
+		run.LatP99Ms = nil
+		run.Percentiles = []results.Percentile{{Quantile: 0.5, LatencyMs: x}}
+		if err := s.Run(run); !errors.As(err, &se) {
+			t.Errorf("percentile %v: %v", x, err)
+		}
+	}
+	var c collect
+	s := &cleanSink{sink: &c}
+	ok := 1e15
+	if err := s.Run(results.RunWithPercentiles{Run: results.Run{RunID: "r", LatP99Ms: &ok, RPS: 1e-300}}); err != nil || len(c.runs) != 1 {
+		t.Errorf("values at the bounds: %v", err)
 	}
 }

@@ -73,13 +73,17 @@ type ghzReport struct {
 // Parse streams the report of r to sink: its calls, when it lists them,
 // else its summary.
 func (ghzJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	lc := &lineCounter{r: r}
+	g := newJSONGuard(r, opts.Source, MaxJSONValue)
+	lc := &lineCounter{r: g}
 	dec := json.NewDecoder(lc)
+	g.consumed = dec.InputOffset
 	syntax := func(err error) error {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
 		line := lc.lineAt(dec.InputOffset())
 		switch {
+		case errors.Is(err, ErrInput):
+			return err // the guard's, or a decompressor's under it
 		case errors.As(err, &se):
 		case errors.As(err, &te):
 		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):

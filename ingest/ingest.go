@@ -165,7 +165,7 @@ func Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 		}
 		return in.outcome(ctx, err, nil)
 	}
-	clean := &cleanSink{sink: sink}
+	clean := &cleanSink{sink: sink, source: opts.Source}
 	err = p.Parse(ctx, br, opts, clean)
 	if err == nil {
 		// The end of the input is where a changed file, a cut network

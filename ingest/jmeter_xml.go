@@ -78,7 +78,8 @@ const jtlMaxDepth = 64
 func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	g := newJTLAgg(opts, sink)
 	src := &trackReader{r: r}
-	d := xml.NewDecoder(src)
+	guard := newXMLGuard(src, opts.Source)
+	d := xml.NewDecoder(guard)
 	var charsetErr error
 	d.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
 		out, err := jtlCharset(label, input)
@@ -96,6 +97,7 @@ func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 			return err
 		}
 		start := d.InputOffset()
+		guard.mark()
 		tok, err := d.Token()
 		if err == io.EOF {
 			break

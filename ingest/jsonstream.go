@@ -18,8 +18,10 @@ import (
 // "bombardier JSON"); errors of type *SyntaxError and of the sink pass
 // through. It returns how many values were read.
 func jsonValues(ctx context.Context, r io.Reader, source, what string, fn func(raw json.RawMessage, line int) error) (int, error) {
-	lc := &lineCounter{r: r}
+	g := newJSONGuard(r, source, MaxJSONValue)
+	lc := &lineCounter{r: g}
 	dec := json.NewDecoder(lc)
+	g.consumed = dec.InputOffset
 	n := 0
 	for {
 		if err := ctx.Err(); err != nil {
@@ -30,6 +32,9 @@ func jsonValues(ctx context.Context, r io.Reader, source, what string, fn func(r
 		err := dec.Decode(&raw)
 		if err == io.EOF {
 			return n, nil
+		}
+		if errors.Is(err, ErrInput) {
+			return n, err // the guard's, or a decompressor's under it
 		}
 		if err != nil {
 			var se *json.SyntaxError

@@ -144,8 +144,10 @@ func (k6SummaryParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	cr := &k6CountingReader{r: io.LimitReader(r, k6SummaryMax+1)}
+	g := newJSONGuard(io.LimitReader(r, k6SummaryMax+1), opts.Source, MaxJSONValue)
+	cr := &k6CountingReader{r: g}
 	dec := json.NewDecoder(cr)
+	g.consumed = dec.InputOffset
 	sum := k6Summary{metrics: map[string]k6SummaryMetric{}}
 	fail := func(err error) error {
 		if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {

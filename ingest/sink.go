@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -38,11 +40,14 @@ func (RunFunc) Series(results.Series) error { return nil }
 // without NUL bytes (invalid bytes and NULs become U+FFFD), notes on the
 // run when something was replaced (in the run, or in one of its samples
 // or series, which come before it), and remembers the sink's first error,
-// so that Parse can tell it from an error about the input.
+// so that Parse can tell it from an error about the input. A row with a
+// number that is not finite or beyond ±results.MaxValue is refused: a
+// *SyntaxError, which rejects the input.
 type cleanSink struct {
-	sink  Sink
-	err   error
-	dirty map[string][]string // run id -> what was replaced in its samples and series
+	sink   Sink
+	source string // the input's name, for errors
+	err    error
+	dirty  map[string][]string // run id -> what was replaced in its samples and series
 }
 
 // replacedNote starts the note on a run whose strings were replaced.
@@ -105,6 +110,14 @@ func (c *cleanSink) Run(r results.RunWithPercentiles) error {
 		r.Percentiles = pcts
 		what = append(what, "percentiles")
 	}
+	if err := results.CheckValues(&r.Run); err != nil {
+		return &SyntaxError{File: r.Source, Line: int(r.SourceLine), Msg: "run " + r.RunID + ": " + err.Error()}
+	}
+	for _, p := range r.Percentiles {
+		if err := results.CheckValues(&p); err != nil {
+			return &SyntaxError{File: r.Source, Line: int(r.SourceLine), Msg: "run " + r.RunID + ": percentile " + err.Error()}
+		}
+	}
 	what = append(what, c.dirty[id]...)
 	delete(c.dirty, id)
 	if len(what) > 0 {
@@ -119,6 +132,9 @@ func (c *cleanSink) Run(r results.RunWithPercentiles) error {
 
 // Sample passes on s with its strings cleaned.
 func (c *cleanSink) Sample(s results.Sample) error {
+	if !(math.Abs(s.TS) <= results.MaxValue && math.Abs(s.LatencyMs) <= results.MaxValue) {
+		return &SyntaxError{File: c.source, Msg: fmt.Sprintf("a request's time %v s or latency %v ms is not a finite number within ±%g", s.TS, s.LatencyMs, results.MaxValue)}
+	}
 	id := s.RunID
 	if !validString(id) {
 		c.mark(id, "samples' run_id")
@@ -134,6 +150,9 @@ func (c *cleanSink) Sample(s results.Sample) error {
 
 // Series passes on s with its strings cleaned.
 func (c *cleanSink) Series(s results.Series) error {
+	if err := results.CheckValues(&s); err != nil {
+		return &SyntaxError{File: c.source, Msg: "run " + s.RunID + ": a window's " + err.Error()}
+	}
 	if !validString(s.RunID) {
 		c.mark(s.RunID, "series' run_id")
 		s.RunID = cleanString(s.RunID)

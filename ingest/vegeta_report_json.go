@@ -83,8 +83,10 @@ func (vegetaReportJSONParser) Detect(head []byte) bool {
 // Parse streams the reports of r to sink.
 func (vegetaReportJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 	src := &trackReader{r: r}
-	lc := &lineCounter{r: src}
+	g := newJSONGuard(src, opts.Source, MaxJSONValue)
+	lc := &lineCounter{r: g}
 	dec := json.NewDecoder(lc)
+	g.consumed = dec.InputOffset
 	lab := labeler{labels: opts.Labels}
 	index := 0
 	for {

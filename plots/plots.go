@@ -77,6 +77,11 @@ type Drawer interface {
 	Draw(c draw.Canvas)
 }
 
+// FigurePrefixes are how the names of every figure Render and
+// RenderHistory make begin (then .png or .svg): a report's writer removes
+// the files so named that a new report no longer has.
+var FigurePrefixes = []string{"throughput.", "latency.", "percentiles.", "scaling.", "timeline-", "trend-"}
+
 // Render draws every figure the input supports as PNG, in a fixed order
 // (throughput, latency, percentiles, scaling, then one timeline per run
 // with a series, in execution order), deterministically: the same input

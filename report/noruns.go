@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
+	"unicode"
 
 	"github.com/loadverdict/loadverdict/analyze"
 )
@@ -53,4 +55,50 @@ func NoRuns(mdw, htmlw, smd, js io.Writer, experiment string, meta Meta) error {
 		Headline: NoRunsHeadline, Systems: []SummarySystem{}, Comparisons: []SummaryCompare{}, Thresholds: []SummaryCheck{},
 		Gate: SummaryGate{FailOn: []string{}, Reasons: []SummaryGateReason{}}, Findings: []SummaryFinding{}, Warnings: []string{},
 		Options: analyze.DefaultOptions(), Runs: []SummaryRunBrief{}})
+}
+
+// CompareNoRuns writes compare's result in format (CompareFormats) for
+// OLD (old) and NEW (new) of which no run could be read: the headline
+// NoRunsHeadline, and every rejected and removed input with why; in JSON
+// a CompareDoc with empty lists, as summary.json is for such a report.
+func CompareNoRuns(w io.Writer, experiment, old, new, format string, meta Meta) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(CompareDoc{Experiment: experiment, Headline: NoRunsHeadline, Old: old, New: new,
+			Comparisons: []SummaryCompare{}, Thresholds: []SummaryCheck{}, Gate: SummaryGate{FailOn: []string{}, Reasons: []SummaryGateReason{}}})
+	case "markdown":
+		d := &document{Title: "loadverdict: " + experiment, Lead: []block{&paragraph{Runs: []inline{bold("Verdict:"), tx(" " + NoRunsHeadline)}, Class: "verdict"}},
+			Sections: []*section{{Title: "Inputs", ID: "inputs", Blocks: []block{&list{Items: rejectedRemoved(meta)}}}}}
+		return writeMarkdown(w, d)
+	case "text":
+		if _, err := fmt.Fprintln(w, NoRunsHeadline); err != nil {
+			return err
+		}
+		for _, r := range meta.Rejected {
+			if _, err := fmt.Fprintf(w, "  rejected: %s: %s\n", plainText(r.Source), plainText(r.Error)); err != nil {
+				return err
+			}
+		}
+		for _, r := range meta.Removed {
+			if _, err := fmt.Fprintf(w, "  removed: %s: its upload was deleted, so its tables were removed\n", plainText(r)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("report: unknown compare format %q: want one of %s", format, strings.Join(CompareFormats, ", "))
+}
+
+// plainText is s for a terminal: control characters (a tab, a newline, an
+// escape sequence's ESC) as spaces.
+func plainText(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return ' '
+		}
+		return r
+	}, s)
 }

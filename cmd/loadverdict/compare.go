@@ -93,6 +93,17 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 		}
 		fmt.Fprintf(e.stderr, "report: %s\nsummary: %s\n", filepath.Join(*out, "report.md"), filepath.Join(*out, "summary.json"))
 	}
+	if res.report.Verdict == nil {
+		// No run of either side could be read: say so in the format
+		// asked for, as the bucket's report does, and fail.
+		if err := report.CompareNoRuns(e.stdout, res.report.Experiment, oldName, newName, *format, res.report.Meta); err != nil {
+			return err
+		}
+		if res.rejected == 0 {
+			return fmt.Errorf("compare: %s", report.NoRunsHeadline)
+		}
+		return errReported // each input said why on stderr
+	}
 	if err := report.Compare(e.stdout, res.report.Verdict, *format); err != nil {
 		return err
 	}

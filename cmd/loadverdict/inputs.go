@@ -410,6 +410,11 @@ func checkOutput(dir string, files []string) error {
 func ingestFiles(ctx context.Context, e *env, p *pipeline.Pipeline, exp string, files []string, windowS float64) ([]string, int, error) {
 	var written []string
 	rejected := 0
+	// One listing of the partition for all the files: listing it for
+	// each would cost time in the square of the files.
+	if err := p.IndexTables(ctx, exp); err != nil {
+		return nil, 0, err
+	}
 	bar, finish := newProgress(e.stderr, inputSize(files))
 	defer finish()
 	for _, f := range files {

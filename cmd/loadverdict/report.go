@@ -69,6 +69,9 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	if *open {
 		openFile(e, page)
 	}
+	if res.report.Verdict == nil {
+		return errReported // no run could be read: each input said why on stderr
+	}
 	return gateResult(e, res.report.Verdict, res.rejected)
 }
 
@@ -144,6 +147,8 @@ type localResult struct {
 // the experiment's partition holds from other sources (the inputs are the
 // whole experiment), and analyses the experiment, its runs in the order
 // of the files (after the manifest's order). The report is not written.
+// When no input could be read, the report (its Verdict nil) is the
+// no-runs report that says so, as the bucket's.
 func analyzeLocal(ctx context.Context, e *env, dir string, files []string, req pipeline.Request, windowS float64) (*localResult, error) {
 	if err := checkOutput(dir, files); err != nil {
 		return nil, err
@@ -152,10 +157,8 @@ func analyzeLocal(ctx context.Context, e *env, dir string, files []string, req p
 	if err != nil {
 		return nil, err
 	}
-	_, rejected, err := ingestFiles(ctx, e, p, req.Experiment, files, windowS)
-	if err != nil {
-		return nil, err
-	}
+	// Other sources' tables go first: the inputs are the whole
+	// experiment, and only their runs count towards pipeline.MaxRuns.
 	names := sourceNames(files)
 	removed, err := p.Prune(ctx, req.Experiment, names)
 	if err != nil {
@@ -165,13 +168,16 @@ func analyzeLocal(ctx context.Context, e *env, dir string, files []string, req p
 		fmt.Fprintf(e.stderr, "loadverdict: experiment %s in %s held the tables of %d other %s (an earlier report's), now removed: the inputs are the whole experiment; give --experiment NAME to keep both\n",
 			req.Experiment, dir, n, map[bool]string{true: "input", false: "inputs"}[n == 1])
 	}
+	_, rejected, err := ingestFiles(ctx, e, p, req.Experiment, files, windowS)
+	if err != nil {
+		return nil, err
+	}
 	req.Overrides.Order = names
 	rep, err := p.Report(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	if rep.Verdict == nil {
-		return nil, errReported // every input failed, each said why on stderr
-	}
+	// rep.Verdict is nil when every input failed (each said why on
+	// stderr): the report says no run could be read.
 	return &localResult{p: p, report: rep, rejected: rejected}, nil
 }

@@ -233,3 +233,66 @@ func TestReportFiguresSVG(t *testing.T) {
 		t.Errorf("PNG figures with --figures svg: %v", pngs)
 	}
 }
+
+// TestAllRejectedNoStale: a re-run whose inputs are all rejected replaces
+// the earlier report by the no-runs report, as the bucket writes it,
+// figures removed (issue 21: report.md, summary.json and report.html
+// still said "1 run analysed"), and compare prints the no-runs result in
+// every format asked for instead of nothing; both exit 1.
+func TestAllRejectedNoStale(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "one1.txt")
+	b, err := os.ReadFile("../../ingest/testdata/wrk/real-latency-ok.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(good, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rej1, rej2 := filepath.Join(dir, "rej1.txt"), filepath.Join(dir, "rej2.txt")
+	os.WriteFile(rej1, []byte("garbage\n"), 0o644)
+	os.WriteFile(rej2, []byte("nothing here\n"), 0o644)
+	for _, figs := range []string{"png", "svg"} {
+		st := filepath.Join(t.TempDir(), "st")
+		if _, _, err := runCLI(t, "", "report", "--figures", figs, "-o", st, good); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(st, "latency."+figs)); err != nil {
+			t.Fatalf("the first report has no figure: %v", err)
+		}
+		out, _, err := runCLI(t, "", "report", "-o", st, "--experiment", "one1", rej1)
+		if exitCode(err) != 1 {
+			t.Fatalf("all rejected: %v, want exit 1", err)
+		}
+		if !strings.Contains(out, report.NoRunsHeadline) {
+			t.Errorf("stdout %q lacks the no-runs headline", out)
+		}
+		for _, name := range []string{"report.md", "report.html", "summary.md", "summary.json"} {
+			b, err := os.ReadFile(filepath.Join(st, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), "No runs could be read") || strings.Contains(string(b), "1 run") {
+				t.Errorf("%s is not the no-runs report:\n%.400s", name, b)
+			}
+		}
+		if m, _ := filepath.Glob(filepath.Join(st, "*."+figs)); len(m) > 0 {
+			t.Errorf("stale figures left: %v", m)
+		}
+	}
+	for _, format := range []string{"json", "text", "markdown"} {
+		out, _, err := runCLI(t, "", "compare", "--format", format, rej1, rej2)
+		if exitCode(err) != 1 {
+			t.Errorf("compare --format %s, every input rejected: %v, want exit 1", format, err)
+		}
+		if !strings.Contains(out, "No runs could be read") || !strings.Contains(out, "rej") {
+			t.Errorf("compare --format %s printed %q, want the no-runs result", format, out)
+		}
+		if format == "json" {
+			var doc report.CompareDoc
+			if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Headline != report.NoRunsHeadline || doc.Comparisons == nil {
+				t.Errorf("compare --format json: %v, %+v", err, doc)
+			}
+		}
+	}
+}

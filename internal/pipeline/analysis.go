@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/ingest"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/plots"
 	"github.com/loadverdict/loadverdict/report"
@@ -115,6 +117,9 @@ type Report struct {
 	Files []File
 	// Inputs are the objects read, with their ETags.
 	Inputs map[string]string
+	// Meta is what the report says of its inputs: the rejected and the
+	// removed among them.
+	Meta report.Meta
 }
 
 // Report analyses the tables (and rejection records) of req's
@@ -143,11 +148,30 @@ func (p *Pipeline) Report(ctx context.Context, req Request) (*Report, error) {
 }
 
 // WriteReport writes a report's files under prefix ("" for the root of
-// a local output folder, reports/<experiment>/ in a bucket).
+// a local output folder, reports/<experiment>/ in a bucket), then removes
+// the figures of an earlier report there that this one has not (a no-runs
+// report has none), so nothing under prefix says what is no longer true.
 func (p *Pipeline) WriteReport(ctx context.Context, prefix string, r *Report) error {
+	keep := map[string]bool{}
 	for _, f := range r.Files {
 		if err := p.Store.Put(ctx, prefix+f.Name, bytes.NewReader(f.Data)); err != nil {
 			return err
+		}
+		keep[prefix+f.Name] = true
+	}
+	for _, fp := range plots.FigurePrefixes {
+		objs, err := p.Store.List(ctx, prefix+fp)
+		if err != nil {
+			return err
+		}
+		for _, o := range objs {
+			ext := path.Ext(o.Key)
+			if keep[o.Key] || strings.Contains(strings.TrimPrefix(o.Key, prefix), "/") || ext != ".png" && ext != ".svg" {
+				continue
+			}
+			if err := p.Store.Delete(ctx, o.Key); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -197,7 +221,10 @@ type inputs struct {
 // rejection or removal it records); a rejection record of rejected/ only
 // where its source has no commit record (the manifest's, or one whose
 // commit was not written). A commit record that names a missing table
-// file gives a *MissingTablesError listing every such source.
+// file gives a *MissingTablesError listing every such source. A source
+// whose runs would bring the total past MaxRuns (committed by concurrent
+// ingests, each of which saw the others' runs unwritten) is not read: it
+// is listed as rejected, saying why.
 func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]string) (inputs, error) {
 	res := inputs{set: analyze.Set{Experiment: exp}, samples: map[string]string{}}
 	mem := memory.NewGoAllocator()
@@ -211,6 +238,8 @@ func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]str
 		}
 	}
 	var missing []string
+	runs := map[string]int{} // by experiment, in the commit records read
+	expOf := func(key string) string { e, _ := store.ExperimentOfKey(key); return e }
 	for _, key := range keys {
 		switch {
 		case strings.HasPrefix(key, store.CommitsPrefix):
@@ -225,7 +254,14 @@ func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]str
 				rej := *c.Rejected
 				rej.Experiment, _ = store.ExperimentOfKey(key)
 				res.rejected = append(res.rejected, rej)
+			case runs[expOf(key)]+c.Runs > maxRuns:
+				// Committed by concurrent ingests, each within the bound
+				// alone: the analysis reads no more (MaxRuns).
+				e := expOf(key)
+				res.rejected = append(res.rejected, Rejection{Key: c.Key, Experiment: e, ETag: c.ETag, VersionID: c.VersionID,
+					Error: (&ingest.SyntaxError{File: c.Key, Msg: experimentRunsMsg(e, c.Runs, runs[e])}).Error()})
 			default:
+				runs[expOf(key)] += c.Runs
 				before := len(res.set.Runs)
 				ok, err := p.readTables(ctx, c, &res.set, mem)
 				if err != nil {
@@ -327,7 +363,7 @@ func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string
 		if err != nil {
 			return nil, err
 		}
-		return &Report{Experiment: req.Experiment, Headline: report.NoRunsHeadline, Files: files, Inputs: in}, nil
+		return &Report{Experiment: req.Experiment, Headline: report.NoRunsHeadline, Files: files, Inputs: in, Meta: meta}, nil
 	}
 	files, err := Render(v, set, meta, req.Figures)
 	if err != nil {

@@ -104,16 +104,14 @@ func (p *Pipeline) commit(ctx context.Context, exp string, c Commit, current fun
 // newer version's commit removes them instead.
 func (p *Pipeline) removeGenerations(ctx context.Context, exp, name, keep string, current func(context.Context) (bool, error)) error {
 	id := store.SourceID(name)
+	keys, err := p.listGenerations(ctx, exp, id)
+	if err != nil {
+		return err
+	}
 	var old []string
-	for _, t := range tables {
-		objs, err := p.Store.List(ctx, store.TablePrefix(string(t), exp)+id+"-")
-		if err != nil {
-			return err
-		}
-		for _, o := range objs {
-			if _, gen := store.SourceIDOfKey(o.Key); gen != keep {
-				old = append(old, o.Key)
-			}
+	for _, k := range keys {
+		if _, gen := store.SourceIDOfKey(k); gen != keep {
+			old = append(old, k)
 		}
 	}
 	if len(old) == 0 {
@@ -128,6 +126,7 @@ func (p *Pipeline) removeGenerations(ctx context.Context, exp, name, keep string
 		if err := p.Store.Delete(ctx, k); err != nil {
 			return err
 		}
+		p.indexed(exp, id, nil, []string{k})
 	}
 	return nil
 }

@@ -343,9 +343,10 @@ func TestDefect4FailureMidIngest(t *testing.T) {
 	before := reportMD(t, s, "mid")
 	upload(t, s, key, wrkDir+"wrk_10.txt") // one run
 	fs := &faultStore{Store: s, mode: failed}
-	// The GET of the upload is request 1, the PUT of the runs 2, the PUT
-	// of the percentiles 3.
-	fs.failAt = 3
+	// The GET of the upload is request 1, the LIST of the experiment's
+	// commit records (its other sources' runs, for MaxRuns) 2, the PUT of
+	// the runs 3, the PUT of the percentiles 4.
+	fs.failAt = 4
 	if _, err := (&Pipeline{Store: fs, GeneratedBy: "test", TempDir: t.TempDir()}).Ingest(ctx, key); err == nil || IsInputFault(err) {
 		t.Fatalf("ingest with a failing store: %v", err)
 	}

@@ -23,6 +23,8 @@ type Pipeline struct {
 	// table as its tables are written (the Glue Data Catalog, for
 	// Athena); nil for none (a local store).
 	Catalog Catalog
+
+	index *tableIndex // IndexTables
 }
 
 // Catalog registers the partitions of the tables.

@@ -106,8 +106,10 @@ type Source struct {
 // never an input fault.
 var ErrSuperseded = errors.New("a newer version of the input arrived while it was ingested")
 
-// MaxRuns is the most runs one input may hold; an input with more is
-// rejected. The analysis costs time and memory in proportion to the runs
+// MaxRuns is the most runs one experiment may hold, its inputs counted
+// together; an input that would bring its experiment past it is rejected
+// (an input with more on its own as its parse reaches run MaxRuns+1),
+// and the analysis reads no more (see readInputs). The analysis costs time and memory in proportion to the runs
 // (scripts/perf/manyruns.sh: 50,000 wrk runs take 13 s and peak at 523 MB
 // without a memory limit, 364 MB under a 300 MiB one; the functions set
 // theirs from their memory, LambdaMemoryLimit), so they stay within a
@@ -115,6 +117,9 @@ var ErrSuperseded = errors.New("a newer version of the input arrived while it wa
 // run past the limit and the input is refused, instead of failing every
 // retry.
 const MaxRuns = 50000
+
+// maxRuns is MaxRuns, which tests lower.
+var maxRuns = MaxRuns
 
 // maxIngestRounds bounds how often Ingest reads a key again because it
 // changed meanwhile.
@@ -216,6 +221,11 @@ func (p *Pipeline) IngestSource(ctx context.Context, src Source) ([]string, erro
 		}
 		return nil, p.reject(ctx, src, perr)
 	}
+	if others, err := p.otherRuns(ctx, src.Experiment, src.Name); err != nil {
+		return nil, err
+	} else if n := len(sink.runs); others+n > maxRuns {
+		return nil, p.reject(ctx, src, &ingest.SyntaxError{File: src.Name, Msg: experimentRunsMsg(src.Experiment, n, others)})
+	}
 	if h != nil {
 		// Whatever the parser left unread is part of the content too.
 		if _, err := io.Copy(io.Discard, src.Body); err != nil {
@@ -235,7 +245,17 @@ func (p *Pipeline) IngestSource(ctx context.Context, src Source) ([]string, erro
 		}
 	}
 	c := Commit{Key: src.Name, ETag: src.Version.ETag, VersionID: src.Version.VersionID, Generation: gen, Tables: written, Runs: len(sink.runs)}
-	return written, p.commit(ctx, src.Experiment, c, src.Current)
+	if err := p.commit(ctx, src.Experiment, c, src.Current); err != nil {
+		return written, err
+	}
+	p.indexRuns(src.Experiment, c)
+	return written, nil
+}
+
+// experimentRunsMsg says why an input of n runs is refused where the
+// experiment's other inputs hold others.
+func experimentRunsMsg(exp string, n, others int) string {
+	return fmt.Sprintf("its %d runs would bring experiment %s to %d runs (its other inputs hold %d): loadverdict analyses at most %d runs of one experiment; split them into several experiments", n, exp, n+others, others, maxRuns)
 }
 
 // putTables writes a parsed source's tables as generation gen.
@@ -260,6 +280,7 @@ func (p *Pipeline) putTables(ctx context.Context, exp, name, gen string, sink *t
 		if err := p.Store.Put(ctx, key, &buf); err != nil {
 			return err
 		}
+		p.indexed(exp, store.SourceID(name), []string{key}, nil)
 		written = append(written, key)
 		return nil
 	}
@@ -286,6 +307,7 @@ func (p *Pipeline) putTables(ctx context.Context, exp, name, gen string, sink *t
 	if err := p.Store.Put(ctx, key, f); err != nil {
 		return written, err
 	}
+	p.indexed(exp, store.SourceID(name), []string{key}, nil)
 	return append(written, key), nil
 }
 
@@ -312,6 +334,7 @@ func (p *Pipeline) reject(ctx context.Context, src Source, cause error) error {
 	if err := p.commit(ctx, src.Experiment, c, src.Current); err != nil {
 		return err
 	}
+	p.indexRuns(src.Experiment, c)
 	return &RejectedError{Source: src.Name, Err: cause}
 }
 
@@ -362,12 +385,14 @@ func (p *Pipeline) Prune(ctx context.Context, exp string, keep []string) ([]stri
 			return removed, err
 		}
 		for _, o := range objs {
-			if id, _ := store.SourceIDOfKey(o.Key); ids[id] {
+			id, _ := store.SourceIDOfKey(o.Key)
+			if ids[id] {
 				continue
 			}
 			if err := p.Store.Delete(ctx, o.Key); err != nil {
 				return removed, err
 			}
+			p.indexed(exp, id, nil, []string{o.Key})
 			removed = append(removed, o.Key)
 		}
 	}

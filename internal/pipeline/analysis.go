@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -95,9 +96,23 @@ type NameError struct {
 func (e *NameError) Error() string {
 	known := "none"
 	if len(e.Known) > 0 {
-		known = strings.Join(e.Known, ", ")
+		names := make([]string, len(e.Known))
+		for i, k := range e.Known {
+			names[i] = shownName(k)
+		}
+		known = strings.Join(names, ", ")
 	}
 	return e.Msg + "; the systems are: " + known
+}
+
+// shownName is a name as a message shows it: as it is, or quoted with Go's
+// escapes when it is not printable (CheckName) or holds ", " (the
+// separator of a list of names).
+func shownName(name string) string {
+	if CheckName(name) != nil || strings.Contains(name, ", ") || strings.HasPrefix(name, `"`) {
+		return strconv.Quote(name)
+	}
+	return name
 }
 
 // ErrNoRuns is returned (wrapped) by Report for an experiment without
@@ -544,7 +559,7 @@ func (n *namer) systemOf(source, exp string, used map[[3]int]bool) (string, erro
 			}
 			used[[3]int{lvl, ri, entry}] = true
 			if name != "" && name != r.Name {
-				return "", &NameError{Msg: fmt.Sprintf("source %s is matched by two systems, %q and %q", source, name, r.Name)}
+				return "", &NameError{Msg: fmt.Sprintf("source %s is matched by two systems, %q and %q", shownName(source), name, r.Name)}
 			}
 			name = r.Name
 		}
@@ -611,9 +626,50 @@ func (n *namer) name(runs []results.Run, rejs []Rejection) error {
 				if how == "" {
 					how = "the manifest's systems." + r.Name
 				}
-				return &NameError{Msg: fmt.Sprintf("system %q: %s matched no input (%s)", r.Name, what, how), Known: n.known}
+				return &NameError{Msg: fmt.Sprintf("system %q: %s matched no input (%s)", r.Name, shownName(what), how), Known: n.known}
 			}
 		}
+	}
+	return n.checkOrder(runs, rejs)
+}
+
+// checkOrder checks that every entry of the manifest's order: names an
+// input (a run's source or a rejected input's key), as a system's
+// pattern must.
+func (n *namer) checkOrder(runs []results.Run, rejs []Rejection) error {
+	m := n.req.Manifest
+	if m == nil || len(m.Order) == 0 {
+		return nil
+	}
+	var inputs []string
+	seen := map[string]bool{}
+	for _, r := range runs {
+		if !seen[r.Source] {
+			seen[r.Source] = true
+			inputs = append(inputs, r.Source)
+		}
+	}
+	for _, rej := range rejs {
+		if !seen[rej.Key] {
+			seen[rej.Key] = true
+			inputs = append(inputs, rej.Key)
+		}
+	}
+	for _, o := range m.Order {
+		if slices.ContainsFunc(inputs, func(src string) bool { return o == src || o != "" && o == n.rel(src) }) {
+			continue
+		}
+		shown := make([]string, 0, 10)
+		for _, src := range inputs[:min(len(inputs), 10)] {
+			if rel := n.rel(src); rel != "" {
+				src = rel
+			}
+			shown = append(shown, shownName(src))
+		}
+		if len(inputs) > 10 {
+			shown = append(shown, fmt.Sprintf("and %d more", len(inputs)-10))
+		}
+		return &NameError{Msg: fmt.Sprintf("the manifest's order: %s matched no input (the inputs are: %s)", shownName(o), strings.Join(shown, ", ")), Known: n.known}
 	}
 	return nil
 }
@@ -686,8 +742,12 @@ func (p *Pipeline) analyzeOnce(ctx context.Context, exp string, in map[string]st
 	var mobj store.Object
 	var mfault error // why the manifest cannot be used
 	if _, ok := in[mkey]; ok {
-		b, obj, err := store.ReadAll(ctx, p.Store, mkey)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
+		b, obj, err := ReadManifest(ctx, p.Store, mkey)
+		var me *ManifestError
+		switch {
+		case errors.As(err, &me):
+			mfault = err
+		case err != nil && !errors.Is(err, store.ErrNotFound):
 			return "", err
 		}
 		mobj = obj

@@ -393,7 +393,7 @@ func (p *Pipeline) verdict(ctx context.Context, req Request, in map[string]strin
 			meta.Inputs = append(meta.Inputs, set.Runs[i].Source)
 		}
 	}
-	merged, err := p.mergeParts(ctx, &set, n, inp.samples)
+	merged, err := p.mergeParts(ctx, &set, n, inp.samples, rejs)
 	if err != nil {
 		var ne *NameError
 		if errors.As(err, &ne) {
@@ -471,10 +471,13 @@ type namer struct {
 	labels  []map[string]string
 	known   []string // the systems, sorted, once named
 	ranks   map[string]int
+	// named are the runs (by run_id) whose system a rule or a label
+	// mapping named (the others keep the label of the tables).
+	named map[string]bool
 }
 
 func newNamer(req Request) *namer {
-	n := &namer{req: req, expRank: map[string]int{}, ranks: map[string]int{}}
+	n := &namer{req: req, expRank: map[string]int{}, ranks: map[string]int{}, named: map[string]bool{}}
 	for i, e := range req.From {
 		n.expRank[e] = i
 	}
@@ -597,6 +600,7 @@ func (n *namer) name(runs []results.Run, rejs []Rejection) error {
 		}
 		if sys != "" {
 			r.Label = sys
+			n.named[r.RunID] = true
 		}
 		known[r.Label] = true
 	}

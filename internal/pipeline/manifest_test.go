@@ -87,6 +87,22 @@ func TestReadManifestBounded(t *testing.T) {
 	if !errors.As(err, &me) || !IsInputFault(err) {
 		t.Fatalf("a manifest of 512 KiB: %v, want a *ManifestError", err)
 	}
+	// In a bucket it is the manifest's rejection record, and the
+	// experiment is analysed without it.
+	p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}
+	upload(t, s, "raw/big/w5.txt", "../../ingest/testdata/wrk/wrk_05.txt")
+	if _, err := p.Ingest(ctx, "raw/big/w5.txt"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Analyze(ctx, "big"); err != nil {
+		t.Fatal(err)
+	}
+	if rec, _, err := store.ReadAll(ctx, s, store.RejectedKey("big", key)); err != nil || !strings.Contains(string(rec), "larger than 256 KiB") {
+		t.Errorf("the manifest's rejection record: %s %v", rec, err)
+	}
+	if _, err := s.Head(ctx, "reports/big/summary.json"); err != nil {
+		t.Errorf("no report without the manifest: %v", err)
+	}
 	if err := s.Put(ctx, key, strings.NewReader("baseline: a\n")); err != nil {
 		t.Fatal(err)
 	}

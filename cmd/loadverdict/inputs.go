@@ -35,6 +35,9 @@ func (l labelFlag) Set(s string) error {
 	if !ok || k == "" || v == "" {
 		return fmt.Errorf("want host:port=name, got %q", s)
 	}
+	if err := pipeline.CheckName(v); err != nil {
+		return err
+	}
 	l[k] = v
 	return nil
 }
@@ -58,6 +61,9 @@ func (s *systemFlag) Set(v string) error {
 	name = strings.TrimSpace(name)
 	if !ok || name == "" || p == "" {
 		return fmt.Errorf("want NAME=PATH (a file or a folder), got %q", v)
+	}
+	if err := pipeline.CheckName(name); err != nil {
+		return err
 	}
 	*s = append(*s, systemSpec{name, p})
 	return nil
@@ -347,7 +353,16 @@ func loadManifest(flagPath string, found []string) (*pipeline.Manifest, error) {
 			return nil, usagef("several manifests (%s): give one with --manifest FILE", strings.Join(found, ", "))
 		}
 	}
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usagef("--manifest: %v", err)
+	}
+	defer f.Close()
+	b, err := pipeline.ReadManifestFrom(path, f)
+	var me *pipeline.ManifestError
+	if errors.As(err, &me) {
+		return nil, usagef("%v", err)
+	}
 	if err != nil {
 		return nil, usagef("--manifest: %v", err)
 	}

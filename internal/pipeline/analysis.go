@@ -10,6 +10,7 @@ import (
 	"maps"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -97,9 +98,23 @@ type NameError struct {
 func (e *NameError) Error() string {
 	known := "none"
 	if len(e.Known) > 0 {
-		known = strings.Join(e.Known, ", ")
+		names := make([]string, len(e.Known))
+		for i, k := range e.Known {
+			names[i] = shownName(k)
+		}
+		known = strings.Join(names, ", ")
 	}
 	return e.Msg + "; the systems are: " + known
+}
+
+// shownName is a name as a message shows it: as it is, or quoted with Go's
+// escapes when it is not printable (CheckName) or holds ", " (the
+// separator of a list of names).
+func shownName(name string) string {
+	if CheckName(name) != nil || strings.Contains(name, ", ") || strings.HasPrefix(name, `"`) {
+		return strconv.Quote(name)
+	}
+	return name
 }
 
 // ErrNoRuns is returned (wrapped) by Report for an experiment without
@@ -414,7 +429,7 @@ func (p *Pipeline) verdict(ctx context.Context, req Request, in map[string]strin
 			meta.Inputs = append(meta.Inputs, set.Runs[i].Source)
 		}
 	}
-	merged, err := p.mergeParts(ctx, &set, n, inp.samples)
+	merged, err := p.mergeParts(ctx, &set, n, inp.samples, rejs)
 	if err != nil {
 		var ne *NameError
 		if errors.As(err, &ne) {
@@ -492,10 +507,13 @@ type namer struct {
 	labels  []map[string]string
 	known   []string // the systems, sorted, once named
 	ranks   map[string]int
+	// named are the runs (by run_id) whose system a rule or a label
+	// mapping named (the others keep the label of the tables).
+	named map[string]bool
 }
 
 func newNamer(req Request) *namer {
-	n := &namer{req: req, expRank: map[string]int{}, ranks: map[string]int{}}
+	n := &namer{req: req, expRank: map[string]int{}, ranks: map[string]int{}, named: map[string]bool{}}
 	for i, e := range req.From {
 		n.expRank[e] = i
 	}
@@ -580,7 +598,7 @@ func (n *namer) systemOf(source, exp string, used map[[3]int]bool) (string, erro
 			}
 			used[[3]int{lvl, ri, entry}] = true
 			if name != "" && name != r.Name {
-				return "", &NameError{Msg: fmt.Sprintf("source %s is matched by two systems, %q and %q", source, name, r.Name)}
+				return "", &NameError{Msg: fmt.Sprintf("source %s is matched by two systems, %q and %q", shownName(source), name, r.Name)}
 			}
 			name = r.Name
 		}
@@ -618,6 +636,7 @@ func (n *namer) name(runs []results.Run, rejs []Rejection) error {
 		}
 		if sys != "" {
 			r.Label = sys
+			n.named[r.RunID] = true
 		}
 		known[r.Label] = true
 	}
@@ -647,9 +666,50 @@ func (n *namer) name(runs []results.Run, rejs []Rejection) error {
 				if how == "" {
 					how = "the manifest's systems." + r.Name
 				}
-				return &NameError{Msg: fmt.Sprintf("system %q: %s matched no input (%s)", r.Name, what, how), Known: n.known}
+				return &NameError{Msg: fmt.Sprintf("system %q: %s matched no input (%s)", r.Name, shownName(what), how), Known: n.known}
 			}
 		}
+	}
+	return n.checkOrder(runs, rejs)
+}
+
+// checkOrder checks that every entry of the manifest's order: names an
+// input (a run's source or a rejected input's key), as a system's
+// pattern must.
+func (n *namer) checkOrder(runs []results.Run, rejs []Rejection) error {
+	m := n.req.Manifest
+	if m == nil || len(m.Order) == 0 {
+		return nil
+	}
+	var inputs []string
+	seen := map[string]bool{}
+	for _, r := range runs {
+		if !seen[r.Source] {
+			seen[r.Source] = true
+			inputs = append(inputs, r.Source)
+		}
+	}
+	for _, rej := range rejs {
+		if !seen[rej.Key] {
+			seen[rej.Key] = true
+			inputs = append(inputs, rej.Key)
+		}
+	}
+	for _, o := range m.Order {
+		if slices.ContainsFunc(inputs, func(src string) bool { return o == src || o != "" && o == n.rel(src) }) {
+			continue
+		}
+		shown := make([]string, 0, 10)
+		for _, src := range inputs[:min(len(inputs), 10)] {
+			if rel := n.rel(src); rel != "" {
+				src = rel
+			}
+			shown = append(shown, shownName(src))
+		}
+		if len(inputs) > 10 {
+			shown = append(shown, fmt.Sprintf("and %d more", len(inputs)-10))
+		}
+		return &NameError{Msg: fmt.Sprintf("the manifest's order: %s matched no input (the inputs are: %s)", shownName(o), strings.Join(shown, ", ")), Known: n.known}
 	}
 	return nil
 }
@@ -680,8 +740,12 @@ func (p *Pipeline) analyzeOnce(ctx context.Context, exp string, in map[string]st
 	var mobj store.Object
 	var mfault error // why the manifest cannot be used
 	if _, ok := in[mkey]; ok {
-		b, obj, err := store.ReadAll(ctx, p.Store, mkey)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
+		b, obj, err := ReadManifest(ctx, p.Store, mkey)
+		var me *ManifestError
+		switch {
+		case errors.As(err, &me):
+			mfault = err
+		case err != nil && !errors.Is(err, store.ErrNotFound):
 			return "", err
 		}
 		mobj = obj

@@ -312,7 +312,9 @@ baseline: before
 func FuzzParseManifest(f *testing.F) {
 	for _, s := range []string{"", "labels: {a: b}\n", "systems: {x: [old/*]}\nbaseline: x\n", "systems:\n  x: y\n",
 		"systems: {x: []}\n", "thresholds: {alpha: 0.01}\n", "order: [a, b]\n", "systems: {x: ['[']}\n",
-		"slo: [rps>=1, 'error_rate{system=x}<0.01']\ngate: {fail_on: [threshold], max_regression: 5%}\n", "slo: x\n"} {
+		"slo: [rps>=1, 'error_rate{system=x}<0.01']\ngate: {fail_on: [threshold], max_regression: 5%}\n", "slo: x\n",
+		"order: &a [x, *a]\n", "merge: [&g [a, b], *g]\nsystems: {x: *g}\n", "labels: {<<: {a: b}}\n", "baseline: a\n---\nb: 1\n",
+		"thresholds: {min_runs: 2.5}\n", "labels: {a: b, a: c}\n", "systems: {\"a\\tb\": [x]}\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -165,17 +165,19 @@ func (p *Pipeline) WriteHistory(ctx context.Context, prefix string, r *HistoryRe
 
 // manifest reads an experiment's manifest from the store (nil when it
 // has none, or one that cannot be parsed) and records its ETag in in.
-func (p *Pipeline) manifest(ctx context.Context, exp string, in map[string]string) (*Manifest, error) {
+func (p *Pipeline) manifest(ctx context.Context, exp string, in map[string]string) (m *Manifest, err error) {
 	key := store.ManifestKey(exp)
-	b, obj, err := store.ReadAll(ctx, p.Store, key)
+	b, obj, err := ReadManifest(ctx, p.Store, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
-	if err != nil {
+	var me *ManifestError
+	if err != nil && !errors.As(err, &me) {
 		return nil, err
 	}
-	m, err := ParseManifest(key, b)
-	var me *ManifestError
+	if err == nil {
+		m, err = ParseManifest(key, b)
+	}
 	if errors.As(err, &me) {
 		// An input fault of the experiment, which its own analysis
 		// records: for its series, it has no manifest.

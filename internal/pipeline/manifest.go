@@ -2,17 +2,24 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"path"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/internal/store"
 )
 
 // Manifest is an experiment's optional raw/<experiment>/loadverdict.yaml,
@@ -21,11 +28,11 @@ import (
 type Manifest struct {
 	// Labels map a run's target (host:port, or a file name for logs
 	// without one) to a system's name.
-	Labels map[string]string `yaml:"labels"`
+	Labels Labels `yaml:"labels"`
 	// Systems name systems by where their runs come from: every run of a
 	// source that one of a system's patterns matches belongs to it. They
 	// take precedence over Labels.
-	Systems map[string]Patterns `yaml:"systems"`
+	Systems Systems `yaml:"systems"`
 	// Baseline is the system every other system is compared against.
 	Baseline string `yaml:"baseline"`
 	// Order lists sources in execution order; sources not listed follow
@@ -60,7 +67,7 @@ type Manifest struct {
 		NoiseBand     *float64 `yaml:"noise_band"`
 		PracticalBand *float64 `yaml:"practical_band"`
 		Alpha         *float64 `yaml:"alpha"`
-		MinRuns       *int     `yaml:"min_runs"`
+		MinRuns       *Count   `yaml:"min_runs"`
 		ShortRunS     *float64 `yaml:"short_run_s"`
 	} `yaml:"thresholds"`
 
@@ -80,6 +87,235 @@ func stringList(n *yaml.Node) ([]string, error) {
 	var list []string
 	err := n.Decode(&list)
 	return list, err
+}
+
+// checkNodes checks a manifest's node tree in one walk, in time linear
+// in its nodes: at most MaxManifestNodes nodes, an alias counted as the
+// nodes of what it stands for (so aliases of aliases count as they
+// expand); no alias of a node that contains it; no duplicate key in a
+// mapping; no merge key (<<).
+func checkNodes(doc *yaml.Node) error {
+	sizes := map[*yaml.Node]int{} // anchored nodes, by expanded size
+	total := 0
+	var walk func(n *yaml.Node) (int, error)
+	walk = func(n *yaml.Node) (int, error) {
+		if n.Kind == yaml.AliasNode {
+			size, ok := sizes[n.Alias]
+			if !ok || size < 0 {
+				return 0, fmt.Errorf("line %d:%d: alias *%s stands for a node that contains it", n.Line, n.Column, n.Value)
+			}
+			total = min(total+size, MaxManifestNodes+1)
+			if total > MaxManifestNodes {
+				return 0, errTooManyNodes(n)
+			}
+			return size, nil
+		}
+		if n.Anchor != "" {
+			sizes[n] = -1 // being walked
+		}
+		total++
+		if total > MaxManifestNodes {
+			return 0, errTooManyNodes(n)
+		}
+		size := 1
+		var keys map[string]*yaml.Node
+		if n.Kind == yaml.MappingNode {
+			keys = make(map[string]*yaml.Node, len(n.Content)/2)
+		}
+		for i, c := range n.Content {
+			if keys != nil && i%2 == 0 {
+				if c.Kind == yaml.ScalarNode && c.ShortTag() == "!!merge" {
+					return 0, fmt.Errorf("line %d:%d: merge keys (<<) are not supported in a manifest", c.Line, c.Column)
+				}
+				k := strconv.Itoa(int(c.Kind)) + ":" + c.Value
+				if prev, dup := keys[k]; dup {
+					return 0, fmt.Errorf("line %d:%d: key %q already defined at line %d", c.Line, c.Column, c.Value, prev.Line)
+				}
+				keys[k] = c
+			}
+			cs, err := walk(c)
+			if err != nil {
+				return 0, err
+			}
+			size = min(size+cs, MaxManifestNodes+1)
+		}
+		if n.Anchor != "" {
+			sizes[n] = size
+		}
+		return size, nil
+	}
+	_, err := walk(doc)
+	return err
+}
+
+func errTooManyNodes(n *yaml.Node) error {
+	return fmt.Errorf("line %d:%d: more than %d YAML nodes (aliases counted as the nodes they stand for): a manifest holds at most %d",
+		n.Line, n.Column, MaxManifestNodes, MaxManifestNodes)
+}
+
+// checkKeys refuses, in time linear in its keys, a key of mapping n that
+// names no field of struct type t (yaml.v3's names: the field's yaml
+// tag, else its name in lower case), and checks the mappings of t's
+// struct fields in turn; where is the path of n ("" for the top). A
+// type that decodes itself (yaml.Unmarshaler) checks its own keys. So
+// the mappings yaml.v3 decodes into structs hold at most as many keys
+// as their struct has fields, and its quadratic check of duplicate keys
+// stays small.
+func checkKeys(n *yaml.Node, t reflect.Type, where string) error {
+	if n.Kind == yaml.DocumentNode {
+		if len(n.Content) == 0 {
+			return nil
+		}
+		n = n.Content[0]
+	}
+	for n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil // yaml.v3 says what is wrong with it
+	}
+	fields := map[string]reflect.Type{}
+	var names []string
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = strings.ToLower(f.Name)
+		}
+		fields[name] = f.Type
+		names = append(names, name)
+	}
+	unmarshaler := reflect.TypeFor[yaml.Unmarshaler]()
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		ft, ok := fields[k.Value]
+		if !ok || k.Kind != yaml.ScalarNode {
+			in := ""
+			if where != "" {
+				in = " in " + where
+			}
+			return fmt.Errorf("line %d:%d: unknown key %q%s (known: %s)", k.Line, k.Column, k.Value, in, strings.Join(names, ", "))
+		}
+		for ft.Kind() == reflect.Pointer {
+			ft = ft.Elem()
+		}
+		if ft.Kind() == reflect.Struct && !reflect.PointerTo(ft).Implements(unmarshaler) {
+			if err := checkKeys(v, ft, strings.TrimPrefix(where+"."+k.Value, ".")); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// resolve follows aliases to the node they stand for.
+func resolve(n *yaml.Node) *yaml.Node {
+	for n.Kind == yaml.AliasNode && n.Alias != nil {
+		n = n.Alias
+	}
+	return n
+}
+
+// decodeMap decodes a mapping of names to values in one pass, checking
+// its keys once (yaml.v3's decoding of a map checks them in quadratic
+// time); what names the section in messages. Every name must be
+// printable and not blank.
+func decodeMap[V any](n *yaml.Node, what string, val func(k, v *yaml.Node) (V, error)) (map[string]V, error) {
+	n = resolve(n)
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		return nil, nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("line %d:%d: %s: want a mapping of names", n.Line, n.Column, what)
+	}
+	out := make(map[string]V, len(n.Content)/2)
+	lines := make(map[string]int, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := resolve(n.Content[i])
+		var name string
+		if k.Kind != yaml.ScalarNode || k.Decode(&name) != nil {
+			return nil, fmt.Errorf("line %d:%d: %s: a key must be a name", k.Line, k.Column, what)
+		}
+		if err := CheckName(name); err != nil {
+			return nil, fmt.Errorf("line %d:%d: %s: %w", k.Line, k.Column, what, err)
+		}
+		if l, dup := lines[name]; dup {
+			return nil, fmt.Errorf("line %d:%d: %s: %q already defined at line %d", k.Line, k.Column, what, name, l)
+		}
+		lines[name] = k.Line
+		v, err := val(k, resolve(n.Content[i+1]))
+		if err != nil {
+			return nil, err
+		}
+		out[name] = v
+	}
+	return out, nil
+}
+
+// CheckName checks a system's name (or a label): not blank, and printable
+// (no tab, NUL or other control character, which messages would print
+// raw).
+func CheckName(name string) error {
+	if strings.TrimSpace(name) == "" {
+		return errors.New("empty name")
+	}
+	if i := strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }); i >= 0 {
+		return fmt.Errorf("name %q: not printable (a tab, NUL or other control character at byte %d)", name, i)
+	}
+	if !utf8.ValidString(name) {
+		return fmt.Errorf("name %q: not valid UTF-8", name)
+	}
+	return nil
+}
+
+// Labels are a manifest's labels: target -> system name.
+type Labels map[string]string
+
+// UnmarshalYAML reads the mapping of targets to names in linear time.
+func (l *Labels) UnmarshalYAML(n *yaml.Node) error {
+	m, err := decodeMap(n, "labels", func(k, v *yaml.Node) (string, error) {
+		var s string
+		if v.Kind != yaml.ScalarNode || v.Decode(&s) != nil {
+			return "", fmt.Errorf("line %d:%d: labels.%s: want a system's name", v.Line, v.Column, k.Value)
+		}
+		if err := CheckName(s); err != nil {
+			return "", fmt.Errorf("line %d:%d: labels.%s: %w", v.Line, v.Column, k.Value, err)
+		}
+		return s, nil
+	})
+	*l = m
+	return err
+}
+
+// Systems are a manifest's systems: name -> patterns.
+type Systems map[string]Patterns
+
+// UnmarshalYAML reads the mapping of names to patterns in linear time.
+func (s *Systems) UnmarshalYAML(n *yaml.Node) error {
+	m, err := decodeMap(n, "systems", func(k, v *yaml.Node) (Patterns, error) {
+		var ps Patterns
+		err := ps.UnmarshalYAML(v)
+		return ps, err
+	})
+	*s = m
+	return err
+}
+
+// Count is a manifest's thresholds.min_runs: a whole number (2.5 or "2"
+// is an error, not 2).
+type Count int
+
+// UnmarshalYAML reads a YAML integer.
+func (c *Count) UnmarshalYAML(n *yaml.Node) error {
+	var x int
+	if n.ShortTag() != "!!int" || n.Decode(&x) != nil {
+		return fmt.Errorf("line %d:%d: thresholds.min_runs: want a whole number, got %q", n.Line, n.Column, n.Value)
+	}
+	*c = Count(x)
+	return nil
 }
 
 // Patterns are the path patterns of one manifest system. Each is a
@@ -195,8 +431,23 @@ func (m *Manifest) systemRules() []SystemRule {
 	return out
 }
 
+// The bounds of a manifest: it is a small file a person writes, and it
+// is read whole in the function that analyses its experiment.
+const (
+	// MaxManifestBytes is the largest manifest read (256 KiB, thousands
+	// of labels); a larger one is refused before it is parsed.
+	MaxManifestBytes = 256 << 10
+	// MaxManifestNodes is the most YAML nodes (scalars, lists, mappings)
+	// a manifest may hold, every alias counted as the nodes it stands
+	// for: a few kilobytes of nested aliases would otherwise stand for
+	// millions of patterns.
+	MaxManifestNodes = 100_000
+)
+
 // ParseManifest reads a manifest strictly: unknown keys and bad values are
-// errors that name the key and the line.
+// errors that name the key and the line. It reads one YAML document of
+// at most MaxManifestBytes and MaxManifestNodes (aliases expanded), in
+// time linear in its size.
 func ParseManifest(key string, data []byte) (*Manifest, error) {
 	m, err := parseManifest(data)
 	if err != nil {
@@ -205,24 +456,69 @@ func ParseManifest(key string, data []byte) (*Manifest, error) {
 	return m, nil
 }
 
-func parseManifest(data []byte) (*Manifest, error) {
-	var m Manifest
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&m); err != nil && err.Error() != "EOF" {
+// ReadManifest reads the manifest at key in a store, at most
+// MaxManifestBytes of it: a larger one is a *ManifestError (an input
+// fault of its experiment), found without reading it whole.
+func ReadManifest(ctx context.Context, s store.Store, key string) ([]byte, store.Object, error) {
+	rc, obj, err := s.Get(ctx, key)
+	if err != nil {
+		return nil, obj, err
+	}
+	defer rc.Close()
+	b, err := ReadManifestFrom(key, rc)
+	return b, obj, err
+}
+
+// ReadManifestFrom reads a manifest (named key) from r, at most
+// MaxManifestBytes of it: a larger one is a *ManifestError.
+func ReadManifestFrom(key string, r io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxManifestBytes+1))
+	if err != nil {
 		return nil, err
 	}
-	for k, v := range m.Labels {
-		if k == "" || v == "" {
-			return nil, fmt.Errorf("labels: empty label in %q: %q", k, v)
-		}
+	if len(b) > MaxManifestBytes {
+		return nil, &ManifestError{Key: key, Err: errTooLarge}
 	}
-	for _, name := range slices.Sorted(maps.Keys(m.Systems)) {
-		if strings.TrimSpace(name) == "" {
-			return nil, errors.New("systems: empty system name")
+	return b, nil
+}
+
+var errTooLarge = fmt.Errorf("larger than %d KiB: a manifest is at most %d bytes", MaxManifestBytes>>10, MaxManifestBytes)
+
+func parseManifest(data []byte) (*Manifest, error) {
+	var m Manifest
+	if len(data) > MaxManifestBytes {
+		return nil, errTooLarge
+	}
+	// The document is read into nodes once, checked (its size with
+	// aliases expanded, duplicate and unknown keys, in linear time: yaml.v3
+	// checks a mapping's keys in time quadratic in their number), and
+	// only then decoded, from those nodes.
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return &m, nil
 		}
-		if len(m.Systems[name]) == 0 {
-			return nil, fmt.Errorf("systems.%s: a system needs at least one pattern", name)
+		return nil, err
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, fmt.Errorf("line %d: a second YAML document (---): a manifest is one document", extra.Line)
+	} else if !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if err := checkNodes(&doc); err != nil {
+		return nil, err
+	}
+	if err := checkKeys(&doc, reflect.TypeFor[Manifest](), ""); err != nil {
+		return nil, err
+	}
+	if err := doc.Decode(&m); err != nil {
+		return nil, err
+	}
+	if m.Baseline != "" {
+		if err := CheckName(m.Baseline); err != nil {
+			return nil, fmt.Errorf("baseline: %w", err)
 		}
 	}
 	if m.Series != "" {
@@ -280,7 +576,7 @@ func (m *Manifest) apply(opts *analyze.Options) {
 		opts.Alpha = *t.Alpha
 	}
 	if t.MinRuns != nil {
-		opts.MinRuns = *t.MinRuns
+		opts.MinRuns = int(*t.MinRuns)
 	}
 	if t.ShortRunS != nil {
 		opts.ShortRunS = *t.ShortRunS

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,44 +70,58 @@ func (n *namer) mergeRules() []MergeRule {
 // The samples are read from the files of the generations whose runs were
 // read (samples, by run_id: see readInputs), never from a table path of
 // their own making.
-func (p *Pipeline) mergeParts(ctx context.Context, set *analyze.Set, n *namer, samples map[string]string) ([]mergedRun, error) {
+func (p *Pipeline) mergeParts(ctx context.Context, set *analyze.Set, n *namer, samples map[string]string, rejs []Rejection) ([]mergedRun, error) {
 	rules := n.mergeRules()
 	if len(rules) == 0 {
 		return nil, nil
 	}
 	claimed := map[string]int{} // source -> rule
 	var sources [][]string
+	rejected := make([][]Rejection, len(rules)) // the rejected parts of each rule
 	for ri, r := range rules {
-		used := make([]bool, len(r.Sources)+len(r.Patterns))
+		rule := SystemRule{Sources: r.Sources, Patterns: r.Patterns}
+		entries := slices.Concat(r.Sources, r.Patterns)
+		for e, what := range entries {
+			if slices.Index(entries, what) < e {
+				return nil, &NameError{Msg: fmt.Sprintf("merge group %s: %s is named twice (a merge is of different inputs)", ruleName(r), shownName(what))}
+			}
+		}
+		used := make([]bool, len(entries))
 		var srcs []string
 		for _, run := range set.Runs {
-			if slices.Contains(srcs, run.Source) {
+			if slices.Contains(srcs, run.Source) || !n.matchesAny(rule, run.Source, run.Experiment, used) {
 				continue
 			}
-			ok, entry := n.matches(SystemRule{Sources: r.Sources, Patterns: r.Patterns}, run.Source, run.Experiment)
-			if !ok {
-				continue
-			}
-			used[entry] = true
 			if prev, dup := claimed[run.Source]; dup && prev != ri {
-				return nil, &NameError{Msg: fmt.Sprintf("source %s is in two merge groups (%s and %s)", run.Source, ruleName(rules[prev]), ruleName(r))}
+				return nil, &NameError{Msg: fmt.Sprintf("source %s is in two merge groups (%s and %s)", shownName(run.Source), ruleName(rules[prev]), ruleName(r))}
 			}
 			claimed[run.Source] = ri
 			srcs = append(srcs, run.Source)
 		}
-		for e, u := range used {
-			if !u {
-				what := slices.Concat(r.Sources, r.Patterns)[e]
-				return nil, &NameError{Msg: fmt.Sprintf("merge group %s: %s matched no input", ruleName(r), what)}
+		// A rejected part matched too: it is rejected (its record says
+		// why, and the report lists it), the group is merged from the
+		// parts read; the manifest stays.
+		for _, rej := range rejs {
+			if n.matchesAny(rule, rej.Key, rej.Experiment, used) {
+				rejected[ri] = append(rejected[ri], rej)
 			}
+		}
+		for e, u := range used {
+			if u {
+				continue
+			}
+			return nil, &NameError{Msg: fmt.Sprintf("merge group %s: %s matched no input", ruleName(r), shownName(entries[e]))}
 		}
 		sources = append(sources, srcs)
 	}
 	var merged []mergedRun
-	for _, srcs := range sources {
+	for ri, srcs := range sources {
 		units := mergeUnits(set.Runs, srcs)
 		for _, parts := range units {
-			m, err := p.mergeRun(ctx, set, parts, samples)
+			if err := n.checkParts(rules[ri], parts); err != nil {
+				return nil, err
+			}
+			m, err := p.mergeRun(ctx, set, parts, samples, rejected[ri])
 			if err != nil {
 				return nil, err
 			}
@@ -118,6 +133,122 @@ func (p *Pipeline) mergeParts(ctx context.Context, set *analyze.Set, n *namer, s
 	}
 	replace(set, merged)
 	return merged, nil
+}
+
+// matchesAny tells whether rule r claims a source of experiment exp,
+// marking in used every entry of r that does (an entry that matches
+// only what an earlier entry matched is still used).
+func (n *namer) matchesAny(r SystemRule, source, exp string, used []bool) bool {
+	rel := n.rel(source)
+	ok := false
+	for i, s := range r.Sources {
+		if s == source {
+			used[i], ok = true, true
+		}
+	}
+	for i, pat := range r.Patterns {
+		if matchPattern(pat, source) || rel != "" && matchPattern(pat, rel) {
+			used[len(r.Sources)+i], ok = true, true
+		}
+	}
+	return ok
+}
+
+// MergeSlackS is the slack, in seconds, of the check that the parts of a
+// merged run ran at once, for the resolution of the tools' start times
+// (wrk's and ab's are not given; others' to the second or better).
+const MergeSlackS = 1
+
+// checkParts refuses (a *NameError: exit 2 on the command line, the
+// manifest's rejection record in a bucket) parts that cannot be one test,
+// rather than add them up:
+//
+//   - parts of different systems (named by --system, --label or the
+//     manifest, or the host:port of their targets);
+//   - parts against different targets (host:port; the paths may differ:
+//     several generators may drive several requests of one system);
+//   - parts that did not run at once: the time they share (from the
+//     latest start to the earliest end) is less than half the shortest
+//     part's duration, less MergeSlackS. Parts whose start is not known
+//     are not checked (their merged run's notes say so).
+func (n *namer) checkParts(r MergeRule, parts []results.Run) error {
+	refuse := func(why string) error {
+		return &NameError{Msg: fmt.Sprintf("merge group %s: %s; the parts of a merged run are the outputs of load generators run at once against one system, "+
+			"and adding up others would make a run that never happened", ruleName(r), why)}
+	}
+	part := func(x results.Run) string { return shownName(x.Source) + "#" + strconv.Itoa(int(x.Index)) }
+	first := parts[0]
+	for _, x := range parts[1:] {
+		if a, b := targetHost(first.Target), targetHost(x.Target); a != "" && b != "" && a != b {
+			return refuse(fmt.Sprintf("%s hit %s and %s hit %s", part(first), shownName(first.Target), part(x), shownName(x.Target)))
+		}
+		sysA, sysB := n.systemIdentity(first), n.systemIdentity(x)
+		if sysA != "" && sysB != "" && sysA != sysB {
+			return refuse(fmt.Sprintf("%s is of system %s and %s of system %s", part(first), shownName(sysA), part(x), shownName(sysB)))
+		}
+	}
+	var latest, earliest *results.Run
+	shortest := math.Inf(1)
+	for i := range parts {
+		x := &parts[i]
+		if x.StartedAt == nil {
+			return nil
+		}
+		if latest == nil || x.StartedAt.After(*latest.StartedAt) {
+			latest = x
+		}
+		if earliest == nil || end(*x).Before(end(*earliest)) {
+			earliest = x
+		}
+		shortest = min(shortest, x.DurationS)
+	}
+	shared := end(*earliest).Sub(*latest.StartedAt).Seconds()
+	if shared < shortest/2-MergeSlackS {
+		span := func(x results.Run) string {
+			return x.StartedAt.UTC().Format(time.RFC3339) + " to " + end(x).UTC().Format(time.RFC3339)
+		}
+		return refuse(fmt.Sprintf("the parts did not run at once: %s ran %s, %s ran %s (%s in common; parts of one test share at least half the shortest part's %s, less %d s)",
+			part(*earliest), span(*earliest), part(*latest), span(*latest), secs(max(shared, 0)), secs(shortest), MergeSlackS))
+	}
+	return nil
+}
+
+// end is when a run ended (its start must be known).
+func end(r results.Run) time.Time {
+	return r.StartedAt.Add(time.Duration(r.DurationS * 1e9))
+}
+
+// secs words a duration in seconds, to a tenth.
+func secs(s float64) string {
+	return strconv.FormatFloat(s, 'f', 1, 64) + " s"
+}
+
+// systemIdentity is the system of a part for the merge's checks: its name
+// when a rule or a label mapping named it, or the host:port of the tables'
+// label when the run has a target; "" when it has neither (the label is a
+// file name, which says nothing of the system).
+func (n *namer) systemIdentity(r results.Run) string {
+	if n.named[r.RunID] || r.Target != "" {
+		return r.Label
+	}
+	return ""
+}
+
+// targetHost is the host:port of a target URL (the scheme's default port
+// made explicit), the target itself when it is not a URL, "" when empty.
+func targetHost(target string) string {
+	u, err := url.Parse(target)
+	if err != nil || u.Host == "" {
+		return target
+	}
+	if u.Port() != "" {
+		return strings.ToLower(u.Host)
+	}
+	switch u.Scheme {
+	case "https", "wss", "grpcs":
+		return strings.ToLower(u.Host) + ":443"
+	}
+	return strings.ToLower(u.Host) + ":80"
 }
 
 // ruleName names a merge rule in messages.
@@ -210,7 +341,7 @@ func replace(set *analyze.Set, merged []mergedRun) {
 }
 
 // mergeRun makes one run of its parts (see mergeParts).
-func (p *Pipeline) mergeRun(ctx context.Context, set *analyze.Set, parts []results.Run, samples map[string]string) (mergedRun, error) {
+func (p *Pipeline) mergeRun(ctx context.Context, set *analyze.Set, parts []results.Run, samples map[string]string, rejected []Rejection) (mergedRun, error) {
 	first := parts[0]
 	var ids, srcs []string
 	for _, r := range parts {
@@ -224,6 +355,9 @@ func (p *Pipeline) mergeRun(ctx context.Context, set *analyze.Set, parts []resul
 	}
 	var tools []string
 	notes := []string{fmt.Sprintf("merged from %d parts run at once: %s", len(parts), strings.Join(ids, ", "))}
+	for _, rej := range rejected {
+		notes = append(notes, fmt.Sprintf("part %s was rejected (%s): the counts and rates are of the parts read", rej.Key, rej.Error))
+	}
 	var start, end time.Time
 	allStart := true
 	var latSum float64

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/internal/store"
@@ -296,5 +297,232 @@ func TestMergeCommittedSamples(t *testing.T) {
 	committedTable(t, p, "mv", partC, results.TableSamples)
 	if r, err = p.Report(ctx, req); err != nil || *r.Verdict.Runs[0].LatP99Ms != *want.LatP99Ms || r.Verdict.Runs[0].Requests != 6000 {
 		t.Errorf("after Analyze: %v", err)
+	}
+}
+
+// vegetaJSON is attack x of merge-vegeta as vegeta's JSON results, each
+// result changed by edit (its timestamp, its URL).
+func vegetaJSON(t *testing.T, x string, edit func(res map[string]any)) []byte {
+	t.Helper()
+	f, err := os.Open(mergeVegeta + "/parts-json/attack-" + x + ".json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	dec := json.NewDecoder(zr)
+	enc := json.NewEncoder(&out)
+	for dec.More() {
+		res := map[string]any{}
+		if err := dec.Decode(&res); err != nil {
+			t.Fatal(err)
+		}
+		edit(res)
+		if err := enc.Encode(res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out.Bytes()
+}
+
+// shifted moves a vegeta result by d.
+func shifted(t *testing.T, d time.Duration) func(map[string]any) {
+	return func(res map[string]any) {
+		ts, err := time.Parse(time.RFC3339Nano, res["timestamp"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res["timestamp"] = ts.Add(d).Format(time.RFC3339Nano)
+	}
+}
+
+// editedStore ingests attacks a, b and c of merge-vegeta (JSON results)
+// into experiment "ed", attack b edited.
+func editedStore(t *testing.T, editB func(map[string]any)) *Pipeline {
+	t.Helper()
+	s := newStore(t)
+	p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}
+	for _, x := range []string{"a", "b", "c"} {
+		edit := func(map[string]any) {}
+		if x == "b" {
+			edit = editB
+		}
+		key := "raw/ed/parts/attack-" + x + ".json"
+		if err := s.Put(context.Background(), key, bytes.NewReader(vegetaJSON(t, x, edit))); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Ingest(context.Background(), key); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return p
+}
+
+// TestMergeRefusesPartsNotRunTogether: parts that did not run at once,
+// hit different targets or belong to different systems are refused (a
+// *NameError saying why: exit 2 on the command line, the manifest's
+// rejection record in a bucket), never added up. The three attacks of
+// merge-vegeta ran at once for 20 s each; attack b is moved in time (2 h
+// made one 7,220 s run "at 200.07 req/s" before), pointed at another
+// port, or named another system. Parts of 20 s must share at least 9 s
+// (half the shortest, less MergeSlackS): b moved by 5 s or 10 s shares 15
+// or 10 s and merges; by 12 s, 15 s, 2 h or -2 h it does not.
+func TestMergeRefusesPartsNotRunTogether(t *testing.T) {
+	ctx := context.Background()
+	otherPort := func(res map[string]any) { res["url"] = strings.Replace(res["url"].(string), ":19108/", ":19109/", 1) }
+	for _, tc := range []struct {
+		name   string
+		edit   func(map[string]any)
+		yaml   string
+		refuse string // "" for merged
+	}{
+		{"2 h later", shifted(t, 2*time.Hour), "merge: [[parts/*]]", "the parts did not run at once: raw/ed/parts/attack-a.json#0 ran 2026-12-02T19:22:13Z to 2026-12-02T19:22:33Z, raw/ed/parts/attack-b.json#0 ran 2026-12-02T21:22:13Z to 2026-12-02T21:22:33Z (0.0 s in common; parts of one test share at least half the shortest part's 20.0 s, less 1 s)"},
+		{"2 h earlier", shifted(t, -2*time.Hour), "merge: [[parts/*]]", "the parts did not run at once"},
+		{"15 s later", shifted(t, 15*time.Second), "merge: [[parts/*]]", "the parts did not run at once"},
+		{"12 s later", shifted(t, 12*time.Second), "merge: [[parts/*]]", "the parts did not run at once"},
+		{"10 s later", shifted(t, 10*time.Second), "merge: [[parts/*]]", ""},
+		{"5 s later", shifted(t, 5*time.Second), "merge: [[parts/*]]", ""},
+		{"other target", otherPort, "merge: [[parts/*]]", "hit http://127.0.0.1:19108/ and raw/ed/parts/attack-b.json#0 hit http://127.0.0.1:19109/"},
+		{"other system", func(map[string]any) {}, "systems: {old: [parts/attack-b.json], new: [parts/attack-a.json, parts/attack-c.json]}\nmerge: [[parts/*]]",
+			"raw/ed/parts/attack-a.json#0 is of system new and raw/ed/parts/attack-b.json#0 of system old"},
+		{"other system by label", func(map[string]any) {}, "labels: {\"127.0.0.1:19108\": new}\nsystems: {old: [parts/attack-b.json]}\nmerge: [[parts/*]]",
+			"of system old"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := editedStore(t, tc.edit)
+			m := namesManifest(t, tc.yaml)
+			m.Dir = "raw/ed"
+			flag := Request{Experiment: "ed", Overrides: Overrides{Merge: []MergeRule{{Sources: []string{"raw/ed/parts/attack-a.json",
+				"raw/ed/parts/attack-b.json", "raw/ed/parts/attack-c.json"}, Flag: "--merge parts"}}}}
+			if tc.name == "other system" || tc.name == "other system by label" {
+				noMerge := *m
+				noMerge.Merge = nil
+				flag.Manifest = &noMerge
+			}
+			for how, req := range map[string]Request{"manifest": {Experiment: "ed", Manifest: m}, "flag": flag} {
+				r, err := p.Report(ctx, req)
+				var ne *NameError
+				if tc.refuse == "" {
+					if err != nil || len(r.Verdict.Runs) != 1 || r.Verdict.Runs[0].Requests != 6000 {
+						t.Errorf("%s: %v", how, err)
+					}
+					continue
+				}
+				if !errors.As(err, &ne) || !strings.Contains(err.Error(), tc.refuse) {
+					t.Errorf("%s: %v, want a *NameError with %q", how, err, tc.refuse)
+				}
+			}
+		})
+	}
+	// In a bucket the manifest gets a rejection record saying why, and
+	// the experiment is analysed without it: three runs, none summed.
+	p := editedStore(t, shifted(t, 2*time.Hour))
+	if err := p.Store.Put(ctx, "raw/ed/loadverdict.yaml", strings.NewReader("merge: [[parts/*]]\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Analyze(ctx, "ed"); err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := store.ReadAll(ctx, p.Store, store.RejectedKey("ed", "raw/ed/loadverdict.yaml"))
+	if err != nil || !strings.Contains(string(b), "the parts did not run at once") {
+		t.Errorf("the manifest's rejection record: %s %v", b, err)
+	}
+	sum, _, _ := store.ReadAll(ctx, p.Store, "reports/ed/summary.json")
+	var s struct{ Runs []json.RawMessage }
+	if err := json.Unmarshal(sum, &s); err != nil || len(s.Runs) != 3 {
+		t.Errorf("bucket: %d runs (%v), want the three parts apart", len(s.Runs), err)
+	}
+}
+
+// TestMergeRejectedPart: a merge part that cannot be parsed is rejected,
+// that part alone (its record, listed in the report): the group is merged
+// from the parts read and the manifest, its slo: and gate: with it, stays
+// (issue 21: the whole manifest was rejected, and summary.json said
+// "fail_on": [], "failed": false). The report is the one of the same
+// experiment without the bad part, but for the rejection it lists.
+func TestMergeRejectedPart(t *testing.T) {
+	ctx := context.Background()
+	manifest := "merge: [[parts/attack-a.bin, parts/attack-b.bin, parts/attack-c.bin]]\nslo: [rps>=250]\ngate: {fail_on: [threshold]}\n"
+	without := strings.Replace(manifest, ", parts/attack-c.bin", "", 1)
+	var sums [2]string
+	for i, bad := range []bool{true, false} {
+		s := newStore(t)
+		p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}
+		for _, x := range []string{"a", "b"} {
+			upload(t, s, "raw/mv/parts/attack-"+x+".bin", mergeVegeta+"/parts-bin/attack-"+x+".bin")
+		}
+		if bad {
+			if err := s.Put(ctx, "raw/mv/parts/attack-c.bin", strings.NewReader("not a vegeta result\x00\x01")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bad {
+			manifest = without
+		}
+		if err := s.Put(ctx, "raw/mv/loadverdict.yaml", strings.NewReader(manifest)); err != nil {
+			t.Fatal(err)
+		}
+		objs, _ := s.List(ctx, "raw/mv/parts/")
+		for _, o := range objs {
+			if _, err := p.Ingest(ctx, o.Key); err != nil && !IsInputFault(err) {
+				t.Fatal(err)
+			}
+		}
+		if _, err := p.Analyze(ctx, "mv"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Head(ctx, store.RejectedKey("mv", "raw/mv/loadverdict.yaml")); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("bad part %v: the manifest was rejected (%v)", bad, err)
+		}
+		b, _, err := store.ReadAll(ctx, s, "reports/mv/summary.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum struct {
+			Gate struct {
+				FailOn []string `json:"fail_on"`
+				Failed bool     `json:"failed"`
+			} `json:"gate"`
+			Runs []struct {
+				Parts []struct{ Source string }
+			} `json:"runs"`
+		}
+		if err := json.Unmarshal(b, &sum); err != nil {
+			t.Fatal(err)
+		}
+		// Two attacks of 100 req/s: 200 req/s < 250, the gate fails.
+		if !slices.Equal(sum.Gate.FailOn, []string{"threshold"}) || !sum.Gate.Failed || len(sum.Runs) != 1 || len(sum.Runs[0].Parts) != 2 {
+			t.Errorf("bad part %v: gate %+v, runs %+v", bad, sum.Gate, sum.Runs)
+		}
+		md, _, _ := store.ReadAll(ctx, s, "reports/mv/report.md")
+		if bad != strings.Contains(string(md), "attack-c.bin") {
+			t.Errorf("bad part %v: report.md lists attack-c.bin: %v", bad, !bad)
+		}
+		sums[i] = string(b)
+	}
+	if sums[0] != sums[1] {
+		t.Errorf("summary.json with the bad part differs from the one without it:\n%s\n%s", sums[0], sums[1])
+	}
+}
+
+// TestMergeNamedTwice: an input named twice in one merge group is said to
+// be so, not "matched no input".
+func TestMergeNamedTwice(t *testing.T) {
+	p := mergeStore(t, "parts-bin")
+	a := "raw/mv/parts/attack-a.bin"
+	_, err := p.Report(context.Background(), Request{Experiment: "mv", Overrides: Overrides{Merge: []MergeRule{{Sources: []string{a, a, "raw/mv/parts/attack-b.bin"}, Flag: "--merge x"}}}})
+	var ne *NameError
+	if !errors.As(err, &ne) || !strings.Contains(err.Error(), "merge group --merge x: raw/mv/parts/attack-a.bin is named twice") {
+		t.Errorf("%v", err)
+	}
+	// Overlapping patterns are no mistake: each matched.
+	m := namesManifest(t, "merge: [[parts/*, parts/attack-a.bin]]")
+	m.Dir = "raw/mv"
+	if r, err := p.Report(context.Background(), Request{Experiment: "mv", Manifest: m}); err != nil || len(r.Verdict.Runs) != 1 {
+		t.Errorf("overlapping patterns: %v", err)
 	}
 }

@@ -40,18 +40,19 @@ var cpParams = 4
 // thrK is the number of noise SDs a change must exceed.
 var thrK = 2.0
 
-// noiseSD is a robust estimate of the SD of the noise of y: the MAD of its
-// successive differences, times 1.4826 (the Normal consistency factor),
-// over sqrt(2) (a difference holds two errors); steps and slow trends
-// move few differences, so they do not inflate it.
+// noiseSD is a robust estimate of the SD of the noise of y: the median
+// absolute successive difference, times 1.4826 (the Normal consistency
+// factor), over sqrt(2) (a difference holds two errors); steps move few
+// differences and slow trends little, so they do not inflate it. (Not
+// centred on the median difference: a warm-up's run of like differences
+// would then make the flat rest look noisy.)
 func noiseSD(y []float64) float64 {
 	d := make([]float64, len(y)-1)
 	for i := range d {
 		d[i] = y[i+1] - y[i]
 	}
-	med := Median(d)
 	for i := range d {
-		d[i] = math.Abs(d[i] - med)
+		d[i] = math.Abs(d[i])
 	}
 	return 1.4826 * Median(d) / math.Sqrt2
 }
@@ -102,6 +103,9 @@ type SeriesModel struct {
 	// SteadyStart is the first observation of the steady state, or -1
 	// when there is none (no-steady-state).
 	SteadyStart int
+	// Levels is the number of levels of the selected shape: steps+1 for
+	// steps, 2 for a hinge, 1 for flat and a line.
+	Levels int
 	// Knot is the observation where the line of ShapeTrendFlat ends or
 	// that of ShapeFlatTrend begins (-1 otherwise).
 	Knot int
@@ -118,6 +122,8 @@ type SeriesModel struct {
 	// Trend is the trend test of the steady part (from SteadyStart on),
 	// when it ran; a persistent one makes the class no-steady-state.
 	Trend *Trend
+	// TrendFrom is the first observation Trend looked at.
+	TrendFrom int
 	// Candidates are every shape fitted, in the order tried, with their
 	// criterion.
 	Candidates []Candidate
@@ -241,7 +247,13 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 		}
 	}
 	f := fits[best]
-	out.Shape = f.Shape
+	out.Shape, out.Levels = f.Shape, 1
+	switch f.Shape {
+	case ShapeSteps:
+		out.Levels = f.Steps + 1
+	case ShapeTrendFlat, ShapeFlatTrend:
+		out.Levels = 2
+	}
 
 	better := func(after, before float64) bool { return (after > before) == o.HigherIsBetter }
 	dir := func(after, before float64) Direction {
@@ -274,7 +286,7 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 	trending := func(i int) bool {
 		t, err := TrendTest(x[i:], o.Alpha, delta)
 		if err == nil && t.Persistent {
-			out.Trend = &t
+			out.Trend, out.TrendFrom = &t, i
 			return true
 		}
 		return false
@@ -354,7 +366,7 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 		if err != nil {
 			return out, err
 		}
-		out.Trend = &t
+		out.Trend, out.TrendFrom = &t, k
 		if t.Persistent {
 			out.Class, out.SteadyStart = ClassNoSteadyState, -1
 			out.Direction = Worsening

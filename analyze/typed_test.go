@@ -98,7 +98,7 @@ func TestWithinRunBasis(t *testing.T) {
 	}{
 		{"five windows", series(5, step), stats.ClassInsufficientData, analyze.Basis{Metric: "lat_mean_ms", N: 5, MinN: 10}, false},
 		{"warm-up at 12 s", series(60, step), stats.ClassWarmup,
-			analyze.Basis{Metric: "lat_mean_ms", N: 60, Segments: 2, Shape: stats.ShapeSteps, ThresholdPct: 4.239445424202621, MSER: &analyze.MSERCut{Truncate: 15}}, false},
+			analyze.Basis{Metric: "lat_mean_ms", N: 60, Segments: 2, Shape: stats.ShapeSteps, ThresholdPct: 2.097720554477915, MSER: &analyze.MSERCut{Truncate: 15}}, false},
 		{"infinite", series(30, func(int) float64 { return math.Inf(1) }), stats.ClassInsufficientData,
 			analyze.Basis{Metric: "lat_mean_ms", N: 30, Err: stats.ErrNotFinite}, true},
 	}

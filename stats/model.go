@@ -32,13 +32,66 @@ const MaxModelSteps = 3
 // this many, which also tempers the autocorrelation of short windows.
 const MaxModelPoints = 120
 
-// cpParams is what a change point or knot counts in the criterion:
-// 2 parameters (the modified BIC of Zhang & Siegmund, 2007, prices a
-// change point at 3 ln m: its new level and 2 for its location).
+// cpParams is what the location of a change point or knot counts in the
+// criterion, its new level or slope counted apart: 4 (BIC counts it 1,
+// the modified BIC of Zhang & Siegmund, 2007, 2; both, and 3, let 8-16 %
+// of flat series of 5-10 points through as warm-ups or slowdowns in
+// TestSelectModelMonteCarlo).
 var cpParams = 4
 
+// robustTrend runs TrendTest on x and judges the trend persistent when
+// the Mann-Kendall test finds it at alpha (ranks: robust to latency's
+// spikes) and its Theil-Sen change over x exceeds twice the practical
+// threshold thr (log units) relative to the median (one level's tolerance,
+// doubled, as TrendTest does), instead of TrendTest's twice the raw SD,
+// which one spike inflates.
+func robustTrend(x []float64, alpha, delta, thr float64) (Trend, bool) {
+	t, err := TrendTest(x, alpha, delta)
+	if err != nil {
+		return t, false
+	}
+	if !(alpha > 0) {
+		alpha = DefaultAlpha
+	}
+	t.Persistent = t.N >= 3 && t.P < alpha && t.Level > 0 && math.Abs(t.Change)/t.Level > math.Expm1(2*thr)
+	return t, t.Persistent
+}
+
+// hampelK is the number of noise SDs beyond its running median at which
+// a point is a spike.
+const hampelK = 3
+
+// hampel pulls in the spikes of y in place: a point further than
+// hampelK·noiseSD(y) from the median of the 5 points around it (the
+// window shifted to stay inside y) is set to that median (the Hampel
+// filter; Pearson, "Outliers in process modeling and identification",
+// IEEE Trans. Control Systems Technology 10(1), 2002). One point is not a
+// level: the steps need 2 points for every segment but the first, which
+// the filter leaves alone (a warm-up may be one round). It returns the
+// indices changed.
+func hampel(y []float64) []int {
+	m := len(y)
+	if m < 5 {
+		return nil
+	}
+	sd := noiseSD(y)
+	orig := append([]float64(nil), y...)
+	var changed []int
+	w := make([]float64, 0, 5)
+	for i := 1; i < m; i++ {
+		lo := min(max(i-2, 0), m-5)
+		w = append(w[:0], orig[lo:lo+5]...)
+		med := Median(w)
+		if math.Abs(orig[i]-med) > hampelK*sd && sd > 0 {
+			y[i] = med
+			changed = append(changed, i)
+		}
+	}
+	return changed
+}
+
 // thrK is the number of noise SDs a change must exceed.
-var thrK = 2.0
+var thrK = 1.0
 
 // noiseSD is a robust estimate of the SD of the noise of y: the median
 // absolute successive difference, times 1.4826 (the Normal consistency
@@ -124,6 +177,9 @@ type SeriesModel struct {
 	Trend *Trend
 	// TrendFrom is the first observation Trend looked at.
 	TrendFrom int
+	// Clipped are the fitted points (block indices) that the Hampel
+	// filter pulled in as spikes before the fit.
+	Clipped []int
 	// Candidates are every shape fitted, in the order tried, with their
 	// criterion.
 	Candidates []Candidate
@@ -145,7 +201,9 @@ type fit struct {
 // execution order, or the mean latency of the windows of one run) and
 // classifies it. See docs/STATISTICS.md, "One model of a series".
 //
-// The candidates are flat; one to three steps (piecewise constant, each
+// Spikes are pulled in first (a point beyond 3 noise SDs of the median of
+// the 5 around it, but the first: the Hampel filter). The candidates are
+// flat; one to three steps (piecewise constant, each
 // segment at least 2 points, the first at least 1: a warm-up may be one
 // round); a straight line; a line up to a knot and flat after it; and flat
 // up to a knot and a line after it. They are fitted by least squares to the
@@ -215,6 +273,7 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 		y[j] = s / float64(end-j*b)
 	}
 	out.Block = b
+	out.Clipped = hampel(y)
 	// start maps a point of y back to its first observation, obsEnd a
 	// point's end (the last block takes the rest).
 	start := func(j int) int { return j * b }
@@ -283,13 +342,12 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 	// observations from i on persistently trending (a shape chosen by the
 	// criterion alone is not a test: BIC admits a slope on noise at about
 	// 13 % at 10 points).
-	trending := func(i int) bool {
-		t, err := TrendTest(x[i:], o.Alpha, delta)
-		if err == nil && t.Persistent {
+	trending := func(i int, thr float64) bool {
+		t, ok := robustTrend(x[i:], o.Alpha, delta, thr)
+		if ok {
 			out.Trend, out.TrendFrom = &t, i
-			return true
 		}
-		return false
+		return ok
 	}
 
 	out.Class, out.SteadyStart = ClassFlat, 0
@@ -330,7 +388,7 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 		}
 	case ShapeTrend:
 		ch := f.fitted[m-1] - f.fitted[0]
-		if math.Abs(ch) > thr && trending(0) {
+		if math.Abs(ch) > thr && trending(0, thr) {
 			out.Class, out.SteadyStart = ClassNoSteadyState, -1
 			out.Direction, out.ChangePct = dir(f.fitted[m-1], f.fitted[0]), pct(f.fitted[m-1], f.fitted[0])
 		}
@@ -353,7 +411,7 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 	case ShapeFlatTrend:
 		k := f.cps[0]
 		out.Knot = start(k)
-		if ch := f.fitted[m-1] - f.fitted[k]; math.Abs(ch) > thr && trending(start(k)) {
+		if ch := f.fitted[m-1] - f.fitted[k]; math.Abs(ch) > thr && trending(start(k), thr) {
 			out.Class, out.SteadyStart = ClassNoSteadyState, -1
 			out.Direction, out.ChangePct = dir(f.fitted[m-1], f.fitted[k]), pct(f.fitted[m-1], f.fitted[k])
 		}
@@ -362,10 +420,7 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 
 	// A steady state only on a final part with no trend of its own.
 	if k := out.SteadyStart; k >= 0 && n-k >= 3 && out.Trend == nil {
-		t, err := TrendTest(x[k:], o.Alpha, delta)
-		if err != nil {
-			return out, err
-		}
+		t, _ := robustTrend(x[k:], o.Alpha, delta, thr)
 		out.Trend, out.TrendFrom = &t, k
 		if t.Persistent {
 			out.Class, out.SteadyStart = ClassNoSteadyState, -1

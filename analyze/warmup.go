@@ -51,7 +51,7 @@ func (v *Verdict) acrossRunWarmup(g *Group) {
 		}
 	default:
 		method := MethodModel
-		m, err := stats.SelectModel(x, stats.ModelOptions{HigherIsBetter: true, Delta: o.Delta, Alpha: o.Alpha})
+		m, err := stats.SelectModel(x, stats.ModelOptions{HigherIsBetter: true, Delta: o.Delta, Alpha: o.Alpha, SearchSteady: true})
 		if err != nil {
 			basis.Err = err
 			g.Warmup = Warmup{Class: stats.ClassInsufficientData, Method: method, Basis: basis}
@@ -221,7 +221,7 @@ func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) 
 				}
 			}
 		}
-		m, err := stats.SelectModel(clean, stats.ModelOptions{Delta: o.Delta, Alpha: o.Alpha})
+		m, err := stats.SelectModel(clean, stats.ModelOptions{Delta: o.Delta, Alpha: o.Alpha, SearchSteady: true})
 		if err == nil {
 			rw.Class, rw.Direction = m.Class, m.Direction
 			if m.SteadyStart >= 0 {

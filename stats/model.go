@@ -62,25 +62,26 @@ func robustTrend(x []float64, alpha, delta, thr float64) (Trend, bool) {
 const hampelK = 3
 
 // hampel pulls in the spikes of y in place: a point further than
-// hampelK·noiseSD(y) from the median of the 5 points around it (the
-// window shifted to stay inside y) is set to that median (the Hampel
-// filter; Pearson, "Outliers in process modeling and identification",
-// IEEE Trans. Control Systems Technology 10(1), 2002). One point is not a
+// hampelK·noiseSD(y) from the median of itself and its two neighbours
+// (the window shifted to stay inside y) is set to that median (the Hampel
+// filter with a half-width of 1; Pearson, "Outliers in process modeling
+// and identification", IEEE Trans. Control Systems Technology 10(1),
+// 2002: a median of 3 leaves a monotone ramp alone). One point is not a
 // level: the steps need 2 points for every segment but the first, which
 // the filter leaves alone (a warm-up may be one round). It returns the
 // indices changed.
 func hampel(y []float64) []int {
 	m := len(y)
-	if m < 5 {
+	if m < 3 {
 		return nil
 	}
 	sd := noiseSD(y)
 	orig := append([]float64(nil), y...)
 	var changed []int
-	w := make([]float64, 0, 5)
+	w := make([]float64, 0, 3)
 	for i := 1; i < m; i++ {
-		lo := min(max(i-2, 0), m-5)
-		w = append(w[:0], orig[lo:lo+5]...)
+		lo := min(max(i-1, 0), m-3)
+		w = append(w[:0], orig[lo:lo+3]...)
 		med := Median(w)
 		if math.Abs(orig[i]-med) > hampelK*sd && sd > 0 {
 			y[i] = med
@@ -143,6 +144,12 @@ type ModelOptions struct {
 	// Alpha is the level of the trend test of the steady part (<= 0:
 	// DefaultAlpha).
 	Alpha float64
+	// SearchSteady lets the steady state begin later than the selected
+	// shape says when the part after it still trends: at the first later
+	// start whose rest has no persistent trend, leaving max(5, n/4)
+	// observations. It only ever drops observations from the front of
+	// the steady part (the end of a warm-up placed a little early).
+	SearchSteady bool
 }
 
 // SeriesModel is the result of SelectModel.
@@ -202,7 +209,7 @@ type fit struct {
 // classifies it. See docs/STATISTICS.md, "One model of a series".
 //
 // Spikes are pulled in first (a point beyond 3 noise SDs of the median of
-// the 5 around it, but the first: the Hampel filter). The candidates are
+// it and its neighbours, but the first: the Hampel filter). The candidates are
 // flat; one to three steps (piecewise constant, each
 // segment at least 2 points, the first at least 1: a warm-up may be one
 // round); a straight line; a line up to a knot and flat after it; and flat
@@ -231,12 +238,13 @@ type fit struct {
 // a line to the end, a line that starts after a knot, or a change of level
 // inside the last quarter (at least 2 points) of the series. Steps are
 // merged back from the end while their level is within the threshold of
-// the final level (Barrett et al.); the last step that is not decides
-// (a step up anywhere is a warm-up, a step down a slowdown). A steady state
+// the final level (Barrett et al.); the direction is that of the net
+// change from the first level to the final one when it passes the
+// threshold, else that of the last step that does not merge. A steady state
 // is only claimed on a final part with no trend of its own: TrendTest
 // (Mann-Kendall and Theil-Sen) on the observations from SteadyStart on;
 // a persistent trend there makes the class no-steady-state in its
-// direction.
+// direction, unless SearchSteady finds a later start without one.
 //
 // x must hold at least 5 finite positive values (else ErrEmpty,
 // ErrNotFinite, a *TooFewError or ErrParameter).
@@ -375,8 +383,17 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 		if first == 0 {
 			break
 		}
-		d := dir(lv[last], lv[first-1])
-		out.Direction, out.ChangePct = d, pct(lv[last], lv[first-1])
+		// The class follows the net change from the first level to the
+		// final one when it passes the threshold (a cold start that
+		// then loses a little is still a warm-up, its later step a
+		// level-shift finding); otherwise the last step into the final
+		// level.
+		from := lv[first-1]
+		if math.Abs(lv[last]-lv[0]) > thr {
+			from = lv[0]
+		}
+		d := dir(lv[last], from)
+		out.Direction, out.ChangePct = d, pct(lv[last], from)
 		out.SteadyStart = start(bounds[first])
 		switch {
 		case m-bounds[first] < tail:
@@ -423,11 +440,31 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 		t, _ := robustTrend(x[k:], o.Alpha, delta, thr)
 		out.Trend, out.TrendFrom = &t, k
 		if t.Persistent {
-			out.Class, out.SteadyStart = ClassNoSteadyState, -1
-			out.Direction = Worsening
+			d := Worsening
 			if (t.Slope > 0) == o.HigherIsBetter {
-				out.Direction = Improving
+				d = Improving
 			}
+			if o.SearchSteady {
+				// The steady state may begin later, at the first start
+				// (tried in up to 64 steps) whose rest has no persistent
+				// trend, leaving max(5, n/4) observations.
+				last := n - max(5, n/4)
+				step := max(1, (last-k)/64)
+				for k2 := k + step; k2 <= last; k2 += step {
+					if t2, ok := robustTrend(x[k2:], o.Alpha, delta, thr); !ok {
+						out.Trend, out.TrendFrom, out.SteadyStart = &t2, k2, k2
+						if out.Class == ClassFlat {
+							out.Class, out.Direction, out.ChangePct = ClassWarmup, d, 100*t.Change/t.Level
+							if d == Worsening {
+								out.Class = ClassSlowdown
+							}
+						}
+						return out, nil
+					}
+				}
+			}
+			out.Class, out.SteadyStart = ClassNoSteadyState, -1
+			out.Direction = d
 			if t.Level != 0 {
 				out.ChangePct = 100 * t.Change / t.Level
 			}

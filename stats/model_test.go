@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-var modelDraws = flag.Int("model.draws", 200, "draws per cell of TestSelectModelMonteCarlo (docs/STATISTICS.md: 2000)")
+var modelDraws = flag.Int("model.draws", 100, "draws per cell of TestSelectModelMonteCarlo (docs/STATISTICS.md: 1000)")
 
 // noise draws one multiplicative error: Normal with relative SD cv, or,
 // heavy, a Student t with 3 degrees of freedom of the same scale (latency's
@@ -56,13 +56,13 @@ func shapeSeries(rng *rand.Rand, kind string, n int, size float64, pos int, cv f
 // (latency-like: lower is better): the rate of false warmup/slowdown/
 // no-steady-state on flat series, and the rate of the right class for
 // steps, trends and gradual warm-ups by size. The figures in
-// docs/STATISTICS.md come from -model.draws 2000 -v; the default is a
-// sample of 200 draws per cell, and the bounds asserted are those of the
+// docs/STATISTICS.md come from -model.draws 1000 -v; the default is a
+// sample of 100 draws per cell, and the bounds asserted are those of the
 // documented figures with room for the sample's error.
 func TestSelectModelMonteCarlo(t *testing.T) {
 	draws := *modelDraws
 	if testing.Short() {
-		draws = 50
+		draws = 30
 	}
 	rate := func(kind string, n int, size float64, pos int, cv float64, heavy bool, want Class) (right float64, classes map[Class]int) {
 		rng := rand.New(rand.NewPCG(19, uint64(n)*1000+uint64(pos)))

@@ -281,6 +281,9 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 		y[j] = s / float64(end-j*b)
 	}
 	out.Block = b
+	// The noise SD is estimated before the spikes are pulled in: they are
+	// part of the series' noise.
+	sigma := noiseSD(y)
 	out.Clipped = hampel(y)
 	// start maps a point of y back to its first observation, obsEnd a
 	// point's end (the last block takes the rest).
@@ -343,7 +346,6 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 		return math.Sqrt(ss / float64(m-i-1))
 	}
 	tail := max(2, (m+3)/4) // the last quarter, at least 2 points
-	sigma := noiseSD(y)
 	thrAt := func(i int) float64 { return max(math.Log1p(delta), thrK*sigma, 0*scatter(i)) }
 	pct := func(after, before float64) float64 { return 100 * math.Expm1(after-before) }
 	// trending confirms a line to the end: TrendTest finds the

@@ -37,7 +37,7 @@ const MaxModelPoints = 120
 // the modified BIC of Zhang & Siegmund, 2007, 2; both, and 3, let 8-16 %
 // of flat series of 5-10 points through as warm-ups or slowdowns in
 // TestSelectModelMonteCarlo).
-var cpParams = 4
+const cpParams = 4
 
 // robustTrend runs TrendTest on x and judges the trend persistent when
 // the Mann-Kendall test finds it at alpha (ranks: robust to latency's
@@ -91,8 +91,9 @@ func hampel(y []float64) []int {
 	return changed
 }
 
-// thrK is the number of noise SDs a change must exceed.
-var thrK = 1.0
+// thrK is the number of noise SDs a change must exceed (Barrett et al.'s
+// one standard deviation).
+const thrK = 1.0
 
 // noiseSD is a robust estimate of the SD of the noise of y: the median
 // absolute successive difference, times 1.4826 (the Normal consistency
@@ -176,8 +177,7 @@ type SeriesModel struct {
 	// percent of the level it came from (0 for flat).
 	ChangePct float64
 	// ThresholdPct is the practical threshold that applied, in percent:
-	// max(Delta, the relative scatter of the observations about the fit
-	// at the final level).
+	// max(Delta, the relative noise SD of one observation).
 	ThresholdPct float64
 	// Trend is the trend test of the steady part (from SteadyStart on),
 	// when it ran; a persistent one makes the class no-steady-state.
@@ -227,10 +227,11 @@ type fit struct {
 //
 // The practical threshold: a change counts only when it exceeds both
 // Delta·level (the comparisons' equivalence band: a smaller change could
-// not move a verdict) and the scatter of the observations about the fit at
-// the final level (Barrett et al., "Virtual Machine Warmup Blows Hot and
-// Cold", OOPSLA 2017: a segment within one standard deviation of the last
-// is equivalent to it). A selected shape whose change does not is flat.
+// not move a verdict) and the noise SD of one observation, estimated
+// robustly from successive differences (noiseSD; Barrett et al., "Virtual
+// Machine Warmup Blows Hot and Cold", OOPSLA 2017: a segment within one
+// standard deviation of the last is equivalent to it). A selected shape
+// whose change does not is flat.
 //
 // The classes, direction-aware: flat; warmup when the series improved and
 // then stayed flat to the end; slowdown when it worsened and then stayed
@@ -332,21 +333,10 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 		}
 		return Worsening
 	}
-	// scatter is the SD of the residuals of y from i on (log units: a
-	// relative SD).
-	scatter := func(i int) float64 {
-		var ss float64
-		for j := i; j < m; j++ {
-			d := y[j] - f.fitted[j]
-			ss += d * d
-		}
-		if m-i < 2 {
-			return 0
-		}
-		return math.Sqrt(ss / float64(m-i-1))
-	}
 	tail := max(2, (m+3)/4) // the last quarter, at least 2 points
-	thrAt := func(i int) float64 { return max(math.Log1p(delta), thrK*sigma, 0*scatter(i)) }
+	// The practical threshold, in log units: the same for every part of
+	// the series.
+	thrAt := func(int) float64 { return max(math.Log1p(delta), thrK*sigma) }
 	pct := func(after, before float64) float64 { return 100 * math.Expm1(after-before) }
 	// trending confirms a line to the end: TrendTest finds the
 	// observations from i on persistently trending (a shape chosen by the

@@ -126,3 +126,40 @@ func TestSelectModelMonteCarlo(t *testing.T) {
 	}
 	t.Logf("mean false warmup/slowdown on flat series: %.4f", falseFlat/float64(flatCells))
 }
+
+// TestSelectModelShapes checks the shapes and classes on clean series
+// (throughput-like: higher is better) and the errors.
+func TestSelectModelShapes(t *testing.T) {
+	wiggle := func(x []float64) []float64 { // ±0.5 % so the noise SD is not 0
+		for i := range x {
+			x[i] *= 1 + 0.005*float64(i%2*2-1)
+		}
+		return x
+	}
+	cases := []struct {
+		name   string
+		x      []float64
+		class  Class
+		dir    Direction
+		steady int
+	}{
+		{"flat", wiggle([]float64{100, 100, 100, 100, 100, 100, 100, 100}), ClassFlat, "", 0},
+		{"step up", wiggle([]float64{50, 50, 100, 100, 100, 100, 100, 100}), ClassWarmup, Improving, 2},
+		{"step down", wiggle([]float64{100, 100, 100, 100, 70, 70, 70, 70}), ClassSlowdown, Worsening, 4},
+		{"leak", wiggle([]float64{100, 96, 92, 88, 84, 80, 76, 72}), ClassNoSteadyState, Worsening, -1},
+		{"ramp then flat", wiggle([]float64{40, 60, 80, 100, 100, 100, 100, 100, 100, 100}), ClassWarmup, Improving, 3},
+		{"drift under 2 %", wiggle([]float64{100, 100.2, 100.4, 100.6, 100.8, 101, 101.2, 101.4}), ClassFlat, "", 0},
+	}
+	for _, c := range cases {
+		m, err := SelectModel(c.x, ModelOptions{HigherIsBetter: true})
+		if err != nil || m.Class != c.class || m.Direction != c.dir || m.SteadyStart != c.steady {
+			t.Errorf("%s: %+v, %v; want %s %s steady from %d", c.name, m, err, c.class, c.dir, c.steady)
+		}
+	}
+	if _, err := SelectModel([]float64{1, 2, 3, 4}, ModelOptions{}); err == nil {
+		t.Error("4 values: no error")
+	}
+	if _, err := SelectModel([]float64{1, 2, 0, 4, 5}, ModelOptions{}); err == nil {
+		t.Error("a zero value: no error")
+	}
+}

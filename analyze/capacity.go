@@ -68,9 +68,15 @@ func (v *Verdict) capacity(sys System) Capacity {
 			// system that answers every request, if with errors, is not
 			// overloaded but failing (the errors finding says so).
 			floor := (1 - o.OpenShortfall) * (*g.TargetRPS)
-			if g.Rep.RPS < floor && answeredRPS(g.Runs[len(g.Runs)-1]) < floor {
+			rps := g.Rep.RPS
+			if g.Steady.FromS != nil {
+				// One run's steady windows: the shortfall is the run's
+				// own (the same figure as its tool's summary gives).
+				rps = g.Runs[0].RPS
+			}
+			if rps < floor && answeredRPS(g.Runs[len(g.Runs)-1]) < floor {
 				c.Saturated = true
-				c.Saturation = &Saturation{Kind: SaturationOpenShortfall, TargetRPS: *g.TargetRPS, RPS: g.Rep.RPS,
+				c.Saturation = &Saturation{Kind: SaturationOpenShortfall, TargetRPS: *g.TargetRPS, RPS: rps,
 					SentRPS: g.Runs[len(g.Runs)-1].SentRPS}
 				if g.Connections != nil {
 					c.SaturatedAt = g.Connections

@@ -226,6 +226,8 @@ type LevelShiftFacts struct {
 	Before, After float64
 	// ChangePct is After relative to Before, percent.
 	ChangePct float64
+	// Direction is improving for a jump in throughput, worsening for a drop.
+	Direction stats.Direction
 }
 
 // SlowingDownFacts are the figures of a slowing-down finding.
@@ -235,6 +237,11 @@ type SlowingDownFacts struct {
 	// metric's unit, ChangePct relative to its median; Over is the
 	// number of runs, or the seconds of the run, it happened over.
 	Change, ChangePct, Over float64
+	// LastTwo is set across runs when no trend was fitted (2-4 runs, or
+	// a step inside the last quarter of the series): Change and ChangePct
+	// are then the change between the runs FromSeq and ToSeq.
+	LastTwo        bool
+	FromSeq, ToSeq int32
 }
 
 // InstabilityFacts are the figures of an unstable or periodic-stalls
@@ -324,10 +331,15 @@ func (v *Verdict) findings() {
 			}
 			subj := Subject{Systems: []string{s.Label}, Settings: ptrTo(g.Settings)}
 			switch {
-			case g.Warmup.Basis.Trend != nil && g.Warmup.Class == stats.ClassSlowdown:
-				t := g.Warmup.Basis.Trend
-				v.add(SeverityWarning, CodeSlowingDown, subj, SlowingDownFacts{Metric: MetricRPS, Change: t.Change,
-					ChangePct: 100 * t.Change / t.Level, Over: float64(len(g.Runs))})
+			case g.Warmup.Class == stats.ClassNoSteadyState && g.Warmup.Direction == stats.Worsening:
+				f := SlowingDownFacts{Metric: MetricRPS, Over: float64(len(g.Runs))}
+				if t := g.Warmup.Basis.Trend; t != nil {
+					f.Change, f.ChangePct = t.Change, 100*t.Change/t.Level
+				} else if n := len(g.Runs); n >= 2 && g.Warmup.ChangePct != nil {
+					f.LastTwo, f.FromSeq, f.ToSeq = true, g.Seqs[n-2], g.Seqs[n-1]
+					f.Change, f.ChangePct = g.Runs[n-1].RPS-g.Runs[n-2].RPS, *g.Warmup.ChangePct
+				}
+				v.add(SeverityWarning, CodeSlowingDown, subj, f)
 			case g.Warmup.Class == stats.ClassNoSteadyState:
 				f := StillWarmingFacts{ChangePct: g.Warmup.ChangePct}
 				if len(g.Seqs) >= 2 {
@@ -337,9 +349,15 @@ func (v *Verdict) findings() {
 			}
 			if sh := g.Warmup.Shift; sh != nil {
 				v.add(SeverityWarning, CodeLevelShift, subj, LevelShiftFacts{Metric: MetricRPS, AtSeq: sh.AtSeq,
-					Before: sh.Before, After: sh.After, ChangePct: 100 * (sh.After - sh.Before) / sh.Before})
+					Before: sh.Before, After: sh.After, ChangePct: 100 * (sh.After - sh.Before) / sh.Before, Direction: sh.Direction})
 			}
-			if g.WithinRun != nil && g.WithinRun.Class == stats.ClassNoSteadyState {
+			warming := false // a run of the group still improving at its end
+			for _, rw := range s.WithinRunWarmup {
+				if slices.Contains(g.RunIDs, rw.RunID) && rw.Class == stats.ClassNoSteadyState && rw.Direction != stats.Worsening {
+					warming = true
+				}
+			}
+			if g.WithinRun != nil && warming {
 				v.add(SeverityWarning, CodeStillWarming, Subject{Systems: []string{s.Label}, Settings: ptrTo(g.Settings), WithinRuns: true},
 					StillWarmingFacts{Counts: g.WithinRun.Basis.Counts})
 			}
@@ -348,7 +366,7 @@ func (v *Verdict) findings() {
 					continue
 				}
 				ref := refOf(byID, rw.RunID)
-				if t := rw.Basis.Trend; t != nil && rw.Class == stats.ClassSlowdown {
+				if t := rw.Basis.Trend; t != nil && rw.Class == stats.ClassNoSteadyState && rw.Direction == stats.Worsening {
 					v.add(SeverityWarning, CodeSlowingDown, Subject{Systems: []string{s.Label}, Settings: ptrTo(g.Settings), Runs: []RunRef{ref}, WithinRuns: true},
 						SlowingDownFacts{Metric: MetricLatMeanMs, Change: t.Change, ChangePct: 100 * t.Change / t.Level, Over: rw.TrendOverS})
 				}

@@ -118,10 +118,12 @@ func TestTruthStalls(t *testing.T) {
 
 // testdata/truth/ramp: latency grows by 1 ms per second for the whole
 // 60 s run (vegeta, 100 req/s). No steady state and no warm-up end.
+// (Analysis version 5: class no-steady-state, worsening; it was slowdown,
+// which now means "got worse, then stayed level".)
 func TestTruthRamp(t *testing.T) {
 	v := analyzeTruth(t, truthSet(t, nil, "ramp/vegeta/results.json.gz"))
 	rw := v.Systems[0].WithinRunWarmup[0]
-	if rw.Class != stats.ClassSlowdown || rw.WarmupEndS != nil || rw.MSEREndS != nil || rw.Basis.Trend == nil || !rw.Basis.Trend.Persistent ||
+	if rw.Class != stats.ClassNoSteadyState || rw.Direction != stats.Worsening || rw.WarmupEndS != nil || rw.MSEREndS != nil || rw.Basis.Trend == nil || !rw.Basis.Trend.Persistent ||
 		rw.Basis.Trend.Change/rw.TrendOverS < 0.8 || rw.Basis.Trend.Change/rw.TrendOverS > 1.2 {
 		t.Fatalf("within-run %+v trend %+v", rw, rw.Basis.Trend)
 	}
@@ -165,7 +167,7 @@ func TestTruthOverload(t *testing.T) {
 func TestTruthWarmupRounds(t *testing.T) {
 	v := analyzeTruth(t, truthSet(t, nil, "warmup-rounds/wrk"))
 	g := v.Systems[0].Groups[0]
-	if g.Warmup.Class != stats.ClassWarmup || g.Warmup.Method != analyze.MethodStepTest || g.Warmup.SteadyFromSeq == nil ||
+	if g.Warmup.Class != stats.ClassWarmup || g.Warmup.Method != analyze.MethodModel || g.Warmup.SteadyFromSeq == nil ||
 		*g.Warmup.SteadyFromSeq < 3 || *g.Warmup.SteadyFromSeq > 4 || g.Warmup.Shift != nil {
 		t.Fatalf("warm-up %+v", g.Warmup)
 	}

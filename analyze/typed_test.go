@@ -42,10 +42,12 @@ func TestAcrossRunBasis(t *testing.T) {
 			analyze.Basis{Metric: "rps", N: 3, BandPct: 3}, results.Ptr(-1.0)},
 		{"two zero runs", seq(0, 0), stats.ClassFlat, analyze.MethodShortSeries,
 			analyze.Basis{Metric: "rps", N: 2, BandPct: 3, ZeroBase: true}, results.Ptr(0.0)},
-		{"six flat runs", seq(1000, 1001, 999, 1000, 1002, 1000), stats.ClassFlat, analyze.MethodStepTest,
-			analyze.Basis{Metric: "rps", N: 6, Segments: 1, StepP: results.Ptr(0.6059)}, results.Ptr(100 * (1000.0 - 1002) / 1002)},
-		{"thirty flat runs", seq(flat30...), stats.ClassFlat, analyze.MethodPELTMSER,
-			analyze.Basis{Metric: "rps", N: 30, Segments: 1, MSER: &analyze.MSERCut{Truncate: 0}}, results.Ptr(100 * (flat30[29] - flat30[28]) / flat30[28])},
+		// Analysis version 5: one model of the series (stats.SelectModel)
+		// from 5 runs on, instead of the step test and PELT.
+		{"six flat runs", seq(1000, 1001, 999, 1000, 1002, 1000), stats.ClassFlat, analyze.MethodModel,
+			analyze.Basis{Metric: "rps", N: 6, Segments: 1, Shape: stats.ShapeFlat, ThresholdPct: 2}, results.Ptr(100 * (1000.0 - 1002) / 1002)},
+		{"thirty flat runs", seq(flat30...), stats.ClassFlat, analyze.MethodModelMSER,
+			analyze.Basis{Metric: "rps", N: 30, Segments: 1, Shape: stats.ShapeFlat, ThresholdPct: 2, MSER: &analyze.MSERCut{Truncate: 0}}, results.Ptr(100 * (flat30[29] - flat30[28]) / flat30[28])},
 	}
 	for _, c := range cases {
 		w := mustAnalyze(t, c.runs, nil).Systems[0].Groups[0].Warmup
@@ -96,14 +98,14 @@ func TestWithinRunBasis(t *testing.T) {
 	}{
 		{"five windows", series(5, step), stats.ClassInsufficientData, analyze.Basis{Metric: "lat_mean_ms", N: 5, MinN: 10}, false},
 		{"warm-up at 12 s", series(60, step), stats.ClassWarmup,
-			analyze.Basis{Metric: "lat_mean_ms", N: 60, Segments: 2, MSER: &analyze.MSERCut{Truncate: 15}}, false},
+			analyze.Basis{Metric: "lat_mean_ms", N: 60, Segments: 2, Shape: stats.ShapeSteps, ThresholdPct: 2.097720554477915, MSER: &analyze.MSERCut{Truncate: 15}}, false},
 		{"infinite", series(30, func(int) float64 { return math.Inf(1) }), stats.ClassInsufficientData,
 			analyze.Basis{Metric: "lat_mean_ms", N: 30, Err: stats.ErrNotFinite}, true},
 	}
 	for _, c := range cases {
 		v := mustAnalyze(t, []results.Run{r}, c.series)
 		rw := v.Systems[0].WithinRunWarmup[0]
-		if rw.Class != c.class || rw.Method != analyze.MethodWithinRun || !reflect.DeepEqual(rw.Basis, c.basis) {
+		if rw.Class != c.class || rw.Method != analyze.MethodModelMSER || !reflect.DeepEqual(rw.Basis, c.basis) {
 			t.Errorf("%s: %s %s %+v, want %s %+v", c.name, rw.Class, rw.Method, rw.Basis, c.class, c.basis)
 		}
 		if got := len(v.Warnings) == 1 && v.Warnings[0].Code == analyze.WarnWithinRunWarmup && v.Warnings[0].RunID == r.RunID; got != c.warn {
@@ -203,9 +205,12 @@ func TestFindingsReplicationWarming(t *testing.T) {
 	var series []results.Series
 	for _, r := range []results.Run{r0, r1} {
 		for i := range 60 {
+			// Still improving at the end (analysis version 5: a run
+			// still getting worse at its end is slowing down, not
+			// still warming).
 			lat := 5.0 + 0.1*float64(i%3)
 			if i >= 55 {
-				lat = 20
+				lat = 1.5
 			}
 			series = append(series, results.Series{RunID: r.RunID, TS: float64(i), WindowS: 1, Requests: 100, RPS: 100, LatMeanMs: results.Ptr(lat)})
 		}

@@ -14,7 +14,7 @@ import (
 // AnalysisVersion is the version of the analysis: it changes whenever the
 // same tables would give a different Verdict, so stored reports made by an
 // older version can be found and re-made.
-const AnalysisVersion = 4
+const AnalysisVersion = 5
 
 // Options are the parameters of Analyze. DefaultOptions gives the values
 // of docs/STATISTICS.md; a zero field is not a valid setting.
@@ -191,11 +191,13 @@ type Group struct {
 const (
 	MethodSingleRun   = "single-run"            // one run: nothing to classify
 	MethodShortSeries = "short-series"          // 2-4 runs: stats.ClassifyShort
-	MethodStepTest    = "step-test+classify"    // 5-19 runs: stats.SegmentSteps and stats.ClassifySeries
+	MethodModel       = "series-model"          // 5+ runs (analysis version 5): stats.SelectModel
+	MethodModelMSER   = "series-model+mser5"    // 20+ runs or a run's windows (analysis version 5): stats.SelectModel, MSER-5
+	MethodStepTest    = "step-test+classify"    // before analysis version 5, 5-19 runs: stats.SegmentSteps and stats.ClassifySeries
 	MethodPELT        = "pelt+classify"         // PELT and stats.ClassifySeries (before analysis version 3: 5+ runs)
-	MethodPELTMSER    = "pelt+classify+mser5"   // 20+ runs: PELT, stats.ClassifySeries, MSER-5
+	MethodPELTMSER    = "pelt+classify+mser5"   // before analysis version 5, 20+ runs: PELT, stats.ClassifySeries, MSER-5
 	MethodPerRun      = "pelt+classify per run" // a group's within-run classes combined
-	MethodWithinRun   = "pelt+mser5"            // one run's windows: PELT, Classify, MSER-5
+	MethodWithinRun   = "pelt+mser5"            // before analysis version 5, one run's windows: PELT, Classify, MSER-5
 )
 
 // The metrics: what a comparison compares and what a warm-up class was
@@ -224,8 +226,13 @@ type Warmup struct {
 	Method    string
 	// Basis is what the class rests on.
 	Basis Basis
-	// Shift is a change of level that stayed and is not a warm-up (class
-	// slowdown for a drop, level-shift for a jump), across runs.
+	// Direction is the direction of the change that decided the class
+	// (warmup: improving; slowdown: worsening; no-steady-state: either),
+	// empty for flat and when it could not be told.
+	Direction stats.Direction
+	// Shift is the last change of level across runs that passed the
+	// practical threshold and stayed (a level-shift finding), with its
+	// direction; nil when the model has no step.
 	Shift *Shift
 	// UnstableRuns is, for a combination of runs' within-run classes
 	// (MethodPerRun), how many of the runs kept leaving their level.
@@ -236,7 +243,9 @@ type Warmup struct {
 // level at a run and remained there.
 type Shift struct {
 	AtSeq         int32   // the first run at the new level
-	Before, After float64 // the mean of the level before and of the runs from AtSeq on
+	Before, After float64 // the mean of the level before and of the runs at the new level
+	// Direction is improving for a jump in throughput, worsening for a drop.
+	Direction stats.Direction
 }
 
 // Basis is what a warm-up classification rests on: the figures the
@@ -256,8 +265,14 @@ type Basis struct {
 	BandPct   float64
 	Improving bool
 	ZeroBase  bool
-	// Segments is the number of segments (PELT's or the step test's).
+	// Segments is the number of segments (PELT's or the step test's;
+	// the levels of the selected shape for MethodModel).
 	Segments int
+	// Shape is the shape stats.SelectModel chose (MethodModel and
+	// MethodModelMSER), and ThresholdPct the practical threshold it
+	// applied, in percent.
+	Shape        stats.Shape
+	ThresholdPct float64
 	// StepP is the p-value of the step test of the whole series
 	// (MethodStepTest).
 	StepP *float64
@@ -281,7 +296,12 @@ type MSERCut struct {
 
 // Steady is a group's steady-state performance over its steady runs.
 type Steady struct {
-	Runs      int
+	// Runs is the number of runs the figures cover; a single run with
+	// per-request data counts from its steady windows on (FromS).
+	Runs int
+	// FromS is set when the figures come from one run's windows: the
+	// second of the run its steady state starts at (after its warm-up).
+	FromS     *float64
 	RPSMean   *float64
 	RPSCI     *stats.CI
 	LatMeanMs *float64
@@ -307,6 +327,9 @@ type RunWarmup struct {
 	RunID string
 	Seq   int32
 	Class stats.Class
+	// Direction is the direction of the change that decided the class,
+	// as Warmup's.
+	Direction stats.Direction
 	// WarmupEndS is the start of the steady state, seconds since the
 	// run's start; nil when the run has none.
 	WarmupEndS *float64
@@ -451,8 +474,9 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 		for gi := range sys.Groups {
 			g := &sys.Groups[gi]
 			v.acrossRunWarmup(g)
-			v.steadyState(g)
-			if rw := v.withinRunWarmup(g, series); len(rw) > 0 {
+			rw := v.withinRunWarmup(g, series)
+			v.steadyState(g, rw, series)
+			if len(rw) > 0 {
 				sys.WithinRunWarmup = append(sys.WithinRunWarmup, rw...)
 				classes := make([]stats.Class, len(rw))
 				for i, w := range rw {

@@ -40,35 +40,38 @@ func (v *Verdict) acrossRunWarmup(g *Group) {
 		}
 		basis.BandPct, basis.Improving, basis.ZeroBase = sc.BandPct, sc.Improving, sc.ZeroBase
 		g.Warmup = Warmup{Class: sc.Class, ChangePct: results.Ptr(sc.ChangePct), Method: MethodShortSeries, Basis: basis}
+		if sc.Class == stats.ClassNoSteadyState {
+			g.Warmup.Direction = stats.Worsening
+			if sc.Improving {
+				g.Warmup.Direction = stats.Improving
+			}
+		}
 		if sc.Class == stats.ClassFlat {
 			g.Warmup.SteadyFromSeq = results.Ptr(g.Seqs[0])
 		}
 	default:
-		method := MethodStepTest
-		if n > stats.MaxStepRuns {
-			method = MethodPELT
-		}
-		c, err := stats.ClassifyRuns(x, stats.RunsOptions{HigherIsBetter: true, Delta: o.Delta, Alpha: o.Alpha,
-			PenaltyFactor: o.PenaltyFactor, MinSegment: o.MinSegment, Draws: o.NullDraws, Seed: o.Seed})
+		method := MethodModel
+		m, err := stats.SelectModel(x, stats.ModelOptions{HigherIsBetter: true, Delta: o.Delta, Alpha: o.Alpha, SearchSteady: true})
 		if err != nil {
 			basis.Err = err
 			g.Warmup = Warmup{Class: stats.ClassInsufficientData, Method: method, Basis: basis}
 			v.warn(Warning{Code: WarnAcrossRunWarmup, System: g.Runs[0].Label, Settings: &g.Settings, Err: err})
 			return
 		}
-		basis.Segments = len(c.Segments)
-		if c.Steps != nil {
-			basis.StepP = results.Ptr(c.Steps.First.P)
+		basis.Shape, basis.ThresholdPct, basis.Segments = m.Shape, m.ThresholdPct, m.Levels
+		if m.Trend != nil && m.Trend.Persistent {
+			basis.Trend = m.Trend
 		}
-		if c.Trend != nil && c.Trend.Persistent {
-			basis.Trend = c.Trend
+		g.Warmup = Warmup{Class: m.Class, Direction: m.Direction, Method: method, Basis: basis}
+		if m.SteadyStart >= 0 {
+			g.Warmup.SteadyFromSeq = results.Ptr(g.Seqs[m.SteadyStart])
 		}
-		g.Warmup = Warmup{Class: c.Class, Method: method, Basis: basis}
-		if c.SteadyStart >= 0 {
-			g.Warmup.SteadyFromSeq = results.Ptr(g.Seqs[c.SteadyStart])
-		}
-		if sh := c.Shift; sh != nil {
-			g.Warmup.Shift = &Shift{AtSeq: g.Seqs[sh.At], Before: sh.Before, After: sh.After}
+		// The last step is a level-shift finding when the series stayed at
+		// its new level (a steady state follows) and the step is not the
+		// end of the warm-up itself.
+		if k := len(m.Steps); k > 0 && m.SteadyStart >= 0 && !(m.Class == stats.ClassWarmup && m.Steps[k-1].At == m.SteadyStart) {
+			sh := m.Steps[k-1]
+			g.Warmup.Shift = &Shift{AtSeq: g.Seqs[sh.At], Before: sh.Before, After: sh.After, Direction: sh.Direction}
 		}
 		last2 := 100 * (x[n-1] - x[n-2]) / math.Abs(x[n-2])
 		if !math.IsInf(last2, 0) && !math.IsNaN(last2) {
@@ -77,7 +80,7 @@ func (v *Verdict) acrossRunWarmup(g *Group) {
 		if n >= 20 {
 			if d, more, err := stats.MSER5(x); err == nil {
 				g.Warmup.Basis.MSER = &MSERCut{Truncate: d, NeedsMoreData: more}
-				g.Warmup.Method = MethodPELTMSER
+				g.Warmup.Method = MethodModelMSER
 			}
 		}
 	}
@@ -97,10 +100,16 @@ func steadyRuns(g *Group) []results.Run {
 }
 
 // steadyState fills the group's steady-state figures and its
-// representative values.
-func (v *Verdict) steadyState(g *Group) {
+// representative values: over its steady runs; or, for a group of one run
+// with per-request data, over the windows of that run from its within-run
+// steady start on (the part of a run after its warm-up is steady data).
+func (v *Verdict) steadyState(g *Group, rw []RunWarmup, series map[string][]results.Series) {
 	o := v.Options
 	sr := steadyRuns(g)
+	if len(sr) == 0 && len(g.Runs) == 1 && len(rw) == 1 && rw[0].WarmupEndS != nil {
+		v.steadyWindows(g, *rw[0].WarmupEndS, series[g.Runs[0].RunID])
+		return
+	}
 	if len(sr) == 0 {
 		last := g.Runs[len(g.Runs)-1]
 		g.Rep = Rep{RPS: last.RPS, LatMeanMs: last.LatMeanMs, LatP99Ms: last.LatP99Ms, LatMaxMs: last.LatMaxMs}
@@ -121,6 +130,50 @@ func (v *Verdict) steadyState(g *Group) {
 		g.Steady.LatP99Ms = results.Ptr(stats.Median(p99))
 	}
 	if mx := column(sr, func(r results.Run) *float64 { return r.LatMaxMs }); mx != nil {
+		g.Steady.LatMaxMs = results.Ptr(stats.Median(mx))
+	}
+	g.Rep = Rep{RPS: *g.Steady.RPSMean, LatMeanMs: g.Steady.LatMeanMs, LatP99Ms: g.Steady.LatP99Ms,
+		LatMaxMs: g.Steady.LatMaxMs, FromSteady: true}
+}
+
+// steadyWindows fills a one-run group's steady figures from the run's
+// windows from fromS on: throughput is their successful requests over
+// their width (as a run's throughput counts successes),
+// mean latency their request-weighted mean; p99 and max are the median of
+// the windows' (as across runs, percentiles are never averaged).
+func (v *Verdict) steadyWindows(g *Group, fromS float64, ws []results.Series) {
+	var reqs, width, latSum, latN float64
+	var p99, mx []float64
+	for _, w := range ws {
+		if w.TS < fromS {
+			continue
+		}
+		reqs += float64(w.Requests - w.Errors)
+		width += w.WindowS
+		if w.LatMeanMs != nil && w.Requests > 0 {
+			latSum += *w.LatMeanMs * float64(w.Requests)
+			latN += float64(w.Requests)
+		}
+		if w.LatP99Ms != nil && w.Requests > 0 {
+			p99 = append(p99, *w.LatP99Ms)
+		}
+		if w.LatMaxMs != nil && w.Requests > 0 {
+			mx = append(mx, *w.LatMaxMs)
+		}
+	}
+	r := g.Runs[0]
+	if !(width > 0) {
+		g.Rep = Rep{RPS: r.RPS, LatMeanMs: r.LatMeanMs, LatP99Ms: r.LatP99Ms, LatMaxMs: r.LatMaxMs}
+		return
+	}
+	g.Steady = Steady{Runs: 1, FromS: results.Ptr(fromS), RPSMean: results.Ptr(reqs / width)}
+	if latN > 0 {
+		g.Steady.LatMeanMs = results.Ptr(latSum / latN)
+	}
+	if len(p99) > 0 {
+		g.Steady.LatP99Ms = results.Ptr(stats.Median(p99))
+	}
+	if len(mx) > 0 {
 		g.Steady.LatMaxMs = results.Ptr(stats.Median(mx))
 	}
 	g.Rep = Rep{RPS: *g.Steady.RPSMean, LatMeanMs: g.Steady.LatMeanMs, LatP99Ms: g.Steady.LatP99Ms,
@@ -150,7 +203,7 @@ func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) 
 				reqs = append(reqs, float64(w.Requests))
 			}
 		}
-		rw := RunWarmup{RunID: r.RunID, Seq: r.Seq, Windows: len(x), Method: MethodWithinRun,
+		rw := RunWarmup{RunID: r.RunID, Seq: r.Seq, Windows: len(x), Method: MethodModelMSER,
 			Basis: Basis{Metric: MetricLatMeanMs, N: len(x)}}
 		if len(x) < o.MinWindows {
 			rw.Class = stats.ClassInsufficientData
@@ -168,21 +221,18 @@ func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) 
 				}
 			}
 		}
-		seg, err := stats.SegmentSeries(clean, o.PenaltyFactor*math.Log(float64(len(x))), o.MinSegment)
+		m, err := stats.SelectModel(clean, stats.ModelOptions{Delta: o.Delta, Alpha: o.Alpha, SearchSteady: true})
 		if err == nil {
-			var c stats.SeriesClassification
-			c, err = stats.ClassifySeries(seg.Segments, clean, stats.SeriesOptions{Delta: o.Delta, Alpha: o.Alpha})
-			if err == nil {
-				rw.Class = c.Class
-				if c.SteadyStart >= 0 {
-					rw.WarmupEndS = results.Ptr(ts[c.SteadyStart])
-				}
-				rw.Basis.Segments = len(seg.Segments)
-				if c.Trend != nil && c.Trend.Persistent {
-					rw.Basis.Trend = c.Trend
-					last := len(ts) - 1
-					rw.TrendFromS, rw.TrendOverS = ts[c.TrendFrom], ts[last]+width[last]-ts[c.TrendFrom]
-				}
+			rw.Class, rw.Direction = m.Class, m.Direction
+			if m.SteadyStart >= 0 {
+				rw.WarmupEndS = results.Ptr(ts[m.SteadyStart])
+			}
+			rw.Basis.Segments, rw.Basis.Shape, rw.Basis.ThresholdPct = m.Levels, m.Shape, m.ThresholdPct
+			if t := m.Trend; t != nil && t.Persistent {
+				from := m.TrendFrom
+				rw.Basis.Trend = t
+				last := len(ts) - 1
+				rw.TrendFromS, rw.TrendOverS = ts[from], ts[last]+width[last]-ts[from]
 			}
 		}
 		if err != nil {

@@ -161,13 +161,13 @@ func wordFinding(f analyze.Finding) findingWords {
 	case analyze.CodeLevelShift:
 		x, _ := f.Facts.(analyze.LevelShiftFacts)
 		label, at := system(s, 0), settingsOf(s)
-		dir := "dropped"
-		if x.After > x.Before {
-			dir = "jumped"
+		dir, what := "dropped", "it got slower"
+		if x.Direction == stats.Improving || (x.Direction == "" && x.After > x.Before) {
+			dir, what = "jumped", "it got faster"
 		}
 		return findingWords{fmt.Sprintf("%s at %s", label, at),
-			fmt.Sprintf("%s at %s: throughput %s from %s to %s req/s (%s %%) at run seq %d and stayed there: a change of level, not a warm-up (it did not approach its final level from the start). Old and new builds mixed under one name, or a neighbour arriving or leaving, look like this; the runs on either side are not one system.",
-				label, at, dir, num(x.Before), num(x.After), signed(x.ChangePct), x.AtSeq),
+			fmt.Sprintf("%s at %s: throughput %s from %s to %s req/s (%s %%) at run seq %d and stayed there: a change of level (%s). Old and new builds mixed under one name, or a neighbour arriving or leaving, look like this; the runs on either side are not one system.",
+				label, at, dir, num(x.Before), num(x.After), signed(x.ChangePct), x.AtSeq, what),
 			"Find what changed at that run (build, configuration, other load on the machine); name the runs before and after as two systems (--system NAME=PATH) and compare them, or repeat the measurement under one condition."}
 
 	case analyze.CodeSlowingDown:
@@ -180,9 +180,13 @@ func wordFinding(f analyze.Finding) findingWords {
 					run, num(x.Change), signed(x.ChangePct), num(x.Over)),
 				"Look for what accumulates (queues, memory, connections, caches that grow); run long enough to see whether it levels off, and do not report a steady-state latency for this run."}
 		}
-		return findingWords{fmt.Sprintf("%s at %s", label, at),
-			fmt.Sprintf("%s at %s: throughput kept falling across its %s runs (%s req/s, %s %%) and never levelled off: no steady state.",
-				label, at, num(x.Over), signed(x.Change), signed(x.ChangePct)),
+		msg := fmt.Sprintf("%s at %s: throughput kept falling across its %s runs (%s req/s, %s %%) and never levelled off: no steady state.",
+			label, at, num(x.Over), signed(x.Change), signed(x.ChangePct))
+		if x.LastTwo {
+			msg = fmt.Sprintf("%s at %s: throughput fell %s %% (%s req/s) between its last two runs (seq %d -> %d): it is still getting slower, no steady state.",
+				label, at, signed(x.ChangePct), signed(x.Change), x.FromSeq, x.ToSeq)
+		}
+		return findingWords{fmt.Sprintf("%s at %s", label, at), msg,
 			"Look for what degrades from run to run (leaks, growing data, thermal throttling); restart the system between runs if each run should start alike, and do not compare it until its runs agree."}
 
 	case analyze.CodeUnstable, analyze.CodePeriodicStalls:

@@ -184,6 +184,11 @@ func obstacleText(r analyze.Reason) string {
 		return fmt.Sprintf("a single run of %s", r.System)
 	case analyze.ReasonNotSteady:
 		if r.Class == stats.ClassNoSteadyState && r.ChangePct != nil {
+			// ChangePct is throughput's: a rise is still warming up, a
+			// fall is getting slower (never "not warmed up").
+			if *r.ChangePct < 0 {
+				return fmt.Sprintf("%s still getting slower (%s %% between its last two runs)", r.System, signed(*r.ChangePct))
+			}
 			return fmt.Sprintf("%s not warmed up (still %s %% between its last two runs)", r.System, signed(*r.ChangePct))
 		}
 		return fmt.Sprintf("%s not steady (%s)", r.System, r.Class)

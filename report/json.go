@@ -69,8 +69,11 @@ type SummaryWarmup struct {
 	Good          *bool    `json:"good,omitempty"`
 	SteadyFromSeq *int32   `json:"steady_from_seq"`
 	ChangePct     *float64 `json:"change_pct"`
-	Method        string   `json:"method"`
-	Detail        string   `json:"detail"`
+	// Direction is the direction of the change that decided the class:
+	// improving or worsening (analysis version 5); absent for flat.
+	Direction string `json:"direction,omitempty"`
+	Method    string `json:"method"`
+	Detail    string `json:"detail"`
 	// Shift is a change of level that stayed (across runs).
 	Shift *SummaryShift `json:"shift,omitempty"`
 	// UnstableRuns is how many of the group's runs kept leaving their
@@ -80,14 +83,18 @@ type SummaryWarmup struct {
 
 // SummaryShift is a change of level across runs that stayed.
 type SummaryShift struct {
-	AtSeq  int32   `json:"at_seq"`
-	Before float64 `json:"before"`
-	After  float64 `json:"after"`
+	AtSeq     int32   `json:"at_seq"`
+	Before    float64 `json:"before"`
+	After     float64 `json:"after"`
+	Direction string  `json:"direction,omitempty"` // improving (a jump) or worsening (a drop)
 }
 
 // SummarySteady is a group's steady-state performance.
 type SummarySteady struct {
-	Runs      int         `json:"runs"`
+	Runs int `json:"runs"`
+	// FromS is set when the figures come from one run's windows: the
+	// second of the run its steady state starts at.
+	FromS     *float64    `json:"from_s,omitempty"`
 	RPSMean   *float64    `json:"rps_mean"`
 	RPSCI     [2]*float64 `json:"rps_ci"`
 	CIMethod  string      `json:"ci_method,omitempty"`
@@ -101,6 +108,7 @@ type SummaryRunWarm struct {
 	RunID      string   `json:"run_id"`
 	Seq        int32    `json:"seq"`
 	Class      string   `json:"class"`
+	Direction  string   `json:"direction,omitempty"` // improving or worsening (analysis version 5)
 	WarmupEndS *float64 `json:"warmup_end_s"`
 	MSEREndS   *float64 `json:"mser5_end_s"`
 	Windows    int      `json:"windows"`
@@ -277,7 +285,7 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 						Facts: analyze.ContradictoryFacts{Contradiction: e}}).Message})
 			}
 			st := g.Steady
-			sg.Steady = SummarySteady{Runs: st.Runs, RPSMean: r2p(st.RPSMean), LatMeanMs: r2p(st.LatMeanMs),
+			sg.Steady = SummarySteady{Runs: st.Runs, FromS: r2p(st.FromS), RPSMean: r2p(st.RPSMean), LatMeanMs: r2p(st.LatMeanMs),
 				LatP99Ms: r2p(st.LatP99Ms), LatMaxMs: r2p(st.LatMaxMs)}
 			if st.RPSCI != nil {
 				sg.Steady.RPSCI = [2]*float64{ptr(round(st.RPSCI.Lo, 2)), ptr(round(st.RPSCI.Hi, 2))}
@@ -287,7 +295,7 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 		}
 		for _, w := range sys.WithinRunWarmup {
 			sw := SummaryRunWarm{RunID: w.RunID, Seq: w.Seq, Class: string(w.Class),
-				WarmupEndS: r2p(w.WarmupEndS), MSEREndS: r2p(w.MSEREndS), Windows: w.Windows, Method: w.Method, Detail: runWarmupDetail(w)}
+				Direction: string(w.Direction), WarmupEndS: r2p(w.WarmupEndS), MSEREndS: r2p(w.MSEREndS), Windows: w.Windows, Method: w.Method, Detail: runWarmupDetail(w)}
 			if in := w.Instability; in != nil {
 				si := &SummaryInstability{Class: string(analyze.CodeUnstable), Stalls: in.Excursions, PeriodS: r2p(in.PeriodS),
 					ShareTime: round(in.ShareTime, 3), ShareRequests: round(in.ShareRequests, 3), LevelMs: round(in.LevelMs, 2),
@@ -400,10 +408,10 @@ func summaryGate(v *analyze.Verdict) SummaryGate {
 }
 
 func warmup(w analyze.Warmup) SummaryWarmup {
-	out := SummaryWarmup{Class: string(w.Class), Good: w.Good, SteadyFromSeq: w.SteadyFromSeq, Method: w.Method, Detail: warmupDetail(w),
+	out := SummaryWarmup{Class: string(w.Class), Good: w.Good, SteadyFromSeq: w.SteadyFromSeq, Direction: string(w.Direction), Method: w.Method, Detail: warmupDetail(w),
 		UnstableRuns: w.UnstableRuns}
 	if sh := w.Shift; sh != nil {
-		out.Shift = &SummaryShift{AtSeq: sh.AtSeq, Before: round(sh.Before, 2), After: round(sh.After, 2)}
+		out.Shift = &SummaryShift{AtSeq: sh.AtSeq, Before: round(sh.Before, 2), After: round(sh.After, 2), Direction: string(sh.Direction)}
 	}
 	if w.ChangePct != nil {
 		out.ChangePct = ptr(round(*w.ChangePct, 1))

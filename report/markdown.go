@@ -150,17 +150,17 @@ func (b *reportBuilder) answers() *section {
 			if g.Warmup.SteadyFromSeq != nil {
 				from = fmt.Sprintf("; steady from run seq %d", *g.Warmup.SteadyFromSeq)
 			}
-			switch g.Warmup.Class {
-			case stats.ClassNoSteadyState:
+			switch w := g.Warmup; {
+			case w.Class == stats.ClassNoSteadyState && w.Direction == stats.Worsening:
+				add(q, bold("No, it is still getting slower"), tx(": "+warmupDetail(g.Warmup)+"."))
+			case w.Class == stats.ClassNoSteadyState:
 				add(q, bold("No"), tx(": "+warmupDetail(g.Warmup)+"."))
-			case stats.ClassInsufficientData:
+			case w.Class == stats.ClassInsufficientData:
 				add(q, bold("Cannot tell"), tx(" from "+plural(len(g.Runs), "run")+"."))
-			case stats.ClassFlat:
+			case w.Class == stats.ClassFlat:
 				add(q, bold("No change seen"), tx(fmt.Sprintf(" across its %s (%s%s).", plural(len(g.Runs), "run"), warmupDetail(g.Warmup), from)))
-			case stats.ClassLevelShift:
-				add(q, bold("Its level changed instead"), tx(" (not a warm-up): "+warmupDetail(g.Warmup)+from+"."))
-			case stats.ClassSlowdown:
-				add(q, bold("It got slower"), tx(" ("+warmupDetail(g.Warmup)+")."))
+			case w.Class == stats.ClassSlowdown:
+				add(q, bold("It got slower"), tx(" and then stayed level ("+warmupDetail(g.Warmup)+from+")."))
 			default:
 				add(q, bold(string(g.Warmup.Class)), tx(" ("+warmupDetail(g.Warmup)+from+")."))
 			}

@@ -80,6 +80,12 @@ func basisText(method string, b analyze.Basis, changePct *float64) string {
 		s = errorText(b.Err)
 	case method == analyze.MethodShortSeries:
 		s = seriesName(b.Metric) + ": " + shortSeriesText(b, changePct)
+	case method == analyze.MethodModel || method == analyze.MethodModelMSER:
+		what := fmt.Sprintf("%s of %d runs", seriesName(b.Metric), b.N)
+		if b.Metric != analyze.MetricRPS {
+			what = seriesName(b.Metric)
+		}
+		s = fmt.Sprintf("%s: %s (%s), changes under ±%s %% ignored", what, shapeText(b.Shape), plural(b.Segments, "level"), rel(b.ThresholdPct))
 	case method == analyze.MethodStepTest:
 		s = fmt.Sprintf("%s of %d runs: %d level(s) (step test", seriesName(b.Metric), b.N, b.Segments)
 		if b.StepP != nil {
@@ -108,6 +114,21 @@ func basisText(method string, b analyze.Basis, changePct *float64) string {
 	return s
 }
 
+// shapeText words the shape stats.SelectModel chose.
+func shapeText(sh stats.Shape) string {
+	switch sh {
+	case stats.ShapeSteps:
+		return "steps"
+	case stats.ShapeTrend:
+		return "a straight trend"
+	case stats.ShapeTrendFlat:
+		return "a trend, then flat"
+	case stats.ShapeFlatTrend:
+		return "flat, then a trend"
+	}
+	return "flat"
+}
+
 // trendText words a trend that never levelled off, e.g. "still rising by
 // 29 ms (+93.5 %) to the end, p = 7.5e-33".
 func trendText(metric string, t *stats.Trend) string {
@@ -133,7 +154,11 @@ func shiftText(sh *analyze.Shift) string {
 	if sh.Before != 0 {
 		change = fmt.Sprintf(" (%s %%)", signed(100*(sh.After-sh.Before)/sh.Before))
 	}
-	return fmt.Sprintf("throughput moved from %s to %s req/s%s at run seq %d and stayed there", num(sh.Before), num(sh.After), change, sh.AtSeq)
+	dir := "rose"
+	if sh.Direction == stats.Worsening || (sh.Direction == "" && sh.After < sh.Before) {
+		dir = "fell"
+	}
+	return fmt.Sprintf("throughput %s from %s to %s req/s%s at run seq %d and stayed there", dir, num(sh.Before), num(sh.After), change, sh.AtSeq)
 }
 
 // instabilityText words how a run's windows kept leaving their level.

@@ -6,7 +6,10 @@ import (
 
 // ClassLevelShift is the class of a series whose level jumped to better
 // and stayed, where the jump does not look like a warm-up (see
-// ClassifySeries); a drop that stays is ClassSlowdown.
+// ClassifySeries); a drop that stays is ClassSlowdown. Retired as a class
+// in analysis version 5 (SelectModel): a step that stayed is a finding
+// with its direction; ClassifySeries, which still gives it, is no longer
+// called by package analyze.
 const ClassLevelShift Class = "level-shift"
 
 // MinStepRuns and MaxStepRuns bound the across-run series that

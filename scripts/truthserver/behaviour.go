@@ -15,6 +15,7 @@ type behaviour struct {
 	warmupSteps  int           // 0: linear fall; N: N equal steps
 	warmupEvery  time.Duration // warm-up repeats with this period; 0: once
 	ramp         time.Duration // extra wait per second of elapsed time
+	grow         float64       // relative growth of work and delay per second of elapsed time (a leak)
 	stallEvery   time.Duration // period of the stalls; 0: none
 	stallFor     time.Duration // length of one stall
 	stallAt      time.Duration // start of the first stall
@@ -24,8 +25,18 @@ type behaviour struct {
 }
 
 // factor is the cost multiplier at elapsed time t: warmupFactor at the
-// start of a warm-up phase, falling linearly or stepwise to 1 at its end.
+// start of a warm-up phase, falling linearly or stepwise to 1 at its end,
+// times the leak's growth 1 + grow·t (t in seconds).
 func (b behaviour) factor(t time.Duration) float64 {
+	g := 1.0
+	if b.grow > 0 && t > 0 {
+		g = 1 + b.grow*t.Seconds()
+	}
+	return g * b.warmupFactor1(t)
+}
+
+// warmupFactor1 is the warm-up's part of factor.
+func (b behaviour) warmupFactor1(t time.Duration) float64 {
 	if b.warmup <= 0 || b.warmupFactor <= 1 || t < 0 {
 		return 1
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -185,4 +186,29 @@ func Example_warmupFactor() {
 	// 10s: 2.33
 	// 20s: 1.67
 	// 30s: 1
+}
+
+func TestGrow(t *testing.T) {
+	b := behaviour{work: 2000, delay: 2 * time.Millisecond, grow: 0.01}
+	for _, tt := range []struct {
+		t    time.Duration
+		iter int
+		wait time.Duration
+	}{
+		{-time.Second, 2000, 2 * time.Millisecond},
+		{0, 2000, 2 * time.Millisecond},
+		{10 * time.Second, 2200, 2200 * time.Microsecond},
+		{30 * time.Second, 2600, 2600 * time.Microsecond},
+	} {
+		if got := b.iterations(tt.t); got != tt.iter {
+			t.Errorf("iterations(%v) = %d, want %d", tt.t, got, tt.iter)
+		}
+		if got := b.wait(tt.t); got != tt.wait {
+			t.Errorf("wait(%v) = %v, want %v", tt.t, got, tt.wait)
+		}
+	}
+	w := behaviour{warmup: 10 * time.Second, warmupFactor: 3, grow: 0.1}
+	if got := w.factor(5 * time.Second); math.Abs(got-2*1.5) > 1e-12 {
+		t.Errorf("warm-up and growth: factor(5s) = %v, want 3", got)
+	}
 }

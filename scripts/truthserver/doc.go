@@ -31,6 +31,9 @@
 //	-warmup-every P     repeat the warm-up every P (phase = t mod P); 0: once
 //	-ramp R             extra wait growing linearly with elapsed time: R per second
 //	                    of t (-ramp 1ms: +1 ms at t=1 s, +60 ms at t=60 s), never levels off
+//	-grow G             a leak: the work and the delay are multiplied by 1 + G·t (t in
+//	                    seconds of elapsed time; -grow 0.01: +1 % of the cost per
+//	                    second, +30 % at t=30 s), never levels off; combines with -warmup
 //	-stall-every P      periodic stall: every P, ALL handling freezes (a global lock
 //	                    that every request must pass before it is handled) for
 //	                    -stall-for; the first stall starts at -stall-at

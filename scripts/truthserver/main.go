@@ -131,6 +131,7 @@ func main() {
 	flag.IntVar(&b.warmupSteps, "warmup-steps", 0, "0: the factor falls linearly; N: in N steps")
 	flag.DurationVar(&b.warmupEvery, "warmup-every", 0, "repeat the warm-up with this period (0: once)")
 	flag.DurationVar(&b.ramp, "ramp", 0, "extra wait per second of elapsed time")
+	flag.Float64Var(&b.grow, "grow", 0, "relative growth of work and delay per second of elapsed time (a leak)")
 	flag.DurationVar(&b.stallEvery, "stall-every", 0, "period of the stalls (0: none)")
 	flag.DurationVar(&b.stallFor, "stall-for", 1500*time.Millisecond, "length of one stall")
 	flag.DurationVar(&b.stallAt, "stall-at", 0, "elapsed time of the first stall (0: -stall-every)")

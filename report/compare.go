@@ -142,6 +142,7 @@ func compareRow(c analyze.Comparison) row {
 		r.metric = "req/s"
 		r.old, r.new = num(c.BMean), num(c.AMean)
 	}
+	r.metric += ": " + aggregateText(c.Metric)
 	switch c.Verdict {
 	case analyze.AFaster:
 		r.delta = signed(100*(decidingRatio(c)-1)) + " % better"
@@ -156,6 +157,9 @@ func compareRow(c analyze.Comparison) row {
 	for _, x := range c.Reasons {
 		r.notes = append(r.notes, footnoteText(x))
 	}
+	if lo := leftOutText(c); lo != "" {
+		r.notes = append(r.notes, "left out: "+lo)
+	}
 	return r
 }
 
@@ -167,8 +171,6 @@ func footnoteText(r analyze.Reason) string {
 		return fmt.Sprintf("not significant: p >= alpha %s", rel(r.Alpha))
 	case analyze.ReasonInsideBand:
 		return fmt.Sprintf("significant, but the %s %% CI reaches into the ±%s %% practical band", rel(100*r.Level), rel(100*r.Band))
-	case analyze.ReasonTooFewRuns:
-		return fmt.Sprintf("need >= %d runs per system to detect a difference at alpha %s", r.MinRuns, rel(r.Alpha))
 	}
 	return reasonLine(r)
 }

@@ -68,7 +68,7 @@ func mainHeadline(v *analyze.Verdict) string {
 		if based && c.Verdict == analyze.BFaster {
 			word = "slower"
 		}
-		runs := fmt.Sprintf("%d vs %d runs", c.ARuns, c.BRuns)
+		runs := runsText(c)
 		if h.Latency >= 0 {
 			return fmt.Sprintf("%s is %s than %s by throughput at %s: %sx (%s%s, p = %s), but %s.",
 				subj, word, other, at, rel(r), runs, ciText(ci, ", "), relP(c.PValue), latencyClause(v.Comparisons[h.Latency], subj, otherLabel, false))
@@ -89,8 +89,8 @@ func mainHeadline(v *analyze.Verdict) string {
 			}
 			but = ", but " + latencyClause(l, subj, other, true)
 		}
-		return fmt.Sprintf("No difference between %s and %s at %s: throughput ratio %s%s, inside the ±%s %% practical band (%d vs %d runs%s)%s.",
-			c.A, baseName, at, rel(r), ciText(c.Estimate, ", "), rel(100*v.Options.PracticalBand), c.ARuns, c.BRuns, p, but)
+		return fmt.Sprintf("No difference between %s and %s at %s: throughput ratio %s%s, inside the ±%s %% practical band (%s%s)%s.",
+			c.A, baseName, at, rel(r), ciText(c.Estimate, ", "), rel(100*v.Options.PracticalBand), runsText(c), p, but)
 	}
 	subj, other, word := c.A, c.B, "faster"
 	switch {
@@ -179,7 +179,10 @@ func obstacleText(r analyze.Reason) string {
 		if r.ARuns == r.BRuns {
 			runs = fmt.Sprintf("%s per system", plural(r.ARuns, "run"))
 		}
-		return fmt.Sprintf("only %s (need >= %d)", runs, r.MinRuns)
+		return fmt.Sprintf("only %s (the exact test's smallest attainable p, %s, is not below alpha %s)", runs, minPText(r), rel(r.Alpha))
+	case analyze.ReasonFewSteadyRuns:
+		return fmt.Sprintf("only %s after the warm-up of %s (smallest attainable p %s, not below alpha %s)",
+			plural(r.SteadyRuns, "steady run"), r.System, minPText(r), rel(r.Alpha))
 	case analyze.ReasonSingleRun:
 		return fmt.Sprintf("a single run of %s", r.System)
 	case analyze.ReasonNotSteady:

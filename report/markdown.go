@@ -123,7 +123,7 @@ func (b *reportBuilder) answers() *section {
 		seen[key] = true
 		q := tx(fmt.Sprintf("Is %s faster than %s at %s? ", c.A, c.B, b.at(c.Settings)))
 		r := decidingRatio(c)
-		runs := fmt.Sprintf("%d vs %d runs", c.ARuns, c.BRuns)
+		runs := runsText(c)
 		why := ""
 		if m := marks[i]; m != "" {
 			why = ", notes " + m
@@ -205,9 +205,9 @@ func (b *reportBuilder) systems() *section {
 			p99 = p99 || g.Rep.LatP99Ms != nil
 		}
 	}
-	latHead := "mean / max latency, ms"
+	latHead := "mean / max latency, ms (mean / median of runs)"
 	if p99 {
-		latHead = "mean / p99 / max latency, ms"
+		latHead = "mean / p99 / max latency, ms (mean / median / median of runs)"
 	}
 	t := &tableBlock{Head: textRow("system", "settings", "runs (seq)", "warm-up across runs", "steady req/s (95 % CI)", latHead),
 		Numeric: []bool{false, false, false, false, true, true}}
@@ -220,7 +220,7 @@ func (b *reportBuilder) systems() *section {
 					steady += fmt.Sprintf(" (%s-%s)", fmtF(g.Steady.RPSCI.Lo, 2), fmtF(g.Steady.RPSCI.Hi, 2))
 				}
 			}
-			src := "steady mean"
+			src := "steady runs"
 			if !g.Rep.FromSteady {
 				src = "last run"
 			}

@@ -88,6 +88,9 @@ const (
 	// CodePeriodicStalls: as CodeUnstable, at a regular period
 	// (InstabilityFacts.PeriodS).
 	CodePeriodicStalls Code = "periodic-stalls"
+	// CodeErrorBurst: Subject.Systems (one) and Subject.Runs (one), whose
+	// failed requests concentrate in time; ErrorBurstFacts.
+	CodeErrorBurst Code = "error-burst"
 	// CodeContradictoryRun: Subject.Systems (one) and Subject.Runs (one),
 	// whose own latency figures contradict each other; ContradictoryFacts.
 	CodeContradictoryRun Code = "contradictory-run"
@@ -273,7 +276,7 @@ func (v *Verdict) add(sev Severity, code Code, subject Subject, facts Facts) {
 
 // findings runs the methodology checks of STATISTICS.md; report gives
 // every finding a concrete fix.
-func (v *Verdict) findings() {
+func (v *Verdict) findings(series map[string][]results.Series) {
 	o := v.Options
 	runs := v.Runs
 	// byID looks up run references without a scan of every run per
@@ -386,6 +389,7 @@ func (v *Verdict) findings() {
 				Write: r.WriteErrors, Timeouts: r.Timeouts, Non2xx: r.Non2xx})
 	}
 
+	v.errorBursts(series)
 	v.targetsDiffer()
 
 	// same-host

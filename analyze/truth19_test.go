@@ -47,3 +47,54 @@ func TestTruthOrderFromTime(t *testing.T) {
 		})
 	}
 }
+
+// testdata/truth/error-bursts (scripts/truth/make-error-bursts.sh): every
+// request arriving in the server's error window fails, the others
+// succeed. The finding locates the window (to the 1 s windows of the
+// series), holds all or nearly all of the errors, and names the status;
+// errors spread evenly (every 8th request, d4) are no burst.
+func TestTruthErrorBursts(t *testing.T) {
+	type burst struct {
+		from, to float64
+		status   int32
+	}
+	for _, c := range []struct {
+		file  string
+		burst *burst
+	}{
+		{"d1-middle-vegeta/run.json.gz", &burst{3, 4, 503}},
+		{"d2-start-vegeta/run.json.gz", &burst{0, 1, 500}},
+		{"d3-end-hey/run.csv.gz", &burst{6, 8, 502}},
+		{"d4-spread-vegeta/run.json.gz", nil},
+		{"d5-twice-vegeta/run1.json.gz", &burst{1, 2, 503}},
+		{"d5-twice-vegeta/run2.json.gz", &burst{5, 7, 503}},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			v := analyzeTruth(t, truthSet(t, nil, "error-bursts/"+c.file))
+			if len(findings(v, analyze.CodeErrors)) != 1 {
+				t.Fatalf("want one errors finding: %+v", v.Findings)
+			}
+			fs := findings(v, analyze.CodeErrorBurst)
+			if c.burst == nil {
+				if len(fs) > 0 {
+					t.Fatalf("spread errors called a burst: %+v", fs[0].Facts)
+				}
+				return
+			}
+			if len(fs) != 1 {
+				t.Fatalf("%d error-burst findings, want 1", len(fs))
+			}
+			x := fs[0].Facts.(analyze.ErrorBurstFacts)
+			if len(x.Bursts) != 1 || x.Share < 0.95 {
+				t.Fatalf("facts %+v, want one burst with >= 95 %% of the errors", x)
+			}
+			b := x.Bursts[0]
+			if b.FromS != c.burst.from || b.ToS != c.burst.to {
+				t.Errorf("burst %v-%v s, want %v-%v s", b.FromS, b.ToS, c.burst.from, c.burst.to)
+			}
+			if len(b.Statuses) != 1 || b.Statuses[0].Status != c.burst.status || b.Statuses[0].N != b.Errors {
+				t.Errorf("statuses %+v, want all %d", b.Statuses, c.burst.status)
+			}
+		})
+	}
+}

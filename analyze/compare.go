@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"math"
+	"slices"
 
 	"github.com/loadverdict/loadverdict/results"
 	"github.com/loadverdict/loadverdict/stats"
@@ -28,7 +29,8 @@ type Comparison struct {
 	ARuns, BRuns int
 	// AHeld and BHeld are the runs of each side's group (contradictory
 	// runs are not held: they are in LeftOut); LeftOut are the runs of
-	// either side that the test did not use, and why.
+	// either side that the test did not use, and why (when no test ran,
+	// only the contradictory runs, which no statistic uses).
 	AHeld, BHeld int
 	LeftOut      []LeftOut
 	// Aggregate is how AMean and BMean sum up each side's runs
@@ -315,6 +317,8 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 	}
 
 	if blocked(c.Reasons) {
+		// No test: only the runs no statistic uses are left out.
+		c.LeftOut = slices.DeleteFunc(c.LeftOut, func(l LeftOut) bool { return l.Why != LeftOutContradictory })
 		// Runs needed from all runs and the representative values.
 		c.RunsNeeded = runsNeeded(o, column(ga.Runs, m.get), column(gb.Runs, m.get), c.Ratio, c.AHeld, c.BHeld)
 		c.Verdict = Inconclusive

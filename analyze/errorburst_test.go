@@ -20,7 +20,9 @@ func windows(n int64, errs []int64) []results.Series {
 	return out
 }
 
-func itoa(n int64) string { return string(rune('0'+n/100%10)) + string(rune('0'+n/10%10)) + string(rune('0'+n%10)) }
+func itoa(n int64) string {
+	return string(rune('0'+n/100%10)) + string(rune('0'+n/10%10)) + string(rune('0'+n%10))
+}
 
 func TestErrorBurstRule(t *testing.T) {
 	for _, c := range []struct {

@@ -1,9 +1,12 @@
 package analyze_test
 
 import (
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/stats"
 )
 
 // testdata/truth/order-from-time (scripts/truth/make-order-from-time.sh):
@@ -97,4 +100,102 @@ func TestTruthErrorBursts(t *testing.T) {
 			}
 		})
 	}
+}
+
+// testdata/truth/unequal-runs (scripts/truth/make-unequal-runs.sh): real
+// wrk and hey runs at unequal sizes. Whatever the noise of the shared
+// machine made of each draw: a comparison is blocked for too few runs
+// exactly when the exact test's smallest p at the sizes held reaches
+// alpha (only 3 vs 3, d4); a test's p is the exact Mann-Whitney p of the
+// runs it counts (tested + left out = held); runs needed are never below
+// the runs held. d6: A's first runs are slow (the server's warm-up), left
+// out as warm-up and said so, and A is faster over the 4 vs 6 runs left.
+func TestTruthUnequalRuns(t *testing.T) {
+	for _, c := range []struct {
+		dir       string
+		heldA     int
+		heldB     int
+		blocked   bool
+		wantRPS   string // the throughput verdict, "" for any
+		leftOutsA int    // A's runs left out as warm-up (d6), -1 for any
+	}{
+		{"d1-3v8-wrk", 3, 8, false, "", -1},
+		{"d2-2v10-hey", 10, 2, false, "", -1}, // B ran first: it is side a
+		{"d3-5v3-wrk", 5, 3, false, "", -1},
+		{"d4-3v3-wrk", 3, 3, true, analyze.Inconclusive, -1},
+		{"d5-4v4-aa-wrk", 4, 4, false, "", -1},
+		{"d6-warm-wrk", 6, 6, false, analyze.AFaster, 2},
+	} {
+		t.Run(c.dir, func(t *testing.T) {
+			v := analyzeTruth(t, truthSet(t, nil, "unequal-runs/"+c.dir))
+			for _, cmp := range v.Comparisons {
+				if cmp.AHeld != c.heldA || cmp.BHeld != c.heldB {
+					t.Fatalf("%s: held %d/%d, want %d/%d", cmp.Metric, cmp.AHeld, cmp.BHeld, c.heldA, c.heldB)
+				}
+				tooFew := slices.ContainsFunc(cmp.Reasons, func(r analyze.Reason) bool { return r.Code == analyze.ReasonTooFewRuns })
+				if tooFew != c.blocked || tooFew != (stats.MinAttainableP(c.heldA, c.heldB) >= 0.05) {
+					t.Errorf("%s: too-few-runs %v, want %v", cmp.Metric, tooFew, c.blocked)
+				}
+				if cmp.RunsNeeded != nil && cmp.Verdict == analyze.Inconclusive && *cmp.RunsNeeded < max(c.heldA, c.heldB) {
+					t.Errorf("%s: runs needed %d beside %d/%d runs held", cmp.Metric, *cmp.RunsNeeded, c.heldA, c.heldB)
+				}
+				if cmp.PValue == nil {
+					continue
+				}
+				if cmp.ARuns+cmp.BRuns+len(cmp.LeftOut) != cmp.AHeld+cmp.BHeld {
+					t.Errorf("%s: %d + %d tested and %d left out of %d + %d held", cmp.Metric, cmp.ARuns, cmp.BRuns, len(cmp.LeftOut), cmp.AHeld, cmp.BHeld)
+				}
+				// The p is the one of the runs counted.
+				ga, gb := v.Group(cmp.A, cmp.Settings), v.Group(cmp.B, cmp.Settings)
+				xa, xb := tested(ga, cmp, "a"), tested(gb, cmp, "b")
+				if len(xa) != cmp.ARuns || len(xb) != cmp.BRuns {
+					t.Fatalf("%s: %d/%d runs left after the left-out ones, counted %d/%d", cmp.Metric, len(xa), len(xb), cmp.ARuns, cmp.BRuns)
+				}
+				if cmp.Metric == analyze.MetricRPS {
+					if _, p, _ := stats.MannWhitney(xa, xb); math.Abs(p-*cmp.PValue) > 1e-12 {
+						t.Errorf("p %v, but the %d vs %d runs counted give %v", *cmp.PValue, len(xa), len(xb), p)
+					}
+				}
+			}
+			rps := comparisonOf(t, v, analyze.MetricRPS)
+			if c.wantRPS != "" && rps.Verdict != c.wantRPS {
+				t.Errorf("throughput: %s, want %s (%+v)", rps.Verdict, c.wantRPS, rps.Reasons)
+			}
+			if c.leftOutsA >= 0 {
+				var seqs []int32
+				for _, l := range rps.LeftOut {
+					if l.Side == "a" && l.Why == analyze.LeftOutWarmup {
+						seqs = append(seqs, l.Run.Seq)
+					}
+				}
+				ga := v.Group(rps.A, rps.Settings)
+				if len(seqs) != c.leftOutsA || !slices.Equal(seqs, ga.Seqs[:len(seqs)]) {
+					t.Errorf("A's runs left out as warm-up: seq %v, want its first %d (%v)", seqs, c.leftOutsA, ga.Seqs)
+				}
+			}
+		})
+	}
+}
+
+// tested returns the throughput of a side's runs that its comparison did
+// not leave out.
+func tested(g *analyze.Group, c analyze.Comparison, side string) []float64 {
+	var x []float64
+	for _, r := range g.Runs {
+		if !slices.ContainsFunc(c.LeftOut, func(l analyze.LeftOut) bool { return l.Side == side && l.Run.RunID == r.RunID }) {
+			x = append(x, r.RPS)
+		}
+	}
+	return x
+}
+
+func comparisonOf(t *testing.T, v *analyze.Verdict, metric string) analyze.Comparison {
+	t.Helper()
+	for _, c := range v.Comparisons {
+		if c.Metric == metric {
+			return c
+		}
+	}
+	t.Fatalf("no %s comparison", metric)
+	return analyze.Comparison{}
 }

@@ -325,3 +325,45 @@ func TestNoRuns(t *testing.T) {
 		t.Error("no error for an empty experiment")
 	}
 }
+
+// TestDecidableUnequalRuns: what can be decided follows from the exact
+// test's smallest attainable p at the sizes held, 2/C(m+n, m): 3 runs of
+// A against 8 of B, every B slower, is decided (p = 2/165 = 0.012); so
+// are 2 against 10 (2/66) and 5 against 3 (2/56); 3 against 3 (0.1) and 1
+// against 12 (2/13) are not, and their runs needed exceed the runs held.
+func TestDecidableUnequalRuns(t *testing.T) {
+	for _, c := range []struct {
+		na, nb  int
+		decided bool
+	}{{3, 8, true}, {8, 3, true}, {2, 10, true}, {5, 3, true}, {3, 3, false}, {2, 4, false}, {4, 4, true}} {
+		var runs []results.Run
+		seq := 0
+		for i := range max(c.na, c.nb) {
+			if i < c.na {
+				runs = append(runs, run("a:80", seq, 10, 2000*(1+0.001*float64(i)), 5))
+				seq++
+			}
+			if i < c.nb {
+				runs = append(runs, run("b:80", seq, 10, 1500*(1+0.001*float64(i)), 6.6))
+				seq++
+			}
+		}
+		v := mustAnalyze(t, runs, nil)
+		cmp := comparison(t, v, "rps")
+		minP := stats.MinAttainableP(c.na, c.nb)
+		if !c.decided {
+			if cmp.Verdict != analyze.Inconclusive || len(cmp.Reasons) == 0 || cmp.Reasons[0].Code != analyze.ReasonTooFewRuns ||
+				cmp.Reasons[0].MinP != minP {
+				t.Errorf("%d vs %d: %s %+v, want too-few-runs with min p %v", c.na, c.nb, cmp.Verdict, cmp.Reasons, minP)
+			}
+			if cmp.RunsNeeded == nil || *cmp.RunsNeeded <= min(c.na, c.nb) || *cmp.RunsNeeded < max(c.na, c.nb) {
+				t.Errorf("%d vs %d: runs needed %v, want above the runs held", c.na, c.nb, cmp.RunsNeeded)
+			}
+			continue
+		}
+		if cmp.Verdict != analyze.AFaster || cmp.PValue == nil || math.Abs(*cmp.PValue-minP) > 1e-12 ||
+			cmp.ARuns != c.na || cmp.BRuns != c.nb || cmp.MinP != minP {
+			t.Errorf("%d vs %d: %s p %v runs %d/%d %+v, want a-faster at p = %v", c.na, c.nb, cmp.Verdict, cmp.PValue, cmp.ARuns, cmp.BRuns, cmp.Reasons, minP)
+		}
+	}
+}

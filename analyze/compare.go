@@ -320,7 +320,7 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 		// No test: only the runs no statistic uses are left out.
 		c.LeftOut = slices.DeleteFunc(c.LeftOut, func(l LeftOut) bool { return l.Why != LeftOutContradictory })
 		// Runs needed from all runs and the representative values.
-		c.RunsNeeded = runsNeeded(o, column(ga.Runs, m.get), column(gb.Runs, m.get), c.Ratio, c.AHeld, c.BHeld)
+		c.RunsNeeded = runsNeeded(o, column(ga.Runs, m.get), column(gb.Runs, m.get), c.Ratio, c.AHeld, c.BHeld, true)
 		c.Verdict = Inconclusive
 		return c, true
 	}
@@ -388,7 +388,7 @@ func (c *Comparison) test(xa, xb []float64, o Options) {
 		return
 	}
 	c.Estimate = &est
-	c.RunsNeeded = runsNeeded(o, xa, xb, est.Estimate, len(xa), len(xb))
+	c.RunsNeeded = runsNeeded(o, xa, xb, est.Estimate, len(xa), len(xb), false)
 	hi, lo := 1+o.PracticalBand, 1/(1+o.PracticalBand)
 	switch {
 	case p < o.Alpha && (est.Lo > hi || est.Hi < lo):
@@ -402,6 +402,7 @@ func (c *Comparison) test(xa, xb []float64, o Options) {
 			Band: o.PracticalBand, Lo: est.Lo, Hi: est.Hi})
 	default:
 		c.Verdict = Inconclusive
+		c.RunsNeeded = runsNeeded(o, xa, xb, est.Estimate, len(xa), len(xb), true)
 		r := Reason{Code: ReasonUnsettled, P: p, Alpha: o.Alpha, Level: o.Level, Band: o.PracticalBand, Lo: est.Lo, Hi: est.Hi}
 		if c.RunsNeeded != nil {
 			r.RunsNeeded = *c.RunsNeeded
@@ -423,11 +424,11 @@ func (c *Comparison) test(xa, xb []float64, o Options) {
 //
 // The answer is never below the exact test's own minimum of equal runs
 // per side (stats.MinRunsFor(Alpha), through stats.RunsPerSide), nor
-// below the runs a side already holds (heldA, heldB), and it exceeds the
-// harmonic mean of the two, the effective size per side of the runs
-// held: those did not settle it, so as many again cannot be promised to
-// (4 against 4 unsettled needs at least 5 per side).
-func runsNeeded(o Options, xa, xb []float64, ratio float64, heldA, heldB int) *int {
+// below the runs a side already holds (heldA, heldB); when those did not
+// settle it (unsettled), it exceeds the harmonic mean of the two, the
+// effective size per side of the runs held: as many again cannot be
+// promised to (4 against 4 unsettled needs at least 5 per side).
+func runsNeeded(o Options, xa, xb []float64, ratio float64, heldA, heldB int, unsettled bool) *int {
 	var ss float64
 	sides := 0
 	for _, x := range [][]float64{xa, xb} {
@@ -459,7 +460,7 @@ func runsNeeded(o Options, xa, xb []float64, ratio float64, heldA, heldB int) *i
 		return nil
 	}
 	n = max(n, heldA, heldB)
-	if heldA > 0 && heldB > 0 {
+	if unsettled && heldA > 0 && heldB > 0 {
 		eff := 2 * float64(heldA) * float64(heldB) / float64(heldA+heldB)
 		n = max(n, int(math.Floor(eff))+1)
 	}

@@ -115,7 +115,7 @@ func tables(v *analyze.Verdict) []table {
 		if !okA || !okB {
 			continue
 		}
-		r := row{metric: "error rate", old: metricValue("error_rate", eb), new: metricValue("error_rate", ea), delta: "~",
+		r := row{metric: "error rate: " + aggregateText("error_rate"), old: metricValue("error_rate", eb), new: metricValue("error_rate", ea), delta: "~",
 			ci: "", p: "", runs: runsOf(gb, ga), comparison: -1}
 		if ea != eb {
 			r.delta = signed(100*(ea-eb)) + " pts"

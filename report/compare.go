@@ -115,7 +115,7 @@ func tables(v *analyze.Verdict) []table {
 		if !okA || !okB {
 			continue
 		}
-		r := row{metric: "error rate: " + aggregateText("error_rate"), old: metricValue("error_rate", eb), new: metricValue("error_rate", ea), delta: "~",
+		r := row{metric: "error rate", old: metricValue("error_rate", eb), new: metricValue("error_rate", ea), delta: "~",
 			ci: "", p: "", runs: runsOf(gb, ga), comparison: -1}
 		if ea != eb {
 			r.delta = signed(100*(ea-eb)) + " pts"
@@ -124,6 +124,37 @@ func tables(v *analyze.Verdict) []table {
 		t.rows = append(t.rows, r)
 	}
 	return out
+}
+
+// aggregatesLegend names the aggregate of each metric the comparison
+// tables show, once: "values: mean of runs (req/s, mean latency, error
+// rate); median of runs (p99 latency)"; "" without comparisons.
+func aggregatesLegend(v *analyze.Verdict) string {
+	groups := map[string][]string{}
+	var order []string
+	for _, t := range tables(v) {
+		for _, r := range t.rows {
+			metric := "error_rate"
+			if r.comparison >= 0 {
+				metric = v.Comparisons[r.comparison].Metric
+			}
+			a := aggregateText(metric)
+			if _, ok := groups[a]; !ok {
+				order = append(order, a)
+			}
+			if !slices.Contains(groups[a], r.metric) {
+				groups[a] = append(groups[a], r.metric)
+			}
+		}
+	}
+	if len(order) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, a := range order {
+		parts = append(parts, a+" ("+strings.Join(groups[a], ", ")+")")
+	}
+	return "values: " + strings.Join(parts, "; ")
 }
 
 // runsOf gives the runs the error rates are over: old/new.
@@ -142,7 +173,6 @@ func compareRow(c analyze.Comparison) row {
 		r.metric = "req/s"
 		r.old, r.new = num(c.BMean), num(c.AMean)
 	}
-	r.metric += ": " + aggregateText(c.Metric)
 	switch c.Verdict {
 	case analyze.AFaster:
 		r.delta = signed(100*(decidingRatio(c)-1)) + " % better"
@@ -171,6 +201,8 @@ func footnoteText(r analyze.Reason) string {
 		return fmt.Sprintf("not significant: p >= alpha %s", rel(r.Alpha))
 	case analyze.ReasonInsideBand:
 		return fmt.Sprintf("significant, but the %s %% CI reaches into the ±%s %% practical band", rel(100*r.Level), rel(100*r.Band))
+	case analyze.ReasonTooFewRuns:
+		return fmt.Sprintf("too few runs for the exact test to reach alpha %s (smallest p 2/C(a+b,a))", rel(r.Alpha))
 	}
 	return reasonLine(r)
 }
@@ -240,7 +272,10 @@ func compareText(w io.Writer, v *analyze.Verdict) error {
 	for i, n := range notes {
 		fmt.Fprintf(&b, "(%d) %s\n", i+1, n)
 	}
-	if len(notes) > 0 {
+	if l := aggregatesLegend(v); l != "" {
+		fmt.Fprintln(&b, l)
+	}
+	if len(notes) > 0 || aggregatesLegend(v) != "" {
 		fmt.Fprintln(&b)
 	}
 	if len(v.Thresholds) > 0 {

@@ -91,7 +91,7 @@ func TestHeadlineLeads(t *testing.T) {
 		{"baseline: the other side is the subject", slower, baseline,
 			"new:80 is slower than old:80 (the baseline) at 100 connections, 4 threads, 60 s, wrk: 0.9x the throughput (5 vs 5 runs, 95 % CI 0.897-0.903, p = 0.00794)."},
 		{"baseline, not established", slower[:6], baseline,
-			"Not established that new:80 is slower than old:80 (the baseline): it had 0.9x the throughput at 100 connections, 4 threads, 60 s, wrk, but with only 3 runs per system (the exact test's smallest attainable p, 2/C(6,3) = 0.1, is not below alpha 0.05) the difference is not shown to be real; 4 steady runs per system would settle it."},
+			"Not established that new:80 is slower than old:80 (the baseline): it had 0.9x the throughput at 100 connections, 4 threads, 60 s, wrk, but with only 3 runs per system (smallest possible p 2/C(6,3) = 0.1) the difference is not shown to be real; 4 steady runs per system would settle it."},
 		{"no baseline: the faster side is", slower, nil,
 			"old:80 is faster than new:80 at 100 connections, 4 threads, 60 s, wrk: 1.11x the throughput (5 vs 5 runs, 95 % CI 1.107-1.114, p = 0.00794)."},
 		{"latency disagrees", disagree, baseline,
@@ -148,12 +148,12 @@ func TestCompareTable(t *testing.T) {
 	}
 	var rps []string
 	for _, line := range strings.Split(s, "\n") {
-		if strings.HasPrefix(line, "req/s: mean of runs ") {
+		if strings.HasPrefix(line, "req/s ") {
 			rps = append(rps, strings.Join(strings.Fields(line), " "))
 		}
 	}
 	// 1000-1004 against 900-904 req/s: -9.98 %, fully separated (p = 2/252).
-	want := []string{"req/s: mean of runs 102 102 ~ -2.88 to +2.97 % 1 5/5 (1)", "req/s: mean of runs 1002 902 -9.98 % worse -10.3 to -9.7 % 0.00794 5/5"}
+	want := []string{"req/s 102 102 ~ -2.88 to +2.97 % 1 5/5 (1)", "req/s 1002 902 -9.98 % worse -10.3 to -9.7 % 0.00794 5/5"}
 	if fmt.Sprint(rps) != fmt.Sprint(want) {
 		t.Errorf("throughput rows\n%q, want\n%q", rps, want)
 	}
@@ -241,13 +241,14 @@ func ExampleCompare() {
 	// new:80 is slower than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk: 0.901x the throughput (4 vs 4 runs, 95 % CI 0.896-0.907, p = 0.0286).
 	//
 	// new:80 vs old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk
-	//                              old:80    new:80    delta          95 % CI           p       runs
-	// req/s: mean of runs          1003      904       -9.87 % worse  -10.4 to -9.3 %   0.0286  4/4
-	// mean latency: mean of runs   63.81 ms  70.8 ms   +11 % worse    +10.3 to +11.7 %  0.0286  4/4
-	// max latency: median of runs  191.4 ms  212.4 ms  +11 % worse    +10.3 to +11.7 %  0.0286  4/4   (1)
-	// error rate: mean of runs     0 %       0 %       ~                                        4/4
+	//               old:80    new:80    delta          95 % CI           p       runs
+	// req/s         1003      904       -9.87 % worse  -10.4 to -9.3 %   0.0286  4/4
+	// mean latency  63.81 ms  70.8 ms   +11 % worse    +10.3 to +11.7 %  0.0286  4/4
+	// max latency   191.4 ms  212.4 ms  +11 % worse    +10.3 to +11.7 %  0.0286  4/4   (1)
+	// error rate    0 %       0 %       ~                                        4/4
 	//
 	// (1) note: closed-model tails are lower bounds (coordinated omission)
+	// values: mean of runs (req/s, mean latency, error rate); median of runs (max latency)
 	//
 	// thresholds
 	//   rps>=950  old:80  64 connections, 4 threads, 60 s, wrk  pass  1003 req/s (mean of 4 steady runs), 95 % CI 1001-1005 req/s

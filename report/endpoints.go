@@ -79,7 +79,7 @@ func (b *reportBuilder) endpoints() *section {
 	sec := &section{Title: "Endpoints", ID: "endpoints"}
 	sec.Blocks = append(sec.Blocks, para(tx("The tool named each request of the test, and each endpoint's runs are analysed on their own (a system's settings above include the endpoint). "+
 		"Requests and errors are summed over the runs; req/s and latencies are the steady-state means where there is one, else the last run's.")))
-	t := &tableBlock{Head: textRow("system", "endpoint", "settings", "runs", "requests", "errors", "req/s", "mean / p99 / max latency, ms (mean / median / median of runs)"),
+	t := &tableBlock{Head: textRow("system", "endpoint", "settings", "runs", "requests", "errors", "req/s", "mean / p99 / max latency, ms"),
 		Numeric: []bool{false, false, false, true, true, true, true, true}}
 	i := 0
 	for _, sys := range b.v.Systems {
@@ -99,7 +99,7 @@ func (b *reportBuilder) endpoints() *section {
 			if e.ErrorRate != nil {
 				errs += " (" + pct(*e.ErrorRate) + ")"
 			}
-			src := "steady runs"
+			src := "steady: mean / median / median"
 			if !e.FromSteady {
 				src = "last run"
 			}

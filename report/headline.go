@@ -179,9 +179,9 @@ func obstacleText(r analyze.Reason) string {
 		if r.ARuns == r.BRuns {
 			runs = fmt.Sprintf("%s per system", plural(r.ARuns, "run"))
 		}
-		return fmt.Sprintf("only %s (the exact test's smallest attainable p, %s, is not below alpha %s)", runs, minPText(r), rel(r.Alpha))
+		return fmt.Sprintf("only %s (smallest possible p %s)", runs, minPText(r))
 	case analyze.ReasonFewSteadyRuns:
-		return fmt.Sprintf("only %s after the warm-up of %s (smallest attainable p %s, not below alpha %s)",
+		return fmt.Sprintf("only %s after the warm-up of %s (smallest attainable p %s >= alpha %s)",
 			plural(r.SteadyRuns, "steady run"), r.System, minPText(r), rel(r.Alpha))
 	case analyze.ReasonSingleRun:
 		return fmt.Sprintf("a single run of %s", r.System)

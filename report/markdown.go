@@ -191,8 +191,8 @@ func (b *reportBuilder) answers() *section {
 	}
 	sec.Blocks = append(sec.Blocks, table...)
 	if len(v.Comparisons) > 0 {
-		sec.Blocks = append(sec.Blocks, para(tx(fmt.Sprintf("delta: Hodges-Lehmann change over steady runs, %s %% CI; p: Mann-Whitney U (alpha %s, practical band ±%s %%); ~: no claimable difference.",
-			rel(100*v.Options.Level), rel(v.Options.Alpha), rel(100*v.Options.PracticalBand)))))
+		sec.Blocks = append(sec.Blocks, para(tx(fmt.Sprintf("%s. delta: Hodges-Lehmann change over steady runs, %s %% CI; p: Mann-Whitney U (alpha %s, practical band ±%s %%); ~: no claimable difference.",
+			aggregatesLegend(v), rel(100*v.Options.Level), rel(v.Options.Alpha), rel(100*v.Options.PracticalBand)))))
 	}
 	return sec
 }
@@ -205,9 +205,9 @@ func (b *reportBuilder) systems() *section {
 			p99 = p99 || g.Rep.LatP99Ms != nil
 		}
 	}
-	latHead := "mean / max latency, ms (mean / median of runs)"
+	latHead := "mean / max latency, ms"
 	if p99 {
-		latHead = "mean / p99 / max latency, ms (mean / median / median of runs)"
+		latHead = "mean / p99 / max latency, ms"
 	}
 	t := &tableBlock{Head: textRow("system", "settings", "runs (seq)", "warm-up across runs", "steady req/s (95 % CI)", latHead),
 		Numeric: []bool{false, false, false, false, true, true}}
@@ -220,7 +220,10 @@ func (b *reportBuilder) systems() *section {
 					steady += fmt.Sprintf(" (%s-%s)", fmtF(g.Steady.RPSCI.Lo, 2), fmtF(g.Steady.RPSCI.Hi, 2))
 				}
 			}
-			src := "steady runs"
+			src := "steady: mean / median"
+			if p99 {
+				src = "steady: mean / median / median"
+			}
 			if !g.Rep.FromSteady {
 				src = "last run"
 			}

@@ -325,7 +325,7 @@ func (v *Verdict) findings(series map[string][]results.Series) {
 	var thin []GroupRef
 	for _, s := range v.Systems {
 		for _, g := range s.Groups {
-			if len(g.Runs) < o.MinRuns {
+			if len(g.Runs) < o.MinRuns && !v.decidablePartner(s.Label, g) {
 				thin = append(thin, GroupRef{Label: s.Label, Settings: g.Settings, Runs: len(g.Runs)})
 			}
 			subj := Subject{Systems: []string{s.Label}, Settings: ptrTo(g.Settings)}
@@ -462,6 +462,24 @@ func (v *Verdict) findings(series map[string][]results.Series) {
 	slices.SortStableFunc(v.Findings, func(a, b Finding) int {
 		return cmp.Or(cmp.Compare(sevRank[a.Severity], sevRank[b.Severity]), cmp.Compare(a.Code, b.Code))
 	})
+}
+
+// decidablePartner reports whether another system has a group at g's
+// settings whose runs, against g's, the exact test could decide at alpha
+// (stats.MinAttainableP below it: 3 runs against 8): then g's few runs
+// are no obstacle, and no-replication does not name it.
+func (v *Verdict) decidablePartner(label string, g Group) bool {
+	for _, s := range v.Systems {
+		if s.Label == label {
+			continue
+		}
+		for _, h := range s.Groups {
+			if h.key() == g.key() && stats.MinAttainableP(len(g.Runs), len(h.Runs)) < v.Options.Alpha {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // overload records the overload finding of a system whose open-model

@@ -1,11 +1,14 @@
 package analyze_test
 
 import (
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/report"
 	"github.com/loadverdict/loadverdict/stats"
 )
 
@@ -97,6 +100,18 @@ func TestTruthErrorBursts(t *testing.T) {
 			}
 			if len(b.Statuses) != 1 || b.Statuses[0].Status != c.burst.status || b.Statuses[0].N != b.Errors {
 				t.Errorf("statuses %+v, want all %d", b.Statuses, c.burst.status)
+			}
+			// In the words: the headline says when (where the run is
+			// the one its error rate is over), the finding the status.
+			span := fmt.Sprintf("within %g-%g s", c.burst.from, c.burst.to)
+			if h := report.Headline(v); strings.Contains(h, "failed") && !strings.Contains(h, span) {
+				t.Errorf("headline %q lacks %q", h, span)
+			}
+			s := report.NewSummary(v, "")
+			if !slices.ContainsFunc(s.Findings, func(f report.SummaryFinding) bool {
+				return f.Code == "error-burst" && strings.Contains(f.Message, fmt.Sprintf("(%d x%d)", c.burst.status, b.Errors))
+			}) {
+				t.Errorf("summary.json has no error-burst finding naming %d x%d", c.burst.status, b.Errors)
 			}
 		})
 	}

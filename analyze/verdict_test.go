@@ -351,6 +351,11 @@ func TestDecidableUnequalRuns(t *testing.T) {
 		v := mustAnalyze(t, runs, nil)
 		cmp := comparison(t, v, "rps")
 		minP := stats.MinAttainableP(c.na, c.nb)
+		// The few runs of a side are no-replication only when they are
+		// an obstacle: when nothing could be decided with them.
+		if hasFinding(v, analyze.CodeNoReplication) == c.decided {
+			t.Errorf("%d vs %d: no-replication %v, want %v", c.na, c.nb, !c.decided, !c.decided)
+		}
 		if !c.decided {
 			if cmp.Verdict != analyze.Inconclusive || len(cmp.Reasons) == 0 || cmp.Reasons[0].Code != analyze.ReasonTooFewRuns ||
 				cmp.Reasons[0].MinP != minP {

@@ -138,8 +138,8 @@ type GroupRef struct {
 // the finding's code: ShortRunFacts, NoReplicationFacts,
 // NotInterleavedFacts, StillWarmingFacts, ErrorsFacts, TargetsDifferFacts,
 // LittlesLawFacts, SaturatedFacts, LongTailFacts, OverloadFacts,
-// LevelShiftFacts, SlowingDownFacts, InstabilityFacts or
-// ContradictoryFacts.
+// LevelShiftFacts, SlowingDownFacts, InstabilityFacts, ContradictoryFacts
+// or ErrorBurstFacts.
 type Facts interface {
 	facts()
 }

@@ -316,8 +316,9 @@ type statusCount struct {
 	n      int64
 }
 
-// maxStatuses bounds the distinct statuses a window counts; the failed
-// requests of any further status are counted under otherStatus.
+// maxStatuses bounds the statuses a window counts: maxStatuses-1
+// distinct ones, and the failed requests of any further status under
+// otherStatus.
 const maxStatuses = 16
 
 // otherStatus stands for the statuses beyond maxStatuses.
@@ -331,8 +332,8 @@ func addStatus(c []statusCount, s int32, n int64) []statusCount {
 			return c
 		}
 	}
-	if len(c) >= maxStatuses {
-		return addStatus(c, otherStatus, n)
+	if s != otherStatus && len(c) >= maxStatuses-1 {
+		return addStatus(c, otherStatus, n) // the last slot is otherStatus's
 	}
 	return append(c, statusCount{s, n})
 }

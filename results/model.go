@@ -121,7 +121,7 @@ type Series struct {
 	LatMaxMs  *float64 `json:"lat_max_ms,omitempty"`
 	// ErrorStatuses are the statuses of the window's failed requests
 	// with their counts, most frequent first: "503:200,0:3" (0: no
-	// response; -1: statuses beyond the 16 a window counts); nil when
+	// response; -1: statuses beyond the 15 a window counts); nil when
 	// none failed or the source does not tell.
 	ErrorStatuses *string `json:"error_statuses,omitempty"`
 }

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"math"
+	"slices"
 
 	"github.com/loadverdict/loadverdict/results"
 	"github.com/loadverdict/loadverdict/stats"
@@ -22,13 +23,32 @@ type Comparison struct {
 	Metric   string // MetricRPS, MetricLatMeanMs, MetricLatP99Ms, MetricLatMaxMs
 	// HigherIsBetter is true for throughput, false for latency.
 	HigherIsBetter bool
-	ARuns, BRuns   int
-	AMean, BMean   float64
-	// Ratio is AMean/BMean, and CI its bootstrap interval over the
-	// steady runs (when a test ran): shown, but not what decides.
+	// ARuns and BRuns are the runs the comparison rests on: the runs its
+	// test compared when one ran (the steady runs that report Metric),
+	// else the runs held (AHeld, BHeld).
+	ARuns, BRuns int
+	// AHeld and BHeld are the runs of each side's group (contradictory
+	// runs are not held: they are in LeftOut); LeftOut are the runs of
+	// either side that the test did not use, and why (when no test ran,
+	// only the contradictory runs, which no statistic uses).
+	AHeld, BHeld int
+	LeftOut      []LeftOut
+	// Aggregate is how AMean and BMean sum up each side's runs
+	// (AggregateOf(Metric)): the mean of the runs' values for
+	// throughput and mean latency, their median for percentiles and the
+	// maximum, everywhere the metric is shown.
+	Aggregate    string
+	AMean, BMean float64
+	// Ratio is AMean/BMean, and CI the bootstrap interval of the ratio
+	// of means over the steady runs (when a test ran and Aggregate is
+	// the mean): shown, but not what decides.
 	Ratio  float64
 	CI     *stats.CI
 	PValue *float64
+	// MinP is the smallest two-sided p the exact Mann-Whitney test can
+	// give for ARuns against BRuns (stats.MinAttainableP): at or above
+	// Options.Alpha no data could decide the comparison.
+	MinP float64
 	// Estimate decides the verdict: the Hodges-Lehmann ratio a/b of the
 	// steady runs with its distribution-free interval at Options.Level
 	// (stats.HodgesLehmannRatio), which excludes 1 exactly when the
@@ -42,8 +62,59 @@ type Comparison struct {
 	// RunsNeeded is the runs per side that would settle the comparison
 	// at alpha with the configured power: show the estimated ratio
 	// outside the practical band, or inside it, from the runs' scatter
-	// (see runsNeeded). It does not depend on which side is a.
+	// (see runsNeeded). It is never below the exact test's own minimum
+	// (stats.MinRunsFor) nor below the runs either side holds, and above
+	// them when the runs held did not settle it. It does not depend on
+	// which side is a.
 	RunsNeeded *int
+}
+
+// The aggregates of a metric over runs (Comparison.Aggregate,
+// summary.json "aggregate").
+const (
+	AggregateMean   = "mean-of-runs"
+	AggregateMedian = "median-of-runs"
+)
+
+// AggregateOf returns how a metric's value over several runs is
+// aggregated, the same in every comparison, table, headline, threshold
+// and history: the mean of the runs' values for throughput, mean latency
+// and the error rate, their median for latency percentiles and the
+// maximum (a percentile of different runs is never averaged: one stalled
+// run would move the mean of p99s by its whole stall).
+func AggregateOf(metric string) string {
+	switch metric {
+	case MetricRPS, MetricLatMeanMs, "error_rate":
+		return AggregateMean
+	}
+	return AggregateMedian
+}
+
+// aggregate sums up runs' values of a metric by AggregateOf.
+func aggregate(metric string, x []float64) float64 {
+	if AggregateOf(metric) == AggregateMedian {
+		return stats.Median(x)
+	}
+	return stats.Mean(x)
+}
+
+// The reasons a run is left out of a comparison's test (LeftOut.Why).
+const (
+	// LeftOutWarmup: before its group's steady state (warm-up, or no
+	// steady state at all).
+	LeftOutWarmup = "warm-up"
+	// LeftOutContradictory: its own latency figures contradict each
+	// other (Contradiction).
+	LeftOutContradictory = "contradictory"
+	// LeftOutMetricMissing: it does not report the compared metric.
+	LeftOutMetricMissing = "metric-missing"
+)
+
+// LeftOut is a run of a comparison's side that its test did not use.
+type LeftOut struct {
+	Side string // "a" or "b"
+	Run  RunRef
+	Why  string // LeftOutWarmup, LeftOutContradictory, LeftOutMetricMissing
 }
 
 // ReasonCode says why a comparison has its verdict.
@@ -51,8 +122,11 @@ type ReasonCode string
 
 // The reason codes, with the Reason fields each one sets.
 const (
-	// ReasonTooFewRuns: a side has fewer than MinRuns runs (MinRuns,
-	// Alpha, ARuns, BRuns).
+	// ReasonTooFewRuns: the exact test cannot reach p < Alpha with the
+	// runs held, ARuns against BRuns, whatever they show: its smallest
+	// attainable p, MinP = 2/C(ARuns+BRuns, ARuns), is at least Alpha
+	// (MinRuns is the fewest equal runs per side that can, MinRuns at
+	// Alpha; history: a side below Options.MinRuns).
 	ReasonTooFewRuns ReasonCode = "too-few-runs"
 	// ReasonSingleRun: one run of System cannot show a steady state.
 	ReasonSingleRun ReasonCode = "single-run"
@@ -61,7 +135,10 @@ const (
 	ReasonNotSteady ReasonCode = "not-steady"
 	// ReasonInconsistent: System's runs behave inconsistently.
 	ReasonInconsistent ReasonCode = "inconsistent"
-	// ReasonFewSteadyRuns: System has only SteadyRuns runs after warm-up.
+	// ReasonFewSteadyRuns: System has only SteadyRuns runs after
+	// warm-up: fewer than the exact test's equal-size minimum
+	// (stats.MinRunsFor(Alpha)), or too few to reach Alpha against the
+	// other side's steady runs (MinP, ARuns, BRuns: the steady runs).
 	ReasonFewSteadyRuns ReasonCode = "few-steady-runs"
 	// ReasonMetricMissing: not every steady run reports Metric.
 	ReasonMetricMissing ReasonCode = "metric-missing"
@@ -117,7 +194,10 @@ type Reason struct {
 	Lo, Hi     float64
 	RunsNeeded int
 	Rate       float64 // an error rate, a fraction (ReasonErrors)
-	Err        error
+	// MinP is the smallest p the exact test can give at the sizes
+	// concerned (ReasonTooFewRuns, ReasonFewSteadyRuns).
+	MinP float64
+	Err  error
 }
 
 // metric is one compared quantity of a run.
@@ -192,15 +272,19 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 		return Comparison{}, false
 	}
 	c := Comparison{A: la, B: lb, Settings: ga.Settings, Metric: m.name, HigherIsBetter: m.higherIsBetter,
-		AMean: *ra, BMean: *rb, Ratio: *ra / *rb}
+		Aggregate: AggregateOf(m.name), AMean: *ra, BMean: *rb, Ratio: *ra / *rb}
 	sa, sb := steadyRuns(ga), steadyRuns(gb)
 	xa, xb := column(sa, m.get), column(sb, m.get)
-	c.ARuns, c.BRuns = len(ga.Runs), len(gb.Runs)
+	c.AHeld, c.BHeld = len(ga.Runs), len(gb.Runs)
+	c.ARuns, c.BRuns = c.AHeld, c.BHeld
+	c.MinP = stats.MinAttainableP(c.ARuns, c.BRuns)
+	c.LeftOut = append(leftOut("a", ga, sa, xa == nil, m), leftOut("b", gb, sb, xb == nil, m)...)
 
-	// Reasons that make the comparison inconclusive.
-	if len(ga.Runs) < o.MinRuns || len(gb.Runs) < o.MinRuns {
-		c.Reasons = append(c.Reasons, Reason{Code: ReasonTooFewRuns, MinRuns: o.MinRuns, Alpha: o.Alpha,
-			ARuns: len(ga.Runs), BRuns: len(gb.Runs)})
+	// Reasons that make the comparison inconclusive. Whether the runs
+	// held can decide anything at alpha is the exact test's to say.
+	if c.MinP >= o.Alpha {
+		c.Reasons = append(c.Reasons, Reason{Code: ReasonTooFewRuns, MinRuns: stats.MinRunsFor(o.Alpha), Alpha: o.Alpha,
+			ARuns: c.AHeld, BRuns: c.BHeld, MinP: c.MinP})
 	}
 	for _, s := range []struct {
 		label string
@@ -214,8 +298,15 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 				ChangePct: s.g.Warmup.ChangePct})
 		case s.g.Warmup.Class == stats.ClassInconsistent && s.g.Warmup.Good != nil && !*s.g.Warmup.Good:
 			c.Reasons = append(c.Reasons, Reason{Code: ReasonInconsistent, System: s.label})
-		case len(steadyRuns(s.g)) < o.MinRuns && len(s.g.Runs) >= o.MinRuns:
-			c.Reasons = append(c.Reasons, Reason{Code: ReasonFewSteadyRuns, System: s.label, SteadyRuns: len(steadyRuns(s.g))})
+		case c.MinP < o.Alpha && len(steadyRuns(s.g)) < len(s.g.Runs) && len(sa) > 0 && len(sb) > 0 &&
+			(len(steadyRuns(s.g)) < stats.MinRunsFor(o.Alpha) || stats.MinAttainableP(len(sa), len(sb)) >= o.Alpha):
+			// A steady block the warm-up cut left shorter than the
+			// exact test's equal-size minimum is not tested: the cut is
+			// chosen from the same data, and testing what it leaves
+			// lifts the false-positive rate (STATISTICS.md, check 13:
+			// 6.0 to 6.4 % without a practical band).
+			c.Reasons = append(c.Reasons, Reason{Code: ReasonFewSteadyRuns, System: s.label, SteadyRuns: len(steadyRuns(s.g)),
+				Alpha: o.Alpha, ARuns: len(sa), BRuns: len(sb), MinP: stats.MinAttainableP(len(sa), len(sb))})
 		}
 	}
 	if m.name != MetricRPS && len(c.Reasons) == 0 && (xa == nil || xb == nil) {
@@ -226,14 +317,39 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 	}
 
 	if blocked(c.Reasons) {
+		// No test: only the runs no statistic uses are left out.
+		c.LeftOut = slices.DeleteFunc(c.LeftOut, func(l LeftOut) bool { return l.Why != LeftOutContradictory })
 		// Runs needed from all runs and the representative values.
-		c.RunsNeeded = runsNeeded(o, column(ga.Runs, m.get), column(gb.Runs, m.get), c.Ratio)
+		c.RunsNeeded = runsNeeded(o, column(ga.Runs, m.get), column(gb.Runs, m.get), c.Ratio, c.AHeld, c.BHeld, true)
 		c.Verdict = Inconclusive
 		return c, true
 	}
 	// Both sides steady with enough runs: test and estimate.
+	c.ARuns, c.BRuns = len(xa), len(xb)
+	c.MinP = stats.MinAttainableP(c.ARuns, c.BRuns)
 	c.test(xa, xb, o)
 	return c, true
+}
+
+// leftOut lists the runs of a side's group that its test does not use:
+// its contradictory runs, the runs before its steady state (steady), and,
+// when missing, every steady run for want of the metric.
+func leftOut(side string, g *Group, steady []results.Run, missing bool, m metric) []LeftOut {
+	var out []LeftOut
+	for _, e := range g.Excluded {
+		out = append(out, LeftOut{Side: side, Run: e.Run, Why: LeftOutContradictory})
+	}
+	for _, r := range g.Runs[:len(g.Runs)-len(steady)] {
+		out = append(out, LeftOut{Side: side, Run: runRef(r), Why: LeftOutWarmup})
+	}
+	if missing {
+		for _, r := range steady {
+			if p := m.get(r); p == nil || math.IsNaN(*p) || math.IsInf(*p, 0) {
+				out = append(out, LeftOut{Side: side, Run: runRef(r), Why: LeftOutMetricMissing})
+			}
+		}
+	}
+	return out
 }
 
 // test decides a comparison from the two sides' run values, the same way
@@ -253,10 +369,17 @@ func (c *Comparison) test(xa, xb []float64, o Options) {
 		return
 	}
 	c.PValue = &p
-	c.AMean, c.BMean = stats.Mean(xa), stats.Mean(xb)
+	if c.Aggregate == "" {
+		c.Aggregate = AggregateOf(c.Metric)
+	}
+	c.ARuns, c.BRuns = len(xa), len(xb)
+	c.MinP = stats.MinAttainableP(len(xa), len(xb))
+	c.AMean, c.BMean = aggregate(c.Metric, xa), aggregate(c.Metric, xb)
 	c.Ratio = c.AMean / c.BMean
-	if ci, err := stats.BootstrapRatioCI(xa, xb, o.Resamples, o.Level, o.Seed); err == nil {
-		c.CI = &ci
+	if c.Aggregate == AggregateMean {
+		if ci, err := stats.BootstrapRatioCI(xa, xb, o.Resamples, o.Level, o.Seed); err == nil {
+			c.CI = &ci
+		}
 	}
 	est, err := stats.HodgesLehmannRatio(xa, xb, o.Level)
 	if err != nil {
@@ -265,7 +388,7 @@ func (c *Comparison) test(xa, xb []float64, o Options) {
 		return
 	}
 	c.Estimate = &est
-	c.RunsNeeded = runsNeeded(o, xa, xb, est.Estimate)
+	c.RunsNeeded = runsNeeded(o, xa, xb, est.Estimate, len(xa), len(xb), false)
 	hi, lo := 1+o.PracticalBand, 1/(1+o.PracticalBand)
 	switch {
 	case p < o.Alpha && (est.Lo > hi || est.Hi < lo):
@@ -279,6 +402,7 @@ func (c *Comparison) test(xa, xb []float64, o Options) {
 			Band: o.PracticalBand, Lo: est.Lo, Hi: est.Hi})
 	default:
 		c.Verdict = Inconclusive
+		c.RunsNeeded = runsNeeded(o, xa, xb, est.Estimate, len(xa), len(xb), true)
 		r := Reason{Code: ReasonUnsettled, P: p, Alpha: o.Alpha, Level: o.Level, Band: o.PracticalBand, Lo: est.Lo, Hi: est.Hi}
 		if c.RunsNeeded != nil {
 			r.RunsNeeded = *c.RunsNeeded
@@ -297,7 +421,14 @@ func (c *Comparison) test(xa, xb []float64, o Options) {
 // same with a and b swapped. A side with fewer than 2 values has no
 // scatter and is left out of the pool; nil when both are, or a value or
 // the ratio is not positive.
-func runsNeeded(o Options, xa, xb []float64, ratio float64) *int {
+//
+// The answer is never below the exact test's own minimum of equal runs
+// per side (stats.MinRunsFor(Alpha), through stats.RunsPerSide), nor
+// below the runs a side already holds (heldA, heldB); when those did not
+// settle it (unsettled), it exceeds the harmonic mean of the two, the
+// effective size per side of the runs held: as many again cannot be
+// promised to (4 against 4 unsettled needs at least 5 per side).
+func runsNeeded(o Options, xa, xb []float64, ratio float64, heldA, heldB int, unsettled bool) *int {
 	var ss float64
 	sides := 0
 	for _, x := range [][]float64{xa, xb} {
@@ -327,6 +458,11 @@ func runsNeeded(o Options, xa, xb []float64, ratio float64) *int {
 	n, err := stats.RunsPerSide(math.Sqrt(ss/float64(sides)), dist, o.Alpha, o.Power)
 	if err != nil {
 		return nil
+	}
+	n = max(n, heldA, heldB)
+	if unsettled && heldA > 0 && heldB > 0 {
+		eff := 2 * float64(heldA) * float64(heldB) / float64(heldA+heldB)
+		n = max(n, int(math.Floor(eff))+1)
 	}
 	return &n
 }

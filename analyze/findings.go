@@ -88,6 +88,9 @@ const (
 	// CodePeriodicStalls: as CodeUnstable, at a regular period
 	// (InstabilityFacts.PeriodS).
 	CodePeriodicStalls Code = "periodic-stalls"
+	// CodeErrorBurst: Subject.Systems (one) and Subject.Runs (one), whose
+	// failed requests concentrate in time; ErrorBurstFacts.
+	CodeErrorBurst Code = "error-burst"
 	// CodeContradictoryRun: Subject.Systems (one) and Subject.Runs (one),
 	// whose own latency figures contradict each other; ContradictoryFacts.
 	CodeContradictoryRun Code = "contradictory-run"
@@ -135,8 +138,8 @@ type GroupRef struct {
 // the finding's code: ShortRunFacts, NoReplicationFacts,
 // NotInterleavedFacts, StillWarmingFacts, ErrorsFacts, TargetsDifferFacts,
 // LittlesLawFacts, SaturatedFacts, LongTailFacts, OverloadFacts,
-// LevelShiftFacts, SlowingDownFacts, InstabilityFacts or
-// ContradictoryFacts.
+// LevelShiftFacts, SlowingDownFacts, InstabilityFacts, ContradictoryFacts
+// or ErrorBurstFacts.
 type Facts interface {
 	facts()
 }
@@ -156,6 +159,9 @@ type NoReplicationFacts struct {
 // NotInterleavedFacts are the figures of a not-interleaved finding.
 type NotInterleavedFacts struct {
 	First, Second string // the system that ran first, and the other
+	// OrderFrom is what the order was read from: OrderStartTime, or
+	// OrderArguments when a run of either group has no start time.
+	OrderFrom string
 }
 
 // StillWarmingFacts are the figures of a still-warming finding.
@@ -277,7 +283,7 @@ func (v *Verdict) add(sev Severity, code Code, subject Subject, facts Facts) {
 
 // findings runs the methodology checks of STATISTICS.md; report gives
 // every finding a concrete fix.
-func (v *Verdict) findings() {
+func (v *Verdict) findings(series map[string][]results.Series) {
 	o := v.Options
 	runs := v.Runs
 	// byID looks up run references without a scan of every run per
@@ -326,7 +332,7 @@ func (v *Verdict) findings() {
 	var thin []GroupRef
 	for _, s := range v.Systems {
 		for _, g := range s.Groups {
-			if len(g.Runs) < o.MinRuns {
+			if len(g.Runs) < o.MinRuns && !v.decidablePartner(s.Label, g) {
 				thin = append(thin, GroupRef{Label: s.Label, Settings: g.Settings, Runs: len(g.Runs)})
 			}
 			subj := Subject{Systems: []string{s.Label}, Settings: ptrTo(g.Settings)}
@@ -401,6 +407,7 @@ func (v *Verdict) findings() {
 				Write: r.WriteErrors, Timeouts: r.Timeouts, Non2xx: r.Non2xx})
 	}
 
+	v.errorBursts(series)
 	v.targetsDiffer()
 
 	// same-host
@@ -475,6 +482,24 @@ func (v *Verdict) findings() {
 	})
 }
 
+// decidablePartner reports whether another system has a group at g's
+// settings whose runs, against g's, the exact test could decide at alpha
+// (stats.MinAttainableP below it: 3 runs against 8): then g's few runs
+// are no obstacle, and no-replication does not name it.
+func (v *Verdict) decidablePartner(label string, g Group) bool {
+	for _, s := range v.Systems {
+		if s.Label == label {
+			continue
+		}
+		for _, h := range s.Groups {
+			if h.key() == g.key() && stats.MinAttainableP(len(g.Runs), len(h.Runs)) < v.Options.Alpha {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // overload records the overload finding of a system whose open-model
 // group fell short of its requested rate (Capacity.Saturation). Groups of
 // one endpoint are not it: capacity leaves them out, as a requested rate
@@ -495,31 +520,69 @@ func (v *Verdict) overload(s System) {
 	v.add(SeverityError, CodeOverload, subj, f)
 }
 
+// The sources of a run order (NotInterleavedFacts.OrderFrom).
+const (
+	// OrderStartTime: the runs' own start times (runs.started_at).
+	OrderStartTime = "start-time"
+	// OrderArguments: the order the inputs were given in (runs.seq),
+	// when some run has no start time.
+	OrderArguments = "argument-order"
+)
+
 // interleaving flags pairs of systems whose runs at equal settings were
 // not interleaved: all of one system's runs before all of the other's.
+// The order is the runs' start times when every run of the two groups
+// has one, else the order of the inputs (seq), and the finding says
+// which.
 func (v *Verdict) interleaving() {
 	for i := range v.Systems {
 		for j := i + 1; j < len(v.Systems); j++ {
 			a, b := &v.Systems[i], &v.Systems[j]
 			for _, ga := range a.Groups {
 				for _, gb := range b.Groups {
-					if ga.key() != gb.key() || len(ga.Seqs) < 2 || len(gb.Seqs) < 2 {
+					if ga.key() != gb.key() || len(ga.Runs) < 2 || len(gb.Runs) < 2 {
 						continue
 					}
-					amax, bmin := slices.Max(ga.Seqs), slices.Min(gb.Seqs)
-					bmax, amin := slices.Max(gb.Seqs), slices.Min(ga.Seqs)
+					pa, pb, from := runOrder(ga.Runs), runOrder(gb.Runs), OrderStartTime
+					if pa == nil || pb == nil {
+						pa, pb, from = seqOrder(ga.Runs), seqOrder(gb.Runs), OrderArguments
+					}
+					amax, bmin := slices.Max(pa), slices.Min(pb)
+					bmax, amin := slices.Max(pb), slices.Min(pa)
 					if amax < bmin || bmax < amin {
 						first, second := a.Label, b.Label
 						if bmax < amin {
 							first, second = second, first
 						}
 						v.add(SeverityWarning, CodeNotInterleaved, Subject{Systems: []string{a.Label, b.Label}, Settings: ptrTo(ga.Settings)},
-							NotInterleavedFacts{First: first, Second: second})
+							NotInterleavedFacts{First: first, Second: second, OrderFrom: from})
 					}
 				}
 			}
 		}
 	}
+}
+
+// runOrder returns the runs' start times in nanoseconds since the epoch,
+// or nil when one has none.
+func runOrder(runs []results.Run) []int64 {
+	out := make([]int64, len(runs))
+	for i, r := range runs {
+		if r.StartedAt == nil {
+			return nil
+		}
+		out[i] = r.StartedAt.UnixNano()
+	}
+	return out
+}
+
+// seqOrder returns the runs' places in the order of the inputs.
+func seqOrder(runs []results.Run) []int64 {
+	out := make([]int64, len(runs))
+	for i, r := range runs {
+		out[i] = int64(r.Seq)
+	}
+	return out
 }
 
 // targetsDiffer flags compared systems measured on different paths.

@@ -57,7 +57,8 @@ type Headline struct {
 	// headline says both.
 	Latency int
 	// Why are the obstacles of an inconclusive leading comparison, in
-	// order: ReasonTooFewRuns (MinRuns, ARuns, BRuns), then per side
+	// order: ReasonTooFewRuns (MinRuns, MinP, ARuns, BRuns) or
+	// ReasonFewSteadyRuns (as the comparison has them), then per side
 	// without a steady state ReasonSingleRun (System) or ReasonNotSteady
 	// (System, Class, ChangePct).
 	Why []Reason
@@ -126,9 +127,10 @@ func (v *Verdict) mainLead(h *Headline) Lead {
 		h.Latency = v.disagreeingLatency(c)
 		return LeadComparison
 	}
-	if c.ARuns < v.Options.MinRuns || c.BRuns < v.Options.MinRuns {
-		h.Why = append(h.Why, Reason{Code: ReasonTooFewRuns, MinRuns: v.Options.MinRuns, Alpha: v.Options.Alpha,
-			ARuns: c.ARuns, BRuns: c.BRuns})
+	for _, r := range c.Reasons {
+		if r.Code == ReasonTooFewRuns || r.Code == ReasonFewSteadyRuns {
+			h.Why = append(h.Why, r)
+		}
 	}
 	for _, s := range []string{c.A, c.B} {
 		g := v.Group(s, c.Settings)

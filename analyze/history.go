@@ -362,7 +362,7 @@ func (h *History) compareRuns(t *Track, m gate.Metric, a, b []float64) Compariso
 		}
 	}
 	if len(a) < o.MinRuns || len(b) < o.MinRuns {
-		c.RunsNeeded = runsNeeded(o, a, b, c.Ratio)
+		c.RunsNeeded = runsNeeded(o, a, b, c.Ratio, len(a), len(b), true)
 		c.Verdict = Inconclusive
 		c.Reasons = append(c.Reasons, Reason{Code: ReasonTooFewRuns, MinRuns: o.MinRuns, Alpha: o.Alpha, ARuns: len(a), BRuns: len(b)})
 		return c

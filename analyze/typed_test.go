@@ -183,7 +183,7 @@ func TestFindingsTyped(t *testing.T) {
 		{analyze.SeverityWarning, analyze.CodeCoordinatedOmission, analyze.Subject{Tool: "wrk",
 			Runs: []analyze.RunRef{ref(0), ref(1), ref(2), ref(3), ref(4), ref(5), ref(6), ref(7)}}, nil},
 		{analyze.SeverityWarning, analyze.CodeNotInterleaved, analyze.Subject{Systems: []string{"a:80", "b:80"}, Settings: &settings},
-			analyze.NotInterleavedFacts{First: "a:80", Second: "b:80"}},
+			analyze.NotInterleavedFacts{First: "a:80", Second: "b:80", OrderFrom: analyze.OrderArguments}},
 		{analyze.SeverityWarning, analyze.CodeSameHost, analyze.Subject{Systems: []string{"a:80", "b:80"}}, nil},
 		{analyze.SeverityWarning, analyze.CodeShortRun, analyze.Subject{Runs: []analyze.RunRef{ref(0), ref(1), ref(2), ref(3), ref(4), ref(5), ref(6), ref(7)}},
 			analyze.ShortRunFacts{Runs: 8, MinS: 20, MaxS: 25, ThresholdS: 30}},
@@ -245,7 +245,7 @@ func TestHeadlineWhy(t *testing.T) {
 	v := mustAnalyze(t, runs, nil)
 	h := v.Headline
 	want := []analyze.Reason{
-		{Code: analyze.ReasonTooFewRuns, MinRuns: 4, Alpha: 0.05, ARuns: 1, BRuns: 2},
+		{Code: analyze.ReasonTooFewRuns, MinRuns: 4, Alpha: 0.05, ARuns: 1, BRuns: 2, MinP: stats.MinAttainableP(1, 2)},
 		{Code: analyze.ReasonSingleRun, System: "a:80"},
 		{Code: analyze.ReasonNotSteady, System: "b:80", Class: stats.ClassNoSteadyState, ChangePct: v.Systems[1].Groups[0].Warmup.ChangePct},
 	}

@@ -499,7 +499,7 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 		v.Systems = append(v.Systems, sys)
 	}
 	v.compare()
-	v.findings()
+	v.findings(series)
 	v.thresholds()
 	v.Headline = v.headline()
 	v.Gate = v.gate()

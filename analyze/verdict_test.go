@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/results"
@@ -80,7 +81,8 @@ func TestFiveInterleavedRunsBFaster(t *testing.T) {
 	}
 }
 
-// STATISTICS.md check 5: three runs a side is inconclusive with the reason.
+// STATISTICS.md check 5: three runs a side is inconclusive with the
+// reason: the exact test's smallest p for 3 against 3 is 2/C(6,3) = 0.1.
 func TestThreeRunsInconclusive(t *testing.T) {
 	var runs []results.Run
 	for i := range 3 {
@@ -89,7 +91,7 @@ func TestThreeRunsInconclusive(t *testing.T) {
 	}
 	v := mustAnalyze(t, runs, nil)
 	c := comparison(t, v, "rps")
-	want := analyze.Reason{Code: analyze.ReasonTooFewRuns, MinRuns: 4, Alpha: 0.05, ARuns: 3, BRuns: 3}
+	want := analyze.Reason{Code: analyze.ReasonTooFewRuns, MinRuns: 4, Alpha: 0.05, ARuns: 3, BRuns: 3, MinP: stats.MinAttainableP(3, 3)}
 	if c.Verdict != analyze.Inconclusive || len(c.Reasons) == 0 || !reflect.DeepEqual(c.Reasons[0], want) {
 		t.Fatalf("verdict %s reasons %+v", c.Verdict, c.Reasons)
 	}
@@ -151,6 +153,78 @@ func TestNotInterleaved(t *testing.T) {
 	v := mustAnalyze(t, runs, nil)
 	if !hasFinding(v, analyze.CodeNotInterleaved) {
 		t.Errorf("A A A A B B B B not flagged: %+v", v.Findings)
+	}
+}
+
+// TestInterleavingFromTime: the order runs ran in is their start times
+// where every run has one, whatever the order of the inputs; the order
+// of the inputs only where some run has none, and the finding says so.
+func TestInterleavingFromTime(t *testing.T) {
+	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name   string
+		order  string // the systems in the order they ran (by time)
+		timed  bool
+		want   bool   // not-interleaved
+		first  string // the system that ran first, when want
+		source string
+	}{
+		{"interleaved by time, given in blocks", "ababab", true, false, "", ""},
+		{"unequal, interleaved by time", "abbabbab", true, false, "", ""},
+		{"blocks by time, b first", "bbbaaa", true, true, "b:80", analyze.OrderStartTime},
+		{"blocks by time, a first, 2 and 5", "aabbbbb", true, true, "a:80", analyze.OrderStartTime},
+		{"no times: input order", "aaabbb", false, true, "a:80", analyze.OrderArguments},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			// The inputs: every a first, then every b, each numbered
+			// (seq) in that order; the start times say when they ran.
+			var as, bs []results.Run
+			for i, s := range c.order {
+				label := "a:80"
+				if s == 'b' {
+					label = "b:80"
+				}
+				r := run(label, 0, 10, 1000, 10)
+				if c.timed {
+					r.StartedAt = results.Ptr(t0.Add(time.Duration(i) * 70 * time.Second))
+				}
+				if s == 'a' {
+					as = append(as, r)
+				} else {
+					bs = append(bs, r)
+				}
+			}
+			if !c.timed { // without times, the input order is the order they ran
+				as, bs = nil, nil
+				for _, s := range c.order {
+					label := "a:80"
+					if s == 'b' {
+						label = "b:80"
+					}
+					as = append(as, run(label, 0, 10, 1000, 10))
+				}
+			}
+			runs := append(as, bs...)
+			for i := range runs {
+				runs[i].Seq, runs[i].Index, runs[i].RunID = int32(i), int32(i), results.RunID("test", i)
+			}
+			v := mustAnalyze(t, runs, nil)
+			var got *analyze.NotInterleavedFacts
+			for _, f := range v.Findings {
+				if f.Code == analyze.CodeNotInterleaved {
+					x := f.Facts.(analyze.NotInterleavedFacts)
+					got = &x
+				}
+			}
+			switch {
+			case c.want && got == nil:
+				t.Errorf("not flagged: %+v", v.Findings)
+			case !c.want && got != nil:
+				t.Errorf("flagged %+v", *got)
+			case c.want && (got.First != c.first || got.OrderFrom != c.source):
+				t.Errorf("facts %+v, want first %s from %s", *got, c.first, c.source)
+			}
+		})
 	}
 }
 
@@ -249,5 +323,52 @@ func TestDeterministic(t *testing.T) {
 func TestNoRuns(t *testing.T) {
 	if _, err := analyze.Analyze(analyze.Set{Experiment: "x"}, analyze.DefaultOptions()); err == nil {
 		t.Error("no error for an empty experiment")
+	}
+}
+
+// TestDecidableUnequalRuns: what can be decided follows from the exact
+// test's smallest attainable p at the sizes held, 2/C(m+n, m): 3 runs of
+// A against 8 of B, every B slower, is decided (p = 2/165 = 0.012); so
+// are 2 against 10 (2/66) and 5 against 3 (2/56); 3 against 3 (0.1) and 1
+// against 12 (2/13) are not, and their runs needed exceed the runs held.
+func TestDecidableUnequalRuns(t *testing.T) {
+	for _, c := range []struct {
+		na, nb  int
+		decided bool
+	}{{3, 8, true}, {8, 3, true}, {2, 10, true}, {5, 3, true}, {3, 3, false}, {2, 4, false}, {4, 4, true}} {
+		var runs []results.Run
+		seq := 0
+		for i := range max(c.na, c.nb) {
+			if i < c.na {
+				runs = append(runs, run("a:80", seq, 10, 2000*(1+0.001*float64(i)), 5))
+				seq++
+			}
+			if i < c.nb {
+				runs = append(runs, run("b:80", seq, 10, 1500*(1+0.001*float64(i)), 6.6))
+				seq++
+			}
+		}
+		v := mustAnalyze(t, runs, nil)
+		cmp := comparison(t, v, "rps")
+		minP := stats.MinAttainableP(c.na, c.nb)
+		// The few runs of a side are no-replication only when they are
+		// an obstacle: when nothing could be decided with them.
+		if hasFinding(v, analyze.CodeNoReplication) == c.decided {
+			t.Errorf("%d vs %d: no-replication %v, want %v", c.na, c.nb, !c.decided, !c.decided)
+		}
+		if !c.decided {
+			if cmp.Verdict != analyze.Inconclusive || len(cmp.Reasons) == 0 || cmp.Reasons[0].Code != analyze.ReasonTooFewRuns ||
+				cmp.Reasons[0].MinP != minP {
+				t.Errorf("%d vs %d: %s %+v, want too-few-runs with min p %v", c.na, c.nb, cmp.Verdict, cmp.Reasons, minP)
+			}
+			if cmp.RunsNeeded == nil || *cmp.RunsNeeded <= min(c.na, c.nb) || *cmp.RunsNeeded < max(c.na, c.nb) {
+				t.Errorf("%d vs %d: runs needed %v, want above the runs held", c.na, c.nb, cmp.RunsNeeded)
+			}
+			continue
+		}
+		if cmp.Verdict != analyze.AFaster || cmp.PValue == nil || math.Abs(*cmp.PValue-minP) > 1e-12 ||
+			cmp.ARuns != c.na || cmp.BRuns != c.nb || cmp.MinP != minP {
+			t.Errorf("%d vs %d: %s p %v runs %d/%d %+v, want a-faster at p = %v", c.na, c.nb, cmp.Verdict, cmp.PValue, cmp.ARuns, cmp.BRuns, cmp.Reasons, minP)
+		}
 	}
 }

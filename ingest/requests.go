@@ -1,8 +1,10 @@
 package ingest
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -301,9 +303,60 @@ type reqRun struct {
 // windows record into a dense histogram first (see openWindows).
 type window struct {
 	n, errors     int64
+	statuses      []statusCount // of the failed requests, at most maxStatuses
 	sum, min, max float64
 	hist          *hdrhistogram.PackedHistogram
 	dense         *hdrhistogram.Histogram // while open (see openWindows)
+}
+
+// statusCount is how many failed requests of a window had one status (0:
+// no response, a transport error).
+type statusCount struct {
+	status int32
+	n      int64
+}
+
+// maxStatuses bounds the statuses a window counts: maxStatuses-1
+// distinct ones, and the failed requests of any further status under
+// otherStatus.
+const maxStatuses = 16
+
+// otherStatus stands for the statuses beyond maxStatuses.
+const otherStatus = -1
+
+// addStatus counts one failed request of status s into c.
+func addStatus(c []statusCount, s int32, n int64) []statusCount {
+	for i := range c {
+		if c[i].status == s {
+			c[i].n += n
+			return c
+		}
+	}
+	if s != otherStatus && len(c) >= maxStatuses-1 {
+		return addStatus(c, otherStatus, n) // the last slot is otherStatus's
+	}
+	return append(c, statusCount{s, n})
+}
+
+// statusesText words a window's failed statuses as the series table's
+// error_statuses: "503:200,0:3", most frequent first (then by status);
+// -1 counts the statuses beyond maxStatuses.
+func statusesText(c []statusCount) *string {
+	if len(c) == 0 {
+		return nil
+	}
+	c = slices.Clone(c)
+	slices.SortFunc(c, func(a, b statusCount) int { return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.status, b.status)) })
+	var b strings.Builder
+	for i, x := range c {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(int(x.status)))
+		b.WriteByte(':')
+		b.WriteString(strconv.FormatInt(x.n, 10))
+	}
+	return results.Ptr(b.String())
 }
 
 func micros(ms float64) int64 { return int64(math.Round(ms * 1000)) }
@@ -355,6 +408,7 @@ func (r *reqRun) add(q Request) {
 	w.max = math.Max(w.max, q.LatencyMs)
 	if failed {
 		w.errors++
+		w.statuses = addStatus(w.statuses, q.Status, 1)
 	}
 	r.recordWindow(w, k, us)
 }
@@ -470,6 +524,9 @@ func (r *reqRun) double() {
 		}
 		m.n += w.n
 		m.errors += w.errors
+		for _, c := range w.statuses {
+			m.statuses = addStatus(m.statuses, c.status, c.n)
+		}
 		m.sum += w.sum
 		m.max = math.Max(m.max, w.max)
 		if w.hist != nil {
@@ -607,7 +664,7 @@ func (r *reqRun) series() []results.Series {
 	out := make([]results.Series, 0, len(r.wins))
 	for i, w := range r.wins {
 		s := results.Series{RunID: r.id, TS: float64(r.base+i) * r.width, WindowS: r.width, Requests: w.n, Errors: w.errors,
-			RPS: float64(w.n) / r.width}
+			RPS: float64(w.n) / r.width, ErrorStatuses: statusesText(w.statuses)}
 		if w.n > 0 {
 			s.LatMeanMs = results.Ptr(w.sum / float64(w.n))
 			s.LatMaxMs = results.Ptr(w.max)

@@ -157,6 +157,11 @@ func (c *cleanSink) Series(s results.Series) error {
 		c.mark(s.RunID, "series' run_id")
 		s.RunID = cleanString(s.RunID)
 	}
+	if s.ErrorStatuses != nil && !validString(*s.ErrorStatuses) {
+		c.mark(s.RunID, "series' error_statuses")
+		e := cleanString(*s.ErrorStatuses)
+		s.ErrorStatuses = &e
+	}
 	return c.fail(c.sink.Series(s))
 }
 

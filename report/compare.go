@@ -126,6 +126,37 @@ func tables(v *analyze.Verdict) []table {
 	return out
 }
 
+// aggregatesLegend names the aggregate of each metric the comparison
+// tables show, once: "values: mean of runs (req/s, mean latency, error
+// rate); median of runs (p99 latency)"; "" without comparisons.
+func aggregatesLegend(v *analyze.Verdict) string {
+	groups := map[string][]string{}
+	var order []string
+	for _, t := range tables(v) {
+		for _, r := range t.rows {
+			metric := "error_rate"
+			if r.comparison >= 0 {
+				metric = v.Comparisons[r.comparison].Metric
+			}
+			a := aggregateText(metric)
+			if _, ok := groups[a]; !ok {
+				order = append(order, a)
+			}
+			if !slices.Contains(groups[a], r.metric) {
+				groups[a] = append(groups[a], r.metric)
+			}
+		}
+	}
+	if len(order) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, a := range order {
+		parts = append(parts, a+" ("+strings.Join(groups[a], ", ")+")")
+	}
+	return "values: " + strings.Join(parts, "; ")
+}
+
 // runsOf gives the runs the error rates are over: old/new.
 func runsOf(gb, ga *analyze.Group) string {
 	rb, _ := gb.RepRuns()
@@ -156,6 +187,9 @@ func compareRow(c analyze.Comparison) row {
 	for _, x := range c.Reasons {
 		r.notes = append(r.notes, footnoteText(x))
 	}
+	if lo := leftOutText(c); lo != "" {
+		r.notes = append(r.notes, "left out: "+lo)
+	}
 	return r
 }
 
@@ -168,7 +202,7 @@ func footnoteText(r analyze.Reason) string {
 	case analyze.ReasonInsideBand:
 		return fmt.Sprintf("significant, but the %s %% CI reaches into the ±%s %% practical band", rel(100*r.Level), rel(100*r.Band))
 	case analyze.ReasonTooFewRuns:
-		return fmt.Sprintf("need >= %d runs per system to detect a difference at alpha %s", r.MinRuns, rel(r.Alpha))
+		return fmt.Sprintf("too few runs for the exact test to reach alpha %s (smallest p 2/C(a+b,a))", rel(r.Alpha))
 	}
 	return reasonLine(r)
 }
@@ -238,7 +272,10 @@ func compareText(w io.Writer, v *analyze.Verdict) error {
 	for i, n := range notes {
 		fmt.Fprintf(&b, "(%d) %s\n", i+1, n)
 	}
-	if len(notes) > 0 {
+	if l := aggregatesLegend(v); l != "" {
+		fmt.Fprintln(&b, l)
+	}
+	if len(notes) > 0 || aggregatesLegend(v) != "" {
 		fmt.Fprintln(&b)
 	}
 	if len(v.Thresholds) > 0 {

@@ -91,7 +91,7 @@ func TestHeadlineLeads(t *testing.T) {
 		{"baseline: the other side is the subject", slower, baseline,
 			"new:80 is slower than old:80 (the baseline) at 100 connections, 4 threads, 60 s, wrk: 0.9x the throughput (5 vs 5 runs, 95 % CI 0.897-0.903, p = 0.00794)."},
 		{"baseline, not established", slower[:6], baseline,
-			"Not established that new:80 is slower than old:80 (the baseline): it had 0.9x the throughput at 100 connections, 4 threads, 60 s, wrk, but with only 3 runs per system (need >= 4) the difference is not shown to be real; 4 steady runs per system would settle it."},
+			"Not established that new:80 is slower than old:80 (the baseline): it had 0.9x the throughput at 100 connections, 4 threads, 60 s, wrk, but with only 3 runs per system (smallest possible p 2/C(6,3) = 0.1) the difference is not shown to be real; 4 steady runs per system would settle it."},
 		{"no baseline: the faster side is", slower, nil,
 			"old:80 is faster than new:80 at 100 connections, 4 threads, 60 s, wrk: 1.11x the throughput (5 vs 5 runs, 95 % CI 1.107-1.114, p = 0.00794)."},
 		{"latency disagrees", disagree, baseline,
@@ -248,10 +248,11 @@ func ExampleCompare() {
 	// error rate    0 %       0 %       ~                                        4/4
 	//
 	// (1) note: closed-model tails are lower bounds (coordinated omission)
+	// values: mean of runs (req/s, mean latency, error rate); median of runs (max latency)
 	//
 	// thresholds
-	//   rps>=950  old:80  64 connections, 4 threads, 60 s, wrk  pass  1003 req/s over 4 steady runs, 95 % CI 1001-1005 req/s
-	//   rps>=950  new:80  64 connections, 4 threads, 60 s, wrk  fail  904 req/s over 4 steady runs, 95 % CI 902.0-906.0 req/s
+	//   rps>=950  old:80  64 connections, 4 threads, 60 s, wrk  pass  1003 req/s (mean of 4 steady runs), 95 % CI 1001-1005 req/s
+	//   rps>=950  new:80  64 connections, 4 threads, 60 s, wrk  fail  904 req/s (mean of 4 steady runs), 95 % CI 902.0-906.0 req/s
 	//
 	// gate: failed (fails on regression):
 	//   - regression: throughput of new:80 is 9.87 % worse than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk (ratio 0.901, 95 % CI 0.896-0.907, p = 0.0286), beyond the allowed 5 %

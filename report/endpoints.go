@@ -99,7 +99,7 @@ func (b *reportBuilder) endpoints() *section {
 			if e.ErrorRate != nil {
 				errs += " (" + pct(*e.ErrorRate) + ")"
 			}
-			src := "steady mean"
+			src := "steady: mean / median / median"
 			if !e.FromSteady {
 				src = "last run"
 			}

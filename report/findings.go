@@ -57,7 +57,7 @@ func wordFinding(f analyze.Finding) findingWords {
 		x, _ := f.Facts.(analyze.NotInterleavedFacts)
 		at := settingsOf(s)
 		return findingWords{fmt.Sprintf("%s vs %s at %s", system(s, 0), system(s, 1), at),
-			fmt.Sprintf("Every run of %s at %s came before every run of %s: any drift of the machine (thermal throttling, caches, background jobs, the JIT of a shared process) is confounded with the difference between the systems.", x.First, at, x.Second),
+			fmt.Sprintf("Every run of %s at %s came before every run of %s (%s): any drift of the machine (thermal throttling, caches, background jobs, the JIT of a shared process) is confounded with the difference between the systems.", x.First, at, x.Second, orderFromText(x.OrderFrom)),
 			"Alternate the systems run by run (A B A B ... or a randomized order) so that drift affects both equally."}
 
 	case analyze.CodeStillWarming:
@@ -82,6 +82,34 @@ func wordFinding(f analyze.Finding) findingWords {
 		return findingWords{run,
 			fmt.Sprintf("%s had %d errors in %d requests attempted (%s): %s.", run, x.Errors, x.Attempted, pct(x.Rate), errorBreakdown(x)),
 			"Find the cause (server logs, connection limits, ulimit -n, timeouts) and re-run: a run with errors measures error handling, and failed requests are often faster than good ones."}
+
+	case analyze.CodeErrorBurst:
+		x, _ := f.Facts.(analyze.ErrorBurstFacts)
+		run := runSubject(s)
+		var spans []string
+		for _, b := range x.Bursts {
+			sp := fmt.Sprintf("%s-%s s: %d of %d requests failed", num(b.FromS), num(b.ToS), b.Errors, b.Requests)
+			if len(b.Statuses) > 0 {
+				var st []string
+				for _, c := range b.Statuses {
+					code := strconv.Itoa(int(c.Status))
+					switch c.Status {
+					case 0:
+						code = "no response"
+					case -1:
+						code = "other statuses"
+					}
+					st = append(st, fmt.Sprintf("%s x%d", code, c.N))
+				}
+				sp += " (" + strings.Join(st, ", ") + ")"
+			}
+			spans = append(spans, sp)
+		}
+		return findingWords{run,
+			fmt.Sprintf("%s: %s of its %d failed requests fell within %s of its %s s (%s of the time): %s. A window counts when its errors are too many for the run's overall error rate (%s) by a one-sided exact binomial test at %s/%d windows.",
+				run, pct(x.Share), x.Errors, plural(len(x.Bursts), "burst"), num(x.DurationS), pct(x.TimeShare), strings.Join(spans, "; "),
+				pct(float64(x.Errors)/float64(x.Requests)), rel(x.Alpha), x.Windows),
+			"Look at what happened at those times (server and proxy logs, deploys, restarts, connection or rate limits, GC): a burst is an event, not a steady error rate; re-run once it is understood, and compare runs without it."}
 
 	case analyze.CodeTargetsDiffer:
 		x, _ := f.Facts.(analyze.TargetsDifferFacts)
@@ -272,3 +300,11 @@ func errorBreakdown(x analyze.ErrorsFacts) string {
 func pct(f float64) string { return rel(100*f) + " %" }
 
 func durRange(lo, hi float64) string { return numRange(lo, hi) + " s" }
+
+// orderFromText says what a run order was read from.
+func orderFromText(from string) string {
+	if from == analyze.OrderStartTime {
+		return "by the runs' start times"
+	}
+	return "in the order the inputs were given: some runs have no start time, so the order they ran in is assumed to be that"
+}

@@ -74,12 +74,12 @@ func checkValue(v *analyze.Verdict, c analyze.ThresholdCheck) string {
 	case !c.Steady:
 		return fmt.Sprintf("%s in the last run (no steady state)", metricValue(m, *c.Value))
 	case c.CI != nil:
-		return fmt.Sprintf("%s over %s, %s %% CI %s", metricValue(m, *c.Value), plural(c.Runs, "steady run"),
+		return fmt.Sprintf("%s (%s of %s), %s %% CI %s", metricValue(m, *c.Value), aggregateWord(m), plural(c.Runs, "steady run"),
 			rel(100*c.CI.Level), metricRange(m, c.CI.Lo, c.CI.Hi))
 	case c.CINeed > 0:
-		return fmt.Sprintf("%s over %s (a CI needs %d)", metricValue(m, *c.Value), plural(c.Runs, "steady run"), c.CINeed)
+		return fmt.Sprintf("%s (%s of %s; a CI needs %d)", metricValue(m, *c.Value), aggregateWord(m), plural(c.Runs, "steady run"), c.CINeed)
 	}
-	return fmt.Sprintf("%s over %s", metricValue(m, *c.Value), plural(c.Runs, "steady run"))
+	return fmt.Sprintf("%s (%s of %s)", metricValue(m, *c.Value), aggregateWord(m), plural(c.Runs, "steady run"))
 }
 
 // checkLine words a check in one line: "lat_mean_ms<30: localhost:80 at

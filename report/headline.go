@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/results"
 	"github.com/loadverdict/loadverdict/stats"
 )
 
@@ -21,8 +22,8 @@ func Headline(v *analyze.Verdict) string {
 	if len(h.Errors) > 0 {
 		var es []string
 		for _, e := range h.Errors {
-			es = append(es, fmt.Sprintf("%s failed %s %% of its requests at %s (%s)", e.System, rel(100*e.Rate),
-				settingsText(e.Settings), plural(e.Runs, "run")))
+			es = append(es, fmt.Sprintf("%s failed %s %% of its requests at %s (%s)%s", e.System, rel(100*e.Rate),
+				settingsText(e.Settings), plural(e.Runs, "run"), burstClause(v, e)))
 		}
 		parts = append(parts, strings.Join(es, "; ")+".")
 	}
@@ -31,6 +32,35 @@ func Headline(v *analyze.Verdict) string {
 		parts = append(parts, fmt.Sprintf("%s is overloaded: %s.", s.Label, saturationText(s.Capacity.Saturation)))
 	}
 	return strings.Join(append(parts, mainHeadline(v)), " ")
+}
+
+// burstClause says when an error lead's errors happened, where they
+// concentrated in time (error-burst findings of its group's runs):
+// ", 100 % of run seq 1's failed requests within 3-4 s", for the runs
+// its rate is over; "" otherwise.
+func burstClause(v *analyze.Verdict, e analyze.ErrorLead) string {
+	g := v.Group(e.System, e.Settings)
+	if g == nil {
+		return ""
+	}
+	runs, _ := g.RepRuns() // the runs the rate is over
+	var out []string
+	for _, f := range v.Findings {
+		x, ok := f.Facts.(analyze.ErrorBurstFacts)
+		if !ok || f.Code != analyze.CodeErrorBurst || len(f.Subject.Runs) != 1 ||
+			!slices.ContainsFunc(runs, func(r results.Run) bool { return r.RunID == f.Subject.Runs[0].RunID }) {
+			continue
+		}
+		var spans []string
+		for _, b := range x.Bursts {
+			spans = append(spans, num(b.FromS)+"-"+num(b.ToS)+" s")
+		}
+		out = append(out, fmt.Sprintf("%s of run seq %d's failed requests within %s", pct(x.Share), f.Subject.Runs[0].Seq, strings.Join(spans, " and ")))
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(out, ", ")
 }
 
 // mainHeadline words the headline's main statement.
@@ -69,12 +99,16 @@ func mainHeadline(v *analyze.Verdict) string {
 			word = "slower"
 		}
 		runs := fmt.Sprintf("%d vs %d runs", c.ARuns, c.BRuns)
-		if h.Latency >= 0 {
-			return fmt.Sprintf("%s is %s than %s by throughput at %s: %sx (%s%s, p = %s), but %s.",
-				subj, word, other, at, rel(r), runs, ciText(ci, ", "), relP(c.PValue), latencyClause(v.Comparisons[h.Latency], subj, otherLabel, false))
+		lo := ""
+		if l := leftOutText(c); l != "" {
+			lo = "; left out: " + l
 		}
-		return fmt.Sprintf("%s is %s than %s at %s: %sx the throughput (%s%s, p = %s).",
-			subj, word, other, at, rel(r), runs, ciText(ci, ", "), relP(c.PValue))
+		if h.Latency >= 0 {
+			return fmt.Sprintf("%s is %s than %s by throughput at %s: %sx (%s%s, p = %s%s), but %s.",
+				subj, word, other, at, rel(r), runs, ciText(ci, ", "), relP(c.PValue), lo, latencyClause(v.Comparisons[h.Latency], subj, otherLabel, false))
+		}
+		return fmt.Sprintf("%s is %s than %s at %s: %sx the throughput (%s%s, p = %s%s).",
+			subj, word, other, at, rel(r), runs, ciText(ci, ", "), relP(c.PValue), lo)
 	case analyze.NoDifference:
 		p := ""
 		if c.PValue != nil {
@@ -89,8 +123,8 @@ func mainHeadline(v *analyze.Verdict) string {
 			}
 			but = ", but " + latencyClause(l, subj, other, true)
 		}
-		return fmt.Sprintf("No difference between %s and %s at %s: throughput ratio %s%s, inside the ±%s %% practical band (%d vs %d runs%s)%s.",
-			c.A, baseName, at, rel(r), ciText(c.Estimate, ", "), rel(100*v.Options.PracticalBand), c.ARuns, c.BRuns, p, but)
+		return fmt.Sprintf("No difference between %s and %s at %s: throughput ratio %s%s, inside the ±%s %% practical band (%s%s)%s.",
+			c.A, baseName, at, rel(r), ciText(c.Estimate, ", "), rel(100*v.Options.PracticalBand), runsText(c), p, but)
 	}
 	subj, other, word := c.A, c.B, "faster"
 	switch {
@@ -179,7 +213,10 @@ func obstacleText(r analyze.Reason) string {
 		if r.ARuns == r.BRuns {
 			runs = fmt.Sprintf("%s per system", plural(r.ARuns, "run"))
 		}
-		return fmt.Sprintf("only %s (need >= %d)", runs, r.MinRuns)
+		return fmt.Sprintf("only %s (smallest possible p %s)", runs, minPText(r))
+	case analyze.ReasonFewSteadyRuns:
+		return fmt.Sprintf("only %s after the warm-up of %s (smallest attainable p %s >= alpha %s)",
+			plural(r.SteadyRuns, "steady run"), r.System, minPText(r), rel(r.Alpha))
 	case analyze.ReasonSingleRun:
 		return fmt.Sprintf("a single run of %s", r.System)
 	case analyze.ReasonNotSteady:

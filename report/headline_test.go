@@ -51,7 +51,7 @@ func TestHeadline(t *testing.T) {
 		{"no difference", interleave(8, func(i int) float64 { return na[i] }, func(i int) float64 { return nb[i] }),
 			fmt.Sprintf("No difference between a:80 and b:80 at 100 connections, 4 threads, 60 s, wrk: throughput ratio 0.999, 95 %% CI 0.996-1.004, inside the ±2 %% practical band (8 vs 8 runs, p = %.3g).", pSame)},
 		{"not established", []results.Run{wrkRun("a:80", 0, 100, 1000, 10), wrkRun("b:80", 1, 100, 2000, 5), wrkRun("b:80", 2, 100, 3000, 5)},
-			"Not established that b:80 is faster than a:80: it had 3x the throughput at 100 connections, 4 threads, 60 s, wrk, but with only 1 and 2 runs (need >= 4) and a single run of a:80 and b:80 not warmed up (still +50 % between its last two runs) the difference is not shown to be real; 4 steady runs per system would settle it."},
+			"Not established that b:80 is faster than a:80: it had 3x the throughput at 100 connections, 4 threads, 60 s, wrk, but with only 1 and 2 runs (smallest possible p 2/C(3,1) = 0.667) and a single run of a:80 and b:80 not warmed up (still +50 % between its last two runs) the difference is not shown to be real; 4 steady runs per system would settle it."},
 		{"one system", []results.Run{wrkRun("a:80", 0, 100, 1000, 10), wrkRun("a:80", 1, 100, 1010, 10), wrkRun("a:80", 2, 10, 500, 10)},
 			"a:80: 3 runs of wrk analysed; at 10 connections, 4 threads, 60 s, wrk: one run without per-request data, so warm-up cannot be told; at 100 connections, 4 threads, 60 s, wrk: flat across runs, steady 1005 req/s."},
 		{"no comparison", []results.Run{wrkRun("a:80", 0, 10, 1000, 10), wrkRun("b:80", 1, 20, 1000, 10)},

@@ -164,29 +164,51 @@ type SummaryUSL struct {
 
 // SummaryCompare is one comparison of two systems on one metric.
 type SummaryCompare struct {
-	A                string      `json:"a"`
-	B                string      `json:"b"`
-	Tool             string      `json:"tool"`
-	Connections      *int32      `json:"connections"`
-	Threads          *int32      `json:"threads"`
-	TargetRPS        *float64    `json:"target_rps"`
-	PlannedDurationS *float64    `json:"planned_duration_s"`
-	Endpoint         *string     `json:"endpoint,omitempty"`
-	Metric           string      `json:"metric"`
-	HigherIsBetter   bool        `json:"higher_is_better"`
-	ARuns            int         `json:"a_runs"`
-	BRuns            int         `json:"b_runs"`
-	AMean            float64     `json:"a_mean"`
-	BMean            float64     `json:"b_mean"`
-	Ratio            float64     `json:"ratio"`
-	CI               [2]*float64 `json:"ci"`
-	PValue           *float64    `json:"p_value"`
+	A                string   `json:"a"`
+	B                string   `json:"b"`
+	Tool             string   `json:"tool"`
+	Connections      *int32   `json:"connections"`
+	Threads          *int32   `json:"threads"`
+	TargetRPS        *float64 `json:"target_rps"`
+	PlannedDurationS *float64 `json:"planned_duration_s"`
+	Endpoint         *string  `json:"endpoint,omitempty"`
+	Metric           string   `json:"metric"`
+	HigherIsBetter   bool     `json:"higher_is_better"`
+	// ARuns and BRuns are the runs the comparison rests on: those its
+	// test compared, or the runs held when no test ran; AHeld and BHeld
+	// the runs each side's group holds; LeftOut the runs the test did
+	// not use, and why.
+	ARuns   int              `json:"a_runs"`
+	BRuns   int              `json:"b_runs"`
+	AHeld   int              `json:"a_held"`
+	BHeld   int              `json:"b_held"`
+	LeftOut []SummaryLeftOut `json:"left_out"`
+	// MinP is the smallest two-sided p the exact test can give for
+	// a_runs against b_runs: 2/C(a_runs+b_runs, a_runs).
+	MinP float64 `json:"min_p"`
+	// Aggregate is how a_mean and b_mean sum up each side's runs:
+	// "mean-of-runs" or "median-of-runs".
+	Aggregate string      `json:"aggregate"`
+	AMean     float64     `json:"a_mean"`
+	BMean     float64     `json:"b_mean"`
+	Ratio     float64     `json:"ratio"`
+	CI        [2]*float64 `json:"ci"`
+	PValue    *float64    `json:"p_value"`
 	// Estimate is what decides the verdict: the Hodges-Lehmann ratio a/b
 	// with its CI; null when no test ran.
 	Estimate   *SummaryEstimate `json:"estimate"`
 	Verdict    string           `json:"verdict"`
 	Reasons    []string         `json:"reasons"`
 	RunsNeeded *int             `json:"runs_needed"`
+}
+
+// SummaryLeftOut is a run a comparison's test did not use.
+type SummaryLeftOut struct {
+	Side  string `json:"side"` // "a" or "b"
+	RunID string `json:"run_id"`
+	Seq   int32  `json:"seq"`
+	// Why is "warm-up", "contradictory" or "metric-missing".
+	Why string `json:"why"`
 }
 
 // SummaryEstimate is the estimate that decides a comparison.
@@ -198,23 +220,26 @@ type SummaryEstimate struct {
 
 // SummaryCheck is one threshold checked on one system at one settings.
 type SummaryCheck struct {
-	Threshold        string      `json:"threshold"`
-	Metric           string      `json:"metric"`
-	Op               string      `json:"op"`
-	Limit            float64     `json:"limit"`
-	System           string      `json:"system"`
-	Tool             string      `json:"tool"`
-	Connections      *int32      `json:"connections"`
-	Threads          *int32      `json:"threads"`
-	TargetRPS        *float64    `json:"target_rps"`
-	PlannedDurationS *float64    `json:"planned_duration_s"`
-	Endpoint         *string     `json:"endpoint,omitempty"`
-	Status           string      `json:"status"`
-	Value            *float64    `json:"value"`
-	CI               [2]*float64 `json:"ci"`
-	Runs             int         `json:"runs"`
-	Steady           bool        `json:"steady"`
-	Detail           string      `json:"detail"`
+	Threshold        string   `json:"threshold"`
+	Metric           string   `json:"metric"`
+	Op               string   `json:"op"`
+	Limit            float64  `json:"limit"`
+	System           string   `json:"system"`
+	Tool             string   `json:"tool"`
+	Connections      *int32   `json:"connections"`
+	Threads          *int32   `json:"threads"`
+	TargetRPS        *float64 `json:"target_rps"`
+	PlannedDurationS *float64 `json:"planned_duration_s"`
+	Endpoint         *string  `json:"endpoint,omitempty"`
+	Status           string   `json:"status"`
+	// Aggregate is how value sums up the runs: "mean-of-runs" or
+	// "median-of-runs" (as a comparison of the metric).
+	Aggregate string      `json:"aggregate"`
+	Value     *float64    `json:"value"`
+	CI        [2]*float64 `json:"ci"`
+	Runs      int         `json:"runs"`
+	Steady    bool        `json:"steady"`
+	Detail    string      `json:"detail"`
 }
 
 // SummaryGate is the gate's decision.
@@ -329,8 +354,12 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 	for _, c := range v.Comparisons {
 		sc := SummaryCompare{A: c.A, B: c.B, Tool: c.Settings.Tool, Connections: c.Settings.Connections, Threads: c.Settings.Threads,
 			TargetRPS: c.Settings.TargetRPS, PlannedDurationS: c.Settings.PlannedDurationS, Endpoint: c.Settings.Endpoint, Metric: c.Metric,
-			HigherIsBetter: c.HigherIsBetter, ARuns: c.ARuns, BRuns: c.BRuns, AMean: round(c.AMean, 2), BMean: round(c.BMean, 2),
+			HigherIsBetter: c.HigherIsBetter, ARuns: c.ARuns, BRuns: c.BRuns, AHeld: c.AHeld, BHeld: c.BHeld, LeftOut: []SummaryLeftOut{},
+			MinP: sig(c.MinP, 4), Aggregate: c.Aggregate, AMean: round(c.AMean, 2), BMean: round(c.BMean, 2),
 			Ratio: round(c.Ratio, 3), Verdict: c.Verdict, Reasons: reasonLines(c.Reasons, false), RunsNeeded: c.RunsNeeded}
+		for _, l := range c.LeftOut {
+			sc.LeftOut = append(sc.LeftOut, SummaryLeftOut{Side: l.Side, RunID: l.Run.RunID, Seq: l.Run.Seq, Why: l.Why})
+		}
 		if c.CI != nil {
 			sc.CI = [2]*float64{ptr(round(c.CI.Lo, 3)), ptr(round(c.CI.Hi, 3))}
 		}
@@ -383,7 +412,8 @@ func summaryChecks(v *analyze.Verdict) []SummaryCheck {
 		}
 		sc := SummaryCheck{Threshold: t.Expr, Metric: string(t.Metric), Op: string(t.Op), Limit: t.Limit, System: c.System,
 			Tool: c.Settings.Tool, Connections: c.Settings.Connections, Threads: c.Settings.Threads, TargetRPS: c.Settings.TargetRPS,
-			PlannedDurationS: c.Settings.PlannedDurationS, Endpoint: c.Settings.Endpoint, Status: string(c.Status), Runs: c.Runs, Steady: c.Steady, Detail: checkValue(v, c)}
+			PlannedDurationS: c.Settings.PlannedDurationS, Endpoint: c.Settings.Endpoint, Status: string(c.Status), Runs: c.Runs, Steady: c.Steady, Detail: checkValue(v, c),
+			Aggregate: analyze.AggregateOf(string(t.Metric))}
 		if c.Value != nil {
 			sc.Value = ptr(rnd(*c.Value))
 		}

@@ -123,7 +123,7 @@ func (b *reportBuilder) answers() *section {
 		seen[key] = true
 		q := tx(fmt.Sprintf("Is %s faster than %s at %s? ", c.A, c.B, b.at(c.Settings)))
 		r := decidingRatio(c)
-		runs := fmt.Sprintf("%d vs %d runs", c.ARuns, c.BRuns)
+		runs := runsText(c)
 		why := ""
 		if m := marks[i]; m != "" {
 			why = ", notes " + m
@@ -191,8 +191,8 @@ func (b *reportBuilder) answers() *section {
 	}
 	sec.Blocks = append(sec.Blocks, table...)
 	if len(v.Comparisons) > 0 {
-		sec.Blocks = append(sec.Blocks, para(tx(fmt.Sprintf("delta: Hodges-Lehmann change over steady runs, %s %% CI; p: Mann-Whitney U (alpha %s, practical band ±%s %%); ~: no claimable difference.",
-			rel(100*v.Options.Level), rel(v.Options.Alpha), rel(100*v.Options.PracticalBand)))))
+		sec.Blocks = append(sec.Blocks, para(tx(fmt.Sprintf("%s. delta: Hodges-Lehmann change over steady runs, %s %% CI; p: Mann-Whitney U (alpha %s, practical band ±%s %%); ~: no claimable difference.",
+			aggregatesLegend(v), rel(100*v.Options.Level), rel(v.Options.Alpha), rel(100*v.Options.PracticalBand)))))
 	}
 	return sec
 }
@@ -220,7 +220,10 @@ func (b *reportBuilder) systems() *section {
 					steady += fmt.Sprintf(" (%s-%s)", fmtF(g.Steady.RPSCI.Lo, 2), fmtF(g.Steady.RPSCI.Hi, 2))
 				}
 			}
-			src := "steady mean"
+			src := "steady: mean / median"
+			if p99 {
+				src = "steady: mean / median / median"
+			}
 			if !g.Rep.FromSteady {
 				src = "last run"
 			}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
@@ -250,8 +251,8 @@ func reasonLines(rs []analyze.Reason, decidingOnly bool) []string {
 func reasonText(r analyze.Reason) string {
 	switch r.Code {
 	case analyze.ReasonTooFewRuns:
-		return fmt.Sprintf("need >= %d runs per system to detect a difference at alpha %s (have %d and %d)",
-			r.MinRuns, rel(r.Alpha), r.ARuns, r.BRuns)
+		return fmt.Sprintf("%d vs %d runs cannot show a difference at alpha %s: the exact test's smallest attainable p is %s",
+			r.ARuns, r.BRuns, rel(r.Alpha), minPText(r))
 	case analyze.ReasonSingleRun:
 		return fmt.Sprintf("%s: a single run cannot show a steady state", r.System)
 	case analyze.ReasonNotSteady:
@@ -263,6 +264,10 @@ func reasonText(r analyze.Reason) string {
 	case analyze.ReasonInconsistent:
 		return fmt.Sprintf("%s: runs behave inconsistently", r.System)
 	case analyze.ReasonFewSteadyRuns:
+		if r.MinP > 0 {
+			return fmt.Sprintf("%s: only %d steady runs after warm-up; %d vs %d steady runs cannot show a difference at alpha %s (smallest attainable p %s)",
+				r.System, r.SteadyRuns, r.ARuns, r.BRuns, rel(r.Alpha), minPText(r))
+		}
 		return fmt.Sprintf("%s: only %d steady runs after warm-up", r.System, r.SteadyRuns)
 	case analyze.ReasonMetricMissing:
 		return "not every steady run reports " + r.Metric
@@ -289,6 +294,70 @@ func reasonText(r analyze.Reason) string {
 		return fmt.Sprintf("%s: error rate %s %%, its values are not used", r.System, rel(100*r.Rate))
 	}
 	return string(r.Code)
+}
+
+// aggregateText names how a metric's value over runs is aggregated
+// (analyze.AggregateOf): "mean of runs" or "median of runs".
+func aggregateText(metric string) string {
+	if analyze.AggregateOf(metric) == analyze.AggregateMedian {
+		return "median of runs"
+	}
+	return "mean of runs"
+}
+
+// aggregateWord is aggregateText's "mean" or "median" alone.
+func aggregateWord(metric string) string {
+	if analyze.AggregateOf(metric) == analyze.AggregateMedian {
+		return "median"
+	}
+	return "mean"
+}
+
+// minPText words the smallest p the exact test can give at a reason's
+// sizes: "2/C(6,3) = 0.1".
+func minPText(r analyze.Reason) string {
+	return fmt.Sprintf("2/C(%d,%d) = %s", r.ARuns+r.BRuns, min(r.ARuns, r.BRuns), rel(r.MinP))
+}
+
+// runsText words the runs a comparison rests on, "4 vs 6 runs", and the
+// runs it left out and why: "4 vs 6 runs; left out: A seq 0, 2 as warm-up".
+func runsText(c analyze.Comparison) string {
+	s := fmt.Sprintf("%d vs %d runs", c.ARuns, c.BRuns)
+	if lo := leftOutText(c); lo != "" {
+		s += "; left out: " + lo
+	}
+	return s
+}
+
+// leftOutText words the runs a comparison's test left out, per side and
+// reason: "A seq 0, 2 as warm-up; B seq 5 as contradictory"; "" for none.
+func leftOutText(c analyze.Comparison) string {
+	var parts []string
+	for _, side := range []string{"a", "b"} {
+		label := c.A
+		if side == "b" {
+			label = c.B
+		}
+		var whys []string
+		seqs := map[string][]string{}
+		for _, l := range c.LeftOut {
+			if l.Side != side {
+				continue
+			}
+			if _, ok := seqs[l.Why]; !ok {
+				whys = append(whys, l.Why)
+			}
+			seqs[l.Why] = append(seqs[l.Why], strconv.Itoa(int(l.Run.Seq)))
+		}
+		for _, w := range whys {
+			why := "as " + w
+			if w == analyze.LeftOutMetricMissing {
+				why = "for want of the metric"
+			}
+			parts = append(parts, fmt.Sprintf("%s seq %s %s", label, strings.Join(seqs[w], ", "), why))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // ciRange words an interval of ratios; an unbounded one (too few runs for

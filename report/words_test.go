@@ -17,8 +17,8 @@ func TestReasonText(t *testing.T) {
 		r    analyze.Reason
 		want string
 	}{
-		{analyze.Reason{Code: analyze.ReasonTooFewRuns, MinRuns: 4, Alpha: 0.05, ARuns: 3, BRuns: 3},
-			"need >= 4 runs per system to detect a difference at alpha 0.05 (have 3 and 3)"},
+		{analyze.Reason{Code: analyze.ReasonTooFewRuns, MinRuns: 4, Alpha: 0.05, ARuns: 3, BRuns: 3, MinP: 0.1},
+			"3 vs 3 runs cannot show a difference at alpha 0.05: the exact test's smallest attainable p is 2/C(6,3) = 0.1"},
 		{analyze.Reason{Code: analyze.ReasonSingleRun, System: "a:80"}, "a:80: a single run cannot show a steady state"},
 		{analyze.Reason{Code: analyze.ReasonNotSteady, System: "a:80", Class: stats.ClassNoSteadyState, ChangePct: results.Ptr(20.34)},
 			"a:80 not steady: no-steady-state (+20.3 % between its last two runs)"},

@@ -119,6 +119,11 @@ type Series struct {
 	LatP50Ms  *float64 `json:"lat_p50_ms,omitempty"`
 	LatP99Ms  *float64 `json:"lat_p99_ms,omitempty"`
 	LatMaxMs  *float64 `json:"lat_max_ms,omitempty"`
+	// ErrorStatuses are the statuses of the window's failed requests
+	// with their counts, most frequent first: "503:200,0:3" (0: no
+	// response; -1: statuses beyond the 15 a window counts); nil when
+	// none failed or the source does not tell.
+	ErrorStatuses *string `json:"error_statuses,omitempty"`
 }
 
 // Sample is one row of the samples table: one request.

@@ -19,6 +19,45 @@ const DefaultPower = 0.80
 // 0.029.
 const MinRunsPerSide = 4
 
+// MinAttainableP returns the smallest two-sided p-value the exact
+// Mann-Whitney test (MannWhitney) can give for samples of m and n without
+// ties: 2/C(m+n, m), the probability of the two most extreme rank
+// assignments, capped at 1 (Mann & Whitney 1947; Hollander & Wolfe,
+// "Nonparametric Statistical Methods", 1999, §4.1). A comparison of m
+// against n runs can be decided at alpha only when this is below alpha:
+// 3 against 3 gives 2/20 = 0.1, 4 against 4 2/70 = 0.029, 3 against 8
+// 2/165 = 0.012. Sizes below 1 give 1.
+func MinAttainableP(m, n int) float64 {
+	if m < 1 || n < 1 {
+		return 1
+	}
+	// C(m+n, m) as a product in floating point: exact for the sizes of
+	// interest, and its size only matters against alpha.
+	c := 1.0
+	k := min(m, n)
+	for i := 1; i <= k; i++ {
+		c = c * float64(m+n-k+i) / float64(i)
+	}
+	return math.Min(1, 2/c)
+}
+
+// MinRunsFor returns the fewest runs per side with which the exact
+// two-sided Mann-Whitney test of equal sizes can reach p < alpha: the
+// smallest n with MinAttainableP(n, n) < alpha (4 at alpha 0.05, 5 at
+// 0.01). alpha <= 0 or NaN selects DefaultAlpha; the result is at most
+// maxRuns.
+func MinRunsFor(alpha float64) int {
+	if !(alpha > 0) {
+		alpha = DefaultAlpha
+	}
+	for n := 1; n < 64; n++ {
+		if MinAttainableP(n, n) < alpha {
+			return n
+		}
+	}
+	return 64 // 2/C(128, 64) is about 1e-37: no alpha of use is smaller
+}
+
 // maxRuns caps RunsPerSide when the difference is tiny against the noise.
 const maxRuns = math.MaxInt32
 
@@ -32,9 +71,9 @@ const maxRuns = math.MaxInt32
 // the normal-approximation sample size of a two-sample comparison of means
 // with equal variances (e.g. Chow, Shao & Wang, "Sample Size Calculations
 // in Clinical Research", 2008, §3.2), with z the standard normal quantile.
-// The result is at least MinRunsPerSide, since the exact Mann-Whitney test
-// used for the comparison cannot reach p < 0.05 with fewer runs whatever
-// the data. Under normality the Mann-Whitney test needs about 5 % more runs
+// The result is at least MinRunsFor(alpha) (MinRunsPerSide at 0.05),
+// since the exact Mann-Whitney test used for the comparison cannot reach
+// p < alpha with fewer runs per side whatever the data. Under normality the Mann-Whitney test needs about 5 % more runs
 // than the t-test this formula describes (asymptotic relative efficiency
 // 3/π); the floor and the rounding up dominate at the sizes of interest.
 //
@@ -65,5 +104,5 @@ func RunsPerSide(cv, delta, alpha, power float64) (int, error) {
 	if n >= maxRuns {
 		return maxRuns, nil
 	}
-	return max(int(n), MinRunsPerSide), nil
+	return max(int(n), MinRunsFor(alpha)), nil
 }

@@ -53,3 +53,48 @@ func TestMinRunsPerSide(t *testing.T) {
 		t.Errorf("%d a side: min p = %v >= alpha", MinRunsPerSide, p)
 	}
 }
+
+// TestMinAttainableP checks 2/C(m+n, m) against the exact test's p for
+// the most extreme outcome, at equal and unequal sizes.
+func TestMinAttainableP(t *testing.T) {
+	extreme := func(m, n int) float64 {
+		a, b := make([]float64, m), make([]float64, n)
+		for i := range m {
+			a[i] = float64(i)
+		}
+		for i := range n {
+			b[i] = float64(m + i)
+		}
+		_, p, _ := MannWhitney(a, b)
+		return p
+	}
+	for _, c := range []struct {
+		m, n int
+		want float64
+	}{{3, 8, 2.0 / 165}, {3, 3, 0.1}, {4, 4, 2.0 / 70}, {2, 10, 2.0 / 66}, {5, 3, 2.0 / 56}, {1, 1, 1}, {2, 2, 2.0 / 6}, {1, 40, 2.0 / 41}} {
+		got := MinAttainableP(c.m, c.n)
+		if math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("MinAttainableP(%d, %d) = %v, want %v", c.m, c.n, got, c.want)
+		}
+		if ex := extreme(c.m, c.n); math.Abs(ex-c.want) > 1e-12 {
+			t.Errorf("%d vs %d: exact test's smallest p %v, want %v", c.m, c.n, ex, c.want)
+		}
+	}
+	if MinAttainableP(0, 5) != 1 {
+		t.Error("an empty side must give 1")
+	}
+}
+
+func TestMinRunsFor(t *testing.T) {
+	for _, c := range []struct {
+		alpha float64
+		want  int
+	}{{0.05, 4}, {0, 4}, {0.01, 5}, {0.1, 4}, {0.2, 3}, {0.001, 7}} {
+		if got := MinRunsFor(c.alpha); got != c.want {
+			t.Errorf("MinRunsFor(%v) = %d, want %d", c.alpha, got, c.want)
+		}
+	}
+	if MinRunsFor(DefaultAlpha) != MinRunsPerSide {
+		t.Error("MinRunsPerSide must be MinRunsFor(DefaultAlpha)")
+	}
+}

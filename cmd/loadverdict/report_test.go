@@ -89,7 +89,7 @@ func TestReportSeedAcceptance(t *testing.T) {
 		t.Errorf("comparison: %+v", *cmp)
 	}
 	reasons := strings.Join(cmp.Reasons, " | ")
-	for _, want := range []string{"need >= 4 runs per system to detect a difference at alpha 0.05", "localhost:5555 not steady"} {
+	for _, want := range []string{"2 vs 2 runs cannot show a difference at alpha 0.05: the exact test's smallest attainable p is 2/C(4,2) = 0.333", "localhost:5555 not steady"} {
 		if !strings.Contains(reasons, want) {
 			t.Errorf("reasons %q lack %q", reasons, want)
 		}
@@ -157,7 +157,7 @@ func TestReportSeedMarkdown(t *testing.T) {
 		t.Errorf("report.md has %d characters, want at most %d", n, maxSeedReportMD)
 	}
 	facts := []string{
-		"Not established", "2.31", "+20.3 %", "need >= 4 runs per system to detect a difference at alpha 0.05",
+		"Not established", "2.31", "+20.3 %", "too few runs for the exact test to reach alpha 0.05", "2 runs per system (smallest possible p 2/C(4,2) = 0.333)",
 		"localhost:5555 not steady", "no-steady-state", "insufficient-data", "flat", "**Saturated**", "from 50 connections",
 		"599.1 ms", "33.95 ms", "/api/test/hello", "/test/hello", "about 4 steady runs per system would settle it",
 		"examples/zuul-vs-openresty.txt",

@@ -22,6 +22,9 @@ type behaviour struct {
 	workers      int           // worker pool size; 0: unlimited
 	failEvery    int64         // every N-th request answers 500
 	succeedEvery int64         // only every N-th request answers 200
+	failFrom     time.Duration // start of the error window (with failFor)
+	failFor      time.Duration // length of the error window; 0: none
+	failStatus   int           // status of a failed request (0: 500)
 }
 
 // factor is the cost multiplier at elapsed time t: warmupFactor at the
@@ -78,12 +81,25 @@ func (b behaviour) stall(k int) time.Duration {
 	return at + time.Duration(k)*b.stallEvery
 }
 
-// fails reports whether the n-th counted request (n from 1) answers 500.
-func (b behaviour) fails(n int64) bool {
+// fails reports whether the n-th counted request (n from 1), arriving at
+// elapsed time t, fails: every one inside the error window [failFrom,
+// failFrom+failFor), and those that -fail-every or -succeed-every pick.
+func (b behaviour) fails(n int64, t time.Duration) bool {
+	if b.failFor > 0 && t >= b.failFrom && t < b.failFrom+b.failFor {
+		return true
+	}
 	if b.failEvery > 0 && n%b.failEvery == 0 {
 		return true
 	}
 	return b.succeedEvery > 0 && n%b.succeedEvery != 0
+}
+
+// status is the status code of a failed request: failStatus, or 500.
+func (b behaviour) status() int {
+	if b.failStatus > 0 {
+		return b.failStatus
+	}
+	return 500
 }
 
 // hashWork runs n iterations of SHA-256 over a 32-byte state, starting from

@@ -100,12 +100,16 @@ func TestFails(t *testing.T) {
 		{"5 %", behaviour{failEvery: 20}, 1000, 50},
 		{"95 %", behaviour{succeedEvery: 20}, 1000, 950},
 		{"one in three", behaviour{failEvery: 3}, 10, 3},
+		// One request per 10 ms over 10 s: the window [2 s, 3 s) holds 100.
+		{"window", behaviour{failFrom: 2 * time.Second, failFor: time.Second}, 1000, 100},
+		{"window and every 10th", behaviour{failFrom: 2 * time.Second, failFor: time.Second, failEvery: 10}, 1000, 190},
+		{"window at the start", behaviour{failFor: 500 * time.Millisecond}, 1000, 50},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := 0
 			for n := int64(1); n <= tt.n; n++ {
-				if tt.b.fails(n) {
+				if tt.b.fails(n, time.Duration(n-1)*10*time.Millisecond) {
 					got++
 				}
 			}
@@ -113,6 +117,15 @@ func TestFails(t *testing.T) {
 				t.Errorf("%d of %d fail, want %d", got, tt.n, tt.want)
 			}
 		})
+	}
+}
+
+func TestStatus(t *testing.T) {
+	if got := (behaviour{}).status(); got != 500 {
+		t.Errorf("default status %d, want 500", got)
+	}
+	if got := (behaviour{failStatus: 503}).status(); got != 503 {
+		t.Errorf("status %d, want 503", got)
 	}
 }
 

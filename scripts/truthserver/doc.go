@@ -46,6 +46,9 @@
 //	                    a worker is dropped without work (counted as abandoned).
 //	-fail-every N       every N-th counted request (n % N == 0, n from 1) answers 500
 //	-succeed-every N    every N-th counted request answers 200, all others 500
+//	-fail-from T        the error window: every request arriving at elapsed time in
+//	-fail-for D         [T, T+D) fails (an error burst); -fail-for 0: no window
+//	-fail-status S      the status code of a failed request (default 500)
 //
 // Error responses cost the same work and delay as successes. On SIGINT or
 // SIGTERM the server prints its counts (requests, 500s, abandoned) and exits.

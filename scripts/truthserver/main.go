@@ -95,9 +95,9 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(d)
 	}
 	w.Header().Set("X-Work", hex.EncodeToString(sum[:8]))
-	if s.b.fails(n) {
+	if s.b.fails(n, t) {
 		s.errors.Add(1)
-		w.WriteHeader(http.StatusInternalServerError)
+		w.WriteHeader(s.b.status())
 		io.WriteString(w, "error\n")
 		return
 	}
@@ -138,6 +138,9 @@ func main() {
 	flag.IntVar(&b.workers, "workers", 0, "worker pool size (0: unlimited)")
 	flag.Int64Var(&b.failEvery, "fail-every", 0, "every N-th request answers 500")
 	flag.Int64Var(&b.succeedEvery, "succeed-every", 0, "only every N-th request answers 200")
+	flag.DurationVar(&b.failFrom, "fail-from", 0, "elapsed start of the error window (with -fail-for)")
+	flag.DurationVar(&b.failFor, "fail-for", 0, "length of the error window: every request in it fails (0: none)")
+	flag.IntVar(&b.failStatus, "fail-status", 500, "status code of a failed request")
 	flag.Parse()
 	logger := log.New(os.Stderr, "truthserver: ", 0)
 	if flag.NArg() > 0 {
@@ -167,7 +170,7 @@ func main() {
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	go func() {
 		<-sig
-		logger.Printf("stopped: %d requests, %d answered 500, %d abandoned in the queue", s.n.Load(), s.errors.Load(), s.abandons.Load())
+		logger.Printf("stopped: %d requests, %d failed, %d abandoned in the queue", s.n.Load(), s.errors.Load(), s.abandons.Load())
 		os.Exit(0)
 	}()
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}

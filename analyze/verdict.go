@@ -14,7 +14,7 @@ import (
 // AnalysisVersion is the version of the analysis: it changes whenever the
 // same tables would give a different Verdict, so stored reports made by an
 // older version can be found and re-made.
-const AnalysisVersion = 4
+const AnalysisVersion = 5
 
 // Options are the parameters of Analyze. DefaultOptions gives the values
 // of docs/STATISTICS.md; a zero field is not a valid setting.
@@ -52,8 +52,12 @@ type Options struct {
 	// SLO are the thresholds evaluated on each system's steady values
 	// (Verdict.Thresholds).
 	SLO []gate.Threshold `json:"slo,omitempty"`
-	// FailOn are the conditions that fail the gate (Verdict.Gate).
+	// FailOn are conditions added explicitly to those that fail the
+	// gate (Verdict.Gate, Options.GatePolicy).
 	FailOn []gate.Condition `json:"fail_on,omitempty"`
+	// Allow are conditions that do not fail the gate, by name; met, they
+	// are reported as allowed.
+	Allow []gate.Condition `json:"allow,omitempty"`
 	// MaxRegressionPct is the largest regression, in percent, that does
 	// not fail the gate.
 	MaxRegressionPct float64 `json:"max_regression_pct,omitempty"`
@@ -203,6 +207,7 @@ const (
 const (
 	MetricRPS       = "rps"         // throughput, requests per second
 	MetricLatMeanMs = "lat_mean_ms" // mean latency, ms
+	MetricLatP50Ms  = "lat_p50_ms"  // median (p50) latency, ms
 	MetricLatP99Ms  = "lat_p99_ms"  // p99 latency, ms
 	MetricLatMaxMs  = "lat_max_ms"  // maximum latency, ms
 )
@@ -285,8 +290,9 @@ type Steady struct {
 	RPSMean   *float64
 	RPSCI     *stats.CI
 	LatMeanMs *float64
-	// LatP99Ms and LatMaxMs are the medians of the steady runs' p99 and
-	// max: percentiles of different runs are never averaged.
+	// LatP50Ms, LatP99Ms and LatMaxMs are the medians of the steady runs'
+	// p50, p99 and max: percentiles of different runs are never averaged.
+	LatP50Ms *float64
 	LatP99Ms *float64
 	LatMaxMs *float64
 }
@@ -295,6 +301,7 @@ type Steady struct {
 type Rep struct {
 	RPS       float64
 	LatMeanMs *float64
+	LatP50Ms  *float64
 	LatP99Ms  *float64
 	LatMaxMs  *float64
 	// FromSteady is true when the values are steady-state means, false

@@ -421,6 +421,7 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 		}
 		return cmp.Compare(a.Seq, b.Seq)
 	})
+	merged, mergedRuns := mergeInferredRates(runs)
 	v := &Verdict{Experiment: set.Experiment, AnalysisVersion: AnalysisVersion, Options: opts, Runs: runs}
 	series := seriesByRun(set.Series)
 	fillPercentiles(runs, set.Percentiles)
@@ -483,6 +484,9 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 	}
 	v.compare()
 	v.findings()
+	for i, f := range merged {
+		v.add(SeverityInfo, CodeRatesMerged, Subject{Runs: mergedRuns[i]}, f)
+	}
 	v.thresholds()
 	v.Headline = v.headline()
 	v.Gate = v.gate()

@@ -69,7 +69,7 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	if *open {
 		openFile(e, page)
 	}
-	return gateResult(e, res.report.Verdict, res.rejected)
+	return gateResult(e, res.report.Verdict, res.rejected, gate.junit)
 }
 
 // prunedSources counts the sources whose files Prune removed.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
@@ -412,6 +413,8 @@ func summaryChecks(v *analyze.Verdict) []SummaryCheck {
 // summaryGate converts the gate's decision.
 func summaryGate(v *analyze.Verdict) SummaryGate {
 	g := NewSummaryGate(v.Gate.Policy, v.Options.MaxRegressionPct, v.Gate.AllowedPct, v.Gate.Failed)
+	// drift is history's condition: a verdict never meets it.
+	g.FailOn = slices.DeleteFunc(g.FailOn, func(c string) bool { return c == string(gate.Drift) })
 	for _, r := range v.Gate.Reasons {
 		g.Reasons = append(g.Reasons, SummaryGateReason{Condition: string(r.Condition), Fails: r.Fails, Allowed: r.Allowed, Message: gateReasonText(v, r)})
 	}

@@ -20,7 +20,7 @@ const (
 type Comparison struct {
 	A, B     string
 	Settings Settings
-	Metric   string // MetricRPS, MetricLatMeanMs, MetricLatP99Ms, MetricLatMaxMs
+	Metric   string // MetricRPS, MetricLatMeanMs, MetricLatP50Ms, MetricLatP99Ms, MetricLatMaxMs
 	// HigherIsBetter is true for throughput, false for latency.
 	HigherIsBetter bool
 	// ARuns and BRuns are the runs the comparison rests on: the runs its
@@ -211,6 +211,10 @@ type metric struct {
 var metrics = []metric{
 	{MetricRPS, true, func(r results.Run) *float64 { return &r.RPS }, func(r Rep) *float64 { return &r.RPS }},
 	{MetricLatMeanMs, false, func(r results.Run) *float64 { return r.LatMeanMs }, func(r Rep) *float64 { return r.LatMeanMs }},
+	// The median (p50 of each run): one disturbed run moves a run's mean
+	// and tail far more than its median, so a per-request regression that
+	// such a run hides from the mean shows here (issue 19).
+	{MetricLatP50Ms, false, func(r results.Run) *float64 { return r.LatP50Ms }, func(r Rep) *float64 { return r.LatP50Ms }},
 	{MetricLatP99Ms, false, func(r results.Run) *float64 { return r.LatP99Ms }, func(r Rep) *float64 { return r.LatP99Ms }},
 	{MetricLatMaxMs, false, func(r results.Run) *float64 { return r.LatMaxMs }, func(r Rep) *float64 { return r.LatMaxMs }},
 }
@@ -409,6 +413,48 @@ func (c *Comparison) test(xa, xb []float64, o Options) {
 		}
 		c.Reasons = append(c.Reasons, r)
 	}
+}
+
+// Gated reports whether this comparison can fail the gate as a
+// regression: every metric but the maximum latency, which is one request
+// of a run (the machine's worst stall), not its performance.
+func (c Comparison) Gated() bool { return c.Metric != MetricLatMaxMs }
+
+// GatedUndecided reports whether an undecided comparison of this metric
+// can fail the gate (gate.Inconclusive): throughput and the per-request
+// central latencies (mean, median). The tails (p99, max) rest on a few
+// requests per run and move with the machine's stalls, so an undecided
+// tail is shown but does not fail the gate; a decided p99 regression
+// does.
+func (c Comparison) GatedUndecided() bool {
+	return c.Metric == MetricRPS || c.Metric == MetricLatMeanMs || c.Metric == MetricLatP50Ms
+}
+
+// UpToWorsePct returns how much worse side a could be than side b, in
+// percent, at the far end of the deciding ratio's CI (Estimate): for
+// latency 100·(Hi - 1), for throughput 100·(1 - Lo). An undecided
+// comparison "could be up to" this much worse. ok is false when no test
+// ran (too few runs, no steady state, ...): then nothing bounds it.
+func (c Comparison) UpToWorsePct() (pct float64, ok bool) {
+	if c.Estimate == nil {
+		return 0, false
+	}
+	if c.HigherIsBetter {
+		return 100 * (1 - c.Estimate.Lo), true
+	}
+	return 100 * (c.Estimate.Hi - 1), true
+}
+
+// UpToBetterPct is UpToWorsePct for side b: how much worse b could be
+// than a, percent of a's value.
+func (c Comparison) UpToBetterPct() (pct float64, ok bool) {
+	if c.Estimate == nil || !(c.Estimate.Lo > 0) || !(c.Estimate.Hi > 0) {
+		return 0, false
+	}
+	if c.HigherIsBetter {
+		return 100 * (1 - 1/c.Estimate.Hi), true
+	}
+	return 100 * (1/c.Estimate.Lo - 1), true
 }
 
 // runsNeeded returns the runs per side that would settle a comparison

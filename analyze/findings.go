@@ -94,6 +94,10 @@ const (
 	// CodeContradictoryRun: Subject.Systems (one) and Subject.Runs (one),
 	// whose own latency figures contradict each other; ContradictoryFacts.
 	CodeContradictoryRun Code = "contradictory-run"
+	// CodeRatesMerged: Subject.Runs, runs whose requested rates were
+	// inferred from what their tool measured and, within RateTolerance,
+	// taken as one requested rate (one setting); RatesMergedFacts.
+	CodeRatesMerged Code = "rates-merged"
 )
 
 // Finding is a methodology problem: what it is (Code), how much it
@@ -138,8 +142,8 @@ type GroupRef struct {
 // the finding's code: ShortRunFacts, NoReplicationFacts,
 // NotInterleavedFacts, StillWarmingFacts, ErrorsFacts, TargetsDifferFacts,
 // LittlesLawFacts, SaturatedFacts, LongTailFacts, OverloadFacts,
-// LevelShiftFacts, SlowingDownFacts, InstabilityFacts, ContradictoryFacts
-// or ErrorBurstFacts.
+// LevelShiftFacts, SlowingDownFacts, InstabilityFacts, ContradictoryFacts,
+// ErrorBurstFacts or RatesMergedFacts.
 type Facts interface {
 	facts()
 }

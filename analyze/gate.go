@@ -1,40 +1,58 @@
 package analyze
 
 import (
+	"math"
 	"slices"
 
 	"github.com/loadverdict/loadverdict/gate"
 )
 
 // Gate is the decision of the CI gate: the conditions the verdict meets,
-// and whether one of them is among those asked for (Options.FailOn). It
-// is made once, here, so the command line's exit status and a bucket's
-// summary.json say the same.
+// and whether one of them fails it under the policy (gate.Policy, built
+// by Options.GatePolicy). It is made once, here, so the command line's
+// exit status and a bucket's summary.json say the same.
 type Gate struct {
 	// Failed is true when a reason Fails.
 	Failed bool
+	// Policy is the rule that was applied.
+	Policy gate.Policy
+	// AllowedPct is the regression allowed, percent
+	// (Options.AllowedRegressionPct).
+	AllowedPct float64
 	// Reasons are the conditions met, in the order regression,
-	// threshold, inconclusive, each in the order of the comparisons or
-	// checks; also those not asked for (Fails false), for the reader.
+	// threshold, unknown, inconclusive, no-comparison (history adds
+	// its own), each in the order of the comparisons or checks; also
+	// those not guarded (Fails false, Allowed false), for the reader.
 	Reasons []GateReason
 }
 
-// GateReason is one condition a verdict meets.
+// GateReason is one condition a verdict (or a history check) meets.
 type GateReason struct {
 	Condition gate.Condition
-	// Fails is true when Condition is one of Options.FailOn.
+	// Fails is true when the policy fails the gate on Condition.
 	Fails bool
+	// Allowed is true when the policy would fail the gate on Condition
+	// but the user allowed it by name (--allow, gate.allow).
+	Allowed bool
 	// Comparison is the index in Verdict.Comparisons of the comparison
-	// that regressed (gate.Regression) or is inconclusive
-	// (gate.Inconclusive); -1 for none: for gate.Inconclusive, no two
-	// systems could be compared at all.
+	// that regressed (gate.Regression) or is undecided
+	// (gate.Inconclusive); -1 for none.
 	Comparison int
-	// Check is the index in Verdict.Thresholds of a failed check
-	// (gate.ThresholdFailed), else -1.
+	// Check is the index in Verdict.Thresholds of a failed or unknown
+	// check (gate.ThresholdFailed, gate.Unknown), else -1.
 	Check int
-	// WorsePct is how much worse side a is than the baseline, percent,
-	// and MaxPct the regression allowed (gate.Regression).
+	// System is, for gate.NoComparison, the system that has no
+	// comparison against the baseline; "" when no two systems could be
+	// compared at all.
+	System string
+	// WorsePct is how much worse side a is than the baseline, percent
+	// (gate.Regression), or could be, at the far end of its CI
+	// (gate.Inconclusive, unless Unbounded); MaxPct is the regression
+	// allowed.
 	WorsePct, MaxPct float64
+	// Unbounded (gate.Inconclusive) is true when no test ran, so nothing
+	// bounds how much worse side a could be.
+	Unbounded bool
 }
 
 // WorsePct returns how much worse side a is than side b, in percent of
@@ -52,40 +70,119 @@ func (c Comparison) WorsePct() float64 {
 	return 100 * (r - 1)
 }
 
-// gate finds the conditions the verdict meets:
+// AllowedRegressionPct returns the regression, in percent, that does not
+// fail the gate: MaxRegressionPct, never less than the practical band
+// (100·PracticalBand), so that noise alone, which the band absorbs, does
+// not fail it.
+func (o Options) AllowedRegressionPct() float64 {
+	return math.Max(o.MaxRegressionPct, 100*o.PracticalBand)
+}
+
+// GatePolicy returns the gate's policy for these options: thresholds
+// guard when Options.SLO has any; a regression check is asked for when
+// regressionCheck is true (history's gate), there is a baseline, or
+// FailOn has gate.Regression; FailOn adds, Allow removes.
+func (o Options) GatePolicy(regressionCheck bool) gate.Policy {
+	return gate.Policy{
+		Thresholds:      len(o.SLO) > 0,
+		RegressionCheck: regressionCheck || o.Baseline != "" || slices.Contains(o.FailOn, gate.Regression),
+		FailOn:          o.FailOn,
+		Allow:           o.Allow,
+	}
+}
+
+// DecideGate applies policy p to the conditions met, in order: each
+// reason's Fails and Allowed are set from p, and the gate fails when a
+// reason Fails. It is the one place the policy is applied: the verdict's
+// gate and history's both call it.
+func DecideGate(p gate.Policy, allowedPct float64, reasons []GateReason) Gate {
+	g := Gate{Policy: p, AllowedPct: allowedPct, Reasons: reasons}
+	for i := range g.Reasons {
+		r := &g.Reasons[i]
+		r.Fails = p.Fails(r.Condition)
+		r.Allowed = p.Guards(r.Condition) && p.Allowed(r.Condition)
+		g.Failed = g.Failed || r.Fails
+	}
+	return g
+}
+
+// gate finds the conditions the verdict meets and decides them by
+// Options.GatePolicy:
 //
-//   - gate.Regression: a comparison against the baseline (Options.Baseline;
+//   - gate.Regression: a comparison of a gated metric (Comparison.Gated)
+//     against the baseline (Options.Baseline;
 //     without one nothing is a regression) whose verdict is that the
 //     baseline is better (significant at alpha, outside the practical
-//     band), with side a worse by more than Options.MaxRegressionPct;
+//     band), with side a worse by more than the allowed regression
+//     (Options.AllowedRegressionPct);
 //   - gate.ThresholdFailed: a threshold check that failed;
-//   - gate.Inconclusive: an inconclusive comparison, or several systems
-//     of which no two could be compared.
+//   - gate.Unknown: a threshold check that could not be evaluated;
+//   - gate.Inconclusive: an inconclusive comparison of a gated metric
+//     (Comparison.GatedUndecided) that cannot rule out a regression beyond the
+//     allowed one: no test ran (too few runs, no steady state, ...), or
+//     its estimate lies beyond the allowed regression, leaning that way
+//     (one-sided p < alpha) while its CI reaches back into the practical
+//     band; it "could be up to" the far end of its CI
+//     (Comparison.UpToWorsePct; without a baseline, either side's) worse;
+//   - gate.NoComparison: with a baseline, a system with no comparison
+//     against it; without one, several systems of which no two could be
+//     compared.
 func (v *Verdict) gate() Gate {
-	var g Gate
-	add := func(r GateReason) {
-		r.Fails = slices.Contains(v.Options.FailOn, r.Condition)
-		g.Failed = g.Failed || r.Fails
-		g.Reasons = append(g.Reasons, r)
-	}
+	var rs []GateReason
+	allowed := v.Options.AllowedRegressionPct()
 	base := v.Options.Baseline
 	for i, c := range v.Comparisons {
-		if base != "" && c.B == base && c.Verdict == BFaster && c.WorsePct() > v.Options.MaxRegressionPct {
-			add(GateReason{Condition: gate.Regression, Comparison: i, Check: -1, WorsePct: c.WorsePct(), MaxPct: v.Options.MaxRegressionPct})
+		if base != "" && c.B == base && c.Gated() && c.Verdict == BFaster && c.WorsePct() > allowed {
+			rs = append(rs, GateReason{Condition: gate.Regression, Comparison: i, Check: -1, WorsePct: c.WorsePct(), MaxPct: allowed})
 		}
 	}
 	for i, c := range v.Thresholds {
-		if c.Status == ThresholdFail {
-			add(GateReason{Condition: gate.ThresholdFailed, Comparison: -1, Check: i})
+		switch c.Status {
+		case ThresholdFail:
+			rs = append(rs, GateReason{Condition: gate.ThresholdFailed, Comparison: -1, Check: i})
+		case ThresholdUnknown:
+			rs = append(rs, GateReason{Condition: gate.Unknown, Comparison: -1, Check: i})
 		}
 	}
 	for i, c := range v.Comparisons {
-		if c.Verdict == Inconclusive {
-			add(GateReason{Condition: gate.Inconclusive, Comparison: i, Check: -1})
+		if c.Verdict != Inconclusive || !c.GatedUndecided() {
+			continue
 		}
+		up, ok := c.UpToWorsePct()
+		est := c.WorsePct()
+		if ok && base == "" {
+			if b, okb := c.UpToBetterPct(); okb {
+				up = math.Max(up, b)
+			}
+			est = math.Abs(est)
+		}
+		// A test that ran fails the gate when its estimate lies beyond the
+		// allowed regression and leans that way: the one-sided p-value
+		// (half the two-sided one, the estimate being on the worse side) is
+		// below alpha. One that shows no lean, or an estimate within the
+		// allowed, passes: noise alone does not fail the gate.
+		lean := c.PValue != nil && *c.PValue/2 < v.Options.Alpha
+		if ok && (up <= allowed || est <= allowed || !lean) {
+			continue
+		}
+		rs = append(rs, GateReason{Condition: gate.Inconclusive, Comparison: i, Check: -1, WorsePct: up, MaxPct: allowed, Unbounded: !ok})
 	}
-	if len(v.Comparisons) == 0 && len(v.Systems) > 1 {
-		add(GateReason{Condition: gate.Inconclusive, Comparison: -1, Check: -1})
+	switch {
+	case base != "":
+		for _, s := range v.Systems {
+			if s.Label == base {
+				continue
+			}
+			compared := false
+			for _, c := range v.Comparisons {
+				compared = compared || c.A == s.Label && c.B == base
+			}
+			if !compared {
+				rs = append(rs, GateReason{Condition: gate.NoComparison, Comparison: -1, Check: -1, System: s.Label})
+			}
+		}
+	case len(v.Comparisons) == 0 && len(v.Systems) > 1:
+		rs = append(rs, GateReason{Condition: gate.NoComparison, Comparison: -1, Check: -1})
 	}
-	return g
+	return DecideGate(v.Options.GatePolicy(false), allowed, rs)
 }

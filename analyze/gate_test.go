@@ -152,17 +152,27 @@ func TestGate(t *testing.T) {
 	}{
 		{"no baseline, nothing asked: no regression without a baseline", runs, nil, false,
 			func(*analyze.Verdict) []analyze.GateReason { return nil }},
-		{"baseline, nothing asked: regressions recorded, not failing", runs,
-			func(o *analyze.Options) { o.Baseline = "old:80" }, false,
+		// A baseline asks for the regression check (issue 20); max latency,
+		// one request, never gates.
+		{"baseline, nothing else asked: regressions fail", runs,
+			func(o *analyze.Options) { o.Baseline = "old:80" }, true,
 			func(v *analyze.Verdict) []analyze.GateReason {
-				return []analyze.GateReason{reason(gate.Regression, false, index(v, "rps"), -1), reason(gate.Regression, false, index(v, "lat_mean_ms"), -1),
-					reason(gate.Regression, false, index(v, "lat_max_ms"), -1)}
+				return []analyze.GateReason{reason(gate.Regression, true, index(v, "rps"), -1), reason(gate.Regression, true, index(v, "lat_mean_ms"), -1)}
+			}},
+		{"baseline, regression allowed by name: recorded as allowed", runs,
+			func(o *analyze.Options) { o.Baseline, o.Allow = "old:80", []gate.Condition{gate.Regression} }, false,
+			func(v *analyze.Verdict) []analyze.GateReason {
+				a := func(i int) analyze.GateReason {
+					r := reason(gate.Regression, false, i, -1)
+					r.Allowed = true
+					return r
+				}
+				return []analyze.GateReason{a(index(v, "rps")), a(index(v, "lat_mean_ms"))}
 			}},
 		{"regression beyond 5 %", runs, func(o *analyze.Options) {
 			o.Baseline, o.FailOn, o.MaxRegressionPct = "old:80", []gate.Condition{gate.Regression}, 5
 		}, true, func(v *analyze.Verdict) []analyze.GateReason {
-			return []analyze.GateReason{reason(gate.Regression, true, index(v, "rps"), -1), reason(gate.Regression, true, index(v, "lat_mean_ms"), -1),
-				reason(gate.Regression, true, index(v, "lat_max_ms"), -1)}
+			return []analyze.GateReason{reason(gate.Regression, true, index(v, "rps"), -1), reason(gate.Regression, true, index(v, "lat_mean_ms"), -1)}
 		}},
 		{"regression within 12 %", runs, func(o *analyze.Options) {
 			o.Baseline, o.FailOn, o.MaxRegressionPct = "old:80", []gate.Condition{gate.Regression}, 12
@@ -178,15 +188,26 @@ func TestGate(t *testing.T) {
 		{"inconclusive: three runs a side", runs[:6], func(o *analyze.Options) { o.FailOn = []gate.Condition{gate.Inconclusive} }, true,
 			func(v *analyze.Verdict) []analyze.GateReason {
 				var out []analyze.GateReason
-				for i := range v.Comparisons {
-					out = append(out, reason(gate.Inconclusive, true, i, -1))
+				for i, c := range v.Comparisons {
+					if c.GatedUndecided() { // untested: a regression of any size cannot be ruled out
+						r := reason(gate.Inconclusive, true, i, -1)
+						r.Unbounded = true
+						out = append(out, r)
+					}
 				}
 				return out
 			}},
-		{"inconclusive: nothing compared", []results.Run{run("a:80", 0, 10, 1, 1), run("b:80", 1, 20, 1, 1)},
-			func(o *analyze.Options) { o.FailOn = []gate.Condition{gate.Inconclusive} }, true,
+		{"no-comparison: nothing compared", []results.Run{run("a:80", 0, 10, 1, 1), run("b:80", 1, 20, 1, 1)},
+			func(o *analyze.Options) { o.FailOn = []gate.Condition{gate.NoComparison} }, true,
 			func(*analyze.Verdict) []analyze.GateReason {
-				return []analyze.GateReason{reason(gate.Inconclusive, true, -1, -1)}
+				return []analyze.GateReason{reason(gate.NoComparison, true, -1, -1)}
+			}},
+		{"no-comparison: b shares no settings with the baseline", []results.Run{run("a:80", 0, 10, 1, 1), run("b:80", 1, 20, 1, 1)},
+			func(o *analyze.Options) { o.Baseline = "a:80" }, true,
+			func(*analyze.Verdict) []analyze.GateReason {
+				r := reason(gate.NoComparison, true, -1, -1)
+				r.System = "b:80"
+				return []analyze.GateReason{r}
 			}},
 		{"one system: nothing to compare is not inconclusive", runs[:1], func(o *analyze.Options) { o.FailOn = gate.Conditions }, false,
 			func(*analyze.Verdict) []analyze.GateReason { return nil }},

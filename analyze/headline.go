@@ -146,11 +146,11 @@ func (v *Verdict) mainLead(h *Headline) Lead {
 	return LeadComparison
 }
 
-// disagreeingLatency returns the index of the p99 (else mean) latency
+// disagreeingLatency returns the index of the p99 (else p50, else mean) latency
 // comparison of c's systems and settings that is decided and disagrees
 // with c's verdict, or -1.
 func (v *Verdict) disagreeingLatency(c Comparison) int {
-	for _, m := range []string{MetricLatP99Ms, MetricLatMeanMs} {
+	for _, m := range []string{MetricLatP99Ms, MetricLatP50Ms, MetricLatMeanMs} {
 		for i, l := range v.Comparisons {
 			if l.Metric == m && l.A == c.A && l.B == c.B && l.Settings.Equal(c.Settings) &&
 				(l.Verdict == AFaster || l.Verdict == BFaster) && l.Verdict != c.Verdict {

@@ -52,8 +52,12 @@ type Options struct {
 	// SLO are the thresholds evaluated on each system's steady values
 	// (Verdict.Thresholds).
 	SLO []gate.Threshold `json:"slo,omitempty"`
-	// FailOn are the conditions that fail the gate (Verdict.Gate).
+	// FailOn are conditions added explicitly to those that fail the
+	// gate (Verdict.Gate, Options.GatePolicy).
 	FailOn []gate.Condition `json:"fail_on,omitempty"`
+	// Allow are conditions that do not fail the gate, by name; met, they
+	// are reported as allowed.
+	Allow []gate.Condition `json:"allow,omitempty"`
 	// MaxRegressionPct is the largest regression, in percent, that does
 	// not fail the gate.
 	MaxRegressionPct float64 `json:"max_regression_pct,omitempty"`
@@ -205,6 +209,7 @@ const (
 const (
 	MetricRPS       = "rps"         // throughput, requests per second
 	MetricLatMeanMs = "lat_mean_ms" // mean latency, ms
+	MetricLatP50Ms  = "lat_p50_ms"  // median (p50) latency, ms
 	MetricLatP99Ms  = "lat_p99_ms"  // p99 latency, ms
 	MetricLatMaxMs  = "lat_max_ms"  // maximum latency, ms
 )
@@ -305,8 +310,9 @@ type Steady struct {
 	RPSMean   *float64
 	RPSCI     *stats.CI
 	LatMeanMs *float64
-	// LatP99Ms and LatMaxMs are the medians of the steady runs' p99 and
-	// max: percentiles of different runs are never averaged.
+	// LatP50Ms, LatP99Ms and LatMaxMs are the medians of the steady runs'
+	// p50, p99 and max: percentiles of different runs are never averaged.
+	LatP50Ms *float64
 	LatP99Ms *float64
 	LatMaxMs *float64
 }
@@ -315,6 +321,7 @@ type Steady struct {
 type Rep struct {
 	RPS       float64
 	LatMeanMs *float64
+	LatP50Ms  *float64
 	LatP99Ms  *float64
 	LatMaxMs  *float64
 	// FromSteady is true when the values are steady-state means, false
@@ -437,6 +444,7 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 		}
 		return cmp.Compare(a.Seq, b.Seq)
 	})
+	merged, mergedRuns := mergeInferredRates(runs)
 	v := &Verdict{Experiment: set.Experiment, AnalysisVersion: AnalysisVersion, Options: opts, Runs: runs}
 	series := seriesByRun(set.Series)
 	fillPercentiles(runs, set.Percentiles)
@@ -500,6 +508,9 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 	}
 	v.compare()
 	v.findings(series)
+	for i, f := range merged {
+		v.add(SeverityInfo, CodeRatesMerged, Subject{Runs: mergedRuns[i]}, f)
+	}
 	v.thresholds()
 	v.Headline = v.headline()
 	v.Gate = v.gate()

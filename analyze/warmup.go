@@ -112,7 +112,7 @@ func (v *Verdict) steadyState(g *Group, rw []RunWarmup, series map[string][]resu
 	}
 	if len(sr) == 0 {
 		last := g.Runs[len(g.Runs)-1]
-		g.Rep = Rep{RPS: last.RPS, LatMeanMs: last.LatMeanMs, LatP99Ms: last.LatP99Ms, LatMaxMs: last.LatMaxMs}
+		g.Rep = Rep{RPS: last.RPS, LatMeanMs: last.LatMeanMs, LatP50Ms: last.LatP50Ms, LatP99Ms: last.LatP99Ms, LatMaxMs: last.LatMaxMs}
 		return
 	}
 	rps := column(sr, func(r results.Run) *float64 { return &r.RPS })
@@ -126,13 +126,16 @@ func (v *Verdict) steadyState(g *Group, rw []RunWarmup, series map[string][]resu
 	if lat := column(sr, func(r results.Run) *float64 { return r.LatMeanMs }); lat != nil {
 		g.Steady.LatMeanMs = results.Ptr(stats.Mean(lat))
 	}
+	if p50 := column(sr, func(r results.Run) *float64 { return r.LatP50Ms }); p50 != nil {
+		g.Steady.LatP50Ms = results.Ptr(stats.Median(p50))
+	}
 	if p99 := column(sr, func(r results.Run) *float64 { return r.LatP99Ms }); p99 != nil {
 		g.Steady.LatP99Ms = results.Ptr(stats.Median(p99))
 	}
 	if mx := column(sr, func(r results.Run) *float64 { return r.LatMaxMs }); mx != nil {
 		g.Steady.LatMaxMs = results.Ptr(stats.Median(mx))
 	}
-	g.Rep = Rep{RPS: *g.Steady.RPSMean, LatMeanMs: g.Steady.LatMeanMs, LatP99Ms: g.Steady.LatP99Ms,
+	g.Rep = Rep{RPS: *g.Steady.RPSMean, LatMeanMs: g.Steady.LatMeanMs, LatP50Ms: g.Steady.LatP50Ms, LatP99Ms: g.Steady.LatP99Ms,
 		LatMaxMs: g.Steady.LatMaxMs, FromSteady: true}
 }
 

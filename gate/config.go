@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Condition is something that fails the gate when asked for (--fail-on).
+// Condition is something that fails the gate (see Policy).
 type Condition string
 
 // The conditions.
@@ -20,13 +20,85 @@ const (
 	// ThresholdFailed: a threshold failed (its CI, or its value where
 	// there is no CI, on the wrong side of the limit).
 	ThresholdFailed Condition = "threshold"
-	// Inconclusive: a comparison could not be decided, or no two systems
-	// could be compared at all.
+	// Inconclusive: a comparison (or history check) could not be decided
+	// and cannot rule out a regression beyond the allowed one: it "could
+	// be up to X % worse".
 	Inconclusive Condition = "inconclusive"
+	// Unknown: a threshold that could not be evaluated (no run measured
+	// its metric).
+	Unknown Condition = "unknown"
+	// NoComparison: a comparison or regression check was asked for and
+	// nothing could be compared (no two systems at equal settings, or a
+	// system without a comparison against the baseline).
+	NoComparison Condition = "no-comparison"
+	// Drift: history: a gradual trend over the experiments whose
+	// cumulative change passes the allowed regression.
+	Drift Condition = "drift"
 )
 
 // Conditions lists the conditions in the order they are documented.
-var Conditions = []Condition{Regression, ThresholdFailed, Inconclusive}
+var Conditions = []Condition{Regression, ThresholdFailed, Inconclusive, Unknown, NoComparison, Drift}
+
+// ThresholdConditions fail the gate whenever thresholds are given, and
+// RegressionConditions whenever a regression check is asked for (see
+// Policy).
+var (
+	ThresholdConditions  = []Condition{ThresholdFailed, Unknown}
+	RegressionConditions = []Condition{Regression, Inconclusive, NoComparison, Drift}
+)
+
+// Policy is the gate's one rule of what fails it, shared by report,
+// compare and history (analyze builds it from the options, the history
+// checks use the same). It fails closed:
+//
+//   - whenever thresholds are given (command line or manifest), a crossed
+//     threshold (ThresholdFailed) and one that could not be evaluated
+//     (Unknown) fail, as in k6;
+//   - whenever a regression check is asked for (--fail-on regression, a
+//     baseline such as compare's OLD, or history's gate), Regression,
+//     Inconclusive, NoComparison and Drift fail;
+//   - FailOn (--fail-on, the manifest's gate.fail_on) adds conditions
+//     explicitly, e.g. inconclusive without a baseline;
+//   - Allow (--allow, the manifest's gate.allow) removes conditions by
+//     name; it beats the rest. A condition met but allowed is still
+//     reported, as allowed.
+type Policy struct {
+	// Thresholds is true when thresholds are given.
+	Thresholds bool
+	// RegressionCheck is true when a regression check is asked for.
+	RegressionCheck bool
+	// FailOn are conditions added explicitly.
+	FailOn []Condition
+	// Allow are conditions removed by name.
+	Allow []Condition
+}
+
+// Guards reports whether condition c fails the gate unless allowed: it
+// is asked for, by the thresholds, the regression check or FailOn.
+func (p Policy) Guards(c Condition) bool {
+	return p.Thresholds && slices.Contains(ThresholdConditions, c) ||
+		p.RegressionCheck && slices.Contains(RegressionConditions, c) ||
+		slices.Contains(p.FailOn, c)
+}
+
+// Fails reports whether condition c, when met, fails the gate: it is
+// guarded and not allowed.
+func (p Policy) Fails(c Condition) bool { return p.Guards(c) && !p.Allowed(c) }
+
+// Allowed reports whether c is allowed by name: met, it does not fail.
+func (p Policy) Allowed(c Condition) bool { return slices.Contains(p.Allow, c) }
+
+// Failing returns the conditions that fail the gate, in the documented
+// order (empty when nothing is guarded).
+func (p Policy) Failing() []Condition {
+	var out []Condition
+	for _, c := range Conditions {
+		if p.Fails(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 // ParseConditions reads a comma-separated subset of the conditions
 // ("regression,threshold"); duplicates are dropped. An empty element or
@@ -36,8 +108,11 @@ func ParseConditions(s string) ([]Condition, error) {
 	for _, part := range strings.Split(s, ",") {
 		c := Condition(strings.TrimSpace(part))
 		if !slices.Contains(Conditions, c) {
-			return nil, fmt.Errorf("unknown condition %q: want a comma-separated subset of %s", c, strings.Join(
-				[]string{string(Regression), string(ThresholdFailed), string(Inconclusive)}, ","))
+			names := make([]string, len(Conditions))
+			for i, k := range Conditions {
+				names[i] = string(k)
+			}
+			return nil, fmt.Errorf("unknown condition %q: want a comma-separated subset of %s", c, strings.Join(names, ","))
 		}
 		if !slices.Contains(out, c) {
 			out = append(out, c)

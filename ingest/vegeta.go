@@ -523,6 +523,9 @@ func (r *vegetaReport) run() results.RunWithPercentiles {
 		out.SuccessRPS = results.Ptr(r.throughput)
 	}
 	r.cmd.apply(&out, &notes)
+	if r.hasRate && out.TargetRPS != nil && (r.cmd == nil || !r.cmd.hasRate) {
+		notes = append(notes, fmt.Sprintf("requested rate %s %s measured rate (no -rate in the output)", strconv.FormatFloat(r.rate, 'g', 6, 64), results.NoteRateInferred))
+	}
 	if r.hasBytesIn {
 		out.BytesIn = results.Ptr(r.bytesIn)
 	}

@@ -172,6 +172,7 @@ func (m *vegetaMetrics) run() (results.RunWithPercentiles, error) {
 	if m.Rate != nil {
 		out.TargetRPS = results.Ptr(*m.Rate)
 		out.SentRPS = results.Ptr(*m.Rate)
+		notes = append(notes, fmt.Sprintf("requested rate %s %s measured rate (the report does not state -rate)", strconv.FormatFloat(*m.Rate, 'g', 6, 64), results.NoteRateInferred))
 	}
 	if m.Throughput != nil {
 		out.SuccessRPS = results.Ptr(*m.Throughput)

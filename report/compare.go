@@ -287,10 +287,13 @@ func compareText(w io.Writer, v *analyze.Verdict) error {
 		tw.Flush()
 		fmt.Fprintln(&b)
 	}
-	if len(v.Options.FailOn) > 0 {
+	if gateAsked(v) {
 		fmt.Fprintln(&b, "gate: "+gateSummary(v, 0))
 		for _, r := range GateReasons(v) {
 			fmt.Fprintln(&b, "  - "+r)
+		}
+		for _, r := range AllowedReasons(v) {
+			fmt.Fprintln(&b, "  - allowed: "+r)
 		}
 	}
 	// tabwriter pads the last cells: no line ends in blanks.
@@ -315,7 +318,7 @@ func compareMarkdown(v *analyze.Verdict, maxRows, gateReasons int) []string {
 // was asked for, its outcome with at most gateReasons reasons.
 func verdictLead(v *analyze.Verdict, gateReasons int) []block {
 	p := &paragraph{Runs: []inline{bold("Verdict:"), tx(" " + Headline(v))}, Class: "verdict"}
-	if len(v.Options.FailOn) > 0 {
+	if gateAsked(v) {
 		p.Runs = append(p.Runs, br(), bold("Gate:"), tx(" "+gateSummary(v, gateReasons)))
 	}
 	return []block{p}

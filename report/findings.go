@@ -228,6 +228,14 @@ func wordFinding(f analyze.Finding) findingWords {
 			fmt.Sprintf("%s %s: %s. Its mean and percentiles mix two behaviours, so the run is not steady however flat its level between them.", run, what, instabilityText(&x.Instability)),
 			"Find what recurs at that rhythm (garbage collection, a cron job, CPU throttling, log rotation, a connection pool being recycled) and fix or report it; quote the stalls with the steady latency, not averaged into it."}
 
+	case analyze.CodeRatesMerged:
+		x, _ := f.Facts.(analyze.RatesMergedFacts)
+		runs := plural(len(s.Runs), "run")
+		return findingWords{runs,
+			fmt.Sprintf("The requested rate of %s is not in their output, so it was inferred from what the tool measured: %s-%s req/s. Within %s %% of each other, these are one requested rate, taken as %s req/s: one setting.",
+				runs, num(x.Lo), num(x.Hi), rel(100*x.Tolerance), num(x.Rate)),
+			"Keep the command line with the output (vegeta's report after `$ vegeta attack -rate ...`, or the attack's flags in the manifest) so the requested rate is read, not inferred."}
+
 	case analyze.CodeContradictoryRun:
 		x, _ := f.Facts.(analyze.ContradictoryFacts)
 		run := runSubject(s)

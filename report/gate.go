@@ -102,6 +102,18 @@ func GateReasons(v *analyze.Verdict) []string {
 	return out
 }
 
+// AllowedReasons words the conditions met that would have failed the
+// gate but were allowed by name (--allow, gate.allow), one line each.
+func AllowedReasons(v *analyze.Verdict) []string {
+	var out []string
+	for _, r := range v.Gate.Reasons {
+		if r.Allowed {
+			out = append(out, gateReasonText(v, r))
+		}
+	}
+	return out
+}
+
 // gateReasonText words one condition the verdict meets.
 func gateReasonText(v *analyze.Verdict, r analyze.GateReason) string {
 	switch r.Condition {
@@ -111,36 +123,84 @@ func gateReasonText(v *analyze.Verdict, r analyze.GateReason) string {
 			metricWords(c.Metric), c.A, rel(r.WorsePct), c.B, settingsText(c.Settings), rel(decidingRatio(c)), ciText(c.Estimate, ", "), relP(c.PValue), rel(r.MaxPct))
 	case gate.ThresholdFailed:
 		return "threshold failed: " + checkLine(v, v.Thresholds[r.Check])
+	case gate.Unknown:
+		return "unknown: threshold could not be evaluated: " + checkLine(v, v.Thresholds[r.Check])
 	case gate.Inconclusive:
-		if r.Comparison < 0 {
-			return "inconclusive: no two systems ran at the same settings, so nothing was compared"
-		}
 		c := v.Comparisons[r.Comparison]
-		return fmt.Sprintf("inconclusive: %s of %s vs %s at %s: %s", metricWords(c.Metric), c.A, c.B, settingsText(c.Settings),
+		upTo := fmt.Sprintf("could be up to %s %% worse, beyond the allowed %s %%", rel(r.WorsePct), rel(r.MaxPct))
+		if r.Unbounded {
+			upTo = "untested, so a regression of any size cannot be ruled out"
+		}
+		return fmt.Sprintf("inconclusive: %s of %s vs %s at %s %s: %s", metricWords(c.Metric), c.A, c.B, settingsText(c.Settings), upTo,
 			strings.Join(reasonLines(c.Reasons, true), "; "))
+	case gate.NoComparison:
+		if r.System != "" {
+			return fmt.Sprintf("no-comparison: %s shares no settings with %s (the baseline), so it was not compared", r.System, v.Options.Baseline)
+		}
+		return "no-comparison: no two systems ran at the same settings, so nothing was compared"
 	}
 	return string(r.Condition)
 }
 
+// gateAsked reports whether the verdict's gate guards anything (or
+// allowed something): only then is it shown.
+func gateAsked(v *analyze.Verdict) bool {
+	p := v.Gate.Policy
+	return len(p.Failing()) > 0 || len(p.Allow) > 0
+}
+
+// gatePolicyText words what the gate fails on and what was allowed:
+// "fails on regression, inconclusive, no-comparison; allows unknown".
+// Drift, a history condition, is left out of a verdict's (history
+// words its own gate).
+func gatePolicyText(p gate.Policy) string {
+	var on, allowed []string
+	for _, c := range p.Failing() {
+		if c != gate.Drift {
+			on = append(on, string(c))
+		}
+	}
+	for _, c := range p.Allow {
+		allowed = append(allowed, string(c))
+	}
+	s := "fails on " + strings.Join(on, ", ")
+	if len(on) == 0 {
+		s = "fails on nothing"
+	}
+	if len(allowed) > 0 {
+		s += "; allows " + strings.Join(allowed, ", ")
+	}
+	return s
+}
+
 // gateSummary words the gate's outcome in one line, for people: "passed
-// (fails on regression)", "failed (fails on regression): ..." with at
-// most limit reasons (none and a colon for 0, the reasons to follow).
+// (fails on regression, ...)", "failed (fails on regression, ...): ..."
+// with at most limit reasons (none and a colon for 0, the reasons to
+// follow), then what was allowed that would have failed it.
 func gateSummary(v *analyze.Verdict, limit int) string {
-	var on []string
-	for _, c := range v.Options.FailOn {
-		on = append(on, string(c))
+	pol := gatePolicyText(v.Gate.Policy)
+	allowed := AllowedReasons(v)
+	tail := ""
+	if n := len(allowed); n > 0 && limit != 0 {
+		tail = fmt.Sprintf("; allowed (%d): %s", n, strings.Join(allowed[:min(n, max(limit, 1))], "; "))
+		if n > limit && limit > 0 {
+			tail += fmt.Sprintf("; and %d more allowed", n-limit)
+		}
 	}
 	if !v.Gate.Failed {
-		return fmt.Sprintf("passed (fails on %s)", strings.Join(on, ", "))
+		if len(allowed) > 0 && limit == 0 {
+			return fmt.Sprintf("passed (%s), with %d allowed:", pol, len(allowed))
+		}
+		return fmt.Sprintf("passed (%s)%s", pol, tail)
 	}
 	reasons := GateReasons(v)
 	if limit == 0 {
-		return fmt.Sprintf("failed (fails on %s):", strings.Join(on, ", "))
+		return fmt.Sprintf("failed (%s):", pol)
 	}
 	more := ""
 	if len(reasons) > limit {
 		more = fmt.Sprintf("; and %d more", len(reasons)-limit)
 		reasons = reasons[:limit]
 	}
-	return fmt.Sprintf("failed (fails on %s): %s%s", strings.Join(on, ", "), strings.Join(reasons, "; "), more)
+	return fmt.Sprintf("failed (%s): %s%s%s", pol, strings.Join(reasons, "; "), more, tail)
 }

@@ -180,10 +180,7 @@ func latencyClause(l analyze.Comparison, subj, other string, named bool) string 
 	if subjBetter := (l.Verdict == analyze.AFaster) == (subj == l.A); subjBetter {
 		word = "faster"
 	}
-	what := "mean latency"
-	if l.Metric == analyze.MetricLatP99Ms {
-		what = "p99 latency"
-	}
+	what := metricWords(l.Metric)
 	cis := ""
 	if t := ciText(ci, ""); t != "" {
 		cis = t + ", "

@@ -532,7 +532,7 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 		}
 		s.Tracks = append(s.Tracks, st)
 	}
-	s.Gate = SummaryGate{FailOn: []string{}, MaxRegressionPct: h.Options.MaxRegressionPct, Failed: h.Failed, Reasons: []SummaryGateReason{}}
+	s.Gate = SummaryGate{FailOn: []string{}, Allow: []string{}, MaxRegressionPct: h.Options.MaxRegressionPct, Failed: h.Failed, Reasons: []SummaryGateReason{}}
 	for _, c := range h.Options.FailOn {
 		s.Gate.FailOn = append(s.Gate.FailOn, string(c))
 	}

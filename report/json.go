@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
@@ -242,20 +243,42 @@ type SummaryCheck struct {
 	Detail    string      `json:"detail"`
 }
 
-// SummaryGate is the gate's decision.
+// SummaryGate is the gate's decision: FailOn are the conditions that fail
+// it under its policy (gate.Policy.Failing), Allow those allowed by name,
+// AllowedRegressionPct the regression that does not fail it
+// (max_regression_pct, never less than the practical band).
 type SummaryGate struct {
-	FailOn           []string            `json:"fail_on"`
-	MaxRegressionPct float64             `json:"max_regression_pct"`
-	Failed           bool                `json:"failed"`
-	Reasons          []SummaryGateReason `json:"reasons"`
+	FailOn               []string            `json:"fail_on"`
+	Allow                []string            `json:"allow"`
+	MaxRegressionPct     float64             `json:"max_regression_pct"`
+	AllowedRegressionPct float64             `json:"allowed_regression_pct"`
+	Failed               bool                `json:"failed"`
+	Reasons              []SummaryGateReason `json:"reasons"`
 }
 
 // SummaryGateReason is one condition the verdict meets; Fails is true
-// when it is one the gate fails on.
+// when it fails the gate, Allowed when it would have but was allowed by
+// name.
 type SummaryGateReason struct {
 	Condition string `json:"condition"`
 	Fails     bool   `json:"fails"`
+	Allowed   bool   `json:"allowed"`
 	Message   string `json:"message"`
+}
+
+// NewSummaryGate returns the summary of a gate decided under policy p
+// (analyze.DecideGate), without its reasons: history's summary.json uses
+// it too.
+func NewSummaryGate(p gate.Policy, maxPct, allowedPct float64, failed bool) SummaryGate {
+	g := SummaryGate{FailOn: []string{}, Allow: []string{}, MaxRegressionPct: maxPct, AllowedRegressionPct: round(allowedPct, 2),
+		Failed: failed, Reasons: []SummaryGateReason{}}
+	for _, c := range p.Failing() {
+		g.FailOn = append(g.FailOn, string(c))
+	}
+	for _, c := range p.Allow {
+		g.Allow = append(g.Allow, string(c))
+	}
+	return g
 }
 
 // SummaryFinding is a methodology finding with its fix.
@@ -427,12 +450,11 @@ func summaryChecks(v *analyze.Verdict) []SummaryCheck {
 
 // summaryGate converts the gate's decision.
 func summaryGate(v *analyze.Verdict) SummaryGate {
-	g := SummaryGate{FailOn: []string{}, MaxRegressionPct: v.Options.MaxRegressionPct, Failed: v.Gate.Failed, Reasons: []SummaryGateReason{}}
-	for _, c := range v.Options.FailOn {
-		g.FailOn = append(g.FailOn, string(c))
-	}
+	g := NewSummaryGate(v.Gate.Policy, v.Options.MaxRegressionPct, v.Gate.AllowedPct, v.Gate.Failed)
+	// drift is history's condition: a verdict never meets it.
+	g.FailOn = slices.DeleteFunc(g.FailOn, func(c string) bool { return c == string(gate.Drift) })
 	for _, r := range v.Gate.Reasons {
-		g.Reasons = append(g.Reasons, SummaryGateReason{Condition: string(r.Condition), Fails: r.Fails, Message: gateReasonText(v, r)})
+		g.Reasons = append(g.Reasons, SummaryGateReason{Condition: string(r.Condition), Fails: r.Fails, Allowed: r.Allowed, Message: gateReasonText(v, r)})
 	}
 	return g
 }

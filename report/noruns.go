@@ -53,7 +53,7 @@ func NoRuns(mdw, htmlw, smd, js io.Writer, experiment string, meta Meta) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(Summary{Experiment: experiment, GeneratedBy: meta.GeneratedBy, AnalysisVersion: analyze.AnalysisVersion,
 		Headline: NoRunsHeadline, Systems: []SummarySystem{}, Comparisons: []SummaryCompare{}, Thresholds: []SummaryCheck{},
-		Gate: SummaryGate{FailOn: []string{}, Reasons: []SummaryGateReason{}}, Findings: []SummaryFinding{}, Warnings: []string{},
+		Gate: SummaryGate{FailOn: []string{}, Allow: []string{}, Reasons: []SummaryGateReason{}}, Findings: []SummaryFinding{}, Warnings: []string{},
 		Options: analyze.DefaultOptions(), Runs: []SummaryRunBrief{}})
 }
 

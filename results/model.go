@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -94,6 +95,20 @@ type Run struct {
 	// name tag, vegeta's method and URL path, Gatling's request name); nil
 	// for a run over the whole test.
 	Endpoint *string `json:"endpoint,omitempty"`
+}
+
+// NoteRateInferred ends the note a parser adds to a run whose requested
+// rate (TargetRPS) it took from what the tool measured, because the
+// output does not state the requested rate: "requested rate 300.2 req/s
+// taken from the send times" (a per-request log), "... taken from the
+// measured rate" (vegeta's report without its command line).
+const NoteRateInferred = "req/s taken from the"
+
+// RateInferred reports whether the run's requested rate was inferred
+// from what the tool measured (see NoteRateInferred) rather than read
+// where the tool records it.
+func (r Run) RateInferred() bool {
+	return r.TargetRPS != nil && r.Notes != nil && strings.Contains(*r.Notes, NoteRateInferred)
 }
 
 // Percentile is one row of the percentiles table: a point of a run's

@@ -107,7 +107,7 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 	if err := report.Compare(e.stdout, res.report.Verdict, *format); err != nil {
 		return err
 	}
-	return gateResult(e, res.report.Verdict, res.rejected)
+	return gateResult(e, res.report.Verdict, res.rejected, gate.junit)
 }
 
 // sideNames names the systems of OLD and NEW after their base names, or

@@ -3,6 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,15 +84,20 @@ func (f *thresholdFlag) Set(v string) error {
 // gateFlags are the flags of the CI gate on report and compare.
 type gateFlags struct {
 	failOn        failOnFlag
+	allow         failOnFlag
 	maxRegression percentFlag
 	thresholds    thresholdFlag
+	junit         string
 }
 
-// addGateFlags declares --fail-on, --max-regression and --threshold on fs.
+// addGateFlags declares --fail-on, --allow, --max-regression and
+// --threshold on fs.
 func addGateFlags(fs *flag.FlagSet) *gateFlags {
 	g := &gateFlags{}
-	fs.Var(&g.failOn, "fail-on", "exit 3 on any of `regression,threshold,inconclusive` (comma-separated, repeatable; replaces the manifest's gate.fail_on)")
+	fs.Var(&g.failOn, "fail-on", "also exit 3 on `CONDITIONS`: regression,threshold,inconclusive,unknown,no-comparison,drift (comma-separated, repeatable; added to the manifest's gate.fail_on)")
+	fs.Var(&g.allow, "allow", "do not exit 3 on `CONDITIONS` the gate guards by default, e.g. unknown,inconclusive (comma-separated, repeatable; added to the manifest's gate.allow; what was allowed is reported)")
 	fs.Var(&g.maxRegression, "max-regression", "a regression fails the gate only beyond this `PCT` (e.g. 5 or 5%; default 0)")
+	fs.StringVar(&g.junit, "junit", "", "also write the gate's checks as JUnit XML to `FILE` (one test case per threshold, comparison or history check; GitLab, Jenkins and GitHub test reporters read it)")
 	fs.Var(&g.thresholds, "threshold", "an SLO `EXPR` such as lat_p99_ms<250 or rps{system=new}>=1000 (repeatable; added to the manifest's slo:)")
 	return g
 }
@@ -98,19 +105,26 @@ func addGateFlags(fs *flag.FlagSet) *gateFlags {
 // apply puts the gate's flags into the pipeline's overrides.
 func (g *gateFlags) apply(o *pipeline.Overrides) {
 	o.SLO = g.thresholds
-	if len(g.failOn) > 0 {
-		o.FailOn = g.failOn
-	}
+	o.FailOn, o.Allow = g.failOn, g.allow
 	if g.maxRegression.set {
 		o.MaxRegressionPct = &g.maxRegression.pct
 	}
 }
 
-// gateResult is the command's outcome after the report is written: a
+// gateResult is the command's outcome after the report is written (what
+// was allowed goes to stderr first): a
 // *gateError when the gate failed, errReported when an input could not
 // be read (exit 1 beats exit 3: the gate saw only part of the inputs; its
 // reasons then go to stderr too).
-func gateResult(e *env, v *analyze.Verdict, rejected int) error {
+func gateResult(e *env, v *analyze.Verdict, rejected int, junit string) error {
+	if junit != "" {
+		if err := writeJUnit(junit, func(w io.Writer) error { return report.JUnit(w, v) }); err != nil {
+			return err
+		}
+	}
+	for _, r := range report.AllowedReasons(v) {
+		fmt.Fprintln(e.stderr, "loadverdict: gate: allowed:", r)
+	}
 	var err error
 	if v.Gate.Failed {
 		err = &gateError{reasons: report.GateReasons(v)}
@@ -122,4 +136,20 @@ func gateResult(e *env, v *analyze.Verdict, rejected int) error {
 		return errReported
 	}
 	return err
+}
+
+// writeJUnit writes a JUnit XML report to path with write.
+func writeJUnit(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--junit: %w", err)
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("--junit %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--junit %s: %w", path, err)
+	}
+	return nil
 }

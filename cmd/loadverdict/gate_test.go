@@ -56,10 +56,14 @@ func TestGateFlags(t *testing.T) {
 		cmp   int    // of compare seed wrk_05 (old: zuul-vs-openresty, new: wrk_05)
 		msg   string // in the error, for exit 2 and 3
 	}{
-		{[]string{"--fail-on", "inconclusive"}, exitGate, exitGate, "inconclusive: "},
+		{[]string{"--fail-on", "inconclusive"}, exitGate, exitGate, ""},
 		{[]string{"--fail-on", "regression,threshold", "--fail-on=inconclusive", "--threshold", "rps>=1"}, exitUsage, exitGate, ""},
-		{[]string{"--max-regression", "5"}, exitOK, exitOK, ""},
-		{[]string{"--max-regression", "2.5%", "--fail-on", "regression"}, exitUsage, exitOK, "needs a baseline"},
+		// compare's OLD is the baseline, so a regression check is asked
+		// for and the seed and wrk_05, which share no settings, fail it
+		// (no-comparison) unless allowed by name (issue 20).
+		{[]string{"--max-regression", "5"}, exitOK, exitGate, ""},
+		{[]string{"--max-regression", "5", "--allow", "no-comparison"}, exitOK, exitOK, ""},
+		{[]string{"--max-regression", "2.5%", "--fail-on", "regression"}, exitUsage, exitGate, ""},
 		{[]string{"--threshold", "lat_mean_ms<60", "--threshold", "rps{system=localhost:80}>=1000", "--fail-on", "threshold"}, exitOK, exitUsage, ""},
 		{[]string{"--threshold", "rps{system=nosuch}>=1"}, exitUsage, exitUsage, `"nosuch" is not a system`},
 		{[]string{"--threshold", "rps{connections=7}>=1"}, exitUsage, exitUsage, "applies to no system at its settings"},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -110,6 +111,11 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 		fmt.Fprintf(e.stdout, "\nreport: %s\nsummary: %s\n", filepath.Join(dir, "report.md"), filepath.Join(dir, "summary.json"))
 	} else {
 		fmt.Fprintln(e.stdout, r.Headline)
+	}
+	if g.junit != "" {
+		if err := writeJUnit(g.junit, func(w io.Writer) error { return report.HistoryJUnit(w, r.History) }); err != nil {
+			return err
+		}
 	}
 	var gerr error
 	if r.History.Failed {

@@ -72,7 +72,7 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	if res.report.Verdict == nil {
 		return errReported // no run could be read: each input said why on stderr
 	}
-	return gateResult(e, res.report.Verdict, res.rejected)
+	return gateResult(e, res.report.Verdict, res.rejected, gate.junit)
 }
 
 // prunedSources counts the sources whose files Prune removed.

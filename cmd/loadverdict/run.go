@@ -43,16 +43,19 @@ const (
 
 // exitStatusHelp is the end of every command's --help.
 const exitStatusHelp = `Exit status: 0 passed; 1 an input could not be read or parsed; 2 usage error
-(a bad flag or value, a name that matches nothing); 3 the gate (--fail-on) failed.
+(a bad flag or value, a name that matches nothing); 3 the gate failed.
 `
 
 // gateHelp describes the gate in the --help of report and compare.
-const gateHelp = `The gate (exit 3): --fail-on regression fails when a comparison against the baseline finds
-the other system worse, significant at alpha and outside the practical band, by more than
---max-regression percent; threshold when a --threshold (or the manifest's slo:) fails: its
-95 % CI over the steady runs (the value, with too few runs) is on the wrong side of the limit;
-inconclusive when a comparison cannot be decided or nothing could be compared. The reasons go
-to stderr; summary.json records the same decision.`
+const gateHelp = `The gate (exit 3) fails closed. Thresholds given (--threshold, the manifest's slo:) fail it
+when crossed (threshold: the 95 % CI over the steady runs, or the value with too few runs, on
+the wrong side of the limit) or when they cannot be evaluated (unknown). A regression check
+(compare's OLD, --baseline, or --fail-on regression) fails it on: regression, a comparison
+against the baseline finding the other system worse, significant at alpha and outside the
+practical band, by more than --max-regression percent (never less than the practical band);
+inconclusive, an undecided comparison that could be more than that worse; no-comparison,
+nothing compared against the baseline. --fail-on adds conditions; --allow removes them by
+name, and what was allowed is reported. The reasons go to stderr; every output records them.`
 
 // exitCode maps an error of run to the exit status.
 func exitCode(err error) int {

@@ -59,8 +59,10 @@ type Overrides struct {
 	Merge []MergeRule
 	// SLO are thresholds checked as well as the manifest's slo:.
 	SLO []gate.Threshold
-	// FailOn replaces the manifest's gate.fail_on when not nil.
+	// FailOn are conditions added to the manifest's gate.fail_on.
 	FailOn []gate.Condition
+	// Allow are conditions allowed as well as the manifest's gate.allow.
+	Allow []gate.Condition
 	// MaxRegressionPct replaces the manifest's gate.max_regression when
 	// not nil.
 	MaxRegressionPct *float64
@@ -455,9 +457,8 @@ func (p *Pipeline) verdict(ctx context.Context, req Request, in map[string]strin
 		opts.Baseline = o.Baseline
 	}
 	opts.SLO = append(opts.SLO, o.SLO...)
-	if o.FailOn != nil {
-		opts.FailOn = o.FailOn
-	}
+	opts.FailOn = unionConditions(opts.FailOn, o.FailOn)
+	opts.Allow = unionConditions(opts.Allow, o.Allow)
 	if o.MaxRegressionPct != nil {
 		opts.MaxRegressionPct = *o.MaxRegressionPct
 	}
@@ -477,6 +478,17 @@ func (p *Pipeline) verdict(ctx context.Context, req Request, in map[string]strin
 		}
 	}
 	return v, set, meta, nil
+}
+
+// unionConditions returns a's conditions followed by those of b not in a.
+func unionConditions(a, b []gate.Condition) []gate.Condition {
+	out := slices.Clone(a)
+	for _, c := range b {
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // checkGate checks that the gate's settings name something: a

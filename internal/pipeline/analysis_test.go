@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/report"
@@ -364,14 +365,16 @@ func TestGateSettingsNameSomething(t *testing.T) {
 	if g := r.Verdict.Gate; !g.Failed || len(r.Verdict.Thresholds) == 0 {
 		t.Errorf("gate %+v, checks %+v", g, r.Verdict.Thresholds)
 	}
-	// The command line's thresholds add to the manifest's; its fail-on
-	// and max-regression replace the manifest's.
+	// The command line's thresholds and fail-on add to the manifest's;
+	// its max-regression replaces the manifest's. A crossed threshold
+	// fails the gate whatever fail-on says (issue 20).
 	r, err = p.Report(ctx, Request{Experiment: "names", Manifest: m, Overrides: Overrides{
 		SLO: namesManifest(t, "slo: ['lat_mean_ms<1000']\n").SLO, FailOn: []gate.Condition{gate.Regression}, MaxRegressionPct: ptr(7.0)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := r.Verdict.Options; len(o.SLO) != 2 || o.SLO[1].Expr != "lat_mean_ms<1000" || len(o.FailOn) != 1 || o.MaxRegressionPct != 7 || r.Verdict.Gate.Failed {
+	if o := r.Verdict.Options; len(o.SLO) != 2 || o.SLO[1].Expr != "lat_mean_ms<1000" || len(o.FailOn) != 2 || o.MaxRegressionPct != 7 || !r.Verdict.Gate.Failed ||
+		!slices.ContainsFunc(r.Verdict.Gate.Reasons, func(g analyze.GateReason) bool { return g.Condition == gate.ThresholdFailed && g.Fails }) {
 		t.Errorf("options %+v, gate %+v", o, r.Verdict.Gate)
 	}
 	// In a bucket: rejected, with the reason, and analysed without it.

@@ -49,9 +49,15 @@ type Manifest struct {
 	SLO Thresholds `yaml:"slo"`
 	// Gate says what fails the gate.
 	Gate struct {
-		// FailOn are the conditions that fail it: a list, or one
+		// FailOn are conditions added to those that fail it (thresholds
+		// given fail on threshold and unknown, a baseline on regression,
+		// inconclusive and no-comparison): a list, or one
 		// comma-separated string.
 		FailOn Conditions `yaml:"fail_on"`
+		// Allow are conditions that do not fail it, by name (met, they
+		// are reported as allowed): a list, or one comma-separated
+		// string.
+		Allow Conditions `yaml:"allow"`
 		// MaxRegression is the largest regression that does not, in
 		// percent (5 or "5%").
 		MaxRegression *Percent `yaml:"max_regression"`
@@ -368,7 +374,7 @@ func (ts *Thresholds) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
-// Conditions are a manifest's gate.fail_on.
+// Conditions are a manifest's gate.fail_on or gate.allow.
 type Conditions []gate.Condition
 
 // UnmarshalYAML reads a list of conditions or one comma-separated
@@ -381,7 +387,7 @@ func (cs *Conditions) UnmarshalYAML(n *yaml.Node) error {
 	}
 	c, err := gate.ParseConditions(strings.Join(list, ","))
 	if err != nil {
-		return fmt.Errorf("line %d: gate.fail_on: %w", n.Line, err)
+		return fmt.Errorf("line %d: gate: %w", n.Line, err)
 	}
 	*cs = c
 	return nil
@@ -562,6 +568,7 @@ func (m *Manifest) apply(opts *analyze.Options) {
 	}
 	opts.SLO = append(opts.SLO, m.SLO...)
 	opts.FailOn = m.Gate.FailOn
+	opts.Allow = m.Gate.Allow
 	if m.Gate.MaxRegression != nil {
 		opts.MaxRegressionPct = float64(*m.Gate.MaxRegression)
 	}

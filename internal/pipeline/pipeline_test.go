@@ -170,7 +170,7 @@ func TestManifestErrors(t *testing.T) {
 	for _, tc := range []struct{ yaml, err string }{
 		{"slo:\n  - rps>=1000\n  - lat_p99<250\n", `m.yaml: line 3: slo: threshold "lat_p99<250", column 1: unknown metric "lat_p99"`},
 		{"slo: 'rps>>1'\n", `m.yaml: line 1: slo: threshold "rps>>1", column 5: want a number`},
-		{"gate:\n  fail_on: [regression, slowness]\n", `m.yaml: line 2: gate.fail_on: unknown condition "slowness"`},
+		{"gate:\n  fail_on: [regression, slowness]\n", `m.yaml: line 2: gate: unknown condition "slowness"`},
 		{"gate: {max_regression: -5%}\n", `m.yaml: line 1: gate.max_regression: want a percentage >= 0`},
 	} {
 		if _, err := ParseManifest("m.yaml", []byte(tc.yaml)); err == nil || !strings.HasPrefix(err.Error(), tc.err) {

@@ -54,6 +54,9 @@ type Options struct {
 	SLO []gate.Threshold `json:"slo,omitempty"`
 	// FailOn are the conditions that fail the gate (Verdict.Gate).
 	FailOn []gate.Condition `json:"fail_on,omitempty"`
+	// Allow are the conditions that would fail the gate but are allowed
+	// by name (history's gate; package gate's policy owns the rest).
+	Allow []gate.Condition `json:"allow,omitempty"`
 	// MaxRegressionPct is the largest regression, in percent, that does
 	// not fail the gate.
 	MaxRegressionPct float64 `json:"max_regression_pct,omitempty"`

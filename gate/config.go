@@ -23,10 +23,13 @@ const (
 	// Inconclusive: a comparison could not be decided, or no two systems
 	// could be compared at all.
 	Inconclusive Condition = "inconclusive"
+	// Drift: a history's gradual trend whose cumulative change passes
+	// the allowed regression.
+	Drift Condition = "drift"
 )
 
 // Conditions lists the conditions in the order they are documented.
-var Conditions = []Condition{Regression, ThresholdFailed, Inconclusive}
+var Conditions = []Condition{Regression, ThresholdFailed, Inconclusive, Drift}
 
 // ParseConditions reads a comma-separated subset of the conditions
 // ("regression,threshold"); duplicates are dropped. An empty element or
@@ -37,7 +40,7 @@ func ParseConditions(s string) ([]Condition, error) {
 		c := Condition(strings.TrimSpace(part))
 		if !slices.Contains(Conditions, c) {
 			return nil, fmt.Errorf("unknown condition %q: want a comma-separated subset of %s", c, strings.Join(
-				[]string{string(Regression), string(ThresholdFailed), string(Inconclusive)}, ","))
+				[]string{string(Regression), string(ThresholdFailed), string(Inconclusive), string(Drift)}, ","))
 		}
 		if !slices.Contains(out, c) {
 			out = append(out, c)

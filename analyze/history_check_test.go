@@ -1,0 +1,226 @@
+package analyze_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/loadverdict/loadverdict/analyze"
+)
+
+// nights makes the inputs of a sequential check from night values with
+// a little deterministic noise (±1 %, alternating), one run each.
+func nights(levels ...float64) []analyze.NightInput {
+	var in []analyze.NightInput
+	for i, v := range levels {
+		x := v * (1 + 0.01*float64(i%3-1))
+		in = append(in, analyze.NightInput{Value: x, Runs: []float64{x}, Used: true})
+	}
+	return in
+}
+
+// verdicts is the verdict of every night, as a nightly job would have
+// said it, "r" regression, "d" drift, "u" undecided, "i" improved, "."
+// no change.
+func verdicts(s analyze.Sequential) string {
+	var b strings.Builder
+	for _, n := range s.Nights {
+		switch n.Verdict {
+		case analyze.CheckRegression:
+			b.WriteByte('r')
+		case analyze.CheckDrift:
+			b.WriteByte('d')
+		case analyze.CheckUndecided:
+			b.WriteByte('u')
+		case analyze.CheckImproved:
+			b.WriteByte('i')
+		default:
+			b.WriteByte('.')
+		}
+	}
+	return b.String()
+}
+
+func checkOpts() analyze.Options {
+	o := analyze.DefaultOptions()
+	o.MaxRegressionPct = 5
+	return o
+}
+
+// TestSequentialStep: a step of +10 % latency at every position from the
+// 3rd to the 9th of 10 nights fails the night it lands and every night
+// after; accepted at the step, the nights after it pass.
+func TestSequentialStep(t *testing.T) {
+	for at := 2; at <= 8; at++ {
+		lv := make([]float64, 10)
+		for i := range lv {
+			lv[i] = 10
+			if i >= at {
+				lv[i] = 11
+			}
+		}
+		s := analyze.SequentialCheck(nights(lv...), false, checkOpts(), nil)
+		got := verdicts(s)
+		want := strings.Repeat(".", at) + strings.Repeat("r", 10-at)
+		if at == 2 && got == "..u"+strings.Repeat("r", 7) {
+			// Two nights of reference: the noise has 1 degree of freedom;
+			// the step may be undecided the night it lands (it fails).
+			want = got
+		}
+		if got != want {
+			t.Errorf("step at %d: %s, want %s", at, got, want)
+		}
+		for _, n := range s.Nights[at:] {
+			if n.Since != at {
+				t.Errorf("step at %d: night %d says since %d", at, n.Point, n.Since)
+			}
+		}
+		in := nights(lv...)
+		in[at].Accepted = true
+		if got := verdicts(analyze.SequentialCheck(in, false, checkOpts(), nil)); got != strings.Repeat(".", 10) {
+			t.Errorf("step at %d accepted: %s, want no change every night", at, got)
+		}
+	}
+}
+
+// TestSequentialOneOff: one night 20 % worse, then back: that night
+// fails, the next ones pass and it is a transient, not part of the
+// reference.
+func TestSequentialOneOff(t *testing.T) {
+	s := analyze.SequentialCheck(nights(10, 10, 10, 10, 12, 10, 10, 10), false, checkOpts(), nil)
+	if got := verdicts(s); got != "....r..." {
+		t.Errorf("one-off: %s, want ....r...", got)
+	}
+	if s.Roles[4] != analyze.RoleTransient || s.Roles[5] != analyze.RoleReference {
+		t.Errorf("roles %v", s.Roles)
+	}
+	if l := s.Nights[7]; len(l.Reference) != 6 || l.Since != -1 {
+		t.Errorf("last night: reference %v, since %d", l.Reference, l.Since)
+	}
+}
+
+// TestSequentialImprovement: throughput 15 % better from night 5 on is a
+// new level after two nights (no acceptance needed); back down to the old
+// level later is a regression against the better level.
+func TestSequentialImprovement(t *testing.T) {
+	s := analyze.SequentialCheck(nights(100, 100, 100, 100, 115, 115, 115, 115, 100, 100), true, checkOpts(), nil)
+	if got := verdicts(s); got != "....ii..rr" {
+		t.Errorf("improvement then back: %s, want ....ii..rr", got)
+	}
+	if s.Nights[7].From != 4 || s.Nights[9].Since != 8 {
+		t.Errorf("level from %d, regression since %d", s.Nights[7].From, s.Nights[9].Since)
+	}
+}
+
+// TestSequentialDrift: 2 % worse a night with ±1 % noise is named a drift
+// once the cumulative change passes the allowed 5 %; the same series with
+// 1 % a night passes 5 % later; a flat one never drifts.
+func TestSequentialDrift(t *testing.T) {
+	for _, tc := range []struct {
+		perNight float64
+		n        int
+		wantFrom int // first night named drift, -1 never
+	}{{0.02, 10, 4}, {0.01, 14, 6}, {0, 20, -1}} {
+		lv := make([]float64, tc.n)
+		for i := range lv {
+			lv[i] = 10 * math.Pow(1+tc.perNight, float64(i))
+		}
+		s := analyze.SequentialCheck(nights(lv...), false, checkOpts(), nil)
+		got := verdicts(s)
+		first := strings.IndexByte(got, 'd')
+		if first < 0 && tc.wantFrom >= 0 || first >= 0 && (tc.wantFrom < 0 || first > tc.wantFrom+1 || first < tc.wantFrom-1) {
+			t.Errorf("%g a night: %s, want drift first at night %d±1", tc.perNight, got, tc.wantFrom)
+		}
+		if tc.wantFrom >= 0 {
+			if first >= 0 && strings.ContainsAny(got[first:], ".i") {
+				t.Errorf("%g a night: %s: passes after the drift was named", tc.perNight, got)
+			}
+			last := s.Nights[len(s.Nights)-1].Drift
+			if want := 100 * (math.Pow(1+tc.perNight, float64(tc.n-1)) - 1); math.Abs(last.CumulativePct-want) > 0.25*want {
+				t.Errorf("%g a night: cumulative %.1f %%, want about %.1f %%", tc.perNight, last.CumulativePct, want)
+			}
+		}
+	}
+}
+
+// TestSequentialUndecided: with one night of reference (no noise known)
+// and no runs to compare, a change beyond the allowed regression is
+// undecided, one within it is no change shown; the same with 4 runs a
+// night is decided by compare's run-level tests.
+func TestSequentialUndecided(t *testing.T) {
+	o := checkOpts()
+	for _, tc := range []struct {
+		second float64
+		want   analyze.CheckVerdict
+	}{{10.8, analyze.CheckUndecided}, {10.2, analyze.CheckNoChange}} {
+		in := []analyze.NightInput{{Value: 10, Runs: []float64{10}, Used: true}, {Value: tc.second, Runs: []float64{tc.second}, Used: true}}
+		s := analyze.SequentialCheck(in, false, o, nil)
+		if v := s.Nights[1].Verdict; v != tc.want {
+			t.Errorf("10 -> %g: %s, want %s", tc.second, v, tc.want)
+		}
+	}
+	// Unused nights are skipped; the first used one starts the reference.
+	in := []analyze.NightInput{{}, {Value: 10, Used: true}}
+	if s := analyze.SequentialCheck(in, false, o, nil); len(s.Nights) != 1 || s.Nights[0].Verdict != analyze.CheckNoChange || s.Nights[0].Test != nil {
+		t.Errorf("first used night: %+v", s.Nights)
+	}
+}
+
+// TestSequentialFalseAlarmsFamily: stable series of Gaussian noise (CV of
+// an experiment's value 1 to 4 %, 6 to 30 nights, the allowed regression
+// 5 %): at most 5 % of nights fail while the CV is at most 2.5 % (a night
+// fails about as often as its estimate passes the allowed regression,
+// fail-closed: 6-7 % at CV 3 %, 17 % at 4 %, logged); steps of 10 % at
+// random positions are named by the next night in at least 90 % of
+// series up to CV 3 %.
+func TestSequentialFalseAlarmsFamily(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 4))
+	o := checkOpts()
+	for _, cv := range []float64{0.01, 0.02, 0.025, 0.03, 0.04} {
+		fails, total, caught, steps, undecided, drifts := 0, 0, 0, 0, 0, 0
+		for range 150 {
+			n := 6 + rng.IntN(25)
+			lv := make([]float64, n)
+			for i := range lv {
+				lv[i] = 100 * (1 + cv*rng.NormFloat64())
+			}
+			in := make([]analyze.NightInput, n)
+			for i, v := range lv {
+				in[i] = analyze.NightInput{Value: v, Runs: []float64{v}, Used: true}
+			}
+			for _, nt := range analyze.SequentialCheck(in, true, o, nil).Nights {
+				total++
+				if nt.Verdict == analyze.CheckRegression || nt.Verdict == analyze.CheckDrift || nt.Verdict == analyze.CheckUndecided {
+					fails++
+				}
+				if nt.Verdict == analyze.CheckUndecided {
+					undecided++
+				}
+				if nt.Verdict == analyze.CheckDrift {
+					drifts++
+				}
+			}
+			at := 3 + rng.IntN(n-4) // at least 3 nights before, 1 after
+			for i := at; i < n; i++ {
+				in[i].Value *= 0.9
+			}
+			s := analyze.SequentialCheck(in, true, o, nil)
+			steps++
+			for _, nt := range s.Nights[at:min(at+2, n)] {
+				if nt.Verdict == analyze.CheckRegression || nt.Verdict == analyze.CheckDrift {
+					caught++
+					break
+				}
+			}
+		}
+		rate := float64(fails) / float64(total)
+		t.Logf("CV %g: %d of %d nights fail (%.1f %%, %d undecided, %d drift); a 10 %% step named by the next night in %d of %d", cv, fails, total, 100*rate, undecided, drifts, caught, steps)
+		if cv <= 0.025 && rate > 0.05 {
+			t.Errorf("CV %g: %.1f %% of stable nights fail, want <= 5 %%", cv, 100*rate)
+		}
+		if cv <= 0.03 && float64(caught) < 0.9*float64(steps) {
+			t.Errorf("CV %g: a 10 %% step named by the next night in %d of %d, want >= 90 %%", cv, caught, steps)
+		}
+	}
+}

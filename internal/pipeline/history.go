@@ -52,7 +52,7 @@ type HistoryRequest struct {
 // series: a usage error, since the gate would otherwise silently ignore it.
 type AcceptError struct {
 	Series, Name, From string
-	Known             []string
+	Known              []string
 }
 
 func (e *AcceptError) Error() string {

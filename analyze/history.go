@@ -123,7 +123,8 @@ func OrderExperiments(exps []SeriesExperiment) (string, error) {
 		if by == OrderByDate && oka && okb && !sa.Equal(sb) {
 			continue
 		}
-		return "", &OrderError{A: a.Name, B: b.Name, By: by, Value: valueOf(by, a)}
+		x, y := min(a.Name, b.Name), max(a.Name, b.Name)
+		return "", &OrderError{A: x, B: y, By: by, Value: valueOf(by, a)}
 	}
 	return by, nil
 }
@@ -148,7 +149,7 @@ func valueOf(by string, e SeriesExperiment) string {
 
 // OrderError says that two experiments of a series cannot be ordered.
 type OrderError struct {
-	// A and B are the experiments, By the order tried (OrderByDate or
+	// A and B are the experiments (in name order), By the order tried (OrderByDate or
 	// OrderByStarted), Value what they share.
 	A, B, By, Value string
 }

@@ -183,6 +183,34 @@ func TestHistoryOrder(t *testing.T) {
 	}
 }
 
+// TestHistorySameDate (issue 21 #12): two experiments with the same
+// meta.date and no run start times cannot be ordered; whichever order
+// they are given in, history says so with exit 2 instead of deciding the
+// gate by the order of the arguments.
+func TestHistorySameDate(t *testing.T) {
+	src := t.TempDir()
+	var dirs []string
+	for _, d := range []string{"exp04", "exp05"} {
+		dst := filepath.Join(src, d)
+		os.MkdirAll(dst, 0o755)
+		for _, f := range []string{"run1.txt", "run2.txt", "loadverdict.yaml"} {
+			b, err := os.ReadFile(filepath.Join(truthSeries, d, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = bytes.ReplaceAll(b, []byte("date: 2026-11-25"), []byte("date: 2026-11-24"))
+			os.WriteFile(filepath.Join(dst, f), b, 0o644)
+		}
+		dirs = append(dirs, dst)
+	}
+	for _, args := range [][]string{dirs, {dirs[1], dirs[0]}} {
+		_, _, err := runCLI(t, "", append([]string{"history", "-o", t.TempDir(), "--fail-on", "regression"}, args...)...)
+		if exitCode(err) != exitUsage || !strings.Contains(err.Error(), "experiments exp04 and exp05 have the same meta.date 2026-11-24") {
+			t.Errorf("%v: exit %d, %v", args, exitCode(err), err)
+		}
+	}
+}
+
 func TestHistoryUsage(t *testing.T) {
 	twice := t.TempDir()
 	for _, d := range []string{"a/exp01", "b/exp01"} {
@@ -248,5 +276,75 @@ func TestHistoryStore(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(st, filepath.FromSlash(store.SeriesReportKey("truth-series", "summary.json"))))
 	if len(a) == 0 || !bytes.Equal(a, b) {
 		t.Errorf("history --store -o wrote another summary.json than the ingest's:\n%s\n---\n%s", a, b)
+	}
+}
+
+// nightlyCopy copies nights 1..to of testdata/truth/<set> into a folder of
+// its own, each night with its manifest and the first runs runs of tool
+// (wrk or vegeta), and returns the nights' folders in order.
+func nightlyCopy(t *testing.T, set, tool string, runs, to int) []string {
+	t.Helper()
+	root := t.TempDir()
+	var dirs []string
+	for n := 1; n <= to; n++ {
+		night := fmt.Sprintf("night%02d", n)
+		src, dst := filepath.Join("../../testdata/truth", set, night), filepath.Join(root, night)
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		files := []string{"loadverdict.yaml"}
+		for r := 1; r <= runs; r++ {
+			files = append(files, fmt.Sprintf("%s%d.txt", tool, r))
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(filepath.Join(src, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dst, f), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		dirs = append(dirs, dst)
+	}
+	return dirs
+}
+
+// TestHistoryNightly: issue 20's named cases on real data through the
+// command (analyze's TestHistoryNightlyStepMatrix and
+// TestHistoryNightlyDriftMatrix take every night, tool and run count):
+// six nights of 2 wrk runs, 10 % slower from the 4th, exit 3 with the
+// regression dated night04 on stderr and in report.md, and 0 once night04
+// is accepted; with 3 runs a night the headline says the regression, never
+// "No regression"; ten nights ~2 % slower each exit 3 naming the drift.
+func TestHistoryNightly(t *testing.T) {
+	gate := []string{"history", "--fail-on", "regression", "--max-regression", "5"}
+	dir := t.TempDir()
+	six := nightlyCopy(t, "nightly-step", "wrk", 2, 6)
+	out, _, err := runCLI(t, "", append(append(gate, "-o", dir), six...)...)
+	if exitCode(err) != exitGate || !strings.Contains(err.Error(), "regression: 127.0.0.1:19510 at 8 connections, 1 threads, 3 s, wrk: throughput") ||
+		!strings.Contains(out, "since commit cf6d508c0ffa on 2026-11-14 (night04) (3 experiments, not accepted)") {
+		t.Errorf("six nights: exit %d, %v\n%s", exitCode(err), err, out)
+	}
+	if md, _ := os.ReadFile(filepath.Join(dir, "report.md")); !strings.Contains(string(md), "regression since commit cf6d508c0ffa on 2026-11-14 (night04)") {
+		t.Errorf("report.md does not name the regression")
+	}
+	if out, _, err := runCLI(t, "", append(append(gate, "-o", t.TempDir(), "--accept", "night04"), six...)...); err != nil || !strings.HasPrefix(out, "No change shown") {
+		t.Errorf("six nights, --accept night04: %v\n%s", err, out)
+	}
+	out, _, err = runCLI(t, "", append(append(gate, "-o", t.TempDir()), nightlyCopy(t, "nightly-step", "wrk", 3, 6)...)...)
+	if exitCode(err) != exitGate || !strings.HasPrefix(out, "Regression: ") || strings.Contains(out, "No regression") {
+		t.Errorf("six nights of 3 runs: exit %d\n%s", exitCode(err), out)
+	}
+	out, _, err = runCLI(t, "", append(append(gate, "-o", t.TempDir()), nightlyCopy(t, "nightly-drift", "wrk", 2, 10)...)...)
+	if exitCode(err) != exitGate || !strings.Contains(err.Error(), "drift: ") ||
+		!strings.HasPrefix(out, "Drift: 127.0.0.1:19511 at 8 connections, 1 threads, 3 s, wrk: throughput") ||
+		!strings.Contains(out, "worse over the 10 experiments since commit 516ec5a642bb on 2026-11-11 (night01)") {
+		t.Errorf("ten nights of drift: exit %d, %v\n%s", exitCode(err), err, out)
+	}
+	// An accepted name that is no experiment of the series is a usage error.
+	if _, _, err := runCLI(t, "", append(append(gate, "-o", t.TempDir(), "--accept", "night99"), six...)...); exitCode(err) != exitUsage ||
+		!strings.Contains(err.Error(), `no experiment "night99"`) {
+		t.Errorf("--accept night99: exit %d, %v", exitCode(err), err)
 	}
 }

@@ -3,6 +3,7 @@ package analyze_test
 import (
 	"math"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -222,5 +223,126 @@ func TestSequentialFalseAlarmsFamily(t *testing.T) {
 		if cv <= 0.03 && float64(caught) < 0.9*float64(steps) {
 			t.Errorf("CV %g: a 10 %% step named by the next night in %d of %d, want >= 90 %%", cv, caught, steps)
 		}
+	}
+}
+
+// realNoise is the noise of real nightly throughput: per level (one tool
+// at one -work, or one experiment's setting), each night's mean relative
+// to the level's mean (night effects), and each run relative to its
+// night's mean (run effects), from testdata/truth/nightly-step (wrk and
+// vegeta, nights 1-3 and 4-8) and testdata/truth/series (exp01, exp02,
+// exp04 and exp05-exp08; exp03 was disturbed on purpose).
+func realNoise(t *testing.T) (nightFx, runFx []float64) {
+	t.Helper()
+	add := func(levels [][]analyze.SeriesExperiment) {
+		for _, lv := range levels {
+			var means []float64
+			for _, e := range lv {
+				var x []float64
+				for _, r := range e.Verdict.Runs {
+					x = append(x, r.RPS)
+				}
+				m := mean(x)
+				means = append(means, m)
+				for _, v := range x {
+					runFx = append(runFx, v/m-1)
+				}
+			}
+			lm := mean(means)
+			for _, m := range means {
+				nightFx = append(nightFx, m/lm-1)
+			}
+		}
+	}
+	for _, tool := range []string{"wrk", "vegeta"} {
+		all := truthNights(t, "nightly-step", tool, 3, 8)
+		add([][]analyze.SeriesExperiment{all[:3], all[3:]})
+	}
+	s := truthSeries(t, expNames(1, 8)...)
+	add([][]analyze.SeriesExperiment{{s[0], s[1], s[3]}, s[4:]})
+	return nightFx, runFx
+}
+
+func mean(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// TestHistoryMonteCarloNightly is issue 20's Monte-Carlo over histories
+// (docs/STATISTICS.md, "History"): series of 6 to 30 nights of 1 to 4 runs
+// (throughput, --max-regression 5), each night's value made of a level,
+// a night effect and run effects resampled from the real runs
+// (realNoise); every night checked as a nightly job would (the sequential
+// check sees only that night and those before it). A stable series must
+// fail on at most 5 % of nights; a 10 % step, with 2 runs a night, must
+// be named (regression or drift) on its night or the next in at least
+// 90 % of series. 400 series by default, 10,000 with LOADVERDICT_LONG=1.
+func TestHistoryMonteCarloNightly(t *testing.T) {
+	series := 400
+	if os.Getenv("LOADVERDICT_LONG") == "1" {
+		series = 10000
+	}
+	nightFx, runFx := realNoise(t)
+	rng := rand.New(rand.NewPCG(20, 2026))
+	o := checkOpts()
+	night := func(level float64, runs int) analyze.NightInput {
+		ne := nightFx[rng.IntN(len(nightFx))]
+		x := make([]float64, runs)
+		for j := range x {
+			x[j] = level * (1 + ne) * (1 + runFx[rng.IntN(len(runFx))])
+		}
+		return analyze.NightInput{Value: mean(x), Runs: x, Used: true}
+	}
+	fails, nights := [5]int{}, [5]int{}
+	landed, named, stepSeries := 0, 0, 0
+	for range series {
+		n, runs := 6+rng.IntN(25), 1+rng.IntN(4)
+		in := make([]analyze.NightInput, n)
+		for i := range in {
+			in[i] = night(1000, runs)
+		}
+		for _, nt := range analyze.SequentialCheck(in, true, o, nil).Nights {
+			nights[runs]++
+			if nt.Verdict == analyze.CheckRegression || nt.Verdict == analyze.CheckDrift || nt.Verdict == analyze.CheckUndecided {
+				fails[runs]++
+			}
+		}
+		at := 3 + rng.IntN(n-4) // 3 or more nights before it, 1 or more after
+		for i := range in {
+			level := 1000.0
+			if i >= at {
+				level = 900
+			}
+			in[i] = night(level, 2)
+		}
+		s := analyze.SequentialCheck(in, true, o, nil)
+		stepSeries++
+		if v := s.Nights[at].Verdict; v != analyze.CheckNoChange && v != analyze.CheckImproved {
+			landed++
+		}
+		for _, nt := range s.Nights[at : at+2] {
+			if nt.Verdict == analyze.CheckRegression || nt.Verdict == analyze.CheckDrift {
+				named++
+				break
+			}
+		}
+	}
+	allFails, allNights := 0, 0
+	for r := 1; r <= 4; r++ {
+		allFails += fails[r]
+		allNights += nights[r]
+		t.Logf("stable, %d run(s) a night: %d of %d nights fail (%.1f %%)", r, fails[r], nights[r], 100*float64(fails[r])/float64(nights[r]))
+	}
+	rate := float64(allFails) / float64(allNights)
+	t.Logf("stable: %d of %d nights fail (%.2f %%); 10 %% step, 2 runs a night: the gate fails on its night in %d of %d series (%.1f %%), named by the next night in %d (%.1f %%); %d night effects, %d run effects",
+		allFails, allNights, 100*rate, landed, stepSeries, 100*float64(landed)/float64(stepSeries), named, 100*float64(named)/float64(stepSeries), len(nightFx), len(runFx))
+	if rate > 0.05 {
+		t.Errorf("stable series fail on %.2f %% of nights, want <= 5 %%", 100*rate)
+	}
+	if float64(named) < 0.9*float64(stepSeries) {
+		t.Errorf("a 10 %% step named by the next night in %d of %d series, want >= 90 %%", named, stepSeries)
 	}
 }

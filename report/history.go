@@ -489,7 +489,9 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 			"An experiment with an error rate of %s %% or more is not used; one that differs from both neighbours in the same direction (the tests of ", rel(100*h.Options.ErrorRateSevere))),
 		mono("compare"), tx(") is a one-off disturbance, marked and not used. "),
 		tx(fmt.Sprintf("Change points: E-Divisive means (Matteson & James 2014) over the runs, splitting only between experiments, at least 2 experiments a side, with its permutation test at alpha %s; a change point is reported when Welch's t-test over the experiments' values and ", rel(h.Options.Alpha))),
-		mono("compare"), tx(fmt.Sprintf("'s tests over the runs (exact Mann-Whitney, the Hodges-Lehmann ratio's CI clear of ±%s %%) both confirm it. docs/STATISTICS.md, \"History\", gives the details.", rel(100*h.Options.PracticalBand))))}}
+		mono("compare"), tx(fmt.Sprintf("'s tests over the runs (exact Mann-Whitney, the Hodges-Lehmann ratio's CI clear of ±%s %%) both confirm it. ", rel(100*h.Options.PracticalBand))),
+		tx(fmt.Sprintf("The history check takes the experiments in order, each seeing only those before it, as a nightly job does: each is tested against the reference level (a prediction interval over the experiments' values, noise pooled over the levels; compare's tests over the runs where that noise is not yet known); a regression (one-sided p < %s, worse by more than %s %%) stays one until accepted; two better experiments in a row start a better level; a drift is a Mann-Kendall trend over the level (p < %s) that a line fits at least as well as one step, whose Theil-Sen change passes %s %%. "+
+			"The gate reads throughput under a closed workload model, mean and p99 latency under an open one. docs/STATISTICS.md, \"History\", gives the details.", rel(h.Options.Alpha), rel(allowed(h)), rel(h.Options.Alpha), rel(allowed(h)))))}}
 	if generatedBy != "" {
 		method.Blocks = append(method.Blocks, para(tx("Made by "+generatedBy+".")))
 	}
@@ -607,7 +609,9 @@ type SeriesSummaryValue struct {
 // SeriesSummaryMetric is one metric of a track: its change points and
 // the latest experiment's check.
 type SeriesSummaryMetric struct {
-	Metric      string                `json:"metric"`
+	Metric string `json:"metric"`
+	// Gated tells whether the gate and the headline read this metric.
+	Gated       bool                  `json:"gated"`
 	Changes     []SeriesSummaryChange `json:"changes"`
 	Unconfirmed int                   `json:"unconfirmed"`
 	Latest      *SeriesSummaryLatest  `json:"latest"`
@@ -740,7 +744,7 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 			st.Points = append(st.Points, sp)
 		}
 		for _, mt := range t.Metrics {
-			sm := SeriesSummaryMetric{Metric: mt.Metric, Changes: []SeriesSummaryChange{}, Unconfirmed: mt.Unconfirmed}
+			sm := SeriesSummaryMetric{Metric: mt.Metric, Gated: mt.Gated, Changes: []SeriesSummaryChange{}, Unconfirmed: mt.Unconfirmed}
 			for _, c := range mt.Changes {
 				sm.Changes = append(sm.Changes, SeriesSummaryChange{Experiment: h.Experiments[t.Points[c.At].Experiment].Name, Regression: c.Regression,
 					ChangePct: round(100*(decidingRatio(c.Comparison)-1), 1), CI: pctCI(decidingCI(c.Comparison)), PValue: pSig(c.Comparison.PValue),

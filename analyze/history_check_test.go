@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/gate"
 )
 
 // nights makes the inputs of a sequential check from night values with
@@ -344,5 +345,48 @@ func TestHistoryMonteCarloNightly(t *testing.T) {
 	}
 	if float64(named) < 0.9*float64(stepSeries) {
 		t.Errorf("a 10 %% step named by the next night in %d of %d series, want >= 90 %%", named, stepSeries)
+	}
+}
+
+// TestHistoryGatePolicy: with --fail-on regression the history gate
+// fails on a regression, a drift and an undecided latest experiment
+// (fail closed), each unless allowed by name, and says what was allowed;
+// asked for nothing, it fails on nothing.
+func TestHistoryGatePolicy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for _, tc := range []struct {
+		name  string
+		level func(int) float64
+		n     int
+		cond  string
+	}{
+		{"step", func(i int) float64 { return map[bool]float64{true: 850, false: 1000}[i >= 6] }, 8, "regression"},
+		{"drift", func(i int) float64 { return 1000 * math.Pow(0.97, float64(i)) }, 10, "drift"},
+		// Two nights: the noise between experiments is unknown and 2
+		// runs are too few for compare: 12 % worse is undecided.
+		{"undecided", func(i int) float64 { return map[bool]float64{true: 880, false: 1000}[i >= 1] }, 2, "inconclusive"},
+	} {
+		exps := syntheticSeries(rng, tc.n, 2, 0.005, tc.level)
+		for _, allow := range [][]string{nil, {tc.cond}} {
+			o := checkOpts()
+			o.FailOn = []gate.Condition{gate.Regression}
+			for _, a := range allow {
+				o.Allow = append(o.Allow, gate.Condition(a))
+			}
+			h, err := analyze.AnalyzeHistory(tc.name, analyze.OrderAsGiven, exps, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(h.Reasons) != 1 || string(h.Reasons[0].Condition) != tc.cond {
+				t.Fatalf("%s: reasons %+v, want one %s", tc.name, h.Reasons, tc.cond)
+			}
+			if h.Failed != (allow == nil) || h.Reasons[0].Allowed != (allow != nil) {
+				t.Errorf("%s, allow %v: failed %v, reason %+v", tc.name, allow, h.Failed, h.Reasons[0])
+			}
+		}
+		o := checkOpts()
+		if h, _ := analyze.AnalyzeHistory(tc.name, analyze.OrderAsGiven, exps, o); h.Failed {
+			t.Errorf("%s: fails with no --fail-on", tc.name)
+		}
 	}
 }

@@ -348,3 +348,40 @@ func TestHistoryNightly(t *testing.T) {
 		t.Errorf("--accept night99: exit %d, %v", exitCode(err), err)
 	}
 }
+
+// TestHistoryManifestAccept: the latest night's manifest accepts the
+// step (history.accept) or pins the reference to start at it
+// (history.baseline): six nights of the real step pass, night04 shown
+// accepted; a name that is no experiment of the series is a usage error.
+func TestHistoryManifestAccept(t *testing.T) {
+	for _, tc := range []struct {
+		yaml, accepted string
+		exit           int
+	}{
+		{"history:\n  accept: [night04]\n", "accept", exitOK},
+		{"history:\n  baseline: night04\n", "baseline", exitOK},
+		{"history:\n  accept: [night9]\n", "", exitUsage},
+	} {
+		dirs := nightlyCopy(t, "nightly-step", "wrk", 1, 6)
+		f := filepath.Join(dirs[5], "loadverdict.yaml")
+		b, _ := os.ReadFile(f)
+		if err := os.WriteFile(f, append(b, tc.yaml...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		out, _, err := runCLI(t, "", append([]string{"history", "-o", dir, "--fail-on", "regression", "--max-regression", "5"}, dirs...)...)
+		if exitCode(err) != tc.exit {
+			t.Errorf("%q: exit %d, want %d: %v\n%s", tc.yaml, exitCode(err), tc.exit, err, out)
+			continue
+		}
+		if tc.exit != exitOK {
+			if !strings.Contains(err.Error(), `history.accept: series nightly-step has no experiment "night9"`) {
+				t.Errorf("%q: %v", tc.yaml, err)
+			}
+			continue
+		}
+		if s := readSeriesSummary(t, dir); s.Experiments[3].Accepted != tc.accepted || !strings.HasPrefix(out, "No change shown") {
+			t.Errorf("%q: night04 accepted %q\n%s", tc.yaml, s.Experiments[3].Accepted, out)
+		}
+	}
+}

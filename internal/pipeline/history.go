@@ -325,6 +325,15 @@ func (p *Pipeline) updateSeries(ctx context.Context, exp string) error {
 		return nil
 	}
 	_, err = p.AnalyzeSeries(ctx, m.Series)
+	var ae *AcceptError
+	var oe *analyze.OrderError
+	if errors.As(err, &ae) || errors.As(err, &oe) {
+		// A fault of the series' manifests (an accepted name that is no
+		// experiment, two experiments that cannot be ordered), not of
+		// this experiment, whose own analysis stands: history --store
+		// and the re-analysis report it.
+		return nil
+	}
 	return err
 }
 

@@ -128,7 +128,7 @@ func TestParseConditions(t *testing.T) {
 	}{
 		{"regression", []gate.Condition{gate.Regression}, true},
 		{"threshold, inconclusive,threshold", []gate.Condition{gate.ThresholdFailed, gate.Inconclusive}, true},
-		{"regression,threshold,inconclusive", gate.Conditions, true},
+		{"regression,threshold,inconclusive,drift", gate.Conditions, true},
 		{"regresion", nil, false},
 		{"regression,", nil, false},
 		{"", nil, false},

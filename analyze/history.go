@@ -42,7 +42,18 @@ type SeriesExperiment struct {
 	Name    string
 	Meta    Meta
 	Verdict *Verdict
+	// Accepted says whether the experiment's change was accepted: "" (no),
+	// AcceptedByName (--accept, the manifests' history.accept) or
+	// AcceptedBaseline (the pinned history.baseline: the experiments
+	// before it are not used by the history check).
+	Accepted string
 }
+
+// The ways an experiment is accepted (SeriesExperiment.Accepted).
+const (
+	AcceptedByName   = "accept"
+	AcceptedBaseline = "baseline"
+)
 
 // The orders of a series' experiments (History.OrderBy).
 const (
@@ -52,9 +63,14 @@ const (
 )
 
 // OrderExperiments orders a series' experiments in place: by meta.date
-// when every experiment has one, else by the earliest start time of its
-// runs when every experiment has one, else as given (stable throughout).
-// It returns the order used (OrderByDate, OrderByStarted, OrderAsGiven).
+// when every experiment has one, experiments of the same date by the
+// earliest start time of their runs; else by those start times when
+// every experiment has runs with one; else as given. It returns the order
+// used (OrderByDate, OrderByStarted, OrderAsGiven). Experiments whose
+// order cannot be known (the same meta.date, and not every one of them
+// has run start times, or they start at the same time) are an
+// *OrderError: the history check's verdict would depend on the order the
+// experiments were given in.
 func OrderExperiments(exps []SeriesExperiment) (string, error) {
 	dates := make(map[string]time.Time, len(exps))
 	starts := make(map[string]time.Time, len(exps))
@@ -83,15 +99,67 @@ func OrderExperiments(exps []SeriesExperiment) (string, error) {
 			starts[e.Name] = *first
 		}
 	}
+	var by string
+	var key func(SeriesExperiment) time.Time
 	switch {
 	case allDates:
-		slices.SortStableFunc(exps, func(a, b SeriesExperiment) int { return dates[a.Name].Compare(dates[b.Name]) })
-		return OrderByDate, nil
+		by, key = OrderByDate, func(e SeriesExperiment) time.Time { return dates[e.Name] }
 	case allStarts:
-		slices.SortStableFunc(exps, func(a, b SeriesExperiment) int { return starts[a.Name].Compare(starts[b.Name]) })
-		return OrderByStarted, nil
+		by, key = OrderByStarted, func(e SeriesExperiment) time.Time { return starts[e.Name] }
+	default:
+		return OrderAsGiven, nil
 	}
-	return OrderAsGiven, nil
+	slices.SortStableFunc(exps, func(a, b SeriesExperiment) int {
+		return cmp.Or(key(a).Compare(key(b)), cmpStart(starts, a.Name, b.Name))
+	})
+	// Ties that nothing breaks.
+	for i := 1; i < len(exps); i++ {
+		a, b := exps[i-1], exps[i]
+		if !key(a).Equal(key(b)) {
+			continue
+		}
+		sa, oka := starts[a.Name]
+		sb, okb := starts[b.Name]
+		if by == OrderByDate && oka && okb && !sa.Equal(sb) {
+			continue
+		}
+		x, y := min(a.Name, b.Name), max(a.Name, b.Name)
+		return "", &OrderError{A: x, B: y, By: by, Value: valueOf(by, a)}
+	}
+	return by, nil
+}
+
+// cmpStart orders two experiments by their runs' start times, when both
+// have them (0 otherwise: the tie stays, and OrderExperiments refuses it).
+func cmpStart(starts map[string]time.Time, a, b string) int {
+	sa, oka := starts[a]
+	sb, okb := starts[b]
+	if !oka || !okb {
+		return 0
+	}
+	return sa.Compare(sb)
+}
+
+func valueOf(by string, e SeriesExperiment) string {
+	if by == OrderByDate {
+		return e.Meta.Date
+	}
+	return "the same run start time"
+}
+
+// OrderError says that two experiments of a series cannot be ordered.
+type OrderError struct {
+	// A and B are the experiments (in name order), By the order tried (OrderByDate or
+	// OrderByStarted), Value what they share.
+	A, B, By, Value string
+}
+
+func (e *OrderError) Error() string {
+	if e.By == OrderByDate {
+		return fmt.Sprintf("experiments %s and %s have the same meta.date %s and no run start times that tell which came first: "+
+			"give meta.date a time of day (RFC 3339, e.g. 2026-11-30T02:00:00Z) so the series has one order", e.A, e.B, e.Value)
+	}
+	return fmt.Sprintf("experiments %s and %s start at the same time and have no meta.date: give each a meta.date (RFC 3339) so the series has one order", e.A, e.B)
 }
 
 // PointStatus says whether an experiment's values of a track are used
@@ -166,19 +234,19 @@ type Change struct {
 	Regression bool
 }
 
-// Latest is the check of a track's latest experiment against the segment
-// before it: the runs of the latest point (side a) against those of the
-// used points since the last change point (side b, the baseline).
+// Latest is the history check of a track's metric on the series' latest
+// experiment: the last night of the sequential check, or undecided when
+// the latest experiment cannot be used (errors, the metric missing).
 type Latest struct {
-	// Point is the latest point (the series' last experiment); Baseline
-	// the points compared with it.
-	Point    int
-	Baseline []int
-	// Comparison is compare's comparison, latest (a) vs baseline (b).
-	Comparison Comparison
-	// Regression is true when the latest is significantly worse,
-	// outside the practical band, by more than Options.MaxRegressionPct.
-	Regression bool
+	// Point is the latest point (the series' last experiment).
+	Point int
+	// Verdict is the check's verdict (Night.Verdict, or undecided).
+	Verdict CheckVerdict
+	// Night is the sequential check's last night; its Point is Point
+	// unless Unusable.
+	Night Night
+	// Unusable says why the latest experiment could not be checked.
+	Unusable *Reason
 }
 
 // MetricTrack is one metric of a track over the series.
@@ -192,8 +260,13 @@ type MetricTrack struct {
 	// Unconfirmed counts E-Divisive's change points that the two-level
 	// confirmation refused.
 	Unconfirmed int
+	// Check is the sequential history check over the track's points.
+	Check Sequential
 	// Latest is the check of the latest experiment, when the track ran in it.
 	Latest *Latest
+	// Gated tells whether the gate and the headline read this metric's
+	// check (gatedMetric); the others are shown.
+	Gated bool
 }
 
 // Track is one system at one settings across the series.
@@ -204,15 +277,19 @@ type Track struct {
 	Metrics  []MetricTrack
 }
 
-// HistoryGateReason is one condition a history meets.
+// HistoryGateReason is one condition a history meets: regression,
+// drift or inconclusive (undecided) of a metric of a track on the latest
+// experiment.
 type HistoryGateReason struct {
 	Condition gate.Condition
-	// Fails is true when Condition is among Options.FailOn.
-	Fails bool
+	// Fails is true when the condition fails the gate (the gate policy, Options.GatePolicy);
+	// Allowed when it would but Options.Allow names it.
+	Fails, Allowed bool
 	// Track and Metric index History.Tracks and its Metrics.
 	Track, Metric int
-	// WorsePct is how much worse the latest experiment is, percent
-	// (gate.Regression), MaxPct the regression allowed.
+	// WorsePct is how much worse (regression, undecided: the estimate;
+	// drift: the cumulative change), percent; MaxPct the regression
+	// allowed.
 	WorsePct, MaxPct float64
 }
 
@@ -286,23 +363,34 @@ func AnalyzeHistory(series, orderBy string, exps []SeriesExperiment, opts Option
 			t.Metrics = append(t.Metrics, mt)
 		}
 		for mi, mt := range t.Metrics {
-			if mt.Latest == nil {
+			l := mt.Latest
+			if l == nil || !mt.Gated {
 				continue
 			}
-			c := mt.Latest.Comparison
-			switch {
-			case mt.Latest.Regression:
-				h.addReason(HistoryGateReason{Condition: gate.Regression, Track: ti, Metric: mi, WorsePct: c.WorsePct(), MaxPct: opts.MaxRegressionPct})
-			case c.Verdict == Inconclusive:
-				h.addReason(HistoryGateReason{Condition: gate.Inconclusive, Track: ti, Metric: mi})
+			r := HistoryGateReason{Track: ti, Metric: mi, MaxPct: allowedPct(opts)}
+			if nt := l.Night.Test; nt != nil {
+				r.WorsePct = nt.WorsePct
 			}
+			switch l.Verdict {
+			case CheckRegression:
+				r.Condition = gate.Regression
+			case CheckDrift:
+				r.Condition, r.WorsePct = gate.Drift, l.Night.Drift.CumulativePct
+			case CheckUndecided:
+				r.Condition = gate.Inconclusive
+			default:
+				continue
+			}
+			h.addReason(r)
 		}
 	}
 	return h, nil
 }
 
 func (h *History) addReason(r HistoryGateReason) {
-	r.Fails = slices.Contains(h.Options.FailOn, r.Condition)
+	p := h.Options.GatePolicy(false)
+	r.Fails = p.Fails(r.Condition)
+	r.Allowed = p.Guards(r.Condition) && p.Allowed(r.Condition)
 	h.Failed = h.Failed || r.Fails
 	h.Reasons = append(h.Reasons, r)
 }
@@ -498,44 +586,70 @@ func (h *History) metricTrack(t *Track, m gate.Metric, last int) MetricTrack {
 		cps = slices.Delete(cps, worst, worst+1)
 		mt.Unconfirmed++
 	}
-	// The latest experiment against the segment before it.
-	n := len(t.Points)
-	if n == 0 || t.Points[n-1].Experiment != last {
-		return mt
-	}
-	lp := n - 1
-	l := &Latest{Point: lp}
-	var before []int
-	for _, i := range used {
-		if i < lp {
-			before = append(before, i)
-		}
-	}
-	if len(mt.Changes) > 0 {
-		from := mt.Changes[len(mt.Changes)-1].At
-		before = slices.DeleteFunc(before, func(i int) bool { return i < from })
-	}
-	l.Baseline = before
-	p := t.Points[lp]
-	switch {
-	case len(before) == 0:
-		return mt // nothing earlier to compare with
-	case p.Status == PointErrors || mt.Values[lp].Value == nil:
-		c := Comparison{A: t.System, B: t.System, Settings: t.Settings, Metric: string(m), HigherIsBetter: mt.HigherIsBetter,
-			ARuns: p.Runs, BRuns: len(runsOf(before)), Verdict: Inconclusive}
-		switch {
-		case p.Status == PointErrors:
-			c.Reasons = append(c.Reasons, Reason{Code: ReasonErrors, System: t.System, Rate: *p.ErrorRate.Value})
-		default:
-			c.Reasons = append(c.Reasons, Reason{Code: ReasonMetricMissing, Metric: string(m)})
-		}
-		l.Comparison = c
-	default:
-		l.Comparison = h.compareRuns(t, m, mt.Values[lp].Runs, runsOf(before))
-		l.Regression = l.Comparison.Verdict == BFaster && l.Comparison.WorsePct() > o.MaxRegressionPct
-	}
-	mt.Latest = l
+	mt.Check, mt.Latest = h.check(t, m, mt.Values, last)
+	mt.Gated = gatedMetric(t.Settings.LoadModel, m)
 	return mt
+}
+
+// gatedMetric tells whether the history gate reads a metric of a track:
+// under a closed workload model throughput (latency follows from it by
+// Little's law, and a closed-loop client's latency carries its own
+// scheduling: wrk's mean latency varied 4 to 8 ms between experiments
+// whose throughput agreed within 1 %, testdata/truth/series); under an
+// open model (throughput is the rate asked for) mean and p99 latency;
+// every metric when the model is unknown.
+func gatedMetric(model string, m gate.Metric) bool {
+	switch model {
+	case results.LoadClosed:
+		return m == gate.RPS
+	case results.LoadOpen:
+		return m != gate.RPS
+	}
+	return true
+}
+
+// check runs the sequential history check over a metric of a track and
+// returns it with the check of the latest experiment (nil when the track
+// did not run in it, or never measured the metric). A point is used when
+// it has the metric, no errors and is no one-off disturbance (marked
+// once its next experiment is in); the points before a pinned baseline
+// are not.
+func (h *History) check(t *Track, m gate.Metric, values []PointValue, last int) (Sequential, *Latest) {
+	o := h.Options
+	in := make([]NightInput, len(t.Points))
+	pinned := -1
+	for i, p := range t.Points {
+		if h.Experiments[p.Experiment].Accepted == AcceptedBaseline {
+			pinned = i
+		}
+	}
+	for i, p := range t.Points {
+		v := values[i]
+		in[i] = NightInput{Used: p.Status != PointErrors && p.Status != PointDisturbed && v.Value != nil && i >= pinned, Runs: v.Runs,
+			Accepted: h.Experiments[p.Experiment].Accepted != ""}
+		if v.Value != nil {
+			in[i].Value = *v.Value
+		}
+	}
+	seq := SequentialCheck(in, HigherIsBetter(string(m)), o, func(a, b []float64) Comparison { return h.compareRuns(t, m, a, b) })
+	n := len(t.Points)
+	if n == 0 || t.Points[n-1].Experiment != last || !slices.ContainsFunc(values, func(v PointValue) bool { return v.Value != nil }) {
+		return seq, nil // not in the latest experiment, or the metric never measured
+	}
+	l := &Latest{Point: n - 1}
+	if len(seq.Nights) > 0 {
+		l.Night = seq.Nights[len(seq.Nights)-1]
+	}
+	p := t.Points[n-1]
+	switch {
+	case p.Status == PointErrors:
+		l.Verdict, l.Unusable = CheckUndecided, &Reason{Code: ReasonErrors, System: t.System, Rate: *p.ErrorRate.Value}
+	case !in[n-1].Used:
+		l.Verdict, l.Unusable = CheckUndecided, &Reason{Code: ReasonMetricMissing, Metric: string(m)}
+	default:
+		l.Verdict = l.Night.Verdict
+	}
+	return seq, l
 }
 
 // candidate is a change point E-Divisive found: the point it starts at,

@@ -74,40 +74,156 @@ func trackText(t analyze.Track) string {
 	return t.System + " at " + settingsText(t.Settings)
 }
 
-// HistoryHeadline is the one-sentence verdict of a series, the latest
-// experiment first: a regression of the latest against the segment before
-// it, else the last change point, else that nothing changed.
+// checkRank orders the check verdicts for the headline: the first of
+// regression, drift, undecided, improved, no change.
+func checkRank(v analyze.CheckVerdict) int {
+	switch v {
+	case analyze.CheckRegression:
+		return 0
+	case analyze.CheckDrift:
+		return 1
+	case analyze.CheckUndecided:
+		return 2
+	case analyze.CheckImproved:
+		return 3
+	}
+	return 4
+}
+
+// pointName names the experiment of a track's point for a sentence.
+func pointName(h *analyze.History, t analyze.Track, i int) string {
+	return expWhere(h.Experiments[t.Points[i].Experiment])
+}
+
+// HistoryHeadline is the one-sentence verdict of a series on its latest
+// experiment: exactly one of regression (since when, how much), drift,
+// undecided (why), improved, or no change shown, the first of these that
+// any metric of any system and settings meets; how many other checks
+// fail is added.
 func HistoryHeadline(h *analyze.History) string {
 	latest := h.Experiments[len(h.Experiments)-1]
-	for _, t := range h.Tracks {
-		for _, mt := range t.Metrics {
-			if l := mt.Latest; l != nil && l.Regression {
-				return fmt.Sprintf("%s: %s %s%s at %s, the latest experiment, against the %s before it.",
-					trackText(t), metricWords(mt.Metric), changeText(l.Comparison), changeCIText(l.Comparison), expWhere(latest),
-					plural(len(l.Baseline), "experiment"))
+	bestT, bestM, n := -1, -1, 0
+	for ti, t := range h.Tracks {
+		for mi, mt := range t.Metrics {
+			if mt.Latest == nil || !mt.Gated {
+				continue
+			}
+			n++
+			if bestT < 0 || checkRank(mt.Latest.Verdict) < checkRank(h.Tracks[bestT].Metrics[bestM].Latest.Verdict) {
+				bestT, bestM = ti, mi
 			}
 		}
 	}
-	var last *analyze.Change
-	var lt analyze.Track
-	var lm string
-	for _, t := range h.Tracks {
-		for _, mt := range t.Metrics {
-			for i := range mt.Changes {
-				c := &mt.Changes[i]
-				if last == nil || t.Points[c.At].Experiment > lt.Points[last.At].Experiment {
-					last, lt, lm = c, t, mt.Metric
-				}
+	if bestT < 0 {
+		return fmt.Sprintf("No check of the latest experiment, %s: none of its systems and settings ran before it.", expWhere(latest))
+	}
+	t := h.Tracks[bestT]
+	mt := t.Metrics[bestM]
+	s := checkSentence(h, t, mt, true)
+	others := 0
+	for ti, tr := range h.Tracks {
+		for mi, m := range tr.Metrics {
+			if (ti != bestT || mi != bestM) && m.Latest != nil && m.Gated && checkRank(m.Latest.Verdict) <= 2 {
+				others++
 			}
 		}
 	}
-	lead := fmt.Sprintf("No regression in the latest experiment, %s", expWhere(latest))
-	if last == nil {
-		return fmt.Sprintf("%s; no change point in %s.", lead, plural(len(h.Experiments), "experiment"))
+	if others > 0 {
+		s += fmt.Sprintf(" %s more: see the report.", plural(others, "check"))
 	}
-	at := h.Experiments[lt.Points[last.At].Experiment]
-	return fmt.Sprintf("%s; the last change point: %s: %s %s%s at %s (E-Divisive p = %s).", lead, trackText(lt), metricWords(lm),
-		changeText(last.Comparison), changeCIText(last.Comparison), expWhere(at), rel(last.P))
+	return s
+}
+
+// checkSentence words the check of a metric on the latest experiment;
+// lead starts it with the verdict ("Regression: ").
+func checkSentence(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, lead bool) string {
+	l := mt.Latest
+	nt := l.Night.Test
+	latest := pointName(h, t, l.Point)
+	what := trackText(t) + ": " + metricWords(mt.Metric)
+	var s string
+	switch l.Verdict {
+	case analyze.CheckRegression:
+		s = fmt.Sprintf("Regression: %s %s %% worse since %s (%s, not accepted) than the reference level (%s since %s)%s.",
+			what, rel(nt.WorsePct), pointName(h, t, l.Night.Since), plural(nt.Nights, "experiment"), plural(nt.RefNights, "experiment"),
+			pointName(h, t, l.Night.From), testText(nt))
+	case analyze.CheckDrift:
+		d := l.Night.Drift
+		s = fmt.Sprintf("Drift: %s %s %% worse over the %s since %s, %s %% an experiment (Mann-Kendall p = %s, Theil-Sen slope), past the allowed %s %%.",
+			what, rel(d.CumulativePct), plural(len(d.Points), "experiment"), pointName(h, t, d.Points[0]), signed(-sign(mt)*d.SlopePct),
+			rel(d.P), rel(h.Options.MaxRegressionPct))
+	case analyze.CheckUndecided:
+		s = fmt.Sprintf("Undecided: %s of the latest experiment, %s: %s.", what, latest, undecidedText(h, t, l))
+	case analyze.CheckImproved:
+		s = fmt.Sprintf("Improved: %s %s %% better at %s than the reference level (%s since %s)%s.", what, rel(-nt.WorsePct), latest,
+			plural(nt.RefNights, "experiment"), pointName(h, t, l.Night.From), testText(nt))
+	default:
+		switch {
+		case nt == nil && l.Night.From == l.Point && h.Experiments[t.Points[l.Point].Experiment].Accepted != "":
+			s = fmt.Sprintf("No change shown in the latest experiment, %s: it is accepted; the reference level starts again with it.", latest)
+		case nt == nil:
+			s = fmt.Sprintf("No change shown in the latest experiment, %s: the first of %s, nothing before it to check it against.", latest, trackText(t))
+		default:
+			s = fmt.Sprintf("No change shown in the latest experiment, %s: within the allowed regression (%s %%) of the reference level (%s since %s) on every metric checked.",
+				latest, rel(allowed(h)), plural(nt.RefNights, "experiment"), pointName(h, t, l.Night.From))
+		}
+		if !lead {
+			s = strings.TrimPrefix(s, "No change shown in the latest experiment, "+latest+": ")
+		}
+	}
+	return s
+}
+
+// sign is +1 when lower is better, -1 when higher is: the sign of a
+// change in the metric's units that makes it worse.
+func sign(mt analyze.MetricTrack) float64 {
+	if mt.HigherIsBetter {
+		return -1
+	}
+	return 1
+}
+
+// allowed is the largest change that is not a regression, percent.
+func allowed(h *analyze.History) float64 {
+	return max(h.Options.MaxRegressionPct, 100*h.Options.PracticalBand)
+}
+
+// testText words a night test's evidence: " (one-sided p = 0.003, up to
+// 14.2 % at 95 %)" or, decided by the runs, compare's.
+func testText(nt *analyze.NightTest) string {
+	if nt.ByRuns && nt.RunLevel != nil {
+		return " (by compare's tests over the runs, the experiments' noise not yet known" + strings.TrimSuffix(strings.TrimPrefix(changeCIText(*nt.RunLevel), " ("), ")") + ")"
+	}
+	if math.IsNaN(nt.PWorse) {
+		return ""
+	}
+	p := nt.PWorse
+	if nt.WorsePct < 0 {
+		p = nt.PBetter
+	}
+	return fmt.Sprintf(" (one-sided p = %s over the experiments' values, noise %s %% of the level with %d degrees of freedom)", rel(p),
+		rel(100*nt.SD/math.Abs(nt.RefMean)), nt.DF)
+}
+
+// undecidedText says why a check is undecided and how bad it could be.
+func undecidedText(h *analyze.History, t analyze.Track, l *analyze.Latest) string {
+	if l.Unusable != nil {
+		return reasonLine(*l.Unusable)
+	}
+	nt := l.Night.Test
+	if nt == nil {
+		return "nothing to check it against"
+	}
+	if nt.DF == 0 {
+		return fmt.Sprintf("%s %% worse than the reference level, beyond the allowed %s %%, and the reference's %s cannot tell that from noise (too few experiments to estimate it, too few runs for compare's tests)",
+			rel(nt.WorsePct), rel(allowed(h)), plural(nt.RefNights, "experiment"))
+	}
+	since := ""
+	if l.Night.Since >= 0 && l.Night.Since != l.Point {
+		since = fmt.Sprintf(" (the %s since %s together)", plural(nt.Nights, "experiment"), pointName(h, t, l.Night.Since))
+	}
+	return fmt.Sprintf("could be up to %s %% worse%s (%s %% estimated, beyond the allowed %s %%, but not significant: one-sided p = %s)",
+		rel(nt.UpperPct), since, rel(nt.WorsePct), rel(allowed(h)), rel(nt.PWorse))
 }
 
 // HistoryGateReasons words why a history's gate fails, one line each.
@@ -121,19 +237,26 @@ func HistoryGateReasons(h *analyze.History) []string {
 	return out
 }
 
+// HistoryAllowed words the conditions a history met that would fail its
+// gate but were allowed by name, one line each.
+func HistoryAllowed(h *analyze.History) []string {
+	var out []string
+	for _, r := range h.Reasons {
+		if r.Allowed {
+			out = append(out, historyReasonText(h, r)+" (allowed)")
+		}
+	}
+	return out
+}
+
 func historyReasonText(h *analyze.History, r analyze.HistoryGateReason) string {
 	t := h.Tracks[r.Track]
 	mt := t.Metrics[r.Metric]
-	latest := h.Experiments[len(h.Experiments)-1]
-	switch r.Condition {
-	case gate.Regression:
-		return fmt.Sprintf("regression: %s: %s %s%s at %s against the segment before it (allowed: %s %%)",
-			trackText(t), metricWords(mt.Metric), changeText(mt.Latest.Comparison), changeCIText(mt.Latest.Comparison), expWhere(latest), rel(r.MaxPct))
-	case gate.Inconclusive:
-		return fmt.Sprintf("inconclusive: %s: %s of %s: %s", trackText(t), metricWords(mt.Metric), expWhere(latest),
-			strings.Join(reasonLines(mt.Latest.Comparison.Reasons, true), "; "))
+	s := checkSentence(h, t, mt, true)
+	if i := strings.Index(s, ": "); i > 0 {
+		s = s[i+2:]
 	}
-	return string(r.Condition)
+	return string(r.Condition) + ": " + s
 }
 
 // pointValueText is a point's value with its CI and unit.
@@ -146,6 +269,30 @@ func pointValueText(metric string, v analyze.PointValue) string {
 		s += " (" + metricRange(metric, v.CI.Lo, v.CI.Hi) + ")"
 	}
 	return s
+}
+
+// roleText words a point's roles in the history check: one role when
+// every metric gives it the same, else each metric's.
+func roleText(t analyze.Track, pi int) string {
+	var parts []string
+	same := true
+	for mi, mt := range t.Metrics {
+		r := "not used"
+		if pi < len(mt.Check.Roles) && mt.Check.Roles[pi] != analyze.RoleUnused {
+			r = string(mt.Check.Roles[pi])
+		}
+		parts = append(parts, metricWords(mt.Metric)+": "+r)
+		if mi > 0 && r != strings.SplitN(parts[0], ": ", 2)[1] {
+			same = false
+		}
+	}
+	if len(parts) == 0 {
+		return "–"
+	}
+	if same {
+		return strings.SplitN(parts[0], ": ", 2)[1]
+	}
+	return strings.Join(parts, "; ")
 }
 
 // statusText words a point's status.
@@ -210,6 +357,26 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 		} else {
 			d.Lead = append(d.Lead, para(tx("Gate: passed.")))
 		}
+		if al := HistoryAllowed(h); len(al) > 0 {
+			d.Lead = append(d.Lead, para(tx("Allowed by name (--allow): these would fail the gate.")))
+			l := &list{}
+			for _, r := range al {
+				l.Items = append(l.Items, listItem{Runs: []inline{tx(r)}})
+			}
+			d.Lead = append(d.Lead, l)
+		}
+	}
+	var acc []string
+	for _, e := range h.Experiments {
+		switch e.Accepted {
+		case analyze.AcceptedByName:
+			acc = append(acc, expWhere(e)+" (accepted)")
+		case analyze.AcceptedBaseline:
+			acc = append(acc, expWhere(e)+" (the pinned baseline: the experiments before it are not checked against)")
+		}
+	}
+	if len(acc) > 0 {
+		d.Lead = append(d.Lead, para(tx("Accepted changes: the reference level starts again at "+strings.Join(acc, ", ")+".")))
 	}
 	order := fmt.Sprintf("%s, ordered %s.", plural(len(h.Experiments), "experiment"), orderText(h.OrderBy))
 	if h.Earlier > 0 {
@@ -218,35 +385,49 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 	d.Lead = append(d.Lead, para(tx(order)))
 
 	latest := &section{Title: "The latest experiment", ID: "latest", Blocks: []block{
-		para(tx("Each metric of the latest experiment against the experiments since the last change point (disturbed ones and those with errors left out), by the tests of "),
-			mono("compare"), tx("."))}}
-	t := &tableBlock{Head: textRow("system and settings", "metric", "latest", "baseline", "change (95 % CI)", "p", "runs", "verdict"),
-		Numeric: []bool{false, false, true, true, true, true, true, false}, Class: "compare"}
+		para(tx(fmt.Sprintf("Each metric of the latest experiment (or, while a regression is open, of the experiments since it began) against the reference level: "+
+			"the experiments since the first, the latest accepted or the latest better level, one-offs and those with errors left out. "+
+			"The test is over the experiments' values, their noise pooled over every level (a prediction interval for one experiment); "+
+			"where that noise is not yet known, the runs decide by the tests of ")), mono("compare"), tx(fmt.Sprintf(
+			". A regression is significant at alpha %s and worse by more than %s %%; undecided when the estimate is beyond that but not significant.", rel(h.Options.Alpha), rel(allowed(h)))))}}
+	t := &tableBlock{Head: textRow("system and settings", "metric", "tested", "reference", "change", "up to (one-sided)", "p", "experiments", "verdict"),
+		Numeric: []bool{false, false, true, true, true, true, true, true, false}, Class: "compare"}
 	for _, tr := range h.Tracks {
 		for _, mt := range tr.Metrics {
 			l := mt.Latest
 			if l == nil {
 				continue
 			}
-			c := l.Comparison
-			change := "–"
-			if ci := decidingCI(c); ci != nil {
-				change = fmt.Sprintf("%s %% (%s to %s %%)", signed(100*(decidingRatio(c)-1)), signed(100*(ci.Lo-1)), signed(100*(ci.Hi-1)))
+			r := textRow(trackText(tr), metricWords(mt.Metric), "–", "–", "–", "–", "–", "–", "")
+			if nt := l.Night.Test; nt != nil && l.Unusable == nil {
+				r[2], r[3] = []inline{tx(metricValue(mt.Metric, nt.Mean))}, []inline{tx(metricValue(mt.Metric, nt.RefMean))}
+				r[4] = []inline{tx(fmt.Sprintf("%s %% worse", signed(nt.WorsePct)))}
+				if !math.IsNaN(nt.UpperPct) {
+					r[5] = []inline{tx(fmt.Sprintf("%s %%", signed(nt.UpperPct)))}
+					r[6] = []inline{tx(rel(nt.PWorse))}
+				} else if nt.ByRuns && nt.RunLevel != nil {
+					r[6] = []inline{tx(relP(nt.RunLevel.PValue) + " (runs)")}
+				}
+				r[7] = []inline{tx(fmt.Sprintf("%d/%d", nt.Nights, nt.RefNights))}
 			}
-			verdict := []inline{tx("~")}
-			switch {
-			case l.Regression:
-				verdict = []inline{bold("regression")}
-			case c.Verdict == analyze.BFaster:
-				verdict = []inline{tx("worse, within --max-regression")}
-			case c.Verdict == analyze.AFaster:
-				verdict = []inline{tx("better")}
-			case c.Verdict == analyze.Inconclusive:
-				verdict = []inline{tx("inconclusive: " + strings.Join(reasonLines(c.Reasons, true), "; "))}
+			verdict := string(l.Verdict)
+			switch l.Verdict {
+			case analyze.CheckRegression:
+				verdict = "regression since " + pointName(h, tr, l.Night.Since)
+			case analyze.CheckDrift:
+				verdict = fmt.Sprintf("drift: %s %% over %s", signed(l.Night.Drift.CumulativePct), plural(len(l.Night.Drift.Points), "experiment"))
+			case analyze.CheckUndecided:
+				verdict = "undecided: " + undecidedText(h, tr, l)
+			case analyze.CheckNoChange:
+				verdict = "no change shown"
 			}
-			r := textRow(trackText(tr), metricWords(mt.Metric), metricValueOr(mt.Metric, c.AMean, c.ARuns), metricValueOr(mt.Metric, c.BMean, c.BRuns),
-				change, relP(c.PValue), fmt.Sprintf("%d/%d", c.ARuns, c.BRuns), "")
-			r[7] = verdict
+			if !mt.Gated {
+				r[8] = []inline{tx(verdict + " (shown, not gated)")}
+			} else if checkRank(l.Verdict) <= 2 {
+				r[8] = []inline{bold(verdict)}
+			} else {
+				r[8] = []inline{tx(verdict)}
+			}
 			t.Rows = append(t.Rows, r)
 		}
 	}
@@ -282,8 +463,8 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 
 	exps := &section{Title: "Experiments", ID: "experiments"}
 	for _, tr := range h.Tracks {
-		et := &tableBlock{Head: textRow("#", "experiment", "commit", "version", "date", "runs", "throughput (95 % CI)", "mean latency", "p99 latency", "error rate", "status"),
-			Numeric: []bool{true, false, false, false, false, true, true, true, true, true, false}, Class: "runs"}
+		et := &tableBlock{Head: textRow("#", "experiment", "commit", "version", "date", "runs", "throughput (95 % CI)", "mean latency", "p99 latency", "error rate", "status", "history check"),
+			Numeric: []bool{true, false, false, false, false, true, true, true, true, true, false, false}, Class: "runs"}
 		for pi, p := range tr.Points {
 			e := h.Experiments[p.Experiment]
 			vals := make([]string, len(tr.Metrics))
@@ -294,7 +475,7 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 				vals = append(vals, "–")
 			}
 			r := textRow(fmt.Sprint(p.Experiment+1), e.Name, "", e.Meta.Version, e.Meta.Date, fmt.Sprint(p.Runs), vals[0], vals[1], vals[2],
-				pointValueText(string(gate.ErrorRate), p.ErrorRate), statusText(p))
+				pointValueText(string(gate.ErrorRate), p.ErrorRate), statusText(p), roleText(tr, pi))
 			if e.Meta.Commit != "" {
 				r[2] = []inline{mono(e.Meta.Commit)}
 			}
@@ -308,7 +489,9 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 			"An experiment with an error rate of %s %% or more is not used; one that differs from both neighbours in the same direction (the tests of ", rel(100*h.Options.ErrorRateSevere))),
 		mono("compare"), tx(") is a one-off disturbance, marked and not used. "),
 		tx(fmt.Sprintf("Change points: E-Divisive means (Matteson & James 2014) over the runs, splitting only between experiments, at least 2 experiments a side, with its permutation test at alpha %s; a change point is reported when Welch's t-test over the experiments' values and ", rel(h.Options.Alpha))),
-		mono("compare"), tx(fmt.Sprintf("'s tests over the runs (exact Mann-Whitney, the Hodges-Lehmann ratio's CI clear of ±%s %%) both confirm it. docs/STATISTICS.md, \"History\", gives the details.", rel(100*h.Options.PracticalBand))))}}
+		mono("compare"), tx(fmt.Sprintf("'s tests over the runs (exact Mann-Whitney, the Hodges-Lehmann ratio's CI clear of ±%s %%) both confirm it. ", rel(100*h.Options.PracticalBand))),
+		tx(fmt.Sprintf("The history check takes the experiments in order, each seeing only those before it, as a nightly job does: each is tested against the reference level (a prediction interval over the experiments' values, noise pooled over the levels; compare's tests over the runs where that noise is not yet known); a regression (one-sided p < %s, worse by more than %s %%) stays one until accepted; two better experiments in a row start a better level; a drift is a Mann-Kendall trend over the level (p < %s) that a line fits at least as well as one step, whose Theil-Sen change passes %s %%. "+
+			"The gate reads throughput under a closed workload model, mean and p99 latency under an open one. docs/STATISTICS.md, \"History\", gives the details.", rel(h.Options.Alpha), rel(allowed(h)), rel(h.Options.Alpha), rel(allowed(h)))))}}
 	if generatedBy != "" {
 		method.Blocks = append(method.Blocks, para(tx("Made by "+generatedBy+".")))
 	}
@@ -376,13 +559,19 @@ type SeriesSummary struct {
 	Experiments     []SeriesSummaryExp   `json:"experiments"`
 	Tracks          []SeriesSummaryTrack `json:"tracks"`
 	Gate            SummaryGate          `json:"gate"`
-	Options         SeriesSummaryOptions `json:"options"`
+	// Allow are the conditions allowed by name: met, they do not fail
+	// the gate (their reasons say "allowed").
+	Allow   []string             `json:"allow"`
+	Options SeriesSummaryOptions `json:"options"`
 }
 
 // SeriesSummaryExp is one experiment of a series.
 type SeriesSummaryExp struct {
 	Name string       `json:"name"`
 	Meta analyze.Meta `json:"meta"`
+	// Accepted: "accept" (--accept, history.accept), "baseline"
+	// (history.baseline) or "".
+	Accepted string `json:"accepted,omitempty"`
 }
 
 // SeriesSummaryTrack is one system and settings across a series.
@@ -405,6 +594,10 @@ type SeriesSummaryPoint struct {
 	SteadyRuns      int                           `json:"steady_runs"`
 	Values          map[string]SeriesSummaryValue `json:"values"`
 	DisturbedMetric string                        `json:"disturbed_metric,omitempty"`
+	// Check is the point's role in the history check, per metric
+	// (reference, accepted, regression, improved, transient, pending;
+	// absent: not used).
+	Check map[string]string `json:"check"`
 }
 
 // SeriesSummaryValue is a value with its CI.
@@ -416,7 +609,9 @@ type SeriesSummaryValue struct {
 // SeriesSummaryMetric is one metric of a track: its change points and
 // the latest experiment's check.
 type SeriesSummaryMetric struct {
-	Metric      string                `json:"metric"`
+	Metric string `json:"metric"`
+	// Gated tells whether the gate and the headline read this metric.
+	Gated       bool                  `json:"gated"`
 	Changes     []SeriesSummaryChange `json:"changes"`
 	Unconfirmed int                   `json:"unconfirmed"`
 	Latest      *SeriesSummaryLatest  `json:"latest"`
@@ -435,17 +630,49 @@ type SeriesSummaryChange struct {
 	After      []string    `json:"after"`
 }
 
-// SeriesSummaryLatest is the check of the latest experiment.
+// SeriesSummaryLatest is the history check of the latest experiment.
 type SeriesSummaryLatest struct {
-	Experiment string      `json:"experiment"`
-	Baseline   []string    `json:"baseline"`
-	Verdict    string      `json:"verdict"`
-	Regression bool        `json:"regression"`
-	ChangePct  *float64    `json:"change_pct"`
-	CI         [2]*float64 `json:"ci"`
-	PValue     *float64    `json:"p_value"`
-	Runs       [2]int      `json:"runs"`
-	Reasons    []string    `json:"reasons"`
+	Experiment string `json:"experiment"`
+	// Verdict: regression, drift, improved, no-change or undecided.
+	Verdict string `json:"verdict"`
+	// Since is the experiment an open regression (or undecided stretch)
+	// began at; From where the reference level began; Reference its
+	// experiments.
+	Since     *string  `json:"since"`
+	From      string   `json:"reference_from"`
+	Reference []string `json:"reference"`
+	// Tested are the experiments tested (the latest, or those since Since).
+	Tested    []string `json:"tested"`
+	ChangePct *float64 `json:"worse_pct"`
+	UpperPct  *float64 `json:"worse_upper_pct"`
+	PValue    *float64 `json:"p_value"`
+	NoisePct  *float64 `json:"noise_pct"`
+	DF        int      `json:"df"`
+	// ByRuns: compare's run-level tests decided (the noise between
+	// experiments not yet known); RunLevel is that comparison when made.
+	ByRuns   bool                   `json:"by_runs"`
+	RunLevel *SeriesSummaryRunLevel `json:"run_level"`
+	Drift    *SeriesSummaryDrift    `json:"drift"`
+	Reasons  []string               `json:"reasons"`
+}
+
+// SeriesSummaryRunLevel is compare's test over the runs of a history check.
+type SeriesSummaryRunLevel struct {
+	Verdict   string      `json:"verdict"`
+	ChangePct *float64    `json:"change_pct"`
+	CI        [2]*float64 `json:"ci"`
+	PValue    *float64    `json:"p_value"`
+	Runs      [2]int      `json:"runs"`
+}
+
+// SeriesSummaryDrift is the trend test of a history check.
+type SeriesSummaryDrift struct {
+	Experiments   []string `json:"experiments"`
+	Tau           float64  `json:"tau"`
+	PValue        float64  `json:"p_value"`
+	SlopePct      float64  `json:"slope_pct"`
+	CumulativePct float64  `json:"worse_cumulative_pct"`
+	Drift         bool     `json:"drift"`
 }
 
 // SeriesSummaryOptions are the parameters of the analysis.
@@ -479,7 +706,7 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 		Options: SeriesSummaryOptions{Alpha: h.Options.Alpha, PracticalBand: h.Options.PracticalBand, MinRuns: h.Options.MinRuns,
 			Permutations: stats.DefaultPermutations, Seed: h.Options.Seed}}
 	for _, e := range h.Experiments {
-		s.Experiments = append(s.Experiments, SeriesSummaryExp{Name: e.Name, Meta: e.Meta})
+		s.Experiments = append(s.Experiments, SeriesSummaryExp{Name: e.Name, Meta: e.Meta, Accepted: e.Accepted})
 	}
 	names := func(t analyze.Track, pts []int) []string {
 		out := []string{}
@@ -496,7 +723,12 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 			TargetRPS: t.Settings.TargetRPS, PlannedDurationS: t.Settings.PlannedDurationS, Points: []SeriesSummaryPoint{}, Metrics: []SeriesSummaryMetric{}}
 		for pi, p := range t.Points {
 			sp := SeriesSummaryPoint{Experiment: h.Experiments[p.Experiment].Name, Status: string(p.Status), Runs: p.Runs, SteadyRuns: p.Steady,
-				Values: map[string]SeriesSummaryValue{}, DisturbedMetric: p.DisturbedMetric}
+				Values: map[string]SeriesSummaryValue{}, DisturbedMetric: p.DisturbedMetric, Check: map[string]string{}}
+			for _, mt := range t.Metrics {
+				if pi < len(mt.Check.Roles) && mt.Check.Roles[pi] != analyze.RoleUnused {
+					sp.Check[mt.Metric] = string(mt.Check.Roles[pi])
+				}
+			}
 			add := func(metric string, v analyze.PointValue) {
 				sv := SeriesSummaryValue{}
 				if v.Value != nil {
@@ -512,21 +744,14 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 			st.Points = append(st.Points, sp)
 		}
 		for _, mt := range t.Metrics {
-			sm := SeriesSummaryMetric{Metric: mt.Metric, Changes: []SeriesSummaryChange{}, Unconfirmed: mt.Unconfirmed}
+			sm := SeriesSummaryMetric{Metric: mt.Metric, Gated: mt.Gated, Changes: []SeriesSummaryChange{}, Unconfirmed: mt.Unconfirmed}
 			for _, c := range mt.Changes {
 				sm.Changes = append(sm.Changes, SeriesSummaryChange{Experiment: h.Experiments[t.Points[c.At].Experiment].Name, Regression: c.Regression,
 					ChangePct: round(100*(decidingRatio(c.Comparison)-1), 1), CI: pctCI(decidingCI(c.Comparison)), PValue: pSig(c.Comparison.PValue),
 					EDivisiveP: sig(c.P, 6), WelchP: sig(c.WelchP, 6), Before: names(t, c.Before), After: names(t, c.After)})
 			}
 			if l := mt.Latest; l != nil {
-				c := l.Comparison
-				sl := &SeriesSummaryLatest{Experiment: h.Experiments[t.Points[l.Point].Experiment].Name, Baseline: names(t, l.Baseline),
-					Verdict: c.Verdict, Regression: l.Regression, CI: pctCI(decidingCI(c)), PValue: pSig(c.PValue), Runs: [2]int{c.ARuns, c.BRuns},
-					Reasons: reasonLines(c.Reasons, false)}
-				if r := decidingRatio(c); c.ARuns > 0 && c.BRuns > 0 && r != 0 {
-					sl.ChangePct = ptr(round(100*(r-1), 1))
-				}
-				sm.Latest = sl
+				sm.Latest = seriesLatest(h, t, mt, names)
 			}
 			st.Metrics = append(st.Metrics, sm)
 		}
@@ -536,11 +761,70 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 	for _, c := range h.Options.FailOn {
 		s.Gate.FailOn = append(s.Gate.FailOn, string(c))
 	}
+	s.Allow = []string{}
+	for _, c := range h.Options.Allow {
+		s.Allow = append(s.Allow, string(c))
+	}
 	for _, r := range h.Reasons {
-		s.Gate.Reasons = append(s.Gate.Reasons, SummaryGateReason{Condition: string(r.Condition), Fails: r.Fails, Message: historyReasonText(h, r)})
+		msg := historyReasonText(h, r)
+		if r.Allowed {
+			msg += " (allowed)"
+		}
+		s.Gate.Reasons = append(s.Gate.Reasons, SummaryGateReason{Condition: string(r.Condition), Fails: r.Fails, Message: msg})
 	}
 	return s
 }
+
+// seriesLatest is the summary of a metric's check on the latest experiment.
+func seriesLatest(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, names func(analyze.Track, []int) []string) *SeriesSummaryLatest {
+	l := mt.Latest
+	n := l.Night
+	sl := &SeriesSummaryLatest{Experiment: h.Experiments[t.Points[l.Point].Experiment].Name, Verdict: string(l.Verdict),
+		Reference: names(t, n.Reference), Tested: []string{}, Reasons: []string{}}
+	if len(n.Reference) > 0 {
+		sl.From = h.Experiments[t.Points[n.From].Experiment].Name
+	}
+	if n.Since >= 0 {
+		sl.Since = ptr2(h.Experiments[t.Points[n.Since].Experiment].Name)
+	}
+	if l.Unusable != nil {
+		sl.Reasons = append(sl.Reasons, reasonLine(*l.Unusable))
+	} else if l.Verdict == analyze.CheckUndecided {
+		sl.Reasons = append(sl.Reasons, undecidedText(h, t, l))
+	}
+	if nt := n.Test; nt != nil && l.Unusable == nil {
+		if n.Since >= 0 {
+			for i := n.Since; i <= n.Point; i++ {
+				if i == n.Since || i == n.Point || mt.Check.Roles[i] == analyze.RoleRegression {
+					sl.Tested = append(sl.Tested, h.Experiments[t.Points[i].Experiment].Name)
+				}
+			}
+		} else {
+			sl.Tested = append(sl.Tested, sl.Experiment)
+		}
+		sl.ChangePct = ptr(round(nt.WorsePct, 2))
+		if !math.IsNaN(nt.UpperPct) {
+			sl.UpperPct, sl.PValue = ptr(round(nt.UpperPct, 2)), ptr(sig(nt.PWorse, 6))
+			sl.NoisePct = ptr(round(100*nt.SD/math.Abs(nt.RefMean), 2))
+		}
+		sl.DF, sl.ByRuns = nt.DF, nt.ByRuns
+		if c := nt.RunLevel; c != nil {
+			rl := &SeriesSummaryRunLevel{Verdict: c.Verdict, CI: ciPair(decidingCI(*c), func(x float64) float64 { return round(100*(x-1), 1) }),
+				PValue: pSig(c.PValue), Runs: [2]int{c.ARuns, c.BRuns}}
+			if r := decidingRatio(*c); r != 0 {
+				rl.ChangePct = ptr(round(100*(r-1), 1))
+			}
+			sl.RunLevel = rl
+		}
+	}
+	if d := n.Drift; d != nil {
+		sl.Drift = &SeriesSummaryDrift{Experiments: names(t, d.Points), Tau: sig(d.Tau, 6), PValue: sig(d.P, 6), SlopePct: round(d.SlopePct, 3),
+			CumulativePct: round(d.CumulativePct, 2), Drift: d.Drift}
+	}
+	return sl
+}
+
+func ptr2(s string) *string { return &s }
 
 func pSig(p *float64) *float64 {
 	if p == nil {

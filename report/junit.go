@@ -153,15 +153,19 @@ func HistoryJUnit(w io.Writer, h *analyze.History) error {
 			if mt.Latest == nil {
 				continue
 			}
-			var fail []string
+			var fail, allowed []string
 			var cond gate.Condition
 			for _, r := range h.Reasons {
-				if r.Track == ti && r.Metric == mi && r.Fails {
+				switch {
+				case r.Track != ti || r.Metric != mi:
+				case r.Fails:
 					fail, cond = append(fail, historyReasonText(h, r)), r.Condition
+				case r.Allowed:
+					allowed, cond = append(allowed, historyReasonText(h, r)), r.Condition
 				}
 			}
 			s.add("loadverdict.history", fmt.Sprintf("%s: %s", trackText(t), metricWords(mt.Metric)),
-				mt.Latest.Comparison.Verdict, fail, nil, cond)
+				string(mt.Latest.Verdict), fail, allowed, cond)
 		}
 	}
 	return s.write(w)

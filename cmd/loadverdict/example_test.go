@@ -24,9 +24,9 @@ var examples = []struct {
 	{"examples/zuul-vs-openresty", []string{"report", "-o", "examples/zuul-vs-openresty", "examples/zuul-vs-openresty.txt"}, exitOK},
 	{"examples/before-after", []string{"compare", "-o", "examples/before-after", "--fail-on", "regression", "--threshold", "lat_p99_ms<250",
 		"testdata/truth/before-after/old", "testdata/truth/before-after/new"}, exitGate},
-	{"examples/history", []string{"history", "-o", "examples/history", "--fail-on", "regression",
+	{"examples/history", []string{"history", "-o", "examples/history", "--fail-on", "regression", "--max-regression", "5",
 		"testdata/truth/series/exp01", "testdata/truth/series/exp02", "testdata/truth/series/exp03", "testdata/truth/series/exp04",
-		"testdata/truth/series/exp05", "testdata/truth/series/exp06", "testdata/truth/series/exp07", "testdata/truth/series/exp08"}, exitOK},
+		"testdata/truth/series/exp05", "testdata/truth/series/exp06", "testdata/truth/series/exp07", "testdata/truth/series/exp08"}, exitGate},
 }
 
 // TestExampleReportIsCurrent fails when a committed example report is

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
@@ -18,11 +19,20 @@ import (
 )
 
 // historyGateHelp describes the gate of history.
-const historyGateHelp = `The gate (exit 3): --fail-on regression fails when the LATEST experiment is worse than the
-experiments since the last change point before it, significant at alpha and outside the
-practical band, by more than --max-regression percent, on throughput, mean or p99 latency;
-inconclusive when that check cannot be decided (too few runs, errors). The reasons go to
-stderr; summary.json records the same decision.`
+const historyGateHelp = `The history check (made for nightly CI): each experiment, as it arrives, is tested against the
+reference level (the experiments since the first, the latest accepted or the latest better
+level) over the experiments' values (their noise pooled over every level: a prediction
+interval), and by compare's tests over the runs where that noise is not yet known. A
+regression (significant at alpha, worse by more than --max-regression percent, never less
+than the practical band) stays one every night after, until accepted (--accept EXPERIMENT,
+or the manifests' history.accept list, or a pinned history.baseline experiment). A drift is
+a significant Mann-Kendall trend over the level whose cumulative Theil-Sen change passes
+--max-regression. The headline says exactly one of: regression, drift, undecided, improved,
+no change shown.
+The gate (exit 3): --fail-on regression fails on regression, drift and undecided
+(inconclusive: could be worse than allowed but not significant; errors; the metric missing)
+of the latest experiment on throughput, mean or p99 latency. The reasons go to stderr;
+summary.json records the same decision.`
 
 func runHistory(ctx context.Context, args []string, e *env) error {
 	fs := newFlagSet(e, "history", "[-o DIR] [--series NAME] [--fail-on LIST] [--max-regression PCT] DIR... | --store DIR|s3://BUCKET --series NAME [-o DIR]",
@@ -44,7 +54,9 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	g := addGateFlags(fs)
 	fs.Lookup("experiment").Usage = "not for history: each folder is the experiment named after it"
 	fs.Lookup("threshold").Usage = "not for history: check thresholds per experiment (report --threshold)"
-	fs.Lookup("fail-on").Usage = "exit 3 on any of `regression,inconclusive` of the latest experiment (comma-separated, repeatable; replaces its manifest's gate.fail_on)"
+	fs.Lookup("fail-on").Usage = "exit 3 on any of `regression,drift,inconclusive` of the latest experiment (comma-separated, repeatable; replaces its manifest's gate.fail_on; regression implies drift and inconclusive)"
+	var accept acceptList
+	fs.Var(&accept, "accept", "accept the change at `EXPERIMENT`: the reference level starts again there (repeatable; with the manifests' history.accept)")
 	args, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -55,10 +67,11 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	if len(g.thresholds) > 0 || slices.Contains(g.failOn, gate.ThresholdFailed) {
 		return usagef("history: thresholds are checked per experiment (report --threshold), not on a series")
 	}
-	req := pipeline.HistoryRequest{Series: *series}
+	req := pipeline.HistoryRequest{Series: *series, Accept: accept}
 	if len(g.failOn) > 0 {
 		req.FailOn = g.failOn
 	}
+	req.Allow = g.allow
 	if g.maxRegression.set {
 		req.MaxRegressionPct = &g.maxRegression.pct
 	}
@@ -90,6 +103,11 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	r, err := p.History(ctx, req)
 	if errors.Is(err, pipeline.ErrNoRuns) && rejected > 0 {
 		return errReported
+	}
+	var ae *pipeline.AcceptError
+	var oe *analyze.OrderError
+	if errors.As(err, &ae) || errors.As(err, &oe) {
+		return usagef("history: %v", err)
 	}
 	if err != nil {
 		return err
@@ -239,4 +257,18 @@ func ingestSeries(ctx context.Context, e *env, dir string, args []string, req *p
 		req.Manifests[x.name] = x.m
 	}
 	return p, rejected, nil
+}
+
+// acceptList is the repeatable --accept flag: experiment names.
+type acceptList []string
+
+func (l *acceptList) String() string { return strings.Join(*l, ",") }
+
+// Set adds one experiment name; an empty one is an error.
+func (l *acceptList) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errors.New("want an experiment's name")
+	}
+	*l = append(*l, s)
+	return nil
 }

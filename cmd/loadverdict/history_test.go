@@ -40,19 +40,20 @@ func readSeriesSummary(t *testing.T, dir string) report.SeriesSummary {
 	return s
 }
 
-// The acceptance of issue 12: on the real series the throughput change
-// point is found at exp05 with p < 0.05, the disturbed exp03 is no change
-// point, and --fail-on regression exits 3 only while the regression is
-// the latest experiment: exp01..exp05 exits 3, exp01..exp08 exits 0.
+// The acceptance of issues 12 and 20 on the real series: the throughput
+// change point is found at exp05 with p < 0.05 and the disturbed exp03 is
+// no change point; the history check (--max-regression 5) fails the night
+// exp05 lands and every night after until it is accepted; exp03 fails its
+// own night (nothing yet tells a one-off) and is a one-off from exp04 on.
 func TestHistoryTruthSeries(t *testing.T) {
+	gate := []string{"history", "--fail-on", "regression", "--max-regression", "5"}
 	t.Run("exp01..exp08", func(t *testing.T) {
 		dir := t.TempDir()
-		out, errOut, err := runCLI(t, "", append([]string{"history", "-o", dir, "--fail-on", "regression"}, seriesDirs(1, 8)...)...)
-		if exitCode(err) != exitOK {
+		out, errOut, err := runCLI(t, "", append(append(gate, "-o", dir), seriesDirs(1, 8)...)...)
+		if exitCode(err) != exitGate || !strings.Contains(err.Error(), "regression: 127.0.0.1:19121 at 16 connections, 2 threads, 6 s, wrk: throughput") {
 			t.Fatalf("exit %d, %v\n%s", exitCode(err), err, errOut)
 		}
-		if !strings.Contains(out, "No regression in the latest experiment, commit 6906ab6251c8 on 2026-11-28 (exp08)") ||
-			!strings.Contains(out, "throughput regressed 16.1 %") || !strings.Contains(out, "at commit acfc3cec5c0b on 2026-11-25 (exp05)") {
+		if !strings.HasPrefix(out, "Regression: 127.0.0.1:19121 at 16 connections, 2 threads, 6 s, wrk: throughput 16.3 % worse since commit acfc3cec5c0b on 2026-11-25 (exp05) (4 experiments, not accepted)") {
 			t.Errorf("headline:\n%s", out)
 		}
 		s := readSeriesSummary(t, dir)
@@ -72,12 +73,14 @@ func TestHistoryTruthSeries(t *testing.T) {
 			if len(m.Changes) != 1 || m.Changes[0].Experiment != "exp05" || !m.Changes[0].Regression || m.Changes[0].EDivisiveP >= 0.05 {
 				t.Errorf("rps change points %+v, want one regression at exp05 with p < 0.05", m.Changes)
 			}
-			if m.Latest == nil || m.Latest.Regression || strings.Join(m.Latest.Baseline, " ") != "exp05 exp06 exp07" {
-				t.Errorf("latest %+v: want no regression against exp05..exp07", m.Latest)
+			l := m.Latest
+			if l == nil || l.Verdict != "regression" || l.Since == nil || *l.Since != "exp05" || strings.Join(l.Reference, " ") != "exp01 exp02 exp04" ||
+				strings.Join(l.Tested, " ") != "exp05 exp06 exp07 exp08" || l.PValue == nil || *l.PValue >= 0.05 {
+				t.Errorf("latest %+v: want a regression since exp05 against exp01, exp02, exp04", l)
 			}
 		}
-		if tr.Points[2].Status != "disturbed" || tr.Points[2].DisturbedMetric != "rps" {
-			t.Errorf("exp03: %+v, want disturbed in rps", tr.Points[2])
+		if tr.Points[2].Status != "disturbed" || tr.Points[2].DisturbedMetric != "rps" || tr.Points[2].Check["rps"] != "" {
+			t.Errorf("exp03: %+v, want disturbed in rps and not used", tr.Points[2])
 		}
 		for _, f := range []string{"report.md", "summary.md", "trend-rps.png", "trend-lat_mean_ms.png", "trend-lat_p99_ms.png"} {
 			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
@@ -87,27 +90,49 @@ func TestHistoryTruthSeries(t *testing.T) {
 		if b, _ := os.ReadFile(filepath.Join(dir, "summary.md")); bytes.Count(b, []byte("\n")) > 25 {
 			t.Errorf("summary.md has %d lines, want <= 25", bytes.Count(b, []byte("\n")))
 		}
-	})
-	t.Run("exp01..exp05", func(t *testing.T) {
-		dir := t.TempDir()
-		out, _, err := runCLI(t, "", append([]string{"history", "-o", dir, "--fail-on", "regression"}, seriesDirs(1, 5)...)...)
-		if exitCode(err) != exitGate || !strings.Contains(err.Error(), "regression: 127.0.0.1:19121 at 16 connections, 2 threads, 6 s, wrk: throughput regressed") {
-			t.Fatalf("exit %d, %v", exitCode(err), err)
+		// Accepted, the same series passes, and says so.
+		dir = t.TempDir()
+		out, _, err = runCLI(t, "", append(append(gate, "-o", dir, "--accept", "exp05"), seriesDirs(1, 8)...)...)
+		if err != nil || !strings.HasPrefix(out, "No change shown in the latest experiment, commit 6906ab6251c8 on 2026-11-28 (exp08)") {
+			t.Errorf("--accept exp05: %v\n%s", err, out)
 		}
-		if !strings.Contains(out, "the latest experiment, against the 3 experiments before it") {
-			t.Errorf("headline:\n%s", out)
+		s = readSeriesSummary(t, dir)
+		if s.Experiments[4].Accepted != "accept" || s.Tracks[0].Points[4].Check["rps"] != "accepted" {
+			t.Errorf("exp05 not shown accepted: %+v %+v", s.Experiments[4], s.Tracks[0].Points[4])
 		}
-		s := readSeriesSummary(t, dir)
-		m := s.Tracks[0].Metrics[0]
-		if m.Latest == nil || !m.Latest.Regression || m.Latest.Experiment != "exp05" || strings.Join(m.Latest.Baseline, " ") != "exp01 exp02 exp04" ||
-			m.Latest.PValue == nil || *m.Latest.PValue >= 0.05 || !s.Gate.Failed {
-			t.Errorf("latest %+v, gate %+v: want a regression of exp05 against exp01, exp02, exp04", m.Latest, s.Gate)
-		}
-		// Without --fail-on the same history passes.
-		if _, _, err := runCLI(t, "", append([]string{"history", "-o", t.TempDir()}, seriesDirs(1, 5)...)...); err != nil {
-			t.Errorf("without --fail-on: %v", err)
+		if md, _ := os.ReadFile(filepath.Join(dir, "report.md")); !strings.Contains(string(md), "Accepted changes: the reference level starts again at commit acfc3cec5c0b on 2026-11-25 (exp05) (accepted).") {
+			t.Errorf("report.md does not show the acceptance")
 		}
 	})
+	for _, tc := range []struct {
+		to      int
+		exit    int
+		verdict string
+	}{{3, exitGate, "Regression: "}, {4, exitOK, "No change shown"}, {5, exitGate, "Regression: "}, {6, exitGate, "Regression: "}} {
+		t.Run(fmt.Sprintf("exp01..exp%02d", tc.to), func(t *testing.T) {
+			dir := t.TempDir()
+			out, _, err := runCLI(t, "", append(append(gate, "-o", dir), seriesDirs(1, tc.to)...)...)
+			if exitCode(err) != tc.exit || !strings.HasPrefix(out, tc.verdict) {
+				t.Fatalf("exit %d, %v\n%s", exitCode(err), err, out)
+			}
+			s := readSeriesSummary(t, dir)
+			m := s.Tracks[0].Metrics[0]
+			switch tc.to {
+			case 4:
+				if m.Latest.Verdict != "no-change" || strings.Join(m.Latest.Reference, " ") != "exp01 exp02" || s.Tracks[0].Points[2].Status != "disturbed" {
+					t.Errorf("exp04: %+v, exp03 %+v: want no change against exp01, exp02 with exp03 a one-off", m.Latest, s.Tracks[0].Points[2])
+				}
+			case 5, 6:
+				if m.Latest.Since == nil || *m.Latest.Since != "exp05" || strings.Join(m.Latest.Reference, " ") != "exp01 exp02 exp04" || !s.Gate.Failed {
+					t.Errorf("latest %+v, gate %+v: want a regression since exp05 against exp01, exp02, exp04", m.Latest, s.Gate)
+				}
+			}
+			// Without --fail-on the same history passes.
+			if _, _, err := runCLI(t, "", append([]string{"history", "-o", t.TempDir()}, seriesDirs(1, tc.to)...)...); err != nil {
+				t.Errorf("without --fail-on: %v", err)
+			}
+		})
+	}
 }
 
 // TestHistoryOrder: meta dates order the experiments whatever the order
@@ -155,6 +180,34 @@ func TestHistoryOrder(t *testing.T) {
 	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
 	if !strings.Contains(string(md), "ordered as given") {
 		t.Errorf("report.md does not say the order:\n%s", md)
+	}
+}
+
+// TestHistorySameDate (issue 21 #12): two experiments with the same
+// meta.date and no run start times cannot be ordered; whichever order
+// they are given in, history says so with exit 2 instead of deciding the
+// gate by the order of the arguments.
+func TestHistorySameDate(t *testing.T) {
+	src := t.TempDir()
+	var dirs []string
+	for _, d := range []string{"exp04", "exp05"} {
+		dst := filepath.Join(src, d)
+		os.MkdirAll(dst, 0o755)
+		for _, f := range []string{"run1.txt", "run2.txt", "loadverdict.yaml"} {
+			b, err := os.ReadFile(filepath.Join(truthSeries, d, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = bytes.ReplaceAll(b, []byte("date: 2026-11-25"), []byte("date: 2026-11-24"))
+			os.WriteFile(filepath.Join(dst, f), b, 0o644)
+		}
+		dirs = append(dirs, dst)
+	}
+	for _, args := range [][]string{dirs, {dirs[1], dirs[0]}} {
+		_, _, err := runCLI(t, "", append([]string{"history", "-o", t.TempDir(), "--fail-on", "regression"}, args...)...)
+		if exitCode(err) != exitUsage || !strings.Contains(err.Error(), "experiments exp04 and exp05 have the same meta.date 2026-11-24") {
+			t.Errorf("%v: exit %d, %v", args, exitCode(err), err)
+		}
 	}
 }
 
@@ -211,8 +264,8 @@ func TestHistoryStore(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(st, filepath.FromSlash(store.SeriesReportKey("truth-series", "report.md")))); err != nil {
 		t.Errorf("the ingest did not write the series' report: %v", err)
 	}
-	stdout, _, err := runCLI(t, "", "history", "--store", st, "--series", "truth-series", "--fail-on", "regression")
-	if exitCode(err) != exitGate || !strings.Contains(stdout, "throughput regressed") || !strings.Contains(stdout, "(exp05), the latest experiment") {
+	stdout, _, err := runCLI(t, "", "history", "--store", st, "--series", "truth-series", "--fail-on", "regression", "--max-regression", "5")
+	if exitCode(err) != exitGate || !strings.Contains(stdout, "throughput 17.6 % worse since commit acfc3cec5c0b on 2026-11-25 (exp05)") {
 		t.Errorf("exit %d, %v\n%s", exitCode(err), err, stdout)
 	}
 	out := t.TempDir()
@@ -223,5 +276,112 @@ func TestHistoryStore(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(st, filepath.FromSlash(store.SeriesReportKey("truth-series", "summary.json"))))
 	if len(a) == 0 || !bytes.Equal(a, b) {
 		t.Errorf("history --store -o wrote another summary.json than the ingest's:\n%s\n---\n%s", a, b)
+	}
+}
+
+// nightlyCopy copies nights 1..to of testdata/truth/<set> into a folder of
+// its own, each night with its manifest and the first runs runs of tool
+// (wrk or vegeta), and returns the nights' folders in order.
+func nightlyCopy(t *testing.T, set, tool string, runs, to int) []string {
+	t.Helper()
+	root := t.TempDir()
+	var dirs []string
+	for n := 1; n <= to; n++ {
+		night := fmt.Sprintf("night%02d", n)
+		src, dst := filepath.Join("../../testdata/truth", set, night), filepath.Join(root, night)
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		files := []string{"loadverdict.yaml"}
+		for r := 1; r <= runs; r++ {
+			files = append(files, fmt.Sprintf("%s%d.txt", tool, r))
+		}
+		for _, f := range files {
+			b, err := os.ReadFile(filepath.Join(src, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dst, f), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		dirs = append(dirs, dst)
+	}
+	return dirs
+}
+
+// TestHistoryNightly: issue 20's named cases on real data through the
+// command (analyze's TestHistoryNightlyStepMatrix and
+// TestHistoryNightlyDriftMatrix take every night, tool and run count):
+// six nights of 2 wrk runs, 10 % slower from the 4th, exit 3 with the
+// regression dated night04 on stderr and in report.md, and 0 once night04
+// is accepted; with 3 runs a night the headline says the regression, never
+// "No regression"; ten nights ~2 % slower each exit 3 naming the drift.
+func TestHistoryNightly(t *testing.T) {
+	gate := []string{"history", "--fail-on", "regression", "--max-regression", "5"}
+	dir := t.TempDir()
+	six := nightlyCopy(t, "nightly-step", "wrk", 2, 6)
+	out, _, err := runCLI(t, "", append(append(gate, "-o", dir), six...)...)
+	if exitCode(err) != exitGate || !strings.Contains(err.Error(), "regression: 127.0.0.1:19510 at 8 connections, 1 threads, 3 s, wrk: throughput") ||
+		!strings.Contains(out, "since commit cf6d508c0ffa on 2026-11-14 (night04) (3 experiments, not accepted)") {
+		t.Errorf("six nights: exit %d, %v\n%s", exitCode(err), err, out)
+	}
+	if md, _ := os.ReadFile(filepath.Join(dir, "report.md")); !strings.Contains(string(md), "regression since commit cf6d508c0ffa on 2026-11-14 (night04)") {
+		t.Errorf("report.md does not name the regression")
+	}
+	if out, _, err := runCLI(t, "", append(append(gate, "-o", t.TempDir(), "--accept", "night04"), six...)...); err != nil || !strings.HasPrefix(out, "No change shown") {
+		t.Errorf("six nights, --accept night04: %v\n%s", err, out)
+	}
+	out, _, err = runCLI(t, "", append(append(gate, "-o", t.TempDir()), nightlyCopy(t, "nightly-step", "wrk", 3, 6)...)...)
+	if exitCode(err) != exitGate || !strings.HasPrefix(out, "Regression: ") || strings.Contains(out, "No regression") {
+		t.Errorf("six nights of 3 runs: exit %d\n%s", exitCode(err), out)
+	}
+	out, _, err = runCLI(t, "", append(append(gate, "-o", t.TempDir()), nightlyCopy(t, "nightly-drift", "wrk", 2, 10)...)...)
+	if exitCode(err) != exitGate || !strings.Contains(err.Error(), "drift: ") ||
+		!strings.HasPrefix(out, "Drift: 127.0.0.1:19511 at 8 connections, 1 threads, 3 s, wrk: throughput") ||
+		!strings.Contains(out, "worse over the 10 experiments since commit 516ec5a642bb on 2026-11-11 (night01)") {
+		t.Errorf("ten nights of drift: exit %d, %v\n%s", exitCode(err), err, out)
+	}
+	// An accepted name that is no experiment of the series is a usage error.
+	if _, _, err := runCLI(t, "", append(append(gate, "-o", t.TempDir(), "--accept", "night99"), six...)...); exitCode(err) != exitUsage ||
+		!strings.Contains(err.Error(), `no experiment "night99"`) {
+		t.Errorf("--accept night99: exit %d, %v", exitCode(err), err)
+	}
+}
+
+// TestHistoryManifestAccept: the latest night's manifest accepts the
+// step (history.accept) or pins the reference to start at it
+// (history.baseline): six nights of the real step pass, night04 shown
+// accepted; a name that is no experiment of the series is a usage error.
+func TestHistoryManifestAccept(t *testing.T) {
+	for _, tc := range []struct {
+		yaml, accepted string
+		exit           int
+	}{
+		{"history:\n  accept: [night04]\n", "accept", exitOK},
+		{"history:\n  baseline: night04\n", "baseline", exitOK},
+		{"history:\n  accept: [night9]\n", "", exitUsage},
+	} {
+		dirs := nightlyCopy(t, "nightly-step", "wrk", 1, 6)
+		f := filepath.Join(dirs[5], "loadverdict.yaml")
+		b, _ := os.ReadFile(f)
+		if err := os.WriteFile(f, append(b, tc.yaml...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		out, _, err := runCLI(t, "", append([]string{"history", "-o", dir, "--fail-on", "regression", "--max-regression", "5"}, dirs...)...)
+		if exitCode(err) != tc.exit {
+			t.Errorf("%q: exit %d, want %d: %v\n%s", tc.yaml, exitCode(err), tc.exit, err, out)
+			continue
+		}
+		if tc.exit != exitOK {
+			if !strings.Contains(err.Error(), `history.accept: series nightly-step has no experiment "night9"`) {
+				t.Errorf("%q: %v", tc.yaml, err)
+			}
+			continue
+		}
+		if s := readSeriesSummary(t, dir); s.Experiments[3].Accepted != tc.accepted || !strings.HasPrefix(out, "No change shown") {
+			t.Errorf("%q: night04 accepted %q\n%s", tc.yaml, s.Experiments[3].Accepted, out)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
@@ -40,6 +41,22 @@ type HistoryRequest struct {
 	// experiment's manifest (gate:).
 	FailOn           []gate.Condition
 	MaxRegressionPct *float64
+	// Allow are conditions allowed by name (they do not fail the gate).
+	Allow []gate.Condition
+	// Accept names experiments whose change is accepted (--accept), in
+	// addition to the manifests' history.accept.
+	Accept []string
+}
+
+// AcceptError is an accepted or baseline experiment that is not in the
+// series: a usage error, since the gate would otherwise silently ignore it.
+type AcceptError struct {
+	Series, Name, From string
+	Known              []string
+}
+
+func (e *AcceptError) Error() string {
+	return fmt.Sprintf("%s: series %s has no experiment %q (its experiments: %s)", e.From, e.Series, e.Name, strings.Join(e.Known, ", "))
 }
 
 // HistoryReport is an analysed series and the files of its report.
@@ -113,6 +130,9 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 	}
 	order, err := analyze.OrderExperiments(exps)
 	if err != nil {
+		return nil, fmt.Errorf("series %s: %w", req.Series, err)
+	}
+	if err := markAccepted(req, exps, byName); err != nil {
 		return nil, err
 	}
 	opts := analyze.DefaultOptions()
@@ -125,6 +145,7 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 	if req.MaxRegressionPct != nil {
 		opts.MaxRegressionPct = *req.MaxRegressionPct
 	}
+	opts.Allow = req.Allow
 	earlier := max(len(exps)-analyze.MaxSeriesExperiments, 0)
 	h, err := analyze.AnalyzeHistory(req.Series, order, exps[earlier:], opts)
 	if err != nil {
@@ -134,6 +155,57 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 	hr.History, hr.Headline = h, report.HistoryHeadline(h)
 	hr.Files, err = RenderHistory(h, p.GeneratedBy)
 	return hr, err
+}
+
+// markAccepted marks the accepted experiments of a series: those named
+// by req.Accept and by any experiment's manifest (history.accept), and
+// the pinned baseline of the latest manifest that names one
+// (history.baseline). A name that is no experiment of the series is an
+// *AcceptError.
+func markAccepted(req HistoryRequest, exps []analyze.SeriesExperiment, byName map[string]*Manifest) error {
+	idx := map[string]int{}
+	var known []string
+	for i, e := range exps {
+		idx[e.Name] = i
+		known = append(known, e.Name)
+	}
+	mark := func(name, how, from string) error {
+		i, ok := idx[name]
+		if !ok {
+			return &AcceptError{Series: req.Series, Name: name, From: from, Known: known}
+		}
+		if exps[i].Accepted != analyze.AcceptedBaseline {
+			exps[i].Accepted = how
+		}
+		return nil
+	}
+	for _, a := range req.Accept {
+		if err := mark(a, analyze.AcceptedByName, "--accept"); err != nil {
+			return err
+		}
+	}
+	baseline, from := "", ""
+	for _, e := range exps {
+		m := byName[e.Name]
+		if m == nil {
+			continue
+		}
+		for _, a := range m.History.Accept {
+			if err := mark(a, analyze.AcceptedByName, "experiment "+e.Name+": history.accept"); err != nil {
+				return err
+			}
+		}
+		if m.History.Baseline != "" {
+			baseline, from = m.History.Baseline, "experiment "+e.Name+": history.baseline"
+		}
+	}
+	if baseline != "" {
+		if _, ok := idx[baseline]; !ok {
+			return &AcceptError{Series: req.Series, Name: baseline, From: from, Known: known}
+		}
+		exps[idx[baseline]].Accepted = analyze.AcceptedBaseline
+	}
+	return nil
 }
 
 // RenderHistory makes the files of a series' report: the trend figures,
@@ -255,6 +327,15 @@ func (p *Pipeline) updateSeries(ctx context.Context, exp string) error {
 		return nil
 	}
 	_, err = p.AnalyzeSeries(ctx, m.Series)
+	var ae *AcceptError
+	var oe *analyze.OrderError
+	if errors.As(err, &ae) || errors.As(err, &oe) {
+		// A fault of the series' manifests (an accepted name that is no
+		// experiment, two experiments that cannot be ordered), not of
+		// this experiment, whose own analysis stands: history --store
+		// and the re-analysis report it.
+		return nil
+	}
 	return err
 }
 

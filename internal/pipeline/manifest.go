@@ -68,6 +68,15 @@ type Manifest struct {
 	// Meta says what this experiment measured and when: commit, version,
 	// branch, date (2006-01-02 or RFC 3339), note.
 	Meta analyze.Meta `yaml:"meta"`
+	// History says which changes of the series are accepted (loadverdict
+	// history): Accept lists experiments whose change is accepted (the
+	// reference level starts again at each); Baseline pins the reference
+	// to start at one experiment (those before it are not checked
+	// against). Read from every experiment of the series.
+	History struct {
+		Accept   []string `yaml:"accept"`
+		Baseline string   `yaml:"baseline"`
+	} `yaml:"history"`
 	// Thresholds override analysis parameters.
 	Thresholds struct {
 		NoiseBand     *float64 `yaml:"noise_band"`
@@ -535,6 +544,11 @@ func parseManifest(data []byte) (*Manifest, error) {
 	if m.Meta.Date != "" {
 		if _, err := analyze.ParseDate(m.Meta.Date); err != nil {
 			return nil, fmt.Errorf("meta.%w", err)
+		}
+	}
+	for _, a := range append(slices.Clone(m.History.Accept), m.History.Baseline) {
+		if a != "" && strings.TrimSpace(a) != a {
+			return nil, fmt.Errorf("history: experiment name %q has surrounding spaces", a)
 		}
 	}
 	t := m.Thresholds

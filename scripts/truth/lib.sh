@@ -23,6 +23,13 @@ SRV=
 DISTURB=
 NICE="nice -n $NICE_LEVEL"
 $NICE true 2>/dev/null || NICE=
+# PIN_CPU=N (optional): servers, load tools and disturbers run on CPU N
+# only, under the real-time FIFO policy at priority 1 (chrt -f 1, needs
+# root), so that the other sessions' processes, whatever their niceness,
+# run on the other CPUs (the kernel keeps 5 % of CPU N for them: sched_rt_runtime_us).
+if [ -n "${PIN_CPU:-}" ] && taskset -c "$PIN_CPU" chrt -f 1 true 2>/dev/null; then
+	NICE="taskset -c $PIN_CPU chrt -f 1"
+fi
 cleanup() {
 	for p in $SRV; do kill "$p" 2>/dev/null || true; done
 	for p in $DISTURB; do kill "$p" 2>/dev/null || true; done
@@ -44,7 +51,7 @@ fresh() {
 		echo "wrk: $(wrk -v 2>&1 | head -1 | cut -c1-40)"
 		echo "vegeta: $(go version -m "$(command -v vegeta)" | awk '$1 == "mod" { print $3 }')"
 		echo "hey: $(go version -m "$(command -v hey)" | awk '$1 == "mod" { print $3 }')"
-		echo "nice: ${NICE:-none}; autogroup: $(cat /proc/self/autogroup 2> /dev/null || echo none)"
+		echo "nice: ${NICE:-none}; autogroup: $(cat /proc/self/autogroup 2> /dev/null || echo none); PIN_CPU: ${PIN_CPU:-none}"
 	} > "$OUT/meta.txt"
 }
 
@@ -150,4 +157,21 @@ vegeta_run() {
 	vegeta report "$T/$name.bin" > "$dir/$name-report.txt"
 	vegeta report -type=json "$T/$name.bin" > "$dir/$name-report.json"
 	note "done: $(grep -E '^Requests' "$dir/$name-report.txt" | tr -s ' ')"
+}
+
+# vegeta_text FILE URL ATTACK-FLAGS...: attacks URL (GET) with vegeta and
+# writes to FILE the command line ("$ echo 'GET URL' | vegeta attack FLAGS |
+# vegeta report", which tells the ingest the settings) and vegeta's text
+# report: a few hundred bytes a run, where vegeta_run keeps every request.
+vegeta_text() {
+	f=$1
+	url=$2
+	shift 2
+	note "echo 'GET $url' | vegeta attack $* | vegeta report > $f"
+	{
+		echo "\$ echo \"GET $url\" | vegeta attack $* | vegeta report"
+		# shellcheck disable=SC2086
+		echo "GET $url" | $NICE vegeta attack "$@" | vegeta report
+	} > "$f"
+	note "done: $(grep -E '^Requests' "$f" | tr -s ' ')"
 }

@@ -1,0 +1,392 @@
+package analyze_test
+
+import (
+	"math"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/gate"
+)
+
+// nights makes the inputs of a sequential check from night values with
+// a little deterministic noise (±1 %, alternating), one run each.
+func nights(levels ...float64) []analyze.NightInput {
+	var in []analyze.NightInput
+	for i, v := range levels {
+		x := v * (1 + 0.01*float64(i%3-1))
+		in = append(in, analyze.NightInput{Value: x, Runs: []float64{x}, Used: true})
+	}
+	return in
+}
+
+// verdicts is the verdict of every night, as a nightly job would have
+// said it, "r" regression, "d" drift, "u" undecided, "i" improved, "."
+// no change.
+func verdicts(s analyze.Sequential) string {
+	var b strings.Builder
+	for _, n := range s.Nights {
+		switch n.Verdict {
+		case analyze.CheckRegression:
+			b.WriteByte('r')
+		case analyze.CheckDrift:
+			b.WriteByte('d')
+		case analyze.CheckUndecided:
+			b.WriteByte('u')
+		case analyze.CheckImproved:
+			b.WriteByte('i')
+		default:
+			b.WriteByte('.')
+		}
+	}
+	return b.String()
+}
+
+func checkOpts() analyze.Options {
+	o := analyze.DefaultOptions()
+	o.MaxRegressionPct = 5
+	return o
+}
+
+// TestSequentialStep: a step of +10 % latency at every position from the
+// 3rd to the 9th of 10 nights fails the night it lands and every night
+// after; accepted at the step, the nights after it pass.
+func TestSequentialStep(t *testing.T) {
+	for at := 2; at <= 8; at++ {
+		lv := make([]float64, 10)
+		for i := range lv {
+			lv[i] = 10
+			if i >= at {
+				lv[i] = 11
+			}
+		}
+		s := analyze.SequentialCheck(nights(lv...), false, checkOpts(), nil)
+		got := verdicts(s)
+		want := strings.Repeat(".", at) + strings.Repeat("r", 10-at)
+		if at == 2 && got == "..u"+strings.Repeat("r", 7) {
+			// Two nights of reference: the noise has 1 degree of freedom;
+			// the step may be undecided the night it lands (it fails).
+			want = got
+		}
+		if got != want {
+			t.Errorf("step at %d: %s, want %s", at, got, want)
+		}
+		for _, n := range s.Nights[at:] {
+			if n.Since != at {
+				t.Errorf("step at %d: night %d says since %d", at, n.Point, n.Since)
+			}
+		}
+		in := nights(lv...)
+		in[at].Accepted = true
+		if got := verdicts(analyze.SequentialCheck(in, false, checkOpts(), nil)); got != strings.Repeat(".", 10) {
+			t.Errorf("step at %d accepted: %s, want no change every night", at, got)
+		}
+	}
+}
+
+// TestSequentialOneOff: one night 20 % worse, then back: that night
+// fails, the next ones pass and it is a transient, not part of the
+// reference.
+func TestSequentialOneOff(t *testing.T) {
+	s := analyze.SequentialCheck(nights(10, 10, 10, 10, 12, 10, 10, 10), false, checkOpts(), nil)
+	if got := verdicts(s); got != "....r..." {
+		t.Errorf("one-off: %s, want ....r...", got)
+	}
+	if s.Roles[4] != analyze.RoleTransient || s.Roles[5] != analyze.RoleReference {
+		t.Errorf("roles %v", s.Roles)
+	}
+	if l := s.Nights[7]; len(l.Reference) != 6 || l.Since != -1 {
+		t.Errorf("last night: reference %v, since %d", l.Reference, l.Since)
+	}
+}
+
+// TestSequentialImprovement: throughput 15 % better from night 5 on is a
+// new level after two nights (no acceptance needed); back down to the old
+// level later is a regression against the better level.
+func TestSequentialImprovement(t *testing.T) {
+	s := analyze.SequentialCheck(nights(100, 100, 100, 100, 115, 115, 115, 115, 100, 100), true, checkOpts(), nil)
+	if got := verdicts(s); got != "....ii..rr" {
+		t.Errorf("improvement then back: %s, want ....ii..rr", got)
+	}
+	if s.Nights[7].From != 4 || s.Nights[9].Since != 8 {
+		t.Errorf("level from %d, regression since %d", s.Nights[7].From, s.Nights[9].Since)
+	}
+}
+
+// TestSequentialDrift: 2 % worse a night with ±1 % noise is named a drift
+// once the cumulative change passes the allowed 5 %; the same series with
+// 1 % a night passes 5 % later; a flat one never drifts.
+func TestSequentialDrift(t *testing.T) {
+	for _, tc := range []struct {
+		perNight float64
+		n        int
+		wantFrom int // first night named drift, -1 never
+	}{{0.02, 10, 4}, {0.01, 14, 6}, {0, 20, -1}} {
+		lv := make([]float64, tc.n)
+		for i := range lv {
+			lv[i] = 10 * math.Pow(1+tc.perNight, float64(i))
+		}
+		s := analyze.SequentialCheck(nights(lv...), false, checkOpts(), nil)
+		got := verdicts(s)
+		first := strings.IndexByte(got, 'd')
+		if first < 0 && tc.wantFrom >= 0 || first >= 0 && (tc.wantFrom < 0 || first > tc.wantFrom+1 || first < tc.wantFrom-1) {
+			t.Errorf("%g a night: %s, want drift first at night %d±1", tc.perNight, got, tc.wantFrom)
+		}
+		if tc.wantFrom >= 0 {
+			if first >= 0 && strings.ContainsAny(got[first:], ".i") {
+				t.Errorf("%g a night: %s: passes after the drift was named", tc.perNight, got)
+			}
+			last := s.Nights[len(s.Nights)-1].Drift
+			if want := 100 * (math.Pow(1+tc.perNight, float64(tc.n-1)) - 1); math.Abs(last.CumulativePct-want) > 0.25*want {
+				t.Errorf("%g a night: cumulative %.1f %%, want about %.1f %%", tc.perNight, last.CumulativePct, want)
+			}
+		}
+	}
+}
+
+// TestSequentialUndecided: with one night of reference (no noise known)
+// and no runs to compare, a change beyond the allowed regression is
+// undecided, one within it is no change shown; the same with 4 runs a
+// night is decided by compare's run-level tests.
+func TestSequentialUndecided(t *testing.T) {
+	o := checkOpts()
+	for _, tc := range []struct {
+		second float64
+		want   analyze.CheckVerdict
+	}{{10.8, analyze.CheckUndecided}, {10.2, analyze.CheckNoChange}} {
+		in := []analyze.NightInput{{Value: 10, Runs: []float64{10}, Used: true}, {Value: tc.second, Runs: []float64{tc.second}, Used: true}}
+		s := analyze.SequentialCheck(in, false, o, nil)
+		if v := s.Nights[1].Verdict; v != tc.want {
+			t.Errorf("10 -> %g: %s, want %s", tc.second, v, tc.want)
+		}
+	}
+	// Unused nights are skipped; the first used one starts the reference.
+	in := []analyze.NightInput{{}, {Value: 10, Used: true}}
+	if s := analyze.SequentialCheck(in, false, o, nil); len(s.Nights) != 1 || s.Nights[0].Verdict != analyze.CheckNoChange || s.Nights[0].Test != nil {
+		t.Errorf("first used night: %+v", s.Nights)
+	}
+}
+
+// TestSequentialFalseAlarmsFamily: stable series of Gaussian noise (CV of
+// an experiment's value 1 to 4 %, 6 to 30 nights, the allowed regression
+// 5 %): at most 5 % of nights fail while the CV is at most 2.5 % (a night
+// fails about as often as its estimate passes the allowed regression,
+// fail-closed: 6-7 % at CV 3 %, 17 % at 4 %, logged); steps of 10 % at
+// random positions are named by the next night in at least 90 % of
+// series up to CV 3 %.
+func TestSequentialFalseAlarmsFamily(t *testing.T) {
+	rng := rand.New(rand.NewPCG(20, 4))
+	o := checkOpts()
+	for _, cv := range []float64{0.01, 0.02, 0.025, 0.03, 0.04} {
+		fails, total, caught, steps, undecided, drifts := 0, 0, 0, 0, 0, 0
+		for range 150 {
+			n := 6 + rng.IntN(25)
+			lv := make([]float64, n)
+			for i := range lv {
+				lv[i] = 100 * (1 + cv*rng.NormFloat64())
+			}
+			in := make([]analyze.NightInput, n)
+			for i, v := range lv {
+				in[i] = analyze.NightInput{Value: v, Runs: []float64{v}, Used: true}
+			}
+			for _, nt := range analyze.SequentialCheck(in, true, o, nil).Nights {
+				total++
+				if nt.Verdict == analyze.CheckRegression || nt.Verdict == analyze.CheckDrift || nt.Verdict == analyze.CheckUndecided {
+					fails++
+				}
+				if nt.Verdict == analyze.CheckUndecided {
+					undecided++
+				}
+				if nt.Verdict == analyze.CheckDrift {
+					drifts++
+				}
+			}
+			at := 3 + rng.IntN(n-4) // at least 3 nights before, 1 after
+			for i := at; i < n; i++ {
+				in[i].Value *= 0.9
+			}
+			s := analyze.SequentialCheck(in, true, o, nil)
+			steps++
+			for _, nt := range s.Nights[at:min(at+2, n)] {
+				if nt.Verdict == analyze.CheckRegression || nt.Verdict == analyze.CheckDrift {
+					caught++
+					break
+				}
+			}
+		}
+		rate := float64(fails) / float64(total)
+		t.Logf("CV %g: %d of %d nights fail (%.1f %%, %d undecided, %d drift); a 10 %% step named by the next night in %d of %d", cv, fails, total, 100*rate, undecided, drifts, caught, steps)
+		if cv <= 0.025 && rate > 0.05 {
+			t.Errorf("CV %g: %.1f %% of stable nights fail, want <= 5 %%", cv, 100*rate)
+		}
+		if cv <= 0.03 && float64(caught) < 0.9*float64(steps) {
+			t.Errorf("CV %g: a 10 %% step named by the next night in %d of %d, want >= 90 %%", cv, caught, steps)
+		}
+	}
+}
+
+// realNoise is the noise of real nightly throughput: per level (one tool
+// at one -work, or one experiment's setting), each night's mean relative
+// to the level's mean (night effects), and each run relative to its
+// night's mean (run effects), from testdata/truth/nightly-step (wrk and
+// vegeta, nights 1-3 and 4-8) and testdata/truth/series (exp01, exp02,
+// exp04 and exp05-exp08; exp03 was disturbed on purpose).
+func realNoise(t *testing.T) (nightFx, runFx []float64) {
+	t.Helper()
+	add := func(levels [][]analyze.SeriesExperiment) {
+		for _, lv := range levels {
+			var means []float64
+			for _, e := range lv {
+				var x []float64
+				for _, r := range e.Verdict.Runs {
+					x = append(x, r.RPS)
+				}
+				m := mean(x)
+				means = append(means, m)
+				for _, v := range x {
+					runFx = append(runFx, v/m-1)
+				}
+			}
+			lm := mean(means)
+			for _, m := range means {
+				nightFx = append(nightFx, m/lm-1)
+			}
+		}
+	}
+	for _, tool := range []string{"wrk", "vegeta"} {
+		all := truthNights(t, "nightly-step", tool, 3, 8)
+		add([][]analyze.SeriesExperiment{all[:3], all[3:]})
+	}
+	s := truthSeries(t, expNames(1, 8)...)
+	add([][]analyze.SeriesExperiment{{s[0], s[1], s[3]}, s[4:]})
+	return nightFx, runFx
+}
+
+func mean(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}
+
+// TestHistoryMonteCarloNightly is issue 20's Monte-Carlo over histories
+// (docs/STATISTICS.md, "History"): series of 6 to 30 nights of 1 to 4 runs
+// (throughput, --max-regression 5), each night's value made of a level,
+// a night effect and run effects resampled from the real runs
+// (realNoise); every night checked as a nightly job would (the sequential
+// check sees only that night and those before it). A stable series must
+// fail on at most 5 % of nights; a 10 % step, with 2 runs a night, must
+// be named (regression or drift) on its night or the next in at least
+// 90 % of series. 400 series by default, 10,000 with LOADVERDICT_LONG=1.
+func TestHistoryMonteCarloNightly(t *testing.T) {
+	series := 400
+	if os.Getenv("LOADVERDICT_LONG") == "1" {
+		series = 10000
+	}
+	nightFx, runFx := realNoise(t)
+	rng := rand.New(rand.NewPCG(20, 2026))
+	o := checkOpts()
+	night := func(level float64, runs int) analyze.NightInput {
+		ne := nightFx[rng.IntN(len(nightFx))]
+		x := make([]float64, runs)
+		for j := range x {
+			x[j] = level * (1 + ne) * (1 + runFx[rng.IntN(len(runFx))])
+		}
+		return analyze.NightInput{Value: mean(x), Runs: x, Used: true}
+	}
+	fails, nights := [5]int{}, [5]int{}
+	landed, named, stepSeries := 0, 0, 0
+	for range series {
+		n, runs := 6+rng.IntN(25), 1+rng.IntN(4)
+		in := make([]analyze.NightInput, n)
+		for i := range in {
+			in[i] = night(1000, runs)
+		}
+		for _, nt := range analyze.SequentialCheck(in, true, o, nil).Nights {
+			nights[runs]++
+			if nt.Verdict == analyze.CheckRegression || nt.Verdict == analyze.CheckDrift || nt.Verdict == analyze.CheckUndecided {
+				fails[runs]++
+			}
+		}
+		at := 3 + rng.IntN(n-4) // 3 or more nights before it, 1 or more after
+		for i := range in {
+			level := 1000.0
+			if i >= at {
+				level = 900
+			}
+			in[i] = night(level, 2)
+		}
+		s := analyze.SequentialCheck(in, true, o, nil)
+		stepSeries++
+		if v := s.Nights[at].Verdict; v != analyze.CheckNoChange && v != analyze.CheckImproved {
+			landed++
+		}
+		for _, nt := range s.Nights[at : at+2] {
+			if nt.Verdict == analyze.CheckRegression || nt.Verdict == analyze.CheckDrift {
+				named++
+				break
+			}
+		}
+	}
+	allFails, allNights := 0, 0
+	for r := 1; r <= 4; r++ {
+		allFails += fails[r]
+		allNights += nights[r]
+		t.Logf("stable, %d run(s) a night: %d of %d nights fail (%.1f %%)", r, fails[r], nights[r], 100*float64(fails[r])/float64(nights[r]))
+	}
+	rate := float64(allFails) / float64(allNights)
+	t.Logf("stable: %d of %d nights fail (%.2f %%); 10 %% step, 2 runs a night: the gate fails on its night in %d of %d series (%.1f %%), named by the next night in %d (%.1f %%); %d night effects, %d run effects",
+		allFails, allNights, 100*rate, landed, stepSeries, 100*float64(landed)/float64(stepSeries), named, 100*float64(named)/float64(stepSeries), len(nightFx), len(runFx))
+	if rate > 0.05 {
+		t.Errorf("stable series fail on %.2f %% of nights, want <= 5 %%", 100*rate)
+	}
+	if float64(named) < 0.9*float64(stepSeries) {
+		t.Errorf("a 10 %% step named by the next night in %d of %d series, want >= 90 %%", named, stepSeries)
+	}
+}
+
+// TestHistoryGatePolicy: with --fail-on regression the history gate
+// fails on a regression, a drift and an undecided latest experiment
+// (fail closed), each unless allowed by name, and says what was allowed;
+// asked for nothing, it fails on nothing.
+func TestHistoryGatePolicy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	for _, tc := range []struct {
+		name  string
+		level func(int) float64
+		n     int
+		cond  string
+	}{
+		{"step", func(i int) float64 { return map[bool]float64{true: 850, false: 1000}[i >= 6] }, 8, "regression"},
+		{"drift", func(i int) float64 { return 1000 * math.Pow(0.97, float64(i)) }, 10, "drift"},
+		// Two nights: the noise between experiments is unknown and 2
+		// runs are too few for compare: 12 % worse is undecided.
+		{"undecided", func(i int) float64 { return map[bool]float64{true: 880, false: 1000}[i >= 1] }, 2, "inconclusive"},
+	} {
+		exps := syntheticSeries(rng, tc.n, 2, 0.005, tc.level)
+		for _, allow := range [][]string{nil, {tc.cond}} {
+			o := checkOpts()
+			o.FailOn = []gate.Condition{gate.Regression}
+			for _, a := range allow {
+				o.Allow = append(o.Allow, gate.Condition(a))
+			}
+			h, err := analyze.AnalyzeHistory(tc.name, analyze.OrderAsGiven, exps, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(h.Reasons) != 1 || string(h.Reasons[0].Condition) != tc.cond {
+				t.Fatalf("%s: reasons %+v, want one %s", tc.name, h.Reasons, tc.cond)
+			}
+			if h.Failed != (allow == nil) || h.Reasons[0].Allowed != (allow != nil) {
+				t.Errorf("%s, allow %v: failed %v, reason %+v", tc.name, allow, h.Failed, h.Reasons[0])
+			}
+		}
+		o := checkOpts()
+		if h, _ := analyze.AnalyzeHistory(tc.name, analyze.OrderAsGiven, exps, o); h.Failed {
+			t.Errorf("%s: fails with no --fail-on", tc.name)
+		}
+	}
+}

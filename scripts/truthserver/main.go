@@ -91,11 +91,11 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	t := s.elapsed()
 	sum := hashWork(s.b.iterations(t))
-	if d := s.b.wait(t); d > 0 {
+	if d := s.b.wait(t) + s.b.extra(n, uniform()); d > 0 {
 		time.Sleep(d)
 	}
 	w.Header().Set("X-Work", hex.EncodeToString(sum[:8]))
-	if s.b.fails(n) {
+	if s.b.fails(n, t) {
 		s.errors.Add(1)
 		w.WriteHeader(http.StatusInternalServerError)
 		io.WriteString(w, "error\n")
@@ -137,6 +137,16 @@ func main() {
 	flag.IntVar(&b.workers, "workers", 0, "worker pool size (0: unlimited)")
 	flag.Int64Var(&b.failEvery, "fail-every", 0, "every N-th request answers 500")
 	flag.Int64Var(&b.succeedEvery, "succeed-every", 0, "only every N-th request answers 200")
+	flag.DurationVar(&b.slowdownAt, "slowdown-at", 0, "elapsed time the slowdown starts")
+	flag.DurationVar(&b.slowdownFor, "slowdown-for", 0, "length of the slowdown's rise (0: abrupt)")
+	flag.Float64Var(&b.slowdownK, "slowdown-factor", 0, "cost multiplier at the end of the slowdown's rise (0: none)")
+	flag.Int64Var(&b.slowEvery, "slow-every", 0, "every N-th request waits -slow-delay more")
+	flag.DurationVar(&b.slowDelay, "slow-delay", 0, "extra wait of every -slow-every-th request")
+	flag.DurationVar(&b.tailScale, "tail-scale", 0, "scale of a heavy-tailed (Lomax) extra wait (0: none)")
+	flag.Float64Var(&b.tailAlpha, "tail-alpha", 2, "shape of the heavy-tailed extra wait")
+	flag.DurationVar(&b.burstAt, "burst-at", 0, "elapsed time an error burst starts")
+	flag.DurationVar(&b.burstFor, "burst-for", 0, "length of the error burst (0: none)")
+	flag.Int64Var(&b.burstEvery, "burst-every", 1, "in the burst, every N-th request answers 500 (1: all)")
 	flag.Parse()
 	logger := log.New(os.Stderr, "truthserver: ", 0)
 	if flag.NArg() > 0 {

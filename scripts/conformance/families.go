@@ -155,9 +155,9 @@ func round(x float64, d int) float64 {
 	return math.Round(x*p) / p
 }
 
-// dur formats seconds as a Go duration flag value, to the millisecond.
+// dur formats seconds as a Go duration flag value, to the microsecond.
 func dur(s float64) string {
-	return (time.Duration(math.Round(s*1000)) * time.Millisecond).String()
+	return (time.Duration(math.Round(s*1e6)) * time.Microsecond).String()
 }
 
 // fl formats a float flag value.

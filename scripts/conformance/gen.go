@@ -8,11 +8,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -37,6 +38,9 @@ type Made struct {
 	Date  string            `json:"date"`
 	Host  string            `json:"host"`
 	Tools map[string]string `json:"tools"`
+	// Priority is the generator's niceness and its autogroup's
+	// (/proc/self/autogroup), which the servers and tools inherit.
+	Priority string `json:"priority"`
 	// Servers are the truth servers' command lines, per system.
 	Servers map[string]string `json:"servers"`
 	Runs    []RunRecord       `json:"runs"`
@@ -169,20 +173,31 @@ func gen(cfg genConfig) error {
 	for _, f := range cfg.fams {
 		max = maxInt(max, count(cfg, f))
 	}
+	// SIGINT or SIGTERM stops the tool under way and the servers, and
+	// leaves the experiment under way unrecorded.
+	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	made, skipped := 0, 0
 	for i := range max {
 		for _, f := range cfg.fams {
 			if i >= count(cfg, f) {
 				continue
 			}
+			if sigCtx.Err() != nil {
+				return errors.New("stopped")
+			}
 			s := draw(f, cfg.seed, i)
 			dir := filepath.Join(cfg.out, filepath.FromSlash(s.ID))
-			if _, err := os.Stat(filepath.Join(dir, "truth.json")); err == nil {
-				skipped++
-				continue
+			if rec, err := loadRecord(dir); err == nil {
+				if reflect.DeepEqual(rec.Servers, s.Servers) && reflect.DeepEqual(rec.Runs, s.Runs) {
+					skipped++
+					continue
+				}
+				// Recorded from another draw (an older generator): made again.
+				fmt.Printf("%s: recorded from another draw; made again\n", s.ID)
 			}
 			t0 := time.Now()
-			ctx, cancel := context.WithTimeout(context.Background(), cfg.timeout)
+			ctx, cancel := context.WithTimeout(sigCtx, cfg.timeout)
 			err := makeExperiment(ctx, cfg, server, tmp, tools, s, dir)
 			cancel()
 			if err != nil {
@@ -223,7 +238,7 @@ func makeExperiment(ctx context.Context, cfg genConfig, server, tmp string, tool
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return err
 	}
-	rec := Record{Scenario: s, Made: Made{Date: time.Now().UTC().Format(time.RFC3339), Host: host(), Tools: tools, Servers: map[string]string{}}}
+	rec := Record{Scenario: s, Made: Made{Date: time.Now().UTC().Format(time.RFC3339), Host: host(), Tools: tools, Priority: priority(), Servers: map[string]string{}}}
 	start := time.Now()
 	systems := slices.Sorted(func(yield func(string) bool) {
 		for k := range s.Servers {
@@ -434,6 +449,20 @@ func loadavg() string {
 	return strings.Join(f[:3], " ")
 }
 
+// priority is the process's niceness and its autogroup's.
+func priority() string {
+	nice, err := syscall.Getpriority(syscall.PRIO_PROCESS, 0)
+	out := "nice unknown"
+	if err == nil {
+		// The raw system call returns 20 - nice.
+		out = fmt.Sprintf("nice %d", 20-nice)
+	}
+	if b, err := os.ReadFile("/proc/self/autogroup"); err == nil {
+		out += "; " + strings.TrimSpace(string(b))
+	}
+	return out
+}
+
 // host describes the machine.
 func host() string {
 	model := "unknown CPU"
@@ -468,5 +497,3 @@ func toolVersions() map[string]string {
 	}
 	return v
 }
-
-var _ = io.Discard

@@ -40,6 +40,12 @@ func main() {
 	switch os.Args[1] {
 	case "gen":
 		err = runGen(os.Args[2:])
+	case "run":
+		err = runRun(os.Args[2:])
+	case "mc":
+		err = runMC(os.Args[2:])
+	case "docs":
+		err = runDocs(os.Args[2:])
 	case "plan":
 		err = runPlan(os.Args[2:])
 	default:

@@ -83,7 +83,8 @@ func experiments(root string, sample int) ([]string, error) {
 }
 
 // analyseDir analyses the experiment in dir as `loadverdict report
-// --manifest dir/loadverdict.yaml dir/<system>...` does: every run file
+// --manifest <id>/loadverdict.yaml <id>/<system>...` does from the
+// grid's folder: every run file
 // ingested into a local store (a temporary folder), the manifest naming
 // the systems and the order, the verdict of internal/pipeline.
 func analyseDir(ctx context.Context, dir string, rec Record) (*analyze.Verdict, error) {
@@ -98,19 +99,21 @@ func analyseDir(ctx context.Context, dir string, rec Record) (*analyze.Verdict, 
 	}
 	p := &pipeline.Pipeline{Store: st, GeneratedBy: "conformance"}
 	const exp = "conformance"
+	// Sources are named by their path in the grid (<family>/<NNN>/A/...),
+	// as the command line names them when run from the grid's folder, so
+	// that the verdict does not depend on where the grid lies.
 	var files []string
 	for _, r := range rec.Runs {
-		files = append(files, filepath.ToSlash(filepath.Join(dir, filepath.FromSlash(r.File))))
-	}
-	for _, f := range files {
-		fh, err := os.Open(f)
+		name := rec.ID + "/" + r.File
+		files = append(files, name)
+		fh, err := os.Open(filepath.Join(dir, filepath.FromSlash(r.File)))
 		if err != nil {
 			return nil, err
 		}
-		_, err = p.IngestSource(ctx, pipeline.Source{Name: f, Experiment: exp, Body: fh})
+		_, err = p.IngestSource(ctx, pipeline.Source{Name: name, Experiment: exp, Body: fh})
 		fh.Close()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
 	mpath := filepath.Join(dir, "loadverdict.yaml")
@@ -122,7 +125,7 @@ func analyseDir(ctx context.Context, dir string, rec Record) (*analyze.Verdict, 
 	if err != nil {
 		return nil, err
 	}
-	m.Dir = filepath.ToSlash(filepath.Clean(dir))
+	m.Dir = rec.ID
 	return p.Verdict(ctx, pipeline.Request{Experiment: exp, Manifest: m, Overrides: pipeline.Overrides{Order: files}})
 }
 

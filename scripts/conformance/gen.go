@@ -81,6 +81,7 @@ type genConfig struct {
 	n       int
 	port    int
 	timeout time.Duration
+	reverse bool
 }
 
 // runPlan prints the experiments gen would make (all of them, recorded
@@ -127,10 +128,11 @@ func runGen(args []string) error {
 	n := fs.Int("n", 0, "experiments per family (default: each family's committed count)")
 	port := fs.Int("port", 19400, "first loopback port of the truth servers (two are used)")
 	timeout := fs.Duration("timeout", 3*time.Minute, "bound on one experiment")
+	reverse := fs.Bool("reverse", false, "make the experiments from the last index down (a second gen, on other ports, then shares the work)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg := genConfig{seed: *seed, out: *out, n: *n, port: *port, timeout: *timeout}
+	cfg := genConfig{seed: *seed, out: *out, n: *n, port: *port, timeout: *timeout, reverse: *reverse}
 	switch *fam {
 	case "":
 		cfg.fams = families
@@ -178,7 +180,11 @@ func gen(cfg genConfig) error {
 	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	made, skipped := 0, 0
-	for i := range max {
+	for j := range max {
+		i := j
+		if cfg.reverse {
+			i = max - 1 - j
+		}
 		for _, f := range cfg.fams {
 			if i >= count(cfg, f) {
 				continue
@@ -195,6 +201,10 @@ func gen(cfg genConfig) error {
 				}
 				// Recorded from another draw (an older generator): made again.
 				fmt.Printf("%s: recorded from another draw; made again\n", s.ID)
+			}
+			if st, err := os.Stat(workDir(dir)); err == nil && time.Since(st.ModTime()) < cfg.timeout {
+				fmt.Printf("%s: under way in another gen; skipped\n", s.ID)
+				continue
 			}
 			t0 := time.Now()
 			ctx, cancel := context.WithTimeout(sigCtx, cfg.timeout)
@@ -231,7 +241,7 @@ func maxInt(a, b int) int {
 // folder beside it and renames it into place when complete, so that an
 // interrupted experiment is made again from scratch.
 func makeExperiment(ctx context.Context, cfg genConfig, server, tmp string, tools map[string]string, s Scenario, dir string) error {
-	work := filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".tmp")
+	work := workDir(dir)
 	if err := os.RemoveAll(work); err != nil {
 		return err
 	}
@@ -317,6 +327,11 @@ func makeExperiment(ctx context.Context, cfg genConfig, server, tmp string, tool
 		return err
 	}
 	return os.Rename(work, dir)
+}
+
+// workDir is the hidden folder an experiment is made in.
+func workDir(dir string) string {
+	return filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".tmp")
 }
 
 // manifest is the experiment's loadverdict.yaml: each system is the

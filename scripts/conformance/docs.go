@@ -256,7 +256,8 @@ func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []
 	}
 
 	p("## Monte-Carlo layer\n\n")
-	p("Rates that need thousands of draws come from synthetic comparisons whose runs are the grid's own A/A runs, resampled (`scripts/conformance/mc.go`): ")
+	p("Rates that need thousands of draws come from synthetic comparisons whose runs are the grid's own runs, resampled (`scripts/conformance/mc.go`): the A/A experiments' runs, and the flat family's wrk rounds, ")
+	p("in two pools: closed (wrk; throughput compared) and open (vegeta and hey at a fixed rate; mean latency compared). ")
 	p("each pooled run keeps its residual (its metric over its side's median in its experiment), a synthetic side draws runs with replacement and scales every figure of each ")
 	p("(throughput, requests, latencies, percentiles, windows) so that its metric is a common level times its residual, times 1+effect for B's cost; ")
 	p("the experiment is analysed by `analyze.Analyze` with the default options and graded as the grid is. ")

@@ -22,8 +22,9 @@ import (
 // synthetic comparisons whose runs are real runs of the grid, resampled.
 //
 // The pools are the runs of the A/A experiments, by model: closed (wrk;
-// the metric is throughput) and open (vegeta and hey at a fixed rate; the
-// metric is mean latency). Each pooled run keeps its residual, its
+// the metric is throughput; with the rounds of the flat family's wrk
+// experiments) and open (vegeta and hey at a fixed rate; the metric is
+// mean latency). Each pooled run keeps its residual, its
 // metric over the median of its side of its experiment, so the pool is
 // the grid's real run-to-run scatter on this busy machine (heavy tails
 // and all). A synthetic side of n runs draws n pooled runs with
@@ -78,7 +79,8 @@ func metricOf(r results.Run, metric string) (float64, bool) {
 	return 0, false
 }
 
-// loadPools reads the A/A experiments' runs into the closed and open pools.
+// loadPools reads the A/A experiments' runs (and the flat wrk rounds)
+// into the closed and open pools.
 func loadPools(root string) ([]*pool, error) {
 	closed := &pool{name: "closed (wrk, throughput)", metric: analyze.MetricRPS}
 	open := &pool{name: "open (vegeta, hey; mean latency)", metric: analyze.MetricLatMeanMs}
@@ -88,7 +90,7 @@ func loadPools(root string) ([]*pool, error) {
 	}
 	for _, dir := range dirs {
 		rec, err := loadRecord(dir)
-		if err != nil || rec.Family != "aa" {
+		if err != nil || rec.Family != "aa" && !(rec.Family == "flat" && rec.Variant == "wrk-rounds") {
 			continue
 		}
 		p := closed
@@ -298,7 +300,7 @@ func monteCarlo(root string, aa, pw int, seed uint64) ([]mcResult, error) {
 func writeMC(w io.Writer, res []mcResult, md bool) {
 	for _, m := range res {
 		if md {
-			fmt.Fprintf(w, "**%s**: %d pooled runs from the A/A experiments.\n\n", m.Pool, m.PoolRuns)
+			fmt.Fprintf(w, "**%s**: %d pooled runs.\n\n", m.Pool, m.PoolRuns)
 			fmt.Fprintf(w, "- A/A, %d draws of 3-10 runs a side: significant %d (%.1f %%), no difference %d (%.1f %%)\n\n", m.AADraws, m.AASig, 100*float64(m.AASig)/float64(m.AADraws), m.AANoDiff, 100*float64(m.AANoDiff)/float64(m.AADraws))
 			fmt.Fprintf(w, "Power (B slower detected, %d draws per cell), by B's extra cost and runs a side:\n\n| effect |", m.PowerDraws)
 			for _, n := range m.Runs {

@@ -102,17 +102,17 @@ type family struct {
 // families are the grid's families, in the order the docs list them.
 var families = []family{
 	{Name: "flat", N: 36, Doc: "no change: a CPU-bound server measured in 6-10 wrk rounds, or one 12-16 s per-request run (vegeta, hey), also with a second mode (every 5th-20th request 4-15 ms slower) or a heavy (Lomax) tail", Draw: drawFlat},
-	{Name: "warmup-rounds", N: 30, Heavy: true, Doc: "warm-up across wrk rounds: the server's cost starts 1.2-3x higher and falls to 1 over the first 1-6 rounds, abruptly (one step) or linearly, then 4-6 flat rounds", Draw: drawWarmupRounds},
-	{Name: "warmup-within", N: 20, Doc: "warm-up within one 12-16 s per-request run: cost 1.5-3x falling over 2-7 s (short and long ramps, linear or in steps), then flat", Draw: drawWarmupWithin},
-	{Name: "drift-small", N: 12, Doc: "a drift below the 2 % practical band (0.3-1.2 % over the whole test, up or down), across wrk rounds or within one run: truth flat", Draw: drawDriftSmall},
-	{Name: "step", N: 30, Doc: "one abrupt step of 10-60 % (up = faster, down = slower), across 8-10 wrk rounds at round 3-6, or within a 12-16 s per-request run at 4-9 s", Draw: drawStep},
-	{Name: "trend", N: 20, Doc: "a trend that never levels off: the cost changes linearly to the end, by 20-80 % over the test (mostly worse, some better), across wrk rounds or within one run", Draw: drawTrend},
-	{Name: "trend-then-flat", N: 20, Doc: "a gradual slowdown of 20-100 % that then levels off for the last 40-60 % of the test, across wrk rounds or within one run", Draw: drawTrendThenFlat},
-	{Name: "stalls", N: 20, Doc: "periodic stalls (all handling frozen for 0.4-1 s every 3-5 s) or one stall of 0.6-2 s, in a 14-18 s vegeta run", Draw: drawStalls},
-	{Name: "error-burst", N: 15, Doc: "an error burst: the requests of a 1-4 s window answer 500 (all, or every 2nd/3rd), in a 14-18 s vegeta run", Draw: drawErrorBurst},
-	{Name: "aa", N: 40, Heavy: true, Doc: "A/A: two identical servers, 3-10 runs a side (equal and unequal), interleaved or in blocks, wrk (1 s), vegeta or hey (2 s)", Draw: drawAA},
-	{Name: "ab", N: 60, Heavy: true, Doc: "A/B: one server's requests cost 3-30 % more work, 3-10 runs a side (equal and unequal), interleaved or in blocks, wrk (1 s), vegeta or hey (2 s)", Draw: drawAB},
-	{Name: "tail-only", N: 15, Doc: "open-model tail-only regression: vegeta at a fixed rate, 4-6 runs of 2 s a side; B's every 20th-40th request waits 8-25 ms more (its p99 worse, its median not)", Draw: drawTailOnly},
+	{Name: "warmup-rounds", N: 40, Heavy: true, Doc: "warm-up across wrk rounds: the server's cost starts 1.2-3x higher and falls to 1 over the first 1-6 rounds, abruptly (one step) or linearly, then 4-6 flat rounds", Draw: drawWarmupRounds},
+	{Name: "warmup-within", N: 30, Doc: "warm-up within one 12-16 s per-request run: cost 1.5-3x falling over 2-7 s (short and long ramps, linear or in steps), then flat", Draw: drawWarmupWithin},
+	{Name: "drift-small", N: 20, Doc: "a drift below the 2 % practical band (0.3-1.2 % over the whole test, up or down), across wrk rounds or within one run: truth flat", Draw: drawDriftSmall},
+	{Name: "step", N: 40, Doc: "one abrupt step of 10-60 % (up = faster, down = slower), across 8-10 wrk rounds at round 3-6, or within a 12-16 s per-request run at 4-9 s", Draw: drawStep},
+	{Name: "trend", N: 30, Doc: "a trend that never levels off: the cost changes linearly to the end, by 20-80 % over the test (mostly worse, some better), across wrk rounds or within one run", Draw: drawTrend},
+	{Name: "trend-then-flat", N: 30, Doc: "a gradual slowdown of 20-100 % that then levels off for the last 40-60 % of the test, across wrk rounds or within one run", Draw: drawTrendThenFlat},
+	{Name: "stalls", N: 30, Doc: "periodic stalls (all handling frozen for 0.4-1 s every 3-5 s) or one stall of 0.6-2 s, in a 14-18 s vegeta run", Draw: drawStalls},
+	{Name: "error-burst", N: 20, Doc: "an error burst: the requests of a 1-4 s window answer 500 (all, or every 2nd/3rd), in a 14-18 s vegeta run", Draw: drawErrorBurst},
+	{Name: "aa", N: 50, Heavy: true, Doc: "A/A: two identical servers, 3-10 runs a side (equal and unequal), interleaved or in blocks, wrk (1 s), vegeta or hey (2 s)", Draw: drawAA},
+	{Name: "ab", N: 80, Heavy: true, Doc: "A/B: one server's requests cost 3-30 % more work, 3-10 runs a side (equal and unequal), interleaved or in blocks, wrk (1 s), vegeta or hey (2 s)", Draw: drawAB},
+	{Name: "tail-only", N: 20, Doc: "open-model tail-only regression: vegeta at a fixed rate, 4-6 runs of 2 s a side; B's every 20th-40th request waits 8-25 ms more (its p99 worse, its median not)", Draw: drawTailOnly},
 	{Name: "overload", N: 12, Doc: "overload: a server with 2-4 workers of 5-10 ms (200-800 req/s) attacked by vegeta at 1.5-3x its capacity for 4-6 s with a 1 s timeout", Draw: drawOverload},
 }
 

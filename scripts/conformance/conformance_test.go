@@ -122,3 +122,27 @@ func TestDrawDeterministic(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckFloors(t *testing.T) {
+	res := func(grades ...string) []Result {
+		var out []Result
+		for _, g := range grades {
+			out = append(out, Result{Family: "step", Expect: "slowdown", Grade: g, observation: observation{Outcome: "x"}})
+		}
+		return out
+	}
+	fl := Floors{Families: map[string]FamilyFloor{"step": {Floor: 0.5, SampleFloor: 0.25}}}
+	if bad := checkFloors(fl, res(gradeRight, gradeWrong), true); len(bad) != 0 {
+		t.Errorf("at the floor: %v", bad)
+	}
+	if bad := checkFloors(fl, res(gradeRight, gradeWrong, gradeWrong), true); len(bad) != 1 {
+		t.Errorf("below the whole grid's floor: %v", bad)
+	}
+	if bad := checkFloors(fl, res(gradeRight, gradeWrong, gradeWrong), false); len(bad) != 0 {
+		t.Errorf("above the sample's floor: %v", bad)
+	}
+	trend := []Result{{Family: "trend", Expect: "no-steady-state", Grade: gradeWrong, observation: observation{Outcome: "flat", SteadyClaimed: true}}}
+	if bad := checkFloors(Floors{SteadyOverTrend: Count{All: 0}}, trend, true); len(bad) != 1 {
+		t.Errorf("a steady state claimed over a trend: %v", bad)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -114,7 +115,8 @@ func loadPools(root string) ([]*pool, error) {
 			}
 			sides[rs.System] = append(sides[rs.System], pooled{run: sink.runs[0], series: sink.series})
 		}
-		for _, side := range sides {
+		for _, sys := range slices.Sorted(maps.Keys(sides)) { // in name order: the draws must not depend on map order
+			side := sides[sys]
 			var xs []float64
 			for _, r := range side {
 				x, _ := metricOf(r.run.Run, p.metric)

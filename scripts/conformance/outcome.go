@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
@@ -226,8 +228,8 @@ func findDirection(m any) string {
 				}
 			}
 		}
-		for _, v := range x {
-			if d := findDirection(v); d != "" {
+		for _, k := range slices.Sorted(maps.Keys(x)) { // in key order, so the answer never depends on map order
+			if d := findDirection(x[k]); d != "" {
 				return d
 			}
 		}

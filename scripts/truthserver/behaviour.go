@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"math"
+	"math/rand/v2"
 	"time"
 )
 
@@ -25,6 +26,16 @@ type behaviour struct {
 	failFrom     time.Duration // start of the error window (with failFor)
 	failFor      time.Duration // length of the error window; 0: none
 	failStatus   int           // status of a failed request (0: 500)
+	slowdownAt   time.Duration // start of the slowdown
+	slowdownFor  time.Duration // length of its rise; 0: abrupt
+	slowdownK    float64       // cost multiplier from the end of the rise on; 0 or 1: none
+	slowEvery    int64         // every N-th request waits slowDelay more
+	slowDelay    time.Duration // the extra wait of every slowEvery-th request
+	tailScale    time.Duration // scale of the heavy-tailed extra wait; 0: none
+	tailAlpha    float64       // its Pareto (Lomax) shape
+	burstAt      time.Duration // start of the error burst
+	burstFor     time.Duration // its length; 0: none
+	burstEvery   int64         // in the burst every N-th request answers 500 (0 or 1: all)
 }
 
 // factor is the cost multiplier at elapsed time t: warmupFactor at the
@@ -57,15 +68,52 @@ func (b behaviour) warmupFactor1(t time.Duration) float64 {
 	return b.warmupFactor - (b.warmupFactor-1)*frac
 }
 
-// iterations is the number of hash iterations a request does at elapsed time t.
-func (b behaviour) iterations(t time.Duration) int {
-	return int(math.Round(float64(b.work) * b.factor(t)))
+// slowdown is the cost multiplier of the slowdown at elapsed time t: 1
+// before slowdownAt, rising linearly to slowdownK over slowdownFor (at
+// once when 0), then slowdownK to the end.
+func (b behaviour) slowdown(t time.Duration) float64 {
+	if b.slowdownK <= 0 || b.slowdownK == 1 || t < b.slowdownAt {
+		return 1
+	}
+	if b.slowdownFor <= 0 || t >= b.slowdownAt+b.slowdownFor {
+		return b.slowdownK
+	}
+	frac := float64(t-b.slowdownAt) / float64(b.slowdownFor)
+	return 1 + (b.slowdownK-1)*frac
 }
 
+// cost is the multiplier of the work and the delay at elapsed time t: the
+// warm-up's times the slowdown's.
+func (b behaviour) cost(t time.Duration) float64 { return b.factor(t) * b.slowdown(t) }
+
+// iterations is the number of hash iterations a request does at elapsed time t.
+func (b behaviour) iterations(t time.Duration) int {
+	return int(math.Round(float64(b.work) * b.cost(t)))
+}
+
+// extra is the extra wait of the n-th counted request (n from 1): the
+// slow requests' delay, and a heavy-tailed wait drawn with u, a uniform
+// number in [0, 1): Lomax (Pareto II) with shape tailAlpha and scale
+// tailScale, tailScale*((1-u)^(-1/alpha) - 1), capped at 100*tailScale.
+func (b behaviour) extra(n int64, u float64) time.Duration {
+	var d time.Duration
+	if b.slowEvery > 0 && n%b.slowEvery == 0 {
+		d += b.slowDelay
+	}
+	if b.tailScale > 0 && b.tailAlpha > 0 {
+		x := math.Min(math.Pow(1-u, -1/b.tailAlpha)-1, 100)
+		d += time.Duration(float64(b.tailScale) * x)
+	}
+	return d
+}
+
+// uniform is the source of extra's draws.
+var uniform = rand.Float64
+
 // wait is how long a request sleeps at elapsed time t: the delay scaled by
-// the warm-up factor plus the ramp.
+// the warm-up and slowdown factors plus the ramp.
 func (b behaviour) wait(t time.Duration) time.Duration {
-	d := time.Duration(float64(b.delay) * b.factor(t))
+	d := time.Duration(float64(b.delay) * b.cost(t))
 	if b.ramp > 0 && t > 0 {
 		d += time.Duration(float64(b.ramp) * t.Seconds())
 	}
@@ -89,6 +137,9 @@ func (b behaviour) fails(n int64, t time.Duration) bool {
 		return true
 	}
 	if b.failEvery > 0 && n%b.failEvery == 0 {
+		return true
+	}
+	if b.burstFor > 0 && t >= b.burstAt && t < b.burstAt+b.burstFor && (b.burstEvery <= 1 || n%b.burstEvery == 0) {
 		return true
 	}
 	return b.succeedEvery > 0 && n%b.succeedEvery != 0

@@ -129,6 +129,83 @@ func TestStatus(t *testing.T) {
 	}
 }
 
+func TestSlowdown(t *testing.T) {
+	s := time.Second
+	step := behaviour{work: 1000, slowdownAt: 4 * s, slowdownK: 1.5}
+	gradual := behaviour{work: 1000, delay: 2 * time.Millisecond, slowdownAt: 2 * s, slowdownFor: 4 * s, slowdownK: 2}
+	faster := behaviour{work: 1000, slowdownAt: s, slowdownK: 0.5}
+	warm := behaviour{work: 1000, warmup: 2 * s, warmupFactor: 3, slowdownAt: 0, slowdownK: 2}
+	tests := []struct {
+		name string
+		b    behaviour
+		t    time.Duration
+		iter int
+	}{
+		{"step before", step, 3 * s, 1000},
+		{"step at", step, 4 * s, 1500},
+		{"step after", step, 60 * s, 1500},
+		{"gradual before", gradual, s, 1000},
+		{"gradual middle", gradual, 4 * s, 1500},
+		{"gradual end", gradual, 6 * s, 2000},
+		{"gradual after", gradual, 9 * s, 2000},
+		{"faster", faster, 2 * s, 500},
+		{"with a warm-up", warm, 0, 6000},
+		{"after the warm-up", warm, 3 * s, 2000},
+	}
+	for _, tt := range tests {
+		if got := tt.b.iterations(tt.t); got != tt.iter {
+			t.Errorf("%s: iterations(%v) = %d, want %d", tt.name, tt.t, got, tt.iter)
+		}
+	}
+	if got := gradual.wait(4 * s); got != 3*time.Millisecond {
+		t.Errorf("gradual: wait(4s) = %v, want 3ms", got)
+	}
+}
+
+func TestExtra(t *testing.T) {
+	ms := time.Millisecond
+	bimodal := behaviour{slowEvery: 10, slowDelay: 20 * ms}
+	if bimodal.extra(10, 0.5) != 20*ms || bimodal.extra(11, 0.5) != 0 {
+		t.Errorf("bimodal: %v, %v; want 20ms, 0s", bimodal.extra(10, 0.5), bimodal.extra(11, 0.5))
+	}
+	tail := behaviour{tailScale: ms, tailAlpha: 2}
+	// Lomax: scale*((1-u)^(-1/alpha)-1); u = 0.75 gives (0.25^-0.5 - 1) = 1.
+	if got := tail.extra(1, 0.75); got != ms {
+		t.Errorf("tail at u=0.75: %v, want 1ms", got)
+	}
+	if got := tail.extra(1, 0); got != 0 {
+		t.Errorf("tail at u=0: %v, want 0", got)
+	}
+	if got := tail.extra(1, 1-1e-12); got != 100*ms {
+		t.Errorf("tail near u=1: %v, want the cap 100ms", got)
+	}
+}
+
+func TestErrorBurst(t *testing.T) {
+	s := time.Second
+	all := behaviour{burstAt: 2 * s, burstFor: 3 * s}
+	half := behaviour{burstAt: 2 * s, burstFor: 3 * s, burstEvery: 2}
+	tests := []struct {
+		b    behaviour
+		n    int64
+		t    time.Duration
+		want bool
+	}{
+		{all, 1, s, false},
+		{all, 1, 2 * s, true},
+		{all, 3, 4 * s, true},
+		{all, 4, 5 * s, false},
+		{half, 3, 3 * s, false},
+		{half, 4, 3 * s, true},
+		{half, 4, 6 * s, false},
+	}
+	for _, tt := range tests {
+		if got := tt.b.fails(tt.n, tt.t); got != tt.want {
+			t.Errorf("%+v: fails(%d, %v) = %v, want %v", tt.b, tt.n, tt.t, got, tt.want)
+		}
+	}
+}
+
 func TestHashWork(t *testing.T) {
 	zero := [sha256.Size]byte{}
 	if hashWork(0) != zero {

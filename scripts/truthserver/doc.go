@@ -49,6 +49,20 @@
 //	-fail-from T        the error window: every request arriving at elapsed time in
 //	-fail-for D         [T, T+D) fails (an error burst); -fail-for 0: no window
 //	-fail-status S      the status code of a failed request (default 500)
+//	-slowdown-at A      slowdown: from elapsed time A the work and the delay are
+//	-slowdown-for L     multiplied by a factor rising linearly from 1 at A to
+//	-slowdown-factor K  K at A+L (at once when L is 0), then staying K: a step
+//	                    down (L 0), a degradation that levels off (L > 0), or a
+//	                    trend to the end (A+L past the end of the test); K < 1
+//	                    makes it faster instead. It multiplies with the warm-up.
+//	-slow-every N       every N-th counted request waits -slow-delay more: a
+//	-slow-delay D       second mode (bimodal latency), or a tail-only change
+//	-tail-scale D       heavy tail: every request waits an extra Lomax (Pareto II)
+//	-tail-alpha A       draw, D*((1-u)^(-1/A)-1) for u uniform in [0,1), capped
+//	                    at 100*D (mean D/(A-1) for A > 1; default A 2)
+//	-burst-at A         error burst: requests handled in [A, A+L) of elapsed time
+//	-burst-for L        answer 500 (all of them, or every N-th with -burst-every N)
+//	-burst-every N
 //
 // Error responses cost the same work and delay as successes. On SIGINT or
 // SIGTERM the server prints its counts (requests, 500s, abandoned) and exits.

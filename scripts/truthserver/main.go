@@ -91,7 +91,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	t := s.elapsed()
 	sum := hashWork(s.b.iterations(t))
-	if d := s.b.wait(t); d > 0 {
+	if d := s.b.wait(t) + s.b.extra(n, uniform()); d > 0 {
 		time.Sleep(d)
 	}
 	w.Header().Set("X-Work", hex.EncodeToString(sum[:8]))
@@ -141,6 +141,16 @@ func main() {
 	flag.DurationVar(&b.failFrom, "fail-from", 0, "elapsed start of the error window (with -fail-for)")
 	flag.DurationVar(&b.failFor, "fail-for", 0, "length of the error window: every request in it fails (0: none)")
 	flag.IntVar(&b.failStatus, "fail-status", 500, "status code of a failed request")
+	flag.DurationVar(&b.slowdownAt, "slowdown-at", 0, "elapsed time the slowdown starts")
+	flag.DurationVar(&b.slowdownFor, "slowdown-for", 0, "length of the slowdown's rise (0: abrupt)")
+	flag.Float64Var(&b.slowdownK, "slowdown-factor", 0, "cost multiplier at the end of the slowdown's rise (0: none)")
+	flag.Int64Var(&b.slowEvery, "slow-every", 0, "every N-th request waits -slow-delay more")
+	flag.DurationVar(&b.slowDelay, "slow-delay", 0, "extra wait of every -slow-every-th request")
+	flag.DurationVar(&b.tailScale, "tail-scale", 0, "scale of a heavy-tailed (Lomax) extra wait (0: none)")
+	flag.Float64Var(&b.tailAlpha, "tail-alpha", 2, "shape of the heavy-tailed extra wait")
+	flag.DurationVar(&b.burstAt, "burst-at", 0, "elapsed time an error burst starts")
+	flag.DurationVar(&b.burstFor, "burst-for", 0, "length of the error burst (0: none)")
+	flag.Int64Var(&b.burstEvery, "burst-every", 1, "in the burst, every N-th request answers 500 (1: all)")
 	flag.Parse()
 	logger := log.New(os.Stderr, "truthserver: ", 0)
 	if flag.NArg() > 0 {

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/loadverdict/loadverdict/analyze"
+)
+
+// gridDir is the committed grid, from this package's folder.
+var gridDir = filepath.Join("..", "..", "testdata", "conformance")
+
+// TestConformanceFloors analyses the grid's experiments (the analysis
+// only; the load was run once, by gen) and fails when a family's
+// accuracy falls below its committed floor (floors.json) or the A/A
+// false positives or the steady states claimed over a trend grow. By
+// default it analyses the sample docs measured the floors on (5 per
+// family); LOADVERDICT_CONFORMANCE=all analyses the whole grid.
+func TestConformanceFloors(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(gridDir, "floors.json"))
+	if err != nil {
+		t.Fatalf("no committed floors (go run ./scripts/conformance docs writes them): %v", err)
+	}
+	var fl Floors
+	if err := json.Unmarshal(b, &fl); err != nil {
+		t.Fatal(err)
+	}
+	all := os.Getenv("LOADVERDICT_CONFORMANCE") == "all"
+	sample := fl.Sample
+	if all {
+		sample = 0
+	}
+	dirs, err := experiments(gridDir, sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) == 0 {
+		t.Fatal("no experiments under " + gridDir)
+	}
+	res := evaluate(context.Background(), dirs, 2)
+	var sum strings.Builder
+	writeSummary(&sum, res, "text")
+	if bad := checkFloors(fl, res, all); len(bad) > 0 {
+		t.Errorf("below the committed floors (analysis version %d; floors measured with %d):\n%s\n\n%s",
+			analyze.AnalysisVersion, fl.AnalysisVersion, strings.Join(bad, "\n"), sum.String())
+	} else {
+		t.Logf("%d experiments:\n%s", len(res), sum.String())
+	}
+	for _, r := range res {
+		if r.Err != "" {
+			t.Errorf("%s: %s", r.ID, r.Err)
+		}
+	}
+}
+
+func TestGrade(t *testing.T) {
+	tests := []struct {
+		expect, observed, want string
+	}{
+		{"flat", "flat", gradeRight},
+		{"flat", "warmup", gradeWrong},
+		{"warmup", "slowdown", gradeWrong},
+		{"same", "inconclusive", gradeRight},
+		{"same", "no-difference", gradeRight},
+		{"same", "A-faster", gradeWrong},
+		{"A-faster", "A-faster", gradeRight},
+		{"A-faster", "inconclusive", gradeUndecided},
+		{"A-faster", "B-faster", gradeWrong},
+		{"A-faster", "no-difference", gradeWrong},
+		{"B-worse-p99", "inconclusive", gradeUndecided},
+		{"B-worse-p99", "B-better-p99", gradeWrong},
+		{"error-burst", "errors", gradeWrong},
+		{"overload", "overload", gradeRight},
+	}
+	for _, tt := range tests {
+		if got := grade(tt.expect, observation{Outcome: tt.observed}); got != tt.want {
+			t.Errorf("grade(%s, %s) = %s, want %s", tt.expect, tt.observed, got, tt.want)
+		}
+	}
+}
+
+func TestMapClass(t *testing.T) {
+	up := analyze.Warmup{Class: "level-shift", Shift: &analyze.Shift{Before: 100, After: 130}}
+	down := analyze.Warmup{Class: "level-shift", Shift: &analyze.Shift{Before: 100, After: 70}}
+	if got := mapClass("level-shift", up); got != "warmup" {
+		t.Errorf("a throughput jump: %s, want warmup", got)
+	}
+	if got := mapClass("level-shift", down); got != "slowdown" {
+		t.Errorf("a throughput drop: %s, want slowdown", got)
+	}
+	if got := mapClass("flat", down); got != "flat" {
+		t.Errorf("flat: %s", got)
+	}
+	dir := map[string]any{"Basis": map[string]any{"Trend": map[string]any{"Direction": "worsening"}}}
+	if got := direction(dir); got != "worse" {
+		t.Errorf("direction %s, want worse", got)
+	}
+}
+
+func TestOverlaps(t *testing.T) {
+	var m any
+	json.Unmarshal([]byte(`{"Windows":[{"FromS":4,"ToS":6,"Share":0.9}]}`), &m)
+	if !overlaps(m, 5, 7) || overlaps(m, 7, 9) {
+		t.Error("overlaps")
+	}
+}
+
+func TestDrawDeterministic(t *testing.T) {
+	for _, f := range families {
+		a, b := draw(f, 19, 3), draw(f, 19, 3)
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) {
+			t.Errorf("%s: two draws of one experiment differ", f.Name)
+		}
+		if a.Truth.Expect == "" || len(a.Runs) == 0 || len(a.Servers) == 0 {
+			t.Errorf("%s: incomplete scenario %+v", f.Name, a)
+		}
+	}
+}
+
+func TestCheckFloors(t *testing.T) {
+	res := func(grades ...string) []Result {
+		var out []Result
+		for _, g := range grades {
+			out = append(out, Result{Family: "step", Expect: "slowdown", Grade: g, observation: observation{Outcome: "x"}})
+		}
+		return out
+	}
+	fl := Floors{Families: map[string]FamilyFloor{"step": {Floor: 0.5, SampleFloor: 0.25}}}
+	if bad := checkFloors(fl, res(gradeRight, gradeWrong), true); len(bad) != 0 {
+		t.Errorf("at the floor: %v", bad)
+	}
+	if bad := checkFloors(fl, res(gradeRight, gradeWrong, gradeWrong), true); len(bad) != 1 {
+		t.Errorf("below the whole grid's floor: %v", bad)
+	}
+	if bad := checkFloors(fl, res(gradeRight, gradeWrong, gradeWrong), false); len(bad) != 0 {
+		t.Errorf("above the sample's floor: %v", bad)
+	}
+	trend := []Result{{Family: "trend", Expect: "no-steady-state", Grade: gradeWrong, observation: observation{Outcome: "flat", SteadyClaimed: true}}}
+	if bad := checkFloors(Floors{SteadyOverTrend: Count{All: 0}}, trend, true); len(bad) != 1 {
+		t.Errorf("a steady state claimed over a trend: %v", bad)
+	}
+}

@@ -1,0 +1,347 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/loadverdict/loadverdict/analyze"
+)
+
+// Floors are the committed floors the go test holds the grid to
+// (testdata/conformance/floors.json), set by docs from what the current
+// model gives: per family the accuracy over the whole grid and over the
+// test's default sample, each with its floor (the accuracy rounded down
+// to a multiple of 5 %); the counts that must not grow.
+type Floors struct {
+	// AnalysisVersion is the analysis the floors were measured with.
+	AnalysisVersion int `json:"analysis_version"`
+	// Sample is the experiments per family of the test's default sample.
+	Sample   int                    `json:"sample"`
+	Families map[string]FamilyFloor `json:"families"`
+	// AASignificant and SteadyOverTrend are the A/A experiments found
+	// significantly different and the steady states claimed over a trend,
+	// over the whole grid and over the sample: the test fails when more.
+	AASignificant   Count `json:"aa_significant"`
+	SteadyOverTrend Count `json:"steady_over_trend"`
+}
+
+// FamilyFloor is one family's accuracy and floors: Floor for the whole
+// grid, SampleFloor for the test's default sample.
+type FamilyFloor struct {
+	N              int     `json:"n"`
+	Accuracy       float64 `json:"accuracy"`
+	Floor          float64 `json:"floor"`
+	SampleN        int     `json:"sample_n"`
+	SampleAccuracy float64 `json:"sample_accuracy"`
+	SampleFloor    float64 `json:"sample_floor"`
+}
+
+// Count is a count over the whole grid and over the sample.
+type Count struct {
+	All    int `json:"all"`
+	Sample int `json:"sample"`
+}
+
+// defaultSample is the experiments per family the go test analyses by
+// default.
+const defaultSample = 5
+
+// floorOf rounds an accuracy down to a multiple of 5 %.
+func floorOf(acc float64) float64 {
+	return math.Floor(acc*20+1e-9) / 20
+}
+
+// makeFloors computes the floors from the whole grid's results and the
+// sample's.
+func makeFloors(all, sample []Result) Floors {
+	f := Floors{AnalysisVersion: analyze.AnalysisVersion, Sample: defaultSample, Families: map[string]FamilyFloor{}}
+	sa := map[string]familyStats{}
+	for _, s := range tally(sample) {
+		sa[s.Name] = s
+	}
+	for _, s := range tally(all) {
+		ff := FamilyFloor{N: s.N, Accuracy: round(s.Accuracy(), 4), SampleN: sa[s.Name].N, SampleAccuracy: round(sa[s.Name].Accuracy(), 4)}
+		ff.Floor, ff.SampleFloor = floorOf(ff.Accuracy), floorOf(ff.SampleAccuracy)
+		f.Families[s.Name] = ff
+	}
+	ra, rs := computeRates(all), computeRates(sample)
+	f.AASignificant = Count{All: ra.AASignificant, Sample: rs.AASignificant}
+	f.SteadyOverTrend = Count{All: ra.SteadyOverTrend, Sample: rs.SteadyOverTrend}
+	return f
+}
+
+// checkFloors returns what falls below the floors: families whose
+// accuracy in res is below their floor, and counts above theirs (all
+// tells which count applies).
+func checkFloors(f Floors, res []Result, all bool) []string {
+	var bad []string
+	for _, s := range tally(res) {
+		ff, ok := f.Families[s.Name]
+		if !ok {
+			continue
+		}
+		floor := ff.SampleFloor
+		if all {
+			floor = ff.Floor
+		}
+		if s.Accuracy() < floor-1e-9 {
+			bad = append(bad, fmt.Sprintf("%s: accuracy %.1f %% (%d of %d) below its floor %.0f %%", s.Name, 100*s.Accuracy(), s.Right, s.N, 100*floor))
+		}
+	}
+	rt := computeRates(res)
+	aa, sot := f.AASignificant.Sample, f.SteadyOverTrend.Sample
+	if all {
+		aa, sot = f.AASignificant.All, f.SteadyOverTrend.All
+	}
+	if rt.AASignificant > aa {
+		bad = append(bad, fmt.Sprintf("A/A: %d significant differences between identical servers, more than the %d committed", rt.AASignificant, aa))
+	}
+	if rt.SteadyOverTrend > sot {
+		bad = append(bad, fmt.Sprintf("trend: %d steady states claimed over a trend, more than the %d committed", rt.SteadyOverTrend, sot))
+	}
+	return bad
+}
+
+func runDocs(args []string) error {
+	fs := flag.NewFlagSet("docs", flag.ContinueOnError)
+	dir := fs.String("dir", "testdata/conformance", "the grid's `folder`")
+	out := fs.String("o", "docs/CONFORMANCE.md", "the document to write")
+	aa := fs.Int("aa", 2000, "Monte-Carlo A/A draws per pool")
+	pw := fs.Int("power", 100, "Monte-Carlo A/B draws per effect and run count, per pool")
+	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "experiments analysed at once")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	dirs, err := experiments(*dir, 0)
+	if err != nil {
+		return err
+	}
+	if len(dirs) == 0 {
+		return fmt.Errorf("no experiments under %s", *dir)
+	}
+	ctx := context.Background()
+	all := evaluate(ctx, dirs, *jobs)
+	sdirs, err := experiments(*dir, defaultSample)
+	if err != nil {
+		return err
+	}
+	byID := map[string]Result{}
+	for i, d := range dirs {
+		byID[d] = all[i]
+	}
+	var sample []Result
+	for _, d := range sdirs {
+		sample = append(sample, byID[d])
+	}
+	fl := makeFloors(all, sample)
+	b, _ := json.MarshalIndent(fl, "", "  ")
+	if err := os.WriteFile(filepath.Join(*dir, "floors.json"), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	mc, err := monteCarlo(*dir, *aa, *pw, 19)
+	if err != nil {
+		return err
+	}
+	doc := document(*dir, all, fl, mc, *aa, *pw)
+	if err := os.WriteFile(*out, doc, 0o644); err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s and %s (%d experiments)\n", *out, filepath.Join(*dir, "floors.json"), len(all))
+	return nil
+}
+
+// document is docs/CONFORMANCE.md.
+func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []byte {
+	var w bytes.Buffer
+	p := func(format string, a ...any) { fmt.Fprintf(&w, format, a...) }
+	p("# Conformance grid\n\n")
+	p("<!-- Generated by `go run ./scripts/conformance docs`; do not edit by hand. -->\n\n")
+	p("loadverdict's verdicts are measured against a grid of real experiments whose truth is known by construction: ")
+	p("a server on 127.0.0.1 made to behave a certain way (`scripts/truthserver`), measured with the real tools (wrk, vegeta, hey). ")
+	p("None of them was used to build the model. This page is generated from the grid (`%s/`) by one command and says how the grid is made, ", dir)
+	p("what each family is, how a verdict is graded, and what the current model (analysis version %d) gets right.\n\n", analyze.AnalysisVersion)
+	p("## Commands\n\n")
+	p("```sh\n")
+	p("go run ./scripts/conformance gen -seed 19 -out testdata/conformance   # make the experiments not yet recorded (resumable)\n")
+	p("go run ./scripts/conformance plan                                     # list the experiments the seed draws\n")
+	p("go run ./scripts/conformance run [-sample K] [-list]                  # analyse the grid, print the matrices and rates\n")
+	p("go run ./scripts/conformance mc [-aa 2000] [-power 100]               # the Monte-Carlo layer\n")
+	p("go run ./scripts/conformance docs                                     # this page and testdata/conformance/floors.json\n")
+	p("go test ./scripts/conformance                                          # the floors, on a sample (LOADVERDICT_CONFORMANCE=all: the whole grid)\n")
+	p("```\n\n")
+	p("`docs` is deterministic: the analysis and the Monte-Carlo draws are seeded, and nothing timed is written here. ")
+	p("After a change to the model, run `docs` again and read the diff: a family whose accuracy fell is a regression unless the note of the change argues it.\n\n")
+
+	p("## How the grid is made\n\n")
+	p("`gen` draws each experiment's parameters from the grid's seed (19): every experiment has a seed of its own (FNV-1a of seed, family and index), ")
+	p("so an experiment can be made again, and more added (`-n`), without changing the others. For each it builds and starts the truth server(s) ")
+	p("with the drawn flags (one per system, on 127.0.0.1, ports from `-port`), runs the drawn load-tool runs in the drawn order, and records ")
+	p("`<family>/<NNN>/`:\n\n")
+	p("- the raw outputs: wrk's text preceded by its `$ wrk ...` command line (as `scripts/truth/lib.sh` writes it), vegeta's per-request results as JSON lines gzipped (`vegeta encode --to json`), hey's per-request CSV (`-o csv`) gzipped; one folder per system (`S`, or `A` and `B`);\n")
+	p("- `loadverdict.yaml`: the systems (each the folder of its runs) and the execution order, so that `loadverdict report --manifest <exp>/loadverdict.yaml <exp>/A <exp>/B` groups them as the grid does;\n")
+	p("- `truth.json`: the family, the drawn parameters, the servers' flags, the runs, the truth (expected outcome, scope, direction, where the change starts and ends on the server's clock, its size, the systems and the true effect), and how it was made: date, host, tool versions, each run's exact command, its start and end, and `/proc/loadavg` before and after it; `derived` gives the truth in rounds (the round the change starts in, the first round after it);\n")
+	p("- `server-<system>.log`: the truth server's log (settings, calibration of its work, request counts).\n\n")
+	p("An experiment is written to a hidden folder and renamed into place when complete; one already recorded from the same draw is skipped, so a stopped `gen` continues where it was, ")
+	p("and one recorded from another draw (an older generator) is made again. Every tool run is bounded (its duration plus 30 s) and every experiment (`-timeout`, 3 minutes). ")
+	p("Runs are 1-2 s (wrk rounds, comparison runs) or 12-18 s (one per-request run, for the shapes within a run, which need at least 10 one-second windows); per-request tools run at 100-250 req/s, so the grid stays small.\n\n")
+	p("**The machine's noise is part of the truth.** The grid was made on a shared 2-CPU machine while six other sessions compiled and tested (load averages below); ")
+	p("two generators ran at once, in sessions of their own (setsid), one for the families measured mostly with wrk (warm-up rounds, A/A, A/B, tail-only, overload) and one for the others; ")
+	p("the first experiments were made at autogroup nice -10, the rest at -15 (the wrk generator) and -20 (the other, whose per-request latencies suffered most from the wrk runs beside it); `made.priority` in `truth.json` records it from then on. ")
+	p("The truth is the server's behaviour by construction, not what the tools measured: a flat server measured under a compile burst is still flat, and a verdict that calls it otherwise is graded wrong. ")
+	p("Known confounders, visible in the data: the first second of a per-request run is often slower (connections opening, the machine's scheduling), and single windows spike by 2-10x under others' load.\n\n")
+	loads := loadStats(all)
+	if loads != "" {
+		p("%s\n\n", loads)
+	}
+
+	p("## Families\n\n")
+	p("| family | experiments | what is drawn | expected outcome |\n|---|---:|---|---|\n")
+	counts := map[string]int{}
+	expects := map[string]map[string]int{}
+	for _, r := range all {
+		counts[r.Family]++
+		if expects[r.Family] == nil {
+			expects[r.Family] = map[string]int{}
+		}
+		expects[r.Family][r.Expect]++
+	}
+	for _, f := range families {
+		var ex []string
+		for _, e := range sortedKeys(expects[f.Name]) {
+			ex = append(ex, fmt.Sprintf("%s (%d)", e, expects[f.Name][e]))
+		}
+		p("| %s | %d | %s | %s |\n", f.Name, counts[f.Name], f.Doc, strings.Join(ex, ", "))
+	}
+	p("\nVariants drawn (tools, shapes, layouts):\n\n")
+	for _, f := range families {
+		v := map[string]int{}
+		for _, r := range all {
+			if r.Family == f.Name {
+				v[r.Variant]++
+			}
+		}
+		if len(v) == 0 {
+			continue
+		}
+		var parts []string
+		for _, k := range sortedKeys(v) {
+			parts = append(parts, fmt.Sprintf("%s %d", k, v[k]))
+		}
+		p("- %s: %s\n", f.Name, strings.Join(parts, ", "))
+	}
+	p("\nThe generator's `plan` lists every experiment with its parameters; `truth.json` in each folder has them all.\n\n")
+
+	p("## Outcomes: how a verdict is graded\n\n")
+	p("The runner analyses each experiment through `internal/pipeline` (`Pipeline.Verdict`: the report's ingest, naming, order and options, without rendering) and reads the typed verdict, never its text. ")
+	p("The mapping is in one place, `scripts/conformance/outcome.go`:\n\n")
+	p("- **flat, warmup, slowdown, no-steady-state**: the class of the series, across rounds the class of the system's group of runs, within a per-request run the run's class. ")
+	p("A step up is `warmup`, a step down `slowdown` (BRIEF's shared classes); a drift below the 2 %% practical band is `flat`. A class still named `level-shift` is read by its direction. Right only when equal. ")
+	p("Where a right warm-up, slowdown or step has a steady start, it is also checked: within one round of the first round after the change, within 2 s of the change's end in a run (\"steady start placed right\").\n")
+	p("- **same** (A/A): the comparison of A and B on the primary metric (throughput for wrk, a closed-model tool; mean latency for vegeta and hey at a fixed rate, whose throughput is the rate asked for): `inconclusive` or `no-difference` is right; `A-faster`/`B-faster` is wrong, a false positive.\n")
+	p("- **A-faster / B-faster** (A/B): right direction = right (detected); `inconclusive` = undecided (not wrong, counts against power); the wrong direction or `no-difference` = wrong.\n")
+	p("- **B-worse-p99** (tail-only): the p99 comparison says B is slower; `inconclusive` = undecided.\n")
+	p("- **periodic-stalls**: a periodic-stalls finding (or a run's periodic instability) with its period within max(1 s, 20 %%) of the truth's. **single-stall**: a run's instability with one or two excursions, one overlapping the stall (±1 s), and no periodic finding.\n")
+	p("- **error-burst**: a finding whose code names a burst and whose figures hold a window overlapping the burst (±1 s); `errors` means the rate was reported but not located (wrong).\n")
+	p("- **overload**: an overload finding.\n\n")
+	p("Accuracy is right / experiments; undecided counts as not right.\n\n")
+
+	p("## Results (analysis version %d)\n\n", analyze.AnalysisVersion)
+	writeSummary(&w, all, "md")
+	p("\n")
+	if d := directionNote(all); d != "" {
+		p("%s\n\n", d)
+	}
+
+	p("## Monte-Carlo layer\n\n")
+	p("Rates that need thousands of draws come from synthetic comparisons whose runs are the grid's own runs, resampled (`scripts/conformance/mc.go`): the A/A experiments' runs, and the flat family's wrk rounds, ")
+	p("in two pools: closed (wrk; throughput compared) and open (vegeta and hey at a fixed rate; mean latency compared). ")
+	p("With 3 runs a side nothing can be significant at alpha 0.05: the exact Mann-Whitney test's smallest p is 2/C(6,3) = 0.1. ")
+	p("Each pooled run keeps its residual (its metric over its side's median in its experiment), a synthetic side draws runs with replacement and scales every figure of each ")
+	p("(throughput, requests, latencies, percentiles, windows) so that its metric is a common level times its residual, times 1+effect for B's cost; ")
+	p("the experiment is analysed by `analyze.Analyze` with the default options and graded as the grid is. ")
+	p("A/A: %d draws per pool with 3-10 runs a side (equal or not); power: %d draws per effect and run count, runs interleaved, B slower. Seed 19.\n\n", aa, pw)
+	writeMC(&w, mc, true)
+
+	p("## Floors and the test\n\n")
+	p("`testdata/conformance/floors.json` holds, per family, the accuracy over the whole grid and over the test's default sample (%d experiments per family, evenly spread), ", fl.Sample)
+	p("each with its floor, the accuracy rounded down to a multiple of 5 %%; and the A/A false positives and steady states claimed over a trend, which must not grow. ")
+	p("`go test ./scripts/conformance` analyses the sample (`LOADVERDICT_CONFORMANCE=all`: the whole grid; only the analysis, never the load) and fails, printing the matrices, when a family falls below its floor or a count grows. ")
+	p("The floors are what the current model achieves, not the issue's targets (95 %% of every family, A/A significant in at most 5 %%, 0 steady states over a trend): a family below its target is named here with its matrix.\n\n")
+	p("| family | accuracy (all) | floor (all) | accuracy (sample) | floor (sample) |\n|---|---:|---:|---:|---:|\n")
+	for _, f := range families {
+		ff, ok := fl.Families[f.Name]
+		if !ok {
+			continue
+		}
+		p("| %s | %.1f %% (%d) | %.0f %% | %.1f %% (%d) | %.0f %% |\n", f.Name, 100*ff.Accuracy, ff.N, 100*ff.Floor, 100*ff.SampleAccuracy, ff.SampleN, 100*ff.SampleFloor)
+	}
+	p("\nCounts that must not grow: A/A significant %d (all) / %d (sample); steady states claimed over a trend %d (all) / %d (sample).\n\n",
+		fl.AASignificant.All, fl.AASignificant.Sample, fl.SteadyOverTrend.All, fl.SteadyOverTrend.Sample)
+	var below []string
+	for _, f := range families {
+		if ff, ok := fl.Families[f.Name]; ok && ff.Accuracy < 0.95 {
+			below = append(below, fmt.Sprintf("%s (%.0f %%)", f.Name, 100*ff.Accuracy))
+		}
+	}
+	if len(below) > 0 {
+		p("Families below the issue's 95 %% target on this model (their matrices are above): %s.\n", strings.Join(below, ", "))
+	}
+	return w.Bytes()
+}
+
+// loadStats summarizes the machine's load during the grid's runs.
+func loadStats(all []Result) string {
+	var xs []float64
+	for _, r := range all {
+		for _, run := range r.rec.Made.Runs {
+			if f := strings.Fields(run.LoadBefore); len(f) > 0 {
+				if x, err := strconv.ParseFloat(f[0], 64); err == nil {
+					xs = append(xs, x)
+				}
+			}
+		}
+	}
+	if len(xs) == 0 {
+		return ""
+	}
+	sort.Float64s(xs)
+	q := func(p float64) float64 { return xs[int(p*float64(len(xs)-1))] }
+	return fmt.Sprintf("The 1-minute load average before each of the %d runs: median %.1f, 10th percentile %.1f, 90th %.1f, max %.1f (2 CPUs).", len(xs), q(0.5), q(0.1), q(0.9), xs[len(xs)-1])
+}
+
+// directionNote says how the trend family's directions came out.
+func directionNote(all []Result) string {
+	n, right := 0, 0
+	for _, r := range all {
+		if r.Family != "trend" || r.Grade != gradeRight {
+			continue
+		}
+		n++
+		if r.Direction == r.rec.Truth.Direction {
+			right++
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Of the %d trend experiments classed no-steady-state, %d state the truth's direction (improving or worsening).", n, right)
+}
+
+func sortedKeys(m map[string]int) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

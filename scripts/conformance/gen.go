@@ -1,0 +1,514 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Record is an experiment's truth.json: the scenario drawn and what
+// making it measured.
+type Record struct {
+	Scenario
+	// Made says how and when the experiment was made.
+	Made Made `json:"made"`
+	// Derived is the truth in the runs' terms, computed from the runs'
+	// measured times (e.g. the round the change ended in).
+	Derived Derived `json:"derived"`
+}
+
+// Made is the environment and the commands of an experiment.
+type Made struct {
+	Date  string            `json:"date"`
+	Host  string            `json:"host"`
+	Tools map[string]string `json:"tools"`
+	// Priority is the generator's niceness and its autogroup's
+	// (/proc/self/autogroup), which the servers and tools inherit.
+	Priority string `json:"priority"`
+	// Servers are the truth servers' command lines, per system.
+	Servers map[string]string `json:"servers"`
+	Runs    []RunRecord       `json:"runs"`
+	// WallS is how long making the experiment took.
+	WallS float64 `json:"wall_s"`
+}
+
+// RunRecord is one run as it was made.
+type RunRecord struct {
+	File    string `json:"file"`
+	Command string `json:"command"`
+	// StartS and EndS are seconds since the first run's start (about the
+	// servers' clock: it starts at their first request).
+	StartS float64 `json:"start_s"`
+	EndS   float64 `json:"end_s"`
+	// LoadBefore and LoadAfter are /proc/loadavg's first three fields.
+	LoadBefore string `json:"load_before"`
+	LoadAfter  string `json:"load_after"`
+	Error      string `json:"error,omitempty"`
+}
+
+// Derived is the truth in terms of the runs.
+type Derived struct {
+	// ChangeRound is the round (1-based, across-run experiments) the
+	// change starts in, and SteadyFromRound the first round that starts
+	// after it ended (0: none; the change lasts to the end).
+	ChangeRound     int `json:"change_round,omitempty"`
+	SteadyFromRound int `json:"steady_from_round,omitempty"`
+	// Rounds is the number of rounds.
+	Rounds int `json:"rounds,omitempty"`
+}
+
+// genConfig is gen's command line.
+type genConfig struct {
+	seed    uint64
+	out     string
+	fams    []family
+	n       int
+	port    int
+	timeout time.Duration
+	reverse bool
+}
+
+// runPlan prints the experiments gen would make (all of them, recorded
+// or not): id, variant, planned seconds of load, runs, servers' flags.
+func runPlan(args []string) error {
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	seed := fs.Uint64("seed", 19, "the grid's seed")
+	fam := fs.String("family", "", "comma-separated families (default: all)")
+	n := fs.Int("n", 0, "experiments per family (default: each family's committed count)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	total := 0.0
+	for _, f := range families {
+		if *fam != "" && !slices.Contains(strings.Split(*fam, ","), f.Name) {
+			continue
+		}
+		c := f.N
+		if *n > 0 {
+			c = *n
+		}
+		sum := 0.0
+		for i := range c {
+			s := draw(f, *seed, i)
+			d := 0.0
+			for _, r := range s.Runs {
+				d += r.DurationS
+			}
+			sum += d
+			fmt.Printf("%-20s %-28s %5.0f s %3d runs  expect %-16s %v\n", s.ID, s.Variant, d, len(s.Runs), s.Truth.Expect, s.Servers)
+		}
+		fmt.Printf("# %s: %d experiments, %.0f s of load\n", f.Name, c, sum)
+		total += sum
+	}
+	fmt.Printf("# total %.0f s of load\n", total)
+	return nil
+}
+
+func runGen(args []string) error {
+	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	seed := fs.Uint64("seed", 19, "the grid's seed: every experiment's parameters are drawn from it")
+	out := fs.String("out", "testdata/conformance", "the grid's `folder`")
+	fam := fs.String("family", "", "comma-separated families to make (default: all); \"heavy\" or \"light\" for the wrk or per-request ones")
+	n := fs.Int("n", 0, "experiments per family (default: each family's committed count)")
+	port := fs.Int("port", 19400, "first loopback port of the truth servers (two are used)")
+	timeout := fs.Duration("timeout", 3*time.Minute, "bound on one experiment")
+	reverse := fs.Bool("reverse", false, "make the experiments from the last index down (a second gen, on other ports, then shares the work)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg := genConfig{seed: *seed, out: *out, n: *n, port: *port, timeout: *timeout, reverse: *reverse}
+	switch *fam {
+	case "":
+		cfg.fams = families
+	case "heavy", "light":
+		for _, f := range families {
+			if f.Heavy == (*fam == "heavy") {
+				cfg.fams = append(cfg.fams, f)
+			}
+		}
+	default:
+		for _, name := range strings.Split(*fam, ",") {
+			f, ok := familyByName(name)
+			if !ok {
+				return fmt.Errorf("no family %q", name)
+			}
+			cfg.fams = append(cfg.fams, f)
+		}
+	}
+	return gen(cfg)
+}
+
+// gen makes the experiments not yet recorded, the families in turn (one
+// experiment of each, then the next of each), so that a run stopped
+// early leaves every family some.
+func gen(cfg genConfig) error {
+	if _, err := os.Stat("go.mod"); err != nil {
+		return errors.New("run gen from the repository's root (go run ./scripts/conformance gen)")
+	}
+	tmp, err := os.MkdirTemp("", "conformance-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	server := filepath.Join(tmp, "truthserver")
+	if out, err := exec.Command("go", "build", "-o", server, "./scripts/truthserver").CombinedOutput(); err != nil {
+		return fmt.Errorf("building the truth server: %v\n%s", err, out)
+	}
+	tools := toolVersions()
+	max := 0
+	for _, f := range cfg.fams {
+		max = maxInt(max, count(cfg, f))
+	}
+	// SIGINT or SIGTERM stops the tool under way and the servers, and
+	// leaves the experiment under way unrecorded.
+	sigCtx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	made, skipped := 0, 0
+	for j := range max {
+		i := j
+		if cfg.reverse {
+			i = max - 1 - j
+		}
+		for _, f := range cfg.fams {
+			if i >= count(cfg, f) {
+				continue
+			}
+			if sigCtx.Err() != nil {
+				return errors.New("stopped")
+			}
+			s := draw(f, cfg.seed, i)
+			dir := filepath.Join(cfg.out, filepath.FromSlash(s.ID))
+			if rec, err := loadRecord(dir); err == nil {
+				if reflect.DeepEqual(rec.Servers, s.Servers) && reflect.DeepEqual(rec.Runs, s.Runs) {
+					skipped++
+					continue
+				}
+				// Recorded from another draw (an older generator): made again.
+				fmt.Printf("%s: recorded from another draw; made again\n", s.ID)
+			}
+			if st, err := os.Stat(workDir(dir)); err == nil && time.Since(st.ModTime()) < cfg.timeout {
+				fmt.Printf("%s: under way in another gen; skipped\n", s.ID)
+				continue
+			}
+			t0 := time.Now()
+			ctx, cancel := context.WithTimeout(sigCtx, cfg.timeout)
+			err := makeExperiment(ctx, cfg, server, tmp, tools, s, dir)
+			cancel()
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "%s: %v\n", s.ID, err)
+				continue
+			}
+			made++
+			fmt.Printf("%s %s  %s (%.1f s)  load %s\n", time.Now().UTC().Format("15:04:05"), s.ID, s.Variant, time.Since(t0).Seconds(), loadavg())
+		}
+	}
+	fmt.Printf("made %d experiments, %d already recorded\n", made, skipped)
+	return nil
+}
+
+// count is how many experiments of f to make.
+func count(cfg genConfig, f family) int {
+	if cfg.n > 0 {
+		return cfg.n
+	}
+	return f.N
+}
+
+func maxInt(a, b int) int {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// makeExperiment makes scenario s in dir: it writes into a hidden
+// folder beside it and renames it into place when complete, so that an
+// interrupted experiment is made again from scratch.
+func makeExperiment(ctx context.Context, cfg genConfig, server, tmp string, tools map[string]string, s Scenario, dir string) error {
+	work := workDir(dir)
+	if err := os.RemoveAll(work); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return err
+	}
+	rec := Record{Scenario: s, Made: Made{Date: time.Now().UTC().Format(time.RFC3339), Host: host(), Tools: tools, Priority: priority(), Servers: map[string]string{}}}
+	start := time.Now()
+	systems := slices.Sorted(func(yield func(string) bool) {
+		for k := range s.Servers {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	addr := map[string]string{}
+	var procs []*exec.Cmd
+	defer func() {
+		for _, p := range procs {
+			p.Process.Signal(syscall.SIGTERM)
+			p.Wait()
+		}
+	}()
+	for i, sys := range systems {
+		if err := os.MkdirAll(filepath.Join(work, sys), 0o755); err != nil {
+			return err
+		}
+		addr[sys] = "127.0.0.1:" + strconv.Itoa(cfg.port+i)
+		args := append([]string{"-addr", addr[sys]}, s.Servers[sys]...)
+		rec.Made.Servers[sys] = "truthserver " + strings.Join(args, " ")
+		logf, err := os.Create(filepath.Join(work, "server-"+sys+".log"))
+		if err != nil {
+			return err
+		}
+		cmd := exec.Command(server, args...)
+		cmd.Stderr = logf
+		if err := cmd.Start(); err != nil {
+			logf.Close()
+			return err
+		}
+		logf.Close()
+		procs = append(procs, cmd)
+		if err := waitHealthy(ctx, addr[sys]); err != nil {
+			return fmt.Errorf("server %s: %w", sys, err)
+		}
+	}
+	var t0 time.Time
+	for i, run := range s.Runs {
+		url := "http://" + addr[run.System] + "/"
+		r := RunRecord{File: run.File, LoadBefore: loadavg()}
+		now := time.Now()
+		if i == 0 {
+			t0 = now
+		}
+		r.StartS = round(now.Sub(t0).Seconds(), 3)
+		cmdline, err := runTool(ctx, run, url, filepath.Join(work, filepath.FromSlash(run.File)), tmp)
+		r.Command = cmdline
+		r.EndS = round(time.Since(t0).Seconds(), 3)
+		r.LoadAfter = loadavg()
+		if err != nil {
+			return fmt.Errorf("%s: %w", run.File, err)
+		}
+		rec.Made.Runs = append(rec.Made.Runs, r)
+	}
+	for _, p := range procs {
+		p.Process.Signal(syscall.SIGTERM)
+		p.Wait()
+	}
+	procs = nil
+	rec.Derived = derive(rec)
+	rec.Made.WallS = round(time.Since(start).Seconds(), 1)
+	if err := os.WriteFile(filepath.Join(work, "loadverdict.yaml"), manifest(s, systems), 0o644); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(work, "truth.json"), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	return os.Rename(work, dir)
+}
+
+// workDir is the hidden folder an experiment is made in.
+func workDir(dir string) string {
+	return filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".tmp")
+}
+
+// manifest is the experiment's loadverdict.yaml: each system is the
+// folder of its runs, and the order is the order they ran in.
+func manifest(s Scenario, systems []string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %s (%s): made by scripts/conformance gen; the truth is in truth.json.\nsystems:\n", s.ID, s.Variant)
+	for _, sys := range systems {
+		fmt.Fprintf(&b, "  %s: [%s]\n", sys, sys)
+	}
+	b.WriteString("order:\n")
+	for _, r := range s.Runs {
+		fmt.Fprintf(&b, "  - %s\n", r.File)
+	}
+	return b.Bytes()
+}
+
+// derive computes the truth in the runs' terms from their times.
+func derive(rec Record) Derived {
+	var d Derived
+	if rec.Truth.Scope != "across-runs" {
+		return d
+	}
+	d.Rounds = len(rec.Made.Runs)
+	t := rec.Truth
+	if t.Expect == "flat" || t.Expect == "no-steady-state" {
+		return d
+	}
+	for i, r := range rec.Made.Runs {
+		if d.ChangeRound == 0 && t.ChangeFromS < r.EndS {
+			d.ChangeRound = i + 1
+		}
+		if d.SteadyFromRound == 0 && t.ChangeToS >= 0 && r.StartS >= t.ChangeToS {
+			d.SteadyFromRound = i + 1
+		}
+	}
+	return d
+}
+
+// waitHealthy polls the server's /healthz until it answers.
+func waitHealthy(ctx context.Context, addr string) error {
+	c := &http.Client{Timeout: time.Second}
+	for range 100 {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/healthz", nil)
+		if resp, err := c.Do(req); err == nil {
+			resp.Body.Close()
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	return errors.New("did not answer /healthz within 10 s")
+}
+
+// runTool runs one load-tool run and writes its output to file; it
+// returns the command line.
+func runTool(ctx context.Context, run RunSpec, url, file, tmp string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(run.DurationS*float64(time.Second))+30*time.Second)
+	defer cancel()
+	switch run.Tool {
+	case toolWrk:
+		args := append(slices.Clone(run.Args), url)
+		line := "wrk " + strings.Join(args, " ")
+		out, err := exec.CommandContext(ctx, "wrk", args...).Output()
+		if err != nil {
+			return line, err
+		}
+		return line, os.WriteFile(file, append([]byte("$ "+line+"\n"), out...), 0o644)
+	case toolVegeta:
+		bin := filepath.Join(tmp, "attack.bin")
+		line := "echo 'GET " + url + "' | vegeta attack " + strings.Join(run.Args, " ") + " | vegeta encode --to json | gzip"
+		cmd := exec.CommandContext(ctx, "vegeta", append([]string{"attack"}, run.Args...)...)
+		cmd.Stdin = strings.NewReader("GET " + url + "\n")
+		out, err := os.Create(bin)
+		if err != nil {
+			return line, err
+		}
+		cmd.Stdout = out
+		err = cmd.Run()
+		out.Close()
+		if err != nil {
+			return line, err
+		}
+		enc := exec.CommandContext(ctx, "vegeta", "encode", "--to", "json", bin)
+		return line, gzipOutput(enc, file)
+	case toolHey:
+		args := append(slices.Clone(run.Args), url)
+		line := "hey " + strings.Join(args, " ") + " | gzip"
+		return line, gzipOutput(exec.CommandContext(ctx, "hey", args...), file)
+	}
+	return "", fmt.Errorf("unknown tool %q", run.Tool)
+}
+
+// gzipOutput runs cmd and writes its standard output, gzipped, to file.
+func gzipOutput(cmd *exec.Cmd, file string) error {
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
+	cmd.Stdout = zw
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	if cerr := zw.Close(); err == nil {
+		err = cerr
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	return nil
+}
+
+// loadavg is /proc/loadavg's first three fields.
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// priority is the process's niceness and its autogroup's.
+func priority() string {
+	nice, err := syscall.Getpriority(syscall.PRIO_PROCESS, 0)
+	out := "nice unknown"
+	if err == nil {
+		// The raw system call returns 20 - nice.
+		out = fmt.Sprintf("nice %d", 20-nice)
+	}
+	if b, err := os.ReadFile("/proc/self/autogroup"); err == nil {
+		out += "; " + strings.TrimSpace(string(b))
+	}
+	return out
+}
+
+// host describes the machine.
+func host() string {
+	model := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%d CPUs, %s, %s/%s", runtime.NumCPU(), model, runtime.GOOS, runtime.GOARCH)
+}
+
+// toolVersions are the load tools' versions (and Go's).
+func toolVersions() map[string]string {
+	v := map[string]string{"go": runtime.Version()}
+	if out, _ := exec.Command("wrk", "-v").CombinedOutput(); len(out) > 0 {
+		v["wrk"] = strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+	}
+	for _, tool := range []string{"vegeta", "hey"} {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			continue
+		}
+		out, _ := exec.Command("go", "version", "-m", p).Output()
+		for _, l := range strings.Split(string(out), "\n") {
+			if f := strings.Fields(l); len(f) >= 3 && f[0] == "mod" {
+				v[tool] = f[1] + " " + f[2]
+			}
+		}
+	}
+	return v
+}

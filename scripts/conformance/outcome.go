@@ -1,0 +1,408 @@
+package main
+
+import (
+	"encoding/json"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/loadverdict/loadverdict/analyze"
+)
+
+// This file is the one place where a typed verdict becomes an observed
+// outcome and an outcome is graded against the truth. docs/CONFORMANCE.md
+// ("Outcomes") says the same in words.
+//
+// Expected outcomes (Truth.Expect) and how the verdict is read:
+//
+//   - flat, warmup, slowdown, no-steady-state (series families): the
+//     class of the system's series: across rounds, the class of the
+//     group of its runs (Group.Warmup.Class); within one per-request run,
+//     the run's class (System.WithinRunWarmup[0].Class). A class named
+//     level-shift (before analysis version 5) is read by its direction:
+//     a step up is warmup, a step down is slowdown. Right only when equal.
+//   - same (A/A): the comparison of A and B on the primary metric
+//     (throughput for wrk, a closed-model tool; mean latency for vegeta
+//     and hey at a fixed rate, where throughput is the rate asked for):
+//     inconclusive or no-difference is right; A-faster or B-faster is
+//     wrong (a false positive).
+//   - A-faster, B-faster (A/B): the primary comparison's verdict in the
+//     right direction is right; inconclusive is undecided (not wrong,
+//     but counts against power); the wrong direction, or no-difference,
+//     is wrong.
+//   - B-worse-p99 (tail-only): the p99 comparison says B is slower:
+//     right; inconclusive: undecided; anything else: wrong.
+//   - periodic-stalls: a periodic-stalls finding (or a run's periodic
+//     instability) whose period is within max(1 s, 20 %) of the truth.
+//   - single-stall: a run's instability (an unstable finding) with one
+//     or two excursions, one of which overlaps the stall (±1 s), and no
+//     periodic-stalls finding.
+//   - error-burst: a finding whose code names a burst and whose figures
+//     hold a window overlapping the burst (±1 s); until loadverdict
+//     locates bursts the outcome is "errors" (the rate only): wrong.
+//   - overload: an overload finding.
+
+// Grades of an outcome.
+const (
+	gradeRight     = "right"
+	gradeUndecided = "undecided"
+	gradeWrong     = "wrong"
+)
+
+// observation is what the verdict said about an experiment.
+type observation struct {
+	// Outcome is the observed outcome, in the vocabulary of Truth.Expect.
+	Outcome string
+	// Direction is the direction of a no-steady-state class when the
+	// verdict gives it ("better", "worse"), else "".
+	Direction string
+	// SteadyClaimed is set when the verdict claims a steady state for the
+	// series (a first steady run or a warm-up end).
+	SteadyClaimed bool
+	// SteadyFrom is where the verdict puts the start of the steady
+	// state: the round (1-based) across runs, seconds within a run.
+	SteadyFrom *float64
+	// P is the primary comparison's p-value, when one ran.
+	P *float64
+}
+
+// steadyClass tells whether a class says the series ends steady.
+func steadyClass(c string) bool { return c == "flat" || c == "warmup" || c == "slowdown" }
+
+// primaryMetric is the metric an A/B or A/A experiment is judged on.
+func primaryMetric(s Scenario) string {
+	for _, r := range s.Runs {
+		if r.Tool != toolWrk {
+			return analyze.MetricLatMeanMs
+		}
+	}
+	return analyze.MetricRPS
+}
+
+// observe reads the verdict of experiment rec.
+func observe(rec Record, v *analyze.Verdict) observation {
+	t := rec.Truth
+	switch t.Expect {
+	case "same", "A-faster", "B-faster":
+		return compareOutcome(v, primaryMetric(rec.Scenario))
+	case "B-worse-p99":
+		o := compareOutcome(v, analyze.MetricLatP99Ms)
+		switch o.Outcome {
+		case "A-faster":
+			o.Outcome = "B-worse-p99"
+		case "B-faster":
+			o.Outcome = "B-better-p99"
+		}
+		return o
+	case "periodic-stalls", "single-stall":
+		return stallOutcome(rec, v)
+	case "error-burst":
+		return burstOutcome(rec, v)
+	case "overload":
+		for _, f := range v.Findings {
+			if f.Code == analyze.CodeOverload {
+				return observation{Outcome: "overload"}
+			}
+		}
+		return observation{Outcome: "no-overload"}
+	}
+	return seriesOutcome(rec, v)
+}
+
+// system returns the system labelled label.
+func system(v *analyze.Verdict, label string) *analyze.System {
+	for i := range v.Systems {
+		if v.Systems[i].Label == label {
+			return &v.Systems[i]
+		}
+	}
+	return nil
+}
+
+// seriesOutcome is the class of the series of system S.
+func seriesOutcome(rec Record, v *analyze.Verdict) observation {
+	s := system(v, "S")
+	if s == nil || len(s.Groups) == 0 {
+		return observation{Outcome: "no-system"}
+	}
+	if rec.Truth.Scope == "within-run" {
+		if len(s.WithinRunWarmup) == 0 {
+			return observation{Outcome: "no-within-run"}
+		}
+		rw := s.WithinRunWarmup[0]
+		o := observation{Outcome: string(rw.Class), SteadyFrom: rw.WarmupEndS}
+		o.Direction = direction(rw)
+		o.Outcome = mapClass(o.Outcome, rw)
+		o.SteadyClaimed = rw.WarmupEndS != nil || steadyClass(o.Outcome)
+		return o
+	}
+	g := s.Groups[0]
+	for _, x := range s.Groups[1:] {
+		if len(x.Runs) > len(g.Runs) {
+			g = x
+		}
+	}
+	w := g.Warmup
+	o := observation{Outcome: string(w.Class)}
+	if w.SteadyFromSeq != nil {
+		// The round (1-based) of the first steady run: the runs of the
+		// one system are seq 0, 1, ... in execution order.
+		r := float64(*w.SteadyFromSeq + 1)
+		o.SteadyFrom = &r
+	}
+	o.Direction = direction(w)
+	o.Outcome = mapClass(o.Outcome, w)
+	o.SteadyClaimed = w.SteadyFromSeq != nil || steadyClass(o.Outcome)
+	return o
+}
+
+// mapClass maps a retired class name to today's vocabulary: level-shift
+// by its direction (up = warmup, down = slowdown).
+func mapClass(class string, x any) string {
+	if class != "level-shift" {
+		return class
+	}
+	if w, ok := x.(analyze.Warmup); ok && w.Shift != nil {
+		if w.Shift.After > w.Shift.Before { // throughput rose
+			return "warmup"
+		}
+		return "slowdown"
+	}
+	if d := direction(x); d == "better" {
+		return "warmup"
+	} else if d == "worse" {
+		return "slowdown"
+	}
+	return class
+}
+
+// direction finds the direction a classification states, robust to the
+// model's fields changing: a field named Direction ("improving",
+// "worsening", "better", "worse", "up", "down") anywhere in its JSON,
+// else the sign of the trend's change (Basis.Trend: throughput across
+// runs, latency within a run).
+func direction(x any) string {
+	b, err := json.Marshal(x)
+	if err != nil {
+		return ""
+	}
+	var m any
+	if json.Unmarshal(b, &m) != nil {
+		return ""
+	}
+	if d := findDirection(m); d != "" {
+		return d
+	}
+	var trend struct {
+		Basis struct {
+			Metric string
+			Trend  *struct{ Change float64 }
+		}
+	}
+	if json.Unmarshal(b, &trend) == nil && trend.Basis.Trend != nil && trend.Basis.Trend.Change != 0 {
+		up := trend.Basis.Trend.Change > 0
+		if trend.Basis.Metric == analyze.MetricRPS {
+			up = !up // more throughput is better, not worse
+		}
+		if up {
+			return "worse"
+		}
+		return "better"
+	}
+	return ""
+}
+
+func findDirection(m any) string {
+	switch x := m.(type) {
+	case map[string]any:
+		for k, v := range x {
+			if strings.EqualFold(k, "direction") {
+				if s, ok := v.(string); ok {
+					switch strings.ToLower(s) {
+					case "improving", "better", "up", "faster":
+						return "better"
+					case "worsening", "worse", "down", "slower":
+						return "worse"
+					}
+				}
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(x)) { // in key order, so the answer never depends on map order
+			if d := findDirection(x[k]); d != "" {
+				return d
+			}
+		}
+	case []any:
+		for _, v := range x {
+			if d := findDirection(v); d != "" {
+				return d
+			}
+		}
+	}
+	return ""
+}
+
+// compareOutcome is the verdict of the comparison of A and B on metric,
+// as "A-faster", "B-faster", "no-difference" or "inconclusive".
+func compareOutcome(v *analyze.Verdict, metric string) observation {
+	for _, c := range v.Comparisons {
+		if c.Metric != metric {
+			continue
+		}
+		swap := false
+		switch {
+		case c.A == "A" && c.B == "B":
+		case c.A == "B" && c.B == "A":
+			swap = true
+		default:
+			continue
+		}
+		o := observation{P: c.PValue}
+		switch c.Verdict {
+		case analyze.AFaster:
+			o.Outcome = map[bool]string{false: "A-faster", true: "B-faster"}[swap]
+		case analyze.BFaster:
+			o.Outcome = map[bool]string{false: "B-faster", true: "A-faster"}[swap]
+		default:
+			o.Outcome = c.Verdict
+		}
+		return o
+	}
+	return observation{Outcome: "no-comparison"}
+}
+
+// instability is the first run's instability of system S, if any.
+func instability(v *analyze.Verdict) *analyze.Instability {
+	s := system(v, "S")
+	if s == nil {
+		return nil
+	}
+	for _, rw := range s.WithinRunWarmup {
+		if rw.Instability != nil {
+			return rw.Instability
+		}
+	}
+	return nil
+}
+
+// stallOutcome reads stalls: periodic (with its period checked), one
+// located stall, or the run's class.
+func stallOutcome(rec Record, v *analyze.Verdict) observation {
+	t := rec.Truth
+	in := instability(v)
+	periodic := false
+	for _, f := range v.Findings {
+		if f.Code == analyze.CodePeriodicStalls {
+			periodic = true
+		}
+	}
+	if in != nil && in.Periodic {
+		periodic = true
+	}
+	if periodic {
+		if in != nil && in.PeriodS != nil && t.PeriodS > 0 && math.Abs(*in.PeriodS-t.PeriodS) <= math.Max(1, 0.2*t.PeriodS) {
+			return observation{Outcome: "periodic-stalls"}
+		}
+		if t.PeriodS > 0 {
+			return observation{Outcome: "periodic-stalls-wrong-period"}
+		}
+		return observation{Outcome: "periodic-stalls"}
+	}
+	if in != nil && in.Excursions <= 2 {
+		for _, sp := range in.Spans {
+			if sp.FromS <= t.ChangeToS+1 && sp.ToS >= t.ChangeFromS-1 {
+				return observation{Outcome: "single-stall"}
+			}
+		}
+		return observation{Outcome: "stall-misplaced"}
+	}
+	if in != nil {
+		return observation{Outcome: "unstable"}
+	}
+	o := seriesOutcome(rec, v)
+	o.SteadyClaimed = false
+	return o
+}
+
+// burstOutcome reads an error burst: a finding whose code names a burst,
+// located when its figures hold a window overlapping the truth's.
+func burstOutcome(rec Record, v *analyze.Verdict) observation {
+	t := rec.Truth
+	errs := false
+	for _, f := range v.Findings {
+		code := string(f.Code)
+		if code == string(analyze.CodeErrors) {
+			errs = true
+		}
+		if !strings.Contains(code, "burst") {
+			continue
+		}
+		b, _ := json.Marshal(f.Facts)
+		var m any
+		json.Unmarshal(b, &m)
+		if overlaps(m, t.ChangeFromS-1, t.ChangeToS+1) {
+			return observation{Outcome: "error-burst"}
+		}
+		return observation{Outcome: "burst-misplaced"}
+	}
+	if errs {
+		return observation{Outcome: "errors"}
+	}
+	return observation{Outcome: "none"}
+}
+
+// overlaps reports whether m (decoded JSON) holds an object with a start
+// and an end in seconds (keys such as FromS/ToS, StartS/EndS) that
+// overlaps [lo, hi].
+func overlaps(m any, lo, hi float64) bool {
+	switch x := m.(type) {
+	case map[string]any:
+		var from, to *float64
+		for k, v := range x {
+			f, ok := v.(float64)
+			if !ok {
+				continue
+			}
+			switch strings.ToLower(k) {
+			case "froms", "from_s", "starts", "start_s", "atfroms":
+				from = &f
+			case "tos", "to_s", "ends", "end_s":
+				to = &f
+			}
+		}
+		if from != nil && to != nil && *from <= hi && *to >= lo {
+			return true
+		}
+		for _, v := range x {
+			if overlaps(v, lo, hi) {
+				return true
+			}
+		}
+	case []any:
+		for _, v := range x {
+			if overlaps(v, lo, hi) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// grade grades an observed outcome against the expected one.
+func grade(expect string, o observation) string {
+	if o.Outcome == expect {
+		return gradeRight
+	}
+	switch expect {
+	case "same":
+		if o.Outcome == "inconclusive" || o.Outcome == "no-difference" {
+			return gradeRight
+		}
+	case "A-faster", "B-faster", "B-worse-p99":
+		if o.Outcome == "inconclusive" {
+			return gradeUndecided
+		}
+	}
+	return gradeWrong
+}

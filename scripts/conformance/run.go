@@ -1,0 +1,532 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/internal/pipeline"
+	"github.com/loadverdict/loadverdict/internal/store"
+)
+
+// Result is one experiment's verdict graded against its truth.
+type Result struct {
+	ID      string `json:"id"`
+	Family  string `json:"family"`
+	Variant string `json:"variant"`
+	Expect  string `json:"expect"`
+	observation
+	Grade string `json:"grade"`
+	// PositionOK is whether the steady state starts where the truth's
+	// does (±1 round, ±2 s within a run), for right warm-ups, slowdowns
+	// and steps; nil when not checked.
+	PositionOK *bool  `json:"position_ok,omitempty"`
+	Err        string `json:"error,omitempty"`
+	rec        Record
+}
+
+// loadRecord reads an experiment's truth.json.
+func loadRecord(dir string) (Record, error) {
+	var rec Record
+	b, err := os.ReadFile(filepath.Join(dir, "truth.json"))
+	if err != nil {
+		return rec, err
+	}
+	return rec, json.Unmarshal(b, &rec)
+}
+
+// experiments lists the recorded experiments under root (folders with a
+// truth.json), family by family in the order of families, then by id.
+// sample > 0 keeps that many per family, evenly spread.
+func experiments(root string, sample int) ([]string, error) {
+	var out []string
+	for _, f := range families {
+		ents, err := os.ReadDir(filepath.Join(root, f.Name))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return nil, err
+		}
+		var dirs []string
+		for _, e := range ents {
+			d := filepath.Join(root, f.Name, e.Name())
+			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+				if _, err := os.Stat(filepath.Join(d, "truth.json")); err == nil {
+					dirs = append(dirs, d)
+				}
+			}
+		}
+		sort.Strings(dirs)
+		if sample > 0 && len(dirs) > sample {
+			picked := make([]string, 0, sample)
+			for i := range sample {
+				picked = append(picked, dirs[i*len(dirs)/sample])
+			}
+			dirs = picked
+		}
+		out = append(out, dirs...)
+	}
+	return out, nil
+}
+
+// analyseDir analyses the experiment in dir as `loadverdict report
+// --manifest <id>/loadverdict.yaml <id>/<system>...` does from the
+// grid's folder: every run file
+// ingested into a local store (a temporary folder), the manifest naming
+// the systems and the order, the verdict of internal/pipeline.
+func analyseDir(ctx context.Context, dir string, rec Record) (*analyze.Verdict, error) {
+	tmp, err := os.MkdirTemp("", "conformance-run-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	st, err := store.NewLocal(tmp)
+	if err != nil {
+		return nil, err
+	}
+	p := &pipeline.Pipeline{Store: st, GeneratedBy: "conformance"}
+	const exp = "conformance"
+	// Sources are named by their path in the grid (<family>/<NNN>/A/...),
+	// as the command line names them when run from the grid's folder, so
+	// that the verdict does not depend on where the grid lies.
+	var files []string
+	for _, r := range rec.Runs {
+		name := rec.ID + "/" + r.File
+		files = append(files, name)
+		fh, err := os.Open(filepath.Join(dir, filepath.FromSlash(r.File)))
+		if err != nil {
+			return nil, err
+		}
+		_, err = p.IngestSource(ctx, pipeline.Source{Name: name, Experiment: exp, Body: fh})
+		fh.Close()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	mpath := filepath.Join(dir, "loadverdict.yaml")
+	b, err := os.ReadFile(mpath)
+	if err != nil {
+		return nil, err
+	}
+	m, err := pipeline.ParseManifest(mpath, b)
+	if err != nil {
+		return nil, err
+	}
+	m.Dir = rec.ID
+	return p.Verdict(ctx, pipeline.Request{Experiment: exp, Manifest: m, Overrides: pipeline.Overrides{Order: files}})
+}
+
+// evaluate analyses and grades the experiments in dirs, jobs at a time.
+func evaluate(ctx context.Context, dirs []string, jobs int) []Result {
+	out := make([]Result, len(dirs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range max(jobs, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = evaluateOne(ctx, dirs[i])
+			}
+		}()
+	}
+	for i := range dirs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
+
+// evaluateOne analyses and grades one experiment.
+func evaluateOne(ctx context.Context, dir string) Result {
+	rec, err := loadRecord(dir)
+	r := Result{ID: rec.ID, Family: rec.Family, Variant: rec.Variant, Expect: rec.Truth.Expect, rec: rec}
+	if err != nil {
+		r.ID, r.Grade, r.Err, r.Outcome = dir, gradeWrong, err.Error(), "error"
+		return r
+	}
+	v, err := analyseDir(ctx, dir, rec)
+	if err != nil || v == nil {
+		r.Grade, r.Outcome = gradeWrong, "error"
+		if err != nil {
+			r.Err = err.Error()
+		} else {
+			r.Err = "no verdict: every input rejected"
+		}
+		return r
+	}
+	r.observation = observe(rec, v)
+	r.Grade = grade(r.Expect, r.observation)
+	if r.Grade == gradeRight {
+		r.PositionOK = position(rec, r.observation)
+	}
+	return r
+}
+
+// position checks where a right warm-up, slowdown or step puts the
+// start of the steady state: across runs within one round of the first
+// round after the change, within a run within 2 s of the change's end.
+func position(rec Record, o observation) *bool {
+	t := rec.Truth
+	if t.Expect != "warmup" && t.Expect != "slowdown" || t.ChangeToS < 0 {
+		return nil
+	}
+	ok := false
+	switch t.Scope {
+	case "across-runs":
+		if rec.Derived.SteadyFromRound > 0 && o.SteadyFrom != nil {
+			ok = math.Abs(*o.SteadyFrom-float64(rec.Derived.SteadyFromRound)) <= 1
+		}
+	case "within-run":
+		if o.SteadyFrom != nil {
+			ok = math.Abs(*o.SteadyFrom-t.ChangeToS) <= 2
+		}
+	default:
+		return nil
+	}
+	return &ok
+}
+
+func runRun(args []string) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	dir := fs.String("dir", "testdata/conformance", "the grid's `folder`")
+	sample := fs.Int("sample", 0, "analyse only this many experiments per family, evenly spread (0: all)")
+	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "experiments analysed at once")
+	list := fs.Bool("list", false, "also list every experiment's outcome")
+	jsonOut := fs.String("json", "", "write the results as JSON to `FILE`")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	dirs, err := experiments(*dir, *sample)
+	if err != nil {
+		return err
+	}
+	if len(dirs) == 0 {
+		return fmt.Errorf("no experiments under %s (gen makes them)", *dir)
+	}
+	t0 := time.Now()
+	res := evaluate(context.Background(), dirs, *jobs)
+	el := time.Since(t0)
+	if *list {
+		for _, r := range res {
+			fmt.Printf("%-22s %-28s expect %-16s got %-28s %s %s\n", r.ID, r.Variant, r.Expect, r.Outcome, r.Grade, r.Err)
+		}
+		fmt.Println()
+	}
+	writeSummary(os.Stdout, res, "text")
+	fmt.Printf("\n%d experiments analysed in %.1f s (%d at once)\n", len(res), el.Seconds(), *jobs)
+	if *jsonOut != "" {
+		b, _ := json.MarshalIndent(res, "", "  ")
+		if err := os.WriteFile(*jsonOut, b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// familyStats is a family's tally.
+type familyStats struct {
+	Name                 string
+	N, Right, Undecided  int
+	Matrix               map[string]map[string]int // expected -> observed -> count
+	PosChecked, PosRight int
+}
+
+// Accuracy is the share of right outcomes.
+func (f familyStats) Accuracy() float64 {
+	if f.N == 0 {
+		return 0
+	}
+	return float64(f.Right) / float64(f.N)
+}
+
+// tally groups results by family, in the order of families.
+func tally(res []Result) []familyStats {
+	by := map[string]*familyStats{}
+	for _, r := range res {
+		f := by[r.Family]
+		if f == nil {
+			f = &familyStats{Name: r.Family, Matrix: map[string]map[string]int{}}
+			by[r.Family] = f
+		}
+		f.N++
+		switch r.Grade {
+		case gradeRight:
+			f.Right++
+		case gradeUndecided:
+			f.Undecided++
+		}
+		if f.Matrix[r.Expect] == nil {
+			f.Matrix[r.Expect] = map[string]int{}
+		}
+		f.Matrix[r.Expect][r.Outcome]++
+		if r.PositionOK != nil {
+			f.PosChecked++
+			if *r.PositionOK {
+				f.PosRight++
+			}
+		}
+	}
+	var out []familyStats
+	for _, f := range families {
+		if s := by[f.Name]; s != nil {
+			out = append(out, *s)
+		}
+	}
+	return out
+}
+
+// matrix formats a family's confusion matrix: a row per expected
+// outcome, a column per observed one.
+func matrix(w io.Writer, f familyStats, md bool) {
+	var cols []string
+	for _, row := range f.Matrix {
+		for c := range row {
+			if !slices.Contains(cols, c) {
+				cols = append(cols, c)
+			}
+		}
+	}
+	sort.Strings(cols)
+	rows := make([]string, 0, len(f.Matrix))
+	for r := range f.Matrix {
+		rows = append(rows, r)
+	}
+	sort.Strings(rows)
+	if md {
+		fmt.Fprintf(w, "| expected \\ observed | %s |\n|---|%s\n", strings.Join(cols, " | "), strings.Repeat("---:|", len(cols)))
+		for _, r := range rows {
+			fmt.Fprintf(w, "| %s |", r)
+			for _, c := range cols {
+				fmt.Fprintf(w, " %d |", f.Matrix[r][c])
+			}
+			fmt.Fprintln(w)
+		}
+		return
+	}
+	fmt.Fprintf(w, "  %-18s", "expected\\observed")
+	for _, c := range cols {
+		fmt.Fprintf(w, " %*s", max(len(c), 3), c)
+	}
+	fmt.Fprintln(w)
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %-18s", r)
+		for _, c := range cols {
+			fmt.Fprintf(w, " %*d", max(len(c), 3), f.Matrix[r][c])
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// rates are the grid's rates beside the per-family accuracy.
+type rates struct {
+	AA, AASignificant, AANoDiff int
+	// Power cells: effect bin x runs-per-side bin -> detected, total.
+	Power map[[2]string][2]int
+	// PowerAll are A/B experiments: detected, undecided, wrong, total.
+	ABDetected, ABUndecided, ABWrong, AB int
+	// SteadyOverTrend counts steady states claimed on a series that
+	// trends to its end (family trend); TrendN the trend experiments.
+	SteadyOverTrend, TrendN int
+	// DirectionWrong counts right no-steady-state classes whose stated
+	// direction is the opposite of the truth's; DirectionMissing those
+	// without one.
+	DirectionWrong, DirectionMissing int
+	Errors                           []string
+}
+
+// effectBins and runBins are the power table's bins.
+var (
+	effectBins = []struct {
+		name   string
+		lo, hi float64
+	}{{"3-5 %", 3, 5}, {"5-10 %", 5, 10}, {"10-20 %", 10, 20}, {"20-30 %", 20, 30.01}}
+	runBins = []struct {
+		name   string
+		lo, hi int
+	}{{"3-4", 3, 4}, {"5-7", 5, 7}, {"8-10", 8, 10}}
+)
+
+func effectBin(e float64) string {
+	for _, b := range effectBins {
+		if e >= b.lo && e < b.hi {
+			return b.name
+		}
+	}
+	return "other"
+}
+
+func runBin(n int) string {
+	for _, b := range runBins {
+		if n >= b.lo && n <= b.hi {
+			return b.name
+		}
+	}
+	return "other"
+}
+
+// computeRates computes the grid's rates.
+func computeRates(res []Result) rates {
+	rt := rates{Power: map[[2]string][2]int{}}
+	for _, r := range res {
+		if r.Err != "" {
+			rt.Errors = append(rt.Errors, r.ID+": "+r.Err)
+		}
+		t := r.rec.Truth
+		switch r.Family {
+		case "aa":
+			rt.AA++
+			if r.Grade == gradeWrong {
+				rt.AASignificant++
+			}
+			if r.Outcome == "no-difference" {
+				rt.AANoDiff++
+			}
+		case "ab":
+			rt.AB++
+			switch r.Grade {
+			case gradeRight:
+				rt.ABDetected++
+			case gradeUndecided:
+				rt.ABUndecided++
+			default:
+				rt.ABWrong++
+			}
+			k := [2]string{effectBin(t.EffectPct), runBin(min(t.RunsA, t.RunsB))}
+			c := rt.Power[k]
+			c[1]++
+			if r.Grade == gradeRight {
+				c[0]++
+			}
+			rt.Power[k] = c
+		case "trend":
+			rt.TrendN++
+			if r.SteadyClaimed {
+				rt.SteadyOverTrend++
+			}
+			if r.Grade == gradeRight {
+				switch r.Direction {
+				case "":
+					rt.DirectionMissing++
+				case t.Direction:
+				default:
+					rt.DirectionWrong++
+				}
+			}
+		}
+	}
+	return rt
+}
+
+// writeSummary writes the per-family matrices, accuracies and the rates,
+// as text or markdown (md).
+func writeSummary(w io.Writer, res []Result, format string) {
+	md := format == "md"
+	fams := tally(res)
+	rt := computeRates(res)
+	if md {
+		fmt.Fprintln(w, "| family | experiments | right | undecided | accuracy | steady start placed right |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
+		for _, f := range fams {
+			pos := "-"
+			if f.PosChecked > 0 {
+				pos = fmt.Sprintf("%d/%d", f.PosRight, f.PosChecked)
+			}
+			fmt.Fprintf(w, "| %s | %d | %d | %d | %.1f %% | %s |\n", f.Name, f.N, f.Right, f.Undecided, 100*f.Accuracy(), pos)
+		}
+	} else {
+		fmt.Fprintf(w, "%-16s %5s %6s %9s %9s %s\n", "family", "n", "right", "undecided", "accuracy", "steady-start-placed")
+		for _, f := range fams {
+			pos := "-"
+			if f.PosChecked > 0 {
+				pos = fmt.Sprintf("%d/%d", f.PosRight, f.PosChecked)
+			}
+			fmt.Fprintf(w, "%-16s %5d %6d %9d %8.1f%% %s\n", f.Name, f.N, f.Right, f.Undecided, 100*f.Accuracy(), pos)
+		}
+	}
+	fmt.Fprintln(w)
+	for _, f := range fams {
+		if md {
+			fmt.Fprintf(w, "**%s** (%d experiments, accuracy %.1f %%)\n\n", f.Name, f.N, 100*f.Accuracy())
+		} else {
+			fmt.Fprintf(w, "%s (%d, accuracy %.1f %%):\n", f.Name, f.N, 100*f.Accuracy())
+		}
+		matrix(w, f, md)
+		fmt.Fprintln(w)
+	}
+	pct := func(a, b int) string {
+		if b == 0 {
+			return "n/a"
+		}
+		return fmt.Sprintf("%d/%d = %.1f %%", a, b, 100*float64(a)/float64(b))
+	}
+	bullet := ""
+	if md {
+		bullet = "- "
+	}
+	fmt.Fprintf(w, "%sA/A false positives (a significant difference between identical servers): %s; \"no difference\": %s\n", bullet, pct(rt.AASignificant, rt.AA), pct(rt.AANoDiff, rt.AA))
+	fmt.Fprintf(w, "%sA/B: detected in the right direction %s, undecided %s, wrong %s\n", bullet, pct(rt.ABDetected, rt.AB), pct(rt.ABUndecided, rt.AB), pct(rt.ABWrong, rt.AB))
+	fmt.Fprintf(w, "%ssteady state claimed while the series still trends at its end: %d of %d trend experiments (must be 0)\n", bullet, rt.SteadyOverTrend, rt.TrendN)
+	fmt.Fprintf(w, "%strend classes right but with the opposite direction: %d; without a direction: %d\n", bullet, rt.DirectionWrong, rt.DirectionMissing)
+	fmt.Fprintln(w)
+	if md {
+		fmt.Fprintf(w, "Power on the grid (A/B detected in the right direction / experiments), by effect and by the smaller side's runs:\n\n| effect \\ runs a side | %s |\n|---|%s\n", strings.Join(binNames(runBins), " | "), strings.Repeat("---:|", len(runBins)))
+	} else {
+		fmt.Fprintf(w, "power (detected/experiments) by effect x runs on the smaller side:\n  %-8s", "effect")
+		for _, b := range runBins {
+			fmt.Fprintf(w, " %8s", b.name)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, e := range effectBins {
+		if md {
+			fmt.Fprintf(w, "| %s |", e.name)
+		} else {
+			fmt.Fprintf(w, "  %-8s", e.name)
+		}
+		for _, b := range runBins {
+			c := rt.Power[[2]string{e.name, b.name}]
+			cell := "-"
+			if c[1] > 0 {
+				cell = fmt.Sprintf("%d/%d", c[0], c[1])
+			}
+			if md {
+				fmt.Fprintf(w, " %s |", cell)
+			} else {
+				fmt.Fprintf(w, " %8s", cell)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	if len(rt.Errors) > 0 {
+		fmt.Fprintf(w, "\n%d experiments could not be analysed:\n", len(rt.Errors))
+		for _, e := range rt.Errors {
+			fmt.Fprintf(w, "%s%s\n", bullet, e)
+		}
+	}
+}
+
+func binNames(bs []struct {
+	name   string
+	lo, hi int
+}) []string {
+	var out []string
+	for _, b := range bs {
+		out = append(out, b.name)
+	}
+	return out
+}

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -63,10 +64,29 @@ var ErrNoOutput = errors.New("no load-generator output found")
 type NoOutputError struct {
 	File      string   // the source, empty when unknown
 	LookedFor []string // the formats looked for
+	// Start is the beginning of the input's first line when no format at
+	// all recognized it (Detect); empty when one format was looked for.
+	Start string
+	// Detected is true when Detect looked at every format.
+	Detected bool
 }
 
-// Error returns "no load-generator output found in FILE (looked for: wrk, wrk2)".
+// Error returns, when no format recognized the input at all,
+// `FILE: not output of a known load generator (starts with "..."); see
+// 'loadverdict formats'`, and otherwise "no load-generator output found
+// in FILE (looked for: vegeta)".
 func (e *NoOutputError) Error() string {
+	if e.Detected {
+		file := e.File
+		if file == "" {
+			file = "input"
+		}
+		start := "is empty"
+		if e.Start != "" {
+			start = fmt.Sprintf("starts with %q", e.Start)
+		}
+		return fmt.Sprintf("%s: not output of a known load generator (%s); 'loadverdict formats' lists the formats read", file, start)
+	}
 	msg := ErrNoOutput.Error()
 	if e.File != "" {
 		msg += " in " + e.File
@@ -114,7 +134,21 @@ func Detect(head []byte) (Parser, error) {
 			return f.parser, nil
 		}
 	}
-	return nil, &NoOutputError{LookedFor: lookedFor()}
+	return nil, &NoOutputError{LookedFor: lookedFor(), Start: inputStart(head, 40), Detected: true}
+}
+
+// inputStart returns the first non-blank line of head, cut to at most max
+// runes (with "..." when cut).
+func inputStart(head []byte, max int) string {
+	s := strings.TrimLeft(string(head), " \t\r\n\ufeff")
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.ToValidUTF8(strings.TrimRight(s, " \t"), "\ufffd")
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max]) + "..."
+	}
+	return s
 }
 
 // Parse detects the format of r from its first MiB and streams it to sink

@@ -33,9 +33,9 @@ func TestExitCodes(t *testing.T) {
 // Every command's --help states the exit codes.
 func TestHelpListsExitCodes(t *testing.T) {
 	for _, c := range commands() {
-		_, errOut, err := runCLI(t, "", c.name, "--help")
-		if err != nil || !strings.Contains(errOut, "Usage: loadverdict "+c.name) || !strings.Contains(errOut, exitStatusHelp) {
-			t.Errorf("%s --help: %v\n%s", c.name, err, errOut)
+		out, _, err := runCLI(t, "", c.name, "--help")
+		if err != nil || !strings.Contains(out, "Usage: loadverdict "+c.name) || !strings.Contains(out, exitStatusHelp) {
+			t.Errorf("%s --help: %v\n%s", c.name, err, out)
 		}
 	}
 	out, _, _ := runCLI(t, "", "help")

@@ -212,9 +212,9 @@ func TestUsage(t *testing.T) {
 		}
 	}
 	for _, cmd := range []string{"parse", "ingest", "version"} {
-		_, errOut, err := runCLI(t, "", cmd, "--help")
-		if err != nil || !strings.Contains(errOut, "Usage: loadverdict "+cmd) {
-			t.Errorf("%s --help: err %v, output %q", cmd, err, errOut)
+		out, _, err := runCLI(t, "", cmd, "--help")
+		if err != nil || !strings.Contains(out, "Usage: loadverdict "+cmd) {
+			t.Errorf("%s --help: err %v, output %q", cmd, err, out)
 		}
 	}
 	out, _, err := runCLI(t, "", "help")

@@ -99,9 +99,9 @@ func TestWorkflowExample(t *testing.T) {
 				switch {
 				case args[0] == "loadverdict":
 					// The command and its flags exist, the values parse.
-					_, errOut, err := runCLI(t, "", append(slices.Clone(args[1:]), "--help")...)
-					if err != nil || !strings.Contains(errOut, "Usage: loadverdict "+args[1]+" ") {
-						t.Errorf("%v: %v\n%s", args, err, errOut)
+					helpOut, _, err := runCLI(t, "", append(slices.Clone(args[1:]), "--help")...)
+					if err != nil || !strings.Contains(helpOut, "Usage: loadverdict "+args[1]+" ") {
+						t.Errorf("%v: %v\n%s", args, err, helpOut)
 					}
 					if args[1] == "compare" {
 						compares++

@@ -108,6 +108,12 @@ type Options struct {
 	// WindowS is the width of the series windows built from per-request
 	// logs, in seconds; 0 means 1 s.
 	WindowS float64
+	// DocNames are the systems' names the input itself gives beside their
+	// ports (DocumentNames), keyed by port; Parse fills it from the head
+	// of the input when it is nil. A run whose target has such a port,
+	// and that Labels does not name, is labelled with the name (its notes
+	// say so).
+	DocNames map[string]DocName
 }
 
 // Parser reads one output format.
@@ -199,6 +205,9 @@ func Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 		}
 		return in.outcome(ctx, err, nil)
 	}
+	if opts.DocNames == nil {
+		opts.DocNames = DocumentNames(decodeHead(peek))
+	}
 	clean := &cleanSink{sink: sink}
 	err = p.Parse(ctx, br, opts, clean)
 	if err == nil {
@@ -265,6 +274,14 @@ func fillCommon(run *results.RunWithPercentiles, opts Options, index int, lab *l
 	run.Seq = int32(index)
 	run.RunID = results.RunID(opts.Source, index)
 	run.Label = lab.get(run.Target)
+	if d, ok := docName(run.Target, opts); ok {
+		run.Label = d.Name
+		note := fmt.Sprintf("named %s after the document (line %d gives port %s to %s); --label overrides", d.Name, d.Line, d.Port, d.Name)
+		if run.Notes != nil && *run.Notes != "" {
+			note = *run.Notes + "; " + note
+		}
+		run.Notes = &note
+	}
 	if run.Target == "" {
 		// Logs that do not show the target (hey -o csv, ab -g) are named
 		// after their file, unless a --label maps that name.
@@ -273,4 +290,21 @@ func fillCommon(run *results.RunWithPercentiles, opts Options, index int, lab *l
 	for i := range run.Percentiles {
 		run.Percentiles[i].RunID = run.RunID
 	}
+}
+
+// docName returns the document's name for target's port, unless
+// opts.Labels names the target (a --label wins).
+func docName(target string, opts Options) (DocName, bool) {
+	if len(opts.DocNames) == 0 {
+		return DocName{}, false
+	}
+	hp, ok := hostPort(target)
+	if !ok {
+		return DocName{}, false
+	}
+	if _, ok := opts.Labels[hp]; ok {
+		return DocName{}, false
+	}
+	d, ok := opts.DocNames[hp[strings.LastIndexByte(hp, ':')+1:]]
+	return d, ok
 }

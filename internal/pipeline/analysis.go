@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/loadverdict/loadverdict/ingest"
 	"maps"
 	"slices"
 	"strings"
@@ -575,6 +576,12 @@ func (n *namer) name(runs []results.Run, rejs []Rejection) error {
 		if sys == "" {
 			for _, l := range n.labels {
 				if name, ok := l[r.Label]; ok {
+					sys = name
+					break
+				}
+				// A label the input's own document gave (ingest.DocumentNames)
+				// is still mapped by its target's host:port.
+				if name, ok := l[ingest.Label(r.Target, nil)]; ok && r.Target != "" {
 					sys = name
 					break
 				}

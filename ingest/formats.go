@@ -1,5 +1,7 @@
 package ingest
 
+import "strings"
+
 // formats is every format loadverdict reads, in the order Detect tries
 // them: the first whose Detect accepts an input's head parses it. No
 // sample under testdata/ (nor the truth data and examples) is accepted by
@@ -92,4 +94,67 @@ func lookedFor() []string {
 		}
 	}
 	return names
+}
+
+// FormatInfo describes a format read, for `loadverdict formats`.
+type FormatInfo struct {
+	// Name is the format's name (Parser.Name), Tool the load generator.
+	Name, Tool string
+	// Example is a line typical of the format, as the tool writes it
+	// (TestFormatExamples finds each in a sample of its format).
+	Example string
+}
+
+// examples holds a line typical of each format, by parser name.
+var examples = map[string]string{
+	"wrk":                 "Requests/sec:   2095.30",
+	"hey":                 "Summary:",
+	"hey-csv":             "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset",
+	"ab":                  "This is ApacheBench, Version 2.3 <$Revision: 1903618 $>",
+	"ab-gnuplot":          "starttime\tseconds\tctime\tdtime\tttime\twait",
+	"ab-csv":              "Percentage served,Time in ms",
+	"vegeta":              "Requests      [total, rate, throughput]",
+	"vegeta-report-json":  `{"latencies":{"total":12105596221,"mean":100879968,"50th":100794021,`,
+	"vegeta-hdrplot":      "Value(ms)   Percentile  TotalCount  1/(1-Percentile)",
+	"vegeta-json":         `{"attack":"errors","seq":0,"code":200,"timestamp":"2026-12-02T13:42:51.7`,
+	"vegeta-csv":          "1796218971765332396,200,1369363,0,13,,aGVsbG8sIHdvcmxkCg==,errors,0,GET,",
+	"vegeta-gob":          "(binary: vegeta attack's own output, encoding/gob of vegeta.Result)",
+	"k6":                  "http_req_duration",
+	"k6-summary":          `"metrics": {`,
+	"k6-json":             `{"type":"Metric","data":{"name":"http_reqs","type":"counter",`,
+	"k6-csv":              "metric_name,timestamp,metric_value,check,error,error_code,group,method,",
+	"jmeter-csv":          "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success",
+	"jmeter-xml":          `<testResults version="1.2">`,
+	"locust":              "Type,Name,Request Count,Failure Count,Median Response Time,Average Response Time",
+	"locust-history":      "Timestamp,User Count,Type,Name,Requests/s,Failures/s,50%,66%,75%,80%,90%",
+	"locust-failures":     "Method,Name,Error,Occurrences",
+	"bombardier":          "Statistics        Avg      Stdev        Max",
+	"bombardier-json":     `{"spec":{"numberOfConnections":8,"testType":"number-of-requests",`,
+	"autocannon":          "Running 10s test @ http://localhost:3000",
+	"autocannon-json":     `{"url":"http://127.0.0.1:19340/mixed?every=3","connections":4,`,
+	"artillery":           "Summary report @ 10:56:14(+0530) 2017-09-01",
+	"artillery-json":      `"aggregate": {`,
+	"siege":               "** SIEGE 4.0.7",
+	"siege-json":          `"transactions":`,
+	"h2load":              "finished in",
+	"fortio":              "Fortio",
+	"fortio-json":         `"RunType": "HTTP",`,
+	"ghz":                 "Summary:",
+	"ghz-json":            `{"date":"2026-12-02T19:14:06Z","endReason":"normal","options":{`,
+	"oha":                 "Success rate:",
+	"oha-json":            `{"summary":{"successRate":`,
+	"gatling":             "---- Global Information --------------------------------------------------------",
+	"gatling-log":         "RUN\t",
+	"jmeter-csv-noheader": "1796218655413,78,ok,200,OK,load 1-2,text,true,130,2,3,78",
+}
+
+// Formats lists every format read, in the order Detect tries them, with
+// its tool and a typical line.
+func Formats() []FormatInfo {
+	var out []FormatInfo
+	for _, f := range formats {
+		name := f.parser.Name()
+		out = append(out, FormatInfo{Name: name, Tool: strings.Join(f.tools, ", "), Example: examples[name]})
+	}
+	return out
 }

@@ -29,7 +29,7 @@ import (
 //	Response time histogram:
 //	  1.227 [1]	|
 //	Latency distribution:
-//	  10 % in 1.48 ms
+//	  10 % in 1.48 ms                                             (ghz 0.1.x: 10% in 1.48 ms)
 //	Status code distribution:
 //	  [OK]            320 responses
 //	  [Unavailable]   80 responses
@@ -189,7 +189,10 @@ func (st *ghzState) line(b []byte, ln int) error {
 			return st.close()
 		}
 	case r.sec == ghzSectionLat:
-		// 10 % in 1.48 ms
+		// 10 % in 1.48 ms; ghz 0.1.x wrote 10% in 1.48 ms
+		if len(f) == 4 && len(f[0]) > 1 && f[0][len(f[0])-1] == '%' {
+			f = [][]byte{f[0][:len(f[0])-1], []byte("%"), f[1], f[2], f[3]}
+		}
 		if len(f) != 5 || string(f[1]) != "%" || string(f[2]) != "in" {
 			return st.close()
 		}

@@ -23,6 +23,7 @@ import (
 //	requests: 2000 total, 2000 started, 2000 done, 2000 succeeded, 0 failed, 0 errored, 0 timeout
 //	status codes: 2000 2xx, 0 3xx, 0 4xx, 0 5xx
 //	traffic: 253.91KB (260000) total, 167.97KB (172000) headers (space savings 0.00%), 25.39KB (26000) data
+//	                                                                (before 1.7: traffic: 260000 bytes total, ...)
 //	                     min         max         mean         sd        +/- sd
 //	time for request:       22us      1.45ms       135us        91us    90.00%
 //	time for connect:      165us       780us       407us       264us    75.00%
@@ -254,11 +255,18 @@ func (st *h2loadState) summaryLine(s []byte, f [][]byte, ln int) error {
 		}
 	case string(f[0]) == "traffic:":
 		// traffic: 253.91KB (260000) total, ...
-		if len(f) < 4 || !bytes.HasPrefix(f[2], []byte("(")) {
+		// h2load before 1.7 (2016): traffic: 149060220 bytes total, ...
+		var exact []byte
+		switch {
+		case len(f) >= 4 && bytes.HasPrefix(f[2], []byte("(")):
+			exact = bytes.Trim(f[2], "()")
+		case len(f) >= 4 && string(f[2]) == "bytes" && bytes.HasPrefix(f[3], []byte("total")):
+			exact = f[1]
+		default:
 			r.malformed(ln, "traffic line")
 			return nil
 		}
-		n, ok := parseUint(bytes.Trim(f[2], "()"))
+		n, ok := parseUint(exact)
 		if !ok {
 			r.malformed(ln, "traffic line")
 			return nil

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -63,10 +64,29 @@ var ErrNoOutput = errors.New("no load-generator output found")
 type NoOutputError struct {
 	File      string   // the source, empty when unknown
 	LookedFor []string // the formats looked for
+	// Start is the beginning of the input's first line when no format at
+	// all recognized it (Detect); empty when one format was looked for.
+	Start string
+	// Detected is true when Detect looked at every format.
+	Detected bool
 }
 
-// Error returns "no load-generator output found in FILE (looked for: wrk, wrk2)".
+// Error returns, when no format recognized the input at all,
+// `FILE: not output of a known load generator (starts with "..."); see
+// 'loadverdict formats'`, and otherwise "no load-generator output found
+// in FILE (looked for: vegeta)".
 func (e *NoOutputError) Error() string {
+	if e.Detected {
+		file := e.File
+		if file == "" {
+			file = "input"
+		}
+		start := "is empty"
+		if e.Start != "" {
+			start = fmt.Sprintf("starts with %q", e.Start)
+		}
+		return fmt.Sprintf("%s: not output of a known load generator (%s); 'loadverdict formats' lists the formats read", file, start)
+	}
 	msg := ErrNoOutput.Error()
 	if e.File != "" {
 		msg += " in " + e.File
@@ -88,6 +108,12 @@ type Options struct {
 	// WindowS is the width of the series windows built from per-request
 	// logs, in seconds; 0 means 1 s.
 	WindowS float64
+	// DocNames are the systems' names the input itself gives beside their
+	// ports (DocumentNames), keyed by port; Parse fills it from the head
+	// of the input when it is nil. A run whose target has such a port,
+	// and that Labels does not name, is labelled with the name (its notes
+	// say so).
+	DocNames map[string]DocName
 }
 
 // Parser reads one output format.
@@ -114,7 +140,21 @@ func Detect(head []byte) (Parser, error) {
 			return f.parser, nil
 		}
 	}
-	return nil, &NoOutputError{LookedFor: lookedFor()}
+	return nil, &NoOutputError{LookedFor: lookedFor(), Start: inputStart(head, 40), Detected: true}
+}
+
+// inputStart returns the first non-blank line of head, cut to at most max
+// runes (with "..." when cut).
+func inputStart(head []byte, max int) string {
+	s := strings.TrimLeft(string(head), " \t\r\n\ufeff")
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i]
+	}
+	s = strings.ToValidUTF8(strings.TrimRight(s, " \t"), "\ufffd")
+	if r := []rune(s); len(r) > max {
+		s = string(r[:max]) + "..."
+	}
+	return s
 }
 
 // Parse detects the format of r from its first MiB and streams it to sink
@@ -164,6 +204,9 @@ func Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 			no.File = opts.Source
 		}
 		return in.outcome(ctx, err, nil)
+	}
+	if opts.DocNames == nil {
+		opts.DocNames = DocumentNames(decodeHead(peek))
 	}
 	clean := &cleanSink{sink: sink, source: opts.Source}
 	err = p.Parse(ctx, br, opts, clean)
@@ -231,6 +274,14 @@ func fillCommon(run *results.RunWithPercentiles, opts Options, index int, lab *l
 	run.Seq = int32(index)
 	run.RunID = results.RunID(opts.Source, index)
 	run.Label = lab.get(run.Target)
+	if d, ok := docName(run.Target, opts); ok {
+		run.Label = d.Name
+		note := fmt.Sprintf("named %s after the document (line %d gives port %s to %s); --label overrides", d.Name, d.Line, d.Port, d.Name)
+		if run.Notes != nil && *run.Notes != "" {
+			note = *run.Notes + "; " + note
+		}
+		run.Notes = &note
+	}
 	if run.Target == "" {
 		// Logs that do not show the target (hey -o csv, ab -g) are named
 		// after their file, unless a --label maps that name.
@@ -239,4 +290,21 @@ func fillCommon(run *results.RunWithPercentiles, opts Options, index int, lab *l
 	for i := range run.Percentiles {
 		run.Percentiles[i].RunID = run.RunID
 	}
+}
+
+// docName returns the document's name for target's port, unless
+// opts.Labels names the target (a --label wins).
+func docName(target string, opts Options) (DocName, bool) {
+	if len(opts.DocNames) == 0 {
+		return DocName{}, false
+	}
+	hp, ok := hostPort(target)
+	if !ok {
+		return DocName{}, false
+	}
+	if _, ok := opts.Labels[hp]; ok {
+		return DocName{}, false
+	}
+	d, ok := opts.DocNames[hp[strings.LastIndexByte(hp, ':')+1:]]
+	return d, ok
 }

@@ -323,9 +323,9 @@ func TestParseErrors(t *testing.T) {
 		line     int
 		contains string
 	}{
-		{name: "empty", in: "", contains: "no load-generator output found in x.txt (looked for: wrk, wrk2, "},
+		{name: "empty", in: "", contains: "x.txt: not output of a known load generator (is empty); 'loadverdict formats' lists the formats read"},
 		{name: "random", in: string(random), contains: "x.txt"},
-		{name: "prose", in: "wrk is a modern HTTP benchmarking tool.\nIt has 2 threads and 10 connections by default.\n", contains: "looked for: wrk, wrk2"},
+		{name: "prose", in: "wrk is a modern HTTP benchmarking tool.\nIt has 2 threads and 10 connections by default.\n", contains: `x.txt: not output of a known load generator (starts with "wrk is a modern HTTP benchmarking tool.")`},
 		{name: "cut after Thread Stats at EOF", in: "intro\n" + strings.Join(strings.Split(run, "\n")[:3], "\n") + "\n", syntax: true, line: 4},
 		{name: "cut after rows before next run", in: run + strings.Join(strings.Split(run, "\n")[:5], "\n") + "\n\n" + run, runs: 1, syntax: true, line: 13},
 		{name: "cut in distribution", in: strings.Join(strings.Split(run, "\n")[:5], "\n") + "\n  Latency Distribution\n     50%    1.00ms\n     75%    1.50ms\nthe end\n", syntax: true, line: 8},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -340,8 +341,16 @@ func parseSiegeCommand(s string, line int) (*siegeCommand, bool) {
 			}
 		}
 	}, func(a string) {
-		if strings.Contains(a, "://") && c.url == "" {
+		switch {
+		case c.url != "":
+		case strings.Contains(a, "://"):
 			c.url = a
+		default:
+			// siege takes a URL without its scheme as http (siege host.example.com)
+			if u, err := url.Parse("http://" + a); err == nil && u.Host != "" && !strings.ContainsAny(a, " \\") &&
+				(strings.ContainsAny(u.Host, ".:") || u.Hostname() == "localhost") {
+				c.url = "http://" + a
+			}
 		}
 	})
 	return c, c.url != ""

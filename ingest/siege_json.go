@@ -15,9 +15,14 @@ type siegeJSONParser struct{}
 // Name returns "siege-json".
 func (siegeJSONParser) Name() string { return "siege-json" }
 
-// Detect reports whether head starts with siege's JSON summary.
+// Detect reports whether head holds siege's JSON summary: at its start,
+// or after a terminal transcript's lines (a prompt with the siege command,
+// "^C"), on a line that begins with "{".
 func (siegeJSONParser) Detect(head []byte) bool {
 	head = jsonHead(head)
+	if _, rest := siegePreamble(head); len(rest) > 0 {
+		head = rest
+	}
 	if len(head) == 0 || head[0] != '{' {
 		return false
 	}
@@ -28,6 +33,60 @@ func (siegeJSONParser) Detect(head []byte) bool {
 		}
 	}
 	return true
+}
+
+// maxSiegePreamble bounds the transcript read before a JSON summary.
+const maxSiegePreamble = 64 << 10
+
+// siegePreamble splits b, when it does not start with "{", at the first
+// line (within maxSiegePreamble bytes) whose first non-blank byte is "{":
+// the lines before it and the rest. rest is nil when there is no such line.
+func siegePreamble(b []byte) (pre, rest []byte) {
+	for off := 0; off < len(b) && off < maxSiegePreamble; {
+		line := b[off:]
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i+1]
+		}
+		if t := bytes.TrimLeft(line, " \t"); len(t) > 0 && t[0] == '{' {
+			return b[:off], b[off:]
+		}
+		off += len(line)
+	}
+	return b, nil
+}
+
+// siegeBlankReader passes r through with every byte before the first line
+// that starts with "{" turned into a space (newlines kept), so that the
+// JSON decoder skips a transcript's lines and still counts lines right;
+// the lines it blanked are kept (up to maxSiegePreamble) for the command.
+type siegeBlankReader struct {
+	r       io.Reader
+	started bool
+	atLine  bool // at the start of a line (blanks and tabs skipped)
+	pre     []byte
+}
+
+func (b *siegeBlankReader) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	for i := 0; i < n && !b.started; i++ {
+		c := p[i]
+		switch {
+		case c == '{' && b.atLine:
+			b.started = true
+			continue
+		case c == '\n':
+			b.atLine = true
+		case c != ' ' && c != '\t' && c != '\r':
+			b.atLine = false
+		}
+		if len(b.pre) < maxSiegePreamble {
+			b.pre = append(b.pre, c)
+		}
+		if c != '\n' {
+			p[i] = ' '
+		}
+	}
+	return n, err
 }
 
 // siegeJSON is siege's JSON summary.
@@ -48,7 +107,8 @@ type siegeJSON struct {
 
 // Parse streams the runs of r, one per JSON summary, to sink.
 func (siegeJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	return jsonReports(ctx, r, opts, "siege-json", "siege JSON", func(m *siegeJSON, line int, fill func(*results.RunWithPercentiles)) error {
+	br := &siegeBlankReader{r: r, atLine: true}
+	return jsonReports(ctx, br, opts, "siege-json", "siege JSON", func(m *siegeJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		vals := []*float64{m.Transactions, m.Availability, m.Elapsed, m.Data, m.Response, m.Rate, m.Throughput,
 			m.Concurrency, m.Successful, m.Failed, m.Longest, m.Shortest}
 		for i, p := range vals {
@@ -61,7 +121,21 @@ func (siegeJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 		s.transactions, _ = toInt64(*m.Transactions)
 		s.successful, _ = toInt64(*m.Successful)
 		s.failed, _ = toInt64(*m.Failed)
-		out := siegeRun(&s, nil, 0, line)
+		// A transcript's siege command line (siege -c50 -t60 URL) gives
+		// the users and the target, as in the text format.
+		var cmd *siegeCommand
+		for ln, l := range bytes.Split(br.pre, []byte("\n")) {
+			if i := findCommand(l, isSiegeExe); i >= 0 {
+				if c, ok := parseSiegeCommand(string(trimRight(l[i:])), ln+1); ok {
+					cmd = c
+				}
+			}
+		}
+		start := line
+		if cmd != nil {
+			start = cmd.line
+		}
+		out := siegeRun(&s, cmd, 0, start)
 		fill(&out)
 		return sink.Run(out)
 	})

@@ -109,13 +109,13 @@ func tableRow(out, metric string) string {
 }
 
 // The acceptance of issue 9 on the seed: a mean latency of 42 ms at 100
-// connections fails lat_mean_ms<30 (exit 3 naming localhost:80; Zuul's
+// connections fails lat_mean_ms<30 (exit 3 naming OpenResty; Zuul's
 // single run at 50 connections, 33.95 ms, fails too) and passes
 // lat_mean_ms<60.
 func TestReportThresholdGate(t *testing.T) {
 	out := t.TempDir()
 	_, _, err := runCLI(t, "", "report", "-o", out, "--fail-on", "threshold", "--threshold", "lat_mean_ms<30", seedFile)
-	if exitCode(err) != exitGate || !strings.Contains(err.Error(), "threshold failed: lat_mean_ms<30: localhost:80 at 100 connections") ||
+	if exitCode(err) != exitGate || !strings.Contains(err.Error(), "threshold failed: lat_mean_ms<30: OpenResty at 100 connections") ||
 		!strings.Contains(err.Error(), "42.12 ms") {
 		t.Errorf("lat_mean_ms<30: exit %d, %v", exitCode(err), err)
 	}
@@ -126,7 +126,7 @@ func TestReportThresholdGate(t *testing.T) {
 			fails = append(fails, fmt.Sprintf("%s@%d", c.System, *c.Connections))
 		}
 	}
-	if strings.Join(fails, " ") != "localhost:5555@50 localhost:80@100" || !s.Gate.Failed || strings.Join(s.Gate.FailOn, ",") != "threshold,unknown" {
+	if strings.Join(fails, " ") != "Zuul@50 OpenResty@100" || !s.Gate.Failed || strings.Join(s.Gate.FailOn, ",") != "threshold,unknown" {
 		t.Errorf("failed %v; summary.json gate %+v", fails, s.Gate)
 	}
 	if _, errOut, err := runCLI(t, "", "report", "-o", out, "--fail-on", "threshold", "--threshold", "lat_mean_ms<60", seedFile); err != nil {

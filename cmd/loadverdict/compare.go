@@ -42,7 +42,6 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	if len(args) != 2 {
-		fs.Usage()
 		return usagef("compare: want OLD and NEW, got %d arguments", len(args))
 	}
 	if !slices.Contains(report.CompareFormats, *format) {

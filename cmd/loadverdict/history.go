@@ -89,7 +89,6 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 		}
 	} else {
 		if len(args) == 0 {
-			fs.Usage()
 			return usagef("history: no experiment folders")
 		}
 		dir := *out

@@ -26,7 +26,6 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 			return err
 		}
 		if len(keys) == 0 {
-			fs.Usage()
 			return usagef("ingest: no keys given")
 		}
 		return ingestStore(ctx, sf, keys, e)
@@ -36,7 +35,6 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	if *out == "" {
-		fs.Usage()
 		return usagef("ingest: --out DIR is required")
 	}
 	if err := checkOutput(*out, plan.files); err != nil {

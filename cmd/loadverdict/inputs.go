@@ -148,7 +148,6 @@ func (in *inputFlags) parseInputs(fs *flag.FlagSet, args []string, sf *systemFla
 		return nil, "", err
 	}
 	if len(plan.files) == 0 {
-		fs.Usage()
 		return nil, "", usagef("%s: no input files", fs.Name())
 	}
 	first := plan.files[0]

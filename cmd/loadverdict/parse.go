@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/loadverdict/loadverdict/ingest"
@@ -41,6 +43,8 @@ func runParse(ctx context.Context, args []string, e *env) error {
 				return err
 			}
 		}
+	} else if len(runs) == 0 {
+		// No table header without rows: the errors on stderr say why.
 	} else if err := printRunTable(e, runs); err != nil {
 		return err
 	}
@@ -113,7 +117,32 @@ func printRunTable(e *env, runs []results.RunWithPercentiles) error {
 	return tw.Flush()
 }
 
-func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+// num formats a figure of the table as the load generators print theirs:
+// two decimals from 100 up (wrk's "Requests/sec: 748868.53"), five
+// significant digits below (0.63591 ms for wrk's "635.91us"), no trailing
+// zeros. Computed figures (a rate from a per-request log) are rounded
+// alike; --json keeps every digit.
+func num(v float64) string {
+	switch a := math.Abs(v); {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case a >= 100:
+		return trimZeros(strconv.FormatFloat(v, 'f', 2, 64))
+	case a == 0:
+		return "0"
+	default: // 5 significant digits, in plain decimals
+		return trimZeros(strconv.FormatFloat(v, 'f', max(0, 4-int(math.Floor(math.Log10(a)))), 64))
+	}
+}
+
+// trimZeros drops the trailing zeros of a decimal and a trailing point.
+func trimZeros(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
 
 func opt(v *float64) string {
 	if v == nil {

@@ -54,25 +54,25 @@ func TestReportSeedAcceptance(t *testing.T) {
 		t.Fatalf("%s has no group at %d connections", label, conns)
 		return report.SummaryGroup{}
 	}
-	z100 := group("localhost:5555", 100)
+	z100 := group("Zuul", 100)
 	if z100.Runs != 2 || !slices.Equal(z100.Seqs, []int32{2, 5}) || z100.Warmup.Class != "no-steady-state" ||
 		z100.Warmup.ChangePct == nil || *z100.Warmup.ChangePct != 20.3 {
 		t.Errorf("zuul@100: %+v", z100)
 	}
-	if g := group("localhost:5555", 50); g.Warmup.Class != "insufficient-data" {
+	if g := group("Zuul", 50); g.Warmup.Class != "insufficient-data" {
 		t.Errorf("zuul@50: %s", g.Warmup.Class)
 	}
-	o100 := group("localhost:80", 100)
+	o100 := group("OpenResty", 100)
 	if o100.Warmup.Class != "flat" || o100.Warmup.ChangePct == nil || *o100.Warmup.ChangePct != -0.1 {
 		t.Errorf("openresty@100: %+v", o100.Warmup)
 	}
-	if g := group("localhost:80", 50); g.Warmup.Class != "insufficient-data" {
+	if g := group("OpenResty", 50); g.Warmup.Class != "insufficient-data" {
 		t.Errorf("openresty@50: %s", g.Warmup.Class)
 	}
-	if c := sys["localhost:80"].Capacity; !c.Saturated || c.SaturatedAt == nil || *c.SaturatedAt != 50 {
+	if c := sys["OpenResty"].Capacity; !c.Saturated || c.SaturatedAt == nil || *c.SaturatedAt != 50 {
 		t.Errorf("openresty capacity: %+v", c)
 	}
-	if c := sys["localhost:5555"].Capacity; c.Saturated {
+	if c := sys["Zuul"].Capacity; c.Saturated {
 		t.Errorf("zuul flagged saturated: %+v", c)
 	}
 	var cmp *report.SummaryCompare
@@ -84,12 +84,12 @@ func TestReportSeedAcceptance(t *testing.T) {
 	if cmp == nil {
 		t.Fatal("no rps comparison at 100 connections")
 	}
-	if cmp.A != "localhost:5555" || cmp.B != "localhost:80" || cmp.Verdict != "inconclusive" || cmp.Ratio != 2.31 ||
+	if cmp.A != "Zuul" || cmp.B != "OpenResty" || cmp.Verdict != "inconclusive" || cmp.Ratio != 2.31 ||
 		cmp.RunsNeeded == nil || *cmp.RunsNeeded < 4 {
 		t.Errorf("comparison: %+v", *cmp)
 	}
 	reasons := strings.Join(cmp.Reasons, " | ")
-	for _, want := range []string{"2 vs 2 runs cannot show a difference at alpha 0.05: the exact test's smallest attainable p is 2/C(4,2) = 0.333", "localhost:5555 not steady"} {
+	for _, want := range []string{"2 vs 2 runs cannot show a difference at alpha 0.05: the exact test's smallest attainable p is 2/C(4,2) = 0.333", "Zuul not steady"} {
 		if !strings.Contains(reasons, want) {
 			t.Errorf("reasons %q lack %q", reasons, want)
 		}
@@ -158,7 +158,7 @@ func TestReportSeedMarkdown(t *testing.T) {
 	}
 	facts := []string{
 		"Not established", "2.31", "+20.3 %", "too few runs for the exact test to reach alpha 0.05", "2 runs per system (smallest possible p 2/C(4,2) = 0.333)",
-		"localhost:5555 not steady", "no-steady-state", "insufficient-data", "flat", "**Saturated**", "from 50 connections",
+		"Zuul not steady", "no-steady-state", "insufficient-data", "flat", "**Saturated**", "from 50 connections",
 		"599.1 ms", "33.95 ms", "/api/test/hello", "/test/hello", "about 4 steady runs per system would settle it",
 		"examples/zuul-vs-openresty.txt",
 	}

@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"text/tabwriter"
+
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/loadverdict/loadverdict/ingest"
 	"io"
 	"strings"
 
@@ -19,11 +22,14 @@ func Version() string { return version.String() }
 var errReported = errors.New("errors reported")
 
 // usageError is a command-line mistake; main exits with status 2 for it.
-type usageError struct{ msg string }
+type usageError struct {
+	msg    string
+	hinted bool // msg ends with the line that says where help is
+}
 
 func (e *usageError) Error() string { return e.msg }
 
-func usagef(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+func usagef(format string, a ...any) error { return &usageError{msg: fmt.Sprintf(format, a...)} }
 
 // gateError is a failed gate (--fail-on): main exits with status 3 for
 // it, and for nothing else.
@@ -94,6 +100,7 @@ func commands() []command {
 		{"history", "a series of experiments: change points over time, the latest against its past", runHistory},
 		{"analyze", "analyze experiments of a store (folder or S3) into reports/", runAnalyze},
 		{"reanalyze", "re-make the missing or stale reports of a store", runReanalyze},
+		{"formats", "list the load-generator output formats read, with a typical line of each", runFormats},
 		{"version", "print the version", runVersion},
 	}
 }
@@ -106,7 +113,7 @@ Usage:
 
 Commands:
 %s
-Use "loadverdict <command> --help" for a command's flags. FILE "-" reads standard input.
+Use "loadverdict help <command>" (or <command> --help) for a command's flags. FILE "-" reads standard input.
 
 ` + exitStatusHelp
 
@@ -122,28 +129,44 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, topUsage, list.String())
 		return usagef("no command given")
 	}
-	switch args[0] {
+	name, rest := args[0], args[1:]
+	switch name {
+	case "-version", "--version":
+		name = "version"
 	case "help", "-h", "-help", "--help":
-		fmt.Fprintf(stdout, topUsage, list.String())
-		return nil
+		if len(rest) == 0 || name != "help" {
+			fmt.Fprintf(stdout, topUsage, list.String())
+			return nil
+		}
+		// help CMD: that command's own help, as CMD --help prints it.
+		name, rest = rest[0], []string{"--help"}
 	}
 	for _, c := range commands() {
-		if c.name == args[0] {
-			err := c.run(ctx, args[1:], e)
+		if c.name == name {
+			err := c.run(ctx, rest, e)
 			if errors.Is(err, flag.ErrHelp) {
 				return nil
+			}
+			var ue *usageError
+			if errors.As(err, &ue) && !ue.hinted {
+				// One line on where the help is, after the message (which
+				// main prints once): never the whole help around it.
+				ue.msg += fmt.Sprintf("\nRun 'loadverdict help %s' for its usage.", c.name)
+				ue.hinted = true
 			}
 			return err
 		}
 	}
-	fmt.Fprintf(stderr, topUsage, list.String())
-	return usagef("unknown command %q", args[0])
+	return usagef("unknown command %q\nRun 'loadverdict help' for the commands.", name)
 }
 
 // newFlagSet returns a flag set for a command whose usage lists its flags.
+// The usage goes to stdout, and only when asked for (-h, --help, help
+// CMD); a flag error is returned once as a usage error, not printed by the
+// flag package around the whole help (parseInterspersed).
 func newFlagSet(e *env, name, synopsis, about string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(e.stdout)
 	fs.Usage = func() {
 		out := fs.Output()
 		fmt.Fprintf(out, "Usage: loadverdict %s %s\n\n%s\n\nFlags:\n", name, synopsis, about)
@@ -158,14 +181,19 @@ func newFlagSet(e *env, name, synopsis, about string) *flag.FlagSet {
 // package for every flag. "--" ends the flags.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
+	out, usage := fs.Output(), fs.Usage
+	fs.SetOutput(io.Discard) // the flag package would print errors and usage itself
+	fs.Usage = func() {}
+	defer func() { fs.SetOutput(out); fs.Usage = usage }()
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				// -h / --help: usage is printed; a help request is not a failure.
-				fs.SetOutput(io.Discard)
+				// -h / --help: the usage, on stdout; a help request is not a failure.
+				fs.SetOutput(out)
+				usage()
 				return nil, flag.ErrHelp
 			}
-			return nil, &usageError{err.Error()}
+			return nil, &usageError{msg: fs.Name() + ": " + err.Error()}
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -186,4 +214,23 @@ func runVersion(_ context.Context, args []string, e *env) error {
 	}
 	fmt.Fprintln(e.stdout, "loadverdict", Version())
 	return nil
+}
+
+func runFormats(_ context.Context, args []string, e *env) error {
+	fs := newFlagSet(e, "formats", "",
+		"List every output format loadverdict reads (detected by content, in this order),\n"+
+			"the load generator that writes it, and a line typical of it.")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return usagef("formats: takes no arguments, got %q", rest[0])
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "format\ttool\ttypical line")
+	for _, f := range ingest.Formats() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Name, f.Tool, strings.ReplaceAll(f.Example, "\t", `\t`))
+	}
+	return tw.Flush()
 }

@@ -67,7 +67,7 @@ func TestParseSeedJSON(t *testing.T) {
 		t.Fatalf("got %d runs, want 6", len(runs))
 	}
 	conns := []int32{50, 50, 100, 100, 100, 100}
-	labels := []string{"localhost:5555", "localhost:80", "localhost:5555", "localhost:80", "localhost:80", "localhost:5555"}
+	labels := []string{"Zuul", "OpenResty", "Zuul", "OpenResty", "OpenResty", "Zuul"}
 	dur := []float64{10.04, 10.11, 10.04, 10.09, 10.10, 10.03}
 	reqs := []int64{21045, 16222, 31196, 16332, 16328, 37504}
 	rps := []float64{2095.30, 1604.71, 3107.57, 1619.00, 1617.40, 3737.35}
@@ -212,9 +212,9 @@ func TestUsage(t *testing.T) {
 		}
 	}
 	for _, cmd := range []string{"parse", "ingest", "version"} {
-		_, errOut, err := runCLI(t, "", cmd, "--help")
-		if err != nil || !strings.Contains(errOut, "Usage: loadverdict "+cmd) {
-			t.Errorf("%s --help: err %v, output %q", cmd, err, errOut)
+		out, _, err := runCLI(t, "", cmd, "--help")
+		if err != nil || !strings.Contains(out, "Usage: loadverdict "+cmd) {
+			t.Errorf("%s --help: err %v, output %q", cmd, err, out)
 		}
 	}
 	out, _, err := runCLI(t, "", "help")

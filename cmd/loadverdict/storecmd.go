@@ -82,7 +82,6 @@ func runAnalyze(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	if len(exps) == 0 {
-		fs.Usage()
 		return usagef("analyze: no experiment given")
 	}
 	p, err := sf.pipeline(ctx)

@@ -124,7 +124,7 @@ func TestReportSystemsAndLabels(t *testing.T) {
 		{"--system PATH is an input", []string{"--system", "s=runs/seed.txt", "runs/old"}, map[string]string{
 			"runs/old/wrk_02.txt": "127.0.0.1:8080", "runs/seed.txt": "s"}},
 		{"--manifest wins over the folder's", []string{"--manifest", "elsewhere/manifest.yml", "runs"}, map[string]string{
-			"runs/seed.txt": "localhost:5555+nginx", "runs/old/wrk_02.txt": "127.0.0.1:8080", "runs/new/wrk_03.txt": "127.0.0.1:8080"}},
+			"runs/seed.txt": "Zuul+nginx", "runs/old/wrk_02.txt": "127.0.0.1:8080", "runs/new/wrk_03.txt": "127.0.0.1:8080"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := t.TempDir()
@@ -151,13 +151,13 @@ func TestUnknownNamesExit2(t *testing.T) {
 		"badbase/loadverdict.yaml": "baseline: nosuch\n",
 		"empty/.hidden":            "x",
 	})
-	const systems = "the systems are: localhost:5555, localhost:80"
+	const systems = "the systems are: OpenResty, Zuul"
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"report", "--baseline", "nosuch", "a"}, `baseline "nosuch" is not a system of experiment a; ` + systems},
-		{[]string{"report", "badglob"}, `system "gone": nosuch/* matched no input (the manifest's systems.gone); the systems are: localhost:5555, localhost:80`},
+		{[]string{"report", "badglob"}, `system "gone": nosuch/* matched no input (the manifest's systems.gone); the systems are: OpenResty, Zuul`},
 		{[]string{"report", "badbase"}, `baseline "nosuch"`},
 		{[]string{"report", "--system", "x=nosuch", "a"}, "--system x=nosuch: no such file or directory"},
 		{[]string{"report", "--system", "x=empty", "a"}, "--system x=empty: no input files there"},
@@ -238,7 +238,7 @@ func TestFolderManifestSameAsBucket(t *testing.T) {
 	s := readSummary(t, filepath.Join(local, "summary.json"))
 	got := labelsBySource(s)
 	want := map[string]string{"raw/tuning/old/wrk_02.txt": "before", "raw/tuning/old/wrk_10.txt": "before",
-		"raw/tuning/new/wrk_03.txt": "after", "raw/tuning/new/wrk_11.txt": "after", "raw/tuning/seed.txt": "localhost:5555+openresty"}
+		"raw/tuning/new/wrk_03.txt": "after", "raw/tuning/new/wrk_11.txt": "after", "raw/tuning/seed.txt": "Zuul+openresty"}
 	if !maps.Equal(got, want) {
 		t.Errorf("systems %v, want %v", got, want)
 	}

@@ -90,9 +90,9 @@ type action struct {
 // exist and every value is accepted.
 func checkCLI(t *testing.T, args []string) {
 	t.Helper()
-	_, errOut, err := runCLI(t, "", append(slices.Clone(args), "--help")...)
-	if err != nil || !strings.Contains(errOut, "Usage: loadverdict "+args[0]+" ") {
-		t.Errorf("loadverdict %v: %v\n%s", args, err, errOut)
+	helpOut, _, err := runCLI(t, "", append(slices.Clone(args), "--help")...)
+	if err != nil || !strings.Contains(helpOut, "Usage: loadverdict "+args[0]+" ") {
+		t.Errorf("loadverdict %v: %v\n%s", args, err, helpOut)
 	}
 }
 

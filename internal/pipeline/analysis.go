@@ -628,8 +628,21 @@ func (n *namer) name(runs []results.Run, rejs []Rejection) error {
 	cache := map[string]string{}
 	known := map[string]bool{}
 	var nameErr error
+	// A name the document of one input gave a target's host:port (the
+	// tables' label differs from the target's host:port) names that
+	// host:port in every input of the experiment: one address, one system,
+	// as without names.
+	docNamed := map[string]string{}
+	for _, r := range runs {
+		if hp := ingest.Label(r.Target, nil); r.Target != "" && r.Label != hp {
+			docNamed[hp] = r.Label
+		}
+	}
 	for i := range runs {
 		r := &runs[i]
+		if name, ok := docNamed[r.Label]; ok && r.Target != "" && ingest.Label(r.Target, nil) == r.Label {
+			r.Label = name
+		}
 		sys, ok := cache[r.Source]
 		if !ok {
 			var err error
@@ -641,6 +654,12 @@ func (n *namer) name(runs []results.Run, rejs []Rejection) error {
 		if sys == "" {
 			for _, l := range n.labels {
 				if name, ok := l[r.Label]; ok {
+					sys = name
+					break
+				}
+				// A label the input's own document gave (ingest.DocumentNames)
+				// is still mapped by its target's host:port.
+				if name, ok := l[ingest.Label(r.Target, nil)]; ok && r.Target != "" {
 					sys = name
 					break
 				}

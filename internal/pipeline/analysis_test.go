@@ -19,7 +19,9 @@ import (
 )
 
 // The two sources of the naming tests: the seed hits localhost:5555 and
-// localhost:80 (three runs each), wrk_05 localhost:80 (three runs).
+// localhost:80 (three runs each), wrk_05 localhost:80 (three runs). The
+// seed's prose names its ports (Zuul 5555, OpenResty 80): that name comes
+// after every mapping and names localhost:80 in both sources.
 const (
 	seedSrc = "raw/names/a/seed.txt"
 	w5Src   = "raw/names/b/w5.txt"
@@ -82,7 +84,7 @@ func systemsOf(t *testing.T, r *Report) map[string]string {
 func TestReportSystemPrecedence(t *testing.T) {
 	p := namesStore(t)
 	manifest := func(yaml string) *Manifest { return namesManifest(t, yaml) }
-	const both = "localhost:5555+localhost:80"
+	const both = "OpenResty+Zuul"
 	for _, tc := range []struct {
 		name       string
 		manifest   string
@@ -90,15 +92,15 @@ func TestReportSystemPrecedence(t *testing.T) {
 		seed, w5   string
 		wantSystem []string // the systems, sorted
 	}{
-		{name: "host:port", seed: both, w5: "localhost:80"},
+		{name: "host:port (named by the seed's prose)", seed: both, w5: "OpenResty"},
 		{name: "manifest labels", manifest: "labels: {localhost:80: openresty}",
-			seed: "localhost:5555+openresty", w5: "openresty"},
+			seed: "Zuul+openresty", w5: "openresty"},
 		{name: "flag label beats manifest label", manifest: "labels: {localhost:80: openresty}",
-			over: Overrides{Labels: map[string]string{"localhost:80": "nginx"}}, seed: "localhost:5555+nginx", w5: "nginx"},
+			over: Overrides{Labels: map[string]string{"localhost:80": "nginx"}}, seed: "Zuul+nginx", w5: "nginx"},
 		{name: "manifest system beats labels", manifest: "systems: {bee: [b]}\nlabels: {localhost:80: openresty}",
-			over: Overrides{Labels: map[string]string{"localhost:80": "nginx"}}, seed: "localhost:5555+nginx", w5: "bee"},
+			over: Overrides{Labels: map[string]string{"localhost:80": "nginx"}}, seed: "Zuul+nginx", w5: "bee"},
 		{name: "manifest glob over the whole key", manifest: "systems: {bee: ['raw/names/b/*.txt']}", seed: both, w5: "bee"},
-		{name: "manifest glob relative to its folder", manifest: "systems: {ess: ['*/seed.txt']}", seed: "ess", w5: "localhost:80"},
+		{name: "manifest glob relative to its folder", manifest: "systems: {ess: ['*/seed.txt']}", seed: "ess", w5: "OpenResty"},
 		{name: "flag system beats manifest system", manifest: "systems: {bee: [b]}",
 			over: Overrides{Systems: []SystemRule{{Name: "zz", Sources: []string{w5Src}}}}, seed: both, w5: "zz"},
 		{name: "same target in two named systems", over: Overrides{Systems: []SystemRule{
@@ -145,17 +147,17 @@ func TestReportUnknownNames(t *testing.T) {
 		want  string
 		known string
 	}{
-		{"flag baseline", Request{Overrides: Overrides{Baseline: "nosuch"}}, `baseline "nosuch"`, "localhost:5555, localhost:80"},
-		{"manifest baseline", Request{Manifest: m("baseline: nosuch")}, `baseline "nosuch"`, "localhost:5555, localhost:80"},
+		{"flag baseline", Request{Overrides: Overrides{Baseline: "nosuch"}}, `baseline "nosuch"`, "OpenResty, Zuul"},
+		{"manifest baseline", Request{Manifest: m("baseline: nosuch")}, `baseline "nosuch"`, "OpenResty, Zuul"},
 		{"a baseline named before labels apply", Request{Manifest: m("labels: {localhost:80: web}\nbaseline: localhost:80")},
-			`baseline "localhost:80"`, "localhost:5555, web"},
+			`baseline "localhost:80"`, "Zuul, web"},
 		{"manifest glob matching nothing", Request{Manifest: m("systems: {cee: [c, b]}")}, `system "cee": c matched no input`,
-			"cee, localhost:5555, localhost:80"},
+			"OpenResty, Zuul, cee"},
 		{"flag source matching nothing", Request{Overrides: Overrides{Systems: []SystemRule{
 			{Name: "x", Sources: []string{"nosuch.txt"}, Flag: "--system x=nosuch.txt"}}}}, `system "x": nosuch.txt matched no input (--system x=nosuch.txt)`,
-			"localhost:5555, localhost:80"},
+			"OpenResty, Zuul"},
 		{"experiment without runs", Request{From: []string{"names", "other"}, Overrides: Overrides{Systems: []SystemRule{
-			{Name: "o", Experiments: []string{"other"}}}}}, `system "o": other matched no input`, "localhost:5555, localhost:80"},
+			{Name: "o", Experiments: []string{"other"}}}}}, `system "o": other matched no input`, "OpenResty, Zuul"},
 		{"two systems claim a source", Request{Overrides: Overrides{Systems: []SystemRule{
 			{Name: "p", Sources: []string{seedSrc}}, {Name: "q", Sources: []string{seedSrc}}}}}, `matched by two systems, "p" and "q"`, ""},
 	} {
@@ -190,7 +192,7 @@ func TestAnalyzeRejectsManifestNames(t *testing.T) {
 		t.Fatalf("analyze with a bad manifest: %v", err)
 	}
 	rec, _, err := store.ReadAll(ctx, p.Store, mrej)
-	if err != nil || !strings.Contains(string(rec), `baseline \"nosuch\" is not a system`) || !strings.Contains(string(rec), "the systems are: localhost:5555, openresty") {
+	if err != nil || !strings.Contains(string(rec), `baseline \"nosuch\" is not a system`) || !strings.Contains(string(rec), "the systems are: Zuul, openresty") {
 		t.Fatalf("manifest's rejection record: %s %v", rec, err)
 	}
 	md, _, _ := store.ReadAll(ctx, p.Store, store.ReportKey("names", "report.md"))
@@ -352,7 +354,7 @@ func TestGateSettingsNameSomething(t *testing.T) {
 	} {
 		_, err := p.Report(ctx, Request{Experiment: "names", Manifest: namesManifest(t, tc.manifest)})
 		var ne *NameError
-		if !errors.As(err, &ne) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "the systems are: localhost:5555, localhost:80") {
+		if !errors.As(err, &ne) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "the systems are: OpenResty, Zuul") {
 			t.Errorf("%q: %v, want a NameError with %q", tc.manifest, err, tc.want)
 		}
 	}

@@ -130,11 +130,11 @@ func (l *Local) Put(ctx context.Context, key string, body io.Reader) error {
 		return err
 	}
 	dir := filepath.Dir(name)
-	if err := l.root.MkdirAll(dir, 0o755); err != nil {
+	if err := l.root.MkdirAll(dir, 0o777); err != nil { // the umask decides
 		return err
 	}
 	tmpName := filepath.Join(dir, ".tmp-"+rand.Text())
-	tmp, err := l.root.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	tmp, err := l.root.OpenFile(tmpName, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666) // the umask decides, as for any file a command writes
 	if err != nil {
 		return err
 	}

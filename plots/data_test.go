@@ -195,8 +195,14 @@ func TestTimelineData(t *testing.T) {
 			t.Fatalf("window %d: %v %v %v, row %+v", i, d.RPS[i], d.P50[i], d.P99[i], s)
 		}
 	}
-	if d.Warmup == nil || d.Warmup.WarmupEndS == nil || *d.Warmup.WarmupEndS != 12 {
-		t.Errorf("warmup %+v", d.Warmup)
+	if d.Warmup == nil || d.Warmup.WarmupEndS == nil {
+		t.Fatalf("warmup %+v", d.Warmup)
+	}
+	// The synthetic run ramps for about 12 s; the series model (analysis
+	// version 5) fits it as a trend that levels off, whose end lies within
+	// a few windows of the ramp's.
+	if e := *d.Warmup.WarmupEndS; e < 8 || e > 20 {
+		t.Errorf("warm-up end %v s, want about 12 s", e)
 	}
 	st, err := Timeline(in, runs[0].RunID)
 	if err != nil {

@@ -162,7 +162,8 @@ func TestSeed(t *testing.T) {
 		t.Fatalf("got %d runs, want 6", len(runs))
 	}
 	conns := []int32{50, 50, 100, 100, 100, 100}
-	labels := []string{"localhost:5555", "localhost:80", "localhost:5555", "localhost:80", "localhost:80", "localhost:5555"}
+	// The post names its ports (line 17: Zuul 5555, OpenResty 80): the labels are its names.
+	labels := []string{"Zuul", "OpenResty", "Zuul", "OpenResty", "OpenResty", "Zuul"}
 	dur := []float64{10.04, 10.11, 10.04, 10.09, 10.10, 10.03}
 	reqs := []int64{21045, 16222, 31196, 16332, 16328, 37504}
 	rps := []float64{2095.30, 1604.71, 3107.57, 1619.00, 1617.40, 3737.35}

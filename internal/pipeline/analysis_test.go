@@ -359,7 +359,7 @@ func TestGateSettingsNameSomething(t *testing.T) {
 		}
 	}
 	// Valid settings: checked, and the gate recorded.
-	m := namesManifest(t, "baseline: localhost:80\nslo: ['lat_mean_ms{system=localhost:80}<30']\ngate: {fail_on: [threshold, regression]}\n")
+	m := namesManifest(t, "baseline: OpenResty\nslo: ['lat_mean_ms{system=OpenResty}<30']\ngate: {fail_on: [threshold, regression]}\n")
 	r, err := p.Report(ctx, Request{Experiment: "names", Manifest: m})
 	if err != nil {
 		t.Fatal(err)

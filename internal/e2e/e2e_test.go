@@ -129,7 +129,7 @@ func TestBucketPipeline(t *testing.T) {
 	}
 	invoke(t, ingestURL, s3Event(bucket, "raw/zuul-vs-openresty/garbage.bin"))
 	rej, _, err := store.ReadAll(ctx, st, store.RejectedKey("zuul-vs-openresty", "raw/zuul-vs-openresty/garbage.bin"))
-	if err != nil || !strings.Contains(string(rej), "no load-generator output found") {
+	if err != nil || !strings.Contains(string(rej), "not output of a known load generator") {
 		t.Fatalf("rejected record: %s %v", rej, err)
 	}
 	md, _, _ := store.ReadAll(ctx, st, "reports/zuul-vs-openresty/report.md")

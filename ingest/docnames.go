@@ -136,9 +136,10 @@ func namesInLine(line string) []namePort {
 	return out
 }
 
-// tokenize splits line into runs of Latin letters and digits (with
-// inner '-', '.' or '_' kept, as in "Open-Resty" or "nginx_1"), runs of
-// digits, and runs of other letters (a CJK word such as ポート).
+// tokenize splits line into runs of ASCII letters and digits (with an
+// inner '-' or '_' kept, as in "Open-Resty" or "nginx_1"; "nginx1" stays
+// one word) and runs of other letters (a CJK run such as ポートを使用し,
+// split from ASCII by script: "Zuulは5555" is Zuul, は, 5555).
 func tokenize(line string) []docToken {
 	var toks []docToken
 	class := func(r rune) int {
@@ -167,9 +168,6 @@ func tokenize(line string) []docToken {
 	if cur != 0 {
 		toks = append(toks, docToken{line[start:], start})
 	}
-	// Latin runs may hold digits glued to letters ("Zuulは5555" splits by
-	// script already); split a pure-digit tail off a word only when the
-	// word is all digits, so "nginx1" stays one name.
 	return toks
 }
 

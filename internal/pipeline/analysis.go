@@ -632,15 +632,21 @@ func (n *namer) name(runs []results.Run, rejs []Rejection) error {
 	// tables' label differs from the target's host:port) names that
 	// host:port in every input of the experiment: one address, one system,
 	// as without names.
+	// hps[i] is run i's target host:port, "" for a run without a target.
+	hps := make([]string, len(runs))
 	docNamed := map[string]string{}
-	for _, r := range runs {
-		if hp := ingest.Label(r.Target, nil); r.Target != "" && r.Label != hp {
-			docNamed[hp] = r.Label
+	for i, r := range runs {
+		if r.Target == "" {
+			continue
+		}
+		hps[i] = ingest.Label(r.Target, nil)
+		if r.Label != hps[i] {
+			docNamed[hps[i]] = r.Label
 		}
 	}
 	for i := range runs {
 		r := &runs[i]
-		if name, ok := docNamed[r.Label]; ok && r.Target != "" && ingest.Label(r.Target, nil) == r.Label {
+		if name, ok := docNamed[r.Label]; ok && hps[i] == r.Label {
 			r.Label = name
 		}
 		sys, ok := cache[r.Source]
@@ -659,7 +665,7 @@ func (n *namer) name(runs []results.Run, rejs []Rejection) error {
 				}
 				// A label the input's own document gave (ingest.DocumentNames)
 				// is still mapped by its target's host:port.
-				if name, ok := l[ingest.Label(r.Target, nil)]; ok && r.Target != "" {
+				if name, ok := l[hps[i]]; ok && hps[i] != "" {
 					sys = name
 					break
 				}

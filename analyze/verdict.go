@@ -258,7 +258,8 @@ type Shift struct {
 // method; Err is set when no classification could be made.
 type Basis struct {
 	// Metric is the classified series: MetricRPS for the throughput of
-	// runs, MetricLatMeanMs for the mean latency of a run's windows;
+	// runs, MetricLatP50Ms for the median latency of a run's windows
+	// (MetricLatMeanMs when a window has no median);
 	// empty for a combination of runs' classes.
 	Metric string
 	// N is the number of observations classified (runs or windows);

@@ -249,7 +249,27 @@ func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) 
 		if err == nil {
 			rw.Class, rw.Direction = m.Class, m.Direction
 			if m.SteadyStart >= 0 {
-				rw.WarmupEndS = results.Ptr(ts[m.SteadyStart])
+				at := m.SteadyStart
+				// A warm-up on the median ends no earlier than on the
+				// mean (its stall-like excursions set to the level),
+				// when the mean shows one too: a JVM still compiling
+				// shows it in its slow requests, which move the mean
+				// and not the median.
+				if metric != MetricLatMeanMs && m.Class == stats.ClassWarmup {
+					mc := slices.Clone(x)
+					if ierr == nil {
+						for _, e := range inst.Excursions {
+							for i := e.Start; i < e.End; i++ {
+								mc[i] = inst.Level
+							}
+						}
+					}
+					if mm, err := stats.SelectModel(mc, stats.ModelOptions{Delta: o.Delta, Alpha: o.Alpha, SearchSteady: true, MinFirst: 2}); err == nil &&
+						mm.Class == stats.ClassWarmup && mm.SteadyStart > at {
+						at = mm.SteadyStart
+					}
+				}
+				rw.WarmupEndS = results.Ptr(ts[at])
 			}
 			rw.Basis.Segments, rw.Basis.Shape, rw.Basis.ThresholdPct = m.Levels, m.Shape, m.ThresholdPct
 			if t := m.Trend; t != nil && t.Persistent {

@@ -121,6 +121,16 @@ func noiseSD(y []float64) float64 {
 	return 1.4826 * Median(d) / math.Sqrt2
 }
 
+// DefaultShiftDelta is the default practical threshold of SelectModel:
+// a change of level smaller than 5 % is not a warm-up, a slowdown, a step
+// or a trend. It is wider than the comparisons' 2 % equivalence band on
+// purpose: a warm-up verdict throws the runs or seconds before it away,
+// and on the conformance grid's flat servers the machine and the load
+// tool alone moved a run's windows by 2-4 % (a slower first seconds, a
+// drift of the machine's load), which a 2 % threshold called warm-ups
+// and slowdowns (docs/STATISTICS.md, "The practical threshold").
+const DefaultShiftDelta = 0.05
+
 // minEvidence is the least a candidate's BIC must fall below flat's for
 // the candidate to be taken when the one the criterion preferred did not
 // hold up: 2, where Kass & Raftery ("Bayes Factors", JASA 90(430), 1995)
@@ -155,7 +165,7 @@ type Step struct {
 type ModelOptions struct {
 	// HigherIsBetter is true for throughput, false for latency.
 	HigherIsBetter bool
-	// Delta is the relative practical threshold (<= 0: DefaultDelta).
+	// Delta is the relative practical threshold (<= 0: DefaultShiftDelta).
 	Delta float64
 	// Alpha is the level of the trend test of the steady part (<= 0:
 	// DefaultAlpha).
@@ -286,7 +296,7 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 	}
 	delta := o.Delta
 	if !(delta > 0) {
-		delta = DefaultDelta
+		delta = DefaultShiftDelta
 	}
 	b := (n + MaxModelPoints - 1) / MaxModelPoints
 	m := n / b
@@ -378,6 +388,7 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 	_ = best
 	base := out
 	var thr float64
+	transient := false // the steps taken came back to their first level
 	flatBIC := fits[0].BIC
 	for _, fi := range order {
 		f := fits[fi]
@@ -415,6 +426,14 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 				}
 			}
 			if first == 0 {
+				break
+			}
+			// A level left and come back to (the first level within
+			// the threshold of the final one) is a transient, not a
+			// warm-up or a slowdown: the series is flat, and no step
+			// stayed.
+			if math.Abs(lv[last]-lv[0]) <= thr {
+				out.Steps, transient = nil, true
 				break
 			}
 			// The class follows the net change from the first level to the
@@ -467,11 +486,11 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 				out.Direction, out.ChangePct = dir(f.fitted[m-1], f.fitted[k]), pct(f.fitted[m-1], f.fitted[k])
 			}
 		}
-		if out.Class != ClassFlat || f.Shape == ShapeFlat {
+		if out.Class != ClassFlat || f.Shape == ShapeFlat || transient {
 			break
 		}
 	}
-	if out.Class == ClassFlat {
+	if out.Class == ClassFlat && !transient {
 		out.Shape, out.Levels, out.Steps, out.Knot, out.Trend = ShapeFlat, 1, nil, -1, nil
 	}
 	out.ThresholdPct = 100 * math.Expm1(thr)
@@ -485,7 +504,12 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 			if (t.Slope > 0) == o.HigherIsBetter {
 				d = Improving
 			}
-			if o.SearchSteady {
+			// A later start is searched only after a located change
+			// (a step, a knot): on a series the model found flat, a trend
+			// of the whole is the finding, and cutting its front until
+			// the rest is too short for the test would pass a trend off
+			// as a warm-up.
+			if o.SearchSteady && k > 0 {
 				// The steady state may begin later, at the first start
 				// (tried in up to 64 steps) whose rest has no persistent
 				// trend, leaving max(5, n/4) observations.

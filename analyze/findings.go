@@ -242,7 +242,7 @@ type LevelShiftFacts struct {
 
 // SlowingDownFacts are the figures of a slowing-down finding.
 type SlowingDownFacts struct {
-	Metric string // MetricRPS across runs, MetricLatMeanMs within runs
+	Metric string // MetricRPS across runs; within runs the windows' MetricLatP50Ms (or MetricLatMeanMs)
 	// Change is the fitted change over the series (Theil-Sen) in the
 	// metric's unit, ChangePct relative to its median; Over is the
 	// number of runs, or the seconds of the run, it happened over.
@@ -378,7 +378,7 @@ func (v *Verdict) findings(series map[string][]results.Series) {
 				ref := refOf(byID, rw.RunID)
 				if t := rw.Basis.Trend; t != nil && rw.Class == stats.ClassNoSteadyState && rw.Direction == stats.Worsening {
 					v.add(SeverityWarning, CodeSlowingDown, Subject{Systems: []string{s.Label}, Settings: ptrTo(g.Settings), Runs: []RunRef{ref}, WithinRuns: true},
-						SlowingDownFacts{Metric: MetricLatMeanMs, Change: t.Change, ChangePct: 100 * t.Change / t.Level, Over: rw.TrendOverS})
+						SlowingDownFacts{Metric: rw.Basis.Metric, Change: t.Change, ChangePct: 100 * t.Change / t.Level, Over: rw.TrendOverS})
 				}
 				if in := rw.Instability; in != nil {
 					code := CodeUnstable

@@ -45,9 +45,9 @@ func TestAcrossRunBasis(t *testing.T) {
 		// Analysis version 5: one model of the series (stats.SelectModel)
 		// from 5 runs on, instead of the step test and PELT.
 		{"six flat runs", seq(1000, 1001, 999, 1000, 1002, 1000), stats.ClassFlat, analyze.MethodModel,
-			analyze.Basis{Metric: "rps", N: 6, Segments: 1, Shape: stats.ShapeFlat, ThresholdPct: 2}, results.Ptr(100 * (1000.0 - 1002) / 1002)},
+			analyze.Basis{Metric: "rps", N: 6, Segments: 1, Shape: stats.ShapeFlat, ThresholdPct: 5}, results.Ptr(100 * (1000.0 - 1002) / 1002)},
 		{"thirty flat runs", seq(flat30...), stats.ClassFlat, analyze.MethodModelMSER,
-			analyze.Basis{Metric: "rps", N: 30, Segments: 1, Shape: stats.ShapeFlat, ThresholdPct: 2, MSER: &analyze.MSERCut{Truncate: 0}}, results.Ptr(100 * (flat30[29] - flat30[28]) / flat30[28])},
+			analyze.Basis{Metric: "rps", N: 30, Segments: 1, Shape: stats.ShapeFlat, ThresholdPct: 5, MSER: &analyze.MSERCut{Truncate: 0}}, results.Ptr(100 * (flat30[29] - flat30[28]) / flat30[28])},
 	}
 	for _, c := range cases {
 		w := mustAnalyze(t, c.runs, nil).Systems[0].Groups[0].Warmup
@@ -98,7 +98,7 @@ func TestWithinRunBasis(t *testing.T) {
 	}{
 		{"five windows", series(5, step), stats.ClassInsufficientData, analyze.Basis{Metric: "lat_mean_ms", N: 5, MinN: 10}, false},
 		{"warm-up at 12 s", series(60, step), stats.ClassWarmup,
-			analyze.Basis{Metric: "lat_mean_ms", N: 60, Segments: 2, Shape: stats.ShapeSteps, ThresholdPct: 2.097720554477915, MSER: &analyze.MSERCut{Truncate: 15}}, false},
+			analyze.Basis{Metric: "lat_mean_ms", N: 60, Segments: 2, Shape: stats.ShapeSteps, ThresholdPct: 5, MSER: &analyze.MSERCut{Truncate: 15}}, false},
 		{"infinite", series(30, func(int) float64 { return math.Inf(1) }), stats.ClassInsufficientData,
 			analyze.Basis{Metric: "lat_mean_ms", N: 30, Err: stats.ErrNotFinite}, true},
 	}

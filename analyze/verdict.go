@@ -14,7 +14,7 @@ import (
 // AnalysisVersion is the version of the analysis: it changes whenever the
 // same tables would give a different Verdict, so stored reports made by an
 // older version can be found and re-made.
-const AnalysisVersion = 5
+const AnalysisVersion = 6
 
 // Options are the parameters of Analyze. DefaultOptions gives the values
 // of docs/STATISTICS.md; a zero field is not a valid setting.
@@ -68,7 +68,7 @@ func DefaultOptions() Options {
 	return Options{
 		PenaltyFactor:       stats.DefaultPenaltyFactor,
 		MinSegment:          stats.DefaultMinSegment,
-		Delta:               stats.DefaultDelta,
+		Delta:               stats.DefaultShiftDelta,
 		NoiseBand:           stats.DefaultNoiseBand,
 		MinWindows:          10,
 		Resamples:           stats.DefaultResamples,
@@ -258,7 +258,8 @@ type Shift struct {
 // method; Err is set when no classification could be made.
 type Basis struct {
 	// Metric is the classified series: MetricRPS for the throughput of
-	// runs, MetricLatMeanMs for the mean latency of a run's windows;
+	// runs, MetricLatP50Ms for the median latency of a run's windows
+	// (MetricLatMeanMs when a window has no median);
 	// empty for a combination of runs' classes.
 	Metric string
 	// N is the number of observations classified (runs or windows);

@@ -183,12 +183,14 @@ func (v *Verdict) steadyWindows(g *Group, fromS float64, ws []results.Series) {
 		LatMaxMs: g.Steady.LatMaxMs, FromSteady: true}
 }
 
-// withinRunWarmup classifies the per-window mean latency of every run of
-// the group that has a series (built from per-request samples). Windows
-// in stall-like excursions (stats.Excursions: they left the run's level
-// and came back) are set to the run's level before PELT, as Barrett et
-// al. replace outliers, so that recurring stalls neither hide a warm-up
-// nor pose as one; they are reported as the run's Instability instead.
+// withinRunWarmup classifies the windows of every run of the group that
+// has a series (built from per-request samples) with stats.SelectModel:
+// their median latency where every window has one, else their mean.
+// Windows in stall-like excursions of the mean (stats.Excursions: they
+// left the run's level and came back) are set to the run's level first,
+// as Barrett et al. replace outliers, so that recurring stalls neither
+// hide a warm-up nor pose as one; they are reported as the run's
+// Instability instead.
 func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) []RunWarmup {
 	o := v.Options
 	var out []RunWarmup
@@ -197,38 +199,77 @@ func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) 
 		if len(ws) == 0 {
 			continue
 		}
-		var x, ts, width, reqs []float64
+		var x, p50, ts, width, reqs []float64
+		allP50 := true
 		for _, w := range ws {
 			if w.LatMeanMs != nil && w.Requests > 0 {
 				x = append(x, *w.LatMeanMs)
+				if w.LatP50Ms != nil && *w.LatP50Ms > 0 {
+					p50 = append(p50, *w.LatP50Ms)
+				} else {
+					allP50 = false
+				}
 				ts = append(ts, w.TS)
 				width = append(width, w.WindowS)
 				reqs = append(reqs, float64(w.Requests))
 			}
 		}
+		// The shape is modelled on the windows' median latency where every
+		// window has one: one slow moment of the machine (or of the
+		// client) moves a window's mean and tail many times, its median
+		// little, while a change of the server's cost moves them all
+		// (conformance grid: see STATISTICS.md).
+		metric, y := MetricLatMeanMs, x
+		if allP50 && len(x) > 0 {
+			metric, y = MetricLatP50Ms, p50
+		}
 		rw := RunWarmup{RunID: r.RunID, Seq: r.Seq, Windows: len(x), Method: MethodModelMSER,
-			Basis: Basis{Metric: MetricLatMeanMs, N: len(x)}}
+			Basis: Basis{Metric: metric, N: len(x)}}
 		if len(x) < o.MinWindows {
 			rw.Class = stats.ClassInsufficientData
 			rw.Basis.MinN = o.MinWindows
 			out = append(out, rw)
 			continue
 		}
-		clean := x
+		clean := y
 		inst, ierr := stats.Excursions(x, reqs, stats.InstabilityOptions{Factor: o.ExcursionFactor})
 		if ierr == nil && len(inst.Excursions) > 0 {
-			clean = slices.Clone(x)
+			clean = slices.Clone(y)
+			level := inst.Level
+			if metric != MetricLatMeanMs {
+				level = stats.Median(y)
+			}
 			for _, e := range inst.Excursions {
 				for i := e.Start; i < e.End; i++ {
-					clean[i] = inst.Level
+					clean[i] = level
 				}
 			}
 		}
-		m, err := stats.SelectModel(clean, stats.ModelOptions{Delta: o.Delta, Alpha: o.Alpha, SearchSteady: true})
+		m, err := stats.SelectModel(clean, stats.ModelOptions{Delta: o.Delta, Alpha: o.Alpha, SearchSteady: true, MinFirst: 2})
 		if err == nil {
 			rw.Class, rw.Direction = m.Class, m.Direction
 			if m.SteadyStart >= 0 {
-				rw.WarmupEndS = results.Ptr(ts[m.SteadyStart])
+				at := m.SteadyStart
+				// A warm-up on the median ends no earlier than on the
+				// mean (its stall-like excursions set to the level),
+				// when the mean shows one too: a JVM still compiling
+				// shows it in its slow requests, which move the mean
+				// and not the median.
+				if metric != MetricLatMeanMs && m.Class == stats.ClassWarmup {
+					mc := slices.Clone(x)
+					if ierr == nil {
+						for _, e := range inst.Excursions {
+							for i := e.Start; i < e.End; i++ {
+								mc[i] = inst.Level
+							}
+						}
+					}
+					if mm, err := stats.SelectModel(mc, stats.ModelOptions{Delta: o.Delta, Alpha: o.Alpha, SearchSteady: true, MinFirst: 2}); err == nil &&
+						mm.Class == stats.ClassWarmup && mm.SteadyStart > at {
+						at = mm.SteadyStart
+					}
+				}
+				rw.WarmupEndS = results.Ptr(ts[at])
 			}
 			rw.Basis.Segments, rw.Basis.Shape, rw.Basis.ThresholdPct = m.Levels, m.Shape, m.ThresholdPct
 			if t := m.Trend; t != nil && t.Persistent {

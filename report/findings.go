@@ -204,8 +204,8 @@ func wordFinding(f analyze.Finding) findingWords {
 		if s.WithinRuns {
 			run := runSubject(s)
 			return findingWords{fmt.Sprintf("%s (within the run)", run),
-				fmt.Sprintf("%s: mean latency rose by %s ms (%s %%) over its last %s s and never levelled off: no steady state, so no warm-up end and no steady figures are given.",
-					run, num(x.Change), signed(x.ChangePct), num(x.Over)),
+				fmt.Sprintf("%s: %s rose by %s ms (%s %%) over its last %s s and never levelled off: no steady state, so no warm-up end and no steady figures are given.",
+					run, windowMetricWords(x.Metric), num(x.Change), signed(x.ChangePct), num(x.Over)),
 				"Look for what accumulates (queues, memory, connections, caches that grow); run long enough to see whether it levels off, and do not report a steady-state latency for this run."}
 		}
 		msg := fmt.Sprintf("%s at %s: throughput kept falling across its %s runs (%s req/s, %s %%) and never levelled off: no steady state.",
@@ -315,4 +315,13 @@ func orderFromText(from string) string {
 		return "by the runs' start times"
 	}
 	return "in the order the inputs were given: some runs have no start time, so the order they ran in is assumed to be that"
+}
+
+// windowMetricWords names the metric of a run's windows that a within-run
+// finding was measured on.
+func windowMetricWords(m string) string {
+	if m == analyze.MetricLatP50Ms {
+		return "the median latency of its windows"
+	}
+	return "mean latency"
 }

@@ -187,7 +187,7 @@ func (b *reportBuilder) warmup() *section {
 		}
 	}
 	if len(items) > 0 {
-		sec.Blocks = append(sec.Blocks, para(tx("Within runs with per-request data, the mean latency per window is classified (PELT changepoints, MSER-5 cross-check):")),
+		sec.Blocks = append(sec.Blocks, para(tx("Within runs with per-request data, the median latency per window is classified (one model of the series: flat, steps, a trend, a trend then flat; MSER-5 cross-check):")),
 			&list{Items: items})
 	}
 	sec.Blocks = append(sec.Blocks, b.figure("throughput")...)

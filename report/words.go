@@ -40,8 +40,11 @@ func settingsText(s analyze.Settings) string {
 
 // seriesName names the series a warm-up class was found in.
 func seriesName(metric string) string {
-	if metric == analyze.MetricRPS {
+	switch metric {
+	case analyze.MetricRPS:
 		return "throughput"
+	case analyze.MetricLatP50Ms:
+		return "median latency per window"
 	}
 	return "mean latency per window"
 }

@@ -1,6 +1,10 @@
 package stats
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // Shape is a candidate model of a series, a stable code (docs/SCHEMA.md).
 type Shape string
@@ -69,8 +73,9 @@ const hampelK = 3
 // 2002: a median of 3 leaves a monotone ramp alone). One point is not a
 // level: the steps need 2 points for every segment but the first, which
 // the filter leaves alone (a warm-up may be one round). It returns the
-// indices changed.
-func hampel(y []float64) []int {
+// indices changed. first includes the first point (for windows of a run,
+// where one window is not a warm-up: ModelOptions.MinFirst).
+func hampel(y []float64, first bool) []int {
 	m := len(y)
 	if m < 3 {
 		return nil
@@ -79,7 +84,11 @@ func hampel(y []float64) []int {
 	orig := append([]float64(nil), y...)
 	var changed []int
 	w := make([]float64, 0, 3)
-	for i := 1; i < m; i++ {
+	from := 1
+	if first {
+		from = 0
+	}
+	for i := from; i < m; i++ {
 		lo := min(max(i-1, 0), m-3)
 		w = append(w[:0], orig[lo:lo+3]...)
 		med := Median(w)
@@ -112,6 +121,22 @@ func noiseSD(y []float64) float64 {
 	return 1.4826 * Median(d) / math.Sqrt2
 }
 
+// DefaultShiftDelta is the default practical threshold of SelectModel:
+// a change of level smaller than 5 % is not a warm-up, a slowdown, a step
+// or a trend. It is wider than the comparisons' 2 % equivalence band on
+// purpose: a warm-up verdict throws the runs or seconds before it away,
+// and on the conformance grid's flat servers the machine and the load
+// tool alone moved a run's windows by 2-4 % (a slower first seconds, a
+// drift of the machine's load), which a 2 % threshold called warm-ups
+// and slowdowns (docs/STATISTICS.md, "The practical threshold").
+const DefaultShiftDelta = 0.05
+
+// minEvidence is the least a candidate's BIC must fall below flat's for
+// the candidate to be taken when the one the criterion preferred did not
+// hold up: 2, where Kass & Raftery ("Bayes Factors", JASA 90(430), 1995)
+// put the start of positive evidence (a Bayes factor of about 3).
+const minEvidence = 2
+
 // modelVarFloor is the floor of the residual variance of a fit, in squared
 // log units: values that agree to 0.01 % are one value.
 const modelVarFloor = 1e-8
@@ -140,11 +165,17 @@ type Step struct {
 type ModelOptions struct {
 	// HigherIsBetter is true for throughput, false for latency.
 	HigherIsBetter bool
-	// Delta is the relative practical threshold (<= 0: DefaultDelta).
+	// Delta is the relative practical threshold (<= 0: DefaultShiftDelta).
 	Delta float64
 	// Alpha is the level of the trend test of the steady part (<= 0:
 	// DefaultAlpha).
 	Alpha float64
+	// MinFirst is the fewest observations of the first segment of steps
+	// (<= 1: 1, a warm-up may be one round). Windows of a run use 2: the
+	// first second of a run is often slow for the client's own reasons
+	// (processes starting, connections opening, the machine's scheduling),
+	// which one window cannot tell from a warm-up of the server.
+	MinFirst int
 	// SearchSteady lets the steady state begin later than the selected
 	// shape says when the part after it still trends: at the first later
 	// start whose rest has no persistent trend, leaving max(5, n/4)
@@ -265,7 +296,7 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 	}
 	delta := o.Delta
 	if !(delta > 0) {
-		delta = DefaultDelta
+		delta = DefaultShiftDelta
 	}
 	b := (n + MaxModelPoints - 1) / MaxModelPoints
 	m := n / b
@@ -285,7 +316,7 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 	// The noise SD is estimated before the spikes are pulled in: they are
 	// part of the series' noise.
 	sigma := noiseSD(y)
-	out.Clipped = hampel(y)
+	out.Clipped = hampel(y, max(1, o.MinFirst) > 1)
 	// start maps a point of y back to its first observation, obsEnd a
 	// point's end (the last block takes the rest).
 	start := func(j int) int { return j * b }
@@ -298,7 +329,7 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 
 	fits := []fit{fitFlat(y)}
 	for k := 1; k <= MaxModelSteps; k++ {
-		if f, ok := fitSteps(y, k); ok {
+		if f, ok := fitSteps(y, k, max(1, o.MinFirst)); ok {
 			fits = append(fits, f)
 		}
 	}
@@ -316,14 +347,6 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 		if fits[i].BIC < fits[best].BIC-1e-9 {
 			best = i
 		}
-	}
-	f := fits[best]
-	out.Shape, out.Levels = f.Shape, 1
-	switch f.Shape {
-	case ShapeSteps:
-		out.Levels = f.Steps + 1
-	case ShapeTrendFlat, ShapeFlatTrend:
-		out.Levels = 2
 	}
 
 	better := func(after, before float64) bool { return (after > before) == o.HigherIsBetter }
@@ -350,80 +373,125 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 		return ok
 	}
 
-	out.Class, out.SteadyStart = ClassFlat, 0
-	thr := thrAt(0)
-	switch f.Shape {
-	case ShapeSteps:
-		// Levels of the segments, final level last.
-		bounds := append(append([]int{0}, f.cps...), m)
-		lv := make([]float64, len(bounds)-1)
-		for i := range lv {
-			lv[i] = f.fitted[bounds[i]]
+	// The candidates in the order of the criterion (a tie to the simpler,
+	// earlier one). The best is taken unless what makes it more than flat
+	// does not hold up: a line whose trend TrendTest does not confirm, or
+	// steps and hinges whose change stays within the practical threshold;
+	// then the next one is tried, down to flat. (The criterion alone is
+	// not a test: on noisy rounds it prefers a line that the trend test
+	// rejects while a step fits almost as well and passes.)
+	order := make([]int, len(fits))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(fits[a].BIC, fits[b].BIC) })
+	_ = best
+	base := out
+	var thr float64
+	transient := false // the steps taken came back to their first level
+	flatBIC := fits[0].BIC
+	for _, fi := range order {
+		f := fits[fi]
+		if f.Shape != ShapeFlat && flatBIC-f.BIC < minEvidence {
+			continue
 		}
-		last := len(lv) - 1
-		thr = thrAt(bounds[last])
-		first := last
-		for first > 0 && math.Abs(lv[first-1]-lv[last]) <= thr {
-			first--
+		out = base
+		out.Shape, out.Levels = f.Shape, 1
+		switch f.Shape {
+		case ShapeSteps:
+			out.Levels = f.Steps + 1
+		case ShapeTrendFlat, ShapeFlatTrend:
+			out.Levels = 2
 		}
-		for i := 1; i < len(lv); i++ {
-			if math.Abs(lv[i]-lv[i-1]) > thr {
-				bm, am := Mean(x[start(bounds[i-1]):start(bounds[i])]), Mean(x[start(bounds[i]):obsEnd(bounds[i+1])])
-				out.Steps = append(out.Steps, Step{At: start(bounds[i]), Before: bm, After: am, Direction: dir(lv[i], lv[i-1])})
+		out.Class, out.SteadyStart = ClassFlat, 0
+		thr = thrAt(0)
+		switch f.Shape {
+		case ShapeSteps:
+			// Levels of the segments, final level last.
+			bounds := append(append([]int{0}, f.cps...), m)
+			lv := make([]float64, len(bounds)-1)
+			for i := range lv {
+				lv[i] = f.fitted[bounds[i]]
 			}
-		}
-		if first == 0 {
-			break
-		}
-		// The class follows the net change from the first level to the
-		// final one when it passes the threshold (a cold start that
-		// then loses a little is still a warm-up, its later step a
-		// level-shift finding); otherwise the last step into the final
-		// level.
-		from := lv[first-1]
-		if math.Abs(lv[last]-lv[0]) > thr {
-			from = lv[0]
-		}
-		d := dir(lv[last], from)
-		out.Direction, out.ChangePct = d, pct(lv[last], from)
-		out.SteadyStart = start(bounds[first])
-		switch {
-		case m-bounds[first] < tail:
-			out.Class, out.SteadyStart = ClassNoSteadyState, -1
-		case d == Improving:
-			out.Class = ClassWarmup
-		default:
-			out.Class = ClassSlowdown
-		}
-	case ShapeTrend:
-		ch := f.fitted[m-1] - f.fitted[0]
-		if math.Abs(ch) > thr && trending(0, thr) {
-			out.Class, out.SteadyStart = ClassNoSteadyState, -1
-			out.Direction, out.ChangePct = dir(f.fitted[m-1], f.fitted[0]), pct(f.fitted[m-1], f.fitted[0])
-		}
-	case ShapeTrendFlat:
-		k := f.cps[0]
-		out.Knot = start(k)
-		thr = thrAt(k)
-		if ch := f.fitted[k] - f.fitted[0]; math.Abs(ch) > thr {
-			out.Direction, out.ChangePct = dir(f.fitted[k], f.fitted[0]), pct(f.fitted[k], f.fitted[0])
-			out.SteadyStart = start(k)
+			last := len(lv) - 1
+			thr = thrAt(bounds[last])
+			first := last
+			for first > 0 && math.Abs(lv[first-1]-lv[last]) <= thr {
+				first--
+			}
+			for i := 1; i < len(lv); i++ {
+				if math.Abs(lv[i]-lv[i-1]) > thr {
+					bm, am := Mean(x[start(bounds[i-1]):start(bounds[i])]), Mean(x[start(bounds[i]):obsEnd(bounds[i+1])])
+					out.Steps = append(out.Steps, Step{At: start(bounds[i]), Before: bm, After: am, Direction: dir(lv[i], lv[i-1])})
+				}
+			}
+			if first == 0 {
+				break
+			}
+			// A level left and come back to (the first level within
+			// the threshold of the final one) is a transient, not a
+			// warm-up or a slowdown: the series is flat, and no step
+			// stayed.
+			if math.Abs(lv[last]-lv[0]) <= thr {
+				out.Steps, transient = nil, true
+				break
+			}
+			// The class follows the net change from the first level to the
+			// final one when it passes the threshold (a cold start that
+			// then loses a little is still a warm-up, its later step a
+			// level-shift finding); otherwise the last step into the final
+			// level.
+			from := lv[first-1]
+			if math.Abs(lv[last]-lv[0]) > thr {
+				from = lv[0]
+			}
+			d := dir(lv[last], from)
+			out.Direction, out.ChangePct = d, pct(lv[last], from)
+			out.SteadyStart = start(bounds[first])
 			switch {
-			case m-k < tail:
+			case m-bounds[first] < tail:
 				out.Class, out.SteadyStart = ClassNoSteadyState, -1
-			case out.Direction == Improving:
+			case d == Improving:
 				out.Class = ClassWarmup
 			default:
 				out.Class = ClassSlowdown
 			}
+		case ShapeTrend:
+			ch := f.fitted[m-1] - f.fitted[0]
+			if math.Abs(ch) > thr && trending(0, thr) {
+				out.Class, out.SteadyStart = ClassNoSteadyState, -1
+				out.Direction, out.ChangePct = dir(f.fitted[m-1], f.fitted[0]), pct(f.fitted[m-1], f.fitted[0])
+			}
+		case ShapeTrendFlat:
+			k := f.cps[0]
+			out.Knot = start(k)
+			thr = thrAt(k)
+			if ch := f.fitted[k] - f.fitted[0]; math.Abs(ch) > thr {
+				out.Direction, out.ChangePct = dir(f.fitted[k], f.fitted[0]), pct(f.fitted[k], f.fitted[0])
+				out.SteadyStart = start(k)
+				switch {
+				case m-k < tail:
+					out.Class, out.SteadyStart = ClassNoSteadyState, -1
+				case out.Direction == Improving:
+					out.Class = ClassWarmup
+				default:
+					out.Class = ClassSlowdown
+				}
+			}
+		case ShapeFlatTrend:
+			k := f.cps[0]
+			out.Knot = start(k)
+			if ch := f.fitted[m-1] - f.fitted[k]; math.Abs(ch) > thr && trending(start(k), thr) {
+				out.Class, out.SteadyStart = ClassNoSteadyState, -1
+				out.Direction, out.ChangePct = dir(f.fitted[m-1], f.fitted[k]), pct(f.fitted[m-1], f.fitted[k])
+			}
 		}
-	case ShapeFlatTrend:
-		k := f.cps[0]
-		out.Knot = start(k)
-		if ch := f.fitted[m-1] - f.fitted[k]; math.Abs(ch) > thr && trending(start(k), thr) {
-			out.Class, out.SteadyStart = ClassNoSteadyState, -1
-			out.Direction, out.ChangePct = dir(f.fitted[m-1], f.fitted[k]), pct(f.fitted[m-1], f.fitted[k])
+		if out.Class != ClassFlat || f.Shape == ShapeFlat || transient {
+			break
 		}
+	}
+	if out.Class == ClassFlat && !transient {
+		out.Shape, out.Levels, out.Steps, out.Knot, out.Trend = ShapeFlat, 1, nil, -1, nil
 	}
 	out.ThresholdPct = 100 * math.Expm1(thr)
 
@@ -436,7 +504,12 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 			if (t.Slope > 0) == o.HigherIsBetter {
 				d = Improving
 			}
-			if o.SearchSteady {
+			// A later start is searched only after a located change
+			// (a step, a knot): on a series the model found flat, a trend
+			// of the whole is the finding, and cutting its front until
+			// the rest is too short for the test would pass a trend off
+			// as a warm-up.
+			if o.SearchSteady && k > 0 {
 				// The steady state may begin later, at the first start
 				// (tried in up to 64 steps) whose rest has no persistent
 				// trend, leaving max(5, n/4) observations.
@@ -479,9 +552,9 @@ func fitFlat(y []float64) fit {
 // fitSteps fits k change points by exact dynamic programming (optimal
 // partitioning under squared error): every segment at least 2 points but
 // the first, which may be 1. ok is false when y is too short for k.
-func fitSteps(y []float64, k int) (fit, bool) {
+func fitSteps(y []float64, k, first int) (fit, bool) {
 	m := len(y)
-	if m < 1+2*k {
+	if m < first+2*k {
 		return fit{}, false
 	}
 	s1 := make([]float64, m+1)
@@ -506,12 +579,12 @@ func fitSteps(y []float64, k int) (fit, bool) {
 			c[j][t] = inf
 		}
 	}
-	for t := 1; t <= m; t++ {
+	for t := first; t <= m; t++ {
 		c[0][t] = cost(0, t)
 	}
 	for j := 1; j <= k; j++ {
-		for t := 1 + 2*j; t <= m; t++ {
-			for s := 1 + 2*(j-1); s <= t-2; s++ {
+		for t := first + 2*j; t <= m; t++ {
+			for s := first + 2*(j-1); s <= t-2; s++ {
 				if c[j-1][s] == inf {
 					continue
 				}

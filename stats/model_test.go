@@ -163,3 +163,55 @@ func TestSelectModelShapes(t *testing.T) {
 		t.Error("a zero value: no error")
 	}
 }
+
+// TestSelectModelVersion6 pins the rules of analysis version 6 on series
+// read off the conformance grid (testdata/conformance; the experiment
+// named in each case) and on clean ones: the evidence a shape needs over
+// flat, the fallback to the next candidate, a transient, one slow first
+// window, the 5 % practical threshold, and no warm-up cut out of a trend
+// of a series found flat.
+func TestSelectModelVersion6(t *testing.T) {
+	cases := []struct {
+		name     string
+		x        []float64
+		higher   bool
+		minFirst int
+		class    Class
+		dir      Direction
+	}{
+		// A disturbed round among eight equal ones (testdata/truth/
+		// disturbed-pair, A): a hinge beats flat's criterion by 0.01,
+		// no evidence; flat.
+		{"one disturbed round", []float64{3581, 3318, 3171, 3345, 1894, 3197, 3161, 3310}, true, 0, ClassFlat, ""},
+		// trend/005 (an improving trend, wrk rounds): flat preferred by
+		// the evidence rule, the whole trends: no-steady-state, not a
+		// warm-up cut out of it.
+		{"improving trend", []float64{6993, 4050, 6803, 6442, 6162, 7031, 9094, 10370, 7227, 8229}, true, 0, ClassNoSteadyState, Improving},
+		// A bump of 30 % that came back: a transient, flat.
+		{"transient", []float64{10, 10.05, 9.95, 10, 13, 13.05, 12.95, 10, 10.05, 9.95, 10, 10.05}, false, 0, ClassFlat, ""},
+		// flat/023 (windows' median, ms): one slow first window is not
+		// a warm-up of the windows...
+		{"slow first window", []float64{7.647, 4.703, 4.671, 4.671, 4.671, 4.639, 4.575, 4.575, 4.575, 4.607, 4.671, 4.607, 4.703, 4.767, 4.639}, false, 2, ClassFlat, ""},
+		// ... but one slow first round is (a JVM's first round).
+		{"slow first round", []float64{7.647, 4.703, 4.671, 4.671, 4.671, 4.639, 4.575, 4.575, 4.575, 4.607, 4.671, 4.607, 4.703, 4.767, 4.639}, false, 0, ClassWarmup, Improving},
+		// flat/006 (windows' median, ms): 3 % slower for the first
+		// seconds, within the 5 % threshold.
+		{"3 % start", []float64{3.775, 3.183, 3.151, 3.183, 3.087, 3.103, 3.103, 3.087, 3.087, 3.103, 3.103, 3.055, 3.119, 3.071, 3.087}, false, 2, ClassFlat, ""},
+		// A real 10 % step on a quiet series passes it.
+		{"10 % step", []float64{3.18, 3.19, 3.17, 3.18, 3.19, 3.5, 3.51, 3.49, 3.5, 3.51, 3.5, 3.49, 3.5}, false, 2, ClassSlowdown, Worsening},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := SelectModel(c.x, ModelOptions{HigherIsBetter: c.higher, MinFirst: c.minFirst, SearchSteady: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.Class != c.class || m.Direction != c.dir {
+				t.Fatalf("class %s %s (shape %s, candidates %+v), want %s %s", m.Class, m.Direction, m.Shape, m.Candidates, c.class, c.dir)
+			}
+			if c.name == "transient" && len(m.Steps) != 0 {
+				t.Errorf("steps %+v for a transient", m.Steps)
+			}
+		})
+	}
+}

@@ -92,7 +92,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	t := s.elapsed()
 	sum := hashWork(s.b.iterations(t))
 	if d := s.b.wait(t) + s.b.extra(n, uniform()); d > 0 {
-		time.Sleep(d)
+		preciseSleep(d)
 	}
 	w.Header().Set("X-Work", hex.EncodeToString(sum[:8]))
 	if s.b.fails(n, t) {
@@ -102,6 +102,25 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	io.WriteString(w, "ok\n")
+}
+
+// preciseSleep waits d with the kernel's high-resolution timer
+// (nanosleep(2) on the request's own thread), not time.Sleep: when the
+// server is idle between requests, Go's runtime waits for its timers in
+// epoll_wait, whose timeout is in whole milliseconds, so time.Sleep(1.7ms)
+// takes about 2 ms and a delay that grows smoothly is served as steps of
+// 1 ms (golang/go#44343). The conformance grid's first within-run trends
+// and ramps were made that way: their truth moved in 1 ms steps.
+func preciseSleep(d time.Duration) {
+	ts := syscall.NsecToTimespec(int64(d))
+	for {
+		var rem syscall.Timespec
+		err := syscall.Nanosleep(&ts, &rem)
+		if err != syscall.EINTR {
+			return
+		}
+		ts = rem
+	}
 }
 
 // calibrate measures the median time of one request's work (n iterations)

@@ -14,7 +14,8 @@ import (
 const SummaryMDLines = 25
 
 // SummaryMarkdown writes summary.md, the short form of the verdict to
-// post as a pull-request comment: the headline, the gate, the comparison
+// post as a pull-request comment: the gate, the numbers of up to 4
+// systems and settings (fewer if the lines run out), the headline, the comparison
 // table with its footnotes, the thresholds, the three most important
 // findings and a link to reportLink (report.md beside it), in at most
 // SummaryMDLines lines: rows of the table and thresholds that do not fit
@@ -34,9 +35,18 @@ func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
 		tail = append(tail, "")
 	}
 	tail = append(tail, fmt.Sprintf("Full report: [%s](%s) (figures, warm-up, capacity, every run).", text(reportLink), reportLink))
-	body := compareMarkdown(v, -1, 1)
+	// The numbers table keeps up to 4 rows while the comparisons shrink,
+	// then gives up rows too (saying how many the full report has).
+	nums := min(len(numbersRows(v)), 4)
+	bodyOf := func(rows, numRows int) []string {
+		return append(markdownBlocks(verdictLead(v, 1, numbersBlocks(v, numRows))), markdownBlocks(compareBlocks(v, rows, nil))...)
+	}
+	body := bodyOf(-1, nums)
 	for n := 2*len(v.Comparisons) + len(v.Thresholds); len(head)+len(body)+len(tail) > SummaryMDLines && n >= 0; n-- {
-		body = compareMarkdown(v, n, 1)
+		body = bodyOf(n, nums)
+	}
+	for ; len(head)+len(body)+len(tail) > SummaryMDLines && nums > 0; nums-- {
+		body = bodyOf(0, nums-1)
 	}
 	_, err := io.WriteString(w, strings.Join(slices.Concat(head, body, tail), "\n")+"\n")
 	return err

@@ -248,12 +248,17 @@ func toolList(v *analyze.Verdict) string {
 
 // groupsState summarises a system's groups: their warm-up classes,
 // across runs and within runs, each class said once for the settings it
-// holds at ("flat across runs and flat within its runs at 16 and 32
-// connections; ..."); a single group's without its settings (the
+// holds at, by the settings that tell the groups apart ("at 16
+// connections and 32 connections: flat across runs and flat within its
+// runs; ..."); a single group's without its settings (the
 // headline gave them).
 func groupsState(s analyze.System) string {
 	var phrases []string
 	at := map[string][]string{}
+	var all []analyze.Settings
+	for _, g := range s.Groups {
+		all = append(all, g.Settings)
+	}
 	for _, g := range s.Groups {
 		var p []string
 		if len(g.Runs) > 1 {
@@ -280,14 +285,18 @@ func groupsState(s analyze.System) string {
 		if _, ok := at[phrase]; !ok {
 			phrases = append(phrases, phrase)
 		}
-		at[phrase] = append(at[phrase], settingsText(g.Settings))
+		where := distinctSettings(g.Settings, all)
+		if where == "" {
+			where = settingsText(g.Settings)
+		}
+		at[phrase] = append(at[phrase], where)
 	}
 	if len(s.Groups) == 1 {
 		return phrases[0]
 	}
 	var parts []string
 	for _, p := range phrases {
-		parts = append(parts, fmt.Sprintf("%s at %s", p, joinAnd(at[p])))
+		parts = append(parts, fmt.Sprintf("at %s: %s", joinAnd(at[p]), p))
 	}
 	return strings.Join(parts, "; ")
 }

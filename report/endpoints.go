@@ -21,18 +21,21 @@ type SummaryEndpoint struct {
 	TargetRPS        *float64 `json:"target_rps"`
 	PlannedDurationS *float64 `json:"planned_duration_s"`
 	Runs             int      `json:"runs"`
-	Requests         int64    `json:"requests"`
-	Errors           int64    `json:"errors"`
-	ErrorRate        *float64 `json:"error_rate"`
-	RPS              float64  `json:"rps"`
-	LatMinMs         *float64 `json:"lat_min_ms"`
-	LatMeanMs        *float64 `json:"lat_mean_ms"`
-	LatP50Ms         *float64 `json:"lat_p50_ms"`
-	LatP90Ms         *float64 `json:"lat_p90_ms"`
-	LatP95Ms         *float64 `json:"lat_p95_ms"`
-	LatP99Ms         *float64 `json:"lat_p99_ms"`
-	LatMaxMs         *float64 `json:"lat_max_ms"`
-	FromSteady       bool     `json:"from_steady"`
+	// Basis is which of the runs the figures are over, as the group's
+	// numbers: "one-run", "steady-runs" or "last-run".
+	Basis      string   `json:"basis"`
+	Requests   int64    `json:"requests"`
+	Errors     int64    `json:"errors"`
+	ErrorRate  *float64 `json:"error_rate"`
+	RPS        float64  `json:"rps"`
+	LatMinMs   *float64 `json:"lat_min_ms"`
+	LatMeanMs  *float64 `json:"lat_mean_ms"`
+	LatP50Ms   *float64 `json:"lat_p50_ms"`
+	LatP90Ms   *float64 `json:"lat_p90_ms"`
+	LatP95Ms   *float64 `json:"lat_p95_ms"`
+	LatP99Ms   *float64 `json:"lat_p99_ms"`
+	LatMaxMs   *float64 `json:"lat_max_ms"`
+	FromSteady bool     `json:"from_steady"`
 }
 
 // summaryEndpoints lists, system by system in the verdict's order, the
@@ -51,7 +54,7 @@ func summaryEndpoints(v *analyze.Verdict) []SummaryEndpoint {
 			if n := summaryNumbers(g.Numbers, false); n != nil {
 				e.Requests, e.Errors, e.ErrorRate, e.RPS = n.Requests, n.Errors, n.ErrorRate, n.RPS
 				e.LatMinMs, e.LatMeanMs, e.LatP50Ms, e.LatP90Ms, e.LatP95Ms, e.LatP99Ms, e.LatMaxMs = n.LatMinMs, n.LatMeanMs, n.LatP50Ms, n.LatP90Ms, n.LatP95Ms, n.LatP99Ms, n.LatMaxMs
-				e.FromSteady = n.Basis == analyze.NumbersSteadyRuns
+				e.FromSteady, e.Basis = n.Basis == analyze.NumbersSteadyRuns, n.Basis
 			}
 			out = append(out, e)
 		}

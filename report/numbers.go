@@ -235,15 +235,15 @@ func numbersLegend(v *analyze.Verdict, rows []numbersRow) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("Figures over each row's steady runs, else its only or last run (runs column); latencies in ms. ")
+	b.WriteString("Over each row's steady runs, else its only or last run; latencies in ms. ")
 	if several {
-		b.WriteString("Over several runs: requests, errors and duration are their total")
+		b.WriteString("Several runs: requests, errors and duration summed")
 		for _, a := range order {
 			fmt.Fprintf(&b, "; %s: %s", strings.Join(byAgg[a], ", "), aggregateName(a))
 		}
-		b.WriteString(" (as the comparisons use them). ")
+		b.WriteString(". ")
 	} else {
-		b.WriteString("One run per row: every figure is that run's own. ")
+		b.WriteString("One run per row: its own figures. ")
 	}
 	if s := percentileSource(v); s != "" {
 		b.WriteString(s + " ")

@@ -68,7 +68,7 @@ figure{margin:1.5rem 0}
 figure img{display:block;width:100%;max-width:1200px;height:auto;border:1px solid var(--line)}
 figcaption{color:var(--muted);font-size:.9rem;margin-top:.3rem}
 @media (max-width:40rem){body{font-size:15px}h1{font-size:1.3rem}th,td{padding:.2rem .35rem}
-.compare td:first-child,.numbers td:first-child,.runs td:first-child{white-space:normal;min-width:5.5rem;max-width:8.5rem;overflow-wrap:anywhere}
+.compare td:first-child,.numbers td:first-child,.runs td:first-child{white-space:normal;min-width:5.5rem;max-width:8.5rem;overflow-wrap:break-word}
 .numbers td:nth-child(2){white-space:normal;min-width:8rem}}
 @media print{nav{display:none}body{font-size:10pt}header,main{max-width:none;padding:0}.table{overflow:visible}table{font-size:8pt}
 h2,h3{break-after:avoid}figure,tr{break-inside:avoid}a{color:inherit;text-decoration:none}.verdict{border-left-width:2pt}}

@@ -114,6 +114,8 @@ type Verdict struct {
 	Options  Options
 	// Runs are the analysed runs in execution order.
 	Runs []results.Run
+	// RunNumbers are each run's Numbers, in the order of Runs.
+	RunNumbers []Numbers
 
 	// contradictions are the runs whose figures contradict each other,
 	// in execution order.
@@ -189,6 +191,9 @@ type Group struct {
 	// Rep is the group's representative performance: the steady-state
 	// mean when there is one, otherwise the last (warmest) run.
 	Rep Rep
+	// Numbers are the group's figures a reader looks for first, over
+	// its RepRuns.
+	Numbers Numbers
 }
 
 // The warm-up methods, codes that summary.json shows as "method".
@@ -507,6 +512,7 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 		sys.Capacity = v.capacity(sys)
 		v.Systems = append(v.Systems, sys)
 	}
+	v.numbers(pcts)
 	v.compare()
 	v.findings(series)
 	for i, f := range merged {

@@ -209,7 +209,7 @@ func Latency(in Input) (*plot.Plot, error) {
 		p.Legend.Add("max (×)", lineThumb{Glyph: &g})
 	}
 	if len(d.Clipped) > 0 {
-		p.Legend.Add("mean minus stdev below the axis", arrowThumb{})
+		p.Legend.Add("mean − stdev below axis", arrowThumb{})
 	}
 	return p, nil
 }

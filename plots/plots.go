@@ -658,8 +658,9 @@ func logAxis(a *plot.Axis, lo, hi float64) {
 	a.Min, a.Max = lo, hi
 }
 
-// maxLabel is the longest system label or run id drawn, in runes.
-const maxLabel = 40
+// maxLabel is the longest system label or run id drawn, in runes: the
+// legend, right of the data, stays under about a fifth of the width.
+const maxLabel = 32
 
 // short shortens s to maxLabel runes with an ellipsis.
 func short(s string) string {

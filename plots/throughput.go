@@ -233,7 +233,7 @@ func Throughput(in Input) (*plot.Plot, error) {
 	}
 	if len(d.Sent) > 0 {
 		g := draw.GlyphStyle{Color: black, Radius: glyphSize * 1.4, Shape: sentBar{}}
-		p.Legend.Add("requests sent/s (—), apart from successful", lineThumb{Glyph: &g})
+		p.Legend.Add("requests sent/s (—)", lineThumb{Glyph: &g})
 	}
 	if len(d.Bands) > 0 {
 		var text string

@@ -311,17 +311,28 @@ func compareText(w io.Writer, v *analyze.Verdict) error {
 // rows of the tables and of the thresholds together (summary.md), saying
 // how many were left out.
 func compareMarkdown(v *analyze.Verdict, maxRows, gateReasons int) []string {
-	return append(markdownBlocks(verdictLead(v, gateReasons)), markdownBlocks(compareBlocks(v, maxRows, nil))...)
+	return append(markdownBlocks(verdictLead(v, gateReasons, nil)), markdownBlocks(compareBlocks(v, maxRows, nil))...)
 }
 
-// verdictLead is the verdict's paragraph: the headline and, when a gate
-// was asked for, its outcome with at most gateReasons reasons.
-func verdictLead(v *analyze.Verdict, gateReasons int) []block {
-	p := &paragraph{Runs: []inline{bold("Verdict:"), tx(" " + Headline(v))}, Class: "verdict"}
+// verdictLead is the verdict's lead: when a gate was asked for, its
+// state first (passed, failed, or passed with conditions allowed), with
+// at most gateReasons reasons; then nums (the numbers table, if any);
+// then the verdict's paragraph, the headline.
+func verdictLead(v *analyze.Verdict, gateReasons int, nums []block) []block {
+	var out []block
 	if gateAsked(v) {
-		p.Runs = append(p.Runs, br(), bold("Gate:"), tx(" "+gateSummary(v, gateReasons)))
+		state := "passed"
+		switch {
+		case v.Gate.Failed:
+			state = "failed"
+		case len(AllowedReasons(v)) > 0:
+			state = "allowed"
+		}
+		out = append(out, &paragraph{Runs: []inline{bold("Gate: " + state), tx(strings.TrimPrefix(strings.TrimPrefix(gateSummary(v, gateReasons), "passed"), "failed"))},
+			Class: "gate " + state})
 	}
-	return []block{p}
+	out = append(out, nums...)
+	return append(out, &paragraph{Runs: []inline{bold("Verdict:"), tx(" " + Headline(v))}, Class: "verdict"})
 }
 
 // compareBlocks makes the comparisons one table with their footnotes, then

@@ -69,6 +69,11 @@ func mainHeadline(v *analyze.Verdict) string {
 	switch h.Main {
 	case analyze.LeadSystem:
 		s := v.Systems[h.System]
+		if len(s.Groups) == 1 && s.Groups[0].Numbers.Basis != "" {
+			g := s.Groups[0]
+			return fmt.Sprintf("%s at %s (%s): %s; %s.", s.Label, settingsText(g.Settings), plural(s.Runs, "run"),
+				numbersSentence(g.Numbers), groupsState(s))
+		}
 		return fmt.Sprintf("%s: %s of %s analysed; %s.", s.Label, plural(s.Runs, "run"), toolList(v), groupsState(s))
 	case analyze.LeadNoComparison:
 		var labels []string
@@ -241,31 +246,65 @@ func toolList(v *analyze.Verdict) string {
 	return strings.Join(tools, ", ")
 }
 
-// groupsState summarises a system's groups: warm-up class and steady throughput.
+// groupsState summarises a system's groups: their warm-up classes,
+// across runs and within runs, each class said once for the settings it
+// holds at, by the settings that tell the groups apart ("at 16
+// connections and 32 connections: flat across runs and flat within its
+// runs; ..."); a single group's without its settings (the
+// headline gave them).
 func groupsState(s analyze.System) string {
-	var parts []string
+	var phrases []string
+	at := map[string][]string{}
+	var all []analyze.Settings
 	for _, g := range s.Groups {
-		p := fmt.Sprintf("at %s: %s across runs", settingsText(g.Settings), g.Warmup.Class)
-		if len(g.Runs) == 1 {
-			p = fmt.Sprintf("at %s", settingsText(g.Settings))
-		}
-		if g.Steady.RPSMean != nil {
-			p += fmt.Sprintf(", steady %s req/s", num(*g.Steady.RPSMean))
+		all = append(all, g.Settings)
+	}
+	for _, g := range s.Groups {
+		var p []string
+		if len(g.Runs) > 1 {
+			p = append(p, fmt.Sprintf("%s across runs", g.Warmup.Class))
 		}
 		if w := g.WithinRun; w != nil {
-			p += fmt.Sprintf(", %s within its runs", w.Class)
+			q := fmt.Sprintf("%s within its runs", w.Class)
+			if len(g.Runs) == 1 {
+				q = fmt.Sprintf("%s within the run", w.Class)
+			}
 			if w.UnstableRuns > 0 { // never an unqualified "flat"
-				p += fmt.Sprintf(" but stalling (%d of %s kept leaving its level)", w.UnstableRuns, plural(len(g.Runs), "run"))
+				q += fmt.Sprintf(" but stalling (%d of %s kept leaving its level)", w.UnstableRuns, plural(len(g.Runs), "run"))
 			}
 			for _, rw := range s.WithinRunWarmup {
 				if w.Class == stats.ClassWarmup && rw.WarmupEndS != nil && slices.Contains(g.RunIDs, rw.RunID) {
-					p += fmt.Sprintf(" (run seq %d steady from %s s)", rw.Seq, num(*rw.WarmupEndS))
+					q += fmt.Sprintf(" (run seq %d steady from %s s)", rw.Seq, num(*rw.WarmupEndS))
 				}
 			}
+			p = append(p, q)
 		} else if len(g.Runs) == 1 {
-			p += ": one run without per-request data, so warm-up cannot be told"
+			p = append(p, "one run without per-request data, so warm-up cannot be told")
 		}
-		parts = append(parts, p)
+		phrase := strings.Join(p, " and ")
+		if _, ok := at[phrase]; !ok {
+			phrases = append(phrases, phrase)
+		}
+		where := distinctSettings(g.Settings, all)
+		if where == "" {
+			where = settingsText(g.Settings)
+		}
+		at[phrase] = append(at[phrase], where)
+	}
+	if len(s.Groups) == 1 {
+		return phrases[0]
+	}
+	var parts []string
+	for _, p := range phrases {
+		parts = append(parts, fmt.Sprintf("at %s: %s", joinAnd(at[p]), p))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// joinAnd joins words as a list: "a", "a and b", "a, b and c".
+func joinAnd(ws []string) string {
+	if len(ws) < 2 {
+		return strings.Join(ws, "")
+	}
+	return strings.Join(ws[:len(ws)-1], ", ") + " and " + ws[len(ws)-1]
 }

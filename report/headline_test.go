@@ -53,7 +53,10 @@ func TestHeadline(t *testing.T) {
 		{"not established", []results.Run{wrkRun("a:80", 0, 100, 1000, 10), wrkRun("b:80", 1, 100, 2000, 5), wrkRun("b:80", 2, 100, 3000, 5)},
 			"Not established that b:80 is faster than a:80: it had 3x the throughput at 100 connections, 4 threads, 60 s, wrk, but with only 1 and 2 runs (smallest possible p 2/C(3,1) = 0.667) and a single run of a:80 and b:80 not warmed up (still +50 % between its last two runs) the difference is not shown to be real; 4 steady runs per system would settle it."},
 		{"one system", []results.Run{wrkRun("a:80", 0, 100, 1000, 10), wrkRun("a:80", 1, 100, 1010, 10), wrkRun("a:80", 2, 10, 500, 10)},
-			"a:80: 3 runs of wrk analysed; at 10 connections, 4 threads, 60 s, wrk: one run without per-request data, so warm-up cannot be told; at 100 connections, 4 threads, 60 s, wrk: flat across runs, steady 1005 req/s."},
+			"a:80: 3 runs of wrk analysed; at 10 connections: one run without per-request data, so warm-up cannot be told; at 100 connections: flat across runs."},
+		// a class is said once, for every settings it holds at
+		{"one system, one class", []results.Run{wrkRun("a:80", 0, 10, 1000, 10), wrkRun("a:80", 1, 20, 1010, 10), wrkRun("a:80", 2, 30, 500, 10)},
+			"a:80: 3 runs of wrk analysed; at 10 connections, 20 connections and 30 connections: one run without per-request data, so warm-up cannot be told."},
 		{"no comparison", []results.Run{wrkRun("a:80", 0, 10, 1000, 10), wrkRun("b:80", 1, 20, 1000, 10)},
 			"No comparison possible: a:80 and b:80 never ran at the same settings (tool, connections, threads, rate, duration)."},
 	}

@@ -44,6 +44,12 @@ h2{font-size:1.3rem;margin:2rem 0 .75rem;padding-bottom:.25rem;border-bottom:1px
 h3{font-size:1.1rem;margin:1.5rem 0 .5rem}
 p,li{overflow-wrap:anywhere}
 .verdict{border-left:4px solid var(--accent);background:var(--bg2);padding:.75rem 1rem;font-size:1.05rem}
+.gate{border-left:8px solid;padding:.6rem 1rem;font-size:1.05rem}
+.gate strong{font-size:1.2rem}
+.gate.failed{border-color:#cf222e;background:#ffebe9}.gate.failed strong{color:#a40e26}
+.gate.passed{border-color:#1a7f37;background:#dafbe1}.gate.passed strong{color:#116329}
+.gate.allowed{border-color:#9a6700;background:#fff8c5}.gate.allowed strong{color:#7d4e00}
+.legend{color:var(--muted);font-size:.9rem}
 nav ol{display:flex;flex-wrap:wrap;gap:.25rem 1rem;list-style:none;padding:0;margin:0 0 1rem;font-size:.95rem}
 a{color:var(--accent)}
 code{font:.9em/1.4 ui-monospace,"Liberation Mono",Menlo,Consolas,monospace;background:var(--bg2);padding:0 .2em;border-radius:3px;overflow-wrap:anywhere}
@@ -54,12 +60,16 @@ table{border-collapse:collapse;font-size:.9rem}
 th,td{border:1px solid var(--line);padding:.3rem .5rem;text-align:left;vertical-align:top}
 th{background:var(--bg2)}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
-.compare td,.runs td{white-space:nowrap}
+.compare td,.runs td,.numbers td{white-space:nowrap}
+td:first-child,th:first-child{position:sticky;left:0;z-index:1;background:#fff;box-shadow:1px 0 0 var(--line)}
+th:first-child{background:var(--bg2)}
 ol.notes{list-style:none;padding:0;font-size:.9rem;color:var(--muted)}
 figure{margin:1.5rem 0}
 figure img{display:block;width:100%;max-width:1200px;height:auto;border:1px solid var(--line)}
 figcaption{color:var(--muted);font-size:.9rem;margin-top:.3rem}
-@media (max-width:40rem){body{font-size:15px}h1{font-size:1.3rem}th,td{padding:.2rem .35rem}}
+@media (max-width:40rem){body{font-size:15px}h1{font-size:1.3rem}th,td{padding:.2rem .35rem}
+.compare td:first-child,.numbers td:first-child,.runs td:first-child{white-space:normal;min-width:5.5rem;max-width:8.5rem;overflow-wrap:break-word}
+.numbers td:nth-child(2){white-space:normal;min-width:8rem}}
 @media print{nav{display:none}body{font-size:10pt}header,main{max-width:none;padding:0}.table{overflow:visible}table{font-size:8pt}
 h2,h3{break-after:avoid}figure,tr{break-inside:avoid}a{color:inherit;text-decoration:none}.verdict{border-left-width:2pt}}
 `

@@ -52,6 +52,9 @@ type SummaryGroup struct {
 	Warmup           SummaryWarmup  `json:"warmup"`
 	WithinRun        *SummaryWarmup `json:"within_run"`
 	Steady           SummarySteady  `json:"steady"`
+	// Numbers are the group's figures a reader looks for first, over
+	// its steady runs, else its only or last run.
+	Numbers *SummaryNumbers `json:"numbers"`
 	// Excluded are the runs at these settings left out of the group's
 	// statistics because their own figures contradict each other.
 	Excluded []SummaryExcluded `json:"excluded,omitempty"`
@@ -299,6 +302,8 @@ type SummaryRunBrief struct {
 	Line   int32  `json:"source_line"`
 	// Parts are the runs merged into this one at analysis, if any.
 	Parts []Part `json:"parts,omitempty"`
+	// Numbers are the run's own figures.
+	Numbers *SummaryNumbers `json:"numbers,omitempty"`
 }
 
 // NewSummary converts a Verdict to the summary.json document. generatedBy
@@ -314,15 +319,18 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 		Findings: []SummaryFinding{}, Warnings: warningLines(v), Options: v.Options,
 		Runs: []SummaryRunBrief{}, Endpoints: summaryEndpoints(v),
 	}
-	for _, r := range v.Runs {
+	for i, r := range v.Runs {
 		s.Runs = append(s.Runs, SummaryRunBrief{RunID: r.RunID, Seq: r.Seq, Label: r.Label, Source: r.Source, Line: r.SourceLine})
+		if i < len(v.RunNumbers) {
+			s.Runs[i].Numbers = summaryNumbers(v.RunNumbers[i], false)
+		}
 	}
 	for _, sys := range v.Systems {
 		ss := SummarySystem{Label: sys.Label, Runs: sys.Runs, Groups: []SummaryGroup{}, WithinRunWarmup: []SummaryRunWarm{}}
 		for _, g := range sys.Groups {
 			sg := SummaryGroup{Tool: g.Tool, LoadModel: g.LoadModel, Connections: g.Connections, Threads: g.Threads,
 				TargetRPS: g.TargetRPS, PlannedDurationS: g.PlannedDurationS, Endpoint: g.Endpoint, Runs: len(g.Runs),
-				RunIDs: g.RunIDs, Seqs: g.Seqs, Warmup: warmup(g.Warmup)}
+				RunIDs: g.RunIDs, Seqs: g.Seqs, Warmup: warmup(g.Warmup), Numbers: summaryNumbers(g.Numbers, true)}
 			if g.WithinRun != nil {
 				w := warmup(*g.WithinRun)
 				sg.WithinRun = &w

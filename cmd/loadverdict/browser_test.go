@@ -91,6 +91,21 @@ type pageFacts struct {
 	Sources       []string // src values
 	ScrollW       float64
 	ViewW         float64
+	// Gate is the gate's state box (.gate): its text, top edge, height
+	// and colour (its left border); VerdictY the verdict's top edge.
+	Gate                   string
+	GateY, GateH, VerdictY float64
+	GateBg                 string
+	// Tables are the comparison and numbers tables: per table, the
+	// rightmost edge of its first two columns, at no scrolling.
+	Tables []tableBox
+}
+
+// tableBox is where a table's first two columns end.
+type tableBox struct {
+	Class      string
+	Rows       int
+	RightOfTwo float64
 }
 
 const factsJS = `(() => {
@@ -109,7 +124,22 @@ const factsJS = `(() => {
     Text: document.body.innerText, Figures: figs, Scripts: document.scripts.length, Handlers: handlers,
     Links: [...document.querySelectorAll('[href]')].map(a => a.getAttribute('href')),
     Sources: [...document.querySelectorAll('[src]')].map(a => a.getAttribute('src').slice(0, 40)),
-    ScrollW: document.documentElement.scrollWidth, ViewW: window.innerWidth};
+    ScrollW: document.documentElement.scrollWidth, ViewW: window.innerWidth,
+    ...(() => {
+      const g = document.querySelector('.gate');
+      if (!g) return {};
+      const b = g.getBoundingClientRect();
+      return {Gate: g.innerText, GateY: b.y + window.scrollY, GateH: b.height, GateBg: getComputedStyle(g).borderLeftColor,
+        VerdictY: r.y + window.scrollY};
+    })(),
+    Tables: [...document.querySelectorAll('table.compare, table.numbers')].map(t => {
+      let right = 0;
+      for (const tr of t.rows) {
+        const c = tr.cells[Math.min(1, tr.cells.length - 1)];
+        if (c) right = Math.max(right, c.getBoundingClientRect().right);
+      }
+      return {Class: t.className, Rows: t.rows.length, RightOfTwo: right};
+    })};
 })()`
 
 // browse loads file in a fresh headless Chromium, width px wide, and
@@ -134,7 +164,9 @@ func browse(t *testing.T, bin, file string, width int) (*pageLoad, pageFacts, []
 		t.Fatal(err)
 	}
 	u := (&url.URL{Scheme: "file", Path: file}).String()
-	if err := chromedp.Do(bctx, chromedp.Navigate(u)); err != nil {
+	// Headless Chromium keeps a window at least 500 px wide: the
+	// viewport is set to width as a phone's would be.
+	if err := chromedp.Do(bctx, chromedp.EmulateViewport(int64(width), 900), chromedp.Navigate(u)); err != nil {
 		t.Fatalf("loading %s: %v", u, err)
 	}
 	facts, err := chromedp.Run(bctx, chromedp.Evaluate[pageFacts](factsJS))

@@ -134,8 +134,10 @@ func TestReportGolden(t *testing.T) {
 }
 
 // maxSeedReportMD is the most characters the seed's report.md may have:
-// 60 % of the 16,077 it had before it was made shorter (issue 14).
-const maxSeedReportMD = 9650
+// 60 % of the 16,077 it had before it was made shorter (issue 14), 9650,
+// plus the numbers table that opens every report since issue 22 (about
+// 400 characters for the seed's four systems and settings).
+const maxSeedReportMD = 10100
 
 // The seed's report.md is short, and it and report.html (rendered from
 // the same document) still say every fact TestReportSeedAcceptance checks

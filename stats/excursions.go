@@ -21,17 +21,17 @@ const DefaultExcursionFactor = 1.5
 const DefaultCAPAFactor = 3
 
 // DefaultStallFactor is the size at which one window is a stall whatever
-// the series' noise: a mean latency 12 times the run's level. A freeze of
-// all handling for s seconds delays the requests sent during it by s down
-// to 0 (s/2 on average), so it adds about s²/2 seconds of latency per
-// second of requests to the windows it touches: in windows of W seconds
-// at a level of L seconds the window that holds it reaches 12 L when
-// s >= sqrt(24 L W) (0.27 s at L = 3 ms, W = 1 s; a stall split between
-// two windows puts at least 3/4 of that in one). Machine hiccups on the
-// conformance grid's loaded host (load 17-20 on 2 CPUs) reached 10-15
-// times the level in 3 of 90 flat, warm-up and drift runs, and one
-// window of 24x (a 0.38 s freeze of the whole host): see
-// docs/STATISTICS.md.
+// the series' noise: a mean latency 15 times the run's stall level (its
+// lower quartile). A freeze of all handling for s seconds delays the
+// requests sent during it by s down to 0 (s/2 on average), so with an
+// open-model tool it adds about s²/2 seconds of latency per second of
+// requests to the window that holds it: at a level of L seconds in
+// windows of W seconds that window reaches 15 L when s >= sqrt(30 L W)
+// (0.3 s at L = 3 ms, W = 1 s). On the conformance grid's loaded host
+// (load up to 20 on 2 CPUs) the host's own hiccups reached at most 14.4
+// times the level in 89 of the 90 flat, warm-up and drift runs and 17 in
+// one (a 0.38 s freeze of the whole host), while every injected stall of
+// 0.3-2 s reached 19 or more: see docs/STATISTICS.md.
 const DefaultStallFactor = 15
 
 // minScale is the floor of the robust scale of the log series: a series

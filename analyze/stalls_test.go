@@ -18,7 +18,7 @@ import (
 // closed-model p2-hey run (0.6 s every 3.5 s, 4 workers) spreads each
 // freeze over the few requests in flight: its windows reach 6-8 times the
 // level, below the stall factor, so its four stalls are found as
-// excursions (unstable, each located) but their regularity (p = 0.06 by
+// excursions (unstable, each located) but their regularity (p = 0.07 by
 // the Monte-Carlo test) does not make them periodic: docs/STATISTICS.md.
 func TestTruthStallsFamily(t *testing.T) {
 	cases := []struct {

@@ -33,6 +33,10 @@ type Floors struct {
 	// over the whole grid and over the sample: the test fails when more.
 	AASignificant   Count `json:"aa_significant"`
 	SteadyOverTrend Count `json:"steady_over_trend"`
+	// FalseUnsteady are the per-request experiments without stalls or
+	// an error burst whose verdict makes a stall, periodic-stalls,
+	// unstable or error-burst finding (rates.FalseUnsteady).
+	FalseUnsteady Count `json:"false_unsteady"`
 }
 
 // FamilyFloor is one family's accuracy and floors: Floor for the whole
@@ -77,6 +81,7 @@ func makeFloors(all, sample []Result) Floors {
 	ra, rs := computeRates(all), computeRates(sample)
 	f.AASignificant = Count{All: ra.AASignificant, Sample: rs.AASignificant}
 	f.SteadyOverTrend = Count{All: ra.SteadyOverTrend, Sample: rs.SteadyOverTrend}
+	f.FalseUnsteady = Count{All: len(ra.FalseUnsteady), Sample: len(rs.FalseUnsteady)}
 	return f
 }
 
@@ -108,6 +113,13 @@ func checkFloors(f Floors, res []Result, all bool) []string {
 	}
 	if rt.SteadyOverTrend > sot {
 		bad = append(bad, fmt.Sprintf("trend: %d steady states claimed over a trend, more than the %d committed", rt.SteadyOverTrend, sot))
+	}
+	fu := f.FalseUnsteady.Sample
+	if all {
+		fu = f.FalseUnsteady.All
+	}
+	if n := len(rt.FalseUnsteady); n > fu {
+		bad = append(bad, fmt.Sprintf("stall or error-burst findings on %d experiments without stalls or bursts, more than the %d committed: %s", n, fu, strings.Join(rt.FalseUnsteady, "; ")))
 	}
 	return bad
 }

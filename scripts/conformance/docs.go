@@ -297,8 +297,8 @@ func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []
 		}
 		p("| %s | %.1f %% (%d) | %.0f %% | %.1f %% (%d) | %.0f %% |\n", f.Name, 100*ff.Accuracy, ff.N, 100*ff.Floor, 100*ff.SampleAccuracy, ff.SampleN, 100*ff.SampleFloor)
 	}
-	p("\nCounts that must not grow: A/A significant %d (all) / %d (sample); steady states claimed over a trend %d (all) / %d (sample).\n\n",
-		fl.AASignificant.All, fl.AASignificant.Sample, fl.SteadyOverTrend.All, fl.SteadyOverTrend.Sample)
+	p("\nCounts that must not grow: A/A significant %d (all) / %d (sample); steady states claimed over a trend %d (all) / %d (sample); stall or error-burst findings on experiments without either %d (all) / %d (sample).\n\n",
+		fl.AASignificant.All, fl.AASignificant.Sample, fl.SteadyOverTrend.All, fl.SteadyOverTrend.Sample, fl.FalseUnsteady.All, fl.FalseUnsteady.Sample)
 	var below []string
 	for _, f := range families {
 		if ff, ok := fl.Families[f.Name]; ok && ff.Accuracy < 0.95 {

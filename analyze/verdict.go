@@ -242,7 +242,8 @@ type Warmup struct {
 	// direction; nil when the model has no step.
 	Shift *Shift
 	// UnstableRuns is, for a combination of runs' within-run classes
-	// (MethodPerRun), how many of the runs kept leaving their level.
+	// (MethodPerRun), how many of the runs stalled or kept leaving their
+	// level (have an Instability).
 	UnstableRuns int
 }
 

@@ -255,7 +255,7 @@ func groupsState(s analyze.System) string {
 		if w := g.WithinRun; w != nil {
 			p += fmt.Sprintf(", %s within its runs", w.Class)
 			if w.UnstableRuns > 0 { // never an unqualified "flat"
-				p += fmt.Sprintf(" but stalling (%d of %s kept leaving its level)", w.UnstableRuns, plural(len(g.Runs), "run"))
+				p += fmt.Sprintf(" but stalling (%d of %s stalled or kept leaving its level)", w.UnstableRuns, plural(len(g.Runs), "run"))
 			}
 			for _, rw := range s.WithinRunWarmup {
 				if w.Class == stats.ClassWarmup && rw.WarmupEndS != nil && slices.Contains(g.RunIDs, rw.RunID) {

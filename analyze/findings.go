@@ -88,6 +88,10 @@ const (
 	// CodePeriodicStalls: as CodeUnstable, at a regular period
 	// (InstabilityFacts.PeriodS).
 	CodePeriodicStalls Code = "periodic-stalls"
+	// CodeStall: as CodeUnstable, for a run that stalled once: one
+	// window (or a few adjacent ones) at Options.StallFactor times its
+	// level or more (InstabilityFacts.Spans[0]).
+	CodeStall Code = "stall"
 	// CodeErrorBurst: Subject.Systems (one) and Subject.Runs (one), whose
 	// failed requests concentrate in time; ErrorBurstFacts.
 	CodeErrorBurst Code = "error-burst"
@@ -254,8 +258,21 @@ type SlowingDownFacts struct {
 	FromSeq, ToSeq int32
 }
 
-// InstabilityFacts are the figures of an unstable or periodic-stalls
-// finding: the run's Instability.
+// Code returns the code of the finding that reports in: periodic-stalls
+// when its excursions recur at a regular period, stall for one
+// excursion (a stall), unstable otherwise.
+func (in *Instability) Code() Code {
+	switch {
+	case in.Periodic:
+		return CodePeriodicStalls
+	case in.Excursions == 1:
+		return CodeStall
+	}
+	return CodeUnstable
+}
+
+// InstabilityFacts are the figures of an unstable, stall or
+// periodic-stalls finding: the run's Instability.
 type InstabilityFacts struct {
 	Instability
 }
@@ -381,11 +398,7 @@ func (v *Verdict) findings(series map[string][]results.Series) {
 						SlowingDownFacts{Metric: rw.Basis.Metric, Change: t.Change, ChangePct: 100 * t.Change / t.Level, Over: rw.TrendOverS})
 				}
 				if in := rw.Instability; in != nil {
-					code := CodeUnstable
-					if in.Periodic {
-						code = CodePeriodicStalls
-					}
-					v.add(SeverityWarning, code, Subject{Systems: []string{s.Label}, Runs: []RunRef{ref}}, InstabilityFacts{*in})
+					v.add(SeverityWarning, in.Code(), Subject{Systems: []string{s.Label}, Runs: []RunRef{ref}}, InstabilityFacts{*in})
 				}
 			}
 		}

@@ -41,6 +41,7 @@ type Options struct {
 	NullDraws     int     `json:"null_draws"`     // simulated series of the step test's null distribution
 
 	ExcursionFactor float64 `json:"excursion_factor"` // a window at this many times the run's level (or more) is an excursion
+	StallFactor     float64 `json:"stall_factor"`     // a window at this many times the run's level is a stall whatever the noise
 
 	ShortRunS           float64 `json:"short_run_s"`           // runs shorter than this are flagged
 	LongTailFactor      float64 `json:"long_tail_factor"`      // max > factor*mean is a long tail
@@ -80,6 +81,7 @@ func DefaultOptions() Options {
 		MinRuns:             stats.MinRunsPerSide,
 		NullDraws:           stats.DefaultNullDraws,
 		ExcursionFactor:     stats.DefaultExcursionFactor,
+		StallFactor:         stats.DefaultStallFactor,
 		ShortRunS:           30,
 		LongTailFactor:      10,
 		SaturationRPSGrowth: 0.10,
@@ -245,7 +247,8 @@ type Warmup struct {
 	// direction; nil when the model has no step.
 	Shift *Shift
 	// UnstableRuns is, for a combination of runs' within-run classes
-	// (MethodPerRun), how many of the runs kept leaving their level.
+	// (MethodPerRun), how many of the runs stalled or kept leaving their
+	// level (have an Instability).
 	UnstableRuns int
 }
 
@@ -363,6 +366,9 @@ type RunWarmup struct {
 // excursions found by stats.Excursions, in seconds and shares.
 type Instability struct {
 	Excursions int
+	// Stalls counts the excursions whose worst window reached
+	// Options.StallFactor times the level: freezes, whatever the noise.
+	Stalls int
 	// Periodic is true when they recur at a regular interval, PeriodS.
 	Periodic bool
 	PeriodS  *float64
@@ -489,6 +495,7 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 			g := &sys.Groups[gi]
 			v.acrossRunWarmup(g)
 			rw := v.withinRunWarmup(g, series)
+			v.runStalls(rw, series)
 			v.steadyState(g, rw, series)
 			if len(rw) > 0 {
 				sys.WithinRunWarmup = append(sys.WithinRunWarmup, rw...)

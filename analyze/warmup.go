@@ -232,7 +232,7 @@ func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) 
 			continue
 		}
 		clean := y
-		inst, ierr := stats.Excursions(x, reqs, stats.InstabilityOptions{Factor: o.ExcursionFactor})
+		inst, ierr := stats.Excursions(x, reqs, stats.InstabilityOptions{Factor: o.ExcursionFactor, StallFactor: o.StallFactor})
 		if ierr == nil && len(inst.Excursions) > 0 {
 			clean = slices.Clone(y)
 			level := inst.Level
@@ -283,9 +283,6 @@ func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) 
 			rw.Class = stats.ClassInsufficientData
 			rw.Basis.Err = err
 			v.warn(Warning{Code: WarnWithinRunWarmup, System: r.Label, RunID: r.RunID, Seq: r.Seq, Err: err})
-		}
-		if ierr == nil && inst.Unstable {
-			rw.Instability = instability(inst, x, ts, width, reqs)
 		}
 		if d, more, err := stats.MSER5(clean); err == nil {
 			rw.Basis.MSER = &MSERCut{Truncate: d, NeedsMoreData: more}

@@ -270,7 +270,7 @@ func groupsState(s analyze.System) string {
 				q = fmt.Sprintf("%s within the run", w.Class)
 			}
 			if w.UnstableRuns > 0 { // never an unqualified "flat"
-				q += fmt.Sprintf(" but stalling (%d of %s kept leaving its level)", w.UnstableRuns, plural(len(g.Runs), "run"))
+				q += fmt.Sprintf(" but stalling (%d of %s stalled or kept leaving its level)", w.UnstableRuns, plural(len(g.Runs), "run"))
 			}
 			for _, rw := range s.WithinRunWarmup {
 				if w.Class == stats.ClassWarmup && rw.WarmupEndS != nil && slices.Contains(g.RunIDs, rw.RunID) {

@@ -124,7 +124,7 @@ type SummaryRunWarm struct {
 
 // SummaryInstability is how a run's windows kept leaving their level.
 type SummaryInstability struct {
-	Class         string       `json:"class"` // "periodic-stalls" or "unstable"
+	Class         string       `json:"class"` // "periodic-stalls", "stall" or "unstable"
 	Stalls        int          `json:"stalls"`
 	PeriodS       *float64     `json:"period_s"`
 	ShareTime     float64      `json:"share_time"`
@@ -353,12 +353,9 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 			sw := SummaryRunWarm{RunID: w.RunID, Seq: w.Seq, Class: string(w.Class),
 				Direction: string(w.Direction), WarmupEndS: r2p(w.WarmupEndS), MSEREndS: r2p(w.MSEREndS), Windows: w.Windows, Method: w.Method, Detail: runWarmupDetail(w)}
 			if in := w.Instability; in != nil {
-				si := &SummaryInstability{Class: string(analyze.CodeUnstable), Stalls: in.Excursions, PeriodS: r2p(in.PeriodS),
+				si := &SummaryInstability{Class: string(in.Code()), Stalls: in.Excursions, PeriodS: r2p(in.PeriodS),
 					ShareTime: round(in.ShareTime, 3), ShareRequests: round(in.ShareRequests, 3), LevelMs: round(in.LevelMs, 2),
 					StallMeanMs: round(in.StallMeanMs, 2), StallPeakMs: round(in.StallPeakMs, 2), StallS: round(in.StallS, 2), Spans: [][2]float64{}}
-				if in.Periodic {
-					si.Class = string(analyze.CodePeriodicStalls)
-				}
 				for _, sp := range in.Spans {
 					si.Spans = append(si.Spans, [2]float64{round(sp.FromS, 2), round(sp.ToS, 2)})
 				}

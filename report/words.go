@@ -56,7 +56,7 @@ func warmupDetail(w analyze.Warmup) string {
 		s += "; " + shiftText(w.Shift)
 	}
 	if w.UnstableRuns > 0 {
-		s += fmt.Sprintf("; %s kept leaving its level (stalls)", plural(w.UnstableRuns, "run"))
+		s += fmt.Sprintf("; %s stalled or kept leaving its level", plural(w.UnstableRuns, "run"))
 	}
 	return s
 }

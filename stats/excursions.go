@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
@@ -18,6 +19,20 @@ const DefaultExcursionFactor = 1.5
 // defaults of Fisch, Eckley & Fearnhead's CAPA for anomalies in the mean
 // (R package anomaly, capa with type "mean").
 const DefaultCAPAFactor = 3
+
+// DefaultStallFactor is the size at which one window is a stall whatever
+// the series' noise: a mean latency 15 times the run's stall level (its
+// lower quartile). A freeze of all handling for s seconds delays the
+// requests sent during it by s down to 0 (s/2 on average), so with an
+// open-model tool it adds about s²/2 seconds of latency per second of
+// requests to the window that holds it: at a level of L seconds in
+// windows of W seconds that window reaches 15 L when s >= sqrt(30 L W)
+// (0.3 s at L = 3 ms, W = 1 s). On the conformance grid's loaded host
+// (load up to 20 on 2 CPUs) the host's own hiccups reached at most 14.4
+// times the level in 89 of the 90 flat, warm-up and drift runs and 17 in
+// one (a 0.38 s freeze of the whole host), while every injected stall of
+// 0.3-2 s reached 19 or more: see docs/STATISTICS.md.
+const DefaultStallFactor = 15
 
 // minScale is the floor of the robust scale of the log series: a series
 // steadier than ±1 % does not make wobbles of a few per cent anomalous.
@@ -49,6 +64,19 @@ type InstabilityOptions struct {
 	// Penalty and PointPenalty are CAPA's penalties for a collective and
 	// a point anomaly (<= 0: DefaultCAPAFactor·ln n each).
 	Penalty, PointPenalty float64
+	// StallFactor, when > 1, makes every observation at least StallFactor
+	// times the stall level (below it for HigherIsBetter) a stall
+	// whatever CAPA found (DefaultStallFactor is the usual value). The
+	// stall level is the lower quartile of x[From:] (the upper one for
+	// HigherIsBetter), not the median: stalls only make things worse,
+	// and a stall every 2-3 s with the queue it leaves touches more than
+	// half of the windows, which moves the median but not the quartile
+	// while fewer than 3/4 are touched. A stall at the series' end
+	// counts as an excursion, not an edge (one at its start stays an
+	// edge). When a series has stalls, its Excursions are its stalls
+	// only (the pieces CAPA found that hold one) and Level is the stall
+	// level.
+	StallFactor float64
 }
 
 // Instability is the result of Excursions.
@@ -75,15 +103,26 @@ type Instability struct {
 	// series that is mostly "away" has a different level, not
 	// excursions).
 	Unstable bool
+	// Stalls counts the excursions whose peak reaches StallFactor times
+	// the level (0 without StallFactor).
+	Stalls int
 	// Periodic is true for at least 3 excursions that start at regular
-	// intervals (each within max(1, Period/4) of Period) and whose
-	// indicator series is significantly autocorrelated at about Period
-	// (ACF > 1.96/√N, Bartlett's bound).
+	// intervals (each within max(1, Period/4) of Period) and that are
+	// stalls or whose onsets are more regular than random ones would be
+	// (RegularP <= RegularityAlpha).
 	Periodic bool
-	// Period is the median interval between the starts of successive
-	// excursions, in observations (0 with fewer than 3), and ACF the
-	// autocorrelation of the excursion indicator at Period ± 1.
+	// Period is the interval between the starts of successive
+	// excursions (OnsetPeriod), in observations (0 with fewer than 3),
+	// and ACF the autocorrelation of the excursion indicator at
+	// Period ± 1 (for information: a 0/1 series of one-window events at a
+	// period between two whole windows spreads its autocorrelation over
+	// two lags).
 	Period, ACF float64
+	// RegularP is the Monte-Carlo p-value of the onsets' regularity when
+	// it was tested (regular excursions that are not stalls; else 0):
+	// the share of random placements of as many onsets at least as
+	// regular.
+	RegularP float64
 }
 
 // Excursions finds where a series that should be steady (e.g. the mean
@@ -175,12 +214,7 @@ func Excursions(x, w []float64, o InstabilityOptions) (Instability, error) {
 	for i, v := range xs {
 		y[i] = math.Log(v)
 	}
-	med := Median(y)
-	dev := make([]float64, n)
-	for i, v := range y {
-		dev[i] = math.Abs(v - med)
-	}
-	scale := max(1.4826*Median(dev), minScale)
+	med, scale := logLevel(y)
 	z := make([]float64, n)
 	for i, v := range y {
 		z[i] = (v - med) / scale
@@ -191,20 +225,48 @@ func Excursions(x, w []float64, o InstabilityOptions) (Instability, error) {
 	// baseline noise, estimated robustly.
 	phi := min(max(baselineAR(z), 0), 0.95)
 	res := Instability{N: n, Level: math.Exp(med), Scale: scale, AR: phi}
-
-	for _, a := range capa(z, (1+phi)/(1-phi), o.Penalty, o.PointPenalty, max(2, n/2)) {
-		e := excursion(x, w, a[0]+o.From, a[1]+o.From, o.HigherIsBetter)
-		ratio := e.Mean / res.Level
+	q := 0.25
+	if o.HigherIsBetter {
+		q = 0.75
+	}
+	stallLevel := math.Exp(quantileSorted(slices.Sorted(slices.Values(y)), q))
+	// worse tells how many times worse than level v is.
+	worse := func(v, level float64) float64 {
 		if o.HigherIsBetter {
-			ratio = res.Level / e.Mean
+			return level / v
 		}
+		return v / level
+	}
+	isStall := func(v float64) bool { return o.StallFactor > 1 && worse(v, stallLevel) >= o.StallFactor }
+
+	found := capa(z, (1+phi)/(1-phi), o.Penalty, o.PointPenalty, max(2, n/2))
+	if o.StallFactor > 1 {
+		found = addStalls(found, xs, isStall)
+	}
+	var other []Excursion
+	for _, a := range found {
+		e := excursion(x, w, a[0]+o.From, a[1]+o.From, o.HigherIsBetter)
+		stall := isStall(e.Peak)
 		switch {
-		case ratio < o.Factor:
-		case e.Start == o.From || e.End == len(x):
+		case e.Start == o.From && (stall || worse(e.Mean, res.Level) >= o.Factor):
+			res.Edges = append(res.Edges, e)
+		case stall:
+			res.Excursions = append(res.Excursions, e)
+			res.Stalls++
+		case worse(e.Mean, res.Level) < o.Factor:
+		case e.End == len(x):
 			res.Edges = append(res.Edges, e)
 		default:
-			res.Excursions = append(res.Excursions, e)
+			other = append(other, e)
 		}
+	}
+	// A run that stalls is described by its stalls (at their level): the
+	// smaller excursions beside them are the noise of a machine that
+	// also stalls, not a rhythm of their own.
+	if res.Stalls > 0 {
+		res.Level = stallLevel
+	} else {
+		res.Excursions = other
 	}
 
 	var inN int
@@ -222,17 +284,17 @@ func Excursions(x, w []float64, o InstabilityOptions) (Instability, error) {
 	if allW > 0 {
 		res.ShareW = inW / allW
 	}
-	res.Unstable = len(res.Excursions) >= 2 && res.ShareN <= 0.5
+	res.Unstable = len(res.Excursions) >= 2 && (res.ShareN <= 0.5 || res.Stalls >= 2)
 
 	if len(res.Excursions) >= 3 {
-		gaps := make([]float64, len(res.Excursions)-1)
-		for i := range gaps {
-			gaps[i] = float64(res.Excursions[i+1].Start - res.Excursions[i].Start)
+		starts := make([]float64, len(res.Excursions))
+		for i, e := range res.Excursions {
+			starts[i] = float64(e.Start)
 		}
-		res.Period = Median(gaps)
+		res.Period = OnsetPeriod(starts)
 		regular := true
-		for _, g := range gaps {
-			if math.Abs(g-res.Period) > max(1, res.Period/4) {
+		for i := 1; i < len(starts); i++ {
+			if g := starts[i] - starts[i-1]; math.Abs(g-res.Period) > max(1, res.Period/4) {
 				regular = false
 			}
 		}
@@ -247,9 +309,132 @@ func Excursions(x, w []float64, o InstabilityOptions) (Instability, error) {
 		for l := lag - 1; l <= lag+1; l++ {
 			res.ACF = max(res.ACF, autocorrelation(ind, l))
 		}
-		res.Periodic = res.Unstable && regular && res.ACF > 1.96/math.Sqrt(float64(n))
+		// Stalls are unmistakable one by one, so regular onsets suffice;
+		// smaller excursions, which noise also makes, must be more
+		// regular than random onsets would be by chance.
+		if res.Unstable && regular {
+			if res.Stalls > 0 {
+				res.Periodic = true
+			} else {
+				for i := range starts {
+					starts[i] -= float64(o.From)
+				}
+				res.RegularP = regularityP(starts, n, regularityDraws)
+				res.Periodic = res.RegularP <= RegularityAlpha
+			}
+		}
 	}
 	return res, nil
+}
+
+// RegularityAlpha is the level of the regularity test of excursions that
+// are not stalls (Instability.RegularP), and regularityDraws its number of
+// random placements.
+const (
+	RegularityAlpha = 0.05
+	regularityDraws = 4000
+)
+
+// irregularity is how far the onsets starts (at least 2, in order) are
+// from a regular sequence: the largest distance of an interval between
+// successive onsets from their period (OnsetPeriod), as a share of it.
+func irregularity(starts []float64) float64 {
+	p := OnsetPeriod(starts)
+	if !(p > 0) {
+		return math.Inf(1)
+	}
+	var d float64
+	for i := 1; i < len(starts); i++ {
+		d = max(d, math.Abs(starts[i]-starts[i-1]-p))
+	}
+	return d / p
+}
+
+// regularityP returns the share of random placements of len(starts)
+// onsets among n observations (uniform over the placements at least 2
+// apart, as separate excursions are) that are at least as regular as
+// starts (irregularity no larger): a Monte-Carlo p-value, with a fixed
+// seed so that a verdict is reproducible.
+func regularityP(starts []float64, n, draws int) float64 {
+	k := len(starts)
+	if k < 3 || n-k+1 < k {
+		return 1
+	}
+	obs := irregularity(starts) + 1e-9
+	rng := rand.New(rand.NewPCG(DefaultSeed, uint64(n*1000+k)))
+	pos := make([]float64, k)
+	idx := make([]int, n-k+1)
+	for i := range idx {
+		idx[i] = i
+	}
+	pick := make([]int, k)
+	hits := 1 // the observed placement counts as one of the draws
+	for range draws {
+		// k distinct values of 0..n-k (a partial Fisher-Yates shuffle of
+		// idx, which stays a permutation: O(k) a draw), sorted, plus
+		// their rank: every placement at least 2 apart within [0, n)
+		// equally likely.
+		for i := range k {
+			j := i + rng.IntN(len(idx)-i)
+			idx[i], idx[j] = idx[j], idx[i]
+		}
+		copy(pick, idx[:k])
+		slices.Sort(pick)
+		for i, v := range pick {
+			pos[i] = float64(v + i)
+		}
+		if irregularity(pos) <= obs {
+			hits++
+		}
+	}
+	return float64(hits) / float64(draws+1)
+}
+
+// OnsetPeriod returns the period of events that started at the times
+// starts (at least 2, in order): the least-squares slope of the start
+// times on their rank, t_k ≈ t_0 + k·P, which uses every onset where the
+// median interval uses the middle one (onsets seen at the resolution of
+// a window are off by up to one window each).
+func OnsetPeriod(starts []float64) float64 {
+	k := make([]float64, len(starts))
+	for i := range k {
+		k[i] = float64(i)
+	}
+	_, slope := stat.LinearRegression(k, starts, nil, false)
+	return slope
+}
+
+// logLevel returns the median of the log series y and its robust scale,
+// 1.4826·MAD, at least minScale.
+func logLevel(y []float64) (level, scale float64) {
+	level = Median(y)
+	dev := make([]float64, len(y))
+	for i, v := range y {
+		dev[i] = math.Abs(v - level)
+	}
+	return level, max(1.4826*Median(dev), minScale)
+}
+
+// addStalls adds to the anomalies found (sorted [start, end) pairs of
+// indices into x) every observation that stall says is a stall, and merges
+// the pieces that touch or overlap.
+func addStalls(found [][2]int, x []float64, stall func(float64) bool) [][2]int {
+	all := slices.Clone(found)
+	for i, v := range x {
+		if stall(v) {
+			all = append(all, [2]int{i, i + 1})
+		}
+	}
+	slices.SortFunc(all, func(a, b [2]int) int { return a[0] - b[0] })
+	var out [][2]int
+	for _, a := range all {
+		if k := len(out) - 1; k >= 0 && a[0] <= out[k][1] {
+			out[k][1] = max(out[k][1], a[1])
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 func weight(w []float64, i int) float64 {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -128,3 +129,94 @@ func TestExcursionsErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestStallsMonteCarlo checks the stall rule (InstabilityOptions
+// StallFactor) where CAPA alone fails: stalls every period windows, each
+// followed by a window of the queue it leaves (3x), so that more than
+// half of the windows are touched (the median and MAD are then the
+// stalls' own); the stall level (the lower quartile) still finds each
+// stall and the period. Flat noisy series (even at 30 % noise) have no
+// stall, and regular-looking excursions that are not stalls are periodic
+// in <= 5 % of random placements (the Monte-Carlo regularity test).
+func TestStallsMonteCarlo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("Monte Carlo")
+	}
+	t.Parallel()
+	opts := InstabilityOptions{StallFactor: DefaultStallFactor}
+	for _, period := range []int{2, 3, 5} {
+		for seed := range uint64(50) {
+			rng := rand.New(rand.NewPCG(seed, uint64(period)))
+			x := noisyLevel(rng, 18, 0.1, 0)
+			var want []int
+			for i := 1; i < len(x); i += period {
+				x[i] *= 20 + 30*rng.Float64()
+				if i+1 < len(x) && period > 2 {
+					x[i+1] *= 3
+				}
+				want = append(want, i)
+			}
+			r, err := Excursions(x, nil, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Stalls != len(want) || len(r.Excursions) != len(want) || !r.Periodic || math.Abs(r.Period-float64(period)) > 0.01 {
+				t.Fatalf("period %d seed %d: stalls %d of %d, excursions %+v, periodic %v period %v", period, seed, r.Stalls, len(want), r.Excursions, r.Periodic, r.Period)
+			}
+			for k, e := range r.Excursions {
+				if e.Start != want[k] {
+					t.Errorf("period %d seed %d: stall %d starts at %d, want %d", period, seed, k, e.Start, want[k])
+				}
+			}
+		}
+	}
+	for _, cv := range []float64{0.1, 0.3} {
+		for seed := range uint64(300) {
+			rng := rand.New(rand.NewPCG(seed, 99))
+			r, err := Excursions(noisyLevel(rng, 60, cv, 0.3), nil, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Stalls > 0 {
+				t.Fatalf("noise %.0f %% seed %d: %d stalls in a flat series", 100*cv, seed, r.Stalls)
+			}
+		}
+	}
+	// Onsets at random, as excursions: the regularity test's level.
+	rng := rand.New(rand.NewPCG(5, 5))
+	periodic := 0
+	const draws = 400
+	for range draws {
+		n, k := 40, 3+rng.IntN(4)
+		pick := rng.Perm(n - k + 1)[:k]
+		starts := make([]float64, k)
+		for i, v := range sortedInts(pick) {
+			starts[i] = float64(v + i)
+		}
+		if regularityP(starts, n, 400) <= RegularityAlpha {
+			periodic++
+		}
+	}
+	rate := float64(periodic) / draws
+	t.Logf("random onsets called periodic: %.1f %%", 100*rate)
+	if rate > 0.08 {
+		t.Errorf("random onsets called periodic in %.1f %% (want about 5 %%)", 100*rate)
+	}
+}
+
+// TestStallAtEnd: a stall in the last window is a stall (not an edge);
+// one in the first window stays an edge (a warm-up's business).
+func TestStallAtEnd(t *testing.T) {
+	x := []float64{10, 10.5, 9.8, 10.2, 10, 9.9, 10.1, 10.3, 9.7, 300}
+	r, err := Excursions(x, nil, InstabilityOptions{StallFactor: DefaultStallFactor})
+	if err != nil || r.Stalls != 1 || len(r.Excursions) != 1 || r.Excursions[0].Start != 9 {
+		t.Fatalf("%+v %v", r, err)
+	}
+	x[0], x[9] = 300, 10
+	r, err = Excursions(x, nil, InstabilityOptions{StallFactor: DefaultStallFactor})
+	if err != nil || r.Stalls != 0 || len(r.Excursions) != 0 || len(r.Edges) != 1 {
+		t.Fatalf("%+v %v", r, err)
+	}
+}
+
+func sortedInts(x []int) []int { return slices.Sorted(slices.Values(x)) }

@@ -33,6 +33,10 @@ type Floors struct {
 	// over the whole grid and over the sample: the test fails when more.
 	AASignificant   Count `json:"aa_significant"`
 	SteadyOverTrend Count `json:"steady_over_trend"`
+	// FalseUnsteady are the per-request experiments without stalls or
+	// an error burst whose verdict makes a stall, periodic-stalls,
+	// unstable or error-burst finding (rates.FalseUnsteady).
+	FalseUnsteady Count `json:"false_unsteady"`
 }
 
 // FamilyFloor is one family's accuracy and floors: Floor for the whole
@@ -77,6 +81,7 @@ func makeFloors(all, sample []Result) Floors {
 	ra, rs := computeRates(all), computeRates(sample)
 	f.AASignificant = Count{All: ra.AASignificant, Sample: rs.AASignificant}
 	f.SteadyOverTrend = Count{All: ra.SteadyOverTrend, Sample: rs.SteadyOverTrend}
+	f.FalseUnsteady = Count{All: len(ra.FalseUnsteady), Sample: len(rs.FalseUnsteady)}
 	return f
 }
 
@@ -108,6 +113,13 @@ func checkFloors(f Floors, res []Result, all bool) []string {
 	}
 	if rt.SteadyOverTrend > sot {
 		bad = append(bad, fmt.Sprintf("trend: %d steady states claimed over a trend, more than the %d committed", rt.SteadyOverTrend, sot))
+	}
+	fu := f.FalseUnsteady.Sample
+	if all {
+		fu = f.FalseUnsteady.All
+	}
+	if n := len(rt.FalseUnsteady); n > fu {
+		bad = append(bad, fmt.Sprintf("stall or error-burst findings on %d experiments without stalls or bursts, more than the %d committed: %s", n, fu, strings.Join(rt.FalseUnsteady, "; ")))
 	}
 	return bad
 }
@@ -286,8 +298,8 @@ func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []
 		}
 		p("| %s | %.1f %% (%d) | %.0f %% | %.1f %% (%d) | %.0f %% |\n", f.Name, 100*ff.Accuracy, ff.N, 100*ff.Floor, 100*ff.SampleAccuracy, ff.SampleN, 100*ff.SampleFloor)
 	}
-	p("\nCounts that must not grow: A/A significant %d (all) / %d (sample); steady states claimed over a trend %d (all) / %d (sample).\n\n",
-		fl.AASignificant.All, fl.AASignificant.Sample, fl.SteadyOverTrend.All, fl.SteadyOverTrend.Sample)
+	p("\nCounts that must not grow: A/A significant %d (all) / %d (sample); steady states claimed over a trend %d (all) / %d (sample); stall or error-burst findings on experiments without either %d (all) / %d (sample).\n\n",
+		fl.AASignificant.All, fl.AASignificant.Sample, fl.SteadyOverTrend.All, fl.SteadyOverTrend.Sample, fl.FalseUnsteady.All, fl.FalseUnsteady.Sample)
 	var below []string
 	for _, f := range families {
 		if ff, ok := fl.Families[f.Name]; ok && ff.Accuracy < 0.95 {

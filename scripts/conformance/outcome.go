@@ -35,7 +35,7 @@ import (
 //     right; inconclusive: undecided; anything else: wrong.
 //   - periodic-stalls: a periodic-stalls finding (or a run's periodic
 //     instability) whose period is within max(1 s, 20 %) of the truth.
-//   - single-stall: a run's instability (an unstable finding) with one
+//   - single-stall: a run's instability (a stall or unstable finding) with one
 //     or two excursions, one of which overlaps the stall (±1 s), and no
 //     periodic-stalls finding.
 //   - error-burst: a finding whose code names a burst and whose figures

@@ -33,7 +33,15 @@ type Result struct {
 	// PositionOK is whether the steady state starts where the truth's
 	// does (±1 round, ±2 s within a run), for right warm-ups, slowdowns
 	// and steps; nil when not checked.
-	PositionOK *bool  `json:"position_ok,omitempty"`
+	PositionOK *bool `json:"position_ok,omitempty"`
+	// Unsteady are the codes of the verdict's findings about a run's
+	// steadiness in time (stalls, periodic stalls, error bursts), in
+	// order, repeated per run: what the families without stalls or
+	// bursts must not gain.
+	Unsteady []string `json:"unsteady,omitempty"`
+	// PerRequest is set when some run has per-request data (a series
+	// of windows in which such findings can be made).
+	PerRequest bool   `json:"per_request,omitempty"`
 	Err        string `json:"error,omitempty"`
 	rec        Record
 }
@@ -171,6 +179,14 @@ func evaluateOne(ctx context.Context, dir string) Result {
 	}
 	r.observation = observe(rec, v)
 	r.Grade = grade(r.Expect, r.observation)
+	for _, f := range v.Findings {
+		if unsteadyCode(f.Code) {
+			r.Unsteady = append(r.Unsteady, string(f.Code))
+		}
+	}
+	for _, run := range rec.Runs {
+		r.PerRequest = r.PerRequest || run.Tool != toolWrk
+	}
 	if r.Grade == gradeRight {
 		r.PositionOK = position(rec, r.observation)
 	}
@@ -346,7 +362,23 @@ type rates struct {
 	// direction is the opposite of the truth's; DirectionMissing those
 	// without one.
 	DirectionWrong, DirectionMissing int
-	Errors                           []string
+	// FalseUnsteady lists the experiments with per-request runs whose
+	// truth has neither stalls nor an error burst but whose verdict
+	// makes a stall or burst finding (id: codes); PerRequestN counts
+	// such experiments.
+	FalseUnsteady []string
+	PerRequestN   int
+	Errors        []string
+}
+
+// unsteadyCode tells whether a finding is about a run's steadiness in
+// time: the findings the stalls and error-burst families expect.
+func unsteadyCode(c analyze.Code) bool {
+	switch c {
+	case analyze.CodeUnstable, analyze.CodeStall, analyze.CodePeriodicStalls, analyze.CodeErrorBurst:
+		return true
+	}
+	return false
 }
 
 // effectBins and runBins are the power table's bins.
@@ -387,6 +419,12 @@ func computeRates(res []Result) rates {
 			rt.Errors = append(rt.Errors, r.ID+": "+r.Err)
 		}
 		t := r.rec.Truth
+		if r.PerRequest && r.Family != "stalls" && r.Family != "error-burst" {
+			rt.PerRequestN++
+			if len(r.Unsteady) > 0 {
+				rt.FalseUnsteady = append(rt.FalseUnsteady, r.ID+": "+strings.Join(r.Unsteady, ", "))
+			}
+		}
 		switch r.Family {
 		case "aa":
 			rt.AA++
@@ -482,6 +520,11 @@ func writeSummary(w io.Writer, res []Result, format string) {
 	fmt.Fprintf(w, "%sA/B: detected in the right direction %s, undecided %s, wrong %s\n", bullet, pct(rt.ABDetected, rt.AB), pct(rt.ABUndecided, rt.AB), pct(rt.ABWrong, rt.AB))
 	fmt.Fprintf(w, "%ssteady state claimed while the series still trends at its end: %d of %d trend experiments (must be 0)\n", bullet, rt.SteadyOverTrend, rt.TrendN)
 	fmt.Fprintf(w, "%strend classes right but with the opposite direction: %d; without a direction: %d\n", bullet, rt.DirectionWrong, rt.DirectionMissing)
+	fmt.Fprintf(w, "%sstall or error-burst findings on per-request experiments that have neither: %s", bullet, pct(len(rt.FalseUnsteady), rt.PerRequestN))
+	if len(rt.FalseUnsteady) > 0 {
+		fmt.Fprintf(w, " (%s)", strings.Join(rt.FalseUnsteady, "; "))
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintln(w)
 	if md {
 		fmt.Fprintf(w, "Power on the grid (A/B detected in the right direction / experiments), by effect and by the smaller side's runs:\n\n| effect \\ runs a side | %s |\n|---|%s\n", strings.Join(binNames(runBins), " | "), strings.Repeat("---:|", len(runBins)))

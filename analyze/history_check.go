@@ -148,6 +148,13 @@ type Night struct {
 	Test *NightTest
 	// Drift is the trend test over the level (nil under 5 points).
 	Drift *DriftCheck
+	// Suspect is true on the night a change opens on an estimate beyond
+	// the allowed regression that its test (Test, verdict undecided)
+	// could not show significant while the noise between experiments is
+	// known: the night's verdict is no change shown, the change is open,
+	// and the next night decides: a regression (or undecided) since this
+	// night, which fails, or a one-off, which rejoins the reference.
+	Suspect bool
 }
 
 // Sequential is the sequential check of one metric of a track: the
@@ -169,6 +176,24 @@ const minLevel = 2
 // minDriftPoints is the fewest experiments the trend test is made on:
 // Mann-Kendall's exact two-sided p-value cannot fall below 0.05 with 4.
 const minDriftPoints = 5
+
+// nightAlpha is the significance level of the night test (NightTest)
+// on a night whose level has levelPoints points (the night included):
+// alpha, split in two (Bonferroni's inequality) when the drift test
+// (DriftCheck, at driftAlpha) also runs that night, so that a stable
+// night fails either at most alpha of the time. compare's run-level
+// tests (at alpha) decide only while the noise between experiments is
+// unknown, on a level too short for the drift test.
+func nightAlpha(o Options, levelPoints int) float64 {
+	if levelPoints >= minDriftPoints {
+		return o.Alpha / 2
+	}
+	return o.Alpha
+}
+
+// driftAlpha is the significance level of the drift test: half of alpha,
+// the night test having the other half (nightAlpha).
+func driftAlpha(o Options) float64 { return o.Alpha / 2 }
 
 // allowedPct is the largest change, percent, that is not a regression:
 // the allowed regression, never less than the practical band.
@@ -208,6 +233,7 @@ func SequentialCheck(in []NightInput, higherIsBetter bool, o Options, compare fu
 	var levels [][]int // closed groups of one level each, for the pooled noise
 	var ref []int
 	from, since, pending := -1, -1, -1
+	suspect := false // the open change's first night was a suspect one
 	for i, x := range in {
 		if !x.Used {
 			continue
@@ -225,17 +251,30 @@ func SequentialCheck(in []NightInput, higherIsBetter bool, o Options, compare fu
 			n.Verdict = CheckNoChange
 		case since >= 0:
 			group := openGroup(s.Roles, since, i)
-			t := nightTest(in, group, ref, levels, higherIsBetter, o, compare)
-			after := nightTest(in, group[1:], ref, levels, higherIsBetter, o, compare)
+			a := nightAlpha(o, s.levelPoints(in, from, i))
+			t := nightTest(in, group, ref, levels, higherIsBetter, o, a, compare)
+			after := nightTest(in, group[1:], ref, levels, higherIsBetter, o, a, compare)
 			if after.Verdict == CheckNoChange || after.Verdict == CheckImproved || oneOff(in, group, after) {
-				// The first night of the change was a one-off.
+				// The first night of the change was a one-off: left out
+				// of the reference when its test showed it worse; a
+				// suspect night, which its test did not, is a draw of the
+				// noise and rejoins it (leaving it out would cut the
+				// noise's tail off the reference and bias its level).
 				s.Roles[since] = RoleTransient
+				if suspect {
+					s.Roles[since] = RoleReference
+					ref = append(ref, since)
+				}
 				for _, j := range group[1 : len(group)-1] {
 					s.Roles[j] = RoleReference
 					ref = append(ref, j)
 				}
-				since = -1
+				since, suspect = -1, false
 				n, ref, levels, pending = s.single(in, i, n, ref, levels, from, pending, higherIsBetter, o, compare)
+				if n.Since >= 0 {
+					// This night opens a change of its own.
+					since, suspect = n.Since, n.Suspect
+				}
 				break
 			}
 			s.Roles[i] = RoleRegression
@@ -247,7 +286,7 @@ func SequentialCheck(in []NightInput, higherIsBetter bool, o Options, compare fu
 		default:
 			n, ref, levels, pending = s.single(in, i, n, ref, levels, from, pending, higherIsBetter, o, compare)
 			if n.Since >= 0 {
-				since = n.Since
+				since, suspect = n.Since, n.Suspect
 			}
 		}
 		if pending >= 0 && pending != i && s.Roles[pending] == RolePending {
@@ -278,7 +317,7 @@ func oneOff(in []NightInput, group []int, after NightTest) bool {
 // single tests night i alone against the reference, with no change open.
 func (s *Sequential) single(in []NightInput, i int, n Night, ref []int, levels [][]int, from, pending int, hib bool, o Options,
 	compare func(a, b []float64) Comparison) (Night, []int, [][]int, int) {
-	t := nightTest(in, []int{i}, ref, levels, hib, o, compare)
+	t := nightTest(in, []int{i}, ref, levels, hib, o, nightAlpha(o, s.levelPoints(in, from, i)), compare)
 	n.Test, n.Reference = &t, slices.Clone(ref)
 	n.Verdict = t.Verdict
 	switch {
@@ -290,6 +329,11 @@ func (s *Sequential) single(in []NightInput, i int, n Night, ref []int, levels [
 	case t.Verdict == CheckRegression || t.Verdict == CheckUndecided:
 		s.Roles[i] = RoleRegression
 		n.Since = i
+		if t.Verdict == CheckUndecided && t.DF > 0 {
+			// Beyond the allowed regression, not significant, the noise
+			// known: no change shown tonight; the next night decides.
+			n.Verdict, n.Suspect = CheckNoChange, true
+		}
 	case t.Verdict == CheckImproved && pending >= 0 && s.Roles[pending] == RolePending:
 		// A second better night in a row: a new level.
 		levels = append(levels, ref)
@@ -304,6 +348,19 @@ func (s *Sequential) single(in []NightInput, i int, n Night, ref []int, levels [
 		ref = append(ref, i)
 	}
 	return n, ref, levels, pending
+}
+
+// levelPoints is the number of points the drift test runs over on night
+// i (driftCheck): the used ones from the level's start, one-offs left
+// out, night i included.
+func (s *Sequential) levelPoints(in []NightInput, from, i int) int {
+	k := 1
+	for j := from; j < i; j++ {
+		if in[j].Used && s.Roles[j] != RoleTransient && s.Roles[j] != RolePending {
+			k++
+		}
+	}
+	return k
 }
 
 // levelStart is the first point of the improved level ending at i.
@@ -353,8 +410,8 @@ func openGroup(roles []NightRole, since, i int) []int {
 
 // nightTest tests the points group against the reference ref, with the
 // noise between experiments pooled over the closed levels, the reference
-// and the group.
-func nightTest(in []NightInput, group, ref []int, levels [][]int, hib bool, o Options, compare func(a, b []float64) Comparison) NightTest {
+// and the group, at significance level alpha (nightAlpha).
+func nightTest(in []NightInput, group, ref []int, levels [][]int, hib bool, o Options, alpha float64, compare func(a, b []float64) Comparison) NightTest {
 	vals := func(pts []int) []float64 {
 		x := make([]float64, len(pts))
 		for k, p := range pts {
@@ -418,7 +475,7 @@ func nightTest(in []NightInput, group, ref []int, levels [][]int, hib bool, o Op
 				t.PWorse, t.PBetter = 1, 0
 			}
 		}
-		t.UpperPct = t.WorsePct + 100*st.Quantile(1-o.Alpha)*se/math.Abs(t.RefMean)
+		t.UpperPct = t.WorsePct + 100*st.Quantile(1-alpha)*se/math.Abs(t.RefMean)
 	}
 	if compare != nil {
 		a, b := runs(group), runs(ref)
@@ -430,9 +487,9 @@ func nightTest(in []NightInput, group, ref []int, levels [][]int, hib bool, o Op
 	switch {
 	case t.DF > 0:
 		switch {
-		case t.PWorse < o.Alpha && t.WorsePct > allowed:
+		case t.PWorse < alpha && t.WorsePct > allowed:
 			t.Verdict = CheckRegression
-		case t.PBetter < o.Alpha && -t.WorsePct > allowed:
+		case t.PBetter < alpha && -t.WorsePct > allowed:
 			t.Verdict = CheckImproved
 		case t.WorsePct > allowed:
 			t.Verdict = CheckUndecided
@@ -494,7 +551,7 @@ func driftCheck(in []NightInput, roles []NightRole, from, i int, hib bool, o Opt
 	for c := 2; c <= len(x)-2; c++ {
 		d.StepRSS = min(d.StepRSS, rss(x[:c])+rss(x[c:]))
 	}
-	d.Drift = p < o.Alpha && d.LineRSS <= d.StepRSS && d.CumulativePct > allowedPct(o)
+	d.Drift = p < driftAlpha(o) && d.LineRSS <= d.StepRSS && d.CumulativePct > allowedPct(o)
 	return d
 }
 

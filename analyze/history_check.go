@@ -95,8 +95,10 @@ type NightTest struct {
 	// its level, with DF degrees of freedom (0: cannot be estimated).
 	SD float64
 	DF int
-	// PWorse and PBetter are the one-sided p-values (NaN without DF).
+	// PWorse and PBetter are the one-sided p-values (NaN without DF);
+	// Alpha the level they are held to (nightAlpha).
 	PWorse, PBetter float64
+	Alpha           float64
 	// RunLevel is compare's test of the runs (tested vs reference), made
 	// when both sides have Options.MinRuns runs; it decides only where
 	// the experiments' noise cannot be estimated (DF 0).
@@ -427,7 +429,8 @@ func nightTest(in []NightInput, group, ref []int, levels [][]int, hib bool, o Op
 		return x
 	}
 	g, r := vals(group), vals(ref)
-	t := NightTest{Nights: len(g), RefNights: len(r), Mean: stats.Mean(g), RefMean: stats.Mean(r), UpperPct: math.NaN(), PWorse: math.NaN(), PBetter: math.NaN()}
+	t := NightTest{Nights: len(g), RefNights: len(r), Mean: stats.Mean(g), RefMean: stats.Mean(r), UpperPct: math.NaN(), PWorse: math.NaN(), PBetter: math.NaN(),
+		Alpha: alpha}
 	sign := 1.0 // worse is up
 	if hib {
 		sign = -1

@@ -417,10 +417,12 @@ func TestHistoryMonteCarloNightly(t *testing.T) {
 	t.Logf("stable, all: %d of %d nights fail (%s); %d night effects, %d run effects", allFailed, allNights, pct(allFailed, allNights), len(nightFx), len(runFx))
 }
 
-// TestHistoryGatePolicy: with --fail-on regression the history gate
+// TestHistoryGatePolicy: running history asks for its check (as compare's
+// OLD does): with no --fail-on, and with --fail-on regression, the gate
 // fails on a regression, a drift and an undecided latest experiment
 // (fail closed), each unless allowed by name, and says what was allowed;
-// asked for nothing, it fails on nothing.
+// a latest experiment none of whose settings ran before is no-comparison
+// and fails the same way; a first experiment alone passes.
 func TestHistoryGatePolicy(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	for _, tc := range []struct {
@@ -434,28 +436,37 @@ func TestHistoryGatePolicy(t *testing.T) {
 		// Two nights: the noise between experiments is unknown and 2
 		// runs are too few for compare: 12 % worse is undecided.
 		{"undecided", func(i int) float64 { return map[bool]float64{true: 880, false: 1000}[i >= 1] }, 2, "inconclusive"},
+		{"no-comparison", func(int) float64 { return 1000 }, 4, "no-comparison"},
 	} {
 		exps := syntheticSeries(rng, tc.n, 2, 0.005, tc.level)
-		for _, allow := range [][]string{nil, {tc.cond}} {
-			o := checkOpts()
-			o.FailOn = []gate.Condition{gate.Regression}
-			for _, a := range allow {
-				o.Allow = append(o.Allow, gate.Condition(a))
-			}
-			h, err := analyze.AnalyzeHistory(tc.name, analyze.OrderAsGiven, exps, o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(h.Reasons) != 1 || string(h.Reasons[0].Condition) != tc.cond {
-				t.Fatalf("%s: reasons %+v, want one %s", tc.name, h.Reasons, tc.cond)
-			}
-			if h.Failed != (allow == nil) || h.Reasons[0].Allowed != (allow != nil) {
-				t.Errorf("%s, allow %v: failed %v, reason %+v", tc.name, allow, h.Failed, h.Reasons[0])
+		if tc.cond == "no-comparison" {
+			// The latest night ran at other settings than every night before.
+			g := &exps[len(exps)-1].Verdict.Systems[0].Groups[0]
+			c := int32(64)
+			g.Settings.Connections = &c
+		}
+		for _, failOn := range [][]gate.Condition{nil, {gate.Regression}} {
+			for _, allow := range [][]string{nil, {tc.cond}} {
+				o := checkOpts()
+				o.FailOn = failOn
+				for _, a := range allow {
+					o.Allow = append(o.Allow, gate.Condition(a))
+				}
+				h, err := analyze.AnalyzeHistory(tc.name, analyze.OrderAsGiven, exps, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(h.Reasons) != 1 || string(h.Reasons[0].Condition) != tc.cond {
+					t.Fatalf("%s: reasons %+v, want one %s", tc.name, h.Reasons, tc.cond)
+				}
+				if h.Failed != (allow == nil) || h.Reasons[0].Allowed != (allow != nil) {
+					t.Errorf("%s, fail-on %v, allow %v: failed %v, reason %+v", tc.name, failOn, allow, h.Failed, h.Reasons[0])
+				}
 			}
 		}
-		o := checkOpts()
-		if h, _ := analyze.AnalyzeHistory(tc.name, analyze.OrderAsGiven, exps, o); h.Failed {
-			t.Errorf("%s: fails with no --fail-on", tc.name)
-		}
+	}
+	one := syntheticSeries(rng, 1, 2, 0.005, func(int) float64 { return 1000 })
+	if h, err := analyze.AnalyzeHistory("one", analyze.OrderAsGiven, one, checkOpts()); err != nil || h.Failed || len(h.Reasons) != 0 {
+		t.Errorf("a first experiment alone: %v, %+v", err, h)
 	}
 }

@@ -427,8 +427,8 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 			"The test is over the experiments' values, their noise pooled over every level (a prediction interval for one experiment); "+
 			"where that noise is not yet known, the runs decide by the tests of ")), mono("compare"), tx(fmt.Sprintf(
 			". A regression is significant at alpha %s (%s once the level has the 5 experiments of the drift test, which takes the other half: "+
-			"a stable night fails at most alpha of the time) and worse by more than %s %%. A first night beyond that but not significant is suspect: "+
-			"no change shown, the next experiment decides; undecided when, by then, it still is not.", rel(h.Options.Alpha), rel(h.Options.Alpha/2), rel(allowed(h)))))}}
+				"a stable night fails at most alpha of the time) and worse by more than %s %%. A first night beyond that but not significant is suspect: "+
+				"no change shown, the next experiment decides; undecided when, by then, it still is not.", rel(h.Options.Alpha), rel(h.Options.Alpha/2), rel(allowed(h)))))}}
 	t := &tableBlock{Head: textRow("system and settings", "metric", "tested", "reference", "change", "up to (one-sided)", "p", "experiments", "verdict"),
 		Numeric: []bool{false, false, true, true, true, true, true, true, false}, Class: "compare"}
 	for _, tr := range h.Tracks {

@@ -139,8 +139,9 @@ type Night struct {
 	// Since is the point where an open regression (or an undecided
 	// stretch) began, -1 when none is open.
 	Since int
-	// From is the point where the reference level began (the first
-	// point, an accepted one or a new better level).
+	// From is the point where the reference level the night was tested
+	// against began (the first point, an accepted one or a new better
+	// level; on the night a better level forms, the level before it).
 	From int
 	// Reference are the points of the reference level the night was
 	// tested against (none on the first night of a level).
@@ -296,10 +297,10 @@ func SequentialCheck(in []NightInput, higherIsBetter bool, o Options, compare fu
 			s.Roles[pending] = RoleTransient
 			pending = -1
 		}
+		n.From = from // the level this night was tested against
 		if s.Roles[i] == RoleImproved {
-			from = s.levelStart(i)
+			from = s.levelStart(i) // the better level starts: the reference from the next night on
 		}
-		n.From = from
 		n.Drift = driftCheck(in, s.Roles, from, i, higherIsBetter, o)
 		if n.Drift != nil && n.Drift.Drift && n.Verdict != CheckImproved {
 			n.Verdict = CheckDrift

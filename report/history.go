@@ -687,6 +687,11 @@ type SeriesSummaryLatest struct {
 	PValue    *float64 `json:"p_value"`
 	NoisePct  *float64 `json:"noise_pct"`
 	DF        int      `json:"df"`
+	// Alpha is the level PValue is held to (alpha, or half of it once
+	// the drift test runs); Suspect is true on a night beyond the allowed
+	// regression but not significant: no change shown, the next decides.
+	Alpha   *float64 `json:"alpha"`
+	Suspect bool     `json:"suspect"`
 	// ByRuns: compare's run-level tests decided (the noise between
 	// experiments not yet known); RunLevel is that comparison when made.
 	ByRuns   bool                   `json:"by_runs"`
@@ -826,6 +831,7 @@ func seriesLatest(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, n
 	if n.Since >= 0 {
 		sl.Since = ptr2(h.Experiments[t.Points[n.Since].Experiment].Name)
 	}
+	sl.Suspect = n.Suspect && l.Unusable == nil
 	if l.Unusable != nil {
 		sl.Reasons = append(sl.Reasons, reasonLine(*l.Unusable))
 	} else if l.Verdict == analyze.CheckUndecided {
@@ -846,7 +852,7 @@ func seriesLatest(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, n
 			sl.UpperPct, sl.PValue = ptr(round(nt.UpperPct, 2)), ptr(sig(nt.PWorse, 6))
 			sl.NoisePct = ptr(round(100*nt.SD/math.Abs(nt.RefMean), 2))
 		}
-		sl.DF, sl.ByRuns = nt.DF, nt.ByRuns
+		sl.DF, sl.ByRuns, sl.Alpha = nt.DF, nt.ByRuns, ptr(nt.Alpha)
 		if c := nt.RunLevel; c != nil {
 			rl := &SeriesSummaryRunLevel{Verdict: c.Verdict, CI: ciPair(decidingCI(*c), func(x float64) float64 { return round(100*(x-1), 1) }),
 				PValue: pSig(c.PValue), Runs: [2]int{c.ARuns, c.BRuns}}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -96,6 +97,16 @@ func TestHistoryHeadlinePaths(t *testing.T) {
 		}
 		if tc.fails && len(HistoryGateReasons(h)) == 0 {
 			t.Errorf("%s: the gate fails without a reason", tc.name)
+		}
+		var ju bytes.Buffer
+		if err := HistoryJUnit(&ju, h); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(ju.String(), "<failure "); got != tc.fails {
+			t.Errorf("%s: JUnit has a failure %v, want %v:\n%s", tc.name, got, tc.fails, ju.String())
+		}
+		if tc.name == "no-comparison" && !strings.Contains(ju.String(), `type="no-comparison"`) {
+			t.Errorf("no-comparison: JUnit lacks its case:\n%s", ju.String())
 		}
 	}
 }

@@ -19,8 +19,8 @@ type CheckVerdict string
 // The check verdicts.
 const (
 	// CheckRegression: the experiments since Since are worse than the
-	// reference, significantly at alpha and by more than the allowed
-	// regression; it stays so every night after, until accepted.
+	// reference, significantly (at nightAlpha) and by more than the
+	// allowed regression; it stays so every night after, until accepted.
 	CheckRegression CheckVerdict = "regression"
 	// CheckDrift: a significant monotone trend (Mann-Kendall) over the
 	// experiments since the reference level began, better described by a
@@ -33,11 +33,14 @@ const (
 	// CheckNoChange: no change shown: not significantly worse, and the
 	// estimate within the allowed regression (also the first experiment,
 	// and one whose noise cannot be estimated yet while its estimate is
-	// within the allowed regression).
+	// within the allowed regression); or a suspect night (Night.Suspect):
+	// beyond the allowed regression, not significant, decided the next
+	// night.
 	CheckNoChange CheckVerdict = "no-change"
 	// CheckUndecided: the check cannot rule out a regression while its
-	// estimate lies beyond the allowed one (too few experiments or too much
-	// noise), or the experiment has errors or lacks the metric.
+	// estimate lies beyond the allowed one: the night after a suspect one
+	// (still not significant), or while the noise between experiments is
+	// not yet known; or the experiment has errors or lacks the metric.
 	CheckUndecided CheckVerdict = "undecided"
 )
 
@@ -124,8 +127,8 @@ type DriftCheck struct {
 	// line and about the best single step (at least 2 experiments a side):
 	// a drift is a line that fits at least as well as a step.
 	LineRSS, StepRSS float64
-	// Drift is the verdict: P < alpha, a line at least as good as a step,
-	// and CumulativePct beyond the allowed regression.
+	// Drift is the verdict: P < alpha/2 (driftAlpha), a line at least as
+	// good as a step, and CumulativePct beyond the allowed regression.
 	Drift bool
 }
 
@@ -210,11 +213,15 @@ func allowedPct(o Options) float64 {
 //   - the reference is the level since the first usable experiment, the
 //     latest accepted one, or the latest new better level;
 //   - each night (or, while a regression is open, the nights since it
-//     opened) is tested against the reference (NightTest): regression,
-//     improved, no change or undecided;
+//     opened) is tested against the reference (NightTest, at nightAlpha:
+//     alpha, or half of it once the drift test runs beside it):
+//     regression, improved, no change or undecided;
 //   - a regression, or an undecided night whose estimate is beyond the
 //     allowed regression, opens a change: those nights leave the
-//     reference; the change stays open, and fails, every night after,
+//     reference (an undecided first night whose noise is known is
+//     suspect: no change shown that night, the next one decides, and it
+//     rejoins the reference if it was a one-off); the change stays open,
+//     and fails, every night after,
 //     until accepted, unless the nights after its first together test
 //     as no change, or lie nearer the reference than its first night
 //     (that night was a one-off: transient);
@@ -222,7 +229,7 @@ func allowedPct(o Options) float64 {
 //     change against it (unless compare's run-level tests decide);
 //   - two nights in a row better than the reference start a new level
 //     (an improvement needs no acceptance); a single one is a one-off;
-//   - the drift check runs over the level's experiments.
+//   - the drift check runs over the level's experiments, at alpha/2.
 //
 // higherIsBetter gives the metric's direction; compare, when not nil,
 // makes compare's run-level test (tested runs, reference runs).

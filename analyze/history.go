@@ -279,13 +279,16 @@ type Track struct {
 
 // HistoryGateReason is one condition a history meets: regression,
 // drift or inconclusive (undecided) of a metric of a track on the latest
-// experiment.
+// experiment; or no-comparison (Track and Metric -1): the series has
+// earlier experiments, but none of the latest experiment's systems and
+// settings ran in them, so nothing of it could be checked.
 type HistoryGateReason struct {
 	Condition gate.Condition
 	// Fails is true when the condition fails the gate (the gate policy, Options.GatePolicy);
 	// Allowed when it would but Options.Allow names it.
 	Fails, Allowed bool
-	// Track and Metric index History.Tracks and its Metrics.
+	// Track and Metric index History.Tracks and its Metrics (-1 for
+	// no-comparison).
 	Track, Metric int
 	// WorsePct is how much worse (regression, undecided: the estimate;
 	// drift: the cumulative change), percent; MaxPct the regression
@@ -355,6 +358,7 @@ func AnalyzeHistory(series, orderBy string, exps []SeriesExperiment, opts Option
 			cmpOpt(x.Threads, y.Threads), cmpOpt(x.PlannedDurationS, y.PlannedDurationS), cmp.Compare(x.Tool, y.Tool))
 	})
 	last := len(exps) - 1
+	checked := false // a gated check of the latest experiment had a reference
 	for ti := range h.Tracks {
 		t := &h.Tracks[ti]
 		h.markDisturbed(t)
@@ -366,6 +370,9 @@ func AnalyzeHistory(series, orderBy string, exps []SeriesExperiment, opts Option
 			l := mt.Latest
 			if l == nil || !mt.Gated {
 				continue
+			}
+			if l.Night.Test != nil || l.Unusable != nil || l.Night.Point == l.Point && exps[last].Accepted != "" {
+				checked = true
 			}
 			r := HistoryGateReason{Track: ti, Metric: mi, MaxPct: allowedPct(opts)}
 			if nt := l.Night.Test; nt != nil {
@@ -384,11 +391,21 @@ func AnalyzeHistory(series, orderBy string, exps []SeriesExperiment, opts Option
 			h.addReason(r)
 		}
 	}
+	if !checked && last > 0 {
+		// Nothing of the latest experiment had an earlier experiment to
+		// be checked against: none of its systems and settings ran
+		// before it (or only with errors).
+		h.addReason(HistoryGateReason{Condition: gate.NoComparison, Track: -1, Metric: -1, MaxPct: allowedPct(opts)})
+	}
 	return h, nil
 }
 
+// addReason decides a condition by the gate policy. Running history is
+// asking for its check (as compare's OLD is): the regression conditions
+// (regression, drift, inconclusive, no-comparison) are guarded by default,
+// and Options.Allow removes them by name.
 func (h *History) addReason(r HistoryGateReason) {
-	p := h.Options.GatePolicy(false)
+	p := h.Options.GatePolicy(true)
 	r.Fails = p.Fails(r.Condition)
 	r.Allowed = p.Guards(r.Condition) && p.Allowed(r.Condition)
 	h.Failed = h.Failed || r.Fails

@@ -19,8 +19,8 @@ type CheckVerdict string
 // The check verdicts.
 const (
 	// CheckRegression: the experiments since Since are worse than the
-	// reference, significantly at alpha and by more than the allowed
-	// regression; it stays so every night after, until accepted.
+	// reference, significantly (at nightAlpha) and by more than the
+	// allowed regression; it stays so every night after, until accepted.
 	CheckRegression CheckVerdict = "regression"
 	// CheckDrift: a significant monotone trend (Mann-Kendall) over the
 	// experiments since the reference level began, better described by a
@@ -33,11 +33,14 @@ const (
 	// CheckNoChange: no change shown: not significantly worse, and the
 	// estimate within the allowed regression (also the first experiment,
 	// and one whose noise cannot be estimated yet while its estimate is
-	// within the allowed regression).
+	// within the allowed regression); or a suspect night (Night.Suspect):
+	// beyond the allowed regression, not significant, decided the next
+	// night.
 	CheckNoChange CheckVerdict = "no-change"
 	// CheckUndecided: the check cannot rule out a regression while its
-	// estimate lies beyond the allowed one (too few experiments or too much
-	// noise), or the experiment has errors or lacks the metric.
+	// estimate lies beyond the allowed one: the night after a suspect one
+	// (still not significant), or while the noise between experiments is
+	// not yet known; or the experiment has errors or lacks the metric.
 	CheckUndecided CheckVerdict = "undecided"
 )
 
@@ -95,8 +98,10 @@ type NightTest struct {
 	// its level, with DF degrees of freedom (0: cannot be estimated).
 	SD float64
 	DF int
-	// PWorse and PBetter are the one-sided p-values (NaN without DF).
+	// PWorse and PBetter are the one-sided p-values (NaN without DF);
+	// Alpha the level they are held to (nightAlpha).
 	PWorse, PBetter float64
+	Alpha           float64
 	// RunLevel is compare's test of the runs (tested vs reference), made
 	// when both sides have Options.MinRuns runs; it decides only where
 	// the experiments' noise cannot be estimated (DF 0).
@@ -122,8 +127,8 @@ type DriftCheck struct {
 	// line and about the best single step (at least 2 experiments a side):
 	// a drift is a line that fits at least as well as a step.
 	LineRSS, StepRSS float64
-	// Drift is the verdict: P < alpha, a line at least as good as a step,
-	// and CumulativePct beyond the allowed regression.
+	// Drift is the verdict: P < alpha/2 (driftAlpha), a line at least as
+	// good as a step, and CumulativePct beyond the allowed regression.
 	Drift bool
 }
 
@@ -137,8 +142,9 @@ type Night struct {
 	// Since is the point where an open regression (or an undecided
 	// stretch) began, -1 when none is open.
 	Since int
-	// From is the point where the reference level began (the first
-	// point, an accepted one or a new better level).
+	// From is the point where the reference level the night was tested
+	// against began (the first point, an accepted one or a new better
+	// level; on the night a better level forms, the level before it).
 	From int
 	// Reference are the points of the reference level the night was
 	// tested against (none on the first night of a level).
@@ -148,6 +154,13 @@ type Night struct {
 	Test *NightTest
 	// Drift is the trend test over the level (nil under 5 points).
 	Drift *DriftCheck
+	// Suspect is true on the night a change opens on an estimate beyond
+	// the allowed regression that its test (Test, verdict undecided)
+	// could not show significant while the noise between experiments is
+	// known: the night's verdict is no change shown, the change is open,
+	// and the next night decides: a regression (or undecided) since this
+	// night, which fails, or a one-off, which rejoins the reference.
+	Suspect bool
 }
 
 // Sequential is the sequential check of one metric of a track: the
@@ -170,6 +183,24 @@ const minLevel = 2
 // Mann-Kendall's exact two-sided p-value cannot fall below 0.05 with 4.
 const minDriftPoints = 5
 
+// nightAlpha is the significance level of the night test (NightTest)
+// on a night whose level has levelPoints points (the night included):
+// alpha, split in two (Bonferroni's inequality) when the drift test
+// (DriftCheck, at driftAlpha) also runs that night, so that a stable
+// night fails either at most alpha of the time. compare's run-level
+// tests (at alpha) decide only while the noise between experiments is
+// unknown, on a level too short for the drift test.
+func nightAlpha(o Options, levelPoints int) float64 {
+	if levelPoints >= minDriftPoints {
+		return o.Alpha / 2
+	}
+	return o.Alpha
+}
+
+// driftAlpha is the significance level of the drift test: half of alpha,
+// the night test having the other half (nightAlpha).
+func driftAlpha(o Options) float64 { return o.Alpha / 2 }
+
 // allowedPct is the largest change, percent, that is not a regression:
 // the allowed regression, never less than the practical band.
 func allowedPct(o Options) float64 {
@@ -182,11 +213,15 @@ func allowedPct(o Options) float64 {
 //   - the reference is the level since the first usable experiment, the
 //     latest accepted one, or the latest new better level;
 //   - each night (or, while a regression is open, the nights since it
-//     opened) is tested against the reference (NightTest): regression,
-//     improved, no change or undecided;
+//     opened) is tested against the reference (NightTest, at nightAlpha:
+//     alpha, or half of it once the drift test runs beside it):
+//     regression, improved, no change or undecided;
 //   - a regression, or an undecided night whose estimate is beyond the
 //     allowed regression, opens a change: those nights leave the
-//     reference; the change stays open, and fails, every night after,
+//     reference (an undecided first night whose noise is known is
+//     suspect: no change shown that night, the next one decides, and it
+//     rejoins the reference if it was a one-off); the change stays open,
+//     and fails, every night after,
 //     until accepted, unless the nights after its first together test
 //     as no change, or lie nearer the reference than its first night
 //     (that night was a one-off: transient);
@@ -194,7 +229,7 @@ func allowedPct(o Options) float64 {
 //     change against it (unless compare's run-level tests decide);
 //   - two nights in a row better than the reference start a new level
 //     (an improvement needs no acceptance); a single one is a one-off;
-//   - the drift check runs over the level's experiments.
+//   - the drift check runs over the level's experiments, at alpha/2.
 //
 // higherIsBetter gives the metric's direction; compare, when not nil,
 // makes compare's run-level test (tested runs, reference runs).
@@ -208,6 +243,7 @@ func SequentialCheck(in []NightInput, higherIsBetter bool, o Options, compare fu
 	var levels [][]int // closed groups of one level each, for the pooled noise
 	var ref []int
 	from, since, pending := -1, -1, -1
+	suspect := false // the open change's first night was a suspect one
 	for i, x := range in {
 		if !x.Used {
 			continue
@@ -225,17 +261,30 @@ func SequentialCheck(in []NightInput, higherIsBetter bool, o Options, compare fu
 			n.Verdict = CheckNoChange
 		case since >= 0:
 			group := openGroup(s.Roles, since, i)
-			t := nightTest(in, group, ref, levels, higherIsBetter, o, compare)
-			after := nightTest(in, group[1:], ref, levels, higherIsBetter, o, compare)
+			a := nightAlpha(o, s.levelPoints(in, from, i))
+			t := nightTest(in, group, ref, levels, higherIsBetter, o, a, compare)
+			after := nightTest(in, group[1:], ref, levels, higherIsBetter, o, a, compare)
 			if after.Verdict == CheckNoChange || after.Verdict == CheckImproved || oneOff(in, group, after) {
-				// The first night of the change was a one-off.
+				// The first night of the change was a one-off: left out
+				// of the reference when its test showed it worse; a
+				// suspect night, which its test did not, is a draw of the
+				// noise and rejoins it (leaving it out would cut the
+				// noise's tail off the reference and bias its level).
 				s.Roles[since] = RoleTransient
+				if suspect {
+					s.Roles[since] = RoleReference
+					ref = append(ref, since)
+				}
 				for _, j := range group[1 : len(group)-1] {
 					s.Roles[j] = RoleReference
 					ref = append(ref, j)
 				}
-				since = -1
+				since, suspect = -1, false
 				n, ref, levels, pending = s.single(in, i, n, ref, levels, from, pending, higherIsBetter, o, compare)
+				if n.Since >= 0 {
+					// This night opens a change of its own.
+					since, suspect = n.Since, n.Suspect
+				}
 				break
 			}
 			s.Roles[i] = RoleRegression
@@ -247,7 +296,7 @@ func SequentialCheck(in []NightInput, higherIsBetter bool, o Options, compare fu
 		default:
 			n, ref, levels, pending = s.single(in, i, n, ref, levels, from, pending, higherIsBetter, o, compare)
 			if n.Since >= 0 {
-				since = n.Since
+				since, suspect = n.Since, n.Suspect
 			}
 		}
 		if pending >= 0 && pending != i && s.Roles[pending] == RolePending {
@@ -255,10 +304,10 @@ func SequentialCheck(in []NightInput, higherIsBetter bool, o Options, compare fu
 			s.Roles[pending] = RoleTransient
 			pending = -1
 		}
+		n.From = from // the level this night was tested against
 		if s.Roles[i] == RoleImproved {
-			from = s.levelStart(i)
+			from = s.levelStart(i) // the better level starts: the reference from the next night on
 		}
-		n.From = from
 		n.Drift = driftCheck(in, s.Roles, from, i, higherIsBetter, o)
 		if n.Drift != nil && n.Drift.Drift && n.Verdict != CheckImproved {
 			n.Verdict = CheckDrift
@@ -278,7 +327,7 @@ func oneOff(in []NightInput, group []int, after NightTest) bool {
 // single tests night i alone against the reference, with no change open.
 func (s *Sequential) single(in []NightInput, i int, n Night, ref []int, levels [][]int, from, pending int, hib bool, o Options,
 	compare func(a, b []float64) Comparison) (Night, []int, [][]int, int) {
-	t := nightTest(in, []int{i}, ref, levels, hib, o, compare)
+	t := nightTest(in, []int{i}, ref, levels, hib, o, nightAlpha(o, s.levelPoints(in, from, i)), compare)
 	n.Test, n.Reference = &t, slices.Clone(ref)
 	n.Verdict = t.Verdict
 	switch {
@@ -290,6 +339,11 @@ func (s *Sequential) single(in []NightInput, i int, n Night, ref []int, levels [
 	case t.Verdict == CheckRegression || t.Verdict == CheckUndecided:
 		s.Roles[i] = RoleRegression
 		n.Since = i
+		if t.Verdict == CheckUndecided && t.DF > 0 {
+			// Beyond the allowed regression, not significant, the noise
+			// known: no change shown tonight; the next night decides.
+			n.Verdict, n.Suspect = CheckNoChange, true
+		}
 	case t.Verdict == CheckImproved && pending >= 0 && s.Roles[pending] == RolePending:
 		// A second better night in a row: a new level.
 		levels = append(levels, ref)
@@ -304,6 +358,19 @@ func (s *Sequential) single(in []NightInput, i int, n Night, ref []int, levels [
 		ref = append(ref, i)
 	}
 	return n, ref, levels, pending
+}
+
+// levelPoints is the number of points the drift test runs over on night
+// i (driftCheck): the used ones from the level's start, one-offs left
+// out, night i included.
+func (s *Sequential) levelPoints(in []NightInput, from, i int) int {
+	k := 1
+	for j := from; j < i; j++ {
+		if in[j].Used && s.Roles[j] != RoleTransient && s.Roles[j] != RolePending {
+			k++
+		}
+	}
+	return k
 }
 
 // levelStart is the first point of the improved level ending at i.
@@ -353,8 +420,8 @@ func openGroup(roles []NightRole, since, i int) []int {
 
 // nightTest tests the points group against the reference ref, with the
 // noise between experiments pooled over the closed levels, the reference
-// and the group.
-func nightTest(in []NightInput, group, ref []int, levels [][]int, hib bool, o Options, compare func(a, b []float64) Comparison) NightTest {
+// and the group, at significance level alpha (nightAlpha).
+func nightTest(in []NightInput, group, ref []int, levels [][]int, hib bool, o Options, alpha float64, compare func(a, b []float64) Comparison) NightTest {
 	vals := func(pts []int) []float64 {
 		x := make([]float64, len(pts))
 		for k, p := range pts {
@@ -370,7 +437,8 @@ func nightTest(in []NightInput, group, ref []int, levels [][]int, hib bool, o Op
 		return x
 	}
 	g, r := vals(group), vals(ref)
-	t := NightTest{Nights: len(g), RefNights: len(r), Mean: stats.Mean(g), RefMean: stats.Mean(r), UpperPct: math.NaN(), PWorse: math.NaN(), PBetter: math.NaN()}
+	t := NightTest{Nights: len(g), RefNights: len(r), Mean: stats.Mean(g), RefMean: stats.Mean(r), UpperPct: math.NaN(), PWorse: math.NaN(), PBetter: math.NaN(),
+		Alpha: alpha}
 	sign := 1.0 // worse is up
 	if hib {
 		sign = -1
@@ -418,7 +486,7 @@ func nightTest(in []NightInput, group, ref []int, levels [][]int, hib bool, o Op
 				t.PWorse, t.PBetter = 1, 0
 			}
 		}
-		t.UpperPct = t.WorsePct + 100*st.Quantile(1-o.Alpha)*se/math.Abs(t.RefMean)
+		t.UpperPct = t.WorsePct + 100*st.Quantile(1-alpha)*se/math.Abs(t.RefMean)
 	}
 	if compare != nil {
 		a, b := runs(group), runs(ref)
@@ -430,9 +498,9 @@ func nightTest(in []NightInput, group, ref []int, levels [][]int, hib bool, o Op
 	switch {
 	case t.DF > 0:
 		switch {
-		case t.PWorse < o.Alpha && t.WorsePct > allowed:
+		case t.PWorse < alpha && t.WorsePct > allowed:
 			t.Verdict = CheckRegression
-		case t.PBetter < o.Alpha && -t.WorsePct > allowed:
+		case t.PBetter < alpha && -t.WorsePct > allowed:
 			t.Verdict = CheckImproved
 		case t.WorsePct > allowed:
 			t.Verdict = CheckUndecided
@@ -494,7 +562,7 @@ func driftCheck(in []NightInput, roles []NightRole, from, i int, hib bool, o Opt
 	for c := 2; c <= len(x)-2; c++ {
 		d.StepRSS = min(d.StepRSS, rss(x[:c])+rss(x[c:]))
 	}
-	d.Drift = p < o.Alpha && d.LineRSS <= d.StepRSS && d.CumulativePct > allowedPct(o)
+	d.Drift = p < driftAlpha(o) && d.LineRSS <= d.StepRSS && d.CumulativePct > allowedPct(o)
 	return d
 }
 

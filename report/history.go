@@ -90,6 +90,17 @@ func checkRank(v analyze.CheckVerdict) int {
 	return 4
 }
 
+// headRank orders the checks for the headline: checkRank, a suspect
+// night (no change shown, the next night decides) before the other
+// no-change ones.
+func headRank(l *analyze.Latest) int {
+	r := 2 * checkRank(l.Verdict)
+	if l.Verdict == analyze.CheckNoChange && !l.Night.Suspect {
+		r++
+	}
+	return r
+}
+
 // pointName names the experiment of a track's point for a sentence.
 func pointName(h *analyze.History, t analyze.Track, i int) string {
 	return expWhere(h.Experiments[t.Points[i].Experiment])
@@ -109,10 +120,13 @@ func HistoryHeadline(h *analyze.History) string {
 				continue
 			}
 			n++
-			if bestT < 0 || checkRank(mt.Latest.Verdict) < checkRank(h.Tracks[bestT].Metrics[bestM].Latest.Verdict) {
+			if bestT < 0 || headRank(mt.Latest) < headRank(h.Tracks[bestT].Metrics[bestM].Latest) {
 				bestT, bestM = ti, mi
 			}
 		}
+	}
+	if noComparison(h) {
+		return "Undecided: " + noComparisonText(h) + "."
 	}
 	if bestT < 0 {
 		return fmt.Sprintf("No check of the latest experiment, %s: none of its systems and settings ran before it.", expWhere(latest))
@@ -163,6 +177,9 @@ func checkSentence(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, 
 			s = fmt.Sprintf("No change shown in the latest experiment, %s: it is accepted; the reference level starts again with it.", latest)
 		case nt == nil:
 			s = fmt.Sprintf("No change shown in the latest experiment, %s: the first of %s, nothing before it to check it against.", latest, trackText(t))
+		case l.Night.Suspect:
+			s = fmt.Sprintf("No change shown in the latest experiment, %s: %s %s %% worse than the reference level (%s since %s), beyond the allowed %s %% but not significant (one-sided p = %s, at alpha %s); the next experiment decides: the gate fails then if the change holds.",
+				latest, what, rel(nt.WorsePct), plural(nt.RefNights, "experiment"), pointName(h, t, l.Night.From), rel(allowed(h)), rel(nt.PWorse), rel(nt.Alpha))
 		default:
 			s = fmt.Sprintf("No change shown in the latest experiment, %s: within the allowed regression (%s %%) of the reference level (%s since %s) on every metric checked.",
 				latest, rel(allowed(h)), plural(nt.RefNights, "experiment"), pointName(h, t, l.Night.From))
@@ -226,6 +243,23 @@ func undecidedText(h *analyze.History, t analyze.Track, l *analyze.Latest) strin
 		rel(nt.UpperPct), since, rel(nt.WorsePct), rel(allowed(h)), rel(nt.PWorse))
 }
 
+// noComparisonText says why nothing of the latest experiment could be
+// checked (the no-comparison reason).
+func noComparisonText(h *analyze.History) string {
+	return fmt.Sprintf("nothing of the latest experiment, %s, could be checked: none of its systems and settings ran (without errors) in the %s before it",
+		expWhere(h.Experiments[len(h.Experiments)-1]), plural(len(h.Experiments)-1, "experiment"))
+}
+
+// noComparison tells whether a history met the no-comparison condition.
+func noComparison(h *analyze.History) bool {
+	for _, r := range h.Reasons {
+		if r.Track < 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // HistoryGateReasons words why a history's gate fails, one line each.
 func HistoryGateReasons(h *analyze.History) []string {
 	var out []string
@@ -250,6 +284,9 @@ func HistoryAllowed(h *analyze.History) []string {
 }
 
 func historyReasonText(h *analyze.History, r analyze.HistoryGateReason) string {
+	if r.Track < 0 {
+		return string(r.Condition) + ": " + noComparisonText(h)
+	}
 	t := h.Tracks[r.Track]
 	mt := t.Metrics[r.Metric]
 	s := checkSentence(h, t, mt, true)
@@ -389,7 +426,9 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 			"the experiments since the first, the latest accepted or the latest better level, one-offs and those with errors left out. "+
 			"The test is over the experiments' values, their noise pooled over every level (a prediction interval for one experiment); "+
 			"where that noise is not yet known, the runs decide by the tests of ")), mono("compare"), tx(fmt.Sprintf(
-			". A regression is significant at alpha %s and worse by more than %s %%; undecided when the estimate is beyond that but not significant.", rel(h.Options.Alpha), rel(allowed(h)))))}}
+			". A regression is significant at alpha %s (%s once the level has the 5 experiments of the drift test, which takes the other half: "+
+				"a stable night fails at most alpha of the time) and worse by more than %s %%. A first night beyond that but not significant is suspect: "+
+				"no change shown, the next experiment decides; undecided when, by then, it still is not.", rel(h.Options.Alpha), rel(h.Options.Alpha/2), rel(allowed(h)))))}}
 	t := &tableBlock{Head: textRow("system and settings", "metric", "tested", "reference", "change", "up to (one-sided)", "p", "experiments", "verdict"),
 		Numeric: []bool{false, false, true, true, true, true, true, true, false}, Class: "compare"}
 	for _, tr := range h.Tracks {
@@ -648,6 +687,11 @@ type SeriesSummaryLatest struct {
 	PValue    *float64 `json:"p_value"`
 	NoisePct  *float64 `json:"noise_pct"`
 	DF        int      `json:"df"`
+	// Alpha is the level PValue is held to (alpha, or half of it once
+	// the drift test runs); Suspect is true on a night beyond the allowed
+	// regression but not significant: no change shown, the next decides.
+	Alpha   *float64 `json:"alpha"`
+	Suspect bool     `json:"suspect"`
 	// ByRuns: compare's run-level tests decided (the noise between
 	// experiments not yet known); RunLevel is that comparison when made.
 	ByRuns   bool                   `json:"by_runs"`
@@ -787,6 +831,7 @@ func seriesLatest(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, n
 	if n.Since >= 0 {
 		sl.Since = ptr2(h.Experiments[t.Points[n.Since].Experiment].Name)
 	}
+	sl.Suspect = n.Suspect && l.Unusable == nil
 	if l.Unusable != nil {
 		sl.Reasons = append(sl.Reasons, reasonLine(*l.Unusable))
 	} else if l.Verdict == analyze.CheckUndecided {
@@ -807,7 +852,7 @@ func seriesLatest(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, n
 			sl.UpperPct, sl.PValue = ptr(round(nt.UpperPct, 2)), ptr(sig(nt.PWorse, 6))
 			sl.NoisePct = ptr(round(100*nt.SD/math.Abs(nt.RefMean), 2))
 		}
-		sl.DF, sl.ByRuns = nt.DF, nt.ByRuns
+		sl.DF, sl.ByRuns, sl.Alpha = nt.DF, nt.ByRuns, ptr(nt.Alpha)
 		if c := nt.RunLevel; c != nil {
 			rl := &SeriesSummaryRunLevel{Verdict: c.Verdict, CI: ciPair(decidingCI(*c), func(x float64) float64 { return round(100*(x-1), 1) }),
 				PValue: pSig(c.PValue), Runs: [2]int{c.ARuns, c.BRuns}}

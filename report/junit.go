@@ -168,5 +168,17 @@ func HistoryJUnit(w io.Writer, h *analyze.History) error {
 				string(mt.Latest.Verdict), fail, allowed, cond)
 		}
 	}
+	for _, r := range h.Reasons {
+		if r.Track >= 0 {
+			continue
+		}
+		var fail, allowed []string
+		if r.Fails {
+			fail = []string{historyReasonText(h, r)}
+		} else if r.Allowed {
+			allowed = []string{historyReasonText(h, r)}
+		}
+		s.add("loadverdict.history", "the latest experiment", string(analyze.CheckUndecided), fail, allowed, r.Condition)
+	}
 	return s.write(w)
 }

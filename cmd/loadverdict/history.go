@@ -23,16 +23,20 @@ const historyGateHelp = `The history check (made for nightly CI): each experimen
 reference level (the experiments since the first, the latest accepted or the latest better
 level) over the experiments' values (their noise pooled over every level: a prediction
 interval), and by compare's tests over the runs where that noise is not yet known. A
-regression (significant at alpha, worse by more than --max-regression percent, never less
-than the practical band) stays one every night after, until accepted (--accept EXPERIMENT,
-or the manifests' history.accept list, or a pinned history.baseline experiment). A drift is
-a significant Mann-Kendall trend over the level whose cumulative Theil-Sen change passes
---max-regression. The headline says exactly one of: regression, drift, undecided, improved,
-no change shown.
-The gate (exit 3): --fail-on regression fails on regression, drift and undecided
-(inconclusive: could be worse than allowed but not significant; errors; the metric missing)
-of the latest experiment on throughput, mean or p99 latency. The reasons go to stderr;
-summary.json records the same decision.`
+regression (significant at alpha, split with the drift test once it runs; worse by more than
+--max-regression percent, never less than the practical band) stays one every night after,
+until accepted (--accept EXPERIMENT, or the manifests' history.accept list, or a pinned
+history.baseline experiment). A first night beyond --max-regression but not significant is
+suspect: no change shown that night, the next one decides (the gate fails then if it holds). A
+drift is a significant Mann-Kendall trend over the level whose cumulative Theil-Sen change
+passes --max-regression. The headline says exactly one of: regression, drift, undecided,
+improved, no change shown.
+The gate (exit 3): running history asks for its check, as compare's OLD does: it fails on
+regression, drift, inconclusive (undecided: still not significant the night after; errors; the
+metric missing) and no-comparison (none of the latest experiment's systems and settings ran
+before it) of the latest experiment on throughput (closed model) or mean and p99 latency (open
+model), unless allowed by name (--allow). The reasons go to stderr; summary.json records the
+same decision.`
 
 func runHistory(ctx context.Context, args []string, e *env) error {
 	fs := newFlagSet(e, "history", "[-o DIR] [--series NAME] [--fail-on LIST] [--max-regression PCT] DIR... | --store DIR|s3://BUCKET --series NAME [-o DIR]",
@@ -43,7 +47,7 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 			"their runs, else as given (the report says which). Per system and settings: each\n"+
 			"experiment's steady values with 95 % CIs over runs, change points by E-Divisive means\n"+
 			"confirmed by Welch's t-test over experiments and compare's tests over runs, and the latest\n"+
-			"experiment against the experiments since the last change point. Writes DIR/report.md,\n"+
+			"experiment against the reference level (below). Writes DIR/report.md,\n"+
 			"summary.md, summary.json and trend-*.png, and (from folders) the tables of every\n"+
 			"experiment under DIR/tables/, each experiment in its own partition (named after its folder).\n"+
 			"Prints the headline.\n"+historyGateHelp)
@@ -54,7 +58,7 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	g := addGateFlags(fs)
 	fs.Lookup("experiment").Usage = "not for history: each folder is the experiment named after it"
 	fs.Lookup("threshold").Usage = "not for history: check thresholds per experiment (report --threshold)"
-	fs.Lookup("fail-on").Usage = "exit 3 on any of `regression,drift,inconclusive` of the latest experiment (comma-separated, repeatable; replaces its manifest's gate.fail_on; regression implies drift and inconclusive)"
+	fs.Lookup("fail-on").Usage = "history guards `regression,drift,inconclusive,no-comparison` of the latest experiment by default; --fail-on names them explicitly (comma-separated, repeatable; added to the manifest's gate.fail_on)"
 	var accept acceptList
 	fs.Var(&accept, "accept", "accept the change at `EXPERIMENT`: the reference level starts again there (repeatable; with the manifests' history.accept)")
 	args, err := parseInterspersed(fs, args)
@@ -133,6 +137,9 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 		if err := writeJUnit(g.junit, func(w io.Writer) error { return report.HistoryJUnit(w, r.History) }); err != nil {
 			return err
 		}
+	}
+	for _, a := range report.HistoryAllowed(r.History) {
+		fmt.Fprintln(e.stderr, "loadverdict: gate: allowed:", strings.TrimSuffix(a, " (allowed)"))
 	}
 	var gerr error
 	if r.History.Failed {

@@ -127,9 +127,14 @@ func TestHistoryTruthSeries(t *testing.T) {
 					t.Errorf("latest %+v, gate %+v: want a regression since exp05 against exp01, exp02, exp04", m.Latest, s.Gate)
 				}
 			}
-			// Without --fail-on the same history passes.
-			if _, _, err := runCLI(t, "", append([]string{"history", "-o", t.TempDir()}, seriesDirs(1, tc.to)...)...); err != nil {
-				t.Errorf("without --fail-on: %v", err)
+			// Running history asks for its check: without --fail-on the
+			// same history gates the same; allowed by name, it passes.
+			if _, _, err := runCLI(t, "", append([]string{"history", "-o", t.TempDir(), "--max-regression", "5"}, seriesDirs(1, tc.to)...)...); exitCode(err) != tc.exit {
+				t.Errorf("without --fail-on: exit %d, want %d: %v", exitCode(err), tc.exit, err)
+			}
+			allow := []string{"history", "-o", t.TempDir(), "--max-regression", "5", "--allow", "regression,drift,inconclusive,no-comparison"}
+			if out, stderr, err := runCLI(t, "", append(allow, seriesDirs(1, tc.to)...)...); err != nil || tc.exit != exitOK && !strings.Contains(stderr, "loadverdict: gate: allowed: ") {
+				t.Errorf("--allow regression,drift,inconclusive,no-comparison: %v\n%s%s", err, out, stderr)
 			}
 		})
 	}
@@ -139,7 +144,7 @@ func TestHistoryTruthSeries(t *testing.T) {
 // given; without them, the order given stands, and the report says so.
 func TestHistoryOrder(t *testing.T) {
 	dir := t.TempDir()
-	args := append([]string{"history", "-o", dir}, seriesDirs(6, 8)...)
+	args := append([]string{"history", "-o", dir, "--allow", "regression,drift,inconclusive"}, seriesDirs(6, 8)...)
 	args = append(args, seriesDirs(1, 5)...)
 	if _, _, err := runCLI(t, "", args...); err != nil {
 		t.Fatal(err)
@@ -269,7 +274,9 @@ func TestHistoryStore(t *testing.T) {
 		t.Errorf("exit %d, %v\n%s", exitCode(err), err, stdout)
 	}
 	out := t.TempDir()
-	if _, _, err := runCLI(t, "", "history", "--store", st, "--series", "truth-series", "-o", out); err != nil {
+	// The gate fails (history guards by default; the truth series has its
+	// step); the report is written all the same.
+	if _, _, err := runCLI(t, "", "history", "--store", st, "--series", "truth-series", "-o", out); err != nil && exitCode(err) != exitGate {
 		t.Fatal(err)
 	}
 	a, _ := os.ReadFile(filepath.Join(out, "summary.json"))

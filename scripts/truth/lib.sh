@@ -175,3 +175,67 @@ vegeta_text() {
 	} > "$f"
 	note "done: $(grep -E '^Requests' "$f" | tr -s ' ')"
 }
+
+# The nightly series (make-nightly-step.sh, make-nightly-drift.sh): NIGHTS
+# nights night01.. of one service, one a day, each RUNS wrk runs (-t1 -c8
+# -d$DURATION --latency) and RUNS vegeta runs (closed model: -rate=0
+# -max-workers=8 -duration=$DURATION), against the truth server on
+# 127.0.0.1:$PORT, CPU-bound on one core (-procs 1). The script sets NIGHTS,
+# RUNS, DURATION and PORT and defines night_work E (night E's -work) and
+# night_note E (its meta note).
+
+# nightly_series SERIES: empties $OUT (fresh) and writes $OUT/nights.tsv
+# (night, a made-up commit id, one date a day, -work, note) and each night's
+# loadverdict.yaml (series: and meta:).
+nightly_series() {
+	series=$1
+	printf 'night\tcommit\tdate\twork\tnote\n' > "$OUT/nights.tsv"
+	for e in $(seq "$NIGHTS"); do
+		exp=$(printf 'night%02d' "$e")
+		mkdir -p "$OUT/$exp"
+		work=$(night_work "$e")
+		note=$(night_note "$e")
+		commit=$(printf 'loadverdict %s %s' "$(echo "$series" | tr - ' ')" "$exp" | sha1sum | cut -c1-12)
+		date=$(date -u -d "2026-11-10 + $e days" +%Y-%m-%d)
+		printf '%s\t%s\t%s\t%s\t%s\n' "$exp" "$commit" "$date" "$work" "$note" >> "$OUT/nights.tsv"
+		cat > "$OUT/$exp/loadverdict.yaml" <<EOT
+# The series this night belongs to, and what it measured (see README.md).
+series: $series
+meta:
+  commit: $commit
+  version: work-$work
+  branch: main
+  date: $date
+  note: "$note"
+EOT
+	done
+}
+
+# nightly_record: records the nights round-robin (run r of every night,
+# then run r+1), so that the load of this shared machine, which changes
+# over the recording, falls on every night alike instead of making later
+# nights slower (a drift that is not the truth). Each run gets a freshly
+# started server with its night's -work (nights.tsv), then wrk, then
+# vegeta; then the throughput of every run is appended to meta.txt.
+nightly_record() {
+	for r in $(seq "$RUNS"); do
+		for e in $(seq "$NIGHTS"); do
+			exp=$(printf 'night%02d' "$e")
+			work=$(awk -F'\t' -v n="$exp" '$1 == n { print $4 }' "$OUT/nights.tsv")
+			wait_quiet
+			start_server "$PORT" -procs 1 -work "$work"
+			wrk_run "$OUT/$exp/wrk$r.txt" -t1 -c8 -d"$DURATION" --latency "http://127.0.0.1:$PORT/"
+			vegeta_text "$OUT/$exp/vegeta$r.txt" "http://127.0.0.1:$PORT/" -rate=0 -max-workers=8 -duration="$DURATION"
+			stop_server
+		done
+	done
+	echo "Requests/sec per night (wrk; vegeta throughput):"
+	for e in $(seq "$NIGHTS"); do
+		exp=$(printf 'night%02d' "$e")
+		printf '%s ' "$exp"
+		awk '/^Requests\/sec/ { printf " %s", $2 }' "$OUT/$exp"/wrk*.txt
+		printf ';'
+		awk '/^Requests/ { printf " %s", $7 }' "$OUT/$exp"/vegeta*.txt
+		echo
+	done | tee -a "$OUT/meta.txt"
+}

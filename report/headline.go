@@ -99,6 +99,9 @@ func mainHeadline(v *analyze.Verdict) string {
 			word = "slower"
 		}
 		runs := fmt.Sprintf("%d vs %d runs", c.ARuns, c.BRuns)
+		if c.Estimate != nil && c.Estimate.Method == stats.MethodWelchLog {
+			runs += ", Welch's t-test" // below the exact test's reach
+		}
 		lo := ""
 		if l := leftOutText(c); l != "" {
 			lo = "; left out: " + l

@@ -117,14 +117,41 @@ func gateOutcome(v *analyze.Verdict) string {
 	return "fail:" + strings.Join(cs, ",")
 }
 
+// aa48 names the A/A experiments with 4-8 runs a side in writeGate.
+const aa48 = "aa 4-8 runs"
+
 // writeGate writes, per comparison family, how often the default gate
 // (compare A B: B against the baseline A) fails.
 func writeGate(w io.Writer, res []Result) {
 	n, failed := map[string]int{}, map[string]int{}
-	var fams []string
+	var fams, extra []string
 	for _, r := range res {
 		if r.Gate == "" {
 			continue
+		}
+		if r.Family == "ab" || r.Family == "tail-only" {
+			// B slower (A-faster, B-worse-p99): a regression the gate
+			// must fail; B faster: an improvement it must pass.
+			k := r.Family + " B slower"
+			if r.Expect == "B-faster" {
+				k = r.Family + " B faster"
+			}
+			if n[k] == 0 {
+				extra = append(extra, k)
+			}
+			n[k]++
+			if r.Gate != "pass" {
+				failed[k]++
+			}
+		}
+		if r.Family == "aa" {
+			// issue 20's acceptance: A/A with 4-8 runs a side.
+			if lo, hi := min(r.rec.Truth.RunsA, r.rec.Truth.RunsB), max(r.rec.Truth.RunsA, r.rec.Truth.RunsB); lo >= 4 && hi <= 8 {
+				n[aa48]++
+				if r.Gate != "pass" {
+					failed[aa48]++
+				}
+			}
 		}
 		if n[r.Family] == 0 {
 			fams = append(fams, r.Family)
@@ -137,8 +164,48 @@ func writeGate(w io.Writer, res []Result) {
 	if len(fams) == 0 {
 		return
 	}
+	if n[aa48] > 0 {
+		fams = append(fams, aa48)
+	}
+	fams = append(fams, extra...)
 	fmt.Fprintln(w, "\ndefault gate of compare A B (B new, A the baseline), experiments failing:")
 	for _, f := range fams {
 		fmt.Fprintf(w, "  %-12s %d/%d = %.1f %%\n", f, failed[f], n[f], 100*float64(failed[f])/float64(n[f]))
 	}
+}
+
+// writeRobust writes, for the A/A and A/B families, how often the
+// primary comparison or the median-latency one (the robust figure)
+// decides: A/B in the right direction, A/A at all (a false positive on
+// either). Reporting only; the grade is the primary metric's.
+func writeRobust(w io.Writer, res []Result) {
+	var aa, aaFP, ab, abRight, abWrong int
+	for _, r := range res {
+		if r.P50 == "" {
+			continue
+		}
+		switch r.Family {
+		case "aa":
+			aa++
+			if r.Grade == gradeWrong || r.P50 == "A-faster" || r.P50 == "B-faster" {
+				aaFP++
+			}
+		case "ab":
+			ab++
+			switch {
+			case r.Grade == gradeRight || r.P50 == r.Expect:
+				abRight++
+				if r.Grade == gradeWrong || r.P50 != r.Expect && r.P50 != "inconclusive" {
+					abWrong++
+				}
+			case r.Grade == gradeWrong || r.P50 == "A-faster" || r.P50 == "B-faster" || r.P50 == "no-difference":
+				abWrong++
+			}
+		}
+	}
+	if aa+ab == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\nprimary metric or median latency (p50) decided (not graded): A/B right %d/%d, A/B with a wrong call on either %d; A/A significant on either %d/%d\n",
+		abRight, ab, abWrong, aaFP, aa)
 }

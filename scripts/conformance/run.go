@@ -41,8 +41,12 @@ type Result struct {
 	// regression check of A against B (compare --fail-on regression
 	// with B the baseline), fails, and on what; "" for series families.
 	Gate string `json:"gate,omitempty"`
-	Err  string `json:"error,omitempty"`
-	rec  Record
+	// P50 is the outcome of the comparison of A and B on median latency
+	// (the robust figure, issue 19 item 4), for comparison families;
+	// reported beside the graded primary metric, never graded.
+	P50 string `json:"p50,omitempty"`
+	Err string `json:"error,omitempty"`
+	rec Record
 }
 
 // loadRecord reads an experiment's truth.json.
@@ -186,6 +190,7 @@ func evaluateOne(ctx context.Context, dir string, gateToo bool) Result {
 	r.Grade = grade(r.Expect, r.observation)
 	if m := explainMetric(rec); m != "" {
 		r.Explain = explainComparison(v, m)
+		r.P50 = compareOutcome(v, analyze.MetricLatP50Ms).Outcome
 		if m != analyze.MetricLatP50Ms {
 			r.Explain += "\n    " + explainComparison(v, analyze.MetricLatP50Ms)
 		}
@@ -270,6 +275,7 @@ func runRun(args []string) error {
 		fmt.Println()
 	}
 	writeSummary(os.Stdout, res, "text")
+	writeRobust(os.Stdout, res)
 	if *withGate {
 		writeGate(os.Stdout, res)
 	}

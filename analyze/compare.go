@@ -363,7 +363,14 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 	}
 
 	if blocked(c.Reasons) {
-		// No test: only the runs no statistic uses are left out.
+		// No test: a side's missing steady state is again a reason (no
+		// runs were compared), and only the runs no statistic uses are
+		// left out.
+		for i, r := range c.Reasons {
+			if r.Note && (r.Code == ReasonNotSteady || r.Code == ReasonFewSteadyRuns) {
+				c.Reasons[i].Note = false
+			}
+		}
 		c.LeftOut = slices.DeleteFunc(c.LeftOut, func(l LeftOut) bool { return l.Why != LeftOutContradictory })
 		// Runs needed from all runs and the representative values.
 		c.RunsNeeded = runsNeeded(o, column(ga.Runs, m.get), column(gb.Runs, m.get), c.Ratio, c.AHeld, c.BHeld, true)

@@ -511,7 +511,7 @@ func (c *Comparison) testWelch(xa, xb []float64, o Options) {
 		c.Verdict = Inconclusive
 		c.Reasons = append(c.Reasons, Reason{Code: ReasonTooFewRuns, MinRuns: stats.MinRunsFor(o.Alpha), Alpha: o.Alpha,
 			ARuns: len(xa), BRuns: len(xb), MinP: c.MinP})
-		c.RunsNeeded = runsNeeded(o, xa, xb, c.Ratio, len(xa), len(xb), true)
+		c.RunsNeeded = runsNeeded(o, xa, xb, c.Ratio, max(len(xa), c.AHeld), max(len(xb), c.BHeld), true)
 		return
 	}
 	c.PValue = &p
@@ -533,7 +533,9 @@ func (c *Comparison) testWelch(xa, xb []float64, o Options) {
 // needed.
 func (c *Comparison) decide(xa, xb []float64, p float64, o Options, separated bool) {
 	est := *c.Estimate
-	c.RunsNeeded = runsNeeded(o, xa, xb, est.Estimate, len(xa), len(xb), false)
+	// Runs needed are never below the runs held, tested or not.
+	ha, hb := max(len(xa), c.AHeld), max(len(xb), c.BHeld)
+	c.RunsNeeded = runsNeeded(o, xa, xb, est.Estimate, ha, hb, false)
 	hi, lo := 1+o.PracticalBand, 1/(1+o.PracticalBand)
 	switch {
 	case separated && p < o.Alpha && (est.Lo > hi || est.Hi < lo):
@@ -547,7 +549,7 @@ func (c *Comparison) decide(xa, xb []float64, p float64, o Options, separated bo
 			Band: o.PracticalBand, Lo: est.Lo, Hi: est.Hi, Method: est.Method})
 	default:
 		c.Verdict = Inconclusive
-		c.RunsNeeded = runsNeeded(o, xa, xb, est.Estimate, len(xa), len(xb), true)
+		c.RunsNeeded = runsNeeded(o, xa, xb, est.Estimate, ha, hb, true)
 		r := Reason{Code: ReasonUnsettled, P: p, Alpha: o.Alpha, Level: o.Level, Band: o.PracticalBand, Lo: est.Lo, Hi: est.Hi,
 			Method: est.Method}
 		if c.RunsNeeded != nil {

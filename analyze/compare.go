@@ -24,8 +24,9 @@ type Comparison struct {
 	// HigherIsBetter is true for throughput, false for latency.
 	HigherIsBetter bool
 	// ARuns and BRuns are the runs the comparison rests on: the runs its
-	// test compared when one ran (the steady runs that report Metric),
-	// else the runs held (AHeld, BHeld).
+	// test compared when one ran (the steady runs that report Metric, or
+	// every run of a side without a steady state), else the runs held
+	// (AHeld, BHeld).
 	ARuns, BRuns int
 	// AHeld and BHeld are the runs of each side's group (contradictory
 	// runs are not held: they are in LeftOut); LeftOut are the runs of
@@ -50,10 +51,13 @@ type Comparison struct {
 	// Options.Alpha no data could decide the comparison.
 	MinP float64
 	// Estimate decides the verdict: the Hodges-Lehmann ratio a/b of the
-	// steady runs with its distribution-free interval at Options.Level
+	// tested runs with its distribution-free interval at Options.Level
 	// (stats.HodgesLehmannRatio), which excludes 1 exactly when the
-	// Mann-Whitney test rejects, and which one disturbed run cannot flip.
-	// nil when no test ran.
+	// Mann-Whitney test rejects, and which one disturbed run cannot flip;
+	// below the exact test's reach (MinP >= Alpha, e.g. 3 against 3), the
+	// ratio of geometric means with Welch's t-interval
+	// (stats.WelchLogRatio; Estimate.Method says which). nil when no test
+	// ran.
 	Estimate *stats.CI
 	Verdict  string
 	// Reasons explain the verdict, in order; a comparison with a reason
@@ -122,23 +126,28 @@ type ReasonCode string
 
 // The reason codes, with the Reason fields each one sets.
 const (
-	// ReasonTooFewRuns: the exact test cannot reach p < Alpha with the
-	// runs held, ARuns against BRuns, whatever they show: its smallest
-	// attainable p, MinP = 2/C(ARuns+BRuns, ARuns), is at least Alpha
-	// (MinRuns is the fewest equal runs per side that can, MinRuns at
-	// Alpha; history: a side below Options.MinRuns).
+	// ReasonTooFewRuns: no test can decide ARuns against BRuns, the runs
+	// held, whatever they show: the exact test's smallest attainable p,
+	// MinP = 2/C(ARuns+BRuns, ARuns), is at least Alpha, and a side has
+	// fewer than WelchMinRuns runs for Welch's t-test (MinRuns is the
+	// fewest equal runs per side the exact test needs at Alpha; history:
+	// a side below Options.MinRuns).
 	ReasonTooFewRuns ReasonCode = "too-few-runs"
 	// ReasonSingleRun: one run of System cannot show a steady state.
 	ReasonSingleRun ReasonCode = "single-run"
 	// ReasonNotSteady: System has no steady state (Class, ChangePct
-	// between its last two runs when known).
+	// between its last two runs when known). Since analysis version 6 it
+	// is a Note when System has several runs: they are all compared
+	// (testedRuns), and the comparison says so.
 	ReasonNotSteady ReasonCode = "not-steady"
 	// ReasonInconsistent: System's runs behave inconsistently.
 	ReasonInconsistent ReasonCode = "inconsistent"
 	// ReasonFewSteadyRuns: System has only SteadyRuns runs after
-	// warm-up: fewer than the exact test's equal-size minimum
-	// (stats.MinRunsFor(Alpha)), or too few to reach Alpha against the
-	// other side's steady runs (MinP, ARuns, BRuns: the steady runs).
+	// warm-up: too few for the exact test to reach Alpha against the
+	// other side's steady runs (MinP, ARuns, BRuns: the steady runs),
+	// and for Welch's t-test (fewer than WelchMinRuns on a side). Since
+	// analysis version 6 it is a Note: all of System's runs are compared
+	// instead, when they can decide.
 	ReasonFewSteadyRuns ReasonCode = "few-steady-runs"
 	// ReasonMetricMissing: not every steady run reports Metric.
 	ReasonMetricMissing ReasonCode = "metric-missing"
@@ -163,6 +172,12 @@ const (
 	// ReasonNotSignificant: P >= Alpha. Not produced since analysis
 	// version 3 (ReasonUnsettled or ReasonEquivalent).
 	ReasonNotSignificant ReasonCode = "not-significant"
+	// ReasonWelch (a note): ARuns against BRuns are below the exact
+	// Mann-Whitney test's reach (its smallest attainable p, MinP, is at
+	// least Alpha), so the comparison was decided by Welch's t-test on
+	// the runs' logs (stats.WelchLogRatio), whose p is P and whose
+	// interval is the Estimate.
+	ReasonWelch ReasonCode = "welch-t"
 	// ReasonErrors (history): System's error rate, Rate, is at least
 	// Options.ErrorRateSevere, so its values are not used.
 	ReasonErrors ReasonCode = "errors"
@@ -193,7 +208,11 @@ type Reason struct {
 	// it (ReasonUnsettled; 0 when unknown).
 	Lo, Hi     float64
 	RunsNeeded int
-	Rate       float64 // an error rate, a fraction (ReasonErrors)
+	// Method is the method of the deciding interval Lo-Hi
+	// (stats.MethodHodgesLehmann, or stats.MethodWelchLog below the
+	// exact test's reach).
+	Method string
+	Rate   float64 // an error rate, a fraction (ReasonErrors)
 	// MinP is the smallest p the exact test can give at the sizes
 	// concerned (ReasonTooFewRuns, ReasonFewSteadyRuns).
 	MinP float64
@@ -277,7 +296,26 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 	}
 	c := Comparison{A: la, B: lb, Settings: ga.Settings, Metric: m.name, HigherIsBetter: m.higherIsBetter,
 		Aggregate: AggregateOf(m.name), AMean: *ra, BMean: *rb, Ratio: *ra / *rb}
-	sa, sb := steadyRuns(ga), steadyRuns(gb)
+	// The runs each side's test uses (testedRuns): its steady runs, or
+	// all its runs when it has no steady state.
+	sa, notA := testedRuns(ga)
+	sb, notB := testedRuns(gb)
+	// A warm-up (or slowdown) cut that leaves too few steady runs for any
+	// test to reach alpha against the other side: that side's runs are
+	// all compared instead, and a note says so (the cut is chosen from
+	// the same few noisy runs; leaving the comparison untested would fail
+	// a gate closed on the classifier's reading of noise).
+	var cutA, cutB bool
+	for _, side := range []struct {
+		s   *[]results.Run
+		g   *Group
+		cut *bool
+	}{{&sa, ga, &cutA}, {&sb, gb, &cutB}} {
+		if len(sa) > 0 && len(sb) > 0 && !decidable(len(sa), len(sb), o.Alpha) && decidable(len(ga.Runs), len(gb.Runs), o.Alpha) &&
+			len(*side.s) < len(side.g.Runs) {
+			*side.s, *side.cut = side.g.Runs, true
+		}
+	}
 	xa, xb := column(sa, m.get), column(sb, m.get)
 	c.AHeld, c.BHeld = len(ga.Runs), len(gb.Runs)
 	c.ARuns, c.BRuns = c.AHeld, c.BHeld
@@ -285,32 +323,36 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 	c.LeftOut = append(leftOut("a", ga, sa, xa == nil, m), leftOut("b", gb, sb, xb == nil, m)...)
 
 	// Reasons that make the comparison inconclusive. Whether the runs
-	// held can decide anything at alpha is the exact test's to say.
-	if c.MinP >= o.Alpha {
+	// held can decide anything at alpha is the exact test's to say, and
+	// below its reach Welch's (decidable).
+	if !decidable(c.AHeld, c.BHeld, o.Alpha) {
 		c.Reasons = append(c.Reasons, Reason{Code: ReasonTooFewRuns, MinRuns: stats.MinRunsFor(o.Alpha), Alpha: o.Alpha,
 			ARuns: c.AHeld, BRuns: c.BHeld, MinP: c.MinP})
 	}
 	for _, s := range []struct {
-		label string
-		g     *Group
-	}{{la, ga}, {lb, gb}} {
+		label  string
+		g      *Group
+		tested []results.Run
+		not    bool
+		cut    bool
+	}{{la, ga, sa, notA, cutA}, {lb, gb, sb, notB, cutB}} {
 		switch {
-		case len(steadyRuns(s.g)) == 0 && s.g.Warmup.Class == stats.ClassInsufficientData:
+		case len(s.tested) == 0 && s.g.Warmup.Class == stats.ClassInsufficientData:
 			c.Reasons = append(c.Reasons, Reason{Code: ReasonSingleRun, System: s.label})
-		case len(steadyRuns(s.g)) == 0:
+		case len(s.tested) == 0:
 			c.Reasons = append(c.Reasons, Reason{Code: ReasonNotSteady, System: s.label, Class: s.g.Warmup.Class,
 				ChangePct: s.g.Warmup.ChangePct})
 		case s.g.Warmup.Class == stats.ClassInconsistent && s.g.Warmup.Good != nil && !*s.g.Warmup.Good:
 			c.Reasons = append(c.Reasons, Reason{Code: ReasonInconsistent, System: s.label})
-		case c.MinP < o.Alpha && len(steadyRuns(s.g)) < len(s.g.Runs) && len(sa) > 0 && len(sb) > 0 &&
-			(len(steadyRuns(s.g)) < stats.MinRunsFor(o.Alpha) || stats.MinAttainableP(len(sa), len(sb)) >= o.Alpha):
-			// A steady block the warm-up cut left shorter than the
-			// exact test's equal-size minimum is not tested: the cut is
-			// chosen from the same data, and testing what it leaves
-			// lifts the false-positive rate (STATISTICS.md, check 13:
-			// 6.0 to 6.4 % without a practical band).
-			c.Reasons = append(c.Reasons, Reason{Code: ReasonFewSteadyRuns, System: s.label, SteadyRuns: len(steadyRuns(s.g)),
-				Alpha: o.Alpha, ARuns: len(sa), BRuns: len(sb), MinP: stats.MinAttainableP(len(sa), len(sb))})
+		case s.not:
+			// No steady state: every run is compared, and the
+			// comparison says so (a note: it does not block the test).
+			c.Reasons = append(c.Reasons, Reason{Code: ReasonNotSteady, Note: true, System: s.label, Class: s.g.Warmup.Class,
+				ChangePct: s.g.Warmup.ChangePct})
+		case s.cut:
+			// Its steady runs were too few to test: all compared (a note).
+			c.Reasons = append(c.Reasons, Reason{Code: ReasonFewSteadyRuns, Note: true, System: s.label,
+				SteadyRuns: len(steadyRuns(s.g)), Alpha: o.Alpha})
 		}
 	}
 	if m.name != MetricRPS && len(c.Reasons) == 0 && (xa == nil || xb == nil) {
@@ -321,18 +363,56 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 	}
 
 	if blocked(c.Reasons) {
-		// No test: only the runs no statistic uses are left out.
+		// No test: a side's missing steady state is again a reason (no
+		// runs were compared), and only the runs no statistic uses are
+		// left out.
+		for i, r := range c.Reasons {
+			if r.Note && (r.Code == ReasonNotSteady || r.Code == ReasonFewSteadyRuns) {
+				c.Reasons[i].Note = false
+			}
+		}
 		c.LeftOut = slices.DeleteFunc(c.LeftOut, func(l LeftOut) bool { return l.Why != LeftOutContradictory })
 		// Runs needed from all runs and the representative values.
 		c.RunsNeeded = runsNeeded(o, column(ga.Runs, m.get), column(gb.Runs, m.get), c.Ratio, c.AHeld, c.BHeld, true)
 		c.Verdict = Inconclusive
 		return c, true
 	}
-	// Both sides steady with enough runs: test and estimate.
+	// Both sides tested with enough runs: test and estimate.
 	c.ARuns, c.BRuns = len(xa), len(xb)
 	c.MinP = stats.MinAttainableP(c.ARuns, c.BRuns)
 	c.test(xa, xb, o)
 	return c, true
+}
+
+// testedRuns returns the runs of a group that its comparisons test: its
+// steady runs when it has a steady state; else, when it has several runs
+// and its class is not insufficient-data, all of them, with notSteady
+// set (the comparison then says that the side has no steady state and
+// that every run was compared, instead of leaving the comparison
+// untested: issue 20, an untested comparison fails the gate closed, and
+// 4-8 short runs on a busy machine are often not steady).
+func testedRuns(g *Group) (runs []results.Run, notSteady bool) {
+	if sr := steadyRuns(g); len(sr) > 0 {
+		return sr, false
+	}
+	if len(g.Runs) < 2 || g.Warmup.Class == stats.ClassInsufficientData {
+		return nil, false
+	}
+	return g.Runs, true
+}
+
+// WelchMinRuns is the fewest runs a side needs for Welch's t-test to
+// decide a comparison below the exact Mann-Whitney test's reach: a
+// variance from two values is one difference, and one disturbed run
+// makes it anything.
+const WelchMinRuns = 3
+
+// decidable reports whether m runs against n can decide a comparison at
+// alpha: the exact Mann-Whitney test can reach p < alpha
+// (stats.MinAttainableP), or, below its reach, both sides have at least
+// WelchMinRuns runs for Welch's t-test on the logs.
+func decidable(m, n int, alpha float64) bool {
+	return stats.MinAttainableP(m, n) < alpha || m >= WelchMinRuns && n >= WelchMinRuns
 }
 
 // leftOut lists the runs of a side's group that its test does not use:
@@ -366,6 +446,10 @@ func leftOut(side string, g *Group, steady []results.Run, missing bool, m metric
 // RunsNeeded, Verdict and appends to Reasons; c.HigherIsBetter says which
 // direction is faster.
 func (c *Comparison) test(xa, xb []float64, o Options) {
+	if stats.MinAttainableP(len(xa), len(xb)) >= o.Alpha && len(xa) >= WelchMinRuns && len(xb) >= WelchMinRuns {
+		c.testWelch(xa, xb, o)
+		return
+	}
 	_, p, err := stats.MannWhitney(xa, xb)
 	if err != nil {
 		c.Verdict = Inconclusive
@@ -392,10 +476,69 @@ func (c *Comparison) test(xa, xb []float64, o Options) {
 		return
 	}
 	c.Estimate = &est
-	c.RunsNeeded = runsNeeded(o, xa, xb, est.Estimate, len(xa), len(xb), false)
+	c.decide(xa, xb, p, o, true)
+}
+
+// testWelch decides a comparison whose sizes are below the exact
+// Mann-Whitney test's reach (its smallest attainable p is at least
+// alpha, e.g. 3 against 3) by Welch's t-test on the runs' logs
+// (stats.WelchLogRatio): its p and its t-interval of the ratio of
+// geometric means take the places of the rank test's p and the
+// Hodges-Lehmann interval, by the same rule (decide). A note says so.
+func (c *Comparison) testWelch(xa, xb []float64, o Options) {
+	c.ARuns, c.BRuns = len(xa), len(xb)
+	c.MinP = stats.MinAttainableP(len(xa), len(xb))
+	if c.Aggregate == "" {
+		c.Aggregate = AggregateOf(c.Metric)
+	}
+	c.AMean, c.BMean = aggregate(c.Metric, xa), aggregate(c.Metric, xb)
+	c.Ratio = c.AMean / c.BMean
+	if c.Aggregate == AggregateMean {
+		if ci, err := stats.BootstrapRatioCI(xa, xb, o.Resamples, o.Level, o.Seed); err == nil {
+			c.CI = &ci
+		}
+	}
+	est, p, err := stats.WelchLogRatio(xa, xb, o.Level)
+	if err != nil {
+		c.Verdict = Inconclusive
+		c.Reasons = append(c.Reasons, Reason{Code: ReasonTestFailed, Err: err})
+		return
+	}
+	if est.Lo == est.Hi {
+		// A side without spread (three equal values, as a coarse
+		// percentile gives): Welch's t has no variance to rest on, and
+		// the exact test cannot reach alpha. Nothing bounds the ratio.
+		c.Verdict = Inconclusive
+		c.Reasons = append(c.Reasons, Reason{Code: ReasonTooFewRuns, MinRuns: stats.MinRunsFor(o.Alpha), Alpha: o.Alpha,
+			ARuns: len(xa), BRuns: len(xb), MinP: c.MinP})
+		c.RunsNeeded = runsNeeded(o, xa, xb, c.Ratio, max(len(xa), c.AHeld), max(len(xb), c.BHeld), true)
+		return
+	}
+	c.PValue = &p
+	c.Estimate = &est
+	c.Reasons = append(c.Reasons, Reason{Code: ReasonWelch, Note: true, Alpha: o.Alpha, ARuns: len(xa), BRuns: len(xb),
+		MinP: c.MinP, P: p})
+	// A difference is decided only when the ranks agree as far as they
+	// can: every run of one side beyond every run of the other (the
+	// exact test at its smallest attainable p), so that a variance
+	// understated by chance in three runs cannot decide alone.
+	_, pmw, err := stats.MannWhitney(xa, xb)
+	c.decide(xa, xb, p, o, err == nil && pmw <= c.MinP*(1+1e-9))
+}
+
+// decide sets the verdict from p and the deciding interval (Estimate):
+// a-faster or b-faster when p < alpha and the interval clears the
+// practical band (and separated: testWelch's rank condition), no-difference
+// when it lies inside the band, inconclusive otherwise; and the runs
+// needed.
+func (c *Comparison) decide(xa, xb []float64, p float64, o Options, separated bool) {
+	est := *c.Estimate
+	// Runs needed are never below the runs held, tested or not.
+	ha, hb := max(len(xa), c.AHeld), max(len(xb), c.BHeld)
+	c.RunsNeeded = runsNeeded(o, xa, xb, est.Estimate, ha, hb, false)
 	hi, lo := 1+o.PracticalBand, 1/(1+o.PracticalBand)
 	switch {
-	case p < o.Alpha && (est.Lo > hi || est.Hi < lo):
+	case separated && p < o.Alpha && (est.Lo > hi || est.Hi < lo):
 		c.Verdict = BFaster
 		if (est.Estimate > 1) == c.HigherIsBetter {
 			c.Verdict = AFaster
@@ -403,11 +546,12 @@ func (c *Comparison) test(xa, xb []float64, o Options) {
 	case est.Lo >= lo && est.Hi <= hi:
 		c.Verdict = NoDifference
 		c.Reasons = append(c.Reasons, Reason{Code: ReasonEquivalent, P: p, Alpha: o.Alpha, Level: o.Level,
-			Band: o.PracticalBand, Lo: est.Lo, Hi: est.Hi})
+			Band: o.PracticalBand, Lo: est.Lo, Hi: est.Hi, Method: est.Method})
 	default:
 		c.Verdict = Inconclusive
-		c.RunsNeeded = runsNeeded(o, xa, xb, est.Estimate, len(xa), len(xb), true)
-		r := Reason{Code: ReasonUnsettled, P: p, Alpha: o.Alpha, Level: o.Level, Band: o.PracticalBand, Lo: est.Lo, Hi: est.Hi}
+		c.RunsNeeded = runsNeeded(o, xa, xb, est.Estimate, ha, hb, true)
+		r := Reason{Code: ReasonUnsettled, P: p, Alpha: o.Alpha, Level: o.Level, Band: o.PracticalBand, Lo: est.Lo, Hi: est.Hi,
+			Method: est.Method}
 		if c.RunsNeeded != nil {
 			r.RunsNeeded = *c.RunsNeeded
 		}

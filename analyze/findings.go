@@ -500,16 +500,17 @@ func (v *Verdict) findings(series map[string][]results.Series) {
 }
 
 // decidablePartner reports whether another system has a group at g's
-// settings whose runs, against g's, the exact test could decide at alpha
-// (stats.MinAttainableP below it: 3 runs against 8): then g's few runs
-// are no obstacle, and no-replication does not name it.
+// settings whose runs, against g's, a test could decide at alpha
+// (decidable: the exact test, 3 runs against 8; Welch's t-test, 3
+// against 3): then g's few runs are no obstacle, and no-replication does
+// not name it.
 func (v *Verdict) decidablePartner(label string, g Group) bool {
 	for _, s := range v.Systems {
 		if s.Label == label {
 			continue
 		}
 		for _, h := range s.Groups {
-			if h.key() == g.key() && stats.MinAttainableP(len(g.Runs), len(h.Runs)) < v.Options.Alpha {
+			if h.key() == g.key() && decidable(len(g.Runs), len(h.Runs), v.Options.Alpha) {
 				return true
 			}
 		}

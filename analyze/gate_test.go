@@ -185,7 +185,7 @@ func TestGate(t *testing.T) {
 		}, true, func(*analyze.Verdict) []analyze.GateReason {
 			return []analyze.GateReason{reason(gate.ThresholdFailed, true, -1, 1)} // old passes (check 0), new fails
 		}},
-		{"inconclusive: three runs a side", runs[:6], func(o *analyze.Options) { o.FailOn = []gate.Condition{gate.Inconclusive} }, true,
+		{"inconclusive: two runs a side", runs[:4], func(o *analyze.Options) { o.FailOn = []gate.Condition{gate.Inconclusive} }, true,
 			func(v *analyze.Verdict) []analyze.GateReason {
 				var out []analyze.GateReason
 				for i, c := range v.Comparisons {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -81,17 +82,27 @@ func TestFiveInterleavedRunsBFaster(t *testing.T) {
 	}
 }
 
-// STATISTICS.md check 5: three runs a side is inconclusive with the
-// reason: the exact test's smallest p for 3 against 3 is 2/C(6,3) = 0.1.
+// STATISTICS.md check 5: two runs a side is inconclusive with the
+// reason: the exact test's smallest p for 2 against 2 is 2/C(4,2) = 1/3,
+// and Welch's t-test needs 3 runs a side (analysis version 6). Three runs
+// a side are tested by Welch's t-test on the logs, with a note; here
+// (1-3 against 4-6 req/s) its interval reaches back into the band.
 func TestThreeRunsInconclusive(t *testing.T) {
 	var runs []results.Run
 	for i := range 3 {
 		runs = append(runs, run("a:80", 2*i, 10, float64(1+i), 1000))
 		runs = append(runs, run("b:80", 2*i+1, 10, float64(4+i), 1000))
 	}
-	v := mustAnalyze(t, runs, nil)
+	v3 := mustAnalyze(t, runs, nil)
+	c3 := comparison(t, v3, "rps")
+	if c3.Verdict != analyze.Inconclusive || c3.PValue == nil || c3.Estimate == nil || c3.Estimate.Method != stats.MethodWelchLog ||
+		!slices.ContainsFunc(c3.Reasons, func(r analyze.Reason) bool { return r.Code == analyze.ReasonWelch && r.Note && r.MinP == 0.1 }) ||
+		!slices.ContainsFunc(c3.Reasons, func(r analyze.Reason) bool { return r.Code == analyze.ReasonUnsettled }) {
+		t.Errorf("3 vs 3: %s p %v estimate %+v reasons %+v; want inconclusive by Welch, unsettled", c3.Verdict, c3.PValue, c3.Estimate, c3.Reasons)
+	}
+	v := mustAnalyze(t, runs[:4], nil)
 	c := comparison(t, v, "rps")
-	want := analyze.Reason{Code: analyze.ReasonTooFewRuns, MinRuns: 4, Alpha: 0.05, ARuns: 3, BRuns: 3, MinP: stats.MinAttainableP(3, 3)}
+	want := analyze.Reason{Code: analyze.ReasonTooFewRuns, MinRuns: 4, Alpha: 0.05, ARuns: 2, BRuns: 2, MinP: stats.MinAttainableP(2, 2)}
 	if c.Verdict != analyze.Inconclusive || len(c.Reasons) == 0 || !reflect.DeepEqual(c.Reasons[0], want) {
 		t.Fatalf("verdict %s reasons %+v", c.Verdict, c.Reasons)
 	}
@@ -329,13 +340,19 @@ func TestNoRuns(t *testing.T) {
 // TestDecidableUnequalRuns: what can be decided follows from the exact
 // test's smallest attainable p at the sizes held, 2/C(m+n, m): 3 runs of
 // A against 8 of B, every B slower, is decided (p = 2/165 = 0.012); so
-// are 2 against 10 (2/66) and 5 against 3 (2/56); 3 against 3 (0.1) and 1
-// against 12 (2/13) are not, and their runs needed exceed the runs held.
+// are 2 against 10 (2/66), 5 against 3 (2/56) and 4 against 4 (2/70).
+// Below the exact test's reach, 3 against 3 (0.1) and 3 against 4
+// (2/35) are decided by Welch's t-test on the logs (analysis version 6,
+// a note says so); 2 against 4 (1/15), 2 against 7 (2/36) and 1 against
+// 12 (2/13) by neither, and their runs needed exceed the runs held.
 func TestDecidableUnequalRuns(t *testing.T) {
+	const exact, welch, none = "exact", "welch", "none"
 	for _, c := range []struct {
-		na, nb  int
-		decided bool
-	}{{3, 8, true}, {8, 3, true}, {2, 10, true}, {5, 3, true}, {3, 3, false}, {2, 4, false}, {4, 4, true}} {
+		na, nb int
+		by     string
+	}{{3, 8, exact}, {8, 3, exact}, {2, 10, exact}, {5, 3, exact}, {4, 4, exact}, {3, 3, welch}, {4, 3, welch},
+		{2, 4, none}, {2, 7, none}, {1, 12, none}} {
+		decided := c.by != none
 		var runs []results.Run
 		seq := 0
 		for i := range max(c.na, c.nb) {
@@ -353,10 +370,11 @@ func TestDecidableUnequalRuns(t *testing.T) {
 		minP := stats.MinAttainableP(c.na, c.nb)
 		// The few runs of a side are no-replication only when they are
 		// an obstacle: when nothing could be decided with them.
-		if hasFinding(v, analyze.CodeNoReplication) == c.decided {
-			t.Errorf("%d vs %d: no-replication %v, want %v", c.na, c.nb, !c.decided, !c.decided)
+		if hasFinding(v, analyze.CodeNoReplication) == decided {
+			t.Errorf("%d vs %d: no-replication %v, want %v", c.na, c.nb, !decided, !decided)
 		}
-		if !c.decided {
+		switch c.by {
+		case none:
 			if cmp.Verdict != analyze.Inconclusive || len(cmp.Reasons) == 0 || cmp.Reasons[0].Code != analyze.ReasonTooFewRuns ||
 				cmp.Reasons[0].MinP != minP {
 				t.Errorf("%d vs %d: %s %+v, want too-few-runs with min p %v", c.na, c.nb, cmp.Verdict, cmp.Reasons, minP)
@@ -364,11 +382,20 @@ func TestDecidableUnequalRuns(t *testing.T) {
 			if cmp.RunsNeeded == nil || *cmp.RunsNeeded <= min(c.na, c.nb) || *cmp.RunsNeeded < max(c.na, c.nb) {
 				t.Errorf("%d vs %d: runs needed %v, want above the runs held", c.na, c.nb, cmp.RunsNeeded)
 			}
-			continue
+		case exact:
+			if cmp.Verdict != analyze.AFaster || cmp.PValue == nil || math.Abs(*cmp.PValue-minP) > 1e-12 ||
+				cmp.ARuns != c.na || cmp.BRuns != c.nb || cmp.MinP != minP || cmp.Estimate.Method != stats.MethodHodgesLehmann {
+				t.Errorf("%d vs %d: %s p %v runs %d/%d %+v, want a-faster at p = %v", c.na, c.nb, cmp.Verdict, cmp.PValue, cmp.ARuns, cmp.BRuns, cmp.Reasons, minP)
+			}
+		case welch:
+			if cmp.Verdict != analyze.AFaster || cmp.PValue == nil || !(*cmp.PValue < 0.05) || cmp.ARuns != c.na || cmp.BRuns != c.nb ||
+				cmp.MinP != minP || cmp.Estimate.Method != stats.MethodWelchLog ||
+				!slices.ContainsFunc(cmp.Reasons, func(r analyze.Reason) bool { return r.Code == analyze.ReasonWelch && r.Note }) {
+				t.Errorf("%d vs %d: %s p %v runs %d/%d %+v, want a-faster by Welch", c.na, c.nb, cmp.Verdict, cmp.PValue, cmp.ARuns, cmp.BRuns, cmp.Reasons)
+			}
 		}
-		if cmp.Verdict != analyze.AFaster || cmp.PValue == nil || math.Abs(*cmp.PValue-minP) > 1e-12 ||
-			cmp.ARuns != c.na || cmp.BRuns != c.nb || cmp.MinP != minP {
-			t.Errorf("%d vs %d: %s p %v runs %d/%d %+v, want a-faster at p = %v", c.na, c.nb, cmp.Verdict, cmp.PValue, cmp.ARuns, cmp.BRuns, cmp.Reasons, minP)
+		if cmp.RunsNeeded != nil && *cmp.RunsNeeded < max(c.na, c.nb) {
+			t.Errorf("%d vs %d: runs needed %d below the runs held", c.na, c.nb, *cmp.RunsNeeded)
 		}
 	}
 }

@@ -104,6 +104,14 @@ func mainHeadline(v *analyze.Verdict) string {
 			word = "slower"
 		}
 		runs := fmt.Sprintf("%d vs %d runs", c.ARuns, c.BRuns)
+		if c.Estimate != nil && c.Estimate.Method == stats.MethodWelchLog {
+			runs += ", Welch's t-test" // below the exact test's reach
+		}
+		for _, x := range c.Reasons {
+			if x.Note && (x.Code == analyze.ReasonNotSteady || x.Code == analyze.ReasonFewSteadyRuns) {
+				runs += ", all of " + x.System + "'s runs: not steady" // what was tested, said where the counts are
+			}
+		}
 		lo := ""
 		if l := leftOutText(c); l != "" {
 			lo = "; left out: " + l

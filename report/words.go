@@ -263,10 +263,19 @@ func reasonText(r analyze.Reason) string {
 		if r.ChangePct != nil {
 			change = fmt.Sprintf(" (%s %% between its last two runs)", signed(*r.ChangePct))
 		}
+		if r.Note {
+			return fmt.Sprintf("%s not steady: %s%s; all its runs are compared", r.System, r.Class, change)
+		}
 		return fmt.Sprintf("%s not steady: %s%s", r.System, r.Class, change)
+	case analyze.ReasonWelch:
+		return fmt.Sprintf("%d vs %d runs are below the exact test's reach (smallest attainable p %s): decided by Welch's t-test on the runs' logs (p = %s)",
+			r.ARuns, r.BRuns, minPText(r), rel(r.P))
 	case analyze.ReasonInconsistent:
 		return fmt.Sprintf("%s: runs behave inconsistently", r.System)
 	case analyze.ReasonFewSteadyRuns:
+		if r.Note {
+			return fmt.Sprintf("%s: only %d steady runs after warm-up, too few to test; all its runs are compared", r.System, r.SteadyRuns)
+		}
 		if r.MinP > 0 {
 			return fmt.Sprintf("%s: only %d steady runs after warm-up; %d vs %d steady runs cannot show a difference at alpha %s (smallest attainable p %s)",
 				r.System, r.SteadyRuns, r.ARuns, r.BRuns, rel(r.Alpha), minPText(r))
@@ -279,15 +288,15 @@ func reasonText(r analyze.Reason) string {
 	case analyze.ReasonTestFailed:
 		return "the test could not be computed: " + errorText(r.Err)
 	case analyze.ReasonEquivalent:
-		return fmt.Sprintf("the %s %% CI of the Hodges-Lehmann ratio, %s, lies inside the ±%s %% practical band (p = %s)",
-			rel(100*r.Level), ciRange(r.Lo, r.Hi), rel(100*r.Band), rel(r.P))
+		return fmt.Sprintf("the %s %% CI of the %s, %s, lies inside the ±%s %% practical band (p = %s)",
+			rel(100*r.Level), ratioName(r.Method), ciRange(r.Lo, r.Hi), rel(100*r.Band), rel(r.P))
 	case analyze.ReasonUnsettled:
 		need := ""
 		if r.RunsNeeded > 0 {
 			need = fmt.Sprintf("; about %d runs per side would settle it", r.RunsNeeded)
 		}
-		return fmt.Sprintf("runs vary too much: the %s %% CI of the Hodges-Lehmann ratio, %s, reaches across the edge of the ±%s %% practical band (p = %s)%s",
-			rel(100*r.Level), ciRange(r.Lo, r.Hi), rel(100*r.Band), rel(r.P), need)
+		return fmt.Sprintf("runs vary too much: the %s %% CI of the %s, %s, reaches across the edge of the ±%s %% practical band (p = %s)%s",
+			rel(100*r.Level), ratioName(r.Method), ciRange(r.Lo, r.Hi), rel(100*r.Band), rel(r.P), need)
 	case analyze.ReasonInsideBand:
 		return fmt.Sprintf("significant (p = %s) but the %s %% CI of the ratio reaches into the ±%s %% practical band",
 			rel(r.P), rel(100*r.Level), rel(100*r.Band))
@@ -297,6 +306,16 @@ func reasonText(r analyze.Reason) string {
 		return fmt.Sprintf("%s: error rate %s %%, its values are not used", r.System, rel(100*r.Rate))
 	}
 	return string(r.Code)
+}
+
+// ratioName names the deciding ratio by its interval's method: the
+// Hodges-Lehmann ratio, or the ratio of geometric means (Welch) below the
+// exact test's reach.
+func ratioName(method string) string {
+	if method == stats.MethodWelchLog {
+		return "ratio of geometric means (Welch)"
+	}
+	return "Hodges-Lehmann ratio"
 }
 
 // aggregateText names how a metric's value over runs is aggregated

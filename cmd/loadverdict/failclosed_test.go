@@ -153,3 +153,54 @@ func TestRate300OneSetting(t *testing.T) {
 		t.Errorf("comparisons per metric %v, want one setting", n)
 	}
 }
+
+// TestAAGateDoesNotCryWolf: issue 20's "fail-closed does not cry wolf"
+// on testdata/truth/aa-gate: 20 real A/A pairs (wrk and vegeta, 4-8 runs
+// a side, the same server measured twice in blocks), `compare a b` with
+// the default gate (a regression check). The acceptance's <= 5 % is
+// asserted on the conformance grid's A/A experiments with 4-8 runs a side
+// (scripts/conformance TestAAGateRate: 1 of 29). Here the vegeta pairs
+// must fail at most 1 of 10; the wrk pairs, made at load average 28-38
+// on 2 CPUs (throughput ±50 % within a side), fail 4 of 10 in analysis
+// version 6 (8 of 20 in all in version 5): two block shifts decided as
+// regressions (p03 throughput -20 % at p = 0.004; p08 mean latency
+// +687 %), two undecided comparisons significant at alpha with their
+// estimate beyond the 2 % band (p06 p50, p07 throughput and p50); this
+// test holds that ceiling (testdata/truth/aa-gate/README.md).
+func TestAAGateDoesNotCryWolf(t *testing.T) {
+	if testing.Short() {
+		t.Skip("analyses 20 pairs")
+	}
+	ceiling := map[string]int{"wrk": 4, "vegeta": 1}
+	for _, tool := range []string{"wrk", "vegeta"} {
+		pairs, err := filepath.Glob(filepath.Join("..", "..", "testdata", "truth", "aa-gate", tool, "p*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pairs) != 10 {
+			t.Fatalf("%d %s pairs under testdata/truth/aa-gate, want 10", len(pairs), tool)
+		}
+		failed := 0
+		for _, p := range pairs {
+			out, _, err := runCLI(t, "", "compare", p+"/a", p+"/b")
+			switch exitCode(err) {
+			case 0:
+			case exitGate:
+				failed++
+				var why []string
+				for _, l := range strings.Split(out, "\n") {
+					if strings.HasPrefix(strings.TrimSpace(l), "- ") {
+						why = append(why, strings.TrimSpace(l))
+					}
+				}
+				t.Logf("%s fails the gate:\n%s", p, strings.Join(why, "\n"))
+			default:
+				t.Fatalf("%s: exit %d: %v", p, exitCode(err), err)
+			}
+		}
+		t.Logf("%s: A/A pairs failing the default gate: %d of %d", tool, failed, len(pairs))
+		if failed > ceiling[tool] {
+			t.Errorf("%s: %d of %d A/A pairs fail the default gate, more than the %d measured in analysis version 6", tool, failed, len(pairs), ceiling[tool])
+		}
+	}
+}

@@ -5,7 +5,7 @@
 //
 //	go run ./scripts/conformance gen  [-seed 19] [-out testdata/conformance] [-family F,...] [-n N]
 //	go run ./scripts/conformance plan [-seed 19] [-family F,...] [-n N]
-//	go run ./scripts/conformance run  [-dir testdata/conformance] [-sample K]
+//	go run ./scripts/conformance run  [-dir testdata/conformance] [-sample K] [-family F,...] [-list [-explain [-values]]] [-gate]
 //	go run ./scripts/conformance mc   [-dir testdata/conformance] [-draws N]
 //	go run ./scripts/conformance docs [-dir testdata/conformance] [-o docs/CONFORMANCE.md]
 //
@@ -20,7 +20,9 @@
 // line's report does (internal/pipeline over a local store), maps the
 // typed verdict to an outcome (outcome.go) and prints per family the
 // confusion matrix and accuracy, the A/A false-positive rate, power per
-// effect size and run count, and the steady states claimed over a trend.
+// effect size and run count, and the steady states claimed over a trend;
+// -explain says what each comparison tested and why it decided so, -gate
+// how often the default gate of compare A B fails per comparison family.
 // mc draws synthetic series from the grid's flat and A/A runs for the
 // rates that need thousands of draws. docs writes docs/CONFORMANCE.md and
 // the floors the go test holds the grid to (<dir>/floors.json).

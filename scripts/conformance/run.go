@@ -41,9 +41,20 @@ type Result struct {
 	Unsteady []string `json:"unsteady,omitempty"`
 	// PerRequest is set when some run has per-request data (a series
 	// of windows in which such findings can be made).
-	PerRequest bool   `json:"per_request,omitempty"`
-	Err        string `json:"error,omitempty"`
-	rec        Record
+	PerRequest bool `json:"per_request,omitempty"`
+	// Explain says, for a comparison family, what the primary
+	// comparison tested and why it decided as it did (run -explain).
+	Explain string `json:"explain,omitempty"`
+	// Gate is whether the verdict's default gate, asked for a
+	// regression check of A against B (compare --fail-on regression
+	// with B the baseline), fails, and on what; "" for series families.
+	Gate string `json:"gate,omitempty"`
+	// P50 is the outcome of the comparison of A and B on median latency
+	// (the robust figure, issue 19 item 4), for comparison families;
+	// reported beside the graded primary metric, never graded.
+	P50 string `json:"p50,omitempty"`
+	Err string `json:"error,omitempty"`
+	rec Record
 }
 
 // loadRecord reads an experiment's truth.json.
@@ -95,7 +106,10 @@ func experiments(root string, sample int) ([]string, error) {
 // grid's folder: every run file
 // ingested into a local store (a temporary folder), the manifest naming
 // the systems and the order, the verdict of internal/pipeline.
-func analyseDir(ctx context.Context, dir string, rec Record) (*analyze.Verdict, error) {
+//
+// baseline, when not empty, names the baseline (as compare OLD NEW
+// does with OLD), which asks the gate for a regression check.
+func analyseDir(ctx context.Context, dir string, rec Record, baseline string) (*analyze.Verdict, error) {
 	tmp, err := os.MkdirTemp("", "conformance-run-")
 	if err != nil {
 		return nil, err
@@ -134,11 +148,14 @@ func analyseDir(ctx context.Context, dir string, rec Record) (*analyze.Verdict, 
 		return nil, err
 	}
 	m.Dir = rec.ID
-	return p.Verdict(ctx, pipeline.Request{Experiment: exp, Manifest: m, Overrides: pipeline.Overrides{Order: files}})
+	return p.Verdict(ctx, pipeline.Request{Experiment: exp, Manifest: m, Overrides: pipeline.Overrides{Order: files, Baseline: baseline}})
 }
 
 // evaluate analyses and grades the experiments in dirs, jobs at a time.
-func evaluate(ctx context.Context, dirs []string, jobs int) []Result {
+// withGate also analyses each comparison experiment with A as the
+// baseline and records the default gate's decision (Result.Gate).
+func evaluate(ctx context.Context, dirs []string, jobs int, withGate ...bool) []Result {
+	gateToo := len(withGate) > 0 && withGate[0]
 	out := make([]Result, len(dirs))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -147,7 +164,7 @@ func evaluate(ctx context.Context, dirs []string, jobs int) []Result {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = evaluateOne(ctx, dirs[i])
+				out[i] = evaluateOne(ctx, dirs[i], gateToo)
 			}
 		}()
 	}
@@ -160,14 +177,14 @@ func evaluate(ctx context.Context, dirs []string, jobs int) []Result {
 }
 
 // evaluateOne analyses and grades one experiment.
-func evaluateOne(ctx context.Context, dir string) Result {
+func evaluateOne(ctx context.Context, dir string, gateToo bool) Result {
 	rec, err := loadRecord(dir)
 	r := Result{ID: rec.ID, Family: rec.Family, Variant: rec.Variant, Expect: rec.Truth.Expect, rec: rec}
 	if err != nil {
 		r.ID, r.Grade, r.Err, r.Outcome = dir, gradeWrong, err.Error(), "error"
 		return r
 	}
-	v, err := analyseDir(ctx, dir, rec)
+	v, err := analyseDir(ctx, dir, rec, "")
 	if err != nil || v == nil {
 		r.Grade, r.Outcome = gradeWrong, "error"
 		if err != nil {
@@ -186,6 +203,20 @@ func evaluateOne(ctx context.Context, dir string) Result {
 	}
 	for _, run := range rec.Runs {
 		r.PerRequest = r.PerRequest || run.Tool != toolWrk
+	}
+	if m := explainMetric(rec); m != "" {
+		r.Explain = explainComparison(v, m)
+		r.P50 = compareOutcome(v, analyze.MetricLatP50Ms).Outcome
+		if m != analyze.MetricLatP50Ms {
+			r.Explain += "\n    " + explainComparison(v, analyze.MetricLatP50Ms)
+		}
+		if gateToo {
+			if vg, err := analyseDir(ctx, dir, rec, "A"); err == nil && vg != nil {
+				r.Gate = gateOutcome(vg)
+			} else {
+				r.Gate = fmt.Sprintf("error: %v", err)
+			}
+		}
 	}
 	if r.Grade == gradeRight {
 		r.PositionOK = position(rec, r.observation)
@@ -224,6 +255,10 @@ func runRun(args []string) error {
 	jobs := fs.Int("j", runtime.GOMAXPROCS(0), "experiments analysed at once")
 	list := fs.Bool("list", false, "also list every experiment's outcome")
 	jsonOut := fs.String("json", "", "write the results as JSON to `FILE`")
+	family := fs.String("family", "", "analyse only these `families` (comma-separated; default all)")
+	withGate := fs.Bool("gate", false, "also analyse each comparison experiment with A as the baseline (compare A B) and report how often the default gate fails")
+	explain := fs.Bool("explain", false, "with -list: also show, for each compared experiment, what its primary comparison tested and why it decided as it did")
+	fs.BoolVar(&explainValues, "values", false, "with -explain: also list each run's throughput and latencies")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -231,19 +266,35 @@ func runRun(args []string) error {
 	if err != nil {
 		return err
 	}
+	if *family != "" {
+		keep := strings.Split(*family, ",")
+		dirs = slices.DeleteFunc(dirs, func(d string) bool {
+			return !slices.Contains(keep, filepath.Base(filepath.Dir(d)))
+		})
+	}
 	if len(dirs) == 0 {
 		return fmt.Errorf("no experiments under %s (gen makes them)", *dir)
 	}
 	t0 := time.Now()
-	res := evaluate(context.Background(), dirs, *jobs)
+	res := evaluate(context.Background(), dirs, *jobs, *withGate)
 	el := time.Since(t0)
 	if *list {
 		for _, r := range res {
 			fmt.Printf("%-22s %-28s expect %-16s got %-28s %s %s\n", r.ID, r.Variant, r.Expect, r.Outcome, r.Grade, r.Err)
+			if *explain && r.Explain != "" {
+				fmt.Printf("    %s\n", r.Explain)
+			}
+			if r.Gate != "" {
+				fmt.Printf("    gate (compare A B): %s\n", r.Gate)
+			}
 		}
 		fmt.Println()
 	}
 	writeSummary(os.Stdout, res, "text")
+	writeRobust(os.Stdout, res)
+	if *withGate {
+		writeGate(os.Stdout, res)
+	}
 	fmt.Printf("\n%d experiments analysed in %.1f s (%d at once)\n", len(res), el.Seconds(), *jobs)
 	if *jsonOut != "" {
 		b, _ := json.MarshalIndent(res, "", "  ")

@@ -1,6 +1,9 @@
 package analyze
 
-import "github.com/loadverdict/loadverdict/stats"
+import (
+	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/stats"
+)
 
 // Lead says what the headline leads with.
 type Lead string
@@ -15,8 +18,9 @@ const (
 	// LeadOverload: open-model systems achieved too little of their
 	// requested rate (Headline.Overloaded).
 	LeadOverload Lead = "overload"
-	// LeadComparison: the throughput comparison at the settings with the
-	// most runs (Headline.Comparison).
+	// LeadComparison: the comparison at the settings with the most runs,
+	// of throughput (closed model) or mean latency (open model; LeadMetric)
+	// (Headline.Comparison).
 	LeadComparison Lead = "comparison"
 	// LeadSystem: the state of the only system (Headline.System).
 	LeadSystem Lead = "system"
@@ -108,7 +112,7 @@ func (v *Verdict) mainLead(h *Headline) Lead {
 	best := -1
 	for i := range v.Comparisons {
 		c := &v.Comparisons[i]
-		if c.Metric != MetricRPS {
+		if c.Metric != LeadMetric(c.Settings) {
 			continue
 		}
 		if n := c.ARuns + c.BRuns; n >= best {
@@ -144,6 +148,18 @@ func (v *Verdict) mainLead(h *Headline) Lead {
 		}
 	}
 	return LeadComparison
+}
+
+// LeadMetric is the metric a comparison at settings s is led with:
+// throughput for a closed model (connections that send as fast as the
+// system answers, so throughput measures it); mean latency for an open
+// model (requests sent at a planned rate: the throughput is the rate the
+// tool was asked for, and the system shows in its latency).
+func LeadMetric(s Settings) string {
+	if s.LoadModel == results.LoadOpen {
+		return MetricLatMeanMs
+	}
+	return MetricRPS
 }
 
 // disagreeingLatency returns the index of the p99 (else p50, else mean) latency

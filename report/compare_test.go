@@ -80,6 +80,15 @@ func TestHeadlineLeads(t *testing.T) {
 			r.Errors = r.Requests / 20
 			return r
 		})
+	// An open model at one rate: both sides held it, new's mean latency
+	// 10 % worse; the lead is the latency, not the rate asked for.
+	vegetaRun := func(label string, lat float64) results.Run {
+		return results.Run{Experiment: "t", Source: "test", Tool: "vegeta", LoadModel: results.LoadOpen, Label: label,
+			Target: "http://" + label + "/x", TargetRPS: results.Ptr(200.0), DurationS: 10, PlannedDurationS: results.Ptr(10.0),
+			Requests: 2000, RPS: 200, LatMeanMs: results.Ptr(lat), LatMaxMs: results.Ptr(3 * lat)}
+	}
+	openSlower := pairs(5, []int32{0}, func(i int, _ int32) results.Run { return vegetaRun("old:80", 4+0.01*float64(i)) },
+		func(i int, _ int32) results.Run { return vegetaRun("new:80", 4.4+0.01*float64(i)) })
 	over := results.Run{RunID: "o", Tool: "vegeta", LoadModel: results.LoadOpen, Label: "v:80", TargetRPS: results.Ptr(2000.0),
 		DurationS: 20, RPS: 24.76, Requests: 39999, Errors: 39479, LatMeanMs: results.Ptr(995.0)}
 	for _, tc := range []struct {
@@ -108,6 +117,8 @@ func TestHeadlineLeads(t *testing.T) {
 			"No difference between old:80 and new:80 at 100 connections, 4 threads, 60 s, wrk: throughput ratio 1, 95 % CI 0.999-1.001, inside the ±2 % practical band (5 vs 5 runs, p = 1), but new:80 is slower by p99 latency: 1.49x old:80's (95 % CI 1.46-1.52, p = 0.00794)."},
 		{"errors lead", errs, baseline,
 			"new:80 failed 5 % of its requests at 100 connections, 4 threads, 60 s, wrk (5 runs). new:80 is slower than old:80 (the baseline) at 100 connections, 4 threads, 60 s, wrk: 0.9x the throughput (5 vs 5 runs, 95 % CI 0.897-0.903, p = 0.00794)."},
+		{"open model: latency leads", openSlower, baseline,
+			"new:80 is slower than old:80 (the baseline) at 200 req/s, 10 s, vegeta: 1.1x the mean latency (5 vs 5 runs, 95 % CI 1.09-1.11, p = 0.00794)."},
 		{"errors, then overload", []results.Run{over}, nil,
 			"v:80 failed 98.7 % of its requests at 2000 req/s, vegeta (1 run). v:80 is overloaded: at a requested 2000 req/s it achieved 24.76 successful responses per second (1.24 %). v:80 at 2000 req/s, vegeta (1 run): 24.76 req/s, 98.7 % errors; one run without per-request data, so warm-up cannot be told."},
 	} {

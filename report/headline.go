@@ -117,11 +117,11 @@ func mainHeadline(v *analyze.Verdict) string {
 			lo = "; left out: " + l
 		}
 		if h.Latency >= 0 {
-			return fmt.Sprintf("%s is %s than %s by throughput at %s: %sx (%s%s, p = %s%s), but %s.",
-				subj, word, other, at, rel(r), runs, ciText(ci, ", "), relP(c.PValue), lo, latencyClause(v.Comparisons[h.Latency], subj, otherLabel, false))
+			return fmt.Sprintf("%s is %s than %s by %s at %s: %sx (%s%s, p = %s%s), but %s.",
+				subj, word, other, metricWords(c.Metric), at, rel(r), runs, ciText(ci, ", "), relP(c.PValue), lo, latencyClause(v.Comparisons[h.Latency], subj, otherLabel, false))
 		}
-		return fmt.Sprintf("%s is %s than %s at %s: %sx the throughput (%s%s, p = %s%s).",
-			subj, word, other, at, rel(r), runs, ciText(ci, ", "), relP(c.PValue), lo)
+		return fmt.Sprintf("%s is %s than %s at %s: %sx the %s (%s%s, p = %s%s).",
+			subj, word, other, at, rel(r), metricWords(c.Metric), runs, ciText(ci, ", "), relP(c.PValue), lo)
 	case analyze.NoDifference:
 		p := ""
 		if c.PValue != nil {
@@ -136,8 +136,8 @@ func mainHeadline(v *analyze.Verdict) string {
 			}
 			but = ", but " + latencyClause(l, subj, other, true)
 		}
-		return fmt.Sprintf("No difference between %s and %s at %s: throughput ratio %s%s, inside the ±%s %% practical band (%s%s)%s.",
-			c.A, baseName, at, rel(r), ciText(c.Estimate, ", "), rel(100*v.Options.PracticalBand), runsText(c), p, but)
+		return fmt.Sprintf("No difference between %s and %s at %s: %s ratio %s%s, inside the ±%s %% practical band (%s%s)%s.",
+			c.A, baseName, at, metricWords(c.Metric), rel(r), ciText(c.Estimate, ", "), rel(100*v.Options.PracticalBand), runsText(c), p, but)
 	}
 	subj, other, word := c.A, c.B, "faster"
 	switch {
@@ -158,15 +158,15 @@ func mainHeadline(v *analyze.Verdict) string {
 				why = append(why, reasonText(r))
 			}
 		}
-		return fmt.Sprintf("Not established that %s is %s than %s: it had %sx the throughput at %s, but %s.",
-			subj, word, other, rel(r), at, strings.Join(why, " and "))
+		return fmt.Sprintf("Not established that %s is %s than %s: it had %sx the %s at %s, but %s.",
+			subj, word, other, rel(r), metricWords(c.Metric), at, strings.Join(why, " and "))
 	}
 	needed := ""
 	if c.RunsNeeded != nil {
 		needed = fmt.Sprintf("; %d steady runs per system would settle it", *c.RunsNeeded)
 	}
-	return fmt.Sprintf("Not established that %s is %s than %s: it had %sx the throughput at %s, but with %s the difference is not shown to be real%s.",
-		subj, word, other, rel(r), at, strings.Join(why, " and "), needed)
+	return fmt.Sprintf("Not established that %s is %s than %s: it had %sx the %s at %s, but with %s the difference is not shown to be real%s.",
+		subj, word, other, rel(r), metricWords(c.Metric), at, strings.Join(why, " and "), needed)
 }
 
 // ciText words a ratio's interval after prefix, e.g. ", 95 % CI

@@ -36,6 +36,8 @@ type behaviour struct {
 	burstAt      time.Duration // start of the error burst
 	burstFor     time.Duration // its length; 0: none
 	burstEvery   int64         // in the burst every N-th request answers 500 (0 or 1: all)
+	resetFrom    time.Duration // start of the reset window (with resetFor)
+	resetFor     time.Duration // its length; 0: none
 }
 
 // factor is the cost multiplier at elapsed time t: warmupFactor at the
@@ -143,6 +145,13 @@ func (b behaviour) fails(n int64, t time.Duration) bool {
 		return true
 	}
 	return b.succeedEvery > 0 && n%b.succeedEvery != 0
+}
+
+// resets reports whether a request arriving at elapsed time t gets no
+// answer: its connection is reset (inside the reset window [resetFrom,
+// resetFrom+resetFor)). A reset takes precedence over every error window.
+func (b behaviour) resets(t time.Duration) bool {
+	return b.resetFor > 0 && t >= b.resetFrom && t < b.resetFrom+b.resetFor
 }
 
 // status is the status code of a failed request: failStatus, or 500.

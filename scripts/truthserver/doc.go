@@ -63,7 +63,13 @@
 //	-burst-at A         error burst: requests handled in [A, A+L) of elapsed time
 //	-burst-for L        answer 500 (all of them, or every N-th with -burst-every N)
 //	-burst-every N
+//	-reset-from T       the reset window: every request arriving at elapsed time in
+//	-reset-for D        [T, T+D) gets no answer: after its work and delay the server
+//	                    takes the connection over and closes it with SO_LINGER 0 (a
+//	                    TCP RST; the client reads "connection reset by peer"). It
+//	                    takes precedence over the error windows; counted as reset
 //
-// Error responses cost the same work and delay as successes. On SIGINT or
-// SIGTERM the server prints its counts (requests, 500s, abandoned) and exits.
+// Error responses and resets cost the same work and delay as successes. On
+// SIGINT or SIGTERM the server prints its counts (requests, failed, abandoned,
+// reset) and exits.
 package main

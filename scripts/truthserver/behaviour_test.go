@@ -331,3 +331,19 @@ func TestServerResetsConnection(t *testing.T) {
 		t.Errorf("resets %d, errors %d; want at least 1, 0", s.resets.Load(), s.errors.Load())
 	}
 }
+
+func TestBurstStatus(t *testing.T) {
+	b := behaviour{failFrom: time.Second, failFor: time.Second, failStatus: 503, burstAt: 3 * time.Second, burstFor: time.Second}
+	if got := b.failStatusOf(1, 3500*time.Millisecond); got != 503 {
+		t.Errorf("burst without -burst-status: %d, want -fail-status 503", got)
+	}
+	b.burstStatus = 500
+	for _, tt := range []struct {
+		t    time.Duration
+		want int
+	}{{1500 * time.Millisecond, 503}, {3500 * time.Millisecond, 500}} {
+		if got := b.failStatusOf(1, tt.t); got != tt.want {
+			t.Errorf("failStatusOf at %v = %d, want %d", tt.t, got, tt.want)
+		}
+	}
+}

@@ -102,7 +102,7 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Work", hex.EncodeToString(sum[:8]))
 	if s.b.fails(n, t) {
 		s.errors.Add(1)
-		w.WriteHeader(s.b.status())
+		w.WriteHeader(s.b.failStatusOf(n, t))
 		io.WriteString(w, "error\n")
 		return
 	}
@@ -172,6 +172,7 @@ func main() {
 	flag.DurationVar(&b.burstAt, "burst-at", 0, "elapsed time an error burst starts")
 	flag.DurationVar(&b.burstFor, "burst-for", 0, "length of the error burst (0: none)")
 	flag.Int64Var(&b.burstEvery, "burst-every", 1, "in the burst, every N-th request answers 500 (1: all)")
+	flag.IntVar(&b.burstStatus, "burst-status", 0, "status code of the burst's failures (0: -fail-status)")
 	flag.DurationVar(&b.resetFrom, "reset-from", 0, "elapsed start of the reset window (with -reset-for)")
 	flag.DurationVar(&b.resetFor, "reset-for", 0, "length of the reset window: every request in it has its connection reset (0: none)")
 	flag.Parse()

@@ -1,0 +1,63 @@
+#!/bin/sh
+# make-errors-breakdown.sh records testdata/truth/errors-breakdown (issue
+# 22 item 2): one run per tool against a truth server on 127.0.0.1:$PORT
+# (-delay 1ms) with three error causes in three windows of its clock (from
+# the first request): every request arriving in the -fail-from/-fail-for
+# window answers 503 (-fail-status 503), every one in the -burst-at/
+# -burst-for window answers 500, and every one in the -reset-from/
+# -reset-for window has its connection reset (no answer). Outside them
+# every request succeeds. The server restarts (its clock from the first
+# request) before each run.
+#
+#   vegeta/: vegeta -rate=200 -duration=9s; 503 in [1 s, 2.5 s), 500 in
+#       [4 s, 5 s), reset in [6.5 s, 7.5 s).
+#   hey/: hey -q 50 -c 4 -z 9s -o csv (200 req/s); 503 in [1.5 s, 2.5 s),
+#       500 in [4 s, 5.5 s), reset in [6.5 s, 7.5 s). hey's CSV keeps no
+#       request that got no response (hey counts them in its text
+#       summary's error distribution only): the resets are not in it.
+#   jmeter/: a vegeta attack of two targets in turn (/a and /b), -rate=150
+#       -duration=8s; reset in [0.5 s, 1.5 s), 503 in [3 s, 4 s), 500 in
+#       [5 s, 6 s); its results written as JMeter's CSV JTL by
+#       scripts/truth/vegeta-to-jtl.py (JMeter cannot be installed here:
+#       see that script for the format and what JMeter records per outcome).
+#
+#   sh scripts/truth/make-errors-breakdown.sh   (from anywhere; root for nice)
+#
+# Environment: PORT (19800).
+. "$(dirname "$0")/lib.sh"
+PORT=${PORT:-19800}
+U=http://127.0.0.1:$PORT
+fresh testdata/truth/errors-breakdown
+
+start_server "$PORT" -delay 1ms -fail-from 1s -fail-for 1500ms -fail-status 503 -burst-at 4s -burst-for 1s -burst-status 500 -reset-from 6500ms -reset-for 1s
+vegeta_run "$OUT/vegeta" run "$U/" -rate=200 -duration=9s
+stop_server
+
+start_server "$PORT" -delay 1ms -fail-from 1500ms -fail-for 1s -fail-status 503 -burst-at 4s -burst-for 1500ms -burst-status 500 -reset-from 6500ms -reset-for 1s
+mkdir -p "$OUT/hey"
+note "hey -q 50 -c 4 -z 9s -o csv $U/"
+$NICE hey -q 50 -c 4 -z 9s -o csv "$U/" | gzip -9n > "$OUT/hey/run.csv.gz"
+stop_server
+
+start_server "$PORT" -delay 1ms -reset-from 500ms -reset-for 1s -fail-from 3s -fail-for 1s -fail-status 503 -burst-at 5s -burst-for 1s -burst-status 500
+mkdir -p "$OUT/jmeter"
+note "printf 'GET $U/a\\nGET $U/b\\n' | vegeta attack -rate=150 -duration=8s | vegeta encode --to json | vegeta-to-jtl.py --threads 8"
+# shellcheck disable=SC2086
+printf 'GET %s/a\nGET %s/b\n' "$U" "$U" | $NICE vegeta attack -rate=150 -duration=8s > "$T/jtl.bin"
+vegeta encode --to json "$T/jtl.bin" | python3 scripts/truth/vegeta-to-jtl.py --threads 8 > "$OUT/jmeter/run.jtl"
+vegeta report "$T/jtl.bin" > "$T/jtl-report.txt"
+stop_server
+
+{
+	echo "vegeta report of vegeta/:"
+	grep -E '^(Requests|Status)' "$OUT/vegeta/run-report.txt"
+	echo "its Error Set, client ports folded (count):"
+	sed -n '/Error Set/,$p' "$OUT/vegeta/run-report.txt" | tail -n +2 | sed 's/:[0-9]*->/:PORT->/' | sort | uniq -c
+	echo "hey/ statuses (count):"
+	zcat "$OUT/hey/run.csv.gz" | tail -n +2 | cut -d, -f7 | sort | uniq -c
+	echo "vegeta report of the attack behind jmeter/:"
+	grep -E '^(Requests|Status)' "$T/jtl-report.txt"
+	echo "jmeter/ (label, responseCode, count):"
+	tail -n +2 "$OUT/jmeter/run.jtl" | cut -d, -f3,4 | sort | uniq -c
+} | tee -a "$OUT/meta.txt"
+grep stopped "$OUT/server.log" | tee -a "$OUT/meta.txt"

@@ -14,7 +14,7 @@ import (
 // AnalysisVersion is the version of the analysis: it changes whenever the
 // same tables would give a different Verdict, so stored reports made by an
 // older version can be found and re-made.
-const AnalysisVersion = 5
+const AnalysisVersion = 6
 
 // Options are the parameters of Analyze. DefaultOptions gives the values
 // of docs/STATISTICS.md; a zero field is not a valid setting.
@@ -96,6 +96,10 @@ type Set struct {
 	Runs        []results.Run
 	Percentiles []results.Percentile
 	Series      []results.Series
+	// Errors are the failed requests by cause of runs with per-request
+	// data (an ErrorTally fed each run's samples), for Verdict.Errors;
+	// runs without an entry are broken down by their counters.
+	Errors []RunErrors
 }
 
 // Verdict is the outcome of Analyze: per system its groups of runs with
@@ -123,6 +127,9 @@ type Verdict struct {
 	Thresholds []ThresholdCheck
 	// Gate is the gate's decision (Options.FailOn).
 	Gate Gate
+	// Errors are the failed requests per system and endpoint, by status
+	// and by cause, for the systems (endpoints) whose runs failed.
+	Errors []ErrorBreakdown
 }
 
 // Settings are what make runs comparable: runs of one system at equal
@@ -511,6 +518,7 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 	for i, f := range merged {
 		v.add(SeverityInfo, CodeRatesMerged, Subject{Runs: mergedRuns[i]}, f)
 	}
+	v.errorBreakdowns(set.Errors)
 	v.thresholds()
 	v.Headline = v.headline()
 	v.Gate = v.gate()

@@ -21,7 +21,7 @@ const SummaryMDLines = 25
 // are counted and left to the full report.
 func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
 	head := []string{"### loadverdict: " + text(v.Experiment)}
-	var tail []string
+	tail := errorsSummaryLines(v, 3)
 	fs := slices.Clone(v.Findings)
 	rank := map[analyze.Severity]int{analyze.SeverityError: 0, analyze.SeverityWarning: 1, analyze.SeverityInfo: 2}
 	slices.SortStableFunc(fs, func(a, b analyze.Finding) int { return cmp.Compare(rank[a.Severity], rank[b.Severity]) })

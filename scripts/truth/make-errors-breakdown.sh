@@ -10,7 +10,8 @@
 # request) before each run.
 #
 #   vegeta/: vegeta -rate=200 -duration=9s; 503 in [1 s, 2.5 s), 500 in
-#       [4 s, 5 s), reset in [6.5 s, 7.5 s).
+#       [4 s, 5 s), reset in [6.5 s, 7.5 s). vegeta report's text and JSON
+#       over it in vegeta-reports/ (a folder of its own: runs of their own).
 #   hey/: hey -q 50 -c 4 -z 9s -o csv (200 req/s); 503 in [1.5 s, 2.5 s),
 #       500 in [4 s, 5.5 s), reset in [6.5 s, 7.5 s). hey's CSV keeps no
 #       request that got no response (hey counts them in its text
@@ -32,6 +33,9 @@ fresh testdata/truth/errors-breakdown
 start_server "$PORT" -delay 1ms -fail-from 1s -fail-for 1500ms -fail-status 503 -burst-at 4s -burst-for 1s -burst-status 500 -reset-from 6500ms -reset-for 1s
 vegeta_run "$OUT/vegeta" run "$U/" -rate=200 -duration=9s
 stop_server
+# vegeta's own reports beside, not in, the folder the analysis reads.
+mkdir -p "$OUT/vegeta-reports"
+mv "$OUT/vegeta/run-report.txt" "$OUT/vegeta/run-report.json" "$OUT/vegeta-reports/"
 
 start_server "$PORT" -delay 1ms -fail-from 1500ms -fail-for 1s -fail-status 503 -burst-at 4s -burst-for 1500ms -burst-status 500 -reset-from 6500ms -reset-for 1s
 mkdir -p "$OUT/hey"
@@ -44,20 +48,20 @@ mkdir -p "$OUT/jmeter"
 note "printf 'GET $U/a\\nGET $U/b\\n' | vegeta attack -rate=150 -duration=8s | vegeta encode --to json | vegeta-to-jtl.py --threads 8"
 # shellcheck disable=SC2086
 printf 'GET %s/a\nGET %s/b\n' "$U" "$U" | $NICE vegeta attack -rate=150 -duration=8s > "$T/jtl.bin"
-vegeta encode --to json "$T/jtl.bin" | python3 scripts/truth/vegeta-to-jtl.py --threads 8 > "$OUT/jmeter/run.jtl"
+vegeta encode --to json "$T/jtl.bin" | python3 scripts/truth/vegeta-to-jtl.py --threads 8 | gzip -9n > "$OUT/jmeter/run.jtl.gz"
 vegeta report "$T/jtl.bin" > "$T/jtl-report.txt"
 stop_server
 
 {
 	echo "vegeta report of vegeta/:"
-	grep -E '^(Requests|Status)' "$OUT/vegeta/run-report.txt"
+	grep -E '^(Requests|Status)' "$OUT/vegeta-reports/run-report.txt"
 	echo "its Error Set, client ports folded (count):"
-	sed -n '/Error Set/,$p' "$OUT/vegeta/run-report.txt" | tail -n +2 | sed 's/:[0-9]*->/:PORT->/' | sort | uniq -c
+	sed -n '/Error Set/,$p' "$OUT/vegeta-reports/run-report.txt" | tail -n +2 | sed 's/:[0-9]*->/:PORT->/' | sort | uniq -c
 	echo "hey/ statuses (count):"
 	zcat "$OUT/hey/run.csv.gz" | tail -n +2 | cut -d, -f7 | sort | uniq -c
 	echo "vegeta report of the attack behind jmeter/:"
 	grep -E '^(Requests|Status)' "$T/jtl-report.txt"
 	echo "jmeter/ (label, responseCode, count):"
-	tail -n +2 "$OUT/jmeter/run.jtl" | cut -d, -f3,4 | sort | uniq -c
+	zcat "$OUT/jmeter/run.jtl.gz" | tail -n +2 | cut -d, -f3,4 | sort | uniq -c
 } | tee -a "$OUT/meta.txt"
 grep stopped "$OUT/server.log" | tee -a "$OUT/meta.txt"

@@ -80,7 +80,7 @@ type Drawer interface {
 // FigurePrefixes are how the names of every figure Render and
 // RenderHistory make begin (then .png or .svg): a report's writer removes
 // the files so named that a new report no longer has.
-var FigurePrefixes = []string{"throughput.", "latency.", "percentiles.", "scaling.", "timeline-", "trend-"}
+var FigurePrefixes = []string{"throughput.", "latency.", "percentiles.", "scaling.", "timeline-", "trend-", "errors-"}
 
 // Render draws every figure the input supports as PNG, in a fixed order
 // (throughput, latency, percentiles, scaling, then one timeline per run
@@ -128,6 +128,10 @@ func renderWith(in Input, workers int, formats ...Format) ([]Figure, error) {
 	for _, r := range timelineRuns(in) {
 		jobs = append(jobs, job{"timeline-" + safeName(r.RunID), func() (Drawer, error) { return Timeline(in, r.RunID) },
 			timelineTitle(in, r), func() string { return timelineAlt(in, r) }})
+	}
+	for _, i := range errorsFigures(in.Verdict) {
+		jobs = append(jobs, job{ErrorsFigureName(i), func() (Drawer, error) { return ErrorsOverTime(in, i) },
+			errorsTitle(in.Verdict.Errors[i]), func() string { return errorsAlt(in, i) }})
 	}
 	type result struct {
 		fig  Figure

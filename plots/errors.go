@@ -141,7 +141,11 @@ func ErrorsOverTime(in Input, i int) (*plot.Plot, error) {
 
 func errorsAlt(in Input, i int) string {
 	e := in.Verdict.Errors[i]
-	s := fmt.Sprintf("Failed requests per second of %s over time, per %s s, by cause (%d causes)", e.System, fmtNum(e.BucketS), len(e.Causes))
+	who := e.System
+	if e.Endpoint != nil {
+		who += " " + *e.Endpoint
+	}
+	s := fmt.Sprintf("Failed requests per second of %s over time, per %s s, by cause (%d causes)", who, fmtNum(e.BucketS), len(e.Causes))
 	if e.PerRequestRuns > 1 {
 		s += fmt.Sprintf(", %d runs aligned from their start and added", e.PerRequestRuns)
 	}

@@ -259,6 +259,14 @@ func LatencyOverTime(in Input, og OverTimeGroup) (*Multiples, error) {
 			}
 			ln.LineStyle = l.st
 			p.Add(ln)
+			if len(l.xy) <= 40 { // few windows: each one marked
+				sc, err := plotter.NewScatter(l.xy)
+				if err != nil {
+					return nil, err
+				}
+				sc.GlyphStyle = draw.GlyphStyle{Color: l.st.Color, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
+				p.Add(sc)
+			}
 			if clipped > 0 {
 				var over plotter.XYs
 				for _, xy := range l.xy {

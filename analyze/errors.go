@@ -236,9 +236,11 @@ type ErrorBreakdown struct {
 	Endpoint *string
 	// Runs, Requests and Errors are the system's (endpoint's) runs and
 	// their requests and failed requests (runs table).
-	Runs            int
-	Requests        int64
-	Errors          int64
+	Runs     int
+	Requests int64
+	Errors   int64
+	// ErrorShare is Errors over Requests.
+	ErrorShare      float64
 	RunIDs          []string
 	Seqs            []int32
 	PerRequestRuns  int   // runs whose failed requests are in the rows by cause
@@ -334,6 +336,7 @@ func (v *Verdict) errorBreakdowns(tallies []RunErrors) {
 		if b.Errors == 0 {
 			continue
 		}
+		b.ErrorShare = share(b.Errors, b.Requests)
 		b.BucketS = ErrorBucketS
 		for _, id := range b.RunIDs {
 			if t, ok := byRun[id]; ok {

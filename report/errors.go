@@ -124,21 +124,13 @@ func errorsLead(e analyze.ErrorBreakdown) []inline {
 	if e.Endpoint != nil {
 		runs = append(runs, tx(" "), mono(*e.Endpoint))
 	}
-	s := fmt.Sprintf(": %d of %d requests failed (%s) over %s", e.Errors, e.Requests, pct(ratioOf(e.Errors, e.Requests)), plural(e.Runs, "run"))
+	s := fmt.Sprintf(": %d of %d requests failed (%s) over %s", e.Errors, e.Requests, pct(e.ErrorShare), plural(e.Runs, "run"))
 	if n := e.Runs - e.PerRequestRuns; n > 0 && e.PerRequestRuns > 0 {
 		s += fmt.Sprintf("; %s without a per-request log counted by the tool's summary (no message, no time)", plural(n, "run"))
 	} else if e.PerRequestRuns == 0 {
 		s += " without a per-request log: counted by the tool's summary (no message, no time)"
 	}
 	return append(runs, tx(s+"."))
-}
-
-// ratioOf is n/of for a percentage of counts shown as they are, 0 when of is 0.
-func ratioOf(n, of int64) float64 {
-	if of <= 0 {
-		return 0
-	}
-	return float64(n) / float64(of)
 }
 
 // errorTable is a breakdown's rows by cause (withMessage) or by status.
@@ -231,7 +223,7 @@ func errorsSummaryLines(v *analyze.Verdict, most int) []string {
 			}
 			causes = append(causes, c)
 		}
-		lines = append(lines, fmt.Sprintf("- %s: %d of %d failed (%s): %s", who, e.Errors, e.Requests, pct(ratioOf(e.Errors, e.Requests)), strings.Join(causes, "; ")))
+		lines = append(lines, fmt.Sprintf("- %s: %d of %d failed (%s): %s", who, e.Errors, e.Requests, pct(e.ErrorShare), strings.Join(causes, "; ")))
 	}
 	return append(lines, "")
 }

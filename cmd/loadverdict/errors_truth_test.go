@@ -39,15 +39,15 @@ func TestErrorsBreakdownTruth(t *testing.T) {
 		want     []errorsTruth
 	}{
 		{"vegeta", "vegeta", "", 1800, []errorsTruth{
-			{503, "503 Service Unavailable", 303, 1, 2.5},
-			{500, "500 Internal Server Error", 200, 4, 5},
+			{503, "503 Service Unavailable", 298, 1, 2.5},
+			{500, "500 Internal Server Error", 202, 4, 5},
 			{0, `Get "http://<ip>:<port>/": read tcp <ip>:<port>-><ip>:<port>: read: ` + reset, 200, 6.5, 7.5},
 		}},
 		// hey's CSV keeps no request without a response: the resets of
 		// [6.5 s, 7.5 s) are not in it (the script's header says so).
-		{"hey", "hey", "", 1592, []errorsTruth{
-			{500, "", 296, 4, 5.5},
-			{503, "", 200, 1.5, 2.5},
+		{"hey", "hey", "", 1604, []errorsTruth{
+			{500, "", 300, 4, 5.5},
+			{503, "", 203, 1.5, 2.5},
 		}},
 		{"jmeter a", "jmeter", "a", 600, []errorsTruth{
 			{0, "java.net.SocketException: Connection reset", 75, 0.5, 1.5},
@@ -120,17 +120,17 @@ func TestErrorsBreakdownTruth(t *testing.T) {
 
 // TestErrorsBreakdownCounters checks the rows of runs without a
 // per-request log: vegeta's own text and JSON reports of the vegeta run
-// above say 503 + 500 = 503 non-2xx responses and 200 without a response.
+// above say 298 + 202 = 500 non-2xx responses and 200 without a response.
 func TestErrorsBreakdownCounters(t *testing.T) {
 	s := reportSummary(t, "../../testdata/truth/errors-breakdown/vegeta-reports")
 	if len(s.Errors) != 1 {
 		t.Fatalf("errors: %+v", s.Errors)
 	}
 	e := s.Errors[0]
-	if e.Runs != 2 || e.PerRequestRuns != 0 || e.Errors != 2*703 || len(e.Causes) != 2 {
+	if e.Runs != 2 || e.PerRequestRuns != 0 || e.Errors != 2*700 || len(e.Causes) != 2 {
 		t.Fatalf("%+v", e)
 	}
-	want := map[string]int64{"non-2xx": 2 * 503, "other": 2 * 200}
+	want := map[string]int64{"non-2xx": 2 * 500, "other": 2 * 200}
 	for _, c := range e.Causes {
 		if c.Count != want[c.Counter] || c.FirstSeen != nil {
 			t.Errorf("%+v, want count %d and no time", c, want[c.Counter])
@@ -161,4 +161,55 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// TestErrorsBreakdownMerged checks the errors of a run merged at analysis
+// from two parts (errors-breakdown/merged: two vegeta attacks at once,
+// whose server answered 503 in [2 s, 3 s) and reset connections in
+// [5 s, 6 s); vegeta report over both: 503:200, 0:200): one row per
+// cause, the parts' counts added, first and last seen at the earliest
+// and latest of the parts' own breakdowns.
+func TestErrorsBreakdownMerged(t *testing.T) {
+	dir := "../../testdata/truth/errors-breakdown/merged/"
+	a, b := dir+"m1.json.gz", dir+"m2.json.gz"
+	parts := reportSummary(t, "--system", "p1="+a, "--system", "p2="+b, a, b)
+	merged := reportSummary(t, "--merge", a+","+b, a, b)
+	if len(parts.Errors) != 2 || len(merged.Errors) != 1 || len(merged.Errors[0].Causes) != 2 {
+		t.Fatalf("parts %+v, merged %+v", parts.Errors, merged.Errors)
+	}
+	e := merged.Errors[0]
+	if e.Runs != 1 || e.Requests != 1600 || e.Errors != 400 {
+		t.Errorf("merged: %d runs, %d requests, %d errors; want 1, 1600, 400", e.Runs, e.Requests, e.Errors)
+	}
+	for _, m := range e.Causes {
+		var count int64
+		var first, last *report.SummaryErrorSeen
+		for _, p := range parts.Errors {
+			for _, c := range p.Causes {
+				if c.Status != m.Status || c.Message != m.Message {
+					continue
+				}
+				count += c.Count
+				if first == nil || c.FirstSeen.At.Before(*first.At) {
+					first = c.FirstSeen
+				}
+				if last == nil || c.LastSeen.At.After(*last.At) {
+					last = c.LastSeen
+				}
+			}
+		}
+		if m.Count != 200 || count != 200 {
+			t.Errorf("status %d: merged %d, parts %d; want 200", m.Status, m.Count, count)
+		}
+		if first == nil || m.FirstSeen == nil || m.FirstSeen.At == nil || !m.FirstSeen.At.Equal(*first.At) || !m.LastSeen.At.Equal(*last.At) {
+			t.Fatalf("status %d: merged seen %+v - %+v, parts %+v - %+v", m.Status, m.FirstSeen, m.LastSeen, first, last)
+		}
+		from, to := 2.0, 3.0
+		if m.Status == 0 {
+			from, to = 5, 6
+		}
+		if m.FirstSeen.AtS < from-0.05 || m.FirstSeen.AtS > from+0.05 || m.LastSeen.AtS > to+0.05 || m.LastSeen.AtS < to-0.1 {
+			t.Errorf("status %d: merged seen %.3f-%.3f s, want %g-%g s", m.Status, m.FirstSeen.AtS, m.LastSeen.AtS, from, to)
+		}
+	}
 }

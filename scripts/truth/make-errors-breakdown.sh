@@ -21,6 +21,9 @@
 #       [5 s, 6 s); its results written as JMeter's CSV JTL by
 #       scripts/truth/vegeta-to-jtl.py (JMeter cannot be installed here:
 #       see that script for the format and what JMeter records per outcome).
+#   merged/: two vegeta attacks at once (-rate=100 -duration=8s each, m1
+#       and m2), parts of one test (loadverdict --merge); 503 in [2 s,
+#       3 s), reset in [5 s, 6 s).
 #
 #   sh scripts/truth/make-errors-breakdown.sh   (from anywhere; root for nice)
 #
@@ -52,6 +55,22 @@ vegeta encode --to json "$T/jtl.bin" | python3 scripts/truth/vegeta-to-jtl.py --
 vegeta report "$T/jtl.bin" > "$T/jtl-report.txt"
 stop_server
 
+start_server "$PORT" -delay 1ms -fail-from 2s -fail-for 1s -fail-status 503 -reset-from 5s -reset-for 1s
+mkdir -p "$OUT/merged"
+note "two at once: echo 'GET $U/' | vegeta attack -rate=100 -duration=8s > m1.bin, m2.bin"
+# shellcheck disable=SC2086
+echo "GET $U/" | $NICE vegeta attack -rate=100 -duration=8s > "$T/m1.bin" &
+m1=$!
+# shellcheck disable=SC2086
+echo "GET $U/" | $NICE vegeta attack -rate=100 -duration=8s > "$T/m2.bin" &
+m2=$!
+wait "$m1" "$m2"
+for m in m1 m2; do
+	vegeta encode --to json "$T/$m.bin" | gzip -9n > "$OUT/merged/$m.json.gz"
+done
+vegeta report "$T/m1.bin" "$T/m2.bin" > "$T/merged-report.txt"
+stop_server
+
 {
 	echo "vegeta report of vegeta/:"
 	grep -E '^(Requests|Status)' "$OUT/vegeta-reports/run-report.txt"
@@ -63,5 +82,7 @@ stop_server
 	grep -E '^(Requests|Status)' "$T/jtl-report.txt"
 	echo "jmeter/ (label, responseCode, count):"
 	zcat "$OUT/jmeter/run.jtl.gz" | tail -n +2 | cut -d, -f3,4 | sort | uniq -c
+	echo "vegeta report of merged/ (m1 and m2 together):"
+	grep -E '^(Requests|Status)' "$T/merged-report.txt"
 } | tee -a "$OUT/meta.txt"
 grep stopped "$OUT/server.log" | tee -a "$OUT/meta.txt"

@@ -48,7 +48,7 @@ stop_server
 
 start_server "$PORT" -delay 1ms -reset-from 500ms -reset-for 1s -fail-from 3s -fail-for 1s -fail-status 503 -burst-at 5s -burst-for 1s -burst-status 500
 mkdir -p "$OUT/jmeter"
-note "printf 'GET $U/a\\nGET $U/b\\n' | vegeta attack -rate=150 -duration=8s | vegeta encode --to json | vegeta-to-jtl.py --threads 8"
+note "targets GET $U/a, GET $U/b in turn: vegeta attack -rate=150 -duration=8s | vegeta encode --to json | vegeta-to-jtl.py --threads 8"
 # shellcheck disable=SC2086
 printf 'GET %s/a\nGET %s/b\n' "$U" "$U" | $NICE vegeta attack -rate=150 -duration=8s > "$T/jtl.bin"
 vegeta encode --to json "$T/jtl.bin" | python3 scripts/truth/vegeta-to-jtl.py --threads 8 | gzip -9n > "$OUT/jmeter/run.jtl.gz"

@@ -46,6 +46,7 @@ type ErrorTally struct {
 	causes   []ErrorCause
 	index    map[causeKey]int
 	norm     map[string]string // raw message -> normalized, bounded cache
+	shapes   map[string]string // shape of a raw message (shapeKey) -> normalized, bounded cache
 }
 
 type causeKey struct {
@@ -55,7 +56,8 @@ type causeKey struct {
 
 // NewErrorTally returns the tally of run.
 func NewErrorTally(run results.Run) *ErrorTally {
-	return &ErrorTally{run: run, http: run.Non2xx != nil, bucketS: ErrorBucketS, index: map[causeKey]int{}, norm: map[string]string{}}
+	return &ErrorTally{run: run, http: run.Non2xx != nil, bucketS: ErrorBucketS, index: map[causeKey]int{},
+		norm: map[string]string{}, shapes: map[string]string{}}
 }
 
 // RunID is the id of the tally's run.
@@ -75,13 +77,7 @@ func (t *ErrorTally) Add(s results.Sample) {
 	if s.Error != nil {
 		raw = *s.Error
 	}
-	msg, ok := t.norm[raw]
-	if !ok {
-		msg = NormalizeError(raw, s.Status)
-		if len(t.norm) < 4*MaxErrorCauses {
-			t.norm[raw] = msg
-		}
-	}
+	msg := t.normalize(raw, s.Status)
 	k := causeKey{s.Status, msg}
 	i, ok := t.index[k]
 	if !ok {
@@ -111,6 +107,57 @@ func (t *ErrorTally) Add(s results.Sample) {
 		c.Counts = append(c.Counts, make([]int64, b+1-len(c.Counts))...)
 	}
 	c.Counts[b]++
+}
+
+// maxNormCache bounds each of a tally's caches of normalized messages.
+const maxNormCache = 1024
+
+// normalize is NormalizeError with two caches: by raw message, and by the
+// message's shape (its digits all '0', with the status and whether the
+// message starts with it), which holds a result only when every digit was
+// folded away: NormalizeError's rules tell digits apart by class, never by
+// value, so messages of one shape then normalize alike. A message per
+// client port ("read tcp 127.0.0.1:41234->...") costs one regular
+// expression pass per shape, not per request.
+func (t *ErrorTally) normalize(raw string, status int32) string {
+	if m, ok := t.norm[raw]; ok {
+		return m
+	}
+	shape := shapeKey(raw, status)
+	if m, ok := t.shapes[shape]; ok {
+		return m
+	}
+	m := NormalizeError(raw, status)
+	rest := m
+	if status > 0 {
+		rest = strings.TrimPrefix(m, strconv.Itoa(int(status))+" ")
+	}
+	if !strings.ContainsAny(rest, "0123456789") {
+		if len(t.shapes) < maxNormCache {
+			t.shapes[shape] = m
+		}
+	} else if len(t.norm) < maxNormCache {
+		t.norm[raw] = m
+	}
+	return m
+}
+
+// shapeKey is the cache key of a message's shape (see normalize).
+func shapeKey(raw string, status int32) string {
+	b := make([]byte, 0, len(raw)+16)
+	b = strconv.AppendInt(b, int64(status), 10)
+	if status > 0 && strings.HasPrefix(raw, strconv.Itoa(int(status))+" ") {
+		b = append(b, '+')
+	}
+	b = append(b, 0)
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		if c >= '0' && c <= '9' {
+			c = '0'
+		}
+		b = append(b, c)
+	}
+	return string(b)
 }
 
 // widen doubles the bucket width, adding adjacent buckets.

@@ -145,3 +145,27 @@ func TestErrorBreakdownRuns(t *testing.T) {
 		t.Errorf("by status %+v", e.ByStatus)
 	}
 }
+
+// TestErrorTallyNormalizeCache checks that the tally's caches give what
+// NormalizeError gives, for messages whose digits are all folded (one
+// shape, many ports) and for messages that keep some (http2, a status).
+func TestErrorTallyNormalizeCache(t *testing.T) {
+	tl := NewErrorTally(results.Run{RunID: "r"})
+	var msgs []string
+	for i := range 50 {
+		msgs = append(msgs, fmt.Sprintf("dial tcp 10.0.%d.1:%d: connect: connection refused", i%3, 40000+i),
+			fmt.Sprintf("http2: stream %d reset by ab%d", i, i%10), fmt.Sprintf("%d Service Unavailable", 500+i%5))
+	}
+	for pass := range 2 {
+		for _, m := range msgs {
+			for _, st := range []int32{0, 503} {
+				if got, want := tl.normalize(m, st), NormalizeError(m, st); got != want {
+					t.Fatalf("pass %d: normalize(%q, %d) = %q, want %q", pass, m, st, got, want)
+				}
+			}
+		}
+	}
+	if len(tl.shapes) == 0 || len(tl.shapes) > 10 {
+		t.Errorf("%d shapes cached", len(tl.shapes))
+	}
+}

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,26 +78,9 @@ func ErrorsOverTime(in Input, i int) (*plot.Plot, error) {
 		return nil, fmt.Errorf("errors: %w", ErrNoData)
 	}
 	e := v.Errors[i]
-	var rows []analyze.ErrorRow
-	for _, r := range e.Causes {
-		if len(r.Counts) > 0 {
-			rows = append(rows, r)
-		}
-	}
+	rows := errorsLines(e)
 	if len(rows) == 0 || !(e.BucketS > 0) {
 		return nil, fmt.Errorf("errors: %w", ErrNoData)
-	}
-	if len(rows) > maxErrorLines {
-		other := analyze.ErrorRow{Status: -1, Message: fmt.Sprintf("%d other causes", len(rows)-maxErrorLines+1)}
-		for _, r := range rows[maxErrorLines-1:] {
-			for j, c := range r.Counts {
-				if j >= len(other.Counts) {
-					other.Counts = append(other.Counts, make([]int64, j+1-len(other.Counts))...)
-				}
-				other.Counts[j] += c
-			}
-		}
-		rows = append(rows[:maxErrorLines-1:maxErrorLines-1], other)
 	}
 	n := 0
 	for _, r := range rows {
@@ -114,6 +98,7 @@ func ErrorsOverTime(in Input, i int) (*plot.Plot, error) {
 		}
 	}
 	p.X.Min, p.X.Max = 0, end
+	n = max(n, int(math.Ceil(end/e.BucketS))) // no error to the end: a line at 0
 	p.Y.Min = 0
 	top := 0.0
 	for k, r := range rows {
@@ -137,6 +122,31 @@ func ErrorsOverTime(in Input, i int) (*plot.Plot, error) {
 	}
 	p.Y.Max = top * 1.08 // the tops of the steps clear of the frame
 	return p, nil
+}
+
+// errorsLines are the lines of a breakdown's errors-over-time figure: its
+// causes with counts over time, the maxErrorLines-1 largest apart and the
+// others added into one.
+func errorsLines(e analyze.ErrorBreakdown) []analyze.ErrorRow {
+	var rows []analyze.ErrorRow
+	for _, r := range e.Causes {
+		if len(r.Counts) > 0 {
+			rows = append(rows, r)
+		}
+	}
+	if len(rows) > maxErrorLines {
+		other := analyze.ErrorRow{Status: -1, Message: fmt.Sprintf("%d other causes", len(rows)-maxErrorLines+1)}
+		for _, r := range rows[maxErrorLines-1:] {
+			for j, c := range r.Counts {
+				if j >= len(other.Counts) {
+					other.Counts = append(other.Counts, make([]int64, j+1-len(other.Counts))...)
+				}
+				other.Counts[j] += c
+			}
+		}
+		rows = append(rows[:maxErrorLines-1:maxErrorLines-1], other)
+	}
+	return rows
 }
 
 func errorsAlt(in Input, i int) string {

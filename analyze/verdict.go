@@ -98,6 +98,10 @@ type Set struct {
 	Runs        []results.Run
 	Percentiles []results.Percentile
 	Series      []results.Series
+	// Errors are the failed requests by cause of runs with per-request
+	// data (an ErrorTally fed each run's samples), for Verdict.Errors;
+	// runs without an entry are broken down by their counters.
+	Errors []RunErrors
 }
 
 // Verdict is the outcome of Analyze: per system its groups of runs with
@@ -127,6 +131,9 @@ type Verdict struct {
 	Thresholds []ThresholdCheck
 	// Gate is the gate's decision (Options.FailOn).
 	Gate Gate
+	// Errors are the failed requests per system and endpoint, by status
+	// and by cause, for the systems (endpoints) whose runs failed.
+	Errors []ErrorBreakdown
 }
 
 // Settings are what make runs comparable: runs of one system at equal
@@ -525,6 +532,7 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 	for i, f := range merged {
 		v.add(SeverityInfo, CodeRatesMerged, Subject{Runs: mergedRuns[i]}, f)
 	}
+	v.errorBreakdowns(set.Errors)
 	v.thresholds()
 	v.Headline = v.headline()
 	v.Gate = v.gate()

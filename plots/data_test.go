@@ -173,16 +173,17 @@ func TestPercentileData(t *testing.T) {
 
 func TestTimelineData(t *testing.T) {
 	in := richInput(t)
-	runs := timelineRuns(in)
-	if len(runs) != 1 {
-		t.Fatalf("timeline runs %v", runs)
+	groups := OverTimeGroups(in)
+	if len(groups) != 1 || len(groups[0].Runs) != 1 {
+		t.Fatalf("latency-over-time groups %+v", groups)
 	}
+	runs := groups[0].Runs
 	d, err := timelineData(in, runs[0].RunID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(d.RPS) != 60 || len(d.P50) != 60 || len(d.P99) != 60 || d.Mean != nil || d.Window != 1 || d.XMin != 0 || d.XMax != 60 {
-		t.Fatalf("rps %d p50 %d p99 %d mean %d window %v x %v..%v", len(d.RPS), len(d.P50), len(d.P99), len(d.Mean), d.Window, d.XMin, d.XMax)
+	if len(d.P50) != 60 || len(d.P99) != 60 || d.Mean != nil || d.Window != 1 || d.XMin != 0 || d.XMax != 60 {
+		t.Fatalf("p50 %d p99 %d mean %d window %v x %v..%v", len(d.P50), len(d.P99), len(d.Mean), d.Window, d.XMin, d.XMax)
 	}
 	var rows []results.Series
 	for _, s := range in.Series {
@@ -191,8 +192,8 @@ func TestTimelineData(t *testing.T) {
 		}
 	}
 	for i, s := range rows { // x is the middle of the window
-		if d.RPS[i] != (plotter.XY{X: s.TS + 0.5, Y: s.RPS}) || d.P50[i].Y != *s.LatP50Ms || d.P99[i].Y != *s.LatP99Ms {
-			t.Fatalf("window %d: %v %v %v, row %+v", i, d.RPS[i], d.P50[i], d.P99[i], s)
+		if d.P50[i] != (plotter.XY{X: s.TS + 0.5, Y: *s.LatP50Ms}) || d.P99[i].Y != *s.LatP99Ms {
+			t.Fatalf("window %d: %v %v, row %+v", i, d.P50[i], d.P99[i], s)
 		}
 	}
 	if d.Warmup == nil || d.Warmup.WarmupEndS == nil {
@@ -204,15 +205,60 @@ func TestTimelineData(t *testing.T) {
 	if e := *d.Warmup.WarmupEndS; e < 8 || e > 20 {
 		t.Errorf("warm-up end %v s, want about 12 s", e)
 	}
-	st, err := Timeline(in, runs[0].RunID)
+	m, err := LatencyOverTime(in, groups[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Plots) != 2 || st.Plots[0].X.Min != st.Plots[1].X.Min || st.Plots[0].X.Max != st.Plots[1].X.Max {
-		t.Errorf("panels %+v", st.Plots)
+	if len(m.Panels) != 1 || m.Panels[0].X.Min != 0 || m.Panels[0].X.Max != 60 || !slices.ContainsFunc(m.Legend, func(e LegendEntry) bool {
+		return strings.HasPrefix(e.Name, "warm-up end")
+	}) {
+		t.Errorf("panels %d, x %v..%v, legend %+v", len(m.Panels), m.Panels[0].X.Min, m.Panels[0].X.Max, m.Legend)
 	}
-	if _, err := Timeline(in, "nope"); !errors.Is(err, ErrNoData) {
-		t.Errorf("unknown run: %v", err)
+	if _, err := LatencyOverTime(in, OverTimeGroup{}); !errors.Is(err, ErrNoData) {
+		t.Errorf("no runs: %v", err)
+	}
+}
+
+// A group of runs is one figure, a panel per run sharing the axes; a
+// single spike is clipped (and said) instead of flattening the rest; more
+// than maxPanels runs show the first and the last.
+func TestLatencyOverTimeGroup(t *testing.T) {
+	var runs []results.Run
+	var series []results.Series
+	for k := range 14 {
+		r := wrkRun("g:80", k, 10, 1000, 10, 2, 30)
+		runs = append(runs, r)
+		for i := range 20 {
+			p50 := 2 + 0.1*float64(i%4)
+			if k == 3 && i == 7 {
+				p50 = 400 // one spike in one run
+			}
+			series = append(series, results.Series{RunID: r.RunID, TS: float64(i), WindowS: 1, Requests: 100, RPS: 100,
+				LatP50Ms: results.Ptr(p50), LatP99Ms: results.Ptr(p50 * 2)})
+		}
+	}
+	in := analyzed(t, analyze.Set{Runs: runs, Series: series})
+	groups := OverTimeGroups(in)
+	if len(groups) != 1 || len(groups[0].Runs) != 14 {
+		t.Fatalf("groups %+v", groups)
+	}
+	m, err := LatencyOverTime(in, groups[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Panels) != maxPanels || m.Cols != 4 || !strings.Contains(m.Title, "first and last 6 of 14 runs") {
+		t.Errorf("%d panels in %d columns, title %q", len(m.Panels), m.Cols, m.Title)
+	}
+	for _, p := range m.Panels {
+		if p.Y.Max != m.Panels[0].Y.Max || p.Y.Max > 20 || p.Y.Min != 0 || p.X.Max != 20 {
+			t.Errorf("panel %q: y %v..%v x ..%v, want shared, clipped below 20 ms", p.Title.Text, p.Y.Min, p.Y.Max, p.X.Max)
+		}
+	}
+	if !slices.ContainsFunc(m.Legend, func(e LegendEntry) bool { return strings.Contains(e.Name, "2 windows above") }) {
+		t.Errorf("legend %+v: the clipped windows (p50 and p99 of one) not said", m.Legend)
+	}
+	if _, err := PNG(m); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -279,9 +325,8 @@ func TestScalingDataUSL(t *testing.T) {
 	}
 }
 
-// An open-model run with errors and stalls: the top panel shows sent,
-// successful and failed requests per window apart, the stalls are shaded,
-// and no warm-up end is drawn.
+// An open-model run with errors and stalls: the stalls are shaded, and no
+// warm-up end is drawn.
 func TestTimelineDataOpenModelStalls(t *testing.T) {
 	r := wrkRun("o:80", 0, 10, 300, 2, 1, 900)
 	r.Tool, r.LoadModel, r.TargetRPS = "vegeta", results.LoadOpen, results.Ptr(300.0)
@@ -299,17 +344,16 @@ func TestTimelineDataOpenModelStalls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.RPS != nil || len(d.Sent) != 60 || d.Sent[5].Y != 300 || d.OK[5].Y != 270 || d.Errors[5].Y != 30 || d.Errors[4].Y != 0 {
-		t.Fatalf("rps %v sent %v ok %v errors %v", d.RPS, d.Sent[:6], d.OK[:6], d.Errors[:6])
-	}
 	w := d.Warmup
 	if w == nil || w.Instability == nil || len(w.Instability.Spans) != 6 || w.Instability.Spans[0] != (analyze.Span{FromS: 5, ToS: 6}) {
 		t.Fatalf("warm-up %+v", w)
 	}
-	if alt := timelineAlt(in, r); !strings.Contains(alt, "6 stalls shaded") || !strings.Contains(alt, "sent, successful and failed") {
-		t.Errorf("alt %q", alt)
-	}
-	if _, err := Timeline(in, r.RunID); err != nil {
+	m, err := LatencyOverTime(in, OverTimeGroups(in)[0])
+	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(m.Legend, func(e LegendEntry) bool { return e.Name == "stalls" }) ||
+		slices.ContainsFunc(m.Legend, func(e LegendEntry) bool { return strings.HasPrefix(e.Name, "warm-up end") }) {
+		t.Errorf("legend %+v: want stalls, no warm-up end", m.Legend)
 	}
 }

@@ -17,8 +17,14 @@
 //   - scaling.png: throughput against connections for every system that ran
 //     at two or more concurrency levels, with the Little's-law bound (where
 //     the data stay below it), the USL fit and the saturation point;
-//   - timeline-<run>.png: throughput and p50/p99 latency per window of
-//     every run with a series, and its within-run warm-up end.
+//   - latency-time-<n>.png: per system and settings with a series, p50
+//     and p99 latency per window over time, one panel per run (small
+//     multiples sharing their axes, at most 12 runs), the within-run
+//     warm-up end the verdict found and the stalls shaded; the y axis is
+//     log when the bulk of the values spans decades, otherwise linear
+//     with a single spike clipped (and said in the legend);
+//   - errors-<n>.png: per system and endpoint with per-request errors,
+//     failed requests per second over time by cause (Verdict.Errors).
 //
 // Every figure is WidthPx x HeightPx pixels, uses the Liberation Sans font
 // embedded in gonum/plot and a fixed palette whose colours also differ in
@@ -26,7 +32,7 @@
 // grayscale. The same input gives the same bytes.
 //
 // One function per figure (Throughput, Latency, Percentiles, Scaling,
-// Timeline) returns it unrendered, for tests and for callers that want
+// LatencyOverTime, ErrorsOverTime) returns it unrendered, for tests and for callers that want
 // another size or format. RenderHistory draws a series' trend figures
 // (Trend: one metric of every system and settings across the experiments,
 // with CIs over runs, change points and commits on the axis).

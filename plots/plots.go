@@ -79,12 +79,15 @@ type Drawer interface {
 
 // FigurePrefixes are how the names of every figure Render and
 // RenderHistory make begin (then .png or .svg): a report's writer removes
-// the files so named that a new report no longer has.
-var FigurePrefixes = []string{"throughput.", "latency.", "percentiles.", "scaling.", "timeline-", "trend-"}
+// the files so named that a new report no longer has. "timeline-" names
+// the per-run figures of earlier versions (replaced by "latency-time-"),
+// so that a report re-made in their folder removes them.
+var FigurePrefixes = []string{"throughput.", "latency.", "percentiles.", "scaling.", "timeline-", "trend-", "errors-", "latency-time-"}
 
 // Render draws every figure the input supports as PNG, in a fixed order
-// (throughput, latency, percentiles, scaling, then one timeline per run
-// with a series, in execution order), deterministically: the same input
+// (throughput, latency, percentiles, scaling, then one latency-over-time
+// figure per system and settings with a series, then one errors-over-time
+// figure per system and endpoint with per-request errors), deterministically: the same input
 // gives the same bytes. A figure without data is left out; any other
 // failure is an error (the first in that order). Figures are drawn in
 // parallel, up to GOMAXPROCS at once: each has its own plot, canvas and
@@ -125,9 +128,13 @@ func renderWith(in Input, workers int, formats ...Format) ([]Figure, error) {
 		{"percentiles", func() (Drawer, error) { return Percentiles(in) }, "Latency by percentile", func() string { return percentilesAlt(in) }},
 		{"scaling", func() (Drawer, error) { return Scaling(in) }, "Throughput against concurrency", func() string { return scalingAlt(in) }},
 	}
-	for _, r := range timelineRuns(in) {
-		jobs = append(jobs, job{"timeline-" + safeName(r.RunID), func() (Drawer, error) { return Timeline(in, r.RunID) },
-			timelineTitle(in, r), func() string { return timelineAlt(in, r) }})
+	for k, og := range OverTimeGroups(in) {
+		jobs = append(jobs, job{OverTimeName(k), func() (Drawer, error) { return LatencyOverTime(in, og) },
+			overTimeTitle(in, og), func() string { return overTimeAlt(in, og) }})
+	}
+	for _, i := range errorsFigures(in.Verdict) {
+		jobs = append(jobs, job{ErrorsFigureName(i), func() (Drawer, error) { return ErrorsOverTime(in, i) },
+			errorsTitle(in.Verdict.Errors[i]), func() string { return errorsAlt(in, i) }})
 	}
 	type result struct {
 		fig  Figure

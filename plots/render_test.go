@@ -50,8 +50,7 @@ func TestRenderFigures(t *testing.T) {
 	if got, want := names(sf), []string{"throughput.png", "latency.png", "scaling.png"}; !slices.Equal(got, want) {
 		t.Errorf("seed figures %v, want %v", got, want)
 	}
-	tl := "timeline-" + timelineRuns(rich)[0].RunID + ".png"
-	if got, want := names(rf), []string{"throughput.png", "latency.png", "percentiles.png", "scaling.png", tl}; !slices.Equal(got, want) {
+	if got, want := names(rf), []string{"throughput.png", "latency.png", "percentiles.png", "scaling.png", "latency-time-1.png"}; !slices.Equal(got, want) {
 		t.Errorf("rich figures %v, want %v", got, want)
 	}
 	for _, f := range append(sf, rf...) {
@@ -127,9 +126,6 @@ func TestGolden(t *testing.T) {
 				continue
 			}
 			name := strings.TrimSuffix(f.Name, ".png")
-			if strings.HasPrefix(name, "timeline-") {
-				name = "timeline" // one per input, without the run id
-			}
 			path := filepath.Join("testdata", prefix+"-"+name+".golden.png")
 			if *update {
 				if err := os.WriteFile(path, f.PNG, 0o644); err != nil {
@@ -154,7 +150,7 @@ func TestGolden(t *testing.T) {
 	}
 	seed := render(t, seedInput(t))
 	check("seed", seed)
-	check("rich", render(t, richInput(t)), "percentiles", "scaling", "timeline")
+	check("rich", render(t, richInput(t)), "percentiles", "scaling", "latency-time-")
 	// The tolerance does not hide a different figure.
 	if ok, err := cmpimg.EqualApprox("png", seed[0].PNG, seed[1].PNG, goldenDelta); ok || err != nil {
 		t.Errorf("throughput and latency figures compare equal (%v)", err)
@@ -248,7 +244,8 @@ func TestRenderOddInput(t *testing.T) {
 		Series:      []results.Series{{RunID: bare.RunID, TS: 0, WindowS: 1, Requests: 0}},
 	})
 	figs := render(t, in)
-	if got, want := names(figs), []string{"throughput.png", "latency.png", "percentiles.png", "timeline-" + bare.RunID + ".png"}; !slices.Equal(got, want) {
+	// bare's one window has no latency: no latency-over-time figure.
+	if got, want := names(figs), []string{"throughput.png", "latency.png", "percentiles.png"}; !slices.Equal(got, want) {
 		t.Errorf("figures %v, want %v", got, want)
 	}
 	if os.Getenv("PLOTS_OUT") != "" {

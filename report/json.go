@@ -19,6 +19,7 @@ type Summary struct {
 	Headline        string            `json:"headline"`
 	Systems         []SummarySystem   `json:"systems"`
 	Endpoints       []SummaryEndpoint `json:"endpoints,omitempty"`
+	Errors          []SummaryErrors   `json:"errors,omitempty"`
 	Comparisons     []SummaryCompare  `json:"comparisons"`
 	Thresholds      []SummaryCheck    `json:"thresholds"`
 	Gate            SummaryGate       `json:"gate"`
@@ -317,7 +318,7 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 		Headline: Headline(v), Systems: []SummarySystem{}, Comparisons: []SummaryCompare{},
 		Thresholds: summaryChecks(v), Gate: summaryGate(v),
 		Findings: []SummaryFinding{}, Warnings: warningLines(v), Options: v.Options,
-		Runs: []SummaryRunBrief{}, Endpoints: summaryEndpoints(v),
+		Runs: []SummaryRunBrief{}, Endpoints: summaryEndpoints(v), Errors: summaryErrors(v),
 	}
 	for i, r := range v.Runs {
 		s.Runs = append(s.Runs, SummaryRunBrief{RunID: r.RunID, Seq: r.Seq, Label: r.Label, Source: r.Source, Line: r.SourceLine})

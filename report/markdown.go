@@ -97,7 +97,7 @@ func newReport(v *analyze.Verdict, figs []Figure, meta Meta) *document {
 		}
 	}
 	d := &document{Title: "loadverdict: " + v.Experiment, Lead: verdictLead(v, len(v.Gate.Reasons), numbersBlocks(v, -1))}
-	d.Sections = []*section{b.answers(), b.systems(), b.endpoints(), b.thresholds(), b.findings(), b.warmup(), b.latency(), b.capacity(), b.appendix(meta)}
+	d.Sections = []*section{b.answers(), b.systems(), b.endpoints(), b.errorsSection(), b.thresholds(), b.findings(), b.warmup(), b.latency(), b.capacity(), b.appendix(meta)}
 	d.Sections = slices.DeleteFunc(d.Sections, func(s *section) bool { return s == nil })
 	return d
 }

@@ -157,7 +157,7 @@ func dedupeSentences(msgs []string, said map[string]bool) []string {
 }
 
 // warmup says how warm-up was looked for, gives the warm-up within runs,
-// and shows the throughput and timeline figures.
+// and shows the throughput and latency-over-time figures.
 func (b *reportBuilder) warmup() *section {
 	v := b.v
 	sec := &section{Title: "Warm-up and steady state", ID: "warmup"}
@@ -169,22 +169,7 @@ func (b *reportBuilder) warmup() *section {
 					tx(" (" + warmupDetail(*g.WithinRun) + ").")}})
 			}
 		}
-		for _, w := range s.WithinRunWarmup {
-			end := "-"
-			if w.WarmupEndS != nil {
-				end = num(*w.WarmupEndS) + " s"
-			}
-			mser := "-"
-			if w.MSEREndS != nil {
-				mser = num(*w.MSEREndS) + " s"
-			}
-			runs := []inline{tx(fmt.Sprintf("%s run seq %d (", s.Label, w.Seq)), mono(w.RunID), tx("): "), mono(string(w.Class)),
-				tx(fmt.Sprintf(", warm-up ends at %s (MSER-5: %s), %d windows", end, mser, w.Windows))}
-			if w.Instability != nil {
-				runs = append(runs, tx("; "), bold("unstable"), tx(": "+instabilityText(w.Instability)))
-			}
-			items = append(items, listItem{Runs: append(runs, tx("."))})
-		}
+		items = append(items, runWarmupItems(s)...)
 	}
 	if len(items) > 0 {
 		sec.Blocks = append(sec.Blocks, para(tx("Within runs with per-request data, the median latency per window is classified (one model of the series: flat, steps, a trend, a trend then flat; MSER-5 cross-check):")),
@@ -192,7 +177,7 @@ func (b *reportBuilder) warmup() *section {
 	}
 	sec.Blocks = append(sec.Blocks, b.figure("throughput")...)
 	for _, f := range b.figs {
-		if strings.HasPrefix(f.Name, "timeline-") {
+		if strings.HasPrefix(f.Name, "latency-time-") {
 			sec.Blocks = append(sec.Blocks, &figureBlock{Figure: f})
 		}
 	}

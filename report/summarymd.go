@@ -16,7 +16,8 @@ const SummaryMDLines = 32
 // SummaryMarkdown writes summary.md, the short form of the verdict to
 // post as a pull-request comment: the gate's state, the numbers of up to
 // 4 systems and settings, the headline, the comparison table with its
-// footnotes, the thresholds, the three most important findings and a
+// footnotes, the thresholds, the errors by cause (a line per system, its
+// three largest causes), the three most important findings and a
 // link to reportLink (report.md beside it), in at most SummaryMDLines
 // lines. What does not fit is counted and left to the full report: rows
 // of the comparison table and thresholds down to one, rows of the
@@ -27,7 +28,7 @@ func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
 	rank := map[analyze.Severity]int{analyze.SeverityError: 0, analyze.SeverityWarning: 1, analyze.SeverityInfo: 2}
 	slices.SortStableFunc(fs, func(a, b analyze.Finding) int { return cmp.Compare(rank[a.Severity], rank[b.Severity]) })
 	tailOf := func(k int) []string {
-		var tail []string
+		tail := errorsSummaryLines(v, 3)
 		if len(fs) > 0 {
 			tail = append(tail, fmt.Sprintf("**Findings** (%d; the most important):", len(fs)))
 			if k == 0 {

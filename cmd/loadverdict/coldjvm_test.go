@@ -27,7 +27,7 @@ const coldJVMLevelOffS = 9
 
 // TestReportColdJVM is the acceptance test of the JVM cold-start data set:
 // the report finds the warm-up within the run and where it ends (within
-// 2 s of the level-off point), and draws the run's timeline.
+// 2 s of the level-off point), and draws its latency over time.
 func TestReportColdJVM(t *testing.T) {
 	dir := t.TempDir()
 	if _, errOut, err := runCLI(t, "", "report", "-o", dir, coldJVMFile); err != nil {
@@ -48,8 +48,8 @@ func TestReportColdJVM(t *testing.T) {
 	if w.Class != "warmup" || w.WarmupEndS == nil || math.Abs(*w.WarmupEndS-coldJVMLevelOffS) > 2 {
 		t.Errorf("within-run warm-up %+v (end %v), want class warmup ending at %d s +- 2 s", w, w.WarmupEndS, coldJVMLevelOffS)
 	}
-	png, _ := filepath.Glob(filepath.Join(dir, "timeline-*.png"))
+	png, _ := filepath.Glob(filepath.Join(dir, "latency-time-*.png"))
 	if len(png) != 1 {
-		t.Errorf("timeline figures: %v", png)
+		t.Errorf("latency-over-time figures: %v", png)
 	}
 }

@@ -27,6 +27,10 @@ var examples = []struct {
 	{"examples/history", []string{"history", "-o", "examples/history", "--fail-on", "regression", "--max-regression", "5",
 		"testdata/truth/series/exp01", "testdata/truth/series/exp02", "testdata/truth/series/exp03", "testdata/truth/series/exp04",
 		"testdata/truth/series/exp05", "testdata/truth/series/exp06", "testdata/truth/series/exp07", "testdata/truth/series/exp08"}, exitGate},
+	{"examples/errors", []string{"report", "-o", "examples/errors", "--experiment", "errors-breakdown",
+		"--system", "vegeta=testdata/truth/errors-breakdown/vegeta", "--system", "hey=testdata/truth/errors-breakdown/hey",
+		"--system", "jmeter=testdata/truth/errors-breakdown/jmeter",
+		"testdata/truth/errors-breakdown/vegeta", "testdata/truth/errors-breakdown/hey", "testdata/truth/errors-breakdown/jmeter"}, exitOK},
 }
 
 // TestExampleReportIsCurrent fails when a committed example report is

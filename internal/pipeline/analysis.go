@@ -468,6 +468,9 @@ func (p *Pipeline) verdict(ctx context.Context, req Request, in map[string]strin
 	if err := checkGate(opts, n.known, req.Experiment); err != nil {
 		return nil, set, meta, err
 	}
+	if err := p.errorTallies(ctx, &set, inp.samples, merged); err != nil {
+		return nil, set, meta, err
+	}
 	v, err := analyze.Analyze(set, opts)
 	if err != nil {
 		return nil, set, meta, err

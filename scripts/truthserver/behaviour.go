@@ -36,6 +36,9 @@ type behaviour struct {
 	burstAt      time.Duration // start of the error burst
 	burstFor     time.Duration // its length; 0: none
 	burstEvery   int64         // in the burst every N-th request answers 500 (0 or 1: all)
+	burstStatus  int           // status of the burst's failures (0: failStatus)
+	resetFrom    time.Duration // start of the reset window (with resetFor)
+	resetFor     time.Duration // its length; 0: none
 }
 
 // factor is the cost multiplier at elapsed time t: warmupFactor at the
@@ -143,6 +146,25 @@ func (b behaviour) fails(n int64, t time.Duration) bool {
 		return true
 	}
 	return b.succeedEvery > 0 && n%b.succeedEvery != 0
+}
+
+// resets reports whether a request arriving at elapsed time t gets no
+// answer: its connection is reset (inside the reset window [resetFrom,
+// resetFrom+resetFor)). A reset takes precedence over every error window.
+func (b behaviour) resets(t time.Duration) bool {
+	return b.resetFor > 0 && t >= b.resetFrom && t < b.resetFrom+b.resetFor
+}
+
+// failStatusOf is the status code of the n-th counted request, arriving at
+// elapsed time t, when it fails: burstStatus for a request that only the
+// error burst makes fail (when set), otherwise status().
+func (b behaviour) failStatusOf(n int64, t time.Duration) int {
+	inWindow := b.failFor > 0 && t >= b.failFrom && t < b.failFrom+b.failFor
+	inBurst := b.burstFor > 0 && t >= b.burstAt && t < b.burstAt+b.burstFor && (b.burstEvery <= 1 || n%b.burstEvery == 0)
+	if b.burstStatus > 0 && inBurst && !inWindow {
+		return b.burstStatus
+	}
+	return b.status()
 }
 
 // status is the status code of a failed request: failStatus, or 500.

@@ -9,6 +9,7 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 )
@@ -300,5 +301,49 @@ func TestGrow(t *testing.T) {
 	w := behaviour{warmup: 10 * time.Second, warmupFactor: 3, grow: 0.1}
 	if got := w.factor(5 * time.Second); math.Abs(got-2*1.5) > 1e-12 {
 		t.Errorf("warm-up and growth: factor(5s) = %v, want 3", got)
+	}
+}
+
+func TestResets(t *testing.T) {
+	b := behaviour{resetFrom: time.Second, resetFor: 500 * time.Millisecond}
+	for _, tt := range []struct {
+		t    time.Duration
+		want bool
+	}{{0, false}, {999 * time.Millisecond, false}, {time.Second, true}, {1499 * time.Millisecond, true}, {1500 * time.Millisecond, false}} {
+		if got := b.resets(tt.t); got != tt.want {
+			t.Errorf("resets(%v) = %v, want %v", tt.t, got, tt.want)
+		}
+	}
+	if (behaviour{}).resets(0) {
+		t.Error("resets without a window")
+	}
+}
+
+func TestServerResetsConnection(t *testing.T) {
+	s := newServer(behaviour{resetFor: time.Hour}, log.New(io.Discard, "", 0))
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	_, err := http.Get(srv.URL + "/any")
+	if err == nil || !strings.Contains(err.Error(), "reset") && !strings.Contains(err.Error(), "EOF") {
+		t.Fatalf("GET in the reset window: error %v, want a connection reset", err)
+	}
+	if s.resets.Load() < 1 || s.errors.Load() != 0 {
+		t.Errorf("resets %d, errors %d; want at least 1, 0", s.resets.Load(), s.errors.Load())
+	}
+}
+
+func TestBurstStatus(t *testing.T) {
+	b := behaviour{failFrom: time.Second, failFor: time.Second, failStatus: 503, burstAt: 3 * time.Second, burstFor: time.Second}
+	if got := b.failStatusOf(1, 3500*time.Millisecond); got != 503 {
+		t.Errorf("burst without -burst-status: %d, want -fail-status 503", got)
+	}
+	b.burstStatus = 500
+	for _, tt := range []struct {
+		t    time.Duration
+		want int
+	}{{1500 * time.Millisecond, 503}, {3500 * time.Millisecond, 500}} {
+		if got := b.failStatusOf(1, tt.t); got != tt.want {
+			t.Errorf("failStatusOf at %v = %d, want %d", tt.t, got, tt.want)
+		}
 	}
 }

@@ -61,9 +61,17 @@
 //	-tail-alpha A       draw, D*((1-u)^(-1/A)-1) for u uniform in [0,1), capped
 //	                    at 100*D (mean D/(A-1) for A > 1; default A 2)
 //	-burst-at A         error burst: requests handled in [A, A+L) of elapsed time
-//	-burst-for L        answer 500 (all of them, or every N-th with -burst-every N)
-//	-burst-every N
+//	-burst-for L        answer 500 (all of them, or every N-th with -burst-every N);
+//	-burst-every N      the status is -fail-status's, unless -burst-status S
+//	-burst-status S     gives the burst a status of its own (a second error window
+//	                    with another status beside -fail-from's)
+//	-reset-from T       the reset window: every request arriving at elapsed time in
+//	-reset-for D        [T, T+D) gets no answer: after its work and delay the server
+//	                    takes the connection over and closes it with SO_LINGER 0 (a
+//	                    TCP RST; the client reads "connection reset by peer"). It
+//	                    takes precedence over the error windows; counted as reset
 //
-// Error responses cost the same work and delay as successes. On SIGINT or
-// SIGTERM the server prints its counts (requests, 500s, abandoned) and exits.
+// Error responses and resets cost the same work and delay as successes. On
+// SIGINT or SIGTERM the server prints its counts (requests, failed, abandoned,
+// reset) and exits.
 package main

@@ -29,6 +29,7 @@ type server struct {
 	pool     chan struct{}
 	n        atomic.Int64 // counted requests
 	errors   atomic.Int64 // 500s sent
+	resets   atomic.Int64 // connections reset instead of an answer
 	abandons atomic.Int64 // requests dropped because their client had gone
 }
 
@@ -94,10 +95,14 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if d := s.b.wait(t) + s.b.extra(n, uniform()); d > 0 {
 		preciseSleep(d)
 	}
+	if s.b.resets(t) {
+		s.reset(w)
+		return
+	}
 	w.Header().Set("X-Work", hex.EncodeToString(sum[:8]))
 	if s.b.fails(n, t) {
 		s.errors.Add(1)
-		w.WriteHeader(s.b.status())
+		w.WriteHeader(s.b.failStatusOf(n, t))
 		io.WriteString(w, "error\n")
 		return
 	}
@@ -121,6 +126,22 @@ func preciseSleep(d time.Duration) {
 		}
 		ts = rem
 	}
+}
+
+// reset answers nothing: it takes the connection over and closes it with
+// SO_LINGER 0, so the kernel sends a TCP RST (the client reads "connection
+// reset by peer") instead of the FIN of an orderly close.
+func (s *server) reset(w http.ResponseWriter) {
+	conn, _, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		s.log.Printf("reset: %v", err)
+		return
+	}
+	s.resets.Add(1)
+	if tc, ok := conn.(*net.TCPConn); ok {
+		tc.SetLinger(0)
+	}
+	conn.Close()
 }
 
 // calibrate measures the median time of one request's work (n iterations)
@@ -170,6 +191,9 @@ func main() {
 	flag.DurationVar(&b.burstAt, "burst-at", 0, "elapsed time an error burst starts")
 	flag.DurationVar(&b.burstFor, "burst-for", 0, "length of the error burst (0: none)")
 	flag.Int64Var(&b.burstEvery, "burst-every", 1, "in the burst, every N-th request answers 500 (1: all)")
+	flag.IntVar(&b.burstStatus, "burst-status", 0, "status code of the burst's failures (0: -fail-status)")
+	flag.DurationVar(&b.resetFrom, "reset-from", 0, "elapsed start of the reset window (with -reset-for)")
+	flag.DurationVar(&b.resetFor, "reset-for", 0, "length of the reset window: every request in it has its connection reset (0: none)")
 	flag.Parse()
 	logger := log.New(os.Stderr, "truthserver: ", 0)
 	if flag.NArg() > 0 {
@@ -199,7 +223,7 @@ func main() {
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	go func() {
 		<-sig
-		logger.Printf("stopped: %d requests, %d failed, %d abandoned in the queue", s.n.Load(), s.errors.Load(), s.abandons.Load())
+		logger.Printf("stopped: %d requests, %d failed, %d abandoned in the queue, %d reset", s.n.Load(), s.errors.Load(), s.abandons.Load(), s.resets.Load())
 		os.Exit(0)
 	}()
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}

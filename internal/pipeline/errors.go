@@ -1,0 +1,103 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// errorTallies sets set.Errors: the failed requests by cause of every run
+// of set.Runs that failed and has samples, read from the committed samples
+// files (samples, by run_id of the runs read); a merged run's from its
+// parts' samples, at their times since the merged run's start. Each file
+// is read once, whatever the number of its runs; files of runs without
+// errors are not read. A file gone since the runs were read gives a
+// *MissingTablesError, as in a merge.
+func (p *Pipeline) errorTallies(ctx context.Context, set *analyze.Set, samples map[string]string, merged []mergedRun) error {
+	type target struct {
+		tally *analyze.ErrorTally
+		shift float64 // seconds added to a sample's t_s
+	}
+	byPart := map[string]target{} // run_id in a samples file -> its tally
+	var tallies []*analyze.ErrorTally
+	mergedOf := map[string]mergedRun{}
+	for _, m := range merged {
+		mergedOf[m.Run.RunID] = m
+	}
+	for _, r := range set.Runs {
+		if r.Errors == 0 || !r.HasSamples {
+			continue
+		}
+		t := analyze.NewErrorTally(r)
+		if m, ok := mergedOf[r.RunID]; ok {
+			for _, part := range m.Parts {
+				shift := 0.0
+				if part.StartedAt != nil && r.StartedAt != nil {
+					shift = part.StartedAt.Sub(*r.StartedAt).Seconds()
+				}
+				byPart[part.RunID] = target{t, shift}
+			}
+		} else {
+			byPart[r.RunID] = target{t, 0}
+		}
+		tallies = append(tallies, t)
+	}
+	if len(tallies) == 0 {
+		return nil
+	}
+	var files []string
+	sources := map[string]string{}
+	for _, r := range set.Runs {
+		ids := []results.Run{r}
+		if m, ok := mergedOf[r.RunID]; ok {
+			ids = m.Parts
+		}
+		for _, part := range ids {
+			if _, ok := byPart[part.RunID]; !ok {
+				continue
+			}
+			key := samples[part.RunID]
+			if key == "" {
+				return fmt.Errorf("errors of %s: run %s has samples but its committed generation has no samples table", part.Source, part.RunID)
+			}
+			if _, ok := sources[key]; !ok {
+				files = append(files, key)
+				sources[key] = part.Source
+			}
+		}
+	}
+	mem := memory.NewGoAllocator()
+	for _, key := range files {
+		b, _, err := store.ReadAll(ctx, p.Store, key)
+		if err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return &MissingTablesError{Sources: []string{sources[key]}}
+			}
+			return err
+		}
+		err = results.ScanSamples(bytes.NewReader(b), mem, func(s results.Sample) error {
+			t, ok := byPart[s.RunID]
+			if !ok {
+				return nil
+			}
+			s.TS += t.shift
+			s.RunID = t.tally.RunID()
+			t.tally.Add(s)
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("errors of %s: %w", sources[key], err)
+		}
+	}
+	for _, t := range tallies {
+		set.Errors = append(set.Errors, t.Result())
+	}
+	return nil
+}

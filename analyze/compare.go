@@ -667,3 +667,32 @@ func blocked(reasons []Reason) bool {
 	}
 	return false
 }
+
+// DecidingRatio is the ratio a/b the comparison's verdict rests on: the
+// estimate of the test that decided (Hodges-Lehmann, or Welch's ratio of
+// geometric means), else the ratio of the sides' aggregates.
+func (c Comparison) DecidingRatio() float64 {
+	if c.Estimate != nil {
+		return c.Estimate.Estimate
+	}
+	return c.Ratio
+}
+
+// DecidingCI is the interval of DecidingRatio: the deciding estimate's
+// when it is bounded, else the bootstrap CI of the ratio of the
+// aggregates (nil when there is neither).
+func (c Comparison) DecidingCI() *stats.CI {
+	if c.Estimate != nil && !math.IsInf(c.Estimate.Hi, 0) {
+		return &stats.CI{Estimate: c.Estimate.Estimate, Lo: c.Estimate.Lo, Hi: c.Estimate.Hi, Level: c.Estimate.Level}
+	}
+	return c.CI
+}
+
+// InverseCI is ci of the inverse ratio (b/a for a/b), nil for nil.
+func InverseCI(ci *stats.CI) *stats.CI {
+	if ci == nil {
+		return nil
+	}
+	inv := ci.Inverse()
+	return &inv
+}

@@ -182,7 +182,7 @@ func Trend(h *analyze.History, metric string) (*plot.Plot, error) {
 				word = "regressed"
 			}
 			p.Add(vline{X: x, Line: draw.LineStyle{Color: st.Color, Width: lineWidth, Dashes: []vg.Length{vg.Points(6), vg.Points(3)}},
-				Text: fmt.Sprintf("%s %s (p = %s)", word, fmtPct(decidingRatio(c.Comparison)), fmtP(c.P)), Row: ti + ci})
+				Text: fmt.Sprintf("%s %s (p = %s)", word, fmtPct(c.Comparison.DecidingRatio()), fmtP(c.P)), Row: ti + ci})
 		}
 	}
 	if !drawn {
@@ -213,15 +213,6 @@ func settingsLabel(s analyze.Settings) string {
 		parts = append(parts, fmt.Sprintf("t%d", *s.Threads))
 	}
 	return strings.Join(parts, " ")
-}
-
-// decidingRatio is the ratio that decided a comparison: the
-// Hodges-Lehmann estimate, else the ratio of means.
-func decidingRatio(c analyze.Comparison) float64 {
-	if c.Estimate != nil {
-		return c.Estimate.Estimate
-	}
-	return c.Ratio
 }
 
 func fmtPct(ratio float64) string {

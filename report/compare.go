@@ -175,9 +175,9 @@ func compareRow(c analyze.Comparison) row {
 	}
 	switch c.Verdict {
 	case analyze.AFaster:
-		r.delta = signed(100*(decidingRatio(c)-1)) + " % better"
+		r.delta = signed(100*(c.DecidingRatio()-1)) + " % better"
 	case analyze.BFaster:
-		r.delta = signed(100*(decidingRatio(c)-1)) + " % worse"
+		r.delta = signed(100*(c.DecidingRatio()-1)) + " % worse"
 	}
 	// The interval of the ratio that decides: Hodges-Lehmann when a test
 	// ran, else none.

@@ -120,7 +120,7 @@ func gateReasonText(v *analyze.Verdict, r analyze.GateReason) string {
 	case gate.Regression:
 		c := v.Comparisons[r.Comparison]
 		return fmt.Sprintf("regression: %s of %s is %s %% worse than %s (the baseline) at %s (ratio %s%s, p = %s), beyond the allowed %s %%",
-			metricWords(c.Metric), c.A, rel(r.WorsePct), c.B, settingsText(c.Settings), rel(decidingRatio(c)), ciText(c.Estimate, ", "), relP(c.PValue), rel(r.MaxPct))
+			metricWords(c.Metric), c.A, rel(r.WorsePct), c.B, settingsText(c.Settings), rel(c.DecidingRatio()), ciText(c.Estimate, ", "), relP(c.PValue), rel(r.MaxPct))
 	case gate.ThresholdFailed:
 		return "threshold failed: " + checkLine(v, v.Thresholds[r.Check])
 	case gate.Unknown:

@@ -91,13 +91,13 @@ func mainHeadline(v *analyze.Verdict) string {
 	if based {
 		baseName += " (the baseline)"
 	}
-	r := decidingRatio(c)
+	r := c.DecidingRatio()
 	aBetter := (r > 1) == c.HigherIsBetter
 	switch c.Verdict {
 	case analyze.AFaster, analyze.BFaster:
 		subj, other, otherLabel, ci := c.A, baseName, c.B, c.Estimate
 		if !based && c.Verdict == analyze.BFaster {
-			subj, other, otherLabel, r, ci = c.B, c.A, c.A, 1/r, invertCI(c.Estimate)
+			subj, other, otherLabel, r, ci = c.B, c.A, c.A, 1/r, analyze.InverseCI(c.Estimate)
 		}
 		word := "faster"
 		if based && c.Verdict == analyze.BFaster {
@@ -182,12 +182,12 @@ func ciText(ci *stats.CI, prefix string) string {
 // other: "slower by p99 latency: 1.2x b's (95 % CI 1.18-1.22, p =
 // 0.00794)"; named puts subj first ("a is slower by ...").
 func latencyClause(l analyze.Comparison, subj, other string, named bool) string {
-	r, ci := decidingRatio(l), l.Estimate
+	r, ci := l.DecidingRatio(), l.Estimate
 	if ci == nil {
 		ci = l.CI
 	}
 	if subj != l.A {
-		r, ci = 1/r, invertCI(ci)
+		r, ci = 1/r, analyze.InverseCI(ci)
 	}
 	word := "slower"
 	if subjBetter := (l.Verdict == analyze.AFaster) == (subj == l.A); subjBetter {
@@ -203,16 +203,6 @@ func latencyClause(l analyze.Comparison, subj, other string, named bool) string 
 		return subj + " is " + s
 	}
 	return s
-}
-
-// invertCI returns the interval of the inverse ratio.
-func invertCI(ci *stats.CI) *stats.CI {
-	if ci == nil {
-		return nil
-	}
-	inv := *ci
-	inv.Estimate, inv.Lo, inv.Hi = 1/ci.Estimate, 1/ci.Hi, 1/ci.Lo
-	return &inv
 }
 
 // obstacleText words why the headline's comparison is not established.

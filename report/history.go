@@ -44,20 +44,11 @@ func changeText(c analyze.Comparison) string {
 	return fmt.Sprintf("improved %s %%", rel(-worse))
 }
 
-// decidingCI is the interval of the ratio that decides a comparison: the
-// Hodges-Lehmann estimate's, else the bootstrap CI of the means' ratio.
-func decidingCI(c analyze.Comparison) *stats.CI {
-	if c.Estimate != nil && !math.IsInf(c.Estimate.Hi, 0) {
-		return &stats.CI{Estimate: c.Estimate.Estimate, Lo: c.Estimate.Lo, Hi: c.Estimate.Hi, Level: c.Estimate.Level}
-	}
-	return c.CI
-}
-
 // changeCIText is a comparison's deciding CI as the change of side a,
 // "(95 % CI -19.9 to -13.6 %, p = 0.0011)".
 func changeCIText(c analyze.Comparison) string {
 	var parts []string
-	if ci := decidingCI(c); ci != nil {
+	if ci := c.DecidingCI(); ci != nil {
 		parts = append(parts, fmt.Sprintf("%s %% CI %s to %s %%", rel(100*ci.Level), signed(100*(ci.Lo-1)), signed(100*(ci.Hi-1))))
 	}
 	if c.PValue != nil {
@@ -791,7 +782,7 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 			sm := SeriesSummaryMetric{Metric: mt.Metric, Gated: mt.Gated, Changes: []SeriesSummaryChange{}, Unconfirmed: mt.Unconfirmed}
 			for _, c := range mt.Changes {
 				sm.Changes = append(sm.Changes, SeriesSummaryChange{Experiment: h.Experiments[t.Points[c.At].Experiment].Name, Regression: c.Regression,
-					ChangePct: round(100*(decidingRatio(c.Comparison)-1), 1), CI: pctCI(decidingCI(c.Comparison)), PValue: pSig(c.Comparison.PValue),
+					ChangePct: round(100*(c.Comparison.DecidingRatio()-1), 1), CI: pctCI(c.Comparison.DecidingCI()), PValue: pSig(c.Comparison.PValue),
 					EDivisiveP: sig(c.P, 6), WelchP: sig(c.WelchP, 6), Before: names(t, c.Before), After: names(t, c.After)})
 			}
 			if l := mt.Latest; l != nil {
@@ -854,9 +845,9 @@ func seriesLatest(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, n
 		}
 		sl.DF, sl.ByRuns, sl.Alpha = nt.DF, nt.ByRuns, ptr(nt.Alpha)
 		if c := nt.RunLevel; c != nil {
-			rl := &SeriesSummaryRunLevel{Verdict: c.Verdict, CI: ciPair(decidingCI(*c), func(x float64) float64 { return round(100*(x-1), 1) }),
+			rl := &SeriesSummaryRunLevel{Verdict: c.Verdict, CI: ciPair(c.DecidingCI(), func(x float64) float64 { return round(100*(x-1), 1) }),
 				PValue: pSig(c.PValue), Runs: [2]int{c.ARuns, c.BRuns}}
-			if r := decidingRatio(*c); r != 0 {
+			if r := c.DecidingRatio(); r != 0 {
 				rl.ChangePct = ptr(round(100*(r-1), 1))
 			}
 			sl.RunLevel = rl

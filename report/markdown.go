@@ -122,7 +122,7 @@ func (b *reportBuilder) answers() *section {
 		}
 		seen[key] = true
 		q := tx(fmt.Sprintf("Is %s faster than %s at %s? ", c.A, c.B, b.at(c.Settings)))
-		r := decidingRatio(c)
+		r := c.DecidingRatio()
 		runs := runsText(c)
 		why := ""
 		if m := marks[i]; m != "" {
@@ -244,16 +244,6 @@ func (b *reportBuilder) systems() *section {
 		}
 	}
 	return &section{Title: "Systems", ID: "systems", Blocks: []block{t}}
-}
-
-// decidingRatio returns the ratio a/b that decides a comparison: the
-// Hodges-Lehmann estimate when a test ran, else the ratio of the
-// representative values.
-func decidingRatio(c analyze.Comparison) float64 {
-	if c.Estimate != nil {
-		return c.Estimate.Estimate
-	}
-	return c.Ratio
 }
 
 // estimateCI words the deciding estimate's interval, e.g. ", 95 % CI

@@ -36,6 +36,15 @@ type CI struct {
 	Method   string  // MethodBootstrap or MethodBatchMeans
 }
 
+// Inverse returns the interval of the inverse ratio, 1/x: the estimate
+// inverted and the bounds inverted and swapped (a ratio a/b's interval
+// as b/a's).
+func (ci CI) Inverse() CI {
+	inv := ci
+	inv.Estimate, inv.Lo, inv.Hi = 1/ci.Estimate, 1/ci.Hi, 1/ci.Lo
+	return inv
+}
+
 // ciDefaults applies the defaults for resamples and level and checks level.
 func ciDefaults(resamples int, level float64) (int, float64, error) {
 	if resamples <= 0 {

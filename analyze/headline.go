@@ -66,6 +66,12 @@ type Headline struct {
 	// without a steady state ReasonSingleRun (System) or ReasonNotSteady
 	// (System, Class, ChangePct).
 	Why []Reason
+	// Undecided is, when the leading comparison is the median latency's,
+	// the index of the comparison it stands in for: the lead metric's
+	// (LeadMetric), tested and not decided while the medians were (one
+	// disturbed run moves a run's mean and throughput far more than its
+	// median; issue 19). Else -1.
+	Undecided int
 }
 
 // ErrorLead is a group that failed too many of its requests.
@@ -81,7 +87,7 @@ type ErrorLead struct {
 // throughput comparison at the settings with the most runs, or a single
 // system's state.
 func (v *Verdict) headline() Headline {
-	h := Headline{Comparison: -1, System: -1, Latency: -1}
+	h := Headline{Comparison: -1, System: -1, Latency: -1, Undecided: -1}
 	for si := range v.Systems {
 		s := &v.Systems[si]
 		for gi := range s.Groups {
@@ -127,6 +133,15 @@ func (v *Verdict) mainLead(h *Headline) Lead {
 		return LeadNoComparison
 	}
 	c := v.Comparisons[h.Comparison]
+	// An undecided lead whose test ran stands aside for the median
+	// latency's comparison of the same systems and settings when that
+	// one is decided: the robust figure.
+	if c.Verdict == Inconclusive && c.PValue != nil {
+		if i := v.decidedMedian(c); i >= 0 {
+			h.Undecided, h.Comparison = h.Comparison, i
+			c = v.Comparisons[i]
+		}
+	}
 	if c.Verdict != Inconclusive {
 		h.Latency = v.disagreeingLatency(c)
 		return LeadComparison
@@ -172,6 +187,18 @@ func (v *Verdict) disagreeingLatency(c Comparison) int {
 				(l.Verdict == AFaster || l.Verdict == BFaster) && l.Verdict != c.Verdict {
 				return i
 			}
+		}
+	}
+	return -1
+}
+
+// decidedMedian returns the index of the p50 latency comparison of c's
+// systems and settings when it is decided (AFaster or BFaster), else -1.
+func (v *Verdict) decidedMedian(c Comparison) int {
+	for i, l := range v.Comparisons {
+		if l.Metric == MetricLatP50Ms && l.A == c.A && l.B == c.B && l.Settings.Equal(c.Settings) &&
+			(l.Verdict == AFaster || l.Verdict == BFaster) {
+			return i
 		}
 	}
 	return -1

@@ -116,6 +116,11 @@ func mainHeadline(v *analyze.Verdict) string {
 		if l := leftOutText(c); l != "" {
 			lo = "; left out: " + l
 		}
+		if h.Undecided >= 0 {
+			u := v.Comparisons[h.Undecided]
+			return fmt.Sprintf("%s is %s than %s by %s at %s: %sx (%s%s, p = %s%s); its %s did not settle it (p = %s: a run far from its side moves a run's mean more than its median).",
+				subj, word, other, metricWords(c.Metric), at, rel(r), runs, ciText(ci, ", "), relP(c.PValue), lo, metricWords(u.Metric), relP(u.PValue))
+		}
 		if h.Latency >= 0 {
 			return fmt.Sprintf("%s is %s than %s by %s at %s: %sx (%s%s, p = %s%s), but %s.",
 				subj, word, other, metricWords(c.Metric), at, rel(r), runs, ciText(ci, ", "), relP(c.PValue), lo, latencyClause(v.Comparisons[h.Latency], subj, otherLabel, false))

@@ -152,6 +152,14 @@ func TestRate300OneSetting(t *testing.T) {
 	if n["rps"] != 1 || n["lat_p50_ms"] != 1 {
 		t.Errorf("comparisons per metric %v, want one setting", n)
 	}
+	// The headline leads with what decided: the medians (an open model's
+	// lead, mean latency, is tested and undecided), and says so.
+	text, _, _ := runCLI(t, "", "compare", "../../testdata/truth/rate300/old", "../../testdata/truth/rate300/new")
+	first, _, _ := strings.Cut(text, "\n")
+	if !strings.HasPrefix(first, "new is slower than old (the baseline) by p50 latency at ") ||
+		!strings.Contains(first, "its mean latency did not settle it (p = ") {
+		t.Errorf("headline %q, want new slower by p50 latency and the mean's undecided test named", first)
+	}
 }
 
 // TestAAGateDoesNotCryWolf: issue 20's "fail-closed does not cry wolf"

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -131,9 +132,9 @@ type abRun struct {
 
 // abState is the parser's state over one input.
 type abState struct {
-	opts    Options
-	sink    Sink
-	lab     labeler
+	opts    core.Options
+	sink    core.Sink
+	lab     core.Labeler
 	detect  bool
 	found   bool
 	index   int
@@ -148,7 +149,7 @@ type abState struct {
 // for partial pastes, three of ab's report lines.
 func (abParser) Detect(head []byte) bool {
 	st := &abState{detect: true}
-	for ln, line := range headLines(head) {
+	for ln, line := range core.HeadLines(head) {
 		if st.found {
 			break
 		}
@@ -173,16 +174,16 @@ func (r *abRun) recognized() bool {
 }
 
 // Parse streams the ab runs of r to sink in input order.
-func (abParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	st := &abState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
+func (abParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	st := &abState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err
 	}
 	if err := st.close(); err != nil {
 		return err
 	}
 	if st.index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"ab"}}
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"ab"}}
 	}
 	return nil
 }
@@ -194,16 +195,16 @@ func abValue(s []byte) []byte {
 	if i < 0 {
 		return nil
 	}
-	return bytes.TrimSpace(trimLeft(s[i+1:]))
+	return bytes.TrimSpace(core.TrimLeft(s[i+1:]))
 }
 
 // line handles one input line.
 func (st *abState) line(b []byte, ln int) error {
-	s := normalize(b)
+	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
 	}
-	f := fields(s, st.f[:0])
+	f := core.Fields(s, st.f[:0])
 	r := &st.run
 	if st.active && r.inConn {
 		if st.connRow(f) {
@@ -350,14 +351,14 @@ func (st *abState) classify(s []byte, f [][]byte) (uint32, int8, bool) {
 func (st *abState) value(key uint32, s []byte, f [][]byte, ln int) {
 	r := &st.run
 	num := func(b []byte) int64 {
-		n, ok := parseUint(b)
+		n, ok := core.ParseUint(b)
 		if !ok {
 			r.malformed(ln, string(s))
 		}
 		return n
 	}
 	dec := func(b []byte) float64 {
-		v, ok := parseDec(b, 0)
+		v, ok := core.ParseDec(b, 0)
 		if !ok {
 			r.malformed(ln, string(s))
 		}
@@ -397,8 +398,8 @@ func (st *abState) value(key uint32, s []byte, f [][]byte, ln int) {
 			r.malformed(ln, string(s))
 			return
 		}
-		r.connect, r.receive = num(trimPunct(f[1])), num(trimPunct(f[3]))
-		r.length, r.except = num(trimPunct(f[5])), num(trimPunct(f[7]))
+		r.connect, r.receive = num(core.TrimPunct(f[1])), num(core.TrimPunct(f[3]))
+		r.length, r.except = num(core.TrimPunct(f[5])), num(core.TrimPunct(f[7]))
 	case abKeyWrite:
 		r.write = num(f[2])
 	case abKeyNon2xx:
@@ -442,7 +443,7 @@ func (st *abState) connRow(f [][]byte) bool {
 	}
 	var v [5]float64
 	for i := 1; i < len(f); i++ {
-		x, ok := parseDec(f[i], 0)
+		x, ok := core.ParseDec(f[i], 0)
 		if !ok {
 			return false
 		}
@@ -468,12 +469,12 @@ func (st *abState) pctRow(f [][]byte, ln int) bool {
 	if len(p) < 2 || p[len(p)-1] != '%' {
 		return false
 	}
-	pct, ok1 := parseUint(p[:len(p)-1])
-	ms, ok2 := parseDec(f[1], 0)
+	pct, ok1 := core.ParseUint(p[:len(p)-1])
+	ms, ok2 := core.ParseDec(f[1], 0)
 	if !ok1 || !ok2 || pct > 100 {
 		return false
 	}
-	if len(r.pcts) < maxPercentiles {
+	if len(r.pcts) < core.MaxPercentiles {
 		r.pcts = append(r.pcts, results.Percentile{Quantile: float64(pct) / 100, LatencyMs: ms})
 	}
 	r.lastLine = ln
@@ -488,7 +489,7 @@ func (st *abState) other(s []byte, f [][]byte, ln int) error {
 		switch string(f[0]) {
 		case "Completed", "Finished":
 			if len(f) == 3 && string(f[2]) == "requests" {
-				if _, ok := parseUint(f[1]); ok {
+				if _, ok := core.ParseUint(f[1]); ok {
 					r.lastLine = ln
 					return nil
 				}
@@ -508,7 +509,7 @@ func (st *abState) other(s []byte, f [][]byte, ln int) error {
 			return nil
 		}
 	}
-	if i := findCommand(s, isABExe); i >= 0 {
+	if i := core.FindCommand(s, isABExe); i >= 0 {
 		if c, ok := parseABCommand(string(s[i:]), ln); ok {
 			if st.active && r.keys&(abKeyComplete|abKeyTime) != 0 {
 				if err := st.close(); err != nil {
@@ -545,23 +546,23 @@ func (st *abState) close() error {
 			return nil
 		}
 		if r.aborted != "" {
-			return &SyntaxError{File: st.opts.Source, Line: r.abortLine, Msg: "ab stopped before its report: " + r.aborted}
+			return &core.SyntaxError{File: st.opts.Source, Line: r.abortLine, Msg: "ab stopped before its report: " + r.aborted}
 		}
 		if r.keys&^(abKeyBanner|abKeyBenchmarking) == 0 {
 			return nil // ab -V, or a banner quoted alone
 		}
-		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
 			Msg: "ab report without its Time taken for tests or Complete requests line (cut paste?)"}
 	}
 	if r.bad != "" && !st.detect {
-		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "ab: malformed line " + r.bad}
+		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "ab: malformed line " + r.bad}
 	}
 	st.found = true
 	if st.detect {
 		return nil
 	}
 	out := st.build()
-	fillCommon(&out, st.opts, st.index, &st.lab)
+	core.FillCommon(&out, st.opts, st.index, &st.lab)
 	st.index++
 	return st.sink.Run(out)
 }
@@ -617,7 +618,7 @@ func (st *abState) build() results.RunWithPercentiles {
 	if r.keys&abKeyFailed != 0 {
 		switch {
 		case r.keys&abKeyBreakdown != 0:
-			out.Errors = addSat(addSat(r.connect, r.receive), r.except)
+			out.Errors = core.AddSat(core.AddSat(r.connect, r.receive), r.except)
 			out.ConnectErrors = results.Ptr(r.connect)
 			out.ReadErrors = results.Ptr(r.receive)
 			if r.length > 0 {
@@ -631,7 +632,7 @@ func (st *abState) build() results.RunWithPercentiles {
 		}
 		out.WriteErrors = results.Ptr(r.write)
 		out.Non2xx = results.Ptr(r.non2xx)
-		out.Errors = addSat(out.Errors, r.non2xx)
+		out.Errors = core.AddSat(out.Errors, r.non2xx)
 		if r.write > 0 {
 			notes = append(notes, fmt.Sprintf("%d write errors", r.write))
 		}
@@ -720,7 +721,7 @@ func parseABCommand(s string, line int) (*abCommand, bool) {
 	if !isABExe([]byte(prog)) {
 		return nil, false
 	}
-	args := shellWords(tail)
+	args := core.ShellWords(tail)
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "" {

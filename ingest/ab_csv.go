@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -34,7 +35,7 @@ func (abCSVParser) Name() string { return "ab-csv" }
 // Detect reports whether head starts with ab -e's header followed, if
 // anything follows, by its first row ("0,<ms>").
 func (abCSVParser) Detect(head []byte) bool {
-	l := headNonBlank(head, 2)
+	l := core.HeadNonBlank(head, 2)
 	if len(l) == 0 || string(l[0]) != abCSVHeader {
 		return false
 	}
@@ -49,9 +50,9 @@ type abCSVRun struct {
 }
 
 // Parse sends one run per header of r to sink.
-func (abCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	recs := newUnquotedRecords(ctx, r, opts.Source, ',')
-	lab := labeler{labels: opts.Labels}
+func (abCSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	recs := core.NewUnquotedRecords(ctx, r, opts.Source, ',')
+	lab := core.Labeler{Labels: opts.Labels}
 	index := 0
 	var cur *abCSVRun
 	emit := func() error {
@@ -80,20 +81,20 @@ func (abCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Si
 				run.LatMaxMs = v
 			}
 		}
-		fillCommon(&run, opts, index, &lab)
+		core.FillCommon(&run, opts, index, &lab)
 		index++
 		cur = nil
 		return sink.Run(run)
 	}
 	for {
-		rec, err := recs.next()
+		rec, err := recs.Next()
 		if err == io.EOF {
 			break
 		}
-		line := recs.line
+		line := recs.Line
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			return &SyntaxError{File: opts.Source, Line: line, Msg: "ab -e: " + pe.Err.Error()}
+			return &core.SyntaxError{File: opts.Source, Line: line, Msg: "ab -e: " + pe.Err.Error()}
 		}
 		if err != nil {
 			return err
@@ -106,21 +107,21 @@ func (abCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Si
 			continue
 		}
 		if cur == nil {
-			return &SyntaxError{File: opts.Source, Line: line, Msg: "row before the ab -e header (Percentage served,Time in ms)"}
+			return &core.SyntaxError{File: opts.Source, Line: line, Msg: "row before the ab -e header (Percentage served,Time in ms)"}
 		}
 		if len(rec) != 2 {
-			return &SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("ab -e: %d fields, want 2", len(rec))}
+			return &core.SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("ab -e: %d fields, want 2", len(rec))}
 		}
-		p, ok1 := parseUint([]byte(strings.TrimSpace(rec[0])))
-		ms, ok2 := parseDec([]byte(strings.TrimSpace(rec[1])), 0)
-		if !ok1 || !ok2 || !finite(ms) || p > 100 || p <= cur.lastP {
-			return &SyntaxError{File: opts.Source, Line: line, Msg: "ab -e: malformed row " + strconv.Quote(strings.Join(rec, ","))}
+		p, ok1 := core.ParseUint([]byte(strings.TrimSpace(rec[0])))
+		ms, ok2 := core.ParseDec([]byte(strings.TrimSpace(rec[1])), 0)
+		if !ok1 || !ok2 || !core.Finite(ms) || p > 100 || p <= cur.lastP {
+			return &core.SyntaxError{File: opts.Source, Line: line, Msg: "ab -e: malformed row " + strconv.Quote(strings.Join(rec, ","))}
 		}
 		cur.lastP = p
 		cur.pcts = append(cur.pcts, results.Percentile{Quantile: float64(p) / 100, LatencyMs: ms})
 	}
 	if cur == nil && index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"ab-csv"}}
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"ab-csv"}}
 	}
 	return emit()
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -38,7 +39,7 @@ func (abGnuplotParser) Name() string { return "ab-gnuplot" }
 // names), followed, if anything follows, by a row of six tab-separated
 // fields.
 func (abGnuplotParser) Detect(head []byte) bool {
-	l := headNonBlank(head, 2)
+	l := core.HeadNonBlank(head, 2)
 	if len(l) == 0 || string(l[0]) != abGnuplotHeader {
 		return false
 	}
@@ -46,7 +47,7 @@ func (abGnuplotParser) Detect(head []byte) bool {
 }
 
 // Parse streams the requests of r to sink: one run per header.
-func (abGnuplotParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+func (abGnuplotParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return parseHeaderedLog(ctx, r, opts, sink, headeredLog{
 		format: "ab-gnuplot", what: "ab -g", header: abGnuplotHeader, sep: "\t",
 		meta: RequestRun{Tool: "ab", LoadModel: results.LoadClosed, UnixTime: true, Notes: []string{
@@ -64,7 +65,7 @@ func abGnuplotRow(rec []string) (req Request, bad string) {
 	if strings.TrimSpace(rec[0]) == "" {
 		return req, "empty starttime"
 	}
-	sec, ok := parseUint([]byte(strings.TrimSpace(rec[1])))
+	sec, ok := core.ParseUint([]byte(strings.TrimSpace(rec[1])))
 	if !ok || sec > 1<<33 {
 		return req, fmt.Sprintf("seconds %q is not a Unix time", rec[1])
 	}
@@ -73,7 +74,7 @@ func abGnuplotRow(rec []string) (req Request, bad string) {
 			return req, fmt.Sprintf("field %d: %q is not a whole number of ms", i+1, rec[i])
 		}
 	}
-	ttime, ok := parseUint([]byte(strings.TrimSpace(rec[4])))
+	ttime, ok := core.ParseUint([]byte(strings.TrimSpace(rec[4])))
 	if !ok {
 		return req, fmt.Sprintf("ttime %q", rec[4])
 	}

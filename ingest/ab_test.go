@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -81,7 +82,7 @@ Benchmarking 127.0.0.1 (be patient)...apr_socket_recv: Connection refused (111)
 `
 
 func TestABVariants(t *testing.T) {
-	opts := Options{Source: "x.txt"}
+	opts := core.Options{Source: "x.txt"}
 	ab02, _ := os.ReadFile("testdata/notwrk/ab_02.txt")
 	ab03, _ := os.ReadFile("testdata/notwrk/ab_03.txt")
 	okRun, _ := parseFile(t, "testdata/notwrk/ab_03.txt")
@@ -93,7 +94,7 @@ func TestABVariants(t *testing.T) {
 		"apr_socket_recv: Connection reset by peer (104)\nTotal of 2345 requests completed\n", opts)
 	wantSyntax(t, err, 9, "Connection reset by peer (104)")
 	// ab -V prints the banner alone: no run, no error of ab's.
-	if _, err := parseString("This is ApacheBench, Version 2.3 <$Revision: 1923142 $>\nCopyright 1996 Adam Twiss\n", opts); !errors.Is(err, ErrNoOutput) {
+	if _, err := parseString("This is ApacheBench, Version 2.3 <$Revision: 1923142 $>\nCopyright 1996 Adam Twiss\n", opts); !errors.Is(err, core.ErrNoOutput) {
 		t.Errorf("ab -V: %v", err)
 	}
 	// Two partial pastes in a row (no banner): two runs.
@@ -156,7 +157,7 @@ func TestParseABCommand(t *testing.T) {
 		{"ab testing is fun", "", 0, 0, false},
 		{"the ab -n option", "", 0, 0, false},
 	} {
-		i := findCommand([]byte(c.line), isABExe)
+		i := core.FindCommand([]byte(c.line), isABExe)
 		if i < 0 {
 			if c.ok {
 				t.Errorf("%q: not found", c.line)
@@ -174,7 +175,7 @@ func TestABGnuplot(t *testing.T) {
 	var c collect
 	f, _ := os.Open("testdata/ab/real-ok.tsv")
 	defer f.Close()
-	if err := Parse(context.Background(), f, Options{Source: "real-ok.tsv"}, &c); err != nil || len(c.runs) != 1 {
+	if err := Parse(context.Background(), f, core.Options{Source: "real-ok.tsv"}, &c); err != nil || len(c.runs) != 1 {
 		t.Fatalf("%d runs, %v", len(c.runs), err)
 	}
 	r := c.runs[0]
@@ -187,13 +188,13 @@ func TestABGnuplot(t *testing.T) {
 	hdr := abGnuplotHeader + "\n"
 	row := "Wed Dec 02 13:38:11 2026\t1796218691\t0\t3\t3\t2\n"
 	rows := strings.Repeat(row, 150)
-	got, err := parseString(hdr+rows+hdr+rows, Options{Source: "g.tsv"})
+	got, err := parseString(hdr+rows+hdr+rows, core.Options{Source: "g.tsv"})
 	if err != nil || len(got.runs) != 2 || got.runs[1].Requests != 150 {
 		t.Errorf("appended: %v %+v", err, got.runs)
 	}
-	_, err = parseString(hdr+rows+"Wed\tx\t0\t1\t1\t1\nWed\t1\t0\t1\t1\n", Options{Source: "g.tsv"})
+	_, err = parseString(hdr+rows+"Wed\tx\t0\t1\t1\t1\nWed\t1\t0\t1\t1\n", core.Options{Source: "g.tsv"})
 	wantSyntax(t, err, 152, "2 of 153 lines malformed")
-	got, err = parseString(hdr, Options{Source: "g.tsv"})
+	got, err = parseString(hdr, core.Options{Source: "g.tsv"})
 	if err != nil || len(got.runs) != 1 || got.runs[0].Requests != 0 || got.runs[0].Label != "g" {
 		t.Errorf("header only: %v %+v", err, got.runs)
 	}
@@ -210,15 +211,15 @@ func TestABCSV(t *testing.T) {
 		t.Errorf("%+v", r.Run)
 	}
 	in := abCSVHeader + "\n0,1.000\n50,2.000\n100,3.000\n"
-	c, err := parseString(in+in, Options{Source: "e.csv"})
+	c, err := parseString(in+in, core.Options{Source: "e.csv"})
 	if err != nil || len(c.runs) != 2 || c.runs[1].SourceLine != 5 || *c.runs[1].LatMaxMs != 3 {
 		t.Errorf("appended: %v %+v", err, c.runs)
 	}
-	_, err = parseString(in+"100,4.000\n", Options{Source: "e.csv"})
+	_, err = parseString(in+"100,4.000\n", core.Options{Source: "e.csv"})
 	wantSyntax(t, err, 5, "malformed row")
-	_, err = parseString(abCSVHeader+"\n0,1.0,2\n", Options{Source: "e.csv"})
+	_, err = parseString(abCSVHeader+"\n0,1.0,2\n", core.Options{Source: "e.csv"})
 	wantSyntax(t, err, 2, "3 fields")
-	c, err = parseString(abCSVHeader+"\n", Options{Source: "e.csv"})
+	c, err = parseString(abCSVHeader+"\n", core.Options{Source: "e.csv"})
 	if err != nil || len(c.runs) != 1 || len(c.runs[0].Percentiles) != 0 {
 		t.Errorf("header only: %v %+v", err, c.runs)
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -78,9 +79,9 @@ type artilleryPeriod struct {
 
 // artilleryState is the console parser's state over one input.
 type artilleryState struct {
-	opts    Options
-	sink    Sink
-	lab     labeler
+	opts    core.Options
+	sink    core.Sink
+	lab     core.Labeler
 	detect  bool
 	found   bool
 	index   int
@@ -110,14 +111,14 @@ const maxArtilleryPeriods = 100_000
 // HTTP metrics.
 func (artilleryParser) Detect(head []byte) bool {
 	st := &artilleryState{detect: true}
-	scanHead(head, st.line, func() bool { return st.found })
+	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the Artillery runs of r to sink in input order.
-func (artilleryParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	st := &artilleryState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	return parseLines(ctx, r, opts, "artillery", st.line, st.endBlock, func() int { return st.index })
+func (artilleryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	st := &artilleryState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	return core.ParseLines(ctx, r, opts, "artillery", st.line, st.endBlock, func() int { return st.index })
 }
 
 // artilleryClock parses "19:28:00(+0000)" into seconds of the day.
@@ -134,7 +135,7 @@ func artilleryClock(b []byte) (float64, bool) {
 
 // line handles one input line.
 func (st *artilleryState) line(b []byte, ln int) error {
-	s := normalize(b)
+	s := core.Normalize(b)
 	if len(s) == 0 || bytes.Trim(s, "-") == nil {
 		return nil
 	}
@@ -154,12 +155,12 @@ func (st *artilleryState) line(b []byte, ln int) error {
 			return err
 		}
 		var buf [8][]byte
-		f := fields(s, buf[:0])
+		f := core.Fields(s, buf[:0])
 		p := artilleryPeriod{m: newArtilleryMetrics()}
 		ok1, ok2 := false, false
 		if len(f) == 7 {
 			p.toS, ok1 = artilleryClock(f[4])
-			p.widthS, ok2 = durationS(bytes.TrimSuffix(f[6], []byte(")")), 0)
+			p.widthS, ok2 = core.DurationS(bytes.TrimSuffix(f[6], []byte(")")), 0)
 		}
 		if !ok1 || !ok2 {
 			st.malformed(ln, "period line")
@@ -178,11 +179,11 @@ func (st *artilleryState) line(b []byte, ln int) error {
 	}
 	if st.block == 0 {
 		var buf [16][]byte
-		f := fields(s, buf[:0])
+		f := core.Fields(s, buf[:0])
 		for i := 0; i+1 < len(f); i++ {
 			base := f[i][bytes.LastIndexAny(f[i], `/\`)+1:]
 			if string(base) == "artillery" && (string(f[i+1]) == "run" || string(f[i+1]) == "quick") {
-				st.cmd, st.cmdLine = string(trimRight(rest(s, f[i]))), ln
+				st.cmd, st.cmdLine = string(core.TrimRight(core.Rest(s, f[i]))), ln
 				if st.start == 0 {
 					st.start = ln
 				}
@@ -205,7 +206,7 @@ var artilleryV1Keys = map[string]string{"Scenarios launched": "vusers.created", 
 // "200: 1085", "Errors:" with "ETIMEDOUT: 58"); it reports false for the
 // 2.x lines (with dot leaders) and for lines it does not know.
 func (st *artilleryState) v1Line(s, name, val []byte, hasVal bool, ln int) bool {
-	val = trimLeft(val)
+	val = core.TrimLeft(val)
 	if hasVal && len(val) > 0 && val[0] == '.' {
 		return false // 2.x
 	}
@@ -228,7 +229,7 @@ func (st *artilleryState) v1Line(s, name, val []byte, hasVal bool, ln int) bool 
 	v, perr := strconv.ParseFloat(string(f[0]), 64)
 	if m, ok := artilleryV1Keys[key]; ok {
 		st.v1Sec, st.last, st.v1 = "", ln, true
-		if perr != nil || !finite(v) {
+		if perr != nil || !core.Finite(v) {
 			st.malformed(ln, fmt.Sprintf("%s %q", key, val))
 			return true
 		}
@@ -252,10 +253,10 @@ func (st *artilleryState) v1Line(s, name, val []byte, hasVal bool, ln int) bool 
 	st.last = ln
 	switch st.v1Sec {
 	case "latency":
-		if isNaN(f[0]) {
+		if core.IsNaN(f[0]) {
 			return true // no response: NaN statistics
 		}
-		if perr != nil || !finite(v) {
+		if perr != nil || !core.Finite(v) {
 			st.malformed(ln, fmt.Sprintf("request latency %s %q", key, val))
 			return true
 		}
@@ -266,7 +267,7 @@ func (st *artilleryState) v1Line(s, name, val []byte, hasVal bool, ln int) bool 
 		}
 		stats[key] = v
 	case "Codes", "Errors":
-		if perr != nil || !finite(v) {
+		if perr != nil || !core.Finite(v) {
 			st.malformed(ln, fmt.Sprintf("%s %s %q", st.v1Sec, key, val))
 			return true
 		}
@@ -290,7 +291,7 @@ func artilleryTotalTime(s string) float64 {
 			return 0
 		}
 		n, err := strconv.ParseFloat(f[0], 64)
-		if err != nil || !finite(n) {
+		if err != nil || !core.Finite(n) {
 			return 0
 		}
 		switch strings.TrimSuffix(f[1], "s") {
@@ -321,8 +322,8 @@ func (st *artilleryState) metricLine(s []byte, ln int) error {
 		}
 		return st.endBlock() // something else: the block is over
 	}
-	val = bytes.TrimLeft(trimLeft(val), ".")
-	val = trimLeft(val)
+	val = bytes.TrimLeft(core.TrimLeft(val), ".")
+	val = core.TrimLeft(val)
 	if len(name) == 0 || bytes.ContainsAny(name, " \t") || len(val) == 0 {
 		return st.endBlock()
 	}
@@ -331,7 +332,7 @@ func (st *artilleryState) metricLine(s []byte, ln int) error {
 	if !strings.Contains(key, ".") && st.summary != "" {
 		// a statistic of the summary above: min, max, mean, median, p95 ...
 		v, err := strconv.ParseFloat(string(val), 64)
-		if err != nil || !finite(v) {
+		if err != nil || !core.Finite(v) {
 			st.malformed(ln, fmt.Sprintf("%s %s %q", st.summary, key, val))
 			return nil
 		}
@@ -352,7 +353,7 @@ func (st *artilleryState) metricLine(s []byte, ln int) error {
 	}
 	if r, ok := bytes.CutSuffix(val, []byte("/sec")); ok {
 		v, err := strconv.ParseFloat(string(r), 64)
-		if err != nil || !finite(v) {
+		if err != nil || !core.Finite(v) {
 			st.malformed(ln, fmt.Sprintf("rate %s %q", key, val))
 			return nil
 		}
@@ -360,7 +361,7 @@ func (st *artilleryState) metricLine(s []byte, ln int) error {
 		return nil
 	}
 	v, err := strconv.ParseFloat(string(val), 64)
-	if err != nil || !finite(v) {
+	if err != nil || !core.Finite(v) {
 		st.malformed(ln, fmt.Sprintf("counter %s %q", key, val))
 		return nil
 	}
@@ -404,7 +405,7 @@ func (st *artilleryState) endBlock() error {
 		st.periods, st.start, st.totalS, st.cmd, st.hasHTTP, st.bad, st.dropped, st.v1 = st.periods[:0], 0, 0, "", false, "", 0, false
 	}()
 	if st.bad != "" {
-		return &SyntaxError{File: st.opts.Source, Line: st.badLine, Msg: "artillery: malformed " + st.bad}
+		return &core.SyntaxError{File: st.opts.Source, Line: st.badLine, Msg: "artillery: malformed " + st.bad}
 	}
 	m := st.cur
 	st.v1Sec = ""
@@ -424,7 +425,7 @@ func (st *artilleryState) endBlock() error {
 		if !st.hasHTTP {
 			return nil // a test of another engine (websocket, playwright)
 		}
-		return &SyntaxError{File: st.opts.Source, Line: st.last,
+		return &core.SyntaxError{File: st.opts.Source, Line: st.last,
 			Msg: "artillery summary report without its http.requests counter (cut paste?)"}
 	}
 	out := artilleryRun(m)
@@ -454,7 +455,7 @@ func (st *artilleryState) endBlock() error {
 		notes = append(notes, fmt.Sprintf("%d periods beyond %d left out of the series", st.dropped, maxArtilleryPeriods))
 	}
 	out.Notes = results.Ptr(strings.Join(notes, "; "))
-	fillCommon(&out, st.opts, st.index, &st.lab)
+	core.FillCommon(&out, st.opts, st.index, &st.lab)
 	st.index++
 	if len(st.periods) > 0 {
 		start := st.periods[0].toS - st.periods[0].widthS
@@ -476,7 +477,7 @@ func artilleryRun(m artilleryMetrics) results.RunWithPercentiles {
 	out := results.RunWithPercentiles{Run: results.Run{Tool: "artillery", LoadModel: results.LoadOpen},
 		Percentiles: []results.Percentile{}}
 	req, errs, non2xx, timeouts := artilleryCounts(m)
-	out.Requests, out.Errors = req, addSat(errs, non2xx)
+	out.Requests, out.Errors = req, core.AddSat(errs, non2xx)
 	out.Non2xx, out.Timeouts = results.Ptr(non2xx), results.Ptr(timeouts)
 	var notes []string
 	if m.counters["http.responses"] > 0 && !slices.ContainsFunc(slices.Collect(maps.Keys(m.counters)), func(k string) bool { return strings.HasPrefix(k, "http.codes.") }) {
@@ -485,7 +486,7 @@ func artilleryRun(m artilleryMetrics) results.RunWithPercentiles {
 	}
 	out.RPS = m.rates["http.request_rate"]
 	if b, ok := m.counters["http.downloaded_bytes"]; ok {
-		n, _ := toInt64(b)
+		n, _ := core.ToInt64(b)
 		out.BytesIn = results.Ptr(n)
 	}
 	if v, ok := m.counters["vusers.created"]; ok {
@@ -501,7 +502,7 @@ func artilleryRun(m artilleryMetrics) results.RunWithPercentiles {
 				*dst = results.Ptr(v)
 			}
 		}
-		addPercentiles(&out, artilleryPercentiles(rt))
+		core.AddPercentiles(&out, artilleryPercentiles(rt))
 	}
 	if len(notes) > 0 {
 		out.Notes = results.Ptr(strings.Join(notes, "; "))
@@ -512,19 +513,19 @@ func artilleryRun(m artilleryMetrics) results.RunWithPercentiles {
 // artilleryCounts returns requests, errors without response, non-2xx/3xx
 // responses and timeouts.
 func artilleryCounts(m artilleryMetrics) (req, errs, non2xx, timeouts int64) {
-	req, _ = toInt64(m.counters["http.requests"])
+	req, _ = core.ToInt64(m.counters["http.requests"])
 	for k, v := range m.counters {
-		n, _ := toInt64(v)
+		n, _ := core.ToInt64(v)
 		switch {
 		case strings.HasPrefix(k, "errors."):
-			errs = addSat(errs, n)
+			errs = core.AddSat(errs, n)
 			if code := k[len("errors."):]; code == "ETIMEDOUT" || code == "ESOCKETTIMEDOUT" || isTimeout(code) {
-				timeouts = addSat(timeouts, n)
+				timeouts = core.AddSat(timeouts, n)
 			}
 		case strings.HasPrefix(k, "http.codes."):
 			code, err := strconv.Atoi(k[len("http.codes."):])
 			if err == nil && (code < 200 || code >= 400) {
-				non2xx = addSat(non2xx, n)
+				non2xx = core.AddSat(non2xx, n)
 			}
 		}
 	}
@@ -542,7 +543,7 @@ func artilleryPercentiles(rt map[string]float64) []results.Percentile {
 			q = 0.5
 		case len(k) > 1 && k[0] == 'p':
 			// p95 -> 0.95, p999 -> 0.999, p9999 -> 0.9999
-			d, ok := parseDec([]byte(k[1:]), -len(k[1:]))
+			d, ok := core.ParseDec([]byte(k[1:]), -len(k[1:]))
 			if !ok || len(k) < 3 {
 				continue
 			}
@@ -556,14 +557,14 @@ func artilleryPercentiles(rt map[string]float64) []results.Percentile {
 	for q, v := range pts {
 		out = append(out, results.Percentile{Quantile: q, LatencyMs: v})
 	}
-	sortPercentiles(out)
+	core.SortPercentiles(out)
 	return out
 }
 
 // artillerySeries makes a series window of a period's metrics.
 func artillerySeries(runID string, t, width float64, m artilleryMetrics) results.Series {
 	req, errs, non2xx, _ := artilleryCounts(m)
-	s := results.Series{RunID: runID, TS: t, WindowS: width, Requests: req, Errors: addSat(errs, non2xx)}
+	s := results.Series{RunID: runID, TS: t, WindowS: width, Requests: req, Errors: core.AddSat(errs, non2xx)}
 	if width > 0 {
 		s.RPS = float64(req) / width
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -19,7 +20,7 @@ func (artilleryJSONParser) Name() string { return "artillery-json" }
 
 // Detect reports whether head starts with an Artillery JSON report.
 func (artilleryJSONParser) Detect(head []byte) bool {
-	head = jsonHead(head)
+	head = core.JsonHead(head)
 	if len(head) == 0 || head[0] != '{' {
 		return false
 	}
@@ -45,46 +46,46 @@ type artilleryJSONMetrics struct {
 func (j *artilleryJSONMetrics) metrics() (artilleryMetrics, error) {
 	m := newArtilleryMetrics()
 	for k, v := range j.Counters {
-		if !finite(v) || v >= 9e18 {
-			return m, badJSON("counter %s %v", k, v)
+		if !core.Finite(v) || v >= 9e18 {
+			return m, core.BadJSON("counter %s %v", k, v)
 		}
 		m.counters[k] = v
 	}
 	for k, v := range j.Rates {
 		if v != nil {
-			if !finite(*v) {
-				return m, badJSON("rate %s %v", k, *v)
+			if !core.Finite(*v) {
+				return m, core.BadJSON("rate %s %v", k, *v)
 			}
 			m.rates[k] = *v
 		}
 	}
 	for k, st := range j.Summaries {
 		for s, v := range st {
-			if !finite(v) {
-				return m, badJSON("summary %s %s %v", k, s, v)
+			if !core.Finite(v) {
+				return m, core.BadJSON("summary %s %s %v", k, s, v)
 			}
 		}
 		m.summaries[k] = st
 	}
 	if j.FirstMetricAt != nil && j.LastMetricAt != nil && (*j.FirstMetricAt < 0 || *j.LastMetricAt < *j.FirstMetricAt) {
-		return m, badJSON("firstMetricAt %d after lastMetricAt %d", *j.FirstMetricAt, *j.LastMetricAt)
+		return m, core.BadJSON("firstMetricAt %d after lastMetricAt %d", *j.FirstMetricAt, *j.LastMetricAt)
 	}
 	return m, nil
 }
 
 // Parse streams the report of r (and any appended after it) to sink.
-func (artilleryJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	return jsonReports(ctx, r, opts, "artillery-json", "artillery JSON", func(rep *artilleryJSONReport, line int, fill func(*results.RunWithPercentiles)) error {
+func (artilleryJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	return core.JsonReports(ctx, r, opts, "artillery-json", "artillery JSON", func(rep *artilleryJSONReport, line int, fill func(*results.RunWithPercentiles)) error {
 		a := rep.Aggregate
 		if a == nil || a.Counters == nil {
-			return badJSON(`report without "aggregate" counters`)
+			return core.BadJSON(`report without "aggregate" counters`)
 		}
 		m, err := a.metrics()
 		if err != nil {
 			return err
 		}
 		if _, ok := m.counters["http.requests"]; !ok {
-			return badJSON("aggregate without http.requests (not an HTTP test)")
+			return core.BadJSON("aggregate without http.requests (not an HTTP test)")
 		}
 		out := artilleryRun(m)
 		out.SourceLine = int32(min(line, math.MaxInt32))

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // TestArtillery checks the figures of real outputs value by value, and
@@ -24,7 +26,7 @@ func TestArtillery(t *testing.T) {
 	} {
 		var col collect
 		in := readPlain(t, "testdata/artillery/"+c.file)
-		if err := Parse(context.Background(), strings.NewReader(string(in)), Options{Source: c.file}, &col); err != nil || len(col.runs) != 1 {
+		if err := Parse(context.Background(), strings.NewReader(string(in)), core.Options{Source: c.file}, &col); err != nil || len(col.runs) != 1 {
 			t.Fatalf("%s: %d runs, err %v", c.file, len(col.runs), err)
 		}
 		r := col.runs[0]
@@ -61,10 +63,10 @@ func TestArtilleryBad(t *testing.T) {
 		t.Errorf("1.x summary: %d runs, err %v", len(runs), err)
 	}
 	in := "Summary report @ 19:27:00(+0000)\nhttp.codes.200: ........ 7\nhttp.response_time:\n  min: ...... 6\n  max: ...... x\n"
-	_, err = ParseAll(context.Background(), strings.NewReader(in), Options{Source: "a.txt"})
+	_, err = ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "a.txt"})
 	wantSyntax(t, err, 5, "http.response_time max")
 	in = "Summary report @ 19:27:00(+0000)\nhttp.codes.200: ........ 7\nhttp.responses: ..... 7\n"
-	_, err = ParseAll(context.Background(), strings.NewReader(in), Options{Source: "a.txt"})
+	_, err = ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "a.txt"})
 	wantSyntax(t, err, 3, "http.requests")
 	for _, s := range []string{
 		"Summary report @ 19:27:00(+0000)\n",

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -93,9 +94,9 @@ type autocannonRun struct {
 
 // autocannonState is the text parser's state over one input.
 type autocannonState struct {
-	opts    Options
-	sink    Sink
-	lab     labeler
+	opts    core.Options
+	sink    core.Sink
+	lab     core.Labeler
 	detect  bool
 	found   bool
 	index   int
@@ -109,19 +110,19 @@ type autocannonState struct {
 // of its stats table and the "requests in" line.
 func (autocannonParser) Detect(head []byte) bool {
 	st := &autocannonState{detect: true}
-	scanHead(head, st.line, func() bool { return st.found })
+	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the autocannon runs of r to sink in input order.
-func (autocannonParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	st := &autocannonState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	return parseLines(ctx, r, opts, "autocannon", st.line, st.close, func() int { return st.index })
+func (autocannonParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	st := &autocannonState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	return core.ParseLines(ctx, r, opts, "autocannon", st.line, st.close, func() int { return st.index })
 }
 
 // isAutocannonExe reports whether tok names the autocannon program.
 func isAutocannonExe(tok []byte) bool {
-	return exeNamed(tok, "autocannon", "autocannon.cmd", "autocannon.js")
+	return core.ExeNamed(tok, "autocannon", "autocannon.cmd", "autocannon.js")
 }
 
 // autocannonCells splits a table row into its cells; ok is false for a
@@ -140,7 +141,7 @@ func autocannonCells(s []byte) ([]string, bool) {
 	}
 	cells := make([]string, 0, len(parts)-2)
 	for _, p := range parts[1 : len(parts)-1] {
-		cells = append(cells, string(trimRight(trimLeft(p))))
+		cells = append(cells, string(core.TrimRight(core.TrimLeft(p))))
 	}
 	return cells, true
 }
@@ -153,7 +154,7 @@ func autocannonBorder(s []byte) bool {
 
 // line handles one input line.
 func (st *autocannonState) line(b []byte, ln int) error {
-	s := normalize(b)
+	s := core.Normalize(b)
 	if len(s) == 0 || autocannonBorder(s) {
 		return nil
 	}
@@ -161,14 +162,14 @@ func (st *autocannonState) line(b []byte, ln int) error {
 		return st.row(cells, ln)
 	}
 	r := &st.run
-	f := fields(s, st.f[:0])
+	f := core.Fields(s, st.f[:0])
 	if st.active && r.hasEnd {
 		// N errors (M timeouts)
 		if len(f) >= 2 && string(f[1]) == "errors" {
-			if n, ok := parseUint(f[0]); ok {
+			if n, ok := core.ParseUint(f[0]); ok {
 				r.errs = n
 				if len(f) == 4 && string(f[3]) == "timeouts)" {
-					if m, ok := parseUint(bytes.TrimPrefix(f[2], []byte("("))); ok {
+					if m, ok := core.ParseUint(bytes.TrimPrefix(f[2], []byte("("))); ok {
 						r.timeouts = m
 					}
 				}
@@ -189,17 +190,17 @@ func (st *autocannonState) line(b []byte, ln int) error {
 		p := st.pendingRun(ln)
 		p.target = string(f[len(f)-1])
 		if len(f) == 5 {
-			if d, ok := durationS(f[1], 0); ok {
+			if d, ok := core.DurationS(f[1], 0); ok {
 				p.plannedS = d
 			}
 		} else if len(f) == 6 && string(f[2]) == "requests" {
-			if n, ok := parseUint(f[1]); ok {
+			if n, ok := core.ParseUint(f[1]); ok {
 				p.amount = n
 			}
 		}
 		return nil
 	case len(f) >= 2 && (string(f[1]) == "connections" || string(f[1]) == "workers") && st.pending != nil && !st.active:
-		n, ok := parseUint(f[0])
+		n, ok := core.ParseUint(f[0])
 		if !ok {
 			return nil
 		}
@@ -209,14 +210,14 @@ func (st *autocannonState) line(b []byte, ln int) error {
 		}
 		st.pending.conns = n
 		if len(f) == 6 && string(f[2]) == "with" && string(f[4]) == "pipelining" {
-			if p, ok := parseUint(f[3]); ok {
+			if p, ok := core.ParseUint(f[3]); ok {
 				st.pending.pipelining = p
 			}
 		}
 		return nil
 	case len(f) == 7 && string(f[1]) == "2xx" && string(f[2]) == "responses," && string(f[4]) == "non" && st.active:
-		a, ok1 := parseUint(f[0])
-		n, ok2 := parseUint(f[3])
+		a, ok1 := core.ParseUint(f[0])
+		n, ok2 := core.ParseUint(f[3])
 		if !ok1 || !ok2 {
 			r.malformed(ln, "responses line")
 			return nil
@@ -230,11 +231,11 @@ func (st *autocannonState) line(b []byte, ln int) error {
 		return nil
 	}
 	if !st.active {
-		if i := findCommand(s, isAutocannonExe); i >= 0 {
+		if i := core.FindCommand(s, isAutocannonExe); i >= 0 {
 			if err := st.close(); err != nil {
 				return err
 			}
-			p := &autocannonRun{startLine: ln, cmd: string(trimRight(s[i:]))}
+			p := &autocannonRun{startLine: ln, cmd: string(core.TrimRight(s[i:]))}
 			st.pending = p
 		}
 	}
@@ -253,8 +254,8 @@ func (st *autocannonState) pendingRun(ln int) *autocannonRun {
 func (st *autocannonState) end(f [][]byte, ln int) {
 	r := &st.run
 	r.lastLine = ln
-	num, suffix := splitNum(f[0])
-	n, ok := parseDec(num, 0)
+	num, suffix := core.SplitNum(f[0])
+	n, ok := core.ParseDec(num, 0)
 	switch string(suffix) {
 	case "":
 	case "k":
@@ -266,7 +267,7 @@ func (st *autocannonState) end(f [][]byte, ln int) {
 	default:
 		ok = false
 	}
-	d, ok2 := durationS(trimPunct(f[3]), 0)
+	d, ok2 := core.DurationS(core.TrimPunct(f[3]), 0)
 	var bytesRead float64
 	ok3 := len(f) == 7 && string(f[6]) == "read"
 	if ok3 {
@@ -275,7 +276,7 @@ func (st *autocannonState) end(f [][]byte, ln int) {
 	if !ok || !ok2 || !ok3 {
 		r.malformed(ln, "requests line")
 	}
-	r.sent, _ = toInt64(n)
+	r.sent, _ = core.ToInt64(n)
 	r.durS, r.bytesRead, r.hasEnd = d, bytesRead, true
 	if st.detect && r.latRow {
 		st.found = true
@@ -299,7 +300,7 @@ func autocannonDecimalBytes(num, unit []byte) (float64, bool) {
 	default:
 		return 0, false
 	}
-	return parseDec(num, exp)
+	return core.ParseDec(num, exp)
 }
 
 // row handles a table row.
@@ -339,8 +340,8 @@ func (st *autocannonState) row(cells []string, ln int) error {
 				r.malformed(ln, "status code row")
 				return nil
 			}
-			code, ok1 := parseUint([]byte(cells[0]))
-			n, ok2 := parseUint([]byte(strings.ReplaceAll(cells[1], ",", "")))
+			code, ok1 := core.ParseUint([]byte(cells[0]))
+			n, ok2 := core.ParseUint([]byte(strings.ReplaceAll(cells[1], ",", "")))
 			if !ok1 || !ok2 {
 				r.malformed(ln, "status code row")
 				return nil
@@ -348,15 +349,15 @@ func (st *autocannonState) row(cells []string, ln int) error {
 			if r.codes == nil {
 				r.codes = map[int64]int64{}
 			}
-			r.codes[code] = addSat(r.codes[code], n)
+			r.codes[code] = core.AddSat(r.codes[code], n)
 		case autocannonTablePercentiles:
-			q, ok1 := parseDec([]byte(cells[0]), -2)
-			v, ok2 := parseDec([]byte(cells[len(cells)-1]), 0)
+			q, ok1 := core.ParseDec([]byte(cells[0]), -2)
+			v, ok2 := core.ParseDec([]byte(cells[len(cells)-1]), 0)
 			if len(cells) != 2 || !ok1 || !ok2 || q > 1 {
 				r.malformed(ln, "latency percentile row")
 				return nil
 			}
-			if len(r.pcts) < maxPercentiles {
+			if len(r.pcts) < core.MaxPercentiles {
 				r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: v})
 			}
 		}
@@ -392,9 +393,9 @@ func (st *autocannonState) statsRow(cells []string, ln int) {
 		switch name {
 		case "Latency", "Latency (ms)":
 			c = strings.TrimSuffix(c, " ms")
-			v, ok = parseDec([]byte(strings.ReplaceAll(c, ",", "")), 0)
+			v, ok = core.ParseDec([]byte(strings.ReplaceAll(c, ",", "")), 0)
 		case "Req/Sec":
-			v, ok = parseDec([]byte(strings.ReplaceAll(c, ",", "")), 0)
+			v, ok = core.ParseDec([]byte(strings.ReplaceAll(c, ",", "")), 0)
 		case "Bytes/Sec":
 			num, unit, _ := strings.Cut(c, " ")
 			v, ok = autocannonDecimalBytes([]byte(strings.ReplaceAll(num, ",", "")), []byte(unit))
@@ -434,14 +435,14 @@ func (st *autocannonState) close() error {
 		return nil
 	}
 	if r.bad != "" {
-		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "autocannon: malformed " + r.bad}
+		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "autocannon: malformed " + r.bad}
 	}
 	if !r.latStats || r.rps == nil || !r.hasEnd {
-		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
 			Msg: "autocannon result without its Latency or Req/Sec row or its \"requests in\" line (cut paste?)"}
 	}
 	out := st.build()
-	fillCommon(&out, st.opts, st.index, &st.lab)
+	core.FillCommon(&out, st.opts, st.index, &st.lab)
 	st.index++
 	return st.sink.Run(out)
 }
@@ -475,16 +476,16 @@ func (st *autocannonState) build() results.RunWithPercentiles {
 	if r.codes != nil && !r.hasResponses {
 		for code, n := range r.codes {
 			if code >= 200 && code < 300 {
-				r.ok2xx = addSat(r.ok2xx, n)
+				r.ok2xx = core.AddSat(r.ok2xx, n)
 			} else {
-				r.non2xx = addSat(r.non2xx, n)
+				r.non2xx = core.AddSat(r.non2xx, n)
 			}
 		}
 		r.hasResponses = true
 	}
 	switch {
 	case r.hasResponses:
-		out.Requests = addSat(addSat(r.ok2xx, r.non2xx), r.errs)
+		out.Requests = core.AddSat(core.AddSat(r.ok2xx, r.non2xx), r.errs)
 	default:
 		out.Requests = r.sent
 		if r.sentRounded {
@@ -494,9 +495,9 @@ func (st *autocannonState) build() results.RunWithPercentiles {
 	// autocannon prints the non-2xx line whenever some responses were
 	// not 2xx: without it they were all 2xx.
 	out.Non2xx = results.Ptr(r.non2xx)
-	out.Errors = addSat(r.non2xx, r.errs)
+	out.Errors = core.AddSat(r.non2xx, r.errs)
 	out.Timeouts = results.Ptr(r.timeouts)
-	b, _ := toInt64(r.bytesRead)
+	b, _ := core.ToInt64(r.bytesRead)
 	out.BytesIn = results.Ptr(b)
 	out.RPS = r.rps["Avg"]
 	if v, ok := r.bytesSec["Avg"]; ok {
@@ -523,7 +524,7 @@ func (st *autocannonState) build() results.RunWithPercentiles {
 		pts := map[float64]float64{}
 		for col, v := range r.lat {
 			if strings.HasSuffix(col, "%") {
-				if q, ok := parseDec([]byte(strings.TrimSuffix(col, "%")), -2); ok && q <= 1 {
+				if q, ok := core.ParseDec([]byte(strings.TrimSuffix(col, "%")), -2); ok && q <= 1 {
 					pts[q] = v
 				}
 			}
@@ -535,8 +536,8 @@ func (st *autocannonState) build() results.RunWithPercentiles {
 		for q, v := range pts {
 			pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: v})
 		}
-		sortPercentiles(pcts)
-		addPercentiles(&out, pcts)
+		core.SortPercentiles(pcts)
+		core.AddPercentiles(&out, pcts)
 	}
 	if r.rps != nil {
 		notes = append(notes, fmt.Sprintf("Req/Sec sampled once per second: stdev %g", r.rps["Stdev"]))

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -20,7 +21,7 @@ func (autocannonJSONParser) Name() string { return "autocannon-json" }
 
 // Detect reports whether head starts with autocannon's JSON result.
 func (autocannonJSONParser) Detect(head []byte) bool {
-	head = jsonHead(head)
+	head = core.JsonHead(head)
 	if len(head) == 0 || head[0] != '{' {
 		return false
 	}
@@ -53,8 +54,8 @@ type autocannonJSON struct {
 }
 
 // Parse streams the runs of r, one per JSON object, to sink.
-func (autocannonJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	return jsonReports(ctx, r, opts, "autocannon-json", "autocannon JSON", func(m *autocannonJSON, line int, fill func(*results.RunWithPercentiles)) error {
+func (autocannonJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	return core.JsonReports(ctx, r, opts, "autocannon-json", "autocannon JSON", func(m *autocannonJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		out, err := m.run(line)
 		if err != nil {
 			return err
@@ -70,22 +71,22 @@ func (m *autocannonJSON) run(line int) (results.RunWithPercentiles, error) {
 		SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
 	total, ok := m.Requests["total"]
 	if m.Duration == nil || m.Errors == nil || m.Non2xx == nil || !ok || m.Latency == nil {
-		return out, badJSON("object without duration, errors, non2xx, requests.total or latency")
+		return out, core.BadJSON("object without duration, errors, non2xx, requests.total or latency")
 	}
 	for _, p := range []*int64{m.Connections, m.Pipelining, m.Workers, m.Errors, m.Timeouts, m.Non2xx} {
 		if p != nil && *p < 0 {
-			return out, badJSON("negative count %d", *p)
+			return out, core.BadJSON("negative count %d", *p)
 		}
 	}
 	for _, st := range []autocannonJSONStats{m.Latency, m.Requests, m.Throughput} {
 		for k, v := range st {
-			if !finite(v) || v >= 9e18 {
-				return out, badJSON("%s %v out of range", k, v)
+			if !core.Finite(v) || v >= 9e18 {
+				return out, core.BadJSON("%s %v out of range", k, v)
 			}
 		}
 	}
-	if !finite(*m.Duration) {
-		return out, badJSON("duration %v", *m.Duration)
+	if !core.Finite(*m.Duration) {
+		return out, core.BadJSON("duration %v", *m.Duration)
 	}
 	var notes []string
 	out.DurationS = *m.Duration
@@ -102,21 +103,21 @@ func (m *autocannonJSON) run(line int) (results.RunWithPercentiles, error) {
 	if m.Workers != nil && *m.Workers > 0 {
 		notes = append(notes, fmt.Sprintf("%d workers", *m.Workers))
 	}
-	responses, _ := toInt64(total)
-	out.Requests = addSat(responses, *m.Errors)
+	responses, _ := core.ToInt64(total)
+	out.Requests = core.AddSat(responses, *m.Errors)
 	out.Non2xx = results.Ptr(*m.Non2xx)
-	out.Errors = addSat(*m.Non2xx, *m.Errors)
+	out.Errors = core.AddSat(*m.Non2xx, *m.Errors)
 	if m.Timeouts != nil {
 		out.Timeouts = results.Ptr(*m.Timeouts)
 	}
 	if sent, ok := m.Requests["sent"]; ok {
-		if n, _ := toInt64(sent); n > out.Requests {
+		if n, _ := core.ToInt64(sent); n > out.Requests {
 			notes = append(notes, fmt.Sprintf("%d requests sent, %d still unanswered at the end", n, n-out.Requests))
 		}
 	}
 	out.RPS = m.Requests["average"]
 	if v, ok := m.Throughput["total"]; ok {
-		b, _ := toInt64(v)
+		b, _ := core.ToInt64(v)
 		out.BytesIn = results.Ptr(b)
 	}
 	if v, ok := m.Throughput["average"]; ok {
@@ -132,7 +133,7 @@ func (m *autocannonJSON) run(line int) (results.RunWithPercentiles, error) {
 			if len(k) < 2 || k[0] != 'p' {
 				continue
 			}
-			q, ok := parseDec([]byte(strings.ReplaceAll(k[1:], "_", ".")), -2)
+			q, ok := core.ParseDec([]byte(strings.ReplaceAll(k[1:], "_", ".")), -2)
 			if !ok || q > 1 {
 				continue
 			}
@@ -140,8 +141,8 @@ func (m *autocannonJSON) run(line int) (results.RunWithPercentiles, error) {
 		}
 		pcts := out.Percentiles
 		out.Percentiles = []results.Percentile{}
-		sortPercentiles(pcts)
-		addPercentiles(&out, pcts)
+		core.SortPercentiles(pcts)
+		core.AddPercentiles(&out, pcts)
 	}
 	if v, ok := m.Requests["stddev"]; ok {
 		notes = append(notes, fmt.Sprintf("requests sampled once per second: stdev %g", v))

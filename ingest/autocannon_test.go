@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // TestAutocannon checks the figures of real outputs value by value.
@@ -43,7 +45,7 @@ func TestAutocannonBad(t *testing.T) {
 	checkTruncated(t, "autocannon", "testdata/autocannon/real-ok.txt", 9, 12, 20)
 	checkCutBytes(t, "autocannon-json", "testdata/autocannon/real-mixed.json", 300)
 	in := "│ Stat    │ 2.5% │ 50%  │\n│ Latency │ 0 ms │ x ms │\n│ Stat      │ 1%      │\n│ Req/Sec   │ 1 │\n1k requests in 1s, 1 kB read\n"
-	_, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "a.txt"})
+	_, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "a.txt"})
 	wantSyntax(t, err, 2, "Latency cell")
 	for _, s := range []string{
 		"Running 10s test @ http://localhost:3000\n10 connections\n",

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -101,9 +102,9 @@ type bombardierRun struct {
 
 // bombardierState is the text parser's state over one input.
 type bombardierState struct {
-	opts    Options
-	sink    Sink
-	lab     labeler
+	opts    core.Options
+	sink    core.Sink
+	lab     core.Labeler
 	detect  bool
 	found   bool
 	index   int
@@ -117,29 +118,29 @@ type bombardierState struct {
 // header followed by a Reqs/sec row.
 func (bombardierParser) Detect(head []byte) bool {
 	st := &bombardierState{detect: true}
-	scanHead(head, st.line, func() bool { return st.found })
+	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the bombardier runs of r to sink in input order.
-func (bombardierParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	st := &bombardierState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	return parseLines(ctx, r, opts, "bombardier", st.line, st.close, func() int { return st.index })
+func (bombardierParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	st := &bombardierState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	return core.ParseLines(ctx, r, opts, "bombardier", st.line, st.close, func() int { return st.index })
 }
 
 // isBombardierExe reports whether tok names the bombardier program.
-func isBombardierExe(tok []byte) bool { return exeNamed(tok, "bombardier") }
+func isBombardierExe(tok []byte) bool { return core.ExeNamed(tok, "bombardier") }
 
 // line handles one input line.
 func (st *bombardierState) line(b []byte, ln int) error {
-	s := normalize(b)
+	s := core.Normalize(b)
 	if i := bytes.LastIndexByte(s, '\r'); i >= 0 {
-		s = trimLeft(s[i+1:]) // progress redrawn with carriage returns
+		s = core.TrimLeft(s[i+1:]) // progress redrawn with carriage returns
 	}
 	if len(s) == 0 {
 		return nil
 	}
-	f := fields(s, st.f[:0])
+	f := core.Fields(s, st.f[:0])
 	if len(f) == 4 && string(f[0]) == "Statistics" && string(f[1]) == "Avg" && string(f[2]) == "Stdev" && string(f[3]) == "Max" {
 		if err := st.close(); err != nil {
 			return err
@@ -158,7 +159,7 @@ func (st *bombardierState) line(b []byte, ln int) error {
 		}
 	}
 	// Outside a result: a command line, an intro, a progress line.
-	if i := findCommand(s, isBombardierExe); i >= 0 {
+	if i := core.FindCommand(s, isBombardierExe); i >= 0 {
 		if err := st.close(); err != nil {
 			return err
 		}
@@ -196,7 +197,7 @@ func (st *bombardierState) intro(f [][]byte, ln int) {
 	for i := 2; i+1 < len(f); i++ {
 		switch string(f[i]) {
 		case "with":
-			if n, ok := parseUint(f[i+1]); ok {
+			if n, ok := core.ParseUint(f[i+1]); ok {
 				p.count = n
 			}
 		case "for":
@@ -204,7 +205,7 @@ func (st *bombardierState) intro(f [][]byte, ln int) {
 				p.plannedS = d.Seconds()
 			}
 		case "using":
-			if n, ok := parseUint(f[i+1]); ok {
+			if n, ok := core.ParseUint(f[i+1]); ok {
 				p.conns = n
 			}
 		}
@@ -221,7 +222,7 @@ var bombardierArgOpts = map[string]bool{"c": true, "connections": true, "n": tru
 // (kingpin syntax: -c 10, -c10, --connections=10).
 func parseBombardierCommand(s string, ln int) bombardierIntro {
 	p := bombardierIntro{line: ln, cmd: strings.TrimSpace(s), conns: 125, timeoutS: 2}
-	eachOption(shellWords(s), bombardierArgOpts, func(name, val string) {
+	core.EachOption(core.ShellWords(s), bombardierArgOpts, func(name, val string) {
 		switch name {
 		case "c", "connections":
 			if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
@@ -236,7 +237,7 @@ func parseBombardierCommand(s string, ln int) bombardierIntro {
 				p.plannedS = d.Seconds()
 			}
 		case "r", "rate":
-			if v, err := strconv.ParseFloat(val, 64); err == nil && finite(v) && v > 0 {
+			if v, err := strconv.ParseFloat(val, 64); err == nil && core.Finite(v) && v > 0 {
 				p.rate = v
 			}
 		case "t", "timeout":
@@ -261,7 +262,7 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 	case key == "Reqs/sec" && len(f) == 4:
 		var v [3]float64
 		for i := range v {
-			x, ok := parseDec(f[i+1], 0)
+			x, ok := core.ParseDec(f[i+1], 0)
 			if !ok {
 				r.malformed(ln, "Reqs/sec row")
 				return true, nil
@@ -275,8 +276,8 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 	case key == "Latency" && len(f) == 4:
 		var v [3]float64
 		for i := range v {
-			x, k := timeMs(f[i+1])
-			if k != valOK {
+			x, k := core.TimeMs(f[i+1])
+			if k != core.ValOK {
 				r.malformed(ln, "Latency row")
 				return true, nil
 			}
@@ -291,7 +292,7 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 		r.sec, r.hasErrSection = bombardierSectionErrors, true
 	case key == "Throughput:" && len(f) == 2:
 		tok := bytes.TrimSuffix(f[1], []byte("/s"))
-		v, ok := binaryBytes(tok)
+		v, ok := core.BinaryBytes(tok)
 		if !ok || len(tok) == len(f[1]) {
 			r.malformed(ln, "Throughput row")
 		} else {
@@ -300,18 +301,18 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 		r.lastLine = ln
 		return true, st.close()
 	case r.sec == bombardierSectionDist && len(f) == 2 && bytes.HasSuffix(f[0], []byte("%")):
-		q, ok := parseDec(f[0][:len(f[0])-1], -2)
-		ms, k := timeMs(f[1])
-		if !ok || q > 1 || k != valOK {
+		q, ok := core.ParseDec(f[0][:len(f[0])-1], -2)
+		ms, k := core.TimeMs(f[1])
+		if !ok || q > 1 || k != core.ValOK {
 			r.malformed(ln, "latency distribution row")
-		} else if len(r.pcts) < maxPercentiles {
+		} else if len(r.pcts) < core.MaxPercentiles {
 			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
 		}
 	case r.sec == bombardierSectionCodes && bytes.HasPrefix(s, []byte("1xx - ")):
 		// 1xx - 0, 2xx - 58518, 3xx - 0, 4xx - 0, 5xx - 0
 		for i, part := range bytes.Split(s, []byte(",")) {
-			k, v, ok := bytes.Cut(trimLeft(part), []byte(" - "))
-			n, ok2 := parseUint(trimRight(v))
+			k, v, ok := bytes.Cut(core.TrimLeft(part), []byte(" - "))
+			n, ok2 := core.ParseUint(core.TrimRight(v))
 			if i >= 5 || !ok || !ok2 || len(k) != 3 || k[0] != byte('1'+i) {
 				r.malformed(ln, "HTTP codes row")
 				return true, nil
@@ -320,18 +321,18 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 		}
 		r.hasCodes = true
 	case r.sec == bombardierSectionCodes && key == "others" && len(f) == 3 && string(f[1]) == "-":
-		n, ok := parseUint(f[2])
+		n, ok := core.ParseUint(f[2])
 		if !ok {
 			r.malformed(ln, "others row")
 		}
 		r.others, r.hasOthers = n, ok
 	case r.sec == bombardierSectionErrors && len(f) >= 3 && string(f[len(f)-2]) == "-":
-		n, ok := parseUint(f[len(f)-1])
+		n, ok := core.ParseUint(f[len(f)-1])
 		if !ok {
 			return false, nil
 		}
 		if isTimeout(string(s)) {
-			r.timeouts = addSat(r.timeouts, n)
+			r.timeouts = core.AddSat(r.timeouts, n)
 		}
 	default:
 		return false, nil
@@ -357,14 +358,14 @@ func (st *bombardierState) close() error {
 		return nil
 	}
 	if r.bad != "" {
-		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "bombardier: malformed " + r.bad}
+		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "bombardier: malformed " + r.bad}
 	}
 	if !r.hasRPS || !r.hasTput || !r.hasCodes {
-		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
 			Msg: "bombardier result without its Reqs/sec, HTTP codes or Throughput lines (cut paste?)"}
 	}
 	out := st.build()
-	fillCommon(&out, st.opts, st.index, &st.lab)
+	core.FillCommon(&out, st.opts, st.index, &st.lab)
 	st.index++
 	return st.sink.Run(out)
 }
@@ -392,12 +393,12 @@ func (st *bombardierState) build() results.RunWithPercentiles {
 		notes = append(notes, fmt.Sprintf("rate limited to %g requests/s (-r)", in.rate))
 	}
 	for _, n := range r.codes {
-		out.Requests = addSat(out.Requests, n)
+		out.Requests = core.AddSat(out.Requests, n)
 	}
-	out.Requests = addSat(out.Requests, r.others)
-	non2xx := addSat(addSat(r.codes[0], r.codes[3]), r.codes[4])
+	out.Requests = core.AddSat(out.Requests, r.others)
+	non2xx := core.AddSat(core.AddSat(r.codes[0], r.codes[3]), r.codes[4])
 	out.Non2xx = results.Ptr(non2xx)
-	out.Errors = addSat(non2xx, r.others)
+	out.Errors = core.AddSat(non2xx, r.others)
 	if r.hasErrSection || r.others == 0 {
 		out.Timeouts = results.Ptr(r.timeouts)
 	}
@@ -416,7 +417,7 @@ func (st *bombardierState) build() results.RunWithPercentiles {
 	if r.hasLat { // bombardier's latencies include failed requests
 		out.LatMeanMs, out.LatStdevMs, out.LatMaxMs = results.Ptr(r.latMean), results.Ptr(r.latStdev), results.Ptr(r.latMax)
 	}
-	addPercentiles(&out, r.pcts)
+	core.AddPercentiles(&out, r.pcts)
 	notes = append(notes, fmt.Sprintf("Reqs/sec sampled while running: stdev %g, max %g", r.rpsStdev, r.rpsMax))
 	out.Notes = results.Ptr(strings.Join(notes, "; "))
 	return out

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -22,7 +23,7 @@ var bombardierJSONPrefix = []byte(`{"spec":{"numberOfConnections":`)
 
 // Detect reports whether head starts with bombardier's JSON result.
 func (bombardierJSONParser) Detect(head []byte) bool {
-	head = jsonHead(head)
+	head = core.JsonHead(head)
 	return bytes.HasPrefix(head, bombardierJSONPrefix) && bytes.Contains(head, []byte(`"result":{`))
 }
 
@@ -67,8 +68,8 @@ type bombardierJSON struct {
 }
 
 // Parse streams the runs of r, one per JSON object, to sink.
-func (bombardierJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	return jsonReports(ctx, r, opts, "bombardier-json", "bombardier JSON", func(m *bombardierJSON, line int, fill func(*results.RunWithPercentiles)) error {
+func (bombardierJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	return core.JsonReports(ctx, r, opts, "bombardier-json", "bombardier JSON", func(m *bombardierJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		out, err := m.run(line)
 		if err != nil {
 			return err
@@ -84,19 +85,19 @@ func (m *bombardierJSON) run(line int) (results.RunWithPercentiles, error) {
 		Target: m.Spec.URL, SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
 	res := m.Result
 	if res == nil || res.TimeTakenSeconds == nil || res.Req2xx == nil || res.Others == nil || res.RPS.Mean == nil {
-		return out, badJSON("object without its result (timeTakenSeconds, req2xx, others, rps)")
+		return out, core.BadJSON("object without its result (timeTakenSeconds, req2xx, others, rps)")
 	}
 	counts := []*int64{res.Req1xx, res.Req2xx, res.Req3xx, res.Req4xx, res.Req5xx, res.Others, res.BytesRead}
 	for _, p := range counts {
 		if p != nil && *p < 0 {
-			return out, badJSON("negative count %d", *p)
+			return out, core.BadJSON("negative count %d", *p)
 		}
 	}
 	floats := []*float64{res.TimeTakenSeconds, res.RPS.Mean, res.RPS.Stddev, res.RPS.Max, res.Latency.Mean, res.Latency.Stddev,
 		res.Latency.Max, m.Spec.TestDurationSeconds, m.Spec.TimeoutSeconds, m.Spec.Rate}
 	for _, p := range floats {
-		if p != nil && !finite(*p) {
-			return out, badJSON("value %v out of range", *p)
+		if p != nil && !core.Finite(*p) {
+			return out, core.BadJSON("value %v out of range", *p)
 		}
 	}
 	val := func(p *int64) int64 {
@@ -121,15 +122,15 @@ func (m *bombardierJSON) run(line int) (results.RunWithPercentiles, error) {
 	out.DurationS = *res.TimeTakenSeconds
 	out.RPS = *res.RPS.Mean
 	for _, p := range counts[:6] {
-		out.Requests = addSat(out.Requests, val(p))
+		out.Requests = core.AddSat(out.Requests, val(p))
 	}
-	non2xx := addSat(addSat(val(res.Req1xx), val(res.Req4xx)), val(res.Req5xx))
+	non2xx := core.AddSat(core.AddSat(val(res.Req1xx), val(res.Req4xx)), val(res.Req5xx))
 	out.Non2xx = results.Ptr(non2xx)
-	out.Errors = addSat(non2xx, *res.Others)
+	out.Errors = core.AddSat(non2xx, *res.Others)
 	var timeouts int64
 	for _, e := range res.Errors {
 		if e.Count > 0 && isTimeout(e.Description) {
-			timeouts = addSat(timeouts, e.Count)
+			timeouts = core.AddSat(timeouts, e.Count)
 		}
 	}
 	out.Timeouts = results.Ptr(timeouts)
@@ -143,19 +144,19 @@ func (m *bombardierJSON) run(line int) (results.RunWithPercentiles, error) {
 		if p == nil {
 			return nil
 		}
-		return results.Ptr(shiftDec(*p, -3))
+		return results.Ptr(core.ShiftDec(*p, -3))
 	}
 	out.LatMeanMs, out.LatStdevMs, out.LatMaxMs = us(res.Latency.Mean), us(res.Latency.Stddev), us(res.Latency.Max)
 	var pcts []results.Percentile
 	for k, v := range res.Latency.Percentiles {
-		q, ok := parseDec([]byte(k), -2)
-		if !ok || q > 1 || !finite(v) {
-			return out, badJSON("latency percentile %q: %v", k, v)
+		q, ok := core.ParseDec([]byte(k), -2)
+		if !ok || q > 1 || !core.Finite(v) {
+			return out, core.BadJSON("latency percentile %q: %v", k, v)
 		}
-		pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: shiftDec(v, -3)})
+		pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: core.ShiftDec(v, -3)})
 	}
-	sortPercentiles(pcts)
-	addPercentiles(&out, pcts)
+	core.SortPercentiles(pcts)
+	core.AddPercentiles(&out, pcts)
 	if res.RPS.Stddev != nil && res.RPS.Max != nil {
 		notes = append(notes, fmt.Sprintf("rps sampled while running: stdev %g, max %g", *res.RPS.Stddev, *res.RPS.Max))
 	}

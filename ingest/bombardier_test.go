@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // TestBombardier checks the figures of real outputs value by value.
@@ -65,7 +67,7 @@ func TestBombardierBad(t *testing.T) {
 		{"json without result", `{"spec":{"numberOfConnections":1},"result":{}}`, 1},
 		{"json negative", "\n" + `{"spec":{"numberOfConnections":1},"result":{"timeTakenSeconds":1,"req2xx":-1,"others":0,"rps":{"mean":1}}}`, 2},
 	} {
-		_, err := ParseAll(context.Background(), strings.NewReader(c.in), Options{Source: "b.txt"})
+		_, err := ParseAll(context.Background(), strings.NewReader(c.in), core.Options{Source: "b.txt"})
 		wantSyntax(t, err, c.line, "")
 		if err != nil && !strings.HasPrefix(err.Error(), "b.txt:") {
 			t.Errorf("%s: %v does not name the file", c.name, err)

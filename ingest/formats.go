@@ -1,5 +1,6 @@
 package ingest
 
+import "github.com/loadverdict/loadverdict/ingest/core"
 import "strings"
 
 // formats is every format loadverdict reads, in the order Detect tries
@@ -61,7 +62,7 @@ var formats = []format{
 // A format is an entry of formats: a parser, and where the project keeps
 // what every format must have.
 type format struct {
-	parser Parser
+	parser core.Parser
 	// tools are the rows of the README's supported-formats table the
 	// format is listed in (the wrk parser reads wrk and wrk2).
 	tools []string
@@ -72,28 +73,17 @@ type format struct {
 	fuzz string
 }
 
+// parsers are the parsers of formats, in their order.
+var parsers = Parsers()
+
 // Parsers returns the parsers of every format, in the order Detect tries
 // them.
-func Parsers() []Parser {
-	out := make([]Parser, len(formats))
+func Parsers() []core.Parser {
+	out := make([]core.Parser, len(formats))
 	for i, f := range formats {
 		out[i] = f.parser
 	}
 	return out
-}
-
-// lookedFor lists the names of the formats, in the order Detect tries
-// them (the wrk parser reads two: wrk and wrk2).
-func lookedFor() []string {
-	var names []string
-	for _, f := range formats {
-		if l, ok := f.parser.(interface{ Formats() []string }); ok {
-			names = append(names, l.Formats()...)
-		} else {
-			names = append(names, f.parser.Name())
-		}
-	}
-	return names
 }
 
 // FormatInfo describes a format read, for `loadverdict formats`.

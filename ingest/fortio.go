@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -87,9 +88,9 @@ type fortioRun struct {
 
 // fortioState is the text parser's state over one input.
 type fortioState struct {
-	opts    Options
-	sink    Sink
-	lab     labeler
+	opts    core.Options
+	sink    core.Sink
+	lab     core.Labeler
 	detect  bool
 	found   bool
 	index   int
@@ -104,18 +105,18 @@ type fortioState struct {
 // at" line and its "Aggregated Function Time" line.
 func (fortioParser) Detect(head []byte) bool {
 	st := &fortioState{detect: true}
-	scanHead(head, st.line, func() bool { return st.found })
+	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the Fortio runs of r to sink in input order.
-func (fortioParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	st := &fortioState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	return parseLines(ctx, r, opts, "fortio", st.line, st.close, func() int { return st.index })
+func (fortioParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	st := &fortioState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	return core.ParseLines(ctx, r, opts, "fortio", st.line, st.close, func() int { return st.index })
 }
 
 // isFortioExe reports whether tok names the fortio program.
-func isFortioExe(tok []byte) bool { return exeNamed(tok, "fortio") }
+func isFortioExe(tok []byte) bool { return core.ExeNamed(tok, "fortio") }
 
 // fortioStats parses "count 400 avg 0.0015 +/- 0.004877 min 3.8e-05 max 0.0446 sum 0.628",
 // returning the values times 1000 (seconds as ms).
@@ -124,10 +125,10 @@ func fortioStats(f [][]byte) (count int64, avg, sd, lo, hi, sum float64, ok bool
 		string(f[8]) != "max" || string(f[10]) != "sum" {
 		return 0, 0, 0, 0, 0, 0, false
 	}
-	count, ok = parseUint(f[1])
+	count, ok = core.ParseUint(f[1])
 	var v [5]float64
 	for i, j := range []int{3, 5, 7, 9, 11} {
-		x := shiftDecString(string(f[j]), 3) // seconds to ms
+		x := core.ShiftDecString(string(f[j]), 3) // seconds to ms
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return 0, 0, 0, 0, 0, 0, false
 		}
@@ -138,11 +139,11 @@ func fortioStats(f [][]byte) (count int64, avg, sd, lo, hi, sum float64, ok bool
 
 // line handles one input line.
 func (st *fortioState) line(b []byte, ln int) error {
-	s := normalize(b)
+	s := core.Normalize(b)
 	if len(s) == 0 || s[0] == '{' {
 		return nil // blank, or a JSON log line
 	}
-	f := fields(s, st.f[:0])
+	f := core.Fields(s, st.f[:0])
 	r := &st.run
 	switch {
 	case string(f[0]) == "Fortio" && len(f) >= 9 && string(f[2]) == "running" && string(f[3]) == "at":
@@ -153,7 +154,7 @@ func (st *fortioState) line(b []byte, ln int) error {
 		st.begin(ln)
 		r = &st.run
 		r.target = string(f[len(f)-1])
-		if q, err := strconv.ParseFloat(string(f[4]), 64); err == nil && finite(q) {
+		if q, err := strconv.ParseFloat(string(f[4]), 64); err == nil && core.Finite(q) {
 			r.qps = q
 		}
 		for i := 5; i+1 < len(f); i++ {
@@ -161,7 +162,7 @@ func (st *fortioState) line(b []byte, ln int) error {
 				w := bytes.TrimSuffix(f[i+1], []byte(":"))
 				if d, err := time.ParseDuration(string(w)); err == nil && d > 0 {
 					r.plannedS = d.Seconds()
-				} else if n, ok := parseUint(w); ok && i+2 < len(f) && bytes.HasPrefix(f[i+2], []byte("calls")) {
+				} else if n, ok := core.ParseUint(w); ok && i+2 < len(f) && bytes.HasPrefix(f[i+2], []byte("calls")) {
 					r.calls = n
 				}
 			}
@@ -170,7 +171,7 @@ func (st *fortioState) line(b []byte, ln int) error {
 	case !st.active:
 		for i := 0; i+1 < len(f); i++ {
 			if isFortioExe(f[i]) && (string(f[i+1]) == "load" || string(f[i+1]) == "curl") {
-				st.pending, st.pendLn = string(trimRight(rest(s, f[i]))), ln
+				st.pending, st.pendLn = string(core.TrimRight(core.Rest(s, f[i]))), ln
 				break
 			}
 		}
@@ -179,14 +180,14 @@ func (st *fortioState) line(b []byte, ln int) error {
 	switch {
 	case string(f[0]) == "Starting" && len(f) >= 6 && string(f[1]) == "at" && string(f[4]) == "with":
 		// Starting at 200 qps with 4 thread(s) [gomax 2] ...
-		if n, ok := parseUint(f[5]); ok {
+		if n, ok := core.ParseUint(f[5]); ok {
 			r.threads = n
 		}
 	case string(f[0]) == "Ended" && len(f) == 7 && string(f[1]) == "after":
 		// Ended after 2.008298329s : 400 calls. qps=199.17
 		d, err := time.ParseDuration(string(f[2]))
-		n, ok := parseUint(f[4])
-		q, ok2 := parseDec(bytes.TrimPrefix(f[6], []byte("qps=")), 0)
+		n, ok := core.ParseUint(f[4])
+		q, ok2 := core.ParseDec(bytes.TrimPrefix(f[6], []byte("qps=")), 0)
 		if err != nil || d < 0 || !ok || !ok2 || !bytes.HasPrefix(f[6], []byte("qps=")) {
 			r.malformed(ln, "Ended line")
 			break
@@ -208,13 +209,13 @@ func (st *fortioState) line(b []byte, ln int) error {
 		if r.sec != fortioSectionFunction {
 			break
 		}
-		q, ok := parseDec(bytes.TrimSuffix(f[1], []byte("%")), -2)
-		v := shiftDecString(string(f[2]), 3)
-		if !ok || q > 1 || !finite(v) {
+		q, ok := core.ParseDec(bytes.TrimSuffix(f[1], []byte("%")), -2)
+		v := core.ShiftDecString(string(f[2]), 3)
+		if !ok || q > 1 || !core.Finite(v) {
 			r.malformed(ln, "target line")
 			break
 		}
-		if len(r.pcts) < maxPercentiles {
+		if len(r.pcts) < core.MaxPercentiles {
 			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: v})
 		}
 	case string(f[0]) == "range," || string(f[0]) == ">=" || string(f[0]) == ">":
@@ -222,7 +223,7 @@ func (st *fortioState) line(b []byte, ln int) error {
 	case string(f[0]) == "Code" && len(f) >= 4:
 		// Code 200 : 267 (66.8 %); Code  -1 : 12 (100.0 %)
 		code, err := strconv.ParseInt(string(f[1]), 10, 32)
-		n, ok := parseUint(f[3])
+		n, ok := core.ParseUint(f[3])
 		if err != nil || !ok || string(f[2]) != ":" {
 			r.malformed(ln, "Code line")
 			break
@@ -230,15 +231,15 @@ func (st *fortioState) line(b []byte, ln int) error {
 		if r.codes == nil {
 			r.codes = map[int64]int64{}
 		}
-		r.codes[code] = addSat(r.codes[code], n)
+		r.codes[code] = core.AddSat(r.codes[code], n)
 	case bytes.HasPrefix(s, []byte("Response Body/Total Sizes :")):
 		if _, _, _, _, _, sum, ok := fortioStats(f[4:]); ok && sum >= 0 && sum < 9e21 {
 			r.bytes, r.hasBytes = int64(math.Round(sum/1000)), true
 		}
 	case string(f[0]) == "All" && len(f) >= 10 && string(f[1]) == "done":
 		// All done 400 calls (plus 4 warmup) 1.571 ms avg, 199.2 qps
-		n, ok := parseUint(f[2])
-		q, ok2 := parseDec(f[len(f)-2], 0)
+		n, ok := core.ParseUint(f[2])
+		q, ok2 := core.ParseDec(f[len(f)-2], 0)
 		if !ok || !ok2 || string(f[len(f)-1]) != "qps" {
 			r.malformed(ln, "All done line")
 		}
@@ -281,10 +282,10 @@ func (st *fortioState) close() error {
 		return nil
 	}
 	if r.bad != "" {
-		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "fortio: malformed " + r.bad}
+		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "fortio: malformed " + r.bad}
 	}
 	if !r.hasFunc || !r.hasDone {
-		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
 			Msg: "fortio result without its Aggregated Function Time or All done line (cut paste?)"}
 	}
 	var notes []string
@@ -304,7 +305,7 @@ func (st *fortioState) close() error {
 		requested: r.qps, plannedS: r.plannedS, calls: r.calls, threads: r.threads, count: r.count,
 		avgMs: r.avg, sdMs: r.sd, minMs: r.lo, maxMs: r.hi, pcts: r.pcts, codes: r.codes, bytes: r.bytes, hasBytes: r.hasBytes,
 	}, &notes)
-	fillCommon(&out, st.opts, st.index, &st.lab)
+	core.FillCommon(&out, st.opts, st.index, &st.lab)
 	st.index++
 	return st.sink.Run(out)
 }
@@ -343,15 +344,15 @@ func fortioFill(out *results.RunWithPercentiles, fig fortioFigures, notes *[]str
 	if fig.codes != nil {
 		var total, bad, non2xx, sock int64
 		for code, n := range fig.codes {
-			total = addSat(total, n)
+			total = core.AddSat(total, n)
 			switch {
 			case code < 0:
-				sock = addSat(sock, n)
+				sock = core.AddSat(sock, n)
 			case code < 200 || code >= 400:
-				non2xx = addSat(non2xx, n)
+				non2xx = core.AddSat(non2xx, n)
 			}
 		}
-		bad = addSat(non2xx, sock)
+		bad = core.AddSat(non2xx, sock)
 		out.Requests = total
 		out.Non2xx = results.Ptr(non2xx)
 		out.Errors = bad
@@ -368,8 +369,8 @@ func fortioFill(out *results.RunWithPercentiles, fig fortioFigures, notes *[]str
 	if fig.count > 0 {
 		out.LatMeanMs, out.LatStdevMs = results.Ptr(fig.avgMs), results.Ptr(fig.sdMs)
 		out.LatMinMs, out.LatMaxMs = results.Ptr(fig.minMs), results.Ptr(fig.maxMs)
-		sortPercentiles(fig.pcts)
-		addPercentiles(out, fig.pcts)
+		core.SortPercentiles(fig.pcts)
+		core.AddPercentiles(out, fig.pcts)
 	}
 	if len(*notes) > 0 {
 		out.Notes = results.Ptr(strings.Join(*notes, "; "))

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -20,7 +21,7 @@ func (fortioJSONParser) Name() string { return "fortio-json" }
 
 // Detect reports whether head starts with a Fortio JSON result.
 func (fortioJSONParser) Detect(head []byte) bool {
-	head = jsonHead(head)
+	head = core.JsonHead(head)
 	if len(head) == 0 || head[0] != '{' {
 		return false
 	}
@@ -65,19 +66,19 @@ type fortioJSON struct {
 }
 
 // Parse streams the runs of r, one per JSON object, to sink.
-func (fortioJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	return jsonReports(ctx, r, opts, "fortio-json", "fortio JSON", func(m *fortioJSON, line int, fill func(*results.RunWithPercentiles)) error {
+func (fortioJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	return core.JsonReports(ctx, r, opts, "fortio-json", "fortio JSON", func(m *fortioJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		h := m.DurationHistogram
 		if h == nil || m.ActualQPS == nil || m.ActualDuration == nil {
-			return badJSON("result without DurationHistogram, ActualQPS or ActualDuration")
+			return core.BadJSON("result without DurationHistogram, ActualQPS or ActualDuration")
 		}
 		for _, v := range []float64{*m.ActualQPS, h.Min, h.Max, h.Avg, h.StdDev} {
-			if !finite(v) {
-				return badJSON("value %v out of range", v)
+			if !core.Finite(v) {
+				return core.BadJSON("value %v out of range", v)
 			}
 		}
 		if *m.ActualDuration < 0 || h.Count < 0 {
-			return badJSON("negative duration or count")
+			return core.BadJSON("negative duration or count")
 		}
 		var notes []string
 		out := results.RunWithPercentiles{Run: results.Run{Tool: "fortio", LoadModel: results.LoadClosed,
@@ -87,9 +88,9 @@ func (fortioJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, si
 			t := m.StartTime.UTC()
 			out.StartedAt = &t
 		}
-		fig := fortioFigures{count: h.Count, avgMs: shiftDec(h.Avg, 3), sdMs: shiftDec(h.StdDev, 3), minMs: shiftDec(h.Min, 3),
-			maxMs: shiftDec(h.Max, 3), calls: m.Exactly}
-		if q, err := strconv.ParseFloat(m.RequestedQPS, 64); err == nil && finite(q) {
+		fig := fortioFigures{count: h.Count, avgMs: core.ShiftDec(h.Avg, 3), sdMs: core.ShiftDec(h.StdDev, 3), minMs: core.ShiftDec(h.Min, 3),
+			maxMs: core.ShiftDec(h.Max, 3), calls: m.Exactly}
+		if q, err := strconv.ParseFloat(m.RequestedQPS, 64); err == nil && core.Finite(q) {
 			fig.requested = q
 		}
 		if d, err := time.ParseDuration(m.RequestedDuration); err == nil && d > 0 {
@@ -99,12 +100,12 @@ func (fortioJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, si
 			fig.threads = *m.NumThreads
 		}
 		for _, p := range h.Percentiles {
-			q := shiftDec(p.Percentile, -2)
-			if !(q >= 0 && q <= 1) || !finite(p.Value) {
-				return badJSON("percentile %v: %v", p.Percentile, p.Value)
+			q := core.ShiftDec(p.Percentile, -2)
+			if !(q >= 0 && q <= 1) || !core.Finite(p.Value) {
+				return core.BadJSON("percentile %v: %v", p.Percentile, p.Value)
 			}
-			if len(fig.pcts) < maxPercentiles {
-				fig.pcts = append(fig.pcts, results.Percentile{Quantile: q, LatencyMs: shiftDec(p.Value, 3)})
+			if len(fig.pcts) < core.MaxPercentiles {
+				fig.pcts = append(fig.pcts, results.Percentile{Quantile: q, LatencyMs: core.ShiftDec(p.Value, 3)})
 			}
 		}
 		if m.RunType == "HTTP" || m.RunType == "" {
@@ -112,19 +113,19 @@ func (fortioJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, si
 			for k, n := range m.RetCodes {
 				code, err := strconv.ParseInt(k, 10, 32)
 				if err != nil || n < 0 {
-					return badJSON("RetCodes %q: %d", k, n)
+					return core.BadJSON("RetCodes %q: %d", k, n)
 				}
-				fig.codes[code] = addSat(fig.codes[code], n)
+				fig.codes[code] = core.AddSat(fig.codes[code], n)
 			}
 		} else {
 			notes = append(notes, "run type "+m.RunType)
 			var failed int64
 			for k, n := range m.RetCodes {
 				if n < 0 {
-					return badJSON("RetCodes %q: %d", k, n)
+					return core.BadJSON("RetCodes %q: %d", k, n)
 				}
 				if k != "SERVING" && k != "OK" {
-					failed = addSat(failed, n)
+					failed = core.AddSat(failed, n)
 				}
 			}
 			out.Errors = failed

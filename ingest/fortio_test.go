@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // TestFortio checks the figures of real outputs value by value.
@@ -46,7 +48,7 @@ func TestFortioBad(t *testing.T) {
 	checkCutBytes(t, "fortio-json", "testdata/fortio/real-max.json", 500)
 	in := "Fortio 1.68.2 running at 50 queries per second, 2->2 procs, for 1s: http://h/\n" +
 		"Aggregated Function Time : count 50 avg 0.0005 +/- 0.001 min 8.9955e-05 max 0.0049 sum 0.0286\n# target 50% x\nAll done 50 calls (plus 2 warmup) 0.573 ms avg, 50.0 qps\n"
-	_, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "f.txt"})
+	_, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "f.txt"})
 	wantSyntax(t, err, 3, "target")
 	for _, s := range []string{
 		"Fortio 1.68.2 running at 50 queries per second, 2->2 procs, for 1s: http://h/\n",

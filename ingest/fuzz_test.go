@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -89,7 +90,7 @@ func TestFuzzCorpusSmall(t *testing.T) {
 // finite, non-negative numbers.
 func FuzzWrk(f *testing.F) {
 	fuzzSeeds(f, "testdata/wrk/*", "testdata/wrk2/*")
-	var wrk Parser
+	var wrk core.Parser
 	for _, p := range Parsers() {
 		if p.Name() == "wrk" {
 			wrk = p
@@ -97,8 +98,8 @@ func FuzzWrk(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		check := func(err error, runs []results.RunWithPercentiles) {
-			var se *SyntaxError
-			if err != nil && !errors.As(err, &se) && !errors.Is(err, ErrNoOutput) {
+			var se *core.SyntaxError
+			if err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
 				t.Fatalf("unexpected error type %T: %v", err, err)
 			}
 			for i, r := range runs {
@@ -108,12 +109,12 @@ func FuzzWrk(f *testing.F) {
 				checkRun(t, r)
 			}
 		}
-		opts := Options{Source: "fuzz"}
+		opts := core.Options{Source: "fuzz"}
 		runs, err := ParseAll(context.Background(), bytes.NewReader(data), opts)
 		check(err, runs)
 		// The parser itself, without detection in front.
 		runs = runs[:0]
-		err = wrk.Parse(context.Background(), bytes.NewReader(data), opts, RunFunc(func(r results.RunWithPercentiles) error {
+		err = wrk.Parse(context.Background(), bytes.NewReader(data), opts, core.RunFunc(func(r results.RunWithPercentiles) error {
 			runs = append(runs, r)
 			return nil
 		}))

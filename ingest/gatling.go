@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -47,9 +48,9 @@ type gatlingRun struct {
 
 // gatlingState is the console parser's state over one input.
 type gatlingState struct {
-	opts     Options
-	sink     Sink
-	lab      labeler
+	opts     core.Options
+	sink     core.Sink
+	lab      core.Labeler
 	detect   bool
 	found    bool
 	index    int
@@ -62,14 +63,14 @@ type gatlingState struct {
 // request count.
 func (gatlingParser) Detect(head []byte) bool {
 	st := &gatlingState{detect: true}
-	scanHead(head, st.line, func() bool { return st.found })
+	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the runs of r to sink in input order.
-func (gatlingParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	st := &gatlingState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	return parseLines(ctx, r, opts, "gatling", st.line, st.close, func() int { return st.index })
+func (gatlingParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	st := &gatlingState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	return core.ParseLines(ctx, r, opts, "gatling", st.line, st.close, func() int { return st.index })
 }
 
 // gatlingValue parses a statistic line's "name total (OK=x KO=y)": the
@@ -80,18 +81,18 @@ func gatlingValue(s []byte) (total float64, ko float64, ok bool) {
 		return 0, 0, false
 	}
 	var buf [16][]byte
-	f := fields(s[:i], buf[:0])
+	f := core.Fields(s[:i], buf[:0])
 	if len(f) < 2 {
 		return 0, 0, false
 	}
-	total, ok = parseDec(f[len(f)-1], 0)
+	total, ok = core.ParseDec(f[len(f)-1], 0)
 	if !ok {
 		return 0, 0, false
 	}
 	ko = -1
 	if j := bytes.Index(s[i:], []byte("KO=")); j >= 0 {
-		v := bytes.TrimRight(trimLeft(s[i+j+3:]), " )")
-		if x, ok := parseDec(v, 0); ok {
+		v := bytes.TrimRight(core.TrimLeft(s[i+j+3:]), " )")
+		if x, ok := core.ParseDec(v, 0); ok {
 			ko = x
 		}
 	}
@@ -100,7 +101,7 @@ func gatlingValue(s []byte) (total float64, ko float64, ok bool) {
 
 // line handles one input line.
 func (st *gatlingState) line(b []byte, ln int) error {
-	s := normalize(b)
+	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
 	}
@@ -122,8 +123,8 @@ func (st *gatlingState) line(b []byte, ln int) error {
 	if bytes.HasSuffix(s, []byte(" elapsed")) {
 		// 2024-01-15 10:00:05                                          5s elapsed
 		var buf [8][]byte
-		f := fields(s, buf[:0])
-		if d, ok := durationS(f[len(f)-2], 0); ok && len(f) >= 2 {
+		f := core.Fields(s, buf[:0])
+		if d, ok := core.DurationS(f[len(f)-2], 0); ok && len(f) >= 2 {
 			st.elapsedS = d
 		}
 		return nil
@@ -139,7 +140,7 @@ func (st *gatlingState) line(b []byte, ln int) error {
 	if i < 0 {
 		return nil // errors and distribution rows without values of ours
 	}
-	name := string(trimRight(s[:bytes.LastIndexAny(trimRight(s[:i]), " \t")+1]))
+	name := string(core.TrimRight(s[:bytes.LastIndexAny(core.TrimRight(s[:i]), " \t")+1]))
 	total, ko, ok := gatlingValue(s)
 	switch {
 	case name == "request count":
@@ -150,8 +151,8 @@ func (st *gatlingState) line(b []byte, ln int) error {
 			r.malformed(ln, "request count")
 			break
 		}
-		r.count, _ = toInt64(total)
-		r.ko, _ = toInt64(max(ko, 0))
+		r.count, _ = core.ToInt64(total)
+		r.ko, _ = core.ToInt64(max(ko, 0))
 		r.hasCount = true
 	case name == "min response time", name == "max response time", name == "mean response time", name == "std deviation":
 		if !ok {
@@ -165,7 +166,7 @@ func (st *gatlingState) line(b []byte, ln int) error {
 		var q float64
 		for _, w := range strings.Fields(name) {
 			if n, ok := strings.CutSuffix(w, "th"); ok {
-				if v, ok := parseDec([]byte(n), -2); ok && v <= 1 {
+				if v, ok := core.ParseDec([]byte(n), -2); ok && v <= 1 {
 					q = v
 				}
 			}
@@ -174,7 +175,7 @@ func (st *gatlingState) line(b []byte, ln int) error {
 			r.malformed(ln, name)
 			break
 		}
-		if len(r.pcts) < maxPercentiles {
+		if len(r.pcts) < core.MaxPercentiles {
 			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: total})
 		}
 	case name == "mean requests/sec":
@@ -207,10 +208,10 @@ func (st *gatlingState) close() error {
 		return nil
 	}
 	if r.bad != "" {
-		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "gatling: malformed " + r.bad}
+		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "gatling: malformed " + r.bad}
 	}
 	if !r.hasCount || !r.hasRPS {
-		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
 			Msg: "Gatling Global Information without its request count or mean requests/sec (cut paste?)"}
 	}
 	var notes []string
@@ -226,12 +227,12 @@ func (st *gatlingState) close() error {
 	}
 	if r.count > 0 {
 		out.LatMinMs, out.LatMaxMs, out.LatMeanMs, out.LatStdevMs = r.min, r.max, r.mean, r.std
-		sortPercentiles(r.pcts)
-		addPercentiles(&out, r.pcts)
+		core.SortPercentiles(r.pcts)
+		core.AddPercentiles(&out, r.pcts)
 	}
 	notes = append(notes, "load model taken as open: Gatling's injection profiles are, unless concurrent-users ones were used (not shown)")
 	out.Notes = results.Ptr(strings.Join(notes, "; "))
-	fillCommon(&out, st.opts, st.index, &st.lab)
+	core.FillCommon(&out, st.opts, st.index, &st.lab)
 	st.index++
 	return st.sink.Run(out)
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -42,7 +43,7 @@ func (gatlingLogParser) Name() string { return "gatling-log" }
 // record (after any ASSERTION records) followed by a known record.
 func (gatlingLogParser) Detect(head []byte) bool {
 	run := false
-	for n, line := range headLines(bytes.TrimPrefix(head, utf8BOM)) {
+	for n, line := range core.HeadLines(bytes.TrimPrefix(head, core.Utf8BOM)) {
 		if n > 64 {
 			break
 		}
@@ -58,7 +59,7 @@ func (gatlingLogParser) Detect(head []byte) bool {
 			if len(f) < 5 {
 				return false
 			}
-			if _, ok := parseUint(f[3]); !ok {
+			if _, ok := core.ParseUint(f[3]); !ok {
 				return false
 			}
 			run = true
@@ -77,14 +78,14 @@ type gatlingUsers struct {
 }
 
 // Parse streams the requests of r to sink, one run per RUN record.
-func (gatlingLogParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+func (gatlingLogParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	a := NewRequests(opts, sink)
 	runs := 0
 	var meta RequestRun
 	var users []gatlingUsers
 	var usersOf []int // the RUN record of each run (one per record and request name)
 	var errors int64
-	err := eachLine(ctx, r, opts.Source, func(b []byte, ln int) error {
+	err := core.EachLine(ctx, r, opts.Source, func(b []byte, ln int) error {
 		b = bytes.TrimRight(b, "\r")
 		if len(b) == 0 {
 			return nil
@@ -157,7 +158,7 @@ func (gatlingLogParser) Parse(ctx context.Context, r io.Reader, opts Options, si
 		return err
 	}
 	if runs == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"gatling-log"}}
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"gatling-log"}}
 	}
 	for h, run := range usersOf {
 		if u := users[run]; u.max > 0 {
@@ -196,7 +197,7 @@ func gatlingRequest(f [][]byte) (req Request, name, bad string) {
 	// Timestamps: the run of numeric fields before the status.
 	j := k
 	for j > 1 {
-		if _, ok := parseUint(f[j-1]); !ok {
+		if _, ok := core.ParseUint(f[j-1]); !ok {
 			break
 		}
 		j--
@@ -204,8 +205,8 @@ func gatlingRequest(f [][]byte) (req Request, name, bad string) {
 	if k-j < 2 || j < 2 {
 		return req, "", "REQUEST record without its start and end times"
 	}
-	start, _ := parseUint(f[j])
-	end, _ := parseUint(f[k-1])
+	start, _ := core.ParseUint(f[j])
+	end, _ := core.ParseUint(f[k-1])
 	if end < start || start > math.MaxInt64/1_000_000 {
 		return req, "", fmt.Sprintf("REQUEST ends (%d) before it starts (%d)", end, start)
 	}

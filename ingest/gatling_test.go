@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // TestGatlingLog checks the runs of simulation.log files: one per RUN
@@ -30,7 +32,7 @@ func TestGatlingLog(t *testing.T) {
 	} {
 		var col collect
 		in := readPlain(t, "testdata/gatling/"+c.file)
-		if err := Parse(context.Background(), strings.NewReader(string(in)), Options{Source: c.file}, &col); err != nil || len(col.runs) != len(c.runs) {
+		if err := Parse(context.Background(), strings.NewReader(string(in)), core.Options{Source: c.file}, &col); err != nil || len(col.runs) != len(c.runs) {
 			t.Fatalf("%s: %d runs, err %v", c.file, len(col.runs), err)
 		}
 		for i, w := range c.runs {
@@ -74,7 +76,7 @@ func TestGatling(t *testing.T) {
 	in := "================================================================================\n2024-01-15 10:00:05                                          65s elapsed\n" +
 		"---- Requests ------------------------------------------------------------------\n> Global                                  (OK=10     KO=0     )\n" +
 		string(readPlain(t, "testdata/gatling/gatling-issue3444.txt"))
-	runs, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "g"})
+	runs, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "g"})
 	if err != nil || len(runs) != 1 || runs[0].DurationS != 65 {
 		t.Errorf("elapsed: %d runs, err %v", len(runs), err)
 	}
@@ -85,10 +87,10 @@ func TestGatling(t *testing.T) {
 func TestGatlingBad(t *testing.T) {
 	checkTruncated(t, "gatling", "testdata/gatling/gatling-issue3444.txt", 4)
 	in := "RUN\tS\ts\t1620982654518\t \t3.2.0\nREQUEST\t1\t\tn\t2000\t1000\tOK\t \nREQUEST\t1\t\tn\tx\ty\tKO\t \n"
-	_, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "simulation.log"})
+	_, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "simulation.log"})
 	wantSyntax(t, err, 2, "ends (1000) before it starts (2000)")
 	in = "---- Global Information ----\n> request count    x (OK=1 KO=0)\n"
-	_, err = ParseAll(context.Background(), strings.NewReader(in), Options{Source: "g.txt"})
+	_, err = ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "g.txt"})
 	wantSyntax(t, err, 2, "request count")
 	for _, s := range []string{
 		"RUN\tonly\n",

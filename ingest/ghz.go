@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -93,9 +94,9 @@ type ghzCommand struct {
 
 // ghzState is the text parser's state over one input.
 type ghzState struct {
-	opts    Options
-	sink    Sink
-	lab     labeler
+	opts    core.Options
+	sink    core.Sink
+	lab     core.Labeler
 	detect  bool
 	found   bool
 	index   int
@@ -109,30 +110,30 @@ type ghzState struct {
 // by its Count and Total lines, Total with a time unit.
 func (ghzParser) Detect(head []byte) bool {
 	st := &ghzState{detect: true}
-	scanHead(head, st.line, func() bool { return st.found })
+	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the ghz runs of r to sink in input order.
-func (ghzParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	st := &ghzState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	return parseLines(ctx, r, opts, "ghz", st.line, st.close, func() int { return st.index })
+func (ghzParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	st := &ghzState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	return core.ParseLines(ctx, r, opts, "ghz", st.line, st.close, func() int { return st.index })
 }
 
 // isGhzExe reports whether tok names the ghz program.
-func isGhzExe(tok []byte) bool { return exeNamed(tok, "ghz") }
+func isGhzExe(tok []byte) bool { return core.ExeNamed(tok, "ghz") }
 
 // ghzDuration parses "199.51" "ms" into milliseconds.
 func ghzDuration(num, unit []byte) (float64, bool) {
 	switch string(unit) {
 	case "ns":
-		return parseDec(num, -6)
+		return core.ParseDec(num, -6)
 	case "µs", "μs", "us":
-		return parseDec(num, -3)
+		return core.ParseDec(num, -3)
 	case "ms":
-		return parseDec(num, 0)
+		return core.ParseDec(num, 0)
 	case "s":
-		return parseDec(num, 3)
+		return core.ParseDec(num, 3)
 	}
 	return 0, false
 }
@@ -148,11 +149,11 @@ const (
 
 // line handles one input line.
 func (st *ghzState) line(b []byte, ln int) error {
-	s := normalize(b)
+	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
 	}
-	f := fields(s, st.f[:0])
+	f := core.Fields(s, st.f[:0])
 	r := &st.run
 	if len(f) == 1 && string(f[0]) == "Summary:" {
 		if err := st.close(); err != nil {
@@ -166,8 +167,8 @@ func (st *ghzState) line(b []byte, ln int) error {
 		return nil
 	}
 	if !st.active {
-		if i := findCommand(s, isGhzExe); i >= 0 {
-			st.pending = parseGhzCommand(string(trimRight(s[i:])), ln)
+		if i := core.FindCommand(s, isGhzExe); i >= 0 {
+			st.pending = parseGhzCommand(string(core.TrimRight(s[i:])), ln)
 		}
 		return nil
 	}
@@ -196,11 +197,11 @@ func (st *ghzState) line(b []byte, ln int) error {
 		if len(f) != 5 || string(f[1]) != "%" || string(f[2]) != "in" {
 			return st.close()
 		}
-		q, ok := parseDec(f[0], -2)
+		q, ok := core.ParseDec(f[0], -2)
 		ms, ok2 := ghzDuration(f[3], f[4])
 		if !ok || !ok2 || q > 1 {
 			r.malformed(ln, "latency distribution row")
-		} else if len(r.pcts) < maxPercentiles {
+		} else if len(r.pcts) < core.MaxPercentiles {
 			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
 		}
 	case r.sec == ghzSectionStatus:
@@ -208,19 +209,19 @@ func (st *ghzState) line(b []byte, ln int) error {
 		if len(f) != 3 || f[0][0] != '[' || f[0][len(f[0])-1] != ']' || string(f[2]) != "responses" {
 			return st.close()
 		}
-		n, ok := parseUint(f[1])
+		n, ok := core.ParseUint(f[1])
 		if !ok {
 			r.malformed(ln, "status code row")
 			break
 		}
 		switch string(f[0][1 : len(f[0])-1]) {
 		case "OK":
-			r.ok = addSat(r.ok, n)
+			r.ok = core.AddSat(r.ok, n)
 		case "DeadlineExceeded":
-			r.deadlines = addSat(r.deadlines, n)
-			r.failed = addSat(r.failed, n)
+			r.deadlines = core.AddSat(r.deadlines, n)
+			r.failed = core.AddSat(r.failed, n)
 		default:
-			r.failed = addSat(r.failed, n)
+			r.failed = core.AddSat(r.failed, n)
 		}
 	case r.sec == ghzSectionErrors:
 		if len(f) < 2 || f[0][0] != '[' {
@@ -236,14 +237,14 @@ func (st *ghzState) summaryKey(f [][]byte, ln int) bool {
 	r := &st.run
 	switch string(f[0]) {
 	case "Count:":
-		n, ok := parseUint(f[len(f)-1])
+		n, ok := core.ParseUint(f[len(f)-1])
 		if len(f) != 2 || !ok {
 			r.malformed(ln, "Count line")
 			return true
 		}
 		r.count, r.hasCount = n, true
 	case "Requests/sec:":
-		v, ok := parseDec(f[len(f)-1], 0)
+		v, ok := core.ParseDec(f[len(f)-1], 0)
 		if len(f) != 2 || !ok {
 			r.malformed(ln, "Requests/sec line")
 			return true
@@ -299,32 +300,32 @@ func (st *ghzState) close() error {
 		return nil // another tool's "Summary:" (hey, oha)
 	}
 	if r.bad != "" {
-		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "ghz: malformed " + r.bad}
+		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "ghz: malformed " + r.bad}
 	}
 	if r.keys != ghzKeyTotal|ghzKeySlow|ghzKeyFast|ghzKeyAvg|ghzKeyRPS || !r.hasStatus {
-		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
 			Msg: "ghz summary without its Total, Slowest, Fastest, Average, Requests/sec or status code lines (cut paste?)"}
 	}
 	var notes []string
 	out := results.RunWithPercentiles{Run: results.Run{Tool: "ghz", LoadModel: results.LoadClosed,
-		DurationS: shiftDec(r.totalMs, -3), RPS: r.rps, Requests: r.count, Errors: r.failed, Timeouts: results.Ptr(r.deadlines),
+		DurationS: core.ShiftDec(r.totalMs, -3), RPS: r.rps, Requests: r.count, Errors: r.failed, Timeouts: results.Ptr(r.deadlines),
 		SourceLine: int32(min(r.startLine, math.MaxInt32))}, Percentiles: []results.Percentile{}}
 	if c := r.cmd; c != nil {
 		ghzApplyCommand(&out, c, &notes)
 	}
-	if n := addSat(r.ok, r.failed); n != r.count {
+	if n := core.AddSat(r.ok, r.failed); n != r.count {
 		notes = append(notes, fmt.Sprintf("status counts (%d) differ from Count (%d)", n, r.count))
 	}
 	if r.ok > 0 {
 		out.LatMeanMs, out.LatMinMs, out.LatMaxMs = results.Ptr(r.avg), results.Ptr(r.fast), results.Ptr(r.slow)
-		addPercentiles(&out, r.pcts)
+		core.AddPercentiles(&out, r.pcts)
 	} else if r.count > 0 {
 		notes = append(notes, "no call succeeded: ghz's latency figures (over successful calls) left out")
 	}
 	if len(notes) > 0 {
 		out.Notes = results.Ptr(strings.Join(notes, "; "))
 	}
-	fillCommon(&out, st.opts, st.index, &st.lab)
+	core.FillCommon(&out, st.opts, st.index, &st.lab)
 	st.index++
 	return st.sink.Run(out)
 }
@@ -361,15 +362,15 @@ var ghzArgOpts = map[string]bool{"proto": true, "protoset": true, "call": true, 
 // parseGhzCommand parses a ghz command line (kingpin syntax).
 func parseGhzCommand(s string, line int) *ghzCommand {
 	c := &ghzCommand{raw: s, line: line, concurrency: 50, timeoutS: 20}
-	args := shellWords(s)
-	eachOption(args, ghzArgOpts, func(name, val string) {
+	args := core.ShellWords(s)
+	core.EachOption(args, ghzArgOpts, func(name, val string) {
 		switch name {
 		case "c", "concurrency":
 			if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
 				c.concurrency = n
 			}
 		case "r", "rps", "q", "qps":
-			if v, err := strconv.ParseFloat(val, 64); err == nil && finite(v) && v > 0 {
+			if v, err := strconv.ParseFloat(val, 64); err == nil && core.Finite(v) && v > 0 {
 				c.rps = v
 			}
 		case "t", "timeout":

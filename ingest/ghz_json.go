@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -22,7 +23,7 @@ func (ghzJSONParser) Name() string { return "ghz-json" }
 
 // Detect reports whether head starts with ghz's JSON report.
 func (ghzJSONParser) Detect(head []byte) bool {
-	head = jsonHead(head)
+	head = core.JsonHead(head)
 	if len(head) == 0 || head[0] != '{' {
 		return false
 	}
@@ -72,17 +73,17 @@ type ghzReport struct {
 
 // Parse streams the report of r to sink: its calls, when it lists them,
 // else its summary.
-func (ghzJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	g := newJSONGuard(r, opts.Source, MaxJSONValue)
-	lc := &lineCounter{r: g}
+func (ghzJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	g := core.NewJSONGuard(r, opts.Source, core.MaxJSONValue)
+	lc := &core.LineCounter{R: g}
 	dec := json.NewDecoder(lc)
-	g.consumed = dec.InputOffset
+	g.Consumed = dec.InputOffset
 	syntax := func(err error) error {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
-		line := lc.lineAt(dec.InputOffset())
+		line := lc.LineAt(dec.InputOffset())
 		switch {
-		case errors.Is(err, ErrInput):
+		case errors.Is(err, core.ErrInput):
 			return err // the guard's, or a decompressor's under it
 		case errors.As(err, &se):
 		case errors.As(err, &te):
@@ -90,15 +91,15 @@ func (ghzJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink 
 		case err != nil:
 			return fmt.Errorf("%s: %w", opts.Source, err)
 		}
-		return &SyntaxError{File: opts.Source, Line: line, Msg: "ghz JSON: " + err.Error()}
+		return &core.SyntaxError{File: opts.Source, Line: line, Msg: "ghz JSON: " + err.Error()}
 	}
 	tok, err := dec.Token()
 	if err == io.EOF {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"ghz-json"}}
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"ghz-json"}}
 	}
 	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
 		if err == nil {
-			return &SyntaxError{File: opts.Source, Line: lc.lineAt(dec.InputOffset()), Msg: "ghz JSON: not a JSON object"}
+			return &core.SyntaxError{File: opts.Source, Line: lc.LineAt(dec.InputOffset()), Msg: "ghz JSON: not a JSON object"}
 		}
 		return syntax(err)
 	}
@@ -128,23 +129,23 @@ func (ghzJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink 
 			continue
 		}
 		if err := ghzUnmarshal(fields, &rep); err != nil {
-			return &SyntaxError{File: opts.Source, Line: lc.lineAt(dec.InputOffset()), Msg: "ghz JSON: " + err.Error()}
+			return &core.SyntaxError{File: opts.Source, Line: lc.LineAt(dec.InputOffset()), Msg: "ghz JSON: " + err.Error()}
 		}
 		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
 			if err == nil {
 				if t == nil {
 					continue // "details": null
 				}
-				return &SyntaxError{File: opts.Source, Line: lc.lineAt(dec.InputOffset()), Msg: `ghz JSON: "details" is not a list`}
+				return &core.SyntaxError{File: opts.Source, Line: lc.LineAt(dec.InputOffset()), Msg: `ghz JSON: "details" is not a list`}
 			}
 			return syntax(err)
 		}
 		a = NewRequests(opts, sink)
 		for dec.More() {
-			if err := checkCtx(ctx, calls); err != nil {
+			if err := core.CheckCtx(ctx, calls); err != nil {
 				return err
 			}
-			line := lc.lineAt(dec.InputOffset())
+			line := lc.LineAt(dec.InputOffset())
 			var d ghzDetail
 			if err := dec.Decode(&d); err != nil {
 				var te *json.UnmarshalTypeError
@@ -178,14 +179,14 @@ func (ghzJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink 
 		return a.Close()
 	}
 	if err := ghzUnmarshal(fields, &rep); err != nil {
-		return &SyntaxError{File: opts.Source, Line: 1, Msg: "ghz JSON: " + err.Error()}
+		return &core.SyntaxError{File: opts.Source, Line: 1, Msg: "ghz JSON: " + err.Error()}
 	}
 	out, err := rep.run()
 	if err != nil {
-		return &SyntaxError{File: opts.Source, Line: 1, Msg: "ghz JSON: " + err.Error()}
+		return &core.SyntaxError{File: opts.Source, Line: 1, Msg: "ghz JSON: " + err.Error()}
 	}
-	lab := labeler{labels: opts.Labels}
-	fillCommon(&out, opts, 0, &lab)
+	lab := core.Labeler{Labels: opts.Labels}
+	core.FillCommon(&out, opts, 0, &lab)
 	return sink.Run(out)
 }
 
@@ -206,7 +207,7 @@ func ghzUnmarshal(fields map[string]json.RawMessage, rep *ghzReport) error {
 			return fmt.Errorf("negative value %d", *p)
 		}
 	}
-	if !finite(*rep.RPS) {
+	if !core.Finite(*rep.RPS) {
 		return fmt.Errorf("rps %v", *rep.RPS)
 	}
 	return nil
@@ -219,7 +220,7 @@ func (rep *ghzReport) meta() RequestRun {
 	if c := rep.Options.Concurrency; c != nil && *c > 0 {
 		m.Connections = results.Ptr(int32(min(*c, math.MaxInt32)))
 	}
-	if r := rep.Options.RPS; r != nil && *r > 0 && finite(*r) {
+	if r := rep.Options.RPS; r != nil && *r > 0 && core.Finite(*r) {
 		m.TargetRPS = results.Ptr(*r)
 		m.Notes = append(m.Notes, "--rps limits the rate of the workers, which wait for each response")
 	}
@@ -247,12 +248,12 @@ func (rep *ghzReport) run() (results.RunWithPercentiles, error) {
 		}
 		switch k {
 		case "OK":
-			ok = addSat(ok, n)
+			ok = core.AddSat(ok, n)
 		case "DeadlineExceeded":
-			deadlines = addSat(deadlines, n)
-			failed = addSat(failed, n)
+			deadlines = core.AddSat(deadlines, n)
+			failed = core.AddSat(failed, n)
 		default:
-			failed = addSat(failed, n)
+			failed = core.AddSat(failed, n)
 		}
 	}
 	out.Errors, out.Timeouts = failed, results.Ptr(deadlines)
@@ -266,14 +267,14 @@ func (rep *ghzReport) run() (results.RunWithPercentiles, error) {
 		out.LatMeanMs, out.LatMinMs, out.LatMaxMs = ns(rep.Average), ns(rep.Fastest), ns(rep.Slowest)
 		var pcts []results.Percentile
 		for _, p := range rep.LatencyDistribution {
-			q := shiftDec(p.Percentage, -2)
+			q := core.ShiftDec(p.Percentage, -2)
 			if !(q >= 0 && q <= 1) || p.Latency < 0 {
 				return out, fmt.Errorf("latency distribution %v: %d", p.Percentage, p.Latency)
 			}
 			pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: float64(p.Latency) / 1e6})
 		}
-		sortPercentiles(pcts)
-		addPercentiles(&out, pcts)
+		core.SortPercentiles(pcts)
+		core.AddPercentiles(&out, pcts)
 	}
 	var notes []string
 	if out.TargetRPS != nil {

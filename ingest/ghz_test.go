@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // TestGhz checks the figures of real outputs value by value.
@@ -25,7 +27,7 @@ func TestGhz(t *testing.T) {
 	} {
 		var col collect
 		in := readPlain(t, "testdata/ghz/"+c.file)
-		if err := Parse(context.Background(), strings.NewReader(string(in)), Options{Source: c.file}, &col); err != nil || len(col.runs) != 1 {
+		if err := Parse(context.Background(), strings.NewReader(string(in)), core.Options{Source: c.file}, &col); err != nil || len(col.runs) != 1 {
 			t.Fatalf("%s: %d runs, err %v", c.file, len(col.runs), err)
 		}
 		r := col.runs[0]
@@ -50,7 +52,7 @@ func TestGhzBad(t *testing.T) {
 	checkTruncated(t, "ghz", "testdata/ghz/real-errors.txt", 5, 8)
 	checkCutBytes(t, "ghz-json", "testdata/ghz/real-errors.json", 300, 2000)
 	in := "Summary:\n  Count:\t400\n  Total:\t199.51 ms\n  Slowest:\t7.33 parsecs\n"
-	_, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "g.txt"})
+	_, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "g.txt"})
 	wantSyntax(t, err, 4, "Slowest")
 	for _, s := range []string{
 		"Summary:\n  Total:\t0.0183 secs\n  Slowest:\t0.0074 secs\n  Requests/sec:\t10913.3967\n",

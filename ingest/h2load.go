@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -82,9 +83,9 @@ type h2loadCommand struct {
 
 // h2loadState is the parser's state over one input.
 type h2loadState struct {
-	opts    Options
-	sink    Sink
-	lab     labeler
+	opts    core.Options
+	sink    core.Sink
+	lab     core.Labeler
 	detect  bool
 	found   bool
 	index   int
@@ -100,34 +101,34 @@ type h2loadState struct {
 // line followed by its requests and status codes lines.
 func (h2loadParser) Detect(head []byte) bool {
 	st := &h2loadState{detect: true}
-	scanHead(head, st.line, func() bool { return st.found })
+	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the h2load runs of r to sink in input order.
-func (h2loadParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	st := &h2loadState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	return parseLines(ctx, r, opts, "h2load", st.line, st.close, func() int { return st.index })
+func (h2loadParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	st := &h2loadState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	return core.ParseLines(ctx, r, opts, "h2load", st.line, st.close, func() int { return st.index })
 }
 
 // isH2loadExe reports whether tok names the h2load program.
-func isH2loadExe(tok []byte) bool { return exeNamed(tok, "h2load") }
+func isH2loadExe(tok []byte) bool { return core.ExeNamed(tok, "h2load") }
 
 // h2loadNum parses a count followed by a word ("2000 total,").
 func h2loadNum(f [][]byte, i int) (int64, bool) {
 	if i >= len(f) {
 		return 0, false
 	}
-	return parseUint(f[i])
+	return core.ParseUint(f[i])
 }
 
 // line handles one input line.
 func (st *h2loadState) line(b []byte, ln int) error {
-	s := normalize(b)
+	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
 	}
-	f := fields(s, st.f[:0])
+	f := core.Fields(s, st.f[:0])
 	r := &st.run
 	switch string(f[0]) {
 	case "finished":
@@ -140,13 +141,13 @@ func (st *h2loadState) line(b []byte, ln int) error {
 		}
 		st.begin(ln)
 		r = &st.run
-		d, k := timeMs(trimPunct(f[2]))
-		rps, ok := parseDec(f[3], 0)
-		bps, ok2 := binaryBytes(bytes.TrimSuffix(f[5], []byte("/s")))
-		if k != valOK || !ok || !ok2 || !bytes.HasSuffix(f[5], []byte("/s")) {
+		d, k := core.TimeMs(core.TrimPunct(f[2]))
+		rps, ok := core.ParseDec(f[3], 0)
+		bps, ok2 := core.BinaryBytes(bytes.TrimSuffix(f[5], []byte("/s")))
+		if k != core.ValOK || !ok || !ok2 || !bytes.HasSuffix(f[5], []byte("/s")) {
 			r.malformed(ln, "finished line")
 		}
-		r.finishedS, r.rps, r.bps, r.hasFinished = shiftDec(d, -3), rps, bps, true
+		r.finishedS, r.rps, r.bps, r.hasFinished = core.ShiftDec(d, -3), rps, bps, true
 		return nil
 	case "spawning":
 		// spawning thread #0: 4 total client(s). 2000 total requests
@@ -160,8 +161,8 @@ func (st *h2loadState) line(b []byte, ln int) error {
 				st.hasPre = true
 			}
 			st.pre.threads++
-			if n, ok := parseUint(f[3]); ok {
-				st.pre.clients = addSat(st.pre.clients, n)
+			if n, ok := core.ParseUint(f[3]); ok {
+				st.pre.clients = core.AddSat(st.pre.clients, n)
 			}
 			for i := 6; i+2 < len(f); i++ {
 				if string(f[i+1]) == "of" {
@@ -184,7 +185,7 @@ func (st *h2loadState) line(b []byte, ln int) error {
 		}
 	}
 	if !st.active {
-		if i := findCommand(s, isH2loadExe); i >= 0 {
+		if i := core.FindCommand(s, isH2loadExe); i >= 0 {
 			if c, ok := parseH2loadCommand(string(s[i:]), ln); ok {
 				if err := st.close(); err != nil {
 					return err
@@ -243,7 +244,7 @@ func (st *h2loadState) summaryLine(s []byte, f [][]byte, ln int) error {
 		}
 		for i := range r.codes {
 			n, ok := h2loadNum(f, 2+2*i)
-			if !ok || string(trimPunct(f[3+2*i])) != strconv.Itoa(i+2)+"xx" {
+			if !ok || string(core.TrimPunct(f[3+2*i])) != strconv.Itoa(i+2)+"xx" {
 				r.malformed(ln, "status codes line")
 				return nil
 			}
@@ -266,7 +267,7 @@ func (st *h2loadState) summaryLine(s []byte, f [][]byte, ln int) error {
 			r.malformed(ln, "traffic line")
 			return nil
 		}
-		n, ok := parseUint(exact)
+		n, ok := core.ParseUint(exact)
 		if !ok {
 			r.malformed(ln, "traffic line")
 			return nil
@@ -284,8 +285,8 @@ func (st *h2loadState) summaryLine(s []byte, f [][]byte, ln int) error {
 			break
 		}
 		for i, tok := range vals {
-			ms, k := timeMs(tok)
-			if k != valOK {
+			ms, k := core.TimeMs(tok)
+			if k != core.ValOK {
 				r.malformed(ln, "time for request row")
 				return nil
 			}
@@ -294,7 +295,7 @@ func (st *h2loadState) summaryLine(s []byte, f [][]byte, ln int) error {
 		r.hasLat = true
 	case string(f[0]) == "req/s" && len(f) == 7 && string(f[1]) == ":":
 		for i, tok := range f[2:6] {
-			v, ok := parseDec(tok, 0)
+			v, ok := core.ParseDec(tok, 0)
 			if !ok {
 				r.malformed(ln, "req/s row")
 				return nil
@@ -329,14 +330,14 @@ func (st *h2loadState) close() error {
 		return nil
 	}
 	if r.bad != "" {
-		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "h2load: malformed " + r.bad}
+		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "h2load: malformed " + r.bad}
 	}
 	if !r.hasRequests || !r.hasCodes || !r.hasLat || !r.hasCliRPS {
-		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
 			Msg: "h2load summary without its requests, status codes, time for request or req/s lines (cut paste?)"}
 	}
 	out := st.build()
-	fillCommon(&out, st.opts, st.index, &st.lab)
+	core.FillCommon(&out, st.opts, st.index, &st.lab)
 	st.index++
 	return st.sink.Run(out)
 }
@@ -375,9 +376,9 @@ func (st *h2loadState) build() results.RunWithPercentiles {
 	if r.protocol != "" {
 		notes = append(notes, "application protocol "+r.protocol)
 	}
-	out.Requests = addSat(r.ok, r.failed)
+	out.Requests = core.AddSat(r.ok, r.failed)
 	out.Errors = r.failed
-	out.Non2xx = results.Ptr(addSat(r.codes[2], r.codes[3]))
+	out.Non2xx = results.Ptr(core.AddSat(r.codes[2], r.codes[3]))
 	out.Timeouts = results.Ptr(r.timeouts)
 	if r.hasTraffic {
 		out.BytesIn = results.Ptr(r.traffic)
@@ -411,8 +412,8 @@ var h2loadArgOpts = map[string]bool{"n": true, "requests": true, "c": true, "cli
 func parseH2loadCommand(s string, line int) (*h2loadCommand, bool) {
 	s = strings.TrimSpace(s)
 	c := &h2loadCommand{raw: s, line: line, clients: 1, threads: 1, requests: 1}
-	args := shellWords(s)
-	eachOption(args, h2loadArgOpts, func(name, val string) {
+	args := core.ShellWords(s)
+	core.EachOption(args, h2loadArgOpts, func(name, val string) {
 		switch name {
 		case "c", "clients":
 			if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // TestH2load checks the figures of real outputs value by value.
@@ -59,7 +61,7 @@ func TestH2load(t *testing.T) {
 func TestH2loadBad(t *testing.T) {
 	checkTruncated(t, "h2load", "testdata/h2load/real-h1.txt", 17, 19, 21)
 	in := "finished in 71.85ms, 27836.93 req/s, 3.45MB/s\nrequests: 2000 total, 2000 started, 2000 done, x succeeded, 0 failed, 0 errored, 0 timeout\n"
-	_, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "h.txt"})
+	_, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "h.txt"})
 	if err == nil {
 		t.Fatal("no error")
 	}

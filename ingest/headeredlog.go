@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -45,11 +46,11 @@ func isHeaderRow(rec []string, h string, sep string) bool {
 }
 
 // emptyLogRun sends the run of a log whose header has no rows.
-func emptyLogRun(opts Options, sink Sink, tool, note string) error {
+func emptyLogRun(opts core.Options, sink core.Sink, tool, note string) error {
 	run := results.RunWithPercentiles{Run: results.Run{Tool: tool, LoadModel: results.LoadClosed, SourceLine: 1,
 		Notes: results.Ptr(note)}, Percentiles: []results.Percentile{}}
-	lab := labeler{labels: opts.Labels}
-	fillCommon(&run, opts, 0, &lab)
+	lab := core.Labeler{Labels: opts.Labels}
+	core.FillCommon(&run, opts, 0, &lab)
 	return sink.Run(run)
 }
 
@@ -145,22 +146,22 @@ type headeredLog struct {
 
 // parseHeaderedLog streams the rows of r (separated by l.sep, never
 // quoted) into runs, one per header.
-func parseHeaderedLog(ctx context.Context, r io.Reader, opts Options, sink Sink, l headeredLog) error {
+func parseHeaderedLog(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink, l headeredLog) error {
 	a := NewRequests(opts, sink)
-	recs := newUnquotedRecords(ctx, r, opts.Source, rune(l.sep[0]))
+	recs := core.NewUnquotedRecords(ctx, r, opts.Source, rune(l.sep[0]))
 	headers := 0
 	var run *reorderBuf
 	for {
-		rec, err := recs.next()
+		rec, err := recs.Next()
 		if err == io.EOF {
 			break
 		}
-		line := recs.line
+		line := recs.Line
 		var pe *csv.ParseError
 		if err != nil && !errors.As(err, &pe) {
 			return err
 		}
-		a.Record(recs.size)
+		a.Record(recs.Size)
 		if pe != nil {
 			a.Bad(line, pe.Err.Error())
 			continue
@@ -194,9 +195,9 @@ func parseHeaderedLog(ctx context.Context, r io.Reader, opts Options, sink Sink,
 			return err
 		}
 	}
-	a.InputSize(recs.offset())
+	a.InputSize(recs.Offset())
 	if headers == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{l.format}}
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{l.format}}
 	}
 	if a.Runs() == 0 {
 		if err := a.Close(); err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -106,9 +107,9 @@ type heyRun struct {
 
 // heyState is the parser's state over one input.
 type heyState struct {
-	opts    Options
-	sink    Sink
-	lab     labeler
+	opts    core.Options
+	sink    core.Sink
+	lab     core.Labeler
 	detect  bool // Detect: only tell whether a run is complete
 	found   bool
 	index   int
@@ -123,7 +124,7 @@ type heyState struct {
 // Slowest, Fastest and Average, all in seconds, without oha's markers.
 func (heyParser) Detect(head []byte) bool {
 	st := &heyState{detect: true}
-	scanHead(head, st.line, func() bool { return st.found })
+	core.ScanHead(head, st.line, func() bool { return st.found })
 	if !st.found {
 		_ = st.close()
 	}
@@ -131,16 +132,16 @@ func (heyParser) Detect(head []byte) bool {
 }
 
 // Parse streams the hey runs of r to sink in input order.
-func (heyParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	st := &heyState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
+func (heyParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	st := &heyState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err
 	}
 	if err := st.close(); err != nil {
 		return err
 	}
 	if st.index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"hey"}}
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"hey"}}
 	}
 	return nil
 }
@@ -148,19 +149,19 @@ func (heyParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink
 // heySecs parses "0.0183 secs" (f[i], f[i+1]) into milliseconds
 // (correctly rounded); NaN is reported by nan.
 func heySecs(f [][]byte, i int) (ms float64, nan, ok bool) {
-	if len(f) < i+2 || string(trimPunct(f[i+1])) != "secs" {
+	if len(f) < i+2 || string(core.TrimPunct(f[i+1])) != "secs" {
 		return 0, false, false
 	}
-	if isNaN(f[i]) {
+	if core.IsNaN(f[i]) {
 		return 0, true, true
 	}
-	ms, ok = parseDec(f[i], 3)
+	ms, ok = core.ParseDec(f[i], 3)
 	return ms, false, ok
 }
 
 // line handles one input line.
 func (st *heyState) line(b []byte, ln int) error {
-	s := normalize(b)
+	s := core.Normalize(b)
 	if p := st.pending; p != nil && p.more {
 		if len(s) > 0 && len(p.raw) < 4096 {
 			if c, ok := parseHeyCommand(p.raw+" "+string(s), p.line); ok {
@@ -177,7 +178,7 @@ func (st *heyState) line(b []byte, ln int) error {
 		}
 		return nil
 	}
-	f := fields(s, st.f[:0])
+	f := core.Fields(s, st.f[:0])
 	switch string(f[0]) {
 	case "Summary:":
 		if len(f) == 1 {
@@ -204,9 +205,9 @@ func (st *heyState) line(b []byte, ln int) error {
 	case heySectionHist:
 		// 0.000 [1]	|■■■
 		if len(f) >= 2 {
-			if _, ok := parseDec(f[0], 0); ok {
-				if n, ok := bracketedCount(f[1]); ok {
-					r.hist = addSat(r.hist, n)
+			if _, ok := core.ParseDec(f[0], 0); ok {
+				if n, ok := core.BracketedCount(f[1]); ok {
+					r.hist = core.AddSat(r.hist, n)
 					r.lastLine = ln
 					return nil
 				}
@@ -228,12 +229,12 @@ func (st *heyState) line(b []byte, ln int) error {
 		r.sec = heySectionNone
 	case heySectionStatus:
 		if len(f) == 3 && string(f[2]) == "responses" {
-			code, ok1 := bracketedCount(f[0])
-			n, ok2 := parseUint(f[1])
+			code, ok1 := core.BracketedCount(f[0])
+			n, ok2 := core.ParseUint(f[1])
 			if ok1 && ok2 && code <= 999 {
-				r.recorded = addSat(r.recorded, n)
+				r.recorded = core.AddSat(r.recorded, n)
 				if code < 200 || code >= 400 {
-					r.non2xx = addSat(r.non2xx, n)
+					r.non2xx = core.AddSat(r.non2xx, n)
 				}
 				r.statusRows++
 				r.lastLine = ln
@@ -245,10 +246,10 @@ func (st *heyState) line(b []byte, ln int) error {
 		r.sec = heySectionNone
 	case heySectionErrors:
 		if len(f) >= 2 {
-			if n, ok := bracketedCount(f[0]); ok {
-				r.errs = addSat(r.errs, n)
-				if isTimeout(string(rest(s, f[1]))) {
-					r.timeouts = addSat(r.timeouts, n)
+			if n, ok := core.BracketedCount(f[0]); ok {
+				r.errs = core.AddSat(r.errs, n)
+				if isTimeout(string(core.Rest(s, f[1]))) {
+					r.timeouts = core.AddSat(r.timeouts, n)
 				}
 				r.errKinds++
 				r.lastLine = ln
@@ -260,7 +261,7 @@ func (st *heyState) line(b []byte, ln int) error {
 	// A hey command after a complete block (or in a block that is no hey
 	// output) starts the next run.
 	if r.keys&heyKeyTotal != 0 && r.keys&heyKeyRPS != 0 || r.keys == 0 {
-		if i := findCommand(s, isHeyExe); i >= 0 {
+		if i := core.FindCommand(s, isHeyExe); i >= 0 {
 			if c, ok := parseHeyCommand(string(s[i:]), ln); ok {
 				if err := st.close(); err != nil {
 					return err
@@ -274,7 +275,7 @@ func (st *heyState) line(b []byte, ln int) error {
 
 // command remembers a hey command line seen outside a block.
 func (st *heyState) command(s []byte, ln int) {
-	if i := findCommand(s, isHeyExe); i >= 0 {
+	if i := core.FindCommand(s, isHeyExe); i >= 0 {
 		if c, ok := parseHeyCommand(string(s[i:]), ln); ok {
 			st.pending = c
 		}
@@ -335,7 +336,7 @@ func (st *heyState) summaryKey(f [][]byte) bool {
 					r.oha = true
 					return true
 				}
-				if n, ok := parseUint(f[2]); ok {
+				if n, ok := core.ParseUint(f[2]); ok {
 					r.totalData = n
 					r.keys |= heyKeyData
 					return true
@@ -348,7 +349,7 @@ func (st *heyState) summaryKey(f [][]byte) bool {
 					r.oha = true
 					return true
 				}
-				if n, ok := parseUint(f[1]); ok {
+				if n, ok := core.ParseUint(f[1]); ok {
 					r.sizeReq = n
 					r.keys |= heyKeySize
 					return true
@@ -361,12 +362,12 @@ func (st *heyState) summaryKey(f [][]byte) bool {
 		}
 	}
 	if key == "Requests/sec:" && len(f) == 2 {
-		if v, ok := parseDec(f[1], 0); ok {
+		if v, ok := core.ParseDec(f[1], 0); ok {
 			r.rps = v
 			r.keys |= heyKeyRPS
 			return true
 		}
-		if isNaN(f[1]) || strings.Contains(string(f[1]), "Inf") {
+		if core.IsNaN(f[1]) || strings.Contains(string(f[1]), "Inf") {
 			r.keys |= heyKeyRPS
 			return true
 		}
@@ -414,7 +415,7 @@ func (st *heyState) latRow(f [][]byte, ln int) {
 	if bytes.IndexByte(p, '.') >= 0 {
 		r.oha = true // oha prints 10.00%
 	}
-	pct, ok := parseDec(p, 0)
+	pct, ok := core.ParseDec(p, 0)
 	v, nan, ok2 := heySecs(f, 2)
 	if !ok || !ok2 || pct > 100 {
 		r.malformed(ln, "latency row "+strconv.Quote(string(bytes.Join(f, []byte(" ")))))
@@ -425,7 +426,7 @@ func (st *heyState) latRow(f [][]byte, ln int) {
 		r.zeroRows++ // hey prints unset points as "0% in 0.0000 secs"
 		return
 	}
-	if len(r.pcts) < maxPercentiles {
+	if len(r.pcts) < core.MaxPercentiles {
 		r.pcts = append(r.pcts, results.Percentile{Quantile: pct / 100, LatencyMs: v})
 	}
 }
@@ -503,18 +504,18 @@ func (st *heyState) close() error {
 		if st.detect {
 			return nil
 		}
-		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
 			Msg: "hey summary without its Total, Requests/sec or latency lines (cut paste?)"}
 	}
 	if r.bad != "" && !st.detect {
-		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "hey: malformed " + r.bad}
+		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "hey: malformed " + r.bad}
 	}
 	st.found = true
 	if st.detect {
 		return nil
 	}
 	out := st.build()
-	fillCommon(&out, st.opts, st.index, &st.lab)
+	core.FillCommon(&out, st.opts, st.index, &st.lab)
 	st.index++
 	return st.sink.Run(out)
 }
@@ -547,15 +548,15 @@ func (st *heyState) build() results.RunWithPercentiles {
 	est := r.rps * durS
 	tol := 1 + r.rps*1e-4 + durS*1e-4 + est*1e-5
 	hasStatus := r.sections&(1<<heySectionStatus) != 0
-	n := addSat(r.recorded, r.errs)
+	n := core.AddSat(r.recorded, r.errs)
 	meanFix := 1.0 // factor for hey's Average when it is inflated by its cap
 	switch {
 	case !hasStatus:
-		n, _ = toInt64(est)
+		n, _ = core.ToInt64(est)
 		notes = append(notes, "no status code distribution: requests estimated from Requests/sec × Total, errors not known")
 	case r.recorded >= heyMaxResults && est > float64(n)+tol:
 		recorded := n
-		n, _ = toInt64(est)
+		n, _ = core.ToInt64(est)
 		src := "Requests/sec × Total"
 		// Requests/sec and Total are printed to 4 decimals, so est is
 		// good to about ±1; a -n without -z says the exact count (each
@@ -580,7 +581,7 @@ func (st *heyState) build() results.RunWithPercentiles {
 	}
 	out.Requests = n
 	if hasStatus || r.errs > 0 {
-		out.Errors = addSat(r.errs, r.non2xx)
+		out.Errors = core.AddSat(r.errs, r.non2xx)
 		out.Non2xx = results.Ptr(r.non2xx)
 		out.Timeouts = results.Ptr(r.timeouts)
 	}
@@ -673,7 +674,7 @@ func parseHeyCommand(s string, line int) (*heyCommand, bool) {
 	if !isHeyExe([]byte(prog)) {
 		return nil, false
 	}
-	args := shellWords(tail)
+	args := core.ShellWords(tail)
 	placeholder := false
 args:
 	for i := 0; i < len(args); i++ {
@@ -745,7 +746,7 @@ func (c *heyCommand) option(name, val string) {
 			c.timeout = float64(n) // 0: no timeout
 		}
 	case "q":
-		if v, err := strconv.ParseFloat(val, 64); err == nil && finite(v) {
+		if v, err := strconv.ParseFloat(val, 64); err == nil && core.Finite(v) {
 			c.qps = v
 		}
 	case "o":

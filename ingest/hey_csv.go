@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -33,7 +34,7 @@ func (heyCSVParser) Name() string { return "hey-csv" }
 // Detect reports whether head starts with hey's CSV header (its eight
 // column names), followed, if anything follows, by a row of eight fields.
 func (heyCSVParser) Detect(head []byte) bool {
-	l := headNonBlank(head, 2)
+	l := core.HeadNonBlank(head, 2)
 	if len(l) == 0 || string(l[0]) != heyCSVHeader {
 		return false
 	}
@@ -41,7 +42,7 @@ func (heyCSVParser) Detect(head []byte) bool {
 }
 
 // Parse streams the requests of r to sink: one run per header.
-func (heyCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+func (heyCSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return parseHeaderedLog(ctx, r, opts, sink, headeredLog{
 		format: "hey-csv", what: "hey -o csv", header: heyCSVHeader, sep: ",",
 		meta: RequestRun{Tool: "hey", LoadModel: results.LoadClosed, Notes: []string{
@@ -57,20 +58,20 @@ func heyRow(rec []string) (req Request, bad string) {
 		return req, fmt.Sprintf("%d fields, want 8", len(rec))
 	}
 	for i := 1; i <= 5; i++ {
-		if _, ok := parseDec([]byte(strings.TrimSpace(rec[i])), 0); !ok {
+		if _, ok := core.ParseDec([]byte(strings.TrimSpace(rec[i])), 0); !ok {
 			return req, fmt.Sprintf("field %d: %q is not a number of seconds", i+1, rec[i])
 		}
 	}
-	ms, ok := parseDec([]byte(strings.TrimSpace(rec[0])), 3)
+	ms, ok := core.ParseDec([]byte(strings.TrimSpace(rec[0])), 3)
 	if !ok {
 		return req, fmt.Sprintf("response-time %q is not a number of seconds", rec[0])
 	}
-	code, ok := parseUint([]byte(strings.TrimSpace(rec[6])))
+	code, ok := core.ParseUint([]byte(strings.TrimSpace(rec[6])))
 	if !ok || code > 999 {
 		return req, fmt.Sprintf("status-code %q", rec[6])
 	}
-	ns, ok := parseDec([]byte(strings.TrimSpace(rec[7])), 9)
-	start, ok2 := toInt64(ns)
+	ns, ok := core.ParseDec([]byte(strings.TrimSpace(rec[7])), 9)
+	start, ok2 := core.ToInt64(ns)
 	if !ok || !ok2 {
 		return req, fmt.Sprintf("offset %q is not a number of seconds", rec[7])
 	}

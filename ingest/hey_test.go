@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -20,7 +21,7 @@ import (
 var heyABFormats = []string{"hey", "hey-csv", "ab", "ab-gnuplot", "ab-csv"}
 
 // parserNamed returns the registered parser of that name.
-func parserNamed(t testing.TB, name string) Parser {
+func parserNamed(t testing.TB, name string) core.Parser {
 	t.Helper()
 	for _, p := range Parsers() {
 		if p.Name() == name {
@@ -32,25 +33,25 @@ func parserNamed(t testing.TB, name string) Parser {
 }
 
 // detectFile detects the format of a file as Parse does (decompressed).
-func detectFile(t testing.TB, path string) (Parser, error) {
+func detectFile(t testing.TB, path string) (core.Parser, error) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	br, closeFn, err := decompress(bufio.NewReaderSize(f, headSize), path)
+	br, closeFn, err := decompress(bufio.NewReaderSize(f, core.HeadSize), path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer closeFn()
-	head, _ := br.Peek(headSize)
+	head, _ := br.Peek(core.HeadSize)
 	return Detect(head)
 }
 
 // parseString parses in with every registered parser tried, keeping
 // samples and series too.
-func parseString(in string, opts Options) (*collect, error) {
+func parseString(in string, opts core.Options) (*collect, error) {
 	var c collect
 	err := Parse(context.Background(), strings.NewReader(in), opts, &c)
 	return &c, err
@@ -60,7 +61,7 @@ func parseString(in string, opts Options) (*collect, error) {
 // contains msg.
 func wantSyntax(t *testing.T, err error, line int, msg string) {
 	t.Helper()
-	var se *SyntaxError
+	var se *core.SyntaxError
 	if !errors.As(err, &se) {
 		t.Fatalf("error %v (%T) is not a *SyntaxError", err, err)
 	}
@@ -227,7 +228,7 @@ func heySummary(total, rps string, status, errs string) string {
 }
 
 func TestHeyVariants(t *testing.T) {
-	opts := Options{Source: "x.txt"}
+	opts := core.Options{Source: "x.txt"}
 	// hey keeps at most 1,000,000 results: requests from Requests/sec × Total.
 	c, err := parseString(heySummary("100.0000", "15000.0000", "  [200]\t1000000 responses", ""), opts)
 	if err != nil || len(c.runs) != 1 {
@@ -274,7 +275,7 @@ func TestHeyVariants(t *testing.T) {
 		t.Errorf("indented: %+v", r.Run)
 	}
 	// The oha report alone is no hey output (it is oha's).
-	if err := parserNamed(t, "hey").Parse(context.Background(), strings.NewReader(string(oha)), opts, &collect{}); !errors.Is(err, ErrNoOutput) {
+	if err := parserNamed(t, "hey").Parse(context.Background(), strings.NewReader(string(oha)), opts, &collect{}); !errors.Is(err, core.ErrNoOutput) {
 		t.Errorf("oha: %v", err)
 	}
 	// A summary cut before Requests/sec (not detected: the parser itself).
@@ -306,7 +307,7 @@ func TestParseHeyCommand(t *testing.T) {
 		{"hey -n sets the number of requests", "", 0, 0, 0, false, false},
 		{"rakyll/hey -c 3 http://x/", "http://x/", 3, 0, 0, true, false},
 	} {
-		i := findCommand([]byte(c.line), isHeyExe)
+		i := core.FindCommand([]byte(c.line), isHeyExe)
 		if i < 0 {
 			if c.ok {
 				t.Errorf("%q: no command found", c.line)
@@ -323,7 +324,7 @@ func TestParseHeyCommand(t *testing.T) {
 		}
 	}
 	// A command continued on the next line.
-	c, err := parseString("hey -c 7 \\\n  -z 2s http://c:9/\n"+heySummary("2.0000", "50.0000", "  [200]\t100 responses", ""), Options{Source: "x"})
+	c, err := parseString("hey -c 7 \\\n  -z 2s http://c:9/\n"+heySummary("2.0000", "50.0000", "  [200]\t100 responses", ""), core.Options{Source: "x"})
 	if err != nil || len(c.runs) != 1 || c.runs[0].Target != "http://c:9/" || *c.runs[0].Connections != 7 || *c.runs[0].PlannedDurationS != 2 {
 		t.Errorf("continued: %v %+v", err, c.runs)
 	}
@@ -333,7 +334,7 @@ func TestHeyCSV(t *testing.T) {
 	var c collect
 	f, _ := os.Open("testdata/hey/real-mixed.csv")
 	defer f.Close()
-	opts := Options{Source: "runs/real-mixed.csv", Labels: map[string]string{"real-mixed": "svc"}}
+	opts := core.Options{Source: "runs/real-mixed.csv", Labels: map[string]string{"real-mixed": "svc"}}
 	if err := Parse(context.Background(), f, opts, &c); err != nil || len(c.runs) != 1 {
 		t.Fatalf("%d runs, %v", len(c.runs), err)
 	}
@@ -359,25 +360,25 @@ func TestHeyCSV(t *testing.T) {
 		b.WriteString(row(0.004, float64(i)*0.01, 503))
 	}
 	// Two outputs appended to one file: two runs.
-	got, err := parseString(a.String()+b.String(), Options{Source: "all.csv"})
+	got, err := parseString(a.String()+b.String(), core.Options{Source: "all.csv"})
 	if err != nil || len(got.runs) != 2 || got.runs[0].Requests != 200 || got.runs[1].Errors != 200 || got.runs[1].Index != 1 || got.runs[1].Label != "all" {
 		t.Fatalf("appended: %v %+v", err, got.runs)
 	}
 	// One malformed line in 201 is noted; three are too many.
-	got, err = parseString(a.String()+"0.0020,oops\n", Options{Source: "x.csv"})
+	got, err = parseString(a.String()+"0.0020,oops\n", core.Options{Source: "x.csv"})
 	if err != nil || len(got.runs) != 1 || got.runs[0].Notes == nil || !strings.Contains(*got.runs[0].Notes, "line 202: 2 fields, want 8") {
 		t.Errorf("one bad line: %v %+v", err, got.runs)
 	}
-	_, err = parseString(a.String()+"x\ny\n0.1,0.1,0.1,0.1,0.1,0.1,abc,0.1\n", Options{Source: "x.csv"})
+	_, err = parseString(a.String()+"x\ny\n0.1,0.1,0.1,0.1,0.1,0.1,abc,0.1\n", core.Options{Source: "x.csv"})
 	wantSyntax(t, err, 202, "3 of 204 lines malformed")
 	// The header alone: every request failed; an empty run.
-	got, err = parseString(hdr, Options{Source: "x.csv"})
+	got, err = parseString(hdr, core.Options{Source: "x.csv"})
 	if err != nil || len(got.runs) != 1 || got.runs[0].Requests != 0 || got.runs[0].Percentiles == nil || got.runs[0].Notes == nil {
 		t.Errorf("header only: %v %+v", err, got.runs)
 	}
 	// Called directly on something else.
 	p := parserNamed(t, "hey-csv")
-	if err := p.Parse(context.Background(), strings.NewReader("a,b\n1,2\n"), Options{Source: "x"}, &collect{}); !errors.Is(err, ErrNoOutput) {
+	if err := p.Parse(context.Background(), strings.NewReader("a,b\n1,2\n"), core.Options{Source: "x"}, &collect{}); !errors.Is(err, core.ErrNoOutput) {
 		t.Errorf("no header: %v", err)
 	}
 }
@@ -385,11 +386,11 @@ func TestHeyCSV(t *testing.T) {
 // checkParse runs p on data and checks what comes out: errors of the
 // documented types, runs with finite non-negative numbers, samples with
 // finite non-negative latencies.
-func checkParse(t *testing.T, p Parser, data []byte) {
+func checkParse(t *testing.T, p core.Parser, data []byte) {
 	var c collect
-	err := p.Parse(context.Background(), bytes.NewReader(data), Options{Source: "fuzz"}, &c)
-	var se *SyntaxError
-	if err != nil && !errors.As(err, &se) && !errors.Is(err, ErrNoOutput) {
+	err := p.Parse(context.Background(), bytes.NewReader(data), core.Options{Source: "fuzz"}, &c)
+	var se *core.SyntaxError
+	if err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
 		t.Fatalf("unexpected error type %T: %v", err, err)
 	}
 	for i, r := range c.runs {
@@ -399,14 +400,14 @@ func checkParse(t *testing.T, p Parser, data []byte) {
 		checkRun(t, r)
 	}
 	for _, s := range c.samples {
-		if !finite(s.LatencyMs) || !finite(s.TS+1e12) {
+		if !core.Finite(s.LatencyMs) || !core.Finite(s.TS+1e12) {
 			t.Fatalf("sample %+v", s)
 		}
 	}
 	p.Detect(data)
 	if q, err := Detect(data); err == nil && q.Name() == p.Name() {
 		var c2 collect
-		if err := Parse(context.Background(), bytes.NewReader(data), Options{Source: "fuzz"}, &c2); err != nil && !errors.As(err, &se) && !errors.Is(err, ErrNoOutput) {
+		if err := Parse(context.Background(), bytes.NewReader(data), core.Options{Source: "fuzz"}, &c2); err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
 			t.Fatalf("Parse: unexpected error type %T: %v", err, err)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -37,7 +38,7 @@ func parseFile(t testing.TB, path string) ([]results.RunWithPercentiles, error) 
 		t.Fatal(err)
 	}
 	defer f.Close()
-	return ParseAll(context.Background(), f, Options{Source: filepath.ToSlash(path), Experiment: "test"})
+	return ParseAll(context.Background(), f, core.Options{Source: filepath.ToSlash(path), Experiment: "test"})
 }
 
 func jsonLines(t testing.TB, runs []results.RunWithPercentiles) []byte {
@@ -128,7 +129,7 @@ func goldenOf(t testing.TB, in string) []byte {
 	}
 	defer f.Close()
 	var c collect
-	if err := Parse(context.Background(), f, Options{Source: filepath.ToSlash(in), Experiment: "test"}, &c); err != nil {
+	if err := Parse(context.Background(), f, core.Options{Source: filepath.ToSlash(in), Experiment: "test"}, &c); err != nil {
 		t.Fatalf("parse: %v", err)
 	}
 	for _, r := range c.runs {
@@ -284,7 +285,7 @@ func TestDetect(t *testing.T) {
 		// Other tools' parsers may claim them; wrk must not.
 		if p, err := Detect(b); err == nil && p.Name() == "wrk" {
 			t.Errorf("%s: detected as wrk", in)
-		} else if err != nil && !errors.Is(err, ErrNoOutput) {
+		} else if err != nil && !errors.Is(err, core.ErrNoOutput) {
 			t.Errorf("%s: error %v is not ErrNoOutput", in, err)
 		}
 	}
@@ -334,14 +335,14 @@ func TestParseErrors(t *testing.T) {
 		{name: "header only with threads", in: "  2 threads and 10 connections\n  Thread Stats   Avg      Stdev     Max   +/- Stdev\n", syntax: true, line: 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			runs, err := ParseAll(context.Background(), strings.NewReader(c.in), Options{Source: "x.txt"})
+			runs, err := ParseAll(context.Background(), strings.NewReader(c.in), core.Options{Source: "x.txt"})
 			if len(runs) != c.runs {
 				t.Errorf("%d runs, want %d", len(runs), c.runs)
 			}
 			if err == nil {
 				t.Fatal("no error")
 			}
-			var se *SyntaxError
+			var se *core.SyntaxError
 			if c.syntax {
 				if !errors.As(err, &se) {
 					t.Fatalf("error %v (%T) is not a *SyntaxError", err, err)
@@ -351,8 +352,8 @@ func TestParseErrors(t *testing.T) {
 				}
 				return
 			}
-			var no *NoOutputError
-			if !errors.As(err, &no) || !errors.Is(err, ErrNoOutput) {
+			var no *core.NoOutputError
+			if !errors.As(err, &no) || !errors.Is(err, core.ErrNoOutput) {
 				t.Fatalf("error %v (%T) is not a *NoOutputError", err, err)
 			}
 			if !strings.Contains(err.Error(), c.contains) {
@@ -364,14 +365,14 @@ func TestParseErrors(t *testing.T) {
 
 func TestSyntaxErrorString(t *testing.T) {
 	for _, c := range []struct {
-		e    SyntaxError
+		e    core.SyntaxError
 		want string
 	}{
-		{SyntaxError{File: "a.txt", Line: 12, Msg: "bad"}, "a.txt:12: bad"},
-		{SyntaxError{File: "a.txt", Msg: "bad"}, "a.txt: bad"},
-		{SyntaxError{Line: 3, Msg: "bad"}, "3: bad"},
-		{SyntaxError{Msg: "bad"}, "bad"},
-		{SyntaxError{File: "a.gz", Msg: "gzip: bad", Err: errors.New("gzip: bad")}, "a.gz: gzip: bad"},
+		{core.SyntaxError{File: "a.txt", Line: 12, Msg: "bad"}, "a.txt:12: bad"},
+		{core.SyntaxError{File: "a.txt", Msg: "bad"}, "a.txt: bad"},
+		{core.SyntaxError{Line: 3, Msg: "bad"}, "3: bad"},
+		{core.SyntaxError{Msg: "bad"}, "bad"},
+		{core.SyntaxError{File: "a.gz", Msg: "gzip: bad", Err: errors.New("gzip: bad")}, "a.gz: gzip: bad"},
 	} {
 		if got := c.e.Error(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
@@ -384,7 +385,7 @@ func TestParseStreamsAndStops(t *testing.T) {
 	// emit errors stop the parse and come back unchanged.
 	stop := errors.New("stop")
 	n := 0
-	err := Parse(context.Background(), bytes.NewReader(data), Options{Source: "s"}, RunFunc(func(results.RunWithPercentiles) error {
+	err := Parse(context.Background(), bytes.NewReader(data), core.Options{Source: "s"}, core.RunFunc(func(results.RunWithPercentiles) error {
 		n++
 		return stop
 	}))
@@ -394,13 +395,13 @@ func TestParseStreamsAndStops(t *testing.T) {
 	// A cancelled context stops the parse.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := Parse(ctx, bytes.NewReader(data), Options{Source: "s"}, RunFunc(func(results.RunWithPercentiles) error { return nil })); !errors.Is(err, context.Canceled) {
+	if err := Parse(ctx, bytes.NewReader(data), core.Options{Source: "s"}, core.RunFunc(func(results.RunWithPercentiles) error { return nil })); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 	// A line longer than the line buffer is skipped; parsing goes on.
-	long := append(bytes.Repeat([]byte("x"), maxLine+100), '\n')
+	long := append(bytes.Repeat([]byte("x"), core.MaxLine+100), '\n')
 	in := append(append(append([]byte{}, data...), long...), data...)
-	runs, err := ParseAll(context.Background(), bytes.NewReader(in), Options{Source: "s"})
+	runs, err := ParseAll(context.Background(), bytes.NewReader(in), core.Options{Source: "s"})
 	if err != nil || len(runs) != 6 || runs[3].SourceLine != 30 {
 		t.Errorf("after a long line: %d runs, err %v", len(runs), err)
 	}
@@ -408,7 +409,7 @@ func TestParseStreamsAndStops(t *testing.T) {
 
 func TestOptionsLabels(t *testing.T) {
 	data, _ := os.ReadFile("testdata/wrk/seed-zuul-vs-openresty.txt")
-	runs, err := ParseAll(context.Background(), bytes.NewReader(data), Options{
+	runs, err := ParseAll(context.Background(), bytes.NewReader(data), core.Options{
 		Source: "seed", Labels: map[string]string{"localhost:5555": "zuul", "localhost:80": "openresty"},
 	})
 	if err != nil {
@@ -452,7 +453,7 @@ func TestLabel(t *testing.T) {
 		{"$URL", "$URL"},
 		{"http://a b/", "http://a b/"},
 	} {
-		if got := Label(c.target, labels); got != c.want {
+		if got := core.Label(c.target, labels); got != c.want {
 			t.Errorf("Label(%q) = %q, want %q", c.target, got, c.want)
 		}
 	}
@@ -462,16 +463,16 @@ func TestUnits(t *testing.T) {
 	for _, c := range []struct {
 		tok  string
 		ms   float64
-		kind valueKind
+		kind core.ValueKind
 	}{
-		{"635.91us", 0.63591, valOK}, {"0.89ms", 0.89, valOK}, {"1.20s", 1200, valOK},
-		{"1.00m", 60000, valOK}, {"2.00h", 7200000, valOK}, {"0.00us", 0, valOK},
-		{"-nan", 0, valNaN}, {"-nan%", 0, valNaN}, {"nanus", 0, valNaN},
-		{"502.11", 0, valNoUnit}, {"12.3k", 0, valBad}, {"abc", 0, valBad}, {"-1.0ms", 0, valBad},
-		{"1.2.3ms", 0, valBad}, {"ms", 0, valBad}, {"", 0, valBad},
+		{"635.91us", 0.63591, core.ValOK}, {"0.89ms", 0.89, core.ValOK}, {"1.20s", 1200, core.ValOK},
+		{"1.00m", 60000, core.ValOK}, {"2.00h", 7200000, core.ValOK}, {"0.00us", 0, core.ValOK},
+		{"-nan", 0, core.ValNaN}, {"-nan%", 0, core.ValNaN}, {"nanus", 0, core.ValNaN},
+		{"502.11", 0, core.ValNoUnit}, {"12.3k", 0, core.ValBad}, {"abc", 0, core.ValBad}, {"-1.0ms", 0, core.ValBad},
+		{"1.2.3ms", 0, core.ValBad}, {"ms", 0, core.ValBad}, {"", 0, core.ValBad},
 	} {
-		ms, k := timeMs([]byte(c.tok))
-		if k != c.kind || k == valOK && ms != c.ms {
+		ms, k := core.TimeMs([]byte(c.tok))
+		if k != c.kind || k == core.ValOK && ms != c.ms {
 			t.Errorf("timeMs(%q) = %v, %v; want %v, %v", c.tok, ms, k, c.ms, c.kind)
 		}
 	}
@@ -484,24 +485,24 @@ func TestUnits(t *testing.T) {
 		{"250us", 0.00025, true}, {"30", 0, false}, {"30x", 0, false},
 		{"307445734491.24m", 307445734491.24 * 60, true},
 	} {
-		v, ok := durationS([]byte(c.tok), 0)
+		v, ok := core.DurationS([]byte(c.tok), 0)
 		if ok != c.ok || ok && math.Abs(v-c.v) > 1e-9*c.v {
 			t.Errorf("durationS(%q) = %v, %v; want %v, %v", c.tok, v, ok, c.v, c.ok)
 		}
 	}
-	if v, ok := durationS([]byte("30"), 1); !ok || v != 30 {
+	if v, ok := core.DurationS([]byte("30"), 1); !ok || v != 30 {
 		t.Errorf("durationS(30, default s) = %v %v", v, ok)
 	}
 	for _, c := range []struct {
 		tok  string
 		v    float64
-		kind valueKind
+		kind core.ValueKind
 	}{
-		{"580.00", 580, valOK}, {"56.20k", 56200, valOK}, {"338.18k", 338180, valOK}, {"1.2M", 1.2e6, valOK},
-		{"3G", 3e9, valOK}, {"0.88k", 880, valOK}, {"-nan%", 0, valNaN}, {"1.2ms", 0, valBad}, {"1.2x", 0, valBad},
+		{"580.00", 580, core.ValOK}, {"56.20k", 56200, core.ValOK}, {"338.18k", 338180, core.ValOK}, {"1.2M", 1.2e6, core.ValOK},
+		{"3G", 3e9, core.ValOK}, {"0.88k", 880, core.ValOK}, {"-nan%", 0, core.ValNaN}, {"1.2ms", 0, core.ValBad}, {"1.2x", 0, core.ValBad},
 	} {
-		v, k := metric([]byte(c.tok))
-		if k != c.kind || k == valOK && v != c.v {
+		v, k := core.Metric([]byte(c.tok))
+		if k != c.kind || k == core.ValOK && v != c.v {
 			t.Errorf("metric(%q) = %v, %v; want %v, %v", c.tok, v, k, c.v, c.kind)
 		}
 	}
@@ -513,21 +514,21 @@ func TestUnits(t *testing.T) {
 		{"4.12MB", 4.12 * 1024 * 1024, true}, {"0.00B", 0, true}, {"419.61KB", 419.61 * 1024, true},
 		{"19.62GB", 19.62 * (1 << 30), true}, {"1.00TB", 1 << 40, true}, {"27.9 MB", 0, false}, {"1XB", 0, false},
 	} {
-		v, ok := binaryBytes([]byte(c.tok))
+		v, ok := core.BinaryBytes([]byte(c.tok))
 		if ok != c.ok || ok && v != c.v {
 			t.Errorf("binaryBytes(%q) = %v, %v; want %v, %v", c.tok, v, ok, c.v, c.ok)
 		}
 	}
 	// Correct rounding: quantiles from "99.900%" and "0.999000" are the same float.
-	a, _ := parseDec([]byte("99.900"), -2)
-	b, _ := parseDec([]byte("0.999000"), 0)
+	a, _ := core.ParseDec([]byte("99.900"), -2)
+	b, _ := core.ParseDec([]byte("0.999000"), 0)
 	if a != 0.999 || b != 0.999 {
 		t.Errorf("quantiles %v %v", a, b)
 	}
-	if v, ok := parseDec([]byte(strings.Repeat("9", 400)), 0); !ok || !math.IsInf(v, 1) {
+	if v, ok := core.ParseDec([]byte(strings.Repeat("9", 400)), 0); !ok || !math.IsInf(v, 1) {
 		t.Errorf("huge number: %v %v", v, ok)
 	}
-	if _, ok := parseUint([]byte("99999999999999999999")); ok {
+	if _, ok := core.ParseUint([]byte("99999999999999999999")); ok {
 		t.Error("parseUint overflow accepted")
 	}
 }
@@ -549,7 +550,7 @@ func TestNormalize(t *testing.T) {
 		{"\u3000Latency Distribution", "Latency Distribution"},
 		{"", ""},
 	} {
-		if got := string(normalize([]byte(c.in))); got != c.want {
+		if got := string(core.Normalize([]byte(c.in))); got != c.want {
 			t.Errorf("normalize(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
@@ -576,7 +577,7 @@ func TestPromptsAndCommands(t *testing.T) {
 		{"wrk -t option sets threads", ""},
 		{"Running 10s test @ http://wrk.example.com/", ""},
 	} {
-		s := normalize([]byte(c.line))
+		s := core.Normalize([]byte(c.line))
 		got := ""
 		if i := findWrkCommand(s); i >= 0 {
 			if cmd, ok := parseWrkCommand(string(s[i:]), 1); ok {
@@ -640,7 +641,7 @@ func checkRun(t testing.TB, r results.RunWithPercentiles) {
 		t.Errorf("run %d: nil percentiles", r.Index)
 	}
 	for _, p := range r.Percentiles {
-		if !(p.Quantile >= 0 && p.Quantile <= 1) || !finite(p.LatencyMs) || p.TotalCount != nil && *p.TotalCount < 0 || p.RunID != r.RunID {
+		if !(p.Quantile >= 0 && p.Quantile <= 1) || !core.Finite(p.LatencyMs) || p.TotalCount != nil && *p.TotalCount < 0 || p.RunID != r.RunID {
 			t.Errorf("run %d: bad percentile %+v", r.Index, p)
 		}
 	}
@@ -648,7 +649,7 @@ func checkRun(t testing.TB, r results.RunWithPercentiles) {
 
 func TestEncodings(t *testing.T) {
 	data, _ := os.ReadFile("testdata/wrk/wrk_05.txt")
-	want, err := ParseAll(context.Background(), bytes.NewReader(data), Options{Source: "s"})
+	want, err := ParseAll(context.Background(), bytes.NewReader(data), core.Options{Source: "s"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -664,14 +665,14 @@ func TestEncodings(t *testing.T) {
 		if _, err := Detect(in); err != nil {
 			t.Errorf("%s: Detect: %v", name, err)
 		}
-		got, err := ParseAll(context.Background(), bytes.NewReader(in), Options{Source: "s"})
+		got, err := ParseAll(context.Background(), bytes.NewReader(in), core.Options{Source: "s"})
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %d runs, err %v; differ from UTF-8", name, len(got), err)
 		}
 	}
 	// A lone high surrogate and an odd trailing byte do not break decoding.
 	odd := append(append([]byte{}, le...), 0x00, 0xD8, 0x41)
-	if _, err := ParseAll(context.Background(), bytes.NewReader(odd), Options{Source: "s"}); err != nil {
+	if _, err := ParseAll(context.Background(), bytes.NewReader(odd), core.Options{Source: "s"}); err != nil {
 		t.Errorf("odd UTF-16: %v", err)
 	}
 }
@@ -683,7 +684,7 @@ func TestNaNSummary(t *testing.T) {
 		"    Req/Sec     0.00      0.00     0.00      -nan%\n" +
 		"  0 requests in 0.00us, 0.00B read\n" +
 		"Requests/sec:     -nan\nTransfer/sec:    -nanB\n"
-	runs, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "s"})
+	runs, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "s"})
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("%d runs, err %v", len(runs), err)
 	}
@@ -706,7 +707,7 @@ func TestMixedTools(t *testing.T) {
 		}
 		in.Write(b)
 	}
-	runs, err := ParseAll(context.Background(), &in, Options{Source: "mixed"})
+	runs, err := ParseAll(context.Background(), &in, core.Options{Source: "mixed"})
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("%d runs, err %v", len(runs), err)
 	}

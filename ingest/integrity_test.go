@@ -12,8 +12,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/loadverdict/loadverdict/results"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // errBoom is the error of the failing readers below: an error of the
@@ -84,9 +86,9 @@ func TestInputErrors(t *testing.T) {
 		{"XML in an unknown encoding", `<?xml version="1.0" encoding="EBCDIC"?>` + "\n<testResults version=\"1.2\">\n<httpSample t=\"1\" ts=\"1\"/>\n</testResults>\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := Parse(context.Background(), strings.NewReader(c.in), Options{Source: "x.gz"}, &collect{})
-			var se *SyntaxError
-			if !errors.Is(err, ErrInput) || !errors.As(err, &se) && !strings.HasSuffix(c.name, "alone") {
+			err := Parse(context.Background(), strings.NewReader(c.in), core.Options{Source: "x.gz"}, &collect{})
+			var se *core.SyntaxError
+			if !errors.Is(err, core.ErrInput) || !errors.As(err, &se) && !strings.HasSuffix(c.name, "alone") {
 				t.Fatalf("error %v (%T) is not a *SyntaxError", err, err)
 			}
 			if strings.Count(err.Error(), "x.gz") != 1 {
@@ -158,7 +160,7 @@ func TestReadErrorsAreNotInput(t *testing.T) {
 	for _, name := range files {
 		data := bigInput(t, name)
 		// The input itself is fine.
-		if err := Parse(context.Background(), bytes.NewReader(data), Options{Source: "x"}, &collect{}); err != nil {
+		if err := Parse(context.Background(), bytes.NewReader(data), core.Options{Source: "x"}, &collect{}); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		gzd := gz(t, data)
@@ -170,8 +172,8 @@ func TestReadErrorsAreNotInput(t *testing.T) {
 		} {
 			t.Run(name+" "+what, func(t *testing.T) {
 				var c collect
-				err := Parse(context.Background(), r(), Options{Source: "x"}, &c)
-				var se *SyntaxError
+				err := Parse(context.Background(), r(), core.Options{Source: "x"}, &c)
+				var se *core.SyntaxError
 				if !errors.Is(err, errBoom) || errors.As(err, &se) || strings.Count(err.Error(), "x: ") != 1 {
 					t.Errorf("error %v (%T), want the reader's error, naming the source once", err, err)
 				}
@@ -181,7 +183,7 @@ func TestReadErrorsAreNotInput(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	data := vegetaReadFile(t, "testdata/vegeta/results-ok.gob")
-	if err := Parse(ctx, bytes.NewReader(data), Options{Source: "x"}, &collect{}); !errors.Is(err, context.Canceled) {
+	if err := Parse(ctx, bytes.NewReader(data), core.Options{Source: "x"}, &collect{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
@@ -193,8 +195,8 @@ func TestJunkBytes(t *testing.T) {
 	// A vegeta gob stream of valid results followed by 5 MB of junk.
 	gob := vegetaReadFile(t, "testdata/vegeta/results-ok.gob")
 	junk := bytes.Repeat([]byte("junk\x00\xff"), 5<<20/6)
-	err := Parse(context.Background(), bytes.NewReader(append(append([]byte{}, gob...), junk...)), Options{Source: "g.gob"}, &collect{})
-	var se *SyntaxError
+	err := Parse(context.Background(), bytes.NewReader(append(append([]byte{}, gob...), junk...)), core.Options{Source: "g.gob"}, &collect{})
+	var se *core.SyntaxError
 	if !errors.As(err, &se) || !strings.Contains(se.Msg, "bytes") {
 		t.Errorf("gob with 5 MB of junk: %v", err)
 	}
@@ -231,7 +233,7 @@ func TestJunkBytes(t *testing.T) {
 			pad := strings.Repeat("x", int(share*float64(size)))
 			in := strings.Join(lines[:c.after], "") + strings.ReplaceAll(c.junk, "%s", pad) + "\n" + strings.Join(lines[c.after:], "")
 			var col collect
-			err := Parse(context.Background(), strings.NewReader(in), Options{Source: "log"}, &col)
+			err := Parse(context.Background(), strings.NewReader(in), core.Options{Source: "log"}, &col)
 			if share < 0.01 {
 				if err != nil || len(col.runs) == 0 || col.runs[0].Notes == nil || !strings.Contains(*col.runs[0].Notes, "malformed") {
 					t.Errorf("%s with %.1f %% junk in one line: %d runs, err %v", c.file, 100*share, len(col.runs), err)
@@ -260,7 +262,7 @@ func TestTablesGetValidUTF8(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var c collect
-			if err := Parse(context.Background(), strings.NewReader(in), Options{Source: "in\xff.txt", Experiment: "e"}, &c); err != nil {
+			if err := Parse(context.Background(), strings.NewReader(in), core.Options{Source: "in\xff.txt", Experiment: "e"}, &c); err != nil {
 				t.Fatal(err)
 			}
 			noted := false
@@ -343,7 +345,7 @@ func TestCleanSinkEveryString(t *testing.T) {
 	fill(reflect.ValueOf(&series).Elem())
 
 	var c collect
-	s := &cleanSink{sink: &c}
+	s := &core.CleanSink{Sink: &c}
 	if s.Sample(sample) != nil || s.Series(series) != nil || s.Run(run) != nil {
 		t.Fatal("sink error")
 	}
@@ -354,7 +356,7 @@ func TestCleanSinkEveryString(t *testing.T) {
 	checkStrings(t, c.samples[0])
 	checkStrings(t, c.series[0])
 	notes := *c.runs[0].Notes
-	for _, want := range []string{"a\uFFFDb\uFFFDc", replacedNote, "target", "command", "samples' error", "series' run_id", "percentiles"} {
+	for _, want := range []string{"a\uFFFDb\uFFFDc", core.ReplacedNote, "target", "command", "samples' error", "series' run_id", "percentiles"} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes %q lack %q", notes, want)
 		}
@@ -365,7 +367,7 @@ func TestCleanSinkEveryString(t *testing.T) {
 
 	// Clean rows pass unchanged, without a note.
 	c = collect{}
-	s = &cleanSink{sink: &c}
+	s = &core.CleanSink{Sink: &c}
 	good := results.RunWithPercentiles{Run: results.Run{RunID: "r", Target: "http://ü.example/", Notes: results.Ptr("n")}}
 	if err := s.Run(good); err != nil || !reflect.DeepEqual(c.runs[0], good) {
 		t.Errorf("clean run changed: %+v %v", c.runs, err)

@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -81,7 +82,7 @@ func isJMeterTransaction(message string) bool {
 // requests by start through a bounded reorder buffer and adds the notes
 // and connections only known at the end.
 type jtlAgg struct {
-	opts    Options
+	opts    core.Options
 	a       *Requests
 	sink    *jtlSink
 	pending jtlHeap
@@ -96,7 +97,7 @@ type jtlAgg struct {
 	fileNotes     []string
 }
 
-func newJTLAgg(opts Options, sink Sink) *jtlAgg {
+func newJTLAgg(opts core.Options, sink core.Sink) *jtlAgg {
 	s := &jtlSink{Sink: sink}
 	g := &jtlAgg{opts: opts, sink: s, urlCache: map[string][2]string{}}
 	g.a = NewRequests(opts, s)
@@ -129,7 +130,7 @@ func (g *jtlAgg) runOf(s *jtlSample) (key, target string, ok bool) {
 	}
 	key, target = jtlBase(s.url)
 	target = strings.Clone(target)
-	if len(g.urlCache) >= maxCached {
+	if len(g.urlCache) >= core.MaxCached {
 		clear(g.urlCache)
 	}
 	if len(s.url) <= jtlMaxText {
@@ -157,7 +158,7 @@ func jtlBase(u string) (key, target string) {
 		end = i + 3 + j
 	}
 	target = u[:end]
-	hp, ok := hostPort(target)
+	hp, ok := core.HostPort(target)
 	if !ok || len(target) > jtlMaxText {
 		return "", ""
 	}
@@ -173,7 +174,7 @@ func (g *jtlAgg) add(s *jtlSample) error {
 	}
 	key, target, ok := g.runOf(s)
 	label := jtlClip(s.label)
-	meta := RequestRun{Tool: jmeterTool, LoadModel: results.LoadClosed, UnixTime: true, Endpoint: endpointOf("", label)}
+	meta := RequestRun{Tool: jmeterTool, LoadModel: results.LoadClosed, UnixTime: true, Endpoint: core.EndpointOf("", label)}
 	if ok {
 		meta.Target = target
 		key = "url " + key + "\x00" + label
@@ -274,7 +275,7 @@ func jtlClip(s string) string {
 // close flushes the reorder buffer and ends the log.
 func (g *jtlAgg) close(ctx context.Context) error {
 	for n := 0; g.pending.Len() > 0; n++ {
-		if err := checkCtx(ctx, n); err != nil {
+		if err := core.CheckCtx(ctx, n); err != nil {
 			return err
 		}
 		p := heap.Pop(&g.pending).(jtlPending)
@@ -300,7 +301,7 @@ func (g *jtlAgg) close(ctx context.Context) error {
 		if len(g.fileNotes) > 0 {
 			msg += ": " + strings.Join(g.fileNotes, "; ")
 		}
-		return &SyntaxError{File: g.opts.Source, Msg: msg}
+		return &core.SyntaxError{File: g.opts.Source, Msg: msg}
 	}
 	g.sink.notes = g.fileNotes
 	return g.a.Close()
@@ -309,7 +310,7 @@ func (g *jtlAgg) close(ctx context.Context) error {
 // jtlSink passes everything on, adding to each run what is known only at
 // the end of the file: its connections and the file's notes.
 type jtlSink struct {
-	Sink
+	core.Sink
 	threads []int64 // most active threads seen, by run handle
 	notes   []string
 }

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // jmeterCSVParser reads JMeter's CSV results with a header line
@@ -29,7 +31,7 @@ func (jmeterCSVParser) Detect(head []byte) bool {
 }
 
 // Parse streams the samples of a JMeter CSV file as requests.
-func (jmeterCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+func (jmeterCSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return parseJTLCSV(ctx, r, opts, sink)
 }
 
@@ -86,7 +88,7 @@ func (c jtlColumns) isHeader() bool {
 // jtlFirstLine returns the first non-empty line of head, without a UTF-8
 // byte order mark and line end.
 func jtlFirstLine(head []byte) []byte {
-	head = bytes.TrimPrefix(head, utf8BOM)
+	head = bytes.TrimPrefix(head, core.Utf8BOM)
 	head = bytes.TrimLeft(head, "\r\n")
 	if i := bytes.IndexByte(head, '\n'); i >= 0 {
 		head = head[:i]
@@ -160,10 +162,10 @@ func jtlAllDigits(s string) bool {
 // jtlBareComma returns the delimiter with which the first (up to five)
 // complete records of head are header-less JMeter records.
 func jtlBareComma(head []byte) (rune, bool) {
-	head = bytes.TrimPrefix(head, utf8BOM)
+	head = bytes.TrimPrefix(head, core.Utf8BOM)
 	if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
 		head = head[:i+1]
-	} else if len(head) >= headSize {
+	} else if len(head) >= core.HeadSize {
 		return 0, false
 	}
 	for _, comma := range []rune{',', '\t'} {
@@ -192,17 +194,17 @@ func jtlBareComma(head []byte) (rune, bool) {
 // parseJTLCSV reads JMeter CSV results, with or without a header line (a
 // header may also come later, as in concatenated files: it applies to the
 // records after it).
-func parseJTLCSV(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+func parseJTLCSV(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	br, ok := r.(*bufio.Reader)
 	if !ok {
 		br = bufio.NewReaderSize(r, 64<<10)
 	}
-	if b, _ := br.Peek(3); bytes.Equal(b, utf8BOM) {
+	if b, _ := br.Peek(3); bytes.Equal(b, core.Utf8BOM) {
 		_, _ = br.Discard(3)
 	}
 	head, err := br.Peek(min(br.Size(), 64<<10))
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
-		return readError(opts.Source, err)
+		return core.ReadError(opts.Source, err)
 	}
 	var cols jtlColumns
 	header := false
@@ -214,16 +216,16 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts Options, sink Sink) erro
 	}
 
 	g := newJTLAgg(opts, sink)
-	recs := newCSVRecords(ctx, br, opts.Source, comma, jtlMaxRecord)
+	recs := core.NewCSVRecords(ctx, br, opts.Source, comma, jtlMaxRecord)
 	var tp jtlTime
 	var unknown int64
 	unknownFields := 0
 	for {
-		rec, err := recs.next()
+		rec, err := recs.Next()
 		if err == io.EOF {
 			break
 		}
-		g.a.Record(recs.size)
+		g.a.Record(recs.Size)
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
 			g.bad(pe.StartLine, pe.Err.Error())
@@ -232,7 +234,7 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts Options, sink Sink) erro
 		if err != nil {
 			return err
 		}
-		line := recs.line
+		line := recs.Line
 		if len(rec) > 0 && rec[0] != "" && (rec[0][0] < '0' || rec[0][0] > '9') {
 			if c := jtlColumnsOf(rec, comma); c.isHeader() {
 				cols, header = c, true
@@ -268,7 +270,7 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts Options, sink Sink) erro
 	if unknown > 0 {
 		g.note(fmt.Sprintf("%d records without a header in an unknown column layout (e.g. %d fields): bytes, threads and URL not read", unknown, unknownFields))
 	}
-	g.a.InputSize(recs.offset())
+	g.a.InputSize(recs.Offset())
 	return g.close(ctx)
 }
 

@@ -3,6 +3,8 @@ package ingest
 import (
 	"context"
 	"io"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // jmeterBareCSVParser reads JMeter's CSV results without a header line
@@ -29,6 +31,6 @@ func (jmeterBareCSVParser) Detect(head []byte) bool {
 }
 
 // Parse streams the samples of a JMeter CSV file as requests.
-func (jmeterBareCSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+func (jmeterBareCSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return parseJTLCSV(ctx, r, opts, sink)
 }

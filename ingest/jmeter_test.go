@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -24,7 +25,7 @@ func readPlain(t testing.TB, name string) []byte {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	br, closeFn, err := decompress(bufio.NewReaderSize(f, headSize), name)
+	br, closeFn, err := decompress(bufio.NewReaderSize(f, core.HeadSize), name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func ptrString(p *string) string {
 	return *p
 }
 
-func jmeterParser(t testing.TB, name string) Parser {
+func jmeterParser(t testing.TB, name string) core.Parser {
 	t.Helper()
 	for _, p := range Parsers() {
 		if p.Name() == name {
@@ -59,7 +60,7 @@ func jmeterParser(t testing.TB, name string) Parser {
 func parseJTL(t testing.TB, in string) (*collect, error) {
 	t.Helper()
 	var c collect
-	err := Parse(context.Background(), strings.NewReader(in), Options{Source: "x.jtl"}, &c)
+	err := Parse(context.Background(), strings.NewReader(in), core.Options{Source: "x.jtl"}, &c)
 	return &c, err
 }
 
@@ -353,7 +354,7 @@ func TestJMeterXML(t *testing.T) {
 		{"all samples malformed", "<testResults>\n<httpSample t=\"x\" ts=\"1400000000000\"/>\n<httpSample ts=\"1400000000000\"/>\n</testResults>\n", 2, `elapsed "x"`},
 	} {
 		_, err := parseJTL(t, c.in)
-		var se *SyntaxError
+		var se *core.SyntaxError
 		if err == nil || !strings.Contains(err.Error(), c.contains) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.contains)
 		} else if errors.As(err, &se) && se.Line != c.line {
@@ -402,7 +403,7 @@ func TestJMeterCSVOdd(t *testing.T) {
 	}
 	three := strings.Replace(one, "40,req", "-1,req", 2)
 	_, err = parseJTL(t, three)
-	var se *SyntaxError
+	var se *core.SyntaxError
 	if !errors.As(err, &se) || se.Line != 2 || se.File != "x.jtl" {
 		t.Errorf("three bad: %v", err)
 	}
@@ -449,12 +450,12 @@ func fuzzJMeter(f *testing.F, name string) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p.Detect(data)
 		var runs []results.RunWithPercentiles
-		err := p.Parse(context.Background(), bytes.NewReader(data), Options{Source: "fuzz"}, RunFunc(func(r results.RunWithPercentiles) error {
+		err := p.Parse(context.Background(), bytes.NewReader(data), core.Options{Source: "fuzz"}, core.RunFunc(func(r results.RunWithPercentiles) error {
 			runs = append(runs, r)
 			return nil
 		}))
-		var se *SyntaxError
-		if err != nil && !errors.As(err, &se) && !errors.Is(err, ErrNoOutput) {
+		var se *core.SyntaxError
+		if err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
 			t.Fatalf("unexpected error type %T: %v", err, err)
 		}
 		for i, r := range runs {

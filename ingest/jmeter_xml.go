@@ -9,6 +9,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // jmeterXMLParser reads JMeter's XML results
@@ -30,7 +32,7 @@ func (jmeterXMLParser) Name() string { return "jmeter-xml" }
 
 // Detect reports whether the root element of head is <testResults>.
 func (jmeterXMLParser) Detect(head []byte) bool {
-	b := bytes.TrimPrefix(head, utf8BOM)
+	b := bytes.TrimPrefix(head, core.Utf8BOM)
 	for range 64 {
 		b = bytes.TrimLeft(b, " \t\r\n")
 		switch {
@@ -75,10 +77,10 @@ type jtlFrame struct {
 const jtlMaxDepth = 64
 
 // Parse streams the samples of a JMeter XML file as requests.
-func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	g := newJTLAgg(opts, sink)
-	src := &trackReader{r: r}
-	guard := newXMLGuard(src, opts.Source)
+	src := &core.TrackReader{R: r}
+	guard := core.NewXMLGuard(src, opts.Source)
 	d := xml.NewDecoder(guard)
 	var charsetErr error
 	d.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
@@ -93,11 +95,11 @@ func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 	root := false
 	truncated := false
 	for n := 0; ; n++ {
-		if err := checkCtx(ctx, n); err != nil {
+		if err := core.CheckCtx(ctx, n); err != nil {
 			return err
 		}
 		start := d.InputOffset()
-		guard.mark()
+		guard.Mark()
 		tok, err := d.Token()
 		if err == io.EOF {
 			break
@@ -106,17 +108,17 @@ func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 			var se *xml.SyntaxError
 			if charsetErr != nil {
 				line, _ := d.InputPos()
-				return &SyntaxError{File: opts.Source, Line: line, Msg: charsetErr.Error()}
+				return &core.SyntaxError{File: opts.Source, Line: line, Msg: charsetErr.Error()}
 			}
 			if errors.As(err, &se) {
 				if se.Msg == "unexpected EOF" && root {
 					truncated = true
 					break
 				}
-				return &SyntaxError{File: opts.Source, Line: se.Line, Msg: "XML: " + se.Msg}
+				return &core.SyntaxError{File: opts.Source, Line: se.Line, Msg: "XML: " + se.Msg}
 			}
 			line, _ := d.InputPos()
-			return decodeError(src, opts.Source, line, "XML: ", err)
+			return core.DecodeError(src, opts.Source, line, "XML: ", err)
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -124,7 +126,7 @@ func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 			if !root {
 				if name != "testResults" {
 					line, _ := d.InputPos()
-					return &SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("XML root <%s>, not <testResults>", jtlClip(name))}
+					return &core.SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("XML root <%s>, not <testResults>", jtlClip(name))}
 				}
 				root = true
 				continue
@@ -136,7 +138,7 @@ func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 			if name == "httpSample" || name == "sample" {
 				line, _ := d.InputPos()
 				if len(stack) >= jtlMaxDepth {
-					return &SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("samples nested more than %d deep", jtlMaxDepth)}
+					return &core.SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("samples nested more than %d deep", jtlMaxDepth)}
 				}
 				f := &jtlFrame{start: start}
 				f.s.line = line
@@ -200,7 +202,7 @@ func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 		}
 	}
 	if !root {
-		return &SyntaxError{File: opts.Source, Msg: "no <testResults> element"}
+		return &core.SyntaxError{File: opts.Source, Msg: "no <testResults> element"}
 	}
 	if truncated {
 		g.note("the file ends before </testResults> (JMeter stopped or still writing): samples after the last complete one are missing")

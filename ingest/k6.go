@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -78,9 +79,9 @@ var (
 func k6MetricLine(s []byte) (mark byte, name, rest []byte, ok bool) {
 	switch {
 	case bytes.HasPrefix(s, k6Tick):
-		mark, s = '+', trimLeft(s[len(k6Tick):])
+		mark, s = '+', core.TrimLeft(s[len(k6Tick):])
 	case bytes.HasPrefix(s, k6Cross):
-		mark, s = '-', trimLeft(s[len(k6Cross):])
+		mark, s = '-', core.TrimLeft(s[len(k6Cross):])
 	}
 	i := bytes.Index(s, []byte(".."))
 	if i <= 0 {
@@ -97,7 +98,7 @@ func k6MetricLine(s []byte) (mark byte, name, rest []byte, ok bool) {
 	if name[0] != '{' && bytes.ContainsAny(name, " \t") {
 		return 0, nil, nil, false
 	}
-	return mark, name, trimLeft(s[j+1:]), true
+	return mark, name, core.TrimLeft(s[j+1:]), true
 }
 
 // k6DurationMs parses a k6 duration ("654µs", "17.22ms", "1m2s", "160ns",
@@ -107,7 +108,7 @@ func k6DurationMs(tok []byte) (float64, bool) {
 	if len(tok) == 0 {
 		return 0, false
 	}
-	if v, ok := parseDec(tok, 0); ok {
+	if v, ok := core.ParseDec(tok, 0); ok {
 		return v, true
 	}
 	if tok[0] < '0' || tok[0] > '9' {
@@ -155,7 +156,7 @@ func k6Bytes(num, unit []byte) (float64, bool) {
 	default:
 		return 0, false
 	}
-	return parseDec(num, exp)
+	return core.ParseDec(num, exp)
 }
 
 // k6Quantile parses a trend stat name "p(99.9)" into its quantile 0.999;
@@ -167,7 +168,7 @@ func k6Quantile(stat string) (float64, bool) {
 	if !strings.HasPrefix(stat, "p(") || !strings.HasSuffix(stat, ")") {
 		return 0, false
 	}
-	q, ok := parseDec([]byte(stat[2:len(stat)-1]), -2)
+	q, ok := core.ParseDec([]byte(stat[2:len(stat)-1]), -2)
 	if !ok || q > 1 {
 		return 0, false
 	}
@@ -289,12 +290,12 @@ type k6Scenario struct {
 // (lib/executor/*.go GetDescription).
 func parseK6Scenario(name string, desc []byte) (k6Scenario, bool) {
 	var buf [24][]byte
-	f := fields(desc, buf[:0])
+	f := core.Fields(desc, buf[:0])
 	sc := k6Scenario{name: name}
 	word := func(i int, w string) bool { return i < len(f) && string(f[i]) == w }
 	dur := func(i int) {
 		if i < len(f) {
-			if d, ok := k6DurationS(trimPunct(f[i])); ok {
+			if d, ok := k6DurationS(core.TrimPunct(f[i])); ok {
 				sc.durationS, sc.hasDur = d, true
 			}
 		}
@@ -302,30 +303,30 @@ func parseK6Scenario(name string, desc []byte) (k6Scenario, bool) {
 	switch {
 	case len(f) >= 5 && word(1, "looping") && word(2, "VUs") && word(3, "for"):
 		sc.executor = "constant-vus"
-		sc.vus, _ = parseUint(f[0])
+		sc.vus, _ = core.ParseUint(f[0])
 		dur(4)
 	case len(f) >= 7 && word(0, "Up") && word(1, "to") && word(3, "looping") && word(5, "for"):
 		sc.executor = "ramping-vus"
-		sc.vus, _ = parseUint(f[2])
+		sc.vus, _ = core.ParseUint(f[2])
 		dur(6)
 	case len(f) >= 6 && word(1, "iterations") && word(2, "for") && word(3, "each") && word(4, "of"):
 		sc.executor = "per-vu-iterations"
-		sc.vus, _ = parseUint(f[5])
+		sc.vus, _ = core.ParseUint(f[5])
 	case len(f) >= 5 && word(1, "iterations") && word(2, "shared") && word(3, "among"):
 		sc.executor = "shared-iterations"
-		sc.vus, _ = parseUint(f[4])
+		sc.vus, _ = core.ParseUint(f[4])
 	case len(f) >= 4 && word(1, "iterations/s") && word(2, "for"):
 		sc.executor, sc.open = "constant-arrival-rate", true
-		sc.rate, sc.hasRate = parseDec(f[0], 0)
+		sc.rate, sc.hasRate = core.ParseDec(f[0], 0)
 		dur(3)
 	case len(f) >= 6 && word(0, "Up") && word(1, "to") && word(3, "iterations/s") && word(4, "for"):
 		sc.executor, sc.open = "ramping-arrival-rate", true
-		sc.rate, sc.hasRate = parseDec(f[2], 0)
+		sc.rate, sc.hasRate = core.ParseDec(f[2], 0)
 		dur(5)
 	case len(f) >= 8 && word(0, "Externally") && word(1, "controlled"):
 		sc.executor = "externally-controlled"
 		for i := 2; i+1 < len(f); i++ {
-			if string(trimPunct(f[i+1])) == "duration" {
+			if string(core.TrimPunct(f[i+1])) == "duration" {
 				dur(i)
 			}
 		}
@@ -385,7 +386,7 @@ type k6Value struct {
 // gauge ("80  min=80  max=80") line.
 func parseK6Value(rest []byte) k6Value {
 	var buf [12][]byte
-	f := fields(rest, buf[:0])
+	f := core.Fields(rest, buf[:0])
 	var v k6Value
 	if len(f) == 0 {
 		return v
@@ -393,21 +394,21 @@ func parseK6Value(rest []byte) k6Value {
 	a := f[0]
 	switch {
 	case len(a) > 1 && a[len(a)-1] == '%':
-		pct, ok := parseDec(a[:len(a)-1], -2)
+		pct, ok := core.ParseDec(a[:len(a)-1], -2)
 		if !ok {
 			return v
 		}
 		v.rate, v.rateIsRatio, v.parsed = pct, true, true
 		switch {
 		case len(f) >= 5 && bytes.Equal(f[1], k6Tick) && bytes.Equal(f[3], k6Cross):
-			p, ok1 := parseUint(f[2])
-			n, ok2 := parseUint(f[4])
+			p, ok1 := core.ParseUint(f[2])
+			n, ok2 := core.ParseUint(f[4])
 			if ok1 && ok2 {
-				v.passes, v.total, v.hasCounts = p, addSat(p, n), true
+				v.passes, v.total, v.hasCounts = p, core.AddSat(p, n), true
 			}
 		case len(f) >= 5 && string(f[2]) == "out" && string(f[3]) == "of":
-			p, ok1 := parseUint(f[1])
-			n, ok2 := parseUint(f[4])
+			p, ok1 := core.ParseUint(f[1])
+			n, ok2 := core.ParseUint(f[4])
 			if ok1 && ok2 && p <= n {
 				v.passes, v.total, v.hasCounts = p, n, true
 			}
@@ -421,7 +422,7 @@ func parseK6Value(rest []byte) k6Value {
 				}
 			}
 		}
-		n, ok := parseDec(a, 0)
+		n, ok := core.ParseDec(a, 0)
 		if !ok {
 			return v
 		}
@@ -429,11 +430,11 @@ func parseK6Value(rest []byte) k6Value {
 		for _, t := range f[1:] {
 			switch {
 			case bytes.HasSuffix(t, []byte("/s")):
-				if r, ok := parseDec(t[:len(t)-2], 0); ok {
+				if r, ok := core.ParseDec(t[:len(t)-2], 0); ok {
 					v.rate = r
 				}
 			case bytes.HasPrefix(t, []byte("max=")):
-				if m, ok := parseDec(t[4:], 0); ok {
+				if m, ok := core.ParseDec(t[4:], 0); ok {
 					v.max, v.hasMax = m, true
 				}
 			}
@@ -446,13 +447,13 @@ func parseK6Value(rest []byte) k6Value {
 func parseK6Trend(rest []byte) (k6Trend, bool) {
 	var buf [32][]byte
 	var t k6Trend
-	for _, tok := range fields(rest, buf[:0]) {
+	for _, tok := range core.Fields(rest, buf[:0]) {
 		k, v, ok := bytes.Cut(tok, []byte("="))
 		if !ok || len(k) == 0 {
 			return t, false
 		}
 		if string(k) == "count" {
-			n, ok := parseUint(v)
+			n, ok := core.ParseUint(v)
 			if !ok {
 				return t, false
 			}
@@ -460,7 +461,7 @@ func parseK6Trend(rest []byte) (k6Trend, bool) {
 			continue
 		}
 		ms, ok := k6DurationMs(v)
-		if !ok || !finite(ms) {
+		if !ok || !core.Finite(ms) {
 			t.unparsedStats++
 			continue
 		}
@@ -515,9 +516,9 @@ func (r *k6Run) note(s string) {
 
 // k6State is the parser's state over one input.
 type k6State struct {
-	opts     Options
-	sink     Sink
-	lab      labeler
+	opts     core.Options
+	sink     core.Sink
+	lab      core.Labeler
 	index    int
 	run      k6Run
 	header   *k6Header
@@ -533,8 +534,8 @@ type k6State struct {
 // iterations, vus_max or data_received line.
 func (k6Parser) Detect(head []byte) bool {
 	var trend, other bool
-	for _, line := range headLines(head) {
-		s := normalize(line)
+	for _, line := range core.HeadLines(head) {
+		s := core.Normalize(line)
 		if len(s) < 12 {
 			continue
 		}
@@ -560,23 +561,23 @@ func (k6Parser) Detect(head []byte) bool {
 }
 
 // Parse streams the k6 summaries of r to sink in input order.
-func (k6Parser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	st := &k6State{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
+func (k6Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	st := &k6State{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err
 	}
 	if err := st.close(); err != nil {
 		return err
 	}
 	if st.index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"k6"}}
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"k6"}}
 	}
 	return nil
 }
 
 // line handles one input line.
 func (st *k6State) line(b []byte, ln int) error {
-	s := normalize(b)
+	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
 	}
@@ -584,9 +585,9 @@ func (st *k6State) line(b []byte, ln int) error {
 	// Headings of the v1 layout.
 	heading := s
 	if bytes.HasPrefix(heading, k6Block) {
-		heading = trimLeft(heading[len(k6Block):])
+		heading = core.TrimLeft(heading[len(k6Block):])
 	} else if bytes.HasPrefix(heading, k6Arrow) {
-		heading = trimLeft(heading[len(k6Arrow):])
+		heading = core.TrimLeft(heading[len(k6Arrow):])
 	}
 	switch {
 	case string(heading) == "THRESHOLDS":
@@ -680,12 +681,12 @@ func (st *k6State) line(b []byte, ln int) error {
 // run grafana/k6 run ..."), if any.
 func k6Command(s []byte) (string, bool) {
 	var buf [24][]byte
-	f := fields(s, buf[:0])
+	f := core.Fields(s, buf[:0])
 	for i := 0; i+1 < len(f); i++ {
 		t := f[i]
 		base := t[bytes.LastIndexAny(t, `/\`)+1:]
 		if (string(base) == "k6" || string(base) == "k6.exe") && string(f[i+1]) == "run" {
-			cmd := rest(s, t)
+			cmd := core.Rest(s, t)
 			// A command quoted in prose ("Starting up command 'k6 run ...'")
 			// ends at the closing quote.
 			before := s[:len(s)-len(cmd)]
@@ -694,7 +695,7 @@ func k6Command(s []byte) (string, bool) {
 					cmd = cmd[:j]
 				}
 			}
-			return string(trimRight(cmd)), true
+			return string(core.TrimRight(cmd)), true
 		}
 	}
 	return "", false
@@ -704,22 +705,22 @@ func k6Command(s []byte) (string, bool) {
 func (st *k6State) parseHeaderLine(s []byte) {
 	h := st.header
 	var buf [16][]byte
-	f := fields(s, buf[:0])
+	f := core.Fields(s, buf[:0])
 	switch {
 	case bytes.HasPrefix(s, []byte("scenarios:")):
 		for i := 1; i+2 < len(f); i++ {
-			if string(f[i+1]) == "max" && string(trimPunct(f[i+2])) == "VUs" {
-				if n, ok := parseUint(f[i]); ok {
+			if string(f[i+1]) == "max" && string(core.TrimPunct(f[i+2])) == "VUs" {
+				if n, ok := core.ParseUint(f[i]); ok {
 					h.maxVUs, h.hasMaxVUs = n, true
 				}
 			}
 		}
 	case s[0] == '*':
-		name, desc, ok := bytes.Cut(trimLeft(s[1:]), []byte(": "))
+		name, desc, ok := bytes.Cut(core.TrimLeft(s[1:]), []byte(": "))
 		if !ok || len(h.scenarios) >= maxK6Scenarios {
 			return
 		}
-		if sc, ok := parseK6Scenario(string(name), trimLeft(desc)); ok {
+		if sc, ok := parseK6Scenario(string(name), core.TrimLeft(desc)); ok {
 			h.scenarios = append(h.scenarios, sc)
 		} else if len(h.unknown) < 4 {
 			h.unknown = append(h.unknown, string(name))
@@ -727,7 +728,7 @@ func (st *k6State) parseHeaderLine(s []byte) {
 	case bytes.HasPrefix(s, []byte("duration:")):
 		// k6 < v0.27: "duration: 10s, iterations: -".
 		if len(f) >= 2 {
-			if d, ok := k6DurationS(trimPunct(f[1])); ok {
+			if d, ok := k6DurationS(core.TrimPunct(f[1])); ok {
 				h.plannedS, h.hasPlan = d, true
 			}
 		}
@@ -735,7 +736,7 @@ func (st *k6State) parseHeaderLine(s []byte) {
 		// k6 < v0.27: "vus: 10, max: 10".
 		for i := 0; i+1 < len(f); i++ {
 			if string(f[i]) == "max:" {
-				if n, ok := parseUint(trimPunct(f[i+1])); ok {
+				if n, ok := core.ParseUint(core.TrimPunct(f[i+1])); ok {
 					h.maxVUs, h.hasMaxVUs = n, true
 				}
 			}
@@ -769,7 +770,7 @@ func (r *k6Run) thresholdValues(s []byte) {
 		return
 	}
 	var buf [16][]byte
-	for _, tok := range fields(s, buf[:0]) {
+	for _, tok := range core.Fields(s, buf[:0]) {
 		if tok[0] == '\'' {
 			continue // the threshold expression itself
 		}
@@ -777,7 +778,7 @@ func (r *k6Run) thresholdValues(s []byte) {
 		if !ok || len(k) == 0 || string(k) == "count" {
 			continue
 		}
-		if ms, ok := k6DurationMs(v); ok && finite(ms) {
+		if ms, ok := k6DurationMs(v); ok && core.Finite(ms) {
 			r.thrDuration.set(string(k), ms)
 		}
 	}
@@ -889,7 +890,7 @@ func (st *k6State) close() error {
 		return nil
 	}
 	run := st.build(r)
-	fillCommon(&run, st.opts, st.index, &st.lab)
+	core.FillCommon(&run, st.opts, st.index, &st.lab)
 	st.index++
 	return st.sink.Run(run)
 }
@@ -914,8 +915,8 @@ func (st *k6State) build(r *k6Run) results.RunWithPercentiles {
 		}
 	}
 	switch {
-	case r.hasReqs && finite(r.reqs.num):
-		run.Requests, _ = toInt64(r.reqs.num)
+	case r.hasReqs && core.Finite(r.reqs.num):
+		run.Requests, _ = core.ToInt64(r.reqs.num)
 		run.RPS = r.reqs.rate
 	case r.hasDuration && r.duration.hasCount:
 		run.Requests = r.duration.count
@@ -927,7 +928,7 @@ func (st *k6State) build(r *k6Run) results.RunWithPercentiles {
 		// samples, or the N of "N out of M", are the failures.
 		run.Errors = r.failed.passes
 	} else if r.hasFailed && run.Requests > 0 {
-		run.Errors, _ = toInt64(r.failed.rate * float64(run.Requests))
+		run.Errors, _ = core.ToInt64(r.failed.rate * float64(run.Requests))
 		r.note("errors computed from the http_req_failed percentage")
 	} else {
 		r.note("errors unknown: no http_req_failed line (k6 < v0.31)")
@@ -945,7 +946,7 @@ func (st *k6State) build(r *k6Run) results.RunWithPercentiles {
 		run.RPS = float64(run.Requests) / run.DurationS
 	}
 	if r.hasData {
-		if b, ok := toInt64(r.data.bytes); ok {
+		if b, ok := core.ToInt64(r.data.bytes); ok {
 			run.BytesIn = results.Ptr(b)
 		}
 		run.TransferBPS = results.Ptr(r.data.bps)

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // The k6-csv parser reads the per-sample CSV of `k6 run --out csv=FILE`.
@@ -44,7 +46,7 @@ func (k6CSVParser) Detect(head []byte) bool {
 	if !bytes.HasPrefix(head, k6CSVHeader) {
 		return false
 	}
-	h := bytes.TrimRight(firstLine(head), "\r")
+	h := bytes.TrimRight(core.FirstLine(head), "\r")
 	cols := map[string]bool{}
 	for _, c := range bytes.Split(h, []byte(",")) {
 		cols[string(c)] = true
@@ -104,18 +106,18 @@ func k6UnixTimestamp(s string) (int64, bool) {
 }
 
 // Parse streams the requests of a k6 CSV output to sink.
-func (k6CSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+func (k6CSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	extra := &k6Extra{Sink: sink, note: k6ModelNote}
 	a := NewRequests(opts, extra)
-	recs := newCSVRecords(ctx, r, opts.Source, ',', csvMaxRecord)
+	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CsvMaxRecord)
 	col := map[string]int{}
 	for {
-		rec, err := recs.next()
-		line := recs.line
+		rec, err := recs.Next()
+		line := recs.Line
 		if err == io.EOF {
 			break
 		}
-		a.Record(recs.size)
+		a.Record(recs.Size)
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
 			a.Bad(line, pe.Err.Error())
@@ -137,7 +139,7 @@ func (k6CSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Si
 			ti, ok2 := col["timestamp"]
 			vi, ok3 := col["metric_value"]
 			if !ok1 || !ok2 || !ok3 || mi != 0 || ti != 1 || vi != 2 {
-				return &SyntaxError{File: opts.Source, Line: line, Msg: "not a k6 CSV header (metric_name,timestamp,metric_value,...)"}
+				return &core.SyntaxError{File: opts.Source, Line: line, Msg: "not a k6 CSV header (metric_name,timestamp,metric_value,...)"}
 			}
 			continue
 		}
@@ -187,8 +189,8 @@ func (k6CSVParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Si
 		}
 	}
 	if len(col) == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"k6-csv"}}
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"k6-csv"}}
 	}
-	a.InputSize(recs.offset())
+	a.InputSize(recs.Offset())
 	return a.Close()
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -110,7 +111,7 @@ func (k6NDJSONParser) Detect(head []byte) bool {
 // k6Extra completes the runs of a per-request k6 log when the log has
 // been read: connections from vus_max and a note for every run.
 type k6Extra struct {
-	Sink
+	core.Sink
 	vusMax, vus float64
 	note        string
 }
@@ -158,7 +159,7 @@ func k6Tag(tags map[string]any, k string) string {
 
 // add passes a request to the aggregator, or counts its line as bad.
 func (q *k6Req) add(a *Requests, ln int) error {
-	if !finite(q.ms) || q.ms > 1e12 {
+	if !core.Finite(q.ms) || q.ms > 1e12 {
 		a.Bad(ln, fmt.Sprintf("http_req_duration %v", q.ms))
 		return nil
 	}
@@ -167,7 +168,7 @@ func (q *k6Req) add(a *Requests, ln int) error {
 	if !strings.Contains(target, "://") {
 		target = q.url
 	}
-	meta := RequestRun{Tool: "k6", LoadModel: results.LoadClosed, Target: target, UnixTime: true, Endpoint: endpointOf(q.method, q.name)}
+	meta := RequestRun{Tool: "k6", LoadModel: results.LoadClosed, Target: target, UnixTime: true, Endpoint: core.EndpointOf(q.method, q.name)}
 	if q.scenario != "" {
 		meta.Notes = append(meta.Notes, "k6 scenario "+q.scenario)
 	}
@@ -190,40 +191,40 @@ func (q *k6Req) add(a *Requests, ln int) error {
 }
 
 // Parse streams the requests of a k6 JSON output to sink.
-func (k6NDJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+func (k6NDJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	extra := &k6Extra{Sink: sink, note: k6ModelNote}
 	a := NewRequests(opts, extra)
-	lr := newLineReader(r)
+	lr := core.NewLineReader(r)
 	for {
-		if err := checkCtx(ctx, lr.line); err != nil {
+		if err := core.CheckCtx(ctx, lr.Line); err != nil {
 			return err
 		}
-		b, err := lr.next()
+		b, err := lr.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return readError(opts.Source, err)
+			return core.ReadError(opts.Source, err)
 		}
-		a.Record(lr.size)
-		if lr.long {
-			a.Bad(lr.line, fmt.Sprintf("line longer than %d bytes", maxLine))
+		a.Record(lr.Size)
+		if lr.Long {
+			a.Bad(lr.Line, fmt.Sprintf("line longer than %d bytes", core.MaxLine))
 			continue
 		}
 		b = bytes.TrimSpace(b)
-		if lr.line == 1 {
+		if lr.Line == 1 {
 			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 		}
 		if len(b) == 0 {
 			continue
 		}
-		if err := k6JSONLine(a, extra, b, lr.line); err != nil {
+		if err := k6JSONLine(a, extra, b, lr.Line); err != nil {
 			return err
 		}
 	}
 	// A log without http_req_duration points (a test that made no HTTP
 	// requests) has no runs: not an error.
-	a.InputSize(lr.total)
+	a.InputSize(lr.Total)
 	return a.Close()
 }
 

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -59,7 +60,7 @@ func (k6SummaryParser) Detect(head []byte) bool {
 	if len(s) == 0 || s[0] != '{' {
 		return false
 	}
-	if k6NDJSONLine(firstLine(s)) {
+	if k6NDJSONLine(core.FirstLine(s)) {
 		return false
 	}
 	if !bytes.Contains(s, []byte(`"metrics"`)) ||
@@ -96,7 +97,7 @@ func decodeK6SummaryMetric(raw json.RawMessage) (k6SummaryMetric, error) {
 	numbers := func(o map[string]json.RawMessage) {
 		for k, v := range o {
 			var f float64
-			if json.Unmarshal(v, &f) == nil && finite(f) {
+			if json.Unmarshal(v, &f) == nil && core.Finite(f) {
 				m.stats[k] = f
 			}
 		}
@@ -140,14 +141,14 @@ type k6Summary struct {
 }
 
 // Parse reads the summary JSON in r and sends its run to sink.
-func (k6SummaryParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+func (k6SummaryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	g := newJSONGuard(io.LimitReader(r, k6SummaryMax+1), opts.Source, MaxJSONValue)
+	g := core.NewJSONGuard(io.LimitReader(r, k6SummaryMax+1), opts.Source, core.MaxJSONValue)
 	cr := &k6CountingReader{r: g}
 	dec := json.NewDecoder(cr)
-	g.consumed = dec.InputOffset
+	g.Consumed = dec.InputOffset
 	sum := k6Summary{metrics: map[string]k6SummaryMetric{}}
 	fail := func(err error) error {
 		if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
@@ -155,16 +156,16 @@ func (k6SummaryParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 		}
 		var se *json.SyntaxError
 		if errors.As(err, &se) {
-			return &SyntaxError{File: opts.Source, Line: cr.lineAt(se.Offset), Msg: "k6 summary JSON: " + se.Error()}
+			return &core.SyntaxError{File: opts.Source, Line: cr.lineAt(se.Offset), Msg: "k6 summary JSON: " + se.Error()}
 		}
 		var re *k6ReadError
 		if errors.As(err, &re) {
-			return readError(opts.Source, re.err)
+			return core.ReadError(opts.Source, re.err)
 		}
 		if cr.n > k6SummaryMax {
-			return &SyntaxError{File: opts.Source, Msg: fmt.Sprintf("k6 summary JSON larger than %d MiB", k6SummaryMax>>20)}
+			return &core.SyntaxError{File: opts.Source, Msg: fmt.Sprintf("k6 summary JSON larger than %d MiB", k6SummaryMax>>20)}
 		}
-		return &SyntaxError{File: opts.Source, Line: cr.lineAt(dec.InputOffset()), Msg: "k6 summary JSON: " + err.Error()}
+		return &core.SyntaxError{File: opts.Source, Line: cr.lineAt(dec.InputOffset()), Msg: "k6 summary JSON: " + err.Error()}
 	}
 	if err := k6ExpectDelim(dec, '{'); err != nil {
 		return fail(err)
@@ -221,7 +222,7 @@ func (k6SummaryParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 			if err := dec.Decode(&state); err != nil {
 				return fail(err)
 			}
-			if state.TestRunDurationMs != nil && finite(*state.TestRunDurationMs) {
+			if state.TestRunDurationMs != nil && core.Finite(*state.TestRunDurationMs) {
 				sum.durationMs, sum.hasDur = *state.TestRunDurationMs, true
 			}
 		default:
@@ -234,16 +235,16 @@ func (k6SummaryParser) Parse(ctx context.Context, r io.Reader, opts Options, sin
 		return fail(err)
 	}
 	if !sawMetrics {
-		return &SyntaxError{File: opts.Source, Line: 1, Msg: "k6 summary JSON without metrics"}
+		return &core.SyntaxError{File: opts.Source, Line: 1, Msg: "k6 summary JSON without metrics"}
 	}
 	_, hasDur := sum.metrics["http_req_duration"]
 	_, hasReqs := sum.metrics["http_reqs"]
 	if !hasDur && !hasReqs {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"k6-summary"}}
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"k6-summary"}}
 	}
 	run := sum.build()
-	lab := labeler{labels: opts.Labels}
-	fillCommon(&run, opts, 0, &lab)
+	lab := core.Labeler{Labels: opts.Labels}
+	core.FillCommon(&run, opts, 0, &lab)
 	return sink.Run(run)
 }
 
@@ -284,17 +285,17 @@ func (sum *k6Summary) build() results.RunWithPercentiles {
 	}
 	count, hasCount := get("http_reqs", "count")
 	if hasCount && count >= 0 {
-		run.Requests, _ = toInt64(count)
+		run.Requests, _ = core.ToInt64(count)
 	} else if c, ok := get("http_req_duration", "count"); ok && c >= 0 {
-		run.Requests, _ = toInt64(c)
+		run.Requests, _ = core.ToInt64(c)
 	}
 	if rate, ok := get("http_reqs", "rate"); ok && rate >= 0 {
 		run.RPS = rate
 	}
 	if p, ok := get("http_req_failed", "passes"); ok && p >= 0 {
-		run.Errors, _ = toInt64(p)
+		run.Errors, _ = core.ToInt64(p)
 	} else if rate, ok := k6RateValue(sum.metrics["http_req_failed"]); ok && rate >= 0 && rate <= 1 {
-		run.Errors, _ = toInt64(rate * float64(run.Requests))
+		run.Errors, _ = core.ToInt64(rate * float64(run.Requests))
 		notes = append(notes, "errors computed from the http_req_failed rate")
 	} else {
 		notes = append(notes, "errors unknown: no http_req_failed metric")
@@ -309,7 +310,7 @@ func (sum *k6Summary) build() results.RunWithPercentiles {
 		run.RPS = float64(run.Requests) / run.DurationS
 	}
 	if b, ok := get("data_received", "count"); ok {
-		if n, ok := toInt64(b); ok {
+		if n, ok := core.ToInt64(b); ok {
 			run.BytesIn = results.Ptr(n)
 		}
 		if r, ok := get("data_received", "rate"); ok && r >= 0 {

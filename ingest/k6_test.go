@@ -14,12 +14,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
 // k6LocustParsers are the parsers of k6.go, k6json.go, k6ndjson.go, k6csv.go
 // and locust.go.
-var k6LocustParsers = []Parser{k6Parser{}, k6SummaryParser{}, k6NDJSONParser{}, k6CSVParser{},
+var k6LocustParsers = []core.Parser{k6Parser{}, k6SummaryParser{}, k6NDJSONParser{}, k6CSVParser{},
 	locustParser{}, locustHistoryParser{}, locustFailuresParser{}}
 
 // k6FileHead returns the first MiB of a file as Parse sees it: decompressed
@@ -31,13 +32,13 @@ func k6FileHead(t testing.TB, name string) []byte {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	br, closeFn, err := decompress(bufio.NewReaderSize(f, headSize), name)
+	br, closeFn, err := decompress(bufio.NewReaderSize(f, core.HeadSize), name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer closeFn()
-	head, _ := br.Peek(headSize)
-	return decodeHead(append([]byte(nil), head...))
+	head, _ := br.Peek(core.HeadSize)
+	return core.DecodeHead(append([]byte(nil), head...))
 }
 
 // k6ParserInputs lists the parser inputs of a testdata folder (as TestGolden does).
@@ -227,7 +228,7 @@ func TestK6Values(t *testing.T) {
 func k6Runs(t *testing.T, in string) []results.RunWithPercentiles {
 	t.Helper()
 	var c collect
-	if err := (k6Parser{}).Parse(context.Background(), strings.NewReader(in), Options{Source: "s.txt"}, &c); err != nil {
+	if err := (k6Parser{}).Parse(context.Background(), strings.NewReader(in), core.Options{Source: "s.txt"}, &c); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range c.runs {
@@ -326,7 +327,7 @@ func TestK6Layouts(t *testing.T) {
 	if len(r) != 1 || *r[0].LatMeanMs != 0.09 {
 		t.Errorf("time unit: %+v", r)
 	}
-	if _, err := ParseAll(context.Background(), strings.NewReader("     iterations...........: 6   1.999116/s\n"), Options{Source: "x"}); err == nil {
+	if _, err := ParseAll(context.Background(), strings.NewReader("     iterations...........: 6   1.999116/s\n"), core.Options{Source: "x"}); err == nil {
 		t.Error("no error for a summary without HTTP metrics")
 	}
 }
@@ -391,9 +392,9 @@ func TestK6SummaryJSON(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var col collect
-			err := (k6SummaryParser{}).Parse(context.Background(), strings.NewReader(c.in), Options{Source: "j"}, &col)
+			err := (k6SummaryParser{}).Parse(context.Background(), strings.NewReader(c.in), core.Options{Source: "j"}, &col)
 			if c.line > 0 {
-				var se *SyntaxError
+				var se *core.SyntaxError
 				if !errors.As(err, &se) || se.Line != c.line {
 					t.Fatalf("error %v, want a SyntaxError at line %d", err, c.line)
 				}
@@ -447,13 +448,13 @@ func TestK6NDJSON(t *testing.T) {
 	}
 	in.WriteString("{\"metric\":\"http_req_duration\",\"type\":\"Point\",\"data\":{\"time\":\"bad\",\"value\":1}}\n")
 	var c collect
-	if err := (k6NDJSONParser{}).Parse(context.Background(), strings.NewReader(in.String()), Options{Source: "x"}, &c); err != nil ||
+	if err := (k6NDJSONParser{}).Parse(context.Background(), strings.NewReader(in.String()), core.Options{Source: "x"}, &c); err != nil ||
 		len(c.runs) != 1 || c.runs[0].Requests != 300 || !strings.Contains(*c.runs[0].Notes, "1 malformed lines skipped (line 301: time") {
 		t.Fatalf("%v %+v", err, c.runs)
 	}
 	in.WriteString("not json\nnot json either\nnor this\n")
-	err = (k6NDJSONParser{}).Parse(context.Background(), strings.NewReader(in.String()), Options{Source: "x"}, &collect{})
-	var se *SyntaxError
+	err = (k6NDJSONParser{}).Parse(context.Background(), strings.NewReader(in.String()), core.Options{Source: "x"}, &collect{})
+	var se *core.SyntaxError
 	if !errors.As(err, &se) || se.Line != 301 {
 		t.Errorf("error %v", err)
 	}
@@ -463,7 +464,7 @@ func TestK6NDJSON(t *testing.T) {
 	lines := k6Point("2024-05-01T10:00:00Z", 5, `"method":"GET","name":"ProductPage","url":"http://shop/p/1","status":"200"`) + "\n" +
 		k6Point("2024-05-01T10:00:01Z", 7, `"method":"GET","name":"ProductPage","url":"http://shop/p/2","status":"0","error_code":"1211"`) + "\n"
 	c = collect{}
-	if err := (k6NDJSONParser{}).Parse(context.Background(), strings.NewReader(lines), Options{Source: "x"}, &c); err != nil || len(c.runs) != 1 {
+	if err := (k6NDJSONParser{}).Parse(context.Background(), strings.NewReader(lines), core.Options{Source: "x"}, &c); err != nil || len(c.runs) != 1 {
 		t.Fatalf("%v %+v", err, c.runs)
 	}
 	if r := c.runs[0]; r.Target != "http://shop/p/1" || r.Label != "shop:80" || r.Errors != 1 || *c.samples[1].Error != "error_code 1211" {
@@ -475,7 +476,7 @@ func TestK6CSVErrors(t *testing.T) {
 	hdr := "metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata\n"
 	row := "http_req_duration,1714557600123,12.5,,\"dial: i/o timeout, retrying\",1050,false,,GET,http://h/a,,default,,0,,,http://h/a,,\n"
 	var c collect
-	if err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader(hdr+row), Options{Source: "x"}, &c); err != nil || len(c.runs) != 1 {
+	if err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader(hdr+row), core.Options{Source: "x"}, &c); err != nil || len(c.runs) != 1 {
 		t.Fatalf("%v %+v", err, c.runs)
 	}
 	r := c.runs[0]
@@ -483,18 +484,18 @@ func TestK6CSVErrors(t *testing.T) {
 		t.Errorf("%+v", r.Run)
 	}
 	// An unterminated quote: the rest of the file is one bad record.
-	err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader(hdr+row+"http_req_duration,1,\"2\n"), Options{Source: "x"}, &collect{})
-	var se *SyntaxError
+	err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader(hdr+row+"http_req_duration,1,\"2\n"), core.Options{Source: "x"}, &collect{})
+	var se *core.SyntaxError
 	if !errors.As(err, &se) {
 		t.Errorf("error %v", err)
 	}
 	// A header that is not k6's.
-	if err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader("a,b,c\n"), Options{Source: "x"}, &collect{}); !errors.As(err, &se) || se.Line != 1 {
+	if err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader("a,b,c\n"), core.Options{Source: "x"}, &collect{}); !errors.As(err, &se) || se.Line != 1 {
 		t.Errorf("error %v", err)
 	}
 	// A runaway record is cut at 4 MiB.
-	huge := hdr + "http_req_duration,\"" + strings.Repeat("x", csvMaxRecord+100)
-	if err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader(huge), Options{Source: "x"}, &collect{}); !errors.As(err, &se) {
+	huge := hdr + "http_req_duration,\"" + strings.Repeat("x", core.CsvMaxRecord+100)
+	if err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader(huge), core.Options{Source: "x"}, &collect{}); !errors.As(err, &se) {
 		t.Errorf("huge record: %v", err)
 	}
 }
@@ -509,7 +510,7 @@ func TestK6Stream(t *testing.T) {
 			`"method":"GET","name":"http://h/","url":"http://h/","status":"200","scenario":"default"`))
 	}
 	zw.Close()
-	runs, err := ParseAll(context.Background(), &buf, Options{Source: "big.json.gz"})
+	runs, err := ParseAll(context.Background(), &buf, core.Options{Source: "big.json.gz"})
 	if err != nil || len(runs) != 1 || runs[0].Requests != 200000 || *runs[0].LatMaxMs != 49.5 {
 		t.Fatalf("%v %+v", err, runs)
 	}
@@ -518,11 +519,11 @@ func TestK6Stream(t *testing.T) {
 // k6CheckParse runs p on data and checks the contract: no panic, errors of
 // the documented kinds, runs with indexes in order and finite,
 // non-negative numbers, series and samples finite.
-func k6CheckParse(t *testing.T, p Parser, data []byte) {
+func k6CheckParse(t *testing.T, p core.Parser, data []byte) {
 	var c collect
-	err := p.Parse(context.Background(), bytes.NewReader(data), Options{Source: "fuzz"}, &c)
-	var se *SyntaxError
-	if err != nil && !errors.As(err, &se) && !errors.Is(err, ErrNoOutput) {
+	err := p.Parse(context.Background(), bytes.NewReader(data), core.Options{Source: "fuzz"}, &c)
+	var se *core.SyntaxError
+	if err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
 		t.Fatalf("%s: unexpected error type %T: %v", p.Name(), err, err)
 	}
 	for i, r := range c.runs {
@@ -533,24 +534,24 @@ func k6CheckParse(t *testing.T, p Parser, data []byte) {
 	}
 	for _, s := range c.series {
 		for _, v := range []float64{s.TS, s.WindowS, s.RPS} {
-			if !finite(v) {
+			if !core.Finite(v) {
 				t.Fatalf("series %+v", s)
 			}
 		}
 		for _, v := range []*float64{s.LatMeanMs, s.LatP50Ms, s.LatP99Ms, s.LatMaxMs} {
-			if v != nil && !finite(*v) {
+			if v != nil && !core.Finite(*v) {
 				t.Fatalf("series %+v", s)
 			}
 		}
 	}
 	for _, s := range c.samples {
-		if !finite(s.LatencyMs) || math.IsNaN(s.TS) || math.IsInf(s.TS, 0) {
+		if !core.Finite(s.LatencyMs) || math.IsNaN(s.TS) || math.IsInf(s.TS, 0) {
 			t.Fatalf("sample %+v", s)
 		}
 	}
 	p.Detect(data)
-	runs, err := ParseAll(context.Background(), bytes.NewReader(data), Options{Source: "fuzz"})
-	if err != nil && !errors.As(err, &se) && !errors.Is(err, ErrNoOutput) {
+	runs, err := ParseAll(context.Background(), bytes.NewReader(data), core.Options{Source: "fuzz"})
+	if err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
 		t.Fatalf("ParseAll: unexpected error type %T: %v", err, err)
 	}
 	for _, r := range runs {
@@ -605,7 +606,7 @@ func TestK6ThresholdP99(t *testing.T) {
 	in := " █ THRESHOLDS\n\n    http_req_duration\n    ✓ 'p(99)<900' p(99)=1.5s\n\n    iteration_duration\n    ✓ 'p(99.9)<9000' p(99.9)=8s\n\n" +
 		"  █ TOTAL RESULTS\n\n    http_req_duration..............: avg=2ms min=1ms med=2ms max=3s p(90)=2ms p(95)=2ms p(99)=2.5ms\n" +
 		"    http_reqs......................: 10 1/s\n"
-	runs, err = ParseAll(context.Background(), strings.NewReader(in), Options{Source: "x"})
+	runs, err = ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "x"})
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("%d runs, err %v", len(runs), err)
 	}

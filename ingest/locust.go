@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -106,7 +107,7 @@ func parseLocustHeader(rec []string) locustHeader {
 			continue
 		}
 		if p, ok := strings.CutSuffix(c, "%"); ok {
-			if q, ok := parseDec([]byte(p), -2); ok && q <= 1 {
+			if q, ok := core.ParseDec([]byte(p), -2); ok && q <= 1 {
 				h.pcts[i] = q
 				h.qs = append(h.qs, locustPercentile{i, q})
 			}
@@ -126,7 +127,7 @@ func (h locustHeader) has(roles ...string) bool {
 
 // locustHeadHeader parses the first line of head as a Locust header.
 func locustHeadHeader(head []byte) (locustHeader, bool) {
-	line := bytes.TrimRight(firstLine(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))), "\r")
+	line := bytes.TrimRight(core.FirstLine(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))), "\r")
 	if len(line) == 0 || len(line) > 4096 || !bytes.Contains(line, []byte(",")) {
 		return locustHeader{}, false
 	}
@@ -174,7 +175,7 @@ func (r locustRow) num(role string) (float64, bool) {
 		return 0, false
 	}
 	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || !finite(v) {
+	if err != nil || !core.Finite(v) {
 		return 0, false
 	}
 	return v, true
@@ -185,7 +186,7 @@ func (r locustRow) count(role string) (int64, bool) {
 	if !ok || v != math.Trunc(v) {
 		return 0, false
 	}
-	return toInt64(v)
+	return core.ToInt64(v)
 }
 
 // percentiles returns the "NN%" columns that hold numbers.
@@ -196,7 +197,7 @@ func (r locustRow) percentiles() []results.Percentile {
 			continue
 		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(r.rec[p.col]), 64)
-		if err != nil || !finite(v) {
+		if err != nil || !core.Finite(v) {
 			continue
 		}
 		out = append(out, results.Percentile{Quantile: p.q, LatencyMs: v})
@@ -261,21 +262,21 @@ func (locustParser) Detect(head []byte) bool {
 const maxLocustEndpoints = 20
 
 // Parse reads a Locust stats file and sends its run to sink.
-func (locustParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	recs := newCSVRecords(ctx, r, opts.Source, ',', csvMaxRecord)
+func (locustParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CsvMaxRecord)
 	var h locustHeader
 	var run *results.RunWithPercentiles
 	var endpoints []string
 	extra := 0
 	for {
-		rec, err := recs.next()
-		line := recs.line
+		rec, err := recs.Next()
+		line := recs.Line
 		if err == io.EOF {
 			break
 		}
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			return &SyntaxError{File: opts.Source, Line: line, Msg: "Locust stats CSV: " + pe.Err.Error()}
+			return &core.SyntaxError{File: opts.Source, Line: line, Msg: "Locust stats CSV: " + pe.Err.Error()}
 		}
 		if err != nil {
 			return err
@@ -283,7 +284,7 @@ func (locustParser) Parse(ctx context.Context, r io.Reader, opts Options, sink S
 		if h.col == nil {
 			h = parseLocustHeader(rec)
 			if !locustStatsHeader(h) {
-				return &SyntaxError{File: opts.Source, Line: line, Msg: "not a Locust stats header"}
+				return &core.SyntaxError{File: opts.Source, Line: line, Msg: "not a Locust stats header"}
 			}
 			continue
 		}
@@ -293,7 +294,7 @@ func (locustParser) Parse(ctx context.Context, r io.Reader, opts Options, sink S
 		row := locustRow{h: h, rec: rec}
 		if row.aggregated() {
 			if run != nil {
-				return &SyntaxError{File: opts.Source, Line: line, Msg: "second Aggregated row"}
+				return &core.SyntaxError{File: opts.Source, Line: line, Msg: "second Aggregated row"}
 			}
 			rr, err := locustStatsRun(row, line, opts)
 			if err != nil {
@@ -304,7 +305,7 @@ func (locustParser) Parse(ctx context.Context, r io.Reader, opts Options, sink S
 		}
 		c, ok := row.count("count")
 		if !ok {
-			return &SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("request count %q", row.str("count"))}
+			return &core.SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("request count %q", row.str("count"))}
 		}
 		if len(endpoints) < maxLocustEndpoints {
 			e := strings.TrimSpace(row.str("type") + " " + row.str("name"))
@@ -321,10 +322,10 @@ func (locustParser) Parse(ctx context.Context, r io.Reader, opts Options, sink S
 		}
 	}
 	if h.col == nil {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"locust"}}
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"locust"}}
 	}
 	if run == nil {
-		return &SyntaxError{File: opts.Source, Msg: "Locust stats without an Aggregated (or Total) row"}
+		return &core.SyntaxError{File: opts.Source, Msg: "Locust stats without an Aggregated (or Total) row"}
 	}
 	var notes []string
 	if run.Notes != nil {
@@ -339,18 +340,18 @@ func (locustParser) Parse(ctx context.Context, r io.Reader, opts Options, sink S
 	}
 	notes = append(notes, "Locust users (closed model); the stats file records neither the user count nor the host")
 	run.Notes = results.Ptr(strings.Join(notes, "; "))
-	lab := labeler{labels: opts.Labels}
-	fillCommon(run, opts, 0, &lab)
+	lab := core.Labeler{Labels: opts.Labels}
+	core.FillCommon(run, opts, 0, &lab)
 	return sink.Run(*run)
 }
 
 // locustStatsRun builds the run from the Aggregated row.
-func locustStatsRun(row locustRow, line int, opts Options) (results.RunWithPercentiles, error) {
+func locustStatsRun(row locustRow, line int, opts core.Options) (results.RunWithPercentiles, error) {
 	run := results.RunWithPercentiles{Run: results.Run{Tool: "locust", LoadModel: results.LoadClosed, SourceLine: int32(line)}}
 	c, ok1 := row.count("count")
 	f, ok2 := row.count("failures")
 	if !ok1 || !ok2 {
-		return run, &SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("Aggregated row: request count %q, failure count %q", row.str("count"), row.str("failures"))}
+		return run, &core.SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("Aggregated row: request count %q, failure count %q", row.str("count"), row.str("failures"))}
 	}
 	// Locust counts failed requests in Request Count too, except for
 	// failures without a response time (old versions); "/does_not_exist"
@@ -385,7 +386,7 @@ func locustStatsRun(row locustRow, line int, opts Options) (results.RunWithPerce
 		}
 	}
 	if size, ok := row.num("size"); ok && size >= 0 {
-		if b, ok := toInt64(size * float64(c)); ok {
+		if b, ok := core.ToInt64(size * float64(c)); ok {
 			run.BytesIn = results.Ptr(b)
 			if run.DurationS > 0 {
 				run.TransferBPS = results.Ptr(float64(b) / run.DurationS)

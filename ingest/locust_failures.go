@@ -5,6 +5,8 @@ import (
 	"encoding/csv"
 	"errors"
 	"io"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 type locustFailuresParser struct{}
@@ -35,18 +37,18 @@ func (locustFailuresParser) Detect(head []byte) bool {
 // failures are counted in the stats file (Failure Count) and the history,
 // and this file alone does not tell the requests they are part of. It
 // returns nil, so that a directory of Locust outputs parses cleanly.
-func (locustFailuresParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	recs := newCSVRecords(ctx, r, opts.Source, ',', csvMaxRecord)
+func (locustFailuresParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CsvMaxRecord)
 	first := true
 	for {
-		_, err := recs.next()
-		line := recs.line
+		_, err := recs.Next()
+		line := recs.Line
 		if err == io.EOF {
 			break
 		}
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			return &SyntaxError{File: opts.Source, Line: line, Msg: "Locust CSV: " + pe.Err.Error()}
+			return &core.SyntaxError{File: opts.Source, Line: line, Msg: "Locust CSV: " + pe.Err.Error()}
 		}
 		if err != nil {
 			return err
@@ -54,7 +56,7 @@ func (locustFailuresParser) Parse(ctx context.Context, r io.Reader, opts Options
 		first = false
 	}
 	if first {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"locust-failures"}}
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"locust-failures"}}
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -71,8 +72,8 @@ type locustHistRow struct {
 // its totals may lag a little behind the stats file's. Malformed rows are
 // skipped and noted; only the series' RunID is known before the run ends:
 // results.RunID(Source, 0), the run's.
-func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	recs := newCSVRecords(ctx, r, opts.Source, ',', csvMaxRecord)
+func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CsvMaxRecord)
 	runID := results.RunID(opts.Source, 0)
 	var h locustHeader
 	var first, prev, last *locustHistRow
@@ -93,8 +94,8 @@ func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts Options,
 		}
 	}
 	for {
-		rec, err := recs.next()
-		line := recs.line
+		rec, err := recs.Next()
+		line := recs.Line
 		if err == io.EOF {
 			break
 		}
@@ -109,7 +110,7 @@ func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts Options,
 		if h.col == nil {
 			h = parseLocustHeader(rec)
 			if !locustHistoryHeader(h) {
-				return &SyntaxError{File: opts.Source, Line: line, Msg: "not a Locust stats history header"}
+				return &core.SyntaxError{File: opts.Source, Line: line, Msg: "not a Locust stats history header"}
 			}
 			continue
 		}
@@ -147,16 +148,16 @@ func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts Options,
 		last = &hr
 	}
 	if h.col == nil {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"locust-history"}}
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"locust-history"}}
 	}
 	if last == nil {
 		if bad > 0 {
-			return &SyntaxError{File: opts.Source, Line: badLine, Msg: "no well-formed Aggregated row: " + strings.Join(badMsgs, "; ")}
+			return &core.SyntaxError{File: opts.Source, Line: badLine, Msg: "no well-formed Aggregated row: " + strings.Join(badMsgs, "; ")}
 		}
-		return &SyntaxError{File: opts.Source, Msg: "Locust stats history without an Aggregated row"}
+		return &core.SyntaxError{File: opts.Source, Msg: "Locust stats history without an Aggregated row"}
 	}
 	if bad > 0 && float64(bad) > badLimit*float64(rows+bad) {
-		return &SyntaxError{File: opts.Source, Line: badLine, Msg: fmt.Sprintf("%d of %d rows malformed: %s", bad, rows+bad, strings.Join(badMsgs, "; "))}
+		return &core.SyntaxError{File: opts.Source, Line: badLine, Msg: fmt.Sprintf("%d of %d rows malformed: %s", bad, rows+bad, strings.Join(badMsgs, "; "))}
 	}
 	run := locustHistoryRun(first, prev, last, fullHistory)
 	if hasUsers && maxUsers >= 1 && maxUsers < math.MaxInt32 {
@@ -174,8 +175,8 @@ func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts Options,
 	}
 	notes = append(notes, "Locust users (closed model); the history records no host")
 	run.Notes = results.Ptr(strings.Join(notes, "; "))
-	lab := labeler{labels: opts.Labels}
-	fillCommon(&run, opts, 0, &lab)
+	lab := core.Labeler{Labels: opts.Labels}
+	core.FillCommon(&run, opts, 0, &lab)
 	return sink.Run(run)
 }
 
@@ -238,7 +239,7 @@ func locustWindow(runID string, first, prev, cur *locustHistRow) results.Series 
 			pa = prev.avg
 		}
 		m := (float64(cur.count)*cur.avg - float64(prev.count)*pa) / float64(s.Requests)
-		if finite(m) {
+		if core.Finite(m) {
 			s.LatMeanMs = results.Ptr(m)
 		}
 	}
@@ -296,7 +297,7 @@ func locustHistoryRun(first, latest, last *locustHistRow, fullHistory bool) resu
 	}
 	locustPctColumns(&run, pcts)
 	if last.hasSize && last.size >= 0 {
-		if b, ok := toInt64(last.size * float64(last.count)); ok {
+		if b, ok := core.ToInt64(last.size * float64(last.count)); ok {
 			run.BytesIn = results.Ptr(b)
 			if run.DurationS > 0 {
 				run.TransferBPS = results.Ptr(float64(b) / run.DurationS)

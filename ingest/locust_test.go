@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -45,7 +46,7 @@ func TestLocustStats(t *testing.T) {
 	if !(locustParser{}).Detect([]byte(v014)) {
 		t.Fatal("0.14 header not detected")
 	}
-	runs, err = ParseAll(context.Background(), strings.NewReader(v014), Options{Source: "a_stats.csv"})
+	runs, err = ParseAll(context.Background(), strings.NewReader(v014), core.Options{Source: "a_stats.csv"})
 	if err != nil || len(runs) != 1 || runs[0].DurationS != 10 || *runs[0].LatP99Ms != 35 || *runs[0].BytesIn != 51200 || runs[0].Label != "a_stats" {
 		t.Errorf("0.14: %+v %v", runs, err)
 	}
@@ -60,8 +61,8 @@ func TestLocustStats(t *testing.T) {
 		{"quote", "Type,Name,Request Count,Failure Count,Median Response Time,Average Response Time,Min Response Time,Max Response Time,Average Content Size,Requests/s\n,\"Aggr\"x,1\n", 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := (locustParser{}).Parse(context.Background(), strings.NewReader(c.in), Options{Source: "s"}, &collect{})
-			var se *SyntaxError
+			err := (locustParser{}).Parse(context.Background(), strings.NewReader(c.in), core.Options{Source: "s"}, &collect{})
+			var se *core.SyntaxError
 			if !errors.As(err, &se) || se.Line != c.line {
 				t.Fatalf("error %v, want a SyntaxError at line %d", err, c.line)
 			}
@@ -125,13 +126,13 @@ func TestLocustHistory(t *testing.T) {
 	}
 	b.WriteString("17000x,5,,Aggregated,5,0,10,20,1000,0,10,11,1,30,100\n")
 	c = collect{}
-	if err := (locustHistoryParser{}).Parse(context.Background(), strings.NewReader(b.String()), Options{Source: "h"}, &c); err != nil ||
+	if err := (locustHistoryParser{}).Parse(context.Background(), strings.NewReader(b.String()), core.Options{Source: "h"}, &c); err != nil ||
 		len(c.runs) != 1 || !strings.Contains(*c.runs[0].Notes, "1 malformed rows skipped (line 202: timestamp") || len(c.series) != 199 {
 		t.Fatalf("%v %+v", err, c.runs)
 	}
 	b.WriteString("x\ny\nz\n")
-	err := (locustHistoryParser{}).Parse(context.Background(), strings.NewReader(b.String()), Options{Source: "h"}, &collect{})
-	var se *SyntaxError
+	err := (locustHistoryParser{}).Parse(context.Background(), strings.NewReader(b.String()), core.Options{Source: "h"}, &collect{})
+	var se *core.SyntaxError
 	if !errors.As(err, &se) || se.Line != 202 {
 		t.Errorf("error %v", err)
 	}
@@ -139,7 +140,7 @@ func TestLocustHistory(t *testing.T) {
 	old := `"Type","Name","Timestamp","# requests","# failures","Requests/s","Requests Failed/s","Median response time","Average response time","Min response time","Max response time","Average Content Size","50%","99%"` + "\n" +
 		`"","Aggregated",1600000000,10,0,1.0,0,5,6.0,1,9,10,5,9` + "\n" + `"","Aggregated",1600000002,30,1,10.0,0.5,5,7.0,1,12,10,5,12` + "\n"
 	c = collect{}
-	if err := (locustHistoryParser{}).Parse(context.Background(), strings.NewReader(old), Options{Source: "h"}, &c); err != nil ||
+	if err := (locustHistoryParser{}).Parse(context.Background(), strings.NewReader(old), core.Options{Source: "h"}, &c); err != nil ||
 		len(c.series) != 1 || c.series[0].Requests != 20 || *c.series[0].LatMeanMs != (30*7.0-10*6.0)/20 || c.runs[0].Connections != nil {
 		t.Errorf("0.14: %v %+v %+v", err, c.series, c.runs)
 	}
@@ -152,7 +153,7 @@ func locustParseWith(t *testing.T, name string, c *collect) []results.RunWithPer
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Parse(context.Background(), bytes.NewReader(data), Options{Source: name}, c); err != nil {
+	if err := Parse(context.Background(), bytes.NewReader(data), core.Options{Source: name}, c); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range c.runs {
@@ -173,11 +174,11 @@ func TestLocustFailures(t *testing.T) {
 	if err != nil || p.Name() != "locust-failures" {
 		t.Fatalf("exceptions.csv detected as %v %v", p, err)
 	}
-	if runs, err := ParseAll(context.Background(), strings.NewReader(exc), Options{Source: "e"}); err != nil || len(runs) != 0 {
+	if runs, err := ParseAll(context.Background(), strings.NewReader(exc), core.Options{Source: "e"}); err != nil || len(runs) != 0 {
 		t.Errorf("%v %v", runs, err)
 	}
-	err = (locustFailuresParser{}).Parse(context.Background(), strings.NewReader("Method,Name,Error,Occurrences\nGET,/,\"x\"y,1\n"), Options{Source: "f"}, &collect{})
-	var se *SyntaxError
+	err = (locustFailuresParser{}).Parse(context.Background(), strings.NewReader("Method,Name,Error,Occurrences\nGET,/,\"x\"y,1\n"), core.Options{Source: "f"}, &collect{})
+	var se *core.SyntaxError
 	if !errors.As(err, &se) || se.Line != 2 {
 		t.Errorf("error %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -31,8 +32,8 @@ req/s           :    5519.36     5614.13     5566.29       52.22   100.00%
 // Example_h2load parses an h2load summary: milliseconds, seconds and
 // bytes as SCHEMA.md says, whatever units h2load printed.
 func Example_h2load() {
-	opts := ingest.Options{Source: "runs/h2load.txt"}
-	err := ingest.Parse(context.Background(), strings.NewReader(h2loadOutput), opts, ingest.RunFunc(func(r results.RunWithPercentiles) error {
+	opts := core.Options{Source: "runs/h2load.txt"}
+	err := ingest.Parse(context.Background(), strings.NewReader(h2loadOutput), opts, core.RunFunc(func(r results.RunWithPercentiles) error {
 		fmt.Println(r.Tool, r.Label, *r.Connections, r.Requests, r.Errors, r.RPS, r.DurationS, *r.LatMeanMs, *r.LatMaxMs, *r.BytesIn)
 		return nil
 	}))

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -102,9 +103,9 @@ type ohaCommand struct {
 
 // ohaState is the text parser's state over one input.
 type ohaState struct {
-	opts    Options
-	sink    Sink
-	lab     labeler
+	opts    core.Options
+	sink    core.Sink
+	lab     core.Labeler
 	detect  bool
 	found   bool
 	index   int
@@ -118,32 +119,32 @@ type ohaState struct {
 // Success rate and Total lines.
 func (ohaParser) Detect(head []byte) bool {
 	st := &ohaState{detect: true}
-	scanHead(head, st.line, func() bool { return st.found })
+	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the oha runs of r to sink in input order.
-func (ohaParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	st := &ohaState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	return parseLines(ctx, r, opts, "oha", st.line, st.close, func() int { return st.index })
+func (ohaParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	st := &ohaState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	return core.ParseLines(ctx, r, opts, "oha", st.line, st.close, func() int { return st.index })
 }
 
 // isOhaExe reports whether tok names the oha program.
-func isOhaExe(tok []byte) bool { return exeNamed(tok, "oha") }
+func isOhaExe(tok []byte) bool { return core.ExeNamed(tok, "oha") }
 
 // ohaTime parses "0.0148" "secs" (or sec, s, ms, µs, us, ns, min) into ms.
 func ohaTime(num, unit []byte) (float64, bool) {
 	switch string(unit) {
 	case "secs", "sec", "s":
-		return parseDec(num, 3)
+		return core.ParseDec(num, 3)
 	case "ms":
-		return parseDec(num, 0)
+		return core.ParseDec(num, 0)
 	case "µs", "μs", "us":
-		return parseDec(num, -3)
+		return core.ParseDec(num, -3)
 	case "ns":
-		return parseDec(num, -6)
+		return core.ParseDec(num, -6)
 	case "min", "mins":
-		v, ok := parseDec(num, 4)
+		v, ok := core.ParseDec(num, 4)
 		return v * 6, ok
 	}
 	return 0, false
@@ -165,7 +166,7 @@ func ohaSize(num, unit []byte) (float64, bool) {
 	default:
 		return 0, false
 	}
-	v, ok := parseDec(num, 0)
+	v, ok := core.ParseDec(num, 0)
 	return v * mult, ok
 }
 
@@ -180,11 +181,11 @@ const (
 
 // line handles one input line.
 func (st *ohaState) line(b []byte, ln int) error {
-	s := normalize(b)
+	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
 	}
-	f := fields(s, st.f[:0])
+	f := core.Fields(s, st.f[:0])
 	r := &st.run
 	if len(f) == 1 && string(f[0]) == "Summary:" {
 		if err := st.close(); err != nil {
@@ -198,8 +199,8 @@ func (st *ohaState) line(b []byte, ln int) error {
 		return nil
 	}
 	if !st.active {
-		if i := findCommand(s, isOhaExe); i >= 0 {
-			st.pending = parseOhaCommand(string(trimRight(s[i:])), ln)
+		if i := core.FindCommand(s, isOhaExe); i >= 0 {
+			st.pending = parseOhaCommand(string(core.TrimRight(s[i:])), ln)
 		}
 		return nil
 	}
@@ -235,23 +236,23 @@ func (st *ohaState) line(b []byte, ln int) error {
 		if len(f) != 4 || string(f[1]) != "in" || !bytes.HasSuffix(f[0], []byte("%")) {
 			return st.close()
 		}
-		q, ok := parseDec(f[0][:len(f[0])-1], -2)
-		if isNaN(f[2]) {
+		q, ok := core.ParseDec(f[0][:len(f[0])-1], -2)
+		if core.IsNaN(f[2]) {
 			break // no request completed
 		}
 		ms, ok2 := ohaTime(f[2], f[3])
 		if !ok || !ok2 || q > 1 {
 			r.malformed(ln, "distribution row")
-		} else if len(r.pcts) < maxPercentiles {
+		} else if len(r.pcts) < core.MaxPercentiles {
 			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
 		}
 	case ohaSectionStatus:
 		// [200] 20000 responses
-		code, ok := bracketedCount(f[0])
+		code, ok := core.BracketedCount(f[0])
 		if len(f) != 3 || !ok || string(f[2]) != "responses" {
 			return st.close()
 		}
-		n, ok := parseUint(f[1])
+		n, ok := core.ParseUint(f[1])
 		if !ok || code > 999 {
 			r.malformed(ln, "status code row")
 			break
@@ -259,20 +260,20 @@ func (st *ohaState) line(b []byte, ln int) error {
 		if r.codes == nil {
 			r.codes = map[int64]int64{}
 		}
-		r.codes[code] = addSat(r.codes[code], n)
+		r.codes[code] = core.AddSat(r.codes[code], n)
 	case ohaSectionErrors:
 		// [9] aborted due to deadline
-		n, ok := bracketedCount(f[0])
+		n, ok := core.BracketedCount(f[0])
 		if len(f) < 2 || !ok {
 			return st.close()
 		}
-		r.errs = addSat(r.errs, n)
-		msg := string(rest(s, f[1]))
+		r.errs = core.AddSat(r.errs, n)
+		msg := string(core.Rest(s, f[1]))
 		if isTimeout(msg) {
-			r.timeouts = addSat(r.timeouts, n)
+			r.timeouts = core.AddSat(r.timeouts, n)
 		}
 		if strings.Contains(msg, "aborted due to deadline") {
-			r.aborted = addSat(r.aborted, n)
+			r.aborted = core.AddSat(r.aborted, n)
 		}
 	}
 	r.lastLine = ln
@@ -287,14 +288,14 @@ func (st *ohaState) summaryKey(f [][]byte, ln int) bool {
 	case key == "Success" && len(f) >= 2 && string(f[1]) == "rate:":
 		r.success = true
 	case key == "Requests/sec:" && len(f) == 2:
-		v, ok := parseDec(f[1], 0)
-		if !ok && !isNaN(f[1]) {
+		v, ok := core.ParseDec(f[1], 0)
+		if !ok && !core.IsNaN(f[1]) {
 			r.malformed(ln, "Requests/sec line")
 		}
 		r.rps = v
 		r.keys |= ohaKeyRPS
 	case (key == "Total:" || key == "Slowest:" || key == "Fastest:" || key == "Average:") && len(f) == 3:
-		if isNaN(f[1]) {
+		if core.IsNaN(f[1]) {
 			r.nanLat = true
 			r.keys |= map[string]uint8{"Total:": ohaKeyTotal, "Slowest:": ohaKeySlow, "Fastest:": ohaKeyFast, "Average:": ohaKeyAvg}[key]
 			return true
@@ -360,15 +361,15 @@ func (st *ohaState) close() error {
 		return nil
 	}
 	if r.bad != "" {
-		return &SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "oha: malformed " + r.bad}
+		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "oha: malformed " + r.bad}
 	}
 	if r.keys != ohaKeyTotal|ohaKeySlow|ohaKeyFast|ohaKeyAvg|ohaKeyRPS || !r.hasStatus {
-		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
 			Msg: "oha summary without its Total, Slowest, Fastest, Average, Requests/sec or status code lines (cut paste?)"}
 	}
 	var notes []string
 	out := results.RunWithPercentiles{Run: results.Run{Tool: "oha", LoadModel: results.LoadClosed,
-		DurationS: shiftDec(r.totalMs, -3), RPS: r.rps, SourceLine: int32(min(r.startLine, math.MaxInt32))},
+		DurationS: core.ShiftDec(r.totalMs, -3), RPS: r.rps, SourceLine: int32(min(r.startLine, math.MaxInt32))},
 		Percentiles: []results.Percentile{}}
 	if c := r.cmd; c != nil {
 		ohaApplyCommand(&out, c, &notes)
@@ -383,12 +384,12 @@ func (st *ohaState) close() error {
 	}
 	if responses > 0 && !r.nanLat {
 		out.LatMeanMs, out.LatMinMs, out.LatMaxMs = results.Ptr(r.avg), results.Ptr(r.fast), results.Ptr(r.slow)
-		addPercentiles(&out, r.pcts)
+		core.AddPercentiles(&out, r.pcts)
 	}
 	if len(notes) > 0 {
 		out.Notes = results.Ptr(strings.Join(notes, "; "))
 	}
-	fillCommon(&out, st.opts, st.index, &st.lab)
+	core.FillCommon(&out, st.opts, st.index, &st.lab)
 	st.index++
 	return st.sink.Run(out)
 }
@@ -398,14 +399,14 @@ func (st *ohaState) close() error {
 func ohaCounts(out *results.RunWithPercentiles, codes map[int64]int64, errs, timeouts, aborted int64, notes *[]string) int64 {
 	var responses, non2xx int64
 	for code, n := range codes {
-		responses = addSat(responses, n)
+		responses = core.AddSat(responses, n)
 		if code < 200 || code >= 400 {
-			non2xx = addSat(non2xx, n)
+			non2xx = core.AddSat(non2xx, n)
 		}
 	}
-	out.Requests = addSat(responses, errs)
+	out.Requests = core.AddSat(responses, errs)
 	out.Non2xx = results.Ptr(non2xx)
-	out.Errors = addSat(non2xx, errs)
+	out.Errors = core.AddSat(non2xx, errs)
 	out.Timeouts = results.Ptr(timeouts)
 	if aborted > 0 {
 		*notes = append(*notes, fmt.Sprintf("%d requests aborted at the end of -z (in flight) counted as errors, as oha does", aborted))
@@ -440,8 +441,8 @@ var ohaArgOpts = map[string]bool{"n": true, "c": true, "p": true, "z": true, "q"
 // parseOhaCommand parses an oha command line (clap syntax).
 func parseOhaCommand(s string, line int) *ohaCommand {
 	c := &ohaCommand{raw: s, line: line, conns: 50}
-	args := shellWords(s)
-	eachOption(args, ohaArgOpts, func(name, val string) {
+	args := core.ShellWords(s)
+	core.EachOption(args, ohaArgOpts, func(name, val string) {
 		switch name {
 		case "c":
 			if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
@@ -456,7 +457,7 @@ func parseOhaCommand(s string, line int) *ohaCommand {
 				c.timeoutS = d.Seconds()
 			}
 		case "q":
-			if v, err := strconv.ParseFloat(val, 64); err == nil && finite(v) && v > 0 {
+			if v, err := strconv.ParseFloat(val, 64); err == nil && core.Finite(v) && v > 0 {
 				c.qps = v
 			}
 		}

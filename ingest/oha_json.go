@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -19,7 +20,7 @@ func (ohaJSONParser) Name() string { return "oha-json" }
 
 // Detect reports whether head starts with oha's JSON output.
 func (ohaJSONParser) Detect(head []byte) bool {
-	head = jsonHead(head)
+	head = core.JsonHead(head)
 	if len(head) == 0 || head[0] != '{' {
 		return false
 	}
@@ -50,15 +51,15 @@ type ohaJSON struct {
 }
 
 // Parse streams the runs of r, one per JSON object, to sink.
-func (ohaJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	return jsonReports(ctx, r, opts, "oha-json", "oha JSON", func(m *ohaJSON, line int, fill func(*results.RunWithPercentiles)) error {
+func (ohaJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	return core.JsonReports(ctx, r, opts, "oha-json", "oha JSON", func(m *ohaJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		s := m.Summary
 		if s == nil || s.Total == nil || s.RequestsPerSec == nil {
-			return badJSON(`output without "summary" (total, requestsPerSec)`)
+			return core.BadJSON(`output without "summary" (total, requestsPerSec)`)
 		}
 		for _, p := range []*float64{s.SuccessRate, s.Total, s.Slowest, s.Fastest, s.Average, s.RequestsPerSec, s.TotalData, s.SizePerSec} {
-			if p != nil && (!finite(*p) || *p >= 9e18) {
-				return badJSON("summary value %v out of range", *p)
+			if p != nil && (!core.Finite(*p) || *p >= 9e18) {
+				return core.BadJSON("summary value %v out of range", *p)
 			}
 		}
 		var notes []string
@@ -68,21 +69,21 @@ func (ohaJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink 
 		for k, n := range m.StatusCodeDistribution {
 			code, err := strconv.ParseInt(k, 10, 32)
 			if err != nil || n < 0 {
-				return badJSON("statusCodeDistribution %q: %d", k, n)
+				return core.BadJSON("statusCodeDistribution %q: %d", k, n)
 			}
-			codes[code] = addSat(codes[code], n)
+			codes[code] = core.AddSat(codes[code], n)
 		}
 		var errs, timeouts, aborted int64
 		for msg, n := range m.ErrorDistribution {
 			if n < 0 {
-				return badJSON("errorDistribution %q: %d", msg, n)
+				return core.BadJSON("errorDistribution %q: %d", msg, n)
 			}
-			errs = addSat(errs, n)
+			errs = core.AddSat(errs, n)
 			if isTimeout(msg) {
-				timeouts = addSat(timeouts, n)
+				timeouts = core.AddSat(timeouts, n)
 			}
 			if strings.Contains(msg, "aborted due to deadline") {
-				aborted = addSat(aborted, n)
+				aborted = core.AddSat(aborted, n)
 			}
 		}
 		responses := ohaCounts(&out, codes, errs, timeouts, aborted, &notes)
@@ -96,26 +97,26 @@ func (ohaJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink 
 			if p == nil {
 				return nil
 			}
-			return results.Ptr(shiftDec(*p, 3))
+			return results.Ptr(core.ShiftDec(*p, 3))
 		}
 		if responses > 0 {
 			out.LatMeanMs, out.LatMinMs, out.LatMaxMs = ms(s.Average), ms(s.Fastest), ms(s.Slowest)
 			var pcts []results.Percentile
 			for k, v := range m.LatencyPercentiles {
-				q, ok := parseDec([]byte(strings.TrimPrefix(k, "p")), -2)
+				q, ok := core.ParseDec([]byte(strings.TrimPrefix(k, "p")), -2)
 				if !ok || q > 1 || !strings.HasPrefix(k, "p") {
-					return badJSON("latencyPercentiles key %q", k)
+					return core.BadJSON("latencyPercentiles key %q", k)
 				}
 				if v == nil {
 					continue
 				}
-				if !finite(*v) {
-					return badJSON("latencyPercentiles %s: %v", k, *v)
+				if !core.Finite(*v) {
+					return core.BadJSON("latencyPercentiles %s: %v", k, *v)
 				}
-				pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: shiftDec(*v, 3)})
+				pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: core.ShiftDec(*v, 3)})
 			}
-			sortPercentiles(pcts)
-			addPercentiles(&out, pcts)
+			core.SortPercentiles(pcts)
+			core.AddPercentiles(&out, pcts)
 		}
 		if len(notes) > 0 {
 			out.Notes = results.Ptr(strings.Join(notes, "; "))

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // TestOha checks the figures of published outputs, both text layouts and
@@ -47,13 +49,13 @@ func TestOhaBad(t *testing.T) {
 	checkTruncated(t, "oha", "testdata/oha/issue-212-old.txt", 4, 7)
 	checkCutBytes(t, "oha-json", "testdata/oha/real-1.16.json", 400)
 	in := "Summary:\n  Success rate:\t100.00%\n  Total:\t5.9440 fortnights\n"
-	_, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "o.txt"})
+	_, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "o.txt"})
 	if err == nil {
 		t.Error("a Total in an unknown unit was accepted")
 	}
 	in = "Summary:\n  Success rate:\t100.00%\n  Total:\t5.9440 secs\n  Slowest:\t0.0148 secs\n  Fastest:\t0.0006 secs\n  Average:\t0.0015 secs\n" +
 		"  Requests/sec:\t3364.7592\n\nStatus code distribution:\n  [200] many responses\n"
-	_, err = ParseAll(context.Background(), strings.NewReader(in), Options{Source: "o.txt"})
+	_, err = ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "o.txt"})
 	wantSyntax(t, err, 10, "status code row")
 	for _, s := range []string{
 		"Summary:\n  Total:\t0.0183 secs\n  Slowest:\t0.0074 secs\n  Fastest:\t0.0004 secs\n  Average:\t0.0027 secs\n  Requests/sec:\t10913.3967\n",

@@ -11,6 +11,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -88,9 +89,9 @@ const (
 // maxWindows). Runs are told apart by a key the parser chooses (e.g.
 // method and URL).
 type Requests struct {
-	opts    Options
-	sink    Sink
-	lab     labeler
+	opts    core.Options
+	sink    core.Sink
+	lab     core.Labeler
 	windowS float64
 	index   map[string]int
 	runs    []*reqRun
@@ -115,12 +116,12 @@ func (a *Requests) InputSize(n int64) { a.size = n }
 func (a *Requests) Record(size int64) { a.recSize = size }
 
 // NewRequests returns an aggregator that sends to sink.
-func NewRequests(opts Options, sink Sink) *Requests {
+func NewRequests(opts core.Options, sink core.Sink) *Requests {
 	w := opts.WindowS
 	if !(w > 0) {
 		w = 1
 	}
-	return &Requests{opts: opts, sink: sink, windowS: w, index: map[string]int{}, lab: labeler{labels: opts.Labels}}
+	return &Requests{opts: opts, sink: sink, windowS: w, index: map[string]int{}, lab: core.Labeler{Labels: opts.Labels}}
 }
 
 // Run returns the handle of the run with the given key, creating it with
@@ -229,15 +230,15 @@ func (a *Requests) Runs() int { return len(a.runs) }
 // sight.
 func (a *Requests) Close() error {
 	if total := a.good + a.bad; a.bad > 0 && float64(a.bad) > badLimit*float64(total) {
-		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: fmt.Sprintf(
+		return &core.SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: fmt.Sprintf(
 			"%d of %d lines malformed (more than %g %%): %s", a.bad, total, 100*badLimit, strings.Join(a.badMsgs, "; "))}
 	}
 	if a.badBytes > 0 && float64(a.badBytes) > badLimit*float64(a.size) {
-		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: fmt.Sprintf(
+		return &core.SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: fmt.Sprintf(
 			"%d of %d bytes malformed (more than %g %%): %s", a.badBytes, a.size, 100*badLimit, strings.Join(a.badMsgs, "; "))}
 	}
 	if len(a.runs) == 0 && a.bad > 0 {
-		return &SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: "no well-formed request: " + strings.Join(a.badMsgs, "; ")}
+		return &core.SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: "no well-formed request: " + strings.Join(a.badMsgs, "; ")}
 	}
 	for _, r := range a.runs {
 		if err := a.start(r); err != nil {
@@ -263,7 +264,7 @@ func (a *Requests) Close() error {
 		if len(endpoints) > 1 && r.meta.Endpoint != "" {
 			run.Endpoint = results.Ptr(r.meta.Endpoint)
 		}
-		fillCommon(&run, a.opts, i, &a.lab)
+		core.FillCommon(&run, a.opts, i, &a.lab)
 		if err := a.sink.Run(run); err != nil {
 			return err
 		}

@@ -11,6 +11,7 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -27,7 +28,7 @@ func (c *collect) Series(s results.Series) error          { c.series = append(c.
 
 func TestRequestsAggregate(t *testing.T) {
 	var sink collect
-	a := NewRequests(Options{Source: "log.json", Experiment: "e"}, &sink)
+	a := NewRequests(core.Options{Source: "log.json", Experiment: "e"}, &sink)
 	meta := RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: "http://127.0.0.1:8080/a", UnixTime: true}
 	const t0 = int64(1_700_000_000_000_000_000)
 	// 100 requests per second for 10 s; latency i%100+1 ms; every 50th a 500.
@@ -96,7 +97,7 @@ func TestRequestsAggregate(t *testing.T) {
 // completion order) still sets the origin; a long run's windows double.
 func TestRequestsWindows(t *testing.T) {
 	var sink collect
-	a := NewRequests(Options{Source: "s"}, &sink)
+	a := NewRequests(core.Options{Source: "s"}, &sink)
 	h := a.Run("k", RequestRun{Tool: "hey", LoadModel: results.LoadClosed})
 	// The first read starts at 10 s, an earlier one at 8.5 s: t_s counts from 8.5 s.
 	add := func(sec float64) {
@@ -137,7 +138,7 @@ func TestRequestsHistogramPercentiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1M requests")
 	}
-	var sink RunFunc = func(r results.RunWithPercentiles) error {
+	var sink core.RunFunc = func(r results.RunWithPercentiles) error {
 		if r.Notes == nil || !strings.Contains(*r.Notes, "HdrHistogram") {
 			t.Errorf("notes %v", r.Notes)
 		}
@@ -149,7 +150,7 @@ func TestRequestsHistogramPercentiles(t *testing.T) {
 		}
 		return nil
 	}
-	a := NewRequests(Options{Source: "s"}, sink)
+	a := NewRequests(core.Options{Source: "s"}, sink)
 	h := a.Run("k", RequestRun{})
 	for i := 1; i <= exactCap+1000; i++ {
 		if err := a.Add(h, i, Request{Start: int64(i), LatencyMs: float64(i) / 1000, Status: 200}); err != nil {
@@ -163,7 +164,7 @@ func TestRequestsHistogramPercentiles(t *testing.T) {
 
 func TestRequestsBadLines(t *testing.T) {
 	run := func(good, bad int) error {
-		a := NewRequests(Options{Source: "x.csv"}, &collect{})
+		a := NewRequests(core.Options{Source: "x.csv"}, &collect{})
 		h := a.Run("k", RequestRun{})
 		for i := range good {
 			if err := a.Add(h, i+1, Request{LatencyMs: 1, Status: 200}); err != nil {
@@ -179,7 +180,7 @@ func TestRequestsBadLines(t *testing.T) {
 		t.Errorf("1 %% bad lines rejected: %v", err)
 	}
 	err := run(1000, 11)
-	var se *SyntaxError
+	var se *core.SyntaxError
 	if !errors.As(err, &se) || se.Line != 1001 || !strings.Contains(se.Msg, "11 of 1011 lines malformed") {
 		t.Errorf("over 1 %% bad: %v", err)
 	}
@@ -205,7 +206,7 @@ func TestRequestsWindowPercentilesWithinExtremes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var sink collect
-			a := NewRequests(Options{Source: "log.csv", Experiment: "e"}, &sink)
+			a := NewRequests(core.Options{Source: "log.csv", Experiment: "e"}, &sink)
 			meta := RequestRun{Tool: "hey", LoadModel: results.LoadClosed}
 			h := a.Run("run", meta)
 			for i := range c.n {
@@ -260,7 +261,7 @@ func TestWindowQuantilesMatchDense(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				err = Parse(context.Background(), f, Options{Source: in, WindowS: w}, &c)
+				err = Parse(context.Background(), f, core.Options{Source: in, WindowS: w}, &c)
 				f.Close()
 				if err != nil || len(c.samples) == 0 {
 					continue

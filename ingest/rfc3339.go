@@ -1,5 +1,7 @@
 package ingest
 
+import "github.com/loadverdict/loadverdict/ingest/core"
+
 // maxUnixSeconds bounds the timestamps the parsers accept: times are
 // int64 nanoseconds, and from 1<<62 ns (the year 2116) on a start plus a
 // duration could overflow.
@@ -19,12 +21,12 @@ func parseRFC3339Fixed(b []byte) (int64, bool) {
 	if len(b) < len("2006-01-02T15:04:05Z") || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' {
 		return 0, false
 	}
-	year, ok1 := parseUint(b[0:4])
-	month, ok2 := parseUint(b[5:7])
-	day, ok3 := parseUint(b[8:10])
-	hour, ok4 := parseUint(b[11:13])
-	minute, ok5 := parseUint(b[14:16])
-	sec, ok6 := parseUint(b[17:19])
+	year, ok1 := core.ParseUint(b[0:4])
+	month, ok2 := core.ParseUint(b[5:7])
+	day, ok3 := core.ParseUint(b[8:10])
+	hour, ok4 := core.ParseUint(b[11:13])
+	minute, ok5 := core.ParseUint(b[14:16])
+	sec, ok6 := core.ParseUint(b[17:19])
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || year < 1970 || year > 2115 || month < 1 || month > 12 ||
 		day < 1 || day > daysInMonth(month, year) || hour > 23 || minute > 59 || sec > 59 {
 		return 0, false
@@ -49,8 +51,8 @@ func parseRFC3339Fixed(b []byte) (int64, bool) {
 	switch {
 	case len(rest) == 1 && rest[0] == 'Z':
 	case len(rest) == len("+07:00") && (rest[0] == '+' || rest[0] == '-') && rest[3] == ':':
-		hh, ok1 := parseUint(rest[1:3])
-		mm, ok2 := parseUint(rest[4:6])
+		hh, ok1 := core.ParseUint(rest[1:3])
+		mm, ok2 := core.ParseUint(rest[4:6])
 		if !ok1 || !ok2 || hh > 23 || mm > 59 {
 			return 0, false
 		}

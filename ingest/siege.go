@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -77,9 +78,9 @@ type siegeCommand struct {
 
 // siegeState is the text parser's state over one input.
 type siegeState struct {
-	opts     Options
-	sink     Sink
-	lab      labeler
+	opts     core.Options
+	sink     core.Sink
+	lab      core.Labeler
 	detect   bool
 	found    bool
 	index    int
@@ -101,25 +102,25 @@ type siegeState struct {
 // Availability and Elapsed time lines in a row.
 func (siegeParser) Detect(head []byte) bool {
 	st := &siegeState{detect: true}
-	scanHead(head, st.line, func() bool { return st.found })
+	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the siege runs of r to sink in input order.
-func (siegeParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	st := &siegeState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	return parseLines(ctx, r, opts, "siege", st.line, st.close, func() int { return st.index })
+func (siegeParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	st := &siegeState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	return core.ParseLines(ctx, r, opts, "siege", st.line, st.close, func() int { return st.index })
 }
 
 // isSiegeExe reports whether tok names the siege program.
-func isSiegeExe(tok []byte) bool { return exeNamed(tok, "siege") }
+func isSiegeExe(tok []byte) bool { return core.ExeNamed(tok, "siege") }
 
 // siegeKey returns the index of the summary line s starts with, and the
 // rest of the line; -1 when none.
 func siegeKey(s []byte) (int, []byte) {
 	for i, k := range siegeKeys {
 		if bytes.HasPrefix(s, []byte(k)) {
-			return i, trimLeft(s[len(k):])
+			return i, core.TrimLeft(s[len(k):])
 		}
 	}
 	return -1, nil
@@ -127,7 +128,7 @@ func siegeKey(s []byte) (int, []byte) {
 
 // line handles one input line.
 func (st *siegeState) line(b []byte, ln int) error {
-	s := normalize(b)
+	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
 	}
@@ -184,17 +185,17 @@ func (st *siegeState) line(b []byte, ln int) error {
 // siegeValue parses "27158 hits", "100.00 %", "1.39 secs", "3.73".
 func siegeValue(rest []byte, unit string) (float64, bool) {
 	var buf [3][]byte
-	f := fields(rest, buf[:0])
+	f := core.Fields(rest, buf[:0])
 	if unit == "" && len(f) != 1 || unit != "" && (len(f) != 2 || string(f[1]) != unit) {
 		return 0, false
 	}
-	return parseDec(f[0], 0)
+	return core.ParseDec(f[0], 0)
 }
 
 // set stores the value of summary line k.
 func (st *siegeState) set(k int, v float64) {
 	s := &st.sum
-	n, _ := toInt64(v)
+	n, _ := core.ToInt64(v)
 	switch k {
 	case 0:
 		s.transactions = n
@@ -225,7 +226,7 @@ func (st *siegeState) set(k int, v float64) {
 
 // other reads a line outside a summary: a command line or siege's banner.
 func (st *siegeState) other(s []byte, ln int) {
-	if i := findCommand(s, isSiegeExe); i >= 0 {
+	if i := core.FindCommand(s, isSiegeExe); i >= 0 {
 		if c, ok := parseSiegeCommand(string(s[i:]), ln); ok {
 			st.pending, st.pendUser, st.prepLine = c, 0, 0
 		}
@@ -234,9 +235,9 @@ func (st *siegeState) other(s []byte, ln int) {
 	// ** Preparing 4 concurrent users for battle.
 	if bytes.HasPrefix(s, []byte("** Preparing ")) {
 		var buf [8][]byte
-		f := fields(s, buf[:0])
+		f := core.Fields(s, buf[:0])
 		if len(f) >= 5 && string(f[3]) == "concurrent" {
-			if n, ok := parseUint(f[2]); ok {
+			if n, ok := core.ParseUint(f[2]); ok {
 				st.pendUser = n
 				if st.pending == nil {
 					st.prepLine = ln
@@ -258,14 +259,14 @@ func (st *siegeState) close() error {
 	if st.bad != "" {
 		msg := "siege: malformed " + st.bad
 		st.bad = ""
-		return &SyntaxError{File: st.opts.Source, Line: st.badLine, Msg: msg}
+		return &core.SyntaxError{File: st.opts.Source, Line: st.badLine, Msg: msg}
 	}
 	if st.keys != 1<<len(siegeKeys)-1 {
-		return &SyntaxError{File: st.opts.Source, Line: st.last,
+		return &core.SyntaxError{File: st.opts.Source, Line: st.last,
 			Msg: "siege summary cut off before its Shortest transaction line (cut paste?)"}
 	}
 	out := siegeRun(&st.sum, st.cmd, st.users, st.start)
-	fillCommon(&out, st.opts, st.index, &st.lab)
+	core.FillCommon(&out, st.opts, st.index, &st.lab)
 	st.index++
 	return st.sink.Run(out)
 }
@@ -277,7 +278,7 @@ func siegeRun(s *siegeSummary, cmd *siegeCommand, users int64, startLine int) re
 		Tool: "siege", LoadModel: results.LoadClosed, DurationS: s.elapsedS, RPS: s.rate,
 		SourceLine: int32(min(startLine, math.MaxInt32)),
 	}, Percentiles: []results.Percentile{}}
-	out.Requests = addSat(s.transactions, s.failed)
+	out.Requests = core.AddSat(s.transactions, s.failed)
 	out.Errors = s.failed
 	if out.Requests > 0 {
 		if a := 100 * float64(s.transactions) / float64(out.Requests); math.Abs(a-s.availability) > 0.01 {
@@ -323,8 +324,8 @@ var siegeArgOpts = map[string]bool{"c": true, "concurrent": true, "r": true, "re
 func parseSiegeCommand(s string, line int) (*siegeCommand, bool) {
 	s = strings.TrimSpace(s)
 	c := &siegeCommand{raw: s, line: line}
-	args := shellWords(s)
-	eachOption(args, siegeArgOpts, func(name, val string) {
+	args := core.ShellWords(s)
+	core.EachOption(args, siegeArgOpts, func(name, val string) {
 		switch name {
 		case "c", "concurrent":
 			if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
@@ -336,7 +337,7 @@ func parseSiegeCommand(s string, line int) (*siegeCommand, bool) {
 			}
 		case "t", "time":
 			// 30S, 5M, 1H (case-insensitive)
-			if d, ok := durationS([]byte(strings.ToUpper(val)), 60); ok && d > 0 {
+			if d, ok := core.DurationS([]byte(strings.ToUpper(val)), 60); ok && d > 0 {
 				c.plannedS = d
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -19,7 +20,7 @@ func (siegeJSONParser) Name() string { return "siege-json" }
 // or after a terminal transcript's lines (a prompt with the siege command,
 // "^C"), on a line that begins with "{".
 func (siegeJSONParser) Detect(head []byte) bool {
-	head = jsonHead(head)
+	head = core.JsonHead(head)
 	if _, rest := siegePreamble(head); len(rest) > 0 {
 		head = rest
 	}
@@ -106,27 +107,27 @@ type siegeJSON struct {
 }
 
 // Parse streams the runs of r, one per JSON summary, to sink.
-func (siegeJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+func (siegeJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	br := &siegeBlankReader{r: r, atLine: true}
-	return jsonReports(ctx, br, opts, "siege-json", "siege JSON", func(m *siegeJSON, line int, fill func(*results.RunWithPercentiles)) error {
+	return core.JsonReports(ctx, br, opts, "siege-json", "siege JSON", func(m *siegeJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		vals := []*float64{m.Transactions, m.Availability, m.Elapsed, m.Data, m.Response, m.Rate, m.Throughput,
 			m.Concurrency, m.Successful, m.Failed, m.Longest, m.Shortest}
 		for i, p := range vals {
-			if p == nil || !finite(*p) || *p >= 9e18 {
-				return badJSON("%q missing or out of range", strings.ToLower(strings.TrimSuffix(siegeKeys[i], ":")))
+			if p == nil || !core.Finite(*p) || *p >= 9e18 {
+				return core.BadJSON("%q missing or out of range", strings.ToLower(strings.TrimSuffix(siegeKeys[i], ":")))
 			}
 		}
 		s := siegeSummary{availability: *m.Availability, elapsedS: *m.Elapsed, dataMB: *m.Data, respS: *m.Response,
 			rate: *m.Rate, tputMB: *m.Throughput, concurrency: *m.Concurrency, longestS: *m.Longest, shortestS: *m.Shortest}
-		s.transactions, _ = toInt64(*m.Transactions)
-		s.successful, _ = toInt64(*m.Successful)
-		s.failed, _ = toInt64(*m.Failed)
+		s.transactions, _ = core.ToInt64(*m.Transactions)
+		s.successful, _ = core.ToInt64(*m.Successful)
+		s.failed, _ = core.ToInt64(*m.Failed)
 		// A transcript's siege command line (siege -c50 -t60 URL) gives
 		// the users and the target, as in the text format.
 		var cmd *siegeCommand
 		for ln, l := range bytes.Split(br.pre, []byte("\n")) {
-			if i := findCommand(l, isSiegeExe); i >= 0 {
-				if c, ok := parseSiegeCommand(string(trimRight(l[i:])), ln+1); ok {
+			if i := core.FindCommand(l, isSiegeExe); i >= 0 {
+				if c, ok := parseSiegeCommand(string(core.TrimRight(l[i:])), ln+1); ok {
 					cmd = c
 				}
 			}

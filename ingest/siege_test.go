@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // TestSiege checks the figures of real outputs value by value.
@@ -54,9 +56,9 @@ func TestSiegeBad(t *testing.T) {
 	checkTruncated(t, "siege", "testdata/siege/real-ok.txt", 6, 10, 16)
 	checkCutBytes(t, "siege-json", "testdata/siege/real-ok.json", 200)
 	in := "Transactions:\t\t  10 hits\nAvailability:\t\t 100.00 %\nElapsed time:\t\t 1.00 secs\nData transferred: 1 GB\n"
-	_, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "s.txt"})
+	_, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "s.txt"})
 	wantSyntax(t, err, 4, "Data transferred")
-	_, err = ParseAll(context.Background(), strings.NewReader(`{"transactions":1,"availability":100,"elapsed_time":1,"transaction_rate":1,"failed_transactions":0}`), Options{Source: "s.json"})
+	_, err = ParseAll(context.Background(), strings.NewReader(`{"transactions":1,"availability":100,"elapsed_time":1,"transaction_rate":1,"failed_transactions":0}`), core.Options{Source: "s.json"})
 	wantSyntax(t, err, 1, "missing")
 	for _, s := range []string{
 		"Transactions: 10 hits\n",

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -92,7 +93,7 @@ func vegetaRowOf(s []byte) (vegetaRow, []string, []byte) {
 	}
 	j += i
 	var nameBuf [3][]byte
-	name := fields(s[:i], nameBuf[:0])
+	name := core.Fields(s[:i], nameBuf[:0])
 	var kind vegetaRow
 	switch len(name) {
 	case 1:
@@ -107,7 +108,7 @@ func vegetaRowOf(s []byte) (vegetaRow, []string, []byte) {
 	for k := range keys {
 		keys[k] = strings.TrimSpace(keys[k])
 	}
-	return kind, keys, trimLeft(s[j+1:])
+	return kind, keys, core.TrimLeft(s[j+1:])
 }
 
 // vegetaValues splits the values of a row ("1200, 120.00, 65.87") and
@@ -141,7 +142,7 @@ func vegetaDurationMs(s string) (float64, bool) {
 
 // vegetaQuantile maps a latency column name ("50", "99.9") to a quantile.
 func vegetaQuantile(key string) (float64, bool) {
-	q, ok := parseDec([]byte(key), -2)
+	q, ok := core.ParseDec([]byte(key), -2)
 	if !ok || q <= 0 || q >= 1 {
 		return 0, false
 	}
@@ -179,13 +180,13 @@ type vegetaCodes struct {
 
 // add counts n responses of status code.
 func (c *vegetaCodes) add(code, n int64) {
-	c.total = addSat(c.total, n)
+	c.total = core.AddSat(c.total, n)
 	if code < 200 || code >= 400 {
-		c.failed = addSat(c.failed, n)
+		c.failed = core.AddSat(c.failed, n)
 		if code != 0 {
-			c.non2xx = addSat(c.non2xx, n)
+			c.non2xx = core.AddSat(c.non2xx, n)
 		} else {
-			c.transport = addSat(c.transport, n)
+			c.transport = core.AddSat(c.transport, n)
 		}
 	}
 }
@@ -254,9 +255,9 @@ func (e *vegetaErrorSet) note() string {
 
 // vegetaTextState is the text parser's state over one input.
 type vegetaTextState struct {
-	opts    Options
-	sink    Sink
-	lab     labeler
+	opts    core.Options
+	sink    core.Sink
+	lab     core.Labeler
 	index   int
 	open    bool
 	rep     vegetaReport
@@ -267,8 +268,8 @@ type vegetaTextState struct {
 // (`Requests [total...]`) and a Latencies row with values.
 func (vegetaTextParser) Detect(head []byte) bool {
 	var req, lat bool
-	for _, line := range headLines(head) {
-		kind, keys, rest := vegetaRowOf(normalize(line))
+	for _, line := range core.HeadLines(head) {
+		kind, keys, rest := vegetaRowOf(core.Normalize(line))
 		switch kind {
 		case vegetaRowRequests:
 			if vals, ok := vegetaValues(rest, keys); ok && keys[0] == "total" {
@@ -289,23 +290,23 @@ func (vegetaTextParser) Detect(head []byte) bool {
 }
 
 // Parse streams the runs of the text reports in r to sink.
-func (vegetaTextParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	st := &vegetaTextState{opts: opts, sink: sink, lab: labeler{labels: opts.Labels}}
-	if err := eachLine(ctx, r, opts.Source, st.line); err != nil {
+func (vegetaTextParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	st := &vegetaTextState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err
 	}
 	if err := st.close(); err != nil {
 		return err
 	}
 	if st.index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"vegeta"}}
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"vegeta"}}
 	}
 	return nil
 }
 
 // line handles one input line.
 func (st *vegetaTextState) line(b []byte, ln int) error {
-	s := normalize(b)
+	s := core.Normalize(b)
 	r := &st.rep
 	kind, keys, rest := vegetaRowOf(s)
 	if kind == vegetaRowNone {
@@ -377,8 +378,8 @@ func (r *vegetaReport) row(kind vegetaRow, keys []string, rest []byte) bool {
 			if i <= 0 {
 				return false
 			}
-			code, ok1 := parseUint(f[:i])
-			n, ok2 := parseUint(f[i+1:])
+			code, ok1 := core.ParseUint(f[:i])
+			n, ok2 := core.ParseUint(f[i+1:])
 			if !ok1 || !ok2 {
 				return false
 			}
@@ -397,14 +398,14 @@ func (r *vegetaReport) row(kind vegetaRow, keys []string, rest []byte) bool {
 		for i, k := range keys {
 			switch k {
 			case "total":
-				n, ok := parseUint([]byte(vals[i]))
+				n, ok := core.ParseUint([]byte(vals[i]))
 				if !ok {
 					return false
 				}
 				v.requests, v.hasRequests = n, true
 			case "rate", "throughput":
-				x, ok := parseDec([]byte(vals[i]), 0)
-				if !ok || !finite(x) {
+				x, ok := core.ParseDec([]byte(vals[i]), 0)
+				if !ok || !core.Finite(x) {
 					return false
 				}
 				if k == "rate" {
@@ -453,7 +454,7 @@ func (r *vegetaReport) row(kind vegetaRow, keys []string, rest []byte) bool {
 		if keys[0] != "total" {
 			return false
 		}
-		n, ok := parseUint([]byte(vals[0]))
+		n, ok := core.ParseUint([]byte(vals[0]))
 		if !ok {
 			return false
 		}
@@ -462,7 +463,7 @@ func (r *vegetaReport) row(kind vegetaRow, keys []string, rest []byte) bool {
 		}
 	case vegetaRowSuccess:
 		v := strings.TrimSuffix(vals[0], "%")
-		x, ok := parseDec([]byte(v), -2)
+		x, ok := core.ParseDec([]byte(v), -2)
 		if keys[0] != "ratio" || !ok || x > 1 {
 			return false
 		}
@@ -484,11 +485,11 @@ func (st *vegetaTextState) close() error {
 		if r.lat != nil {
 			what = "Requests"
 		}
-		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
 			Msg: fmt.Sprintf("vegeta report cut off: the report starting at line %d has no %s row", r.startLine, what)}
 	}
 	run := r.run()
-	fillCommon(&run, st.opts, st.index, &st.lab)
+	core.FillCommon(&run, st.opts, st.index, &st.lab)
 	st.index++
 	return st.sink.Run(run)
 }
@@ -625,17 +626,17 @@ func findVegetaAttack(s []byte) (int, int) {
 		i += from
 		from = i + len("vegeta")
 		start := i
-		for start > 0 && spaceAt(s, start-1) == 0 {
+		for start > 0 && core.SpaceAt(s, start-1) == 0 {
 			start--
 		}
 		end := from
-		for end < len(s) && spaceAt(s, end) == 0 {
+		for end < len(s) && core.SpaceAt(s, end) == 0 {
 			end++
 		}
 		if !isVegetaExe(s[start:end]) {
 			continue
 		}
-		next := trimLeft(s[end:])
+		next := core.TrimLeft(s[end:])
 		a := 0
 		if !bytes.HasPrefix(next, []byte("attack")) {
 			j := bytes.Index(next, []byte(" attack"))
@@ -645,7 +646,7 @@ func findVegetaAttack(s []byte) (int, int) {
 			a = j + 1
 		}
 		// After "attack": an option, a redirection, a pipe or nothing.
-		if after := trimLeft(next[a+len("attack"):]); len(after) > 0 && len(after) == len(next[a+len("attack"):]) ||
+		if after := core.TrimLeft(next[a+len("attack"):]); len(after) > 0 && len(after) == len(next[a+len("attack"):]) ||
 			len(after) > 0 && bytes.IndexByte([]byte("-<>|;&)`\"'"), after[0]) < 0 {
 			continue
 		}
@@ -653,7 +654,7 @@ func findVegetaAttack(s []byte) (int, int) {
 			start++
 		}
 		for _, feed := range []string{"echo ", "printf ", "cat ", "jq "} {
-			if k := bytes.LastIndex(s[:i], []byte(feed)); k >= 0 && (k == 0 || spaceAt(s, k-1) != 0 || bytes.IndexByte([]byte("(`\"'"), s[k-1]) >= 0) {
+			if k := bytes.LastIndex(s[:i], []byte(feed)); k >= 0 && (k == 0 || core.SpaceAt(s, k-1) != 0 || bytes.IndexByte([]byte("(`\"'"), s[k-1]) >= 0) {
 				return k, i
 			}
 		}
@@ -705,7 +706,7 @@ func parseVegetaCommand(s string, i, line int) *vegetaCommand {
 	if a < 0 {
 		return c
 	}
-	words := shellWords(s[v+a+len("attack"):])
+	words := core.ShellWords(s[v+a+len("attack"):])
 	for k := 0; k < len(words); k++ {
 		w := words[k]
 		if !strings.HasPrefix(w, "-") {

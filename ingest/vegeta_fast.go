@@ -3,6 +3,8 @@ package ingest
 import (
 	"bytes"
 	"time"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // decodeVegetaJSONFast decodes a line of `vegeta encode --to json` in the
@@ -21,65 +23,65 @@ import (
 // decodes without error (TestVegetaFastAgrees on every test file,
 // FuzzVegetaFast on anything); it is about 4 times faster.
 func decodeVegetaJSONFast(line []byte, r *vegetaRecord) bool {
-	p := fixedScan{b: line}
+	p := core.FixedScan{B: line}
 	var ok bool
-	if !p.lit(`{"attack":`) {
+	if !p.Lit(`{"attack":`) {
 		return false
 	}
-	if r.attack, ok = p.str(); !ok || !p.lit(`,"seq":`) {
+	if r.attack, ok = p.Str(); !ok || !p.Lit(`,"seq":`) {
 		return false
 	}
-	if _, ok = p.num(); !ok || !p.lit(`,"code":`) {
+	if _, ok = p.Num(); !ok || !p.Lit(`,"code":`) {
 		return false
 	}
-	code, ok := p.num()
-	if !ok || code > 0xffff || !p.lit(`,"timestamp":`) {
+	code, ok := p.Num()
+	if !ok || code > 0xffff || !p.Lit(`,"timestamp":`) {
 		return false
 	}
 	r.code = uint16(code)
-	ts, ok := p.str()
+	ts, ok := p.Str()
 	if !ok {
 		return false
 	}
 	ns, ok := parseRFC3339Fixed(ts)
-	if !ok || !p.lit(`,"latency":`) {
+	if !ok || !p.Lit(`,"latency":`) {
 		return false
 	}
 	r.ts = time.Unix(0, ns)
-	lat, ok := p.num()
-	if !ok || !p.lit(`,"bytes_out":`) {
+	lat, ok := p.Num()
+	if !ok || !p.Lit(`,"bytes_out":`) {
 		return false
 	}
 	r.latency = int64(lat)
-	if _, ok = p.num(); !ok || !p.lit(`,"bytes_in":`) {
+	if _, ok = p.Num(); !ok || !p.Lit(`,"bytes_in":`) {
 		return false
 	}
-	if r.bytesIn, ok = p.num(); !ok || !p.lit(`,"error":`) {
+	if r.bytesIn, ok = p.Num(); !ok || !p.Lit(`,"error":`) {
 		return false
 	}
-	if r.err, ok = p.str(); !ok || !p.lit(`,"body":`) {
+	if r.err, ok = p.Str(); !ok || !p.Lit(`,"body":`) {
 		return false
 	}
-	if !p.lit("null") {
-		if _, ok = p.str(); !ok {
+	if !p.Lit("null") {
+		if _, ok = p.Str(); !ok {
 			return false
 		}
 	}
-	if !p.lit(`,"method":`) {
+	if !p.Lit(`,"method":`) {
 		return false
 	}
-	if r.method, ok = p.str(); !ok || !p.lit(`,"url":`) {
+	if r.method, ok = p.Str(); !ok || !p.Lit(`,"url":`) {
 		return false
 	}
-	if r.url, ok = p.str(); !ok || !p.lit(`,"headers":`) {
+	if r.url, ok = p.Str(); !ok || !p.Lit(`,"headers":`) {
 		return false
 	}
-	if p.lit("{") {
+	if p.Lit("{") {
 		return true
 	}
 	// "headers":null must end the object and the line.
-	if !p.lit("null}") {
+	if !p.Lit("null}") {
 		return false
 	}
-	return len(bytes.TrimLeft(p.b[p.i:], " \t\r\n")) == 0
+	return len(bytes.TrimLeft(p.B[p.I:], " \t\r\n")) == 0
 }

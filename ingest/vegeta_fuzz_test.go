@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // fuzzVegeta runs the parser named name on data (and Parse with detection
@@ -18,8 +20,8 @@ func fuzzVegeta(t *testing.T, name string, data []byte) {
 	p := vegetaParserNamed(t, name)
 	p.Detect(data)
 	check := func(err error, c *collect) {
-		var se *SyntaxError
-		if err != nil && !errors.As(err, &se) && !errors.Is(err, ErrNoOutput) {
+		var se *core.SyntaxError
+		if err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
 			t.Fatalf("unexpected error type %T: %v", err, err)
 		}
 		for i, r := range c.runs {
@@ -36,12 +38,12 @@ func fuzzVegeta(t *testing.T, name string, data []byte) {
 			}
 		}
 		for _, s := range c.samples {
-			if math.IsNaN(s.TS) || math.IsInf(s.TS, 0) || !finite(s.LatencyMs) || s.LatencyMs < 0 || s.BytesIn < 0 {
+			if math.IsNaN(s.TS) || math.IsInf(s.TS, 0) || !core.Finite(s.LatencyMs) || s.LatencyMs < 0 || s.BytesIn < 0 {
 				t.Fatalf("sample %+v", s)
 			}
 		}
 	}
-	opts := Options{Source: "fuzz"}
+	opts := core.Options{Source: "fuzz"}
 	var c collect
 	check(p.Parse(context.Background(), bytes.NewReader(data), opts, &c), &c)
 	c = collect{}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -34,26 +35,26 @@ func vegetaHdrplotIsHeader(f [][]byte) bool {
 }
 
 // vegetaHdrplotRow parses a table row; ok is false when f is not one.
-func vegetaHdrplotRow(f [][]byte) (p pctRow, ok bool) {
+func vegetaHdrplotRow(f [][]byte) (p core.PctRow, ok bool) {
 	if len(f) != 4 {
 		return p, false
 	}
-	ms, ok1 := parseDec(f[0], 0)
-	q, ok2 := parseDec(f[1], 0)
-	n, ok3 := parseUint(f[2])
-	_, ok4 := parseDec(f[3], 0)
-	if !ok1 || !ok2 || !ok3 || !ok4 || !finite(ms) || q > 1 {
+	ms, ok1 := core.ParseDec(f[0], 0)
+	q, ok2 := core.ParseDec(f[1], 0)
+	n, ok3 := core.ParseUint(f[2])
+	_, ok4 := core.ParseDec(f[3], 0)
+	if !ok1 || !ok2 || !ok3 || !ok4 || !core.Finite(ms) || q > 1 {
 		return p, false
 	}
-	return pctRow{q: q, ms: ms, count: n, hasCount: true}, true
+	return core.PctRow{Q: q, Ms: ms, Count: n, HasCount: true}, true
 }
 
 // Detect reports whether head holds the hdrplot header followed by a row.
 func (vegetaHdrplotParser) Detect(head []byte) bool {
 	var buf [6][]byte
 	header := false
-	for _, line := range headLines(head) {
-		f := fields(normalize(line), buf[:0])
+	for _, line := range core.HeadLines(head) {
+		f := core.Fields(core.Normalize(line), buf[:0])
 		if header {
 			if _, ok := vegetaHdrplotRow(f); ok {
 				return true
@@ -65,11 +66,11 @@ func (vegetaHdrplotParser) Detect(head []byte) bool {
 }
 
 // Parse streams the hdrplot tables of r to sink.
-func (vegetaHdrplotParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	lr := newLineReader(r)
-	lab := labeler{labels: opts.Labels}
+func (vegetaHdrplotParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	lr := core.NewLineReader(r)
+	lab := core.Labeler{Labels: opts.Labels}
 	var buf [6][]byte
-	var rows []pctRow
+	var rows []core.PctRow
 	inTable, startLine, index := false, 0, 0
 	emit := func() error {
 		if !inTable {
@@ -77,31 +78,31 @@ func (vegetaHdrplotParser) Parse(ctx context.Context, r io.Reader, opts Options,
 		}
 		inTable = false
 		if len(rows) == 0 {
-			return &SyntaxError{File: opts.Source, Line: startLine, Msg: "vegeta hdrplot header without rows"}
+			return &core.SyntaxError{File: opts.Source, Line: startLine, Msg: "vegeta hdrplot header without rows"}
 		}
 		run := vegetaHdrplotRun(rows)
 		run.SourceLine = int32(min(startLine, math.MaxInt32))
-		fillCommon(&run, opts, index, &lab)
+		core.FillCommon(&run, opts, index, &lab)
 		index++
 		rows = rows[:0]
 		return sink.Run(run)
 	}
 	for {
-		if err := checkCtx(ctx, lr.line); err != nil {
+		if err := core.CheckCtx(ctx, lr.Line); err != nil {
 			return err
 		}
-		b, err := lr.next()
+		b, err := lr.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return readError(opts.Source, err)
+			return core.ReadError(opts.Source, err)
 		}
-		f := fields(normalize(b), buf[:0])
+		f := core.Fields(core.Normalize(b), buf[:0])
 		if inTable {
 			if p, ok := vegetaHdrplotRow(f); ok {
-				if len(rows) >= maxPercentiles {
-					return &SyntaxError{File: opts.Source, Line: lr.line, Msg: fmt.Sprintf("vegeta hdrplot table longer than %d rows", maxPercentiles)}
+				if len(rows) >= core.MaxPercentiles {
+					return &core.SyntaxError{File: opts.Source, Line: lr.Line, Msg: fmt.Sprintf("vegeta hdrplot table longer than %d rows", core.MaxPercentiles)}
 				}
 				rows = append(rows, p)
 				continue
@@ -111,38 +112,38 @@ func (vegetaHdrplotParser) Parse(ctx context.Context, r io.Reader, opts Options,
 			}
 		}
 		if vegetaHdrplotIsHeader(f) {
-			inTable, startLine = true, lr.line
+			inTable, startLine = true, lr.Line
 		}
 	}
 	if err := emit(); err != nil {
 		return err
 	}
 	if index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"vegeta-hdrplot"}}
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"vegeta-hdrplot"}}
 	}
 	return nil
 }
 
 // vegetaHdrplotAt returns the latency of the first row at quantile q, or at
 // most tol above it, or nil.
-func vegetaHdrplotAt(rows []pctRow, q, tol float64) *float64 {
+func vegetaHdrplotAt(rows []core.PctRow, q, tol float64) *float64 {
 	for _, p := range rows {
-		if p.q >= q && p.q-q <= tol {
-			return results.Ptr(p.ms)
+		if p.Q >= q && p.Q-q <= tol {
+			return results.Ptr(p.Ms)
 		}
 	}
 	return nil
 }
 
 // vegetaHdrplotRun converts the rows of one table.
-func vegetaHdrplotRun(rows []pctRow) results.RunWithPercentiles {
+func vegetaHdrplotRun(rows []core.PctRow) results.RunWithPercentiles {
 	var out results.RunWithPercentiles
 	out.Tool, out.LoadModel = "vegeta", results.LoadOpen
-	out.Requests = rows[len(rows)-1].count
+	out.Requests = rows[len(rows)-1].Count
 	out.Notes = results.Ptr("hdrplot report: latency distribution only (no duration, rate or errors)")
 	out.Percentiles = make([]results.Percentile, 0, len(rows))
 	for _, p := range rows {
-		out.Percentiles = append(out.Percentiles, results.Percentile{Quantile: p.q, LatencyMs: p.ms, TotalCount: results.Ptr(p.count)})
+		out.Percentiles = append(out.Percentiles, results.Percentile{Quantile: p.Q, LatencyMs: p.Ms, TotalCount: results.Ptr(p.Count)})
 	}
 	out.LatMinMs = vegetaHdrplotAt(rows, 0, 0)
 	out.LatMaxMs = vegetaHdrplotAt(rows, 1, 0)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -75,19 +76,19 @@ func (vegetaReportJSONParser) Detect(head []byte) bool {
 	if err := dec.Decode(&m); err != nil {
 		var se *json.SyntaxError
 		// A report longer than head (a huge Error Set) is cut off.
-		return errors.As(err, &se) && len(head) >= headSize-4 || errors.Is(err, io.ErrUnexpectedEOF) && len(head) >= headSize-4
+		return errors.As(err, &se) && len(head) >= core.HeadSize-4 || errors.Is(err, io.ErrUnexpectedEOF) && len(head) >= core.HeadSize-4
 	}
 	return m.Latencies != nil && m.Requests != nil
 }
 
 // Parse streams the reports of r to sink.
-func (vegetaReportJSONParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
-	src := &trackReader{r: r}
-	g := newJSONGuard(src, opts.Source, MaxJSONValue)
-	lc := &lineCounter{r: g}
+func (vegetaReportJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	src := &core.TrackReader{R: r}
+	g := core.NewJSONGuard(src, opts.Source, core.MaxJSONValue)
+	lc := &core.LineCounter{R: g}
 	dec := json.NewDecoder(lc)
-	g.consumed = dec.InputOffset
-	lab := labeler{labels: opts.Labels}
+	g.Consumed = dec.InputOffset
+	lab := core.Labeler{Labels: opts.Labels}
 	index := 0
 	for {
 		if err := ctx.Err(); err != nil {
@@ -101,33 +102,33 @@ func (vegetaReportJSONParser) Parse(ctx context.Context, r io.Reader, opts Optio
 		}
 		if err != nil {
 			var se *json.SyntaxError
-			line := lc.lineAt(start)
+			line := lc.LineAt(start)
 			if errors.As(err, &se) {
-				line = lc.lineAt(se.Offset)
+				line = lc.LineAt(se.Offset)
 			}
-			return decodeError(src, opts.Source, line, "vegeta JSON report: ", err)
+			return core.DecodeError(src, opts.Source, line, "vegeta JSON report: ", err)
 		}
 		end := dec.InputOffset()
-		startLine := lc.lineAt(end - int64(len(raw)))
+		startLine := lc.LineAt(end - int64(len(raw)))
 		var m vegetaMetrics
 		if err := json.Unmarshal(raw, &m); err != nil {
-			return &SyntaxError{File: opts.Source, Line: startLine, Msg: "vegeta JSON report: " + err.Error()}
+			return &core.SyntaxError{File: opts.Source, Line: startLine, Msg: "vegeta JSON report: " + err.Error()}
 		}
 		run, err := m.run()
 		if err != nil {
-			return &SyntaxError{File: opts.Source, Line: startLine, Msg: "vegeta JSON report: " + err.Error()}
+			return &core.SyntaxError{File: opts.Source, Line: startLine, Msg: "vegeta JSON report: " + err.Error()}
 		}
 		run.SourceLine = int32(min(startLine, math.MaxInt32))
-		fillCommon(&run, opts, index, &lab)
+		core.FillCommon(&run, opts, index, &lab)
 		index++
 		if err := sink.Run(run); err != nil {
 			return err
 		}
 		// Keep the counted bytes bounded.
-		lc.lineAt(end)
+		lc.LineAt(end)
 	}
 	if index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: []string{"vegeta-report-json"}}
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"vegeta-report-json"}}
 	}
 	return nil
 }
@@ -152,12 +153,12 @@ func (m *vegetaMetrics) run() (results.RunWithPercentiles, error) {
 	if m.Duration != nil {
 		d := *m.Duration
 		if m.Wait != nil {
-			d = addSat(d, *m.Wait)
+			d = core.AddSat(d, *m.Wait)
 		}
 		out.DurationS = float64(d) / 1e9
 	}
 	for name, p := range map[string]*float64{"rate": m.Rate, "throughput": m.Throughput, "success": m.Success} {
-		if p != nil && (!finite(*p) || *p < 0) {
+		if p != nil && (!core.Finite(*p) || *p < 0) {
 			return out, fmt.Errorf("%s %v", name, *p)
 		}
 	}

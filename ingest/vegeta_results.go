@@ -17,6 +17,7 @@ import (
 	"github.com/mailru/easyjson/jlexer"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -78,7 +79,7 @@ var (
 func (p vegetaResultsParser) Detect(head []byte) bool {
 	switch p.enc {
 	case vegetaJSON:
-		line := firstNonBlank(head)
+		line := core.FirstNonBlank(head)
 		if len(line) == 0 || line[0] != '{' || !bytes.Contains(line, []byte(`"timestamp"`)) ||
 			!bytes.Contains(line, []byte(`"latency"`)) || !bytes.Contains(line, []byte(`"code"`)) {
 			return false
@@ -87,7 +88,7 @@ func (p vegetaResultsParser) Detect(head []byte) bool {
 		err := vegeta.NewJSONDecoder(bytes.NewReader(append(line[:len(line):len(line)], '\n'))).Decode(&r)
 		return err == nil && vegetaTimeOK(r.Timestamp)
 	case vegetaCSV:
-		line := firstNonBlank(head)
+		line := core.FirstNonBlank(head)
 		if !vegetaCSVLooksRight(line) {
 			return false
 		}
@@ -108,7 +109,7 @@ func (p vegetaResultsParser) Detect(head []byte) bool {
 			return vegetaTimeOK(r.Timestamp)
 		}
 		// A first record larger than head (a big body): the type matched.
-		return errors.Is(err, io.ErrUnexpectedEOF) && len(head) >= headSize
+		return errors.Is(err, io.ErrUnexpectedEOF) && len(head) >= core.HeadSize
 	}
 	return false
 }
@@ -167,8 +168,8 @@ type vegetaLineFeeder struct {
 
 func newVegetaLineFeeder(r io.Reader) *vegetaLineFeeder {
 	br, ok := r.(*bufio.Reader)
-	if !ok || br.Size() < maxLine {
-		br = bufio.NewReaderSize(r, maxLine)
+	if !ok || br.Size() < core.MaxLine {
+		br = bufio.NewReaderSize(r, core.MaxLine)
 	}
 	return &vegetaLineFeeder{br: br}
 }
@@ -264,7 +265,7 @@ func vegetaAdd[S string | []byte](g *vegetaAgg, line int, attack, method, url S,
 }
 
 // Parse streams the results in r to sink, one run per attack and target.
-func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	g := &vegetaAgg{a: NewRequests(opts, sink), handles: make(map[vegetaKey]int)}
 	if p.enc == vegetaJSON {
 		return g.parseJSON(ctx, r, opts)
@@ -277,14 +278,14 @@ func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts Option
 	dec := vegeta.NewCSVDecoder(feed)
 	var res vegeta.Result
 	for n := 1; ; n++ {
-		if err := checkCtx(ctx, n); err != nil {
+		if err := core.CheckCtx(ctx, n); err != nil {
 			return err
 		}
 		res = vegeta.Result{}
 		err := decodeVegeta(dec, &res)
 		line := feed.line
 		if feed.err != nil {
-			return readError(opts.Source, feed.err)
+			return core.ReadError(opts.Source, feed.err)
 		}
 		if err == io.EOF {
 			break
@@ -309,9 +310,9 @@ func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts Option
 // the caller's goroutine aggregates them in input order (while the sink
 // works on the samples). A few batches of at most vegetaBatchLen lines and
 // about vegetaBatchBytes bytes are in flight, so memory stays bounded.
-func (g *vegetaAgg) parseJSON(ctx context.Context, r io.Reader, opts Options) error {
+func (g *vegetaAgg) parseJSON(ctx context.Context, r io.Reader, opts core.Options) error {
 	var total int64 // bytes read, set by the reader before it ends
-	err := inOrder(batchWorkers(), func() *vegetaBatch { return &vegetaBatch{} },
+	err := core.InOrder(core.BatchWorkers(), func() *vegetaBatch { return &vegetaBatch{} },
 		func(get func() (*vegetaBatch, bool), put func() bool) {
 			total = readVegetaLines(ctx, r, opts, get, put)
 		},
@@ -332,7 +333,7 @@ func (g *vegetaAgg) parseJSON(ctx context.Context, r io.Reader, opts Options) er
 					return err
 				}
 			}
-			if se, ok := b.err.(*SyntaxError); ok && se.File == "" {
+			if se, ok := b.err.(*core.SyntaxError); ok && se.File == "" {
 				se.File = opts.Source
 			}
 			return b.err
@@ -374,7 +375,7 @@ func (b *vegetaBatch) decode() {
 	defer func() {
 		if p := recover(); p != nil {
 			// An input the decoder cannot take; Parse names the file.
-			b.err = &SyntaxError{Msg: fmt.Sprintf("vegeta JSON decoder failed: %v", p)}
+			b.err = &core.SyntaxError{Msg: fmt.Sprintf("vegeta JSON decoder failed: %v", p)}
 		}
 	}()
 	for i := range b.recs {
@@ -399,10 +400,10 @@ func (b *vegetaBatch) decode() {
 // readVegetaLines cuts r into batches of non-blank lines (see inOrder's
 // get and put) until the input ends or an error, and returns the bytes
 // read.
-func readVegetaLines(ctx context.Context, r io.Reader, opts Options, get func() (*vegetaBatch, bool), put func() bool) (total int64) {
+func readVegetaLines(ctx context.Context, r io.Reader, opts core.Options, get func() (*vegetaBatch, bool), put func() bool) (total int64) {
 	br, ok := r.(*bufio.Reader)
-	if !ok || br.Size() < maxLine {
-		br = bufio.NewReaderSize(r, maxLine)
+	if !ok || br.Size() < core.MaxLine {
+		br = bufio.NewReaderSize(r, core.MaxLine)
 	}
 	line := 0
 	var b *vegetaBatch
@@ -427,7 +428,7 @@ func readVegetaLines(ctx context.Context, r io.Reader, opts Options, get func() 
 				total += int64(len(data))
 			}
 			line++
-			b.recs = append(b.recs, vegetaEntry{line: line, size: size, bad: fmt.Sprintf("line longer than %d bytes", maxLine)})
+			b.recs = append(b.recs, vegetaEntry{line: line, size: size, bad: fmt.Sprintf("line longer than %d bytes", core.MaxLine)})
 		} else if len(data) > 0 {
 			line++
 			if len(bytes.TrimSpace(data)) > 0 {
@@ -436,7 +437,7 @@ func readVegetaLines(ctx context.Context, r io.Reader, opts Options, get func() 
 				b.recs = append(b.recs, vegetaEntry{line: line, start: start, end: len(b.raw), size: int64(len(data))})
 			}
 		}
-		if err == nil && line%ctxEvery == 0 {
+		if err == nil && line%core.CtxEvery == 0 {
 			err = ctx.Err()
 		}
 		switch {
@@ -445,7 +446,7 @@ func readVegetaLines(ctx context.Context, r io.Reader, opts Options, get func() 
 			return
 		case err != nil:
 			if err != ctx.Err() {
-				err = readError(opts.Source, err)
+				err = core.ReadError(opts.Source, err)
 			}
 			b.err = err
 			send()
@@ -601,7 +602,7 @@ const maxVegetaTargets = 32
 // maxVegetaTargets targets, the requests of further targets go to one run
 // per attack, method and host (scheme://host/).
 func vegetaRun(a *Requests, handles map[vegetaKey]int, k vegetaKey) int {
-	meta := RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: k.url, UnixTime: true, Endpoint: endpointOf(k.method, k.url)}
+	meta := RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: k.url, UnixTime: true, Endpoint: core.EndpointOf(k.method, k.url)}
 	if k.attack != "" {
 		meta.Notes = append(meta.Notes, "vegeta attack "+strconv.Quote(k.attack))
 	}
@@ -710,13 +711,13 @@ func (g *vegetaGobGuard) Read(p []byte) (int, error) {
 // and every byte from its start to the end of the input is malformed: a
 // valid stream followed by junk is rejected unless the junk is at most
 // 1 % of the input. An error of the reader is returned as such.
-func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts Options) error {
-	src := &trackReader{r: r}
+func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts core.Options) error {
+	src := &core.TrackReader{R: r}
 	dec, guard := newVegetaGobDecoder(src)
 	var res vegetaGobResult
 	var good int64 // bytes of the records read so far
 	for n := 1; ; n++ {
-		if err := checkCtx(ctx, n); err != nil {
+		if err := core.CheckCtx(ctx, n); err != nil {
 			return err
 		}
 		res = vegetaGobResult{}
@@ -725,15 +726,15 @@ func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts Options) err
 			break
 		}
 		if err != nil {
-			if src.err != nil {
-				return readError(opts.Source, src.err)
+			if src.Err != nil {
+				return core.ReadError(opts.Source, src.Err)
 			}
 			if n == 1 {
-				return &SyntaxError{File: opts.Source, Msg: "vegeta gob results: first record: " + err.Error(), Err: err}
+				return &core.SyntaxError{File: opts.Source, Msg: "vegeta gob results: first record: " + err.Error(), Err: err}
 			}
 			rest, derr := io.Copy(io.Discard, guard.br)
 			if derr != nil {
-				return readError(opts.Source, derr)
+				return core.ReadError(opts.Source, derr)
 			}
 			g.a.Record(guard.passed - good + rest)
 			g.a.Bad(n, "record "+strconv.Itoa(n)+": "+err.Error())

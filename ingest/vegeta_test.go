@@ -21,13 +21,14 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
 // vegetaParserNames are the parsers of vegeta outputs.
 var vegetaParserNames = []string{"vegeta", "vegeta-report-json", "vegeta-hdrplot", "vegeta-json", "vegeta-csv", "vegeta-gob"}
 
-func vegetaParserNamed(t testing.TB, name string) Parser {
+func vegetaParserNamed(t testing.TB, name string) core.Parser {
 	t.Helper()
 	for _, p := range Parsers() {
 		if p.Name() == name {
@@ -47,7 +48,7 @@ func vegetaReadFile(t testing.TB, path string) []byte {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	br, closeFn, err := decompress(bufio.NewReaderSize(f, headSize), path)
+	br, closeFn, err := decompress(bufio.NewReaderSize(f, core.HeadSize), path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestVegetaDetect(t *testing.T) {
 				continue
 			}
 			head := vegetaReadFile(t, in)
-			head = head[:min(len(head), headSize)]
+			head = head[:min(len(head), core.HeadSize)]
 			for _, name := range vegetaParserNames {
 				if vegetaParserNamed(t, name).Detect(head) {
 					t.Errorf("%s: claimed by %s", in, name)
@@ -329,7 +330,7 @@ func TestVegetaCommand(t *testing.T) {
 			`vegeta -cpus 4 attack -targets=t.txt -rate=0 -max-workers 16 | tee r.bin | vegeta report`, "", 0, -1, -1, 16},
 		{`docker run -i peterevans/vegeta:latest sh -c "echo 'GET http://a/' | vegeta attack -insecure -rate=20"`, "", "http://a/", 20, -1, -1, -1},
 	} {
-		s := normalize([]byte(c.line))
+		s := core.Normalize([]byte(c.line))
 		i := findVegetaCommand(s)
 		if i < 0 {
 			t.Errorf("%q: no command", c.line)
@@ -372,19 +373,19 @@ func TestVegetaTextErrors(t *testing.T) {
 		{name: "zero requests", in: "Requests [total, rate, throughput] 0, 0.00, 0.00\nLatencies [min, mean, 50, 90, 95, 99, max] 0s, 0s, 0s, 0s, 0s, 0s, 0s\nStatus Codes [code:count] \nError Set:\n", runs: 1},
 	} {
 		var runs []results.RunWithPercentiles
-		err := vegetaTextParser{}.Parse(context.Background(), strings.NewReader(c.in), Options{Source: "x.txt"}, RunFunc(func(r results.RunWithPercentiles) error {
+		err := vegetaTextParser{}.Parse(context.Background(), strings.NewReader(c.in), core.Options{Source: "x.txt"}, core.RunFunc(func(r results.RunWithPercentiles) error {
 			checkRun(t, r)
 			runs = append(runs, r)
 			return nil
 		}))
-		var se *SyntaxError
+		var se *core.SyntaxError
 		switch {
 		case c.line > 0:
 			if !errors.As(err, &se) || se.Line != c.line || se.File != "x.txt" {
 				t.Errorf("%s: err %v, want a SyntaxError at line %d", c.name, err, c.line)
 			}
 		case c.noRuns:
-			if !errors.Is(err, ErrNoOutput) {
+			if !errors.Is(err, core.ErrNoOutput) {
 				t.Errorf("%s: err %v", c.name, err)
 			}
 		default:
@@ -427,7 +428,7 @@ func TestVegetaReportJSON(t *testing.T) {
 	if p, err := Detect([]byte(in)); err != nil || p.Name() != "vegeta-report-json" {
 		t.Fatalf("detect %v %v", p, err)
 	}
-	runs, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "p.json"})
+	runs, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "p.json"})
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("%d runs, err %v", len(runs), err)
 	}
@@ -453,8 +454,8 @@ func TestVegetaReportJSON(t *testing.T) {
 		{`{"latencies":{"mean":1},"requests":1,"status_codes":{"200":1}}` + "\n{\"requests\": 3}", 2},
 		{`{"latencies":{"mean":1},"requests":1,"status_codes":{"200":1}} {"latencies":{"mean":1}`, 1},
 	} {
-		err := vegetaReportJSONParser{}.Parse(context.Background(), strings.NewReader(c.in), Options{Source: "e.json"}, RunFunc(func(results.RunWithPercentiles) error { return nil }))
-		var se *SyntaxError
+		err := vegetaReportJSONParser{}.Parse(context.Background(), strings.NewReader(c.in), core.Options{Source: "e.json"}, core.RunFunc(func(results.RunWithPercentiles) error { return nil }))
+		var se *core.SyntaxError
 		if !errors.As(err, &se) || se.Line != c.line {
 			t.Errorf("%q: %v, want a SyntaxError at line %d", c.in, err, c.line)
 		}
@@ -479,12 +480,12 @@ func TestVegetaHdrplot(t *testing.T) {
 	}
 	// Two tables, and one without rows.
 	tab := string(vegetaReadFile(t, "testdata/vegeta/hdrplot-ok.txt"))
-	runs, err := ParseAll(context.Background(), strings.NewReader("x\n"+tab+"\n"+tab), Options{Source: "h"})
+	runs, err := ParseAll(context.Background(), strings.NewReader("x\n"+tab+"\n"+tab), core.Options{Source: "h"})
 	if err != nil || len(runs) != 2 || runs[1].SourceLine != int32(strings.Count(tab, "\n")+3) {
 		t.Errorf("two tables: %d runs, err %v", len(runs), err)
 	}
-	_, err = ParseAll(context.Background(), strings.NewReader(tab+"Value(ms)  Percentile  TotalCount  1/(1-Percentile)\nthe end\n"), Options{Source: "h"})
-	var se *SyntaxError
+	_, err = ParseAll(context.Background(), strings.NewReader(tab+"Value(ms)  Percentile  TotalCount  1/(1-Percentile)\nthe end\n"), core.Options{Source: "h"})
+	var se *core.SyntaxError
 	if !errors.As(err, &se) || se.Line != strings.Count(tab, "\n")+1 {
 		t.Errorf("empty table: %v", err)
 	}
@@ -574,7 +575,7 @@ func TestVegetaResultsBadRecords(t *testing.T) {
 	good := strings.Split(strings.TrimSpace(string(vegetaReadFile(t, "testdata/vegeta/results-errors.json"))), "\n")
 	parse := func(name, in string) ([]results.RunWithPercentiles, *collect, error) {
 		var c collect
-		err := vegetaParserNamed(t, name).Parse(context.Background(), strings.NewReader(in), Options{Source: "r"}, &c)
+		err := vegetaParserNamed(t, name).Parse(context.Background(), strings.NewReader(in), core.Options{Source: "r"}, &c)
 		for _, r := range c.runs {
 			checkRun(t, r)
 		}
@@ -596,13 +597,13 @@ func TestVegetaResultsBadRecords(t *testing.T) {
 		lines[i] = "{" + lines[i][10:]
 	}
 	_, _, err = parse("vegeta-json", strings.Join(lines, "\n"))
-	var se *SyntaxError
+	var se *core.SyntaxError
 	if !errors.As(err, &se) || se.Line != 11 {
 		t.Errorf("many bad lines: %v", err)
 	}
 	// A line longer than the line buffer is one bad line, but most of the
 	// bytes: rejected.
-	long := strings.Join(good[:60], "\n") + "\n" + `{"error":"` + strings.Repeat("x", maxLine+10) + `"}` + "\n" + strings.Join(good[60:], "\n") + "\n"
+	long := strings.Join(good[:60], "\n") + "\n" + `{"error":"` + strings.Repeat("x", core.MaxLine+10) + `"}` + "\n" + strings.Join(good[60:], "\n") + "\n"
 	_, _, err = parse("vegeta-json", long)
 	if !errors.As(err, &se) || se.Line != 61 || !strings.Contains(se.Msg, "1048599 of 1090945 bytes malformed") {
 		t.Errorf("long line: err %v", err)
@@ -645,7 +646,7 @@ func TestVegetaManyTargets(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	runs, err := ParseAll(context.Background(), &b, Options{Source: "many.json"})
+	runs, err := ParseAll(context.Background(), &b, core.Options{Source: "many.json"})
 	if err != nil || len(runs) != maxVegetaTargets+2 {
 		t.Fatalf("%d runs, err %v", len(runs), err)
 	}
@@ -725,7 +726,7 @@ func BenchmarkVegetaResultsJSON(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := Parse(context.Background(), bytes.NewReader(data), Options{Source: "bench.json"}, vegetaDiscard{}); err != nil {
+		if err := Parse(context.Background(), bytes.NewReader(data), core.Options{Source: "bench.json"}, vegetaDiscard{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -847,7 +848,7 @@ func TestVegetaRateAndThroughput(t *testing.T) {
 		{"json", `{"latencies":{"mean":1000000,"50th":1000000,"95th":1000000,"99th":1000000,"max":1000000,"min":1000000},"requests":1200,"rate":120,"throughput":65.87,"duration":10000000000,"wait":1000000,"success":0.55,"status_codes":{"200":665,"0":535},"errors":[]}`,
 			65.87, results.Ptr(120.0), results.Ptr(65.87)},
 	} {
-		runs, err := ParseAll(context.Background(), strings.NewReader(c.in), Options{Source: "x"})
+		runs, err := ParseAll(context.Background(), strings.NewReader(c.in), core.Options{Source: "x"})
 		if err != nil || len(runs) != 1 {
 			t.Fatalf("%s: %d runs, err %v", c.name, len(runs), err)
 		}

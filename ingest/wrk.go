@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -192,7 +193,7 @@ func wrkClassify(f [][]byte) wrkKind {
 
 // wrkParseRequests parses "N requests in 10.04s, 4.12MB read".
 func wrkParseRequests(f [][]byte) (n int64, durS, bytesIn float64, ok bool) {
-	n, ok = parseUint(f[0])
+	n, ok = core.ParseUint(f[0])
 	if !ok {
 		return
 	}
@@ -200,40 +201,40 @@ func wrkParseRequests(f [][]byte) (n int64, durS, bytesIn float64, ok bool) {
 	if len(d) < 2 || d[len(d)-1] != ',' {
 		return 0, 0, 0, false
 	}
-	if durS, ok = durationS(d[:len(d)-1], 0); !ok {
+	if durS, ok = core.DurationS(d[:len(d)-1], 0); !ok {
 		return
 	}
 	b := f[4]
 	if len(b) < 2 || b[len(b)-1] != 'B' {
 		return 0, 0, 0, false
 	}
-	bytesIn, ok = binaryBytes(b)
+	bytesIn, ok = core.BinaryBytes(b)
 	return
 }
 
 // wrkParseThreads parses "N threads and M connections".
 func wrkParseThreads(f [][]byte) (t, c int64, ok bool) {
-	if t, ok = parseUint(f[0]); !ok {
+	if t, ok = core.ParseUint(f[0]); !ok {
 		return
 	}
-	c, ok = parseUint(f[3])
+	c, ok = core.ParseUint(f[3])
 	return
 }
 
 // wrkParseStats parses the three values of a Thread Stats row with conv.
-func wrkParseStats(f [][]byte, conv func([]byte) (float64, valueKind)) (v [3]float64, k [3]valueKind, ok bool) {
+func wrkParseStats(f [][]byte, conv func([]byte) (float64, core.ValueKind)) (v [3]float64, k [3]core.ValueKind, ok bool) {
 	for i := 0; i < 3; i++ {
 		v[i], k[i] = conv(f[i+1])
-		if k[i] == valBad {
+		if k[i] == core.ValBad {
 			return v, k, false
 		}
 	}
-	if len(f) == 5 && !isNaN(f[4]) {
+	if len(f) == 5 && !core.IsNaN(f[4]) {
 		p := f[4]
 		if len(p) == 0 || p[len(p)-1] != '%' {
 			return v, k, false
 		}
-		if _, ok := parseDec(p[:len(p)-1], 0); !ok {
+		if _, ok := core.ParseDec(p[:len(p)-1], 0); !ok {
 			return v, k, false
 		}
 	}
@@ -248,12 +249,12 @@ func wrkParseStats(f [][]byte, conv func([]byte) (float64, valueKind)) (v [3]flo
 func (wrkParser) Detect(head []byte) bool {
 	var buf [24][]byte
 	var header, reqIn, threads, reqRow, rps, calib bool
-	for _, line := range headLines(head) {
-		s := normalize(line)
+	for _, line := range core.HeadLines(head) {
+		s := core.Normalize(line)
 		if len(s) == 0 {
 			continue
 		}
-		f := fields(s, buf[:0])
+		f := core.Fields(s, buf[:0])
 		switch wrkClassify(f) {
 		case wrkKindHeader:
 			header = true
@@ -264,11 +265,11 @@ func (wrkParser) Detect(head []byte) bool {
 			_, _, ok := wrkParseThreads(f)
 			threads = threads || ok
 		case wrkKindReqRow:
-			_, _, ok := wrkParseStats(f, metric)
+			_, _, ok := wrkParseStats(f, core.Metric)
 			reqRow = reqRow || ok
 		case wrkKindRPS:
-			_, k := metric(f[1])
-			rps = rps || k == valOK
+			_, k := core.Metric(f[1])
+			rps = rps || k == core.ValOK
 		case wrkKindCalib:
 			calib = true
 		}
@@ -303,12 +304,12 @@ type wrkRun struct {
 	hasThreads         bool
 	wrk2               bool
 	lat, rq            [3]float64
-	latK, rqK          [3]valueKind
+	latK, rqK          [3]core.ValueKind
 	hasLat, hasRq      bool
 	dist               wrkDistKind
 	inSpec             bool
 	sawUncorrected     bool
-	summary, spec      []pctRow
+	summary, spec      []core.PctRow
 	pctNoUnit          bool
 	pctDropped         bool
 	hdr                [3]float64 // mean, stdev, max from wrk2's #[...] lines
@@ -328,9 +329,9 @@ type wrkRun struct {
 // lines (see parseWrkBatches). emit receives each run without the fields
 // fillCommon sets.
 type wrkState struct {
-	opts    Options
+	opts    core.Options
 	emit    func(results.RunWithPercentiles) error
-	lab     labeler
+	lab     core.Labeler
 	active  bool
 	run     wrkRun
 	pending *wrkCommand
@@ -340,7 +341,7 @@ type wrkState struct {
 
 // Parse streams the wrk and wrk2 runs of r to sink in input order, parsing
 // batches of lines in parallel (see parseWrkBatches).
-func (wrkParser) Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+func (wrkParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return parseWrkBatches(ctx, r, opts, sink, wrkBatchBytes)
 }
 
@@ -351,7 +352,7 @@ func (st *wrkState) fresh() bool { return !st.active && st.pending == nil }
 
 // line handles one input line.
 func (st *wrkState) line(b []byte, ln int) error {
-	s := normalize(b)
+	s := core.Normalize(b)
 	if st.pending != nil && st.pending.more && st.continueCommand(s) {
 		return nil
 	}
@@ -360,12 +361,12 @@ func (st *wrkState) line(b []byte, ln int) error {
 	}
 	var f [][]byte
 	if wrkLead[s[0]] {
-		f = fields(s, st.f[:0])
+		f = core.Fields(s, st.f[:0])
 	}
 	r := &st.run
 	switch wrkClassify(f) {
 	case wrkKindRunning:
-		d, ok := durationS(f[1], 0)
+		d, ok := core.DurationS(f[1], 0)
 		if !ok {
 			break
 		}
@@ -373,8 +374,8 @@ func (st *wrkState) line(b []byte, ln int) error {
 			return err
 		}
 		r.phase, r.lastLine = wrkPhaseRunning, ln
-		r.planned, r.hasPlanned = d, finite(d)
-		r.target, r.hasTarget = st.lab.target(rest(s, f[4])), true
+		r.planned, r.hasPlanned = d, core.Finite(d)
+		r.target, r.hasTarget = st.lab.Target(core.Rest(s, f[4])), true
 		if r.cmd != nil && r.cmd.url != "" && r.cmd.url != r.target {
 			r.cmd, r.startLine = nil, r.firstLine // the command was for another run
 		}
@@ -409,7 +410,7 @@ func (st *wrkState) line(b []byte, ln int) error {
 		if !st.active || r.phase < wrkPhaseHeader {
 			break // rows belong under a Thread Stats header (bombardier prints a Latency row too)
 		}
-		v, k, ok := wrkParseStats(f, timeMs)
+		v, k, ok := wrkParseStats(f, core.TimeMs)
 		if !ok {
 			break
 		}
@@ -421,7 +422,7 @@ func (st *wrkState) line(b []byte, ln int) error {
 		if !st.active || r.phase < wrkPhaseHeader {
 			break // rows belong under a Thread Stats header (bombardier prints a Latency row too)
 		}
-		v, k, ok := wrkParseStats(f, metric)
+		v, k, ok := wrkParseStats(f, core.Metric)
 		if !ok {
 			break
 		}
@@ -450,19 +451,19 @@ func (st *wrkState) line(b []byte, ln int) error {
 			break
 		}
 		p := f[0]
-		q, ok := parseDec(p[:len(p)-1], -2)
+		q, ok := core.ParseDec(p[:len(p)-1], -2)
 		if !ok || q > 1 {
 			break
 		}
-		ms, k := timeMs(f[1])
+		ms, k := core.TimeMs(f[1])
 		switch k {
-		case valBad:
+		case core.ValBad:
 			return nil
-		case valOK:
-			if r.dist == wrkDistRecorded && finite(ms) {
-				r.addPct(&r.summary, pctRow{q: q, ms: ms})
+		case core.ValOK:
+			if r.dist == wrkDistRecorded && core.Finite(ms) {
+				r.addPct(&r.summary, core.PctRow{Q: q, Ms: ms})
 			}
-		case valNoUnit:
+		case core.ValNoUnit:
 			r.pctNoUnit = true
 		}
 		r.lastLine = ln
@@ -480,19 +481,19 @@ func (st *wrkState) line(b []byte, ln int) error {
 		if !st.active || r.phase != wrkPhaseDist || !r.inSpec {
 			break
 		}
-		ms, ok1 := parseDec(f[0], 0)
-		q, ok2 := parseDec(f[1], 0)
-		n, ok3 := parseUint(f[2])
-		if !ok1 || !ok2 || !ok3 || q > 1 || !finite(ms) {
+		ms, ok1 := core.ParseDec(f[0], 0)
+		q, ok2 := core.ParseDec(f[1], 0)
+		n, ok3 := core.ParseUint(f[2])
+		if !ok1 || !ok2 || !ok3 || q > 1 || !core.Finite(ms) {
 			break
 		}
 		if string(f[3]) != "inf" {
-			if _, ok := parseDec(f[3], 0); !ok {
+			if _, ok := core.ParseDec(f[3], 0); !ok {
 				break
 			}
 		}
 		if r.dist == wrkDistRecorded {
-			r.addPct(&r.spec, pctRow{q: q, ms: ms, count: n, hasCount: true})
+			r.addPct(&r.spec, core.PctRow{Q: q, Ms: ms, Count: n, HasCount: true})
 		}
 		r.lastLine = ln
 		return nil
@@ -508,7 +509,7 @@ func (st *wrkState) line(b []byte, ln int) error {
 			if string(f[i]) != "=" {
 				continue
 			}
-			v, ok := parseDec(trimPunct(f[i+1]), 0)
+			v, ok := core.ParseDec(core.TrimPunct(f[i+1]), 0)
 			if !ok {
 				continue
 			}
@@ -541,7 +542,7 @@ func (st *wrkState) line(b []byte, ln int) error {
 		var v [4]int64
 		ok := true
 		for i := 2; i+1 < len(f); i += 2 {
-			n, good := parseUint(trimPunct(f[i+1]))
+			n, good := core.ParseUint(core.TrimPunct(f[i+1]))
 			if !good {
 				ok = false
 				break
@@ -567,7 +568,7 @@ func (st *wrkState) line(b []byte, ln int) error {
 		}
 		return nil
 	case wrkKindNon2xx:
-		n, ok := parseUint(f[len(f)-1])
+		n, ok := core.ParseUint(f[len(f)-1])
 		if !ok {
 			break
 		}
@@ -576,24 +577,24 @@ func (st *wrkState) line(b []byte, ln int) error {
 		}
 		return nil
 	case wrkKindRPS:
-		v, k := metric(f[1])
-		if k == valBad || k == valNoUnit {
+		v, k := core.Metric(f[1])
+		if k == core.ValBad || k == core.ValNoUnit {
 			break
 		}
 		if ok, err := st.enter(wrkPhaseRPS, ln, false, false); ok && err == nil {
-			r.rps, r.hasRPS, r.rpsNaN = v, true, k == valNaN
+			r.rps, r.hasRPS, r.rpsNaN = v, true, k == core.ValNaN
 		}
 		return nil
 	case wrkKindTransfer:
-		v, ok := binaryBytes(f[1])
-		nan := isNaN(f[1])
+		v, ok := core.BinaryBytes(f[1])
+		nan := core.IsNaN(f[1])
 		if !ok && !nan {
 			break
 		}
 		if ok, err := st.enter(wrkPhaseTransfer, ln, false, false); !ok || err != nil {
 			return err
 		}
-		r.tbps, r.hasTBPS = v, ok && finite(v)
+		r.tbps, r.hasTBPS = v, ok && core.Finite(v)
 		return st.close()
 	}
 	// Not part of a run: maybe a command line for the next one, or its
@@ -620,7 +621,7 @@ func (st *wrkState) continueCommand(s []byte) bool {
 	cont := strings.HasSuffix(c.raw, "\\")
 	if len(s) > 0 && !cont {
 		var buf [2][]byte
-		first := fields(s, buf[:0])[0]
+		first := core.Fields(s, buf[:0])[0]
 		cont = s[0] == '-' || bytes.Contains(first, []byte("://"))
 	}
 	if cont && len(s) > 0 {
@@ -678,8 +679,8 @@ func (st *wrkState) enter(ph int8, ln int, starter, repeatable bool) (bool, erro
 }
 
 // addPct appends a distribution point, up to maxPercentiles per run.
-func (r *wrkRun) addPct(dst *[]pctRow, p pctRow) {
-	if len(r.summary)+len(r.spec) >= maxPercentiles {
+func (r *wrkRun) addPct(dst *[]core.PctRow, p core.PctRow) {
+	if len(r.summary)+len(r.spec) >= core.MaxPercentiles {
 		r.pctDropped = true
 		return
 	}
@@ -699,7 +700,7 @@ func (st *wrkState) close() error {
 	case r.phase >= wrkPhaseRequests:
 		return st.emitRun()
 	case r.phase >= wrkPhaseThreads:
-		return &SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
 			Msg: fmt.Sprintf("wrk output cut off after this line: the run starting at line %d has no \"N requests in ...\" line", r.startLine)}
 	}
 	return nil
@@ -749,7 +750,7 @@ func (st *wrkState) emitRun() error {
 	// Sizes and durations.
 	out.Requests = r.requests
 	out.DurationS = r.duration
-	if !finite(r.duration) || r.duration > wrkImplausibleS {
+	if !core.Finite(r.duration) || r.duration > wrkImplausibleS {
 		out.DurationS = 0
 		repl := "0"
 		switch {
@@ -791,7 +792,7 @@ func (st *wrkState) emitRun() error {
 		}
 		out.Command = wrkSet(&bk.cmd, cmd.raw)
 	}
-	if n, ok := toInt64(r.bytesIn); ok {
+	if n, ok := core.ToInt64(r.bytesIn); ok {
 		out.BytesIn = wrkSet(&bk.bytesIn, n)
 	} else {
 		notes = append(notes, "bytes read out of range: left empty")
@@ -805,12 +806,12 @@ func (st *wrkState) emitRun() error {
 		names := [...]**int64{&out.ConnectErrors, &out.ReadErrors, &out.WriteErrors, &out.Timeouts}
 		for i, p := range names {
 			*p = wrkSet(&bk.sock[i], r.sockErr[i])
-			out.Errors = addSat(out.Errors, r.sockErr[i])
+			out.Errors = core.AddSat(out.Errors, r.sockErr[i])
 		}
 	}
 	if r.hasNon2xx || tail {
 		out.Non2xx = wrkSet(&bk.non2xx, r.non2xx)
-		out.Errors = addSat(out.Errors, r.non2xx)
+		out.Errors = core.AddSat(out.Errors, r.non2xx)
 	}
 	if !tail {
 		notes = append(notes, "output ends after the \"requests in\" line: error counts not known")
@@ -818,7 +819,7 @@ func (st *wrkState) emitRun() error {
 
 	// Throughput.
 	switch {
-	case r.hasRPS && !r.rpsNaN && finite(r.rps):
+	case r.hasRPS && !r.rpsNaN && core.Finite(r.rps):
 		out.RPS = r.rps
 	case out.DurationS > 0:
 		out.RPS = float64(r.requests) / out.DurationS
@@ -840,11 +841,11 @@ func (st *wrkState) emitRun() error {
 	if r.hasLat {
 		dst := [3]**float64{&out.LatMeanMs, &out.LatStdevMs, &out.LatMaxMs}
 		for i, p := range dst {
-			if r.latK[i] == valOK && finite(r.lat[i]) {
+			if r.latK[i] == core.ValOK && core.Finite(r.lat[i]) {
 				*p = wrkSet(&bk.lat[i], r.lat[i])
 			}
 		}
-		if r.latK[0] == valNoUnit || r.latK[1] == valNoUnit || r.latK[2] == valNoUnit {
+		if r.latK[0] == core.ValNoUnit || r.latK[1] == core.ValNoUnit || r.latK[2] == core.ValNoUnit {
 			notes = append(notes, "latency printed without units (very old wrk): latency statistics left empty")
 		}
 	}
@@ -852,7 +853,7 @@ func (st *wrkState) emitRun() error {
 		// HdrHistogram's own figures: the same values with more digits.
 		dst := [3]**float64{&out.LatMeanMs, &out.LatStdevMs, &out.LatMaxMs}
 		for i, p := range dst {
-			if r.hasHdr[i] && finite(r.hdr[i]) {
+			if r.hasHdr[i] && core.Finite(r.hdr[i]) {
 				*p = wrkSet(&bk.lat[i], r.hdr[i])
 			}
 		}
@@ -860,7 +861,7 @@ func (st *wrkState) emitRun() error {
 	if r.hasRq {
 		dst := [3]**float64{&out.ThreadRPSMean, &out.ThreadRPSStdev, &out.ThreadRPSMax}
 		for i, p := range dst {
-			if r.rqK[i] == valOK && finite(r.rq[i]) {
+			if r.rqK[i] == core.ValOK && core.Finite(r.rq[i]) {
 				*p = wrkSet(&bk.thr[i], r.rq[i])
 			}
 		}
@@ -889,7 +890,7 @@ func (st *wrkState) emitRun() error {
 		notes = append(notes, "latency distribution printed without units: those rows left out")
 	}
 	if r.pctDropped {
-		notes = append(notes, "latency distribution truncated to "+strconv.Itoa(maxPercentiles)+" points")
+		notes = append(notes, "latency distribution truncated to "+strconv.Itoa(core.MaxPercentiles)+" points")
 	}
 	if r.sawUncorrected {
 		notes = append(notes, "uncorrected latency distribution also printed (-U); percentiles are the corrected (recorded) ones")
@@ -905,7 +906,7 @@ func (st *wrkState) emitRun() error {
 
 // wrkMergePct merges the summary rows and the spectrum rows (both in quantile
 // order) into percentiles; at equal quantiles the spectrum row wins.
-func wrkMergePct(summary, spec []pctRow) []results.Percentile {
+func wrkMergePct(summary, spec []core.PctRow) []results.Percentile {
 	if len(summary)+len(spec) == 0 {
 		return []results.Percentile{}
 	}
@@ -916,20 +917,20 @@ func wrkMergePct(summary, spec []pctRow) []results.Percentile {
 	}
 	i, j := 0, 0
 	for i < len(summary) || j < len(spec) {
-		if j < len(spec) && (i >= len(summary) || spec[j].q <= summary[i].q) {
-			if i < len(summary) && spec[j].q == summary[i].q {
+		if j < len(spec) && (i >= len(summary) || spec[j].Q <= summary[i].Q) {
+			if i < len(summary) && spec[j].Q == summary[i].Q {
 				i++
 			}
-			p := results.Percentile{Quantile: spec[j].q, LatencyMs: spec[j].ms}
-			if spec[j].hasCount {
-				counts[j] = spec[j].count
+			p := results.Percentile{Quantile: spec[j].Q, LatencyMs: spec[j].Ms}
+			if spec[j].HasCount {
+				counts[j] = spec[j].Count
 				p.TotalCount = &counts[j]
 			}
 			out = append(out, p)
 			j++
 			continue
 		}
-		out = append(out, results.Percentile{Quantile: summary[i].q, LatencyMs: summary[i].ms})
+		out = append(out, results.Percentile{Quantile: summary[i].Q, LatencyMs: summary[i].Ms})
 		i++
 	}
 	return out

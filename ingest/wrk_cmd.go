@@ -3,6 +3,8 @@ package ingest
 import (
 	"bytes"
 	"strings"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // wrkCommand is a wrk or wrk2 command line found before a run's output.
@@ -64,18 +66,18 @@ func findWrkCommand(s []byte) int {
 		from = i + 3
 		// Start of the token holding "wrk".
 		start := i
-		for start > 0 && spaceAt(s, start-1) == 0 {
+		for start > 0 && core.SpaceAt(s, start-1) == 0 {
 			start--
 		}
 		end := i + 3
-		for end < len(s) && spaceAt(s, end) == 0 {
+		for end < len(s) && core.SpaceAt(s, end) == 0 {
 			end++
 		}
 		if !isWrkExe(s[start:end]) {
 			continue
 		}
 		// The next token must be an option or a URL.
-		next := trimLeft(s[end:])
+		next := core.TrimLeft(s[end:])
 		if len(next) == 0 {
 			continue
 		}
@@ -125,7 +127,7 @@ func parseWrkCommand(s string, line int) (*wrkCommand, bool) {
 		c.wrk2 = true
 	}
 	var argBuf [24]string
-	args := appendShellWords(argBuf[:0], tail)
+	args := core.AppendShellWords(argBuf[:0], tail)
 	positional := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -243,27 +245,27 @@ func (c *wrkCommand) option(o, val string) {
 	b := []byte(val)
 	switch o {
 	case "t":
-		if v, k := metric(b); k == valOK {
-			if n, ok := toInt64(v); ok && n <= 1<<31-1 {
+		if v, k := core.Metric(b); k == core.ValOK {
+			if n, ok := core.ToInt64(v); ok && n <= 1<<31-1 {
 				c.threads, c.hasThreads = n, true
 			}
 		}
 	case "c":
-		if v, k := metric(b); k == valOK {
-			if n, ok := toInt64(v); ok && n <= 1<<31-1 {
+		if v, k := core.Metric(b); k == core.ValOK {
+			if n, ok := core.ToInt64(v); ok && n <= 1<<31-1 {
 				c.connections, c.hasConns = n, true
 			}
 		}
 	case "d":
-		if v, ok := durationS(b, 1); ok && finite(v) {
+		if v, ok := core.DurationS(b, 1); ok && core.Finite(v) {
 			c.duration, c.hasDur = v, true
 		}
 	case "T":
-		if v, ok := durationS(b, 1); ok && finite(v) {
+		if v, ok := core.DurationS(b, 1); ok && core.Finite(v) {
 			c.timeout, c.hasTime = v, true
 		}
 	case "R":
-		if v, k := metric(b); k == valOK && finite(v) {
+		if v, k := core.Metric(b); k == core.ValOK && core.Finite(v) {
 			c.rate, c.hasRate = v, true
 		}
 		c.wrk2 = true

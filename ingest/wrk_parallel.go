@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -41,16 +42,16 @@ type wrkLine struct {
 // error are those of one sequential pass, whatever the cuts (the tests cut
 // every few bytes). Runs get their index, run_id and label (fillCommon)
 // here, in order, and go to sink from this goroutine only.
-func parseWrkBatches(ctx context.Context, r io.Reader, opts Options, sink Sink, batchBytes int) error {
-	lab := labeler{labels: opts.Labels}
+func parseWrkBatches(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink, batchBytes int) error {
+	lab := core.Labeler{Labels: opts.Labels}
 	index := 0
 	emit := func(run results.RunWithPercentiles) error {
-		fillCommon(&run, opts, index, &lab)
+		core.FillCommon(&run, opts, index, &lab)
 		index++
 		return sink.Run(run)
 	}
 	var cur *wrkState // the state the sequential parse has reached
-	err := inOrder(batchWorkers(), func() *wrkBatch { return &wrkBatch{} },
+	err := core.InOrder(core.BatchWorkers(), func() *wrkBatch { return &wrkBatch{} },
 		func(get func() (*wrkBatch, bool), put func() bool) {
 			readWrkLines(ctx, r, opts.Source, batchBytes, get, put)
 		},
@@ -85,14 +86,14 @@ func parseWrkBatches(ctx context.Context, r io.Reader, opts Options, sink Sink, 
 		}
 	}
 	if index == 0 {
-		return &NoOutputError{File: opts.Source, LookedFor: wrkParser{}.Formats()}
+		return &core.NoOutputError{File: opts.Source, LookedFor: wrkParser{}.Formats()}
 	}
 	return nil
 }
 
 // parse parses the batch's lines from the state of a start.
-func (b *wrkBatch) parse(opts Options) {
-	st := &wrkState{opts: opts, lab: labeler{labels: opts.Labels}}
+func (b *wrkBatch) parse(opts core.Options) {
+	st := &wrkState{opts: opts, lab: core.Labeler{Labels: opts.Labels}}
 	st.emit = func(run results.RunWithPercentiles) error {
 		b.runs = append(b.runs, run)
 		return nil
@@ -110,7 +111,7 @@ func (b *wrkBatch) parse(opts Options) {
 // put) until the input ends or an error. Lines are read as eachLine reads
 // them (numbered, a line longer than maxLine as an empty one).
 func readWrkLines(ctx context.Context, r io.Reader, source string, batchBytes int, get func() (*wrkBatch, bool), put func() bool) {
-	lr := newLineReader(r)
+	lr := core.NewLineReader(r)
 	var b *wrkBatch
 	send := func() bool {
 		b = nil
@@ -124,26 +125,26 @@ func readWrkLines(ctx context.Context, r io.Reader, source string, batchBytes in
 			}
 			b.raw, b.lines, b.err, b.st, b.runs, b.perr = b.raw[:0], b.lines[:0], nil, nil, b.runs[:0], nil
 		}
-		if lr.line%ctxEvery == 0 {
+		if lr.Line%core.CtxEvery == 0 {
 			if err := ctx.Err(); err != nil {
 				b.err = err
 				send()
 				return
 			}
 		}
-		line, err := lr.next()
+		line, err := lr.Next()
 		if err == io.EOF {
 			send()
 			return
 		}
 		if err != nil {
-			b.err = readError(source, err)
+			b.err = core.ReadError(source, err)
 			send()
 			return
 		}
 		start := len(b.raw)
 		b.raw = append(b.raw, line...)
-		b.lines = append(b.lines, wrkLine{start: start, end: len(b.raw), n: lr.line})
+		b.lines = append(b.lines, wrkLine{start: start, end: len(b.raw), n: lr.Line})
 		if n := len(b.raw); n >= batchBytes && bytes.Contains(line, []byte("Transfer/sec:")) || n >= 4*batchBytes {
 			if !send() {
 				return

@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -16,8 +17,8 @@ import (
 // and the error.
 func wrkBatchesOf(data []byte, batchBytes int) ([]results.RunWithPercentiles, error) {
 	var runs []results.RunWithPercentiles
-	err := parseWrkBatches(context.Background(), bytes.NewReader(data), Options{Source: "in.txt", Experiment: "e"},
-		RunFunc(func(r results.RunWithPercentiles) error {
+	err := parseWrkBatches(context.Background(), bytes.NewReader(data), core.Options{Source: "in.txt", Experiment: "e"},
+		core.RunFunc(func(r results.RunWithPercentiles) error {
 			runs = append(runs, r)
 			return nil
 		}), batchBytes)
@@ -94,7 +95,7 @@ func TestWrkRepeatedRows(t *testing.T) {
 		fmt.Fprintf(&b, "     50%%    %d.00ms\n", i+1)
 	}
 	b.WriteString("  1000 requests in 10.00s, 1.00MB read\nRequests/sec:    100.00\nTransfer/sec:      1.00KB\n")
-	runs, err := ParseAll(context.Background(), &b, Options{Source: "dup.txt"})
+	runs, err := ParseAll(context.Background(), &b, core.Options{Source: "dup.txt"})
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("%d runs, %v", len(runs), err)
 	}

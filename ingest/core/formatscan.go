@@ -1,4 +1,4 @@
-package ingest
+package core
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 // headLines yields the lines of head (the beginning of an input, as
 // Detect gets it), without their '\n', with their 1-based numbers. The
 // last one may be cut off by the end of the head.
-func headLines(head []byte) iter.Seq2[int, []byte] {
+func HeadLines(head []byte) iter.Seq2[int, []byte] {
 	return func(yield func(int, []byte) bool) {
 		for ln := 1; len(head) > 0; ln++ {
 			var b []byte
@@ -38,9 +38,9 @@ func headLines(head []byte) iter.Seq2[int, []byte] {
 
 // headNonBlank returns up to n non-blank lines at the start of head,
 // without line ends, surrounding blanks and a UTF-8 byte order mark.
-func headNonBlank(head []byte, n int) [][]byte {
+func HeadNonBlank(head []byte, n int) [][]byte {
 	var out [][]byte
-	for _, line := range headLines(bytes.TrimPrefix(head, utf8BOM)) {
+	for _, line := range HeadLines(bytes.TrimPrefix(head, Utf8BOM)) {
 		if len(out) == n {
 			break
 		}
@@ -52,7 +52,7 @@ func headNonBlank(head []byte, n int) [][]byte {
 }
 
 // firstLine returns b up to its first '\n' (all of b when it has none).
-func firstLine(b []byte) []byte {
+func FirstLine(b []byte) []byte {
 	if i := bytes.IndexByte(b, '\n'); i >= 0 {
 		return b[:i]
 	}
@@ -60,13 +60,13 @@ func firstLine(b []byte) []byte {
 }
 
 // utf8BOM is the UTF-8 encoding of a byte order mark.
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+var Utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // scanHead calls line with each line of head and its 1-based number,
 // until done reports true: the Detect of a line-based parser runs its
 // parsing state over the head.
-func scanHead(head []byte, line func(b []byte, ln int) error, done func() bool) {
-	for ln, b := range headLines(head) {
+func ScanHead(head []byte, line func(b []byte, ln int) error, done func() bool) {
+	for ln, b := range HeadLines(head) {
 		if done() {
 			return
 		}
@@ -76,9 +76,9 @@ func scanHead(head []byte, line func(b []byte, ln int) error, done func() bool) 
 
 // parseLines streams the lines of r to line, then calls close; when no
 // run was emitted (runs reports 0) the input holds no output of format.
-func parseLines(ctx context.Context, r io.Reader, opts Options, format string, line func(b []byte, ln int) error,
+func ParseLines(ctx context.Context, r io.Reader, opts Options, format string, line func(b []byte, ln int) error,
 	close func() error, runs func() int) error {
-	if err := eachLine(ctx, r, opts.Source, line); err != nil {
+	if err := EachLine(ctx, r, opts.Source, line); err != nil {
 		return err
 	}
 	if err := close(); err != nil {
@@ -93,7 +93,7 @@ func parseLines(ctx context.Context, r io.Reader, opts Options, format string, l
 // exeNamed reports whether tok, a command line's token, names one of the
 // programs: after quotes and parentheses, a directory, a docker image tag
 // (":latest") and ".exe" are set aside.
-func exeNamed(tok []byte, names ...string) bool {
+func ExeNamed(tok []byte, names ...string) bool {
 	tok = bytes.TrimLeft(tok, "`(\"'")
 	if i := bytes.LastIndexAny(tok, `/\`); i >= 0 {
 		tok = tok[i+1:]
@@ -115,7 +115,7 @@ func exeNamed(tok []byte, names ...string) bool {
 // "--connections 10", "--connections=10". Options named in takesValue
 // take the next argument when not glued to it; option gets every option
 // with its value ("" for a flag), positional every other argument.
-func eachOption(args []string, takesValue map[string]bool, option func(name, val string), positional func(arg string)) {
+func EachOption(args []string, takesValue map[string]bool, option func(name, val string), positional func(arg string)) {
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		if len(a) < 2 || a[0] != '-' {
@@ -137,14 +137,14 @@ func eachOption(args []string, takesValue map[string]bool, option func(name, val
 }
 
 // sortPercentiles orders points by quantile (maps give them in any order).
-func sortPercentiles(p []results.Percentile) {
+func SortPercentiles(p []results.Percentile) {
 	slices.SortFunc(p, func(a, b results.Percentile) int { return cmp.Compare(a.Quantile, b.Quantile) })
 }
 
 // addPercentiles appends the points of a distribution (in quantile order)
 // to a run and copies the 0.5, 0.9, 0.99 and 0.999 points into the
 // percentile columns.
-func addPercentiles(out *results.RunWithPercentiles, pcts []results.Percentile) {
+func AddPercentiles(out *results.RunWithPercentiles, pcts []results.Percentile) {
 	for _, p := range pcts {
 		out.Percentiles = append(out.Percentiles, p)
 		switch p.Quantile {
@@ -162,14 +162,14 @@ func addPercentiles(out *results.RunWithPercentiles, pcts []results.Percentile) 
 
 // shiftDec returns v × 10^exp correctly rounded from v's shortest decimal
 // form, so that 0.000651724 s is 0.651724 ms and not 0.6517240000000001.
-func shiftDec(v float64, exp int) float64 {
-	return shiftDecString(strconv.FormatFloat(v, 'g', -1, 64), exp)
+func ShiftDec(v float64, exp int) float64 {
+	return ShiftDecString(strconv.FormatFloat(v, 'g', -1, 64), exp)
 }
 
 // shiftDecString parses a decimal number, with or without an exponent
 // ("0.0446", "3.8388e-05"), times 10^exp, correctly rounded; NaN when s
 // is no number.
-func shiftDecString(s string, exp int) float64 {
+func ShiftDecString(s string, exp int) float64 {
 	mant, e := s, 0
 	if i := strings.IndexAny(s, "eE"); i >= 0 {
 		n, err := strconv.Atoi(s[i+1:])
@@ -187,12 +187,12 @@ func shiftDecString(s string, exp int) float64 {
 
 // shellWords splits a command line into words with shell quoting rules,
 // stopping at an unquoted pipe, list or redirection operator.
-func shellWords(s string) []string { return appendShellWords(make([]string, 0, 16), s) }
+func ShellWords(s string) []string { return AppendShellWords(make([]string, 0, 16), s) }
 
 // appendShellWords appends the words of s (see shellWords) to words. A
 // word without quotes or escapes is a substring of s; another costs one
 // allocation.
-func appendShellWords(words []string, s string) []string {
+func AppendShellWords(words []string, s string) []string {
 	var buf [128]byte
 	for i := 0; i < len(s); {
 		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
@@ -255,27 +255,27 @@ func appendShellWords(words []string, s string) []string {
 }
 
 // pctRow is a point of a latency distribution.
-type pctRow struct {
-	q, ms    float64
-	count    int64
-	hasCount bool
+type PctRow struct {
+	Q, Ms    float64
+	Count    int64
+	HasCount bool
 }
 
 // maxPercentiles bounds the distribution points kept per run.
-const maxPercentiles = 100000
+const MaxPercentiles = 100000
 
 // bracketedCount parses "[123]" into 123.
-func bracketedCount(b []byte) (int64, bool) {
+func BracketedCount(b []byte) (int64, bool) {
 	if len(b) < 3 || b[0] != '[' || b[len(b)-1] != ']' {
 		return 0, false
 	}
-	return parseUint(b[1 : len(b)-1])
+	return ParseUint(b[1 : len(b)-1])
 }
 
 // firstNonBlank returns the first non-blank line of head without
 // surrounding whitespace (and without a UTF-8 byte order mark).
-func firstNonBlank(head []byte) []byte {
-	if l := headNonBlank(head, 1); len(l) > 0 {
+func FirstNonBlank(head []byte) []byte {
+	if l := HeadNonBlank(head, 1); len(l) > 0 {
 		return l[0]
 	}
 	return nil

@@ -1,4 +1,4 @@
-package ingest
+package core
 
 import (
 	"runtime"
@@ -6,7 +6,7 @@ import (
 )
 
 // batchWorkers is how many goroutines work on batches of lines at once.
-func batchWorkers() int { return min(max(runtime.GOMAXPROCS(0), 1), 4) }
+func BatchWorkers() int { return min(max(runtime.GOMAXPROCS(0), 1), 4) }
 
 // inOrder runs a pipeline of batches: produce, on a goroutine of its own,
 // takes empty batches with get (false: the pipeline stopped) and hands
@@ -16,7 +16,7 @@ func batchWorkers() int { return min(max(runtime.GOMAXPROCS(0), 1), 4) }
 // batches made by newB, so memory stays bounded; produce resets a batch it
 // gets). When take fails, the producer and the workers are stopped and
 // its error returned. inOrder returns once every goroutine has ended.
-func inOrder[B any](workers int, newB func() *B, produce func(get func() (*B, bool), put func() bool), work func(*B), take func(*B) error) error {
+func InOrder[B any](workers int, newB func() *B, produce func(get func() (*B, bool), put func() bool), work func(*B), take func(*B) error) error {
 	type item struct {
 		b     *B
 		ready chan struct{}

@@ -1,4 +1,4 @@
-package ingest
+package core
 
 import (
 	"fmt"
@@ -43,18 +43,18 @@ func (RunFunc) Series(results.Series) error { return nil }
 // so that Parse can tell it from an error about the input. A row with a
 // number that is not finite or beyond ±results.MaxValue is refused: a
 // *SyntaxError, which rejects the input.
-type cleanSink struct {
-	sink   Sink
-	source string // the input's name, for errors
+type CleanSink struct {
+	Sink   Sink
+	Source string // the input's name, for errors
 	err    error
 	dirty  map[string][]string // run id -> what was replaced in its samples and series
 }
 
 // replacedNote starts the note on a run whose strings were replaced.
-const replacedNote = "invalid UTF-8 or NUL bytes replaced by U+FFFD in "
+const ReplacedNote = "invalid UTF-8 or NUL bytes replaced by U+FFFD in "
 
 // fail remembers the sink's first error and returns err.
-func (c *cleanSink) fail(err error) error {
+func (c *CleanSink) fail(err error) error {
 	if err != nil && c.err == nil {
 		c.err = err
 	}
@@ -63,7 +63,7 @@ func (c *cleanSink) fail(err error) error {
 
 // mark records that a string (what) of a sample or series of run id was
 // replaced.
-func (c *cleanSink) mark(id, what string) {
+func (c *CleanSink) mark(id, what string) {
 	if c.dirty == nil {
 		c.dirty = map[string][]string{}
 	}
@@ -74,7 +74,7 @@ func (c *cleanSink) mark(id, what string) {
 
 // Run passes on r with its strings cleaned and a note when any string of
 // the run, its percentiles, samples or series was replaced.
-func (c *cleanSink) Run(r results.RunWithPercentiles) error {
+func (c *CleanSink) Run(r results.RunWithPercentiles) error {
 	var what []string
 	clean := func(s *string, name string) {
 		if !validString(*s) {
@@ -121,19 +121,19 @@ func (c *cleanSink) Run(r results.RunWithPercentiles) error {
 	what = append(what, c.dirty[id]...)
 	delete(c.dirty, id)
 	if len(what) > 0 {
-		note := replacedNote + strings.Join(what, ", ")
+		note := ReplacedNote + strings.Join(what, ", ")
 		if r.Notes != nil && *r.Notes != "" {
 			note = *r.Notes + "; " + note
 		}
 		r.Notes = &note
 	}
-	return c.fail(c.sink.Run(r))
+	return c.fail(c.Sink.Run(r))
 }
 
 // Sample passes on s with its strings cleaned.
-func (c *cleanSink) Sample(s results.Sample) error {
+func (c *CleanSink) Sample(s results.Sample) error {
 	if !(math.Abs(s.TS) <= results.MaxValue && math.Abs(s.LatencyMs) <= results.MaxValue) {
-		return &SyntaxError{File: c.source, Msg: fmt.Sprintf("a request's time %v s or latency %v ms is not a finite number within ±%g", s.TS, s.LatencyMs, results.MaxValue)}
+		return &SyntaxError{File: c.Source, Msg: fmt.Sprintf("a request's time %v s or latency %v ms is not a finite number within ±%g", s.TS, s.LatencyMs, results.MaxValue)}
 	}
 	id := s.RunID
 	if !validString(id) {
@@ -145,13 +145,13 @@ func (c *cleanSink) Sample(s results.Sample) error {
 		e := cleanString(*s.Error)
 		s.Error = &e
 	}
-	return c.fail(c.sink.Sample(s))
+	return c.fail(c.Sink.Sample(s))
 }
 
 // Series passes on s with its strings cleaned.
-func (c *cleanSink) Series(s results.Series) error {
+func (c *CleanSink) Series(s results.Series) error {
 	if err := results.CheckValues(&s); err != nil {
-		return &SyntaxError{File: c.source, Msg: "run " + s.RunID + ": a window's " + err.Error()}
+		return &SyntaxError{File: c.Source, Msg: "run " + s.RunID + ": a window's " + err.Error()}
 	}
 	if !validString(s.RunID) {
 		c.mark(s.RunID, "series' run_id")
@@ -162,7 +162,7 @@ func (c *cleanSink) Series(s results.Series) error {
 		e := cleanString(*s.ErrorStatuses)
 		s.ErrorStatuses = &e
 	}
-	return c.fail(c.sink.Series(s))
+	return c.fail(c.Sink.Series(s))
 }
 
 // validString reports whether s is valid UTF-8 without NUL bytes.

@@ -1,4 +1,4 @@
-package ingest
+package core
 
 import (
 	"bytes"
@@ -38,7 +38,7 @@ type sizeGuard struct {
 	what     string // "JSON value", "XML token"
 	json     bool
 	window   int64
-	consumed func() int64
+	Consumed func() int64
 	from     int64
 
 	off   int64 // bytes passed on
@@ -53,19 +53,19 @@ type sizeGuard struct {
 
 // newJSONGuard returns a guard for a JSON decoder over r, whose values
 // may be window bytes long.
-func newJSONGuard(r io.Reader, source string, window int64) *sizeGuard {
+func NewJSONGuard(r io.Reader, source string, window int64) *sizeGuard {
 	return &sizeGuard{r: r, source: source, what: "JSON value", json: true, window: window}
 }
 
 // newXMLGuard returns a guard for an XML decoder over r, whose tokens
 // may be MaxToken bytes long.
-func newXMLGuard(r io.Reader, source string) *sizeGuard {
+func NewXMLGuard(r io.Reader, source string) *sizeGuard {
 	return &sizeGuard{r: r, source: source, what: "XML token", window: MaxToken}
 }
 
 // mark records that the decoder consumed everything read so far but
 // what its buffer holds: the next token starts here.
-func (g *sizeGuard) mark() { g.from = g.off }
+func (g *sizeGuard) Mark() { g.from = g.off }
 
 // Read implements io.Reader.
 func (g *sizeGuard) Read(p []byte) (int, error) {
@@ -73,8 +73,8 @@ func (g *sizeGuard) Read(p []byte) (int, error) {
 		return 0, g.err
 	}
 	from := g.from
-	if g.consumed != nil {
-		from = g.consumed()
+	if g.Consumed != nil {
+		from = g.Consumed()
 	}
 	// The decoder needs more bytes for a value that already fills the
 	// window: refuse. Otherwise read at most up to the window's end, so

@@ -1,4 +1,4 @@
-package ingest
+package core
 
 import "strings"
 
@@ -8,7 +8,7 @@ import "strings"
 // its brackets, "localhost:8080" without scheme is accepted). An empty target
 // gives "", an unparseable one is its own label (or labels[target]).
 func Label(target string, labels map[string]string) string {
-	hp, ok := hostPort(target)
+	hp, ok := HostPort(target)
 	if !ok {
 		if l, ok := labels[target]; ok {
 			return l
@@ -22,7 +22,7 @@ func Label(target string, labels map[string]string) string {
 }
 
 // hostPort returns the lower-cased "host:port" of a target URL.
-func hostPort(target string) (string, bool) {
+func HostPort(target string) (string, bool) {
 	t := strings.TrimSpace(target)
 	if t == "" {
 		return "", false
@@ -106,7 +106,7 @@ func hostPort(target string) (string, bool) {
 // scheme and host left out when it is a URL (the run's label says the
 // host), so that the same request to two systems has one name, after the
 // method when there is one: "GET /api/items?page=2", "Login".
-func endpointOf(method, name string) string {
+func EndpointOf(method, name string) string {
 	if i := strings.Index(name, "://"); i >= 0 {
 		rest := name[i+3:]
 		if j := strings.IndexAny(rest, "/?#"); j >= 0 {

@@ -1,4 +1,4 @@
-package ingest
+package core
 
 import (
 	"math"
@@ -15,7 +15,7 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // parseDec parses an unsigned decimal number made of digits and at most one
 // dot ("12", "12.34", ".5") and returns it times 10^exp, correctly rounded.
 // It reports false for anything else (signs, exponents, "nan", empty).
-func parseDec(b []byte, exp int) (float64, bool) {
+func ParseDec(b []byte, exp int) (float64, bool) {
 	if len(b) == 0 {
 		return 0, false
 	}
@@ -84,7 +84,7 @@ func isRangeErr(err error) bool {
 }
 
 // parseUint parses a non-negative decimal integer that fits in an int64.
-func parseUint(b []byte) (int64, bool) {
+func ParseUint(b []byte) (int64, bool) {
 	if len(b) == 0 || len(b) > 19 {
 		return 0, false
 	}
@@ -102,7 +102,7 @@ func parseUint(b []byte) (int64, bool) {
 }
 
 // splitNum splits a token such as "12.34ms" into its numeric prefix and unit.
-func splitNum(tok []byte) (num, unit []byte) {
+func SplitNum(tok []byte) (num, unit []byte) {
 	i := 0
 	for i < len(tok) && (tok[i] >= '0' && tok[i] <= '9' || tok[i] == '.') {
 		i++
@@ -111,7 +111,7 @@ func splitNum(tok []byte) (num, unit []byte) {
 }
 
 // isNaN reports whether tok is a printed NaN ("nan", "-nan", "-nan%", "-nanus").
-func isNaN(tok []byte) bool {
+func IsNaN(tok []byte) bool {
 	if len(tok) > 0 && (tok[0] == '-' || tok[0] == '+') {
 		tok = tok[1:]
 	}
@@ -119,58 +119,58 @@ func isNaN(tok []byte) bool {
 }
 
 // valueKind says what a parsed token held.
-type valueKind uint8
+type ValueKind uint8
 
 const (
-	valBad    valueKind = iota // not a number
-	valOK                      // a number with a known unit
-	valNaN                     // a printed NaN
-	valNoUnit                  // a number without the unit it needs
+	ValBad    ValueKind = iota // not a number
+	ValOK                      // a number with a known unit
+	ValNaN                     // a printed NaN
+	ValNoUnit                  // a number without the unit it needs
 )
 
 // timeMs parses a wrk time such as "635.91us", "1.20s" or "1.00m" into
 // milliseconds. Units: us, ms, s, m, h (also µs, ns).
-func timeMs(tok []byte) (float64, valueKind) {
-	if isNaN(tok) {
-		return 0, valNaN
+func TimeMs(tok []byte) (float64, ValueKind) {
+	if IsNaN(tok) {
+		return 0, ValNaN
 	}
-	num, unit := splitNum(tok)
+	num, unit := SplitNum(tok)
 	if len(unit) == 0 {
-		if _, ok := parseDec(num, 0); ok {
-			return 0, valNoUnit
+		if _, ok := ParseDec(num, 0); ok {
+			return 0, ValNoUnit
 		}
-		return 0, valBad
+		return 0, ValBad
 	}
 	var v float64
 	var ok bool
 	switch string(unit) {
 	case "ns":
-		v, ok = parseDec(num, -6)
+		v, ok = ParseDec(num, -6)
 	case "us", "µs", "μs":
-		v, ok = parseDec(num, -3)
+		v, ok = ParseDec(num, -3)
 	case "ms":
-		v, ok = parseDec(num, 0)
+		v, ok = ParseDec(num, 0)
 	case "s":
-		v, ok = parseDec(num, 3)
+		v, ok = ParseDec(num, 3)
 	case "m":
-		v, ok = parseDec(num, 4)
+		v, ok = ParseDec(num, 4)
 		v *= 6
 	case "h":
-		v, ok = parseDec(num, 5)
+		v, ok = ParseDec(num, 5)
 		v *= 36
 	default:
-		return 0, valBad
+		return 0, ValBad
 	}
 	if !ok {
-		return 0, valBad
+		return 0, ValBad
 	}
-	return v, valOK
+	return v, ValOK
 }
 
 // durationS parses a duration such as "10.04s", "999.94ms", "1.00m" or "1h"
 // into seconds. A number without unit is taken in defaultUnit (0: invalid).
-func durationS(tok []byte, defaultUnitS float64) (float64, bool) {
-	num, unit := splitNum(tok)
+func DurationS(tok []byte, defaultUnitS float64) (float64, bool) {
+	num, unit := SplitNum(tok)
 	var v float64
 	var ok bool
 	switch string(unit) {
@@ -178,21 +178,21 @@ func durationS(tok []byte, defaultUnitS float64) (float64, bool) {
 		if defaultUnitS == 0 {
 			return 0, false
 		}
-		v, ok = parseDec(num, 0)
+		v, ok = ParseDec(num, 0)
 		v *= defaultUnitS
 	case "ns":
-		v, ok = parseDec(num, -9)
+		v, ok = ParseDec(num, -9)
 	case "us", "µs", "μs":
-		v, ok = parseDec(num, -6)
+		v, ok = ParseDec(num, -6)
 	case "ms":
-		v, ok = parseDec(num, -3)
+		v, ok = ParseDec(num, -3)
 	case "s", "S":
-		v, ok = parseDec(num, 0)
+		v, ok = ParseDec(num, 0)
 	case "m", "M":
-		v, ok = parseDec(num, 1)
+		v, ok = ParseDec(num, 1)
 		v *= 6
 	case "h", "H":
-		v, ok = parseDec(num, 2)
+		v, ok = ParseDec(num, 2)
 		v *= 36
 	default:
 		return 0, false
@@ -202,11 +202,11 @@ func durationS(tok []byte, defaultUnitS float64) (float64, bool) {
 
 // metric parses a number with an optional decimal (x1000) suffix k, M, G, T, P
 // ("56.20k", "580.00", "1.2M").
-func metric(tok []byte) (float64, valueKind) {
-	if isNaN(tok) {
-		return 0, valNaN
+func Metric(tok []byte) (float64, ValueKind) {
+	if IsNaN(tok) {
+		return 0, ValNaN
 	}
-	num, unit := splitNum(tok)
+	num, unit := SplitNum(tok)
 	exp := 0
 	switch string(unit) {
 	case "":
@@ -221,19 +221,19 @@ func metric(tok []byte) (float64, valueKind) {
 	case "P":
 		exp = 15
 	default:
-		return 0, valBad
+		return 0, ValBad
 	}
-	v, ok := parseDec(num, exp)
+	v, ok := ParseDec(num, exp)
 	if !ok {
-		return 0, valBad
+		return 0, ValBad
 	}
-	return v, valOK
+	return v, ValOK
 }
 
 // binaryBytes parses a wrk byte size such as "4.12MB", "0.00B" or "19.62GB"
 // (binary units: 1KB = 1024 B) into bytes.
-func binaryBytes(tok []byte) (float64, bool) {
-	num, unit := splitNum(tok)
+func BinaryBytes(tok []byte) (float64, bool) {
+	num, unit := SplitNum(tok)
 	var mult float64
 	switch string(unit) {
 	case "B", "":
@@ -251,25 +251,25 @@ func binaryBytes(tok []byte) (float64, bool) {
 	default:
 		return 0, false
 	}
-	v, ok := parseDec(num, 0)
+	v, ok := ParseDec(num, 0)
 	return v * mult, ok
 }
 
 // finite reports whether v is a finite, non-negative number.
-func finite(v float64) bool {
+func Finite(v float64) bool {
 	return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0
 }
 
 // toInt64 rounds v to an int64, reporting false when it does not fit.
-func toInt64(v float64) (int64, bool) {
-	if !finite(v) || v >= 9.2e18 {
+func ToInt64(v float64) (int64, bool) {
+	if !Finite(v) || v >= 9.2e18 {
 		return 0, false
 	}
 	return int64(math.Round(v)), true
 }
 
 // addSat adds non-negative counts, saturating at the int64 maximum.
-func addSat(a, b int64) int64 {
+func AddSat(a, b int64) int64 {
 	if a > math.MaxInt64-b {
 		return math.MaxInt64
 	}
@@ -277,7 +277,7 @@ func addSat(a, b int64) int64 {
 }
 
 // trimPunct removes trailing ',', ';', ']' and ')' from a token.
-func trimPunct(b []byte) []byte {
+func TrimPunct(b []byte) []byte {
 	for len(b) > 0 {
 		switch b[len(b)-1] {
 		case ',', ';', ']', ')':

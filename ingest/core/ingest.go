@@ -1,4 +1,4 @@
-package ingest
+package core
 
 import (
 	"bufio"
@@ -129,18 +129,32 @@ type Parser interface {
 	Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error
 }
 
-// Detect returns the parser of the first format (in the order of
-// Parsers) that recognizes head (UTF-8, or UTF-16 with a byte order
-// mark); when none does, the error (a *NoOutputError) lists the formats
-// looked for.
-func Detect(head []byte) (Parser, error) {
-	head = decodeHead(head)
-	for _, f := range formats {
-		if f.parser.Detect(head) {
-			return f.parser, nil
+// DetectIn returns the first of parsers that recognizes head (UTF-8, or
+// UTF-16 with a byte order mark); when none does, the error (a
+// *NoOutputError) lists the formats looked for.
+func DetectIn(parsers []Parser, head []byte) (Parser, error) {
+	head = DecodeHead(head)
+	for _, p := range parsers {
+		if p.Detect(head) {
+			return p, nil
 		}
 	}
-	return nil, &NoOutputError{LookedFor: lookedFor(), Start: inputStart(head, 40), Detected: true}
+	return nil, &NoOutputError{LookedFor: LookedFor(parsers), Start: inputStart(head, 40), Detected: true}
+}
+
+// LookedFor lists the names of the formats parsers read, in their order
+// (a parser reading several, such as wrk's, lists them with a Formats
+// method).
+func LookedFor(parsers []Parser) []string {
+	var names []string
+	for _, p := range parsers {
+		if l, ok := p.(interface{ Formats() []string }); ok {
+			names = append(names, l.Formats()...)
+		} else {
+			names = append(names, p.Name())
+		}
+	}
+	return names
 }
 
 // inputStart returns the first non-blank line of head, cut to at most max
@@ -157,47 +171,33 @@ func inputStart(head []byte, max int) string {
 	return s
 }
 
-// Parse detects the format of r from its first MiB and streams it to sink
-// in file order: runs with Experiment, Source, Index, Seq (= Index), RunID
-// (results.RunID(Source, Index)), Label and SourceLine filled, and the
-// samples and series of per-request formats. Memory stays bounded whatever
-// the size of r. Input compressed with gzip or zstd (told by its magic
-// bytes) is decompressed as it streams; input in UTF-16 with a byte order
-// mark (Windows PowerShell redirects) is converted to UTF-8. Every string
-// sink receives is valid UTF-8 without NUL bytes (others are replaced by
-// U+FFFD, and the run's notes say so).
-//
-// Parse reads r to its end, also when the parser needs less, so a reader
-// that fails there (a file that changed while it was read, see
-// store.OpenFile) fails the parse. Errors are classified once, here (see
-// the package documentation): an error of r, of sink or of ctx is
-// returned as such (wrapped, naming the source); every other error is
-// about the input and matches ErrInput (a *SyntaxError or a
-// *NoOutputError).
-func Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
+// ParseWith is Parse (package ingest) with the formats parsers, tried in
+// their order: it detects the format of r from its first MiB and streams
+// it to sink.
+func ParseWith(ctx context.Context, parsers []Parser, r io.Reader, opts Options, sink Sink) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	in := &input{source: opts.Source, raw: &trackReader{r: r}}
+	in := &Input{Source: opts.Source, Raw: &TrackReader{R: r}}
 	head := headPool.Get().(*bufio.Reader)
-	head.Reset(in.raw)
+	head.Reset(in.Raw)
 	defer func() {
 		head.Reset(nil)
 		headPool.Put(head)
 	}()
-	br, closeFn, err := in.decompress(head)
+	br, closeFn, err := in.Decompress(head)
 	if err != nil {
 		return in.outcome(ctx, err, nil)
 	}
 	defer closeFn()
 	if bom, _ := br.Peek(2); bytes.Equal(bom, bomUTF16LE) || bytes.Equal(bom, bomUTF16BE) {
-		br = bufio.NewReaderSize(utf16Input(br), headSize)
+		br = bufio.NewReaderSize(utf16Input(br), HeadSize)
 	}
-	peek, err := br.Peek(headSize)
+	peek, err := br.Peek(HeadSize)
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return in.outcome(ctx, err, nil)
 	}
-	p, err := Detect(peek)
+	p, err := DetectIn(parsers, peek)
 	if err != nil {
 		var no *NoOutputError
 		if errors.As(err, &no) {
@@ -206,9 +206,9 @@ func Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 		return in.outcome(ctx, err, nil)
 	}
 	if opts.DocNames == nil {
-		opts.DocNames = DocumentNames(decodeHead(peek))
+		opts.DocNames = DocumentNames(DecodeHead(peek))
 	}
-	clean := &cleanSink{sink: sink, source: opts.Source}
+	clean := &CleanSink{Sink: sink, Source: opts.Source}
 	err = p.Parse(ctx, br, opts, clean)
 	if err == nil {
 		// The end of the input is where a changed file, a cut network
@@ -221,53 +221,42 @@ func Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error {
 // headPool keeps the buffers Parse reads an input's first MiB into: a
 // buffer per call made short inputs (and fuzzing) cost mostly the
 // clearing of a fresh MiB.
-var headPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, headSize) }}
-
-// ParseAll is Parse collecting the runs; on error it returns the runs
-// emitted before it.
-func ParseAll(ctx context.Context, r io.Reader, opts Options) ([]results.RunWithPercentiles, error) {
-	var runs []results.RunWithPercentiles
-	err := Parse(ctx, r, opts, RunFunc(func(run results.RunWithPercentiles) error {
-		runs = append(runs, run)
-		return nil
-	}))
-	return runs, err
-}
+var headPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, HeadSize) }}
 
 // labeler derives labels and interns targets with a bounded cache: the runs
 // of a source mostly share a few targets.
-type labeler struct {
-	labels map[string]string
+type Labeler struct {
+	Labels map[string]string
 	cache  map[string][2]string // target -> {target, label}
 }
 
 // maxCached bounds the labeler's cache.
-const maxCached = 1024
+const MaxCached = 1024
 
 // target returns b as a string, reusing an earlier copy when there is one.
-func (l *labeler) target(b []byte) string {
+func (l *Labeler) Target(b []byte) string {
 	if e, ok := l.cache[string(b)]; ok {
 		return e[0]
 	}
 	return string(b)
 }
 
-func (l *labeler) get(target string) string {
+func (l *Labeler) get(target string) string {
 	if e, ok := l.cache[target]; ok {
 		return e[1]
 	}
-	label := Label(target, l.labels)
+	label := Label(target, l.Labels)
 	if l.cache == nil {
 		l.cache = make(map[string][2]string)
 	}
-	if len(l.cache) < maxCached {
+	if len(l.cache) < MaxCached {
 		l.cache[target] = [2]string{target, label}
 	}
 	return label
 }
 
 // fillCommon sets the fields every parser fills the same way.
-func fillCommon(run *results.RunWithPercentiles, opts Options, index int, lab *labeler) {
+func FillCommon(run *results.RunWithPercentiles, opts Options, index int, lab *Labeler) {
 	run.Experiment = opts.Experiment
 	run.Source = opts.Source
 	run.Index = int32(index)
@@ -298,7 +287,7 @@ func docName(target string, opts Options) (DocName, bool) {
 	if len(opts.DocNames) == 0 {
 		return DocName{}, false
 	}
-	hp, ok := hostPort(target)
+	hp, ok := HostPort(target)
 	if !ok {
 		return DocName{}, false
 	}

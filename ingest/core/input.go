@@ -1,4 +1,4 @@
-package ingest
+package core
 
 import (
 	"bufio"
@@ -23,16 +23,16 @@ import (
 // than io.EOF, so that an error of the reader can be told from an error
 // that a decoder reading through it (gzip, zstd, XML, JSON, gob) found in
 // the content.
-type trackReader struct {
-	r   io.Reader
-	err error
+type TrackReader struct {
+	R   io.Reader
+	Err error
 }
 
 // Read implements io.Reader.
-func (t *trackReader) Read(p []byte) (int, error) {
-	n, err := t.r.Read(p)
-	if err != nil && err != io.EOF && t.err == nil {
-		t.err = err
+func (t *TrackReader) Read(p []byte) (int, error) {
+	n, err := t.R.Read(p)
+	if err != nil && err != io.EOF && t.Err == nil {
+		t.Err = err
 	}
 	return n, err
 }
@@ -40,7 +40,7 @@ func (t *trackReader) Read(p []byte) (int, error) {
 // readError names the source in an error of the reader; an error already
 // about the input (a *SyntaxError of a decompressor under the parser)
 // comes back unchanged.
-func readError(source string, err error) error {
+func ReadError(source string, err error) error {
 	if errors.Is(err, ErrInput) {
 		return err
 	}
@@ -51,28 +51,28 @@ func readError(source string, err error) error {
 // an error already about the input unchanged, an error of the reader under
 // src as a read error, anything else as a *SyntaxError at line with what
 // (e.g. "XML: ") before the decoder's message.
-func decodeError(src *trackReader, source string, line int, what string, err error) error {
+func DecodeError(src *TrackReader, source string, line int, what string, err error) error {
 	switch {
 	case errors.Is(err, ErrInput):
 		return err
-	case src != nil && src.err != nil:
-		return readError(source, err)
+	case src != nil && src.Err != nil:
+		return ReadError(source, err)
 	}
 	return &SyntaxError{File: source, Line: line, Msg: what + err.Error(), Err: err}
 }
 
 // input is what Parse knows of its input: the reader under everything,
 // and the decompressors over it.
-type input struct {
-	source string
-	raw    *trackReader
+type Input struct {
+	Source string
+	Raw    *TrackReader
 	decs   []*decodeReader
 }
 
 // decodeReader reads a decompressor and turns its errors into
 // *SyntaxError, unless the reader under it failed.
 type decodeReader struct {
-	in     *input
+	in     *Input
 	r      io.Reader
 	format string // "gzip" or "zstd"
 	err    error  // the first error turned into a *SyntaxError
@@ -89,15 +89,15 @@ func (d *decodeReader) Read(p []byte) (int, error) {
 
 // decoderError is decodeError for the decompressor d (nil while it is
 // being created).
-func (in *input) decoderError(d *decodeReader, format string, err error) error {
-	if errors.Is(err, ErrInput) || in.raw.err != nil {
+func (in *Input) decoderError(d *decodeReader, format string, err error) error {
+	if errors.Is(err, ErrInput) || in.Raw.Err != nil {
 		return err
 	}
 	msg := err.Error()
 	if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
 		msg = "the compressed data end too early (the file is cut off)"
 	}
-	se := &SyntaxError{File: in.source, Msg: format + ": " + strings.TrimPrefix(msg, format+": "), Err: err}
+	se := &SyntaxError{File: in.Source, Msg: format + ": " + strings.TrimPrefix(msg, format+": "), Err: err}
 	if d != nil && d.err == nil {
 		d.err = se
 	}
@@ -113,19 +113,19 @@ const drainLimit = 64 << 20
 // parser made of the bytes it got. On success, a decompressor error the
 // parser did not report still fails it. Errors of the sink and the
 // context are returned as they are; any other error is about the input.
-func (in *input) outcome(ctx context.Context, err error, sink *cleanSink) error {
-	if err != nil && errors.Is(err, ErrInput) && in.raw.err == nil {
+func (in *Input) outcome(ctx context.Context, err error, sink *CleanSink) error {
+	if err != nil && errors.Is(err, ErrInput) && in.Raw.Err == nil {
 		// A file that changed while it was read shows at its end.
-		io.Copy(io.Discard, io.LimitReader(in.raw, drainLimit))
+		io.Copy(io.Discard, io.LimitReader(in.Raw, drainLimit))
 	}
-	if in.raw.err != nil {
-		if err == nil || !errors.Is(err, in.raw.err) || errors.Is(err, ErrInput) {
-			err = in.raw.err
+	if in.Raw.Err != nil {
+		if err == nil || !errors.Is(err, in.Raw.Err) || errors.Is(err, ErrInput) {
+			err = in.Raw.Err
 		}
-		if strings.HasPrefix(err.Error(), in.source+": ") {
+		if strings.HasPrefix(err.Error(), in.Source+": ") {
 			return err
 		}
-		return fmt.Errorf("%s: %w", in.source, err)
+		return fmt.Errorf("%s: %w", in.Source, err)
 	}
 	if err == nil {
 		for _, d := range in.decs {
@@ -143,13 +143,13 @@ func (in *input) outcome(ctx context.Context, err error, sink *cleanSink) error 
 	case sink != nil && sink.err != nil && errors.Is(err, sink.err):
 		return err
 	}
-	return &SyntaxError{File: in.source, Msg: strings.TrimPrefix(err.Error(), in.source+": "), Err: err}
+	return &SyntaxError{File: in.Source, Msg: strings.TrimPrefix(err.Error(), in.Source+": "), Err: err}
 }
 
 // decompress returns a reader of br's content, decompressed when its magic
 // bytes say gzip or zstd (several layers too), and a function that
 // releases the decoders. Errors of the decoders are *SyntaxError.
-func (in *input) decompress(br *bufio.Reader) (*bufio.Reader, func(), error) {
+func (in *Input) Decompress(br *bufio.Reader) (*bufio.Reader, func(), error) {
 	var closers []func()
 	closeAll := func() {
 		for i := len(closers) - 1; i >= 0; i-- {
@@ -181,7 +181,7 @@ func (in *input) decompress(br *bufio.Reader) (*bufio.Reader, func(), error) {
 			return br, closeAll, nil
 		}
 		in.decs = append(in.decs, d)
-		br = bufio.NewReaderSize(d, headSize)
+		br = bufio.NewReaderSize(d, HeadSize)
 	}
 	return br, closeAll, nil
 }

@@ -1,4 +1,4 @@
-package ingest
+package core
 
 import (
 	"context"
@@ -31,10 +31,10 @@ type csvRecords struct {
 	n      int            // records read, for the context check
 
 	// line is the 1-based line the last record read starts on.
-	line int
+	Line int
 	// size is the number of bytes the last record read took (for a
 	// format that never quotes, with the bytes cut off its lines).
-	size int64
+	Size int64
 	// endLine is the line the last record read ends on.
 	endLine int
 }
@@ -42,7 +42,7 @@ type csvRecords struct {
 // newCSVRecords returns a reader of the records of r, a CSV input whose
 // fields may be quoted, separated by comma; a record longer than max
 // bytes is an error.
-func newCSVRecords(ctx context.Context, r io.Reader, source string, comma rune, max int64) *csvRecords {
+func NewCSVRecords(ctx context.Context, r io.Reader, source string, comma rune, max int64) *csvRecords {
 	g := &csvGuard{r: r, max: max}
 	c := &csvRecords{cr: csv.NewReader(g), ctx: ctx, source: source, guard: g}
 	c.cr.Comma = comma
@@ -54,7 +54,7 @@ func newCSVRecords(ctx context.Context, r io.Reader, source string, comma rune, 
 // newUnquotedRecords returns a reader of the records of r, a log whose
 // fields are separated by comma and never quoted; blanks before a field
 // are dropped when comma is ','.
-func newUnquotedRecords(ctx context.Context, r io.Reader, source string, comma rune) *csvRecords {
+func NewUnquotedRecords(ctx context.Context, r io.Reader, source string, comma rune) *csvRecords {
 	u := &unquotedLines{r: r}
 	c := &csvRecords{cr: csv.NewReader(u), ctx: ctx, source: source, capped: u}
 	c.cr.Comma = comma
@@ -69,8 +69,8 @@ func newUnquotedRecords(ctx context.Context, r io.Reader, source string, comma r
 // malformed record, after which the reader goes on; a *SyntaxError for a
 // record longer than the limit, after which it cannot; the context's
 // error; or the reader's (see readError).
-func (c *csvRecords) next() ([]string, error) {
-	if err := checkCtx(c.ctx, c.n); err != nil {
+func (c *csvRecords) Next() ([]string, error) {
+	if err := CheckCtx(c.ctx, c.n); err != nil {
 		return nil, err
 	}
 	c.n++
@@ -80,14 +80,14 @@ func (c *csvRecords) next() ([]string, error) {
 		dropped = c.capped.dropped
 	}
 	rec, err := c.cr.Read()
-	c.size = c.cr.InputOffset() - off
+	c.Size = c.cr.InputOffset() - off
 	if c.capped != nil {
-		c.size += c.capped.dropped - dropped
+		c.Size += c.capped.dropped - dropped
 	}
 	var pe *csv.ParseError
 	switch {
 	case err == nil:
-		c.line, _ = c.cr.FieldPos(0)
+		c.Line, _ = c.cr.FieldPos(0)
 		c.endLine, _ = c.cr.FieldPos(len(rec) - 1)
 		c.mark()
 		return rec, nil
@@ -97,16 +97,16 @@ func (c *csvRecords) next() ([]string, error) {
 		return nil, &SyntaxError{File: c.source, Line: c.endLine + 1,
 			Msg: fmt.Sprintf("a CSV record longer than %d MiB (an unterminated quote?)", c.guard.max>>20)}
 	case errors.As(err, &pe):
-		c.line, c.endLine = pe.StartLine, pe.Line
+		c.Line, c.endLine = pe.StartLine, pe.Line
 		c.mark()
 		return nil, err
 	}
-	return nil, readError(c.source, err)
+	return nil, ReadError(c.source, err)
 }
 
 // offset is the number of bytes of the input read so far, those cut off
 // its lines included.
-func (c *csvRecords) offset() int64 {
+func (c *csvRecords) Offset() int64 {
 	n := c.cr.InputOffset()
 	if c.capped != nil {
 		n += c.capped.dropped
@@ -122,7 +122,7 @@ func (c *csvRecords) mark() {
 }
 
 // csvMaxRecord is the longest record of the k6 and Locust CSV formats.
-const csvMaxRecord = 4 << 20
+const CsvMaxRecord = 4 << 20
 
 // errCSVRecordTooLong stops a CSV record that outgrows its limit.
 var errCSVRecordTooLong = errors.New("CSV record too long")
@@ -167,7 +167,7 @@ func (c *unquotedLines) Read(p []byte) (int, error) {
 			switch {
 			case b == '\n':
 				c.col = 0
-			case c.col >= maxLine:
+			case c.col >= MaxLine:
 				c.dropped++
 				continue
 			default:

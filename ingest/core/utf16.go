@@ -1,4 +1,4 @@
-package ingest
+package core
 
 import (
 	"bytes"
@@ -78,7 +78,7 @@ func (u *utf16Reader) Read(p []byte) (int, error) {
 
 // decodeHead returns head converted to UTF-8 when it starts with a UTF-16
 // byte order mark, and head unchanged otherwise.
-func decodeHead(head []byte) []byte {
+func DecodeHead(head []byte) []byte {
 	if !bytes.HasPrefix(head, bomUTF16LE) && !bytes.HasPrefix(head, bomUTF16BE) {
 		return head
 	}

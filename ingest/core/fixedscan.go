@@ -1,47 +1,47 @@
-package ingest
+package core
 
 import "bytes"
 
 // fixedScan reads a JSON line of a fixed layout.
-type fixedScan struct {
-	b []byte
-	i int
+type FixedScan struct {
+	B []byte
+	I int
 }
 
 // lit consumes s if the input continues with it.
-func (p *fixedScan) lit(s string) bool {
-	if len(p.b)-p.i < len(s) || string(p.b[p.i:p.i+len(s)]) != s {
+func (p *FixedScan) Lit(s string) bool {
+	if len(p.B)-p.I < len(s) || string(p.B[p.I:p.I+len(s)]) != s {
 		return false
 	}
-	p.i += len(s)
+	p.I += len(s)
 	return true
 }
 
 // str consumes a string without escapes and returns its bytes.
-func (p *fixedScan) str() ([]byte, bool) {
-	if p.i >= len(p.b) || p.b[p.i] != '"' {
+func (p *FixedScan) Str() ([]byte, bool) {
+	if p.I >= len(p.B) || p.B[p.I] != '"' {
 		return nil, false
 	}
-	rest := p.b[p.i+1:]
+	rest := p.B[p.I+1:]
 	n := bytes.IndexByte(rest, '"')
 	if n < 0 || bytes.IndexByte(rest[:n], '\\') >= 0 {
 		return nil, false
 	}
-	p.i += n + 2
+	p.I += n + 2
 	return rest[:n:n], true
 }
 
 // num consumes a run of 1 to 18 decimal digits.
-func (p *fixedScan) num() (uint64, bool) {
+func (p *FixedScan) Num() (uint64, bool) {
 	var v uint64
-	j := p.i
-	for j < len(p.b) && p.b[j] >= '0' && p.b[j] <= '9' {
-		v = v*10 + uint64(p.b[j]-'0')
+	j := p.I
+	for j < len(p.B) && p.B[j] >= '0' && p.B[j] <= '9' {
+		v = v*10 + uint64(p.B[j]-'0')
 		j++
 	}
-	if j == p.i || j-p.i > 18 {
+	if j == p.I || j-p.I > 18 {
 		return 0, false
 	}
-	p.i = j
+	p.I = j
 	return v, true
 }

@@ -1,4 +1,4 @@
-package ingest
+package core
 
 import (
 	"bufio"
@@ -14,20 +14,20 @@ import (
 
 const (
 	// headSize is how much of an input Parse peeks at for detection.
-	headSize = 1 << 20
+	HeadSize = 1 << 20
 	// maxLine is the longest line a parser looks at; longer lines are
 	// skipped as one unrecognized line, so memory stays bounded.
-	maxLine = 1 << 20
+	MaxLine = 1 << 20
 	// ctxEvery is how many lines (records, tokens) pass between two
 	// context checks.
-	ctxEvery = 4096
+	CtxEvery = 4096
 )
 
 // checkCtx returns the error of ctx every ctxEvery calls, for n counting
 // them (a line, record or token number), and nil otherwise: often enough
 // to stop a long parse promptly, rarely enough to cost nothing.
-func checkCtx(ctx context.Context, n int) error {
-	if n%ctxEvery != 0 {
+func CheckCtx(ctx context.Context, n int) error {
+	if n%CtxEvery != 0 {
 		return nil
 	}
 	return ctx.Err()
@@ -37,31 +37,31 @@ func checkCtx(ctx context.Context, n int) error {
 // copying them; a returned line is valid until the next call.
 type lineReader struct {
 	br    *bufio.Reader
-	line  int   // 1-based number of the line last returned
-	size  int64 // bytes of the line last returned, its line end included
-	total int64 // bytes of the lines returned so far
-	long  bool  // the line last returned was longer than the buffer
+	Line  int   // 1-based number of the line last returned
+	Size  int64 // bytes of the line last returned, its line end included
+	Total int64 // bytes of the lines returned so far
+	Long  bool  // the line last returned was longer than the buffer
 }
 
-func newLineReader(r io.Reader) *lineReader {
+func NewLineReader(r io.Reader) *lineReader {
 	br, ok := r.(*bufio.Reader)
-	if !ok || br.Size() < maxLine {
-		br = bufio.NewReaderSize(r, maxLine)
+	if !ok || br.Size() < MaxLine {
+		br = bufio.NewReaderSize(r, MaxLine)
 	}
 	return &lineReader{br: br}
 }
 
 // next returns the next line without its line end, or io.EOF after the last
 // one. A line longer than the buffer is returned empty.
-func (lr *lineReader) next() ([]byte, error) {
+func (lr *lineReader) Next() ([]byte, error) {
 	b, err := lr.br.ReadSlice('\n')
-	lr.size, lr.long = int64(len(b)), false
+	lr.Size, lr.Long = int64(len(b)), false
 	if err == bufio.ErrBufferFull {
 		for err == bufio.ErrBufferFull {
 			b, err = lr.br.ReadSlice('\n')
-			lr.size += int64(len(b))
+			lr.Size += int64(len(b))
 		}
-		b, lr.long = nil, true
+		b, lr.Long = nil, true
 		if err == io.EOF {
 			err = nil
 		}
@@ -71,8 +71,8 @@ func (lr *lineReader) next() ([]byte, error) {
 			return nil, err
 		}
 	}
-	lr.line++
-	lr.total += lr.size
+	lr.Line++
+	lr.Total += lr.Size
 	if n := len(b); n > 0 && b[n-1] == '\n' {
 		b = b[:n-1]
 	}
@@ -82,7 +82,7 @@ func (lr *lineReader) next() ([]byte, error) {
 // spaceAt returns the width of the whitespace character at b[i], or 0.
 // Besides ASCII blanks it knows U+00A0 (no-break space) and U+3000
 // (ideographic space), both common in output copied from web pages.
-func spaceAt(b []byte, i int) int {
+func SpaceAt(b []byte, i int) int {
 	switch b[i] {
 	case ' ', '\t', '\r', '\v', '\f':
 		return 1
@@ -99,12 +99,12 @@ func spaceAt(b []byte, i int) int {
 }
 
 // trimLeft removes leading whitespace.
-func trimLeft(b []byte) []byte {
+func TrimLeft(b []byte) []byte {
 	for len(b) > 0 && b[0] == ' ' { // indentation, the common case
 		b = b[1:]
 	}
 	for len(b) > 0 {
-		w := spaceAt(b, 0)
+		w := SpaceAt(b, 0)
 		if w == 0 {
 			break
 		}
@@ -115,7 +115,7 @@ func trimLeft(b []byte) []byte {
 
 // trimRight removes trailing whitespace and backticks (a closing code fence
 // glued to the last line).
-func trimRight(b []byte) []byte {
+func TrimRight(b []byte) []byte {
 	for n := len(b); n > 0; n = len(b) {
 		switch c := b[n-1]; {
 		case c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' || c == '`':
@@ -136,8 +136,8 @@ func trimRight(b []byte) []byte {
 // block quotes ("> "), code fences ("```", "~~~", also glued to the content as
 // in "```Running"), Lua and C++ comment prefixes ("-- ", "// "), shell comment
 // or root-prompt markers ("# "), a UTF-8 byte order mark and CI log timestamps.
-func normalize(b []byte) []byte {
-	b = trimLeft(trimRight(b))
+func Normalize(b []byte) []byte {
+	b = TrimLeft(TrimRight(b))
 	for len(b) > 0 {
 		switch b[0] {
 		case '`', '~':
@@ -147,41 +147,41 @@ func normalize(b []byte) []byte {
 			}
 			if i < 3 {
 				if b[0] == '`' {
-					b = trimLeft(b[i:])
+					b = TrimLeft(b[i:])
 					continue
 				}
 				return b
 			}
-			b = trimLeft(b[i:])
+			b = TrimLeft(b[i:])
 			continue
 		case '>':
-			b = trimLeft(b[1:])
+			b = TrimLeft(b[1:])
 			continue
 		case '-':
 			if len(b) >= 3 && b[1] == '-' && (b[2] == ' ' || b[2] == '\t') {
-				b = trimLeft(b[3:])
+				b = TrimLeft(b[3:])
 				continue
 			}
 		case '/':
 			if len(b) >= 3 && b[1] == '/' && (b[2] == ' ' || b[2] == '\t') {
-				b = trimLeft(b[3:])
+				b = TrimLeft(b[3:])
 				continue
 			}
 		case '#':
 			if len(b) >= 2 && (b[1] == ' ' || b[1] == '\t') {
-				b = trimLeft(b[2:])
+				b = TrimLeft(b[2:])
 				continue
 			}
 		case 0xEF: // UTF-8 byte order mark
 			if len(b) >= 3 && b[1] == 0xBB && b[2] == 0xBF {
-				b = trimLeft(b[3:])
+				b = TrimLeft(b[3:])
 				continue
 			}
 		case '1', '2':
 			// 2024-05-01T12:00:00.1234567Z Running ... (CI logs)
 			if len(b) > 20 && b[4] == '-' && b[7] == '-' && b[10] == 'T' && b[13] == ':' {
 				if i := bytes.IndexByte(b, ' '); i > 0 && (b[i-1] == 'Z' || b[i-1] >= '0' && b[i-1] <= '9') {
-					b = trimLeft(b[i:])
+					b = TrimLeft(b[i:])
 					continue
 				}
 			}
@@ -193,7 +193,7 @@ func normalize(b []byte) []byte {
 
 // fields splits b at whitespace into dst (reused) and returns it. At most
 // cap(dst) fields are returned; the last one then holds the rest of the line.
-func fields(b []byte, dst [][]byte) [][]byte {
+func Fields(b []byte, dst [][]byte) [][]byte {
 	dst = dst[:0]
 	i := 0
 	for i < len(b) {
@@ -207,7 +207,7 @@ func fields(b []byte, dst [][]byte) [][]byte {
 			if c > ' ' && c < 0x80 {
 				break
 			}
-			w := spaceAt(b, i)
+			w := SpaceAt(b, i)
 			if w == 0 {
 				break
 			}
@@ -217,7 +217,7 @@ func fields(b []byte, dst [][]byte) [][]byte {
 			break
 		}
 		if len(dst) == cap(dst)-1 {
-			dst = append(dst, trimRight(b[i:]))
+			dst = append(dst, TrimRight(b[i:]))
 			return dst
 		}
 		start := i
@@ -226,7 +226,7 @@ func fields(b []byte, dst [][]byte) [][]byte {
 				i++
 				continue
 			}
-			if spaceAt(b, i) != 0 {
+			if SpaceAt(b, i) != 0 {
 				break
 			}
 			i++
@@ -238,7 +238,7 @@ func fields(b []byte, dst [][]byte) [][]byte {
 
 // rest returns the part of line from the start of field f (a subslice of
 // line) to the end of the line.
-func rest(line, f []byte) []byte {
+func Rest(line, f []byte) []byte {
 	off := cap(line) - cap(f)
 	if off < 0 || off > len(line) {
 		return f
@@ -248,20 +248,20 @@ func rest(line, f []byte) []byte {
 
 // eachLine calls fn with every line of r and its 1-based number, checking
 // ctx every ctxEvery lines; a read error is returned naming the source.
-func eachLine(ctx context.Context, r io.Reader, source string, fn func(b []byte, n int) error) error {
-	lr := newLineReader(r)
+func EachLine(ctx context.Context, r io.Reader, source string, fn func(b []byte, n int) error) error {
+	lr := NewLineReader(r)
 	for {
-		if err := checkCtx(ctx, lr.line); err != nil {
+		if err := CheckCtx(ctx, lr.Line); err != nil {
 			return err
 		}
-		b, err := lr.next()
+		b, err := lr.Next()
 		if err == io.EOF {
 			return nil
 		}
 		if err != nil {
-			return readError(source, err)
+			return ReadError(source, err)
 		}
-		if err := fn(b, lr.line); err != nil {
+		if err := fn(b, lr.Line); err != nil {
 			return err
 		}
 	}
@@ -271,9 +271,9 @@ func eachLine(ctx context.Context, r io.Reader, source string, fn func(b []byte,
 // isExe accepts as the program's name, followed by an option, a quoted
 // argument or a URL; -1 when there is none. Backquotes and parentheses
 // before the name (`$(hey ...)`) are skipped.
-func findCommand(s []byte, isExe func(tok []byte) bool) int {
+func FindCommand(s []byte, isExe func(tok []byte) bool) int {
 	var buf [32][]byte
-	f := fields(s, buf[:0])
+	f := Fields(s, buf[:0])
 	for i := 0; i+1 < len(f); i++ {
 		if !isExe(f[i]) {
 			continue

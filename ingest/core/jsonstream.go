@@ -1,4 +1,4 @@
-package ingest
+package core
 
 import (
 	"bytes"
@@ -18,10 +18,10 @@ import (
 // "bombardier JSON"); errors of type *SyntaxError and of the sink pass
 // through. It returns how many values were read.
 func jsonValues(ctx context.Context, r io.Reader, source, what string, fn func(raw json.RawMessage, line int) error) (int, error) {
-	g := newJSONGuard(r, source, MaxJSONValue)
-	lc := &lineCounter{r: g}
+	g := NewJSONGuard(r, source, MaxJSONValue)
+	lc := &LineCounter{R: g}
 	dec := json.NewDecoder(lc)
-	g.consumed = dec.InputOffset
+	g.Consumed = dec.InputOffset
 	n := 0
 	for {
 		if err := ctx.Err(); err != nil {
@@ -38,16 +38,16 @@ func jsonValues(ctx context.Context, r io.Reader, source, what string, fn func(r
 		}
 		if err != nil {
 			var se *json.SyntaxError
-			line := lc.lineAt(start)
+			line := lc.LineAt(start)
 			if errors.As(err, &se) {
-				line = lc.lineAt(se.Offset)
+				line = lc.LineAt(se.Offset)
 			} else if !errors.Is(err, io.ErrUnexpectedEOF) {
 				return n, fmt.Errorf("%s: %w", source, err)
 			}
 			return n, &SyntaxError{File: source, Line: line, Msg: what + ": " + err.Error()}
 		}
 		end := dec.InputOffset()
-		line := lc.lineAt(end - int64(len(raw)))
+		line := lc.LineAt(end - int64(len(raw)))
 		n++
 		if err := fn(raw, line); err != nil {
 			var pe jsonValueError
@@ -56,7 +56,7 @@ func jsonValues(ctx context.Context, r io.Reader, source, what string, fn func(r
 			}
 			return n, err
 		}
-		lc.lineAt(end) // keep the counted bytes bounded
+		lc.LineAt(end) // keep the counted bytes bounded
 	}
 }
 
@@ -68,7 +68,7 @@ type jsonValueError struct{ msg string }
 func (e jsonValueError) Error() string { return e.msg }
 
 // badJSON returns a jsonValueError.
-func badJSON(format string, args ...any) error { return jsonValueError{fmt.Sprintf(format, args...)} }
+func BadJSON(format string, args ...any) error { return jsonValueError{fmt.Sprintf(format, args...)} }
 
 // unmarshalValue decodes raw into v; a type mismatch is a jsonValueError.
 func unmarshalValue(raw json.RawMessage, v any) error {
@@ -79,7 +79,7 @@ func unmarshalValue(raw json.RawMessage, v any) error {
 }
 
 // jsonHead returns head without a UTF-8 byte order mark and leading blanks.
-func jsonHead(head []byte) []byte {
+func JsonHead(head []byte) []byte {
 	return bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 }
 
@@ -88,12 +88,12 @@ func jsonHead(head []byte) []byte {
 // a fill function that sets the fields every run shares (fillCommon, with
 // the run's index); report sends what it makes to the sink. It returns a
 // *NoOutputError naming format when r holds no report.
-func jsonReports[T any](ctx context.Context, r io.Reader, opts Options, format, what string,
+func JsonReports[T any](ctx context.Context, r io.Reader, opts Options, format, what string,
 	report func(m *T, line int, fill func(*results.RunWithPercentiles)) error) error {
-	lab := labeler{labels: opts.Labels}
+	lab := Labeler{Labels: opts.Labels}
 	index := 0
 	fill := func(out *results.RunWithPercentiles) {
-		fillCommon(out, opts, index, &lab)
+		FillCommon(out, opts, index, &lab)
 		index++
 	}
 	_, err := jsonValues(ctx, r, opts.Source, what, func(raw json.RawMessage, line int) error {
@@ -111,21 +111,21 @@ func jsonReports[T any](ctx context.Context, r io.Reader, opts Options, format, 
 
 // lineCounter counts the lines of what a json.Decoder has consumed: it
 // keeps the bytes read but not yet counted.
-type lineCounter struct {
-	r       io.Reader
+type LineCounter struct {
+	R       io.Reader
 	pending []byte
 	base    int64 // offset of pending[0]
 	lines   int   // newlines before base
 }
 
-func (c *lineCounter) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
+func (c *LineCounter) Read(p []byte) (int, error) {
+	n, err := c.R.Read(p)
 	c.pending = append(c.pending, p[:n]...)
 	return n, err
 }
 
 // lineAt returns the 1-based line of offset off; offsets must not decrease.
-func (c *lineCounter) lineAt(off int64) int {
+func (c *LineCounter) LineAt(off int64) int {
 	k := int(min(max(off-c.base, 0), int64(len(c.pending))))
 	c.lines += bytes.Count(c.pending[:k], []byte{'\n'})
 	c.pending = append(c.pending[:0], c.pending[k:]...)

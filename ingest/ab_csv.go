@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -99,7 +100,7 @@ func (abCSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, si
 		if err != nil {
 			return err
 		}
-		if isHeaderRow(rec, abCSVHeader, ",") {
+		if requests.IsHeaderRow(rec, abCSVHeader, ",") {
 			if err := emit(); err != nil {
 				return err
 			}

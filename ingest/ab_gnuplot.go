@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -48,17 +49,17 @@ func (abGnuplotParser) Detect(head []byte) bool {
 
 // Parse streams the requests of r to sink: one run per header.
 func (abGnuplotParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	return parseHeaderedLog(ctx, r, opts, sink, headeredLog{
-		format: "ab-gnuplot", what: "ab -g", header: abGnuplotHeader, sep: "\t",
-		meta: RequestRun{Tool: "ab", LoadModel: results.LoadClosed, UnixTime: true, Notes: []string{
+	return requests.ParseHeaderedLog(ctx, r, opts, sink, requests.HeaderedLog{
+		Format: "ab-gnuplot", What: "ab -g", Header: abGnuplotHeader, Sep: "\t",
+		Meta: requests.RequestRun{Tool: "ab", LoadModel: results.LoadClosed, UnixTime: true, Notes: []string{
 			"ab -g records no status (every request counted as a success, status 200), start times to the second and latencies in whole ms"}},
-		row:   abGnuplotRow,
-		empty: "ab -g file without rows: no request completed",
+		Row:   abGnuplotRow,
+		Empty: "ab -g file without rows: no request completed",
 	})
 }
 
 // abGnuplotRow parses a row of ab -g; bad says what is wrong with it.
-func abGnuplotRow(rec []string) (req Request, bad string) {
+func abGnuplotRow(rec []string) (req requests.Request, bad string) {
 	if len(rec) != 6 {
 		return req, fmt.Sprintf("%d fields, want 6", len(rec))
 	}
@@ -78,5 +79,5 @@ func abGnuplotRow(rec []string) (req Request, bad string) {
 	if !ok {
 		return req, fmt.Sprintf("ttime %q", rec[4])
 	}
-	return Request{Start: sec * 1e9, LatencyMs: float64(ttime), Status: 200}, ""
+	return requests.Request{Start: sec * 1e9, LatencyMs: float64(ttime), Status: 200}, ""
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -519,7 +520,7 @@ func artilleryCounts(m artilleryMetrics) (req, errs, non2xx, timeouts int64) {
 		switch {
 		case strings.HasPrefix(k, "errors."):
 			errs = core.AddSat(errs, n)
-			if code := k[len("errors."):]; code == "ETIMEDOUT" || code == "ESOCKETTIMEDOUT" || isTimeout(code) {
+			if code := k[len("errors."):]; code == "ETIMEDOUT" || code == "ESOCKETTIMEDOUT" || requests.IsTimeout(code) {
 				timeouts = core.AddSat(timeouts, n)
 			}
 		case strings.HasPrefix(k, "http.codes."):

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -331,7 +332,7 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 		if !ok {
 			return false, nil
 		}
-		if isTimeout(string(s)) {
+		if requests.IsTimeout(string(s)) {
 			r.timeouts = core.AddSat(r.timeouts, n)
 		}
 	default:

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -129,7 +130,7 @@ func (m *bombardierJSON) run(line int) (results.RunWithPercentiles, error) {
 	out.Errors = core.AddSat(non2xx, *res.Others)
 	var timeouts int64
 	for _, e := range res.Errors {
-		if e.Count > 0 && isTimeout(e.Description) {
+		if e.Count > 0 && requests.IsTimeout(e.Description) {
 			timeouts = core.AddSat(timeouts, e.Count)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -79,9 +80,9 @@ type gatlingUsers struct {
 
 // Parse streams the requests of r to sink, one run per RUN record.
 func (gatlingLogParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	a := NewRequests(opts, sink)
+	a := requests.NewRequests(opts, sink)
 	runs := 0
-	var meta RequestRun
+	var meta requests.RequestRun
 	var users []gatlingUsers
 	var usersOf []int // the RUN record of each run (one per record and request name)
 	var errors int64
@@ -99,7 +100,7 @@ func (gatlingLogParser) Parse(ctx context.Context, r io.Reader, opts core.Option
 			}
 			a.Good()
 			runs++
-			meta = RequestRun{Tool: "gatling", LoadModel: results.LoadOpen, UnixTime: true, NoHTTPStatus: true, NoBytes: true,
+			meta = requests.RequestRun{Tool: "gatling", LoadModel: results.LoadOpen, UnixTime: true, NoHTTPStatus: true, NoBytes: true,
 				Notes: []string{"simulation " + string(f[1]),
 					"load model taken as open: Gatling's injection profiles are, unless concurrent-users ones were used (the log does not tell)"}}
 			if v := string(f[len(f)-1]); v != "" {
@@ -183,7 +184,7 @@ func gatlingTruncate(s string, n int) string {
 // gatlingRequest reads a REQUEST record: the status (OK or KO) is the
 // first such field after the name; the timestamps between the name and
 // the status are its start (the first) and end (the last).
-func gatlingRequest(f [][]byte) (req Request, name, bad string) {
+func gatlingRequest(f [][]byte) (req requests.Request, name, bad string) {
 	k := -1
 	for i := 3; i < len(f); i++ {
 		if s := string(f[i]); s == "OK" || s == "KO" {
@@ -210,7 +211,7 @@ func gatlingRequest(f [][]byte) (req Request, name, bad string) {
 	if end < start || start > math.MaxInt64/1_000_000 {
 		return req, "", fmt.Sprintf("REQUEST ends (%d) before it starts (%d)", end, start)
 	}
-	req = Request{Start: start * 1e6, LatencyMs: float64(end - start)}
+	req = requests.Request{Start: start * 1e6, LatencyMs: float64(end - start)}
 	if string(f[k]) == "KO" {
 		msg := ""
 		if k+1 < len(f) {

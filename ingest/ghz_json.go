@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -107,7 +108,7 @@ func (ghzJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 	// the details, when they come, are streamed one call at a time.
 	var rep ghzReport
 	fields := map[string]json.RawMessage{}
-	var a *Requests
+	var a *requests.Requests
 	h, calls := -1, 0
 	for dec.More() {
 		if err := ctx.Err(); err != nil {
@@ -140,7 +141,7 @@ func (ghzJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 			}
 			return syntax(err)
 		}
-		a = NewRequests(opts, sink)
+		a = requests.NewRequests(opts, sink)
 		for dec.More() {
 			if err := core.CheckCtx(ctx, calls); err != nil {
 				return err
@@ -160,7 +161,7 @@ func (ghzJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 			if h < 0 {
 				h = a.Run("", rep.meta())
 			}
-			req := Request{Start: d.Timestamp.UnixNano(), LatencyMs: float64(d.Latency) / 1e6}
+			req := requests.Request{Start: d.Timestamp.UnixNano(), LatencyMs: float64(d.Latency) / 1e6}
 			if d.Status != "OK" {
 				req.Error = strings.TrimSpace(d.Status + ": " + d.Error)
 			}
@@ -214,8 +215,8 @@ func ghzUnmarshal(fields map[string]json.RawMessage, rep *ghzReport) error {
 }
 
 // meta is what the report's summary says of the run its details make.
-func (rep *ghzReport) meta() RequestRun {
-	m := RequestRun{Tool: "ghz", LoadModel: results.LoadClosed, Target: rep.Options.Host, UnixTime: true,
+func (rep *ghzReport) meta() requests.RequestRun {
+	m := requests.RequestRun{Tool: "ghz", LoadModel: results.LoadClosed, Target: rep.Options.Host, UnixTime: true,
 		NoHTTPStatus: true, NoBytes: true}
 	if c := rep.Options.Concurrency; c != nil && *c > 0 {
 		m.Connections = results.Ptr(int32(min(*c, math.MaxInt32)))

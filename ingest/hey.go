@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -248,7 +249,7 @@ func (st *heyState) line(b []byte, ln int) error {
 		if len(f) >= 2 {
 			if n, ok := core.BracketedCount(f[0]); ok {
 				r.errs = core.AddSat(r.errs, n)
-				if isTimeout(string(core.Rest(s, f[1]))) {
+				if requests.IsTimeout(string(core.Rest(s, f[1]))) {
 					r.timeouts = core.AddSat(r.timeouts, n)
 				}
 				r.errKinds++

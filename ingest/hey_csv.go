@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -43,17 +44,17 @@ func (heyCSVParser) Detect(head []byte) bool {
 
 // Parse streams the requests of r to sink: one run per header.
 func (heyCSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	return parseHeaderedLog(ctx, r, opts, sink, headeredLog{
-		format: "hey-csv", what: "hey -o csv", header: heyCSVHeader, sep: ",",
-		meta: RequestRun{Tool: "hey", LoadModel: results.LoadClosed, Notes: []string{
+	return requests.ParseHeaderedLog(ctx, r, opts, sink, requests.HeaderedLog{
+		Format: "hey-csv", What: "hey -o csv", Header: heyCSVHeader, Sep: ",",
+		Meta: requests.RequestRun{Tool: "hey", LoadModel: results.LoadClosed, Notes: []string{
 			"hey -o csv lists only requests that got a response (transport errors are left out) and neither the target nor the concurrency"}},
-		row:   heyRow,
-		empty: "hey -o csv lists no request: none got a response (hey lists only those)",
+		Row:   heyRow,
+		Empty: "hey -o csv lists no request: none got a response (hey lists only those)",
 	})
 }
 
 // heyRow parses a row of hey -o csv; bad says what is wrong with it.
-func heyRow(rec []string) (req Request, bad string) {
+func heyRow(rec []string) (req requests.Request, bad string) {
 	if len(rec) != 8 {
 		return req, fmt.Sprintf("%d fields, want 8", len(rec))
 	}
@@ -75,5 +76,5 @@ func heyRow(rec []string) (req Request, bad string) {
 	if !ok || !ok2 {
 		return req, fmt.Sprintf("offset %q is not a number of seconds", rec[7])
 	}
-	return Request{Start: start, LatencyMs: ms, Status: int32(code)}, ""
+	return requests.Request{Start: start, LatencyMs: ms, Status: int32(code)}, ""
 }

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -83,7 +84,7 @@ func isJMeterTransaction(message string) bool {
 // and connections only known at the end.
 type jtlAgg struct {
 	opts    core.Options
-	a       *Requests
+	a       *requests.Requests
 	sink    *jtlSink
 	pending jtlHeap
 	seq     int64
@@ -100,7 +101,7 @@ type jtlAgg struct {
 func newJTLAgg(opts core.Options, sink core.Sink) *jtlAgg {
 	s := &jtlSink{Sink: sink}
 	g := &jtlAgg{opts: opts, sink: s, urlCache: map[string][2]string{}}
-	g.a = NewRequests(opts, s)
+	g.a = requests.NewRequests(opts, s)
 	return g
 }
 
@@ -174,7 +175,7 @@ func (g *jtlAgg) add(s *jtlSample) error {
 	}
 	key, target, ok := g.runOf(s)
 	label := jtlClip(s.label)
-	meta := RequestRun{Tool: jmeterTool, LoadModel: results.LoadClosed, UnixTime: true, Endpoint: core.EndpointOf("", label)}
+	meta := requests.RequestRun{Tool: jmeterTool, LoadModel: results.LoadClosed, UnixTime: true, Endpoint: core.EndpointOf("", label)}
 	if ok {
 		meta.Target = target
 		key = "url " + key + "\x00" + label
@@ -185,7 +186,7 @@ func (g *jtlAgg) add(s *jtlSample) error {
 	h := g.a.Run(key, meta)
 	g.sink.observe(h, s.threads)
 
-	req := Request{Start: s.start, LatencyMs: s.elapsedMs, BytesIn: max(s.bytes, 0)}
+	req := requests.Request{Start: s.start, LatencyMs: s.elapsedMs, BytesIn: max(s.bytes, 0)}
 	status, isHTTP := jtlHTTPStatus(s.code)
 	switch {
 	case s.success && isHTTP:
@@ -342,7 +343,7 @@ type jtlPending struct {
 	h    int
 	line int
 	seq  int64 // input order, to keep equal starts stable
-	req  Request
+	req  requests.Request
 }
 
 type jtlHeap []jtlPending

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 )
 
 // The k6-csv parser reads the per-sample CSV of `k6 run --out csv=FILE`.
@@ -108,7 +109,7 @@ func k6UnixTimestamp(s string) (int64, bool) {
 // Parse streams the requests of a k6 CSV output to sink.
 func (k6CSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	extra := &k6Extra{Sink: sink, note: k6ModelNote}
-	a := NewRequests(opts, extra)
+	a := requests.NewRequests(opts, extra)
 	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CsvMaxRecord)
 	col := map[string]int{}
 	for {

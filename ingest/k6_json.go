@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -158,7 +159,7 @@ func k6Tag(tags map[string]any, k string) string {
 }
 
 // add passes a request to the aggregator, or counts its line as bad.
-func (q *k6Req) add(a *Requests, ln int) error {
+func (q *k6Req) add(a *requests.Requests, ln int) error {
 	if !core.Finite(q.ms) || q.ms > 1e12 {
 		a.Bad(ln, fmt.Sprintf("http_req_duration %v", q.ms))
 		return nil
@@ -168,7 +169,7 @@ func (q *k6Req) add(a *Requests, ln int) error {
 	if !strings.Contains(target, "://") {
 		target = q.url
 	}
-	meta := RequestRun{Tool: "k6", LoadModel: results.LoadClosed, Target: target, UnixTime: true, Endpoint: core.EndpointOf(q.method, q.name)}
+	meta := requests.RequestRun{Tool: "k6", LoadModel: results.LoadClosed, Target: target, UnixTime: true, Endpoint: core.EndpointOf(q.method, q.name)}
 	if q.scenario != "" {
 		meta.Notes = append(meta.Notes, "k6 scenario "+q.scenario)
 	}
@@ -187,13 +188,13 @@ func (q *k6Req) add(a *Requests, ln int) error {
 	if msg == "" && q.expected == "false" && status >= 200 && status < 400 {
 		msg = "unexpected response (expected_response=false)"
 	}
-	return a.Add(h, ln, Request{Start: q.endNs - int64(q.ms*1e6), LatencyMs: q.ms, Status: status, Error: msg})
+	return a.Add(h, ln, requests.Request{Start: q.endNs - int64(q.ms*1e6), LatencyMs: q.ms, Status: status, Error: msg})
 }
 
 // Parse streams the requests of a k6 JSON output to sink.
 func (k6NDJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	extra := &k6Extra{Sink: sink, note: k6ModelNote}
-	a := NewRequests(opts, extra)
+	a := requests.NewRequests(opts, extra)
 	lr := core.NewLineReader(r)
 	for {
 		if err := core.CheckCtx(ctx, lr.Line); err != nil {
@@ -229,7 +230,7 @@ func (k6NDJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options,
 }
 
 // k6JSONLine handles one line of k6 JSON output.
-func k6JSONLine(a *Requests, extra *k6Extra, b []byte, ln int) error {
+func k6JSONLine(a *requests.Requests, extra *k6Extra, b []byte, ln int) error {
 	if !bytes.Contains(b, []byte(`"http_req_duration"`)) && !bytes.Contains(b, []byte(`"vus`)) {
 		// Most lines: other metrics. Check them cheaply.
 		if b[0] == '{' && json.Valid(b) && bytes.Contains(b, []byte(`"type"`)) {

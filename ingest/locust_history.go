@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -89,7 +90,7 @@ func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts core.Opt
 		if badLine == 0 {
 			badLine = line
 		}
-		if len(badMsgs) < maxBadLines {
+		if len(badMsgs) < requests.MaxBadLines {
 			badMsgs = append(badMsgs, fmt.Sprintf("line %d: %s", line, msg))
 		}
 	}
@@ -156,7 +157,7 @@ func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts core.Opt
 		}
 		return &core.SyntaxError{File: opts.Source, Msg: "Locust stats history without an Aggregated row"}
 	}
-	if bad > 0 && float64(bad) > badLimit*float64(rows+bad) {
+	if bad > 0 && float64(bad) > requests.BadLimit*float64(rows+bad) {
 		return &core.SyntaxError{File: opts.Source, Line: badLine, Msg: fmt.Sprintf("%d of %d rows malformed: %s", bad, rows+bad, strings.Join(badMsgs, "; "))}
 	}
 	run := locustHistoryRun(first, prev, last, fullHistory)

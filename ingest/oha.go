@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -269,7 +270,7 @@ func (st *ohaState) line(b []byte, ln int) error {
 		}
 		r.errs = core.AddSat(r.errs, n)
 		msg := string(core.Rest(s, f[1]))
-		if isTimeout(msg) {
+		if requests.IsTimeout(msg) {
 			r.timeouts = core.AddSat(r.timeouts, n)
 		}
 		if strings.Contains(msg, "aborted due to deadline") {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -79,7 +80,7 @@ func (ohaJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 				return core.BadJSON("errorDistribution %q: %d", msg, n)
 			}
 			errs = core.AddSat(errs, n)
-			if isTimeout(msg) {
+			if requests.IsTimeout(msg) {
 				timeouts = core.AddSat(timeouts, n)
 			}
 			if strings.Contains(msg, "aborted due to deadline") {

@@ -12,6 +12,7 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -28,8 +29,8 @@ func (c *collect) Series(s results.Series) error          { c.series = append(c.
 
 func TestRequestsAggregate(t *testing.T) {
 	var sink collect
-	a := NewRequests(core.Options{Source: "log.json", Experiment: "e"}, &sink)
-	meta := RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: "http://127.0.0.1:8080/a", UnixTime: true}
+	a := requests.NewRequests(core.Options{Source: "log.json", Experiment: "e"}, &sink)
+	meta := requests.RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: "http://127.0.0.1:8080/a", UnixTime: true}
 	const t0 = int64(1_700_000_000_000_000_000)
 	// 100 requests per second for 10 s; latency i%100+1 ms; every 50th a 500.
 	for i := range 1000 {
@@ -38,13 +39,13 @@ func TestRequestsAggregate(t *testing.T) {
 			status = 500
 		}
 		h := a.Run("GET http://127.0.0.1:8080/a", meta)
-		if err := a.Add(h, i+1, Request{Start: t0 + int64(i)*10_000_000, LatencyMs: float64(i%100 + 1), Status: status, BytesIn: 10}); err != nil {
+		if err := a.Add(h, i+1, requests.Request{Start: t0 + int64(i)*10_000_000, LatencyMs: float64(i%100 + 1), Status: status, BytesIn: 10}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// A second target, seen later: a second run.
-	h2 := a.Run("GET http://127.0.0.1:8080/b", RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: "http://127.0.0.1:8080/b"})
-	if err := a.Add(h2, 1001, Request{Start: t0, LatencyMs: 5, Status: 0, Error: "Get: context deadline exceeded (Client.Timeout exceeded)"}); err != nil {
+	h2 := a.Run("GET http://127.0.0.1:8080/b", requests.RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: "http://127.0.0.1:8080/b"})
+	if err := a.Add(h2, 1001, requests.Request{Start: t0, LatencyMs: 5, Status: 0, Error: "Get: context deadline exceeded (Client.Timeout exceeded)"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Close(); err != nil {
@@ -97,11 +98,11 @@ func TestRequestsAggregate(t *testing.T) {
 // completion order) still sets the origin; a long run's windows double.
 func TestRequestsWindows(t *testing.T) {
 	var sink collect
-	a := NewRequests(core.Options{Source: "s"}, &sink)
-	h := a.Run("k", RequestRun{Tool: "hey", LoadModel: results.LoadClosed})
+	a := requests.NewRequests(core.Options{Source: "s"}, &sink)
+	h := a.Run("k", requests.RequestRun{Tool: "hey", LoadModel: results.LoadClosed})
 	// The first read starts at 10 s, an earlier one at 8.5 s: t_s counts from 8.5 s.
 	add := func(sec float64) {
-		if err := a.Add(h, 1, Request{Start: int64(sec * 1e9), LatencyMs: 1, Status: 200}); err != nil {
+		if err := a.Add(h, 1, requests.Request{Start: int64(sec * 1e9), LatencyMs: 1, Status: 200}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -113,8 +114,8 @@ func TestRequestsWindows(t *testing.T) {
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if len(sink.series) > maxWindows {
-		t.Fatalf("%d windows, more than %d", len(sink.series), maxWindows)
+	if len(sink.series) > requests.MaxWindows {
+		t.Fatalf("%d windows, more than %d", len(sink.series), requests.MaxWindows)
 	}
 	w := sink.series[0].WindowS
 	if w != 4 {
@@ -143,17 +144,17 @@ func TestRequestsHistogramPercentiles(t *testing.T) {
 			t.Errorf("notes %v", r.Notes)
 		}
 		for _, p := range r.Percentiles {
-			want := math.Max(1, math.Ceil(p.Quantile*float64(exactCap+1000))) / 1000 // latencies 0.001..N/1000 ms
+			want := math.Max(1, math.Ceil(p.Quantile*float64(requests.ExactCap+1000))) / 1000 // latencies 0.001..N/1000 ms
 			if p.Quantile > 0 && p.Quantile < 1 && math.Abs(p.LatencyMs-want) > 0.001*want+0.001 {
 				t.Errorf("q %v: %v ms, want %v within 0.1 %%", p.Quantile, p.LatencyMs, want)
 			}
 		}
 		return nil
 	}
-	a := NewRequests(core.Options{Source: "s"}, sink)
-	h := a.Run("k", RequestRun{})
-	for i := 1; i <= exactCap+1000; i++ {
-		if err := a.Add(h, i, Request{Start: int64(i), LatencyMs: float64(i) / 1000, Status: 200}); err != nil {
+	a := requests.NewRequests(core.Options{Source: "s"}, sink)
+	h := a.Run("k", requests.RequestRun{})
+	for i := 1; i <= requests.ExactCap+1000; i++ {
+		if err := a.Add(h, i, requests.Request{Start: int64(i), LatencyMs: float64(i) / 1000, Status: 200}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -164,10 +165,10 @@ func TestRequestsHistogramPercentiles(t *testing.T) {
 
 func TestRequestsBadLines(t *testing.T) {
 	run := func(good, bad int) error {
-		a := NewRequests(core.Options{Source: "x.csv"}, &collect{})
-		h := a.Run("k", RequestRun{})
+		a := requests.NewRequests(core.Options{Source: "x.csv"}, &collect{})
+		h := a.Run("k", requests.RequestRun{})
 		for i := range good {
-			if err := a.Add(h, i+1, Request{LatencyMs: 1, Status: 200}); err != nil {
+			if err := a.Add(h, i+1, requests.Request{LatencyMs: 1, Status: 200}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -206,11 +207,11 @@ func TestRequestsWindowPercentilesWithinExtremes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var sink collect
-			a := NewRequests(core.Options{Source: "log.csv", Experiment: "e"}, &sink)
-			meta := RequestRun{Tool: "hey", LoadModel: results.LoadClosed}
+			a := requests.NewRequests(core.Options{Source: "log.csv", Experiment: "e"}, &sink)
+			meta := requests.RequestRun{Tool: "hey", LoadModel: results.LoadClosed}
 			h := a.Run("run", meta)
 			for i := range c.n {
-				if err := a.Add(h, i+1, Request{Start: int64(i) * 100_000_000, LatencyMs: c.lat(i), Status: 200}); err != nil {
+				if err := a.Add(h, i+1, requests.Request{Start: int64(i) * 100_000_000, LatencyMs: c.lat(i), Status: 200}); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -282,11 +283,11 @@ func TestWindowQuantilesMatchDense(t *testing.T) {
 				for _, s := range c.samples {
 					k := key{s.RunID, int(math.Floor(s.TS / width[s.RunID]))}
 					if dense[k] == nil {
-						dense[k] = hdrhistogram.New(1, windowHistMax, 2)
+						dense[k] = hdrhistogram.New(1, requests.WindowHistMax, 2)
 						ext[k] = [2]float64{s.LatencyMs, s.LatencyMs}
 					}
 					ext[k] = [2]float64{math.Min(ext[k][0], s.LatencyMs), math.Max(ext[k][1], s.LatencyMs)}
-					clampRecord(dense[k], micros(s.LatencyMs), windowHistMax)
+					requests.ClampRecord(dense[k], requests.Micros(s.LatencyMs), requests.WindowHistMax)
 				}
 				checked := 0
 				for _, s := range c.series {
@@ -302,8 +303,8 @@ func TestWindowQuantilesMatchDense(t *testing.T) {
 					}
 					// Clamped to the window's exact extremes, as the series are.
 					lo, hi := ext[key{s.RunID, int(math.Round(s.TS / s.WindowS))}][0], ext[key{s.RunID, int(math.Round(s.TS / s.WindowS))}][1]
-					p50 := clampMs(float64(h.ValueAtQuantile(50))/1000, lo, hi)
-					p99 := clampMs(float64(h.ValueAtQuantile(99))/1000, lo, hi)
+					p50 := requests.ClampMs(float64(h.ValueAtQuantile(50))/1000, lo, hi)
+					p99 := requests.ClampMs(float64(h.ValueAtQuantile(99))/1000, lo, hi)
 					if *s.LatP50Ms != p50 || *s.LatP99Ms != p99 {
 						t.Errorf("%s (%g s): window %g s of %s: p50 %v p99 %v, dense %v %v", in, w, s.TS, s.RunID, *s.LatP50Ms, *s.LatP99Ms, p50, p99)
 					}

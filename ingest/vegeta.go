@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -212,7 +213,7 @@ func (e *vegetaErrorSet) add(s string) {
 	}
 	if !vegetaIsStatusText(s) {
 		e.transport++
-		if isTimeout(s) {
+		if requests.IsTimeout(s) {
 			e.timeouts++
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -224,7 +225,7 @@ type vegetaKey struct{ attack, method, url string }
 
 // vegetaAgg passes results to the aggregator, one run per key.
 type vegetaAgg struct {
-	a       *Requests
+	a       *requests.Requests
 	handles map[vegetaKey]int
 	last    vegetaKey // the key of the previous result, mostly the same
 	lastH   int
@@ -260,13 +261,13 @@ func vegetaAdd[S string | []byte](g *vegetaAgg, line int, attack, method, url S,
 		return nil
 	}
 	h := vegetaHandle(g, attack, method, url)
-	return g.a.Add(h, line, Request{Start: ts.UnixNano(), LatencyMs: float64(latency) / 1e6, Status: int32(code),
+	return g.a.Add(h, line, requests.Request{Start: ts.UnixNano(), LatencyMs: float64(latency) / 1e6, Status: int32(code),
 		BytesIn: int64(min(bytesIn, math.MaxInt64)), Error: errMsg})
 }
 
 // Parse streams the results in r to sink, one run per attack and target.
 func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	g := &vegetaAgg{a: NewRequests(opts, sink), handles: make(map[vegetaKey]int)}
+	g := &vegetaAgg{a: requests.NewRequests(opts, sink), handles: make(map[vegetaKey]int)}
 	if p.enc == vegetaJSON {
 		return g.parseJSON(ctx, r, opts)
 	}
@@ -601,8 +602,8 @@ const maxVegetaTargets = 32
 // vegetaRun returns the handle of the run of k, creating it. Beyond
 // maxVegetaTargets targets, the requests of further targets go to one run
 // per attack, method and host (scheme://host/).
-func vegetaRun(a *Requests, handles map[vegetaKey]int, k vegetaKey) int {
-	meta := RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: k.url, UnixTime: true, Endpoint: core.EndpointOf(k.method, k.url)}
+func vegetaRun(a *requests.Requests, handles map[vegetaKey]int, k vegetaKey) int {
+	meta := requests.RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: k.url, UnixTime: true, Endpoint: core.EndpointOf(k.method, k.url)}
 	if k.attack != "" {
 		meta.Notes = append(meta.Notes, "vegeta attack "+strconv.Quote(k.attack))
 	}

@@ -1,4 +1,4 @@
-package ingest
+package requests
 
 // Per-request logs made of a header line and unquoted rows, shared by the
 // hey-csv and ab-gnuplot formats: each header starts a run (appended
@@ -21,7 +21,7 @@ import (
 
 // isHeaderRow reports whether rec is the header line (h split at sep),
 // ignoring a byte order mark and surrounding blanks.
-func isHeaderRow(rec []string, h string, sep string) bool {
+func IsHeaderRow(rec []string, h string, sep string) bool {
 	if len(rec) == 0 {
 		return false
 	}
@@ -134,21 +134,21 @@ func (b *reorderBuf) flush(capped bool) error {
 // headeredLog describes a per-request log made of a header line and rows
 // (hey -o csv, ab -g); each header starts a run, so appended files give
 // several runs.
-type headeredLog struct {
-	format string // the parser's name, for NoOutputError
-	what   string // the log in words, for messages
-	header string
-	sep    string
-	meta   RequestRun
-	row    func(rec []string) (Request, string)
-	empty  string // note of the run emitted when the log has no request
+type HeaderedLog struct {
+	Format string // the parser's name, for NoOutputError
+	What   string // the log in words, for messages
+	Header string
+	Sep    string
+	Meta   RequestRun
+	Row    func(rec []string) (Request, string)
+	Empty  string // note of the run emitted when the log has no request
 }
 
 // parseHeaderedLog streams the rows of r (separated by l.sep, never
 // quoted) into runs, one per header.
-func parseHeaderedLog(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink, l headeredLog) error {
+func ParseHeaderedLog(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink, l HeaderedLog) error {
 	a := NewRequests(opts, sink)
-	recs := core.NewUnquotedRecords(ctx, r, opts.Source, rune(l.sep[0]))
+	recs := core.NewUnquotedRecords(ctx, r, opts.Source, rune(l.Sep[0]))
 	headers := 0
 	var run *reorderBuf
 	for {
@@ -166,22 +166,22 @@ func parseHeaderedLog(ctx context.Context, r io.Reader, opts core.Options, sink 
 			a.Bad(line, pe.Err.Error())
 			continue
 		}
-		if isHeaderRow(rec, l.header, l.sep) {
+		if IsHeaderRow(rec, l.Header, l.Sep) {
 			if run != nil {
 				if err := run.flush(false); err != nil {
 					return err
 				}
 			}
 			headers++
-			run = newReorderBuf(a, strconv.Itoa(headers), l.meta)
+			run = newReorderBuf(a, strconv.Itoa(headers), l.Meta)
 			a.Good()
 			continue
 		}
 		if headers == 0 {
-			a.Bad(line, "row before the "+l.what+" header")
+			a.Bad(line, "row before the "+l.What+" header")
 			continue
 		}
-		req, bad := l.row(rec)
+		req, bad := l.Row(rec)
 		if bad != "" {
 			a.Bad(line, bad)
 			continue
@@ -197,13 +197,13 @@ func parseHeaderedLog(ctx context.Context, r io.Reader, opts core.Options, sink 
 	}
 	a.InputSize(recs.Offset())
 	if headers == 0 {
-		return &core.NoOutputError{File: opts.Source, LookedFor: []string{l.format}}
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{l.Format}}
 	}
 	if a.Runs() == 0 {
 		if err := a.Close(); err != nil {
 			return err
 		}
-		return emptyLogRun(opts, sink, l.meta.Tool, l.empty)
+		return emptyLogRun(opts, sink, l.Meta.Tool, l.Empty)
 	}
 	return a.Close()
 }

@@ -1,4 +1,4 @@
-package ingest
+package requests
 
 import (
 	"cmp"
@@ -59,18 +59,18 @@ type RequestRun struct {
 const (
 	// exactCap is the number of latencies per run kept for exact
 	// percentiles; beyond it the run's HdrHistogram answers.
-	exactCap = 1 << 20
+	ExactCap = 1 << 20
 	// maxWindows bounds the windows of a run: beyond it adjacent windows
 	// merge and the window doubles.
-	maxWindows = 2048
+	MaxWindows = 2048
 	// originBuffer is how many of a run's first requests are held back to
 	// find its earliest start.
 	originBuffer = 10000
 	// maxBadLines is how many malformed lines are quoted in a note.
-	maxBadLines = 3
+	MaxBadLines = 3
 	// badLimit is the share of malformed lines, and of malformed bytes,
 	// beyond which a log is rejected.
-	badLimit = 0.01
+	BadLimit = 0.01
 )
 
 // HdrHistogram ranges, in microseconds: the whole run's histogram keeps
@@ -78,7 +78,7 @@ const (
 // per-window ones two (<= 1 %) up to a minute.
 const (
 	runHistMax    = int64(time.Hour / time.Microsecond)
-	windowHistMax = int64(time.Minute / time.Microsecond)
+	WindowHistMax = int64(time.Minute / time.Microsecond)
 )
 
 // Requests aggregates the requests of a per-request log into runs in one
@@ -204,7 +204,7 @@ func (a *Requests) Bad(line int, msg string) {
 	if a.badLine == 0 {
 		a.badLine = line
 	}
-	if len(a.badMsgs) < maxBadLines {
+	if len(a.badMsgs) < MaxBadLines {
 		a.badMsgs = append(a.badMsgs, fmt.Sprintf("line %d: %s", line, msg))
 	}
 }
@@ -229,13 +229,13 @@ func (a *Requests) Runs() int { return len(a.runs) }
 // otherwise sends every run's series and then the run, in order of first
 // sight.
 func (a *Requests) Close() error {
-	if total := a.good + a.bad; a.bad > 0 && float64(a.bad) > badLimit*float64(total) {
+	if total := a.good + a.bad; a.bad > 0 && float64(a.bad) > BadLimit*float64(total) {
 		return &core.SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: fmt.Sprintf(
-			"%d of %d lines malformed (more than %g %%): %s", a.bad, total, 100*badLimit, strings.Join(a.badMsgs, "; "))}
+			"%d of %d lines malformed (more than %g %%): %s", a.bad, total, 100*BadLimit, strings.Join(a.badMsgs, "; "))}
 	}
-	if a.badBytes > 0 && float64(a.badBytes) > badLimit*float64(a.size) {
+	if a.badBytes > 0 && float64(a.badBytes) > BadLimit*float64(a.size) {
 		return &core.SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: fmt.Sprintf(
-			"%d of %d bytes malformed (more than %g %%): %s", a.badBytes, a.size, 100*badLimit, strings.Join(a.badMsgs, "; "))}
+			"%d of %d bytes malformed (more than %g %%): %s", a.badBytes, a.size, 100*BadLimit, strings.Join(a.badMsgs, "; "))}
 	}
 	if len(a.runs) == 0 && a.bad > 0 {
 		return &core.SyntaxError{File: a.opts.Source, Line: a.badLine, Msg: "no well-formed request: " + strings.Join(a.badMsgs, "; ")}
@@ -304,7 +304,7 @@ type reqRun struct {
 // windows record into a dense histogram first (see openWindows).
 type window struct {
 	n, errors     int64
-	statuses      []statusCount // of the failed requests, at most maxStatuses
+	statuses      []StatusCount // of the failed requests, at most maxStatuses
 	sum, min, max float64
 	hist          *hdrhistogram.PackedHistogram
 	dense         *hdrhistogram.Histogram // while open (see openWindows)
@@ -312,58 +312,58 @@ type window struct {
 
 // statusCount is how many failed requests of a window had one status (0:
 // no response, a transport error).
-type statusCount struct {
-	status int32
-	n      int64
+type StatusCount struct {
+	Status int32
+	N      int64
 }
 
 // maxStatuses bounds the statuses a window counts: maxStatuses-1
 // distinct ones, and the failed requests of any further status under
 // otherStatus.
-const maxStatuses = 16
+const MaxStatuses = 16
 
 // otherStatus stands for the statuses beyond maxStatuses.
-const otherStatus = -1
+const OtherStatus = -1
 
 // addStatus counts one failed request of status s into c.
-func addStatus(c []statusCount, s int32, n int64) []statusCount {
+func AddStatus(c []StatusCount, s int32, n int64) []StatusCount {
 	for i := range c {
-		if c[i].status == s {
-			c[i].n += n
+		if c[i].Status == s {
+			c[i].N += n
 			return c
 		}
 	}
-	if s != otherStatus && len(c) >= maxStatuses-1 {
-		return addStatus(c, otherStatus, n) // the last slot is otherStatus's
+	if s != OtherStatus && len(c) >= MaxStatuses-1 {
+		return AddStatus(c, OtherStatus, n) // the last slot is otherStatus's
 	}
-	return append(c, statusCount{s, n})
+	return append(c, StatusCount{s, n})
 }
 
 // statusesText words a window's failed statuses as the series table's
 // error_statuses: "503:200,0:3", most frequent first (then by status);
 // -1 counts the statuses beyond maxStatuses.
-func statusesText(c []statusCount) *string {
+func StatusesText(c []StatusCount) *string {
 	if len(c) == 0 {
 		return nil
 	}
 	c = slices.Clone(c)
-	slices.SortFunc(c, func(a, b statusCount) int { return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.status, b.status)) })
+	slices.SortFunc(c, func(a, b StatusCount) int { return cmp.Or(cmp.Compare(b.N, a.N), cmp.Compare(a.Status, b.Status)) })
 	var b strings.Builder
 	for i, x := range c {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(strconv.Itoa(int(x.status)))
+		b.WriteString(strconv.Itoa(int(x.Status)))
 		b.WriteByte(':')
-		b.WriteString(strconv.FormatInt(x.n, 10))
+		b.WriteString(strconv.FormatInt(x.N, 10))
 	}
 	return results.Ptr(b.String())
 }
 
-func micros(ms float64) int64 { return int64(math.Round(ms * 1000)) }
+func Micros(ms float64) int64 { return int64(math.Round(ms * 1000)) }
 
 // clampRecord records v in h, clamped to [1, hi].
-func clampRecord[H interface{ RecordValue(int64) error }](h H, v, hi int64) {
+func ClampRecord[H interface{ RecordValue(int64) error }](h H, v, hi int64) {
 	_ = h.RecordValue(min(max(v, 1), hi))
 }
 
@@ -384,19 +384,19 @@ func (r *reqRun) add(q Request) {
 	if q.Status != 0 && (q.Status < 200 || q.Status >= 400) {
 		r.non2xx++
 	}
-	if q.Error != "" && isTimeout(q.Error) {
+	if q.Error != "" && IsTimeout(q.Error) {
 		r.timeouts++
 	}
-	us := micros(q.LatencyMs)
-	if !r.over && r.exact.len() == exactCap {
+	us := Micros(q.LatencyMs)
+	if !r.over && r.exact.len() == ExactCap {
 		// Too many for exact percentiles: the run's histogram takes over,
 		// with the latencies kept so far.
 		r.hist = hdrhistogram.New(1, runHistMax, 3)
-		r.exact.each(func(v float64) { clampRecord(r.hist, micros(v), runHistMax) })
+		r.exact.each(func(v float64) { ClampRecord(r.hist, Micros(v), runHistMax) })
 		r.exact, r.over = exactLats{}, true
 	}
 	if r.over {
-		clampRecord(r.hist, us, runHistMax)
+		ClampRecord(r.hist, us, runHistMax)
 	} else {
 		r.exact.add(q.LatencyMs)
 	}
@@ -409,7 +409,7 @@ func (r *reqRun) add(q Request) {
 	w.max = math.Max(w.max, q.LatencyMs)
 	if failed {
 		w.errors++
-		w.statuses = addStatus(w.statuses, q.Status, 1)
+		w.statuses = AddStatus(w.statuses, q.Status, 1)
 	}
 	r.recordWindow(w, k, us)
 }
@@ -424,7 +424,7 @@ const openWindows = 4
 
 // recordWindow records latency us in window w (index k).
 func (r *reqRun) recordWindow(w *window, k int, us int64) {
-	v := min(max(us, 1), windowHistMax)
+	v := min(max(us, 1), WindowHistMax)
 	if w.dense == nil {
 		if len(r.open) == openWindows {
 			oldest := 0
@@ -443,7 +443,7 @@ func (r *reqRun) recordWindow(w *window, k int, us int64) {
 			w.dense = r.closeWindow(r.open[oldest])
 			r.open[oldest] = k
 		} else {
-			w.dense = hdrhistogram.New(1, windowHistMax, 2)
+			w.dense = hdrhistogram.New(1, WindowHistMax, 2)
 			r.open = append(r.open, k)
 		}
 	}
@@ -474,10 +474,10 @@ func (r *reqRun) closeWindows() {
 
 // newWindowHist returns an empty sparse histogram of a window.
 func newWindowHist() *hdrhistogram.PackedHistogram {
-	return hdrhistogram.NewPacked(1, windowHistMax, 2)
+	return hdrhistogram.NewPacked(1, WindowHistMax, 2)
 }
 
-func isTimeout(e string) bool {
+func IsTimeout(e string) bool {
 	e = strings.ToLower(e)
 	return strings.Contains(e, "timeout") || strings.Contains(e, "deadline exceeded") || strings.Contains(e, "timed out") ||
 		strings.Contains(e, "deadlineexceeded") // gRPC's status name
@@ -493,7 +493,7 @@ func (r *reqRun) window(t float64) (*window, int) {
 		if len(r.wins) == 0 {
 			lo, hi = k, k
 		}
-		if hi-lo+1 <= maxWindows {
+		if hi-lo+1 <= MaxWindows {
 			break
 		}
 		r.double()
@@ -526,7 +526,7 @@ func (r *reqRun) double() {
 		m.n += w.n
 		m.errors += w.errors
 		for _, c := range w.statuses {
-			m.statuses = addStatus(m.statuses, c.status, c.n)
+			m.statuses = AddStatus(m.statuses, c.Status, c.N)
 		}
 		m.sum += w.sum
 		m.max = math.Max(m.max, w.max)
@@ -570,12 +570,12 @@ func (r *reqRun) percentile(q float64) float64 {
 	case 1:
 		return r.maxLat
 	}
-	return clampMs(float64(r.hist.ValueAtQuantile(100*q))/1000, r.minLat, r.maxLat)
+	return ClampMs(float64(r.hist.ValueAtQuantile(100*q))/1000, r.minLat, r.maxLat)
 }
 
 // clampMs keeps a percentile from a histogram within the exact minimum
 // and maximum of the latencies it summarises.
-func clampMs(v, lo, hi float64) float64 {
+func ClampMs(v, lo, hi float64) float64 {
 	return min(max(v, lo), hi)
 }
 
@@ -611,7 +611,7 @@ func (r *reqRun) summary() results.RunWithPercentiles {
 			run.LatStdevMs = results.Ptr(math.Sqrt(r.m2 / float64(r.n-1)))
 		}
 		if r.over {
-			m.Notes = append(m.Notes, fmt.Sprintf("percentiles from an HdrHistogram with 3 significant digits (relative error <= 0.1 %%): more than %d requests", exactCap))
+			m.Notes = append(m.Notes, fmt.Sprintf("percentiles from an HdrHistogram with 3 significant digits (relative error <= 0.1 %%): more than %d requests", ExactCap))
 		}
 		for _, q := range quantiles {
 			run.Percentiles = append(run.Percentiles, results.Percentile{Quantile: q, LatencyMs: r.percentile(q)})
@@ -665,12 +665,12 @@ func (r *reqRun) series() []results.Series {
 	out := make([]results.Series, 0, len(r.wins))
 	for i, w := range r.wins {
 		s := results.Series{RunID: r.id, TS: float64(r.base+i) * r.width, WindowS: r.width, Requests: w.n, Errors: w.errors,
-			RPS: float64(w.n) / r.width, ErrorStatuses: statusesText(w.statuses)}
+			RPS: float64(w.n) / r.width, ErrorStatuses: StatusesText(w.statuses)}
 		if w.n > 0 {
 			s.LatMeanMs = results.Ptr(w.sum / float64(w.n))
 			s.LatMaxMs = results.Ptr(w.max)
-			s.LatP50Ms = results.Ptr(clampMs(float64(w.hist.ValueAtPercentile(50))/1000, w.min, w.max))
-			s.LatP99Ms = results.Ptr(clampMs(float64(w.hist.ValueAtPercentile(99))/1000, w.min, w.max))
+			s.LatP50Ms = results.Ptr(ClampMs(float64(w.hist.ValueAtPercentile(50))/1000, w.min, w.max))
+			s.LatP99Ms = results.Ptr(ClampMs(float64(w.hist.ValueAtPercentile(99))/1000, w.min, w.max))
 		}
 		out = append(out, s)
 	}

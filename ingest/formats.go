@@ -1,7 +1,10 @@
 package ingest
 
-import "github.com/loadverdict/loadverdict/ingest/core"
-import "strings"
+import (
+	"strings"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
+)
 
 // formats is every format loadverdict reads, in the order Detect tries
 // them: the first whose Detect accepts an input's head parses it. No

@@ -3,9 +3,7 @@ package ingest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -16,10 +14,11 @@ import (
 	"unicode/utf16"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 	"github.com/loadverdict/loadverdict/results"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+var update = ingesttest.Update
 
 // inputs returns the parser inputs under testdata/<tool> (not .src, not goldens).
 func inputs(t testing.TB, tool string) []string {
@@ -42,17 +41,7 @@ func parseFile(t testing.TB, path string) ([]results.RunWithPercentiles, error) 
 }
 
 func jsonLines(t testing.TB, runs []results.RunWithPercentiles) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	for _, r := range runs {
-		b, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		buf.Write(b)
-		buf.WriteByte('\n')
-	}
-	return buf.Bytes()
+	return ingesttest.JSONLines(t, runs)
 }
 
 // TestGolden parses every input under testdata/<tool>/ (all but notwrk
@@ -93,64 +82,14 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// goldenInputs lists the parser inputs of a testdata folder: every file but
-// notes (.src, .md), goldens and scripts.
-func goldenInputs(t testing.TB, dir string) []string {
-	t.Helper()
-	all, _ := filepath.Glob(filepath.Join(dir, "*"))
-	var out []string
-	for _, f := range all {
-		base := filepath.Base(f)
-		if strings.HasSuffix(base, ".golden.json") || strings.HasSuffix(base, ".src") || strings.HasSuffix(base, ".md") ||
-			strings.HasSuffix(base, ".sh") || strings.HasSuffix(base, ".go") || base == "README" {
-			continue
-		}
-		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
-			out = append(out, f)
-		}
-	}
-	return out
-}
+// goldenInputs lists the parser inputs of a testdata folder.
+func goldenInputs(t testing.TB, dir string) []string { return ingesttest.GoldenInputs(t, dir) }
 
-// goldenPath is x.golden.json for x.txt, and x.csv.golden.json for other inputs.
-func goldenPath(in string) string {
-	if strings.HasSuffix(in, ".txt") {
-		return strings.TrimSuffix(in, ".txt") + ".golden.json"
-	}
-	return in + ".golden.json"
-}
+// goldenPath is the golden file of input in.
+func goldenPath(in string) string { return ingesttest.GoldenPath(in) }
 
 // goldenOf parses in and renders what the sink received.
-func goldenOf(t testing.TB, in string) []byte {
-	t.Helper()
-	f, err := os.Open(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var c collect
-	if err := Parse(context.Background(), f, core.Options{Source: filepath.ToSlash(in), Experiment: "test"}, &c); err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	for _, r := range c.runs {
-		checkRun(t, r)
-	}
-	var buf bytes.Buffer
-	buf.Write(jsonLines(t, c.runs))
-	enc := json.NewEncoder(&buf)
-	for _, s := range c.series {
-		if err := enc.Encode(map[string]any{"series": s}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n := len(c.samples); n > 0 {
-		digest := map[string]any{"count": n, "first": c.samples[:min(3, n)], "last": c.samples[n-1]}
-		if err := enc.Encode(map[string]any{"samples": digest}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return buf.Bytes()
-}
+func goldenOf(t testing.TB, in string) []byte { return ingesttest.GoldenOf(t, Parse, in) }
 
 // TestSeed checks the six runs of the seed blog post value by value.
 func TestSeed(t *testing.T) {
@@ -616,35 +555,7 @@ func TestParseWrkCommand(t *testing.T) {
 // quantile outside [0, 1].
 func checkRun(t testing.TB, r results.RunWithPercentiles) {
 	t.Helper()
-	v := reflect.ValueOf(r.Run)
-	for i := 0; i < v.NumField(); i++ {
-		f := v.Field(i)
-		name := v.Type().Field(i).Name
-		if f.Kind() == reflect.Pointer {
-			if f.IsNil() {
-				continue
-			}
-			f = f.Elem()
-		}
-		switch f.Kind() {
-		case reflect.Float64:
-			if x := f.Float(); math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-				t.Errorf("run %d: %s = %v", r.Index, name, x)
-			}
-		case reflect.Int32, reflect.Int64:
-			if f.Int() < 0 {
-				t.Errorf("run %d: %s = %d", r.Index, name, f.Int())
-			}
-		}
-	}
-	if r.Percentiles == nil {
-		t.Errorf("run %d: nil percentiles", r.Index)
-	}
-	for _, p := range r.Percentiles {
-		if !(p.Quantile >= 0 && p.Quantile <= 1) || !core.Finite(p.LatencyMs) || p.TotalCount != nil && *p.TotalCount < 0 || p.RunID != r.RunID {
-			t.Errorf("run %d: bad percentile %+v", r.Index, p)
-		}
-	}
+	ingesttest.CheckRun(t, r)
 }
 
 func TestEncodings(t *testing.T) {

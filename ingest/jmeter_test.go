@@ -1,11 +1,9 @@
 package ingest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,27 +12,14 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 	"github.com/loadverdict/loadverdict/results"
 )
 
 // readPlain returns a testdata file, decompressed.
 func readPlain(t testing.TB, name string) []byte {
 	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	br, closeFn, err := decompress(bufio.NewReaderSize(f, core.HeadSize), name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeFn()
-	b, err := io.ReadAll(br)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return ingesttest.ReadPlain(t, name)
 }
 
 // ptrString returns *p, or "" for nil.

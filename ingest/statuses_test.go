@@ -1,7 +1,10 @@
 package ingest
 
-import "github.com/loadverdict/loadverdict/ingest/requests"
-import "testing"
+import (
+	"testing"
+
+	"github.com/loadverdict/loadverdict/ingest/requests"
+)
 
 // TestErrorStatuses: a window's failed statuses, most frequent first, the
 // distinct ones bounded (the rest under -1).

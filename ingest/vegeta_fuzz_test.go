@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 )
 
 // fuzzVegeta runs the parser named name on data (and Parse with detection
@@ -54,7 +55,7 @@ func fuzzVegeta(t *testing.T, name string, data []byte) {
 func vegetaSeeds(f *testing.F, name string, extra ...string) {
 	for _, in := range goldenInputs(f, "testdata/vegeta") {
 		if vegetaWant(filepath.Base(in)) == name {
-			f.Add(cutSeed(vegetaReadFile(f, in)))
+			f.Add(ingesttest.CutSeed(vegetaReadFile(f, in)))
 		}
 	}
 	for _, s := range extra {

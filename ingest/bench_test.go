@@ -23,7 +23,7 @@ var (
 func benchInput(b *testing.B) ([]byte, int) {
 	benchOnce.Do(func() {
 		var files []string
-		for _, dir := range []string{"testdata/wrk", "testdata/wrk2"} {
+		for _, dir := range []string{"wrk/testdata/wrk", "wrk/testdata/wrk2"} {
 			m, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
 			files = append(files, m...)
 		}

@@ -48,7 +48,7 @@ func zst(t *testing.T, b []byte) []byte {
 // Compressed inputs are told by their magic bytes, whatever their name,
 // and parse to the same runs.
 func TestCompressedInputs(t *testing.T) {
-	plain, err := os.ReadFile("testdata/wrk/seed-zuul-vs-openresty.txt")
+	plain, err := os.ReadFile("wrk/testdata/wrk/seed-zuul-vs-openresty.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/wrk"
 )
 
 // formats is every format loadverdict reads, in the order Detect tries
@@ -21,7 +22,7 @@ import (
 // the README and its line in the package documentation (see "Adding a
 // format" in docs/ARCHITECTURE.md).
 var formats = []format{
-	{wrkParser{}, []string{"wrk", "wrk2"}, []string{"wrk", "wrk2"}, "FuzzWrk"},
+	{wrk.Parser{}, []string{"wrk", "wrk2"}, []string{"wrk", "wrk2"}, "FuzzWrk"},
 	{heyParser{}, []string{"hey"}, []string{"hey"}, "FuzzHey"},
 	{heyCSVParser{}, []string{"hey"}, []string{"hey"}, "FuzzHeyCSV"},
 	{abParser{}, []string{"ab"}, []string{"ab"}, "FuzzAB"},

@@ -33,7 +33,7 @@ func TestFormatExamples(t *testing.T) {
 		}
 		found := false
 		for _, d := range dirs {
-			files, _ := filepath.Glob(filepath.Join("testdata", d, "*"))
+			files, _ := filepath.Glob(filepath.Join(sampleDir(d), "*"))
 			for _, fn := range files {
 				b, err := os.ReadFile(fn)
 				if err == nil && strings.HasSuffix(fn, ".gz") {

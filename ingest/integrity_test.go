@@ -64,7 +64,7 @@ func flip(b []byte, i int) []byte {
 // *SyntaxError (so the pipeline rejects it instead of retrying):
 // corrupt or cut-off compressed streams and XML declarations included.
 func TestInputErrors(t *testing.T) {
-	plain, err := os.ReadFile("testdata/wrk/seed-zuul-vs-openresty.txt")
+	plain, err := os.ReadFile("wrk/testdata/wrk/seed-zuul-vs-openresty.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func bigInput(t *testing.T, file string) []byte {
 // result made of part of the input.
 func TestReadErrorsAreNotInput(t *testing.T) {
 	files := []string{
-		"testdata/wrk/seed-zuul-vs-openresty.txt",
+		"wrk/testdata/wrk/seed-zuul-vs-openresty.txt",
 		"testdata/vegeta/results-ok.gob",
 		"testdata/vegeta/results-errors.json",
 		"testdata/vegeta/results-errors.csv",
@@ -250,7 +250,7 @@ func TestJunkBytes(t *testing.T) {
 // TestTablesGetValidUTF8: invalid UTF-8 and NUL bytes of an input never
 // reach a string the sink receives; the run says they were replaced.
 func TestTablesGetValidUTF8(t *testing.T) {
-	seed, err := os.ReadFile("testdata/wrk/seed-zuul-vs-openresty.txt")
+	seed, err := os.ReadFile("wrk/testdata/wrk/seed-zuul-vs-openresty.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # sameoutput.sh checks that this checkout's loadverdict writes the same
 # bytes as another revision's (BASE, default main) on the test inputs:
-# `loadverdict report -o DIR FILE` on every input under ingest/testdata
+# `loadverdict report -o DIR FILE` on every input under ingest/**/testdata
 # (one report per file: tables, rejection records, report.md, summary.md,
 # summary.json and figures), on the zuul-vs-openresty example, on each
 # folder of testdata/truth (one experiment each; before-after also through
@@ -48,7 +48,7 @@ run() {
 }
 
 i=0
-find ingest/testdata -type f ! -name '*.golden*' ! -name '*.src' ! -name '*.md' ! -name '*.sh' ! -path '*/fuzz/*' | sort > "$W/inputs"
+find ingest -path '*/testdata/*' -type f ! -name '*.golden*' ! -name '*.src' ! -name '*.md' ! -name '*.sh' ! -path '*/fuzz/*' | sort > "$W/inputs"
 while read -r f; do
 	i=$((i + 1))
 	run "in$i" report "$f"

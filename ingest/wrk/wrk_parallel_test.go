@@ -1,4 +1,4 @@
-package ingest
+package wrk
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -52,8 +53,8 @@ func TestWrkBatchesAgree(t *testing.T) {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			continue
 		}
-		for _, in := range goldenInputs(t, dir) {
-			data := vegetaReadFile(t, in)
+		for _, in := range ingesttest.GoldenInputs(t, dir) {
+			data := ingesttest.ReadPlain(t, in)
 			if dir == "testdata/wrk" || dir == "testdata/wrk2" {
 				all.Write(data)
 				all.WriteByte('\n')
@@ -80,7 +81,7 @@ func TestWrkBatchesAgree(t *testing.T) {
 // FuzzWrkBatches checks that any input parsed in small batches gives what
 // one batch gives.
 func FuzzWrkBatches(f *testing.F) {
-	fuzzSeeds(f, "testdata/wrk/*", "testdata/wrk2/*")
+	ingesttest.FuzzSeeds(f, "testdata/wrk/*", "testdata/wrk2/*")
 	f.Fuzz(func(t *testing.T, data []byte) { wrkBatchesAgree(t, "input", data, 1, 50) })
 }
 
@@ -95,7 +96,7 @@ func TestWrkRepeatedRows(t *testing.T) {
 		fmt.Fprintf(&b, "     50%%    %d.00ms\n", i+1)
 	}
 	b.WriteString("  1000 requests in 10.00s, 1.00MB read\nRequests/sec:    100.00\nTransfer/sec:      1.00KB\n")
-	runs, err := ParseAll(context.Background(), &b, core.Options{Source: "dup.txt"})
+	runs, err := parseAll(context.Background(), &b, core.Options{Source: "dup.txt"})
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("%d runs, %v", len(runs), err)
 	}

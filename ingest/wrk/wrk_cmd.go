@@ -1,4 +1,4 @@
-package ingest
+package wrk
 
 import (
 	"bytes"

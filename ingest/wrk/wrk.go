@@ -1,4 +1,4 @@
-package ingest
+package wrk
 
 import (
 	"bytes"
@@ -41,13 +41,13 @@ import (
 // far as its threads line (or further) but ends (next run or end of input)
 // without that line is a *SyntaxError pointing at its last line.
 
-type wrkParser struct{}
+type Parser struct{}
 
 // Name returns "wrk"; the parser reads wrk2 output too and sets Run.Tool per run.
-func (wrkParser) Name() string { return "wrk" }
+func (Parser) Name() string { return "wrk" }
 
 // Formats returns the formats the parser reads.
-func (wrkParser) Formats() []string { return []string{"wrk", "wrk2"} }
+func (Parser) Formats() []string { return []string{"wrk", "wrk2"} }
 
 // wrkKind is the kind of a line of wrk output.
 type wrkKind uint8
@@ -246,7 +246,7 @@ func wrkParseStats(f [][]byte, conv func([]byte) (float64, core.ValueKind)) (v [
 // calibration line; or a "requests in" line with a Requests/sec line.
 // One line alone is never enough (autocannon also prints "Running 10s test @",
 // bombardier a "Latency Distribution", hey and oha "Requests/sec:").
-func (wrkParser) Detect(head []byte) bool {
+func (Parser) Detect(head []byte) bool {
 	var buf [24][]byte
 	var header, reqIn, threads, reqRow, rps, calib bool
 	for _, line := range core.HeadLines(head) {
@@ -341,7 +341,7 @@ type wrkState struct {
 
 // Parse streams the wrk and wrk2 runs of r to sink in input order, parsing
 // batches of lines in parallel (see parseWrkBatches).
-func (wrkParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return parseWrkBatches(ctx, r, opts, sink, wrkBatchBytes)
 }
 

@@ -1,4 +1,4 @@
-package ingest
+package wrk
 
 import (
 	"bytes"
@@ -86,7 +86,7 @@ func parseWrkBatches(ctx context.Context, r io.Reader, opts core.Options, sink c
 		}
 	}
 	if index == 0 {
-		return &core.NoOutputError{File: opts.Source, LookedFor: wrkParser{}.Formats()}
+		return &core.NoOutputError{File: opts.Source, LookedFor: Parser{}.Formats()}
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -42,7 +43,7 @@ func TestABRuns(t *testing.T) {
 		{file: "ab/real-timelimit.txt", target: "http://127.0.0.1:19100/sleep?ms=5", conns: 4, dur: 2.002, requests: 1319, rps: 658.99,
 			mean: 6, stdev: 0.9, p50: 6, p99: 10, max: 13, pcts: 9, planned: 2, command: true},
 	} {
-		runs, err := parseFile(t, "testdata/"+c.file)
+		runs, err := ingesttest.ParseFile(t, parse, "testdata/"+c.file)
 		if err != nil || len(runs) != 1 {
 			t.Errorf("%s: %d runs, err %v", c.file, len(runs), err)
 			continue
@@ -62,11 +63,11 @@ func TestABRuns(t *testing.T) {
 			t.Errorf("%s: last percentile %+v", c.file, r.Percentiles[c.pcts-1])
 		}
 	}
-	runs, err := parseFile(t, "testdata/notwrk/ab_02.txt")
+	runs, err := ingesttest.ParseFile(t, parse, "testdata/notwrk/ab_02.txt")
 	if err != nil || runs[0].Label != "ab_02" {
 		t.Errorf("partial paste without target: label %q, err %v", runs[0].Label, err)
 	}
-	runs, err = parseFile(t, "testdata/ab/real-keepalive.txt")
+	runs, err = ingesttest.ParseFile(t, parse, "testdata/ab/real-keepalive.txt")
 	if err != nil || runs[0].BytesIn == nil || *runs[0].BytesIn != 308000 || !ptrEq(runs[0].TransferBPS, 10967.01*1024) || *runs[0].TimeoutS != 30 {
 		t.Errorf("keep-alive: %+v, err %v", runs[0].Run, err)
 	}
@@ -85,7 +86,7 @@ func TestABVariants(t *testing.T) {
 	opts := core.Options{Source: "x.txt"}
 	ab02, _ := os.ReadFile("testdata/notwrk/ab_02.txt")
 	ab03, _ := os.ReadFile("testdata/notwrk/ab_03.txt")
-	okRun, _ := parseFile(t, "testdata/notwrk/ab_03.txt")
+	okRun, _ := ingesttest.ParseFile(t, parse, "testdata/notwrk/ab_03.txt")
 
 	_, err := parseString(abRefused, opts)
 	wantSyntax(t, err, 6, "ab stopped before its report: apr_socket_recv: Connection refused (111)")
@@ -99,27 +100,27 @@ func TestABVariants(t *testing.T) {
 	}
 	// Two partial pastes in a row (no banner): two runs.
 	c, err := parseString(string(ab02)+"\n"+string(ab02), opts)
-	if err != nil || len(c.runs) != 2 || c.runs[1].SourceLine != 32 || c.runs[1].Requests != 1000000 {
-		t.Errorf("two partial pastes: %v %d runs", err, len(c.runs))
+	if err != nil || len(c.Runs) != 2 || c.Runs[1].SourceLine != 32 || c.Runs[1].Requests != 1000000 {
+		t.Errorf("two partial pastes: %v %d runs", err, len(c.Runs))
 	}
 	// An indented (markdown) copy with CRLF line ends gives the same run.
 	indented := "Results:\r\n\r\n    " + strings.ReplaceAll(string(ab03), "\n", "\r\n    ")
 	c, err = parseString(indented, opts)
-	if err != nil || len(c.runs) != 1 {
+	if err != nil || len(c.Runs) != 1 {
 		t.Fatalf("indented: %v", err)
 	}
 	want := okRun[0]
-	got := c.runs[0]
+	got := c.Runs[0]
 	want.Source, want.RunID, want.Experiment, want.SourceLine, got.SourceLine = got.Source, got.RunID, got.Experiment, 0, 0
-	if w, g := jsonLines(t, []results.RunWithPercentiles{want}), jsonLines(t, []results.RunWithPercentiles{got}); !bytes.Equal(w, g) {
+	if w, g := ingesttest.JSONLines(t, []results.RunWithPercentiles{want}), ingesttest.JSONLines(t, []results.RunWithPercentiles{got}); !bytes.Equal(w, g) {
 		t.Errorf("indented:\n got %+v\nwant %+v", got.Run, want.Run)
 	}
 	// A report cut after Complete requests still gives its run; one cut
 	// before Time taken is an error.
 	s := string(ab03)
 	c, err = parseString(s[:strings.Index(s, "Failed requests")], opts)
-	if err != nil || len(c.runs) != 1 || c.runs[0].Notes == nil || !strings.Contains(*c.runs[0].Notes, "errors not known") || c.runs[0].RPS != 10000/0.439 {
-		t.Errorf("cut after Complete requests: %v %+v", err, c.runs)
+	if err != nil || len(c.Runs) != 1 || c.Runs[0].Notes == nil || !strings.Contains(*c.Runs[0].Notes, "errors not known") || c.Runs[0].RPS != 10000/0.439 {
+		t.Errorf("cut after Complete requests: %v %+v", err, c.Runs)
 	}
 	_, err = parseString(s[:strings.Index(s, "Time taken")], opts)
 	wantSyntax(t, err, 27, "without its Time taken")
@@ -128,18 +129,18 @@ func TestABVariants(t *testing.T) {
 	wantSyntax(t, err, 29, "malformed line")
 	// Failed requests without the breakdown line: all are errors.
 	c, err = parseString(strings.Replace(s, "Failed requests:        0", "Failed requests:        7", 1), opts)
-	if err != nil || c.runs[0].Errors != 7 || c.runs[0].ReadErrors != nil {
-		t.Errorf("failed without breakdown: %v %+v", err, c.runs[0].Run)
+	if err != nil || c.Runs[0].Errors != 7 || c.Runs[0].ReadErrors != nil {
+		t.Errorf("failed without breakdown: %v %+v", err, c.Runs[0].Run)
 	}
 	// An IPv6 host is bracketed.
 	c, err = parseString(strings.Replace(s, "Server Hostname:        localhost", "Server Hostname:        ::1", 1), opts)
-	if err != nil || c.runs[0].Target != "http://[::1]:8080/" || c.runs[0].Label != "[::1]:8080" {
-		t.Errorf("IPv6: %v %+v", err, c.runs[0].Run)
+	if err != nil || c.Runs[0].Target != "http://[::1]:8080/" || c.Runs[0].Label != "[::1]:8080" {
+		t.Errorf("IPv6: %v %+v", err, c.Runs[0].Run)
 	}
 	// Two complete runs with their commands.
 	c, err = parseString(s+"\n"+strings.Replace(s, "ab -n 10000 -c 100", "ab -t 5 -c 100 -s 9", 1), opts)
-	if err != nil || len(c.runs) != 2 || *c.runs[1].PlannedDurationS != 5 || *c.runs[1].TimeoutS != 9 || c.runs[1].SourceLine != 56 {
-		t.Errorf("two runs: %v %+v", err, c.runs)
+	if err != nil || len(c.Runs) != 2 || *c.Runs[1].PlannedDurationS != 5 || *c.Runs[1].TimeoutS != 9 || c.Runs[1].SourceLine != 56 {
+		t.Errorf("two runs: %v %+v", err, c.Runs)
 	}
 }
 
@@ -175,33 +176,33 @@ func TestABGnuplot(t *testing.T) {
 	var c collect
 	f, _ := os.Open("testdata/ab/real-ok.tsv")
 	defer f.Close()
-	if err := Parse(context.Background(), f, core.Options{Source: "real-ok.tsv"}, &c); err != nil || len(c.runs) != 1 {
-		t.Fatalf("%d runs, %v", len(c.runs), err)
+	if err := parse(context.Background(), f, core.Options{Source: "real-ok.tsv"}, &c); err != nil || len(c.Runs) != 1 {
+		t.Fatalf("%d runs, %v", len(c.Runs), err)
 	}
-	r := c.runs[0]
+	r := c.Runs[0]
 	// First row: Wed Dec 02 13:38:11 2026	1796218691	0	1	1	1 (sorted by ttime).
 	if r.Tool != "ab" || r.Label != "real-ok" || r.Requests != 2000 || r.Errors != 0 || r.StartedAt == nil ||
-		!r.StartedAt.Equal(time.Unix(1796218691, 0)) || *r.LatMinMs != 1 || *r.LatMaxMs != 6 || len(c.samples) != 2000 ||
-		c.samples[0].LatencyMs != 1 || c.samples[0].Status != 200 || r.Notes == nil || !strings.Contains(*r.Notes, "no status") {
+		!r.StartedAt.Equal(time.Unix(1796218691, 0)) || *r.LatMinMs != 1 || *r.LatMaxMs != 6 || len(c.Samples) != 2000 ||
+		c.Samples[0].LatencyMs != 1 || c.Samples[0].Status != 200 || r.Notes == nil || !strings.Contains(*r.Notes, "no status") {
 		t.Errorf("%+v", r.Run)
 	}
 	hdr := abGnuplotHeader + "\n"
 	row := "Wed Dec 02 13:38:11 2026\t1796218691\t0\t3\t3\t2\n"
 	rows := strings.Repeat(row, 150)
 	got, err := parseString(hdr+rows+hdr+rows, core.Options{Source: "g.tsv"})
-	if err != nil || len(got.runs) != 2 || got.runs[1].Requests != 150 {
-		t.Errorf("appended: %v %+v", err, got.runs)
+	if err != nil || len(got.Runs) != 2 || got.Runs[1].Requests != 150 {
+		t.Errorf("appended: %v %+v", err, got.Runs)
 	}
 	_, err = parseString(hdr+rows+"Wed\tx\t0\t1\t1\t1\nWed\t1\t0\t1\t1\n", core.Options{Source: "g.tsv"})
 	wantSyntax(t, err, 152, "2 of 153 lines malformed")
 	got, err = parseString(hdr, core.Options{Source: "g.tsv"})
-	if err != nil || len(got.runs) != 1 || got.runs[0].Requests != 0 || got.runs[0].Label != "g" {
-		t.Errorf("header only: %v %+v", err, got.runs)
+	if err != nil || len(got.Runs) != 1 || got.Runs[0].Requests != 0 || got.Runs[0].Label != "g" {
+		t.Errorf("header only: %v %+v", err, got.Runs)
 	}
 }
 
 func TestABCSV(t *testing.T) {
-	runs, err := parseFile(t, "testdata/ab/real-ok-e.csv")
+	runs, err := ingesttest.ParseFile(t, parse, "testdata/ab/real-ok-e.csv")
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("%d runs, %v", len(runs), err)
 	}
@@ -212,22 +213,22 @@ func TestABCSV(t *testing.T) {
 	}
 	in := abCSVHeader + "\n0,1.000\n50,2.000\n100,3.000\n"
 	c, err := parseString(in+in, core.Options{Source: "e.csv"})
-	if err != nil || len(c.runs) != 2 || c.runs[1].SourceLine != 5 || *c.runs[1].LatMaxMs != 3 {
-		t.Errorf("appended: %v %+v", err, c.runs)
+	if err != nil || len(c.Runs) != 2 || c.Runs[1].SourceLine != 5 || *c.Runs[1].LatMaxMs != 3 {
+		t.Errorf("appended: %v %+v", err, c.Runs)
 	}
 	_, err = parseString(in+"100,4.000\n", core.Options{Source: "e.csv"})
 	wantSyntax(t, err, 5, "malformed row")
 	_, err = parseString(abCSVHeader+"\n0,1.0,2\n", core.Options{Source: "e.csv"})
 	wantSyntax(t, err, 2, "3 fields")
 	c, err = parseString(abCSVHeader+"\n", core.Options{Source: "e.csv"})
-	if err != nil || len(c.runs) != 1 || len(c.runs[0].Percentiles) != 0 {
-		t.Errorf("header only: %v %+v", err, c.runs)
+	if err != nil || len(c.Runs) != 1 || len(c.Runs[0].Percentiles) != 0 {
+		t.Errorf("header only: %v %+v", err, c.Runs)
 	}
 }
 
 // FuzzAB checks the ab parser as FuzzHey does the hey parser.
 func FuzzAB(f *testing.F) {
-	fuzzSeeds(f, "testdata/ab/*.txt", "testdata/notwrk/ab_*.txt")
+	ingesttest.FuzzSeeds(f, "testdata/ab/*.txt", "testdata/notwrk/ab_*.txt")
 	f.Add([]byte(abRefused))
 	p := parserNamed(f, "ab")
 	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
@@ -235,7 +236,7 @@ func FuzzAB(f *testing.F) {
 
 // FuzzABGnuplot checks the ab -g parser.
 func FuzzABGnuplot(f *testing.F) {
-	fuzzSeeds(f, "testdata/ab/*.tsv")
+	ingesttest.FuzzSeeds(f, "testdata/ab/*.tsv")
 	f.Add([]byte(abGnuplotHeader + "\nx\t99999999999999\t0\t0\t99999999999999999999\t0\n"))
 	p := parserNamed(f, "ab-gnuplot")
 	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
@@ -243,7 +244,7 @@ func FuzzABGnuplot(f *testing.F) {
 
 // FuzzABCSV checks the ab -e parser.
 func FuzzABCSV(f *testing.F) {
-	fuzzSeeds(f, "testdata/ab/*.csv")
+	ingesttest.FuzzSeeds(f, "testdata/ab/*.csv")
 	p := parserNamed(f, "ab-csv")
 	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }

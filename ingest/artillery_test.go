@@ -26,22 +26,22 @@ func TestArtillery(t *testing.T) {
 	} {
 		var col collect
 		in := readPlain(t, "testdata/artillery/"+c.file)
-		if err := Parse(context.Background(), strings.NewReader(string(in)), core.Options{Source: c.file}, &col); err != nil || len(col.runs) != 1 {
-			t.Fatalf("%s: %d runs, err %v", c.file, len(col.runs), err)
+		if err := Parse(context.Background(), strings.NewReader(string(in)), core.Options{Source: c.file}, &col); err != nil || len(col.Runs) != 1 {
+			t.Fatalf("%s: %d runs, err %v", c.file, len(col.Runs), err)
 		}
-		r := col.runs[0]
+		r := col.Runs[0]
 		if r.Tool != "artillery" || r.LoadModel != "open" || r.Requests != c.requests || r.Errors != c.errs || *r.Timeouts != c.timeouts {
 			t.Errorf("%s: requests %d errors %d timeouts %d", c.file, r.Requests, r.Errors, *r.Timeouts)
 		}
 		var sum int64
-		for _, s := range col.series {
+		for _, s := range col.Windows {
 			sum += s.Requests
 			if s.RunID != r.RunID {
 				t.Errorf("%s: series of another run", c.file)
 			}
 		}
-		if len(col.series) != c.windows || sum != r.Requests {
-			t.Errorf("%s: %d windows holding %d requests", c.file, len(col.series), sum)
+		if len(col.Windows) != c.windows || sum != r.Requests {
+			t.Errorf("%s: %d windows holding %d requests", c.file, len(col.Windows), sum)
 		}
 		if r.DurationS < 1 || r.LatP99Ms == nil || r.BytesIn == nil || *r.BytesIn == 0 {
 			t.Errorf("%s: duration %v p99 %v bytes %v", c.file, r.DurationS, r.LatP99Ms, r.BytesIn)

@@ -32,11 +32,11 @@ func TestGatlingLog(t *testing.T) {
 	} {
 		var col collect
 		in := readPlain(t, "testdata/gatling/"+c.file)
-		if err := Parse(context.Background(), strings.NewReader(string(in)), core.Options{Source: c.file}, &col); err != nil || len(col.runs) != len(c.runs) {
-			t.Fatalf("%s: %d runs, err %v", c.file, len(col.runs), err)
+		if err := Parse(context.Background(), strings.NewReader(string(in)), core.Options{Source: c.file}, &col); err != nil || len(col.Runs) != len(c.runs) {
+			t.Fatalf("%s: %d runs, err %v", c.file, len(col.Runs), err)
 		}
 		for i, w := range c.runs {
-			r := col.runs[i]
+			r := col.Runs[i]
 			if r.Tool != "gatling" || ptrString(r.Endpoint) != w.endpoint || r.Requests != w.requests || r.Errors != w.errs || r.Non2xx != nil ||
 				r.BytesIn != nil || !r.HasSamples || !ptrEq(r.LatMeanMs, w.mean) {
 				t.Errorf("%s run %d: endpoint %q requests %d errors %d non2xx %v bytes %v mean %v, want %+v", c.file, i,
@@ -46,8 +46,8 @@ func TestGatlingLog(t *testing.T) {
 				t.Errorf("%s run %d: connections %v", c.file, i, r.Connections)
 			}
 		}
-		if len(col.samples) != c.samples {
-			t.Errorf("%s: %d samples", c.file, len(col.samples))
+		if len(col.Samples) != c.samples {
+			t.Errorf("%s: %d samples", c.file, len(col.Samples))
 		}
 	}
 }

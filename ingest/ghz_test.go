@@ -27,15 +27,15 @@ func TestGhz(t *testing.T) {
 	} {
 		var col collect
 		in := readPlain(t, "testdata/ghz/"+c.file)
-		if err := Parse(context.Background(), strings.NewReader(string(in)), core.Options{Source: c.file}, &col); err != nil || len(col.runs) != 1 {
-			t.Fatalf("%s: %d runs, err %v", c.file, len(col.runs), err)
+		if err := Parse(context.Background(), strings.NewReader(string(in)), core.Options{Source: c.file}, &col); err != nil || len(col.Runs) != 1 {
+			t.Fatalf("%s: %d runs, err %v", c.file, len(col.Runs), err)
 		}
-		r := col.runs[0]
+		r := col.Runs[0]
 		if r.Tool != "ghz" || r.Requests != c.requests || r.Errors != c.errs || *r.Timeouts != c.timeouts || r.Non2xx != nil {
 			t.Errorf("%s: requests %d errors %d timeouts %d non2xx %v", c.file, r.Requests, r.Errors, *r.Timeouts, r.Non2xx)
 		}
-		if !ptrEq(&r.DurationS, c.dur) || !ptrEq(&r.RPS, c.rps) || r.HasSamples != c.samples || c.samples != (len(col.samples) == int(c.requests)) {
-			t.Errorf("%s: duration %v rps %v samples %d", c.file, r.DurationS, r.RPS, len(col.samples))
+		if !ptrEq(&r.DurationS, c.dur) || !ptrEq(&r.RPS, c.rps) || r.HasSamples != c.samples || c.samples != (len(col.Samples) == int(c.requests)) {
+			t.Errorf("%s: duration %v rps %v samples %d", c.file, r.DurationS, r.RPS, len(col.Samples))
 		}
 		if c.mean < 0 && (r.LatMeanMs != nil || r.LatP99Ms != nil) || c.mean >= 0 && (!ptrEq(r.LatMeanMs, c.mean) || !ptrEq(r.LatP99Ms, c.p99)) {
 			t.Errorf("%s: mean %v p99 %v", c.file, r.LatMeanMs, r.LatP99Ms)

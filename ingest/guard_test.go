@@ -194,13 +194,13 @@ func TestCleanSinkRefusesNonFinite(t *testing.T) {
 		run := results.RunWithPercentiles{Run: results.Run{RunID: "r", Source: "in.txt", SourceLine: 7, LatP99Ms: &x}}
 		err := s.Run(run)
 		var se *core.SyntaxError
-		if !errors.As(err, &se) || se.Line != 7 || !strings.Contains(se.Msg, "lat_p99_ms") || len(c.runs) != 0 {
-			t.Errorf("lat_p99_ms %v: %v, %d runs passed, want a *SyntaxError at line 7 naming lat_p99_ms", x, err, len(c.runs))
+		if !errors.As(err, &se) || se.Line != 7 || !strings.Contains(se.Msg, "lat_p99_ms") || len(c.Runs) != 0 {
+			t.Errorf("lat_p99_ms %v: %v, %d runs passed, want a *SyntaxError at line 7 naming lat_p99_ms", x, err, len(c.Runs))
 		}
-		if err := s.Series(results.Series{RunID: "r", RPS: x}); !errors.As(err, &se) || len(c.series) != 0 {
+		if err := s.Series(results.Series{RunID: "r", RPS: x}); !errors.As(err, &se) || len(c.Windows) != 0 {
 			t.Errorf("series rps %v: %v", x, err)
 		}
-		if err := s.Sample(results.Sample{RunID: "r", LatencyMs: x}); !errors.As(err, &se) || len(c.samples) != 0 {
+		if err := s.Sample(results.Sample{RunID: "r", LatencyMs: x}); !errors.As(err, &se) || len(c.Samples) != 0 {
 			t.Errorf("sample latency %v: %v", x, err)
 		}
 		run.LatP99Ms = nil
@@ -212,7 +212,7 @@ func TestCleanSinkRefusesNonFinite(t *testing.T) {
 	var c collect
 	s := &core.CleanSink{Sink: &c}
 	ok := 1e15
-	if err := s.Run(results.RunWithPercentiles{Run: results.Run{RunID: "r", LatP99Ms: &ok, RPS: 1e-300}}); err != nil || len(c.runs) != 1 {
+	if err := s.Run(results.RunWithPercentiles{Run: results.Run{RunID: "r", LatP99Ms: &ok, RPS: 1e-300}}); err != nil || len(c.Runs) != 1 {
 		t.Errorf("values at the bounds: %v", err)
 	}
 }

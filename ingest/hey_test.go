@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,22 +13,17 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 	"github.com/loadverdict/loadverdict/results"
 )
 
 // heyABFormats are the parsers of hey and ab output.
 var heyABFormats = []string{"hey", "hey-csv", "ab", "ab-gnuplot", "ab-csv"}
 
-// parserNamed returns the registered parser of that name.
+// parserNamed returns the parser of the format name.
 func parserNamed(t testing.TB, name string) core.Parser {
 	t.Helper()
-	for _, p := range Parsers() {
-		if p.Name() == name {
-			return p
-		}
-	}
-	t.Fatalf("no parser %q registered", name)
-	return nil
+	return ingesttest.ParserNamed(t, Parsers(), name)
 }
 
 // detectFile detects the format of a file as Parse does (decompressed).
@@ -49,28 +43,19 @@ func detectFile(t testing.TB, path string) (core.Parser, error) {
 	return Detect(head)
 }
 
-// parseString parses in with every registered parser tried, keeping
-// samples and series too.
+// parseString parses in with Parse.
 func parseString(in string, opts core.Options) (*collect, error) {
-	var c collect
-	err := Parse(context.Background(), strings.NewReader(in), opts, &c)
-	return &c, err
+	return ingesttest.ParseString(Parse, in, opts)
 }
 
-// wantSyntax fails unless err is a *SyntaxError at line whose message
-// contains msg.
+// wantSyntax fails unless err is a *SyntaxError at line holding msg.
 func wantSyntax(t *testing.T, err error, line int, msg string) {
 	t.Helper()
-	var se *core.SyntaxError
-	if !errors.As(err, &se) {
-		t.Fatalf("error %v (%T) is not a *SyntaxError", err, err)
-	}
-	if se.Line != line || !strings.Contains(se.Msg, msg) {
-		t.Errorf("error %q at line %d, want line %d containing %q", se.Msg, se.Line, line, msg)
-	}
+	ingesttest.WantSyntax(t, err, line, msg)
 }
 
-func ptrEq(p *float64, v float64) bool { return p != nil && math.Abs(*p-v) < 1e-9 }
+// ptrEq reports whether p is set and within 1e-9 of v.
+func ptrEq(p *float64, v float64) bool { return ingesttest.PtrEq(p, v) }
 
 // TestHeyABDetect: each input of testdata/hey and testdata/ab is taken by
 // the parser of its format, the hey and ab samples of notwrk too, and no
@@ -231,32 +216,32 @@ func TestHeyVariants(t *testing.T) {
 	opts := core.Options{Source: "x.txt"}
 	// hey keeps at most 1,000,000 results: requests from Requests/sec × Total.
 	c, err := parseString(heySummary("100.0000", "15000.0000", "  [200]\t1000000 responses", ""), opts)
-	if err != nil || len(c.runs) != 1 {
+	if err != nil || len(c.Runs) != 1 {
 		t.Fatalf("cap: %v", err)
 	}
-	if r := c.runs[0]; r.Requests != 1_500_000 || r.Notes == nil || !strings.Contains(*r.Notes, "at most 1000000 results") {
+	if r := c.Runs[0]; r.Requests != 1_500_000 || r.Notes == nil || !strings.Contains(*r.Notes, "at most 1000000 results") {
 		t.Errorf("cap: %+v notes %v", r.Run, *r.Notes)
 	}
 	// Its Average sums the latencies of all 1,500,000 successes but
 	// divides by the 1,000,000 it kept: 1 ms printed is 2/3 ms.
-	if r := c.runs[0]; r.LatMeanMs == nil || math.Abs(*r.LatMeanMs-1.0/1.5) > 1e-12 || !strings.Contains(*r.Notes, "corrected by x0.666667") {
+	if r := c.Runs[0]; r.LatMeanMs == nil || math.Abs(*r.LatMeanMs-1.0/1.5) > 1e-12 || !strings.Contains(*r.Notes, "corrected by x0.666667") {
 		t.Errorf("cap: mean %v notes %v", r.LatMeanMs, *r.Notes)
 	}
 	// With 100,000 errors among the 1,500,000: 1,400,000 successes.
 	c, _ = parseString(heySummary("100.0000", "15000.0000", "  [200]\t1000000 responses",
 		"Error distribution:\n  [100000]\tGet \"http://h/\": EOF"), opts)
-	if r := c.runs[0]; r.LatMeanMs == nil || math.Abs(*r.LatMeanMs-1.0/1.4) > 1e-12 || r.Errors != 100000 {
+	if r := c.Runs[0]; r.LatMeanMs == nil || math.Abs(*r.LatMeanMs-1.0/1.4) > 1e-12 || r.Errors != 100000 {
 		t.Errorf("cap with errors: %+v mean %v", r.Run, r.LatMeanMs)
 	}
 	// Counts that disagree otherwise are noted.
 	c, _ = parseString(heySummary("1.0000", "500.0000", "  [200]\t100 responses", ""), opts)
-	if r := c.runs[0]; r.Requests != 100 || r.Notes == nil || !strings.Contains(*r.Notes, "disagree") {
+	if r := c.Runs[0]; r.Requests != 100 || r.Notes == nil || !strings.Contains(*r.Notes, "disagree") {
 		t.Errorf("disagree: %+v", r.Run)
 	}
 	// 3xx are no errors, 1xx, 4xx and 5xx are; errors add up.
 	c, _ = parseString(heySummary("1.0000", "110.0000", "  [200]\t50 responses\n  [302]\t20 responses\n  [404]\t10 responses\n  [503]\t20 responses",
 		"Error distribution:\n  [7]\tGet \"http://h/\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)\n  [3]\tGet \"http://h/\": EOF"), opts)
-	if r := c.runs[0]; r.Requests != 110 || r.Errors != 40 || *r.Non2xx != 30 || *r.Timeouts != 7 || r.Notes != nil {
+	if r := c.Runs[0]; r.Requests != 110 || r.Errors != 40 || *r.Non2xx != 30 || *r.Timeouts != 7 || r.Notes != nil {
 		t.Errorf("status mix: %+v notes %v", r.Run, r.Notes)
 	}
 	// Spaces instead of tabs, whitespace-only lines, indented (markdown),
@@ -266,10 +251,10 @@ func TestHeyVariants(t *testing.T) {
 		strings.ReplaceAll(heySummary("5.0000", "80.0000", "  [200] 400 responses", ""), "\t", "   "), "%%", "%")
 	in = strings.ReplaceAll(in, "\n", "\n    ")
 	c, err = parseString(in, opts)
-	if err != nil || len(c.runs) != 1 {
-		t.Fatalf("indented: %d runs, %v", len(c.runs), err)
+	if err != nil || len(c.Runs) != 1 {
+		t.Fatalf("indented: %d runs, %v", len(c.Runs), err)
 	}
-	r := c.runs[0]
+	r := c.Runs[0]
 	if r.Target != "http://h:81/x?a=1&b=2" || *r.Connections != 8 || *r.PlannedDurationS != 5 || r.TimeoutS != nil || r.Requests != 400 ||
 		!ptrEq(r.LatP99Ms, 9) || len(r.Percentiles) != 3 || r.Label != "h:81" {
 		t.Errorf("indented: %+v", r.Run)
@@ -286,8 +271,8 @@ func TestHeyVariants(t *testing.T) {
 	wantSyntax(t, err, 17, "status code row")
 	// Another Summary block (prose) does not take the command away.
 	c, err = parseString("hey -c 3 http://a:1/\nSummary:\nall good\nSummary:\n"+strings.TrimPrefix(heySummary("1.0000", "100.0000", "  [200]\t100 responses", ""), "Summary:\n"), opts)
-	if err != nil || len(c.runs) != 1 || c.runs[0].Target != "http://a:1/" {
-		t.Errorf("prose summary: %v %+v", err, c.runs)
+	if err != nil || len(c.Runs) != 1 || c.Runs[0].Target != "http://a:1/" {
+		t.Errorf("prose summary: %v %+v", err, c.Runs)
 	}
 }
 
@@ -325,8 +310,8 @@ func TestParseHeyCommand(t *testing.T) {
 	}
 	// A command continued on the next line.
 	c, err := parseString("hey -c 7 \\\n  -z 2s http://c:9/\n"+heySummary("2.0000", "50.0000", "  [200]\t100 responses", ""), core.Options{Source: "x"})
-	if err != nil || len(c.runs) != 1 || c.runs[0].Target != "http://c:9/" || *c.runs[0].Connections != 7 || *c.runs[0].PlannedDurationS != 2 {
-		t.Errorf("continued: %v %+v", err, c.runs)
+	if err != nil || len(c.Runs) != 1 || c.Runs[0].Target != "http://c:9/" || *c.Runs[0].Connections != 7 || *c.Runs[0].PlannedDurationS != 2 {
+		t.Errorf("continued: %v %+v", err, c.Runs)
 	}
 }
 
@@ -335,16 +320,16 @@ func TestHeyCSV(t *testing.T) {
 	f, _ := os.Open("testdata/hey/real-mixed.csv")
 	defer f.Close()
 	opts := core.Options{Source: "runs/real-mixed.csv", Labels: map[string]string{"real-mixed": "svc"}}
-	if err := Parse(context.Background(), f, opts, &c); err != nil || len(c.runs) != 1 {
-		t.Fatalf("%d runs, %v", len(c.runs), err)
+	if err := Parse(context.Background(), f, opts, &c); err != nil || len(c.Runs) != 1 {
+		t.Fatalf("%d runs, %v", len(c.Runs), err)
 	}
-	r := c.runs[0]
+	r := c.Runs[0]
 	if r.Tool != "hey" || r.Label != "svc" || r.Target != "" || r.Requests != 2000 || r.Errors != 400 || *r.Non2xx != 400 ||
-		!r.HasSamples || r.StartedAt != nil || len(c.samples) != 2000 || c.samples[0].Status != 200 {
+		!r.HasSamples || r.StartedAt != nil || len(c.Samples) != 2000 || c.Samples[0].Status != 200 {
 		t.Errorf("%+v", r.Run)
 	}
 	// The first rows: 0.0014,...,200,0.0003 and 0.0004,...,200,0.0013.
-	if s := c.samples[0]; s.LatencyMs != 1.4 || s.TS != 0 || c.samples[1].LatencyMs != 0.4 || math.Abs(c.samples[1].TS-0.001) > 1e-12 {
+	if s := c.Samples[0]; s.LatencyMs != 1.4 || s.TS != 0 || c.Samples[1].LatencyMs != 0.4 || math.Abs(c.Samples[1].TS-0.001) > 1e-12 {
 		t.Errorf("first sample %+v", s)
 	}
 
@@ -361,20 +346,20 @@ func TestHeyCSV(t *testing.T) {
 	}
 	// Two outputs appended to one file: two runs.
 	got, err := parseString(a.String()+b.String(), core.Options{Source: "all.csv"})
-	if err != nil || len(got.runs) != 2 || got.runs[0].Requests != 200 || got.runs[1].Errors != 200 || got.runs[1].Index != 1 || got.runs[1].Label != "all" {
-		t.Fatalf("appended: %v %+v", err, got.runs)
+	if err != nil || len(got.Runs) != 2 || got.Runs[0].Requests != 200 || got.Runs[1].Errors != 200 || got.Runs[1].Index != 1 || got.Runs[1].Label != "all" {
+		t.Fatalf("appended: %v %+v", err, got.Runs)
 	}
 	// One malformed line in 201 is noted; three are too many.
 	got, err = parseString(a.String()+"0.0020,oops\n", core.Options{Source: "x.csv"})
-	if err != nil || len(got.runs) != 1 || got.runs[0].Notes == nil || !strings.Contains(*got.runs[0].Notes, "line 202: 2 fields, want 8") {
-		t.Errorf("one bad line: %v %+v", err, got.runs)
+	if err != nil || len(got.Runs) != 1 || got.Runs[0].Notes == nil || !strings.Contains(*got.Runs[0].Notes, "line 202: 2 fields, want 8") {
+		t.Errorf("one bad line: %v %+v", err, got.Runs)
 	}
 	_, err = parseString(a.String()+"x\ny\n0.1,0.1,0.1,0.1,0.1,0.1,abc,0.1\n", core.Options{Source: "x.csv"})
 	wantSyntax(t, err, 202, "3 of 204 lines malformed")
 	// The header alone: every request failed; an empty run.
 	got, err = parseString(hdr, core.Options{Source: "x.csv"})
-	if err != nil || len(got.runs) != 1 || got.runs[0].Requests != 0 || got.runs[0].Percentiles == nil || got.runs[0].Notes == nil {
-		t.Errorf("header only: %v %+v", err, got.runs)
+	if err != nil || len(got.Runs) != 1 || got.Runs[0].Requests != 0 || got.Runs[0].Percentiles == nil || got.Runs[0].Notes == nil {
+		t.Errorf("header only: %v %+v", err, got.Runs)
 	}
 	// Called directly on something else.
 	p := parserNamed(t, "hey-csv")
@@ -383,34 +368,10 @@ func TestHeyCSV(t *testing.T) {
 	}
 }
 
-// checkParse runs p on data and checks what comes out: errors of the
-// documented types, runs with finite non-negative numbers, samples with
-// finite non-negative latencies.
+// checkParse runs p on data and checks what comes out
+// (ingesttest.CheckParse).
 func checkParse(t *testing.T, p core.Parser, data []byte) {
-	var c collect
-	err := p.Parse(context.Background(), bytes.NewReader(data), core.Options{Source: "fuzz"}, &c)
-	var se *core.SyntaxError
-	if err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
-		t.Fatalf("unexpected error type %T: %v", err, err)
-	}
-	for i, r := range c.runs {
-		if r.Index != int32(i) {
-			t.Fatalf("run %d has index %d", i, r.Index)
-		}
-		checkRun(t, r)
-	}
-	for _, s := range c.samples {
-		if !core.Finite(s.LatencyMs) || !core.Finite(s.TS+1e12) {
-			t.Fatalf("sample %+v", s)
-		}
-	}
-	p.Detect(data)
-	if q, err := Detect(data); err == nil && q.Name() == p.Name() {
-		var c2 collect
-		if err := Parse(context.Background(), bytes.NewReader(data), core.Options{Source: "fuzz"}, &c2); err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
-			t.Fatalf("Parse: unexpected error type %T: %v", err, err)
-		}
-	}
+	ingesttest.CheckParse(t, Parsers(), p, data)
 }
 
 // FuzzHey checks that no input makes the hey parser panic, that its errors

@@ -235,13 +235,13 @@ func TestJunkBytes(t *testing.T) {
 			var col collect
 			err := Parse(context.Background(), strings.NewReader(in), core.Options{Source: "log"}, &col)
 			if share < 0.01 {
-				if err != nil || len(col.runs) == 0 || col.runs[0].Notes == nil || !strings.Contains(*col.runs[0].Notes, "malformed") {
-					t.Errorf("%s with %.1f %% junk in one line: %d runs, err %v", c.file, 100*share, len(col.runs), err)
+				if err != nil || len(col.Runs) == 0 || col.Runs[0].Notes == nil || !strings.Contains(*col.Runs[0].Notes, "malformed") {
+					t.Errorf("%s with %.1f %% junk in one line: %d runs, err %v", c.file, 100*share, len(col.Runs), err)
 				}
 				continue
 			}
 			if !errors.As(err, &se) || !strings.Contains(se.Msg, "bytes") {
-				t.Errorf("%s with %.0f %% junk in one line: %d runs, err %v", c.file, 100*share, len(col.runs), err)
+				t.Errorf("%s with %.0f %% junk in one line: %d runs, err %v", c.file, 100*share, len(col.Runs), err)
 			}
 		}
 	}
@@ -266,16 +266,16 @@ func TestTablesGetValidUTF8(t *testing.T) {
 				t.Fatal(err)
 			}
 			noted := false
-			for _, r := range c.runs {
+			for _, r := range c.Runs {
 				checkStrings(t, r)
 				if r.Notes != nil && strings.Contains(*r.Notes, "U+FFFD") {
 					noted = true
 				}
 			}
-			for _, s := range c.samples {
+			for _, s := range c.Samples {
 				checkStrings(t, s)
 			}
-			for _, s := range c.series {
+			for _, s := range c.Windows {
 				checkStrings(t, s)
 			}
 			if !noted {
@@ -349,13 +349,13 @@ func TestCleanSinkEveryString(t *testing.T) {
 	if s.Sample(sample) != nil || s.Series(series) != nil || s.Run(run) != nil {
 		t.Fatal("sink error")
 	}
-	if len(c.runs) != 1 || len(c.samples) != 1 || len(c.series) != 1 {
-		t.Fatalf("%d runs, %d samples, %d series", len(c.runs), len(c.samples), len(c.series))
+	if len(c.Runs) != 1 || len(c.Samples) != 1 || len(c.Windows) != 1 {
+		t.Fatalf("%d runs, %d samples, %d series", len(c.Runs), len(c.Samples), len(c.Windows))
 	}
-	checkStrings(t, c.runs[0])
-	checkStrings(t, c.samples[0])
-	checkStrings(t, c.series[0])
-	notes := *c.runs[0].Notes
+	checkStrings(t, c.Runs[0])
+	checkStrings(t, c.Samples[0])
+	checkStrings(t, c.Windows[0])
+	notes := *c.Runs[0].Notes
 	for _, want := range []string{"a\uFFFDb\uFFFDc", core.ReplacedNote, "target", "command", "samples' error", "series' run_id", "percentiles"} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes %q lack %q", notes, want)
@@ -369,7 +369,7 @@ func TestCleanSinkEveryString(t *testing.T) {
 	c = collect{}
 	s = &core.CleanSink{Sink: &c}
 	good := results.RunWithPercentiles{Run: results.Run{RunID: "r", Target: "http://ü.example/", Notes: results.Ptr("n")}}
-	if err := s.Run(good); err != nil || !reflect.DeepEqual(c.runs[0], good) {
-		t.Errorf("clean run changed: %+v %v", c.runs, err)
+	if err := s.Run(good); err != nil || !reflect.DeepEqual(c.Runs[0], good) {
+		t.Errorf("clean run changed: %+v %v", c.Runs, err)
 	}
 }

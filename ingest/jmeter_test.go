@@ -163,10 +163,10 @@ func TestJMeterCodes(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			in := header + "1400000000000,12,req," + c.rec + ",100,2,3,http://h:8080/a\n"
 			got, err := parseJTL(t, in)
-			if err != nil || len(got.runs) != 1 || len(got.samples) != 1 {
-				t.Fatalf("%d runs, %d samples, err %v", len(got.runs), len(got.samples), err)
+			if err != nil || len(got.Runs) != 1 || len(got.Samples) != 1 {
+				t.Fatalf("%d runs, %d samples, err %v", len(got.Runs), len(got.Samples), err)
 			}
-			s, r := got.samples[0], got.runs[0]
+			s, r := got.Samples[0], got.Runs[0]
 			gotErr := ""
 			if s.Error != nil {
 				gotErr = *s.Error
@@ -285,12 +285,12 @@ func TestJMeterXML(t *testing.T) {
 	// the transaction parents are not requests of their own), then the
 	// refused connection, which has no URL.
 	got, err := parseJTL(t, nested)
-	if err != nil || len(got.runs) != 4 {
-		t.Fatalf("%d runs, err %v", len(got.runs), err)
+	if err != nil || len(got.Runs) != 4 {
+		t.Fatalf("%d runs, err %v", len(got.Runs), err)
 	}
 	var requests, errs, bytesIn int64
 	var conns int32
-	for i, r := range got.runs[:3] {
+	for i, r := range got.Runs[:3] {
 		if want := []string{"/a", "/b", "/c"}[i]; r.Label != "h:80" || ptrString(r.Endpoint) != want ||
 			r.Notes == nil || !strings.Contains(*r.Notes, "2 transaction controller samples skipped") {
 			t.Errorf("run %d: %+v endpoint %q notes %v", i, r.Run, ptrString(r.Endpoint), r.Notes)
@@ -300,13 +300,13 @@ func TestJMeterXML(t *testing.T) {
 			conns = max(conns, *r.Connections)
 		}
 	}
-	if requests != 3 || errs != 1 || bytesIn != 600 || conns != 4 || got.runs[1].Errors != 1 {
+	if requests != 3 || errs != 1 || bytesIn != 600 || conns != 4 || got.Runs[1].Errors != 1 {
 		t.Errorf("h:80: %d requests, %d errors, %d bytes, %d connections", requests, errs, bytesIn, conns)
 	}
-	if e := got.samples[1].Error; e == nil || *e != "Test failed: text expected to contain /yes/" {
+	if e := got.Samples[1].Error; e == nil || *e != "Test failed: text expected to contain /yes/" {
 		t.Errorf("sample 1 error %v", e)
 	}
-	if r2 := got.runs[3]; r2.Target != "" || r2.Requests != 1 || r2.Errors != 1 || r2.Connections != nil || ptrString(r2.Endpoint) != "conn" ||
+	if r2 := got.Runs[3]; r2.Target != "" || r2.Requests != 1 || r2.Errors != 1 || r2.Connections != nil || ptrString(r2.Endpoint) != "conn" ||
 		r2.Notes == nil || !strings.Contains(*r2.Notes, `JMeter sampler "conn"`) {
 		t.Errorf("run 3: %+v notes %v", r2.Run, r2.Notes)
 	}
@@ -314,17 +314,17 @@ func TestJMeterXML(t *testing.T) {
 	// Cut short: read up to the last complete sample, with a note.
 	cut := nested[:strings.Index(nested, `<httpSample t="7"`)+30]
 	got, err = parseJTL(t, cut)
-	if err != nil || len(got.runs) != 3 || got.runs[0].Requests+got.runs[1].Requests+got.runs[2].Requests != 3 ||
-		!strings.Contains(*got.runs[0].Notes, "ends before </testResults>") {
-		t.Errorf("cut: %d runs, err %v", len(got.runs), err)
+	if err != nil || len(got.Runs) != 3 || got.Runs[0].Requests+got.Runs[1].Requests+got.Runs[2].Requests != 3 ||
+		!strings.Contains(*got.Runs[0].Notes, "ends before </testResults>") {
+		t.Errorf("cut: %d runs, err %v", len(got.Runs), err)
 	}
 
 	// ISO-8859-1.
 	latin := "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<testResults version=\"1.2\">\n" +
 		"<httpSample t=\"5\" ts=\"1400000000000\" s=\"true\" lb=\"caf\xe9\" rc=\"200\" rm=\"OK\"/>\n</testResults>\n"
 	got, err = parseJTL(t, latin)
-	if err != nil || len(got.runs) != 1 || !strings.Contains(*got.runs[0].Notes, `"café"`) {
-		t.Errorf("latin1: %d runs, err %v", len(got.runs), err)
+	if err != nil || len(got.Runs) != 1 || !strings.Contains(*got.Runs[0].Notes, `"café"`) {
+		t.Errorf("latin1: %d runs, err %v", len(got.Runs), err)
 	}
 
 	for _, c := range []struct {
@@ -363,27 +363,27 @@ func TestJMeterCSVOdd(t *testing.T) {
 	}
 	good := b.String()
 	got, err := parseJTL(t, good)
-	if err != nil || len(got.runs) != 1 || got.runs[0].Requests != 200 {
-		t.Fatalf("%d runs, err %v", len(got.runs), err)
+	if err != nil || len(got.Runs) != 1 || got.Runs[0].Requests != 200 {
+		t.Fatalf("%d runs, err %v", len(got.Runs), err)
 	}
-	for i, s := range got.samples {
-		if s.TS < 0 || i > 0 && s.TS < got.samples[i-1].TS {
-			t.Fatalf("sample %d at %v s, before %v s", i, s.TS, got.samples[max(i-1, 0)].TS)
+	for i, s := range got.Samples {
+		if s.TS < 0 || i > 0 && s.TS < got.Samples[i-1].TS {
+			t.Fatalf("sample %d at %v s, before %v s", i, s.TS, got.Samples[max(i-1, 0)].TS)
 		}
 	}
-	for _, s := range got.series {
+	for _, s := range got.Windows {
 		if s.TS < 0 {
 			t.Errorf("series window at %v s", s.TS)
 		}
 	}
-	if r := got.runs[0]; r.StartedAt.UnixMilli() != minStart || math.Abs(r.DurationS-float64(maxEnd-minStart)/1000) > 1e-9 {
+	if r := got.Runs[0]; r.StartedAt.UnixMilli() != minStart || math.Abs(r.DurationS-float64(maxEnd-minStart)/1000) > 1e-9 {
 		t.Errorf("started %v duration %v", r.StartedAt, r.DurationS)
 	}
 
 	// One malformed record in 200: skipped with a note; three: rejected.
 	one := strings.Replace(good, "40,req", "4x,req", 1)
 	got, err = parseJTL(t, one)
-	if err != nil || got.runs[0].Requests != 199 || !strings.Contains(*got.runs[0].Notes, `line 2: elapsed "4x"`) {
+	if err != nil || got.Runs[0].Requests != 199 || !strings.Contains(*got.Runs[0].Notes, `line 2: elapsed "4x"`) {
 		t.Errorf("one bad: err %v", err)
 	}
 	three := strings.Replace(one, "40,req", "-1,req", 2)
@@ -396,16 +396,16 @@ func TestJMeterCSVOdd(t *testing.T) {
 	// A second header (concatenated files) re-maps the columns.
 	cat := good + "label,timeStamp,elapsed,success\n" + "other,1400000002000,5,false\n"
 	got, err = parseJTL(t, cat)
-	if err != nil || len(got.runs) != 2 || got.runs[1].Requests != 1 || got.runs[1].Errors != 1 {
-		t.Errorf("concatenated: %d runs, err %v", len(got.runs), err)
+	if err != nil || len(got.Runs) != 2 || got.Runs[1].Requests != 1 || got.Runs[1].Errors != 1 {
+		t.Errorf("concatenated: %d runs, err %v", len(got.Runs), err)
 	}
 
 	// Semicolons and formatted time stamps.
 	semi := "timeStamp;elapsed;label;responseCode;success;URL\n2024-05-01 12:00:00.250;20;a;200;true;https://h/x\n2024-05-01 12:00:01.000;30;a;200;true;https://h/y\n"
 	got, err = parseJTL(t, semi)
-	if err != nil || len(got.runs) != 1 || got.runs[0].StartedAt.Format("2006-01-02T15:04:05.000") != "2024-05-01T12:00:00.250" ||
-		got.runs[0].Label != "h:443" || !strings.Contains(*got.runs[0].Notes, "read as UTC") {
-		t.Errorf("semicolons: %+v err %v", got.runs, err)
+	if err != nil || len(got.Runs) != 1 || got.Runs[0].StartedAt.Format("2006-01-02T15:04:05.000") != "2024-05-01T12:00:00.250" ||
+		got.Runs[0].Label != "h:443" || !strings.Contains(*got.Runs[0].Notes, "read as UTC") {
+		t.Errorf("semicolons: %+v err %v", got.Runs, err)
 	}
 
 	// Header only; an unterminated quote running past 1 MiB.
@@ -420,8 +420,8 @@ func TestJMeterCSVOdd(t *testing.T) {
 	// Header-less records of an unknown layout: the first eight columns.
 	odd := "1400000000000,12,a,200,OK,T 1-1,text,true,99,1\n1400000000100,14,a,500,Error,T 1-1,text,false,99,1\n"
 	got, err = parseJTL(t, odd)
-	if err != nil || len(got.runs) != 1 || got.runs[0].Errors != 1 || *got.runs[0].BytesIn != 0 || !strings.Contains(*got.runs[0].Notes, "unknown column layout (e.g. 10 fields)") {
-		t.Errorf("unknown layout: %+v err %v", got.runs, err)
+	if err != nil || len(got.Runs) != 1 || got.Runs[0].Errors != 1 || *got.Runs[0].BytesIn != 0 || !strings.Contains(*got.Runs[0].Notes, "unknown column layout (e.g. 10 fields)") {
+		t.Errorf("unknown layout: %+v err %v", got.Runs, err)
 	}
 }
 

@@ -231,10 +231,10 @@ func k6Runs(t *testing.T, in string) []results.RunWithPercentiles {
 	if err := (k6Parser{}).Parse(context.Background(), strings.NewReader(in), core.Options{Source: "s.txt"}, &c); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range c.runs {
+	for _, r := range c.Runs {
 		checkRun(t, r)
 	}
-	return c.runs
+	return c.Runs
 }
 
 const k6Classic = `
@@ -400,8 +400,8 @@ func TestK6SummaryJSON(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || len(col.runs) != 1 || !strings.Contains(*col.runs[0].Notes, c.notes) || col.runs[0].Errors != c.errors {
-				t.Fatalf("%v %+v", err, col.runs)
+			if err != nil || len(col.Runs) != 1 || !strings.Contains(*col.Runs[0].Notes, c.notes) || col.Runs[0].Errors != c.errors {
+				t.Fatalf("%v %+v", err, col.Runs)
 			}
 			if !(k6SummaryParser{}).Detect([]byte(c.in)) {
 				t.Error("not detected")
@@ -449,8 +449,8 @@ func TestK6NDJSON(t *testing.T) {
 	in.WriteString("{\"metric\":\"http_req_duration\",\"type\":\"Point\",\"data\":{\"time\":\"bad\",\"value\":1}}\n")
 	var c collect
 	if err := (k6NDJSONParser{}).Parse(context.Background(), strings.NewReader(in.String()), core.Options{Source: "x"}, &c); err != nil ||
-		len(c.runs) != 1 || c.runs[0].Requests != 300 || !strings.Contains(*c.runs[0].Notes, "1 malformed lines skipped (line 301: time") {
-		t.Fatalf("%v %+v", err, c.runs)
+		len(c.Runs) != 1 || c.Runs[0].Requests != 300 || !strings.Contains(*c.Runs[0].Notes, "1 malformed lines skipped (line 301: time") {
+		t.Fatalf("%v %+v", err, c.Runs)
 	}
 	in.WriteString("not json\nnot json either\nnor this\n")
 	err = (k6NDJSONParser{}).Parse(context.Background(), strings.NewReader(in.String()), core.Options{Source: "x"}, &collect{})
@@ -464,10 +464,10 @@ func TestK6NDJSON(t *testing.T) {
 	lines := k6Point("2024-05-01T10:00:00Z", 5, `"method":"GET","name":"ProductPage","url":"http://shop/p/1","status":"200"`) + "\n" +
 		k6Point("2024-05-01T10:00:01Z", 7, `"method":"GET","name":"ProductPage","url":"http://shop/p/2","status":"0","error_code":"1211"`) + "\n"
 	c = collect{}
-	if err := (k6NDJSONParser{}).Parse(context.Background(), strings.NewReader(lines), core.Options{Source: "x"}, &c); err != nil || len(c.runs) != 1 {
-		t.Fatalf("%v %+v", err, c.runs)
+	if err := (k6NDJSONParser{}).Parse(context.Background(), strings.NewReader(lines), core.Options{Source: "x"}, &c); err != nil || len(c.Runs) != 1 {
+		t.Fatalf("%v %+v", err, c.Runs)
 	}
-	if r := c.runs[0]; r.Target != "http://shop/p/1" || r.Label != "shop:80" || r.Errors != 1 || *c.samples[1].Error != "error_code 1211" {
+	if r := c.Runs[0]; r.Target != "http://shop/p/1" || r.Label != "shop:80" || r.Errors != 1 || *c.Samples[1].Error != "error_code 1211" {
 		t.Errorf("%+v", r.Run)
 	}
 }
@@ -476,11 +476,11 @@ func TestK6CSVErrors(t *testing.T) {
 	hdr := "metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata\n"
 	row := "http_req_duration,1714557600123,12.5,,\"dial: i/o timeout, retrying\",1050,false,,GET,http://h/a,,default,,0,,,http://h/a,,\n"
 	var c collect
-	if err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader(hdr+row), core.Options{Source: "x"}, &c); err != nil || len(c.runs) != 1 {
-		t.Fatalf("%v %+v", err, c.runs)
+	if err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader(hdr+row), core.Options{Source: "x"}, &c); err != nil || len(c.Runs) != 1 {
+		t.Fatalf("%v %+v", err, c.Runs)
 	}
-	r := c.runs[0]
-	if *r.Timeouts != 1 || r.Errors != 1 || r.StartedAt.UnixNano() != 1714557600123e6-12.5e6 || *c.samples[0].Error != "dial: i/o timeout, retrying" {
+	r := c.Runs[0]
+	if *r.Timeouts != 1 || r.Errors != 1 || r.StartedAt.UnixNano() != 1714557600123e6-12.5e6 || *c.Samples[0].Error != "dial: i/o timeout, retrying" {
 		t.Errorf("%+v", r.Run)
 	}
 	// An unterminated quote: the rest of the file is one bad record.
@@ -526,13 +526,13 @@ func k6CheckParse(t *testing.T, p core.Parser, data []byte) {
 	if err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
 		t.Fatalf("%s: unexpected error type %T: %v", p.Name(), err, err)
 	}
-	for i, r := range c.runs {
+	for i, r := range c.Runs {
 		if r.Index != int32(i) {
 			t.Fatalf("run %d has index %d", i, r.Index)
 		}
 		checkRun(t, r)
 	}
-	for _, s := range c.series {
+	for _, s := range c.Windows {
 		for _, v := range []float64{s.TS, s.WindowS, s.RPS} {
 			if !core.Finite(v) {
 				t.Fatalf("series %+v", s)
@@ -544,7 +544,7 @@ func k6CheckParse(t *testing.T, p core.Parser, data []byte) {
 			}
 		}
 	}
-	for _, s := range c.samples {
+	for _, s := range c.Samples {
 		if !core.Finite(s.LatencyMs) || math.IsNaN(s.TS) || math.IsInf(s.TS, 0) {
 			t.Fatalf("sample %+v", s)
 		}

@@ -74,8 +74,8 @@ func TestLocustHistory(t *testing.T) {
 	const src = "testdata/locust/full-history-edited_stats_history.csv"
 	var c collect
 	runs := locustParseWith(t, src, &c)
-	if len(runs) != 1 || len(c.series) != 3 {
-		t.Fatalf("%d runs, %d series", len(runs), len(c.series))
+	if len(runs) != 1 || len(c.Windows) != 3 {
+		t.Fatalf("%d runs, %d series", len(runs), len(c.Windows))
 	}
 	r := runs[0]
 	if r.RunID != results.RunID(src, 0) || r.Requests != 65 || r.Errors != 3 || r.DurationS != 4 || r.RPS != 16.25 ||
@@ -87,34 +87,34 @@ func TestLocustHistory(t *testing.T) {
 		n, e        int64
 		p50         float64
 	}{{0, 1, 290.0 / 15, 15, 1, 14}, {1, 1, 456.0 / 22, 22, 1, 15}, {2, 2, 573.0 / 28, 28, 1, 15}}
-	for i, s := range c.series {
+	for i, s := range c.Windows {
 		w := want[i]
 		if s.RunID != r.RunID || s.TS != w.ts || s.WindowS != w.w || s.Requests != w.n || s.Errors != w.e ||
 			math.Abs(*s.LatMeanMs-w.mean) > 1e-9 || *s.LatP50Ms != w.p50 {
 			t.Errorf("series %d: %+v", i, s)
 		}
 	}
-	if c.series[2].LatMaxMs != nil || *c.series[1].LatMaxMs != 55 {
-		t.Errorf("lat_max %v %v", c.series[1].LatMaxMs, c.series[2].LatMaxMs)
+	if c.Windows[2].LatMaxMs != nil || *c.Windows[1].LatMaxMs != 55 {
+		t.Errorf("lat_max %v %v", c.Windows[1].LatMaxMs, c.Windows[2].LatMaxMs)
 	}
 
 	// Without full history: no window percentiles; the run keeps the
 	// cumulative ones; the missing second gives a 2 s window.
 	c = collect{}
 	runs = locustParseWith(t, "testdata/locust/bitcoin-api_stats_history.csv", &c)
-	if len(runs) != 1 || len(c.series) != 55 || runs[0].Requests != 2050 || runs[0].DurationS != 56 || *runs[0].Connections != 50 ||
+	if len(runs) != 1 || len(c.Windows) != 55 || runs[0].Requests != 2050 || runs[0].DurationS != 56 || *runs[0].Connections != 50 ||
 		*runs[0].LatP99Ms != 2000 {
-		t.Fatalf("%d series %+v", len(c.series), runs)
+		t.Fatalf("%d series %+v", len(c.Windows), runs)
 	}
 	var total int64
-	for _, s := range c.series {
+	for _, s := range c.Windows {
 		total += s.Requests
 		if s.LatP50Ms != nil || s.LatP99Ms != nil {
 			t.Errorf("cumulative percentiles in %+v", s)
 		}
 	}
-	if total != 2050 || c.series[16].WindowS != 2 || c.series[16].TS != 16 {
-		t.Errorf("total %d, series 16 %+v", total, c.series[16])
+	if total != 2050 || c.Windows[16].WindowS != 2 || c.Windows[16].TS != 16 {
+		t.Errorf("total %d, series 16 %+v", total, c.Windows[16])
 	}
 
 	// Malformed rows are skipped and noted, too many fail the file.
@@ -127,8 +127,8 @@ func TestLocustHistory(t *testing.T) {
 	b.WriteString("17000x,5,,Aggregated,5,0,10,20,1000,0,10,11,1,30,100\n")
 	c = collect{}
 	if err := (locustHistoryParser{}).Parse(context.Background(), strings.NewReader(b.String()), core.Options{Source: "h"}, &c); err != nil ||
-		len(c.runs) != 1 || !strings.Contains(*c.runs[0].Notes, "1 malformed rows skipped (line 202: timestamp") || len(c.series) != 199 {
-		t.Fatalf("%v %+v", err, c.runs)
+		len(c.Runs) != 1 || !strings.Contains(*c.Runs[0].Notes, "1 malformed rows skipped (line 202: timestamp") || len(c.Windows) != 199 {
+		t.Fatalf("%v %+v", err, c.Runs)
 	}
 	b.WriteString("x\ny\nz\n")
 	err := (locustHistoryParser{}).Parse(context.Background(), strings.NewReader(b.String()), core.Options{Source: "h"}, &collect{})
@@ -141,8 +141,8 @@ func TestLocustHistory(t *testing.T) {
 		`"","Aggregated",1600000000,10,0,1.0,0,5,6.0,1,9,10,5,9` + "\n" + `"","Aggregated",1600000002,30,1,10.0,0.5,5,7.0,1,12,10,5,12` + "\n"
 	c = collect{}
 	if err := (locustHistoryParser{}).Parse(context.Background(), strings.NewReader(old), core.Options{Source: "h"}, &c); err != nil ||
-		len(c.series) != 1 || c.series[0].Requests != 20 || *c.series[0].LatMeanMs != (30*7.0-10*6.0)/20 || c.runs[0].Connections != nil {
-		t.Errorf("0.14: %v %+v %+v", err, c.series, c.runs)
+		len(c.Windows) != 1 || c.Windows[0].Requests != 20 || *c.Windows[0].LatMeanMs != (30*7.0-10*6.0)/20 || c.Runs[0].Connections != nil {
+		t.Errorf("0.14: %v %+v %+v", err, c.Windows, c.Runs)
 	}
 }
 
@@ -156,16 +156,16 @@ func locustParseWith(t *testing.T, name string, c *collect) []results.RunWithPer
 	if err := Parse(context.Background(), bytes.NewReader(data), core.Options{Source: name}, c); err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range c.runs {
+	for _, r := range c.Runs {
 		checkRun(t, r)
 	}
-	return c.runs
+	return c.Runs
 }
 
 func TestLocustFailures(t *testing.T) {
 	for _, name := range []string{"testdata/locust/bitcoin-api_failures.csv", "testdata/locust/example_distribution.csv"} {
 		var c collect
-		if got := locustParseWith(t, name, &c); len(got) != 0 || len(c.series) != 0 {
+		if got := locustParseWith(t, name, &c); len(got) != 0 || len(c.Windows) != 0 {
 			t.Errorf("%s: %d runs", name, len(got))
 		}
 	}

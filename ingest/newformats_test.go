@@ -136,7 +136,7 @@ func checkTruncated(t *testing.T, name, path string, cuts ...int) {
 		err := p.Parse(context.Background(), strings.NewReader(in), core.Options{Source: "cut.txt"}, &c)
 		var se *core.SyntaxError
 		if !errors.As(err, &se) || se.File != "cut.txt" || se.Line < 1 || se.Line > k+1 {
-			t.Errorf("%s cut after line %d: %d runs, error %v, want a syntax error at a line <= %d", path, k, len(c.runs), err, k+1)
+			t.Errorf("%s cut after line %d: %d runs, error %v, want a syntax error at a line <= %d", path, k, len(c.Runs), err, k+1)
 		}
 	}
 }
@@ -155,7 +155,7 @@ func checkCutBytes(t *testing.T, name, path string, cuts ...int) {
 		err := p.Parse(context.Background(), strings.NewReader(string(b[:k])), core.Options{Source: "cut.json"}, &c)
 		var se *core.SyntaxError
 		if !errors.As(err, &se) || se.File != "cut.json" || se.Line < 1 {
-			t.Errorf("%s cut after byte %d: %d runs, error %v, want a syntax error", path, k, len(c.runs), err)
+			t.Errorf("%s cut after byte %d: %d runs, error %v, want a syntax error", path, k, len(c.Runs), err)
 		}
 	}
 }

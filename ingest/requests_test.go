@@ -12,20 +12,13 @@ import (
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
 // collect is a Sink that keeps everything.
-type collect struct {
-	runs    []results.RunWithPercentiles
-	samples []results.Sample
-	series  []results.Series
-}
-
-func (c *collect) Run(r results.RunWithPercentiles) error { c.runs = append(c.runs, r); return nil }
-func (c *collect) Sample(s results.Sample) error          { c.samples = append(c.samples, s); return nil }
-func (c *collect) Series(s results.Series) error          { c.series = append(c.series, s); return nil }
+type collect = ingesttest.Collect
 
 func TestRequestsAggregate(t *testing.T) {
 	var sink collect
@@ -51,10 +44,10 @@ func TestRequestsAggregate(t *testing.T) {
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if len(sink.runs) != 2 || len(sink.samples) != 1001 {
-		t.Fatalf("%d runs, %d samples", len(sink.runs), len(sink.samples))
+	if len(sink.Runs) != 2 || len(sink.Samples) != 1001 {
+		t.Fatalf("%d runs, %d samples", len(sink.Runs), len(sink.Samples))
 	}
-	r := sink.runs[0]
+	r := sink.Runs[0]
 	if r.Requests != 1000 || r.Errors != 20 || *r.Non2xx != 20 || *r.BytesIn != 10000 || !r.HasSamples || r.Label != "127.0.0.1:8080" {
 		t.Errorf("run: %+v", r.Run)
 	}
@@ -77,7 +70,7 @@ func TestRequestsAggregate(t *testing.T) {
 		t.Errorf("percentiles %+v", r.Percentiles)
 	}
 	var ser []results.Series
-	for _, s := range sink.series {
+	for _, s := range sink.Windows {
 		if s.RunID == r.RunID {
 			ser = append(ser, s)
 		}
@@ -88,7 +81,7 @@ func TestRequestsAggregate(t *testing.T) {
 	if p := *ser[0].LatP50Ms; math.Abs(p-50) > 0.5 {
 		t.Errorf("window p50 %v, want 50 within 1 %%", p)
 	}
-	b := sink.runs[1]
+	b := sink.Runs[1]
 	if b.Errors != 1 || *b.Timeouts != 1 || b.RunID != results.RunID("log.json", 1) || b.Index != 1 {
 		t.Errorf("second run %+v", b.Run)
 	}
@@ -114,22 +107,22 @@ func TestRequestsWindows(t *testing.T) {
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if len(sink.series) > requests.MaxWindows {
-		t.Fatalf("%d windows, more than %d", len(sink.series), requests.MaxWindows)
+	if len(sink.Windows) > requests.MaxWindows {
+		t.Fatalf("%d windows, more than %d", len(sink.Windows), requests.MaxWindows)
 	}
-	w := sink.series[0].WindowS
+	w := sink.Windows[0].WindowS
 	if w != 4 {
 		t.Errorf("window width %v, want 4 s after doubling twice", w)
 	}
 	var total int64
-	for _, s := range sink.series {
+	for _, s := range sink.Windows {
 		total += s.Requests
 	}
-	if total != 5002 || sink.series[0].TS != 0 || sink.samples[0].TS != 1.5 {
-		t.Errorf("total %d, first window at %v", total, sink.series[0].TS)
+	if total != 5002 || sink.Windows[0].TS != 0 || sink.Samples[0].TS != 1.5 {
+		t.Errorf("total %d, first window at %v", total, sink.Windows[0].TS)
 	}
-	if sink.runs[0].Label != "s" {
-		t.Errorf("label %q, want the source name", sink.runs[0].Label)
+	if sink.Runs[0].Label != "s" {
+		t.Errorf("label %q, want the source name", sink.Runs[0].Label)
 	}
 }
 
@@ -218,13 +211,13 @@ func TestRequestsWindowPercentilesWithinExtremes(t *testing.T) {
 			if err := a.Close(); err != nil {
 				t.Fatal(err)
 			}
-			if len(sink.series) != c.windows {
-				t.Fatalf("%d windows, want %d", len(sink.series), c.windows)
+			if len(sink.Windows) != c.windows {
+				t.Fatalf("%d windows, want %d", len(sink.Windows), c.windows)
 			}
 			// The exact extremes of each window, from the samples.
-			for _, s := range sink.series {
+			for _, s := range sink.Windows {
 				lo, hi := math.Inf(1), math.Inf(-1)
-				for _, x := range sink.samples {
+				for _, x := range sink.Samples {
 					if x.TS >= s.TS && x.TS < s.TS+s.WindowS {
 						lo, hi = math.Min(lo, x.LatencyMs), math.Max(hi, x.LatencyMs)
 					}
@@ -264,14 +257,14 @@ func TestWindowQuantilesMatchDense(t *testing.T) {
 				}
 				err = Parse(context.Background(), f, core.Options{Source: in, WindowS: w}, &c)
 				f.Close()
-				if err != nil || len(c.samples) == 0 {
+				if err != nil || len(c.Samples) == 0 {
 					continue
 				}
 				if w == 1 {
 					logs++
 				}
 				width := map[string]float64{}
-				for _, s := range c.series {
+				for _, s := range c.Windows {
 					width[s.RunID] = s.WindowS
 				}
 				type key struct {
@@ -280,7 +273,7 @@ func TestWindowQuantilesMatchDense(t *testing.T) {
 				}
 				dense := map[key]*hdrhistogram.Histogram{}
 				ext := map[key][2]float64{}
-				for _, s := range c.samples {
+				for _, s := range c.Samples {
 					k := key{s.RunID, int(math.Floor(s.TS / width[s.RunID]))}
 					if dense[k] == nil {
 						dense[k] = hdrhistogram.New(1, requests.WindowHistMax, 2)
@@ -290,7 +283,7 @@ func TestWindowQuantilesMatchDense(t *testing.T) {
 					requests.ClampRecord(dense[k], requests.Micros(s.LatencyMs), requests.WindowHistMax)
 				}
 				checked := 0
-				for _, s := range c.series {
+				for _, s := range c.Windows {
 					h := dense[key{s.RunID, int(math.Round(s.TS / s.WindowS))}]
 					if s.Requests == 0 {
 						if h != nil {

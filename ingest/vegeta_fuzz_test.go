@@ -25,20 +25,20 @@ func fuzzVegeta(t *testing.T, name string, data []byte) {
 		if err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
 			t.Fatalf("unexpected error type %T: %v", err, err)
 		}
-		for i, r := range c.runs {
+		for i, r := range c.Runs {
 			if r.Index != int32(i) {
 				t.Fatalf("run %d has index %d", i, r.Index)
 			}
 			checkRun(t, r)
 		}
-		for _, s := range c.series {
+		for _, s := range c.Windows {
 			for _, v := range []*float64{&s.TS, &s.WindowS, &s.RPS, s.LatMeanMs, s.LatP50Ms, s.LatP99Ms, s.LatMaxMs} {
 				if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0) || *v < 0 && v != &s.TS) {
 					t.Fatalf("series %+v", s)
 				}
 			}
 		}
-		for _, s := range c.samples {
+		for _, s := range c.Samples {
 			if math.IsNaN(s.TS) || math.IsInf(s.TS, 0) || !core.Finite(s.LatencyMs) || s.LatencyMs < 0 || s.BytesIn < 0 {
 				t.Fatalf("sample %+v", s)
 			}

@@ -576,17 +576,17 @@ func TestVegetaResultsBadRecords(t *testing.T) {
 	parse := func(name, in string) ([]results.RunWithPercentiles, *collect, error) {
 		var c collect
 		err := vegetaParserNamed(t, name).Parse(context.Background(), strings.NewReader(in), core.Options{Source: "r"}, &c)
-		for _, r := range c.runs {
+		for _, r := range c.Runs {
 			checkRun(t, r)
 		}
-		return c.runs, &c, err
+		return c.Runs, &c, err
 	}
 	// One bad line of 121 (and blank lines, CRLF, no final newline): noted.
 	lines := append([]string{}, good...)
 	lines[10] = `{"attack":"errors","seq":1,"code":200,"timestamp":"2026-12-02T13:42:51.765332396Z","latency":"slow"}`
 	in := strings.Join(lines[:50], "\n") + "\n\n\r\n" + strings.Join(lines[50:], "\r\n")
 	runs, c, err := parse("vegeta-json", in)
-	if err != nil || len(runs) != 2 || runs[0].Requests+runs[1].Requests != 119 || len(c.samples) != 119 {
+	if err != nil || len(runs) != 2 || runs[0].Requests+runs[1].Requests != 119 || len(c.Samples) != 119 {
 		t.Fatalf("%d runs, err %v", len(runs), err)
 	}
 	if runs[0].Notes == nil || !strings.Contains(*runs[0].Notes, "1 malformed lines skipped (line 11:") {

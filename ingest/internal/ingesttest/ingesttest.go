@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"io"
 	"math"
@@ -292,6 +293,72 @@ func CorpusSmall(t *testing.T) {
 		}
 		if len(v) > MaxSeed {
 			t.Errorf("%s: a seed of %d bytes (at most %d)", name, len(v), MaxSeed)
+		}
+	}
+}
+
+// ParseString parses in with parse into a Collect.
+func ParseString(parse ParseFunc, in string, opts core.Options) (*Collect, error) {
+	var c Collect
+	err := parse(context.Background(), strings.NewReader(in), opts, &c)
+	return &c, err
+}
+
+// WantSyntax fails unless err is a *SyntaxError at line whose message
+// holds msg.
+func WantSyntax(t *testing.T, err error, line int, msg string) {
+	t.Helper()
+	var se *core.SyntaxError
+	if !errors.As(err, &se) {
+		t.Fatalf("error %v (%T) is not a *SyntaxError", err, err)
+	}
+	if se.Line != line || !strings.Contains(se.Msg, msg) {
+		t.Errorf("error %q at line %d, want line %d containing %q", se.Msg, se.Line, line, msg)
+	}
+}
+
+// PtrEq reports whether p is set and within 1e-9 of v.
+func PtrEq(p *float64, v float64) bool { return p != nil && math.Abs(*p-v) < 1e-9 }
+
+// ParserNamed returns the parser of parsers with the name.
+func ParserNamed(t testing.TB, parsers []core.Parser, name string) core.Parser {
+	t.Helper()
+	for _, p := range parsers {
+		if p.Name() == name {
+			return p
+		}
+	}
+	t.Fatalf("no parser %q registered", name)
+	return nil
+}
+
+// CheckParse runs p on data and checks what comes out: errors of the
+// documented types, runs with finite non-negative numbers, samples with
+// finite non-negative latencies; when detection over parsers picks p,
+// the whole parse (core.ParseWith) too.
+func CheckParse(t *testing.T, parsers []core.Parser, p core.Parser, data []byte) {
+	var c Collect
+	err := p.Parse(context.Background(), bytes.NewReader(data), core.Options{Source: "fuzz"}, &c)
+	var se *core.SyntaxError
+	if err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
+		t.Fatalf("unexpected error type %T: %v", err, err)
+	}
+	for i, r := range c.Runs {
+		if r.Index != int32(i) {
+			t.Fatalf("run %d has index %d", i, r.Index)
+		}
+		CheckRun(t, r)
+	}
+	for _, s := range c.Samples {
+		if !core.Finite(s.LatencyMs) || !core.Finite(s.TS+1e12) {
+			t.Fatalf("sample %+v", s)
+		}
+	}
+	p.Detect(data)
+	if q, err := core.DetectIn(parsers, data); err == nil && q.Name() == p.Name() {
+		var c2 Collect
+		if err := core.ParseWith(context.Background(), parsers, bytes.NewReader(data), core.Options{Source: "fuzz"}, &c2); err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
+			t.Fatalf("Parse: unexpected error type %T: %v", err, err)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package ingest
 import (
 	"strings"
 
+	"github.com/loadverdict/loadverdict/ingest/ab"
 	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/ingest/wrk"
 )
@@ -25,9 +26,9 @@ var formats = []format{
 	{wrk.Parser{}, []string{"wrk", "wrk2"}, []string{"wrk", "wrk2"}, "FuzzWrk"},
 	{heyParser{}, []string{"hey"}, []string{"hey"}, "FuzzHey"},
 	{heyCSVParser{}, []string{"hey"}, []string{"hey"}, "FuzzHeyCSV"},
-	{abParser{}, []string{"ab"}, []string{"ab"}, "FuzzAB"},
-	{abGnuplotParser{}, []string{"ab"}, []string{"ab"}, "FuzzABGnuplot"},
-	{abCSVParser{}, []string{"ab"}, []string{"ab"}, "FuzzABCSV"},
+	{ab.Parser{}, []string{"ab"}, []string{"ab"}, "FuzzAB"},
+	{ab.GnuplotParser{}, []string{"ab"}, []string{"ab"}, "FuzzABGnuplot"},
+	{ab.CSVParser{}, []string{"ab"}, []string{"ab"}, "FuzzABCSV"},
 	{vegetaTextParser{}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaText"},
 	{vegetaReportJSONParser{}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaReportJSON"},
 	{vegetaHdrplotParser{}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaHdrplot"},

@@ -382,3 +382,11 @@ func TestDetectUnique(t *testing.T) {
 		t.Errorf("only %d inputs looked at", n)
 	}
 }
+
+// sampleDirs lists every folder of samples: this package's testdata/*
+// and each tool package's <pkg>/testdata/* (the fuzz corpora among them).
+func sampleDirs() []string {
+	here, _ := filepath.Glob("testdata/*")
+	tools, _ := filepath.Glob("*/testdata/*")
+	return append(here, tools...)
+}

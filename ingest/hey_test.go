@@ -79,7 +79,7 @@ func TestHeyABDetect(t *testing.T) {
 		}
 		return ""
 	}
-	dirs, _ := filepath.Glob("testdata/*")
+	dirs := sampleDirs()
 	n := 0
 	for _, dir := range dirs {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() || filepath.Base(dir) == "fuzz" {

@@ -71,7 +71,7 @@ func TestJMeterDetect(t *testing.T) {
 		}
 	}
 	// No other tool's output is claimed.
-	dirs, _ := filepath.Glob("testdata/*")
+	dirs := sampleDirs()
 	for _, dir := range dirs {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() || filepath.Base(dir) == "jmeter" {
 			continue

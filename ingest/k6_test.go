@@ -82,7 +82,7 @@ func TestK6LocustDetect(t *testing.T) {
 			}
 		}
 	}
-	dirs, _ := filepath.Glob("testdata/*")
+	dirs := sampleDirs()
 	for _, dir := range dirs {
 		base := filepath.Base(dir)
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() || base == "k6" || base == "locust" || base == "fuzz" {

@@ -77,7 +77,7 @@ func TestNewFormatsDetect(t *testing.T) {
 	for _, name := range news {
 		parserNamed(t, name) // registered
 	}
-	dirs, _ := filepath.Glob("testdata/*")
+	dirs := sampleDirs()
 	n := 0
 	for _, dir := range dirs {
 		base := filepath.Base(dir)

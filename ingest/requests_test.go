@@ -242,7 +242,7 @@ func TestRequestsWindowPercentilesWithinExtremes(t *testing.T) {
 // sparse) filled with the samples of each window, clamped as the series
 // are to the window's exact extremes.
 func TestWindowQuantilesMatchDense(t *testing.T) {
-	dirs, _ := filepath.Glob("testdata/*")
+	dirs := sampleDirs()
 	logs := 0
 	for _, dir := range dirs {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() || filepath.Base(dir) == "fuzz" {

@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -34,7 +33,7 @@ func vegetaFastAgrees(t testing.TB, line []byte) bool {
 // tools' too, decompressed), and the lines of the vegeta JSON results.
 func testdataLines(t testing.TB) (all, vegeta [][]byte) {
 	t.Helper()
-	dirs, _ := filepath.Glob("testdata/*")
+	dirs := sampleDirs()
 	for _, dir := range dirs {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			continue

@@ -88,7 +88,7 @@ func TestVegetaDetect(t *testing.T) {
 			t.Errorf("%s: detected as %v (%v), want %s", in, p, err, want)
 		}
 	}
-	dirs, _ := filepath.Glob("testdata/*")
+	dirs := sampleDirs()
 	n := 0
 	for _, dir := range dirs {
 		if filepath.Base(dir) == "vegeta" {

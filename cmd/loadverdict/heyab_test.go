@@ -22,7 +22,7 @@ func TestHeyABSameClass(t *testing.T) {
 		wantTool string
 	}{
 		{"../../ingest/testdata/hey/hey-coldjvm.csv.gz", 10, "hey"},
-		{"../../ingest/testdata/ab/ab-coldjvm.tsv.gz", 10, "ab"},
+		{"../../ingest/ab/testdata/ab/ab-coldjvm.tsv.gz", 10, "ab"},
 	} {
 		t.Run(c.wantTool, func(t *testing.T) {
 			dir := t.TempDir()

@@ -1,4 +1,4 @@
-package ingest
+package ab
 
 import (
 	"bytes"
@@ -52,10 +52,10 @@ import (
 // A run that starts ("This is ApacheBench" and the Benchmarking line) but
 // ends without its report (ab aborted: "apr_socket_recv: Connection reset
 // by peer (104)") is a *SyntaxError.
-type abParser struct{}
+type Parser struct{}
 
 // Name returns "ab".
-func (abParser) Name() string { return "ab" }
+func (Parser) Name() string { return "ab" }
 
 // Groups of report lines, in report order; a line of an earlier group
 // than the run has reached starts the next run.
@@ -147,7 +147,7 @@ type abState struct {
 // Detect reports whether head holds an ab report: the "This is
 // ApacheBench" banner with the Benchmarking line or a report line, or,
 // for partial pastes, three of ab's report lines.
-func (abParser) Detect(head []byte) bool {
+func (Parser) Detect(head []byte) bool {
 	st := &abState{detect: true}
 	for ln, line := range core.HeadLines(head) {
 		if st.found {
@@ -174,7 +174,7 @@ func (r *abRun) recognized() bool {
 }
 
 // Parse streams the ab runs of r to sink in input order.
-func (abParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	st := &abState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err

@@ -1,4 +1,4 @@
-package ingest
+package ab
 
 import (
 	"context"
@@ -28,18 +28,18 @@ import (
 // 200; ab's Failed requests are in its text report only), and the run is
 // named after its file (a --label mapping of the file name renames it).
 // Each header starts a run (appended files).
-type abGnuplotParser struct{}
+type GnuplotParser struct{}
 
 // abGnuplotHeader is the header line of `ab -g`.
 const abGnuplotHeader = "starttime\tseconds\tctime\tdtime\tttime\twait"
 
 // Name returns "ab-gnuplot".
-func (abGnuplotParser) Name() string { return "ab-gnuplot" }
+func (GnuplotParser) Name() string { return "ab-gnuplot" }
 
 // Detect reports whether head starts with ab -g's header (its six column
 // names), followed, if anything follows, by a row of six tab-separated
 // fields.
-func (abGnuplotParser) Detect(head []byte) bool {
+func (GnuplotParser) Detect(head []byte) bool {
 	l := core.HeadNonBlank(head, 2)
 	if len(l) == 0 || string(l[0]) != abGnuplotHeader {
 		return false
@@ -48,7 +48,7 @@ func (abGnuplotParser) Detect(head []byte) bool {
 }
 
 // Parse streams the requests of r to sink: one run per header.
-func (abGnuplotParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (GnuplotParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return requests.ParseHeaderedLog(ctx, r, opts, sink, requests.HeaderedLog{
 		Format: "ab-gnuplot", What: "ab -g", Header: abGnuplotHeader, Sep: "\t",
 		Meta: requests.RequestRun{Tool: "ab", LoadModel: results.LoadClosed, UnixTime: true, Notes: []string{

@@ -1,4 +1,4 @@
-package ingest
+package ab
 
 import (
 	"context"
@@ -11,13 +11,13 @@ import (
 )
 
 // parsers are this package's formats, in the order of ingest's list.
-var zzParsers = []core.Parser{abParser{}, abGnuplotParser{}, abCSVParser{}}
+var parsers = []core.Parser{Parser{}, GnuplotParser{}, CSVParser{}}
 
 // parse is ingest.Parse with this package's formats alone: no sample of
 // theirs is detected as another format (TestDetectUnique in package
 // ingest), so it parses every sample as ingest.Parse does.
 func parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	return core.ParseWith(ctx, zzParsers, r, opts, sink)
+	return core.ParseWith(ctx, parsers, r, opts, sink)
 }
 
 // parseAll is parse collecting the runs.
@@ -32,7 +32,7 @@ func parseAll(ctx context.Context, r io.Reader, opts core.Options) ([]results.Ru
 
 // TestGolden compares what every sample under testdata/ parses to with its
 // golden file (`go test ./ingest/ab -update` rewrites them).
-func TestZZGolden(t *testing.T) { ingesttest.Golden(t, parse, "testdata/ab") }
+func TestGolden(t *testing.T) { ingesttest.Golden(t, parse, "testdata/ab") }
 
 // TestFuzzCorpusSmall: the seeds kept under testdata/fuzz are small.
-func TestZZCorpus(t *testing.T) { ingesttest.CorpusSmall(t) }
+func TestFuzzCorpusSmall(t *testing.T) { ingesttest.CorpusSmall(t) }

@@ -1,4 +1,4 @@
-package ingest
+package ab
 
 import (
 	"context"
@@ -25,17 +25,17 @@ import (
 // of the requests was served. The file holds no request count, duration
 // or target: a run with only percentiles (requests 0, noted), named after
 // its file. Each header starts a run (appended files).
-type abCSVParser struct{}
+type CSVParser struct{}
 
 // abCSVHeader is the header line of `ab -e`.
 const abCSVHeader = "Percentage served,Time in ms"
 
 // Name returns "ab-csv".
-func (abCSVParser) Name() string { return "ab-csv" }
+func (CSVParser) Name() string { return "ab-csv" }
 
 // Detect reports whether head starts with ab -e's header followed, if
 // anything follows, by its first row ("0,<ms>").
-func (abCSVParser) Detect(head []byte) bool {
+func (CSVParser) Detect(head []byte) bool {
 	l := core.HeadNonBlank(head, 2)
 	if len(l) == 0 || string(l[0]) != abCSVHeader {
 		return false
@@ -51,7 +51,7 @@ type abCSVRun struct {
 }
 
 // Parse sends one run per header of r to sink.
-func (abCSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (CSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	recs := core.NewUnquotedRecords(ctx, r, opts.Source, ',')
 	lab := core.Labeler{Labels: opts.Labels}
 	index := 0

@@ -5,6 +5,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/ingest/ab"
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/fortio"
 	"github.com/loadverdict/loadverdict/ingest/wrk"
 )
 
@@ -53,8 +54,8 @@ var formats = []format{
 	{siegeParser{}, []string{"siege"}, []string{"siege"}, "FuzzSiege"},
 	{siegeJSONParser{}, []string{"siege"}, []string{"siege"}, "FuzzSiegeJSON"},
 	{h2loadParser{}, []string{"h2load"}, []string{"h2load"}, "FuzzH2load"},
-	{fortioParser{}, []string{"Fortio"}, []string{"fortio"}, "FuzzFortio"},
-	{fortioJSONParser{}, []string{"Fortio"}, []string{"fortio"}, "FuzzFortioJSON"},
+	{fortio.Parser{}, []string{"Fortio"}, []string{"fortio"}, "FuzzFortio"},
+	{fortio.JSONParser{}, []string{"Fortio"}, []string{"fortio"}, "FuzzFortioJSON"},
 	{ghzParser{}, []string{"ghz"}, []string{"ghz"}, "FuzzGhz"},
 	{ghzJSONParser{}, []string{"ghz"}, []string{"ghz"}, "FuzzGhzJSON"},
 	{ohaParser{}, []string{"oha"}, []string{"oha"}, "FuzzOha"},

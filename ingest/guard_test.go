@@ -40,7 +40,7 @@ var guardCases = []struct{ format, file string }{
 	{"artillery-json", "testdata/artillery/real-ok.json"},
 	{"autocannon-json", "testdata/autocannon/real-timeout.json"},
 	{"bombardier-json", "testdata/bombardier/real-ok.json"},
-	{"fortio-json", "testdata/fortio/real-max.json"},
+	{"fortio-json", "fortio/testdata/fortio/real-max.json"},
 	{"oha-json", "testdata/oha/real-1.16.json"},
 	{"siege-json", "testdata/siege/real-ok.json"},
 	{"ghz-json", "testdata/ghz/real-errors.json"},

@@ -1,8 +1,6 @@
 package ingest
 
 import (
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 )
 
 // newFormats maps each testdata folder of the formats added for issue 13
@@ -115,49 +114,16 @@ func TestNewFormatsDetect(t *testing.T) {
 	}
 }
 
-// checkTruncated cuts a complete output after each of the given lines and
-// requires the parser named name to refuse it with a *SyntaxError naming
-// the file and a line, or (cut before anything is recognizable) with a
-// *NoOutputError.
+// checkTruncated: ingesttest.CheckTruncated over every format.
 func checkTruncated(t *testing.T, name, path string, cuts ...int) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(b), "\n")
-	p := parserNamed(t, name)
-	for _, k := range cuts {
-		if k >= len(lines) {
-			t.Fatalf("%s has %d lines, cannot cut after %d", path, len(lines), k)
-		}
-		in := strings.Join(lines[:k], "")
-		var c collect
-		err := p.Parse(context.Background(), strings.NewReader(in), core.Options{Source: "cut.txt"}, &c)
-		var se *core.SyntaxError
-		if !errors.As(err, &se) || se.File != "cut.txt" || se.Line < 1 || se.Line > k+1 {
-			t.Errorf("%s cut after line %d: %d runs, error %v, want a syntax error at a line <= %d", path, k, len(c.Runs), err, k+1)
-		}
-	}
+	ingesttest.CheckTruncated(t, Parsers(), name, path, cuts...)
 }
 
-// checkCutBytes cuts a complete output after each of the given byte
-// offsets (JSON on one line) and requires a *SyntaxError naming the file.
+// checkCutBytes: ingesttest.CheckCutBytes over every format.
 func checkCutBytes(t *testing.T, name, path string, cuts ...int) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := parserNamed(t, name)
-	for _, k := range cuts {
-		var c collect
-		err := p.Parse(context.Background(), strings.NewReader(string(b[:k])), core.Options{Source: "cut.json"}, &c)
-		var se *core.SyntaxError
-		if !errors.As(err, &se) || se.File != "cut.json" || se.Line < 1 {
-			t.Errorf("%s cut after byte %d: %d runs, error %v, want a syntax error", path, k, len(c.Runs), err)
-		}
-	}
+	ingesttest.CheckCutBytes(t, Parsers(), name, path, cuts...)
 }
 
 // TestFormatHelpers checks the helpers the new parsers share.

@@ -362,3 +362,48 @@ func CheckParse(t *testing.T, parsers []core.Parser, p core.Parser, data []byte)
 		}
 	}
 }
+
+// CheckTruncated cuts a complete output after each of the given lines and
+// requires the parser of parsers named name to refuse it with a
+// *SyntaxError naming the file and a line, or (cut before anything is
+// recognizable) with a *NoOutputError.
+func CheckTruncated(t *testing.T, parsers []core.Parser, name, path string, cuts ...int) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	p := ParserNamed(t, parsers, name)
+	for _, k := range cuts {
+		if k >= len(lines) {
+			t.Fatalf("%s has %d lines, cannot cut after %d", path, len(lines), k)
+		}
+		in := strings.Join(lines[:k], "")
+		var c Collect
+		err := p.Parse(context.Background(), strings.NewReader(in), core.Options{Source: "cut.txt"}, &c)
+		var se *core.SyntaxError
+		if !errors.As(err, &se) || se.File != "cut.txt" || se.Line < 1 || se.Line > k+1 {
+			t.Errorf("%s cut after line %d: %d runs, error %v, want a syntax error at a line <= %d", path, k, len(c.Runs), err, k+1)
+		}
+	}
+}
+
+// CheckCutBytes cuts a complete output after each of the given byte
+// offsets (JSON on one line) and requires a *SyntaxError naming the file.
+func CheckCutBytes(t *testing.T, parsers []core.Parser, name, path string, cuts ...int) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ParserNamed(t, parsers, name)
+	for _, k := range cuts {
+		var c Collect
+		err := p.Parse(context.Background(), strings.NewReader(string(b[:k])), core.Options{Source: "cut.json"}, &c)
+		var se *core.SyntaxError
+		if !errors.As(err, &se) || se.File != "cut.json" || se.Line < 1 {
+			t.Errorf("%s cut after byte %d: %d runs, error %v, want a syntax error", path, k, len(c.Runs), err)
+		}
+	}
+}

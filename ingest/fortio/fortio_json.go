@@ -1,4 +1,4 @@
-package ingest
+package fortio
 
 import (
 	"bytes"
@@ -14,13 +14,13 @@ import (
 )
 
 // fortioJSONParser ("fortio-json") reads fortio's JSON output; fortio.go describes both formats.
-type fortioJSONParser struct{}
+type JSONParser struct{}
 
 // Name returns "fortio-json".
-func (fortioJSONParser) Name() string { return "fortio-json" }
+func (JSONParser) Name() string { return "fortio-json" }
 
 // Detect reports whether head starts with a Fortio JSON result.
-func (fortioJSONParser) Detect(head []byte) bool {
+func (JSONParser) Detect(head []byte) bool {
 	head = core.JsonHead(head)
 	if len(head) == 0 || head[0] != '{' {
 		return false
@@ -66,7 +66,7 @@ type fortioJSON struct {
 }
 
 // Parse streams the runs of r, one per JSON object, to sink.
-func (fortioJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return core.JsonReports(ctx, r, opts, "fortio-json", "fortio JSON", func(m *fortioJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		h := m.DurationHistogram
 		if h == nil || m.ActualQPS == nil || m.ActualDuration == nil {

@@ -1,4 +1,4 @@
-package ingest
+package fortio
 
 import (
 	"bytes"
@@ -44,10 +44,10 @@ import (
 // "fortio-json" reads the JSON result (-json FILE, or the files the
 // Fortio server saves): one object per run, DurationHistogram in seconds,
 // RetCodes, Sizes, ActualDuration in nanoseconds.
-type fortioParser struct{}
+type Parser struct{}
 
 // Name returns "fortio".
-func (fortioParser) Name() string { return "fortio" }
+func (Parser) Name() string { return "fortio" }
 
 // fortioSection is the histogram the "# target" lines belong to.
 type fortioSection uint8
@@ -103,14 +103,14 @@ type fortioState struct {
 
 // Detect reports whether head holds a Fortio load result: its "running
 // at" line and its "Aggregated Function Time" line.
-func (fortioParser) Detect(head []byte) bool {
+func (Parser) Detect(head []byte) bool {
 	st := &fortioState{detect: true}
 	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the Fortio runs of r to sink in input order.
-func (fortioParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	st := &fortioState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	return core.ParseLines(ctx, r, opts, "fortio", st.line, st.close, func() int { return st.index })
 }

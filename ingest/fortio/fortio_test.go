@@ -1,4 +1,4 @@
-package ingest
+package fortio
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 )
 
 // TestFortio checks the figures of real outputs value by value.
@@ -24,7 +25,7 @@ func TestFortio(t *testing.T) {
 		{file: "real-max.txt", requests: 9438, dur: 2.001585822, rps: 4715.3, mean: 1.6958203, p99: -1, conns: 8},
 		{file: "real-errors.json", requests: 200, errs: 67, dur: 2.001397563, rps: 99.93017064546112, mean: 0.641762955, p99: 3, target: 100, conns: 2},
 	} {
-		runs, err := parseFile(t, "testdata/fortio/"+c.file)
+		runs, err := ingesttest.ParseFile(t, parse, "testdata/fortio/"+c.file)
 		if err != nil || len(runs) != 1 {
 			t.Fatalf("%s: %d runs, err %v", c.file, len(runs), err)
 		}
@@ -32,7 +33,7 @@ func TestFortio(t *testing.T) {
 		if r.Tool != "fortio" || r.Requests != c.requests || r.Errors != c.errs || r.DurationS != c.dur || r.RPS != c.rps || *r.Connections != c.conns {
 			t.Errorf("%s: requests %d errors %d duration %v rps %v connections %d", c.file, r.Requests, r.Errors, r.DurationS, r.RPS, *r.Connections)
 		}
-		if !ptrEq(r.LatMeanMs, c.mean) || c.p99 > 0 && !ptrEq(r.LatP99Ms, c.p99) {
+		if !ingesttest.PtrEq(r.LatMeanMs, c.mean) || c.p99 > 0 && !ingesttest.PtrEq(r.LatP99Ms, c.p99) {
 			t.Errorf("%s: mean %v p99 %v", c.file, *r.LatMeanMs, r.LatP99Ms)
 		}
 		if c.target > 0 && (r.TargetRPS == nil || *r.TargetRPS != c.target) || c.target == 0 && r.TargetRPS != nil {
@@ -44,18 +45,18 @@ func TestFortio(t *testing.T) {
 // TestFortioBad: cut or malformed results are refused with the file and
 // line; prose is not taken for Fortio.
 func TestFortioBad(t *testing.T) {
-	checkTruncated(t, "fortio", "testdata/fortio/real-quiet.txt", 2, 10)
-	checkCutBytes(t, "fortio-json", "testdata/fortio/real-max.json", 500)
+	ingesttest.CheckTruncated(t, parsers, "fortio", "testdata/fortio/real-quiet.txt", 2, 10)
+	ingesttest.CheckCutBytes(t, parsers, "fortio-json", "testdata/fortio/real-max.json", 500)
 	in := "Fortio 1.68.2 running at 50 queries per second, 2->2 procs, for 1s: http://h/\n" +
 		"Aggregated Function Time : count 50 avg 0.0005 +/- 0.001 min 8.9955e-05 max 0.0049 sum 0.0286\n# target 50% x\nAll done 50 calls (plus 2 warmup) 0.573 ms avg, 50.0 qps\n"
-	_, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "f.txt"})
-	wantSyntax(t, err, 3, "target")
+	_, err := parseAll(context.Background(), strings.NewReader(in), core.Options{Source: "f.txt"})
+	ingesttest.WantSyntax(t, err, 3, "target")
 	for _, s := range []string{
 		"Fortio 1.68.2 running at 50 queries per second, 2->2 procs, for 1s: http://h/\n",
 		"Aggregated Function Time : count 50 avg 0.0005 +/- 0.001 min 8.9955e-05 max 0.0049 sum 0.0286\n",
 		`{"RunType": "HTTP"}`,
 	} {
-		if p, err := Detect([]byte(s)); err == nil && strings.HasPrefix(p.Name(), "fortio") {
+		if p, err := core.DetectIn(parsers, []byte(s)); err == nil && strings.HasPrefix(p.Name(), "fortio") {
 			t.Errorf("%q detected as %s", s, p.Name())
 		}
 	}
@@ -71,8 +72,8 @@ func FuzzFortio(f *testing.F) {
 		"Error cases : count 12 avg 0.50106503 +/- 0.0004941 min 0.500441453 max 0.502185503 sum 6.01278039\n# target 50% 0.501234\n" +
 		"Code  -1 : 12 (100.0 %)\nCode 200 : 1 (1 %)\nResponse Body/Total Sizes : count 12 avg 0 +/- 0 min 0 max 0 sum 1e300\n" +
 		"All done 12 calls (plus 2 warmup) 501.065 ms avg, 3.4 qps\n"))
-	p := parserNamed(f, "fortio")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "fortio")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }
 
 // FuzzFortioJSON fuzzes the JSON parser with small seeds.
@@ -82,6 +83,6 @@ func FuzzFortioJSON(f *testing.F) {
 		`"Sum":0.35,"Avg":0.0017,"StdDev":0.001,"Percentiles":[{"Percentile":50,"Value":0.0005},{"Percentile":99.9,"Value":0.02}]},` +
 		`"RetCodes":{"200":19,"-1":1},"Sizes":{"Count":20,"Sum":2600},"URL":"http://h/"}`))
 	f.Add([]byte(`{"RunType":"GRPC Ping","ActualQPS":1,"ActualDuration":1,"DurationHistogram":{"Count":1},"RetCodes":{"SERVING":1,"NOT_SERVING":2}}`))
-	p := parserNamed(f, "fortio-json")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "fortio-json")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }

@@ -4,8 +4,12 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/ingest/ab"
+	"github.com/loadverdict/loadverdict/ingest/artillery"
+	"github.com/loadverdict/loadverdict/ingest/autocannon"
+	"github.com/loadverdict/loadverdict/ingest/bombardier"
 	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/ingest/fortio"
+	"github.com/loadverdict/loadverdict/ingest/siege"
 	"github.com/loadverdict/loadverdict/ingest/wrk"
 )
 
@@ -45,14 +49,14 @@ var formats = []format{
 	{locustParser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocust"},
 	{locustHistoryParser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocustHistory"},
 	{locustFailuresParser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocustFailures"},
-	{bombardierParser{}, []string{"bombardier"}, []string{"bombardier"}, "FuzzBombardier"},
-	{bombardierJSONParser{}, []string{"bombardier"}, []string{"bombardier"}, "FuzzBombardierJSON"},
-	{autocannonParser{}, []string{"autocannon"}, []string{"autocannon"}, "FuzzAutocannon"},
-	{autocannonJSONParser{}, []string{"autocannon"}, []string{"autocannon"}, "FuzzAutocannonJSON"},
-	{artilleryParser{}, []string{"Artillery"}, []string{"artillery"}, "FuzzArtillery"},
-	{artilleryJSONParser{}, []string{"Artillery"}, []string{"artillery"}, "FuzzArtilleryJSON"},
-	{siegeParser{}, []string{"siege"}, []string{"siege"}, "FuzzSiege"},
-	{siegeJSONParser{}, []string{"siege"}, []string{"siege"}, "FuzzSiegeJSON"},
+	{bombardier.Parser{}, []string{"bombardier"}, []string{"bombardier"}, "FuzzBombardier"},
+	{bombardier.JSONParser{}, []string{"bombardier"}, []string{"bombardier"}, "FuzzBombardierJSON"},
+	{autocannon.Parser{}, []string{"autocannon"}, []string{"autocannon"}, "FuzzAutocannon"},
+	{autocannon.JSONParser{}, []string{"autocannon"}, []string{"autocannon"}, "FuzzAutocannonJSON"},
+	{artillery.Parser{}, []string{"Artillery"}, []string{"artillery"}, "FuzzArtillery"},
+	{artillery.JSONParser{}, []string{"Artillery"}, []string{"artillery"}, "FuzzArtilleryJSON"},
+	{siege.Parser{}, []string{"siege"}, []string{"siege"}, "FuzzSiege"},
+	{siege.JSONParser{}, []string{"siege"}, []string{"siege"}, "FuzzSiegeJSON"},
 	{h2loadParser{}, []string{"h2load"}, []string{"h2load"}, "FuzzH2load"},
 	{fortio.Parser{}, []string{"Fortio"}, []string{"fortio"}, "FuzzFortio"},
 	{fortio.JSONParser{}, []string{"Fortio"}, []string{"fortio"}, "FuzzFortioJSON"},

@@ -37,12 +37,12 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 // where a member can be added to them: before the last byte of their
 // trimmed content (the closing brace), or, for XML, before </testResults>.
 var guardCases = []struct{ format, file string }{
-	{"artillery-json", "testdata/artillery/real-ok.json"},
-	{"autocannon-json", "testdata/autocannon/real-timeout.json"},
-	{"bombardier-json", "testdata/bombardier/real-ok.json"},
+	{"artillery-json", "artillery/testdata/artillery/real-ok.json"},
+	{"autocannon-json", "autocannon/testdata/autocannon/real-timeout.json"},
+	{"bombardier-json", "bombardier/testdata/bombardier/real-ok.json"},
 	{"fortio-json", "fortio/testdata/fortio/real-max.json"},
 	{"oha-json", "testdata/oha/real-1.16.json"},
-	{"siege-json", "testdata/siege/real-ok.json"},
+	{"siege-json", "siege/testdata/siege/real-ok.json"},
 	{"ghz-json", "testdata/ghz/real-errors.json"},
 	{"vegeta-report-json", "testdata/vegeta/report-ok.json"},
 	{"k6-summary", "testdata/k6/handle-summary.json"},

@@ -1,4 +1,4 @@
-package ingest
+package autocannon
 
 import (
 	"bytes"
@@ -47,10 +47,10 @@ import (
 // exact counts (2xx ... 5xx, non2xx, errors, timeouts, requests.total and
 // sent), latency percentiles p0_001 ... p99_999 in ms, bytes in
 // throughput.total.
-type autocannonParser struct{}
+type Parser struct{}
 
 // Name returns "autocannon".
-func (autocannonParser) Name() string { return "autocannon" }
+func (Parser) Name() string { return "autocannon" }
 
 // autocannonTable is the kind of table a row belongs to.
 type autocannonTable uint8
@@ -108,14 +108,14 @@ type autocannonState struct {
 
 // Detect reports whether head holds an autocannon result: a Latency row
 // of its stats table and the "requests in" line.
-func (autocannonParser) Detect(head []byte) bool {
+func (Parser) Detect(head []byte) bool {
 	st := &autocannonState{detect: true}
 	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the autocannon runs of r to sink in input order.
-func (autocannonParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	st := &autocannonState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	return core.ParseLines(ctx, r, opts, "autocannon", st.line, st.close, func() int { return st.index })
 }

@@ -1,4 +1,4 @@
-package ingest
+package bombardier
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 )
 
 // TestBombardier checks the figures of real outputs value by value.
@@ -27,7 +28,7 @@ func TestBombardier(t *testing.T) {
 			bps: 2870790 / 2.01155456, conns: 10},
 		{file: "real-timeout.json", requests: 4, errs: 4, timeouts: 4, dur: 2.512301899, rps: 0.07802126527851447, mean: 2506.05375, p99: -1, conns: 4},
 	} {
-		runs, err := parseFile(t, "testdata/bombardier/"+c.file)
+		runs, err := ingesttest.ParseFile(t, parse, "testdata/bombardier/"+c.file)
 		if err != nil || len(runs) != 1 {
 			t.Fatalf("%s: %d runs, err %v", c.file, len(runs), err)
 		}
@@ -35,17 +36,17 @@ func TestBombardier(t *testing.T) {
 		if r.Tool != "bombardier" || r.Requests != c.requests || r.Errors != c.errs || *r.Non2xx != c.non2xx || *r.Timeouts != c.timeouts {
 			t.Errorf("%s: tool %s requests %d errors %d non2xx %d timeouts %d", c.file, r.Tool, r.Requests, r.Errors, *r.Non2xx, *r.Timeouts)
 		}
-		if !ptrEq(&r.DurationS, c.dur) || r.RPS != c.rps || !ptrEq(r.LatMeanMs, c.mean) || *r.Connections != c.conns {
+		if !ingesttest.PtrEq(&r.DurationS, c.dur) || r.RPS != c.rps || !ingesttest.PtrEq(r.LatMeanMs, c.mean) || *r.Connections != c.conns {
 			t.Errorf("%s: duration %v rps %v mean %v connections %d", c.file, r.DurationS, r.RPS, *r.LatMeanMs, *r.Connections)
 		}
-		if c.p99 >= 0 && !ptrEq(r.LatP99Ms, c.p99) || c.p99 < 0 && r.LatP99Ms != nil {
+		if c.p99 >= 0 && !ingesttest.PtrEq(r.LatP99Ms, c.p99) || c.p99 < 0 && r.LatP99Ms != nil {
 			t.Errorf("%s: p99 %v, want %v", c.file, r.LatP99Ms, c.p99)
 		}
 		if c.bps > 0 && (r.TransferBPS == nil || *r.TransferBPS < c.bps*0.999 || *r.TransferBPS > c.bps*1.001) {
 			t.Errorf("%s: transfer %v, want %v", c.file, r.TransferBPS, c.bps)
 		}
 	}
-	runs, err := parseFile(t, "testdata/bombardier/real-appended.json")
+	runs, err := ingesttest.ParseFile(t, parse, "testdata/bombardier/real-appended.json")
 	if err != nil || len(runs) != 2 || runs[1].Index != 1 || runs[0].Errors != 600 || runs[1].Target != "http://127.0.0.1:19310/sleep?ms=2" {
 		t.Fatalf("appended: %d runs, err %v", len(runs), err)
 	}
@@ -54,8 +55,8 @@ func TestBombardier(t *testing.T) {
 // TestBombardierBad: cut outputs and malformed rows are refused with the
 // file and line; other text is not taken for bombardier.
 func TestBombardierBad(t *testing.T) {
-	checkTruncated(t, "bombardier", "testdata/bombardier/real-ok.txt", 5, 8, 14)
-	checkCutBytes(t, "bombardier-json", "testdata/bombardier/real-appended.json", 100, 700)
+	ingesttest.CheckTruncated(t, parsers, "bombardier", "testdata/bombardier/real-ok.txt", 5, 8, 14)
+	ingesttest.CheckCutBytes(t, parsers, "bombardier-json", "testdata/bombardier/real-appended.json", 100, 700)
 	for _, c := range []struct {
 		name, in string
 		line     int
@@ -67,8 +68,8 @@ func TestBombardierBad(t *testing.T) {
 		{"json without result", `{"spec":{"numberOfConnections":1},"result":{}}`, 1},
 		{"json negative", "\n" + `{"spec":{"numberOfConnections":1},"result":{"timeTakenSeconds":1,"req2xx":-1,"others":0,"rps":{"mean":1}}}`, 2},
 	} {
-		_, err := ParseAll(context.Background(), strings.NewReader(c.in), core.Options{Source: "b.txt"})
-		wantSyntax(t, err, c.line, "")
+		_, err := parseAll(context.Background(), strings.NewReader(c.in), core.Options{Source: "b.txt"})
+		ingesttest.WantSyntax(t, err, c.line, "")
 		if err != nil && !strings.HasPrefix(err.Error(), "b.txt:") {
 			t.Errorf("%s: %v does not name the file", c.name, err)
 		}
@@ -79,7 +80,7 @@ func TestBombardierBad(t *testing.T) {
 		"We bombarded http://x with bombardier for 2s using 10 connections\n",
 		`{"spec":{"numberOfConnections":10}}`,
 	} {
-		if p, err := Detect([]byte(s)); err == nil && strings.HasPrefix(p.Name(), "bombardier") {
+		if p, err := core.DetectIn(parsers, []byte(s)); err == nil && strings.HasPrefix(p.Name(), "bombardier") {
 			t.Errorf("%q detected as %s", s, p.Name())
 		}
 	}
@@ -94,8 +95,8 @@ func FuzzBombardier(f *testing.F) {
 	f.Add([]byte("Bombarding http://h with 10 request(s) using 1 connection(s)\n 10 / 10 [===] 100.00% 37s Done!\nStatistics Avg Stdev Max\n" +
 		"  Reqs/sec 264560.00 10733.06 268434\n  Latency 471.00us 522.34us 51.00ms\n  HTTP codes:\n" +
 		"    1xx - 0, 2xx - 10, 3xx - 0, 4xx - 0, 5xx - 0\n    others - 0\n  Throughput: 292.92MB/s\n"))
-	p := parserNamed(f, "bombardier")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "bombardier")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }
 
 // FuzzBombardierJSON fuzzes the -o json parser with small seeds.
@@ -105,6 +106,6 @@ func FuzzBombardierJSON(f *testing.F) {
 		`"errors":[{"description":"timeout","count":4}],"latency":{"mean":2.5e+06,"stddev":2870,"max":2.51e+06,"percentiles":{"50":2510000}},` +
 		`"rps":{"mean":0.078,"stddev":0.77,"max":7.6}}}` + "\n"))
 	f.Add([]byte(`{"spec":{"numberOfConnections":8},"result":{"timeTakenSeconds":1e308,"req2xx":9223372036854775807,"others":1,"rps":{"mean":1}}}{"spec":{"numberOfConnections":1}}`))
-	p := parserNamed(f, "bombardier-json")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "bombardier-json")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }

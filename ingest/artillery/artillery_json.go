@@ -1,4 +1,4 @@
-package ingest
+package artillery
 
 import (
 	"bytes"
@@ -13,13 +13,13 @@ import (
 )
 
 // artilleryJSONParser ("artillery-json") reads artillery's JSON output; artillery.go describes both formats.
-type artilleryJSONParser struct{}
+type JSONParser struct{}
 
 // Name returns "artillery-json".
-func (artilleryJSONParser) Name() string { return "artillery-json" }
+func (JSONParser) Name() string { return "artillery-json" }
 
 // Detect reports whether head starts with an Artillery JSON report.
-func (artilleryJSONParser) Detect(head []byte) bool {
+func (JSONParser) Detect(head []byte) bool {
 	head = core.JsonHead(head)
 	if len(head) == 0 || head[0] != '{' {
 		return false
@@ -74,7 +74,7 @@ func (j *artilleryJSONMetrics) metrics() (artilleryMetrics, error) {
 }
 
 // Parse streams the report of r (and any appended after it) to sink.
-func (artilleryJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return core.JsonReports(ctx, r, opts, "artillery-json", "artillery JSON", func(rep *artilleryJSONReport, line int, fill func(*results.RunWithPercentiles)) error {
 		a := rep.Aggregate
 		if a == nil || a.Counters == nil {

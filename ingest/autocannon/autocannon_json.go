@@ -1,4 +1,4 @@
-package ingest
+package autocannon
 
 import (
 	"bytes"
@@ -14,13 +14,13 @@ import (
 )
 
 // autocannonJSONParser ("autocannon-json") reads autocannon's JSON output; autocannon.go describes both formats.
-type autocannonJSONParser struct{}
+type JSONParser struct{}
 
 // Name returns "autocannon-json".
-func (autocannonJSONParser) Name() string { return "autocannon-json" }
+func (JSONParser) Name() string { return "autocannon-json" }
 
 // Detect reports whether head starts with autocannon's JSON result.
-func (autocannonJSONParser) Detect(head []byte) bool {
+func (JSONParser) Detect(head []byte) bool {
 	head = core.JsonHead(head)
 	if len(head) == 0 || head[0] != '{' {
 		return false
@@ -54,7 +54,7 @@ type autocannonJSON struct {
 }
 
 // Parse streams the runs of r, one per JSON object, to sink.
-func (autocannonJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return core.JsonReports(ctx, r, opts, "autocannon-json", "autocannon JSON", func(m *autocannonJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		out, err := m.run(line)
 		if err != nil {

@@ -1,4 +1,4 @@
-package ingest
+package autocannon
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 )
 
 // TestAutocannon checks the figures of real outputs value by value.
@@ -25,7 +26,7 @@ func TestAutocannon(t *testing.T) {
 		{file: "real-mixed.json", requests: 21283, errs: 7094, dur: 2.03, rps: 10643, bytes: 2901576, p99: 4, hasLat: true},
 		{file: "real-timeout.json", requests: 4, errs: 4, timeouts: 4, dur: 3.02},
 	} {
-		runs, err := parseFile(t, "testdata/autocannon/"+c.file)
+		runs, err := ingesttest.ParseFile(t, parse, "testdata/autocannon/"+c.file)
 		if err != nil || len(runs) != 1 {
 			t.Fatalf("%s: %d runs, err %v", c.file, len(runs), err)
 		}
@@ -42,18 +43,18 @@ func TestAutocannon(t *testing.T) {
 // TestAutocannonBad: cut or malformed results are refused with the file
 // and line; wrk's look-alike first line and prose are not autocannon.
 func TestAutocannonBad(t *testing.T) {
-	checkTruncated(t, "autocannon", "testdata/autocannon/real-ok.txt", 9, 12, 20)
-	checkCutBytes(t, "autocannon-json", "testdata/autocannon/real-mixed.json", 300)
+	ingesttest.CheckTruncated(t, parsers, "autocannon", "testdata/autocannon/real-ok.txt", 9, 12, 20)
+	ingesttest.CheckCutBytes(t, parsers, "autocannon-json", "testdata/autocannon/real-mixed.json", 300)
 	in := "│ Stat    │ 2.5% │ 50%  │\n│ Latency │ 0 ms │ x ms │\n│ Stat      │ 1%      │\n│ Req/Sec   │ 1 │\n1k requests in 1s, 1 kB read\n"
-	_, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "a.txt"})
-	wantSyntax(t, err, 2, "Latency cell")
+	_, err := parseAll(context.Background(), strings.NewReader(in), core.Options{Source: "a.txt"})
+	ingesttest.WantSyntax(t, err, 2, "Latency cell")
 	for _, s := range []string{
 		"Running 10s test @ http://localhost:3000\n10 connections\n",
 		"251k requests in 10.05s, 27.9 MB read\n",
 		"│ Latency │ 0 ms │\n",
 		`{"latency": {"p50": 1}, "requests": {}}`,
 	} {
-		if p, err := Detect([]byte(s)); err == nil && strings.HasPrefix(p.Name(), "autocannon") {
+		if p, err := core.DetectIn(parsers, []byte(s)); err == nil && strings.HasPrefix(p.Name(), "autocannon") {
 			t.Errorf("%q detected as %s", s, p.Name())
 		}
 	}
@@ -68,8 +69,8 @@ func FuzzAutocannon(f *testing.F) {
 		"│ Bytes/Sec │ 210 kB │ 210 kB │ 210 kB │ 538 kB │ 374 kB  │ 164 kB  │ 210 kB │\n│ Code │ Count │\n│ 200  │ 3656  │\n│ 500  │ 1828  │\n" +
 		"│ Percentile │ Latency (ms) │\n│ 0.001      │ 0            │\n│ 99.999     │ 55           │\n" +
 		"3656 2xx responses, 1828 non 2xx responses\n5k requests in 2.05s, 748 kB read\n100 errors (100 timeouts)\n"))
-	p := parserNamed(f, "autocannon")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "autocannon")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }
 
 // FuzzAutocannonJSON fuzzes the -j parser with small seeds.
@@ -77,6 +78,6 @@ func FuzzAutocannonJSON(f *testing.F) {
 	f.Add([]byte(`{"url":"http://h/","connections":2,"pipelining":1,"workers":0,"duration":3.02,"start":"2026-12-02T19:07:40.676Z",` +
 		`"errors":4,"timeouts":4,"non2xx":0,"latency":{"mean":0,"stddev":0,"min":0,"max":0,"p2_5":0,"p50":0,"p97_5":0,"p99":0},` +
 		`"requests":{"average":0,"total":0,"sent":6},"throughput":{"average":0,"total":0}}`))
-	p := parserNamed(f, "autocannon-json")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "autocannon-json")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }

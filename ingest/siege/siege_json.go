@@ -1,4 +1,4 @@
-package ingest
+package siege
 
 import (
 	"bytes"
@@ -11,15 +11,15 @@ import (
 )
 
 // siegeJSONParser ("siege-json") reads siege's JSON output; siege.go describes both formats.
-type siegeJSONParser struct{}
+type JSONParser struct{}
 
 // Name returns "siege-json".
-func (siegeJSONParser) Name() string { return "siege-json" }
+func (JSONParser) Name() string { return "siege-json" }
 
 // Detect reports whether head holds siege's JSON summary: at its start,
 // or after a terminal transcript's lines (a prompt with the siege command,
 // "^C"), on a line that begins with "{".
-func (siegeJSONParser) Detect(head []byte) bool {
+func (JSONParser) Detect(head []byte) bool {
 	head = core.JsonHead(head)
 	if _, rest := siegePreamble(head); len(rest) > 0 {
 		head = rest
@@ -107,7 +107,7 @@ type siegeJSON struct {
 }
 
 // Parse streams the runs of r, one per JSON summary, to sink.
-func (siegeJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	br := &siegeBlankReader{r: r, atLine: true}
 	return core.JsonReports(ctx, br, opts, "siege-json", "siege JSON", func(m *siegeJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		vals := []*float64{m.Transactions, m.Availability, m.Elapsed, m.Data, m.Response, m.Rate, m.Throughput,

@@ -1,4 +1,4 @@
-package ingest
+package artillery
 
 import (
 	"bytes"
@@ -56,10 +56,10 @@ import (
 // (the input of `artillery report`): "aggregate" is the run, with
 // firstMetricAt and lastMetricAt (ms since 1970) giving its start and
 // duration, and each of "intermediate" a series window.
-type artilleryParser struct{}
+type Parser struct{}
 
 // Name returns "artillery".
-func (artilleryParser) Name() string { return "artillery" }
+func (Parser) Name() string { return "artillery" }
 
 // artilleryMetrics are the metrics of a period or of the whole test.
 type artilleryMetrics struct {
@@ -110,14 +110,14 @@ const maxArtilleryPeriods = 100_000
 
 // Detect reports whether head holds an Artillery summary report with
 // HTTP metrics.
-func (artilleryParser) Detect(head []byte) bool {
+func (Parser) Detect(head []byte) bool {
 	st := &artilleryState{detect: true}
 	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the Artillery runs of r to sink in input order.
-func (artilleryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	st := &artilleryState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	return core.ParseLines(ctx, r, opts, "artillery", st.line, st.endBlock, func() int { return st.index })
 }

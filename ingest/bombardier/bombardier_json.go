@@ -1,4 +1,4 @@
-package ingest
+package bombardier
 
 import (
 	"bytes"
@@ -14,16 +14,16 @@ import (
 )
 
 // bombardierJSONParser ("bombardier-json") reads bombardier's JSON output; bombardier.go describes both formats.
-type bombardierJSONParser struct{}
+type JSONParser struct{}
 
 // Name returns "bombardier-json".
-func (bombardierJSONParser) Name() string { return "bombardier-json" }
+func (JSONParser) Name() string { return "bombardier-json" }
 
 // bombardierJSONPrefix starts every `bombardier -o json` object.
 var bombardierJSONPrefix = []byte(`{"spec":{"numberOfConnections":`)
 
 // Detect reports whether head starts with bombardier's JSON result.
-func (bombardierJSONParser) Detect(head []byte) bool {
+func (JSONParser) Detect(head []byte) bool {
 	head = core.JsonHead(head)
 	return bytes.HasPrefix(head, bombardierJSONPrefix) && bytes.Contains(head, []byte(`"result":{`))
 }
@@ -69,7 +69,7 @@ type bombardierJSON struct {
 }
 
 // Parse streams the runs of r, one per JSON object, to sink.
-func (bombardierJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return core.JsonReports(ctx, r, opts, "bombardier-json", "bombardier JSON", func(m *bombardierJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		out, err := m.run(line)
 		if err != nil {

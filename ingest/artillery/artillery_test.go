@@ -1,4 +1,4 @@
-package ingest
+package artillery
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 )
 
 // TestArtillery checks the figures of real outputs value by value, and
@@ -24,9 +25,9 @@ func TestArtillery(t *testing.T) {
 		{file: "real-timeout.txt", requests: 10, errs: 7, timeouts: 7, windows: 1},
 		{file: "real-timeout.json", requests: 10, errs: 7, timeouts: 7, windows: 1},
 	} {
-		var col collect
-		in := readPlain(t, "testdata/artillery/"+c.file)
-		if err := Parse(context.Background(), strings.NewReader(string(in)), core.Options{Source: c.file}, &col); err != nil || len(col.Runs) != 1 {
+		var col ingesttest.Collect
+		in := ingesttest.ReadPlain(t, "testdata/artillery/"+c.file)
+		if err := parse(context.Background(), strings.NewReader(string(in)), core.Options{Source: c.file}, &col); err != nil || len(col.Runs) != 1 {
 			t.Fatalf("%s: %d runs, err %v", c.file, len(col.Runs), err)
 		}
 		r := col.Runs[0]
@@ -52,28 +53,28 @@ func TestArtillery(t *testing.T) {
 // TestArtilleryBad: cut or malformed reports are refused with the file and
 // line; prose and other JSON are not Artillery's.
 func TestArtilleryBad(t *testing.T) {
-	checkCutBytes(t, "artillery-json", "testdata/artillery/real-timeout.json", 1000)
+	ingesttest.CheckCutBytes(t, parsers, "artillery-json", "testdata/artillery/real-timeout.json", 1000)
 	// Artillery 1.x: requests are the completed ones plus the errors.
-	runs, err := parseFile(t, "testdata/artillery/issue-436-v1.txt")
+	runs, err := ingesttest.ParseFile(t, parse, "testdata/artillery/issue-436-v1.txt")
 	if err != nil || len(runs) != 1 || runs[0].Requests != 62 || runs[0].Errors != 62 || *runs[0].Timeouts != 62 || runs[0].LatP99Ms != nil {
 		t.Errorf("1.x all errors: %d runs, err %v", len(runs), err)
 	}
-	runs, err = parseFile(t, "testdata/artillery/issue-341-v1.txt")
+	runs, err = ingesttest.ParseFile(t, parse, "testdata/artillery/issue-341-v1.txt")
 	if err != nil || len(runs) != 1 || runs[0].Requests != 10000 || runs[0].Non2xx != nil || *runs[0].LatP99Ms != 33130.4 || runs[0].RPS != 194.82 {
 		t.Errorf("1.x summary: %d runs, err %v", len(runs), err)
 	}
 	in := "Summary report @ 19:27:00(+0000)\nhttp.codes.200: ........ 7\nhttp.response_time:\n  min: ...... 6\n  max: ...... x\n"
-	_, err = ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "a.txt"})
-	wantSyntax(t, err, 5, "http.response_time max")
+	_, err = parseAll(context.Background(), strings.NewReader(in), core.Options{Source: "a.txt"})
+	ingesttest.WantSyntax(t, err, 5, "http.response_time max")
 	in = "Summary report @ 19:27:00(+0000)\nhttp.codes.200: ........ 7\nhttp.responses: ..... 7\n"
-	_, err = ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "a.txt"})
-	wantSyntax(t, err, 3, "http.requests")
+	_, err = parseAll(context.Background(), strings.NewReader(in), core.Options{Source: "a.txt"})
+	ingesttest.WantSyntax(t, err, 3, "http.requests")
 	for _, s := range []string{
 		"Summary report @ 19:27:00(+0000)\n",
 		"http.requests: ......... 10\n",
 		`{"aggregate": {}}`,
 	} {
-		if p, err := Detect([]byte(s)); err == nil && strings.HasPrefix(p.Name(), "artillery") {
+		if p, err := core.DetectIn(parsers, []byte(s)); err == nil && strings.HasPrefix(p.Name(), "artillery") {
 			t.Errorf("%q detected as %s", s, p.Name())
 		}
 	}
@@ -91,8 +92,8 @@ func FuzzArtillery(f *testing.F) {
 	f.Add([]byte("Complete report @ 2018-03-07T04:03:38.796Z\n  Scenarios launched:  30\n  Requests completed:  3\n  RPS sent: 0.24\n" +
 		"  Request latency:\n    min: NaN\n    p99: 5.5\n  Scenario counts:\n    0: 30 (100%)\n  Codes:\n    200: 2\n    503: 1\n" +
 		"  Errors:\n    ETIMEDOUT: 58\n"))
-	p := parserNamed(f, "artillery")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "artillery")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }
 
 // FuzzArtilleryJSON fuzzes the report parser with small seeds.
@@ -101,6 +102,6 @@ func FuzzArtilleryJSON(f *testing.F) {
 		`"rates":{"http.request_rate":6},"firstMetricAt":1796239706130,"lastMetricAt":1796239708935,"summaries":{"http.response_time":` +
 		`{"min":6,"max":36,"count":7,"mean":18.4,"p50":8.9,"median":8.9,"p99":34.1,"p999":34.1}}},"intermediate":[{"counters":{"http.requests":10},` +
 		`"rates":{"http.request_rate":null},"firstMetricAt":1796239706130,"lastMetricAt":1796239708935,"summaries":{},"period":"1796239700000"}]}`))
-	p := parserNamed(f, "artillery-json")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "artillery-json")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }

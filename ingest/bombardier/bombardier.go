@@ -1,4 +1,4 @@
-package ingest
+package bombardier
 
 import (
 	"bytes"
@@ -50,10 +50,10 @@ import (
 // JSON object per run, {"spec": {...}, "result": {...}}, appended objects
 // being several runs. Latencies there are microseconds, and the
 // percentiles are printed only with -l.
-type bombardierParser struct{}
+type Parser struct{}
 
 // Name returns "bombardier".
-func (bombardierParser) Name() string { return "bombardier" }
+func (Parser) Name() string { return "bombardier" }
 
 // bombardierSection is the part of a result a line belongs to.
 type bombardierSection uint8
@@ -117,14 +117,14 @@ type bombardierState struct {
 
 // Detect reports whether head holds a bombardier result: its Statistics
 // header followed by a Reqs/sec row.
-func (bombardierParser) Detect(head []byte) bool {
+func (Parser) Detect(head []byte) bool {
 	st := &bombardierState{detect: true}
 	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the bombardier runs of r to sink in input order.
-func (bombardierParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	st := &bombardierState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	return core.ParseLines(ctx, r, opts, "bombardier", st.line, st.close, func() int { return st.index })
 }

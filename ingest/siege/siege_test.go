@@ -1,4 +1,4 @@
-package ingest
+package siege
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 )
 
 // TestSiege checks the figures of real outputs value by value.
@@ -23,7 +24,7 @@ func TestSiege(t *testing.T) {
 		{file: "real-close.txt", requests: 40, errs: 14, dur: 0.01, rps: 2600, max: 10, conns: 2, target: true},
 		{file: "real-close.json", requests: 40, errs: 13, dur: 0.01, rps: 2700, max: 10},
 	} {
-		runs, err := parseFile(t, "testdata/siege/"+c.file)
+		runs, err := ingesttest.ParseFile(t, parse, "testdata/siege/"+c.file)
 		if err != nil || len(runs) != 1 {
 			t.Fatalf("%s: %d runs, err %v", c.file, len(runs), err)
 		}
@@ -39,12 +40,12 @@ func TestSiege(t *testing.T) {
 		}
 	}
 	// Throughput and data are binary MB.
-	runs, _ := parseFile(t, "testdata/siege/real-ok.txt")
+	runs, _ := ingesttest.ParseFile(t, parse, "testdata/siege/real-ok.txt")
 	if r := runs[0]; *r.TransferBPS != 0.22*(1<<20) || *r.BytesIn != 304087 {
 		t.Errorf("transfer %v bytes %v", *r.TransferBPS, *r.BytesIn)
 	}
 	// Verbose per-request lines around the summary are skipped.
-	runs, err := parseFile(t, "testdata/siege/real-verbose.txt")
+	runs, err := ingesttest.ParseFile(t, parse, "testdata/siege/real-verbose.txt")
 	if err != nil || len(runs) != 1 || runs[0].Requests != 6 || runs[0].Errors != 2 {
 		t.Errorf("verbose: %d runs, err %v", len(runs), err)
 	}
@@ -53,19 +54,19 @@ func TestSiege(t *testing.T) {
 // TestSiegeBad: cut or malformed summaries are refused with the file and
 // line; prose is not taken for siege.
 func TestSiegeBad(t *testing.T) {
-	checkTruncated(t, "siege", "testdata/siege/real-ok.txt", 6, 10, 16)
-	checkCutBytes(t, "siege-json", "testdata/siege/real-ok.json", 200)
+	ingesttest.CheckTruncated(t, parsers, "siege", "testdata/siege/real-ok.txt", 6, 10, 16)
+	ingesttest.CheckCutBytes(t, parsers, "siege-json", "testdata/siege/real-ok.json", 200)
 	in := "Transactions:\t\t  10 hits\nAvailability:\t\t 100.00 %\nElapsed time:\t\t 1.00 secs\nData transferred: 1 GB\n"
-	_, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "s.txt"})
-	wantSyntax(t, err, 4, "Data transferred")
-	_, err = ParseAll(context.Background(), strings.NewReader(`{"transactions":1,"availability":100,"elapsed_time":1,"transaction_rate":1,"failed_transactions":0}`), core.Options{Source: "s.json"})
-	wantSyntax(t, err, 1, "missing")
+	_, err := parseAll(context.Background(), strings.NewReader(in), core.Options{Source: "s.txt"})
+	ingesttest.WantSyntax(t, err, 4, "Data transferred")
+	_, err = parseAll(context.Background(), strings.NewReader(`{"transactions":1,"availability":100,"elapsed_time":1,"transaction_rate":1,"failed_transactions":0}`), core.Options{Source: "s.json"})
+	ingesttest.WantSyntax(t, err, 1, "missing")
 	for _, s := range []string{
 		"Transactions: 10 hits\n",
 		"Our availability: 99.99 %\nTransactions: many\n",
 		`{"transactions": 10}`,
 	} {
-		if p, err := Detect([]byte(s)); err == nil && strings.HasPrefix(p.Name(), "siege") {
+		if p, err := core.DetectIn(parsers, []byte(s)); err == nil && strings.HasPrefix(p.Name(), "siege") {
 			t.Errorf("%q detected as %s", s, p.Name())
 		}
 	}
@@ -78,8 +79,8 @@ func FuzzSiege(f *testing.F) {
 		"Response time:\t\t        0.00 secs\nTransaction rate:\t     4466.67 trans/sec\nThroughput:\t\t        0.08 MB/sec\nConcurrency:\t\t        3.00\n" +
 		"Successful transactions:         134\nFailed transactions:\t          66\nLongest transaction:\t        0.01\nShortest transaction:\t        0.00\n \n" +
 		"HTTP/1.1 500     0.00 secs:      13 bytes ==> GET  /mixed?every=3\n"))
-	p := parserNamed(f, "siege")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "siege")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }
 
 // FuzzSiegeJSON fuzzes the JSON parser with small seeds.
@@ -88,6 +89,6 @@ func FuzzSiegeJSON(f *testing.F) {
 		"\t\"data_transferred\":\t\t        0.00,\n\t\"response_time\":\t\t        0.00,\n\t\"transaction_rate\":\t\t     2700.00,\n" +
 		"\t\"throughput\":\t\t\t        0.03,\n\t\"concurrency\":\t\t\t        2.00,\n\t\"successful_transactions\":\t          27,\n" +
 		"\t\"failed_transactions\":\t\t          13,\n\t\"longest_transaction\":\t\t        0.01,\n\t\"shortest_transaction\":\t\t        0.00\n}\n"))
-	p := parserNamed(f, "siege-json")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "siege-json")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }

@@ -1,4 +1,4 @@
-package ingest
+package siege
 
 import (
 	"bytes"
@@ -45,10 +45,10 @@ import (
 //
 // "siege-json" reads the same summary as JSON (siege -j, or
 // json_output = true in siege.conf, the default of Debian's template).
-type siegeParser struct{}
+type Parser struct{}
 
 // Name returns "siege".
-func (siegeParser) Name() string { return "siege" }
+func (Parser) Name() string { return "siege" }
 
 // siegeSummary holds the twelve figures of a summary, as printed.
 type siegeSummary struct {
@@ -100,14 +100,14 @@ type siegeState struct {
 
 // Detect reports whether head holds a siege summary: its Transactions,
 // Availability and Elapsed time lines in a row.
-func (siegeParser) Detect(head []byte) bool {
+func (Parser) Detect(head []byte) bool {
 	st := &siegeState{detect: true}
 	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the siege runs of r to sink in input order.
-func (siegeParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	st := &siegeState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	return core.ParseLines(ctx, r, opts, "siege", st.line, st.close, func() int { return st.index })
 }

@@ -9,6 +9,10 @@ import (
 	"github.com/loadverdict/loadverdict/ingest/bombardier"
 	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/ingest/fortio"
+	"github.com/loadverdict/loadverdict/ingest/gatling"
+	"github.com/loadverdict/loadverdict/ingest/ghz"
+	"github.com/loadverdict/loadverdict/ingest/h2load"
+	"github.com/loadverdict/loadverdict/ingest/oha"
 	"github.com/loadverdict/loadverdict/ingest/siege"
 	"github.com/loadverdict/loadverdict/ingest/wrk"
 )
@@ -57,15 +61,15 @@ var formats = []format{
 	{artillery.JSONParser{}, []string{"Artillery"}, []string{"artillery"}, "FuzzArtilleryJSON"},
 	{siege.Parser{}, []string{"siege"}, []string{"siege"}, "FuzzSiege"},
 	{siege.JSONParser{}, []string{"siege"}, []string{"siege"}, "FuzzSiegeJSON"},
-	{h2loadParser{}, []string{"h2load"}, []string{"h2load"}, "FuzzH2load"},
+	{h2load.Parser{}, []string{"h2load"}, []string{"h2load"}, "FuzzH2load"},
 	{fortio.Parser{}, []string{"Fortio"}, []string{"fortio"}, "FuzzFortio"},
 	{fortio.JSONParser{}, []string{"Fortio"}, []string{"fortio"}, "FuzzFortioJSON"},
-	{ghzParser{}, []string{"ghz"}, []string{"ghz"}, "FuzzGhz"},
-	{ghzJSONParser{}, []string{"ghz"}, []string{"ghz"}, "FuzzGhzJSON"},
-	{ohaParser{}, []string{"oha"}, []string{"oha"}, "FuzzOha"},
-	{ohaJSONParser{}, []string{"oha"}, []string{"oha"}, "FuzzOhaJSON"},
-	{gatlingParser{}, []string{"Gatling"}, []string{"gatling"}, "FuzzGatling"},
-	{gatlingLogParser{}, []string{"Gatling"}, []string{"gatling"}, "FuzzGatlingLog"},
+	{ghz.Parser{}, []string{"ghz"}, []string{"ghz"}, "FuzzGhz"},
+	{ghz.JSONParser{}, []string{"ghz"}, []string{"ghz"}, "FuzzGhzJSON"},
+	{oha.Parser{}, []string{"oha"}, []string{"oha"}, "FuzzOha"},
+	{oha.JSONParser{}, []string{"oha"}, []string{"oha"}, "FuzzOhaJSON"},
+	{gatling.Parser{}, []string{"Gatling"}, []string{"gatling"}, "FuzzGatling"},
+	{gatling.LogParser{}, []string{"Gatling"}, []string{"gatling"}, "FuzzGatlingLog"},
 	{jmeterBareCSVParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterBareCSV"},
 }
 

@@ -246,7 +246,7 @@ func TestHeyVariants(t *testing.T) {
 	}
 	// Spaces instead of tabs, whitespace-only lines, indented (markdown),
 	// "%" rows of older hey, and an oha report before it that is skipped.
-	oha, _ := os.ReadFile("testdata/oha/oha_01.txt")
+	oha, _ := os.ReadFile("oha/testdata/oha/oha_01.txt")
 	in := string(oha) + "\n    $ ./hey_linux_amd64 -z 5s -c=8 -t 0 -q 10 'http://h:81/x?a=1&b=2' > out\n" + strings.ReplaceAll(
 		strings.ReplaceAll(heySummary("5.0000", "80.0000", "  [200] 400 responses", ""), "\t", "   "), "%%", "%")
 	in = strings.ReplaceAll(in, "\n", "\n    ")
@@ -378,7 +378,7 @@ func checkParse(t *testing.T, p core.Parser, data []byte) {
 // are *SyntaxError or *NoOutputError and that its runs hold only finite,
 // non-negative numbers.
 func FuzzHey(f *testing.F) {
-	fuzzSeeds(f, "testdata/hey/*.txt", "testdata/notwrk/hey_*.txt", "testdata/oha/*.txt")
+	fuzzSeeds(f, "testdata/hey/*.txt", "testdata/notwrk/hey_*.txt", "oha/testdata/oha/*.txt")
 	p := parserNamed(f, "hey")
 	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
 }

@@ -23,12 +23,7 @@ func readPlain(t testing.TB, name string) []byte {
 }
 
 // ptrString returns *p, or "" for nil.
-func ptrString(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
+func ptrString(p *string) string { return ingesttest.PtrString(p) }
 
 func jmeterParser(t testing.TB, name string) core.Parser {
 	t.Helper()

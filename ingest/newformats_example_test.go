@@ -10,7 +10,7 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// h2loadOutput is testdata/h2load/real-h1.txt, real h2load 1.52.0 output
+// h2loadOutput is h2load/testdata/h2load/real-h1.txt, real h2load 1.52.0 output
 // after the command line that ran it, with its progress lines cut.
 const h2loadOutput = `$ h2load --h1 -c 4 -n 2000 http://127.0.0.1:19320/ok
 starting benchmark...

@@ -407,3 +407,11 @@ func CheckCutBytes(t *testing.T, parsers []core.Parser, name, path string, cuts 
 		}
 	}
 }
+
+// PtrString returns *p, or "" for nil.
+func PtrString(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}

@@ -1,4 +1,4 @@
-package ingest
+package h2load
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 )
 
 // TestH2load checks the figures of real outputs value by value.
@@ -23,7 +24,7 @@ func TestH2load(t *testing.T) {
 		{file: "real-duration.txt", proto: "h2c", conns: 4, threads: 1, dur: 2},
 		{file: "real-refused.txt", conns: 2, threads: 1},
 	} {
-		runs, err := parseFile(t, "testdata/h2load/"+c.file)
+		runs, err := ingesttest.ParseFile(t, parse, "testdata/h2load/"+c.file)
 		if err != nil || len(runs) != 1 {
 			t.Fatalf("%s: %d runs, err %v", c.file, len(runs), err)
 		}
@@ -39,9 +40,9 @@ func TestH2load(t *testing.T) {
 		}
 	}
 	// Values of real-threads.txt, from its lines.
-	runs, _ := parseFile(t, "testdata/h2load/real-threads.txt")
+	runs, _ := ingesttest.ParseFile(t, parse, "testdata/h2load/real-threads.txt")
 	r := runs[0]
-	raw := readPlain(t, "testdata/h2load/real-threads.txt")
+	raw := ingesttest.ReadPlain(t, "testdata/h2load/real-threads.txt")
 	for _, want := range []string{"2667 succeeded, 1333 failed", "2667 2xx, 0 3xx, 0 4xx, 1333 5xx"} {
 		if !strings.Contains(string(raw), want) {
 			t.Fatalf("real-threads.txt lacks %q: regenerated? update this test", want)
@@ -50,7 +51,7 @@ func TestH2load(t *testing.T) {
 	if r.Requests != 4000 || r.Errors != 1333 || *r.Non2xx != 1333 || r.LatMeanMs == nil || r.ThreadRPSMean == nil {
 		t.Errorf("real-threads: requests %d errors %d non2xx %d mean %v", r.Requests, r.Errors, *r.Non2xx, r.LatMeanMs)
 	}
-	runs, _ = parseFile(t, "testdata/h2load/real-refused.txt")
+	runs, _ = ingesttest.ParseFile(t, parse, "testdata/h2load/real-refused.txt")
 	if r := runs[0]; r.Requests != 20 || r.Errors != 20 || r.LatMeanMs != nil || r.ThreadRPSMean != nil || r.RPS != 0 {
 		t.Errorf("refused: requests %d errors %d mean %v", r.Requests, r.Errors, r.LatMeanMs)
 	}
@@ -59,9 +60,9 @@ func TestH2load(t *testing.T) {
 // TestH2loadBad: cut outputs and malformed rows are refused with the file
 // and line; other text is not taken for h2load.
 func TestH2loadBad(t *testing.T) {
-	checkTruncated(t, "h2load", "testdata/h2load/real-h1.txt", 17, 19, 21)
+	ingesttest.CheckTruncated(t, parsers, "h2load", "testdata/h2load/real-h1.txt", 17, 19, 21)
 	in := "finished in 71.85ms, 27836.93 req/s, 3.45MB/s\nrequests: 2000 total, 2000 started, 2000 done, x succeeded, 0 failed, 0 errored, 0 timeout\n"
-	_, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "h.txt"})
+	_, err := parseAll(context.Background(), strings.NewReader(in), core.Options{Source: "h.txt"})
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -70,7 +71,7 @@ func TestH2loadBad(t *testing.T) {
 		"The test finished in 2s, 10 req/s, 1MB/s\nrequests: many\n",
 		"h2load -c 4 -n 2000 http://x/\n",
 	} {
-		if p, err := Detect([]byte(s)); err == nil && p.Name() == "h2load" {
+		if p, err := core.DetectIn(parsers, []byte(s)); err == nil && p.Name() == "h2load" {
 			t.Errorf("%q detected as h2load", s)
 		}
 	}
@@ -89,6 +90,6 @@ func FuzzH2load(f *testing.F) {
 		"finished in 3.00s, 0.00 req/s, 0B/s\nrequests: 20 total, 0 started, 0 done, 0 succeeded, 20 failed, 20 errored, 0 timeout\n" +
 		"status codes: 0 2xx, 0 3xx, 0 4xx, 0 5xx\ntraffic: 0B (0) total, 0B (0) headers (space savings 0.00%), 0B (0) data\n" +
 		"time for request:        0us         0us         0us         0us     0.00%\nreq/s           :       0.00        0.00        0.00        0.00   100.00%\n"))
-	p := parserNamed(f, "h2load")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "h2load")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }

@@ -1,4 +1,4 @@
-package ingest
+package gatling
 
 import (
 	"bytes"
@@ -35,14 +35,14 @@ import (
 // profiles are open (users arrive at a rate) unless the simulation used
 // the concurrent-users profiles, which the log does not tell: the load
 // model is open and the notes say so.
-type gatlingLogParser struct{}
+type LogParser struct{}
 
 // Name returns "gatling-log".
-func (gatlingLogParser) Name() string { return "gatling-log" }
+func (LogParser) Name() string { return "gatling-log" }
 
 // Detect reports whether head starts with a text simulation.log: a RUN
 // record (after any ASSERTION records) followed by a known record.
-func (gatlingLogParser) Detect(head []byte) bool {
+func (LogParser) Detect(head []byte) bool {
 	run := false
 	for n, line := range core.HeadLines(bytes.TrimPrefix(head, core.Utf8BOM)) {
 		if n > 64 {
@@ -79,7 +79,7 @@ type gatlingUsers struct {
 }
 
 // Parse streams the requests of r to sink, one run per RUN record.
-func (gatlingLogParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (LogParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	a := requests.NewRequests(opts, sink)
 	runs := 0
 	var meta requests.RequestRun

@@ -1,4 +1,4 @@
-package ingest
+package ghz
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 )
 
 // TestGhz checks the figures of real outputs value by value.
@@ -25,19 +26,19 @@ func TestGhz(t *testing.T) {
 		{file: "real-errors.json", requests: 500, errs: 100, dur: 0.342815564, rps: 500 / 0.342815564, mean: 2.680835525999999, p99: 12.281678, samples: true},
 		{file: "real-timeout.json", requests: 6, errs: 6, timeouts: 6, dur: 3.007379665, rps: 6 / 3.007379665, mean: 1001.3308431666667, p99: 1004.890515, samples: true},
 	} {
-		var col collect
-		in := readPlain(t, "testdata/ghz/"+c.file)
-		if err := Parse(context.Background(), strings.NewReader(string(in)), core.Options{Source: c.file}, &col); err != nil || len(col.Runs) != 1 {
+		var col ingesttest.Collect
+		in := ingesttest.ReadPlain(t, "testdata/ghz/"+c.file)
+		if err := parse(context.Background(), strings.NewReader(string(in)), core.Options{Source: c.file}, &col); err != nil || len(col.Runs) != 1 {
 			t.Fatalf("%s: %d runs, err %v", c.file, len(col.Runs), err)
 		}
 		r := col.Runs[0]
 		if r.Tool != "ghz" || r.Requests != c.requests || r.Errors != c.errs || *r.Timeouts != c.timeouts || r.Non2xx != nil {
 			t.Errorf("%s: requests %d errors %d timeouts %d non2xx %v", c.file, r.Requests, r.Errors, *r.Timeouts, r.Non2xx)
 		}
-		if !ptrEq(&r.DurationS, c.dur) || !ptrEq(&r.RPS, c.rps) || r.HasSamples != c.samples || c.samples != (len(col.Samples) == int(c.requests)) {
+		if !ingesttest.PtrEq(&r.DurationS, c.dur) || !ingesttest.PtrEq(&r.RPS, c.rps) || r.HasSamples != c.samples || c.samples != (len(col.Samples) == int(c.requests)) {
 			t.Errorf("%s: duration %v rps %v samples %d", c.file, r.DurationS, r.RPS, len(col.Samples))
 		}
-		if c.mean < 0 && (r.LatMeanMs != nil || r.LatP99Ms != nil) || c.mean >= 0 && (!ptrEq(r.LatMeanMs, c.mean) || !ptrEq(r.LatP99Ms, c.p99)) {
+		if c.mean < 0 && (r.LatMeanMs != nil || r.LatP99Ms != nil) || c.mean >= 0 && (!ingesttest.PtrEq(r.LatMeanMs, c.mean) || !ingesttest.PtrEq(r.LatP99Ms, c.p99)) {
 			t.Errorf("%s: mean %v p99 %v", c.file, r.LatMeanMs, r.LatP99Ms)
 		}
 		if r.Target != "127.0.0.1:19360" && r.Target != "127.0.0.1:19361" || r.BytesIn != nil {
@@ -49,17 +50,17 @@ func TestGhz(t *testing.T) {
 // TestGhzBad: cut or malformed outputs are refused with the file and
 // line; hey's and oha's summaries are not ghz's.
 func TestGhzBad(t *testing.T) {
-	checkTruncated(t, "ghz", "testdata/ghz/real-errors.txt", 5, 8)
-	checkCutBytes(t, "ghz-json", "testdata/ghz/real-errors.json", 300, 2000)
+	ingesttest.CheckTruncated(t, parsers, "ghz", "testdata/ghz/real-errors.txt", 5, 8)
+	ingesttest.CheckCutBytes(t, parsers, "ghz-json", "testdata/ghz/real-errors.json", 300, 2000)
 	in := "Summary:\n  Count:\t400\n  Total:\t199.51 ms\n  Slowest:\t7.33 parsecs\n"
-	_, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "g.txt"})
-	wantSyntax(t, err, 4, "Slowest")
+	_, err := parseAll(context.Background(), strings.NewReader(in), core.Options{Source: "g.txt"})
+	ingesttest.WantSyntax(t, err, 4, "Slowest")
 	for _, s := range []string{
 		"Summary:\n  Total:\t0.0183 secs\n  Slowest:\t0.0074 secs\n  Requests/sec:\t10913.3967\n",
 		"Summary:\n  Count: many\n",
 		`{"count": 1, "options": {}}`,
 	} {
-		if p, err := Detect([]byte(s)); err == nil && strings.HasPrefix(p.Name(), "ghz") {
+		if p, err := core.DetectIn(parsers, []byte(s)); err == nil && strings.HasPrefix(p.Name(), "ghz") {
 			t.Errorf("%q detected as %s", s, p.Name())
 		}
 	}
@@ -71,8 +72,8 @@ func FuzzGhz(f *testing.F) {
 		"  Slowest:\t13.50 ms\n  Fastest:\t1.47 ms\n  Average:\t2.39 ms\n  Requests/sec:\t198.69\n\nResponse time histogram:\n  1.474 [1]\t|\n" +
 		"  2.676 [261]\t|∎∎∎∎\n\nLatency distribution:\n  10 % in 1.61 ms \n  99 % in 11.04 ms \n\nStatus code distribution:\n" +
 		"  [OK]            319 responses   \n  [DeadlineExceeded]   81 responses    \n\nError distribution:\n  [81]   rpc error: code = DeadlineExceeded desc = x\n"))
-	p := parserNamed(f, "ghz")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "ghz")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }
 
 // FuzzGhzJSON fuzzes the JSON parser with small seeds.
@@ -83,6 +84,6 @@ func FuzzGhzJSON(f *testing.F) {
 		`"details":[{"timestamp":"2026-12-02T19:14:07.296649598Z","latency":1000136988,"error":"rpc error: code = DeadlineExceeded","status":"DeadlineExceeded"},` +
 		`{"timestamp":"2026-12-02T19:14:07.3Z","latency":1000208525,"error":"","status":"OK"},{"timestamp":"x","latency":-1}]}`))
 	f.Add([]byte(`{"options":{"host":"h:1"},"count":1,"total":1,"rps":1,"statusCodeDistribution":{"OK":1},"latencyDistribution":null,"average":5,"details":null}`))
-	p := parserNamed(f, "ghz-json")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "ghz-json")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }

@@ -1,4 +1,4 @@
-package ingest
+package ghz
 
 import (
 	"bytes"
@@ -17,13 +17,13 @@ import (
 )
 
 // ghzJSONParser ("ghz-json") reads ghz's JSON output; ghz.go describes both formats.
-type ghzJSONParser struct{}
+type JSONParser struct{}
 
 // Name returns "ghz-json".
-func (ghzJSONParser) Name() string { return "ghz-json" }
+func (JSONParser) Name() string { return "ghz-json" }
 
 // Detect reports whether head starts with ghz's JSON report.
-func (ghzJSONParser) Detect(head []byte) bool {
+func (JSONParser) Detect(head []byte) bool {
 	head = core.JsonHead(head)
 	if len(head) == 0 || head[0] != '{' {
 		return false
@@ -74,7 +74,7 @@ type ghzReport struct {
 
 // Parse streams the report of r to sink: its calls, when it lists them,
 // else its summary.
-func (ghzJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	g := core.NewJSONGuard(r, opts.Source, core.MaxJSONValue)
 	lc := &core.LineCounter{R: g}
 	dec := json.NewDecoder(lc)

@@ -1,4 +1,4 @@
-package ingest
+package h2load
 
 import (
 	"bytes"
@@ -41,10 +41,10 @@ import (
 // "finished" line (binary units: 1KB = 1024 B). Timing-based tests (-D)
 // count only the main duration: duration_s is it, the warm-up left out.
 // The target comes from the command line, when shown.
-type h2loadParser struct{}
+type Parser struct{}
 
 // Name returns "h2load".
-func (h2loadParser) Name() string { return "h2load" }
+func (Parser) Name() string { return "h2load" }
 
 // h2loadRun accumulates one run.
 type h2loadRun struct {
@@ -99,14 +99,14 @@ type h2loadState struct {
 
 // Detect reports whether head holds an h2load summary: a "finished in"
 // line followed by its requests and status codes lines.
-func (h2loadParser) Detect(head []byte) bool {
+func (Parser) Detect(head []byte) bool {
 	st := &h2loadState{detect: true}
 	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the h2load runs of r to sink in input order.
-func (h2loadParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	st := &h2loadState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	return core.ParseLines(ctx, r, opts, "h2load", st.line, st.close, func() int { return st.index })
 }

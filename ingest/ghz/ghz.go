@@ -1,4 +1,4 @@
-package ingest
+package ghz
 
 import (
 	"context"
@@ -49,10 +49,10 @@ import (
 // With details, the calls stream into samples and series and the run's
 // figures are computed from them (ghz's own count, rps and average are
 // in the notes); without, the run is the summary's.
-type ghzParser struct{}
+type Parser struct{}
 
 // Name returns "ghz".
-func (ghzParser) Name() string { return "ghz" }
+func (Parser) Name() string { return "ghz" }
 
 // ghzSection is the part of a summary a line belongs to.
 type ghzSection uint8
@@ -108,14 +108,14 @@ type ghzState struct {
 
 // Detect reports whether head holds a ghz summary: "Summary:" followed
 // by its Count and Total lines, Total with a time unit.
-func (ghzParser) Detect(head []byte) bool {
+func (Parser) Detect(head []byte) bool {
 	st := &ghzState{detect: true}
 	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the ghz runs of r to sink in input order.
-func (ghzParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	st := &ghzState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	return core.ParseLines(ctx, r, opts, "ghz", st.line, st.close, func() int { return st.index })
 }

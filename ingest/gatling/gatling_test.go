@@ -1,4 +1,4 @@
-package ingest
+package gatling
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 )
 
 // TestGatlingLog checks the runs of simulation.log files: one per RUN
@@ -30,17 +31,17 @@ func TestGatlingLog(t *testing.T) {
 		// one request name; one KO of two: 1573776125919-1573776120651 = 5268 ms, 1573776129161-1573776125622 = 3539 ms
 		{file: "sagemaker-3.2-edited-simulation.log", samples: 2, runs: []run{{"", 2, 1, (5268 + 3539) / 2.0}}},
 	} {
-		var col collect
-		in := readPlain(t, "testdata/gatling/"+c.file)
-		if err := Parse(context.Background(), strings.NewReader(string(in)), core.Options{Source: c.file}, &col); err != nil || len(col.Runs) != len(c.runs) {
+		var col ingesttest.Collect
+		in := ingesttest.ReadPlain(t, "testdata/gatling/"+c.file)
+		if err := parse(context.Background(), strings.NewReader(string(in)), core.Options{Source: c.file}, &col); err != nil || len(col.Runs) != len(c.runs) {
 			t.Fatalf("%s: %d runs, err %v", c.file, len(col.Runs), err)
 		}
 		for i, w := range c.runs {
 			r := col.Runs[i]
-			if r.Tool != "gatling" || ptrString(r.Endpoint) != w.endpoint || r.Requests != w.requests || r.Errors != w.errs || r.Non2xx != nil ||
-				r.BytesIn != nil || !r.HasSamples || !ptrEq(r.LatMeanMs, w.mean) {
+			if r.Tool != "gatling" || ingesttest.PtrString(r.Endpoint) != w.endpoint || r.Requests != w.requests || r.Errors != w.errs || r.Non2xx != nil ||
+				r.BytesIn != nil || !r.HasSamples || !ingesttest.PtrEq(r.LatMeanMs, w.mean) {
 				t.Errorf("%s run %d: endpoint %q requests %d errors %d non2xx %v bytes %v mean %v, want %+v", c.file, i,
-					ptrString(r.Endpoint), r.Requests, r.Errors, r.Non2xx, r.BytesIn, *r.LatMeanMs, w)
+					ingesttest.PtrString(r.Endpoint), r.Requests, r.Errors, r.Non2xx, r.BytesIn, *r.LatMeanMs, w)
 			}
 			if c.conns > 0 && (r.Connections == nil || *r.Connections != c.conns) {
 				t.Errorf("%s run %d: connections %v", c.file, i, r.Connections)
@@ -63,7 +64,7 @@ func TestGatling(t *testing.T) {
 		{file: "gatling-issue3444.txt", requests: 20, rps: 2, p99: 121},
 		{file: "openvsx-pr454-all-ko.txt", requests: 5000, errs: 5000, rps: 29.94, p99: 464},
 	} {
-		runs, err := parseFile(t, "testdata/gatling/"+c.file)
+		runs, err := ingesttest.ParseFile(t, parse, "testdata/gatling/"+c.file)
 		if err != nil || len(runs) != 1 {
 			t.Fatalf("%s: %d runs, err %v", c.file, len(runs), err)
 		}
@@ -75,8 +76,8 @@ func TestGatling(t *testing.T) {
 	// The last "elapsed" of the periodic reports is the duration.
 	in := "================================================================================\n2024-01-15 10:00:05                                          65s elapsed\n" +
 		"---- Requests ------------------------------------------------------------------\n> Global                                  (OK=10     KO=0     )\n" +
-		string(readPlain(t, "testdata/gatling/gatling-issue3444.txt"))
-	runs, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "g"})
+		string(ingesttest.ReadPlain(t, "testdata/gatling/gatling-issue3444.txt"))
+	runs, err := parseAll(context.Background(), strings.NewReader(in), core.Options{Source: "g"})
 	if err != nil || len(runs) != 1 || runs[0].DurationS != 65 {
 		t.Errorf("elapsed: %d runs, err %v", len(runs), err)
 	}
@@ -85,20 +86,20 @@ func TestGatling(t *testing.T) {
 // TestGatlingBad: malformed or cut outputs are refused with the file and
 // line; other tab-separated logs are not Gatling's.
 func TestGatlingBad(t *testing.T) {
-	checkTruncated(t, "gatling", "testdata/gatling/gatling-issue3444.txt", 4)
+	ingesttest.CheckTruncated(t, parsers, "gatling", "testdata/gatling/gatling-issue3444.txt", 4)
 	in := "RUN\tS\ts\t1620982654518\t \t3.2.0\nREQUEST\t1\t\tn\t2000\t1000\tOK\t \nREQUEST\t1\t\tn\tx\ty\tKO\t \n"
-	_, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "simulation.log"})
-	wantSyntax(t, err, 2, "ends (1000) before it starts (2000)")
+	_, err := parseAll(context.Background(), strings.NewReader(in), core.Options{Source: "simulation.log"})
+	ingesttest.WantSyntax(t, err, 2, "ends (1000) before it starts (2000)")
 	in = "---- Global Information ----\n> request count    x (OK=1 KO=0)\n"
-	_, err = ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "g.txt"})
-	wantSyntax(t, err, 2, "request count")
+	_, err = parseAll(context.Background(), strings.NewReader(in), core.Options{Source: "g.txt"})
+	ingesttest.WantSyntax(t, err, 2, "request count")
 	for _, s := range []string{
 		"RUN\tonly\n",
 		"RUN\ta\tb\tc\td\te\nREQUEST\t\n",
 		"starttime\tseconds\tctime\tdtime\n",
 		"---- Global Information ----\n",
 	} {
-		if p, err := Detect([]byte(s)); err == nil && strings.HasPrefix(p.Name(), "gatling") {
+		if p, err := core.DetectIn(parsers, []byte(s)); err == nil && strings.HasPrefix(p.Name(), "gatling") {
 			t.Errorf("%q detected as %s", s, p.Name())
 		}
 	}
@@ -110,8 +111,8 @@ func FuzzGatlingLog(f *testing.F) {
 		"REQUEST\t\tget\t1767825935194\t1767825935216\tOK\t \nGROUP\tg\t1767825935194\t1767825935216\t22\tOK\n" +
 		"REQUEST\t\tpost\t1767825935194\t1767825935294\tKO\tstatus.find.in(200), but actually found 503\nERROR\tboom\t1767825935300\n" +
 		"USER\tscn\tEND\t1767825937971\nREQUEST\t7\t\told\t1573776120651\t1573776120652\t1573776120653\t1573776125919\tOK\t \n"))
-	p := parserNamed(f, "gatling-log")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "gatling-log")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }
 
 // FuzzGatling fuzzes the console parser with small seeds.
@@ -122,6 +123,6 @@ func FuzzGatling(f *testing.F) {
 		"> response time 50th percentile 129 (OK=141 KO=70)\n> 99th percentile 544 (OK=1137 KO=169)\n" +
 		"> mean requests/sec                                 40.241 (OK=19.143 KO=21.097)\n---- Response Time Distribution ----\n" +
 		"> t < 800 ms  4488 ( 47%)\n---- Errors ----\n> status.find.is(200), but actually found 403  4962 (99,24%)\n=====\n"))
-	p := parserNamed(f, "gatling")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "gatling")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }

@@ -1,4 +1,4 @@
-package ingest
+package gatling
 
 import (
 	"bytes"
@@ -27,10 +27,10 @@ import (
 // percentile" wording), rps. The block shows no duration: it is the last
 // "Ns elapsed" of the periodic console reports before it, else requests /
 // mean requests/sec, as the notes say.
-type gatlingParser struct{}
+type Parser struct{}
 
 // Name returns "gatling".
-func (gatlingParser) Name() string { return "gatling" }
+func (Parser) Name() string { return "gatling" }
 
 // gatlingRun accumulates one Global Information block.
 type gatlingRun struct {
@@ -61,14 +61,14 @@ type gatlingState struct {
 
 // Detect reports whether head holds a Global Information block with its
 // request count.
-func (gatlingParser) Detect(head []byte) bool {
+func (Parser) Detect(head []byte) bool {
 	st := &gatlingState{detect: true}
 	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the runs of r to sink in input order.
-func (gatlingParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	st := &gatlingState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	return core.ParseLines(ctx, r, opts, "gatling", st.line, st.close, func() int { return st.index })
 }

@@ -1,4 +1,4 @@
-package ingest
+package oha
 
 import (
 	"bytes"
@@ -14,13 +14,13 @@ import (
 )
 
 // ohaJSONParser ("oha-json") reads oha's JSON output; oha.go describes both formats.
-type ohaJSONParser struct{}
+type JSONParser struct{}
 
 // Name returns "oha-json".
-func (ohaJSONParser) Name() string { return "oha-json" }
+func (JSONParser) Name() string { return "oha-json" }
 
 // Detect reports whether head starts with oha's JSON output.
-func (ohaJSONParser) Detect(head []byte) bool {
+func (JSONParser) Detect(head []byte) bool {
 	head = core.JsonHead(head)
 	if len(head) == 0 || head[0] != '{' {
 		return false
@@ -52,7 +52,7 @@ type ohaJSON struct {
 }
 
 // Parse streams the runs of r, one per JSON object, to sink.
-func (ohaJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return core.JsonReports(ctx, r, opts, "oha-json", "oha JSON", func(m *ohaJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		s := m.Summary
 		if s == nil || s.Total == nil || s.RequestsPerSec == nil {

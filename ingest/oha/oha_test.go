@@ -1,4 +1,4 @@
-package ingest
+package oha
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 )
 
 // TestOha checks the figures of published outputs, both text layouts and
@@ -26,7 +27,7 @@ func TestOha(t *testing.T) {
 		{file: "real-1.16.json", requests: 21645, errs: 9, dur: 3.003860875, rps: 7205.726530194245, mean: 1.3785588666112063, p99: 31.008791},
 		{file: "empty-1.16.json", requests: 5, errs: 5, dur: 2.004223334, rps: 2.4947319568528683, mean: -1},
 	} {
-		runs, err := parseFile(t, "testdata/oha/"+c.file)
+		runs, err := ingesttest.ParseFile(t, parse, "testdata/oha/"+c.file)
 		if err != nil || len(runs) != 1 {
 			t.Fatalf("%s: %d runs, err %v", c.file, len(runs), err)
 		}
@@ -34,7 +35,7 @@ func TestOha(t *testing.T) {
 		if r.Tool != "oha" || r.Requests != c.requests || r.Errors != c.errs || r.DurationS != c.dur || r.RPS != c.rps {
 			t.Errorf("%s: requests %d errors %d duration %v rps %v", c.file, r.Requests, r.Errors, r.DurationS, r.RPS)
 		}
-		if c.mean < 0 && r.LatMeanMs != nil || c.mean >= 0 && (!ptrEq(r.LatMeanMs, c.mean) || !ptrEq(r.LatP99Ms, c.p99)) {
+		if c.mean < 0 && r.LatMeanMs != nil || c.mean >= 0 && (!ingesttest.PtrEq(r.LatMeanMs, c.mean) || !ingesttest.PtrEq(r.LatP99Ms, c.p99)) {
 			t.Errorf("%s: mean %v p99 %v", c.file, r.LatMeanMs, r.LatP99Ms)
 		}
 		if c.conns > 0 && (r.Connections == nil || *r.Connections != c.conns) {
@@ -46,24 +47,24 @@ func TestOha(t *testing.T) {
 // TestOhaBad: cut or malformed summaries are refused with the file and
 // line; hey's and ghz's summaries are not oha's.
 func TestOhaBad(t *testing.T) {
-	checkTruncated(t, "oha", "testdata/oha/issue-212-old.txt", 4, 7)
-	checkCutBytes(t, "oha-json", "testdata/oha/real-1.16.json", 400)
+	ingesttest.CheckTruncated(t, parsers, "oha", "testdata/oha/issue-212-old.txt", 4, 7)
+	ingesttest.CheckCutBytes(t, parsers, "oha-json", "testdata/oha/real-1.16.json", 400)
 	in := "Summary:\n  Success rate:\t100.00%\n  Total:\t5.9440 fortnights\n"
-	_, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "o.txt"})
+	_, err := parseAll(context.Background(), strings.NewReader(in), core.Options{Source: "o.txt"})
 	if err == nil {
 		t.Error("a Total in an unknown unit was accepted")
 	}
 	in = "Summary:\n  Success rate:\t100.00%\n  Total:\t5.9440 secs\n  Slowest:\t0.0148 secs\n  Fastest:\t0.0006 secs\n  Average:\t0.0015 secs\n" +
 		"  Requests/sec:\t3364.7592\n\nStatus code distribution:\n  [200] many responses\n"
-	_, err = ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "o.txt"})
-	wantSyntax(t, err, 10, "status code row")
+	_, err = parseAll(context.Background(), strings.NewReader(in), core.Options{Source: "o.txt"})
+	ingesttest.WantSyntax(t, err, 10, "status code row")
 	for _, s := range []string{
 		"Summary:\n  Total:\t0.0183 secs\n  Slowest:\t0.0074 secs\n  Fastest:\t0.0004 secs\n  Average:\t0.0027 secs\n  Requests/sec:\t10913.3967\n",
 		"Summary:\n  Count:\t400\n  Total:\t199.51 ms\n",
 		"Summary:\n  Success rate: high\n",
 		`{"summary": {"total": 1}}`,
 	} {
-		if p, err := Detect([]byte(s)); err == nil && strings.HasPrefix(p.Name(), "oha") {
+		if p, err := core.DetectIn(parsers, []byte(s)); err == nil && strings.HasPrefix(p.Name(), "oha") {
 			t.Errorf("%q detected as %s", s, p.Name())
 		}
 	}
@@ -79,8 +80,8 @@ func FuzzOha(f *testing.F) {
 		"Error distribution:\n  [9] aborted due to deadline\n  [1] operation timed out\n"))
 	f.Add([]byte("Summary:\n  Success rate: 1.0000\n  Total:        NaN secs\n  Slowest:      NaN secs\n  Fastest:      NaN secs\n" +
 		"  Average:      NaN secs\n  Requests/sec: NaN\n\nLatency distribution:\n  10% in NaN secs\n\nStatus code distribution:\n"))
-	p := parserNamed(f, "oha")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "oha")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }
 
 // FuzzOhaJSON fuzzes the JSON parser with small seeds.
@@ -90,6 +91,6 @@ func FuzzOhaJSON(f *testing.F) {
 		`"statusCodeDistribution":{"200":21636,"500":3},"errorDistribution":{"aborted due to deadline":9}}`))
 	f.Add([]byte(`{"summary":{"successRate":null,"total":2.0,"slowest":null,"requestsPerSec":2.49,"totalData":0},"latencyPercentiles":{"p10":null},` +
 		`"statusCodeDistribution":{},"errorDistribution":{"aborted due to deadline":5}}`))
-	p := parserNamed(f, "oha-json")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "oha-json")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }

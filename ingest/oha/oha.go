@@ -1,4 +1,4 @@
-package ingest
+package oha
 
 import (
 	"bytes"
@@ -56,10 +56,10 @@ import (
 // "oha-json" reads --json / --output-format json: summary (seconds,
 // bytes; null statistics when no request completed), latencyPercentiles,
 // statusCodeDistribution, errorDistribution.
-type ohaParser struct{}
+type Parser struct{}
 
 // Name returns "oha".
-func (ohaParser) Name() string { return "oha" }
+func (Parser) Name() string { return "oha" }
 
 // ohaSection is the part of a summary a line belongs to.
 type ohaSection uint8
@@ -118,14 +118,14 @@ type ohaState struct {
 
 // Detect reports whether head holds an oha summary: "Summary:", then its
 // Success rate and Total lines.
-func (ohaParser) Detect(head []byte) bool {
+func (Parser) Detect(head []byte) bool {
 	st := &ohaState{detect: true}
 	core.ScanHead(head, st.line, func() bool { return st.found })
 	return st.found
 }
 
 // Parse streams the oha runs of r to sink in input order.
-func (ohaParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	st := &ohaState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	return core.ParseLines(ctx, r, opts, "oha", st.line, st.close, func() int { return st.index })
 }

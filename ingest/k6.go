@@ -133,30 +133,10 @@ func k6DurationS(tok []byte) (float64, bool) {
 	return d.Seconds(), true
 }
 
-// k6Bytes parses a k6 data size, number and unit ("3.6", "MB"), in decimal
-// SI units (1 kB = 1000 B), into bytes; a "/s" suffix on the unit is
-// allowed (rates).
+// k6Bytes converts a k6 data size or rate ("1.2 MB", "40 kB/s") to bytes
+// (per second).
 func k6Bytes(num, unit []byte) (float64, bool) {
-	unit = bytes.TrimSuffix(unit, []byte("/s"))
-	exp := 0
-	switch string(unit) {
-	case "B":
-	case "kB", "KB":
-		exp = 3
-	case "MB":
-		exp = 6
-	case "GB":
-		exp = 9
-	case "TB":
-		exp = 12
-	case "PB":
-		exp = 15
-	case "EB":
-		exp = 18
-	default:
-		return 0, false
-	}
-	return core.ParseDec(num, exp)
+	return core.DecimalBytes.Parse(num, bytes.TrimSuffix(unit, []byte("/s")))
 }
 
 // k6Quantile parses a trend stat name "p(99.9)" into its quantile 0.999;

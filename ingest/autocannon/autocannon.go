@@ -271,7 +271,7 @@ func (st *autocannonState) end(f [][]byte, ln int) {
 	var bytesRead float64
 	ok3 := len(f) == 7 && string(f[6]) == "read"
 	if ok3 {
-		bytesRead, ok3 = autocannonDecimalBytes(f[4], f[5])
+		bytesRead, ok3 = core.DecimalBytes.Parse(f[4], f[5])
 	}
 	if !ok || !ok2 || !ok3 {
 		r.malformed(ln, "requests line")
@@ -281,26 +281,6 @@ func (st *autocannonState) end(f [][]byte, ln int) {
 	if st.detect && r.latRow {
 		st.found = true
 	}
-}
-
-// autocannonDecimalBytes parses an autocannon size: "27.9" "MB", "171" "kB", "0" "B"
-// (decimal units, as the pretty-bytes package prints them).
-func autocannonDecimalBytes(num, unit []byte) (float64, bool) {
-	exp := 0
-	switch string(unit) {
-	case "B":
-	case "kB", "KB":
-		exp = 3
-	case "MB":
-		exp = 6
-	case "GB":
-		exp = 9
-	case "TB":
-		exp = 12
-	default:
-		return 0, false
-	}
-	return core.ParseDec(num, exp)
 }
 
 // row handles a table row.
@@ -398,7 +378,7 @@ func (st *autocannonState) statsRow(cells []string, ln int) {
 			v, ok = core.ParseDec([]byte(strings.ReplaceAll(c, ",", "")), 0)
 		case "Bytes/Sec":
 			num, unit, _ := strings.Cut(c, " ")
-			v, ok = autocannonDecimalBytes([]byte(strings.ReplaceAll(num, ",", "")), []byte(unit))
+			v, ok = core.DecimalBytes.Parse([]byte(strings.ReplaceAll(num, ",", "")), []byte(unit))
 		default:
 			return // another tool's table
 		}

@@ -288,3 +288,42 @@ func TrimPunct(b []byte) []byte {
 	}
 	return b
 }
+
+// A UnitScale maps a unit's name to how a number in it converts to the
+// base unit: multiplied by Mul·10^Exp.
+type UnitScale struct {
+	Exp int
+	Mul float64 // 0 means 1
+}
+
+// Units is one vocabulary of units: their names and scales.
+type Units map[string]UnitScale
+
+// Parse converts num, a decimal number, in unit to the base unit; false
+// when unit is not one of u or num not a number.
+func (u Units) Parse(num, unit []byte) (float64, bool) {
+	s, ok := u[string(unit)]
+	if !ok {
+		return 0, false
+	}
+	v, ok := ParseDec(num, s.Exp)
+	if s.Mul != 0 {
+		v *= s.Mul
+	}
+	return v, ok
+}
+
+// DecimalBytes are the SI byte units (1 kB = 1000 B), to bytes, as
+// autocannon and k6 print them.
+var DecimalBytes = Units{
+	"B": {}, "kB": {Exp: 3}, "KB": {Exp: 3}, "MB": {Exp: 6}, "GB": {Exp: 9},
+	"TB": {Exp: 12}, "PB": {Exp: 15}, "EB": {Exp: 18},
+}
+
+// DurationsMs are the units of the durations summaries print (Go's
+// time.Duration, Rust's), to milliseconds.
+var DurationsMs = Units{
+	"ns": {Exp: -6}, "µs": {Exp: -3}, "μs": {Exp: -3}, "us": {Exp: -3}, "ms": {},
+	"s": {Exp: 3}, "sec": {Exp: 3}, "secs": {Exp: 3},
+	"min": {Exp: 4, Mul: 6}, "mins": {Exp: 4, Mul: 6},
+}

@@ -123,21 +123,6 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 // isGhzExe reports whether tok names the ghz program.
 func isGhzExe(tok []byte) bool { return core.ExeNamed(tok, "ghz") }
 
-// ghzDuration parses "199.51" "ms" into milliseconds.
-func ghzDuration(num, unit []byte) (float64, bool) {
-	switch string(unit) {
-	case "ns":
-		return core.ParseDec(num, -6)
-	case "µs", "μs", "us":
-		return core.ParseDec(num, -3)
-	case "ms":
-		return core.ParseDec(num, 0)
-	case "s":
-		return core.ParseDec(num, 3)
-	}
-	return 0, false
-}
-
 // Summary keys, as bits of ghzRun.keys.
 const (
 	ghzKeyTotal = 1 << iota
@@ -198,7 +183,7 @@ func (st *ghzState) line(b []byte, ln int) error {
 			return st.close()
 		}
 		q, ok := core.ParseDec(f[0], -2)
-		ms, ok2 := ghzDuration(f[3], f[4])
+		ms, ok2 := core.DurationsMs.Parse(f[3], f[4])
 		if !ok || !ok2 || q > 1 {
 			r.malformed(ln, "latency distribution row")
 		} else if len(r.pcts) < core.MaxPercentiles {
@@ -255,7 +240,7 @@ func (st *ghzState) summaryKey(f [][]byte, ln int) bool {
 		if len(f) != 3 {
 			return false
 		}
-		ms, ok := ghzDuration(f[1], f[2])
+		ms, ok := core.DurationsMs.Parse(f[1], f[2])
 		if !ok {
 			r.malformed(ln, string(f[0])+" line")
 			return true

@@ -133,24 +133,6 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 // isOhaExe reports whether tok names the oha program.
 func isOhaExe(tok []byte) bool { return core.ExeNamed(tok, "oha") }
 
-// ohaTime parses "0.0148" "secs" (or sec, s, ms, µs, us, ns, min) into ms.
-func ohaTime(num, unit []byte) (float64, bool) {
-	switch string(unit) {
-	case "secs", "sec", "s":
-		return core.ParseDec(num, 3)
-	case "ms":
-		return core.ParseDec(num, 0)
-	case "µs", "μs", "us":
-		return core.ParseDec(num, -3)
-	case "ns":
-		return core.ParseDec(num, -6)
-	case "min", "mins":
-		v, ok := core.ParseDec(num, 4)
-		return v * 6, ok
-	}
-	return 0, false
-}
-
 // ohaSize parses "38.28" "MiB" (binary units) into bytes.
 func ohaSize(num, unit []byte) (float64, bool) {
 	mult := 1.0
@@ -241,7 +223,7 @@ func (st *ohaState) line(b []byte, ln int) error {
 		if core.IsNaN(f[2]) {
 			break // no request completed
 		}
-		ms, ok2 := ohaTime(f[2], f[3])
+		ms, ok2 := core.DurationsMs.Parse(f[2], f[3])
 		if !ok || !ok2 || q > 1 {
 			r.malformed(ln, "distribution row")
 		} else if len(r.pcts) < core.MaxPercentiles {
@@ -301,7 +283,7 @@ func (st *ohaState) summaryKey(f [][]byte, ln int) bool {
 			r.keys |= map[string]uint8{"Total:": ohaKeyTotal, "Slowest:": ohaKeySlow, "Fastest:": ohaKeyFast, "Average:": ohaKeyAvg}[key]
 			return true
 		}
-		ms, ok := ohaTime(f[1], f[2])
+		ms, ok := core.DurationsMs.Parse(f[1], f[2])
 		if !ok {
 			r.malformed(ln, key+" line")
 			return true

@@ -105,46 +105,104 @@ func wrkClassify(f [][]byte) wrkKind {
 	if len(f) == 0 || len(f[0]) == 0 {
 		return wrkKindNone
 	}
+	switch a := f[0]; a[0] {
+	case 'R':
+		return wrkClassifyR(f)
+	case 'T':
+		return wrkClassifyT(f)
+	case 'L':
+		return wrkClassifyL(f)
+	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '.':
+		return wrkClassifyNumeric(f)
+	default:
+		return wrkClassifyOther(f)
+	}
+}
+
+// wrkClassifyR classifies the lines starting with R: Running, Requests/sec
+// and Req/Sec.
+func wrkClassifyR(f [][]byte) wrkKind {
+	switch string(f[0]) {
+	case "Running":
+		if len(f) >= 5 && string(f[2]) == "test" && string(f[3]) == "@" {
+			return wrkKindRunning
+		}
+	case "Requests/sec:":
+		if len(f) == 2 {
+			return wrkKindRPS
+		}
+	case "Req/Sec":
+		if len(f) >= 4 && len(f) <= 5 {
+			return wrkKindReqRow
+		}
+	}
+	return wrkKindNone
+}
+
+// wrkClassifyT classifies the lines starting with T: the Thread Stats
+// header, wrk2's calibration and Transfer/sec.
+func wrkClassifyT(f [][]byte) wrkKind {
+	switch string(f[0]) {
+	case "Thread":
+		if len(f) >= 3 && string(f[1]) == "Stats" && string(f[2]) == "Avg" {
+			return wrkKindHeader
+		}
+		if len(f) >= 2 && string(f[1]) == "calibration:" {
+			return wrkKindCalib
+		}
+	case "Transfer/sec:":
+		if len(f) == 2 {
+			return wrkKindTransfer
+		}
+	}
+	return wrkKindNone
+}
+
+// wrkClassifyL classifies the lines starting with L: the Latency row and
+// the Latency Distribution header.
+func wrkClassifyL(f [][]byte) wrkKind {
+	if string(f[0]) == "Latency" {
+		if len(f) >= 2 && string(f[1]) == "Distribution" {
+			return wrkKindDistHeader
+		}
+		if len(f) >= 4 && len(f) <= 5 {
+			return wrkKindLatRow
+		}
+	}
+	return wrkKindNone
+}
+
+// wrkClassifyNumeric classifies the lines starting with a number:
+// percentile rows, wrk2's detailed rows, the threads and connections line
+// and the "requests in" line.
+func wrkClassifyNumeric(f [][]byte) wrkKind {
+	a := f[0]
+	switch len(f) {
+	case 2:
+		if a[len(a)-1] == '%' {
+			return wrkKindPctRow
+		}
+	case 4:
+		return wrkKindSpecRow
+	case 5:
+		if (string(f[1]) == "threads" || string(f[1]) == "thread") && string(f[2]) == "and" &&
+			(string(f[4]) == "connections" || string(f[4]) == "connection") {
+			return wrkKindThreads
+		}
+	case 6:
+		if string(f[1]) == "requests" && string(f[2]) == "in" && string(f[5]) == "read" {
+			return wrkKindRequests
+		}
+	}
+	return wrkKindNone
+}
+
+// wrkClassifyOther classifies the other lines of a run: Socket errors,
+// Non-2xx responses, wrk2's detailed percentile headers, HdrHistogram
+// statistics and rules.
+func wrkClassifyOther(f [][]byte) wrkKind {
 	a := f[0]
 	switch a[0] {
-	case 'R':
-		switch string(a) {
-		case "Running":
-			if len(f) >= 5 && string(f[2]) == "test" && string(f[3]) == "@" {
-				return wrkKindRunning
-			}
-		case "Requests/sec:":
-			if len(f) == 2 {
-				return wrkKindRPS
-			}
-		case "Req/Sec":
-			if len(f) >= 4 && len(f) <= 5 {
-				return wrkKindReqRow
-			}
-		}
-	case 'T':
-		switch string(a) {
-		case "Thread":
-			if len(f) >= 3 && string(f[1]) == "Stats" && string(f[2]) == "Avg" {
-				return wrkKindHeader
-			}
-			if len(f) >= 2 && string(f[1]) == "calibration:" {
-				return wrkKindCalib
-			}
-		case "Transfer/sec:":
-			if len(f) == 2 {
-				return wrkKindTransfer
-			}
-		}
-	case 'L':
-		if string(a) == "Latency" {
-			if len(f) >= 2 && string(f[1]) == "Distribution" {
-				return wrkKindDistHeader
-			}
-			if len(f) >= 4 && len(f) <= 5 {
-				return wrkKindLatRow
-			}
-		}
 	case 'S':
 		if string(a) == "Socket" && len(f) >= 4 && string(f[1]) == "errors:" {
 			return wrkKindSocket
@@ -168,24 +226,6 @@ func wrkClassify(f [][]byte) wrkKind {
 	case '-':
 		if len(a) >= 3 && a[1] == '-' && a[2] == '-' && len(f) == 1 {
 			return wrkKindRule
-		}
-	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '.':
-		switch len(f) {
-		case 2:
-			if a[len(a)-1] == '%' {
-				return wrkKindPctRow
-			}
-		case 4:
-			return wrkKindSpecRow
-		case 5:
-			if (string(f[1]) == "threads" || string(f[1]) == "thread") && string(f[2]) == "and" &&
-				(string(f[4]) == "connections" || string(f[4]) == "connection") {
-				return wrkKindThreads
-			}
-		case 6:
-			if string(f[1]) == "requests" && string(f[2]) == "in" && string(f[5]) == "read" {
-				return wrkKindRequests
-			}
 		}
 	}
 	return wrkKindNone
@@ -363,239 +403,10 @@ func (st *wrkState) line(b []byte, ln int) error {
 	if wrkLead[s[0]] {
 		f = core.Fields(s, st.f[:0])
 	}
-	r := &st.run
-	switch wrkClassify(f) {
-	case wrkKindRunning:
-		d, ok := core.DurationS(f[1], 0)
-		if !ok {
-			break
-		}
-		if err := st.start(ln); err != nil {
+	if h := wrkHandlers[wrkClassify(f)]; h != nil {
+		if handled, err := h(st, s, f, ln); handled || err != nil {
 			return err
 		}
-		r.phase, r.lastLine = wrkPhaseRunning, ln
-		r.planned, r.hasPlanned = d, core.Finite(d)
-		r.target, r.hasTarget = st.lab.Target(core.Rest(s, f[4])), true
-		if r.cmd != nil && r.cmd.url != "" && r.cmd.url != r.target {
-			r.cmd, r.startLine = nil, r.firstLine // the command was for another run
-		}
-		return nil
-	case wrkKindThreads:
-		t, c, ok := wrkParseThreads(f)
-		if !ok {
-			break
-		}
-		if ok, err := st.enter(wrkPhaseThreads, ln, true, false); !ok || err != nil {
-			return err
-		}
-		if t > 1<<31-1 || c > 1<<31-1 {
-			r.threadsBad = true
-			return nil
-		}
-		r.threads, r.conns, r.hasThreads = t, c, true
-		if cmd := r.cmd; cmd != nil && (cmd.hasThreads && cmd.threads != t || cmd.hasConns && cmd.connections != c) {
-			r.cmd, r.startLine = nil, r.firstLine
-		}
-		return nil
-	case wrkKindCalib:
-		if ok, err := st.enter(wrkPhaseCalib, ln, true, true); !ok || err != nil {
-			return err
-		}
-		r.wrk2 = true
-		return nil
-	case wrkKindHeader:
-		_, err := st.enter(wrkPhaseHeader, ln, true, false)
-		return err
-	case wrkKindLatRow:
-		if !st.active || r.phase < wrkPhaseHeader {
-			break // rows belong under a Thread Stats header (bombardier prints a Latency row too)
-		}
-		v, k, ok := wrkParseStats(f, core.TimeMs)
-		if !ok {
-			break
-		}
-		if ok, err := st.enter(wrkPhaseLatRow, ln, false, false); ok && err == nil {
-			r.lat, r.latK, r.hasLat = v, k, true
-		}
-		return nil
-	case wrkKindReqRow:
-		if !st.active || r.phase < wrkPhaseHeader {
-			break // rows belong under a Thread Stats header (bombardier prints a Latency row too)
-		}
-		v, k, ok := wrkParseStats(f, core.Metric)
-		if !ok {
-			break
-		}
-		if ok, err := st.enter(wrkPhaseReqRow, ln, false, false); ok && err == nil {
-			r.rq, r.rqK, r.hasRq = v, k, true
-		}
-		return nil
-	case wrkKindDistHeader:
-		if !st.active || r.phase < wrkPhaseHeader {
-			break
-		}
-		if ok, err := st.enter(wrkPhaseDist, ln, false, true); !ok || err != nil {
-			return err
-		}
-		r.inSpec = false
-		r.dist = wrkDistRecorded
-		if bytes.Contains(s, []byte("HdrHistogram")) {
-			r.wrk2 = true
-		}
-		if bytes.Contains(s, []byte("Uncorrected")) {
-			r.dist, r.sawUncorrected = wrkDistUncorrected, true
-		}
-		return nil
-	case wrkKindPctRow:
-		if !st.active || r.phase != wrkPhaseDist || r.dist == wrkDistNone || r.inSpec {
-			break
-		}
-		p := f[0]
-		q, ok := core.ParseDec(p[:len(p)-1], -2)
-		if !ok || q > 1 {
-			break
-		}
-		ms, k := core.TimeMs(f[1])
-		switch k {
-		case core.ValBad:
-			return nil
-		case core.ValOK:
-			if r.dist == wrkDistRecorded && core.Finite(ms) {
-				r.addPct(&r.summary, core.PctRow{Q: q, Ms: ms})
-			}
-		case core.ValNoUnit:
-			r.pctNoUnit = true
-		}
-		r.lastLine = ln
-		return nil
-	case wrkKindSpecHeader:
-		if st.active && r.phase == wrkPhaseDist {
-			r.inSpec, r.wrk2, r.lastLine = true, true, ln
-			return nil
-		}
-	case wrkKindSpecCols:
-		if st.active && r.phase == wrkPhaseDist {
-			return nil
-		}
-	case wrkKindSpecRow:
-		if !st.active || r.phase != wrkPhaseDist || !r.inSpec {
-			break
-		}
-		ms, ok1 := core.ParseDec(f[0], 0)
-		q, ok2 := core.ParseDec(f[1], 0)
-		n, ok3 := core.ParseUint(f[2])
-		if !ok1 || !ok2 || !ok3 || q > 1 || !core.Finite(ms) {
-			break
-		}
-		if string(f[3]) != "inf" {
-			if _, ok := core.ParseDec(f[3], 0); !ok {
-				break
-			}
-		}
-		if r.dist == wrkDistRecorded {
-			r.addPct(&r.spec, core.PctRow{Q: q, Ms: ms, Count: n, HasCount: true})
-		}
-		r.lastLine = ln
-		return nil
-	case wrkKindHdrStats:
-		if !st.active || r.phase != wrkPhaseDist {
-			break
-		}
-		r.inSpec, r.lastLine = false, ln
-		if r.dist != wrkDistRecorded {
-			return nil
-		}
-		for i := 1; i+1 < len(f); i++ {
-			if string(f[i]) != "=" {
-				continue
-			}
-			v, ok := core.ParseDec(core.TrimPunct(f[i+1]), 0)
-			if !ok {
-				continue
-			}
-			switch string(f[i-1]) {
-			case "#[Mean":
-				r.hdr[0], r.hasHdr[0] = v, true
-			case "StdDeviation":
-				r.hdr[1], r.hasHdr[1] = v, true
-			case "#[Max":
-				r.hdr[2], r.hasHdr[2] = v, true
-			}
-		}
-		return nil
-	case wrkKindRule:
-		if st.active && r.phase == wrkPhaseDist {
-			r.inSpec, r.lastLine = false, ln
-		}
-		return nil
-	case wrkKindRequests:
-		n, d, by, ok := wrkParseRequests(f)
-		if !ok {
-			break
-		}
-		if ok, err := st.enter(wrkPhaseRequests, ln, true, false); !ok || err != nil {
-			return err
-		}
-		r.requests, r.duration, r.bytesIn = n, d, by
-		return nil
-	case wrkKindSocket:
-		var v [4]int64
-		ok := true
-		for i := 2; i+1 < len(f); i += 2 {
-			n, good := core.ParseUint(core.TrimPunct(f[i+1]))
-			if !good {
-				ok = false
-				break
-			}
-			switch string(f[i]) {
-			case "connect":
-				v[0] = n
-			case "read":
-				v[1] = n
-			case "write":
-				v[2] = n
-			case "timeout":
-				v[3] = n
-			default:
-				ok = false
-			}
-		}
-		if !ok {
-			break
-		}
-		if ok, err := st.enter(wrkPhaseSocket, ln, false, false); ok && err == nil {
-			r.sock, r.sockErr = true, v
-		}
-		return nil
-	case wrkKindNon2xx:
-		n, ok := core.ParseUint(f[len(f)-1])
-		if !ok {
-			break
-		}
-		if ok, err := st.enter(wrkPhaseNon2xx, ln, false, false); ok && err == nil {
-			r.non2xx, r.hasNon2xx = n, true
-		}
-		return nil
-	case wrkKindRPS:
-		v, k := core.Metric(f[1])
-		if k == core.ValBad || k == core.ValNoUnit {
-			break
-		}
-		if ok, err := st.enter(wrkPhaseRPS, ln, false, false); ok && err == nil {
-			r.rps, r.hasRPS, r.rpsNaN = v, true, k == core.ValNaN
-		}
-		return nil
-	case wrkKindTransfer:
-		v, ok := core.BinaryBytes(f[1])
-		nan := core.IsNaN(f[1])
-		if !ok && !nan {
-			break
-		}
-		if ok, err := st.enter(wrkPhaseTransfer, ln, false, false); !ok || err != nil {
-			return err
-		}
-		r.tbps, r.hasTBPS = v, ok && core.Finite(v)
-		return st.close()
 	}
 	// Not part of a run: maybe a command line for the next one, or its
 	// bare arguments.
@@ -612,6 +423,351 @@ func (st *wrkState) line(b []byte, ln int) error {
 		st.pending = c
 	}
 	return nil
+}
+
+// wrkHandlers handle the lines of each kind (wrkClassify): handled false
+// when the line, on a closer look, is no part of a run.
+var wrkHandlers = [...]func(st *wrkState, s []byte, f [][]byte, ln int) (bool, error){
+	wrkKindRunning:    (*wrkState).onRunning,
+	wrkKindThreads:    (*wrkState).onThreads,
+	wrkKindCalib:      (*wrkState).onCalib,
+	wrkKindHeader:     (*wrkState).onHeader,
+	wrkKindLatRow:     (*wrkState).onLatRow,
+	wrkKindReqRow:     (*wrkState).onReqRow,
+	wrkKindDistHeader: (*wrkState).onDistHeader,
+	wrkKindPctRow:     (*wrkState).onPctRow,
+	wrkKindSpecHeader: (*wrkState).onSpecHeader,
+	wrkKindSpecCols:   (*wrkState).onSpecCols,
+	wrkKindSpecRow:    (*wrkState).onSpecRow,
+	wrkKindHdrStats:   (*wrkState).onHdrStats,
+	wrkKindRule:       (*wrkState).onRule,
+	wrkKindRequests:   (*wrkState).onRequests,
+	wrkKindSocket:     (*wrkState).onSocket,
+	wrkKindNon2xx:     (*wrkState).onNon2xx,
+	wrkKindRPS:        (*wrkState).onRPS,
+	wrkKindTransfer:   (*wrkState).onTransfer,
+}
+
+// onRunning handles a line of kind wrkKindRunning; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onRunning(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	d, ok := core.DurationS(f[1], 0)
+	if !ok {
+		return false, nil
+	}
+	if err := st.start(ln); err != nil {
+		return true, err
+	}
+	r.phase, r.lastLine = wrkPhaseRunning, ln
+	r.planned, r.hasPlanned = d, core.Finite(d)
+	r.target, r.hasTarget = st.lab.Target(core.Rest(s, f[4])), true
+	if r.cmd != nil && r.cmd.url != "" && r.cmd.url != r.target {
+		r.cmd, r.startLine = nil, r.firstLine // the command was for another run
+	}
+	return true, nil
+}
+
+// onThreads handles a line of kind wrkKindThreads; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onThreads(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	t, c, ok := wrkParseThreads(f)
+	if !ok {
+		return false, nil
+	}
+	if ok, err := st.enter(wrkPhaseThreads, ln, true, false); !ok || err != nil {
+		return true, err
+	}
+	if t > 1<<31-1 || c > 1<<31-1 {
+		r.threadsBad = true
+		return true, nil
+	}
+	r.threads, r.conns, r.hasThreads = t, c, true
+	if cmd := r.cmd; cmd != nil && (cmd.hasThreads && cmd.threads != t || cmd.hasConns && cmd.connections != c) {
+		r.cmd, r.startLine = nil, r.firstLine
+	}
+	return true, nil
+}
+
+// onCalib handles a line of kind wrkKindCalib; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onCalib(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	if ok, err := st.enter(wrkPhaseCalib, ln, true, true); !ok || err != nil {
+		return true, err
+	}
+	r.wrk2 = true
+	return true, nil
+}
+
+// onHeader handles a line of kind wrkKindHeader; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onHeader(s []byte, f [][]byte, ln int) (bool, error) {
+	_, err := st.enter(wrkPhaseHeader, ln, true, false)
+	return true, err
+}
+
+// onLatRow handles a line of kind wrkKindLatRow; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onLatRow(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	if !st.active || r.phase < wrkPhaseHeader {
+		return false, nil // rows belong under a Thread Stats header (bombardier prints a Latency row too)
+	}
+	v, k, ok := wrkParseStats(f, core.TimeMs)
+	if !ok {
+		return false, nil
+	}
+	if ok, err := st.enter(wrkPhaseLatRow, ln, false, false); ok && err == nil {
+		r.lat, r.latK, r.hasLat = v, k, true
+	}
+	return true, nil
+}
+
+// onReqRow handles a line of kind wrkKindReqRow; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onReqRow(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	if !st.active || r.phase < wrkPhaseHeader {
+		return false, nil // rows belong under a Thread Stats header (bombardier prints a Latency row too)
+	}
+	v, k, ok := wrkParseStats(f, core.Metric)
+	if !ok {
+		return false, nil
+	}
+	if ok, err := st.enter(wrkPhaseReqRow, ln, false, false); ok && err == nil {
+		r.rq, r.rqK, r.hasRq = v, k, true
+	}
+	return true, nil
+}
+
+// onDistHeader handles a line of kind wrkKindDistHeader; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onDistHeader(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	if !st.active || r.phase < wrkPhaseHeader {
+		return false, nil
+	}
+	if ok, err := st.enter(wrkPhaseDist, ln, false, true); !ok || err != nil {
+		return true, err
+	}
+	r.inSpec = false
+	r.dist = wrkDistRecorded
+	if bytes.Contains(s, []byte("HdrHistogram")) {
+		r.wrk2 = true
+	}
+	if bytes.Contains(s, []byte("Uncorrected")) {
+		r.dist, r.sawUncorrected = wrkDistUncorrected, true
+	}
+	return true, nil
+}
+
+// onPctRow handles a line of kind wrkKindPctRow; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onPctRow(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	if !st.active || r.phase != wrkPhaseDist || r.dist == wrkDistNone || r.inSpec {
+		return false, nil
+	}
+	p := f[0]
+	q, ok := core.ParseDec(p[:len(p)-1], -2)
+	if !ok || q > 1 {
+		return false, nil
+	}
+	ms, k := core.TimeMs(f[1])
+	switch k {
+	case core.ValBad:
+		return true, nil
+	case core.ValOK:
+		if r.dist == wrkDistRecorded && core.Finite(ms) {
+			r.addPct(&r.summary, core.PctRow{Q: q, Ms: ms})
+		}
+	case core.ValNoUnit:
+		r.pctNoUnit = true
+	}
+	r.lastLine = ln
+	return true, nil
+}
+
+// onSpecHeader handles a line of kind wrkKindSpecHeader; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onSpecHeader(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	if st.active && r.phase == wrkPhaseDist {
+		r.inSpec, r.wrk2, r.lastLine = true, true, ln
+		return true, nil
+	}
+	return false, nil
+}
+
+// onSpecCols handles a line of kind wrkKindSpecCols; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onSpecCols(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	if st.active && r.phase == wrkPhaseDist {
+		return true, nil
+	}
+	return false, nil
+}
+
+// onSpecRow handles a line of kind wrkKindSpecRow; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onSpecRow(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	if !st.active || r.phase != wrkPhaseDist || !r.inSpec {
+		return false, nil
+	}
+	ms, ok1 := core.ParseDec(f[0], 0)
+	q, ok2 := core.ParseDec(f[1], 0)
+	n, ok3 := core.ParseUint(f[2])
+	if !ok1 || !ok2 || !ok3 || q > 1 || !core.Finite(ms) {
+		return false, nil
+	}
+	if string(f[3]) != "inf" {
+		if _, ok := core.ParseDec(f[3], 0); !ok {
+			return false, nil
+		}
+	}
+	if r.dist == wrkDistRecorded {
+		r.addPct(&r.spec, core.PctRow{Q: q, Ms: ms, Count: n, HasCount: true})
+	}
+	r.lastLine = ln
+	return true, nil
+}
+
+// onHdrStats handles a line of kind wrkKindHdrStats; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onHdrStats(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	if !st.active || r.phase != wrkPhaseDist {
+		return false, nil
+	}
+	r.inSpec, r.lastLine = false, ln
+	if r.dist != wrkDistRecorded {
+		return true, nil
+	}
+	for i := 1; i+1 < len(f); i++ {
+		if string(f[i]) != "=" {
+			continue
+		}
+		v, ok := core.ParseDec(core.TrimPunct(f[i+1]), 0)
+		if !ok {
+			continue
+		}
+		switch string(f[i-1]) {
+		case "#[Mean":
+			r.hdr[0], r.hasHdr[0] = v, true
+		case "StdDeviation":
+			r.hdr[1], r.hasHdr[1] = v, true
+		case "#[Max":
+			r.hdr[2], r.hasHdr[2] = v, true
+		}
+	}
+	return true, nil
+}
+
+// onRule handles a line of kind wrkKindRule; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onRule(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	if st.active && r.phase == wrkPhaseDist {
+		r.inSpec, r.lastLine = false, ln
+	}
+	return true, nil
+}
+
+// onRequests handles a line of kind wrkKindRequests; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onRequests(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	n, d, by, ok := wrkParseRequests(f)
+	if !ok {
+		return false, nil
+	}
+	if ok, err := st.enter(wrkPhaseRequests, ln, true, false); !ok || err != nil {
+		return true, err
+	}
+	r.requests, r.duration, r.bytesIn = n, d, by
+	return true, nil
+}
+
+// onSocket handles a line of kind wrkKindSocket; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onSocket(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	var v [4]int64
+	ok := true
+	for i := 2; i+1 < len(f); i += 2 {
+		n, good := core.ParseUint(core.TrimPunct(f[i+1]))
+		if !good {
+			ok = false
+			break
+		}
+		switch string(f[i]) {
+		case "connect":
+			v[0] = n
+		case "read":
+			v[1] = n
+		case "write":
+			v[2] = n
+		case "timeout":
+			v[3] = n
+		default:
+			ok = false
+		}
+	}
+	if !ok {
+		return false, nil
+	}
+	if ok, err := st.enter(wrkPhaseSocket, ln, false, false); ok && err == nil {
+		r.sock, r.sockErr = true, v
+	}
+	return true, nil
+}
+
+// onNon2xx handles a line of kind wrkKindNon2xx; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onNon2xx(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	n, ok := core.ParseUint(f[len(f)-1])
+	if !ok {
+		return false, nil
+	}
+	if ok, err := st.enter(wrkPhaseNon2xx, ln, false, false); ok && err == nil {
+		r.non2xx, r.hasNon2xx = n, true
+	}
+	return true, nil
+}
+
+// onRPS handles a line of kind wrkKindRPS; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onRPS(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	v, k := core.Metric(f[1])
+	if k == core.ValBad || k == core.ValNoUnit {
+		return false, nil
+	}
+	if ok, err := st.enter(wrkPhaseRPS, ln, false, false); ok && err == nil {
+		r.rps, r.hasRPS, r.rpsNaN = v, true, k == core.ValNaN
+	}
+	return true, nil
+}
+
+// onTransfer handles a line of kind wrkKindTransfer; false when the line, on a
+// closer look, is no part of a run.
+func (st *wrkState) onTransfer(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	v, ok := core.BinaryBytes(f[1])
+	nan := core.IsNaN(f[1])
+	if !ok && !nan {
+		return false, nil
+	}
+	if ok, err := st.enter(wrkPhaseTransfer, ln, false, false); !ok || err != nil {
+		return true, err
+	}
+	r.tbps, r.hasTBPS = v, ok && core.Finite(v)
+	return true, st.close()
 }
 
 // continueCommand joins s to a pending command that ends with a backslash
@@ -747,6 +903,25 @@ func (st *wrkState) emitRun() error {
 		out.Target = cmd.url
 	}
 
+	notes = st.emitSizes(&out, bk, notes)
+	notes = st.emitErrors(&out, bk, notes)
+	notes = st.emitThroughput(&out, bk, notes)
+	notes = st.emitLatency(&out, bk, notes)
+	notes = st.emitPercentiles(&out, bk, notes)
+	if len(notes) > 0 {
+		out.Notes = new(string)
+		*out.Notes = strings.Join(notes, "; ")
+	}
+	st.notes = notes[:0]
+
+	return st.emit(out)
+}
+
+// emitSizes sets the run's requests, durations, threads, connections, the command's settings and the bytes read from what the lines gave, and returns notes with its
+// remarks added.
+func (st *wrkState) emitSizes(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
+	r := &st.run
+	cmd := r.cmd
 	// Sizes and durations.
 	out.Requests = r.requests
 	out.DurationS = r.duration
@@ -797,7 +972,13 @@ func (st *wrkState) emitRun() error {
 	} else {
 		notes = append(notes, "bytes read out of range: left empty")
 	}
+	return notes
+}
 
+// emitErrors sets the run's error counts from what the lines gave, and returns notes with its
+// remarks added.
+func (st *wrkState) emitErrors(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
+	r := &st.run
 	// Errors. wrk prints the socket-error and non-2xx lines only when a
 	// count is non-zero, so their absence means zero once the tail of the
 	// summary (Requests/sec or Transfer/sec, printed after them) is there.
@@ -816,7 +997,13 @@ func (st *wrkState) emitRun() error {
 	if !tail {
 		notes = append(notes, "output ends after the \"requests in\" line: error counts not known")
 	}
+	return notes
+}
 
+// emitThroughput sets the run's rps and transfer rate from what the lines gave, and returns notes with its
+// remarks added.
+func (st *wrkState) emitThroughput(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
+	r := &st.run
 	// Throughput.
 	switch {
 	case r.hasRPS && !r.rpsNaN && core.Finite(r.rps):
@@ -836,7 +1023,13 @@ func (st *wrkState) emitRun() error {
 	if r.hasTBPS {
 		out.TransferBPS = wrkSet(&bk.tbps, r.tbps)
 	}
+	return notes
+}
 
+// emitLatency sets the run's latency statistics and thread Req/Sec from what the lines gave, and returns notes with its
+// remarks added.
+func (st *wrkState) emitLatency(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
+	r := &st.run
 	// Latency statistics (ms) and thread Req/Sec.
 	if r.hasLat {
 		dst := [3]**float64{&out.LatMeanMs, &out.LatStdevMs, &out.LatMaxMs}
@@ -866,7 +1059,13 @@ func (st *wrkState) emitRun() error {
 			}
 		}
 	}
+	return notes
+}
 
+// emitPercentiles sets the run's percentiles from what the lines gave, and returns notes with its
+// remarks added.
+func (st *wrkState) emitPercentiles(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
+	r := &st.run
 	// Percentiles: the spectrum rows, plus summary rows at quantiles the
 	// spectrum lacks, in quantile order.
 	out.Percentiles = wrkMergePct(r.summary, r.spec)
@@ -895,13 +1094,7 @@ func (st *wrkState) emitRun() error {
 	if r.sawUncorrected {
 		notes = append(notes, "uncorrected latency distribution also printed (-U); percentiles are the corrected (recorded) ones")
 	}
-	if len(notes) > 0 {
-		out.Notes = new(string)
-		*out.Notes = strings.Join(notes, "; ")
-	}
-	st.notes = notes[:0]
-
-	return st.emit(out)
+	return notes
 }
 
 // wrkMergePct merges the summary rows and the spectrum rows (both in quantile

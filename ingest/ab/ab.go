@@ -240,8 +240,18 @@ func (st *abState) line(b []byte, ln int) error {
 
 // classify returns the key and group of a report line.
 func (st *abState) classify(s []byte, f [][]byte) (uint32, int8, bool) {
-	k0 := string(f[0])
-	switch k0 {
+	if k, g, ok := abClassifyHead(s, f); ok {
+		return k, g, ok
+	}
+	if k, g, ok := abClassifyCounts(s, f); ok {
+		return k, g, ok
+	}
+	return abClassifyRates(s, f)
+}
+
+// abClassifyHead classifies the banner, progress, server and document lines and the concurrency (see classify).
+func abClassifyHead(s []byte, f [][]byte) (uint32, int8, bool) {
+	switch string(f[0]) {
 	case "This":
 		if bytes.HasPrefix(s, []byte("This is ApacheBench")) {
 			return abKeyBanner, abGroupBanner, true
@@ -284,6 +294,13 @@ func (st *abState) classify(s []byte, f [][]byte) (uint32, int8, bool) {
 		if len(f) == 3 && string(f[1]) == "Level:" {
 			return abKeyConcurrency, abGroupConcurrency, true
 		}
+	}
+	return 0, 0, false
+}
+
+// abClassifyCounts classifies the time taken and the counts of requests and errors (see classify).
+func abClassifyCounts(s []byte, f [][]byte) (uint32, int8, bool) {
+	switch string(f[0]) {
 	case "Time":
 		if len(f) == 6 && string(f[1]) == "taken" && string(f[3]) == "tests:" && string(f[5]) == "seconds" {
 			return abKeyTime, abGroupTime, true
@@ -316,6 +333,13 @@ func (st *abState) classify(s []byte, f [][]byte) (uint32, int8, bool) {
 		if len(f) == 3 && string(f[1]) == "requests:" {
 			return abKeyKeepAlive, abGroupFailed, true
 		}
+	}
+	return 0, 0, false
+}
+
+// abClassifyRates classifies the bytes transferred, the rates, the connection times and percentages headers (see classify).
+func abClassifyRates(s []byte, f [][]byte) (uint32, int8, bool) {
+	switch string(f[0]) {
 	case "Total":
 		if len(f) >= 3 && string(f[1]) == "transferred:" {
 			return abKeyTransferred, abGroupTransferred, true

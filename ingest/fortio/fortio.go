@@ -144,39 +144,73 @@ func (st *fortioState) line(b []byte, ln int) error {
 		return nil // blank, or a JSON log line
 	}
 	f := core.Fields(s, st.f[:0])
-	r := &st.run
 	switch {
 	case string(f[0]) == "Fortio" && len(f) >= 9 && string(f[2]) == "running" && string(f[3]) == "at":
-		// Fortio 1.68.2 running at 200 queries per second, 2->2 procs, for 2s: URL
-		if err := st.close(); err != nil {
-			return err
-		}
-		st.begin(ln)
-		r = &st.run
-		r.target = string(f[len(f)-1])
-		if q, err := strconv.ParseFloat(string(f[4]), 64); err == nil && core.Finite(q) {
-			r.qps = q
-		}
-		for i := 5; i+1 < len(f); i++ {
-			if string(f[i]) == "for" {
-				w := bytes.TrimSuffix(f[i+1], []byte(":"))
-				if d, err := time.ParseDuration(string(w)); err == nil && d > 0 {
-					r.plannedS = d.Seconds()
-				} else if n, ok := core.ParseUint(w); ok && i+2 < len(f) && bytes.HasPrefix(f[i+2], []byte("calls")) {
-					r.calls = n
-				}
-			}
-		}
-		return nil
+		return st.startRun(f, ln)
 	case !st.active:
-		for i := 0; i+1 < len(f); i++ {
-			if isFortioExe(f[i]) && (string(f[i+1]) == "load" || string(f[i+1]) == "curl") {
-				st.pending, st.pendLn = string(core.TrimRight(core.Rest(s, f[i]))), ln
-				break
+		st.command(s, f, ln)
+		return nil
+	case string(f[0]) == "All" && len(f) >= 10 && string(f[1]) == "done":
+		return st.done(f, ln)
+	}
+	st.runLine(s, f, ln)
+	st.run.lastLine = ln
+	return nil
+}
+
+// startRun begins a run at its first line:
+// "Fortio 1.68.2 running at 200 queries per second, 2->2 procs, for 2s: URL".
+func (st *fortioState) startRun(f [][]byte, ln int) error {
+	if err := st.close(); err != nil {
+		return err
+	}
+	st.begin(ln)
+	r := &st.run
+	r.target = string(f[len(f)-1])
+	if q, err := strconv.ParseFloat(string(f[4]), 64); err == nil && core.Finite(q) {
+		r.qps = q
+	}
+	for i := 5; i+1 < len(f); i++ {
+		if string(f[i]) == "for" {
+			w := bytes.TrimSuffix(f[i+1], []byte(":"))
+			if d, err := time.ParseDuration(string(w)); err == nil && d > 0 {
+				r.plannedS = d.Seconds()
+			} else if n, ok := core.ParseUint(w); ok && i+2 < len(f) && bytes.HasPrefix(f[i+2], []byte("calls")) {
+				r.calls = n
 			}
 		}
-		return nil
 	}
+	return nil
+}
+
+// command keeps, outside a run, a fortio load (or curl) command line for
+// the run that follows.
+func (st *fortioState) command(s []byte, f [][]byte, ln int) {
+	for i := 0; i+1 < len(f); i++ {
+		if isFortioExe(f[i]) && (string(f[i+1]) == "load" || string(f[i+1]) == "curl") {
+			st.pending, st.pendLn = string(core.TrimRight(core.Rest(s, f[i]))), ln
+			break
+		}
+	}
+}
+
+// done ends a run at "All done 400 calls (plus 4 warmup) 1.571 ms avg,
+// 199.2 qps".
+func (st *fortioState) done(f [][]byte, ln int) error {
+	r := &st.run
+	n, ok := core.ParseUint(f[2])
+	q, ok2 := core.ParseDec(f[len(f)-2], 0)
+	if !ok || !ok2 || string(f[len(f)-1]) != "qps" {
+		r.malformed(ln, "All done line")
+	}
+	r.doneCalls, r.doneQPS, r.hasDone = n, q, true
+	r.lastLine = ln
+	return st.close()
+}
+
+// runLine reads a line inside a run.
+func (st *fortioState) runLine(s []byte, f [][]byte, ln int) {
+	r := &st.run
 	switch {
 	case string(f[0]) == "Starting" && len(f) >= 6 && string(f[1]) == "at" && string(f[4]) == "with":
 		// Starting at 200 qps with 4 thread(s) [gomax 2] ...
@@ -184,15 +218,7 @@ func (st *fortioState) line(b []byte, ln int) error {
 			r.threads = n
 		}
 	case string(f[0]) == "Ended" && len(f) == 7 && string(f[1]) == "after":
-		// Ended after 2.008298329s : 400 calls. qps=199.17
-		d, err := time.ParseDuration(string(f[2]))
-		n, ok := core.ParseUint(f[4])
-		q, ok2 := core.ParseDec(bytes.TrimPrefix(f[6], []byte("qps=")), 0)
-		if err != nil || d < 0 || !ok || !ok2 || !bytes.HasPrefix(f[6], []byte("qps=")) {
-			r.malformed(ln, "Ended line")
-			break
-		}
-		r.endedS, r.endedCalls, r.endedQPS, r.hasEnded = d.Seconds(), n, q, true
+		r.ended(f, ln)
 	case bytes.HasPrefix(s, []byte("Aggregated Function Time :")):
 		count, avg, sd, lo, hi, _, ok := fortioStats(f[4:])
 		if !ok {
@@ -206,54 +232,62 @@ func (st *fortioState) line(b []byte, ln int) error {
 		}
 	case string(f[0]) == "target" && len(f) == 3:
 		// "# target 50% 0.000651724" (normalize drops the "# ")
-		if r.sec != fortioSectionFunction {
-			break
-		}
-		q, ok := core.ParseDec(bytes.TrimSuffix(f[1], []byte("%")), -2)
-		v := core.ShiftDecString(string(f[2]), 3)
-		if !ok || q > 1 || !core.Finite(v) {
-			r.malformed(ln, "target line")
-			break
-		}
-		if len(r.pcts) < core.MaxPercentiles {
-			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: v})
+		if r.sec == fortioSectionFunction {
+			r.percentile(f, ln)
 		}
 	case string(f[0]) == "range," || string(f[0]) == ">=" || string(f[0]) == ">":
 		// histogram rows and headers
 	case string(f[0]) == "Code" && len(f) >= 4:
-		// Code 200 : 267 (66.8 %); Code  -1 : 12 (100.0 %)
-		code, err := strconv.ParseInt(string(f[1]), 10, 32)
-		n, ok := core.ParseUint(f[3])
-		if err != nil || !ok || string(f[2]) != ":" {
-			r.malformed(ln, "Code line")
-			break
-		}
-		if r.codes == nil {
-			r.codes = map[int64]int64{}
-		}
-		r.codes[code] = core.AddSat(r.codes[code], n)
+		r.code(f, ln)
 	case bytes.HasPrefix(s, []byte("Response Body/Total Sizes :")):
 		if _, _, _, _, _, sum, ok := fortioStats(f[4:]); ok && sum >= 0 && sum < 9e21 {
 			r.bytes, r.hasBytes = int64(math.Round(sum/1000)), true
 		}
-	case string(f[0]) == "All" && len(f) >= 10 && string(f[1]) == "done":
-		// All done 400 calls (plus 4 warmup) 1.571 ms avg, 199.2 qps
-		n, ok := core.ParseUint(f[2])
-		q, ok2 := core.ParseDec(f[len(f)-2], 0)
-		if !ok || !ok2 || string(f[len(f)-1]) != "qps" {
-			r.malformed(ln, "All done line")
-		}
-		r.doneCalls, r.doneQPS, r.hasDone = n, q, true
-		r.lastLine = ln
-		return st.close()
 	default:
 		if bytes.Contains(s, []byte(" : count ")) {
 			// another histogram: Sleep times, Error cases, connection timing
 			r.sec = fortioSectionOther
 		}
 	}
-	r.lastLine = ln
-	return nil
+}
+
+// ended reads "Ended after 2.008298329s : 400 calls. qps=199.17".
+func (r *fortioRun) ended(f [][]byte, ln int) {
+	d, err := time.ParseDuration(string(f[2]))
+	n, ok := core.ParseUint(f[4])
+	q, ok2 := core.ParseDec(bytes.TrimPrefix(f[6], []byte("qps=")), 0)
+	if err != nil || d < 0 || !ok || !ok2 || !bytes.HasPrefix(f[6], []byte("qps=")) {
+		r.malformed(ln, "Ended line")
+		return
+	}
+	r.endedS, r.endedCalls, r.endedQPS, r.hasEnded = d.Seconds(), n, q, true
+}
+
+// percentile reads a percentile of the function time: "target 50% 0.000651724".
+func (r *fortioRun) percentile(f [][]byte, ln int) {
+	q, ok := core.ParseDec(bytes.TrimSuffix(f[1], []byte("%")), -2)
+	v := core.ShiftDecString(string(f[2]), 3)
+	if !ok || q > 1 || !core.Finite(v) {
+		r.malformed(ln, "target line")
+		return
+	}
+	if len(r.pcts) < core.MaxPercentiles {
+		r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: v})
+	}
+}
+
+// code reads a status count: "Code 200 : 267 (66.8 %)", "Code  -1 : 12 (100.0 %)".
+func (r *fortioRun) code(f [][]byte, ln int) {
+	code, err := strconv.ParseInt(string(f[1]), 10, 32)
+	n, ok := core.ParseUint(f[3])
+	if err != nil || !ok || string(f[2]) != ":" {
+		r.malformed(ln, "Code line")
+		return
+	}
+	if r.codes == nil {
+		r.codes = map[int64]int64{}
+	}
+	r.codes[code] = core.AddSat(r.codes[code], n)
 }
 
 // begin starts a run at its "running at" line.

@@ -12,6 +12,7 @@ import (
 	"github.com/loadverdict/loadverdict/ingest/gatling"
 	"github.com/loadverdict/loadverdict/ingest/ghz"
 	"github.com/loadverdict/loadverdict/ingest/h2load"
+	"github.com/loadverdict/loadverdict/ingest/hey"
 	"github.com/loadverdict/loadverdict/ingest/oha"
 	"github.com/loadverdict/loadverdict/ingest/siege"
 	"github.com/loadverdict/loadverdict/ingest/wrk"
@@ -33,8 +34,8 @@ import (
 // format" in docs/ARCHITECTURE.md).
 var formats = []format{
 	{wrk.Parser{}, []string{"wrk", "wrk2"}, []string{"wrk", "wrk2"}, "FuzzWrk"},
-	{heyParser{}, []string{"hey"}, []string{"hey"}, "FuzzHey"},
-	{heyCSVParser{}, []string{"hey"}, []string{"hey"}, "FuzzHeyCSV"},
+	{hey.Parser{}, []string{"hey"}, []string{"hey"}, "FuzzHey"},
+	{hey.CSVParser{}, []string{"hey"}, []string{"hey"}, "FuzzHeyCSV"},
 	{ab.Parser{}, []string{"ab"}, []string{"ab"}, "FuzzAB"},
 	{ab.GnuplotParser{}, []string{"ab"}, []string{"ab"}, "FuzzABGnuplot"},
 	{ab.CSVParser{}, []string{"ab"}, []string{"ab"}, "FuzzABCSV"},

@@ -153,7 +153,7 @@ func TestReadErrorsAreNotInput(t *testing.T) {
 		"testdata/jmeter/csv-noheader-2.13-default.jtl.gz",
 		"testdata/k6/out-json-multi-edited.json",
 		"testdata/k6/out-csv-multi-edited.csv",
-		"testdata/hey/real-mixed.csv",
+		"hey/testdata/hey/real-mixed.csv",
 		"ab/testdata/ab/real-ok.tsv",
 		"testdata/locust/bitcoin-api_stats_history.csv",
 	}
@@ -208,7 +208,7 @@ func TestJunkBytes(t *testing.T) {
 	}{
 		{"testdata/vegeta/results-errors.json", 60, `{"junk":"%s"`, 2},
 		{"testdata/vegeta/results-errors.csv", 60, `junk %s`, 2},
-		{"testdata/hey/real-mixed.csv", 1000, `junk %s`, 1},
+		{"hey/testdata/hey/real-mixed.csv", 1000, `junk %s`, 1},
 		{"ab/testdata/ab/real-ok.tsv", 1000, "junk\t%s", 1},
 		{"testdata/jmeter/csv-header.jtl.gz", 1000, `junk,%s`, 1},
 		{"testdata/jmeter/csv-noheader-2.13-default.jtl.gz", 1000, `junk,%s`, 1},

@@ -1,4 +1,4 @@
-package ingest
+package hey
 
 import (
 	"bytes"
@@ -24,17 +24,17 @@ import (
 // the concurrency: the run is named after its file (a --label mapping of
 // the file name renames it). Each header starts a run, so outputs
 // appended to one file (hey -o csv ... >> all.csv) give one run each.
-type heyCSVParser struct{}
+type CSVParser struct{}
 
 // heyCSVHeader is the header line of `hey -o csv`.
 const heyCSVHeader = "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset"
 
 // Name returns "hey-csv".
-func (heyCSVParser) Name() string { return "hey-csv" }
+func (CSVParser) Name() string { return "hey-csv" }
 
 // Detect reports whether head starts with hey's CSV header (its eight
 // column names), followed, if anything follows, by a row of eight fields.
-func (heyCSVParser) Detect(head []byte) bool {
+func (CSVParser) Detect(head []byte) bool {
 	l := core.HeadNonBlank(head, 2)
 	if len(l) == 0 || string(l[0]) != heyCSVHeader {
 		return false
@@ -43,7 +43,7 @@ func (heyCSVParser) Detect(head []byte) bool {
 }
 
 // Parse streams the requests of r to sink: one run per header.
-func (heyCSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (CSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return requests.ParseHeaderedLog(ctx, r, opts, sink, requests.HeaderedLog{
 		Format: "hey-csv", What: "hey -o csv", Header: heyCSVHeader, Sep: ",",
 		Meta: requests.RequestRun{Tool: "hey", LoadModel: results.LoadClosed, Notes: []string{

@@ -1,14 +1,11 @@
-package ingest
+package hey
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -17,126 +14,17 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// heyABFormats are the parsers of hey and ab output.
-var heyABFormats = []string{"hey", "hey-csv", "ab", "ab-gnuplot", "ab-csv"}
-
-// parserNamed returns the parser of the format name.
-func parserNamed(t testing.TB, name string) core.Parser {
-	t.Helper()
-	return ingesttest.ParserNamed(t, Parsers(), name)
-}
-
-// detectFile detects the format of a file as Parse does (decompressed).
-func detectFile(t testing.TB, path string) (core.Parser, error) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	br, closeFn, err := decompress(bufio.NewReaderSize(f, core.HeadSize), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeFn()
-	head, _ := br.Peek(core.HeadSize)
-	return Detect(head)
-}
-
-// parseString parses in with Parse.
-func parseString(in string, opts core.Options) (*collect, error) {
-	return ingesttest.ParseString(Parse, in, opts)
-}
-
-// wantSyntax fails unless err is a *SyntaxError at line holding msg.
-func wantSyntax(t *testing.T, err error, line int, msg string) {
-	t.Helper()
-	ingesttest.WantSyntax(t, err, line, msg)
-}
-
-// ptrEq reports whether p is set and within 1e-9 of v.
-func ptrEq(p *float64, v float64) bool { return ingesttest.PtrEq(p, v) }
-
-// TestHeyABDetect: each input of testdata/hey and testdata/ab is taken by
-// the parser of its format, the hey and ab samples of notwrk too, and no
-// other input (other tools, oha) by any of them.
-func TestHeyABDetect(t *testing.T) {
-	want := func(dir, path string) string {
-		base := filepath.Base(path)
-		switch {
-		case dir == "hey" && strings.Contains(base, ".csv"):
-			return "hey-csv"
-		case dir == "ab" && strings.Contains(base, ".tsv"):
-			return "ab-gnuplot"
-		case dir == "ab" && strings.Contains(base, ".csv"):
-			return "ab-csv"
-		case dir == "hey" || dir == "ab":
-			return dir
-		case dir == "notwrk" && strings.HasPrefix(base, "hey_"):
-			return "hey"
-		case dir == "notwrk" && strings.HasPrefix(base, "ab_"):
-			return "ab"
-		}
-		return ""
-	}
-	dirs := sampleDirs()
-	n := 0
-	for _, dir := range dirs {
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() || filepath.Base(dir) == "fuzz" {
-			continue
-		}
-		for _, in := range goldenInputs(t, dir) {
-			if strings.HasSuffix(in, ".txt") && filepath.Base(dir) == "notwrk" || filepath.Base(dir) != "notwrk" {
-				n++
-			}
-			w := want(filepath.Base(dir), in)
-			p, err := detectFile(t, in)
-			got := ""
-			if err == nil {
-				got = p.Name()
-			}
-			if w != "" && got != w {
-				t.Errorf("%s: detected as %q (%v), want %q", in, got, err, w)
-			}
-			if w == "" && slices.Contains(heyABFormats, got) {
-				t.Errorf("%s: claimed by %s", in, got)
-			}
-		}
-	}
-	if n < 30 {
-		t.Errorf("only %d inputs looked at", n)
-	}
-	for _, s := range []string{
-		"",
-		"Summary:\n  Requests/sec: 10913.3967\n", // one line
-		"Summary:\n  Total: 1.0 secs\n",          // one line
-		"Summary:\n  Total: 1 s\n  Slowest: 2 s\n  Requests/sec: 10\n",      // no "secs"
-		"hey -n 200 -c 50 http://localhost:8080/\n",                         // a command alone
-		"This is ApacheBench, Version 2.3\n",                                // a banner alone (ab -V)
-		"Requests per second: 100\nComplete requests: 5\n",                  // not ab's layout
-		"response-time,DNS+dialup\n0.1,0.2\n",                               // a partial header
-		"starttime\tseconds\tctime\n",                                       // idem
-		"Percentage served,Time in ms,extra\n0,1\n",                         // idem
-		"Percentage served,Time in ms\n5,1.0\n",                             // not ab -e's first row
-		"We ran hey with 50 workers. Summary: it was fast. Total: 3 secs\n", // prose
-	} {
-		if p, err := Detect([]byte(s)); err == nil && slices.Contains(heyABFormats, p.Name()) {
-			t.Errorf("%q detected as %s", s, p.Name())
-		}
-	}
-}
-
 // TestHeyRuns checks values of the hey summaries against the inputs.
 func TestHeyRuns(t *testing.T) {
-	runs, err := parseFile(t, "testdata/notwrk/hey_01.txt")
+	runs, err := ingesttest.ParseFile(t, parse, "../testdata/notwrk/hey_01.txt")
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("%d runs, err %v", len(runs), err)
 	}
 	r := runs[0]
 	if r.Tool != "hey" || r.LoadModel != results.LoadClosed || r.Target != "http://127.0.0.1:8080" || r.Label != "127.0.0.1:8080" ||
 		r.Connections == nil || *r.Connections != 50 || r.Requests != 200 || r.Errors != 0 || r.RPS != 10913.3967 || r.DurationS != 0.0183 ||
-		!ptrEq(r.LatMeanMs, 2.7) || !ptrEq(r.LatMinMs, 0.4) || !ptrEq(r.LatMaxMs, 7.4) || !ptrEq(r.LatP50Ms, 2.3) || !ptrEq(r.LatP90Ms, 5.3) ||
-		!ptrEq(r.LatP99Ms, 6.6) || r.BytesIn == nil || *r.BytesIn != 122400 || r.SourceLine != 1 || r.Command == nil || *r.Command != "hey -c 50 -n 200 http://127.0.0.1:8080" {
+		!ingesttest.PtrEq(r.LatMeanMs, 2.7) || !ingesttest.PtrEq(r.LatMinMs, 0.4) || !ingesttest.PtrEq(r.LatMaxMs, 7.4) || !ingesttest.PtrEq(r.LatP50Ms, 2.3) || !ingesttest.PtrEq(r.LatP90Ms, 5.3) ||
+		!ingesttest.PtrEq(r.LatP99Ms, 6.6) || r.BytesIn == nil || *r.BytesIn != 122400 || r.SourceLine != 1 || r.Command == nil || *r.Command != "hey -c 50 -n 200 http://127.0.0.1:8080" {
 		t.Errorf("hey_01: %+v", r.Run)
 	}
 	if len(r.Percentiles) != 7 || r.Percentiles[0].Quantile != 0.1 || r.Percentiles[0].LatencyMs != 0.9 || r.Percentiles[6].Quantile != 0.99 {
@@ -145,12 +33,12 @@ func TestHeyRuns(t *testing.T) {
 
 	// hey embedded in another tool: two summaries without histogram or
 	// latency distribution, no command: named after the file.
-	runs, err = parseFile(t, "testdata/notwrk/hey_03.txt")
+	runs, err = ingesttest.ParseFile(t, parse, "../testdata/notwrk/hey_03.txt")
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("hey_03: %d runs, err %v", len(runs), err)
 	}
 	if runs[0].Label != "hey_03" || runs[0].Target != "" || runs[0].Connections != nil || runs[0].Requests != 50 || runs[1].DurationS != 5.0027 ||
-		runs[0].SourceLine != 9 || runs[1].SourceLine != 24 || len(runs[0].Percentiles) != 0 || !ptrEq(runs[1].LatMaxMs, 5.9) {
+		runs[0].SourceLine != 9 || runs[1].SourceLine != 24 || len(runs[0].Percentiles) != 0 || !ingesttest.PtrEq(runs[1].LatMaxMs, 5.9) {
 		t.Errorf("hey_03: %+v / %+v", runs[0].Run, runs[1].Run)
 	}
 
@@ -170,7 +58,7 @@ func TestHeyRuns(t *testing.T) {
 		{file: "real-one.txt", requests: 1, timeout: 20, notes: "7 latency distribution rows printed as"},
 		{file: "real-duration.txt", requests: 2000, planned: 2, timeout: 20, notes: "rate limited to 100 requests/s per worker (-q), 1000 in all"},
 	} {
-		runs, err := parseFile(t, "testdata/hey/"+c.file)
+		runs, err := ingesttest.ParseFile(t, parse, "testdata/hey/"+c.file)
 		if err != nil || len(runs) != 1 {
 			t.Errorf("%s: %d runs, err %v", c.file, len(runs), err)
 			continue
@@ -193,7 +81,7 @@ func TestHeyRuns(t *testing.T) {
 	}
 
 	// A transcript: each command goes with the summary after it.
-	runs, err = parseFile(t, "testdata/hey/real-transcript.txt")
+	runs, err = ingesttest.ParseFile(t, parse, "testdata/hey/real-transcript.txt")
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("transcript: %d runs, err %v", len(runs), err)
 	}
@@ -215,7 +103,7 @@ func heySummary(total, rps string, status, errs string) string {
 func TestHeyVariants(t *testing.T) {
 	opts := core.Options{Source: "x.txt"}
 	// hey keeps at most 1,000,000 results: requests from Requests/sec × Total.
-	c, err := parseString(heySummary("100.0000", "15000.0000", "  [200]\t1000000 responses", ""), opts)
+	c, err := ingesttest.ParseString(parse, heySummary("100.0000", "15000.0000", "  [200]\t1000000 responses", ""), opts)
 	if err != nil || len(c.Runs) != 1 {
 		t.Fatalf("cap: %v", err)
 	}
@@ -228,49 +116,49 @@ func TestHeyVariants(t *testing.T) {
 		t.Errorf("cap: mean %v notes %v", r.LatMeanMs, *r.Notes)
 	}
 	// With 100,000 errors among the 1,500,000: 1,400,000 successes.
-	c, _ = parseString(heySummary("100.0000", "15000.0000", "  [200]\t1000000 responses",
+	c, _ = ingesttest.ParseString(parse, heySummary("100.0000", "15000.0000", "  [200]\t1000000 responses",
 		"Error distribution:\n  [100000]\tGet \"http://h/\": EOF"), opts)
 	if r := c.Runs[0]; r.LatMeanMs == nil || math.Abs(*r.LatMeanMs-1.0/1.4) > 1e-12 || r.Errors != 100000 {
 		t.Errorf("cap with errors: %+v mean %v", r.Run, r.LatMeanMs)
 	}
 	// Counts that disagree otherwise are noted.
-	c, _ = parseString(heySummary("1.0000", "500.0000", "  [200]\t100 responses", ""), opts)
+	c, _ = ingesttest.ParseString(parse, heySummary("1.0000", "500.0000", "  [200]\t100 responses", ""), opts)
 	if r := c.Runs[0]; r.Requests != 100 || r.Notes == nil || !strings.Contains(*r.Notes, "disagree") {
 		t.Errorf("disagree: %+v", r.Run)
 	}
 	// 3xx are no errors, 1xx, 4xx and 5xx are; errors add up.
-	c, _ = parseString(heySummary("1.0000", "110.0000", "  [200]\t50 responses\n  [302]\t20 responses\n  [404]\t10 responses\n  [503]\t20 responses",
+	c, _ = ingesttest.ParseString(parse, heySummary("1.0000", "110.0000", "  [200]\t50 responses\n  [302]\t20 responses\n  [404]\t10 responses\n  [503]\t20 responses",
 		"Error distribution:\n  [7]\tGet \"http://h/\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)\n  [3]\tGet \"http://h/\": EOF"), opts)
 	if r := c.Runs[0]; r.Requests != 110 || r.Errors != 40 || *r.Non2xx != 30 || *r.Timeouts != 7 || r.Notes != nil {
 		t.Errorf("status mix: %+v notes %v", r.Run, r.Notes)
 	}
 	// Spaces instead of tabs, whitespace-only lines, indented (markdown),
 	// "%" rows of older hey, and an oha report before it that is skipped.
-	oha, _ := os.ReadFile("oha/testdata/oha/oha_01.txt")
+	oha, _ := os.ReadFile("../oha/testdata/oha/oha_01.txt")
 	in := string(oha) + "\n    $ ./hey_linux_amd64 -z 5s -c=8 -t 0 -q 10 'http://h:81/x?a=1&b=2' > out\n" + strings.ReplaceAll(
 		strings.ReplaceAll(heySummary("5.0000", "80.0000", "  [200] 400 responses", ""), "\t", "   "), "%%", "%")
 	in = strings.ReplaceAll(in, "\n", "\n    ")
-	c, err = parseString(in, opts)
+	c, err = ingesttest.ParseString(parse, in, opts)
 	if err != nil || len(c.Runs) != 1 {
 		t.Fatalf("indented: %d runs, %v", len(c.Runs), err)
 	}
 	r := c.Runs[0]
 	if r.Target != "http://h:81/x?a=1&b=2" || *r.Connections != 8 || *r.PlannedDurationS != 5 || r.TimeoutS != nil || r.Requests != 400 ||
-		!ptrEq(r.LatP99Ms, 9) || len(r.Percentiles) != 3 || r.Label != "h:81" {
+		!ingesttest.PtrEq(r.LatP99Ms, 9) || len(r.Percentiles) != 3 || r.Label != "h:81" {
 		t.Errorf("indented: %+v", r.Run)
 	}
 	// The oha report alone is no hey output (it is oha's).
-	if err := parserNamed(t, "hey").Parse(context.Background(), strings.NewReader(string(oha)), opts, &collect{}); !errors.Is(err, core.ErrNoOutput) {
+	if err := ingesttest.ParserNamed(t, parsers, "hey").Parse(context.Background(), strings.NewReader(string(oha)), opts, &ingesttest.Collect{}); !errors.Is(err, core.ErrNoOutput) {
 		t.Errorf("oha: %v", err)
 	}
 	// A summary cut before Requests/sec (not detected: the parser itself).
-	err = parserNamed(t, "hey").Parse(context.Background(), strings.NewReader("text\nSummary:\n  Total:\t1.0 secs\n  Slowest:\t0.1 secs\n"), opts, &collect{})
-	wantSyntax(t, err, 4, "without its Total, Requests/sec")
+	err = ingesttest.ParserNamed(t, parsers, "hey").Parse(context.Background(), strings.NewReader("text\nSummary:\n  Total:\t1.0 secs\n  Slowest:\t0.1 secs\n"), opts, &ingesttest.Collect{})
+	ingesttest.WantSyntax(t, err, 4, "without its Total, Requests/sec")
 	// A malformed status row.
-	_, err = parseString(heySummary("1.0000", "100.0000", "  [200]\tmany responses", ""), opts)
-	wantSyntax(t, err, 17, "status code row")
+	_, err = ingesttest.ParseString(parse, heySummary("1.0000", "100.0000", "  [200]\tmany responses", ""), opts)
+	ingesttest.WantSyntax(t, err, 17, "status code row")
 	// Another Summary block (prose) does not take the command away.
-	c, err = parseString("hey -c 3 http://a:1/\nSummary:\nall good\nSummary:\n"+strings.TrimPrefix(heySummary("1.0000", "100.0000", "  [200]\t100 responses", ""), "Summary:\n"), opts)
+	c, err = ingesttest.ParseString(parse, "hey -c 3 http://a:1/\nSummary:\nall good\nSummary:\n"+strings.TrimPrefix(heySummary("1.0000", "100.0000", "  [200]\t100 responses", ""), "Summary:\n"), opts)
 	if err != nil || len(c.Runs) != 1 || c.Runs[0].Target != "http://a:1/" {
 		t.Errorf("prose summary: %v %+v", err, c.Runs)
 	}
@@ -309,18 +197,18 @@ func TestParseHeyCommand(t *testing.T) {
 		}
 	}
 	// A command continued on the next line.
-	c, err := parseString("hey -c 7 \\\n  -z 2s http://c:9/\n"+heySummary("2.0000", "50.0000", "  [200]\t100 responses", ""), core.Options{Source: "x"})
+	c, err := ingesttest.ParseString(parse, "hey -c 7 \\\n  -z 2s http://c:9/\n"+heySummary("2.0000", "50.0000", "  [200]\t100 responses", ""), core.Options{Source: "x"})
 	if err != nil || len(c.Runs) != 1 || c.Runs[0].Target != "http://c:9/" || *c.Runs[0].Connections != 7 || *c.Runs[0].PlannedDurationS != 2 {
 		t.Errorf("continued: %v %+v", err, c.Runs)
 	}
 }
 
 func TestHeyCSV(t *testing.T) {
-	var c collect
+	var c ingesttest.Collect
 	f, _ := os.Open("testdata/hey/real-mixed.csv")
 	defer f.Close()
 	opts := core.Options{Source: "runs/real-mixed.csv", Labels: map[string]string{"real-mixed": "svc"}}
-	if err := Parse(context.Background(), f, opts, &c); err != nil || len(c.Runs) != 1 {
+	if err := parse(context.Background(), f, opts, &c); err != nil || len(c.Runs) != 1 {
 		t.Fatalf("%d runs, %v", len(c.Runs), err)
 	}
 	r := c.Runs[0]
@@ -345,48 +233,42 @@ func TestHeyCSV(t *testing.T) {
 		b.WriteString(row(0.004, float64(i)*0.01, 503))
 	}
 	// Two outputs appended to one file: two runs.
-	got, err := parseString(a.String()+b.String(), core.Options{Source: "all.csv"})
+	got, err := ingesttest.ParseString(parse, a.String()+b.String(), core.Options{Source: "all.csv"})
 	if err != nil || len(got.Runs) != 2 || got.Runs[0].Requests != 200 || got.Runs[1].Errors != 200 || got.Runs[1].Index != 1 || got.Runs[1].Label != "all" {
 		t.Fatalf("appended: %v %+v", err, got.Runs)
 	}
 	// One malformed line in 201 is noted; three are too many.
-	got, err = parseString(a.String()+"0.0020,oops\n", core.Options{Source: "x.csv"})
+	got, err = ingesttest.ParseString(parse, a.String()+"0.0020,oops\n", core.Options{Source: "x.csv"})
 	if err != nil || len(got.Runs) != 1 || got.Runs[0].Notes == nil || !strings.Contains(*got.Runs[0].Notes, "line 202: 2 fields, want 8") {
 		t.Errorf("one bad line: %v %+v", err, got.Runs)
 	}
-	_, err = parseString(a.String()+"x\ny\n0.1,0.1,0.1,0.1,0.1,0.1,abc,0.1\n", core.Options{Source: "x.csv"})
-	wantSyntax(t, err, 202, "3 of 204 lines malformed")
+	_, err = ingesttest.ParseString(parse, a.String()+"x\ny\n0.1,0.1,0.1,0.1,0.1,0.1,abc,0.1\n", core.Options{Source: "x.csv"})
+	ingesttest.WantSyntax(t, err, 202, "3 of 204 lines malformed")
 	// The header alone: every request failed; an empty run.
-	got, err = parseString(hdr, core.Options{Source: "x.csv"})
+	got, err = ingesttest.ParseString(parse, hdr, core.Options{Source: "x.csv"})
 	if err != nil || len(got.Runs) != 1 || got.Runs[0].Requests != 0 || got.Runs[0].Percentiles == nil || got.Runs[0].Notes == nil {
 		t.Errorf("header only: %v %+v", err, got.Runs)
 	}
 	// Called directly on something else.
-	p := parserNamed(t, "hey-csv")
-	if err := p.Parse(context.Background(), strings.NewReader("a,b\n1,2\n"), core.Options{Source: "x"}, &collect{}); !errors.Is(err, core.ErrNoOutput) {
+	p := ingesttest.ParserNamed(t, parsers, "hey-csv")
+	if err := p.Parse(context.Background(), strings.NewReader("a,b\n1,2\n"), core.Options{Source: "x"}, &ingesttest.Collect{}); !errors.Is(err, core.ErrNoOutput) {
 		t.Errorf("no header: %v", err)
 	}
-}
-
-// checkParse runs p on data and checks what comes out
-// (ingesttest.CheckParse).
-func checkParse(t *testing.T, p core.Parser, data []byte) {
-	ingesttest.CheckParse(t, Parsers(), p, data)
 }
 
 // FuzzHey checks that no input makes the hey parser panic, that its errors
 // are *SyntaxError or *NoOutputError and that its runs hold only finite,
 // non-negative numbers.
 func FuzzHey(f *testing.F) {
-	fuzzSeeds(f, "testdata/hey/*.txt", "testdata/notwrk/hey_*.txt", "oha/testdata/oha/*.txt")
-	p := parserNamed(f, "hey")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	ingesttest.FuzzSeeds(f, "testdata/hey/*.txt", "../testdata/notwrk/hey_*.txt", "../oha/testdata/oha/*.txt")
+	p := ingesttest.ParserNamed(f, parsers, "hey")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }
 
 // FuzzHeyCSV does the same for the hey -o csv parser.
 func FuzzHeyCSV(f *testing.F) {
-	fuzzSeeds(f, "testdata/hey/*.csv")
+	ingesttest.FuzzSeeds(f, "testdata/hey/*.csv")
 	f.Add([]byte(heyCSVHeader + "\n0.1,0.1,0.1,0.1,0.1,0.1,200,99999999999\n1e5,0,0,0,0,0,200,0\n\"0.1\",0,0,0,0,0,200,0\n"))
-	p := parserNamed(f, "hey-csv")
-	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, p, data) })
+	p := ingesttest.ParserNamed(f, parsers, "hey-csv")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckParse(t, parsers, p, data) })
 }

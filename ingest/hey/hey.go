@@ -1,4 +1,4 @@
-package ingest
+package hey
 
 import (
 	"bytes"
@@ -51,10 +51,10 @@ import (
 // oha (github.com/hatoo/oha) prints a look-alike block (Summary: ...
 // Requests/sec:); a block with oha's markers (Success rate:, Size/sec:,
 // Response time distribution:, sizes in KiB/MiB) is skipped.
-type heyParser struct{}
+type Parser struct{}
 
 // Name returns "hey".
-func (heyParser) Name() string { return "hey" }
+func (Parser) Name() string { return "hey" }
 
 // heyMaxResults is the number of results hey keeps for its report.
 const heyMaxResults = 1_000_000
@@ -123,7 +123,7 @@ type heyState struct {
 // Detect reports whether head holds a hey summary: a "Summary:" line
 // followed by its Total and Requests/sec lines and at least two of
 // Slowest, Fastest and Average, all in seconds, without oha's markers.
-func (heyParser) Detect(head []byte) bool {
+func (Parser) Detect(head []byte) bool {
 	st := &heyState{detect: true}
 	core.ScanHead(head, st.line, func() bool { return st.found })
 	if !st.found {
@@ -133,7 +133,7 @@ func (heyParser) Detect(head []byte) bool {
 }
 
 // Parse streams the hey runs of r to sink in input order.
-func (heyParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	st := &heyState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err

@@ -1,0 +1,128 @@
+package ingest
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
+)
+
+// heyABFormats are the parsers of hey and ab output.
+var heyABFormats = []string{"hey", "hey-csv", "ab", "ab-gnuplot", "ab-csv"}
+
+// parserNamed returns the parser of the format name.
+func parserNamed(t testing.TB, name string) core.Parser {
+	t.Helper()
+	return ingesttest.ParserNamed(t, Parsers(), name)
+}
+
+// detectFile detects the format of a file as Parse does (decompressed).
+func detectFile(t testing.TB, path string) (core.Parser, error) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	br, closeFn, err := decompress(bufio.NewReaderSize(f, core.HeadSize), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	head, _ := br.Peek(core.HeadSize)
+	return Detect(head)
+}
+
+// parseString parses in with Parse.
+func parseString(in string, opts core.Options) (*collect, error) {
+	return ingesttest.ParseString(Parse, in, opts)
+}
+
+// wantSyntax fails unless err is a *SyntaxError at line holding msg.
+func wantSyntax(t *testing.T, err error, line int, msg string) {
+	t.Helper()
+	ingesttest.WantSyntax(t, err, line, msg)
+}
+
+// ptrEq reports whether p is set and within 1e-9 of v.
+func ptrEq(p *float64, v float64) bool { return ingesttest.PtrEq(p, v) }
+
+// TestHeyABDetect: each input of testdata/hey and testdata/ab is taken by
+// the parser of its format, the hey and ab samples of notwrk too, and no
+// other input (other tools, oha) by any of them.
+func TestHeyABDetect(t *testing.T) {
+	want := func(dir, path string) string {
+		base := filepath.Base(path)
+		switch {
+		case dir == "hey" && strings.Contains(base, ".csv"):
+			return "hey-csv"
+		case dir == "ab" && strings.Contains(base, ".tsv"):
+			return "ab-gnuplot"
+		case dir == "ab" && strings.Contains(base, ".csv"):
+			return "ab-csv"
+		case dir == "hey" || dir == "ab":
+			return dir
+		case dir == "notwrk" && strings.HasPrefix(base, "hey_"):
+			return "hey"
+		case dir == "notwrk" && strings.HasPrefix(base, "ab_"):
+			return "ab"
+		}
+		return ""
+	}
+	dirs := sampleDirs()
+	n := 0
+	for _, dir := range dirs {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() || filepath.Base(dir) == "fuzz" {
+			continue
+		}
+		for _, in := range goldenInputs(t, dir) {
+			if strings.HasSuffix(in, ".txt") && filepath.Base(dir) == "notwrk" || filepath.Base(dir) != "notwrk" {
+				n++
+			}
+			w := want(filepath.Base(dir), in)
+			p, err := detectFile(t, in)
+			got := ""
+			if err == nil {
+				got = p.Name()
+			}
+			if w != "" && got != w {
+				t.Errorf("%s: detected as %q (%v), want %q", in, got, err, w)
+			}
+			if w == "" && slices.Contains(heyABFormats, got) {
+				t.Errorf("%s: claimed by %s", in, got)
+			}
+		}
+	}
+	if n < 30 {
+		t.Errorf("only %d inputs looked at", n)
+	}
+	for _, s := range []string{
+		"",
+		"Summary:\n  Requests/sec: 10913.3967\n", // one line
+		"Summary:\n  Total: 1.0 secs\n",          // one line
+		"Summary:\n  Total: 1 s\n  Slowest: 2 s\n  Requests/sec: 10\n",      // no "secs"
+		"hey -n 200 -c 50 http://localhost:8080/\n",                         // a command alone
+		"This is ApacheBench, Version 2.3\n",                                // a banner alone (ab -V)
+		"Requests per second: 100\nComplete requests: 5\n",                  // not ab's layout
+		"response-time,DNS+dialup\n0.1,0.2\n",                               // a partial header
+		"starttime\tseconds\tctime\n",                                       // idem
+		"Percentage served,Time in ms,extra\n0,1\n",                         // idem
+		"Percentage served,Time in ms\n5,1.0\n",                             // not ab -e's first row
+		"We ran hey with 50 workers. Summary: it was fast. Total: 3 secs\n", // prose
+	} {
+		if p, err := Detect([]byte(s)); err == nil && slices.Contains(heyABFormats, p.Name()) {
+			t.Errorf("%q detected as %s", s, p.Name())
+		}
+	}
+}
+
+// checkParse runs p on data and checks what comes out
+// (ingesttest.CheckParse).
+func checkParse(t *testing.T, p core.Parser, data []byte) {
+	ingesttest.CheckParse(t, Parsers(), p, data)
+}

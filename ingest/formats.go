@@ -13,6 +13,7 @@ import (
 	"github.com/loadverdict/loadverdict/ingest/ghz"
 	"github.com/loadverdict/loadverdict/ingest/h2load"
 	"github.com/loadverdict/loadverdict/ingest/hey"
+	"github.com/loadverdict/loadverdict/ingest/locust"
 	"github.com/loadverdict/loadverdict/ingest/oha"
 	"github.com/loadverdict/loadverdict/ingest/siege"
 	"github.com/loadverdict/loadverdict/ingest/wrk"
@@ -51,9 +52,9 @@ var formats = []format{
 	{k6CSVParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6CSV"},
 	{jmeterCSVParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterCSV"},
 	{jmeterXMLParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterXML"},
-	{locustParser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocust"},
-	{locustHistoryParser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocustHistory"},
-	{locustFailuresParser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocustFailures"},
+	{locust.Parser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocust"},
+	{locust.HistoryParser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocustHistory"},
+	{locust.FailuresParser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocustFailures"},
 	{bombardier.Parser{}, []string{"bombardier"}, []string{"bombardier"}, "FuzzBombardier"},
 	{bombardier.JSONParser{}, []string{"bombardier"}, []string{"bombardier"}, "FuzzBombardierJSON"},
 	{autocannon.Parser{}, []string{"autocannon"}, []string{"autocannon"}, "FuzzAutocannon"},

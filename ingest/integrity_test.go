@@ -155,7 +155,7 @@ func TestReadErrorsAreNotInput(t *testing.T) {
 		"testdata/k6/out-csv-multi-edited.csv",
 		"hey/testdata/hey/real-mixed.csv",
 		"ab/testdata/ab/real-ok.tsv",
-		"testdata/locust/bitcoin-api_stats_history.csv",
+		"locust/testdata/locust/bitcoin-api_stats_history.csv",
 	}
 	for _, name := range files {
 		data := bigInput(t, name)

@@ -15,13 +15,15 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
+	"github.com/loadverdict/loadverdict/ingest/locust"
 	"github.com/loadverdict/loadverdict/results"
 )
 
 // k6LocustParsers are the parsers of k6.go, k6json.go, k6ndjson.go, k6csv.go
 // and locust.go.
 var k6LocustParsers = []core.Parser{k6Parser{}, k6SummaryParser{}, k6NDJSONParser{}, k6CSVParser{},
-	locustParser{}, locustHistoryParser{}, locustFailuresParser{}}
+	locust.Parser{}, locust.HistoryParser{}, locust.FailuresParser{}}
 
 // k6FileHead returns the first MiB of a file as Parse sees it: decompressed
 // and converted from UTF-16.
@@ -516,48 +518,9 @@ func TestK6Stream(t *testing.T) {
 	}
 }
 
-// k6CheckParse runs p on data and checks the contract: no panic, errors of
-// the documented kinds, runs with indexes in order and finite,
-// non-negative numbers, series and samples finite.
-func k6CheckParse(t *testing.T, p core.Parser, data []byte) {
-	var c collect
-	err := p.Parse(context.Background(), bytes.NewReader(data), core.Options{Source: "fuzz"}, &c)
-	var se *core.SyntaxError
-	if err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
-		t.Fatalf("%s: unexpected error type %T: %v", p.Name(), err, err)
-	}
-	for i, r := range c.Runs {
-		if r.Index != int32(i) {
-			t.Fatalf("run %d has index %d", i, r.Index)
-		}
-		checkRun(t, r)
-	}
-	for _, s := range c.Windows {
-		for _, v := range []float64{s.TS, s.WindowS, s.RPS} {
-			if !core.Finite(v) {
-				t.Fatalf("series %+v", s)
-			}
-		}
-		for _, v := range []*float64{s.LatMeanMs, s.LatP50Ms, s.LatP99Ms, s.LatMaxMs} {
-			if v != nil && !core.Finite(*v) {
-				t.Fatalf("series %+v", s)
-			}
-		}
-	}
-	for _, s := range c.Samples {
-		if !core.Finite(s.LatencyMs) || math.IsNaN(s.TS) || math.IsInf(s.TS, 0) {
-			t.Fatalf("sample %+v", s)
-		}
-	}
-	p.Detect(data)
-	runs, err := ParseAll(context.Background(), bytes.NewReader(data), core.Options{Source: "fuzz"})
-	if err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
-		t.Fatalf("ParseAll: unexpected error type %T: %v", err, err)
-	}
-	for _, r := range runs {
-		checkRun(t, r)
-	}
-}
+// k6CheckParse runs p on data and checks the contract
+// (ingesttest.CheckContract).
+func k6CheckParse(t *testing.T, p core.Parser, data []byte) { ingesttest.CheckContract(t, Parsers(), p, data) }
 
 // FuzzK6 checks the k6 text summary parser.
 func FuzzK6(f *testing.F) {

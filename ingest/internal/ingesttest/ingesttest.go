@@ -415,3 +415,48 @@ func PtrString(p *string) string {
 	}
 	return *p
 }
+
+// CheckContract runs p on data and checks the contract: no panic, errors of
+// the documented kinds, runs with indexes in order and finite,
+// non-negative numbers, series and samples finite; and the whole parse
+// (core.ParseWith over parsers) too.
+func CheckContract(t *testing.T, parsers []core.Parser, p core.Parser, data []byte) {
+	var c Collect
+	err := p.Parse(context.Background(), bytes.NewReader(data), core.Options{Source: "fuzz"}, &c)
+	var se *core.SyntaxError
+	if err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
+		t.Fatalf("%s: unexpected error type %T: %v", p.Name(), err, err)
+	}
+	for i, r := range c.Runs {
+		if r.Index != int32(i) {
+			t.Fatalf("run %d has index %d", i, r.Index)
+		}
+		CheckRun(t, r)
+	}
+	for _, s := range c.Windows {
+		for _, v := range []float64{s.TS, s.WindowS, s.RPS} {
+			if !core.Finite(v) {
+				t.Fatalf("series %+v", s)
+			}
+		}
+		for _, v := range []*float64{s.LatMeanMs, s.LatP50Ms, s.LatP99Ms, s.LatMaxMs} {
+			if v != nil && !core.Finite(*v) {
+				t.Fatalf("series %+v", s)
+			}
+		}
+	}
+	for _, s := range c.Samples {
+		if !core.Finite(s.LatencyMs) || math.IsNaN(s.TS) || math.IsInf(s.TS, 0) {
+			t.Fatalf("sample %+v", s)
+		}
+	}
+	p.Detect(data)
+	var all Collect
+	err = core.ParseWith(context.Background(), parsers, bytes.NewReader(data), core.Options{Source: "fuzz"}, &all)
+	if err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
+		t.Fatalf("ParseAll: unexpected error type %T: %v", err, err)
+	}
+	for _, r := range all.Runs {
+		CheckRun(t, r)
+	}
+}

@@ -1,4 +1,4 @@
-package ingest
+package locust
 
 import (
 	"context"
@@ -9,16 +9,16 @@ import (
 	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
-type locustFailuresParser struct{}
+type FailuresParser struct{}
 
 // Name returns "locust-failures".
-func (locustFailuresParser) Name() string { return "locust-failures" }
+func (FailuresParser) Name() string { return "locust-failures" }
 
 // Detect reports whether head starts with the header of a Locust file that
 // holds no run: _failures.csv ("Method,Name,Error,Occurrences"),
 // _exceptions.csv ("Count,Message,Traceback,Nodes") or the old
 // _distribution.csv ("Name","# requests","50%",...).
-func (locustFailuresParser) Detect(head []byte) bool {
+func (FailuresParser) Detect(head []byte) bool {
 	h, ok := locustHeadHeader(head)
 	if !ok {
 		return false
@@ -37,7 +37,7 @@ func (locustFailuresParser) Detect(head []byte) bool {
 // failures are counted in the stats file (Failure Count) and the history,
 // and this file alone does not tell the requests they are part of. It
 // returns nil, so that a directory of Locust outputs parses cleanly.
-func (locustFailuresParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (FailuresParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CsvMaxRecord)
 	first := true
 	for {

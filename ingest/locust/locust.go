@@ -1,4 +1,4 @@
-package ingest
+package locust
 
 import (
 	"bytes"
@@ -246,14 +246,14 @@ func locustPctColumns(run *results.RunWithPercentiles, pcts []results.Percentile
 	}
 }
 
-type locustParser struct{}
+type Parser struct{}
 
 // Name returns "locust".
-func (locustParser) Name() string { return "locust" }
+func (Parser) Name() string { return "locust" }
 
 // Detect reports whether head starts with the header of a Locust stats
 // file (PREFIX_stats.csv, or PREFIX_requests.csv of Locust < 0.14).
-func (locustParser) Detect(head []byte) bool {
+func (Parser) Detect(head []byte) bool {
 	h, ok := locustHeadHeader(head)
 	return ok && locustStatsHeader(h)
 }
@@ -262,7 +262,7 @@ func (locustParser) Detect(head []byte) bool {
 const maxLocustEndpoints = 20
 
 // Parse reads a Locust stats file and sends its run to sink.
-func (locustParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CsvMaxRecord)
 	var h locustHeader
 	var run *results.RunWithPercentiles

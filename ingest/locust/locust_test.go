@@ -1,4 +1,4 @@
-package ingest
+package locust
 
 import (
 	"bytes"
@@ -11,11 +11,12 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 	"github.com/loadverdict/loadverdict/results"
 )
 
 func TestLocustStats(t *testing.T) {
-	runs, err := parseFile(t, "testdata/locust/bitcoin-api_stats.csv")
+	runs, err := ingesttest.ParseFile(t, parse, "testdata/locust/bitcoin-api_stats.csv")
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("%d runs, %v", len(runs), err)
 	}
@@ -34,7 +35,7 @@ func TestLocustStats(t *testing.T) {
 		t.Errorf("notes %s", *r.Notes)
 	}
 
-	runs, err = parseFile(t, "testdata/locust/example_requests.csv")
+	runs, err = ingesttest.ParseFile(t, parse, "testdata/locust/example_requests.csv")
 	if err != nil || len(runs) != 1 || runs[0].Requests != 109 || runs[0].Errors != 56 || runs[0].RPS != 1.89 || *runs[0].LatP50Ms != 3 {
 		t.Errorf("0.x requests.csv: %+v %v", runs, err)
 	}
@@ -43,10 +44,10 @@ func TestLocustStats(t *testing.T) {
 	v014 := `"Type","Name","# requests","# failures","Median response time","Average response time","Min response time","Max response time","Average Content Size","Requests/s","Requests Failed/s","50%","66%","75%","80%","90%","95%","98%","99%","99.9%","99.99%","100%"` + "\n" +
 		`"GET","/",100,2,12,13,5,40,512,10.0,0.2,12,13,14,15,20,25,30,35,40,40,40` + "\n" +
 		`"","Aggregated",100,2,12,13,5,40,512,10.0,0.2,12,13,14,15,20,25,30,35,40,40,40` + "\n"
-	if !(locustParser{}).Detect([]byte(v014)) {
+	if !(Parser{}).Detect([]byte(v014)) {
 		t.Fatal("0.14 header not detected")
 	}
-	runs, err = ParseAll(context.Background(), strings.NewReader(v014), core.Options{Source: "a_stats.csv"})
+	runs, err = parseAll(context.Background(), strings.NewReader(v014), core.Options{Source: "a_stats.csv"})
 	if err != nil || len(runs) != 1 || runs[0].DurationS != 10 || *runs[0].LatP99Ms != 35 || *runs[0].BytesIn != 51200 || runs[0].Label != "a_stats" {
 		t.Errorf("0.14: %+v %v", runs, err)
 	}
@@ -61,7 +62,7 @@ func TestLocustStats(t *testing.T) {
 		{"quote", "Type,Name,Request Count,Failure Count,Median Response Time,Average Response Time,Min Response Time,Max Response Time,Average Content Size,Requests/s\n,\"Aggr\"x,1\n", 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := (locustParser{}).Parse(context.Background(), strings.NewReader(c.in), core.Options{Source: "s"}, &collect{})
+			err := (Parser{}).Parse(context.Background(), strings.NewReader(c.in), core.Options{Source: "s"}, &ingesttest.Collect{})
 			var se *core.SyntaxError
 			if !errors.As(err, &se) || se.Line != c.line {
 				t.Fatalf("error %v, want a SyntaxError at line %d", err, c.line)
@@ -72,7 +73,7 @@ func TestLocustStats(t *testing.T) {
 
 func TestLocustHistory(t *testing.T) {
 	const src = "testdata/locust/full-history-edited_stats_history.csv"
-	var c collect
+	var c ingesttest.Collect
 	runs := locustParseWith(t, src, &c)
 	if len(runs) != 1 || len(c.Windows) != 3 {
 		t.Fatalf("%d runs, %d series", len(runs), len(c.Windows))
@@ -100,7 +101,7 @@ func TestLocustHistory(t *testing.T) {
 
 	// Without full history: no window percentiles; the run keeps the
 	// cumulative ones; the missing second gives a 2 s window.
-	c = collect{}
+	c = ingesttest.Collect{}
 	runs = locustParseWith(t, "testdata/locust/bitcoin-api_stats_history.csv", &c)
 	if len(runs) != 1 || len(c.Windows) != 55 || runs[0].Requests != 2050 || runs[0].DurationS != 56 || *runs[0].Connections != 50 ||
 		*runs[0].LatP99Ms != 2000 {
@@ -125,13 +126,13 @@ func TestLocustHistory(t *testing.T) {
 		b.WriteString(strings.Join([]string{strconv.Itoa(1700000000 + i), "5", "", "Aggregated", "5.0", "0", "10", "20", strconv.Itoa(5 * i), "0", "10", "11.0", "1", "30", "100"}, ",") + "\n")
 	}
 	b.WriteString("17000x,5,,Aggregated,5,0,10,20,1000,0,10,11,1,30,100\n")
-	c = collect{}
-	if err := (locustHistoryParser{}).Parse(context.Background(), strings.NewReader(b.String()), core.Options{Source: "h"}, &c); err != nil ||
+	c = ingesttest.Collect{}
+	if err := (HistoryParser{}).Parse(context.Background(), strings.NewReader(b.String()), core.Options{Source: "h"}, &c); err != nil ||
 		len(c.Runs) != 1 || !strings.Contains(*c.Runs[0].Notes, "1 malformed rows skipped (line 202: timestamp") || len(c.Windows) != 199 {
 		t.Fatalf("%v %+v", err, c.Runs)
 	}
 	b.WriteString("x\ny\nz\n")
-	err := (locustHistoryParser{}).Parse(context.Background(), strings.NewReader(b.String()), core.Options{Source: "h"}, &collect{})
+	err := (HistoryParser{}).Parse(context.Background(), strings.NewReader(b.String()), core.Options{Source: "h"}, &ingesttest.Collect{})
 	var se *core.SyntaxError
 	if !errors.As(err, &se) || se.Line != 202 {
 		t.Errorf("error %v", err)
@@ -139,45 +140,45 @@ func TestLocustHistory(t *testing.T) {
 	// Locust 0.14's history header.
 	old := `"Type","Name","Timestamp","# requests","# failures","Requests/s","Requests Failed/s","Median response time","Average response time","Min response time","Max response time","Average Content Size","50%","99%"` + "\n" +
 		`"","Aggregated",1600000000,10,0,1.0,0,5,6.0,1,9,10,5,9` + "\n" + `"","Aggregated",1600000002,30,1,10.0,0.5,5,7.0,1,12,10,5,12` + "\n"
-	c = collect{}
-	if err := (locustHistoryParser{}).Parse(context.Background(), strings.NewReader(old), core.Options{Source: "h"}, &c); err != nil ||
+	c = ingesttest.Collect{}
+	if err := (HistoryParser{}).Parse(context.Background(), strings.NewReader(old), core.Options{Source: "h"}, &c); err != nil ||
 		len(c.Windows) != 1 || c.Windows[0].Requests != 20 || *c.Windows[0].LatMeanMs != (30*7.0-10*6.0)/20 || c.Runs[0].Connections != nil {
 		t.Errorf("0.14: %v %+v %+v", err, c.Windows, c.Runs)
 	}
 }
 
 // parseWith parses a file into c and returns its runs.
-func locustParseWith(t *testing.T, name string, c *collect) []results.RunWithPercentiles {
+func locustParseWith(t *testing.T, name string, c *ingesttest.Collect) []results.RunWithPercentiles {
 	t.Helper()
 	data, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Parse(context.Background(), bytes.NewReader(data), core.Options{Source: name}, c); err != nil {
+	if err := parse(context.Background(), bytes.NewReader(data), core.Options{Source: name}, c); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range c.Runs {
-		checkRun(t, r)
+		ingesttest.CheckRun(t, r)
 	}
 	return c.Runs
 }
 
 func TestLocustFailures(t *testing.T) {
 	for _, name := range []string{"testdata/locust/bitcoin-api_failures.csv", "testdata/locust/example_distribution.csv"} {
-		var c collect
+		var c ingesttest.Collect
 		if got := locustParseWith(t, name, &c); len(got) != 0 || len(c.Windows) != 0 {
 			t.Errorf("%s: %d runs", name, len(got))
 		}
 	}
 	exc := "Count,Message,Traceback,Nodes\n3,ZeroDivisionError(),\"Traceback (most recent call last):\n  File x\",local\n"
-	p, err := Detect([]byte(exc))
+	p, err := core.DetectIn(parsers, []byte(exc))
 	if err != nil || p.Name() != "locust-failures" {
 		t.Fatalf("exceptions.csv detected as %v %v", p, err)
 	}
-	if runs, err := ParseAll(context.Background(), strings.NewReader(exc), core.Options{Source: "e"}); err != nil || len(runs) != 0 {
+	if runs, err := parseAll(context.Background(), strings.NewReader(exc), core.Options{Source: "e"}); err != nil || len(runs) != 0 {
 		t.Errorf("%v %v", runs, err)
 	}
-	err = (locustFailuresParser{}).Parse(context.Background(), strings.NewReader("Method,Name,Error,Occurrences\nGET,/,\"x\"y,1\n"), core.Options{Source: "f"}, &collect{})
+	err = (FailuresParser{}).Parse(context.Background(), strings.NewReader("Method,Name,Error,Occurrences\nGET,/,\"x\"y,1\n"), core.Options{Source: "f"}, &ingesttest.Collect{})
 	var se *core.SyntaxError
 	if !errors.As(err, &se) || se.Line != 2 {
 		t.Errorf("error %v", err)
@@ -186,21 +187,21 @@ func TestLocustFailures(t *testing.T) {
 
 // FuzzLocust checks the Locust stats parser.
 func FuzzLocust(f *testing.F) {
-	fuzzSeeds(f, "testdata/locust/*_stats.csv")
-	fuzzSeeds(f, "testdata/locust/*_requests.csv")
-	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, locustParser{}, data) })
+	ingesttest.FuzzSeeds(f, "testdata/locust/*_stats.csv")
+	ingesttest.FuzzSeeds(f, "testdata/locust/*_requests.csv")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckContract(t, parsers, Parser{}, data) })
 }
 
 // FuzzLocustHistory checks the Locust stats history parser.
 func FuzzLocustHistory(f *testing.F) {
-	fuzzSeeds(f, "testdata/locust/*_stats_history.csv")
-	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, locustHistoryParser{}, data) })
+	ingesttest.FuzzSeeds(f, "testdata/locust/*_stats_history.csv")
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckContract(t, parsers, HistoryParser{}, data) })
 }
 
 // FuzzLocustFailures checks the parser of Locust's files without runs.
 func FuzzLocustFailures(f *testing.F) {
-	fuzzSeeds(f, "testdata/locust/*_failures.csv")
-	fuzzSeeds(f, "testdata/locust/*_distribution.csv")
+	ingesttest.FuzzSeeds(f, "testdata/locust/*_failures.csv")
+	ingesttest.FuzzSeeds(f, "testdata/locust/*_distribution.csv")
 	f.Add([]byte("Count,Message,Traceback,Nodes\n1,x,y,z\n"))
-	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, locustFailuresParser{}, data) })
+	f.Fuzz(func(t *testing.T, data []byte) { ingesttest.CheckContract(t, parsers, FailuresParser{}, data) })
 }

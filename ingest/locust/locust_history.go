@@ -1,4 +1,4 @@
-package ingest
+package locust
 
 import (
 	"context"
@@ -16,14 +16,14 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-type locustHistoryParser struct{}
+type HistoryParser struct{}
 
 // Name returns "locust-history".
-func (locustHistoryParser) Name() string { return "locust-history" }
+func (HistoryParser) Name() string { return "locust-history" }
 
 // Detect reports whether head starts with the header of a Locust stats
 // history (PREFIX_stats_history.csv).
-func (locustHistoryParser) Detect(head []byte) bool {
+func (HistoryParser) Detect(head []byte) bool {
 	h, ok := locustHeadHeader(head)
 	return ok && locustHistoryHeader(h)
 }
@@ -73,7 +73,7 @@ type locustHistRow struct {
 // its totals may lag a little behind the stats file's. Malformed rows are
 // skipped and noted; only the series' RunID is known before the run ends:
 // results.RunID(Source, 0), the run's.
-func (locustHistoryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (HistoryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CsvMaxRecord)
 	runID := results.RunID(opts.Source, 0)
 	var h locustHeader

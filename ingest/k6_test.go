@@ -46,7 +46,7 @@ func k6FileHead(t testing.TB, name string) []byte {
 // k6ParserInputs lists the parser inputs of a testdata folder (as TestGolden does).
 func k6ParserInputs(t testing.TB, dir string) []string {
 	t.Helper()
-	files := goldenInputs(t, filepath.Join("testdata", dir))
+	files := goldenInputs(t, sampleDir(dir))
 	if len(files) == 0 {
 		t.Fatalf("no inputs in testdata/%s", dir)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/loadverdict/loadverdict/ingest/ghz"
 	"github.com/loadverdict/loadverdict/ingest/h2load"
 	"github.com/loadverdict/loadverdict/ingest/hey"
+	"github.com/loadverdict/loadverdict/ingest/k6"
 	"github.com/loadverdict/loadverdict/ingest/locust"
 	"github.com/loadverdict/loadverdict/ingest/oha"
 	"github.com/loadverdict/loadverdict/ingest/siege"
@@ -46,10 +47,10 @@ var formats = []format{
 	{vegetaResultsParser{enc: vegetaJSON}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaJSON"},
 	{vegetaResultsParser{enc: vegetaCSV}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaCSV"},
 	{vegetaResultsParser{enc: vegetaGob}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaGob"},
-	{k6Parser{}, []string{"k6"}, []string{"k6"}, "FuzzK6"},
-	{k6SummaryParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6Summary"},
-	{k6NDJSONParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6JSON"},
-	{k6CSVParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6CSV"},
+	{k6.Parser{}, []string{"k6"}, []string{"k6"}, "FuzzK6"},
+	{k6.SummaryParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6Summary"},
+	{k6.NDJSONParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6JSON"},
+	{k6.CSVParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6CSV"},
 	{jmeterCSVParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterCSV"},
 	{jmeterXMLParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterXML"},
 	{locust.Parser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocust"},

@@ -45,7 +45,7 @@ var guardCases = []struct{ format, file string }{
 	{"siege-json", "siege/testdata/siege/real-ok.json"},
 	{"ghz-json", "ghz/testdata/ghz/real-errors.json"},
 	{"vegeta-report-json", "testdata/vegeta/report-ok.json"},
-	{"k6-summary", "testdata/k6/handle-summary.json"},
+	{"k6-summary", "k6/testdata/k6/handle-summary.json"},
 	{"jmeter-xml", "testdata/jmeter/xml-default.jtl"},
 }
 

@@ -10,6 +10,8 @@ import (
 
 	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
+	"github.com/loadverdict/loadverdict/ingest/k6"
+	"github.com/loadverdict/loadverdict/ingest/locust"
 )
 
 // heyABFormats are the parsers of hey and ab output.
@@ -126,3 +128,104 @@ func TestHeyABDetect(t *testing.T) {
 func checkParse(t *testing.T, p core.Parser, data []byte) {
 	ingesttest.CheckParse(t, Parsers(), p, data)
 }
+
+// k6FileHead returns the first MiB of a file as Parse sees it: decompressed
+// and converted from UTF-16.
+func k6FileHead(t testing.TB, name string) []byte {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	br, closeFn, err := decompress(bufio.NewReaderSize(f, core.HeadSize), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	head, _ := br.Peek(core.HeadSize)
+	return core.DecodeHead(append([]byte(nil), head...))
+}
+
+// k6ParserInputs lists the parser inputs of a testdata folder (as TestGolden does).
+func k6ParserInputs(t testing.TB, dir string) []string {
+	t.Helper()
+	files := goldenInputs(t, sampleDir(dir))
+	if len(files) == 0 {
+		t.Fatalf("no inputs in testdata/%s", dir)
+	}
+	return files
+}
+
+// TestK6LocustDetect checks which parser claims each sample: every k6 and
+// Locust sample its own parser (the first in Detect's order), and no
+// sample of another tool any of these parsers, but for the k6 samples
+// among notwrk/.
+func TestK6LocustDetect(t *testing.T) {
+	want := func(name string) string {
+		base := filepath.Base(name)
+		switch {
+		case strings.HasSuffix(base, ".txt"):
+			return "k6"
+		case strings.HasPrefix(base, "summary-export") || strings.HasPrefix(base, "handle-summary"):
+			return "k6-summary"
+		case strings.HasPrefix(base, "out-json"):
+			return "k6-json"
+		case strings.HasPrefix(base, "out-csv"):
+			return "k6-csv"
+		case strings.Contains(base, "_stats_history"):
+			return "locust-history"
+		case strings.Contains(base, "_stats") || strings.Contains(base, "_requests"):
+			return "locust"
+		}
+		return "locust-failures"
+	}
+	for _, dir := range []string{"k6", "locust"} {
+		for _, in := range k6ParserInputs(t, dir) {
+			p, err := Detect(k6FileHead(t, in))
+			if err != nil || p.Name() != want(in) {
+				t.Errorf("%s: detected as %v (%v), want %s", in, p, err, want(in))
+			}
+		}
+	}
+	dirs := sampleDirs()
+	for _, dir := range dirs {
+		base := filepath.Base(dir)
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() || base == "k6" || base == "locust" || base == "fuzz" {
+			continue
+		}
+		for _, in := range goldenInputs(t, dir) {
+			head := k6FileHead(t, in)
+			for _, p := range k6LocustParsers {
+				claimed := p.Detect(head)
+				ownK6 := base == "notwrk" && strings.HasPrefix(filepath.Base(in), "k6_") && p.Name() == "k6"
+				if claimed != ownK6 {
+					t.Errorf("%s: %s.Detect = %v", in, p.Name(), claimed)
+				}
+			}
+		}
+	}
+	for _, s := range []string{
+		"",
+		"http_req_duration..............: avg=1ms min=1ms med=1ms max=1ms\n",
+		"http_reqs: 10 1/s\nhttp_req_duration: avg=1ms\n",
+		"{\"metrics\": {}}",
+		"{\"type\":\"Point\"}\n",
+		"metric_name,timestamp,metric_value\n",
+		"Type,Name,Request Count\n",
+		"Method,Name,Error\n",
+		"Name,# requests\n",
+		"Timestamp,User Count,Type,Name\n",
+	} {
+		for _, p := range k6LocustParsers {
+			if p.Detect([]byte(s)) {
+				t.Errorf("%s claims %q", p.Name(), s)
+			}
+		}
+	}
+}
+
+// k6LocustParsers are the parsers of k6.go, k6json.go, k6ndjson.go, k6csv.go
+// and locust.go.
+var k6LocustParsers = []core.Parser{k6.Parser{}, k6.SummaryParser{}, k6.NDJSONParser{}, k6.CSVParser{},
+	locust.Parser{}, locust.HistoryParser{}, locust.FailuresParser{}}

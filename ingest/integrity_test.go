@@ -151,8 +151,8 @@ func TestReadErrorsAreNotInput(t *testing.T) {
 		"testdata/jmeter/xml-default.jtl",
 		"testdata/jmeter/csv-header-tab-all.jtl",
 		"testdata/jmeter/csv-noheader-2.13-default.jtl.gz",
-		"testdata/k6/out-json-multi-edited.json",
-		"testdata/k6/out-csv-multi-edited.csv",
+		"k6/testdata/k6/out-json-multi-edited.json",
+		"k6/testdata/k6/out-csv-multi-edited.csv",
 		"hey/testdata/hey/real-mixed.csv",
 		"ab/testdata/ab/real-ok.tsv",
 		"locust/testdata/locust/bitcoin-api_stats_history.csv",
@@ -213,8 +213,8 @@ func TestJunkBytes(t *testing.T) {
 		{"testdata/jmeter/csv-header.jtl.gz", 1000, `junk,%s`, 1},
 		{"testdata/jmeter/csv-noheader-2.13-default.jtl.gz", 1000, `junk,%s`, 1},
 		{"testdata/jmeter/xml-default.jtl", 10, `<httpSample t="x" ts="1" lb="%s"/>`, 1},
-		{"testdata/k6/out-json-multi-edited.json", 40, `{"junk": "%s"`, 3},
-		{"testdata/k6/out-csv-multi-edited.csv", 30, `junk,%s`, 4},
+		{"k6/testdata/k6/out-json-multi-edited.json", 40, `{"junk": "%s"`, 3},
+		{"k6/testdata/k6/out-csv-multi-edited.csv", 30, `junk,%s`, 4},
 	} {
 		data := vegetaReadFile(t, c.file)
 		lines := strings.SplitAfter(string(data), "\n")

@@ -1,4 +1,4 @@
-package ingest
+package k6
 
 import (
 	"bytes"
@@ -42,10 +42,10 @@ import (
 // well-formed; connections is the largest vus_max (else vus) value seen.
 // The stream carries the scenario tag but not its executor: runs are a
 // closed model, noted.
-type k6NDJSONParser struct{}
+type NDJSONParser struct{}
 
 // Name returns "k6-json".
-func (k6NDJSONParser) Name() string { return "k6-json" }
+func (NDJSONParser) Name() string { return "k6-json" }
 
 // k6JSONEnvelope is the part of a line that tells its kind.
 type k6JSONEnvelope struct {
@@ -81,7 +81,7 @@ func k6NDJSONLine(b []byte) bool {
 // Detect reports whether head is k6 JSON output: its first non-empty lines
 // (up to 5, the last one only when complete) are all k6 metric or point
 // lines.
-func (k6NDJSONParser) Detect(head []byte) bool {
+func (NDJSONParser) Detect(head []byte) bool {
 	n := 0
 	for len(head) > 0 && n < 5 {
 		var line []byte
@@ -192,7 +192,7 @@ func (q *k6Req) add(a *requests.Requests, ln int) error {
 }
 
 // Parse streams the requests of a k6 JSON output to sink.
-func (k6NDJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (NDJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	extra := &k6Extra{Sink: sink, note: k6ModelNote}
 	a := requests.NewRequests(opts, extra)
 	lr := core.NewLineReader(r)

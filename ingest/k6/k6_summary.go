@@ -1,4 +1,4 @@
-package ingest
+package k6
 
 import (
 	"bytes"
@@ -41,10 +41,10 @@ import (
 // The file is decoded as a token stream: metrics other than the few read
 // and root_group are skipped without being kept; a summary larger than
 // k6SummaryMax is rejected.
-type k6SummaryParser struct{}
+type SummaryParser struct{}
 
 // Name returns "k6-summary".
-func (k6SummaryParser) Name() string { return "k6-summary" }
+func (SummaryParser) Name() string { return "k6-summary" }
 
 // k6SummaryMax bounds the size of a summary JSON (they are a few kB to a
 // few MB).
@@ -53,7 +53,7 @@ const k6SummaryMax = 64 << 20
 // Detect reports whether head is a k6 summary JSON: an object with a
 // "metrics" member holding http_req_duration or http_reqs, and either
 // root_group, state.testRunDurationMs or trend statistics.
-func (k6SummaryParser) Detect(head []byte) bool {
+func (SummaryParser) Detect(head []byte) bool {
 	s := bytes.TrimLeft(head, " \t\r\n\ufeff")
 	s = bytes.TrimPrefix(s, []byte("\xef\xbb\xbf"))
 	s = bytes.TrimLeft(s, " \t\r\n")
@@ -141,7 +141,7 @@ type k6Summary struct {
 }
 
 // Parse reads the summary JSON in r and sends its run to sink.
-func (k6SummaryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (SummaryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}

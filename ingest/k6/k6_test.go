@@ -1,125 +1,20 @@
-package ingest
+package k6
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
-	"github.com/loadverdict/loadverdict/ingest/locust"
 	"github.com/loadverdict/loadverdict/results"
 )
-
-// k6LocustParsers are the parsers of k6.go, k6json.go, k6ndjson.go, k6csv.go
-// and locust.go.
-var k6LocustParsers = []core.Parser{k6Parser{}, k6SummaryParser{}, k6NDJSONParser{}, k6CSVParser{},
-	locust.Parser{}, locust.HistoryParser{}, locust.FailuresParser{}}
-
-// k6FileHead returns the first MiB of a file as Parse sees it: decompressed
-// and converted from UTF-16.
-func k6FileHead(t testing.TB, name string) []byte {
-	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	br, closeFn, err := decompress(bufio.NewReaderSize(f, core.HeadSize), name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeFn()
-	head, _ := br.Peek(core.HeadSize)
-	return core.DecodeHead(append([]byte(nil), head...))
-}
-
-// k6ParserInputs lists the parser inputs of a testdata folder (as TestGolden does).
-func k6ParserInputs(t testing.TB, dir string) []string {
-	t.Helper()
-	files := goldenInputs(t, sampleDir(dir))
-	if len(files) == 0 {
-		t.Fatalf("no inputs in testdata/%s", dir)
-	}
-	return files
-}
-
-// TestK6LocustDetect checks which parser claims each sample: every k6 and
-// Locust sample its own parser (the first in Detect's order), and no
-// sample of another tool any of these parsers, but for the k6 samples
-// among notwrk/.
-func TestK6LocustDetect(t *testing.T) {
-	want := func(name string) string {
-		base := filepath.Base(name)
-		switch {
-		case strings.HasSuffix(base, ".txt"):
-			return "k6"
-		case strings.HasPrefix(base, "summary-export") || strings.HasPrefix(base, "handle-summary"):
-			return "k6-summary"
-		case strings.HasPrefix(base, "out-json"):
-			return "k6-json"
-		case strings.HasPrefix(base, "out-csv"):
-			return "k6-csv"
-		case strings.Contains(base, "_stats_history"):
-			return "locust-history"
-		case strings.Contains(base, "_stats") || strings.Contains(base, "_requests"):
-			return "locust"
-		}
-		return "locust-failures"
-	}
-	for _, dir := range []string{"k6", "locust"} {
-		for _, in := range k6ParserInputs(t, dir) {
-			p, err := Detect(k6FileHead(t, in))
-			if err != nil || p.Name() != want(in) {
-				t.Errorf("%s: detected as %v (%v), want %s", in, p, err, want(in))
-			}
-		}
-	}
-	dirs := sampleDirs()
-	for _, dir := range dirs {
-		base := filepath.Base(dir)
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() || base == "k6" || base == "locust" || base == "fuzz" {
-			continue
-		}
-		for _, in := range goldenInputs(t, dir) {
-			head := k6FileHead(t, in)
-			for _, p := range k6LocustParsers {
-				claimed := p.Detect(head)
-				ownK6 := base == "notwrk" && strings.HasPrefix(filepath.Base(in), "k6_") && p.Name() == "k6"
-				if claimed != ownK6 {
-					t.Errorf("%s: %s.Detect = %v", in, p.Name(), claimed)
-				}
-			}
-		}
-	}
-	for _, s := range []string{
-		"",
-		"http_req_duration..............: avg=1ms min=1ms med=1ms max=1ms\n",
-		"http_reqs: 10 1/s\nhttp_req_duration: avg=1ms\n",
-		"{\"metrics\": {}}",
-		"{\"type\":\"Point\"}\n",
-		"metric_name,timestamp,metric_value\n",
-		"Type,Name,Request Count\n",
-		"Method,Name,Error\n",
-		"Name,# requests\n",
-		"Timestamp,User Count,Type,Name\n",
-	} {
-		for _, p := range k6LocustParsers {
-			if p.Detect([]byte(s)) {
-				t.Errorf("%s claims %q", p.Name(), s)
-			}
-		}
-	}
-}
 
 func TestK6Units(t *testing.T) {
 	for _, c := range []struct {
@@ -229,12 +124,12 @@ func TestK6Values(t *testing.T) {
 // k6Run parses a text summary.
 func k6Runs(t *testing.T, in string) []results.RunWithPercentiles {
 	t.Helper()
-	var c collect
-	if err := (k6Parser{}).Parse(context.Background(), strings.NewReader(in), core.Options{Source: "s.txt"}, &c); err != nil {
+	var c ingesttest.Collect
+	if err := (Parser{}).Parse(context.Background(), strings.NewReader(in), core.Options{Source: "s.txt"}, &c); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range c.Runs {
-		checkRun(t, r)
+		ingesttest.CheckRun(t, r)
 	}
 	return c.Runs
 }
@@ -329,13 +224,13 @@ func TestK6Layouts(t *testing.T) {
 	if len(r) != 1 || *r[0].LatMeanMs != 0.09 {
 		t.Errorf("time unit: %+v", r)
 	}
-	if _, err := ParseAll(context.Background(), strings.NewReader("     iterations...........: 6   1.999116/s\n"), core.Options{Source: "x"}); err == nil {
+	if _, err := parseAll(context.Background(), strings.NewReader("     iterations...........: 6   1.999116/s\n"), core.Options{Source: "x"}); err == nil {
 		t.Error("no error for a summary without HTTP metrics")
 	}
 }
 
 func TestK6Samples(t *testing.T) {
-	runs, err := parseFile(t, "testdata/k6/k6_01.txt")
+	runs, err := ingesttest.ParseFile(t, parse, "testdata/k6/k6_01.txt")
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("%d runs, %v", len(runs), err)
 	}
@@ -345,7 +240,7 @@ func TestK6Samples(t *testing.T) {
 		*r.LatP90Ms != 30.32 || math.Abs(r.DurationS-43404/4334.681688) > 1e-12 || *r.Command != "k6 run --vus 80 --duration 10s test.js" {
 		t.Errorf("k6_01: %+v", r.Run)
 	}
-	runs, err = parseFile(t, "testdata/k6/v1-multi.txt")
+	runs, err = ingesttest.ParseFile(t, parse, "testdata/k6/v1-multi.txt")
 	if err != nil || len(runs) != 4 {
 		t.Fatalf("%d runs, %v", len(runs), err)
 	}
@@ -354,7 +249,7 @@ func TestK6Samples(t *testing.T) {
 		runs[2].Errors != 30 || strings.Contains(*runs[2].Notes, "crossed") || *runs[3].Connections != 1000 {
 		t.Errorf("v1-multi: %+v", runs)
 	}
-	runs, err = parseFile(t, "testdata/k6/arrival-rate.txt")
+	runs, err = ingesttest.ParseFile(t, parse, "testdata/k6/arrival-rate.txt")
 	if err != nil || len(runs) != 1 || runs[0].LoadModel != results.LoadOpen || *runs[0].TargetRPS != 100 || *runs[0].Connections != 20 ||
 		*runs[0].LatP99Ms != 0.32753 || len(runs[0].Percentiles) != 6 || runs[0].Percentiles[4].Quantile != 0.9999 {
 		t.Errorf("arrival-rate: %+v %v", runs, err)
@@ -365,7 +260,7 @@ func TestK6Samples(t *testing.T) {
 }
 
 func TestK6SummaryJSON(t *testing.T) {
-	runs, err := parseFile(t, "testdata/k6/summary-export.json")
+	runs, err := ingesttest.ParseFile(t, parse, "testdata/k6/summary-export.json")
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("%d runs, %v", len(runs), err)
 	}
@@ -374,7 +269,7 @@ func TestK6SummaryJSON(t *testing.T) {
 		math.Abs(r.DurationS-590/9.814657022485246) > 1e-9 || !strings.Contains(*r.Notes, "http_req_duration{name:voz_listar} (n=295") {
 		t.Errorf("export: %+v", r.Run)
 	}
-	runs, err = parseFile(t, "testdata/k6/handle-summary.json")
+	runs, err = ingesttest.ParseFile(t, parse, "testdata/k6/handle-summary.json")
 	if err != nil || len(runs) != 1 || runs[0].DurationS != 30.0184068 || runs[0].Requests != 16510 || *runs[0].LatP50Ms != 39.877318 {
 		t.Errorf("handleSummary: %+v %v", runs, err)
 	}
@@ -393,8 +288,8 @@ func TestK6SummaryJSON(t *testing.T) {
 		{name: "array", in: `[{"metrics":{"http_reqs":{}}}]`, line: 1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var col collect
-			err := (k6SummaryParser{}).Parse(context.Background(), strings.NewReader(c.in), core.Options{Source: "j"}, &col)
+			var col ingesttest.Collect
+			err := (SummaryParser{}).Parse(context.Background(), strings.NewReader(c.in), core.Options{Source: "j"}, &col)
 			if c.line > 0 {
 				var se *core.SyntaxError
 				if !errors.As(err, &se) || se.Line != c.line {
@@ -405,7 +300,7 @@ func TestK6SummaryJSON(t *testing.T) {
 			if err != nil || len(col.Runs) != 1 || !strings.Contains(*col.Runs[0].Notes, c.notes) || col.Runs[0].Errors != c.errors {
 				t.Fatalf("%v %+v", err, col.Runs)
 			}
-			if !(k6SummaryParser{}).Detect([]byte(c.in)) {
+			if !(SummaryParser{}).Detect([]byte(c.in)) {
 				t.Error("not detected")
 			}
 		})
@@ -418,7 +313,7 @@ func k6Point(tm string, ms float64, tags string) string {
 }
 
 func TestK6NDJSON(t *testing.T) {
-	runs, err := parseFile(t, "testdata/k6/out-json-multi-edited.json")
+	runs, err := ingesttest.ParseFile(t, parse, "testdata/k6/out-json-multi-edited.json")
 	if err != nil || len(runs) != 4 {
 		t.Fatalf("%d runs %v", len(runs), err)
 	}
@@ -431,7 +326,7 @@ func TestK6NDJSON(t *testing.T) {
 		t.Errorf("runs: %+v", runs)
 	}
 	// The CSV of the same requests gives the same runs, but for ns precision.
-	csvRuns, err := parseFile(t, "testdata/k6/out-csv-multi-edited.csv")
+	csvRuns, err := ingesttest.ParseFile(t, parse, "testdata/k6/out-csv-multi-edited.csv")
 	if err != nil || len(csvRuns) != 4 {
 		t.Fatalf("csv: %d runs %v", len(csvRuns), err)
 	}
@@ -449,13 +344,13 @@ func TestK6NDJSON(t *testing.T) {
 		in.WriteString(k6Point(fmt.Sprintf("2024-05-01T10:00:%02d.5Z", i%60), float64(i%7+1), `"method":"GET","url":"http://h/","status":"200"`) + "\n")
 	}
 	in.WriteString("{\"metric\":\"http_req_duration\",\"type\":\"Point\",\"data\":{\"time\":\"bad\",\"value\":1}}\n")
-	var c collect
-	if err := (k6NDJSONParser{}).Parse(context.Background(), strings.NewReader(in.String()), core.Options{Source: "x"}, &c); err != nil ||
+	var c ingesttest.Collect
+	if err := (NDJSONParser{}).Parse(context.Background(), strings.NewReader(in.String()), core.Options{Source: "x"}, &c); err != nil ||
 		len(c.Runs) != 1 || c.Runs[0].Requests != 300 || !strings.Contains(*c.Runs[0].Notes, "1 malformed lines skipped (line 301: time") {
 		t.Fatalf("%v %+v", err, c.Runs)
 	}
 	in.WriteString("not json\nnot json either\nnor this\n")
-	err = (k6NDJSONParser{}).Parse(context.Background(), strings.NewReader(in.String()), core.Options{Source: "x"}, &collect{})
+	err = (NDJSONParser{}).Parse(context.Background(), strings.NewReader(in.String()), core.Options{Source: "x"}, &ingesttest.Collect{})
 	var se *core.SyntaxError
 	if !errors.As(err, &se) || se.Line != 301 {
 		t.Errorf("error %v", err)
@@ -465,8 +360,8 @@ func TestK6NDJSON(t *testing.T) {
 	// status 0 with error_code only.
 	lines := k6Point("2024-05-01T10:00:00Z", 5, `"method":"GET","name":"ProductPage","url":"http://shop/p/1","status":"200"`) + "\n" +
 		k6Point("2024-05-01T10:00:01Z", 7, `"method":"GET","name":"ProductPage","url":"http://shop/p/2","status":"0","error_code":"1211"`) + "\n"
-	c = collect{}
-	if err := (k6NDJSONParser{}).Parse(context.Background(), strings.NewReader(lines), core.Options{Source: "x"}, &c); err != nil || len(c.Runs) != 1 {
+	c = ingesttest.Collect{}
+	if err := (NDJSONParser{}).Parse(context.Background(), strings.NewReader(lines), core.Options{Source: "x"}, &c); err != nil || len(c.Runs) != 1 {
 		t.Fatalf("%v %+v", err, c.Runs)
 	}
 	if r := c.Runs[0]; r.Target != "http://shop/p/1" || r.Label != "shop:80" || r.Errors != 1 || *c.Samples[1].Error != "error_code 1211" {
@@ -477,8 +372,8 @@ func TestK6NDJSON(t *testing.T) {
 func TestK6CSVErrors(t *testing.T) {
 	hdr := "metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags,metadata\n"
 	row := "http_req_duration,1714557600123,12.5,,\"dial: i/o timeout, retrying\",1050,false,,GET,http://h/a,,default,,0,,,http://h/a,,\n"
-	var c collect
-	if err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader(hdr+row), core.Options{Source: "x"}, &c); err != nil || len(c.Runs) != 1 {
+	var c ingesttest.Collect
+	if err := (CSVParser{}).Parse(context.Background(), strings.NewReader(hdr+row), core.Options{Source: "x"}, &c); err != nil || len(c.Runs) != 1 {
 		t.Fatalf("%v %+v", err, c.Runs)
 	}
 	r := c.Runs[0]
@@ -486,18 +381,18 @@ func TestK6CSVErrors(t *testing.T) {
 		t.Errorf("%+v", r.Run)
 	}
 	// An unterminated quote: the rest of the file is one bad record.
-	err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader(hdr+row+"http_req_duration,1,\"2\n"), core.Options{Source: "x"}, &collect{})
+	err := (CSVParser{}).Parse(context.Background(), strings.NewReader(hdr+row+"http_req_duration,1,\"2\n"), core.Options{Source: "x"}, &ingesttest.Collect{})
 	var se *core.SyntaxError
 	if !errors.As(err, &se) {
 		t.Errorf("error %v", err)
 	}
 	// A header that is not k6's.
-	if err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader("a,b,c\n"), core.Options{Source: "x"}, &collect{}); !errors.As(err, &se) || se.Line != 1 {
+	if err := (CSVParser{}).Parse(context.Background(), strings.NewReader("a,b,c\n"), core.Options{Source: "x"}, &ingesttest.Collect{}); !errors.As(err, &se) || se.Line != 1 {
 		t.Errorf("error %v", err)
 	}
 	// A runaway record is cut at 4 MiB.
 	huge := hdr + "http_req_duration,\"" + strings.Repeat("x", core.CsvMaxRecord+100)
-	if err := (k6CSVParser{}).Parse(context.Background(), strings.NewReader(huge), core.Options{Source: "x"}, &collect{}); !errors.As(err, &se) {
+	if err := (CSVParser{}).Parse(context.Background(), strings.NewReader(huge), core.Options{Source: "x"}, &ingesttest.Collect{}); !errors.As(err, &se) {
 		t.Errorf("huge record: %v", err)
 	}
 }
@@ -512,7 +407,7 @@ func TestK6Stream(t *testing.T) {
 			`"method":"GET","name":"http://h/","url":"http://h/","status":"200","scenario":"default"`))
 	}
 	zw.Close()
-	runs, err := ParseAll(context.Background(), &buf, core.Options{Source: "big.json.gz"})
+	runs, err := parseAll(context.Background(), &buf, core.Options{Source: "big.json.gz"})
 	if err != nil || len(runs) != 1 || runs[0].Requests != 200000 || *runs[0].LatMaxMs != 49.5 {
 		t.Fatalf("%v %+v", err, runs)
 	}
@@ -520,38 +415,40 @@ func TestK6Stream(t *testing.T) {
 
 // k6CheckParse runs p on data and checks the contract
 // (ingesttest.CheckContract).
-func k6CheckParse(t *testing.T, p core.Parser, data []byte) { ingesttest.CheckContract(t, Parsers(), p, data) }
+func k6CheckParse(t *testing.T, p core.Parser, data []byte) {
+	ingesttest.CheckContract(t, parsers, p, data)
+}
 
 // FuzzK6 checks the k6 text summary parser.
 func FuzzK6(f *testing.F) {
-	fuzzSeeds(f, "testdata/k6/*.txt")
+	ingesttest.FuzzSeeds(f, "testdata/k6/*.txt")
 	f.Add([]byte(k6Classic))
-	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, k6Parser{}, data) })
+	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, Parser{}, data) })
 }
 
 // FuzzK6Summary checks the k6 summary JSON parser.
 func FuzzK6Summary(f *testing.F) {
-	fuzzSeeds(f, "testdata/k6/*summary*.json")
-	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, k6SummaryParser{}, data) })
+	ingesttest.FuzzSeeds(f, "testdata/k6/*summary*.json")
+	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, SummaryParser{}, data) })
 }
 
 // FuzzK6JSON checks the k6 --out json parser.
 func FuzzK6JSON(f *testing.F) {
-	fuzzSeeds(f, "testdata/k6/out-json*.json")
-	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, k6NDJSONParser{}, data) })
+	ingesttest.FuzzSeeds(f, "testdata/k6/out-json*.json")
+	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, NDJSONParser{}, data) })
 }
 
 // FuzzK6CSV checks the k6 --out csv parser.
 func FuzzK6CSV(f *testing.F) {
-	fuzzSeeds(f, "testdata/k6/out-csv*.csv")
-	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, k6CSVParser{}, data) })
+	ingesttest.FuzzSeeds(f, "testdata/k6/out-csv*.csv")
+	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, CSVParser{}, data) })
 }
 
 // TestK6ThresholdP99: a p(99) printed only in a THRESHOLDS line fills the
 // run's p99 and its percentile point; statistics of the metrics line win,
 // and thresholds of other metrics add nothing.
 func TestK6ThresholdP99(t *testing.T) {
-	runs, err := parseFile(t, "testdata/k6/thresholds-p99-edited.txt")
+	runs, err := ingesttest.ParseFile(t, parse, "testdata/k6/thresholds-p99-edited.txt")
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("%d runs, err %v", len(runs), err)
 	}
@@ -569,7 +466,7 @@ func TestK6ThresholdP99(t *testing.T) {
 	in := " █ THRESHOLDS\n\n    http_req_duration\n    ✓ 'p(99)<900' p(99)=1.5s\n\n    iteration_duration\n    ✓ 'p(99.9)<9000' p(99.9)=8s\n\n" +
 		"  █ TOTAL RESULTS\n\n    http_req_duration..............: avg=2ms min=1ms med=2ms max=3s p(90)=2ms p(95)=2ms p(99)=2.5ms\n" +
 		"    http_reqs......................: 10 1/s\n"
-	runs, err = ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "x"})
+	runs, err = parseAll(context.Background(), strings.NewReader(in), core.Options{Source: "x"})
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("%d runs, err %v", len(runs), err)
 	}

@@ -1,4 +1,4 @@
-package ingest
+package k6
 
 import (
 	"bytes"
@@ -32,17 +32,17 @@ import (
 // the k6-json parser (same grouping by scenario, method and name tag, same
 // status and error handling, start = timestamp - duration); other rows
 // count as well-formed, vus_max/vus give the connections.
-type k6CSVParser struct{}
+type CSVParser struct{}
 
 // Name returns "k6-csv".
-func (k6CSVParser) Name() string { return "k6-csv" }
+func (CSVParser) Name() string { return "k6-csv" }
 
 // k6CSVHeader is the fixed start of k6's CSV header.
 var k6CSVHeader = []byte("metric_name,timestamp,metric_value,")
 
 // Detect reports whether head starts with k6's CSV header: metric_name,
 // timestamp, metric_value and the method, name (or url) and status columns.
-func (k6CSVParser) Detect(head []byte) bool {
+func (CSVParser) Detect(head []byte) bool {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	if !bytes.HasPrefix(head, k6CSVHeader) {
 		return false
@@ -107,7 +107,7 @@ func k6UnixTimestamp(s string) (int64, bool) {
 }
 
 // Parse streams the requests of a k6 CSV output to sink.
-func (k6CSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (CSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	extra := &k6Extra{Sink: sink, note: k6ModelNote}
 	a := requests.NewRequests(opts, extra)
 	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CsvMaxRecord)

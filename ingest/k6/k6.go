@@ -1,4 +1,4 @@
-package ingest
+package k6
 
 import (
 	"bytes"
@@ -59,10 +59,10 @@ import (
 // are labeled after their file. Duration is http_reqs' count divided by
 // its rate (k6 computes the rate over the test run duration, so this is
 // more precise than the "running (1m02.7s)" progress line, the fallback).
-type k6Parser struct{}
+type Parser struct{}
 
 // Name returns "k6".
-func (k6Parser) Name() string { return "k6" }
+func (Parser) Name() string { return "k6" }
 
 // k6 marks: check mark and ballot x, and the block glyph of v1 headings.
 var (
@@ -512,7 +512,7 @@ type k6State struct {
 // Detect reports whether head holds a k6 end-of-test summary: an
 // http_req_duration trend line together with an http_reqs, http_req_failed,
 // iterations, vus_max or data_received line.
-func (k6Parser) Detect(head []byte) bool {
+func (Parser) Detect(head []byte) bool {
 	var trend, other bool
 	for _, line := range core.HeadLines(head) {
 		s := core.Normalize(line)
@@ -541,7 +541,7 @@ func (k6Parser) Detect(head []byte) bool {
 }
 
 // Parse streams the k6 summaries of r to sink in input order.
-func (k6Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	st := &k6State{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err

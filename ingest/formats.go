@@ -13,6 +13,7 @@ import (
 	"github.com/loadverdict/loadverdict/ingest/ghz"
 	"github.com/loadverdict/loadverdict/ingest/h2load"
 	"github.com/loadverdict/loadverdict/ingest/hey"
+	"github.com/loadverdict/loadverdict/ingest/jmeter"
 	"github.com/loadverdict/loadverdict/ingest/k6"
 	"github.com/loadverdict/loadverdict/ingest/locust"
 	"github.com/loadverdict/loadverdict/ingest/oha"
@@ -51,8 +52,8 @@ var formats = []format{
 	{k6.SummaryParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6Summary"},
 	{k6.NDJSONParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6JSON"},
 	{k6.CSVParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6CSV"},
-	{jmeterCSVParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterCSV"},
-	{jmeterXMLParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterXML"},
+	{jmeter.CSVParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterCSV"},
+	{jmeter.XMLParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterXML"},
 	{locust.Parser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocust"},
 	{locust.HistoryParser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocustHistory"},
 	{locust.FailuresParser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocustFailures"},
@@ -73,7 +74,7 @@ var formats = []format{
 	{oha.JSONParser{}, []string{"oha"}, []string{"oha"}, "FuzzOhaJSON"},
 	{gatling.Parser{}, []string{"Gatling"}, []string{"gatling"}, "FuzzGatling"},
 	{gatling.LogParser{}, []string{"Gatling"}, []string{"gatling"}, "FuzzGatlingLog"},
-	{jmeterBareCSVParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterBareCSV"},
+	{jmeter.BareCSVParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterBareCSV"},
 }
 
 // A format is an entry of formats: a parser, and where the project keeps

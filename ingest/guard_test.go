@@ -46,7 +46,7 @@ var guardCases = []struct{ format, file string }{
 	{"ghz-json", "ghz/testdata/ghz/real-errors.json"},
 	{"vegeta-report-json", "testdata/vegeta/report-ok.json"},
 	{"k6-summary", "k6/testdata/k6/handle-summary.json"},
-	{"jmeter-xml", "testdata/jmeter/xml-default.jtl"},
+	{"jmeter-xml", "jmeter/testdata/jmeter/xml-default.jtl"},
 }
 
 // withMember returns file's content with a member (an element for XML)

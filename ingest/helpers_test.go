@@ -229,3 +229,64 @@ func TestK6LocustDetect(t *testing.T) {
 // and locust.go.
 var k6LocustParsers = []core.Parser{k6.Parser{}, k6.SummaryParser{}, k6.NDJSONParser{}, k6.CSVParser{},
 	locust.Parser{}, locust.HistoryParser{}, locust.FailuresParser{}}
+
+// readPlain returns a testdata file, decompressed.
+func readPlain(t testing.TB, name string) []byte {
+	t.Helper()
+	return ingesttest.ReadPlain(t, name)
+}
+
+// ptrString returns *p, or "" for nil.
+func ptrString(p *string) string { return ingesttest.PtrString(p) }
+
+func TestJMeterDetect(t *testing.T) {
+	want := map[string]string{
+		"csv-noheader-2.13-default.jtl.gz":           "jmeter-csv-noheader",
+		"csv-header.jtl.gz":                          "jmeter-csv",
+		"csv-header-tab-all.jtl":                     "jmeter-csv",
+		"xml.jtl.gz":                                 "jmeter-xml",
+		"xml-default.jtl":                            "jmeter-xml",
+		"qainsights-perfaction-result.jtl":           "jmeter-csv",
+		"defra-rod-catch-returns-result-excerpt.jtl": "jmeter-csv",
+	}
+	for _, in := range goldenInputs(t, "jmeter/testdata/jmeter") {
+		name, ok := want[filepath.Base(in)]
+		if !ok {
+			t.Errorf("%s: no expected parser", in)
+			continue
+		}
+		p, err := Detect(readPlain(t, in))
+		if err != nil || p.Name() != name {
+			t.Errorf("%s: detected %v (%v), want %s", in, p, err, name)
+		}
+	}
+	// No other tool's output is claimed.
+	dirs := sampleDirs()
+	for _, dir := range dirs {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() || filepath.Base(dir) == "jmeter" {
+			continue
+		}
+		for _, in := range goldenInputs(t, dir) {
+			b := readPlain(t, in)
+			if p, err := Detect(b); err == nil && strings.HasPrefix(p.Name(), "jmeter") {
+				t.Errorf("%s: detected as %s", in, p.Name())
+			}
+		}
+	}
+	for _, s := range []string{
+		"",
+		"timeStamp\n1400000000000\n",
+		"timestamp,latency_ms,status\n1400000000000,12,200\n",
+		"response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset\n0.0011,0.0005,0,0,0.0006,0,200,0.0001\n",
+		"The JTL columns are timeStamp,elapsed,label and more.\n",
+		"1400000000000,12,HTTP Request,200,OK,Thread 1-1,text,yes,100\n",
+		"1400000000,12,HTTP Request,200,OK,Thread 1-1,text,true,100\n",
+		"<?xml version=\"1.0\"?>\n<results><httpSample t=\"1\" ts=\"1\"/></results>\n",
+		"<html><body>&lt;testResults&gt;</body></html>\n",
+		"{\"timeStamp\": 1400000000000, \"elapsed\": 12}\n",
+	} {
+		if p, err := Detect([]byte(s)); err == nil && strings.HasPrefix(p.Name(), "jmeter") {
+			t.Errorf("%q detected as %s", s, p.Name())
+		}
+	}
+}

@@ -1,11 +1,10 @@
-package ingest
+package jmeter
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,18 +15,9 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// readPlain returns a testdata file, decompressed.
-func readPlain(t testing.TB, name string) []byte {
-	t.Helper()
-	return ingesttest.ReadPlain(t, name)
-}
-
-// ptrString returns *p, or "" for nil.
-func ptrString(p *string) string { return ingesttest.PtrString(p) }
-
 func jmeterParser(t testing.TB, name string) core.Parser {
 	t.Helper()
-	for _, p := range Parsers() {
+	for _, p := range parsers {
 		if p.Name() == name {
 			return p
 		}
@@ -37,63 +27,11 @@ func jmeterParser(t testing.TB, name string) core.Parser {
 }
 
 // parseJTL parses in with Parse and keeps everything.
-func parseJTL(t testing.TB, in string) (*collect, error) {
+func parseJTL(t testing.TB, in string) (*ingesttest.Collect, error) {
 	t.Helper()
-	var c collect
-	err := Parse(context.Background(), strings.NewReader(in), core.Options{Source: "x.jtl"}, &c)
+	var c ingesttest.Collect
+	err := parse(context.Background(), strings.NewReader(in), core.Options{Source: "x.jtl"}, &c)
 	return &c, err
-}
-
-func TestJMeterDetect(t *testing.T) {
-	want := map[string]string{
-		"csv-noheader-2.13-default.jtl.gz":           "jmeter-csv-noheader",
-		"csv-header.jtl.gz":                          "jmeter-csv",
-		"csv-header-tab-all.jtl":                     "jmeter-csv",
-		"xml.jtl.gz":                                 "jmeter-xml",
-		"xml-default.jtl":                            "jmeter-xml",
-		"qainsights-perfaction-result.jtl":           "jmeter-csv",
-		"defra-rod-catch-returns-result-excerpt.jtl": "jmeter-csv",
-	}
-	for _, in := range goldenInputs(t, "testdata/jmeter") {
-		name, ok := want[filepath.Base(in)]
-		if !ok {
-			t.Errorf("%s: no expected parser", in)
-			continue
-		}
-		p, err := Detect(readPlain(t, in))
-		if err != nil || p.Name() != name {
-			t.Errorf("%s: detected %v (%v), want %s", in, p, err, name)
-		}
-	}
-	// No other tool's output is claimed.
-	dirs := sampleDirs()
-	for _, dir := range dirs {
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() || filepath.Base(dir) == "jmeter" {
-			continue
-		}
-		for _, in := range goldenInputs(t, dir) {
-			b := readPlain(t, in)
-			if p, err := Detect(b); err == nil && strings.HasPrefix(p.Name(), "jmeter") {
-				t.Errorf("%s: detected as %s", in, p.Name())
-			}
-		}
-	}
-	for _, s := range []string{
-		"",
-		"timeStamp\n1400000000000\n",
-		"timestamp,latency_ms,status\n1400000000000,12,200\n",
-		"response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset\n0.0011,0.0005,0,0,0.0006,0,200,0.0001\n",
-		"The JTL columns are timeStamp,elapsed,label and more.\n",
-		"1400000000000,12,HTTP Request,200,OK,Thread 1-1,text,yes,100\n",
-		"1400000000,12,HTTP Request,200,OK,Thread 1-1,text,true,100\n",
-		"<?xml version=\"1.0\"?>\n<results><httpSample t=\"1\" ts=\"1\"/></results>\n",
-		"<html><body>&lt;testResults&gt;</body></html>\n",
-		"{\"timeStamp\": 1400000000000, \"elapsed\": 12}\n",
-	} {
-		if p, err := Detect([]byte(s)); err == nil && strings.HasPrefix(p.Name(), "jmeter") {
-			t.Errorf("%q detected as %s", s, p.Name())
-		}
-	}
 }
 
 // TestJMeterBareDetect: the shape of header-less records.
@@ -218,7 +156,7 @@ func TestJMeterNumbers(t *testing.T) {
 			{"rcr-pre.aws.defra.cloud:443", 6, 6, 16689, 3, "POST /licence-auth"}}},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			runs, err := parseFile(t, filepath.Join("testdata/jmeter", c.file))
+			runs, err := ingesttest.ParseFile(t, parse, filepath.Join("testdata/jmeter", c.file))
 			if err != nil || len(runs) != len(c.runs) {
 				t.Fatalf("%d runs, err %v", len(runs), err)
 			}
@@ -236,7 +174,7 @@ func TestJMeterNumbers(t *testing.T) {
 					r.Connections == nil || *r.Connections != w.conns || r.Tool != "jmeter" || r.LoadModel != results.LoadClosed || r.Threads != nil {
 					t.Errorf("run %d: label %q requests %d errors %d mean %v conns %v, want %+v", i, r.Label, r.Requests, r.Errors, *r.LatMeanMs, r.Connections, w)
 				}
-				if got := ptrString(r.Endpoint); got != w.endpoint {
+				if got := ingesttest.PtrString(r.Endpoint); got != w.endpoint {
 					t.Errorf("run %d: endpoint %q, want %q", i, got, w.endpoint)
 				}
 				if !strings.HasSuffix(c.file, ".gz") {
@@ -286,9 +224,9 @@ func TestJMeterXML(t *testing.T) {
 	var requests, errs, bytesIn int64
 	var conns int32
 	for i, r := range got.Runs[:3] {
-		if want := []string{"/a", "/b", "/c"}[i]; r.Label != "h:80" || ptrString(r.Endpoint) != want ||
+		if want := []string{"/a", "/b", "/c"}[i]; r.Label != "h:80" || ingesttest.PtrString(r.Endpoint) != want ||
 			r.Notes == nil || !strings.Contains(*r.Notes, "2 transaction controller samples skipped") {
-			t.Errorf("run %d: %+v endpoint %q notes %v", i, r.Run, ptrString(r.Endpoint), r.Notes)
+			t.Errorf("run %d: %+v endpoint %q notes %v", i, r.Run, ingesttest.PtrString(r.Endpoint), r.Notes)
 		}
 		requests, errs, bytesIn = requests+r.Requests, errs+r.Errors, bytesIn+*r.BytesIn
 		if r.Connections != nil {
@@ -301,7 +239,7 @@ func TestJMeterXML(t *testing.T) {
 	if e := got.Samples[1].Error; e == nil || *e != "Test failed: text expected to contain /yes/" {
 		t.Errorf("sample 1 error %v", e)
 	}
-	if r2 := got.Runs[3]; r2.Target != "" || r2.Requests != 1 || r2.Errors != 1 || r2.Connections != nil || ptrString(r2.Endpoint) != "conn" ||
+	if r2 := got.Runs[3]; r2.Target != "" || r2.Requests != 1 || r2.Errors != 1 || r2.Connections != nil || ingesttest.PtrString(r2.Endpoint) != "conn" ||
 		r2.Notes == nil || !strings.Contains(*r2.Notes, `JMeter sampler "conn"`) {
 		t.Errorf("run 3: %+v notes %v", r2.Run, r2.Notes)
 	}
@@ -423,7 +361,7 @@ func TestJMeterCSVOdd(t *testing.T) {
 // fuzzJMeter checks a parser on data: no panic, errors of the documented
 // kinds, runs with finite non-negative numbers.
 func fuzzJMeter(f *testing.F, name string) {
-	fuzzSeeds(f, "testdata/jmeter/*")
+	ingesttest.FuzzSeeds(f, "testdata/jmeter/*")
 	f.Add([]byte("timeStamp,elapsed\n1,1\n"))
 	f.Add([]byte("<testResults><httpSample t=\"1\" ts=\"1\"/>"))
 	p := jmeterParser(f, name)
@@ -442,7 +380,7 @@ func fuzzJMeter(f *testing.F, name string) {
 			if r.Index != int32(i) {
 				t.Fatalf("run %d has index %d", i, r.Index)
 			}
-			checkRun(t, r)
+			ingesttest.CheckRun(t, r)
 		}
 	})
 }

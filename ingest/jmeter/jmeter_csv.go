@@ -1,4 +1,4 @@
-package ingest
+package jmeter
 
 import (
 	"bufio"
@@ -19,19 +19,19 @@ import (
 // (timeStamp and elapsed required), separated by a comma, tab, semicolon
 // or vertical bar (jmeter.save.saveservice.default_delimiter); time stamps
 // in milliseconds or in a timestamp_format such as yyyy/MM/dd HH:mm:ss.SSS.
-type jmeterCSVParser struct{}
+type CSVParser struct{}
 
 // Name returns "jmeter-csv".
-func (jmeterCSVParser) Name() string { return "jmeter-csv" }
+func (CSVParser) Name() string { return "jmeter-csv" }
 
 // Detect reports whether the first line of head is a JMeter CSV header.
-func (jmeterCSVParser) Detect(head []byte) bool {
+func (CSVParser) Detect(head []byte) bool {
 	_, ok := jtlParseHeader(jtlFirstLine(head))
 	return ok
 }
 
 // Parse streams the samples of a JMeter CSV file as requests.
-func (jmeterCSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (CSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return parseJTLCSV(ctx, r, opts, sink)
 }
 

@@ -1,4 +1,4 @@
-package ingest
+package jmeter
 
 import (
 	"container/heap"

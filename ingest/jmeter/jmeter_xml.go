@@ -1,4 +1,4 @@
-package ingest
+package jmeter
 
 import (
 	"bytes"
@@ -25,13 +25,13 @@ import (
 // through encoding/xml's Decoder. A file cut short (JMeter stopped before
 // writing </testResults>) is read up to its last complete sample, with a
 // note.
-type jmeterXMLParser struct{}
+type XMLParser struct{}
 
 // Name returns "jmeter-xml".
-func (jmeterXMLParser) Name() string { return "jmeter-xml" }
+func (XMLParser) Name() string { return "jmeter-xml" }
 
 // Detect reports whether the root element of head is <testResults>.
-func (jmeterXMLParser) Detect(head []byte) bool {
+func (XMLParser) Detect(head []byte) bool {
 	b := bytes.TrimPrefix(head, core.Utf8BOM)
 	for range 64 {
 		b = bytes.TrimLeft(b, " \t\r\n")
@@ -77,7 +77,7 @@ type jtlFrame struct {
 const jtlMaxDepth = 64
 
 // Parse streams the samples of a JMeter XML file as requests.
-func (jmeterXMLParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (XMLParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	g := newJTLAgg(opts, sink)
 	src := &core.TrackReader{R: r}
 	guard := core.NewXMLGuard(src, opts.Source)

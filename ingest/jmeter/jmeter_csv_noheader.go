@@ -1,4 +1,4 @@
-package ingest
+package jmeter
 
 import (
 	"context"
@@ -18,19 +18,19 @@ import (
 // are read from their first eight columns, with a note. Detection wants
 // records whose first field is a time stamp in milliseconds (11 to 13
 // digits), second an integer, and eighth true or false.
-type jmeterBareCSVParser struct{}
+type BareCSVParser struct{}
 
 // Name returns "jmeter-csv-noheader".
-func (jmeterBareCSVParser) Name() string { return "jmeter-csv-noheader" }
+func (BareCSVParser) Name() string { return "jmeter-csv-noheader" }
 
 // Detect reports whether the first records of head look like JMeter CSV
 // results without a header.
-func (jmeterBareCSVParser) Detect(head []byte) bool {
+func (BareCSVParser) Detect(head []byte) bool {
 	_, ok := jtlBareComma(head)
 	return ok
 }
 
 // Parse streams the samples of a JMeter CSV file as requests.
-func (jmeterBareCSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (BareCSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return parseJTLCSV(ctx, r, opts, sink)
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/loadverdict/loadverdict/ingest/locust"
 	"github.com/loadverdict/loadverdict/ingest/oha"
 	"github.com/loadverdict/loadverdict/ingest/siege"
+	"github.com/loadverdict/loadverdict/ingest/vegeta"
 	"github.com/loadverdict/loadverdict/ingest/wrk"
 )
 
@@ -42,12 +43,12 @@ var formats = []format{
 	{ab.Parser{}, []string{"ab"}, []string{"ab"}, "FuzzAB"},
 	{ab.GnuplotParser{}, []string{"ab"}, []string{"ab"}, "FuzzABGnuplot"},
 	{ab.CSVParser{}, []string{"ab"}, []string{"ab"}, "FuzzABCSV"},
-	{vegetaTextParser{}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaText"},
-	{vegetaReportJSONParser{}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaReportJSON"},
-	{vegetaHdrplotParser{}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaHdrplot"},
-	{vegetaResultsParser{enc: vegetaJSON}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaJSON"},
-	{vegetaResultsParser{enc: vegetaCSV}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaCSV"},
-	{vegetaResultsParser{enc: vegetaGob}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaGob"},
+	{vegeta.TextParser{}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaText"},
+	{vegeta.ReportJSONParser{}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaReportJSON"},
+	{vegeta.HdrplotParser{}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaHdrplot"},
+	{vegeta.ResultsParser{Enc: vegeta.JSON}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaJSON"},
+	{vegeta.ResultsParser{Enc: vegeta.CSV}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaCSV"},
+	{vegeta.ResultsParser{Enc: vegeta.Gob}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaGob"},
 	{k6.Parser{}, []string{"k6"}, []string{"k6"}, "FuzzK6"},
 	{k6.SummaryParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6Summary"},
 	{k6.NDJSONParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6JSON"},

@@ -78,7 +78,8 @@ func TestFormats(t *testing.T) {
 			t.Errorf("%s: fuzz target %s names neither %q nor %s", name, f.fuzz, name, typ)
 		}
 		file := strings.TrimSuffix(decl[typ], ".go")
-		if file != strings.ReplaceAll(name, "-", "_") && file != snake(strings.TrimSuffix(typ, "Parser")) {
+		stem := snake(strings.TrimSuffix(typ, "Parser"))
+		if file != strings.ReplaceAll(name, "-", "_") && file != stem && file != pkg+"_"+stem {
 			t.Errorf("%s: its parser %s is declared in %s.go, not in a file named after the format or the parser", name, typ, file)
 		}
 	}

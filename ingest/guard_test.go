@@ -44,7 +44,7 @@ var guardCases = []struct{ format, file string }{
 	{"oha-json", "oha/testdata/oha/real-1.16.json"},
 	{"siege-json", "siege/testdata/siege/real-ok.json"},
 	{"ghz-json", "ghz/testdata/ghz/real-errors.json"},
-	{"vegeta-report-json", "testdata/vegeta/report-ok.json"},
+	{"vegeta-report-json", "vegeta/testdata/vegeta/report-ok.json"},
 	{"k6-summary", "k6/testdata/k6/handle-summary.json"},
 	{"jmeter-xml", "jmeter/testdata/jmeter/xml-default.jtl"},
 }

@@ -117,7 +117,7 @@ func bigInput(t *testing.T, file string) []byte {
 		}
 		return b.Bytes()
 	}
-	data := vegetaReadFile(t, file)
+	data := readPlain(t, file)
 	lines := strings.SplitAfter(string(data), "\n")
 	head, body, tail := lines[:1], lines[1:], []string(nil)
 	switch {
@@ -145,9 +145,9 @@ func bigInput(t *testing.T, file string) []byte {
 func TestReadErrorsAreNotInput(t *testing.T) {
 	files := []string{
 		"wrk/testdata/wrk/seed-zuul-vs-openresty.txt",
-		"testdata/vegeta/results-ok.gob",
-		"testdata/vegeta/results-errors.json",
-		"testdata/vegeta/results-errors.csv",
+		"vegeta/testdata/vegeta/results-ok.gob",
+		"vegeta/testdata/vegeta/results-errors.json",
+		"vegeta/testdata/vegeta/results-errors.csv",
 		"jmeter/testdata/jmeter/xml-default.jtl",
 		"jmeter/testdata/jmeter/csv-header-tab-all.jtl",
 		"jmeter/testdata/jmeter/csv-noheader-2.13-default.jtl.gz",
@@ -182,7 +182,7 @@ func TestReadErrorsAreNotInput(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	data := vegetaReadFile(t, "testdata/vegeta/results-ok.gob")
+	data := readPlain(t, "vegeta/testdata/vegeta/results-ok.gob")
 	if err := Parse(ctx, bytes.NewReader(data), core.Options{Source: "x"}, &collect{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
@@ -193,7 +193,7 @@ func TestReadErrorsAreNotInput(t *testing.T) {
 // with a note when fewer are.
 func TestJunkBytes(t *testing.T) {
 	// A vegeta gob stream of valid results followed by 5 MB of junk.
-	gob := vegetaReadFile(t, "testdata/vegeta/results-ok.gob")
+	gob := readPlain(t, "vegeta/testdata/vegeta/results-ok.gob")
 	junk := bytes.Repeat([]byte("junk\x00\xff"), 5<<20/6)
 	err := Parse(context.Background(), bytes.NewReader(append(append([]byte{}, gob...), junk...)), core.Options{Source: "g.gob"}, &collect{})
 	var se *core.SyntaxError
@@ -206,8 +206,8 @@ func TestJunkBytes(t *testing.T) {
 		junk   string // a malformed record; %s is replaced by padding
 		repeat int    // the body (lines after the first) is repeated to make enough lines
 	}{
-		{"testdata/vegeta/results-errors.json", 60, `{"junk":"%s"`, 2},
-		{"testdata/vegeta/results-errors.csv", 60, `junk %s`, 2},
+		{"vegeta/testdata/vegeta/results-errors.json", 60, `{"junk":"%s"`, 2},
+		{"vegeta/testdata/vegeta/results-errors.csv", 60, `junk %s`, 2},
 		{"hey/testdata/hey/real-mixed.csv", 1000, `junk %s`, 1},
 		{"ab/testdata/ab/real-ok.tsv", 1000, "junk\t%s", 1},
 		{"jmeter/testdata/jmeter/csv-header.jtl.gz", 1000, `junk,%s`, 1},
@@ -216,7 +216,7 @@ func TestJunkBytes(t *testing.T) {
 		{"k6/testdata/k6/out-json-multi-edited.json", 40, `{"junk": "%s"`, 3},
 		{"k6/testdata/k6/out-csv-multi-edited.csv", 30, `junk,%s`, 4},
 	} {
-		data := vegetaReadFile(t, c.file)
+		data := readPlain(t, c.file)
 		lines := strings.SplitAfter(string(data), "\n")
 		if lines[len(lines)-1] == "" {
 			lines = lines[:len(lines)-1]
@@ -254,7 +254,7 @@ func TestTablesGetValidUTF8(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	csvLines := strings.Split(strings.TrimSpace(string(vegetaReadFile(t, "testdata/vegeta/results-errors.csv"))), "\n")
+	csvLines := strings.Split(strings.TrimSpace(string(readPlain(t, "vegeta/testdata/vegeta/results-errors.csv"))), "\n")
 	csvLines[5] = "1796218490649768717,0,1000,0,0,bad \xff\xfe error\x00 text,,errors,0,GET,http://127.0.0.1:19000/\xffok,"
 	for name, in := range map[string]string{
 		"wrk":        strings.ReplaceAll(string(seed), "http://localhost:5555/", "http://localhost:5555/\xc3x\x00y/"),

@@ -25,7 +25,7 @@ git archive "$BASE" | tar -x -C "$W/src"
 (cd "$W/src" && go build -o "$W/lv-base" ./cmd/loadverdict)
 go build -o "$W/lv-new" ./cmd/loadverdict
 go build -o "$W/makevegeta" ./scripts/perf/makevegeta
-cold=ingest/testdata/vegeta/coldjvm-800rps-20s.json.gz
+cold=ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz
 "$W/makevegeta" -from "$cold" -n 200000 -o "$W/real-200k.json"
 if [ "${BIG:-0}" = 1 ]; then
 	"$W/makevegeta" -from "$cold" -n 1100000 -o "$W/real-1100k.json"

@@ -47,7 +47,7 @@ for log in $LOGS; do
 	f=$TMP/vegeta-$log-$N.json
 	if [ ! -s "$f" ]; then
 		if [ "$log" = real ]; then
-			"$TMP/makevegeta" -from ingest/testdata/vegeta/coldjvm-800rps-20s.json.gz -n "$N" -o "$f"
+			"$TMP/makevegeta" -from ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz -n "$N" -o "$f"
 		else
 			"$TMP/makevegeta" -n "$N" -o "$f"
 		fi

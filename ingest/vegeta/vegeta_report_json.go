@@ -1,4 +1,4 @@
-package ingest
+package vegeta
 
 import (
 	"bytes"
@@ -26,10 +26,10 @@ import (
 //
 // Durations are nanoseconds. Older versions wrote fewer keys (no min, 50th,
 // 90th, rate, throughput, wait, earliest); what is absent stays null.
-type vegetaReportJSONParser struct{}
+type ReportJSONParser struct{}
 
 // Name returns "vegeta-report-json".
-func (vegetaReportJSONParser) Name() string { return "vegeta-report-json" }
+func (ReportJSONParser) Name() string { return "vegeta-report-json" }
 
 // vegetaMetrics is vegeta.Metrics as its JSON reporter writes it; pointers
 // tell absent keys from zeros.
@@ -60,7 +60,7 @@ type vegetaMetrics struct {
 
 // Detect reports whether head starts with a vegeta JSON report: an object
 // with "latencies", "requests" and "status_codes" keys that decodes as one.
-func (vegetaReportJSONParser) Detect(head []byte) bool {
+func (ReportJSONParser) Detect(head []byte) bool {
 	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte{0xEF, 0xBB, 0xBF}), " \t\r\n")
 	if len(head) == 0 || head[0] != '{' {
 		return false
@@ -82,7 +82,7 @@ func (vegetaReportJSONParser) Detect(head []byte) bool {
 }
 
 // Parse streams the reports of r to sink.
-func (vegetaReportJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (ReportJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	src := &core.TrackReader{R: r}
 	g := core.NewJSONGuard(src, opts.Source, core.MaxJSONValue)
 	lc := &core.LineCounter{R: g}

@@ -1,4 +1,4 @@
-package ingest
+package vegeta
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 )
 
 // vegetaFastAgrees checks decodeVegetaJSONFast against decodeVegetaJSON on
@@ -33,13 +35,13 @@ func vegetaFastAgrees(t testing.TB, line []byte) bool {
 // tools' too, decompressed), and the lines of the vegeta JSON results.
 func testdataLines(t testing.TB) (all, vegeta [][]byte) {
 	t.Helper()
-	dirs := sampleDirs()
+	dirs := vegetaSampleDirs()
 	for _, dir := range dirs {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			continue
 		}
-		for _, in := range goldenInputs(t, dir) {
-			data := vegetaReadFile(t, in)
+		for _, in := range ingesttest.GoldenInputs(t, dir) {
+			data := ingesttest.ReadPlain(t, in)
 			for line := range bytes.Lines(data) {
 				all = append(all, line)
 				if strings.HasPrefix(in, "testdata/vegeta/results-") && strings.Contains(in, ".json") ||

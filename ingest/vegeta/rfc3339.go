@@ -1,4 +1,4 @@
-package ingest
+package vegeta
 
 import "github.com/loadverdict/loadverdict/ingest/core"
 

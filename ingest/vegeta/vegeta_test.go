@@ -1,7 +1,6 @@
-package ingest
+package vegeta
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -22,6 +21,7 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -30,34 +30,13 @@ var vegetaParserNames = []string{"vegeta", "vegeta-report-json", "vegeta-hdrplot
 
 func vegetaParserNamed(t testing.TB, name string) core.Parser {
 	t.Helper()
-	for _, p := range Parsers() {
+	for _, p := range parsers {
 		if p.Name() == name {
 			return p
 		}
 	}
 	t.Fatalf("no parser %q", name)
 	return nil
-}
-
-// vegetaReadFile returns the content of a file, decompressed when it is
-// gzip- or zstd-compressed.
-func vegetaReadFile(t testing.TB, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	br, closeFn, err := decompress(bufio.NewReaderSize(f, core.HeadSize), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeFn()
-	b, err := io.ReadAll(br)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // vegetaWant is the parser that must claim a file of testdata/vegeta.
@@ -82,13 +61,13 @@ func vegetaWant(name string) string {
 // vegeta parser claims another tool's output (notwrk/ and every other
 // testdata folder) nor prose.
 func TestVegetaDetect(t *testing.T) {
-	for _, in := range goldenInputs(t, "testdata/vegeta") {
-		p, err := Detect(vegetaReadFile(t, in))
+	for _, in := range ingesttest.GoldenInputs(t, "testdata/vegeta") {
+		p, err := core.DetectIn(parsers, ingesttest.ReadPlain(t, in))
 		if want := vegetaWant(filepath.Base(in)); err != nil || p.Name() != want {
 			t.Errorf("%s: detected as %v (%v), want %s", in, p, err, want)
 		}
 	}
-	dirs := sampleDirs()
+	dirs := vegetaSampleDirs()
 	n := 0
 	for _, dir := range dirs {
 		if filepath.Base(dir) == "vegeta" {
@@ -101,7 +80,7 @@ func TestVegetaDetect(t *testing.T) {
 				strings.HasSuffix(base, ".golden.json") || strings.HasPrefix(base, "vegeta_") {
 				continue
 			}
-			head := vegetaReadFile(t, in)
+			head := ingesttest.ReadPlain(t, in)
 			head = head[:min(len(head), core.HeadSize)]
 			for _, name := range vegetaParserNames {
 				if vegetaParserNamed(t, name).Detect(head) {
@@ -136,12 +115,12 @@ func TestVegetaDetect(t *testing.T) {
 
 func parseVegetaFile(t testing.TB, path string) []results.RunWithPercentiles {
 	t.Helper()
-	runs, err := parseFile(t, path)
+	runs, err := ingesttest.ParseFile(t, parse, path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range runs {
-		checkRun(t, r)
+		ingesttest.CheckRun(t, r)
 	}
 	return runs
 }
@@ -373,8 +352,8 @@ func TestVegetaTextErrors(t *testing.T) {
 		{name: "zero requests", in: "Requests [total, rate, throughput] 0, 0.00, 0.00\nLatencies [min, mean, 50, 90, 95, 99, max] 0s, 0s, 0s, 0s, 0s, 0s, 0s\nStatus Codes [code:count] \nError Set:\n", runs: 1},
 	} {
 		var runs []results.RunWithPercentiles
-		err := vegetaTextParser{}.Parse(context.Background(), strings.NewReader(c.in), core.Options{Source: "x.txt"}, core.RunFunc(func(r results.RunWithPercentiles) error {
-			checkRun(t, r)
+		err := TextParser{}.Parse(context.Background(), strings.NewReader(c.in), core.Options{Source: "x.txt"}, core.RunFunc(func(r results.RunWithPercentiles) error {
+			ingesttest.CheckRun(t, r)
 			runs = append(runs, r)
 			return nil
 		}))
@@ -414,7 +393,7 @@ func TestVegetaReportJSON(t *testing.T) {
 		}
 	}
 	// Pretty-printed, with the old README's keys, several in a row.
-	raw := vegetaReadFile(t, "testdata/vegeta/report-errors.json")
+	raw := ingesttest.ReadPlain(t, "testdata/vegeta/report-errors.json")
 	var pretty bytes.Buffer
 	if err := json.Indent(&pretty, raw, "", "  "); err != nil {
 		t.Fatal(err)
@@ -425,10 +404,10 @@ func TestVegetaReportJSON(t *testing.T) {
   "status_codes": {"0": 1060, "200": 140},
   "errors": ["Get http://localhost:6060: dial tcp 127.0.0.1:6060: operation timed out"]}`
 	in := pretty.String() + "\n" + old + "\n"
-	if p, err := Detect([]byte(in)); err != nil || p.Name() != "vegeta-report-json" {
+	if p, err := core.DetectIn(parsers, []byte(in)); err != nil || p.Name() != "vegeta-report-json" {
 		t.Fatalf("detect %v %v", p, err)
 	}
-	runs, err := ParseAll(context.Background(), strings.NewReader(in), core.Options{Source: "p.json"})
+	runs, err := parseAll(context.Background(), strings.NewReader(in), core.Options{Source: "p.json"})
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("%d runs, err %v", len(runs), err)
 	}
@@ -436,7 +415,7 @@ func TestVegetaReportJSON(t *testing.T) {
 		t.Errorf("pretty: %+v", runs[0].Run)
 	}
 	o := runs[1]
-	checkRun(t, o)
+	ingesttest.CheckRun(t, o)
 	lines := strings.Count(pretty.String(), "\n") + 2
 	if o.SourceLine != int32(lines) || o.Requests != 1200 || o.Errors != 1060 || vegetaI(o.Timeouts) != 1060 || o.DurationS != 1.998307684 ||
 		o.TargetRPS != nil || math.Abs(o.RPS-1200/1.998307684) > 1e-9 || vegetaF(o.LatMeanMs) != 9093.653647 || o.LatMinMs != nil || o.StartedAt != nil {
@@ -454,7 +433,7 @@ func TestVegetaReportJSON(t *testing.T) {
 		{`{"latencies":{"mean":1},"requests":1,"status_codes":{"200":1}}` + "\n{\"requests\": 3}", 2},
 		{`{"latencies":{"mean":1},"requests":1,"status_codes":{"200":1}} {"latencies":{"mean":1}`, 1},
 	} {
-		err := vegetaReportJSONParser{}.Parse(context.Background(), strings.NewReader(c.in), core.Options{Source: "e.json"}, core.RunFunc(func(results.RunWithPercentiles) error { return nil }))
+		err := ReportJSONParser{}.Parse(context.Background(), strings.NewReader(c.in), core.Options{Source: "e.json"}, core.RunFunc(func(results.RunWithPercentiles) error { return nil }))
 		var se *core.SyntaxError
 		if !errors.As(err, &se) || se.Line != c.line {
 			t.Errorf("%q: %v, want a SyntaxError at line %d", c.in, err, c.line)
@@ -479,12 +458,12 @@ func TestVegetaHdrplot(t *testing.T) {
 		t.Errorf("last point %+v", last)
 	}
 	// Two tables, and one without rows.
-	tab := string(vegetaReadFile(t, "testdata/vegeta/hdrplot-ok.txt"))
-	runs, err := ParseAll(context.Background(), strings.NewReader("x\n"+tab+"\n"+tab), core.Options{Source: "h"})
+	tab := string(ingesttest.ReadPlain(t, "testdata/vegeta/hdrplot-ok.txt"))
+	runs, err := parseAll(context.Background(), strings.NewReader("x\n"+tab+"\n"+tab), core.Options{Source: "h"})
 	if err != nil || len(runs) != 2 || runs[1].SourceLine != int32(strings.Count(tab, "\n")+3) {
 		t.Errorf("two tables: %d runs, err %v", len(runs), err)
 	}
-	_, err = ParseAll(context.Background(), strings.NewReader(tab+"Value(ms)  Percentile  TotalCount  1/(1-Percentile)\nthe end\n"), core.Options{Source: "h"})
+	_, err = parseAll(context.Background(), strings.NewReader(tab+"Value(ms)  Percentile  TotalCount  1/(1-Percentile)\nthe end\n"), core.Options{Source: "h"})
 	var se *core.SyntaxError
 	if !errors.As(err, &se) || se.Line != strings.Count(tab, "\n")+1 {
 		t.Errorf("empty table: %v", err)
@@ -494,7 +473,7 @@ func TestVegetaHdrplot(t *testing.T) {
 // vegetaMetrics computes vegeta's own metrics of a results file.
 func vegetaLibMetrics(t *testing.T, path string) *vegeta.Metrics {
 	t.Helper()
-	dec := vegeta.DecoderFor(bytes.NewReader(vegetaReadFile(t, path)))
+	dec := vegeta.DecoderFor(bytes.NewReader(ingesttest.ReadPlain(t, path)))
 	if dec == nil {
 		t.Fatalf("%s: vegeta cannot decode it", path)
 	}
@@ -572,12 +551,12 @@ func TestVegetaResults(t *testing.T) {
 // TestVegetaResultsBadRecords: malformed JSON and CSV lines are counted
 // with their line; gob streams end at a corrupt record.
 func TestVegetaResultsBadRecords(t *testing.T) {
-	good := strings.Split(strings.TrimSpace(string(vegetaReadFile(t, "testdata/vegeta/results-errors.json"))), "\n")
-	parse := func(name, in string) ([]results.RunWithPercentiles, *collect, error) {
-		var c collect
+	good := strings.Split(strings.TrimSpace(string(ingesttest.ReadPlain(t, "testdata/vegeta/results-errors.json"))), "\n")
+	parse := func(name, in string) ([]results.RunWithPercentiles, *ingesttest.Collect, error) {
+		var c ingesttest.Collect
 		err := vegetaParserNamed(t, name).Parse(context.Background(), strings.NewReader(in), core.Options{Source: "r"}, &c)
 		for _, r := range c.Runs {
-			checkRun(t, r)
+			ingesttest.CheckRun(t, r)
 		}
 		return c.Runs, &c, err
 	}
@@ -609,7 +588,7 @@ func TestVegetaResultsBadRecords(t *testing.T) {
 		t.Errorf("long line: err %v", err)
 	}
 
-	csvLines := strings.Split(strings.TrimSpace(string(vegetaReadFile(t, "testdata/vegeta/results-errors.csv"))), "\n")
+	csvLines := strings.Split(strings.TrimSpace(string(ingesttest.ReadPlain(t, "testdata/vegeta/results-errors.csv"))), "\n")
 	csvLines[99] = "1796218490649768717,200,oops,0,13,,,errors,0,GET,http://127.0.0.1:19000/ok,"
 	runs, _, err = parse("vegeta-csv", strings.Join(csvLines, "\n"))
 	if err != nil || len(runs) != 2 || runs[0].Requests+runs[1].Requests != 119 || !strings.Contains(*runs[0].Notes, "line 100:") {
@@ -622,7 +601,7 @@ func TestVegetaResultsBadRecords(t *testing.T) {
 		t.Errorf("csv multi-line: %d runs, err %v", len(runs), err)
 	}
 
-	gob := vegetaReadFile(t, "testdata/vegeta/results-ok.gob")
+	gob := ingesttest.ReadPlain(t, "testdata/vegeta/results-ok.gob")
 	runs, _, err = parse("vegeta-gob", string(gob[:len(gob)-50]))
 	if err != nil || len(runs) != 1 || runs[0].Requests != 199 || !strings.Contains(*runs[0].Notes, "record 200: unexpected EOF") {
 		t.Errorf("truncated gob: %d runs, err %v", len(runs), err)
@@ -646,7 +625,7 @@ func TestVegetaManyTargets(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	runs, err := ParseAll(context.Background(), &b, core.Options{Source: "many.json"})
+	runs, err := parseAll(context.Background(), &b, core.Options{Source: "many.json"})
 	if err != nil || len(runs) != maxVegetaTargets+2 {
 		t.Fatalf("%d runs, err %v", len(runs), err)
 	}
@@ -726,7 +705,7 @@ func BenchmarkVegetaResultsJSON(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := Parse(context.Background(), bytes.NewReader(data), core.Options{Source: "bench.json"}, vegetaDiscard{}); err != nil {
+		if err := parse(context.Background(), bytes.NewReader(data), core.Options{Source: "bench.json"}, vegetaDiscard{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -810,7 +789,7 @@ func vegetaRepeatsKeys(line []byte) bool {
 func TestVegetaJSONDecoder(t *testing.T) {
 	n := 0
 	for _, in := range []string{"results-errors.json", "results-two-targets.json.gz"} {
-		for _, line := range bytes.Split(vegetaReadFile(t, "testdata/vegeta/"+in), []byte("\n")) {
+		for _, line := range bytes.Split(ingesttest.ReadPlain(t, "testdata/vegeta/"+in), []byte("\n")) {
 			if len(line) > 0 {
 				vegetaJSONAgrees(t, line)
 				n++
@@ -848,7 +827,7 @@ func TestVegetaRateAndThroughput(t *testing.T) {
 		{"json", `{"latencies":{"mean":1000000,"50th":1000000,"95th":1000000,"99th":1000000,"max":1000000,"min":1000000},"requests":1200,"rate":120,"throughput":65.87,"duration":10000000000,"wait":1000000,"success":0.55,"status_codes":{"200":665,"0":535},"errors":[]}`,
 			65.87, results.Ptr(120.0), results.Ptr(65.87)},
 	} {
-		runs, err := ParseAll(context.Background(), strings.NewReader(c.in), core.Options{Source: "x"})
+		runs, err := parseAll(context.Background(), strings.NewReader(c.in), core.Options{Source: "x"})
 		if err != nil || len(runs) != 1 {
 			t.Fatalf("%s: %d runs, err %v", c.name, len(runs), err)
 		}

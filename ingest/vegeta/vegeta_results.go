@@ -1,4 +1,4 @@
-package ingest
+package vegeta
 
 import (
 	"bufio"
@@ -42,24 +42,26 @@ import (
 // or truncated record ends it and counts as one malformed record (its
 // "line" is the record's number).
 
-// vegetaEncoding is an encoding of vegeta results.
-type vegetaEncoding uint8
+// Encoding is an encoding of vegeta results.
+type Encoding uint8
 
+// The encodings of vegeta attack's results: JSON lines, CSV rows and its
+// own gob stream.
 const (
-	vegetaJSON vegetaEncoding = iota
-	vegetaCSV
-	vegetaGob
+	JSON Encoding = iota
+	CSV
+	Gob
 )
 
-// vegetaResultsParser reads vegeta results in one encoding.
-type vegetaResultsParser struct{ enc vegetaEncoding }
+// ResultsParser reads vegeta results in one encoding (Enc).
+type ResultsParser struct{ Enc Encoding }
 
 // Name returns "vegeta-json", "vegeta-csv" or "vegeta-gob".
-func (p vegetaResultsParser) Name() string {
-	switch p.enc {
-	case vegetaCSV:
+func (p ResultsParser) Name() string {
+	switch p.Enc {
+	case CSV:
 		return "vegeta-csv"
-	case vegetaGob:
+	case Gob:
 		return "vegeta-gob"
 	}
 	return "vegeta-json"
@@ -77,9 +79,9 @@ var (
 // columns (Unix ns timestamp, code, latency ns, bytes out, bytes in, error,
 // base64 body, attack, seq, method, URL, base64 headers); gob: the stream
 // starts with the type of vegeta.Result (its field names).
-func (p vegetaResultsParser) Detect(head []byte) bool {
-	switch p.enc {
-	case vegetaJSON:
+func (p ResultsParser) Detect(head []byte) bool {
+	switch p.Enc {
+	case JSON:
 		line := core.FirstNonBlank(head)
 		if len(line) == 0 || line[0] != '{' || !bytes.Contains(line, []byte(`"timestamp"`)) ||
 			!bytes.Contains(line, []byte(`"latency"`)) || !bytes.Contains(line, []byte(`"code"`)) {
@@ -88,7 +90,7 @@ func (p vegetaResultsParser) Detect(head []byte) bool {
 		var r vegeta.Result
 		err := vegeta.NewJSONDecoder(bytes.NewReader(append(line[:len(line):len(line)], '\n'))).Decode(&r)
 		return err == nil && vegetaTimeOK(r.Timestamp)
-	case vegetaCSV:
+	case CSV:
 		line := core.FirstNonBlank(head)
 		if !vegetaCSVLooksRight(line) {
 			return false
@@ -96,7 +98,7 @@ func (p vegetaResultsParser) Detect(head []byte) bool {
 		var r vegeta.Result
 		err := vegeta.NewCSVDecoder(bytes.NewReader(append(line[:len(line):len(line)], '\n'))).Decode(&r)
 		return err == nil && vegetaTimeOK(r.Timestamp)
-	case vegetaGob:
+	case Gob:
 		desc := head[:min(len(head), 512)]
 		for _, name := range []string{"Result", "Code", "Timestamp", "Latency", "BytesIn"} {
 			if !bytes.Contains(desc, []byte(name)) {
@@ -266,12 +268,12 @@ func vegetaAdd[S string | []byte](g *vegetaAgg, line int, attack, method, url S,
 }
 
 // Parse streams the results in r to sink, one run per attack and target.
-func (p vegetaResultsParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (p ResultsParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	g := &vegetaAgg{a: requests.NewRequests(opts, sink), handles: make(map[vegetaKey]int)}
-	if p.enc == vegetaJSON {
+	if p.Enc == JSON {
 		return g.parseJSON(ctx, r, opts)
 	}
-	if p.enc == vegetaGob {
+	if p.Enc == Gob {
 		return g.parseGob(ctx, r, opts)
 	}
 	// CSV, with vegeta's decoder over one line at a time.

@@ -1,4 +1,4 @@
-package ingest
+package vegeta
 
 import (
 	"bytes"
@@ -49,10 +49,10 @@ import (
 // or after the report) are ignored. A run needs its Latencies row and its
 // Requests row (or, in partial pastes, its Status Codes row); a run cut off
 // before them is a *SyntaxError.
-type vegetaTextParser struct{}
+type TextParser struct{}
 
 // Name returns "vegeta": the text report of `vegeta report`.
-func (vegetaTextParser) Name() string { return "vegeta" }
+func (TextParser) Name() string { return "vegeta" }
 
 // vegetaRow is the kind of a report row; the values are the rows' order.
 type vegetaRow int8
@@ -267,7 +267,7 @@ type vegetaTextState struct {
 
 // Detect reports whether head holds a vegeta text report: a Requests row
 // (`Requests [total...]`) and a Latencies row with values.
-func (vegetaTextParser) Detect(head []byte) bool {
+func (TextParser) Detect(head []byte) bool {
 	var req, lat bool
 	for _, line := range core.HeadLines(head) {
 		kind, keys, rest := vegetaRowOf(core.Normalize(line))
@@ -291,7 +291,7 @@ func (vegetaTextParser) Detect(head []byte) bool {
 }
 
 // Parse streams the runs of the text reports in r to sink.
-func (vegetaTextParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (TextParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	st := &vegetaTextState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err

@@ -1,4 +1,4 @@
-package ingest
+package vegeta
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 func fuzzVegeta(t *testing.T, name string, data []byte) {
 	p := vegetaParserNamed(t, name)
 	p.Detect(data)
-	check := func(err error, c *collect) {
+	check := func(err error, c *ingesttest.Collect) {
 		var se *core.SyntaxError
 		if err != nil && !errors.As(err, &se) && !errors.Is(err, core.ErrNoOutput) {
 			t.Fatalf("unexpected error type %T: %v", err, err)
@@ -29,7 +29,7 @@ func fuzzVegeta(t *testing.T, name string, data []byte) {
 			if r.Index != int32(i) {
 				t.Fatalf("run %d has index %d", i, r.Index)
 			}
-			checkRun(t, r)
+			ingesttest.CheckRun(t, r)
 		}
 		for _, s := range c.Windows {
 			for _, v := range []*float64{&s.TS, &s.WindowS, &s.RPS, s.LatMeanMs, s.LatP50Ms, s.LatP99Ms, s.LatMaxMs} {
@@ -45,17 +45,17 @@ func fuzzVegeta(t *testing.T, name string, data []byte) {
 		}
 	}
 	opts := core.Options{Source: "fuzz"}
-	var c collect
+	var c ingesttest.Collect
 	check(p.Parse(context.Background(), bytes.NewReader(data), opts, &c), &c)
-	c = collect{}
-	check(Parse(context.Background(), bytes.NewReader(data), opts, &c), &c)
+	c = ingesttest.Collect{}
+	check(parse(context.Background(), bytes.NewReader(data), opts, &c), &c)
 }
 
 // vegetaSeeds adds the (decompressed) test inputs a parser reads.
 func vegetaSeeds(f *testing.F, name string, extra ...string) {
-	for _, in := range goldenInputs(f, "testdata/vegeta") {
+	for _, in := range ingesttest.GoldenInputs(f, "testdata/vegeta") {
 		if vegetaWant(filepath.Base(in)) == name {
-			f.Add(ingesttest.CutSeed(vegetaReadFile(f, in)))
+			f.Add(ingesttest.CutSeed(ingesttest.ReadPlain(f, in)))
 		}
 	}
 	for _, s := range extra {

@@ -1,4 +1,4 @@
-package ingest
+package vegeta
 
 import (
 	"context"
@@ -23,10 +23,10 @@ import (
 // the last row's TotalCount, the minimum and maximum the rows at quantiles
 // 0 and 1, the 50th, 90th and 99th percentiles the rows at exactly those
 // quantiles. Duration, rate and errors are not in the file (0, null).
-type vegetaHdrplotParser struct{}
+type HdrplotParser struct{}
 
 // Name returns "vegeta-hdrplot".
-func (vegetaHdrplotParser) Name() string { return "vegeta-hdrplot" }
+func (HdrplotParser) Name() string { return "vegeta-hdrplot" }
 
 // vegetaHdrplotIsHeader reports whether fields f are vegeta's hdrplot header.
 func vegetaHdrplotIsHeader(f [][]byte) bool {
@@ -50,7 +50,7 @@ func vegetaHdrplotRow(f [][]byte) (p core.PctRow, ok bool) {
 }
 
 // Detect reports whether head holds the hdrplot header followed by a row.
-func (vegetaHdrplotParser) Detect(head []byte) bool {
+func (HdrplotParser) Detect(head []byte) bool {
 	var buf [6][]byte
 	header := false
 	for _, line := range core.HeadLines(head) {
@@ -66,7 +66,7 @@ func (vegetaHdrplotParser) Detect(head []byte) bool {
 }
 
 // Parse streams the hdrplot tables of r to sink.
-func (vegetaHdrplotParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+func (HdrplotParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	lr := core.NewLineReader(r)
 	lab := core.Labeler{Labels: opts.Labels}
 	var buf [6][]byte

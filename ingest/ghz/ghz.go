@@ -175,38 +175,12 @@ func (st *ghzState) line(b []byte, ln int) error {
 			return st.close()
 		}
 	case r.sec == ghzSectionLat:
-		// 10 % in 1.48 ms; ghz 0.1.x wrote 10% in 1.48 ms
-		if len(f) == 4 && len(f[0]) > 1 && f[0][len(f[0])-1] == '%' {
-			f = [][]byte{f[0][:len(f[0])-1], []byte("%"), f[1], f[2], f[3]}
-		}
-		if len(f) != 5 || string(f[1]) != "%" || string(f[2]) != "in" {
+		if !r.latencyRow(f, ln) {
 			return st.close()
-		}
-		q, ok := core.ParseDec(f[0], -2)
-		ms, ok2 := core.DurationsMs.Parse(f[3], f[4])
-		if !ok || !ok2 || q > 1 {
-			r.malformed(ln, "latency distribution row")
-		} else if len(r.pcts) < core.MaxPercentiles {
-			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
 		}
 	case r.sec == ghzSectionStatus:
-		// [OK]            320 responses
-		if len(f) != 3 || f[0][0] != '[' || f[0][len(f[0])-1] != ']' || string(f[2]) != "responses" {
+		if !r.statusRow(f, ln) {
 			return st.close()
-		}
-		n, ok := core.ParseUint(f[1])
-		if !ok {
-			r.malformed(ln, "status code row")
-			break
-		}
-		switch string(f[0][1 : len(f[0])-1]) {
-		case "OK":
-			r.ok = core.AddSat(r.ok, n)
-		case "DeadlineExceeded":
-			r.deadlines = core.AddSat(r.deadlines, n)
-			r.failed = core.AddSat(r.failed, n)
-		default:
-			r.failed = core.AddSat(r.failed, n)
 		}
 	case r.sec == ghzSectionErrors:
 		if len(f) < 2 || f[0][0] != '[' {
@@ -215,6 +189,50 @@ func (st *ghzState) line(b []byte, ln int) error {
 	}
 	r.lastLine = ln
 	return nil
+}
+
+// latencyRow reads a row of the latency distribution; false when the line
+// is none (the run's output ended).
+func (r *ghzRun) latencyRow(f [][]byte, ln int) bool {
+	// 10 % in 1.48 ms; ghz 0.1.x wrote 10% in 1.48 ms
+	if len(f) == 4 && len(f[0]) > 1 && f[0][len(f[0])-1] == '%' {
+		f = [][]byte{f[0][:len(f[0])-1], []byte("%"), f[1], f[2], f[3]}
+	}
+	if len(f) != 5 || string(f[1]) != "%" || string(f[2]) != "in" {
+		return false
+	}
+	q, ok := core.ParseDec(f[0], -2)
+	ms, ok2 := core.DurationsMs.Parse(f[3], f[4])
+	if !ok || !ok2 || q > 1 {
+		r.malformed(ln, "latency distribution row")
+	} else if len(r.pcts) < core.MaxPercentiles {
+		r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
+	}
+	return true
+}
+
+// statusRow reads a row of the status code distribution; false when the
+// line is none (the run's output ended).
+func (r *ghzRun) statusRow(f [][]byte, ln int) bool {
+	// [OK]            320 responses
+	if len(f) != 3 || f[0][0] != '[' || f[0][len(f[0])-1] != ']' || string(f[2]) != "responses" {
+		return false
+	}
+	n, ok := core.ParseUint(f[1])
+	if !ok {
+		r.malformed(ln, "status code row")
+		return true
+	}
+	switch string(f[0][1 : len(f[0])-1]) {
+	case "OK":
+		r.ok = core.AddSat(r.ok, n)
+	case "DeadlineExceeded":
+		r.deadlines = core.AddSat(r.deadlines, n)
+		r.failed = core.AddSat(r.failed, n)
+	default:
+		r.failed = core.AddSat(r.failed, n)
+	}
+	return true
 }
 
 // summaryKey reads a line of the Summary section; false when it is none.

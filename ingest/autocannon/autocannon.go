@@ -164,56 +164,15 @@ func (st *autocannonState) line(b []byte, ln int) error {
 	r := &st.run
 	f := core.Fields(s, st.f[:0])
 	if st.active && r.hasEnd {
-		// N errors (M timeouts)
-		if len(f) >= 2 && string(f[1]) == "errors" {
-			if n, ok := core.ParseUint(f[0]); ok {
-				r.errs = n
-				if len(f) == 4 && string(f[3]) == "timeouts)" {
-					if m, ok := core.ParseUint(bytes.TrimPrefix(f[2], []byte("("))); ok {
-						r.timeouts = m
-					}
-				}
-				r.lastLine = ln
-				return st.close()
-			}
-		}
-		if err := st.close(); err != nil {
+		if done, err := st.errorsLine(f, ln); done || err != nil {
 			return err
 		}
 	}
 	switch {
 	case len(f) >= 5 && string(f[0]) == "Running" && string(f[len(f)-2]) == "@" && string(f[len(f)-3]) == "test":
-		// Running 10s test @ URL; Running 3000 requests test @ URL
-		if err := st.close(); err != nil {
-			return err
-		}
-		p := st.pendingRun(ln)
-		p.target = string(f[len(f)-1])
-		if len(f) == 5 {
-			if d, ok := core.DurationS(f[1], 0); ok {
-				p.plannedS = d
-			}
-		} else if len(f) == 6 && string(f[2]) == "requests" {
-			if n, ok := core.ParseUint(f[1]); ok {
-				p.amount = n
-			}
-		}
-		return nil
+		return st.startRun(f, ln)
 	case len(f) >= 2 && (string(f[1]) == "connections" || string(f[1]) == "workers") && st.pending != nil && !st.active:
-		n, ok := core.ParseUint(f[0])
-		if !ok {
-			return nil
-		}
-		if string(f[1]) == "workers" {
-			st.pending.workers = n
-			return nil
-		}
-		st.pending.conns = n
-		if len(f) == 6 && string(f[2]) == "with" && string(f[4]) == "pipelining" {
-			if p, ok := core.ParseUint(f[3]); ok {
-				st.pending.pipelining = p
-			}
-		}
+		st.loadLine(f)
 		return nil
 	case len(f) == 7 && string(f[1]) == "2xx" && string(f[2]) == "responses," && string(f[4]) == "non" && st.active:
 		a, ok1 := core.ParseUint(f[0])
@@ -240,6 +199,66 @@ func (st *autocannonState) line(b []byte, ln int) error {
 		}
 	}
 	return nil
+}
+
+// errorsLine reads "N errors (M timeouts)", the line after a run's end,
+// and closes the run; done false (and the run closed) when the line is
+// another.
+func (st *autocannonState) errorsLine(f [][]byte, ln int) (done bool, err error) {
+	r := &st.run
+	if len(f) >= 2 && string(f[1]) == "errors" {
+		if n, ok := core.ParseUint(f[0]); ok {
+			r.errs = n
+			if len(f) == 4 && string(f[3]) == "timeouts)" {
+				if m, ok := core.ParseUint(bytes.TrimPrefix(f[2], []byte("("))); ok {
+					r.timeouts = m
+				}
+			}
+			r.lastLine = ln
+			return true, st.close()
+		}
+	}
+	return false, st.close()
+}
+
+// startRun reads "Running 10s test @ URL" or "Running 3000 requests test @
+// URL", the line before a run's tables.
+func (st *autocannonState) startRun(f [][]byte, ln int) error {
+	// Running 10s test @ URL; Running 3000 requests test @ URL
+	if err := st.close(); err != nil {
+		return err
+	}
+	p := st.pendingRun(ln)
+	p.target = string(f[len(f)-1])
+	if len(f) == 5 {
+		if d, ok := core.DurationS(f[1], 0); ok {
+			p.plannedS = d
+		}
+	} else if len(f) == 6 && string(f[2]) == "requests" {
+		if n, ok := core.ParseUint(f[1]); ok {
+			p.amount = n
+		}
+	}
+	return nil
+}
+
+// loadLine reads the connections (and pipelining) or workers line of the
+// run about to start.
+func (st *autocannonState) loadLine(f [][]byte) {
+	n, ok := core.ParseUint(f[0])
+	if !ok {
+		return
+	}
+	if string(f[1]) == "workers" {
+		st.pending.workers = n
+		return
+	}
+	st.pending.conns = n
+	if len(f) == 6 && string(f[2]) == "with" && string(f[4]) == "pipelining" {
+		if p, ok := core.ParseUint(f[3]); ok {
+			st.pending.pipelining = p
+		}
+	}
 }
 
 // pendingRun returns the run being announced, starting one at line ln.

@@ -261,28 +261,20 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 	key := string(f[0])
 	switch {
 	case key == "Reqs/sec" && len(f) == 4:
-		var v [3]float64
-		for i := range v {
-			x, ok := core.ParseDec(f[i+1], 0)
-			if !ok {
-				r.malformed(ln, "Reqs/sec row")
-				return true, nil
-			}
-			v[i] = x
+		v, ok := bombardierThree(f, bombardierDec)
+		if !ok {
+			r.malformed(ln, "Reqs/sec row")
+			return true, nil
 		}
 		r.rpsMean, r.rpsStdev, r.rpsMax, r.hasRPS = v[0], v[1], v[2], true
 		if st.detect {
 			st.found = true
 		}
 	case key == "Latency" && len(f) == 4:
-		var v [3]float64
-		for i := range v {
-			x, k := core.TimeMs(f[i+1])
-			if k != core.ValOK {
-				r.malformed(ln, "Latency row")
-				return true, nil
-			}
-			v[i] = x
+		v, ok := bombardierThree(f, bombardierMs)
+		if !ok {
+			r.malformed(ln, "Latency row")
+			return true, nil
 		}
 		r.latMean, r.latStdev, r.latMax, r.hasLat = v[0], v[1], v[2], true
 	case key == "Latency" && len(f) == 2 && string(f[1]) == "Distribution":
@@ -310,17 +302,9 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
 		}
 	case r.sec == bombardierSectionCodes && bytes.HasPrefix(s, []byte("1xx - ")):
-		// 1xx - 0, 2xx - 58518, 3xx - 0, 4xx - 0, 5xx - 0
-		for i, part := range bytes.Split(s, []byte(",")) {
-			k, v, ok := bytes.Cut(core.TrimLeft(part), []byte(" - "))
-			n, ok2 := core.ParseUint(core.TrimRight(v))
-			if i >= 5 || !ok || !ok2 || len(k) != 3 || k[0] != byte('1'+i) {
-				r.malformed(ln, "HTTP codes row")
-				return true, nil
-			}
-			r.codes[i] = n
+		if !r.codesRow(s, ln) {
+			return true, nil
 		}
-		r.hasCodes = true
 	case r.sec == bombardierSectionCodes && key == "others" && len(f) == 3 && string(f[1]) == "-":
 		n, ok := core.ParseUint(f[2])
 		if !ok {
@@ -340,6 +324,45 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 	}
 	r.lastLine = ln
 	return true, nil
+}
+
+// bombardierThree converts the three values of a statistics row (Avg,
+// Stdev, Max) with conv; false at the first it refuses.
+func bombardierThree(f [][]byte, conv func([]byte) (float64, bool)) ([3]float64, bool) {
+	var v [3]float64
+	for i := range v {
+		x, ok := conv(f[i+1])
+		if !ok {
+			return v, false
+		}
+		v[i] = x
+	}
+	return v, true
+}
+
+// bombardierDec converts a plain decimal.
+func bombardierDec(b []byte) (float64, bool) { return core.ParseDec(b, 0) }
+
+// bombardierMs converts a time with its unit to milliseconds.
+func bombardierMs(b []byte) (float64, bool) {
+	x, k := core.TimeMs(b)
+	return x, k == core.ValOK
+}
+
+// codesRow reads "1xx - 0, 2xx - 58518, 3xx - 0, 4xx - 0, 5xx - 0"; false
+// when it is malformed.
+func (r *bombardierRun) codesRow(s []byte, ln int) bool {
+	for i, part := range bytes.Split(s, []byte(",")) {
+		k, v, ok := bytes.Cut(core.TrimLeft(part), []byte(" - "))
+		n, ok2 := core.ParseUint(core.TrimRight(v))
+		if i >= 5 || !ok || !ok2 || len(k) != 3 || k[0] != byte('1'+i) {
+			r.malformed(ln, "HTTP codes row")
+			return false
+		}
+		r.codes[i] = n
+	}
+	r.hasCodes = true
+	return true
 }
 
 func (r *bombardierRun) malformed(ln int, msg string) {

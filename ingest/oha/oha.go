@@ -191,17 +191,7 @@ func (st *ohaState) line(b []byte, ln int) error {
 		return st.close() // another tool's Summary (hey, ghz)
 	}
 	if bytes.HasSuffix(s, []byte(":")) && (len(f) > 1 || f[0][0] != '[') {
-		// A section heading.
-		switch h := string(s); {
-		case h == "Latency distribution:" || h == "Response time distribution:":
-			r.sec = ohaSectionLat
-		case h == "Status code distribution:":
-			r.sec, r.hasStatus = ohaSectionStatus, true
-		case h == "Error distribution:":
-			r.sec = ohaSectionErrors
-		case strings.HasPrefix(h, "Response time ") || strings.HasPrefix(h, "Details ") || strings.HasPrefix(h, "Latency "):
-			r.sec = ohaSectionOther
-		default:
+		if !r.heading(string(s)) {
 			return st.close()
 		}
 		r.lastLine = ln
@@ -215,35 +205,13 @@ func (st *ohaState) line(b []byte, ln int) error {
 	case ohaSectionOther:
 		// histogram bars and details rows
 	case ohaSectionLat:
-		// 10.00% in 0.0014 secs; 10% in 0.1545 secs
-		if len(f) != 4 || string(f[1]) != "in" || !bytes.HasSuffix(f[0], []byte("%")) {
+		if !r.latencyRow(f, ln) {
 			return st.close()
-		}
-		q, ok := core.ParseDec(f[0][:len(f[0])-1], -2)
-		if core.IsNaN(f[2]) {
-			break // no request completed
-		}
-		ms, ok2 := core.DurationsMs.Parse(f[2], f[3])
-		if !ok || !ok2 || q > 1 {
-			r.malformed(ln, "distribution row")
-		} else if len(r.pcts) < core.MaxPercentiles {
-			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
 		}
 	case ohaSectionStatus:
-		// [200] 20000 responses
-		code, ok := core.BracketedCount(f[0])
-		if len(f) != 3 || !ok || string(f[2]) != "responses" {
+		if !r.statusRow(f, ln) {
 			return st.close()
 		}
-		n, ok := core.ParseUint(f[1])
-		if !ok || code > 999 {
-			r.malformed(ln, "status code row")
-			break
-		}
-		if r.codes == nil {
-			r.codes = map[int64]int64{}
-		}
-		r.codes[code] = core.AddSat(r.codes[code], n)
 	case ohaSectionErrors:
 		// [9] aborted due to deadline
 		n, ok := core.BracketedCount(f[0])
@@ -261,6 +229,64 @@ func (st *ohaState) line(b []byte, ln int) error {
 	}
 	r.lastLine = ln
 	return nil
+}
+
+// heading reads a section heading (h ends with a colon); false when it is
+// none of oha's.
+func (r *ohaRun) heading(h string) bool {
+	switch {
+	case h == "Latency distribution:" || h == "Response time distribution:":
+		r.sec = ohaSectionLat
+	case h == "Status code distribution:":
+		r.sec, r.hasStatus = ohaSectionStatus, true
+	case h == "Error distribution:":
+		r.sec = ohaSectionErrors
+	case strings.HasPrefix(h, "Response time ") || strings.HasPrefix(h, "Details ") || strings.HasPrefix(h, "Latency "):
+		r.sec = ohaSectionOther
+	default:
+		return false
+	}
+	return true
+}
+
+// latencyRow reads a row of the latency distribution; false when the line
+// is none (the run's output ended).
+func (r *ohaRun) latencyRow(f [][]byte, ln int) bool {
+	// 10.00% in 0.0014 secs; 10% in 0.1545 secs
+	if len(f) != 4 || string(f[1]) != "in" || !bytes.HasSuffix(f[0], []byte("%")) {
+		return false
+	}
+	q, ok := core.ParseDec(f[0][:len(f[0])-1], -2)
+	if core.IsNaN(f[2]) {
+		return true // no request completed
+	}
+	ms, ok2 := core.DurationsMs.Parse(f[2], f[3])
+	if !ok || !ok2 || q > 1 {
+		r.malformed(ln, "distribution row")
+	} else if len(r.pcts) < core.MaxPercentiles {
+		r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
+	}
+	return true
+}
+
+// statusRow reads a row of the status code distribution; false when the
+// line is none (the run's output ended).
+func (r *ohaRun) statusRow(f [][]byte, ln int) bool {
+	// [200] 20000 responses
+	code, ok := core.BracketedCount(f[0])
+	if len(f) != 3 || !ok || string(f[2]) != "responses" {
+		return false
+	}
+	n, ok := core.ParseUint(f[1])
+	if !ok || code > 999 {
+		r.malformed(ln, "status code row")
+		return true
+	}
+	if r.codes == nil {
+		r.codes = map[int64]int64{}
+	}
+	r.codes[code] = core.AddSat(r.codes[code], n)
+	return true
 }
 
 // summaryKey reads a line of the Summary section; false when it is none.

@@ -197,67 +197,8 @@ func (st *heyState) line(b []byte, ln int) error {
 	if st.section(f, ln) {
 		return nil
 	}
-	switch r.sec {
-	case heySectionSummary:
-		if st.summaryKey(f) {
-			r.lastLine = ln
-			return nil
-		}
-	case heySectionHist:
-		// 0.000 [1]	|■■■
-		if len(f) >= 2 {
-			if _, ok := core.ParseDec(f[0], 0); ok {
-				if n, ok := core.BracketedCount(f[1]); ok {
-					r.hist = core.AddSat(r.hist, n)
-					r.lastLine = ln
-					return nil
-				}
-			}
-		}
-		r.sec = heySectionNone
-	case heySectionLat:
-		// 10% in 0.0009 secs, 10%% in hey 0.1.5
-		if len(f) == 4 && string(f[1]) == "in" {
-			st.latRow(f, ln)
-			return nil
-		}
-		r.sec = heySectionNone
-	case heySectionDetails:
-		if heyDetailRow(f) {
-			r.lastLine = ln
-			return nil
-		}
-		r.sec = heySectionNone
-	case heySectionStatus:
-		if len(f) == 3 && string(f[2]) == "responses" {
-			code, ok1 := core.BracketedCount(f[0])
-			n, ok2 := core.ParseUint(f[1])
-			if ok1 && ok2 && code <= 999 {
-				r.recorded = core.AddSat(r.recorded, n)
-				if code < 200 || code >= 400 {
-					r.non2xx = core.AddSat(r.non2xx, n)
-				}
-				r.statusRows++
-				r.lastLine = ln
-				return nil
-			}
-			r.malformed(ln, "status code row "+strconv.Quote(string(s)))
-			return nil
-		}
-		r.sec = heySectionNone
-	case heySectionErrors:
-		if len(f) >= 2 {
-			if n, ok := core.BracketedCount(f[0]); ok {
-				r.errs = core.AddSat(r.errs, n)
-				if requests.IsTimeout(string(core.Rest(s, f[1]))) {
-					r.timeouts = core.AddSat(r.timeouts, n)
-				}
-				r.errKinds++
-				r.lastLine = ln
-				return nil
-			}
-		}
-		r.sec = heySectionNone
+	if st.sectionRow(s, f, ln) {
+		return nil
 	}
 	// A hey command after a complete block (or in a block that is no hey
 	// output) starts the next run.
@@ -272,6 +213,75 @@ func (st *heyState) line(b []byte, ln int) error {
 		}
 	}
 	return nil
+}
+
+// sectionRow reads a row of the section the run is in; false when the
+// line is none (and the section has ended).
+func (st *heyState) sectionRow(s []byte, f [][]byte, ln int) bool {
+	r := &st.run
+	switch r.sec {
+	case heySectionSummary:
+		if st.summaryKey(f) {
+			r.lastLine = ln
+			return true
+		}
+	case heySectionHist:
+		// 0.000 [1]	|■■■
+		if len(f) >= 2 {
+			if _, ok := core.ParseDec(f[0], 0); ok {
+				if n, ok := core.BracketedCount(f[1]); ok {
+					r.hist = core.AddSat(r.hist, n)
+					r.lastLine = ln
+					return true
+				}
+			}
+		}
+		r.sec = heySectionNone
+	case heySectionLat:
+		// 10% in 0.0009 secs, 10%% in hey 0.1.5
+		if len(f) == 4 && string(f[1]) == "in" {
+			st.latRow(f, ln)
+			return true
+		}
+		r.sec = heySectionNone
+	case heySectionDetails:
+		if heyDetailRow(f) {
+			r.lastLine = ln
+			return true
+		}
+		r.sec = heySectionNone
+	case heySectionStatus:
+		if len(f) == 3 && string(f[2]) == "responses" {
+			code, ok1 := core.BracketedCount(f[0])
+			n, ok2 := core.ParseUint(f[1])
+			if ok1 && ok2 && code <= 999 {
+				r.recorded = core.AddSat(r.recorded, n)
+				if code < 200 || code >= 400 {
+					r.non2xx = core.AddSat(r.non2xx, n)
+				}
+				r.statusRows++
+				r.lastLine = ln
+				return true
+			}
+			r.malformed(ln, "status code row "+strconv.Quote(string(s)))
+			return true
+		}
+		r.sec = heySectionNone
+	case heySectionErrors:
+		if len(f) >= 2 {
+			if n, ok := core.BracketedCount(f[0]); ok {
+				r.errs = core.AddSat(r.errs, n)
+				if requests.IsTimeout(string(core.Rest(s, f[1]))) {
+					r.timeouts = core.AddSat(r.timeouts, n)
+				}
+				r.errKinds++
+				r.lastLine = ln
+				return true
+			}
+		}
+		r.sec = heySectionNone
+	}
+	return false
 }
 
 // command remembers a hey command line seen outside a block.

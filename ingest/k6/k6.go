@@ -562,35 +562,8 @@ func (st *k6State) line(b []byte, ln int) error {
 		return nil
 	}
 	r := &st.run
-	// Headings of the v1 layout.
-	heading := s
-	if bytes.HasPrefix(heading, k6Block) {
-		heading = core.TrimLeft(heading[len(k6Block):])
-	} else if bytes.HasPrefix(heading, k6Arrow) {
-		heading = core.TrimLeft(heading[len(k6Arrow):])
-	}
-	switch {
-	case string(heading) == "THRESHOLDS":
-		if err := st.startFresh(ln); err != nil {
-			return err
-		}
-		st.run.inThresholds, st.run.v1 = true, true
-		return nil
-	case string(heading) == "TOTAL RESULTS":
-		if r.active && (r.hasMetrics || !r.inThresholds) {
-			if err := st.startFresh(ln); err != nil {
-				return err
-			}
-		} else if !r.active {
-			st.begin(ln)
-		}
-		st.run.inThresholds, st.run.ignore, st.run.v1 = false, false, true
-		return nil
-	case bytes.HasPrefix(heading, []byte("SCENARIO:")) || bytes.HasPrefix(heading, []byte("GROUP:")):
-		if r.active {
-			r.ignore = true
-		}
-		return nil
+	if done, err := st.heading(s, ln); done || err != nil {
+		return err
 	}
 	// The execution description before a run.
 	if bytes.HasPrefix(s, []byte("execution:")) || bytes.HasPrefix(s, []byte("scenarios:")) ||
@@ -614,32 +587,7 @@ func (st *k6State) line(b []byte, ln int) error {
 		}
 		st.inHeader = false
 	}
-	// Progress lines.
-	if bytes.HasPrefix(s, []byte("running (")) {
-		if i := bytes.IndexByte(s, ')'); i > len("running (") {
-			if d, ok := k6DurationS(s[len("running ("):i]); ok {
-				run := k6Running{s: d, line: ln, ok: true}
-				if r.active {
-					r.running = run
-				} else {
-					st.running = run
-				}
-			}
-		}
-		return nil
-	}
-	// The threshold error k6 logs at the end of a run.
-	if bytes.Contains(s, []byte("thresholds on metrics")) && bytes.Contains(s, []byte("crossed")) {
-		msg := string(s)
-		if i := strings.Index(msg, "thresholds on metrics"); i >= 0 {
-			msg = msg[i:]
-			if j := strings.Index(msg, "crossed"); j >= 0 {
-				msg = msg[:j+len("crossed")]
-			}
-		}
-		if r.active {
-			r.note("k6: " + msg)
-		}
+	if st.progress(s, ln) {
 		return nil
 	}
 	// Metric lines.
@@ -655,6 +603,78 @@ func (st *k6State) line(b []byte, ln int) error {
 		st.cmd, st.cmdLine = cmd, ln
 	}
 	return nil
+}
+
+// heading reads the headings of the v1 layout (THRESHOLDS, TOTAL RESULTS,
+// SCENARIO:, GROUP:); done false when s is none.
+func (st *k6State) heading(s []byte, ln int) (done bool, err error) {
+	r := &st.run
+	// Headings of the v1 layout.
+	heading := s
+	if bytes.HasPrefix(heading, k6Block) {
+		heading = core.TrimLeft(heading[len(k6Block):])
+	} else if bytes.HasPrefix(heading, k6Arrow) {
+		heading = core.TrimLeft(heading[len(k6Arrow):])
+	}
+	switch {
+	case string(heading) == "THRESHOLDS":
+		if err := st.startFresh(ln); err != nil {
+			return true, err
+		}
+		st.run.inThresholds, st.run.v1 = true, true
+		return true, nil
+	case string(heading) == "TOTAL RESULTS":
+		if r.active && (r.hasMetrics || !r.inThresholds) {
+			if err := st.startFresh(ln); err != nil {
+				return true, err
+			}
+		} else if !r.active {
+			st.begin(ln)
+		}
+		st.run.inThresholds, st.run.ignore, st.run.v1 = false, false, true
+		return true, nil
+	case bytes.HasPrefix(heading, []byte("SCENARIO:")) || bytes.HasPrefix(heading, []byte("GROUP:")):
+		if r.active {
+			r.ignore = true
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// progress reads the progress lines ("running (...)") and the threshold
+// error k6 logs at the end of a run; false when s is neither.
+func (st *k6State) progress(s []byte, ln int) bool {
+	r := &st.run
+	// Progress lines.
+	if bytes.HasPrefix(s, []byte("running (")) {
+		if i := bytes.IndexByte(s, ')'); i > len("running (") {
+			if d, ok := k6DurationS(s[len("running ("):i]); ok {
+				run := k6Running{s: d, line: ln, ok: true}
+				if r.active {
+					r.running = run
+				} else {
+					st.running = run
+				}
+			}
+		}
+		return true
+	}
+	// The threshold error k6 logs at the end of a run.
+	if bytes.Contains(s, []byte("thresholds on metrics")) && bytes.Contains(s, []byte("crossed")) {
+		msg := string(s)
+		if i := strings.Index(msg, "thresholds on metrics"); i >= 0 {
+			msg = msg[i:]
+			if j := strings.Index(msg, "crossed"); j >= 0 {
+				msg = msg[:j+len("crossed")]
+			}
+		}
+		if r.active {
+			r.note("k6: " + msg)
+		}
+		return true
+	}
+	return false
 }
 
 // k6Command returns the k6 command in s ("k6 run ...", "./k6 run", "docker

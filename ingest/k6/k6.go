@@ -914,6 +914,45 @@ func (st *k6State) build(r *k6Run) results.RunWithPercentiles {
 			r.note(fmt.Sprintf("%d http_req_duration statistics not understood", r.duration.unparsedStats))
 		}
 	}
+	k6Counts(&run, r)
+	// Duration: count/rate as k6 computed the rate over the test run.
+	switch {
+	case r.hasReqs && r.reqs.rate > 0 && r.reqs.num > 0:
+		run.DurationS = r.reqs.num / r.reqs.rate
+	case r.hasIters && r.iters.rate > 0 && r.iters.num > 0:
+		run.DurationS = r.iters.num / r.iters.rate
+	case r.running.ok:
+		run.DurationS = r.running.s
+	}
+	if run.RPS == 0 && run.DurationS > 0 && run.Requests > 0 {
+		run.RPS = float64(run.Requests) / run.DurationS
+	}
+	if r.hasData {
+		if b, ok := core.ToInt64(r.data.bytes); ok {
+			run.BytesIn = results.Ptr(b)
+		}
+		run.TransferBPS = results.Ptr(r.data.bps)
+	}
+	k6Connections(&run, r)
+	if h := r.header; h != nil {
+		st.applyHeader(&run, h, r)
+	} else {
+		r.note("no execution header: executor unknown, closed model assumed")
+	}
+	if r.hasChecks && r.checks.hasCounts {
+		r.note(fmt.Sprintf("checks: %d of %d passed", r.checks.passes, r.checks.total))
+	}
+	if r.hasDropped && r.dropped.num > 0 {
+		r.note(fmt.Sprintf("dropped_iterations: %.0f", r.dropped.num))
+	}
+	if len(r.notes) > 0 {
+		run.Notes = results.Ptr(strings.Join(r.notes, "; "))
+	}
+	return run
+}
+
+// k6Counts sets the run's requests and errors from the metrics read.
+func k6Counts(run *results.RunWithPercentiles, r *k6Run) {
 	switch {
 	case r.hasReqs && core.Finite(r.reqs.num):
 		run.Requests, _ = core.ToInt64(r.reqs.num)
@@ -933,24 +972,10 @@ func (st *k6State) build(r *k6Run) results.RunWithPercentiles {
 	} else {
 		r.note("errors unknown: no http_req_failed line (k6 < v0.31)")
 	}
-	// Duration: count/rate as k6 computed the rate over the test run.
-	switch {
-	case r.hasReqs && r.reqs.rate > 0 && r.reqs.num > 0:
-		run.DurationS = r.reqs.num / r.reqs.rate
-	case r.hasIters && r.iters.rate > 0 && r.iters.num > 0:
-		run.DurationS = r.iters.num / r.iters.rate
-	case r.running.ok:
-		run.DurationS = r.running.s
-	}
-	if run.RPS == 0 && run.DurationS > 0 && run.Requests > 0 {
-		run.RPS = float64(run.Requests) / run.DurationS
-	}
-	if r.hasData {
-		if b, ok := core.ToInt64(r.data.bytes); ok {
-			run.BytesIn = results.Ptr(b)
-		}
-		run.TransferBPS = results.Ptr(r.data.bps)
-	}
+}
+
+// k6Connections sets the run's connections: the most virtual users.
+func k6Connections(run *results.RunWithPercentiles, r *k6Run) {
 	switch {
 	case r.hasVusMax && r.vusMax.num >= 1 && r.vusMax.num < math.MaxInt32:
 		run.Connections = results.Ptr(int32(r.vusMax.num))
@@ -959,21 +984,6 @@ func (st *k6State) build(r *k6Run) results.RunWithPercentiles {
 	case r.header != nil && r.header.hasMaxVUs && r.header.maxVUs < math.MaxInt32:
 		run.Connections = results.Ptr(int32(r.header.maxVUs))
 	}
-	if h := r.header; h != nil {
-		st.applyHeader(&run, h, r)
-	} else {
-		r.note("no execution header: executor unknown, closed model assumed")
-	}
-	if r.hasChecks && r.checks.hasCounts {
-		r.note(fmt.Sprintf("checks: %d of %d passed", r.checks.passes, r.checks.total))
-	}
-	if r.hasDropped && r.dropped.num > 0 {
-		r.note(fmt.Sprintf("dropped_iterations: %.0f", r.dropped.num))
-	}
-	if len(r.notes) > 0 {
-		run.Notes = results.Ptr(strings.Join(r.notes, "; "))
-	}
-	return run
 }
 
 // applyHeader sets the load model, target rate and planned duration from

@@ -105,20 +105,12 @@ func (XMLParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink
 			break
 		}
 		if err != nil {
-			var se *xml.SyntaxError
-			if charsetErr != nil {
-				line, _ := d.InputPos()
-				return &core.SyntaxError{File: opts.Source, Line: line, Msg: charsetErr.Error()}
+			cut, err := jtlXMLError(d, src, opts.Source, err, charsetErr, root)
+			if err != nil {
+				return err
 			}
-			if errors.As(err, &se) {
-				if se.Msg == "unexpected EOF" && root {
-					truncated = true
-					break
-				}
-				return &core.SyntaxError{File: opts.Source, Line: se.Line, Msg: "XML: " + se.Msg}
-			}
-			line, _ := d.InputPos()
-			return core.DecodeError(src, opts.Source, line, "XML: ", err)
+			truncated = cut
+			break
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
@@ -209,6 +201,26 @@ func (XMLParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink
 	}
 	g.a.InputSize(d.InputOffset())
 	return g.close(ctx)
+}
+
+// jtlXMLError classifies an error of the XML decoder: truncated when the
+// file ends inside <testResults> (JMeter stopped or still writing),
+// otherwise the error to return: about the input (a *SyntaxError) unless
+// the reader under the decoder failed.
+func jtlXMLError(d *xml.Decoder, src *core.TrackReader, source string, err, charsetErr error, root bool) (truncated bool, _ error) {
+	var se *xml.SyntaxError
+	if charsetErr != nil {
+		line, _ := d.InputPos()
+		return false, &core.SyntaxError{File: source, Line: line, Msg: charsetErr.Error()}
+	}
+	if errors.As(err, &se) {
+		if se.Msg == "unexpected EOF" && root {
+			return true, nil
+		}
+		return false, &core.SyntaxError{File: source, Line: se.Line, Msg: "XML: " + se.Msg}
+	}
+	line, _ := d.InputPos()
+	return false, core.DecodeError(src, source, line, "XML: ", err)
 }
 
 // jtlEmit passes on a sample element that ended.

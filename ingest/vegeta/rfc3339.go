@@ -47,6 +47,20 @@ func parseRFC3339Fixed(b []byte) (int64, bool) {
 		}
 		rest = rest[n:]
 	}
+	offset, ok := rfc3339Offset(rest)
+	if !ok {
+		return 0, false
+	}
+	unix := daysSinceEpoch(year, month, day)*86400 + hour*3600 + minute*60 + sec - offset
+	if unix < 0 || unix >= maxUnixSeconds {
+		return 0, false
+	}
+	return unix*1e9 + nsec, true
+}
+
+// rfc3339Offset reads the zone of a time stamp, "Z" or "+07:00", as an
+// offset in seconds east of UTC.
+func rfc3339Offset(rest []byte) (int64, bool) {
 	var offset int64
 	switch {
 	case len(rest) == 1 && rest[0] == 'Z':
@@ -63,11 +77,7 @@ func parseRFC3339Fixed(b []byte) (int64, bool) {
 	default:
 		return 0, false
 	}
-	unix := daysSinceEpoch(year, month, day)*86400 + hour*3600 + minute*60 + sec - offset
-	if unix < 0 || unix >= maxUnixSeconds {
-		return 0, false
-	}
-	return unix*1e9 + nsec, true
+	return offset, true
 }
 
 // daysInMonth returns the days of a month (1-12) of the Gregorian calendar.

@@ -12,7 +12,7 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// artilleryJSONParser ("artillery-json") reads artillery's JSON output; artillery.go describes both formats.
+// JSONParser ("artillery-json") reads artillery's JSON output; artillery.go describes both formats.
 type JSONParser struct{}
 
 // Name returns "artillery-json".
@@ -20,7 +20,7 @@ func (JSONParser) Name() string { return "artillery-json" }
 
 // Detect reports whether head starts with an Artillery JSON report.
 func (JSONParser) Detect(head []byte) bool {
-	head = core.JsonHead(head)
+	head = core.JSONHead(head)
 	if len(head) == 0 || head[0] != '{' {
 		return false
 	}
@@ -75,7 +75,7 @@ func (j *artilleryJSONMetrics) metrics() (artilleryMetrics, error) {
 
 // Parse streams the report of r (and any appended after it) to sink.
 func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	return core.JsonReports(ctx, r, opts, "artillery-json", "artillery JSON", func(rep *artilleryJSONReport, line int, fill func(*results.RunWithPercentiles)) error {
+	return core.JSONReports(ctx, r, opts, "artillery-json", "artillery JSON", func(rep *artilleryJSONReport, line int, fill func(*results.RunWithPercentiles)) error {
 		a := rep.Aggregate
 		if a == nil || a.Counters == nil {
 			return core.BadJSON(`report without "aggregate" counters`)

@@ -13,7 +13,7 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// autocannonJSONParser ("autocannon-json") reads autocannon's JSON output; autocannon.go describes both formats.
+// JSONParser ("autocannon-json") reads autocannon's JSON output; autocannon.go describes both formats.
 type JSONParser struct{}
 
 // Name returns "autocannon-json".
@@ -21,7 +21,7 @@ func (JSONParser) Name() string { return "autocannon-json" }
 
 // Detect reports whether head starts with autocannon's JSON result.
 func (JSONParser) Detect(head []byte) bool {
-	head = core.JsonHead(head)
+	head = core.JSONHead(head)
 	if len(head) == 0 || head[0] != '{' {
 		return false
 	}
@@ -55,7 +55,7 @@ type autocannonJSON struct {
 
 // Parse streams the runs of r, one per JSON object, to sink.
 func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	return core.JsonReports(ctx, r, opts, "autocannon-json", "autocannon JSON", func(m *autocannonJSON, line int, fill func(*results.RunWithPercentiles)) error {
+	return core.JSONReports(ctx, r, opts, "autocannon-json", "autocannon JSON", func(m *autocannonJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		out, err := m.run(line)
 		if err != nil {
 			return err

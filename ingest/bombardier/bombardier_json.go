@@ -13,7 +13,7 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// bombardierJSONParser ("bombardier-json") reads bombardier's JSON output; bombardier.go describes both formats.
+// JSONParser ("bombardier-json") reads bombardier's JSON output; bombardier.go describes both formats.
 type JSONParser struct{}
 
 // Name returns "bombardier-json".
@@ -24,7 +24,7 @@ var bombardierJSONPrefix = []byte(`{"spec":{"numberOfConnections":`)
 
 // Detect reports whether head starts with bombardier's JSON result.
 func (JSONParser) Detect(head []byte) bool {
-	head = core.JsonHead(head)
+	head = core.JSONHead(head)
 	return bytes.HasPrefix(head, bombardierJSONPrefix) && bytes.Contains(head, []byte(`"result":{`))
 }
 
@@ -70,7 +70,7 @@ type bombardierJSON struct {
 
 // Parse streams the runs of r, one per JSON object, to sink.
 func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	return core.JsonReports(ctx, r, opts, "bombardier-json", "bombardier JSON", func(m *bombardierJSON, line int, fill func(*results.RunWithPercentiles)) error {
+	return core.JSONReports(ctx, r, opts, "bombardier-json", "bombardier JSON", func(m *bombardierJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		out, err := m.run(line)
 		if err != nil {
 			return err

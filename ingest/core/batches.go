@@ -5,10 +5,10 @@ import (
 	"sync"
 )
 
-// batchWorkers is how many goroutines work on batches of lines at once.
+// BatchWorkers is how many goroutines work on batches of lines at once.
 func BatchWorkers() int { return min(max(runtime.GOMAXPROCS(0), 1), 4) }
 
-// inOrder runs a pipeline of batches: produce, on a goroutine of its own,
+// InOrder runs a pipeline of batches: produce, on a goroutine of its own,
 // takes empty batches with get (false: the pipeline stopped) and hands
 // each one, filled, to put (false: stopped); workers goroutines run work on
 // the batches; the calling goroutine gets them, worked, in the order they

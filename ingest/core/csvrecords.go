@@ -8,7 +8,7 @@ import (
 	"io"
 )
 
-// csvRecords reads the records of a CSV (or TSV) input with the guards
+// CSVRecords reads the records of a CSV (or TSV) input with the guards
 // every CSV format needs, in one place:
 //
 //   - memory stays bounded: encoding/csv buffers a record whole, and an
@@ -22,7 +22,7 @@ import (
 //   - the line each record starts on (line) and the bytes it took (size,
 //     for Requests.Record) are known;
 //   - the context is checked every ctxEvery records.
-type csvRecords struct {
+type CSVRecords struct {
 	cr     *csv.Reader
 	ctx    context.Context
 	source string
@@ -30,33 +30,33 @@ type csvRecords struct {
 	capped *unquotedLines // formats that never quote
 	n      int            // records read, for the context check
 
-	// line is the 1-based line the last record read starts on.
+	// Line is the 1-based line the last record read starts on.
 	Line int
-	// size is the number of bytes the last record read took (for a
+	// Size is the number of bytes the last record read took (for a
 	// format that never quotes, with the bytes cut off its lines).
 	Size int64
 	// endLine is the line the last record read ends on.
 	endLine int
 }
 
-// newCSVRecords returns a reader of the records of r, a CSV input whose
+// NewCSVRecords returns a reader of the records of r, a CSV input whose
 // fields may be quoted, separated by comma; a record longer than max
 // bytes is an error.
-func NewCSVRecords(ctx context.Context, r io.Reader, source string, comma rune, max int64) *csvRecords {
+func NewCSVRecords(ctx context.Context, r io.Reader, source string, comma rune, max int64) *CSVRecords {
 	g := &csvGuard{r: r, max: max}
-	c := &csvRecords{cr: csv.NewReader(g), ctx: ctx, source: source, guard: g}
+	c := &CSVRecords{cr: csv.NewReader(g), ctx: ctx, source: source, guard: g}
 	c.cr.Comma = comma
 	c.cr.ReuseRecord = true
 	c.cr.FieldsPerRecord = -1
 	return c
 }
 
-// newUnquotedRecords returns a reader of the records of r, a log whose
+// NewUnquotedRecords returns a reader of the records of r, a log whose
 // fields are separated by comma and never quoted; blanks before a field
 // are dropped when comma is ','.
-func NewUnquotedRecords(ctx context.Context, r io.Reader, source string, comma rune) *csvRecords {
+func NewUnquotedRecords(ctx context.Context, r io.Reader, source string, comma rune) *CSVRecords {
 	u := &unquotedLines{r: r}
-	c := &csvRecords{cr: csv.NewReader(u), ctx: ctx, source: source, capped: u}
+	c := &CSVRecords{cr: csv.NewReader(u), ctx: ctx, source: source, capped: u}
 	c.cr.Comma = comma
 	c.cr.ReuseRecord = true
 	c.cr.FieldsPerRecord = -1
@@ -64,12 +64,12 @@ func NewUnquotedRecords(ctx context.Context, r io.Reader, source string, comma r
 	return c
 }
 
-// next returns the next record (valid until the following call). The
+// Next returns the next record (valid until the following call). The
 // error is io.EOF at the end of the input; a *csv.ParseError for a
 // malformed record, after which the reader goes on; a *SyntaxError for a
 // record longer than the limit, after which it cannot; the context's
 // error; or the reader's (see readError).
-func (c *csvRecords) Next() ([]string, error) {
+func (c *CSVRecords) Next() ([]string, error) {
 	if err := CheckCtx(c.ctx, c.n); err != nil {
 		return nil, err
 	}
@@ -104,9 +104,9 @@ func (c *csvRecords) Next() ([]string, error) {
 	return nil, ReadError(c.source, err)
 }
 
-// offset is the number of bytes of the input read so far, those cut off
+// Offset is the number of bytes of the input read so far, those cut off
 // its lines included.
-func (c *csvRecords) Offset() int64 {
+func (c *CSVRecords) Offset() int64 {
 	n := c.cr.InputOffset()
 	if c.capped != nil {
 		n += c.capped.dropped
@@ -115,14 +115,14 @@ func (c *csvRecords) Offset() int64 {
 }
 
 // mark tells the guard where the last record ended.
-func (c *csvRecords) mark() {
+func (c *CSVRecords) mark() {
 	if c.guard != nil {
 		c.guard.mark = c.cr.InputOffset()
 	}
 }
 
-// csvMaxRecord is the longest record of the k6 and Locust CSV formats.
-const CsvMaxRecord = 4 << 20
+// CSVMaxRecord is the longest record of the k6 and Locust CSV formats.
+const CSVMaxRecord = 4 << 20
 
 // errCSVRecordTooLong stops a CSV record that outgrows its limit.
 var errCSVRecordTooLong = errors.New("CSV record too long")

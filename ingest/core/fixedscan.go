@@ -2,13 +2,13 @@ package core
 
 import "bytes"
 
-// fixedScan reads a JSON line of a fixed layout.
+// FixedScan reads a JSON line of a fixed layout.
 type FixedScan struct {
 	B []byte
 	I int
 }
 
-// lit consumes s if the input continues with it.
+// Lit consumes s if the input continues with it.
 func (p *FixedScan) Lit(s string) bool {
 	if len(p.B)-p.I < len(s) || string(p.B[p.I:p.I+len(s)]) != s {
 		return false
@@ -17,7 +17,7 @@ func (p *FixedScan) Lit(s string) bool {
 	return true
 }
 
-// str consumes a string without escapes and returns its bytes.
+// Str consumes a string without escapes and returns its bytes.
 func (p *FixedScan) Str() ([]byte, bool) {
 	if p.I >= len(p.B) || p.B[p.I] != '"' {
 		return nil, false
@@ -31,7 +31,7 @@ func (p *FixedScan) Str() ([]byte, bool) {
 	return rest[:n:n], true
 }
 
-// num consumes a run of 1 to 18 decimal digits.
+// Num consumes a run of 1 to 18 decimal digits.
 func (p *FixedScan) Num() (uint64, bool) {
 	var v uint64
 	j := p.I

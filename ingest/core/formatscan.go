@@ -17,7 +17,7 @@ import (
 // Helpers shared by the parsers: the head of an input as Detect sees it,
 // the line-based parsers' loop, command lines, percentiles.
 
-// headLines yields the lines of head (the beginning of an input, as
+// HeadLines yields the lines of head (the beginning of an input, as
 // Detect gets it), without their '\n', with their 1-based numbers. The
 // last one may be cut off by the end of the head.
 func HeadLines(head []byte) iter.Seq2[int, []byte] {
@@ -36,11 +36,11 @@ func HeadLines(head []byte) iter.Seq2[int, []byte] {
 	}
 }
 
-// headNonBlank returns up to n non-blank lines at the start of head,
+// HeadNonBlank returns up to n non-blank lines at the start of head,
 // without line ends, surrounding blanks and a UTF-8 byte order mark.
 func HeadNonBlank(head []byte, n int) [][]byte {
 	var out [][]byte
-	for _, line := range HeadLines(bytes.TrimPrefix(head, Utf8BOM)) {
+	for _, line := range HeadLines(bytes.TrimPrefix(head, UTF8BOM)) {
 		if len(out) == n {
 			break
 		}
@@ -51,7 +51,7 @@ func HeadNonBlank(head []byte, n int) [][]byte {
 	return out
 }
 
-// firstLine returns b up to its first '\n' (all of b when it has none).
+// FirstLine returns b up to its first '\n' (all of b when it has none).
 func FirstLine(b []byte) []byte {
 	if i := bytes.IndexByte(b, '\n'); i >= 0 {
 		return b[:i]
@@ -59,10 +59,10 @@ func FirstLine(b []byte) []byte {
 	return b
 }
 
-// utf8BOM is the UTF-8 encoding of a byte order mark.
-var Utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+// UTF8BOM is the UTF-8 encoding of a byte order mark.
+var UTF8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-// scanHead calls line with each line of head and its 1-based number,
+// ScanHead calls line with each line of head and its 1-based number,
 // until done reports true: the Detect of a line-based parser runs its
 // parsing state over the head.
 func ScanHead(head []byte, line func(b []byte, ln int) error, done func() bool) {
@@ -74,7 +74,7 @@ func ScanHead(head []byte, line func(b []byte, ln int) error, done func() bool) 
 	}
 }
 
-// parseLines streams the lines of r to line, then calls close; when no
+// ParseLines streams the lines of r to line, then calls close; when no
 // run was emitted (runs reports 0) the input holds no output of format.
 func ParseLines(ctx context.Context, r io.Reader, opts Options, format string, line func(b []byte, ln int) error,
 	close func() error, runs func() int) error {
@@ -90,7 +90,7 @@ func ParseLines(ctx context.Context, r io.Reader, opts Options, format string, l
 	return nil
 }
 
-// exeNamed reports whether tok, a command line's token, names one of the
+// ExeNamed reports whether tok, a command line's token, names one of the
 // programs: after quotes and parentheses, a directory, a docker image tag
 // (":latest") and ".exe" are set aside.
 func ExeNamed(tok []byte, names ...string) bool {
@@ -110,7 +110,7 @@ func ExeNamed(tok []byte, names ...string) bool {
 	return false
 }
 
-// eachOption walks the arguments of a command line (args[0] is the
+// EachOption walks the arguments of a command line (args[0] is the
 // program) the way getopt, kingpin and clap read them: "-c 10", "-c10",
 // "--connections 10", "--connections=10". Options named in takesValue
 // take the next argument when not glued to it; option gets every option
@@ -136,12 +136,12 @@ func EachOption(args []string, takesValue map[string]bool, option func(name, val
 	}
 }
 
-// sortPercentiles orders points by quantile (maps give them in any order).
+// SortPercentiles orders points by quantile (maps give them in any order).
 func SortPercentiles(p []results.Percentile) {
 	slices.SortFunc(p, func(a, b results.Percentile) int { return cmp.Compare(a.Quantile, b.Quantile) })
 }
 
-// addPercentiles appends the points of a distribution (in quantile order)
+// AddPercentiles appends the points of a distribution (in quantile order)
 // to a run and copies the 0.5, 0.9, 0.99 and 0.999 points into the
 // percentile columns.
 func AddPercentiles(out *results.RunWithPercentiles, pcts []results.Percentile) {
@@ -160,13 +160,13 @@ func AddPercentiles(out *results.RunWithPercentiles, pcts []results.Percentile) 
 	}
 }
 
-// shiftDec returns v × 10^exp correctly rounded from v's shortest decimal
+// ShiftDec returns v × 10^exp correctly rounded from v's shortest decimal
 // form, so that 0.000651724 s is 0.651724 ms and not 0.6517240000000001.
 func ShiftDec(v float64, exp int) float64 {
 	return ShiftDecString(strconv.FormatFloat(v, 'g', -1, 64), exp)
 }
 
-// shiftDecString parses a decimal number, with or without an exponent
+// ShiftDecString parses a decimal number, with or without an exponent
 // ("0.0446", "3.8388e-05"), times 10^exp, correctly rounded; NaN when s
 // is no number.
 func ShiftDecString(s string, exp int) float64 {
@@ -185,11 +185,11 @@ func ShiftDecString(s string, exp int) float64 {
 	return v
 }
 
-// shellWords splits a command line into words with shell quoting rules,
+// ShellWords splits a command line into words with shell quoting rules,
 // stopping at an unquoted pipe, list or redirection operator.
 func ShellWords(s string) []string { return AppendShellWords(make([]string, 0, 16), s) }
 
-// appendShellWords appends the words of s (see shellWords) to words. A
+// AppendShellWords appends the words of s (see shellWords) to words. A
 // word without quotes or escapes is a substring of s; another costs one
 // allocation.
 func AppendShellWords(words []string, s string) []string {
@@ -254,17 +254,17 @@ func AppendShellWords(words []string, s string) []string {
 	return words
 }
 
-// pctRow is a point of a latency distribution.
+// PctRow is a point of a latency distribution.
 type PctRow struct {
 	Q, Ms    float64
 	Count    int64
 	HasCount bool
 }
 
-// maxPercentiles bounds the distribution points kept per run.
+// MaxPercentiles bounds the distribution points kept per run.
 const MaxPercentiles = 100000
 
-// bracketedCount parses "[123]" into 123.
+// BracketedCount parses "[123]" into 123.
 func BracketedCount(b []byte) (int64, bool) {
 	if len(b) < 3 || b[0] != '[' || b[len(b)-1] != ']' {
 		return 0, false
@@ -272,7 +272,7 @@ func BracketedCount(b []byte) (int64, bool) {
 	return ParseUint(b[1 : len(b)-1])
 }
 
-// firstNonBlank returns the first non-blank line of head without
+// FirstNonBlank returns the first non-blank line of head without
 // surrounding whitespace (and without a UTF-8 byte order mark).
 func FirstNonBlank(head []byte) []byte {
 	if l := HeadNonBlank(head, 1); len(l) > 0 {

@@ -10,7 +10,7 @@ import (
 // XML) holds in memory at once. encoding/json and encoding/xml keep a
 // whole value (a token) in memory, several times over (the decoder's
 // buffer, the value, its Go string): one 500 MB field cost 2.1 GB. A
-// sizeGuard under the decoder refuses an input as soon as it passes them,
+// SizeGuard under the decoder refuses an input as soon as it passes them,
 // with a *SyntaxError naming the file, the line and the byte offset.
 const (
 	// MaxToken is the largest single JSON string or number, and the
@@ -25,14 +25,14 @@ const (
 	MaxJSONValue = 64 << 20
 )
 
-// sizeGuard passes the bytes of r on to a decoder and fails, with a
+// SizeGuard passes the bytes of r on to a decoder and fails, with a
 // *SyntaxError, when a JSON string or number (json set) is longer than
 // MaxToken, or when the bytes read past the end of what the decoder has
 // consumed would pass window: the decoder is then holding one value
 // (token) larger than window. What the decoder consumed is consumed()
 // when set (a json.Decoder's InputOffset: the end of its last value or
 // token), else from, which the parser sets (mark) before each token.
-type sizeGuard struct {
+type SizeGuard struct {
 	r        io.Reader
 	source   string
 	what     string // "JSON value", "XML token"
@@ -51,24 +51,24 @@ type sizeGuard struct {
 	tok    int64 // length of the current string or number so far
 }
 
-// newJSONGuard returns a guard for a JSON decoder over r, whose values
+// NewJSONGuard returns a guard for a JSON decoder over r, whose values
 // may be window bytes long.
-func NewJSONGuard(r io.Reader, source string, window int64) *sizeGuard {
-	return &sizeGuard{r: r, source: source, what: "JSON value", json: true, window: window}
+func NewJSONGuard(r io.Reader, source string, window int64) *SizeGuard {
+	return &SizeGuard{r: r, source: source, what: "JSON value", json: true, window: window}
 }
 
-// newXMLGuard returns a guard for an XML decoder over r, whose tokens
+// NewXMLGuard returns a guard for an XML decoder over r, whose tokens
 // may be MaxToken bytes long.
-func NewXMLGuard(r io.Reader, source string) *sizeGuard {
-	return &sizeGuard{r: r, source: source, what: "XML token", window: MaxToken}
+func NewXMLGuard(r io.Reader, source string) *SizeGuard {
+	return &SizeGuard{r: r, source: source, what: "XML token", window: MaxToken}
 }
 
-// mark records that the decoder consumed everything read so far but
+// Mark records that the decoder consumed everything read so far but
 // what its buffer holds: the next token starts here.
-func (g *sizeGuard) Mark() { g.from = g.off }
+func (g *SizeGuard) Mark() { g.from = g.off }
 
 // Read implements io.Reader.
-func (g *sizeGuard) Read(p []byte) (int, error) {
+func (g *SizeGuard) Read(p []byte) (int, error) {
 	if g.err != nil {
 		return 0, g.err
 	}
@@ -102,13 +102,13 @@ func (g *sizeGuard) Read(p []byte) (int, error) {
 }
 
 // tooLarge is the error for msg, at the line being read.
-func (g *sizeGuard) tooLarge(msg string) error {
+func (g *SizeGuard) tooLarge(msg string) error {
 	return &SyntaxError{File: g.source, Line: g.lines + 1, Msg: msg + fmt.Sprintf("; loadverdict reads JSON strings and numbers and XML tokens of at most %d MiB and JSON values of at most %d MiB", MaxToken>>20, MaxJSONValue>>20)}
 }
 
 // scan follows the JSON lexical state through b and returns the index
 // where a string or number passes MaxToken, or -1.
-func (g *sizeGuard) scan(b []byte) int {
+func (g *SizeGuard) scan(b []byte) int {
 	for i, c := range b {
 		switch {
 		case g.inStr:

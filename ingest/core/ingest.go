@@ -223,17 +223,17 @@ func ParseWith(ctx context.Context, parsers []Parser, r io.Reader, opts Options,
 // clearing of a fresh MiB.
 var headPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, HeadSize) }}
 
-// labeler derives labels and interns targets with a bounded cache: the runs
+// Labeler derives labels and interns targets with a bounded cache: the runs
 // of a source mostly share a few targets.
 type Labeler struct {
 	Labels map[string]string
 	cache  map[string][2]string // target -> {target, label}
 }
 
-// maxCached bounds the labeler's cache.
+// MaxCached bounds the labeler's cache.
 const MaxCached = 1024
 
-// target returns b as a string, reusing an earlier copy when there is one.
+// Target returns b as a string, reusing an earlier copy when there is one.
 func (l *Labeler) Target(b []byte) string {
 	if e, ok := l.cache[string(b)]; ok {
 		return e[0]
@@ -255,7 +255,7 @@ func (l *Labeler) get(target string) string {
 	return label
 }
 
-// fillCommon sets the fields every parser fills the same way.
+// FillCommon sets the fields every parser fills the same way.
 func FillCommon(run *results.RunWithPercentiles, opts Options, index int, lab *Labeler) {
 	run.Experiment = opts.Experiment
 	run.Source = opts.Source

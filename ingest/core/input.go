@@ -19,7 +19,7 @@ import (
 // where they can tell (see decodeError), so they also return typed errors
 // when called directly.
 
-// trackReader passes reads through and remembers the first error other
+// TrackReader passes reads through and remembers the first error other
 // than io.EOF, so that an error of the reader can be told from an error
 // that a decoder reading through it (gzip, zstd, XML, JSON, gob) found in
 // the content.
@@ -37,7 +37,7 @@ func (t *TrackReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// readError names the source in an error of the reader; an error already
+// ReadError names the source in an error of the reader; an error already
 // about the input (a *SyntaxError of a decompressor under the parser)
 // comes back unchanged.
 func ReadError(source string, err error) error {
@@ -47,7 +47,7 @@ func ReadError(source string, err error) error {
 	return fmt.Errorf("%s: %w", source, err)
 }
 
-// decodeError classifies err, returned by a decoder reading through src:
+// DecodeError classifies err, returned by a decoder reading through src:
 // an error already about the input unchanged, an error of the reader under
 // src as a read error, anything else as a *SyntaxError at line with what
 // (e.g. "XML: ") before the decoder's message.
@@ -61,7 +61,7 @@ func DecodeError(src *TrackReader, source string, line int, what string, err err
 	return &SyntaxError{File: source, Line: line, Msg: what + err.Error(), Err: err}
 }
 
-// input is what Parse knows of its input: the reader under everything,
+// Input is what Parse knows of its input: the reader under everything,
 // and the decompressors over it.
 type Input struct {
 	Source string
@@ -146,7 +146,7 @@ func (in *Input) outcome(ctx context.Context, err error, sink *CleanSink) error 
 	return &SyntaxError{File: in.Source, Msg: strings.TrimPrefix(err.Error(), in.Source+": "), Err: err}
 }
 
-// decompress returns a reader of br's content, decompressed when its magic
+// Decompress returns a reader of br's content, decompressed when its magic
 // bytes say gzip or zstd (several layers too), and a function that
 // releases the decoders. Errors of the decoders are *SyntaxError.
 func (in *Input) Decompress(br *bufio.Reader) (*bufio.Reader, func(), error) {

@@ -67,7 +67,7 @@ type jsonValueError struct{ msg string }
 // Error returns the message.
 func (e jsonValueError) Error() string { return e.msg }
 
-// badJSON returns a jsonValueError.
+// BadJSON returns a jsonValueError.
 func BadJSON(format string, args ...any) error { return jsonValueError{fmt.Sprintf(format, args...)} }
 
 // unmarshalValue decodes raw into v; a type mismatch is a jsonValueError.
@@ -78,17 +78,17 @@ func unmarshalValue(raw json.RawMessage, v any) error {
 	return nil
 }
 
-// jsonHead returns head without a UTF-8 byte order mark and leading blanks.
-func JsonHead(head []byte) []byte {
+// JSONHead returns head without a UTF-8 byte order mark and leading blanks.
+func JSONHead(head []byte) []byte {
 	return bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 }
 
-// jsonReports reads the JSON reports of r (one value, or several
+// JSONReports reads the JSON reports of r (one value, or several
 // appended) into values of T and hands each to report with its line and
 // a fill function that sets the fields every run shares (fillCommon, with
 // the run's index); report sends what it makes to the sink. It returns a
 // *NoOutputError naming format when r holds no report.
-func JsonReports[T any](ctx context.Context, r io.Reader, opts Options, format, what string,
+func JSONReports[T any](ctx context.Context, r io.Reader, opts Options, format, what string,
 	report func(m *T, line int, fill func(*results.RunWithPercentiles)) error) error {
 	lab := Labeler{Labels: opts.Labels}
 	index := 0
@@ -109,7 +109,7 @@ func JsonReports[T any](ctx context.Context, r io.Reader, opts Options, format, 
 	return err
 }
 
-// lineCounter counts the lines of what a json.Decoder has consumed: it
+// LineCounter counts the lines of what a json.Decoder has consumed: it
 // keeps the bytes read but not yet counted.
 type LineCounter struct {
 	R       io.Reader
@@ -124,7 +124,7 @@ func (c *LineCounter) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// lineAt returns the 1-based line of offset off; offsets must not decrease.
+// LineAt returns the 1-based line of offset off; offsets must not decrease.
 func (c *LineCounter) LineAt(off int64) int {
 	k := int(min(max(off-c.base, 0), int64(len(c.pending))))
 	c.lines += bytes.Count(c.pending[:k], []byte{'\n'})

@@ -21,7 +21,7 @@ func Label(target string, labels map[string]string) string {
 	return hp
 }
 
-// hostPort returns the lower-cased "host:port" of a target URL.
+// HostPort returns the lower-cased "host:port" of a target URL.
 func HostPort(target string) (string, bool) {
 	t := strings.TrimSpace(target)
 	if t == "" {
@@ -102,7 +102,7 @@ func HostPort(target string) (string, bool) {
 	return strings.ToLower(host) + ":" + port, true
 }
 
-// endpointOf names a request for the endpoint column: name with its
+// EndpointOf names a request for the endpoint column: name with its
 // scheme and host left out when it is a URL (the run's label says the
 // host), so that the same request to two systems has one name, after the
 // method when there is one: "GET /api/items?page=2", "Login".

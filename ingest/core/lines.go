@@ -13,17 +13,17 @@ import (
 // comment and quote markers).
 
 const (
-	// headSize is how much of an input Parse peeks at for detection.
+	// HeadSize is how much of an input Parse peeks at for detection.
 	HeadSize = 1 << 20
-	// maxLine is the longest line a parser looks at; longer lines are
+	// MaxLine is the longest line a parser looks at; longer lines are
 	// skipped as one unrecognized line, so memory stays bounded.
 	MaxLine = 1 << 20
-	// ctxEvery is how many lines (records, tokens) pass between two
+	// CtxEvery is how many lines (records, tokens) pass between two
 	// context checks.
 	CtxEvery = 4096
 )
 
-// checkCtx returns the error of ctx every ctxEvery calls, for n counting
+// CheckCtx returns the error of ctx every ctxEvery calls, for n counting
 // them (a line, record or token number), and nil otherwise: often enough
 // to stop a long parse promptly, rarely enough to cost nothing.
 func CheckCtx(ctx context.Context, n int) error {
@@ -33,9 +33,9 @@ func CheckCtx(ctx context.Context, n int) error {
 	return ctx.Err()
 }
 
-// lineReader reads lines of at most maxLine bytes from a bufio.Reader without
+// LineReader reads lines of at most maxLine bytes from a bufio.Reader without
 // copying them; a returned line is valid until the next call.
-type lineReader struct {
+type LineReader struct {
 	br    *bufio.Reader
 	Line  int   // 1-based number of the line last returned
 	Size  int64 // bytes of the line last returned, its line end included
@@ -43,17 +43,17 @@ type lineReader struct {
 	Long  bool  // the line last returned was longer than the buffer
 }
 
-func NewLineReader(r io.Reader) *lineReader {
+func NewLineReader(r io.Reader) *LineReader {
 	br, ok := r.(*bufio.Reader)
 	if !ok || br.Size() < MaxLine {
 		br = bufio.NewReaderSize(r, MaxLine)
 	}
-	return &lineReader{br: br}
+	return &LineReader{br: br}
 }
 
-// next returns the next line without its line end, or io.EOF after the last
+// Next returns the next line without its line end, or io.EOF after the last
 // one. A line longer than the buffer is returned empty.
-func (lr *lineReader) Next() ([]byte, error) {
+func (lr *LineReader) Next() ([]byte, error) {
 	b, err := lr.br.ReadSlice('\n')
 	lr.Size, lr.Long = int64(len(b)), false
 	if err == bufio.ErrBufferFull {
@@ -79,7 +79,7 @@ func (lr *lineReader) Next() ([]byte, error) {
 	return b, nil
 }
 
-// spaceAt returns the width of the whitespace character at b[i], or 0.
+// SpaceAt returns the width of the whitespace character at b[i], or 0.
 // Besides ASCII blanks it knows U+00A0 (no-break space) and U+3000
 // (ideographic space), both common in output copied from web pages.
 func SpaceAt(b []byte, i int) int {
@@ -98,7 +98,7 @@ func SpaceAt(b []byte, i int) int {
 	return 0
 }
 
-// trimLeft removes leading whitespace.
+// TrimLeft removes leading whitespace.
 func TrimLeft(b []byte) []byte {
 	for len(b) > 0 && b[0] == ' ' { // indentation, the common case
 		b = b[1:]
@@ -113,7 +113,7 @@ func TrimLeft(b []byte) []byte {
 	return b
 }
 
-// trimRight removes trailing whitespace and backticks (a closing code fence
+// TrimRight removes trailing whitespace and backticks (a closing code fence
 // glued to the last line).
 func TrimRight(b []byte) []byte {
 	for n := len(b); n > 0; n = len(b) {
@@ -131,7 +131,7 @@ func TrimRight(b []byte) []byte {
 	return b
 }
 
-// normalize returns the content of a line without line end, surrounding
+// Normalize returns the content of a line without line end, surrounding
 // whitespace and the decorations of pasted output: markdown indentation and
 // block quotes ("> "), code fences ("```", "~~~", also glued to the content as
 // in "```Running"), Lua and C++ comment prefixes ("-- ", "// "), shell comment
@@ -191,7 +191,7 @@ func Normalize(b []byte) []byte {
 	return b
 }
 
-// fields splits b at whitespace into dst (reused) and returns it. At most
+// Fields splits b at whitespace into dst (reused) and returns it. At most
 // cap(dst) fields are returned; the last one then holds the rest of the line.
 func Fields(b []byte, dst [][]byte) [][]byte {
 	dst = dst[:0]
@@ -236,7 +236,7 @@ func Fields(b []byte, dst [][]byte) [][]byte {
 	return dst
 }
 
-// rest returns the part of line from the start of field f (a subslice of
+// Rest returns the part of line from the start of field f (a subslice of
 // line) to the end of the line.
 func Rest(line, f []byte) []byte {
 	off := cap(line) - cap(f)
@@ -246,7 +246,7 @@ func Rest(line, f []byte) []byte {
 	return line[off:]
 }
 
-// eachLine calls fn with every line of r and its 1-based number, checking
+// EachLine calls fn with every line of r and its 1-based number, checking
 // ctx every ctxEvery lines; a read error is returned naming the source.
 func EachLine(ctx context.Context, r io.Reader, source string, fn func(b []byte, n int) error) error {
 	lr := NewLineReader(r)
@@ -267,7 +267,7 @@ func EachLine(ctx context.Context, r io.Reader, source string, fn func(b []byte,
 	}
 }
 
-// findCommand returns the offset in s of a command line: a token that
+// FindCommand returns the offset in s of a command line: a token that
 // isExe accepts as the program's name, followed by an option, a quoted
 // argument or a URL; -1 when there is none. Backquotes and parentheses
 // before the name (`$(hey ...)`) are skipped.

@@ -35,7 +35,7 @@ func (RunFunc) Sample(results.Sample) error { return nil }
 // Series drops s.
 func (RunFunc) Series(results.Series) error { return nil }
 
-// cleanSink is the one place rows enter the tables: Parse puts it between
+// CleanSink is the one place rows enter the tables: Parse puts it between
 // every parser and the caller's sink. It makes every string valid UTF-8
 // without NUL bytes (invalid bytes and NULs become U+FFFD), notes on the
 // run when something was replaced (in the run, or in one of its samples
@@ -50,7 +50,7 @@ type CleanSink struct {
 	dirty  map[string][]string // run id -> what was replaced in its samples and series
 }
 
-// replacedNote starts the note on a run whose strings were replaced.
+// ReplacedNote starts the note on a run whose strings were replaced.
 const ReplacedNote = "invalid UTF-8 or NUL bytes replaced by U+FFFD in "
 
 // fail remembers the sink's first error and returns err.

@@ -12,7 +12,7 @@ import (
 var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
 
-// parseDec parses an unsigned decimal number made of digits and at most one
+// ParseDec parses an unsigned decimal number made of digits and at most one
 // dot ("12", "12.34", ".5") and returns it times 10^exp, correctly rounded.
 // It reports false for anything else (signs, exponents, "nan", empty).
 func ParseDec(b []byte, exp int) (float64, bool) {
@@ -83,7 +83,7 @@ func isRangeErr(err error) bool {
 	return ok && ne.Err == strconv.ErrRange
 }
 
-// parseUint parses a non-negative decimal integer that fits in an int64.
+// ParseUint parses a non-negative decimal integer that fits in an int64.
 func ParseUint(b []byte) (int64, bool) {
 	if len(b) == 0 || len(b) > 19 {
 		return 0, false
@@ -101,7 +101,7 @@ func ParseUint(b []byte) (int64, bool) {
 	return n, true
 }
 
-// splitNum splits a token such as "12.34ms" into its numeric prefix and unit.
+// SplitNum splits a token such as "12.34ms" into its numeric prefix and unit.
 func SplitNum(tok []byte) (num, unit []byte) {
 	i := 0
 	for i < len(tok) && (tok[i] >= '0' && tok[i] <= '9' || tok[i] == '.') {
@@ -110,7 +110,7 @@ func SplitNum(tok []byte) (num, unit []byte) {
 	return tok[:i], tok[i:]
 }
 
-// isNaN reports whether tok is a printed NaN ("nan", "-nan", "-nan%", "-nanus").
+// IsNaN reports whether tok is a printed NaN ("nan", "-nan", "-nan%", "-nanus").
 func IsNaN(tok []byte) bool {
 	if len(tok) > 0 && (tok[0] == '-' || tok[0] == '+') {
 		tok = tok[1:]
@@ -118,7 +118,7 @@ func IsNaN(tok []byte) bool {
 	return len(tok) >= 3 && (tok[0]|0x20) == 'n' && (tok[1]|0x20) == 'a' && (tok[2]|0x20) == 'n'
 }
 
-// valueKind says what a parsed token held.
+// ValueKind says what a parsed token held.
 type ValueKind uint8
 
 const (
@@ -128,7 +128,7 @@ const (
 	ValNoUnit                  // a number without the unit it needs
 )
 
-// timeMs parses a wrk time such as "635.91us", "1.20s" or "1.00m" into
+// TimeMs parses a wrk time such as "635.91us", "1.20s" or "1.00m" into
 // milliseconds. Units: us, ms, s, m, h (also µs, ns).
 func TimeMs(tok []byte) (float64, ValueKind) {
 	if IsNaN(tok) {
@@ -167,7 +167,7 @@ func TimeMs(tok []byte) (float64, ValueKind) {
 	return v, ValOK
 }
 
-// durationS parses a duration such as "10.04s", "999.94ms", "1.00m" or "1h"
+// DurationS parses a duration such as "10.04s", "999.94ms", "1.00m" or "1h"
 // into seconds. A number without unit is taken in defaultUnit (0: invalid).
 func DurationS(tok []byte, defaultUnitS float64) (float64, bool) {
 	num, unit := SplitNum(tok)
@@ -200,7 +200,7 @@ func DurationS(tok []byte, defaultUnitS float64) (float64, bool) {
 	return v, ok
 }
 
-// metric parses a number with an optional decimal (x1000) suffix k, M, G, T, P
+// Metric parses a number with an optional decimal (x1000) suffix k, M, G, T, P
 // ("56.20k", "580.00", "1.2M").
 func Metric(tok []byte) (float64, ValueKind) {
 	if IsNaN(tok) {
@@ -230,7 +230,7 @@ func Metric(tok []byte) (float64, ValueKind) {
 	return v, ValOK
 }
 
-// binaryBytes parses a wrk byte size such as "4.12MB", "0.00B" or "19.62GB"
+// BinaryBytes parses a wrk byte size such as "4.12MB", "0.00B" or "19.62GB"
 // (binary units: 1KB = 1024 B) into bytes.
 func BinaryBytes(tok []byte) (float64, bool) {
 	num, unit := SplitNum(tok)
@@ -255,12 +255,12 @@ func BinaryBytes(tok []byte) (float64, bool) {
 	return v * mult, ok
 }
 
-// finite reports whether v is a finite, non-negative number.
+// Finite reports whether v is a finite, non-negative number.
 func Finite(v float64) bool {
 	return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0
 }
 
-// toInt64 rounds v to an int64, reporting false when it does not fit.
+// ToInt64 rounds v to an int64, reporting false when it does not fit.
 func ToInt64(v float64) (int64, bool) {
 	if !Finite(v) || v >= 9.2e18 {
 		return 0, false
@@ -268,7 +268,7 @@ func ToInt64(v float64) (int64, bool) {
 	return int64(math.Round(v)), true
 }
 
-// addSat adds non-negative counts, saturating at the int64 maximum.
+// AddSat adds non-negative counts, saturating at the int64 maximum.
 func AddSat(a, b int64) int64 {
 	if a > math.MaxInt64-b {
 		return math.MaxInt64
@@ -276,7 +276,7 @@ func AddSat(a, b int64) int64 {
 	return a + b
 }
 
-// trimPunct removes trailing ',', ';', ']' and ')' from a token.
+// TrimPunct removes trailing ',', ';', ']' and ')' from a token.
 func TrimPunct(b []byte) []byte {
 	for len(b) > 0 {
 		switch b[len(b)-1] {

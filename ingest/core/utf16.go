@@ -76,7 +76,7 @@ func (u *utf16Reader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// decodeHead returns head converted to UTF-8 when it starts with a UTF-16
+// DecodeHead returns head converted to UTF-8 when it starts with a UTF-16
 // byte order mark, and head unchanged otherwise.
 func DecodeHead(head []byte) []byte {
 	if !bytes.HasPrefix(head, bomUTF16LE) && !bytes.HasPrefix(head, bomUTF16BE) {

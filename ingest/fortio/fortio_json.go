@@ -13,7 +13,7 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// fortioJSONParser ("fortio-json") reads fortio's JSON output; fortio.go describes both formats.
+// JSONParser ("fortio-json") reads fortio's JSON output; fortio.go describes both formats.
 type JSONParser struct{}
 
 // Name returns "fortio-json".
@@ -21,7 +21,7 @@ func (JSONParser) Name() string { return "fortio-json" }
 
 // Detect reports whether head starts with a Fortio JSON result.
 func (JSONParser) Detect(head []byte) bool {
-	head = core.JsonHead(head)
+	head = core.JSONHead(head)
 	if len(head) == 0 || head[0] != '{' {
 		return false
 	}
@@ -67,7 +67,7 @@ type fortioJSON struct {
 
 // Parse streams the runs of r, one per JSON object, to sink.
 func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	return core.JsonReports(ctx, r, opts, "fortio-json", "fortio JSON", func(m *fortioJSON, line int, fill func(*results.RunWithPercentiles)) error {
+	return core.JSONReports(ctx, r, opts, "fortio-json", "fortio JSON", func(m *fortioJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		h := m.DurationHistogram
 		if h == nil || m.ActualQPS == nil || m.ActualDuration == nil {
 			return core.BadJSON("result without DurationHistogram, ActualQPS or ActualDuration")

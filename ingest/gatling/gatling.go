@@ -11,7 +11,7 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// gatlingParser ("gatling") reads the "Global Information" block Gatling prints on the
+// Parser ("gatling") reads the "Global Information" block Gatling prints on the
 // console (and in its logs) at the end of a run:
 //
 //	---- Global Information --------------------------------------------------------

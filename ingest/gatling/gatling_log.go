@@ -15,7 +15,7 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// gatlingLogParser ("gatling-log") reads simulation.log, the per-request log of Gatling 2.x
+// LogParser ("gatling-log") reads simulation.log, the per-request log of Gatling 2.x
 // and 3.x up to 3.9 (3.10 and later write a binary log, not read here):
 // tab-separated records
 //
@@ -44,7 +44,7 @@ func (LogParser) Name() string { return "gatling-log" }
 // record (after any ASSERTION records) followed by a known record.
 func (LogParser) Detect(head []byte) bool {
 	run := false
-	for n, line := range core.HeadLines(bytes.TrimPrefix(head, core.Utf8BOM)) {
+	for n, line := range core.HeadLines(bytes.TrimPrefix(head, core.UTF8BOM)) {
 		if n > 64 {
 			break
 		}

@@ -16,7 +16,7 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// ghzJSONParser ("ghz-json") reads ghz's JSON output; ghz.go describes both formats.
+// JSONParser ("ghz-json") reads ghz's JSON output; ghz.go describes both formats.
 type JSONParser struct{}
 
 // Name returns "ghz-json".
@@ -24,7 +24,7 @@ func (JSONParser) Name() string { return "ghz-json" }
 
 // Detect reports whether head starts with ghz's JSON report.
 func (JSONParser) Detect(head []byte) bool {
-	head = core.JsonHead(head)
+	head = core.JSONHead(head)
 	if len(head) == 0 || head[0] != '{' {
 		return false
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
-// jmeterCSVParser reads JMeter's CSV results with a header line
+// CSVParser reads JMeter's CSV results with a header line
 // (jmeter.save.saveservice.print_field_names=true, the default since
 // JMeter 3.0): columns are found by their names, in any order and number
 // (timeStamp and elapsed required), separated by a comma, tab, semicolon
@@ -88,7 +88,7 @@ func (c jtlColumns) isHeader() bool {
 // jtlFirstLine returns the first non-empty line of head, without a UTF-8
 // byte order mark and line end.
 func jtlFirstLine(head []byte) []byte {
-	head = bytes.TrimPrefix(head, core.Utf8BOM)
+	head = bytes.TrimPrefix(head, core.UTF8BOM)
 	head = bytes.TrimLeft(head, "\r\n")
 	if i := bytes.IndexByte(head, '\n'); i >= 0 {
 		head = head[:i]
@@ -162,7 +162,7 @@ func jtlAllDigits(s string) bool {
 // jtlBareComma returns the delimiter with which the first (up to five)
 // complete records of head are header-less JMeter records.
 func jtlBareComma(head []byte) (rune, bool) {
-	head = bytes.TrimPrefix(head, core.Utf8BOM)
+	head = bytes.TrimPrefix(head, core.UTF8BOM)
 	if i := bytes.LastIndexByte(head, '\n'); i >= 0 {
 		head = head[:i+1]
 	} else if len(head) >= core.HeadSize {
@@ -199,7 +199,7 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts core.Options, sink core.
 	if !ok {
 		br = bufio.NewReaderSize(r, 64<<10)
 	}
-	if b, _ := br.Peek(3); bytes.Equal(b, core.Utf8BOM) {
+	if b, _ := br.Peek(3); bytes.Equal(b, core.UTF8BOM) {
 		_, _ = br.Discard(3)
 	}
 	head, err := br.Peek(min(br.Size(), 64<<10))

@@ -7,7 +7,7 @@ import (
 	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
-// jmeterBareCSVParser reads JMeter's CSV results without a header line
+// BareCSVParser reads JMeter's CSV results without a header line
 // (the default of JMeter 2.13 and older). Columns are assumed in JMeter's
 // fixed order: the first eight, timeStamp, elapsed, label, responseCode,
 // responseMessage, threadName, dataType, success, are those every default

@@ -244,7 +244,7 @@ func TestJMeterXML(t *testing.T) {
 		t.Errorf("run 3: %+v notes %v", r2.Run, r2.Notes)
 	}
 
-	// Cut short: read up to the last complete sample, with a note.
+	// cut short: read up to the last complete sample, with a note.
 	cut := nested[:strings.Index(nested, `<httpSample t="7"`)+30]
 	got, err = parseJTL(t, cut)
 	if err != nil || len(got.Runs) != 3 || got.Runs[0].Requests+got.Runs[1].Requests+got.Runs[2].Requests != 3 ||
@@ -313,7 +313,7 @@ func TestJMeterCSVOdd(t *testing.T) {
 		t.Errorf("started %v duration %v", r.StartedAt, r.DurationS)
 	}
 
-	// One malformed record in 200: skipped with a note; three: rejected.
+	// one malformed record in 200: skipped with a note; three: rejected.
 	one := strings.Replace(good, "40,req", "4x,req", 1)
 	got, err = parseJTL(t, one)
 	if err != nil || got.Runs[0].Requests != 199 || !strings.Contains(*got.Runs[0].Notes, `line 2: elapsed "4x"`) {

@@ -13,7 +13,7 @@ import (
 	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
-// jmeterXMLParser reads JMeter's XML results
+// XMLParser reads JMeter's XML results
 // (jmeter.save.saveservice.output_format=xml): a <testResults> root whose
 // <httpSample> and <sample> elements carry the sample in attributes (t
 // elapsed, ts time stamp, s success, lb label, rc response code, rm
@@ -32,7 +32,7 @@ func (XMLParser) Name() string { return "jmeter-xml" }
 
 // Detect reports whether the root element of head is <testResults>.
 func (XMLParser) Detect(head []byte) bool {
-	b := bytes.TrimPrefix(head, core.Utf8BOM)
+	b := bytes.TrimPrefix(head, core.UTF8BOM)
 	for range 64 {
 		b = bytes.TrimLeft(b, " \t\r\n")
 		switch {

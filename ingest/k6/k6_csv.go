@@ -110,7 +110,7 @@ func k6UnixTimestamp(s string) (int64, bool) {
 func (CSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	extra := &k6Extra{Sink: sink, note: k6ModelNote}
 	a := requests.NewRequests(opts, extra)
-	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CsvMaxRecord)
+	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CSVMaxRecord)
 	col := map[string]int{}
 	for {
 		rec, err := recs.Next()

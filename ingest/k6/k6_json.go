@@ -223,7 +223,7 @@ func (NDJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, s
 			return err
 		}
 	}
-	// A log without http_req_duration points (a test that made no HTTP
+	// a log without http_req_duration points (a test that made no HTTP
 	// requests) has no runs: not an error.
 	a.InputSize(lr.Total)
 	return a.Close()

@@ -391,7 +391,7 @@ func TestK6CSVErrors(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 	// A runaway record is cut at 4 MiB.
-	huge := hdr + "http_req_duration,\"" + strings.Repeat("x", core.CsvMaxRecord+100)
+	huge := hdr + "http_req_duration,\"" + strings.Repeat("x", core.CSVMaxRecord+100)
 	if err := (CSVParser{}).Parse(context.Background(), strings.NewReader(huge), core.Options{Source: "x"}, &ingesttest.Collect{}); !errors.As(err, &se) {
 		t.Errorf("huge record: %v", err)
 	}

@@ -263,7 +263,7 @@ const maxLocustEndpoints = 20
 
 // Parse reads a Locust stats file and sends its run to sink.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CsvMaxRecord)
+	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CSVMaxRecord)
 	var h locustHeader
 	var run *results.RunWithPercentiles
 	var endpoints []string

@@ -38,7 +38,7 @@ func (FailuresParser) Detect(head []byte) bool {
 // and this file alone does not tell the requests they are part of. It
 // returns nil, so that a directory of Locust outputs parses cleanly.
 func (FailuresParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CsvMaxRecord)
+	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CSVMaxRecord)
 	first := true
 	for {
 		_, err := recs.Next()

@@ -74,7 +74,7 @@ type locustHistRow struct {
 // skipped and noted; only the series' RunID is known before the run ends:
 // results.RunID(Source, 0), the run's.
 func (HistoryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CsvMaxRecord)
+	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CSVMaxRecord)
 	runID := results.RunID(opts.Source, 0)
 	var h locustHeader
 	var first, prev, last *locustHistRow

@@ -13,7 +13,7 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// ohaJSONParser ("oha-json") reads oha's JSON output; oha.go describes both formats.
+// JSONParser ("oha-json") reads oha's JSON output; oha.go describes both formats.
 type JSONParser struct{}
 
 // Name returns "oha-json".
@@ -21,7 +21,7 @@ func (JSONParser) Name() string { return "oha-json" }
 
 // Detect reports whether head starts with oha's JSON output.
 func (JSONParser) Detect(head []byte) bool {
-	head = core.JsonHead(head)
+	head = core.JSONHead(head)
 	if len(head) == 0 || head[0] != '{' {
 		return false
 	}
@@ -53,7 +53,7 @@ type ohaJSON struct {
 
 // Parse streams the runs of r, one per JSON object, to sink.
 func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	return core.JsonReports(ctx, r, opts, "oha-json", "oha JSON", func(m *ohaJSON, line int, fill func(*results.RunWithPercentiles)) error {
+	return core.JSONReports(ctx, r, opts, "oha-json", "oha JSON", func(m *ohaJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		s := m.Summary
 		if s == nil || s.Total == nil || s.RequestsPerSec == nil {
 			return core.BadJSON(`output without "summary" (total, requestsPerSec)`)

@@ -19,7 +19,7 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// isHeaderRow reports whether rec is the header line (h split at sep),
+// IsHeaderRow reports whether rec is the header line (h split at sep),
 // ignoring a byte order mark and surrounding blanks.
 func IsHeaderRow(rec []string, h string, sep string) bool {
 	if len(rec) == 0 {
@@ -131,7 +131,7 @@ func (b *reorderBuf) flush(capped bool) error {
 	return nil
 }
 
-// headeredLog describes a per-request log made of a header line and rows
+// HeaderedLog describes a per-request log made of a header line and rows
 // (hey -o csv, ab -g); each header starts a run, so appended files give
 // several runs.
 type HeaderedLog struct {
@@ -144,7 +144,7 @@ type HeaderedLog struct {
 	Empty  string // note of the run emitted when the log has no request
 }
 
-// parseHeaderedLog streams the rows of r (separated by l.sep, never
+// ParseHeaderedLog streams the rows of r (separated by l.sep, never
 // quoted) into runs, one per header.
 func ParseHeaderedLog(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink, l HeaderedLog) error {
 	a := NewRequests(opts, sink)

@@ -57,18 +57,18 @@ type RequestRun struct {
 // Limits of the per-request aggregation; they bound its memory whatever
 // the size of the log.
 const (
-	// exactCap is the number of latencies per run kept for exact
+	// ExactCap is the number of latencies per run kept for exact
 	// percentiles; beyond it the run's HdrHistogram answers.
 	ExactCap = 1 << 20
-	// maxWindows bounds the windows of a run: beyond it adjacent windows
+	// MaxWindows bounds the windows of a run: beyond it adjacent windows
 	// merge and the window doubles.
 	MaxWindows = 2048
 	// originBuffer is how many of a run's first requests are held back to
 	// find its earliest start.
 	originBuffer = 10000
-	// maxBadLines is how many malformed lines are quoted in a note.
+	// MaxBadLines is how many malformed lines are quoted in a note.
 	MaxBadLines = 3
-	// badLimit is the share of malformed lines, and of malformed bytes,
+	// BadLimit is the share of malformed lines, and of malformed bytes,
 	// beyond which a log is rejected.
 	BadLimit = 0.01
 )
@@ -310,22 +310,22 @@ type window struct {
 	dense         *hdrhistogram.Histogram // while open (see openWindows)
 }
 
-// statusCount is how many failed requests of a window had one status (0:
+// StatusCount is how many failed requests of a window had one status (0:
 // no response, a transport error).
 type StatusCount struct {
 	Status int32
 	N      int64
 }
 
-// maxStatuses bounds the statuses a window counts: maxStatuses-1
+// MaxStatuses bounds the statuses a window counts: maxStatuses-1
 // distinct ones, and the failed requests of any further status under
 // otherStatus.
 const MaxStatuses = 16
 
-// otherStatus stands for the statuses beyond maxStatuses.
+// OtherStatus stands for the statuses beyond maxStatuses.
 const OtherStatus = -1
 
-// addStatus counts one failed request of status s into c.
+// AddStatus counts one failed request of status s into c.
 func AddStatus(c []StatusCount, s int32, n int64) []StatusCount {
 	for i := range c {
 		if c[i].Status == s {
@@ -339,7 +339,7 @@ func AddStatus(c []StatusCount, s int32, n int64) []StatusCount {
 	return append(c, StatusCount{s, n})
 }
 
-// statusesText words a window's failed statuses as the series table's
+// StatusesText words a window's failed statuses as the series table's
 // error_statuses: "503:200,0:3", most frequent first (then by status);
 // -1 counts the statuses beyond maxStatuses.
 func StatusesText(c []StatusCount) *string {
@@ -362,7 +362,7 @@ func StatusesText(c []StatusCount) *string {
 
 func Micros(ms float64) int64 { return int64(math.Round(ms * 1000)) }
 
-// clampRecord records v in h, clamped to [1, hi].
+// ClampRecord records v in h, clamped to [1, hi].
 func ClampRecord[H interface{ RecordValue(int64) error }](h H, v, hi int64) {
 	_ = h.RecordValue(min(max(v, 1), hi))
 }
@@ -573,7 +573,7 @@ func (r *reqRun) percentile(q float64) float64 {
 	return ClampMs(float64(r.hist.ValueAtQuantile(100*q))/1000, r.minLat, r.maxLat)
 }
 
-// clampMs keeps a percentile from a histogram within the exact minimum
+// ClampMs keeps a percentile from a histogram within the exact minimum
 // and maximum of the latencies it summarises.
 func ClampMs(v, lo, hi float64) float64 {
 	return min(max(v, lo), hi)

@@ -10,7 +10,7 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// siegeJSONParser ("siege-json") reads siege's JSON output; siege.go describes both formats.
+// JSONParser ("siege-json") reads siege's JSON output; siege.go describes both formats.
 type JSONParser struct{}
 
 // Name returns "siege-json".
@@ -20,7 +20,7 @@ func (JSONParser) Name() string { return "siege-json" }
 // or after a terminal transcript's lines (a prompt with the siege command,
 // "^C"), on a line that begins with "{".
 func (JSONParser) Detect(head []byte) bool {
-	head = core.JsonHead(head)
+	head = core.JSONHead(head)
 	if _, rest := siegePreamble(head); len(rest) > 0 {
 		head = rest
 	}
@@ -109,7 +109,7 @@ type siegeJSON struct {
 // Parse streams the runs of r, one per JSON summary, to sink.
 func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	br := &siegeBlankReader{r: r, atLine: true}
-	return core.JsonReports(ctx, br, opts, "siege-json", "siege JSON", func(m *siegeJSON, line int, fill func(*results.RunWithPercentiles)) error {
+	return core.JSONReports(ctx, br, opts, "siege-json", "siege JSON", func(m *siegeJSON, line int, fill func(*results.RunWithPercentiles)) error {
 		vals := []*float64{m.Transactions, m.Availability, m.Elapsed, m.Data, m.Response, m.Rate, m.Throughput,
 			m.Concurrency, m.Successful, m.Failed, m.Longest, m.Shortest}
 		for i, p := range vals {

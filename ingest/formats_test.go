@@ -254,20 +254,6 @@ func sampleDir(dir string) string {
 	return filepath.Join("testdata", dir)
 }
 
-// toolOfFile returns the tool a file of the package belongs to by its
-// name (ab.go, ab_csv.go: "ab"), "" for a file shared by the parsers.
-func toolOfFile(name string) string {
-	best := ""
-	for _, f := range formats {
-		for _, dir := range f.dirs {
-			if (strings.HasPrefix(name, dir+".") || strings.HasPrefix(name, dir+"_")) && len(dir) > len(best) {
-				best = dir
-			}
-		}
-	}
-	return best
-}
-
 // nameAliases are the other words a tool's names may use for it.
 var nameAliases = map[string][]string{"jmeter": {"jtl"}}
 
@@ -284,46 +270,6 @@ func saysTool(name, tool string) bool {
 		}
 	}
 	return false
-}
-
-// TestNames: in a package of 40 parsers, a package-level name declared in
-// a tool's file (wrk.go, k6_summary.go) says its tool (wrkKindNone, not
-// kNone), and is used by no other tool's file: what two tools share lives
-// in a shared file under a neutral name (formatscan.go, csvrecords.go,
-// headeredlog.go, lines.go, units.go, ...). formats.go, the list, may
-// name every parser.
-func TestNames(t *testing.T) {
-	decl, files := packageDecls(t, ".")
-	for name, file := range decl {
-		if tool := toolOfFile(file); tool != "" && name != "_" && !saysTool(name, tool) {
-			t.Errorf("%s: %s does not say its tool %s", file, name, tool)
-		}
-	}
-	for file, f := range files {
-		if file == "formats.go" {
-			continue
-		}
-		seen := map[string]bool{}
-		var visit func(n ast.Node) bool
-		visit = func(n ast.Node) bool {
-			if sel, ok := n.(*ast.SelectorExpr); ok {
-				ast.Inspect(sel.X, visit) // not sel.Sel: a field or method
-				return false
-			}
-			id, ok := n.(*ast.Ident)
-			if !ok || seen[id.Name] {
-				return true
-			}
-			if df, ok := decl[id.Name]; ok && df != file {
-				if dt := toolOfFile(df); dt != "" && dt != toolOfFile(file) {
-					seen[id.Name] = true
-					t.Errorf("%s uses %s of %s: move what tools share to a shared file", file, id.Name, df)
-				}
-			}
-			return true
-		}
-		ast.Inspect(f, visit)
-	}
 }
 
 // TestSaysTool checks the word matching TestNames relies on.

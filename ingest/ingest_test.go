@@ -18,8 +18,6 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-var update = ingesttest.Update
-
 // inputs returns the parser inputs under testdata/<tool> (not .src, not goldens).
 func inputs(t testing.TB, tool string) []string {
 	t.Helper()
@@ -42,44 +40,6 @@ func parseFile(t testing.TB, path string) ([]results.RunWithPercentiles, error) 
 
 func jsonLines(t testing.TB, runs []results.RunWithPercentiles) []byte {
 	return ingesttest.JSONLines(t, runs)
-}
-
-// TestGolden parses every input under testdata/<tool>/ (all but notwrk
-// and fuzz) and compares with its golden file: the runs as JSON Lines,
-// then, for per-request logs, a line per series window and a digest of the
-// samples. `go test ./ingest -update` rewrites them.
-func TestGolden(t *testing.T) {
-	dirs, _ := filepath.Glob("testdata/*")
-	for _, dir := range dirs {
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() || filepath.Base(dir) == "notwrk" || filepath.Base(dir) == "fuzz" {
-			continue
-		}
-		for _, in := range goldenInputs(t, dir) {
-			t.Run(filepath.Base(dir)+"/"+filepath.Base(in), func(t *testing.T) {
-				got := goldenOf(t, in)
-				golden := goldenPath(in)
-				if *update {
-					if err := os.WriteFile(golden, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test -update)", err)
-				}
-				if !bytes.Equal(got, want) {
-					gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-					for i := 0; i < len(gl) && i < len(wl); i++ {
-						if gl[i] != wl[i] {
-							t.Fatalf("line %d differs from %s:\ngot  %s\nwant %s", i+1, golden, gl[i], wl[i])
-						}
-					}
-					t.Fatalf("%s: got %d lines, want %d", golden, len(gl), len(wl))
-				}
-			})
-		}
-	}
 }
 
 // goldenInputs lists the parser inputs of a testdata folder.

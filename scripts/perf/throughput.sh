@@ -8,7 +8,7 @@
 # average before and after is printed: take figures on an idle machine.
 #
 # Two logs: "real", a real-shaped one (the committed cold-JVM log of
-# ingest/testdata/vegeta, 16,000 requests of a warming JVM, repeated with
+# ingest/vegeta/testdata/vegeta, 16,000 requests of a warming JVM, repeated with
 # shifted timestamps by scripts/perf/makevegeta -from), and "synthetic"
 # (scripts/perf/makevegeta: lognormal latencies, 0.1 % errors).
 #

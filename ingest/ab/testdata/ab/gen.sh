@@ -4,13 +4,13 @@
 # ingest/internal/testserver, the cold JVM server (variable response
 # lengths: Length failures) and an openssl s_server (TLS), all on
 # 127.0.0.1. Run from the repository root:
-#   bash ingest/testdata/ab/gen.sh
+#   bash ingest/ab/testdata/ab/gen.sh
 # The "$ ab ..." prompt lines are printed by this script; the command lines
 # and the outputs are real. The cold-JVM data set (ab-coldjvm.tsv.gz) is
 # made by scripts/coldjvm/make-hey-ab-data.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-out=ingest/testdata/ab
+out=ingest/ab/testdata/ab
 PORT=${PORT:-19100}
 U=http://127.0.0.1:$PORT
 tmp=$(mktemp -d)

@@ -5,12 +5,12 @@
 # ones require node 22; npm install --ignore-scripts artillery@2.0.21 in a
 # scratch folder, ARTILLERY=its node_modules/.bin/artillery). Run from the
 # repository root, as root so that nice -n -10 applies:
-#   ARTILLERY=/path/to/artillery bash ingest/testdata/artillery/gen.sh
+#   ARTILLERY=/path/to/artillery bash ingest/artillery/testdata/artillery/gen.sh
 # The "$ artillery ..." prompt lines are printed by this script; the command
 # lines and the console output are real.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-out=ingest/testdata/artillery
+out=ingest/artillery/testdata/artillery
 A=${ARTILLERY:-artillery}
 export PORT=${PORT:-19370}
 export ARTILLERY_DISABLE_TELEMETRY=true

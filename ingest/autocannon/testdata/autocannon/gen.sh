@@ -4,13 +4,13 @@
 # npm install autocannon@9.0.0 in a scratch folder, AUTOCANNON=its
 # node_modules/.bin/autocannon). Run from the repository root, as root so
 # that nice -n -10 applies:
-#   AUTOCANNON=/path/to/autocannon bash ingest/testdata/autocannon/gen.sh
+#   AUTOCANNON=/path/to/autocannon bash ingest/autocannon/testdata/autocannon/gen.sh
 # The "$ autocannon ..." prompt lines are printed by this script; the
 # command lines and the outputs (stderr, where autocannon writes its
 # tables, and stdout) are real.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-out=ingest/testdata/autocannon
+out=ingest/autocannon/testdata/autocannon
 A=${AUTOCANNON:-autocannon}
 PORT=${PORT:-19340}
 U=http://127.0.0.1:$PORT

@@ -3,12 +3,12 @@
 # ingest/internal/testserver on 127.0.0.1 (bombardier v1.2.6:
 # go install github.com/codesenberg/bombardier@v1.2.6). Run from the
 # repository root, as root so that nice -n -10 applies:
-#   bash ingest/testdata/bombardier/gen.sh
+#   bash ingest/bombardier/testdata/bombardier/gen.sh
 # The "$ bombardier ..." prompt lines are printed by this script; the
 # command lines and the outputs are real.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-out=ingest/testdata/bombardier
+out=ingest/bombardier/testdata/bombardier
 B=${BOMBARDIER:-$(command -v bombardier || echo "$(go env GOPATH)/bin/bombardier")}
 PORT=${PORT:-19310}
 U=http://127.0.0.1:$PORT

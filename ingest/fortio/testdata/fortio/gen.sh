@@ -4,13 +4,13 @@
 # go install fortio.org/fortio@v1.68.2; later versions need a module the
 # Go proxy here does not serve). Run from the repository root, as root so
 # that nice -n -10 applies:
-#   bash ingest/testdata/fortio/gen.sh
+#   bash ingest/fortio/testdata/fortio/gen.sh
 # The "$ fortio ..." prompt lines are printed by this script; the command
 # lines and the outputs (stderr, where fortio writes, with its log lines)
 # are real.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-out=ingest/testdata/fortio
+out=ingest/fortio/testdata/fortio
 F=${FORTIO:-$(command -v fortio || echo "$(go env GOPATH)/bin/fortio")}
 PORT=${PORT:-19350}
 U=http://127.0.0.1:$PORT

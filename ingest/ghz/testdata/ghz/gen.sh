@@ -3,12 +3,12 @@
 # scripts/grpcserver (grpc.health.v1.Health with reflection) on 127.0.0.1
 # (ghz v0.93.0: go install github.com/bojand/ghz/cmd/ghz@v0.93.0). Run from
 # the repository root, as root so that nice -n -10 applies:
-#   bash ingest/testdata/ghz/gen.sh
+#   bash ingest/ghz/testdata/ghz/gen.sh
 # The "$ ghz ..." prompt lines are printed by this script; the command lines
 # and the outputs are real.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-out=ingest/testdata/ghz
+out=ingest/ghz/testdata/ghz
 G=${GHZ:-$(command -v ghz || echo "$(go env GOPATH)/bin/ghz")}
 PORT=${PORT:-19360}
 (cd scripts/grpcserver && go build -o /tmp/ghz-grpcserver .)

@@ -3,12 +3,12 @@
 # ingest/internal/testserver -h2c on 127.0.0.1 (h2load from Debian's
 # nghttp2-client 1.52.0: apt-get install nghttp2-client). Run from the
 # repository root, as root so that nice -n -10 applies:
-#   bash ingest/testdata/h2load/gen.sh
+#   bash ingest/h2load/testdata/h2load/gen.sh
 # The "$ h2load ..." prompt lines are printed by this script; the command
 # lines and the outputs are real.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-out=ingest/testdata/h2load
+out=ingest/h2load/testdata/h2load
 PORT=${PORT:-19320}
 U=http://127.0.0.1:$PORT
 go build -o /tmp/h2load-testserver ./ingest/internal/testserver

@@ -2,13 +2,13 @@
 # gen.sh makes the real-* hey outputs of this folder against
 # ingest/internal/testserver on 127.0.0.1 (hey v0.1.5:
 # go install github.com/rakyll/hey@v0.1.5). Run from the repository root:
-#   bash ingest/testdata/hey/gen.sh
+#   bash ingest/hey/testdata/hey/gen.sh
 # The "$ hey ..." prompt lines are printed by this script; the command lines
 # and the outputs are real. The cold-JVM data set (hey-coldjvm.csv.gz) is
 # made by scripts/coldjvm/make-hey-ab-data.sh.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-out=ingest/testdata/hey
+out=ingest/hey/testdata/hey
 HEY=${HEY:-$(command -v hey || echo "$(go env GOPATH)/bin/hey")}
 PORT=${PORT:-19100}
 U=http://127.0.0.1:$PORT

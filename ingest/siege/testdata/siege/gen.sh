@@ -3,14 +3,14 @@
 # ingest/internal/testserver on 127.0.0.1 (siege 4.0.7 from Debian:
 # apt-get install siege). Run from the repository root, as root so that
 # nice -n -10 applies:
-#   bash ingest/testdata/siege/gen.sh
+#   bash ingest/siege/testdata/siege/gen.sh
 # siege reads ~/.siege/siege.conf, whose Debian template turns JSON output
 # on; the runs here use their own resource file (-R) instead. The
 # "$ siege ..." prompt lines are printed by this script; the command lines
 # and the outputs (stdout and stderr, as a terminal shows them) are real.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
-out=ingest/testdata/siege
+out=ingest/siege/testdata/siege
 PORT=${PORT:-19330}
 U=http://127.0.0.1:$PORT
 go build -o /tmp/siege-testserver ./ingest/internal/testserver

@@ -4,7 +4,7 @@
 # on the loopback interface:
 #
 #   go install github.com/tsenart/vegeta/v12@v12.13.0
-#   sh ingest/testdata/vegeta/make-data.sh        (from the repository root)
+#   sh ingest/vegeta/testdata/vegeta/make-data.sh        (from the repository root)
 #
 # The "$ " prompts and command lines of report-transcript.txt are printed by
 # this script; the outputs under them are real.
@@ -12,7 +12,7 @@ set -eu
 V=${VEGETA:-$(go env GOPATH)/bin/vegeta}
 PORT=${PORT:-19000}
 U=http://127.0.0.1:$PORT
-D=ingest/testdata/vegeta
+D=ingest/vegeta/testdata/vegeta
 T=$(mktemp -d)
 go build -o "$T/testserver" ./ingest/internal/testserver
 "$T/testserver" -addr 127.0.0.1:$PORT &

@@ -63,6 +63,11 @@ func TestABRuns(t *testing.T) {
 			t.Errorf("%s: last percentile %+v", c.file, r.Percentiles[c.pcts-1])
 		}
 	}
+}
+
+// TestABLabelAndKeepAlive: a partial paste without its target is named
+// after its file; a keep-alive run's bytes, transfer rate and time-out.
+func TestABLabelAndKeepAlive(t *testing.T) {
 	runs, err := ingesttest.ParseFile(t, parse, "../testdata/notwrk/ab_02.txt")
 	if err != nil || runs[0].Label != "ab_02" {
 		t.Errorf("partial paste without target: label %q, err %v", runs[0].Label, err)

@@ -98,11 +98,14 @@ func TestLocustHistory(t *testing.T) {
 	if c.Windows[2].LatMaxMs != nil || *c.Windows[1].LatMaxMs != 55 {
 		t.Errorf("lat_max %v %v", c.Windows[1].LatMaxMs, c.Windows[2].LatMaxMs)
 	}
+}
 
-	// Without full history: no window percentiles; the run keeps the
-	// cumulative ones; the missing second gives a 2 s window.
-	c = ingesttest.Collect{}
-	runs = locustParseWith(t, "testdata/locust/bitcoin-api_stats_history.csv", &c)
+// TestLocustHistoryCumulative: without full history, no window
+// percentiles; the run keeps the cumulative ones; the missing second
+// gives a 2 s window.
+func TestLocustHistoryCumulative(t *testing.T) {
+	var c ingesttest.Collect
+	runs := locustParseWith(t, "testdata/locust/bitcoin-api_stats_history.csv", &c)
 	if len(runs) != 1 || len(c.Windows) != 55 || runs[0].Requests != 2050 || runs[0].DurationS != 56 || *runs[0].Connections != 50 ||
 		*runs[0].LatP99Ms != 2000 {
 		t.Fatalf("%d series %+v", len(c.Windows), runs)
@@ -117,8 +120,11 @@ func TestLocustHistory(t *testing.T) {
 	if total != 2050 || c.Windows[16].WindowS != 2 || c.Windows[16].TS != 16 {
 		t.Errorf("total %d, series 16 %+v", total, c.Windows[16])
 	}
+}
 
-	// Malformed rows are skipped and noted, too many fail the file.
+// TestLocustHistoryMalformed: malformed rows are skipped and noted, too
+// many fail the file.
+func TestLocustHistoryMalformed(t *testing.T) {
 	hdr := "Timestamp,User Count,Type,Name,Requests/s,Failures/s,50%,99%,Total Request Count,Total Failure Count,Total Median Response Time,Total Average Response Time,Total Min Response Time,Total Max Response Time,Total Average Content Size\n"
 	var b strings.Builder
 	b.WriteString(hdr)
@@ -126,7 +132,7 @@ func TestLocustHistory(t *testing.T) {
 		b.WriteString(strings.Join([]string{strconv.Itoa(1700000000 + i), "5", "", "Aggregated", "5.0", "0", "10", "20", strconv.Itoa(5 * i), "0", "10", "11.0", "1", "30", "100"}, ",") + "\n")
 	}
 	b.WriteString("17000x,5,,Aggregated,5,0,10,20,1000,0,10,11,1,30,100\n")
-	c = ingesttest.Collect{}
+	var c ingesttest.Collect
 	if err := (HistoryParser{}).Parse(context.Background(), strings.NewReader(b.String()), core.Options{Source: "h"}, &c); err != nil ||
 		len(c.Runs) != 1 || !strings.Contains(*c.Runs[0].Notes, "1 malformed rows skipped (line 202: timestamp") || len(c.Windows) != 199 {
 		t.Fatalf("%v %+v", err, c.Runs)
@@ -137,10 +143,13 @@ func TestLocustHistory(t *testing.T) {
 	if !errors.As(err, &se) || se.Line != 202 {
 		t.Errorf("error %v", err)
 	}
-	// Locust 0.14's history header.
+}
+
+// TestLocustHistoryOld: Locust 0.14's history header.
+func TestLocustHistoryOld(t *testing.T) {
 	old := `"Type","Name","Timestamp","# requests","# failures","Requests/s","Requests Failed/s","Median response time","Average response time","Min response time","Max response time","Average Content Size","50%","99%"` + "\n" +
 		`"","Aggregated",1600000000,10,0,1.0,0,5,6.0,1,9,10,5,9` + "\n" + `"","Aggregated",1600000002,30,1,10.0,0.5,5,7.0,1,12,10,5,12` + "\n"
-	c = ingesttest.Collect{}
+	var c ingesttest.Collect
 	if err := (HistoryParser{}).Parse(context.Background(), strings.NewReader(old), core.Options{Source: "h"}, &c); err != nil ||
 		len(c.Windows) != 1 || c.Windows[0].Requests != 20 || *c.Windows[0].LatMeanMs != (30*7.0-10*6.0)/20 || c.Runs[0].Connections != nil {
 		t.Errorf("0.14: %v %+v %+v", err, c.Windows, c.Runs)

@@ -69,6 +69,13 @@ func TestRequestsAggregate(t *testing.T) {
 	if r.Percentiles[0].Quantile != 0 || r.Percentiles[0].LatencyMs != 1 || r.Percentiles[len(r.Percentiles)-1].LatencyMs != 100 {
 		t.Errorf("percentiles %+v", r.Percentiles)
 	}
+	checkAggregateSeries(t, &sink, r)
+}
+
+// checkAggregateSeries checks the windows of TestRequestsAggregate's
+// first run r and its second run.
+func checkAggregateSeries(t *testing.T, sink *collect, r results.RunWithPercentiles) {
+	t.Helper()
 	var ser []results.Series
 	for _, s := range sink.Windows {
 		if s.RunID == r.RunID {

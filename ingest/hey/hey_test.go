@@ -31,9 +31,13 @@ func TestHeyRuns(t *testing.T) {
 		t.Errorf("hey_01 percentiles %+v", r.Percentiles)
 	}
 
-	// hey embedded in another tool: two summaries without histogram or
-	// latency distribution, no command: named after the file.
-	runs, err = ingesttest.ParseFile(t, parse, "../testdata/notwrk/hey_03.txt")
+}
+
+// TestHeyEmbedded: hey embedded in another tool's output: two summaries
+// without histogram or latency distribution, no command: named after the
+// file.
+func TestHeyEmbedded(t *testing.T) {
+	runs, err := ingesttest.ParseFile(t, parse, "../testdata/notwrk/hey_03.txt")
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("hey_03: %d runs, err %v", len(runs), err)
 	}
@@ -42,6 +46,11 @@ func TestHeyRuns(t *testing.T) {
 		t.Errorf("hey_03: %+v / %+v", runs[0].Run, runs[1].Run)
 	}
 
+}
+
+// TestHeyRealRuns: runs recorded here against the test server, with
+// errors, time-outs, refused connections, one request, a duration.
+func TestHeyRealRuns(t *testing.T) {
 	for _, c := range []struct {
 		file                     string
 		requests, errors, non2xx int64
@@ -80,8 +89,12 @@ func TestHeyRuns(t *testing.T) {
 		}
 	}
 
-	// A transcript: each command goes with the summary after it.
-	runs, err = ingesttest.ParseFile(t, parse, "testdata/hey/real-transcript.txt")
+}
+
+// TestHeyTranscript: in a transcript each command goes with the summary
+// after it.
+func TestHeyTranscript(t *testing.T) {
+	runs, err := ingesttest.ParseFile(t, parse, "testdata/hey/real-transcript.txt")
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("transcript: %d runs, err %v", len(runs), err)
 	}

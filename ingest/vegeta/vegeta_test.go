@@ -157,8 +157,11 @@ func TestVegetaTextReports(t *testing.T) {
 		t.Errorf("vegeta_01 notes %v label %q", r.Notes, r.Label)
 	}
 
-	// Status Codes and Error Set printed before the report too.
-	r = parseVegetaFile(t, "testdata/vegeta/vegeta_03.txt")[0]
+}
+
+// TestVegetaTextStatusFirst: Status Codes and Error Set printed before the report too.
+func TestVegetaTextStatusFirst(t *testing.T) {
+	r := parseVegetaFile(t, "testdata/vegeta/vegeta_03.txt")[0]
 	if r.SourceLine != 5 || r.Requests != 270000 || r.DurationS != 600 || vegetaF(r.LatP90Ms) != 8.672 || r.Errors != 0 {
 		t.Errorf("vegeta_03: %+v", r.Run)
 	}
@@ -167,8 +170,11 @@ func TestVegetaTextReports(t *testing.T) {
 		t.Errorf("vegeta_04: %+v", r.Run)
 	}
 
-	// Script lines around six reports.
-	runs = parseVegetaFile(t, "testdata/vegeta/bud-concurrency.txt")
+}
+
+// TestVegetaTextScript: script lines around six reports.
+func TestVegetaTextScript(t *testing.T) {
+	runs := parseVegetaFile(t, "testdata/vegeta/bud-concurrency.txt")
 	if len(runs) != 6 {
 		t.Fatalf("bud: %d runs", len(runs))
 	}
@@ -179,8 +185,11 @@ func TestVegetaTextReports(t *testing.T) {
 		t.Errorf("bud run 1: %+v", r.Run)
 	}
 
-	// Commands of the transcript.
-	runs = parseVegetaFile(t, "testdata/vegeta/report-transcript.txt")
+}
+
+// TestVegetaTextCommands: the commands of a transcript.
+func TestVegetaTextCommands(t *testing.T) {
+	runs := parseVegetaFile(t, "testdata/vegeta/report-transcript.txt")
 	if len(runs) != 5 {
 		t.Fatalf("transcript: %d runs", len(runs))
 	}
@@ -214,8 +223,11 @@ func TestVegetaTextReports(t *testing.T) {
 		t.Errorf("transcript errors run: %+v", r.Run)
 	}
 
-	// Old layouts.
-	runs = parseVegetaFile(t, "testdata/vegeta/old-layouts-edited.txt")
+}
+
+// TestVegetaTextOldLayouts: old layouts.
+func TestVegetaTextOldLayouts(t *testing.T) {
+	runs := parseVegetaFile(t, "testdata/vegeta/old-layouts-edited.txt")
 	if len(runs) != 5 {
 		t.Fatalf("old layouts: %d runs", len(runs))
 	}

@@ -132,13 +132,7 @@ type abRun struct {
 
 // abState is the parser's state over one input.
 type abState struct {
-	opts    core.Options
-	sink    core.Sink
-	lab     core.Labeler
-	detect  bool
-	found   bool
-	index   int
-	active  bool
+	core.RunState
 	run     abRun
 	pending *abCommand
 	f       [24][]byte
@@ -148,17 +142,17 @@ type abState struct {
 // ApacheBench" banner with the Benchmarking line or a report line, or,
 // for partial pastes, three of ab's report lines.
 func (Parser) Detect(head []byte) bool {
-	st := &abState{detect: true}
+	st := &abState{RunState: core.RunState{Detect: true}}
 	for ln, line := range core.HeadLines(head) {
-		if st.found {
+		if st.Found {
 			break
 		}
 		_ = st.line(line, ln)
-		if st.active && st.run.recognized() {
+		if st.Active && st.run.recognized() {
 			return true
 		}
 	}
-	return st.found
+	return st.Found
 }
 
 // recognized reports whether the run's lines are surely ab's.
@@ -175,14 +169,14 @@ func (r *abRun) recognized() bool {
 
 // Parse streams the ab runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &abState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	st := &abState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err
 	}
 	if err := st.close(); err != nil {
 		return err
 	}
-	if st.index == 0 {
+	if st.Index == 0 {
 		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"ab"}}
 	}
 	return nil
@@ -206,14 +200,14 @@ func (st *abState) line(b []byte, ln int) error {
 	}
 	f := core.Fields(s, st.f[:0])
 	r := &st.run
-	if st.active && r.inConn {
+	if st.Active && r.inConn {
 		if st.connRow(f) {
 			r.lastLine = ln
 			return nil
 		}
 		r.inConn = false
 	}
-	if st.active && r.inPct {
+	if st.Active && r.inPct {
 		if st.pctRow(f, ln) {
 			return nil
 		}
@@ -223,12 +217,12 @@ func (st *abState) line(b []byte, ln int) error {
 	if !ok {
 		return st.other(s, f, ln)
 	}
-	if st.active && (group < r.group || r.keys&key != 0) {
+	if st.Active && (group < r.group || r.keys&key != 0) {
 		if err := st.close(); err != nil {
 			return err
 		}
 	}
-	if !st.active {
+	if !st.Active {
 		st.start(ln)
 	}
 	r.keys |= key
@@ -509,7 +503,7 @@ func (st *abState) pctRow(f [][]byte, ln int) bool {
 // command lines.
 func (st *abState) other(s []byte, f [][]byte, ln int) error {
 	r := &st.run
-	if st.active {
+	if st.Active {
 		switch string(f[0]) {
 		case "Completed", "Finished":
 			if len(f) == 3 && string(f[2]) == "requests" {
@@ -535,7 +529,7 @@ func (st *abState) other(s []byte, f [][]byte, ln int) error {
 	}
 	if i := core.FindCommand(s, isABExe); i >= 0 {
 		if c, ok := parseABCommand(string(s[i:]), ln); ok {
-			if st.active && r.keys&(abKeyComplete|abKeyTime) != 0 {
+			if st.Active && r.keys&(abKeyComplete|abKeyTime) != 0 {
 				if err := st.close(); err != nil {
 					return err
 				}
@@ -554,41 +548,39 @@ func (r *abRun) malformed(ln int, s string) {
 
 // start begins a run.
 func (st *abState) start(ln int) {
-	st.active = true
+	st.Active = true
 	st.run = abRun{startLine: ln, lastLine: ln, pcts: st.run.pcts[:0]}
 }
 
 // close ends the current run, emitting it when it has its report.
 func (st *abState) close() error {
-	if !st.active {
+	if !st.Active {
 		return nil
 	}
-	st.active = false
+	st.Active = false
 	r := &st.run
 	if r.keys&(abKeyComplete|abKeyTime) != abKeyComplete|abKeyTime {
-		if !r.recognized() || st.detect {
+		if !r.recognized() || st.Detect {
 			return nil
 		}
 		if r.aborted != "" {
-			return &core.SyntaxError{File: st.opts.Source, Line: r.abortLine, Msg: "ab stopped before its report: " + r.aborted}
+			return &core.SyntaxError{File: st.Opts.Source, Line: r.abortLine, Msg: "ab stopped before its report: " + r.aborted}
 		}
 		if r.keys&^(abKeyBanner|abKeyBenchmarking) == 0 {
 			return nil // ab -V, or a banner quoted alone
 		}
-		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,
 			Msg: "ab report without its Time taken for tests or Complete requests line (cut paste?)"}
 	}
-	if r.bad != "" && !st.detect {
-		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "ab: malformed line " + r.bad}
+	if r.bad != "" && !st.Detect {
+		return &core.SyntaxError{File: st.Opts.Source, Line: r.badLine, Msg: "ab: malformed line " + r.bad}
 	}
-	st.found = true
-	if st.detect {
+	st.Found = true
+	if st.Detect {
 		return nil
 	}
 	out := st.build()
-	core.FillCommon(&out, st.opts, st.index, &st.lab)
-	st.index++
-	return st.sink.Run(out)
+	return st.Emit(out)
 }
 
 // target returns the URL of the run.

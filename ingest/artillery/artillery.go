@@ -80,12 +80,7 @@ type artilleryPeriod struct {
 
 // artilleryState is the console parser's state over one input.
 type artilleryState struct {
-	opts    core.Options
-	sink    core.Sink
-	lab     core.Labeler
-	detect  bool
-	found   bool
-	index   int
+	core.RunState
 	block   int // 0 none, 1 period, 2 summary
 	cur     artilleryMetrics
 	summary string // the summary metric nested lines belong to
@@ -111,15 +106,15 @@ const maxArtilleryPeriods = 100_000
 // Detect reports whether head holds an Artillery summary report with
 // HTTP metrics.
 func (Parser) Detect(head []byte) bool {
-	st := &artilleryState{detect: true}
-	core.ScanHead(head, st.line, func() bool { return st.found })
-	return st.found
+	st := &artilleryState{RunState: core.RunState{Detect: true}}
+	core.ScanHead(head, st.line, func() bool { return st.Found })
+	return st.Found
 }
 
 // Parse streams the Artillery runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &artilleryState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
-	return core.ParseLines(ctx, r, opts, "artillery", st.line, st.endBlock, func() int { return st.index })
+	st := &artilleryState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	return core.ParseLines(ctx, r, opts, "artillery", st.line, st.endBlock, func() int { return st.Index })
 }
 
 // artilleryClock parses "19:28:00(+0000)" into seconds of the day.
@@ -242,8 +237,8 @@ func (st *artilleryState) v1Line(s, name, val []byte, hasVal bool, ln int) bool 
 		}
 		if m == "http.responses" {
 			st.hasHTTP = true
-			if st.detect && st.block == 2 {
-				st.found = true
+			if st.Detect && st.block == 2 {
+				st.Found = true
 			}
 		}
 		return true
@@ -369,8 +364,8 @@ func (st *artilleryState) metricLine(s []byte, ln int) error {
 	st.cur.counters[key] = v
 	if strings.HasPrefix(key, "http.") {
 		st.hasHTTP = true
-		if st.detect && st.block == 2 && (key == "http.requests" || strings.HasPrefix(key, "http.codes.")) {
-			st.found = true
+		if st.Detect && st.block == 2 && (key == "http.requests" || strings.HasPrefix(key, "http.codes.")) {
+			st.Found = true
 		}
 	}
 	return nil
@@ -399,14 +394,14 @@ func (st *artilleryState) endBlock() error {
 	default:
 		return nil
 	}
-	if st.detect {
+	if st.Detect {
 		return nil
 	}
 	defer func() {
 		st.periods, st.start, st.totalS, st.cmd, st.hasHTTP, st.bad, st.dropped, st.v1 = st.periods[:0], 0, 0, "", false, "", 0, false
 	}()
 	if st.bad != "" {
-		return &core.SyntaxError{File: st.opts.Source, Line: st.badLine, Msg: "artillery: malformed " + st.bad}
+		return st.Malformed("artillery", st.badLine, st.bad)
 	}
 	m := st.cur
 	st.v1Sec = ""
@@ -426,7 +421,7 @@ func (st *artilleryState) endBlock() error {
 		if !st.hasHTTP {
 			return nil // a test of another engine (websocket, playwright)
 		}
-		return &core.SyntaxError{File: st.opts.Source, Line: st.last,
+		return &core.SyntaxError{File: st.Opts.Source, Line: st.last,
 			Msg: "artillery summary report without its http.requests counter (cut paste?)"}
 	}
 	out := artilleryRun(m)
@@ -456,8 +451,8 @@ func (st *artilleryState) endBlock() error {
 		notes = append(notes, fmt.Sprintf("%d periods beyond %d left out of the series", st.dropped, maxArtilleryPeriods))
 	}
 	out.Notes = results.Ptr(strings.Join(notes, "; "))
-	core.FillCommon(&out, st.opts, st.index, &st.lab)
-	st.index++
+	core.FillCommon(&out, st.Opts, st.Index, &st.Lab)
+	st.Index++
 	if len(st.periods) > 0 {
 		start := st.periods[0].toS - st.periods[0].widthS
 		for _, p := range st.periods {
@@ -465,12 +460,12 @@ func (st *artilleryState) endBlock() error {
 			if t < -43200 { // the clock passed midnight
 				t += 86400
 			}
-			if err := st.sink.Series(artillerySeries(out.RunID, math.Max(0, t), p.widthS, p.m)); err != nil {
+			if err := st.Sink.Series(artillerySeries(out.RunID, math.Max(0, t), p.widthS, p.m)); err != nil {
 				return err
 			}
 		}
 	}
-	return st.sink.Run(out)
+	return st.Sink.Run(out)
 }
 
 // artilleryRun makes a run of the whole test's metrics.

@@ -94,13 +94,7 @@ type autocannonRun struct {
 
 // autocannonState is the text parser's state over one input.
 type autocannonState struct {
-	opts    core.Options
-	sink    core.Sink
-	lab     core.Labeler
-	detect  bool
-	found   bool
-	index   int
-	active  bool
+	core.RunState
 	run     autocannonRun
 	pending *autocannonRun // command and "Running" lines before the tables
 	f       [16][]byte
@@ -109,15 +103,15 @@ type autocannonState struct {
 // Detect reports whether head holds an autocannon result: a Latency row
 // of its stats table and the "requests in" line.
 func (Parser) Detect(head []byte) bool {
-	st := &autocannonState{detect: true}
-	core.ScanHead(head, st.line, func() bool { return st.found })
-	return st.found
+	st := &autocannonState{RunState: core.RunState{Detect: true}}
+	core.ScanHead(head, st.line, func() bool { return st.Found })
+	return st.Found
 }
 
 // Parse streams the autocannon runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &autocannonState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
-	return core.ParseLines(ctx, r, opts, "autocannon", st.line, st.close, func() int { return st.index })
+	st := &autocannonState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	return core.ParseLines(ctx, r, opts, "autocannon", st.line, st.close, func() int { return st.Index })
 }
 
 // isAutocannonExe reports whether tok names the autocannon program.
@@ -163,7 +157,7 @@ func (st *autocannonState) line(b []byte, ln int) error {
 	}
 	r := &st.run
 	f := core.Fields(s, st.f[:0])
-	if st.active && r.hasEnd {
+	if st.Active && r.hasEnd {
 		if done, err := st.errorsLine(f, ln); done || err != nil {
 			return err
 		}
@@ -171,10 +165,10 @@ func (st *autocannonState) line(b []byte, ln int) error {
 	switch {
 	case len(f) >= 5 && string(f[0]) == "Running" && string(f[len(f)-2]) == "@" && string(f[len(f)-3]) == "test":
 		return st.startRun(f, ln)
-	case len(f) >= 2 && (string(f[1]) == "connections" || string(f[1]) == "workers") && st.pending != nil && !st.active:
+	case len(f) >= 2 && (string(f[1]) == "connections" || string(f[1]) == "workers") && st.pending != nil && !st.Active:
 		st.loadLine(f)
 		return nil
-	case len(f) == 7 && string(f[1]) == "2xx" && string(f[2]) == "responses," && string(f[4]) == "non" && st.active:
+	case len(f) == 7 && string(f[1]) == "2xx" && string(f[2]) == "responses," && string(f[4]) == "non" && st.Active:
 		a, ok1 := core.ParseUint(f[0])
 		n, ok2 := core.ParseUint(f[3])
 		if !ok1 || !ok2 {
@@ -184,12 +178,12 @@ func (st *autocannonState) line(b []byte, ln int) error {
 		r.ok2xx, r.non2xx, r.hasResponses = a, n, true
 		r.lastLine = ln
 		return nil
-	case len(f) >= 6 && string(f[1]) == "requests" && string(f[2]) == "in" && st.active:
+	case len(f) >= 6 && string(f[1]) == "requests" && string(f[2]) == "in" && st.Active:
 		// 251k requests in 10.05s, 27.9 MB read
 		st.end(f, ln)
 		return nil
 	}
-	if !st.active {
+	if !st.Active {
 		if i := core.FindCommand(s, isAutocannonExe); i >= 0 {
 			if err := st.close(); err != nil {
 				return err
@@ -297,8 +291,8 @@ func (st *autocannonState) end(f [][]byte, ln int) {
 	}
 	r.sent, _ = core.ToInt64(n)
 	r.durS, r.bytesRead, r.hasEnd = d, bytesRead, true
-	if st.detect && r.latRow {
-		st.found = true
+	if st.Detect && r.latRow {
+		st.Found = true
 	}
 }
 
@@ -310,7 +304,7 @@ func (st *autocannonState) row(cells []string, ln int) error {
 		if len(cells) < 2 {
 			return nil
 		}
-		if !st.active || r.hasEnd || r.latStats && cells[1] == "2.5%" {
+		if !st.Active || r.hasEnd || r.latStats && cells[1] == "2.5%" {
 			if err := st.close(); err != nil {
 				return err
 			}
@@ -319,15 +313,15 @@ func (st *autocannonState) row(cells []string, ln int) error {
 		}
 		r.table, r.cols = autocannonTableStats, append(r.cols[:0], cells[1:]...)
 	case "Code":
-		if st.active && len(cells) == 2 {
+		if st.Active && len(cells) == 2 {
 			r.table = autocannonTableCodes
 		}
 	case "Percentile":
-		if st.active && len(cells) == 2 {
+		if st.Active && len(cells) == 2 {
 			r.table = autocannonTablePercentiles
 		}
 	default:
-		if !st.active {
+		if !st.Active {
 			return nil
 		}
 		r.lastLine = ln
@@ -371,7 +365,7 @@ func (st *autocannonState) begin(ln int) {
 		st.run.startLine, st.run.cmd, st.run.target = p.startLine, p.cmd, p.target
 		st.run.plannedS, st.run.amount, st.run.conns, st.run.pipelining, st.run.workers = p.plannedS, p.amount, p.conns, p.pipelining, p.workers
 	}
-	st.active, st.pending = true, nil
+	st.Active, st.pending = true, nil
 }
 
 // statsRow reads a Latency, Req/Sec or Bytes/Sec row.
@@ -425,25 +419,23 @@ func (r *autocannonRun) malformed(ln int, msg string) {
 
 // close ends the current run, emitting it when complete.
 func (st *autocannonState) close() error {
-	if !st.active {
+	if !st.Active {
 		return nil
 	}
-	st.active = false
+	st.Active = false
 	r := &st.run
-	if st.detect {
+	if st.Detect {
 		return nil
 	}
 	if r.bad != "" {
-		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "autocannon: malformed " + r.bad}
+		return st.Malformed("autocannon", r.badLine, r.bad)
 	}
 	if !r.latStats || r.rps == nil || !r.hasEnd {
-		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,
 			Msg: "autocannon result without its Latency or Req/Sec row or its \"requests in\" line (cut paste?)"}
 	}
 	out := st.build()
-	core.FillCommon(&out, st.opts, st.index, &st.lab)
-	st.index++
-	return st.sink.Run(out)
+	return st.Emit(out)
 }
 
 // build makes the run of a complete result.

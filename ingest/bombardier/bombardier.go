@@ -103,13 +103,7 @@ type bombardierRun struct {
 
 // bombardierState is the text parser's state over one input.
 type bombardierState struct {
-	opts    core.Options
-	sink    core.Sink
-	lab     core.Labeler
-	detect  bool
-	found   bool
-	index   int
-	active  bool
+	core.RunState
 	run     bombardierRun
 	pending bombardierIntro
 	f       [16][]byte
@@ -118,15 +112,15 @@ type bombardierState struct {
 // Detect reports whether head holds a bombardier result: its Statistics
 // header followed by a Reqs/sec row.
 func (Parser) Detect(head []byte) bool {
-	st := &bombardierState{detect: true}
-	core.ScanHead(head, st.line, func() bool { return st.found })
-	return st.found
+	st := &bombardierState{RunState: core.RunState{Detect: true}}
+	core.ScanHead(head, st.line, func() bool { return st.Found })
+	return st.Found
 }
 
 // Parse streams the bombardier runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &bombardierState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
-	return core.ParseLines(ctx, r, opts, "bombardier", st.line, st.close, func() int { return st.index })
+	st := &bombardierState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	return core.ParseLines(ctx, r, opts, "bombardier", st.line, st.close, func() int { return st.Index })
 }
 
 // isBombardierExe reports whether tok names the bombardier program.
@@ -146,7 +140,7 @@ func (st *bombardierState) line(b []byte, ln int) error {
 		if err := st.close(); err != nil {
 			return err
 		}
-		st.active = true
+		st.Active = true
 		st.run = bombardierRun{intro: st.pending, startLine: ln, lastLine: ln, sec: bombardierSectionStats, pcts: st.run.pcts[:0]}
 		if st.pending.line > 0 {
 			st.run.startLine = st.pending.line
@@ -154,7 +148,7 @@ func (st *bombardierState) line(b []byte, ln int) error {
 		st.pending = bombardierIntro{}
 		return nil
 	}
-	if st.active {
+	if st.Active {
 		if ok, err := st.row(s, f, ln); ok || err != nil {
 			return err
 		}
@@ -174,7 +168,7 @@ func (st *bombardierState) line(b []byte, ln int) error {
 		st.intro(f, ln)
 		return nil
 	}
-	if !st.active && st.pending.line > 0 {
+	if !st.Active && st.pending.line > 0 {
 		// Progress: the last token is the elapsed time ("37s", "1m5s").
 		last := f[len(f)-1]
 		if string(last) == "Done!" && len(f) > 1 {
@@ -267,8 +261,8 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 			return true, nil
 		}
 		r.rpsMean, r.rpsStdev, r.rpsMax, r.hasRPS = v[0], v[1], v[2], true
-		if st.detect {
-			st.found = true
+		if st.Detect {
+			st.Found = true
 		}
 	case key == "Latency" && len(f) == 4:
 		v, ok := bombardierThree(f, bombardierMs)
@@ -373,25 +367,23 @@ func (r *bombardierRun) malformed(ln int, msg string) {
 
 // close ends the current result, emitting it when complete.
 func (st *bombardierState) close() error {
-	if !st.active {
+	if !st.Active {
 		return nil
 	}
-	st.active = false
+	st.Active = false
 	r := &st.run
-	if st.detect {
+	if st.Detect {
 		return nil
 	}
 	if r.bad != "" {
-		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "bombardier: malformed " + r.bad}
+		return st.Malformed("bombardier", r.badLine, r.bad)
 	}
 	if !r.hasRPS || !r.hasTput || !r.hasCodes {
-		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,
 			Msg: "bombardier result without its Reqs/sec, HTTP codes or Throughput lines (cut paste?)"}
 	}
 	out := st.build()
-	core.FillCommon(&out, st.opts, st.index, &st.lab)
-	st.index++
-	return st.sink.Run(out)
+	return st.Emit(out)
 }
 
 // build makes the run of a complete result.

@@ -88,13 +88,7 @@ type fortioRun struct {
 
 // fortioState is the text parser's state over one input.
 type fortioState struct {
-	opts    core.Options
-	sink    core.Sink
-	lab     core.Labeler
-	detect  bool
-	found   bool
-	index   int
-	active  bool
+	core.RunState
 	run     fortioRun
 	pending string // a fortio command line
 	pendLn  int
@@ -104,15 +98,15 @@ type fortioState struct {
 // Detect reports whether head holds a Fortio load result: its "running
 // at" line and its "Aggregated Function Time" line.
 func (Parser) Detect(head []byte) bool {
-	st := &fortioState{detect: true}
-	core.ScanHead(head, st.line, func() bool { return st.found })
-	return st.found
+	st := &fortioState{RunState: core.RunState{Detect: true}}
+	core.ScanHead(head, st.line, func() bool { return st.Found })
+	return st.Found
 }
 
 // Parse streams the Fortio runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &fortioState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
-	return core.ParseLines(ctx, r, opts, "fortio", st.line, st.close, func() int { return st.index })
+	st := &fortioState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	return core.ParseLines(ctx, r, opts, "fortio", st.line, st.close, func() int { return st.Index })
 }
 
 // isFortioExe reports whether tok names the fortio program.
@@ -147,7 +141,7 @@ func (st *fortioState) line(b []byte, ln int) error {
 	switch {
 	case string(f[0]) == "Fortio" && len(f) >= 9 && string(f[2]) == "running" && string(f[3]) == "at":
 		return st.startRun(f, ln)
-	case !st.active:
+	case !st.Active:
 		st.command(s, f, ln)
 		return nil
 	case string(f[0]) == "All" && len(f) >= 10 && string(f[1]) == "done":
@@ -227,8 +221,8 @@ func (st *fortioState) runLine(s []byte, f [][]byte, ln int) {
 		}
 		r.count, r.avg, r.sd, r.lo, r.hi, r.hasFunc = count, avg, sd, lo, hi, true
 		r.sec = fortioSectionFunction
-		if st.detect {
-			st.found = true
+		if st.Detect {
+			st.Found = true
 		}
 	case string(f[0]) == "target" && len(f) == 3:
 		// "# target 50% 0.000651724" (normalize drops the "# ")
@@ -296,7 +290,7 @@ func (st *fortioState) begin(ln int) {
 	if st.pending != "" {
 		st.run.cmd, st.run.startLine = st.pending, st.pendLn
 	}
-	st.active, st.pending = true, ""
+	st.Active, st.pending = true, ""
 }
 
 func (r *fortioRun) malformed(ln int, msg string) {
@@ -307,19 +301,19 @@ func (r *fortioRun) malformed(ln int, msg string) {
 
 // close ends the current run, emitting it when complete.
 func (st *fortioState) close() error {
-	if !st.active {
+	if !st.Active {
 		return nil
 	}
-	st.active = false
+	st.Active = false
 	r := &st.run
-	if st.detect {
+	if st.Detect {
 		return nil
 	}
 	if r.bad != "" {
-		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "fortio: malformed " + r.bad}
+		return st.Malformed("fortio", r.badLine, r.bad)
 	}
 	if !r.hasFunc || !r.hasDone {
-		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,
 			Msg: "fortio result without its Aggregated Function Time or All done line (cut paste?)"}
 	}
 	var notes []string
@@ -339,9 +333,7 @@ func (st *fortioState) close() error {
 		requested: r.qps, plannedS: r.plannedS, calls: r.calls, threads: r.threads, count: r.count,
 		avgMs: r.avg, sdMs: r.sd, minMs: r.lo, maxMs: r.hi, pcts: r.pcts, codes: r.codes, bytes: r.bytes, hasBytes: r.hasBytes,
 	}, &notes)
-	core.FillCommon(&out, st.opts, st.index, &st.lab)
-	st.index++
-	return st.sink.Run(out)
+	return st.Emit(out)
 }
 
 // fortioFigures are what the text and JSON results both give.

@@ -48,13 +48,7 @@ type gatlingRun struct {
 
 // gatlingState is the console parser's state over one input.
 type gatlingState struct {
-	opts     core.Options
-	sink     core.Sink
-	lab      core.Labeler
-	detect   bool
-	found    bool
-	index    int
-	active   bool
+	core.RunState
 	run      gatlingRun
 	elapsedS float64 // last "Ns elapsed" seen
 }
@@ -62,15 +56,15 @@ type gatlingState struct {
 // Detect reports whether head holds a Global Information block with its
 // request count.
 func (Parser) Detect(head []byte) bool {
-	st := &gatlingState{detect: true}
-	core.ScanHead(head, st.line, func() bool { return st.found })
-	return st.found
+	st := &gatlingState{RunState: core.RunState{Detect: true}}
+	core.ScanHead(head, st.line, func() bool { return st.Found })
+	return st.Found
 }
 
 // Parse streams the runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &gatlingState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
-	return core.ParseLines(ctx, r, opts, "gatling", st.line, st.close, func() int { return st.index })
+	st := &gatlingState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	return core.ParseLines(ctx, r, opts, "gatling", st.line, st.close, func() int { return st.Index })
 }
 
 // gatlingValue parses a statistic line's "name total (OK=x KO=y)": the
@@ -111,11 +105,11 @@ func (st *gatlingState) line(b []byte, ln int) error {
 			if err := st.close(); err != nil {
 				return err
 			}
-			st.active = true
+			st.Active = true
 			st.run = gatlingRun{startLine: ln, lastLine: ln, elapsedS: st.elapsedS, pcts: st.run.pcts[:0]}
 			return nil
 		}
-		if st.active && title != "Response Time Distribution" && title != "Errors" {
+		if st.Active && title != "Response Time Distribution" && title != "Errors" {
 			return st.close()
 		}
 		return nil
@@ -129,7 +123,7 @@ func (st *gatlingState) line(b []byte, ln int) error {
 		}
 		return nil
 	}
-	if !st.active {
+	if !st.Active {
 		return nil
 	}
 	r := &st.run
@@ -144,8 +138,8 @@ func (st *gatlingState) line(b []byte, ln int) error {
 	total, ko, ok := gatlingValue(s)
 	switch {
 	case name == "request count":
-		if st.detect {
-			st.found = true
+		if st.Detect {
+			st.Found = true
 		}
 		if !ok {
 			r.malformed(ln, "request count")
@@ -199,19 +193,19 @@ func (r *gatlingRun) malformed(ln int, msg string) {
 
 // close ends the current block, emitting it when complete.
 func (st *gatlingState) close() error {
-	if !st.active {
+	if !st.Active {
 		return nil
 	}
-	st.active = false
+	st.Active = false
 	r := &st.run
-	if st.detect {
+	if st.Detect {
 		return nil
 	}
 	if r.bad != "" {
-		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "gatling: malformed " + r.bad}
+		return st.Malformed("gatling", r.badLine, r.bad)
 	}
 	if !r.hasCount || !r.hasRPS {
-		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,
 			Msg: "Gatling Global Information without its request count or mean requests/sec (cut paste?)"}
 	}
 	var notes []string
@@ -232,7 +226,5 @@ func (st *gatlingState) close() error {
 	}
 	notes = append(notes, "load model taken as open: Gatling's injection profiles are, unless concurrent-users ones were used (not shown)")
 	out.Notes = results.Ptr(strings.Join(notes, "; "))
-	core.FillCommon(&out, st.opts, st.index, &st.lab)
-	st.index++
-	return st.sink.Run(out)
+	return st.Emit(out)
 }

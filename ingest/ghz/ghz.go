@@ -94,13 +94,7 @@ type ghzCommand struct {
 
 // ghzState is the text parser's state over one input.
 type ghzState struct {
-	opts    core.Options
-	sink    core.Sink
-	lab     core.Labeler
-	detect  bool
-	found   bool
-	index   int
-	active  bool
+	core.RunState
 	run     ghzRun
 	pending *ghzCommand
 	f       [16][]byte
@@ -109,15 +103,15 @@ type ghzState struct {
 // Detect reports whether head holds a ghz summary: "Summary:" followed
 // by its Count and Total lines, Total with a time unit.
 func (Parser) Detect(head []byte) bool {
-	st := &ghzState{detect: true}
-	core.ScanHead(head, st.line, func() bool { return st.found })
-	return st.found
+	st := &ghzState{RunState: core.RunState{Detect: true}}
+	core.ScanHead(head, st.line, func() bool { return st.Found })
+	return st.Found
 }
 
 // Parse streams the ghz runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &ghzState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
-	return core.ParseLines(ctx, r, opts, "ghz", st.line, st.close, func() int { return st.index })
+	st := &ghzState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	return core.ParseLines(ctx, r, opts, "ghz", st.line, st.close, func() int { return st.Index })
 }
 
 // isGhzExe reports whether tok names the ghz program.
@@ -148,10 +142,10 @@ func (st *ghzState) line(b []byte, ln int) error {
 		if st.pending != nil {
 			st.run.startLine = st.pending.line
 		}
-		st.active, st.pending = true, nil
+		st.Active, st.pending = true, nil
 		return nil
 	}
-	if !st.active {
+	if !st.Active {
 		if i := core.FindCommand(s, isGhzExe); i >= 0 {
 			st.pending = parseGhzCommand(string(core.TrimRight(s[i:])), ln)
 		}
@@ -267,8 +261,8 @@ func (st *ghzState) summaryKey(f [][]byte, ln int) bool {
 		case "Total:":
 			r.totalMs = ms
 			r.keys |= ghzKeyTotal
-			if st.detect && r.hasCount {
-				st.found = true
+			if st.Detect && r.hasCount {
+				st.Found = true
 			}
 		case "Slowest:":
 			r.slow = ms
@@ -294,19 +288,19 @@ func (r *ghzRun) malformed(ln int, msg string) {
 
 // close ends the current summary, emitting it when it is ghz's.
 func (st *ghzState) close() error {
-	if !st.active {
+	if !st.Active {
 		return nil
 	}
-	st.active = false
+	st.Active = false
 	r := &st.run
-	if !r.hasCount || st.detect {
+	if !r.hasCount || st.Detect {
 		return nil // another tool's "Summary:" (hey, oha)
 	}
 	if r.bad != "" {
-		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "ghz: malformed " + r.bad}
+		return st.Malformed("ghz", r.badLine, r.bad)
 	}
 	if r.keys != ghzKeyTotal|ghzKeySlow|ghzKeyFast|ghzKeyAvg|ghzKeyRPS || !r.hasStatus {
-		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,
 			Msg: "ghz summary without its Total, Slowest, Fastest, Average, Requests/sec or status code lines (cut paste?)"}
 	}
 	var notes []string
@@ -328,9 +322,7 @@ func (st *ghzState) close() error {
 	if len(notes) > 0 {
 		out.Notes = results.Ptr(strings.Join(notes, "; "))
 	}
-	core.FillCommon(&out, st.opts, st.index, &st.lab)
-	st.index++
-	return st.sink.Run(out)
+	return st.Emit(out)
 }
 
 // ghzApplyCommand fills what a command line tells.

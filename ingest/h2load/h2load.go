@@ -83,13 +83,7 @@ type h2loadCommand struct {
 
 // h2loadState is the parser's state over one input.
 type h2loadState struct {
-	opts    core.Options
-	sink    core.Sink
-	lab     core.Labeler
-	detect  bool
-	found   bool
-	index   int
-	active  bool // a "finished in" line was read
+	core.RunState
 	run     h2loadRun
 	pre     h2loadRun // what came before the finished line
 	hasPre  bool
@@ -100,15 +94,15 @@ type h2loadState struct {
 // Detect reports whether head holds an h2load summary: a "finished in"
 // line followed by its requests and status codes lines.
 func (Parser) Detect(head []byte) bool {
-	st := &h2loadState{detect: true}
-	core.ScanHead(head, st.line, func() bool { return st.found })
-	return st.found
+	st := &h2loadState{RunState: core.RunState{Detect: true}}
+	core.ScanHead(head, st.line, func() bool { return st.Found })
+	return st.Found
 }
 
 // Parse streams the h2load runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &h2loadState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
-	return core.ParseLines(ctx, r, opts, "h2load", st.line, st.close, func() int { return st.index })
+	st := &h2loadState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	return core.ParseLines(ctx, r, opts, "h2load", st.line, st.close, func() int { return st.Index })
 }
 
 // isH2loadExe reports whether tok names the h2load program.
@@ -153,7 +147,7 @@ func (st *h2loadState) line(b []byte, ln int) error {
 		// spawning thread #0: 4 total client(s). 2000 total requests
 		// spawning thread #0: 4 total client(s). Timing-based test with 1s of warm-up time and 2s of main duration for measurements.
 		if len(f) >= 6 && string(f[1]) == "thread" && string(f[4]) == "total" {
-			if !st.hasPre || st.active {
+			if !st.hasPre || st.Active {
 				if err := st.close(); err != nil {
 					return err
 				}
@@ -184,7 +178,7 @@ func (st *h2loadState) line(b []byte, ln int) error {
 			return nil
 		}
 	}
-	if !st.active {
+	if !st.Active {
 		if i := core.FindCommand(s, isH2loadExe); i >= 0 {
 			if c, ok := parseH2loadCommand(string(s[i:]), ln); ok {
 				if err := st.close(); err != nil {
@@ -211,7 +205,7 @@ func (st *h2loadState) begin(ln int) {
 		st.run.cmd = c
 		st.run.startLine = c.line
 	}
-	st.active, st.hasPre, st.pending = true, false, nil
+	st.Active, st.hasPre, st.pending = true, false, nil
 }
 
 // summaryLine reads a line after the "finished" line.
@@ -251,8 +245,8 @@ func (st *h2loadState) summaryLine(s []byte, f [][]byte, ln int) error {
 			r.codes[i] = n
 		}
 		r.hasCodes = true
-		if st.detect && r.hasRequests && r.hasFinished {
-			st.found = true
+		if st.Detect && r.hasRequests && r.hasFinished {
+			st.Found = true
 		}
 	case string(f[0]) == "traffic:":
 		// traffic: 253.91KB (260000) total, ...
@@ -321,25 +315,23 @@ func (r *h2loadRun) malformed(ln int, msg string) {
 
 // close ends the current summary, emitting it when complete.
 func (st *h2loadState) close() error {
-	if !st.active {
+	if !st.Active {
 		return nil
 	}
-	st.active = false
+	st.Active = false
 	r := &st.run
-	if st.detect {
+	if st.Detect {
 		return nil
 	}
 	if r.bad != "" {
-		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "h2load: malformed " + r.bad}
+		return st.Malformed("h2load", r.badLine, r.bad)
 	}
 	if !r.hasRequests || !r.hasCodes || !r.hasLat || !r.hasCliRPS {
-		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,
 			Msg: "h2load summary without its requests, status codes, time for request or req/s lines (cut paste?)"}
 	}
 	out := st.build()
-	core.FillCommon(&out, st.opts, st.index, &st.lab)
-	st.index++
-	return st.sink.Run(out)
+	return st.Emit(out)
 }
 
 // build makes the run of a complete summary.

@@ -108,13 +108,7 @@ type heyRun struct {
 
 // heyState is the parser's state over one input.
 type heyState struct {
-	opts    core.Options
-	sink    core.Sink
-	lab     core.Labeler
-	detect  bool // Detect: only tell whether a run is complete
-	found   bool
-	index   int
-	active  bool
+	core.RunState
 	run     heyRun
 	pending *heyCommand
 	f       [24][]byte
@@ -124,24 +118,24 @@ type heyState struct {
 // followed by its Total and Requests/sec lines and at least two of
 // Slowest, Fastest and Average, all in seconds, without oha's markers.
 func (Parser) Detect(head []byte) bool {
-	st := &heyState{detect: true}
-	core.ScanHead(head, st.line, func() bool { return st.found })
-	if !st.found {
+	st := &heyState{RunState: core.RunState{Detect: true}}
+	core.ScanHead(head, st.line, func() bool { return st.Found })
+	if !st.Found {
 		_ = st.close()
 	}
-	return st.found
+	return st.Found
 }
 
 // Parse streams the hey runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &heyState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	st := &heyState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err
 	}
 	if err := st.close(); err != nil {
 		return err
 	}
-	if st.index == 0 {
+	if st.Index == 0 {
 		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"hey"}}
 	}
 	return nil
@@ -174,7 +168,7 @@ func (st *heyState) line(b []byte, ln int) error {
 	}
 	r := &st.run
 	if len(s) == 0 {
-		if st.active && r.sec != heySectionSummary && r.sec != heySectionNone {
+		if st.Active && r.sec != heySectionSummary && r.sec != heySectionNone {
 			r.sec = heySectionNone
 		}
 		return nil
@@ -190,7 +184,7 @@ func (st *heyState) line(b []byte, ln int) error {
 			return nil
 		}
 	}
-	if !st.active {
+	if !st.Active {
 		st.command(s, ln)
 		return nil
 	}
@@ -472,7 +466,7 @@ func (r *heyRun) malformed(ln int, msg string) {
 
 // start begins a block at its Summary line.
 func (st *heyState) start(ln int) {
-	st.active = true
+	st.Active = true
 	st.run = heyRun{startLine: ln, firstLine: ln, lastLine: ln, sec: heySectionSummary, pcts: st.run.pcts[:0]}
 	if c := st.pending; c != nil && !c.csv {
 		st.run.cmd = c
@@ -499,10 +493,10 @@ func (r *heyRun) isHey() (hey, complete bool) {
 
 // close ends the current block, emitting it when it is a hey run.
 func (st *heyState) close() error {
-	if !st.active {
+	if !st.Active {
 		return nil
 	}
-	st.active = false
+	st.Active = false
 	r := &st.run
 	hey, complete := r.isHey()
 	if !hey {
@@ -512,23 +506,21 @@ func (st *heyState) close() error {
 		return nil
 	}
 	if !complete {
-		if st.detect {
+		if st.Detect {
 			return nil
 		}
-		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,
 			Msg: "hey summary without its Total, Requests/sec or latency lines (cut paste?)"}
 	}
-	if r.bad != "" && !st.detect {
-		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "hey: malformed " + r.bad}
+	if r.bad != "" && !st.Detect {
+		return st.Malformed("hey", r.badLine, r.bad)
 	}
-	st.found = true
-	if st.detect {
+	st.Found = true
+	if st.Detect {
 		return nil
 	}
 	out := st.build()
-	core.FillCommon(&out, st.opts, st.index, &st.lab)
-	st.index++
-	return st.sink.Run(out)
+	return st.Emit(out)
 }
 
 // build makes the run of a complete block.

@@ -104,13 +104,7 @@ type ohaCommand struct {
 
 // ohaState is the text parser's state over one input.
 type ohaState struct {
-	opts    core.Options
-	sink    core.Sink
-	lab     core.Labeler
-	detect  bool
-	found   bool
-	index   int
-	active  bool
+	core.RunState
 	run     ohaRun
 	pending *ohaCommand
 	f       [16][]byte
@@ -119,15 +113,15 @@ type ohaState struct {
 // Detect reports whether head holds an oha summary: "Summary:", then its
 // Success rate and Total lines.
 func (Parser) Detect(head []byte) bool {
-	st := &ohaState{detect: true}
-	core.ScanHead(head, st.line, func() bool { return st.found })
-	return st.found
+	st := &ohaState{RunState: core.RunState{Detect: true}}
+	core.ScanHead(head, st.line, func() bool { return st.Found })
+	return st.Found
 }
 
 // Parse streams the oha runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &ohaState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
-	return core.ParseLines(ctx, r, opts, "oha", st.line, st.close, func() int { return st.index })
+	st := &ohaState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	return core.ParseLines(ctx, r, opts, "oha", st.line, st.close, func() int { return st.Index })
 }
 
 // isOhaExe reports whether tok names the oha program.
@@ -178,10 +172,10 @@ func (st *ohaState) line(b []byte, ln int) error {
 		if st.pending != nil {
 			st.run.startLine = st.pending.line
 		}
-		st.active, st.pending = true, nil
+		st.Active, st.pending = true, nil
 		return nil
 	}
-	if !st.active {
+	if !st.Active {
 		if i := core.FindCommand(s, isOhaExe); i >= 0 {
 			st.pending = parseOhaCommand(string(core.TrimRight(s[i:])), ln)
 		}
@@ -318,8 +312,8 @@ func (st *ohaState) summaryKey(f [][]byte, ln int) bool {
 		case "Total:":
 			r.totalMs = ms
 			r.keys |= ohaKeyTotal
-			if st.detect {
-				st.found = true
+			if st.Detect {
+				st.Found = true
 			}
 		case "Slowest:":
 			r.slow = ms
@@ -358,22 +352,22 @@ func (r *ohaRun) malformed(ln int, msg string) {
 
 // close ends the current summary, emitting it when it is oha's.
 func (st *ohaState) close() error {
-	if !st.active {
+	if !st.Active {
 		return nil
 	}
-	st.active = false
+	st.Active = false
 	r := &st.run
-	if !r.success || st.detect {
+	if !r.success || st.Detect {
 		if !r.success && r.cmd != nil && st.pending == nil {
 			st.pending = r.cmd
 		}
 		return nil
 	}
 	if r.bad != "" {
-		return &core.SyntaxError{File: st.opts.Source, Line: r.badLine, Msg: "oha: malformed " + r.bad}
+		return st.Malformed("oha", r.badLine, r.bad)
 	}
 	if r.keys != ohaKeyTotal|ohaKeySlow|ohaKeyFast|ohaKeyAvg|ohaKeyRPS || !r.hasStatus {
-		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
+		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,
 			Msg: "oha summary without its Total, Slowest, Fastest, Average, Requests/sec or status code lines (cut paste?)"}
 	}
 	var notes []string
@@ -398,9 +392,7 @@ func (st *ohaState) close() error {
 	if len(notes) > 0 {
 		out.Notes = results.Ptr(strings.Join(notes, "; "))
 	}
-	core.FillCommon(&out, st.opts, st.index, &st.lab)
-	st.index++
-	return st.sink.Run(out)
+	return st.Emit(out)
 }
 
 // ohaCounts sets requests, errors, non2xx and timeouts from the status

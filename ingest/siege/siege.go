@@ -78,13 +78,7 @@ type siegeCommand struct {
 
 // siegeState is the text parser's state over one input.
 type siegeState struct {
-	opts     core.Options
-	sink     core.Sink
-	lab      core.Labeler
-	detect   bool
-	found    bool
-	index    int
-	active   bool
+	core.RunState
 	start    int
 	last     int
 	keys     uint16
@@ -101,15 +95,15 @@ type siegeState struct {
 // Detect reports whether head holds a siege summary: its Transactions,
 // Availability and Elapsed time lines in a row.
 func (Parser) Detect(head []byte) bool {
-	st := &siegeState{detect: true}
-	core.ScanHead(head, st.line, func() bool { return st.found })
-	return st.found
+	st := &siegeState{RunState: core.RunState{Detect: true}}
+	core.ScanHead(head, st.line, func() bool { return st.Found })
+	return st.Found
 }
 
 // Parse streams the siege runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &siegeState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
-	return core.ParseLines(ctx, r, opts, "siege", st.line, st.close, func() int { return st.index })
+	st := &siegeState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	return core.ParseLines(ctx, r, opts, "siege", st.line, st.close, func() int { return st.Index })
 }
 
 // isSiegeExe reports whether tok names the siege program.
@@ -134,7 +128,7 @@ func (st *siegeState) line(b []byte, ln int) error {
 	}
 	k, rest := siegeKey(s)
 	if k < 0 {
-		if st.active {
+		if st.Active {
 			if err := st.close(); err != nil {
 				return err
 			}
@@ -146,7 +140,7 @@ func (st *siegeState) line(b []byte, ln int) error {
 		if err := st.close(); err != nil {
 			return err
 		}
-		st.active, st.start, st.keys, st.sum = true, ln, 0, siegeSummary{}
+		st.Active, st.start, st.keys, st.sum = true, ln, 0, siegeSummary{}
 		st.cmd, st.users = st.pending, st.pendUser
 		if st.prepLine > 0 {
 			st.start = st.prepLine
@@ -156,7 +150,7 @@ func (st *siegeState) line(b []byte, ln int) error {
 		}
 		st.pending, st.pendUser, st.prepLine = nil, 0, 0
 	}
-	if !st.active {
+	if !st.Active {
 		return nil
 	}
 	if st.keys&(1<<k) != 0 || k > 0 && st.keys&(1<<(k-1)) == 0 {
@@ -173,8 +167,8 @@ func (st *siegeState) line(b []byte, ln int) error {
 	}
 	st.keys |= 1 << k
 	st.set(k, v)
-	if st.detect && k == 2 {
-		st.found = true
+	if st.Detect && k == 2 {
+		st.Found = true
 	}
 	if k == len(siegeKeys)-1 {
 		return st.close()
@@ -249,26 +243,24 @@ func (st *siegeState) other(s []byte, ln int) {
 
 // close ends the current summary, emitting it when complete.
 func (st *siegeState) close() error {
-	if !st.active {
+	if !st.Active {
 		return nil
 	}
-	st.active = false
-	if st.detect {
+	st.Active = false
+	if st.Detect {
 		return nil
 	}
 	if st.bad != "" {
 		msg := "siege: malformed " + st.bad
 		st.bad = ""
-		return &core.SyntaxError{File: st.opts.Source, Line: st.badLine, Msg: msg}
+		return &core.SyntaxError{File: st.Opts.Source, Line: st.badLine, Msg: msg}
 	}
 	if st.keys != 1<<len(siegeKeys)-1 {
-		return &core.SyntaxError{File: st.opts.Source, Line: st.last,
+		return &core.SyntaxError{File: st.Opts.Source, Line: st.last,
 			Msg: "siege summary cut off before its Shortest transaction line (cut paste?)"}
 	}
 	out := siegeRun(&st.sum, st.cmd, st.users, st.start)
-	core.FillCommon(&out, st.opts, st.index, &st.lab)
-	st.index++
-	return st.sink.Run(out)
+	return st.Emit(out)
 }
 
 // siegeRun converts a summary.

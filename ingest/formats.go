@@ -23,8 +23,9 @@ import (
 )
 
 // formats is every format loadverdict reads, in the order Detect tries
-// them: the first whose Detect accepts an input's head parses it. No
-// sample under testdata/ (nor the truth data and examples) is accepted by
+// them: the first whose Detect accepts an input's head parses it. This is
+// the one place that imports every tool's package (ingest/<tool>). No
+// sample under any testdata/ (nor the truth data and examples) is accepted by
 // two formats (TestDetectUnique), so the order decides only for inputs
 // that hold several tools' output at once, such as a terminal transcript
 // with wrk and hey runs: wrk comes first, the most common output and the
@@ -32,8 +33,9 @@ import (
 // is recognized by the shape of its columns alone. The others follow the
 // README's supported-formats table, a tool's formats together.
 //
-// Adding a format is adding its entry here; TestFormats checks that every
-// entry has its sample inputs with goldens, its fuzz target, its row in
+// Adding a format is its tool's folder plus its entry here; TestFormats
+// checks that every entry has its sample inputs with goldens (under its
+// package's testdata/), its fuzz target (in its package), its row in
 // the README and its line in the package documentation (see "Adding a
 // format" in docs/ARCHITECTURE.md).
 var formats = []format{

@@ -272,7 +272,7 @@ func saysTool(name, tool string) bool {
 	return false
 }
 
-// TestSaysTool checks the word matching TestNames relies on.
+// TestSaysTool checks the word matching TestCoreSmall relies on.
 func TestSaysTool(t *testing.T) {
 	for _, c := range []struct {
 		name, tool string

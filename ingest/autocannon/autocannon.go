@@ -64,6 +64,7 @@ const (
 
 // autocannonRun accumulates one run.
 type autocannonRun struct {
+	core.FirstBad
 	startLine, lastLine int
 	cmd                 string
 	target              string
@@ -88,8 +89,6 @@ type autocannonRun struct {
 	bytesRead           float64
 	hasEnd              bool
 	errs, timeouts      int64
-	bad                 string
-	badLine             int
 }
 
 // autocannonState is the text parser's state over one input.
@@ -172,7 +171,7 @@ func (st *autocannonState) line(b []byte, ln int) error {
 		a, ok1 := core.ParseUint(f[0])
 		n, ok2 := core.ParseUint(f[3])
 		if !ok1 || !ok2 {
-			r.malformed(ln, "responses line")
+			r.Malformed(ln, "responses line")
 			return nil
 		}
 		r.ok2xx, r.non2xx, r.hasResponses = a, n, true
@@ -287,7 +286,7 @@ func (st *autocannonState) end(f [][]byte, ln int) {
 		bytesRead, ok3 = core.DecimalBytes.Parse(f[4], f[5])
 	}
 	if !ok || !ok2 || !ok3 {
-		r.malformed(ln, "requests line")
+		r.Malformed(ln, "requests line")
 	}
 	r.sent, _ = core.ToInt64(n)
 	r.durS, r.bytesRead, r.hasEnd = d, bytesRead, true
@@ -330,13 +329,13 @@ func (st *autocannonState) row(cells []string, ln int) error {
 			st.statsRow(cells, ln)
 		case autocannonTableCodes:
 			if len(cells) != 2 {
-				r.malformed(ln, "status code row")
+				r.Malformed(ln, "status code row")
 				return nil
 			}
 			code, ok1 := core.ParseUint([]byte(cells[0]))
 			n, ok2 := core.ParseUint([]byte(strings.ReplaceAll(cells[1], ",", "")))
 			if !ok1 || !ok2 {
-				r.malformed(ln, "status code row")
+				r.Malformed(ln, "status code row")
 				return nil
 			}
 			if r.codes == nil {
@@ -347,7 +346,7 @@ func (st *autocannonState) row(cells []string, ln int) error {
 			q, ok1 := core.ParseDec([]byte(cells[0]), -2)
 			v, ok2 := core.ParseDec([]byte(cells[len(cells)-1]), 0)
 			if len(cells) != 2 || !ok1 || !ok2 || q > 1 {
-				r.malformed(ln, "latency percentile row")
+				r.Malformed(ln, "latency percentile row")
 				return nil
 			}
 			if len(r.pcts) < core.MaxPercentiles {
@@ -372,7 +371,7 @@ func (st *autocannonState) begin(ln int) {
 func (st *autocannonState) statsRow(cells []string, ln int) {
 	r := &st.run
 	if len(cells) != len(r.cols)+1 {
-		r.malformed(ln, "table row of "+strconv.Itoa(len(cells))+" cells under "+strconv.Itoa(len(r.cols)+1)+" columns")
+		r.Malformed(ln, "table row of "+strconv.Itoa(len(cells))+" cells under "+strconv.Itoa(len(r.cols)+1)+" columns")
 		return
 	}
 	vals := map[string]float64{}
@@ -396,7 +395,7 @@ func (st *autocannonState) statsRow(cells []string, ln int) {
 			return // another tool's table
 		}
 		if !ok {
-			r.malformed(ln, fmt.Sprintf("%s cell %q", name, c))
+			r.Malformed(ln, fmt.Sprintf("%s cell %q", name, c))
 			return
 		}
 		vals[r.cols[i]] = v
@@ -411,12 +410,6 @@ func (st *autocannonState) statsRow(cells []string, ln int) {
 	}
 }
 
-func (r *autocannonRun) malformed(ln int, msg string) {
-	if r.bad == "" {
-		r.bad, r.badLine = msg, ln
-	}
-}
-
 // close ends the current run, emitting it when complete.
 func (st *autocannonState) close() error {
 	if !st.Active {
@@ -427,8 +420,8 @@ func (st *autocannonState) close() error {
 	if st.Detect {
 		return nil
 	}
-	if r.bad != "" {
-		return st.Malformed("autocannon", r.badLine, r.bad)
+	if r.Bad != "" {
+		return st.Malformed("autocannon", r.BadLine, r.Bad)
 	}
 	if !r.latStats || r.rps == nil || !r.hasEnd {
 		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,

@@ -81,6 +81,7 @@ type bombardierIntro struct {
 
 // bombardierRun accumulates one result block.
 type bombardierRun struct {
+	core.FirstBad
 	intro                     bombardierIntro
 	startLine, lastLine       int
 	sec                       bombardierSection
@@ -97,8 +98,6 @@ type bombardierRun struct {
 	timeouts                  int64
 	tput                      float64
 	hasTput                   bool
-	bad                       string
-	badLine                   int
 }
 
 // bombardierState is the text parser's state over one input.
@@ -257,7 +256,7 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 	case key == "Reqs/sec" && len(f) == 4:
 		v, ok := bombardierThree(f, bombardierDec)
 		if !ok {
-			r.malformed(ln, "Reqs/sec row")
+			r.Malformed(ln, "Reqs/sec row")
 			return true, nil
 		}
 		r.rpsMean, r.rpsStdev, r.rpsMax, r.hasRPS = v[0], v[1], v[2], true
@@ -267,7 +266,7 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 	case key == "Latency" && len(f) == 4:
 		v, ok := bombardierThree(f, bombardierMs)
 		if !ok {
-			r.malformed(ln, "Latency row")
+			r.Malformed(ln, "Latency row")
 			return true, nil
 		}
 		r.latMean, r.latStdev, r.latMax, r.hasLat = v[0], v[1], v[2], true
@@ -281,7 +280,7 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 		tok := bytes.TrimSuffix(f[1], []byte("/s"))
 		v, ok := core.BinaryBytes(tok)
 		if !ok || len(tok) == len(f[1]) {
-			r.malformed(ln, "Throughput row")
+			r.Malformed(ln, "Throughput row")
 		} else {
 			r.tput, r.hasTput = v, true
 		}
@@ -291,7 +290,7 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 		q, ok := core.ParseDec(f[0][:len(f[0])-1], -2)
 		ms, k := core.TimeMs(f[1])
 		if !ok || q > 1 || k != core.ValOK {
-			r.malformed(ln, "latency distribution row")
+			r.Malformed(ln, "latency distribution row")
 		} else if len(r.pcts) < core.MaxPercentiles {
 			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
 		}
@@ -302,7 +301,7 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 	case r.sec == bombardierSectionCodes && key == "others" && len(f) == 3 && string(f[1]) == "-":
 		n, ok := core.ParseUint(f[2])
 		if !ok {
-			r.malformed(ln, "others row")
+			r.Malformed(ln, "others row")
 		}
 		r.others, r.hasOthers = n, ok
 	case r.sec == bombardierSectionErrors && len(f) >= 3 && string(f[len(f)-2]) == "-":
@@ -350,19 +349,13 @@ func (r *bombardierRun) codesRow(s []byte, ln int) bool {
 		k, v, ok := bytes.Cut(core.TrimLeft(part), []byte(" - "))
 		n, ok2 := core.ParseUint(core.TrimRight(v))
 		if i >= 5 || !ok || !ok2 || len(k) != 3 || k[0] != byte('1'+i) {
-			r.malformed(ln, "HTTP codes row")
+			r.Malformed(ln, "HTTP codes row")
 			return false
 		}
 		r.codes[i] = n
 	}
 	r.hasCodes = true
 	return true
-}
-
-func (r *bombardierRun) malformed(ln int, msg string) {
-	if r.bad == "" {
-		r.bad, r.badLine = msg, ln
-	}
 }
 
 // close ends the current result, emitting it when complete.
@@ -375,8 +368,8 @@ func (st *bombardierState) close() error {
 	if st.Detect {
 		return nil
 	}
-	if r.bad != "" {
-		return st.Malformed("bombardier", r.badLine, r.bad)
+	if r.Bad != "" {
+		return st.Malformed("bombardier", r.BadLine, r.Bad)
 	}
 	if !r.hasRPS || !r.hasTput || !r.hasCodes {
 		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,

@@ -30,3 +30,18 @@ func (s *RunState) Emit(out results.RunWithPercentiles) error {
 func (s *RunState) Malformed(tool string, line int, what string) error {
 	return &SyntaxError{File: s.Opts.Source, Line: line, Msg: tool + ": malformed " + what}
 }
+
+// FirstBad keeps the first malformed line of a run, which the parser
+// reports when the run ends (RunState.Malformed). A run embeds it.
+type FirstBad struct {
+	Bad     string // what was malformed, empty when nothing was
+	BadLine int
+}
+
+// Malformed records a malformed line ln (msg says what), unless an
+// earlier one was recorded.
+func (b *FirstBad) Malformed(ln int, msg string) {
+	if b.Bad == "" {
+		b.Bad, b.BadLine = msg, ln
+	}
+}

@@ -60,6 +60,7 @@ const (
 
 // fortioRun accumulates one run.
 type fortioRun struct {
+	core.FirstBad
 	startLine, lastLine int
 	cmd                 string
 	target              string
@@ -82,8 +83,6 @@ type fortioRun struct {
 	doneCalls           int64
 	doneQPS             float64
 	hasDone             bool
-	bad                 string
-	badLine             int
 }
 
 // fortioState is the text parser's state over one input.
@@ -195,7 +194,7 @@ func (st *fortioState) done(f [][]byte, ln int) error {
 	n, ok := core.ParseUint(f[2])
 	q, ok2 := core.ParseDec(f[len(f)-2], 0)
 	if !ok || !ok2 || string(f[len(f)-1]) != "qps" {
-		r.malformed(ln, "All done line")
+		r.Malformed(ln, "All done line")
 	}
 	r.doneCalls, r.doneQPS, r.hasDone = n, q, true
 	r.lastLine = ln
@@ -216,7 +215,7 @@ func (st *fortioState) runLine(s []byte, f [][]byte, ln int) {
 	case bytes.HasPrefix(s, []byte("Aggregated Function Time :")):
 		count, avg, sd, lo, hi, _, ok := fortioStats(f[4:])
 		if !ok {
-			r.malformed(ln, "Aggregated Function Time line")
+			r.Malformed(ln, "Aggregated Function Time line")
 			break
 		}
 		r.count, r.avg, r.sd, r.lo, r.hi, r.hasFunc = count, avg, sd, lo, hi, true
@@ -251,7 +250,7 @@ func (r *fortioRun) ended(f [][]byte, ln int) {
 	n, ok := core.ParseUint(f[4])
 	q, ok2 := core.ParseDec(bytes.TrimPrefix(f[6], []byte("qps=")), 0)
 	if err != nil || d < 0 || !ok || !ok2 || !bytes.HasPrefix(f[6], []byte("qps=")) {
-		r.malformed(ln, "Ended line")
+		r.Malformed(ln, "Ended line")
 		return
 	}
 	r.endedS, r.endedCalls, r.endedQPS, r.hasEnded = d.Seconds(), n, q, true
@@ -262,7 +261,7 @@ func (r *fortioRun) percentile(f [][]byte, ln int) {
 	q, ok := core.ParseDec(bytes.TrimSuffix(f[1], []byte("%")), -2)
 	v := core.ShiftDecString(string(f[2]), 3)
 	if !ok || q > 1 || !core.Finite(v) {
-		r.malformed(ln, "target line")
+		r.Malformed(ln, "target line")
 		return
 	}
 	if len(r.pcts) < core.MaxPercentiles {
@@ -275,7 +274,7 @@ func (r *fortioRun) code(f [][]byte, ln int) {
 	code, err := strconv.ParseInt(string(f[1]), 10, 32)
 	n, ok := core.ParseUint(f[3])
 	if err != nil || !ok || string(f[2]) != ":" {
-		r.malformed(ln, "Code line")
+		r.Malformed(ln, "Code line")
 		return
 	}
 	if r.codes == nil {
@@ -293,12 +292,6 @@ func (st *fortioState) begin(ln int) {
 	st.Active, st.pending = true, ""
 }
 
-func (r *fortioRun) malformed(ln int, msg string) {
-	if r.bad == "" {
-		r.bad, r.badLine = msg, ln
-	}
-}
-
 // close ends the current run, emitting it when complete.
 func (st *fortioState) close() error {
 	if !st.Active {
@@ -309,8 +302,8 @@ func (st *fortioState) close() error {
 	if st.Detect {
 		return nil
 	}
-	if r.bad != "" {
-		return st.Malformed("fortio", r.badLine, r.bad)
+	if r.Bad != "" {
+		return st.Malformed("fortio", r.BadLine, r.Bad)
 	}
 	if !r.hasFunc || !r.hasDone {
 		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,

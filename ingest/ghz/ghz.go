@@ -67,6 +67,7 @@ const (
 
 // ghzRun accumulates one summary.
 type ghzRun struct {
+	core.FirstBad
 	startLine, lastLine   int
 	cmd                   *ghzCommand
 	sec                   ghzSection
@@ -78,8 +79,6 @@ type ghzRun struct {
 	pcts                  []results.Percentile
 	ok, failed, deadlines int64
 	hasStatus             bool
-	bad                   string
-	badLine               int
 }
 
 // ghzCommand is a ghz command line.
@@ -198,7 +197,7 @@ func (r *ghzRun) latencyRow(f [][]byte, ln int) bool {
 	q, ok := core.ParseDec(f[0], -2)
 	ms, ok2 := core.DurationsMs.Parse(f[3], f[4])
 	if !ok || !ok2 || q > 1 {
-		r.malformed(ln, "latency distribution row")
+		r.Malformed(ln, "latency distribution row")
 	} else if len(r.pcts) < core.MaxPercentiles {
 		r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
 	}
@@ -214,7 +213,7 @@ func (r *ghzRun) statusRow(f [][]byte, ln int) bool {
 	}
 	n, ok := core.ParseUint(f[1])
 	if !ok {
-		r.malformed(ln, "status code row")
+		r.Malformed(ln, "status code row")
 		return true
 	}
 	switch string(f[0][1 : len(f[0])-1]) {
@@ -236,14 +235,14 @@ func (st *ghzState) summaryKey(f [][]byte, ln int) bool {
 	case "Count:":
 		n, ok := core.ParseUint(f[len(f)-1])
 		if len(f) != 2 || !ok {
-			r.malformed(ln, "Count line")
+			r.Malformed(ln, "Count line")
 			return true
 		}
 		r.count, r.hasCount = n, true
 	case "Requests/sec:":
 		v, ok := core.ParseDec(f[len(f)-1], 0)
 		if len(f) != 2 || !ok {
-			r.malformed(ln, "Requests/sec line")
+			r.Malformed(ln, "Requests/sec line")
 			return true
 		}
 		r.rps = v
@@ -254,7 +253,7 @@ func (st *ghzState) summaryKey(f [][]byte, ln int) bool {
 		}
 		ms, ok := core.DurationsMs.Parse(f[1], f[2])
 		if !ok {
-			r.malformed(ln, string(f[0])+" line")
+			r.Malformed(ln, string(f[0])+" line")
 			return true
 		}
 		switch string(f[0]) {
@@ -280,12 +279,6 @@ func (st *ghzState) summaryKey(f [][]byte, ln int) bool {
 	return true
 }
 
-func (r *ghzRun) malformed(ln int, msg string) {
-	if r.bad == "" {
-		r.bad, r.badLine = msg, ln
-	}
-}
-
 // close ends the current summary, emitting it when it is ghz's.
 func (st *ghzState) close() error {
 	if !st.Active {
@@ -296,8 +289,8 @@ func (st *ghzState) close() error {
 	if !r.hasCount || st.Detect {
 		return nil // another tool's "Summary:" (hey, oha)
 	}
-	if r.bad != "" {
-		return st.Malformed("ghz", r.badLine, r.bad)
+	if r.Bad != "" {
+		return st.Malformed("ghz", r.BadLine, r.Bad)
 	}
 	if r.keys != ghzKeyTotal|ghzKeySlow|ghzKeyFast|ghzKeyAvg|ghzKeyRPS || !r.hasStatus {
 		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,

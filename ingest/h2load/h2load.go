@@ -48,6 +48,7 @@ func (Parser) Name() string { return "h2load" }
 
 // h2loadRun accumulates one run.
 type h2loadRun struct {
+	core.FirstBad
 	startLine, lastLine int
 	cmd                 *h2loadCommand
 	threads, clients    int64
@@ -67,8 +68,6 @@ type h2loadRun struct {
 	hasLat              bool
 	cliRPS              [4]float64 // min, max, mean, sd
 	hasCliRPS           bool
-	bad                 string
-	badLine             int
 }
 
 // h2loadCommand is an h2load command line.
@@ -139,7 +138,7 @@ func (st *h2loadState) line(b []byte, ln int) error {
 		rps, ok := core.ParseDec(f[3], 0)
 		bps, ok2 := core.BinaryBytes(bytes.TrimSuffix(f[5], []byte("/s")))
 		if k != core.ValOK || !ok || !ok2 || !bytes.HasSuffix(f[5], []byte("/s")) {
-			r.malformed(ln, "finished line")
+			r.Malformed(ln, "finished line")
 		}
 		r.finishedS, r.rps, r.bps, r.hasFinished = core.ShiftDec(d, -3), rps, bps, true
 		return nil
@@ -217,13 +216,13 @@ func (st *h2loadState) summaryLine(s []byte, f [][]byte, ln int) error {
 		want := []string{"total,", "started,", "done,", "succeeded,", "failed,", "errored,", "timeout"}
 		var v [7]int64
 		if len(f) != 15 {
-			r.malformed(ln, "requests line")
+			r.Malformed(ln, "requests line")
 			return nil
 		}
 		for i, w := range want {
 			n, ok := h2loadNum(f, 1+2*i)
 			if !ok || string(f[2+2*i]) != w {
-				r.malformed(ln, "requests line")
+				r.Malformed(ln, "requests line")
 				return nil
 			}
 			v[i] = n
@@ -233,13 +232,13 @@ func (st *h2loadState) summaryLine(s []byte, f [][]byte, ln int) error {
 	case string(f[0]) == "status" && len(f) >= 2 && string(f[1]) == "codes:":
 		// status codes: 2000 2xx, 0 3xx, 0 4xx, 0 5xx
 		if len(f) != 10 {
-			r.malformed(ln, "status codes line")
+			r.Malformed(ln, "status codes line")
 			return nil
 		}
 		for i := range r.codes {
 			n, ok := h2loadNum(f, 2+2*i)
 			if !ok || string(core.TrimPunct(f[3+2*i])) != strconv.Itoa(i+2)+"xx" {
-				r.malformed(ln, "status codes line")
+				r.Malformed(ln, "status codes line")
 				return nil
 			}
 			r.codes[i] = n
@@ -258,12 +257,12 @@ func (st *h2loadState) summaryLine(s []byte, f [][]byte, ln int) error {
 		case len(f) >= 4 && string(f[2]) == "bytes" && bytes.HasPrefix(f[3], []byte("total")):
 			exact = f[1]
 		default:
-			r.malformed(ln, "traffic line")
+			r.Malformed(ln, "traffic line")
 			return nil
 		}
 		n, ok := core.ParseUint(exact)
 		if !ok {
-			r.malformed(ln, "traffic line")
+			r.Malformed(ln, "traffic line")
 			return nil
 		}
 		r.traffic, r.hasTraffic = n, true
@@ -274,14 +273,14 @@ func (st *h2loadState) summaryLine(s []byte, f [][]byte, ln int) error {
 		vals := f[len(f)-5 : len(f)-1]
 		if name != "time for request:" {
 			if name != "time for connect:" && name != "time to 1st byte:" {
-				r.malformed(ln, "statistics row")
+				r.Malformed(ln, "statistics row")
 			}
 			break
 		}
 		for i, tok := range vals {
 			ms, k := core.TimeMs(tok)
 			if k != core.ValOK {
-				r.malformed(ln, "time for request row")
+				r.Malformed(ln, "time for request row")
 				return nil
 			}
 			r.lat[i] = ms
@@ -291,7 +290,7 @@ func (st *h2loadState) summaryLine(s []byte, f [][]byte, ln int) error {
 		for i, tok := range f[2:6] {
 			v, ok := core.ParseDec(tok, 0)
 			if !ok {
-				r.malformed(ln, "req/s row")
+				r.Malformed(ln, "req/s row")
 				return nil
 			}
 			r.cliRPS[i] = v
@@ -307,12 +306,6 @@ func (st *h2loadState) summaryLine(s []byte, f [][]byte, ln int) error {
 	return nil
 }
 
-func (r *h2loadRun) malformed(ln int, msg string) {
-	if r.bad == "" {
-		r.bad, r.badLine = msg, ln
-	}
-}
-
 // close ends the current summary, emitting it when complete.
 func (st *h2loadState) close() error {
 	if !st.Active {
@@ -323,8 +316,8 @@ func (st *h2loadState) close() error {
 	if st.Detect {
 		return nil
 	}
-	if r.bad != "" {
-		return st.Malformed("h2load", r.badLine, r.bad)
+	if r.Bad != "" {
+		return st.Malformed("h2load", r.BadLine, r.Bad)
 	}
 	if !r.hasRequests || !r.hasCodes || !r.hasLat || !r.hasCliRPS {
 		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,

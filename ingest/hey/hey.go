@@ -85,6 +85,7 @@ const (
 
 // heyRun accumulates one block.
 type heyRun struct {
+	core.FirstBad
 	startLine, firstLine, lastLine int
 	cmd                            *heyCommand
 	sec                            heySection
@@ -102,8 +103,6 @@ type heyRun struct {
 	statusRows                     int
 	errs, timeouts                 int64
 	errKinds                       int
-	bad                            string // first malformed row
-	badLine                        int
 }
 
 // heyState is the parser's state over one input.
@@ -257,7 +256,7 @@ func (st *heyState) sectionRow(s []byte, f [][]byte, ln int) bool {
 				r.lastLine = ln
 				return true
 			}
-			r.malformed(ln, "status code row "+strconv.Quote(string(s)))
+			r.Malformed(ln, "status code row "+strconv.Quote(string(s)))
 			return true
 		}
 		r.sec = heySectionNone
@@ -414,7 +413,7 @@ func (st *heyState) latRow(f [][]byte, ln int) {
 	p = bytes.TrimSuffix(p, []byte("%"))
 	p = bytes.TrimSuffix(p, []byte("%"))
 	if len(p) == len(f[0]) {
-		r.malformed(ln, "latency row "+strconv.Quote(string(bytes.Join(f, []byte(" ")))))
+		r.Malformed(ln, "latency row "+strconv.Quote(string(bytes.Join(f, []byte(" ")))))
 		return
 	}
 	if bytes.IndexByte(p, '.') >= 0 {
@@ -423,7 +422,7 @@ func (st *heyState) latRow(f [][]byte, ln int) {
 	pct, ok := core.ParseDec(p, 0)
 	v, nan, ok2 := heySecs(f, 2)
 	if !ok || !ok2 || pct > 100 {
-		r.malformed(ln, "latency row "+strconv.Quote(string(bytes.Join(f, []byte(" ")))))
+		r.Malformed(ln, "latency row "+strconv.Quote(string(bytes.Join(f, []byte(" ")))))
 		return
 	}
 	r.lastLine = ln
@@ -456,12 +455,6 @@ func heyDetailRow(f [][]byte) bool {
 		}
 	}
 	return i == len(f)
-}
-
-func (r *heyRun) malformed(ln int, msg string) {
-	if r.bad == "" {
-		r.bad, r.badLine = msg, ln
-	}
 }
 
 // start begins a block at its Summary line.
@@ -512,8 +505,8 @@ func (st *heyState) close() error {
 		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,
 			Msg: "hey summary without its Total, Requests/sec or latency lines (cut paste?)"}
 	}
-	if r.bad != "" && !st.Detect {
-		return st.Malformed("hey", r.badLine, r.bad)
+	if r.Bad != "" && !st.Detect {
+		return st.Malformed("hey", r.BadLine, r.Bad)
 	}
 	st.Found = true
 	if st.Detect {

@@ -74,6 +74,7 @@ const (
 
 // ohaRun accumulates one summary.
 type ohaRun struct {
+	core.FirstBad
 	startLine, lastLine int
 	cmd                 *ohaCommand
 	sec                 ohaSection
@@ -89,8 +90,6 @@ type ohaRun struct {
 	hasStatus           bool
 	errs, timeouts      int64
 	aborted             int64
-	bad                 string
-	badLine             int
 }
 
 // ohaCommand is an oha command line.
@@ -256,7 +255,7 @@ func (r *ohaRun) latencyRow(f [][]byte, ln int) bool {
 	}
 	ms, ok2 := core.DurationsMs.Parse(f[2], f[3])
 	if !ok || !ok2 || q > 1 {
-		r.malformed(ln, "distribution row")
+		r.Malformed(ln, "distribution row")
 	} else if len(r.pcts) < core.MaxPercentiles {
 		r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
 	}
@@ -273,7 +272,7 @@ func (r *ohaRun) statusRow(f [][]byte, ln int) bool {
 	}
 	n, ok := core.ParseUint(f[1])
 	if !ok || code > 999 {
-		r.malformed(ln, "status code row")
+		r.Malformed(ln, "status code row")
 		return true
 	}
 	if r.codes == nil {
@@ -293,7 +292,7 @@ func (st *ohaState) summaryKey(f [][]byte, ln int) bool {
 	case key == "Requests/sec:" && len(f) == 2:
 		v, ok := core.ParseDec(f[1], 0)
 		if !ok && !core.IsNaN(f[1]) {
-			r.malformed(ln, "Requests/sec line")
+			r.Malformed(ln, "Requests/sec line")
 		}
 		r.rps = v
 		r.keys |= ohaKeyRPS
@@ -305,7 +304,7 @@ func (st *ohaState) summaryKey(f [][]byte, ln int) bool {
 		}
 		ms, ok := core.DurationsMs.Parse(f[1], f[2])
 		if !ok {
-			r.malformed(ln, key+" line")
+			r.Malformed(ln, key+" line")
 			return true
 		}
 		switch key {
@@ -328,13 +327,13 @@ func (st *ohaState) summaryKey(f [][]byte, ln int) bool {
 	case key == "Total" && len(f) == 4 && string(f[1]) == "data:":
 		v, ok := ohaSize(f[2], f[3])
 		if !ok {
-			r.malformed(ln, "Total data line")
+			r.Malformed(ln, "Total data line")
 		}
 		r.data, r.hasData = v, ok
 	case key == "Size/sec:" && len(f) == 3:
 		v, ok := ohaSize(f[1], f[2])
 		if !ok {
-			r.malformed(ln, "Size/sec line")
+			r.Malformed(ln, "Size/sec line")
 		}
 		r.dataPerSec, r.hasPerSec = v, ok
 	case key == "Size/request:":
@@ -342,12 +341,6 @@ func (st *ohaState) summaryKey(f [][]byte, ln int) bool {
 		return false
 	}
 	return true
-}
-
-func (r *ohaRun) malformed(ln int, msg string) {
-	if r.bad == "" {
-		r.bad, r.badLine = msg, ln
-	}
 }
 
 // close ends the current summary, emitting it when it is oha's.
@@ -363,8 +356,8 @@ func (st *ohaState) close() error {
 		}
 		return nil
 	}
-	if r.bad != "" {
-		return st.Malformed("oha", r.badLine, r.bad)
+	if r.Bad != "" {
+		return st.Malformed("oha", r.BadLine, r.Bad)
 	}
 	if r.keys != ohaKeyTotal|ohaKeySlow|ohaKeyFast|ohaKeyAvg|ohaKeyRPS || !r.hasStatus {
 		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,

@@ -15,7 +15,7 @@ import (
 // TestErrorRatePerTool checks the one definition of the error rate,
 // errors over requests attempted, on real outputs of each tool (parsed by
 // ingest): what each tool's request count includes differs, the rate must
-// not. The truth of the runs made here is in ingest/testdata/*/README.md.
+// not. The truth of the runs made here is in ingest/*/testdata/*/README.md.
 func TestErrorRatePerTool(t *testing.T) {
 	cases := []struct {
 		file              string

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -22,7 +23,7 @@ var (
 func benchInput(b *testing.B) ([]byte, int) {
 	benchOnce.Do(func() {
 		var files []string
-		for _, dir := range []string{"testdata/wrk", "testdata/wrk2"} {
+		for _, dir := range []string{"wrk/testdata/wrk", "wrk/testdata/wrk2"} {
 			m, _ := filepath.Glob(filepath.Join(dir, "*.txt"))
 			files = append(files, m...)
 		}
@@ -36,7 +37,7 @@ func benchInput(b *testing.B) ([]byte, int) {
 			one.WriteByte('\n')
 		}
 		n := 0
-		if err := Parse(context.Background(), bytes.NewReader(one.Bytes()), Options{Source: "bench"}, RunFunc(func(results.RunWithPercentiles) error {
+		if err := Parse(context.Background(), bytes.NewReader(one.Bytes()), core.Options{Source: "bench"}, core.RunFunc(func(results.RunWithPercentiles) error {
 			n++
 			return nil
 		})); err != nil {
@@ -56,7 +57,7 @@ func BenchmarkParseWrk(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		n := 0
-		err := Parse(context.Background(), bytes.NewReader(data), Options{Source: "bench", Experiment: "bench"}, RunFunc(func(results.RunWithPercentiles) error {
+		err := Parse(context.Background(), bytes.NewReader(data), core.Options{Source: "bench", Experiment: "bench"}, core.RunFunc(func(results.RunWithPercentiles) error {
 			n++
 			return nil
 		}))

@@ -10,12 +10,14 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // decompress returns a reader of br's content, decompressed as Parse does.
 func decompress(br *bufio.Reader, source string) (*bufio.Reader, func(), error) {
-	in := &input{source: source, raw: &trackReader{r: br}}
-	return in.decompress(bufio.NewReaderSize(in.raw, headSize))
+	in := &core.Input{Source: source, Raw: &core.TrackReader{R: br}}
+	return in.Decompress(bufio.NewReaderSize(in.Raw, core.HeadSize))
 }
 
 func gz(t *testing.T, b []byte) []byte {
@@ -46,11 +48,11 @@ func zst(t *testing.T, b []byte) []byte {
 // Compressed inputs are told by their magic bytes, whatever their name,
 // and parse to the same runs.
 func TestCompressedInputs(t *testing.T) {
-	plain, err := os.ReadFile("testdata/wrk/seed-zuul-vs-openresty.txt")
+	plain, err := os.ReadFile("wrk/testdata/wrk/seed-zuul-vs-openresty.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := Options{Source: "seed", Experiment: "e"}
+	opts := core.Options{Source: "seed", Experiment: "e"}
 	want, err := ParseAll(context.Background(), bytes.NewReader(plain), opts)
 	if err != nil || len(want) != 6 {
 		t.Fatalf("%d runs, %v", len(want), err)

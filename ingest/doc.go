@@ -9,10 +9,16 @@
 // order mark; gzip and zstd inputs are decompressed as they stream. A
 // parser streams what it reads to a Sink in file order (runs; for
 // per-request logs also samples and series, built by the Requests
-// aggregator), with bounded memory, so files of any size can be read.
+// aggregator of ingest/requests), with bounded memory, so files of any size can be read.
 //
-// Formats in this package, each read by the parser in the file named
-// after it (formats.go lists them in the order Detect tries them):
+// The parsers live in one package per tool family (ingest/wrk,
+// ingest/vegeta, ingest/k6, ...), each importing only ingest/core (what
+// every parser shares: Parser, Sink, Options, the errors, scanning,
+// units) and ingest/requests (the per-request aggregator); this package
+// holds the one ordered list of formats (formats.go) and the entry
+// points. The formats, each read by the parser in the file named after
+// it in its tool's package (formats.go lists them in the order Detect
+// tries them):
 //
 //   - "wrk" reads the text output of wrk and wrk2 (Run.Tool tells them
 //     apart). Units are converted as SCHEMA.md says: latencies to ms,

@@ -6,9 +6,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
-func docNamesString(m map[string]DocName) string {
+func docNamesString(m map[string]core.DocName) string {
 	var l []string
 	for p, d := range m {
 		l = append(l, fmt.Sprintf("%s=%s@%d", p, d.Name, d.Line))
@@ -46,7 +48,7 @@ func TestDocumentNames(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if got := docNamesString(DocumentNames(doc)); got != c.want {
+			if got := docNamesString(core.DocumentNames(doc)); got != c.want {
 				t.Errorf("got %q, want %q", got, c.want)
 			}
 		})
@@ -61,7 +63,7 @@ func TestDocumentNamesNotProse(t *testing.T) {
 		`  "Labels": "127.0.0.1:19350 Port 19350",` + "\n",
 		"➜  ~ wrk -t 10 -c 50 -d 10s localhost:5555/api\n",
 	} {
-		if got := DocumentNames([]byte(doc)); got != nil {
+		if got := core.DocumentNames([]byte(doc)); got != nil {
 			t.Errorf("%q: %v, want none", doc, got)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -30,15 +31,15 @@ func ExampleDetect() {
 	p, err := ingest.Detect([]byte("Some prose first.\n" + wrkOutput))
 	fmt.Println(p.Name(), err)
 	_, err = ingest.Detect([]byte("Running 10s test @ http://localhost:3000\n10 connections\n"))
-	fmt.Println(errors.Is(err, ingest.ErrNoOutput), err)
+	fmt.Println(errors.Is(err, core.ErrNoOutput), err)
 	// Output:
 	// wrk <nil>
 	// true input: not output of a known load generator (starts with "Running 10s test @ http://localhost:3000"); 'loadverdict formats' lists the formats read
 }
 
 func ExampleParse() {
-	opts := ingest.Options{Source: "raw/demo/run.txt", Experiment: "demo"}
-	err := ingest.Parse(context.Background(), strings.NewReader(wrkOutput), opts, ingest.RunFunc(func(r results.RunWithPercentiles) error {
+	opts := core.Options{Source: "raw/demo/run.txt", Experiment: "demo"}
+	err := ingest.Parse(context.Background(), strings.NewReader(wrkOutput), opts, core.RunFunc(func(r results.RunWithPercentiles) error {
 		fmt.Println(r.Tool, r.Label, *r.Threads, *r.Connections, r.Requests, r.RPS, *r.LatP99Ms, r.Errors)
 		fmt.Println(r.RunID == results.RunID("raw/demo/run.txt", 0), r.SourceLine, *r.Command)
 		return nil

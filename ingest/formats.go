@@ -1,10 +1,31 @@
 package ingest
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/loadverdict/loadverdict/ingest/ab"
+	"github.com/loadverdict/loadverdict/ingest/artillery"
+	"github.com/loadverdict/loadverdict/ingest/autocannon"
+	"github.com/loadverdict/loadverdict/ingest/bombardier"
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/fortio"
+	"github.com/loadverdict/loadverdict/ingest/gatling"
+	"github.com/loadverdict/loadverdict/ingest/ghz"
+	"github.com/loadverdict/loadverdict/ingest/h2load"
+	"github.com/loadverdict/loadverdict/ingest/hey"
+	"github.com/loadverdict/loadverdict/ingest/jmeter"
+	"github.com/loadverdict/loadverdict/ingest/k6"
+	"github.com/loadverdict/loadverdict/ingest/locust"
+	"github.com/loadverdict/loadverdict/ingest/oha"
+	"github.com/loadverdict/loadverdict/ingest/siege"
+	"github.com/loadverdict/loadverdict/ingest/vegeta"
+	"github.com/loadverdict/loadverdict/ingest/wrk"
+)
 
 // formats is every format loadverdict reads, in the order Detect tries
-// them: the first whose Detect accepts an input's head parses it. No
-// sample under testdata/ (nor the truth data and examples) is accepted by
+// them: the first whose Detect accepts an input's head parses it. This is
+// the one place that imports every tool's package (ingest/<tool>). No
+// sample under any testdata/ (nor the truth data and examples) is accepted by
 // two formats (TestDetectUnique), so the order decides only for inputs
 // that hold several tools' output at once, such as a terminal transcript
 // with wrk and hey runs: wrk comes first, the most common output and the
@@ -12,56 +33,57 @@ import "strings"
 // is recognized by the shape of its columns alone. The others follow the
 // README's supported-formats table, a tool's formats together.
 //
-// Adding a format is adding its entry here; TestFormats checks that every
-// entry has its sample inputs with goldens, its fuzz target, its row in
+// Adding a format is its tool's folder plus its entry here; TestFormats
+// checks that every entry has its sample inputs with goldens (under its
+// package's testdata/), its fuzz target (in its package), its row in
 // the README and its line in the package documentation (see "Adding a
 // format" in docs/ARCHITECTURE.md).
 var formats = []format{
-	{wrkParser{}, []string{"wrk", "wrk2"}, []string{"wrk", "wrk2"}, "FuzzWrk"},
-	{heyParser{}, []string{"hey"}, []string{"hey"}, "FuzzHey"},
-	{heyCSVParser{}, []string{"hey"}, []string{"hey"}, "FuzzHeyCSV"},
-	{abParser{}, []string{"ab"}, []string{"ab"}, "FuzzAB"},
-	{abGnuplotParser{}, []string{"ab"}, []string{"ab"}, "FuzzABGnuplot"},
-	{abCSVParser{}, []string{"ab"}, []string{"ab"}, "FuzzABCSV"},
-	{vegetaTextParser{}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaText"},
-	{vegetaReportJSONParser{}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaReportJSON"},
-	{vegetaHdrplotParser{}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaHdrplot"},
-	{vegetaResultsParser{enc: vegetaJSON}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaJSON"},
-	{vegetaResultsParser{enc: vegetaCSV}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaCSV"},
-	{vegetaResultsParser{enc: vegetaGob}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaGob"},
-	{k6Parser{}, []string{"k6"}, []string{"k6"}, "FuzzK6"},
-	{k6SummaryParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6Summary"},
-	{k6NDJSONParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6JSON"},
-	{k6CSVParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6CSV"},
-	{jmeterCSVParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterCSV"},
-	{jmeterXMLParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterXML"},
-	{locustParser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocust"},
-	{locustHistoryParser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocustHistory"},
-	{locustFailuresParser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocustFailures"},
-	{bombardierParser{}, []string{"bombardier"}, []string{"bombardier"}, "FuzzBombardier"},
-	{bombardierJSONParser{}, []string{"bombardier"}, []string{"bombardier"}, "FuzzBombardierJSON"},
-	{autocannonParser{}, []string{"autocannon"}, []string{"autocannon"}, "FuzzAutocannon"},
-	{autocannonJSONParser{}, []string{"autocannon"}, []string{"autocannon"}, "FuzzAutocannonJSON"},
-	{artilleryParser{}, []string{"Artillery"}, []string{"artillery"}, "FuzzArtillery"},
-	{artilleryJSONParser{}, []string{"Artillery"}, []string{"artillery"}, "FuzzArtilleryJSON"},
-	{siegeParser{}, []string{"siege"}, []string{"siege"}, "FuzzSiege"},
-	{siegeJSONParser{}, []string{"siege"}, []string{"siege"}, "FuzzSiegeJSON"},
-	{h2loadParser{}, []string{"h2load"}, []string{"h2load"}, "FuzzH2load"},
-	{fortioParser{}, []string{"Fortio"}, []string{"fortio"}, "FuzzFortio"},
-	{fortioJSONParser{}, []string{"Fortio"}, []string{"fortio"}, "FuzzFortioJSON"},
-	{ghzParser{}, []string{"ghz"}, []string{"ghz"}, "FuzzGhz"},
-	{ghzJSONParser{}, []string{"ghz"}, []string{"ghz"}, "FuzzGhzJSON"},
-	{ohaParser{}, []string{"oha"}, []string{"oha"}, "FuzzOha"},
-	{ohaJSONParser{}, []string{"oha"}, []string{"oha"}, "FuzzOhaJSON"},
-	{gatlingParser{}, []string{"Gatling"}, []string{"gatling"}, "FuzzGatling"},
-	{gatlingLogParser{}, []string{"Gatling"}, []string{"gatling"}, "FuzzGatlingLog"},
-	{jmeterBareCSVParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterBareCSV"},
+	{wrk.Parser{}, []string{"wrk", "wrk2"}, []string{"wrk", "wrk2"}, "FuzzWrk"},
+	{hey.Parser{}, []string{"hey"}, []string{"hey"}, "FuzzHey"},
+	{hey.CSVParser{}, []string{"hey"}, []string{"hey"}, "FuzzHeyCSV"},
+	{ab.Parser{}, []string{"ab"}, []string{"ab"}, "FuzzAB"},
+	{ab.GnuplotParser{}, []string{"ab"}, []string{"ab"}, "FuzzABGnuplot"},
+	{ab.CSVParser{}, []string{"ab"}, []string{"ab"}, "FuzzABCSV"},
+	{vegeta.TextParser{}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaText"},
+	{vegeta.ReportJSONParser{}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaReportJSON"},
+	{vegeta.HdrplotParser{}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaHdrplot"},
+	{vegeta.ResultsParser{Enc: vegeta.JSON}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaJSON"},
+	{vegeta.ResultsParser{Enc: vegeta.CSV}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaCSV"},
+	{vegeta.ResultsParser{Enc: vegeta.Gob}, []string{"vegeta"}, []string{"vegeta"}, "FuzzVegetaGob"},
+	{k6.Parser{}, []string{"k6"}, []string{"k6"}, "FuzzK6"},
+	{k6.SummaryParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6Summary"},
+	{k6.NDJSONParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6JSON"},
+	{k6.CSVParser{}, []string{"k6"}, []string{"k6"}, "FuzzK6CSV"},
+	{jmeter.CSVParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterCSV"},
+	{jmeter.XMLParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterXML"},
+	{locust.Parser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocust"},
+	{locust.HistoryParser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocustHistory"},
+	{locust.FailuresParser{}, []string{"Locust"}, []string{"locust"}, "FuzzLocustFailures"},
+	{bombardier.Parser{}, []string{"bombardier"}, []string{"bombardier"}, "FuzzBombardier"},
+	{bombardier.JSONParser{}, []string{"bombardier"}, []string{"bombardier"}, "FuzzBombardierJSON"},
+	{autocannon.Parser{}, []string{"autocannon"}, []string{"autocannon"}, "FuzzAutocannon"},
+	{autocannon.JSONParser{}, []string{"autocannon"}, []string{"autocannon"}, "FuzzAutocannonJSON"},
+	{artillery.Parser{}, []string{"Artillery"}, []string{"artillery"}, "FuzzArtillery"},
+	{artillery.JSONParser{}, []string{"Artillery"}, []string{"artillery"}, "FuzzArtilleryJSON"},
+	{siege.Parser{}, []string{"siege"}, []string{"siege"}, "FuzzSiege"},
+	{siege.JSONParser{}, []string{"siege"}, []string{"siege"}, "FuzzSiegeJSON"},
+	{h2load.Parser{}, []string{"h2load"}, []string{"h2load"}, "FuzzH2load"},
+	{fortio.Parser{}, []string{"Fortio"}, []string{"fortio"}, "FuzzFortio"},
+	{fortio.JSONParser{}, []string{"Fortio"}, []string{"fortio"}, "FuzzFortioJSON"},
+	{ghz.Parser{}, []string{"ghz"}, []string{"ghz"}, "FuzzGhz"},
+	{ghz.JSONParser{}, []string{"ghz"}, []string{"ghz"}, "FuzzGhzJSON"},
+	{oha.Parser{}, []string{"oha"}, []string{"oha"}, "FuzzOha"},
+	{oha.JSONParser{}, []string{"oha"}, []string{"oha"}, "FuzzOhaJSON"},
+	{gatling.Parser{}, []string{"Gatling"}, []string{"gatling"}, "FuzzGatling"},
+	{gatling.LogParser{}, []string{"Gatling"}, []string{"gatling"}, "FuzzGatlingLog"},
+	{jmeter.BareCSVParser{}, []string{"JMeter"}, []string{"jmeter"}, "FuzzJMeterBareCSV"},
 }
 
 // A format is an entry of formats: a parser, and where the project keeps
 // what every format must have.
 type format struct {
-	parser Parser
+	parser core.Parser
 	// tools are the rows of the README's supported-formats table the
 	// format is listed in (the wrk parser reads wrk and wrk2).
 	tools []string
@@ -72,28 +94,17 @@ type format struct {
 	fuzz string
 }
 
+// parsers are the parsers of formats, in their order.
+var parsers = Parsers()
+
 // Parsers returns the parsers of every format, in the order Detect tries
 // them.
-func Parsers() []Parser {
-	out := make([]Parser, len(formats))
+func Parsers() []core.Parser {
+	out := make([]core.Parser, len(formats))
 	for i, f := range formats {
 		out[i] = f.parser
 	}
 	return out
-}
-
-// lookedFor lists the names of the formats, in the order Detect tries
-// them (the wrk parser reads two: wrk and wrk2).
-func lookedFor() []string {
-	var names []string
-	for _, f := range formats {
-		if l, ok := f.parser.(interface{ Formats() []string }); ok {
-			names = append(names, l.Formats()...)
-		} else {
-			names = append(names, f.parser.Name())
-		}
-	}
-	return names
 }
 
 // FormatInfo describes a format read, for `loadverdict formats`.

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
 // TestFormatExamples: every format listed by Formats has a typical line,
@@ -31,7 +33,7 @@ func TestFormatExamples(t *testing.T) {
 		}
 		found := false
 		for _, d := range dirs {
-			files, _ := filepath.Glob(filepath.Join("testdata", d, "*"))
+			files, _ := filepath.Glob(filepath.Join(sampleDir(d), "*"))
 			for _, fn := range files {
 				b, err := os.ReadFile(fn)
 				if err == nil && strings.HasSuffix(fn, ".gz") {
@@ -43,7 +45,7 @@ func TestFormatExamples(t *testing.T) {
 				if err != nil || len(b) == 0 {
 					continue
 				}
-				head := b[:min(len(b), headSize)]
+				head := b[:min(len(b), core.HeadSize)]
 				if p, err := Detect(head); err != nil || p.Name() != fi.Name {
 					continue
 				}

@@ -24,17 +24,22 @@ import (
 // its parser in a file named after the format (or, for a parser of
 // several formats, after the parser).
 func TestFormats(t *testing.T) {
-	fuzz := fuzzTargets(t)
+	fuzzOf := map[string]map[string]map[string]bool{}
+	declOf := map[string]map[string]string{}
 	readme := readmeTools(t)
 	doc, err := os.ReadFile("doc.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	decl := declFiles(t)
 	seen := map[string]bool{}
 	tools := map[string]bool{}
 	for _, f := range formats {
 		name := f.parser.Name()
+		pkg := pkgDir(f.parser)
+		if fuzzOf[pkg] == nil {
+			fuzzOf[pkg], declOf[pkg] = fuzzTargets(t, pkg), declFiles(t, pkg)
+		}
+		fuzz, decl := fuzzOf[pkg], declOf[pkg]
 		if seen[name] {
 			t.Errorf("format %s listed twice", name)
 		}
@@ -50,7 +55,7 @@ func TestFormats(t *testing.T) {
 		}
 		for _, dir := range f.dirs {
 			n := 0
-			for _, in := range goldenInputs(t, filepath.Join("testdata", dir)) {
+			for _, in := range goldenInputs(t, sampleDir(dir)) {
 				if p, err := Detect(k6FileHead(t, in)); err != nil || p.Name() != name {
 					continue
 				}
@@ -61,7 +66,7 @@ func TestFormats(t *testing.T) {
 				n++
 			}
 			if n == 0 {
-				t.Errorf("%s: no input of testdata/%s is detected as it, beside its golden file", name, dir)
+				t.Errorf("%s: no input of %s is detected as it, beside its golden file", name, sampleDir(dir))
 			}
 		}
 		typ := reflect.TypeOf(f.parser).Name()
@@ -73,7 +78,8 @@ func TestFormats(t *testing.T) {
 			t.Errorf("%s: fuzz target %s names neither %q nor %s", name, f.fuzz, name, typ)
 		}
 		file := strings.TrimSuffix(decl[typ], ".go")
-		if file != strings.ReplaceAll(name, "-", "_") && file != snake(strings.TrimSuffix(typ, "Parser")) {
+		stem := snake(strings.TrimSuffix(typ, "Parser"))
+		if file != strings.ReplaceAll(name, "-", "_") && file != stem && file != pkg+"_"+stem {
 			t.Errorf("%s: its parser %s is declared in %s.go, not in a file named after the format or the parser", name, typ, file)
 		}
 	}
@@ -84,12 +90,13 @@ func TestFormats(t *testing.T) {
 	}
 }
 
-// fuzzTargets returns the fuzz targets of the package's tests, each with
+// fuzzTargets returns the fuzz targets of the tests of the package in
+// folder dir, each with
 // the string literals (quoted) and identifiers its body holds.
-func fuzzTargets(t *testing.T) map[string]map[string]bool {
+func fuzzTargets(t *testing.T, dir string) map[string]map[string]bool {
 	t.Helper()
 	out := map[string]map[string]bool{}
-	files, _ := filepath.Glob("*_test.go")
+	files, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	fs := token.NewFileSet()
 	for _, name := range files {
 		f, err := parser.ParseFile(fs, name, nil, 0)
@@ -179,9 +186,9 @@ func snake(s string) string {
 // packageDecls parses the package's non-test files and returns, for
 // every package-level name (types, functions, constants, variables; not
 // methods), the file declaring it, and the parsed files.
-func packageDecls(t *testing.T) (map[string]string, map[string]*ast.File) {
+func packageDecls(t *testing.T, dir string) (map[string]string, map[string]*ast.File) {
 	t.Helper()
-	names, _ := filepath.Glob("*.go")
+	names, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 	fs := token.NewFileSet()
 	decl := map[string]string{}
 	files := map[string]*ast.File{}
@@ -193,6 +200,7 @@ func packageDecls(t *testing.T) (map[string]string, map[string]*ast.File) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		name = filepath.Base(name)
 		files[name] = f
 		for _, d := range f.Decls {
 			switch d := d.(type) {
@@ -217,24 +225,33 @@ func packageDecls(t *testing.T) (map[string]string, map[string]*ast.File) {
 	return decl, files
 }
 
-// declFiles returns the file declaring each package-level name.
-func declFiles(t *testing.T) map[string]string {
-	decl, _ := packageDecls(t)
+// declFiles returns the file declaring each package-level name of the
+// package in folder dir.
+func declFiles(t *testing.T, dir string) map[string]string {
+	decl, _ := packageDecls(t, dir)
 	return decl
 }
 
-// toolOfFile returns the tool a file of the package belongs to by its
-// name (ab.go, ab_csv.go: "ab"), "" for a file shared by the parsers.
-func toolOfFile(name string) string {
-	best := ""
+// pkgDir is the folder, relative to this package's, of the package that
+// declares p: "." for this package, "wrk" for ingest/wrk.
+func pkgDir(p Parser) string {
+	const self = "github.com/loadverdict/loadverdict/ingest"
+	path := reflect.TypeOf(p).PkgPath()
+	if path == self {
+		return "."
+	}
+	return strings.TrimPrefix(path, self+"/")
+}
+
+// sampleDir is the path of a format's testdata folder (an entry of its
+// dirs): under its package's testdata.
+func sampleDir(dir string) string {
 	for _, f := range formats {
-		for _, dir := range f.dirs {
-			if (strings.HasPrefix(name, dir+".") || strings.HasPrefix(name, dir+"_")) && len(dir) > len(best) {
-				best = dir
-			}
+		if slices.Contains(f.dirs, dir) {
+			return filepath.Join(pkgDir(f.parser), "testdata", dir)
 		}
 	}
-	return best
+	return filepath.Join("testdata", dir)
 }
 
 // nameAliases are the other words a tool's names may use for it.
@@ -255,47 +272,7 @@ func saysTool(name, tool string) bool {
 	return false
 }
 
-// TestNames: in a package of 40 parsers, a package-level name declared in
-// a tool's file (wrk.go, k6_summary.go) says its tool (wrkKindNone, not
-// kNone), and is used by no other tool's file: what two tools share lives
-// in a shared file under a neutral name (formatscan.go, csvrecords.go,
-// headeredlog.go, lines.go, units.go, ...). formats.go, the list, may
-// name every parser.
-func TestNames(t *testing.T) {
-	decl, files := packageDecls(t)
-	for name, file := range decl {
-		if tool := toolOfFile(file); tool != "" && name != "_" && !saysTool(name, tool) {
-			t.Errorf("%s: %s does not say its tool %s", file, name, tool)
-		}
-	}
-	for file, f := range files {
-		if file == "formats.go" {
-			continue
-		}
-		seen := map[string]bool{}
-		var visit func(n ast.Node) bool
-		visit = func(n ast.Node) bool {
-			if sel, ok := n.(*ast.SelectorExpr); ok {
-				ast.Inspect(sel.X, visit) // not sel.Sel: a field or method
-				return false
-			}
-			id, ok := n.(*ast.Ident)
-			if !ok || seen[id.Name] {
-				return true
-			}
-			if df, ok := decl[id.Name]; ok && df != file {
-				if dt := toolOfFile(df); dt != "" && dt != toolOfFile(file) {
-					seen[id.Name] = true
-					t.Errorf("%s uses %s of %s: move what tools share to a shared file", file, id.Name, df)
-				}
-			}
-			return true
-		}
-		ast.Inspect(f, visit)
-	}
-}
-
-// TestSaysTool checks the word matching TestNames relies on.
+// TestSaysTool checks the word matching TestCoreSmall relies on.
 func TestSaysTool(t *testing.T) {
 	for _, c := range []struct {
 		name, tool string
@@ -318,7 +295,8 @@ func TestSaysTool(t *testing.T) {
 // another tool's output fails here.
 func TestDetectUnique(t *testing.T) {
 	n := 0
-	for _, root := range []string{"testdata", "../testdata", "../examples"} {
+	roots, _ := filepath.Glob("*/testdata")
+	for _, root := range append(roots, "testdata", "../testdata", "../examples") {
 		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 			if err != nil || !d.Type().IsRegular() {
 				return err
@@ -350,4 +328,12 @@ func TestDetectUnique(t *testing.T) {
 	if n < 300 {
 		t.Errorf("only %d inputs looked at", n)
 	}
+}
+
+// sampleDirs lists every folder of samples: this package's testdata/*
+// and each tool package's <pkg>/testdata/* (the fuzz corpora among them).
+func sampleDirs() []string {
+	here, _ := filepath.Glob("testdata/*")
+	tools, _ := filepath.Glob("*/testdata/*")
+	return append(here, tools...)
 }

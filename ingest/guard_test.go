@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -36,16 +37,16 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 // where a member can be added to them: before the last byte of their
 // trimmed content (the closing brace), or, for XML, before </testResults>.
 var guardCases = []struct{ format, file string }{
-	{"artillery-json", "testdata/artillery/real-ok.json"},
-	{"autocannon-json", "testdata/autocannon/real-timeout.json"},
-	{"bombardier-json", "testdata/bombardier/real-ok.json"},
-	{"fortio-json", "testdata/fortio/real-max.json"},
-	{"oha-json", "testdata/oha/real-1.16.json"},
-	{"siege-json", "testdata/siege/real-ok.json"},
-	{"ghz-json", "testdata/ghz/real-errors.json"},
-	{"vegeta-report-json", "testdata/vegeta/report-ok.json"},
-	{"k6-summary", "testdata/k6/handle-summary.json"},
-	{"jmeter-xml", "testdata/jmeter/xml-default.jtl"},
+	{"artillery-json", "artillery/testdata/artillery/real-ok.json"},
+	{"autocannon-json", "autocannon/testdata/autocannon/real-timeout.json"},
+	{"bombardier-json", "bombardier/testdata/bombardier/real-ok.json"},
+	{"fortio-json", "fortio/testdata/fortio/real-max.json"},
+	{"oha-json", "oha/testdata/oha/real-1.16.json"},
+	{"siege-json", "siege/testdata/siege/real-ok.json"},
+	{"ghz-json", "ghz/testdata/ghz/real-errors.json"},
+	{"vegeta-report-json", "vegeta/testdata/vegeta/report-ok.json"},
+	{"k6-summary", "k6/testdata/k6/handle-summary.json"},
+	{"jmeter-xml", "jmeter/testdata/jmeter/xml-default.jtl"},
 }
 
 // withMember returns file's content with a member (an element for XML)
@@ -78,15 +79,15 @@ func withFill(t *testing.T, file, open string, fill io.Reader, close string) io.
 // MaxToken bytes of it (issue 21: one 500 MB field cost 2.1 GB); the
 // same files without it parse (the baseline).
 func TestGuardRefusesHugeToken(t *testing.T) {
-	const huge = 16 * MaxToken // 128 MiB, streamed
+	const huge = 16 * core.MaxToken // 128 MiB, streamed
 	for _, c := range guardCases {
 		t.Run(c.format, func(t *testing.T) {
 			var sink collect
-			if err := Parse(context.Background(), withMember(t, c.file, "", ' ', 0, ""), Options{Source: c.file}, &sink); err != nil && c.format != "jmeter-xml" {
+			if err := Parse(context.Background(), withMember(t, c.file, "", ' ', 0, ""), core.Options{Source: c.file}, &sink); err != nil && c.format != "jmeter-xml" {
 				// JSON: the file with a trailing comma before the brace is refused; check the file alone.
 				f, _ := os.Open(c.file)
 				defer f.Close()
-				if err := Parse(context.Background(), f, Options{Source: c.file}, &collect{}); err != nil {
+				if err := Parse(context.Background(), f, core.Options{Source: c.file}, &collect{}); err != nil {
 					t.Fatalf("baseline: %v", err)
 				}
 			}
@@ -111,15 +112,15 @@ func TestGuardRefusesHugeToken(t *testing.T) {
 				var before, after runtime.MemStats
 				runtime.GC()
 				runtime.ReadMemStats(&before)
-				err := Parse(context.Background(), withMember(t, c.file, m.open, m.fill, fill, m.close), Options{Source: c.file}, &collect{})
+				err := Parse(context.Background(), withMember(t, c.file, m.open, m.fill, fill, m.close), core.Options{Source: c.file}, &collect{})
 				runtime.ReadMemStats(&after)
-				var se *SyntaxError
+				var se *core.SyntaxError
 				if !errors.As(err, &se) || se.File != c.file || se.Line < 1 || !strings.Contains(se.Msg, "MiB") {
 					t.Errorf("%s of %d MiB: got %v, want a *SyntaxError of %s at a line, naming the bound", m.name, huge>>20, err, c.file)
 					continue
 				}
-				if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 12*MaxToken {
-					t.Errorf("%s of %d MiB: %d MiB allocated before the refusal, want at most %d", m.name, huge>>20, alloc>>20, 12*MaxToken>>20)
+				if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 12*core.MaxToken {
+					t.Errorf("%s of %d MiB: %d MiB allocated before the refusal, want at most %d", m.name, huge>>20, alloc>>20, 12*core.MaxToken>>20)
 				}
 			}
 		})
@@ -134,9 +135,9 @@ func TestGuardRefusesHugeValue(t *testing.T) {
 			continue // XML has no values; a k6 summary is capped whole (k6SummaryMax)
 		}
 		t.Run(c.format, func(t *testing.T) {
-			n := int64(MaxJSONValue) + 2 // "1,1,...": past the bound
-			err := Parse(context.Background(), withFill(t, c.file, `"pad":[`, &pairReader{n: n}, `1]`), Options{Source: c.file}, &collect{})
-			var se *SyntaxError
+			n := int64(core.MaxJSONValue) + 2 // "1,1,...": past the bound
+			err := Parse(context.Background(), withFill(t, c.file, `"pad":[`, &pairReader{n: n}, `1]`), core.Options{Source: c.file}, &collect{})
+			var se *core.SyntaxError
 			if !errors.As(err, &se) || !strings.Contains(se.Msg, "JSON value larger than 64 MiB") {
 				t.Errorf("a value of %d MiB: got %v, want the value's bound", n>>20, err)
 			}
@@ -167,17 +168,17 @@ func TestGuardPassesNormalFiles(t *testing.T) {
 		_, err := io.Copy(io.Discard, r)
 		return err
 	}
-	ok := io.MultiReader(strings.NewReader(`{"a":"`), &repeatReader{'x', MaxToken}, strings.NewReader(`","b":"\"\\"}`))
-	if err := read(newJSONGuard(ok, "f", 1<<40)); err != nil {
+	ok := io.MultiReader(strings.NewReader(`{"a":"`), &repeatReader{'x', core.MaxToken}, strings.NewReader(`","b":"\"\\"}`))
+	if err := read(core.NewJSONGuard(ok, "f", 1<<40)); err != nil {
 		t.Errorf("a string of MaxToken bytes: %v", err)
 	}
-	bad := io.MultiReader(strings.NewReader(`{"a":"`), &repeatReader{'x', MaxToken + 1}, strings.NewReader(`"}`))
-	if err := read(newJSONGuard(bad, "f", 1<<40)); !errors.Is(err, ErrInput) {
+	bad := io.MultiReader(strings.NewReader(`{"a":"`), &repeatReader{'x', core.MaxToken + 1}, strings.NewReader(`"}`))
+	if err := read(core.NewJSONGuard(bad, "f", 1<<40)); !errors.Is(err, core.ErrInput) {
 		t.Errorf("a string of MaxToken+1 bytes: %v, want an input error", err)
 	}
 	// Escaped quotes do not end a string.
-	esc := io.MultiReader(strings.NewReader(`{"a":"`), &repeatReader{'x', MaxToken / 2}, strings.NewReader(`\"`), &repeatReader{'x', MaxToken / 2}, strings.NewReader(`"}`))
-	if err := read(newJSONGuard(esc, "f", 1<<40)); !errors.Is(err, ErrInput) {
+	esc := io.MultiReader(strings.NewReader(`{"a":"`), &repeatReader{'x', core.MaxToken / 2}, strings.NewReader(`\"`), &repeatReader{'x', core.MaxToken / 2}, strings.NewReader(`"}`))
+	if err := read(core.NewJSONGuard(esc, "f", 1<<40)); !errors.Is(err, core.ErrInput) {
 		t.Errorf("a string of MaxToken+2 bytes with an escaped quote: %v, want an input error", err)
 	}
 }
@@ -189,17 +190,17 @@ func TestGuardPassesNormalFiles(t *testing.T) {
 func TestCleanSinkRefusesNonFinite(t *testing.T) {
 	for _, x := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e300, -2e15} {
 		var c collect
-		s := &cleanSink{sink: &c, source: "in.txt"}
+		s := &core.CleanSink{Sink: &c, Source: "in.txt"}
 		run := results.RunWithPercentiles{Run: results.Run{RunID: "r", Source: "in.txt", SourceLine: 7, LatP99Ms: &x}}
 		err := s.Run(run)
-		var se *SyntaxError
-		if !errors.As(err, &se) || se.Line != 7 || !strings.Contains(se.Msg, "lat_p99_ms") || len(c.runs) != 0 {
-			t.Errorf("lat_p99_ms %v: %v, %d runs passed, want a *SyntaxError at line 7 naming lat_p99_ms", x, err, len(c.runs))
+		var se *core.SyntaxError
+		if !errors.As(err, &se) || se.Line != 7 || !strings.Contains(se.Msg, "lat_p99_ms") || len(c.Runs) != 0 {
+			t.Errorf("lat_p99_ms %v: %v, %d runs passed, want a *SyntaxError at line 7 naming lat_p99_ms", x, err, len(c.Runs))
 		}
-		if err := s.Series(results.Series{RunID: "r", RPS: x}); !errors.As(err, &se) || len(c.series) != 0 {
+		if err := s.Series(results.Series{RunID: "r", RPS: x}); !errors.As(err, &se) || len(c.Windows) != 0 {
 			t.Errorf("series rps %v: %v", x, err)
 		}
-		if err := s.Sample(results.Sample{RunID: "r", LatencyMs: x}); !errors.As(err, &se) || len(c.samples) != 0 {
+		if err := s.Sample(results.Sample{RunID: "r", LatencyMs: x}); !errors.As(err, &se) || len(c.Samples) != 0 {
 			t.Errorf("sample latency %v: %v", x, err)
 		}
 		run.LatP99Ms = nil
@@ -209,9 +210,9 @@ func TestCleanSinkRefusesNonFinite(t *testing.T) {
 		}
 	}
 	var c collect
-	s := &cleanSink{sink: &c}
+	s := &core.CleanSink{Sink: &c}
 	ok := 1e15
-	if err := s.Run(results.RunWithPercentiles{Run: results.Run{RunID: "r", LatP99Ms: &ok, RPS: 1e-300}}); err != nil || len(c.runs) != 1 {
+	if err := s.Run(results.RunWithPercentiles{Run: results.Run{RunID: "r", LatP99Ms: &ok, RPS: 1e-300}}); err != nil || len(c.Runs) != 1 {
 		t.Errorf("values at the bounds: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -38,8 +39,8 @@ Status code distribution:
 `
 
 func Example_hey() {
-	opts := ingest.Options{Source: "runs/hey.txt"}
-	err := ingest.Parse(context.Background(), strings.NewReader(heyOutput), opts, ingest.RunFunc(func(r results.RunWithPercentiles) error {
+	opts := core.Options{Source: "runs/hey.txt"}
+	err := ingest.Parse(context.Background(), strings.NewReader(heyOutput), opts, core.RunFunc(func(r results.RunWithPercentiles) error {
 		fmt.Println(r.Tool, r.Label, *r.Connections, r.Requests, r.Errors, r.RPS, r.DurationS, *r.LatP99Ms)
 		return nil
 	}))

@@ -3,9 +3,7 @@ package ingest
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -15,15 +13,15 @@ import (
 	"testing"
 	"unicode/utf16"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 	"github.com/loadverdict/loadverdict/results"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // inputs returns the parser inputs under testdata/<tool> (not .src, not goldens).
 func inputs(t testing.TB, tool string) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", tool, "*.txt"))
+	files, err := filepath.Glob(filepath.Join(sampleDir(tool), "*.txt"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no inputs in testdata/%s: %v", tool, err)
 	}
@@ -37,234 +35,21 @@ func parseFile(t testing.TB, path string) ([]results.RunWithPercentiles, error) 
 		t.Fatal(err)
 	}
 	defer f.Close()
-	return ParseAll(context.Background(), f, Options{Source: filepath.ToSlash(path), Experiment: "test"})
+	return ParseAll(context.Background(), f, core.Options{Source: filepath.ToSlash(path), Experiment: "test"})
 }
 
 func jsonLines(t testing.TB, runs []results.RunWithPercentiles) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	for _, r := range runs {
-		b, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		buf.Write(b)
-		buf.WriteByte('\n')
-	}
-	return buf.Bytes()
+	return ingesttest.JSONLines(t, runs)
 }
 
-// TestGolden parses every input under testdata/<tool>/ (all but notwrk
-// and fuzz) and compares with its golden file: the runs as JSON Lines,
-// then, for per-request logs, a line per series window and a digest of the
-// samples. `go test ./ingest -update` rewrites them.
-func TestGolden(t *testing.T) {
-	dirs, _ := filepath.Glob("testdata/*")
-	for _, dir := range dirs {
-		if st, err := os.Stat(dir); err != nil || !st.IsDir() || filepath.Base(dir) == "notwrk" || filepath.Base(dir) == "fuzz" {
-			continue
-		}
-		for _, in := range goldenInputs(t, dir) {
-			t.Run(filepath.Base(dir)+"/"+filepath.Base(in), func(t *testing.T) {
-				got := goldenOf(t, in)
-				golden := goldenPath(in)
-				if *update {
-					if err := os.WriteFile(golden, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					return
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test -update)", err)
-				}
-				if !bytes.Equal(got, want) {
-					gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-					for i := 0; i < len(gl) && i < len(wl); i++ {
-						if gl[i] != wl[i] {
-							t.Fatalf("line %d differs from %s:\ngot  %s\nwant %s", i+1, golden, gl[i], wl[i])
-						}
-					}
-					t.Fatalf("%s: got %d lines, want %d", golden, len(gl), len(wl))
-				}
-			})
-		}
-	}
-}
+// goldenInputs lists the parser inputs of a testdata folder.
+func goldenInputs(t testing.TB, dir string) []string { return ingesttest.GoldenInputs(t, dir) }
 
-// goldenInputs lists the parser inputs of a testdata folder: every file but
-// notes (.src, .md), goldens and scripts.
-func goldenInputs(t testing.TB, dir string) []string {
-	t.Helper()
-	all, _ := filepath.Glob(filepath.Join(dir, "*"))
-	var out []string
-	for _, f := range all {
-		base := filepath.Base(f)
-		if strings.HasSuffix(base, ".golden.json") || strings.HasSuffix(base, ".src") || strings.HasSuffix(base, ".md") ||
-			strings.HasSuffix(base, ".sh") || strings.HasSuffix(base, ".go") || base == "README" {
-			continue
-		}
-		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-// goldenPath is x.golden.json for x.txt, and x.csv.golden.json for other inputs.
-func goldenPath(in string) string {
-	if strings.HasSuffix(in, ".txt") {
-		return strings.TrimSuffix(in, ".txt") + ".golden.json"
-	}
-	return in + ".golden.json"
-}
+// goldenPath is the golden file of input in.
+func goldenPath(in string) string { return ingesttest.GoldenPath(in) }
 
 // goldenOf parses in and renders what the sink received.
-func goldenOf(t testing.TB, in string) []byte {
-	t.Helper()
-	f, err := os.Open(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var c collect
-	if err := Parse(context.Background(), f, Options{Source: filepath.ToSlash(in), Experiment: "test"}, &c); err != nil {
-		t.Fatalf("parse: %v", err)
-	}
-	for _, r := range c.runs {
-		checkRun(t, r)
-	}
-	var buf bytes.Buffer
-	buf.Write(jsonLines(t, c.runs))
-	enc := json.NewEncoder(&buf)
-	for _, s := range c.series {
-		if err := enc.Encode(map[string]any{"series": s}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if n := len(c.samples); n > 0 {
-		digest := map[string]any{"count": n, "first": c.samples[:min(3, n)], "last": c.samples[n-1]}
-		if err := enc.Encode(map[string]any{"samples": digest}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return buf.Bytes()
-}
-
-// TestSeed checks the six runs of the seed blog post value by value.
-func TestSeed(t *testing.T) {
-	const src = "testdata/wrk/seed-zuul-vs-openresty.txt"
-	runs, err := parseFile(t, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(runs) != 6 {
-		t.Fatalf("got %d runs, want 6", len(runs))
-	}
-	conns := []int32{50, 50, 100, 100, 100, 100}
-	// The post names its ports (line 17: Zuul 5555, OpenResty 80): the labels are its names.
-	labels := []string{"Zuul", "OpenResty", "Zuul", "OpenResty", "OpenResty", "Zuul"}
-	dur := []float64{10.04, 10.11, 10.04, 10.09, 10.10, 10.03}
-	reqs := []int64{21045, 16222, 31196, 16332, 16328, 37504}
-	rps := []float64{2095.30, 1604.71, 3107.57, 1619.00, 1617.40, 3737.35}
-	for i, r := range runs {
-		if r.Index != int32(i) || r.Seq != int32(i) || r.RunID != results.RunID(src, i) || r.Source != src || r.Experiment != "test" {
-			t.Errorf("run %d: index/seq/run_id/source/experiment = %d/%d/%s/%s/%s", i, r.Index, r.Seq, r.RunID, r.Source, r.Experiment)
-		}
-		if r.Tool != "wrk" || r.LoadModel != results.LoadClosed || r.LatencyCorrected != nil {
-			t.Errorf("run %d: tool %s load model %s corrected %v", i, r.Tool, r.LoadModel, r.LatencyCorrected)
-		}
-		if r.Threads == nil || *r.Threads != 10 || r.Connections == nil || *r.Connections != conns[i] {
-			t.Errorf("run %d: threads/connections %v/%v, want 10/%d", i, r.Threads, r.Connections, conns[i])
-		}
-		if r.Label != labels[i] {
-			t.Errorf("run %d: label %q, want %q", i, r.Label, labels[i])
-		}
-		if r.DurationS != dur[i] || r.PlannedDurationS == nil || *r.PlannedDurationS != 10 {
-			t.Errorf("run %d: duration %v planned %v", i, r.DurationS, r.PlannedDurationS)
-		}
-		if r.Requests != reqs[i] || r.RPS != rps[i] {
-			t.Errorf("run %d: requests %d rps %v, want %d %v", i, r.Requests, r.RPS, reqs[i], rps[i])
-		}
-		if r.Errors != 0 || r.Non2xx == nil || *r.Non2xx != 0 || r.Timeouts == nil || *r.Timeouts != 0 {
-			t.Errorf("run %d: errors %d non2xx %v timeouts %v", i, r.Errors, r.Non2xx, r.Timeouts)
-		}
-		if r.Command == nil || !strings.HasPrefix(*r.Command, "wrk -t 10 -c ") {
-			t.Errorf("run %d: command %v", i, r.Command)
-		}
-	}
-	r := runs[0]
-	for _, c := range []struct {
-		name      string
-		got       *float64
-		want      float64
-		tolerance float64
-	}{
-		{"lat_mean_ms", r.LatMeanMs, 33.95, 0},
-		{"lat_stdev_ms", r.LatStdevMs, 43.06, 0},
-		{"lat_max_ms", r.LatMaxMs, 599.09, 0},
-		{"thread_rps_mean", r.ThreadRPSMean, 210.68, 0},
-		{"thread_rps_stdev", r.ThreadRPSStdev, 73.11, 0},
-		{"thread_rps_max", r.ThreadRPSMax, 460, 0},
-		{"transfer_bps", r.TransferBPS, 419.61 * 1024, 1e-9},
-	} {
-		if c.got == nil || math.Abs(*c.got-c.want) > c.tolerance {
-			t.Errorf("run 0 %s = %v, want %v", c.name, c.got, c.want)
-		}
-	}
-	if r.BytesIn == nil || *r.BytesIn != int64(math.Round(4.12*1024*1024)) {
-		t.Errorf("run 0 bytes_in = %v, want %d", r.BytesIn, int64(math.Round(4.12*1024*1024)))
-	}
-	if r.Target != "http://localhost:5555/api/test/hello" || r.SourceLine != 20 {
-		t.Errorf("run 0 target %q source line %d", r.Target, r.SourceLine)
-	}
-}
-
-func TestWrk2Spectrum(t *testing.T) {
-	runs, err := parseFile(t, "testdata/wrk2/wrk2_02.txt")
-	if err != nil || len(runs) != 1 {
-		t.Fatalf("runs %d err %v", len(runs), err)
-	}
-	r := runs[0]
-	if r.Tool != "wrk2" || r.LoadModel != results.LoadOpen || r.LatencyCorrected == nil || !*r.LatencyCorrected {
-		t.Fatalf("tool %s model %s corrected %v", r.Tool, r.LoadModel, r.LatencyCorrected)
-	}
-	if r.TargetRPS == nil || *r.TargetRPS != 2000 {
-		t.Errorf("target_rps %v", r.TargetRPS)
-	}
-	if r.Notes == nil || !strings.Contains(*r.Notes, "uncorrected") {
-		t.Errorf("notes %v", r.Notes)
-	}
-	// The corrected spectrum: 0.921.. in wrk2_01, 0.677 .. 11.319 here; the
-	// uncorrected one (0.264 .. 7.015) must not appear.
-	var withCount int
-	for i, p := range r.Percentiles {
-		if i > 0 && p.Quantile < r.Percentiles[i-1].Quantile {
-			t.Errorf("percentiles not in quantile order at %d", i)
-		}
-		if p.TotalCount != nil {
-			withCount++
-		}
-		if p.LatencyMs == 0.264 || p.LatencyMs == 7.015 {
-			t.Errorf("uncorrected point %+v in percentiles", p)
-		}
-	}
-	if withCount != 79 {
-		t.Errorf("%d spectrum rows, want 79", withCount)
-	}
-	last := r.Percentiles[len(r.Percentiles)-1]
-	if last.Quantile != 1 || last.LatencyMs != 11.319 || last.TotalCount == nil || *last.TotalCount != 39500 {
-		t.Errorf("last point %+v", last)
-	}
-	for _, c := range []struct {
-		got  *float64
-		want float64
-	}{{r.LatP50Ms, 6.207}, {r.LatP90Ms, 8.463}, {r.LatP99Ms, 10.52}, {r.LatP999Ms, 11.19}, {r.LatMeanMs, 6.178}, {r.LatMaxMs, 11.312}, {r.LatMinMs, 0.677}} {
-		if c.got == nil || *c.got != c.want {
-			t.Errorf("got %v want %v", c.got, c.want)
-		}
-	}
-}
+func goldenOf(t testing.TB, in string) []byte { return ingesttest.GoldenOf(t, Parse, in) }
 
 func TestDetect(t *testing.T) {
 	for _, tool := range []string{"wrk", "wrk2"} {
@@ -284,7 +69,7 @@ func TestDetect(t *testing.T) {
 		// Other tools' parsers may claim them; wrk must not.
 		if p, err := Detect(b); err == nil && p.Name() == "wrk" {
 			t.Errorf("%s: detected as wrk", in)
-		} else if err != nil && !errors.Is(err, ErrNoOutput) {
+		} else if err != nil && !errors.Is(err, core.ErrNoOutput) {
 			t.Errorf("%s: error %v is not ErrNoOutput", in, err)
 		}
 	}
@@ -334,14 +119,14 @@ func TestParseErrors(t *testing.T) {
 		{name: "header only with threads", in: "  2 threads and 10 connections\n  Thread Stats   Avg      Stdev     Max   +/- Stdev\n", syntax: true, line: 2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			runs, err := ParseAll(context.Background(), strings.NewReader(c.in), Options{Source: "x.txt"})
+			runs, err := ParseAll(context.Background(), strings.NewReader(c.in), core.Options{Source: "x.txt"})
 			if len(runs) != c.runs {
 				t.Errorf("%d runs, want %d", len(runs), c.runs)
 			}
 			if err == nil {
 				t.Fatal("no error")
 			}
-			var se *SyntaxError
+			var se *core.SyntaxError
 			if c.syntax {
 				if !errors.As(err, &se) {
 					t.Fatalf("error %v (%T) is not a *SyntaxError", err, err)
@@ -351,8 +136,8 @@ func TestParseErrors(t *testing.T) {
 				}
 				return
 			}
-			var no *NoOutputError
-			if !errors.As(err, &no) || !errors.Is(err, ErrNoOutput) {
+			var no *core.NoOutputError
+			if !errors.As(err, &no) || !errors.Is(err, core.ErrNoOutput) {
 				t.Fatalf("error %v (%T) is not a *NoOutputError", err, err)
 			}
 			if !strings.Contains(err.Error(), c.contains) {
@@ -364,14 +149,14 @@ func TestParseErrors(t *testing.T) {
 
 func TestSyntaxErrorString(t *testing.T) {
 	for _, c := range []struct {
-		e    SyntaxError
+		e    core.SyntaxError
 		want string
 	}{
-		{SyntaxError{File: "a.txt", Line: 12, Msg: "bad"}, "a.txt:12: bad"},
-		{SyntaxError{File: "a.txt", Msg: "bad"}, "a.txt: bad"},
-		{SyntaxError{Line: 3, Msg: "bad"}, "3: bad"},
-		{SyntaxError{Msg: "bad"}, "bad"},
-		{SyntaxError{File: "a.gz", Msg: "gzip: bad", Err: errors.New("gzip: bad")}, "a.gz: gzip: bad"},
+		{core.SyntaxError{File: "a.txt", Line: 12, Msg: "bad"}, "a.txt:12: bad"},
+		{core.SyntaxError{File: "a.txt", Msg: "bad"}, "a.txt: bad"},
+		{core.SyntaxError{Line: 3, Msg: "bad"}, "3: bad"},
+		{core.SyntaxError{Msg: "bad"}, "bad"},
+		{core.SyntaxError{File: "a.gz", Msg: "gzip: bad", Err: errors.New("gzip: bad")}, "a.gz: gzip: bad"},
 	} {
 		if got := c.e.Error(); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.e, got, c.want)
@@ -380,11 +165,11 @@ func TestSyntaxErrorString(t *testing.T) {
 }
 
 func TestParseStreamsAndStops(t *testing.T) {
-	data, _ := os.ReadFile("testdata/wrk/wrk_05.txt")
+	data, _ := os.ReadFile("wrk/testdata/wrk/wrk_05.txt")
 	// emit errors stop the parse and come back unchanged.
 	stop := errors.New("stop")
 	n := 0
-	err := Parse(context.Background(), bytes.NewReader(data), Options{Source: "s"}, RunFunc(func(results.RunWithPercentiles) error {
+	err := Parse(context.Background(), bytes.NewReader(data), core.Options{Source: "s"}, core.RunFunc(func(results.RunWithPercentiles) error {
 		n++
 		return stop
 	}))
@@ -394,21 +179,21 @@ func TestParseStreamsAndStops(t *testing.T) {
 	// A cancelled context stops the parse.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := Parse(ctx, bytes.NewReader(data), Options{Source: "s"}, RunFunc(func(results.RunWithPercentiles) error { return nil })); !errors.Is(err, context.Canceled) {
+	if err := Parse(ctx, bytes.NewReader(data), core.Options{Source: "s"}, core.RunFunc(func(results.RunWithPercentiles) error { return nil })); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 	// A line longer than the line buffer is skipped; parsing goes on.
-	long := append(bytes.Repeat([]byte("x"), maxLine+100), '\n')
+	long := append(bytes.Repeat([]byte("x"), core.MaxLine+100), '\n')
 	in := append(append(append([]byte{}, data...), long...), data...)
-	runs, err := ParseAll(context.Background(), bytes.NewReader(in), Options{Source: "s"})
+	runs, err := ParseAll(context.Background(), bytes.NewReader(in), core.Options{Source: "s"})
 	if err != nil || len(runs) != 6 || runs[3].SourceLine != 30 {
 		t.Errorf("after a long line: %d runs, err %v", len(runs), err)
 	}
 }
 
 func TestOptionsLabels(t *testing.T) {
-	data, _ := os.ReadFile("testdata/wrk/seed-zuul-vs-openresty.txt")
-	runs, err := ParseAll(context.Background(), bytes.NewReader(data), Options{
+	data, _ := os.ReadFile("wrk/testdata/wrk/seed-zuul-vs-openresty.txt")
+	runs, err := ParseAll(context.Background(), bytes.NewReader(data), core.Options{
 		Source: "seed", Labels: map[string]string{"localhost:5555": "zuul", "localhost:80": "openresty"},
 	})
 	if err != nil {
@@ -452,7 +237,7 @@ func TestLabel(t *testing.T) {
 		{"$URL", "$URL"},
 		{"http://a b/", "http://a b/"},
 	} {
-		if got := Label(c.target, labels); got != c.want {
+		if got := core.Label(c.target, labels); got != c.want {
 			t.Errorf("Label(%q) = %q, want %q", c.target, got, c.want)
 		}
 	}
@@ -462,16 +247,16 @@ func TestUnits(t *testing.T) {
 	for _, c := range []struct {
 		tok  string
 		ms   float64
-		kind valueKind
+		kind core.ValueKind
 	}{
-		{"635.91us", 0.63591, valOK}, {"0.89ms", 0.89, valOK}, {"1.20s", 1200, valOK},
-		{"1.00m", 60000, valOK}, {"2.00h", 7200000, valOK}, {"0.00us", 0, valOK},
-		{"-nan", 0, valNaN}, {"-nan%", 0, valNaN}, {"nanus", 0, valNaN},
-		{"502.11", 0, valNoUnit}, {"12.3k", 0, valBad}, {"abc", 0, valBad}, {"-1.0ms", 0, valBad},
-		{"1.2.3ms", 0, valBad}, {"ms", 0, valBad}, {"", 0, valBad},
+		{"635.91us", 0.63591, core.ValOK}, {"0.89ms", 0.89, core.ValOK}, {"1.20s", 1200, core.ValOK},
+		{"1.00m", 60000, core.ValOK}, {"2.00h", 7200000, core.ValOK}, {"0.00us", 0, core.ValOK},
+		{"-nan", 0, core.ValNaN}, {"-nan%", 0, core.ValNaN}, {"nanus", 0, core.ValNaN},
+		{"502.11", 0, core.ValNoUnit}, {"12.3k", 0, core.ValBad}, {"abc", 0, core.ValBad}, {"-1.0ms", 0, core.ValBad},
+		{"1.2.3ms", 0, core.ValBad}, {"ms", 0, core.ValBad}, {"", 0, core.ValBad},
 	} {
-		ms, k := timeMs([]byte(c.tok))
-		if k != c.kind || k == valOK && ms != c.ms {
+		ms, k := core.TimeMs([]byte(c.tok))
+		if k != c.kind || k == core.ValOK && ms != c.ms {
 			t.Errorf("timeMs(%q) = %v, %v; want %v, %v", c.tok, ms, k, c.ms, c.kind)
 		}
 	}
@@ -484,24 +269,24 @@ func TestUnits(t *testing.T) {
 		{"250us", 0.00025, true}, {"30", 0, false}, {"30x", 0, false},
 		{"307445734491.24m", 307445734491.24 * 60, true},
 	} {
-		v, ok := durationS([]byte(c.tok), 0)
+		v, ok := core.DurationS([]byte(c.tok), 0)
 		if ok != c.ok || ok && math.Abs(v-c.v) > 1e-9*c.v {
 			t.Errorf("durationS(%q) = %v, %v; want %v, %v", c.tok, v, ok, c.v, c.ok)
 		}
 	}
-	if v, ok := durationS([]byte("30"), 1); !ok || v != 30 {
+	if v, ok := core.DurationS([]byte("30"), 1); !ok || v != 30 {
 		t.Errorf("durationS(30, default s) = %v %v", v, ok)
 	}
 	for _, c := range []struct {
 		tok  string
 		v    float64
-		kind valueKind
+		kind core.ValueKind
 	}{
-		{"580.00", 580, valOK}, {"56.20k", 56200, valOK}, {"338.18k", 338180, valOK}, {"1.2M", 1.2e6, valOK},
-		{"3G", 3e9, valOK}, {"0.88k", 880, valOK}, {"-nan%", 0, valNaN}, {"1.2ms", 0, valBad}, {"1.2x", 0, valBad},
+		{"580.00", 580, core.ValOK}, {"56.20k", 56200, core.ValOK}, {"338.18k", 338180, core.ValOK}, {"1.2M", 1.2e6, core.ValOK},
+		{"3G", 3e9, core.ValOK}, {"0.88k", 880, core.ValOK}, {"-nan%", 0, core.ValNaN}, {"1.2ms", 0, core.ValBad}, {"1.2x", 0, core.ValBad},
 	} {
-		v, k := metric([]byte(c.tok))
-		if k != c.kind || k == valOK && v != c.v {
+		v, k := core.Metric([]byte(c.tok))
+		if k != c.kind || k == core.ValOK && v != c.v {
 			t.Errorf("metric(%q) = %v, %v; want %v, %v", c.tok, v, k, c.v, c.kind)
 		}
 	}
@@ -513,21 +298,21 @@ func TestUnits(t *testing.T) {
 		{"4.12MB", 4.12 * 1024 * 1024, true}, {"0.00B", 0, true}, {"419.61KB", 419.61 * 1024, true},
 		{"19.62GB", 19.62 * (1 << 30), true}, {"1.00TB", 1 << 40, true}, {"27.9 MB", 0, false}, {"1XB", 0, false},
 	} {
-		v, ok := binaryBytes([]byte(c.tok))
+		v, ok := core.BinaryBytes([]byte(c.tok))
 		if ok != c.ok || ok && v != c.v {
 			t.Errorf("binaryBytes(%q) = %v, %v; want %v, %v", c.tok, v, ok, c.v, c.ok)
 		}
 	}
 	// Correct rounding: quantiles from "99.900%" and "0.999000" are the same float.
-	a, _ := parseDec([]byte("99.900"), -2)
-	b, _ := parseDec([]byte("0.999000"), 0)
+	a, _ := core.ParseDec([]byte("99.900"), -2)
+	b, _ := core.ParseDec([]byte("0.999000"), 0)
 	if a != 0.999 || b != 0.999 {
 		t.Errorf("quantiles %v %v", a, b)
 	}
-	if v, ok := parseDec([]byte(strings.Repeat("9", 400)), 0); !ok || !math.IsInf(v, 1) {
+	if v, ok := core.ParseDec([]byte(strings.Repeat("9", 400)), 0); !ok || !math.IsInf(v, 1) {
 		t.Errorf("huge number: %v %v", v, ok)
 	}
-	if _, ok := parseUint([]byte("99999999999999999999")); ok {
+	if _, ok := core.ParseUint([]byte("99999999999999999999")); ok {
 		t.Error("parseUint overflow accepted")
 	}
 }
@@ -549,65 +334,9 @@ func TestNormalize(t *testing.T) {
 		{"\u3000Latency Distribution", "Latency Distribution"},
 		{"", ""},
 	} {
-		if got := string(normalize([]byte(c.in))); got != c.want {
+		if got := string(core.Normalize([]byte(c.in))); got != c.want {
 			t.Errorf("normalize(%q) = %q, want %q", c.in, got, c.want)
 		}
-	}
-}
-
-func TestPromptsAndCommands(t *testing.T) {
-	for _, c := range []struct {
-		line, cmd string
-	}{
-		{"$ wrk -t2 -c10 -d1s http://x/", "wrk -t2 -c10 -d1s http://x/"},
-		{"% wrk -t2 http://x/", "wrk -t2 http://x/"},
-		{"➜  ~ wrk -t 10 -c 50 -d 10s http://localhost:5555/api/test/hello", "wrk -t 10 -c 50 -d 10s http://localhost:5555/api/test/hello"},
-		{"➜  spring-benchmark git:(master) wrk -t2 -c100 -d30s http://localhost:80  ", "wrk -t2 -c100 -d30s http://localhost:80"},
-		{"user@host:~$ wrk --latency http://x/", "wrk --latency http://x/"},
-		{"root@host # wrk -t2 http://x/", "wrk -t2 http://x/"},
-		{"root@host:/opt# ./wrk -t2 http://x/", "./wrk -t2 http://x/"},
-		{"❯ wrk2 -R 100 http://x/", "wrk2 -R 100 http://x/"},
-		{`PS C:\> .\wrk.exe -t2 http://x/`, `.\wrk.exe -t2 http://x/`},
-		{"$ time wrk -t2 http://x/", "wrk -t2 http://x/"},
-		{"$ docker run --rm williamyeh/wrk -t2 http://x/", "williamyeh/wrk -t2 http://x/"},
-		{"`wrk -t2 -c4 http://x/`", "wrk -t2 -c4 http://x/"},
-		{"wrk is a modern HTTP benchmarking tool", ""},
-		{"the wrk2 README explains -R", ""},
-		{"wrk -t option sets threads", ""},
-		{"Running 10s test @ http://wrk.example.com/", ""},
-	} {
-		s := normalize([]byte(c.line))
-		got := ""
-		if i := findWrkCommand(s); i >= 0 {
-			if cmd, ok := parseWrkCommand(string(s[i:]), 1); ok {
-				got = cmd.raw
-			}
-		}
-		if got != c.cmd {
-			t.Errorf("%q: command %q, want %q", c.line, got, c.cmd)
-		}
-	}
-}
-
-func TestParseWrkCommand(t *testing.T) {
-	c, ok := parseWrkCommand(`wrk -t12 -c 400 --duration=1m -R2k --timeout 2s -s "my script.lua" -H 'Host: a b' -LU "http://h:1/?q=1&r=2" -- arg1`, 3)
-	if !ok {
-		t.Fatal("not parsed")
-	}
-	if c.threads != 12 || c.connections != 400 || c.duration != 60 || c.rate != 2000 || c.timeout != 2 ||
-		c.script != "my script.lua" || !c.latency || !c.uLatency || !c.wrk2 || c.url != "http://h:1/?q=1&r=2" || c.line != 3 || c.more {
-		t.Errorf("%+v", c)
-	}
-	c, ok = parseWrkCommand(`wrk -t2 -c10 -d10s $URL | tee out.txt`, 1)
-	if !ok || !c.placeholder || c.url != "" || c.more || c.threads != 2 {
-		t.Errorf("%+v %v", c, ok)
-	}
-	c, ok = parseWrkCommand(`wrk -t2 -c10 \`, 1)
-	if !ok || !c.more {
-		t.Errorf("continuation: %+v %v", c, ok)
-	}
-	if _, ok := parseWrkCommand(`wrk is great`, 1); ok {
-		t.Error("prose parsed as a command")
 	}
 }
 
@@ -615,40 +344,12 @@ func TestParseWrkCommand(t *testing.T) {
 // quantile outside [0, 1].
 func checkRun(t testing.TB, r results.RunWithPercentiles) {
 	t.Helper()
-	v := reflect.ValueOf(r.Run)
-	for i := 0; i < v.NumField(); i++ {
-		f := v.Field(i)
-		name := v.Type().Field(i).Name
-		if f.Kind() == reflect.Pointer {
-			if f.IsNil() {
-				continue
-			}
-			f = f.Elem()
-		}
-		switch f.Kind() {
-		case reflect.Float64:
-			if x := f.Float(); math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-				t.Errorf("run %d: %s = %v", r.Index, name, x)
-			}
-		case reflect.Int32, reflect.Int64:
-			if f.Int() < 0 {
-				t.Errorf("run %d: %s = %d", r.Index, name, f.Int())
-			}
-		}
-	}
-	if r.Percentiles == nil {
-		t.Errorf("run %d: nil percentiles", r.Index)
-	}
-	for _, p := range r.Percentiles {
-		if !(p.Quantile >= 0 && p.Quantile <= 1) || !finite(p.LatencyMs) || p.TotalCount != nil && *p.TotalCount < 0 || p.RunID != r.RunID {
-			t.Errorf("run %d: bad percentile %+v", r.Index, p)
-		}
-	}
+	ingesttest.CheckRun(t, r)
 }
 
 func TestEncodings(t *testing.T) {
-	data, _ := os.ReadFile("testdata/wrk/wrk_05.txt")
-	want, err := ParseAll(context.Background(), bytes.NewReader(data), Options{Source: "s"})
+	data, _ := os.ReadFile("wrk/testdata/wrk/wrk_05.txt")
+	want, err := ParseAll(context.Background(), bytes.NewReader(data), core.Options{Source: "s"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -664,33 +365,15 @@ func TestEncodings(t *testing.T) {
 		if _, err := Detect(in); err != nil {
 			t.Errorf("%s: Detect: %v", name, err)
 		}
-		got, err := ParseAll(context.Background(), bytes.NewReader(in), Options{Source: "s"})
+		got, err := ParseAll(context.Background(), bytes.NewReader(in), core.Options{Source: "s"})
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: %d runs, err %v; differ from UTF-8", name, len(got), err)
 		}
 	}
 	// A lone high surrogate and an odd trailing byte do not break decoding.
 	odd := append(append([]byte{}, le...), 0x00, 0xD8, 0x41)
-	if _, err := ParseAll(context.Background(), bytes.NewReader(odd), Options{Source: "s"}); err != nil {
+	if _, err := ParseAll(context.Background(), bytes.NewReader(odd), core.Options{Source: "s"}); err != nil {
 		t.Errorf("odd UTF-16: %v", err)
-	}
-}
-
-func TestNaNSummary(t *testing.T) {
-	in := "Running 1s test @ http://h/\n  1 threads and 1 connections\n" +
-		"  Thread Stats   Avg      Stdev     Max   +/- Stdev\n" +
-		"    Latency    -nanus    -nanus   0.00us    -nan%\n" +
-		"    Req/Sec     0.00      0.00     0.00      -nan%\n" +
-		"  0 requests in 0.00us, 0.00B read\n" +
-		"Requests/sec:     -nan\nTransfer/sec:    -nanB\n"
-	runs, err := ParseAll(context.Background(), strings.NewReader(in), Options{Source: "s"})
-	if err != nil || len(runs) != 1 {
-		t.Fatalf("%d runs, err %v", len(runs), err)
-	}
-	r := runs[0]
-	checkRun(t, r)
-	if r.RPS != 0 || r.TransferBPS != nil || r.LatMeanMs != nil || r.LatMaxMs == nil || r.Notes == nil || !strings.Contains(*r.Notes, "nan") {
-		t.Errorf("%+v notes %v", r.Run, r.Notes)
 	}
 }
 
@@ -700,43 +383,17 @@ func TestMixedTools(t *testing.T) {
 	var in bytes.Buffer
 	for _, name := range []string{"wrk/wrk_09.txt", "autocannon/autocannon_01.txt", "bombardier/bombardier_02.txt",
 		"notwrk/hey_01.txt", "oha/oha_01.txt", "wrk/wrk_04.txt", "autocannon/autocannon_02.txt"} {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
+		b, err := os.ReadFile(filepath.Join(sampleDir(filepath.Dir(name)), filepath.Base(name)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		in.Write(b)
 	}
-	runs, err := ParseAll(context.Background(), &in, Options{Source: "mixed"})
+	runs, err := ParseAll(context.Background(), &in, core.Options{Source: "mixed"})
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("%d runs, err %v", len(runs), err)
 	}
 	if runs[0].Requests != 819532 || runs[1].Requests != 718634 || runs[1].LatP99Ms == nil || *runs[1].LatP99Ms != 212.57 {
 		t.Errorf("runs %+v %+v", runs[0].Run, runs[1].Run)
-	}
-}
-
-// TestBareWrkArgs: a line of wrk's arguments without the program name is
-// taken as the command of the run that follows (its rate makes it wrk2);
-// bullets, prose and partial argument lists are not.
-func TestBareWrkArgs(t *testing.T) {
-	for _, c := range []struct {
-		line string
-		ok   bool
-		rate float64
-	}{
-		{"-t1 -c64 -d60s -R2000 http://h:8080/", true, 2000},
-		{"-t2 -c100 -d30s --latency http://h/", true, 0},
-		{"--threads=2 --connections=10 http://h/", true, 0},
-		{"-c64 http://h/", false, 0},                   // one load option
-		{"-t1 -c64 -d60s -R2000", false, 0},            // no URL
-		{"- threads: -t2, connections -c10", false, 0}, // a bullet
-		{"-t2 -c10 and then http://h/", false, 0},      // prose
-		{"--", false, 0},
-		{"-", false, 0},
-	} {
-		cmd, ok := parseBareWrkArgs([]byte(c.line), 1)
-		if ok != c.ok || ok && (cmd.rate != c.rate || cmd.raw != c.line || cmd.url != "http://h:8080/" && cmd.url != "http://h/") {
-			t.Errorf("%q: %+v %v, want ok %v rate %v", c.line, cmd, ok, c.ok, c.rate)
-		}
 	}
 }

@@ -12,8 +12,10 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/loadverdict/loadverdict/results"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // errBoom is the error of the failing readers below: an error of the
@@ -62,7 +64,7 @@ func flip(b []byte, i int) []byte {
 // *SyntaxError (so the pipeline rejects it instead of retrying):
 // corrupt or cut-off compressed streams and XML declarations included.
 func TestInputErrors(t *testing.T) {
-	plain, err := os.ReadFile("testdata/wrk/seed-zuul-vs-openresty.txt")
+	plain, err := os.ReadFile("wrk/testdata/wrk/seed-zuul-vs-openresty.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,9 +86,9 @@ func TestInputErrors(t *testing.T) {
 		{"XML in an unknown encoding", `<?xml version="1.0" encoding="EBCDIC"?>` + "\n<testResults version=\"1.2\">\n<httpSample t=\"1\" ts=\"1\"/>\n</testResults>\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			err := Parse(context.Background(), strings.NewReader(c.in), Options{Source: "x.gz"}, &collect{})
-			var se *SyntaxError
-			if !errors.Is(err, ErrInput) || !errors.As(err, &se) && !strings.HasSuffix(c.name, "alone") {
+			err := Parse(context.Background(), strings.NewReader(c.in), core.Options{Source: "x.gz"}, &collect{})
+			var se *core.SyntaxError
+			if !errors.Is(err, core.ErrInput) || !errors.As(err, &se) && !strings.HasSuffix(c.name, "alone") {
 				t.Fatalf("error %v (%T) is not a *SyntaxError", err, err)
 			}
 			if strings.Count(err.Error(), "x.gz") != 1 {
@@ -115,7 +117,7 @@ func bigInput(t *testing.T, file string) []byte {
 		}
 		return b.Bytes()
 	}
-	data := vegetaReadFile(t, file)
+	data := readPlain(t, file)
 	lines := strings.SplitAfter(string(data), "\n")
 	head, body, tail := lines[:1], lines[1:], []string(nil)
 	switch {
@@ -142,23 +144,23 @@ func bigInput(t *testing.T, file string) []byte {
 // result made of part of the input.
 func TestReadErrorsAreNotInput(t *testing.T) {
 	files := []string{
-		"testdata/wrk/seed-zuul-vs-openresty.txt",
-		"testdata/vegeta/results-ok.gob",
-		"testdata/vegeta/results-errors.json",
-		"testdata/vegeta/results-errors.csv",
-		"testdata/jmeter/xml-default.jtl",
-		"testdata/jmeter/csv-header-tab-all.jtl",
-		"testdata/jmeter/csv-noheader-2.13-default.jtl.gz",
-		"testdata/k6/out-json-multi-edited.json",
-		"testdata/k6/out-csv-multi-edited.csv",
-		"testdata/hey/real-mixed.csv",
-		"testdata/ab/real-ok.tsv",
-		"testdata/locust/bitcoin-api_stats_history.csv",
+		"wrk/testdata/wrk/seed-zuul-vs-openresty.txt",
+		"vegeta/testdata/vegeta/results-ok.gob",
+		"vegeta/testdata/vegeta/results-errors.json",
+		"vegeta/testdata/vegeta/results-errors.csv",
+		"jmeter/testdata/jmeter/xml-default.jtl",
+		"jmeter/testdata/jmeter/csv-header-tab-all.jtl",
+		"jmeter/testdata/jmeter/csv-noheader-2.13-default.jtl.gz",
+		"k6/testdata/k6/out-json-multi-edited.json",
+		"k6/testdata/k6/out-csv-multi-edited.csv",
+		"hey/testdata/hey/real-mixed.csv",
+		"ab/testdata/ab/real-ok.tsv",
+		"locust/testdata/locust/bitcoin-api_stats_history.csv",
 	}
 	for _, name := range files {
 		data := bigInput(t, name)
 		// The input itself is fine.
-		if err := Parse(context.Background(), bytes.NewReader(data), Options{Source: "x"}, &collect{}); err != nil {
+		if err := Parse(context.Background(), bytes.NewReader(data), core.Options{Source: "x"}, &collect{}); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 		gzd := gz(t, data)
@@ -170,8 +172,8 @@ func TestReadErrorsAreNotInput(t *testing.T) {
 		} {
 			t.Run(name+" "+what, func(t *testing.T) {
 				var c collect
-				err := Parse(context.Background(), r(), Options{Source: "x"}, &c)
-				var se *SyntaxError
+				err := Parse(context.Background(), r(), core.Options{Source: "x"}, &c)
+				var se *core.SyntaxError
 				if !errors.Is(err, errBoom) || errors.As(err, &se) || strings.Count(err.Error(), "x: ") != 1 {
 					t.Errorf("error %v (%T), want the reader's error, naming the source once", err, err)
 				}
@@ -180,8 +182,8 @@ func TestReadErrorsAreNotInput(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	data := vegetaReadFile(t, "testdata/vegeta/results-ok.gob")
-	if err := Parse(ctx, bytes.NewReader(data), Options{Source: "x"}, &collect{}); !errors.Is(err, context.Canceled) {
+	data := readPlain(t, "vegeta/testdata/vegeta/results-ok.gob")
+	if err := Parse(ctx, bytes.NewReader(data), core.Options{Source: "x"}, &collect{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
@@ -191,10 +193,10 @@ func TestReadErrorsAreNotInput(t *testing.T) {
 // with a note when fewer are.
 func TestJunkBytes(t *testing.T) {
 	// A vegeta gob stream of valid results followed by 5 MB of junk.
-	gob := vegetaReadFile(t, "testdata/vegeta/results-ok.gob")
+	gob := readPlain(t, "vegeta/testdata/vegeta/results-ok.gob")
 	junk := bytes.Repeat([]byte("junk\x00\xff"), 5<<20/6)
-	err := Parse(context.Background(), bytes.NewReader(append(append([]byte{}, gob...), junk...)), Options{Source: "g.gob"}, &collect{})
-	var se *SyntaxError
+	err := Parse(context.Background(), bytes.NewReader(append(append([]byte{}, gob...), junk...)), core.Options{Source: "g.gob"}, &collect{})
+	var se *core.SyntaxError
 	if !errors.As(err, &se) || !strings.Contains(se.Msg, "bytes") {
 		t.Errorf("gob with 5 MB of junk: %v", err)
 	}
@@ -204,17 +206,17 @@ func TestJunkBytes(t *testing.T) {
 		junk   string // a malformed record; %s is replaced by padding
 		repeat int    // the body (lines after the first) is repeated to make enough lines
 	}{
-		{"testdata/vegeta/results-errors.json", 60, `{"junk":"%s"`, 2},
-		{"testdata/vegeta/results-errors.csv", 60, `junk %s`, 2},
-		{"testdata/hey/real-mixed.csv", 1000, `junk %s`, 1},
-		{"testdata/ab/real-ok.tsv", 1000, "junk\t%s", 1},
-		{"testdata/jmeter/csv-header.jtl.gz", 1000, `junk,%s`, 1},
-		{"testdata/jmeter/csv-noheader-2.13-default.jtl.gz", 1000, `junk,%s`, 1},
-		{"testdata/jmeter/xml-default.jtl", 10, `<httpSample t="x" ts="1" lb="%s"/>`, 1},
-		{"testdata/k6/out-json-multi-edited.json", 40, `{"junk": "%s"`, 3},
-		{"testdata/k6/out-csv-multi-edited.csv", 30, `junk,%s`, 4},
+		{"vegeta/testdata/vegeta/results-errors.json", 60, `{"junk":"%s"`, 2},
+		{"vegeta/testdata/vegeta/results-errors.csv", 60, `junk %s`, 2},
+		{"hey/testdata/hey/real-mixed.csv", 1000, `junk %s`, 1},
+		{"ab/testdata/ab/real-ok.tsv", 1000, "junk\t%s", 1},
+		{"jmeter/testdata/jmeter/csv-header.jtl.gz", 1000, `junk,%s`, 1},
+		{"jmeter/testdata/jmeter/csv-noheader-2.13-default.jtl.gz", 1000, `junk,%s`, 1},
+		{"jmeter/testdata/jmeter/xml-default.jtl", 10, `<httpSample t="x" ts="1" lb="%s"/>`, 1},
+		{"k6/testdata/k6/out-json-multi-edited.json", 40, `{"junk": "%s"`, 3},
+		{"k6/testdata/k6/out-csv-multi-edited.csv", 30, `junk,%s`, 4},
 	} {
-		data := vegetaReadFile(t, c.file)
+		data := readPlain(t, c.file)
 		lines := strings.SplitAfter(string(data), "\n")
 		if lines[len(lines)-1] == "" {
 			lines = lines[:len(lines)-1]
@@ -231,15 +233,15 @@ func TestJunkBytes(t *testing.T) {
 			pad := strings.Repeat("x", int(share*float64(size)))
 			in := strings.Join(lines[:c.after], "") + strings.ReplaceAll(c.junk, "%s", pad) + "\n" + strings.Join(lines[c.after:], "")
 			var col collect
-			err := Parse(context.Background(), strings.NewReader(in), Options{Source: "log"}, &col)
+			err := Parse(context.Background(), strings.NewReader(in), core.Options{Source: "log"}, &col)
 			if share < 0.01 {
-				if err != nil || len(col.runs) == 0 || col.runs[0].Notes == nil || !strings.Contains(*col.runs[0].Notes, "malformed") {
-					t.Errorf("%s with %.1f %% junk in one line: %d runs, err %v", c.file, 100*share, len(col.runs), err)
+				if err != nil || len(col.Runs) == 0 || col.Runs[0].Notes == nil || !strings.Contains(*col.Runs[0].Notes, "malformed") {
+					t.Errorf("%s with %.1f %% junk in one line: %d runs, err %v", c.file, 100*share, len(col.Runs), err)
 				}
 				continue
 			}
 			if !errors.As(err, &se) || !strings.Contains(se.Msg, "bytes") {
-				t.Errorf("%s with %.0f %% junk in one line: %d runs, err %v", c.file, 100*share, len(col.runs), err)
+				t.Errorf("%s with %.0f %% junk in one line: %d runs, err %v", c.file, 100*share, len(col.Runs), err)
 			}
 		}
 	}
@@ -248,11 +250,11 @@ func TestJunkBytes(t *testing.T) {
 // TestTablesGetValidUTF8: invalid UTF-8 and NUL bytes of an input never
 // reach a string the sink receives; the run says they were replaced.
 func TestTablesGetValidUTF8(t *testing.T) {
-	seed, err := os.ReadFile("testdata/wrk/seed-zuul-vs-openresty.txt")
+	seed, err := os.ReadFile("wrk/testdata/wrk/seed-zuul-vs-openresty.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	csvLines := strings.Split(strings.TrimSpace(string(vegetaReadFile(t, "testdata/vegeta/results-errors.csv"))), "\n")
+	csvLines := strings.Split(strings.TrimSpace(string(readPlain(t, "vegeta/testdata/vegeta/results-errors.csv"))), "\n")
 	csvLines[5] = "1796218490649768717,0,1000,0,0,bad \xff\xfe error\x00 text,,errors,0,GET,http://127.0.0.1:19000/\xffok,"
 	for name, in := range map[string]string{
 		"wrk":        strings.ReplaceAll(string(seed), "http://localhost:5555/", "http://localhost:5555/\xc3x\x00y/"),
@@ -260,20 +262,20 @@ func TestTablesGetValidUTF8(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var c collect
-			if err := Parse(context.Background(), strings.NewReader(in), Options{Source: "in\xff.txt", Experiment: "e"}, &c); err != nil {
+			if err := Parse(context.Background(), strings.NewReader(in), core.Options{Source: "in\xff.txt", Experiment: "e"}, &c); err != nil {
 				t.Fatal(err)
 			}
 			noted := false
-			for _, r := range c.runs {
+			for _, r := range c.Runs {
 				checkStrings(t, r)
 				if r.Notes != nil && strings.Contains(*r.Notes, "U+FFFD") {
 					noted = true
 				}
 			}
-			for _, s := range c.samples {
+			for _, s := range c.Samples {
 				checkStrings(t, s)
 			}
-			for _, s := range c.series {
+			for _, s := range c.Windows {
 				checkStrings(t, s)
 			}
 			if !noted {
@@ -343,18 +345,18 @@ func TestCleanSinkEveryString(t *testing.T) {
 	fill(reflect.ValueOf(&series).Elem())
 
 	var c collect
-	s := &cleanSink{sink: &c}
+	s := &core.CleanSink{Sink: &c}
 	if s.Sample(sample) != nil || s.Series(series) != nil || s.Run(run) != nil {
 		t.Fatal("sink error")
 	}
-	if len(c.runs) != 1 || len(c.samples) != 1 || len(c.series) != 1 {
-		t.Fatalf("%d runs, %d samples, %d series", len(c.runs), len(c.samples), len(c.series))
+	if len(c.Runs) != 1 || len(c.Samples) != 1 || len(c.Windows) != 1 {
+		t.Fatalf("%d runs, %d samples, %d series", len(c.Runs), len(c.Samples), len(c.Windows))
 	}
-	checkStrings(t, c.runs[0])
-	checkStrings(t, c.samples[0])
-	checkStrings(t, c.series[0])
-	notes := *c.runs[0].Notes
-	for _, want := range []string{"a\uFFFDb\uFFFDc", replacedNote, "target", "command", "samples' error", "series' run_id", "percentiles"} {
+	checkStrings(t, c.Runs[0])
+	checkStrings(t, c.Samples[0])
+	checkStrings(t, c.Windows[0])
+	notes := *c.Runs[0].Notes
+	for _, want := range []string{"a\uFFFDb\uFFFDc", core.ReplacedNote, "target", "command", "samples' error", "series' run_id", "percentiles"} {
 		if !strings.Contains(notes, want) {
 			t.Errorf("notes %q lack %q", notes, want)
 		}
@@ -365,9 +367,9 @@ func TestCleanSinkEveryString(t *testing.T) {
 
 	// Clean rows pass unchanged, without a note.
 	c = collect{}
-	s = &cleanSink{sink: &c}
+	s = &core.CleanSink{Sink: &c}
 	good := results.RunWithPercentiles{Run: results.Run{RunID: "r", Target: "http://ü.example/", Notes: results.Ptr("n")}}
-	if err := s.Run(good); err != nil || !reflect.DeepEqual(c.runs[0], good) {
-		t.Errorf("clean run changed: %+v %v", c.runs, err)
+	if err := s.Run(good); err != nil || !reflect.DeepEqual(c.Runs[0], good) {
+		t.Errorf("clean run changed: %+v %v", c.Runs, err)
 	}
 }

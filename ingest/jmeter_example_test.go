@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -20,8 +21,8 @@ func ExampleParse_jmeter() {
 1700000000040,0,search,Non HTTP response code: java.net.ConnectException,Non HTTP response message: Connection refused,Users 1-2,text,false,,0,0,2,2,http://localhost:8080/search?q=y,0,0,0
 1700000000000,42,journey,200,"Number of samples in transaction : 2, number of failing samples : 1",Users 1-2,,false,,1536,250,2,2,null,0,0,0
 `
-	opts := ingest.Options{Source: "raw/demo/results.jtl", Experiment: "demo"}
-	err := ingest.Parse(context.Background(), strings.NewReader(jtl), opts, ingest.RunFunc(func(r results.RunWithPercentiles) error {
+	opts := core.Options{Source: "raw/demo/results.jtl", Experiment: "demo"}
+	err := ingest.Parse(context.Background(), strings.NewReader(jtl), opts, core.RunFunc(func(r results.RunWithPercentiles) error {
 		fmt.Println(r.Tool, r.LoadModel, r.Label, *r.Endpoint, r.Target, *r.Connections)
 		fmt.Println(r.Requests, r.Errors, *r.Non2xx, *r.LatMeanMs, r.DurationS, r.StartedAt.UnixMilli())
 		fmt.Println(*r.Notes)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -28,8 +29,8 @@ default ✓ [======================================] 80 VUs  10s
 // in Go units become milliseconds, "76 MB" decimal bytes, the failed
 // requests are http_req_failed's ✓ count.
 func Example_k6Summary() {
-	opts := ingest.Options{Source: "raw/k6/run1.txt"}
-	err := ingest.Parse(context.Background(), strings.NewReader(k6Output), opts, ingest.RunFunc(func(r results.RunWithPercentiles) error {
+	opts := core.Options{Source: "raw/k6/run1.txt"}
+	err := ingest.Parse(context.Background(), strings.NewReader(k6Output), opts, core.RunFunc(func(r results.RunWithPercentiles) error {
 		fmt.Println(r.Tool, r.LoadModel, r.Label, *r.Connections, *r.PlannedDurationS, r.Requests, r.Errors, r.RPS)
 		fmt.Println(*r.LatMinMs, *r.LatP50Ms, *r.LatP90Ms, *r.BytesIn, len(r.Percentiles), *r.Command)
 		return nil

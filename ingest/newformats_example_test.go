@@ -6,10 +6,11 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// h2loadOutput is testdata/h2load/real-h1.txt, real h2load 1.52.0 output
+// h2loadOutput is h2load/testdata/h2load/real-h1.txt, real h2load 1.52.0 output
 // after the command line that ran it, with its progress lines cut.
 const h2loadOutput = `$ h2load --h1 -c 4 -n 2000 http://127.0.0.1:19320/ok
 starting benchmark...
@@ -31,8 +32,8 @@ req/s           :    5519.36     5614.13     5566.29       52.22   100.00%
 // Example_h2load parses an h2load summary: milliseconds, seconds and
 // bytes as SCHEMA.md says, whatever units h2load printed.
 func Example_h2load() {
-	opts := ingest.Options{Source: "runs/h2load.txt"}
-	err := ingest.Parse(context.Background(), strings.NewReader(h2loadOutput), opts, ingest.RunFunc(func(r results.RunWithPercentiles) error {
+	opts := core.Options{Source: "runs/h2load.txt"}
+	err := ingest.Parse(context.Background(), strings.NewReader(h2loadOutput), opts, core.RunFunc(func(r results.RunWithPercentiles) error {
 		fmt.Println(r.Tool, r.Label, *r.Connections, r.Requests, r.Errors, r.RPS, r.DurationS, *r.LatMeanMs, *r.LatMaxMs, *r.BytesIn)
 		return nil
 	}))

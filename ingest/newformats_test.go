@@ -1,13 +1,14 @@
 package ingest
 
 import (
-	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 )
 
 // newFormats maps each testdata folder of the formats added for issue 13
@@ -75,7 +76,7 @@ func TestNewFormatsDetect(t *testing.T) {
 	for _, name := range news {
 		parserNamed(t, name) // registered
 	}
-	dirs, _ := filepath.Glob("testdata/*")
+	dirs := sampleDirs()
 	n := 0
 	for _, dir := range dirs {
 		base := filepath.Base(dir)
@@ -90,7 +91,7 @@ func TestNewFormatsDetect(t *testing.T) {
 				w = want(filepath.Base(in))
 			}
 			for _, p := range Parsers() {
-				claimed := p.Detect(decodeHead(head))
+				claimed := p.Detect(core.DecodeHead(head))
 				switch {
 				case w != "" && p.Name() == w && !claimed:
 					t.Errorf("%s: not claimed by %s", in, w)
@@ -113,49 +114,16 @@ func TestNewFormatsDetect(t *testing.T) {
 	}
 }
 
-// checkTruncated cuts a complete output after each of the given lines and
-// requires the parser named name to refuse it with a *SyntaxError naming
-// the file and a line, or (cut before anything is recognizable) with a
-// *NoOutputError.
+// checkTruncated: ingesttest.CheckTruncated over every format.
 func checkTruncated(t *testing.T, name, path string, cuts ...int) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(b), "\n")
-	p := parserNamed(t, name)
-	for _, k := range cuts {
-		if k >= len(lines) {
-			t.Fatalf("%s has %d lines, cannot cut after %d", path, len(lines), k)
-		}
-		in := strings.Join(lines[:k], "")
-		var c collect
-		err := p.Parse(context.Background(), strings.NewReader(in), Options{Source: "cut.txt"}, &c)
-		var se *SyntaxError
-		if !errors.As(err, &se) || se.File != "cut.txt" || se.Line < 1 || se.Line > k+1 {
-			t.Errorf("%s cut after line %d: %d runs, error %v, want a syntax error at a line <= %d", path, k, len(c.runs), err, k+1)
-		}
-	}
+	ingesttest.CheckTruncated(t, Parsers(), name, path, cuts...)
 }
 
-// checkCutBytes cuts a complete output after each of the given byte
-// offsets (JSON on one line) and requires a *SyntaxError naming the file.
+// checkCutBytes: ingesttest.CheckCutBytes over every format.
 func checkCutBytes(t *testing.T, name, path string, cuts ...int) {
 	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := parserNamed(t, name)
-	for _, k := range cuts {
-		var c collect
-		err := p.Parse(context.Background(), strings.NewReader(string(b[:k])), Options{Source: "cut.json"}, &c)
-		var se *SyntaxError
-		if !errors.As(err, &se) || se.File != "cut.json" || se.Line < 1 {
-			t.Errorf("%s cut after byte %d: %d runs, error %v, want a syntax error", path, k, len(c.runs), err)
-		}
-	}
+	ingesttest.CheckCutBytes(t, Parsers(), name, path, cuts...)
 }
 
 // TestFormatHelpers checks the helpers the new parsers share.
@@ -168,15 +136,15 @@ func TestFormatHelpers(t *testing.T) {
 		{"0.000651724", 3, 0.651724}, {"3.8388e-05", 3, 0.038388}, {"0.0446", 3, 44.6}, {"58046", -3, 58.046},
 		{"1E2", 0, 100}, {"99.9", -2, 0.999},
 	} {
-		if got := shiftDecString(c.s, c.exp); got != c.want {
+		if got := core.ShiftDecString(c.s, c.exp); got != c.want {
 			t.Errorf("shiftDecString(%q, %d) = %v, want %v", c.s, c.exp, got, c.want)
 		}
 	}
-	if v := shiftDecString("x", 3); v == v {
+	if v := core.ShiftDecString("x", 3); v == v {
 		t.Errorf("shiftDecString(x) = %v, want NaN", v)
 	}
 	v := 0.000106749 // a variable: constant arithmetic would be exact
-	if got := shiftDec(v, 3); got != 0.106749 || v*1000 == 0.106749 {
+	if got := core.ShiftDec(v, 3); got != 0.106749 || v*1000 == 0.106749 {
 		t.Errorf("shiftDec(0.000106749, 3) = %v (or the test's case no longer shows rounding)", got)
 	}
 	for _, c := range []struct {
@@ -186,12 +154,12 @@ func TestFormatHelpers(t *testing.T) {
 		{"oha", true}, {"./oha", true}, {`C:\bin\oha.exe`, true}, {"ghcr.io/hatoo/oha:latest", true}, {"`(oha", true},
 		{"ohai", false}, {"oha-x", false}, {"", false},
 	} {
-		if got := exeNamed([]byte(c.tok), "oha"); got != c.want {
+		if got := core.ExeNamed([]byte(c.tok), "oha"); got != c.want {
 			t.Errorf("exeNamed(%q) = %v", c.tok, got)
 		}
 	}
 	var got []string
-	eachOption([]string{"prog", "-c10", "-n", "5", "--rate=3", "--timeout", "2s", "-k", "http://h/", "--", "x"},
+	core.EachOption([]string{"prog", "-c10", "-n", "5", "--rate=3", "--timeout", "2s", "-k", "http://h/", "--", "x"},
 		map[string]bool{"c": true, "n": true, "rate": true, "timeout": true},
 		func(name, val string) { got = append(got, name+"="+val) },
 		func(a string) { got = append(got, "arg:"+a) })
@@ -200,7 +168,7 @@ func TestFormatHelpers(t *testing.T) {
 		t.Errorf("eachOption: %q, want %q", got, want)
 	}
 	var lines []string
-	scanHead([]byte("a\nb\nc"), func(b []byte, ln int) error {
+	core.ScanHead([]byte("a\nb\nc"), func(b []byte, ln int) error {
 		lines = append(lines, string(b))
 		return nil
 	}, func() bool { return len(lines) == 2 })

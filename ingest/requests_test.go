@@ -11,24 +11,19 @@ import (
 
 	hdrhistogram "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
 
 // collect is a Sink that keeps everything.
-type collect struct {
-	runs    []results.RunWithPercentiles
-	samples []results.Sample
-	series  []results.Series
-}
-
-func (c *collect) Run(r results.RunWithPercentiles) error { c.runs = append(c.runs, r); return nil }
-func (c *collect) Sample(s results.Sample) error          { c.samples = append(c.samples, s); return nil }
-func (c *collect) Series(s results.Series) error          { c.series = append(c.series, s); return nil }
+type collect = ingesttest.Collect
 
 func TestRequestsAggregate(t *testing.T) {
 	var sink collect
-	a := NewRequests(Options{Source: "log.json", Experiment: "e"}, &sink)
-	meta := RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: "http://127.0.0.1:8080/a", UnixTime: true}
+	a := requests.NewRequests(core.Options{Source: "log.json", Experiment: "e"}, &sink)
+	meta := requests.RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: "http://127.0.0.1:8080/a", UnixTime: true}
 	const t0 = int64(1_700_000_000_000_000_000)
 	// 100 requests per second for 10 s; latency i%100+1 ms; every 50th a 500.
 	for i := range 1000 {
@@ -37,22 +32,22 @@ func TestRequestsAggregate(t *testing.T) {
 			status = 500
 		}
 		h := a.Run("GET http://127.0.0.1:8080/a", meta)
-		if err := a.Add(h, i+1, Request{Start: t0 + int64(i)*10_000_000, LatencyMs: float64(i%100 + 1), Status: status, BytesIn: 10}); err != nil {
+		if err := a.Add(h, i+1, requests.Request{Start: t0 + int64(i)*10_000_000, LatencyMs: float64(i%100 + 1), Status: status, BytesIn: 10}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// A second target, seen later: a second run.
-	h2 := a.Run("GET http://127.0.0.1:8080/b", RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: "http://127.0.0.1:8080/b"})
-	if err := a.Add(h2, 1001, Request{Start: t0, LatencyMs: 5, Status: 0, Error: "Get: context deadline exceeded (Client.Timeout exceeded)"}); err != nil {
+	h2 := a.Run("GET http://127.0.0.1:8080/b", requests.RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: "http://127.0.0.1:8080/b"})
+	if err := a.Add(h2, 1001, requests.Request{Start: t0, LatencyMs: 5, Status: 0, Error: "Get: context deadline exceeded (Client.Timeout exceeded)"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if len(sink.runs) != 2 || len(sink.samples) != 1001 {
-		t.Fatalf("%d runs, %d samples", len(sink.runs), len(sink.samples))
+	if len(sink.Runs) != 2 || len(sink.Samples) != 1001 {
+		t.Fatalf("%d runs, %d samples", len(sink.Runs), len(sink.Samples))
 	}
-	r := sink.runs[0]
+	r := sink.Runs[0]
 	if r.Requests != 1000 || r.Errors != 20 || *r.Non2xx != 20 || *r.BytesIn != 10000 || !r.HasSamples || r.Label != "127.0.0.1:8080" {
 		t.Errorf("run: %+v", r.Run)
 	}
@@ -74,8 +69,15 @@ func TestRequestsAggregate(t *testing.T) {
 	if r.Percentiles[0].Quantile != 0 || r.Percentiles[0].LatencyMs != 1 || r.Percentiles[len(r.Percentiles)-1].LatencyMs != 100 {
 		t.Errorf("percentiles %+v", r.Percentiles)
 	}
+	checkAggregateSeries(t, &sink, r)
+}
+
+// checkAggregateSeries checks the windows of TestRequestsAggregate's
+// first run r and its second run.
+func checkAggregateSeries(t *testing.T, sink *collect, r results.RunWithPercentiles) {
+	t.Helper()
 	var ser []results.Series
-	for _, s := range sink.series {
+	for _, s := range sink.Windows {
 		if s.RunID == r.RunID {
 			ser = append(ser, s)
 		}
@@ -86,7 +88,7 @@ func TestRequestsAggregate(t *testing.T) {
 	if p := *ser[0].LatP50Ms; math.Abs(p-50) > 0.5 {
 		t.Errorf("window p50 %v, want 50 within 1 %%", p)
 	}
-	b := sink.runs[1]
+	b := sink.Runs[1]
 	if b.Errors != 1 || *b.Timeouts != 1 || b.RunID != results.RunID("log.json", 1) || b.Index != 1 {
 		t.Errorf("second run %+v", b.Run)
 	}
@@ -96,11 +98,11 @@ func TestRequestsAggregate(t *testing.T) {
 // completion order) still sets the origin; a long run's windows double.
 func TestRequestsWindows(t *testing.T) {
 	var sink collect
-	a := NewRequests(Options{Source: "s"}, &sink)
-	h := a.Run("k", RequestRun{Tool: "hey", LoadModel: results.LoadClosed})
+	a := requests.NewRequests(core.Options{Source: "s"}, &sink)
+	h := a.Run("k", requests.RequestRun{Tool: "hey", LoadModel: results.LoadClosed})
 	// The first read starts at 10 s, an earlier one at 8.5 s: t_s counts from 8.5 s.
 	add := func(sec float64) {
-		if err := a.Add(h, 1, Request{Start: int64(sec * 1e9), LatencyMs: 1, Status: 200}); err != nil {
+		if err := a.Add(h, 1, requests.Request{Start: int64(sec * 1e9), LatencyMs: 1, Status: 200}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -112,22 +114,22 @@ func TestRequestsWindows(t *testing.T) {
 	if err := a.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if len(sink.series) > maxWindows {
-		t.Fatalf("%d windows, more than %d", len(sink.series), maxWindows)
+	if len(sink.Windows) > requests.MaxWindows {
+		t.Fatalf("%d windows, more than %d", len(sink.Windows), requests.MaxWindows)
 	}
-	w := sink.series[0].WindowS
+	w := sink.Windows[0].WindowS
 	if w != 4 {
 		t.Errorf("window width %v, want 4 s after doubling twice", w)
 	}
 	var total int64
-	for _, s := range sink.series {
+	for _, s := range sink.Windows {
 		total += s.Requests
 	}
-	if total != 5002 || sink.series[0].TS != 0 || sink.samples[0].TS != 1.5 {
-		t.Errorf("total %d, first window at %v", total, sink.series[0].TS)
+	if total != 5002 || sink.Windows[0].TS != 0 || sink.Samples[0].TS != 1.5 {
+		t.Errorf("total %d, first window at %v", total, sink.Windows[0].TS)
 	}
-	if sink.runs[0].Label != "s" {
-		t.Errorf("label %q, want the source name", sink.runs[0].Label)
+	if sink.Runs[0].Label != "s" {
+		t.Errorf("label %q, want the source name", sink.Runs[0].Label)
 	}
 }
 
@@ -137,22 +139,22 @@ func TestRequestsHistogramPercentiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1M requests")
 	}
-	var sink RunFunc = func(r results.RunWithPercentiles) error {
+	var sink core.RunFunc = func(r results.RunWithPercentiles) error {
 		if r.Notes == nil || !strings.Contains(*r.Notes, "HdrHistogram") {
 			t.Errorf("notes %v", r.Notes)
 		}
 		for _, p := range r.Percentiles {
-			want := math.Max(1, math.Ceil(p.Quantile*float64(exactCap+1000))) / 1000 // latencies 0.001..N/1000 ms
+			want := math.Max(1, math.Ceil(p.Quantile*float64(requests.ExactCap+1000))) / 1000 // latencies 0.001..N/1000 ms
 			if p.Quantile > 0 && p.Quantile < 1 && math.Abs(p.LatencyMs-want) > 0.001*want+0.001 {
 				t.Errorf("q %v: %v ms, want %v within 0.1 %%", p.Quantile, p.LatencyMs, want)
 			}
 		}
 		return nil
 	}
-	a := NewRequests(Options{Source: "s"}, sink)
-	h := a.Run("k", RequestRun{})
-	for i := 1; i <= exactCap+1000; i++ {
-		if err := a.Add(h, i, Request{Start: int64(i), LatencyMs: float64(i) / 1000, Status: 200}); err != nil {
+	a := requests.NewRequests(core.Options{Source: "s"}, sink)
+	h := a.Run("k", requests.RequestRun{})
+	for i := 1; i <= requests.ExactCap+1000; i++ {
+		if err := a.Add(h, i, requests.Request{Start: int64(i), LatencyMs: float64(i) / 1000, Status: 200}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -163,10 +165,10 @@ func TestRequestsHistogramPercentiles(t *testing.T) {
 
 func TestRequestsBadLines(t *testing.T) {
 	run := func(good, bad int) error {
-		a := NewRequests(Options{Source: "x.csv"}, &collect{})
-		h := a.Run("k", RequestRun{})
+		a := requests.NewRequests(core.Options{Source: "x.csv"}, &collect{})
+		h := a.Run("k", requests.RequestRun{})
 		for i := range good {
-			if err := a.Add(h, i+1, Request{LatencyMs: 1, Status: 200}); err != nil {
+			if err := a.Add(h, i+1, requests.Request{LatencyMs: 1, Status: 200}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -179,7 +181,7 @@ func TestRequestsBadLines(t *testing.T) {
 		t.Errorf("1 %% bad lines rejected: %v", err)
 	}
 	err := run(1000, 11)
-	var se *SyntaxError
+	var se *core.SyntaxError
 	if !errors.As(err, &se) || se.Line != 1001 || !strings.Contains(se.Msg, "11 of 1011 lines malformed") {
 		t.Errorf("over 1 %% bad: %v", err)
 	}
@@ -205,24 +207,24 @@ func TestRequestsWindowPercentilesWithinExtremes(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var sink collect
-			a := NewRequests(Options{Source: "log.csv", Experiment: "e"}, &sink)
-			meta := RequestRun{Tool: "hey", LoadModel: results.LoadClosed}
+			a := requests.NewRequests(core.Options{Source: "log.csv", Experiment: "e"}, &sink)
+			meta := requests.RequestRun{Tool: "hey", LoadModel: results.LoadClosed}
 			h := a.Run("run", meta)
 			for i := range c.n {
-				if err := a.Add(h, i+1, Request{Start: int64(i) * 100_000_000, LatencyMs: c.lat(i), Status: 200}); err != nil {
+				if err := a.Add(h, i+1, requests.Request{Start: int64(i) * 100_000_000, LatencyMs: c.lat(i), Status: 200}); err != nil {
 					t.Fatal(err)
 				}
 			}
 			if err := a.Close(); err != nil {
 				t.Fatal(err)
 			}
-			if len(sink.series) != c.windows {
-				t.Fatalf("%d windows, want %d", len(sink.series), c.windows)
+			if len(sink.Windows) != c.windows {
+				t.Fatalf("%d windows, want %d", len(sink.Windows), c.windows)
 			}
 			// The exact extremes of each window, from the samples.
-			for _, s := range sink.series {
+			for _, s := range sink.Windows {
 				lo, hi := math.Inf(1), math.Inf(-1)
-				for _, x := range sink.samples {
+				for _, x := range sink.Samples {
 					if x.TS >= s.TS && x.TS < s.TS+s.WindowS {
 						lo, hi = math.Min(lo, x.LatencyMs), math.Max(hi, x.LatencyMs)
 					}
@@ -247,7 +249,7 @@ func TestRequestsWindowPercentilesWithinExtremes(t *testing.T) {
 // sparse) filled with the samples of each window, clamped as the series
 // are to the window's exact extremes.
 func TestWindowQuantilesMatchDense(t *testing.T) {
-	dirs, _ := filepath.Glob("testdata/*")
+	dirs := sampleDirs()
 	logs := 0
 	for _, dir := range dirs {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() || filepath.Base(dir) == "fuzz" {
@@ -260,16 +262,16 @@ func TestWindowQuantilesMatchDense(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				err = Parse(context.Background(), f, Options{Source: in, WindowS: w}, &c)
+				err = Parse(context.Background(), f, core.Options{Source: in, WindowS: w}, &c)
 				f.Close()
-				if err != nil || len(c.samples) == 0 {
+				if err != nil || len(c.Samples) == 0 {
 					continue
 				}
 				if w == 1 {
 					logs++
 				}
 				width := map[string]float64{}
-				for _, s := range c.series {
+				for _, s := range c.Windows {
 					width[s.RunID] = s.WindowS
 				}
 				type key struct {
@@ -278,17 +280,17 @@ func TestWindowQuantilesMatchDense(t *testing.T) {
 				}
 				dense := map[key]*hdrhistogram.Histogram{}
 				ext := map[key][2]float64{}
-				for _, s := range c.samples {
+				for _, s := range c.Samples {
 					k := key{s.RunID, int(math.Floor(s.TS / width[s.RunID]))}
 					if dense[k] == nil {
-						dense[k] = hdrhistogram.New(1, windowHistMax, 2)
+						dense[k] = hdrhistogram.New(1, requests.WindowHistMax, 2)
 						ext[k] = [2]float64{s.LatencyMs, s.LatencyMs}
 					}
 					ext[k] = [2]float64{math.Min(ext[k][0], s.LatencyMs), math.Max(ext[k][1], s.LatencyMs)}
-					clampRecord(dense[k], micros(s.LatencyMs), windowHistMax)
+					requests.ClampRecord(dense[k], requests.Micros(s.LatencyMs), requests.WindowHistMax)
 				}
 				checked := 0
-				for _, s := range c.series {
+				for _, s := range c.Windows {
 					h := dense[key{s.RunID, int(math.Round(s.TS / s.WindowS))}]
 					if s.Requests == 0 {
 						if h != nil {
@@ -301,8 +303,8 @@ func TestWindowQuantilesMatchDense(t *testing.T) {
 					}
 					// Clamped to the window's exact extremes, as the series are.
 					lo, hi := ext[key{s.RunID, int(math.Round(s.TS / s.WindowS))}][0], ext[key{s.RunID, int(math.Round(s.TS / s.WindowS))}][1]
-					p50 := clampMs(float64(h.ValueAtQuantile(50))/1000, lo, hi)
-					p99 := clampMs(float64(h.ValueAtQuantile(99))/1000, lo, hi)
+					p50 := requests.ClampMs(float64(h.ValueAtQuantile(50))/1000, lo, hi)
+					p99 := requests.ClampMs(float64(h.ValueAtQuantile(99))/1000, lo, hi)
 					if *s.LatP50Ms != p50 || *s.LatP99Ms != p99 {
 						t.Errorf("%s (%g s): window %g s of %s: p50 %v p99 %v, dense %v %v", in, w, s.TS, s.RunID, *s.LatP50Ms, *s.LatP99Ms, p50, p99)
 					}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -22,8 +23,8 @@ Error Set:
 `
 
 func ExampleParse_vegeta() {
-	opts := ingest.Options{Source: "raw/demo/vegeta.txt", Experiment: "demo"}
-	err := ingest.Parse(context.Background(), strings.NewReader(vegetaOutput), opts, ingest.RunFunc(func(r results.RunWithPercentiles) error {
+	opts := core.Options{Source: "raw/demo/vegeta.txt", Experiment: "demo"}
+	err := ingest.Parse(context.Background(), strings.NewReader(vegetaOutput), opts, core.RunFunc(func(r results.RunWithPercentiles) error {
 		fmt.Println(r.Tool, r.LoadModel, r.Label, *r.TargetRPS, *r.PlannedDurationS, r.DurationS)
 		fmt.Println(r.Requests, r.RPS, r.Errors, *r.Non2xx, *r.LatP50Ms, *r.LatP99Ms)
 		fmt.Println(*r.Notes)

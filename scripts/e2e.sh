@@ -78,7 +78,7 @@ done
 echo "== the local CLI's report of the same inputs, named as in the bucket"
 mkdir -p "$WORK/local/raw/zuul-vs-openresty"
 cp examples/zuul-vs-openresty.txt "$WORK/local/raw/zuul-vs-openresty/seed.txt"
-cp ingest/testdata/wrk/wrk_05.txt "$WORK/local/raw/zuul-vs-openresty/wrk 2 runs.txt"
+cp ingest/wrk/testdata/wrk/wrk_05.txt "$WORK/local/raw/zuul-vs-openresty/wrk 2 runs.txt"
 printf '\000\001 not a load test\n' > "$WORK/local/raw/zuul-vs-openresty/garbage.bin"
 go build -o "$WORK/loadverdict" ./cmd/loadverdict
 (cd "$WORK/local" && "$WORK/loadverdict" report -o "$WORK/localreport" --experiment zuul-vs-openresty \

@@ -12,7 +12,7 @@ import (
 
 // coldJVMFile is vegeta's per-request results of a cold JVM server attacked
 // at 800 requests per second for 20 s (scripts/coldjvm/make-vegeta-data.sh).
-const coldJVMFile = "../../ingest/testdata/vegeta/coldjvm-800rps-20s.json.gz"
+const coldJVMFile = "../../ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz"
 
 // coldJVMLevelOffS is where the per-second mean latency of coldJVMFile
 // levels off: the means are 1.77 1.25 1.27 0.93 0.84 0.64 0.60 0.56 0.62

@@ -17,11 +17,11 @@ import (
 func TestFailClosed(t *testing.T) {
 	const (
 		seed     = "../../examples/zuul-vs-openresty.txt"
-		noLat    = "../../ingest/testdata/wrk/real-big.txt" // wrk without --latency: no p99
+		noLat    = "../../ingest/wrk/testdata/wrk/real-big.txt" // wrk without --latency: no p99
 		rate300  = "../../testdata/truth/rate300/"
 		oneOld   = "../../testdata/truth/before-after/old/run1.txt"
 		oneNew   = "../../testdata/truth/before-after/new/run1.txt"
-		otherSet = "../../ingest/testdata/wrk/real-latency-ok.txt"
+		otherSet = "../../ingest/wrk/testdata/wrk/real-latency-ok.txt"
 	)
 	for _, tc := range []struct {
 		name string

@@ -49,7 +49,7 @@ func TestHelpListsExitCodes(t *testing.T) {
 // others are evaluated.
 func TestGateFlags(t *testing.T) {
 	out := t.TempDir()
-	const other = "../../ingest/testdata/wrk/wrk_05.txt"
+	const other = "../../ingest/wrk/testdata/wrk/wrk_05.txt"
 	for _, tc := range []struct {
 		flags []string
 		want  int    // exit status of report on the seed

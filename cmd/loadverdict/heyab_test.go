@@ -21,8 +21,8 @@ func TestHeyABSameClass(t *testing.T) {
 		maxEndS  float64
 		wantTool string
 	}{
-		{"../../ingest/testdata/hey/hey-coldjvm.csv.gz", 10, "hey"},
-		{"../../ingest/testdata/ab/ab-coldjvm.tsv.gz", 10, "ab"},
+		{"../../ingest/hey/testdata/hey/hey-coldjvm.csv.gz", 10, "hey"},
+		{"../../ingest/ab/testdata/ab/ab-coldjvm.tsv.gz", 10, "ab"},
 	} {
 		t.Run(c.wantTool, func(t *testing.T) {
 			dir := t.TempDir()

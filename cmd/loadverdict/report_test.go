@@ -244,7 +244,7 @@ func TestReportFiguresSVG(t *testing.T) {
 func TestAllRejectedNoStale(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "one1.txt")
-	b, err := os.ReadFile("../../ingest/testdata/wrk/real-latency-ok.txt")
+	b, err := os.ReadFile("../../ingest/wrk/testdata/wrk/real-latency-ok.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 	"github.com/loadverdict/loadverdict/report"
 )
 
-const wrkData = "../../ingest/testdata/wrk/"
+const wrkData = "../../ingest/wrk/testdata/wrk/"
 
 // pkgDir is this package's folder, where the tests start.
 var pkgDir, _ = os.Getwd()

@@ -25,7 +25,7 @@ func TestHandleS3Event(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run2, err := os.ReadFile("../../ingest/testdata/wrk/wrk_09.txt")
+	run2, err := os.ReadFile("../../ingest/wrk/testdata/wrk/wrk_09.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

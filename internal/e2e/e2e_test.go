@@ -81,7 +81,7 @@ func TestBucketPipeline(t *testing.T) {
 	st, bucket, ingestURL, reanalyzeURL := e.st, e.bucket, e.ingestURL, e.reanalyzeURL
 	uploads := map[string]string{
 		"raw/zuul-vs-openresty/seed.txt":       "../../examples/zuul-vs-openresty.txt",
-		"raw/zuul-vs-openresty/wrk 2 runs.txt": "../../ingest/testdata/wrk/wrk_05.txt",
+		"raw/zuul-vs-openresty/wrk 2 runs.txt": "../../ingest/wrk/testdata/wrk/wrk_05.txt",
 	}
 	for k, f := range uploads {
 		b, err := os.ReadFile(f)
@@ -271,7 +271,7 @@ func TestConcurrentUploads(t *testing.T) {
 	urls := strings.Fields(env(t, "E2E_INGEST_URLS"))
 	const exp, uploads = "concurrent", 50
 	key := func(i int) string { return fmt.Sprintf("raw/%s/u%02d.txt", exp, i) }
-	file := func(i int) string { return fmt.Sprintf("../../ingest/testdata/wrk/wrk_%02d.txt", i%12+1) }
+	file := func(i int) string { return fmt.Sprintf("../../ingest/wrk/testdata/wrk/wrk_%02d.txt", i%12+1) }
 	body := make([][]byte, uploads)
 	for i := range body {
 		var err error

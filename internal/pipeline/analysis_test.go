@@ -33,7 +33,7 @@ func namesStore(t *testing.T) *Pipeline {
 	s := newStore(t)
 	p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}
 	upload(t, s, seedSrc, "../../examples/zuul-vs-openresty.txt")
-	upload(t, s, w5Src, "../../ingest/testdata/wrk/wrk_05.txt")
+	upload(t, s, w5Src, "../../ingest/wrk/testdata/wrk/wrk_05.txt")
 	for _, k := range []string{seedSrc, w5Src} {
 		if _, err := p.Ingest(context.Background(), k); err != nil {
 			t.Fatal(err)
@@ -239,7 +239,7 @@ func TestPruneAndIdentity(t *testing.T) {
 	p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}
 	ingestFile := func(exp, name, file string) {
 		t.Helper()
-		upload(t, s, "in/"+file, "../../ingest/testdata/wrk/"+file)
+		upload(t, s, "in/"+file, "../../ingest/wrk/testdata/wrk/"+file)
 		rc, _, err := s.Get(ctx, "in/"+file)
 		if err != nil {
 			t.Fatal(err)

@@ -180,7 +180,7 @@ func faultSetup(t *testing.T, s store.Store) {
 	p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}
 	upload(t, s, "raw/faults/a.txt", wrkDir+"wrk_02.txt")
 	upload(t, s, "raw/faults/b.txt", wrkDir+"wrk_05.txt")
-	upload(t, s, "raw/faults/c.csv.gz", "../../ingest/testdata/vegeta/results-ok.csv.gz")
+	upload(t, s, "raw/faults/c.csv.gz", "../../ingest/vegeta/testdata/vegeta/results-ok.csv.gz")
 	if err := s.Put(ctx, "raw/faults/garbage.bin", strings.NewReader("\x00\x01 not a load test\n")); err != nil {
 		t.Fatal(err)
 	}

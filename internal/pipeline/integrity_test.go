@@ -21,7 +21,7 @@ import (
 // the issue it reproduces; each failed on the code before generations
 // and repair.
 
-const wrkDir = "../../ingest/testdata/wrk/"
+const wrkDir = "../../ingest/wrk/testdata/wrk/"
 
 // summaryRuns returns the sources of the runs of an experiment's
 // summary.json, one entry per run.

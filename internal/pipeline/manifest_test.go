@@ -90,7 +90,7 @@ func TestReadManifestBounded(t *testing.T) {
 	// In a bucket it is the manifest's rejection record, and the
 	// experiment is analysed without it.
 	p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}
-	upload(t, s, "raw/big/w5.txt", "../../ingest/testdata/wrk/wrk_05.txt")
+	upload(t, s, "raw/big/w5.txt", "../../ingest/wrk/testdata/wrk/wrk_05.txt")
 	if _, err := p.Ingest(ctx, "raw/big/w5.txt"); err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results"
 )
@@ -63,7 +64,7 @@ func (n *namer) mergeRules() []MergeRule {
 // minimum and maximum the parts' extremes, and it spans from the first
 // part's start to the last part's end. Its percentiles, standard
 // deviation and series come from the parts' samples together, through
-// the same aggregator as a per-request log (ingest.Requests: exact up to
+// the same aggregator as a per-request log (requests.Requests: exact up to
 // 1,048,576 requests); when a part has no samples they are null, and the
 // notes say why: percentiles of parts are never averaged. The notes also
 // list the parts (source#index and run_id), and so does summary.json.
@@ -500,8 +501,8 @@ func (p *Pipeline) mergeSamples(ctx context.Context, set *analyze.Set, parts []r
 		}
 	}
 	col := &mergeSink{}
-	agg := ingest.NewRequests(ingest.Options{Source: run.Source, Experiment: run.Experiment, WindowS: window}, col)
-	meta := ingest.RequestRun{Tool: run.Tool, LoadModel: run.LoadModel, Target: run.Target, UnixTime: run.StartedAt != nil,
+	agg := requests.NewRequests(ingest.Options{Source: run.Source, Experiment: run.Experiment, WindowS: window}, col)
+	meta := requests.RequestRun{Tool: run.Tool, LoadModel: run.LoadModel, Target: run.Target, UnixTime: run.StartedAt != nil,
 		NoHTTPStatus: run.Non2xx == nil, NoBytes: run.BytesIn == nil}
 	h := agg.Run("merged", meta)
 	mem := memory.NewGoAllocator()
@@ -542,7 +543,7 @@ func (p *Pipeline) mergeSamples(ctx context.Context, set *analyze.Set, parts []r
 				return nil
 			}
 			n++
-			req := ingest.Request{Start: off + int64(math.Round(s.TS*1e9)), LatencyMs: s.LatencyMs, Status: s.Status, BytesIn: s.BytesIn}
+			req := requests.Request{Start: off + int64(math.Round(s.TS*1e9)), LatencyMs: s.LatencyMs, Status: s.Status, BytesIn: s.BytesIn}
 			if s.Error != nil {
 				req.Error = *s.Error
 			}

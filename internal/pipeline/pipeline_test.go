@@ -197,7 +197,7 @@ func TestConcurrentUploadsMissNoRun(t *testing.T) {
 	p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}
 	files := []string{"wrk_02.txt", "wrk_03.txt", "wrk_04.txt", "wrk_05.txt", "wrk_06.txt", "wrk_08.txt", "wrk_09.txt", "wrk_10.txt"}
 	for _, f := range files {
-		upload(t, s, "raw/conc/"+f, "../../ingest/testdata/wrk/"+f)
+		upload(t, s, "raw/conc/"+f, "../../ingest/wrk/testdata/wrk/"+f)
 	}
 	errs := make(chan error, len(files))
 	for _, f := range files {

@@ -3,8 +3,8 @@
 # warm-up, the test data of "hey -o csv and ab -g data from the same kind of
 # run give the same class":
 #
-#   ingest/testdata/hey/hey-coldjvm.csv.gz  hey -z 20s -c 8 -o csv  (offsets, 0.1 ms latencies)
-#   ingest/testdata/ab/ab-coldjvm.tsv.gz    ab -t 20 -n 1000000 -c 8 -g  (1 s start times, 1 ms latencies)
+#   ingest/hey/testdata/hey/hey-coldjvm.csv.gz  hey -z 20s -c 8 -o csv  (offsets, 0.1 ms latencies)
+#   ingest/ab/testdata/ab/ab-coldjvm.tsv.gz    ab -t 20 -n 1000000 -c 8 -g  (1 s start times, 1 ms latencies)
 #
 # Each run gets a fresh ColdServer (java ColdServer.java PORT, beside this
 # script), so both see the JIT warm up from a cold start. The server is

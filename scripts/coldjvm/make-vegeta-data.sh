@@ -2,7 +2,7 @@
 # make-vegeta-data.sh records the JVM cold-start data set of ingest's tests:
 # vegeta attacks a freshly started (cold) ColdServer at a constant 800
 # requests per second for 20 s; the per-request results, encoded as JSON
-# lines and gzipped, become ingest/testdata/vegeta/coldjvm-800rps-20s.json.gz.
+# lines and gzipped, become ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz.
 #
 #   go install github.com/tsenart/vegeta/v12@v12.13.0
 #   sh scripts/coldjvm/make-vegeta-data.sh [OUT]     (from anywhere)
@@ -32,7 +32,7 @@
 # Record on an otherwise idle machine: other processes competing for the
 # CPUs (compilers, fuzzers) add stalls of tens of ms to seconds.
 #
-# The committed ingest/testdata/vegeta/coldjvm-800rps-20s.json.gz was
+# The committed ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz was
 # recorded with the defaults (OpenJDK 17.0.15, vegeta v12.13.0, 2 CPUs):
 # per-second means 1.77 1.25 1.27 0.93 0.84 0.64 0.60 0.56 0.62 0.58 0.53
 # 0.56 0.53 0.47 0.52 0.54 0.52 0.44 0.47 0.52 ms: level from 6 s on.
@@ -41,7 +41,7 @@
 # RATE (800), DURATION (20s).
 set -eu
 cd "$(dirname "$0")/../.."
-OUT=${1:-ingest/testdata/vegeta/coldjvm-800rps-20s.json.gz}
+OUT=${1:-ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz}
 PORT=${PORT:-19010}
 RATE=${RATE:-800}
 DURATION=${DURATION:-20s}

@@ -1,6 +1,6 @@
 // Command grpcserver is a small gRPC server on the loopback interface used to
 // produce real ghz output for the ingest test data (see
-// ingest/testdata/ghz/README.md). It serves grpc.health.v1.Health with
+// ingest/ghz/testdata/ghz/README.md). It serves grpc.health.v1.Health with
 // server reflection, so ghz needs no .proto file:
 //
 //	ghz --insecure --call grpc.health.v1.Health/Check 127.0.0.1:PORT

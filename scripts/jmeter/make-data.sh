@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make-data.sh writes the JMeter results under ingest/testdata/jmeter/ by
+# make-data.sh writes the JMeter results under ingest/jmeter/testdata/jmeter/ by
 # running plan.jmx non-GUI with Debian's JMeter 2.13 (apt-get install -y
 # jmeter) against servers on 127.0.0.1:
 #   19300  go run ./ingest/internal/testserver (/ok, /mixed?every=10, /status)
@@ -17,7 +17,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=$PWD
-out=$root/ingest/testdata/jmeter
+out=$root/ingest/jmeter/testdata/jmeter
 tmp=$(mktemp -d)
 pids=()
 cleanup() {

@@ -53,8 +53,8 @@ measure() {
 
 echo "load: $(uptime | sed 's/.*load average: //') (1, 5, 15 min), $(nproc) cores"
 echo "tool        input                      MB   exit   wall    peak RSS MB"
-for src in ingest/testdata/artillery/real-ok.json ingest/testdata/autocannon/real-timeout.json \
-	ingest/testdata/ghz/real-errors.json ingest/testdata/jmeter/xml-default.jtl; do
+for src in ingest/artillery/testdata/artillery/real-ok.json ingest/autocannon/testdata/autocannon/real-timeout.json \
+	ingest/ghz/testdata/ghz/real-errors.json ingest/jmeter/testdata/jmeter/xml-default.jtl; do
 	tool=$(basename "$(dirname "$src")")
 	set -- $(measure "$src")
 	printf '%-11s %-24s %4d   %4s  %6s  %8s\n' "$tool" baseline 0 "$1" "$2" "$3"

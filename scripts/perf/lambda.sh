@@ -37,7 +37,7 @@ CGO_ENABLED=0 go build -tags lambda.norpc -o "$WORK/ingest/bootstrap" ./function
 go build -o "$WORK/makevegeta" ./scripts/perf/makevegeta
 # versitygw's posix backend keeps an object as the file at its key.
 mkdir -p "$WORK/s3/$BUCKET/raw/perf"
-"$WORK/makevegeta" -from ingest/testdata/vegeta/coldjvm-800rps-20s.json.gz -n "$N" -o "$WORK/s3/$BUCKET/$KEY"
+"$WORK/makevegeta" -from ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz -n "$N" -o "$WORK/s3/$BUCKET/$KEY"
 size=$(stat -c %s "$WORK/s3/$BUCKET/$KEY")
 
 ROOT_ACCESS_KEY=$AWS_ACCESS_KEY_ID ROOT_SECRET_KEY=$AWS_SECRET_ACCESS_KEY \

@@ -31,7 +31,7 @@ W=$TMP/lv-manifest-perf
 mkdir -p "$W"
 LV=$W/loadverdict
 go build -o "$LV" ./cmd/loadverdict
-INPUT=ingest/testdata/wrk/wrk_05.txt
+INPUT=ingest/wrk/testdata/wrk/wrk_05.txt
 
 # aliases N FILE: a list of 1,000 patterns and N systems naming it by alias.
 aliases() {

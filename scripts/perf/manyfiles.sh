@@ -15,7 +15,7 @@ TMP=${TMP:-/tmp}
 SIZES=${SIZES:-"1000 10000"}
 LV=$TMP/lv-manyfiles
 go build -o "$LV" ./cmd/loadverdict
-src=ingest/testdata/wrk/real-latency-ok.txt
+src=ingest/wrk/testdata/wrk/real-latency-ok.txt
 
 echo "load: $(uptime | sed 's/.*load average: //') (1, 5, 15 min), $(nproc) cores"
 echo " files   wall s   ms/file   peak RSS MB   per-file ratio to the first size"

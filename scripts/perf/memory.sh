@@ -18,7 +18,7 @@ LV=$TMP/lv
 go build -o "$LV" ./cmd/loadverdict
 go build -o "$TMP/makevegeta" ./scripts/perf/makevegeta
 unset GOMEMLIMIT
-cold=ingest/testdata/vegeta/coldjvm-800rps-20s.json.gz
+cold=ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "case        requests   file MiB   peak RSS MiB   wall s"
 for c in 1m 4m 1m-2h; do

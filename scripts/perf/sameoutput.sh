@@ -1,7 +1,7 @@
 #!/bin/sh
 # sameoutput.sh checks that this checkout's loadverdict writes the same
 # bytes as another revision's (BASE, default main) on the test inputs:
-# `loadverdict report -o DIR FILE` on every input under ingest/testdata
+# `loadverdict report -o DIR FILE` on every input under ingest/**/testdata
 # (one report per file: tables, rejection records, report.md, summary.md,
 # summary.json and figures), on the zuul-vs-openresty example, on each
 # folder of testdata/truth (one experiment each; before-after also through
@@ -25,7 +25,7 @@ git archive "$BASE" | tar -x -C "$W/src"
 (cd "$W/src" && go build -o "$W/lv-base" ./cmd/loadverdict)
 go build -o "$W/lv-new" ./cmd/loadverdict
 go build -o "$W/makevegeta" ./scripts/perf/makevegeta
-cold=ingest/testdata/vegeta/coldjvm-800rps-20s.json.gz
+cold=ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz
 "$W/makevegeta" -from "$cold" -n 200000 -o "$W/real-200k.json"
 if [ "${BIG:-0}" = 1 ]; then
 	"$W/makevegeta" -from "$cold" -n 1100000 -o "$W/real-1100k.json"
@@ -48,7 +48,7 @@ run() {
 }
 
 i=0
-find ingest/testdata -type f ! -name '*.golden*' ! -name '*.src' ! -name '*.md' ! -name '*.sh' ! -path '*/fuzz/*' | sort > "$W/inputs"
+find ingest -path '*/testdata/*' -type f ! -name '*.golden*' ! -name '*.src' ! -name '*.md' ! -name '*.sh' ! -path '*/fuzz/*' | sort > "$W/inputs"
 while read -r f; do
 	i=$((i + 1))
 	run "in$i" report "$f"

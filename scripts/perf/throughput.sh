@@ -8,7 +8,7 @@
 # average before and after is printed: take figures on an idle machine.
 #
 # Two logs: "real", a real-shaped one (the committed cold-JVM log of
-# ingest/testdata/vegeta, 16,000 requests of a warming JVM, repeated with
+# ingest/vegeta/testdata/vegeta, 16,000 requests of a warming JVM, repeated with
 # shifted timestamps by scripts/perf/makevegeta -from), and "synthetic"
 # (scripts/perf/makevegeta: lognormal latencies, 0.1 % errors).
 #
@@ -47,7 +47,7 @@ for log in $LOGS; do
 	f=$TMP/vegeta-$log-$N.json
 	if [ ! -s "$f" ]; then
 		if [ "$log" = real ]; then
-			"$TMP/makevegeta" -from ingest/testdata/vegeta/coldjvm-800rps-20s.json.gz -n "$N" -o "$f"
+			"$TMP/makevegeta" -from ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz -n "$N" -o "$f"
 		else
 			"$TMP/makevegeta" -n "$N" -o "$f"
 		fi

@@ -18,7 +18,7 @@
 // evenly over D and stretches their send times (not their latencies) to
 // fill it (e.g. 2h: the same requests over 7,200 seconds):
 //
-//	go run ./scripts/perf/makevegeta -from ingest/testdata/vegeta/coldjvm-800rps-20s.json.gz -n 1000000 -o /tmp/real-1m.json
+//	go run ./scripts/perf/makevegeta -from ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz -n 1000000 -o /tmp/real-1m.json
 package main
 
 import (

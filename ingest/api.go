@@ -1,0 +1,84 @@
+package ingest
+
+import (
+	"context"
+	"io"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// Detect returns the parser of the first format (in the order of
+// Parsers) that recognizes head (UTF-8, or UTF-16 with a byte order
+// mark); when none does, the error (a *NoOutputError) lists the formats
+// looked for.
+func Detect(head []byte) (core.Parser, error) { return core.DetectIn(parsers, head) }
+
+// Parse detects the format of r from its first MiB and streams it to sink
+// in file order: runs with Experiment, Source, Index, Seq (= Index), RunID
+// (results.RunID(Source, Index)), Label and SourceLine filled, and the
+// samples and series of per-request formats. Memory stays bounded whatever
+// the size of r. Input compressed with gzip or zstd (told by its magic
+// bytes) is decompressed as it streams; input in UTF-16 with a byte order
+// mark (Windows PowerShell redirects) is converted to UTF-8. Every string
+// sink receives is valid UTF-8 without NUL bytes (others are replaced by
+// U+FFFD, and the run's notes say so).
+//
+// Parse reads r to its end, also when the parser needs less, so a reader
+// that fails there (a file that changed while it was read, see
+// store.OpenFile) fails the parse. Errors are classified once, here (see
+// the package documentation): an error of r, of sink or of ctx is
+// returned as such (wrapped, naming the source); every other error is
+// about the input and matches ErrInput (a *SyntaxError or a
+// *NoOutputError).
+func Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	return core.ParseWith(ctx, parsers, r, opts, sink)
+}
+
+// ParseAll is Parse collecting the runs; on error it returns the runs
+// emitted before it.
+func ParseAll(ctx context.Context, r io.Reader, opts core.Options) ([]results.RunWithPercentiles, error) {
+	var runs []results.RunWithPercentiles
+	err := Parse(ctx, r, opts, core.RunFunc(func(run results.RunWithPercentiles) error {
+		runs = append(runs, run)
+		return nil
+	}))
+	return runs, err
+}
+
+// The core's vocabulary, under the names callers of package ingest know
+// (package core documents each).
+type (
+	// Options are the settings for parsing one source.
+	Options = core.Options
+	// Parser reads one output format.
+	Parser = core.Parser
+	// Sink receives what a parser reads, in input order.
+	Sink = core.Sink
+	// RunFunc is a Sink that passes runs to a function and drops samples
+	// and series.
+	RunFunc = core.RunFunc
+	// SyntaxError is an error about the content of an input, with its
+	// place; it matches ErrInput.
+	SyntaxError = core.SyntaxError
+	// NoOutputError reports an input in which no parser recognized its
+	// format; it matches ErrNoOutput and ErrInput.
+	NoOutputError = core.NoOutputError
+	// DocName is a system's name an input gives beside its port.
+	DocName = core.DocName
+)
+
+// ErrInput is matched (errors.Is) by every error about the content of an
+// input (core.ErrInput).
+var ErrInput = core.ErrInput
+
+// ErrNoOutput is matched (errors.Is) by every NoOutputError
+// (core.ErrNoOutput).
+var ErrNoOutput = core.ErrNoOutput
+
+// Label returns the label of a run's target (core.Label).
+func Label(target string, labels map[string]string) string { return core.Label(target, labels) }
+
+// DocumentNames returns the systems' names head gives beside their ports
+// (core.DocumentNames).
+func DocumentNames(head []byte) map[string]DocName { return core.DocumentNames(head) }

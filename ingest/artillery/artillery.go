@@ -1,0 +1,581 @@
+package artillery
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// The Artillery parsers read the results of `artillery run` (Artillery
+// 2.x, artillery.io).
+//
+// "artillery" reads the console output, wherever it sits in a file:
+//
+//	Metrics for period to: 19:28:00(+0000) (width: 5.603s)     a period: one series window
+//	http.codes.200: ........................................ 100
+//	http.request_rate: ..................................... 20/sec
+//	http.requests: ......................................... 113
+//	http.response_time:
+//	  min: ................................................. 0
+//	  p99: ................................................. 71.5
+//	All VUs finished. Total time: 13 seconds
+//	Summary report @ 19:28:07(+0000)                          required: starts the run
+//	errors.ETIMEDOUT: ...................................... 3   (the same metrics, for the whole test)
+//
+// Metrics are counters (http.requests, http.responses, http.codes.NNN,
+// errors.CODE, http.downloaded_bytes, vusers.*), rates (http.request_rate,
+// per second) and summaries of ms (http.response_time: min, max, mean,
+// median, p95, p99 ...). Requests are http.requests; errors the errors.*
+// counters (requests without a response: ETIMEDOUT, ECONNREFUSED, ...)
+// plus the non-2xx/3xx codes; timeouts the ETIMEDOUT and ESOCKETTIMEDOUT
+// errors; bytes_in http.downloaded_bytes; rps http.request_rate. Virtual
+// users arrive at the phases' rates: the load model is open, and the
+// console shows neither the target nor the rates (the script has them).
+// The duration is the sum of the periods' widths (the time their
+// metrics span), else the "Total time" (whole seconds, start-up
+// included). The periods become the run's series.
+//
+// Artillery 1.x printed "Summary report @" / "Complete report @" blocks
+// of another layout ("Requests completed:  10000", "RPS sent: 194.82",
+// "Request latency:" or "Response time (msec):" with min ... p99 below,
+// "Codes:", "Errors:"): they are read too, requests being the completed
+// ones plus the errors; its periodic "Report @" blocks are not series.
+//
+// "artillery-json" reads the report of `artillery run --output FILE`
+// (the input of `artillery report`): "aggregate" is the run, with
+// firstMetricAt and lastMetricAt (ms since 1970) giving its start and
+// duration, and each of "intermediate" a series window.
+type Parser struct{}
+
+// Name returns "artillery".
+func (Parser) Name() string { return "artillery" }
+
+// artilleryMetrics are the metrics of a period or of the whole test.
+type artilleryMetrics struct {
+	counters  map[string]float64
+	rates     map[string]float64
+	summaries map[string]map[string]float64
+}
+
+func newArtilleryMetrics() artilleryMetrics {
+	return artilleryMetrics{counters: map[string]float64{}, rates: map[string]float64{}, summaries: map[string]map[string]float64{}}
+}
+
+// artilleryPeriod is a period block of the console.
+type artilleryPeriod struct {
+	toS, widthS float64 // end (seconds of the day) and width
+	m           artilleryMetrics
+}
+
+// artilleryState is the console parser's state over one input.
+type artilleryState struct {
+	core.RunState
+	block   int // 0 none, 1 period, 2 summary
+	cur     artilleryMetrics
+	summary string // the summary metric nested lines belong to
+	periods []artilleryPeriod
+	period  artilleryPeriod
+	start   int // line where the run's output starts
+	sumLine int
+	last    int
+	totalS  float64
+	cmd     string
+	cmdLine int
+	hasHTTP bool
+	v1Sec   string // Artillery 1.x: the section nested lines belong to
+	v1      bool   // the block is an Artillery 1.x report
+	bad     string
+	badLine int
+	dropped int
+}
+
+// maxArtilleryPeriods bounds the periods kept for one run.
+const maxArtilleryPeriods = 100_000
+
+// Detect reports whether head holds an Artillery summary report with
+// HTTP metrics.
+func (Parser) Detect(head []byte) bool {
+	st := &artilleryState{RunState: core.RunState{Detect: true}}
+	core.ScanHead(head, st.line, func() bool { return st.Found })
+	return st.Found
+}
+
+// Parse streams the Artillery runs of r to sink in input order.
+func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	st := &artilleryState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	return core.ParseLines(ctx, r, opts, "artillery", st.line, st.endBlock, func() int { return st.Index })
+}
+
+// artilleryClock parses "19:28:00(+0000)" into seconds of the day.
+func artilleryClock(b []byte) (float64, bool) {
+	if i := bytes.IndexByte(b, '('); i >= 0 {
+		b = b[:i]
+	}
+	t, err := time.Parse("15:04:05", string(b))
+	if err != nil {
+		return 0, false
+	}
+	return float64(t.Hour()*3600 + t.Minute()*60 + t.Second()), true
+}
+
+// line handles one input line.
+func (st *artilleryState) line(b []byte, ln int) error {
+	s := core.Normalize(b)
+	if len(s) == 0 || bytes.Trim(s, "-") == nil {
+		return nil
+	}
+	switch {
+	case bytes.HasPrefix(s, []byte("Summary report @ ")) || bytes.HasPrefix(s, []byte("Complete report @ ")):
+		if err := st.endBlock(); err != nil {
+			return err
+		}
+		st.block, st.cur, st.summary, st.sumLine, st.last = 2, newArtilleryMetrics(), "", ln, ln
+		if st.start == 0 {
+			st.start = ln
+		}
+		return nil
+	case bytes.HasPrefix(s, []byte("Metrics for period to: ")):
+		// Metrics for period to: 19:28:00(+0000) (width: 5.603s)
+		if err := st.endBlock(); err != nil {
+			return err
+		}
+		var buf [8][]byte
+		f := core.Fields(s, buf[:0])
+		p := artilleryPeriod{m: newArtilleryMetrics()}
+		ok1, ok2 := false, false
+		if len(f) == 7 {
+			p.toS, ok1 = artilleryClock(f[4])
+			p.widthS, ok2 = core.DurationS(bytes.TrimSuffix(f[6], []byte(")")), 0)
+		}
+		if !ok1 || !ok2 {
+			st.malformed(ln, "period line")
+		}
+		st.block, st.period, st.cur, st.summary = 1, p, p.m, ""
+		if st.start == 0 {
+			st.start = ln
+		}
+		return nil
+	case bytes.HasPrefix(s, []byte("All VUs finished. Total time: ")):
+		if err := st.endBlock(); err != nil {
+			return err
+		}
+		st.totalS = artilleryTotalTime(string(s[len("All VUs finished. Total time: "):]))
+		return nil
+	}
+	if st.block == 0 {
+		var buf [16][]byte
+		f := core.Fields(s, buf[:0])
+		for i := 0; i+1 < len(f); i++ {
+			base := f[i][bytes.LastIndexAny(f[i], `/\`)+1:]
+			if string(base) == "artillery" && (string(f[i+1]) == "run" || string(f[i+1]) == "quick") {
+				st.cmd, st.cmdLine = string(core.TrimRight(core.Rest(s, f[i]))), ln
+				if st.start == 0 {
+					st.start = ln
+				}
+				break
+			}
+		}
+		return nil
+	}
+	return st.metricLine(s, ln)
+}
+
+// artilleryV1Keys maps the top-level lines of Artillery 1.x reports to
+// the 2.x metrics they are ("" for lines read but not kept).
+var artilleryV1Keys = map[string]string{"Scenarios launched": "vusers.created", "Scenarios completed": "vusers.completed",
+	"Requests completed": "http.responses", "RPS sent": "http.request_rate", "Mean response/sec": "http.request_rate",
+	"Concurrent users": ""}
+
+// v1Line reads a line of an Artillery 1.x report ("Requests completed:
+// 10000", "Request latency:" with "min: 36.9" below, "Codes:" with
+// "200: 1085", "Errors:" with "ETIMEDOUT: 58"); it reports false for the
+// 2.x lines (with dot leaders) and for lines it does not know.
+func (st *artilleryState) v1Line(s, name, val []byte, hasVal bool, ln int) bool {
+	val = core.TrimLeft(val)
+	if hasVal && len(val) > 0 && val[0] == '.' {
+		return false // 2.x
+	}
+	key := string(name)
+	if !hasVal {
+		switch key = string(bytes.TrimSuffix(s, []byte(":"))); key {
+		case "Request latency", "Response time (msec)":
+			st.v1Sec, st.summary, st.last = "latency", "", ln
+		case "Codes", "Errors", "Scenario duration", "Scenario counts":
+			st.v1Sec, st.summary, st.last = key, "", ln
+		default:
+			return false
+		}
+		return true
+	}
+	f := bytes.Fields(val)
+	if len(f) == 0 {
+		return false
+	}
+	v, perr := strconv.ParseFloat(string(f[0]), 64)
+	if m, ok := artilleryV1Keys[key]; ok {
+		st.v1Sec, st.last, st.v1 = "", ln, true
+		if perr != nil || !core.Finite(v) {
+			st.malformed(ln, fmt.Sprintf("%s %q", key, val))
+			return true
+		}
+		switch {
+		case m == "http.request_rate":
+			st.cur.rates[m] = v
+		case m != "":
+			st.cur.counters[m] = v
+		}
+		if m == "http.responses" {
+			st.hasHTTP = true
+			if st.Detect && st.block == 2 {
+				st.Found = true
+			}
+		}
+		return true
+	}
+	if st.v1Sec == "" || bytes.ContainsAny(name, " \t") {
+		return false
+	}
+	st.last = ln
+	switch st.v1Sec {
+	case "latency":
+		if core.IsNaN(f[0]) {
+			return true // no response: NaN statistics
+		}
+		if perr != nil || !core.Finite(v) {
+			st.malformed(ln, fmt.Sprintf("request latency %s %q", key, val))
+			return true
+		}
+		stats := st.cur.summaries["http.response_time"]
+		if stats == nil {
+			stats = map[string]float64{}
+			st.cur.summaries["http.response_time"] = stats
+		}
+		stats[key] = v
+	case "Codes", "Errors":
+		if perr != nil || !core.Finite(v) {
+			st.malformed(ln, fmt.Sprintf("%s %s %q", st.v1Sec, key, val))
+			return true
+		}
+		if len(st.cur.counters) < 4096 {
+			prefix := "http.codes."
+			if st.v1Sec == "Errors" {
+				prefix = "errors."
+			}
+			st.cur.counters[prefix+key] += v
+		}
+	}
+	return true
+}
+
+// artilleryTotalTime parses "13 seconds", "1 minute, 5 seconds".
+func artilleryTotalTime(s string) float64 {
+	var t float64
+	for _, part := range strings.Split(s, ",") {
+		f := strings.Fields(part)
+		if len(f) != 2 {
+			return 0
+		}
+		n, err := strconv.ParseFloat(f[0], 64)
+		if err != nil || !core.Finite(n) {
+			return 0
+		}
+		switch strings.TrimSuffix(f[1], "s") {
+		case "second":
+			t += n
+		case "minute":
+			t += 60 * n
+		case "hour":
+			t += 3600 * n
+		default:
+			return 0
+		}
+	}
+	return t
+}
+
+// metricLine reads "name: ....... value" or a summary's nested statistic.
+func (st *artilleryState) metricLine(s []byte, ln int) error {
+	name, val, ok := bytes.Cut(s, []byte(": "))
+	if handled := st.v1Line(s, name, val, ok, ln); handled {
+		return nil
+	}
+	if !ok {
+		if bytes.HasSuffix(s, []byte(":")) && !bytes.ContainsAny(s, " \t") {
+			st.summary = string(s[:len(s)-1]) // "http.response_time:"
+			st.last = ln
+			return nil
+		}
+		return st.endBlock() // something else: the block is over
+	}
+	val = bytes.TrimLeft(core.TrimLeft(val), ".")
+	val = core.TrimLeft(val)
+	if len(name) == 0 || bytes.ContainsAny(name, " \t") || len(val) == 0 {
+		return st.endBlock()
+	}
+	st.last = ln
+	key := string(name)
+	if !strings.Contains(key, ".") && st.summary != "" {
+		// a statistic of the summary above: min, max, mean, median, p95 ...
+		v, err := strconv.ParseFloat(string(val), 64)
+		if err != nil || !core.Finite(v) {
+			st.malformed(ln, fmt.Sprintf("%s %s %q", st.summary, key, val))
+			return nil
+		}
+		stats := st.cur.summaries[st.summary]
+		if stats == nil {
+			if len(st.cur.summaries) >= 4096 {
+				return nil
+			}
+			stats = map[string]float64{}
+			st.cur.summaries[st.summary] = stats
+		}
+		stats[key] = v
+		return nil
+	}
+	st.summary = ""
+	if len(st.cur.counters)+len(st.cur.rates) >= 4096 {
+		return nil
+	}
+	if r, ok := bytes.CutSuffix(val, []byte("/sec")); ok {
+		v, err := strconv.ParseFloat(string(r), 64)
+		if err != nil || !core.Finite(v) {
+			st.malformed(ln, fmt.Sprintf("rate %s %q", key, val))
+			return nil
+		}
+		st.cur.rates[key] = v
+		return nil
+	}
+	v, err := strconv.ParseFloat(string(val), 64)
+	if err != nil || !core.Finite(v) {
+		st.malformed(ln, fmt.Sprintf("counter %s %q", key, val))
+		return nil
+	}
+	st.cur.counters[key] = v
+	if strings.HasPrefix(key, "http.") {
+		st.hasHTTP = true
+		if st.Detect && st.block == 2 && (key == "http.requests" || strings.HasPrefix(key, "http.codes.")) {
+			st.Found = true
+		}
+	}
+	return nil
+}
+
+func (st *artilleryState) malformed(ln int, msg string) {
+	if st.bad == "" {
+		st.bad, st.badLine = msg, ln
+	}
+}
+
+// endBlock ends a period (kept for the run's series) or the summary
+// report (the run).
+func (st *artilleryState) endBlock() error {
+	block := st.block
+	st.block, st.summary = 0, ""
+	switch block {
+	case 1:
+		if len(st.periods) < maxArtilleryPeriods {
+			st.periods = append(st.periods, st.period)
+		} else {
+			st.dropped++
+		}
+		return nil
+	case 2:
+	default:
+		return nil
+	}
+	if st.Detect {
+		return nil
+	}
+	defer func() {
+		st.periods, st.start, st.totalS, st.cmd, st.hasHTTP, st.bad, st.dropped, st.v1 = st.periods[:0], 0, 0, "", false, "", 0, false
+	}()
+	if st.bad != "" {
+		return st.Malformed("artillery", st.badLine, st.bad)
+	}
+	m := st.cur
+	st.v1Sec = ""
+	if _, ok := m.counters["http.requests"]; !ok && st.v1 {
+		if resp, ok := m.counters["http.responses"]; ok {
+			// Artillery 1.x counts completed requests; the errors had no response.
+			req := resp
+			for k, v := range m.counters {
+				if strings.HasPrefix(k, "errors.") {
+					req += v
+				}
+			}
+			m.counters["http.requests"] = req
+		}
+	}
+	if _, ok := m.counters["http.requests"]; !ok {
+		if !st.hasHTTP {
+			return nil // a test of another engine (websocket, playwright)
+		}
+		return &core.SyntaxError{File: st.Opts.Source, Line: st.last,
+			Msg: "artillery summary report without its http.requests counter (cut paste?)"}
+	}
+	out := artilleryRun(m)
+	out.SourceLine = int32(min(st.start, math.MaxInt32))
+	if st.cmd != "" {
+		out.Command = results.Ptr(st.cmd)
+	}
+	var notes []string
+	if out.Notes != nil {
+		notes = append(notes, *out.Notes)
+	}
+	switch {
+	case len(st.periods) > 0:
+		for _, p := range st.periods {
+			out.DurationS += p.widthS
+		}
+		out.DurationS = math.Round(out.DurationS*1e6) / 1e6
+		notes = append(notes, "duration_s is the sum of the periods' widths")
+	case st.totalS > 0:
+		out.DurationS = st.totalS
+		notes = append(notes, "duration_s is Artillery's Total time (whole seconds, start-up included)")
+	case out.RPS > 0:
+		out.DurationS = float64(out.Requests) / out.RPS
+		notes = append(notes, "Artillery printed no duration: duration_s is requests / request rate")
+	}
+	if st.dropped > 0 {
+		notes = append(notes, fmt.Sprintf("%d periods beyond %d left out of the series", st.dropped, maxArtilleryPeriods))
+	}
+	out.Notes = results.Ptr(strings.Join(notes, "; "))
+	core.FillCommon(&out, st.Opts, st.Index, &st.Lab)
+	st.Index++
+	if len(st.periods) > 0 {
+		start := st.periods[0].toS - st.periods[0].widthS
+		for _, p := range st.periods {
+			t := p.toS - p.widthS - start
+			if t < -43200 { // the clock passed midnight
+				t += 86400
+			}
+			if err := st.Sink.Series(artillerySeries(out.RunID, math.Max(0, t), p.widthS, p.m)); err != nil {
+				return err
+			}
+		}
+	}
+	return st.Sink.Run(out)
+}
+
+// artilleryRun makes a run of the whole test's metrics.
+func artilleryRun(m artilleryMetrics) results.RunWithPercentiles {
+	out := results.RunWithPercentiles{Run: results.Run{Tool: "artillery", LoadModel: results.LoadOpen},
+		Percentiles: []results.Percentile{}}
+	req, errs, non2xx, timeouts := artilleryCounts(m)
+	out.Requests, out.Errors = req, core.AddSat(errs, non2xx)
+	out.Non2xx, out.Timeouts = results.Ptr(non2xx), results.Ptr(timeouts)
+	var notes []string
+	if m.counters["http.responses"] > 0 && !slices.ContainsFunc(slices.Collect(maps.Keys(m.counters)), func(k string) bool { return strings.HasPrefix(k, "http.codes.") }) {
+		out.Non2xx = nil
+		notes = append(notes, "no status codes printed: non-2xx responses unknown, errors count the requests without a response")
+	}
+	out.RPS = m.rates["http.request_rate"]
+	if b, ok := m.counters["http.downloaded_bytes"]; ok {
+		n, _ := core.ToInt64(b)
+		out.BytesIn = results.Ptr(n)
+	}
+	if v, ok := m.counters["vusers.created"]; ok {
+		if f, ok := m.counters["vusers.failed"]; ok {
+			notes = append(notes, fmt.Sprintf("%g virtual users created, %g failed", v, f))
+		} else {
+			notes = append(notes, fmt.Sprintf("%g virtual users created", v))
+		}
+	}
+	if rt, ok := m.summaries["http.response_time"]; ok && m.counters["http.responses"] > 0 {
+		for k, dst := range map[string]**float64{"mean": &out.LatMeanMs, "min": &out.LatMinMs, "max": &out.LatMaxMs} {
+			if v, ok := rt[k]; ok {
+				*dst = results.Ptr(v)
+			}
+		}
+		core.AddPercentiles(&out, artilleryPercentiles(rt))
+	}
+	if len(notes) > 0 {
+		out.Notes = results.Ptr(strings.Join(notes, "; "))
+	}
+	return out
+}
+
+// artilleryCounts returns requests, errors without response, non-2xx/3xx
+// responses and timeouts.
+func artilleryCounts(m artilleryMetrics) (req, errs, non2xx, timeouts int64) {
+	req, _ = core.ToInt64(m.counters["http.requests"])
+	for k, v := range m.counters {
+		n, _ := core.ToInt64(v)
+		switch {
+		case strings.HasPrefix(k, "errors."):
+			errs = core.AddSat(errs, n)
+			if code := k[len("errors."):]; code == "ETIMEDOUT" || code == "ESOCKETTIMEDOUT" || requests.IsTimeout(code) {
+				timeouts = core.AddSat(timeouts, n)
+			}
+		case strings.HasPrefix(k, "http.codes."):
+			code, err := strconv.Atoi(k[len("http.codes."):])
+			if err == nil && (code < 200 || code >= 400) {
+				non2xx = core.AddSat(non2xx, n)
+			}
+		}
+	}
+	return req, errs, non2xx, timeouts
+}
+
+// artilleryPercentiles returns the quantiles of a summary ("median",
+// "p50", "p95", "p999" ...), in order.
+func artilleryPercentiles(rt map[string]float64) []results.Percentile {
+	pts := map[float64]float64{}
+	for k, v := range rt {
+		var q float64
+		switch {
+		case k == "median":
+			q = 0.5
+		case len(k) > 1 && k[0] == 'p':
+			// p95 -> 0.95, p999 -> 0.999, p9999 -> 0.9999
+			d, ok := core.ParseDec([]byte(k[1:]), -len(k[1:]))
+			if !ok || len(k) < 3 {
+				continue
+			}
+			q = d
+		default:
+			continue
+		}
+		pts[q] = v
+	}
+	var out []results.Percentile
+	for q, v := range pts {
+		out = append(out, results.Percentile{Quantile: q, LatencyMs: v})
+	}
+	core.SortPercentiles(out)
+	return out
+}
+
+// artillerySeries makes a series window of a period's metrics.
+func artillerySeries(runID string, t, width float64, m artilleryMetrics) results.Series {
+	req, errs, non2xx, _ := artilleryCounts(m)
+	s := results.Series{RunID: runID, TS: t, WindowS: width, Requests: req, Errors: core.AddSat(errs, non2xx)}
+	if width > 0 {
+		s.RPS = float64(req) / width
+	}
+	if rt, ok := m.summaries["http.response_time"]; ok {
+		get := func(k string) *float64 {
+			if v, ok := rt[k]; ok {
+				return results.Ptr(v)
+			}
+			return nil
+		}
+		s.LatMeanMs, s.LatMaxMs, s.LatP99Ms = get("mean"), get("max"), get("p99")
+		s.LatP50Ms = get("median")
+		if s.LatP50Ms == nil {
+			s.LatP50Ms = get("p50")
+		}
+	}
+	return s
+}

@@ -1,0 +1,168 @@
+package bombardier
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// JSONParser ("bombardier-json") reads bombardier's JSON output; bombardier.go describes both formats.
+type JSONParser struct{}
+
+// Name returns "bombardier-json".
+func (JSONParser) Name() string { return "bombardier-json" }
+
+// bombardierJSONPrefix starts every `bombardier -o json` object.
+var bombardierJSONPrefix = []byte(`{"spec":{"numberOfConnections":`)
+
+// Detect reports whether head starts with bombardier's JSON result.
+func (JSONParser) Detect(head []byte) bool {
+	head = core.JSONHead(head)
+	return bytes.HasPrefix(head, bombardierJSONPrefix) && bytes.Contains(head, []byte(`"result":{`))
+}
+
+// bombardierJSON is one object of `bombardier -o json`.
+type bombardierJSON struct {
+	Spec struct {
+		NumberOfConnections *int64   `json:"numberOfConnections"`
+		TestType            string   `json:"testType"`
+		NumberOfRequests    *int64   `json:"numberOfRequests"`
+		TestDurationSeconds *float64 `json:"testDurationSeconds"`
+		Method              string   `json:"method"`
+		URL                 string   `json:"url"`
+		TimeoutSeconds      *float64 `json:"timeoutSeconds"`
+		Rate                *float64 `json:"rate"`
+		Client              string   `json:"client"`
+	} `json:"spec"`
+	Result *struct {
+		BytesRead        *int64   `json:"bytesRead"`
+		TimeTakenSeconds *float64 `json:"timeTakenSeconds"`
+		Req1xx           *int64   `json:"req1xx"`
+		Req2xx           *int64   `json:"req2xx"`
+		Req3xx           *int64   `json:"req3xx"`
+		Req4xx           *int64   `json:"req4xx"`
+		Req5xx           *int64   `json:"req5xx"`
+		Others           *int64   `json:"others"`
+		Errors           []struct {
+			Description string `json:"description"`
+			Count       int64  `json:"count"`
+		} `json:"errors"`
+		Latency struct {
+			Mean        *float64           `json:"mean"`
+			Stddev      *float64           `json:"stddev"`
+			Max         *float64           `json:"max"`
+			Percentiles map[string]float64 `json:"percentiles"`
+		} `json:"latency"`
+		RPS struct {
+			Mean   *float64 `json:"mean"`
+			Stddev *float64 `json:"stddev"`
+			Max    *float64 `json:"max"`
+		} `json:"rps"`
+	} `json:"result"`
+}
+
+// Parse streams the runs of r, one per JSON object, to sink.
+func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	return core.JSONReports(ctx, r, opts, "bombardier-json", "bombardier JSON", func(m *bombardierJSON, line int, fill func(*results.RunWithPercentiles)) error {
+		out, err := m.run(line)
+		if err != nil {
+			return err
+		}
+		fill(&out)
+		return sink.Run(out)
+	})
+}
+
+// run converts one object; it reports what is missing or out of range.
+func (m *bombardierJSON) run(line int) (results.RunWithPercentiles, error) {
+	out := results.RunWithPercentiles{Run: results.Run{Tool: "bombardier", LoadModel: results.LoadClosed,
+		Target: m.Spec.URL, SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
+	res := m.Result
+	if res == nil || res.TimeTakenSeconds == nil || res.Req2xx == nil || res.Others == nil || res.RPS.Mean == nil {
+		return out, core.BadJSON("object without its result (timeTakenSeconds, req2xx, others, rps)")
+	}
+	counts := []*int64{res.Req1xx, res.Req2xx, res.Req3xx, res.Req4xx, res.Req5xx, res.Others, res.BytesRead}
+	for _, p := range counts {
+		if p != nil && *p < 0 {
+			return out, core.BadJSON("negative count %d", *p)
+		}
+	}
+	floats := []*float64{res.TimeTakenSeconds, res.RPS.Mean, res.RPS.Stddev, res.RPS.Max, res.Latency.Mean, res.Latency.Stddev,
+		res.Latency.Max, m.Spec.TestDurationSeconds, m.Spec.TimeoutSeconds, m.Spec.Rate}
+	for _, p := range floats {
+		if p != nil && !core.Finite(*p) {
+			return out, core.BadJSON("value %v out of range", *p)
+		}
+	}
+	val := func(p *int64) int64 {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	var notes []string
+	if n := m.Spec.NumberOfConnections; n != nil && *n > 0 {
+		out.Connections = results.Ptr(int32(min(*n, math.MaxInt32)))
+	}
+	if d := m.Spec.TestDurationSeconds; d != nil && *d > 0 && m.Spec.TestType == "timed" {
+		out.PlannedDurationS = results.Ptr(*d)
+	}
+	if t := m.Spec.TimeoutSeconds; t != nil && *t > 0 {
+		out.TimeoutS = results.Ptr(*t)
+	}
+	if r := m.Spec.Rate; r != nil && *r > 0 {
+		notes = append(notes, fmt.Sprintf("rate limited to %g requests/s (-r)", *r))
+	}
+	out.DurationS = *res.TimeTakenSeconds
+	out.RPS = *res.RPS.Mean
+	for _, p := range counts[:6] {
+		out.Requests = core.AddSat(out.Requests, val(p))
+	}
+	non2xx := core.AddSat(core.AddSat(val(res.Req1xx), val(res.Req4xx)), val(res.Req5xx))
+	out.Non2xx = results.Ptr(non2xx)
+	out.Errors = core.AddSat(non2xx, *res.Others)
+	var timeouts int64
+	for _, e := range res.Errors {
+		if e.Count > 0 && requests.IsTimeout(e.Description) {
+			timeouts = core.AddSat(timeouts, e.Count)
+		}
+	}
+	out.Timeouts = results.Ptr(timeouts)
+	if res.BytesRead != nil {
+		out.BytesIn = results.Ptr(*res.BytesRead)
+		if out.DurationS > 0 {
+			out.TransferBPS = results.Ptr(float64(*res.BytesRead) / out.DurationS)
+		}
+	}
+	us := func(p *float64) *float64 {
+		if p == nil {
+			return nil
+		}
+		return results.Ptr(core.ShiftDec(*p, -3))
+	}
+	out.LatMeanMs, out.LatStdevMs, out.LatMaxMs = us(res.Latency.Mean), us(res.Latency.Stddev), us(res.Latency.Max)
+	var pcts []results.Percentile
+	for k, v := range res.Latency.Percentiles {
+		q, ok := core.ParseDec([]byte(k), -2)
+		if !ok || q > 1 || !core.Finite(v) {
+			return out, core.BadJSON("latency percentile %q: %v", k, v)
+		}
+		pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: core.ShiftDec(v, -3)})
+	}
+	core.SortPercentiles(pcts)
+	core.AddPercentiles(&out, pcts)
+	if res.RPS.Stddev != nil && res.RPS.Max != nil {
+		notes = append(notes, fmt.Sprintf("rps sampled while running: stdev %g, max %g", *res.RPS.Stddev, *res.RPS.Max))
+	}
+	if len(notes) > 0 {
+		out.Notes = results.Ptr(strings.Join(notes, "; "))
+	}
+	return out, nil
+}

@@ -1,0 +1,282 @@
+package core
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"io"
+	"iter"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// Helpers shared by the parsers: the head of an input as Detect sees it,
+// the line-based parsers' loop, command lines, percentiles.
+
+// HeadLines yields the lines of head (the beginning of an input, as
+// Detect gets it), without their '\n', with their 1-based numbers. The
+// last one may be cut off by the end of the head.
+func HeadLines(head []byte) iter.Seq2[int, []byte] {
+	return func(yield func(int, []byte) bool) {
+		for ln := 1; len(head) > 0; ln++ {
+			var b []byte
+			if i := bytes.IndexByte(head, '\n'); i >= 0 {
+				b, head = head[:i], head[i+1:]
+			} else {
+				b, head = head, nil
+			}
+			if !yield(ln, b) {
+				return
+			}
+		}
+	}
+}
+
+// HeadNonBlank returns up to n non-blank lines at the start of head,
+// without line ends, surrounding blanks and a UTF-8 byte order mark.
+func HeadNonBlank(head []byte, n int) [][]byte {
+	var out [][]byte
+	for _, line := range HeadLines(bytes.TrimPrefix(head, UTF8BOM)) {
+		if len(out) == n {
+			break
+		}
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+// FirstLine returns b up to its first '\n' (all of b when it has none).
+func FirstLine(b []byte) []byte {
+	if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		return b[:i]
+	}
+	return b
+}
+
+// UTF8BOM is the UTF-8 encoding of a byte order mark.
+var UTF8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// ScanHead calls line with each line of head and its 1-based number,
+// until done reports true: the Detect of a line-based parser runs its
+// parsing state over the head.
+func ScanHead(head []byte, line func(b []byte, ln int) error, done func() bool) {
+	for ln, b := range HeadLines(head) {
+		if done() {
+			return
+		}
+		_ = line(b, ln)
+	}
+}
+
+// ParseLines streams the lines of r to line, then calls close; when no
+// run was emitted (runs reports 0) the input holds no output of format.
+func ParseLines(ctx context.Context, r io.Reader, opts Options, format string, line func(b []byte, ln int) error,
+	close func() error, runs func() int) error {
+	if err := EachLine(ctx, r, opts.Source, line); err != nil {
+		return err
+	}
+	if err := close(); err != nil {
+		return err
+	}
+	if runs() == 0 {
+		return &NoOutputError{File: opts.Source, LookedFor: []string{format}}
+	}
+	return nil
+}
+
+// ExeNamed reports whether tok, a command line's token, names one of the
+// programs: after quotes and parentheses, a directory, a docker image tag
+// (":latest") and ".exe" are set aside.
+func ExeNamed(tok []byte, names ...string) bool {
+	tok = bytes.TrimLeft(tok, "`(\"'")
+	if i := bytes.LastIndexAny(tok, `/\`); i >= 0 {
+		tok = tok[i+1:]
+	}
+	if j := bytes.IndexByte(tok, ':'); j >= 0 {
+		tok = tok[:j]
+	}
+	tok = bytes.TrimSuffix(tok, []byte(".exe"))
+	for _, n := range names {
+		if string(tok) == n {
+			return true
+		}
+	}
+	return false
+}
+
+// EachOption walks the arguments of a command line (args[0] is the
+// program) the way getopt, kingpin and clap read them: "-c 10", "-c10",
+// "--connections 10", "--connections=10". Options named in takesValue
+// take the next argument when not glued to it; option gets every option
+// with its value ("" for a flag), positional every other argument.
+func EachOption(args []string, takesValue map[string]bool, option func(name, val string), positional func(arg string)) {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if len(a) < 2 || a[0] != '-' {
+			positional(a)
+			continue
+		}
+		name, val, hasVal := strings.TrimLeft(a, "-"), "", false
+		if j := strings.IndexByte(name, '='); j >= 0 {
+			name, val, hasVal = name[:j], name[j+1:], true
+		} else if a[1] != '-' && len(name) > 1 && takesValue[name[:1]] {
+			name, val, hasVal = name[:1], name[1:], true
+		}
+		if takesValue[name] && !hasVal && i+1 < len(args) {
+			i++
+			val = args[i]
+		}
+		option(name, val)
+	}
+}
+
+// SortPercentiles orders points by quantile (maps give them in any order).
+func SortPercentiles(p []results.Percentile) {
+	slices.SortFunc(p, func(a, b results.Percentile) int { return cmp.Compare(a.Quantile, b.Quantile) })
+}
+
+// AddPercentiles appends the points of a distribution (in quantile order)
+// to a run and copies the 0.5, 0.9, 0.99 and 0.999 points into the
+// percentile columns.
+func AddPercentiles(out *results.RunWithPercentiles, pcts []results.Percentile) {
+	for _, p := range pcts {
+		out.Percentiles = append(out.Percentiles, p)
+		switch p.Quantile {
+		case 0.5:
+			out.LatP50Ms = results.Ptr(p.LatencyMs)
+		case 0.9:
+			out.LatP90Ms = results.Ptr(p.LatencyMs)
+		case 0.99:
+			out.LatP99Ms = results.Ptr(p.LatencyMs)
+		case 0.999:
+			out.LatP999Ms = results.Ptr(p.LatencyMs)
+		}
+	}
+}
+
+// ShiftDec returns v × 10^exp correctly rounded from v's shortest decimal
+// form, so that 0.000651724 s is 0.651724 ms and not 0.6517240000000001.
+func ShiftDec(v float64, exp int) float64 {
+	return ShiftDecString(strconv.FormatFloat(v, 'g', -1, 64), exp)
+}
+
+// ShiftDecString parses a decimal number, with or without an exponent
+// ("0.0446", "3.8388e-05"), times 10^exp, correctly rounded; NaN when s
+// is no number.
+func ShiftDecString(s string, exp int) float64 {
+	mant, e := s, 0
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		n, err := strconv.Atoi(s[i+1:])
+		if err != nil {
+			return math.NaN()
+		}
+		mant, e = s[:i], n
+	}
+	v, err := strconv.ParseFloat(mant+"e"+strconv.Itoa(e+exp), 64)
+	if err != nil && !isRangeErr(err) {
+		return math.NaN()
+	}
+	return v
+}
+
+// ShellWords splits a command line into words with shell quoting rules,
+// stopping at an unquoted pipe, list or redirection operator.
+func ShellWords(s string) []string { return AppendShellWords(make([]string, 0, 16), s) }
+
+// AppendShellWords appends the words of s (see shellWords) to words. A
+// word without quotes or escapes is a substring of s; another costs one
+// allocation.
+func AppendShellWords(words []string, s string) []string {
+	var buf [128]byte
+	for i := 0; i < len(s); {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		if i >= len(s) {
+			break
+		}
+		// Fast path: a word without quotes or escapes is a substring.
+		j := i
+		for j < len(s) && strings.IndexByte(" \t'\"\\|;&<>`", s[j]) < 0 {
+			j++
+		}
+		if j == len(s) || s[j] == ' ' || s[j] == '\t' {
+			words = append(words, s[i:j])
+			i = j
+			continue
+		}
+		if j == i && strings.IndexByte("|;&<>`", s[j]) >= 0 {
+			return words
+		}
+		cur := append(buf[:0], s[i:j]...)
+		i = j
+	word:
+		for ; i < len(s); i++ {
+			c := s[i]
+			switch c {
+			case ' ', '\t':
+				break word
+			case '\'':
+				k := strings.IndexByte(s[i+1:], '\'')
+				if k < 0 {
+					cur = append(cur, s[i+1:]...)
+					i = len(s)
+					break word
+				}
+				cur = append(cur, s[i+1:i+1+k]...)
+				i += k + 1
+			case '"':
+				for i++; i < len(s) && s[i] != '"'; i++ {
+					if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`+"`", s[i+1]) >= 0 {
+						i++
+					}
+					cur = append(cur, s[i])
+				}
+			case '\\':
+				if i+1 < len(s) {
+					i++
+					cur = append(cur, s[i])
+				}
+			case '|', ';', '&', '>', '<', '`':
+				return append(words, string(cur))
+			default:
+				cur = append(cur, c)
+			}
+		}
+		words = append(words, string(cur))
+	}
+	return words
+}
+
+// PctRow is a point of a latency distribution.
+type PctRow struct {
+	Q, Ms    float64
+	Count    int64
+	HasCount bool
+}
+
+// MaxPercentiles bounds the distribution points kept per run.
+const MaxPercentiles = 100000
+
+// BracketedCount parses "[123]" into 123.
+func BracketedCount(b []byte) (int64, bool) {
+	if len(b) < 3 || b[0] != '[' || b[len(b)-1] != ']' {
+		return 0, false
+	}
+	return ParseUint(b[1 : len(b)-1])
+}
+
+// FirstNonBlank returns the first non-blank line of head without
+// surrounding whitespace (and without a UTF-8 byte order mark).
+func FirstNonBlank(head []byte) []byte {
+	if l := HeadNonBlank(head, 1); len(l) > 0 {
+		return l[0]
+	}
+	return nil
+}

@@ -1,0 +1,224 @@
+package gatling
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// LogParser ("gatling-log") reads simulation.log, the per-request log of Gatling 2.x
+// and 3.x up to 3.9 (3.10 and later write a binary log, not read here):
+// tab-separated records
+//
+//	RUN	<simulation class>	<simulation id>	<start ms>	<description>	<version>
+//	USER	<scenario>	START|END	<ms>                     (3.4+; older ones add a user id)
+//	REQUEST		<name>	<start ms>	<end ms>	OK|KO	<message>   (3.4+)
+//	REQUEST	<user id>		<name>	<start ms>	<end ms>	OK|KO	<message>   (3.0 to 3.3)
+//	GROUP, ERROR, ASSERTION                                 (counted as well-formed, not requests)
+//
+// Each RUN line starts a run; its REQUEST records stream into samples
+// and series through the Requests aggregator: latency is end - start
+// (whole milliseconds), t_s counts from the earliest start. Gatling logs
+// no HTTP status, size nor target: a KO (a failed check, or no response)
+// is an error with its message, non2xx and bytes stay null, and the run
+// is labelled after its file. The most users active at once (USER START
+// and END records) is the run's connections. Gatling's injection
+// profiles are open (users arrive at a rate) unless the simulation used
+// the concurrent-users profiles, which the log does not tell: the load
+// model is open and the notes say so.
+type LogParser struct{}
+
+// Name returns "gatling-log".
+func (LogParser) Name() string { return "gatling-log" }
+
+// Detect reports whether head starts with a text simulation.log: a RUN
+// record (after any ASSERTION records) followed by a known record.
+func (LogParser) Detect(head []byte) bool {
+	run := false
+	for n, line := range core.HeadLines(bytes.TrimPrefix(head, core.UTF8BOM)) {
+		if n > 64 {
+			break
+		}
+		line = bytes.TrimRight(line, "\r")
+		kind, _, ok := bytes.Cut(line, []byte("\t"))
+		if !ok {
+			return false
+		}
+		switch string(kind) {
+		case "ASSERTION":
+		case "RUN":
+			f := bytes.Split(line, []byte("\t"))
+			if len(f) < 5 {
+				return false
+			}
+			if _, ok := core.ParseUint(f[3]); !ok {
+				return false
+			}
+			run = true
+		case "USER", "REQUEST", "GROUP", "ERROR":
+			return run
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// gatlingUsers tracks the users active at once in a run.
+type gatlingUsers struct {
+	active, max int64
+}
+
+// Parse streams the requests of r to sink, one run per RUN record.
+func (LogParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	a := requests.NewRequests(opts, sink)
+	runs := 0
+	var meta requests.RequestRun
+	var users []gatlingUsers
+	var usersOf []int // the RUN record of each run (one per record and request name)
+	var errors int64
+	err := core.EachLine(ctx, r, opts.Source, func(b []byte, ln int) error {
+		b = bytes.TrimRight(b, "\r")
+		if len(b) == 0 {
+			return nil
+		}
+		f := bytes.Split(b, []byte("\t"))
+		switch string(f[0]) {
+		case "RUN":
+			if len(f) < 5 {
+				a.Bad(ln, "RUN record of "+strconv.Itoa(len(f))+" fields")
+				return nil
+			}
+			a.Good()
+			runs++
+			meta = requests.RequestRun{Tool: "gatling", LoadModel: results.LoadOpen, UnixTime: true, NoHTTPStatus: true, NoBytes: true,
+				Notes: []string{"simulation " + string(f[1]),
+					"load model taken as open: Gatling's injection profiles are, unless concurrent-users ones were used (the log does not tell)"}}
+			if v := string(f[len(f)-1]); v != "" {
+				meta.Notes = append(meta.Notes, "Gatling "+strings.TrimSpace(v))
+			}
+			users = append(users, gatlingUsers{})
+		case "REQUEST":
+			if runs == 0 {
+				a.Bad(ln, "REQUEST before the RUN record")
+				return nil
+			}
+			req, name, bad := gatlingRequest(f)
+			if bad != "" {
+				a.Bad(ln, bad)
+				return nil
+			}
+			m := meta
+			m.Notes = slices.Clone(meta.Notes)
+			m.Endpoint = name
+			h := a.Run("run#"+strconv.Itoa(runs)+"\x00"+name, m)
+			if h == len(usersOf) {
+				usersOf = append(usersOf, runs-1)
+			}
+			return a.Add(h, ln, req)
+		case "USER":
+			if runs == 0 {
+				a.Bad(ln, "USER before the RUN record")
+				return nil
+			}
+			if len(f) < 3 {
+				a.Bad(ln, "USER record of "+strconv.Itoa(len(f))+" fields")
+				return nil
+			}
+			a.Good()
+			u := &users[len(users)-1]
+			for _, tok := range f[2:] {
+				switch string(tok) {
+				case "START":
+					u.active++
+					u.max = max(u.max, u.active)
+				case "END":
+					u.active--
+				}
+			}
+		case "ERROR":
+			errors++
+			a.Good()
+		case "GROUP", "ASSERTION":
+			a.Good()
+		default:
+			a.Bad(ln, fmt.Sprintf("unknown record %q", gatlingTruncate(string(f[0]), 40)))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if runs == 0 {
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"gatling-log"}}
+	}
+	for h, run := range usersOf {
+		if u := users[run]; u.max > 0 {
+			a.Meta(h).Connections = results.Ptr(int32(min(u.max, math.MaxInt32)))
+		}
+	}
+	if errors > 0 && a.Runs() > 0 {
+		m := a.Meta(a.Runs() - 1)
+		m.Notes = append(m.Notes, fmt.Sprintf("%d ERROR records (errors outside requests)", errors))
+	}
+	return a.Close()
+}
+
+// gatlingTruncate shortens s to n bytes.
+func gatlingTruncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
+}
+
+// gatlingRequest reads a REQUEST record: the status (OK or KO) is the
+// first such field after the name; the timestamps between the name and
+// the status are its start (the first) and end (the last).
+func gatlingRequest(f [][]byte) (req requests.Request, name, bad string) {
+	k := -1
+	for i := 3; i < len(f); i++ {
+		if s := string(f[i]); s == "OK" || s == "KO" {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		return req, "", "REQUEST record without OK or KO"
+	}
+	// Timestamps: the run of numeric fields before the status.
+	j := k
+	for j > 1 {
+		if _, ok := core.ParseUint(f[j-1]); !ok {
+			break
+		}
+		j--
+	}
+	if k-j < 2 || j < 2 {
+		return req, "", "REQUEST record without its start and end times"
+	}
+	start, _ := core.ParseUint(f[j])
+	end, _ := core.ParseUint(f[k-1])
+	if end < start || start > math.MaxInt64/1_000_000 {
+		return req, "", fmt.Sprintf("REQUEST ends (%d) before it starts (%d)", end, start)
+	}
+	req = requests.Request{Start: start * 1e6, LatencyMs: float64(end - start)}
+	if string(f[k]) == "KO" {
+		msg := ""
+		if k+1 < len(f) {
+			msg = strings.TrimSpace(string(f[k+1]))
+		}
+		req.Error = "KO " + msg
+		req.Error = strings.TrimSpace(req.Error)
+	}
+	return req, gatlingTruncate(string(f[j-1]), 200), ""
+}

@@ -1,0 +1,289 @@
+package k6
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// The k6-json parser reads the per-sample stream of `k6 run --out
+// json=FILE` (NDJSON, optionally gzipped by k6 itself): one object per
+// line, either a metric declaration
+//
+//	{"type":"Metric","data":{"name":"http_req_duration","type":"trend",...},"metric":"http_req_duration"}
+//
+// or a sample ("Point"), with the keys in either order depending on the
+// k6 version:
+//
+//	{"metric":"http_req_duration","type":"Point","data":{"time":"2024-05-01T12:00:00.121203+02:00","value":1.2034,
+//	  "tags":{"method":"GET","name":"http://h/ok","status":"200","url":"http://h/ok","scenario":"default",...}}}
+//
+// Each http_req_duration point is a request (value in ms). k6 stamps HTTP
+// samples with the end of the request, so the request started at time -
+// value. Requests are grouped into runs by scenario, method and the name
+// tag (the URL unless the script names requests, e.g. templated URLs
+// "http://h/items/${}"), one run per group; the target is the name when
+// it is a URL, else the url tag. Status comes from the status tag (0 for
+// transport errors), the error from the error tag (or error_code); a
+// 2xx/3xx response that the script's responseCallback declared
+// unexpected (expected_response "false") is counted as an error.
+// data_received points are per iteration, not per request, so bytes_in
+// stays 0. A log without HTTP requests gives no run and no error. Other lines (metric declarations, other metrics) are counted as
+// well-formed; connections is the largest vus_max (else vus) value seen.
+// The stream carries the scenario tag but not its executor: runs are a
+// closed model, noted.
+type NDJSONParser struct{}
+
+// Name returns "k6-json".
+func (NDJSONParser) Name() string { return "k6-json" }
+
+// k6JSONEnvelope is the part of a line that tells its kind.
+type k6JSONEnvelope struct {
+	Type   string `json:"type"`
+	Metric string `json:"metric"`
+}
+
+// k6JSONPoint is a sample line.
+type k6JSONPoint struct {
+	Type   string `json:"type"`
+	Metric string `json:"metric"`
+	Data   struct {
+		Time  string         `json:"time"`
+		Value *float64       `json:"value"`
+		Tags  map[string]any `json:"tags"`
+	} `json:"data"`
+}
+
+// k6NDJSONLine reports whether b is a line of k6's JSON output: an object
+// with "type" Metric or Point and a "metric" name.
+func k6NDJSONLine(b []byte) bool {
+	b = bytes.TrimSpace(b)
+	if len(b) < 2 || b[0] != '{' || !bytes.Contains(b, []byte(`"metric"`)) {
+		return false
+	}
+	var e k6JSONEnvelope
+	if json.Unmarshal(b, &e) != nil {
+		return false
+	}
+	return (e.Type == "Point" || e.Type == "Metric") && e.Metric != ""
+}
+
+// Detect reports whether head is k6 JSON output: its first non-empty lines
+// (up to 5, the last one only when complete) are all k6 metric or point
+// lines.
+func (NDJSONParser) Detect(head []byte) bool {
+	n := 0
+	for len(head) > 0 && n < 5 {
+		var line []byte
+		complete := true
+		if i := bytes.IndexByte(head, '\n'); i >= 0 {
+			line, head = head[:i], head[i+1:]
+		} else {
+			line, head, complete = head, nil, false
+		}
+		line = bytes.TrimSpace(line)
+		if n == 0 {
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		}
+		if len(line) == 0 {
+			continue
+		}
+		if !k6NDJSONLine(line) {
+			if !complete && n > 0 {
+				break // cut off by the head's end
+			}
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// k6Extra completes the runs of a per-request k6 log when the log has
+// been read: connections from vus_max and a note for every run.
+type k6Extra struct {
+	core.Sink
+	vusMax, vus float64
+	note        string
+}
+
+// Run completes r and passes it on.
+func (e *k6Extra) Run(r results.RunWithPercentiles) error {
+	c := e.vusMax
+	if c < 1 {
+		c = e.vus
+	}
+	if r.Connections == nil && c >= 1 && c < math.MaxInt32 {
+		r.Connections = results.Ptr(int32(c))
+	}
+	if e.note != "" {
+		if r.Notes != nil {
+			r.Notes = results.Ptr(*r.Notes + "; " + e.note)
+		} else {
+			r.Notes = results.Ptr(e.note)
+		}
+	}
+	return e.Sink.Run(r)
+}
+
+// k6ModelNote explains the load model of per-request k6 logs.
+const k6ModelNote = "executor not recorded in k6's per-sample output: closed model assumed (arrival-rate scenarios are open)"
+
+// k6Req is a request read from a k6 sample line or CSV row.
+type k6Req struct {
+	endNs                       int64
+	ms                          float64
+	method, name, url, scenario string
+	status, err, code, expected string
+}
+
+// k6Tag returns tags[k] as a string.
+func k6Tag(tags map[string]any, k string) string {
+	switch v := tags[k].(type) {
+	case string:
+		return v
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return ""
+}
+
+// add passes a request to the aggregator, or counts its line as bad.
+func (q *k6Req) add(a *requests.Requests, ln int) error {
+	if !core.Finite(q.ms) || q.ms > 1e12 {
+		a.Bad(ln, fmt.Sprintf("http_req_duration %v", q.ms))
+		return nil
+	}
+	key := q.scenario + "\x00" + q.method + " " + q.name
+	target := q.name
+	if !strings.Contains(target, "://") {
+		target = q.url
+	}
+	meta := requests.RequestRun{Tool: "k6", LoadModel: results.LoadClosed, Target: target, UnixTime: true, Endpoint: core.EndpointOf(q.method, q.name)}
+	if q.scenario != "" {
+		meta.Notes = append(meta.Notes, "k6 scenario "+q.scenario)
+	}
+	if q.name != "" && q.name != q.url && q.url != "" {
+		meta.Notes = append(meta.Notes, "requests grouped by the name tag "+q.method+" "+q.name)
+	}
+	h := a.Run(key, meta)
+	var status int32
+	if n, err := strconv.Atoi(q.status); err == nil && n >= 0 && n <= 999 {
+		status = int32(n)
+	}
+	msg := q.err
+	if msg == "" && q.code != "" {
+		msg = "error_code " + q.code
+	}
+	if msg == "" && q.expected == "false" && status >= 200 && status < 400 {
+		msg = "unexpected response (expected_response=false)"
+	}
+	return a.Add(h, ln, requests.Request{Start: q.endNs - int64(q.ms*1e6), LatencyMs: q.ms, Status: status, Error: msg})
+}
+
+// Parse streams the requests of a k6 JSON output to sink.
+func (NDJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	extra := &k6Extra{Sink: sink, note: k6ModelNote}
+	a := requests.NewRequests(opts, extra)
+	lr := core.NewLineReader(r)
+	for {
+		if err := core.CheckCtx(ctx, lr.Line); err != nil {
+			return err
+		}
+		b, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return core.ReadError(opts.Source, err)
+		}
+		a.Record(lr.Size)
+		if lr.Long {
+			a.Bad(lr.Line, fmt.Sprintf("line longer than %d bytes", core.MaxLine))
+			continue
+		}
+		b = bytes.TrimSpace(b)
+		if lr.Line == 1 {
+			b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+		}
+		if len(b) == 0 {
+			continue
+		}
+		if err := k6JSONLine(a, extra, b, lr.Line); err != nil {
+			return err
+		}
+	}
+	// a log without http_req_duration points (a test that made no HTTP
+	// requests) has no runs: not an error.
+	a.InputSize(lr.Total)
+	return a.Close()
+}
+
+// k6JSONLine handles one line of k6 JSON output.
+func k6JSONLine(a *requests.Requests, extra *k6Extra, b []byte, ln int) error {
+	if !bytes.Contains(b, []byte(`"http_req_duration"`)) && !bytes.Contains(b, []byte(`"vus`)) {
+		// Most lines: other metrics. Check them cheaply.
+		if b[0] == '{' && json.Valid(b) && bytes.Contains(b, []byte(`"type"`)) {
+			a.Good()
+		} else {
+			a.Bad(ln, "not a k6 JSON line")
+		}
+		return nil
+	}
+	var p k6JSONPoint
+	if err := json.Unmarshal(b, &p); err != nil {
+		a.Bad(ln, "invalid JSON")
+		return nil
+	}
+	switch p.Type {
+	case "Metric":
+		a.Good()
+		return nil
+	case "Point":
+	default:
+		a.Bad(ln, "not a k6 JSON line")
+		return nil
+	}
+	if p.Data.Value == nil {
+		a.Bad(ln, "point without value")
+		return nil
+	}
+	v := *p.Data.Value
+	switch p.Metric {
+	case "vus_max":
+		extra.vusMax = math.Max(extra.vusMax, v)
+		a.Good()
+		return nil
+	case "vus":
+		extra.vus = math.Max(extra.vus, v)
+		a.Good()
+		return nil
+	case "http_req_duration":
+	default:
+		a.Good()
+		return nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, p.Data.Time)
+	if err != nil || t.Year() < 1970 || t.Year() > 2200 {
+		a.Bad(ln, "time "+strconv.Quote(p.Data.Time))
+		return nil
+	}
+	tags := p.Data.Tags
+	q := k6Req{endNs: t.UnixNano(), ms: v, method: k6Tag(tags, "method"), name: k6Tag(tags, "name"), url: k6Tag(tags, "url"),
+		scenario: k6Tag(tags, "scenario"), status: k6Tag(tags, "status"), err: k6Tag(tags, "error"),
+		code: k6Tag(tags, "error_code"), expected: k6Tag(tags, "expected_response")}
+	if q.name == "" {
+		q.name = q.url
+	}
+	return q.add(a, ln)
+}

@@ -1,0 +1,316 @@
+package locust
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+type HistoryParser struct{}
+
+// Name returns "locust-history".
+func (HistoryParser) Name() string { return "locust-history" }
+
+// Detect reports whether head starts with the header of a Locust stats
+// history (PREFIX_stats_history.csv).
+func (HistoryParser) Detect(head []byte) bool {
+	h, ok := locustHeadHeader(head)
+	return ok && locustHistoryHeader(h)
+}
+
+// locustHistRow is what the history parser keeps of an Aggregated row.
+type locustHistRow struct {
+	t                    float64 // Unix seconds
+	count, failures      int64
+	avg                  float64
+	hasAvg               bool
+	max                  float64
+	hasMax               bool
+	users                int64
+	line                 int
+	median, min          float64
+	hasMedian, hasMin    bool
+	size                 float64
+	hasSize              bool
+	pcts                 []results.Percentile
+	rps                  float64
+	hasRPS               bool
+	currentPercentiles   bool
+	percentilesFromTotal bool
+}
+
+// Parse streams a Locust stats history to sink: a series row per interval
+// between Aggregated rows, then the run.
+//
+// Window i spans [t(i-1), t(i)): requests and errors are the differences
+// of the cumulative Total Request Count and Total Failure Count, rps is
+// Locust's own Requests/s of row i (its current_rps, a sliding average
+// over the last ~10 s, as Locust reports it). Locust writes only the
+// cumulative average, so the window mean is derived from the deltas of
+// count x average: (C(i) A(i) - C(i-1) A(i-1)) / (C(i) - C(i-1)) (Locust's
+// average leaves out requests without a response time; negligible).
+// lat_max is set when the cumulative maximum rose in the window (then the
+// window's maximum is the new one), else left null. Without
+// --csv-full-history Locust writes the run's cumulative percentiles in the
+// Aggregated rows, which say nothing of a window: lat_p50 and lat_p99 are
+// then left null; with --csv-full-history (told by per-endpoint rows) they
+// are Locust's current percentiles (its ~10 s window) and are copied. The
+// run, from the last Aggregated row: requests, errors, latency mean, min,
+// max, median (and, without full history, the percentile columns) from the
+// Total columns; duration = last - first timestamp; rps = requests /
+// duration; connections = the largest User Count; started_at = the first
+// timestamp. The history is written before Locust's final statistics, so
+// its totals may lag a little behind the stats file's. Malformed rows are
+// skipped and noted; only the series' RunID is known before the run ends:
+// results.RunID(Source, 0), the run's.
+func (HistoryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CSVMaxRecord)
+	runID := results.RunID(opts.Source, 0)
+	var h locustHeader
+	var first, prev, last *locustHistRow
+	var maxUsers int64
+	var hasUsers, fullHistory bool
+	var bad int
+	var badMsgs []string
+	badLine := 0
+	rows := 0
+	// skip counts a malformed row and quotes the first maxBadLines.
+	skip := func(line int, msg string) {
+		bad++
+		if badLine == 0 {
+			badLine = line
+		}
+		if len(badMsgs) < requests.MaxBadLines {
+			badMsgs = append(badMsgs, fmt.Sprintf("line %d: %s", line, msg))
+		}
+	}
+	for {
+		rec, err := recs.Next()
+		line := recs.Line
+		if err == io.EOF {
+			break
+		}
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			skip(line, pe.Err.Error())
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if h.col == nil {
+			h = parseLocustHeader(rec)
+			if !locustHistoryHeader(h) {
+				return &core.SyntaxError{File: opts.Source, Line: line, Msg: "not a Locust stats history header"}
+			}
+			continue
+		}
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		row := locustRow{h: h, rec: rec}
+		rows++
+		hr, msg := locustHistoryRow(row, line)
+		if msg != "" {
+			skip(line, msg)
+			continue
+		}
+		if u, ok := row.count("users"); ok && u >= 0 {
+			maxUsers, hasUsers = max(maxUsers, u), true
+		}
+		if !row.aggregated() {
+			fullHistory = true
+			continue
+		}
+		hr.currentPercentiles = fullHistory
+		if first == nil {
+			first = &hr
+		}
+		if prev != nil && hr.t > prev.t {
+			s := locustWindow(runID, first, prev, &hr)
+			if err := sink.Series(s); err != nil {
+				return err
+			}
+		}
+		if prev == nil || hr.t > prev.t {
+			cp := hr
+			prev = &cp
+		}
+		last = &hr
+	}
+	if h.col == nil {
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"locust-history"}}
+	}
+	if last == nil {
+		if bad > 0 {
+			return &core.SyntaxError{File: opts.Source, Line: badLine, Msg: "no well-formed Aggregated row: " + strings.Join(badMsgs, "; ")}
+		}
+		return &core.SyntaxError{File: opts.Source, Msg: "Locust stats history without an Aggregated row"}
+	}
+	if bad > 0 && float64(bad) > requests.BadLimit*float64(rows+bad) {
+		return &core.SyntaxError{File: opts.Source, Line: badLine, Msg: fmt.Sprintf("%d of %d rows malformed: %s", bad, rows+bad, strings.Join(badMsgs, "; "))}
+	}
+	run := locustHistoryRun(first, prev, last, fullHistory)
+	if hasUsers && maxUsers >= 1 && maxUsers < math.MaxInt32 {
+		run.Connections = results.Ptr(int32(maxUsers))
+	}
+	var notes []string
+	if run.Notes != nil {
+		notes = append(notes, *run.Notes)
+	}
+	if bad > 0 {
+		notes = append(notes, fmt.Sprintf("%d malformed rows skipped (%s)", bad, strings.Join(badMsgs, "; ")))
+	}
+	if last.t < prev.t {
+		notes = append(notes, "Aggregated rows out of time order: duration from the first row to the latest time stamp")
+	}
+	notes = append(notes, "Locust users (closed model); the history records no host")
+	run.Notes = results.Ptr(strings.Join(notes, "; "))
+	lab := core.Labeler{Labels: opts.Labels}
+	core.FillCommon(&run, opts, 0, &lab)
+	return sink.Run(run)
+}
+
+// locustHistoryRow reads a history row, or tells what is wrong with it.
+func locustHistoryRow(row locustRow, line int) (locustHistRow, string) {
+	hr := locustHistRow{line: line}
+	t, ok := row.num("timestamp")
+	if !ok || t < 0 || t > 7258118400 {
+		return hr, fmt.Sprintf("timestamp %q", row.str("timestamp"))
+	}
+	hr.t = t
+	countRole, failRole := "total count", "total failures"
+	if _, ok := row.h.col[countRole]; !ok {
+		countRole, failRole = "count", "failures"
+	}
+	c, ok1 := row.count(countRole)
+	f, ok2 := row.count(failRole)
+	if !ok1 || !ok2 || c < 0 || f < 0 {
+		return hr, fmt.Sprintf("request count %q, failure count %q", row.str(countRole), row.str(failRole))
+	}
+	hr.count, hr.failures = c, f
+	pick := func(total, plain string) (float64, bool) {
+		if v, ok := row.num(total); ok {
+			return v, true
+		}
+		if _, ok := row.h.col[total]; ok {
+			return 0, false
+		}
+		return row.num(plain)
+	}
+	hr.avg, hr.hasAvg = pick("total avg", "avg")
+	hr.max, hr.hasMax = pick("total max", "max")
+	hr.min, hr.hasMin = pick("total min", "min")
+	hr.median, hr.hasMedian = pick("total median", "median")
+	hr.size, hr.hasSize = pick("total size", "size")
+	hr.rps, hr.hasRPS = row.num("rps")
+	if u, ok := row.count("users"); ok {
+		hr.users = u
+	}
+	hr.pcts = row.percentiles()
+	return hr, ""
+}
+
+// locustWindow builds the series row of the interval between two
+// Aggregated rows.
+func locustWindow(runID string, first, prev, cur *locustHistRow) results.Series {
+	s := results.Series{RunID: runID, TS: prev.t - first.t, WindowS: cur.t - prev.t}
+	if d := cur.count - prev.count; d > 0 {
+		s.Requests = d
+	}
+	if d := cur.failures - prev.failures; d > 0 {
+		s.Errors = d
+	}
+	if cur.hasRPS && cur.rps >= 0 {
+		s.RPS = cur.rps
+	}
+	if s.Requests > 0 && cur.hasAvg {
+		pa := 0.0
+		if prev.hasAvg {
+			pa = prev.avg
+		}
+		m := (float64(cur.count)*cur.avg - float64(prev.count)*pa) / float64(s.Requests)
+		if core.Finite(m) {
+			s.LatMeanMs = results.Ptr(m)
+		}
+	}
+	if cur.hasMax && (!prev.hasMax || cur.max > prev.max) && s.Requests > 0 {
+		s.LatMaxMs = results.Ptr(cur.max)
+	}
+	if cur.currentPercentiles && s.Requests > 0 {
+		for _, p := range cur.pcts {
+			switch p.Quantile {
+			case 0.5:
+				s.LatP50Ms = results.Ptr(p.LatencyMs)
+			case 0.99:
+				s.LatP99Ms = results.Ptr(p.LatencyMs)
+			}
+		}
+	}
+	return s
+}
+
+// locustHistoryRun builds the run from the first and last Aggregated rows;
+// its duration ends at latest, the row with the latest time stamp (the
+// last one, unless time stamps go back).
+func locustHistoryRun(first, latest, last *locustHistRow, fullHistory bool) results.RunWithPercentiles {
+	run := results.RunWithPercentiles{Run: results.Run{Tool: "locust", LoadModel: results.LoadClosed, SourceLine: int32(first.line),
+		Requests: last.count, Errors: last.failures}}
+	if first.t > 0 {
+		sec, frac := math.Modf(first.t)
+		t := time.Unix(int64(sec), int64(frac*1e9)).UTC()
+		run.StartedAt = &t
+	}
+	run.DurationS = latest.t - first.t
+	if run.DurationS > 0 {
+		run.RPS = float64(last.count) / run.DurationS
+	}
+	if last.count > 0 {
+		if last.hasAvg {
+			run.LatMeanMs = results.Ptr(last.avg)
+		}
+		if last.hasMin {
+			run.LatMinMs = results.Ptr(last.min)
+		}
+		if last.hasMax {
+			run.LatMaxMs = results.Ptr(last.max)
+		}
+	}
+	var pcts []results.Percentile
+	if !fullHistory {
+		pcts = last.pcts
+	}
+	if last.hasMedian && last.count > 0 && !slices.ContainsFunc(pcts, func(p results.Percentile) bool { return p.Quantile == 0.5 }) {
+		pcts = append(pcts, results.Percentile{Quantile: 0.5, LatencyMs: last.median})
+	}
+	if last.count == 0 {
+		pcts = nil
+	}
+	locustPctColumns(&run, pcts)
+	if last.hasSize && last.size >= 0 {
+		if b, ok := core.ToInt64(last.size * float64(last.count)); ok {
+			run.BytesIn = results.Ptr(b)
+			if run.DurationS > 0 {
+				run.TransferBPS = results.Ptr(float64(b) / run.DurationS)
+			}
+		}
+	}
+	notes := []string{"run from the last Aggregated row of the history; duration = last - first timestamp, rps = requests / duration"}
+	if fullHistory {
+		notes = append(notes, "--csv-full-history: the percentile columns are Locust's current (~10 s) ones; series p50/p99 copied from them, run percentiles limited to the total median")
+	} else {
+		notes = append(notes, "series lat_p50/lat_p99 left null: without --csv-full-history Locust writes cumulative percentiles")
+	}
+	run.Notes = results.Ptr(strings.Join(notes, "; "))
+	return run
+}

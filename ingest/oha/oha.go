@@ -1,0 +1,464 @@
+package oha
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// The oha parsers read the output of oha (github.com/hatoo/oha).
+//
+// "oha" reads its text summary, wherever it sits in a file, in both
+// layouts: the old one (until about 0.6: "Success rate: 1.0000", "Latency
+// distribution:" with "10% in 0.1545 secs") and the current one ("Success
+// rate: 100.00%", "Response time distribution:" with "10.00% in ...",
+// 99.90 and 99.99 %, times in the unit oha picks: secs, sec, ms, ...):
+//
+//	[oha -c 50 -z 30s URL]                          optional command line
+//	Summary:                                        required, with Success rate: below
+//	  Success rate:	100.00%
+//	  Total:	5.9440 secs
+//	  Slowest:	0.0148 secs
+//	  Fastest:	0.0006 secs
+//	  Average:	0.0015 secs
+//	  Requests/sec:	3364.7592
+//	  Total data:	38.28 MiB
+//	  Size/request:	1.96 KiB
+//	  Size/sec:	6.44 MiB
+//	Response time histogram: ...
+//	Response time distribution:
+//	  10.00% in 0.0014 secs
+//	Details (average, fastest, slowest): ...
+//	Status code distribution:
+//	  [200] 20000 responses
+//	Error distribution:
+//	  [9] aborted due to deadline
+//
+// oha prints no request count: requests are the responses plus the
+// errors (oha's Requests/sec counts both); errors are the non-2xx/3xx
+// responses plus the errors, timeouts the errors that name one. Requests
+// "aborted due to deadline" (in flight when -z ended) are errors, as oha
+// counts them. Sizes are binary (KiB, MiB) with two decimals, so bytes_in
+// is rounded. The target, the connections (-c, default 50) and the
+// planned duration (-z) come from the command line when shown. Sections
+// "(2xx only)" and "(4xx + 5xx only)" (--stats-success-breakdown) are not
+// the run's distribution and are skipped.
+//
+// "oha-json" reads --json / --output-format json: summary (seconds,
+// bytes; null statistics when no request completed), latencyPercentiles,
+// statusCodeDistribution, errorDistribution.
+type Parser struct{}
+
+// Name returns "oha".
+func (Parser) Name() string { return "oha" }
+
+// ohaSection is the part of a summary a line belongs to.
+type ohaSection uint8
+
+const (
+	ohaSectionSummary ohaSection = iota
+	ohaSectionOther              // histogram, details, breakdowns: skipped
+	ohaSectionLat
+	ohaSectionStatus
+	ohaSectionErrors
+)
+
+// ohaRun accumulates one summary.
+type ohaRun struct {
+	core.FirstBad
+	startLine, lastLine int
+	cmd                 *ohaCommand
+	sec                 ohaSection
+	success             bool
+	keys                uint8
+	totalMs, slow, fast float64
+	avg, rps            float64
+	nanLat              bool
+	data, dataPerSec    float64
+	hasData, hasPerSec  bool
+	pcts                []results.Percentile
+	codes               map[int64]int64
+	hasStatus           bool
+	errs, timeouts      int64
+	aborted             int64
+}
+
+// ohaCommand is an oha command line.
+type ohaCommand struct {
+	raw, url            string
+	line                int
+	conns               int64
+	durationS, timeoutS float64
+	qps                 float64
+}
+
+// ohaState is the text parser's state over one input.
+type ohaState struct {
+	core.RunState
+	run     ohaRun
+	pending *ohaCommand
+	f       [16][]byte
+}
+
+// Detect reports whether head holds an oha summary: "Summary:", then its
+// Success rate and Total lines.
+func (Parser) Detect(head []byte) bool {
+	st := &ohaState{RunState: core.RunState{Detect: true}}
+	core.ScanHead(head, st.line, func() bool { return st.Found })
+	return st.Found
+}
+
+// Parse streams the oha runs of r to sink in input order.
+func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	st := &ohaState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	return core.ParseLines(ctx, r, opts, "oha", st.line, st.close, func() int { return st.Index })
+}
+
+// isOhaExe reports whether tok names the oha program.
+func isOhaExe(tok []byte) bool { return core.ExeNamed(tok, "oha") }
+
+// ohaSize parses "38.28" "MiB" (binary units) into bytes.
+func ohaSize(num, unit []byte) (float64, bool) {
+	mult := 1.0
+	switch string(unit) {
+	case "B":
+	case "KiB":
+		mult = 1 << 10
+	case "MiB":
+		mult = 1 << 20
+	case "GiB":
+		mult = 1 << 30
+	case "TiB":
+		mult = 1 << 40
+	default:
+		return 0, false
+	}
+	v, ok := core.ParseDec(num, 0)
+	return v * mult, ok
+}
+
+// Summary keys, as bits of ohaRun.keys.
+const (
+	ohaKeyTotal = 1 << iota
+	ohaKeySlow
+	ohaKeyFast
+	ohaKeyAvg
+	ohaKeyRPS
+)
+
+// line handles one input line.
+func (st *ohaState) line(b []byte, ln int) error {
+	s := core.Normalize(b)
+	if len(s) == 0 {
+		return nil
+	}
+	f := core.Fields(s, st.f[:0])
+	r := &st.run
+	if len(f) == 1 && string(f[0]) == "Summary:" {
+		if err := st.close(); err != nil {
+			return err
+		}
+		st.run = ohaRun{startLine: ln, lastLine: ln, cmd: st.pending, pcts: st.run.pcts[:0]}
+		if st.pending != nil {
+			st.run.startLine = st.pending.line
+		}
+		st.Active, st.pending = true, nil
+		return nil
+	}
+	if !st.Active {
+		if i := core.FindCommand(s, isOhaExe); i >= 0 {
+			st.pending = parseOhaCommand(string(core.TrimRight(s[i:])), ln)
+		}
+		return nil
+	}
+	if !r.success && !(len(f) >= 2 && string(f[0]) == "Success" && string(f[1]) == "rate:") {
+		return st.close() // another tool's Summary (hey, ghz)
+	}
+	if bytes.HasSuffix(s, []byte(":")) && (len(f) > 1 || f[0][0] != '[') {
+		if !r.heading(string(s)) {
+			return st.close()
+		}
+		r.lastLine = ln
+		return nil
+	}
+	switch r.sec {
+	case ohaSectionSummary:
+		if !st.summaryKey(f, ln) {
+			return st.close()
+		}
+	case ohaSectionOther:
+		// histogram bars and details rows
+	case ohaSectionLat:
+		if !r.latencyRow(f, ln) {
+			return st.close()
+		}
+	case ohaSectionStatus:
+		if !r.statusRow(f, ln) {
+			return st.close()
+		}
+	case ohaSectionErrors:
+		// [9] aborted due to deadline
+		n, ok := core.BracketedCount(f[0])
+		if len(f) < 2 || !ok {
+			return st.close()
+		}
+		r.errs = core.AddSat(r.errs, n)
+		msg := string(core.Rest(s, f[1]))
+		if requests.IsTimeout(msg) {
+			r.timeouts = core.AddSat(r.timeouts, n)
+		}
+		if strings.Contains(msg, "aborted due to deadline") {
+			r.aborted = core.AddSat(r.aborted, n)
+		}
+	}
+	r.lastLine = ln
+	return nil
+}
+
+// heading reads a section heading (h ends with a colon); false when it is
+// none of oha's.
+func (r *ohaRun) heading(h string) bool {
+	switch {
+	case h == "Latency distribution:" || h == "Response time distribution:":
+		r.sec = ohaSectionLat
+	case h == "Status code distribution:":
+		r.sec, r.hasStatus = ohaSectionStatus, true
+	case h == "Error distribution:":
+		r.sec = ohaSectionErrors
+	case strings.HasPrefix(h, "Response time ") || strings.HasPrefix(h, "Details ") || strings.HasPrefix(h, "Latency "):
+		r.sec = ohaSectionOther
+	default:
+		return false
+	}
+	return true
+}
+
+// latencyRow reads a row of the latency distribution; false when the line
+// is none (the run's output ended).
+func (r *ohaRun) latencyRow(f [][]byte, ln int) bool {
+	// 10.00% in 0.0014 secs; 10% in 0.1545 secs
+	if len(f) != 4 || string(f[1]) != "in" || !bytes.HasSuffix(f[0], []byte("%")) {
+		return false
+	}
+	q, ok := core.ParseDec(f[0][:len(f[0])-1], -2)
+	if core.IsNaN(f[2]) {
+		return true // no request completed
+	}
+	ms, ok2 := core.DurationsMs.Parse(f[2], f[3])
+	if !ok || !ok2 || q > 1 {
+		r.Malformed(ln, "distribution row")
+	} else if len(r.pcts) < core.MaxPercentiles {
+		r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
+	}
+	return true
+}
+
+// statusRow reads a row of the status code distribution; false when the
+// line is none (the run's output ended).
+func (r *ohaRun) statusRow(f [][]byte, ln int) bool {
+	// [200] 20000 responses
+	code, ok := core.BracketedCount(f[0])
+	if len(f) != 3 || !ok || string(f[2]) != "responses" {
+		return false
+	}
+	n, ok := core.ParseUint(f[1])
+	if !ok || code > 999 {
+		r.Malformed(ln, "status code row")
+		return true
+	}
+	if r.codes == nil {
+		r.codes = map[int64]int64{}
+	}
+	r.codes[code] = core.AddSat(r.codes[code], n)
+	return true
+}
+
+// summaryKey reads a line of the Summary section; false when it is none.
+func (st *ohaState) summaryKey(f [][]byte, ln int) bool {
+	r := &st.run
+	key := string(f[0])
+	switch {
+	case key == "Success" && len(f) >= 2 && string(f[1]) == "rate:":
+		r.success = true
+	case key == "Requests/sec:" && len(f) == 2:
+		v, ok := core.ParseDec(f[1], 0)
+		if !ok && !core.IsNaN(f[1]) {
+			r.Malformed(ln, "Requests/sec line")
+		}
+		r.rps = v
+		r.keys |= ohaKeyRPS
+	case (key == "Total:" || key == "Slowest:" || key == "Fastest:" || key == "Average:") && len(f) == 3:
+		if core.IsNaN(f[1]) {
+			r.nanLat = true
+			r.keys |= map[string]uint8{"Total:": ohaKeyTotal, "Slowest:": ohaKeySlow, "Fastest:": ohaKeyFast, "Average:": ohaKeyAvg}[key]
+			return true
+		}
+		ms, ok := core.DurationsMs.Parse(f[1], f[2])
+		if !ok {
+			r.Malformed(ln, key+" line")
+			return true
+		}
+		switch key {
+		case "Total:":
+			r.totalMs = ms
+			r.keys |= ohaKeyTotal
+			if st.Detect {
+				st.Found = true
+			}
+		case "Slowest:":
+			r.slow = ms
+			r.keys |= ohaKeySlow
+		case "Fastest:":
+			r.fast = ms
+			r.keys |= ohaKeyFast
+		case "Average:":
+			r.avg = ms
+			r.keys |= ohaKeyAvg
+		}
+	case key == "Total" && len(f) == 4 && string(f[1]) == "data:":
+		v, ok := ohaSize(f[2], f[3])
+		if !ok {
+			r.Malformed(ln, "Total data line")
+		}
+		r.data, r.hasData = v, ok
+	case key == "Size/sec:" && len(f) == 3:
+		v, ok := ohaSize(f[1], f[2])
+		if !ok {
+			r.Malformed(ln, "Size/sec line")
+		}
+		r.dataPerSec, r.hasPerSec = v, ok
+	case key == "Size/request:":
+	default:
+		return false
+	}
+	return true
+}
+
+// close ends the current summary, emitting it when it is oha's.
+func (st *ohaState) close() error {
+	if !st.Active {
+		return nil
+	}
+	st.Active = false
+	r := &st.run
+	if !r.success || st.Detect {
+		if !r.success && r.cmd != nil && st.pending == nil {
+			st.pending = r.cmd
+		}
+		return nil
+	}
+	if r.Bad != "" {
+		return st.Malformed("oha", r.BadLine, r.Bad)
+	}
+	if r.keys != ohaKeyTotal|ohaKeySlow|ohaKeyFast|ohaKeyAvg|ohaKeyRPS || !r.hasStatus {
+		return &core.SyntaxError{File: st.Opts.Source, Line: r.lastLine,
+			Msg: "oha summary without its Total, Slowest, Fastest, Average, Requests/sec or status code lines (cut paste?)"}
+	}
+	var notes []string
+	out := results.RunWithPercentiles{Run: results.Run{Tool: "oha", LoadModel: results.LoadClosed,
+		DurationS: core.ShiftDec(r.totalMs, -3), RPS: r.rps, SourceLine: int32(min(r.startLine, math.MaxInt32))},
+		Percentiles: []results.Percentile{}}
+	if c := r.cmd; c != nil {
+		ohaApplyCommand(&out, c, &notes)
+	}
+	responses := ohaCounts(&out, r.codes, r.errs, r.timeouts, r.aborted, &notes)
+	if r.hasData {
+		out.BytesIn = results.Ptr(int64(math.Round(r.data)))
+		notes = append(notes, "bytes_in from oha's size with two decimals")
+	}
+	if r.hasPerSec {
+		out.TransferBPS = results.Ptr(r.dataPerSec)
+	}
+	if responses > 0 && !r.nanLat {
+		out.LatMeanMs, out.LatMinMs, out.LatMaxMs = results.Ptr(r.avg), results.Ptr(r.fast), results.Ptr(r.slow)
+		core.AddPercentiles(&out, r.pcts)
+	}
+	if len(notes) > 0 {
+		out.Notes = results.Ptr(strings.Join(notes, "; "))
+	}
+	return st.Emit(out)
+}
+
+// ohaCounts sets requests, errors, non2xx and timeouts from the status
+// and error distributions and returns the number of responses.
+func ohaCounts(out *results.RunWithPercentiles, codes map[int64]int64, errs, timeouts, aborted int64, notes *[]string) int64 {
+	var responses, non2xx int64
+	for code, n := range codes {
+		responses = core.AddSat(responses, n)
+		if code < 200 || code >= 400 {
+			non2xx = core.AddSat(non2xx, n)
+		}
+	}
+	out.Requests = core.AddSat(responses, errs)
+	out.Non2xx = results.Ptr(non2xx)
+	out.Errors = core.AddSat(non2xx, errs)
+	out.Timeouts = results.Ptr(timeouts)
+	if aborted > 0 {
+		*notes = append(*notes, fmt.Sprintf("%d requests aborted at the end of -z (in flight) counted as errors, as oha does", aborted))
+	}
+	return responses
+}
+
+// ohaApplyCommand fills what a command line tells.
+func ohaApplyCommand(out *results.RunWithPercentiles, c *ohaCommand, notes *[]string) {
+	out.Target = c.url
+	out.Command = results.Ptr(c.raw)
+	out.Connections = results.Ptr(int32(min(c.conns, math.MaxInt32)))
+	if c.durationS > 0 {
+		out.PlannedDurationS = results.Ptr(c.durationS)
+	}
+	if c.timeoutS > 0 {
+		out.TimeoutS = results.Ptr(c.timeoutS)
+	}
+	if c.qps > 0 {
+		out.TargetRPS = results.Ptr(c.qps)
+		*notes = append(*notes, "-q limits the rate of the -c workers, which wait for each response")
+	}
+}
+
+// ohaArgOpts are oha's options that take a value.
+var ohaArgOpts = map[string]bool{"n": true, "c": true, "p": true, "z": true, "q": true, "burst-delay": true, "burst-rate": true,
+	"rand-regex-url": true, "max-repeat": true, "dump-urls": true, "o": true, "output-format": true, "m": true, "method": true,
+	"H": true, "t": true, "timeout": true, "A": true, "d": true, "D": true, "T": true, "a": true, "x": true, "http-version": true,
+	"host": true, "connect-to": true, "ipv4": false, "unix-socket": true, "db-url": true, "time-unit": true, "u": true,
+	"cacert": true, "cert": true, "key": true, "Z": true, "F": true}
+
+// parseOhaCommand parses an oha command line (clap syntax).
+func parseOhaCommand(s string, line int) *ohaCommand {
+	c := &ohaCommand{raw: s, line: line, conns: 50}
+	args := core.ShellWords(s)
+	core.EachOption(args, ohaArgOpts, func(name, val string) {
+		switch name {
+		case "c":
+			if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
+				c.conns = n
+			}
+		case "z":
+			if d, err := time.ParseDuration(val); err == nil && d > 0 {
+				c.durationS = d.Seconds()
+			}
+		case "t", "timeout":
+			if d, err := time.ParseDuration(val); err == nil && d > 0 {
+				c.timeoutS = d.Seconds()
+			}
+		case "q":
+			if v, err := strconv.ParseFloat(val, 64); err == nil && core.Finite(v) && v > 0 {
+				c.qps = v
+			}
+		}
+	}, func(a string) {
+		if c.url == "" && strings.Contains(a, "://") {
+			c.url = a
+		}
+	})
+	return c
+}

@@ -1,0 +1,100 @@
+package requests
+
+import (
+	"math"
+	"slices"
+	"sort"
+)
+
+// exactBlock is the size of the blocks exactLats keeps latencies in.
+const exactBlock = 1 << 16
+
+// exactLats keeps a run's latencies (non-negative, finite) for exact
+// percentiles, in blocks of at most exactBlock values: they never move once
+// stored, so a million of them cost their 8 MB and not, while a slice
+// grows, the old and the new array at once. Blocks start small, for runs
+// of a few requests.
+type exactLats struct {
+	blocks [][]float64
+	n      int
+	sorted bool
+}
+
+// add stores v.
+func (e *exactLats) add(v float64) {
+	k := len(e.blocks) - 1
+	switch {
+	case k < 0:
+		e.blocks = append(e.blocks, make([]float64, 0, 1024))
+		k = 0
+	case len(e.blocks[k]) < cap(e.blocks[k]):
+	case cap(e.blocks[k]) < exactBlock:
+		// The first block doubles up to exactBlock.
+		b := make([]float64, len(e.blocks[k]), min(2*cap(e.blocks[k]), exactBlock))
+		copy(b, e.blocks[k])
+		e.blocks[k] = b
+	default:
+		e.blocks = append(e.blocks, make([]float64, 0, exactBlock))
+		k++
+	}
+	e.blocks[k] = append(e.blocks[k], v)
+	e.n++
+	e.sorted = false
+}
+
+// len returns the number of latencies stored.
+func (e *exactLats) len() int { return e.n }
+
+// each calls fn with every latency stored.
+func (e *exactLats) each(fn func(float64)) {
+	for _, b := range e.blocks {
+		for _, v := range b {
+			fn(v)
+		}
+	}
+}
+
+// latKey orders non-negative latencies as their values do: the bits of a
+// positive float64 grow with it, and both zeros are 0.
+func latKey(v float64) uint64 {
+	if v == 0 {
+		return 0
+	}
+	return math.Float64bits(v)
+}
+
+// at returns the latency of rank i (0-based) in ascending order, i.e.
+// what a sorted copy of all of them holds at index i; e must hold more
+// than i latencies. It sorts each block once, then bisects on the value.
+func (e *exactLats) at(i int) float64 {
+	if !e.sorted {
+		for _, b := range e.blocks {
+			slices.Sort(b)
+		}
+		e.sorted = true
+	}
+	// The smallest key with more than i latencies at or below it.
+	lo, hi := uint64(0), uint64(0)
+	for _, b := range e.blocks {
+		hi = max(hi, latKey(b[len(b)-1]))
+	}
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		n := 0
+		for _, b := range e.blocks {
+			n += sort.Search(len(b), func(j int) bool { return latKey(b[j]) > mid })
+		}
+		if n > i {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	for _, b := range e.blocks {
+		j := sort.Search(len(b), func(j int) bool { return latKey(b[j]) >= lo })
+		if j < len(b) && latKey(b[j]) == lo {
+			return b[j]
+		}
+	}
+	panic("ingest: exactLats.at: rank out of range")
+}

@@ -1,0 +1,813 @@
+package vegeta
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// The vegeta parsers read the outputs of vegeta (github.com/tsenart/vegeta):
+//
+//   - "vegeta": the text report of `vegeta report` (this file), in every
+//     layout the versions printed, wherever it sits in a file;
+//   - "vegeta-report-json": `vegeta report -type=json` (vegetajson.go);
+//   - "vegeta-hdrplot": `vegeta report -type=hdrplot` (vegetahdr.go);
+//   - "vegeta-json", "vegeta-csv", "vegeta-gob": the per-request results of
+//     `vegeta encode --to json|csv` and of `vegeta attack` (vegetaresults.go).
+//
+// A text report is the block
+//
+//	[echo "GET URL" | vegeta attack -rate=... | vegeta report]  optional command
+//	Requests      [total, rate, throughput]         1200, 120.00, 65.87
+//	Duration      [total, attack, wait]             10.094965987s, 9.949883921s, 145.082066ms
+//	Latencies     [min, mean, 50, 90, 95, 99, max]  90.438129ms, ...
+//	Bytes In      [total, mean]                     3714690, 3095.57
+//	Bytes Out     [total, mean]                     0, 0.00
+//	Success       [ratio]                           55.42%
+//	Status Codes  [code:count]                      0:535  200:665
+//	Error Set:
+//	Get http://localhost:6060: dial tcp 127.0.0.1:6060: connection refused
+//
+// Older versions print fewer columns (`Requests [total]`, `[total, rate]`,
+// `Duration [total]`, `Latencies [mean, 95, 99, max]`, `[mean, 50, 95, 99,
+// max]`), so every row is read by the names in its brackets. Values are Go
+// durations ("10m0s", "21m47.89s", "396.281µs", "1.2us").
+//
+// Each block of rows is one run. A Requests, Duration or Latencies row
+// starts a new run when none is open or when the open run already has that
+// row or a later one; the other rows only complete the open run, so the
+// Status Codes and Error Set rows some scripts print a second time (before
+// or after the report) are ignored. A run needs its Latencies row and its
+// Requests row (or, in partial pastes, its Status Codes row); a run cut off
+// before them is a *SyntaxError.
+type TextParser struct{}
+
+// Name returns "vegeta": the text report of `vegeta report`.
+func (TextParser) Name() string { return "vegeta" }
+
+// vegetaRow is the kind of a report row; the values are the rows' order.
+type vegetaRow int8
+
+const (
+	vegetaRowNone vegetaRow = iota
+	vegetaRowRequests
+	vegetaRowDuration
+	vegetaRowLatencies
+	vegetaRowBytesIn
+	vegetaRowBytesOut
+	vegetaRowSuccess
+	vegetaRowStatus
+	vegetaRowErrorSet
+)
+
+// vegetaRowNames maps the name before the brackets to the row kind.
+var vegetaRowNames = map[string]vegetaRow{
+	"Requests": vegetaRowRequests, "Duration": vegetaRowDuration, "Latencies": vegetaRowLatencies,
+	"Bytes In": vegetaRowBytesIn, "Bytes Out": vegetaRowBytesOut, "Success": vegetaRowSuccess, "Status Codes": vegetaRowStatus,
+}
+
+// vegetaRowOf splits a normalized line into its row kind, the names in its
+// brackets and the text after them. It returns vegetaRowNone for other lines.
+func vegetaRowOf(s []byte) (vegetaRow, []string, []byte) {
+	if bytes.HasPrefix(s, []byte("Error Set:")) {
+		return vegetaRowErrorSet, nil, s[len("Error Set:"):]
+	}
+	if len(s) == 0 || (s[0] != 'R' && s[0] != 'D' && s[0] != 'L' && s[0] != 'B' && s[0] != 'S') {
+		return vegetaRowNone, nil, nil
+	}
+	i := bytes.IndexByte(s, '[')
+	if i < 0 || i > 40 {
+		return vegetaRowNone, nil, nil
+	}
+	j := bytes.IndexByte(s[i:], ']')
+	if j < 0 {
+		return vegetaRowNone, nil, nil
+	}
+	j += i
+	var nameBuf [3][]byte
+	name := core.Fields(s[:i], nameBuf[:0])
+	var kind vegetaRow
+	switch len(name) {
+	case 1:
+		kind = vegetaRowNames[string(name[0])]
+	case 2:
+		kind = vegetaRowNames[string(name[0])+" "+string(name[1])]
+	}
+	if kind == vegetaRowNone {
+		return vegetaRowNone, nil, nil
+	}
+	keys := strings.Split(string(s[i+1:j]), ",")
+	for k := range keys {
+		keys[k] = strings.TrimSpace(keys[k])
+	}
+	return kind, keys, core.TrimLeft(s[j+1:])
+}
+
+// vegetaValues splits the values of a row ("1200, 120.00, 65.87") and
+// reports whether there are as many as keys.
+func vegetaValues(rest []byte, keys []string) ([]string, bool) {
+	vals := strings.Split(string(rest), ",")
+	for i := range vals {
+		vals[i] = strings.TrimSpace(vals[i])
+	}
+	if len(vals) != len(keys) || len(keys) == 0 {
+		return nil, false
+	}
+	return vals, true
+}
+
+// vegetaDuration parses a non-negative Go duration ("1.5ms", "10m0s",
+// "396.281µs", "1.2us").
+func vegetaDuration(s string) (time.Duration, bool) {
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, false
+	}
+	return d, true
+}
+
+// vegetaDurationMs parses a Go duration into milliseconds.
+func vegetaDurationMs(s string) (float64, bool) {
+	d, ok := vegetaDuration(s)
+	return float64(d) / 1e6, ok
+}
+
+// vegetaQuantile maps a latency column name ("50", "99.9") to a quantile.
+func vegetaQuantile(key string) (float64, bool) {
+	q, ok := core.ParseDec([]byte(key), -2)
+	if !ok || q <= 0 || q >= 1 {
+		return 0, false
+	}
+	return q, true
+}
+
+// vegetaReport accumulates one text report block.
+type vegetaReport struct {
+	startLine, lastLine int
+	phase               vegetaRow
+	cmd                 *vegetaCommand
+
+	requests               int64
+	hasRequests            bool
+	rate, throughput       float64
+	hasRate, hasThroughput bool
+	durS                   float64
+	hasDur                 bool
+	lat                    map[string]float64 // column name -> ms
+	latKeys                []string
+	bytesIn                int64
+	hasBytesIn             bool
+	success                float64
+	hasSuccess             bool
+	codes                  vegetaCodes
+	hasCodes               bool
+	errSet                 vegetaErrorSet
+	inErrSet               bool
+}
+
+// vegetaCodes sums the Status Codes of a report.
+type vegetaCodes struct {
+	total, failed, non2xx, transport int64 // transport: code 0
+}
+
+// add counts n responses of status code.
+func (c *vegetaCodes) add(code, n int64) {
+	c.total = core.AddSat(c.total, n)
+	if code < 200 || code >= 400 {
+		c.failed = core.AddSat(c.failed, n)
+		if code != 0 {
+			c.non2xx = core.AddSat(c.non2xx, n)
+		} else {
+			c.transport = core.AddSat(c.transport, n)
+		}
+	}
+}
+
+// vegetaErrorSet keeps what the Error Set of a report tells.
+type vegetaErrorSet struct {
+	shown     bool
+	n         int      // distinct errors
+	first     []string // the first few, quoted in notes
+	transport int      // errors that are not an HTTP status ("500 Internal Server Error")
+	timeouts  int      // transport errors that are timeouts
+}
+
+const vegetaQuotedErrors = 3
+
+func (e *vegetaErrorSet) add(s string) {
+	e.n++
+	if len(e.first) < vegetaQuotedErrors {
+		if len(s) > 200 {
+			s = s[:200] + "..."
+		}
+		e.first = append(e.first, s)
+	}
+	if !vegetaIsStatusText(s) {
+		e.transport++
+		if requests.IsTimeout(s) {
+			e.timeouts++
+		}
+	}
+}
+
+// vegetaIsStatusText reports whether s is an HTTP status line as vegeta records
+// it for non-2xx responses ("500 Internal Server Error").
+func vegetaIsStatusText(s string) bool {
+	return len(s) >= 3 && s[0] >= '1' && s[0] <= '5' && s[1] >= '0' && s[1] <= '9' && s[2] >= '0' && s[2] <= '9' &&
+		(len(s) == 3 || s[3] == ' ')
+}
+
+// timeouts derives the timeout count: every request with status 0 when
+// every transport error listed is a timeout, 0 when none is, unknown else.
+func (e *vegetaErrorSet) timeoutCount(transport int64, codesKnown bool) *int64 {
+	if !e.shown || !codesKnown {
+		return nil
+	}
+	switch {
+	case e.timeouts == 0:
+		return results.Ptr(int64(0))
+	case e.timeouts == e.transport:
+		return results.Ptr(transport)
+	}
+	return nil
+}
+
+// notes returns the Error Set as a note.
+func (e *vegetaErrorSet) note() string {
+	if e.n == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d distinct error(s): %s", e.n, strings.Join(e.first, " | "))
+	if e.n > len(e.first) {
+		b.WriteString(" | ...")
+	}
+	return b.String()
+}
+
+// vegetaTextState is the text parser's state over one input.
+type vegetaTextState struct {
+	opts    core.Options
+	sink    core.Sink
+	lab     core.Labeler
+	index   int
+	open    bool
+	rep     vegetaReport
+	pending *vegetaCommand
+}
+
+// Detect reports whether head holds a vegeta text report: a Requests row
+// (`Requests [total...]`) and a Latencies row with values.
+func (TextParser) Detect(head []byte) bool {
+	var req, lat bool
+	for _, line := range core.HeadLines(head) {
+		kind, keys, rest := vegetaRowOf(core.Normalize(line))
+		switch kind {
+		case vegetaRowRequests:
+			if vals, ok := vegetaValues(rest, keys); ok && keys[0] == "total" {
+				_, err := strconv.ParseInt(vals[0], 10, 64)
+				req = req || err == nil
+			}
+		case vegetaRowLatencies:
+			if vals, ok := vegetaValues(rest, keys); ok {
+				_, ok = vegetaDurationMs(vals[0])
+				lat = lat || ok
+			}
+		}
+		if req && lat {
+			return true
+		}
+	}
+	return false
+}
+
+// Parse streams the runs of the text reports in r to sink.
+func (TextParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	st := &vegetaTextState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
+		return err
+	}
+	if err := st.close(); err != nil {
+		return err
+	}
+	if st.index == 0 {
+		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"vegeta"}}
+	}
+	return nil
+}
+
+// line handles one input line.
+func (st *vegetaTextState) line(b []byte, ln int) error {
+	s := core.Normalize(b)
+	r := &st.rep
+	kind, keys, rest := vegetaRowOf(s)
+	if kind == vegetaRowNone {
+		if st.open && r.inErrSet {
+			if len(s) == 0 || findVegetaCommand(s) >= 0 {
+				r.inErrSet = false
+			} else {
+				r.errSet.add(string(s))
+				r.lastLine = ln
+				return nil
+			}
+		}
+		if i := findVegetaCommand(s); i >= 0 {
+			st.pending = parseVegetaCommand(string(s), i, ln)
+		}
+		return nil
+	}
+	if st.open {
+		r.inErrSet = false
+	}
+	starter := kind == vegetaRowRequests || kind == vegetaRowDuration || kind == vegetaRowLatencies
+	if !st.open || kind <= r.phase {
+		if !starter {
+			return nil // a repeated Status Codes or Error Set row, or one without a report
+		}
+		if !vegetaRowOK(kind, keys, rest) {
+			return nil
+		}
+		if err := st.close(); err != nil {
+			return err
+		}
+		st.open = true
+		st.rep = vegetaReport{startLine: ln, cmd: st.pending}
+		if st.pending != nil {
+			st.rep.startLine = st.pending.line
+		}
+		st.pending = nil
+		r = &st.rep
+	}
+	if !r.row(kind, keys, rest) {
+		return nil
+	}
+	r.phase = kind
+	r.lastLine = ln
+	return nil
+}
+
+// vegetaRowOK reports whether a row's values parse, without keeping them.
+func vegetaRowOK(kind vegetaRow, keys []string, rest []byte) bool {
+	var r vegetaReport
+	return r.row(kind, keys, rest)
+}
+
+// row reads the values of a row into the report; it reports false, and
+// leaves the report unchanged, when they do not parse.
+func (r *vegetaReport) row(kind vegetaRow, keys []string, rest []byte) bool {
+	if kind == vegetaRowErrorSet {
+		r.errSet.shown = true
+		r.inErrSet = true
+		return true
+	}
+	if kind == vegetaRowStatus {
+		if len(keys) != 1 || keys[0] != "code:count" {
+			return false
+		}
+		var c vegetaCodes
+		for _, f := range bytes.Fields(rest) {
+			i := bytes.IndexByte(f, ':')
+			if i <= 0 {
+				return false
+			}
+			code, ok1 := core.ParseUint(f[:i])
+			n, ok2 := core.ParseUint(f[i+1:])
+			if !ok1 || !ok2 {
+				return false
+			}
+			c.add(code, n)
+		}
+		r.codes, r.hasCodes = c, true
+		return true
+	}
+	vals, ok := vegetaValues(rest, keys)
+	if !ok {
+		return false
+	}
+	switch kind {
+	case vegetaRowRequests:
+		var v vegetaReport
+		for i, k := range keys {
+			switch k {
+			case "total":
+				n, ok := core.ParseUint([]byte(vals[i]))
+				if !ok {
+					return false
+				}
+				v.requests, v.hasRequests = n, true
+			case "rate", "throughput":
+				x, ok := core.ParseDec([]byte(vals[i]), 0)
+				if !ok || !core.Finite(x) {
+					return false
+				}
+				if k == "rate" {
+					v.rate, v.hasRate = x, true
+				} else {
+					v.throughput, v.hasThroughput = x, true
+				}
+			default:
+				return false
+			}
+		}
+		if !v.hasRequests {
+			return false
+		}
+		r.requests, r.hasRequests = v.requests, true
+		r.rate, r.hasRate, r.throughput, r.hasThroughput = v.rate, v.hasRate, v.throughput, v.hasThroughput
+	case vegetaRowDuration:
+		if keys[0] != "total" || len(vals) > 3 {
+			return false
+		}
+		var total time.Duration
+		for i := range vals {
+			d, ok := vegetaDuration(vals[i])
+			if !ok {
+				return false
+			}
+			if i == 0 {
+				total = d
+			}
+		}
+		r.durS, r.hasDur = total.Seconds(), true
+	case vegetaRowLatencies:
+		lat := make(map[string]float64, len(keys))
+		for i, k := range keys {
+			if _, q := vegetaQuantile(k); !q && k != "min" && k != "mean" && k != "max" {
+				return false
+			}
+			v, ok := vegetaDurationMs(vals[i])
+			if !ok {
+				return false
+			}
+			lat[k] = v
+		}
+		r.lat, r.latKeys = lat, keys
+	case vegetaRowBytesIn, vegetaRowBytesOut:
+		if keys[0] != "total" {
+			return false
+		}
+		n, ok := core.ParseUint([]byte(vals[0]))
+		if !ok {
+			return false
+		}
+		if kind == vegetaRowBytesIn {
+			r.bytesIn, r.hasBytesIn = n, true
+		}
+	case vegetaRowSuccess:
+		v := strings.TrimSuffix(vals[0], "%")
+		x, ok := core.ParseDec([]byte(v), -2)
+		if keys[0] != "ratio" || !ok || x > 1 {
+			return false
+		}
+		r.success, r.hasSuccess = x, true
+	}
+	return true
+}
+
+// close ends the open report: emits it, or fails when it was cut off
+// before its Latencies row or has neither Requests nor Status Codes.
+func (st *vegetaTextState) close() error {
+	if !st.open {
+		return nil
+	}
+	st.open = false
+	r := &st.rep
+	if r.lat == nil || !r.hasRequests && !r.hasCodes {
+		what := "Latencies"
+		if r.lat != nil {
+			what = "Requests"
+		}
+		return &core.SyntaxError{File: st.opts.Source, Line: r.lastLine,
+			Msg: fmt.Sprintf("vegeta report cut off: the report starting at line %d has no %s row", r.startLine, what)}
+	}
+	run := r.run()
+	core.FillCommon(&run, st.opts, st.index, &st.lab)
+	st.index++
+	return st.sink.Run(run)
+}
+
+// run converts the report block.
+func (r *vegetaReport) run() results.RunWithPercentiles {
+	var out results.RunWithPercentiles
+	var notes []string
+	out.Tool, out.LoadModel = "vegeta", results.LoadOpen
+	out.SourceLine = int32(min(r.startLine, math.MaxInt32))
+	out.Requests = r.requests
+	if !r.hasRequests {
+		out.Requests = r.codes.total
+		notes = append(notes, "no Requests row: requests counted from the status codes")
+	}
+	if r.hasDur {
+		out.DurationS = r.durS
+	}
+	switch {
+	case r.hasThroughput:
+		out.RPS = r.throughput
+	case r.hasRate:
+		out.RPS = r.rate
+	case out.DurationS > 0:
+		out.RPS = float64(out.Requests) / out.DurationS
+	}
+	if r.hasRate {
+		out.TargetRPS = results.Ptr(r.rate)
+		out.SentRPS = results.Ptr(r.rate)
+	}
+	if r.hasThroughput {
+		out.SuccessRPS = results.Ptr(r.throughput)
+	}
+	r.cmd.apply(&out, &notes)
+	if r.hasRate && out.TargetRPS != nil && (r.cmd == nil || !r.cmd.hasRate) {
+		notes = append(notes, fmt.Sprintf("requested rate %s %s measured rate (no -rate in the output)", strconv.FormatFloat(r.rate, 'g', 6, 64), results.NoteRateInferred))
+	}
+	if r.hasBytesIn {
+		out.BytesIn = results.Ptr(r.bytesIn)
+	}
+	switch {
+	case r.hasCodes:
+		out.Errors = r.codes.failed
+		out.Non2xx = results.Ptr(r.codes.non2xx)
+		out.Timeouts = r.errSet.timeoutCount(r.codes.transport, true)
+	case r.hasSuccess:
+		out.Errors = int64(math.Round(float64(out.Requests) * (1 - r.success)))
+		notes = append(notes, "errors estimated from the success ratio")
+	}
+	if out.Requests > 0 || !r.hasRequests {
+		vegetaLatencies(&out, r.lat, r.latKeys)
+	} else {
+		out.Percentiles = []results.Percentile{}
+	}
+	if n := r.errSet.note(); n != "" {
+		notes = append(notes, n)
+	}
+	if len(notes) > 0 {
+		out.Notes = results.Ptr(strings.Join(notes, "; "))
+	}
+	return out
+}
+
+// vegetaLatencies fills the latency fields and percentiles of run from
+// latency columns in ms: min, mean, max and quantiles ("50", "99").
+func vegetaLatencies(run *results.RunWithPercentiles, lat map[string]float64, keys []string) {
+	run.Percentiles = []results.Percentile{}
+	if v, ok := lat["min"]; ok {
+		run.LatMinMs = results.Ptr(v)
+		run.Percentiles = append(run.Percentiles, results.Percentile{Quantile: 0, LatencyMs: v})
+	}
+	if v, ok := lat["mean"]; ok {
+		run.LatMeanMs = results.Ptr(v)
+	}
+	for _, k := range keys {
+		q, ok := vegetaQuantile(k)
+		if !ok {
+			continue
+		}
+		v := lat[k]
+		run.Percentiles = append(run.Percentiles, results.Percentile{Quantile: q, LatencyMs: v})
+		switch q {
+		case 0.5:
+			run.LatP50Ms = results.Ptr(v)
+		case 0.9:
+			run.LatP90Ms = results.Ptr(v)
+		case 0.99:
+			run.LatP99Ms = results.Ptr(v)
+		case 0.999:
+			run.LatP999Ms = results.Ptr(v)
+		}
+	}
+	if v, ok := lat["max"]; ok {
+		run.LatMaxMs = results.Ptr(v)
+		run.Percentiles = append(run.Percentiles, results.Percentile{Quantile: 1, LatencyMs: v})
+	}
+}
+
+// vegetaCommand is a `vegeta attack` command line found before a report.
+type vegetaCommand struct {
+	raw  string
+	line int
+
+	target           string
+	rate             float64 // requests per second; 0 = as fast as possible
+	hasRate          bool
+	duration         float64
+	hasDuration      bool
+	timeout          float64
+	hasTimeout       bool
+	maxWorkers       int64
+	hasMaxWorkers    bool
+	unparsedRateFlag bool
+}
+
+// findVegetaCommand returns the offset in s of a `vegeta attack` command
+// (or of the echo, printf or cat feeding it targets), or -1: a token naming
+// the vegeta program ("vegeta", "./vegeta", "peterevans/vegeta:latest")
+// followed by "attack", possibly after global options ("-cpus 4").
+func findVegetaCommand(s []byte) int {
+	start, _ := findVegetaAttack(s)
+	return start
+}
+
+// findVegetaAttack returns the offsets in s of the command (see
+// findVegetaCommand) and of its vegeta token, or -1, -1.
+func findVegetaAttack(s []byte) (int, int) {
+	from := 0
+	for {
+		i := bytes.Index(s[from:], []byte("vegeta"))
+		if i < 0 {
+			return -1, -1
+		}
+		i += from
+		from = i + len("vegeta")
+		start := i
+		for start > 0 && core.SpaceAt(s, start-1) == 0 {
+			start--
+		}
+		end := from
+		for end < len(s) && core.SpaceAt(s, end) == 0 {
+			end++
+		}
+		if !isVegetaExe(s[start:end]) {
+			continue
+		}
+		next := core.TrimLeft(s[end:])
+		a := 0
+		if !bytes.HasPrefix(next, []byte("attack")) {
+			j := bytes.Index(next, []byte(" attack"))
+			if len(next) == 0 || next[0] != '-' || j < 0 || j > 30 {
+				continue
+			}
+			a = j + 1
+		}
+		// After "attack": an option, a redirection, a pipe or nothing.
+		if after := core.TrimLeft(next[a+len("attack"):]); len(after) > 0 && len(after) == len(next[a+len("attack"):]) ||
+			len(after) > 0 && bytes.IndexByte([]byte("-<>|;&)`\"'"), after[0]) < 0 {
+			continue
+		}
+		for start < len(s) && (s[start] == '`' || s[start] == '(') {
+			start++
+		}
+		for _, feed := range []string{"echo ", "printf ", "cat ", "jq "} {
+			if k := bytes.LastIndex(s[:i], []byte(feed)); k >= 0 && (k == 0 || core.SpaceAt(s, k-1) != 0 || bytes.IndexByte([]byte("(`\"'"), s[k-1]) >= 0) {
+				return k, i
+			}
+		}
+		return start, i
+	}
+}
+
+// isVegetaExe reports whether tok names the vegeta program.
+func isVegetaExe(tok []byte) bool {
+	tok = bytes.TrimLeft(tok, "`(\"'")
+	if i := bytes.LastIndexAny(tok, `/\`); i >= 0 {
+		tok = tok[i+1:]
+	}
+	if j := bytes.IndexByte(tok, ':'); j >= 0 {
+		tok = tok[:j]
+	}
+	tok = bytes.TrimSuffix(tok, []byte(".exe"))
+	return string(tok) == "vegeta"
+}
+
+// vegetaMethods are the HTTP methods recognized in an echoed target.
+var vegetaMethods = []string{"GET ", "POST ", "PUT ", "PATCH ", "DELETE ", "HEAD ", "OPTIONS "}
+
+// parseVegetaCommand reads the target (from an echoed "METHOD URL") and the
+// options of a `vegeta attack` command starting at offset i of s (as
+// findVegetaCommand returns it).
+func parseVegetaCommand(s string, i, line int) *vegetaCommand {
+	c := &vegetaCommand{raw: strings.TrimRight(s[i:], " \t\\`"), line: line}
+	_, v := findVegetaAttack([]byte(s))
+	if v < 0 {
+		return c
+	}
+	feed := s[:v]
+	for _, m := range vegetaMethods {
+		k := strings.Index(feed, m)
+		if k < 0 {
+			continue
+		}
+		u := strings.TrimLeft(feed[k+len(m):], " ")
+		if e := strings.IndexAny(u, " \t\"'|`\\"); e >= 0 {
+			u = u[:e]
+		}
+		if strings.Contains(u, "://") {
+			c.target = u
+		}
+		break
+	}
+	a := strings.Index(s[v:], "attack")
+	if a < 0 {
+		return c
+	}
+	words := core.ShellWords(s[v+a+len("attack"):])
+	for k := 0; k < len(words); k++ {
+		w := words[k]
+		if !strings.HasPrefix(w, "-") {
+			continue
+		}
+		name := strings.TrimLeft(w, "-")
+		val, hasVal := "", false
+		if e := strings.IndexByte(name, '='); e >= 0 {
+			name, val, hasVal = name[:e], name[e+1:], true
+		}
+		switch name {
+		case "chunked", "http2", "h2c", "insecure", "lazy", "keepalive", "session-tickets":
+			continue // boolean flags
+		}
+		if !hasVal {
+			if k+1 >= len(words) {
+				break
+			}
+			k++
+			val = words[k]
+		}
+		switch name {
+		case "rate":
+			if r, ok := vegetaRate(val); ok {
+				c.rate, c.hasRate = r, true
+			} else {
+				c.unparsedRateFlag = true
+			}
+		case "duration":
+			if d, err := time.ParseDuration(val); err == nil && d >= 0 {
+				c.duration, c.hasDuration = d.Seconds(), true
+			}
+		case "timeout":
+			if d, err := time.ParseDuration(val); err == nil && d >= 0 {
+				c.timeout, c.hasTimeout = d.Seconds(), true
+			}
+		case "max-workers":
+			if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {
+				c.maxWorkers, c.hasMaxWorkers = n, true
+			}
+		}
+	}
+	return c
+}
+
+// vegetaRate parses vegeta's -rate value ("50", "50/1s", "1/100ms", "0",
+// "infinity") into requests per second; 0 means as fast as possible.
+func vegetaRate(v string) (float64, bool) {
+	if v == "infinity" {
+		return 0, true
+	}
+	freq, per, found := strings.Cut(v, "/")
+	if !found {
+		per = "1s"
+	}
+	n, err := strconv.Atoi(freq)
+	if err != nil || n < 0 {
+		return 0, false
+	}
+	if n == 0 {
+		return 0, true
+	}
+	switch per {
+	case "ns", "us", "µs", "ms", "s", "m", "h":
+		per = "1" + per
+	}
+	d, err := time.ParseDuration(per)
+	if err != nil || d <= 0 {
+		return 0, false
+	}
+	return float64(n) / d.Seconds(), true
+}
+
+// apply sets what the command tells on run: command, target, requested
+// rate, planned duration, timeout; -rate=0 (as fast as possible, with at
+// most -max-workers workers) is a closed workload.
+func (c *vegetaCommand) apply(run *results.RunWithPercentiles, notes *[]string) {
+	if c == nil {
+		return
+	}
+	run.Command = results.Ptr(c.raw)
+	if c.target != "" {
+		run.Target = c.target
+	}
+	if c.hasRate {
+		if c.rate == 0 {
+			run.LoadModel = results.LoadClosed
+			run.TargetRPS = nil
+			if c.hasMaxWorkers {
+				run.Connections = results.Ptr(int32(c.maxWorkers))
+			}
+			*notes = append(*notes, "-rate=0: requests sent as fast as the workers allow (closed workload)")
+		} else {
+			run.TargetRPS = results.Ptr(c.rate)
+		}
+	}
+	if c.hasDuration && c.duration > 0 {
+		run.PlannedDurationS = results.Ptr(c.duration)
+	}
+	if c.hasTimeout {
+		run.TimeoutS = results.Ptr(c.timeout)
+	}
+}

@@ -1,0 +1,777 @@
+package vegeta
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mailru/easyjson/jlexer"
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/requests"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// The per-request results of vegeta: one vegeta.Result per request, as
+// `vegeta attack` writes them (gob) and as `vegeta encode --to json|csv`
+// converts them. vegeta's own decoders (github.com/tsenart/vegeta/v12/lib)
+// are the reference for these formats: CSV is read with vegeta's decoder;
+// JSON and gob with decoders that read the same fields the same way but
+// skip the body and headers, which loadverdict does not keep (3 to 4 times
+// faster for JSON, and safe on corrupt gob input); the tests check them
+// against vegeta's decoders.
+//
+// Every (attack name, method, URL) is a run: an attack on several targets
+// gives several runs. A request's start is its timestamp (Unix time), its
+// latency the result's latency, its status the result's code (0 for a
+// transport error) and its error the result's error string. Results do
+// not record the rate the attack asked for, so target_rps stays null.
+//
+// A JSON or CSV record that does not decode is counted as a malformed line
+// (see Requests.Bad); a gob stream cannot be resynchronized, so a corrupt
+// or truncated record ends it and counts as one malformed record (its
+// "line" is the record's number).
+
+// Encoding is an encoding of vegeta results.
+type Encoding uint8
+
+// The encodings of vegeta attack's results: JSON lines, CSV rows and its
+// own gob stream.
+const (
+	JSON Encoding = iota
+	CSV
+	Gob
+)
+
+// ResultsParser reads vegeta results in one encoding (Enc).
+type ResultsParser struct{ Enc Encoding }
+
+// Name returns "vegeta-json", "vegeta-csv" or "vegeta-gob".
+func (p ResultsParser) Name() string {
+	switch p.Enc {
+	case CSV:
+		return "vegeta-csv"
+	case Gob:
+		return "vegeta-gob"
+	}
+	return "vegeta-json"
+}
+
+// Time range of plausible timestamps: Request.Start is in int64 ns.
+var (
+	vegetaMinTime = time.Unix(0, 0)
+	vegetaMaxTime = time.Unix(maxUnixSeconds, 0)
+)
+
+// Detect reports whether head starts with vegeta results in the parser's
+// encoding: the first record decodes and has a plausible timestamp. JSON: the first non-blank line is an object with "code",
+// "timestamp" and "latency" keys; CSV: the first line has vegeta's twelve
+// columns (Unix ns timestamp, code, latency ns, bytes out, bytes in, error,
+// base64 body, attack, seq, method, URL, base64 headers); gob: the stream
+// starts with the type of vegeta.Result (its field names).
+func (p ResultsParser) Detect(head []byte) bool {
+	switch p.Enc {
+	case JSON:
+		line := core.FirstNonBlank(head)
+		if len(line) == 0 || line[0] != '{' || !bytes.Contains(line, []byte(`"timestamp"`)) ||
+			!bytes.Contains(line, []byte(`"latency"`)) || !bytes.Contains(line, []byte(`"code"`)) {
+			return false
+		}
+		var r vegeta.Result
+		err := vegeta.NewJSONDecoder(bytes.NewReader(append(line[:len(line):len(line)], '\n'))).Decode(&r)
+		return err == nil && vegetaTimeOK(r.Timestamp)
+	case CSV:
+		line := core.FirstNonBlank(head)
+		if !vegetaCSVLooksRight(line) {
+			return false
+		}
+		var r vegeta.Result
+		err := vegeta.NewCSVDecoder(bytes.NewReader(append(line[:len(line):len(line)], '\n'))).Decode(&r)
+		return err == nil && vegetaTimeOK(r.Timestamp)
+	case Gob:
+		desc := head[:min(len(head), 512)]
+		for _, name := range []string{"Result", "Code", "Timestamp", "Latency", "BytesIn"} {
+			if !bytes.Contains(desc, []byte(name)) {
+				return false
+			}
+		}
+		var r vegetaGobResult
+		dec, _ := newVegetaGobDecoder(bytes.NewReader(head))
+		err := decodeVegetaGob(dec, &r)
+		if err == nil {
+			return vegetaTimeOK(r.Timestamp)
+		}
+		// A first record larger than head (a big body): the type matched.
+		return errors.Is(err, io.ErrUnexpectedEOF) && len(head) >= core.HeadSize
+	}
+	return false
+}
+
+// vegetaCSVLooksRight checks the columns of a vegeta CSV record by their
+// content before the decoder is tried.
+func vegetaCSVLooksRight(line []byte) bool {
+	if len(line) == 0 || line[0] < '0' || line[0] > '9' {
+		return false
+	}
+	cr := csv.NewReader(bytes.NewReader(line))
+	cr.FieldsPerRecord = 12
+	rec, err := cr.Read()
+	if err != nil {
+		return false
+	}
+	ts, err := strconv.ParseInt(rec[0], 10, 64)
+	if err != nil || ts < 1e17 { // Unix ns since 1973
+		return false
+	}
+	for _, i := range []int{1, 2, 3, 4, 8} {
+		if _, err := strconv.ParseUint(rec[i], 10, 64); err != nil {
+			return false
+		}
+	}
+	if rec[9] == "" {
+		return false
+	}
+	for _, c := range []byte(rec[9]) {
+		if c < 'A' || c > 'Z' {
+			return false
+		}
+	}
+	return bytes.Contains([]byte(rec[10]), []byte("://"))
+}
+
+func vegetaTimeOK(t time.Time) bool {
+	return !t.Before(vegetaMinTime) && t.Before(vegetaMaxTime)
+}
+
+// vegetaLineFeeder is an io.Reader over the lines of a bufio.Reader that hands
+// out at most one line per Read call, so that a decoder on top of it never
+// reads past the record it decodes: line then is that record's last line.
+// Lines longer than the buffer are replaced by a line that decodes as
+// nothing (memory stays bounded); blank lines are skipped; a last line
+// without a line end gets one.
+type vegetaLineFeeder struct {
+	br    *bufio.Reader
+	cur   []byte
+	line  int   // lines handed out so far
+	size  int64 // bytes of the line last handed out, as read
+	total int64 // bytes read, blank lines included
+	err   error // read error of br other than io.EOF
+	tmp   []byte
+}
+
+func newVegetaLineFeeder(r io.Reader) *vegetaLineFeeder {
+	br, ok := r.(*bufio.Reader)
+	if !ok || br.Size() < core.MaxLine {
+		br = bufio.NewReaderSize(r, core.MaxLine)
+	}
+	return &vegetaLineFeeder{br: br}
+}
+
+// Read implements io.Reader.
+func (f *vegetaLineFeeder) Read(p []byte) (int, error) {
+	for len(f.cur) == 0 {
+		if f.err != nil {
+			return 0, f.err
+		}
+		b, err := f.br.ReadSlice('\n')
+		f.size = int64(len(b))
+		f.total += int64(len(b))
+		if err == bufio.ErrBufferFull {
+			for err == bufio.ErrBufferFull {
+				b, err = f.br.ReadSlice('\n')
+				f.size += int64(len(b))
+				f.total += int64(len(b))
+			}
+			if err != nil && err != io.EOF {
+				f.err = err
+				return 0, err
+			}
+			f.line++
+			f.cur = []byte("\x00\n") // decodes as a malformed record
+			break
+		}
+		if err != nil {
+			if err != io.EOF {
+				f.err = err
+				return 0, err
+			}
+			if len(b) == 0 {
+				return 0, io.EOF
+			}
+			f.tmp = append(append(f.tmp[:0], b...), '\n')
+			b = f.tmp
+		}
+		f.line++
+		if len(bytes.TrimSpace(b)) == 0 {
+			continue
+		}
+		f.cur = b
+	}
+	n := copy(p, f.cur)
+	f.cur = f.cur[n:]
+	return n, nil
+}
+
+// vegetaKey tells the runs of a results stream apart.
+type vegetaKey struct{ attack, method, url string }
+
+// vegetaAgg passes results to the aggregator, one run per key.
+type vegetaAgg struct {
+	a       *requests.Requests
+	handles map[vegetaKey]int
+	last    vegetaKey // the key of the previous result, mostly the same
+	lastH   int
+	hasLast bool
+}
+
+// vegetaHandle returns the run of a result's attack, method and URL; the
+// arguments may point into a reused buffer.
+func vegetaHandle[S string | []byte](g *vegetaAgg, attack, method, url S) int {
+	if g.hasLast && string(attack) == g.last.attack && string(method) == g.last.method && string(url) == g.last.url {
+		return g.lastH
+	}
+	k := vegetaKey{string(attack), string(method), string(url)}
+	h, ok := g.handles[k]
+	if !ok {
+		h = vegetaRun(g.a, g.handles, k)
+	}
+	g.last, g.lastH, g.hasLast = k, h, true
+	return h
+}
+
+// vegetaAdd records one result read at line, in the run of its attack, method
+// and URL (which may point into a reused buffer). A result with an
+// implausible timestamp or a negative latency is a malformed line, and
+// creates no run.
+func vegetaAdd[S string | []byte](g *vegetaAgg, line int, attack, method, url S, ts time.Time, latency int64, code uint16, bytesIn uint64, errMsg string) error {
+	if !vegetaTimeOK(ts) {
+		g.a.Bad(line, "timestamp "+ts.String())
+		return nil
+	}
+	if latency < 0 {
+		g.a.Bad(line, "latency "+time.Duration(latency).String())
+		return nil
+	}
+	h := vegetaHandle(g, attack, method, url)
+	return g.a.Add(h, line, requests.Request{Start: ts.UnixNano(), LatencyMs: float64(latency) / 1e6, Status: int32(code),
+		BytesIn: int64(min(bytesIn, math.MaxInt64)), Error: errMsg})
+}
+
+// Parse streams the results in r to sink, one run per attack and target.
+func (p ResultsParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+	g := &vegetaAgg{a: requests.NewRequests(opts, sink), handles: make(map[vegetaKey]int)}
+	if p.Enc == JSON {
+		return g.parseJSON(ctx, r, opts)
+	}
+	if p.Enc == Gob {
+		return g.parseGob(ctx, r, opts)
+	}
+	// CSV, with vegeta's decoder over one line at a time.
+	feed := newVegetaLineFeeder(r)
+	dec := vegeta.NewCSVDecoder(feed)
+	var res vegeta.Result
+	for n := 1; ; n++ {
+		if err := core.CheckCtx(ctx, n); err != nil {
+			return err
+		}
+		res = vegeta.Result{}
+		err := decodeVegeta(dec, &res)
+		line := feed.line
+		if feed.err != nil {
+			return core.ReadError(opts.Source, feed.err)
+		}
+		if err == io.EOF {
+			break
+		}
+		g.a.Record(feed.size)
+		if err != nil {
+			g.a.Bad(line, err.Error())
+			continue
+		}
+		if err := vegetaAdd(g, line, res.Attack, res.Method, res.URL, res.Timestamp, int64(res.Latency), res.Code, res.BytesIn, res.Error); err != nil {
+			return err
+		}
+	}
+	g.a.InputSize(feed.total)
+	return g.a.Close()
+}
+
+// parseJSON reads JSON lines with decodeVegetaJSON: the fields vegeta's
+// JSON decoder reads, without decoding the body or building the headers
+// (which loadverdict does not keep). A reader goroutine cuts the input into
+// batches of lines, decoder goroutines decode the batches in parallel, and
+// the caller's goroutine aggregates them in input order (while the sink
+// works on the samples). A few batches of at most vegetaBatchLen lines and
+// about vegetaBatchBytes bytes are in flight, so memory stays bounded.
+func (g *vegetaAgg) parseJSON(ctx context.Context, r io.Reader, opts core.Options) error {
+	var total int64 // bytes read, set by the reader before it ends
+	err := core.InOrder(core.BatchWorkers(), func() *vegetaBatch { return &vegetaBatch{} },
+		func(get func() (*vegetaBatch, bool), put func() bool) {
+			total = readVegetaLines(ctx, r, opts, get, put)
+		},
+		(*vegetaBatch).decode,
+		func(b *vegetaBatch) error {
+			for i := range b.recs {
+				e := &b.recs[i]
+				g.a.Record(e.size)
+				if e.bad != "" {
+					g.a.Bad(e.line, e.bad)
+					continue
+				}
+				var errMsg string
+				if len(e.rec.err) > 0 {
+					errMsg = string(e.rec.err)
+				}
+				if err := vegetaAdd(g, e.line, e.rec.attack, e.rec.method, e.rec.url, e.rec.ts, e.rec.latency, e.rec.code, e.rec.bytesIn, errMsg); err != nil {
+					return err
+				}
+			}
+			if se, ok := b.err.(*core.SyntaxError); ok && se.File == "" {
+				se.File = opts.Source
+			}
+			return b.err
+		})
+	if err != nil {
+		return err
+	}
+	g.a.InputSize(total)
+	return g.a.Close()
+}
+
+// Bounds of a batch of lines.
+const (
+	vegetaBatchLen   = 1024
+	vegetaBatchBytes = 256 << 10
+)
+
+// vegetaBatch is a batch of input lines, copied into raw, and once
+// decoded, their results.
+type vegetaBatch struct {
+	raw  []byte
+	recs []vegetaEntry
+	err  error // the error that ended the input, after recs
+}
+
+// vegetaEntry is one line: its place in raw, then its decoded result or
+// why it is malformed (bad).
+type vegetaEntry struct {
+	line       int
+	start, end int
+	size       int64 // bytes of the line as read
+	bad        string
+	rec        vegetaRecord
+}
+
+// decode decodes the lines of the batch: in vegeta's own layout with
+// decodeVegetaJSONFast, any other with decodeVegetaJSON.
+func (b *vegetaBatch) decode() {
+	defer func() {
+		if p := recover(); p != nil {
+			// An input the decoder cannot take; Parse names the file.
+			b.err = &core.SyntaxError{Msg: fmt.Sprintf("vegeta JSON decoder failed: %v", p)}
+		}
+	}()
+	for i := range b.recs {
+		e := &b.recs[i]
+		if e.bad != "" {
+			continue
+		}
+		line := b.raw[e.start:e.end]
+		if decodeVegetaJSONFast(line, &e.rec) {
+			continue
+		}
+		if err := decodeVegetaJSON(line, &e.rec); err != nil {
+			msg := err.Error()
+			if len(msg) > 200 {
+				msg = msg[:200] + "..."
+			}
+			e.bad = msg
+		}
+	}
+}
+
+// readVegetaLines cuts r into batches of non-blank lines (see inOrder's
+// get and put) until the input ends or an error, and returns the bytes
+// read.
+func readVegetaLines(ctx context.Context, r io.Reader, opts core.Options, get func() (*vegetaBatch, bool), put func() bool) (total int64) {
+	br, ok := r.(*bufio.Reader)
+	if !ok || br.Size() < core.MaxLine {
+		br = bufio.NewReaderSize(r, core.MaxLine)
+	}
+	line := 0
+	var b *vegetaBatch
+	send := func() bool {
+		b = nil
+		return put()
+	}
+	for {
+		if b == nil {
+			if b, ok = get(); !ok {
+				return
+			}
+			b.raw, b.recs, b.err = b.raw[:0], b.recs[:0], nil
+		}
+		data, err := br.ReadSlice('\n')
+		total += int64(len(data))
+		if err == bufio.ErrBufferFull {
+			size := int64(len(data))
+			for err == bufio.ErrBufferFull {
+				data, err = br.ReadSlice('\n')
+				size += int64(len(data))
+				total += int64(len(data))
+			}
+			line++
+			b.recs = append(b.recs, vegetaEntry{line: line, size: size, bad: fmt.Sprintf("line longer than %d bytes", core.MaxLine)})
+		} else if len(data) > 0 {
+			line++
+			if len(bytes.TrimSpace(data)) > 0 {
+				start := len(b.raw)
+				b.raw = append(b.raw, data...)
+				b.recs = append(b.recs, vegetaEntry{line: line, start: start, end: len(b.raw), size: int64(len(data))})
+			}
+		}
+		if err == nil && line%core.CtxEvery == 0 {
+			err = ctx.Err()
+		}
+		switch {
+		case err == io.EOF:
+			send()
+			return
+		case err != nil:
+			if err != ctx.Err() {
+				err = core.ReadError(opts.Source, err)
+			}
+			b.err = err
+			send()
+			return
+		case len(b.recs) >= vegetaBatchLen || len(b.raw) >= vegetaBatchBytes:
+			if !send() {
+				return
+			}
+		}
+	}
+}
+
+// vegetaRecord is what the parser keeps of one JSON result; the byte
+// slices point into the line.
+type vegetaRecord struct {
+	attack, method, url, err []byte
+	code                     uint16
+	ts                       time.Time
+	latency                  int64
+	bytesIn                  uint64
+}
+
+// Bits of the fields decodeVegetaJSON reads, in the order vegeta writes them.
+const (
+	vegetaFieldAttack = 1 << iota
+	vegetaFieldCode
+	vegetaFieldTimestamp
+	vegetaFieldLatency
+	vegetaFieldBytesIn
+	vegetaFieldError
+	vegetaFieldMethod
+	vegetaFieldURL
+	vegetaFieldAll = 1<<iota - 1
+)
+
+// vegetaKeyBit maps a key to its bit, 0 for keys not read.
+func vegetaKeyBit(key string) int {
+	switch key {
+	case "attack":
+		return vegetaFieldAttack
+	case "code":
+		return vegetaFieldCode
+	case "timestamp":
+		return vegetaFieldTimestamp
+	case "latency":
+		return vegetaFieldLatency
+	case "bytes_in":
+		return vegetaFieldBytesIn
+	case "error":
+		return vegetaFieldError
+	case "method":
+		return vegetaFieldMethod
+	case "url":
+		return vegetaFieldURL
+	}
+	return 0
+}
+
+// decodeVegetaJSON decodes one line of `vegeta encode --to json` the way
+// vegeta's generated decoder does (same lexer, same rules per field, same
+// errors), but without copying strings, decoding the body's base64 or
+// building the headers: it is 3 to 4 times faster and allocates nothing.
+// vegeta writes "headers" last: when every field read has been seen by
+// then, the rest of the line is not read (nor checked), which saves a
+// quarter of the time. Keys after "headers" (vegeta writes none; a file
+// edited to repeat a key there would differ) are then not read.
+func decodeVegetaJSON(line []byte, r *vegetaRecord) error {
+	return decodeVegetaJSONMode(line, r, true)
+}
+
+// decodeVegetaJSONMode is decodeVegetaJSON, reading the whole line unless
+// stopAtHeaders.
+func decodeVegetaJSONMode(line []byte, r *vegetaRecord, stopAtHeaders bool) error {
+	*r = vegetaRecord{}
+	in := jlexer.Lexer{Data: line}
+	if in.IsNull() {
+		in.Consumed()
+		in.Skip()
+		return in.Error()
+	}
+	seen := 0
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		key := in.UnsafeFieldName(false)
+		in.WantColon()
+		seen |= vegetaKeyBit(key)
+		if in.IsNull() {
+			in.Skip()
+			in.WantComma()
+			continue
+		}
+		switch key {
+		case "attack":
+			r.attack = in.UnsafeBytes()
+		case "seq", "bytes_out":
+			in.Uint64()
+		case "code":
+			r.code = in.Uint16()
+		case "timestamp":
+			if data := in.Raw(); in.Ok() {
+				in.AddError(r.ts.UnmarshalJSON(data))
+			}
+		case "latency":
+			r.latency = in.Int64()
+		case "bytes_in":
+			r.bytesIn = in.Uint64()
+		case "error":
+			r.err = in.UnsafeBytes()
+		case "method":
+			r.method = in.UnsafeBytes()
+		case "url":
+			r.url = in.UnsafeBytes()
+		case "body":
+			// A string: its base64 is not decoded (nor checked).
+			in.UnsafeFieldName(true)
+		case "headers":
+			if stopAtHeaders && seen == vegetaFieldAll {
+				return in.Error()
+			}
+			// An object of arrays of strings, read without building it.
+			in.Delim('{')
+			for !in.IsDelim('}') {
+				in.UnsafeFieldName(true)
+				in.WantColon()
+				if in.IsNull() {
+					in.Skip()
+				} else {
+					in.Delim('[')
+					for !in.IsDelim(']') {
+						in.UnsafeFieldName(true)
+						in.WantComma()
+					}
+					in.Delim(']')
+				}
+				in.WantComma()
+			}
+			in.Delim('}')
+		default:
+			in.SkipRecursive()
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
+	in.Consumed()
+	return in.Error()
+}
+
+// maxVegetaTargets bounds the runs of a results stream: each run holds
+// histograms, and attacks with a targets file may hit thousands of URLs.
+const maxVegetaTargets = 32
+
+// vegetaRun returns the handle of the run of k, creating it. Beyond
+// maxVegetaTargets targets, the requests of further targets go to one run
+// per attack, method and host (scheme://host/).
+func vegetaRun(a *requests.Requests, handles map[vegetaKey]int, k vegetaKey) int {
+	meta := requests.RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: k.url, UnixTime: true, Endpoint: core.EndpointOf(k.method, k.url)}
+	if k.attack != "" {
+		meta.Notes = append(meta.Notes, "vegeta attack "+strconv.Quote(k.attack))
+	}
+	if len(handles) >= maxVegetaTargets {
+		host := k.url
+		if i := strings.Index(host, "://"); i >= 0 {
+			if j := strings.IndexAny(host[i+3:], "/?#"); j >= 0 {
+				host = host[:i+3+j]
+			}
+			host += "/"
+		}
+		meta.Target, meta.Endpoint = host, ""
+		meta.Notes = append(meta.Notes, fmt.Sprintf("more than %d targets: the requests to the others are merged per host", maxVegetaTargets))
+		return a.Run(k.attack+"\x00"+k.method+" "+host+"\x00merged", meta)
+	}
+	h := a.Run(k.attack+"\x00"+k.method+" "+k.url, meta)
+	handles[k] = h
+	return h
+}
+
+// vegetaGobResult is vegeta.Result without the fields loadverdict does not
+// keep. gob matches struct fields by name and skips the others in the
+// stream without building them: the body is not copied, and a corrupt
+// count of header entries cannot make the decoder allocate a huge map (as
+// it does when decoding into vegeta.Result).
+type vegetaGobResult struct {
+	Attack    string
+	Seq       uint64
+	Code      uint16
+	Timestamp time.Time
+	Latency   time.Duration
+	BytesIn   uint64
+	Error     string
+	Method    string
+	URL       string
+}
+
+// maxVegetaGobMessage bounds a gob message (one result, or a type): a
+// corrupt length cannot make the decoder read gigabytes into memory.
+// vegeta keeps whole response bodies by default, so results can be large.
+const maxVegetaGobMessage = 64 << 20
+
+// newVegetaGobDecoder returns a gob decoder of r whose messages are at
+// most maxVegetaGobMessage bytes, and its guard.
+func newVegetaGobDecoder(r io.Reader) (*gob.Decoder, *vegetaGobGuard) {
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReader(r)
+	}
+	g := &vegetaGobGuard{br: br}
+	return gob.NewDecoder(g), g
+}
+
+// vegetaGobGuard passes a gob stream through message by message (a count, then
+// that many bytes) and fails a message longer than maxVegetaGobMessage.
+type vegetaGobGuard struct {
+	br     *bufio.Reader
+	left   int64 // bytes of the current message (with its count) still to pass
+	passed int64 // bytes passed so far
+	err    error
+}
+
+// Read implements io.Reader.
+func (g *vegetaGobGuard) Read(p []byte) (int, error) {
+	if g.err != nil {
+		return 0, g.err
+	}
+	if g.left == 0 {
+		b, err := g.br.Peek(1)
+		if err != nil {
+			return 0, err
+		}
+		hdr, n := 1, uint64(b[0])
+		if b[0] > 0x7f {
+			// A byte count (negated), then the count big-endian.
+			k := -int(int8(b[0]))
+			if b, err = g.br.Peek(1 + k); k > 8 || err != nil {
+				g.left = int64(max(len(b), 1)) // let gob fail on it
+			} else {
+				n = 0
+				for _, c := range b[1:] {
+					n = n<<8 | uint64(c)
+				}
+				hdr = 1 + k
+			}
+		}
+		if g.left == 0 {
+			if n > maxVegetaGobMessage {
+				g.err = fmt.Errorf("gob message of %d bytes (more than %d)", n, maxVegetaGobMessage)
+				return 0, g.err
+			}
+			g.left = int64(hdr) + int64(n)
+		}
+	}
+	if int64(len(p)) > g.left {
+		p = p[:g.left]
+	}
+	n, err := g.br.Read(p)
+	g.left -= int64(n)
+	g.passed += int64(n)
+	return n, err
+}
+
+// parseGob reads a gob stream of results. A corrupt or truncated record
+// ends it (a gob stream cannot be resynchronized) as one malformed record,
+// and every byte from its start to the end of the input is malformed: a
+// valid stream followed by junk is rejected unless the junk is at most
+// 1 % of the input. An error of the reader is returned as such.
+func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts core.Options) error {
+	src := &core.TrackReader{R: r}
+	dec, guard := newVegetaGobDecoder(src)
+	var res vegetaGobResult
+	var good int64 // bytes of the records read so far
+	for n := 1; ; n++ {
+		if err := core.CheckCtx(ctx, n); err != nil {
+			return err
+		}
+		res = vegetaGobResult{}
+		err := decodeVegetaGob(dec, &res)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if src.Err != nil {
+				return core.ReadError(opts.Source, src.Err)
+			}
+			if n == 1 {
+				return &core.SyntaxError{File: opts.Source, Msg: "vegeta gob results: first record: " + err.Error(), Err: err}
+			}
+			rest, derr := io.Copy(io.Discard, guard.br)
+			if derr != nil {
+				return core.ReadError(opts.Source, derr)
+			}
+			g.a.Record(guard.passed - good + rest)
+			g.a.Bad(n, "record "+strconv.Itoa(n)+": "+err.Error())
+			g.a.InputSize(guard.passed + rest)
+			return g.a.Close()
+		}
+		g.a.Record(guard.passed - good)
+		good = guard.passed
+		if err := vegetaAdd(g, n, res.Attack, res.Method, res.URL, res.Timestamp, int64(res.Latency), res.Code, res.BytesIn, res.Error); err != nil {
+			return err
+		}
+	}
+	g.a.InputSize(guard.passed)
+	return g.a.Close()
+}
+
+// decodeVegetaGob decodes one result, turning a panic into an error.
+func decodeVegetaGob(dec *gob.Decoder, r *vegetaGobResult) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("gob decoder failed: %v", p)
+		}
+	}()
+	return dec.Decode(r)
+}
+
+// decodeVegeta calls dec and turns a panic of a decoder (gob guards
+// against malicious input, but a decoder is outside this package) into an
+// error.
+func decodeVegeta(dec vegeta.Decoder, r *vegeta.Result) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("decoder failed: %v", p)
+		}
+	}()
+	return dec.Decode(r)
+}

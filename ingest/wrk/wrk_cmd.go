@@ -1,0 +1,275 @@
+package wrk
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
+)
+
+// wrkCommand is a wrk or wrk2 command line found before a run's output.
+type wrkCommand struct {
+	raw  string // from the wrk token to the end (continuations joined)
+	line int    // 1-based line where the command starts
+
+	url                      string
+	threads, connections     int64
+	hasThreads, hasConns     bool
+	duration, rate, timeout  float64
+	hasDur, hasRate, hasTime bool
+	script                   string
+	hasScript                bool
+	latency, uLatency        bool
+	wrk2                     bool // invoked as wrk2, or with a wrk2-only option (-R, -U, -B)
+	placeholder              bool // the URL is a shell variable or template ("$URL")
+	more                     bool // ends with a backslash or lacks its URL: the next line may continue it
+}
+
+// parseBareWrkArgs reads a line that holds only wrk's arguments, without
+// the program name, as pasted from a container's entrypoint or a CI job
+// ("-t1 -c64 -d60s -R2000 --latency http://host/"): every token an option,
+// its value or the URL, with the URL and at least two of the options that
+// set the load (-t, -c, -d, -R).
+func parseBareWrkArgs(s []byte, line int) (*wrkCommand, bool) {
+	if len(s) < 2 || s[0] != '-' || s[1] == '-' && (len(s) < 3 || s[2] == ' ') || s[1] == ' ' {
+		return nil, false
+	}
+	c, ok := parseWrkCommand("wrk "+string(s), line)
+	if !ok || c.url == "" || c.more {
+		return nil, false
+	}
+	n := 0
+	for _, set := range []bool{c.hasThreads, c.hasConns, c.hasDur, c.hasRate} {
+		if set {
+			n++
+		}
+	}
+	if n < 2 {
+		return nil, false
+	}
+	c.raw = string(s)
+	return c, true
+}
+
+// findWrkCommand returns the offset in s of a wrk or wrk2 command line: a
+// token whose base name is wrk or wrk2 (after any prompt, "sudo", "time",
+// "docker run image", ...) followed by an option or a URL. It returns -1
+// when s holds none.
+func findWrkCommand(s []byte) int {
+	from := 0
+	for {
+		i := bytes.Index(s[from:], []byte("wrk"))
+		if i < 0 {
+			return -1
+		}
+		i += from
+		from = i + 3
+		// Start of the token holding "wrk".
+		start := i
+		for start > 0 && core.SpaceAt(s, start-1) == 0 {
+			start--
+		}
+		end := i + 3
+		for end < len(s) && core.SpaceAt(s, end) == 0 {
+			end++
+		}
+		if !isWrkExe(s[start:end]) {
+			continue
+		}
+		// The next token must be an option or a URL.
+		next := core.TrimLeft(s[end:])
+		if len(next) == 0 {
+			continue
+		}
+		if next[0] == '-' || next[0] == '"' || next[0] == '\'' || bytes.HasPrefix(next, []byte("http")) {
+			for start < len(s) && (s[start] == '`' || s[start] == '(') {
+				start++
+			}
+			return start
+		}
+	}
+}
+
+// isWrkExe reports whether tok names the wrk or wrk2 program
+// ("wrk", "./wrk2", "/usr/local/bin/wrk", "williamyeh/wrk", ".\wrk.exe").
+func isWrkExe(tok []byte) bool {
+	tok = bytes.TrimLeft(tok, "`(\"'")
+	if i := bytes.LastIndexAny(tok, `/\`); i >= 0 {
+		tok = tok[i+1:]
+	}
+	if j := bytes.IndexByte(tok, ':'); j >= 0 { // docker image tag
+		tok = tok[:j]
+	}
+	tok = bytes.TrimSuffix(tok, []byte(".exe"))
+	return string(tok) == "wrk" || string(tok) == "wrk2"
+}
+
+// parseWrkCommand parses the command line s (starting at the wrk token).
+// It reports false when s is not a usable wrk invocation: its first
+// positional argument is not a URL.
+func parseWrkCommand(s string, line int) (*wrkCommand, bool) {
+	s = strings.TrimSpace(s)
+	c := &wrkCommand{raw: s, line: line}
+	cont := strings.HasSuffix(s, "\\")
+	if cont {
+		s = strings.TrimSuffix(s, "\\")
+	}
+	// The program token is taken as is: backslashes in it are Windows
+	// path separators (".\wrk.exe"), not shell escapes.
+	prog, tail := s, ""
+	if i := strings.IndexAny(s, " \t"); i >= 0 {
+		prog, tail = s[:i], s[i+1:]
+	}
+	if !isWrkExe([]byte(prog)) {
+		return nil, false
+	}
+	if strings.TrimSuffix(prog[strings.LastIndexAny(prog, `/\`)+1:], ".exe") == "wrk2" {
+		c.wrk2 = true
+	}
+	var argBuf [24]string
+	args := core.AppendShellWords(argBuf[:0], tail)
+	positional := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "" {
+			continue
+		}
+		if positional || a[0] != '-' || a == "-" {
+			if c.url == "" && !c.placeholder {
+				switch {
+				case strings.Contains(a, "://"):
+					c.url = a
+				case a[0] == '$' || a[0] == '{' || a[0] == '<':
+					c.placeholder = true
+				default:
+					return nil, false
+				}
+			}
+			continue
+		}
+		if a == "--" {
+			positional = true
+			continue
+		}
+		var name, val string
+		hasVal := false
+		if strings.HasPrefix(a, "--") {
+			name = a[2:]
+			if j := strings.IndexByte(name, '='); j >= 0 {
+				name, val, hasVal = name[:j], name[j+1:], true
+			}
+			name = wrkLongOpt(name)
+		} else {
+			// Short options, possibly clustered ("-Lt2") or with a glued value ("-t2").
+			k := 1
+			for ; k < len(a); k++ {
+				o := string(a[k])
+				if wrkTakesArg(o) {
+					name = o
+					if k+1 < len(a) {
+						val, hasVal = a[k+1:], true
+					}
+					break
+				}
+				c.flag(o)
+			}
+			if name == "" {
+				continue
+			}
+		}
+		if !wrkTakesArg(name) {
+			c.flag(name)
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				break
+			}
+			i++
+			val = args[i]
+		}
+		c.option(name, val)
+	}
+	c.more = cont || c.url == "" && !c.placeholder
+	return c, true
+}
+
+// wrkLongOpt maps a long option of wrk or wrk2 to its short name.
+func wrkLongOpt(name string) string {
+	switch name {
+	case "threads":
+		return "t"
+	case "connections":
+		return "c"
+	case "duration":
+		return "d"
+	case "script":
+		return "s"
+	case "header":
+		return "H"
+	case "timeout":
+		return "T"
+	case "rate":
+		return "R"
+	case "latency":
+		return "L"
+	case "u_latency", "u-latency":
+		return "U"
+	case "batch_latency", "batch-latency":
+		return "B"
+	}
+	return name
+}
+
+// wrkTakesArg reports whether the (short) option takes an argument.
+func wrkTakesArg(o string) bool {
+	switch o {
+	case "t", "c", "d", "s", "H", "T", "R":
+		return true
+	}
+	return false
+}
+
+func (c *wrkCommand) flag(o string) {
+	switch o {
+	case "L":
+		c.latency = true
+	case "U":
+		c.uLatency, c.wrk2 = true, true
+	case "B":
+		c.wrk2 = true
+	}
+}
+
+func (c *wrkCommand) option(o, val string) {
+	b := []byte(val)
+	switch o {
+	case "t":
+		if v, k := core.Metric(b); k == core.ValOK {
+			if n, ok := core.ToInt64(v); ok && n <= 1<<31-1 {
+				c.threads, c.hasThreads = n, true
+			}
+		}
+	case "c":
+		if v, k := core.Metric(b); k == core.ValOK {
+			if n, ok := core.ToInt64(v); ok && n <= 1<<31-1 {
+				c.connections, c.hasConns = n, true
+			}
+		}
+	case "d":
+		if v, ok := core.DurationS(b, 1); ok && core.Finite(v) {
+			c.duration, c.hasDur = v, true
+		}
+	case "T":
+		if v, ok := core.DurationS(b, 1); ok && core.Finite(v) {
+			c.timeout, c.hasTime = v, true
+		}
+	case "R":
+		if v, k := core.Metric(b); k == core.ValOK && core.Finite(v) {
+			c.rate, c.hasRate = v, true
+		}
+		c.wrk2 = true
+	case "s":
+		c.script, c.hasScript = val, true
+	}
+}

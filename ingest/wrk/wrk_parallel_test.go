@@ -1,0 +1,106 @@
+package wrk
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/loadverdict/loadverdict/ingest/core"
+	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// wrkBatchesOf parses data with batches of batchBytes and returns the runs
+// and the error.
+func wrkBatchesOf(data []byte, batchBytes int) ([]results.RunWithPercentiles, error) {
+	var runs []results.RunWithPercentiles
+	err := parseWrkBatches(context.Background(), bytes.NewReader(data), core.Options{Source: "in.txt", Experiment: "e"},
+		core.RunFunc(func(r results.RunWithPercentiles) error {
+			runs = append(runs, r)
+			return nil
+		}), batchBytes)
+	return runs, err
+}
+
+// wrkBatchesAgree checks that data parsed in batches of every size in
+// sizes gives the runs and the error of one batch (the sequential parse).
+func wrkBatchesAgree(t testing.TB, name string, data []byte, sizes ...int) {
+	t.Helper()
+	want, werr := wrkBatchesOf(data, 1<<40)
+	for _, n := range sizes {
+		got, gerr := wrkBatchesOf(data, n)
+		if fmt.Sprint(gerr) != fmt.Sprint(werr) {
+			t.Fatalf("%s, batches of %d bytes: error %v, in one batch %v", name, n, gerr, werr)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s, batches of %d bytes: %d runs differ from the %d of one batch", name, n, len(got), len(want))
+		}
+	}
+}
+
+// TestWrkBatchesAgree parses every test input (each file, and all of them
+// one after the other) in batches cut every few bytes: the runs, their
+// order and the error are those of one batch.
+func TestWrkBatchesAgree(t *testing.T) {
+	var all bytes.Buffer
+	dirs, _ := filepath.Glob("testdata/*")
+	files := 0
+	for _, dir := range dirs {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			continue
+		}
+		for _, in := range ingesttest.GoldenInputs(t, dir) {
+			data := ingesttest.ReadPlain(t, in)
+			if dir == "testdata/wrk" || dir == "testdata/wrk2" {
+				all.Write(data)
+				all.WriteByte('\n')
+				files++
+			}
+			wrkBatchesAgree(t, in, data, 1, 64, 4096)
+		}
+	}
+	if files < 20 {
+		t.Fatalf("%d wrk inputs", files)
+	}
+	wrkBatchesAgree(t, "all wrk inputs", all.Bytes(), 1, 100, 1000, 10_000, 100_000)
+	runs, err := wrkBatchesOf(all.Bytes(), 1000)
+	if err != nil || len(runs) < 50 {
+		t.Fatalf("all wrk inputs: %d runs, %v", len(runs), err)
+	}
+	for i, r := range runs {
+		if r.Index != int32(i) || r.RunID != results.RunID("in.txt", i) {
+			t.Fatalf("run %d: index %d, run_id %s", i, r.Index, r.RunID)
+		}
+	}
+}
+
+// FuzzWrkBatches checks that any input parsed in small batches gives what
+// one batch gives.
+func FuzzWrkBatches(f *testing.F) {
+	ingesttest.FuzzSeeds(f, "testdata/wrk/*", "testdata/wrk2/*")
+	f.Fuzz(func(t *testing.T, data []byte) { wrkBatchesAgree(t, "input", data, 1, 50) })
+}
+
+// TestWrkRepeatedRows: a distribution repeating a row (here "50%" thirty
+// times) is read, the last row winning, without running out of the
+// run's value slots (it once panicked).
+func TestWrkRepeatedRows(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("Running 10s test @ http://x:80/\n  2 threads and 10 connections\n  Thread Stats   Avg      Stdev     Max   +/- Stdev\n" +
+		"    Latency     1.00ms    1.00ms   1.00ms   50.00%\n    Req/Sec     1.00k     1.00k    1.00k    50.00%\n  Latency Distribution\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "     50%%    %d.00ms\n", i+1)
+	}
+	b.WriteString("  1000 requests in 10.00s, 1.00MB read\nRequests/sec:    100.00\nTransfer/sec:      1.00KB\n")
+	runs, err := parseAll(context.Background(), &b, core.Options{Source: "dup.txt"})
+	if err != nil || len(runs) != 1 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	if p := runs[0].LatP50Ms; p == nil || *p != 30 {
+		t.Errorf("p50 %v, want the last row's 30 ms", p)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/loadverdict/loadverdict/analyze"
@@ -15,7 +16,7 @@ import (
 // TestErrorRatePerTool checks the one definition of the error rate,
 // errors over requests attempted, on real outputs of each tool (parsed by
 // ingest): what each tool's request count includes differs, the rate must
-// not. The truth of the runs made here is in ingest/*/testdata/*/README.md.
+// not. The truth of the runs made here is in ingest/<tool>/testdata/*/README.md.
 func TestErrorRatePerTool(t *testing.T) {
 	cases := []struct {
 		file              string
@@ -45,7 +46,7 @@ func TestErrorRatePerTool(t *testing.T) {
 		{"locust/example_requests.csv", 0, 56, 109, "Locust's Request Count includes failures"},
 	}
 	for _, c := range cases {
-		f, err := os.Open(filepath.Join("..", "ingest", "testdata", c.file))
+		f, err := os.Open(filepath.Join("..", "ingest", strings.Split(c.file, "/")[0], "testdata", c.file)) // ingest/<tool>/testdata/<dir>/
 		if err != nil {
 			t.Fatal(err)
 		}

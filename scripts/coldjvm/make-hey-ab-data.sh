@@ -11,7 +11,8 @@
 # polled with TCP connects only (no HTTP request), so the first request of
 # the load generator is the first the JVM serves.
 #
-# Usage: scripts/coldjvm/make-hey-ab-data.sh [outdir]   (default: ingest/testdata)
+# Usage: scripts/coldjvm/make-hey-ab-data.sh [outdir]   (default: ingest, whose
+# ingest/hey/testdata/hey and ingest/ab/testdata/ab receive the files)
 #
 # On a busy machine run it with a higher priority (nice -n -10 ...): other
 # processes' CPU bursts show as latency bumps in the steady state. With 20
@@ -43,7 +44,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-out=${1:-$root/ingest/testdata}
+out=${1:-$root/ingest}
 PORT=${PORT:-19150}
 DURATION=${DURATION:-20}
 CONC=${CONC:-8}
@@ -83,20 +84,20 @@ start_server() {
 	exit 1
 }
 
-mkdir -p "$out/hey" "$out/ab"
+mkdir -p "$out/hey/testdata/hey" "$out/ab/testdata/ab"
 
 start_server
 "$HEY" -z "${DURATION}s" -c "$CONC" -o csv "$URL" >"$tmp/hey-coldjvm.csv"
 stop_server
-gzip -9 -n -c "$tmp/hey-coldjvm.csv" >"$out/hey/hey-coldjvm.csv.gz"
+gzip -9 -n -c "$tmp/hey-coldjvm.csv" >"$out/hey/testdata/hey/hey-coldjvm.csv.gz"
 
 start_server
 # ab prints its text report on stdout; -g writes the per-request rows.
 "$AB" -q -t "$DURATION" -n 1000000 -c "$CONC" -g "$tmp/ab-coldjvm.tsv" "$URL" >"$tmp/ab-coldjvm.txt"
 stop_server
-gzip -9 -n -c "$tmp/ab-coldjvm.tsv" >"$out/ab/ab-coldjvm.tsv.gz"
+gzip -9 -n -c "$tmp/ab-coldjvm.tsv" >"$out/ab/testdata/ab/ab-coldjvm.tsv.gz"
 
-for f in "$out/hey/hey-coldjvm.csv.gz" "$out/ab/ab-coldjvm.tsv.gz"; do
+for f in "$out/hey/testdata/hey/hey-coldjvm.csv.gz" "$out/ab/testdata/ab/ab-coldjvm.tsv.gz"; do
 	size=$(wc -c <"$f")
 	echo "$f: $size bytes, $(gzip -dc "$f" | wc -l) lines"
 	if [ "$size" -gt 2000000 ]; then

@@ -2,7 +2,7 @@
 # bigfield.sh measures `loadverdict report` on an input holding one huge
 # field (issue 21 item 7: one 500 MB field of an Artillery, autocannon or
 # ghz JSON cost 2.1 GB, of a JMeter XML 1.1 GB), against the named
-# baseline: the same tool's real file from ingest/testdata without it, in
+# baseline: the same tool's real file from ingest/<tool>/testdata without it, in
 # the same run. The field is added at the end of the report (past the
 # detection's head): "pad":"xxx..." in the JSON object, a <responseData>
 # of a sample in the XML. Target: refused (exit 1, the input's rejection

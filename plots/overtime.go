@@ -161,7 +161,7 @@ type overTimePanel struct {
 
 // LatencyOverTime returns the latency-over-time figure of a system's group
 // of runs: one panel per run (small multiples sharing their axes, x the
-// time since the run's start), each with the p50 and p99 latency per
+// time since the run's start), each with the p50, p90 and p99 latency per
 // window (the mean when the series has no p50), the run's within-run
 // warm-up end (from the verdict) and its stalls shaded. The y axis is
 // chosen from the data: a log scale when the bulk of the values (5th to
@@ -182,20 +182,21 @@ func LatencyOverTime(in Input, og OverTimeGroup) (*Multiples, error) {
 	var panels []overTimePanel
 	var values []float64
 	xmax := 0.0
-	hasP50 := false
+	hasP50, hasP90 := false, false
 	for _, r := range runs {
 		d, err := timelineData(in, r.RunID)
 		if err != nil {
 			continue
 		}
 		panels = append(panels, overTimePanel{run: r, d: d})
-		for _, l := range []plotter.XYs{d.P50, d.P99, d.Mean} {
+		for _, l := range []plotter.XYs{d.P50, d.P90, d.P99, d.Mean} {
 			for _, xy := range l {
 				values = append(values, xy.Y)
 			}
 		}
 		xmax = math.Max(xmax, d.XMax)
 		hasP50 = hasP50 || len(d.P50) > 0
+		hasP90 = hasP90 || len(d.P90) > 0
 	}
 	if len(panels) == 0 || len(values) == 0 {
 		return nil, fmt.Errorf("latency over time: %w", ErrNoData)
@@ -224,6 +225,9 @@ func LatencyOverTime(in Input, og OverTimeGroup) (*Multiples, error) {
 		top = 1
 	}
 	blue, orange := styleOf(0), styleOf(1)
+	// p90 between the two: light blue, long dashes (told apart from p50
+	// without colour).
+	p90Line := draw.LineStyle{Color: colors[3], Width: lineWidth, Dashes: dashes[1]}
 	grey := draw.LineStyle{Color: colors[2], Width: lineWidth, Dashes: dashes[3]}
 	spike := draw.GlyphStyle{Color: colors[1], Radius: vg.Points(3), Shape: draw.TriangleGlyph{}}
 	win := 0.0
@@ -249,7 +253,7 @@ func LatencyOverTime(in Input, og OverTimeGroup) (*Multiples, error) {
 		for _, l := range []struct {
 			xy plotter.XYs
 			st draw.LineStyle
-		}{{d.P50, blue.line(lineWidth)}, {d.Mean, blue.line(lineWidth)}, {d.P99, orange.line(lineWidth)}} {
+		}{{d.P50, blue.line(lineWidth)}, {d.Mean, blue.line(lineWidth)}, {d.P90, p90Line}, {d.P99, orange.line(lineWidth)}} {
 			if len(l.xy) == 0 {
 				continue
 			}
@@ -317,6 +321,9 @@ func LatencyOverTime(in Input, og OverTimeGroup) (*Multiples, error) {
 	} else {
 		m.Legend = append(m.Legend, LegendEntry{"mean" + per, lineThumb{Line: blue.line(lineWidth)}})
 	}
+	if hasP90 {
+		m.Legend = append(m.Legend, LegendEntry{"p90", lineThumb{Line: p90Line}})
+	}
 	m.Legend = append(m.Legend, LegendEntry{"p99", lineThumb{Line: orange.line(lineWidth)}})
 	if marked {
 		m.Legend = append(m.Legend, LegendEntry{"warm-up end (verdict)", lineThumb{Line: grey}})
@@ -349,7 +356,7 @@ func gridCols(n int) int {
 
 func overTimeAlt(in Input, og OverTimeGroup) string {
 	sys := in.Verdict.Systems[og.System]
-	s := fmt.Sprintf("p50 and p99 latency per window over time of %s, one panel per run (%d)", sys.Label, len(og.Runs))
+	s := fmt.Sprintf("p50, p90 and p99 latency per window over time of %s, one panel per run (%d)", sys.Label, len(og.Runs))
 	var ends []string
 	for _, r := range og.Runs {
 		for _, w := range sys.WithinRunWarmup {

@@ -17,7 +17,8 @@ import (
 type tlData struct {
 	Run        results.Run
 	Window     float64 // the most common window length, seconds
-	P50, P99   plotter.XYs
+	P50, P90   plotter.XYs
+	P99        plotter.XYs
 	Mean       plotter.XYs // only when there is no p50
 	XMin, XMax float64
 	Warmup     *analyze.RunWarmup
@@ -49,6 +50,9 @@ func timelineData(in Input, runID string) (tlData, error) {
 		windows[s.WindowS]++
 		if finiteP(s.LatP50Ms) {
 			d.P50 = append(d.P50, plotter.XY{X: x, Y: *s.LatP50Ms})
+		}
+		if finiteP(s.LatP90Ms) {
+			d.P90 = append(d.P90, plotter.XY{X: x, Y: *s.LatP90Ms})
 		}
 		if finiteP(s.LatP99Ms) {
 			d.P99 = append(d.P99, plotter.XY{X: x, Y: *s.LatP99Ms})

@@ -132,8 +132,11 @@ type Series struct {
 	RPS       float64  `json:"rps"`
 	LatMeanMs *float64 `json:"lat_mean_ms,omitempty"`
 	LatP50Ms  *float64 `json:"lat_p50_ms,omitempty"`
-	LatP99Ms  *float64 `json:"lat_p99_ms,omitempty"`
-	LatMaxMs  *float64 `json:"lat_max_ms,omitempty"`
+	// LatP90Ms is the window's p90 latency (from issue 22; files written
+	// before read it as null).
+	LatP90Ms *float64 `json:"lat_p90_ms,omitempty"`
+	LatP99Ms *float64 `json:"lat_p99_ms,omitempty"`
+	LatMaxMs *float64 `json:"lat_max_ms,omitempty"`
 	// ErrorStatuses are the statuses of the window's failed requests
 	// with their counts, most frequent first: "503:200,0:3" (0: no
 	// response; -1: statuses beyond the 15 a window counts); nil when

@@ -144,6 +144,7 @@ var seriesColumns = []column[Series]{
 	nullableFloat64Col("lat_p50_ms", func(s *Series) **float64 { return &s.LatP50Ms }),
 	nullableFloat64Col("lat_p99_ms", func(s *Series) **float64 { return &s.LatP99Ms }),
 	nullableFloat64Col("lat_max_ms", func(s *Series) **float64 { return &s.LatMaxMs }),
+	nullableFloat64Col("lat_p90_ms", func(s *Series) **float64 { return &s.LatP90Ms }),
 	nullableStringCol("error_statuses", func(s *Series) **string { return &s.ErrorStatuses }),
 }
 

@@ -95,6 +95,7 @@ func contract() map[Table][]contractColumn {
 			{"lat_p50_ms", f64, true},
 			{"lat_p99_ms", f64, true},
 			{"lat_max_ms", f64, true},
+			{"lat_p90_ms", f64, true},
 			{"error_statuses", str, true},
 		},
 		TableSamples: {

@@ -655,7 +655,7 @@ func (r *reqRun) rates(run *results.Run, m *RequestRun) {
 	}
 }
 
-// series returns the run's windows; per-window p50 and p99 come from an
+// series returns the run's windows; per-window p50, p90 and p99 come from an
 // HdrHistogram with 2 significant digits (relative error <= 1 %), clamped
 // to the window's exact minimum and maximum: the histogram's bucket
 // values can lie beyond them (p99 33.023 ms in a window whose maximum is
@@ -670,6 +670,7 @@ func (r *reqRun) series() []results.Series {
 			s.LatMeanMs = results.Ptr(w.sum / float64(w.n))
 			s.LatMaxMs = results.Ptr(w.max)
 			s.LatP50Ms = results.Ptr(ClampMs(float64(w.hist.ValueAtPercentile(50))/1000, w.min, w.max))
+			s.LatP90Ms = results.Ptr(ClampMs(float64(w.hist.ValueAtPercentile(90))/1000, w.min, w.max))
 			s.LatP99Ms = results.Ptr(ClampMs(float64(w.hist.ValueAtPercentile(99))/1000, w.min, w.max))
 		}
 		out = append(out, s)

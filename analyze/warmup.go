@@ -231,21 +231,29 @@ func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) 
 			out = append(out, rw)
 			continue
 		}
-		clean := y
 		inst, ierr := stats.Excursions(x, reqs, stats.InstabilityOptions{Factor: o.ExcursionFactor, StallFactor: o.StallFactor})
-		if ierr == nil && len(inst.Excursions) > 0 {
-			clean = slices.Clone(y)
-			level := inst.Level
-			if metric != MetricLatMeanMs {
-				level = stats.Median(y)
+		// cleaned is s with the windows of the excursions set to level.
+		cleaned := func(s []float64, level float64) []float64 {
+			if ierr != nil || len(inst.Excursions) == 0 {
+				return s
 			}
+			c := slices.Clone(s)
 			for _, e := range inst.Excursions {
 				for i := e.Start; i < e.End; i++ {
-					clean[i] = level
+					c[i] = level
 				}
 			}
+			return c
 		}
-		m, err := stats.SelectModel(clean, stats.ModelOptions{Delta: o.Delta, Alpha: o.Alpha, SearchSteady: true, MinFirst: 2})
+		model := func(s []float64) (stats.SeriesModel, error) {
+			return stats.SelectModel(s, stats.ModelOptions{Delta: o.Delta, Alpha: o.Alpha, SearchSteady: true, MinFirst: 2})
+		}
+		level := inst.Level
+		if metric != MetricLatMeanMs {
+			level = stats.Median(y)
+		}
+		clean := cleaned(y, level)
+		m, err := model(clean)
 		if err == nil {
 			rw.Class, rw.Direction = m.Class, m.Direction
 			if m.SteadyStart >= 0 {
@@ -256,16 +264,7 @@ func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) 
 				// shows it in its slow requests, which move the mean
 				// and not the median.
 				if metric != MetricLatMeanMs && m.Class == stats.ClassWarmup {
-					mc := slices.Clone(x)
-					if ierr == nil {
-						for _, e := range inst.Excursions {
-							for i := e.Start; i < e.End; i++ {
-								mc[i] = inst.Level
-							}
-						}
-					}
-					if mm, err := stats.SelectModel(mc, stats.ModelOptions{Delta: o.Delta, Alpha: o.Alpha, SearchSteady: true, MinFirst: 2}); err == nil &&
-						mm.Class == stats.ClassWarmup && mm.SteadyStart > at {
+					if mm, err := model(cleaned(x, inst.Level)); err == nil && mm.Class == stats.ClassWarmup && mm.SteadyStart > at {
 						at = mm.SteadyStart
 					}
 				}

@@ -117,17 +117,27 @@ func (g *gateFlags) apply(o *pipeline.Overrides) {
 // be read (exit 1 beats exit 3: the gate saw only part of the inputs; its
 // reasons then go to stderr too).
 func gateResult(e *env, v *analyze.Verdict, rejected int, junit string) error {
+	return gateExit(e, v.Gate.Failed, report.GateReasons(v), report.AllowedReasons(v), rejected, junit,
+		func(w io.Writer) error { return report.JUnit(w, v) })
+}
+
+// gateExit is every command's one way out through the gate: it writes
+// --junit (when asked) with writeTo, prints what was allowed on stderr,
+// and returns a *gateError with the reasons when the gate failed; when
+// inputs were rejected, it prints that error and returns errReported
+// (exit 1 outranks 3).
+func gateExit(e *env, failed bool, reasons, allowed []string, rejected int, junit string, writeTo func(io.Writer) error) error {
 	if junit != "" {
-		if err := writeJUnit(junit, func(w io.Writer) error { return report.JUnit(w, v) }); err != nil {
+		if err := writeJUnit(junit, writeTo); err != nil {
 			return err
 		}
 	}
-	for _, r := range report.AllowedReasons(v) {
-		fmt.Fprintln(e.stderr, "loadverdict: gate: allowed:", r)
+	for _, a := range allowed {
+		fmt.Fprintln(e.stderr, "loadverdict: gate: allowed:", a)
 	}
 	var err error
-	if v.Gate.Failed {
-		err = &gateError{reasons: report.GateReasons(v)}
+	if failed {
+		err = &gateError{reasons: reasons}
 	}
 	if rejected > 0 {
 		if err != nil {

@@ -133,25 +133,12 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	} else {
 		fmt.Fprintln(e.stdout, r.Headline)
 	}
-	if g.junit != "" {
-		if err := writeJUnit(g.junit, func(w io.Writer) error { return report.HistoryJUnit(w, r.History) }); err != nil {
-			return err
-		}
-	}
+	var allowed []string
 	for _, a := range report.HistoryAllowed(r.History) {
-		fmt.Fprintln(e.stderr, "loadverdict: gate: allowed:", strings.TrimSuffix(a, " (allowed)"))
+		allowed = append(allowed, strings.TrimSuffix(a, " (allowed)"))
 	}
-	var gerr error
-	if r.History.Failed {
-		gerr = &gateError{reasons: report.HistoryGateReasons(r.History)}
-	}
-	if rejected > 0 {
-		if gerr != nil {
-			fmt.Fprintln(e.stderr, "loadverdict:", gerr)
-		}
-		return errReported
-	}
-	return gerr
+	return gateExit(e, r.History.Failed, report.HistoryGateReasons(r.History), allowed, rejected, g.junit,
+		func(w io.Writer) error { return report.HistoryJUnit(w, r.History) })
 }
 
 // storeSeries returns the experiments of a store's series; a name that

@@ -136,7 +136,17 @@ func TestAction(t *testing.T) {
 		for _, args := range shellCommands(t, st.Run) {
 			switch {
 			case args[0] == "go" && len(args) > 2 && args[1] == "install":
-				install = strings.HasPrefix(args[2], "github.com/loadverdict/loadverdict/cmd/loadverdict@")
+				// the package after go install's own flags (-trimpath, -ldflags X)
+				for i := 2; i < len(args); i++ {
+					if args[i] == "-ldflags" {
+						i++
+						continue
+					}
+					if !strings.HasPrefix(args[i], "-") {
+						install = strings.HasPrefix(args[i], "github.com/loadverdict/loadverdict/cmd/loadverdict@")
+						break
+					}
+				}
 			case args[0] == "loadverdict" && len(args) > 1 && args[1] == "":
 				// loadverdict "$CMD" -o "$OUT" --junit ... "$@"
 				run = true

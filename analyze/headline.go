@@ -137,7 +137,7 @@ func (v *Verdict) mainLead(h *Headline) Lead {
 	// latency's comparison of the same systems and settings when that
 	// one is decided: the robust figure.
 	if c.Verdict == Inconclusive && c.PValue != nil {
-		if i := v.decidedMedian(c); i >= 0 {
+		if i := v.decided(c, MetricLatP50Ms); i >= 0 {
 			h.Undecided, h.Comparison = h.Comparison, i
 			c = v.Comparisons[i]
 		}
@@ -182,21 +182,18 @@ func LeadMetric(s Settings) string {
 // with c's verdict, or -1.
 func (v *Verdict) disagreeingLatency(c Comparison) int {
 	for _, m := range []string{MetricLatP99Ms, MetricLatP50Ms, MetricLatMeanMs} {
-		for i, l := range v.Comparisons {
-			if l.Metric == m && l.A == c.A && l.B == c.B && l.Settings.Equal(c.Settings) &&
-				(l.Verdict == AFaster || l.Verdict == BFaster) && l.Verdict != c.Verdict {
-				return i
-			}
+		if i := v.decided(c, m); i >= 0 && v.Comparisons[i].Verdict != c.Verdict {
+			return i
 		}
 	}
 	return -1
 }
 
-// decidedMedian returns the index of the p50 latency comparison of c's
-// systems and settings when it is decided (AFaster or BFaster), else -1.
-func (v *Verdict) decidedMedian(c Comparison) int {
+// decided returns the index of the comparison of metric m of c's systems
+// and settings when it is decided (AFaster or BFaster), else -1.
+func (v *Verdict) decided(c Comparison, m string) int {
 	for i, l := range v.Comparisons {
-		if l.Metric == MetricLatP50Ms && l.A == c.A && l.B == c.B && l.Settings.Equal(c.Settings) &&
+		if l.Metric == m && l.A == c.A && l.B == c.B && l.Settings.Equal(c.Settings) &&
 			(l.Verdict == AFaster || l.Verdict == BFaster) {
 			return i
 		}

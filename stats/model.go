@@ -340,13 +340,9 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 	if f, ok := fitHinge(y, ShapeFlatTrend); ok {
 		fits = append(fits, f)
 	}
-	best := 0
 	for i := range fits {
 		fits[i].BIC = float64(m)*math.Log(max(fits[i].rss/float64(m), modelVarFloor)) + float64(fits[i].Params)*math.Log(float64(m))
 		out.Candidates = append(out.Candidates, fits[i].Candidate)
-		if fits[i].BIC < fits[best].BIC-1e-9 {
-			best = i
-		}
 	}
 
 	better := func(after, before float64) bool { return (after > before) == o.HigherIsBetter }
@@ -385,7 +381,6 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(fits[a].BIC, fits[b].BIC) })
-	_ = best
 	base := out
 	var thr float64
 	transient := false // the steps taken came back to their first level

@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/loadverdict/loadverdict/analyze"
 )
@@ -216,5 +219,35 @@ func TestAAGateRate(t *testing.T) {
 	// the verdict names the blocks beside it. No more may be.
 	if abWrong > 1 {
 		t.Errorf("A/B: %d of %d decided the wrong way, want at most 1", abWrong, ab)
+	}
+}
+
+// TestOthersCPU checks the account of other processes' CPU use: a busy
+// loop in this process is the experiment's own time, not others'.
+func TestOthersCPU(t *testing.T) {
+	if _, err := os.Stat("/proc/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	if got := othersPct(cpuMark{busyS: 10, oursS: 4}, cpuMark{busyS: 12, oursS: 5}, 1); got != 100*1/float64(runtime.NumCPU()) {
+		t.Errorf("othersPct = %v, want %v", got, 100/float64(runtime.NumCPU()))
+	}
+	if got := othersPct(cpuMark{busyS: 10, oursS: 4}, cpuMark{busyS: 10.5, oursS: 5}, 1); got != 0 {
+		t.Errorf("othersPct with the own account ahead = %v, want 0", got)
+	}
+	a, ok := markCPU(nil)
+	if !ok {
+		t.Fatal("markCPU: /proc/stat not read")
+	}
+	t0 := time.Now()
+	x := 0.0
+	for time.Since(t0) < 200*time.Millisecond {
+		x += math.Sqrt(x + 1)
+	}
+	b, _ := markCPU(nil)
+	if b.oursS-a.oursS < 0.1 {
+		t.Errorf("own CPU over 200 ms of a busy loop: %.3f s, want >= 0.1 (x %v)", b.oursS-a.oursS, x)
+	}
+	if procCPU(os.Getpid()) < 0.1 {
+		t.Errorf("procCPU of this process after the loop is %v, want >= 0.1", procCPU(os.Getpid()))
 	}
 }

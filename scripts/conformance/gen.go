@@ -46,6 +46,11 @@ type Made struct {
 	Runs    []RunRecord       `json:"runs"`
 	// WallS is how long making the experiment took.
 	WallS float64 `json:"wall_s"`
+	// Attempts is how many times the experiment was made before it was
+	// recorded: an attempt during which other processes used more than
+	// gen's -quiet share of the CPU in some run is made again (absent:
+	// made before that rule).
+	Attempts int `json:"attempts,omitempty"`
 }
 
 // RunRecord is one run as it was made.
@@ -59,7 +64,13 @@ type RunRecord struct {
 	// LoadBefore and LoadAfter are /proc/loadavg's first three fields.
 	LoadBefore string `json:"load_before"`
 	LoadAfter  string `json:"load_after"`
-	Error      string `json:"error,omitempty"`
+	// OthersCPUPct is the share of the machine's CPU capacity that
+	// processes other than the experiment's (this generator, its tools
+	// and its servers) used during the run, in percent; steal time of
+	// the host counts as others'. Absent in experiments made before it
+	// was measured.
+	OthersCPUPct *float64 `json:"others_cpu_pct,omitempty"`
+	Error        string   `json:"error,omitempty"`
 }
 
 // Derived is the truth in terms of the runs.
@@ -82,6 +93,10 @@ type genConfig struct {
 	port    int
 	timeout time.Duration
 	reverse bool
+	// quietPct is the largest share of the CPU (percent) other processes
+	// may use during a run before the experiment is made again; 0: no
+	// such rule.
+	quietPct float64
 }
 
 // runPlan prints the experiments gen would make (all of them, recorded
@@ -129,10 +144,11 @@ func runGen(args []string) error {
 	port := fs.Int("port", 19400, "first loopback port of the truth servers (two are used)")
 	timeout := fs.Duration("timeout", 3*time.Minute, "bound on one experiment")
 	reverse := fs.Bool("reverse", false, "make the experiments from the last index down (a second gen, on other ports, then shares the work)")
+	quiet := fs.Float64("quiet", 10, "make an experiment again (up to 3 times) when other processes used more than this `percent` of the CPU during one of its runs; 0: never")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg := genConfig{seed: *seed, out: *out, n: *n, port: *port, timeout: *timeout, reverse: *reverse}
+	cfg := genConfig{seed: *seed, out: *out, n: *n, port: *port, timeout: *timeout, reverse: *reverse, quietPct: *quiet}
 	switch *fam {
 	case "":
 		cfg.fams = families
@@ -207,9 +223,7 @@ func gen(cfg genConfig) error {
 				continue
 			}
 			t0 := time.Now()
-			ctx, cancel := context.WithTimeout(sigCtx, cfg.timeout)
-			err := makeExperiment(ctx, cfg, server, tmp, tools, s, dir)
-			cancel()
+			err := makeQuiet(sigCtx, cfg, server, tmp, tools, s, dir)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "%s: %v\n", s.ID, err)
 				continue
@@ -237,16 +251,47 @@ func maxInt(a, b int) int {
 	return b
 }
 
+// attempts bounds how often an experiment disturbed by other processes
+// is made again.
+const attempts = 3
+
+// makeQuiet makes scenario s, again when other processes used more than
+// cfg.quietPct of the CPU during a run (after a pause for them to end),
+// up to attempts times; the last attempt is recorded whatever it
+// measured, with its shares in truth.json.
+func makeQuiet(ctx context.Context, cfg genConfig, server, tmp string, tools map[string]string, s Scenario, dir string) error {
+	for a := 1; ; a++ {
+		ctx1, cancel := context.WithTimeout(ctx, cfg.timeout)
+		worst, err := makeExperiment(ctx1, cfg, server, tmp, tools, s, dir, a, a < attempts)
+		cancel()
+		if err != errDisturbed {
+			return err
+		}
+		fmt.Printf("%s: other processes used %.1f %% of the CPU during a run; made again\n", s.ID, worst)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(10 * time.Second):
+		}
+	}
+}
+
+// errDisturbed says an attempt was disturbed and not recorded.
+var errDisturbed = errors.New("disturbed by other processes")
+
 // makeExperiment makes scenario s in dir: it writes into a hidden
 // folder beside it and renames it into place when complete, so that an
 // interrupted experiment is made again from scratch.
-func makeExperiment(ctx context.Context, cfg genConfig, server, tmp string, tools map[string]string, s Scenario, dir string) error {
+// It returns the largest share of the CPU other processes used during a
+// run, and errDisturbed without recording when that passed cfg.quietPct
+// and retry is set.
+func makeExperiment(ctx context.Context, cfg genConfig, server, tmp string, tools map[string]string, s Scenario, dir string, attempt int, retry bool) (float64, error) {
 	work := workDir(dir)
 	if err := os.RemoveAll(work); err != nil {
-		return err
+		return 0, err
 	}
 	if err := os.MkdirAll(work, 0o755); err != nil {
-		return err
+		return 0, err
 	}
 	rec := Record{Scenario: s, Made: Made{Date: time.Now().UTC().Format(time.RFC3339), Host: host(), Tools: tools, Priority: priority(), Servers: map[string]string{}}}
 	start := time.Now()
@@ -267,31 +312,37 @@ func makeExperiment(ctx context.Context, cfg genConfig, server, tmp string, tool
 	}()
 	for i, sys := range systems {
 		if err := os.MkdirAll(filepath.Join(work, sys), 0o755); err != nil {
-			return err
+			return 0, err
 		}
 		addr[sys] = "127.0.0.1:" + strconv.Itoa(cfg.port+i)
 		args := append([]string{"-addr", addr[sys]}, s.Servers[sys]...)
 		rec.Made.Servers[sys] = "truthserver " + strings.Join(args, " ")
 		logf, err := os.Create(filepath.Join(work, "server-"+sys+".log"))
 		if err != nil {
-			return err
+			return 0, err
 		}
 		cmd := exec.Command(server, args...)
 		cmd.Stderr = logf
 		if err := cmd.Start(); err != nil {
 			logf.Close()
-			return err
+			return 0, err
 		}
 		logf.Close()
 		procs = append(procs, cmd)
 		if err := waitHealthy(ctx, addr[sys]); err != nil {
-			return fmt.Errorf("server %s: %w", sys, err)
+			return 0, fmt.Errorf("server %s: %w", sys, err)
 		}
 	}
+	var pids []int
+	for _, p := range procs {
+		pids = append(pids, p.Process.Pid)
+	}
 	var t0 time.Time
+	worst := 0.0
 	for i, run := range s.Runs {
 		url := "http://" + addr[run.System] + "/"
 		r := RunRecord{File: run.File, LoadBefore: loadavg()}
+		m0, measured := markCPU(pids)
 		now := time.Now()
 		if i == 0 {
 			t0 = now
@@ -302,7 +353,12 @@ func makeExperiment(ctx context.Context, cfg genConfig, server, tmp string, tool
 		r.EndS = round(time.Since(t0).Seconds(), 3)
 		r.LoadAfter = loadavg()
 		if err != nil {
-			return fmt.Errorf("%s: %w", run.File, err)
+			return 0, fmt.Errorf("%s: %w", run.File, err)
+		}
+		if m1, ok := markCPU(pids); ok && measured {
+			pct := othersPct(m0, m1, time.Since(now).Seconds())
+			r.OthersCPUPct = &pct
+			worst = max(worst, pct)
 		}
 		rec.Made.Runs = append(rec.Made.Runs, r)
 	}
@@ -311,22 +367,26 @@ func makeExperiment(ctx context.Context, cfg genConfig, server, tmp string, tool
 		p.Wait()
 	}
 	procs = nil
+	if retry && cfg.quietPct > 0 && worst > cfg.quietPct {
+		return worst, errDisturbed
+	}
+	rec.Made.Attempts = attempt
 	rec.Derived = derive(rec)
 	rec.Made.WallS = round(time.Since(start).Seconds(), 1)
 	if err := os.WriteFile(filepath.Join(work, "loadverdict.yaml"), manifest(s, systems), 0o644); err != nil {
-		return err
+		return 0, err
 	}
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if err := os.WriteFile(filepath.Join(work, "truth.json"), append(b, '\n'), 0o644); err != nil {
-		return err
+		return 0, err
 	}
 	if err := os.RemoveAll(dir); err != nil {
-		return err
+		return 0, err
 	}
-	return os.Rename(work, dir)
+	return worst, os.Rename(work, dir)
 }
 
 // workDir is the hidden folder an experiment is made in.

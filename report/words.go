@@ -102,7 +102,7 @@ func basisText(method string, b analyze.Basis, changePct *float64) string {
 		s = fmt.Sprintf("%s: %d segment(s)", seriesName(b.Metric), b.Segments)
 	}
 	if t := b.Trend; t != nil {
-		s += "; " + trendText(b.Metric, t)
+		s += "; " + trendText(b.Metric, t, b.Shape)
 	}
 	if m := b.MSER; m != nil {
 		switch {
@@ -129,13 +129,17 @@ func shapeText(sh stats.Shape) string {
 		return "a trend, then flat"
 	case stats.ShapeFlatTrend:
 		return "flat, then a trend"
+	case stats.ShapeRamp:
+		return "flat, a change, then flat"
 	}
 	return "flat"
 }
 
 // trendText words a trend that never levelled off, e.g. "still rising by
-// 29 ms (+93.5 %) to the end, p = 7.5e-33".
-func trendText(metric string, t *stats.Trend) string {
+// 29 ms (+93.5 %) to the end, p = 7.5e-33"; for a shape that levels off
+// (a change that ended in the last quarter, too late for a steady state),
+// "rising by ... and levelling off only at the very end".
+func trendText(metric string, t *stats.Trend, shape stats.Shape) string {
 	dir := "rising"
 	if t.Change < 0 {
 		dir = "falling"
@@ -147,6 +151,10 @@ func trendText(metric string, t *stats.Trend) string {
 	pct := ""
 	if t.Level != 0 {
 		pct = fmt.Sprintf(" (%s %%)", signed(100*t.Change/t.Level))
+	}
+	switch shape {
+	case stats.ShapeSteps, stats.ShapeTrendFlat, stats.ShapeRamp:
+		return fmt.Sprintf("%s by %s %s%s, levelling off only at the very end (Mann-Kendall p = %s): no steady state", dir, num(math.Abs(t.Change)), unit, pct, rel(t.P))
 	}
 	return fmt.Sprintf("still %s by %s %s%s to the end (Mann-Kendall p = %s): it never levelled off", dir, num(math.Abs(t.Change)), unit, pct, rel(t.P))
 }

@@ -16,6 +16,7 @@ const (
 	ShapeTrend     Shape = "trend"           // a straight line to the end
 	ShapeTrendFlat Shape = "trend-then-flat" // a straight line up to a knot, flat after it (a hinge)
 	ShapeFlatTrend Shape = "flat-then-trend" // flat up to a knot, a straight line after it
+	ShapeRamp      Shape = "ramp"            // flat, a straight change between two knots, flat again
 )
 
 // Direction says which way a series changed: a stable code.
@@ -42,6 +43,12 @@ const MaxModelPoints = 120
 // of flat series of 5-10 points through as warm-ups or slowdowns in
 // TestSelectModelMonteCarlo).
 const cpParams = 4
+
+// cpShape is what a location counts when the criterion orders the shapes
+// that beat flat (which change, once a change is known): 2, the modified
+// BIC's count (Zhang & Siegmund, 2007). docs/STATISTICS.md, "The
+// criterion".
+var cpShape = 2.0
 
 // robustTrend runs TrendTest on x and judges the trend persistent when
 // the Mann-Kendall test finds it at alpha (ranks: robust to latency's
@@ -198,8 +205,8 @@ type SeriesModel struct {
 	// Levels is the number of levels of the selected shape: steps+1 for
 	// steps, 2 for a hinge, 1 for flat and a line.
 	Levels int
-	// Knot is the observation where the line of ShapeTrendFlat ends or
-	// that of ShapeFlatTrend begins (-1 otherwise).
+	// Knot is the observation where the line of ShapeTrendFlat or
+	// ShapeRamp ends or that of ShapeFlatTrend begins (-1 otherwise).
 	Knot int
 	// Steps are the changes of level of ShapeSteps that pass the
 	// practical threshold, in order: the level-shift findings.
@@ -340,6 +347,9 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 	if f, ok := fitHinge(y, ShapeFlatTrend); ok {
 		fits = append(fits, f)
 	}
+	if f, ok := fitRamp(y, max(1, o.MinFirst)); ok {
+		fits = append(fits, f)
+	}
 	for i := range fits {
 		fits[i].BIC = float64(m)*math.Log(max(fits[i].rss/float64(m), modelVarFloor)) + float64(fits[i].Params)*math.Log(float64(m))
 		out.Candidates = append(out.Candidates, fits[i].Candidate)
@@ -380,13 +390,23 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(fits[a].BIC, fits[b].BIC) })
+	// Which change, once a change is known: among the shapes that beat
+	// flat, the order counts a location cpShape instead of cpParams.
+	shapeBIC := func(f fit) float64 {
+		locs := len(f.cps)
+		return f.BIC - (cpParams-cpShape)*float64(locs)*math.Log(float64(m))
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(shapeBIC(fits[a]), shapeBIC(fits[b])) })
 	base := out
 	var thr float64
 	transient := false // the steps taken came back to their first level
 	flatBIC := fits[0].BIC
+	// lateFrom is where the change that ends in the last quarter began,
+	// when that change made the class no-steady-state.
+	lateFrom := -1
 	for _, fi := range order {
 		f := fits[fi]
+		lateFrom = -1
 		if f.Shape != ShapeFlat && flatBIC-f.BIC < minEvidence {
 			continue
 		}
@@ -395,7 +415,7 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 		switch f.Shape {
 		case ShapeSteps:
 			out.Levels = f.Steps + 1
-		case ShapeTrendFlat, ShapeFlatTrend:
+		case ShapeTrendFlat, ShapeFlatTrend, ShapeRamp:
 			out.Levels = 2
 		}
 		out.Class, out.SteadyStart = ClassFlat, 0
@@ -446,6 +466,7 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 			switch {
 			case m-bounds[first] < tail:
 				out.Class, out.SteadyStart = ClassNoSteadyState, -1
+				lateFrom = start(bounds[first-1])
 			case d == Improving:
 				out.Class = ClassWarmup
 			default:
@@ -457,16 +478,25 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 				out.Class, out.SteadyStart = ClassNoSteadyState, -1
 				out.Direction, out.ChangePct = dir(f.fitted[m-1], f.fitted[0]), pct(f.fitted[m-1], f.fitted[0])
 			}
-		case ShapeTrendFlat:
-			k := f.cps[0]
+		case ShapeTrendFlat, ShapeRamp:
+			// The change ends at the last knot; the level before it is
+			// the first point's (the line's start, or the ramp's first
+			// level).
+			k := f.cps[len(f.cps)-1]
 			out.Knot = start(k)
 			thr = thrAt(k)
 			if ch := f.fitted[k] - f.fitted[0]; math.Abs(ch) > thr {
 				out.Direction, out.ChangePct = dir(f.fitted[k], f.fitted[0]), pct(f.fitted[k], f.fitted[0])
 				out.SteadyStart = start(k)
+				// The level after the knot (which ends the change) must
+				// fill the last quarter for a steady state.
 				switch {
-				case m-k < tail:
+				case m-k-1 < tail:
 					out.Class, out.SteadyStart = ClassNoSteadyState, -1
+					lateFrom = start(f.cps[0])
+					if f.Shape == ShapeTrendFlat {
+						lateFrom = 0
+					}
 				case out.Direction == Improving:
 					out.Class = ClassWarmup
 				default:
@@ -489,11 +519,25 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 		out.Shape, out.Levels, out.Steps, out.Knot, out.Trend = ShapeFlat, 1, nil, -1, nil
 	}
 	out.ThresholdPct = 100 * math.Expm1(thr)
+	// A change still under way in the last quarter is described by the
+	// trend test from where it began, as a line to the end is.
+	if out.Class == ClassNoSteadyState && out.Trend == nil && lateFrom >= 0 && n-lateFrom >= 3 {
+		t, _ := robustTrend(x[lateFrom:], o.Alpha, delta, thr)
+		out.Trend, out.TrendFrom = &t, lateFrom
+	}
 
 	// A steady state only on a final part with no trend of its own.
 	if k := out.SteadyStart; k >= 0 && n-k >= 3 && out.Trend == nil {
-		t, _ := robustTrend(x[k:], o.Alpha, delta, thr)
-		out.Trend, out.TrendFrom = &t, k
+		// The knot of a hinge or a ramp ends the change as much as it
+		// begins the level: the steady part's trend is tested from the
+		// observation after it (a knot placed on a disturbed point hid
+		// a trend that went on after it).
+		kt := k
+		if (out.Shape == ShapeTrendFlat || out.Shape == ShapeRamp) && n-k-b >= 3 {
+			kt = k + b
+		}
+		t, _ := robustTrend(x[kt:], o.Alpha, delta, thr)
+		out.Trend, out.TrendFrom = &t, kt
 		if t.Persistent {
 			d := Worsening
 			if (t.Slope > 0) == o.HigherIsBetter {
@@ -625,6 +669,17 @@ func fitLine(y []float64, shape Shape, knot int) fit {
 			z[i] = float64(i)
 		}
 	}
+	f := fitOn(y, z)
+	f.Shape, f.Params = shape, 2
+	if shape != ShapeTrend {
+		f.Params, f.cps = 2+cpParams, []int{knot}
+	}
+	return f
+}
+
+// fitOn fits y = a + b·z by least squares: the fitted values and the
+// residual sum of squares.
+func fitOn(y, z []float64) fit {
 	mz, my := Mean(z), Mean(y)
 	var szz, szy float64
 	for i := range z {
@@ -635,15 +690,42 @@ func fitLine(y []float64, shape Shape, knot int) fit {
 	if szz > 0 {
 		slope = szy / szz
 	}
-	f := fit{Candidate: Candidate{Shape: shape, Params: 2}, fitted: make([]float64, m)}
-	if shape != ShapeTrend {
-		f.Params, f.cps = 2+cpParams, []int{knot}
-	}
+	f := fit{fitted: make([]float64, len(y))}
 	for i := range y {
 		f.fitted[i] = my + slope*(z[i]-mz)
 		f.rss += (y[i] - f.fitted[i]) * (y[i] - f.fitted[i])
 	}
 	return f
+}
+
+// fitRamp fits flat, a straight change between two knots and flat again
+// (a level that moves to another over some observations: a step whose
+// change falls inside a round or a window, or a gradual warm-up that
+// starts late), at its best knots: the first level over at least first
+// points, the change over at least one point between its knots, the final
+// level over at least 2. ok is false when y is too short. The two knots
+// count cpParams each in the criterion, the two levels 1 each.
+func fitRamp(y []float64, first int) (fit, bool) {
+	m := len(y)
+	var best fit
+	found := false
+	z := make([]float64, m)
+	for k1 := first - 1; k1 < m; k1++ {
+		for k2 := k1 + 2; k2 <= m-2; k2++ {
+			for i := range z {
+				z[i] = min(1, max(0, float64(i-k1)/float64(k2-k1)))
+			}
+			f := fitOn(y, z)
+			if !found || f.rss < best.rss {
+				best, found = f, true
+				best.cps = []int{k1, k2}
+			}
+		}
+	}
+	if found {
+		best.Shape, best.Params = ShapeRamp, 2+2*cpParams
+	}
+	return best, found
 }
 
 // fitHinge fits a hinge at its best knot: a line over at least 2 points

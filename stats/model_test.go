@@ -148,6 +148,12 @@ func TestSelectModelShapes(t *testing.T) {
 		{"step down", wiggle([]float64{100, 100, 100, 100, 70, 70, 70, 70}), ClassSlowdown, Worsening, 4},
 		{"leak", wiggle([]float64{100, 96, 92, 88, 84, 80, 76, 72}), ClassNoSteadyState, Worsening, -1},
 		{"ramp then flat", wiggle([]float64{40, 60, 80, 100, 100, 100, 100, 100, 100, 100}), ClassWarmup, Improving, 3},
+		// A step that falls inside a round leaves one round between the
+		// levels (step/002 of the conformance grid: 4380 4497 4536 4443
+		// 4146 3886 3887 3911 3865 req/s); and a gradual warm-up that
+		// starts late. Both are a ramp, not a trend to the end.
+		{"step inside a round", []float64{4380, 4497, 4536, 4443, 4146, 3886, 3887, 3911, 3865}, ClassSlowdown, Worsening, 5},
+		{"late gradual warm-up", wiggle([]float64{60, 60, 60, 70, 80, 90, 100, 100, 100, 100}), ClassWarmup, Improving, 6},
 		{"drift under 2 %", wiggle([]float64{100, 100.2, 100.4, 100.6, 100.8, 101, 101.2, 101.4}), ClassFlat, "", 0},
 	}
 	for _, c := range cases {

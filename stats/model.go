@@ -488,10 +488,16 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 			if ch := f.fitted[k] - f.fitted[0]; math.Abs(ch) > thr {
 				out.Direction, out.ChangePct = dir(f.fitted[k], f.fitted[0]), pct(f.fitted[k], f.fitted[0])
 				out.SteadyStart = start(k)
-				// The level after the knot (which ends the change) must
-				// fill the last quarter for a steady state.
+				// A hinge has no point of transition of its own (a ramp
+				// has its inner points): its knot, the end of the line,
+				// is taken as one, and the level after it must fill the
+				// last quarter for a steady state.
+				after := m - k
+				if f.Shape == ShapeTrendFlat {
+					after--
+				}
 				switch {
-				case m-k-1 < tail:
+				case after < tail:
 					out.Class, out.SteadyStart = ClassNoSteadyState, -1
 					lateFrom = start(f.cps[0])
 					if f.Shape == ShapeTrendFlat {
@@ -528,12 +534,12 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 
 	// A steady state only on a final part with no trend of its own.
 	if k := out.SteadyStart; k >= 0 && n-k >= 3 && out.Trend == nil {
-		// The knot of a hinge or a ramp ends the change as much as it
-		// begins the level: the steady part's trend is tested from the
-		// observation after it (a knot placed on a disturbed point hid
-		// a trend that went on after it).
+		// The knot of a hinge ends the line as much as it begins the
+		// level: the steady part's trend is tested from the observation
+		// after it (a knot placed on a disturbed point hid a trend that
+		// went on after it).
 		kt := k
-		if (out.Shape == ShapeTrendFlat || out.Shape == ShapeRamp) && n-k-b >= 3 {
+		if out.Shape == ShapeTrendFlat && n-k-b >= 3 {
 			kt = k + b
 		}
 		t, _ := robustTrend(x[kt:], o.Alpha, delta, thr)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/internal/local"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -23,12 +23,12 @@ func runParse(ctx context.Context, args []string, e *env) error {
 	asJSON := fs.Bool("json", false, "print JSON Lines (one object per run) instead of a table")
 	labels := labelFlag{}
 	fs.Var(labels, "label", "show a target under a name: `host:port=name`, or a file name for logs without a target (repeatable)")
-	in := addInputFlags(fs)
-	plan, exp, err := in.parseInputs(fs, args, nil, nil)
+	r := addInputFlags(fs, e)
+	in, exp, err := parseInputs(fs, r, args, &local.Files{})
 	if err != nil {
 		return err
 	}
-	runs, failed := parseFiles(ctx, e, plan.files, ingest.Options{Experiment: exp, Labels: labels, WindowS: in.window.Seconds()})
+	runs, failed := r.Parse(ctx, in, ingest.Options{Experiment: exp, Labels: labels, WindowS: r.Window.Seconds()})
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -52,42 +52,6 @@ func runParse(ctx context.Context, args []string, e *env) error {
 		return errReported
 	}
 	return nil
-}
-
-// parseFiles parses every file in order (samples are not kept) and
-// numbers the runs (seq) across them: files in the order given, runs in
-// file order. A file that cannot be read or parsed is reported on stderr
-// as "file:line: message" and the others are still parsed.
-func parseFiles(ctx context.Context, e *env, files []string, opts ingest.Options) (runs []results.RunWithPercentiles, failed bool) {
-	bar, finish := newProgress(e.stderr, inputSize(files))
-	defer finish()
-	for _, f := range files {
-		if ctx.Err() != nil {
-			return runs, true
-		}
-		o := opts
-		o.Source = sourceName(f)
-		got, err := parseFile(ctx, e, f, o, bar)
-		if err != nil {
-			fmt.Fprintln(e.stderr, err)
-			failed = true
-			continue
-		}
-		for _, r := range got {
-			r.Seq = int32(len(runs))
-			runs = append(runs, r)
-		}
-	}
-	return runs, failed
-}
-
-func parseFile(ctx context.Context, e *env, f string, opts ingest.Options, bar io.Writer) ([]results.RunWithPercentiles, error) {
-	r, _, err := openInput(f, e.stdin, bar)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return ingest.ParseAll(ctx, r, opts)
 }
 
 // printRunTable prints the runs as an aligned, human-readable table,

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loadverdict/loadverdict/internal/local"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results"
@@ -146,7 +147,7 @@ func TestParseLabelsAndStdin(t *testing.T) {
 	if len(runs) != 6 || runs[0].Label != "zuul" || runs[1].Label != "openresty" {
 		t.Fatalf("labels not applied: %d runs, %q %q", len(runs), runs[0].Label, runs[1].Label)
 	}
-	if runs[0].Source != stdinName || runs[0].Experiment != "stdin" {
+	if runs[0].Source != local.StdinName || runs[0].Experiment != "stdin" {
 		t.Errorf("source %q experiment %q", runs[0].Source, runs[0].Experiment)
 	}
 }

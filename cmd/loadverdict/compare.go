@@ -27,7 +27,7 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 			"self-contained page), summary.md (for a pull request comment) and summary.json.\n"+gateHelp)
 	out := fs.String("o", "", "write the full report and the tables to `DIR` (default: none, a temporary folder)")
 	format := fs.String("format", "text", "stdout `format`: text, markdown or json")
-	var systems systemFlag
+	var systems local.Systems
 	fs.Var(&systems, "system", "name the system of OLD or NEW: `NAME=OLD` or NAME=NEW")
 	manifest := fs.String("manifest", "", "a manifest `FILE` (labels, order, analysis thresholds)")
 	r := addInputFlags(fs, e)
@@ -50,31 +50,16 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	req := pipeline.Request{Manifest: m, Figures: figs.format}
+	req := pipeline.Request{Manifest: m, Figures: *figs}
 	gate.apply(&req.Overrides)
 	var res *local.Result
-	oldName, newName := oldArg, newArg
 	if sf.store != "" {
 		if len(systems) > 0 {
 			return usagef("compare: --system names local files; with --store, OLD and NEW are experiments")
 		}
 		res, err = r.CompareStore(ctx, sf.pipeline, *out, oldArg, newArg, req)
 	} else {
-		oldName, newName = local.SideNames(oldArg, newArg)
-		for _, s := range systems {
-			switch filepath.Clean(s.Path) {
-			case filepath.Clean(oldArg):
-				oldName = s.Name
-			case filepath.Clean(newArg):
-				newName = s.Name
-			default:
-				return usagef("compare: --system %s=%s: in compare, --system names OLD (%s) or NEW (%s)", s.Name, s.Path, oldArg, newArg)
-			}
-		}
-		if oldName == newName {
-			return usagef("compare: OLD and NEW are both named %q", oldName)
-		}
-		res, err = r.Compare(ctx, *out, oldArg, newArg, oldName, newName, req)
+		res, err = r.Compare(ctx, *out, oldArg, newArg, systems, req)
 	}
 	if err != nil {
 		return err
@@ -85,7 +70,7 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 	if res.Report.Verdict == nil {
 		// No run of either side could be read: say so in the format
 		// asked for, as the bucket's report does, and fail.
-		if err := report.CompareNoRuns(e.stdout, res.Report.Experiment, oldName, newName, *format, res.Report.Meta); err != nil {
+		if err := report.CompareNoRuns(e.stdout, res.Report.Experiment, res.Old, res.New, *format, res.Report.Meta); err != nil {
 			return err
 		}
 		if res.Rejected == 0 {

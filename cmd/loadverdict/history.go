@@ -57,8 +57,14 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	fs.Lookup("experiment").Usage = "not for history: each folder is the experiment named after it"
 	fs.Lookup("threshold").Usage = "not for history: check thresholds per experiment (report --threshold)"
 	fs.Lookup("fail-on").Usage = "history guards `regression,drift,inconclusive,no-comparison` of the latest experiment by default; --fail-on names them explicitly (comma-separated, repeatable; added to the manifest's gate.fail_on)"
-	var accept acceptList
-	fs.Var(&accept, "accept", "accept the change at `EXPERIMENT`: the reference level starts again there (repeatable; with the manifests' history.accept)")
+	var accept []string
+	fs.Func("accept", "accept the change at `EXPERIMENT`: the reference level starts again there (repeatable; with the manifests' history.accept)", func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return errors.New("want an experiment's name")
+		}
+		accept = append(accept, s)
+		return nil
+	})
 	args, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -73,10 +79,7 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	if len(g.failOn) > 0 {
 		req.FailOn = g.failOn
 	}
-	req.Allow = g.allow
-	if g.maxRegression.set {
-		req.MaxRegressionPct = &g.maxRegression.pct
-	}
+	req.Allow, req.MaxRegressionPct = g.allow, g.maxRegression
 	var r *pipeline.HistoryReport
 	rejected := 0
 	if sf.store != "" {
@@ -115,18 +118,4 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	}
 	return gateExit(e, r.History.Failed, report.HistoryGateReasons(r.History), allowed, rejected, g.junit,
 		func(w io.Writer) error { return report.HistoryJUnit(w, r.History) })
-}
-
-// acceptList is the repeatable --accept flag: experiment names.
-type acceptList []string
-
-func (l *acceptList) String() string { return strings.Join(*l, ",") }
-
-// Set adds one experiment name; an empty one is an error.
-func (l *acceptList) Set(s string) error {
-	if strings.TrimSpace(s) == "" {
-		return errors.New("want an experiment's name")
-	}
-	*l = append(*l, s)
-	return nil
 }

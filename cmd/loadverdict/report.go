@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/loadverdict/loadverdict/internal/local"
@@ -34,11 +33,11 @@ func runReport(ctx context.Context, args []string, e *env) error {
 			"Prints the headline verdict.\n"+gateHelp)
 	out := fs.String("o", "out", "output `DIR`")
 	baseline := fs.String("baseline", "", "compare every other system against this system `NAME`")
-	labels := labelFlag{}
-	fs.Var(labels, "label", "name a system by its target: `host:port=name`, or a file name for logs without a target (repeatable)")
+	labels := pipeline.Labels{}
+	fs.Var(&labels, "label", "name a system by its target: `host:port=name`, or a file name for logs without a target (repeatable)")
 	var files local.Files
-	fs.Var((*systemFlag)(&files.Systems), "system", "name a system by where its runs come from: `NAME=PATH`, a file or a folder (repeatable)")
-	fs.Var((*mergeFlag)(&files.Merges), "merge", "inputs that are parts of one test, run at once by several load generators: `PATH,PATH...` (files or folders; repeatable, one group each)")
+	fs.Var(&files.Systems, "system", "name a system by where its runs come from: `NAME=PATH`, a file or a folder (repeatable)")
+	fs.Var(&files.Merges, "merge", "inputs that are parts of one test, run at once by several load generators: `PATH,PATH...` (files or folders; repeatable, one group each)")
 	manifest := fs.String("manifest", "", "the experiment's manifest `FILE` (default: loadverdict.yaml in an input folder)")
 	r := addInputFlags(fs, e)
 	gate := addGateFlags(fs)
@@ -53,7 +52,7 @@ func runReport(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	req := pipeline.Request{Experiment: exp, Manifest: m,
-		Overrides: pipeline.Overrides{Systems: in.Rules, Merge: in.Merges, Labels: labels, Baseline: *baseline}, Figures: figs.format}
+		Overrides: pipeline.Overrides{Systems: in.Rules, Merge: in.Merges, Labels: labels, Baseline: *baseline}, Figures: *figs}
 	gate.apply(&req.Overrides)
 	res, err := r.Report(ctx, *out, in, req)
 	if err != nil {
@@ -71,30 +70,11 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	return gateResult(e, res.Report.Verdict, res.Rejected, gate.junit)
 }
 
-// figuresFlag is --figures: the format of the figure files.
-type figuresFlag struct{ format plots.Format }
-
 // addFiguresFlag declares --figures on fs.
-func addFiguresFlag(fs *flag.FlagSet) *figuresFlag {
-	f := &figuresFlag{format: plots.FormatPNG}
-	fs.Var(f, "figures", "`format` of the figure files beside report.md: png or svg (report.html inlines SVG either way)")
-	return f
-}
-
-func (f *figuresFlag) String() string {
-	if f == nil {
-		return ""
-	}
-	return string(f.format)
-}
-
-// Set implements flag.Value.
-func (f *figuresFlag) Set(v string) error {
-	if !slices.Contains(plots.Formats, plots.Format(v)) {
-		return fmt.Errorf("want png or svg, got %q", v)
-	}
-	f.format = plots.Format(v)
-	return nil
+func addFiguresFlag(fs *flag.FlagSet) *plots.Format {
+	f := plots.FormatPNG
+	fs.Var(&f, "figures", "`format` of the figure files beside report.md: png or svg (report.html inlines SVG either way)")
+	return &f
 }
 
 // openers are the programs that open a file in the desktop's default

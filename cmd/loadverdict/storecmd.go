@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"slices"
 
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
@@ -42,30 +41,23 @@ func ingestStore(ctx context.Context, sf *storeFlags, keys []string, e *env) err
 		return err
 	}
 	failed := false
-	var exps []string
-	for _, k := range keys {
-		exp, err := p.Ingest(ctx, k)
+	p.IngestKeys(ctx, keys, func(key, exp string, err error) {
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			failed = true
 			if !errors.Is(err, pipeline.ErrRejected) {
-				continue
+				return
 			}
 		}
-		if exp != "" && !slices.Contains(exps, exp) {
-			exps = append(exps, exp)
-		}
-		fmt.Fprintf(e.stdout, "%s -> experiment %s\n", k, exp)
-	}
-	for _, exp := range exps {
-		headline, err := p.Analyze(ctx, exp)
+		fmt.Fprintf(e.stdout, "%s -> experiment %s\n", key, exp)
+	}, func(exp, headline string, err error) {
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			failed = true
-			continue
+			return
 		}
 		fmt.Fprintf(e.stdout, "%s: %s\n", exp, headline)
-	}
+	})
 	if failed {
 		return errReported
 	}

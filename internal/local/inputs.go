@@ -30,14 +30,74 @@ const StdinName = "stdin"
 // NAME=PATH).
 type System struct{ Name, Path string }
 
+// Systems are systems named by path; with Set and String, *Systems is the
+// flag.Value of a repeated --system NAME=PATH.
+type Systems []System
+
+func (s *Systems) String() string {
+	if s == nil {
+		return ""
+	}
+	var parts []string
+	for _, x := range *s {
+		parts = append(parts, x.Name+"="+x.Path)
+	}
+	return strings.Join(parts, ",")
+}
+
+// Set adds one NAME=PATH; the name must be a valid system name.
+func (s *Systems) Set(v string) error {
+	name, p, ok := strings.Cut(v, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" || p == "" {
+		return fmt.Errorf("want NAME=PATH (a file or a folder), got %q", v)
+	}
+	if err := pipeline.CheckName(name); err != nil {
+		return err
+	}
+	*s = append(*s, System{Name: name, Path: p})
+	return nil
+}
+
+// Groups are groups of paths whose runs are parts of one test; with Set
+// and String, *Groups is the flag.Value of a repeated --merge
+// PATH[,PATH...], one group each.
+type Groups [][]string
+
+func (g *Groups) String() string {
+	if g == nil {
+		return ""
+	}
+	var parts []string
+	for _, x := range *g {
+		parts = append(parts, strings.Join(x, ","))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Set adds one group of comma-separated paths.
+func (g *Groups) Set(v string) error {
+	var paths []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			paths = append(paths, p)
+		}
+	}
+	if len(paths) == 0 {
+		return fmt.Errorf("want PATH[,PATH...] (files or folders), got %q", v)
+	}
+	*g = append(*g, paths)
+	return nil
+}
+
 // Files is what a command reads, as the command line names it: paths (a
 // file, a folder standing for the files below it, "-" for standard
 // input), systems by path and groups of paths whose runs are parts of
 // one test (--merge).
 type Files struct {
 	Paths   []string
-	Systems []System
-	Merges  [][]string
+	Systems Systems
+	Merges  Groups
 }
 
 // Inputs are the input files of a command, each once, in the order
@@ -99,10 +159,10 @@ func (f Files) First() string {
 	return ""
 }
 
-// Sides are the inputs of compare: the files of OLD and NEW (a file or a
+// sides are the inputs of compare: the files of OLD and NEW (a file or a
 // folder each, in no file common to both) as the systems oldName and
 // newName.
-func Sides(oldArg, newArg, oldName, newName string) (*Inputs, error) {
+func sides(oldArg, newArg, oldName, newName string) (*Inputs, error) {
 	in := &Inputs{}
 	oldFiles, err := in.pathFiles(oldArg, "OLD "+oldArg)
 	if err != nil {

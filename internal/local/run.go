@@ -44,6 +44,8 @@ type Result struct {
 	Report *pipeline.Report
 	// Rejected counts the inputs that could not be read or parsed.
 	Rejected int
+	// Old and New name compare's systems.
+	Old, New string
 }
 
 // ExperimentFor checks the settings and returns the experiment's name:
@@ -148,12 +150,27 @@ func (r *Runner) Report(ctx context.Context, dir string, in *Inputs, req pipelin
 }
 
 // Compare is compare's one call on local files: it analyses OLD and NEW
-// (a file or a folder each) as the systems oldName and newName of one
-// experiment (Experiment, else oldName-vs-newName), OLD the baseline, as
-// Report does in the output folder dir; with dir "", in a temporary
-// folder that is removed, and nothing is written.
-func (r *Runner) Compare(ctx context.Context, dir, oldArg, newArg, oldName, newName string, req pipeline.Request) (*Result, error) {
-	in, err := Sides(oldArg, newArg, oldName, newName)
+// (a file or a folder each) as two systems of one experiment (Experiment,
+// else OLD-vs-NEW after their names), OLD the baseline, as Report does in
+// the output folder dir; with dir "", in a temporary folder that is
+// removed, and nothing is written. The sides are named by systems (whose
+// paths must be OLD or NEW), else after their base names (SideNames).
+func (r *Runner) Compare(ctx context.Context, dir, oldArg, newArg string, systems Systems, req pipeline.Request) (*Result, error) {
+	oldName, newName := SideNames(oldArg, newArg)
+	for _, s := range systems {
+		switch filepath.Clean(s.Path) {
+		case filepath.Clean(oldArg):
+			oldName = s.Name
+		case filepath.Clean(newArg):
+			newName = s.Name
+		default:
+			return nil, argErrorf("compare: --system %s=%s: in compare, --system names OLD (%s) or NEW (%s)", s.Name, s.Path, oldArg, newArg)
+		}
+	}
+	if oldName == newName {
+		return nil, argErrorf("compare: OLD and NEW are both named %q", oldName)
+	}
+	in, err := sides(oldArg, newArg, oldName, newName)
 	if err != nil {
 		return nil, err
 	}
@@ -161,9 +178,21 @@ func (r *Runner) Compare(ctx context.Context, dir, oldArg, newArg, oldName, newN
 		return nil, err
 	}
 	req.Overrides.Systems, req.Overrides.Baseline = in.Rules, oldName
+	var res *Result
 	if dir != "" {
-		return r.Report(ctx, dir, in, req)
+		res, err = r.Report(ctx, dir, in, req)
+	} else {
+		res, err = r.inTemp(ctx, in, req)
 	}
+	if err != nil {
+		return nil, err
+	}
+	res.Old, res.New = oldName, newName
+	return res, nil
+}
+
+// inTemp analyses the inputs in a temporary folder, removed after.
+func (r *Runner) inTemp(ctx context.Context, in *Inputs, req pipeline.Request) (*Result, error) {
 	tmp, err := os.MkdirTemp("", "loadverdict-compare-")
 	if err != nil {
 		return nil, err
@@ -209,7 +238,7 @@ func (r *Runner) CompareStore(ctx context.Context, open func(context.Context) (*
 			return nil, err
 		}
 	}
-	return &Result{Report: rep}, nil
+	return &Result{Report: rep, Old: oldExp, New: newExp}, nil
 }
 
 // write opens the output folder dir and writes into it with put.

@@ -24,6 +24,14 @@ var update = flag.Bool("update", false, "rewrite golden files")
 
 const seedFile = "../../examples/zuul-vs-openresty.txt"
 
+// wholeTests tells whether the long tests run whole, as CI asks
+// (LOADVERDICT_LONG=all, which .ci/run sets, or 1); else they check a
+// sample that still holds every kind of case.
+func wholeTests() bool {
+	v := os.Getenv("LOADVERDICT_LONG")
+	return v == "all" || v == "1"
+}
+
 // runCLI runs the CLI in-process and returns its outputs.
 func runCLI(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
 	t.Helper()

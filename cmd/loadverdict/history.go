@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/report"
@@ -86,11 +85,7 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 		if len(args) > 0 {
 			return usagef("history: with --store, the experiments are the store's (got %s)", strings.Join(args, " "))
 		}
-		var p *pipeline.Pipeline
-		if p, err = sf.pipeline(ctx); err != nil {
-			return err
-		}
-		r, err = lr.StoreHistory(ctx, p, *out, req)
+		r, err = lr.StoreHistory(ctx, sf.pipeline, *out, req)
 	} else {
 		if len(args) == 0 {
 			return usagef("history: no experiment folders")
@@ -99,11 +94,6 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	}
 	if errors.Is(err, pipeline.ErrNoRuns) && rejected > 0 {
 		return errReported
-	}
-	var ae *pipeline.AcceptError
-	var oe *analyze.OrderError
-	if errors.As(err, &ae) || errors.As(err, &oe) {
-		return usagef("history: %v", err)
 	}
 	if err != nil {
 		return err

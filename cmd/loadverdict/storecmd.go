@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/loadverdict/loadverdict/internal/pipeline"
-	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/internal/version"
 )
 
@@ -27,11 +26,7 @@ func (s *storeFlags) pipeline(ctx context.Context) (*pipeline.Pipeline, error) {
 	if s.store == "" {
 		return nil, usagef("--store DIR|s3://BUCKET is required")
 	}
-	st, err := store.Open(ctx, s.store, store.S3Options{Endpoint: s.endpoint})
-	if err != nil {
-		return nil, err
-	}
-	return &pipeline.Pipeline{Store: st, GeneratedBy: version.GeneratedBy()}, nil
+	return pipeline.Open(ctx, s.store, s.endpoint, version.GeneratedBy())
 }
 
 // ingestStore ingests raw keys of a store and analyses their experiments.

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
 )
@@ -29,17 +30,32 @@ func (r *Runner) History(ctx context.Context, dir string, args []string, req pip
 	}
 	h, err := p.History(ctx, req)
 	if err != nil {
-		return nil, rejected, err
+		return nil, rejected, seriesError(err)
 	}
 	return h, rejected, p.WriteHistory(ctx, "", h)
 }
 
-// StoreHistory is history's one call on a store: the experiments of p's
-// store whose manifest names req.Series (a name that is no series is an
-// *ArgError listing the series), analysed as a series; the report is
-// written into the output folder dir unless dir is "", never into the
-// store.
-func (r *Runner) StoreHistory(ctx context.Context, p *pipeline.Pipeline, dir string, req pipeline.HistoryRequest) (*pipeline.HistoryReport, error) {
+// seriesError makes a series' own mistakes (an accepted experiment that
+// is not in it, an order that cannot be kept) *ArgErrors.
+func seriesError(err error) error {
+	var ae *pipeline.AcceptError
+	var oe *analyze.OrderError
+	if errors.As(err, &ae) || errors.As(err, &oe) {
+		return argErrorf("history: %v", err)
+	}
+	return err
+}
+
+// StoreHistory is history's one call on a store: the experiments of the
+// store open opens whose manifest names req.Series (a name that is no
+// series is an *ArgError listing the series), analysed as a series; the
+// report is written into the output folder dir unless dir is "", never
+// into the store.
+func (r *Runner) StoreHistory(ctx context.Context, open func(context.Context) (*pipeline.Pipeline, error), dir string, req pipeline.HistoryRequest) (*pipeline.HistoryReport, error) {
+	p, err := open(ctx)
+	if err != nil {
+		return nil, err
+	}
 	all, err := p.Series(ctx)
 	if err != nil {
 		return nil, err
@@ -58,7 +74,7 @@ func (r *Runner) StoreHistory(ctx context.Context, p *pipeline.Pipeline, dir str
 	req.Experiments = all[req.Series]
 	h, err := p.History(ctx, req)
 	if err != nil || dir == "" {
-		return h, err
+		return h, seriesError(err)
 	}
 	return h, r.write(ctx, dir, func(p *pipeline.Pipeline) error { return p.WriteHistory(ctx, "", h) })
 }

@@ -183,9 +183,9 @@ func sides(oldArg, newArg, oldName, newName string) (*Inputs, error) {
 	return in, nil
 }
 
-// SideNames names the systems of compare's OLD and NEW after their base
+// sideNames names the systems of compare's OLD and NEW after their base
 // names, or "old" and "new" when those are equal.
-func SideNames(oldArg, newArg string) (string, string) {
+func sideNames(oldArg, newArg string) (string, string) {
 	a, b := inputName(oldArg), inputName(newArg)
 	if a == b || a == "" || b == "" {
 		return "old", "new"
@@ -193,10 +193,10 @@ func SideNames(oldArg, newArg string) (string, string) {
 	return a, b
 }
 
-// ExperimentName names an experiment after an input: a folder by its
+// experimentName names an experiment after an input: a folder by its
 // name, a file by its name without the extension, standard input
 // "stdin".
-func ExperimentName(arg string) string {
+func experimentName(arg string) string {
 	if arg == "" || arg == "-" {
 		return StdinName
 	}
@@ -305,10 +305,6 @@ func (in *Inputs) pathFiles(path, what string) ([]string, error) {
 	}
 	return files, nil
 }
-
-// Sources are the names of the input files in the tables: their paths as
-// given (cleaned), "stdin" for "-".
-func (in *Inputs) Sources() []string { return sourceNames(in.Files) }
 
 // sourceName is the name of an input file in the tables.
 func sourceName(file string) string {

@@ -49,12 +49,12 @@ type Result struct {
 }
 
 // ExperimentFor checks the settings and returns the experiment's name:
-// Experiment, else named after the first input (ExperimentName).
+// Experiment, else named after the first input (experimentName).
 func (r *Runner) ExperimentFor(first string) (string, error) {
 	if r.Experiment != "" {
 		return r.experiment("")
 	}
-	return r.experiment(ExperimentName(first))
+	return r.experiment(experimentName(first))
 }
 
 // experiment checks the settings and returns Experiment, else def.
@@ -154,9 +154,9 @@ func (r *Runner) Report(ctx context.Context, dir string, in *Inputs, req pipelin
 // else OLD-vs-NEW after their names), OLD the baseline, as Report does in
 // the output folder dir; with dir "", in a temporary folder that is
 // removed, and nothing is written. The sides are named by systems (whose
-// paths must be OLD or NEW), else after their base names (SideNames).
+// paths must be OLD or NEW), else after their base names (sideNames).
 func (r *Runner) Compare(ctx context.Context, dir, oldArg, newArg string, systems Systems, req pipeline.Request) (*Result, error) {
-	oldName, newName := SideNames(oldArg, newArg)
+	oldName, newName := sideNames(oldArg, newArg)
 	for _, s := range systems {
 		switch filepath.Clean(s.Path) {
 		case filepath.Clean(oldArg):

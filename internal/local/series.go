@@ -142,7 +142,7 @@ func seriesInputs(args []string) ([]experimentInput, map[string][]string, error)
 		if _, err := os.Stat(arg); err != nil {
 			return nil, nil, argErrorf("history: %s: %v", arg, errors.Unwrap(err))
 		}
-		name := ExperimentName(arg)
+		name := experimentName(arg)
 		if other, ok := seen[name]; ok {
 			return nil, nil, argErrorf("history: %s and %s would both be experiment %q: rename one folder", other, arg, name)
 		}

@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,6 +62,23 @@ const (
 
 // Formats are the formats Render draws.
 var Formats = []Format{FormatPNG, FormatSVG}
+
+// String returns the format's name; with Set, a *Format is a flag.Value.
+func (f *Format) String() string {
+	if f == nil {
+		return ""
+	}
+	return string(*f)
+}
+
+// Set sets the format from its name: png or svg.
+func (f *Format) Set(v string) error {
+	if !slices.Contains(Formats, Format(v)) {
+		return fmt.Errorf("want png or svg, got %q", v)
+	}
+	*f = Format(v)
+	return nil
+}
 
 // Figure is one rendered figure.
 type Figure struct {

@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 
+	"github.com/loadverdict/loadverdict/internal/local"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
-	"github.com/loadverdict/loadverdict/internal/store"
-	"github.com/loadverdict/loadverdict/plots"
 	"github.com/loadverdict/loadverdict/report"
 )
 
@@ -29,10 +27,10 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 			"self-contained page), summary.md (for a pull request comment) and summary.json.\n"+gateHelp)
 	out := fs.String("o", "", "write the full report and the tables to `DIR` (default: none, a temporary folder)")
 	format := fs.String("format", "text", "stdout `format`: text, markdown or json")
-	var systems systemFlag
+	var systems local.Systems
 	fs.Var(&systems, "system", "name the system of OLD or NEW: `NAME=OLD` or NAME=NEW")
 	manifest := fs.String("manifest", "", "a manifest `FILE` (labels, order, analysis thresholds)")
-	in := addInputFlags(fs)
+	r := addInputFlags(fs, e)
 	fs.Lookup("experiment").Usage = "experiment `name` of the report (default: OLD-vs-NEW, after the systems' names)"
 	sf := addStoreFlags(fs)
 	gate := addGateFlags(fs)
@@ -48,150 +46,40 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 		return usagef("compare: --format %q: want text, markdown or json", *format)
 	}
 	oldArg, newArg := args[0], args[1]
-	m, err := loadManifest(*manifest, nil)
+	m, err := local.LoadManifest(*manifest, nil)
 	if err != nil {
 		return err
 	}
-	var res *localResult
-	var oldName, newName string
+	req := pipeline.Request{Manifest: m, Figures: *figs}
+	gate.apply(&req.Overrides)
+	var res *local.Result
 	if sf.store != "" {
 		if len(systems) > 0 {
 			return usagef("compare: --system names local files; with --store, OLD and NEW are experiments")
 		}
-		oldName, newName = oldArg, newArg
-		res, err = compareStore(ctx, sf, in, oldArg, newArg, m, gate, figs.format)
+		res, err = r.CompareStore(ctx, sf.pipeline, *out, oldArg, newArg, req)
 	} else {
-		oldName, newName = sideNames(oldArg, newArg)
-		for _, s := range systems {
-			switch filepath.Clean(s.path) {
-			case filepath.Clean(oldArg):
-				oldName = s.name
-			case filepath.Clean(newArg):
-				newName = s.name
-			default:
-				return usagef("compare: --system %s=%s: in compare, --system names OLD (%s) or NEW (%s)", s.name, s.path, oldArg, newArg)
-			}
-		}
-		if oldName == newName {
-			return usagef("compare: OLD and NEW are both named %q", oldName)
-		}
-		res, err = compareLocal(ctx, e, *out, in, oldArg, newArg, oldName, newName, m, gate, figs.format)
+		res, err = r.Compare(ctx, *out, oldArg, newArg, systems, req)
 	}
 	if err != nil {
 		return err
 	}
 	if *out != "" {
-		dst := res.p
-		if sf.store != "" {
-			if dst, err = openLocal(*out); err != nil {
-				return err
-			}
-		}
-		if err := dst.WriteReport(ctx, "", res.report); err != nil {
-			return err
-		}
 		fmt.Fprintf(e.stderr, "report: %s\nsummary: %s\n", filepath.Join(*out, "report.md"), filepath.Join(*out, "summary.json"))
 	}
-	if res.report.Verdict == nil {
+	if res.Report.Verdict == nil {
 		// No run of either side could be read: say so in the format
 		// asked for, as the bucket's report does, and fail.
-		if err := report.CompareNoRuns(e.stdout, res.report.Experiment, oldName, newName, *format, res.report.Meta); err != nil {
+		if err := report.CompareNoRuns(e.stdout, res.Report.Experiment, res.Old, res.New, *format, res.Report.Meta); err != nil {
 			return err
 		}
-		if res.rejected == 0 {
+		if res.Rejected == 0 {
 			return fmt.Errorf("compare: %s", report.NoRunsHeadline)
 		}
 		return errReported // each input said why on stderr
 	}
-	if err := report.Compare(e.stdout, res.report.Verdict, *format); err != nil {
+	if err := report.Compare(e.stdout, res.Report.Verdict, *format); err != nil {
 		return err
 	}
-	return gateResult(e, res.report.Verdict, res.rejected, gate.junit)
-}
-
-// sideNames names the systems of OLD and NEW after their base names, or
-// "old" and "new" when those are equal.
-func sideNames(oldArg, newArg string) (string, string) {
-	a, b := inputName(oldArg), inputName(newArg)
-	if a == b || a == "" || b == "" {
-		return "old", "new"
-	}
-	return a, b
-}
-
-// compareLocal analyses local OLD and NEW as two systems of one
-// experiment, in dir (a temporary folder, removed, when dir is "").
-func compareLocal(ctx context.Context, e *env, dir string, in *inputFlags,
-	oldArg, newArg, oldName, newName string, m *pipeline.Manifest, g *gateFlags, figures plots.Format) (*localResult, error) {
-	pl := &inputPlan{}
-	oldFiles, err := pl.systemFiles(oldArg, "OLD "+oldArg)
-	if err != nil {
-		return nil, err
-	}
-	newFiles, err := pl.systemFiles(newArg, "NEW "+newArg)
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range newFiles {
-		if slices.Contains(oldFiles, f) {
-			return nil, usagef("compare: %s is in both OLD and NEW", f)
-		}
-	}
-	pl.rules = append(pl.rules,
-		pipeline.SystemRule{Name: oldName, Sources: sourceNames(oldFiles), Flag: "OLD " + oldArg},
-		pipeline.SystemRule{Name: newName, Sources: sourceNames(newFiles), Flag: "NEW " + newArg})
-	if in.experiment == "" {
-		in.experiment = store.SanitizeName(oldName + "-vs-" + newName)
-	}
-	exp, err := in.experimentFor("")
-	if err != nil {
-		return nil, err
-	}
-	if dir == "" {
-		tmp, err := os.MkdirTemp("", "loadverdict-compare-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(tmp)
-		dir = tmp
-	}
-	req := pipeline.Request{Experiment: exp, Manifest: m, Overrides: pipeline.Overrides{Systems: pl.rules, Baseline: oldName}, Figures: figures}
-	g.apply(&req.Overrides)
-	return analyzeLocal(ctx, e, dir, pl.files, req, in.window.Seconds())
-}
-
-// compareStore analyses experiments OLD and NEW of a store as two
-// systems; nothing is written to the store.
-func compareStore(ctx context.Context, sf *storeFlags, in *inputFlags, oldExp, newExp string, m *pipeline.Manifest, g *gateFlags, figures plots.Format) (*localResult, error) {
-	for _, x := range []string{oldExp, newExp} {
-		if err := store.CheckExperiment(x); err != nil {
-			return nil, usagef("compare: %v", err)
-		}
-	}
-	if oldExp == newExp {
-		return nil, usagef("compare: OLD and NEW are the same experiment %s", oldExp)
-	}
-	if in.experiment == "" {
-		in.experiment = store.SanitizeName(oldExp + "-vs-" + newExp)
-	}
-	exp, err := in.experimentFor("")
-	if err != nil {
-		return nil, err
-	}
-	p, err := sf.pipeline(ctx)
-	if err != nil {
-		return nil, err
-	}
-	req := pipeline.Request{Experiment: exp, From: []string{oldExp, newExp}, Manifest: m, Overrides: pipeline.Overrides{
-		Systems: []pipeline.SystemRule{
-			{Name: oldExp, Experiments: []string{oldExp}, Flag: "OLD " + oldExp},
-			{Name: newExp, Experiments: []string{newExp}, Flag: "NEW " + newExp}},
-		Baseline: oldExp,
-	}, Figures: figures}
-	g.apply(&req.Overrides)
-	rep, err := p.Report(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	return &localResult{p: p, report: rep}, nil
+	return gateResult(e, res.Report.Verdict, res.Rejected, gate.junit)
 }

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
@@ -15,78 +12,12 @@ import (
 	"github.com/loadverdict/loadverdict/report"
 )
 
-// failOnFlag collects --fail-on conditions: comma-separated, repeatable.
-type failOnFlag []gate.Condition
-
-func (f *failOnFlag) String() string {
-	var parts []string
-	for _, c := range *f {
-		parts = append(parts, string(c))
-	}
-	return strings.Join(parts, ",")
-}
-
-func (f *failOnFlag) Set(v string) error {
-	cs, err := gate.ParseConditions(v)
-	if err != nil {
-		return err
-	}
-	for _, c := range cs {
-		if !slices.Contains(*f, c) {
-			*f = append(*f, c)
-		}
-	}
-	return nil
-}
-
-// percentFlag is --max-regression: a percentage >= 0, "5" or "5%".
-type percentFlag struct {
-	set bool
-	pct float64
-}
-
-func (p *percentFlag) String() string {
-	if p == nil || !p.set {
-		return ""
-	}
-	return strconv.FormatFloat(p.pct, 'f', -1, 64)
-}
-
-func (p *percentFlag) Set(v string) error {
-	x, err := gate.ParsePercent(v)
-	if err != nil {
-		return err
-	}
-	p.set, p.pct = true, x
-	return nil
-}
-
-// thresholdFlag collects --threshold expressions, parsed.
-type thresholdFlag []gate.Threshold
-
-func (f *thresholdFlag) String() string {
-	var parts []string
-	for _, t := range *f {
-		parts = append(parts, t.Expr)
-	}
-	return strings.Join(parts, " ")
-}
-
-func (f *thresholdFlag) Set(v string) error {
-	t, err := gate.ParseThreshold(v)
-	if err != nil {
-		return err
-	}
-	*f = append(*f, t)
-	return nil
-}
-
 // gateFlags are the flags of the CI gate on report and compare.
 type gateFlags struct {
-	failOn        failOnFlag
-	allow         failOnFlag
-	maxRegression percentFlag
-	thresholds    thresholdFlag
+	failOn        pipeline.Conditions
+	allow         pipeline.Conditions
+	maxRegression *float64 // nil: not given
+	thresholds    pipeline.Thresholds
 	junit         string
 }
 
@@ -96,7 +27,13 @@ func addGateFlags(fs *flag.FlagSet) *gateFlags {
 	g := &gateFlags{}
 	fs.Var(&g.failOn, "fail-on", "also exit 3 on `CONDITIONS`: regression,threshold,inconclusive,unknown,no-comparison,drift (comma-separated, repeatable; added to the manifest's gate.fail_on)")
 	fs.Var(&g.allow, "allow", "do not exit 3 on `CONDITIONS` the gate guards by default, e.g. unknown,inconclusive (comma-separated, repeatable; added to the manifest's gate.allow; what was allowed is reported)")
-	fs.Var(&g.maxRegression, "max-regression", "a regression fails the gate only beyond this `PCT` (e.g. 5 or 5%; default 0)")
+	fs.Func("max-regression", "a regression fails the gate only beyond this `PCT` (e.g. 5 or 5%; default 0)", func(v string) error {
+		x, err := gate.ParsePercent(v)
+		if err == nil {
+			g.maxRegression = &x
+		}
+		return err
+	})
 	fs.StringVar(&g.junit, "junit", "", "also write the gate's checks as JUnit XML to `FILE` (one test case per threshold, comparison or history check; GitLab, Jenkins and GitHub test reporters read it)")
 	fs.Var(&g.thresholds, "threshold", "an SLO `EXPR` such as lat_p99_ms<250 or rps{system=new}>=1000 (repeatable; added to the manifest's slo:)")
 	return g
@@ -104,11 +41,7 @@ func addGateFlags(fs *flag.FlagSet) *gateFlags {
 
 // apply puts the gate's flags into the pipeline's overrides.
 func (g *gateFlags) apply(o *pipeline.Overrides) {
-	o.SLO = g.thresholds
-	o.FailOn, o.Allow = g.failOn, g.allow
-	if g.maxRegression.set {
-		o.MaxRegressionPct = &g.maxRegression.pct
-	}
+	o.SLO, o.FailOn, o.Allow, o.MaxRegressionPct = g.thresholds, g.failOn, g.allow, g.maxRegression
 }
 
 // gateResult is the command's outcome after the report is written (what

@@ -11,7 +11,7 @@ import (
 // TestCLIHabits: the habits of a command-line tool (issue 22 item 6):
 // --version, help CMD, a usage error printed once with one line on where
 // help is, an unrecognized file in one line, formats, figures rounded as
-// the tools print them, output files that follow the umask.
+// the tools print them (report.TestToolNum too), output files that follow the umask.
 func TestCLIHabits(t *testing.T) {
 	for _, args := range [][]string{{"--version"}, {"-version"}, {"version"}} {
 		if out, _, err := runCLI(t, "", args...); err != nil || !strings.HasPrefix(out, "loadverdict v") {
@@ -62,14 +62,6 @@ func TestCLIHabits(t *testing.T) {
 	out, _, err = runCLI(t, "", "parse", seedFile)
 	if err != nil || !strings.Contains(out, " 2095.3 ") || strings.Contains(out, "2095.30000") {
 		t.Errorf("parse table: %v\n%s", err, out)
-	}
-	for _, c := range []struct {
-		v    float64
-		want string
-	}{{2597.158938622353, "2597.16"}, {748868.53, "748868.53"}, {0.63591, "0.63591"}, {33.95, "33.95"}, {0, "0"}, {1.2345678, "1.2346"}, {-0.5, "-0.5"}} {
-		if got := num(c.v); got != c.want {
-			t.Errorf("num(%v) = %q, want %q", c.v, got, c.want)
-		}
 	}
 
 	// Output files follow the umask: 0644 under the usual 022.

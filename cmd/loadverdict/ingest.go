@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/loadverdict/loadverdict/internal/local"
 )
 
 func runIngest(ctx context.Context, args []string, e *env) error {
@@ -18,7 +20,7 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 			"With --store, the arguments are keys under raw/ of the store: they are ingested into\n"+
 			"its tables/ and their experiments analysed into reports/, as the ingest function does.")
 	out := fs.String("out", "", "output `DIR` (required without --store)")
-	in := addInputFlags(fs)
+	r := addInputFlags(fs, e)
 	sf := addStoreFlags(fs)
 	if hasFlag(args, "store") {
 		keys, err := parseInterspersed(fs, args)
@@ -30,21 +32,14 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 		}
 		return ingestStore(ctx, sf, keys, e)
 	}
-	plan, exp, err := in.parseInputs(fs, args, nil, nil)
+	in, exp, err := parseInputs(fs, r, args, &local.Files{})
 	if err != nil {
 		return err
 	}
 	if *out == "" {
 		return usagef("ingest: --out DIR is required")
 	}
-	if err := checkOutput(*out, plan.files); err != nil {
-		return err
-	}
-	p, err := openLocal(*out)
-	if err != nil {
-		return err
-	}
-	written, rejected, err := ingestFiles(ctx, e, p, exp, plan.files, in.window.Seconds())
+	written, rejected, err := r.Ingest(ctx, *out, exp, in)
 	for _, k := range written {
 		fmt.Fprintln(e.stdout, filepath.Join(*out, filepath.FromSlash(k)))
 	}

@@ -9,12 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/loadverdict/loadverdict/internal/pipeline"
-	"github.com/loadverdict/loadverdict/internal/store"
 )
 
 // writeManyRuns writes n wrk text runs (about 400 bytes each) at four
@@ -143,55 +139,5 @@ func TestIdenticalRuns(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
-	}
-}
-
-// listCounter is a store that counts its List calls.
-type listCounter struct {
-	store.Store
-	lists atomic.Int64
-}
-
-func (c *listCounter) List(ctx context.Context, prefix string) ([]store.Object, error) {
-	c.lists.Add(1)
-	return c.Store.List(ctx, prefix)
-}
-
-// TestManyFilesListOnce: the command line's ingest of n files lists the
-// experiment's partition a fixed number of times, not once per file
-// (issue 21: each ingest listed the whole folder, so 10,000 files took
-// 834 s; scripts/perf/manyfiles.sh times it).
-func TestManyFilesListOnce(t *testing.T) {
-	ctx := context.Background()
-	dir := t.TempDir()
-	var files []string
-	for i := range 40 {
-		f := filepath.Join(dir, fmt.Sprintf("run%02d.txt", i))
-		out, err := os.Create(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := writeManyRuns(out, 1); err != nil {
-			t.Fatal(err)
-		}
-		out.Close()
-		files = append(files, f)
-	}
-	for _, n := range []int{1, 10, 40} {
-		st, err := store.NewLocal(t.TempDir())
-		if err != nil {
-			t.Fatal(err)
-		}
-		c := &listCounter{Store: st}
-		p := &pipeline.Pipeline{Store: c}
-		e := &env{stdout: io.Discard, stderr: io.Discard}
-		for range 2 { // the second time, every file replaces its own tables
-			if _, rejected, err := ingestFiles(ctx, e, p, "many", files[:n], 1); err != nil || rejected != 0 {
-				t.Fatalf("n=%d: %v, %d rejected", n, err, rejected)
-			}
-		}
-		if got := c.lists.Load(); got > 10 {
-			t.Errorf("n=%d files ingested twice: %d listings, want at most 10 (commit records and 4 tables, once per ingestFiles)", n, got)
-		}
 	}
 }

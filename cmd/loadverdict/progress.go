@@ -38,14 +38,3 @@ func newProgress(stderr io.Writer, total int64) (w io.Writer, finish func()) {
 	)
 	return bar, func() { _ = bar.Finish() }
 }
-
-// inputSize is the total size of the regular files among files.
-func inputSize(files []string) int64 {
-	var n int64
-	for _, f := range files {
-		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
-			n += st.Size()
-		}
-	}
-	return n
-}

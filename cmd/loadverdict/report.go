@@ -5,12 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"os/exec"
-	"path"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 
+	"github.com/loadverdict/loadverdict/internal/local"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/plots"
 )
@@ -34,82 +33,48 @@ func runReport(ctx context.Context, args []string, e *env) error {
 			"Prints the headline verdict.\n"+gateHelp)
 	out := fs.String("o", "out", "output `DIR`")
 	baseline := fs.String("baseline", "", "compare every other system against this system `NAME`")
-	labels := labelFlag{}
-	fs.Var(labels, "label", "name a system by its target: `host:port=name`, or a file name for logs without a target (repeatable)")
-	var systems systemFlag
-	fs.Var(&systems, "system", "name a system by where its runs come from: `NAME=PATH`, a file or a folder (repeatable)")
-	var merges mergeFlag
-	fs.Var(&merges, "merge", "inputs that are parts of one test, run at once by several load generators: `PATH,PATH...` (files or folders; repeatable, one group each)")
+	labels := pipeline.Labels{}
+	fs.Var(&labels, "label", "name a system by its target: `host:port=name`, or a file name for logs without a target (repeatable)")
+	var files local.Files
+	fs.Var(&files.Systems, "system", "name a system by where its runs come from: `NAME=PATH`, a file or a folder (repeatable)")
+	fs.Var(&files.Merges, "merge", "inputs that are parts of one test, run at once by several load generators: `PATH,PATH...` (files or folders; repeatable, one group each)")
 	manifest := fs.String("manifest", "", "the experiment's manifest `FILE` (default: loadverdict.yaml in an input folder)")
-	in := addInputFlags(fs)
+	r := addInputFlags(fs, e)
 	gate := addGateFlags(fs)
 	figs := addFiguresFlag(fs)
 	open := fs.Bool("open", false, "open report.html in the desktop's browser (xdg-open, open or start) when it is written")
-	plan, exp, err := in.parseInputs(fs, args, &systems, &merges)
+	in, exp, err := parseInputs(fs, r, args, &files)
 	if err != nil {
 		return err
 	}
-	m, err := loadManifest(*manifest, plan.manifests)
+	m, err := local.LoadManifest(*manifest, in.Manifests)
 	if err != nil {
 		return err
 	}
 	req := pipeline.Request{Experiment: exp, Manifest: m,
-		Overrides: pipeline.Overrides{Systems: plan.rules, Merge: plan.merges, Labels: labels, Baseline: *baseline}, Figures: figs.format}
+		Overrides: pipeline.Overrides{Systems: in.Rules, Merge: in.Merges, Labels: labels, Baseline: *baseline}, Figures: *figs}
 	gate.apply(&req.Overrides)
-	res, err := analyzeLocal(ctx, e, *out, plan.files, req, in.window.Seconds())
+	res, err := r.Report(ctx, *out, in, req)
 	if err != nil {
 		return err
 	}
-	if err := res.p.WriteReport(ctx, "", res.report); err != nil {
-		return err
-	}
-	fmt.Fprintln(e.stdout, res.report.Headline)
+	fmt.Fprintln(e.stdout, res.Report.Headline)
 	page := filepath.Join(*out, pipeline.HTMLName)
 	fmt.Fprintf(e.stdout, "\nreport: %s\nhtml: %s\nsummary: %s\n", filepath.Join(*out, "report.md"), page, filepath.Join(*out, "summary.json"))
 	if *open {
 		openFile(e, page)
 	}
-	if res.report.Verdict == nil {
+	if res.Report.Verdict == nil {
 		return errReported // no run could be read: each input said why on stderr
 	}
-	return gateResult(e, res.report.Verdict, res.rejected, gate.junit)
+	return gateResult(e, res.Report.Verdict, res.Rejected, gate.junit)
 }
-
-// prunedSources counts the sources whose files Prune removed.
-func prunedSources(keys []string) int {
-	ids := map[string]bool{}
-	for _, k := range keys {
-		// <source-id>-<generation>.parquet, or the commit record <source-id>.json.
-		id, _, _ := strings.Cut(path.Base(k), "-")
-		ids[strings.TrimSuffix(strings.TrimSuffix(id, ".parquet"), ".json")] = true
-	}
-	return len(ids)
-}
-
-// figuresFlag is --figures: the format of the figure files.
-type figuresFlag struct{ format plots.Format }
 
 // addFiguresFlag declares --figures on fs.
-func addFiguresFlag(fs *flag.FlagSet) *figuresFlag {
-	f := &figuresFlag{format: plots.FormatPNG}
-	fs.Var(f, "figures", "`format` of the figure files beside report.md: png or svg (report.html inlines SVG either way)")
-	return f
-}
-
-func (f *figuresFlag) String() string {
-	if f == nil {
-		return ""
-	}
-	return string(f.format)
-}
-
-// Set implements flag.Value.
-func (f *figuresFlag) Set(v string) error {
-	if !slices.Contains(plots.Formats, plots.Format(v)) {
-		return fmt.Errorf("want png or svg, got %q", v)
-	}
-	f.format = plots.Format(v)
-	return nil
+func addFiguresFlag(fs *flag.FlagSet) *plots.Format {
+	f := plots.FormatPNG
+	fs.Var(&f, "figures", "`format` of the figure files beside report.md: png or svg (report.html inlines SVG either way)")
+	return &f
 }
 
 // openers are the programs that open a file in the desktop's default
@@ -133,51 +98,4 @@ func openFile(e *env, path string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		fmt.Fprintf(e.stderr, "--open: %s %s: %v %s\n", argv[0], path, err, strings.TrimSpace(string(out)))
 	}
-}
-
-// localResult is an experiment analysed from local inputs.
-type localResult struct {
-	p        *pipeline.Pipeline
-	report   *pipeline.Report
-	rejected int // inputs that could not be read or parsed
-}
-
-// analyzeLocal runs the bucket pipeline over the local store in dir on
-// files as experiment req.Experiment: it ingests every file, removes what
-// the experiment's partition holds from other sources (the inputs are the
-// whole experiment), and analyses the experiment, its runs in the order
-// of the files (after the manifest's order). The report is not written.
-// When no input could be read, the report (its Verdict nil) is the
-// no-runs report that says so, as the bucket's.
-func analyzeLocal(ctx context.Context, e *env, dir string, files []string, req pipeline.Request, windowS float64) (*localResult, error) {
-	if err := checkOutput(dir, files); err != nil {
-		return nil, err
-	}
-	p, err := openLocal(dir)
-	if err != nil {
-		return nil, err
-	}
-	// Other sources' tables go first: the inputs are the whole
-	// experiment, and only their runs count towards pipeline.MaxRuns.
-	names := sourceNames(files)
-	removed, err := p.Prune(ctx, req.Experiment, names)
-	if err != nil {
-		return nil, err
-	}
-	if n := prunedSources(removed); n > 0 {
-		fmt.Fprintf(e.stderr, "loadverdict: experiment %s in %s held the tables of %d other %s (an earlier report's), now removed: the inputs are the whole experiment; give --experiment NAME to keep both\n",
-			req.Experiment, dir, n, map[bool]string{true: "input", false: "inputs"}[n == 1])
-	}
-	_, rejected, err := ingestFiles(ctx, e, p, req.Experiment, files, windowS)
-	if err != nil {
-		return nil, err
-	}
-	req.Overrides.Order = names
-	rep, err := p.Report(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	// rep.Verdict is nil when every input failed (each said why on
-	// stderr): the report says no run could be read.
-	return &localResult{p: p, report: rep, rejected: rejected}, nil
 }

@@ -2,15 +2,15 @@ package main
 
 import (
 	"context"
-	"text/tabwriter"
-
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/loadverdict/loadverdict/ingest"
 	"io"
 	"strings"
+	"text/tabwriter"
 
+	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/internal/local"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/version"
 )
@@ -146,6 +146,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			err := c.run(ctx, rest, e)
 			if errors.Is(err, flag.ErrHelp) {
 				return nil
+			}
+			var ae *local.ArgError
+			if errors.As(err, &ae) {
+				err = &usageError{msg: err.Error()}
 			}
 			var ue *usageError
 			if errors.As(err, &ue) && !ue.hinted {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loadverdict/loadverdict/internal/local"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results"
@@ -22,6 +23,14 @@ import (
 var update = flag.Bool("update", false, "rewrite golden files")
 
 const seedFile = "../../examples/zuul-vs-openresty.txt"
+
+// wholeTests tells whether the long tests run whole, as CI asks
+// (LOADVERDICT_LONG=all, which .ci/run sets, or 1); else they check a
+// sample that still holds every kind of case.
+func wholeTests() bool {
+	v := os.Getenv("LOADVERDICT_LONG")
+	return v == "all" || v == "1"
+}
 
 // runCLI runs the CLI in-process and returns its outputs.
 func runCLI(t *testing.T, stdin string, args ...string) (stdout, stderr string, err error) {
@@ -146,7 +155,7 @@ func TestParseLabelsAndStdin(t *testing.T) {
 	if len(runs) != 6 || runs[0].Label != "zuul" || runs[1].Label != "openresty" {
 		t.Fatalf("labels not applied: %d runs, %q %q", len(runs), runs[0].Label, runs[1].Label)
 	}
-	if runs[0].Source != stdinName || runs[0].Experiment != "stdin" {
+	if runs[0].Source != local.StdinName || runs[0].Experiment != "stdin" {
 		t.Errorf("source %q experiment %q", runs[0].Source, runs[0].Experiment)
 	}
 }

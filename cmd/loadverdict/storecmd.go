@@ -5,10 +5,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"slices"
 
 	"github.com/loadverdict/loadverdict/internal/pipeline"
-	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/internal/version"
 )
 
@@ -28,11 +26,7 @@ func (s *storeFlags) pipeline(ctx context.Context) (*pipeline.Pipeline, error) {
 	if s.store == "" {
 		return nil, usagef("--store DIR|s3://BUCKET is required")
 	}
-	st, err := store.Open(ctx, s.store, store.S3Options{Endpoint: s.endpoint})
-	if err != nil {
-		return nil, err
-	}
-	return &pipeline.Pipeline{Store: st, GeneratedBy: version.GeneratedBy()}, nil
+	return pipeline.Open(ctx, s.store, s.endpoint, version.GeneratedBy())
 }
 
 // ingestStore ingests raw keys of a store and analyses their experiments.
@@ -42,30 +36,23 @@ func ingestStore(ctx context.Context, sf *storeFlags, keys []string, e *env) err
 		return err
 	}
 	failed := false
-	var exps []string
-	for _, k := range keys {
-		exp, err := p.Ingest(ctx, k)
+	p.IngestKeys(ctx, keys, func(key, exp string, err error) {
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			failed = true
 			if !errors.Is(err, pipeline.ErrRejected) {
-				continue
+				return
 			}
 		}
-		if exp != "" && !slices.Contains(exps, exp) {
-			exps = append(exps, exp)
-		}
-		fmt.Fprintf(e.stdout, "%s -> experiment %s\n", k, exp)
-	}
-	for _, exp := range exps {
-		headline, err := p.Analyze(ctx, exp)
+		fmt.Fprintf(e.stdout, "%s -> experiment %s\n", key, exp)
+	}, func(exp, headline string, err error) {
 		if err != nil {
 			fmt.Fprintln(e.stderr, err)
 			failed = true
-			continue
+			return
 		}
 		fmt.Fprintf(e.stdout, "%s: %s\n", exp, headline)
-	}
+	})
 	if failed {
 		return errReported
 	}

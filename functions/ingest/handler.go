@@ -46,9 +46,7 @@ func (h *handler) handle(ctx context.Context, ev events.S3Event) error {
 	if h.err != nil {
 		return h.err
 	}
-	var errs []error
-	var exps []string
-	seen := map[string]bool{}
+	var keys []string
 	for _, rec := range ev.Records {
 		if rec.S3.Bucket.Name != h.bucket {
 			h.log.Warn("event of another bucket ignored", "bucket", rec.S3.Bucket.Name)
@@ -60,30 +58,26 @@ func (h *handler) handle(ctx context.Context, ev events.S3Event) error {
 			h.log.Error("invalid key", "error", err.Error())
 			continue
 		}
-		exp, err := h.p.Ingest(ctx, key)
+		keys = append(keys, key)
+	}
+	var errs []error
+	h.p.IngestKeys(ctx, keys, func(key, exp string, err error) {
 		switch {
 		case pipeline.IsInputFault(err):
 			h.log.Warn("upload rejected", "key", key, "error", err.Error())
 		case err != nil:
 			h.log.Error("ingest failed", "key", key, "error", err.Error())
 			errs = append(errs, err)
-			continue
 		default:
 			h.log.Info("ingested", "key", key, "experiment", exp)
 		}
-		if exp != "" && !seen[exp] {
-			seen[exp] = true
-			exps = append(exps, exp)
-		}
-	}
-	for _, exp := range exps {
-		headline, err := h.p.Analyze(ctx, exp)
+	}, func(exp, headline string, err error) {
 		if err != nil {
 			h.log.Error("analysis failed", "experiment", exp, "error", err.Error())
 			errs = append(errs, fmt.Errorf("%s: %w", exp, err))
-			continue
+			return
 		}
 		h.log.Info("analysed", "experiment", exp, "headline", headline)
-	}
+	})
 	return errors.Join(errs...)
 }

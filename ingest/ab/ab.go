@@ -725,59 +725,38 @@ func isABExe(tok []byte) bool {
 // abArgOpts are ab's options that take a value.
 const abArgOpts = "ncstbBpuTvxyzCHAPXgemZfE"
 
+// abSyntax is how ab reads its options: getopt's, one letter each,
+// clustered ("-kc10"), no long options.
+var abSyntax = core.OptionSyntax{TakesValue: func(o string) bool { return strings.Contains(abArgOpts, o) }, Short: true}
+
 // parseABCommand parses the command line s (starting at the ab token). It
 // reports false when no URL follows the options.
 func parseABCommand(s string, line int) (*abCommand, bool) {
 	s = strings.TrimSpace(s)
 	c := &abCommand{raw: s, line: line, timeout: 30}
-	prog, tail := s, ""
-	if i := strings.IndexAny(s, " \t"); i >= 0 {
-		prog, tail = s[:i], s[i+1:]
-	}
+	prog, args := core.CommandWords(make([]string, 0, 16), s)
 	if !isABExe([]byte(prog)) {
 		return nil, false
 	}
-	args := core.ShellWords(tail)
-	for i := 0; i < len(args); i++ {
-		a := args[i]
+	found := false
+	abSyntax.Scan(args, func(name, val string) bool {
+		c.option(name[0], val)
+		return true
+	}, func(a string) bool {
 		if a == "" {
-			continue
+			return true
 		}
-		if a[0] != '-' || len(a) == 1 {
-			if c.url == "" {
-				switch {
-				case strings.Contains(a, "://"):
-					c.url = a
-				case a[0] == '$' || a[0] == '{' || a[0] == '<':
-					c.url = ""
-				case strings.IndexByte(a, '/') > 0:
-					c.url = "http://" + a
-				default:
-					return nil, false
-				}
-				return c, true
-			}
-			continue
+		if u, _, ok := core.TargetArg(a); ok {
+			c.url, found = u, true
+		} else if strings.IndexByte(a, '/') > 0 {
+			c.url, found = "http://"+a, true
 		}
-		// Clustered flags ("-kq") or an option with its value glued ("-n100").
-		for k := 1; k < len(a); k++ {
-			o := a[k]
-			if strings.IndexByte(abArgOpts, o) < 0 {
-				continue
-			}
-			val := a[k+1:]
-			if val == "" {
-				if i+1 >= len(args) {
-					return nil, false
-				}
-				i++
-				val = args[i]
-			}
-			c.option(o, val)
-			break
-		}
+		return false
+	})
+	if !found {
+		return nil, false
 	}
-	return nil, false
+	return c, true
 }
 
 func (c *abCommand) option(o byte, val string) {

@@ -110,30 +110,135 @@ func ExeNamed(tok []byte, names ...string) bool {
 	return false
 }
 
+// OptionSyntax is how a program reads the options of its command line,
+// for Scan: getopt's short options ("-Lt2", a value glued or the next
+// argument) and long ones ("--threads=2"), Go's flag package ("-rate 5",
+// "-rate=5", one dash or two), kingpin's and clap's ("-c10", "--rate 5").
+type OptionSyntax struct {
+	// TakesValue tells whether an option, by the name Scan gives it,
+	// takes a value.
+	TakesValue func(name string) bool
+	// Short: a single dash starts one-letter options, getopt's way:
+	// "-Lt2" is -L, then -t with 2 (the first letter that takes a value
+	// takes the rest of the word, or else the next argument). Without
+	// Short, dashes start a whole name: "-rate 5", "--rate=5".
+	Short bool
+	// Long (with Short): two dashes start a long option, named by what
+	// follows them ("--threads=2": threads, 2); without Long, "--threads"
+	// is a cluster of letters too.
+	Long bool
+	// Glued (without Short): a single-dash option whose first letter
+	// takes a value carries it glued ("-c10": c, 10).
+	Glued bool
+	// EndOfOptions: "--" makes every later argument positional.
+	EndOfOptions bool
+	// EmptyAtEnd: an option that takes a value but ends the line without
+	// one (a line cut short) is still given, with ""; else the walk stops
+	// before it.
+	EmptyAtEnd bool
+}
+
+// Scan walks args, the arguments after the program: option gets each
+// option with its value ("" for a flag; with "name=value", that value),
+// positional every other argument (an empty one and "-" too); a false
+// from either stops the walk. Scan reports whether it read every
+// argument: false when stopped, or when an option lacked its value.
+func (s OptionSyntax) Scan(args []string, option func(name, val string) bool, positional func(arg string) bool) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if len(a) < 2 || a[0] != '-' {
+			if !positional(a) {
+				return false
+			}
+			continue
+		}
+		if a == "--" && s.EndOfOptions {
+			for _, p := range args[i+1:] {
+				if !positional(p) {
+					return false
+				}
+			}
+			return true
+		}
+		name, val, hasVal := "", "", false
+		switch {
+		case s.Short && (!s.Long || a[1] != '-'):
+			// Flags cluster until a letter that takes a value.
+			for k := 1; k < len(a); k++ {
+				if o := a[k : k+1]; s.TakesValue(o) {
+					name = o
+					val, hasVal = a[k+1:], k+1 < len(a)
+					break
+				} else if !option(o, "") {
+					return false
+				}
+			}
+			if name == "" {
+				continue
+			}
+		case s.Short:
+			name = a[2:]
+		default:
+			name = strings.TrimLeft(a, "-")
+		}
+		if j := strings.IndexByte(name, '='); j >= 0 && !(s.Short && a[1] != '-') {
+			name, val, hasVal = name[:j], name[j+1:], true
+		} else if s.Glued && a[1] != '-' && len(name) > 1 && s.TakesValue(name[:1]) {
+			name, val, hasVal = name[:1], name[1:], true
+		}
+		if s.TakesValue(name) && !hasVal {
+			if i+1 < len(args) {
+				i++
+				val = args[i]
+			} else if !s.EmptyAtEnd {
+				return false
+			}
+		}
+		if !option(name, val) {
+			return false
+		}
+	}
+	return true
+}
+
 // EachOption walks the arguments of a command line (args[0] is the
 // program) the way getopt, kingpin and clap read them: "-c 10", "-c10",
 // "--connections 10", "--connections=10". Options named in takesValue
 // take the next argument when not glued to it; option gets every option
-// with its value ("" for a flag), positional every other argument.
+// with its value ("" for a flag, or when the line ends first), positional
+// every other argument.
 func EachOption(args []string, takesValue map[string]bool, option func(name, val string), positional func(arg string)) {
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		if len(a) < 2 || a[0] != '-' {
-			positional(a)
-			continue
-		}
-		name, val, hasVal := strings.TrimLeft(a, "-"), "", false
-		if j := strings.IndexByte(name, '='); j >= 0 {
-			name, val, hasVal = name[:j], name[j+1:], true
-		} else if a[1] != '-' && len(name) > 1 && takesValue[name[:1]] {
-			name, val, hasVal = name[:1], name[1:], true
-		}
-		if takesValue[name] && !hasVal && i+1 < len(args) {
-			i++
-			val = args[i]
-		}
-		option(name, val)
+	if len(args) == 0 {
+		return
 	}
+	OptionSyntax{TakesValue: func(name string) bool { return takesValue[name] }, Glued: true, EmptyAtEnd: true}.Scan(args[1:],
+		func(name, val string) bool { option(name, val); return true },
+		func(arg string) bool { positional(arg); return true })
+}
+
+// TargetArg reads a command line's argument (not empty) as the URL a
+// load generator targets: a URL holds "://"; a shell variable or a
+// template ("$URL", "{{url}}", "<url>") is a placeholder; anything else
+// is not a target (ok false).
+func TargetArg(a string) (url string, placeholder, ok bool) {
+	switch {
+	case strings.Contains(a, "://"):
+		return a, false, true
+	case a[0] == '$' || a[0] == '{' || a[0] == '<':
+		return "", true, true
+	}
+	return "", false, false
+}
+
+// CommandWords splits a command line into its program (the first word,
+// as written: a backslash in it is a Windows path's, not an escape) and
+// the shell words of the rest (ShellWords), appended to buf.
+func CommandWords(buf []string, s string) (prog string, args []string) {
+	prog, tail := s, ""
+	if i := strings.IndexAny(s, " \t"); i >= 0 {
+		prog, tail = s[:i], s[i+1:]
+	}
+	return prog, AppendShellWords(buf, tail)
 }
 
 // SortPercentiles orders points by quantile (maps give them in any order).

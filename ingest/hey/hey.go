@@ -652,6 +652,9 @@ func isHeyExe(tok []byte) bool {
 // heyBoolFlags are hey's options without a value.
 var heyBoolFlags = map[string]bool{"h2": true, "disable-compression": true, "disable-keepalive": true, "disable-redirects": true}
 
+// heySyntax is how hey reads its options: Go's flag package.
+var heySyntax = core.OptionSyntax{TakesValue: func(name string) bool { return !heyBoolFlags[name] }, EndOfOptions: true}
+
 // parseHeyCommand parses the command line s (starting at the hey token)
 // with the rules of Go's flag package: options before the URL, -x v,
 // -x=v or --x v. It reports false when no URL (or placeholder) follows.
@@ -663,55 +666,23 @@ func parseHeyCommand(s string, line int) (*heyCommand, bool) {
 		s = strings.TrimSpace(strings.TrimSuffix(s, "\\"))
 		c.raw = s
 	}
-	prog, tail := s, ""
-	if i := strings.IndexAny(s, " \t"); i >= 0 {
-		prog, tail = s[:i], s[i+1:]
-	}
+	prog, args := core.CommandWords(make([]string, 0, 16), s)
 	if !isHeyExe([]byte(prog)) {
 		return nil, false
 	}
-	args := core.ShellWords(tail)
-	placeholder := false
-args:
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "" {
-			continue
-		}
-		if a[0] != '-' || a == "-" || a == "--" {
-			if a == "--" {
-				i++
-				if i >= len(args) {
-					break
-				}
-				a = args[i]
-			}
-			switch {
-			case strings.Contains(a, "://"):
-				c.url = a
-			case a[0] == '$' || a[0] == '{' || a[0] == '<':
-				placeholder = true
-			default:
-				return nil, false
-			}
-			break args // Go's flag package stops at the first argument
-		}
-		name := strings.TrimLeft(a, "-")
-		val, hasVal := "", false
-		if j := strings.IndexByte(name, '='); j >= 0 {
-			name, val, hasVal = name[:j], name[j+1:], true
-		}
-		if heyBoolFlags[name] {
-			continue
-		}
-		if !hasVal {
-			if i+1 >= len(args) {
-				break
-			}
-			i++
-			val = args[i]
-		}
+	placeholder, usable := false, true
+	heySyntax.Scan(args, func(name, val string) bool {
 		c.option(name, val)
+		return true
+	}, func(a string) bool {
+		if a == "" {
+			return true
+		}
+		c.url, placeholder, usable = core.TargetArg(a)
+		return false // Go's flag package stops at the first argument
+	})
+	if !usable {
+		return nil, false
 	}
 	if c.url == "" && !placeholder {
 		if c.more {

@@ -679,6 +679,16 @@ func isVegetaExe(tok []byte) bool {
 // vegetaMethods are the HTTP methods recognized in an echoed target.
 var vegetaMethods = []string{"GET ", "POST ", "PUT ", "PATCH ", "DELETE ", "HEAD ", "OPTIONS "}
 
+// vegetaSyntax is how vegeta attack reads its options: Go's flag package,
+// its boolean flags taking no value.
+var vegetaSyntax = core.OptionSyntax{TakesValue: func(name string) bool {
+	switch name {
+	case "chunked", "http2", "h2c", "insecure", "lazy", "keepalive", "session-tickets":
+		return false
+	}
+	return true
+}}
+
 // parseVegetaCommand reads the target (from an echoed "METHOD URL") and the
 // options of a `vegeta attack` command starting at offset i of s (as
 // findVegetaCommand returns it).
@@ -707,28 +717,7 @@ func parseVegetaCommand(s string, i, line int) *vegetaCommand {
 	if a < 0 {
 		return c
 	}
-	words := core.ShellWords(s[v+a+len("attack"):])
-	for k := 0; k < len(words); k++ {
-		w := words[k]
-		if !strings.HasPrefix(w, "-") {
-			continue
-		}
-		name := strings.TrimLeft(w, "-")
-		val, hasVal := "", false
-		if e := strings.IndexByte(name, '='); e >= 0 {
-			name, val, hasVal = name[:e], name[e+1:], true
-		}
-		switch name {
-		case "chunked", "http2", "h2c", "insecure", "lazy", "keepalive", "session-tickets":
-			continue // boolean flags
-		}
-		if !hasVal {
-			if k+1 >= len(words) {
-				break
-			}
-			k++
-			val = words[k]
-		}
+	vegetaSyntax.Scan(core.ShellWords(s[v+a+len("attack"):]), func(name, val string) bool {
 		switch name {
 		case "rate":
 			if r, ok := vegetaRate(val); ok {
@@ -749,7 +738,8 @@ func parseVegetaCommand(s string, i, line int) *vegetaCommand {
 				c.maxWorkers, c.hasMaxWorkers = n, true
 			}
 		}
-	}
+		return true
+	}, func(string) bool { return true })
 	return c
 }
 

@@ -91,18 +91,12 @@ func findWrkCommand(s []byte) int {
 }
 
 // isWrkExe reports whether tok names the wrk or wrk2 program
-// ("wrk", "./wrk2", "/usr/local/bin/wrk", "williamyeh/wrk", ".\wrk.exe").
-func isWrkExe(tok []byte) bool {
-	tok = bytes.TrimLeft(tok, "`(\"'")
-	if i := bytes.LastIndexAny(tok, `/\`); i >= 0 {
-		tok = tok[i+1:]
-	}
-	if j := bytes.IndexByte(tok, ':'); j >= 0 { // docker image tag
-		tok = tok[:j]
-	}
-	tok = bytes.TrimSuffix(tok, []byte(".exe"))
-	return string(tok) == "wrk" || string(tok) == "wrk2"
-}
+// ("wrk", "./wrk2", "/usr/local/bin/wrk", "williamyeh/wrk", ".\\wrk.exe").
+func isWrkExe(tok []byte) bool { return core.ExeNamed(tok, "wrk", "wrk2") }
+
+// wrkSyntax is how wrk reads its options: getopt_long's, short options
+// clustered ("-Lt2"), long ones as their short names (wrkLongOpt).
+var wrkSyntax = core.OptionSyntax{TakesValue: func(o string) bool { return wrkTakesArg(wrkLongOpt(o)) }, Short: true, Long: true, EndOfOptions: true}
 
 // parseWrkCommand parses the command line s (starting at the wrk token).
 // It reports false when s is not a usable wrk invocation: its first
@@ -114,81 +108,31 @@ func parseWrkCommand(s string, line int) (*wrkCommand, bool) {
 	if cont {
 		s = strings.TrimSuffix(s, "\\")
 	}
-	// The program token is taken as is: backslashes in it are Windows
-	// path separators (".\wrk.exe"), not shell escapes.
-	prog, tail := s, ""
-	if i := strings.IndexAny(s, " \t"); i >= 0 {
-		prog, tail = s[:i], s[i+1:]
-	}
+	var argBuf [24]string
+	prog, args := core.CommandWords(argBuf[:0], s)
 	if !isWrkExe([]byte(prog)) {
 		return nil, false
 	}
 	if strings.TrimSuffix(prog[strings.LastIndexAny(prog, `/\`)+1:], ".exe") == "wrk2" {
 		c.wrk2 = true
 	}
-	var argBuf [24]string
-	args := core.AppendShellWords(argBuf[:0], tail)
-	positional := false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if a == "" {
-			continue
-		}
-		if positional || a[0] != '-' || a == "-" {
-			if c.url == "" && !c.placeholder {
-				switch {
-				case strings.Contains(a, "://"):
-					c.url = a
-				case a[0] == '$' || a[0] == '{' || a[0] == '<':
-					c.placeholder = true
-				default:
-					return nil, false
-				}
-			}
-			continue
-		}
-		if a == "--" {
-			positional = true
-			continue
-		}
-		var name, val string
-		hasVal := false
-		if strings.HasPrefix(a, "--") {
-			name = a[2:]
-			if j := strings.IndexByte(name, '='); j >= 0 {
-				name, val, hasVal = name[:j], name[j+1:], true
-			}
-			name = wrkLongOpt(name)
+	usable := true
+	wrkSyntax.Scan(args, func(name, val string) bool {
+		if name = wrkLongOpt(name); wrkTakesArg(name) {
+			c.option(name, val)
 		} else {
-			// Short options, possibly clustered ("-Lt2") or with a glued value ("-t2").
-			k := 1
-			for ; k < len(a); k++ {
-				o := string(a[k])
-				if wrkTakesArg(o) {
-					name = o
-					if k+1 < len(a) {
-						val, hasVal = a[k+1:], true
-					}
-					break
-				}
-				c.flag(o)
-			}
-			if name == "" {
-				continue
-			}
-		}
-		if !wrkTakesArg(name) {
 			c.flag(name)
-			continue
 		}
-		if !hasVal {
-			if i+1 >= len(args) {
-				break
-			}
-			i++
-			val = args[i]
+		return true
+	}, func(a string) bool {
+		if a == "" || c.url != "" || c.placeholder {
+			return true
 		}
-		c.option(name, val)
+		c.url, c.placeholder, usable = core.TargetArg(a)
+		return usable
+	})
+	if !usable {
+		return nil, false
 	}
 	c.more = cont || c.url == "" && !c.placeholder
 	return c, true

@@ -3,7 +3,9 @@
 // input stream into a generation of an experiment's tables and commits it
 // with a per-source commit record (Ingest does it for a raw upload of a
 // bucket, checking the upload's ETag before and after the commit, so an
-// older version never replaces a newer one), Reject and Prune keep an
+// older version never replaces a newer one; IngestKeys ingests keys and
+// analyses their experiments, the ingest function's and `ingest --store`'s
+// one call), Reject and Prune keep an
 // experiment's partition true to its inputs, Report analyses an
 // experiment's committed tables (naming its systems by source, target
 // mapping or host:port) and renders its files, Analyze does that for a
@@ -17,5 +19,7 @@
 // Reanalyze re-makes stale series too). Render and RenderHistory make the
 // report files, the same bytes whether they go to a folder or a bucket. A
 // Catalog, when set, registers each experiment's partitions as the ingest
-// commits its tables.
+// commits its tables. Open (a folder or s3://BUCKET, as --store names it)
+// and ForBucket (the functions') return a store's pipeline; the command
+// line's local runs over files are internal/local's.
 package pipeline

@@ -256,6 +256,17 @@ func breaks(mode int, op string) bool {
 	return true
 }
 
+// requestKind is what a request does, for the fault matrix's sample: its
+// verb and the area of the store: raw/, a table file, the commit
+// records, the lease, reports/ or rejected/.
+func requestKind(op, key string) string {
+	area, rest, _ := strings.Cut(key, "/")
+	if area == "tables" && strings.HasPrefix(rest, "_") {
+		area, _, _ = strings.Cut(rest, "/")
+	}
+	return op + " " + area
+}
+
 func TestFaultInjection(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the fault matrix runs every request of an ingest and a re-analysis")
@@ -279,17 +290,21 @@ func TestFaultInjection(t *testing.T) {
 			cases, skipped := 0, 0
 			whole := os.Getenv("LOADVERDICT_FAULTS") == "all"
 			for mode := range faultNames {
+				kinds := map[string]bool{}
 				for n := 1; n <= len(ops); n++ {
 					if !breaks(mode, ops[n-1]) {
 						continue
 					}
-					// By default a sample: the first and last 3 requests
-					// and every 4th between, each mode (LOADVERDICT_FAULTS=all,
+					// By default a sample: the first and last 3 requests,
+					// the first request of each kind (requestKind) and
+					// every 16th between, each mode (LOADVERDICT_FAULTS=all,
 					// as .ci/run sets it: every request).
-					if !whole && n > 3 && n <= len(ops)-3 && (n+mode)%4 != 0 {
+					kind := requestKind(ops[n-1], clean.keys[n-1])
+					if !whole && n > 3 && n <= len(ops)-3 && kinds[kind] && (n+mode)%16 != 0 {
 						skipped++
 						continue
 					}
+					kinds[kind] = true
 					cases++
 					t.Run(fmt.Sprintf("%s-%d", faultNames[mode], n), func(t *testing.T) {
 						t.Parallel()

@@ -6,6 +6,7 @@ package pipeline
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
@@ -37,5 +38,82 @@ func checkGate(opts analyze.Options, known []string, exp string) error {
 	if slices.Contains(opts.FailOn, gate.ThresholdFailed) && len(opts.SLO) == 0 {
 		return &NameError{Msg: "failing on threshold needs thresholds (--threshold, or the manifest's slo:)", Known: known}
 	}
+	return nil
+}
+
+// The command line's repeated flags fill the manifest's own types: with
+// Set and String, *Labels, *Thresholds and *Conditions are flag.Values.
+
+// String lists the mappings as host:port=name, comma-separated.
+func (l *Labels) String() string {
+	if l == nil {
+		return ""
+	}
+	parts := make([]string, 0, len(*l))
+	for k, v := range *l {
+		parts = append(parts, k+"="+v)
+	}
+	return strings.Join(parts, ",")
+}
+
+// Set adds one mapping host:port=name (or a file name for logs without a
+// target); the name must be a valid system name (CheckName).
+func (l *Labels) Set(s string) error {
+	k, v, ok := strings.Cut(s, "=")
+	k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+	if !ok || k == "" || v == "" {
+		return fmt.Errorf("want host:port=name, got %q", s)
+	}
+	if err := CheckName(v); err != nil {
+		return err
+	}
+	if *l == nil {
+		*l = Labels{}
+	}
+	(*l)[k] = v
+	return nil
+}
+
+// String lists the expressions, space-separated.
+func (ts *Thresholds) String() string {
+	if ts == nil {
+		return ""
+	}
+	var parts []string
+	for _, t := range *ts {
+		parts = append(parts, t.Expr)
+	}
+	return strings.Join(parts, " ")
+}
+
+// Set adds one threshold expression (gate.ParseThreshold).
+func (ts *Thresholds) Set(v string) error {
+	t, err := gate.ParseThreshold(v)
+	if err != nil {
+		return err
+	}
+	*ts = append(*ts, t)
+	return nil
+}
+
+// String lists the conditions, comma-separated.
+func (cs *Conditions) String() string {
+	if cs == nil {
+		return ""
+	}
+	var parts []string
+	for _, c := range *cs {
+		parts = append(parts, string(c))
+	}
+	return strings.Join(parts, ",")
+}
+
+// Set adds comma-separated conditions (gate.ParseConditions), each once.
+func (cs *Conditions) Set(v string) error {
+	c, err := gate.ParseConditions(v)
+	if err != nil {
+		return err
+	}
+	*cs = Conditions(unionConditions(*cs, c))
 	return nil
 }

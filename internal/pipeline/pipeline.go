@@ -40,7 +40,14 @@ func ForBucket(ctx context.Context, bucket, endpoint, generatedBy string) (*Pipe
 	if bucket == "" {
 		return nil, errors.New("LOADVERDICT_BUCKET is not set")
 	}
-	st, err := store.NewS3(ctx, "s3://"+bucket, store.S3Options{Endpoint: endpoint})
+	return Open(ctx, "s3://"+bucket, endpoint, generatedBy)
+}
+
+// Open returns the pipeline of a store: s3://BUCKET[/prefix] (endpoint:
+// an S3-compatible server's URL, or "" for AWS) or a local folder laid
+// out like the bucket (store.Open), as --store names it.
+func Open(ctx context.Context, where, endpoint, generatedBy string) (*Pipeline, error) {
+	st, err := store.Open(ctx, where, store.S3Options{Endpoint: endpoint})
 	if err != nil {
 		return nil, err
 	}

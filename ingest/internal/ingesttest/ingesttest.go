@@ -29,6 +29,14 @@ import (
 // Update is the -update flag: the golden tests rewrite their files.
 var Update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
+// Long tells whether the long tests run whole, as CI asks
+// (LOADVERDICT_LONG=all, which .ci/run sets, or 1); else they check a
+// sample that still holds every kind of case.
+func Long() bool {
+	v := os.Getenv("LOADVERDICT_LONG")
+	return v == "all" || v == "1"
+}
+
 // ParseFunc parses one input to a sink (ingest.Parse).
 type ParseFunc func(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error
 

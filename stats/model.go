@@ -48,7 +48,7 @@ const cpParams = 4
 // that beat flat (which change, once a change is known): 2, the modified
 // BIC's count (Zhang & Siegmund, 2007). docs/STATISTICS.md, "The
 // criterion".
-var cpShape = 2.0
+const cpShape = 2.0
 
 // robustTrend runs TrendTest on x and judges the trend persistent when
 // the Mann-Kendall test finds it at alpha (ranks: robust to latency's

@@ -9,6 +9,7 @@ import (
 	"github.com/loadverdict/loadverdict/internal/local"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/plots"
+	"github.com/loadverdict/loadverdict/report"
 )
 
 func runReport(ctx context.Context, args []string, e *env) error {
@@ -66,7 +67,7 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	if res.Report.Verdict == nil {
 		return errReported // no run could be read: each input said why on stderr
 	}
-	return gateResult(e, res.Report.Verdict, res.Rejected, gate.junit)
+	return gateExit(e, report.VerdictGate(res.Report.Verdict), res.Rejected, gate.junit)
 }
 
 // addFiguresFlag declares --figures on fs.

@@ -2,6 +2,8 @@ package local
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -26,6 +28,23 @@ func Open(path string) error {
 	cmd := exec.Command(prog, append(argv[1:], path)...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("%s %s: %v %s", argv[0], path, err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+// WriteJUnit writes the gate's JUnit XML to path (--junit) with write;
+// its errors name the flag.
+func WriteJUnit(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--junit: %w", err)
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("--junit %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--junit %s: %w", path, err)
 	}
 	return nil
 }

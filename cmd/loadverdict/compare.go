@@ -81,5 +81,5 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 	if err := report.Compare(e.stdout, res.Report.Verdict, *format); err != nil {
 		return err
 	}
-	return gateResult(e, res.Report.Verdict, res.Rejected, gate.junit)
+	return gateExit(e, report.VerdictGate(res.Report.Verdict), res.Rejected, gate.junit)
 }

@@ -3,11 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
-	"os"
 
-	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/internal/local"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/report"
 )
@@ -44,33 +42,24 @@ func (g *gateFlags) apply(o *pipeline.Overrides) {
 	o.SLO, o.FailOn, o.Allow, o.MaxRegressionPct = g.thresholds, g.failOn, g.allow, g.maxRegression
 }
 
-// gateResult is the command's outcome after the report is written (what
-// was allowed goes to stderr first): a
-// *gateError when the gate failed, errReported when an input could not
-// be read (exit 1 beats exit 3: the gate saw only part of the inputs; its
-// reasons then go to stderr too).
-func gateResult(e *env, v *analyze.Verdict, rejected int, junit string) error {
-	return gateExit(e, v.Gate.Failed, report.GateReasons(v), report.AllowedReasons(v), rejected, junit,
-		func(w io.Writer) error { return report.JUnit(w, v) })
-}
-
-// gateExit is every command's one way out through the gate: it writes
-// --junit (when asked) with writeTo, prints what was allowed on stderr,
-// and returns a *gateError with the reasons when the gate failed; when
-// inputs were rejected, it prints that error and returns errReported
-// (exit 1 outranks 3).
-func gateExit(e *env, failed bool, reasons, allowed []string, rejected int, junit string, writeTo func(io.Writer) error) error {
+// gateExit is every command's one way out through the gate, after the
+// report is written: it writes --junit (when asked), prints what was
+// allowed on stderr, and returns a *gateError with the reasons when the
+// gate failed; when inputs were rejected, it prints that error and
+// returns errReported (exit 1 outranks 3: the gate saw only part of the
+// inputs).
+func gateExit(e *env, g report.GateOutcome, rejected int, junit string) error {
 	if junit != "" {
-		if err := writeJUnit(junit, writeTo); err != nil {
+		if err := local.WriteJUnit(junit, g.JUnit); err != nil {
 			return err
 		}
 	}
-	for _, a := range allowed {
+	for _, a := range g.Allowed {
 		fmt.Fprintln(e.stderr, "loadverdict: gate: allowed:", a)
 	}
 	var err error
-	if failed {
-		err = &gateError{reasons: reasons}
+	if g.Failed {
+		err = &gateError{reasons: g.Reasons}
 	}
 	if rejected > 0 {
 		if err != nil {
@@ -79,20 +68,4 @@ func gateExit(e *env, failed bool, reasons, allowed []string, rejected int, juni
 		return errReported
 	}
 	return err
-}
-
-// writeJUnit writes a JUnit XML report to path with write.
-func writeJUnit(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("--junit: %w", err)
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("--junit %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("--junit %s: %w", path, err)
-	}
-	return nil
 }

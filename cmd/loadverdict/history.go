@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -56,14 +55,8 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	fs.Lookup("experiment").Usage = "not for history: each folder is the experiment named after it"
 	fs.Lookup("threshold").Usage = "not for history: check thresholds per experiment (report --threshold)"
 	fs.Lookup("fail-on").Usage = "history guards `regression,drift,inconclusive,no-comparison` of the latest experiment by default; --fail-on names them explicitly (comma-separated, repeatable; added to the manifest's gate.fail_on)"
-	var accept []string
-	fs.Func("accept", "accept the change at `EXPERIMENT`: the reference level starts again there (repeatable; with the manifests' history.accept)", func(s string) error {
-		if strings.TrimSpace(s) == "" {
-			return errors.New("want an experiment's name")
-		}
-		accept = append(accept, s)
-		return nil
-	})
+	var accept pipeline.Accepted
+	fs.Var(&accept, "accept", "accept the change at `EXPERIMENT`: the reference level starts again there (repeatable; with the manifests' history.accept)")
 	args, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -102,10 +95,5 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	if sf.store == "" || *out != "" {
 		fmt.Fprintf(e.stdout, "\nreport: %s\nsummary: %s\n", filepath.Join(cmp.Or(*out, "out"), "report.md"), filepath.Join(cmp.Or(*out, "out"), "summary.json"))
 	}
-	var allowed []string
-	for _, a := range report.HistoryAllowed(r.History) {
-		allowed = append(allowed, strings.TrimSuffix(a, " (allowed)"))
-	}
-	return gateExit(e, r.History.Failed, report.HistoryGateReasons(r.History), allowed, rejected, g.junit,
-		func(w io.Writer) error { return report.HistoryJUnit(w, r.History) })
+	return gateExit(e, report.HistoryGate(r.History), rejected, g.junit)
 }

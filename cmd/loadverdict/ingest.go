@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 
 	"github.com/loadverdict/loadverdict/internal/local"
@@ -40,8 +39,8 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 		return usagef("ingest: --out DIR is required")
 	}
 	written, rejected, err := r.Ingest(ctx, *out, exp, in)
-	for _, k := range written {
-		fmt.Fprintln(e.stdout, filepath.Join(*out, filepath.FromSlash(k)))
+	for _, f := range written {
+		fmt.Fprintln(e.stdout, f)
 	}
 	if err != nil {
 		return err

@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"io"
 	"time"
 
 	"github.com/loadverdict/loadverdict/internal/local"
@@ -12,8 +11,7 @@ import (
 // addInputFlags declares --experiment and --window on fs, for a runner
 // of the command's local inputs.
 func addInputFlags(fs *flag.FlagSet, e *env) *local.Runner {
-	r := &local.Runner{Stdin: e.stdin, Stderr: e.stderr, GeneratedBy: version.GeneratedBy(),
-		Progress: func(total int64) (io.Writer, func()) { return newProgress(e.stderr, total) }}
+	r := &local.Runner{Stdin: e.stdin, Stderr: e.stderr, GeneratedBy: version.GeneratedBy(), Progress: local.ProgressBar(e.stderr)}
 	fs.StringVar(&r.Experiment, "experiment", "", "experiment `name` (default: the first input's name)")
 	fs.DurationVar(&r.Window, "window", time.Second, "`width` of the time windows built from per-request logs")
 	return r

@@ -4,14 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os/exec"
 	"path/filepath"
-	"runtime"
-	"strings"
 
 	"github.com/loadverdict/loadverdict/internal/local"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/plots"
+	"github.com/loadverdict/loadverdict/report"
 )
 
 func runReport(ctx context.Context, args []string, e *env) error {
@@ -62,12 +60,14 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	page := filepath.Join(*out, pipeline.HTMLName)
 	fmt.Fprintf(e.stdout, "\nreport: %s\nhtml: %s\nsummary: %s\n", filepath.Join(*out, "report.md"), page, filepath.Join(*out, "summary.json"))
 	if *open {
-		openFile(e, page)
+		if err := local.Open(page); err != nil {
+			fmt.Fprintln(e.stderr, "--open:", err)
+		}
 	}
 	if res.Report.Verdict == nil {
 		return errReported // no run could be read: each input said why on stderr
 	}
-	return gateResult(e, res.Report.Verdict, res.Rejected, gate.junit)
+	return gateExit(e, report.VerdictGate(res.Report.Verdict), res.Rejected, gate.junit)
 }
 
 // addFiguresFlag declares --figures on fs.
@@ -75,27 +75,4 @@ func addFiguresFlag(fs *flag.FlagSet) *plots.Format {
 	f := plots.FormatPNG
 	fs.Var(&f, "figures", "`format` of the figure files beside report.md: png or svg (report.html inlines SVG either way)")
 	return &f
-}
-
-// openers are the programs that open a file in the desktop's default
-// application, by operating system, with their arguments before the file.
-var openers = map[string][]string{"darwin": {"open"}, "windows": {"cmd", "/c", "start", ""}}
-
-// openFile opens path with the desktop's opener (xdg-open where no other
-// is known); without one it says so and does nothing: the report is
-// written either way.
-func openFile(e *env, path string) {
-	argv, ok := openers[runtime.GOOS]
-	if !ok {
-		argv = []string{"xdg-open"}
-	}
-	prog, err := exec.LookPath(argv[0])
-	if err != nil {
-		fmt.Fprintf(e.stderr, "--open: no %s to open %s with; open it in a browser\n", argv[0], path)
-		return
-	}
-	cmd := exec.Command(prog, append(argv[1:], path)...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		fmt.Fprintf(e.stderr, "--open: %s %s: %v %s\n", argv[0], path, err, strings.TrimSpace(string(out)))
-	}
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -283,24 +282,6 @@ func sha256File(t *testing.T, p string) [32]byte {
 		t.Fatal(err)
 	}
 	return sha256.Sum256(b)
-}
-
-func TestProgressBarOnlyOnTerminals(t *testing.T) {
-	oldT, oldN := isTerminal, progressThreshold
-	t.Cleanup(func() { isTerminal, progressThreshold = oldT, oldN })
-	progressThreshold = 1
-	for _, term := range []bool{false, true} {
-		isTerminal = func(io.Writer) bool { return term }
-		for _, args := range [][]string{{"parse", seedFile}, {"report", "-o", t.TempDir(), seedFile}} {
-			_, errOut, err := runCLI(t, "", args...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if shown := strings.Contains(errOut, "reading"); shown != term {
-				t.Errorf("%s, terminal %v: progress shown %v (stderr %q)", args[0], term, shown, errOut)
-			}
-		}
-	}
 }
 
 // tableFile is where report -o dir and ingest --out dir keep a source's

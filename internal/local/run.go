@@ -121,7 +121,8 @@ func (r *Runner) parseFile(ctx context.Context, f string, opts ingest.Options, b
 
 // Ingest ingests the input files into experiment exp of the output
 // folder dir, adding to (or replacing) the inputs' own tables. It returns
-// the keys written and how many inputs were rejected.
+// the files written (the tables' keys as paths under dir) and how many
+// inputs were rejected.
 func (r *Runner) Ingest(ctx context.Context, dir, exp string, in *Inputs) ([]string, int, error) {
 	if err := checkOutput(dir, in.Files); err != nil {
 		return nil, 0, err
@@ -130,7 +131,11 @@ func (r *Runner) Ingest(ctx context.Context, dir, exp string, in *Inputs) ([]str
 	if err != nil {
 		return nil, 0, err
 	}
-	return r.ingestFiles(ctx, p, exp, in.Files)
+	written, rejected, err := r.ingestFiles(ctx, p, exp, in.Files)
+	for i, k := range written {
+		written[i] = filepath.Join(dir, filepath.FromSlash(k))
+	}
+	return written, rejected, err
 }
 
 // Report is report's one call: it ingests the input files into the output

@@ -45,7 +45,7 @@ type HistoryRequest struct {
 	Allow []gate.Condition
 	// Accept names experiments whose change is accepted (--accept), in
 	// addition to the manifests' history.accept.
-	Accept []string
+	Accept Accepted
 }
 
 // AcceptError is an accepted or baseline experiment that is not in the

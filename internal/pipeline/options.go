@@ -4,6 +4,7 @@ package pipeline
 // and the manifest, and their check against the systems that ran.
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -115,5 +116,27 @@ func (cs *Conditions) Set(v string) error {
 		return err
 	}
 	*cs = Conditions(unionConditions(*cs, c))
+	return nil
+}
+
+// Accepted names the experiments whose change a history accepts
+// (--accept, with the manifests' history.accept); *Accepted is a
+// flag.Value.
+type Accepted []string
+
+// String lists the experiments, comma-separated.
+func (a *Accepted) String() string {
+	if a == nil {
+		return ""
+	}
+	return strings.Join(*a, ",")
+}
+
+// Set adds one experiment's name, which may not be blank.
+func (a *Accepted) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return errors.New("want an experiment's name")
+	}
+	*a = append(*a, s)
 	return nil
 }

@@ -273,6 +273,5 @@ func ExampleCompare() {
 	//
 	// gate: failed (fails on regression, threshold, inconclusive, unknown, no-comparison):
 	//   - regression: throughput of new:80 is 9.87 % worse than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk (ratio 0.901, 95 % CI 0.896-0.907, p = 0.0286), beyond the allowed 5 %
-	//   - regression: mean latency of new:80 is 11 % worse than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk (ratio 1.11, 95 % CI 1.10-1.12, p = 0.0286), beyond the allowed 5 %
 	//   - threshold failed: rps>=950: new:80 at 64 connections, 4 threads, 60 s, wrk: fail, 904 req/s (mean of 4 steady runs), 95 % CI 902.0-906.0 req/s
 }

@@ -404,9 +404,10 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 	// lateFrom is where the change that ends in the last quarter began,
 	// when that change made the class no-steady-state.
 	lateFrom := -1
+	lineEnd := false // the change ends in a line's end (ShapeTrendFlat, a long ramp)
 	for _, fi := range order {
 		f := fits[fi]
-		lateFrom = -1
+		lateFrom, lineEnd = -1, false
 		if f.Shape != ShapeFlat && flatBIC-f.BIC < minEvidence {
 			continue
 		}
@@ -488,12 +489,14 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 			if ch := f.fitted[k] - f.fitted[0]; math.Abs(ch) > thr {
 				out.Direction, out.ChangePct = dir(f.fitted[k], f.fitted[0]), pct(f.fitted[k], f.fitted[0])
 				out.SteadyStart = start(k)
-				// A hinge has no point of transition of its own (a ramp
-				// has its inner points): its knot, the end of the line,
-				// is taken as one, and the level after it must fill the
+				// The end of a line (a hinge's knot; a ramp's second knot
+				// when the ramp is a line over at least two inner points,
+				// not a step with one point of transition) is taken as
+				// part of the change: the level after it must fill the
 				// last quarter for a steady state.
+				lineEnd = f.Shape == ShapeTrendFlat || f.cps[1]-f.cps[0] >= 3
 				after := m - k
-				if f.Shape == ShapeTrendFlat {
+				if lineEnd {
 					after--
 				}
 				switch {
@@ -534,12 +537,12 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 
 	// A steady state only on a final part with no trend of its own.
 	if k := out.SteadyStart; k >= 0 && n-k >= 3 && out.Trend == nil {
-		// The knot of a hinge ends the line as much as it begins the
+		// The end of a line ends the change as much as it begins the
 		// level: the steady part's trend is tested from the observation
 		// after it (a knot placed on a disturbed point hid a trend that
 		// went on after it).
 		kt := k
-		if out.Shape == ShapeTrendFlat && n-k-b >= 3 {
+		if lineEnd && n-k-b >= 3 {
 			kt = k + b
 		}
 		t, _ := robustTrend(x[kt:], o.Alpha, delta, thr)

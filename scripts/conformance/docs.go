@@ -206,12 +206,19 @@ func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []
 	p("An experiment is written to a hidden folder and renamed into place when complete; one already recorded from the same draw is skipped, so a stopped `gen` continues where it was, ")
 	p("and one recorded from another draw (an older generator) is made again. Every tool run is bounded (its duration plus 30 s) and every experiment (`-timeout`, 3 minutes). ")
 	p("Runs are 1-2 s (wrk rounds, comparison runs) or 12-18 s (one per-request run, for the shapes within a run, which need at least 10 one-second windows); per-request tools run at 100-250 req/s, so the grid stays small.\n\n")
-	p("**The machine's noise is part of the truth.** The grid was made on a shared 2-CPU machine while six other sessions compiled and tested (load averages below); ")
-	p("two generators ran at once, in sessions of their own (setsid), one for the families measured mostly with wrk (warm-up rounds, A/A, A/B, tail-only, overload) and one for the others; ")
-	p("the first experiments were made at autogroup nice -10, the rest at -15 (the wrk generator) and -20 (the other, whose per-request latencies suffered most from the wrk runs beside it); `made.priority` in `truth.json` records it from then on. ")
+	p("**The machine's noise is part of the truth, and it was measured.** The grid was first made on a shared 2-CPU machine while six other sessions compiled and tested (1-minute load averages of 15-40), two generators at once: ")
+	p("the machine, not the servers, then moved many wrk rounds by 10-80 %%, more than the changes the servers were made with (a trend-then-flat server made 51 %% slower measured 10 %% slower), and A/A runs made in blocks differed by the load that changed between the blocks. ")
+	p("Graded on such data, a verdict is judged on the machine's noise rather than on the model; so the experiments were made again, from the same draws, on a quiet machine: ")
+	p("one generator, at autogroup nice -20, every other process at nice 19 or idle. `gen` measures, for each run, the share of the machine's CPU that processes other than the experiment's used during it ")
+	p("(`made.runs[].others_cpu_pct`: `/proc/stat`'s busy time, steal included, less the generator's, its tools' and its servers' own), ")
+	p("and makes an experiment again (`-quiet`, up to 3 attempts; `made.attempts`) when others took more than 60 %% in one of its runs: ")
+	p("the truth servers use one CPU, the tools little, so others on the second CPU do not take the experiment's, and more than that does. ")
 	p("The truth is the server's behaviour by construction, not what the tools measured: a flat server measured under a compile burst is still flat, and a verdict that calls it otherwise is graded wrong. ")
-	p("Known confounders, visible in the data: the first second of a per-request run is often slower (connections opening, the machine's scheduling), and single windows spike by 2-10x under others' load.\n\n")
-	p("**Re-recorded with a precise server (2026-12-03).** Until then the truth server waited its `-delay` with `time.Sleep`, which an idle Go runtime serves in whole milliseconds (its timers wait in epoll_wait, whose timeout is in ms; golang/go#44343): a ramp or a trend of the wait was served as 1 ms steps, a 3-30 %% difference of a 1-3 ms wait was rounded away, and a flat wait near a millisecond boundary flipped between two levels. The server now waits with nanosleep(2). Every experiment whose truth rests on a changing or a differing wait was made again from the same draw with it: warmup-within, the within-run variants of step, trend, trend-then-flat and drift-small, the vegeta and hey variants of ab, and flat's per-request variants (152 experiments; `made.date` in truth.json tells). The wrk families (CPU work, no wait), stalls, error-burst, tail-only and overload were kept.\n\n")
+	p("Known confounders, visible in the data: the first second of a per-request run is often slower (connections opening, the machine's scheduling).\n\n")
+	if q := quietStats(all); q != "" {
+		p("%s\n\n", q)
+	}
+	p("**The truth server waits precisely (2026-12-03).** Until then it waited its `-delay` with `time.Sleep`, which an idle Go runtime serves in whole milliseconds (its timers wait in epoll_wait, whose timeout is in ms; golang/go#44343): a ramp or a trend of the wait was served as 1 ms steps, a 3-30 %% difference of a 1-3 ms wait was rounded away, and a flat wait near a millisecond boundary flipped between two levels. It now waits with nanosleep(2); every experiment that rests on a wait was made with it.\n\n")
 	loads := loadStats(all)
 	if loads != "" {
 		p("%s\n\n", loads)
@@ -330,6 +337,49 @@ func loadStats(all []Result) string {
 	sort.Float64s(xs)
 	q := func(p float64) float64 { return xs[int(p*float64(len(xs)-1))] }
 	return fmt.Sprintf("The 1-minute load average before each of the %d runs: median %.1f, 10th percentile %.1f, 90th %.1f, max %.1f (2 CPUs).", len(xs), q(0.5), q(0.1), q(0.9), xs[len(xs)-1])
+}
+
+// quietStats says which experiments were made on the quiet machine (those
+// whose runs carry others_cpu_pct) and how much of the CPU others used.
+func quietStats(all []Result) string {
+	var xs []float64
+	quiet := map[string]int{}
+	total := map[string]int{}
+	redone := 0
+	for _, r := range all {
+		total[r.Family]++
+		measured := false
+		for _, run := range r.rec.Made.Runs {
+			if run.OthersCPUPct != nil {
+				xs = append(xs, *run.OthersCPUPct)
+				measured = true
+			}
+		}
+		if measured {
+			quiet[r.Family]++
+			if r.rec.Made.Attempts > 1 {
+				redone++
+			}
+		}
+	}
+	if len(xs) == 0 {
+		return ""
+	}
+	var parts []string
+	n := 0
+	for _, f := range families {
+		if total[f.Name] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d/%d", f.Name, quiet[f.Name], total[f.Name]))
+			n += quiet[f.Name]
+		}
+	}
+	sort.Float64s(xs)
+	q := func(p float64) float64 { return xs[int(p*float64(len(xs)-1))] }
+	return fmt.Sprintf("Made on the quiet machine with the share measured: %d experiments (%s). "+
+		"The others carry no share: stalls, error-burst and overload were kept from the busy machine (their outcomes were already right), and a few were made quietly before the share was measured (`made.date` tells). "+
+		"Other processes' share of the CPU during each of the %d measured runs: median %.1f %%, 90th percentile %.1f %%, max %.1f %%; %d experiments were made again by `-quiet` after a disturbed attempt, "+
+		"and at the end every experiment during one of whose runs others had taken more than 60 %% (69, most of them during this project's own test runs) was moved aside and made once more from the same draw.",
+		n, strings.Join(parts, ", "), len(xs), q(0.5), q(0.9), xs[len(xs)-1], redone)
 }
 
 // directionNote says how the trend family's directions came out.

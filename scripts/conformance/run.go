@@ -521,6 +521,37 @@ func computeRates(res []Result) rates {
 	return rt
 }
 
+// disturbedPct is the share of the CPU (percent) other processes may take
+// in a run of an experiment counted as made on a quiet machine.
+const disturbedPct = 60.0
+
+// quietSplit counts right and all experiments by how quiet the machine
+// was while they were made: every run's others_cpu_pct at most
+// disturbedPct, some run above it, and not measured.
+func quietSplit(res []Result) (quiet, disturbed, unmeasured [2]int) {
+	for _, r := range res {
+		worst, measured := 0.0, false
+		for _, run := range r.rec.Made.Runs {
+			if run.OthersCPUPct != nil {
+				measured = true
+				worst = max(worst, *run.OthersCPUPct)
+			}
+		}
+		c := &unmeasured
+		switch {
+		case measured && worst <= disturbedPct:
+			c = &quiet
+		case measured:
+			c = &disturbed
+		}
+		c[1]++
+		if r.Grade == gradeRight {
+			c[0]++
+		}
+	}
+	return
+}
+
 // writeSummary writes the per-family matrices, accuracies and the rates,
 // as text or markdown (md).
 func writeSummary(w io.Writer, res []Result, format string) {
@@ -569,6 +600,8 @@ func writeSummary(w io.Writer, res []Result, format string) {
 	}
 	fmt.Fprintf(w, "%sA/A false positives (a significant difference between identical servers): %s; \"no difference\": %s\n", bullet, pct(rt.AASignificant, rt.AA), pct(rt.AANoDiff, rt.AA))
 	fmt.Fprintf(w, "%sA/B: detected in the right direction %s, undecided %s, wrong %s\n", bullet, pct(rt.ABDetected, rt.AB), pct(rt.ABUndecided, rt.AB), pct(rt.ABWrong, rt.AB))
+	q, d, u := quietSplit(res)
+	fmt.Fprintf(w, "%sright by how quiet the machine was (others' share of the CPU in the experiment's busiest run): at most %.0f %%: %s; above: %s; not measured: %s\n", bullet, disturbedPct, pct(q[0], q[1]), pct(d[0], d[1]), pct(u[0], u[1]))
 	fmt.Fprintf(w, "%ssteady state claimed while the series still trends at its end: %d of %d trend experiments (must be 0)\n", bullet, rt.SteadyOverTrend, rt.TrendN)
 	fmt.Fprintf(w, "%strend classes right but with the opposite direction: %d; without a direction: %d\n", bullet, rt.DirectionWrong, rt.DirectionMissing)
 	fmt.Fprintf(w, "%sstall or error-burst findings on per-request experiments that have neither: %s", bullet, pct(len(rt.FalseUnsteady), rt.PerRequestN))

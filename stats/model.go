@@ -689,22 +689,31 @@ func fitLine(y []float64, shape Shape, knot int) fit {
 // fitOn fits y = a + b·z by least squares: the fitted values and the
 // residual sum of squares.
 func fitOn(y, z []float64) fit {
-	mz, my := Mean(z), Mean(y)
+	my, mz, slope, rss := lineRSS(y, z)
+	f := fit{fitted: make([]float64, len(y)), rss: rss}
+	for i := range y {
+		f.fitted[i] = my + slope*(z[i]-mz)
+	}
+	return f
+}
+
+// lineRSS is the least-squares line y = my + slope·(z - mz) and its
+// residual sum of squares.
+func lineRSS(y, z []float64) (my, mz, slope, rss float64) {
+	mz, my = Mean(z), Mean(y)
 	var szz, szy float64
 	for i := range z {
 		szz += (z[i] - mz) * (z[i] - mz)
 		szy += (z[i] - mz) * (y[i] - my)
 	}
-	slope := 0.0
 	if szz > 0 {
 		slope = szy / szz
 	}
-	f := fit{fitted: make([]float64, len(y))}
 	for i := range y {
-		f.fitted[i] = my + slope*(z[i]-mz)
-		f.rss += (y[i] - f.fitted[i]) * (y[i] - f.fitted[i])
+		r := y[i] - (my + slope*(z[i]-mz))
+		rss += r * r
 	}
-	return f
+	return my, mz, slope, rss
 }
 
 // fitRamp fits flat, a straight change between two knots and flat again
@@ -716,25 +725,29 @@ func fitOn(y, z []float64) fit {
 // count cpParams each in the criterion, the two levels 1 each.
 func fitRamp(y []float64, first int) (fit, bool) {
 	m := len(y)
-	var best fit
-	found := false
 	z := make([]float64, m)
+	ramp := func(k1, k2 int) []float64 {
+		for i := range z {
+			z[i] = min(1, max(0, float64(i-k1)/float64(k2-k1)))
+		}
+		return z
+	}
+	// The knots are chosen on the residual sum of squares alone; the
+	// fitted values are made once, for the best.
+	b1, b2, bestRSS := -1, -1, 0.0
 	for k1 := first - 1; k1 < m; k1++ {
 		for k2 := k1 + 2; k2 <= m-2; k2++ {
-			for i := range z {
-				z[i] = min(1, max(0, float64(i-k1)/float64(k2-k1)))
-			}
-			f := fitOn(y, z)
-			if !found || f.rss < best.rss {
-				best, found = f, true
-				best.cps = []int{k1, k2}
+			if _, _, _, rss := lineRSS(y, ramp(k1, k2)); b1 < 0 || rss < bestRSS {
+				b1, b2, bestRSS = k1, k2, rss
 			}
 		}
 	}
-	if found {
-		best.Shape, best.Params = ShapeRamp, 2+2*cpParams
+	if b1 < 0 {
+		return fit{}, false
 	}
-	return best, found
+	f := fitOn(y, ramp(b1, b2))
+	f.Shape, f.Params, f.cps = ShapeRamp, 2+2*cpParams, []int{b1, b2}
+	return f, true
 }
 
 // fitHinge fits a hinge at its best knot: a line over at least 2 points

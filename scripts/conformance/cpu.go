@@ -45,17 +45,13 @@ func markCPU(servers []int) (cpuMark, bool) {
 	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
 		var ru syscall.Rusage
 		if syscall.Getrusage(who, &ru) == nil {
-			m.oursS += tvSeconds(ru.Utime) + tvSeconds(ru.Stime)
+			m.oursS += float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
 		}
 	}
 	for _, pid := range servers {
 		m.oursS += procCPU(pid)
 	}
 	return m, true
-}
-
-func tvSeconds(tv syscall.Timeval) float64 {
-	return float64(tv.Sec) + float64(tv.Usec)/1e6
 }
 
 // procCPU is a running process's user and system time from

@@ -27,7 +27,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/loadverdict/loadverdict/internal/catalog"
-	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 const templateFile = "template.yaml"
@@ -777,7 +777,7 @@ func schemaTables(t *testing.T) map[string][]schemaColumn {
 		}
 		i = j - 1
 	}
-	for _, table := range results.Tables() {
+	for _, table := range columnar.Tables() {
 		cols := tables[string(table)]
 		if len(cols) < 4 || cols[0].name != "run_id" {
 			t.Fatalf("docs/SCHEMA.md: table %s: parsed columns %v; has the layout of the file changed?", table, cols)
@@ -811,7 +811,7 @@ func TestTemplateGlueTables(t *testing.T) {
 			byName[str(tbl.TableInput.Name)] = id
 		}
 	}
-	for _, table := range results.Tables() {
+	for _, table := range columnar.Tables() {
 		name := string(table)
 		t.Run(name, func(t *testing.T) {
 			id, ok := byName[name]
@@ -893,8 +893,8 @@ func TestTemplateGlueTables(t *testing.T) {
 			}
 		})
 	}
-	if len(byName) != len(results.Tables()) {
-		t.Errorf("%d Glue tables, want %d", len(byName), len(results.Tables()))
+	if len(byName) != len(columnar.Tables()) {
+		t.Errorf("%d Glue tables, want %d", len(byName), len(columnar.Tables()))
 	}
 }
 

@@ -6,9 +6,8 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/loadverdict/loadverdict/results/columnar"
 	"github.com/parquet-go/parquet-go"
-
-	"github.com/loadverdict/loadverdict/results"
 )
 
 // TestParquetReadByAnotherImplementation reads the files `ingest` writes
@@ -28,8 +27,8 @@ func TestParquetReadByAnotherImplementation(t *testing.T) {
 	f64 := func(opt bool) col { return col{"DOUBLE", "", opt} }
 	i64 := func(opt bool) col { return col{"INT64", "INT(64,true)", opt} }
 	i32 := func(opt bool) col { return col{"INT32", "INT(32,true)", opt} }
-	want := map[results.Table]map[string]col{
-		results.TableRuns: {
+	want := map[columnar.Table]map[string]col{
+		columnar.TableRuns: {
 			"run_id": str(false), "experiment": str(false), "source": str(false), "index": i32(false), "seq": i32(false),
 			"tool": str(false), "load_model": str(false), "label": str(false), "target": str(false),
 			"started_at":         {"INT64", "TIMESTAMP(isAdjustedToUTC=true,unit=MICROS)", true},
@@ -47,7 +46,7 @@ func TestParquetReadByAnotherImplementation(t *testing.T) {
 			"latency_corrected": {"BOOLEAN", "", true}, "notes": str(true),
 			"sent_rps": f64(true), "success_rps": f64(true), "endpoint": str(true),
 		},
-		results.TablePercentiles: {
+		columnar.TablePercentiles: {
 			"run_id": str(false), "quantile": f64(false), "latency_ms": f64(false), "total_count": i64(true),
 		},
 	}
@@ -88,7 +87,7 @@ func TestParquetReadByAnotherImplementation(t *testing.T) {
 				t.Errorf("%s: unexpected column %q (add it to SCHEMA.md and this test)", table, n)
 			}
 		}
-		if table == results.TableRuns {
+		if table == columnar.TableRuns {
 			if pf.NumRows() != 6 {
 				t.Errorf("runs: %d rows, want 6", pf.NumRows())
 			}

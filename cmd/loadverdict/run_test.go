@@ -17,6 +17,7 @@ import (
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -246,8 +247,8 @@ func TestIngestWritesTables(t *testing.T) {
 		t.Fatal("input modified")
 	}
 	want := []string{
-		tableFile(dir, results.TableRuns, "zuul-vs-openresty", seedFile),
-		tableFile(dir, results.TablePercentiles, "zuul-vs-openresty", seedFile),
+		tableFile(dir, columnar.TableRuns, "zuul-vs-openresty", seedFile),
+		tableFile(dir, columnar.TablePercentiles, "zuul-vs-openresty", seedFile),
 	}
 	if got := strings.Fields(out); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("printed %q, want %q", got, want)
@@ -257,7 +258,7 @@ func TestIngestWritesTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	runs, err := results.ReadRuns(f, nil)
+	runs, err := columnar.ReadRuns(f, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +289,7 @@ func sha256File(t *testing.T, p string) [32]byte {
 // table: the bucket's key under dir.
 // It is the file named by the source's commit record; a path that does
 // not exist when the source has none.
-func tableFile(dir string, table results.Table, experiment, source string) string {
+func tableFile(dir string, table columnar.Table, experiment, source string) string {
 	none := filepath.Join(dir, filepath.FromSlash(store.TablePrefix(string(table), experiment)), store.SourceID(source)+"-none.parquet")
 	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(store.CommitKey(experiment, source))))
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
-	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 // The handler decodes the real event of events/s3-put.json (two uploads,
@@ -54,7 +54,7 @@ func TestHandleS3Event(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{c.Table(results.TableRuns), "reports/zuul-vs-openresty/report.md", "reports/zuul-vs-openresty/summary.json"} {
+	for _, k := range []string{c.Table(columnar.TableRuns), "reports/zuul-vs-openresty/report.md", "reports/zuul-vs-openresty/summary.json"} {
 		if _, err := st.Head(context.Background(), k); err != nil {
 			t.Errorf("%s: %v", k, err)
 		}

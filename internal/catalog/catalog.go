@@ -13,7 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/glue/types"
 
 	"github.com/loadverdict/loadverdict/internal/store"
-	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 // The Parquet formats of every table and partition (as template.yaml's
@@ -77,7 +77,7 @@ func GlueType(dt arrow.DataType) string {
 
 // Columns are a table's Glue columns: its schema's, in order, without
 // experiment, which is the partition key.
-func Columns(t results.Table) []types.Column {
+func Columns(t columnar.Table) []types.Column {
 	var out []types.Column
 	for _, f := range t.Schema().Fields() {
 		if f.Name == "experiment" {
@@ -91,7 +91,7 @@ func Columns(t results.Table) []types.Column {
 // Location is where a table's partition of an experiment lies: the
 // Hive-style folder of the bucket layout, the name escaped
 // (store.TablePrefix).
-func (r *Registrar) Location(t results.Table, experiment string) string {
+func (r *Registrar) Location(t columnar.Table, experiment string) string {
 	return r.Root + store.TablePrefix(string(t), experiment)
 }
 
@@ -100,7 +100,7 @@ func (r *Registrar) Location(t results.Table, experiment string) string {
 // Any other failure is returned (worth a retry).
 func (r *Registrar) AddPartitions(ctx context.Context, experiment string) error {
 	var errs []error
-	for _, t := range results.Tables() {
+	for _, t := range columnar.Tables() {
 		out, err := r.Client.BatchCreatePartition(ctx, &glue.BatchCreatePartitionInput{
 			DatabaseName: aws.String(r.Database),
 			TableName:    aws.String(string(t)),

@@ -11,8 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/glue"
 	"github.com/aws/aws-sdk-go-v2/service/glue/types"
-
-	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 // fakeGlue is an in-process Glue Data Catalog: it keeps partitions per
@@ -29,7 +28,7 @@ type fakeGlue struct {
 
 func newFake(db string) *fakeGlue {
 	f := &fakeGlue{tables: map[string]bool{}, partitions: map[string]map[string]types.PartitionInput{}}
-	for _, t := range results.Tables() {
+	for _, t := range columnar.Tables() {
 		f.tables[db+"."+string(t)] = true
 	}
 	return f
@@ -74,10 +73,10 @@ func TestAddPartitions(t *testing.T) {
 			t.Fatalf("%s: %v", exp, err)
 		}
 	}
-	if g.calls != 3*len(results.Tables()) {
+	if g.calls != 3*len(columnar.Tables()) {
 		t.Errorf("%d calls, want one per table and experiment", g.calls)
 	}
-	for _, table := range results.Tables() {
+	for _, table := range columnar.Tables() {
 		parts := g.partitions["loadverdict."+string(table)]
 		if len(parts) != 2 {
 			t.Errorf("%s: %d partitions, want 2 (the repeated one once)", table, len(parts))

@@ -20,7 +20,7 @@ import (
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/internal/version"
-	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 func env(t *testing.T, k string) string {
@@ -102,7 +102,7 @@ func TestBucketPipeline(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
-		keys = append(keys, c.Table(results.TableRuns))
+		keys = append(keys, c.Table(columnar.TableRuns))
 	}
 	for _, k := range keys {
 		if _, err := st.Head(ctx, k); err != nil {

@@ -15,7 +15,7 @@ import (
 	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/report"
-	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 // The two sources of the naming tests: the seed hits localhost:5555 and
@@ -255,13 +255,13 @@ func TestPruneAndIdentity(t *testing.T) {
 	if err := p.Reject(ctx, "a", "bad.txt", time.Time{}, errors.New("bad.txt: unreadable")); !errors.Is(err, ErrRejected) {
 		t.Fatal(err)
 	}
-	ka, kb := committedTable(t, p, "a", "run.txt", results.TableRuns), committedTable(t, p, "b", "run.txt", results.TableRuns)
+	ka, kb := committedTable(t, p, "a", "run.txt", columnar.TableRuns), committedTable(t, p, "b", "run.txt", columnar.TableRuns)
 	before := snapshot(t, s)
 	if ka == kb || before[ka] == "" || before[kb] == "" || before[ka] == before[kb] {
 		t.Fatalf("the same name in two experiments: %s and %s", ka, kb)
 	}
 	want := []string{store.RejectedKey("a", "bad.txt"), store.CommitKey("a", "bad.txt"), store.CommitKey("a", "other.txt"),
-		committedTable(t, p, "a", "other.txt", results.TableRuns), committedTable(t, p, "a", "other.txt", results.TablePercentiles)}
+		committedTable(t, p, "a", "other.txt", columnar.TableRuns), committedTable(t, p, "a", "other.txt", columnar.TablePercentiles)}
 	removed, err := p.Prune(ctx, "a", []string{"run.txt"})
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/internal/store"
-	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 // Commit is a source's commit record,
@@ -187,7 +187,7 @@ func firstFew(s []string) string {
 }
 
 // Table returns the key of the committed file of table t, "" for none.
-func (c *Commit) Table(t results.Table) string {
+func (c *Commit) Table(t columnar.Table) string {
 	for _, k := range c.Tables {
 		if tt, ok := tableOf(k); ok && tt == t {
 			return k

@@ -11,6 +11,7 @@ import (
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 // errorTallies sets set.Errors: the failed requests by cause of every run
@@ -82,7 +83,7 @@ func (p *Pipeline) errorTallies(ctx context.Context, set *analyze.Set, samples m
 			}
 			return err
 		}
-		err = results.ScanSamples(bytes.NewReader(b), mem, func(s results.Sample) error {
+		err = columnar.ScanSamples(bytes.NewReader(b), mem, func(s results.Sample) error {
 			t, ok := byPart[s.RunID]
 			if !ok {
 				return nil

@@ -16,7 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/loadverdict/loadverdict/internal/store"
-	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 // Fault injection (issue 11 item 11): the pipeline runs against a store
@@ -391,8 +391,8 @@ func checkInvariants(t *testing.T, s store.Store) bool {
 				continue
 			}
 			switch table, _ := tableOf(tk); table {
-			case results.TableRuns:
-				rows, err := results.ReadRuns(bytes.NewReader(b), mem)
+			case columnar.TableRuns:
+				rows, err := columnar.ReadRuns(bytes.NewReader(b), mem)
 				if err != nil {
 					fail("%s: %v", tk, err)
 				}
@@ -402,8 +402,8 @@ func checkInvariants(t *testing.T, s store.Store) bool {
 				if len(rows) != want[key] {
 					fail("%s: %d runs, want %d", key, len(rows), want[key])
 				}
-			case results.TablePercentiles:
-				rows, err := results.ReadPercentiles(bytes.NewReader(b), mem)
+			case columnar.TablePercentiles:
+				rows, err := columnar.ReadPercentiles(bytes.NewReader(b), mem)
 				if err != nil {
 					fail("%s: %v", tk, err)
 				}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/ingest"
 	"github.com/loadverdict/loadverdict/internal/store"
-	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 // Tests of issue 11's pipeline side: the error taxonomy, generations
@@ -247,7 +247,7 @@ func TestDefect5TableDeletedBehindTheBack(t *testing.T) {
 	if _, err := p.Analyze(ctx, "del"); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Delete(ctx, committedTable(t, p, "del", "raw/del/wrk_05.txt", results.TableRuns)); err != nil {
+	if err := s.Delete(ctx, committedTable(t, p, "del", "raw/del/wrk_05.txt", columnar.TableRuns)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.Reanalyze(ctx, "", false); err != nil {
@@ -257,7 +257,7 @@ func TestDefect5TableDeletedBehindTheBack(t *testing.T) {
 		t.Errorf("runs after repair: %v, want wrk_05's 3 and wrk_02's 1", got)
 	}
 	// Analyze alone (the ingest function's) repairs it too.
-	if err := s.Delete(ctx, committedTable(t, p, "del", "raw/del/wrk_05.txt", results.TablePercentiles)); err != nil {
+	if err := s.Delete(ctx, committedTable(t, p, "del", "raw/del/wrk_05.txt", columnar.TablePercentiles)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.Analyze(ctx, "del"); err != nil {
@@ -285,7 +285,7 @@ func TestRepair(t *testing.T) {
 	if _, err := p.Analyze(ctx, "rep"); err != nil {
 		t.Fatal(err)
 	}
-	gone := committedTable(t, p, "rep", "raw/rep/wrk_05.txt", results.TableRuns)
+	gone := committedTable(t, p, "rep", "raw/rep/wrk_05.txt", columnar.TableRuns)
 	if err := s.Delete(ctx, "raw/rep/wrk_05.txt"); err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 // MergeRule names sources that are parts of one test: several load
@@ -537,7 +538,7 @@ func (p *Pipeline) mergeSamples(ctx context.Context, set *analyze.Set, parts []r
 			}
 			return nil, nil, nil, 0, err
 		}
-		err = results.ScanSamples(bytes.NewReader(b), mem, func(s results.Sample) error {
+		err = columnar.ScanSamples(bytes.NewReader(b), mem, func(s results.Sample) error {
 			off, ok := offset[s.RunID]
 			if !ok {
 				return nil

@@ -15,7 +15,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/internal/store"
-	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 // mergeVegeta is the truth data of three vegeta attacks run at once.
@@ -244,11 +244,11 @@ func TestMergeCommittedSamples(t *testing.T) {
 	if _, err := other.Ingest(ctx, partC); err != nil {
 		t.Fatal(err)
 	}
-	stray, _, err := store.ReadAll(ctx, other.Store, committedTable(t, other, "mv", partC, results.TableSamples))
+	stray, _, err := store.ReadAll(ctx, other.Store, committedTable(t, other, "mv", partC, columnar.TableSamples))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Store.Put(ctx, store.TableKey(string(results.TableSamples), "mv", partC, "ffffffffffff"), bytes.NewReader(stray)); err != nil {
+	if err := p.Store.Put(ctx, store.TableKey(string(columnar.TableSamples), "mv", partC, "ffffffffffff"), bytes.NewReader(stray)); err != nil {
 		t.Fatal(err)
 	}
 	r, err = p.Report(ctx, req)
@@ -263,7 +263,7 @@ func TestMergeCommittedSamples(t *testing.T) {
 	}
 
 	// The committed samples file of part c deleted behind the back.
-	if err := p.Store.Delete(ctx, committedTable(t, p, "mv", partC, results.TableSamples)); err != nil {
+	if err := p.Store.Delete(ctx, committedTable(t, p, "mv", partC, columnar.TableSamples)); err != nil {
 		t.Fatal(err)
 	}
 	var mt *MissingTablesError
@@ -294,7 +294,7 @@ func TestMergeCommittedSamples(t *testing.T) {
 		t.Errorf("after Analyze: %s", b)
 	}
 	// Part c's samples are committed again, and the merge reads them.
-	committedTable(t, p, "mv", partC, results.TableSamples)
+	committedTable(t, p, "mv", partC, columnar.TableSamples)
 	if r, err = p.Report(ctx, req); err != nil || *r.Verdict.Runs[0].LatP99Ms != *want.LatP99Ms || r.Verdict.Runs[0].Requests != 6000 {
 		t.Errorf("after Analyze: %v", err)
 	}

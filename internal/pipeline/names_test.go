@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/internal/store"
-	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 // TestExperimentNamesEndToEnd: folders with a space, 'ü', '=' or '\” form
@@ -30,7 +30,7 @@ func TestExperimentNamesEndToEnd(t *testing.T) {
 		if _, err := p.Analyze(ctx, exp); err != nil {
 			t.Fatalf("Analyze(%q): %v", exp, err)
 		}
-		for _, k := range []string{committedTable(t, p, exp, key, results.TableRuns), store.ReportKey(exp, "report.md")} {
+		for _, k := range []string{committedTable(t, p, exp, key, columnar.TableRuns), store.ReportKey(exp, "report.md")} {
 			if _, err := s.Head(ctx, k); err != nil {
 				t.Errorf("%s: %v", k, err)
 			}

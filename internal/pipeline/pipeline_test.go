@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/internal/store"
-	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 const seedKey = "raw/zuul-vs-openresty/seed.txt"
@@ -58,7 +58,7 @@ func upload(t *testing.T, s store.Store, key, file string) []byte {
 
 // committedTable returns the key of the committed file of a source's
 // table; the test fails when there is none.
-func committedTable(t *testing.T, p *Pipeline, exp, source string, table results.Table) string {
+func committedTable(t *testing.T, p *Pipeline, exp, source string, table columnar.Table) string {
 	t.Helper()
 	c, err := p.Committed(context.Background(), exp, source)
 	if err != nil {
@@ -107,7 +107,7 @@ func TestIngestAnalyzeIdempotentAndRejected(t *testing.T) {
 		t.Fatalf("analyze: %q %v", headline, err)
 	}
 	first := snapshot(t, s)
-	for _, k := range []string{committedTable(t, p, exp, seedKey, results.TableRuns), committedTable(t, p, exp, seedKey, results.TablePercentiles),
+	for _, k := range []string{committedTable(t, p, exp, seedKey, columnar.TableRuns), committedTable(t, p, exp, seedKey, columnar.TablePercentiles),
 		store.RejectedKey(exp, "raw/zuul-vs-openresty/garbage.bin"), "reports/zuul-vs-openresty/report.md",
 		"reports/zuul-vs-openresty/summary.json", "reports/zuul-vs-openresty/throughput.png"} {
 		if _, ok := first[k]; !ok {

@@ -17,6 +17,7 @@ import (
 	"github.com/loadverdict/loadverdict/ingest"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 // Rejection is the record written to rejected/<experiment>/<source-id>.json.
@@ -57,7 +58,7 @@ func (e *RejectedError) Error() string { return e.Source + ": rejected: " + e.Er
 func (e *RejectedError) Unwrap() []error { return []error{ErrRejected, e.Err} }
 
 // tables are the tables a source may have, each in its own file.
-var tables = []results.Table{results.TableRuns, results.TablePercentiles, results.TableSeries, results.TableSamples}
+var tables = []columnar.Table{columnar.TableRuns, columnar.TablePercentiles, columnar.TableSeries, columnar.TableSamples}
 
 // Version identifies the content of the input a source was read from: a
 // raw object's ETag (and version id, in a bucket with versioning), or
@@ -271,7 +272,7 @@ func (p *Pipeline) putTables(ctx context.Context, exp, name, gen string, sink *t
 		}
 	}
 	var written []string
-	put := func(t results.Table, write func(io.Writer) error) error {
+	put := func(t columnar.Table, write func(io.Writer) error) error {
 		var buf bytes.Buffer
 		if err := write(&buf); err != nil {
 			return err
@@ -284,14 +285,14 @@ func (p *Pipeline) putTables(ctx context.Context, exp, name, gen string, sink *t
 		written = append(written, key)
 		return nil
 	}
-	if err := put(results.TableRuns, func(w io.Writer) error { return results.WriteRuns(w, runs, mem) }); err != nil {
+	if err := put(columnar.TableRuns, func(w io.Writer) error { return columnar.WriteRuns(w, runs, mem) }); err != nil {
 		return written, err
 	}
-	if err := put(results.TablePercentiles, func(w io.Writer) error { return results.WritePercentiles(w, pcts, mem) }); err != nil {
+	if err := put(columnar.TablePercentiles, func(w io.Writer) error { return columnar.WritePercentiles(w, pcts, mem) }); err != nil {
 		return written, err
 	}
 	if len(sink.series) > 0 {
-		if err := put(results.TableSeries, func(w io.Writer) error { return results.WriteSeries(w, sink.series, mem) }); err != nil {
+		if err := put(columnar.TableSeries, func(w io.Writer) error { return columnar.WriteSeries(w, sink.series, mem) }); err != nil {
 			return written, err
 		}
 	}
@@ -303,7 +304,7 @@ func (p *Pipeline) putTables(ctx context.Context, exp, name, gen string, sink *t
 		return written, err
 	}
 	defer f.Close()
-	key := store.TableKey(string(results.TableSamples), exp, name, gen)
+	key := store.TableKey(string(columnar.TableSamples), exp, name, gen)
 	if err := p.Store.Put(ctx, key, f); err != nil {
 		return written, err
 	}
@@ -407,7 +408,7 @@ type tableSink struct {
 	runs   []results.RunWithPercentiles
 	series []results.Series
 	tmp    *os.File
-	w      *results.SampleStream
+	w      *columnar.SampleStream
 }
 
 // errTooManyRuns stops a parse at the run past MaxRuns: an input is
@@ -428,7 +429,7 @@ func (s *tableSink) Sample(x results.Sample) error {
 		if err != nil {
 			return err
 		}
-		w, err := results.NewSampleStream(f, memory.NewGoAllocator())
+		w, err := columnar.NewSampleStream(f, memory.NewGoAllocator())
 		if err != nil {
 			f.Close()
 			os.Remove(f.Name())

@@ -19,6 +19,7 @@ import (
 	"github.com/loadverdict/loadverdict/ingest"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 // listInputs adds to in the commit records and rejection records of an
@@ -114,7 +115,7 @@ func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]str
 				if !ok {
 					missing = append(missing, c.Key)
 				}
-				if k := c.Table(results.TableSamples); k != "" {
+				if k := c.Table(columnar.TableSamples); k != "" {
 					for _, r := range res.set.Runs[before:] {
 						res.samples[r.RunID] = k
 					}
@@ -155,7 +156,7 @@ func (p *Pipeline) readTables(ctx context.Context, c *Commit, set *analyze.Set, 
 	var series []results.Series
 	for _, key := range c.Tables {
 		table, ok := tableOf(key)
-		if !ok || table == results.TableSamples {
+		if !ok || table == columnar.TableSamples {
 			continue
 		}
 		b, _, err := store.ReadAll(ctx, p.Store, key)
@@ -167,12 +168,12 @@ func (p *Pipeline) readTables(ctx context.Context, c *Commit, set *analyze.Set, 
 		}
 		r := bytes.NewReader(b)
 		switch table {
-		case results.TableRuns:
-			runs, err = results.ReadRuns(r, mem)
-		case results.TablePercentiles:
-			pcts, err = results.ReadPercentiles(r, mem)
-		case results.TableSeries:
-			series, err = results.ReadSeries(r, mem)
+		case columnar.TableRuns:
+			runs, err = columnar.ReadRuns(r, mem)
+		case columnar.TablePercentiles:
+			pcts, err = columnar.ReadPercentiles(r, mem)
+		case columnar.TableSeries:
+			series, err = columnar.ReadSeries(r, mem)
 		}
 		if err != nil {
 			return false, fmt.Errorf("%s: %w", key, err)
@@ -185,11 +186,11 @@ func (p *Pipeline) readTables(ctx context.Context, c *Commit, set *analyze.Set, 
 }
 
 // tableOf tells which table a key of tables/ belongs to.
-func tableOf(key string) (results.Table, bool) {
+func tableOf(key string) (columnar.Table, bool) {
 	rest, ok := strings.CutPrefix(key, store.TablesPrefix)
 	if !ok {
 		return "", false
 	}
 	t, _, ok := strings.Cut(rest, "/experiment=")
-	return results.Table(t), ok
+	return columnar.Table(t), ok
 }

@@ -1,7 +1,7 @@
 // Command sametables compares Parquet table files by content, for
 // sameoutput.sh: each argument pair A B is two files of the same table
 // (told by the folder tables/<table>/ in A's path); they are the same when
-// they read back (results.Read*) as the same rows and carry the same
+// they read back (columnar.Read*) as the same rows and carry the same
 // key-value metadata (the Arrow schema, the schema version). Their bytes
 // may differ: a writer may cut pages differently.
 //
@@ -20,8 +20,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/file"
-
-	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 var tableOf = regexp.MustCompile(`(^|/)tables/([a-z]+)/`)
@@ -48,11 +47,11 @@ func compare(a, b string) string {
 	if m == nil {
 		return "no tables/<table>/ in the path"
 	}
-	ra, ma, err := read(results.Table(m[2]), a)
+	ra, ma, err := read(columnar.Table(m[2]), a)
 	if err != nil {
 		return err.Error()
 	}
-	rb, mb, err := read(results.Table(m[2]), b)
+	rb, mb, err := read(columnar.Table(m[2]), b)
 	if err != nil {
 		return err.Error()
 	}
@@ -96,7 +95,7 @@ func same(a, b reflect.Value) bool {
 }
 
 // read returns the rows and the key-value metadata of a file of table t.
-func read(t results.Table, name string) (any, map[string]string, error) {
+func read(t columnar.Table, name string) (any, map[string]string, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, nil, err
@@ -105,14 +104,14 @@ func read(t results.Table, name string) (any, map[string]string, error) {
 	mem := memory.NewGoAllocator()
 	var rows any
 	switch t {
-	case results.TableRuns:
-		rows, err = results.ReadRuns(f, mem)
-	case results.TablePercentiles:
-		rows, err = results.ReadPercentiles(f, mem)
-	case results.TableSeries:
-		rows, err = results.ReadSeries(f, mem)
-	case results.TableSamples:
-		rows, err = results.ReadSamples(f, mem)
+	case columnar.TableRuns:
+		rows, err = columnar.ReadRuns(f, mem)
+	case columnar.TablePercentiles:
+		rows, err = columnar.ReadPercentiles(f, mem)
+	case columnar.TableSeries:
+		rows, err = columnar.ReadSeries(f, mem)
+	case columnar.TableSamples:
+		rows, err = columnar.ReadSamples(f, mem)
 	default:
 		return nil, nil, fmt.Errorf("unknown table %q", t)
 	}

@@ -1,4 +1,4 @@
-package results
+package columnar
 
 import (
 	"bytes"
@@ -9,26 +9,27 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // sampleRows returns n samples: runs interleaved in blocks of 7 rows, a
 // few errors (some repeated, some not), statuses and sizes that repeat.
-func sampleRows(n, runs int) []Sample { return sampleRowsBlocks(n, runs, 7) }
+func sampleRows(n, runs int) []results.Sample { return sampleRowsBlocks(n, runs, 7) }
 
 // sampleRowsBlocks is sampleRows with runs in blocks of block rows.
-func sampleRowsBlocks(n, runs, block int) []Sample {
+func sampleRowsBlocks(n, runs, block int) []results.Sample {
 	errs := []string{"timeout", "connection refused", "503 Service Unavailable"}
-	out := make([]Sample, n)
+	out := make([]results.Sample, n)
 	for i := range out {
-		s := Sample{RunID: RunID("log.json", i/block%runs), TS: float64(i) / 1000, LatencyMs: float64(i%997) / 3,
+		s := results.Sample{RunID: results.RunID("log.json", i/block%runs), TS: float64(i) / 1000, LatencyMs: float64(i%997) / 3,
 			Status: int32(200 + 100*(i%5/4)), BytesIn: int64(i % 13)}
 		switch {
 		case i%101 == 0:
-			s.Error = Ptr(errs[i%len(errs)])
+			s.Error = results.Ptr(errs[i%len(errs)])
 		case i%1009 == 0:
-			s.Error = Ptr(fmt.Sprintf("error %d", i))
+			s.Error = results.Ptr(fmt.Sprintf("error %d", i))
 		case i%503 == 0:
-			s.Error = Ptr("") // an empty error is not a null
+			s.Error = results.Ptr("") // an empty error is not a null
 		}
 		out[i] = s
 	}
@@ -178,7 +179,7 @@ func TestSampleStreamWriteError(t *testing.T) {
 	if appendErr != nil && !errors.Is(appendErr, errDiskFull) {
 		t.Errorf("Append = %v, want %v", appendErr, errDiskFull)
 	}
-	if err := ss.Append(Sample{RunID: "x"}); err == nil {
+	if err := ss.Append(results.Sample{RunID: "x"}); err == nil {
 		t.Error("Append after Close: no error")
 	}
 }

@@ -1,9 +1,10 @@
-package results
+package columnar
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // DefaultBatchRows is the number of rows per record batch (and per Parquet
@@ -56,25 +57,25 @@ func newBuilder[T any](mem memory.Allocator, batchRows int, table Table, schema 
 
 // NewRunsBuilder returns a Builder of runs-table batches of at most batchRows rows
 // (DefaultBatchRows when batchRows <= 0); the caller must Release it.
-func NewRunsBuilder(mem memory.Allocator, batchRows int) *Builder[Run] {
+func NewRunsBuilder(mem memory.Allocator, batchRows int) *Builder[results.Run] {
 	return newBuilder(mem, batchRows, TableRuns, RunsSchema, runColumns)
 }
 
 // NewPercentilesBuilder returns a Builder of percentiles-table batches of at most
 // batchRows rows (DefaultBatchRows when batchRows <= 0); the caller must Release it.
-func NewPercentilesBuilder(mem memory.Allocator, batchRows int) *Builder[Percentile] {
+func NewPercentilesBuilder(mem memory.Allocator, batchRows int) *Builder[results.Percentile] {
 	return newBuilder(mem, batchRows, TablePercentiles, PercentilesSchema, percentileColumns)
 }
 
 // NewSeriesBuilder returns a Builder of series-table batches of at most batchRows rows
 // (DefaultBatchRows when batchRows <= 0); the caller must Release it.
-func NewSeriesBuilder(mem memory.Allocator, batchRows int) *Builder[Series] {
+func NewSeriesBuilder(mem memory.Allocator, batchRows int) *Builder[results.Series] {
 	return newBuilder(mem, batchRows, TableSeries, SeriesSchema, seriesColumns)
 }
 
 // NewSamplesBuilder returns a Builder of samples-table batches of at most batchRows rows
 // (DefaultBatchRows when batchRows <= 0); the caller must Release it.
-func NewSamplesBuilder(mem memory.Allocator, batchRows int) *Builder[Sample] {
+func NewSamplesBuilder(mem memory.Allocator, batchRows int) *Builder[results.Sample] {
 	return newBuilder(mem, batchRows, TableSamples, SamplesSchema, sampleColumns)
 }
 

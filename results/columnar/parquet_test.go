@@ -1,4 +1,4 @@
-package results
+package columnar
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // writeForeign writes a one-batch Parquet file of any schema, as another
@@ -75,7 +76,7 @@ func TestReadSchemaMismatch(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 
 	var series bytes.Buffer
-	if err := WriteSeries(&series, []Series{{RunID: "r", TS: 1, WindowS: 1}}, mem); err != nil {
+	if err := WriteSeries(&series, []results.Series{{RunID: "r", TS: 1, WindowS: 1}}, mem); err != nil {
 		t.Fatal(err)
 	}
 	wrongType := writeForeign(t, mem, samplesLike("status", arrow.Field{Name: "status", Type: arrow.PrimitiveTypes.Int64}),
@@ -108,7 +109,7 @@ func TestReadSchemaMismatch(t *testing.T) {
 			return err
 		}, `results: read runs: file has no column "run_id"`},
 		{"nulls in a non-nullable column", func() error {
-			return ScanSamples(bytes.NewReader(nullStatus), mem, func(Sample) error { return nil })
+			return ScanSamples(bytes.NewReader(nullStatus), mem, func(results.Sample) error { return nil })
 		}, `results: read samples: column "status" holds nulls but is not nullable`},
 	}
 	for _, tc := range tests {
@@ -170,7 +171,7 @@ func TestReadReorderedAndExtraColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Sample{{RunID: "r1", TS: 0.25, LatencyMs: 12.5, Status: 503, BytesIn: 10, Error: Ptr("boom")}}
+	want := []results.Sample{{RunID: "r1", TS: 0.25, LatencyMs: 12.5, Status: 503, BytesIn: 10, Error: results.Ptr("boom")}}
 	if len(got) != 1 || got[0].Error == nil || *got[0].Error != *want[0].Error {
 		t.Fatalf("got %+v, want %+v", got, want)
 	}
@@ -186,9 +187,9 @@ func TestScanSamplesStopsOnError(t *testing.T) {
 	defer func(old int64) { readBatchRows = old }(readBatchRows)
 	readBatchRows = 4
 
-	samples := make([]Sample, 10)
+	samples := make([]results.Sample, 10)
 	for i := range samples {
-		samples[i] = Sample{RunID: "r", TS: float64(i), LatencyMs: 1, Status: 200}
+		samples[i] = results.Sample{RunID: "r", TS: float64(i), LatencyMs: 1, Status: 200}
 	}
 	var buf bytes.Buffer
 	if err := WriteSamples(&buf, samples, mem); err != nil {
@@ -196,7 +197,7 @@ func TestScanSamplesStopsOnError(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	calls := 0
-	err := ScanSamples(bytes.NewReader(buf.Bytes()), mem, func(s Sample) error {
+	err := ScanSamples(bytes.NewReader(buf.Bytes()), mem, func(s results.Sample) error {
 		calls++
 		if s.TS == 5 {
 			return stop
@@ -241,7 +242,7 @@ func TestStartedAtOutOfRange(t *testing.T) {
 		time.UnixMicro(math.MaxInt64).Add(time.Microsecond),
 	} {
 		b := NewRunsBuilder(mem, 0)
-		err := b.Append(Run{RunID: "r", StartedAt: &at})
+		err := b.Append(results.Run{RunID: "r", StartedAt: &at})
 		if err == nil || !strings.Contains(err.Error(), "started_at") {
 			t.Errorf("Append(started_at %s) error = %v, want a started_at range error", at, err)
 		}
@@ -257,10 +258,10 @@ func TestStartedAtOutOfRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := pw.Append(Run{RunID: "bad", StartedAt: Ptr(time.UnixMicro(math.MaxInt64).Add(time.Microsecond))}); err == nil {
+	if err := pw.Append(results.Run{RunID: "bad", StartedAt: results.Ptr(time.UnixMicro(math.MaxInt64).Add(time.Microsecond))}); err == nil {
 		t.Error("Append(started_at out of range) = nil, want an error")
 	}
-	if err := pw.Append(Run{RunID: "good"}); err != nil {
+	if err := pw.Append(results.Run{RunID: "good"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := pw.Close(); err != nil {
@@ -299,14 +300,14 @@ func TestWriterLifecycle(t *testing.T) {
 	if pw.Table() != TablePercentiles {
 		t.Errorf("Table() = %q", pw.Table())
 	}
-	if err := pw.Append(Percentile{RunID: "r", Quantile: 0.5, LatencyMs: 3}); err != nil {
+	if err := pw.Append(results.Percentile{RunID: "r", Quantile: 0.5, LatencyMs: 3}); err != nil {
 		t.Fatal(err)
 	}
 
 	// A batch of another table is refused.
 	sb := NewSamplesBuilder(mem, 0)
 	defer sb.Release()
-	if err := sb.Append(Sample{RunID: "r"}); err != nil {
+	if err := sb.Append(results.Sample{RunID: "r"}); err != nil {
 		t.Fatal(err)
 	}
 	rec := sb.NewRecordBatch()
@@ -324,7 +325,7 @@ func TestWriterLifecycle(t *testing.T) {
 	if err := pw.Close(); err != nil {
 		t.Errorf("second Close = %v, want nil", err)
 	}
-	if err := pw.Append(Percentile{}); err == nil {
+	if err := pw.Append(results.Percentile{}); err == nil {
 		t.Error("Append after Close = nil, want an error")
 	}
 
@@ -359,7 +360,7 @@ func TestBuilder(t *testing.T) {
 		if b2.Full() {
 			t.Fatalf("Full before row %d", i)
 		}
-		if err := b2.Append(Sample{RunID: "r", TS: float64(i)}); err != nil {
+		if err := b2.Append(results.Sample{RunID: "r", TS: float64(i)}); err != nil {
 			t.Fatal(err)
 		}
 		if b2.Full() {
@@ -395,7 +396,7 @@ func TestReadMissingNullableColumn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Sample{RunID: "x", TS: 1.5, LatencyMs: 1.5, Status: 200, BytesIn: 64}
+	want := results.Sample{RunID: "x", TS: 1.5, LatencyMs: 1.5, Status: 200, BytesIn: 64}
 	if len(got) != 2 || got[0] != want || got[1] != want {
 		t.Errorf("got %+v, want twice %+v", got, want)
 	}

@@ -1,4 +1,4 @@
-package results
+package columnar
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // poisonAllocator overwrites memory when it is freed, so that a Go value
@@ -47,10 +48,10 @@ type tableAPI[T any] struct {
 }
 
 var (
-	runsAPI        = tableAPI[Run]{NewRunsBuilder, NewRunsWriter, WriteRuns, ReadRuns}
-	percentilesAPI = tableAPI[Percentile]{NewPercentilesBuilder, NewPercentilesWriter, WritePercentiles, ReadPercentiles}
-	seriesAPI      = tableAPI[Series]{NewSeriesBuilder, NewSeriesWriter, WriteSeries, ReadSeries}
-	samplesAPI     = tableAPI[Sample]{NewSamplesBuilder, NewSamplesWriter, WriteSamples, ReadSamples}
+	runsAPI        = tableAPI[results.Run]{NewRunsBuilder, NewRunsWriter, WriteRuns, ReadRuns}
+	percentilesAPI = tableAPI[results.Percentile]{NewPercentilesBuilder, NewPercentilesWriter, WritePercentiles, ReadPercentiles}
+	seriesAPI      = tableAPI[results.Series]{NewSeriesBuilder, NewSeriesWriter, WriteSeries, ReadSeries}
+	samplesAPI     = tableAPI[results.Sample]{NewSamplesBuilder, NewSamplesWriter, WriteSamples, ReadSamples}
 )
 
 type roundTripCase[T any] struct {
@@ -84,72 +85,72 @@ func commonCases[T any]() []roundTripCase[T] {
 var negZero = math.Copysign(0, -1)
 
 func TestRoundTripRuns(t *testing.T) {
-	extreme := Run{
+	extreme := results.Run{
 		RunID: "", Experiment: "ünïcødé ✓ 実験", Source: "s3://b/raw/a b/%20.txt", Index: math.MaxInt32, Seq: math.MinInt32,
-		Tool: strings.Repeat("wrk", 30000), LoadModel: LoadOpen, Label: "nul\x00byte", Target: "",
-		StartedAt: Ptr(time.Unix(0, math.MaxInt64)), DurationS: math.Inf(1), PlannedDurationS: Ptr(math.Inf(-1)),
-		Threads: Ptr(int32(math.MinInt32)), Connections: Ptr(int32(math.MaxInt32)), TargetRPS: Ptr(math.MaxFloat64),
-		Requests: math.MaxInt64, Errors: math.MinInt64, Non2xx: Ptr(int64(0)), Timeouts: Ptr(int64(math.MaxInt64)),
-		ConnectErrors: Ptr(int64(math.MinInt64)), ReadErrors: Ptr(int64(-1)), WriteErrors: Ptr(int64(1)), BytesIn: Ptr(int64(1 << 62)),
-		RPS: math.NaN(), TransferBPS: Ptr(math.NaN()),
-		LatMeanMs: Ptr(math.SmallestNonzeroFloat64), LatStdevMs: Ptr(-math.MaxFloat64), LatMinMs: Ptr(0.0), LatMaxMs: Ptr(negZero),
-		LatP50Ms: Ptr(1e-300), LatP90Ms: Ptr(1e300), LatP99Ms: Ptr(math.Inf(1)), LatP999Ms: Ptr(math.Inf(-1)),
-		ThreadRPSMean: Ptr(0.1), ThreadRPSStdev: Ptr(0.2), ThreadRPSMax: Ptr(0.30000000000000004),
-		HasSamples: true, SourceLine: math.MaxInt32, Command: Ptr(""), TimeoutS: Ptr(negZero), Script: Ptr(""),
-		LatencyCorrected: Ptr(false), Notes: Ptr("a; b"),
+		Tool: strings.Repeat("wrk", 30000), LoadModel: results.LoadOpen, Label: "nul\x00byte", Target: "",
+		StartedAt: results.Ptr(time.Unix(0, math.MaxInt64)), DurationS: math.Inf(1), PlannedDurationS: results.Ptr(math.Inf(-1)),
+		Threads: results.Ptr(int32(math.MinInt32)), Connections: results.Ptr(int32(math.MaxInt32)), TargetRPS: results.Ptr(math.MaxFloat64),
+		Requests: math.MaxInt64, Errors: math.MinInt64, Non2xx: results.Ptr(int64(0)), Timeouts: results.Ptr(int64(math.MaxInt64)),
+		ConnectErrors: results.Ptr(int64(math.MinInt64)), ReadErrors: results.Ptr(int64(-1)), WriteErrors: results.Ptr(int64(1)), BytesIn: results.Ptr(int64(1 << 62)),
+		RPS: math.NaN(), TransferBPS: results.Ptr(math.NaN()),
+		LatMeanMs: results.Ptr(math.SmallestNonzeroFloat64), LatStdevMs: results.Ptr(-math.MaxFloat64), LatMinMs: results.Ptr(0.0), LatMaxMs: results.Ptr(negZero),
+		LatP50Ms: results.Ptr(1e-300), LatP90Ms: results.Ptr(1e300), LatP99Ms: results.Ptr(math.Inf(1)), LatP999Ms: results.Ptr(math.Inf(-1)),
+		ThreadRPSMean: results.Ptr(0.1), ThreadRPSStdev: results.Ptr(0.2), ThreadRPSMax: results.Ptr(0.30000000000000004),
+		HasSamples: true, SourceLine: math.MaxInt32, Command: results.Ptr(""), TimeoutS: results.Ptr(negZero), Script: results.Ptr(""),
+		LatencyCorrected: results.Ptr(false), Notes: results.Ptr("a; b"),
 	}
-	extreme2 := nulled[Run](3)
-	extreme2.StartedAt = Ptr(time.Unix(0, math.MinInt64))
-	extreme3 := nulled[Run](4)
-	extreme3.StartedAt = Ptr(time.Unix(0, 0).In(plus2))
-	extreme3.LatencyCorrected = Ptr(true)
+	extreme2 := nulled[results.Run](3)
+	extreme2.StartedAt = results.Ptr(time.Unix(0, math.MinInt64))
+	extreme3 := nulled[results.Run](4)
+	extreme3.StartedAt = results.Ptr(time.Unix(0, 0).In(plus2))
+	extreme3.LatencyCorrected = results.Ptr(true)
 
-	cases := append(commonCases[Run](),
-		roundTripCase[Run]{name: "extreme values", rows: []Run{extreme, extreme2, extreme3}},
-		roundTripCase[Run]{name: "extreme values by 1", rows: []Run{extreme, extreme2, extreme3}, batchRows: 1},
+	cases := append(commonCases[results.Run](),
+		roundTripCase[results.Run]{name: "extreme values", rows: []results.Run{extreme, extreme2, extreme3}},
+		roundTripCase[results.Run]{name: "extreme values by 1", rows: []results.Run{extreme, extreme2, extreme3}, batchRows: 1},
 	)
 	runRoundTrips(t, runsAPI, cases)
 }
 
 func TestRoundTripPercentiles(t *testing.T) {
-	extreme := []Percentile{
-		{RunID: "r", Quantile: 0, LatencyMs: 0, TotalCount: Ptr(int64(0))},
-		{RunID: "r", Quantile: 0.999999, LatencyMs: math.SmallestNonzeroFloat64, TotalCount: Ptr(int64(math.MaxInt64))},
+	extreme := []results.Percentile{
+		{RunID: "r", Quantile: 0, LatencyMs: 0, TotalCount: results.Ptr(int64(0))},
+		{RunID: "r", Quantile: 0.999999, LatencyMs: math.SmallestNonzeroFloat64, TotalCount: results.Ptr(int64(math.MaxInt64))},
 		{RunID: "r", Quantile: 1, LatencyMs: math.Inf(1)},
-		{RunID: "other", Quantile: math.NaN(), LatencyMs: math.NaN(), TotalCount: Ptr(int64(math.MinInt64))},
+		{RunID: "other", Quantile: math.NaN(), LatencyMs: math.NaN(), TotalCount: results.Ptr(int64(math.MinInt64))},
 		{RunID: "r", Quantile: negZero, LatencyMs: math.MaxFloat64},
 	}
-	cases := append(commonCases[Percentile](),
-		roundTripCase[Percentile]{name: "extreme values", rows: extreme},
-		roundTripCase[Percentile]{name: "extreme values by 2", rows: extreme, batchRows: 2},
+	cases := append(commonCases[results.Percentile](),
+		roundTripCase[results.Percentile]{name: "extreme values", rows: extreme},
+		roundTripCase[results.Percentile]{name: "extreme values by 2", rows: extreme, batchRows: 2},
 	)
 	runRoundTrips(t, percentilesAPI, cases)
 }
 
 func TestRoundTripSeries(t *testing.T) {
-	extreme := []Series{
+	extreme := []results.Series{
 		{RunID: "r", TS: 0, WindowS: 1, Requests: math.MaxInt64, Errors: math.MinInt64, RPS: math.Inf(1),
-			LatMeanMs: Ptr(math.NaN()), LatP50Ms: Ptr(negZero), LatP99Ms: Ptr(math.MaxFloat64), LatMaxMs: Ptr(math.SmallestNonzeroFloat64)},
+			LatMeanMs: results.Ptr(math.NaN()), LatP50Ms: results.Ptr(negZero), LatP99Ms: results.Ptr(math.MaxFloat64), LatMaxMs: results.Ptr(math.SmallestNonzeroFloat64)},
 		{RunID: "r", TS: 1e300, WindowS: math.SmallestNonzeroFloat64, RPS: math.NaN()},
-		{RunID: "", TS: negZero, WindowS: math.Inf(-1), Requests: -1, Errors: 1, RPS: -math.MaxFloat64, LatMaxMs: Ptr(0.0)},
+		{RunID: "", TS: negZero, WindowS: math.Inf(-1), Requests: -1, Errors: 1, RPS: -math.MaxFloat64, LatMaxMs: results.Ptr(0.0)},
 	}
-	cases := append(commonCases[Series](),
-		roundTripCase[Series]{name: "extreme values", rows: extreme},
+	cases := append(commonCases[results.Series](),
+		roundTripCase[results.Series]{name: "extreme values", rows: extreme},
 	)
 	runRoundTrips(t, seriesAPI, cases)
 }
 
 func TestRoundTripSamples(t *testing.T) {
-	extreme := []Sample{
-		{RunID: "r", TS: 0, LatencyMs: 0, Status: 0, BytesIn: 0, Error: Ptr("")},
+	extreme := []results.Sample{
+		{RunID: "r", TS: 0, LatencyMs: 0, Status: 0, BytesIn: 0, Error: results.Ptr("")},
 		{RunID: "r", TS: math.MaxFloat64, LatencyMs: math.Inf(1), Status: math.MaxInt32, BytesIn: math.MaxInt64},
-		{RunID: "r", TS: negZero, LatencyMs: math.NaN(), Status: math.MinInt32, BytesIn: math.MinInt64, Error: Ptr("read: connection reset by peer")},
-		{RunID: "s", TS: 1e-300, LatencyMs: negZero, Status: -1, BytesIn: -1, Error: Ptr("read: connection reset by peer")},
-		{RunID: "r", TS: 2, LatencyMs: math.SmallestNonzeroFloat64, Status: 599, BytesIn: 1, Error: Ptr("ünïcødé \x00")},
+		{RunID: "r", TS: negZero, LatencyMs: math.NaN(), Status: math.MinInt32, BytesIn: math.MinInt64, Error: results.Ptr("read: connection reset by peer")},
+		{RunID: "s", TS: 1e-300, LatencyMs: negZero, Status: -1, BytesIn: -1, Error: results.Ptr("read: connection reset by peer")},
+		{RunID: "r", TS: 2, LatencyMs: math.SmallestNonzeroFloat64, Status: 599, BytesIn: 1, Error: results.Ptr("ünïcødé \x00")},
 	}
-	cases := append(commonCases[Sample](),
-		roundTripCase[Sample]{name: "extreme values", rows: extreme},
-		roundTripCase[Sample]{name: "extreme values by 2", rows: extreme, batchRows: 2},
+	cases := append(commonCases[results.Sample](),
+		roundTripCase[results.Sample]{name: "extreme values", rows: extreme},
+		roundTripCase[results.Sample]{name: "extreme values by 2", rows: extreme, batchRows: 2},
 	)
 	runRoundTrips(t, samplesAPI, cases)
 
@@ -162,8 +163,8 @@ func TestRoundTripSamples(t *testing.T) {
 			if err := WriteSamples(&buf, tc.rows, mem); err != nil {
 				t.Fatal(err)
 			}
-			got := []Sample{}
-			err := ScanSamples(bytes.NewReader(buf.Bytes()), mem, func(s Sample) error {
+			got := []results.Sample{}
+			err := ScanSamples(bytes.NewReader(buf.Bytes()), mem, func(s results.Sample) error {
 				got = append(got, s)
 				return nil
 			})
@@ -172,7 +173,7 @@ func TestRoundTripSamples(t *testing.T) {
 			}
 			want := tc.rows
 			if want == nil {
-				want = []Sample{}
+				want = []results.Sample{}
 			}
 			if d := diff(reflect.ValueOf(want), reflect.ValueOf(got), "rows"); d != "" {
 				t.Error(d)

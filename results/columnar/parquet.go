@@ -1,4 +1,4 @@
-package results
+package columnar
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // codec compresses every column of the Parquet files written here: zstd,
@@ -68,25 +69,25 @@ func newParquetWriter[T any](w io.Writer, mem memory.Allocator, newB func(memory
 
 // NewRunsWriter returns a ParquetWriter of the runs table writing to w;
 // the caller must Close it (which does not close w).
-func NewRunsWriter(w io.Writer, mem memory.Allocator, opts ...WriterOption) (*ParquetWriter[Run], error) {
+func NewRunsWriter(w io.Writer, mem memory.Allocator, opts ...WriterOption) (*ParquetWriter[results.Run], error) {
 	return newParquetWriter(w, mem, NewRunsBuilder, opts)
 }
 
 // NewPercentilesWriter returns a ParquetWriter of the percentiles table writing to w;
 // the caller must Close it (which does not close w).
-func NewPercentilesWriter(w io.Writer, mem memory.Allocator, opts ...WriterOption) (*ParquetWriter[Percentile], error) {
+func NewPercentilesWriter(w io.Writer, mem memory.Allocator, opts ...WriterOption) (*ParquetWriter[results.Percentile], error) {
 	return newParquetWriter(w, mem, NewPercentilesBuilder, opts)
 }
 
 // NewSeriesWriter returns a ParquetWriter of the series table writing to w;
 // the caller must Close it (which does not close w).
-func NewSeriesWriter(w io.Writer, mem memory.Allocator, opts ...WriterOption) (*ParquetWriter[Series], error) {
+func NewSeriesWriter(w io.Writer, mem memory.Allocator, opts ...WriterOption) (*ParquetWriter[results.Series], error) {
 	return newParquetWriter(w, mem, NewSeriesBuilder, opts)
 }
 
 // NewSamplesWriter returns a ParquetWriter of the samples table writing to w;
 // the caller must Close it (which does not close w).
-func NewSamplesWriter(w io.Writer, mem memory.Allocator, opts ...WriterOption) (*ParquetWriter[Sample], error) {
+func NewSamplesWriter(w io.Writer, mem memory.Allocator, opts ...WriterOption) (*ParquetWriter[results.Sample], error) {
 	return newParquetWriter(w, mem, NewSamplesBuilder, opts)
 }
 
@@ -204,23 +205,23 @@ func writeAll[T any](w io.Writer, rows []T, mem memory.Allocator,
 
 // WriteRuns writes runs to w as a complete Parquet file of the runs table;
 // after an error, w may hold a partial file.
-func WriteRuns(w io.Writer, runs []Run, mem memory.Allocator) error {
+func WriteRuns(w io.Writer, runs []results.Run, mem memory.Allocator) error {
 	return writeAll(w, runs, mem, NewRunsWriter)
 }
 
 // WritePercentiles writes ps to w as a complete Parquet file of the percentiles table.
-func WritePercentiles(w io.Writer, ps []Percentile, mem memory.Allocator) error {
+func WritePercentiles(w io.Writer, ps []results.Percentile, mem memory.Allocator) error {
 	return writeAll(w, ps, mem, NewPercentilesWriter)
 }
 
 // WriteSeries writes series to w as a complete Parquet file of the series table.
-func WriteSeries(w io.Writer, series []Series, mem memory.Allocator) error {
+func WriteSeries(w io.Writer, series []results.Series, mem memory.Allocator) error {
 	return writeAll(w, series, mem, NewSeriesWriter)
 }
 
 // WriteSamples writes samples to w as a complete Parquet file of the
 // samples table, through a SampleStream.
-func WriteSamples(w io.Writer, samples []Sample, mem memory.Allocator) error {
+func WriteSamples(w io.Writer, samples []results.Sample, mem memory.Allocator) error {
 	s, err := NewSampleStream(w, mem)
 	if err != nil {
 		return err
@@ -378,32 +379,32 @@ func readAll[T any](r parquet.ReaderAtSeeker, mem memory.Allocator, table Table,
 
 // ReadRuns reads a Parquet file of the runs table; it fails with an error
 // wrapping ErrSchemaMismatch when the file's columns do not match RunsSchema.
-func ReadRuns(r parquet.ReaderAtSeeker, mem memory.Allocator) ([]Run, error) {
+func ReadRuns(r parquet.ReaderAtSeeker, mem memory.Allocator) ([]results.Run, error) {
 	return readAll(r, mem, TableRuns, runColumns)
 }
 
 // ReadPercentiles reads a Parquet file of the percentiles table; it fails with an
 // error wrapping ErrSchemaMismatch when the file's columns do not match PercentilesSchema.
-func ReadPercentiles(r parquet.ReaderAtSeeker, mem memory.Allocator) ([]Percentile, error) {
+func ReadPercentiles(r parquet.ReaderAtSeeker, mem memory.Allocator) ([]results.Percentile, error) {
 	return readAll(r, mem, TablePercentiles, percentileColumns)
 }
 
 // ReadSeries reads a Parquet file of the series table; it fails with an error
 // wrapping ErrSchemaMismatch when the file's columns do not match SeriesSchema.
-func ReadSeries(r parquet.ReaderAtSeeker, mem memory.Allocator) ([]Series, error) {
+func ReadSeries(r parquet.ReaderAtSeeker, mem memory.Allocator) ([]results.Series, error) {
 	return readAll(r, mem, TableSeries, seriesColumns)
 }
 
 // ReadSamples reads a whole Parquet file of the samples table into memory; use
 // ScanSamples for large files. It fails with an error wrapping ErrSchemaMismatch
 // when the file's columns do not match SamplesSchema.
-func ReadSamples(r parquet.ReaderAtSeeker, mem memory.Allocator) ([]Sample, error) {
+func ReadSamples(r parquet.ReaderAtSeeker, mem memory.Allocator) ([]results.Sample, error) {
 	return readAll(r, mem, TableSamples, sampleColumns)
 }
 
 // ScanSamples reads a Parquet file of the samples table one record batch at a
 // time and calls fn with each sample in file order, holding at most one batch
 // in memory; it stops at and returns the first error of fn.
-func ScanSamples(r parquet.ReaderAtSeeker, mem memory.Allocator, fn func(Sample) error) error {
+func ScanSamples(r parquet.ReaderAtSeeker, mem memory.Allocator, fn func(results.Sample) error) error {
 	return scan(r, mem, TableSamples, sampleColumns, fn)
 }

@@ -1,4 +1,4 @@
-package results_test
+package columnar_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 // A samples log is streamed into a Parquet file and scanned back one
@@ -17,7 +18,7 @@ func Example() {
 	runID := results.RunID("raw/exp/wrk.log", 0)
 
 	var file bytes.Buffer
-	w, err := results.NewSamplesWriter(&file, mem)
+	w, err := columnar.NewSamplesWriter(&file, mem)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	err = results.ScanSamples(bytes.NewReader(file.Bytes()), mem, func(s results.Sample) error {
+	err = columnar.ScanSamples(bytes.NewReader(file.Bytes()), mem, func(s results.Sample) error {
 		errText := "-"
 		if s.Error != nil {
 			errText = *s.Error

@@ -1,4 +1,4 @@
-package results
+package columnar
 
 import (
 	"reflect"
@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // contractColumn is one column of SCHEMA.md as users' queries see it.
@@ -169,10 +170,10 @@ func jsonName(f reflect.StructField) string {
 // JSON key is the column's name, and that every field has a column: a
 // round trip cannot see two swapped columns, this test does.
 func TestColumnsMatchModel(t *testing.T) {
-	t.Run("runs", func(t *testing.T) { checkColumnsMatchModel(t, NewRunsBuilder, filled[Run](1)) })
-	t.Run("percentiles", func(t *testing.T) { checkColumnsMatchModel(t, NewPercentilesBuilder, filled[Percentile](1)) })
-	t.Run("series", func(t *testing.T) { checkColumnsMatchModel(t, NewSeriesBuilder, filled[Series](1)) })
-	t.Run("samples", func(t *testing.T) { checkColumnsMatchModel(t, NewSamplesBuilder, filled[Sample](1)) })
+	t.Run("runs", func(t *testing.T) { checkColumnsMatchModel(t, NewRunsBuilder, filled[results.Run](1)) })
+	t.Run("percentiles", func(t *testing.T) { checkColumnsMatchModel(t, NewPercentilesBuilder, filled[results.Percentile](1)) })
+	t.Run("series", func(t *testing.T) { checkColumnsMatchModel(t, NewSeriesBuilder, filled[results.Series](1)) })
+	t.Run("samples", func(t *testing.T) { checkColumnsMatchModel(t, NewSamplesBuilder, filled[results.Sample](1)) })
 }
 
 func checkColumnsMatchModel[T any](t *testing.T, newB func(memory.Allocator, int) *Builder[T], row T) {

@@ -1,4 +1,4 @@
-package results
+package columnar
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // countingWriter counts the bytes written through it.
@@ -19,11 +20,11 @@ var _ io.Writer = (*countingWriter)(nil)
 // benchSample returns the i-th of a run's samples, x being the state of a
 // xorshift generator, so that latencies do not compress to nothing; 1% are
 // errors.
-func benchSample(runID string, errText *string, i int, x *uint64) Sample {
+func benchSample(runID string, errText *string, i int, x *uint64) results.Sample {
 	*x ^= *x << 13
 	*x ^= *x >> 7
 	*x ^= *x << 17
-	s := Sample{RunID: runID, TS: float64(i) * 1e-4, LatencyMs: 1 + float64(*x%100_000)/1000, Status: 200, BytesIn: 1024}
+	s := results.Sample{RunID: runID, TS: float64(i) * 1e-4, LatencyMs: 1 + float64(*x%100_000)/1000, Status: 200, BytesIn: 1024}
 	if i%100 == 99 {
 		s.Status, s.BytesIn, s.Error = 0, 0, errText
 	}
@@ -36,8 +37,8 @@ func BenchmarkWriteSamples(b *testing.B) {
 	const n = 1_000_000
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(b, 0)
-	runID := RunID("raw/bench/wrk2.log", 0)
-	errText := Ptr("timeout")
+	runID := results.RunID("raw/bench/wrk2.log", 0)
+	errText := results.Ptr("timeout")
 
 	var out countingWriter
 	var before, after runtime.MemStats
@@ -72,8 +73,8 @@ func BenchmarkBuildSamples(b *testing.B) {
 	const n = 1_000_000
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(b, 0)
-	runID := RunID("raw/bench/wrk2.log", 0)
-	errText := Ptr("timeout")
+	runID := results.RunID("raw/bench/wrk2.log", 0)
+	errText := results.Ptr("timeout")
 
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -103,11 +104,11 @@ func BenchmarkScanSamples(b *testing.B) {
 	const n = 1_000_000
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(b, 0)
-	runID := RunID("raw/bench/wrk2.log", 0)
-	samples := make([]Sample, n)
+	runID := results.RunID("raw/bench/wrk2.log", 0)
+	samples := make([]results.Sample, n)
 	x := uint64(88172645463325252)
 	for i := range samples {
-		samples[i] = benchSample(runID, Ptr("timeout"), i, &x)
+		samples[i] = benchSample(runID, results.Ptr("timeout"), i, &x)
 	}
 	var file bytes.Buffer
 	if err := WriteSamples(&file, samples, mem); err != nil {
@@ -120,7 +121,7 @@ func BenchmarkScanSamples(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		rows := 0
-		err := ScanSamples(bytes.NewReader(file.Bytes()), mem, func(Sample) error { rows++; return nil })
+		err := ScanSamples(bytes.NewReader(file.Bytes()), mem, func(results.Sample) error { rows++; return nil })
 		if err != nil || rows != n {
 			b.Fatalf("ScanSamples: %d rows, %v", rows, err)
 		}

@@ -1,4 +1,4 @@
-package results
+package columnar
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // sampleStage is the number of rows a SampleStream hands to its encoder
@@ -133,7 +134,7 @@ func NewSampleStream(w io.Writer, mem memory.Allocator, opts ...WriterOption) (*
 // Append adds one sample, handing the batch to the encoder when it is
 // full. A write error of the encoder is returned by the Append after it
 // (and by every later call, and by Close).
-func (s *SampleStream) Append(x Sample) error {
+func (s *SampleStream) Append(x results.Sample) error {
 	if s.closed {
 		return fmt.Errorf("results: %s: sample stream is closed", TableSamples)
 	}

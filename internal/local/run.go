@@ -203,6 +203,7 @@ func (r *Runner) inTemp(ctx context.Context, in *Inputs, req pipeline.Request) (
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
+	req.VerdictOnly = true // nothing of the report is kept
 	res, _, err := r.analyze(ctx, tmp, in.Files, req)
 	return res, err
 }
@@ -234,6 +235,7 @@ func (r *Runner) CompareStore(ctx context.Context, open func(context.Context) (*
 		{Name: oldExp, Experiments: []string{oldExp}, Flag: "OLD " + oldExp},
 		{Name: newExp, Experiments: []string{newExp}, Flag: "NEW " + newExp}}
 	req.Overrides.Baseline = oldExp
+	req.VerdictOnly = dir == "" // nothing of the report is kept
 	rep, err := p.Report(ctx, req)
 	if err != nil {
 		return nil, err

@@ -35,6 +35,11 @@ type Request struct {
 	// Figures is the format of the figure files (PNG when ""); report.html
 	// inlines them as SVG either way.
 	Figures plots.Format
+	// VerdictOnly leaves the report's files out (its figures, report.md,
+	// report.html, summary.md and summary.json): the caller needs the
+	// verdict and headline alone (compare without -o), and drawing the
+	// figures is most of an analysis's time.
+	VerdictOnly bool
 }
 
 // Overrides are settings given on the command line.
@@ -75,7 +80,8 @@ type Report struct {
 	Headline   string
 	Verdict    *analyze.Verdict
 	// Files are the figures, report.md, report.html, summary.md and
-	// summary.json.
+	// summary.json; none when the request was VerdictOnly and the
+	// experiment had runs.
 	Files []File
 	// Inputs are the objects read, with their ETags.
 	Inputs map[string]string
@@ -154,9 +160,11 @@ func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string
 		}
 		return &Report{Experiment: req.Experiment, Headline: report.NoRunsHeadline, Files: files, Inputs: in, Meta: meta}, nil
 	}
-	files, err := Render(v, set, meta, req.Figures)
-	if err != nil {
-		return nil, err
+	var files []File
+	if !req.VerdictOnly {
+		if files, err = Render(v, set, meta, req.Figures); err != nil {
+			return nil, err
+		}
 	}
 	return &Report{Experiment: req.Experiment, Headline: report.Headline(v), Verdict: v, Files: files, Inputs: in}, nil
 }

@@ -213,10 +213,11 @@ func permutations(n int) [][]int {
 // fault matrix must hold (the report current, covering every upload),
 // and the store must end as a serial run of the three leaves it (the same
 // commit records, tables, rejection records and report, byte for byte).
-// By default every 60th switch point runs (a different sample for each
-// order and way), and, preempting, the point just before each write of
-// the analysis lease by the first invocation (where the lease changes
-// hands); LOADVERDICT_LONG=1 runs them all.
+// By default every 150th switch point runs (a different one for each
+// order and way), every 60th when CI asks (LOADVERDICT_LONG=all), and,
+// preempting, always the point just before each write of the analysis
+// lease by the first invocation (where the lease changes hands);
+// LOADVERDICT_LONG=1 runs them all.
 func TestConcurrentWriters(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the concurrency matrix runs three invocations per case")
@@ -252,9 +253,12 @@ func TestConcurrentWriters(t *testing.T) {
 			}
 		}
 	}
-	sample := 60
-	if long() {
+	sample := 150
+	switch {
+	case long():
 		sample = 1
+	case wholeTests():
+		sample = 60
 	}
 	cases := 0
 	for pi, order := range permutations(len(concurrentInvocations)) {

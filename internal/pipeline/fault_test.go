@@ -297,10 +297,10 @@ func TestFaultInjection(t *testing.T) {
 					}
 					// By default a sample: the first and last 3 requests,
 					// the first request of each kind (requestKind) and
-					// every 16th between, each mode (LOADVERDICT_FAULTS=all,
+					// every 40th between, each mode (LOADVERDICT_FAULTS=all,
 					// as .ci/run sets it: every request).
 					kind := requestKind(ops[n-1], clean.keys[n-1])
-					if !whole && n > 3 && n <= len(ops)-3 && kinds[kind] && (n+mode)%16 != 0 {
+					if !whole && n > 3 && n <= len(ops)-3 && kinds[kind] && (n+mode)%40 != 0 {
 						skipped++
 						continue
 					}

@@ -7,13 +7,14 @@ import (
 	"testing"
 )
 
-// TestPELTFlat is acceptance check 3, first half: flat n=2000 series.
+// TestPELTFlat is acceptance check 3, first half: flat n=2000 series
+// (60 by default, the 200 of the check with LOADVERDICT_LONG set).
 func TestPELTFlat(t *testing.T) {
 	if testing.Short() {
 		t.Skip("Monte Carlo")
 	}
 	t.Parallel()
-	const seeds = 200
+	seeds := draws(60, 200)
 	clean := 0
 	for seed := range uint64(seeds) {
 		cps, _, err := PELT(normals(5000+seed, 2000, 0, 1), 0, 0)
@@ -24,7 +25,7 @@ func TestPELTFlat(t *testing.T) {
 			clean++
 		}
 	}
-	frac := float64(clean) / seeds
+	frac := float64(clean) / float64(seeds)
 	t.Logf("%.1f %% of flat series without a changepoint", 100*frac)
 	if frac < 0.99 {
 		t.Errorf("%.1f %% of flat series without a changepoint, want >= 99 %%", 100*frac)
@@ -37,7 +38,7 @@ func TestPELTStep(t *testing.T) {
 		t.Skip("Monte Carlo")
 	}
 	t.Parallel()
-	const seeds = 200
+	const seeds = 200 // cheap (n = 1000), and 91.5 % is near the bound
 	good := 0
 	for seed := range uint64(seeds) {
 		x := normals(9000+seed, 1000, 0, 1)

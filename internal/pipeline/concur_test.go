@@ -22,8 +22,8 @@ import (
 // leaves.
 
 // long tells whether the whole of the interleavings' matrix runs
-// (LOADVERDICT_LONG=1; about 27 times as long, so .ci/run, which sets
-// LOADVERDICT_LONG=all, keeps its sample).
+// (LOADVERDICT_LONG=1; about 30 times as long as CI's sample, which
+// .ci/run asks for with LOADVERDICT_LONG=all).
 func long() bool { return os.Getenv("LOADVERDICT_LONG") == "1" }
 
 // wholeTests tells whether the long tests run whole, as CI asks

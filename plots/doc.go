@@ -2,8 +2,9 @@
 // from an analyze.Verdict and the rows of the results tables, with
 // gonum/plot.
 //
-// It is pure: values in, PNG or SVG bytes out. Render (PNG) and
-// RenderFormats draw every figure the input supports, in a fixed order:
+// It is pure: values in, PNG or SVG bytes out. Render (PNG),
+// RenderFormats and RenderSVG (SVG, and PNG only where the SVG is large)
+// draw every figure the input supports, in a fixed order:
 //
 //   - throughput.png: requests per second of every run in execution order,
 //     one colour and line dash per system, one marker shape per concurrency

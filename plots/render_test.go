@@ -90,7 +90,7 @@ func TestRenderDeterministic(t *testing.T) {
 func TestRenderParallel(t *testing.T) {
 	for name, mk := range map[string]func(testing.TB) Input{"seed": seedInput, "rich": richInput} {
 		in := mk(t)
-		want, err := renderWith(in, 1)
+		want, err := renderWith(in, 1, -1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func TestRenderParallel(t *testing.T) {
 		errs := make([]error, len(got))
 		var wg sync.WaitGroup
 		for i := range got {
-			wg.Go(func() { got[i], errs[i] = renderWith(in, 8) }) // one input, read at once
+			wg.Go(func() { got[i], errs[i] = renderWith(in, 8, -1) }) // one input, read at once
 		}
 		wg.Wait()
 		for i, figs := range got {
@@ -303,5 +303,46 @@ func TestRenderSVG(t *testing.T) {
 	}
 	if _, err := RenderFormats(in, "gif"); err == nil {
 		t.Error("an unknown format is accepted")
+	}
+}
+
+// RenderSVG draws the SVG figures of RenderFormats(in, FormatSVG,
+// FormatPNG), and a figure's PNG only when its SVG is over the size
+// given: the same PNG bytes then, none otherwise.
+func TestRenderSVGDrawsPNGOnlyOverSize(t *testing.T) {
+	in := seedInput(t)
+	both, err := RenderFormats(in, FormatSVG, FormatPNG)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := make([]int, len(both))
+	for i, f := range both {
+		sizes[i] = len(f.SVG)
+	}
+	over := slices.Min(sizes) // every figure but the smallest is over it
+	for _, c := range []struct {
+		name    string
+		pngOver int
+	}{{"none over", 1 << 30}, {"all over", 0}, {"some over", over}} {
+		t.Run(c.name, func(t *testing.T) {
+			figs, err := RenderSVG(in, c.pngOver)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(names(figs), names(both)) {
+				t.Fatalf("figures %v, want %v", names(figs), names(both))
+			}
+			for i, f := range figs {
+				if !bytes.Equal(f.SVG, both[i].SVG) || f.Title != both[i].Title || f.Alt != both[i].Alt {
+					t.Errorf("%s: not the figure RenderFormats draws", f.Name)
+				}
+				switch large := len(f.SVG) > c.pngOver; {
+				case large && !bytes.Equal(f.PNG, both[i].PNG):
+					t.Errorf("%s: SVG of %d bytes over %d, PNG of %d bytes, want RenderFormats' %d", f.Name, len(f.SVG), c.pngOver, len(f.PNG), len(both[i].PNG))
+				case !large && f.PNG != nil:
+					t.Errorf("%s: SVG of %d bytes not over %d, a PNG drawn all the same", f.Name, len(f.SVG), c.pngOver)
+				}
+			}
+		})
 	}
 }

@@ -30,13 +30,17 @@ func Render(v *analyze.Verdict, set analyze.Set, meta report.Meta, format plots.
 	if format == "" {
 		format = plots.FormatPNG
 	}
-	// Both formats: the files in format, report.html inlines the SVG, or
-	// the PNG where the SVG is large (see figureFiles).
-	formats := []plots.Format{format, plots.FormatSVG}
+	// The files in format; report.html inlines the SVG, or the PNG where
+	// the SVG is large (see figureFiles): PNG files draw both formats, SVG
+	// files a PNG only for such a figure.
+	in := plots.Input{Verdict: v, Percentiles: set.Percentiles, Series: set.Series}
+	var figs []plots.Figure
+	var err error
 	if format == plots.FormatSVG {
-		formats[1] = plots.FormatPNG
+		figs, err = plots.RenderSVG(in, maxInlineSVG)
+	} else {
+		figs, err = plots.RenderFormats(in, format, plots.FormatSVG)
 	}
-	figs, err := plots.RenderFormats(plots.Input{Verdict: v, Percentiles: set.Percentiles, Series: set.Series}, formats...)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/loadverdict/loadverdict/internal/local"
 )
@@ -21,17 +20,17 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 	out := fs.String("out", "", "output `DIR` (required without --store)")
 	r := addInputFlags(fs, e)
 	sf := addStoreFlags(fs)
-	if hasFlag(args, "store") {
-		keys, err := parseInterspersed(fs, args)
-		if err != nil {
-			return err
-		}
-		if len(keys) == 0 {
+	args, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if sf.store != "" {
+		if len(args) == 0 {
 			return usagef("ingest: no keys given")
 		}
-		return ingestStore(ctx, sf, keys, e)
+		return ingestStore(ctx, sf, args, e)
 	}
-	in, exp, err := parseInputs(fs, r, args, &local.Files{})
+	in, exp, err := resolveInputs("ingest", r, args, &local.Files{})
 	if err != nil {
 		return err
 	}
@@ -49,18 +48,4 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 		return errReported
 	}
 	return nil
-}
-
-// hasFlag tells whether args set the flag name (-name, --name, -name=..., --name=...).
-func hasFlag(args []string, name string) bool {
-	for _, a := range args {
-		if a == "--" {
-			return false
-		}
-		a = strings.TrimLeft(a, "-")
-		if a == name || strings.HasPrefix(a, name+"=") {
-			return true
-		}
-	}
-	return false
 }

@@ -25,13 +25,18 @@ func parseInputs(fs *flag.FlagSet, r *local.Runner, args []string, files *local.
 	if err != nil {
 		return nil, "", err
 	}
+	return resolveInputs(fs.Name(), r, args, files)
+}
+
+// resolveInputs is parseInputs after the flags are parsed.
+func resolveInputs(cmd string, r *local.Runner, args []string, files *local.Files) (*local.Inputs, string, error) {
 	files.Paths = args
 	in, err := files.Inputs()
 	if err != nil {
 		return nil, "", err
 	}
 	if len(in.Files) == 0 {
-		return nil, "", usagef("%s: no input files", fs.Name())
+		return nil, "", usagef("%s: no input files", cmd)
 	}
 	exp, err := r.ExperimentFor(files.First())
 	return in, exp, err

@@ -276,6 +276,29 @@ func TestIngestWritesTables(t *testing.T) {
 	}
 }
 
+// An input's name is never taken for a flag: a file named store (or
+// -store after --) is ingested as a file, not read as --store.
+func TestIngestFileNamedLikeAFlag(t *testing.T) {
+	src, err := os.ReadFile(seedFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := t.TempDir()
+	for _, name := range []string{"store", "-store"} {
+		if err := os.WriteFile(filepath.Join(in, name), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := t.TempDir()
+	t.Chdir(in)
+	for _, args := range [][]string{{"--out", out, "store"}, {"--out", out, "--", "-store"}} {
+		got, errOut, err := runCLI(t, "", append([]string{"ingest"}, args...)...)
+		if err != nil || !strings.Contains(got, "runs") {
+			t.Errorf("ingest %q: %v, stdout %q, stderr %q", args, err, got, errOut)
+		}
+	}
+}
+
 func sha256File(t *testing.T, p string) [32]byte {
 	t.Helper()
 	b, err := os.ReadFile(p)

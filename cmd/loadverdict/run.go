@@ -15,17 +15,11 @@ import (
 	"github.com/loadverdict/loadverdict/internal/version"
 )
 
-// Version returns the version string of this build.
-func Version() string { return version.String() }
-
 // errReported is returned when the errors were already written to stderr.
 var errReported = errors.New("errors reported")
 
 // usageError is a command-line mistake; main exits with status 2 for it.
-type usageError struct {
-	msg    string
-	hinted bool // msg ends with the line that says where help is
-}
+type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
 
@@ -152,11 +146,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 				err = &usageError{msg: err.Error()}
 			}
 			var ue *usageError
-			if errors.As(err, &ue) && !ue.hinted {
+			if errors.As(err, &ue) {
 				// One line on where the help is, after the message (which
 				// main prints once): never the whole help around it.
 				ue.msg += fmt.Sprintf("\nRun 'loadverdict help %s' for its usage.", c.name)
-				ue.hinted = true
 			}
 			return err
 		}
@@ -216,7 +209,7 @@ func runVersion(_ context.Context, args []string, e *env) error {
 	if _, err := parseInterspersed(fs, args); err != nil {
 		return err
 	}
-	fmt.Fprintln(e.stdout, "loadverdict", Version())
+	fmt.Fprintln(e.stdout, "loadverdict", version.String())
 	return nil
 }
 

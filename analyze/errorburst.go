@@ -23,12 +23,14 @@ const (
 // failed requests concentrate in time.
 //
 // The rule: each window of the run (its series) is tested against the
-// run's overall error rate p = Errors/Requests by a one-sided exact
-// binomial test, P(X >= errors in the window) for X ~ Binomial(requests
-// in the window, p) (e.g. Conover, "Practical Nonparametric Statistics",
-// 3rd ed., 1999, §3.1), at Alpha divided by the number of windows
-// (Bonferroni): a window significantly worse than the run as a whole is a
-// burst window, and adjacent ones form a Span. The errors are
+// run's error rate p = Errors/Requests by a one-sided exact binomial
+// test, P(X >= errors in the window) for X ~ Binomial(requests in the
+// window, p) (e.g. Conover, "Practical Nonparametric Statistics", 3rd
+// ed., 1999, §3.1), at Alpha divided by the number of windows
+// (Bonferroni): a window significantly worse is a burst window, and
+// adjacent ones form a Span. The rate is then re-estimated without the
+// burst windows and the others tested again, until no window is added
+// (hotWindows): a burst does not raise the bar for another. The errors are
 // concentrated when the burst windows hold at least BurstShare of them in
 // at most BurstTimeShare of the run's windows; errors spread evenly (every
 // n-th request) never pass the test.
@@ -42,6 +44,9 @@ type ErrorBurstFacts struct {
 	// Share is the share of the run's errors inside Bursts, TimeShare
 	// the share of its time they cover.
 	Share, TimeShare float64
+	// BaseRate is the error rate of the run's windows outside its bursts,
+	// which the windows were last tested against (hotWindows).
+	BaseRate float64
 	// Alpha is the level of the binomial test (before its division by
 	// Windows, the run's windows with requests).
 	Alpha   float64
@@ -83,19 +88,13 @@ func errorBurst(ws []results.Series, alpha float64) (ErrorBurstFacts, bool) {
 		return f, false
 	}
 	f.Alpha = alpha
-	p := float64(f.Errors) / float64(f.Requests)
-	level := alpha / float64(f.Windows)
+	hot, base := hotWindows(ws, alpha/float64(f.Windows))
+	f.BaseRate = base
 	var in float64 // time in bursts
 	var cur *ErrorBurst
 	var burstWins int
-	for _, w := range ws {
-		hot := false
-		if w.Requests > 0 && w.Errors > 0 {
-			b := distuv.Binomial{N: float64(w.Requests), P: p}
-			// P(X >= e) = 1 - P(X <= e-1)
-			hot = 1-b.CDF(float64(w.Errors-1)) < level
-		}
-		if !hot {
+	for i, w := range ws {
+		if !hot[i] {
 			cur = nil
 			continue
 		}
@@ -121,6 +120,54 @@ func errorBurst(ws []results.Series, alpha float64) (ErrorBurstFacts, bool) {
 	}
 	ok := len(f.Bursts) > 0 && f.Share >= BurstShare && float64(burstWins) <= BurstTimeShare*float64(f.Windows)
 	return f, ok
+}
+
+// maxBaselineRounds bounds how many times hotWindows re-estimates the
+// rate outside the hot windows (each round is one binomial test a
+// window).
+const maxBaselineRounds = 8
+
+// hotWindows marks the windows whose errors are significantly more than
+// the run's rate outside the hot windows gives (the one-sided exact
+// binomial test at level). The rate is the run's overall one at first,
+// then the rate of the windows not yet marked, until a round marks no
+// more (at most maxBaselineRounds rounds): a burst raises the overall
+// rate, so that one burst can hide another (a JMeter run with 503 and 500
+// over a whole window each hid resets over two half windows). base is
+// the rate of the windows left unmarked, the last one tested against.
+// Each round only lowers the rate (the windows it marks fail more often
+// than it), so every window marked is also significant against base.
+func hotWindows(ws []results.Series, level float64) (hot []bool, base float64) {
+	hot = make([]bool, len(ws))
+	for range maxBaselineRounds {
+		var e, n int64
+		for i, w := range ws {
+			if !hot[i] {
+				e, n = e+w.Errors, n+w.Requests
+			}
+		}
+		if n > 0 {
+			base = float64(e) / float64(n)
+		}
+		if e == 0 || e >= n {
+			break // nothing left to test against
+		}
+		p, added := base, false
+		for i, w := range ws {
+			if hot[i] || w.Requests == 0 || w.Errors == 0 {
+				continue
+			}
+			b := distuv.Binomial{N: float64(w.Requests), P: p}
+			// P(X >= e) = 1 - P(X <= e-1)
+			if 1-b.CDF(float64(w.Errors-1)) < level {
+				hot[i], added = true, true
+			}
+		}
+		if !added {
+			break
+		}
+	}
+	return hot, base
 }
 
 // addStatuses adds a series row's error_statuses ("503:200,0:3") to c;

@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/loadverdict/loadverdict/results"
@@ -48,5 +50,77 @@ func TestErrorBurstRule(t *testing.T) {
 		if ok && (f.Bursts[0].FromS != c.from || f.Bursts[0].ToS != c.to || f.Bursts[0].Statuses[0].Status != 500) {
 			t.Errorf("%s: %+v, want %v-%v s", c.name, f.Bursts, c.from, c.to)
 		}
+	}
+}
+
+// TestErrorBurstsHiddenByBursts is the family of the JMeter case of
+// testdata/truth/errors-breakdown (resets over two half windows next to
+// 503s and 500s over whole ones): a weaker burst beside stronger ones,
+// over run lengths, window sizes, background error rates, burst rates
+// and positions, with binomial noise. Every burst window must be found
+// and, over the same runs without the weak burst, no window outside the
+// strong bursts (the false share is reported and bounded).
+func TestErrorBurstsHiddenByBursts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 1203))
+	draw := func(n int64, p float64) int64 {
+		var e int64
+		for range n {
+			if rng.Float64() < p {
+				e++
+			}
+		}
+		return e
+	}
+	var cases, missed, falseWins, cleanWins int
+	for _, nWin := range []int{8, 20, 60} {
+		for _, n := range []int64{75, 200} {
+			for _, bg := range []float64{0, 0.01, 0.05} {
+				for _, weak := range []float64{0.35, 0.5} {
+					for pos := range 3 {
+						// Two strong bursts (every request failed), one window
+						// each, and a weak one over two windows, placed apart.
+						strong := []int{(pos + 2) % nWin, (pos + nWin/2) % nWin}
+						weakAt := (pos + nWin - 3) % nWin
+						rate := make([]float64, nWin)
+						for i := range rate {
+							rate[i] = bg
+						}
+						for _, s := range strong {
+							rate[s] = 1
+						}
+						for _, with := range []bool{true, false} {
+							r := slices.Clone(rate)
+							if with {
+								r[weakAt], r[(weakAt+1)%nWin] = weak, weak
+							}
+							errs := make([]int64, nWin)
+							for i := range errs {
+								errs[i] = draw(n, r[i])
+							}
+							hot, _ := hotWindows(windows(n, errs), 0.05/float64(nWin))
+							for i, h := range hot {
+								switch {
+								case r[i] > bg && !h:
+									missed++
+								case r[i] == bg && h:
+									falseWins++
+								}
+								if r[i] == bg {
+									cleanWins++
+								}
+							}
+							cases++
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d runs: %d burst windows missed, %d of %d windows without a burst marked", cases, missed, falseWins, cleanWins)
+	if missed > 0 {
+		t.Errorf("%d burst windows missed", missed)
+	}
+	if float64(falseWins) > 0.01*float64(cleanWins) {
+		t.Errorf("%d of %d windows without a burst marked, want <= 1 %%", falseWins, cleanWins)
 	}
 }

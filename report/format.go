@@ -98,6 +98,24 @@ func ratioRange(lo, hi float64) string {
 	return relRange(lo, hi)
 }
 
+// ratioRangeOff1 is ratioRange for an interval that excludes 1, with
+// enough figures that neither bound reads as 1 ("1.003-1.04", not
+// "1.00-1.04"), so that it shows which side of 1 it lies on.
+func ratioRangeOff1(lo, hi float64) string {
+	for n := relativeFigures; n <= 6; n++ {
+		d := decimals(max(math.Abs(lo), math.Abs(hi)), n)
+		a, b := strconv.FormatFloat(lo, 'f', d, 64), strconv.FormatFloat(hi, 'f', d, 64)
+		if x, _ := strconv.ParseFloat(a, 64); x == 1 {
+			continue
+		}
+		if x, _ := strconv.ParseFloat(b, 64); x == 1 {
+			continue
+		}
+		return a + "-" + b
+	}
+	return ratioRange(lo, hi)
+}
+
 // rel formats a relative quantity (percentage, ratio, p-value): 3
 // significant figures.
 func rel(x float64) string { return sigFig(x, relativeFigures) }

@@ -52,6 +52,11 @@ func TestHeadline(t *testing.T) {
 			fmt.Sprintf("No difference between a:80 and b:80 at 100 connections, 4 threads, 60 s, wrk: throughput ratio 0.999, 95 %% CI 0.996-1.004, inside the ±2 %% practical band (8 vs 8 runs, p = %.3g).", pSame)},
 		{"not established", []results.Run{wrkRun("a:80", 0, 100, 1000, 10), wrkRun("b:80", 1, 100, 2000, 5), wrkRun("b:80", 2, 100, 3000, 5)},
 			"Not established that b:80 is faster than a:80: it had 3x the throughput at 100 connections, 4 threads, 60 s, wrk, but with only 1 and 2 runs (smallest possible p 2/C(3,1) = 0.667) and a single run of a:80 and b:80 not warmed up (still +50 % between its last two runs) the difference is not shown to be real; 4 steady runs per system would settle it."},
+		// Significant, its interval on one side of 1 but into the band
+		// (the ab family of the conformance grid): the difference is
+		// said, and what is not shown is its size.
+		{"significant, size unsettled", interleave(8, func(i int) float64 { return 1000 + 6*float64(i%3) }, func(i int) float64 { return 1018 + 9*float64(i%4) - 12 }),
+			"Not established that b:80 is faster than a:80 by more than the ±2 % practical band: it had 1.02x the throughput at 100 connections, 4 threads, 60 s, wrk, a difference significant at p = 0.00482 whose 95 % CI (1.003-1.024) reaches into the band; about 80 runs per side would settle it."},
 		{"one system", []results.Run{wrkRun("a:80", 0, 100, 1000, 10), wrkRun("a:80", 1, 100, 1010, 10), wrkRun("a:80", 2, 10, 500, 10)},
 			"a:80: 3 runs of wrk analysed; at 10 connections: one run without per-request data, so warm-up cannot be told; at 100 connections: flat across runs."},
 		// a class is said once, for every settings it holds at

@@ -166,12 +166,8 @@ func mainHeadline(v *analyze.Verdict) string {
 				if inverted {
 					lo, hi = 1/x.Hi, 1/x.Lo
 				}
-				need := ""
-				if x.RunsNeeded > 0 {
-					need = fmt.Sprintf("; about %d runs per side would settle it", x.RunsNeeded)
-				}
 				return fmt.Sprintf("Not established that %s is %s than %s by more than the ±%s %% practical band: it had %sx the %s at %s, a difference significant at p = %s whose %s %% CI (%s) reaches into the band%s.",
-					subj, word, other, rel(100*x.Band), rel(r), metricWords(c.Metric), at, rel(x.P), rel(100*x.Level), ratioRangeOff1(lo, hi), need)
+					subj, word, other, rel(100*x.Band), rel(r), metricWords(c.Metric), at, rel(x.P), rel(100*x.Level), ratioRangeOff1(lo, hi), runsNeededText(x))
 			}
 		}
 		for _, r := range c.Reasons {

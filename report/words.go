@@ -299,10 +299,7 @@ func reasonText(r analyze.Reason) string {
 		return fmt.Sprintf("the %s %% CI of the %s, %s, lies inside the ±%s %% practical band (p = %s)",
 			rel(100*r.Level), ratioName(r.Method), ciRange(r.Lo, r.Hi), rel(100*r.Band), rel(r.P))
 	case analyze.ReasonUnsettled:
-		need := ""
-		if r.RunsNeeded > 0 {
-			need = fmt.Sprintf("; about %d runs per side would settle it", r.RunsNeeded)
-		}
+		need := runsNeededText(r)
 		if significantInBand(r) {
 			// A difference shown, its size not: not "runs vary too much".
 			return fmt.Sprintf("a difference significant at p = %s, but not shown to pass the ±%s %% practical band: the %s %% CI of the %s, %s, reaches into it%s",
@@ -319,6 +316,15 @@ func reasonText(r analyze.Reason) string {
 		return fmt.Sprintf("%s: error rate %s %%, its values are not used", r.System, rel(100*r.Rate))
 	}
 	return string(r.Code)
+}
+
+// runsNeededText words an unsettled comparison's runs needed, e.g. ";
+// about 147 runs per side would settle it"; "" when unknown.
+func runsNeededText(r analyze.Reason) string {
+	if r.RunsNeeded <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; about %d runs per side would settle it", r.RunsNeeded)
 }
 
 // significantInBand tells whether an unsettled comparison's difference

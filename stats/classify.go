@@ -184,9 +184,9 @@ type ShortClassification struct {
 // (STATISTICS.md), and a worsening equally means the last two runs did not
 // agree; Improving says which. One value gives insufficient-data. More
 // than 4 values are accepted, but only the last two are used. x must be
-// finite (else ErrEmpty or ErrNotFinite); x[n-2] = 0 with x[n-1] != 0
-// gives ErrZeroBase (an ErrParameter), as the relative change is
-// undefined.
+// finite (else ErrEmpty or ErrNotFinite); x[n-2] = 0 with x[n-1] != 0,
+// or a change relative to x[n-2] past the float64 range, gives
+// ErrZeroBase (an ErrParameter), as the relative change is undefined.
 func ClassifyShort(x []float64, higherIsBetter bool, band, cv float64) (ShortClassification, error) {
 	if err := checkFinite(x); err != nil {
 		return ShortClassification{Class: ClassInsufficientData}, err
@@ -211,6 +211,11 @@ func ClassifyShort(x []float64, higherIsBetter bool, band, cv float64) (ShortCla
 		return r, nil
 	}
 	change := (last - prev) / math.Abs(prev)
+	if math.IsInf(100*change, 0) {
+		// A base so small against the last value (1e-300 before 5e14)
+		// that the relative change overflows: as undefined as from 0.
+		return r, ErrZeroBase
+	}
 	r.ChangePct = 100 * change
 	r.Improving = change != 0 && (change > 0) == higherIsBetter
 	if math.Abs(change) <= band {

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"testing"
 )
@@ -154,6 +155,13 @@ func TestClassifyShort(t *testing.T) {
 	}
 	if _, err := ClassifyShort([]float64{0, 1}, true, 0, 0); !errors.Is(err, ErrZeroBase) || !errors.Is(err, ErrParameter) {
 		t.Errorf("0 -> 1: err = %v, want ErrZeroBase, an ErrParameter", err)
+	}
+	// A change past float64's range from a tiny base (FuzzDegenerate: a
+	// run of 1e-300 req/s before one of 5e14) is as undefined as from 0.
+	for _, x := range [][]float64{{1e-300, 5e14}, {-1e-300, -5e14}} {
+		if got, err := ClassifyShort(x, true, 0, 0); !errors.Is(err, ErrZeroBase) || math.IsInf(got.ChangePct, 0) {
+			t.Errorf("%v: %+v, err = %v, want ErrZeroBase and a finite ChangePct", x, got, err)
+		}
 	}
 	if _, err := ClassifyShort(nil, true, 0, 0); !errors.Is(err, ErrEmpty) {
 		t.Errorf("nil: err = %v, want ErrEmpty", err)

@@ -145,14 +145,13 @@ func mainHeadline(v *analyze.Verdict) string {
 			c.A, baseName, at, metricWords(c.Metric), rel(r), ciText(c.Estimate, ", "), rel(100*v.Options.PracticalBand), runsText(c), p, but)
 	}
 	subj, other, word := c.A, c.B, "faster"
-	inverted := false // r is B's to A's
 	switch {
 	case based && !aBetter:
 		other, word = baseName, "slower"
 	case based:
 		other = baseName
 	case !aBetter:
-		subj, other, r, inverted = c.B, c.A, 1/r, true
+		subj, other, r = c.B, c.A, 1/r
 	}
 	var why []string
 	for _, r := range h.Why {
@@ -162,12 +161,12 @@ func mainHeadline(v *analyze.Verdict) string {
 		for _, x := range c.Reasons {
 			if !x.Note && significantInBand(x) {
 				// The difference is shown; whether it matters is not.
-				lo, hi := x.Lo, x.Hi
-				if inverted {
-					lo, hi = 1/x.Hi, 1/x.Lo
+				ci := stats.CI{Lo: x.Lo, Hi: x.Hi}
+				if !based && !aBetter { // r was inverted above: B's to A's
+					ci = ci.Inverse()
 				}
 				return fmt.Sprintf("Not established that %s is %s than %s by more than the ±%s %% practical band: it had %sx the %s at %s, a difference significant at p = %s whose %s %% CI (%s) reaches into the band%s.",
-					subj, word, other, rel(100*x.Band), rel(r), metricWords(c.Metric), at, rel(x.P), rel(100*x.Level), ratioRangeOff1(lo, hi), runsNeededText(x))
+					subj, word, other, rel(100*x.Band), rel(r), metricWords(c.Metric), at, rel(x.P), rel(100*x.Level), ratioRangeOff1(ci.Lo, ci.Hi), runsNeededText(x))
 			}
 		}
 		for _, r := range c.Reasons {

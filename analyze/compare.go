@@ -294,6 +294,11 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 	if ra == nil || rb == nil || *rb == 0 {
 		return Comparison{}, false
 	}
+	// The latencies of a side whose every request failed are those of its
+	// failures: nothing to compare (its throughput, 0, still is).
+	if m.name != MetricRPS && (ga.servedNothing() || gb.servedNothing()) {
+		return Comparison{}, false
+	}
 	c := Comparison{A: la, B: lb, Settings: ga.Settings, Metric: m.name, HigherIsBetter: m.higherIsBetter,
 		Aggregate: AggregateOf(m.name), AMean: *ra, BMean: *rb, Ratio: *ra / *rb}
 	// The runs each side's test uses (testedRuns): its steady runs, or
@@ -706,4 +711,11 @@ func InverseCI(ci *stats.CI) *stats.CI {
 	}
 	inv := ci.Inverse()
 	return &inv
+}
+
+// servedNothing reports whether every request of the group's
+// representative runs failed (an error rate of 1).
+func (g *Group) servedNothing() bool {
+	rate, ok := g.ErrorRate()
+	return ok && rate >= 1
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/stats"
 )
 
 // Gate is the decision of the CI gate: the conditions the verdict meets,
@@ -41,10 +42,11 @@ type GateReason struct {
 	// Check is the index in Verdict.Thresholds of a failed or unknown
 	// check (gate.ThresholdFailed, gate.Unknown), else -1.
 	Check int
-	// System is, for gate.NoComparison, the system that has no
-	// comparison against the baseline; "" when no two systems could be
-	// compared at all.
+	// System is, for gate.NoComparison, the system that has no gated
+	// comparison against the baseline; "" when nothing could be compared
+	// at all. Why says why, with a baseline (NotCompared...).
 	System string
+	Why    string
 	// WorsePct is how much worse side a is than the baseline, percent
 	// (gate.Regression), or could be, at the far end of its CI
 	// (gate.Inconclusive, unless Unbounded); MaxPct is the regression
@@ -124,9 +126,10 @@ func DecideGate(p gate.Policy, allowedPct float64, reasons []GateReason) Gate {
 //     the difference (two-sided p < alpha) while its CI reaches back into
 //     the practical band; it "could be up to" the far end of its CI
 //     (Comparison.UpToWorsePct; without a baseline, either side's) worse;
-//   - gate.NoComparison: with a baseline, a system with no comparison
-//     against it; without one, several systems of which no two could be
-//     compared.
+//   - gate.Marginal: a threshold check whose value meets the limit but
+//     whose CI reaches past it;
+//   - gate.NoComparison: a regression check that compared nothing it
+//     gates on (noComparison).
 func (v *Verdict) gate() Gate {
 	var rs []GateReason
 	allowed := v.Options.AllowedRegressionPct()
@@ -140,6 +143,8 @@ func (v *Verdict) gate() Gate {
 		switch c.Status {
 		case ThresholdFail:
 			rs = append(rs, GateReason{Condition: gate.ThresholdFailed, Comparison: -1, Check: i})
+		case ThresholdMarginal:
+			rs = append(rs, GateReason{Condition: gate.Marginal, Comparison: -1, Check: i})
 		case ThresholdUnknown:
 			rs = append(rs, GateReason{Condition: gate.Unknown, Comparison: -1, Check: i})
 		}
@@ -168,28 +173,93 @@ func (v *Verdict) gate() Gate {
 		// version 5 (p/2 < alpha) allowed alpha, and failed 3 of the
 		// grid's 29 A/A experiments with 4-8 runs a side instead of 1
 		// (STATISTICS.md).
-		lean := c.PValue != nil && *c.PValue < v.Options.Alpha
+		// The lean is judged at alpha, never below the default: a smaller
+		// alpha asks for more evidence of a difference, and must not let
+		// a regression it leaves undecided pass the gate.
+		lean := c.PValue != nil && *c.PValue < math.Max(v.Options.Alpha, stats.DefaultAlpha)
 		if ok && (up <= allowed || est <= allowed || !lean) {
 			continue
 		}
 		rs = append(rs, GateReason{Condition: gate.Inconclusive, Comparison: i, Check: -1, WorsePct: up, MaxPct: allowed, Unbounded: !ok})
 	}
-	switch {
-	case base != "":
-		for _, s := range v.Systems {
-			if s.Label == base {
-				continue
-			}
-			compared := false
-			for _, c := range v.Comparisons {
-				compared = compared || c.A == s.Label && c.B == base
-			}
-			if !compared {
-				rs = append(rs, GateReason{Condition: gate.NoComparison, Comparison: -1, Check: -1, System: s.Label})
+	policy := v.Options.GatePolicy(false)
+	rs = append(rs, v.noComparison(policy)...)
+	return DecideGate(policy, allowed, rs)
+}
+
+// noComparison finds what a regression check could not compare. Only a
+// comparison of a gated metric (Comparison.Gated) checks anything: rows
+// of ungated metrics alone (a closed model's latencies when throughput
+// could not be compared, a baseline of no requests) compare nothing the
+// gate reads. With a baseline, each other system without a gated
+// comparison against it is a reason, and so is a baseline with no other
+// system at all; without one, a set with no gated comparison is, when
+// several systems ran or when the policy guards the condition (a
+// regression check of one system has nothing to check).
+func (v *Verdict) noComparison(p gate.Policy) []GateReason {
+	gated := func(a, b string) bool {
+		for _, c := range v.Comparisons {
+			if c.Gated() && (a == "" || c.A == a) && (b == "" || c.B == b) {
+				return true
 			}
 		}
-	case len(v.Comparisons) == 0 && len(v.Systems) > 1:
-		rs = append(rs, GateReason{Condition: gate.NoComparison, Comparison: -1, Check: -1})
+		return false
 	}
-	return DecideGate(v.Options.GatePolicy(false), allowed, rs)
+	var rs []GateReason
+	base := v.Options.Baseline
+	if base == "" {
+		if !gated("", "") && (len(v.Systems) > 1 || p.Guards(gate.NoComparison)) {
+			rs = append(rs, GateReason{Condition: gate.NoComparison, Comparison: -1, Check: -1})
+		}
+		return rs
+	}
+	others := 0
+	for _, s := range v.Systems {
+		if s.Label == base {
+			continue
+		}
+		others++
+		if !gated(s.Label, base) {
+			rs = append(rs, GateReason{Condition: gate.NoComparison, Comparison: -1, Check: -1, System: s.Label,
+				Why: v.whyNotCompared(s.Label, base)})
+		}
+	}
+	if others == 0 {
+		rs = append(rs, GateReason{Condition: gate.NoComparison, Comparison: -1, Check: -1, Why: NotComparedOnlyBaseline})
+	}
+	return rs
+}
+
+// Why a system was not compared with the baseline (GateReason.Why).
+const (
+	// NotComparedNoSettings: it shares no settings with the baseline.
+	NotComparedNoSettings = "no-shared-settings"
+	// NotComparedBaselineFailed: at the settings they share, every
+	// request of the baseline failed.
+	NotComparedBaselineFailed = "baseline-served-nothing"
+	// NotComparedUngated: compared on metrics that do not gate only.
+	NotComparedUngated = "ungated-only"
+	// NotComparedOnlyBaseline: the baseline is the only system.
+	NotComparedOnlyBaseline = "only-baseline"
+)
+
+// whyNotCompared says why system a has no gated comparison against b.
+func (v *Verdict) whyNotCompared(a, b string) string {
+	shared := false
+	for _, s := range v.Systems {
+		if s.Label != a {
+			continue
+		}
+		for _, g := range s.Groups {
+			gb := v.Group(b, g.Settings)
+			if gb != nil && gb.servedNothing() {
+				return NotComparedBaselineFailed
+			}
+			shared = shared || gb != nil
+		}
+	}
+	if shared {
+		return NotComparedUngated
+	}
+	return NotComparedNoSettings
 }

@@ -59,6 +59,10 @@ func TestThresholdChecks(t *testing.T) {
 	for i := range p99 {
 		p99[i].LatP99Ms = results.Ptr(100 + float64(i))
 	}
+	rated := flatRuns("r:80", 40, 6, 100, 99.9, 100.1, 100, 99.95, 100.05, 100)
+	for i := range rated {
+		rated[i].TargetRPS = results.Ptr(100.1001)
+	}
 	type want struct {
 		system string
 		conns  int32
@@ -90,7 +94,9 @@ func TestThresholdChecks(t *testing.T) {
 		{"lat_p99_ms<102", p99, []want{{"c:80", 100, analyze.ThresholdFail, 102, false, 5, true, 6}}},
 		{"error_rate<0.01", six, []want{{"a:80", 100, analyze.ThresholdPass, 0, true, 4 + 2, true, 0}}},
 		{"error_rate<0.05", errs, []want{{"b:80", 100, analyze.ThresholdPass, 0.025, true, 4, true, 0}}},
-		{"error_rate<0.02", errs, []want{{"b:80", 100, analyze.ThresholdMarginal, 0.025, true, 4, true, 0}}},
+		// The value past the limit fails, whatever its CI (1.5-3.5 %).
+		{"error_rate<0.02", errs, []want{{"b:80", 100, analyze.ThresholdFail, 0.025, true, 4, true, 0}}},
+		{"error_rate<0.03", errs, []want{{"b:80", 100, analyze.ThresholdMarginal, 0.025, true, 4, true, 0}}},
 		// Both groups of a; the warming one has no steady state: its last
 		// run, no CI, with the runs a CI would need.
 		{"rps>=550", runs, []want{{"a:80", 10, analyze.ThresholdPass, 600, false, 1, false, 4},
@@ -100,6 +106,13 @@ func TestThresholdChecks(t *testing.T) {
 			{"a:80", 100, analyze.ThresholdPass, 1000, true, 6, true, 0}}},
 		{"rps{system=b:80}>=1", runs, nil},
 		{"rps{rate=100}>=1", runs, nil},
+		// An inferred rate (100.1001 req/s) is named by its shown digits or
+		// within the rate tolerance (2 %), never only by its exact value.
+		{"rps{rate=100}>=1", rated, []want{{"r:80", 100, analyze.ThresholdPass, 100, true, 6, true, 0}}},
+		{"rps{rate=100.1}>=1", rated, []want{{"r:80", 100, analyze.ThresholdPass, 100, true, 6, true, 0}}},
+		{"rps{rate=100.1001}>=1", rated, []want{{"r:80", 100, analyze.ThresholdPass, 100, true, 6, true, 0}}},
+		{"rps{rate=103}>=1", rated, nil},
+		{"rps{rate=97}>=1", rated, nil},
 	} {
 		v := analyzeWith(t, tc.runs, func(o *analyze.Options) { o.SLO = slo(t, tc.expr) })
 		if len(v.Thresholds) != len(tc.want) {
@@ -130,6 +143,12 @@ func TestGate(t *testing.T) {
 	var runs []results.Run
 	for i := range 5 {
 		runs = append(runs, run("old:80", 2*i, 100, 1000+float64(i), 100), run("new:80", 2*i+1, 100, 900+float64(i), 111))
+	}
+	var zeroBase []results.Run
+	for i := range 5 {
+		z := run("old:80", 2*i, 100, 0, 100)
+		z.Errors = 1000
+		zeroBase = append(zeroBase, z, run("new:80", 2*i+1, 100, 900+float64(i), 111))
 	}
 	reason := func(c gate.Condition, fails bool, comparison, check int) analyze.GateReason {
 		return analyze.GateReason{Condition: c, Fails: fails, Comparison: comparison, Check: check}
@@ -208,11 +227,42 @@ func TestGate(t *testing.T) {
 			func(o *analyze.Options) { o.Baseline = "a:80" }, true,
 			func(*analyze.Verdict) []analyze.GateReason {
 				r := reason(gate.NoComparison, true, -1, -1)
-				r.System = "b:80"
+				r.System, r.Why = "b:80", analyze.NotComparedNoSettings
 				return []analyze.GateReason{r}
 			}},
-		{"one system: nothing to compare is not inconclusive", runs[:1], func(o *analyze.Options) { o.FailOn = gate.Conditions }, false,
-			func(*analyze.Verdict) []analyze.GateReason { return nil }},
+		// Nothing checked: a baseline that is the only system, and a
+		// baseline that served no request (its throughput cannot be
+		// compared; the closed model's latencies, compared, do not gate).
+		{"no-comparison: the baseline is the only system", runs[0:1], func(o *analyze.Options) { o.Baseline = "old:80" }, true,
+			func(*analyze.Verdict) []analyze.GateReason {
+				r := reason(gate.NoComparison, true, -1, -1)
+				r.Why = analyze.NotComparedOnlyBaseline
+				return []analyze.GateReason{r}
+			}},
+		{"no-comparison: a baseline of no requests", zeroBase, func(o *analyze.Options) { o.Baseline = "old:80" }, true,
+			func(*analyze.Verdict) []analyze.GateReason {
+				r := reason(gate.NoComparison, true, -1, -1)
+				r.System, r.Why = "new:80", analyze.NotComparedBaselineFailed
+				return []analyze.GateReason{r}
+			}},
+		// A threshold met by its value but not by its CI fails closed
+		// (marginal); one whose value is past the limit fails.
+		{"a marginal and a failed threshold", runs, func(o *analyze.Options) { o.SLO = slo(t, "rps>=1002") }, true,
+			func(*analyze.Verdict) []analyze.GateReason {
+				return []analyze.GateReason{reason(gate.Marginal, true, -1, 0), reason(gate.ThresholdFailed, true, -1, 1)}
+			}},
+		// An alpha no test reaches leaves the regression undecided; its
+		// lean is judged at the default alpha, so the gate still fails.
+		{"an alpha no test reaches: still fails", runs, func(o *analyze.Options) { o.Baseline, o.Alpha = "old:80", 1e-20 }, true,
+			func(v *analyze.Verdict) []analyze.GateReason {
+				return []analyze.GateReason{reason(gate.Inconclusive, true, index(v, "rps"), -1)}
+			}},
+		// A regression check of one system has nothing to check: not
+		// inconclusive, but no-comparison, which fails it.
+		{"one system: nothing to compare", runs[:1], func(o *analyze.Options) { o.FailOn = gate.Conditions }, true,
+			func(*analyze.Verdict) []analyze.GateReason {
+				return []analyze.GateReason{reason(gate.NoComparison, true, -1, -1)}
+			}},
 	} {
 		v := analyzeWith(t, tc.runs, tc.set)
 		want := tc.want(v)

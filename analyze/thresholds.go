@@ -3,6 +3,7 @@ package analyze
 import (
 	"errors"
 	"math"
+	"strconv"
 
 	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/results"
@@ -14,14 +15,14 @@ type ThresholdStatus string
 
 // The outcomes of a threshold check.
 const (
-	// ThresholdPass: the CI over runs (the value, without a CI) meets
-	// the limit.
+	// ThresholdPass: the value and its CI over runs (the value alone,
+	// without a CI) meet the limit.
 	ThresholdPass ThresholdStatus = "pass"
-	// ThresholdFail: the CI over runs (the value, without a CI) lies on
-	// the wrong side of the limit.
+	// ThresholdFail: the value lies on the wrong side of the limit,
+	// whatever its CI.
 	ThresholdFail ThresholdStatus = "fail"
-	// ThresholdMarginal: the CI over runs straddles the limit: the runs
-	// vary too much to tell.
+	// ThresholdMarginal: the value meets the limit but its CI over runs
+	// reaches past it: the runs cannot show that it holds.
 	ThresholdMarginal ThresholdStatus = "marginal"
 	// ThresholdUnknown: a run does not report the metric (p99 from wrk
 	// without --latency, say).
@@ -122,7 +123,16 @@ func Applies(t gate.Threshold, system string, s Settings) bool {
 	return (sc.System == "" || sc.System == system) &&
 		(sc.Connections == nil || s.Connections != nil && *s.Connections == *sc.Connections) &&
 		(sc.Threads == nil || s.Threads != nil && *s.Threads == *sc.Threads) &&
-		(sc.Rate == nil || s.TargetRPS != nil && *s.TargetRPS == *sc.Rate)
+		(sc.Rate == nil || s.TargetRPS != nil && sameRate(*s.TargetRPS, *sc.Rate))
+}
+
+// sameRate reports whether a scope's rate names a group's requested rate:
+// equal to the 3 significant digits the settings show (rate=100.1 for
+// 100.1001 req/s), or within RateTolerance of it, the distance within
+// which inferred rates are one requested rate (rate=100 for 100.1001).
+func sameRate(group, scope float64) bool {
+	return strconv.FormatFloat(group, 'g', 3, 64) == strconv.FormatFloat(scope, 'g', 3, 64) ||
+		math.Abs(group-scope) <= RateTolerance*math.Abs(group)
 }
 
 // thresholds checks every threshold of Options.SLO on every group its
@@ -172,10 +182,10 @@ func (v *Verdict) checkThreshold(ti int, t gate.Threshold, system string, g *Gro
 		c.CINeed = few.Need
 	}
 	switch {
-	case c.CI == nil && t.Holds(value), c.CI != nil && t.Holds(ci.Lo) && t.Holds(ci.Hi):
-		c.Status = ThresholdPass
-	case c.CI == nil, !t.Holds(ci.Lo) && !t.Holds(ci.Hi):
+	case !t.Holds(value):
 		c.Status = ThresholdFail
+	case c.CI == nil || t.Holds(ci.Lo) && t.Holds(ci.Hi):
+		c.Status = ThresholdPass
 	default:
 		c.Status = ThresholdMarginal
 	}

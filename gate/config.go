@@ -17,9 +17,13 @@ const (
 	// system worse, significantly at alpha and outside the practical
 	// band, by more than the allowed regression.
 	Regression Condition = "regression"
-	// ThresholdFailed: a threshold failed (its CI, or its value where
-	// there is no CI, on the wrong side of the limit).
+	// ThresholdFailed: a threshold failed: its value (the mean or median
+	// over the steady runs) lies on the wrong side of the limit, whatever
+	// its CI (as k6 fails on the value).
 	ThresholdFailed Condition = "threshold"
+	// Marginal: a threshold whose value meets the limit but whose CI over
+	// the runs reaches past it: the runs cannot show that it holds.
+	Marginal Condition = "marginal"
 	// Inconclusive: a comparison (or history check) could not be decided
 	// and cannot rule out a regression beyond the allowed one: it "could
 	// be up to X % worse".
@@ -37,13 +41,13 @@ const (
 )
 
 // Conditions lists the conditions in the order they are documented.
-var Conditions = []Condition{Regression, ThresholdFailed, Inconclusive, Unknown, NoComparison, Drift}
+var Conditions = []Condition{Regression, ThresholdFailed, Marginal, Inconclusive, Unknown, NoComparison, Drift}
 
 // ThresholdConditions fail the gate whenever thresholds are given, and
 // RegressionConditions whenever a regression check is asked for (see
 // Policy).
 var (
-	ThresholdConditions  = []Condition{ThresholdFailed, Unknown}
+	ThresholdConditions  = []Condition{ThresholdFailed, Marginal, Unknown}
 	RegressionConditions = []Condition{Regression, Inconclusive, NoComparison, Drift}
 )
 
@@ -52,8 +56,8 @@ var (
 // checks use the same). It fails closed:
 //
 //   - whenever thresholds are given (command line or manifest), a crossed
-//     threshold (ThresholdFailed) and one that could not be evaluated
-//     (Unknown) fail, as in k6;
+//     threshold (ThresholdFailed), one the runs cannot show to hold
+//     (Marginal) and one that could not be evaluated (Unknown) fail;
 //   - whenever a regression check is asked for (--fail-on regression, a
 //     baseline such as compare's OLD, or history's gate), Regression,
 //     Inconclusive, NoComparison and Drift fail;

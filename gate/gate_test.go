@@ -128,7 +128,7 @@ func TestParseConditions(t *testing.T) {
 	}{
 		{"regression", []gate.Condition{gate.Regression}, true},
 		{"threshold, inconclusive,threshold", []gate.Condition{gate.ThresholdFailed, gate.Inconclusive}, true},
-		{"regression,threshold,inconclusive,unknown,no-comparison,drift", gate.Conditions, true},
+		{"regression,threshold,marginal,inconclusive,unknown,no-comparison,drift", gate.Conditions, true},
 		{"regresion", nil, false},
 		{"regression,", nil, false},
 		{"", nil, false},
@@ -201,7 +201,7 @@ func ExampleParseThreshold() {
 	// threshold "lat_p99<250", column 1: unknown metric "lat_p99": want one of rps, lat_mean_ms, lat_p50_ms, lat_p90_ms, lat_p99_ms, lat_p999_ms, lat_max_ms, error_rate
 }
 
-// The policy fails closed: thresholds given guard threshold and unknown,
+// The policy fails closed: thresholds given guard threshold, marginal and unknown,
 // a regression check guards regression, inconclusive, no-comparison and
 // drift; FailOn adds, Allow removes (and beats FailOn).
 func TestPolicy(t *testing.T) {
@@ -210,11 +210,11 @@ func TestPolicy(t *testing.T) {
 		want []gate.Condition
 	}{
 		{gate.Policy{}, nil},
-		{gate.Policy{Thresholds: true}, []gate.Condition{gate.ThresholdFailed, gate.Unknown}},
+		{gate.Policy{Thresholds: true}, []gate.Condition{gate.ThresholdFailed, gate.Marginal, gate.Unknown}},
 		{gate.Policy{RegressionCheck: true}, []gate.Condition{gate.Regression, gate.Inconclusive, gate.NoComparison, gate.Drift}},
 		{gate.Policy{FailOn: []gate.Condition{gate.Inconclusive}}, []gate.Condition{gate.Inconclusive}},
 		{gate.Policy{Thresholds: true, RegressionCheck: true, Allow: []gate.Condition{gate.Unknown, gate.Inconclusive}},
-			[]gate.Condition{gate.Regression, gate.ThresholdFailed, gate.NoComparison, gate.Drift}},
+			[]gate.Condition{gate.Regression, gate.ThresholdFailed, gate.Marginal, gate.NoComparison, gate.Drift}},
 		{gate.Policy{FailOn: []gate.Condition{gate.Inconclusive}, Allow: []gate.Condition{gate.Inconclusive}}, nil},
 	} {
 		if got := tc.p.Failing(); !slices.Equal(got, tc.want) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // This file words the thresholds and the gate: their checks, values and
@@ -123,6 +124,9 @@ func gateReasonText(v *analyze.Verdict, r analyze.GateReason) string {
 			metricWords(c.Metric), c.A, rel(r.WorsePct), c.B, settingsText(c.Settings), rel(c.DecidingRatio()), ciText(c.Estimate, ", "), relP(c.PValue), rel(r.MaxPct))
 	case gate.ThresholdFailed:
 		return "threshold failed: " + checkLine(v, v.Thresholds[r.Check])
+	case gate.Marginal:
+		c := v.Thresholds[r.Check]
+		return fmt.Sprintf("marginal: %s: the runs cannot show that %s holds", checkLine(v, c), thresholdOf(v, c).Expr)
 	case gate.Unknown:
 		return "unknown: threshold could not be evaluated: " + checkLine(v, v.Thresholds[r.Check])
 	case gate.Inconclusive:
@@ -134,10 +138,7 @@ func gateReasonText(v *analyze.Verdict, r analyze.GateReason) string {
 		return fmt.Sprintf("inconclusive: %s of %s vs %s at %s %s: %s", metricWords(c.Metric), c.A, c.B, settingsText(c.Settings), upTo,
 			strings.Join(reasonLines(c.Reasons, true), "; "))
 	case gate.NoComparison:
-		if r.System != "" {
-			return fmt.Sprintf("no-comparison: %s shares no settings with %s (the baseline), so it was not compared", r.System, v.Options.Baseline)
-		}
-		return "no-comparison: no two systems ran at the same settings, so nothing was compared"
+		return "no-comparison: " + verdictNoComparisonText(v, r)
 	}
 	return string(r.Condition)
 }
@@ -203,4 +204,35 @@ func gateSummary(v *analyze.Verdict, limit int) string {
 		reasons = reasons[:limit]
 	}
 	return fmt.Sprintf("failed (%s): %s%s%s", pol, strings.Join(reasons, "; "), more, tail)
+}
+
+// verdictNoComparisonText words what a regression check could not compare.
+func verdictNoComparisonText(v *analyze.Verdict, r analyze.GateReason) string {
+	base := v.Options.Baseline
+	switch {
+	case r.Why == analyze.NotComparedOnlyBaseline:
+		return fmt.Sprintf("%s (the baseline) is the only system, so nothing was compared with it", base)
+	case r.Why == analyze.NotComparedBaselineFailed:
+		return fmt.Sprintf("every request of %s (the baseline) failed where it ran with %s, so %s was not compared with it", base, r.System, r.System)
+	case r.Why == analyze.NotComparedUngated:
+		return fmt.Sprintf("%s was compared with %s (the baseline) on no metric the gate reads (%s), so it was not checked", r.System, base, gatedMetricsText(v))
+	case r.System != "":
+		return fmt.Sprintf("%s shares no settings with %s (the baseline), so it was not compared", r.System, base)
+	case len(v.Systems) < 2:
+		return "only one system ran, so nothing was compared"
+	case len(v.Comparisons) > 0:
+		return fmt.Sprintf("no two systems were compared on a metric the gate reads (%s), so nothing was checked", gatedMetricsText(v))
+	}
+	return "no two systems ran at the same settings, so nothing was compared"
+}
+
+// gatedMetricsText names the metrics a comparison is gated on, by the
+// load models of the verdict's comparisons.
+func gatedMetricsText(v *analyze.Verdict) string {
+	for _, c := range v.Comparisons {
+		if c.Settings.LoadModel != results.LoadClosed {
+			return "throughput, mean, p50 or p99 latency, none of which both sides measured"
+		}
+	}
+	return "throughput, which a side did not measure: under a closed model only throughput gates"
 }

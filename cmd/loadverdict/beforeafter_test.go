@@ -126,7 +126,7 @@ func TestReportThresholdGate(t *testing.T) {
 			fails = append(fails, fmt.Sprintf("%s@%d", c.System, *c.Connections))
 		}
 	}
-	if strings.Join(fails, " ") != "Zuul@50 OpenResty@100" || !s.Gate.Failed || strings.Join(s.Gate.FailOn, ",") != "threshold,unknown" {
+	if strings.Join(fails, " ") != "Zuul@50 OpenResty@100" || !s.Gate.Failed || strings.Join(s.Gate.FailOn, ",") != "threshold,marginal,unknown" {
 		t.Errorf("failed %v; summary.json gate %+v", fails, s.Gate)
 	}
 	if _, errOut, err := runCLI(t, "", "report", "-o", out, "--fail-on", "threshold", "--threshold", "lat_mean_ms<60", seedFile); err != nil {

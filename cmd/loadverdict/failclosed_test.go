@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,7 +26,12 @@ func TestFailClosed(t *testing.T) {
 		oneOld   = "../../testdata/truth/before-after/old/run1.txt"
 		oneNew   = "../../testdata/truth/before-after/new/run1.txt"
 		otherSet = "../../ingest/wrk/testdata/wrk/real-latency-ok.txt"
+		newDir   = "../../testdata/truth/before-after/new"
+		vegetaB  = "../../testdata/truth/aa-gate/vegeta/p01/b"
 	)
+	// The A side of a real vegeta A/A pair with every response a 500.
+	failedDir := filepath.Join(t.TempDir(), "failed")
+	allFailed(t, "../../testdata/truth/aa-gate/vegeta/p01/a", failedDir)
 	for _, tc := range []struct {
 		name string
 		args []string // after the command's -o DIR
@@ -34,6 +43,17 @@ func TestFailClosed(t *testing.T) {
 		{"nothing compared", []string{"compare", "--fail-on", "regression", otherSet, noLat}, "no-comparison", "no-comparison: real-big shares no settings"},
 		{"one run a side", []string{"compare", oneOld, oneNew}, "inconclusive", "inconclusive: throughput of new vs old at 16 connections, 2 threads, 10 s, wrk untested, so a regression of any size cannot be ruled out"},
 		{"rate-300 latency regression", []string{"compare", "--fail-on", "regression", rate300 + "old", rate300 + "new"}, "regression", "regression: p50 latency of new is"},
+		// Issue 30: nothing checked. new's p99 is a median of 108.1 ms
+		// over 6 runs, 95 % CI 12.0-141.6 ms.
+		{"marginal threshold", []string{"report", "--threshold", "lat_p99_ms<120", newDir}, "marginal", "marginal: lat_p99_ms<120: 127.0.0.1:19101 at"},
+		{"the baseline is the only system", []string{"report", "--baseline", "127.0.0.1:19101", newDir}, "no-comparison",
+			"no-comparison: 127.0.0.1:19101 (the baseline) is the only system"},
+		{"one system, --fail-on no-comparison", []string{"report", "--fail-on", "no-comparison", newDir}, "no-comparison", "no-comparison: only one system ran"},
+		// Checked on the wrong data: a value past the limit whose CI
+		// straddles it; latencies of a baseline whose every request failed.
+		{"threshold past its limit, CI across it", []string{"report", "--threshold", "lat_p99_ms<100", newDir}, "threshold", "threshold failed: lat_p99_ms<100"},
+		{"a baseline that served nothing", []string{"compare", failedDir, vegetaB}, "no-comparison",
+			"no-comparison: every request of failed (the baseline) failed where it ran with b, so b was not compared with it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -54,6 +74,54 @@ func TestFailClosed(t *testing.T) {
 				t.Fatalf("%v: exit %d, want 0 saying what was allowed on stderr:\n%s", args, exitCode(err), errOut)
 			}
 			checkOutputs(t, dir, tc.cond, tc.msg, true)
+		})
+	}
+}
+
+// TestFailClosedRefused: what would switch the gate off, or name what
+// is not there, is a usage error (exit 2) with what was expected, never
+// a pass: a regression check without a baseline, manifest settings no
+// test can act on, a blank slo: item, a threshold scope that names no
+// group.
+func TestFailClosedRefused(t *testing.T) {
+	const newDir = "../../testdata/truth/before-after/new"
+	for _, tc := range []struct {
+		name, manifest string
+		args           []string
+		msg            string
+	}{
+		{"--fail-on regression, one system", "", []string{"--fail-on", "regression"}, "failing on regression needs a baseline"},
+		{"alpha no test reaches", "thresholds: {alpha: 1e-20}\n", nil, "thresholds.alpha = 1e-20, want a value in [0.001, 0.2]"},
+		{"a practical band of 99 %", "thresholds: {practical_band: 0.99}\n", nil, "thresholds.practical_band = 0.99, want a value in (0, 0.25]"},
+		{"slo: [null]", "slo: [null]\n", nil, "slo: item 1 is empty"},
+		{"a rate no group ran at", "", []string{"--threshold", "rps{rate=100}>=1"}, "rps{rate=100}>=1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := []string{"report", "-o", t.TempDir()}
+			input := newDir
+			if tc.manifest != "" {
+				input = t.TempDir()
+				for i := 1; i <= 6; i++ {
+					b, err := os.ReadFile(fmt.Sprintf("%s/run%d.txt", newDir, i))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := os.WriteFile(fmt.Sprintf("%s/run%d.txt", input, i), b, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := os.WriteFile(filepath.Join(input, "loadverdict.yaml"), []byte(tc.manifest), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			args = append(append(args, tc.args...), input)
+			_, errOut, err := runCLI(t, "", args...)
+			if err != nil {
+				errOut += err.Error()
+			}
+			if exitCode(err) != exitUsage || !strings.Contains(errOut, tc.msg) {
+				t.Fatalf("%v: exit %d, want 2 with %q:\n%s", args, exitCode(err), tc.msg, errOut)
+			}
 		})
 	}
 }
@@ -209,6 +277,43 @@ func TestAAGateDoesNotCryWolf(t *testing.T) {
 		t.Logf("%s: A/A pairs failing the default gate: %d of %d", tool, failed, len(pairs))
 		if failed > ceiling[tool] {
 			t.Errorf("%s: %d of %d A/A pairs fail the default gate, more than the %d measured in analysis version 6", tool, failed, len(pairs), ceiling[tool])
+		}
+	}
+}
+
+// allFailed copies the gzipped vegeta JSON runs of dir into out, every
+// response turned into a 500 with its error.
+func allFailed(t *testing.T, dir, out string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.json.gz"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("%s: %v", dir, err)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw = bytes.ReplaceAll(raw, []byte(`"code":200`), []byte(`"code":500`))
+		raw = bytes.ReplaceAll(raw, []byte(`"error":""`), []byte(`"error":"500 Internal Server Error"`))
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		if _, err := zw.Write(raw); err != nil || zw.Close() != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, filepath.Base(f)), buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

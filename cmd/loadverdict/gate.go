@@ -23,7 +23,7 @@ type gateFlags struct {
 // --threshold on fs.
 func addGateFlags(fs *flag.FlagSet) *gateFlags {
 	g := &gateFlags{}
-	fs.Var(&g.failOn, "fail-on", "also exit 3 on `CONDITIONS`: regression,threshold,inconclusive,unknown,no-comparison,drift (comma-separated, repeatable; added to the manifest's gate.fail_on)")
+	fs.Var(&g.failOn, "fail-on", "also exit 3 on `CONDITIONS`: regression,threshold,marginal,inconclusive,unknown,no-comparison,drift (comma-separated, repeatable; added to the manifest's gate.fail_on)")
 	fs.Var(&g.allow, "allow", "do not exit 3 on `CONDITIONS` the gate guards by default, e.g. unknown,inconclusive (comma-separated, repeatable; added to the manifest's gate.allow; what was allowed is reported)")
 	fs.Func("max-regression", "a regression fails the gate only beyond this `PCT` (e.g. 5 or 5%; default 0)", func(v string) error {
 		x, err := gate.ParsePercent(v)

@@ -50,7 +50,7 @@ type Manifest struct {
 	// Gate says what fails the gate.
 	Gate struct {
 		// FailOn are conditions added to those that fail it (thresholds
-		// given fail on threshold and unknown, a baseline on regression,
+		// given fail on threshold, marginal and unknown, a baseline on regression,
 		// inconclusive and no-comparison): a list, or one
 		// comma-separated string.
 		FailOn Conditions `yaml:"fail_on"`
@@ -93,15 +93,29 @@ type Manifest struct {
 }
 
 // stringList decodes a list of strings, or one string as a list of one.
-func stringList(n *yaml.Node) ([]string, error) {
-	if n.Kind == yaml.ScalarNode {
-		var s string
-		err := n.Decode(&s)
-		return []string{s}, err
+// A null or empty item is an error (a YAML list item left blank, `slo:
+// [null]`), never an item silently dropped.
+func stringList(n *yaml.Node, what string) ([]string, error) {
+	items := []*yaml.Node{n}
+	if n.Kind == yaml.SequenceNode {
+		items = n.Content
 	}
-	var list []string
-	err := n.Decode(&list)
-	return list, err
+	list := make([]string, 0, len(items))
+	for i, it := range items {
+		var s string
+		if it.Kind == yaml.ScalarNode && it.Tag != "!!null" {
+			if err := it.Decode(&s); err != nil {
+				return nil, err
+			}
+		} else if it.Kind != yaml.ScalarNode {
+			return nil, fmt.Errorf("line %d: %s: item %d is not a string", it.Line, what, i+1)
+		}
+		if strings.TrimSpace(s) == "" {
+			return nil, fmt.Errorf("line %d: %s: item %d is empty", it.Line, what, i+1)
+		}
+		list = append(list, s)
+	}
+	return list, nil
 }
 
 // checkNodes checks a manifest's node tree in one walk, in time linear
@@ -342,7 +356,7 @@ type Patterns []string
 
 // UnmarshalYAML reads a list of patterns (or one), checking each.
 func (ps *Patterns) UnmarshalYAML(n *yaml.Node) error {
-	list, err := stringList(n)
+	list, err := stringList(n, "pattern")
 	if err != nil {
 		return err
 	}
@@ -363,7 +377,7 @@ type Thresholds []gate.Threshold
 
 // UnmarshalYAML reads a list of expressions (or one), parsing each.
 func (ts *Thresholds) UnmarshalYAML(n *yaml.Node) error {
-	list, err := stringList(n)
+	list, err := stringList(n, "slo")
 	if err != nil {
 		return err
 	}
@@ -389,7 +403,7 @@ type Conditions []gate.Condition
 // UnmarshalYAML reads a list of conditions or one comma-separated
 // string; an empty list is none.
 func (cs *Conditions) UnmarshalYAML(n *yaml.Node) error {
-	list, err := stringList(n)
+	list, err := stringList(n, "gate")
 	if err != nil || len(list) == 0 {
 		*cs = Conditions{}
 		return err
@@ -552,15 +566,19 @@ func parseManifest(data []byte) (*Manifest, error) {
 		}
 	}
 	t := m.Thresholds
-	check := func(name string, p *float64, lo, hi float64) error {
-		if p != nil && !(*p > lo && *p < hi) {
-			return fmt.Errorf("thresholds.%s = %v, want a value in (%v, %v)", name, *p, lo, hi)
+	check := func(name string, p *float64, lo, hi float64, loIn bool, why string) error {
+		if p == nil || (*p > lo || loIn && *p == lo) && *p <= hi {
+			return nil
 		}
-		return nil
+		open := "("
+		if loIn {
+			open = "["
+		}
+		return fmt.Errorf("thresholds.%s = %v, want a value in %s%v, %v]%s", name, *p, open, lo, hi, why)
 	}
 	for _, err := range []error{
-		check("noise_band", t.NoiseBand, 0, 1), check("practical_band", t.PracticalBand, 0, 1),
-		check("alpha", t.Alpha, 0, 0.5), check("short_run_s", t.ShortRunS, 0, 1e9),
+		check("noise_band", t.NoiseBand, 0, MaxBand, false, bandWhy), check("practical_band", t.PracticalBand, 0, MaxBand, false, bandWhy),
+		check("alpha", t.Alpha, MinAlpha, MaxAlpha, true, alphaWhy), check("short_run_s", t.ShortRunS, 0, 1e9, false, ""),
 	} {
 		if err != nil {
 			return nil, err
@@ -571,6 +589,21 @@ func parseManifest(data []byte) (*Manifest, error) {
 	}
 	return &m, nil
 }
+
+// The bounds of the manifest's statistical settings: outside them a
+// setting would switch the gate off rather than tune it (an alpha no test
+// can reach at the runs users make, a band that calls a quarter's
+// regression "no difference"), so they are refused.
+const (
+	MinAlpha = 0.001
+	MaxAlpha = 0.2
+	MaxBand  = 0.25
+)
+
+const (
+	alphaWhy = ": a smaller alpha leaves no test able to decide (the exact test's smallest p at 6 runs against 6 is 0.0022), a larger one decides on noise"
+	bandWhy  = ": a wider band calls a difference of a quarter no difference"
+)
 
 // apply sets the manifest's baseline, thresholds, SLO and gate on opts.
 func (m *Manifest) apply(opts *analyze.Options) {

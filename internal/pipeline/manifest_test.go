@@ -138,6 +138,21 @@ func TestManifestStrict(t *testing.T) {
 		{"systems: {\" \": [x]}\n", `m.yaml: line 1:11: systems: empty name`},
 		{"labels: {<<: {\"h:1\": a}}\n", `m.yaml: line 1:10: merge keys (<<) are not supported`},
 		{"systems: [a]\n", `m.yaml: line 1:10: systems: want a mapping of names`},
+		// Settings that would switch the gate off rather than tune it,
+		// and list items left blank, which were dropped silently.
+		{"thresholds: {alpha: 1e-20}\n", `m.yaml: thresholds.alpha = 1e-20, want a value in [0.001, 0.2]: a smaller alpha`},
+		{"thresholds: {alpha: 0.0009}\n", `m.yaml: thresholds.alpha = 0.0009, want a value in [0.001, 0.2]`},
+		{"thresholds: {alpha: 0.3}\n", `m.yaml: thresholds.alpha = 0.3, want a value in [0.001, 0.2]`},
+		{"thresholds: {practical_band: 0.99}\n", `m.yaml: thresholds.practical_band = 0.99, want a value in (0, 0.25]`},
+		{"thresholds: {practical_band: 0}\n", `m.yaml: thresholds.practical_band = 0, want a value in (0, 0.25]`},
+		{"thresholds: {noise_band: 0.5}\n", `m.yaml: thresholds.noise_band = 0.5, want a value in (0, 0.25]`},
+		{"slo: [null]\n", `m.yaml: line 1: slo: item 1 is empty`},
+		{"slo: [\"lat_p99_ms<250\", \"\"]\n", `m.yaml: line 1: slo: item 2 is empty`},
+		{"slo:\n  - lat_p99_ms<250\n  -\n", `m.yaml: line 3: slo: item 2 is empty`},
+		{"slo: [[lat_p99_ms<250]]\n", `m.yaml: line 1: slo: item 1 is not a string`},
+		{"gate: {allow: [null]}\n", `m.yaml: line 1: gate: item 1 is empty`},
+		{"gate: {fail_on: [regression, ~]}\n", `m.yaml: line 1: gate: item 2 is empty`},
+		{"systems: {a: [x, null]}\n", `m.yaml: line 1: pattern: item 2 is empty`},
 	} {
 		_, err := ParseManifest("m.yaml", []byte(tc.yaml))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.err) {
@@ -175,5 +190,17 @@ func TestNameErrorQuotesOddNames(t *testing.T) {
 	want := `baseline "x" is not a system; the systems are: "a\tb", "c\x00", plain, "x, y"`
 	if e.Error() != want {
 		t.Errorf("got %q, want %q", e.Error(), want)
+	}
+}
+
+// TestManifestBoundsAccepted: the bounds themselves are accepted.
+func TestManifestBoundsAccepted(t *testing.T) {
+	for _, y := range []string{
+		"thresholds: {alpha: 0.001}\n", "thresholds: {alpha: 0.2}\n", "thresholds: {practical_band: 0.25}\n",
+		"thresholds: {noise_band: 0.25}\n", "slo: lat_p99_ms<250\n", "gate: {allow: []}\n",
+	} {
+		if _, err := ParseManifest("m.yaml", []byte(y)); err != nil {
+			t.Errorf("%q: %v", y, err)
+		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -213,6 +215,96 @@ func TestHistorySameDate(t *testing.T) {
 		if exitCode(err) != exitUsage || !strings.Contains(err.Error(), "experiments exp04 and exp05 have the same meta.date 2026-11-24") {
 			t.Errorf("%v: exit %d, %v", args, exitCode(err), err)
 		}
+	}
+}
+
+// undatedCopy copies experiments of the truth series (4 runs and the
+// manifest) into a folder of its own, the meta.date of those in undated
+// removed, and returns their folders in the order given.
+func undatedCopy(t *testing.T, exps []string, undated ...string) []string {
+	t.Helper()
+	root := t.TempDir()
+	var dirs []string
+	for _, exp := range exps {
+		dst := filepath.Join(root, exp)
+		if err := os.MkdirAll(dst, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"run1.txt", "run2.txt", "run3.txt", "run4.txt", "loadverdict.yaml"} {
+			b, err := os.ReadFile(filepath.Join(truthSeries, exp, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f == "loadverdict.yaml" && slices.Contains(undated, exp) {
+				b = regexp.MustCompile(`(?m)^  date: .*\n`).ReplaceAll(b, nil)
+			}
+			if err := os.WriteFile(filepath.Join(dst, f), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		dirs = append(dirs, dst)
+	}
+	return dirs
+}
+
+// TestHistoryUndated (issue 30 #4): an experiment without meta.date in a
+// dated series made history drop every date and take the arguments'
+// order, so that the dated regression exp05..exp07 passed when undated
+// exp01 was given last. Wherever the undated ones are given, and however
+// many, history and history --store refuse the series (exit 2, naming
+// them) and the gate never passes; all dated, the order is the dates'.
+func TestHistoryUndated(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		exps    []string
+		undated []string
+		want    string
+	}{
+		{"undated last", []string{"exp05", "exp06", "exp07", "exp01"}, []string{"exp01"}, "experiment exp01 has no meta.date while the 3 others have one"},
+		{"undated first", []string{"exp01", "exp05", "exp06", "exp07"}, []string{"exp01"}, "experiment exp01 has no meta.date"},
+		{"the regression undated", []string{"exp01", "exp02", "exp05", "exp06"}, []string{"exp06"}, "experiment exp06 has no meta.date"},
+		{"undated middle", []string{"exp05", "exp01", "exp06", "exp07"}, []string{"exp01"}, "experiment exp01 has no meta.date"},
+		{"several undated", []string{"exp01", "exp02", "exp05", "exp06"}, []string{"exp01", "exp06"}, "experiments exp01, exp06 have no meta.date while the 2 others have one"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dirs := undatedCopy(t, tc.exps, tc.undated...)
+			_, _, err := runCLI(t, "", append([]string{"history", "-o", t.TempDir(), "--max-regression", "5"}, dirs...)...)
+			if exitCode(err) != exitUsage || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("exit %d, %v; want 2 with %q", exitCode(err), err, tc.want)
+			}
+			// The same experiments in a store: the ingest keeps its own
+			// reports (the series' fault is not the experiment's), and
+			// history --store refuses the series the same way.
+			st := t.TempDir()
+			var keys []string
+			for i, exp := range tc.exps {
+				for _, f := range []string{"run1.txt", "run2.txt", "run3.txt", "run4.txt", "loadverdict.yaml"} {
+					b, _ := os.ReadFile(filepath.Join(dirs[i], f))
+					key := "raw/" + exp + "/" + f
+					os.MkdirAll(filepath.Join(st, "raw", exp), 0o755)
+					if err := os.WriteFile(filepath.Join(st, filepath.FromSlash(key)), b, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					keys = append(keys, key)
+				}
+			}
+			if _, errOut, err := runCLI(t, "", append([]string{"ingest", "--store", st}, keys...)...); err != nil {
+				t.Fatalf("ingest: %v\n%s", err, errOut)
+			}
+			_, _, err = runCLI(t, "", "history", "--store", st, "--series", "truth-series", "--max-regression", "5")
+			if exitCode(err) != exitUsage || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("--store: exit %d, %v; want 2 with %q", exitCode(err), err, tc.want)
+			}
+		})
+	}
+	// Dated, the regression fails the gate whatever the order given.
+	dirs := undatedCopy(t, []string{"exp05", "exp06", "exp07", "exp01", "exp02"})
+	dir := t.TempDir()
+	if _, _, err := runCLI(t, "", append([]string{"history", "-o", dir, "--max-regression", "5"}, dirs...)...); exitCode(err) != exitGate {
+		t.Errorf("dated: exit %d, %v; want 3", exitCode(err), err)
+	}
+	if s := readSeriesSummary(t, dir); s.OrderBy != "meta.date" || s.Experiments[0].Name != "exp01" || s.Experiments[4].Name != "exp07" {
+		t.Errorf("dated: order %s %+v", s.OrderBy, s.Experiments)
 	}
 }
 

@@ -218,10 +218,10 @@ func TestHistorySameDate(t *testing.T) {
 	}
 }
 
-// undatedCopy copies experiments of the truth series (4 runs and the
-// manifest) into a folder of its own, the meta.date of those in undated
-// removed, and returns their folders in the order given.
-func undatedCopy(t *testing.T, exps []string, undated ...string) []string {
+// seriesCopy copies experiments of the truth series (4 runs and the
+// manifest, changed by edit when not nil) into a folder of its own and
+// returns their folders in the order given.
+func seriesCopy(t *testing.T, exps []string, edit func(exp string, manifest []byte) []byte) []string {
 	t.Helper()
 	root := t.TempDir()
 	var dirs []string
@@ -235,8 +235,8 @@ func undatedCopy(t *testing.T, exps []string, undated ...string) []string {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f == "loadverdict.yaml" && slices.Contains(undated, exp) {
-				b = regexp.MustCompile(`(?m)^  date: .*\n`).ReplaceAll(b, nil)
+			if f == "loadverdict.yaml" && edit != nil {
+				b = edit(exp, b)
 			}
 			if err := os.WriteFile(filepath.Join(dst, f), b, 0o644); err != nil {
 				t.Fatal(err)
@@ -267,7 +267,12 @@ func TestHistoryUndated(t *testing.T) {
 		{"several undated", []string{"exp01", "exp02", "exp05", "exp06"}, []string{"exp01", "exp06"}, "experiments exp01, exp06 have no meta.date while the 2 others have one"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			dirs := undatedCopy(t, tc.exps, tc.undated...)
+			dirs := seriesCopy(t, tc.exps, func(exp string, b []byte) []byte {
+				if slices.Contains(tc.undated, exp) {
+					b = regexp.MustCompile(`(?m)^  date: .*\n`).ReplaceAll(b, nil)
+				}
+				return b
+			})
 			_, _, err := runCLI(t, "", append([]string{"history", "-o", t.TempDir(), "--max-regression", "5"}, dirs...)...)
 			if exitCode(err) != exitUsage || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("exit %d, %v; want 2 with %q", exitCode(err), err, tc.want)
@@ -298,13 +303,64 @@ func TestHistoryUndated(t *testing.T) {
 		})
 	}
 	// Dated, the regression fails the gate whatever the order given.
-	dirs := undatedCopy(t, []string{"exp05", "exp06", "exp07", "exp01", "exp02"})
+	dirs := seriesCopy(t, []string{"exp05", "exp06", "exp07", "exp01", "exp02"}, nil)
 	dir := t.TempDir()
 	if _, _, err := runCLI(t, "", append([]string{"history", "-o", dir, "--max-regression", "5"}, dirs...)...); exitCode(err) != exitGate {
 		t.Errorf("dated: exit %d, %v; want 3", exitCode(err), err)
 	}
 	if s := readSeriesSummary(t, dir); s.OrderBy != "meta.date" || s.Experiments[0].Name != "exp01" || s.Experiments[4].Name != "exp07" {
 		t.Errorf("dated: order %s %+v", s.OrderBy, s.Experiments)
+	}
+}
+
+// TestHistoryManifestGate (issue 30 #6): the latest experiment's
+// manifest gates the series (exp01, 02, 04, 05, 06 of the truth series: the step
+// at exp05 is undecided within 2 % allowed, a regression beyond 5 %), its gate.allow as well as its
+// gate.max_regression (allow was dropped), the flags added to it; an
+// earlier experiment's gate: does not; its threshold conditions are not
+// history's (checked per experiment). summary.json states the gate as
+// applied.
+func TestHistoryManifestGate(t *testing.T) {
+	exps := []string{"exp01", "exp02", "exp04", "exp05", "exp06"}
+	all := []string{"regression", "inconclusive", "no-comparison", "drift"}
+	for _, tc := range []struct {
+		name, exp, yaml string
+		flags           []string
+		exit            int
+		failOn, allow   []string
+		allowedPct      float64
+	}{
+		{"latest allows inconclusive", "exp06", "gate:\n  allow: [inconclusive]\n", nil, exitOK,
+			[]string{"regression", "no-comparison", "drift"}, []string{"inconclusive"}, 2},
+		{"an earlier one allows inconclusive", "exp01", "gate:\n  allow: [inconclusive]\n", nil, exitGate, all, []string{}, 2},
+		{"latest allows inconclusive, --allow drift", "exp06", "gate:\n  allow: [inconclusive]\n", []string{"--allow", "drift"}, exitOK,
+			[]string{"regression", "no-comparison"}, []string{"inconclusive", "drift"}, 2},
+		{"latest max_regression 30", "exp06", "gate:\n  max_regression: 30\n", nil, exitOK, all, []string{}, 30},
+		{"latest max_regression 30, --max-regression 5", "exp06", "gate:\n  max_regression: 30\n", []string{"--max-regression", "5"}, exitGate, all, []string{}, 5},
+		{"latest fails on threshold", "exp06", "slo: [\"rps>1\"]\ngate:\n  fail_on: [threshold, inconclusive]\n", nil, exitGate, all, []string{}, 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dirs := seriesCopy(t, exps, func(exp string, b []byte) []byte {
+				if exp == tc.exp {
+					b = append(b, tc.yaml...)
+				}
+				return b
+			})
+			dir := t.TempDir()
+			_, _, err := runCLI(t, "", append(append([]string{"history", "-o", dir}, tc.flags...), dirs...)...)
+			if exitCode(err) != tc.exit {
+				t.Fatalf("exit %d, want %d: %v", exitCode(err), tc.exit, err)
+			}
+			g := readSeriesSummary(t, dir).Gate
+			if !slices.Equal(g.FailOn, tc.failOn) || !slices.Equal(g.Allow, tc.allow) || g.AllowedRegressionPct != tc.allowedPct {
+				t.Errorf("gate fail_on %v allow %v allowed %g %%; want %v %v %g %%", g.FailOn, g.Allow, g.AllowedRegressionPct, tc.failOn, tc.allow, tc.allowedPct)
+			}
+			for _, r := range g.Reasons {
+				if r.Allowed != slices.Contains(tc.allow, r.Condition) || r.Fails == r.Allowed {
+					t.Errorf("reason %+v: allowed %v", r, tc.allow)
+				}
+			}
+		})
 	}
 }
 

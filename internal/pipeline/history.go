@@ -37,12 +37,12 @@ type HistoryRequest struct {
 	// has them (the command line); otherwise each experiment's manifest
 	// is read from the store (raw/<experiment>/loadverdict.yaml).
 	Manifests map[string]*Manifest
-	// FailOn and MaxRegressionPct, when set, replace those of the latest
-	// experiment's manifest (gate:).
+	// FailOn and Allow are added to the latest experiment's manifest's
+	// gate.fail_on and gate.allow (as report's flags are);
+	// MaxRegressionPct, when set, replaces its gate.max_regression.
 	FailOn           []gate.Condition
 	MaxRegressionPct *float64
-	// Allow are conditions allowed by name (they do not fail the gate).
-	Allow []gate.Condition
+	Allow            []gate.Condition
 	// Accept names experiments whose change is accepted (--accept), in
 	// addition to the manifests' history.accept.
 	Accept Accepted
@@ -139,13 +139,15 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 	// The latest experiment's manifest says how to analyse and gate.
 	byName[exps[len(exps)-1].Name].apply(&opts)
 	opts.Baseline, opts.SLO = "", nil
-	if req.FailOn != nil {
-		opts.FailOn = req.FailOn
-	}
+	// Thresholds are checked per experiment, never on a series: the
+	// manifest's threshold conditions are not history's to guard.
+	opts.FailOn = slices.DeleteFunc(unionConditions(opts.FailOn, req.FailOn), func(c gate.Condition) bool {
+		return slices.Contains(gate.ThresholdConditions, c)
+	})
+	opts.Allow = unionConditions(opts.Allow, req.Allow)
 	if req.MaxRegressionPct != nil {
 		opts.MaxRegressionPct = *req.MaxRegressionPct
 	}
-	opts.Allow = req.Allow
 	earlier := max(len(exps)-analyze.MaxSeriesExperiments, 0)
 	h, err := analyze.AnalyzeHistory(req.Series, order, exps[earlier:], opts)
 	if err != nil {

@@ -280,22 +280,7 @@ func TestHistoryUndated(t *testing.T) {
 			// The same experiments in a store: the ingest keeps its own
 			// reports (the series' fault is not the experiment's), and
 			// history --store refuses the series the same way.
-			st := t.TempDir()
-			var keys []string
-			for i, exp := range tc.exps {
-				for _, f := range []string{"run1.txt", "run2.txt", "run3.txt", "run4.txt", "loadverdict.yaml"} {
-					b, _ := os.ReadFile(filepath.Join(dirs[i], f))
-					key := "raw/" + exp + "/" + f
-					os.MkdirAll(filepath.Join(st, "raw", exp), 0o755)
-					if err := os.WriteFile(filepath.Join(st, filepath.FromSlash(key)), b, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					keys = append(keys, key)
-				}
-			}
-			if _, errOut, err := runCLI(t, "", append([]string{"ingest", "--store", st}, keys...)...); err != nil {
-				t.Fatalf("ingest: %v\n%s", err, errOut)
-			}
+			st := storeOfFolders(t, dirs)
 			_, _, err = runCLI(t, "", "history", "--store", st, "--series", "truth-series", "--max-regression", "5")
 			if exitCode(err) != exitUsage || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("--store: exit %d, %v; want 2 with %q", exitCode(err), err, tc.want)
@@ -390,15 +375,17 @@ func TestHistoryUsage(t *testing.T) {
 	}
 }
 
-// TestHistoryStore: history --store reads the series of a store laid out
-// as the bucket (the experiments' manifests name it) and writes nothing
-// to it; -o writes the report locally, the same as from folders.
-func TestHistoryStore(t *testing.T) {
+// storeOfFolders lays out experiment folders (4 runs and the manifest each)
+// as a bucket's raw/<folder>/ in a new local store, ingests them with
+// ingest --store, and returns the store.
+func storeOfFolders(t *testing.T, dirs []string) string {
+	t.Helper()
 	st := t.TempDir()
 	var keys []string
-	for _, exp := range []string{"exp01", "exp02", "exp04", "exp05"} {
+	for _, dir := range dirs {
+		exp := filepath.Base(dir)
 		for _, f := range []string{"run1.txt", "run2.txt", "run3.txt", "run4.txt", "loadverdict.yaml"} {
-			b, err := os.ReadFile(filepath.Join(truthSeries, exp, f))
+			b, err := os.ReadFile(filepath.Join(dir, f))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -411,8 +398,16 @@ func TestHistoryStore(t *testing.T) {
 		}
 	}
 	if _, errOut, err := runCLI(t, "", append([]string{"ingest", "--store", st}, keys...)...); err != nil {
-		t.Fatalf("%v\n%s", err, errOut)
+		t.Fatalf("ingest: %v\n%s", err, errOut)
 	}
+	return st
+}
+
+// TestHistoryStore: history --store reads the series of a store laid out
+// as the bucket (the experiments' manifests name it) and writes nothing
+// to it; -o writes the report locally, the same as from folders.
+func TestHistoryStore(t *testing.T) {
+	st := storeOfFolders(t, append(seriesDirs(1, 2), seriesDirs(4, 5)...))
 	// The ingest kept the series current.
 	if _, err := os.Stat(filepath.Join(st, filepath.FromSlash(store.SeriesReportKey("truth-series", "report.md")))); err != nil {
 		t.Errorf("the ingest did not write the series' report: %v", err)

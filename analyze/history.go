@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/loadverdict/loadverdict/gate"
@@ -66,11 +67,13 @@ const (
 // when every experiment has one, experiments of the same date by the
 // earliest start time of their runs; else by those start times when
 // every experiment has runs with one; else as given. It returns the order
-// used (OrderByDate, OrderByStarted, OrderAsGiven). Experiments whose
-// order cannot be known (the same meta.date, and not every one of them
-// has run start times, or they start at the same time) are an
-// *OrderError: the history check's verdict would depend on the order the
-// experiments were given in.
+// used (OrderByDate, OrderByStarted, OrderAsGiven). It fails closed with
+// an *OrderError, rather than let the order the experiments were given in
+// decide the history check, when the order cannot be known: some
+// experiments have a meta.date and others none (the undated ones could
+// be anywhere among the dated); the same meta.date, and not every one of
+// them has run start times, or they start at the same time; or, as
+// given, an experiment given after one whose runs started later.
 func OrderExperiments(exps []SeriesExperiment) (string, error) {
 	dates := make(map[string]time.Time, len(exps))
 	starts := make(map[string]time.Time, len(exps))
@@ -104,9 +107,30 @@ func OrderExperiments(exps []SeriesExperiment) (string, error) {
 	switch {
 	case allDates:
 		by, key = OrderByDate, func(e SeriesExperiment) time.Time { return dates[e.Name] }
+	case len(dates) > 0:
+		// Dropping the dates the others have would reorder them.
+		var undated []string
+		for _, e := range exps {
+			if e.Meta.Date == "" {
+				undated = append(undated, e.Name)
+			}
+		}
+		return "", &OrderError{By: OrderByDate, Undated: undated, Dated: len(dates)}
 	case allStarts:
 		by, key = OrderByStarted, func(e SeriesExperiment) time.Time { return starts[e.Name] }
 	default:
+		// As given, unless that contradicts the start times known.
+		prev := ""
+		for _, e := range exps {
+			s, ok := starts[e.Name]
+			if !ok {
+				continue
+			}
+			if prev != "" && s.Before(starts[prev]) {
+				return "", &OrderError{A: prev, B: e.Name, By: OrderAsGiven}
+			}
+			prev = e.Name
+		}
 		return OrderAsGiven, nil
 	}
 	slices.SortStableFunc(exps, func(a, b SeriesExperiment) int {
@@ -147,19 +171,48 @@ func valueOf(by string, e SeriesExperiment) string {
 	return "the same run start time"
 }
 
-// OrderError says that two experiments of a series cannot be ordered.
+// OrderError says that the experiments of a series cannot be ordered.
 type OrderError struct {
-	// A and B are the experiments (in name order), By the order tried (OrderByDate or
-	// OrderByStarted), Value what they share.
+	// A and B are the experiments, By the order tried (OrderByDate,
+	// OrderByStarted or OrderAsGiven), Value what they share. With By
+	// OrderByDate, A and B are in name order; with OrderAsGiven, B was
+	// given after A but its runs started before A's.
 	A, B, By, Value string
+	// Undated are the experiments without a meta.date when Dated others
+	// have one.
+	Undated []string
+	Dated   int
 }
 
 func (e *OrderError) Error() string {
-	if e.By == OrderByDate {
+	switch {
+	case len(e.Undated) > 0:
+		others, them := fmt.Sprintf("the %d others have", e.Dated), "them"
+		if e.Dated == 1 {
+			others = "1 other has"
+		}
+		if len(e.Undated) == 1 {
+			them = "it"
+		}
+		return fmt.Sprintf("%s no meta.date while %s one: the dates cannot place %s, so the series has no one order; "+
+			"give every experiment a meta.date (RFC 3339, e.g. 2026-11-30T02:00:00Z), or none", nameList(e.Undated), others, them)
+	case e.By == OrderByDate:
 		return fmt.Sprintf("experiments %s and %s have the same meta.date %s and no run start times that tell which came first: "+
 			"give meta.date a time of day (RFC 3339, e.g. 2026-11-30T02:00:00Z) so the series has one order", e.A, e.B, e.Value)
+	case e.By == OrderAsGiven:
+		return fmt.Sprintf("experiment %s is given after %s but its runs started before %s's, and not every experiment has a meta.date or run start times: "+
+			"give each a meta.date (RFC 3339) so the series has one order", e.B, e.A, e.A)
 	}
 	return fmt.Sprintf("experiments %s and %s start at the same time and have no meta.date: give each a meta.date (RFC 3339) so the series has one order", e.A, e.B)
+}
+
+// nameList words experiments for OrderError: "experiment a has",
+// "experiments a, b have".
+func nameList(names []string) string {
+	if len(names) == 1 {
+		return "experiment " + names[0] + " has"
+	}
+	return "experiments " + strings.Join(names, ", ") + " have"
 }
 
 // PointStatus says whether an experiment's values of a track are used

@@ -169,8 +169,7 @@ func TestOrderExperiments(t *testing.T) {
 		{"dates", []analyze.SeriesExperiment{
 			{Name: "b", Meta: analyze.Meta{Date: "2026-11-02"}}, {Name: "a", Meta: analyze.Meta{Date: "2026-11-01T10:00:00Z"}}},
 			analyze.OrderByDate, "a b"},
-		{"start times", []analyze.SeriesExperiment{
-			{Name: "b", Meta: analyze.Meta{Date: "2026-11-01"}, Verdict: at("2026-11-02")}, {Name: "a", Verdict: at("2026-11-01")}},
+		{"start times", []analyze.SeriesExperiment{{Name: "b", Verdict: at("2026-11-02")}, {Name: "a", Verdict: at("2026-11-01")}},
 			analyze.OrderByStarted, "a b"},
 		{"as given", []analyze.SeriesExperiment{{Name: "b", Verdict: at("2026-11-02")}, {Name: "a", Verdict: &analyze.Verdict{}}},
 			analyze.OrderAsGiven, "b a"},
@@ -202,6 +201,72 @@ func TestOrderExperiments(t *testing.T) {
 		var oe *analyze.OrderError
 		if _, err := analyze.OrderExperiments(exps); !errors.As(err, &oe) || !strings.Contains(err.Error(), "so the series has one order") {
 			t.Errorf("%s, %s: %v, want an OrderError", exps[0].Name, exps[1].Name, err)
+		}
+	}
+}
+
+// TestOrderExperimentsUndated (issue 30 #4): experiments without a
+// meta.date among dated ones cannot be placed: whatever their position,
+// number or run start times, the series is refused (an *OrderError naming
+// them) rather than ordered as given or by start times, which dropped the
+// others' dates. A series with no date is ordered as before, as given
+// only while that agrees with the start times known.
+func TestOrderExperimentsUndated(t *testing.T) {
+	at := func(s string) *analyze.Verdict {
+		tm, _ := analyze.ParseDate(s)
+		return &analyze.Verdict{Runs: []results.Run{{StartedAt: &tm}}}
+	}
+	dated := func(name, date string, v *analyze.Verdict) analyze.SeriesExperiment {
+		return analyze.SeriesExperiment{Name: name, Meta: analyze.Meta{Date: date}, Verdict: v}
+	}
+	undated := func(name string, v *analyze.Verdict) analyze.SeriesExperiment {
+		return analyze.SeriesExperiment{Name: name, Verdict: v}
+	}
+	d1, d2, d3 := dated("d1", "2026-11-01", nil), dated("d2", "2026-11-02", nil), dated("d3", "2026-11-03", nil)
+	for _, tc := range []struct {
+		name    string
+		exps    []analyze.SeriesExperiment
+		by      string // the order, when there is one
+		want    string // the names in order, or the error's words
+		undated []string
+	}{
+		{"undated first", []analyze.SeriesExperiment{undated("u", nil), d1, d2, d3}, "", "experiment u has no meta.date while the 3 others have one", []string{"u"}},
+		{"undated middle", []analyze.SeriesExperiment{d3, undated("u", nil), d1, d2}, "", "experiment u has no meta.date", []string{"u"}},
+		{"undated last", []analyze.SeriesExperiment{d2, d1, d3, undated("u", nil)}, "", "the dates cannot place it", []string{"u"}},
+		{"several undated", []analyze.SeriesExperiment{undated("u", nil), d1, undated("v", nil), d2}, "",
+			"experiments u, v have no meta.date while the 2 others have one: the dates cannot place them", []string{"u", "v"}},
+		{"one dated", []analyze.SeriesExperiment{undated("u", nil), undated("v", nil), d1}, "", "while 1 other has one", []string{"u", "v"}},
+		{"undated, every one with start times", []analyze.SeriesExperiment{
+			dated("a", "2026-11-02", at("2026-11-01")), undated("u", at("2026-11-03")), dated("b", "2026-11-01", at("2026-11-02"))},
+			"", "experiment u has no meta.date", []string{"u"}},
+		{"all dated", []analyze.SeriesExperiment{d3, d1, d2}, analyze.OrderByDate, "d1 d2 d3", nil},
+		{"dated with ties broken by start times", []analyze.SeriesExperiment{
+			dated("b", "2026-11-01", at("2026-11-01T09:00:00Z")), dated("a", "2026-11-01", at("2026-11-01T08:00:00Z"))},
+			analyze.OrderByDate, "a b", nil},
+		{"all undated, start times", []analyze.SeriesExperiment{undated("b", at("2026-11-02")), undated("a", at("2026-11-01"))},
+			analyze.OrderByStarted, "a b", nil},
+		{"all undated, none with start times", []analyze.SeriesExperiment{undated("b", nil), undated("a", nil)}, analyze.OrderAsGiven, "b a", nil},
+		{"all undated, given in the order of the start times known", []analyze.SeriesExperiment{
+			undated("c", at("2026-11-01")), undated("b", nil), undated("a", at("2026-11-02"))}, analyze.OrderAsGiven, "c b a", nil},
+		{"all undated, given against the start times known", []analyze.SeriesExperiment{
+			undated("a", at("2026-11-02")), undated("b", nil), undated("c", at("2026-11-01"))}, "",
+			"experiment c is given after a but its runs started before a's", nil},
+	} {
+		exps := slices.Clone(tc.exps)
+		by, err := analyze.OrderExperiments(exps)
+		if tc.by == "" {
+			var oe *analyze.OrderError
+			if !errors.As(err, &oe) || !strings.Contains(err.Error(), tc.want) || !slices.Equal(oe.Undated, tc.undated) {
+				t.Errorf("%s: %s, %v; want an OrderError with %q naming %v", tc.name, by, err, tc.want, tc.undated)
+			}
+			continue
+		}
+		var names []string
+		for _, e := range exps {
+			names = append(names, e.Name)
+		}
+		if err != nil || by != tc.by || strings.Join(names, " ") != tc.want {
+			t.Errorf("%s: %s %v, %v; want %s %s", tc.name, by, names, err, tc.by, tc.want)
 		}
 	}
 }

@@ -156,7 +156,7 @@ func checkSentence(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, 
 		d := l.Night.Drift
 		s = fmt.Sprintf("Drift: %s %s %% worse over the %s since %s, %s %% an experiment (Mann-Kendall p = %s, Theil-Sen slope), past the allowed %s %%.",
 			what, rel(d.CumulativePct), plural(len(d.Points), "experiment"), pointName(h, t, d.Points[0]), signed(-sign(mt)*d.SlopePct),
-			rel(d.P), rel(h.Options.MaxRegressionPct))
+			rel(d.P), rel(allowed(h)))
 	case analyze.CheckUndecided:
 		s = fmt.Sprintf("Undecided: %s of the latest experiment, %s: %s.", what, latest, undecidedText(h, t, l))
 	case analyze.CheckImproved:
@@ -374,25 +374,25 @@ func HistoryMarkdownAndHTML(md, page io.Writer, h *analyze.History, figs []Figur
 func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document {
 	d := &document{Title: "Series " + h.Series}
 	d.Lead = append(d.Lead, &paragraph{Runs: []inline{bold(HistoryHeadline(h))}, Class: "verdict"})
-	if len(h.Options.FailOn) > 0 {
-		if h.Failed {
-			d.Lead = append(d.Lead, para(tx("Gate: "), bold("failed"), tx(".")))
-			l := &list{}
-			for _, r := range HistoryGateReasons(h) {
-				l.Items = append(l.Items, listItem{Runs: []inline{tx(r)}})
-			}
-			d.Lead = append(d.Lead, l)
-		} else {
-			d.Lead = append(d.Lead, para(tx("Gate: passed.")))
+	// History always gates (its regression conditions are guarded by
+	// default): the decision is said whether or not --fail-on was given.
+	if h.Failed {
+		d.Lead = append(d.Lead, para(tx("Gate: "), bold("failed"), tx(".")))
+		l := &list{}
+		for _, r := range HistoryGateReasons(h) {
+			l.Items = append(l.Items, listItem{Runs: []inline{tx(r)}})
 		}
-		if al := HistoryAllowed(h); len(al) > 0 {
-			d.Lead = append(d.Lead, para(tx("Allowed by name (--allow): these would fail the gate.")))
-			l := &list{}
-			for _, r := range al {
-				l.Items = append(l.Items, listItem{Runs: []inline{tx(r)}})
-			}
-			d.Lead = append(d.Lead, l)
+		d.Lead = append(d.Lead, l)
+	} else {
+		d.Lead = append(d.Lead, para(tx("Gate: passed.")))
+	}
+	if al := HistoryAllowed(h); len(al) > 0 {
+		d.Lead = append(d.Lead, para(tx("Allowed by name (--allow, gate.allow): these would fail the gate.")))
+		l := &list{}
+		for _, r := range al {
+			l.Items = append(l.Items, listItem{Runs: []inline{tx(r)}})
 		}
+		d.Lead = append(d.Lead, l)
 	}
 	var acc []string
 	for _, e := range h.Experiments {
@@ -542,17 +542,15 @@ func metricValueOr(metric string, x float64, runs int) string {
 // change points, and a link to report.md; at most 25 lines.
 func HistorySummaryMarkdown(w io.Writer, h *analyze.History, reportLink string) error {
 	lines := []string{"### Series " + text(h.Series), "", "**" + text(HistoryHeadline(h)) + "**", ""}
-	if len(h.Options.FailOn) > 0 {
-		if h.Failed {
-			lines = append(lines, "Gate: **failed**.")
-			for _, r := range HistoryGateReasons(h) {
-				lines = append(lines, "- "+text(r))
-			}
-		} else {
-			lines = append(lines, "Gate: passed.")
+	if h.Failed {
+		lines = append(lines, "Gate: **failed**.")
+		for _, r := range HistoryGateReasons(h) {
+			lines = append(lines, "- "+text(r))
 		}
-		lines = append(lines, "")
+	} else {
+		lines = append(lines, "Gate: passed.")
 	}
+	lines = append(lines, "")
 	var cps []string
 	for _, t := range h.Tracks {
 		for _, mt := range t.Metrics {
@@ -589,8 +587,8 @@ type SeriesSummary struct {
 	Experiments     []SeriesSummaryExp   `json:"experiments"`
 	Tracks          []SeriesSummaryTrack `json:"tracks"`
 	Gate            SummaryGate          `json:"gate"`
-	// Allow are the conditions allowed by name: met, they do not fail
-	// the gate (their reasons say "allowed").
+	// Allow is Gate.Allow (the conditions allowed by name, --allow and
+	// the latest manifest's gate.allow), kept where it was first written.
 	Allow   []string             `json:"allow"`
 	Options SeriesSummaryOptions `json:"options"`
 }
@@ -792,20 +790,16 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 		}
 		s.Tracks = append(s.Tracks, st)
 	}
-	s.Gate = SummaryGate{FailOn: []string{}, Allow: []string{}, MaxRegressionPct: h.Options.MaxRegressionPct, Failed: h.Failed, Reasons: []SummaryGateReason{}}
-	for _, c := range h.Options.FailOn {
-		s.Gate.FailOn = append(s.Gate.FailOn, string(c))
-	}
-	s.Allow = []string{}
-	for _, c := range h.Options.Allow {
-		s.Allow = append(s.Allow, string(c))
-	}
+	// The gate as applied: the policy analyze decided it by, the
+	// regression it allowed.
+	s.Gate = NewSummaryGate(h.Options.GatePolicy(true), h.Options.MaxRegressionPct, allowed(h), h.Failed)
+	s.Allow = s.Gate.Allow
 	for _, r := range h.Reasons {
 		msg := historyReasonText(h, r)
 		if r.Allowed {
 			msg += " (allowed)"
 		}
-		s.Gate.Reasons = append(s.Gate.Reasons, SummaryGateReason{Condition: string(r.Condition), Fails: r.Fails, Message: msg})
+		s.Gate.Reasons = append(s.Gate.Reasons, SummaryGateReason{Condition: string(r.Condition), Fails: r.Fails, Allowed: r.Allowed, Message: msg})
 	}
 	return s
 }

@@ -39,8 +39,9 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 		"Analyse a series of experiments: one folder per experiment (its files, and its\n"+
 			"loadverdict.yaml with series: and meta: {commit, version, branch, date, note}), in the order\n"+
 			"given; or with --store, the experiments of the store whose manifest names --series.\n"+
-			"Experiments are ordered by meta.date when every one has it, else by the start times of\n"+
-			"their runs, else as given (the report says which). Per system and settings: each\n"+
+			"Experiments are ordered by meta.date when every one has it (a meta.date on only some is\n"+
+			"refused, exit 2), else by the start times of their runs, else as given (the report says\n"+
+			"which). Per system and settings: each\n"+
 			"experiment's steady values with 95 % CIs over runs, change points by E-Divisive means\n"+
 			"confirmed by Welch's t-test over experiments and compare's tests over runs, and the latest\n"+
 			"experiment against the reference level (below). Writes DIR/report.md,\n"+

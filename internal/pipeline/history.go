@@ -37,12 +37,12 @@ type HistoryRequest struct {
 	// has them (the command line); otherwise each experiment's manifest
 	// is read from the store (raw/<experiment>/loadverdict.yaml).
 	Manifests map[string]*Manifest
-	// FailOn and MaxRegressionPct, when set, replace those of the latest
-	// experiment's manifest (gate:).
+	// FailOn and Allow are added to the latest experiment's manifest's
+	// gate.fail_on and gate.allow (as report's flags are);
+	// MaxRegressionPct, when set, replaces its gate.max_regression.
 	FailOn           []gate.Condition
 	MaxRegressionPct *float64
-	// Allow are conditions allowed by name (they do not fail the gate).
-	Allow []gate.Condition
+	Allow            []gate.Condition
 	// Accept names experiments whose change is accepted (--accept), in
 	// addition to the manifests' history.accept.
 	Accept Accepted
@@ -139,13 +139,15 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 	// The latest experiment's manifest says how to analyse and gate.
 	byName[exps[len(exps)-1].Name].apply(&opts)
 	opts.Baseline, opts.SLO = "", nil
-	if req.FailOn != nil {
-		opts.FailOn = req.FailOn
-	}
+	// Thresholds are checked per experiment, never on a series: the
+	// manifest's threshold conditions are not history's to guard.
+	opts.FailOn = slices.DeleteFunc(unionConditions(opts.FailOn, req.FailOn), func(c gate.Condition) bool {
+		return slices.Contains(gate.ThresholdConditions, c)
+	})
+	opts.Allow = unionConditions(opts.Allow, req.Allow)
 	if req.MaxRegressionPct != nil {
 		opts.MaxRegressionPct = *req.MaxRegressionPct
 	}
-	opts.Allow = req.Allow
 	earlier := max(len(exps)-analyze.MaxSeriesExperiments, 0)
 	h, err := analyze.AnalyzeHistory(req.Series, order, exps[earlier:], opts)
 	if err != nil {
@@ -288,7 +290,9 @@ func (p *Pipeline) Series(ctx context.Context) (map[string][]string, error) {
 // AnalyzeSeries makes the report of a series from its experiments in the
 // store and writes it under reports/_series/<series>/, with covers.json
 // recording what it was made from. A series whose experiments have no
-// runs yet is left alone.
+// runs yet is left alone; one whose manifests cannot be followed (an
+// *AcceptError, an *analyze.OrderError: dates on only some experiments)
+// loses its former report, which no longer stands, and is the error.
 func (p *Pipeline) AnalyzeSeries(ctx context.Context, series string) (string, error) {
 	all, err := p.Series(ctx)
 	if err != nil {
@@ -301,6 +305,15 @@ func (p *Pipeline) AnalyzeSeries(ctx context.Context, series string) (string, er
 	r, err := p.History(ctx, HistoryRequest{Series: series, Experiments: exps})
 	if errors.Is(err, ErrNoRuns) {
 		return "", nil
+	}
+	var ae *AcceptError
+	var oe *analyze.OrderError
+	if errors.As(err, &ae) || errors.As(err, &oe) {
+		// The series cannot be analysed as its manifests stand: its
+		// former report would stand for a verdict no longer made.
+		if rerr := p.removeSeriesReport(ctx, series); rerr != nil {
+			return "", errors.Join(err, rerr)
+		}
 	}
 	if err != nil {
 		return "", err
@@ -318,6 +331,20 @@ func (p *Pipeline) AnalyzeSeries(ctx context.Context, series string) (string, er
 	return r.Headline, p.Store.Put(ctx, store.SeriesReportKey(series, "covers.json"), bytes.NewReader(append(cov, '\n')))
 }
 
+// removeSeriesReport removes the files of a series' report.
+func (p *Pipeline) removeSeriesReport(ctx context.Context, series string) error {
+	objs, err := p.Store.List(ctx, store.SeriesReportKey(series, ""))
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		if err := p.Store.Delete(ctx, o.Key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // updateSeries re-makes the report of the series an experiment's
 // manifest names, if any: the ingest keeps its series current.
 func (p *Pipeline) updateSeries(ctx context.Context, exp string) error {
@@ -331,9 +358,10 @@ func (p *Pipeline) updateSeries(ctx context.Context, exp string) error {
 	var oe *analyze.OrderError
 	if errors.As(err, &ae) || errors.As(err, &oe) {
 		// A fault of the series' manifests (an accepted name that is no
-		// experiment, two experiments that cannot be ordered), not of
-		// this experiment, whose own analysis stands: history --store
-		// and the re-analysis report it.
+		// experiment, experiments that cannot be ordered), not of this
+		// experiment, whose own analysis stands: the series' report is
+		// removed (AnalyzeSeries), history --store and the re-analysis
+		// report the fault.
 		return nil
 	}
 	return err

@@ -1,13 +1,17 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/internal/store"
 )
 
@@ -186,5 +190,87 @@ func TestHistoryNoRuns(t *testing.T) {
 	}
 	if _, err := p.History(ctx, HistoryRequest{Series: "a/b", Experiments: []string{"exp01"}}); err == nil {
 		t.Error("series a/b accepted")
+	}
+}
+
+// TestSeriesUndated (issue 30 #4): in a bucket, an experiment without
+// meta.date among dated ones made the series' order its experiments'
+// names. Whichever experiment (by name first, middle or last) lacks its
+// date, its ingest stands (its own report is made), the series' former
+// report is removed rather than left standing for a verdict no longer
+// made, and AnalyzeSeries and the schedule report the experiment; with
+// its date back, the series is made again in date order.
+func TestSeriesUndated(t *testing.T) {
+	for _, undated := range []string{"exp01", "exp04", "exp06"} {
+		t.Run(undated, func(t *testing.T) {
+			ctx := context.Background()
+			s := newStore(t)
+			p := &Pipeline{Store: s, GeneratedBy: "loadverdict test"}
+			// ingest ingests keys and analyses their experiments, as the
+			// ingest function does.
+			ingest := func(keys []string) {
+				t.Helper()
+				exps := map[string]bool{}
+				for _, key := range keys {
+					if _, err := p.Ingest(ctx, key); err != nil {
+						t.Fatalf("%s: %v", key, err)
+					}
+					exps[strings.Split(key, "/")[1]] = true
+				}
+				for _, exp := range slices.Sorted(maps.Keys(exps)) {
+					if _, err := p.Analyze(ctx, exp); err != nil {
+						t.Fatalf("%s: %v", exp, err)
+					}
+				}
+			}
+			var dated []string
+			for _, exp := range []string{"exp01", "exp04", "exp06"} {
+				if exp != undated {
+					dated = append(dated, exp)
+				}
+			}
+			ingest(uploadSeries(t, s, dated...))
+			if _, err := s.Head(ctx, store.SeriesReportKey("truth-series", "summary.json")); err != nil {
+				t.Fatalf("no series report from the dated experiments: %v", err)
+			}
+			keys := uploadSeries(t, s, undated)
+			man := "raw/" + undated + "/loadverdict.yaml"
+			b, _, err := store.ReadAll(ctx, s, man)
+			if err != nil {
+				t.Fatal(err)
+			}
+			noDate := regexp.MustCompile(`(?m)^  date: .*\n`).ReplaceAll(b, nil)
+			if err := s.Put(ctx, man, bytes.NewReader(noDate)); err != nil {
+				t.Fatal(err)
+			}
+			ingest(keys)
+			if _, err := s.Head(ctx, store.ReportKey(undated, "summary.json")); err != nil {
+				t.Errorf("the undated experiment's own report: %v", err)
+			}
+			if objs, _ := s.List(ctx, store.SeriesReportKey("truth-series", "")); len(objs) != 0 {
+				t.Errorf("the series' former report stands: %v", objs)
+			}
+			want := "experiment " + undated + " has no meta.date while the 2 others have one"
+			var oe *analyze.OrderError
+			if _, err := p.AnalyzeSeries(ctx, "truth-series"); !errors.As(err, &oe) || !strings.Contains(err.Error(), want) {
+				t.Errorf("AnalyzeSeries: %v; want an OrderError with %q", err, want)
+			}
+			if _, err := p.ReanalyzeSeries(ctx, false); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("ReanalyzeSeries: %v; want %q", err, want)
+			}
+			// The date back: the series is made again, in date order.
+			if err := s.Put(ctx, man, bytes.NewReader(b)); err != nil {
+				t.Fatal(err)
+			}
+			ingest([]string{man})
+			sum, _, err := store.ReadAll(ctx, s, store.SeriesReportKey("truth-series", "summary.json"))
+			var got struct {
+				OrderBy     string `json:"order_by"`
+				Experiments []struct{ Name string }
+			}
+			if err != nil || json.Unmarshal(sum, &got) != nil || got.OrderBy != "meta.date" || len(got.Experiments) != 3 || got.Experiments[2].Name != "exp06" {
+				t.Errorf("the series with every date: %+v, %v", got, err)
+			}
+		})
 	}
 }

@@ -550,6 +550,12 @@ func HistorySummaryMarkdown(w io.Writer, h *analyze.History, reportLink string) 
 	} else {
 		lines = append(lines, "Gate: passed.")
 	}
+	if al := HistoryAllowed(h); len(al) > 0 {
+		lines = append(lines, "", "Allowed by name (--allow, gate.allow): these would fail the gate.")
+		for _, r := range al {
+			lines = append(lines, "- "+text(r))
+		}
+	}
 	lines = append(lines, "")
 	var cps []string
 	for _, t := range h.Tracks {

@@ -32,6 +32,20 @@ func TestFailClosed(t *testing.T) {
 	// The A side of a real vegeta A/A pair with every response a 500.
 	failedDir := filepath.Join(t.TempDir(), "failed")
 	allFailed(t, "../../testdata/truth/aa-gate/vegeta/p01/a", failedDir)
+	// Three nights of a real series, then a night of another server.
+	var nights []string
+	for i, src := range []string{"nightly-step/night01", "nightly-step/night02", "nightly-step/night03", "aa-gate/vegeta/p01/a"} {
+		dst := filepath.Join(t.TempDir(), fmt.Sprintf("night%02d", i+1))
+		if err := os.CopyFS(dst, os.DirFS(filepath.Join("../../testdata/truth", src))); err != nil {
+			t.Fatal(err)
+		}
+		if i == 3 {
+			if err := os.WriteFile(filepath.Join(dst, "loadverdict.yaml"), []byte("meta: {date: 2026-11-14}\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		nights = append(nights, dst)
+	}
 	for _, tc := range []struct {
 		name string
 		args []string // after the command's -o DIR
@@ -54,6 +68,10 @@ func TestFailClosed(t *testing.T) {
 		{"threshold past its limit, CI across it", []string{"report", "--threshold", "lat_p99_ms<100", newDir}, "threshold", "threshold failed: lat_p99_ms<100"},
 		{"a baseline that served nothing", []string{"compare", failedDir, vegetaB}, "no-comparison",
 			"no-comparison: every request of failed (the baseline) failed where it ran with b, so b was not compared with it"},
+		// history: the latest night measured something the series never
+		// ran (another server and rate): nothing of it was checked.
+		{"history: the latest ran nothing of the series", append([]string{"history"}, nights...), "no-comparison",
+			"no-comparison: nothing of the latest experiment, on 2026-11-14 (night04), could be checked"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -15,8 +15,10 @@ import (
 // This file words a series' history: its headline, report.md, summary.md,
 // summary.json and the gate's reasons.
 
-// expWhere names an experiment for a sentence: "commit abc123 on
-// 2026-11-30 (exp05)", with what its meta has.
+// expWhere names an experiment for a sentence, a noun phrase that
+// follows "since", "at" or a comma: "commit abc123 on 2026-11-30
+// (exp05)", "2026-11-30 (exp05)" (no "on" without a commit or version:
+// "since on 2026-11-30"), with what its meta has.
 func expWhere(e analyze.SeriesExperiment) string {
 	var parts []string
 	switch {
@@ -26,7 +28,10 @@ func expWhere(e analyze.SeriesExperiment) string {
 		parts = append(parts, "version "+e.Meta.Version)
 	}
 	if e.Meta.Date != "" {
-		parts = append(parts, "on "+e.Meta.Date)
+		if len(parts) > 0 {
+			parts = append(parts, "on")
+		}
+		parts = append(parts, e.Meta.Date)
 	}
 	if len(parts) == 0 {
 		return e.Name
@@ -200,7 +205,11 @@ func allowed(h *analyze.History) float64 {
 // 14.2 % at 95 %)" or, decided by the runs, compare's.
 func testText(nt *analyze.NightTest) string {
 	if nt.ByRuns && nt.RunLevel != nil {
-		return " (by compare's tests over the runs, the experiments' noise not yet known" + strings.TrimSuffix(strings.TrimPrefix(changeCIText(*nt.RunLevel), " ("), ")") + ")"
+		s := " (by compare's tests over the runs, the experiments' noise not yet known"
+		if ci := changeCIText(*nt.RunLevel); ci != "" {
+			s += ": " + strings.TrimSuffix(strings.TrimPrefix(ci, " ("), ")")
+		}
+		return s + ")"
 	}
 	if math.IsNaN(nt.PWorse) {
 		return ""

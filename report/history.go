@@ -548,14 +548,15 @@ func metricValueOr(metric string, x float64, runs int) string {
 
 // HistorySummaryMarkdown writes a series' summary.md, for a pull request
 // or a chat message: the headline, the gate, the latest regressions and
-// change points, and a link to report.md; at most 25 lines.
+// change points, and a link to report.md; at most 25 lines and
+// SummaryMDBytes bytes, values from the input shortened (shorten).
 func HistorySummaryMarkdown(w io.Writer, h *analyze.History, reportLink string) error {
-	lines := []string{"### Series " + text(h.Series), "", "**" + text(HistoryHeadline(h)) + "**", ""}
+	lines := []string{"### Series " + text(shorten(h.Series, cellRunes)), "", "**" + text(shorten(HistoryHeadline(h), proseRunes)) + "**", ""}
 	if len(h.Options.FailOn) > 0 {
 		if h.Failed {
 			lines = append(lines, "Gate: **failed**.")
 			for _, r := range HistoryGateReasons(h) {
-				lines = append(lines, "- "+text(r))
+				lines = append(lines, "- "+text(shorten(r, proseRunes)))
 			}
 		} else {
 			lines = append(lines, "Gate: passed.")
@@ -566,8 +567,8 @@ func HistorySummaryMarkdown(w io.Writer, h *analyze.History, reportLink string) 
 	for _, t := range h.Tracks {
 		for _, mt := range t.Metrics {
 			for _, c := range mt.Changes {
-				cps = append(cps, fmt.Sprintf("- %s: %s %s at %s (p = %s)", text(trackText(t)), metricWords(mt.Metric), changeText(c.Comparison),
-					text(expWhere(h.Experiments[t.Points[c.At].Experiment])), rel(c.P)))
+				cps = append(cps, fmt.Sprintf("- %s: %s %s at %s (p = %s)", text(shorten(trackText(t), cellRunes)), metricWords(mt.Metric), changeText(c.Comparison),
+					text(shorten(expWhere(h.Experiments[t.Points[c.At].Experiment]), cellRunes)), rel(c.P)))
 			}
 		}
 	}
@@ -580,8 +581,15 @@ func HistorySummaryMarkdown(w io.Writer, h *analyze.History, reportLink string) 
 		lines = append(lines, "")
 	}
 	lines = append(lines, fmt.Sprintf("%s. [Full report](%s)", plural(len(h.Experiments), "experiment"), reportLink))
-	if len(lines) > 25 {
-		lines = append(lines[:24], lines[len(lines)-1])
+	// Cut lines before the link until 25 lines and SummaryMDBytes fit.
+	size := 0
+	for _, l := range lines {
+		size += len(l) + 1
+	}
+	for len(lines) > 25 || size > SummaryMDBytes {
+		n := len(lines) - 2
+		size -= len(lines[n]) + 1
+		lines = append(lines[:n], lines[n+1])
 	}
 	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
 	return err

@@ -1,10 +1,12 @@
 package report
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/stats"
 )
 
@@ -30,5 +32,33 @@ func TestHistoryPhrases(t *testing.T) {
 				t.Errorf("%q says %q", tc.got, bad)
 			}
 		}
+	}
+}
+
+// A series' summary.md stays within 25 lines and SummaryMDBytes however
+// long the names from the input (system, experiment, series).
+func TestHistorySummaryBounded(t *testing.T) {
+	exps := series(append(repeat(1000, 5), repeat(850, 3)...), nil, nil)
+	long := strings.Repeat("s", 300<<10)
+	for i := range exps {
+		exps[i].Name += long
+		exps[i].Verdict.Systems[0].Label = long
+		for j := range exps[i].Verdict.Systems[0].Groups[0].Runs {
+			exps[i].Verdict.Systems[0].Groups[0].Runs[j].Label = long
+		}
+	}
+	o := analyze.DefaultOptions()
+	o.MaxRegressionPct, o.FailOn = 5, []gate.Condition{gate.Regression}
+	h, err := analyze.AnalyzeHistory(long, analyze.OrderAsGiven, exps, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sm bytes.Buffer
+	if err := HistorySummaryMarkdown(&sm, h, "report.md"); err != nil {
+		t.Fatal(err)
+	}
+	if sm.Len() > SummaryMDBytes || strings.Count(sm.String(), "\n") > 25 || !strings.Contains(sm.String(), "…#") ||
+		!strings.Contains(sm.String(), "[Full report](report.md)") {
+		t.Errorf("summary.md: %d bytes, %d lines", sm.Len(), strings.Count(sm.String(), "\n"))
 	}
 }

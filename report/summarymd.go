@@ -101,24 +101,34 @@ func blocksSize(bs ...block) mdSize {
 }
 
 // cutTable is a table whose rows summary.md may cut: its header's size,
-// the prefix sums of its rows' bytes and the row saying how many are
-// left out (none when more is nil).
+// the order rows are kept in, the prefix sums of their bytes in that
+// order and the row saying how many are left out (none when more is nil).
 type cutTable struct {
-	t    *tableBlock
-	head mdSize // the header, its separator and the blank line after
-	sums []int  // sums[k]: the bytes of the first k rows
-	more func(n int) [][]inline
+	t     *tableBlock
+	head  mdSize // the header, its separator and the blank line after
+	order []int  // the rows, the most important first
+	sums  []int  // sums[k]: the bytes of the first k rows of order
+	more  func(n int) [][]inline
 }
 
-func newCutTable(t *tableBlock, more func(n int) [][]inline) *cutTable {
+// newCutTable measures t's rows; rank (nil: all equal) orders the rows
+// to keep, lower first, as given when equal.
+func newCutTable(t *tableBlock, rank func(i int) int, more func(n int) [][]inline) *cutTable {
 	c := &cutTable{t: t, more: more}
 	if t == nil {
 		return c
 	}
 	c.head = blocksSize(&tableBlock{Head: t.Head})
+	c.order = make([]int, len(t.Rows))
+	for i := range c.order {
+		c.order[i] = i
+	}
+	if rank != nil {
+		slices.SortStableFunc(c.order, func(a, b int) int { return cmp.Compare(rank(a), rank(b)) })
+	}
 	c.sums = make([]int, len(t.Rows)+1)
-	for i, r := range t.Rows {
-		c.sums[i+1] = c.sums[i] + len(rowMarkdown(r))
+	for i, r := range c.order {
+		c.sums[i+1] = c.sums[i] + len(rowMarkdown(t.Rows[r]))
 	}
 	return c
 }
@@ -135,10 +145,14 @@ func (c *cutTable) size(k int) mdSize {
 	return s
 }
 
-// cut is the table with its first k rows.
+// cut is the table with the first k rows of its order, in the table's.
 func (c *cutTable) cut(k int) *tableBlock {
 	t := *c.t
-	t.Rows = t.Rows[:k:k]
+	keep := slices.Sorted(slices.Values(c.order[:k]))
+	t.Rows = nil
+	for _, i := range keep {
+		t.Rows = append(t.Rows, c.t.Rows[i])
+	}
 	if k < len(c.t.Rows) && c.more != nil {
 		t.Rows = append(t.Rows, c.more(len(c.t.Rows)-k))
 	}
@@ -162,8 +176,8 @@ func rowMarkdown(r [][]inline) string {
 // link to reportLink (report.md beside it), in at most SummaryMDLines
 // lines and SummaryMDBytes bytes. What does not fit is counted and left
 // to the full report: rows of the comparison table and thresholds down
-// to one, rows of the numbers down to one, findings down to one, then the
-// last of each. Values from input are shortened (shorten). Every part is
+// to one (the checks that fail the gate kept first), rows of the numbers
+// down to one, findings down to one, then the last of each. Values from input are shortened (shorten). Every part is
 // built and measured once, then the fit is counted over the sizes: time
 // linear in the rows.
 func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
@@ -205,7 +219,7 @@ func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
 		shortenBlocks(nb)
 		numsTable, numsLegend = nb[0].(*tableBlock), nb[1].(*paragraph)
 	}
-	nums := newCutTable(numsTable, nil)
+	nums := newCutTable(numsTable, nil, nil)
 	legendSize := blocksSize(numsLegend)
 	legendOf := func(n int) *paragraph {
 		p := *numsLegend
@@ -237,8 +251,22 @@ func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
 	if cmpTable != nil {
 		nRows = len(cmpTable.Rows)
 	}
-	rowsT := newCutTable(cmpTable, func(n int) [][]inline { return moreRow(n, "row", 7) })
-	checksT := newCutTable(checkTable, func(n int) [][]inline { return moreRow(n, "check", 5) })
+	// Comparison rows are kept in order (their footnotes are numbered
+	// so); threshold checks that fail the gate first, then failed ones.
+	rowsT := newCutTable(cmpTable, nil, func(n int) [][]inline { return moreRow(n, "row", 7) })
+	checkRank := make([]int, nChecks)
+	for i, c := range v.Thresholds {
+		checkRank[i] = 2
+		if c.Status == analyze.ThresholdFail {
+			checkRank[i] = 1
+		}
+	}
+	for _, r := range v.Gate.Reasons {
+		if r.Fails && r.Check >= 0 && r.Check < nChecks {
+			checkRank[r.Check] = 0
+		}
+	}
+	checksT := newCutTable(checkTable, func(i int) int { return checkRank[i] }, func(n int) [][]inline { return moreRow(n, "check", 5) })
 	// usedNotes[k]: how many notes the first k rows refer to (numbered in
 	// order of appearance, so the first ones); noteSums: their bytes.
 	usedNotes := make([]int, nRows+1)

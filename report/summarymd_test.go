@@ -13,7 +13,8 @@ import (
 )
 
 // hugeVerdicts are verdicts summary.md and the JUnit report must fit:
-// 300 KB names, paths and error messages, 100 settings, 50 systems.
+// 300 KB names, paths and error messages, 100 settings, 50 systems, and
+// checks to cut.
 func hugeVerdicts(t *testing.T) map[string]*analyze.Verdict {
 	long := func(c byte, end string) string { return "/" + strings.Repeat(string(c), 300<<10) + end }
 	gated := func(o *analyze.Options) { o.FailOn = gate.Conditions }
@@ -34,6 +35,14 @@ func hugeVerdicts(t *testing.T) map[string]*analyze.Verdict {
 			Causes: []analyze.ErrorRow{{Status: 0, Message: long('e', " refused"), Count: 6}, {Status: 0, Message: long('e', " reset"), Count: 4}}})
 	}
 	out["300 KB names"] = v
+
+	// Four checks, two failing, of which the cut keeps two.
+	runs = pairs(4, []int32{10}, func(i int, c int32) results.Run { return wrkRun("old:80", 0, c, 1000+float64(i), 10) },
+		func(i int, c int32) results.Run { return wrkRun("new:80", 0, c, 900+float64(i), 11) })
+	out["failing checks"] = analyzeOpts(t, runs, func(o *analyze.Options) {
+		gated(o)
+		o.Baseline, o.SLO = "old:80", thresholds(t, "rps>=950", "lat_mean_ms<10.5")
+	})
 
 	// 100 settings of two systems: 400 comparison rows, 100 thresholds.
 	var conns []int32
@@ -82,6 +91,12 @@ func TestSummaryMarkdownBounded(t *testing.T) {
 				}
 			}
 			checkTableShapes(t, s)
+			// A cut keeps the checks that fail the gate first.
+			for _, l := range strings.Split(s, "\n") {
+				if strings.HasPrefix(l, "| `") && !strings.Contains(l, "| **fail** |") && v.Gate.Failed {
+					t.Errorf("a check that passes is shown, one that fails is cut: %s", l)
+				}
+			}
 			if err := report.JUnit(&ju, v); err != nil {
 				t.Fatal(err)
 			}

@@ -176,10 +176,11 @@ func rowMarkdown(r [][]inline) string {
 // link to reportLink (report.md beside it), in at most SummaryMDLines
 // lines and SummaryMDBytes bytes. What does not fit is counted and left
 // to the full report: rows of the comparison table and thresholds down
-// to one (the checks that fail the gate kept first), rows of the numbers
-// down to one, findings down to one, then the last of each. Values from input are shortened (shorten). Every part is
-// built and measured once, then the fit is counted over the sizes: time
-// linear in the rows.
+// to one (the rows and checks the gate fails on kept first), rows of the
+// numbers down to one, findings down to one, then the last of each.
+// Values from input are shortened (shorten). Every part is built and
+// measured once, then the fit is counted over the sizes: time linear in
+// the rows.
 func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
 	head := []string{"### loadverdict: " + text(shorten(v.Experiment, cellRunes))}
 	fs := slices.Clone(v.Findings)
@@ -251,51 +252,80 @@ func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
 	if cmpTable != nil {
 		nRows = len(cmpTable.Rows)
 	}
-	// Comparison rows are kept in order (their footnotes are numbered
-	// so); threshold checks that fail the gate first, then failed ones.
-	rowsT := newCutTable(cmpTable, nil, func(n int) [][]inline { return moreRow(n, "row", 7) })
+	// When cut, the rows and checks the gate fails on are kept first, then
+	// the allowed ones (comparisons) or failed ones (checks), in their
+	// tables' order.
+	var flat []row
+	if cmpTable != nil {
+		flat = flatRows(tables(v))
+	}
+	cmpRank := make([]int, len(flat))
 	checkRank := make([]int, nChecks)
+	for i := range cmpRank {
+		cmpRank[i] = 2
+	}
 	for i, c := range v.Thresholds {
 		checkRank[i] = 2
 		if c.Status == analyze.ThresholdFail {
 			checkRank[i] = 1
 		}
 	}
+	byCmp := map[int]int{} // a comparison's first row
+	for i := len(flat) - 1; i >= 0; i-- {
+		byCmp[flat[i].comparison] = i
+	}
 	for _, r := range v.Gate.Reasons {
-		if r.Fails && r.Check >= 0 && r.Check < nChecks {
+		rank := 1
+		if r.Fails {
+			rank = 0
+		} else if !r.Allowed {
+			continue
+		}
+		if i, ok := byCmp[r.Comparison]; ok && r.Comparison >= 0 {
+			for ; i < len(flat) && flat[i].comparison == r.Comparison; i++ {
+				cmpRank[i] = min(cmpRank[i], rank)
+			}
+		}
+		if r.Check >= 0 && r.Check < nChecks && rank == 0 {
 			checkRank[r.Check] = 0
 		}
 	}
+	rowsT := newCutTable(cmpTable, func(i int) int { return cmpRank[i] }, func(n int) [][]inline { return moreRow(n, "row", 7) })
 	checksT := newCutTable(checkTable, func(i int) int { return checkRank[i] }, func(n int) [][]inline { return moreRow(n, "check", 5) })
-	// usedNotes[k]: how many notes the first k rows refer to (numbered in
-	// order of appearance, so the first ones); noteSums: their bytes.
-	usedNotes := make([]int, nRows+1)
-	if cmpTable != nil {
-		seen := map[string]bool{}
-		for i, r := range flatRows(tables(v)) {
-			usedNotes[i+1] = usedNotes[i]
-			for _, n := range r.notes {
-				if !seen[n] {
-					seen[n] = true
-					usedNotes[i+1]++
-				}
+	// The footnotes of the rows kept are numbered again in their order:
+	// usedNotes[k] and noteBytes[k] are how many the first k rows of
+	// rowsT's order refer to and their bytes without the "(n) ".
+	fullMarks, fullNotes := footnotes(flat)
+	noteAt := map[string]int{}
+	for i, n := range fullNotes {
+		noteAt[n] = i
+	}
+	usedNotes, noteBytes := make([]int, len(flat)+1), make([]int, len(flat)+1)
+	seen := map[string]bool{}
+	for k, i := range rowsT.order {
+		usedNotes[k+1], noteBytes[k+1] = usedNotes[k], noteBytes[k]
+		for _, n := range flat[i].notes {
+			if !seen[n] {
+				seen[n] = true
+				usedNotes[k+1]++
+				// Rendered alone an item is "(1) ...\n\n".
+				noteBytes[k+1] += blocksSize(&notes{Items: cmpNotes.Items[noteAt[n] : noteAt[n]+1]}).bytes - len("(1) \n\n")
 			}
 		}
 	}
-	var noteSums []int
-	if cmpNotes != nil {
-		noteSums = make([]int, len(cmpNotes.Items)+1)
-		for i, it := range cmpNotes.Items {
-			// Rendered alone an item is "(1) ...\n\n"; in place "(i) ...".
-			noteSums[i+1] = noteSums[i] + blocksSize(&notes{Items: [][]inline{it}}).bytes - len("(1) \n\n") + len(fmt.Sprintf("(%d) ", i+1))
-		}
-	}
-	notesSize := func(u int) mdSize {
+	notesSize := func(k int) mdSize {
+		u := usedNotes[k]
 		if u == 0 {
 			return mdSize{}
 		}
-		return mdSize{2, noteSums[u] + len(" · ")*(u-1) + 2}
+		b := noteBytes[k] + len(" · ")*(u-1) + 2
+		for j := 1; j <= u; j++ {
+			b += len(fmt.Sprintf("(%d) ", j))
+		}
+		return mdSize{2, b}
 	}
+	// Renumbered marks may take a few more digits than the rows measured.
+	const markReserve = 1024
 	fixed := sizeOf(head).add(blocksSize(gatePara...)).add(blocksSize(verdictPara...)).add(blocksSize(before...))
 	tail0 := sizeOf(tailOf(0))
 	findSums := make([]int, len(findLines)+1)
@@ -315,14 +345,14 @@ func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
 	}
 	fits := func() bool {
 		kr, kc := splitRows(rows, nRows, nChecks)
-		s := fixed.add(rowsT.size(kr)).add(notesSize(usedNotes[kr])).add(checksT.size(kc)).add(tailSize(finds))
+		s := fixed.add(rowsT.size(kr)).add(notesSize(kr)).add(checksT.size(kc)).add(tailSize(finds))
 		if numRows > 0 {
 			s = s.add(nums.size(numRows)).add(legendSize)
 			if numRows < len(numsTable.Rows) {
 				s.bytes += len(numbersMore(len(numsTable.Rows) - numRows))
 			}
 		}
-		return s.lines <= SummaryMDLines && s.bytes <= SummaryMDBytes
+		return s.lines <= SummaryMDLines && s.bytes <= SummaryMDBytes-markReserve
 	}
 	// Give up, in turn, comparison rows down to one, numbers rows down
 	// to one, findings down to one, then the last of each.
@@ -345,9 +375,32 @@ func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
 	body = append(body, before...)
 	kr, kc := splitRows(rows, nRows, nChecks)
 	if cmpTable != nil {
-		body = append(body, rowsT.cut(kr))
-		if u := usedNotes[kr]; u > 0 {
-			body = append(body, &notes{Items: cmpNotes.Items[:u]})
+		t := rowsT.cut(kr)
+		kept := slices.Sorted(slices.Values(rowsT.order[:kr]))
+		sub := make([]row, len(kept))
+		for j, i := range kept {
+			sub[j] = flat[i]
+		}
+		marks, ns := footnotes(sub)
+		for j, i := range kept {
+			if fullMarks[i] == marks[j] {
+				continue
+			}
+			r := slices.Clone(t.Rows[j])
+			delta := strings.TrimSuffix(r[3][0].text, " "+fullMarks[i])
+			if marks[j] != "" {
+				delta += " " + marks[j]
+			}
+			r[3] = []inline{tx(delta)}
+			t.Rows[j] = r
+		}
+		body = append(body, t)
+		if len(ns) > 0 {
+			items := make([][]inline, len(ns))
+			for j, n := range ns {
+				items[j] = cmpNotes.Items[noteAt[n]]
+			}
+			body = append(body, &notes{Items: items})
 		}
 	}
 	if checkTable != nil {

@@ -159,3 +159,34 @@ func TestShorten(t *testing.T) {
 		}
 	}
 }
+
+// A cut keeps the comparison rows the gate fails on before the others,
+// their footnotes numbered again from (1).
+func TestSummaryMarkdownKeepsFailing(t *testing.T) {
+	var conns []int32
+	for c := range int32(6) {
+		conns = append(conns, c+1)
+	}
+	// The same throughput, but at 6 connections new:80's is 20 % worse.
+	runs := pairs(4, conns, func(i int, c int32) results.Run { return wrkRun("old:80", 0, c, 1000+float64(i), 10) },
+		func(i int, c int32) results.Run {
+			rps := 1000 + float64(i)
+			if c == 6 {
+				rps *= 0.8
+			}
+			return wrkRun("new:80", 0, c, rps, 10)
+		})
+	v := analyzeOpts(t, runs, func(o *analyze.Options) { o.Baseline, o.FailOn = "old:80", []gate.Condition{gate.Regression} })
+	var md bytes.Buffer
+	if err := report.SummaryMarkdown(&md, v, "report.md"); err != nil {
+		t.Fatal(err)
+	}
+	s := md.String()
+	if !v.Gate.Failed || !strings.Contains(s, "| req/s, 6 connections |") || !strings.Contains(s, "more rows in the full report") {
+		t.Errorf("the failing row is cut:\n%s", s)
+	}
+	if strings.Contains(s, "(2)") && !strings.Contains(s, "(1)") {
+		t.Errorf("footnotes not numbered from (1):\n%s", s)
+	}
+	checkTableShapes(t, s)
+}

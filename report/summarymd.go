@@ -221,7 +221,10 @@ func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
 		numsTable, numsLegend = nb[0].(*tableBlock), nb[1].(*paragraph)
 	}
 	nums := newCutTable(numsTable, nil, nil)
-	legendSize := blocksSize(numsLegend)
+	var legendSize mdSize
+	if numsLegend != nil {
+		legendSize = blocksSize(numsLegend)
+	}
 	legendOf := func(n int) *paragraph {
 		p := *numsLegend
 		if n < len(numsTable.Rows) {

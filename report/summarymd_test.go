@@ -190,3 +190,19 @@ func TestSummaryMarkdownKeepsFailing(t *testing.T) {
 	}
 	checkTableShapes(t, s)
 }
+
+// A verdict without numbers (made without analyze.Analyze) gives a
+// summary.md without a numbers table.
+func TestSummaryMarkdownNoNumbers(t *testing.T) {
+	v := hugeVerdicts(t)["failing checks"]
+	for i := range v.Systems {
+		for j := range v.Systems[i].Groups {
+			v.Systems[i].Groups[j].Numbers.Basis = ""
+		}
+	}
+	var md bytes.Buffer
+	if err := report.SummaryMarkdown(&md, v, "report.md"); err != nil || strings.Contains(md.String(), "| system | settings | runs |") ||
+		!strings.Contains(md.String(), "**Verdict:**") {
+		t.Errorf("%v:\n%s", err, md.String())
+	}
+}

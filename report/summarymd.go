@@ -31,13 +31,32 @@ const (
 	proseRunes = 1500
 )
 
-// shorten returns s, or when longer than n runes its start, an ellipsis
-// and 8 hex digits of its SHA-256, n runes in all: two different long
-// values never look the same.
+// shorten returns s, or when longer than n runes a shorter form: first
+// each word (between spaces) longer than cellRunes, a name or path in a
+// sentence, becomes its start, an ellipsis and 8 hex digits of its
+// SHA-256; then, if still too long, so does the whole, to n runes. Two
+// different long values never look the same.
 func shorten(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
+	if strings.Contains(s, " ") {
+		words := strings.Split(s, " ")
+		for i, w := range words {
+			if utf8.RuneCountInString(w) > min(n, cellRunes) {
+				words[i] = cutRunes(w, min(n, cellRunes))
+			}
+		}
+		if s = strings.Join(words, " "); utf8.RuneCountInString(s) <= n {
+			return s
+		}
+	}
+	return cutRunes(s, n)
+}
+
+// cutRunes is s's start, an ellipsis and 8 hex digits of its SHA-256, n
+// runes in all.
+func cutRunes(s string, n int) string {
 	sum := sha256.Sum256([]byte(s))
 	suffix := "…#" + hex.EncodeToString(sum[:4])
 	keep, i := n-utf8.RuneCountInString(suffix), 0

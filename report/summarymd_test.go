@@ -149,10 +149,14 @@ func TestShorten(t *testing.T) {
 		{strings.Repeat("a", 11), 10, false},
 		{strings.Repeat("é", 300), 20, false},
 		{strings.Repeat("日本", 1000), 160, false},
+		{"throughput of " + strings.Repeat("p", 300<<10) + " is 10 % worse", 1500, false},
 	} {
 		got := report.Shorten(tc.in, tc.n)
 		if (got == tc.in) != tc.same || len([]rune(got)) > tc.n || !strings.HasPrefix(tc.in, strings.Split(got, "…")[0]) {
 			t.Errorf("Shorten(%.20q, %d) = %q", tc.in, tc.n, got)
+		}
+		if strings.HasSuffix(tc.in, " is 10 % worse") && !strings.HasSuffix(got, " is 10 % worse") {
+			t.Errorf("Shorten(%.20q, %d) = %q: the sentence is cut, not the long word", tc.in, tc.n, got)
 		}
 		if !tc.same && report.Shorten(tc.in+"x", tc.n) == got {
 			t.Errorf("Shorten(%.20q, %d): a different value looks the same", tc.in, tc.n)

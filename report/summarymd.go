@@ -59,7 +59,7 @@ func shorten(s string, n int) string {
 func cutRunes(s string, n int) string {
 	sum := sha256.Sum256([]byte(s))
 	suffix := "…#" + hex.EncodeToString(sum[:4])
-	keep, i := n-utf8.RuneCountInString(suffix), 0
+	keep, i := max(n-utf8.RuneCountInString(suffix), 0), 0
 	for j := range s {
 		if i == keep {
 			return s[:j] + suffix

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"text/tabwriter"
 
 	"github.com/loadverdict/loadverdict/analyze"
@@ -335,36 +336,35 @@ func verdictLead(v *analyze.Verdict, gateReasons int, nums []block) []block {
 	return append(out, &paragraph{Runs: []inline{bold("Verdict:"), tx(" " + Headline(v))}, Class: "verdict"})
 }
 
+// tableBuilds counts the builds of the comparison and numbers tables
+// (tests: summary.md builds each once, however many rows it cuts).
+var tableBuilds atomic.Int64
+
 // compareBlocks makes the comparisons one table with their footnotes, then
 // the thresholds; maxRows as in compareMarkdown. When marks is not nil,
 // it gets the footnote marks of each rps comparison's row, by the
 // comparison's index in v.Comparisons.
 func compareBlocks(v *analyze.Verdict, maxRows int, marks map[int]string) []block {
+	tableBuilds.Add(1)
 	var out []block
 	ts := tables(v)
 	nChecks := len(v.Thresholds)
-	var rows []row
 	var where, distinct []string
 	var all []analyze.Settings
 	for _, t := range ts {
 		all = append(all, t.settings)
 	}
+	rows := flatRows(ts)
 	for _, t := range ts {
-		for _, r := range t.rows {
-			rows = append(rows, r)
-			where = append(where, t.title())
-			distinct = append(distinct, distinctSettings(t.settings, all))
+		title, d := t.title(), distinctSettings(t.settings, all)
+		for range t.rows {
+			where = append(where, title)
+			distinct = append(distinct, d)
 		}
 	}
 	keepRows, keepChecks := len(rows), nChecks
 	if maxRows >= 0 {
-		for keepRows+keepChecks > maxRows {
-			if keepRows > keepChecks {
-				keepRows--
-			} else {
-				keepChecks--
-			}
-		}
+		keepRows, keepChecks = splitRows(maxRows, len(rows), nChecks)
 	}
 	if len(ts) == 0 {
 		out = append(out, para(tx("No comparison: no setting has runs of both systems.")))
@@ -404,7 +404,7 @@ func compareBlocks(v *analyze.Verdict, maxRows int, marks map[int]string) []bloc
 			tb.Rows = append(tb.Rows, textRow(metric, r.old, r.new, delta, r.ci, r.p, r.runs))
 		}
 		if keepRows < len(rows) {
-			tb.Rows = append(tb.Rows, textRow(fmt.Sprintf("… %d more %s in the full report", len(rows)-keepRows, pluralWord(len(rows)-keepRows, "row")), "", "", "", "", "", ""))
+			tb.Rows = append(tb.Rows, moreRow(len(rows)-keepRows, "row", 7))
 		}
 		out = append(out, tb)
 		if len(ns) > 0 {
@@ -426,11 +426,43 @@ func compareBlocks(v *analyze.Verdict, maxRows int, marks map[int]string) []bloc
 				{status}, {tx(checkValue(v, c))}})
 		}
 		if keepChecks < nChecks {
-			tb.Rows = append(tb.Rows, textRow(fmt.Sprintf("… %d more %s in the full report", nChecks-keepChecks, pluralWord(nChecks-keepChecks, "check")), "", "", "", ""))
+			tb.Rows = append(tb.Rows, moreRow(nChecks-keepChecks, "check", 5))
 		}
 		out = append(out, tb)
 	}
 	return out
+}
+
+// flatRows are the rows of ts, in order.
+func flatRows(ts []table) []row {
+	var rows []row
+	for _, t := range ts {
+		rows = append(rows, t.rows...)
+	}
+	return rows
+}
+
+// splitRows shares maxRows between nRows comparison rows and nChecks
+// threshold rows: the larger gives up rows first, the thresholds when
+// even (as many of each as can be).
+func splitRows(maxRows, nRows, nChecks int) (keepRows, keepChecks int) {
+	d := max(nRows+nChecks-max(maxRows, 0), 0)
+	if nRows > nChecks {
+		a := min(d, nRows-nChecks)
+		nRows, d = nRows-a, d-a
+	} else {
+		a := min(d, nChecks-nRows)
+		nChecks, d = nChecks-a, d-a
+	}
+	return nRows - d/2, nChecks - (d+1)/2
+}
+
+// moreRow is the last row of a cut table of cols columns: how many of
+// what are in the full report.
+func moreRow(n int, what string, cols int) [][]inline {
+	r := make([][]inline, cols)
+	r[0] = []inline{tx(fmt.Sprintf("… %d more %s in the full report", n, pluralWord(n, what)))}
+	return r
 }
 
 // pluralWord is word, with an s unless n is 1.

@@ -13,4 +13,9 @@
 // HistoryHeadline, HistoryMarkdown, HistorySummaryMarkdown, HistoryJSON
 // (its summary.json, SeriesSummary) and HistoryGateReasons. It is pure:
 // values in, bytes out.
+//
+// Bounds: summary.md is at most SummaryMDLines lines and SummaryMDBytes
+// bytes, fitted in time linear in its rows; a JUnit test case is at most
+// JUnitCaseBytes. Values from the input are shortened there for display
+// (shorten: start, ellipsis, hash), so two long values never look alike.
 package report

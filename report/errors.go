@@ -203,9 +203,9 @@ func errorsSummaryLines(v *analyze.Verdict, most int) []string {
 			lines = append(lines, fmt.Sprintf("- and %d more in the full report", len(v.Errors)-most))
 			break
 		}
-		who := "**" + text(e.System) + "**"
+		who := "**" + text(shorten(e.System, cellRunes)) + "**"
 		if e.Endpoint != nil {
-			who += " " + code(*e.Endpoint, false)
+			who += " " + code(shorten(*e.Endpoint, cellRunes), false)
 		}
 		var causes []string
 		for j, r := range e.Causes {
@@ -215,7 +215,7 @@ func errorsSummaryLines(v *analyze.Verdict, most int) []string {
 			}
 			c := StatusText(r.Status)
 			if r.Message != "" && !strings.HasPrefix(r.Message, c+" ") {
-				c += " " + code(r.Message, false)
+				c += " " + code(shorten(r.Message, cellRunes), false)
 			}
 			c += fmt.Sprintf(" %d", r.Count)
 			if r.First != nil && r.Last != nil {

@@ -15,8 +15,10 @@ import (
 // This file words a series' history: its headline, report.md, summary.md,
 // summary.json and the gate's reasons.
 
-// expWhere names an experiment for a sentence: "commit abc123 on
-// 2026-11-30 (exp05)", with what its meta has.
+// expWhere names an experiment for a sentence, a noun phrase that
+// follows "since", "at" or a comma: "commit abc123 on 2026-11-30
+// (exp05)", "2026-11-30 (exp05)" (no "on" without a commit or version:
+// "since on 2026-11-30"), with what its meta has.
 func expWhere(e analyze.SeriesExperiment) string {
 	var parts []string
 	switch {
@@ -26,7 +28,10 @@ func expWhere(e analyze.SeriesExperiment) string {
 		parts = append(parts, "version "+e.Meta.Version)
 	}
 	if e.Meta.Date != "" {
-		parts = append(parts, "on "+e.Meta.Date)
+		if len(parts) > 0 {
+			parts = append(parts, "on")
+		}
+		parts = append(parts, e.Meta.Date)
 	}
 	if len(parts) == 0 {
 		return e.Name
@@ -200,7 +205,11 @@ func allowed(h *analyze.History) float64 {
 // 14.2 % at 95 %)" or, decided by the runs, compare's.
 func testText(nt *analyze.NightTest) string {
 	if nt.ByRuns && nt.RunLevel != nil {
-		return " (by compare's tests over the runs, the experiments' noise not yet known" + strings.TrimSuffix(strings.TrimPrefix(changeCIText(*nt.RunLevel), " ("), ")") + ")"
+		s := " (by compare's tests over the runs, the experiments' noise not yet known"
+		if ci := changeCIText(*nt.RunLevel); ci != "" {
+			s += ": " + strings.TrimSuffix(strings.TrimPrefix(ci, " ("), ")")
+		}
+		return s + ")"
 	}
 	if math.IsNaN(nt.PWorse) {
 		return ""
@@ -539,13 +548,14 @@ func metricValueOr(metric string, x float64, runs int) string {
 
 // HistorySummaryMarkdown writes a series' summary.md, for a pull request
 // or a chat message: the headline, the gate, the latest regressions and
-// change points, and a link to report.md; at most 25 lines.
+// change points, and a link to report.md; at most 25 lines and
+// SummaryMDBytes bytes, values from the input shortened (shorten).
 func HistorySummaryMarkdown(w io.Writer, h *analyze.History, reportLink string) error {
-	lines := []string{"### Series " + text(h.Series), "", "**" + text(HistoryHeadline(h)) + "**", ""}
+	lines := []string{"### Series " + text(shorten(h.Series, cellRunes)), "", "**" + text(shorten(HistoryHeadline(h), proseRunes)) + "**", ""}
 	if h.Failed {
 		lines = append(lines, "Gate: **failed**.")
 		for _, r := range HistoryGateReasons(h) {
-			lines = append(lines, "- "+text(r))
+			lines = append(lines, "- "+text(shorten(r, proseRunes)))
 		}
 	} else {
 		lines = append(lines, "Gate: passed.")
@@ -553,7 +563,7 @@ func HistorySummaryMarkdown(w io.Writer, h *analyze.History, reportLink string) 
 	if al := HistoryAllowed(h); len(al) > 0 {
 		lines = append(lines, "", "Allowed by name (--allow, gate.allow): these would fail the gate.")
 		for _, r := range al {
-			lines = append(lines, "- "+text(r))
+			lines = append(lines, "- "+text(shorten(r, proseRunes)))
 		}
 	}
 	lines = append(lines, "")
@@ -561,8 +571,8 @@ func HistorySummaryMarkdown(w io.Writer, h *analyze.History, reportLink string) 
 	for _, t := range h.Tracks {
 		for _, mt := range t.Metrics {
 			for _, c := range mt.Changes {
-				cps = append(cps, fmt.Sprintf("- %s: %s %s at %s (p = %s)", text(trackText(t)), metricWords(mt.Metric), changeText(c.Comparison),
-					text(expWhere(h.Experiments[t.Points[c.At].Experiment])), rel(c.P)))
+				cps = append(cps, fmt.Sprintf("- %s: %s %s at %s (p = %s)", text(shorten(trackText(t), cellRunes)), metricWords(mt.Metric), changeText(c.Comparison),
+					text(shorten(expWhere(h.Experiments[t.Points[c.At].Experiment]), cellRunes)), rel(c.P)))
 			}
 		}
 	}
@@ -575,8 +585,15 @@ func HistorySummaryMarkdown(w io.Writer, h *analyze.History, reportLink string) 
 		lines = append(lines, "")
 	}
 	lines = append(lines, fmt.Sprintf("%s. [Full report](%s)", plural(len(h.Experiments), "experiment"), reportLink))
-	if len(lines) > 25 {
-		lines = append(lines[:24], lines[len(lines)-1])
+	// Cut lines before the link until 25 lines and SummaryMDBytes fit.
+	size := 0
+	for _, l := range lines {
+		size += len(l) + 1
+	}
+	for len(lines) > 25 || size > SummaryMDBytes {
+		n := len(lines) - 2
+		size -= len(lines[n]) + 1
+		lines = append(lines[:n], lines[n+1])
 	}
 	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
 	return err

@@ -55,14 +55,20 @@ type junitSkipped struct {
 
 // add appends a case: failing when fail has reasons, skipped (allowed)
 // when allowed has, else passing with out as its output.
+// Values from input are shortened (shorten) in the JUnit report: a
+// case's name to cellRunes, a message and the output to proseRunes, the
+// failure's text to 4*proseRunes; with XML's escaping (at most 6 bytes a
+// rune) a testcase is at most JUnitCaseBytes.
+const JUnitCaseBytes = 64 << 10
+
 func (s *junitSuite) add(class, name, out string, fail, allowed []string, cond gate.Condition) {
-	c := junitCase{Name: name, Classname: class, SystemOut: out}
+	c := junitCase{Name: shorten(name, cellRunes), Classname: class, SystemOut: shorten(out, proseRunes)}
 	switch {
 	case len(fail) > 0:
-		c.Failure = &junitFailure{Message: fail[0], Type: string(cond), Text: strings.Join(fail, "\n")}
+		c.Failure = &junitFailure{Message: shorten(fail[0], proseRunes), Type: string(cond), Text: shorten(strings.Join(fail, "\n"), 4*proseRunes)}
 		s.Failures++
 	case len(allowed) > 0:
-		c.Skipped = &junitSkipped{Message: "allowed: " + allowed[0]}
+		c.Skipped = &junitSkipped{Message: shorten("allowed: "+allowed[0], proseRunes)}
 		s.Skipped++
 	}
 	s.Cases = append(s.Cases, c)
@@ -90,7 +96,7 @@ func (s junitSuite) write(w io.Writer) error {
 // (loadverdict.no-comparison); the failures are the gate's reasons that
 // fail it, with their message as report.md words them.
 func JUnit(w io.Writer, v *analyze.Verdict) error {
-	s := junitSuite{Name: "loadverdict " + v.Experiment}
+	s := junitSuite{Name: "loadverdict " + shorten(v.Experiment, cellRunes)}
 	byCheck := map[int][]analyze.GateReason{}
 	byCmp := map[int][]analyze.GateReason{}
 	var none []analyze.GateReason
@@ -147,7 +153,7 @@ func JUnit(w io.Writer, v *analyze.Verdict) error {
 // of the latest experiment (classname loadverdict.history), failing with
 // the gate's reasons for it.
 func HistoryJUnit(w io.Writer, h *analyze.History) error {
-	s := junitSuite{Name: "loadverdict history " + h.Series}
+	s := junitSuite{Name: "loadverdict history " + shorten(h.Series, cellRunes)}
 	for ti, t := range h.Tracks {
 		for mi, mt := range t.Metrics {
 			if mt.Latest == nil {

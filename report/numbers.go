@@ -166,6 +166,7 @@ func errorsText(n analyze.Numbers) string {
 // many were left to the full report), and the legend of what each
 // figure is over.
 func numbersBlocks(v *analyze.Verdict, maxRows int) []block {
+	tableBuilds.Add(1)
 	rows := numbersRows(v)
 	if len(rows) == 0 {
 		return nil
@@ -196,10 +197,13 @@ func numbersBlocks(v *analyze.Verdict, maxRows int) []block {
 	out := []block{t}
 	legend := numbersLegend(v, rows)
 	if keep < len(rows) {
-		legend = fmt.Sprintf("%d more in the full report. ", len(rows)-keep) + legend
+		legend = numbersMore(len(rows)-keep) + legend
 	}
 	return append(out, &paragraph{Runs: []inline{tx(legend)}, Class: "legend"})
 }
+
+// numbersMore opens the numbers' legend when n rows were left out.
+func numbersMore(n int) string { return fmt.Sprintf("%d more in the full report. ", n) }
 
 // numbersLegend says what the numbers table's figures are over and how
 // each sums up its runs, once per aggregate, as analyze chose them.

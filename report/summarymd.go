@@ -1,11 +1,15 @@
 package report
 
 import (
+	"bufio"
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/loadverdict/loadverdict/analyze"
 )
@@ -13,57 +17,417 @@ import (
 // SummaryMDLines is the most lines summary.md has.
 const SummaryMDLines = 32
 
+// SummaryMDBytes is the most bytes summary.md has: a pull-request comment
+// stops at 65,536 characters.
+const SummaryMDBytes = 60000
+
+// Values taken from input are shortened for display in summary.md and
+// the JUnit report (shorten): a table cell or a name to cellRunes, a
+// sentence (headline, finding, gate reason) to proseRunes. With text's
+// escaping (at most 5 bytes a rune) and the fixed parts this keeps even
+// the shortest summary.md far under SummaryMDBytes.
+const (
+	cellRunes  = 160
+	proseRunes = 1500
+)
+
+// shorten returns s, or when longer than n runes a shorter form: first
+// each word (between spaces) longer than cellRunes, a name or path in a
+// sentence, becomes its start, an ellipsis and 8 hex digits of its
+// SHA-256; then, if still too long, so does the whole, to n runes. Two
+// different long values never look the same.
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	if strings.Contains(s, " ") {
+		words := strings.Split(s, " ")
+		for i, w := range words {
+			if utf8.RuneCountInString(w) > min(n, cellRunes) {
+				words[i] = cutRunes(w, min(n, cellRunes))
+			}
+		}
+		if s = strings.Join(words, " "); utf8.RuneCountInString(s) <= n {
+			return s
+		}
+	}
+	return cutRunes(s, n)
+}
+
+// cutRunes is s's start, an ellipsis and 8 hex digits of its SHA-256, n
+// runes in all.
+func cutRunes(s string, n int) string {
+	sum := sha256.Sum256([]byte(s))
+	suffix := "…#" + hex.EncodeToString(sum[:4])
+	keep, i := max(n-utf8.RuneCountInString(suffix), 0), 0
+	for j := range s {
+		if i == keep {
+			return s[:j] + suffix
+		}
+		i++
+	}
+	return s + suffix
+}
+
+// shortenBlocks shortens, in place, the text of every inline of bs: in
+// a table to cellRunes, elsewhere to proseRunes.
+func shortenBlocks(bs []block) {
+	runs := func(rs []inline, n int) {
+		for i := range rs {
+			rs[i].text = shorten(rs[i].text, n)
+		}
+	}
+	for _, b := range bs {
+		switch b := b.(type) {
+		case *paragraph:
+			runs(b.Runs, proseRunes)
+		case *notes:
+			for _, it := range b.Items {
+				runs(it, proseRunes)
+			}
+		case *tableBlock:
+			for _, c := range b.Head {
+				runs(c, cellRunes)
+			}
+			for _, r := range b.Rows {
+				for _, c := range r {
+					runs(c, cellRunes)
+				}
+			}
+		}
+	}
+}
+
+// mdSize is the lines and bytes (newlines included) of markdown lines.
+type mdSize struct{ lines, bytes int }
+
+func (a mdSize) add(b mdSize) mdSize { return mdSize{a.lines + b.lines, a.bytes + b.bytes} }
+
+func sizeOf(lines []string) mdSize {
+	s := mdSize{lines: len(lines)}
+	for _, l := range lines {
+		s.bytes += len(l) + 1
+	}
+	return s
+}
+
+// blocksSize measures blocks rendered as markdown.
+func blocksSize(bs ...block) mdSize {
+	if len(bs) == 0 {
+		return mdSize{}
+	}
+	return sizeOf(markdownBlocks(bs))
+}
+
+// cutTable is a table whose rows summary.md may cut: its header's size,
+// the order rows are kept in, the prefix sums of their bytes in that
+// order and the row saying how many are left out (none when more is nil).
+type cutTable struct {
+	t     *tableBlock
+	head  mdSize // the header, its separator and the blank line after
+	order []int  // the rows, the most important first
+	sums  []int  // sums[k]: the bytes of the first k rows of order
+	more  func(n int) [][]inline
+}
+
+// newCutTable measures t's rows; rank (nil: all equal) orders the rows
+// to keep, lower first, as given when equal.
+func newCutTable(t *tableBlock, rank func(i int) int, more func(n int) [][]inline) *cutTable {
+	c := &cutTable{t: t, more: more}
+	if t == nil {
+		return c
+	}
+	c.head = blocksSize(&tableBlock{Head: t.Head})
+	c.order = make([]int, len(t.Rows))
+	for i := range c.order {
+		c.order[i] = i
+	}
+	if rank != nil {
+		slices.SortStableFunc(c.order, func(a, b int) int { return cmp.Compare(rank(a), rank(b)) })
+	}
+	c.sums = make([]int, len(t.Rows)+1)
+	for i, r := range c.order {
+		c.sums[i+1] = c.sums[i] + len(rowMarkdown(t.Rows[r]))
+	}
+	return c
+}
+
+// size is the table's with its first k rows.
+func (c *cutTable) size(k int) mdSize {
+	if c.t == nil {
+		return mdSize{}
+	}
+	s := c.head.add(mdSize{k, c.sums[k]})
+	if k < len(c.t.Rows) && c.more != nil {
+		s = s.add(mdSize{1, len(rowMarkdown(c.more(len(c.t.Rows) - k)))})
+	}
+	return s
+}
+
+// cut is the table with the first k rows of its order, in the table's.
+func (c *cutTable) cut(k int) *tableBlock {
+	t := *c.t
+	keep := slices.Sorted(slices.Values(c.order[:k]))
+	t.Rows = nil
+	for _, i := range keep {
+		t.Rows = append(t.Rows, c.t.Rows[i])
+	}
+	if k < len(c.t.Rows) && c.more != nil {
+		t.Rows = append(t.Rows, c.more(len(c.t.Rows)-k))
+	}
+	return &t
+}
+
+// rowMarkdown is a table row as markdown, its newline included.
+func rowMarkdown(r [][]inline) string {
+	var b strings.Builder
+	m := &markdownDoc{w: bufio.NewWriter(&b)}
+	m.row(r)
+	m.w.Flush()
+	return b.String()
+}
+
 // SummaryMarkdown writes summary.md, the short form of the verdict to
 // post as a pull-request comment: the gate's state, the numbers of up to
 // 4 systems and settings, the headline, the comparison table with its
 // footnotes, the thresholds, the errors by cause (a line per system, its
 // three largest causes), the three most important findings and a
 // link to reportLink (report.md beside it), in at most SummaryMDLines
-// lines. What does not fit is counted and left to the full report: rows
-// of the comparison table and thresholds down to one, rows of the
+// lines and SummaryMDBytes bytes. What does not fit is counted and left
+// to the full report: rows of the comparison table and thresholds down
+// to one (the rows and checks the gate fails on kept first), rows of the
 // numbers down to one, findings down to one, then the last of each.
+// Values from input are shortened (shorten). Every part is built and
+// measured once, then the fit is counted over the sizes: time linear in
+// the rows.
 func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
-	head := []string{"### loadverdict: " + text(v.Experiment)}
+	head := []string{"### loadverdict: " + text(shorten(v.Experiment, cellRunes))}
 	fs := slices.Clone(v.Findings)
 	rank := map[analyze.Severity]int{analyze.SeverityError: 0, analyze.SeverityWarning: 1, analyze.SeverityInfo: 2}
 	slices.SortStableFunc(fs, func(a, b analyze.Finding) int { return cmp.Compare(rank[a.Severity], rank[b.Severity]) })
+	findLines := make([]string, min(3, len(fs)))
+	for i, f := range fs[:min(3, len(fs))] {
+		wf := wordFinding(f)
+		findLines[i] = fmt.Sprintf("- **%s** `%s`: %s", f.Severity, f.Code, text(shorten(wf.Message, proseRunes)))
+	}
+	errLines := errorsSummaryLines(v, 3)
 	tailOf := func(k int) []string {
-		tail := errorsSummaryLines(v, 3)
+		tail := slices.Clone(errLines)
 		if len(fs) > 0 {
-			tail = append(tail, fmt.Sprintf("**Findings** (%d; the most important):", len(fs)))
 			if k == 0 {
-				tail[0] = fmt.Sprintf("**Findings**: %d, in the full report.", len(fs))
-			}
-			for _, f := range fs[:min(k, len(fs))] {
-				wf := wordFinding(f)
-				tail = append(tail, fmt.Sprintf("- **%s** `%s`: %s", f.Severity, f.Code, text(wf.Message)))
+				tail = append(tail, fmt.Sprintf("**Findings**: %d, in the full report.", len(fs)))
+			} else {
+				tail = append(tail, fmt.Sprintf("**Findings** (%d; the most important):", len(fs)))
+				tail = append(tail, findLines[:k]...)
 			}
 			tail = append(tail, "")
 		}
 		return append(tail, fmt.Sprintf("Full report: [%s](%s) (figures, warm-up, capacity, every run).", text(reportLink), reportLink))
 	}
-	bodyOf := func(rows, numRows int) []string {
-		var nums []block
-		if numRows > 0 {
-			nums = numbersBlocks(v, numRows)
-		}
-		return append(markdownBlocks(verdictLead(v, 1, nums)), markdownBlocks(compareBlocks(v, rows, nil))...)
+
+	// The parts, each built once.
+	lead := verdictLead(v, 1, nil)
+	shortenBlocks(lead)
+	var gatePara []block
+	if len(lead) == 2 {
+		gatePara = lead[:1]
 	}
-	rows, nums, finds := 2*len(v.Comparisons)+len(v.Thresholds), min(len(numbersRows(v)), 4), 3
+	verdictPara := lead[len(lead)-1:]
+	var numsTable *tableBlock
+	var numsLegend *paragraph
+	if nb := numbersBlocks(v, -1); len(nb) == 2 {
+		shortenBlocks(nb)
+		numsTable, numsLegend = nb[0].(*tableBlock), nb[1].(*paragraph)
+	}
+	nums := newCutTable(numsTable, nil, nil)
+	var legendSize mdSize
+	if numsLegend != nil {
+		legendSize = blocksSize(numsLegend)
+	}
+	legendOf := func(n int) *paragraph {
+		p := *numsLegend
+		if n < len(numsTable.Rows) {
+			p.Runs = []inline{tx(numbersMore(len(numsTable.Rows)-n) + p.Runs[0].text)}
+		}
+		return &p
+	}
+	cb := compareBlocks(v, -1, nil)
+	shortenBlocks(cb)
+	var before []block // the title or "No comparison"
+	var cmpTable, checkTable *tableBlock
+	var cmpNotes *notes
+	for _, b := range cb {
+		switch b := b.(type) {
+		case *tableBlock:
+			if b.Class == "thresholds" {
+				checkTable = b
+			} else {
+				cmpTable = b
+			}
+		case *notes:
+			cmpNotes = b
+		default:
+			before = append(before, b)
+		}
+	}
+	nRows, nChecks := 0, len(v.Thresholds)
+	if cmpTable != nil {
+		nRows = len(cmpTable.Rows)
+	}
+	// When cut, the rows and checks the gate fails on are kept first, then
+	// the allowed ones (comparisons) or failed ones (checks), in their
+	// tables' order.
+	var flat []row
+	if cmpTable != nil {
+		flat = flatRows(tables(v))
+	}
+	cmpRank := make([]int, len(flat))
+	checkRank := make([]int, nChecks)
+	for i := range cmpRank {
+		cmpRank[i] = 2
+	}
+	for i, c := range v.Thresholds {
+		checkRank[i] = 2
+		if c.Status == analyze.ThresholdFail {
+			checkRank[i] = 1
+		}
+	}
+	byCmp := map[int]int{} // a comparison's first row
+	for i := len(flat) - 1; i >= 0; i-- {
+		byCmp[flat[i].comparison] = i
+	}
+	for _, r := range v.Gate.Reasons {
+		rank := 1
+		if r.Fails {
+			rank = 0
+		} else if !r.Allowed {
+			continue
+		}
+		if i, ok := byCmp[r.Comparison]; ok && r.Comparison >= 0 {
+			for ; i < len(flat) && flat[i].comparison == r.Comparison; i++ {
+				cmpRank[i] = min(cmpRank[i], rank)
+			}
+		}
+		if r.Check >= 0 && r.Check < nChecks && rank == 0 {
+			checkRank[r.Check] = 0
+		}
+	}
+	rowsT := newCutTable(cmpTable, func(i int) int { return cmpRank[i] }, func(n int) [][]inline { return moreRow(n, "row", 7) })
+	checksT := newCutTable(checkTable, func(i int) int { return checkRank[i] }, func(n int) [][]inline { return moreRow(n, "check", 5) })
+	// The footnotes of the rows kept are numbered again in their order:
+	// usedNotes[k] and noteBytes[k] are how many the first k rows of
+	// rowsT's order refer to and their bytes without the "(n) ".
+	fullMarks, fullNotes := footnotes(flat)
+	noteAt := map[string]int{}
+	for i, n := range fullNotes {
+		noteAt[n] = i
+	}
+	usedNotes, noteBytes := make([]int, len(flat)+1), make([]int, len(flat)+1)
+	seen := map[string]bool{}
+	for k, i := range rowsT.order {
+		usedNotes[k+1], noteBytes[k+1] = usedNotes[k], noteBytes[k]
+		for _, n := range flat[i].notes {
+			if !seen[n] {
+				seen[n] = true
+				usedNotes[k+1]++
+				// Rendered alone an item is "(1) ...\n\n".
+				noteBytes[k+1] += blocksSize(&notes{Items: cmpNotes.Items[noteAt[n] : noteAt[n]+1]}).bytes - len("(1) \n\n")
+			}
+		}
+	}
+	notesSize := func(k int) mdSize {
+		u := usedNotes[k]
+		if u == 0 {
+			return mdSize{}
+		}
+		b := noteBytes[k] + len(" · ")*(u-1) + 2
+		for j := 1; j <= u; j++ {
+			b += len(fmt.Sprintf("(%d) ", j))
+		}
+		return mdSize{2, b}
+	}
+	// Renumbered marks may take a few more digits than the rows measured.
+	const markReserve = 1024
+	fixed := sizeOf(head).add(blocksSize(gatePara...)).add(blocksSize(verdictPara...)).add(blocksSize(before...))
+	tail0 := sizeOf(tailOf(0))
+	findSums := make([]int, len(findLines)+1)
+	for i, l := range findLines {
+		findSums[i+1] = findSums[i] + len(l) + 1
+	}
+	tailSize := func(k int) mdSize {
+		if k == 0 {
+			return tail0
+		}
+		return tail0.add(mdSize{k, findSums[k] + len(fmt.Sprintf("**Findings** (%d; the most important):", len(fs))) -
+			len(fmt.Sprintf("**Findings**: %d, in the full report.", len(fs)))})
+	}
+	rows, numRows, finds := nRows+nChecks, 0, min(3, len(fs))
+	if numsTable != nil {
+		numRows = min(len(numsTable.Rows), 4)
+	}
 	fits := func() bool {
-		return len(head)+len(bodyOf(rows, nums))+len(tailOf(finds)) <= SummaryMDLines
+		kr, kc := splitRows(rows, nRows, nChecks)
+		s := fixed.add(rowsT.size(kr)).add(notesSize(kr)).add(checksT.size(kc)).add(tailSize(finds))
+		if numRows > 0 {
+			s = s.add(nums.size(numRows)).add(legendSize)
+			if numRows < len(numsTable.Rows) {
+				s.bytes += len(numbersMore(len(numsTable.Rows) - numRows))
+			}
+		}
+		return s.lines <= SummaryMDLines && s.bytes <= SummaryMDBytes-markReserve
 	}
 	// Give up, in turn, comparison rows down to one, numbers rows down
 	// to one, findings down to one, then the last of each.
 	for _, step := range []struct {
 		n     *int
 		floor int
-	}{{&rows, 1}, {&nums, 1}, {&finds, 1}, {&rows, 0}, {&nums, 0}, {&finds, 0}} {
+	}{{&rows, 1}, {&numRows, 1}, {&finds, 1}, {&rows, 0}, {&numRows, 0}, {&finds, 0}} {
 		for !fits() && *step.n > step.floor {
 			*step.n--
 		}
 	}
-	body, tail := bodyOf(rows, nums), tailOf(finds)
-	_, err := io.WriteString(w, strings.Join(slices.Concat(head, body, tail), "\n")+"\n")
+
+	// The one rendering.
+	var body []block
+	body = append(body, gatePara...)
+	if numRows > 0 {
+		body = append(body, nums.cut(numRows), legendOf(numRows))
+	}
+	body = append(body, verdictPara...)
+	body = append(body, before...)
+	kr, kc := splitRows(rows, nRows, nChecks)
+	if cmpTable != nil {
+		t := rowsT.cut(kr)
+		kept := slices.Sorted(slices.Values(rowsT.order[:kr]))
+		sub := make([]row, len(kept))
+		for j, i := range kept {
+			sub[j] = flat[i]
+		}
+		marks, ns := footnotes(sub)
+		for j, i := range kept {
+			if fullMarks[i] == marks[j] {
+				continue
+			}
+			r := slices.Clone(t.Rows[j])
+			delta := strings.TrimSuffix(r[3][0].text, " "+fullMarks[i])
+			if marks[j] != "" {
+				delta += " " + marks[j]
+			}
+			r[3] = []inline{tx(delta)}
+			t.Rows[j] = r
+		}
+		body = append(body, t)
+		if len(ns) > 0 {
+			items := make([][]inline, len(ns))
+			for j, n := range ns {
+				items[j] = cmpNotes.Items[noteAt[n]]
+			}
+			body = append(body, &notes{Items: items})
+		}
+	}
+	if checkTable != nil {
+		body = append(body, checksT.cut(kc))
+	}
+	_, err := io.WriteString(w, strings.Join(slices.Concat(head, markdownBlocks(body), tailOf(finds)), "\n")+"\n")
 	return err
 }

@@ -361,6 +361,10 @@ func (q *jtlHeap) Pop() any {
 }
 
 // jtlEpochMs converts a time stamp in milliseconds since the epoch.
+// jtlTimeRange says which time stamps are read, for the error about one
+// that is not.
+const jtlTimeRange = "not milliseconds since 1970 up to 9000000000000 (the year 2255), nor a date of the years 1970-2261"
+
 func jtlEpochMs(s string) (int64, bool) {
 	ms, err := strconv.ParseInt(s, 10, 64)
 	// Up to year 2262, where nanoseconds overflow int64.

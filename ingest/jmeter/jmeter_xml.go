@@ -279,7 +279,7 @@ func jtlAttrs(s *jtlSample, attrs []xml.Attr, tp *jtlTime, g *jtlAgg) string {
 		return "sample without t or ts attribute"
 	}
 	if s.start, ok = tp.parse(ts, g); !ok {
-		return fmt.Sprintf("time stamp %q", jtlClip(ts))
+		return fmt.Sprintf("time stamp %q %s", jtlClip(ts), jtlTimeRange)
 	}
 	if s.elapsedMs, ok = jtlElapsed(t); !ok {
 		return fmt.Sprintf("elapsed %q", jtlClip(t))

@@ -84,8 +84,7 @@ func (p ResultsParser) Detect(head []byte) bool {
 	switch p.Enc {
 	case JSON:
 		line := core.FirstNonBlank(head)
-		if len(line) == 0 || line[0] != '{' || !bytes.Contains(line, []byte(`"timestamp"`)) ||
-			!bytes.Contains(line, []byte(`"latency"`)) || !bytes.Contains(line, []byte(`"code"`)) {
+		if !vegetaJSONShape(line) {
 			return false
 		}
 		var r vegeta.Result
@@ -126,8 +125,7 @@ func (p ResultsParser) Misfit(head []byte) error {
 	var r vegeta.Result
 	switch p.Enc {
 	case JSON:
-		if len(line) == 0 || line[0] != '{' || !bytes.Contains(line, []byte(`"timestamp"`)) ||
-			!bytes.Contains(line, []byte(`"latency"`)) || !bytes.Contains(line, []byte(`"code"`)) {
+		if !vegetaJSONShape(line) {
 			return nil
 		}
 		if vegeta.NewJSONDecoder(bytes.NewReader(append(line[:len(line):len(line)], '\n'))).Decode(&r) != nil {
@@ -173,6 +171,13 @@ func vegetaTimeMisfit(head, line []byte) error {
 		}
 	}
 	return &core.SyntaxError{Line: core.LineOf(head, line), Msg: fmt.Sprintf("vegeta result with timestamp %q: not a time %s", ts, vegetaTimeRange)}
+}
+
+// vegetaJSONShape reports whether line is an object with vegeta's
+// "code", "timestamp" and "latency" keys.
+func vegetaJSONShape(line []byte) bool {
+	return len(line) > 0 && line[0] == '{' && bytes.Contains(line, []byte(`"timestamp"`)) &&
+		bytes.Contains(line, []byte(`"latency"`)) && bytes.Contains(line, []byte(`"code"`))
 }
 
 // vegetaCSVLooksRight checks the columns of a vegeta CSV record by their

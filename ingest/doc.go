@@ -6,7 +6,9 @@
 // order of the list in formats.go (see Parsers), whether it recognizes it. Output may sit anywhere in a file: terminal
 // transcripts with prompts, markdown and blog posts with prose around the
 // runs, code fences, comment prefixes, CRLF line ends, UTF-16 with a byte
-// order mark; gzip and zstd inputs are decompressed as they stream. A
+// order mark; gzip, zstd and bzip2 inputs are decompressed as they stream
+// (xz, lz4, zip and 7-Zip are refused, naming the command that
+// decompresses them). A
 // parser streams what it reads to a Sink in file order (runs; for
 // per-request logs also samples and series, built by the Requests
 // aggregator of ingest/requests), with bounded memory, so files of any size can be read.
@@ -72,7 +74,7 @@
 //   - About the input: it matches ErrInput, and is a *SyntaxError (with the
 //     line when there is one) or a *NoOutputError. Reading the same bytes
 //     again gives the same error, so the pipeline rejects the input instead
-//     of retrying. This covers corrupt or cut-off gzip and zstd streams
+//     of retrying. This covers corrupt or cut-off gzip, zstd and bzip2 streams
 //     (and junk after them), XML, JSON, CSV and gob content the decoders
 //     refuse (an XML declaration of version "0", an unknown encoding), and
 //     per-request logs with more than 1 % malformed lines or bytes.

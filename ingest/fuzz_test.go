@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
@@ -29,6 +30,15 @@ func TestFuzzCorpusSmall(t *testing.T) { ingesttest.CorpusSmall(t) }
 // invariants.
 func FuzzParse(f *testing.F) {
 	fuzzSeeds(f, "*/testdata/*/*.txt", "testdata/notwrk/*.txt")
+	// Issue 30: bzip2 read, other compressions refused, time stamps out of
+	// range named.
+	if bz, err := os.ReadFile("testdata/compressed/seed.txt.bz2"); err == nil {
+		f.Add(bz)
+	}
+	f.Add([]byte("\xfd7zXZ\x00\x00\x04"))
+	f.Add([]byte("\x04\x22\x4d\x18\x64\x40"))
+	f.Add([]byte(`{"attack":"a","seq":0,"code":200,"timestamp":"1960-01-01T00:00:00Z","latency":5000000,"bytes_out":0,"bytes_in":0,"error":"","body":null,"method":"GET","url":"http://h:8080/x","headers":null}` + "\n"))
+	f.Add([]byte("-99999999999999999999,200,5000000,0,0,,,a,0,GET,http://h/x,\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var c collect
 		err := Parse(context.Background(), bytes.NewReader(data), Options{Source: "fuzz"}, &c)

@@ -7,6 +7,11 @@
 // DocumentNames), line, CSV and JSON scanning with bounded memory, the
 // units of durations, bytes and rates, and the command-line scanner.
 //
+// Bounds: a line is at most MaxLine (1 MiB) bytes, a JSON string or XML
+// token MaxToken (8 MiB), a JSON value read whole MaxJSONValue (64 MiB);
+// a stored label, target, endpoint or sample error MaxText (512) bytes,
+// a longer one cut with a hash of the whole (CapText).
+//
 // Each tool's parsers live in a package of their own under ingest/ that
 // imports core (and ingest/requests for per-request logs), never another
 // tool's package; package ingest holds the one ordered list of formats.

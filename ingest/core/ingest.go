@@ -129,9 +129,18 @@ type Parser interface {
 	Parse(ctx context.Context, r io.Reader, opts Options, sink Sink) error
 }
 
+// Misfitter is a Parser that tells why an input it does not detect is
+// not its format although it has the format's shape (a timestamp out of
+// the range read): Misfit returns a *SyntaxError naming the line, the
+// value and what is accepted, or nil.
+type Misfitter interface {
+	Misfit(head []byte) error
+}
+
 // DetectIn returns the first of parsers that recognizes head (UTF-8, or
-// UTF-16 with a byte order mark); when none does, the error (a
-// *NoOutputError) lists the formats looked for.
+// UTF-16 with a byte order mark); when none does, the error is the first
+// Misfit of a parser, else a *NoOutputError listing the formats looked
+// for.
 func DetectIn(parsers []Parser, head []byte) (Parser, error) {
 	head = DecodeHead(head)
 	for _, p := range parsers {
@@ -139,7 +148,24 @@ func DetectIn(parsers []Parser, head []byte) (Parser, error) {
 			return p, nil
 		}
 	}
+	for _, p := range parsers {
+		if m, ok := p.(Misfitter); ok {
+			if err := m.Misfit(head); err != nil {
+				return nil, err
+			}
+		}
+	}
 	return nil, &NoOutputError{LookedFor: LookedFor(parsers), Start: inputStart(head, 40), Detected: true}
+}
+
+// LineOf returns the 1-based number of the line of head where sub, a
+// subslice of head, starts.
+func LineOf(head, sub []byte) int {
+	off := cap(head) - cap(sub)
+	if off < 0 || off > len(head) {
+		return 0
+	}
+	return bytes.Count(head[:off], []byte{'\n'}) + 1
 }
 
 // LookedFor lists the names of the formats parsers read, in their order
@@ -200,8 +226,11 @@ func ParseWith(ctx context.Context, parsers []Parser, r io.Reader, opts Options,
 	p, err := DetectIn(parsers, peek)
 	if err != nil {
 		var no *NoOutputError
+		var se *SyntaxError
 		if errors.As(err, &no) {
 			no.File = opts.Source
+		} else if errors.As(err, &se) && se.File == "" {
+			se.File = opts.Source
 		}
 		return in.outcome(ctx, err, nil)
 	}

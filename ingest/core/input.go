@@ -3,6 +3,7 @@ package core
 import (
 	"bufio"
 	"bytes"
+	"compress/bzip2"
 	"compress/gzip"
 	"context"
 	"errors"
@@ -147,8 +148,10 @@ func (in *Input) outcome(ctx context.Context, err error, sink *CleanSink) error 
 }
 
 // Decompress returns a reader of br's content, decompressed when its magic
-// bytes say gzip or zstd (several layers too), and a function that
-// releases the decoders. Errors of the decoders are *SyntaxError.
+// bytes say gzip, zstd or bzip2 (several layers too), and a function that
+// releases the decoders. Errors of the decoders are *SyntaxError; so is
+// an input compressed in a format it does not read (xz, lz4, zip: see
+// unreadCompressed), with the command that decompresses it.
 func (in *Input) Decompress(br *bufio.Reader) (*bufio.Reader, func(), error) {
 	var closers []func()
 	closeAll := func() {
@@ -157,9 +160,17 @@ func (in *Input) Decompress(br *bufio.Reader) (*bufio.Reader, func(), error) {
 		}
 	}
 	for range 4 {
-		magic, _ := br.Peek(4)
+		magic, _ := br.Peek(10)
+		for _, c := range unreadCompressed {
+			if bytes.HasPrefix(magic, c.magic) {
+				closeAll()
+				return nil, nil, &SyntaxError{File: in.Source, Msg: fmt.Sprintf("compressed with %s, which loadverdict does not read (it reads gzip, zstd and bzip2); decompress it first (%s %s)", c.format, c.cmd, in.Source)}
+			}
+		}
 		var d *decodeReader
 		switch {
+		case isBzip2(magic):
+			d = &decodeReader{in: in, r: bzip2.NewReader(br), format: "bzip2"}
 		case bytes.HasPrefix(magic, magicGzip):
 			gz, err := gzip.NewReader(br)
 			if err != nil {

@@ -42,16 +42,21 @@ func (RunFunc) Series(results.Series) error { return nil }
 // or series, which come before it), and remembers the sink's first error,
 // so that Parse can tell it from an error about the input. A row with a
 // number that is not finite or beyond ±results.MaxValue is refused: a
-// *SyntaxError, which rejects the input.
+// *SyntaxError, which rejects the input. A label, target, endpoint or
+// sample error longer than MaxText is capped (CapText), with a note too.
 type CleanSink struct {
 	Sink   Sink
 	Source string // the input's name, for errors
 	err    error
 	dirty  map[string][]string // run id -> what was replaced in its samples and series
+	cut    map[string][]string // run id -> what was capped in its samples
 }
 
 // ReplacedNote starts the note on a run whose strings were replaced.
 const ReplacedNote = "invalid UTF-8 or NUL bytes replaced by U+FFFD in "
+
+// CappedNote starts the note on a run whose strings were capped.
+var CappedNote = fmt.Sprintf("values longer than %d bytes cut, ending in %q and a hash of the whole value, in ", MaxText, CapMark)
 
 // fail remembers the sink's first error and returns err.
 func (c *CleanSink) fail(err error) error {
@@ -61,25 +66,38 @@ func (c *CleanSink) fail(err error) error {
 	return err
 }
 
-// mark records that a string (what) of a sample or series of run id was
-// replaced.
-func (c *CleanSink) mark(id, what string) {
-	if c.dirty == nil {
-		c.dirty = map[string][]string{}
+// mark records in m that a string (what) of a sample or series of run id
+// was replaced (capped).
+func mark(m *map[string][]string, id, what string) {
+	if *m == nil {
+		*m = map[string][]string{}
 	}
-	if !slices.Contains(c.dirty[id], what) {
-		c.dirty[id] = append(c.dirty[id], what)
+	if !slices.Contains((*m)[id], what) {
+		(*m)[id] = append((*m)[id], what)
 	}
+}
+
+// capText caps *s (CapText) and reports whether it is capped, now or by
+// the parser.
+func capText(s *string) bool {
+	v, cut := CapText(*s)
+	*s = v
+	return cut || Capped(v)
 }
 
 // Run passes on r with its strings cleaned and a note when any string of
 // the run, its percentiles, samples or series was replaced.
 func (c *CleanSink) Run(r results.RunWithPercentiles) error {
-	var what []string
+	var what, cut []string
 	clean := func(s *string, name string) {
 		if !validString(*s) {
 			*s = cleanString(*s)
 			what = append(what, name)
+		}
+	}
+	capped := func(s *string, name string) {
+		if capText(s) {
+			cut = append(cut, name)
 		}
 	}
 	cleanPtr := func(p **string, name string) {
@@ -101,6 +119,13 @@ func (c *CleanSink) Run(r results.RunWithPercentiles) error {
 	cleanPtr(&r.Script, "script")
 	cleanPtr(&r.Notes, "notes")
 	cleanPtr(&r.Endpoint, "endpoint")
+	capped(&r.Label, "label")
+	capped(&r.Target, "target")
+	if r.Endpoint != nil {
+		e := *r.Endpoint
+		capped(&e, "endpoint")
+		r.Endpoint = &e
+	}
 	// r.RunID is valid by now: rows that hold it need no check.
 	if slices.ContainsFunc(r.Percentiles, func(p results.Percentile) bool { return p.RunID != r.RunID && !validString(p.RunID) }) {
 		pcts := slices.Clone(r.Percentiles)
@@ -120,8 +145,16 @@ func (c *CleanSink) Run(r results.RunWithPercentiles) error {
 	}
 	what = append(what, c.dirty[id]...)
 	delete(c.dirty, id)
-	if len(what) > 0 {
-		note := ReplacedNote + strings.Join(what, ", ")
+	cut = append(cut, c.cut[id]...)
+	delete(c.cut, id)
+	for _, n := range []struct {
+		start string
+		what  []string
+	}{{ReplacedNote, what}, {CappedNote, cut}} {
+		if len(n.what) == 0 {
+			continue
+		}
+		note := n.start + strings.Join(n.what, ", ")
 		if r.Notes != nil && *r.Notes != "" {
 			note = *r.Notes + "; " + note
 		}
@@ -137,13 +170,20 @@ func (c *CleanSink) Sample(s results.Sample) error {
 	}
 	id := s.RunID
 	if !validString(id) {
-		c.mark(id, "samples' run_id")
+		mark(&c.dirty, id, "samples' run_id")
 		s.RunID = cleanString(id)
 	}
 	if s.Error != nil && !validString(*s.Error) {
-		c.mark(id, "samples' error")
+		mark(&c.dirty, id, "samples' error")
 		e := cleanString(*s.Error)
 		s.Error = &e
+	}
+	if s.Error != nil {
+		e := *s.Error
+		if capText(&e) {
+			mark(&c.cut, id, "samples' error")
+			s.Error = &e
+		}
 	}
 	return c.fail(c.Sink.Sample(s))
 }
@@ -154,11 +194,11 @@ func (c *CleanSink) Series(s results.Series) error {
 		return &SyntaxError{File: c.Source, Msg: "run " + s.RunID + ": a window's " + err.Error()}
 	}
 	if !validString(s.RunID) {
-		c.mark(s.RunID, "series' run_id")
+		mark(&c.dirty, s.RunID, "series' run_id")
 		s.RunID = cleanString(s.RunID)
 	}
 	if s.ErrorStatuses != nil && !validString(*s.ErrorStatuses) {
-		c.mark(s.RunID, "series' error_statuses")
+		mark(&c.dirty, s.RunID, "series' error_statuses")
 		e := cleanString(*s.ErrorStatuses)
 		s.ErrorStatuses = &e
 	}

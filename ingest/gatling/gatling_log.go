@@ -220,5 +220,7 @@ func gatlingRequest(f [][]byte) (req requests.Request, name, bad string) {
 		req.Error = "KO " + msg
 		req.Error = strings.TrimSpace(req.Error)
 	}
-	return req, gatlingTruncate(string(f[j-1]), 200), ""
+	// Capped with a hash: two long names stay two endpoints.
+	name, _ = core.CapText(string(f[j-1]))
+	return req, name, ""
 }

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/ingest/requests"
@@ -48,8 +47,9 @@ import (
 
 const (
 	jmeterTool = "jmeter"
-	// jtlMaxText bounds the text kept of an error message, a URL or a label.
-	jtlMaxText = 512
+	// jtlMaxText bounds the URLs cached and taken as targets; labels and
+	// error messages are capped with a hash (jtlClip).
+	jtlMaxText = core.MaxText
 	// jtlReorder is how many requests wait in the reorder buffer: JMeter
 	// writes a sample when it ends, so samples come out of start order, by
 	// up to the requests finished during the longest one.
@@ -253,7 +253,7 @@ func jtlHTTPStatus(code string) (int32, bool) {
 }
 
 // jtlOneLine folds the whitespace (multi-line assertion messages) of s and
-// clips it to jtlMaxText bytes.
+// caps it (jtlClip).
 func jtlOneLine(s string) string {
 	if strings.ContainsAny(s, "\r\n\t") || strings.Contains(s, "  ") {
 		s = strings.Join(strings.Fields(s), " ")
@@ -261,16 +261,11 @@ func jtlOneLine(s string) string {
 	return jtlClip(s)
 }
 
-// jtlClip cuts s to at most jtlMaxText bytes on a rune boundary.
+// jtlClip caps s to core.MaxText bytes (core.CapText): two labels that
+// share their first bytes stay two runs.
 func jtlClip(s string) string {
-	if len(s) <= jtlMaxText {
-		return s
-	}
-	i := jtlMaxText
-	for i > 0 && !utf8.RuneStart(s[i]) {
-		i--
-	}
-	return s[:i] + "…"
+	v, _ := core.CapText(s)
+	return v
 }
 
 // close flushes the reorder buffer and ends the log.
@@ -366,6 +361,10 @@ func (q *jtlHeap) Pop() any {
 }
 
 // jtlEpochMs converts a time stamp in milliseconds since the epoch.
+// jtlTimeRange says which time stamps are read, for the error about one
+// that is not.
+const jtlTimeRange = "not milliseconds since 1970 up to 9000000000000 (the year 2255), nor a date of the years 1970-2261"
+
 func jtlEpochMs(s string) (int64, bool) {
 	ms, err := strconv.ParseInt(s, 10, 64)
 	// Up to year 2262, where nanoseconds overflow int64.

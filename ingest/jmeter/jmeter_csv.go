@@ -291,7 +291,7 @@ func jtlRecord(rec []string, c jtlColumns, tp *jtlTime, g *jtlAgg) (s jtlSample,
 	}
 	var ok bool
 	if s.start, ok = tp.parse(get(c.ts), g); !ok {
-		return s, fmt.Sprintf("time stamp %q", jtlClip(get(c.ts)))
+		return s, fmt.Sprintf("time stamp %q %s", jtlClip(get(c.ts)), jtlTimeRange)
 	}
 	if s.elapsedMs, ok = jtlElapsed(get(c.elapsed)); !ok {
 		return s, fmt.Sprintf("elapsed %q", jtlClip(get(c.elapsed)))

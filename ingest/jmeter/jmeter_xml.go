@@ -164,8 +164,10 @@ func (XMLParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink
 				g.bad(line, "text outside a sample")
 				continue
 			}
-			if capture != "" && len(text) < jtlMaxText*2 {
-				text = append(text, t[:min(len(t), jtlMaxText*2-len(text))]...)
+			// Whole (a token is at most core.MaxToken), so that a capped
+			// failure message hashes all of it.
+			if capture != "" && len(text) < core.MaxToken {
+				text = append(text, t[:min(len(t), core.MaxToken-len(text))]...)
 			}
 		case xml.EndElement:
 			if len(stack) == 0 {
@@ -277,7 +279,7 @@ func jtlAttrs(s *jtlSample, attrs []xml.Attr, tp *jtlTime, g *jtlAgg) string {
 		return "sample without t or ts attribute"
 	}
 	if s.start, ok = tp.parse(ts, g); !ok {
-		return fmt.Sprintf("time stamp %q", jtlClip(ts))
+		return fmt.Sprintf("time stamp %q %s", jtlClip(ts), jtlTimeRange)
 	}
 	if s.elapsedMs, ok = jtlElapsed(t); !ok {
 		return fmt.Sprintf("elapsed %q", jtlClip(t))

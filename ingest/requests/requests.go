@@ -148,6 +148,8 @@ func (a *Requests) Add(h int, line int, req Request) error {
 	}
 	a.good++
 	a.recSize = 0
+	// Capped here already: up to originBuffer requests wait below.
+	req.Error, _ = core.CapText(req.Error)
 	r := a.runs[h]
 	if !r.started {
 		// Logs are written in completion order, not start order: the

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/gob"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -83,8 +84,7 @@ func (p ResultsParser) Detect(head []byte) bool {
 	switch p.Enc {
 	case JSON:
 		line := core.FirstNonBlank(head)
-		if len(line) == 0 || line[0] != '{' || !bytes.Contains(line, []byte(`"timestamp"`)) ||
-			!bytes.Contains(line, []byte(`"latency"`)) || !bytes.Contains(line, []byte(`"code"`)) {
+		if !vegetaJSONShape(line) {
 			return false
 		}
 		var r vegeta.Result
@@ -117,10 +117,77 @@ func (p ResultsParser) Detect(head []byte) bool {
 	return false
 }
 
+// Misfit: a first result that would be detected but for its timestamp,
+// outside the range read, is a *core.SyntaxError naming its line, the
+// timestamp and the range (not "not output of a known load generator").
+func (p ResultsParser) Misfit(head []byte) error {
+	line := core.FirstNonBlank(head)
+	var r vegeta.Result
+	switch p.Enc {
+	case JSON:
+		if !vegetaJSONShape(line) {
+			return nil
+		}
+		if vegeta.NewJSONDecoder(bytes.NewReader(append(line[:len(line):len(line)], '\n'))).Decode(&r) != nil {
+			return vegetaTimeMisfit(head, line)
+		}
+	case CSV:
+		if !vegetaCSVShape(line, true) {
+			return nil
+		}
+		if vegeta.NewCSVDecoder(bytes.NewReader(append(line[:len(line):len(line)], '\n'))).Decode(&r) != nil {
+			return vegetaTimeMisfit(head, line)
+		}
+	default:
+		return nil
+	}
+	if vegetaTimeOK(r.Timestamp) {
+		return nil
+	}
+	return &core.SyntaxError{Line: core.LineOf(head, line), Msg: fmt.Sprintf("%s result with timestamp %s: not %s", p.Name(), r.Timestamp.UTC().Format(time.RFC3339Nano), vegetaTimeRange)}
+}
+
+// vegetaTimeRange says which timestamps are read.
+var vegetaTimeRange = fmt.Sprintf("in the range read (%s to %s)", vegetaMinTime.UTC().Format(time.RFC3339), vegetaMaxTime.UTC().Format(time.RFC3339))
+
+// vegetaTimeMisfit is the misfit of a first result that vegeta's decoder
+// refuses: one for its timestamp (not a time, out of any range: a year of
+// five digits, a CSV time before 1970) is named, anything else is none.
+func vegetaTimeMisfit(head, line []byte) error {
+	var ts string
+	if line[0] == '{' {
+		var v struct{ Timestamp string }
+		if json.Unmarshal(line, &v) != nil {
+			return nil
+		}
+		if _, err := time.Parse(time.RFC3339Nano, v.Timestamp); err == nil {
+			return nil
+		}
+		ts = v.Timestamp
+	} else {
+		ts, _, _ = strings.Cut(string(line), ",")
+		if n, err := strconv.ParseInt(ts, 10, 64); err == nil && n >= 0 {
+			return nil
+		}
+	}
+	return &core.SyntaxError{Line: core.LineOf(head, line), Msg: fmt.Sprintf("vegeta result with timestamp %q: not a time %s", ts, vegetaTimeRange)}
+}
+
+// vegetaJSONShape reports whether line is an object with vegeta's
+// "code", "timestamp" and "latency" keys.
+func vegetaJSONShape(line []byte) bool {
+	return len(line) > 0 && line[0] == '{' && bytes.Contains(line, []byte(`"timestamp"`)) &&
+		bytes.Contains(line, []byte(`"latency"`)) && bytes.Contains(line, []byte(`"code"`))
+}
+
 // vegetaCSVLooksRight checks the columns of a vegeta CSV record by their
 // content before the decoder is tried.
-func vegetaCSVLooksRight(line []byte) bool {
-	if len(line) == 0 || line[0] < '0' || line[0] > '9' {
+func vegetaCSVLooksRight(line []byte) bool { return vegetaCSVShape(line, false) }
+
+// vegetaCSVShape is vegetaCSVLooksRight, with a timestamp of any int64
+// value when anyTime is set.
+func vegetaCSVShape(line []byte, anyTime bool) bool {
+	if len(line) == 0 || (line[0] < '0' || line[0] > '9') && !(anyTime && line[0] == '-') {
 		return false
 	}
 	cr := csv.NewReader(bytes.NewReader(line))
@@ -130,7 +197,10 @@ func vegetaCSVLooksRight(line []byte) bool {
 		return false
 	}
 	ts, err := strconv.ParseInt(rec[0], 10, 64)
-	if err != nil || ts < 1e17 { // Unix ns since 1973
+	if anyTime && errors.Is(err, strconv.ErrRange) {
+		err = nil
+	}
+	if err != nil || ts < 1e17 && !anyTime { // Unix ns since 1973
 		return false
 	}
 	for _, i := range []int{1, 2, 3, 4, 8} {
@@ -255,7 +325,7 @@ func vegetaHandle[S string | []byte](g *vegetaAgg, attack, method, url S) int {
 // creates no run.
 func vegetaAdd[S string | []byte](g *vegetaAgg, line int, attack, method, url S, ts time.Time, latency int64, code uint16, bytesIn uint64, errMsg string) error {
 	if !vegetaTimeOK(ts) {
-		g.a.Bad(line, "timestamp "+ts.String())
+		g.a.Bad(line, "timestamp "+ts.UTC().Format(time.RFC3339Nano)+" not "+vegetaTimeRange)
 		return nil
 	}
 	if latency < 0 {

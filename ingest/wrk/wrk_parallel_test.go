@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
@@ -102,5 +103,43 @@ func TestWrkRepeatedRows(t *testing.T) {
 	}
 	if p := runs[0].LatP50Ms; p == nil || *p != 30 {
 		t.Errorf("p50 %v, want the last row's 30 ms", p)
+	}
+}
+
+// TestWrkBatchBounded: a batch is bounded by its lines as well as its
+// bytes, so blank lines (no bytes each) do not grow one batch without
+// end (5 MB of newlines after a report took 540 MB in one batch): in
+// every mix of blank, short and long lines, at the end of the input or
+// between runs, no batch passes wrkBatchLines lines or four times
+// wrkBatchBytes, and the runs are those of the report.
+func TestWrkBatchBounded(t *testing.T) {
+	report, err := os.ReadFile("testdata/wrk/real-latency-ok.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, filler := range []string{"\n", "\r\n", " \n", "x\n", "\n\n\nsome words between runs\n"} {
+		for _, n := range []int{wrkBatchLines - 1, wrkBatchLines, 3*wrkBatchLines + 7} {
+			var in bytes.Buffer
+			for range 2 {
+				in.Write(report)
+				in.WriteString(strings.Repeat(filler, n))
+			}
+			maxLines, maxBytes := 0, 0
+			var cur *wrkBatch
+			readWrkLines(context.Background(), bytes.NewReader(in.Bytes()), "in.txt", wrkBatchBytes, func() (*wrkBatch, bool) {
+				cur = &wrkBatch{}
+				return cur, true
+			}, func() bool {
+				maxLines, maxBytes = max(maxLines, len(cur.lines)), max(maxBytes, len(cur.raw))
+				return true
+			})
+			if maxLines > wrkBatchLines || maxBytes > 4*wrkBatchBytes+core.MaxLine {
+				t.Errorf("%q x %d: a batch of %d lines, %d bytes", filler, n, maxLines, maxBytes)
+			}
+			runs, err := parseAll(context.Background(), bytes.NewReader(in.Bytes()), core.Options{Source: "in.txt"})
+			if err != nil || len(runs) != 2 {
+				t.Errorf("%q x %d: %d runs, %v", filler, n, len(runs), err)
+			}
+		}
 	}
 }

@@ -236,6 +236,9 @@ func (p *Pipeline) IngestSource(ctx context.Context, src Source) ([]string, erro
 	}
 	gen := store.Generation(src.Version.ETag)
 	written, err := p.putTables(ctx, src.Experiment, src.Name, gen, sink)
+	if ue := (*unreadableError)(nil); errors.As(err, &ue) {
+		return nil, p.reject(ctx, src, &ingest.SyntaxError{File: src.Name, Msg: ue.Error()})
+	}
 	if err != nil {
 		return written, err
 	}
@@ -271,45 +274,118 @@ func (p *Pipeline) putTables(ctx context.Context, exp, name, gen string, sink *t
 			pcts = append(pcts, q)
 		}
 	}
-	var written []string
-	put := func(t columnar.Table, write func(io.Writer) error) error {
-		var buf bytes.Buffer
-		if err := write(&buf); err != nil {
-			return err
+	// Every table is encoded and read back by our own reader before any
+	// is stored: a file it refuses (a page past its limits) would fail
+	// every later analysis of the experiment, so the input is rejected.
+	type table struct {
+		t   columnar.Table
+		buf bytes.Buffer
+	}
+	tables := []*table{{t: columnar.TableRuns}, {t: columnar.TablePercentiles}}
+	if len(sink.series) > 0 {
+		tables = append(tables, &table{t: columnar.TableSeries})
+	}
+	for _, tb := range tables {
+		var err error
+		want := 0
+		switch tb.t {
+		case columnar.TableRuns:
+			err, want = columnar.WriteRuns(&tb.buf, runs, mem), len(runs)
+		case columnar.TablePercentiles:
+			err, want = columnar.WritePercentiles(&tb.buf, pcts, mem), len(pcts)
+		case columnar.TableSeries:
+			err, want = columnar.WriteSeries(&tb.buf, sink.series, mem), len(sink.series)
 		}
-		key := store.TableKey(string(t), exp, name, gen)
-		if err := p.Store.Put(ctx, key, &buf); err != nil {
-			return err
+		if err != nil {
+			return nil, err
+		}
+		if err := readBack(tb.t, bytes.NewReader(tb.buf.Bytes()), want, mem); err != nil {
+			return nil, err
+		}
+	}
+	var f *os.File
+	if sink.tmp != nil {
+		var err error
+		if f, err = os.Open(sink.tmp.Name()); err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if err := readBack(columnar.TableSamples, f, sink.samples, mem); err != nil {
+			return nil, err
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, err
+		}
+	}
+	var written []string
+	for _, tb := range tables {
+		key := store.TableKey(string(tb.t), exp, name, gen)
+		if err := p.Store.Put(ctx, key, &tb.buf); err != nil {
+			return written, err
 		}
 		p.indexed(exp, store.SourceID(name), []string{key}, nil)
 		written = append(written, key)
-		return nil
 	}
-	if err := put(columnar.TableRuns, func(w io.Writer) error { return columnar.WriteRuns(w, runs, mem) }); err != nil {
-		return written, err
-	}
-	if err := put(columnar.TablePercentiles, func(w io.Writer) error { return columnar.WritePercentiles(w, pcts, mem) }); err != nil {
-		return written, err
-	}
-	if len(sink.series) > 0 {
-		if err := put(columnar.TableSeries, func(w io.Writer) error { return columnar.WriteSeries(w, sink.series, mem) }); err != nil {
-			return written, err
-		}
-	}
-	if sink.tmp == nil {
+	if f == nil {
 		return written, nil
 	}
-	f, err := os.Open(sink.tmp.Name())
-	if err != nil {
-		return written, err
-	}
-	defer f.Close()
 	key := store.TableKey(string(columnar.TableSamples), exp, name, gen)
 	if err := p.Store.Put(ctx, key, f); err != nil {
 		return written, err
 	}
 	p.indexed(exp, store.SourceID(name), []string{key}, nil)
 	return append(written, key), nil
+}
+
+// readerAtSeeker is what the table readers read.
+type readerAtSeeker interface {
+	io.ReaderAt
+	io.Seeker
+}
+
+// readBack reads the file r of table t back (readRows) and returns an
+// *unreadableError unless it holds want rows.
+func readBack(t columnar.Table, r readerAtSeeker, want int, mem memory.Allocator) error {
+	n, err := readRows(t, r, mem)
+	if err != nil || n != want {
+		return &unreadableError{table: t, rows: n, want: want, err: err}
+	}
+	return nil
+}
+
+// readRows reads a table file whole, as an analysis does, and returns its
+// rows; tests replace it to make a table unreadable.
+var readRows = func(t columnar.Table, r readerAtSeeker, mem memory.Allocator) (int, error) {
+	switch t {
+	case columnar.TableRuns:
+		x, err := columnar.ReadRuns(r, mem)
+		return len(x), err
+	case columnar.TablePercentiles:
+		x, err := columnar.ReadPercentiles(r, mem)
+		return len(x), err
+	case columnar.TableSeries:
+		x, err := columnar.ReadSeries(r, mem)
+		return len(x), err
+	}
+	n := 0
+	err := columnar.ScanSamples(r, mem, func(results.Sample) error { n++; return nil })
+	return n, err
+}
+
+// unreadableError is a table that loadverdict's own reader cannot read
+// back (a page past the reader's limits): the input is rejected.
+type unreadableError struct {
+	table      columnar.Table
+	rows, want int
+	err        error
+}
+
+func (e *unreadableError) Error() string {
+	msg := fmt.Sprintf("its %s table cannot be read back by loadverdict's reader (%d of %d rows read)", e.table, e.rows, e.want)
+	if e.err != nil {
+		msg += ": " + e.err.Error()
+	}
+	return msg
 }
 
 // Reject records that the source name of experiment exp could not be
@@ -404,11 +480,12 @@ func (p *Pipeline) Prune(ctx context.Context, exp string, keep []string) ([]stri
 // Parquet file (a SampleStream: encoded on a goroutine of its own, while
 // the parser's goroutine aggregates).
 type tableSink struct {
-	dir    string
-	runs   []results.RunWithPercentiles
-	series []results.Series
-	tmp    *os.File
-	w      *columnar.SampleStream
+	dir     string
+	runs    []results.RunWithPercentiles
+	series  []results.Series
+	tmp     *os.File
+	w       *columnar.SampleStream
+	samples int // samples appended
 }
 
 // errTooManyRuns stops a parse at the run past MaxRuns: an input is
@@ -437,6 +514,7 @@ func (s *tableSink) Sample(x results.Sample) error {
 		}
 		s.tmp, s.w = f, w
 	}
+	s.samples++
 	return s.w.Append(x)
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // TestExperimentNames is the naming rule as a table: the experiment of a
@@ -63,7 +64,7 @@ func TestExperimentNames(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"my results (1)", "my results (1)"}, {"über a=b", "über a=b"}, {"a/b\\c\x00d\xffe\u202ef", "a-b-c-d-e-f"},
 		{"\uFFFD", "\uFFFD"}, {"", "experiment"}, {"..", "experiment"}, {"\x00", "-"},
-		{strings.Repeat("=", 100), strings.Repeat("=", 85)},
+		{strings.Repeat("=", 100), strings.Repeat("=", 77) + "~89191c9c647d"},
 	} {
 		if got := SanitizeName(c.in); got != c.want || CheckExperiment(got) != nil {
 			t.Errorf("SanitizeName(%q) = %q, want %q", c.in, got, c.want)
@@ -351,4 +352,51 @@ func FuzzExperimentNames(f *testing.F) {
 			t.Fatalf("%q and %q both escape to %q", name, other, esc)
 		}
 	})
+}
+
+// TestExperimentNameLengths: an experiment name is accepted exactly when
+// every key derived from it can be written, in a local store (each path
+// element at most 255 bytes) and as a bucket key; around the bound, in
+// ASCII, escaped characters and multi-byte runes.
+func TestExperimentNameLengths(t *testing.T) {
+	l, err := NewLocal(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ctx := context.Background()
+	for _, fill := range []string{"x", "=", "ü", "語"} {
+		for n := 230; n <= 262; n++ {
+			name := strings.Repeat(fill, n)
+			for len(EscapeName(name)) > n {
+				_, size := utf8.DecodeLastRuneInString(name)
+				name = name[:len(name)-size]
+			}
+			keys := []string{TableKey("runs", name, "s", "g"), CommitKey(name, "s"), LeaseKey(name), ReportKey(name, "index.html"), RejectedKey(name, "s"), ManifestKey(name)}
+			fits := true
+			for _, k := range keys {
+				for _, seg := range strings.Split(k, "/") {
+					fits = fits && len(seg) <= 255
+				}
+			}
+			if ok := CheckExperiment(name) == nil; ok != fits {
+				t.Errorf("%d bytes of %q (%d escaped): accepted %v, keys fit %v", len(name), fill, len(EscapeName(name)), ok, fits)
+			}
+			if CheckExperiment(name) != nil {
+				a, b := SanitizeName(name+"a"), SanitizeName(name+"b")
+				if CheckExperiment(a) != nil || a == b {
+					t.Errorf("SanitizeName of %d bytes of %q: %q (refused: %v), %q", len(name), fill, a, CheckExperiment(a), b)
+				}
+				continue
+			}
+			for _, k := range keys {
+				if err := CheckKey(k); err != nil {
+					t.Errorf("%d bytes of %q: bucket key: %v", len(name), fill, err)
+				}
+				if err := l.Put(ctx, k, strings.NewReader("x")); err != nil {
+					t.Errorf("%d bytes of %q: local store: %v", len(name), fill, err)
+				}
+			}
+		}
+	}
 }

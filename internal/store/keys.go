@@ -50,16 +50,18 @@ func CheckKey(key string) error {
 	return nil
 }
 
-// maxNameBytes bounds an experiment name once escaped (EscapeName): a
-// file name on common file systems, and well within S3's 1024-byte keys.
-const maxNameBytes = 255
+// maxNameBytes bounds an experiment name once escaped (EscapeName): the
+// longest path element derived from it, "experiment=<escaped>", is then
+// a file name of at most 255 bytes, the limit of common file systems (a
+// name of 245-255 bytes was accepted and could not be written locally).
+const maxNameBytes = 255 - len("experiment=")
 
 // CheckExperiment rejects what cannot be an experiment name: an empty
 // name, "." or "..", a name with a path separator ('/' or '\\', which
 // CheckKey refuses in keys), invalid UTF-8 or a character that is
 // not printable (unicode.IsPrint: letters, marks, digits, punctuation,
 // symbols and the ASCII space; no control, format or other space
-// characters), or one longer than 255 bytes once escaped. Any other name
+// characters), or one longer than 244 bytes once escaped (maxNameBytes). Any other name
 // works: "a b", "über", "a=b", "it's".
 func CheckExperiment(name string) error {
 	switch {
@@ -70,7 +72,7 @@ func CheckExperiment(name string) error {
 	case !utf8.ValidString(name):
 		return fmt.Errorf("invalid experiment name %q: not UTF-8", name)
 	case len(EscapeName(name)) > maxNameBytes:
-		return fmt.Errorf("invalid experiment name %q: longer than %d bytes once escaped", name, maxNameBytes)
+		return fmt.Errorf("invalid experiment name %q: %d bytes once escaped, longer than %d (its folder experiment=<name> must fit a file name's 255 bytes)", name, len(EscapeName(name)), maxNameBytes)
 	}
 	for _, r := range name {
 		if r == '/' || r == '\\' || !unicode.IsPrint(r) {
@@ -101,8 +103,10 @@ func ExperimentOf(rawKey string) (string, error) {
 }
 
 // SanitizeName turns a file name into a valid experiment name: characters
-// CheckExperiment refuses become '-', a name too long is cut, and a name
-// left empty, "." or ".." becomes "experiment".
+// CheckExperiment refuses become '-', a name too long is cut and ends in
+// "~" and 12 hex digits of the SHA-256 of the file name (two long names
+// that differ past the cut stay two experiments), and a name left empty,
+// "." or ".." becomes "experiment".
 func SanitizeName(base string) string {
 	var b strings.Builder
 	for i, r := range base {
@@ -113,9 +117,14 @@ func SanitizeName(base string) string {
 		}
 	}
 	name := b.String()
-	for len(EscapeName(name)) > maxNameBytes {
-		_, size := utf8.DecodeLastRuneInString(name)
-		name = name[:len(name)-size]
+	if len(EscapeName(name)) > maxNameBytes {
+		sum := sha256.Sum256([]byte(base))
+		suffix := "~" + hex.EncodeToString(sum[:6])
+		for len(EscapeName(name))+len(suffix) > maxNameBytes {
+			_, size := utf8.DecodeLastRuneInString(name)
+			name = name[:len(name)-size]
+		}
+		name += suffix
 	}
 	if CheckExperiment(name) != nil {
 		return "experiment"

@@ -63,6 +63,8 @@ func TestInputsReadOnce(t *testing.T) {
 		{"hard link first", []string{"b2-hard.txt", "d"}, []string{"d/b2.txt (= b2-hard.txt)"}},
 		{"file then folder", []string{"d/a2.txt", "d"}, nil},
 		{"symlinked folder's file", []string{"d", "dlink/b1.txt"}, []string{"dlink/b1.txt (= d/b1.txt)"}},
+		{"symlinked folder", []string{"d", "dlink"}, []string{"dlink/a1.txt (= d/a1.txt)", "dlink/b2.txt (= d/b2.txt)"}},
+		{"symlinked folder alone", []string{"dlink"}, nil},
 		{"absolute file", []string{abs + "/a2.txt", "d"}, []string{"d/a2.txt (= " + abs + "/a2.txt)"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -279,5 +281,23 @@ func must(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestHistoryFileInTwoExperiments: one file in two experiments of a
+// series (a hard link) is a usage error naming it, not read into both.
+func TestHistoryFileInTwoExperiments(t *testing.T) {
+	root := t.TempDir()
+	d := twoByTwo(t, root)
+	for _, n := range []string{"n1", "n2"} {
+		must(t, os.MkdirAll(filepath.Join(root, "s", n), 0o755))
+	}
+	must(t, os.Link(filepath.Join(d, "a1.txt"), filepath.Join(root, "s", "n1", "a1.txt")))
+	must(t, os.Link(filepath.Join(d, "a2.txt"), filepath.Join(root, "s", "n1", "a2.txt")))
+	must(t, os.Link(filepath.Join(d, "a1.txt"), filepath.Join(root, "s", "n2", "x.txt")))
+	must(t, os.Link(filepath.Join(d, "b1.txt"), filepath.Join(root, "s", "n2", "b1.txt")))
+	_, stderr, err := runCLI(t, "", "history", "-o", t.TempDir(), filepath.Join(root, "s", "n1"), filepath.Join(root, "s", "n2"))
+	if exitCode(err) != exitUsage || !strings.Contains(err.Error(), "both hold the file") {
+		t.Fatalf("exit %d, want 2 naming the file in both: %v\n%s", exitCode(err), err, stderr)
 	}
 }

@@ -5,12 +5,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"net/url"
-	"os"
-	"strings"
 
+	"github.com/loadverdict/loadverdict/internal/local"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
-	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/internal/version"
 )
 
@@ -27,42 +24,10 @@ func addStoreFlags(fs *flag.FlagSet) *storeFlags {
 }
 
 func (s *storeFlags) pipeline(ctx context.Context) (*pipeline.Pipeline, error) {
-	if err := s.check(); err != nil {
+	if err := local.CheckStore(s.store, s.endpoint); err != nil {
 		return nil, err
 	}
 	return pipeline.Open(ctx, s.store, s.endpoint, version.GeneratedBy())
-}
-
-// check makes a malformed --store or --endpoint a usage error: a URL
-// that is not s3://BUCKET[/prefix] (s3:// alone, another scheme), a
-// folder that is not there, an --endpoint without s3:// or not a URL.
-func (s *storeFlags) check() error {
-	switch {
-	case s.store == "":
-		return usagef("--store DIR|s3://BUCKET is required")
-	case strings.HasPrefix(s.store, "s3://"):
-		if _, _, err := store.ParseS3URL(s.store); err != nil {
-			return usagef("--store: %v", err)
-		}
-		if s.endpoint != "" {
-			if u, err := url.Parse(s.endpoint); err != nil || u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
-				return usagef("--endpoint %q: want http(s)://HOST[:PORT]", s.endpoint)
-			}
-		}
-		return nil
-	case strings.Contains(s.store, "://"):
-		return usagef("--store %q: want a folder or s3://BUCKET[/prefix]", s.store)
-	case s.endpoint != "":
-		return usagef("--endpoint is for --store s3://BUCKET, not the folder %s", s.store)
-	}
-	st, err := os.Stat(s.store)
-	if err != nil {
-		return usagef("--store %s: %v", s.store, errors.Unwrap(err))
-	}
-	if !st.IsDir() {
-		return usagef("--store %s: not a folder", s.store)
-	}
-	return nil
 }
 
 // ingestStore ingests raw keys of a store and analyses their experiments.

@@ -245,7 +245,7 @@ func inputName(arg string) string {
 
 // expand returns the input files of one argument: a folder stands for
 // the files below it in lexical order (hidden files and folders, and the
-// output folder's own, left out), "-" for standard input, anything else
+// output folder's own, left out; symlinks below it not followed), "-" for standard input, anything else
 // for itself. Files named loadverdict.yaml are never inputs: those at the
 // top of the folder, or the argument itself, are returned as manifests.
 // Paths are cleaned.
@@ -262,11 +262,15 @@ func (in *Inputs) expand(arg string) (files, manifests []string, err error) {
 		return []string{arg}, nil, nil
 	}
 	realArg := realPath(arg)
-	err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
+	root := arg
+	if lst, err := os.Lstat(arg); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+		root += string(filepath.Separator) // a symlink to a folder: walk the folder
+	}
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if p != arg && strings.HasPrefix(d.Name(), ".") {
+		if p != root && strings.HasPrefix(d.Name(), ".") {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}

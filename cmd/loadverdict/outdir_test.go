@@ -301,3 +301,37 @@ func TestHistoryFileInTwoExperiments(t *testing.T) {
 		t.Fatalf("exit %d, want 2 naming the file in both: %v\n%s", exitCode(err), err, stderr)
 	}
 }
+
+// TestCompareSystemByIdentity: compare's --system NAME=PATH names OLD or
+// NEW however PATH spells it (absolute, ./, a symlink); another file is
+// still refused.
+func TestCompareSystemByIdentity(t *testing.T) {
+	root := t.TempDir()
+	d := twoByTwo(t, root)
+	must(t, os.Symlink(d, filepath.Join(root, "dlink")))
+	t.Chdir(root)
+	for _, tc := range []struct {
+		path string
+		ok   bool
+	}{
+		{"d/a1.txt", true},
+		{filepath.Join(d, "a1.txt"), true},
+		{"./d//a1.txt", true},
+		{"dlink/a1.txt", true},
+		{"d/a2.txt", false},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			stdout, stderr, err := runCLI(t, "", "compare", "--format", "json", "--system", "v1="+tc.path, "d/a1.txt", "d/b1.txt")
+			if !tc.ok {
+				if exitCode(err) != exitUsage {
+					t.Fatalf("exit %d, want 2: %v\n%s", exitCode(err), err, stderr)
+				}
+				return
+			}
+			var doc struct{ Old string }
+			if exitCode(err) == exitUsage || json.Unmarshal([]byte(stdout), &doc) != nil || doc.Old != "v1" {
+				t.Fatalf("old %q, want v1: %v\n%s\n%s", doc.Old, err, stdout, stderr)
+			}
+		})
+	}
+}

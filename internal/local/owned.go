@@ -96,6 +96,20 @@ func realPath(p string) string {
 	return abs
 }
 
+// samePath tells whether paths a and b name the same file or folder:
+// the same cleaned path, or the same device and inode.
+func samePath(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
+}
+
 // checkOutput refuses inputs named that are the output folder's own
 // (outputDir.owns), which its writes replace or remove: the user's
 // inputs are only ever read.

@@ -204,10 +204,10 @@ const maxSaid = 10
 func (r *Runner) Compare(ctx context.Context, dir, oldArg, newArg string, systems Systems, req pipeline.Request) (*Result, error) {
 	oldName, newName := sideNames(oldArg, newArg)
 	for _, s := range systems {
-		switch filepath.Clean(s.Path) {
-		case filepath.Clean(oldArg):
+		switch {
+		case samePath(s.Path, oldArg):
 			oldName = s.Name
-		case filepath.Clean(newArg):
+		case samePath(s.Path, newArg):
 			newName = s.Name
 		default:
 			return nil, argErrorf("compare: --system %s=%s: in compare, --system names OLD (%s) or NEW (%s)", s.Name, s.Path, oldArg, newArg)

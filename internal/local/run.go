@@ -128,11 +128,7 @@ func (r *Runner) parseFile(ctx context.Context, f string, opts ingest.Options, b
 // the files written (the tables' keys as paths under dir) and how many
 // inputs were rejected.
 func (r *Runner) Ingest(ctx context.Context, dir, exp string, in *Inputs) ([]string, int, error) {
-	if err := checkOutput(dir, in.Files); err != nil {
-		return nil, 0, err
-	}
-	r.say(in)
-	unlock, err := lockOutput(dir)
+	unlock, err := r.begin(dir, in)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -156,11 +152,7 @@ func (r *Runner) Ingest(ctx context.Context, dir, exp string, in *Inputs) ([]str
 // The folder is locked meanwhile (lockOutput) and keeps a list of the
 // report files it wrote (writeFiles).
 func (r *Runner) Report(ctx context.Context, dir string, in *Inputs, req pipeline.Request) (*Result, error) {
-	if err := checkNotInput("--junit", r.JUnit, in.Files); err != nil {
-		return nil, err
-	}
-	r.say(in)
-	unlock, err := lockOutput(dir)
+	unlock, err := r.begin(dir, in)
 	if err != nil {
 		return nil, err
 	}
@@ -173,6 +165,20 @@ func (r *Runner) Report(ctx context.Context, dir string, in *Inputs, req pipelin
 		return nil, err
 	}
 	return res, nil
+}
+
+// begin starts a command that writes into the output folder dir: it
+// refuses inputs that are dir's own (checkOutput) and a --junit that is
+// an input, says the dropped names, and takes dir's lock (lockOutput).
+func (r *Runner) begin(dir string, in *Inputs) (unlock func(), err error) {
+	if err := checkOutput(dir, in.Files); err != nil {
+		return nil, err
+	}
+	if err := checkNotInput("--junit", r.JUnit, in.Files); err != nil {
+		return nil, err
+	}
+	r.say(in)
+	return lockOutput(dir)
 }
 
 // say tells on Stderr which names of inputs were dropped (the file was

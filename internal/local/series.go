@@ -29,11 +29,7 @@ func (r *Runner) History(ctx context.Context, dir string, args []string, req pip
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := checkNotInput("--junit", r.JUnit, in.Files); err != nil {
-		return nil, 0, err
-	}
-	r.say(in)
-	unlock, err := lockOutput(dir)
+	unlock, err := r.begin(dir, in)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -111,13 +107,6 @@ func (r *Runner) ingestSeries(ctx context.Context, dir string, args []string, ex
 	}
 	if err := pipeline.CheckSeries(req.Series); err != nil {
 		return nil, 0, argErrorf("history: --series: %v", err)
-	}
-	var allFiles []string
-	for _, x := range exps {
-		allFiles = append(allFiles, x.files...)
-	}
-	if err := checkOutput(dir, allFiles); err != nil {
-		return nil, 0, err
 	}
 	p, err := r.Open(dir)
 	if err != nil {

@@ -50,6 +50,7 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
+	r.JUnit = gate.junit
 	req := pipeline.Request{Manifest: m, Figures: *figs}
 	gate.apply(&req.Overrides)
 	var res *local.Result

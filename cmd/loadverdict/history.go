@@ -68,6 +68,7 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	if len(g.thresholds) > 0 || slices.Contains(g.failOn, gate.ThresholdFailed) {
 		return usagef("history: thresholds are checked per experiment (report --threshold), not on a series")
 	}
+	lr.JUnit = g.junit
 	req := pipeline.HistoryRequest{Series: *series, Accept: accept}
 	if len(g.failOn) > 0 {
 		req.FailOn = g.failOn

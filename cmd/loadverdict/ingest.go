@@ -30,7 +30,7 @@ func runIngest(ctx context.Context, args []string, e *env) error {
 		}
 		return ingestStore(ctx, sf, args, e)
 	}
-	in, exp, err := resolveInputs("ingest", r, args, &local.Files{})
+	in, exp, err := resolveInputs("ingest", r, args, &local.Files{Output: *out})
 	if err != nil {
 		return err
 	}

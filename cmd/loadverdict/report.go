@@ -41,7 +41,12 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	gate := addGateFlags(fs)
 	figs := addFiguresFlag(fs)
 	open := fs.Bool("open", false, "open report.html in the desktop's browser (xdg-open, open or start) when it is written")
-	in, exp, err := parseInputs(fs, r, args, &files)
+	args, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	files.Output, r.JUnit = *out, gate.junit
+	in, exp, err := resolveInputs(fs.Name(), r, args, &files)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/loadverdict/loadverdict/internal/local"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/version"
 )
@@ -23,8 +24,8 @@ func addStoreFlags(fs *flag.FlagSet) *storeFlags {
 }
 
 func (s *storeFlags) pipeline(ctx context.Context) (*pipeline.Pipeline, error) {
-	if s.store == "" {
-		return nil, usagef("--store DIR|s3://BUCKET is required")
+	if err := local.CheckStore(s.store, s.endpoint); err != nil {
+		return nil, err
 	}
 	return pipeline.Open(ctx, s.store, s.endpoint, version.GeneratedBy())
 }

@@ -53,3 +53,37 @@ func TestStorePipelineMatchesLocalReport(t *testing.T) {
 		t.Error("raw upload modified")
 	}
 }
+
+// TestStoreMalformed: a malformed --store or --endpoint is a usage error
+// (exit 2) with a clear message, for every command taking --store.
+func TestStoreMalformed(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "f")
+	must(t, os.WriteFile(file, nil, 0o644))
+	for _, st := range []struct{ store, endpoint, msg string }{
+		{"s3://", "", "invalid S3 URL"},
+		{"s3:///prefix", "", "invalid S3 URL"},
+		{"s3://b/../x", "", "invalid S3 URL"},
+		{"gs://bucket", "", "want a folder or s3://BUCKET"},
+		{"S3://bucket", "", "want a folder or s3://BUCKET"},
+		{filepath.Join(root, "none"), "", "no such file"},
+		{file, "", "not a folder"},
+		{root, "http://127.0.0.1:1", "--endpoint is for --store s3://"},
+		{"s3://bucket", "127.0.0.1:1", "want http(s)://HOST"},
+	} {
+		for _, cmd := range [][]string{
+			{"analyze", "e"}, {"reanalyze"}, {"ingest", "raw/e/k"}, {"history", "--series", "s"}, {"compare", "e1", "e2"},
+		} {
+			t.Run(cmd[0]+" "+st.store+" "+st.endpoint, func(t *testing.T) {
+				args := append([]string{cmd[0], "--store", st.store}, cmd[1:]...)
+				if st.endpoint != "" {
+					args = append(args, "--endpoint", st.endpoint)
+				}
+				_, stderr, err := runCLI(t, "", args...)
+				if exitCode(err) != exitUsage || !strings.Contains(err.Error(), st.msg) {
+					t.Fatalf("exit %d, want 2 saying %q: %v\n%s", exitCode(err), st.msg, err, stderr)
+				}
+			})
+		}
+	}
+}

@@ -98,22 +98,43 @@ type Files struct {
 	Paths   []string
 	Systems Systems
 	Merges  Groups
+	// Output is the output folder (-o DIR): its own files found in
+	// input folders are not inputs (outputDir.owns).
+	Output string
 }
 
 // Inputs are the input files of a command, each once, in the order
-// given, and the rules its systems and merge groups make.
+// given, and the rules its systems and merge groups make. A file is
+// identified by device and inode, not by its name: named again (a link,
+// another spelling of a folder, a file in a folder also named) it is
+// read once, under the name first given, and the other name is Dropped.
 type Inputs struct {
 	Files     []string
 	Manifests []string // loadverdict.yaml at the top of input folders, or given
 	Rules     []pipeline.SystemRule
 	Merges    []pipeline.MergeRule
+	// Dropped are the names of files already inputs under another name,
+	// each as "name (= first name)".
+	Dropped []string
+	// Skipped counts the output folder's own files found in input
+	// folders, which are not inputs.
+	Skipped int
+
+	ids     map[fileID]string // identity -> the name first given
+	has     map[string]bool   // the names in Files
+	dropped map[string]bool   // the names in Dropped
+	out     *outputDir
+}
+
+func newInputs(output string) *Inputs {
+	return &Inputs{ids: map[fileID]string{}, has: map[string]bool{}, dropped: map[string]bool{}, out: newOutputDir(output)}
 }
 
 // Inputs resolves the paths, the systems and the merge groups: a system's
 // or a merge group's path must exist and hold input files, and its files
 // are inputs too.
 func (f Files) Inputs() (*Inputs, error) {
-	in := &Inputs{}
+	in := newInputs(f.Output)
 	for _, a := range f.Paths {
 		if _, err := in.add(a); err != nil {
 			return nil, err
@@ -161,9 +182,9 @@ func (f Files) First() string {
 
 // sides are the inputs of compare: the files of OLD and NEW (a file or a
 // folder each, in no file common to both) as the systems oldName and
-// newName.
-func sides(oldArg, newArg, oldName, newName string) (*Inputs, error) {
-	in := &Inputs{}
+// newName; output is the output folder.
+func sides(oldArg, newArg, oldName, newName, output string) (*Inputs, error) {
+	in := newInputs(output)
 	oldFiles, err := in.pathFiles(oldArg, "OLD "+oldArg)
 	if err != nil {
 		return nil, err
@@ -222,12 +243,13 @@ func inputName(arg string) string {
 	return base
 }
 
-// expandArg returns the input files of one argument: a folder stands for
-// the files below it in lexical order (hidden files and folders left
-// out), "-" for standard input, anything else for itself. Files named
-// loadverdict.yaml are never inputs: those at the top of the folder, or
-// the argument itself, are returned as manifests. Paths are cleaned.
-func expandArg(arg string) (files, manifests []string, err error) {
+// expand returns the input files of one argument: a folder stands for
+// the files below it in lexical order (hidden files and folders, and the
+// output folder's own, left out; symlinks below it not followed), "-" for standard input, anything else
+// for itself. Files named loadverdict.yaml are never inputs: those at the
+// top of the folder, or the argument itself, are returned as manifests.
+// Paths are cleaned.
+func (in *Inputs) expand(arg string) (files, manifests []string, err error) {
 	if arg == "-" {
 		return []string{"-"}, nil, nil
 	}
@@ -239,17 +261,32 @@ func expandArg(arg string) (files, manifests []string, err error) {
 		}
 		return []string{arg}, nil, nil
 	}
-	err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
+	realArg := realPath(arg)
+	root := arg
+	if lst, err := os.Lstat(arg); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+		root += string(filepath.Separator) // a symlink to a folder: walk the folder
+	}
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if p != arg && strings.HasPrefix(d.Name(), ".") {
+		if p != root && strings.HasPrefix(d.Name(), ".") {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() {
+		if !d.IsDir() && !d.Type().IsRegular() {
+			return nil
+		}
+		if rel, err := filepath.Rel(arg, p); err == nil && in.out.owns(filepath.Join(realArg, rel), d.IsDir()) {
+			in.Skipped++
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if d.IsDir() {
 			return nil
 		}
 		if d.Name() == store.ManifestName {
@@ -264,19 +301,28 @@ func expandArg(arg string) (files, manifests []string, err error) {
 	return files, manifests, err
 }
 
-// add appends the files of arg that are not in the inputs yet and
-// returns all of arg's files.
+// add appends the files of arg that are not in the inputs yet, by
+// identity, and returns all of arg's files, each by the name it is an
+// input under.
 func (in *Inputs) add(arg string) ([]string, error) {
-	files, manifests, err := expandArg(arg)
+	files, manifests, err := in.expand(arg)
 	if err != nil {
 		return nil, err
 	}
+	var names []string
+	mine := map[string]bool{}
 	for _, f := range files {
-		if f == "-" && slices.Contains(in.Files, "-") {
+		if f == "-" && in.has["-"] {
 			return nil, argErrorf("standard input (-) given more than once")
 		}
-		if !slices.Contains(in.Files, f) {
-			in.Files = append(in.Files, f)
+		name := in.once(f)
+		if !mine[name] {
+			mine[name] = true
+			names = append(names, name)
+		}
+		if !in.has[name] {
+			in.has[name] = true
+			in.Files = append(in.Files, name)
 		}
 	}
 	for _, m := range manifests {
@@ -284,7 +330,34 @@ func (in *Inputs) add(arg string) ([]string, error) {
 			in.Manifests = append(in.Manifests, m)
 		}
 	}
-	return files, nil
+	return names, nil
+}
+
+// once returns the name file f is an input under: the name first given
+// for the same file (device and inode), else f. A second name is added
+// to Dropped.
+func (in *Inputs) once(f string) string {
+	if f == "-" {
+		return f
+	}
+	info, err := os.Stat(f)
+	if err != nil {
+		return f // not there: rejected when read
+	}
+	id, ok := idOf(f, info)
+	if !ok {
+		return f
+	}
+	first, seen := in.ids[id]
+	if !seen {
+		in.ids[id] = f
+		return f
+	}
+	if first != f && !in.dropped[f] {
+		in.dropped[f] = true
+		in.Dropped = append(in.Dropped, f+" (= "+first+")")
+	}
+	return first
 }
 
 // pathFiles adds the files of a path that names a system or a merge

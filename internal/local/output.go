@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 )
@@ -33,17 +34,28 @@ func Open(path string) error {
 }
 
 // WriteJUnit writes the gate's JUnit XML to path (--junit) with write;
-// its errors name the flag.
+// its errors name the flag. The file is written beside path and renamed
+// onto it: a file there is replaced whole, never written into, so a
+// symlink at path is replaced, not followed (the input a link points to
+// is never overwritten; one that is an input itself is refused before:
+// Runner.JUnit).
 func WriteJUnit(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
+	f, err := os.CreateTemp(filepath.Dir(path), ".junit-*.tmp")
 	if err != nil {
 		return fmt.Errorf("--junit: %w", err)
 	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("--junit %s: %w", path, err)
+	defer os.Remove(f.Name()) // gone after the rename; the rest after a failure
+	err = write(f)
+	if err == nil {
+		err = f.Chmod(0o644)
 	}
-	if err := f.Close(); err != nil {
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
 		return fmt.Errorf("--junit %s: %w", path, err)
 	}
 	return nil

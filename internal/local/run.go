@@ -34,6 +34,9 @@ type Runner struct {
 	Progress func(total int64) (bar io.Writer, finish func())
 	// GeneratedBy names the producer in the reports.
 	GeneratedBy string
+	// JUnit is the file --junit writes after the report ("" for none):
+	// one that is an input is an *ArgError before anything is written.
+	JUnit string
 }
 
 // Result is an experiment analysed from local inputs.
@@ -88,6 +91,7 @@ func (r *Runner) Open(dir string) (*pipeline.Pipeline, error) {
 // cannot be read or parsed is said on Stderr as "file:line: message" and
 // the others are still parsed; failed tells whether one was.
 func (r *Runner) Parse(ctx context.Context, in *Inputs, opts ingest.Options) (runs []results.RunWithPercentiles, failed bool) {
+	r.say(in)
 	bar, finish := r.progress(in.Files)
 	defer finish()
 	for _, f := range in.Files {
@@ -124,9 +128,11 @@ func (r *Runner) parseFile(ctx context.Context, f string, opts ingest.Options, b
 // the files written (the tables' keys as paths under dir) and how many
 // inputs were rejected.
 func (r *Runner) Ingest(ctx context.Context, dir, exp string, in *Inputs) ([]string, int, error) {
-	if err := checkOutput(dir, in.Files); err != nil {
+	unlock, err := r.begin(dir, in)
+	if err != nil {
 		return nil, 0, err
 	}
+	defer unlock()
 	p, err := r.Open(dir)
 	if err != nil {
 		return nil, 0, err
@@ -143,16 +149,57 @@ func (r *Runner) Ingest(ctx context.Context, dir, exp string, in *Inputs) ([]str
 // partition holds from other sources (the inputs are the whole
 // experiment), analyses the experiment, its runs in the order of the
 // files (after the manifest's order), and writes the report into dir.
+// The folder is locked meanwhile (lockOutput) and keeps a list of the
+// report files it wrote (writeFiles).
 func (r *Runner) Report(ctx context.Context, dir string, in *Inputs, req pipeline.Request) (*Result, error) {
+	unlock, err := r.begin(dir, in)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	res, p, err := r.analyze(ctx, dir, in.Files, req)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.WriteReport(ctx, "", res.Report); err != nil {
+	if err := writeFiles(ctx, p, dir, res.Report.Files); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
+
+// begin starts a command that writes into the output folder dir: it
+// refuses inputs that are dir's own (checkOutput) and a --junit that is
+// an input, says the dropped names, and takes dir's lock (lockOutput).
+func (r *Runner) begin(dir string, in *Inputs) (unlock func(), err error) {
+	if err := checkOutput(dir, in.Files); err != nil {
+		return nil, err
+	}
+	if err := checkNotInput("--junit", r.JUnit, in.Files); err != nil {
+		return nil, err
+	}
+	r.say(in)
+	return lockOutput(dir)
+}
+
+// say tells on Stderr which names of inputs were dropped (the file was
+// already an input under another name; the first maxSaid of them) and
+// how many files of the output folder were left out.
+func (r *Runner) say(in *Inputs) {
+	if n := len(in.Dropped); n > 0 {
+		more := ""
+		if n > maxSaid {
+			more = fmt.Sprintf(" and %d more", n-maxSaid)
+		}
+		fmt.Fprintf(r.Stderr, "loadverdict: read once, named again: %s%s\n", strings.Join(in.Dropped[:min(n, maxSaid)], ", "), more)
+	}
+	if in.Skipped > 0 {
+		fmt.Fprintf(r.Stderr, "loadverdict: %d %s of the output folder %s left out: its own files are never inputs\n",
+			in.Skipped, map[bool]string{true: "file or folder", false: "files or folders"}[in.Skipped == 1], in.out.dir)
+	}
+}
+
+// maxSaid bounds the names a stderr line lists.
+const maxSaid = 10
 
 // Compare is compare's one call on local files: it analyses OLD and NEW
 // (a file or a folder each) as two systems of one experiment (Experiment,
@@ -163,10 +210,10 @@ func (r *Runner) Report(ctx context.Context, dir string, in *Inputs, req pipelin
 func (r *Runner) Compare(ctx context.Context, dir, oldArg, newArg string, systems Systems, req pipeline.Request) (*Result, error) {
 	oldName, newName := sideNames(oldArg, newArg)
 	for _, s := range systems {
-		switch filepath.Clean(s.Path) {
-		case filepath.Clean(oldArg):
+		switch {
+		case samePath(s.Path, oldArg):
 			oldName = s.Name
-		case filepath.Clean(newArg):
+		case samePath(s.Path, newArg):
 			newName = s.Name
 		default:
 			return nil, argErrorf("compare: --system %s=%s: in compare, --system names OLD (%s) or NEW (%s)", s.Name, s.Path, oldArg, newArg)
@@ -175,7 +222,7 @@ func (r *Runner) Compare(ctx context.Context, dir, oldArg, newArg string, system
 	if oldName == newName {
 		return nil, argErrorf("compare: OLD and NEW are both named %q", oldName)
 	}
-	in, err := sides(oldArg, newArg, oldName, newName)
+	in, err := sides(oldArg, newArg, oldName, newName, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -198,6 +245,10 @@ func (r *Runner) Compare(ctx context.Context, dir, oldArg, newArg string, system
 
 // inTemp analyses the inputs in a temporary folder, removed after.
 func (r *Runner) inTemp(ctx context.Context, in *Inputs, req pipeline.Request) (*Result, error) {
+	if err := checkNotInput("--junit", r.JUnit, in.Files); err != nil {
+		return nil, err
+	}
+	r.say(in)
 	tmp, err := os.MkdirTemp("", "loadverdict-compare-")
 	if err != nil {
 		return nil, err
@@ -241,20 +292,26 @@ func (r *Runner) CompareStore(ctx context.Context, open func(context.Context) (*
 		return nil, err
 	}
 	if dir != "" {
-		if err := r.write(ctx, dir, func(p *pipeline.Pipeline) error { return p.WriteReport(ctx, "", rep) }); err != nil {
+		if err := r.write(ctx, dir, rep.Files); err != nil {
 			return nil, err
 		}
 	}
 	return &Result{Report: rep, Old: oldExp, New: newExp}, nil
 }
 
-// write opens the output folder dir and writes into it with put.
-func (r *Runner) write(ctx context.Context, dir string, put func(*pipeline.Pipeline) error) error {
+// write writes a report's files into the output folder dir, locked
+// meanwhile (writeFiles).
+func (r *Runner) write(ctx context.Context, dir string, files []pipeline.File) error {
+	unlock, err := lockOutput(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	p, err := r.Open(dir)
 	if err != nil {
 		return err
 	}
-	return put(p)
+	return writeFiles(ctx, p, dir, files)
 }
 
 // analyze runs the bucket pipeline over the local store in dir on files
@@ -302,35 +359,6 @@ func prunedSources(keys []string) int {
 		ids[id] = true
 	}
 	return len(ids)
-}
-
-// checkOutput refuses inputs that the output folder's writes could
-// replace or remove: files in its tables/ or rejected/, or its report's
-// files. The user's inputs are only ever read.
-func checkOutput(dir string, files []string) error {
-	absDir, err := filepath.Abs(dir)
-	if err != nil {
-		return err
-	}
-	for _, f := range files {
-		if f == "-" {
-			continue
-		}
-		abs, err := filepath.Abs(f)
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(absDir, abs)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-			continue
-		}
-		top, _, nested := strings.Cut(filepath.ToSlash(rel), "/")
-		if nested && (top+"/" == store.TablesPrefix || top+"/" == store.RejectedPrefix) ||
-			!nested && (rel == "report.md" || rel == "summary.json" || filepath.Ext(rel) == ".png") {
-			return argErrorf("input %s lies where the output folder %s keeps loadverdict's own files: choose another -o", f, dir)
-		}
-	}
-	return nil
 }
 
 // ingestFiles ingests files in order into experiment exp, streaming each

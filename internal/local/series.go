@@ -23,8 +23,18 @@ import (
 // returns the report (nil on error) and how many inputs were rejected.
 // Two arguments with the same name are an *ArgError: their tables would
 // share a partition.
+// The output folder is locked meanwhile, as by Report.
 func (r *Runner) History(ctx context.Context, dir string, args []string, req pipeline.HistoryRequest) (*pipeline.HistoryReport, int, error) {
-	p, rejected, err := r.ingestSeries(ctx, dir, args, &req)
+	exps, in, manSeries, err := seriesInputs(args, dir)
+	if err != nil {
+		return nil, 0, err
+	}
+	unlock, err := r.begin(dir, in)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer unlock()
+	p, rejected, err := r.ingestSeries(ctx, dir, args, exps, manSeries, &req)
 	if err != nil {
 		return nil, rejected, err
 	}
@@ -32,7 +42,7 @@ func (r *Runner) History(ctx context.Context, dir string, args []string, req pip
 	if err != nil {
 		return nil, rejected, seriesError(err)
 	}
-	return h, rejected, p.WriteHistory(ctx, "", h)
+	return h, rejected, writeFiles(ctx, p, dir, h.Files)
 }
 
 // seriesError makes a series' own mistakes (an accepted experiment that
@@ -76,7 +86,7 @@ func (r *Runner) StoreHistory(ctx context.Context, open func(context.Context) (*
 	if err != nil || dir == "" {
 		return h, seriesError(err)
 	}
-	return h, r.write(ctx, dir, func(p *pipeline.Pipeline) error { return p.WriteHistory(ctx, "", h) })
+	return h, r.write(ctx, dir, h.Files)
 }
 
 // experimentInput is one experiment of a series from local files.
@@ -88,11 +98,8 @@ type experimentInput struct {
 
 // ingestSeries ingests each argument as one experiment into the local
 // store in dir, and fills req's experiments, manifests and series.
-func (r *Runner) ingestSeries(ctx context.Context, dir string, args []string, req *pipeline.HistoryRequest) (*pipeline.Pipeline, int, error) {
-	exps, manSeries, err := seriesInputs(args)
-	if err != nil {
-		return nil, 0, err
-	}
+func (r *Runner) ingestSeries(ctx context.Context, dir string, args []string, exps []experimentInput, manSeries map[string][]string, req *pipeline.HistoryRequest) (*pipeline.Pipeline, int, error) {
+	var err error
 	if req.Series == "" {
 		if req.Series, err = seriesName(args[0], manSeries); err != nil {
 			return nil, 0, err
@@ -100,13 +107,6 @@ func (r *Runner) ingestSeries(ctx context.Context, dir string, args []string, re
 	}
 	if err := pipeline.CheckSeries(req.Series); err != nil {
 		return nil, 0, argErrorf("history: --series: %v", err)
-	}
-	var allFiles []string
-	for _, x := range exps {
-		allFiles = append(allFiles, x.files...)
-	}
-	if err := checkOutput(dir, allFiles); err != nil {
-		return nil, 0, err
 	}
 	p, err := r.Open(dir)
 	if err != nil {
@@ -129,41 +129,52 @@ func (r *Runner) ingestSeries(ctx context.Context, dir string, args []string, re
 	return p, rejected, nil
 }
 
-// seriesInputs resolves the arguments of a series, one experiment each,
-// and the series their manifests name (with the arguments naming each).
-func seriesInputs(args []string) ([]experimentInput, map[string][]string, error) {
+// seriesInputs resolves the arguments of a series, one experiment each
+// (output is the output folder), all their files, and the series their
+// manifests name (with the arguments naming each). A file in two
+// experiments (the same file by device and inode) is an *ArgError.
+func seriesInputs(args []string, output string) ([]experimentInput, *Inputs, map[string][]string, error) {
 	var exps []experimentInput
 	seen := map[string]string{}
 	manSeries := map[string][]string{}
+	in := newInputs(output)
+	owner := map[string]string{} // input file -> its experiment's argument
 	for _, arg := range args {
 		if arg == "-" {
-			return nil, nil, argErrorf("history: standard input cannot be an experiment")
+			return nil, nil, nil, argErrorf("history: standard input cannot be an experiment")
 		}
 		if _, err := os.Stat(arg); err != nil {
-			return nil, nil, argErrorf("history: %s: %v", arg, errors.Unwrap(err))
+			return nil, nil, nil, argErrorf("history: %s: %v", arg, errors.Unwrap(err))
 		}
 		name := experimentName(arg)
 		if other, ok := seen[name]; ok {
-			return nil, nil, argErrorf("history: %s and %s would both be experiment %q: rename one folder", other, arg, name)
+			return nil, nil, nil, argErrorf("history: %s and %s would both be experiment %q: rename one folder", other, arg, name)
 		}
 		seen[name] = arg
-		files, manifests, err := expandArg(arg)
+		before := len(in.Manifests)
+		files, err := in.add(arg)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
+		}
+		for _, f := range files {
+			if other, ok := owner[f]; ok && other != arg {
+				return nil, nil, nil, argErrorf("history: %s and %s both hold the file %s (the same file by another name): an input belongs to one experiment", other, arg, f)
+			}
+			owner[f] = arg
 		}
 		if len(files) == 0 {
-			return nil, nil, argErrorf("history: %s: no input files there", arg)
+			return nil, nil, nil, argErrorf("history: %s: no input files there", arg)
 		}
-		m, err := LoadManifest("", manifests)
+		m, err := LoadManifest("", in.Manifests[before:])
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		if m != nil && m.Series != "" {
 			manSeries[m.Series] = append(manSeries[m.Series], arg)
 		}
 		exps = append(exps, experimentInput{name: name, files: files, m: m})
 	}
-	return exps, manSeries, nil
+	return exps, in, manSeries, nil
 }
 
 // seriesName names a series from local folders: the one series the

@@ -71,7 +71,7 @@ func TestFailClosed(t *testing.T) {
 		// history: the latest night measured something the series never
 		// ran (another server and rate): nothing of it was checked.
 		{"history: the latest ran nothing of the series", append([]string{"history"}, nights...), "no-comparison",
-			"no-comparison: nothing of the latest experiment, on 2026-11-14 (night04), could be checked"},
+			"no-comparison: nothing of the latest experiment, 2026-11-14 (night04), could be checked"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -18,13 +18,15 @@
 //   - scaling.png: throughput against connections for every system that ran
 //     at two or more concurrency levels, with the Little's-law bound (where
 //     the data stay below it), the USL fit and the saturation point;
-//   - latency-time-<n>.png: per system and settings with a series, p50
+//   - latency-time-<n>.png: per system and settings with a series (at
+//     most MaxOverTimeFigures, 8: each system's in turn), p50
 //     and p99 latency per window over time, one panel per run (small
 //     multiples sharing their axes, at most 12 runs), the within-run
 //     warm-up end the verdict found and the stalls shaded; the y axis is
 //     log when the bulk of the values spans decades, otherwise linear
 //     with a single spike clipped (and said in the legend);
-//   - errors-<n>.png: per system and endpoint with per-request errors,
+//   - errors-<n>.png: per system and endpoint with per-request errors (at
+//     most MaxErrorsFigures, 8: those with the most),
 //     failed requests per second over time by cause (Verdict.Errors).
 //
 // Every figure is WidthPx x HeightPx pixels, uses the Liberation Sans font

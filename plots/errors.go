@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -24,13 +25,31 @@ func ErrorsFigureName(i int) string { return "errors-" + strconv.Itoa(i+1) }
 // errorsFigures are the indices of the breakdowns with failed requests
 // over time (per-request data).
 func errorsFigures(v *analyze.Verdict) []int {
-	var out []int
+	out, _ := DrawnErrorsFigures(v)
+	return out
+}
+
+// MaxErrorsFigures is the most errors-over-time figures a report draws.
+const MaxErrorsFigures = 8
+
+// DrawnErrorsFigures returns the indices of the breakdowns (of
+// Verdict.Errors) with per-request errors that get a figure, at most
+// MaxErrorsFigures, those with the most failed requests (in the
+// breakdowns' order), and total, how many have per-request errors.
+func DrawnErrorsFigures(v *analyze.Verdict) (drawn []int, total int) {
 	for i, e := range v.Errors {
 		if e.PerRequestRuns > 0 && e.BucketS > 0 {
-			out = append(out, i)
+			drawn = append(drawn, i)
 		}
 	}
-	return out
+	total = len(drawn)
+	if total <= MaxErrorsFigures {
+		return drawn, total
+	}
+	slices.SortStableFunc(drawn, func(a, b int) int { return cmp.Compare(v.Errors[b].PerRequestError, v.Errors[a].PerRequestError) })
+	drawn = drawn[:MaxErrorsFigures]
+	slices.Sort(drawn)
+	return drawn, total
 }
 
 func errorsTitle(e analyze.ErrorBreakdown) string {

@@ -60,6 +60,40 @@ func OverTimeGroups(in Input) []OverTimeGroup {
 	return out
 }
 
+// MaxOverTimeFigures is the most latency-over-time figures a report
+// draws: one a system and settings, so 100 JMeter labels on two sides
+// would make 200 figures (5 s of the report's 5.6 s) that nobody reads
+// one by one; the tables hold every window.
+const MaxOverTimeFigures = 8
+
+// DrawnOverTimeGroups returns the groups of OverTimeGroups that get a
+// figure, at most MaxOverTimeFigures: each system's groups in turn (the
+// first group of every system, then the second, ...), so that a
+// comparison's two sides stay side by side; total is how many groups have
+// a series.
+func DrawnOverTimeGroups(in Input) (drawn []OverTimeGroup, total int) {
+	all := OverTimeGroups(in)
+	if len(all) <= MaxOverTimeFigures {
+		return all, len(all)
+	}
+	bySystem := map[int][]OverTimeGroup{}
+	var systems []int
+	for _, og := range all {
+		if len(bySystem[og.System]) == 0 {
+			systems = append(systems, og.System)
+		}
+		bySystem[og.System] = append(bySystem[og.System], og)
+	}
+	for k := 0; len(drawn) < MaxOverTimeFigures; k++ {
+		for _, s := range systems {
+			if k < len(bySystem[s]) && len(drawn) < MaxOverTimeFigures {
+				drawn = append(drawn, bySystem[s][k])
+			}
+		}
+	}
+	return drawn, len(all)
+}
+
 // OverTimeName is the name (without extension) of the k-th
 // latency-over-time figure ("latency-time-1", ...).
 func OverTimeName(k int) string { return "latency-time-" + strconv.Itoa(k+1) }

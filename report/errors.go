@@ -111,6 +111,9 @@ func (b *reportBuilder) errorsSection() *section {
 		sec.Blocks = append(sec.Blocks, errorTable(e, e.Causes, true))
 		sec.Blocks = append(sec.Blocks, b.figure(ErrorsFigureName(i))...)
 	}
+	if p := b.meta.Errors.leftOut("Errors over time", "systems and endpoints with per-request errors (those with the most)"); p != nil {
+		sec.Blocks = append(sec.Blocks, p)
+	}
 	return sec
 }
 

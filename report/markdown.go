@@ -37,6 +37,21 @@ type Meta struct {
 	// Parts are the parts of the runs merged at analysis, by the merged
 	// run's run_id (summary.json's runs[].parts).
 	Parts map[string][]Part
+	// OverTime and Errors count the latency-over-time and errors-over-time
+	// figures drawn of those that could be (plots bounds them).
+	OverTime, Errors FigureCount
+}
+
+// FigureCount is how many figures of a kind were drawn, of Total.
+type FigureCount struct{ Drawn, Total int }
+
+// leftOut words figures of a kind not drawn, or nil when none was left.
+func (c FigureCount) leftOut(what, rest string) *paragraph {
+	if c.Drawn >= c.Total {
+		return nil
+	}
+	return para(tx(fmt.Sprintf("%s is drawn for %d of %d %s; %s.", what, c.Drawn, c.Total, rest,
+		"the others' figures are in summary.json and the tables")))
 }
 
 // Part is a run of one source that analysis merged with others into one
@@ -68,6 +83,7 @@ type reportBuilder struct {
 	figs []Figure
 	all  []analyze.Settings // the settings of every group
 	said map[string]bool    // clauses the answers said, which findings need not repeat
+	meta Meta
 }
 
 // at words settings by what tells them apart from the other groups'
@@ -90,7 +106,7 @@ func (b *reportBuilder) common() string {
 
 // newReport builds the document both report.md and report.html render.
 func newReport(v *analyze.Verdict, figs []Figure, meta Meta) *document {
-	b := &reportBuilder{v: v, figs: figs, said: map[string]bool{}}
+	b := &reportBuilder{v: v, figs: figs, said: map[string]bool{}, meta: meta}
 	for _, s := range v.Systems {
 		for _, g := range s.Groups {
 			b.all = append(b.all, g.Settings)

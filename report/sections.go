@@ -181,6 +181,9 @@ func (b *reportBuilder) warmup() *section {
 			sec.Blocks = append(sec.Blocks, &figureBlock{Figure: f})
 		}
 	}
+	if p := b.meta.OverTime.leftOut("Latency over time", "system and settings with per-request data (each system's in turn)"); p != nil {
+		sec.Blocks = append(sec.Blocks, p)
+	}
 	if len(sec.Blocks) == 0 {
 		return nil
 	}

@@ -45,6 +45,10 @@ func Render(v *analyze.Verdict, set analyze.Set, meta report.Meta, format plots.
 		return nil, err
 	}
 	out, refs := figureFiles(figs, format)
+	drawn, total := plots.DrawnOverTimeGroups(in)
+	meta.OverTime = report.FigureCount{Drawn: len(drawn), Total: total}
+	edrawn, etotal := plots.DrawnErrorsFigures(v)
+	meta.Errors = report.FigureCount{Drawn: len(edrawn), Total: etotal}
 	var md, page, smd, js bytes.Buffer
 	if err := report.MarkdownAndHTML(&md, &page, v, refs, meta); err != nil {
 		return nil, err

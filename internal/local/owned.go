@@ -199,6 +199,20 @@ func writeOwnList(ctx context.Context, st store.Store, names []string) error {
 	return st.Put(ctx, OwnListName, bytes.NewReader(append(b, '\n')))
 }
 
+// dropReport removes the report files the output folder's earlier runs
+// wrote when this run makes none (its analysis refused, err): its tables
+// have changed, so an earlier report would stand for a verdict no longer
+// made. It returns err, with the removal's own failure if any.
+func dropReport(ctx context.Context, p *pipeline.Pipeline, dir string, err error) error {
+	if dir == "" {
+		return err
+	}
+	if werr := writeFiles(ctx, p, dir, nil); werr != nil {
+		return errors.Join(err, werr)
+	}
+	return err
+}
+
 // writeFiles writes a report's files at the top of the output folder and
 // removes those an earlier run there wrote (its list) that this one has
 // not; any other file is the user's and is left alone. The list is

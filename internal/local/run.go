@@ -344,7 +344,7 @@ func (r *Runner) analyze(ctx context.Context, dir string, files []string, req pi
 	req.Overrides.Order = names
 	rep, err := p.Report(ctx, req)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, dropReport(ctx, p, dir, err)
 	}
 	// rep.Verdict is nil when every input failed (each said why on
 	// stderr): the report says no run could be read.

@@ -40,7 +40,7 @@ func (r *Runner) History(ctx context.Context, dir string, args []string, req pip
 	}
 	h, err := p.History(ctx, req)
 	if err != nil {
-		return nil, rejected, seriesError(err)
+		return nil, rejected, dropReport(ctx, p, dir, seriesError(err))
 	}
 	return h, rejected, writeFiles(ctx, p, dir, h.Files)
 }

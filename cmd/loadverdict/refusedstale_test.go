@@ -75,3 +75,30 @@ func TestRefusedLeavesNoReport(t *testing.T) {
 		})
 	}
 }
+
+// TestJUnitNotAReportFile: --junit naming a file the report writes in
+// its output folder (report.md, summary.json, a figure) is refused before
+// anything is written, whether or not the folder exists yet; junit.xml
+// there is fine.
+func TestJUnitNotAReportFile(t *testing.T) {
+	const old = "../../testdata/truth/before-after/old"
+	for _, tc := range []struct {
+		name   string
+		exists bool
+		exit   int
+	}{
+		{"report.md", true, exitUsage}, {"summary.json", false, exitUsage}, {"throughput.png", true, exitUsage},
+		{".loadverdict-files.json", true, exitUsage}, {"junit.xml", true, exitOK},
+	} {
+		dir := filepath.Join(t.TempDir(), "out")
+		if tc.exists {
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		_, errOut, err := runCLI(t, "", "report", "-o", dir, "--junit", filepath.Join(dir, tc.name), old)
+		if exitCode(err) != tc.exit {
+			t.Errorf("--junit %s (folder there: %v): exit %d, want %d: %v\n%s", tc.name, tc.exists, exitCode(err), tc.exit, err, errOut)
+		}
+	}
+}

@@ -149,6 +149,20 @@ func checkNotInput(flag, out string, files []string) error {
 	return nil
 }
 
+// checkNotOwn refuses an output file (--junit) at the top of the output
+// folder dir under a name the report writes there (report.md, a figure, a
+// listed file): the two would overwrite each other.
+func checkNotOwn(flag, out, dir string) error {
+	if out == "" || dir == "" || !samePath(filepath.Dir(out), dir) {
+		return nil
+	}
+	base := filepath.Base(out)
+	if ext := filepath.Ext(base); newOutputDir(dir).own[base] || ext == ".png" || ext == ".svg" {
+		return argErrorf("%s %s is a file the report writes in %s: choose another name (junit.xml)", flag, out, dir)
+	}
+	return nil
+}
+
 // lockOutput creates the output folder dir and takes its lock for the
 // whole command: a second command into the same folder is refused (an
 // *ArgError naming the holder's pid), never mixed with the first.

@@ -177,6 +177,9 @@ func (r *Runner) begin(dir string, in *Inputs) (unlock func(), err error) {
 	if err := checkNotInput("--junit", r.JUnit, in.Files); err != nil {
 		return nil, err
 	}
+	if err := checkNotOwn("--junit", r.JUnit, dir); err != nil {
+		return nil, err
+	}
 	r.say(in)
 	return lockOutput(dir)
 }

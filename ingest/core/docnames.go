@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -21,7 +22,13 @@ type DocName struct {
 // portWords are the words for "port" that make a number a port: the
 // number must stand right before or after one (or after "host:"), so that
 // a version (Zuul 1.1.0) or a count is never taken for a port.
-var portWords = []string{"port", "ports", "ポート", "端口", "포트", "puerto", "porta"}
+var portWords = []string{"port", "ports", "ポート", "番ポート", "端口", "포트", "puerto", "porta"}
+
+// knownServers are servers written in lower case ("nginx serves ... on
+// port 8080"), which no capital tells from a common word (isName).
+var knownServers = strings.Fields("nginx openresty apache httpd haproxy envoy caddy traefik tomcat jetty undertow " +
+	"netty node nodejs express gunicorn uvicorn puma unicorn kestrel lighttpd zuul kong tyk varnish squid pingora " +
+	"actix axum fasthttp fastapi flask django deno bun h2o litespeed istio linkerd gin fiber vertx quarkus")
 
 // nameStopWords are capitalized words that are not names of systems.
 var nameStopWords = map[string]bool{
@@ -34,8 +41,9 @@ var nameStopWords = map[string]bool{
 	"while": true, "whereas": true, "but": true, "which": true, "is": true, "was": true,
 }
 
-// maxNameGap is how many words may stand between a name and its port.
-const maxNameGap = 4
+// maxNameGap is how many Latin words may stand between a name and its
+// port ("nginx serves the same page on port 8080": 6).
+const maxNameGap = 6
 
 // DocumentNames finds the systems a document names beside their ports, in
 // head (the start of an input, as Detect sees it). Lines that hold a URL,
@@ -119,21 +127,34 @@ func namesInLine(line string) []namePort {
 		if !ok || !nearPortWord(line, toks, i) {
 			continue
 		}
-		// The nearest name before the number, within the clause.
-		for j, gap := i-1, 0; j >= 0 && gap <= maxNameGap; j-- {
-			if clauseBreak(line[toks[j].start+len(toks[j].s) : toks[j+1].start]) {
-				break
-			}
-			if isName(toks[j].s) {
-				out = append(out, namePort{toks[j].s, port})
-				break
-			}
-			if isLatinWord(toks[j].s) {
-				gap++
-			}
+		// The nearest name before the number, within the clause; else the
+		// nearest after it ("8080番ポートでnginxを起動", "port 8080 runs
+		// nginx"), as the language puts the subject.
+		if name, ok := nearestName(line, toks, i, -1); ok {
+			out = append(out, namePort{name, port})
+		} else if name, ok := nearestName(line, toks, i, +1); ok {
+			out = append(out, namePort{name, port})
 		}
 	}
 	return out
+}
+
+// nearestName finds the name nearest to toks[i] in direction dir (-1
+// before, +1 after) within its clause and maxNameGap Latin words.
+func nearestName(line string, toks []docToken, i, dir int) (string, bool) {
+	for j, gap := i+dir, 0; j >= 0 && j < len(toks) && gap <= maxNameGap; j += dir {
+		a, b := min(j, j-dir), max(j, j-dir)
+		if clauseBreak(line[toks[a].start+len(toks[a].s) : toks[b].start]) {
+			return "", false
+		}
+		if isName(toks[j].s) {
+			return toks[j].s, true
+		}
+		if isLatinWord(toks[j].s) {
+			gap++
+		}
+	}
+	return "", false
 }
 
 // tokenize splits line into runs of ASCII letters and digits (with an
@@ -227,12 +248,13 @@ func isLatinWord(s string) bool {
 
 // isName reports whether s looks like the name of a system: Latin
 // letters (digits and '-' after the first), at least 3 long, starting
-// with a capital or with a capital inside (nginx is lower-case, so a
-// lower-case word of a known server name would need --label), and not a
-// common word.
+// with a capital or with a capital inside, or a known lower-case server
+// (knownServers), and not a common word.
 func isName(s string) bool {
 	if len(s) < 3 || len(s) > 40 || !isLatinWord(s) || nameStopWords[strings.ToLower(s)] {
 		return false
+	} else if slices.Contains(knownServers, s) {
+		return true
 	}
 	for _, r := range s {
 		if unicode.IsUpper(r) {

@@ -21,10 +21,10 @@ func TestNightlyTally(t *testing.T) {
 	tl.tally([]bool{P, P, P, P, P, F}, -1) // stable: nights 2-6, one failed
 	tl.tally([]bool{P, F, P, P, F, F}, 3)  // step at night 4: nights 2-3 stable (one failed); caught on its 2nd night
 	tl.tally([]bool{P, P, P, P, P, P}, 2)  // never caught
-	tl.tally([]bool{P, P, F, P, P}, 3)     // red the night before; caught on the step night? no: night 4 passes, night 5 passes: never
+	tl.tally([]bool{P, P, F, P, P}, 3)     // red the night before the step, which is never caught
 	tl.tally([]bool{P, P, F, F, P}, 3)     // red before, caught on the step night
 	want := nightlyTally{Series: 6, Stable: 4 + 5 + 2 + 1 + 2 + 2, Failed: 1 + 1 + 1 + 0 + 1 + 1, StableSeries: 2, FailedSeries: 2,
-		Steps: 4, Caught: 2, Within: [3]int{1, 2, 2}, RedBefore: 2}
+		Steps: 4, Caught: 2, Within: [3]int{1, 2, 2}, RedBefore: 2, GreenWithin: [3]int{0, 1, 1}}
 	if tl != want {
 		t.Errorf("tally\n got %+v\nwant %+v", tl, want)
 	}

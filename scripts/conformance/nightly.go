@@ -193,7 +193,10 @@ type nightlyTally struct {
 	// it has nothing to be checked against) and those the gate failed;
 	// StableSeries and FailedSeries: step-free series, and those with a
 	// failed night.
-	Stable, Failed             int
+	Stable, Failed int
+	// FailedAs splits Failed by the verdict: regression, drift,
+	// undecided.
+	FailedAs                   [3]int
 	StableSeries, FailedSeries int
 	// Steps: series with a step; Within[k]: the gate failed on one of
 	// the k+1 nights from the step night (k = 0, 1, 2); Caught: on any
@@ -211,7 +214,7 @@ type nightlyTally struct {
 
 // tally adds one series' gate results: failed per night, the step's
 // night at (-1: none).
-func (t *nightlyTally) tally(failed []bool, at int) {
+func (t *nightlyTally) tally(failed []bool, verdicts []analyze.CheckVerdict, at int) {
 	t.Series++
 	stableTo := len(failed)
 	if at >= 0 {
@@ -226,6 +229,14 @@ func (t *nightlyTally) tally(failed []bool, at int) {
 		if failed[i] {
 			t.Failed++
 			any = true
+			switch verdicts[i] {
+			case analyze.CheckRegression:
+				t.FailedAs[0]++
+			case analyze.CheckDrift:
+				t.FailedAs[1]++
+			default:
+				t.FailedAs[2]++
+			}
 		}
 	}
 	if at < 0 {
@@ -262,6 +273,9 @@ func (t *nightlyTally) add(u nightlyTally) {
 	t.Series += u.Series
 	t.Stable += u.Stable
 	t.Failed += u.Failed
+	for k := range t.FailedAs {
+		t.FailedAs[k] += u.FailedAs[k]
+	}
 	t.StableSeries += u.StableSeries
 	t.FailedSeries += u.FailedSeries
 	t.Steps += u.Steps
@@ -319,18 +333,19 @@ func nightlyMC(m nightlyModel, draws int, seed uint64, ratios, phis []float64, r
 					s := drawNightly(r, c, m)
 					for k, nights := range [][][]float64{s.Treat, s.Ratio} {
 						var f []bool
+						var v []analyze.CheckVerdict
 						if whole {
 							var err error
-							if f, _, err = gateNights(nights, m.Opts); err != nil {
+							if f, v, err = gateNights(nights, m.Opts); err != nil {
 								mu.Lock()
 								firstErr = err
 								mu.Unlock()
 								return
 							}
 						} else {
-							f, _ = seqNights(nights, m.Opts)
+							f, v = seqNights(nights, m.Opts)
 						}
-						tl[k].tally(f, s.At)
+						tl[k].tally(f, v, s.At)
 					}
 				}
 				mu.Lock()
@@ -447,6 +462,16 @@ func writeNightly(w io.Writer, res *nightlyResult) {
 			}
 			fmt.Fprintln(w)
 		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "The failed stable nights by verdict (regression / drift / undecided), every phi and run count:\n\n| sigma_b/sigma_r | no control | control |\n|---:|---|---|\n")
+	for _, ra := range res.Ratios {
+		fmt.Fprintf(w, "| %g |", ra)
+		for k := range ctl {
+			t := res.sum(k, func(x nightlyCell) bool { return x.Ratio == ra })
+			fmt.Fprintf(w, " %s / %s / %s of %d |", pctOf(t.FailedAs[0], t.Failed), pctOf(t.FailedAs[1], t.Failed), pctOf(t.FailedAs[2], t.Failed), t.Failed)
+		}
+		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w)
 	for _, st := range res.Steps {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/loadverdict/loadverdict/analyze"
 )
 
 // TestNightlyTally: the nightly Monte-Carlo's rates per their
@@ -17,13 +19,14 @@ import (
 func TestNightlyTally(t *testing.T) {
 	F, P := true, false
 	var tl nightlyTally
-	tl.tally([]bool{F, P, F, P, P}, -1)    // stable: nights 2-5, one failed (night 1 never counts)
-	tl.tally([]bool{P, P, P, P, P, F}, -1) // stable: nights 2-6, one failed
-	tl.tally([]bool{P, F, P, P, F, F}, 3)  // step at night 4: nights 2-3 stable (one failed); caught on its 2nd night
-	tl.tally([]bool{P, P, P, P, P, P}, 2)  // never caught
-	tl.tally([]bool{P, P, F, P, P}, 3)     // red the night before the step, which is never caught
-	tl.tally([]bool{P, P, F, F, P}, 3)     // red before, caught on the step night
-	want := nightlyTally{Series: 6, Stable: 4 + 5 + 2 + 1 + 2 + 2, Failed: 1 + 1 + 1 + 0 + 1 + 1, StableSeries: 2, FailedSeries: 2,
+	r, d, u, n := analyze.CheckRegression, analyze.CheckDrift, analyze.CheckUndecided, analyze.CheckNoChange
+	tl.tally([]bool{F, P, F, P, P}, []analyze.CheckVerdict{n, n, r, n, n}, -1)       // stable: nights 2-5, one failed (night 1 never counts)
+	tl.tally([]bool{P, P, P, P, P, F}, []analyze.CheckVerdict{n, n, n, n, n, u}, -1) // stable: nights 2-6, one failed
+	tl.tally([]bool{P, F, P, P, F, F}, []analyze.CheckVerdict{n, d, n, n, r, r}, 3)  // step at night 4: nights 2-3 stable (one failed); caught on its 2nd night
+	tl.tally([]bool{P, P, P, P, P, P}, []analyze.CheckVerdict{n, n, n, n, n, n}, 2)  // never caught
+	tl.tally([]bool{P, P, F, P, P}, []analyze.CheckVerdict{n, n, u, n, n}, 3)        // red the night before the step, which is never caught
+	tl.tally([]bool{P, P, F, F, P}, []analyze.CheckVerdict{n, n, r, r, n}, 3)        // red before, caught on the step night
+	want := nightlyTally{Series: 6, Stable: 4 + 5 + 2 + 1 + 2 + 2, Failed: 1 + 1 + 1 + 0 + 1 + 1, FailedAs: [3]int{2, 1, 2}, StableSeries: 2, FailedSeries: 2,
 		Steps: 4, Caught: 2, Within: [3]int{1, 2, 2}, RedBefore: 2, GreenWithin: [3]int{0, 1, 1}}
 	if tl != want {
 		t.Errorf("tally\n got %+v\nwant %+v", tl, want)

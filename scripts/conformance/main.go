@@ -7,6 +7,7 @@
 //	go run ./scripts/conformance plan [-seed 19] [-family F,...] [-n N]
 //	go run ./scripts/conformance run  [-dir testdata/conformance] [-sample K] [-family F,...] [-list [-explain [-values]]] [-gate]
 //	go run ./scripts/conformance mc   [-dir testdata/conformance] [-draws N]
+//	go run ./scripts/conformance nightly-mc [-draws N] [-sigma-r 0.02] [-max-regression 5] [-j 1]
 //	go run ./scripts/conformance docs [-dir testdata/conformance] [-o docs/CONFORMANCE.md]
 //
 // gen draws each experiment's parameters from the seed, starts the truth
@@ -24,7 +25,9 @@
 // -explain says what each comparison tested and why it decided so, -gate
 // how often the default gate of compare A B fails per comparison family.
 // mc draws synthetic series from the grid's flat and A/A runs for the
-// rates that need thousands of draws. docs writes docs/CONFORMANCE.md and
+// rates that need thousands of draws; nightly-mc draws nightly series
+// with between-night variance, AR(1) wander and outlier nights, and gates
+// each night as a nightly job does (nightly.go). docs writes docs/CONFORMANCE.md and
 // the floors the go test holds the grid to (<dir>/floors.json).
 package main
 
@@ -35,7 +38,7 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: conformance gen|run|mc|docs [flags]")
+		fmt.Fprintln(os.Stderr, "usage: conformance gen|run|mc|nightly-mc|docs [flags]")
 		os.Exit(2)
 	}
 	var err error
@@ -46,12 +49,14 @@ func main() {
 		err = runRun(os.Args[2:])
 	case "mc":
 		err = runMC(os.Args[2:])
+	case "nightly-mc":
+		err = runNightlyMC(os.Args[2:])
 	case "docs":
 		err = runDocs(os.Args[2:])
 	case "plan":
 		err = runPlan(os.Args[2:])
 	default:
-		fmt.Fprintf(os.Stderr, "conformance: unknown command %q (gen, run, mc, docs)\n", os.Args[1])
+		fmt.Fprintf(os.Stderr, "conformance: unknown command %q (gen, run, mc, nightly-mc, docs)\n", os.Args[1])
 		os.Exit(2)
 	}
 	if err != nil {

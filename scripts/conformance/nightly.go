@@ -1,0 +1,575 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/results"
+)
+
+// The nightly Monte-Carlo (issue 31): synthetic nightly series with
+// between-night variance, AR(1) wander and outlier nights, each night
+// checked as a nightly job checks it: the night's runs analysed
+// (analyze.Analyze), the series up to that night analysed
+// (analyze.AnalyzeHistory, the whole history path) and the gate read
+// (History.Failed: loadverdict history's exit 3). The measurement the
+// nightly gate's redesign will be judged by; it changes no verdict.
+//
+// The model, per series of nightlyNights nights (the cost per request;
+// a run's throughput is 1000 req/s over it):
+//
+//	cost_night = (1 + step_night) · exp(b_night + o_night)
+//	b_night    = phi · b_(night-1) + N(0, sigma_b)   (b_1 from the stationary law)
+//	o_night    = ±U(3, 5)·sigma_b with probability 1/10, else 0 (an outlier night)
+//	cost_run   = cost_night · exp(N(0, sigma_r))
+//
+// step_night is 0 before the step night and the step from it on (the
+// step night uniform on 7..nightlyNights-2, so that 3 nights are seen
+// from it). With a control, a control series is measured the same
+// night, sharing b_night and o_night (the machine), never stepping; the
+// harness gates the ratio of each run to the control's run of the same
+// index (1000 × treatment/control throughput) by the same path: what a
+// control would buy, estimated here since analyze has no control.
+
+const (
+	nightlyNights  = 20
+	nightlyFirstAt = 6 // the step's earliest night, 0-based (night 7)
+)
+
+// nightlyCell is one cell of the model's grid.
+type nightlyCell struct {
+	Ratio float64 // sigma_b / sigma_r
+	Phi   float64
+	Runs  int
+	Step  float64
+}
+
+// nightlyModel is the model's fixed parameters.
+type nightlyModel struct {
+	SigmaR      float64 // run-to-run sd of log cost
+	OutlierProb float64
+	Opts        analyze.Options
+}
+
+// nightlySeries is one draw: per night the runs' throughput, without
+// and with a control (the ratio), and the step's night (-1: none).
+type nightlySeries struct {
+	Treat, Ratio [][]float64
+	At           int
+	// B and O are b_night and o_night (the checks of the generator).
+	B, O    []float64
+	Outlier []bool
+}
+
+// drawNightly draws one series of cell c.
+func drawNightly(r *rand.Rand, c nightlyCell, m nightlyModel) nightlySeries {
+	sb := c.Ratio * m.SigmaR
+	s := nightlySeries{At: -1}
+	if c.Step != 0 {
+		s.At = nightlyFirstAt + r.IntN(nightlyNights-2-nightlyFirstAt)
+	}
+	// Every draw takes the same numbers from r whatever sigma_b, so that
+	// cells differing only in sigma_b share them (common random numbers).
+	b := r.NormFloat64() * sb / math.Sqrt(1-c.Phi*c.Phi)
+	for i := range nightlyNights {
+		if i > 0 {
+			b = c.Phi*b + sb*r.NormFloat64()
+		}
+		o := 0.0
+		out, size, sign := r.Float64() < m.OutlierProb, 3+2*r.Float64(), r.IntN(2)
+		if out {
+			o = size * sb
+			if sign == 0 {
+				o = -o
+			}
+		}
+		step := 1.0
+		if s.At >= 0 && i >= s.At {
+			step = 1 + c.Step
+		}
+		s.B, s.O, s.Outlier = append(s.B, b), append(s.O, o), append(s.Outlier, out)
+		tr, ra := make([]float64, c.Runs), make([]float64, c.Runs)
+		for j := range c.Runs {
+			tr[j] = 1000 / (step * math.Exp(b+o+m.SigmaR*r.NormFloat64()))
+			ctl := 1000 / math.Exp(b+o+m.SigmaR*r.NormFloat64())
+			ra[j] = 1000 * tr[j] / ctl
+		}
+		s.Treat, s.Ratio = append(s.Treat, tr), append(s.Ratio, ra)
+	}
+	return s
+}
+
+// nightlyRun is one synthetic wrk run of throughput rps.
+func nightlyRun(night, j int, rps float64) results.Run {
+	conns, threads := int32(16), int32(2)
+	seq := int32(j)
+	return results.Run{
+		RunID: fmt.Sprintf("n%02dr%d", night, j), Experiment: fmt.Sprintf("night%02d", night+1), Source: "mc", Index: seq, Seq: seq,
+		Tool: "wrk", LoadModel: results.LoadClosed, Label: "svc", Target: "http://127.0.0.1:8080/",
+		DurationS: 10, PlannedDurationS: results.Ptr(10.0), Threads: &threads, Connections: &conns,
+		Requests: int64(rps * 10), RPS: rps, LatMeanMs: results.Ptr(1000 * float64(conns) / rps),
+	}
+}
+
+// gateNights runs the nightly job over a series of nights (each night's
+// runs' throughput): every night its runs analysed as an experiment, the
+// series up to it analysed by analyze.AnalyzeHistory, and the gate read.
+// It returns per night whether the gate failed (exit 3) and the latest
+// check's verdict on throughput.
+func gateNights(nights [][]float64, o analyze.Options) ([]bool, []analyze.CheckVerdict, error) {
+	var exps []analyze.SeriesExperiment
+	var failed []bool
+	var verdicts []analyze.CheckVerdict
+	for i, x := range nights {
+		set := analyze.Set{Experiment: fmt.Sprintf("night%02d", i+1)}
+		for j, v := range x {
+			set.Runs = append(set.Runs, nightlyRun(i, j, v))
+		}
+		v, err := analyze.Analyze(set, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		exps = append(exps, analyze.SeriesExperiment{Name: set.Experiment, Verdict: v})
+		h, err := analyze.AnalyzeHistory("mc", analyze.OrderAsGiven, exps, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		verdict := analyze.CheckVerdict("")
+		if len(h.Tracks) == 1 {
+			for _, mt := range h.Tracks[0].Metrics {
+				if mt.Metric == analyze.MetricRPS && mt.Latest != nil {
+					verdict = mt.Latest.Verdict
+				}
+			}
+		}
+		failed, verdicts = append(failed, h.Failed), append(verdicts, verdict)
+	}
+	return failed, verdicts, nil
+}
+
+// seqNights is gateNights made fast: the sequential check itself
+// (analyze.SequentialCheck) over the nights' values (the mean of their
+// runs) and runs, each night's verdict the one a job run that night
+// would have read (the check sees only that night and those before it),
+// the gate failed on regression, drift and undecided (History's gate
+// with --fail-on regression). With 1-3 runs a night it is the whole
+// path's answer: a night's runs are all steady (Analyze finds no warm-up
+// in so few), no night is marked disturbed and compare's run-level test
+// never runs (both need Options.MinRuns runs a side, 4), and the change
+// points E-Divisive finds do not gate; TestNightlyFastIsWhole checks
+// that the two agree night by night.
+func seqNights(nights [][]float64, o analyze.Options) ([]bool, []analyze.CheckVerdict) {
+	in := make([]analyze.NightInput, len(nights))
+	for i, x := range nights {
+		m := 0.0
+		for _, v := range x {
+			m += v
+		}
+		in[i] = analyze.NightInput{Value: m / float64(len(x)), Runs: x, Used: true}
+	}
+	s := analyze.SequentialCheck(in, true, o, nil)
+	failed := make([]bool, len(nights))
+	verdicts := make([]analyze.CheckVerdict, len(nights))
+	for _, n := range s.Nights {
+		verdicts[n.Point] = n.Verdict
+		failed[n.Point] = n.Point > 0 && (n.Verdict == analyze.CheckRegression || n.Verdict == analyze.CheckDrift || n.Verdict == analyze.CheckUndecided)
+	}
+	return failed, verdicts
+}
+
+// nightlyTally is the counts of one cell, without (0) or with (1) a
+// control.
+type nightlyTally struct {
+	Series int
+	// Stable nights (no change before them, the first night left out:
+	// it has nothing to be checked against) and those the gate failed;
+	// StableSeries and FailedSeries: step-free series, and those with a
+	// failed night.
+	Stable, Failed int
+	// FailedAs splits Failed by the verdict: regression, drift,
+	// undecided.
+	FailedAs                   [3]int
+	StableSeries, FailedSeries int
+	// Steps: series with a step; Within[k]: the gate failed on one of
+	// the k+1 nights from the step night (k = 0, 1, 2); Caught: on any
+	// night from it (Steps - Caught never).
+	Steps, Caught int
+	Within        [3]int
+	// RedBefore: step series whose gate already failed the night before
+	// the step (a catch there is no detection of the step).
+	RedBefore int
+	// GreenWithin: Within, over the step series whose gate passed the
+	// night before the step (Steps - RedBefore of them): a detection of
+	// the step, not a failure that was there before it.
+	GreenWithin [3]int
+}
+
+// tally adds one series' gate results: failed per night, the step's
+// night at (-1: none).
+func (t *nightlyTally) tally(failed []bool, verdicts []analyze.CheckVerdict, at int) {
+	t.Series++
+	stableTo := len(failed)
+	if at >= 0 {
+		stableTo = at
+		t.Steps++
+	} else {
+		t.StableSeries++
+	}
+	any := false
+	for i := 1; i < stableTo; i++ {
+		t.Stable++
+		if failed[i] {
+			t.Failed++
+			any = true
+			switch verdicts[i] {
+			case analyze.CheckRegression:
+				t.FailedAs[0]++
+			case analyze.CheckDrift:
+				t.FailedAs[1]++
+			default:
+				t.FailedAs[2]++
+			}
+		}
+	}
+	if at < 0 {
+		if any {
+			t.FailedSeries++
+		}
+		return
+	}
+	if failed[at-1] {
+		t.RedBefore++
+	}
+	first := -1
+	for i := at; i < len(failed); i++ {
+		if failed[i] {
+			first = i
+			break
+		}
+	}
+	if first < 0 {
+		return
+	}
+	t.Caught++
+	for k := range t.Within {
+		if first-at <= k {
+			t.Within[k]++
+			if !failed[at-1] {
+				t.GreenWithin[k]++
+			}
+		}
+	}
+}
+
+func (t *nightlyTally) add(u nightlyTally) {
+	t.Series += u.Series
+	t.Stable += u.Stable
+	t.Failed += u.Failed
+	for k := range t.FailedAs {
+		t.FailedAs[k] += u.FailedAs[k]
+	}
+	t.StableSeries += u.StableSeries
+	t.FailedSeries += u.FailedSeries
+	t.Steps += u.Steps
+	t.Caught += u.Caught
+	t.RedBefore += u.RedBefore
+	for k := range t.Within {
+		t.Within[k] += u.Within[k]
+		t.GreenWithin[k] += u.GreenWithin[k]
+	}
+}
+
+// nightlyResult is the Monte-Carlo's figures: per cell, without and
+// with a control.
+type nightlyResult struct {
+	Model  nightlyModel
+	Draws  int
+	Ratios []float64
+	Phis   []float64
+	Runs   []int
+	Steps  []float64
+	Cells  map[nightlyCell][2]nightlyTally
+}
+
+// nightlyMC draws draws series per cell of the grid and gates each
+// night, without and with a control, on j goroutines; whole: by the
+// whole history path (gateNights), else by the sequential check
+// (seqNights, the same answer at 1-3 runs a night, 1000 times faster).
+func nightlyMC(m nightlyModel, draws int, seed uint64, ratios, phis []float64, runs []int, steps []float64, j int, whole bool) (*nightlyResult, error) {
+	res := &nightlyResult{Model: m, Draws: draws, Ratios: ratios, Phis: phis, Runs: runs, Steps: steps, Cells: map[nightlyCell][2]nightlyTally{}}
+	var cells []nightlyCell
+	for _, ra := range ratios {
+		for _, ph := range phis {
+			for _, n := range runs {
+				for _, st := range steps {
+					cells = append(cells, nightlyCell{Ratio: ra, Phi: ph, Runs: n, Step: st})
+				}
+			}
+		}
+	}
+	var mu sync.Mutex
+	var firstErr error
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range max(j, 1) {
+		wg.Go(func() {
+			for ci := range work {
+				c := cells[ci]
+				// One stream per cell, whatever the cells' order or j; the
+				// same for cells differing only in sigma_b (common random
+				// numbers: their differences are sigma_b's, and with a
+				// control, which cancels the night, their tallies agree).
+				r := rand.New(rand.NewPCG(seed, uint64(ci%(len(phis)*len(runs)*len(steps)))))
+				var tl [2]nightlyTally
+				for range draws {
+					s := drawNightly(r, c, m)
+					for k, nights := range [][][]float64{s.Treat, s.Ratio} {
+						var f []bool
+						var v []analyze.CheckVerdict
+						if whole {
+							var err error
+							if f, v, err = gateNights(nights, m.Opts); err != nil {
+								mu.Lock()
+								firstErr = err
+								mu.Unlock()
+								return
+							}
+						} else {
+							f, v = seqNights(nights, m.Opts)
+						}
+						tl[k].tally(f, v, s.At)
+					}
+				}
+				mu.Lock()
+				res.Cells[c] = tl
+				mu.Unlock()
+			}
+		})
+	}
+	for ci := range cells {
+		work <- ci
+	}
+	close(work)
+	wg.Wait()
+	return res, firstErr
+}
+
+// sum adds the tallies of the cells that keep says yes to, control k.
+func (res *nightlyResult) sum(k int, keep func(nightlyCell) bool) nightlyTally {
+	var t nightlyTally
+	for c, tl := range res.Cells {
+		if keep(c) {
+			t.add(tl[k])
+		}
+	}
+	return t
+}
+
+func pctOf(a, b int) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f %%", 100*float64(a)/float64(b))
+}
+
+// nightlyTargets are the acceptance targets of issue 31, measured: the
+// worst stable-night false-fail rate at ratios up to maxRatio, and the
+// fewest 10 % steps caught within 3 nights at 2 runs a night; k 0
+// without a control (up to 3x), 1 with one (up to 10x).
+type nightlyTarget struct {
+	Control              bool
+	MaxRatio             float64
+	WorstFalse           float64
+	WorstFalseCell       nightlyCell
+	WorstCatch           float64
+	WorstCatchCell       nightlyCell
+	FalseMet, CatchMet   bool
+	HaveFalse, HaveCatch bool
+}
+
+func (res *nightlyResult) targets() []nightlyTarget {
+	var out []nightlyTarget
+	for k, maxRatio := range []float64{3, 10} {
+		tg := nightlyTarget{Control: k == 1, MaxRatio: maxRatio}
+		for _, ra := range res.Ratios {
+			if ra > maxRatio {
+				continue
+			}
+			for _, ph := range res.Phis {
+				for _, n := range res.Runs {
+					// The false fails of a (ratio, phi, runs): every step's
+					// stable nights.
+					c := nightlyCell{Ratio: ra, Phi: ph, Runs: n}
+					t := res.sum(k, func(x nightlyCell) bool { return x.Ratio == ra && x.Phi == ph && x.Runs == n })
+					if t.Stable > 0 {
+						if f := float64(t.Failed) / float64(t.Stable); !tg.HaveFalse || f > tg.WorstFalse {
+							tg.WorstFalse, tg.WorstFalseCell, tg.HaveFalse = f, c, true
+						}
+					}
+					if n != 2 {
+						continue
+					}
+					c.Step = 0.10
+					if tl, ok := res.Cells[c]; ok && tl[k].Steps > tl[k].RedBefore {
+						// Caught: the gate passed the night before the step
+						// and failed within 3 nights of it.
+						if f := float64(tl[k].GreenWithin[2]) / float64(tl[k].Steps-tl[k].RedBefore); !tg.HaveCatch || f < tg.WorstCatch {
+							tg.WorstCatch, tg.WorstCatchCell, tg.HaveCatch = f, c, true
+						}
+					}
+				}
+			}
+		}
+		tg.FalseMet = tg.HaveFalse && tg.WorstFalse <= 0.01
+		tg.CatchMet = tg.HaveCatch && tg.WorstCatch >= 0.90
+		out = append(out, tg)
+	}
+	return out
+}
+
+// writeNightly writes the figures as markdown tables.
+func writeNightly(w io.Writer, res *nightlyResult) {
+	m := res.Model
+	fmt.Fprintf(w, "Model: %d nights a series; sigma_r %.1f %% (run-to-run, log cost); outlier night probability %.2f; "+
+		"gate: loadverdict history --fail-on regression --max-regression %g (allowed %g %%); %d series a cell.\n\n",
+		nightlyNights, 100*m.SigmaR, m.OutlierProb, m.Opts.MaxRegressionPct, max(m.Opts.MaxRegressionPct, 100*m.Opts.PracticalBand), res.Draws)
+	ctl := []string{"without a control", "with a same-night control (ratio)"}
+	fmt.Fprintf(w, "**False fails**: the gate's exit 3 on nights with no change before them (night 1 left out), every step's series pooled; "+
+		"in brackets, the step-free series with at least one failed night.\n\n")
+	fmt.Fprintf(w, "| sigma_b/sigma_r | phi |")
+	for k := range ctl {
+		for _, n := range res.Runs {
+			fmt.Fprintf(w, " %d run%s, %s |", n, plural(n), map[int]string{0: "no control", 1: "control"}[k])
+		}
+	}
+	fmt.Fprintf(w, "\n|---:|---:|%s\n", strings.Repeat("---:|", 2*len(res.Runs)))
+	for _, ra := range res.Ratios {
+		for _, ph := range res.Phis {
+			fmt.Fprintf(w, "| %g | %g |", ra, ph)
+			for k := range ctl {
+				for _, n := range res.Runs {
+					t := res.sum(k, func(x nightlyCell) bool { return x.Ratio == ra && x.Phi == ph && x.Runs == n })
+					fmt.Fprintf(w, " %s (%s) |", pctOf(t.Failed, t.Stable), pctOf(t.FailedSeries, t.StableSeries))
+				}
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "The failed stable nights by verdict (regression / drift / undecided), every phi and run count:\n\n| sigma_b/sigma_r | no control | control |\n|---:|---|---|\n")
+	for _, ra := range res.Ratios {
+		fmt.Fprintf(w, "| %g |", ra)
+		for k := range ctl {
+			t := res.sum(k, func(x nightlyCell) bool { return x.Ratio == ra })
+			fmt.Fprintf(w, " %s / %s / %s of %d |", pctOf(t.FailedAs[0], t.Failed), pctOf(t.FailedAs[1], t.Failed), pctOf(t.FailedAs[2], t.Failed), t.Failed)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w)
+	for _, st := range res.Steps {
+		if st == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "**A %.0f %% step** (%.0f %% more cost per request from a night in 7..%d): the gate fails within 1 / 2 / 3 nights of it; never (to night %d); red: the series whose gate already failed the night before the step.\n\n",
+			100*st, 100*st, nightlyNights-2, nightlyNights)
+		fmt.Fprintf(w, "| sigma_b/sigma_r | phi |")
+		for k := range ctl {
+			for _, n := range res.Runs {
+				fmt.Fprintf(w, " %d run%s, %s |", n, plural(n), map[int]string{0: "no control", 1: "control"}[k])
+			}
+		}
+		fmt.Fprintf(w, "\n|---:|---:|%s\n", strings.Repeat("---:|", 2*len(res.Runs)))
+		for _, ra := range res.Ratios {
+			for _, ph := range res.Phis {
+				fmt.Fprintf(w, "| %g | %g |", ra, ph)
+				for k := range ctl {
+					for _, n := range res.Runs {
+						t := res.Cells[nightlyCell{Ratio: ra, Phi: ph, Runs: n, Step: st}][k]
+						fmt.Fprintf(w, " %s |", nightsToDetect(t))
+					}
+				}
+				fmt.Fprintln(w)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "**Issue 31's acceptance**, measured:\n\n")
+	for _, tg := range res.targets() {
+		name := "without a control, sigma_b up to 3x sigma_r"
+		if tg.Control {
+			name = "with a control, sigma_b up to 10x sigma_r"
+		}
+		fmt.Fprintf(w, "- %s: false fails <= 1 %% of stable nights: %s", name, metWord(tg.FalseMet, tg.HaveFalse))
+		if tg.HaveFalse {
+			fmt.Fprintf(w, " (worst %.1f %% at %gx, phi %g, %d run%s)", 100*tg.WorstFalse, tg.WorstFalseCell.Ratio, tg.WorstFalseCell.Phi, tg.WorstFalseCell.Runs, plural(tg.WorstFalseCell.Runs))
+		}
+		fmt.Fprintf(w, "; >= 90 %% of 10 %% steps caught within 3 nights at 2 runs a night (of the series whose gate passed the night before the step): %s", metWord(tg.CatchMet, tg.HaveCatch))
+		if tg.HaveCatch {
+			fmt.Fprintf(w, " (worst %.1f %% at %gx, phi %g)", 100*tg.WorstCatch, tg.WorstCatchCell.Ratio, tg.WorstCatchCell.Phi)
+		}
+		fmt.Fprintln(w, ".")
+	}
+	fmt.Fprintln(w)
+}
+
+func nightsToDetect(t nightlyTally) string {
+	if t.Steps == 0 {
+		return "-"
+	}
+	p := func(a int) float64 { return 100 * float64(a) / float64(t.Steps) }
+	return fmt.Sprintf("%.0f / %.0f / %.0f; %.0f; red %.0f", p(t.Within[0]), p(t.Within[1]), p(t.Within[2]), p(t.Steps-t.Caught), p(t.RedBefore))
+}
+
+func metWord(met, have bool) string {
+	switch {
+	case !have:
+		return "not measured"
+	case met:
+		return "met"
+	}
+	return "MISSED"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// nightlyOpts is the gate of the nightly job README recommends:
+// loadverdict history --fail-on regression --max-regression pct.
+func nightlyOpts(pct float64) analyze.Options {
+	o := analyze.DefaultOptions()
+	o.FailOn, o.MaxRegressionPct = []gate.Condition{gate.Regression}, pct
+	return o
+}
+
+func runNightlyMC(args []string) error {
+	fs := flag.NewFlagSet("nightly-mc", flag.ContinueOnError)
+	draws := fs.Int("draws", 200, "series per cell of the grid")
+	seed := fs.Uint64("seed", 31, "the draws' seed")
+	sigmaR := fs.Float64("sigma-r", 0.02, "run-to-run sd of the log cost")
+	maxReg := fs.Float64("max-regression", 5, "the gate's --max-regression, percent")
+	outlier := fs.Float64("outlier", 0.1, "probability of an outlier night")
+	jobs := fs.Int("j", 1, "goroutines")
+	whole := fs.Bool("whole", false, "gate each night by the whole history path (Analyze, AnalyzeHistory: slow) rather than the sequential check")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	m := nightlyModel{SigmaR: *sigmaR, OutlierProb: *outlier, Opts: nightlyOpts(*maxReg)}
+	res, err := nightlyMC(m, *draws, *seed, []float64{0, 1, 3, 10}, []float64{0, 0.5}, []int{1, 2, 3}, []float64{0, 0.05, 0.10, 0.20}, *jobs, *whole)
+	if err != nil {
+		return err
+	}
+	writeNightly(os.Stdout, res)
+	return nil
+}

@@ -152,7 +152,7 @@ func errorNotes(e analyze.ErrorComparison, level float64) []string {
 		notes = append(notes, "error rates not tested: too few runs for the permutation test over runs, and a side's runs vary beyond chance, so their pooled requests cannot be tested either")
 	case e.Method == "":
 		notes = append(notes, "error rates could not be tested")
-	case e.Method == analyze.ErrorTestFisherPooled:
+	case e.Method == analyze.ErrorTestFisherPooled && e.AErrors+e.BErrors > 0: // without errors its assumption is moot
 		notes = append(notes, "error rates: too few runs for the permutation test over runs; Fisher's exact test of the pooled requests, which assumes a side's runs differ by chance only")
 	case e.Method == analyze.ErrorTestPermutationMC:
 		notes = append(notes, fmt.Sprintf("error rates: permutation p from %d random relabellings of the runs", stats.PermutationExactLimit))

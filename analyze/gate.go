@@ -20,7 +20,7 @@ type Gate struct {
 	// AllowedPct is the regression allowed, percent
 	// (Options.AllowedRegressionPct).
 	AllowedPct float64
-	// Reasons are the conditions met, in the order regression,
+	// Reasons are the conditions met, in the order regression, errors,
 	// threshold, unknown, inconclusive, no-comparison (history adds
 	// its own), each in the order of the comparisons or checks; also
 	// those not guarded (Fails false, Allowed false), for the reader.
@@ -37,7 +37,9 @@ type GateReason struct {
 	Allowed bool
 	// Comparison is the index in Verdict.Comparisons of the comparison
 	// that regressed (gate.Regression) or is undecided
-	// (gate.Inconclusive); -1 for none.
+	// (gate.Inconclusive), and for gate.Errors the index in
+	// Verdict.ErrorComparisons of the error comparison whose side a has
+	// more errors; -1 for none.
 	Comparison int
 	// Check is the index in Verdict.Thresholds of a failed or unknown
 	// check (gate.ThresholdFailed, gate.Unknown), else -1.
@@ -117,6 +119,11 @@ func DecideGate(p gate.Policy, allowedPct float64, reasons []GateReason) Gate {
 //     baseline is better (significant at alpha, outside the practical
 //     band), with side a worse by more than the allowed regression
 //     (Options.AllowedRegressionPct);
+//   - gate.Errors: an error comparison against the baseline whose side a
+//     has more errors (ErrorComparison.ErrorsWorse: p < alpha, estimate
+//     beyond Options.ErrorBandPts); an untested one is no reason of its
+//     own (its comparisons' throughput is untested too, and fails closed
+//     as gate.Inconclusive);
 //   - gate.ThresholdFailed: a threshold check that failed;
 //   - gate.Unknown: a threshold check that could not be evaluated;
 //   - gate.Inconclusive: an inconclusive comparison of a gated metric
@@ -137,6 +144,11 @@ func (v *Verdict) gate() Gate {
 	for i, c := range v.Comparisons {
 		if base != "" && c.B == base && c.Gated() && c.Verdict == BFaster && c.WorsePct() > allowed {
 			rs = append(rs, GateReason{Condition: gate.Regression, Comparison: i, Check: -1, WorsePct: c.WorsePct(), MaxPct: allowed})
+		}
+	}
+	for i, c := range v.ErrorComparisons {
+		if base != "" && c.B == base && c.ErrorsWorse(v.Options.Alpha) {
+			rs = append(rs, GateReason{Condition: gate.Errors, Comparison: i, Check: -1})
 		}
 	}
 	for i, c := range v.Thresholds {

@@ -49,6 +49,7 @@ type Options struct {
 	SaturationLatGrowth float64 `json:"saturation_lat_growth"` // ... with latency growth above this is saturation
 	OpenShortfall       float64 `json:"open_shortfall"`        // open model: achieved rate below (1-x)*target is saturation
 	ErrorRateSevere     float64 `json:"error_rate_severe"`     // error rate from which errors are an error, not a warning
+	ErrorBandPts        float64 `json:"error_band_pts"`        // difference of error rates too small to matter, percentage points
 
 	// SLO are the thresholds evaluated on each system's steady values
 	// (Verdict.Thresholds).
@@ -88,6 +89,7 @@ func DefaultOptions() Options {
 		SaturationLatGrowth: 0.50,
 		OpenShortfall:       0.10,
 		ErrorRateSevere:     0.01,
+		ErrorBandPts:        DefaultErrorBandPts,
 	}
 }
 
@@ -114,7 +116,10 @@ type Verdict struct {
 	Headline        Headline
 	Systems         []System
 	Comparisons     []Comparison
-	Findings        []Finding
+	// ErrorComparisons compare the error rates of the pairs of
+	// Comparisons, one per pair and settings (compareErrors).
+	ErrorComparisons []ErrorComparison
+	Findings         []Finding
 	// Warnings are statistical caveats met while analysing (not errors).
 	Warnings []Warning
 	Options  Options
@@ -528,6 +533,7 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 	}
 	v.numbers(pcts)
 	v.compare()
+	v.compareErrors()
 	v.findings(series)
 	for i, f := range merged {
 		v.add(SeverityInfo, CodeRatesMerged, Subject{Runs: mergedRuns[i]}, f)

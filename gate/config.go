@@ -35,20 +35,25 @@ const (
 	// nothing could be compared (no two systems at equal settings, or a
 	// system without a comparison against the baseline).
 	NoComparison Condition = "no-comparison"
+	// Errors: a comparison against the baseline found the other
+	// system's error rate higher: its test over runs shows the
+	// difference at alpha and its estimate lies beyond the error band
+	// (in points), decided or not (analyze.ErrorComparison.ErrorsWorse).
+	Errors Condition = "errors"
 	// Drift: history: a gradual trend over the experiments whose
 	// cumulative change passes the allowed regression.
 	Drift Condition = "drift"
 )
 
 // Conditions lists the conditions in the order they are documented.
-var Conditions = []Condition{Regression, ThresholdFailed, Marginal, Inconclusive, Unknown, NoComparison, Drift}
+var Conditions = []Condition{Regression, ThresholdFailed, Marginal, Inconclusive, Unknown, NoComparison, Drift, Errors}
 
 // ThresholdConditions fail the gate whenever thresholds are given, and
 // RegressionConditions whenever a regression check is asked for (see
 // Policy).
 var (
 	ThresholdConditions  = []Condition{ThresholdFailed, Marginal, Unknown}
-	RegressionConditions = []Condition{Regression, Inconclusive, NoComparison, Drift}
+	RegressionConditions = []Condition{Regression, Inconclusive, NoComparison, Drift, Errors}
 )
 
 // Policy is the gate's one rule of what fails it, shared by report,
@@ -60,7 +65,7 @@ var (
 //     (Marginal) and one that could not be evaluated (Unknown) fail;
 //   - whenever a regression check is asked for (--fail-on regression, a
 //     baseline such as compare's OLD, or history's gate), Regression,
-//     Inconclusive, NoComparison and Drift fail;
+//     Inconclusive, NoComparison, Drift and Errors fail;
 //   - FailOn (--fail-on, the manifest's gate.fail_on) adds conditions
 //     explicitly, e.g. inconclusive without a baseline;
 //   - Allow (--allow, the manifest's gate.allow) removes conditions by

@@ -128,7 +128,8 @@ func TestParseConditions(t *testing.T) {
 	}{
 		{"regression", []gate.Condition{gate.Regression}, true},
 		{"threshold, inconclusive,threshold", []gate.Condition{gate.ThresholdFailed, gate.Inconclusive}, true},
-		{"regression,threshold,marginal,inconclusive,unknown,no-comparison,drift", gate.Conditions, true},
+		{"regression,threshold,marginal,inconclusive,unknown,no-comparison,drift,errors", gate.Conditions, true},
+		{"errors", []gate.Condition{gate.Errors}, true},
 		{"regresion", nil, false},
 		{"regression,", nil, false},
 		{"", nil, false},
@@ -202,8 +203,8 @@ func ExampleParseThreshold() {
 }
 
 // The policy fails closed: thresholds given guard threshold, marginal and unknown,
-// a regression check guards regression, inconclusive, no-comparison and
-// drift; FailOn adds, Allow removes (and beats FailOn).
+// a regression check guards regression, inconclusive, no-comparison,
+// drift and errors; FailOn adds, Allow removes (and beats FailOn).
 func TestPolicy(t *testing.T) {
 	for _, tc := range []struct {
 		p    gate.Policy
@@ -211,10 +212,11 @@ func TestPolicy(t *testing.T) {
 	}{
 		{gate.Policy{}, nil},
 		{gate.Policy{Thresholds: true}, []gate.Condition{gate.ThresholdFailed, gate.Marginal, gate.Unknown}},
-		{gate.Policy{RegressionCheck: true}, []gate.Condition{gate.Regression, gate.Inconclusive, gate.NoComparison, gate.Drift}},
+		{gate.Policy{RegressionCheck: true}, []gate.Condition{gate.Regression, gate.Inconclusive, gate.NoComparison, gate.Drift, gate.Errors}},
+		{gate.Policy{RegressionCheck: true, Allow: []gate.Condition{gate.Errors}}, []gate.Condition{gate.Regression, gate.Inconclusive, gate.NoComparison, gate.Drift}},
 		{gate.Policy{FailOn: []gate.Condition{gate.Inconclusive}}, []gate.Condition{gate.Inconclusive}},
 		{gate.Policy{Thresholds: true, RegressionCheck: true, Allow: []gate.Condition{gate.Unknown, gate.Inconclusive}},
-			[]gate.Condition{gate.Regression, gate.ThresholdFailed, gate.Marginal, gate.NoComparison, gate.Drift}},
+			[]gate.Condition{gate.Regression, gate.ThresholdFailed, gate.Marginal, gate.NoComparison, gate.Drift, gate.Errors}},
 		{gate.Policy{FailOn: []gate.Condition{gate.Inconclusive}, Allow: []gate.Condition{gate.Inconclusive}}, nil},
 	} {
 		if got := tc.p.Failing(); !slices.Equal(got, tc.want) {

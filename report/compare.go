@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/stats"
 )
 
 // CompareFormats are the formats Compare writes.
@@ -48,14 +49,16 @@ type CompareDoc struct {
 	Old         string           `json:"old"`
 	New         string           `json:"new"`
 	Comparisons []SummaryCompare `json:"comparisons"`
-	Thresholds  []SummaryCheck   `json:"thresholds"`
-	Gate        SummaryGate      `json:"gate"`
+	// ErrorComparisons compare the error rates (summary.json's).
+	ErrorComparisons []SummaryErrorCompare `json:"error_comparisons,omitempty"`
+	Thresholds       []SummaryCheck        `json:"thresholds"`
+	Gate             SummaryGate           `json:"gate"`
 }
 
 func compareJSON(w io.Writer, v *analyze.Verdict) error {
 	s := NewSummary(v, "")
 	d := CompareDoc{Experiment: s.Experiment, Headline: s.Headline, Old: v.Options.Baseline, Comparisons: s.Comparisons,
-		Thresholds: s.Thresholds, Gate: s.Gate}
+		ErrorComparisons: s.ErrorComparisons, Thresholds: s.Thresholds, Gate: s.Gate}
 	for _, sys := range v.Systems {
 		if sys.Label != d.Old {
 			d.New = sys.Label
@@ -81,6 +84,7 @@ type row struct {
 	metric, old, new, delta, ci, p, runs string
 	notes                                []string
 	comparison                           int // index in Verdict.Comparisons, -1 for the error rate
+	errComparison                        int // index in Verdict.ErrorComparisons, -1 for other rows
 }
 
 // tables gathers the comparisons into tables, in the order of the
@@ -107,24 +111,56 @@ func tables(v *analyze.Verdict) []table {
 	}
 	for i := range out {
 		t := &out[i]
-		ga, gb := v.Group(t.a, t.settings), v.Group(t.b, t.settings)
-		if ga == nil || gb == nil {
-			continue
+		for j, e := range v.ErrorComparisons {
+			if e.A == t.a && e.B == t.b && e.Settings.Equal(t.settings) {
+				r := errorRow(e, v.Options.Level)
+				r.errComparison = j
+				t.rows = append(t.rows, r)
+			}
 		}
-		ea, okA := ga.ErrorRate()
-		eb, okB := gb.ErrorRate()
-		if !okA || !okB {
-			continue
-		}
-		r := row{metric: "error rate", old: metricValue("error_rate", eb), new: metricValue("error_rate", ea), delta: "~",
-			ci: "", p: "", runs: runsOf(gb, ga), comparison: -1}
-		if ea != eb {
-			r.delta = signed(100*(ea-eb)) + " pts"
-			r.notes = []string{"error rates are shown, not tested"}
-		}
-		t.rows = append(t.rows, r)
 	}
 	return out
+}
+
+// errorRow words an error comparison as the error-rate row of a table:
+// the sides' error rates, the difference in points where one is claimed,
+// its CI and p, and footnotes for a test that is not the one over runs.
+func errorRow(e analyze.ErrorComparison, level float64) row {
+	r := row{metric: "error rate", old: metricValue("error_rate", e.BRate), new: metricValue("error_rate", e.ARate), delta: "~",
+		p: relP(e.PValue), runs: strconv.Itoa(e.BRuns) + "/" + strconv.Itoa(e.ARuns), comparison: -1, errComparison: -1}
+	switch e.Verdict {
+	case analyze.AMoreErrors:
+		r.delta = signed(e.DiffPts) + " pts worse"
+	case analyze.BMoreErrors:
+		r.delta = signed(e.DiffPts) + " pts better"
+	}
+	if e.Lo != nil && e.Hi != nil {
+		r.ci = signed(*e.Lo) + " to " + signed(*e.Hi) + " pts"
+	}
+	r.notes = errorNotes(e, level)
+	return r
+}
+
+// errorNotes words how an error comparison was tested, when not by the
+// exact permutation test over runs, and why it is undecided.
+func errorNotes(e analyze.ErrorComparison, level float64) []string {
+	var notes []string
+	switch {
+	case e.Untested == analyze.ErrorUntestedNoRequests:
+		notes = append(notes, "error rates not tested: a run attempted no request")
+	case e.Untested == analyze.ErrorUntestedOverdispersed:
+		notes = append(notes, "error rates not tested: too few runs for the permutation test over runs, and a side's runs vary beyond chance, so their pooled requests cannot be tested either")
+	case e.Method == "":
+		notes = append(notes, "error rates could not be tested")
+	case e.Method == analyze.ErrorTestFisherPooled && e.AErrors+e.BErrors > 0: // without errors its assumption is moot
+		notes = append(notes, "error rates: too few runs for the permutation test over runs; Fisher's exact test of the pooled requests, which assumes a side's runs differ by chance only")
+	case e.Method == analyze.ErrorTestPermutationMC:
+		notes = append(notes, fmt.Sprintf("error rates: permutation p from %d random relabellings of the runs", stats.PermutationExactLimit))
+	}
+	if e.Method != "" && e.Verdict == analyze.Inconclusive {
+		notes = append(notes, fmt.Sprintf("error rates: the %s %% CI reaches across the ±%s pts band", rel(100*level), rel(e.BandPts)))
+	}
+	return notes
 }
 
 // aggregatesLegend names the aggregate of each metric the comparison
@@ -169,7 +205,7 @@ func runsOf(gb, ga *analyze.Group) string {
 // a against b with its CI, p, the runs of b and a.
 func compareRow(c analyze.Comparison) row {
 	r := row{metric: metricWords(c.Metric), old: metricValue(c.Metric, c.BMean), new: metricValue(c.Metric, c.AMean),
-		delta: "~", p: relP(c.PValue), runs: strconv.Itoa(c.BRuns) + "/" + strconv.Itoa(c.ARuns)}
+		delta: "~", p: relP(c.PValue), runs: strconv.Itoa(c.BRuns) + "/" + strconv.Itoa(c.ARuns), errComparison: -1}
 	if c.Metric == analyze.MetricRPS {
 		r.metric = "req/s"
 		r.old, r.new = num(c.BMean), num(c.AMean)

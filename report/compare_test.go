@@ -154,7 +154,7 @@ func TestCompareTable(t *testing.T) {
 		"new:80 vs old:80 (the baseline) at 100 connections, 4 threads, 60 s, wrk\n",
 		"(1) runs vary too much: the 95 % CI of the Hodges-Lehmann ratio, 0.97-1.03, reaches across the edge of the ±2 % practical band (p = 1); about 9 runs per side would settle it\n",
 		"rps{connections=100}>=950  new:80  100 connections, 4 threads, 60 s, wrk  fail",
-		"gate: failed (fails on regression, threshold, marginal, inconclusive, unknown, no-comparison):\n  - regression: throughput of new:80 is 9.98 % worse than old:80 (the baseline) at 100 connections",
+		"gate: failed (fails on regression, threshold, marginal, inconclusive, unknown, no-comparison, errors):\n  - regression: throughput of new:80 is 9.98 % worse than old:80 (the baseline) at 100 connections",
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("missing %q in\n%s", want, s)
@@ -262,7 +262,7 @@ func ExampleCompare() {
 	// req/s         1003      904       -9.87 % worse  -10.4 to -9.3 %   0.0286  4/4
 	// mean latency  63.81 ms  70.8 ms   +11 % worse    +10.3 to +11.7 %  0.0286  4/4
 	// max latency   191.4 ms  212.4 ms  +11 % worse    +10.3 to +11.7 %  0.0286  4/4   (1)
-	// error rate    0 %       0 %       ~                                        4/4
+	// error rate    0 %       0 %       ~              +0 to +0 pts      1       4/4
 	//
 	// (1) note: closed-model tails are lower bounds (coordinated omission)
 	// values: mean of runs (req/s, mean latency, error rate); median of runs (max latency)
@@ -271,7 +271,7 @@ func ExampleCompare() {
 	//   rps>=950  old:80  64 connections, 4 threads, 60 s, wrk  pass  1003 req/s (mean of 4 steady runs), 95 % CI 1001-1005 req/s
 	//   rps>=950  new:80  64 connections, 4 threads, 60 s, wrk  fail  904 req/s (mean of 4 steady runs), 95 % CI 902.0-906.0 req/s
 	//
-	// gate: failed (fails on regression, threshold, marginal, inconclusive, unknown, no-comparison):
+	// gate: failed (fails on regression, threshold, marginal, inconclusive, unknown, no-comparison, errors):
 	//   - regression: throughput of new:80 is 9.87 % worse than old:80 (the baseline) at 64 connections, 4 threads, 60 s, wrk (ratio 0.901, 95 % CI 0.896-0.907, p = 0.0286), beyond the allowed 5 %
 	//   - threshold failed: rps>=950: new:80 at 64 connections, 4 threads, 60 s, wrk: fail, 904 req/s (mean of 4 steady runs), 95 % CI 902.0-906.0 req/s
 }

@@ -139,6 +139,13 @@ func gateReasonText(v *analyze.Verdict, r analyze.GateReason) string {
 			strings.Join(reasonLines(c.Reasons, true), "; "))
 	case gate.NoComparison:
 		return "no-comparison: " + verdictNoComparisonText(v, r)
+	case gate.Errors:
+		e := v.ErrorComparisons[r.Comparison]
+		if e.Untested != "" {
+			return fmt.Sprintf("errors: the error rate of %s is %s pts above %s (the baseline) at %s, beyond the ±%s pts band, and untested (too few runs, which vary beyond chance), so it cannot be ruled out",
+				e.A, signed(e.DiffPts), e.B, settingsText(e.Settings), rel(e.BandPts))
+		}
+		return "errors: " + errorComparisonText(e, v.Options.Level)
 	}
 	return string(r.Condition)
 }
@@ -235,4 +242,31 @@ func gatedMetricsText(v *analyze.Verdict) string {
 		}
 	}
 	return "throughput, which a side did not measure: under a closed model only throughput gates"
+}
+
+// errorComparisonText words an error comparison whose side a has more
+// errors: "the error rate of new is +2.00 pts above old (the baseline)
+// at ...: 0 % -> 2.00 % (95 % CI +1.98 to +2.02 pts, p = 0.0079,
+// permutation test over 5 and 5 runs), beyond the ±0.1 pts band".
+func errorComparisonText(e analyze.ErrorComparison, level float64) string {
+	ci := ""
+	if e.Lo != nil && e.Hi != nil {
+		ci = fmt.Sprintf("%s %% CI %s to %s pts, ", rel(100*level), signed(*e.Lo), signed(*e.Hi))
+	}
+	return fmt.Sprintf("the error rate of %s is %s pts above %s (the baseline) at %s: %s -> %s (%sp = %s, %s over %d and %d runs), beyond the ±%s pts band",
+		e.A, signed(e.DiffPts), e.B, settingsText(e.Settings), metricValue(string(gate.ErrorRate), e.BRate), metricValue(string(gate.ErrorRate), e.ARate),
+		ci, relP(e.PValue), errorTestWords(e.Method), e.BRuns, e.ARuns, rel(e.BandPts))
+}
+
+// errorTestWords names an error comparison's test.
+func errorTestWords(m string) string {
+	switch m {
+	case analyze.ErrorTestPermutation:
+		return "exact permutation test"
+	case analyze.ErrorTestPermutationMC:
+		return "permutation test (random relabellings)"
+	case analyze.ErrorTestFisherPooled:
+		return "Fisher's exact test of the pooled requests"
+	}
+	return "untested"
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
@@ -816,6 +817,10 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 	// The gate as applied: the policy analyze decided it by, the
 	// regression it allowed.
 	s.Gate = NewSummaryGate(h.Options.GatePolicy(true), h.Options.MaxRegressionPct, allowed(h), h.Failed)
+	// History does not check error rates between experiments yet (a
+	// point's severe error rate leaves it out: ReasonErrors), so errors,
+	// a verdict's condition, is not listed as failing its gate.
+	s.Gate.FailOn = slices.DeleteFunc(s.Gate.FailOn, func(c string) bool { return c == string(gate.Errors) })
 	s.Allow = s.Gate.Allow
 	for _, r := range h.Reasons {
 		msg := historyReasonText(h, r)

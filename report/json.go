@@ -21,12 +21,58 @@ type Summary struct {
 	Endpoints       []SummaryEndpoint `json:"endpoints,omitempty"`
 	Errors          []SummaryErrors   `json:"errors,omitempty"`
 	Comparisons     []SummaryCompare  `json:"comparisons"`
-	Thresholds      []SummaryCheck    `json:"thresholds"`
-	Gate            SummaryGate       `json:"gate"`
-	Findings        []SummaryFinding  `json:"findings"`
-	Warnings        []string          `json:"warnings"`
-	Options         analyze.Options   `json:"options"`
-	Runs            []SummaryRunBrief `json:"runs"`
+	// ErrorComparisons compare the error rates of the pairs compared.
+	ErrorComparisons []SummaryErrorCompare `json:"error_comparisons,omitempty"`
+	Thresholds       []SummaryCheck        `json:"thresholds"`
+	Gate             SummaryGate           `json:"gate"`
+	Findings         []SummaryFinding      `json:"findings"`
+	Warnings         []string              `json:"warnings"`
+	Options          analyze.Options       `json:"options"`
+	Runs             []SummaryRunBrief     `json:"runs"`
+}
+
+// SummaryErrorCompare is an error comparison (analyze.ErrorComparison):
+// rates are fractions, the difference and its CI percentage points.
+type SummaryErrorCompare struct {
+	A                string      `json:"a"`
+	B                string      `json:"b"`
+	Tool             string      `json:"tool"`
+	Connections      *int32      `json:"connections"`
+	Threads          *int32      `json:"threads"`
+	TargetRPS        *float64    `json:"target_rps"`
+	PlannedDurationS *float64    `json:"planned_duration_s"`
+	Endpoint         *string     `json:"endpoint,omitempty"`
+	ARuns            int         `json:"a_runs"`
+	BRuns            int         `json:"b_runs"`
+	AErrors          int64       `json:"a_errors"`
+	BErrors          int64       `json:"b_errors"`
+	AAttempted       int64       `json:"a_attempted"`
+	BAttempted       int64       `json:"b_attempted"`
+	ARate            float64     `json:"a_rate"`
+	BRate            float64     `json:"b_rate"`
+	DiffPts          float64     `json:"diff_pts"`
+	CIPts            [2]*float64 `json:"ci_pts"`
+	PValue           *float64    `json:"p_value"`
+	Method           string      `json:"method"`
+	Untested         string      `json:"untested,omitempty"`
+	BandPts          float64     `json:"band_pts"`
+	Verdict          string      `json:"verdict"`
+}
+
+// summaryErrorCompare converts an error comparison.
+func summaryErrorCompare(e analyze.ErrorComparison) SummaryErrorCompare {
+	s := SummaryErrorCompare{A: e.A, B: e.B, Tool: e.Settings.Tool, Connections: e.Settings.Connections, Threads: e.Settings.Threads,
+		TargetRPS: e.Settings.TargetRPS, PlannedDurationS: e.Settings.PlannedDurationS, Endpoint: e.Settings.Endpoint,
+		ARuns: e.ARuns, BRuns: e.BRuns, AErrors: e.AErrors, BErrors: e.BErrors, AAttempted: e.AAttempted, BAttempted: e.BAttempted,
+		ARate: sig(e.ARate, 6), BRate: sig(e.BRate, 6), DiffPts: round(e.DiffPts, 4), Method: e.Method, Untested: e.Untested,
+		BandPts: e.BandPts, Verdict: e.Verdict}
+	if e.Lo != nil && e.Hi != nil {
+		s.CIPts = [2]*float64{ptr(round(*e.Lo, 4)), ptr(round(*e.Hi, 4))}
+	}
+	if e.PValue != nil {
+		s.PValue = ptr(sig(*e.PValue, 6))
+	}
+	return s
 }
 
 // SummarySystem is one system under test.
@@ -402,6 +448,9 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 			}
 		}
 		s.Comparisons = append(s.Comparisons, sc)
+	}
+	for _, e := range v.ErrorComparisons {
+		s.ErrorComparisons = append(s.ErrorComparisons, summaryErrorCompare(e))
 	}
 	for _, f := range v.Findings {
 		w := wordFinding(f)

@@ -92,18 +92,21 @@ func (s junitSuite) write(w io.Writer) error {
 
 // JUnit writes the verdict's gate as JUnit XML: a testcase per threshold
 // check (classname loadverdict.threshold), per comparison
-// (loadverdict.comparison) and one per system the gate could not compare
+// and error comparison (loadverdict.comparison) and one per system the gate could not compare
 // (loadverdict.no-comparison); the failures are the gate's reasons that
 // fail it, with their message as report.md words them.
 func JUnit(w io.Writer, v *analyze.Verdict) error {
 	s := junitSuite{Name: "loadverdict " + shorten(v.Experiment, cellRunes)}
 	byCheck := map[int][]analyze.GateReason{}
 	byCmp := map[int][]analyze.GateReason{}
+	byErr := map[int][]analyze.GateReason{}
 	var none []analyze.GateReason
 	for _, r := range v.Gate.Reasons {
 		switch {
 		case r.Check >= 0:
 			byCheck[r.Check] = append(byCheck[r.Check], r)
+		case r.Condition == gate.Errors && r.Comparison >= 0:
+			byErr[r.Comparison] = append(byErr[r.Comparison], r)
 		case r.Comparison >= 0:
 			byCmp[r.Comparison] = append(byCmp[r.Comparison], r)
 		default:
@@ -134,6 +137,11 @@ func JUnit(w io.Writer, v *analyze.Verdict) error {
 		}
 		s.add("loadverdict.comparison", fmt.Sprintf("%s of %s vs %s at %s", metricWords(c.Metric), c.A, c.B, settingsText(c.Settings)),
 			out, fail, allowed, cond)
+	}
+	for i, e := range v.ErrorComparisons {
+		fail, allowed, cond := split(byErr[i])
+		s.add("loadverdict.comparison", fmt.Sprintf("error rate of %s vs %s at %s", e.A, e.B, settingsText(e.Settings)),
+			e.Verdict, fail, allowed, cond)
 	}
 	for _, r := range none {
 		fail, allowed, cond := split([]analyze.GateReason{r})

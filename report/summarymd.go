@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/gate"
 )
 
 // SummaryMDLines is the most lines summary.md has.
@@ -303,7 +304,13 @@ func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
 		} else if !r.Allowed {
 			continue
 		}
-		if i, ok := byCmp[r.Comparison]; ok && r.Comparison >= 0 {
+		if r.Condition == gate.Errors {
+			for i := range flat {
+				if flat[i].errComparison == r.Comparison {
+					cmpRank[i] = min(cmpRank[i], rank)
+				}
+			}
+		} else if i, ok := byCmp[r.Comparison]; ok && r.Comparison >= 0 {
 			for ; i < len(flat) && flat[i].comparison == r.Comparison; i++ {
 				cmpRank[i] = min(cmpRank[i], rank)
 			}

@@ -250,7 +250,7 @@ func TestFolderManifestSameAsBucket(t *testing.T) {
 	if len(s.Comparisons) == 0 {
 		t.Error("no comparison against the baseline")
 	}
-	if !s.Gate.Failed || strings.Join(s.Gate.FailOn, ",") != "regression,threshold,marginal,inconclusive,unknown,no-comparison" || s.Gate.MaxRegressionPct != 5 ||
+	if !s.Gate.Failed || strings.Join(s.Gate.FailOn, ",") != "regression,threshold,marginal,inconclusive,unknown,no-comparison,errors" || s.Gate.MaxRegressionPct != 5 ||
 		len(s.Thresholds) == 0 || s.Thresholds[0].Threshold != "lat_mean_ms{system=after}<1000" || s.Thresholds[0].System != "after" {
 		t.Errorf("gate %+v, thresholds %+v", s.Gate, s.Thresholds)
 	}

@@ -84,6 +84,9 @@ type Manifest struct {
 		Alpha         *float64 `yaml:"alpha"`
 		MinRuns       *Count   `yaml:"min_runs"`
 		ShortRunS     *float64 `yaml:"short_run_s"`
+		// ErrorBand is the practical band of error rates, in percentage
+		// points (analyze.Options.ErrorBandPts).
+		ErrorBand *float64 `yaml:"error_band"`
 	} `yaml:"thresholds"`
 
 	// Dir is the folder the manifest lies in ("raw/<experiment>" in a
@@ -579,6 +582,7 @@ func parseManifest(data []byte) (*Manifest, error) {
 	for _, err := range []error{
 		check("noise_band", t.NoiseBand, 0, MaxBand, false, bandWhy), check("practical_band", t.PracticalBand, 0, MaxBand, false, bandWhy),
 		check("alpha", t.Alpha, MinAlpha, MaxAlpha, true, alphaWhy), check("short_run_s", t.ShortRunS, 0, 1e9, false, ""),
+		check("error_band", t.ErrorBand, 0, MaxErrorBandPts, true, errorBandWhy),
 	} {
 		if err != nil {
 			return nil, err
@@ -598,11 +602,15 @@ const (
 	MinAlpha = 0.001
 	MaxAlpha = 0.2
 	MaxBand  = 0.25
+	// MaxErrorBandPts bounds thresholds.error_band, in points.
+	MaxErrorBandPts = 2.0
 )
 
 const (
 	alphaWhy = ": a smaller alpha leaves no test able to decide (the exact test's smallest p at 6 runs against 6 is 0.0022), a larger one decides on noise"
 	bandWhy  = ": a wider band calls a difference of a quarter no difference"
+	// errorBandWhy: at 2 points a wider band lets one request in 50 more fail unnoticed.
+	errorBandWhy = " (points): a wider band lets more than one request in 50 more fail without failing the gate"
 )
 
 // apply sets the manifest's baseline, thresholds, SLO and gate on opts.
@@ -631,6 +639,9 @@ func (m *Manifest) apply(opts *analyze.Options) {
 	}
 	if t.MinRuns != nil {
 		opts.MinRuns = int(*t.MinRuns)
+	}
+	if t.ErrorBand != nil {
+		opts.ErrorBandPts = *t.ErrorBand
 	}
 	if t.ShortRunS != nil {
 		opts.ShortRunS = *t.ShortRunS

@@ -145,6 +145,8 @@ func TestManifestStrict(t *testing.T) {
 		{"thresholds: {alpha: 0.3}\n", `m.yaml: thresholds.alpha = 0.3, want a value in [0.001, 0.2]`},
 		{"thresholds: {practical_band: 0.99}\n", `m.yaml: thresholds.practical_band = 0.99, want a value in (0, 0.25]`},
 		{"thresholds: {practical_band: 0}\n", `m.yaml: thresholds.practical_band = 0, want a value in (0, 0.25]`},
+		{"thresholds: {error_band: 5}\n", `m.yaml: thresholds.error_band = 5, want a value in [0, 2] (points): a wider band lets more than one request in 50 more fail without failing the gate`},
+		{"thresholds: {error_band: -0.1}\n", `m.yaml: thresholds.error_band = -0.1, want a value in [0, 2] (points): a wider band lets more than one request in 50 more fail without failing the gate`},
 		{"thresholds: {noise_band: 0.5}\n", `m.yaml: thresholds.noise_band = 0.5, want a value in (0, 0.25]`},
 		{"slo: [null]\n", `m.yaml: line 1: slo: item 1 is empty`},
 		{"slo: [\"lat_p99_ms<250\", \"\"]\n", `m.yaml: line 1: slo: item 2 is empty`},
@@ -197,7 +199,7 @@ func TestNameErrorQuotesOddNames(t *testing.T) {
 func TestManifestBoundsAccepted(t *testing.T) {
 	for _, y := range []string{
 		"thresholds: {alpha: 0.001}\n", "thresholds: {alpha: 0.2}\n", "thresholds: {practical_band: 0.25}\n",
-		"thresholds: {noise_band: 0.25}\n", "slo: lat_p99_ms<250\n", "gate: {allow: []}\n",
+		"thresholds: {noise_band: 0.25}\n", "thresholds: {error_band: 0}\n", "thresholds: {error_band: 2}\n", "slo: lat_p99_ms<250\n", "gate: {allow: []}\n",
 	} {
 		if _, err := ParseManifest("m.yaml", []byte(y)); err != nil {
 			t.Errorf("%q: %v", y, err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/gate"
 )
 
 // explainComparison says what the comparison of A and B on metric
@@ -104,7 +105,10 @@ func gateOutcome(v *analyze.Verdict) string {
 			continue
 		}
 		s := string(r.Condition)
-		if r.Comparison >= 0 {
+		if r.Condition == gate.Errors {
+			e := v.ErrorComparisons[r.Comparison]
+			s += fmt.Sprintf("(%+.2fpts)", e.DiffPts)
+		} else if r.Comparison >= 0 {
 			c := v.Comparisons[r.Comparison]
 			s += fmt.Sprintf("(%s %+.1f%%", c.Metric, r.WorsePct)
 			if r.Unbounded {

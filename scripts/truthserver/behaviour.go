@@ -23,6 +23,7 @@ type behaviour struct {
 	workers      int           // worker pool size; 0: unlimited
 	failEvery    int64         // every N-th request answers 500
 	succeedEvery int64         // only every N-th request answers 200
+	failShare    float64       // a deterministic share of the requests answers 500: the n-th when floor(n·share) steps
 	failFrom     time.Duration // start of the error window (with failFor)
 	failFor      time.Duration // length of the error window; 0: none
 	failStatus   int           // status of a failed request (0: 500)
@@ -134,12 +135,16 @@ func (b behaviour) stall(k int) time.Duration {
 
 // fails reports whether the n-th counted request (n from 1), arriving at
 // elapsed time t, fails: every one inside the error window [failFrom,
-// failFrom+failFor), and those that -fail-every or -succeed-every pick.
+// failFrom+failFor), and those that -fail-every, -fail-share or
+// -succeed-every pick.
 func (b behaviour) fails(n int64, t time.Duration) bool {
 	if b.failFor > 0 && t >= b.failFrom && t < b.failFrom+b.failFor {
 		return true
 	}
 	if b.failEvery > 0 && n%b.failEvery == 0 {
+		return true
+	}
+	if b.failShare > 0 && math.Floor(float64(n)*b.failShare) > math.Floor(float64(n-1)*b.failShare) {
 		return true
 	}
 	if b.burstFor > 0 && t >= b.burstAt && t < b.burstAt+b.burstFor && (b.burstEvery <= 1 || n%b.burstEvery == 0) {

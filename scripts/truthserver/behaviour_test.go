@@ -101,6 +101,9 @@ func TestFails(t *testing.T) {
 		{"5 %", behaviour{failEvery: 20}, 1000, 50},
 		{"95 %", behaviour{succeedEvery: 20}, 1000, 950},
 		{"one in three", behaviour{failEvery: 3}, 10, 3},
+		{"share 1.5 %", behaviour{failShare: 0.015}, 1000, 15},
+		{"share 0.5 %", behaviour{failShare: 0.005}, 1000, 5},
+		{"share 2 %", behaviour{failShare: 0.02}, 1000, 20},
 		// One request per 10 ms over 10 s: the window [2 s, 3 s) holds 100.
 		{"window", behaviour{failFrom: 2 * time.Second, failFor: time.Second}, 1000, 100},
 		{"window and every 10th", behaviour{failFrom: 2 * time.Second, failFor: time.Second, failEvery: 10}, 1000, 190},

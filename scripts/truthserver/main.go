@@ -177,6 +177,7 @@ func main() {
 	flag.DurationVar(&b.stallAt, "stall-at", 0, "elapsed time of the first stall (0: -stall-every)")
 	flag.IntVar(&b.workers, "workers", 0, "worker pool size (0: unlimited)")
 	flag.Int64Var(&b.failEvery, "fail-every", 0, "every N-th request answers 500")
+	flag.Float64Var(&b.failShare, "fail-share", 0, "a deterministic share in [0, 1] of the requests answers 500 (0.015: 15 in every 1000, evenly spread)")
 	flag.Int64Var(&b.succeedEvery, "succeed-every", 0, "only every N-th request answers 200")
 	flag.DurationVar(&b.failFrom, "fail-from", 0, "elapsed start of the error window (with -fail-for)")
 	flag.DurationVar(&b.failFor, "fail-for", 0, "length of the error window: every request in it fails (0: none)")
@@ -198,6 +199,9 @@ func main() {
 	logger := log.New(os.Stderr, "truthserver: ", 0)
 	if flag.NArg() > 0 {
 		logger.Fatalf("unexpected arguments %q", flag.Args())
+	}
+	if b.failShare < 0 || b.failShare > 1 {
+		logger.Fatalf("-fail-share %g: want a share in [0, 1]", b.failShare)
 	}
 	if *procs > 0 {
 		runtime.GOMAXPROCS(*procs)

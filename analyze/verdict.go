@@ -190,6 +190,10 @@ type Group struct {
 	// Excluded are runs at these settings whose own figures contradict
 	// each other, left out of every statistic of the group.
 	Excluded []Contradiction
+	// Outlier is the group's outlier round, when it has one (6 runs or
+	// more): left out of its series model and steady figures, kept in its
+	// comparisons, thresholds and error rate (OutlierRun).
+	Outlier *OutlierRun
 	// Warmup is the across-run warm-up class of the group's throughput.
 	Warmup Warmup
 	// WithinRun combines the within-run classes of the group's runs, when

@@ -106,6 +106,10 @@ const (
 	// Subject.Runs (one), a round whose throughput lies far outside its
 	// group's other rounds (Group.Outlier); OutlierRunFacts.
 	CodeOutlierRun Code = "outlier-run"
+	// CodePeriodicPauses: Subject.Systems (one) and Subject.Runs (one),
+	// whose requests were held by short pauses at a regular interval,
+	// found in the requests themselves (Set.Pauses); PeriodicPausesFacts.
+	CodePeriodicPauses Code = "periodic-pauses"
 )
 
 // Finding is a methodology problem: what it is (Code), how much it
@@ -151,7 +155,8 @@ type GroupRef struct {
 // NotInterleavedFacts, StillWarmingFacts, ErrorsFacts, TargetsDifferFacts,
 // LittlesLawFacts, SaturatedFacts, LongTailFacts, OverloadFacts,
 // LevelShiftFacts, SlowingDownFacts, InstabilityFacts, ContradictoryFacts,
-// ErrorBurstFacts, RatesMergedFacts or OutlierRunFacts.
+// ErrorBurstFacts, RatesMergedFacts, OutlierRunFacts or
+// PeriodicPausesFacts.
 type Facts interface {
 	facts()
 }
@@ -483,12 +488,23 @@ func (v *Verdict) findings(series map[string][]results.Series) {
 		v.add(SeverityWarning, CodeContradictoryRun, Subject{Systems: []string{c.Run.Label}, Runs: []RunRef{c.Run}}, ContradictoryFacts{c})
 	}
 
-	// long-tail, unless the run's stalls are a finding of their own
+	// periodic-pauses, for runs whose windows did not show their stalls
+	// already; long-tail, unless the run's stalls or pauses are a finding
+	// of their own
 	unstable := map[string]bool{}
 	for _, s := range v.Systems {
 		for _, rw := range s.WithinRunWarmup {
 			unstable[rw.RunID] = rw.Instability != nil
 		}
+	}
+	var quiet []results.Run
+	for _, r := range runs {
+		if !unstable[r.RunID] {
+			quiet = append(quiet, r)
+		}
+	}
+	for id := range v.periodicPauses(quiet, v.pauses) {
+		unstable[id] = true
 	}
 	for _, r := range runs {
 		if unstable[r.RunID] {

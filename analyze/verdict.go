@@ -102,6 +102,10 @@ type Set struct {
 	// data (an ErrorTally fed each run's samples), for Verdict.Errors;
 	// runs without an entry are broken down by their counters.
 	Errors []RunErrors
+	// Pauses are the short pauses of runs with per-request data (a
+	// PauseTally fed each run's samples), for the periodic-pauses
+	// finding; runs without an entry are not searched.
+	Pauses []RunPauses
 }
 
 // Verdict is the outcome of Analyze: per system its groups of runs with
@@ -123,6 +127,8 @@ type Verdict struct {
 	// RunNumbers are each run's Numbers, in the order of Runs.
 	RunNumbers []Numbers
 
+	// pauses are Set.Pauses.
+	pauses []RunPauses
 	// contradictions are the runs whose figures contradict each other,
 	// in execution order.
 	contradictions []Contradiction
@@ -468,7 +474,7 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 		return cmp.Compare(a.Seq, b.Seq)
 	})
 	merged, mergedRuns := mergeInferredRates(runs)
-	v := &Verdict{Experiment: set.Experiment, AnalysisVersion: AnalysisVersion, Options: opts, Runs: runs}
+	v := &Verdict{Experiment: set.Experiment, AnalysisVersion: AnalysisVersion, Options: opts, Runs: runs, pauses: set.Pauses}
 	series := seriesByRun(set.Series)
 	fillPercentiles(runs, set.Percentiles)
 	pcts := map[string][]results.Percentile{}

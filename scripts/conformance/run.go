@@ -446,7 +446,7 @@ type rates struct {
 // time: the findings the stalls and error-burst families expect.
 func unsteadyCode(c analyze.Code) bool {
 	switch c {
-	case analyze.CodeUnstable, analyze.CodeStall, analyze.CodePeriodicStalls, analyze.CodeErrorBurst:
+	case analyze.CodeUnstable, analyze.CodeStall, analyze.CodePeriodicStalls, analyze.CodeErrorBurst, analyze.CodePeriodicPauses:
 		return true
 	}
 	return false

@@ -41,8 +41,10 @@ type Outlier struct {
 	// the t quantile at 1 - alpha/(2(n-1)) with Reference-1 degrees of
 	// freedom.
 	DeviationPct, T, Critical float64
-	// Reference is the number of reference rounds.
+	// Reference is the number of reference rounds; Alpha the level the
+	// bound was taken at (over the whole series).
 	Reference int
+	Alpha     float64
 }
 
 // OutlierRound finds at most one outlier round in x, a positive series
@@ -120,7 +122,7 @@ func OutlierRound(x []float64, alpha, minDev float64) (Outlier, bool) {
 		}
 		count++
 		found = Outlier{Index: i, Mean: math.Exp(mean), SDPct: 100 * math.Expm1(sd),
-			DeviationPct: 100 * math.Expm1(y[i]-mean), T: (y[i] - mean) / scale, Critical: crit, Reference: m}
+			DeviationPct: 100 * math.Expm1(y[i]-mean), T: (y[i] - mean) / scale, Critical: crit, Reference: m, Alpha: alpha}
 	}
 	if count != 1 {
 		return Outlier{}, false

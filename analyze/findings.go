@@ -102,6 +102,14 @@ const (
 	// inferred from what their tool measured and, within RateTolerance,
 	// taken as one requested rate (one setting); RatesMergedFacts.
 	CodeRatesMerged Code = "rates-merged"
+	// CodeOutlierRun: Subject.Systems (one), Subject.Settings and
+	// Subject.Runs (one), a round whose throughput lies far outside its
+	// group's other rounds (Group.Outlier); OutlierRunFacts.
+	CodeOutlierRun Code = "outlier-run"
+	// CodePeriodicPauses: Subject.Systems (one) and Subject.Runs (one),
+	// whose requests were held by short pauses at a regular interval,
+	// found in the requests themselves (Set.Pauses); PeriodicPausesFacts.
+	CodePeriodicPauses Code = "periodic-pauses"
 )
 
 // Finding is a methodology problem: what it is (Code), how much it
@@ -147,7 +155,8 @@ type GroupRef struct {
 // NotInterleavedFacts, StillWarmingFacts, ErrorsFacts, TargetsDifferFacts,
 // LittlesLawFacts, SaturatedFacts, LongTailFacts, OverloadFacts,
 // LevelShiftFacts, SlowingDownFacts, InstabilityFacts, ContradictoryFacts,
-// ErrorBurstFacts or RatesMergedFacts.
+// ErrorBurstFacts, RatesMergedFacts, OutlierRunFacts or
+// PeriodicPausesFacts.
 type Facts interface {
 	facts()
 }
@@ -357,22 +366,28 @@ func (v *Verdict) findings(series map[string][]results.Series) {
 				thin = append(thin, GroupRef{Label: s.Label, Settings: g.Settings, Runs: len(g.Runs)})
 			}
 			subj := Subject{Systems: []string{s.Label}, Settings: ptrTo(g.Settings)}
+			// The series the model classified: without the outlier round.
+			modelled := withoutOutlier(&g, g.Runs)
 			switch {
 			case g.Warmup.Class == stats.ClassNoSteadyState && g.Warmup.Direction == stats.Worsening:
-				f := SlowingDownFacts{Metric: MetricRPS, Over: float64(len(g.Runs))}
+				f := SlowingDownFacts{Metric: MetricRPS, Over: float64(len(modelled))}
 				if t := g.Warmup.Basis.Trend; t != nil {
 					f.Change, f.ChangePct = t.Change, 100*t.Change/t.Level
-				} else if n := len(g.Runs); n >= 2 && g.Warmup.ChangePct != nil {
-					f.LastTwo, f.FromSeq, f.ToSeq = true, g.Seqs[n-2], g.Seqs[n-1]
-					f.Change, f.ChangePct = g.Runs[n-1].RPS-g.Runs[n-2].RPS, *g.Warmup.ChangePct
+				} else if n := len(modelled); n >= 2 && g.Warmup.ChangePct != nil {
+					f.LastTwo, f.FromSeq, f.ToSeq = true, modelled[n-2].Seq, modelled[n-1].Seq
+					f.Change, f.ChangePct = modelled[n-1].RPS-modelled[n-2].RPS, *g.Warmup.ChangePct
 				}
 				v.add(SeverityWarning, CodeSlowingDown, subj, f)
 			case g.Warmup.Class == stats.ClassNoSteadyState:
 				f := StillWarmingFacts{ChangePct: g.Warmup.ChangePct}
-				if len(g.Seqs) >= 2 {
-					f.FromSeq, f.ToSeq = g.Seqs[len(g.Seqs)-2], g.Seqs[len(g.Seqs)-1]
+				if n := len(modelled); n >= 2 {
+					f.FromSeq, f.ToSeq = modelled[n-2].Seq, modelled[n-1].Seq
 				}
 				v.add(SeverityWarning, CodeStillWarming, subj, f)
+			}
+			if g.Outlier != nil {
+				v.add(SeverityWarning, CodeOutlierRun, Subject{Systems: []string{s.Label}, Settings: ptrTo(g.Settings), Runs: []RunRef{g.Outlier.Run}},
+					OutlierRunFacts{OutlierRun: *g.Outlier, SteadyRuns: g.Steady.Runs})
 			}
 			if sh := g.Warmup.Shift; sh != nil {
 				v.add(SeverityWarning, CodeLevelShift, subj, LevelShiftFacts{Metric: MetricRPS, AtSeq: sh.AtSeq,
@@ -473,12 +488,23 @@ func (v *Verdict) findings(series map[string][]results.Series) {
 		v.add(SeverityWarning, CodeContradictoryRun, Subject{Systems: []string{c.Run.Label}, Runs: []RunRef{c.Run}}, ContradictoryFacts{c})
 	}
 
-	// long-tail, unless the run's stalls are a finding of their own
+	// periodic-pauses, for runs whose windows did not show their stalls
+	// already; long-tail, unless the run's stalls or pauses are a finding
+	// of their own
 	unstable := map[string]bool{}
 	for _, s := range v.Systems {
 		for _, rw := range s.WithinRunWarmup {
 			unstable[rw.RunID] = rw.Instability != nil
 		}
+	}
+	var quiet []results.Run
+	for _, r := range runs {
+		if !unstable[r.RunID] {
+			quiet = append(quiet, r)
+		}
+	}
+	for id := range v.periodicPauses(quiet, v.pauses) {
+		unstable[id] = true
 	}
 	for _, r := range runs {
 		if unstable[r.RunID] {

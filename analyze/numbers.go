@@ -160,6 +160,12 @@ func (v *Verdict) numbers(pcts map[string][]results.Percentile) {
 		for gi := range v.Systems[si].Groups {
 			g := &v.Systems[si].Groups[gi]
 			runs, steady := g.RepRuns()
+			if steady {
+				runs = withoutOutlier(g, runs)
+			} else if g.Outlier != nil {
+				rest := withoutOutlier(g, g.Runs)
+				runs = rest[len(rest)-1:]
+			}
 			basis := NumbersLastRun
 			switch {
 			case len(g.Runs) == 1:

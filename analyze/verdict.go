@@ -104,6 +104,10 @@ type Set struct {
 	// data (an ErrorTally fed each run's samples), for Verdict.Errors;
 	// runs without an entry are broken down by their counters.
 	Errors []RunErrors
+	// Pauses are the short pauses of runs with per-request data (a
+	// PauseTally fed each run's samples), for the periodic-pauses
+	// finding; runs without an entry are not searched.
+	Pauses []RunPauses
 }
 
 // Verdict is the outcome of Analyze: per system its groups of runs with
@@ -128,6 +132,8 @@ type Verdict struct {
 	// RunNumbers are each run's Numbers, in the order of Runs.
 	RunNumbers []Numbers
 
+	// pauses are Set.Pauses.
+	pauses []RunPauses
 	// contradictions are the runs whose figures contradict each other,
 	// in execution order.
 	contradictions []Contradiction
@@ -195,6 +201,10 @@ type Group struct {
 	// Excluded are runs at these settings whose own figures contradict
 	// each other, left out of every statistic of the group.
 	Excluded []Contradiction
+	// Outlier is the group's outlier round, when it has one (6 runs or
+	// more): left out of its series model and steady figures, kept in its
+	// comparisons, thresholds and error rate (OutlierRun).
+	Outlier *OutlierRun
 	// Warmup is the across-run warm-up class of the group's throughput.
 	Warmup Warmup
 	// WithinRun combines the within-run classes of the group's runs, when
@@ -469,7 +479,7 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 		return cmp.Compare(a.Seq, b.Seq)
 	})
 	merged, mergedRuns := mergeInferredRates(runs)
-	v := &Verdict{Experiment: set.Experiment, AnalysisVersion: AnalysisVersion, Options: opts, Runs: runs}
+	v := &Verdict{Experiment: set.Experiment, AnalysisVersion: AnalysisVersion, Options: opts, Runs: runs, pauses: set.Pauses}
 	series := seriesByRun(set.Series)
 	fillPercentiles(runs, set.Percentiles)
 	pcts := map[string][]results.Percentile{}

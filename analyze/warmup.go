@@ -12,11 +12,18 @@ import (
 // order: one run says nothing, 2-4 runs use the short-series rule, 5-19
 // the step test, more PELT; then the Barrett et al. classifier with the
 // warm-up rule and the trend check (stats.ClassifyRuns, STATISTICS.md).
+//
+// An outlier round (outlierRound) is left out of the series first: neither
+// the class nor the noise allowance is taken from it.
 func (v *Verdict) acrossRunWarmup(g *Group) {
 	o := v.Options
-	x := make([]float64, len(g.Runs))
-	for i, r := range g.Runs {
+	outlierRound(g)
+	runs := withoutOutlier(g, g.Runs)
+	seqs := make([]int32, len(runs))
+	x := make([]float64, len(runs))
+	for i, r := range runs {
 		x[i] = r.RPS
+		seqs[i] = r.Seq
 	}
 	n := len(x)
 	basis := Basis{Metric: MetricRPS, N: n}
@@ -47,7 +54,7 @@ func (v *Verdict) acrossRunWarmup(g *Group) {
 			}
 		}
 		if sc.Class == stats.ClassFlat {
-			g.Warmup.SteadyFromSeq = results.Ptr(g.Seqs[0])
+			g.Warmup.SteadyFromSeq = results.Ptr(seqs[0])
 		}
 	default:
 		method := MethodModel
@@ -64,14 +71,14 @@ func (v *Verdict) acrossRunWarmup(g *Group) {
 		}
 		g.Warmup = Warmup{Class: m.Class, Direction: m.Direction, Method: method, Basis: basis}
 		if m.SteadyStart >= 0 {
-			g.Warmup.SteadyFromSeq = results.Ptr(g.Seqs[m.SteadyStart])
+			g.Warmup.SteadyFromSeq = results.Ptr(seqs[m.SteadyStart])
 		}
 		// The last step is a level-shift finding when the series stayed at
 		// its new level (a steady state follows) and the step is not the
 		// end of the warm-up itself.
 		if k := len(m.Steps); k > 0 && m.SteadyStart >= 0 && !(m.Class == stats.ClassWarmup && m.Steps[k-1].At == m.SteadyStart) {
 			sh := m.Steps[k-1]
-			g.Warmup.Shift = &Shift{AtSeq: g.Seqs[sh.At], Before: sh.Before, After: sh.After, Direction: sh.Direction}
+			g.Warmup.Shift = &Shift{AtSeq: seqs[sh.At], Before: sh.Before, After: sh.After, Direction: sh.Direction}
 		}
 		last2 := 100 * (x[n-1] - x[n-2]) / math.Abs(x[n-2])
 		if !math.IsInf(last2, 0) && !math.IsNaN(last2) {
@@ -105,13 +112,14 @@ func steadyRuns(g *Group) []results.Run {
 // steady start on (the part of a run after its warm-up is steady data).
 func (v *Verdict) steadyState(g *Group, rw []RunWarmup, series map[string][]results.Series) {
 	o := v.Options
-	sr := steadyRuns(g)
+	sr := withoutOutlier(g, steadyRuns(g))
 	if len(sr) == 0 && len(g.Runs) == 1 && len(rw) == 1 && rw[0].WarmupEndS != nil {
 		v.steadyWindows(g, *rw[0].WarmupEndS, series[g.Runs[0].RunID])
 		return
 	}
 	if len(sr) == 0 {
-		last := g.Runs[len(g.Runs)-1]
+		rest := withoutOutlier(g, g.Runs)
+		last := rest[len(rest)-1]
 		g.Rep = Rep{RPS: last.RPS, LatMeanMs: last.LatMeanMs, LatP50Ms: last.LatP50Ms, LatP99Ms: last.LatP99Ms, LatMaxMs: last.LatMaxMs}
 		return
 	}

@@ -200,6 +200,34 @@ func wordFinding(f analyze.Finding) findingWords {
 				label, at, dir, num(x.Before), num(x.After), signed(x.ChangePct), x.AtSeq, what),
 			"Find what changed at that run (build, configuration, other load on the machine); name the runs before and after as two systems (--system NAME=PATH) and compare them, or repeat the measurement under one condition."}
 
+	case analyze.CodePeriodicPauses:
+		x, _ := f.Facts.(analyze.PeriodicPausesFacts)
+		run := runSubject(s)
+		others := ""
+		if x.Others > 0 {
+			others = fmt.Sprintf(" (and %s off that rhythm)", plural(x.Others, "other pause"))
+		}
+		return findingWords{run,
+			fmt.Sprintf("%s paused periodically: %d pauses every %s s (their starts %s ms RMS off that rhythm)%s, each %s ms long (%s-%s ms), against a median latency of %s ms; %s of its successful requests were held by one. A pause shorter than the %s s interval shows in the requests it held (sent during it, all answered at its end), not in the run's one-second windows, each of which may hold one: its mean and tail include them.",
+				run, x.Pauses, num(x.PeriodS), num(x.JitterMs), others, num(x.MedianMs), num(x.MinMs), num(x.MaxMs), num(x.LevelMs), pct(x.ShareRequests), num(x.PeriodS)),
+			"Find what stops the process at that rhythm (a garbage collector's stop-the-world pauses, a timer flushing a buffer or rotating a log, CPU throttling of a container quota every period); quote the pauses with the steady latency, not averaged into it."}
+
+	case analyze.CodeOutlierRun:
+		x, _ := f.Facts.(analyze.OutlierRunFacts)
+		run := runSubject(s)
+		dir := "slower"
+		if x.DeviationPct > 0 {
+			dir = "faster"
+		}
+		left := fmt.Sprintf("It is left out of the group's steady figures (now over %s) and of its warm-up model, so neither the steady mean nor the noise allowance is taken from it", plural(x.SteadyRuns, "run"))
+		if x.SteadyRuns == 0 {
+			left = "It is left out of the group's warm-up model and representative figures, so neither is taken from it"
+		}
+		return findingWords{fmt.Sprintf("%s at %s", run, settingsOf(s)),
+			fmt.Sprintf("%s at %s measured %s req/s, %s %% (%s) against the geometric mean %s req/s of the group's %s other runs (SD %s %%): t = %s, beyond the bound %s (the prediction interval of one more run at %s over the series), and its neighbours are not. One round far from all the others is a disturbance of the machine (another process, a noisy neighbour), not the system. %s; it stays in the comparisons, thresholds and error rates, which never pass by leaving a run out.",
+				run, settingsOf(s), num(x.RPS), signed(x.DeviationPct), dir, num(x.Mean), strconv.Itoa(x.Reference), rel(x.SDPct), signed(x.T), rel(x.Critical), pct(x.Alpha), left),
+			"Find what else ran on the machine then (the load average, a CI neighbour, a backup), and repeat the round on a quiet machine; a round that is slow again is the system's."}
+
 	case analyze.CodeSlowingDown:
 		x, _ := f.Facts.(analyze.SlowingDownFacts)
 		label, at := system(s, 0), settingsOf(s)

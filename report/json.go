@@ -105,6 +105,22 @@ type SummaryGroup struct {
 	// Excluded are the runs at these settings left out of the group's
 	// statistics because their own figures contradict each other.
 	Excluded []SummaryExcluded `json:"excluded,omitempty"`
+	// Outlier is the group's outlier round (analyze.OutlierRun), left
+	// out of its warm-up model and steady figures; omitted when none.
+	Outlier *SummaryOutlier `json:"outlier,omitempty"`
+}
+
+// SummaryOutlier is a group's outlier round and the rule's figures.
+type SummaryOutlier struct {
+	RunID        string  `json:"run_id"`
+	Seq          int32   `json:"seq"`
+	RPS          float64 `json:"rps"`
+	Mean         float64 `json:"others_mean"`
+	SDPct        float64 `json:"others_sd_pct"`
+	DeviationPct float64 `json:"deviation_pct"`
+	T            float64 `json:"t"`
+	Critical     float64 `json:"critical"`
+	Reference    int     `json:"others"`
 }
 
 // SummaryExcluded is a run left out of its group's statistics.
@@ -386,6 +402,10 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 				sg.Excluded = append(sg.Excluded, SummaryExcluded{RunID: e.Run.RunID, Seq: e.Run.Seq,
 					Reason: wordFinding(analyze.Finding{Code: analyze.CodeContradictoryRun, Subject: analyze.Subject{Runs: []analyze.RunRef{e.Run}},
 						Facts: analyze.ContradictoryFacts{Contradiction: e}}).Message})
+			}
+			if o := g.Outlier; o != nil {
+				sg.Outlier = &SummaryOutlier{RunID: o.Run.RunID, Seq: o.Run.Seq, RPS: round(o.RPS, 2), Mean: round(o.Mean, 2),
+					SDPct: round(o.SDPct, 1), DeviationPct: round(o.DeviationPct, 1), T: round(o.T, 2), Critical: round(o.Critical, 2), Reference: o.Reference}
 			}
 			st := g.Steady
 			sg.Steady = SummarySteady{Runs: st.Runs, FromS: r2p(st.FromS), RPSMean: r2p(st.RPSMean), LatMeanMs: r2p(st.LatMeanMs),

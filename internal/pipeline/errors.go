@@ -17,40 +17,48 @@ import (
 // errorTallies sets set.Errors: the failed requests by cause of every run
 // of set.Runs that failed and has samples, read from the committed samples
 // files (samples, by run_id of the runs read); a merged run's from its
-// parts' samples, at their times since the merged run's start. Each file
-// is read once, whatever the number of its runs; files of runs without
-// errors are not read. A file gone since the runs were read gives a
+// parts' samples, at their times since the merged run's start. In the
+// same pass it sets set.Pauses: the short pauses of every run with samples
+// (analyze.PauseTally, issue 31). Each file is read once, whatever the
+// number of its runs. A file gone since the runs were read gives a
 // *MissingTablesError, as in a merge.
 func (p *Pipeline) errorTallies(ctx context.Context, set *analyze.Set, samples map[string]string, merged []mergedRun) error {
 	type target struct {
-		tally *analyze.ErrorTally
+		tally *analyze.ErrorTally // nil for a run without errors
+		pause *analyze.PauseTally
 		shift float64 // seconds added to a sample's t_s
 	}
 	byPart := map[string]target{} // run_id in a samples file -> its tally
 	var tallies []*analyze.ErrorTally
+	var pauses []*analyze.PauseTally
 	mergedOf := map[string]mergedRun{}
 	for _, m := range merged {
 		mergedOf[m.Run.RunID] = m
 	}
 	for _, r := range set.Runs {
-		if r.Errors == 0 || !r.HasSamples {
+		if !r.HasSamples {
 			continue
 		}
-		t := analyze.NewErrorTally(r)
+		var t *analyze.ErrorTally
+		if r.Errors > 0 {
+			t = analyze.NewErrorTally(r)
+			tallies = append(tallies, t)
+		}
+		pt := analyze.NewPauseTally(r)
+		pauses = append(pauses, pt)
 		if m, ok := mergedOf[r.RunID]; ok {
 			for _, part := range m.Parts {
 				shift := 0.0
 				if part.StartedAt != nil && r.StartedAt != nil {
 					shift = part.StartedAt.Sub(*r.StartedAt).Seconds()
 				}
-				byPart[part.RunID] = target{t, shift}
+				byPart[part.RunID] = target{t, pt, shift}
 			}
 		} else {
-			byPart[r.RunID] = target{t, 0}
+			byPart[r.RunID] = target{t, pt, 0}
 		}
-		tallies = append(tallies, t)
 	}
-	if len(tallies) == 0 {
+	if len(pauses) == 0 {
 		return nil
 	}
 	var files []string
@@ -89,8 +97,11 @@ func (p *Pipeline) errorTallies(ctx context.Context, set *analyze.Set, samples m
 				return nil
 			}
 			s.TS += t.shift
-			s.RunID = t.tally.RunID()
-			t.tally.Add(s)
+			s.RunID = t.pause.RunID()
+			if t.tally != nil {
+				t.tally.Add(s)
+			}
+			t.pause.Add(s)
 			return nil
 		})
 		if err != nil {
@@ -99,6 +110,9 @@ func (p *Pipeline) errorTallies(ctx context.Context, set *analyze.Set, samples m
 	}
 	for _, t := range tallies {
 		set.Errors = append(set.Errors, t.Result())
+	}
+	for _, t := range pauses {
+		set.Pauses = append(set.Pauses, t.Result())
 	}
 	return nil
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/stats"
 )
 
 // Result is one experiment's verdict graded against its truth.
@@ -39,6 +40,12 @@ type Result struct {
 	// order, repeated per run: what the families without stalls or
 	// bursts must not gain.
 	Unsteady []string `json:"unsteady,omitempty"`
+	// Outliers are the outlier rounds the verdict flagged (system seq N),
+	// and Rounds6 is set when a group has the 6 rounds or more that the
+	// outlier rule needs: no grid experiment has a disturbed round by
+	// construction (issue 31).
+	Outliers []string `json:"outliers,omitempty"`
+	Rounds6  bool     `json:"rounds6,omitempty"`
 	// PerRequest is set when some run has per-request data (a series
 	// of windows in which such findings can be made).
 	PerRequest bool `json:"per_request,omitempty"`
@@ -203,6 +210,14 @@ func evaluateOne(ctx context.Context, dir string, gateToo bool) Result {
 	}
 	for _, run := range rec.Runs {
 		r.PerRequest = r.PerRequest || run.Tool != toolWrk
+	}
+	for _, s := range v.Systems {
+		for _, g := range s.Groups {
+			r.Rounds6 = r.Rounds6 || len(g.Runs) >= stats.OutlierMinRounds
+			if g.Outlier != nil {
+				r.Outliers = append(r.Outliers, fmt.Sprintf("%s seq %d", s.Label, g.Outlier.Run.Seq))
+			}
+		}
 	}
 	if m := explainMetric(rec); m != "" {
 		r.Explain = explainComparison(v, m)
@@ -419,14 +434,19 @@ type rates struct {
 	// such experiments.
 	FalseUnsteady []string
 	PerRequestN   int
-	Errors        []string
+	// Outliers lists the experiments with a group of 6 rounds or more
+	// where an outlier round was flagged (id: rounds); Rounds6N counts
+	// such experiments.
+	Outliers []string
+	Rounds6N int
+	Errors   []string
 }
 
 // unsteadyCode tells whether a finding is about a run's steadiness in
 // time: the findings the stalls and error-burst families expect.
 func unsteadyCode(c analyze.Code) bool {
 	switch c {
-	case analyze.CodeUnstable, analyze.CodeStall, analyze.CodePeriodicStalls, analyze.CodeErrorBurst:
+	case analyze.CodeUnstable, analyze.CodeStall, analyze.CodePeriodicStalls, analyze.CodeErrorBurst, analyze.CodePeriodicPauses:
 		return true
 	}
 	return false
@@ -474,6 +494,12 @@ func computeRates(res []Result) rates {
 			rt.PerRequestN++
 			if len(r.Unsteady) > 0 {
 				rt.FalseUnsteady = append(rt.FalseUnsteady, r.ID+": "+strings.Join(r.Unsteady, ", "))
+			}
+		}
+		if r.Rounds6 {
+			rt.Rounds6N++
+			if len(r.Outliers) > 0 {
+				rt.Outliers = append(rt.Outliers, r.ID+": "+strings.Join(r.Outliers, ", "))
 			}
 		}
 		switch r.Family {
@@ -607,6 +633,11 @@ func writeSummary(w io.Writer, res []Result, format string) {
 	fmt.Fprintf(w, "%sstall or error-burst findings on per-request experiments that have neither: %s", bullet, pct(len(rt.FalseUnsteady), rt.PerRequestN))
 	if len(rt.FalseUnsteady) > 0 {
 		fmt.Fprintf(w, " (%s)", strings.Join(rt.FalseUnsteady, "; "))
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "%soutlier rounds flagged on experiments with a group of 6 rounds or more (none disturbed by construction): %s", bullet, pct(len(rt.Outliers), rt.Rounds6N))
+	if len(rt.Outliers) > 0 {
+		fmt.Fprintf(w, " (%s)", strings.Join(rt.Outliers, "; "))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w)

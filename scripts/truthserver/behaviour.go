@@ -20,6 +20,7 @@ type behaviour struct {
 	stallEvery   time.Duration // period of the stalls; 0: none
 	stallFor     time.Duration // length of one stall
 	stallAt      time.Duration // start of the first stall
+	stallJitter  time.Duration // each stall moved by a uniform draw in [-stallJitter, stallJitter)
 	workers      int           // worker pool size; 0: unlimited
 	failEvery    int64         // every N-th request answers 500
 	succeedEvery int64         // only every N-th request answers 200

@@ -39,6 +39,7 @@
 //	                    -stall-for; the first stall starts at -stall-at
 //	-stall-for S        length of each stall (default 1.5s)
 //	-stall-at A         elapsed time of the first stall (default: -stall-every)
+//	-stall-jitter J     move each stall by a uniform draw in [-J, J): irregular stalls
 //	-workers W          capacity limit: W workers; a request waits in an unbounded
 //	                    FIFO queue for a free worker, which then does its work and
 //	                    delay (its service time). Capacity = W / service time.

@@ -62,6 +62,10 @@ func (s *server) startClock() {
 func (s *server) stalls(t0 time.Time) {
 	for k := 0; ; k++ {
 		from := t0.Add(s.b.stall(k))
+		if j := s.b.stallJitter; j > 0 {
+			// Irregular stalls: each moved by a uniform draw in [-j, j).
+			from = from.Add(time.Duration((2*uniform() - 1) * float64(j)))
+		}
 		time.Sleep(time.Until(from))
 		s.gate.Lock()
 		got := time.Since(t0)
@@ -175,6 +179,7 @@ func main() {
 	flag.DurationVar(&b.stallEvery, "stall-every", 0, "period of the stalls (0: none)")
 	flag.DurationVar(&b.stallFor, "stall-for", 1500*time.Millisecond, "length of one stall")
 	flag.DurationVar(&b.stallAt, "stall-at", 0, "elapsed time of the first stall (0: -stall-every)")
+	flag.DurationVar(&b.stallJitter, "stall-jitter", 0, "move each stall by a uniform draw in [-j, j) (irregular stalls; keep it under half of -stall-every)")
 	flag.IntVar(&b.workers, "workers", 0, "worker pool size (0: unlimited)")
 	flag.Int64Var(&b.failEvery, "fail-every", 0, "every N-th request answers 500")
 	flag.Float64Var(&b.failShare, "fail-share", 0, "a deterministic share in [0, 1] of the requests answers 500 (0.015: 15 in every 1000, evenly spread)")

@@ -1,0 +1,123 @@
+package analyze
+
+import (
+	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/stats"
+)
+
+// PauseTallyMax is the most requests a PauseTally keeps (8 bytes each):
+// a run with more is not searched for pauses (RunPauses.Skipped).
+const PauseTallyMax = 2_000_000
+
+// PauseTally keeps the send time and latency of the requests of one run
+// with per-request data, for its short pauses (stats.Pauses): pauses
+// shorter than a window, one in every window, leave the windows' means
+// level and show only in the requests.
+type PauseTally struct {
+	runID   string
+	ts, lat []float32
+	skipped bool
+}
+
+// NewPauseTally returns the tally of run.
+func NewPauseTally(run results.Run) *PauseTally { return &PauseTally{runID: run.RunID} }
+
+// RunID returns the id of the tally's run.
+func (t *PauseTally) RunID() string { return t.runID }
+
+// Add counts one request; failed requests are left out (a refused or
+// reset connection answers at once, a timeout is a fault of its own).
+func (t *PauseTally) Add(s results.Sample) {
+	if t.skipped || s.Error != nil || s.Status >= 400 || s.Status == 0 {
+		return
+	}
+	if len(t.ts) >= PauseTallyMax {
+		t.skipped, t.ts, t.lat = true, nil, nil
+		return
+	}
+	t.ts = append(t.ts, float32(s.TS))
+	t.lat = append(t.lat, float32(s.LatencyMs))
+}
+
+// Result returns the run's pauses.
+func (t *PauseTally) Result() RunPauses {
+	out := RunPauses{RunID: t.runID, Skipped: t.skipped, Requests: len(t.ts)}
+	if t.skipped || len(t.ts) == 0 {
+		return out
+	}
+	ts := make([]float64, len(t.ts))
+	lat := make([]float64, len(t.lat))
+	for i := range ts {
+		ts[i], lat[i] = float64(t.ts[i]), float64(t.lat[i])
+	}
+	out.Pauses, out.MedianMs, out.Held = stats.Pauses(ts, lat)
+	return out
+}
+
+// RunPauses are the short pauses of one run (stats.Pauses) over its
+// successful requests.
+type RunPauses struct {
+	RunID string
+	// Pauses in time order; MedianMs the run's median latency; Held the
+	// requests the pauses held, of Requests successful ones.
+	Pauses         []stats.Pause
+	MedianMs       float64
+	Held, Requests int
+	Skipped        bool // more than PauseTallyMax requests: not searched
+}
+
+// PeriodicPausesFacts are the figures of a periodic-pauses finding.
+type PeriodicPausesFacts struct {
+	// Pauses is the number of pauses on the regular grid, Others those
+	// off it (stats.PausePeriod); PeriodS the fitted interval and
+	// JitterMs the RMS distance of the pauses' starts from the grid.
+	Pauses, Others int
+	PeriodS        float64
+	JitterMs       float64
+	// MinMs, MedianMs and MaxMs are the lengths of the pauses on the grid
+	// (from the first held request's send to the last one's answer), ms.
+	MinMs, MedianMs, MaxMs float64
+	// ShareRequests is the share of the run's successful requests held by
+	// a pause on the grid; LevelMs the run's median latency.
+	ShareRequests, LevelMs float64
+}
+
+func (PeriodicPausesFacts) facts() {}
+
+// periodicPauses adds a periodic-pauses finding for every run whose
+// pauses recur at a regular interval (stats.PausePeriod) and returns
+// those runs.
+func (v *Verdict) periodicPauses(runs []results.Run, all []RunPauses) map[string]bool {
+	byID := map[string]RunPauses{}
+	for _, p := range all {
+		byID[p.RunID] = p
+	}
+	out := map[string]bool{}
+	for _, r := range runs {
+		p, ok := byID[r.RunID]
+		if !ok || p.Requests == 0 {
+			continue
+		}
+		per, regular := stats.PausePeriod(p.Pauses)
+		if !regular {
+			continue
+		}
+		f := PeriodicPausesFacts{Pauses: len(per.Matched), Others: len(p.Pauses) - len(per.Matched), PeriodS: per.PeriodS,
+			JitterMs: per.JitterMs, LevelMs: p.MedianMs}
+		lens := make([]float64, len(per.Matched))
+		held := 0
+		for i, m := range per.Matched {
+			x := p.Pauses[m]
+			lens[i] = 1000 * (x.ToS - x.FromS)
+			held += x.Requests
+		}
+		f.ShareRequests = float64(held) / float64(p.Requests)
+		f.MinMs, f.MaxMs, f.MedianMs = lens[0], lens[0], stats.Median(lens)
+		for _, l := range lens {
+			f.MinMs, f.MaxMs = min(f.MinMs, l), max(f.MaxMs, l)
+		}
+		v.add(SeverityWarning, CodePeriodicPauses, Subject{Systems: []string{r.Label}, Runs: []RunRef{runRef(r)}}, f)
+		out[r.RunID] = true
+	}
+	return out
+}

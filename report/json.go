@@ -31,38 +31,49 @@ type Summary struct {
 	Runs             []SummaryRunBrief     `json:"runs"`
 }
 
+// SummaryAt is the settings two systems were compared at, as a
+// comparison's fields of summary.json (embedded: its fields are the
+// comparison's own).
+type SummaryAt struct {
+	Tool             string   `json:"tool"`
+	Connections      *int32   `json:"connections"`
+	Threads          *int32   `json:"threads"`
+	TargetRPS        *float64 `json:"target_rps"`
+	PlannedDurationS *float64 `json:"planned_duration_s"`
+	Endpoint         *string  `json:"endpoint,omitempty"`
+}
+
+func summaryAt(s analyze.Settings) SummaryAt {
+	return SummaryAt{Tool: s.Tool, Connections: s.Connections, Threads: s.Threads, TargetRPS: s.TargetRPS,
+		PlannedDurationS: s.PlannedDurationS, Endpoint: s.Endpoint}
+}
+
 // SummaryErrorCompare is an error comparison (analyze.ErrorComparison):
 // rates are fractions, the difference and its CI percentage points.
 type SummaryErrorCompare struct {
-	A                string      `json:"a"`
-	B                string      `json:"b"`
-	Tool             string      `json:"tool"`
-	Connections      *int32      `json:"connections"`
-	Threads          *int32      `json:"threads"`
-	TargetRPS        *float64    `json:"target_rps"`
-	PlannedDurationS *float64    `json:"planned_duration_s"`
-	Endpoint         *string     `json:"endpoint,omitempty"`
-	ARuns            int         `json:"a_runs"`
-	BRuns            int         `json:"b_runs"`
-	AErrors          int64       `json:"a_errors"`
-	BErrors          int64       `json:"b_errors"`
-	AAttempted       int64       `json:"a_attempted"`
-	BAttempted       int64       `json:"b_attempted"`
-	ARate            float64     `json:"a_rate"`
-	BRate            float64     `json:"b_rate"`
-	DiffPts          float64     `json:"diff_pts"`
-	CIPts            [2]*float64 `json:"ci_pts"`
-	PValue           *float64    `json:"p_value"`
-	Method           string      `json:"method"`
-	Untested         string      `json:"untested,omitempty"`
-	BandPts          float64     `json:"band_pts"`
-	Verdict          string      `json:"verdict"`
+	A string `json:"a"`
+	B string `json:"b"`
+	SummaryAt
+	ARuns      int         `json:"a_runs"`
+	BRuns      int         `json:"b_runs"`
+	AErrors    int64       `json:"a_errors"`
+	BErrors    int64       `json:"b_errors"`
+	AAttempted int64       `json:"a_attempted"`
+	BAttempted int64       `json:"b_attempted"`
+	ARate      float64     `json:"a_rate"`
+	BRate      float64     `json:"b_rate"`
+	DiffPts    float64     `json:"diff_pts"`
+	CIPts      [2]*float64 `json:"ci_pts"`
+	PValue     *float64    `json:"p_value"`
+	Method     string      `json:"method"`
+	Untested   string      `json:"untested,omitempty"`
+	BandPts    float64     `json:"band_pts"`
+	Verdict    string      `json:"verdict"`
 }
 
 // summaryErrorCompare converts an error comparison.
 func summaryErrorCompare(e analyze.ErrorComparison) SummaryErrorCompare {
-	s := SummaryErrorCompare{A: e.A, B: e.B, Tool: e.Settings.Tool, Connections: e.Settings.Connections, Threads: e.Settings.Threads,
-		TargetRPS: e.Settings.TargetRPS, PlannedDurationS: e.Settings.PlannedDurationS, Endpoint: e.Settings.Endpoint,
+	s := SummaryErrorCompare{A: e.A, B: e.B, SummaryAt: summaryAt(e.Settings),
 		ARuns: e.ARuns, BRuns: e.BRuns, AErrors: e.AErrors, BErrors: e.BErrors, AAttempted: e.AAttempted, BAttempted: e.BAttempted,
 		ARate: sig(e.ARate, 6), BRate: sig(e.BRate, 6), DiffPts: round(e.DiffPts, 4), Method: e.Method, Untested: e.Untested,
 		BandPts: e.BandPts, Verdict: e.Verdict}
@@ -231,16 +242,11 @@ type SummaryUSL struct {
 
 // SummaryCompare is one comparison of two systems on one metric.
 type SummaryCompare struct {
-	A                string   `json:"a"`
-	B                string   `json:"b"`
-	Tool             string   `json:"tool"`
-	Connections      *int32   `json:"connections"`
-	Threads          *int32   `json:"threads"`
-	TargetRPS        *float64 `json:"target_rps"`
-	PlannedDurationS *float64 `json:"planned_duration_s"`
-	Endpoint         *string  `json:"endpoint,omitempty"`
-	Metric           string   `json:"metric"`
-	HigherIsBetter   bool     `json:"higher_is_better"`
+	A string `json:"a"`
+	B string `json:"b"`
+	SummaryAt
+	Metric         string `json:"metric"`
+	HigherIsBetter bool   `json:"higher_is_better"`
 	// ARuns and BRuns are the runs the comparison rests on: those its
 	// test compared, or the runs held when no test ran; AHeld and BHeld
 	// the runs each side's group holds; LeftOut the runs the test did
@@ -447,8 +453,7 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 		s.Systems = append(s.Systems, ss)
 	}
 	for _, c := range v.Comparisons {
-		sc := SummaryCompare{A: c.A, B: c.B, Tool: c.Settings.Tool, Connections: c.Settings.Connections, Threads: c.Settings.Threads,
-			TargetRPS: c.Settings.TargetRPS, PlannedDurationS: c.Settings.PlannedDurationS, Endpoint: c.Settings.Endpoint, Metric: c.Metric,
+		sc := SummaryCompare{A: c.A, B: c.B, SummaryAt: summaryAt(c.Settings), Metric: c.Metric,
 			HigherIsBetter: c.HigherIsBetter, ARuns: c.ARuns, BRuns: c.BRuns, AHeld: c.AHeld, BHeld: c.BHeld, LeftOut: []SummaryLeftOut{},
 			MinP: sig(c.MinP, 4), Aggregate: c.Aggregate, AMean: round(c.AMean, 2), BMean: round(c.BMean, 2),
 			Ratio: round(c.Ratio, 3), Verdict: c.Verdict, Reasons: reasonLines(c.Reasons, false), RunsNeeded: c.RunsNeeded}

@@ -267,19 +267,25 @@ func (v *Verdict) pairs() [][2]*System {
 // compare compares every pair of systems in every group of settings they
 // share, on throughput and on each latency figure both sides have.
 func (v *Verdict) compare() {
+	v.eachPairedGroup(func(a, b string, ga, gb *Group) {
+		for _, m := range metrics {
+			if c, ok := v.compareMetric(a, b, ga, gb, m); ok {
+				v.Comparisons = append(v.Comparisons, c)
+			}
+		}
+	})
+}
+
+// eachPairedGroup calls f for every pair of systems to compare (pairs)
+// and every group of settings the two share, in the order of the pairs
+// and their groups.
+func (v *Verdict) eachPairedGroup(f func(a, b string, ga, gb *Group)) {
 	for _, p := range v.pairs() {
 		a, b := p[0], p[1]
 		for gi := range a.Groups {
-			ga := &a.Groups[gi]
 			for gj := range b.Groups {
-				gb := &b.Groups[gj]
-				if ga.key() != gb.key() {
-					continue
-				}
-				for _, m := range metrics {
-					if c, ok := v.compareMetric(a.Label, b.Label, ga, gb, m); ok {
-						v.Comparisons = append(v.Comparisons, c)
-					}
+				if a.Groups[gi].key() == b.Groups[gj].key() {
+					f(a.Label, b.Label, &a.Groups[gi], &b.Groups[gj])
 				}
 			}
 		}

@@ -95,18 +95,9 @@ const DefaultErrorBandPts = 0.1
 // compareErrors compares the error rates of every pair of systems (the
 // pairs of compare) in every group of settings they share.
 func (v *Verdict) compareErrors() {
-	for _, p := range v.pairs() {
-		a, b := p[0], p[1]
-		for gi := range a.Groups {
-			ga := &a.Groups[gi]
-			for gj := range b.Groups {
-				gb := &b.Groups[gj]
-				if ga.key() == gb.key() {
-					v.ErrorComparisons = append(v.ErrorComparisons, v.compareErrorRates(a.Label, b.Label, ga, gb))
-				}
-			}
-		}
-	}
+	v.eachPairedGroup(func(a, b string, ga, gb *Group) {
+		v.ErrorComparisons = append(v.ErrorComparisons, v.compareErrorRates(a, b, ga, gb))
+	})
 }
 
 // errorRuns returns the per-run error rates and pooled counts of runs;

@@ -444,13 +444,7 @@ func writeNightly(w io.Writer, res *nightlyResult) {
 	ctl := []string{"without a control", "with a same-night control (ratio)"}
 	fmt.Fprintf(w, "**False fails**: the gate's exit 3 on nights with no change before them (night 1 left out), every step's series pooled; "+
 		"in brackets, the step-free series with at least one failed night.\n\n")
-	fmt.Fprintf(w, "| sigma_b/sigma_r | phi |")
-	for k := range ctl {
-		for _, n := range res.Runs {
-			fmt.Fprintf(w, " %d run%s, %s |", n, plural(n), map[int]string{0: "no control", 1: "control"}[k])
-		}
-	}
-	fmt.Fprintf(w, "\n|---:|---:|%s\n", strings.Repeat("---:|", 2*len(res.Runs)))
+	nightlyHeader(w, res.Runs)
 	for _, ra := range res.Ratios {
 		for _, ph := range res.Phis {
 			fmt.Fprintf(w, "| %g | %g |", ra, ph)
@@ -480,13 +474,7 @@ func writeNightly(w io.Writer, res *nightlyResult) {
 		}
 		fmt.Fprintf(w, "**A %.0f %% step** (%.0f %% more cost per request from a night in 7..%d): the gate fails within 1 / 2 / 3 nights of it; never (to night %d); red: the series whose gate already failed the night before the step.\n\n",
 			100*st, 100*st, nightlyNights-2, nightlyNights)
-		fmt.Fprintf(w, "| sigma_b/sigma_r | phi |")
-		for k := range ctl {
-			for _, n := range res.Runs {
-				fmt.Fprintf(w, " %d run%s, %s |", n, plural(n), map[int]string{0: "no control", 1: "control"}[k])
-			}
-		}
-		fmt.Fprintf(w, "\n|---:|---:|%s\n", strings.Repeat("---:|", 2*len(res.Runs)))
+		nightlyHeader(w, res.Runs)
 		for _, ra := range res.Ratios {
 			for _, ph := range res.Phis {
 				fmt.Fprintf(w, "| %g | %g |", ra, ph)
@@ -572,4 +560,16 @@ func runNightlyMC(args []string) error {
 	}
 	writeNightly(os.Stdout, res)
 	return nil
+}
+
+// nightlyHeader writes the head of a table of the grid: a column for each
+// run count, without a control and then with one.
+func nightlyHeader(w io.Writer, runs []int) {
+	fmt.Fprintf(w, "| sigma_b/sigma_r | phi |")
+	for _, ctl := range []string{"no control", "control"} {
+		for _, n := range runs {
+			fmt.Fprintf(w, " %d run%s, %s |", n, plural(n), ctl)
+		}
+	}
+	fmt.Fprintf(w, "\n|---:|---:|%s\n", strings.Repeat("---:|", 2*len(runs)))
 }

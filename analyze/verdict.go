@@ -63,6 +63,12 @@ type Options struct {
 	// MaxRegressionPct is the largest regression, in percent, that does
 	// not fail the gate.
 	MaxRegressionPct float64 `json:"max_regression_pct,omitempty"`
+	// Control is the label of a control system of a history (loadverdict
+	// history --control, the manifest's history.control): an unchanged
+	// reference build measured in every experiment of the series, in the
+	// same job; the history checks every other system's ratio to it, so
+	// that what the machine did that night cancels. Empty: none.
+	Control string `json:"control,omitempty"`
 }
 
 // DefaultOptions returns the parameters of docs/STATISTICS.md.

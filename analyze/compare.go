@@ -151,6 +151,10 @@ const (
 	ReasonFewSteadyRuns ReasonCode = "few-steady-runs"
 	// ReasonMetricMissing: not every steady run reports Metric.
 	ReasonMetricMissing ReasonCode = "metric-missing"
+	// ReasonControlMissing: a history with a control (Options.Control):
+	// the control (System) has no usable value of Metric in the
+	// experiment at the track's settings, so nothing relative to it.
+	ReasonControlMissing ReasonCode = "control-missing"
 	// ReasonClosedModelTails (a note): tails measured by a closed-model
 	// tool are lower bounds (coordinated omission).
 	ReasonClosedModelTails ReasonCode = "closed-model-tails"

@@ -320,6 +320,14 @@ type MetricTrack struct {
 	// Gated tells whether the gate and the headline read this metric's
 	// check (gatedMetric); the others are shown.
 	Gated bool
+	// Relative is true when Check is over each experiment's value over
+	// the control's value at the same settings in the same experiment
+	// (Options.Control; Ratios has them): what the machine did that
+	// night cancels.
+	Relative bool
+	// Ratios are the values over the control's (nil where either is
+	// missing), aligned with Values; nil without a control.
+	Ratios []*float64
 }
 
 // Track is one system at one settings across the series.
@@ -328,6 +336,23 @@ type Track struct {
 	Settings Settings
 	Points   []Point
 	Metrics  []MetricTrack
+	// Control is true for the control system's tracks (Options.Control):
+	// shown, never gated; the other systems are checked relative to the
+	// control's track at the same settings (MetricTrack.Relative).
+	Control bool
+	// key is the system and settings (the track's identity).
+	key string
+}
+
+// ControlError is a control (Options.Control) that is no system of the
+// series.
+type ControlError struct {
+	Control string
+	Systems []string
+}
+
+func (e *ControlError) Error() string {
+	return fmt.Sprintf("analyze: the control %q is not a system of the series (its systems: %s)", e.Control, strings.Join(e.Systems, ", "))
 }
 
 // HistoryGateReason is one condition a history meets: regression,
@@ -398,7 +423,7 @@ func AnalyzeHistory(series, orderBy string, exps []SeriesExperiment, opts Option
 				if !ok {
 					ti = len(h.Tracks)
 					idx[k] = ti
-					h.Tracks = append(h.Tracks, Track{System: s.Label, Settings: g.Settings})
+					h.Tracks = append(h.Tracks, Track{System: s.Label, Settings: g.Settings, key: g.key(), Control: opts.Control != "" && s.Label == opts.Control})
 				}
 				h.Tracks[ti].Points = append(h.Tracks[ti].Points, h.point(ei, g))
 			}
@@ -410,6 +435,15 @@ func AnalyzeHistory(series, orderBy string, exps []SeriesExperiment, opts Option
 			cmpOpt(x.TargetRPS, y.TargetRPS), cmpOpt(x.Connections, y.Connections),
 			cmpOpt(x.Threads, y.Threads), cmpOpt(x.PlannedDurationS, y.PlannedDurationS), cmp.Compare(x.Tool, y.Tool))
 	})
+	if opts.Control != "" && !slices.ContainsFunc(h.Tracks, func(t Track) bool { return t.Control }) {
+		var systems []string
+		for _, t := range h.Tracks {
+			if !slices.Contains(systems, t.System) {
+				systems = append(systems, t.System)
+			}
+		}
+		return nil, &ControlError{Control: opts.Control, Systems: systems}
+	}
 	last := len(exps) - 1
 	checked := false // a gated check of the latest experiment had a reference
 	for ti := range h.Tracks {
@@ -656,8 +690,9 @@ func (h *History) metricTrack(t *Track, m gate.Metric, last int) MetricTrack {
 		cps = slices.Delete(cps, worst, worst+1)
 		mt.Unconfirmed++
 	}
-	mt.Check, mt.Latest = h.check(t, m, mt.Values, last)
-	mt.Gated = gatedMetric(t.Settings.LoadModel, m)
+	mt.Check, mt.Latest, mt.Ratios = h.check(t, m, mt.Values, last)
+	mt.Gated = gatedMetric(t.Settings.LoadModel, m) && !t.Control
+	mt.Relative = h.Options.Control != "" && !t.Control
 	return mt
 }
 
@@ -684,7 +719,7 @@ func gatedMetric(model string, m gate.Metric) bool {
 // it has the metric, no errors and is no one-off disturbance (marked
 // once its next experiment is in); the points before a pinned baseline
 // are not.
-func (h *History) check(t *Track, m gate.Metric, values []PointValue, last int) (Sequential, *Latest) {
+func (h *History) check(t *Track, m gate.Metric, values []PointValue, last int) (Sequential, *Latest, []*float64) {
 	o := h.Options
 	in := make([]NightInput, len(t.Points))
 	pinned := -1
@@ -693,6 +728,11 @@ func (h *History) check(t *Track, m gate.Metric, values []PointValue, last int) 
 			pinned = i
 		}
 	}
+	ctl := h.controlPoints(t)
+	var ratios []*float64
+	if ctl != nil {
+		ratios = make([]*float64, len(t.Points))
+	}
 	for i, p := range t.Points {
 		v := values[i]
 		in[i] = NightInput{Used: p.Status != PointErrors && p.Status != PointDisturbed && v.Value != nil && i >= pinned, Runs: v.Runs,
@@ -700,11 +740,32 @@ func (h *History) check(t *Track, m gate.Metric, values []PointValue, last int) 
 		if v.Value != nil {
 			in[i].Value = *v.Value
 		}
+		if ctl == nil {
+			continue
+		}
+		// Relative to the control: the value and runs over the control's
+		// value that night; the control's runs widen the night's noise.
+		cp, ok := ctl[p.Experiment]
+		var cv PointValue
+		if ok && (cp.Status == PointOK || cp.Status == PointNotSteady) {
+			cv = h.value(cp.runs, m)
+		}
+		if cv.Value == nil || *cv.Value <= 0 || v.Value == nil {
+			in[i].Used = false
+			continue
+		}
+		in[i].Value = *v.Value / *cv.Value
+		ratios[i] = &in[i].Value
+		in[i].Runs = make([]float64, len(v.Runs))
+		for k, r := range v.Runs {
+			in[i].Runs[k] = r / *cv.Value
+		}
+		in[i].ControlRuns = cv.Runs
 	}
-	seq := SequentialCheck(in, HigherIsBetter(string(m)), o, func(a, b []float64) Comparison { return h.compareRuns(t, m, a, b) })
+	seq := SequentialCheck(in, HigherIsBetter(string(m)), o)
 	n := len(t.Points)
 	if n == 0 || t.Points[n-1].Experiment != last || !slices.ContainsFunc(values, func(v PointValue) bool { return v.Value != nil }) {
-		return seq, nil // not in the latest experiment, or the metric never measured
+		return seq, nil, ratios // not in the latest experiment, or the metric never measured
 	}
 	l := &Latest{Point: n - 1}
 	if len(seq.Nights) > 0 {
@@ -714,12 +775,32 @@ func (h *History) check(t *Track, m gate.Metric, values []PointValue, last int) 
 	switch {
 	case p.Status == PointErrors:
 		l.Verdict, l.Unusable = CheckUndecided, &Reason{Code: ReasonErrors, System: t.System, Rate: *p.ErrorRate.Value}
+	case !in[n-1].Used && ctl != nil && values[n-1].Value != nil && p.Status != PointDisturbed:
+		l.Verdict, l.Unusable = CheckUndecided, &Reason{Code: ReasonControlMissing, System: o.Control, Metric: string(m)}
 	case !in[n-1].Used:
 		l.Verdict, l.Unusable = CheckUndecided, &Reason{Code: ReasonMetricMissing, Metric: string(m)}
 	default:
 		l.Verdict = l.Night.Verdict
 	}
-	return seq, l
+	return seq, l, ratios
+}
+
+// controlPoints is the control's points at the settings of track t, by
+// experiment (nil without a control, or for the control's own track; an
+// empty map when the control never ran at t's settings).
+func (h *History) controlPoints(t *Track) map[int]Point {
+	if h.Options.Control == "" || t.Control {
+		return nil
+	}
+	m := map[int]Point{}
+	for _, c := range h.Tracks {
+		if c.Control && c.key == t.key {
+			for _, p := range c.Points {
+				m[p.Experiment] = p
+			}
+		}
+	}
+	return m
 }
 
 // candidate is a change point E-Divisive found: the point it starts at,

@@ -9,8 +9,9 @@ import (
 )
 
 // This file is the history check made for nightly CI: each experiment
-// tested, as it arrives, against the reference level (docs/STATISTICS.md,
-// "History").
+// tested, as it arrives, against the reference level, with the noise
+// between experiments (between nights) estimated robustly
+// (docs/STATISTICS.md, "History: the nightly check").
 
 // CheckVerdict is what a history check says of a metric on one night:
 // exactly one of the verdicts below.
@@ -19,28 +20,31 @@ type CheckVerdict string
 // The check verdicts.
 const (
 	// CheckRegression: the experiments since Since are worse than the
-	// reference, significantly (at nightAlpha) and by more than the
-	// allowed regression; it stays so every night after, until accepted.
+	// reference, significantly (at Options.Alpha/5, against the noise
+	// between experiments) and by more than the allowed regression; it
+	// stays so every night after, until accepted or recovered.
 	CheckRegression CheckVerdict = "regression"
-	// CheckDrift: a significant monotone trend (Mann-Kendall) over the
-	// experiments since the reference level began, better described by a
-	// line than by one step, whose cumulative change (Theil-Sen) is worse
-	// than the allowed regression.
+	// CheckDrift: a significant monotone trend over the reference level
+	// (Mann-Kendall with the variance corrected for the nights'
+	// autocorrelation), better described by a line than by one step,
+	// whose cumulative change (Theil-Sen) is worse than the allowed
+	// regression.
 	CheckDrift CheckVerdict = "drift"
-	// CheckImproved: better than the reference, significantly and outside
-	// the practical band.
+	// CheckImproved: better than the reference, beyond the noise between
+	// experiments and the allowed regression. The reference does not
+	// move: an improvement is reported until it is accepted.
 	CheckImproved CheckVerdict = "improved"
-	// CheckNoChange: no change shown: not significantly worse, and the
-	// estimate within the allowed regression (also the first experiment,
-	// and one whose noise cannot be estimated yet while its estimate is
-	// within the allowed regression); or a suspect night (Night.Suspect):
-	// beyond the allowed regression, not significant, decided the next
-	// night.
+	// CheckNoChange: no change shown: within the noise between
+	// experiments or within the allowed regression; or a suspect night
+	// (Night.Suspect): beyond both, the first of a change, which the next
+	// nights confirm (a regression since this night) or not (a one-off).
 	CheckNoChange CheckVerdict = "no-change"
-	// CheckUndecided: the check cannot rule out a regression while its
-	// estimate lies beyond the allowed one: the night after a suspect one
-	// (still not significant), or while the noise between experiments is
-	// not yet known; or the experiment has errors or lacks the metric.
+	// CheckForming: the reference level has fewer than formingNights
+	// experiments: the night joins it and nothing is decided; the gate
+	// does not guard the level yet (the report says so).
+	CheckForming CheckVerdict = "forming"
+	// CheckUndecided: the experiment cannot be checked: it has errors,
+	// lacks the metric, or (with a control) lacks the control.
 	CheckUndecided CheckVerdict = "undecided"
 )
 
@@ -56,69 +60,76 @@ const (
 	// RoleAccepted: accepted (--accept, the manifest's history.accept or
 	// history.baseline): the reference level starts again here.
 	RoleAccepted NightRole = "accepted"
-	// RoleRegression: in an open regression (or an undecided stretch that
-	// could be one), not part of the reference.
+	// RoleOutlier: a night of the reference level that the robust
+	// reference leaves out (refStats): it neither sets nor widens it.
+	RoleOutlier NightRole = "outlier"
+	// RoleRegression: in an open or ended regression (or a suspect
+	// stretch the next nights decide), not part of the reference.
 	RoleRegression NightRole = "regression"
-	// RoleImproved: a new, better level started here (two nights in a row
-	// better than the reference); it is the reference from then on.
+	// RoleImproved: better than the reference (an improvement not
+	// accepted), not part of the reference.
 	RoleImproved NightRole = "improved"
-	// RoleTransient: a one-off: worse or better than the reference while
-	// the night after it was not: not part of any level.
-	RoleTransient NightRole = "transient"
-	// RolePending: better than the reference the latest night; the next
-	// night tells a new level from a one-off.
-	RolePending NightRole = "pending"
 )
 
 // NightInput is one experiment's value of a metric for the sequential
-// check: the experiment's value (Point value), its runs' values, whether
-// it is usable, and whether it was accepted.
+// check: the experiment's value (Point value, or its ratio to the
+// control), its runs' values (on the same scale), whether it is usable,
+// and whether it was accepted. ControlRuns are the control's runs over
+// the control's value that night (a ratio's denominator: their spread is
+// part of the ratio's); nil without a control.
 type NightInput struct {
-	Value    float64
-	Runs     []float64
-	Used     bool
-	Accepted bool
+	Value       float64
+	Runs        []float64
+	ControlRuns []float64
+	Used        bool
+	Accepted    bool
 }
 
 // NightTest is the test of the experiments since an open change (or the
-// latest alone) against the reference: the difference of their mean
-// values with the noise between experiments pooled over every level seen
-// (the prediction interval of a new experiment when Nights is 1).
+// latest alone) against the reference level, on the log scale: the
+// difference of their mean log value from the reference's, over the
+// noise between experiments (SD, estimated from the reference's nights,
+// outliers left out, never below the run-to-run noise of a night's
+// value).
 type NightTest struct {
 	// Nights and RefNights are the experiments tested and those of the
-	// reference.
+	// reference (outliers left out).
 	Nights, RefNights int
-	// Mean and RefMean are their mean values.
+	// Mean and RefMean are their geometric mean values.
 	Mean, RefMean float64
 	// WorsePct is how much worse the tested experiments are, percent of
 	// the reference (negative: better); UpperPct the one-sided upper
-	// bound at 1-alpha (NaN when the noise cannot be estimated).
+	// bound at 1-Alpha (NaN when the noise cannot be estimated).
 	WorsePct, UpperPct float64
-	// SD is the pooled standard deviation of an experiment's value about
-	// its level, with DF degrees of freedom (0: cannot be estimated).
-	SD float64
-	DF int
+	// SD is the noise of an experiment's value about its level, in the
+	// metric's units at the reference (its relative size is SD/RefMean),
+	// with DF degrees of freedom (0: cannot be estimated). Floor is true
+	// when it is the run-to-run noise of a night's value (the nights
+	// varied less than their runs do), whose degrees of freedom DF then
+	// are; Rho the lag-1 autocorrelation between nights it allows for.
+	SD    float64
+	DF    int
+	Floor bool
+	Rho   float64
 	// PWorse and PBetter are the one-sided p-values (NaN without DF);
-	// Alpha the level they are held to (nightAlpha).
+	// Alpha the level they are held to.
 	PWorse, PBetter float64
 	Alpha           float64
-	// RunLevel is compare's test of the runs (tested vs reference), made
-	// when both sides have Options.MinRuns runs; it decides only where
-	// the experiments' noise cannot be estimated (DF 0).
-	RunLevel *Comparison
-	// Verdict is regression, improved, no-change or undecided.
+	// Verdict is regression, improved, no-change or undecided (beyond
+	// the allowed regression, not significant).
 	Verdict CheckVerdict
-	// ByRuns is true when RunLevel decided.
-	ByRuns bool
 }
 
-// DriftCheck is the trend test over the experiments since the reference
-// level began: Mann-Kendall's test with the Theil-Sen slope.
+// DriftCheck is the trend test over the reference level: Mann-Kendall's
+// test, its variance corrected for the autocorrelation of the nights,
+// with the Theil-Sen slope.
 type DriftCheck struct {
 	// Points are the experiments it is over (Track.Points indices).
 	Points []int
-	// Tau and P are Kendall's tau and Mann-Kendall's two-sided p-value.
-	Tau, P float64
+	// Tau and P are Kendall's tau and the two-sided p-value; Rho the
+	// lag-1 autocorrelation of the detrended values the variance was
+	// corrected for (stats.MannKendallAR1).
+	Tau, P, Rho float64
 	// SlopePct is the Theil-Sen slope per experiment, percent of the
 	// fitted value at the first; CumulativePct the fitted change from the
 	// first to the last, percent worse (negative: better).
@@ -139,28 +150,35 @@ type Night struct {
 	// Point is the Track.Points index of the night.
 	Point   int
 	Verdict CheckVerdict
-	// Since is the point where an open regression (or an undecided
-	// stretch) began, -1 when none is open.
+	// Since is the point where an open regression (or a suspect stretch)
+	// began, dated at its step (a change point of the nights since the
+	// reference, not the first night the test crossed), -1 when none is
+	// open.
 	Since int
-	// From is the point where the reference level the night was tested
-	// against began (the first point, an accepted one or a new better
-	// level; on the night a better level forms, the level before it).
+	// From is the point where the reference level began (the first
+	// point, or the latest accepted one).
 	From int
 	// Reference are the points of the reference level the night was
-	// tested against (none on the first night of a level).
-	Reference []int
+	// tested against, outliers left out; Outliers those left out.
+	Reference, Outliers []int
 	// Test is the test of the night (of the nights since Since when a
 	// change is open); nil on the first night of a level.
 	Test *NightTest
 	// Drift is the trend test over the level (nil under 5 points).
 	Drift *DriftCheck
-	// Suspect is true on the night a change opens on an estimate beyond
-	// the allowed regression that its test (Test, verdict undecided)
-	// could not show significant while the noise between experiments is
-	// known: the night's verdict is no change shown, the change is open,
-	// and the next night decides: a regression (or undecided) since this
-	// night, which fails, or a one-off, which rejoins the reference.
+	// Suspect is true on a night that opened a change (or continues one)
+	// beyond the allowed regression and the night's noise that its test
+	// has not shown significant yet: no change shown; the next nights
+	// decide: a regression since Since, which fails, or a one-off.
 	Suspect bool
+	// ImprovedSince is the first night of the better stretch this night
+	// belongs to (-1: none): an improvement, not accepted, so not the
+	// reference.
+	ImprovedSince int
+	// RecoveredFrom and RecoveredAt are the first night of the latest
+	// regression of the level that ended, and the night it ended (back
+	// at the reference); -1 when none ended.
+	RecoveredFrom, RecoveredAt int
 }
 
 // Sequential is the sequential check of one metric of a track: the
@@ -174,31 +192,49 @@ type Sequential struct {
 	Nights []Night
 }
 
-// minLevel is the fewest experiments of a reference level before a night
-// can open a change against it (unless compare's run-level tests decide):
-// one experiment alone says nothing of the noise between experiments.
-const minLevel = 2
+// formingNights is the fewest experiments of a reference level before a
+// night is tested against it: with fewer, the noise between experiments
+// is not known at all (one experiment says nothing of it, two next to
+// nothing), and a night that differs cannot be told from a machine that
+// differed.
+const formingNights = 3
+
+// FormingNights and OutlierMADs are formingNights and outlierMADs, for
+// the report's words.
+const (
+	FormingNights = formingNights
+	OutlierMADs   = outlierMADs
+)
 
 // minDriftPoints is the fewest experiments the trend test is made on:
 // Mann-Kendall's exact two-sided p-value cannot fall below 0.05 with 4.
 const minDriftPoints = 5
 
-// nightAlpha is the significance level of the night test (NightTest)
-// on a night whose level has levelPoints points (the night included):
-// alpha, split in two (Bonferroni's inequality) when the drift test
-// (DriftCheck, at driftAlpha) also runs that night, so that a stable
-// night fails either at most alpha of the time. compare's run-level
-// tests (at alpha) decide only while the noise between experiments is
-// unknown, on a level too short for the drift test.
-func nightAlpha(o Options, levelPoints int) float64 {
-	if levelPoints >= minDriftPoints {
-		return o.Alpha / 2
-	}
-	return o.Alpha
-}
+// outlierMADs and minTrimNights are the robust rule of the reference:
+// in a reference of at least minTrimNights nights, a night more than
+// outlierMADs robust standard deviations (1.4826·MAD, at least the
+// night's run-to-run noise) from the nights' median is an outlier: left
+// out of the reference's mean and noise. With fewer nights the MAD is
+// too rough (at 3-7 nights a rule at 3.5 left real draws of the noise
+// out, the noise came out too small and stable nights failed: 2-5 % of
+// them at a between-night sd 3 times the runs', against 1 % with the
+// rule as it is; the nightly Monte-Carlo): the nights' mean and
+// standard deviation stand, and Student's t at their few degrees of
+// freedom bounds what an outlier among them can do.
+const (
+	outlierMADs   = 5
+	minTrimNights = 8
+)
 
-// driftAlpha is the significance level of the drift test: half of alpha,
-// the night test having the other half (nightAlpha).
+// openAlpha is the one-sided level at which one night opens a change
+// (suspect) or shows an improvement; failAlpha the level at which the
+// nights of an open change fail as a regression: a fifth of alpha, for
+// the gate's false-fail rate on stable nights is the figure a nightly job
+// is judged by (docs/STATISTICS.md, "Nightly Monte-Carlo").
+func openAlpha(o Options) float64 { return o.Alpha }
+func failAlpha(o Options) float64 { return o.Alpha / 5 }
+
+// driftAlpha is the significance level of the drift test.
 func driftAlpha(o Options) float64 { return o.Alpha / 2 }
 
 // allowedPct is the largest change, percent, that is not a regression:
@@ -207,318 +243,408 @@ func allowedPct(o Options) float64 {
 	return max(o.MaxRegressionPct, 100*o.PracticalBand)
 }
 
+// refStats is the reference level of a night: the log values of the
+// reference nights, outliers left out, their mean and their noise.
+type refStats struct {
+	kept, outliers []int
+	mean           float64 // mean log value of kept
+	sd             float64 // noise of one night's log value
+	df             float64
+	floor          bool
+	rho            float64
+}
+
+// checker holds the series being checked.
+type checker struct {
+	in   []NightInput
+	y    []float64 // log values
+	sign float64   // +1: worse is up
+	o    Options
+}
+
 // SequentialCheck runs the history check over one metric's experiments,
 // in order, each night seeing only itself and the nights before it:
 //
-//   - the reference is the level since the first usable experiment, the
-//     latest accepted one, or the latest new better level;
-//   - each night (or, while a regression is open, the nights since it
-//     opened) is tested against the reference (NightTest, at nightAlpha:
-//     alpha, or half of it once the drift test runs beside it):
-//     regression, improved, no change or undecided;
-//   - a regression, or an undecided night whose estimate is beyond the
-//     allowed regression, opens a change: those nights leave the
-//     reference (an undecided first night whose noise is known is
-//     suspect: no change shown that night, the next one decides, and it
-//     rejoins the reference if it was a one-off); the change stays open,
-//     and fails, every night after,
-//     until accepted, unless the nights after its first together test
-//     as no change, or lie nearer the reference than its first night
-//     (that night was a one-off: transient);
-//   - a level needs minLevel experiments before a night can open a
-//     change against it (unless compare's run-level tests decide);
-//   - two nights in a row better than the reference start a new level
-//     (an improvement needs no acceptance); a single one is a one-off;
-//   - the drift check runs over the level's experiments, at alpha/2.
+//   - the reference is the level since the first usable experiment or
+//     the latest accepted one: the nights of it that are neither in a
+//     regression nor better (an improvement is reported, and the
+//     reference does not move until it is accepted), outliers left out
+//     by a robust rule (outlierMADs): an outlier night neither sets nor
+//     widens it;
+//   - its first formingNights nights form it (verdict forming);
+//   - the noise of a night's value is the standard deviation of the
+//     reference nights' log values (with their lag-1 autocorrelation),
+//     never below the run-to-run noise of a night's value;
+//   - each night, the step is sought among the latest scanNights nights:
+//     for each start c, the nights from c to the latest tested together
+//     against the reference nights before c; the night fails as a
+//     regression when the most significant of these (at least two
+//     nights) is significant at failAlpha and beyond the allowed
+//     regression, and the latest night is nearer the change's level than
+//     the reference's: the regression is dated at its start c, a change
+//     point, not the first night a test crossed;
+//   - a single night beyond the allowed regression and the noise (at
+//     openAlpha) is suspect: no change shown, the next nights decide;
+//   - once a regression, every night of it fails until accepted, or
+//     until a night comes back (nearer the reference than the change's
+//     level, not itself beyond): recovered, and the nights after it pass
+//     again, the regression's nights left out of the reference;
+//   - the drift check runs over the reference nights, at alpha/2.
 //
-// higherIsBetter gives the metric's direction; compare, when not nil,
-// makes compare's run-level test (tested runs, reference runs).
-//
-// The noise of an experiment's value is the standard deviation of the
-// values about their level's mean, pooled over every level seen, and at
-// least the runs' pooled standard deviation over the square root of the
-// mean runs an experiment.
-func SequentialCheck(in []NightInput, higherIsBetter bool, o Options, compare func(a, b []float64) Comparison) Sequential {
-	s := Sequential{Roles: make([]NightRole, len(in))}
-	var levels [][]int // closed groups of one level each, for the pooled noise
-	var ref []int
-	from, since, pending := -1, -1, -1
-	suspect := false // the open change's first night was a suspect one
+// higherIsBetter gives the metric's direction.
+func SequentialCheck(in []NightInput, higherIsBetter bool, o Options) Sequential {
+	c := checker{in: in, y: make([]float64, len(in)), sign: 1, o: o}
+	if higherIsBetter {
+		c.sign = -1
+	}
 	for i, x := range in {
-		if !x.Used {
+		c.y[i] = math.NaN()
+		if x.Used && x.Value > 0 && !math.IsInf(x.Value, 0) {
+			c.y[i] = math.Log(x.Value)
+		}
+	}
+	s := Sequential{Roles: make([]NightRole, len(in))}
+	var ref, pending, change, better []int
+	from := -1
+	recFrom, recAt := -1, -1
+	for i, x := range in {
+		if math.IsNaN(c.y[i]) {
 			continue
 		}
-		n := Night{Point: i, Since: -1}
-		switch {
-		case from < 0 || x.Accepted:
+		n := Night{Point: i, Since: -1, ImprovedSince: -1, RecoveredFrom: -1, RecoveredAt: -1}
+		if from < 0 || x.Accepted {
 			// The first night, or an accepted one: a level starts here.
-			levels = closeLevels(levels, ref, s.Roles, since, pending, i)
-			ref, from, since, pending = []int{i}, i, -1, -1
+			ref, pending, change, better, from, recFrom, recAt = []int{i}, nil, nil, nil, i, -1, -1
 			s.Roles[i] = RoleReference
+			n.From, n.Verdict = i, CheckForming
 			if x.Accepted {
-				s.Roles[i] = RoleAccepted
+				s.Roles[i], n.Verdict = RoleAccepted, CheckNoChange
 			}
-			n.Verdict = CheckNoChange
-		case since >= 0:
-			group := openGroup(s.Roles, since, i)
-			a := nightAlpha(o, s.levelPoints(in, from, i))
-			t := nightTest(in, group, ref, levels, higherIsBetter, o, a, compare)
-			after := nightTest(in, group[1:], ref, levels, higherIsBetter, o, a, compare)
-			if after.Verdict == CheckNoChange || after.Verdict == CheckImproved || oneOff(in, group, after) {
-				// The first night of the change was a one-off: left out
-				// of the reference when its test showed it worse; a
-				// suspect night, which its test did not, is a draw of the
-				// noise and rejoins it (leaving it out would cut the
-				// noise's tail off the reference and bias its level).
-				s.Roles[since] = RoleTransient
-				if suspect {
-					s.Roles[since] = RoleReference
-					ref = append(ref, since)
+			s.Nights = append(s.Nights, n)
+			continue
+		}
+		n.From = from
+		rs := c.reference(ref, i)
+		n.Reference, n.Outliers = rs.kept, rs.outliers
+		single := c.test([]int{i}, rs, openAlpha(o))
+		n.Test = &single
+		switch {
+		case len(rs.kept) < formingNights:
+			s.Roles[i], n.Verdict = RoleReference, CheckForming
+			ref = append(ref, i)
+		case len(change) > 0:
+			// An open regression: it holds until a night comes back.
+			prev := c.test(change, rs, failAlpha(o))
+			if single.WorsePct < prev.WorsePct/2 && single.Verdict != CheckRegression {
+				recFrom, recAt, change = change[0], i, nil
+				c.single(&s, &n, single, &ref, &pending, &better, rs)
+				break
+			}
+			change = append(change, i)
+			t := c.test(change, rs, failAlpha(o))
+			s.Roles[i] = RoleRegression
+			n.Test, n.Since, n.Verdict = &t, change[0], CheckRegression
+		case len(pending) > 0:
+			group := append(slices.Clone(pending), i)
+			if st, t, ok := c.scan(ref, group, i); ok {
+				// A regression since st: its nights leave the reference.
+				var moved []int
+				ref, moved = splitAt(ref, st)
+				change = append(moved, group...)
+				for _, j := range change {
+					s.Roles[j] = RoleRegression
 				}
-				for _, j := range group[1 : len(group)-1] {
+				pending = nil
+				rs = c.reference(ref, i)
+				n.Reference, n.Outliers = rs.kept, rs.outliers
+				n.Test, n.Since, n.Verdict = &t, st, CheckRegression
+				break
+			}
+			prev := c.test(pending, rs, failAlpha(o))
+			if single.WorsePct < prev.WorsePct/2 && single.Verdict != CheckRegression {
+				// A one-off: its nights were draws of the noise (or,
+				// beyond even the outlier rule, transients).
+				for _, j := range pending {
 					s.Roles[j] = RoleReference
 					ref = append(ref, j)
 				}
-				since, suspect = -1, false
-				n, ref, levels, pending = s.single(in, i, n, ref, levels, from, pending, higherIsBetter, o, compare)
-				if n.Since >= 0 {
-					// This night opens a change of its own.
-					since, suspect = n.Since, n.Suspect
-				}
+				slices.Sort(ref)
+				pending = nil
+				rs = c.reference(ref, i)
+				n.Reference, n.Outliers = rs.kept, rs.outliers
+				single = c.test([]int{i}, rs, openAlpha(o))
+				n.Test = &single
+				c.single(&s, &n, single, &ref, &pending, &better, rs)
 				break
 			}
+			pending = group
+			t := c.test(pending, rs, failAlpha(o))
 			s.Roles[i] = RoleRegression
-			n.Test, n.Since, n.Reference = &t, since, slices.Clone(ref)
-			n.Verdict = t.Verdict
-			if t.Verdict != CheckRegression {
-				n.Verdict = CheckUndecided
-			}
+			n.Test, n.Since, n.Verdict, n.Suspect = &t, pending[0], CheckNoChange, true
 		default:
-			n, ref, levels, pending = s.single(in, i, n, ref, levels, from, pending, higherIsBetter, o, compare)
-			if n.Since >= 0 {
-				since, suspect = n.Since, n.Suspect
+			c.single(&s, &n, single, &ref, &pending, &better, rs)
+		}
+		n.RecoveredFrom, n.RecoveredAt = recFrom, recAt
+		if s.Roles[i] == RoleReference && n.Verdict != CheckForming {
+			n.Drift = c.drift(c.reference(ref, i).kept)
+			if n.Drift != nil && n.Drift.Drift {
+				n.Verdict = CheckDrift
 			}
-		}
-		if pending >= 0 && pending != i && s.Roles[pending] == RolePending {
-			// The improvement of the night before was a one-off.
-			s.Roles[pending] = RoleTransient
-			pending = -1
-		}
-		n.From = from // the level this night was tested against
-		if s.Roles[i] == RoleImproved {
-			from = s.levelStart(i) // the better level starts: the reference from the next night on
-		}
-		n.Drift = driftCheck(in, s.Roles, from, i, higherIsBetter, o)
-		if n.Drift != nil && n.Drift.Drift && n.Verdict != CheckImproved {
-			n.Verdict = CheckDrift
 		}
 		s.Nights = append(s.Nights, n)
 	}
 	return s
 }
 
-// oneOff tells whether the first night of an open change was a one-off:
-// the nights after it are nearer the reference than they are to it.
-func oneOff(in []NightInput, group []int, after NightTest) bool {
-	first := in[group[0]].Value
-	return math.Abs(after.Mean-after.RefMean) < math.Abs(after.Mean-first)
-}
-
-// single tests night i alone against the reference, with no change open.
-func (s *Sequential) single(in []NightInput, i int, n Night, ref []int, levels [][]int, from, pending int, hib bool, o Options,
-	compare func(a, b []float64) Comparison) (Night, []int, [][]int, int) {
-	t := nightTest(in, []int{i}, ref, levels, hib, o, nightAlpha(o, s.levelPoints(in, from, i)), compare)
-	n.Test, n.Reference = &t, slices.Clone(ref)
-	n.Verdict = t.Verdict
-	switch {
-	case len(ref) < minLevel && !t.ByRuns:
-		// A level needs minLevel experiments: until then each joins the
-		// reference, whatever it says (undecided fails the night).
-		s.Roles[i] = RoleReference
-		ref = append(ref, i)
-	case t.Verdict == CheckRegression || t.Verdict == CheckUndecided:
+// single decides night i on its own test against the reference: suspect
+// (beyond the allowed regression and the noise: no change shown, the
+// next nights decide; it stays in the reference, where the robust rule
+// discounts it if it was a one-off), improved (not the reference), or
+// no change (the reference).
+func (c *checker) single(s *Sequential, n *Night, t NightTest, ref, pending, better *[]int, rs refStats) {
+	i := n.Point
+	switch t.Verdict {
+	case CheckRegression:
+		// Beyond on its own: held out of the reference while the next
+		// nights decide.
+		*pending = []int{i}
 		s.Roles[i] = RoleRegression
-		n.Since = i
-		if t.Verdict == CheckUndecided && t.DF > 0 {
-			// Beyond the allowed regression, not significant, the noise
-			// known: no change shown tonight; the next night decides.
-			n.Verdict, n.Suspect = CheckNoChange, true
-		}
-	case t.Verdict == CheckImproved && pending >= 0 && s.Roles[pending] == RolePending:
-		// A second better night in a row: a new level.
-		levels = append(levels, ref)
-		s.Roles[pending], s.Roles[i] = RoleImproved, RoleImproved
-		ref = []int{pending, i}
-		pending = -1
-	case t.Verdict == CheckImproved:
-		s.Roles[i] = RolePending
-		pending = i
+		n.Verdict, n.Suspect, n.Since = CheckNoChange, true, i
+	case CheckImproved:
+		*better = append(*better, i)
+		s.Roles[i] = RoleImproved
+		n.Verdict, n.ImprovedSince = CheckImproved, (*better)[0]
 	default:
+		if len(*better) == 1 {
+			// A single better night: a draw of the noise.
+			b := (*better)[0]
+			s.Roles[b] = RoleReference
+			*ref = append(*ref, b)
+			slices.Sort(*ref)
+		}
+		*better = nil
 		s.Roles[i] = RoleReference
-		ref = append(ref, i)
+		*ref = append(*ref, i)
+		n.Verdict = CheckNoChange
 	}
-	return n, ref, levels, pending
 }
 
-// levelPoints is the number of points the drift test runs over on night
-// i (driftCheck): the used ones from the level's start, one-offs left
-// out, night i included.
-func (s *Sequential) levelPoints(in []NightInput, from, i int) int {
-	k := 1
-	for j := from; j < i; j++ {
-		if in[j].Used && s.Roles[j] != RoleTransient && s.Roles[j] != RolePending {
-			k++
+// lookBack is how many reference nights before a suspect stretch its
+// step may move back to (scan).
+const lookBack = 3
+
+// scan seeks the step of a regression ending at night i among the
+// nights of the suspect stretch group (i the last) and up to lookBack
+// reference nights just before it (formingNights kept before the step):
+// for each start, the nights from it to i against the reference nights
+// before it; the most significant at least two nights long, if
+// significant at failAlpha, beyond the allowed regression, its first
+// night itself beyond the allowed regression, and night i nearer its
+// level than the reference's. The regression is dated at that start (a
+// change point), not at the first night a test crossed.
+func (c *checker) scan(ref, group []int, i int) (int, NightTest, bool) {
+	var best NightTest
+	bestAt := -1
+	allowed := math.Log1p(allowedPct(c.o) / 100)
+	try := func(before, g []int) {
+		rs := c.reference(before, i)
+		if len(rs.kept) < formingNights || len(g) < 2 {
+			return
+		}
+		if c.sign*(c.y[g[0]]-rs.mean) < allowed {
+			return
+		}
+		t := c.test(g, rs, failAlpha(c.o))
+		if t.Verdict != CheckRegression {
+			return
+		}
+		if d := c.sign * (c.y[i] - rs.mean); d < math.Log1p(t.WorsePct/100)/2 {
+			return // night i is back
+		}
+		if bestAt < 0 || t.PWorse < best.PWorse {
+			best, bestAt = t, g[0]
 		}
 	}
-	return k
+	for k := range group {
+		try(ref, group[k:])
+	}
+	for b := 1; b <= lookBack && b <= len(ref); b++ {
+		try(ref[:len(ref)-b], append(slices.Clone(ref[len(ref)-b:]), group...))
+	}
+	return bestAt, best, bestAt >= 0
 }
 
-// levelStart is the first point of the improved level ending at i.
-func (s *Sequential) levelStart(i int) int {
-	j := i
-	for k := i - 1; k >= 0; k-- {
-		if s.Roles[k] == RoleImproved {
-			j = k
-			break
-		}
-		if s.Roles[k] != RoleUnused {
-			break
-		}
-	}
-	return j
+// splitAt cuts the sorted points ref at point st: those before it, and
+// st and those after.
+func splitAt(ref []int, st int) (before, after []int) {
+	k, _ := slices.BinarySearch(ref, st)
+	return slices.Clone(ref[:k]), slices.Clone(ref[k:])
 }
 
-// closeLevels closes the reference level and an open change as levels of
-// the pooled noise when a new level starts at i (accepted).
-func closeLevels(levels [][]int, ref []int, roles []NightRole, since, pending, i int) [][]int {
-	if len(ref) > 0 {
-		levels = append(levels, ref)
+// reference is the reference level of night i from the points ref: the
+// robust rule leaves out the outliers (outlierMADs from the median, in
+// robust standard deviations never below the run-to-run noise), and the
+// rest give the mean and noise.
+func (c *checker) reference(ref []int, i int) refStats {
+	floor, floorDF := c.floor(i)
+	var rs refStats
+	if len(ref) == 0 {
+		return rs
 	}
-	if since >= 0 {
-		levels = append(levels, openGroup(roles, since, i-1))
+	x := make([]float64, len(ref))
+	for k, p := range ref {
+		x[k] = c.y[p]
 	}
-	if pending >= 0 && roles[pending] == RolePending {
-		roles[pending] = RoleTransient
+	med := stats.Median(x)
+	dev := make([]float64, len(x))
+	for k, v := range x {
+		dev[k] = math.Abs(v - med)
 	}
-	return levels
-}
-
-// openGroup is the points from since to i in a change (since, i and the
-// regression nights between them).
-func openGroup(roles []NightRole, since, i int) []int {
-	g := []int{since}
-	for j := since + 1; j < i; j++ {
-		if roles[j] == RoleRegression {
-			g = append(g, j)
-		}
-	}
-	if i > since {
-		g = append(g, i)
-	}
-	return g
-}
-
-// nightTest tests the points group against the reference ref, with the
-// noise between experiments pooled over the closed levels, the reference
-// and the group, at significance level alpha (nightAlpha).
-func nightTest(in []NightInput, group, ref []int, levels [][]int, hib bool, o Options, alpha float64, compare func(a, b []float64) Comparison) NightTest {
-	vals := func(pts []int) []float64 {
-		x := make([]float64, len(pts))
-		for k, p := range pts {
-			x[k] = in[p].Value
-		}
-		return x
-	}
-	runs := func(pts []int) []float64 {
-		var x []float64
-		for _, p := range pts {
-			x = append(x, in[p].Runs...)
-		}
-		return x
-	}
-	g, r := vals(group), vals(ref)
-	t := NightTest{Nights: len(g), RefNights: len(r), Mean: stats.Mean(g), RefMean: stats.Mean(r), UpperPct: math.NaN(), PWorse: math.NaN(), PBetter: math.NaN(),
-		Alpha: alpha}
-	sign := 1.0 // worse is up
-	if hib {
-		sign = -1
-	}
-	if t.RefMean != 0 {
-		t.WorsePct = sign * 100 * (t.Mean/t.RefMean - 1)
-	}
-	var ss, ssRuns float64
-	dfRuns, nRuns, nNights := 0, 0, 0
-	for _, lv := range append(slices.Clone(levels), ref, group) {
-		x := vals(lv)
-		m := stats.Mean(x)
-		for _, v := range x {
-			ss += (v - m) * (v - m)
-		}
-		t.DF += len(x) - 1
-		for _, p := range lv {
-			if r := in[p].Runs; len(r) >= 2 {
-				ssRuns += rss(r)
-				dfRuns += len(r) - 1
-			}
-			nRuns += len(in[p].Runs)
-			nNights++
-		}
-	}
-	allowed := allowedPct(o)
-	if t.DF > 0 && t.RefMean != 0 {
-		t.SD = math.Sqrt(ss / float64(t.DF))
-		if dfRuns > 0 && nRuns > 0 {
-			// The value of an experiment varies at least as its runs' mean
-			// does: a floor for an estimate of few degrees of freedom that
-			// came out small by chance.
-			t.SD = max(t.SD, math.Sqrt(ssRuns/float64(dfRuns)/(float64(nRuns)/float64(nNights))))
-		}
-		se := t.SD * math.Sqrt(1/float64(len(g))+1/float64(len(r)))
-		st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(t.DF)}
-		if se > 0 {
-			z := sign * (t.Mean - t.RefMean) / se // > 0: worse
-			t.PWorse, t.PBetter = st.Survival(z), st.CDF(z)
+	scale := max(1.4826*stats.Median(dev), floor)
+	for k, p := range ref {
+		if len(ref) >= minTrimNights && scale > 0 && dev[k] > outlierMADs*scale {
+			rs.outliers = append(rs.outliers, p)
 		} else {
-			t.PWorse, t.PBetter = 0.5, 0.5
-			if d := sign * (t.Mean - t.RefMean); d > 0 {
-				t.PWorse, t.PBetter = 0, 1
-			} else if d < 0 {
-				t.PWorse, t.PBetter = 1, 0
-			}
-		}
-		t.UpperPct = t.WorsePct + 100*st.Quantile(1-alpha)*se/math.Abs(t.RefMean)
-	}
-	if compare != nil {
-		a, b := runs(group), runs(ref)
-		if len(a) >= o.MinRuns && len(b) >= o.MinRuns {
-			c := compare(a, b)
-			t.RunLevel = &c
+			rs.kept = append(rs.kept, p)
 		}
 	}
-	switch {
-	case t.DF > 0:
-		switch {
-		case t.PWorse < alpha && t.WorsePct > allowed:
-			t.Verdict = CheckRegression
-		case t.PBetter < alpha && -t.WorsePct > allowed:
-			t.Verdict = CheckImproved
-		case t.WorsePct > allowed:
+	kx := make([]float64, len(rs.kept))
+	for k, p := range rs.kept {
+		kx[k] = c.y[p]
+	}
+	rs.mean = stats.Mean(kx)
+	if len(kx) >= 2 {
+		rs.sd = math.Sqrt(rss(kx) / float64(len(kx)-1))
+		rs.df = float64(len(kx) - 1)
+	}
+	if floor > rs.sd {
+		rs.sd, rs.df, rs.floor = floor, floorDF, true
+	}
+	if len(kx) >= 5 && !rs.floor {
+		// The lag-1 autocorrelation, corrected for its bias in a short
+		// series (Kendall: E[r] ≈ rho - (1 + 3 rho)/n); the sample
+		// variance of autocorrelated values understates theirs by the
+		// factor 1 - 2/(n(n-1))·Σ (n-k)·rho^k.
+		n := float64(len(kx))
+		rs.rho = min(max((n*lag1(kx)+1)/(n-3), 0), 0.9)
+		f := 0.0
+		for k := 1; k < len(kx); k++ {
+			f += (n - float64(k)) * math.Pow(rs.rho, float64(k))
+		}
+		if g := 1 - 2*f/(n*(n-1)); g > 0.2 {
+			rs.sd /= math.Sqrt(g)
+		}
+	}
+	return rs
+}
+
+// lag1 is the lag-1 autocorrelation of x.
+func lag1(x []float64) float64 {
+	m := stats.Mean(x)
+	var num, den float64
+	for k, v := range x {
+		den += (v - m) * (v - m)
+		if k > 0 {
+			num += (v - m) * (x[k-1] - m)
+		}
+	}
+	if den == 0 {
+		return 0
+	}
+	return num / den
+}
+
+// floor is the run-to-run noise of a night's log value over the used
+// nights up to i: the pooled variance of the runs' log values within a
+// night over the runs a night (and, with a control, the control's
+// runs'), with its degrees of freedom; 0 without two runs in a night.
+func (c *checker) floor(i int) (float64, float64) {
+	var ss, ssC float64
+	df, dfC, runs, runsC, nights := 0, 0, 0, 0, 0
+	for j := 0; j <= i; j++ {
+		if math.IsNaN(c.y[j]) {
+			continue
+		}
+		nights++
+		lr := logs(c.in[j].Runs)
+		if len(lr) >= 2 {
+			ss += rss(lr)
+			df += len(lr) - 1
+		}
+		runs += len(lr)
+		lc := logs(c.in[j].ControlRuns)
+		if len(lc) >= 2 {
+			ssC += rss(lc)
+			dfC += len(lc) - 1
+		}
+		runsC += len(lc)
+	}
+	if df == 0 || runs == 0 {
+		return 0, 0
+	}
+	v := ss / float64(df) / (float64(runs) / float64(nights))
+	if dfC > 0 && runsC > 0 {
+		v += ssC / float64(dfC) / (float64(runsC) / float64(nights))
+	}
+	return math.Sqrt(v), float64(df + dfC)
+}
+
+// logs is the logs of the positive values of x.
+func logs(x []float64) []float64 {
+	var l []float64
+	for _, v := range x {
+		if v > 0 && !math.IsInf(v, 0) {
+			l = append(l, math.Log(v))
+		}
+	}
+	return l
+}
+
+// test tests the nights group against the reference rs at one-sided
+// level alpha: their mean log value's difference from the reference's,
+// over the noise of a night's value (with the nights' autocorrelation
+// within the group), with Student's t at the reference's degrees of
+// freedom.
+func (c *checker) test(group []int, rs refStats, alpha float64) NightTest {
+	g := make([]float64, len(group))
+	for k, p := range group {
+		g[k] = c.y[p]
+	}
+	gm := stats.Mean(g)
+	t := NightTest{Nights: len(g), RefNights: len(rs.kept), Mean: math.Exp(gm), RefMean: math.Exp(rs.mean), UpperPct: math.NaN(),
+		PWorse: math.NaN(), PBetter: math.NaN(), Alpha: alpha, Floor: rs.floor, Rho: rs.rho}
+	diff := c.sign * (gm - rs.mean) // log scale, > 0: worse
+	t.WorsePct = 100 * (math.Exp(diff) - 1)
+	allowed := math.Log1p(allowedPct(c.o) / 100)
+	if rs.df <= 0 || rs.sd <= 0 {
+		t.Verdict = CheckNoChange
+		if diff > allowed {
 			t.Verdict = CheckUndecided
-		default:
-			t.Verdict = CheckNoChange
 		}
-	case t.RunLevel != nil && t.RunLevel.Verdict != Inconclusive:
-		t.ByRuns = true
-		c := t.RunLevel
-		switch {
-		case c.Verdict == BFaster && c.WorsePct() > allowed:
-			t.Verdict = CheckRegression
-		case c.Verdict == AFaster:
-			t.Verdict = CheckImproved
-		default:
-			t.Verdict = CheckNoChange
-		}
-	case t.WorsePct > allowed:
+		return t
+	}
+	t.SD, t.DF = rs.sd*t.RefMean, int(math.Round(rs.df))
+	k := float64(len(g))
+	vg := 1.0 // the variance of the group's mean over sd²/k
+	for lag := 1; lag < len(g); lag++ {
+		vg += 2 * (k - float64(lag)) / k * math.Pow(rs.rho, float64(lag))
+	}
+	nr := float64(len(rs.kept))
+	vr := 1.0 // the same for the reference's mean
+	for lag := 1; lag < len(rs.kept); lag++ {
+		vr += 2 * (nr - float64(lag)) / nr * math.Pow(rs.rho, float64(lag))
+	}
+	se := rs.sd * math.Sqrt(vg/k+vr/nr)
+	st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: rs.df}
+	z := diff / se
+	t.PWorse, t.PBetter = st.Survival(z), st.CDF(z)
+	t.UpperPct = 100 * (math.Exp(diff+st.Quantile(1-alpha)*se) - 1)
+	switch {
+	case t.PWorse < alpha && diff > allowed:
+		t.Verdict = CheckRegression
+	case t.PBetter < alpha && -diff > allowed:
+		t.Verdict = CheckImproved
+	case diff > allowed:
 		t.Verdict = CheckUndecided
 	default:
 		t.Verdict = CheckNoChange
@@ -526,21 +652,17 @@ func nightTest(in []NightInput, group, ref []int, levels [][]int, hib bool, o Op
 	return t
 }
 
-// driftCheck is the trend test over the used points from the level's
-// start to i, one-offs left out; nil under minDriftPoints points.
-func driftCheck(in []NightInput, roles []NightRole, from, i int, hib bool, o Options) *DriftCheck {
-	var pts []int
-	var x []float64
-	for j := from; j <= i; j++ {
-		if in[j].Used && roles[j] != RoleTransient && roles[j] != RolePending {
-			pts = append(pts, j)
-			x = append(x, in[j].Value)
-		}
-	}
-	if len(x) < minDriftPoints {
+// drift is the trend test over the reference nights pts (outliers left
+// out, the night checked among them); nil under minDriftPoints.
+func (c *checker) drift(pts []int) *DriftCheck {
+	if len(pts) < minDriftPoints {
 		return nil
 	}
-	_, tau, p, err := stats.MannKendall(x)
+	x := make([]float64, len(pts))
+	for k, p := range pts {
+		x[k] = c.in[p].Value
+	}
+	tau, p, rho, err := stats.MannKendallAR1(x)
 	if err != nil {
 		return nil
 	}
@@ -548,21 +670,17 @@ func driftCheck(in []NightInput, roles []NightRole, from, i int, hib bool, o Opt
 	if err != nil || icpt == 0 {
 		return nil
 	}
-	d := &DriftCheck{Points: pts, Tau: tau, P: p, SlopePct: 100 * slope / icpt}
-	sign := 1.0
-	if hib {
-		sign = -1
-	}
-	d.CumulativePct = sign * 100 * slope * float64(len(x)-1) / icpt
+	d := &DriftCheck{Points: pts, Tau: tau, P: p, Rho: rho, SlopePct: 100 * slope / icpt}
+	d.CumulativePct = c.sign * 100 * slope * float64(len(x)-1) / icpt
 	for k, v := range x {
 		e := v - (icpt + slope*float64(k))
 		d.LineRSS += e * e
 	}
 	d.StepRSS = math.Inf(1)
-	for c := 2; c <= len(x)-2; c++ {
-		d.StepRSS = min(d.StepRSS, rss(x[:c])+rss(x[c:]))
+	for k := 2; k <= len(x)-2; k++ {
+		d.StepRSS = min(d.StepRSS, rss(x[:k])+rss(x[k:]))
 	}
-	d.Drift = p < driftAlpha(o) && d.LineRSS <= d.StepRSS && d.CumulativePct > allowedPct(o)
+	d.Drift = p < driftAlpha(c.o) && d.LineRSS <= d.StepRSS && d.CumulativePct > allowedPct(c.o)
 	return d
 }
 

@@ -24,11 +24,19 @@ func nights(levels ...float64) []analyze.NightInput {
 }
 
 // verdicts is the verdict of every night, as a nightly job would have
-// said it, "r" regression, "d" drift, "u" undecided, "i" improved, "."
-// no change.
+// said it, "r" regression, "d" drift, "u" undecided, "i" improved, "f"
+// forming, "s" suspect, "." no change.
 func verdicts(s analyze.Sequential) string {
 	var b strings.Builder
 	for _, n := range s.Nights {
+		switch {
+		case n.Suspect:
+			b.WriteByte('s')
+			continue
+		case n.Verdict == analyze.CheckForming:
+			b.WriteByte('f')
+			continue
+		}
 		switch n.Verdict {
 		case analyze.CheckRegression:
 			b.WriteByte('r')
@@ -52,8 +60,12 @@ func checkOpts() analyze.Options {
 }
 
 // TestSequentialStep: a step of +10 % latency at every position from the
-// 3rd to the 9th of 10 nights fails the night it lands and every night
-// after; accepted at the step, the nights after it pass.
+// 4th to the 9th of 10 nights (after the 3 nights that form the
+// reference) is suspect the night it lands (no change shown: one night
+// may be a one-off) and fails every night after, dated at the step;
+// accepted at the step, the nights after it pass (forming a new level).
+// A step inside the forming nights (the 3rd) becomes part of the
+// reference: nothing is told before the reference has 3 nights.
 func TestSequentialStep(t *testing.T) {
 	for at := 2; at <= 8; at++ {
 		lv := make([]float64, 10)
@@ -63,56 +75,61 @@ func TestSequentialStep(t *testing.T) {
 				lv[i] = 11
 			}
 		}
-		s := analyze.SequentialCheck(nights(lv...), false, checkOpts(), nil)
+		s := analyze.SequentialCheck(nights(lv...), false, checkOpts())
 		got := verdicts(s)
-		want := strings.Repeat(".", at) + strings.Repeat("r", 10-at)
-		if at == 2 && got == "..u"+strings.Repeat("r", 7) {
-			// Two nights of reference: the noise has 1 degree of freedom;
-			// the step may be undecided the night it lands (it fails).
-			want = got
+		want := "fff" + strings.Repeat(".", max(at-3, 0)) + "s" + strings.Repeat("r", 9-at)
+		if at < 3 {
+			want = "fff......."
 		}
 		if got != want {
 			t.Errorf("step at %d: %s, want %s", at, got, want)
 		}
-		for _, n := range s.Nights[at:] {
-			if n.Since != at {
+		for _, n := range s.Nights[max(at, 3):] {
+			if n.Since != at && at >= 3 {
 				t.Errorf("step at %d: night %d says since %d", at, n.Point, n.Since)
 			}
 		}
 		in := nights(lv...)
 		in[at].Accepted = true
-		if got := verdicts(analyze.SequentialCheck(in, false, checkOpts(), nil)); got != strings.Repeat(".", 10) {
+		if got := verdicts(analyze.SequentialCheck(in, false, checkOpts())); strings.ContainsAny(got, "rsdu") {
 			t.Errorf("step at %d accepted: %s, want no change every night", at, got)
 		}
 	}
 }
 
-// TestSequentialOneOff: one night 20 % worse, then back: that night
-// fails, the next ones pass and it is a transient, not part of the
-// reference.
+// TestSequentialOneOff: one night 20 % worse, then back: that night is
+// suspect (no change shown), the next ones pass, and it rejoins the
+// reference (a draw of the noise, which the robust rule discounts).
 func TestSequentialOneOff(t *testing.T) {
-	s := analyze.SequentialCheck(nights(10, 10, 10, 10, 12, 10, 10, 10), false, checkOpts(), nil)
-	if got := verdicts(s); got != "....r..." {
-		t.Errorf("one-off: %s, want ....r...", got)
+	s := analyze.SequentialCheck(nights(10, 10, 10, 10, 12, 10, 10, 10), false, checkOpts())
+	if got := verdicts(s); got != "fff.s..." {
+		t.Errorf("one-off: %s, want fff.s...", got)
 	}
-	if s.Roles[4] != analyze.RoleTransient || s.Roles[5] != analyze.RoleReference {
+	if s.Roles[4] != analyze.RoleReference || s.Roles[5] != analyze.RoleReference {
 		t.Errorf("roles %v", s.Roles)
 	}
-	if l := s.Nights[7]; len(l.Reference) != 6 || l.Since != -1 {
-		t.Errorf("last night: reference %v, since %d", l.Reference, l.Since)
+	if l := s.Nights[7]; len(l.Reference)+len(l.Outliers) != 7 || l.Since != -1 {
+		t.Errorf("last night: reference %v, outliers %v, since %d", l.Reference, l.Outliers, l.Since)
 	}
 }
 
-// TestSequentialImprovement: throughput 15 % better from night 5 on is a
-// new level after two nights (no acceptance needed); back down to the old
-// level later is a regression against the better level.
+// TestSequentialImprovement: throughput 15 % better from night 5 on is
+// improved every night, and the reference does not move (not accepted):
+// back down to the old level passes; accepted at night 5, the old level
+// is a regression against it.
 func TestSequentialImprovement(t *testing.T) {
-	s := analyze.SequentialCheck(nights(100, 100, 100, 100, 115, 115, 115, 115, 100, 100), true, checkOpts(), nil)
-	if got := verdicts(s); got != "....ii..rr" {
-		t.Errorf("improvement then back: %s, want ....ii..rr", got)
+	lv := []float64{100, 100, 100, 100, 115, 115, 115, 115, 100, 100}
+	s := analyze.SequentialCheck(nights(lv...), true, checkOpts())
+	if got := verdicts(s); got != "fff.iiii.." {
+		t.Errorf("improvement then back: %s, want fff.iiii..", got)
 	}
-	if s.Nights[7].From != 4 || s.Nights[9].Since != 8 {
-		t.Errorf("level from %d, regression since %d", s.Nights[7].From, s.Nights[9].Since)
+	if s.Nights[7].From != 0 || s.Nights[7].ImprovedSince != 4 || s.Nights[9].Since != -1 {
+		t.Errorf("level from %d, improved since %d, regression since %d", s.Nights[7].From, s.Nights[7].ImprovedSince, s.Nights[9].Since)
+	}
+	in := nights(lv...)
+	in[4].Accepted = true
+	if got := verdicts(analyze.SequentialCheck(in, true, checkOpts())); got != "fff..ff.sr" {
+		t.Errorf("improvement accepted, then back: %s, want fff..ff.sr", got)
 	}
 }
 
@@ -129,7 +146,7 @@ func TestSequentialDrift(t *testing.T) {
 		for i := range lv {
 			lv[i] = 10 * math.Pow(1+tc.perNight, float64(i))
 		}
-		s := analyze.SequentialCheck(nights(lv...), false, checkOpts(), nil)
+		s := analyze.SequentialCheck(nights(lv...), false, checkOpts())
 		got := verdicts(s)
 		first := strings.IndexByte(got, 'd')
 		if first < 0 && tc.wantFrom >= 0 || first >= 0 && (tc.wantFrom < 0 || first > tc.wantFrom+1 || first < tc.wantFrom-1) {
@@ -147,25 +164,22 @@ func TestSequentialDrift(t *testing.T) {
 	}
 }
 
-// TestSequentialUndecided: with one night of reference (no noise known)
-// and no runs to compare, a change beyond the allowed regression is
-// undecided, one within it is no change shown; the same with 4 runs a
-// night is decided by compare's run-level tests.
-func TestSequentialUndecided(t *testing.T) {
+// TestSequentialForming: with fewer than 3 nights of reference (the
+// noise between nights not known) a night joins the reference and the
+// check says so (forming), whatever its change: the gate does not fail
+// an unchanged build on a machine that differed that night.
+func TestSequentialForming(t *testing.T) {
 	o := checkOpts()
-	for _, tc := range []struct {
-		second float64
-		want   analyze.CheckVerdict
-	}{{10.8, analyze.CheckUndecided}, {10.2, analyze.CheckNoChange}} {
-		in := []analyze.NightInput{{Value: 10, Runs: []float64{10}, Used: true}, {Value: tc.second, Runs: []float64{tc.second}, Used: true}}
-		s := analyze.SequentialCheck(in, false, o, nil)
-		if v := s.Nights[1].Verdict; v != tc.want {
-			t.Errorf("10 -> %g: %s, want %s", tc.second, v, tc.want)
+	for _, second := range []float64{10.8, 10.2, 14} {
+		in := []analyze.NightInput{{Value: 10, Runs: []float64{10}, Used: true}, {Value: second, Runs: []float64{second}, Used: true}}
+		s := analyze.SequentialCheck(in, false, o)
+		if v := s.Nights[1].Verdict; v != analyze.CheckForming {
+			t.Errorf("10 -> %g: %s, want forming", second, v)
 		}
 	}
 	// Unused nights are skipped; the first used one starts the reference.
 	in := []analyze.NightInput{{}, {Value: 10, Used: true}}
-	if s := analyze.SequentialCheck(in, false, o, nil); len(s.Nights) != 1 || s.Nights[0].Verdict != analyze.CheckNoChange || s.Nights[0].Test != nil {
+	if s := analyze.SequentialCheck(in, false, o); len(s.Nights) != 1 || s.Nights[0].Verdict != analyze.CheckForming || s.Nights[0].Test != nil {
 		t.Errorf("first used night: %+v", s.Nights)
 	}
 }
@@ -192,7 +206,7 @@ func TestSequentialFalseAlarmsFamily(t *testing.T) {
 			for i, v := range lv {
 				in[i] = analyze.NightInput{Value: v, Runs: []float64{v}, Used: true}
 			}
-			for _, nt := range analyze.SequentialCheck(in, true, o, nil).Nights {
+			for _, nt := range analyze.SequentialCheck(in, true, o).Nights {
 				total++
 				if nt.Verdict == analyze.CheckRegression || nt.Verdict == analyze.CheckDrift || nt.Verdict == analyze.CheckUndecided {
 					fails++
@@ -208,7 +222,7 @@ func TestSequentialFalseAlarmsFamily(t *testing.T) {
 			for i := at; i < n; i++ {
 				in[i].Value *= 0.9
 			}
-			s := analyze.SequentialCheck(in, true, o, nil)
+			s := analyze.SequentialCheck(in, true, o)
 			steps++
 			for _, nt := range s.Nights[at:min(at+2, n)] {
 				if nt.Verdict == analyze.CheckRegression || nt.Verdict == analyze.CheckDrift {
@@ -219,11 +233,11 @@ func TestSequentialFalseAlarmsFamily(t *testing.T) {
 		}
 		rate := float64(fails) / float64(total)
 		t.Logf("CV %g: %d of %d nights fail (%.1f %%, %d undecided, %d drift); a 10 %% step named by the next night in %d of %d", cv, fails, total, 100*rate, undecided, drifts, caught, steps)
-		if cv <= 0.025 && rate > 0.05 {
-			t.Errorf("CV %g: %.1f %% of stable nights fail, want <= 5 %%", cv, 100*rate)
+		if rate > 0.01 {
+			t.Errorf("CV %g: %.1f %% of stable nights fail, want <= 1 %%", cv, 100*rate)
 		}
-		if cv <= 0.03 && float64(caught) < 0.9*float64(steps) {
-			t.Errorf("CV %g: a 10 %% step named by the next night in %d of %d, want >= 90 %%", cv, caught, steps)
+		if cv <= 0.025 && float64(caught) < 0.85*float64(steps) || cv <= 0.03 && float64(caught) < 0.7*float64(steps) {
+			t.Errorf("CV %g: a 10 %% step named by the next night in %d of %d, want >= 85 %% (>= 70 %% at CV 3 %%)", cv, caught, steps)
 		}
 	}
 }
@@ -283,11 +297,11 @@ func mean(x []float64) float64 {
 // at a random night k (3 or more nights before it, 1 or more after); a
 // drift of 2 % a night from a random night (the true change passes the
 // allowed 5 % on its third night, d). It checks, for every number of runs
-// a night, that at most 5 % of stable nights fail; with 2 runs a night
+// a night, that at most 1 % of stable nights fail; with 2 runs a night
 // (the case) and more, that the step is named (regression or
-// drift) on night k or k+1 in at least 90 % of series; and that the
+// drift) on night k or k+1 in at least 85 % of series; and that the
 // gate fails on every night from d+3 on (the true change 11 %) in at
-// least 90 % of the drifting series (with 2 runs or more). It logs the
+// least 75 % of the drifting series (with 2 runs or more). It logs the
 // table of docs/STATISTICS.md per runs a night and per history length.
 // 400 series by default, 10,000 with LOADVERDICT_LONG=1.
 func TestHistoryMonteCarloNightly(t *testing.T) {
@@ -333,7 +347,7 @@ func TestHistoryMonteCarloNightly(t *testing.T) {
 		for i := range in {
 			in[i] = night(1000, runs)
 		}
-		for _, nt := range analyze.SequentialCheck(in, true, o, nil).Nights {
+		for _, nt := range analyze.SequentialCheck(in, true, o).Nights {
 			for _, c := range cs {
 				c.nights++
 				if fails(nt.Verdict) {
@@ -349,7 +363,7 @@ func TestHistoryMonteCarloNightly(t *testing.T) {
 			}
 			in[i] = night(level, runs)
 		}
-		s := analyze.SequentialCheck(in, true, o, nil)
+		s := analyze.SequentialCheck(in, true, o)
 		named := func(v analyze.CheckVerdict) bool { return v == analyze.CheckRegression || v == analyze.CheckDrift }
 		for _, c := range cs {
 			c.steps++
@@ -367,7 +381,7 @@ func TestHistoryMonteCarloNightly(t *testing.T) {
 		for i := range in {
 			in[i] = night(1000*math.Pow(0.98, float64(max(0, i-at+1))), runs)
 		}
-		s = analyze.SequentialCheck(in, true, o, nil)
+		s = analyze.SequentialCheck(in, true, o)
 		redFrom := n // the first night from which every night fails
 		for i := n - 1; i >= 0 && fails(s.Nights[i].Verdict); i-- {
 			redFrom = i
@@ -404,14 +418,14 @@ func TestHistoryMonteCarloNightly(t *testing.T) {
 		c := tab[r][0]
 		allFailed += c.failed
 		allNights += c.nights
-		if float64(c.failed) > 0.05*float64(c.nights) {
-			t.Errorf("%d run(s) a night: stable series fail on %s of nights, want <= 5 %%", r, pct(c.failed, c.nights))
+		if float64(c.failed) > 0.01*float64(c.nights) {
+			t.Errorf("%d run(s) a night: stable series fail on %s of nights, want <= 1 %%", r, pct(c.failed, c.nights))
 		}
-		if r >= 2 && float64(c.byK1) < 0.9*float64(c.steps) {
-			t.Errorf("%d runs a night: a 10 %% step named by the next night in %d of %d series, want >= 90 %%", r, c.byK1, c.steps)
+		if r >= 2 && float64(c.byK1) < 0.85*float64(c.steps) {
+			t.Errorf("%d runs a night: a 10 %% step named by the next night in %d of %d series, want >= 85 %%", r, c.byK1, c.steps)
 		}
-		if r >= 2 && float64(c.byD3) < 0.9*float64(c.drifts) {
-			t.Errorf("%d runs a night: a 2 %%-a-night drift fails the gate every night from d+3 in %d of %d series, want >= 90 %%", r, c.byD3, c.drifts)
+		if r >= 2 && float64(c.byD3) < 0.75*float64(c.drifts) {
+			t.Errorf("%d runs a night: a 2 %%-a-night drift fails the gate every night from d+3 in %d of %d series, want >= 75 %%", r, c.byD3, c.drifts)
 		}
 	}
 	t.Logf("stable, all: %d of %d nights fail (%s); %d night effects, %d run effects", allFailed, allNights, pct(allFailed, allNights), len(nightFx), len(runFx))
@@ -433,12 +447,17 @@ func TestHistoryGatePolicy(t *testing.T) {
 	}{
 		{"step", func(i int) float64 { return map[bool]float64{true: 850, false: 1000}[i >= 6] }, 8, "regression"},
 		{"drift", func(i int) float64 { return 1000 * math.Pow(0.97, float64(i)) }, 10, "drift"},
-		// Two nights: the noise between experiments is unknown and 2
-		// runs are too few for compare: 12 % worse is undecided.
-		{"undecided", func(i int) float64 { return map[bool]float64{true: 880, false: 1000}[i >= 1] }, 2, "inconclusive"},
+		// The latest night's requests failed: it cannot be checked.
+		{"undecided", func(i int) float64 { return 1000 }, 5, "inconclusive"},
 		{"no-comparison", func(int) float64 { return 1000 }, 4, "no-comparison"},
 	} {
 		exps := syntheticSeries(rng, tc.n, 2, 0.005, tc.level)
+		if tc.cond == "inconclusive" {
+			g := &exps[len(exps)-1].Verdict.Systems[0].Groups[0]
+			for k := range g.Runs {
+				g.Runs[k].Errors = 5000
+			}
+		}
 		if tc.cond == "no-comparison" {
 			// The latest night ran at other settings than every night before.
 			g := &exps[len(exps)-1].Verdict.Systems[0].Groups[0]

@@ -166,8 +166,15 @@ func checkSentence(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, 
 	case analyze.CheckUndecided:
 		s = fmt.Sprintf("Undecided: %s of the latest experiment, %s: %s.", what, latest, undecidedText(h, t, l))
 	case analyze.CheckImproved:
-		s = fmt.Sprintf("Improved: %s %s %% better at %s than the reference level (%s since %s)%s.", what, rel(-nt.WorsePct), latest,
-			plural(nt.RefNights, "experiment"), pointName(h, t, l.Night.From), testText(nt))
+		s = fmt.Sprintf("Improved: %s %s %% better at %s than the reference level (%s since %s)%s; since %s. Not accepted, so the reference stays where it was: accept it (--accept %s) to guard the better level.",
+			what, rel(-nt.WorsePct), latest, plural(nt.RefNights, "experiment"), pointName(h, t, l.Night.From), testText(nt),
+			pointName(h, t, l.Night.ImprovedSince), h.Experiments[t.Points[l.Night.ImprovedSince].Experiment].Name)
+	case analyze.CheckForming:
+		s = fmt.Sprintf("Not guarded yet at %s: %s: the reference level is forming (%s of %d since %s); the noise between experiments is not known before, so nothing is decided and the gate passes.",
+			latest, what, plural(len(l.Night.Reference)+len(l.Night.Outliers)+1, "experiment"), analyze.FormingNights, pointName(h, t, l.Night.From))
+		if l.Night.From == l.Point {
+			s = fmt.Sprintf("Not guarded yet at %s: the first experiment of %s (or the accepted one its reference starts again with): nothing before it to check it against.", latest, trackText(t))
+		}
 	default:
 		switch {
 		case nt == nil && l.Night.From == l.Point && h.Experiments[t.Points[l.Point].Experiment].Accepted != "":
@@ -175,8 +182,11 @@ func checkSentence(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, 
 		case nt == nil:
 			s = fmt.Sprintf("No change shown in the latest experiment, %s: the first of %s, nothing before it to check it against.", latest, trackText(t))
 		case l.Night.Suspect:
-			s = fmt.Sprintf("No change shown in the latest experiment, %s: %s %s %% worse than the reference level (%s since %s), beyond the allowed %s %% but not significant (one-sided p = %s, at alpha %s); the next experiment decides: the gate fails then if the change holds.",
-				latest, what, rel(nt.WorsePct), plural(nt.RefNights, "experiment"), pointName(h, t, l.Night.From), rel(allowed(h)), rel(nt.PWorse), rel(nt.Alpha))
+			s = fmt.Sprintf("No change shown in the latest experiment, %s: %s %s %% worse than the reference level (%s since %s), beyond the allowed %s %%%s: suspect since %s, not yet shown to hold: one experiment may be a one-off (a busy machine that night); the next experiments decide, and the gate fails then if the change holds (at alpha %s).",
+				latest, what, rel(nt.WorsePct), plural(nt.RefNights, "experiment"), pointName(h, t, l.Night.From), rel(allowed(h)), testText(nt), pointName(h, t, l.Night.Since), rel(h.Options.Alpha/5))
+		case nt.WorsePct > allowed(h):
+			s = fmt.Sprintf("No change shown in the latest experiment, %s: %s %s %% worse than the reference level (%s since %s), beyond the allowed %s %% but within the noise between experiments%s.",
+				latest, what, rel(nt.WorsePct), plural(nt.RefNights, "experiment"), pointName(h, t, l.Night.From), rel(allowed(h)), testText(nt))
 		default:
 			s = fmt.Sprintf("No change shown in the latest experiment, %s: within the allowed regression (%s %%) of the reference level (%s since %s) on every metric checked.",
 				latest, rel(allowed(h)), plural(nt.RefNights, "experiment"), pointName(h, t, l.Night.From))
@@ -185,7 +195,25 @@ func checkSentence(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, 
 			s = strings.TrimPrefix(s, "No change shown in the latest experiment, "+latest+": ")
 		}
 	}
+	if n := l.Night; n.RecoveredFrom >= 0 && l.Verdict != analyze.CheckRegression {
+		s += fmt.Sprintf(" Recovered: the regression since %s ended at %s, back at the reference level.", pointName(h, t, n.RecoveredFrom), pointName(h, t, n.RecoveredAt))
+	}
+	if len(l.Night.Outliers) > 0 && l.Verdict != analyze.CheckForming {
+		s += fmt.Sprintf(" Left out of the reference as outliers (more than %d robust standard deviations from its median): %s.", analyze.OutlierMADs, pointNames(h, t, l.Night.Outliers))
+	}
+	if mt.Relative {
+		s += fmt.Sprintf(" Checked relative to the control %s, measured in the same experiments: each experiment's value over the control's.", h.Options.Control)
+	}
 	return s
+}
+
+// pointNames names the experiments of a track's points for a sentence.
+func pointNames(h *analyze.History, t analyze.Track, pts []int) string {
+	var names []string
+	for _, p := range pts {
+		names = append(names, pointName(h, t, p))
+	}
+	return strings.Join(names, ", ")
 }
 
 // sign is +1 when lower is better, -1 when higher is: the sign of a
@@ -205,13 +233,6 @@ func allowed(h *analyze.History) float64 {
 // testText words a night test's evidence: " (one-sided p = 0.003, up to
 // 14.2 % at 95 %)" or, decided by the runs, compare's.
 func testText(nt *analyze.NightTest) string {
-	if nt.ByRuns && nt.RunLevel != nil {
-		s := " (by compare's tests over the runs, the experiments' noise not yet known"
-		if ci := changeCIText(*nt.RunLevel); ci != "" {
-			s += ": " + strings.TrimSuffix(strings.TrimPrefix(ci, " ("), ")")
-		}
-		return s + ")"
-	}
 	if math.IsNaN(nt.PWorse) {
 		return ""
 	}
@@ -219,8 +240,12 @@ func testText(nt *analyze.NightTest) string {
 	if nt.WorsePct < 0 {
 		p = nt.PBetter
 	}
-	return fmt.Sprintf(" (one-sided p = %s over the experiments' values, noise %s %% of the level with %d degrees of freedom)", rel(p),
-		rel(100*nt.SD/math.Abs(nt.RefMean)), nt.DF)
+	noise := "between experiments"
+	if nt.Floor {
+		noise = "(the runs' own: the experiments varied less)"
+	}
+	return fmt.Sprintf(" (one-sided p = %s over the experiments' values, noise %s %% of the level %s with %d degrees of freedom)", rel(p),
+		rel(100*nt.SD/math.Abs(nt.RefMean)), noise, nt.DF)
 }
 
 // undecidedText says why a check is undecided and how bad it could be.
@@ -422,14 +447,22 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 	}
 	d.Lead = append(d.Lead, para(tx(order)))
 
+	if h.Options.Control != "" {
+		d.Lead = append(d.Lead, para(tx(fmt.Sprintf("Control: %s, measured in the same experiments; every other system is checked by its value over the control's in the same experiment, so that what the machine did that night cancels. The control's own values are shown, not gated.", h.Options.Control))))
+	} else {
+		d.Lead = append(d.Lead, para(tx("No control: a change of the machine between experiments (another tenant, a different host, a throttled CPU) cannot be told from a change of the code; the check allows for it only as noise between experiments. To tell them apart, measure an unchanged reference build or endpoint in the same job each night and name it: "),
+			mono("--control LABEL"), tx(" (the manifest's "), mono("history.control"), tx(").")))
+	}
+
 	latest := &section{Title: "The latest experiment", ID: "latest", Blocks: []block{
-		para(tx(fmt.Sprintf("Each metric of the latest experiment (or, while a regression is open, of the experiments since it began) against the reference level: "+
-			"the experiments since the first, the latest accepted or the latest better level, one-offs and those with errors left out. "+
-			"The test is over the experiments' values, their noise pooled over every level (a prediction interval for one experiment); "+
-			"where that noise is not yet known, the runs decide by the tests of ")), mono("compare"), tx(fmt.Sprintf(
-			". A regression is significant at alpha %s (%s once the level has the 5 experiments of the drift test, which takes the other half: "+
-				"a stable night fails at most alpha of the time) and worse by more than %s %%. A first night beyond that but not significant is suspect: "+
-				"no change shown, the next experiment decides; undecided when, by then, it still is not.", rel(h.Options.Alpha), rel(h.Options.Alpha/2), rel(allowed(h)))))}}
+		para(tx(fmt.Sprintf("Each metric of the latest experiment (or, while a change is open, of the experiments since it began) against the reference level: "+
+			"the experiments since the first or the latest accepted one, those in a regression, better ones (an improvement is reported and does not move the reference until accepted) and those with errors left out, "+
+			"and, from %d experiments on, outliers (more than %d robust standard deviations from the median). "+
+			"The test is over the experiments' log values: their difference from the reference's mean over the noise between experiments (the reference's standard deviation, allowing for the lag-1 autocorrelation between experiments, never below the runs' own noise), with Student's t. "+
+			"The first %d experiments of a level form it: nothing is decided, the gate passes and says so. "+
+			"One experiment beyond the allowed %s %% and the noise (one-sided p < %s) is suspect: no change shown, the next ones decide. "+
+			"A regression is the experiments from a step on (the step sought among them and up to 3 before), significant at %s and worse by more than %s %%, the latest nearer the changed level than the reference; it fails every night until accepted or until an experiment is back at the reference (recovered).",
+			8, analyze.OutlierMADs, analyze.FormingNights, rel(allowed(h)), rel(h.Options.Alpha), rel(h.Options.Alpha/5), rel(allowed(h)))))}}
 	t := &tableBlock{Head: textRow("system and settings", "metric", "tested", "reference", "change", "up to (one-sided)", "p", "experiments", "verdict"),
 		Numeric: []bool{false, false, true, true, true, true, true, true, false}, Class: "compare"}
 	for _, tr := range h.Tracks {
@@ -445,8 +478,6 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 				if !math.IsNaN(nt.UpperPct) {
 					r[5] = []inline{tx(fmt.Sprintf("%s %%", signed(nt.UpperPct)))}
 					r[6] = []inline{tx(rel(nt.PWorse))}
-				} else if nt.ByRuns && nt.RunLevel != nil {
-					r[6] = []inline{tx(relP(nt.RunLevel.PValue) + " (runs)")}
 				}
 				r[7] = []inline{tx(fmt.Sprintf("%d/%d", nt.Nights, nt.RefNights))}
 			}
@@ -530,8 +561,8 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 		mono("compare"), tx(") is a one-off disturbance, marked and not used. "),
 		tx(fmt.Sprintf("Change points: E-Divisive means (Matteson & James 2014) over the runs, splitting only between experiments, at least 2 experiments a side, with its permutation test at alpha %s; a change point is reported when Welch's t-test over the experiments' values and ", rel(h.Options.Alpha))),
 		mono("compare"), tx(fmt.Sprintf("'s tests over the runs (exact Mann-Whitney, the Hodges-Lehmann ratio's CI clear of ±%s %%) both confirm it. ", rel(100*h.Options.PracticalBand))),
-		tx(fmt.Sprintf("The history check takes the experiments in order, each seeing only those before it, as a nightly job does: each is tested against the reference level (a prediction interval over the experiments' values, noise pooled over the levels; compare's tests over the runs where that noise is not yet known); a regression (one-sided p < %s, worse by more than %s %%) stays one until accepted; two better experiments in a row start a better level; a drift is a Mann-Kendall trend over the level (p < %s) that a line fits at least as well as one step, whose Theil-Sen change passes %s %%. "+
-			"The gate reads throughput under a closed workload model, mean and p99 latency under an open one. docs/STATISTICS.md, \"History\", gives the details.", rel(h.Options.Alpha), rel(allowed(h)), rel(h.Options.Alpha), rel(allowed(h)))))}}
+		tx(fmt.Sprintf("The history check takes the experiments in order, each seeing only those before it, as a nightly job does (see \"The latest experiment\"); a drift is a Mann-Kendall trend over the reference level (p < %s, its variance corrected for the lag-1 autocorrelation: Yue & Wang 2004) that a line fits at least as well as one step, whose Theil-Sen change passes %s %%. "+
+			"The gate reads throughput under a closed workload model, mean and p99 latency under an open one. docs/STATISTICS.md, \"History\", gives the details.", rel(h.Options.Alpha/2), rel(allowed(h)))))}}
 	if generatedBy != "" {
 		method.Blocks = append(method.Blocks, para(tx("Made by "+generatedBy+".")))
 	}
@@ -615,6 +646,9 @@ type SeriesSummary struct {
 	// the latest manifest's gate.allow), kept where it was first written.
 	Allow   []string             `json:"allow"`
 	Options SeriesSummaryOptions `json:"options"`
+	// Control is the control system every other is checked relative to
+	// (--control, history.control); null without one.
+	Control *string `json:"control"`
 }
 
 // SeriesSummaryExp is one experiment of a series.
@@ -693,6 +727,17 @@ type SeriesSummaryLatest struct {
 	Since     *string  `json:"since"`
 	From      string   `json:"reference_from"`
 	Reference []string `json:"reference"`
+	// Outliers are the reference's experiments left out as outliers;
+	// ImprovedSince the first of a better stretch (an improvement not
+	// accepted, not the reference); RecoveredFrom and RecoveredAt the
+	// latest regression of the level that ended and where (null: none);
+	// Relative is true when the check is over the values over the
+	// control's.
+	Outliers      []string `json:"outliers"`
+	ImprovedSince *string  `json:"improved_since"`
+	RecoveredFrom *string  `json:"recovered_from"`
+	RecoveredAt   *string  `json:"recovered_at"`
+	Relative      bool     `json:"relative_to_control"`
 	// Tested are the experiments tested (the latest, or those since Since).
 	Tested    []string `json:"tested"`
 	ChangePct *float64 `json:"worse_pct"`
@@ -703,23 +748,10 @@ type SeriesSummaryLatest struct {
 	// Alpha is the level PValue is held to (alpha, or half of it once
 	// the drift test runs); Suspect is true on a night beyond the allowed
 	// regression but not significant: no change shown, the next decides.
-	Alpha   *float64 `json:"alpha"`
-	Suspect bool     `json:"suspect"`
-	// ByRuns: compare's run-level tests decided (the noise between
-	// experiments not yet known); RunLevel is that comparison when made.
-	ByRuns   bool                   `json:"by_runs"`
-	RunLevel *SeriesSummaryRunLevel `json:"run_level"`
-	Drift    *SeriesSummaryDrift    `json:"drift"`
-	Reasons  []string               `json:"reasons"`
-}
-
-// SeriesSummaryRunLevel is compare's test over the runs of a history check.
-type SeriesSummaryRunLevel struct {
-	Verdict   string      `json:"verdict"`
-	ChangePct *float64    `json:"change_pct"`
-	CI        [2]*float64 `json:"ci"`
-	PValue    *float64    `json:"p_value"`
-	Runs      [2]int      `json:"runs"`
+	Alpha   *float64            `json:"alpha"`
+	Suspect bool                `json:"suspect"`
+	Drift   *SeriesSummaryDrift `json:"drift"`
+	Reasons []string            `json:"reasons"`
 }
 
 // SeriesSummaryDrift is the trend test of a history check.
@@ -762,6 +794,9 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 		Headline: HistoryHeadline(h), OrderBy: h.OrderBy, Earlier: h.Earlier, Experiments: []SeriesSummaryExp{}, Tracks: []SeriesSummaryTrack{},
 		Options: SeriesSummaryOptions{Alpha: h.Options.Alpha, PracticalBand: h.Options.PracticalBand, MinRuns: h.Options.MinRuns,
 			Permutations: stats.DefaultPermutations, Seed: h.Options.Seed}}
+	if h.Options.Control != "" {
+		s.Control = ptr2(h.Options.Control)
+	}
 	for _, e := range h.Experiments {
 		s.Experiments = append(s.Experiments, SeriesSummaryExp{Name: e.Name, Meta: e.Meta, Accepted: e.Accepted})
 	}
@@ -845,6 +880,14 @@ func seriesLatest(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, n
 		sl.Since = ptr2(h.Experiments[t.Points[n.Since].Experiment].Name)
 	}
 	sl.Suspect = n.Suspect && l.Unusable == nil
+	sl.Outliers, sl.Relative = names(t, n.Outliers), mt.Relative
+	if n.ImprovedSince >= 0 {
+		sl.ImprovedSince = ptr2(h.Experiments[t.Points[n.ImprovedSince].Experiment].Name)
+	}
+	if n.RecoveredFrom >= 0 {
+		sl.RecoveredFrom = ptr2(h.Experiments[t.Points[n.RecoveredFrom].Experiment].Name)
+		sl.RecoveredAt = ptr2(h.Experiments[t.Points[n.RecoveredAt].Experiment].Name)
+	}
 	if l.Unusable != nil {
 		sl.Reasons = append(sl.Reasons, reasonLine(*l.Unusable))
 	} else if l.Verdict == analyze.CheckUndecided {
@@ -865,15 +908,7 @@ func seriesLatest(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, n
 			sl.UpperPct, sl.PValue = ptr(round(nt.UpperPct, 2)), ptr(sig(nt.PWorse, 6))
 			sl.NoisePct = ptr(round(100*nt.SD/math.Abs(nt.RefMean), 2))
 		}
-		sl.DF, sl.ByRuns, sl.Alpha = nt.DF, nt.ByRuns, ptr(nt.Alpha)
-		if c := nt.RunLevel; c != nil {
-			rl := &SeriesSummaryRunLevel{Verdict: c.Verdict, CI: ciPair(c.DecidingCI(), func(x float64) float64 { return round(100*(x-1), 1) }),
-				PValue: pSig(c.PValue), Runs: [2]int{c.ARuns, c.BRuns}}
-			if r := c.DecidingRatio(); r != 0 {
-				rl.ChangePct = ptr(round(100*(r-1), 1))
-			}
-			sl.RunLevel = rl
-		}
+		sl.DF, sl.Alpha = nt.DF, ptr(nt.Alpha)
 	}
 	if d := n.Drift; d != nil {
 		sl.Drift = &SeriesSummaryDrift{Experiments: names(t, d.Points), Tau: sig(d.Tau, 6), PValue: sig(d.P, 6), SlopePct: round(d.SlopePct, 3),

@@ -7,7 +7,6 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
-	"github.com/loadverdict/loadverdict/stats"
 )
 
 // An experiment's name and a night test's evidence read as words after
@@ -19,10 +18,10 @@ func TestHistoryPhrases(t *testing.T) {
 		{expWhere(analyze.SeriesExperiment{Name: "exp05", Meta: analyze.Meta{Commit: "abc123", Date: "2026-11-06"}}), "commit abc123 on 2026-11-06 (exp05)"},
 		{expWhere(analyze.SeriesExperiment{Name: "exp05", Meta: analyze.Meta{Version: "v2"}}), "version v2 (exp05)"},
 		{expWhere(analyze.SeriesExperiment{Name: "exp05"}), "exp05"},
-		{testText(&analyze.NightTest{ByRuns: true, RunLevel: &analyze.Comparison{CI: &stats.CI{Lo: 0.8, Hi: 0.9, Level: 0.95}, PValue: &p}}),
-			" (by compare's tests over the runs, the experiments' noise not yet known: 95 % CI -20 to -10 %, p = 0.01)"},
-		{testText(&analyze.NightTest{ByRuns: true, RunLevel: &analyze.Comparison{}}),
-			" (by compare's tests over the runs, the experiments' noise not yet known)"},
+		{testText(&analyze.NightTest{WorsePct: 12, PWorse: p, SD: 3, RefMean: 100, DF: 9}),
+			" (one-sided p = 0.01 over the experiments' values, noise 3 % of the level between experiments with 9 degrees of freedom)"},
+		{testText(&analyze.NightTest{WorsePct: 12, PWorse: p, SD: 3, RefMean: 100, DF: 40, Floor: true}),
+			" (one-sided p = 0.01 over the experiments' values, noise 3 % of the level (the runs' own: the experiments varied less) with 40 degrees of freedom)"},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)

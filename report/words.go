@@ -291,6 +291,8 @@ func reasonText(r analyze.Reason) string {
 		return fmt.Sprintf("%s: only %d steady runs after warm-up", r.System, r.SteadyRuns)
 	case analyze.ReasonMetricMissing:
 		return "not every steady run reports " + r.Metric
+	case analyze.ReasonControlMissing:
+		return fmt.Sprintf("the control %s has no usable %s in this experiment at these settings (errors, missing or not run), so nothing can be checked relative to it", r.System, r.Metric)
 	case analyze.ReasonClosedModelTails:
 		return "closed-model tails are lower bounds (coordinated omission)"
 	case analyze.ReasonTestFailed:

@@ -58,6 +58,7 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	fs.Lookup("fail-on").Usage = "history guards `regression,drift,inconclusive,no-comparison` of the latest experiment by default; --fail-on names them explicitly (comma-separated, repeatable; added to the manifest's gate.fail_on)"
 	var accept pipeline.Accepted
 	fs.Var(&accept, "accept", "accept the change at `EXPERIMENT`: the reference level starts again there (repeatable; with the manifests' history.accept)")
+	control := fs.String("control", "", "the control system's `LABEL`: an unchanged reference build or endpoint measured in every experiment of the series, in the same job; every other system is checked by its value over the control's that night (default: the latest manifest's history.control)")
 	args, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -69,7 +70,7 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 		return usagef("history: thresholds are checked per experiment (report --threshold), not on a series")
 	}
 	lr.JUnit = g.junit
-	req := pipeline.HistoryRequest{Series: *series, Accept: accept}
+	req := pipeline.HistoryRequest{Series: *series, Accept: accept, Control: *control}
 	if len(g.failOn) > 0 {
 		req.FailOn = g.failOn
 	}

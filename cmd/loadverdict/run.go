@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/loadverdict/loadverdict/analyze"
 	"io"
 	"strings"
 	"text/tabwriter"
@@ -62,12 +63,13 @@ func exitCode(err error) int {
 	var ue *usageError
 	var ne *pipeline.NameError
 	var ge *gateError
+	var ce *analyze.ControlError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ge):
 		return exitGate
-	case errors.As(err, &ue), errors.As(err, &ne):
+	case errors.As(err, &ue), errors.As(err, &ne), errors.As(err, &ce):
 		return exitUsage
 	}
 	return exitInput

@@ -46,6 +46,9 @@ type HistoryRequest struct {
 	// Accept names experiments whose change is accepted (--accept), in
 	// addition to the manifests' history.accept.
 	Accept Accepted
+	// Control is the control system (--control); empty: the latest
+	// manifest's history.control, if any.
+	Control string
 }
 
 // AcceptError is an accepted or baseline experiment that is not in the
@@ -147,6 +150,10 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 	opts.Allow = unionConditions(opts.Allow, req.Allow)
 	if req.MaxRegressionPct != nil {
 		opts.MaxRegressionPct = *req.MaxRegressionPct
+	}
+	opts.Control = req.Control
+	if m := byName[exps[len(exps)-1].Name]; opts.Control == "" && m != nil {
+		opts.Control = m.History.Control
 	}
 	earlier := max(len(exps)-analyze.MaxSeriesExperiments, 0)
 	h, err := analyze.AnalyzeHistory(req.Series, order, exps[earlier:], opts)
@@ -308,7 +315,8 @@ func (p *Pipeline) AnalyzeSeries(ctx context.Context, series string) (string, er
 	}
 	var ae *AcceptError
 	var oe *analyze.OrderError
-	if errors.As(err, &ae) || errors.As(err, &oe) {
+	var ce *analyze.ControlError
+	if errors.As(err, &ae) || errors.As(err, &oe) || errors.As(err, &ce) {
 		// The series cannot be analysed as its manifests stand: its
 		// former report would stand for a verdict no longer made.
 		if rerr := p.removeSeriesReport(ctx, series); rerr != nil {
@@ -356,7 +364,8 @@ func (p *Pipeline) updateSeries(ctx context.Context, exp string) error {
 	_, err = p.AnalyzeSeries(ctx, m.Series)
 	var ae *AcceptError
 	var oe *analyze.OrderError
-	if errors.As(err, &ae) || errors.As(err, &oe) {
+	var ce *analyze.ControlError
+	if errors.As(err, &ae) || errors.As(err, &oe) || errors.As(err, &ce) {
 		// A fault of the series' manifests (an accepted name that is no
 		// experiment, experiments that cannot be ordered), not of this
 		// experiment, whose own analysis stands: the series' report is

@@ -76,6 +76,10 @@ type Manifest struct {
 	History struct {
 		Accept   []string `yaml:"accept"`
 		Baseline string   `yaml:"baseline"`
+		// Control names the control system of the series (loadverdict
+		// history --control): an unchanged reference measured in every
+		// experiment; the others are checked relative to it.
+		Control string `yaml:"control"`
 	} `yaml:"history"`
 	// Thresholds override analysis parameters.
 	Thresholds struct {

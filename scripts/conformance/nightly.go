@@ -175,7 +175,7 @@ func seqNights(nights [][]float64, o analyze.Options) ([]bool, []analyze.CheckVe
 		}
 		in[i] = analyze.NightInput{Value: m / float64(len(x)), Runs: x, Used: true}
 	}
-	s := analyze.SequentialCheck(in, true, o, nil)
+	s := analyze.SequentialCheck(in, true, o)
 	failed := make([]bool, len(nights))
 	verdicts := make([]analyze.CheckVerdict, len(nights))
 	for _, n := range s.Nights {

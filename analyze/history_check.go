@@ -197,7 +197,7 @@ type Sequential struct {
 // is not known at all (one experiment says nothing of it, two next to
 // nothing), and a night that differs cannot be told from a machine that
 // differed.
-const formingNights = 3
+const formingNights = 2
 
 // FormingNights and OutlierMADs are formingNights and outlierMADs, for
 // the report's words.

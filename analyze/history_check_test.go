@@ -60,12 +60,12 @@ func checkOpts() analyze.Options {
 }
 
 // TestSequentialStep: a step of +10 % latency at every position from the
-// 4th to the 9th of 10 nights (after the 3 nights that form the
+// 3rd to the 9th of 10 nights (after the 2 nights that form the
 // reference) is suspect the night it lands (no change shown: one night
 // may be a one-off) and fails every night after, dated at the step;
 // accepted at the step, the nights after it pass (forming a new level).
-// A step inside the forming nights (the 3rd) becomes part of the
-// reference: nothing is told before the reference has 3 nights.
+// A step on the 3rd night meets a reference of 2 nights: suspect, never
+// shown while the reference's noise has 1 degree of freedom.
 func TestSequentialStep(t *testing.T) {
 	for at := 2; at <= 8; at++ {
 		lv := make([]float64, 10)
@@ -77,15 +77,17 @@ func TestSequentialStep(t *testing.T) {
 		}
 		s := analyze.SequentialCheck(nights(lv...), false, checkOpts())
 		got := verdicts(s)
-		want := "fff" + strings.Repeat(".", max(at-3, 0)) + "s" + strings.Repeat("r", 9-at)
-		if at < 3 {
-			want = "fff......."
+		want := "ff" + strings.Repeat(".", max(at-2, 0)) + "s" + strings.Repeat("r", 9-at)
+		if at == 2 {
+			// The step's first night meets a reference of 2 nights (1
+			// degree of freedom): suspect, and it stays so, never shown.
+			want = "ff" + strings.Repeat("s", 8)
 		}
 		if got != want {
 			t.Errorf("step at %d: %s, want %s", at, got, want)
 		}
-		for _, n := range s.Nights[max(at, 3):] {
-			if n.Since != at && at >= 3 {
+		for _, n := range s.Nights[at:] {
+			if n.Since != at {
 				t.Errorf("step at %d: night %d says since %d", at, n.Point, n.Since)
 			}
 		}
@@ -102,8 +104,8 @@ func TestSequentialStep(t *testing.T) {
 // reference (a draw of the noise, which the robust rule discounts).
 func TestSequentialOneOff(t *testing.T) {
 	s := analyze.SequentialCheck(nights(10, 10, 10, 10, 12, 10, 10, 10), false, checkOpts())
-	if got := verdicts(s); got != "fff.s..." {
-		t.Errorf("one-off: %s, want fff.s...", got)
+	if got := verdicts(s); got != "ff..s..." {
+		t.Errorf("one-off: %s, want ff..s...", got)
 	}
 	if s.Roles[4] != analyze.RoleReference || s.Roles[5] != analyze.RoleReference {
 		t.Errorf("roles %v", s.Roles)
@@ -120,16 +122,16 @@ func TestSequentialOneOff(t *testing.T) {
 func TestSequentialImprovement(t *testing.T) {
 	lv := []float64{100, 100, 100, 100, 115, 115, 115, 115, 100, 100}
 	s := analyze.SequentialCheck(nights(lv...), true, checkOpts())
-	if got := verdicts(s); got != "fff.iiii.." {
-		t.Errorf("improvement then back: %s, want fff.iiii..", got)
+	if got := verdicts(s); got != "ff..iiii.." {
+		t.Errorf("improvement then back: %s, want ff..iiii..", got)
 	}
 	if s.Nights[7].From != 0 || s.Nights[7].ImprovedSince != 4 || s.Nights[9].Since != -1 {
 		t.Errorf("level from %d, improved since %d, regression since %d", s.Nights[7].From, s.Nights[7].ImprovedSince, s.Nights[9].Since)
 	}
 	in := nights(lv...)
 	in[4].Accepted = true
-	if got := verdicts(analyze.SequentialCheck(in, true, checkOpts())); got != "fff..ff.sr" {
-		t.Errorf("improvement accepted, then back: %s, want fff..ff.sr", got)
+	if got := verdicts(analyze.SequentialCheck(in, true, checkOpts())); got != "ff...f..sr" {
+		t.Errorf("improvement accepted, then back: %s, want ff...f..sr", got)
 	}
 }
 
@@ -164,7 +166,7 @@ func TestSequentialDrift(t *testing.T) {
 	}
 }
 
-// TestSequentialForming: with fewer than 3 nights of reference (the
+// TestSequentialForming: with fewer than 2 nights of reference (the
 // noise between nights not known) a night joins the reference and the
 // check says so (forming), whatever its change: the gate does not fail
 // an unchanged build on a machine that differed that night.

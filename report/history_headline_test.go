@@ -70,7 +70,7 @@ func TestHistoryHeadlinePaths(t *testing.T) {
 		{"step", series(append(repeat(1000, 5), repeat(850, 3)...), nil, nil), "Regression: ", "% worse since night06 (3 experiments, not accepted)", true},
 		{"drift", series(drift, nil, nil), "Drift: ", "% worse over the 10 experiments since night01", true},
 		{"improved", series(append(repeat(1000, 6), repeat(1150, 2)...), nil, nil), "Improved: ", "% better at night08 than the reference level (6 experiments since night01)", false},
-		{"forming", series([]float64{1000, 880}, nil, nil), "Not guarded yet at night02", "the reference level is forming (2 experiments of 3 since night01)", false},
+		{"forming", series([]float64{1000, 880}, nil, nil), "Not guarded yet at night02", "the reference level is forming (2 experiments of 2 since night01)", false},
 		{"within the noise", series([]float64{1000, 1040, 960, 1030, 970, 935}, nil, nil), "No change shown in the latest experiment, night06", "beyond the allowed 5 % but within the noise between experiments", false},
 		{"suspect", series(append(repeat(1000, 5), 900), nil, nil), "No change shown in the latest experiment, night06", "suspect since night06, not yet shown to hold", false},
 		{"suspect, held the next night", series(append(repeat(1000, 5), 900, 900), nil, nil), "Regression: ", "worse since night06 (2 experiments", true},

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -85,6 +86,9 @@ type observation struct {
 	SteadyFrom *float64
 	// P is the primary comparison's p-value, when one ran.
 	P *float64
+	// Detail gives the figures an outcome was read from, for run -list
+	// (the errors, pauses and outlier-round families).
+	Detail string `json:",omitempty"`
 }
 
 // steadyClass tells whether a class says the series ends steady.
@@ -487,7 +491,13 @@ func errorsOutcome(v *analyze.Verdict) observation {
 		case c.Verdict == analyze.BMoreErrors && !swap, c.Verdict == analyze.AMoreErrors && swap:
 			verdict = "B-more-errors"
 		}
-		o := observation{P: c.PValue}
+		o := observation{P: c.PValue, Detail: fmt.Sprintf("errors A %.3f %%, B %.3f %% (%s)", 100*c.ARate, 100*c.BRate, c.Method)}
+		if swap {
+			o.Detail = fmt.Sprintf("errors A %.3f %%, B %.3f %% (%s)", 100*c.BRate, 100*c.ARate, c.Method)
+		}
+		if c.PValue != nil {
+			o.Detail += fmt.Sprintf(", p %.2g", *c.PValue)
+		}
 		o.Outcome = verdict + "+pass"
 		for _, r := range v.Gate.Reasons {
 			if r.Condition == gate.Errors && r.Fails {
@@ -510,13 +520,14 @@ func pausesOutcome(rec Record, v *analyze.Verdict) observation {
 			if !ok || t.PeriodS == 0 {
 				return observation{Outcome: "periodic-pauses"}
 			}
+			d := fmt.Sprintf("period %.3f s (truth %.3f), share %.2f %% (truth %.2f), %d pauses of %.0f-%.0f ms", facts.PeriodS, t.PeriodS, 100*facts.ShareRequests, t.SharePct, facts.Pauses, facts.MinMs, facts.MaxMs)
 			switch {
 			case math.Abs(facts.PeriodS-t.PeriodS) > 0.1*t.PeriodS:
-				return observation{Outcome: "periodic-pauses-wrong-period"}
+				return observation{Outcome: "periodic-pauses-wrong-period", Detail: d}
 			case t.SharePct > 0 && (100*facts.ShareRequests < t.SharePct/2 || 100*facts.ShareRequests > 2*t.SharePct):
-				return observation{Outcome: "periodic-pauses-wrong-share"}
+				return observation{Outcome: "periodic-pauses-wrong-share", Detail: d}
 			}
-			return observation{Outcome: "periodic-pauses"}
+			return observation{Outcome: "periodic-pauses", Detail: d}
 		}
 		if unsteadyCode(f.Code) {
 			unsteady = append(unsteady, string(f.Code))
@@ -547,6 +558,25 @@ func outlierOutcome(rec Record, v *analyze.Verdict) observation {
 	}
 	// The runs of the one system are seq 0, 1, ... in execution order.
 	hit := rec.Truth.OutlierRound - 1
+	var rps []string
+	for _, r := range g.Runs {
+		rps = append(rps, fmt.Sprintf("%.0f", r.RPS))
+	}
+	detail := "req/s " + strings.Join(rps, " ")
+	if g.Outlier != nil {
+		detail += fmt.Sprintf("; round %d flagged (%+.1f %%)", g.Outlier.Run.Seq+1, g.Outlier.DeviationPct)
+	}
+	if g.Warmup.SteadyFromSeq != nil {
+		detail += fmt.Sprintf("; steady from round %d", *g.Warmup.SteadyFromSeq+1)
+	}
+	o := outlierClass(rec, g, hit)
+	o.Detail = detail
+	return o
+}
+
+// outlierClass is outlierOutcome's outcome for group g and the
+// disturbed round's seq hit (-1: none).
+func outlierClass(rec Record, g analyze.Group, hit int) observation {
 	if g.Outlier == nil {
 		if hit == 0 && g.Warmup.SteadyFromSeq != nil && *g.Warmup.SteadyFromSeq > 0 && g.Steady.RPSMean != nil {
 			return observation{Outcome: "warmup-left-out"}

@@ -303,6 +303,9 @@ func runRun(args []string) error {
 	if *list {
 		for _, r := range res {
 			fmt.Printf("%-22s %-28s expect %-16s got %-28s %s %s\n", r.ID, r.Variant, r.Expect, r.Outcome, r.Grade, r.Err)
+			if r.Detail != "" {
+				fmt.Printf("    %s\n", r.Detail)
+			}
 			if *explain && r.Explain != "" {
 				fmt.Printf("    %s\n", r.Explain)
 			}

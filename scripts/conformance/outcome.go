@@ -517,8 +517,11 @@ func pausesOutcome(rec Record, v *analyze.Verdict) observation {
 	for _, f := range v.Findings {
 		if f.Code == analyze.CodePeriodicPauses {
 			facts, ok := f.Facts.(analyze.PeriodicPausesFacts)
-			if !ok || t.PeriodS == 0 {
+			if !ok {
 				return observation{Outcome: "periodic-pauses"}
+			}
+			if t.PeriodS == 0 {
+				return observation{Outcome: "periodic-pauses", Detail: fmt.Sprintf("period %.3f s, share %.2f %%, %d pauses of %.0f-%.0f ms, %d off the grid, level %.1f ms", facts.PeriodS, 100*facts.ShareRequests, facts.Pauses, facts.MinMs, facts.MaxMs, facts.Others, facts.LevelMs)}
 			}
 			d := fmt.Sprintf("period %.3f s (truth %.3f), share %.2f %% (truth %.2f), %d pauses of %.0f-%.0f ms", facts.PeriodS, t.PeriodS, 100*facts.ShareRequests, t.SharePct, facts.Pauses, facts.MinMs, facts.MaxMs)
 			switch {

@@ -215,6 +215,8 @@ func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []
 	p("the truth servers use one CPU, the tools little, so others on the second CPU do not take the experiment's, and more than that does. ")
 	p("The truth is the server's behaviour by construction, not what the tools measured: a flat server measured under a compile burst is still flat, and a verdict that calls it otherwise is graded wrong. ")
 	p("Known confounders, visible in the data: the first second of a per-request run is often slower (connections opening, the machine's scheduling).\n\n")
+	p("The families of issue 31 within one experiment (errors, pauses, outlier-round) were made later, on the same shared machine while other sessions recorded and tested (load averages of 3-14; one recording at a time, under a shared lock), by one generator at autogroup nice -20: errors and pauses with `-quiet 0` (recorded whatever others used: their truth is a share of failing requests or a server's stalls, which others' load does not make), outlier-round with `-quiet 40`. ")
+	p("outlier-round pins its server to CPU 1 and its tool to CPU 0 (`pin` in truth.json), and its disturbed round runs a busy loop pinned to the server's CPU at 0-13 nice levels below the generator (`runs[].hog`), which the fair scheduler gives 50-5 %% of that CPU (CFS weights: 1.25 times smaller per level); the hog is the experiment's own process, not others'.\n\n")
 	if q := quietStats(all); q != "" {
 		p("%s\n\n", q)
 	}

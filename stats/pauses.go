@@ -123,15 +123,16 @@ type Periodic struct {
 
 // PausePeriod finds the pauses that recur at a regular interval: the
 // grid t0 + k·P (P at least 0.1 s, from the interval between two pauses,
-// or its half or third) that holds the most pause starts within
-// max(10 ms, 2 % of P) among those whose slots are filled to at least
+// or its half or third) that fills the most slots (a slot is filled by
+// pause starts within max(10 ms, 2 % of P) of it; several pauses in one
+// slot fill it once) among those whose slots are filled to at least
 // PeriodicMinCoverage and that span at least half the time from the first
-// pause to the last (else among all), a tie going to the grid filled
-// best, refined by least squares; it is periodic when at least
-// PeriodicMinPauses pauses lie on it, they fill at least
-// PeriodicMinCoverage of its slots, its slots span at least half the
-// time from the first pause to the last, and it holds at least half of
-// the pauses. Pauses off the grid (a hiccup of the
+// pause to the last (else among all), a tie going to the grid holding
+// the most pauses, then to the grid filled best, refined by least
+// squares; it is periodic when at least PeriodicMinPauses of its slots
+// are filled, they are at least PeriodicMinCoverage of its slots, its
+// slots span at least half the time from the first pause to the last,
+// and it holds at least half of the pauses. Pauses off the grid (a hiccup of the
 // machine, another cause) neither hide the period nor count in it.
 func PausePeriod(pauses []Pause) (Periodic, bool) {
 	on := make([]float64, 0, len(pauses))
@@ -143,20 +144,29 @@ func PausePeriod(pauses []Pause) (Periodic, bool) {
 	}
 	n := len(on)
 	tolOf := func(P float64) float64 { return max(0.010, 0.02*P) }
-	match := func(t0, P float64) (idx []int, slots int) {
+	// match returns the pauses within the tolerance of the grid t0 + k·P,
+	// the grid's slots from the first matched to the last, and how many
+	// of them hold a pause: a burst of pauses within one slot's tolerance
+	// (a busy host's hiccups) fills one slot, not many.
+	match := func(t0, P float64) (idx []int, slots, filled int) {
 		tol := tolOf(P)
 		first, last := math.MaxInt, math.MinInt
+		prev := math.MinInt
 		for i, t := range on {
 			k := math.Round((t - t0) / P)
 			if math.Abs(t-t0-k*P) <= tol {
 				idx = append(idx, i)
 				first, last = min(first, int(k)), max(last, int(k))
+				if int(k) != prev { // on is in time order: a slot's pauses are adjacent
+					filled++
+					prev = int(k)
+				}
 			}
 		}
 		if len(idx) > 0 {
 			slots = last - first + 1
 		}
-		return idx, slots
+		return idx, slots, filled
 	}
 	// spans tells whether a grid of slots at P covers at least half the
 	// time from the first pause to the last: a few pauses that happen to
@@ -168,7 +178,7 @@ func PausePeriod(pauses []Pause) (Periodic, bool) {
 	// among dense irregular pauses catches a few of them by chance).
 	most := func(matched int) bool { return 2*matched >= n }
 	var best Periodic
-	bestCov := 0.0
+	bestCov, bestFilled := 0.0, 0
 	for i := range n {
 		for j := i + 1; j < n; j++ {
 			for div := 1.0; div <= 3; div++ {
@@ -176,7 +186,7 @@ func PausePeriod(pauses []Pause) (Periodic, bool) {
 				if P < 0.1 {
 					continue
 				}
-				idx, slots := match(on[i], P)
+				idx, slots, filled := match(on[i], P)
 				if len(idx) < 2 {
 					continue
 				}
@@ -191,19 +201,20 @@ func PausePeriod(pauses []Pause) (Periodic, bool) {
 					P2 := (c*skt - sk*st) / d
 					t02 := (st - P2*sk) / c
 					if P2 >= 0.1 {
-						if idx2, slots2 := match(t02, P2); len(idx2) >= len(idx) {
-							idx, slots, P = idx2, slots2, P2
+						if idx2, slots2, filled2 := match(t02, P2); len(idx2) >= len(idx) {
+							idx, slots, filled, P = idx2, slots2, filled2, P2
 						}
 					}
 				}
-				cov := float64(len(idx)) / float64(slots)
+				cov := float64(filled) / float64(slots)
 				// A grid that fills its slots beats one that does not
 				// (a short period catches more pauses by chance); then
-				// the most pauses; then the better filled.
+				// the most slots filled, the most pauses; then the
+				// better filled.
 				full := cov >= PeriodicMinCoverage && spans(slots, P) && most(len(idx))
 				bestFull := bestCov >= PeriodicMinCoverage && spans(best.Slots, best.PeriodS) && most(len(best.Matched))
-				if full && !bestFull || full == bestFull && (len(idx) > len(best.Matched) || len(idx) == len(best.Matched) && cov > bestCov) {
-					best, bestCov = Periodic{PeriodS: P, Matched: idx, Slots: slots}, cov
+				if full && !bestFull || full == bestFull && (filled > bestFilled || filled == bestFilled && (len(idx) > len(best.Matched) || len(idx) == len(best.Matched) && cov > bestCov)) {
+					best, bestCov, bestFilled = Periodic{PeriodS: P, Matched: idx, Slots: slots}, cov, filled
 				}
 			}
 		}
@@ -231,5 +242,5 @@ func PausePeriod(pauses []Pause) (Periodic, bool) {
 		}
 		best.JitterMs = 1000 * math.Sqrt(ss/c)
 	}
-	return best, len(best.Matched) >= PeriodicMinPauses && bestCov >= PeriodicMinCoverage && spans(best.Slots, best.PeriodS) && most(len(best.Matched))
+	return best, bestFilled >= PeriodicMinPauses && bestCov >= PeriodicMinCoverage && spans(best.Slots, best.PeriodS) && most(len(best.Matched))
 }

@@ -215,6 +215,8 @@ func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []
 	p("the truth servers use one CPU, the tools little, so others on the second CPU do not take the experiment's, and more than that does. ")
 	p("The truth is the server's behaviour by construction, not what the tools measured: a flat server measured under a compile burst is still flat, and a verdict that calls it otherwise is graded wrong. ")
 	p("Known confounders, visible in the data: the first second of a per-request run is often slower (connections opening, the machine's scheduling).\n\n")
+	p("The families of issue 31 within one experiment (errors, pauses, outlier-round) were made later, on the same shared machine while other sessions recorded and tested (load averages of 3-14; one recording at a time, under a shared lock), by one generator at autogroup nice -20: errors and pauses with `-quiet 0` (recorded whatever others used: their truth is a share of failing requests or a server's stalls, which others' load does not make), outlier-round with `-quiet 40`. ")
+	p("outlier-round pins its server to CPU 1 and its tool to CPU 0 (`pin` in truth.json), and its disturbed round runs a busy loop pinned to the server's CPU at 0-13 nice levels below the generator (`runs[].hog`), which the fair scheduler gives 50-5 %% of that CPU (CFS weights: 1.25 times smaller per level); the hog is the experiment's own process, not others'.\n\n")
 	if q := quietStats(all); q != "" {
 		p("%s\n\n", q)
 	}
@@ -272,7 +274,10 @@ func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []
 	p("- **B-worse-p99** (tail-only): the p99 comparison says B is slower; `inconclusive` = undecided.\n")
 	p("- **periodic-stalls**: a periodic-stalls finding (or a run's periodic instability) with its period within max(1 s, 20 %%) of the truth's. **single-stall**: a run's instability with one or two excursions, one overlapping the stall (±1 s), and no periodic finding.\n")
 	p("- **error-burst**: a finding whose code names a burst and whose figures hold a window overlapping the burst (±1 s); `errors` means the rate was reported but not located (wrong).\n")
-	p("- **overload**: an overload finding.\n\n")
+	p("- **overload**: an overload finding.\n")
+	p("- **B-more-errors / same-errors / errors-in-band** (errors, analysed as `compare A B`, A the baseline): the error comparison of B against A and the gate condition `errors`, shown as `<verdict>+fail` or `<verdict>+pass`. A rise beyond the 0.1-point band is right when B is found to have more errors and `errors` fails, undecided when the comparison is inconclusive and `errors` fails; A/A (`same-errors`) is right when `no-difference` or `inconclusive` and `errors` passes (a fail is a false fail); a rise within the band is right unless A is found worse.\n")
+	p("- **periodic-pauses**: a periodic-pauses finding whose period is within 10 %% of the truth's and whose share of held requests is within a factor of 2 of the truth's (`share_pct`: the stalled share of the time for vegeta's open model; one request per worker and pause, 1/(q·P), for hey's rate-limited workers); otherwise `periodic-pauses-wrong-period` or `-wrong-share`. **irregular-pauses**: no periodic-pauses nor periodic-stalls finding. **no-pauses**: no finding about the run's steadiness in time.\n")
+	p("- **outlier-round**: the group's outlier round (stats.OutlierRound) is the round the hog disturbed, and the steady figures are the mean of the steady rounds without it; a disturbed first round, which the rule never judges (a slow first round is the series model's warm-up), is right when the series model leaves it out of the steady state (`warmup-left-out`). **no-outlier** (no hog): no round flagged. **outlier-either** (a mild hog, 5-8 %%): anything but another round flagged.\n\n")
 	p("Accuracy is right / experiments; undecided counts as not right.\n\n")
 
 	p("## Results (analysis version %d)\n\n", analyze.AnalysisVersion)

@@ -32,7 +32,9 @@ type Scenario struct {
 	// added at run time).
 	Servers map[string][]string `json:"servers"`
 	Runs    []RunSpec           `json:"runs"`
-	Truth   Truth               `json:"truth"`
+	// Pin, when set, pins the servers, hogs and tools to CPUs.
+	Pin   *Pin  `json:"pin,omitempty"`
+	Truth Truth `json:"truth"`
 }
 
 // RunSpec is one run of a load tool against one system's server.
@@ -45,6 +47,26 @@ type RunSpec struct {
 	DurationS float64 `json:"duration_s"`
 	// File is the output, relative to the experiment's folder.
 	File string `json:"file"`
+	// Hog, when set, is a busy loop that runs beside the server during
+	// this run only (the outlier-round family).
+	Hog *Hog `json:"hog,omitempty"`
+}
+
+// Hog is a co-running CPU hog: a busy loop pinned to the server's CPU
+// (Scenario.Pin) at Nice levels below the generator's niceness, so that
+// the kernel's fair scheduler gives it SharePct of that CPU while the
+// server is busy (CFS weights: 1024 at the server's level, 1024/1.25^Nice
+// at Nice levels below).
+type Hog struct {
+	Nice     int     `json:"nice"`
+	SharePct float64 `json:"share_pct"`
+}
+
+// Pin pins an experiment's processes to CPUs: the servers (and a run's
+// hog) to ServerCPU, the load tools to ToolCPU.
+type Pin struct {
+	ServerCPU int `json:"server_cpu"`
+	ToolCPU   int `json:"tool_cpu"`
 }
 
 // Truth is what the experiment is, by construction.
@@ -81,6 +103,25 @@ type Truth struct {
 	// PeriodS is the period of periodic stalls; StallS their length.
 	PeriodS float64 `json:"period_s,omitempty"`
 	StallS  float64 `json:"stall_s,omitempty"`
+	// ErrorPctA and ErrorPctB are the shares of A's and B's requests
+	// that answer 500 (the errors family), in percent.
+	ErrorPctA float64 `json:"error_pct_a,omitempty"`
+	ErrorPctB float64 `json:"error_pct_b,omitempty"`
+	// SharePct is the share of the requests a pause holds, in percent
+	// (the pauses family): for an open model (vegeta at a fixed rate)
+	// the share of the time the server stalls, StallS/PeriodS; for hey's
+	// workers at q requests a second each (q·StallS >= 1: every worker
+	// is caught by every pause), one request per worker and pause,
+	// 1/(q·PeriodS).
+	SharePct float64 `json:"share_pct,omitempty"`
+	// JitterS is how far each pause is moved at random (irregular
+	// pauses).
+	JitterS float64 `json:"jitter_s,omitempty"`
+	// OutlierRound is the round (1-based) a hog disturbed (the
+	// outlier-round family; 0: none) and HogSharePct the share of the
+	// server's CPU it took.
+	OutlierRound int     `json:"outlier_round,omitempty"`
+	HogSharePct  float64 `json:"hog_share_pct,omitempty"`
 	// Note says the truth in words.
 	Note string `json:"note"`
 }
@@ -113,6 +154,9 @@ var families = []family{
 	{Name: "aa", N: 50, Heavy: true, Doc: "A/A: two identical servers, 3-10 runs a side (equal and unequal), interleaved or in blocks, wrk (1 s), vegeta or hey (2 s)", Draw: drawAA},
 	{Name: "ab", N: 80, Heavy: true, Doc: "A/B: one server's requests cost 3-30 % more work, 3-10 runs a side (equal and unequal), interleaved or in blocks, wrk (1 s), vegeta or hey (2 s)", Draw: drawAB},
 	{Name: "tail-only", N: 20, Doc: "open-model tail-only regression: vegeta at a fixed rate, 4-6 runs of 2 s a side; B's every 20th-40th request waits 8-25 ms more (its p99 worse, its median not)", Draw: drawTailOnly},
+	{Name: "errors", N: 20, Heavy: true, Doc: "an error regression: B answers 0.3-5 % of its requests with 500 at the same latency (evenly spread), A none or 0.05-0.25 %; A/A with equal shares; 2-10 runs of 2 s a side, interleaved or in blocks, wrk, hey, vegeta closed (-rate=0) or open model (200-500 req/s), text reports", Draw: drawErrors},
+	{Name: "pauses", N: 20, Doc: "short pauses: all handling frozen for 20-100 ms every 0.2-3 s, at a regular interval or moved at random by up to ±35-45 % of it, or never (control), in a 10-30 s run of vegeta (200-400 req/s) or hey (8 workers at a rate each)", Draw: drawPauses},
+	{Name: "outlier-round", N: 20, Heavy: true, Doc: "an outlier round: 6-8 wrk or hey rounds (2-3 s) of a flat CPU-bound server pinned to one CPU, where during one drawn round a busy loop on that CPU takes 21-50 % of it (nice 0-6 below), a mild 5-8 % (nice 11-13), or none (control)", Draw: drawOutlierRound},
 	{Name: "overload", N: 12, Doc: "overload: a server with 2-4 workers of 5-10 ms (200-800 req/s) attacked by vegeta at 1.5-3x its capacity for 4-6 s with a 1 s timeout", Draw: drawOverload},
 }
 

@@ -64,6 +64,9 @@ type RunRecord struct {
 	// LoadBefore and LoadAfter are /proc/loadavg's first three fields.
 	LoadBefore string `json:"load_before"`
 	LoadAfter  string `json:"load_after"`
+	// Hog is the command line of the busy loop that ran beside the
+	// server during the run (RunSpec.Hog), if any.
+	Hog string `json:"hog,omitempty"`
 	// OthersCPUPct is the share of the machine's CPU capacity that
 	// processes other than the experiment's (this generator, its tools
 	// and its servers) used during the run, in percent; steal time of
@@ -322,6 +325,10 @@ func makeExperiment(ctx context.Context, cfg genConfig, server, tmp string, tool
 			return 0, err
 		}
 		cmd := exec.Command(server, args...)
+		if s.Pin != nil {
+			cmd = exec.Command("taskset", append([]string{"-c", strconv.Itoa(s.Pin.ServerCPU), server}, args...)...)
+			rec.Made.Servers[sys] = "taskset -c " + strconv.Itoa(s.Pin.ServerCPU) + " " + rec.Made.Servers[sys]
+		}
 		cmd.Stderr = logf
 		if err := cmd.Start(); err != nil {
 			logf.Close()
@@ -348,7 +355,21 @@ func makeExperiment(ctx context.Context, cfg genConfig, server, tmp string, tool
 			t0 = now
 		}
 		r.StartS = round(now.Sub(t0).Seconds(), 3)
-		cmdline, err := runTool(ctx, run, url, filepath.Join(work, filepath.FromSlash(run.File)), tmp)
+		var hog *exec.Cmd
+		if run.Hog != nil {
+			var err error
+			if hog, err = startHog(s.Pin, run.Hog); err != nil {
+				return 0, fmt.Errorf("%s: hog: %w", run.File, err)
+			}
+			r.Hog = hog.String()
+		}
+		cmdline, err := runTool(ctx, run, s.Pin, url, filepath.Join(work, filepath.FromSlash(run.File)), tmp)
+		if hog != nil {
+			// Stopped and reaped before the CPU account is read: its time
+			// is the experiment's own (RUSAGE_CHILDREN), not others'.
+			hog.Process.Kill()
+			hog.Wait()
+		}
 		r.Command = cmdline
 		r.EndS = round(time.Since(t0).Seconds(), 3)
 		r.LoadAfter = loadavg()
@@ -449,25 +470,55 @@ func waitHealthy(ctx context.Context, addr string) error {
 	return errors.New("did not answer /healthz within 10 s")
 }
 
+// startHog starts a busy loop on the server's CPU, h.Nice levels below
+// the generator's niceness (RunSpec.Hog).
+func startHog(pin *Pin, h *Hog) (*exec.Cmd, error) {
+	if pin == nil {
+		return nil, errors.New("a hog needs the server pinned (Scenario.Pin)")
+	}
+	cmd := exec.Command("taskset", "-c", strconv.Itoa(pin.ServerCPU), "nice", "-n", strconv.Itoa(h.Nice), "sh", "-c", "while :; do :; done")
+	return cmd, cmd.Start()
+}
+
+// command is the command name args, pinned to the tools' CPU when pin is
+// set.
+func command(ctx context.Context, pin *Pin, name string, args ...string) *exec.Cmd {
+	if pin == nil {
+		return exec.CommandContext(ctx, name, args...)
+	}
+	return exec.CommandContext(ctx, "taskset", append([]string{"-c", strconv.Itoa(pin.ToolCPU), name}, args...)...)
+}
+
 // runTool runs one load-tool run and writes its output to file; it
-// returns the command line.
-func runTool(ctx context.Context, run RunSpec, url, file, tmp string) (string, error) {
+// returns the command line. A file named .txt holds the tool's text
+// report after a line "$ <command>" (which tells the ingest the
+// settings); vegeta's is `vegeta report`'s.
+func runTool(ctx context.Context, run RunSpec, pin *Pin, url, file, tmp string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(run.DurationS*float64(time.Second))+30*time.Second)
 	defer cancel()
+	text := strings.HasSuffix(file, ".txt")
 	switch run.Tool {
-	case toolWrk:
+	case toolWrk, toolHey:
+		if run.Tool == toolHey && !text {
+			break
+		}
 		args := append(slices.Clone(run.Args), url)
-		line := "wrk " + strings.Join(args, " ")
-		out, err := exec.CommandContext(ctx, "wrk", args...).Output()
+		line := run.Tool + " " + strings.Join(args, " ")
+		out, err := command(ctx, pin, run.Tool, args...).Output()
 		if err != nil {
 			return line, err
 		}
 		return line, os.WriteFile(file, append([]byte("$ "+line+"\n"), out...), 0o644)
+	}
+	switch run.Tool {
 	case toolVegeta:
 		bin := filepath.Join(tmp, "attack.bin")
 		line := "echo 'GET " + url + "' | vegeta attack " + strings.Join(run.Args, " ") + " | vegeta encode --to json | gzip"
-		cmd := exec.CommandContext(ctx, "vegeta", append([]string{"attack"}, run.Args...)...)
+		cmd := command(ctx, pin, "vegeta", append([]string{"attack"}, run.Args...)...)
 		cmd.Stdin = strings.NewReader("GET " + url + "\n")
+		if text {
+			line = "echo \"GET " + url + "\" | vegeta attack " + strings.Join(run.Args, " ") + " | vegeta report"
+		}
 		out, err := os.Create(bin)
 		if err != nil {
 			return line, err
@@ -478,12 +529,19 @@ func runTool(ctx context.Context, run RunSpec, url, file, tmp string) (string, e
 		if err != nil {
 			return line, err
 		}
+		if text {
+			rep, err := exec.CommandContext(ctx, "vegeta", "report", bin).Output()
+			if err != nil {
+				return line, err
+			}
+			return line, os.WriteFile(file, append([]byte("$ "+line+"\n"), rep...), 0o644)
+		}
 		enc := exec.CommandContext(ctx, "vegeta", "encode", "--to", "json", bin)
 		return line, gzipOutput(enc, file)
 	case toolHey:
 		args := append(slices.Clone(run.Args), url)
 		line := "hey " + strings.Join(args, " ") + " | gzip"
-		return line, gzipOutput(exec.CommandContext(ctx, "hey", args...), file)
+		return line, gzipOutput(command(ctx, pin, "hey", args...), file)
 	}
 	return "", fmt.Errorf("unknown tool %q", run.Tool)
 }

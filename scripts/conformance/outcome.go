@@ -2,12 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/gate"
 )
 
 // This file is the one place where a typed verdict becomes an observed
@@ -42,6 +44,25 @@ import (
 //     hold a window overlapping the burst (±1 s); until loadverdict
 //     locates bursts the outcome is "errors" (the rate only): wrong.
 //   - overload: an overload finding.
+//   - B-more-errors, same-errors, errors-in-band (errors; analysed as
+//     compare A B, A the baseline): the error comparison of A and B
+//     (analyze.ErrorComparison, read as B against A) and the gate
+//     condition errors, as "<verdict>+fail" or "<verdict>+pass".
+//     B-more-errors is right when B has more errors and errors fails,
+//     undecided when inconclusive and errors fails; same-errors (A/A)
+//     when no-difference or inconclusive and errors passes; errors-in-band
+//     (a rise within the 0.1-point band) unless A is found worse.
+//   - periodic-pauses: a periodic-pauses finding whose period is within
+//     10 % of the truth's and whose share of held requests is within a
+//     factor of 2 of the truth's (Truth.SharePct); irregular-pauses: no
+//     periodic-pauses (nor periodic-stalls) finding; no-pauses: no finding
+//     about the run's steadiness in time (unsteadyCode).
+//   - outlier-round: the group's outlier round is the disturbed round and
+//     its steady figures leave it out; a disturbed first round, never
+//     judged by the rule (stats.OutlierRound), is right when the series
+//     model leaves it out of the steady state (warmup-left-out).
+//     no-outlier: no round flagged. outlier-either (a mild hog): any
+//     outcome but another round flagged.
 
 // Grades of an outcome.
 const (
@@ -65,6 +86,9 @@ type observation struct {
 	SteadyFrom *float64
 	// P is the primary comparison's p-value, when one ran.
 	P *float64
+	// Detail gives the figures an outcome was read from, for run -list
+	// (the errors, pauses and outlier-round families).
+	Detail string `json:",omitempty"`
 }
 
 // steadyClass tells whether a class says the series ends steady.
@@ -99,6 +123,12 @@ func observe(rec Record, v *analyze.Verdict) observation {
 		return stallOutcome(rec, v)
 	case "error-burst":
 		return burstOutcome(rec, v)
+	case expectMoreErrors, expectSameErrors, expectErrorsInBand:
+		return errorsOutcome(v)
+	case expectPeriodicPauses, expectIrregularPauses, expectNoPauses:
+		return pausesOutcome(rec, v)
+	case expectOutlierRound, expectOutlierEither, expectNoOutlier:
+		return outlierOutcome(rec, v)
 	case "overload":
 		for _, f := range v.Findings {
 			if f.Code == analyze.CodeOverload {
@@ -403,6 +433,180 @@ func grade(expect string, o observation) string {
 		if o.Outcome == "inconclusive" {
 			return gradeUndecided
 		}
+	case expectMoreErrors:
+		switch o.Outcome {
+		case "B-more-errors+fail":
+			return gradeRight
+		case analyze.Inconclusive + "+fail":
+			return gradeUndecided
+		}
+	case expectSameErrors:
+		if o.Outcome == analyze.NoDifference+"+pass" || o.Outcome == analyze.Inconclusive+"+pass" {
+			return gradeRight
+		}
+	case expectErrorsInBand:
+		if !strings.HasPrefix(o.Outcome, "A-more-errors") {
+			return gradeRight
+		}
+	case expectIrregularPauses, expectNoPauses:
+		if o.Outcome == "not-periodic" {
+			return gradeRight
+		}
+	case expectOutlierRound:
+		if o.Outcome == "warmup-left-out" {
+			return gradeRight
+		}
+	case expectNoOutlier:
+		if o.Outcome == "none" {
+			return gradeRight
+		}
+	case expectOutlierEither:
+		if o.Outcome != "outlier-wrong-round" {
+			return gradeRight
+		}
 	}
 	return gradeWrong
+}
+
+// errorsOutcome reads the error comparison of B against A and the gate's
+// condition errors (the verdict analysed with A as the baseline).
+func errorsOutcome(v *analyze.Verdict) observation {
+	verdict := "no-error-comparison"
+	for _, c := range v.ErrorComparisons {
+		var swap bool
+		switch {
+		case c.A == "A" && c.B == "B":
+		case c.A == "B" && c.B == "A":
+			swap = true
+		default:
+			continue
+		}
+		verdict = c.Verdict
+		if c.Untested != "" {
+			verdict = "untested-" + c.Untested
+		}
+		switch {
+		case c.Verdict == analyze.AMoreErrors && !swap, c.Verdict == analyze.BMoreErrors && swap:
+			verdict = "A-more-errors"
+		case c.Verdict == analyze.BMoreErrors && !swap, c.Verdict == analyze.AMoreErrors && swap:
+			verdict = "B-more-errors"
+		}
+		o := observation{P: c.PValue, Detail: fmt.Sprintf("errors A %.3f %%, B %.3f %% (%s)", 100*c.ARate, 100*c.BRate, c.Method)}
+		if swap {
+			o.Detail = fmt.Sprintf("errors A %.3f %%, B %.3f %% (%s)", 100*c.BRate, 100*c.ARate, c.Method)
+		}
+		if c.PValue != nil {
+			o.Detail += fmt.Sprintf(", p %.2g", *c.PValue)
+		}
+		o.Outcome = verdict + "+pass"
+		for _, r := range v.Gate.Reasons {
+			if r.Condition == gate.Errors && r.Fails {
+				o.Outcome = verdict + "+fail"
+			}
+		}
+		return o
+	}
+	return observation{Outcome: verdict}
+}
+
+// pausesOutcome reads the periodic-pauses finding of system S's run:
+// its period and share of held requests against the truth's.
+func pausesOutcome(rec Record, v *analyze.Verdict) observation {
+	t := rec.Truth
+	var unsteady []string
+	for _, f := range v.Findings {
+		if f.Code == analyze.CodePeriodicPauses {
+			facts, ok := f.Facts.(analyze.PeriodicPausesFacts)
+			if !ok {
+				return observation{Outcome: "periodic-pauses"}
+			}
+			if t.PeriodS == 0 {
+				return observation{Outcome: "periodic-pauses", Detail: fmt.Sprintf("period %.3f s, share %.2f %%, %d pauses of %.0f-%.0f ms, %d off the grid, level %.1f ms", facts.PeriodS, 100*facts.ShareRequests, facts.Pauses, facts.MinMs, facts.MaxMs, facts.Others, facts.LevelMs)}
+			}
+			d := fmt.Sprintf("period %.3f s (truth %.3f), share %.2f %% (truth %.2f), %d pauses of %.0f-%.0f ms", facts.PeriodS, t.PeriodS, 100*facts.ShareRequests, t.SharePct, facts.Pauses, facts.MinMs, facts.MaxMs)
+			switch {
+			case math.Abs(facts.PeriodS-t.PeriodS) > 0.1*t.PeriodS:
+				return observation{Outcome: "periodic-pauses-wrong-period", Detail: d}
+			case t.SharePct > 0 && (100*facts.ShareRequests < t.SharePct/2 || 100*facts.ShareRequests > 2*t.SharePct):
+				return observation{Outcome: "periodic-pauses-wrong-share", Detail: d}
+			}
+			return observation{Outcome: "periodic-pauses", Detail: d}
+		}
+		if unsteadyCode(f.Code) {
+			unsteady = append(unsteady, string(f.Code))
+		}
+	}
+	switch {
+	case slices.Contains(unsteady, string(analyze.CodePeriodicStalls)):
+		return observation{Outcome: "periodic-stalls"}
+	case t.Expect == expectNoPauses && len(unsteady) > 0:
+		return observation{Outcome: unsteady[0]}
+	}
+	return observation{Outcome: "not-periodic"}
+}
+
+// outlierOutcome reads the outlier round of system S's group of rounds
+// against the disturbed round, and whether the steady figures leave
+// the disturbed round out.
+func outlierOutcome(rec Record, v *analyze.Verdict) observation {
+	s := system(v, "S")
+	if s == nil || len(s.Groups) == 0 {
+		return observation{Outcome: "no-system"}
+	}
+	g := s.Groups[0]
+	for _, x := range s.Groups[1:] {
+		if len(x.Runs) > len(g.Runs) {
+			g = x
+		}
+	}
+	// The runs of the one system are seq 0, 1, ... in execution order.
+	hit := rec.Truth.OutlierRound - 1
+	var rps []string
+	for _, r := range g.Runs {
+		rps = append(rps, fmt.Sprintf("%.0f", r.RPS))
+	}
+	detail := "req/s " + strings.Join(rps, " ")
+	if g.Outlier != nil {
+		detail += fmt.Sprintf("; round %d flagged (%+.1f %%)", g.Outlier.Run.Seq+1, g.Outlier.DeviationPct)
+	}
+	if g.Warmup.SteadyFromSeq != nil {
+		detail += fmt.Sprintf("; steady from round %d", *g.Warmup.SteadyFromSeq+1)
+	}
+	o := outlierClass(rec, g, hit)
+	o.Detail = detail
+	return o
+}
+
+// outlierClass is outlierOutcome's outcome for group g and the
+// disturbed round's seq hit (-1: none).
+func outlierClass(rec Record, g analyze.Group, hit int) observation {
+	if g.Outlier == nil {
+		if hit == 0 && g.Warmup.SteadyFromSeq != nil && *g.Warmup.SteadyFromSeq > 0 && g.Steady.RPSMean != nil {
+			return observation{Outcome: "warmup-left-out"}
+		}
+		return observation{Outcome: "none"}
+	}
+	if hit < 0 {
+		return observation{Outcome: "outlier-flagged"}
+	}
+	if int(g.Outlier.Run.Seq) != hit {
+		return observation{Outcome: "outlier-wrong-round"}
+	}
+	// The steady figures: the mean of the steady runs but the disturbed
+	// one.
+	if g.Warmup.SteadyFromSeq == nil || g.Steady.RPSMean == nil {
+		return observation{Outcome: "outlier-no-steady"}
+	}
+	var sum float64
+	n := 0
+	for _, r := range g.Runs {
+		if r.Seq >= *g.Warmup.SteadyFromSeq && int(r.Seq) != hit {
+			sum += r.RPS
+			n++
+		}
+	}
+	if n == 0 || n != g.Steady.Runs || math.Abs(*g.Steady.RPSMean-sum/float64(n)) > 1e-9*math.Abs(sum/float64(n)) {
+		return observation{Outcome: "outlier-in-steady"}
+	}
+	return observation{Outcome: "outlier-round"}
 }

@@ -191,7 +191,13 @@ func evaluateOne(ctx context.Context, dir string, gateToo bool) Result {
 		r.ID, r.Grade, r.Err, r.Outcome = dir, gradeWrong, err.Error(), "error"
 		return r
 	}
-	v, err := analyseDir(ctx, dir, rec, "")
+	base := ""
+	if rec.Family == "errors" {
+		// The gate's condition errors is part of the outcome: analysed as
+		// compare A B (A the baseline).
+		base = "A"
+	}
+	v, err := analyseDir(ctx, dir, rec, base)
 	if err != nil || v == nil {
 		r.Grade, r.Outcome = gradeWrong, "error"
 		if err != nil {
@@ -209,7 +215,8 @@ func evaluateOne(ctx context.Context, dir string, gateToo bool) Result {
 		}
 	}
 	for _, run := range rec.Runs {
-		r.PerRequest = r.PerRequest || run.Tool != toolWrk
+		// A text report (.txt) holds no requests.
+		r.PerRequest = r.PerRequest || run.Tool != toolWrk && !strings.HasSuffix(run.File, ".txt")
 	}
 	for _, s := range v.Systems {
 		for _, g := range s.Groups {
@@ -296,6 +303,9 @@ func runRun(args []string) error {
 	if *list {
 		for _, r := range res {
 			fmt.Printf("%-22s %-28s expect %-16s got %-28s %s %s\n", r.ID, r.Variant, r.Expect, r.Outcome, r.Grade, r.Err)
+			if r.Detail != "" {
+				fmt.Printf("    %s\n", r.Detail)
+			}
 			if *explain && r.Explain != "" {
 				fmt.Printf("    %s\n", r.Explain)
 			}
@@ -490,13 +500,13 @@ func computeRates(res []Result) rates {
 			rt.Errors = append(rt.Errors, r.ID+": "+r.Err)
 		}
 		t := r.rec.Truth
-		if r.PerRequest && r.Family != "stalls" && r.Family != "error-burst" {
+		if r.PerRequest && r.Family != "stalls" && r.Family != "error-burst" && r.Family != "pauses" {
 			rt.PerRequestN++
 			if len(r.Unsteady) > 0 {
 				rt.FalseUnsteady = append(rt.FalseUnsteady, r.ID+": "+strings.Join(r.Unsteady, ", "))
 			}
 		}
-		if r.Rounds6 {
+		if r.Rounds6 && r.Family != "outlier-round" {
 			rt.Rounds6N++
 			if len(r.Outliers) > 0 {
 				rt.Outliers = append(rt.Outliers, r.ID+": "+strings.Join(r.Outliers, ", "))

@@ -72,7 +72,7 @@ func TestHistoryHeadlinePaths(t *testing.T) {
 		{"undecided, noise unknown", series([]float64{1000, 880}, nil, nil), "Undecided: ", "cannot tell that from noise", true},
 		{"suspect", series([]float64{1000, 1040, 960, 1030, 970, 935}, nil, nil), "No change shown in the latest experiment, night06", "the next experiment decides", false},
 		{"suspect, held the next night", series([]float64{1000, 1040, 960, 1030, 970, 935, 935}, nil, nil), "", "", true},
-		{"errors", series(repeat(1000, 5), []int64{0, 0, 0, 0, 500}, nil), "Undecided: ", "error", true},
+		{"errors", series(repeat(1000, 5), []int64{0, 0, 0, 0, 500}, nil), "Errors rose: ", "5 pts higher at night05", true},
 		{"no-comparison", series(repeat(1000, 4), nil, []int32{16, 16, 16, 64}), "Undecided: nothing of the latest experiment, night04, could be checked", "3 experiments before it", true},
 	} {
 		o := analyze.DefaultOptions()
@@ -84,7 +84,7 @@ func TestHistoryHeadlinePaths(t *testing.T) {
 		s := HistoryHeadline(h)
 		t.Logf("%s: %s", tc.name, s)
 		kinds := 0
-		for _, k := range []string{"Regression: ", "Drift: ", "Undecided: ", "Improved: ", "No change shown "} {
+		for _, k := range []string{"Regression: ", "Drift: ", "Errors rose: ", "Errors undecided: ", "Undecided: ", "Improved: ", "No change shown "} {
 			if strings.HasPrefix(s, k) {
 				kinds++
 			}

@@ -17,7 +17,7 @@ type ErrorCheckVerdict string
 // The error check verdicts.
 const (
 	// ErrorsRose: the experiment's error rate is above the reference's:
-	// the test shows it (p < errorNightP) and the estimate lies beyond
+	// the test shows it (p < ErrorNightAlpha) and the estimate lies beyond
 	// the error band; it fails the gate condition errors.
 	ErrorsRose ErrorCheckVerdict = "rose"
 	// ErrorsFell: below the reference's, significantly and beyond the
@@ -144,23 +144,23 @@ func (h *History) errorChecks(t *Track) []ErrorCheck {
 }
 
 // compareErrorRuns tests the error rates of a point's runs against the
-// reference runs, by compare's error test at errorNightP: its steady
+// reference runs, by compare's error test at ErrorNightAlpha: its steady
 // runs (all its runs without a steady state), or all its runs when the
 // steady ones are too few for the test over runs to reach that level and
 // all are enough (as compare does).
 func (h *History) compareErrorRuns(t *Track, p Point, ref []results.Run) ErrorComparison {
 	o := h.Options
 	sa := p.runs
-	if a := errorNightP(o); stats.MinAttainableP(len(sa), len(ref)) >= a && stats.MinAttainableP(len(p.all), len(ref)) < a {
+	if a := ErrorNightAlpha(o); stats.MinAttainableP(len(sa), len(ref)) >= a && stats.MinAttainableP(len(p.all), len(ref)) < a {
 		sa = p.all
 	}
-	o.Alpha = errorNightP(h.Options)
+	o.Alpha = ErrorNightAlpha(h.Options)
 	c := CompareErrorRates(t.System, t.System, sa, ref, o)
 	c.Settings = t.Settings
 	return c
 }
 
-// errorNightP is the significance level of the history's error check:
+// ErrorNightAlpha is the significance level of the history's error check:
 // alpha/5 (0.01 at the default alpha), two-sided, so that a stable night
 // fails at most 1 % of the time whatever the shape of the runs' error
 // rates (issue 31's budget for a nightly gate, which runs every night;
@@ -168,11 +168,11 @@ func (h *History) compareErrorRuns(t *Track, p Point, ref []results.Run) ErrorCo
 // runs is used where it can reach it (stats.MinAttainableP), else
 // Fisher's test of the pooled requests (CompareErrorRates at this
 // level). TestHistoryErrorsMonteCarlo measures it.
-func errorNightP(o Options) float64 { return o.Alpha / 5 }
+func ErrorNightAlpha(o Options) float64 { return o.Alpha / 5 }
 
 // errorVerdict reads an error comparison as the history's verdict, why
 // it is undecided, and whether it fails the gate condition errors: a
-// tested rise whose p is below errorNightP and whose estimate lies
+// tested rise whose p is below ErrorNightAlpha and whose estimate lies
 // beyond the band fails (decided, or its CI reaching back into the band:
 // fail closed, as compare's lean). An untested one does not: in a
 // nightly series it is the single run a night against a reference whose
@@ -186,7 +186,7 @@ func errorVerdict(c ErrorComparison, o Options) (ErrorCheckVerdict, string, bool
 		return ErrorsUndecided, c.Untested, false
 	case c.Method == "" || c.PValue == nil:
 		return ErrorsUndecided, ErrorsNotTested, false
-	case *c.PValue < errorNightP(o) && c.DiffPts > c.BandPts:
+	case *c.PValue < ErrorNightAlpha(o) && c.DiffPts > c.BandPts:
 		return ErrorsRose, "", true
 	case c.Verdict == BMoreErrors:
 		return ErrorsFell, "", false

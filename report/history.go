@@ -104,8 +104,8 @@ func pointName(h *analyze.History, t analyze.Track, i int) string {
 
 // HistoryHeadline is the one-sentence verdict of a series on its latest
 // experiment: exactly one of regression (since when, how much), drift,
-// errors rose (or undecided beyond the error band: the error check of a
-// system and settings failed), undecided (why), improved, or no change
+// errors rose (the error check of a system and settings failed),
+// undecided (why), improved, or no change
 // shown, the first of these that any metric of any system and settings
 // meets; how many other checks fail is added.
 func HistoryHeadline(h *analyze.History) string {
@@ -493,7 +493,7 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 		latest.Blocks = append(latest.Blocks, para(tx(fmt.Sprintf("Error rates: the latest experiment's runs against the reference's runs "+
 			"(the experiments the throughput and latency check holds as its reference, those whose own error rate rose left out) by the tests of ")),
 			mono("compare"), tx(fmt.Sprintf(": the exact permutation test over the runs' error rates, Fisher's exact test of the pooled requests where the runs are too few; "+
-				"a rise fails the gate (errors) when its test shows it (p < %s) and its estimate is beyond the ±%s pts band.", rel(max(h.Options.Alpha, 0.05)), rel(h.Options.ErrorBandPts)))),
+				"a rise fails the gate (errors) when its test shows it (two-sided p < %s, alpha/5: a stable night fails at most 1 %% of the time) and its estimate is beyond the ±%s pts band.", rel(analyze.ErrorNightAlpha(h.Options)), rel(h.Options.ErrorBandPts)))),
 			et)
 	}
 

@@ -48,7 +48,7 @@ func errorCheckText(h *analyze.History, t analyze.Track, c analyze.ErrorCheck) s
 		s := fmt.Sprintf("%s %s pts higher at %s than %s: %s, beyond the ±%s pts band", what, rel(e.DiffPts), latest,
 			errorRefText(h, t, c), errorEvidence(e, h.Options.Level), band)
 		if e.Verdict == analyze.Inconclusive {
-			s += fmt.Sprintf("; its CI reaches back into the band, but its test shows the rise (p < %s)", rel(max(h.Options.Alpha, 0.05)))
+			s += fmt.Sprintf("; its CI reaches back into the band, but its test shows the rise (p < %s)", rel(analyze.ErrorNightAlpha(h.Options)))
 		}
 		return s
 	case analyze.ErrorsFell:
@@ -66,12 +66,8 @@ func errorCheckText(h *analyze.History, t analyze.Track, c analyze.ErrorCheck) s
 	case analyze.ErrorUntestedNoRequests:
 		return fmt.Sprintf("%s at %s not tested: a run attempted no request", what, latest)
 	case analyze.ErrorUntestedOverdispersed:
-		s := fmt.Sprintf("%s at %s, %s pts against %s: %s -> %s, not tested: too few runs for the permutation test over runs, and a side's runs vary beyond chance, so their pooled requests cannot be tested either",
+		return fmt.Sprintf("%s at %s, %s pts against %s: %s -> %s, not tested: too few runs for the permutation test over runs, and a side's runs vary beyond chance, so their pooled requests cannot be tested either; run 2 or more runs a night to test it",
 			what, latest, signed(e.DiffPts), errorRefText(h, t, c), metricValue(string(gate.ErrorRate), e.BRate), metricValue(string(gate.ErrorRate), e.ARate))
-		if c.Fails {
-			s += fmt.Sprintf("; beyond the ±%s pts band, a rise cannot be ruled out", band)
-		}
-		return s
 	}
 	return fmt.Sprintf("%s at %s could not be tested", what, latest)
 }
@@ -87,9 +83,6 @@ func errorCheckVerdictWords(c analyze.ErrorCheck) string {
 	case analyze.ErrorsNoChange:
 		return "no rise shown"
 	}
-	if c.Fails {
-		return "undecided, beyond the band: fails"
-	}
 	return "not tested"
 }
 
@@ -97,11 +90,8 @@ func errorCheckVerdictWords(c analyze.ErrorCheck) string {
 // experiment with its verdict: "Errors rose: ...".
 func errorCheckSentence(h *analyze.History, t analyze.Track, c analyze.ErrorCheck) string {
 	s := errorCheckText(h, t, c)
-	switch {
-	case c.Verdict == analyze.ErrorsRose:
+	if c.Verdict == analyze.ErrorsRose {
 		return "Errors rose: " + s + "."
-	case c.Fails:
-		return "Errors undecided: " + s + "."
 	}
 	return strings.ToUpper(s[:1]) + s[1:] + "."
 }

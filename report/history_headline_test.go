@@ -84,7 +84,7 @@ func TestHistoryHeadlinePaths(t *testing.T) {
 		s := HistoryHeadline(h)
 		t.Logf("%s: %s", tc.name, s)
 		kinds := 0
-		for _, k := range []string{"Regression: ", "Drift: ", "Errors rose: ", "Errors undecided: ", "Undecided: ", "Improved: ", "No change shown "} {
+		for _, k := range []string{"Regression: ", "Drift: ", "Errors rose: ", "Undecided: ", "Improved: ", "No change shown "} {
 			if strings.HasPrefix(s, k) {
 				kinds++
 			}

@@ -385,7 +385,8 @@ var historyMetrics = []gate.Metric{gate.RPS, gate.LatMeanMs, gate.LatP99Ms}
 // (OrderExperiments), each with its Verdict. Per system and settings
 // (a track), each experiment's steady values; per metric (throughput,
 // mean latency, p99 where every used run reports it) the change points
-// and the check of the latest experiment; then the gate.
+// and the check of the latest experiment; per track the error check of
+// every experiment (ErrorCheck); then the gate.
 // docs/STATISTICS.md ("History") gives the method.
 func AnalyzeHistory(series, orderBy string, exps []SeriesExperiment, opts Options) (*History, error) {
 	if len(exps) == 0 {

@@ -18,7 +18,14 @@
 #
 #   flock /tmp/lv-record.lock sh scripts/truth/make-nightly-errors.sh
 #
-# Environment: PORT (19530), WORK (5000), RUNS (3), DURATION (3s),
+# The family's other shares (testdata/truth/nightly-errors-family: 1 % on
+# nights 6-7, 5 % on nights 8-9, 0 on night 10):
+#
+#   SET=nightly-errors-family SHARES="0 0 0 0 0 0.01 0.01 0.05 0.05 0" \
+#     flock /tmp/lv-record.lock sh scripts/truth/make-nightly-errors.sh
+#
+# Environment: SET (nightly-errors), SHARES (the -fail-share of nights
+# 1-10), PORT (19530), WORK (5000), RUNS (3), DURATION (3s),
 # QUIET_WAIT (2), PIN_CPU (1: the CPU the server and the load tools share,
 # real-time; lib.sh).
 PIN_CPU=${PIN_CPU:-1}
@@ -30,18 +37,19 @@ RUNS=${RUNS:-3}
 DURATION=${DURATION:-3s}
 QUIET_WAIT=${QUIET_WAIT:-2}
 NIGHTS=10
+SET=${SET:-nightly-errors}
+# SHARES: the -fail-share of nights 1..10, in order (the family's other
+# shares: SET=nightly-errors-family SHARES="0 0 0 0 0 0.01 0.01 0.05 0.05 0").
+SHARES=${SHARES:-0 0 0 0 0 0.02 0.02 0.02 0.005 0}
 night_share() {
-	case $1 in
-	6 | 7 | 8) echo 0.02 ;;
-	9) echo 0.005 ;;
-	*) echo 0 ;;
-	esac
+	echo "$SHARES" | awk -v n="$1" '{ print $n }'
 }
 night_work() { echo "$WORK"; }
 night_note() { echo "fail-share $(night_share "$1")"; }
-fresh testdata/truth/nightly-errors
+fresh "testdata/truth/$SET"
 note "uptime: $(uptime)"
-nightly_series nightly-errors
+note "shares: $SHARES"
+nightly_series "$SET"
 for r in $(seq "$RUNS"); do
 	for e in $(seq "$NIGHTS"); do
 		exp=$(printf 'night%02d' "$e")

@@ -249,8 +249,9 @@ type Point struct {
 	// which direction, a disturbed point differs from both neighbours.
 	DisturbedMetric string
 	DisturbedWorse  bool
-	// runs are the runs the values stand for.
-	runs []results.Run
+	// runs are the runs the values stand for; all every run of the
+	// group (the error check's, ErrorCheck).
+	runs, all []results.Run
 }
 
 // PointValue is one experiment's value of a metric over its steady runs:
@@ -342,6 +343,10 @@ type Track struct {
 	Control bool
 	// key is the system and settings (the track's identity).
 	key string
+	// ErrorChecks are the error checks of the points (aligned with
+	// Points); Errors the latest experiment's, when the track ran in it.
+	ErrorChecks []ErrorCheck
+	Errors      *ErrorCheck
 }
 
 // ControlError is a control (Options.Control) that is no system of the
@@ -357,16 +362,18 @@ func (e *ControlError) Error() string {
 
 // HistoryGateReason is one condition a history meets: regression,
 // drift or inconclusive (undecided) of a metric of a track on the latest
-// experiment; or no-comparison (Track and Metric -1): the series has
-// earlier experiments, but none of the latest experiment's systems and
-// settings ran in them, so nothing of it could be checked.
+// experiment; errors (Metric -1): the track's error check of the latest
+// experiment (Track.Errors) failed; or no-comparison (Track and Metric
+// -1): the series has earlier experiments, but none of the latest
+// experiment's systems and settings ran in them, so nothing of it could
+// be checked.
 type HistoryGateReason struct {
 	Condition gate.Condition
 	// Fails is true when the condition fails the gate (the gate policy, Options.GatePolicy);
 	// Allowed when it would but Options.Allow names it.
 	Fails, Allowed bool
 	// Track and Metric index History.Tracks and its Metrics (-1 for
-	// no-comparison).
+	// no-comparison; Metric -1 for errors).
 	Track, Metric int
 	// WorsePct is how much worse (regression, undecided: the estimate;
 	// drift: the cumulative change), percent; MaxPct the regression
@@ -403,7 +410,8 @@ var historyMetrics = []gate.Metric{gate.RPS, gate.LatMeanMs, gate.LatP99Ms}
 // (OrderExperiments), each with its Verdict. Per system and settings
 // (a track), each experiment's steady values; per metric (throughput,
 // mean latency, p99 where every used run reports it) the change points
-// and the check of the latest experiment; then the gate.
+// and the check of the latest experiment; per track the error check of
+// every experiment (ErrorCheck); then the gate.
 // docs/STATISTICS.md ("History") gives the method.
 func AnalyzeHistory(series, orderBy string, exps []SeriesExperiment, opts Options) (*History, error) {
 	if len(exps) == 0 {
@@ -453,9 +461,27 @@ func AnalyzeHistory(series, orderBy string, exps []SeriesExperiment, opts Option
 			mt := h.metricTrack(t, m, last)
 			t.Metrics = append(t.Metrics, mt)
 		}
+		t.ErrorChecks = h.errorChecks(t)
+		if n := len(t.Points); n > 0 && t.Points[n-1].Experiment == last {
+			t.Errors = &t.ErrorChecks[n-1]
+		}
+		// A latest experiment whose errors rose fails for that stated
+		// reason (errors); its throughput and latency, unusable when its
+		// error rate is severe, add no "undecided" of their own unless
+		// errors is allowed (then they fail closed, as before).
+		errorsStated := t.Errors != nil && t.Errors.Fails
+		if errorsStated {
+			checked = true
+			h.addReason(HistoryGateReason{Condition: gate.Errors, Track: ti, Metric: -1, MaxPct: allowedPct(opts)})
+		}
+		errorsFail := errorsStated && opts.GatePolicy(true).Fails(gate.Errors)
 		for mi, mt := range t.Metrics {
 			l := mt.Latest
 			if l == nil || !mt.Gated {
+				continue
+			}
+			if errorsFail && l.Unusable != nil && l.Unusable.Code == ReasonErrors {
+				checked = true
 				continue
 			}
 			if l.Night.Test != nil || l.Unusable != nil || l.Night.Point == l.Point && exps[last].Accepted != "" {
@@ -502,7 +528,7 @@ func (h *History) addReason(r HistoryGateReason) {
 // point is an experiment's point of a group.
 func (h *History) point(ei int, g *Group) Point {
 	runs, steady := g.RepRuns()
-	p := Point{Experiment: ei, Status: PointOK, Runs: len(g.Runs), Steady: len(runs), runs: runs}
+	p := Point{Experiment: ei, Status: PointOK, Runs: len(g.Runs), Steady: len(runs), runs: runs, all: g.Runs}
 	if !steady {
 		// All its runs stand for it, and the point says so.
 		p.Status, p.Steady, p.runs = PointNotSteady, 0, g.Runs

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
@@ -105,9 +104,10 @@ func pointName(h *analyze.History, t analyze.Track, i int) string {
 
 // HistoryHeadline is the one-sentence verdict of a series on its latest
 // experiment: exactly one of regression (since when, how much), drift,
-// undecided (why), improved, or no change shown, the first of these that
-// any metric of any system and settings meets; how many other checks
-// fail is added.
+// errors rose (the error check of a system and settings failed),
+// undecided (why), improved, or no change
+// shown, the first of these that any metric of any system and settings
+// meets; how many other checks fail is added.
 func HistoryHeadline(h *analyze.History) string {
 	latest := h.Experiments[len(h.Experiments)-1]
 	bestT, bestM, n := -1, -1, 0
@@ -130,13 +130,27 @@ func HistoryHeadline(h *analyze.History) string {
 	}
 	t := h.Tracks[bestT]
 	mt := t.Metrics[bestM]
-	s := checkSentence(h, t, mt, true)
+	// Errors that rose lead unless a regression or drift does: a night
+	// whose throughput is unusable for its errors is said to have more
+	// errors, not to be undecided.
+	et := errorsRoseTrack(h)
+	leadErrors := et >= 0 && checkRank(mt.Latest.Verdict) >= 2
+	var s string
+	if leadErrors {
+		s = errorCheckSentence(h, h.Tracks[et], *h.Tracks[et].Errors)
+	} else {
+		s = checkSentence(h, t, mt, true)
+	}
 	others := 0
 	for ti, tr := range h.Tracks {
 		for mi, m := range tr.Metrics {
-			if (ti != bestT || mi != bestM) && m.Latest != nil && m.Gated && checkRank(m.Latest.Verdict) <= 2 {
+			if (leadErrors || ti != bestT || mi != bestM) && m.Latest != nil && m.Gated && checkRank(m.Latest.Verdict) <= 2 &&
+				!(tr.Errors != nil && tr.Errors.Fails && m.Latest.Unusable != nil && m.Latest.Unusable.Code == analyze.ReasonErrors) {
 				others++
 			}
+		}
+		if tr.Errors != nil && tr.Errors.Fails && (!leadErrors || ti != et) {
+			others++
 		}
 	}
 	if others > 0 {
@@ -314,6 +328,9 @@ func historyReasonText(h *analyze.History, r analyze.HistoryGateReason) string {
 		return string(r.Condition) + ": " + noComparisonText(h)
 	}
 	t := h.Tracks[r.Track]
+	if r.Condition == gate.Errors {
+		return string(r.Condition) + ": " + errorCheckText(h, t, *t.Errors)
+	}
 	mt := t.Metrics[r.Metric]
 	s := checkSentence(h, t, mt, true)
 	if i := strings.Index(s, ": "); i > 0 {
@@ -503,6 +520,13 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 		}
 	}
 	latest.Blocks = append(latest.Blocks, t)
+	if et := historyErrorTable(h); et != nil {
+		latest.Blocks = append(latest.Blocks, para(tx(fmt.Sprintf("Error rates: the latest experiment's runs against the reference's runs "+
+			"(the experiments the throughput and latency check holds as its reference, those whose own error rate rose left out) by the tests of ")),
+			mono("compare"), tx(fmt.Sprintf(": the exact permutation test over the runs' error rates, Fisher's exact test of the pooled requests where the runs are too few; "+
+				"a rise fails the gate (errors) when its test shows it (two-sided p < %s, alpha/5: a stable night fails at most 1 %% of the time) and its estimate is beyond the ±%s pts band.", rel(analyze.ErrorNightAlpha(h.Options)), rel(h.Options.ErrorBandPts)))),
+			et)
+	}
 
 	changes := &section{Title: "Change points", ID: "changes"}
 	cl := &list{}
@@ -670,6 +694,28 @@ type SeriesSummaryTrack struct {
 	PlannedDurationS *float64              `json:"planned_duration_s"`
 	Points           []SeriesSummaryPoint  `json:"points"`
 	Metrics          []SeriesSummaryMetric `json:"metrics"`
+	// Errors is the error check of the latest experiment (null when the
+	// track did not run in it).
+	Errors *SeriesSummaryErrors `json:"errors"`
+}
+
+// SeriesSummaryErrors is the history's error check of a track on the
+// latest experiment (analyze.ErrorCheck): its runs' error rates (side a)
+// against the reference experiments' runs (side b).
+type SeriesSummaryErrors struct {
+	Experiment string `json:"experiment"`
+	// Verdict: rose, fell, no-change or undecided; Undecided why
+	// (no-reference, accepted, not-tested, no-requests, overdispersed).
+	Verdict   string `json:"verdict"`
+	Undecided string `json:"undecided,omitempty"`
+	// Fails: the check meets the gate condition errors.
+	Fails bool `json:"fails"`
+	// Reference are the reference experiments, ReferenceBy how they were
+	// chosen (sequential, earlier).
+	Reference   []string `json:"reference"`
+	ReferenceBy string   `json:"reference_by"`
+	// Comparison is compare's error test (null when not made).
+	Comparison *SummaryErrorCompare `json:"comparison"`
 }
 
 // SeriesSummaryPoint is one experiment's values of a track.
@@ -847,15 +893,20 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 			}
 			st.Metrics = append(st.Metrics, sm)
 		}
+		if c := t.Errors; c != nil {
+			se := &SeriesSummaryErrors{Experiment: h.Experiments[t.Points[c.Point].Experiment].Name, Verdict: string(c.Verdict),
+				Undecided: c.Undecided, Fails: c.Fails, Reference: names(t, c.Reference), ReferenceBy: c.ReferenceBy}
+			if c.Undecided != analyze.ErrorsNoReference && c.Undecided != analyze.ErrorsAccepted {
+				e := summaryErrorCompare(c.Comparison)
+				se.Comparison = &e
+			}
+			st.Errors = se
+		}
 		s.Tracks = append(s.Tracks, st)
 	}
 	// The gate as applied: the policy analyze decided it by, the
 	// regression it allowed.
 	s.Gate = NewSummaryGate(h.Options.GatePolicy(true), h.Options.MaxRegressionPct, allowed(h), h.Failed)
-	// History does not check error rates between experiments yet (a
-	// point's severe error rate leaves it out: ReasonErrors), so errors,
-	// a verdict's condition, is not listed as failing its gate.
-	s.Gate.FailOn = slices.DeleteFunc(s.Gate.FailOn, func(c string) bool { return c == string(gate.Errors) })
 	s.Allow = s.Gate.Allow
 	for _, r := range h.Reasons {
 		msg := historyReasonText(h, r)

@@ -75,7 +75,7 @@ func TestHistoryHeadlinePaths(t *testing.T) {
 		{"suspect", series(append(repeat(1000, 5), 900), nil, nil), "No change shown in the latest experiment, night06", "suspect since night06, not yet shown to hold", false},
 		{"suspect, held the next night", series(append(repeat(1000, 5), 900, 900), nil, nil), "Regression: ", "worse since night06 (2 experiments", true},
 		{"recovered", series(append(append(repeat(1000, 5), repeat(850, 3)...), repeat(1000, 2)...), nil, nil), "No change shown in the latest experiment, night10", "Recovered: the regression since night06 ended at night09", false},
-		{"errors", series(repeat(1000, 5), []int64{0, 0, 0, 0, 500}, nil), "Undecided: ", "error", true},
+		{"errors", series(repeat(1000, 5), []int64{0, 0, 0, 0, 500}, nil), "Errors rose: ", "5 pts higher at night05", true},
 		{"no-comparison", series(repeat(1000, 4), nil, []int32{16, 16, 16, 64}), "Undecided: nothing of the latest experiment, night04, could be checked", "3 experiments before it", true},
 	} {
 		o := analyze.DefaultOptions()
@@ -87,7 +87,7 @@ func TestHistoryHeadlinePaths(t *testing.T) {
 		s := HistoryHeadline(h)
 		t.Logf("%s: %s", tc.name, s)
 		kinds := 0
-		for _, k := range []string{"Regression: ", "Drift: ", "Undecided: ", "Improved: ", "No change shown ", "Not guarded yet "} {
+		for _, k := range []string{"Regression: ", "Drift: ", "Errors rose: ", "Undecided: ", "Improved: ", "No change shown ", "Not guarded yet "} {
 			if strings.HasPrefix(s, k) {
 				kinds++
 			}

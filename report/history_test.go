@@ -46,7 +46,8 @@ func TestHistoryEarlierAndEscaping(t *testing.T) {
 
 // TestHistorySummaryGate (issue 30 #6): summary.json states history's gate
 // as applied, whatever the allowed regression and the conditions allowed:
-// fail_on the conditions that fail it (the four guarded by default, less
+// fail_on the conditions that fail it (the five guarded by default, errors
+// included since the history checks error rates, less
 // those allowed), allow those allowed, allowed_regression_pct the
 // regression allowed (never less than the practical band), each reason
 // allowed exactly when allowed; every sentence names that same allowed
@@ -68,7 +69,7 @@ func TestHistorySummaryGate(t *testing.T) {
 		{"no-comparison", series(repeat(1000, 4), nil, []int32{16, 16, 16, 64}), gate.NoComparison},
 		{"stable", series(repeat(1000, 8), nil, nil), ""},
 	}
-	guarded := []gate.Condition{gate.Regression, gate.Inconclusive, gate.NoComparison, gate.Drift}
+	guarded := []gate.Condition{gate.Regression, gate.Inconclusive, gate.NoComparison, gate.Drift, gate.Errors}
 	allowedRe := regexp.MustCompile(`(?:allowed (?:regression \()?|worse by more than |passes )([0-9.]+) %`)
 	said := map[string]bool{} // the sentences that name the allowed regression
 	for _, sc := range scenarios {

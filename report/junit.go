@@ -181,6 +181,21 @@ func HistoryJUnit(w io.Writer, h *analyze.History) error {
 			s.add("loadverdict.history", fmt.Sprintf("%s: %s", trackText(t), metricWords(mt.Metric)),
 				string(mt.Latest.Verdict), fail, allowed, cond)
 		}
+		if t.Errors != nil {
+			// The error check: a testcase of its own, failing with the
+			// errors reason.
+			var fail, allowed []string
+			for _, r := range h.Reasons {
+				switch {
+				case r.Track != ti || r.Condition != gate.Errors:
+				case r.Fails:
+					fail = append(fail, historyReasonText(h, r))
+				case r.Allowed:
+					allowed = append(allowed, historyReasonText(h, r))
+				}
+			}
+			s.add("loadverdict.history", trackText(t)+": error rate", string(t.Errors.Verdict), fail, allowed, gate.Errors)
+		}
 	}
 	for _, r := range h.Reasons {
 		if r.Track >= 0 {

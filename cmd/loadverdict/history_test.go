@@ -314,7 +314,7 @@ func TestHistoryUndated(t *testing.T) {
 // applied.
 func TestHistoryManifestGate(t *testing.T) {
 	exps := []string{"exp01", "exp02", "exp04", "exp05", "exp06"}
-	all := []string{"regression", "inconclusive", "no-comparison", "drift"}
+	all := []string{"regression", "inconclusive", "no-comparison", "drift", "errors"}
 	for _, tc := range []struct {
 		name, exp, yaml string
 		flags           []string
@@ -323,10 +323,10 @@ func TestHistoryManifestGate(t *testing.T) {
 		allowedPct      float64
 	}{
 		{"latest allows inconclusive", "exp06", "gate:\n  allow: [inconclusive]\n", nil, exitGate,
-			[]string{"regression", "no-comparison", "drift"}, []string{"inconclusive"}, 2},
+			[]string{"regression", "no-comparison", "drift", "errors"}, []string{"inconclusive"}, 2},
 		{"an earlier one allows inconclusive", "exp01", "gate:\n  allow: [inconclusive]\n", nil, exitGate, all, []string{}, 2},
 		{"latest allows inconclusive, --allow drift", "exp06", "gate:\n  allow: [inconclusive]\n", []string{"--allow", "drift"}, exitGate,
-			[]string{"regression", "no-comparison"}, []string{"inconclusive", "drift"}, 2},
+			[]string{"regression", "no-comparison", "errors"}, []string{"inconclusive", "drift"}, 2},
 		{"latest max_regression 30", "exp06", "gate:\n  max_regression: 30\n", nil, exitOK, all, []string{}, 30},
 		{"latest max_regression 30, --max-regression 5", "exp06", "gate:\n  max_regression: 30\n", []string{"--max-regression", "5"}, exitGate, all, []string{}, 5},
 		{"latest fails on threshold", "exp06", "slo: [\"rps>1\"]\ngate:\n  fail_on: [threshold, inconclusive]\n", nil, exitGate, all, []string{}, 2},

@@ -46,6 +46,11 @@ func TestConformanceFloors(t *testing.T) {
 		t.Fatal("no experiments under " + gridDir)
 	}
 	res := evaluate(context.Background(), dirs, 2)
+	series, err := seriesDirs(gridDir, sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res = append(res, evaluateSeries(context.Background(), series)...)
 	var sum strings.Builder
 	writeSummary(&sum, res, "text")
 	if bad := checkFloors(fl, res, all); len(bad) > 0 {

@@ -74,6 +74,9 @@ func makeFloors(all, sample []Result) Floors {
 		sa[s.Name] = s
 	}
 	for _, s := range tally(all) {
+		if fam, _ := familyByName(s.Name); fam.NoFloor {
+			continue
+		}
 		ff := FamilyFloor{N: s.N, Accuracy: round(s.Accuracy(), 4), SampleN: sa[s.Name].N, SampleAccuracy: round(sa[s.Name].Accuracy(), 4)}
 		ff.Floor, ff.SampleFloor = floorOf(ff.Accuracy), floorOf(ff.SampleAccuracy)
 		f.Families[s.Name] = ff
@@ -154,6 +157,25 @@ func runDocs(args []string) error {
 	var sample []Result
 	for _, d := range sdirs {
 		sample = append(sample, byID[d])
+	}
+	// The nightly series (series.go): every night of every series, and
+	// of the sample's series.
+	series, err := seriesDirs(*dir, 0)
+	if err != nil {
+		return err
+	}
+	sres := evaluateSeries(ctx, series)
+	all = append(all, sres...)
+	sseries, err := seriesDirs(*dir, defaultSample)
+	if err != nil {
+		return err
+	}
+	for _, r := range sres {
+		for _, d := range sseries {
+			if strings.HasPrefix(r.ID+"/", filepath.ToSlash(strings.TrimPrefix(d, *dir+"/"))+"/") {
+				sample = append(sample, r)
+			}
+		}
 	}
 	fl := makeFloors(all, sample)
 	b, _ := json.MarshalIndent(fl, "", "  ")
@@ -272,7 +294,11 @@ func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []
 	p("- **B-worse-p99** (tail-only): the p99 comparison says B is slower; `inconclusive` = undecided.\n")
 	p("- **periodic-stalls**: a periodic-stalls finding (or a run's periodic instability) with its period within max(1 s, 20 %%) of the truth's. **single-stall**: a run's instability with one or two excursions, one overlapping the stall (±1 s), and no periodic finding.\n")
 	p("- **error-burst**: a finding whose code names a burst and whose figures hold a window overlapping the burst (±1 s); `errors` means the rate was reported but not located (wrong).\n")
-	p("- **overload**: an overload finding.\n\n")
+	p("- **overload**: an overload finding.\n")
+	p("- **pass / fail / step-night** (the nightly series, issue 31; `scripts/conformance/series.go`): each series `nightly/<NNN>/` is 8-12 nights `nightNN/`, each an experiment with the system under test (`svc/`) and a same-night control (`control/`, an unchanged build of the same server), interleaved run by run, the servers, the tools and a co-running hog (`scripts/cpuhog`, a duty-cycled busy loop: the machine varied by construction, its measured share in `truth.json`) pinned to one CPU at the real-time class. ")
+	p("`run` analyses each series night by night as a nightly job does: the nights so far, each through `internal/pipeline` with its manifest, then `analyze.AnalyzeHistory` with the gate `--fail-on regression --max-regression 5`, without the control (`nightly`: the control is just another track) and with it (`nightly-control`: `Options.Control`). ")
+	p("A night is graded on the gate alone: `pass` where svc's cost is the reference's (before a step, after its revert, or none), `fail` where a regression is in effect since an earlier night, `step-night` (the night it lands) right either way. ")
+	p("Without the control, the nights no method can tell (an unchanged build on a slower machine; a regression on a faster one) are tallied apart (`nightly-untellable`) and never floored. From night02 on; night01 has nothing to be checked against.\n\n")
 	p("Accuracy is right / experiments; undecided counts as not right.\n\n")
 
 	p("## Results (analysis version %d)\n\n", analyze.AnalysisVersion)

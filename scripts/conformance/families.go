@@ -97,6 +97,10 @@ type family struct {
 	// Heavy marks the families whose runs load a CPU (wrk): gen runs
 	// them apart from the light, per-request ones when asked to.
 	Heavy bool
+	// Series marks the tallies of the nightly series (series.go): their
+	// experiments are series of nights under nightly/, drawn, made and
+	// graded there, night by night; NoFloor those never floored.
+	Series, NoFloor bool
 }
 
 // families are the grid's families, in the order the docs list them.
@@ -113,6 +117,9 @@ var families = []family{
 	{Name: "aa", N: 50, Heavy: true, Doc: "A/A: two identical servers, 3-10 runs a side (equal and unequal), interleaved or in blocks, wrk (1 s), vegeta or hey (2 s)", Draw: drawAA},
 	{Name: "ab", N: 80, Heavy: true, Doc: "A/B: one server's requests cost 3-30 % more work, 3-10 runs a side (equal and unequal), interleaved or in blocks, wrk (1 s), vegeta or hey (2 s)", Draw: drawAB},
 	{Name: "tail-only", N: 20, Doc: "open-model tail-only regression: vegeta at a fixed rate, 4-6 runs of 2 s a side; B's every 20th-40th request waits 8-25 ms more (its p99 worse, its median not)", Draw: drawTailOnly},
+	{Name: familyNightly, N: seriesN, Series: true, Doc: "nightly series (issue 31), graded night by night without a control: 8-12 nights of svc and a same-night control (1-2 runs a night each, wrk or hey, 2 s), a step of 0, 8 or 15 % more work at night 4 or later, reverted or not, an outlier first night (no co-running hog) or not, the machine swung on chosen nights (the hog off, heavier, or moved by up to a quarter); the gate (--fail-on regression --max-regression 5) must pass where svc's cost is the reference's and fail where a regression is in effect (the night it lands either)"},
+	{Name: familyNightlyControl, N: seriesN, Series: true, Doc: "the same series and nights, analysed with the control (Options.Control, --control control): every night's expectation holds, the machine's swings included"},
+	{Name: familyNightlyUntellab, N: seriesN, Series: true, NoFloor: true, Doc: "the nights of the nightly series that no method without a control can tell (an unchanged build on a slower machine, a regression on a faster one), analysed without the control: tallied apart, never floored"},
 	{Name: "overload", N: 12, Doc: "overload: a server with 2-4 workers of 5-10 ms (200-800 req/s) attacked by vegeta at 1.5-3x its capacity for 4-6 s with a 1 s timeout", Draw: drawOverload},
 }
 

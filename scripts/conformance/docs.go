@@ -373,6 +373,9 @@ func quietStats(all []Result) string {
 	total := map[string]int{}
 	redone := 0
 	for _, r := range all {
+		if f, _ := familyByName(r.Family); f.Series {
+			continue // graded per night of a series, not per experiment made
+		}
 		total[r.Family]++
 		measured := false
 		for _, run := range r.rec.Made.Runs {

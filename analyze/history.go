@@ -783,10 +783,18 @@ func (h *History) check(t *Track, m gate.Metric, values []PointValue, last int) 
 		in[i].Value = *v.Value / *cv.Value
 		ratios[i] = &in[i].Value
 		in[i].Runs = make([]float64, len(v.Runs))
-		for k, r := range v.Runs {
-			in[i].Runs[k] = r / *cv.Value
+		if len(cv.Runs) == len(v.Runs) && !slices.Contains(cv.Runs, 0) {
+			// Paired run by run (interleaved in the same job): the
+			// machine's moment cancels within the night too.
+			for k, r := range v.Runs {
+				in[i].Runs[k] = r / cv.Runs[k]
+			}
+		} else {
+			for k, r := range v.Runs {
+				in[i].Runs[k] = r / *cv.Value
+			}
+			in[i].ControlRuns = cv.Runs
 		}
-		in[i].ControlRuns = cv.Runs
 	}
 	seq := SequentialCheck(in, HigherIsBetter(string(m)), o)
 	n := len(t.Points)

@@ -46,6 +46,11 @@ func TestConformanceFloors(t *testing.T) {
 		t.Fatal("no experiments under " + gridDir)
 	}
 	res := evaluate(context.Background(), dirs, 2)
+	series, err := seriesDirs(gridDir, sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res = append(res, evaluateSeries(context.Background(), series)...)
 	var sum strings.Builder
 	writeSummary(&sum, res, "text")
 	if bad := checkFloors(fl, res, all); len(bad) > 0 {
@@ -115,6 +120,16 @@ func TestOverlaps(t *testing.T) {
 
 func TestDrawDeterministic(t *testing.T) {
 	for _, f := range families {
+		if f.Series {
+			// Drawn by drawSeries (TestSeriesTruth).
+			a, b := drawSeries(19, 3), drawSeries(19, 3)
+			ja, _ := json.Marshal(a)
+			jb, _ := json.Marshal(b)
+			if string(ja) != string(jb) {
+				t.Errorf("%s: two draws of one series differ", f.Name)
+			}
+			continue
+		}
 		a, b := draw(f, 19, 3), draw(f, 19, 3)
 		ja, _ := json.Marshal(a)
 		jb, _ := json.Marshal(b)

@@ -74,6 +74,9 @@ func makeFloors(all, sample []Result) Floors {
 		sa[s.Name] = s
 	}
 	for _, s := range tally(all) {
+		if fam, _ := familyByName(s.Name); fam.NoFloor {
+			continue
+		}
 		ff := FamilyFloor{N: s.N, Accuracy: round(s.Accuracy(), 4), SampleN: sa[s.Name].N, SampleAccuracy: round(sa[s.Name].Accuracy(), 4)}
 		ff.Floor, ff.SampleFloor = floorOf(ff.Accuracy), floorOf(ff.SampleAccuracy)
 		f.Families[s.Name] = ff
@@ -154,6 +157,25 @@ func runDocs(args []string) error {
 	var sample []Result
 	for _, d := range sdirs {
 		sample = append(sample, byID[d])
+	}
+	// The nightly series (series.go): every night of every series, and
+	// of the sample's series.
+	series, err := seriesDirs(*dir, 0)
+	if err != nil {
+		return err
+	}
+	sres := evaluateSeries(ctx, series)
+	all = append(all, sres...)
+	sseries, err := seriesDirs(*dir, defaultSample)
+	if err != nil {
+		return err
+	}
+	for _, r := range sres {
+		for _, d := range sseries {
+			if strings.HasPrefix(r.ID+"/", filepath.ToSlash(strings.TrimPrefix(d, *dir+"/"))+"/") {
+				sample = append(sample, r)
+			}
+		}
 	}
 	fl := makeFloors(all, sample)
 	b, _ := json.MarshalIndent(fl, "", "  ")
@@ -277,7 +299,11 @@ func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []
 	p("- **overload**: an overload finding.\n")
 	p("- **B-more-errors / same-errors / errors-in-band** (errors, analysed as `compare A B`, A the baseline): the error comparison of B against A and the gate condition `errors`, shown as `<verdict>+fail` or `<verdict>+pass`. A rise beyond the 0.1-point band is right when B is found to have more errors and `errors` fails, undecided when the comparison is inconclusive and `errors` fails; A/A (`same-errors`) is right when `no-difference` or `inconclusive` and `errors` passes (a fail is a false fail); a rise within the band is right unless A is found worse.\n")
 	p("- **periodic-pauses**: a periodic-pauses finding whose period is within 10 %% of the truth's and whose share of held requests is within a factor of 2 of the truth's (`share_pct`: the stalled share of the time for vegeta's open model; one request per worker and pause, 1/(q·P), for hey's rate-limited workers); otherwise `periodic-pauses-wrong-period` or `-wrong-share`. **irregular-pauses**: no periodic-pauses nor periodic-stalls finding. **no-pauses**: no finding about the run's steadiness in time.\n")
-	p("- **outlier-round**: the group's outlier round (stats.OutlierRound) is the round the hog disturbed, and the steady figures are the mean of the steady rounds without it; a disturbed first round, which the rule never judges (a slow first round is the series model's warm-up), is right when the series model leaves it out of the steady state (`warmup-left-out`). **no-outlier** (no hog): no round flagged. **outlier-either** (a mild hog, 5-8 %%): anything but another round flagged.\n\n")
+	p("- **outlier-round**: the group's outlier round (stats.OutlierRound) is the round the hog disturbed, and the steady figures are the mean of the steady rounds without it; a disturbed first round, which the rule never judges (a slow first round is the series model's warm-up), is right when the series model leaves it out of the steady state (`warmup-left-out`). **no-outlier** (no hog): no round flagged. **outlier-either** (a mild hog, 5-8 %%): anything but another round flagged.\n")
+	p("- **pass / fail / step-night** (the nightly series, issue 31; `scripts/conformance/series.go`): each series `nightly/<NNN>/` is 8-12 nights `nightNN/`, each an experiment with the system under test (`svc/`) and a same-night control (`control/`, an unchanged build of the same server), interleaved run by run, the servers, the tools and a co-running hog (`scripts/cpuhog`, a duty-cycled busy loop: the machine varied by construction, its measured share in `truth.json`) pinned to one CPU at the real-time class. ")
+	p("`run` analyses each series night by night as a nightly job does: the nights so far, each through `internal/pipeline` with its manifest, then `analyze.AnalyzeHistory` with the gate `--fail-on regression --max-regression 5`, without the control (`nightly`: the control is just another track) and with it (`nightly-control`: `Options.Control`). ")
+	p("A night is graded on the gate alone: `pass` where svc's cost is the reference's (before a step, after its revert, or none), `fail` where a regression is in effect since an earlier night, `step-night` (the night it lands) right either way. ")
+	p("Without the control, the nights no method can tell (an unchanged build on a slower machine; a regression on a faster one) are tallied apart (`nightly-untellable`) and never floored. From night02 on; night01 has nothing to be checked against.\n\n")
 	p("Accuracy is right / experiments; undecided counts as not right.\n\n")
 
 	p("## Results (analysis version %d)\n\n", analyze.AnalysisVersion)
@@ -352,6 +378,9 @@ func quietStats(all []Result) string {
 	total := map[string]int{}
 	redone := 0
 	for _, r := range all {
+		if f, _ := familyByName(r.Family); f.Series {
+			continue // graded per night of a series, not per experiment made
+		}
 		total[r.Family]++
 		measured := false
 		for _, run := range r.rec.Made.Runs {

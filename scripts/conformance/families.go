@@ -138,6 +138,10 @@ type family struct {
 	// Heavy marks the families whose runs load a CPU (wrk): gen runs
 	// them apart from the light, per-request ones when asked to.
 	Heavy bool
+	// Series marks the tallies of the nightly series (series.go): their
+	// experiments are series of nights under nightly/, drawn, made and
+	// graded there, night by night; NoFloor those never floored.
+	Series, NoFloor bool
 }
 
 // families are the grid's families, in the order the docs list them.
@@ -157,6 +161,9 @@ var families = []family{
 	{Name: "errors", N: 20, Heavy: true, Doc: "an error regression: B answers 0.3-5 % of its requests with 500 at the same latency (evenly spread), A none or 0.05-0.25 %; A/A with equal shares; 2-10 runs of 2 s a side, interleaved or in blocks, wrk, hey, vegeta closed (-rate=0) or open model (200-500 req/s), text reports", Draw: drawErrors},
 	{Name: "pauses", N: 20, Doc: "short pauses: all handling frozen for 20-100 ms every 0.2-3 s, at a regular interval or moved at random by up to ±35-45 % of it, or never (control), in a 10-30 s run of vegeta (200-400 req/s) or hey (8 workers at a rate each)", Draw: drawPauses},
 	{Name: "outlier-round", N: 20, Heavy: true, Doc: "an outlier round: 6-8 wrk or hey rounds (2-3 s) of a flat CPU-bound server pinned to one CPU, where during one drawn round a busy loop on that CPU takes 21-50 % of it (nice 0-6 below), a mild 5-8 % (nice 11-13), or none (control)", Draw: drawOutlierRound},
+	{Name: familyNightly, N: seriesN, Series: true, Doc: "nightly series (issue 31), graded night by night without a control: 8-12 nights of svc and a same-night control (1-2 runs a night each, wrk or hey, 2 s), a step of 0, 8 or 15 % more work at night 4 or later, reverted or not, an outlier first night (no co-running hog) or not, the machine swung on chosen nights (the hog off, heavier, or moved by up to a quarter); the gate (--fail-on regression --max-regression 5) must pass where svc's cost is the reference's and fail where a regression is in effect (the night it lands either)"},
+	{Name: familyNightlyControl, N: seriesN, Series: true, Doc: "the same series and nights, analysed with the control (Options.Control, --control control): every night's expectation holds, the machine's swings included"},
+	{Name: familyNightlyUntellab, N: seriesN, Series: true, NoFloor: true, Doc: "the nights of the nightly series that no method without a control can tell (an unchanged build on a slower machine, a regression on a faster one), analysed without the control: tallied apart, never floored"},
 	{Name: "overload", N: 12, Doc: "overload: a server with 2-4 workers of 5-10 ms (200-800 req/s) attacked by vegeta at 1.5-3x its capacity for 4-6 s with a 1 s timeout", Draw: drawOverload},
 }
 

@@ -114,7 +114,7 @@ func runPlan(args []string) error {
 	}
 	total := 0.0
 	for _, f := range families {
-		if *fam != "" && !slices.Contains(strings.Split(*fam, ","), f.Name) {
+		if *fam != "" && !slices.Contains(strings.Split(*fam, ","), f.Name) || f.Series {
 			continue
 		}
 		c := f.N
@@ -132,6 +132,21 @@ func runPlan(args []string) error {
 			fmt.Printf("%-20s %-28s %5.0f s %3d runs  expect %-16s %v\n", s.ID, s.Variant, d, len(s.Runs), s.Truth.Expect, s.Servers)
 		}
 		fmt.Printf("# %s: %d experiments, %.0f s of load\n", f.Name, c, sum)
+		total += sum
+	}
+	if seriesWanted(*fam) {
+		c := seriesN
+		if *n > 0 {
+			c = *n
+		}
+		sum := 0.0
+		for i := range c {
+			s := drawSeries(*seed, i)
+			d := float64(2*s.Runs*len(s.Nights)) * s.DurationS
+			sum += d
+			fmt.Printf("%-20s %-28s %5.0f s  %s\n", s.ID, s.Variant, d, s.Note)
+		}
+		fmt.Printf("# %s: %d series, %.0f s of load\n", seriesFolder, c, sum)
 		total += sum
 	}
 	fmt.Printf("# total %.0f s of load\n", total)
@@ -154,10 +169,14 @@ func runGen(args []string) error {
 	cfg := genConfig{seed: *seed, out: *out, n: *n, port: *port, timeout: *timeout, reverse: *reverse, quietPct: *quiet}
 	switch *fam {
 	case "":
-		cfg.fams = families
+		for _, f := range families {
+			if !f.Series {
+				cfg.fams = append(cfg.fams, f)
+			}
+		}
 	case "heavy", "light":
 		for _, f := range families {
-			if f.Heavy == (*fam == "heavy") {
+			if f.Heavy == (*fam == "heavy") && !f.Series {
 				cfg.fams = append(cfg.fams, f)
 			}
 		}
@@ -167,10 +186,26 @@ func runGen(args []string) error {
 			if !ok {
 				return fmt.Errorf("no family %q", name)
 			}
-			cfg.fams = append(cfg.fams, f)
+			if !f.Series {
+				cfg.fams = append(cfg.fams, f)
+			}
 		}
 	}
-	return gen(cfg)
+	if len(cfg.fams) > 0 {
+		if err := gen(cfg); err != nil {
+			return err
+		}
+	}
+	if seriesWanted(*fam) {
+		// The nightly series (series.go): made after the others.
+		if _, err := os.Stat("go.mod"); err != nil {
+			return errors.New("run gen from the repository's root (go run ./scripts/conformance gen)")
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return genSeries(ctx, cfg)
+	}
+	return nil
 }
 
 // gen makes the experiments not yet recorded, the families in turn (one

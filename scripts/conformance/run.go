@@ -80,6 +80,9 @@ func loadRecord(dir string) (Record, error) {
 func experiments(root string, sample int) ([]string, error) {
 	var out []string
 	for _, f := range families {
+		if f.Series {
+			continue
+		}
 		ents, err := os.ReadDir(filepath.Join(root, f.Name))
 		if errors.Is(err, os.ErrNotExist) {
 			continue
@@ -294,11 +297,18 @@ func runRun(args []string) error {
 			return !slices.Contains(keep, filepath.Base(filepath.Dir(d)))
 		})
 	}
-	if len(dirs) == 0 {
+	if len(dirs) == 0 && !seriesWanted(*family) {
 		return fmt.Errorf("no experiments under %s (gen makes them)", *dir)
 	}
 	t0 := time.Now()
 	res := evaluate(context.Background(), dirs, *jobs, *withGate)
+	if *family == "" || seriesWanted(*family) {
+		sd, err := seriesDirs(*dir, *sample)
+		if err != nil {
+			return err
+		}
+		res = append(res, evaluateSeries(context.Background(), sd)...)
+	}
 	el := time.Since(t0)
 	if *list {
 		for _, r := range res {
@@ -566,6 +576,9 @@ const disturbedPct = 60.0
 // disturbedPct, some run above it, and not measured.
 func quietSplit(res []Result) (quiet, disturbed, unmeasured [2]int) {
 	for _, r := range res {
+		if f, _ := familyByName(r.Family); f.Series {
+			continue // graded per night of a series, not per experiment made
+		}
 		worst, measured := 0.0, false
 		for _, run := range r.rec.Made.Runs {
 			if run.OthersCPUPct != nil {

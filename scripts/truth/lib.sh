@@ -32,11 +32,13 @@ if [ -n "${PIN_CPU:-}" ] && taskset -c "$PIN_CPU" chrt -f 1 true 2>/dev/null; th
 fi
 cleanup() {
 	for p in $SRV; do kill "$p" 2>/dev/null || true; done
-	for p in $DISTURB; do kill "$p" 2>/dev/null || true; done
+	for p in $DISTURB $HOG; do kill "$p" 2>/dev/null || true; done
 	rm -rf "$T"
 }
 trap cleanup EXIT INT TERM
 go build -o "$T/truthserver" ./scripts/truthserver
+go build -o "$T/cpuhog" ./scripts/cpuhog
+HOG=
 
 # fresh DIR: empties the data folder DIR (keeping its README.md) and starts meta.txt.
 fresh() {
@@ -140,6 +142,38 @@ disturb_stop() {
 	note "foreign CPU load stopped"
 }
 
+# hog_start SPIN SLEEP: starts scripts/cpuhog, a duty-cycled busy loop
+# (spin SPIN, sleep SLEEP, e.g. 1.2ms 8.8ms) at the servers' priority and,
+# with PIN_CPU, on the servers' CPU at their real-time class, so that it
+# takes about SPIN/(SPIN+SLEEP) of the server's CPU: the machine made
+# slower by construction (issue 31's nightly sets). SPIN 0: no hog.
+hog_start() {
+	HOG_NOMINAL="$1/$2"
+	if [ "$1" = 0 ] || [ "$1" = 0ms ]; then
+		note "no co-running hog"
+		return
+	fi
+	# shellcheck disable=SC2086
+	$NICE "$T/cpuhog" -spin "$1" -sleep "$2" 2> "$T/hog.err" &
+	HOG=$!
+	note "co-running hog started: spin $1 sleep $2 (pid $HOG)"
+}
+
+# hog_stop: stops the hog and notes the share of the wall time it really
+# took (its CPU time over its wall time), also in $HOG_SHARE (percent;
+# 0 without a hog).
+hog_stop() {
+	HOG_SHARE=0
+	if [ -z "$HOG" ]; then
+		return
+	fi
+	kill "$HOG"
+	wait "$HOG" 2>/dev/null || true
+	HOG=
+	HOG_SHARE=$(sed -n 's/.*took \([0-9.]*\) %.*/\1/p' "$T/hog.err")
+	note "$(cat "$T/hog.err")"
+}
+
 # vegeta_run DIR NAME URL ATTACK-FLAGS...: attacks URL (GET) with vegeta,
 # keeps the gob results in $T/NAME.bin and writes to DIR the per-request
 # results as JSON lines, gzipped (NAME.json.gz), and vegeta's own reports
@@ -237,5 +271,96 @@ nightly_record() {
 		printf ';'
 		awk '/^Requests/ { printf " %s", $7 }' "$OUT/$exp"/vegeta*.txt
 		echo
+	done | tee -a "$OUT/meta.txt"
+}
+
+# The nightly series with a same-night control (issue 31:
+# make-nightly-outlier-first.sh, make-nightly-swings.sh,
+# make-nightly-swings-step.sh): NIGHTS nights night01.., one a day, each
+# with two systems measured in the same job, interleaved run by run: svc
+# (the system under test, -work night_work E) on 127.0.0.1:$PORT and
+# control (an unchanged reference build of the same server, -work
+# $CONTROL_WORK) on 127.0.0.1:$((PORT + 1)), both CPU-bound on one core
+# (-procs 1), both pinned with the load tool and the night's hog to
+# PIN_CPU. The machine of night E is set by construction: night_hog E
+# prints "SPIN SLEEP" for hog_start (0 0: none). The script sets NIGHTS,
+# RUNS, DURATION, PORT, CONTROL_WORK and defines night_work E, night_hog
+# E and night_note E.
+
+# control_series SERIES: empties $OUT (fresh) and writes $OUT/nights.tsv
+# (night, a made-up commit id, one date a day, svc's -work, control's
+# -work, the hog, note) and each night's loadverdict.yaml: series:,
+# meta:, systems svc and control (folders svc/ and control/), and order:
+# the runs as they were made (svc1 control1 svc2 control2 ...).
+control_series() {
+	series=$1
+	printf 'night\tcommit\tdate\twork\tcontrol_work\thog\tnote\n' > "$OUT/nights.tsv"
+	for e in $(seq "$NIGHTS"); do
+		exp=$(printf 'night%02d' "$e")
+		mkdir -p "$OUT/$exp/svc" "$OUT/$exp/control"
+		work=$(night_work "$e")
+		note=$(night_note "$e")
+		commit=$(printf 'loadverdict %s %s' "$(echo "$series" | tr - ' ')" "$exp" | sha1sum | cut -c1-12)
+		date=$(date -u -d "2026-11-10 + $e days" +%Y-%m-%d)
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$exp" "$commit" "$date" "$work" "$CONTROL_WORK" "$(night_hog "$e" | tr ' ' /)" "$note" >> "$OUT/nights.tsv"
+		{
+			cat <<EOT
+# The series this night belongs to, and what it measured (see README.md):
+# svc is the system under test, control an unchanged reference build of
+# the same server measured in the same job (loadverdict history --control control).
+series: $series
+meta:
+  commit: $commit
+  version: work-$work
+  branch: main
+  date: $date
+  note: "$note"
+systems:
+  svc: [svc]
+  control: [control]
+order:
+EOT
+			for r in $(seq "$RUNS"); do
+				printf '  - svc/wrk%d.txt\n  - control/wrk%d.txt\n' "$r" "$r"
+			done
+		} > "$OUT/$exp/loadverdict.yaml"
+	done
+}
+
+# control_record: records the nights round-robin (run r of every night,
+# then run r+1; see nightly_record). For each night and run: the night's
+# hog started, svc's and control's servers freshly started, wrk on svc,
+# then wrk on control (-t1 -c8 -d$DURATION --latency), servers and hog
+# stopped. meta.txt gets the load before and after every run, the hog's
+# measured share and, at the end, per night every run's req/s and the
+# svc/control ratio of the night's means.
+control_record() {
+	uptime >> "$OUT/meta.txt"
+	for r in $(seq "$RUNS"); do
+		for e in $(seq "$NIGHTS"); do
+			exp=$(printf 'night%02d' "$e")
+			work=$(awk -F'\t' -v n="$exp" '$1 == n { print $4 }' "$OUT/nights.tsv")
+			wait_quiet
+			# shellcheck disable=SC2046 # SPIN SLEEP
+			hog_start $(night_hog "$e")
+			start_server "$PORT" -procs 1 -work "$work"
+			svcpid=$SRV
+			start_server $((PORT + 1)) -procs 1 -work "$CONTROL_WORK"
+			SRV="$svcpid $SRV"
+			wrk_run "$OUT/$exp/svc/wrk$r.txt" -t1 -c8 -d"$DURATION" --latency "http://127.0.0.1:$PORT/"
+			wrk_run "$OUT/$exp/control/wrk$r.txt" -t1 -c8 -d"$DURATION" --latency "http://127.0.0.1:$((PORT + 1))/"
+			stop_server
+			hog_stop
+			printf '%s\t%s\t%s\n' "$exp" "$r" "$HOG_SHARE" >> "$OUT/hog.tsv"
+		done
+		uptime >> "$OUT/meta.txt"
+	done
+	echo "Requests/sec per night (svc runs; control runs; hog share % per run; svc/control of the means):"
+	for e in $(seq "$NIGHTS"); do
+		exp=$(printf 'night%02d' "$e")
+		s=$(awk '/^Requests\/sec/ { printf " %s", $2 }' "$OUT/$exp"/svc/wrk*.txt)
+		c=$(awk '/^Requests\/sec/ { printf " %s", $2 }' "$OUT/$exp"/control/wrk*.txt)
+		h=$(awk -F'\t' -v n="$exp" '$1 == n { printf " %s", $3 }' "$OUT/hog.tsv")
+		echo "$exp svc$s; control$c; hog$h; $(echo "$s;$c" | awk -F';' '{ n = split($1, a, " "); m = split($2, b, " "); for (i = 1; i <= n; i++) x += a[i]; for (i = 1; i <= m; i++) y += b[i]; printf "ratio %.4f", (x / n) / (y / m) }')"
 	done | tee -a "$OUT/meta.txt"
 }

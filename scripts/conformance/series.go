@@ -1,0 +1,622 @@
+package main
+
+// The nightly grid family (issue 31): an experiment is a SERIES of
+// nights, each a nightly job's experiment with the system under test
+// (svc) and a same-night control (an unchanged reference build of the
+// same server, interleaved run by run), the machine varied between
+// nights by construction (scripts/cpuhog on the servers' CPU: an
+// outlier first night without it, swings on chosen nights), the code
+// changed on a chosen night (a step of 8 or 15 % more work a request,
+// reverted or not). run analyses every series night by night as a
+// nightly job does (the nights so far through analyze.AnalyzeHistory,
+// gate --fail-on regression --max-regression 5), without the control
+// (family nightly: the control is just another track) and with it
+// (family nightly-control: Options.Control), and grades each night's
+// pass or fail against the night's truth. The nights no method without
+// a control can tell (the machine slower on an unchanged build, or a
+// step hidden by a faster machine) are tallied apart, in
+// nightly-untellable, and never floored.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/internal/pipeline"
+	"github.com/loadverdict/loadverdict/internal/store"
+)
+
+// The series families: the folder the series are recorded in, and the
+// three tallies run makes of them.
+const (
+	seriesFolder          = "nightly"
+	familyNightly         = "nightly"
+	familyNightlyControl  = "nightly-control"
+	familyNightlyUntellab = "nightly-untellable"
+)
+
+// seriesN is how many series the committed grid holds.
+const seriesN = 16
+
+// The night's expected outcomes.
+const (
+	expectPass      = "pass"       // svc's cost as the reference's: the gate passes
+	expectFail      = "fail"       // a regression in effect since an earlier night: the gate fails
+	expectStepNight = "step-night" // the night a regression lands: either (fails, or passes once as suspect)
+)
+
+// SeriesScenario is a nightly series as drawn: what truth.json of
+// nightly/<NNN>/ records (with what making it measured added by gen).
+type SeriesScenario struct {
+	ID      string             `json:"id"`
+	Family  string             `json:"family"`
+	Seed    uint64             `json:"seed"`
+	Variant string             `json:"variant"`
+	Params  map[string]float64 `json:"params"`
+	// Tool is wrk (-t1 -c8 -d2s --latency) or hey (-z 2s -c 8), the
+	// same for every run; Runs are the runs a night of each system.
+	Tool      string      `json:"tool"`
+	Runs      int         `json:"runs"`
+	DurationS float64     `json:"duration_s"`
+	Nights    []NightSpec `json:"nights"`
+	Note      string      `json:"note"`
+}
+
+// NightSpec is one night: the two servers' work, the machine and the
+// truth.
+type NightSpec struct {
+	Name        string `json:"name"`
+	SvcWork     int    `json:"svc_work"`
+	ControlWork int    `json:"control_work"`
+	// Machine is normal, outlier-fast (no hog on night 1), faster (no
+	// hog), slower (a heavier hog) or varied (the normal hog's spin
+	// moved by up to a quarter); HogSpinMs and HogSleepMs its hog's
+	// cycle (0: none).
+	Machine    string  `json:"machine"`
+	HogSpinMs  float64 `json:"hog_spin_ms,omitempty"`
+	HogSleepMs float64 `json:"hog_sleep_ms,omitempty"`
+	// RegressionPct is how much more work a request of svc costs than
+	// the control's this night (0: none).
+	RegressionPct float64 `json:"regression_pct,omitempty"`
+	// Expect is the right gate with the control; ExpectAlone without it,
+	// "untellable" where no method without a control can tell.
+	Expect      string `json:"expect"`
+	ExpectAlone string `json:"expect_alone"`
+	Date        string `json:"date"`
+}
+
+// untellable marks a night no method without a control can tell.
+const untellable = "untellable"
+
+// SeriesRecord is a series' truth.json.
+type SeriesRecord struct {
+	SeriesScenario
+	Made SeriesMade `json:"made"`
+}
+
+// SeriesMade is how a series was made.
+type SeriesMade struct {
+	Date     string            `json:"date"`
+	Host     string            `json:"host"`
+	Tools    map[string]string `json:"tools"`
+	Priority string            `json:"priority"`
+	// Pinned is the prefix every server, hog and tool ran under
+	// (taskset -c 1 chrt -f 1 when it works here).
+	Pinned string      `json:"pinned"`
+	Nights []NightMade `json:"nights"`
+	WallS  float64     `json:"wall_s"`
+}
+
+// NightMade is one night as made: the hog's report (its measured share
+// of the wall time) and the runs.
+type NightMade struct {
+	Name        string      `json:"name"`
+	HogReport   string      `json:"hog_report,omitempty"`
+	HogSharePct float64     `json:"hog_share_pct"`
+	Runs        []RunRecord `json:"runs"`
+}
+
+// drawSeries draws series i from the grid's seed.
+func drawSeries(seed uint64, i int) SeriesScenario {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%s-series/%d", seed, seriesFolder, i)
+	es := h.Sum64()
+	r := rand.New(rand.NewPCG(es, es^0x9e3779b97f4a7c15))
+	s := SeriesScenario{ID: fmt.Sprintf("%s/%03d", seriesFolder, i), Family: seriesFolder, Seed: es, Params: map[string]float64{}, DurationS: 2}
+	n := between(r, 8, 12)
+	s.Runs = pick(r, 1, 2)
+	s.Tool = pick(r, toolWrk, toolWrk, toolHey)
+	work := between(r, 80, 120) * 100
+	base := round(uni(r, 1.2, 2.0), 2) // the normal hog's spin, ms of a 10 ms cycle
+	step := pick(r, 0.0, 8.0, 15.0)
+	stepAt, revertAt := 0, 0
+	if step > 0 {
+		stepAt = between(r, 4, n-2)
+		if r.IntN(2) == 0 && stepAt+2 < n {
+			revertAt = between(r, stepAt+2, n)
+		}
+	}
+	outlier := r.IntN(3) == 0
+	swing := pick(r, "none", "faster", "faster", "slower", "varied")
+	swingFrom := between(r, 3, n-1)
+	swingTo := min(swingFrom+between(r, 0, 2), n)
+	s.Params["nights"], s.Params["work"], s.Params["hog_spin_ms"] = float64(n), float64(work), base
+	s.Params["step_pct"], s.Params["step_night"], s.Params["revert_night"] = step, float64(stepAt), float64(revertAt)
+	s.Params["swing_from"], s.Params["swing_to"] = float64(swingFrom), float64(swingTo)
+	if outlier {
+		s.Params["outlier_first"] = 1
+	}
+	heavier := round(uni(r, 1.5, 2.5), 2)
+	for e := 1; e <= n; e++ {
+		nt := NightSpec{Name: fmt.Sprintf("night%02d", e), ControlWork: work, SvcWork: work, Machine: "normal", HogSpinMs: base,
+			Date: time.Date(2026, 11, 10+e, 0, 0, 0, 0, time.UTC).Format("2006-01-02")}
+		switch {
+		case e == 1 && outlier:
+			nt.Machine, nt.HogSpinMs = "outlier-fast", 0
+		case swing != "none" && e >= swingFrom && e <= swingTo:
+			nt.Machine = swing
+			switch swing {
+			case "faster":
+				nt.HogSpinMs = 0
+			case "slower":
+				nt.HogSpinMs = round(base+heavier, 2)
+			case "varied":
+				nt.HogSpinMs = round(base*uni(r, 0.75, 1.25), 2)
+			}
+		}
+		if nt.HogSpinMs > 0 {
+			nt.HogSleepMs = round(10-nt.HogSpinMs, 2)
+		}
+		inEffect := step > 0 && e >= stepAt && (revertAt == 0 || e < revertAt)
+		nt.Expect = expectPass
+		if inEffect {
+			nt.RegressionPct = step
+			nt.SvcWork = int(float64(work)*(1+step/100) + 0.5)
+			nt.Expect = expectFail
+			if e == stepAt {
+				nt.Expect = expectStepNight
+			}
+		}
+		nt.ExpectAlone = nt.Expect
+		if nt.Machine == "slower" && !inEffect || nt.Machine == "faster" && inEffect {
+			// An unchanged build on a slower machine looks like a
+			// regression, a regression on a faster machine like
+			// nothing: only a control tells.
+			nt.ExpectAlone = untellable
+		}
+		s.Nights = append(s.Nights, nt)
+	}
+	var parts []string
+	parts = append(parts, fmt.Sprintf("%d nights", n), fmt.Sprintf("%s x%d a night", s.Tool, s.Runs))
+	if step > 0 {
+		parts = append(parts, fmt.Sprintf("+%.0f%% at night%02d", step, stepAt))
+		if revertAt > 0 {
+			parts = append(parts, fmt.Sprintf("reverted at night%02d", revertAt))
+		}
+	} else {
+		parts = append(parts, "no change")
+	}
+	if outlier {
+		parts = append(parts, "outlier first night")
+	}
+	if swing != "none" {
+		parts = append(parts, fmt.Sprintf("machine %s nights %d-%d", swing, swingFrom, swingTo))
+	}
+	s.Note = strings.Join(parts, ", ")
+	v := "step"
+	if step == 0 {
+		v = "stable"
+	} else if revertAt > 0 {
+		v = "step-revert"
+	}
+	if outlier {
+		v += "-outlier"
+	}
+	if swing != "none" {
+		v += "-" + swing
+	}
+	s.Variant = v
+	return s
+}
+
+// seriesFamilies says whether fams asks for the nightly series (by
+// name, or all families).
+func seriesWanted(names string) bool {
+	return names == "" || names == "heavy" || slices.Contains(strings.Split(names, ","), seriesFolder)
+}
+
+// pinPrefix is the prefix the series' processes run under: one CPU at
+// the real-time class (as scripts/truth/lib.sh's PIN_CPU), when it
+// works here (root); else none.
+func pinPrefix() []string {
+	p := []string{"taskset", "-c", "1", "chrt", "-f", "1"}
+	if exec.Command(p[0], append(p[1:], "true")...).Run() == nil {
+		return p
+	}
+	return nil
+}
+
+// command is name args under prefix.
+func command(ctx context.Context, prefix []string, name string, args ...string) *exec.Cmd {
+	all := append(slices.Clone(prefix), name)
+	all = append(all, args...)
+	return exec.CommandContext(ctx, all[0], all[1:]...)
+}
+
+// genSeries makes the series not yet recorded, up to n (0: seriesN).
+func genSeries(ctx context.Context, cfg genConfig) error {
+	tmp, err := os.MkdirTemp("", "conformance-series-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	bins := map[string]string{}
+	for _, b := range []string{"truthserver", "cpuhog"} {
+		bins[b] = filepath.Join(tmp, b)
+		if out, err := exec.Command("go", "build", "-o", bins[b], "./scripts/"+b).CombinedOutput(); err != nil {
+			return fmt.Errorf("building %s: %v\n%s", b, err, out)
+		}
+	}
+	tools := toolVersions()
+	count := seriesN
+	if cfg.n > 0 {
+		count = cfg.n
+	}
+	made, skipped := 0, 0
+	for i := range count {
+		if ctx.Err() != nil {
+			return errors.New("stopped")
+		}
+		s := drawSeries(cfg.seed, i)
+		dir := filepath.Join(cfg.out, filepath.FromSlash(s.ID))
+		if rec, err := loadSeries(dir); err == nil && equalSeries(rec.SeriesScenario, s) {
+			skipped++
+			continue
+		}
+		t0 := time.Now()
+		if err := makeSeries(ctx, cfg, bins, tools, s, dir); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: %v\n", s.ID, err)
+			continue
+		}
+		made++
+		fmt.Printf("%s %s  %s (%.1f s)  load %s\n", time.Now().UTC().Format("15:04:05"), s.ID, s.Note, time.Since(t0).Seconds(), loadavg())
+	}
+	fmt.Printf("made %d series, %d already recorded\n", made, skipped)
+	return nil
+}
+
+// equalSeries tells whether a recorded series is the one drawn.
+func equalSeries(a, b SeriesScenario) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
+}
+
+// loadSeries reads a series' truth.json.
+func loadSeries(dir string) (SeriesRecord, error) {
+	var rec SeriesRecord
+	b, err := os.ReadFile(filepath.Join(dir, "truth.json"))
+	if err != nil {
+		return rec, err
+	}
+	return rec, json.Unmarshal(b, &rec)
+}
+
+var hogShare = regexp.MustCompile(`took ([0-9.]+) %`)
+
+// makeSeries makes series s in dir (through a hidden folder renamed
+// into place when complete), night after night: the night's hog, both
+// servers freshly started, then for each run svc's and control's (svc
+// first on odd runs, control first on even ones), all pinned to one CPU.
+func makeSeries(ctx context.Context, cfg genConfig, bins, tools map[string]string, s SeriesScenario, dir string) error {
+	ctx, cancel := context.WithTimeout(ctx, 15*time.Minute)
+	defer cancel()
+	work := workDir(dir)
+	if err := os.RemoveAll(work); err != nil {
+		return err
+	}
+	pin := pinPrefix()
+	rec := SeriesRecord{SeriesScenario: s, Made: SeriesMade{Date: time.Now().UTC().Format(time.RFC3339), Host: host(), Tools: tools, Priority: priority(), Pinned: strings.Join(pin, " ")}}
+	start := time.Now()
+	for _, nt := range s.Nights {
+		nm, err := makeNight(ctx, cfg, bins, pin, s, nt, filepath.Join(work, nt.Name))
+		if err != nil {
+			return fmt.Errorf("%s: %w", nt.Name, err)
+		}
+		rec.Made.Nights = append(rec.Made.Nights, nm)
+	}
+	rec.Made.WallS = round(time.Since(start).Seconds(), 1)
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(work, "truth.json"), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	return os.Rename(work, dir)
+}
+
+// makeNight makes one night in dir.
+func makeNight(ctx context.Context, cfg genConfig, bins map[string]string, pin []string, s SeriesScenario, nt NightSpec, dir string) (NightMade, error) {
+	nm := NightMade{Name: nt.Name}
+	var procs []*exec.Cmd
+	stop := func() {
+		for _, p := range procs {
+			p.Process.Signal(syscall.SIGTERM)
+			p.Wait()
+		}
+		procs = nil
+	}
+	defer stop()
+	var hogErr strings.Builder
+	var hog *exec.Cmd
+	if nt.HogSpinMs > 0 {
+		hog = command(ctx, pin, bins["cpuhog"], "-spin", dur(nt.HogSpinMs/1000), "-sleep", dur(nt.HogSleepMs/1000))
+		hog.Stderr = &hogErr
+		if err := hog.Start(); err != nil {
+			return nm, err
+		}
+		defer func() {
+			if hog != nil {
+				hog.Process.Signal(syscall.SIGTERM)
+				hog.Wait()
+			}
+		}()
+	}
+	addr := map[string]string{}
+	for i, sys := range []string{"svc", "control"} {
+		if err := os.MkdirAll(filepath.Join(dir, sys), 0o755); err != nil {
+			return nm, err
+		}
+		w := nt.SvcWork
+		if sys == "control" {
+			w = nt.ControlWork
+		}
+		addr[sys] = "127.0.0.1:" + strconv.Itoa(cfg.port+i)
+		logf, err := os.Create(filepath.Join(dir, "server-"+sys+".log"))
+		if err != nil {
+			return nm, err
+		}
+		cmd := command(ctx, pin, bins["truthserver"], "-addr", addr[sys], "-procs", "1", "-work", strconv.Itoa(w))
+		cmd.Stderr = logf
+		err = cmd.Start()
+		logf.Close()
+		if err != nil {
+			return nm, err
+		}
+		procs = append(procs, cmd)
+		if err := waitHealthy(ctx, addr[sys]); err != nil {
+			return nm, fmt.Errorf("server %s: %w", sys, err)
+		}
+	}
+	var t0 time.Time
+	var order []string
+	for r := 1; r <= s.Runs; r++ {
+		pair := []string{"svc", "control"}
+		if r%2 == 0 {
+			pair = []string{"control", "svc"}
+		}
+		for _, sys := range pair {
+			file := fmt.Sprintf("%s/run%d.txt", sys, r)
+			order = append(order, file)
+			rr := RunRecord{File: file, LoadBefore: loadavg()}
+			now := time.Now()
+			if t0.IsZero() {
+				t0 = now
+			}
+			rr.StartS = round(now.Sub(t0).Seconds(), 3)
+			line, err := seriesTool(ctx, pin, s, "http://"+addr[sys]+"/", filepath.Join(dir, filepath.FromSlash(file)))
+			rr.Command = line
+			rr.EndS = round(time.Since(t0).Seconds(), 3)
+			rr.LoadAfter = loadavg()
+			if err != nil {
+				return nm, fmt.Errorf("%s: %w", file, err)
+			}
+			nm.Runs = append(nm.Runs, rr)
+		}
+	}
+	stop()
+	if hog != nil {
+		hog.Process.Signal(syscall.SIGTERM)
+		hog.Wait()
+		hog = nil
+		nm.HogReport = strings.TrimSpace(hogErr.String())
+		if m := hogShare.FindStringSubmatch(nm.HogReport); m != nil {
+			nm.HogSharePct, _ = strconv.ParseFloat(m[1], 64)
+		}
+	}
+	return nm, os.WriteFile(filepath.Join(dir, "loadverdict.yaml"), nightManifest(s, nt, order), 0o644)
+}
+
+// seriesTool runs one run of the series' tool against url and writes
+// "$ <command line>" and the tool's text output to file.
+func seriesTool(ctx context.Context, pin []string, s SeriesScenario, url, file string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(s.DurationS*float64(time.Second))+30*time.Second)
+	defer cancel()
+	var args []string
+	switch s.Tool {
+	case toolWrk:
+		args = []string{"-t1", "-c8", "-d" + dur(s.DurationS), "--latency", url}
+	case toolHey:
+		args = []string{"-z", dur(s.DurationS), "-c", "8", url}
+	default:
+		return "", fmt.Errorf("unknown tool %q", s.Tool)
+	}
+	line := s.Tool + " " + strings.Join(args, " ")
+	out, err := command(ctx, pin, s.Tool, args...).Output()
+	if err != nil {
+		return line, err
+	}
+	return line, os.WriteFile(file, append([]byte("$ "+line+"\n"), out...), 0o644)
+}
+
+// nightManifest is a night's loadverdict.yaml: the series, its meta,
+// the systems svc and control and the order the runs ran in.
+func nightManifest(s SeriesScenario, nt NightSpec, order []string) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s/%s (%s): made by scripts/conformance gen; the truth is in ../truth.json.\n", s.ID, nt.Name, s.Variant)
+	fmt.Fprintf(&b, "series: nightly-%s\nmeta:\n  version: work-%d\n  date: %s\n  note: \"machine %s\"\n", strings.TrimPrefix(s.ID, seriesFolder+"/"), nt.SvcWork, nt.Date, nt.Machine)
+	b.WriteString("systems:\n  svc: [svc]\n  control: [control]\norder:\n")
+	for _, f := range order {
+		fmt.Fprintf(&b, "  - %s\n", f)
+	}
+	return []byte(b.String())
+}
+
+// seriesDirs lists the recorded series under root; sample > 0 keeps
+// that many, evenly spread.
+func seriesDirs(root string, sample int) ([]string, error) {
+	ents, err := os.ReadDir(filepath.Join(root, seriesFolder))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	var dirs []string
+	for _, e := range ents {
+		d := filepath.Join(root, seriesFolder, e.Name())
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			if _, err := os.Stat(filepath.Join(d, "truth.json")); err == nil {
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	sort.Strings(dirs)
+	if sample > 0 && len(dirs) > sample {
+		picked := make([]string, 0, sample)
+		for i := range sample {
+			picked = append(picked, dirs[i*len(dirs)/sample])
+		}
+		dirs = picked
+	}
+	return dirs, nil
+}
+
+// seriesGate is the nightly job's gate: --fail-on regression
+// --max-regression 5, with the control named or not.
+func seriesGate(control string) analyze.Options {
+	o := analyze.DefaultOptions()
+	o.FailOn, o.MaxRegressionPct, o.Control = []gate.Condition{gate.Regression}, 5, control
+	return o
+}
+
+// evaluateSeries analyses every series in dirs night by night and
+// returns one Result per night from night02 on and per variant: family
+// nightly (without the control; untellable nights in
+// nightly-untellable), nightly-control (with it).
+func evaluateSeries(ctx context.Context, dirs []string) []Result {
+	var out []Result
+	for _, dir := range dirs {
+		out = append(out, evaluateSeriesOne(ctx, dir)...)
+	}
+	return out
+}
+
+// evaluateSeriesOne analyses one series.
+func evaluateSeriesOne(ctx context.Context, dir string) []Result {
+	rec, err := loadSeries(dir)
+	if err != nil {
+		return []Result{{ID: dir, Family: familyNightly, Expect: "?", Grade: gradeWrong, Err: err.Error(), observation: observation{Outcome: "error"}}}
+	}
+	exps := make([]analyze.SeriesExperiment, 0, len(rec.Nights))
+	for _, nt := range rec.Nights {
+		v, m, err := analyseNight(ctx, filepath.Join(dir, nt.Name), rec.ID+"/"+nt.Name)
+		if err != nil {
+			return []Result{{ID: rec.ID + "/" + nt.Name, Family: familyNightly, Variant: rec.Variant, Expect: nt.Expect, Grade: gradeWrong, Err: err.Error(), observation: observation{Outcome: "error"}}}
+		}
+		exps = append(exps, analyze.SeriesExperiment{Name: nt.Name, Meta: m.Meta, Verdict: v})
+	}
+	var out []Result
+	for to := 2; to <= len(exps); to++ {
+		nt := rec.Nights[to-1]
+		for _, control := range []string{"", "control"} {
+			r := Result{ID: rec.ID + "/" + nt.Name + "+control", Family: familyNightlyControl, Variant: rec.Variant, Expect: nt.Expect}
+			if control == "" {
+				r.ID, r.Family, r.Expect = rec.ID+"/"+nt.Name, familyNightly, nt.ExpectAlone
+				if nt.ExpectAlone == untellable {
+					r.Family, r.Expect = familyNightlyUntellab, nt.Expect
+				}
+			}
+			h, err := analyze.AnalyzeHistory("nightly-"+strings.TrimPrefix(rec.ID, seriesFolder+"/"), analyze.OrderAsGiven, exps[:to], seriesGate(control))
+			if err != nil {
+				r.Grade, r.Outcome, r.Err = gradeWrong, "error", err.Error()
+				out = append(out, r)
+				continue
+			}
+			r.Outcome = expectPass
+			if h.Failed {
+				r.Outcome = expectFail
+			}
+			r.Grade = gradeWrong
+			if r.Outcome == r.Expect || r.Expect == expectStepNight {
+				r.Grade = gradeRight
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// analyseNight analyses one night's experiment as `loadverdict report
+// --manifest <night>/loadverdict.yaml <night>/svc <night>/control` does
+// (analyseDir's way), returning its verdict and manifest.
+func analyseNight(ctx context.Context, dir, id string) (*analyze.Verdict, *pipeline.Manifest, error) {
+	tmp, err := os.MkdirTemp("", "conformance-night-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(tmp)
+	st, err := store.NewLocal(tmp)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := &pipeline.Pipeline{Store: st, GeneratedBy: "conformance"}
+	mpath := filepath.Join(dir, "loadverdict.yaml")
+	b, err := os.ReadFile(mpath)
+	if err != nil {
+		return nil, nil, err
+	}
+	m, err := pipeline.ParseManifest(mpath, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.Dir = id
+	const exp = "conformance"
+	var files []string
+	for _, f := range m.Order {
+		name := id + "/" + f
+		files = append(files, name)
+		fh, err := os.Open(filepath.Join(dir, filepath.FromSlash(f)))
+		if err != nil {
+			return nil, nil, err
+		}
+		_, err = p.IngestSource(ctx, pipeline.Source{Name: name, Experiment: exp, Body: fh})
+		fh.Close()
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	v, err := p.Verdict(ctx, pipeline.Request{Experiment: exp, Manifest: m, Overrides: pipeline.Overrides{Order: files}})
+	if err == nil && v == nil {
+		err = errors.New("no verdict: every input rejected")
+	}
+	return v, m, err
+}

@@ -251,8 +251,8 @@ func pinPrefix() []string {
 	return nil
 }
 
-// command is name args under prefix.
-func command(ctx context.Context, prefix []string, name string, args ...string) *exec.Cmd {
+// prefixed is name args under prefix.
+func prefixed(ctx context.Context, prefix []string, name string, args ...string) *exec.Cmd {
 	all := append(slices.Clone(prefix), name)
 	all = append(all, args...)
 	return exec.CommandContext(ctx, all[0], all[1:]...)
@@ -317,7 +317,7 @@ func loadSeries(dir string) (SeriesRecord, error) {
 	return rec, json.Unmarshal(b, &rec)
 }
 
-var hogShare = regexp.MustCompile(`took ([0-9.]+) %`)
+var hogTook = regexp.MustCompile(`took ([0-9.]+) %`)
 
 // makeSeries makes series s in dir (through a hidden folder renamed
 // into place when complete), night after night: the night's hog, both
@@ -369,7 +369,7 @@ func makeNight(ctx context.Context, cfg genConfig, bins map[string]string, pin [
 	var hogErr strings.Builder
 	var hog *exec.Cmd
 	if nt.HogSpinMs > 0 {
-		hog = command(ctx, pin, bins["cpuhog"], "-spin", dur(nt.HogSpinMs/1000), "-sleep", dur(nt.HogSleepMs/1000))
+		hog = prefixed(ctx, pin, bins["cpuhog"], "-spin", dur(nt.HogSpinMs/1000), "-sleep", dur(nt.HogSleepMs/1000))
 		hog.Stderr = &hogErr
 		if err := hog.Start(); err != nil {
 			return nm, err
@@ -395,7 +395,7 @@ func makeNight(ctx context.Context, cfg genConfig, bins map[string]string, pin [
 		if err != nil {
 			return nm, err
 		}
-		cmd := command(ctx, pin, bins["truthserver"], "-addr", addr[sys], "-procs", "1", "-work", strconv.Itoa(w))
+		cmd := prefixed(ctx, pin, bins["truthserver"], "-addr", addr[sys], "-procs", "1", "-work", strconv.Itoa(w))
 		cmd.Stderr = logf
 		err = cmd.Start()
 		logf.Close()
@@ -439,7 +439,7 @@ func makeNight(ctx context.Context, cfg genConfig, bins map[string]string, pin [
 		hog.Wait()
 		hog = nil
 		nm.HogReport = strings.TrimSpace(hogErr.String())
-		if m := hogShare.FindStringSubmatch(nm.HogReport); m != nil {
+		if m := hogTook.FindStringSubmatch(nm.HogReport); m != nil {
 			nm.HogSharePct, _ = strconv.ParseFloat(m[1], 64)
 		}
 	}
@@ -461,7 +461,7 @@ func seriesTool(ctx context.Context, pin []string, s SeriesScenario, url, file s
 		return "", fmt.Errorf("unknown tool %q", s.Tool)
 	}
 	line := s.Tool + " " + strings.Join(args, " ")
-	out, err := command(ctx, pin, s.Tool, args...).Output()
+	out, err := prefixed(ctx, pin, s.Tool, args...).Output()
 	if err != nil {
 		return line, err
 	}

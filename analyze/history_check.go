@@ -55,14 +55,12 @@ type NightRole string
 const (
 	// RoleUnused: not used (errors, or the metric missing).
 	RoleUnused NightRole = ""
-	// RoleReference: part of the reference level.
+	// RoleReference: part of the reference level (the robust rule may
+	// leave it out as an outlier: Night.Outliers).
 	RoleReference NightRole = "reference"
 	// RoleAccepted: accepted (--accept, the manifest's history.accept or
 	// history.baseline): the reference level starts again here.
 	RoleAccepted NightRole = "accepted"
-	// RoleOutlier: a night of the reference level that the robust
-	// reference leaves out (refStats): it neither sets nor widens it.
-	RoleOutlier NightRole = "outlier"
 	// RoleRegression: in an open or ended regression (or a suspect
 	// stretch the next nights decide), not part of the reference.
 	RoleRegression NightRole = "regression"

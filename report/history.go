@@ -727,8 +727,7 @@ type SeriesSummaryPoint struct {
 	Values          map[string]SeriesSummaryValue `json:"values"`
 	DisturbedMetric string                        `json:"disturbed_metric,omitempty"`
 	// Check is the point's role in the history check, per metric
-	// (reference, accepted, regression, improved, transient, pending;
-	// absent: not used).
+	// (reference, accepted, regression, improved; absent: not used).
 	Check map[string]string `json:"check"`
 }
 

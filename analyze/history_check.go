@@ -335,7 +335,7 @@ func SequentialCheck(in []NightInput, higherIsBetter bool, o Options) Sequential
 			prev := c.test(change, rs, failAlpha(o))
 			if single.WorsePct < prev.WorsePct/2 && single.Verdict != CheckRegression {
 				recFrom, recAt, change = change[0], i, nil
-				c.single(&s, &n, single, &ref, &pending, &better, rs)
+				decide(&s, &n, single, &ref, &pending, &better)
 				break
 			}
 			change = append(change, i)
@@ -372,7 +372,7 @@ func SequentialCheck(in []NightInput, higherIsBetter bool, o Options) Sequential
 				n.Reference, n.Outliers = rs.kept, rs.outliers
 				single = c.test([]int{i}, rs, openAlpha(o))
 				n.Test = &single
-				c.single(&s, &n, single, &ref, &pending, &better, rs)
+				decide(&s, &n, single, &ref, &pending, &better)
 				break
 			}
 			pending = group
@@ -380,7 +380,7 @@ func SequentialCheck(in []NightInput, higherIsBetter bool, o Options) Sequential
 			s.Roles[i] = RoleRegression
 			n.Test, n.Since, n.Verdict, n.Suspect = &t, pending[0], CheckNoChange, true
 		default:
-			c.single(&s, &n, single, &ref, &pending, &better, rs)
+			decide(&s, &n, single, &ref, &pending, &better)
 		}
 		n.RecoveredFrom, n.RecoveredAt = recFrom, recAt
 		if s.Roles[i] == RoleReference && n.Verdict != CheckForming {
@@ -394,12 +394,12 @@ func SequentialCheck(in []NightInput, higherIsBetter bool, o Options) Sequential
 	return s
 }
 
-// single decides night i on its own test against the reference: suspect
+// decide decides night i on its own test against the reference: suspect
 // (beyond the allowed regression and the noise: no change shown, the
 // next nights decide; it stays in the reference, where the robust rule
 // discounts it if it was a one-off), improved (not the reference), or
 // no change (the reference).
-func (c *checker) single(s *Sequential, n *Night, t NightTest, ref, pending, better *[]int, rs refStats) {
+func decide(s *Sequential, n *Night, t NightTest, ref, pending, better *[]int) {
 	i := n.Point
 	switch t.Verdict {
 	case CheckRegression:

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -83,28 +82,9 @@ func experiments(root string, sample int) ([]string, error) {
 		if f.Series {
 			continue
 		}
-		ents, err := os.ReadDir(filepath.Join(root, f.Name))
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		} else if err != nil {
+		dirs, err := recordedDirs(filepath.Join(root, f.Name), sample)
+		if err != nil {
 			return nil, err
-		}
-		var dirs []string
-		for _, e := range ents {
-			d := filepath.Join(root, f.Name, e.Name())
-			if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
-				if _, err := os.Stat(filepath.Join(d, "truth.json")); err == nil {
-					dirs = append(dirs, d)
-				}
-			}
-		}
-		sort.Strings(dirs)
-		if sample > 0 && len(dirs) > sample {
-			picked := make([]string, 0, sample)
-			for i := range sample {
-				picked = append(picked, dirs[i*len(dirs)/sample])
-			}
-			dirs = picked
 		}
 		out = append(out, dirs...)
 	}

@@ -484,7 +484,14 @@ func nightManifest(s SeriesScenario, nt NightSpec, order []string) []byte {
 // seriesDirs lists the recorded series under root; sample > 0 keeps
 // that many, evenly spread.
 func seriesDirs(root string, sample int) ([]string, error) {
-	ents, err := os.ReadDir(filepath.Join(root, seriesFolder))
+	return recordedDirs(filepath.Join(root, seriesFolder), sample)
+}
+
+// recordedDirs lists the recorded folders under dir (those with a
+// truth.json), by name; none when dir does not exist; sample > 0 keeps
+// that many, evenly spread.
+func recordedDirs(dir string, sample int) ([]string, error) {
+	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	} else if err != nil {
@@ -492,7 +499,7 @@ func seriesDirs(root string, sample int) ([]string, error) {
 	}
 	var dirs []string
 	for _, e := range ents {
-		d := filepath.Join(root, seriesFolder, e.Name())
+		d := filepath.Join(dir, e.Name())
 		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
 			if _, err := os.Stat(filepath.Join(d, "truth.json")); err == nil {
 				dirs = append(dirs, d)

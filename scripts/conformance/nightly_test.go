@@ -215,3 +215,23 @@ func TestNightlyMC(t *testing.T) {
 		}
 	}
 }
+
+// TestOracleCatch: the oracle's bound is whole where the step is many
+// times the noise (no noise between nights: a 10 % step against 2 %
+// runs), and far under the 90 % target at a between-night sd 3 times
+// the runs' (sd 6 %, an outlier night in 10 at 3-5 times it): the
+// figure that shows the target out of any detector's reach there. With
+// a control, which cancels the night, it is whole again.
+func TestOracleCatch(t *testing.T) {
+	m := nightlyModel{SigmaR: 0.02, OutlierProb: 0.1, Opts: nightlyOpts(5)}
+	for _, tc := range []struct {
+		ratio        float64
+		minNo, maxNo float64
+		minCtl       float64
+	}{{0, 0.97, 1, 0.97}, {1, 0.85, 1, 0.97}, {3, 0.05, 0.45, 0.97}} {
+		got := oracleCatch(nightlyCell{Ratio: tc.ratio, Runs: 2, Step: 0.10}, m, 400, 5, 0.01)
+		if got[0] < tc.minNo || got[0] > tc.maxNo || got[1] < tc.minCtl {
+			t.Errorf("sigma_b %gx sigma_r: oracle catches %.2f without a control, %.2f with one; want %.2f-%.2f and >= %.2f", tc.ratio, got[0], got[1], tc.minNo, tc.maxNo, tc.minCtl)
+		}
+	}
+}

@@ -248,7 +248,8 @@ type refStats struct {
 	mean           float64 // mean log value of kept
 	sd             float64 // noise of one night's log value
 	df             float64
-	floor          bool
+	floor          bool    // sd is the runs' noise, the between-night one below it
+	floorSD        float64 // the runs' noise of a night's log value
 	rho            float64
 }
 
@@ -431,6 +432,10 @@ func decide(s *Sequential, n *Night, t NightTest, ref, pending, better *[]int) {
 // step may move back to (scan).
 const lookBack = 3
 
+// poolNights is the fewest nights of a group whose own spread joins the
+// reference's in its test.
+const poolNights = 3
+
 // scan seeks the step of a regression ending at night i among the
 // nights of the suspect stretch group (i the last) and up to lookBack
 // reference nights just before it (formingNights kept before the step):
@@ -485,7 +490,7 @@ func splitAt(ref []int, st int) (before, after []int) {
 // rest give the mean and noise.
 func (c *checker) reference(ref []int, i int) refStats {
 	floor, floorDF := c.floor(i)
-	var rs refStats
+	rs := refStats{floorSD: floor}
 	if len(ref) == 0 {
 		return rs
 	}
@@ -621,7 +626,15 @@ func (c *checker) test(group []int, rs refStats, alpha float64) NightTest {
 		}
 		return t
 	}
-	t.SD, t.DF = rs.sd*t.RefMean, int(math.Round(rs.df))
+	sd, df := rs.sd, rs.df
+	if len(g) >= poolNights && len(g) > len(rs.kept) {
+		// The group's own spread joins a shorter reference's (a pooled
+		// two-sample test): a reference of few nights is not all the
+		// test knows of the noise once the group is a level of its own.
+		df = rs.df + float64(len(g)-1)
+		sd = max(math.Sqrt((rs.sd*rs.sd*rs.df+rss(g))/df), rs.floorSD)
+	}
+	t.SD, t.DF = sd*t.RefMean, int(math.Round(df))
 	k := float64(len(g))
 	vg := 1.0 // the variance of the group's mean over sd²/k
 	for lag := 1; lag < len(g); lag++ {
@@ -632,8 +645,8 @@ func (c *checker) test(group []int, rs refStats, alpha float64) NightTest {
 	for lag := 1; lag < len(rs.kept); lag++ {
 		vr += 2 * (nr - float64(lag)) / nr * math.Pow(rs.rho, float64(lag))
 	}
-	se := rs.sd * math.Sqrt(vg/k+vr/nr)
-	st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: rs.df}
+	se := sd * math.Sqrt(vg/k+vr/nr)
+	st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
 	z := diff / se
 	t.PWorse, t.PBetter = st.Survival(z), st.CDF(z)
 	t.UpperPct = 100 * (math.Exp(diff+st.Quantile(1-alpha)*se) - 1)

@@ -64,8 +64,8 @@ func checkOpts() analyze.Options {
 // reference) is suspect the night it lands (no change shown: one night
 // may be a one-off) and fails every night after, dated at the step;
 // accepted at the step, the nights after it pass (forming a new level).
-// A step on the 3rd night meets a reference of 2 nights: suspect, never
-// shown while the reference's noise has 1 degree of freedom.
+// A step on the 3rd night meets a reference of 2 nights (1 degree of
+// freedom): suspect for two nights, then shown, dated at the step.
 func TestSequentialStep(t *testing.T) {
 	for at := 2; at <= 8; at++ {
 		lv := make([]float64, 10)
@@ -80,8 +80,10 @@ func TestSequentialStep(t *testing.T) {
 		want := "ff" + strings.Repeat(".", max(at-2, 0)) + "s" + strings.Repeat("r", 9-at)
 		if at == 2 {
 			// The step's first night meets a reference of 2 nights (1
-			// degree of freedom): suspect, and it stays so, never shown.
-			want = "ff" + strings.Repeat("s", 8)
+			// degree of freedom): suspect until the step's own nights,
+			// more than the reference's, join their spread to its test
+			// (poolNights); then shown, dated at the step.
+			want = "ffss" + strings.Repeat("r", 6)
 		}
 		if got != want {
 			t.Errorf("step at %d: %s, want %s", at, got, want)

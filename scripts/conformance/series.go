@@ -58,7 +58,25 @@ const (
 	expectPass      = "pass"       // svc's cost as the reference's: the gate passes
 	expectFail      = "fail"       // a regression in effect since an earlier night: the gate fails
 	expectStepNight = "step-night" // the night a regression lands: either (fails, or passes once as suspect)
+	expectEither    = "either"     // a step measured within two standard errors of the allowed regression: either
 )
+
+// stepExpect is a regression night's expectation given the step its
+// series measured (realizedStep: pct ± se, percent) and the gate's
+// allowed regression: a step measured below the allowed regression is no
+// regression to gate (pass), one within two standard errors of it either
+// way is right both ways, and one beyond keeps the expectation drawn.
+func stepExpect(drawn string, pct, se, allowed float64) string {
+	switch {
+	case drawn != expectFail && drawn != expectStepNight && drawn != untellable:
+		return drawn
+	case pct+2*se < allowed:
+		return expectPass
+	case pct-2*se <= allowed:
+		return expectEither
+	}
+	return drawn
+}
 
 // SeriesScenario is a nightly series as drawn: what truth.json of
 // nightly/<NNN>/ records (with what making it measured added by gen).
@@ -551,6 +569,12 @@ func evaluateSeriesOne(ctx context.Context, dir string) []Result {
 		}
 		exps = append(exps, analyze.SeriesExperiment{Name: nt.Name, Meta: m.Meta, Verdict: v})
 	}
+	vs := make([]*analyze.Verdict, len(exps))
+	for i, e := range exps {
+		vs[i] = e.Verdict
+	}
+	step, stepSE, measured := realizedStep(rec, vs)
+	allowed := seriesGate("").MaxRegressionPct
 	var out []Result
 	for to := 2; to <= len(exps); to++ {
 		nt := rec.Nights[to-1]
@@ -560,6 +584,14 @@ func evaluateSeriesOne(ctx context.Context, dir string) []Result {
 				r.ID, r.Family, r.Expect = rec.ID+"/"+nt.Name, familyNightly, nt.ExpectAlone
 				if nt.ExpectAlone == untellable {
 					r.Family, r.Expect = familyNightlyUntellab, nt.Expect
+				}
+			}
+			if nt.RegressionPct > 0 && measured {
+				r.Detail = fmt.Sprintf("step made %.0f %% in work, measured %.1f ± %.1f %% in throughput against the control", nt.RegressionPct, step, stepSE)
+				r.Expect = stepExpect(r.Expect, step, stepSE, allowed)
+				if r.Family == familyNightlyUntellab && r.Expect == expectPass {
+					// Within the allowed regression: a pass any method can tell.
+					r.Family = familyNightly
 				}
 			}
 			h, err := analyze.AnalyzeHistory("nightly-"+strings.TrimPrefix(rec.ID, seriesFolder+"/"), analyze.OrderAsGiven, exps[:to], seriesGate(control))
@@ -573,7 +605,7 @@ func evaluateSeriesOne(ctx context.Context, dir string) []Result {
 				r.Outcome = expectFail
 			}
 			r.Grade = gradeWrong
-			if r.Outcome == r.Expect || r.Expect == expectStepNight {
+			if r.Outcome == r.Expect || r.Expect == expectStepNight || r.Expect == expectEither {
 				r.Grade = gradeRight
 			}
 			out = append(out, r)

@@ -12,13 +12,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/loadverdict/loadverdict/internal/testguard"
 )
 
 // chromium finds a Chromium or Chrome to drive. Without one the browser
@@ -153,7 +154,8 @@ func browse(t *testing.T, bin, file string, width int) (*pageLoad, pageFacts, []
 		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(width, 900),
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	// A hang guard, not a speed check: a browser starts slowly on a busy machine.
+	ctx, cancel := context.WithTimeout(context.Background(), testguard.Deadline)
 	defer cancel()
 	actx, cancelA := chromedp.NewExecAllocator(ctx, opts...)
 	defer cancelA()

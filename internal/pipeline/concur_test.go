@@ -235,6 +235,7 @@ func TestConcurrentWriters(t *testing.T) {
 		t.Skip("the concurrency matrix runs three invocations per case")
 	}
 	untimed(t)
+	memoRender(t)
 	setup := faultStore0(t, "setup")
 	faultSetup(t, setup)
 	ctx := context.Background()

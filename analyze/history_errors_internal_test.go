@@ -91,6 +91,7 @@ func mcErrorTrack(rng *rand.Rand, refNights, runs, n int, mu, delta, rho float64
 // leaves it too few runs for the test over runs). 200 draws a cell,
 // 2000 with LOADVERDICT_LONG=1 (the rates quoted are from 400).
 func TestHistoryErrorsMonteCarlo(t *testing.T) {
+	t.Parallel() // a pure function of fixed seeds
 	draws := 200
 	if os.Getenv("LOADVERDICT_LONG") == "1" {
 		draws = 2000

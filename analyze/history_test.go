@@ -304,6 +304,7 @@ func TestHistoryMonteCarlo(t *testing.T) {
 	if testing.Short() {
 		t.Skip("Monte-Carlo check (-short)")
 	}
+	t.Parallel() // a pure function of fixed seeds
 	series := 80
 	if os.Getenv("LOADVERDICT_LONG") != "" {
 		series = 200

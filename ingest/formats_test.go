@@ -301,6 +301,7 @@ func TestSaysTool(t *testing.T) {
 // digits left out, e.g. conformance/flat and runN.json.gz) and every 8th
 // file; every sample of the formats and every example is checked.
 func TestDetectUnique(t *testing.T) {
+	t.Parallel() // reads files, no shared state (the memory checks of guard_test.go run alone, sequential)
 	n := 0
 	roots, _ := filepath.Glob("*/testdata")
 	kinds := map[string]bool{}

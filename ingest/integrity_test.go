@@ -144,6 +144,7 @@ func bigInput(t *testing.T, file string) []byte {
 // they are, wherever they happen, and never become a *SyntaxError or a
 // result made of part of the input.
 func TestReadErrorsAreNotInput(t *testing.T) {
+	t.Parallel() // reads files, no shared state (the memory checks of guard_test.go run alone, sequential)
 	files := []string{
 		"wrk/testdata/wrk/seed-zuul-vs-openresty.txt",
 		"vegeta/testdata/vegeta/results-ok.gob",

@@ -249,6 +249,7 @@ func TestRequestsWindowPercentilesWithinExtremes(t *testing.T) {
 // sparse) filled with the samples of each window, clamped as the series
 // are to the window's exact extremes.
 func TestWindowQuantilesMatchDense(t *testing.T) {
+	t.Parallel() // reads files, no shared state (the memory checks of guard_test.go run alone, sequential)
 	dirs := sampleDirs()
 	logs := 0
 	for _, dir := range dirs {

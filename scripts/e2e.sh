@@ -92,12 +92,14 @@ cp -r testdata/truth/series/exp01 testdata/truth/series/exp02 "$WORK/local-serie
 test -s "$WORK/localseries/summary.json"
 
 echo "== running the e2e test"
+# go test's 10 minutes a package would be a bound on the machine's speed;
+# the test's own bounds guard against a hang (20 minutes).
 status=0
 E2E_S3_ENDPOINT="http://127.0.0.1:$S3_PORT" E2E_BUCKET=$BUCKET E2E_LOCAL_REPORT="$WORK/localreport" E2E_LOCAL_SERIES="$WORK/localseries" \
   E2E_INGEST_URL="http://127.0.0.1:$INGEST_PORT/2015-03-31/functions/function/invocations" \
   E2E_REANALYZE_URL="http://127.0.0.1:$REANALYZE_PORT/2015-03-31/functions/function/invocations" \
   E2E_INGEST_URLS="${INGEST_URLS# }" \
-  go test -count=1 -tags e2e -v ./internal/e2e/ || status=$?
+  go test -count=1 -timeout 30m -tags e2e -v ./internal/e2e/ || status=$?
 if [ "$status" -ne 0 ]; then
   echo "== logs"; tail -n 40 "$WORK"/*.log
 fi

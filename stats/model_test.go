@@ -60,6 +60,7 @@ func shapeSeries(rng *rand.Rand, kind string, n int, size float64, pos int, cv f
 // sample of 100 draws per cell, and the bounds asserted are those of the
 // documented figures with room for the sample's error.
 func TestSelectModelMonteCarlo(t *testing.T) {
+	t.Parallel() // a pure function of fixed seeds
 	draws := *modelDraws
 	if testing.Short() {
 		draws = 30

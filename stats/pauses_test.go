@@ -36,6 +36,7 @@ func pausedRun(rng *rand.Rand, rate, durS, baseMs, lenMs float64, onsets []float
 // at irregular times (each moved by up to ±40 % of the period) and runs
 // without pauses are not. Rates are logged and asserted.
 func TestPausesFamily(t *testing.T) {
+	t.Parallel() // a pure function of fixed seeds
 	type cell struct {
 		kind                   string
 		period, lenMs, rate, d float64

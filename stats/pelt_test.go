@@ -124,6 +124,7 @@ func segmentCost(x []float64) func(s, t int) float64 {
 }
 
 func TestPELTMatchesOptimalPartitioning(t *testing.T) {
+	t.Parallel() // a pure function of fixed seeds
 	for seed := range uint64(60) {
 		x := normals(seed, 150, 0, 1)
 		for i := 40; i < 90; i++ {

@@ -12,13 +12,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/loadverdict/loadverdict/internal/testguard"
 )
 
 // chromium finds a Chromium or Chrome to drive. Without one the browser
@@ -142,23 +143,73 @@ const factsJS = `(() => {
     })};
 })()`
 
-// browse loads file in a fresh headless Chromium, width px wide, and
-// returns what it saw, the page's facts and a screenshot of each figure
-// and of the whole page.
+// sharedBrowser is the headless Chromium the browser tests share (a
+// browser takes seconds to start, a tab a fraction of one; each page is
+// opened in a tab of its own, with its own listeners and viewport). The
+// first browse starts it; TestMain stops it.
+var sharedBrowser struct {
+	once   sync.Once
+	ctx    context.Context
+	cancel context.CancelFunc
+	err    error
+}
+
+// browserContext returns the context of the shared browser (bin),
+// starting it the first time.
+func browserContext(t *testing.T, bin string) context.Context {
+	t.Helper()
+	b := &sharedBrowser
+	b.once.Do(func() {
+		dir, err := os.MkdirTemp("", "loadverdict-chromium-")
+		if err != nil {
+			b.err = err
+			return
+		}
+		opts := []chromedp.ExecAllocatorOption{
+			chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+			chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+			chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(dir), chromedp.WindowSize(1280, 900),
+		}
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+		bctx, cancelB := chromedp.NewContext(actx)
+		b.ctx = bctx
+		b.cancel = func() {
+			cancelB()
+			cancelA()
+			os.RemoveAll(dir)
+		}
+		// The browser starts with the first action on a context without
+		// a time-out (one would close it when it ends).
+		b.err = chromedp.Do(bctx)
+	})
+	if b.err != nil {
+		t.Fatalf("starting %s: %v", bin, b.err)
+	}
+	return b.ctx
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if sharedBrowser.cancel != nil {
+		sharedBrowser.cancel()
+	}
+	os.Exit(code)
+}
+
+// browse loads file in a new tab of the shared headless Chromium, width
+// px wide, and returns what it saw, the page's facts and a screenshot of
+// each figure and of the whole page.
 func browse(t *testing.T, bin, file string, width int) (*pageLoad, pageFacts, [][]byte, []byte) {
 	t.Helper()
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(bin), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
-		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true), chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(width, 900),
+	tab, cancelTab := chromedp.NewContext(browserContext(t, bin))
+	defer cancelTab()
+	if err := chromedp.Do(tab); err != nil { // opens the tab
+		t.Fatalf("a new tab: %v", err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	// A hang guard, not a speed check: a page loads slowly on a busy machine.
+	bctx, cancel := context.WithTimeout(tab, testguard.Deadline)
 	defer cancel()
-	actx, cancelA := chromedp.NewExecAllocator(ctx, opts...)
-	defer cancelA()
-	bctx, cancelB := chromedp.NewContext(actx)
-	defer cancelB()
 	load := &pageLoad{}
 	if err := chromedp.Listen(bctx, load.listen); err != nil {
 		t.Fatal(err)

@@ -74,6 +74,7 @@ func TestFailClosed(t *testing.T) {
 			"no-comparison: nothing of the latest experiment, 2026-11-14 (night04), could be checked"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // its own folders; run in-process with no global state
 			dir := t.TempDir()
 			args := append([]string{tc.args[0], "-o", dir}, tc.args[1:]...)
 			_, errOut, err := runCLI(t, "", args...)
@@ -115,6 +116,7 @@ func TestFailClosedRefused(t *testing.T) {
 		{"a rate no group ran at", "", []string{"--threshold", "rps{rate=100}>=1"}, "rps{rate=100}>=1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // its own folders; run in-process with no global state
 			args := []string{"report", "-o", t.TempDir()}
 			input := newDir
 			if tc.manifest != "" {

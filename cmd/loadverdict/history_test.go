@@ -50,6 +50,7 @@ func readSeriesSummary(t *testing.T, dir string) report.SeriesSummary {
 func TestHistoryTruthSeries(t *testing.T) {
 	gate := []string{"history", "--fail-on", "regression", "--max-regression", "5"}
 	t.Run("exp01..exp08", func(t *testing.T) {
+		t.Parallel() // its own folders; run in-process with no global state
 		dir := t.TempDir()
 		out, errOut, err := runCLI(t, "", append(append(gate, "-o", dir), seriesDirs(1, 8)...)...)
 		if exitCode(err) != exitGate || !strings.Contains(err.Error(), "regression: 127.0.0.1:19121 at 16 connections, 2 threads, 6 s, wrk: throughput") {
@@ -114,6 +115,7 @@ func TestHistoryTruthSeries(t *testing.T) {
 		// exp03 (disturbed) and exp05 (the step) are each, as the latest,
 		// one experiment beyond the reference: suspect, the next decides.
 		t.Run(fmt.Sprintf("exp01..exp%02d", tc.to), func(t *testing.T) {
+			t.Parallel() // its own folders; run in-process with no global state
 			dir := t.TempDir()
 			out, _, err := runCLI(t, "", append(append(gate, "-o", dir), seriesDirs(1, tc.to)...)...)
 			if exitCode(err) != tc.exit || !strings.HasPrefix(out, tc.verdict) {
@@ -273,6 +275,7 @@ func TestHistoryUndated(t *testing.T) {
 		{"several undated", []string{"exp01", "exp02", "exp05", "exp06"}, []string{"exp01", "exp06"}, "experiments exp01, exp06 have no meta.date while the 2 others have one"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // its own folders; run in-process with no global state
 			dirs := seriesCopy(t, tc.exps, func(exp string, b []byte) []byte {
 				if slices.Contains(tc.undated, exp) {
 					b = regexp.MustCompile(`(?m)^  date: .*\n`).ReplaceAll(b, nil)
@@ -332,6 +335,7 @@ func TestHistoryManifestGate(t *testing.T) {
 		{"latest fails on threshold", "exp06", "slo: [\"rps>1\"]\ngate:\n  fail_on: [threshold, inconclusive]\n", nil, exitGate, all, []string{}, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel() // its own folders; run in-process with no global state
 			dirs := seriesCopy(t, exps, func(exp string, b []byte) []byte {
 				if exp == tc.exp {
 					b = append(b, tc.yaml...)

@@ -145,6 +145,11 @@ func (p *Pipeline) WriteReport(ctx context.Context, prefix string, r *Report) er
 	return nil
 }
 
+// render is Render, a variable only so that the tests that analyse the
+// same inputs hundreds of times (the fault and concurrency matrices) can
+// reuse the files drawn the first time (memoRender).
+var render = Render
+
 // report analyses the inputs in (keys with ETags) as req says.
 func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string) (*Report, error) {
 	v, set, meta, err := p.verdict(ctx, req, in)
@@ -162,7 +167,7 @@ func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string
 	}
 	var files []File
 	if !req.VerdictOnly {
-		if files, err = Render(v, set, meta, req.Figures); err != nil {
+		if files, err = render(v, set, meta, req.Figures); err != nil {
 			return nil, err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/internal/testguard"
 )
 
 // Concurrent writers (issue 21, defect 9): invocations of the functions
@@ -30,6 +31,17 @@ func long() bool { return os.Getenv("LOADVERDICT_LONG") == "1" }
 // (LOADVERDICT_LONG=all, which .ci/run sets, or 1); else they check a
 // sample that still holds every kind of case.
 func wholeTests() bool { return long() || os.Getenv("LOADVERDICT_LONG") == "all" }
+
+// untimed lifts Analyze's wall-clock bounds (the lease's lapse and the
+// time it may keep analysing) for the rest of t, its subtests included:
+// what is left is maxAnalyzeRounds, a count, so that a busy machine,
+// which stretches every invocation, cannot change what a test sees. The
+// lapse itself is tested with explicit times (TestAnalyzeLease).
+func untimed(t *testing.T) {
+	ttl, most := leaseTTL, maxAnalyzeTime
+	leaseTTL, maxAnalyzeTime = 24*time.Hour, 24*time.Hour
+	t.Cleanup(func() { leaseTTL, maxAnalyzeTime = ttl, most })
+}
 
 // invocationKey is the context key of the invocation a store request is
 // made for (stepStore).
@@ -222,6 +234,8 @@ func TestConcurrentWriters(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the concurrency matrix runs three invocations per case")
 	}
+	untimed(t)
+	memoRender(t)
 	setup := faultStore0(t, "setup")
 	faultSetup(t, setup)
 	ctx := context.Background()
@@ -326,8 +340,10 @@ func TestConcurrentUploads(t *testing.T) {
 	if testing.Short() {
 		t.Skip("uploads ingested at once")
 	}
+	untimed(t)
 	const uploads, atOnce = 24, 6
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// A hang guard, not a speed check (about a second on an idle machine).
+	ctx, cancel := context.WithTimeout(context.Background(), testguard.Deadline)
 	defer cancel()
 	key := func(i int) string { return fmt.Sprintf("raw/many/u%02d.txt", i) }
 	file := func(i int) string { return fmt.Sprintf("%swrk_%02d.txt", wrkDir, i%12+1) }

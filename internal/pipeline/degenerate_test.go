@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
-	"runtime/debug"
 	"testing"
 	"time"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/internal/testguard"
 	"github.com/loadverdict/loadverdict/plots"
 	"github.com/loadverdict/loadverdict/report"
 	"github.com/loadverdict/loadverdict/results"
@@ -120,65 +119,30 @@ func degenerateSet(seed uint64, n int, shape string) analyze.Set {
 	return set
 }
 
-// degenerateDeadline and degenerateHeap bound one case.
-const (
-	degenerateDeadline = 60 * time.Second
-	degenerateHeap     = 1 << 30
-)
-
 // driveDegenerate analyses set and renders every figure (PNG and SVG) and
 // every report file; it fails on a panic, an error of the rendering, a
-// case that takes longer than degenerateDeadline or a heap past
-// degenerateHeap. Analyze may refuse the set with an error.
+// case that hangs or a heap past testguard.Heap (testguard.Run). Analyze
+// may refuse the set with an error.
 func driveDegenerate(t *testing.T, set analyze.Set) {
 	t.Helper()
 	if !admissible(set) {
 		return // refused at ingest (TestCheckValues), never analysed
 	}
-	done := make(chan error, 1)
-	go func() {
-		defer func() {
-			if p := recover(); p != nil {
-				done <- fmt.Errorf("panic: %v\n%s", p, debug.Stack())
-			}
-		}()
+	testguard.Run(t, func() error {
 		v, err := analyze.Analyze(set, analyze.DefaultOptions())
 		if err != nil {
-			done <- nil
-			return
+			return nil
 		}
 		// Render draws every figure as PNG and as SVG, then every report file.
 		files, err := Render(v, set, report.Meta{GeneratedBy: "degenerate"}, plots.FormatPNG)
 		if err != nil {
-			done <- fmt.Errorf("render: %w", err)
-			return
+			return fmt.Errorf("render: %w", err)
 		}
 		if len(files) < 4 {
-			done <- fmt.Errorf("render: %d files", len(files))
-			return
+			return fmt.Errorf("render: %d files", len(files))
 		}
-		done <- nil
-	}()
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.After(degenerateDeadline)
-	for {
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatal(err)
-			}
-			return
-		case <-tick.C:
-			var m runtime.MemStats
-			runtime.ReadMemStats(&m)
-			if m.HeapAlloc > degenerateHeap {
-				t.Fatalf("heap %d MiB past %d MiB", m.HeapAlloc>>20, degenerateHeap>>20)
-			}
-		case <-deadline:
-			t.Fatalf("not done in %s", degenerateDeadline)
-		}
-	}
+		return nil
+	})
 }
 
 // TestDegenerateData: every shape at 1, 2, 3, 10 and 40 runs, a fixed seed

@@ -271,6 +271,8 @@ func TestFaultInjection(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the fault matrix runs every request of an ingest and a re-analysis")
 	}
+	untimed(t) // a lease left by a failed invocation lapses never, not after a while
+	memoRender(t)
 	setup := faultStore0(t, "setup")
 	faultSetup(t, setup)
 	for _, inv := range []struct {

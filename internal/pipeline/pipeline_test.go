@@ -192,6 +192,7 @@ func TestManifestErrors(t *testing.T) {
 // Uploads to one experiment processed concurrently, each ingest followed by
 // an analysis as the function does: the final report covers every run.
 func TestConcurrentUploadsMissNoRun(t *testing.T) {
+	untimed(t)
 	ctx := context.Background()
 	s := newStore(t)
 	p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}

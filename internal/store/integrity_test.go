@@ -252,8 +252,18 @@ func TestChangedWhileRead(t *testing.T) {
 			return errors.Join(err, f.Close())
 		},
 		"rewritten in place": func(p string) error {
-			time.Sleep(10 * time.Millisecond) // a later modification time
-			return os.WriteFile(p, bytes.ToUpper(body), 0o644)
+			// The same size, a later modification time: set, not waited
+			// for (a sleep would depend on the clock's and the file
+			// system's granularity).
+			was, err := os.Stat(p)
+			if err != nil {
+				return err
+			}
+			if err := os.WriteFile(p, bytes.ToUpper(body), 0o644); err != nil {
+				return err
+			}
+			later := was.ModTime().Add(time.Second)
+			return os.Chtimes(p, later, later)
 		},
 	}
 	for oname, open := range openers {

@@ -145,17 +145,24 @@ func firstDiff(got, want string) string {
 	return ""
 }
 
-// userDocs are README.md and every page under docs/, relative to this
-// package.
-func userDocs(t *testing.T) []string {
+// userDoc is README.md, CHANGELOG.md or a page under docs/: its path
+// relative to this package, its name in the repository and its text.
+type userDoc struct{ path, name, text string }
+
+// userDocs reads README.md, every page under docs/ and CHANGELOG.md.
+func userDocs(t *testing.T) []userDoc {
 	t.Helper()
 	pages, err := filepath.Glob(filepath.Join(docsDir, "*.md"))
 	if err != nil || len(pages) == 0 {
 		t.Fatalf("no docs pages: %v", err)
 	}
-	docs := append([]string{readmeFile}, pages...)
-	if _, err := os.Stat("../../CHANGELOG.md"); err == nil {
-		docs = append(docs, "../../CHANGELOG.md")
+	var docs []userDoc
+	for _, path := range append([]string{readmeFile, "../../CHANGELOG.md"}, pages...) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, userDoc{path, strings.TrimPrefix(path, "../../"), string(b)})
 	}
 	return docs
 }
@@ -296,13 +303,8 @@ func actionSteps(v any) []map[string]string {
 // flag set); help names a command, --version is the version's.
 func TestDocsCommandsExist(t *testing.T) {
 	n := 0
-	for _, path := range userDocs(t) {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := strings.TrimPrefix(path, "../../")
-		for where, args := range invocations(t, name, string(b), path == readmeFile) {
+	for _, d := range userDocs(t) {
+		for where, args := range invocations(t, d.name, d.text, d.path == readmeFile) {
 			n++
 			switch args[0] {
 			case "--version", "-version":
@@ -361,13 +363,8 @@ var mdLink = regexp.MustCompile(`!?\[[^\]]*\]\(([^)\s]+)(?:\s+"[^"]*")?\)`)
 // as GitHub names it).
 func TestDocsLinksResolve(t *testing.T) {
 	n := 0
-	for _, path := range userDocs(t) {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, prose := splitMarkdown(string(b))
-		name := strings.TrimPrefix(path, "../../")
+	for _, d := range userDocs(t) {
+		_, prose := splitMarkdown(d.text)
 		for i, line := range prose {
 			line = codeSpan.ReplaceAllString(line, "")
 			for _, m := range mdLink.FindAllStringSubmatch(line, -1) {
@@ -377,12 +374,12 @@ func TestDocsLinksResolve(t *testing.T) {
 				}
 				n++
 				file, frag, _ := strings.Cut(target, "#")
-				dest := path
+				dest := d.path
 				if file != "" {
-					dest = filepath.Join(filepath.Dir(path), file)
+					dest = filepath.Join(filepath.Dir(d.path), file)
 				}
 				if err := linkResolves(dest, frag); err != nil {
-					t.Errorf("%s:%d: link %s: %v", name, i+1, target, err)
+					t.Errorf("%s:%d: link %s: %v", d.name, i+1, target, err)
 				}
 			}
 		}

@@ -22,8 +22,8 @@ const (
 	SeverityInfo    Severity = "info"
 )
 
-// Code names a kind of finding: stable, kebab-case, documented in the
-// README and docs/STATISTICS.md.
+// Code names a kind of finding: stable, kebab-case, documented in
+// docs/SCHEMA.md and docs/STATISTICS.md.
 type Code string
 
 // Finding codes, with the Subject fields and the Facts type of each.

@@ -31,12 +31,12 @@ import (
 // with wrk and hey runs: wrk comes first, the most common output and the
 // one of the founding example, and the header-less JMeter CSV last, as it
 // is recognized by the shape of its columns alone. The others follow the
-// README's supported-formats table, a tool's formats together.
+// supported-formats table of docs/FORMATS.md, a tool's formats together.
 //
 // Adding a format is its tool's folder plus its entry here; TestFormats
 // checks that every entry has its sample inputs with goldens (under its
 // package's testdata/), its fuzz target (in its package), its row in
-// the README and its line in the package documentation (see "Adding a
+// docs/FORMATS.md and its line in the package documentation (see "Adding a
 // format" in docs/ARCHITECTURE.md).
 var formats = []format{
 	{wrk.Parser{}, []string{"wrk", "wrk2"}, []string{"wrk", "wrk2"}, "FuzzWrk"},
@@ -84,7 +84,7 @@ var formats = []format{
 // what every format must have.
 type format struct {
 	parser core.Parser
-	// tools are the rows of the README's supported-formats table the
+	// tools are the rows of docs/FORMATS.md's supported-formats table the
 	// format is listed in (the wrk parser reads wrk and wrk2).
 	tools []string
 	// dirs are the folders under testdata/ holding its sample inputs,

@@ -21,14 +21,14 @@ import (
 // what "Adding a format" in docs/ARCHITECTURE.md asks: a unique name; its
 // testdata folders, each holding at least one input Detect gives to it
 // beside its golden file; its fuzz target, which names the format (or
-// its parser's type); its row in the README's supported-formats table
+// its parser's type); its row in docs/FORMATS.md's supported-formats table
 // (and no row without a format); its entry in the package documentation;
 // its parser in a file named after the format (or, for a parser of
 // several formats, after the parser).
 func TestFormats(t *testing.T) {
 	fuzzOf := map[string]map[string]map[string]bool{}
 	declOf := map[string]map[string]string{}
-	readme := readmeTools(t)
+	table := formatsTableTools(t)
 	doc, err := os.ReadFile("doc.go")
 	if err != nil {
 		t.Fatal(err)
@@ -48,8 +48,8 @@ func TestFormats(t *testing.T) {
 		seen[name] = true
 		for _, tool := range f.tools {
 			tools[tool] = true
-			if !slices.Contains(readme, tool) {
-				t.Errorf("%s: no row %q in the README's supported-formats table", name, tool)
+			if !slices.Contains(table, tool) {
+				t.Errorf("%s: no row %q in docs/FORMATS.md's supported-formats table", name, tool)
 			}
 		}
 		if !strings.Contains(string(doc), strconv.Quote(name)) {
@@ -85,9 +85,9 @@ func TestFormats(t *testing.T) {
 			t.Errorf("%s: its parser %s is declared in %s.go, not in a file named after the format or the parser", name, typ, file)
 		}
 	}
-	for _, tool := range readme {
+	for _, tool := range table {
 		if !tools[tool] {
-			t.Errorf("README's supported-formats table has a row %q that no format lists", tool)
+			t.Errorf("docs/FORMATS.md's supported-formats table has a row %q that no format lists", tool)
 		}
 	}
 }
@@ -139,17 +139,24 @@ func types(e ast.Expr) string {
 	return ""
 }
 
-// readmeTools returns the first cells of the README's supported-formats
-// table.
-func readmeTools(t *testing.T) []string {
+// formatsDoc is the page of the supported formats, and the heading of
+// its table (what each tool's formats are read for).
+const (
+	formatsDoc     = "../docs/FORMATS.md"
+	formatsSection = "\n## What is read\n"
+)
+
+// formatsTableTools returns the first cells of docs/FORMATS.md's
+// supported-formats table.
+func formatsTableTools(t *testing.T) []string {
 	t.Helper()
-	b, err := os.ReadFile("../README.md")
+	b, err := os.ReadFile(formatsDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, sec, ok := strings.Cut(string(b), "\n## Supported formats\n")
+	_, sec, ok := strings.Cut(string(b), formatsSection)
 	if !ok {
-		t.Fatal("README.md has no section Supported formats")
+		t.Fatalf("%s has no section %q", formatsDoc, strings.TrimSpace(formatsSection))
 	}
 	sec, _, _ = strings.Cut(sec, "\n## ")
 	var tools []string
@@ -165,7 +172,7 @@ func readmeTools(t *testing.T) []string {
 		tools = append(tools, c)
 	}
 	if len(tools) == 0 {
-		t.Fatal("README.md's supported-formats table has no rows")
+		t.Fatalf("%s's supported-formats table has no rows", formatsDoc)
 	}
 	return tools
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/internal/local"
@@ -23,7 +24,11 @@ type gateFlags struct {
 // --threshold on fs.
 func addGateFlags(fs *flag.FlagSet) *gateFlags {
 	g := &gateFlags{}
-	fs.Var(&g.failOn, "fail-on", "also exit 3 on `CONDITIONS`: regression,threshold,marginal,inconclusive,unknown,no-comparison,drift (comma-separated, repeatable; added to the manifest's gate.fail_on)")
+	names := make([]string, len(gate.Conditions))
+	for i, c := range gate.Conditions {
+		names[i] = string(c)
+	}
+	fs.Var(&g.failOn, "fail-on", "also exit 3 on `CONDITIONS`: "+strings.Join(names, ",")+" (comma-separated, repeatable; added to the manifest's gate.fail_on)")
 	fs.Var(&g.allow, "allow", "do not exit 3 on `CONDITIONS` the gate guards by default, e.g. unknown,inconclusive (comma-separated, repeatable; added to the manifest's gate.allow; what was allowed is reported)")
 	fs.Func("max-regression", "a regression fails the gate only beyond this `PCT` (e.g. 5 or 5%; default 0)", func(v string) error {
 		x, err := gate.ParsePercent(v)

@@ -25,17 +25,18 @@ until accepted (--accept EXPERIMENT, or the manifests' history.accept list, or a
 history.baseline experiment). A first night beyond --max-regression but not significant is
 suspect: no change shown that night, the next one decides (the gate fails then if it holds). A
 drift is a significant Mann-Kendall trend over the level whose cumulative Theil-Sen change
-passes --max-regression. The headline says exactly one of: regression, drift, undecided,
-improved, no change shown.
+passes --max-regression. The headline says exactly one of: regression, drift, errors rose,
+undecided, improved, no change shown.
 The gate (exit 3): running history asks for its check, as compare's OLD does: it fails on
 regression, drift, inconclusive (undecided: still not significant the night after; errors; the
-metric missing) and no-comparison (none of the latest experiment's systems and settings ran
-before it) of the latest experiment on throughput (closed model) or mean and p99 latency (open
-model), unless allowed by name (--allow). The reasons go to stderr; summary.json records the
+metric missing), errors (its error rate rose against the reference level's) and no-comparison
+(none of the latest experiment's systems and settings ran before it) of the latest experiment
+on throughput (closed model) or mean and p99 latency (open model), unless allowed by name
+(--allow). The reasons go to stderr; summary.json records the
 same decision.`
 
 func runHistory(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "history", "[-o DIR] [--series NAME] [--fail-on LIST] [--max-regression PCT] DIR... | --store DIR|s3://BUCKET --series NAME [-o DIR]",
+	fs := newFlagSet(e, "history", "[-o DIR] [--series NAME] [--control LABEL] [--accept EXPERIMENT]... [--fail-on LIST] [--max-regression PCT] DIR... | --store DIR|s3://BUCKET --series NAME [-o DIR]",
 		"Analyse a series of experiments: one folder per experiment (its files, and its\n"+
 			"loadverdict.yaml with series: and meta: {commit, version, branch, date, note}), in the order\n"+
 			"given; or with --store, the experiments of the store whose manifest names --series.\n"+
@@ -55,7 +56,7 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	g := addGateFlags(fs)
 	fs.Lookup("experiment").Usage = "not for history: each folder is the experiment named after it"
 	fs.Lookup("threshold").Usage = "not for history: check thresholds per experiment (report --threshold)"
-	fs.Lookup("fail-on").Usage = "history guards `regression,drift,inconclusive,no-comparison` of the latest experiment by default; --fail-on names them explicitly (comma-separated, repeatable; added to the manifest's gate.fail_on)"
+	fs.Lookup("fail-on").Usage = "history guards `regression,drift,inconclusive,no-comparison,errors` of the latest experiment by default; --fail-on names them explicitly (comma-separated, repeatable; added to the manifest's gate.fail_on)"
 	var accept pipeline.Accepted
 	fs.Var(&accept, "accept", "accept the change at `EXPERIMENT`: the reference level starts again there (repeatable; with the manifests' history.accept)")
 	control := fs.String("control", "", "the control system's `LABEL`: an unchanged reference build or endpoint measured in every experiment of the series, in the same job; every other system is checked by its value over the control's that night (default: the latest manifest's history.control)")

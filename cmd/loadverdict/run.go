@@ -42,21 +42,65 @@ const (
 	exitGate  = 3 // the gate failed
 )
 
+// exitStatuses says what each exit status means: the one text every
+// --help ends with (exitStatusHelp) and docs/CLI.md's table are made of.
+var exitStatuses = []struct {
+	code          int
+	short, detail string
+}{
+	{exitOK, "passed", "every input was read and the gate, when one was asked for, passed"},
+	{exitInput, "an input could not be read or parsed", "each failure on stderr as file:line: message (the other inputs are still processed and the report lists the failures); or another failure such as a full disk; this outranks 3: the gate saw only part of the inputs"},
+	{exitUsage, "usage error", "a bad flag or value, a manifest that cannot be parsed, a name that matches nothing (--baseline nosuch, a --system path or manifest pattern that matched no input); the message lists the known systems"},
+	{exitGate, "the gate failed", "a crossed or unmeasurable threshold, a regression, an undecided comparison that could hide one, nothing compared; nothing else exits 3"},
+}
+
 // exitStatusHelp is the end of every command's --help.
-const exitStatusHelp = `Exit status: 0 passed; 1 an input could not be read or parsed; 2 usage error
-(a bad flag or value, a name that matches nothing); 3 the gate failed.
-`
+var exitStatusHelp = func() string {
+	var b strings.Builder
+	b.WriteString("Exit status:\n")
+	for _, s := range exitStatuses {
+		meaning := s.short
+		if s.detail != "" {
+			meaning += ": " + s.detail
+		}
+		fmt.Fprintf(&b, "%s\n", wrapIndent(fmt.Sprintf("  %d  ", s.code), meaning, 92))
+	}
+	return b.String()
+}()
+
+// wrapIndent wraps text at width columns after prefix, its lines after
+// the first indented as far as prefix.
+func wrapIndent(prefix, text string, width int) string {
+	var b strings.Builder
+	b.WriteString(prefix)
+	line := len(prefix)
+	for i, w := range strings.Fields(text) {
+		switch {
+		case i == 0:
+		case line+1+len(w) > width:
+			b.WriteString("\n" + strings.Repeat(" ", len(prefix)))
+			line = len(prefix)
+		default:
+			b.WriteByte(' ')
+			line++
+		}
+		b.WriteString(w)
+		line += len(w)
+	}
+	return b.String()
+}
 
 // gateHelp describes the gate in the --help of report and compare.
 const gateHelp = `The gate (exit 3) fails closed. Thresholds given (--threshold, the manifest's slo:) fail it
-when crossed (threshold: the 95 % CI over the steady runs, or the value with too few runs, on
-the wrong side of the limit) or when they cannot be evaluated (unknown). A regression check
-(compare's OLD, --baseline, or --fail-on regression) fails it on: regression, a comparison
-against the baseline finding the other system worse, significant at alpha and outside the
-practical band, by more than --max-regression percent (never less than the practical band);
-inconclusive, an undecided comparison that could be more than that worse; no-comparison,
-nothing compared against the baseline. --fail-on adds conditions; --allow removes them by
-name, and what was allowed is reported. The reasons go to stderr; every output records them.`
+when crossed (threshold: the value over the steady runs on the wrong side of the limit), when
+their 95 % CI reaches past the limit (marginal) or when they cannot be evaluated (unknown). A
+regression check (compare's OLD, --baseline, or --fail-on regression) fails it on: regression,
+a comparison against the baseline finding the other system worse, significant at alpha and
+outside the practical band, by more than --max-regression percent (never less than the
+practical band); inconclusive, an undecided comparison that could be more than that worse;
+no-comparison, nothing compared against the baseline; errors, a higher error rate than the
+baseline's. --fail-on adds conditions; --allow removes them by name, and what was allowed is
+reported. The reasons go to stderr; every output records them.`
 
 // exitCode maps an error of run to the exit status.
 func exitCode(err error) int {
@@ -101,7 +145,7 @@ func commands() []command {
 	}
 }
 
-const topUsage = `loadverdict reads raw load-generator output (wrk, wrk2, ...) and answers
+var topUsage = `loadverdict reads raw load-generator output (wrk, wrk2, ...) and answers
 which system is faster, whether it has warmed up, and whether the difference is real.
 
 Usage:

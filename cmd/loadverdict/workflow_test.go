@@ -12,8 +12,8 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// workflowFile is the example GitHub Actions workflow of the README's
-// "Gate a CI job".
+// workflowFile is the example GitHub Actions workflow that README.md and
+// docs/GATE.md link.
 const workflowFile = "../../examples/github-actions/loadtest.yml"
 
 // workflow is the part of a GitHub Actions workflow the test reads.

@@ -13,6 +13,7 @@ import (
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/stats"
 )
 
 // The nightly Monte-Carlo (issue 31): synthetic nightly series with
@@ -34,10 +35,9 @@ import (
 // step_night is 0 before the step night and the step from it on (the
 // step night uniform on 7..nightlyNights-2, so that 3 nights are seen
 // from it). With a control, a control series is measured the same
-// night, sharing b_night and o_night (the machine), never stepping; the
-// harness gates the ratio of each run to the control's run of the same
-// index (1000 × treatment/control throughput) by the same path: what a
-// control would buy, estimated here since analyze has no control.
+// night, sharing b_night and o_night (the machine), never stepping, and
+// named the control (Options.Control, --control control): the history
+// checks svc relative to it as it checks a real series.
 
 const (
 	nightlyNights  = 20
@@ -59,11 +59,12 @@ type nightlyModel struct {
 	Opts        analyze.Options
 }
 
-// nightlySeries is one draw: per night the runs' throughput, without
-// and with a control (the ratio), and the step's night (-1: none).
+// nightlySeries is one draw: per night the runs' throughput, the
+// control's runs' throughput, their ratio run by run, and the step's
+// night (-1: none).
 type nightlySeries struct {
-	Treat, Ratio [][]float64
-	At           int
+	Treat, Control, Ratio [][]float64
+	At                    int
 	// B and O are b_night and o_night (the checks of the generator).
 	B, O    []float64
 	Outlier []bool
@@ -96,24 +97,25 @@ func drawNightly(r *rand.Rand, c nightlyCell, m nightlyModel) nightlySeries {
 			step = 1 + c.Step
 		}
 		s.B, s.O, s.Outlier = append(s.B, b), append(s.O, o), append(s.Outlier, out)
-		tr, ra := make([]float64, c.Runs), make([]float64, c.Runs)
+		tr, ct, ra := make([]float64, c.Runs), make([]float64, c.Runs), make([]float64, c.Runs)
 		for j := range c.Runs {
 			tr[j] = 1000 / (step * math.Exp(b+o+m.SigmaR*r.NormFloat64()))
-			ctl := 1000 / math.Exp(b+o+m.SigmaR*r.NormFloat64())
-			ra[j] = 1000 * tr[j] / ctl
+			ct[j] = 1000 / math.Exp(b+o+m.SigmaR*r.NormFloat64())
+			ra[j] = 1000 * tr[j] / ct[j]
 		}
-		s.Treat, s.Ratio = append(s.Treat, tr), append(s.Ratio, ra)
+		s.Treat, s.Control, s.Ratio = append(s.Treat, tr), append(s.Control, ct), append(s.Ratio, ra)
 	}
 	return s
 }
 
-// nightlyRun is one synthetic wrk run of throughput rps.
-func nightlyRun(night, j int, rps float64) results.Run {
+// nightlyRun is one synthetic wrk run of system label at throughput
+// rps.
+func nightlyRun(label string, night, j int, rps float64) results.Run {
 	conns, threads := int32(16), int32(2)
 	seq := int32(j)
 	return results.Run{
-		RunID: fmt.Sprintf("n%02dr%d", night, j), Experiment: fmt.Sprintf("night%02d", night+1), Source: "mc", Index: seq, Seq: seq,
-		Tool: "wrk", LoadModel: results.LoadClosed, Label: "svc", Target: "http://127.0.0.1:8080/",
+		RunID: fmt.Sprintf("%s-n%02dr%d", label, night, j), Experiment: fmt.Sprintf("night%02d", night+1), Source: "mc", Index: seq, Seq: seq,
+		Tool: "wrk", LoadModel: results.LoadClosed, Label: label, Target: "http://127.0.0.1:8080/",
 		DurationS: 10, PlannedDurationS: results.Ptr(10.0), Threads: &threads, Connections: &conns,
 		Requests: int64(rps * 10), RPS: rps, LatMeanMs: results.Ptr(1000 * float64(conns) / rps),
 	}
@@ -123,15 +125,23 @@ func nightlyRun(night, j int, rps float64) results.Run {
 // runs' throughput): every night its runs analysed as an experiment, the
 // series up to it analysed by analyze.AnalyzeHistory, and the gate read.
 // It returns per night whether the gate failed (exit 3) and the latest
-// check's verdict on throughput.
-func gateNights(nights [][]float64, o analyze.Options) ([]bool, []analyze.CheckVerdict, error) {
+// check's verdict on throughput. With control (its runs' throughput
+// each night, nil for none) the control's runs are measured the same
+// nights and named the control (Options.Control, --control control).
+func gateNights(nights, control [][]float64, o analyze.Options) ([]bool, []analyze.CheckVerdict, error) {
 	var exps []analyze.SeriesExperiment
 	var failed []bool
 	var verdicts []analyze.CheckVerdict
+	if control != nil {
+		o.Control = "control"
+	}
 	for i, x := range nights {
 		set := analyze.Set{Experiment: fmt.Sprintf("night%02d", i+1)}
 		for j, v := range x {
-			set.Runs = append(set.Runs, nightlyRun(i, j, v))
+			set.Runs = append(set.Runs, nightlyRun("svc", i, j, v))
+			if control != nil {
+				set.Runs = append(set.Runs, nightlyRun("control", i, j, control[i][j]))
+			}
 		}
 		v, err := analyze.Analyze(set, o)
 		if err != nil {
@@ -143,9 +153,9 @@ func gateNights(nights [][]float64, o analyze.Options) ([]bool, []analyze.CheckV
 			return nil, nil, err
 		}
 		verdict := analyze.CheckVerdict("")
-		if len(h.Tracks) == 1 {
-			for _, mt := range h.Tracks[0].Metrics {
-				if mt.Metric == analyze.MetricRPS && mt.Latest != nil {
+		for _, tr := range h.Tracks {
+			for _, mt := range tr.Metrics {
+				if tr.System == "svc" && mt.Metric == analyze.MetricRPS && mt.Latest != nil {
 					verdict = mt.Latest.Verdict
 				}
 			}
@@ -165,15 +175,20 @@ func gateNights(nights [][]float64, o analyze.Options) ([]bool, []analyze.CheckV
 // in so few), no night is marked disturbed and compare's run-level test
 // never runs (both need Options.MinRuns runs a side, 4), and the change
 // points E-Divisive finds do not gate; TestNightlyFastIsWhole checks
-// that the two agree night by night.
-func seqNights(nights [][]float64, o analyze.Options) ([]bool, []analyze.CheckVerdict) {
+// that the two agree night by night. With control, the check's input
+// is the history's: each night's mean over the control's, and the runs
+// over the control's run by run (as many runs a night).
+func seqNights(nights, control [][]float64, o analyze.Options) ([]bool, []analyze.CheckVerdict) {
 	in := make([]analyze.NightInput, len(nights))
 	for i, x := range nights {
-		m := 0.0
-		for _, v := range x {
-			m += v
+		in[i] = analyze.NightInput{Value: stats.Mean(x), Runs: x, Used: true}
+		if control != nil {
+			in[i].Value /= stats.Mean(control[i])
+			in[i].Runs = make([]float64, len(x))
+			for j, v := range x {
+				in[i].Runs[j] = v / control[i][j]
+			}
 		}
-		in[i] = analyze.NightInput{Value: m / float64(len(x)), Runs: x, Used: true}
 	}
 	s := analyze.SequentialCheck(in, true, o)
 	failed := make([]bool, len(nights))
@@ -342,19 +357,19 @@ func nightlyMC(m nightlyModel, draws int, seed uint64, ratios, phis []float64, r
 				var tl [2]nightlyTally
 				for range draws {
 					s := drawNightly(r, c, m)
-					for k, nights := range [][][]float64{s.Treat, s.Ratio} {
+					for k, control := range [][][]float64{nil, s.Control} {
 						var f []bool
 						var v []analyze.CheckVerdict
 						if whole {
 							var err error
-							if f, v, err = gateNights(nights, m.Opts); err != nil {
+							if f, v, err = gateNights(s.Treat, control, m.Opts); err != nil {
 								mu.Lock()
 								firstErr = err
 								mu.Unlock()
 								return
 							}
 						} else {
-							f, v = seqNights(nights, m.Opts)
+							f, v = seqNights(s.Treat, control, m.Opts)
 						}
 						tl[k].tally(f, v, s.At)
 					}

@@ -139,16 +139,16 @@ func TestNightlyFastIsWhole(t *testing.T) {
 	for _, c := range []nightlyCell{{0, 0, 3, 0.1}, {3, 0.5, 1, 0}, {3, 0, 2, 0.1}, {10, 0.5, 2, 0.05}} {
 		for range per {
 			s := drawNightly(r, c, m)
-			for k, nights := range [][][]float64{s.Treat, s.Ratio} {
-				wf, wv, err := gateNights(nights, m.Opts)
+			for k, control := range [][][]float64{nil, s.Control} {
+				wf, wv, err := gateNights(s.Treat, control, m.Opts)
 				if err != nil {
 					t.Fatal(err)
 				}
-				ff, fv := seqNights(nights, m.Opts)
+				ff, fv := seqNights(s.Treat, control, m.Opts)
 				if !slices.Equal(wf, ff) || !slices.Equal(wv, fv) {
 					t.Errorf("%+v, control %v: the whole path %v %v, the sequential check %v %v", c, k == 1, wf, wv, ff, fv)
 				}
-				compared += len(nights)
+				compared += len(s.Treat)
 				for _, f := range wf {
 					if f {
 						failedNights++

@@ -208,21 +208,36 @@ const (
 // Mann-Kendall's exact two-sided p-value cannot fall below 0.05 with 4.
 const minDriftPoints = 5
 
-// outlierMADs and minTrimNights are the robust rule of the reference:
-// in a reference of at least minTrimNights nights, a night more than
-// outlierMADs robust standard deviations (1.4826·MAD, at least the
-// night's run-to-run noise) from the nights' median is an outlier: left
-// out of the reference's mean and noise. With fewer nights the MAD is
-// too rough (at 3-7 nights a rule at 3.5 left real draws of the noise
-// out, the noise came out too small and stable nights failed: 2-5 % of
-// them at a between-night sd 3 times the runs', against 1 % with the
-// rule as it is; the nightly Monte-Carlo): the nights' mean and
-// standard deviation stand, and Student's t at their few degrees of
-// freedom bounds what an outlier among them can do.
+// outlierMADs, minTrimNights and fullTrimNights are the robust rule of
+// the reference: in a reference of at least fullTrimNights nights, a
+// night more than outlierMADs robust standard deviations (1.4826·MAD, at
+// least the night's run-to-run noise) from the nights' median is an
+// outlier: left out of the reference's mean and noise. In one of
+// minTrimNights to fullTrimNights-1 nights the MAD is rough (a rule at
+// 3.5 MADs from 3 nights left real draws of the noise out and failed
+// 2-5 % of stable nights at a between-night sd 3 times the runs'), so an
+// outlier must also stand fewSDs standard deviations of the other nights
+// from their mean, and beyond the allowed regression (issue 31's case 1:
+// a first night 8-15 % faster than 6-7 nights within 1 % of each other).
+// With fewer nights the nights' mean and standard deviation stand, and
+// Student's t at their few degrees of freedom bounds what an outlier
+// among them can do (minTrimNights 5 failed 1.0 % of stable nights at a
+// CV of 4 %, against 0.8 %: TestSequentialFalseAlarmsFamily).
 const (
-	outlierMADs   = 5
-	minTrimNights = 8
+	outlierMADs    = 5
+	minTrimNights  = 6
+	fullTrimNights = 8
+	fewSDs         = 6
 )
+
+// outlierAmongFew says whether night k of the few reference values x
+// is an outlier of the others (fewSDs).
+func (c *checker) outlierAmongFew(x []float64, k int, floor float64) bool {
+	others := slices.Delete(slices.Clone(x), k, k+1)
+	d := math.Abs(x[k] - stats.Mean(others))
+	sd := max(math.Sqrt(rss(others)/float64(len(others)-1)), floor)
+	return d > fewSDs*sd && d > math.Log1p(allowedPct(c.o)/100)
+}
 
 // openAlpha is the one-sided level at which one night opens a change
 // (suspect) or shows an improvement; failAlpha the level at which the
@@ -505,7 +520,7 @@ func (c *checker) reference(ref []int, i int) refStats {
 	}
 	scale := max(1.4826*stats.Median(dev), floor)
 	for k, p := range ref {
-		if len(ref) >= minTrimNights && scale > 0 && dev[k] > outlierMADs*scale {
+		if len(ref) >= minTrimNights && scale > 0 && dev[k] > outlierMADs*scale && (len(ref) >= fullTrimNights || c.outlierAmongFew(x, k, floor)) {
 			rs.outliers = append(rs.outliers, p)
 		} else {
 			rs.kept = append(rs.kept, p)

@@ -609,3 +609,65 @@ func tarNames(t *testing.T, file string) []string {
 		names = append(names, h.Name)
 	}
 }
+
+// fakeGh is a `gh` for the release workflow's major-tag step: it lists
+// $FAKE_TAGS as the repository's tags, has the major tag when
+// $FAKE_MAJOR is set, and logs every other call to $FAKE_GH_LOG.
+const fakeGh = `#!/usr/bin/env bash
+case "$*" in
+  *git/matching-refs/tags/*) for t in $FAKE_TAGS; do echo "refs/tags/$t"; done ;;
+  "api repos/"*"/git/ref/tags/"*) [ -n "$FAKE_MAJOR" ] ;;
+  *) echo "$*" >> "$FAKE_GH_LOG" ;;
+esac
+`
+
+// TestReleaseMajorTag runs the release workflow's step that moves the
+// major tag (with a stand-in gh): it moves v1 to the newest v1 release
+// only, and creates v2 at the first v2 release.
+func TestReleaseMajorTag(t *testing.T) {
+	var wf workflow
+	readYAML(t, releaseWorkflow, &wf)
+	var script string
+	for _, job := range wf.Jobs {
+		for _, st := range job.Steps {
+			if strings.Contains(st.Run, "matching-refs") {
+				script = st.Run
+			}
+		}
+	}
+	if script == "" {
+		t.Fatal("release.yml has no step that moves the major tag")
+	}
+	fakeBin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(fakeBin, "gh"), []byte(fakeGh), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit := strings.TrimSpace(string(head))
+	for _, c := range []struct {
+		version, tags, major string
+		want                 string // the gh call, "" for none
+	}{
+		{"v1.10.0", "v1.2.0 v1.9.0 v1.10.0 v1.11.0-rc1", "yes", "api --method PATCH repos/o/r/git/refs/tags/v1 -f sha=" + commit + " -F force=true"},
+		{"v1.2.4", "v1.2.3 v1.2.4 v1.10.0", "yes", ""},
+		{"v2.0.0", "v2.0.0", "", "api --method POST repos/o/r/git/refs -f ref=refs/tags/v2 -f sha=" + commit},
+	} {
+		ghLog := filepath.Join(t.TempDir(), "gh.log")
+		_, _, log, err := runStep(t, script, ".", []string{
+			"PATH=" + fakeBin + string(os.PathListSeparator) + os.Getenv("PATH"),
+			"GITHUB_REF_NAME=" + c.version, "GITHUB_REPOSITORY=o/r",
+			"FAKE_TAGS=" + c.tags, "FAKE_MAJOR=" + c.major, "FAKE_GH_LOG=" + ghLog,
+		})
+		if err != nil {
+			t.Errorf("%s: %v\n%s", c.version, err, log)
+			continue
+		}
+		b, _ := os.ReadFile(ghLog)
+		if got := strings.TrimSpace(string(b)); got != c.want {
+			t.Errorf("%s with tags %s: gh %q, want %q\n%s", c.version, c.tags, got, c.want, log)
+		}
+	}
+}

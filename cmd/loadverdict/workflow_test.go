@@ -26,8 +26,21 @@ type workflow struct {
 			Uses string            `yaml:"uses"`
 			Run  string            `yaml:"run"`
 			With map[string]string `yaml:"with"`
+			Env  map[string]string `yaml:"env"`
 		} `yaml:"steps"`
 	} `yaml:"jobs"`
+}
+
+// readYAML decodes the YAML file at path into v.
+func readYAML(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
 }
 
 // ghExpr is a GitHub Actions expression, replaced before a script runs.
@@ -71,9 +84,13 @@ type action struct {
 		Default  string `yaml:"default"`
 		Required bool   `yaml:"required"`
 	} `yaml:"inputs"`
+	Outputs map[string]struct {
+		Value string `yaml:"value"`
+	} `yaml:"outputs"`
 	Runs struct {
 		Using string `yaml:"using"`
 		Steps []struct {
+			ID    string            `yaml:"id"`
 			Name  string            `yaml:"name"`
 			If    string            `yaml:"if"`
 			Uses  string            `yaml:"uses"`
@@ -104,14 +121,8 @@ func checkCLI(t *testing.T, args []string) {
 // marker, skips the comment on a fork's pull request and says so, and
 // fails by loadverdict's exit status.
 func TestAction(t *testing.T) {
-	b, err := os.ReadFile(actionFile)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var a action
-	if err := yaml.Unmarshal(b, &a); err != nil {
-		t.Fatal(err)
-	}
+	readYAML(t, actionFile, &a)
 	if a.Runs.Using != "composite" {
 		t.Fatalf("runs.using %q, want composite", a.Runs.Using)
 	}
@@ -179,14 +190,8 @@ func TestAction(t *testing.T) {
 // the service, runs a bounded load test, downloads main's results and
 // compares them through the Action, which comments and fails the job.
 func TestWorkflowExample(t *testing.T) {
-	b, err := os.ReadFile(workflowFile)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var wf workflow
-	if err := yaml.Unmarshal(b, &wf); err != nil {
-		t.Fatal(err)
-	}
+	readYAML(t, workflowFile, &wf)
 	if _, ok := wf.On["pull_request"]; !ok || len(wf.Jobs) != 1 {
 		t.Fatalf("want one job on pull_request: %+v", wf)
 	}

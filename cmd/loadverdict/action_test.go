@@ -229,10 +229,7 @@ func TestActionDocs(t *testing.T) {
 // as written (syntax.Printer).
 func scriptAssigns(t *testing.T, script, name string) []string {
 	t.Helper()
-	f, err := syntax.NewParser().Parse(strings.NewReader(ghExpr.ReplaceAllString(script, "GHA")), "")
-	if err != nil {
-		t.Fatalf("a step's script does not parse: %v", err)
-	}
+	f := parseScript(t, script)
 	var out []string
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if as, ok := n.(*syntax.Assign); ok && as.Name != nil && as.Name.Value == name && as.Value != nil {
@@ -250,10 +247,7 @@ func scriptAssigns(t *testing.T, script, name string) []string {
 // scriptLoop returns the words of the script's `for name in WORDS` loop.
 func scriptLoop(t *testing.T, script, name string) []string {
 	t.Helper()
-	f, err := syntax.NewParser().Parse(strings.NewReader(ghExpr.ReplaceAllString(script, "GHA")), "")
-	if err != nil {
-		t.Fatalf("a step's script does not parse: %v", err)
-	}
+	f := parseScript(t, script)
 	var out []string
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if it, ok := n.(*syntax.WordIter); ok && it.Name.Value == name {

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"unicode"
-
-	"gopkg.in/yaml.v3"
 )
 
 // The user's documentation: README.md (the guide) and the pages under
@@ -20,11 +18,6 @@ const (
 	readmeFile = "../../README.md"
 	docsDir    = "../../docs"
 )
-
-// pendingDocs are pages README links that another branch adds (the
-// Action's reference and how releases are cut). A link to one resolves
-// while it is missing; once it exists, its entry must go.
-var pendingDocs = []string{"docs/ACTION.md", "docs/RELEASING.md"}
 
 // generated is a region of a docs page that the code writes: between
 // its begin line and generatedEnd.
@@ -238,12 +231,7 @@ func invocations(t *testing.T, name, doc string, spans bool) map[string][]string
 				}
 			}
 		case "yaml", "yml":
-			var v any
-			if err := yaml.Unmarshal([]byte(b.text), &v); err != nil {
-				t.Errorf("%s: a YAML block does not parse: %v", where, err)
-				continue
-			}
-			for _, with := range actionSteps(v) {
+			for _, with := range actionSteps(t, where, b.text) {
 				line := "loadverdict " + with["command"]
 				if o := with["output"]; o != "" {
 					line += " -o " + o
@@ -265,32 +253,6 @@ func invocations(t *testing.T, name, doc string, spans bool) map[string][]string
 					out[fmt.Sprintf("%s:%d: %s", name, i+1, s)] = args[1:]
 				}
 			}
-		}
-	}
-	return out
-}
-
-// actionSteps returns the with: of every step in a YAML value that uses
-// the loadverdict Action.
-func actionSteps(v any) []map[string]string {
-	var out []map[string]string
-	switch v := v.(type) {
-	case map[string]any:
-		if u, ok := v["uses"].(string); ok && strings.HasPrefix(u, "loadverdict/loadverdict@") {
-			with := map[string]string{}
-			if w, ok := v["with"].(map[string]any); ok {
-				for k, x := range w {
-					with[k] = fmt.Sprint(x)
-				}
-			}
-			out = append(out, with)
-		}
-		for _, x := range v {
-			out = append(out, actionSteps(x)...)
-		}
-	case []any:
-		for _, x := range v {
-			out = append(out, actionSteps(x)...)
 		}
 	}
 	return out
@@ -392,14 +354,6 @@ func TestDocsLinksResolve(t *testing.T) {
 // linkResolves reports why a link to dest (a path relative to this
 // package) and its anchor frag does not resolve.
 func linkResolves(dest, frag string) error {
-	rel, _ := filepath.Rel("../..", dest)
-	rel = filepath.ToSlash(rel)
-	if slices.Contains(pendingDocs, rel) {
-		if _, err := os.Stat(dest); err == nil {
-			return fmt.Errorf("%s exists now: remove it from pendingDocs", rel)
-		}
-		return nil
-	}
 	if _, err := os.Stat(dest); err != nil {
 		return err
 	}
@@ -414,7 +368,7 @@ func linkResolves(dest, frag string) error {
 		return err
 	}
 	if !slices.Contains(anchors(string(b)), frag) {
-		return fmt.Errorf("no heading of %s has the anchor #%s", rel, frag)
+		return fmt.Errorf("no heading of %s has the anchor #%s", dest, frag)
 	}
 	return nil
 }

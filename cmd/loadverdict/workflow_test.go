@@ -46,14 +46,21 @@ func readYAML(t *testing.T, path string, v any) {
 // ghExpr is a GitHub Actions expression, replaced before a script runs.
 var ghExpr = regexp.MustCompile(`\$\{\{[^}]*\}\}`)
 
-// shellCommands returns every simple command of a step's script, its words
-// expanded as the shell would (variables unset, quotes removed).
-func shellCommands(t *testing.T, script string) [][]string {
+// parseScript parses a step's script, its GitHub expressions replaced.
+func parseScript(t *testing.T, script string) *syntax.File {
 	t.Helper()
 	f, err := syntax.NewParser().Parse(strings.NewReader(ghExpr.ReplaceAllString(script, "GHA")), "")
 	if err != nil {
 		t.Fatalf("a step's script does not parse: %v\n%s", err, script)
 	}
+	return f
+}
+
+// shellCommands returns every simple command of a step's script, its words
+// expanded as the shell would (variables unset, quotes removed).
+func shellCommands(t *testing.T, script string) [][]string {
+	t.Helper()
+	f := parseScript(t, script)
 	var out [][]string
 	cfg := &expand.Config{Env: expand.ListEnviron()}
 	syntax.Walk(f, func(n syntax.Node) bool {

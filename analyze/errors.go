@@ -60,9 +60,6 @@ func NewErrorTally(run results.Run) *ErrorTally {
 		norm: map[string]string{}, shapes: map[string]string{}}
 }
 
-// RunID is the id of the tally's run.
-func (t *ErrorTally) RunID() string { return t.run.RunID }
-
 // Add counts one sample of the run (samples of other runs are ignored).
 func (t *ErrorTally) Add(s results.Sample) {
 	if s.RunID != t.run.RunID {

@@ -2,6 +2,7 @@ package analyze_test
 
 import (
 	"bytes"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ import (
 func words(t *testing.T, v *analyze.Verdict) string {
 	t.Helper()
 	var md, sum bytes.Buffer
-	if err := report.Markdown(&md, v, nil, report.Meta{}); err != nil {
+	if err := report.MarkdownAndHTML(&md, io.Discard, v, nil, report.Meta{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := report.SummaryMarkdown(&sum, v, "report.md"); err != nil {

@@ -226,17 +226,19 @@ type Group struct {
 	Numbers Numbers
 }
 
-// The warm-up methods, codes that summary.json shows as "method".
+// The warm-up methods, codes that summary.json shows as "method". Those
+// before analysis version 5 name a method whose code is gone (issue 33):
+// summaries of those versions still carry them.
 const (
 	MethodSingleRun   = "single-run"            // one run: nothing to classify
 	MethodShortSeries = "short-series"          // 2-4 runs: stats.ClassifyShort
 	MethodModel       = "series-model"          // 5+ runs (analysis version 5): stats.SelectModel
 	MethodModelMSER   = "series-model+mser5"    // 20+ runs or a run's windows (analysis version 5): stats.SelectModel, MSER-5
-	MethodStepTest    = "step-test+classify"    // before analysis version 5, 5-19 runs: stats.SegmentSteps and stats.ClassifySeries
-	MethodPELT        = "pelt+classify"         // PELT and stats.ClassifySeries (before analysis version 3: 5+ runs)
-	MethodPELTMSER    = "pelt+classify+mser5"   // before analysis version 5, 20+ runs: PELT, stats.ClassifySeries, MSER-5
+	MethodStepTest    = "step-test+classify"    // before analysis version 5, 5-19 runs: the step test and the classifier
+	MethodPELT        = "pelt+classify"         // PELT and the classifier (before analysis version 3: 5+ runs)
+	MethodPELTMSER    = "pelt+classify+mser5"   // before analysis version 5, 20+ runs: PELT, the classifier, MSER-5
 	MethodPerRun      = "pelt+classify per run" // a group's within-run classes combined
-	MethodWithinRun   = "pelt+mser5"            // before analysis version 5, one run's windows: PELT, Classify, MSER-5
+	MethodWithinRun   = "pelt+mser5"            // before analysis version 5, one run's windows: PELT, the classifier, MSER-5
 )
 
 // The metrics: what a comparison compares and what a warm-up class was

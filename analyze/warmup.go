@@ -9,9 +9,9 @@ import (
 )
 
 // acrossRunWarmup classifies the throughput of a group's runs in execution
-// order: one run says nothing, 2-4 runs use the short-series rule, 5-19
-// the step test, more PELT; then the Barrett et al. classifier with the
-// warm-up rule and the trend check (stats.ClassifyRuns, STATISTICS.md).
+// order: one run says nothing, 2-4 runs use the short-series rule
+// (stats.ClassifyShort), 5 or more the one model of a series
+// (stats.SelectModel, STATISTICS.md).
 //
 // An outlier round (outlierRound) is left out of the series first: neither
 // the class nor the noise allowance is taken from it.

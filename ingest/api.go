@@ -8,12 +8,6 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// Detect returns the parser of the first format (in the order of
-// Parsers) that recognizes head (UTF-8, or UTF-16 with a byte order
-// mark); when none does, the error (a *NoOutputError) lists the formats
-// looked for.
-func Detect(head []byte) (core.Parser, error) { return core.DetectIn(parsers, head) }
-
 // Parse detects the format of r from its first MiB and streams it to sink
 // in file order: runs with Experiment, Source, Index, Seq (= Index), RunID
 // (results.RunID(Source, Index)), Label and SourceLine filled, and the
@@ -78,7 +72,3 @@ var ErrNoOutput = core.ErrNoOutput
 
 // Label returns the label of a run's target (core.Label).
 func Label(target string, labels map[string]string) string { return core.Label(target, labels) }
-
-// DocumentNames returns the systems' names head gives beside their ports
-// (core.DocumentNames).
-func DocumentNames(head []byte) map[string]DocName { return core.DocumentNames(head) }

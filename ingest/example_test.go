@@ -27,10 +27,12 @@ Requests/sec:  46716.98
 Transfer/sec:      5.79MB
 `
 
-func ExampleDetect() {
-	p, err := ingest.Detect([]byte("Some prose first.\n" + wrkOutput))
+// Example_detect shows detection: the first of Parsers that recognizes
+// the head of the input, as Parse picks it.
+func Example_detect() {
+	p, err := core.DetectIn(ingest.Parsers(), []byte("Some prose first.\n"+wrkOutput))
 	fmt.Println(p.Name(), err)
-	_, err = ingest.Detect([]byte("Running 10s test @ http://localhost:3000\n10 connections\n"))
+	_, err = core.DetectIn(ingest.Parsers(), []byte("Running 10s test @ http://localhost:3000\n10 connections\n"))
 	fmt.Println(errors.Is(err, core.ErrNoOutput), err)
 	// Output:
 	// wrk <nil>

@@ -46,7 +46,7 @@ func TestFormatExamples(t *testing.T) {
 					continue
 				}
 				head := b[:min(len(b), core.HeadSize)]
-				if p, err := Detect(head); err != nil || p.Name() != fi.Name {
+				if p, err := detect(head); err != nil || p.Name() != fi.Name {
 					continue
 				}
 				if bytes.Contains(b, []byte(fi.Example)) {

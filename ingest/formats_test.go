@@ -58,7 +58,7 @@ func TestFormats(t *testing.T) {
 		for _, dir := range f.dirs {
 			n := 0
 			for _, in := range goldenInputs(t, sampleDir(dir)) {
-				if p, err := Detect(k6FileHead(t, in)); err != nil || p.Name() != name {
+				if p, err := detect(k6FileHead(t, in)); err != nil || p.Name() != name {
 					continue
 				}
 				if _, err := os.Stat(goldenPath(in)); err != nil {

@@ -37,22 +37,12 @@ func detectFile(t testing.TB, path string) (core.Parser, error) {
 	}
 	defer closeFn()
 	head, _ := br.Peek(core.HeadSize)
-	return Detect(head)
+	return detect(head)
 }
 
-// parseString parses in with Parse.
-func parseString(in string, opts core.Options) (*collect, error) {
-	return ingesttest.ParseString(Parse, in, opts)
-}
-
-// wantSyntax fails unless err is a *SyntaxError at line holding msg.
-func wantSyntax(t *testing.T, err error, line int, msg string) {
-	t.Helper()
-	ingesttest.WantSyntax(t, err, line, msg)
-}
-
-// ptrEq reports whether p is set and within 1e-9 of v.
-func ptrEq(p *float64, v float64) bool { return ingesttest.PtrEq(p, v) }
+// detect returns the parser Parse picks for head: the first of Parsers
+// that recognizes it (core.DetectIn, as core.ParseWith calls it).
+func detect(head []byte) (core.Parser, error) { return core.DetectIn(parsers, head) }
 
 // TestHeyABDetect: each input of testdata/hey and testdata/ab is taken by
 // the parser of its format, the hey and ab samples of notwrk too, and no
@@ -117,16 +107,10 @@ func TestHeyABDetect(t *testing.T) {
 		"Percentage served,Time in ms\n5,1.0\n",                             // not ab -e's first row
 		"We ran hey with 50 workers. Summary: it was fast. Total: 3 secs\n", // prose
 	} {
-		if p, err := Detect([]byte(s)); err == nil && slices.Contains(heyABFormats, p.Name()) {
+		if p, err := detect([]byte(s)); err == nil && slices.Contains(heyABFormats, p.Name()) {
 			t.Errorf("%q detected as %s", s, p.Name())
 		}
 	}
-}
-
-// checkParse runs p on data and checks what comes out
-// (ingesttest.CheckParse).
-func checkParse(t *testing.T, p core.Parser, data []byte) {
-	ingesttest.CheckParse(t, Parsers(), p, data)
 }
 
 // k6FileHead returns the first MiB of a file as Parse sees it: decompressed
@@ -182,7 +166,7 @@ func TestK6LocustDetect(t *testing.T) {
 	}
 	for _, dir := range []string{"k6", "locust"} {
 		for _, in := range k6ParserInputs(t, dir) {
-			p, err := Detect(k6FileHead(t, in))
+			p, err := detect(k6FileHead(t, in))
 			if err != nil || p.Name() != want(in) {
 				t.Errorf("%s: detected as %v (%v), want %s", in, p, err, want(in))
 			}
@@ -236,9 +220,6 @@ func readPlain(t testing.TB, name string) []byte {
 	return ingesttest.ReadPlain(t, name)
 }
 
-// ptrString returns *p, or "" for nil.
-func ptrString(p *string) string { return ingesttest.PtrString(p) }
-
 func TestJMeterDetect(t *testing.T) {
 	want := map[string]string{
 		"csv-noheader-2.13-default.jtl.gz":           "jmeter-csv-noheader",
@@ -255,7 +236,7 @@ func TestJMeterDetect(t *testing.T) {
 			t.Errorf("%s: no expected parser", in)
 			continue
 		}
-		p, err := Detect(readPlain(t, in))
+		p, err := detect(readPlain(t, in))
 		if err != nil || p.Name() != name {
 			t.Errorf("%s: detected %v (%v), want %s", in, p, err, name)
 		}
@@ -268,7 +249,7 @@ func TestJMeterDetect(t *testing.T) {
 		}
 		for _, in := range goldenInputs(t, dir) {
 			b := readPlain(t, in)
-			if p, err := Detect(b); err == nil && strings.HasPrefix(p.Name(), "jmeter") {
+			if p, err := detect(b); err == nil && strings.HasPrefix(p.Name(), "jmeter") {
 				t.Errorf("%s: detected as %s", in, p.Name())
 			}
 		}
@@ -285,7 +266,7 @@ func TestJMeterDetect(t *testing.T) {
 		"<html><body>&lt;testResults&gt;</body></html>\n",
 		"{\"timeStamp\": 1400000000000, \"elapsed\": 12}\n",
 	} {
-		if p, err := Detect([]byte(s)); err == nil && strings.HasPrefix(p.Name(), "jmeter") {
+		if p, err := detect([]byte(s)); err == nil && strings.HasPrefix(p.Name(), "jmeter") {
 			t.Errorf("%q detected as %s", s, p.Name())
 		}
 	}

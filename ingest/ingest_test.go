@@ -28,34 +28,17 @@ func inputs(t testing.TB, tool string) []string {
 	return files
 }
 
-func parseFile(t testing.TB, path string) ([]results.RunWithPercentiles, error) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	return ParseAll(context.Background(), f, core.Options{Source: filepath.ToSlash(path), Experiment: "test"})
-}
-
-func jsonLines(t testing.TB, runs []results.RunWithPercentiles) []byte {
-	return ingesttest.JSONLines(t, runs)
-}
-
 // goldenInputs lists the parser inputs of a testdata folder.
 func goldenInputs(t testing.TB, dir string) []string { return ingesttest.GoldenInputs(t, dir) }
 
 // goldenPath is the golden file of input in.
 func goldenPath(in string) string { return ingesttest.GoldenPath(in) }
 
-// goldenOf parses in and renders what the sink received.
-func goldenOf(t testing.TB, in string) []byte { return ingesttest.GoldenOf(t, Parse, in) }
-
 func TestDetect(t *testing.T) {
 	for _, tool := range []string{"wrk", "wrk2"} {
 		for _, in := range inputs(t, tool) {
 			b, _ := os.ReadFile(in)
-			if p, err := Detect(b); err != nil || p.Name() != "wrk" {
+			if p, err := detect(b); err != nil || p.Name() != "wrk" {
 				t.Errorf("%s: not detected as wrk: %v", in, err)
 			}
 		}
@@ -67,7 +50,7 @@ func TestDetect(t *testing.T) {
 	for _, in := range others {
 		b, _ := os.ReadFile(in)
 		// Other tools' parsers may claim them; wrk must not.
-		if p, err := Detect(b); err == nil && p.Name() == "wrk" {
+		if p, err := detect(b); err == nil && p.Name() == "wrk" {
 			t.Errorf("%s: detected as wrk", in)
 		} else if err != nil && !errors.Is(err, core.ErrNoOutput) {
 			t.Errorf("%s: error %v is not ErrNoOutput", in, err)
@@ -81,7 +64,7 @@ func TestDetect(t *testing.T) {
 		"Latency Distribution\n 50%  1.00ms\n",
 		"Summary:\n  Requests/sec: 10913.3967\n",
 	} {
-		if p, err := Detect([]byte(s)); err == nil && p.Name() == "wrk" {
+		if p, err := detect([]byte(s)); err == nil && p.Name() == "wrk" {
 			t.Errorf("%q detected as wrk", s)
 		}
 	}
@@ -362,7 +345,7 @@ func TestEncodings(t *testing.T) {
 	}
 	bom8 := append([]byte{0xEF, 0xBB, 0xBF}, data...)
 	for name, in := range map[string][]byte{"utf16le": le, "utf16be": be, "utf8bom": bom8} {
-		if _, err := Detect(in); err != nil {
+		if _, err := detect(in); err != nil {
 			t.Errorf("%s: Detect: %v", name, err)
 		}
 		got, err := ParseAll(context.Background(), bytes.NewReader(in), core.Options{Source: "s"})

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
-	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 )
 
 // newFormats maps each testdata folder of the formats added for issue 13
@@ -102,7 +101,7 @@ func TestNewFormatsDetect(t *testing.T) {
 				}
 			}
 			if w != "" {
-				if p, err := Detect(head); err != nil || p.Name() != w {
+				if p, err := detect(head); err != nil || p.Name() != w {
 					t.Errorf("%s: Detect gives %v (%v), want %s", in, p, err, w)
 				}
 			}
@@ -112,18 +111,6 @@ func TestNewFormatsDetect(t *testing.T) {
 	if n < 100 {
 		t.Errorf("only %d inputs looked at", n)
 	}
-}
-
-// checkTruncated: ingesttest.CheckTruncated over every format.
-func checkTruncated(t *testing.T, name, path string, cuts ...int) {
-	t.Helper()
-	ingesttest.CheckTruncated(t, Parsers(), name, path, cuts...)
-}
-
-// checkCutBytes: ingesttest.CheckCutBytes over every format.
-func checkCutBytes(t *testing.T, name, path string, cuts ...int) {
-	t.Helper()
-	ingesttest.CheckCutBytes(t, Parsers(), name, path, cuts...)
 }
 
 // TestFormatHelpers checks the helpers the new parsers share.

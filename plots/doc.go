@@ -2,8 +2,8 @@
 // from an analyze.Verdict and the rows of the results tables, with
 // gonum/plot.
 //
-// It is pure: values in, PNG or SVG bytes out. Render (PNG),
-// RenderFormats and RenderSVG (SVG, and PNG only where the SVG is large)
+// It is pure: values in, PNG or SVG bytes out. RenderFormats
+// (PNG unless told) and RenderSVG (SVG, and PNG only where the SVG is large)
 // draw every figure the input supports, in a fixed order:
 //
 //   - throughput.png: requests per second of every run in execution order,

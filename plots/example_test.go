@@ -11,10 +11,10 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// Render draws the figures of a tiny experiment: two systems, one run
+// RenderFormats draws the figures of a tiny experiment: two systems, one run
 // each at 10 connections. There are no percentiles, no per-window series
 // and a single concurrency level, so there are two figures.
-func ExampleRender() {
+func ExampleRenderFormats() {
 	run := func(label string, seq int32, rps, latMs float64) results.Run {
 		return results.Run{RunID: fmt.Sprint("run", seq), Seq: seq, Label: label, Tool: "wrk", LoadModel: results.LoadClosed,
 			Connections: results.Ptr(int32(10)), DurationS: 30, RPS: rps, LatMeanMs: results.Ptr(latMs), LatMaxMs: results.Ptr(4 * latMs)}
@@ -25,7 +25,7 @@ func ExampleRender() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	figs, err := plots.Render(plots.Input{Verdict: v})
+	figs, err := plots.RenderFormats(plots.Input{Verdict: v})
 	if err != nil {
 		log.Fatal(err)
 	}

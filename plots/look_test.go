@@ -26,7 +26,7 @@ func TestLook(t *testing.T) {
 		four = append(four, wrkRun(l, i, int32(50*(1+i/4)), 1000*float64(1+i%4)+100*float64(i/4), 10+float64(i), 2, 60))
 	}
 	for name, in := range map[string]Input{"seed": seedInput(t), "rich": richInput(t), "four": analyzed(t, analyze.Set{Runs: four})} {
-		figs, err := Render(in)
+		figs, err := RenderFormats(in)
 		if err != nil {
 			t.Fatal(err)
 		}

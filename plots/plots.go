@@ -39,7 +39,7 @@ const (
 const LogSpan = 20
 
 // ErrNoData is returned (wrapped) by a figure function when the input has
-// nothing that figure can show; Render then leaves the figure out.
+// nothing that figure can show; RenderFormats then leaves the figure out.
 var ErrNoData = errors.New("plots: no data for this figure")
 
 // Input is what the figures are drawn from.
@@ -61,7 +61,7 @@ const (
 	FormatSVG Format = "svg" // an SVG image of the same size, text as text
 )
 
-// Formats are the formats Render draws.
+// Formats are the formats RenderFormats draws.
 var Formats = []Format{FormatPNG, FormatSVG}
 
 // String returns the format's name; with Set, a *Format is a flag.Value.
@@ -96,28 +96,24 @@ type Drawer interface {
 	Draw(c draw.Canvas)
 }
 
-// FigurePrefixes are how the names of every figure Render and
+// FigurePrefixes are how the names of every figure RenderFormats and
 // RenderHistory make begin (then .png or .svg): a report's writer removes
 // the files so named that a new report no longer has. "timeline-" names
 // the per-run figures of earlier versions (replaced by "latency-time-"),
 // so that a report re-made in their folder removes them.
 var FigurePrefixes = []string{"throughput.", "latency.", "percentiles.", "scaling.", "timeline-", "trend-", "errors-", "latency-time-"}
 
-// Render draws every figure the input supports as PNG, in a fixed order
-// (throughput, latency, percentiles, scaling, then one latency-over-time
-// figure per system and settings with a series, then one errors-over-time
-// figure per system and endpoint with per-request errors), deterministically: the same input
-// gives the same bytes. A figure without data is left out; any other
-// failure is an error (the first in that order). Figures are drawn in
-// parallel, up to GOMAXPROCS at once: each has its own plot, canvas and
-// font faces (gonum/plot's font cache is locked, and its fonts are read
-// with a buffer per call), and none changes the input.
-func Render(in Input) ([]Figure, error) {
-	return RenderFormats(in, FormatPNG)
-}
-
-// RenderFormats is Render in each of formats (PNG when none); a figure's
-// Name has the extension of the first.
+// RenderFormats draws every figure the input supports in each of formats
+// (PNG when none; a figure's Name has the extension of the first), in a
+// fixed order (throughput, latency, percentiles, scaling, then one
+// latency-over-time figure per system and settings with a series, then one
+// errors-over-time figure per system and endpoint with per-request
+// errors), deterministically: the same input gives the same bytes. A
+// figure without data is left out; any other failure is an error (the
+// first in that order). Figures are drawn in parallel, up to GOMAXPROCS at
+// once: each has its own plot, canvas and font faces (gonum/plot's font
+// cache is locked, and its fonts are read with a buffer per call), and
+// none changes the input.
 func RenderFormats(in Input, formats ...Format) ([]Figure, error) {
 	return renderWith(in, runtime.GOMAXPROCS(0), -1, formats...)
 }
@@ -718,27 +714,6 @@ func short(s string) string {
 	}
 	r := []rune(s)
 	return string(r[:maxLabel-1]) + "…"
-}
-
-// safeName maps a run id to a file-name part of at most 64 bytes: ASCII
-// letters, digits, '_' and '-' are kept, anything else becomes '_'.
-func safeName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-		if b.Len() >= 64 {
-			break
-		}
-	}
-	if b.Len() == 0 {
-		return "run"
-	}
-	return b.String()
 }
 
 // systemIndex maps each label to its index in v.Systems.

@@ -37,7 +37,7 @@ func names(figs []Figure) []string {
 
 func render(t *testing.T, in Input) []Figure {
 	t.Helper()
-	figs, err := Render(in)
+	figs, err := RenderFormats(in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestGolden(t *testing.T) {
 }
 
 func TestNoData(t *testing.T) {
-	if _, err := Render(Input{}); err == nil {
+	if _, err := RenderFormats(Input{}); err == nil {
 		t.Error("no error without a verdict")
 	}
 	// A run without any latency figure: throughput only.
@@ -170,19 +170,8 @@ func TestNoData(t *testing.T) {
 	}
 }
 
-// Labels and run ids from input are only drawn, never used as paths.
-func TestSafeName(t *testing.T) {
-	for in, want := range map[string]string{
-		"22f238b0e177a8ed":       "22f238b0e177a8ed",
-		"../../etc/passwd":       "______etc_passwd",
-		"":                       "run",
-		"a b/c":                  "a_b_c",
-		strings.Repeat("x", 100): strings.Repeat("x", 64),
-	} {
-		if got := safeName(in); got != want {
-			t.Errorf("safeName(%q) = %q, want %q", in, got, want)
-		}
-	}
+// Long labels from input are shortened to maxLabel runes.
+func TestShortLabel(t *testing.T) {
 	if got := short(strings.Repeat("é", 50)); len([]rune(got)) != maxLabel {
 		t.Errorf("short: %q", got)
 	}

@@ -194,13 +194,6 @@ func aggregatesLegend(v *analyze.Verdict) string {
 	return "values: " + strings.Join(parts, "; ")
 }
 
-// runsOf gives the runs the error rates are over: old/new.
-func runsOf(gb, ga *analyze.Group) string {
-	rb, _ := gb.RepRuns()
-	ra, _ := ga.RepRuns()
-	return strconv.Itoa(len(rb)) + "/" + strconv.Itoa(len(ra))
-}
-
 // compareRow words one comparison as a row: b's value, a's, the change of
 // a against b with its CI, p, the runs of b and a.
 func compareRow(c analyze.Comparison) row {

@@ -10,7 +10,7 @@
 // message and fix, the comparisons' reasons, the warm-up details, the
 // saturation evidence, the warnings, the threshold checks and the gate's
 // reasons (GateReasons). A series' history (analyze.History) is worded by
-// HistoryHeadline, HistoryMarkdown, HistorySummaryMarkdown, HistoryJSON
+// HistoryHeadline, HistoryMarkdownAndHTML, HistorySummaryMarkdown, HistoryJSON
 // (its summary.json, SeriesSummary) and HistoryGateReasons. It is pure:
 // values in, bytes out.
 //

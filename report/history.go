@@ -403,16 +403,9 @@ func orderText(by string) string {
 	return "as given (neither every experiment's meta.date nor its runs' start times are known)"
 }
 
-// HistoryMarkdown writes a series' report.md: the headline, the latest
-// experiment's checks, the change points, a table of every experiment per
-// system and settings, the trend figures and the method.
-func HistoryMarkdown(w io.Writer, h *analyze.History, figs []Figure, generatedBy string) error {
-	return writeMarkdown(w, historyDoc(h, figs, generatedBy))
-}
-
 // HistoryMarkdownAndHTML writes a series' report.md to md and report.html
 // (index.html in a bucket) to page, both from one document built once:
-// the HTML is the same document as one self-contained page (see HTML).
+// the HTML is the same document as one self-contained page (see MarkdownAndHTML).
 func HistoryMarkdownAndHTML(md, page io.Writer, h *analyze.History, figs []Figure, generatedBy string) error {
 	d := historyDoc(h, figs, generatedBy)
 	if err := writeMarkdown(md, d); err != nil {
@@ -421,8 +414,7 @@ func HistoryMarkdownAndHTML(md, page io.Writer, h *analyze.History, figs []Figur
 	return writeHTML(page, d)
 }
 
-// historyDoc builds the document HistoryMarkdown and
-// HistoryMarkdownAndHTML render.
+// historyDoc builds the document HistoryMarkdownAndHTML renders.
 func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document {
 	d := &document{Title: "Series " + h.Series}
 	d.Lead = append(d.Lead, &paragraph{Runs: []inline{bold(HistoryHeadline(h))}, Class: "verdict"})
@@ -592,14 +584,6 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 	}
 	d.Sections = []*section{latest, changes, exps, method}
 	return d
-}
-
-// metricValueOr is a metric's value, or "–" without runs.
-func metricValueOr(metric string, x float64, runs int) string {
-	if runs == 0 {
-		return "–"
-	}
-	return metricValue(metric, x)
 }
 
 // HistorySummaryMarkdown writes a series' summary.md, for a pull request

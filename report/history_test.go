@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -20,7 +21,7 @@ func TestHistoryEarlierAndEscaping(t *testing.T) {
 	h := &analyze.History{Series: "nightly *bold*", OrderBy: analyze.OrderAsGiven, Earlier: 5, Options: analyze.DefaultOptions(),
 		Experiments: []analyze.SeriesExperiment{{Name: "[x](http://evil)", Meta: analyze.Meta{Commit: "abc`|"}}}}
 	var md bytes.Buffer
-	if err := HistoryMarkdown(&md, h, nil, "loadverdict test"); err != nil {
+	if err := HistoryMarkdownAndHTML(&md, io.Discard, h, nil, "loadverdict test"); err != nil {
 		t.Fatal(err)
 	}
 	out := md.String()
@@ -115,7 +116,7 @@ func TestHistorySummaryGate(t *testing.T) {
 				t.Errorf("%s: failed %v, reasons say %v, history %v", name, g.Failed, failed, h.Failed)
 			}
 			var md, sm bytes.Buffer
-			if err := HistoryMarkdown(&md, h, nil, ""); err != nil {
+			if err := HistoryMarkdownAndHTML(&md, io.Discard, h, nil, ""); err != nil {
 				t.Fatal(err)
 			}
 			if err := HistorySummaryMarkdown(&sm, h, "report.md"); err != nil {

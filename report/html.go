@@ -13,18 +13,16 @@ import (
 	"github.com/loadverdict/loadverdict/analyze"
 )
 
-// HTML writes the verdict as report.html: one self-contained page with
-// the same content as Markdown (both render one document), its CSS inline
-// and its figures inlined as data: URIs. Its Content-Security-Policy
-// forbids every request to another origin and every script; it needs no
-// JavaScript, fits a phone's width and prints. Everything taken from
-// input is escaped and renders as plain text.
-func HTML(w io.Writer, v *analyze.Verdict, figs []Figure, meta Meta) error {
-	return writeHTML(w, newReport(v, figs, meta))
-}
-
 // MarkdownAndHTML writes report.md to md and report.html to page, both
-// from one document built once (Markdown and HTML build it each).
+// from one document built once. report.md is GitHub-flavoured markdown:
+// the headline first, then the answers with the comparison table, the
+// systems, the findings by severity, warm-up, latency and capacity with
+// their figures, and an appendix with every run and comparison.
+// report.html is the same document as one self-contained page, its CSS
+// inline and its figures inlined as data: URIs. Its
+// Content-Security-Policy forbids every request to another origin and
+// every script; it needs no JavaScript, fits a phone's width and prints.
+// Everything taken from input is escaped and renders as plain text.
 func MarkdownAndHTML(md, page io.Writer, v *analyze.Verdict, figs []Figure, meta Meta) error {
 	d := newReport(v, figs, meta)
 	if err := writeMarkdown(md, d); err != nil {

@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"bytes"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -62,7 +63,7 @@ func TestHTMLInjection(t *testing.T) {
 			svg := []byte(`<svg xmlns="http://www.w3.org/2000/svg"><text>` + "&lt;x&gt;" + `</text></svg>`)
 			meta := report.Meta{GeneratedBy: h, Inputs: []string{h}, Rejected: []report.Rejected{{Source: h, Error: h}}}
 			figs := []report.Figure{{Name: "throughput.png", Title: h, Alt: h, Image: svg, MediaType: "image/svg+xml"}}
-			if err := report.HTML(&page, v, figs, meta); err != nil {
+			if err := report.MarkdownAndHTML(io.Discard, &page, v, figs, meta); err != nil {
 				t.Fatal(err)
 			}
 			checkPage(t, page.String(), h)
@@ -136,10 +137,10 @@ func checkPage(t *testing.T, doc, label string) {
 func TestHTMLSameDocument(t *testing.T) {
 	v := hostileVerdict(t, "a:80")
 	var md, page bytes.Buffer
-	if err := report.Markdown(&md, v, nil, report.Meta{}); err != nil {
+	if err := report.MarkdownAndHTML(&md, io.Discard, v, nil, report.Meta{}); err != nil {
 		t.Fatal(err)
 	}
-	if err := report.HTML(&page, v, nil, report.Meta{}); err != nil {
+	if err := report.MarkdownAndHTML(io.Discard, &page, v, nil, report.Meta{}); err != nil {
 		t.Fatal(err)
 	}
 	var mdHeads, htmlHeads []string

@@ -485,13 +485,9 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 	return s
 }
 
-// JSON writes the summary.json of a Verdict: indented, keys in a fixed
-// order, no HTML escaping, the same bytes for the same Verdict.
-func JSON(w io.Writer, v *analyze.Verdict, generatedBy string) error {
-	return JSONMeta(w, v, Meta{GeneratedBy: generatedBy})
-}
-
-// JSONMeta is JSON with what meta adds: the parts of merged runs.
+// JSONMeta writes the summary.json of a Verdict: indented, keys in a
+// fixed order, no HTML escaping, the same bytes for the same Verdict and
+// meta (its generator and the parts of merged runs).
 func JSONMeta(w io.Writer, v *analyze.Verdict, meta Meta) error {
 	s := NewSummary(v, meta.GeneratedBy)
 	for i := range s.Runs {

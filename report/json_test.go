@@ -36,7 +36,7 @@ func abVerdict(t testing.TB) *analyze.Verdict {
 
 func TestJSONGolden(t *testing.T) {
 	var buf bytes.Buffer
-	if err := report.JSON(&buf, abVerdict(t), "loadverdict test"); err != nil {
+	if err := report.JSONMeta(&buf, abVerdict(t), report.Meta{GeneratedBy: "loadverdict test"}); err != nil {
 		t.Fatal(err)
 	}
 	const path = "testdata/summary-ab.golden.json"
@@ -57,7 +57,7 @@ func TestJSONGolden(t *testing.T) {
 // TestJSONContract checks the keys and types SCHEMA.md promises.
 func TestJSONContract(t *testing.T) {
 	var buf bytes.Buffer
-	if err := report.JSON(&buf, abVerdict(t), "loadverdict test"); err != nil {
+	if err := report.JSONMeta(&buf, abVerdict(t), report.Meta{GeneratedBy: "loadverdict test"}); err != nil {
 		t.Fatal(err)
 	}
 	var doc map[string]any

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -66,15 +65,6 @@ type Part struct {
 type Rejected struct {
 	Source string
 	Error  string
-}
-
-// Markdown writes the verdict as GitHub-flavoured markdown: the headline
-// first, then the answers with the comparison table, the systems, the
-// findings by severity, warm-up, latency and capacity with their figures,
-// and an appendix with every run and comparison. Everything taken from
-// input is escaped and renders as plain text.
-func Markdown(w io.Writer, v *analyze.Verdict, figs []Figure, meta Meta) error {
-	return writeMarkdown(w, newReport(v, figs, meta))
 }
 
 // reportBuilder builds the report's document from a verdict.

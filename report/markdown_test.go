@@ -2,6 +2,7 @@ package report_test
 
 import (
 	"bytes"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -48,7 +49,7 @@ func TestMarkdownInjection(t *testing.T) {
 			v := hostileVerdict(t, h)
 			var md bytes.Buffer
 			meta := report.Meta{GeneratedBy: h, Inputs: []string{h}, Rejected: []report.Rejected{{Source: h, Error: h}}}
-			if err := report.Markdown(&md, v, []report.Figure{{Name: "throughput.png", Title: h, Alt: h}}, meta); err != nil {
+			if err := report.MarkdownAndHTML(&md, io.Discard, v, []report.Figure{{Name: "throughput.png", Title: h, Alt: h}}, meta); err != nil {
 				t.Fatal(err)
 			}
 			checkHTML(t, render(t, md.Bytes()), h, "")
@@ -171,7 +172,7 @@ func TestMarkdownShowsLabelText(t *testing.T) {
 		t.Fatal(err)
 	}
 	var md bytes.Buffer
-	if err := report.Markdown(&md, v, nil, report.Meta{}); err != nil {
+	if err := report.MarkdownAndHTML(&md, io.Discard, v, nil, report.Meta{}); err != nil {
 		t.Fatal(err)
 	}
 	if html := render(t, md.Bytes()); !strings.Contains(html, "&lt;img src=x onerror=alert(1)&gt;") {

@@ -34,19 +34,6 @@ func (b *reportBuilder) thresholds() *section {
 	return sec
 }
 
-// verdictWords says a comparison's verdict in words.
-func verdictWords(c analyze.Comparison) string {
-	switch c.Verdict {
-	case analyze.AFaster:
-		return c.A + " better"
-	case analyze.BFaster:
-		return c.B + " better"
-	case analyze.NoDifference:
-		return "~ no difference"
-	}
-	return "inconclusive"
-}
-
 // figure is the figure of that name (with or without its extension), none
 // when there is no such figure.
 func (b *reportBuilder) figure(name string) []block {

@@ -1,7 +1,6 @@
 package stats
 
 import (
-	"fmt"
 	"math"
 	"slices"
 )
@@ -20,91 +19,12 @@ const (
 	ClassInsufficientData Class = "insufficient-data"
 )
 
-// DefaultDelta is the default relative equivalence threshold of Classify.
+// DefaultDelta is the default relative equivalence band of TrendTest: the
+// tolerance for one level of Barrett et al.'s classification.
 const DefaultDelta = 0.02
 
 // DefaultNoiseBand is the default relative noise band of ClassifyShort.
 const DefaultNoiseBand = 0.03
-
-// maxTailWindows caps the tail inside which a change means no steady state.
-const maxTailWindows = 500
-
-// Classification is the result of Classify.
-type Classification struct {
-	Class Class
-	// SteadySegment is the index of the first segment equivalent to the
-	// last (the start of the steady state), or -1 for no-steady-state.
-	SteadySegment int
-	// SteadyStart is the first observation of the steady state,
-	// Segments[SteadySegment].Start, or -1 for no-steady-state.
-	SteadyStart int
-	// Decisive is the index of the segment that decided the class (the
-	// last non-equivalent one), or -1 for flat.
-	Decisive int
-}
-
-// Classify classifies a segmented series as flat, warmup, slowdown or
-// no-steady-state by the method of Barrett et al., "Virtual Machine Warmup
-// Blows Hot and Cold", OOPSLA 2017.
-//
-// segs must be contiguous segments covering the series from 0 (as returned
-// by PELT); n = segs[len(segs)-1].End. Walking back from the last segment,
-// a segment is equivalent to the last when their means differ by at most
-// max(SD of the last segment, delta*|mean of the last segment|). Barrett et
-// al. compare against the last segment's variance and an absolute 0.001 s;
-// the standard deviation and a relative delta have the units of the data,
-// so the rule works alike for milliseconds and requests per second. delta
-// <= 0 (or NaN) selects DefaultDelta.
-//
-// The first non-equivalent segment found decides: if it ends inside the
-// last min(500, n/4) observations the class is no-steady-state; otherwise
-// it is slowdown when it was better than the last segment (higher mean when
-// higherIsBetter, as for throughput; lower otherwise, as for latency) and
-// warmup when it was worse. With no such segment the class is flat. The
-// steady state starts at the earliest segment of the run of equivalent
-// segments that ends with the last one.
-//
-// An empty segs gives insufficient-data; segments that do not tile [0, n)
-// give ErrParameter.
-func Classify(segs []Segment, higherIsBetter bool, delta float64) (Classification, error) {
-	none := Classification{Class: ClassInsufficientData, SteadySegment: -1, SteadyStart: -1, Decisive: -1}
-	if len(segs) == 0 {
-		return none, nil
-	}
-	for i, s := range segs {
-		want := 0
-		if i > 0 {
-			want = segs[i-1].End
-		}
-		if s.Start != want || s.End <= s.Start || math.IsNaN(s.Mean) || math.IsNaN(s.SD) {
-			return none, fmt.Errorf("%w: segment %d [%d,%d) does not continue the tiling", ErrParameter, i, s.Start, s.End)
-		}
-	}
-	if !(delta > 0) {
-		delta = DefaultDelta
-	}
-	lastSeg := segs[len(segs)-1]
-	n := lastSeg.End
-	tol := max(lastSeg.SD, delta*math.Abs(lastSeg.Mean))
-
-	first := len(segs) - 1
-	for first > 0 && math.Abs(segs[first-1].Mean-lastSeg.Mean) <= tol {
-		first--
-	}
-	if first == 0 {
-		return Classification{Class: ClassFlat, SteadySegment: 0, SteadyStart: 0, Decisive: -1}, nil
-	}
-	dec := segs[first-1]
-	c := Classification{Class: ClassWarmup, SteadySegment: first, SteadyStart: segs[first].Start, Decisive: first - 1}
-	tail := min(maxTailWindows, n/4)
-	switch {
-	case dec.End > n-tail:
-		c.Class, c.SteadySegment, c.SteadyStart = ClassNoSteadyState, -1, -1
-	case (dec.Mean > lastSeg.Mean) == higherIsBetter:
-		c.Class = ClassSlowdown
-	}
-	return c, nil
-}
 
 // classOrder fixes the order in which CombineClasses counts classes.
 var classOrder = []Class{ClassFlat, ClassWarmup, ClassSlowdown, ClassNoSteadyState, ClassInconsistent, ClassInsufficientData}

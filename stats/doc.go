@@ -2,19 +2,13 @@
 // in docs/STATISTICS.md: plain functions on float64 slices that know
 // nothing of load-test runs, systems or report wording.
 //
-//   - Changepoints and warm-up: ReplaceOutliers and MarkOutliers (the
-//     outlier rule of Barrett et al., OOPSLA 2017), PELT changepoints in
-//     mean and variance (Killick, Fearnhead & Eckley 2012) and
-//     SegmentSeries, which chains the two; Classify into flat, warmup,
-//     slowdown or no-steady-state (Barrett et al.); CombineClasses for
-//     several series; ClassifyShort for series of 2 to 4 values; MSER5
-//     truncation (White 1997; Spratt 1998).
-//   - Series of runs and steadiness: StepTest (a weighted CUSUM with its
-//     Normal null simulated) and SegmentSteps (binary segmentation) for 5
-//     to 19 runs; ClassifySeries and ClassifyRuns, which add the warm-up
-//     rule (a warm-up or a level shift) and TrendTest (Mann-Kendall with
-//     Theil-Sen: a trend that never levels off); Excursions (CAPA's
-//     collective and point anomalies: recurring stalls and their period).
+//   - Warm-up and steadiness: SelectModel, the one model of a series
+//     (flat, steps, line, hinges, ramp by a penalised likelihood);
+//     CombineClasses for several series; ClassifyShort for series of 2 to
+//     4 values; MSER5 truncation (White 1997; Spratt 1998); TrendTest
+//     (Mann-Kendall with Theil-Sen: a trend that never levels off);
+//     Excursions (CAPA's collective and point anomalies: recurring stalls
+//     and their period).
 //   - Intervals: BootstrapMeanCI, BatchMeansCI and SteadyStateCI, which
 //     picks between them by Lag1Autocorrelation; BootstrapRatioCI for a
 //     ratio of means; MedianCI, the distribution-free interval of a
@@ -38,7 +32,7 @@
 // ErrTooFew; test with errors.Is or errors.As. Their messages are for
 // programmers. Numeric parameters left at zero (or negative, where that is
 // meaningless) select the documented defaults, which are exported as
-// constants (DefaultPenalty, DefaultDelta, DefaultResamples, ...).
+// constants (DefaultDelta, DefaultResamples, ...).
 // Everything is deterministic: resampling uses a math/rand/v2 PCG
 // generator seeded by the caller (DefaultSeed is the seed the rest of
 // loadverdict uses).

@@ -64,16 +64,6 @@ type EDivisiveResult struct {
 	Rejected *EChange
 }
 
-// Indices returns the change points' indices in ascending order.
-func (r EDivisiveResult) Indices() []int {
-	out := make([]int, len(r.Changes))
-	for i, c := range r.Changes {
-		out[i] = c.Index
-	}
-	slices.Sort(out)
-	return out
-}
-
 // EDivisive finds change points in the distribution of a series by the
 // E-Divisive method of Matteson & James ("A Nonparametric Approach for
 // Multiple Change Point Analysis of Multivariate Data", JASA 109(505),

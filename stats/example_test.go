@@ -20,36 +20,6 @@ func ExampleMannWhitney() {
 	// U = 0, p = 0.00794 (2/252)
 }
 
-func ExamplePELT() {
-	// Forty windows of latency (ms) around 12, then forty around 10: a
-	// warm-up of 40 windows.
-	wiggle := []float64{-0.2, 0.1, 0.3, -0.1, 0, 0.2, -0.3, 0.1, -0.1, 0}
-	x := make([]float64, 80)
-	for i := range x {
-		level := 10.0
-		if i < 40 {
-			level = 12
-		}
-		x[i] = level + wiggle[i%len(wiggle)]
-	}
-	changepoints, segments, err := stats.PELT(x, 0, 0) // 15 ln(n), min. length 2
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println("changepoints:", changepoints)
-	for _, s := range segments {
-		fmt.Printf("[%d, %d): mean %.2f, sd %.2f\n", s.Start, s.End, s.Mean, s.SD)
-	}
-	c, _ := stats.Classify(segments, false, 0) // latency: lower is better
-	fmt.Println(c.Class, "from", c.SteadyStart)
-	// Output:
-	// changepoints: [40]
-	// [0, 40): mean 12.00, sd 0.18
-	// [40, 80): mean 10.00, sd 0.18
-	// warmup from 40
-}
-
 func ExampleClassifyShort() {
 	// Throughput of three rounds: the last improved by 20 %, outside the
 	// 3 % noise band, so the system is still warming up.
@@ -134,26 +104,6 @@ func ExampleFitUSL() {
 	fmt.Printf("sigma %.4f, kappa %.5f, lambda %.2f, peak at N = %d\n", fit.Sigma, fit.Kappa, fit.Lambda, fit.NMax)
 	// Output:
 	// sigma 0.0500, kappa 0.00200, lambda 250.00, peak at N = 21
-}
-
-func ExampleClassifyRuns() {
-	// Throughput of ten 8 s wrk rounds against a server 3x slower for
-	// its first 30 s (testdata/truth/warmup-rounds).
-	rps := []float64{1448.06, 1816.52, 2325.98, 3344.68, 3600.14, 3392.56, 3571.17, 3678.94, 3621.07, 3523.62}
-	c, err := stats.ClassifyRuns(rps, stats.RunsOptions{HigherIsBetter: true, Seed: stats.DefaultSeed})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Printf("%s, steady from run %d (step test p = %.4f)\n", c.Class, c.SteadyStart, c.Steps.First.P)
-	// The same after the first five rounds, as if a new build were
-	// mixed in: a level shift, not a warm-up.
-	mixed := []float64{3000, 3030, 2990, 3010, 3020, 3450, 3470, 3440, 3460, 3455}
-	c, _ = stats.ClassifyRuns(mixed, stats.RunsOptions{HigherIsBetter: true, Seed: stats.DefaultSeed})
-	fmt.Printf("%s at run %d: %.0f -> %.0f\n", c.Class, c.Shift.At, c.Shift.Before, c.Shift.After)
-	// Output:
-	// warmup, steady from run 3 (step test p = 0.0006)
-	// level-shift at run 5: 3010 -> 3455
 }
 
 func ExampleExcursions() {

@@ -2,7 +2,6 @@ package stats
 
 import (
 	"math/rand/v2"
-	"os"
 	"slices"
 )
 
@@ -29,15 +28,4 @@ func intPercentile(v []int, p float64) int {
 	slices.Sort(s)
 	k := int(p*float64(len(s))+0.999999) - 1
 	return s[max(0, min(k, len(s)-1))]
-}
-
-// draws is the number of Monte-Carlo draws a test makes: n by default,
-// whole when CI asks for the long checks (LOADVERDICT_LONG set, as
-// .ci/run does). The draws are seeded, so either count gives the same
-// result every run; the figures docs/STATISTICS.md quotes are whole's.
-func draws(n, whole int) int {
-	if os.Getenv("LOADVERDICT_LONG") != "" {
-		return whole
-	}
-	return n
 }

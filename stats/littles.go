@@ -24,9 +24,6 @@ type LittlesLawCheck struct {
 	Status string  // LittleConsistent, LittleIdle or LittleHiddenQueueing
 }
 
-// Consistent reports whether the ratio lies within [LittleLow, LittleHigh].
-func (c LittlesLawCheck) Consistent() bool { return c.Status == LittleConsistent }
-
 // LittlesLaw checks a closed-model load test against Little's law (Little,
 // "A proof for the queuing formula L = λW", Operations Research 9(3),
 // 1961): the mean number of requests in flight, throughput (requests per

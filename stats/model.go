@@ -28,6 +28,10 @@ const (
 	Worsening Direction = "worsening" // lower throughput or higher latency
 )
 
+// MinStepRuns is the fewest points SelectModel models: a series of runs
+// needs 5 (2 to 4 runs have the short-series rule, ClassifyShort).
+const MinStepRuns = 5
+
 // MaxModelSteps is the most change points of ShapeSteps that SelectModel
 // tries.
 const MaxModelSteps = 3

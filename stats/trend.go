@@ -162,8 +162,8 @@ type Trend struct {
 // significant monotone trend (MannKendall, P < alpha) whose fitted size
 // over the series (TheilSen) exceeds twice the larger of the series'
 // standard deviation and the relative equivalence band delta·|median|:
-// Classify's tolerance for one level (Barrett et al. hold a segment to its
-// own spread), doubled, so that a segment counts as one level while its
+// the tolerance for one level of Barrett et al.'s classification (they
+// hold a segment to its own spread), doubled, so that a segment counts as one level while its
 // start and end differ by less than twice its spread. The second condition
 // keeps long series, where a negligible drift is significant, and
 // autocorrelated ones, where the test is too liberal, from being called

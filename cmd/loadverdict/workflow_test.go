@@ -248,11 +248,3 @@ func TestWorkflowExample(t *testing.T) {
 		t.Errorf("%d loadverdict compare commands (want 1), load runs %d, download of main's results %v", compares, loadRuns, download)
 	}
 }
-
-// flagValue returns the value after flag in args ("" for none).
-func flagValue(args []string, flag string) string {
-	if i := slices.Index(args, flag); i >= 0 && i+1 < len(args) {
-		return args[i+1]
-	}
-	return ""
-}

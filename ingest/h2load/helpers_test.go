@@ -16,18 +16,11 @@ var parsers = []core.Parser{Parser{}}
 // parse is ingest.Parse with this package's formats alone: no sample of
 // theirs is detected as another format (TestDetectUnique in package
 // ingest), so it parses every sample as ingest.Parse does.
-func parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	return core.ParseWith(ctx, parsers, r, opts, sink)
-}
+var parse = ingesttest.ParseWith(parsers)
 
 // parseAll is parse collecting the runs.
 func parseAll(ctx context.Context, r io.Reader, opts core.Options) ([]results.RunWithPercentiles, error) {
-	var runs []results.RunWithPercentiles
-	err := parse(ctx, r, opts, core.RunFunc(func(run results.RunWithPercentiles) error {
-		runs = append(runs, run)
-		return nil
-	}))
-	return runs, err
+	return ingesttest.ParseAll(ctx, parse, r, opts)
 }
 
 // TestGolden compares what every sample under testdata/ parses to with its

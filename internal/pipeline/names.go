@@ -220,7 +220,7 @@ func (n *namer) name(runs []results.Run, rejs []Rejection) error {
 					sys = name
 					break
 				}
-				// A label the input's own document gave (ingest.DocumentNames)
+				// A label the input's own document gave (core.DocumentNames)
 				// is still mapped by its target's host:port.
 				if name, ok := l[hps[i]]; ok && hps[i] != "" {
 					sys = name

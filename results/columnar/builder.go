@@ -16,9 +16,9 @@ const DefaultBatchRows = 64 * 1024
 //
 // A producer streams a table of any length with bounded memory:
 //
-//	b := results.NewSamplesBuilder(mem, 64*1024)
+//	b := columnar.NewSeriesBuilder(mem, 64*1024)
 //	defer b.Release()
-//	for each sample s {
+//	for each series row s {
 //		if err := b.Append(s); err != nil { ... }
 //		if b.Full() {
 //			rec := b.NewRecordBatch()
@@ -73,20 +73,11 @@ func NewSeriesBuilder(mem memory.Allocator, batchRows int) *Builder[results.Seri
 	return newBuilder(mem, batchRows, TableSeries, SeriesSchema, seriesColumns)
 }
 
-// NewSamplesBuilder returns a Builder of samples-table batches of at most batchRows rows
-// (DefaultBatchRows when batchRows <= 0); the caller must Release it.
-func NewSamplesBuilder(mem memory.Allocator, batchRows int) *Builder[results.Sample] {
-	return newBuilder(mem, batchRows, TableSamples, SamplesSchema, sampleColumns)
-}
-
 // Table returns the table whose rows b builds.
 func (b *Builder[T]) Table() Table { return b.table }
 
 // Schema returns the Arrow schema of the batches b builds.
 func (b *Builder[T]) Schema() *arrow.Schema { return b.rb.Schema() }
-
-// BatchRows returns the number of rows at which a batch is full.
-func (b *Builder[T]) BatchRows() int { return b.batchRows }
 
 // Len returns the number of rows appended since the last NewRecordBatch.
 func (b *Builder[T]) Len() int { return b.rows }

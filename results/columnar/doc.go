@@ -20,10 +20,10 @@
 // # Writing
 //
 // A Builder turns Go values into Arrow record batches of at most a given
-// number of rows; a ParquetWriter (NewRunsWriter, NewSamplesWriter, ...)
+// number of rows; a ParquetWriter (NewRunsWriter, NewSeriesWriter, ...)
 // turns them into a Parquet file, one row group per DefaultBatchRows rows,
 // so a 10-million-row samples log is streamed, never held in memory.
-// WriteRuns, WritePercentiles, WriteSeries and WriteSamples write a slice.
+// WriteRuns, WritePercentiles and WriteSeries write a slice.
 // A SampleStream writes the samples table of a per-request log column by
 // column, from typed slices, on a goroutine of its own (run_id as
 // dictionary indices), with the content a ParquetWriter gives.

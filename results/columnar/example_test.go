@@ -18,7 +18,7 @@ func Example() {
 	runID := results.RunID("raw/exp/wrk.log", 0)
 
 	var file bytes.Buffer
-	w, err := columnar.NewSamplesWriter(&file, mem)
+	w, err := columnar.NewSampleStream(&file, mem)
 	if err != nil {
 		log.Fatal(err)
 	}

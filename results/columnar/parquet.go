@@ -21,7 +21,7 @@ import (
 var codec = compress.Codecs.Zstd
 
 // ParquetWriter streams rows of one table into a Parquet file, one row
-// group every DefaultBatchRows rows (see WithRowGroupRows), so that memory
+// group every DefaultBatchRows rows, so that memory
 // stays bounded whatever the number of rows. A ParquetWriter is not safe
 // for concurrent use.
 type ParquetWriter[T any] struct {
@@ -31,17 +31,12 @@ type ParquetWriter[T any] struct {
 	closed bool
 }
 
-// WriterOption configures a ParquetWriter.
+// WriterOption configures a ParquetWriter or a SampleStream (the tests set
+// smaller row groups; loadverdict passes none).
 type WriterOption func(*writerConfig)
 
 type writerConfig struct {
 	rowGroupRows int
-}
-
-// WithRowGroupRows sets the number of rows per row group (DefaultBatchRows
-// when n <= 0); the writer buffers at most that many rows.
-func WithRowGroupRows(n int) WriterOption {
-	return func(c *writerConfig) { c.rowGroupRows = n }
 }
 
 // noCloseWriter hides the Close method of the caller's writer: closing the
@@ -85,12 +80,6 @@ func NewSeriesWriter(w io.Writer, mem memory.Allocator, opts ...WriterOption) (*
 	return newParquetWriter(w, mem, NewSeriesBuilder, opts)
 }
 
-// NewSamplesWriter returns a ParquetWriter of the samples table writing to w;
-// the caller must Close it (which does not close w).
-func NewSamplesWriter(w io.Writer, mem memory.Allocator, opts ...WriterOption) (*ParquetWriter[results.Sample], error) {
-	return newParquetWriter(w, mem, NewSamplesBuilder, opts)
-}
-
 // Table returns the table w writes.
 func (w *ParquetWriter[T]) Table() Table { return w.b.Table() }
 
@@ -108,28 +97,6 @@ func (w *ParquetWriter[T]) Append(v T) error {
 		return w.flush()
 	}
 	return nil
-}
-
-// WriteRecordBatch writes rec, a batch of w's table schema (from a Builder
-// of the same table), after the rows appended so far. Each call writes at
-// least one row group: pass batches of about a row group's size.
-func (w *ParquetWriter[T]) WriteRecordBatch(rec arrow.RecordBatch) error {
-	if err := w.usable(); err != nil {
-		return err
-	}
-	if !rec.Schema().Equal(w.b.Schema()) {
-		return fmt.Errorf("results: %s: write record batch: %w: got schema %s", w.Table(), ErrSchemaMismatch, rec.Schema())
-	}
-	if err := w.flush(); err != nil {
-		return err
-	}
-	if rec.NumRows() == 0 {
-		return nil
-	}
-	if err := w.fw.Write(rec); err != nil {
-		w.err = fmt.Errorf("results: %s: write parquet: %w", w.Table(), err)
-	}
-	return w.err
 }
 
 // Close writes the pending rows and the file footer and frees w's memory.
@@ -217,22 +184,6 @@ func WritePercentiles(w io.Writer, ps []results.Percentile, mem memory.Allocator
 // WriteSeries writes series to w as a complete Parquet file of the series table.
 func WriteSeries(w io.Writer, series []results.Series, mem memory.Allocator) error {
 	return writeAll(w, series, mem, NewSeriesWriter)
-}
-
-// WriteSamples writes samples to w as a complete Parquet file of the
-// samples table, through a SampleStream.
-func WriteSamples(w io.Writer, samples []results.Sample, mem memory.Allocator) error {
-	s, err := NewSampleStream(w, mem)
-	if err != nil {
-		return err
-	}
-	for _, x := range samples {
-		if err := s.Append(x); err != nil {
-			s.Close()
-			return err
-		}
-	}
-	return s.Close()
 }
 
 // readBatchRows is the number of rows per record batch when reading.

@@ -28,7 +28,7 @@ const sampleStage = 8192
 // ids), and every sampleStage rows a goroutine of its own encodes and
 // compresses them into the pages of the current row group (a buffered row
 // group: its compressed pages wait in memory until it holds its
-// DefaultBatchRows rows, see WithRowGroupRows), while the next rows fill.
+// DefaultBatchRows rows), while the next rows fill.
 // run_id is written as the indices of a dictionary, never hashed row by
 // row. The file holds what a ParquetWriter of the samples table writes
 // from the same rows (schema, Arrow schema, row groups, encodings,
@@ -92,7 +92,7 @@ func (b *sampleBatch) reset() {
 }
 
 // NewSampleStream returns a SampleStream writing the samples table to w,
-// one row group every DefaultBatchRows rows (see WithRowGroupRows); the
+// one row group every DefaultBatchRows rows (opts change that size, for the tests); the
 // caller must Close it (which does not close w).
 func NewSampleStream(w io.Writer, mem memory.Allocator, opts ...WriterOption) (*SampleStream, error) {
 	cfg := writerConfig{rowGroupRows: DefaultBatchRows}

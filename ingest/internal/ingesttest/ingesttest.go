@@ -305,6 +305,25 @@ func CorpusSmall(t *testing.T) {
 	}
 }
 
+// ParseWith returns core.ParseWith over parsers alone: ingest.Parse with
+// one tool package's formats.
+func ParseWith(parsers []core.Parser) ParseFunc {
+	return func(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
+		return core.ParseWith(ctx, parsers, r, opts, sink)
+	}
+}
+
+// ParseAll is parse collecting the runs; on error it returns the runs
+// emitted before it.
+func ParseAll(ctx context.Context, parse ParseFunc, r io.Reader, opts core.Options) ([]results.RunWithPercentiles, error) {
+	var runs []results.RunWithPercentiles
+	err := parse(ctx, r, opts, core.RunFunc(func(run results.RunWithPercentiles) error {
+		runs = append(runs, run)
+		return nil
+	}))
+	return runs, err
+}
+
 // ParseString parses in with parse into a Collect.
 func ParseString(parse ParseFunc, in string, opts core.Options) (*Collect, error) {
 	var c Collect

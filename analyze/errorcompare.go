@@ -129,10 +129,16 @@ func (v *Verdict) compareErrorRates(la, lb string, ga, gb *Group) ErrorCompariso
 	if len(sb) == 0 {
 		sb = gb.Runs
 	}
-	// Steady runs too few for the test over runs, all runs enough: all
-	// are compared (as compareMetric does).
-	if stats.MinAttainableP(len(sa), len(sb)) >= o.Alpha && stats.MinAttainableP(len(ga.Runs), len(gb.Runs)) < o.Alpha {
-		sa, sb = ga.Runs, gb.Runs
+	// Steady runs too few to decide, all runs enough: the side cut short
+	// is compared over all its runs, by the rule compareMetric follows,
+	// so that the error rate is over the runs the other metrics are
+	// (never 3/1 runs in a table whose other rows say 3/3).
+	short := !decidable(len(sa), len(sb), o.Alpha) && decidable(len(ga.Runs), len(gb.Runs), o.Alpha)
+	if short && len(sa) < len(ga.Runs) {
+		sa = ga.Runs
+	}
+	if short && len(sb) < len(gb.Runs) {
+		sb = gb.Runs
 	}
 	c := CompareErrorRates(la, lb, sa, sb, o)
 	c.Settings = ga.Settings

@@ -278,3 +278,35 @@ func TestReasonNote(t *testing.T) {
 		t.Errorf("verdict %s reasons %+v", c.Verdict, c.Reasons)
 	}
 }
+
+// A run that lasted its planned duration within rounding (29.999 s of
+// 30 s) is not short; one clearly under the threshold is.
+func TestShortRunRounding(t *testing.T) {
+	for _, c := range []struct {
+		durs  []float64
+		short int // runs flagged, 0: no finding
+	}{
+		{[]float64{29.999, 30.001, 29.9995}, 0},
+		{[]float64{29.8, 30, 30}, 0},
+		{[]float64{29.999, 20, 30}, 1},
+		{[]float64{10, 12, 29}, 3},
+		{[]float64{60, 60, 60}, 0},
+	} {
+		var runs []results.Run
+		for i, d := range c.durs {
+			r := run("a:80", i, 10, 1000, 10)
+			r.DurationS = d
+			runs = append(runs, r)
+		}
+		v := mustAnalyze(t, runs, nil)
+		got := 0
+		for _, f := range v.Findings {
+			if f.Code == analyze.CodeShortRun {
+				got = len(f.Subject.Runs)
+			}
+		}
+		if got != c.short {
+			t.Errorf("durations %v: %d short runs, want %d", c.durs, got, c.short)
+		}
+	}
+}

@@ -220,6 +220,7 @@ func Throughput(in Input) (*plot.Plot, error) {
 
 	// Headroom above the highest point.
 	p.Y.Max = math.Max(p.Y.Max, d.MaxRPS+0.06*(d.MaxRPS-math.Min(p.Y.Min, d.MinRPS)))
+	minSpan(&p.Y, in.Verdict.Options.PracticalBand)
 
 	for i, s := range d.Systems {
 		st := styleOf(i)

@@ -192,6 +192,7 @@ func Trend(h *analyze.History, metric string) (*plot.Plot, error) {
 		p.Y.Min = 0
 	}
 	p.Y.Max = math.Max(p.Y.Max, hi+0.12*(hi-math.Min(p.Y.Min, lo)))
+	minSpan(&p.Y, h.Options.PracticalBand)
 	open := draw.GlyphStyle{Color: black, Radius: glyphSize, Shape: mark{Shape: circle, Open: true}}
 	p.Legend.Add("not steady (used)", lineThumb{Glyph: &open})
 	x := draw.GlyphStyle{Color: black, Radius: glyphSize, Shape: mark{Shape: cross}}

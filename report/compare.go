@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/gate"
 	"github.com/loadverdict/loadverdict/stats"
 )
 
@@ -82,9 +83,17 @@ type table struct {
 // row is one metric of a table, in words; notes are its footnotes' texts.
 type row struct {
 	metric, old, new, delta, ci, p, runs string
-	notes                                []string
+	notes                                []note
 	comparison                           int // index in Verdict.Comparisons, -1 for the error rate
 	errComparison                        int // index in Verdict.ErrorComparisons, -1 for other rows
+}
+
+// note is one footnote of a row: its text, shared by the rows it applies
+// to, and what differs between them: the runs per side that would settle
+// the row (0: none said).
+type note struct {
+	text string
+	need int
 }
 
 // tables gathers the comparisons into tables, in the order of the
@@ -137,7 +146,9 @@ func errorRow(e analyze.ErrorComparison, level float64) row {
 	if e.Lo != nil && e.Hi != nil {
 		r.ci = signed(*e.Lo) + " to " + signed(*e.Hi) + " pts"
 	}
-	r.notes = errorNotes(e, level)
+	for _, n := range errorNotes(e, level) {
+		r.notes = append(r.notes, note{text: n})
+	}
 	return r
 }
 
@@ -215,18 +226,33 @@ func compareRow(c analyze.Comparison) row {
 		r.ci = signed(100*(e.Lo-1)) + " to " + signed(100*(e.Hi-1)) + " %"
 	}
 	for _, x := range c.Reasons {
-		r.notes = append(r.notes, footnoteText(x))
+		n := note{text: footnoteText(x)}
+		if x.Code == analyze.ReasonUnsettled {
+			n.need = x.RunsNeeded
+		}
+		r.notes = append(r.notes, n)
 	}
 	if lo := leftOutText(c); lo != "" {
-		r.notes = append(r.notes, "left out: "+lo)
+		r.notes = append(r.notes, note{text: "left out: " + lo})
 	}
 	return r
 }
 
 // footnoteText words a reason as a footnote shared by rows: the figures a
-// row shows (its p) are left out.
+// row shows (its CI and p) and the runs that would settle it (footnotes
+// gathers them) are left out, so that one reason is one footnote.
 func footnoteText(r analyze.Reason) string {
 	switch r.Code {
+	case analyze.ReasonWelch:
+		return fmt.Sprintf("%d vs %d runs are below the exact test's reach (smallest attainable p %s): Welch's t-test on the runs' logs decides, its p and CI shown",
+			r.ARuns, r.BRuns, minPText(r))
+	case analyze.ReasonEquivalent:
+		return fmt.Sprintf("no difference: the %s %% CI lies inside the ±%s %% practical band", rel(100*r.Level), rel(100*r.Band))
+	case analyze.ReasonUnsettled:
+		if significantInBand(r) {
+			return fmt.Sprintf("significant, but the %s %% CI reaches into the ±%s %% practical band", rel(100*r.Level), rel(100*r.Band))
+		}
+		return fmt.Sprintf("runs vary too much: the %s %% CI reaches across the edge of the ±%s %% practical band", rel(100*r.Level), rel(100*r.Band))
 	case analyze.ReasonNotSignificant:
 		return fmt.Sprintf("not significant: p >= alpha %s", rel(r.Alpha))
 	case analyze.ReasonInsideBand:
@@ -238,17 +264,27 @@ func footnoteText(r analyze.Reason) string {
 }
 
 // footnotes numbers the distinct notes of rows in order of appearance and
-// returns each row's markers ("(1,2)") and the notes.
+// returns each row's markers ("(1,2)") and the notes, each once: the runs
+// that would settle its rows said after it ("; about 9 runs per side
+// would settle it", or per row when they differ).
 func footnotes(rows []row) (marks []string, notes []string) {
 	index := map[string]int{}
+	type needOf struct {
+		metric string
+		n      int
+	}
+	needs := map[int][]needOf{}
 	for _, r := range rows {
 		var is []int
 		for _, n := range r.notes {
-			i, ok := index[n]
+			i, ok := index[n.text]
 			if !ok {
-				notes = append(notes, n)
+				notes = append(notes, n.text)
 				i = len(notes)
-				index[n] = i
+				index[n.text] = i
+			}
+			if n.need > 0 {
+				needs[i] = append(needs[i], needOf{r.metric, n.need})
 			}
 			is = append(is, i)
 		}
@@ -262,6 +298,21 @@ func footnotes(rows []row) (marks []string, notes []string) {
 			m = "(" + strings.Join(ns, ",") + ")"
 		}
 		marks = append(marks, m)
+	}
+	for i, ns := range needs {
+		same := true
+		for _, x := range ns {
+			same = same && x.n == ns[0].n
+		}
+		if same {
+			notes[i-1] += fmt.Sprintf("; about %d runs per side would settle %s", ns[0].n, map[bool]string{true: "it", false: "them"}[len(ns) == 1])
+			continue
+		}
+		var parts []string
+		for _, x := range ns {
+			parts = append(parts, fmt.Sprintf("%d (%s)", x.n, x.metric))
+		}
+		notes[i-1] += "; about " + joinAnd(parts) + " runs per side would settle them"
 	}
 	return marks, notes
 }
@@ -310,20 +361,15 @@ func compareText(w io.Writer, v *analyze.Verdict) error {
 	}
 	if len(v.Thresholds) > 0 {
 		fmt.Fprintln(&b, "thresholds")
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		for _, c := range v.Thresholds {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", thresholdOf(v, c).Expr, c.System, settingsText(c.Settings), c.Status, checkValue(v, c))
-		}
-		tw.Flush()
+		writeChecks(&b, v)
 		fmt.Fprintln(&b)
 	}
 	if gateAsked(v) {
 		fmt.Fprintln(&b, "gate: "+gateSummary(v, 0))
-		for _, r := range GateReasons(v) {
-			fmt.Fprintln(&b, "  - "+r)
-		}
-		for _, r := range AllowedReasons(v) {
-			fmt.Fprintln(&b, "  - allowed: "+r)
+		for _, r := range v.Gate.Reasons {
+			if r.Fails || r.Allowed {
+				fmt.Fprintln(&b, "  - "+map[bool]string{true: "allowed: "}[r.Allowed]+gateReasonShort(v, r))
+			}
 		}
 	}
 	// tabwriter pads the last cells: no line ends in blanks.
@@ -333,6 +379,65 @@ func compareText(w io.Writer, v *analyze.Verdict) error {
 	}
 	_, err := io.WriteString(w, strings.Join(lines, "\n"))
 	return err
+}
+
+// gateReasonShort words a gate reason as compare's text gives it: a
+// threshold's by its expression and system only, its line above saying
+// the rest; a regression without the figures its row shows.
+func gateReasonShort(v *analyze.Verdict, r analyze.GateReason) string {
+	switch {
+	case r.Check >= 0 && r.Check < len(v.Thresholds):
+		c := v.Thresholds[r.Check]
+		return fmt.Sprintf("%s: %s (%s), above", gateConditionWords(r.Condition), thresholdOf(v, c).Expr, c.System)
+	case r.Condition == gate.Regression:
+		c := v.Comparisons[r.Comparison]
+		return fmt.Sprintf("regression: %s of %s is %s %% worse than %s at %s, beyond the allowed %s %%",
+			metricWords(c.Metric), c.A, rel(r.WorsePct), c.B, settingsText(c.Settings), rel(r.MaxPct))
+	}
+	return gateReasonText(v, r)
+}
+
+// gateConditionWords names a threshold's gate condition as its reason
+// line does.
+func gateConditionWords(c gate.Condition) string {
+	switch c {
+	case gate.ThresholdFailed:
+		return "threshold failed"
+	case gate.Unknown:
+		return "unknown"
+	}
+	return string(c)
+}
+
+// checkMarks are the marks of threshold statuses in compare's text, as
+// k6 prints its thresholds: ✓ passed, ✗ failed; marginal and unknown are
+// neither, and say so.
+var checkMarks = map[analyze.ThresholdStatus]string{
+	analyze.ThresholdPass: "✓", analyze.ThresholdFail: "✗",
+	analyze.ThresholdMarginal: "~ marginal:", analyze.ThresholdUnknown: "? unknown:",
+}
+
+// writeChecks writes a line per threshold check: its mark, the
+// expression, the system, the settings (when the checks' settings
+// differ) and the value.
+func writeChecks(w io.Writer, v *analyze.Verdict) {
+	var all []analyze.Settings
+	for _, c := range v.Thresholds {
+		all = append(all, c.Settings)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, c := range v.Thresholds {
+		mark, ok := checkMarks[c.Status]
+		if !ok {
+			mark = string(c.Status) + ":"
+		}
+		at := ""
+		if d := distinctSettings(c.Settings, all); d != "" {
+			at = "\t" + d
+		}
+		fmt.Fprintf(tw, "  %s %s\t%s%s\t%s\n", mark, thresholdOf(v, c).Expr, c.System, at, checkValue(v, c))
+	}
+	tw.Flush()
 }
 
 // compareMarkdown renders the headline, the comparison tables, their
@@ -371,7 +476,8 @@ var tableBuilds atomic.Int64
 
 // compareBlocks makes the comparisons one table with their footnotes, then
 // the thresholds; maxRows as in compareMarkdown. When marks is not nil,
-// it gets the footnote marks of each rps comparison's row, by the
+// it gets the footnote marks of each row of a comparison's lead metric
+// (analyze.LeadMetric), by the
 // comparison's index in v.Comparisons.
 func compareBlocks(v *analyze.Verdict, maxRows int, marks map[int]string) []block {
 	tableBuilds.Add(1)
@@ -427,7 +533,7 @@ func compareBlocks(v *analyze.Verdict, maxRows int, marks map[int]string) []bloc
 			if rowMarks[i] != "" {
 				delta += " " + rowMarks[i]
 			}
-			if marks != nil && r.comparison >= 0 && v.Comparisons[r.comparison].Metric == analyze.MetricRPS {
+			if c := r.comparison; marks != nil && c >= 0 && v.Comparisons[c].Metric == analyze.LeadMetric(v.Comparisons[c].Settings) {
 				marks[r.comparison] = rowMarks[i]
 			}
 			tb.Rows = append(tb.Rows, textRow(metric, r.old, r.new, delta, r.ci, r.p, r.runs))

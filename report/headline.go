@@ -72,7 +72,7 @@ func mainHeadline(v *analyze.Verdict) string {
 		if len(s.Groups) == 1 && s.Groups[0].Numbers.Basis != "" {
 			g := s.Groups[0]
 			return fmt.Sprintf("%s at %s (%s): %s; %s.", s.Label, settingsText(g.Settings), plural(s.Runs, "run"),
-				numbersSentence(g.Numbers), groupsState(s))
+				numbersSentence(g.Numbers, highestMax(&g)), groupsState(s))
 		}
 		return fmt.Sprintf("%s: %s of %s analysed; %s.", s.Label, plural(s.Runs, "run"), toolList(v), groupsState(s))
 	case analyze.LeadNoComparison:
@@ -118,15 +118,15 @@ func mainHeadline(v *analyze.Verdict) string {
 		}
 		if h.Undecided >= 0 {
 			u := v.Comparisons[h.Undecided]
-			return fmt.Sprintf("%s is %s than %s by %s at %s: %sx (%s%s, p = %s%s); its %s did not settle it (p = %s: a run far from its side moves a run's mean more than its median).",
-				subj, word, other, metricWords(c.Metric), at, rel(r), runs, ciText(ci, ", "), relP(c.PValue), lo, metricWords(u.Metric), relP(u.PValue))
+			return fmt.Sprintf("%s is %s than %s by %s at %s: %s (%s%s, p = %s%s); its %s did not settle it (p = %s: a run far from its side moves a run's mean more than its median).",
+				subj, word, other, metricWords(c.Metric), at, timesText(r), runs, ciText(ci, ", "), relP(c.PValue), lo, metricWords(u.Metric), relP(u.PValue))
 		}
 		if h.Latency >= 0 {
-			return fmt.Sprintf("%s is %s than %s by %s at %s: %sx (%s%s, p = %s%s), but %s.",
-				subj, word, other, metricWords(c.Metric), at, rel(r), runs, ciText(ci, ", "), relP(c.PValue), lo, latencyClause(v.Comparisons[h.Latency], subj, otherLabel, false))
+			return fmt.Sprintf("%s is %s than %s by %s at %s: %s (%s%s, p = %s%s), but %s.",
+				subj, word, other, metricWords(c.Metric), at, timesText(r), runs, ciText(ci, ", "), relP(c.PValue), lo, latencyClause(v.Comparisons[h.Latency], subj, otherLabel, false))
 		}
-		return fmt.Sprintf("%s is %s than %s at %s: %sx the %s (%s%s, p = %s%s).",
-			subj, word, other, at, rel(r), metricWords(c.Metric), runs, ciText(ci, ", "), relP(c.PValue), lo)
+		return fmt.Sprintf("%s is %s than %s at %s: %s the %s (%s%s, p = %s%s).",
+			subj, word, other, at, timesText(r), metricWords(c.Metric), runs, ciText(ci, ", "), relP(c.PValue), lo)
 	case analyze.NoDifference:
 		p := ""
 		if c.PValue != nil {
@@ -165,8 +165,8 @@ func mainHeadline(v *analyze.Verdict) string {
 				if !based && !aBetter { // r was inverted above: B's to A's
 					ci = ci.Inverse()
 				}
-				return fmt.Sprintf("Not established that %s is %s than %s by more than the ±%s %% practical band: it had %sx the %s at %s, a difference significant at p = %s whose %s %% CI (%s) reaches into the band%s.",
-					subj, word, other, rel(100*x.Band), rel(r), metricWords(c.Metric), at, rel(x.P), rel(100*x.Level), ratioRangeOff1(ci.Lo, ci.Hi), runsNeededText(x))
+				return fmt.Sprintf("Not established that %s is %s than %s by more than the ±%s %% practical band: it had %s the %s at %s, a difference significant at p = %s whose %s %% CI (%s) reaches into the band%s.",
+					subj, word, other, rel(100*x.Band), timesText(r), metricWords(c.Metric), at, rel(x.P), rel(100*x.Level), ratioRangeOff1(ci.Lo, ci.Hi), runsNeededText(x))
 			}
 		}
 		for _, r := range c.Reasons {
@@ -174,15 +174,15 @@ func mainHeadline(v *analyze.Verdict) string {
 				why = append(why, reasonText(r))
 			}
 		}
-		return fmt.Sprintf("Not established that %s is %s than %s: it had %sx the %s at %s, but %s.",
-			subj, word, other, rel(r), metricWords(c.Metric), at, strings.Join(why, " and "))
+		return fmt.Sprintf("Not established that %s is %s than %s: it had %s the %s at %s, but %s.",
+			subj, word, other, timesText(r), metricWords(c.Metric), at, strings.Join(why, " and "))
 	}
 	needed := ""
 	if c.RunsNeeded != nil {
 		needed = fmt.Sprintf("; %d steady runs per system would settle it", *c.RunsNeeded)
 	}
-	return fmt.Sprintf("Not established that %s is %s than %s: it had %sx the %s at %s, but with %s the difference is not shown to be real%s.",
-		subj, word, other, rel(r), metricWords(c.Metric), at, strings.Join(why, " and "), needed)
+	return fmt.Sprintf("Not established that %s is %s than %s: it had %s the %s at %s, but with %s the difference is not shown to be real%s.",
+		subj, word, other, timesText(r), metricWords(c.Metric), at, strings.Join(why, " and "), needed)
 }
 
 // ciText words a ratio's interval after prefix, e.g. ", 95 % CI
@@ -214,7 +214,7 @@ func latencyClause(l analyze.Comparison, subj, other string, named bool) string 
 	if t := ciText(ci, ""); t != "" {
 		cis = t + ", "
 	}
-	s := fmt.Sprintf("%s by %s: %sx %s's (%sp = %s)", word, what, rel(r), other, cis, relP(l.PValue))
+	s := fmt.Sprintf("%s by %s: %s %s's (%sp = %s)", word, what, timesText(r), other, cis, relP(l.PValue))
 	if named {
 		return subj + " is " + s
 	}
@@ -244,7 +244,7 @@ func obstacleText(r analyze.Reason) string {
 			}
 			return fmt.Sprintf("%s not warmed up (still %s %% between its last two runs)", r.System, signed(*r.ChangePct))
 		}
-		return fmt.Sprintf("%s not steady (%s)", r.System, r.Class)
+		return fmt.Sprintf("%s not steady (%s)", r.System, classAdj(r.Class))
 	}
 	return reasonText(r)
 }
@@ -276,12 +276,12 @@ func groupsState(s analyze.System) string {
 	for _, g := range s.Groups {
 		var p []string
 		if len(g.Runs) > 1 {
-			p = append(p, fmt.Sprintf("%s across runs", g.Warmup.Class))
+			p = append(p, classWords(g.Warmup.Class, "across runs"))
 		}
 		if w := g.WithinRun; w != nil {
-			q := fmt.Sprintf("%s within its runs", w.Class)
+			q := classWords(w.Class, "within its runs")
 			if len(g.Runs) == 1 {
-				q = fmt.Sprintf("%s within the run", w.Class)
+				q = classWords(w.Class, "within the run")
 			}
 			if w.UnstableRuns > 0 { // never an unqualified "flat"
 				q += fmt.Sprintf(" but stalling (%d of %s stalled or kept leaving its level)", w.UnstableRuns, plural(len(g.Runs), "run"))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
@@ -258,8 +259,8 @@ func testText(nt *analyze.NightTest) string {
 	if nt.Floor {
 		noise = "(the runs' own: the experiments varied less)"
 	}
-	return fmt.Sprintf(" (one-sided p = %s over the experiments' values, noise %s %% of the level %s with %d degrees of freedom)", rel(p),
-		rel(100*nt.SD/math.Abs(nt.RefMean)), noise, nt.DF)
+	return fmt.Sprintf(" (one-sided p = %s over the experiments' values, noise %s %% of the level %s with %s of freedom)", rel(p),
+		rel(100*nt.SD/math.Abs(nt.RefMean)), noise, map[bool]string{true: "1 degree", false: strconv.Itoa(nt.DF) + " degrees"}[nt.DF == 1])
 }
 
 // undecidedText says why a check is undecided and how bad it could be.
@@ -272,7 +273,10 @@ func undecidedText(h *analyze.History, t analyze.Track, l *analyze.Latest) strin
 		return "nothing to check it against"
 	}
 	if nt.DF == 0 {
-		return fmt.Sprintf("%s %% worse than the reference level, beyond the allowed %s %%, and the reference's %s cannot tell that from noise (too few experiments to estimate it, too few runs for compare's tests)",
+		// Why compare may decide what history does not: history tests an
+		// experiment against the spread between experiments (a machine
+		// changes from night to night), compare the runs of two.
+		return fmt.Sprintf("%s %% worse than the reference level, beyond the allowed %s %%, and the reference's %s cannot tell that from noise: the check weighs an experiment against the spread between experiments, which needs more of them; `loadverdict compare` weighs the runs of two experiments against each other, blind to a change of the machine between them",
 			rel(nt.WorsePct), rel(allowed(h)), plural(nt.RefNights, "experiment"))
 	}
 	since := ""
@@ -588,7 +592,7 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 
 // HistorySummaryMarkdown writes a series' summary.md, for a pull request
 // or a chat message: the headline, the gate, the latest regressions and
-// change points, and a link to report.md; at most 25 lines and
+// change points, and where report.md is (not a link); at most 25 lines and
 // SummaryMDBytes bytes, values from the input shortened (shorten).
 func HistorySummaryMarkdown(w io.Writer, h *analyze.History, reportLink string) error {
 	lines := []string{"### Series " + text(shorten(h.Series, cellRunes)), "", "**" + text(shorten(HistoryHeadline(h), proseRunes)) + "**", ""}
@@ -624,7 +628,7 @@ func HistorySummaryMarkdown(w io.Writer, h *analyze.History, reportLink string) 
 		lines = append(lines, cps...)
 		lines = append(lines, "")
 	}
-	lines = append(lines, fmt.Sprintf("%s. [Full report](%s)", plural(len(h.Experiments), "experiment"), reportLink))
+	lines = append(lines, plural(len(h.Experiments), "experiment")+". "+fullReportLine(reportLink, "every experiment, figures"))
 	// Cut lines before the link until 25 lines and SummaryMDBytes fit.
 	size := 0
 	for _, l := range lines {

@@ -119,7 +119,10 @@ func (b *reportBuilder) answers() *section {
 	add := func(runs ...inline) { items = append(items, listItem{Runs: runs}) }
 	seen := map[string]bool{}
 	for i, c := range v.Comparisons {
-		if c.Metric != "rps" {
+		// The metric that says "faster" at these settings: throughput
+		// for a closed model, latency where the rate is fixed (open
+		// model), the throughput then being the rate asked for.
+		if c.Metric != analyze.LeadMetric(c.Settings) {
 			continue
 		}
 		key := c.A + "\x00" + c.B + "\x00" + settingsText(c.Settings)
@@ -136,17 +139,17 @@ func (b *reportBuilder) answers() *section {
 		}
 		switch c.Verdict {
 		case analyze.AFaster:
-			add(q, bold("Yes"), tx(fmt.Sprintf(": %sx the throughput%s, p = %s (%s).", rel(r), estimateCI(c, false), relP(c.PValue), runs)))
+			add(q, bold("Yes"), tx(fmt.Sprintf(": %s the %s%s, p = %s (%s).", timesText(r), metricWords(c.Metric), estimateCI(c, false), relP(c.PValue), runs)))
 		case analyze.BFaster:
-			add(q, bold("No, "+c.B+" is"), tx(fmt.Sprintf(": %sx the throughput%s, p = %s (%s).", rel(1/r), estimateCI(c, true), relP(c.PValue), runs)))
+			add(q, bold("No, "+c.B+" is"), tx(fmt.Sprintf(": %s the %s%s, p = %s (%s).", timesText(1/r), metricWords(c.Metric), estimateCI(c, true), relP(c.PValue), runs)))
 		case analyze.NoDifference:
-			add(q, bold("No difference"), tx(fmt.Sprintf(" (ratio %s, %s%s).", rel(r), runs, why)))
+			add(q, bold("No difference"), tx(fmt.Sprintf(" (%s ratio %s, %s%s).", metricWords(c.Metric), rel(r), runs, why)))
 		default:
 			need := ""
 			if c.RunsNeeded != nil && !slices.ContainsFunc(c.Reasons, func(r analyze.Reason) bool { return r.Code == analyze.ReasonUnsettled }) {
 				need = fmt.Sprintf("; about %d steady runs per system would settle it", *c.RunsNeeded)
 			}
-			add(q, bold("Not established"), tx(fmt.Sprintf(": ratio %s (%s%s)%s.", rel(r), runs, why, need)))
+			add(q, bold("Not established"), tx(fmt.Sprintf(": %s ratio %s (%s%s)%s.", metricWords(c.Metric), rel(r), runs, why, need)))
 		}
 	}
 	for _, s := range v.Systems {

@@ -295,11 +295,27 @@ func percentileSource(v *analyze.Verdict) string {
 	return strings.Join(s, " ")
 }
 
+// highestMax is the highest maximum latency of the runs g's numbers are
+// over (its representative runs), 0 when none says.
+func highestMax(g *analyze.Group) float64 {
+	runs, _ := g.RepRuns()
+	hi := 0.0
+	for _, r := range runs {
+		if r.LatMaxMs != nil {
+			hi = max(hi, *r.LatMaxMs)
+		}
+	}
+	return hi
+}
+
 // numbersSentence words one group's numbers for the headline: "489.9
 // req/s (sent 500.2), 2 % errors, latency p50 2.479, p90 3.171, p99
 // 15.03, max 49.84 ms", with the aggregate of each kind of figure when
 // they are over several runs.
-func numbersSentence(n analyze.Numbers) string {
+//
+// Over several runs "max" is the median of their maxima, so it is named
+// so, with the highest of them (highest, 0: unknown) when that is higher.
+func numbersSentence(n analyze.Numbers, highest float64) string {
 	s := num(n.RPS.Value) + " req/s"
 	if n.SentRPS != nil {
 		s += " successful (" + num(n.SentRPS.Value) + " sent)"
@@ -311,7 +327,15 @@ func numbersSentence(n analyze.Numbers) string {
 	var agg string
 	for _, l := range latencyFigures(n) {
 		if l.fig != nil && l.metric != analyze.MetricLatMinMs && l.metric != analyze.MetricLatMeanMs && l.metric != analyze.MetricLatP95Ms {
-			lat = append(lat, l.label+" "+num(l.fig.Value))
+			label := l.label
+			if l.metric == analyze.MetricLatMaxMs && n.Runs > 1 {
+				label = "median max"
+				if highest > l.fig.Value && num(highest) != num(l.fig.Value) {
+					lat = append(lat, "median max "+num(l.fig.Value)+", highest max "+num(highest))
+					continue
+				}
+			}
+			lat = append(lat, label+" "+num(l.fig.Value))
 			agg = l.fig.Aggregate
 		}
 	}

@@ -59,16 +59,17 @@ func (b *reportBuilder) findings() *section {
 		messages []string
 		fix      string
 	}
+	folded := foldFindings(b.v, b.v.Findings) // a finding of each of a system's runs said once
 	for _, sev := range []struct {
 		s     analyze.Severity
 		title string
 	}{{analyze.SeverityError, "Errors"}, {analyze.SeverityWarning, "Warnings"}, {analyze.SeverityInfo, "Notes"}} {
 		var es []*entry
-		for _, f := range b.v.Findings {
+		for _, wf := range folded {
+			f, w := wf.Finding, wf.findingWords
 			if f.Severity != sev.s {
 				continue
 			}
-			w := wordFinding(f)
 			i := slices.IndexFunc(es, func(e *entry) bool { return e.code == f.Code })
 			if i < 0 {
 				es = append(es, &entry{code: f.Code, fix: w.Fix})

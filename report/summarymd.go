@@ -153,6 +153,16 @@ func newCutTable(t *tableBlock, rank func(i int) int, more func(n int) [][]inlin
 	return c
 }
 
+// blockOr is the table with the first k rows of its order, or, when it
+// would keep none of them, none as a sentence: never a header without
+// rows.
+func (c *cutTable) blockOr(k int, none string) block {
+	if k == 0 && len(c.t.Rows) > 0 {
+		return para(tx(none))
+	}
+	return c.cut(k)
+}
+
 // size is the table's with its first k rows.
 func (c *cutTable) size(k int) mdSize {
 	if c.t == nil {
@@ -188,12 +198,21 @@ func rowMarkdown(r [][]inline) string {
 	return b.String()
 }
 
+// fullReportLine says where the full report is, without a link: posted
+// as a pull request's comment, a relative link resolves nowhere. name is
+// the report's file (report.md), beside summary.md and in the CI job's
+// artifact; what is what it holds.
+func fullReportLine(name, what string) string {
+	return fmt.Sprintf("Full report (%s): `%s` beside this file; from CI, in the job's artifact.", what, text(name))
+}
+
 // SummaryMarkdown writes summary.md, the short form of the verdict to
 // post as a pull-request comment: the gate's state, the numbers of up to
 // 4 systems and settings, the headline, the comparison table with its
 // footnotes, the thresholds, the errors by cause (a line per system, its
-// three largest causes), the three most important findings and a
-// link to reportLink (report.md beside it), in at most SummaryMDLines
+// three largest causes), the three most important findings and
+// where reportLink (report.md beside it) is, not a link (a comment
+// resolves none), in at most SummaryMDLines
 // lines and SummaryMDBytes bytes. What does not fit is counted and left
 // to the full report: rows of the comparison table and thresholds down
 // to one (the rows and checks the gate fails on kept first), rows of the
@@ -203,13 +222,12 @@ func rowMarkdown(r [][]inline) string {
 // the rows.
 func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
 	head := []string{"### loadverdict: " + text(shorten(v.Experiment, cellRunes))}
-	fs := slices.Clone(v.Findings)
+	fs := foldFindings(v, v.Findings) // a finding of each of a system's runs said once
 	rank := map[analyze.Severity]int{analyze.SeverityError: 0, analyze.SeverityWarning: 1, analyze.SeverityInfo: 2}
-	slices.SortStableFunc(fs, func(a, b analyze.Finding) int { return cmp.Compare(rank[a.Severity], rank[b.Severity]) })
+	slices.SortStableFunc(fs, func(a, b wordedFinding) int { return cmp.Compare(rank[a.Severity], rank[b.Severity]) })
 	findLines := make([]string, min(3, len(fs)))
 	for i, f := range fs[:min(3, len(fs))] {
-		wf := wordFinding(f)
-		findLines[i] = fmt.Sprintf("- **%s** `%s`: %s", f.Severity, f.Code, text(shorten(wf.Message, proseRunes)))
+		findLines[i] = fmt.Sprintf("- **%s** `%s`: %s", f.Severity, f.Code, text(shorten(f.Message, proseRunes)))
 	}
 	errLines := errorsSummaryLines(v, 3)
 	tailOf := func(k int) []string {
@@ -223,7 +241,7 @@ func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
 			}
 			tail = append(tail, "")
 		}
-		return append(tail, fmt.Sprintf("Full report: [%s](%s) (figures, warm-up, capacity, every run).", text(reportLink), reportLink))
+		return append(tail, fullReportLine(reportLink, "figures, warm-up, capacity, every run"))
 	}
 
 	// The parts, each built once.
@@ -324,21 +342,25 @@ func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
 	// The footnotes of the rows kept are numbered again in their order:
 	// usedNotes[k] and noteBytes[k] are how many the first k rows of
 	// rowsT's order refer to and their bytes without the "(n) ".
-	fullMarks, fullNotes := footnotes(flat)
-	noteAt := map[string]int{}
-	for i, n := range fullNotes {
-		noteAt[n] = i
+	fullMarks, _ := footnotes(flat)
+	noteAt := map[string]int{} // a note's text: its index in the footnotes, as footnotes numbers them
+	for _, r := range flat {
+		for _, n := range r.notes {
+			if _, ok := noteAt[n.text]; !ok {
+				noteAt[n.text] = len(noteAt)
+			}
+		}
 	}
 	usedNotes, noteBytes := make([]int, len(flat)+1), make([]int, len(flat)+1)
 	seen := map[string]bool{}
 	for k, i := range rowsT.order {
 		usedNotes[k+1], noteBytes[k+1] = usedNotes[k], noteBytes[k]
 		for _, n := range flat[i].notes {
-			if !seen[n] {
-				seen[n] = true
+			if !seen[n.text] {
+				seen[n.text] = true
 				usedNotes[k+1]++
 				// Rendered alone an item is "(1) ...\n\n".
-				noteBytes[k+1] += blocksSize(&notes{Items: cmpNotes.Items[noteAt[n] : noteAt[n]+1]}).bytes - len("(1) \n\n")
+				noteBytes[k+1] += blocksSize(&notes{Items: cmpNotes.Items[noteAt[n.text] : noteAt[n.text]+1]}).bytes - len("(1) \n\n")
 			}
 		}
 	}
@@ -423,17 +445,27 @@ func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
 			r[3] = []inline{tx(delta)}
 			t.Rows[j] = r
 		}
-		body = append(body, t)
+		if kr > 0 {
+			body = append(body, t)
+		} else { // never a header without rows
+			body = append(body, rowsT.blockOr(0, fmt.Sprintf("Comparisons: %s, in the full report.", plural(len(flat), "row"))))
+		}
 		if len(ns) > 0 {
 			items := make([][]inline, len(ns))
 			for j, n := range ns {
-				items[j] = cmpNotes.Items[noteAt[n]]
+				items[j] = []inline{tx(n)} // as compareBlocks words a note, its rows' runs needed among the rows kept
 			}
 			body = append(body, &notes{Items: items})
 		}
 	}
 	if checkTable != nil {
-		body = append(body, checksT.cut(kc))
+		failed := 0
+		for _, c := range v.Thresholds {
+			if c.Status == analyze.ThresholdFail {
+				failed++
+			}
+		}
+		body = append(body, checksT.blockOr(kc, fmt.Sprintf("Thresholds: %s (%d failed), in the full report.", plural(nChecks, "check"), failed)))
 	}
 	_, err := io.WriteString(w, strings.Join(slices.Concat(head, markdownBlocks(body), tailOf(finds)), "\n")+"\n")
 	return err

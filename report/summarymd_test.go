@@ -85,7 +85,7 @@ func TestSummaryMarkdownBounded(t *testing.T) {
 			if md.Len() > report.SummaryMDBytes || strings.Count(s, "\n") > report.SummaryMDLines {
 				t.Errorf("summary.md: %d bytes, %d lines", md.Len(), strings.Count(s, "\n"))
 			}
-			for _, want := range []string{"**Verdict:** ", "**Gate: ", "in the full report", "Full report: [report.md](report.md)"} {
+			for _, want := range []string{"**Verdict:** ", "**Gate: ", "in the full report", "Full report (figures, warm-up, capacity, every run): `report.md` beside this file; from CI, in the job's artifact."} {
 				if !strings.Contains(s, want) {
 					t.Errorf("no %q in summary.md", want)
 				}

@@ -26,16 +26,79 @@ func settingsText(s analyze.Settings) string {
 		parts = append(parts, fmt.Sprintf("%s req/s", num(*s.TargetRPS)))
 	}
 	if s.Connections != nil {
-		parts = append(parts, fmt.Sprintf("%d connections", *s.Connections))
+		parts = append(parts, unitsText(int64(*s.Connections), "connection"))
 	}
 	if s.Threads != nil {
-		parts = append(parts, fmt.Sprintf("%d threads", *s.Threads))
+		parts = append(parts, unitsText(int64(*s.Threads), "thread"))
 	}
 	if s.PlannedDurationS != nil {
 		parts = append(parts, fmt.Sprintf("%s s", num(*s.PlannedDurationS)))
 	}
 	parts = append(parts, s.Tool)
 	return strings.Join(parts, ", ")
+}
+
+// classWords words a warm-up class for a reader, not as its label
+// ("no-steady-state", "insufficient-data"): where is "across runs",
+// "within its runs" or "within the run".
+func classWords(c stats.Class, where string) string {
+	switch c {
+	case stats.ClassInsufficientData:
+		if where == "across runs" {
+			return "too few runs to tell a warm-up"
+		}
+		return "too short " + where + " to tell a warm-up"
+	case stats.ClassInconsistent:
+		return "uneven " + where + " (no one level)"
+	}
+	return classAdj(c) + " " + where
+}
+
+// classAdj is a warm-up class as an adjective: "flat", "warming up".
+func classAdj(c stats.Class) string {
+	switch c {
+	case stats.ClassWarmup:
+		return "warming up"
+	case stats.ClassSlowdown:
+		return "slowing down"
+	case stats.ClassNoSteadyState:
+		return "never steady"
+	case stats.ClassInconsistent:
+		return "uneven"
+	case stats.ClassInsufficientData:
+		return "too little data to tell"
+	case stats.ClassLevelShift:
+		return "shifting level"
+	}
+	return string(c)
+}
+
+// notSteadyClass is what "not steady" adds for a class: "" where it
+// would repeat it, else ": slowing down".
+func notSteadyClass(c stats.Class) string {
+	if c == stats.ClassNoSteadyState || c == "" {
+		return ""
+	}
+	return ": " + classAdj(c)
+}
+
+// unitsText is n with its unit, singular for 1: "1 thread", "8 threads".
+func unitsText(n int64, unit string) string {
+	if n == 1 || n == -1 {
+		return fmt.Sprintf("%d %s", n, unit)
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
+}
+
+// timesText words a ratio as "1.23x", with the figures that tell it from 1
+// when it rounds to 1 ("1.0002x"); exactly 1 is "1x".
+func timesText(r float64) string {
+	s := rel(r)
+	for d := 4; s == "1" && r != 1 && d <= 9 && !math.IsNaN(r); d++ {
+		s = strconv.FormatFloat(r, 'f', d, 64)
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s + "x"
 }
 
 // seriesName names the series a warm-up class was found in.
@@ -272,9 +335,9 @@ func reasonText(r analyze.Reason) string {
 			change = fmt.Sprintf(" (%s %% between its last two runs)", signed(*r.ChangePct))
 		}
 		if r.Note {
-			return fmt.Sprintf("%s not steady: %s%s; all its runs are compared", r.System, r.Class, change)
+			return fmt.Sprintf("%s not steady%s%s; all its runs are compared", r.System, notSteadyClass(r.Class), change)
 		}
-		return fmt.Sprintf("%s not steady: %s%s", r.System, r.Class, change)
+		return fmt.Sprintf("%s not steady%s%s", r.System, notSteadyClass(r.Class), change)
 	case analyze.ReasonWelch:
 		return fmt.Sprintf("%d vs %d runs are below the exact test's reach (smallest attainable p %s): decided by Welch's t-test on the runs' logs (p = %s)",
 			r.ARuns, r.BRuns, minPText(r), rel(r.P))

@@ -21,8 +21,8 @@ func TestReasonText(t *testing.T) {
 			"3 vs 3 runs cannot show a difference at alpha 0.05: the exact test's smallest attainable p is 2/C(6,3) = 0.1"},
 		{analyze.Reason{Code: analyze.ReasonSingleRun, System: "a:80"}, "a:80: a single run cannot show a steady state"},
 		{analyze.Reason{Code: analyze.ReasonNotSteady, System: "a:80", Class: stats.ClassNoSteadyState, ChangePct: results.Ptr(20.34)},
-			"a:80 not steady: no-steady-state (+20.3 % between its last two runs)"},
-		{analyze.Reason{Code: analyze.ReasonNotSteady, System: "a:80", Class: stats.ClassSlowdown}, "a:80 not steady: slowdown"},
+			"a:80 not steady (+20.3 % between its last two runs)"},
+		{analyze.Reason{Code: analyze.ReasonNotSteady, System: "a:80", Class: stats.ClassSlowdown}, "a:80 not steady: slowing down"},
 		{analyze.Reason{Code: analyze.ReasonInconsistent, System: "b:80"}, "b:80: runs behave inconsistently"},
 		{analyze.Reason{Code: analyze.ReasonFewSteadyRuns, System: "b:80", SteadyRuns: 2}, "b:80: only 2 steady runs after warm-up"},
 		{analyze.Reason{Code: analyze.ReasonMetricMissing, Metric: "lat_p99_ms"}, "not every steady run reports lat_p99_ms"},
@@ -325,6 +325,87 @@ func TestSigFig(t *testing.T) {
 	for x, want := range map[float64]string{20.34: "+20.3", -0.1: "-0.1", 0: "+0", 0.00004: "+4e-05"} {
 		if got := signed(x); got != want {
 			t.Errorf("signed(%v) = %q, want %q", x, got, want)
+		}
+	}
+}
+
+// Words for a reader (issue 32): no internal labels, numbers with their
+// singular, ratios that round to 1 with the figures that tell them apart.
+func TestReaderWords(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{classWords(stats.ClassInsufficientData, "within the run"), "too short within the run to tell a warm-up"},
+		{classWords(stats.ClassInsufficientData, "across runs"), "too few runs to tell a warm-up"},
+		{classWords(stats.ClassInconsistent, "within its runs"), "uneven within its runs (no one level)"},
+		{classWords(stats.ClassNoSteadyState, "within its runs"), "never steady within its runs"},
+		{classWords(stats.ClassWarmup, "across runs"), "warming up across runs"},
+		{classWords(stats.ClassFlat, "within the run"), "flat within the run"},
+		{timesText(1.00021), "1.0002x"},
+		{timesText(0.99996), "0.99996x"},
+		{timesText(1), "1x"},
+		{timesText(1.234), "1.23x"},
+		{unitsText(1, "thread"), "1 thread"},
+		{unitsText(8, "thread"), "8 threads"},
+		{unitsText(0, "connection"), "0 connections"},
+		{settingsText(analyze.Settings{Connections: ptr[int32](1), Threads: ptr[int32](1), Tool: "wrk"}), "1 connection, 1 thread, wrk"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%q, want %q", c.got, c.want)
+		}
+		for _, label := range []string{"insufficient-data", "no-steady-state", "1 threads", "1 connections", "1x the"} {
+			if strings.Contains(c.got, label) {
+				t.Errorf("%q says %q", c.got, label)
+			}
+		}
+	}
+}
+
+// A reason shared by rows is one footnote, whatever its rows' figures:
+// the runs that would settle each are gathered after it.
+func TestFootnotesOnce(t *testing.T) {
+	vary := "runs vary too much"
+	welch := "3 vs 3 runs are below the exact test's reach"
+	for _, c := range []struct {
+		name  string
+		rows  []row
+		marks []string
+		notes []string
+	}{
+		{"one row", []row{{metric: "p99 latency", notes: []note{{vary, 15}}}}, []string{"(1)"},
+			[]string{vary + "; about 15 runs per side would settle it"}},
+		{"same need", []row{{metric: "a", notes: []note{{vary, 7}}}, {metric: "b", notes: []note{{vary, 7}}}}, []string{"(1)", "(1)"},
+			[]string{vary + "; about 7 runs per side would settle them"}},
+		{"needs differ", []row{{metric: "mean latency", notes: []note{{vary, 85}}}, {metric: "p50 latency", notes: []note{{vary, 7}}},
+			{metric: "p99 latency", notes: []note{{welch, 0}, {vary, 406}}}}, []string{"(1)", "(1)", "(1,2)"},
+			[]string{vary + "; about 85 (mean latency), 7 (p50 latency) and 406 (p99 latency) runs per side would settle them", welch}},
+		{"one note on every row", []row{{notes: []note{{welch, 0}}}, {notes: []note{{welch, 0}}}, {notes: []note{{welch, 0}}}, {}},
+			[]string{"(1)", "(1)", "(1)", ""}, []string{welch}},
+		{"none", []row{{}, {}}, []string{"", ""}, nil},
+	} {
+		marks, notes := footnotes(c.rows)
+		if fmt.Sprint(marks) != fmt.Sprint(c.marks) || fmt.Sprintf("%q", notes) != fmt.Sprintf("%q", c.notes) {
+			t.Errorf("%s: marks %q notes %q, want %q %q", c.name, marks, notes, c.marks, c.notes)
+		}
+	}
+}
+
+// "max" over several runs is the median of their maxima: named so, with
+// the highest when it is higher; one run's max is its max.
+func TestNumbersSentenceMax(t *testing.T) {
+	fig := func(x float64) *analyze.Figure { return &analyze.Figure{Value: x, Aggregate: "median-of-runs"} }
+	for _, c := range []struct {
+		runs          int
+		max, highest  float64
+		want, notWant string
+	}{
+		{6, 25.57, 107.24, "median max 25.57, highest max 107.2 ms", "latency p99 30, max"},
+		{6, 25.57, 25.57, "median max 25.57 ms", "highest"},
+		{1, 25.57, 25.57, "max 25.57 ms", "median max"},
+		{3, 25.57, 0, "median max 25.57 ms", "highest"},
+	} {
+		n := analyze.Numbers{Runs: c.runs, RPS: analyze.Figure{Value: 100, Aggregate: "mean-of-runs"}, LatP99Ms: fig(30), LatMaxMs: fig(c.max)}
+		got := numbersSentence(n, c.highest)
+		if !strings.Contains(got, c.want) || strings.Contains(got, c.notWant) {
+			t.Errorf("%d runs, max %g, highest %g: %q, want %q and no %q", c.runs, c.max, c.highest, got, c.want, c.notWant)
 		}
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"slices"
 
 	"github.com/loadverdict/loadverdict/internal/local"
@@ -66,7 +65,7 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	if *out != "" {
-		fmt.Fprintf(e.stderr, "report: %s\nsummary: %s\n", filepath.Join(*out, "report.md"), filepath.Join(*out, "summary.json"))
+		writtenReports(e.stderr, *out)
 	}
 	if res.Report.Verdict == nil {
 		// No run of either side could be read: say so in the format

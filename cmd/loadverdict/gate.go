@@ -3,6 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/loadverdict/loadverdict/gate"
@@ -73,4 +76,19 @@ func gateExit(e *env, g report.GateOutcome, rejected int, junit string) error {
 		return errReported
 	}
 	return err
+}
+
+// writtenReports says where the reports written to dir are, one line
+// each, those that exist: "report: DIR/report.md", "html:
+// DIR/report.html", "comment: DIR/summary.md" (for a pull request),
+// "summary: DIR/summary.json".
+func writtenReports(w io.Writer, dir string) {
+	for _, f := range []struct{ what, name string }{
+		{"report", "report.md"}, {"html", pipeline.HTMLName}, {"comment", "summary.md"}, {"summary", "summary.json"},
+	} {
+		path := filepath.Join(dir, f.name)
+		if _, err := os.Stat(path); err == nil {
+			fmt.Fprintf(w, "%s: %s\n", f.what, path)
+		}
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -97,7 +96,8 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	}
 	fmt.Fprintln(e.stdout, r.Headline)
 	if sf.store == "" || *out != "" {
-		fmt.Fprintf(e.stdout, "\nreport: %s\nsummary: %s\n", filepath.Join(cmp.Or(*out, "out"), "report.md"), filepath.Join(cmp.Or(*out, "out"), "summary.json"))
+		fmt.Fprintln(e.stdout)
+		writtenReports(e.stdout, cmp.Or(*out, "out"))
 	}
 	return gateExit(e, report.HistoryGate(r.History), rejected, g.junit)
 }

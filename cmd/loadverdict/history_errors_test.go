@@ -25,8 +25,8 @@ func TestHistoryErrorsNightly(t *testing.T) {
 		out, reason string
 	}{
 		{5, false, exitOK, "No change shown", ""},
-		{6, false, exitGate, "Errors rose: 127.0.0.1:19530 at 8 connections, 1 threads, 3 s, wrk: error rate 1.99 pts higher at commit dcf952880be7 on 2026-11-16 (night06)", "errors: "},
-		{9, false, exitGate, "Errors rose: 127.0.0.1:19530 at 8 connections, 1 threads, 3 s, wrk: error rate 0.487 pts higher", "errors: "},
+		{6, false, exitGate, "Errors rose: 127.0.0.1:19530 at 8 connections, 1 thread, 3 s, wrk: error rate 1.99 pts higher at commit dcf952880be7 on 2026-11-16 (night06)", "errors: "},
+		{9, false, exitGate, "Errors rose: 127.0.0.1:19530 at 8 connections, 1 thread, 3 s, wrk: error rate 0.487 pts higher", "errors: "},
 		{10, false, exitOK, "No change shown", ""},
 		{9, true, exitOK, "Errors rose: ", ""},
 		{6, true, exitGate, "Errors rose: ", "inconclusive: "},

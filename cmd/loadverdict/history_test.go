@@ -483,7 +483,7 @@ func TestHistoryNightly(t *testing.T) {
 	dir := t.TempDir()
 	six := nightlyCopy(t, "nightly-step", "wrk", 2, 6)
 	out, _, err := runCLI(t, "", append(append(gate, "-o", dir), six...)...)
-	if exitCode(err) != exitGate || !strings.Contains(err.Error(), "regression: 127.0.0.1:19510 at 8 connections, 1 threads, 3 s, wrk: throughput") ||
+	if exitCode(err) != exitGate || !strings.Contains(err.Error(), "regression: 127.0.0.1:19510 at 8 connections, 1 thread, 3 s, wrk: throughput") ||
 		!strings.Contains(out, "since commit cf6d508c0ffa on 2026-11-14 (night04) (3 experiments, not accepted)") {
 		t.Errorf("six nights: exit %d, %v\n%s", exitCode(err), err, out)
 	}
@@ -499,8 +499,8 @@ func TestHistoryNightly(t *testing.T) {
 	}
 	out, _, err = runCLI(t, "", append(append(gate, "-o", t.TempDir()), nightlyCopy(t, "nightly-drift", "wrk", 2, 10)...)...)
 	// A slow drift fails as a drift or as a regression dated within it.
-	if exitCode(err) != exitGate || !strings.HasPrefix(out, "Drift: 127.0.0.1:19511 at 8 connections, 1 threads, 3 s, wrk: throughput") &&
-		!strings.HasPrefix(out, "Regression: 127.0.0.1:19511 at 8 connections, 1 threads, 3 s, wrk: throughput") {
+	if exitCode(err) != exitGate || !strings.HasPrefix(out, "Drift: 127.0.0.1:19511 at 8 connections, 1 thread, 3 s, wrk: throughput") &&
+		!strings.HasPrefix(out, "Regression: 127.0.0.1:19511 at 8 connections, 1 thread, 3 s, wrk: throughput") {
 		t.Errorf("ten nights of drift: exit %d, %v\n%s", exitCode(err), err, out)
 	}
 	// An accepted name that is no experiment of the series is a usage error.

@@ -63,7 +63,8 @@ func runReport(ctx context.Context, args []string, e *env) error {
 	}
 	fmt.Fprintln(e.stdout, res.Report.Headline)
 	page := filepath.Join(*out, pipeline.HTMLName)
-	fmt.Fprintf(e.stdout, "\nreport: %s\nhtml: %s\nsummary: %s\n", filepath.Join(*out, "report.md"), page, filepath.Join(*out, "summary.json"))
+	fmt.Fprintln(e.stdout)
+	writtenReports(e.stdout, *out)
 	if *open {
 		if err := local.Open(page); err != nil {
 			fmt.Fprintln(e.stderr, "--open:", err)

@@ -67,8 +67,6 @@ func classAdj(c stats.Class) string {
 		return "uneven"
 	case stats.ClassInsufficientData:
 		return "too little data to tell"
-	case stats.ClassLevelShift:
-		return "shifting level"
 	}
 	return string(c)
 }

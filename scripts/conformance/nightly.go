@@ -470,6 +470,25 @@ func (res *nightlyResult) targets() []nightlyTarget {
 	return out
 }
 
+// gridTable writes a table of the grid: a row per sigma_b and phi, a
+// cell per run count without and with a control (k 0, 1), and a blank
+// line.
+func (res *nightlyResult) gridTable(w io.Writer, cell func(c nightlyCell, k int) string) {
+	nightlyHeader(w, res.Runs)
+	for _, ra := range res.Ratios {
+		for _, ph := range res.Phis {
+			fmt.Fprintf(w, "| %g | %g |", ra, ph)
+			for k := range 2 {
+				for _, n := range res.Runs {
+					fmt.Fprintf(w, " %s |", cell(nightlyCell{Ratio: ra, Phi: ph, Runs: n}, k))
+				}
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
 // writeNightly writes the figures as markdown tables.
 func writeNightly(w io.Writer, res *nightlyResult) {
 	m := res.Model
@@ -479,20 +498,10 @@ func writeNightly(w io.Writer, res *nightlyResult) {
 	ctl := []string{"without a control", "with a same-night control (ratio)"}
 	fmt.Fprintf(w, "**False fails**: the gate's exit 3 on nights with no change before them (night 1 left out), every step's series pooled; "+
 		"in brackets, the step-free series with at least one failed night.\n\n")
-	nightlyHeader(w, res.Runs)
-	for _, ra := range res.Ratios {
-		for _, ph := range res.Phis {
-			fmt.Fprintf(w, "| %g | %g |", ra, ph)
-			for k := range ctl {
-				for _, n := range res.Runs {
-					t := res.sum(k, func(x nightlyCell) bool { return x.Ratio == ra && x.Phi == ph && x.Runs == n })
-					fmt.Fprintf(w, " %s (%s) |", pctOf(t.Failed, t.Stable), pctOf(t.FailedSeries, t.StableSeries))
-				}
-			}
-			fmt.Fprintln(w)
-		}
-	}
-	fmt.Fprintln(w)
+	res.gridTable(w, func(c nightlyCell, k int) string {
+		t := res.sum(k, func(x nightlyCell) bool { return x.Ratio == c.Ratio && x.Phi == c.Phi && x.Runs == c.Runs })
+		return fmt.Sprintf("%s (%s)", pctOf(t.Failed, t.Stable), pctOf(t.FailedSeries, t.StableSeries))
+	})
 	fmt.Fprintf(w, "The failed stable nights by verdict (regression / drift / undecided), every phi and run count:\n\n| sigma_b/sigma_r | no control | control |\n|---:|---|---|\n")
 	for _, ra := range res.Ratios {
 		fmt.Fprintf(w, "| %g |", ra)
@@ -509,37 +518,18 @@ func writeNightly(w io.Writer, res *nightlyResult) {
 		}
 		fmt.Fprintf(w, "**A %.0f %% step** (%.0f %% more cost per request from a night in 7..%d): the gate fails within 1 / 2 / 3 nights of it; never (to night %d); red: the series whose gate already failed the night before the step.\n\n",
 			100*st, 100*st, nightlyNights-2, nightlyNights)
-		nightlyHeader(w, res.Runs)
-		for _, ra := range res.Ratios {
-			for _, ph := range res.Phis {
-				fmt.Fprintf(w, "| %g | %g |", ra, ph)
-				for k := range ctl {
-					for _, n := range res.Runs {
-						t := res.Cells[nightlyCell{Ratio: ra, Phi: ph, Runs: n, Step: st}][k]
-						fmt.Fprintf(w, " %s |", nightsToDetect(t))
-					}
-				}
-				fmt.Fprintln(w)
-			}
-		}
-		fmt.Fprintln(w)
+		res.gridTable(w, func(c nightlyCell, k int) string {
+			c.Step = st
+			return nightsToDetect(res.Cells[c][k])
+		})
 	}
 	fmt.Fprintf(w, "**The oracle's bound**: the share of %.0f %% steps caught within 3 nights by a detector that knows the reference level and the noise law, "+
 		"its threshold set to fail %.0f %% of stable nights (the best of the mean of the last 1, 2 or 3 nights and the median of the last 3). "+
 		"A check that must estimate the level and the noise from the nights does worse than one that knows them: a reference ceiling (for these statistics, not a proof over all).\n\n", 100*targetStep, 100*targetFalse)
-	nightlyHeader(w, res.Runs)
-	for _, ra := range res.Ratios {
-		for _, ph := range res.Phis {
-			fmt.Fprintf(w, "| %g | %g |", ra, ph)
-			for k := range ctl {
-				for _, n := range res.Runs {
-					fmt.Fprintf(w, " %.0f %% |", 100*res.Oracle[nightlyCell{Ratio: ra, Phi: ph, Runs: n, Step: targetStep}][k])
-				}
-			}
-			fmt.Fprintln(w)
-		}
-	}
-	fmt.Fprintln(w)
+	res.gridTable(w, func(c nightlyCell, k int) string {
+		c.Step = targetStep
+		return fmt.Sprintf("%.0f %%", 100*res.Oracle[c][k])
+	})
 	fmt.Fprintf(w, "**Issue 31's acceptance**, measured:\n\n")
 	for _, tg := range res.targets() {
 		name := "without a control, sigma_b up to 3x sigma_r"

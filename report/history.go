@@ -185,7 +185,7 @@ func checkSentence(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, 
 			what, rel(-nt.WorsePct), latest, plural(nt.RefNights, "experiment"), pointName(h, t, l.Night.From), testText(nt),
 			pointName(h, t, l.Night.ImprovedSince), h.Experiments[t.Points[l.Night.ImprovedSince].Experiment].Name)
 	case analyze.CheckForming:
-		s = fmt.Sprintf("Not guarded yet at %s: %s: the reference level is forming (%s of %d since %s); the noise between experiments is not known before, so nothing is decided and the gate passes.",
+		s = fmt.Sprintf("Not guarded yet at %s: %s: the reference level is forming (%s of %d since %s); the noise between experiments is not known before, and one experiment's runs show only their own night's noise (all that compare's test of two experiments' runs sees), so nothing is decided and the gate passes.",
 			latest, what, plural(len(l.Night.Reference)+len(l.Night.Outliers)+1, "experiment"), analyze.FormingNights, pointName(h, t, l.Night.From))
 		if l.Night.From == l.Point {
 			s = fmt.Sprintf("Not guarded yet at %s: the first experiment of %s (or the accepted one its reference starts again with): nothing before it to check it against.", latest, trackText(t))

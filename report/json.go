@@ -29,6 +29,8 @@ type Summary struct {
 	Warnings         []string              `json:"warnings"`
 	Options          analyze.Options       `json:"options"`
 	Runs             []SummaryRunBrief     `json:"runs"`
+	// Copies are runs left out as copies of others (Meta.Copies).
+	Copies []Copy `json:"copies,omitempty"`
 }
 
 // SummaryAt is the settings two systems were compared at, as a
@@ -493,6 +495,7 @@ func JSONMeta(w io.Writer, v *analyze.Verdict, meta Meta) error {
 	for i := range s.Runs {
 		s.Runs[i].Parts = meta.Parts[s.Runs[i].RunID]
 	}
+	s.Copies = meta.Copies
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")

@@ -36,6 +36,9 @@ type Meta struct {
 	// Parts are the parts of the runs merged at analysis, by the merged
 	// run's run_id (summary.json's runs[].parts).
 	Parts map[string][]Part
+	// Copies are runs left out because another run of the experiment is
+	// the same test in another encoding (summary.json's copies).
+	Copies []Copy
 	// OverTime and Errors count the latency-over-time and errors-over-time
 	// figures drawn of those that could be (plots bounds them).
 	OverTime, Errors FigureCount
@@ -59,6 +62,18 @@ type Part struct {
 	RunID  string `json:"run_id"`
 	Source string `json:"source"`
 	Index  int32  `json:"index"`
+}
+
+// Copy is a run left out of the analysis as a copy of another (Of): the
+// same requests in another encoding, or the tool's own summary of them.
+type Copy struct {
+	RunID    string `json:"run_id"`
+	Source   string `json:"source"`
+	Index    int32  `json:"index"`
+	Of       Part   `json:"of"`
+	Requests int64  `json:"requests"`
+	// Summary is true when the copy is a summary (no per-request samples).
+	Summary bool `json:"summary"`
 }
 
 // Rejected is an input that could not be ingested.

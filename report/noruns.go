@@ -23,7 +23,27 @@ func rejectedRemoved(meta Meta) []listItem {
 	for _, r := range meta.Removed {
 		items = append(items, listItem{Runs: []inline{tx("removed: "), mono(r), tx(": its upload was deleted, so its tables were removed")}})
 	}
+	for _, c := range meta.Copies {
+		items = append(items, listItem{Runs: []inline{tx("copy: "), mono(runRef(c.Source, c.Index)), tx(": " + CopyWhy(c) + " "), mono(runRef(c.Of.Source, c.Of.Index)),
+			tx(", counted once")}})
+	}
 	return items
+}
+
+// CopyWhy words why c is a copy, up to the run it copies.
+func CopyWhy(c Copy) string {
+	if c.Summary {
+		return fmt.Sprintf("the tool's own summary of the %d requests of", c.Requests)
+	}
+	return fmt.Sprintf("the same %d requests (start, duration, latencies) as", c.Requests)
+}
+
+// runRef names run index of a source: the source alone for its first run.
+func runRef(source string, index int32) string {
+	if index == 0 {
+		return source
+	}
+	return fmt.Sprintf("%s#%d", source, index)
 }
 
 // NoRuns writes the files of the report of an experiment without a single

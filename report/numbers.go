@@ -175,7 +175,11 @@ func numbersBlocks(v *analyze.Verdict, maxRows int) []block {
 	for _, r := range rows {
 		all = append(all, r.g.Settings)
 	}
-	t := &tableBlock{Head: textRow("system", "settings", "runs", "requests", "errors", "req/s", "min ms", "mean", "p50", "p90", "p95", "p99", "max"),
+	maxHead := "max"
+	if medianMax(rows) {
+		maxHead = "median max"
+	}
+	t := &tableBlock{Head: textRow("system", "settings", "runs", "requests", "errors", "req/s", "min ms", "mean", "p50", "p90", "p95", "p99", maxHead),
 		Numeric: []bool{false, false, true, true, true, true, true, true, true, true, true, true, true}, Class: "numbers"}
 	keep := len(rows)
 	if maxRows >= 0 && keep > maxRows {
@@ -200,6 +204,15 @@ func numbersBlocks(v *analyze.Verdict, maxRows int) []block {
 		legend = numbersMore(len(rows)-keep) + legend
 	}
 	return append(out, &paragraph{Runs: []inline{tx(legend)}, Class: "legend"})
+}
+
+// medianMax reports whether a row's max is the median of its runs' maxima:
+// the column is then named so, never plain "max".
+func medianMax(rows []numbersRow) bool {
+	return slices.ContainsFunc(rows, func(r numbersRow) bool {
+		f := r.g.Numbers.LatMaxMs
+		return f != nil && f.Aggregate == analyze.AggregateMedian
+	})
 }
 
 // numbersMore opens the numbers' legend when n rows were left out.
@@ -233,9 +246,13 @@ func numbersLegend(v *analyze.Verdict, rows []numbersRow) string {
 			add(n.ErrorRate.Aggregate, "error rate")
 		}
 		for _, l := range latencyFigures(n) {
-			if l.fig != nil {
-				add(l.fig.Aggregate, l.label)
+			if l.fig == nil {
+				continue
 			}
+			if l.metric == analyze.MetricLatMaxMs && l.fig.Aggregate == analyze.AggregateMedian {
+				continue // its column's name says it: median max
+			}
+			add(l.fig.Aggregate, l.label)
 		}
 	}
 	var b strings.Builder

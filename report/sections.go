@@ -367,7 +367,7 @@ func (b *reportBuilder) appendix(meta Meta) *section {
 	}
 	in.Items = append(in.Items, rejectedRemoved(meta)...)
 	// The one source of every run, said above the runs, is not said again.
-	if !oneSource || len(meta.Rejected) > 0 || len(meta.Removed) > 0 || !slices.Equal(meta.Inputs, []string{v.Runs[0].Source}) {
+	if !oneSource || len(meta.Rejected) > 0 || len(meta.Removed) > 0 || len(meta.Copies) > 0 || !slices.Equal(meta.Inputs, []string{v.Runs[0].Source}) {
 		inputs := &section{Title: "Inputs", ID: "inputs"}
 		if len(in.Items) > 0 {
 			inputs.Blocks = append(inputs.Blocks, in)

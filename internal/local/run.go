@@ -15,6 +15,7 @@ import (
 	"github.com/loadverdict/loadverdict/ingest"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
+	"github.com/loadverdict/loadverdict/report"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -348,6 +349,9 @@ func (r *Runner) analyze(ctx context.Context, dir string, files []string, req pi
 	rep, err := p.Report(ctx, req)
 	if err != nil {
 		return nil, nil, dropReport(ctx, p, dir, err)
+	}
+	for _, c := range rep.Meta.Copies {
+		fmt.Fprintf(r.Stderr, "loadverdict: %s is %s %s: counted once\n", c.Source, report.CopyWhy(c), c.Of.Source)
 	}
 	// rep.Verdict is nil when every input failed (each said why on
 	// stderr): the report says no run could be read.

@@ -171,7 +171,7 @@ func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string
 			return nil, err
 		}
 	}
-	return &Report{Experiment: req.Experiment, Headline: report.Headline(v), Verdict: v, Files: files, Inputs: in}, nil
+	return &Report{Experiment: req.Experiment, Headline: report.Headline(v), Verdict: v, Files: files, Inputs: in, Meta: meta}, nil
 }
 
 // verdict analyses the inputs in (keys with ETags) as req says, without
@@ -198,7 +198,7 @@ func (p *Pipeline) verdict(ctx context.Context, req Request, in map[string]strin
 	slices.SortStableFunc(rejs, func(a, b Rejection) int {
 		return cmp.Or(cmp.Compare(n.rank(a.Key), n.rank(b.Key)), cmp.Compare(a.Key, b.Key))
 	})
-	meta = report.Meta{GeneratedBy: p.GeneratedBy, Removed: slices.Sorted(slices.Values(inp.removed))}
+	meta.GeneratedBy, meta.Removed = p.GeneratedBy, slices.Sorted(slices.Values(inp.removed))
 	for _, r := range rejs {
 		meta.Rejected = append(meta.Rejected, report.Rejected{Source: r.Key, Error: r.Error})
 	}
@@ -211,6 +211,7 @@ func (p *Pipeline) verdict(ctx context.Context, req Request, in map[string]strin
 	if err := n.name(set.Runs, rejs); err != nil {
 		return nil, set, meta, err
 	}
+	set.Runs, meta.Copies = n.dropCopies(set.Runs)
 	for i := range set.Runs {
 		if i == 0 || set.Runs[i].Source != set.Runs[i-1].Source {
 			meta.Inputs = append(meta.Inputs, set.Runs[i].Source)

@@ -1,13 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/loadverdict/loadverdict/report"
 )
 
 // TestCopiesCountedOnce is issue 32's item 6 on real runs
@@ -19,25 +16,13 @@ import (
 // alike summaries stay two runs.
 func TestCopiesCountedOnce(t *testing.T) {
 	const data = "../../testdata/truth/copies"
-	summary := func(t *testing.T, dir string) report.Summary {
-		t.Helper()
-		b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var s report.Summary
-		if err := json.Unmarshal(b, &s); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
 	t.Run("report", func(t *testing.T) {
 		dir := t.TempDir()
 		_, errOut, err := runCLI(t, "", "report", "-o", dir, data+"/fast", data+"/slow", data+"/ab")
 		if err != nil {
 			t.Fatalf("report: %v\n%s", err, errOut)
 		}
-		s := summary(t, dir)
+		s := readSummary(t, filepath.Join(dir, "summary.json"))
 		if len(s.Runs) != 8 {
 			t.Errorf("%d runs, want 8 (6 attacks, 2 ab runs)", len(s.Runs))
 		}

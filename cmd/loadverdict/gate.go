@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/local"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/report"
@@ -16,10 +17,10 @@ import (
 
 // gateFlags are the flags of the CI gate on report and compare.
 type gateFlags struct {
-	failOn        pipeline.Conditions
-	allow         pipeline.Conditions
+	failOn        experiment.Conditions
+	allow         experiment.Conditions
 	maxRegression *float64 // nil: not given
-	thresholds    pipeline.Thresholds
+	thresholds    experiment.Thresholds
 	junit         string
 }
 
@@ -46,7 +47,7 @@ func addGateFlags(fs *flag.FlagSet) *gateFlags {
 }
 
 // apply puts the gate's flags into the pipeline's overrides.
-func (g *gateFlags) apply(o *pipeline.Overrides) {
+func (g *gateFlags) apply(o *experiment.Overrides) {
 	o.SLO, o.FailOn, o.Allow, o.MaxRegressionPct = g.thresholds, g.failOn, g.allow, g.maxRegression
 }
 

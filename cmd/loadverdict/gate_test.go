@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/loadverdict/loadverdict/internal/pipeline"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 )
 
 func TestExitCodes(t *testing.T) {
@@ -19,8 +19,8 @@ func TestExitCodes(t *testing.T) {
 		{errors.New("disk full"), 1},
 		{usagef("bad flag"), 2},
 		{fmt.Errorf("report: %w", usagef("bad flag")), 2},
-		{&pipeline.NameError{Msg: "baseline x"}, 2},
-		{fmt.Errorf("x: %w", &pipeline.NameError{Msg: "baseline x"}), 2},
+		{&experiment.NameError{Msg: "baseline x"}, 2},
+		{fmt.Errorf("x: %w", &experiment.NameError{Msg: "baseline x"}), 2},
 		{&gateError{reasons: []string{"rps regressed"}}, 3},
 		{fmt.Errorf("compare: %w", &gateError{}), 3},
 	} {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/report"
 )
@@ -56,7 +57,7 @@ func runHistory(ctx context.Context, args []string, e *env) error {
 	fs.Lookup("experiment").Usage = "not for history: each folder is the experiment named after it"
 	fs.Lookup("threshold").Usage = "not for history: check thresholds per experiment (report --threshold)"
 	fs.Lookup("fail-on").Usage = "history guards `regression,drift,inconclusive,no-comparison,errors` of the latest experiment by default; --fail-on names them explicitly (comma-separated, repeatable; added to the manifest's gate.fail_on)"
-	var accept pipeline.Accepted
+	var accept experiment.Accepted
 	fs.Var(&accept, "accept", "accept the change at `EXPERIMENT`: the reference level starts again there (repeatable; with the manifests' history.accept)")
 	control := fs.String("control", "", "the control system's `LABEL`: an unchanged reference build or endpoint measured in every experiment of the series, in the same job; every other system is checked by its value over the control's that night (default: the latest manifest's history.control)")
 	args, err := parseInterspersed(fs, args)

@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/local"
-	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/report"
 )
 
@@ -15,7 +15,7 @@ func runParse(ctx context.Context, args []string, e *env) error {
 			"With --json, print JSON Lines: one object per run with the columns of the runs\n"+
 			"table (SCHEMA.md) and its \"percentiles\". FILE \"-\" reads standard input.")
 	asJSON := fs.Bool("json", false, "print JSON Lines (one object per run) instead of a table")
-	labels := pipeline.Labels{}
+	labels := experiment.Labels{}
 	fs.Var(&labels, "label", "show a target under a name: `host:port=name`, or a file name for logs without a target (repeatable)")
 	r := addInputFlags(fs, e)
 	in, exp, err := parseInputs(fs, r, args, &local.Files{})

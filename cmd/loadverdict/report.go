@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/local"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/plots"
@@ -31,7 +32,7 @@ func runReport(ctx context.Context, args []string, e *env) error {
 			"Prints the headline verdict.\n"+gateHelp)
 	out := fs.String("o", "out", "output `DIR`")
 	baseline := fs.String("baseline", "", "compare every other system against this system `NAME`")
-	labels := pipeline.Labels{}
+	labels := experiment.Labels{}
 	fs.Var(&labels, "label", "name a system by its target: `host:port=name`, or a file name for logs without a target (repeatable)")
 	var files local.Files
 	fs.Var(&files.Systems, "system", "name a system by where its runs come from: `NAME=PATH`, a file or a folder (repeatable)")
@@ -55,7 +56,7 @@ func runReport(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	req := pipeline.Request{Experiment: exp, Manifest: m,
-		Overrides: pipeline.Overrides{Systems: in.Rules, Merge: in.Merges, Labels: labels, Baseline: *baseline}, Figures: *figs}
+		Overrides: experiment.Overrides{Systems: in.Rules, Merge: in.Merges, Labels: labels, Baseline: *baseline}, Figures: *figs}
 	gate.apply(&req.Overrides)
 	res, err := r.Report(ctx, *out, in, req)
 	if err != nil {

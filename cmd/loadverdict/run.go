@@ -5,14 +5,15 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/loadverdict/loadverdict/analyze"
 	"io"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/loadverdict/loadverdict/analyze"
+
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/local"
-	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/version"
 )
 
@@ -105,7 +106,7 @@ reported. The reasons go to stderr; every output records them.`
 // exitCode maps an error of run to the exit status.
 func exitCode(err error) int {
 	var ue *usageError
-	var ne *pipeline.NameError
+	var ne *experiment.NameError
 	var ge *gateError
 	var ce *analyze.ControlError
 	switch {

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/loadverdict/loadverdict/internal/pipeline"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/store"
 )
 
@@ -52,7 +52,7 @@ func (s *Systems) Set(v string) error {
 	if !ok || name == "" || p == "" {
 		return fmt.Errorf("want NAME=PATH (a file or a folder), got %q", v)
 	}
-	if err := pipeline.CheckName(name); err != nil {
+	if err := experiment.CheckName(name); err != nil {
 		return err
 	}
 	*s = append(*s, System{Name: name, Path: p})
@@ -111,8 +111,8 @@ type Files struct {
 type Inputs struct {
 	Files     []string
 	Manifests []string // loadverdict.yaml at the top of input folders, or given
-	Rules     []pipeline.SystemRule
-	Merges    []pipeline.MergeRule
+	Rules     []experiment.SystemRule
+	Merges    []experiment.MergeRule
 	// Dropped are the names of files already inputs under another name,
 	// each as "name (= first name)".
 	Dropped []string
@@ -146,7 +146,7 @@ func (f Files) Inputs() (*Inputs, error) {
 		if err != nil {
 			return nil, err
 		}
-		in.Rules = append(in.Rules, pipeline.SystemRule{Name: s.Name, Sources: sourceNames(files), Flag: what})
+		in.Rules = append(in.Rules, experiment.SystemRule{Name: s.Name, Sources: sourceNames(files), Flag: what})
 	}
 	for _, g := range f.Merges {
 		flag := "--merge " + strings.Join(g, ",")
@@ -161,7 +161,7 @@ func (f Files) Inputs() (*Inputs, error) {
 		if len(all) < 2 {
 			return nil, argErrorf("%s: one input file; a merge needs the outputs of two load generators or more", flag)
 		}
-		in.Merges = append(in.Merges, pipeline.MergeRule{Sources: sourceNames(all), Flag: flag})
+		in.Merges = append(in.Merges, experiment.MergeRule{Sources: sourceNames(all), Flag: flag})
 	}
 	return in, nil
 }
@@ -199,8 +199,8 @@ func sides(oldArg, newArg, oldName, newName, output string) (*Inputs, error) {
 		}
 	}
 	in.Rules = append(in.Rules,
-		pipeline.SystemRule{Name: oldName, Sources: sourceNames(oldFiles), Flag: "OLD " + oldArg},
-		pipeline.SystemRule{Name: newName, Sources: sourceNames(newFiles), Flag: "NEW " + newArg})
+		experiment.SystemRule{Name: oldName, Sources: sourceNames(oldFiles), Flag: "OLD " + oldArg},
+		experiment.SystemRule{Name: newName, Sources: sourceNames(newFiles), Flag: "NEW " + newArg})
 	return in, nil
 }
 
@@ -399,7 +399,7 @@ func sourceNames(files []string) []string {
 // given (--manifest), else the one loadverdict.yaml found in the input
 // folders (more than one is an *ArgError); nil for none. A manifest that
 // cannot be read or parsed is an *ArgError naming the key and line.
-func LoadManifest(flagPath string, found []string) (*pipeline.Manifest, error) {
+func LoadManifest(flagPath string, found []string) (*experiment.Manifest, error) {
 	path := flagPath
 	if path == "" {
 		switch len(found) {
@@ -416,15 +416,15 @@ func LoadManifest(flagPath string, found []string) (*pipeline.Manifest, error) {
 		return nil, argErrorf("--manifest: %v", err)
 	}
 	defer f.Close()
-	b, err := pipeline.ReadManifestFrom(path, f)
-	var me *pipeline.ManifestError
+	b, err := experiment.ReadManifestFrom(path, f)
+	var me *experiment.ManifestError
 	if errors.As(err, &me) {
 		return nil, argErrorf("%v", err)
 	}
 	if err != nil {
 		return nil, argErrorf("--manifest: %v", err)
 	}
-	m, err := pipeline.ParseManifest(path, b)
+	m, err := experiment.ParseManifest(path, b)
 	if err != nil {
 		return nil, argErrorf("%v", err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/report"
@@ -286,7 +287,7 @@ func (r *Runner) CompareStore(ctx context.Context, open func(context.Context) (*
 		return nil, err
 	}
 	req.Experiment, req.From = exp, []string{oldExp, newExp}
-	req.Overrides.Systems = []pipeline.SystemRule{
+	req.Overrides.Systems = []experiment.SystemRule{
 		{Name: oldExp, Experiments: []string{oldExp}, Flag: "OLD " + oldExp},
 		{Name: newExp, Experiments: []string{newExp}, Flag: "NEW " + newExp}}
 	req.Overrides.Baseline = oldExp

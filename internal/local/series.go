@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
 )
@@ -93,7 +94,7 @@ func (r *Runner) StoreHistory(ctx context.Context, open func(context.Context) (*
 type experimentInput struct {
 	name  string
 	files []string
-	m     *pipeline.Manifest
+	m     *experiment.Manifest
 }
 
 // ingestSeries ingests each argument as one experiment into the local
@@ -105,7 +106,7 @@ func (r *Runner) ingestSeries(ctx context.Context, dir string, args []string, ex
 			return nil, 0, err
 		}
 	}
-	if err := pipeline.CheckSeries(req.Series); err != nil {
+	if err := experiment.CheckSeries(req.Series); err != nil {
 		return nil, 0, argErrorf("history: --series: %v", err)
 	}
 	p, err := r.Open(dir)
@@ -113,7 +114,7 @@ func (r *Runner) ingestSeries(ctx context.Context, dir string, args []string, ex
 		return nil, 0, err
 	}
 	rejected := 0
-	req.Manifests = map[string]*pipeline.Manifest{}
+	req.Manifests = map[string]*experiment.Manifest{}
 	for _, x := range exps {
 		_, rej, err := r.ingestFiles(ctx, p, x.name, x.files)
 		if err != nil {

@@ -2,7 +2,6 @@ package pipeline
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,11 +12,10 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
-	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/plots"
 	"github.com/loadverdict/loadverdict/report"
-	"github.com/loadverdict/loadverdict/results"
 )
 
 // Request says what to analyze and how to name its systems.
@@ -28,10 +26,10 @@ type Request struct {
 	// order (compare --store OLD NEW); empty means Experiment.
 	From []string
 	// Manifest holds the experiment's settings; nil for none.
-	Manifest *Manifest
+	Manifest *experiment.Manifest
 	// Overrides are the command line's settings, taking precedence over
 	// the manifest's.
-	Overrides Overrides
+	Overrides experiment.Overrides
 	// Figures is the format of the figure files (PNG when ""); report.html
 	// inlines them as SVG either way.
 	Figures plots.Format
@@ -40,33 +38,6 @@ type Request struct {
 	// verdict and headline alone (compare without -o), and drawing the
 	// figures is most of an analysis's time.
 	VerdictOnly bool
-}
-
-// Overrides are settings given on the command line.
-type Overrides struct {
-	// Systems name systems by source; they take precedence over the
-	// manifest's systems.
-	Systems []SystemRule
-	// Labels map targets to names; they take precedence over the
-	// manifest's labels for the same target.
-	Labels map[string]string
-	// Baseline replaces the manifest's baseline when not empty.
-	Baseline string
-	// Order follows the manifest's order: the command line's inputs in
-	// the order given.
-	Order []string
-	// Merge are groups of sources whose runs are parts of one test
-	// (--merge), merged as well as the manifest's merge:.
-	Merge []MergeRule
-	// SLO are thresholds checked as well as the manifest's slo:.
-	SLO []gate.Threshold
-	// FailOn are conditions added to the manifest's gate.fail_on.
-	FailOn []gate.Condition
-	// Allow are conditions allowed as well as the manifest's gate.allow.
-	Allow []gate.Condition
-	// MaxRegressionPct replaces the manifest's gate.max_regression when
-	// not nil.
-	MaxRegressionPct *float64
 }
 
 // ErrNoRuns is returned (wrapped) by Report for an experiment without
@@ -185,22 +156,17 @@ func (p *Pipeline) verdict(ctx context.Context, req Request, in map[string]strin
 	if err != nil {
 		return nil, analyze.Set{}, meta, err
 	}
-	set, rejs := inp.set, inp.rejected
-	m := req.Manifest
-	n := newNamer(req)
-	// Execution order: the experiments of From in turn; in each, the
-	// manifest's order, then the command line's, then the other sources
-	// by name; runs in file order.
-	slices.SortStableFunc(set.Runs, func(a, b results.Run) int {
-		return cmp.Or(cmp.Compare(n.expRank[a.Experiment], n.expRank[b.Experiment]), cmp.Compare(n.rank(a.Source), n.rank(b.Source)),
-			cmp.Compare(a.Source, b.Source), cmp.Compare(a.Index, b.Index))
-	})
-	slices.SortStableFunc(rejs, func(a, b Rejection) int {
-		return cmp.Or(cmp.Compare(n.rank(a.Key), n.rank(b.Key)), cmp.Compare(a.Key, b.Key))
-	})
+	rejs := make([]experiment.Rejected, len(inp.rejected))
+	for i, r := range inp.rejected {
+		rejs[i] = experiment.Rejected{Key: r.Key, Experiment: r.Experiment, Error: r.Error}
+	}
+	as, err := experiment.Assemble(ctx, experiment.Request{Experiment: req.Experiment, From: req.From, Manifest: req.Manifest, Overrides: req.Overrides},
+		experiment.Input{Set: inp.set, Rejected: rejs, Samples: inp.samples}, p.readSamples)
+	meta = as.Meta
 	meta.GeneratedBy, meta.Removed = p.GeneratedBy, slices.Sorted(slices.Values(inp.removed))
-	for _, r := range rejs {
-		meta.Rejected = append(meta.Rejected, report.Rejected{Source: r.Key, Error: r.Error})
+	set, opts := as.Set, as.Options
+	if err != nil {
+		return nil, set, meta, err
 	}
 	if len(set.Runs) == 0 {
 		if len(meta.Rejected) == 0 && len(meta.Removed) == 0 {
@@ -208,62 +174,13 @@ func (p *Pipeline) verdict(ctx context.Context, req Request, in map[string]strin
 		}
 		return nil, set, meta, nil
 	}
-	if err := n.name(set.Runs, rejs); err != nil {
-		return nil, set, meta, err
-	}
-	set.Runs, meta.Copies = n.dropCopies(set.Runs)
-	for i := range set.Runs {
-		if i == 0 || set.Runs[i].Source != set.Runs[i-1].Source {
-			meta.Inputs = append(meta.Inputs, set.Runs[i].Source)
-		}
-	}
-	merged, err := p.mergeParts(ctx, &set, n, inp.samples, rejs)
-	if err != nil {
-		var ne *NameError
-		if errors.As(err, &ne) {
-			ne.Known = n.known
-		}
-		return nil, set, meta, err
-	}
-	for _, m := range merged {
-		if meta.Parts == nil {
-			meta.Parts = map[string][]report.Part{}
-		}
-		for _, r := range m.Parts {
-			meta.Parts[m.Run.RunID] = append(meta.Parts[m.Run.RunID], report.Part{RunID: r.RunID, Source: r.Source, Index: r.Index})
-		}
-	}
-	for i := range set.Runs {
-		set.Runs[i].Seq = int32(i)
-	}
-	opts := analyze.DefaultOptions()
-	m.apply(&opts)
-	o := req.Overrides
-	if o.Baseline != "" {
-		opts.Baseline = o.Baseline
-	}
-	opts.SLO = append(opts.SLO, o.SLO...)
-	opts.FailOn = unionConditions(opts.FailOn, o.FailOn)
-	opts.Allow = unionConditions(opts.Allow, o.Allow)
-	if o.MaxRegressionPct != nil {
-		opts.MaxRegressionPct = *o.MaxRegressionPct
-	}
-	if opts.Baseline != "" && !slices.Contains(n.known, opts.Baseline) {
-		return nil, set, meta, &NameError{Msg: fmt.Sprintf("baseline %q is not a system of experiment %s", opts.Baseline, req.Experiment), Known: n.known}
-	}
-	if err := checkGate(opts, n.known, req.Experiment); err != nil {
-		return nil, set, meta, err
-	}
-	if err := p.errorTallies(ctx, &set, inp.samples, merged); err != nil {
-		return nil, set, meta, err
-	}
 	v, err := analyze.Analyze(set, opts)
 	if err != nil {
 		return nil, set, meta, err
 	}
 	for i, t := range opts.SLO {
 		if !slices.ContainsFunc(v.Thresholds, func(c analyze.ThresholdCheck) bool { return c.Threshold == i }) {
-			return nil, set, meta, &NameError{Msg: fmt.Sprintf("threshold %s applies to no system at its settings in experiment %s", t.Expr, req.Experiment), Known: n.known}
+			return nil, set, meta, &experiment.NameError{Msg: fmt.Sprintf("threshold %s applies to no system at its settings in experiment %s", t.Expr, req.Experiment), Known: as.Known}
 		}
 	}
 	return v, set, meta, nil
@@ -296,7 +213,7 @@ func (p *Pipeline) analyzeOnce(ctx context.Context, exp string, in map[string]st
 	var mfault error // why the manifest cannot be used
 	if _, ok := in[mkey]; ok {
 		b, obj, err := ReadManifest(ctx, p.Store, mkey)
-		var me *ManifestError
+		var me *experiment.ManifestError
 		switch {
 		case errors.As(err, &me):
 			mfault = err
@@ -305,7 +222,7 @@ func (p *Pipeline) analyzeOnce(ctx context.Context, exp string, in map[string]st
 		}
 		mobj = obj
 		if err == nil {
-			if req.Manifest, mfault = ParseManifest(mkey, b); mfault == nil {
+			if req.Manifest, mfault = experiment.ParseManifest(mkey, b); mfault == nil {
 				req.Manifest.Dir = store.RawPrefix + exp
 			}
 		}

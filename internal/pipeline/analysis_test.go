@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/report"
 	"github.com/loadverdict/loadverdict/results/columnar"
@@ -43,9 +43,9 @@ func namesStore(t *testing.T) *Pipeline {
 }
 
 // namesManifest parses a manifest of experiment "names".
-func namesManifest(t *testing.T, yaml string) *Manifest {
+func namesManifest(t *testing.T, yaml string) *experiment.Manifest {
 	t.Helper()
-	m, err := ParseManifest("m.yaml", []byte(yaml))
+	m, err := experiment.ParseManifest("m.yaml", []byte(yaml))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,12 +83,12 @@ func systemsOf(t *testing.T, r *Report) map[string]string {
 // manifest) > target mapping (command line, then manifest) > host:port.
 func TestReportSystemPrecedence(t *testing.T) {
 	p := namesStore(t)
-	manifest := func(yaml string) *Manifest { return namesManifest(t, yaml) }
+	manifest := func(yaml string) *experiment.Manifest { return namesManifest(t, yaml) }
 	const both = "OpenResty+Zuul"
 	for _, tc := range []struct {
 		name       string
 		manifest   string
-		over       Overrides
+		over       experiment.Overrides
 		seed, w5   string
 		wantSystem []string // the systems, sorted
 	}{
@@ -96,17 +96,17 @@ func TestReportSystemPrecedence(t *testing.T) {
 		{name: "manifest labels", manifest: "labels: {localhost:80: openresty}",
 			seed: "Zuul+openresty", w5: "openresty"},
 		{name: "flag label beats manifest label", manifest: "labels: {localhost:80: openresty}",
-			over: Overrides{Labels: map[string]string{"localhost:80": "nginx"}}, seed: "Zuul+nginx", w5: "nginx"},
+			over: experiment.Overrides{Labels: map[string]string{"localhost:80": "nginx"}}, seed: "Zuul+nginx", w5: "nginx"},
 		{name: "manifest system beats labels", manifest: "systems: {bee: [b]}\nlabels: {localhost:80: openresty}",
-			over: Overrides{Labels: map[string]string{"localhost:80": "nginx"}}, seed: "Zuul+nginx", w5: "bee"},
+			over: experiment.Overrides{Labels: map[string]string{"localhost:80": "nginx"}}, seed: "Zuul+nginx", w5: "bee"},
 		{name: "manifest glob over the whole key", manifest: "systems: {bee: ['raw/names/b/*.txt']}", seed: both, w5: "bee"},
 		{name: "manifest glob relative to its folder", manifest: "systems: {ess: ['*/seed.txt']}", seed: "ess", w5: "OpenResty"},
 		{name: "flag system beats manifest system", manifest: "systems: {bee: [b]}",
-			over: Overrides{Systems: []SystemRule{{Name: "zz", Sources: []string{w5Src}}}}, seed: both, w5: "zz"},
-		{name: "same target in two named systems", over: Overrides{Systems: []SystemRule{
+			over: experiment.Overrides{Systems: []experiment.SystemRule{{Name: "zz", Sources: []string{w5Src}}}}, seed: both, w5: "zz"},
+		{name: "same target in two named systems", over: experiment.Overrides{Systems: []experiment.SystemRule{
 			{Name: "x", Sources: []string{seedSrc}}, {Name: "y", Sources: []string{w5Src}}}},
 			seed: "x", w5: "y", wantSystem: []string{"x", "y"}},
-		{name: "a system of an experiment", over: Overrides{Systems: []SystemRule{{Name: "all", Experiments: []string{"names"}}}},
+		{name: "a system of an experiment", over: experiment.Overrides{Systems: []experiment.SystemRule{{Name: "all", Experiments: []string{"names"}}}},
 			seed: "all", w5: "all"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -140,31 +140,31 @@ func TestReportSystemPrecedence(t *testing.T) {
 // *NameError listing the systems.
 func TestReportUnknownNames(t *testing.T) {
 	p := namesStore(t)
-	m := func(yaml string) *Manifest { return namesManifest(t, yaml) }
+	m := func(yaml string) *experiment.Manifest { return namesManifest(t, yaml) }
 	for _, tc := range []struct {
 		name  string
 		req   Request
 		want  string
 		known string
 	}{
-		{"flag baseline", Request{Overrides: Overrides{Baseline: "nosuch"}}, `baseline "nosuch"`, "OpenResty, Zuul"},
+		{"flag baseline", Request{Overrides: experiment.Overrides{Baseline: "nosuch"}}, `baseline "nosuch"`, "OpenResty, Zuul"},
 		{"manifest baseline", Request{Manifest: m("baseline: nosuch")}, `baseline "nosuch"`, "OpenResty, Zuul"},
 		{"a baseline named before labels apply", Request{Manifest: m("labels: {localhost:80: web}\nbaseline: localhost:80")},
 			`baseline "localhost:80"`, "Zuul, web"},
 		{"manifest glob matching nothing", Request{Manifest: m("systems: {cee: [c, b]}")}, `system "cee": c matched no input`,
 			"OpenResty, Zuul, cee"},
-		{"flag source matching nothing", Request{Overrides: Overrides{Systems: []SystemRule{
+		{"flag source matching nothing", Request{Overrides: experiment.Overrides{Systems: []experiment.SystemRule{
 			{Name: "x", Sources: []string{"nosuch.txt"}, Flag: "--system x=nosuch.txt"}}}}, `system "x": nosuch.txt matched no input (--system x=nosuch.txt)`,
 			"OpenResty, Zuul"},
-		{"experiment without runs", Request{From: []string{"names", "other"}, Overrides: Overrides{Systems: []SystemRule{
+		{"experiment without runs", Request{From: []string{"names", "other"}, Overrides: experiment.Overrides{Systems: []experiment.SystemRule{
 			{Name: "o", Experiments: []string{"other"}}}}}, `system "o": other matched no input`, "OpenResty, Zuul"},
-		{"two systems claim a source", Request{Overrides: Overrides{Systems: []SystemRule{
+		{"two systems claim a source", Request{Overrides: experiment.Overrides{Systems: []experiment.SystemRule{
 			{Name: "p", Sources: []string{seedSrc}}, {Name: "q", Sources: []string{seedSrc}}}}}, `matched by two systems, "p" and "q"`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.req.Experiment = "names"
 			_, err := p.Report(context.Background(), tc.req)
-			var ne *NameError
+			var ne *experiment.NameError
 			if !errors.As(err, &ne) {
 				t.Fatalf("err = %v, want a *NameError", err)
 			}
@@ -283,62 +283,6 @@ func TestPruneAndIdentity(t *testing.T) {
 	}
 }
 
-// ExampleParseManifest shows a manifest with systems named by source.
-func ExampleParseManifest() {
-	m, err := ParseManifest("raw/tuning/loadverdict.yaml", []byte(`
-systems:
-  before: [old/*]
-  after: ["new/*.txt", new/extra]
-labels: {"localhost:8080": api}
-baseline: before
-`))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, r := range m.systemRules() {
-		fmt.Println(r.Name, r.Patterns)
-	}
-	fmt.Println(m.Baseline, m.Labels)
-	_, err = ParseManifest("m.yaml", []byte("systems:\n  old: ['[']\n"))
-	fmt.Println(err)
-	// Output:
-	// after [new/*.txt new/extra]
-	// before [old/*]
-	// before map[localhost:8080:api]
-	// m.yaml: line 2: bad pattern "[" (path.Match syntax: *, ?, [a-z], \)
-}
-
-// FuzzParseManifest: any bytes give a manifest or an error naming the
-// file, never a panic; the systems' patterns of an accepted manifest are
-// valid.
-func FuzzParseManifest(f *testing.F) {
-	for _, s := range []string{"", "labels: {a: b}\n", "systems: {x: [old/*]}\nbaseline: x\n", "systems:\n  x: y\n",
-		"systems: {x: []}\n", "thresholds: {alpha: 0.01}\n", "order: [a, b]\n", "systems: {x: ['[']}\n",
-		"slo: [rps>=1, 'error_rate{system=x}<0.01']\ngate: {fail_on: [threshold], max_regression: 5%}\n", "slo: x\n",
-		"order: &a [x, *a]\n", "merge: [&g [a, b], *g]\nsystems: {x: *g}\n", "labels: {<<: {a: b}}\n", "baseline: a\n---\nb: 1\n",
-		"thresholds: {min_runs: 2.5}\n", "labels: {a: b, a: c}\n", "systems: {\"a\\tb\": [x]}\n"} {
-		f.Add([]byte(s))
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := ParseManifest("m.yaml", data)
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "m.yaml: ") {
-				t.Errorf("error %q does not name the file", err)
-			}
-			return
-		}
-		for _, r := range m.systemRules() {
-			if len(r.Patterns) == 0 {
-				t.Errorf("system %q without patterns accepted", r.Name)
-			}
-			for _, pat := range r.Patterns {
-				matchPattern(pat, "raw/x/y.txt")
-			}
-		}
-	})
-}
-
 // The gate's settings must name something: a threshold's system, a
 // threshold's settings, a baseline for fail on regression, thresholds
 // for fail on threshold. Otherwise Report gives a *NameError listing the
@@ -353,7 +297,7 @@ func TestGateSettingsNameSomething(t *testing.T) {
 		{"gate: {fail_on: [threshold]}\n", "failing on threshold needs thresholds"},
 	} {
 		_, err := p.Report(ctx, Request{Experiment: "names", Manifest: namesManifest(t, tc.manifest)})
-		var ne *NameError
+		var ne *experiment.NameError
 		if !errors.As(err, &ne) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "the systems are: OpenResty, Zuul") {
 			t.Errorf("%q: %v, want a NameError with %q", tc.manifest, err, tc.want)
 		}
@@ -370,7 +314,7 @@ func TestGateSettingsNameSomething(t *testing.T) {
 	// The command line's thresholds and fail-on add to the manifest's;
 	// its max-regression replaces the manifest's. A crossed threshold
 	// fails the gate whatever fail-on says (issue 20).
-	r, err = p.Report(ctx, Request{Experiment: "names", Manifest: m, Overrides: Overrides{
+	r, err = p.Report(ctx, Request{Experiment: "names", Manifest: m, Overrides: experiment.Overrides{
 		SLO: namesManifest(t, "slo: ['lat_mean_ms<1000']\n").SLO, FailOn: []gate.Condition{gate.Regression}, MaxRegressionPct: ptr(7.0)}})
 	if err != nil {
 		t.Fatal(err)

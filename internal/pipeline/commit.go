@@ -195,3 +195,6 @@ func (c *Commit) Table(t columnar.Table) string {
 	}
 	return ""
 }
+
+// NamesSource tells assembly that the error names its inputs already.
+func (e *MissingTablesError) NamesSource() bool { return true }

@@ -7,8 +7,8 @@
 // analyses their experiments, the ingest function's and `ingest --store`'s
 // one call), Reject and Prune keep an
 // experiment's partition true to its inputs, Report analyses an
-// experiment's committed tables (naming its systems by source, target
-// mapping or host:port) and renders its files, Analyze does that for a
+// experiment's committed tables (assembled by internal/experiment:
+// systems, copies, merges, options) and renders its files, Analyze does that for a
 // bucket's experiment and writes reports/, Repair makes an experiment's
 // commit records match its uploads, and Reanalyze repairs and re-analyses
 // the experiments that need it. IsInputFault is the one place that tells

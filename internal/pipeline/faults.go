@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 )
 
 // IsInputFault is the one place that tells the two classes of failure
@@ -31,25 +32,11 @@ func IsInputFault(err error) bool {
 	if err == nil {
 		return false
 	}
-	var me *ManifestError
-	var ne *NameError
+	var me *experiment.ManifestError
+	var ne *experiment.NameError
 	return errors.Is(err, ingest.ErrInput) || errors.Is(err, ErrRejected) || errors.Is(err, ErrInvalidKey) || errors.As(err, &me) || errors.As(err, &ne)
 }
 
 // ErrInvalidKey is matched by the error of Ingest for a key that cannot
 // name an upload.
 var ErrInvalidKey = errors.New("not a key of an upload")
-
-// ManifestError is a manifest that cannot be parsed: bad YAML, an unknown
-// key, a value out of range. It is an input fault of its experiment.
-type ManifestError struct {
-	// Key is the manifest's key or path.
-	Key string
-	// Err says what is wrong, with its line where YAML gives one.
-	Err error
-}
-
-func (e *ManifestError) Error() string { return e.Key + ": " + e.Err.Error() }
-
-// Unwrap returns the cause.
-func (e *ManifestError) Unwrap() error { return e.Err }

@@ -12,20 +12,11 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/plots"
 	"github.com/loadverdict/loadverdict/report"
 )
-
-// CheckSeries rejects what cannot be a series' name: the rule of
-// experiment names (store.CheckExperiment), since it names
-// reports/_series/<series>/ the same way.
-func CheckSeries(name string) error {
-	if err := store.CheckExperiment(name); err != nil {
-		return fmt.Errorf("invalid series name: %w", err)
-	}
-	return nil
-}
 
 // HistoryRequest says which experiments form a series and how.
 type HistoryRequest struct {
@@ -36,7 +27,7 @@ type HistoryRequest struct {
 	// Manifests are the experiments' manifests by name, when the caller
 	// has them (the command line); otherwise each experiment's manifest
 	// is read from the store (raw/<experiment>/loadverdict.yaml).
-	Manifests map[string]*Manifest
+	Manifests map[string]*experiment.Manifest
 	// FailOn and Allow are added to the latest experiment's manifest's
 	// gate.fail_on and gate.allow (as report's flags are);
 	// MaxRegressionPct, when set, replaces its gate.max_regression.
@@ -45,7 +36,7 @@ type HistoryRequest struct {
 	Allow            []gate.Condition
 	// Accept names experiments whose change is accepted (--accept), in
 	// addition to the manifests' history.accept.
-	Accept Accepted
+	Accept experiment.Accepted
 	// Control is the control system (--control); empty: the latest
 	// manifest's history.control, if any.
 	Control string
@@ -80,7 +71,7 @@ type HistoryReport struct {
 // settings, checks the latest experiment and renders the files. It
 // writes nothing.
 func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryReport, error) {
-	if err := CheckSeries(req.Series); err != nil {
+	if err := experiment.CheckSeries(req.Series); err != nil {
 		return nil, err
 	}
 	if len(req.Experiments) == 0 {
@@ -88,7 +79,7 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 	}
 	hr := &HistoryReport{Series: req.Series, Inputs: map[string]string{}}
 	var exps []analyze.SeriesExperiment
-	var manifests []*Manifest
+	var manifests []*experiment.Manifest
 	for _, exp := range req.Experiments {
 		m, ok := req.Manifests[exp]
 		if !ok {
@@ -102,7 +93,7 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 			return nil, err
 		}
 		v, _, _, err := p.verdict(ctx, Request{Experiment: exp, Manifest: m}, in)
-		var ne *NameError
+		var ne *experiment.NameError
 		if errors.As(err, &ne) && !ok {
 			// A bucket's manifest whose names match nothing is rejected
 			// (Analyze): the experiment counts without it.
@@ -127,7 +118,7 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 	if len(exps) == 0 {
 		return nil, fmt.Errorf("series %s: %w", req.Series, ErrNoRuns)
 	}
-	byName := map[string]*Manifest{}
+	byName := map[string]*experiment.Manifest{}
 	for i, e := range exps {
 		byName[e.Name] = manifests[i]
 	}
@@ -140,14 +131,14 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 	}
 	opts := analyze.DefaultOptions()
 	// The latest experiment's manifest says how to analyse and gate.
-	byName[exps[len(exps)-1].Name].apply(&opts)
+	byName[exps[len(exps)-1].Name].Apply(&opts)
 	opts.Baseline, opts.SLO = "", nil
 	// Thresholds are checked per experiment, never on a series: the
 	// manifest's threshold conditions are not history's to guard.
-	opts.FailOn = slices.DeleteFunc(unionConditions(opts.FailOn, req.FailOn), func(c gate.Condition) bool {
+	opts.FailOn = slices.DeleteFunc(experiment.UnionConditions(opts.FailOn, req.FailOn), func(c gate.Condition) bool {
 		return slices.Contains(gate.ThresholdConditions, c)
 	})
-	opts.Allow = unionConditions(opts.Allow, req.Allow)
+	opts.Allow = experiment.UnionConditions(opts.Allow, req.Allow)
 	if req.MaxRegressionPct != nil {
 		opts.MaxRegressionPct = *req.MaxRegressionPct
 	}
@@ -171,7 +162,7 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 // the pinned baseline of the latest manifest that names one
 // (history.baseline). A name that is no experiment of the series is an
 // *AcceptError.
-func markAccepted(req HistoryRequest, exps []analyze.SeriesExperiment, byName map[string]*Manifest) error {
+func markAccepted(req HistoryRequest, exps []analyze.SeriesExperiment, byName map[string]*experiment.Manifest) error {
 	idx := map[string]int{}
 	var known []string
 	for i, e := range exps {
@@ -246,18 +237,18 @@ func (p *Pipeline) WriteHistory(ctx context.Context, prefix string, r *HistoryRe
 
 // manifest reads an experiment's manifest from the store (nil when it
 // has none, or one that cannot be parsed) and records its ETag in in.
-func (p *Pipeline) manifest(ctx context.Context, exp string, in map[string]string) (m *Manifest, err error) {
+func (p *Pipeline) manifest(ctx context.Context, exp string, in map[string]string) (m *experiment.Manifest, err error) {
 	key := store.ManifestKey(exp)
 	b, obj, err := ReadManifest(ctx, p.Store, key)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
 	}
-	var me *ManifestError
+	var me *experiment.ManifestError
 	if err != nil && !errors.As(err, &me) {
 		return nil, err
 	}
 	if err == nil {
-		m, err = ParseManifest(key, b)
+		m, err = experiment.ParseManifest(key, b)
 	}
 	if errors.As(err, &me) {
 		// An input fault of the experiment, which its own analysis

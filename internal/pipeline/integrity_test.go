@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results/columnar"
 )
@@ -67,7 +68,7 @@ func count(xs []string, x string) int {
 
 // TestIsInputFault: one place decides, for every class of failure.
 func TestIsInputFault(t *testing.T) {
-	_, badManifest := ParseManifest("raw/e/loadverdict.yaml", []byte("labelz: {}\n"))
+	_, badManifest := experiment.ParseManifest("raw/e/loadverdict.yaml", []byte("labelz: {}\n"))
 	for _, tc := range []struct {
 		name  string
 		err   error
@@ -77,7 +78,7 @@ func TestIsInputFault(t *testing.T) {
 		{"no output", fmt.Errorf("wrapped: %w", &ingest.NoOutputError{File: "a.txt"}), true},
 		{"rejected", &RejectedError{Source: "a.txt", Err: errors.New("x")}, true},
 		{"manifest that cannot be parsed", badManifest, true},
-		{"names that match nothing", &NameError{Msg: "baseline x"}, true},
+		{"names that match nothing", &experiment.NameError{Msg: "baseline x"}, true},
 		{"invalid key", fmt.Errorf("%w: key %q", ErrInvalidKey, "raw/\x01"), true},
 		{"store failure", errors.New("s3: 503 SlowDown"), false},
 		{"cut read", io.ErrUnexpectedEOF, false},

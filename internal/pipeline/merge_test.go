@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results/columnar"
 )
@@ -100,7 +101,7 @@ func TestMergeVegetaTruth(t *testing.T) {
 					req.Manifest = namesManifest(t, "merge: [[parts/*]]")
 					req.Manifest.Dir = "raw/mv"
 				} else {
-					req.Overrides.Merge = []MergeRule{{Sources: []string{"raw/mv/parts/" + name(dir, "a"), "raw/mv/parts/" + name(dir, "b"),
+					req.Overrides.Merge = []experiment.MergeRule{{Sources: []string{"raw/mv/parts/" + name(dir, "a"), "raw/mv/parts/" + name(dir, "b"),
 						"raw/mv/parts/" + name(dir, "c")}, Flag: "--merge"}}
 				}
 				r, err := p.Report(context.Background(), req)
@@ -174,7 +175,7 @@ func TestMergeNames(t *testing.T) {
 		m := namesManifest(t, yaml)
 		m.Dir = "raw/mv"
 		_, err := p.Report(context.Background(), Request{Experiment: "mv", Manifest: m})
-		var ne *NameError
+		var ne *experiment.NameError
 		if !errors.As(err, &ne) || len(ne.Known) == 0 {
 			t.Errorf("%s: %v", yaml, err)
 		}
@@ -230,7 +231,7 @@ func TestMergeCommittedSamples(t *testing.T) {
 	ctx := context.Background()
 	p := mergeStore(t, "parts-bin")
 	partC := "raw/mv/parts/attack-c.bin"
-	req := Request{Experiment: "mv", Overrides: Overrides{Merge: []MergeRule{{Sources: []string{"raw/mv/parts/attack-a.bin",
+	req := Request{Experiment: "mv", Overrides: experiment.Overrides{Merge: []experiment.MergeRule{{Sources: []string{"raw/mv/parts/attack-a.bin",
 		"raw/mv/parts/attack-b.bin", partC}, Flag: "--merge"}}}}
 	r, err := p.Report(ctx, req)
 	if err != nil {
@@ -396,7 +397,7 @@ func TestMergeRefusesPartsNotRunTogether(t *testing.T) {
 			p := editedStore(t, tc.edit)
 			m := namesManifest(t, tc.yaml)
 			m.Dir = "raw/ed"
-			flag := Request{Experiment: "ed", Overrides: Overrides{Merge: []MergeRule{{Sources: []string{"raw/ed/parts/attack-a.json",
+			flag := Request{Experiment: "ed", Overrides: experiment.Overrides{Merge: []experiment.MergeRule{{Sources: []string{"raw/ed/parts/attack-a.json",
 				"raw/ed/parts/attack-b.json", "raw/ed/parts/attack-c.json"}, Flag: "--merge parts"}}}}
 			if tc.name == "other system" || tc.name == "other system by label" {
 				noMerge := *m
@@ -405,7 +406,7 @@ func TestMergeRefusesPartsNotRunTogether(t *testing.T) {
 			}
 			for how, req := range map[string]Request{"manifest": {Experiment: "ed", Manifest: m}, "flag": flag} {
 				r, err := p.Report(ctx, req)
-				var ne *NameError
+				var ne *experiment.NameError
 				if tc.refuse == "" {
 					if err != nil || len(r.Verdict.Runs) != 1 || r.Verdict.Runs[0].Requests != 6000 {
 						t.Errorf("%s: %v", how, err)
@@ -514,8 +515,8 @@ func TestMergeRejectedPart(t *testing.T) {
 func TestMergeNamedTwice(t *testing.T) {
 	p := mergeStore(t, "parts-bin")
 	a := "raw/mv/parts/attack-a.bin"
-	_, err := p.Report(context.Background(), Request{Experiment: "mv", Overrides: Overrides{Merge: []MergeRule{{Sources: []string{a, a, "raw/mv/parts/attack-b.bin"}, Flag: "--merge x"}}}})
-	var ne *NameError
+	_, err := p.Report(context.Background(), Request{Experiment: "mv", Overrides: experiment.Overrides{Merge: []experiment.MergeRule{{Sources: []string{a, a, "raw/mv/parts/attack-b.bin"}, Flag: "--merge x"}}}})
+	var ne *experiment.NameError
 	if !errors.As(err, &ne) || !strings.Contains(err.Error(), "merge group --merge x: raw/mv/parts/attack-a.bin is named twice") {
 		t.Errorf("%v", err)
 	}

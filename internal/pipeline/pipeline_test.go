@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results/columnar"
 )
@@ -160,7 +161,7 @@ func TestIngestAnalyzeIdempotentAndRejected(t *testing.T) {
 func TestManifestErrors(t *testing.T) {
 	for _, bad := range []string{"labelz: {}\n", "thresholds:\n  alpha: 0.9\n", "thresholds:\n  min_runs: 1\n", "labels: [1, 2]\n", "labels:\n  a: \"\"\n",
 		"slo: [{a: 1}]\n", "gate: {fail_on: regression, max: 5}\n"} {
-		if _, err := ParseManifest("m.yaml", []byte(bad)); err == nil {
+		if _, err := experiment.ParseManifest("m.yaml", []byte(bad)); err == nil {
 			t.Errorf("%q: no error", bad)
 		} else if !strings.Contains(err.Error(), "m.yaml") {
 			t.Errorf("%q: error %v does not name the file", bad, err)
@@ -173,18 +174,18 @@ func TestManifestErrors(t *testing.T) {
 		{"gate:\n  fail_on: [regression, slowness]\n", `m.yaml: line 2: gate: unknown condition "slowness"`},
 		{"gate: {max_regression: -5%}\n", `m.yaml: line 1: gate.max_regression: want a percentage >= 0`},
 	} {
-		if _, err := ParseManifest("m.yaml", []byte(tc.yaml)); err == nil || !strings.HasPrefix(err.Error(), tc.err) {
+		if _, err := experiment.ParseManifest("m.yaml", []byte(tc.yaml)); err == nil || !strings.HasPrefix(err.Error(), tc.err) {
 			t.Errorf("%q: %v, want %q", tc.yaml, err, tc.err)
 		}
 	}
-	if m, err := ParseManifest("m.yaml", []byte("gate: {fail_on: []}\n")); err != nil || len(m.Gate.FailOn) != 0 {
+	if m, err := experiment.ParseManifest("m.yaml", []byte("gate: {fail_on: []}\n")); err != nil || len(m.Gate.FailOn) != 0 {
 		t.Errorf("fail_on: []: %+v %v", m, err)
 	}
-	m, err := ParseManifest("m.yaml", []byte("slo: [rps>=1000, 'lat_p99_ms{system=new}<250']\ngate: {fail_on: 'regression,threshold', max_regression: 5}\n"))
+	m, err := experiment.ParseManifest("m.yaml", []byte("slo: [rps>=1000, 'lat_p99_ms{system=new}<250']\ngate: {fail_on: 'regression,threshold', max_regression: 5}\n"))
 	if err != nil || len(m.SLO) != 2 || m.SLO[1].Scope.System != "new" || len(m.Gate.FailOn) != 2 || m.Gate.MaxRegression == nil || *m.Gate.MaxRegression != 5 {
 		t.Errorf("slo and gate: %+v %v", m, err)
 	}
-	if m, err := ParseManifest("m.yaml", []byte("")); err != nil || m == nil {
+	if m, err := experiment.ParseManifest("m.yaml", []byte("")); err != nil || m == nil {
 		t.Errorf("empty manifest: %v", err)
 	}
 }

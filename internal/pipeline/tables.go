@@ -194,3 +194,17 @@ func tableOf(key string) (columnar.Table, bool) {
 	t, _, ok := strings.Cut(rest, "/experiment=")
 	return columnar.Table(t), ok
 }
+
+// readSamples is assembly's experiment.SampleReader: it scans the samples
+// table at key of the store; a table gone is a *MissingTablesError naming
+// source.
+func (p *Pipeline) readSamples(ctx context.Context, key, source string, fn func(results.Sample) error) error {
+	b, _, err := store.ReadAll(ctx, p.Store, key)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return &MissingTablesError{Sources: []string{source}}
+		}
+		return err
+	}
+	return columnar.ScanSamples(bytes.NewReader(b), memory.NewGoAllocator(), fn)
+}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/stats"
@@ -133,12 +134,12 @@ func analyseDir(ctx context.Context, dir string, rec Record, baseline string) (*
 	if err != nil {
 		return nil, err
 	}
-	m, err := pipeline.ParseManifest(mpath, b)
+	m, err := experiment.ParseManifest(mpath, b)
 	if err != nil {
 		return nil, err
 	}
 	m.Dir = rec.ID
-	return p.Verdict(ctx, pipeline.Request{Experiment: exp, Manifest: m, Overrides: pipeline.Overrides{Order: files, Baseline: baseline}})
+	return p.Verdict(ctx, pipeline.Request{Experiment: exp, Manifest: m, Overrides: experiment.Overrides{Order: files, Baseline: baseline}})
 }
 
 // evaluate analyses and grades the experiments in dirs, jobs at a time.

@@ -37,6 +37,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
 )
@@ -617,7 +618,7 @@ func evaluateSeriesOne(ctx context.Context, dir string) []Result {
 // analyseNight analyses one night's experiment as `loadverdict report
 // --manifest <night>/loadverdict.yaml <night>/svc <night>/control` does
 // (analyseDir's way), returning its verdict and manifest.
-func analyseNight(ctx context.Context, dir, id string) (*analyze.Verdict, *pipeline.Manifest, error) {
+func analyseNight(ctx context.Context, dir, id string) (*analyze.Verdict, *experiment.Manifest, error) {
 	tmp, err := os.MkdirTemp("", "conformance-night-")
 	if err != nil {
 		return nil, nil, err
@@ -633,7 +634,7 @@ func analyseNight(ctx context.Context, dir, id string) (*analyze.Verdict, *pipel
 	if err != nil {
 		return nil, nil, err
 	}
-	m, err := pipeline.ParseManifest(mpath, b)
+	m, err := experiment.ParseManifest(mpath, b)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -653,7 +654,7 @@ func analyseNight(ctx context.Context, dir, id string) (*analyze.Verdict, *pipel
 			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
-	v, err := p.Verdict(ctx, pipeline.Request{Experiment: exp, Manifest: m, Overrides: pipeline.Overrides{Order: files}})
+	v, err := p.Verdict(ctx, pipeline.Request{Experiment: exp, Manifest: m, Overrides: experiment.Overrides{Order: files}})
 	if err == nil && v == nil {
 		err = errors.New("no verdict: every input rejected")
 	}

@@ -1,4 +1,4 @@
-package pipeline
+package experiment
 
 // Naming systems: the rules that give each run its system (from the
 // command line, the manifest, the document, the target), and the checks
@@ -180,7 +180,7 @@ func (n *namer) systemOf(source, exp string, used map[[3]int]bool) (string, erro
 
 // name sets every run's label to its system and checks that every rule
 // entry matched a source (a run's or a rejected input's).
-func (n *namer) name(runs []results.Run, rejs []Rejection) error {
+func (n *namer) name(runs []results.Run, rejs []Rejected) error {
 	used := map[[3]int]bool{}
 	cache := map[string]string{}
 	known := map[string]bool{}
@@ -270,7 +270,7 @@ func (n *namer) name(runs []results.Run, rejs []Rejection) error {
 // checkOrder checks that every entry of the manifest's order: names an
 // input (a run's source or a rejected input's key), as a system's
 // pattern must.
-func (n *namer) checkOrder(runs []results.Run, rejs []Rejection) error {
+func (n *namer) checkOrder(runs []results.Run, rejs []Rejected) error {
 	m := n.req.Manifest
 	if m == nil || len(m.Order) == 0 {
 		return nil

@@ -1,4 +1,4 @@
-package pipeline
+package experiment
 
 // The options of an analysis: the gate conditions from the command line
 // and the manifest, and their check against the systems that ran.
@@ -13,8 +13,8 @@ import (
 	"github.com/loadverdict/loadverdict/gate"
 )
 
-// unionConditions returns a's conditions followed by those of b not in a.
-func unionConditions(a, b []gate.Condition) []gate.Condition {
+// UnionConditions returns a's conditions followed by those of b not in a.
+func UnionConditions(a, b []gate.Condition) []gate.Condition {
 	out := slices.Clone(a)
 	for _, c := range b {
 		if !slices.Contains(out, c) {
@@ -115,7 +115,7 @@ func (cs *Conditions) Set(v string) error {
 	if err != nil {
 		return err
 	}
-	*cs = Conditions(unionConditions(*cs, c))
+	*cs = Conditions(UnionConditions(*cs, c))
 	return nil
 }
 

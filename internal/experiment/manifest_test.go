@@ -1,13 +1,10 @@
-package pipeline
+package experiment
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/loadverdict/loadverdict/internal/store"
 )
 
 // aliasBomb is a manifest of a few kilobytes whose aliases stand for
@@ -72,48 +69,6 @@ func TestManifestBounds(t *testing.T) {
 	}
 }
 
-// TestReadManifestBounded: the store's manifest and the command line's are
-// read up to the bound, not whole, and a larger one is a *ManifestError
-// (an input fault: the experiment's rejection record).
-func TestReadManifestBounded(t *testing.T) {
-	ctx := context.Background()
-	s := newStore(t)
-	key := "raw/big/loadverdict.yaml"
-	if err := s.Put(ctx, key, strings.NewReader("# "+strings.Repeat("x", 2*MaxManifestBytes)+"\n")); err != nil {
-		t.Fatal(err)
-	}
-	_, _, err := ReadManifest(ctx, s, key)
-	var me *ManifestError
-	if !errors.As(err, &me) || !IsInputFault(err) {
-		t.Fatalf("a manifest of 512 KiB: %v, want a *ManifestError", err)
-	}
-	// In a bucket it is the manifest's rejection record, and the
-	// experiment is analysed without it.
-	p := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir()}
-	upload(t, s, "raw/big/w5.txt", "../../ingest/wrk/testdata/wrk/wrk_05.txt")
-	if _, err := p.Ingest(ctx, "raw/big/w5.txt"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := p.Analyze(ctx, "big"); err != nil {
-		t.Fatal(err)
-	}
-	if rec, _, err := store.ReadAll(ctx, s, store.RejectedKey("big", key)); err != nil || !strings.Contains(string(rec), "larger than 256 KiB") {
-		t.Errorf("the manifest's rejection record: %s %v", rec, err)
-	}
-	if _, err := s.Head(ctx, "reports/big/summary.json"); err != nil {
-		t.Errorf("no report without the manifest: %v", err)
-	}
-	if err := s.Put(ctx, key, strings.NewReader("baseline: a\n")); err != nil {
-		t.Fatal(err)
-	}
-	if b, _, err := ReadManifest(ctx, s, key); err != nil || string(b) != "baseline: a\n" {
-		t.Fatalf("a small manifest: %q %v", b, err)
-	}
-	if _, _, err := ReadManifest(ctx, s, "raw/none/loadverdict.yaml"); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("no manifest: %v", err)
-	}
-}
-
 // TestManifestStrict: what yaml.v3 would let through, refused with the
 // line and column: a fraction for a count, a second document, a
 // duplicate key (in every mapping, also the big ones decoded in linear
@@ -167,23 +122,6 @@ func TestManifestStrict(t *testing.T) {
 	}
 }
 
-// TestManifestOrderMatchesNothing: an order: entry that names no input
-// is a *NameError (exit 2, a rejection record in a bucket) listing the
-// inputs, as a system's pattern that matches nothing is.
-func TestManifestOrderMatchesNothing(t *testing.T) {
-	p := namesStore(t)
-	ctx := context.Background()
-	m := namesManifest(t, "order: [b/w5.txt, nomatch]\n")
-	_, err := p.Report(ctx, Request{Experiment: "names", Manifest: m})
-	var ne *NameError
-	if !errors.As(err, &ne) || !strings.Contains(err.Error(), `the manifest's order: nomatch matched no input (the inputs are: b/w5.txt, a/seed.txt)`) {
-		t.Fatalf("order: [nomatch]: %v", err)
-	}
-	if _, err := p.Report(ctx, Request{Experiment: "names", Manifest: namesManifest(t, "order: [b/w5.txt, raw/names/a/seed.txt]\n")}); err != nil {
-		t.Fatalf("order naming both inputs: %v", err)
-	}
-}
-
 // TestNameErrorQuotesOddNames: a known system whose name (a file name, a
 // target) holds a control character is quoted in a message, never
 // printed raw.
@@ -205,4 +143,60 @@ func TestManifestBoundsAccepted(t *testing.T) {
 			t.Errorf("%q: %v", y, err)
 		}
 	}
+}
+
+// ExampleParseManifest shows a manifest with systems named by source.
+func ExampleParseManifest() {
+	m, err := ParseManifest("raw/tuning/loadverdict.yaml", []byte(`
+systems:
+  before: [old/*]
+  after: ["new/*.txt", new/extra]
+labels: {"localhost:8080": api}
+baseline: before
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, r := range m.systemRules() {
+		fmt.Println(r.Name, r.Patterns)
+	}
+	fmt.Println(m.Baseline, m.Labels)
+	_, err = ParseManifest("m.yaml", []byte("systems:\n  old: ['[']\n"))
+	fmt.Println(err)
+	// Output:
+	// after [new/*.txt new/extra]
+	// before [old/*]
+	// before map[localhost:8080:api]
+	// m.yaml: line 2: bad pattern "[" (path.Match syntax: *, ?, [a-z], \)
+}
+
+// FuzzParseManifest: any bytes give a manifest or an error naming the
+// file, never a panic; the systems' patterns of an accepted manifest are
+// valid.
+func FuzzParseManifest(f *testing.F) {
+	for _, s := range []string{"", "labels: {a: b}\n", "systems: {x: [old/*]}\nbaseline: x\n", "systems:\n  x: y\n",
+		"systems: {x: []}\n", "thresholds: {alpha: 0.01}\n", "order: [a, b]\n", "systems: {x: ['[']}\n",
+		"slo: [rps>=1, 'error_rate{system=x}<0.01']\ngate: {fail_on: [threshold], max_regression: 5%}\n", "slo: x\n",
+		"order: &a [x, *a]\n", "merge: [&g [a, b], *g]\nsystems: {x: *g}\n", "labels: {<<: {a: b}}\n", "baseline: a\n---\nb: 1\n",
+		"thresholds: {min_runs: 2.5}\n", "labels: {a: b, a: c}\n", "systems: {\"a\\tb\": [x]}\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := ParseManifest("m.yaml", data)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "m.yaml: ") {
+				t.Errorf("error %q does not name the file", err)
+			}
+			return
+		}
+		for _, r := range m.systemRules() {
+			if len(r.Patterns) == 0 {
+				t.Errorf("system %q without patterns accepted", r.Name)
+			}
+			for _, pat := range r.Patterns {
+				matchPattern(pat, "raw/x/y.txt")
+			}
+		}
+	})
 }

@@ -1,17 +1,11 @@
-package pipeline
+package experiment
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/loadverdict/loadverdict/analyze"
-	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results"
-	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 // errorTallies sets set.Errors: the failed requests by cause of every run
@@ -20,9 +14,9 @@ import (
 // parts' samples, at their times since the merged run's start. In the
 // same pass it sets set.Pauses: the short pauses of every run with samples
 // (analyze.PauseTally, issue 31). Each file is read once, whatever the
-// number of its runs. A file gone since the runs were read gives a
-// *MissingTablesError, as in a merge.
-func (p *Pipeline) errorTallies(ctx context.Context, set *analyze.Set, samples map[string]string, merged []mergedRun) error {
+// number of its runs. A file gone since the runs were read is the
+// reader's error, as in a merge.
+func (a *assembler) errorTallies(ctx context.Context, set *analyze.Set, samples map[string]string, merged []mergedRun) error {
 	type target struct {
 		tally *analyze.ErrorTally // nil for a run without errors
 		pause *analyze.PauseTally
@@ -82,16 +76,8 @@ func (p *Pipeline) errorTallies(ctx context.Context, set *analyze.Set, samples m
 			}
 		}
 	}
-	mem := memory.NewGoAllocator()
 	for _, key := range files {
-		b, _, err := store.ReadAll(ctx, p.Store, key)
-		if err != nil {
-			if errors.Is(err, store.ErrNotFound) {
-				return &MissingTablesError{Sources: []string{sources[key]}}
-			}
-			return err
-		}
-		err = columnar.ScanSamples(bytes.NewReader(b), mem, func(s results.Sample) error {
+		err := a.read(ctx, key, sources[key], func(s results.Sample) error {
 			t, ok := byPart[s.RunID]
 			if !ok {
 				return nil
@@ -105,7 +91,7 @@ func (p *Pipeline) errorTallies(ctx context.Context, set *analyze.Set, samples m
 			return nil
 		})
 		if err != nil {
-			return fmt.Errorf("errors of %s: %w", sources[key], err)
+			return wrapRead("errors of", sources[key], err)
 		}
 	}
 	for _, t := range tallies {

@@ -1,10 +1,8 @@
-package pipeline
+package experiment
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"net/url"
@@ -13,14 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
-
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/ingest"
 	"github.com/loadverdict/loadverdict/ingest/requests"
-	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results"
-	"github.com/loadverdict/loadverdict/results/columnar"
 )
 
 // MergeRule names sources that are parts of one test: several load
@@ -72,14 +66,14 @@ func (n *namer) mergeRules() []MergeRule {
 // The samples are read from the files of the generations whose runs were
 // read (samples, by run_id: see readInputs), never from a table path of
 // their own making.
-func (p *Pipeline) mergeParts(ctx context.Context, set *analyze.Set, n *namer, samples map[string]string, rejs []Rejection) ([]mergedRun, error) {
+func (a *assembler) mergeParts(ctx context.Context, set *analyze.Set, n *namer, samples map[string]string, rejs []Rejected) ([]mergedRun, error) {
 	rules := n.mergeRules()
 	if len(rules) == 0 {
 		return nil, nil
 	}
 	claimed := map[string]int{} // source -> rule
 	var sources [][]string
-	rejected := make([][]Rejection, len(rules)) // the rejected parts of each rule
+	rejected := make([][]Rejected, len(rules)) // the rejected parts of each rule
 	for ri, r := range rules {
 		rule := SystemRule{Sources: r.Sources, Patterns: r.Patterns}
 		entries := slices.Concat(r.Sources, r.Patterns)
@@ -123,7 +117,7 @@ func (p *Pipeline) mergeParts(ctx context.Context, set *analyze.Set, n *namer, s
 			if err := n.checkParts(rules[ri], parts); err != nil {
 				return nil, err
 			}
-			m, err := p.mergeRun(ctx, set, parts, samples, rejected[ri])
+			m, err := a.mergeRun(ctx, set, parts, samples, rejected[ri])
 			if err != nil {
 				return nil, err
 			}
@@ -343,7 +337,7 @@ func replace(set *analyze.Set, merged []mergedRun) {
 }
 
 // mergeRun makes one run of its parts (see mergeParts).
-func (p *Pipeline) mergeRun(ctx context.Context, set *analyze.Set, parts []results.Run, samples map[string]string, rejected []Rejection) (mergedRun, error) {
+func (a *assembler) mergeRun(ctx context.Context, set *analyze.Set, parts []results.Run, samples map[string]string, rejected []Rejected) (mergedRun, error) {
 	first := parts[0]
 	var ids, srcs []string
 	for _, r := range parts {
@@ -431,7 +425,7 @@ func (p *Pipeline) mergeRun(ctx context.Context, set *analyze.Set, parts []resul
 	}
 	m := mergedRun{Parts: parts}
 	if out.HasSamples {
-		pcts, series, stdev, n, err := p.mergeSamples(ctx, set, parts, out, samples)
+		pcts, series, stdev, n, err := a.mergeSamples(ctx, set, parts, out, samples)
 		if err != nil {
 			return m, err
 		}
@@ -491,8 +485,8 @@ func extreme(a, b *float64, first bool, pick func(x, y float64) float64) *float6
 // deviation and the number of samples read. Each part's samples come from
 // the committed samples file of its generation (samples, by run_id); a
 // file gone since the runs were read (a newer generation committed
-// meanwhile) gives a *MissingTablesError, as a missing table does.
-func (p *Pipeline) mergeSamples(ctx context.Context, set *analyze.Set, parts []results.Run, run results.Run, samples map[string]string) (
+// meanwhile) is the reader's error, as a missing table is.
+func (a *assembler) mergeSamples(ctx context.Context, set *analyze.Set, parts []results.Run, run results.Run, samples map[string]string) (
 	[]results.Percentile, []results.Series, *float64, int64, error) {
 	window := 0.0
 	for _, s := range set.Series {
@@ -506,7 +500,6 @@ func (p *Pipeline) mergeSamples(ctx context.Context, set *analyze.Set, parts []r
 	meta := requests.RequestRun{Tool: run.Tool, LoadModel: run.LoadModel, Target: run.Target, UnixTime: run.StartedAt != nil,
 		NoHTTPStatus: run.Non2xx == nil, NoBytes: run.BytesIn == nil}
 	h := agg.Run("merged", meta)
-	mem := memory.NewGoAllocator()
 	var n int64
 	// The parts by samples file (a source's runs share one), in order.
 	byFile := map[string][]results.Run{}
@@ -531,14 +524,7 @@ func (p *Pipeline) mergeSamples(ctx context.Context, set *analyze.Set, parts []r
 				offset[r.RunID] = 0
 			}
 		}
-		b, _, err := store.ReadAll(ctx, p.Store, key)
-		if err != nil {
-			if errors.Is(err, store.ErrNotFound) {
-				return nil, nil, nil, 0, &MissingTablesError{Sources: []string{src}}
-			}
-			return nil, nil, nil, 0, err
-		}
-		err = columnar.ScanSamples(bytes.NewReader(b), mem, func(s results.Sample) error {
+		err := a.read(ctx, key, src, func(s results.Sample) error {
 			off, ok := offset[s.RunID]
 			if !ok {
 				return nil
@@ -551,7 +537,7 @@ func (p *Pipeline) mergeSamples(ctx context.Context, set *analyze.Set, parts []r
 			return agg.Add(h, 0, req)
 		})
 		if err != nil {
-			return nil, nil, nil, 0, fmt.Errorf("merging %s: %w", src, err)
+			return nil, nil, nil, 0, wrapRead("merging", src, err)
 		}
 	}
 	if err := agg.Close(); err != nil {

@@ -1,8 +1,7 @@
-package pipeline
+package experiment
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -492,19 +491,6 @@ func ParseManifest(key string, data []byte) (*Manifest, error) {
 	return m, nil
 }
 
-// ReadManifest reads the manifest at key in a store, at most
-// MaxManifestBytes of it: a larger one is a *ManifestError (an input
-// fault of its experiment), found without reading it whole.
-func ReadManifest(ctx context.Context, s store.Store, key string) ([]byte, store.Object, error) {
-	rc, obj, err := s.Get(ctx, key)
-	if err != nil {
-		return nil, obj, err
-	}
-	defer rc.Close()
-	b, err := ReadManifestFrom(key, rc)
-	return b, obj, err
-}
-
 // ReadManifestFrom reads a manifest (named key) from r, at most
 // MaxManifestBytes of it: a larger one is a *ManifestError.
 func ReadManifestFrom(key string, r io.Reader) ([]byte, error) {
@@ -617,8 +603,8 @@ const (
 	errorBandWhy = " (points): a wider band lets more than one request in 50 more fail without failing the gate"
 )
 
-// apply sets the manifest's baseline, thresholds, SLO and gate on opts.
-func (m *Manifest) apply(opts *analyze.Options) {
+// Apply sets the manifest's baseline, thresholds, SLO and gate on opts.
+func (m *Manifest) Apply(opts *analyze.Options) {
 	if m == nil {
 		return
 	}
@@ -650,4 +636,28 @@ func (m *Manifest) apply(opts *analyze.Options) {
 	if t.ShortRunS != nil {
 		opts.ShortRunS = *t.ShortRunS
 	}
+}
+
+// ManifestError is a manifest that cannot be parsed: bad YAML, an unknown
+// key, a value out of range. It is an input fault of its experiment.
+type ManifestError struct {
+	// Key is the manifest's key or path.
+	Key string
+	// Err says what is wrong, with its line where YAML gives one.
+	Err error
+}
+
+func (e *ManifestError) Error() string { return e.Key + ": " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *ManifestError) Unwrap() error { return e.Err }
+
+// CheckSeries rejects what cannot be a series' name: the rule of
+// experiment names (store.CheckExperiment), since it names
+// reports/_series/<series>/ the same way.
+func CheckSeries(name string) error {
+	if err := store.CheckExperiment(name); err != nil {
+		return fmt.Errorf("invalid series name: %w", err)
+	}
+	return nil
 }

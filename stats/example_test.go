@@ -213,5 +213,5 @@ func ExampleSequential() {
 	// Output:
 	// round 2: +10.3 % [-100.0, +Inf] continue
 	// round 3: +10.5 % [-100.0, +Inf] continue
-	// round 4: +10.5 % [+7.9, +13.1] positive
+	// round 4: +10.5 % [+8.9, +12.0] positive
 }

@@ -19,7 +19,7 @@ func TestSequentialLook(t *testing.T) {
 	}{
 		{"no data", Sequential{Alpha: 0.05}, nil, SeqContinue, true},
 		{"one look", Sequential{Alpha: 0.05}, []float64{0.1}, SeqContinue, true},
-		{"two looks: unbounded at c 0.5", Sequential{Alpha: 0.05}, noisy[:2], SeqContinue, true},
+		{"three looks: unbounded at c 0.25", Sequential{Alpha: 0.05}, noisy[:3], SeqContinue, true},
 		{"B 10 % higher", Sequential{Alpha: 0.05, Band: 0.02}, noisy, SeqPositive, false},
 		{"B 10 % lower", Sequential{Alpha: 0.05, Band: 0.02}, negate(noisy), SeqNegative, false},
 		{"equal within the band", Sequential{Alpha: 0.05, Band: 0.02}, flat, SeqEquivalent, false},

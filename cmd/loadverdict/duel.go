@@ -33,8 +33,8 @@ comparison is decided (RMIT: Abedi and Brecht 2017; each round runs both, in an 
 from --seed, so that drift of the machine falls on both alike). CMD A and CMD B are shell
 command lines (sh -c), typically the same tool against two servers or two builds:
   loadverdict duel -o out -- 'wrk -t1 -c4 -d5s http://127.0.0.1:8001/' 'wrk -t1 -c4 -d5s http://127.0.0.1:8002/'
-The commands come after "--" as two arguments, so that their own flags are never read as
-duel's. Each round's stdout is kept as DIR/rounds/NNN-a.txt and NNN-b.txt (stderr beside it as
+The commands come after "--" as two arguments (or as --a CMD --b CMD), so that their own
+flags are never read as duel's. Each round's stdout is kept as DIR/rounds/NNN-a.txt and NNN-b.txt (stderr beside it as
 .stderr), read with the project's ingest (format detected by content; one run each) into
 DIR as compare's tables. After every round the rounds are analysed as compare does: each side's
 warm-up rounds (report's cut) are left out, the metric is the one compare leads with (throughput
@@ -53,7 +53,7 @@ its process group), --max-output per command and stream (at most 1 GiB; a comman
 more is killed and is an error). The gate (exit 3): B worse, or undecided (fails closed).`
 
 func runDuel(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "duel", "-o DIR [--metric M] [--seed N] [--max-rounds N] [--max-time D] -- 'CMD A' 'CMD B'", duelHelp)
+	fs := newFlagSet(e, "duel", "-o DIR [--metric M] [--seed N] [--max-rounds N] [--max-time D] -- 'CMD A' 'CMD B'  (or --a 'CMD A' --b 'CMD B')", duelHelp)
 	out := fs.String("o", "", "output `DIR` (required): the rounds' outputs, compare's report, duel.json")
 	metric := fs.String("metric", "auto", "the `metric` compared: auto (compare's lead: throughput under a closed model, mean latency at a fixed rate), rps, lat_mean_ms, lat_p50_ms or lat_p99_ms")
 	seed := fs.Uint64("seed", 0, "`seed` of the rounds' order (0: drawn from the clock; recorded in duel.json)")
@@ -61,14 +61,25 @@ func runDuel(ctx context.Context, args []string, e *env) error {
 	maxTime := fs.Duration("max-time", 30*time.Minute, "stop undecided after this `duration`; a command running then is killed")
 	maxOutput := fs.Int64("max-output", 64<<20, "the most `bytes` a command may write to stdout, and to stderr, in a round (at most 1 GiB)")
 	r := addInputFlags(fs, e)
+	fs.Lookup("experiment").Usage = "experiment `name` of the report (default: a-vs-b)"
+	cmdA := fs.String("a", "", "`CMD` A, the baseline (instead of the first argument after --)")
+	cmdB := fs.String("b", "", "`CMD` B (instead of the second argument after --)")
 	figs := addFiguresFlag(fs)
 	args, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
 	switch {
+	case (*cmdA != "") != (*cmdB != ""):
+		return usagef("duel: --a and --b go together")
+	case *cmdA != "" && len(args) > 0:
+		return usagef("duel: the commands are given twice: --a and --b, and %d arguments", len(args))
+	case *cmdA != "":
+		args = []string{*cmdA, *cmdB}
+	}
+	switch {
 	case len(args) != 2:
-		return usagef("duel: want two commands, 'CMD A' 'CMD B' after --, got %d arguments", len(args))
+		return usagef("duel: want two commands, 'CMD A' 'CMD B' after -- (or --a CMD --b CMD), got %d arguments", len(args))
 	case strings.TrimSpace(args[0]) == "" || strings.TrimSpace(args[1]) == "":
 		return usagef("duel: a command is empty")
 	case *out == "":
@@ -324,21 +335,6 @@ func (rec *duelRecord) finishUndecided(n int) error {
 	return nil
 }
 
-// metricWord names the duel's metric in a sentence.
-func (rec *duelRecord) metricWord() string {
-	switch rec.Metric {
-	case analyze.MetricRPS:
-		return "throughput"
-	case analyze.MetricLatMeanMs:
-		return "mean latency"
-	case analyze.MetricLatP50Ms:
-		return "p50 latency"
-	case analyze.MetricLatP99Ms:
-		return "p99 latency"
-	}
-	return rec.Metric
-}
-
 // interval words a round's always-valid interval.
 func interval(r duelRound) string {
 	if r.LoPct == nil || r.HiPct == nil {
@@ -370,7 +366,7 @@ func (rec *duelRecord) summary(n int) string {
 	if k := len(rec.Rounds); k > 0 {
 		last = rec.Rounds[k-1]
 	}
-	what := fmt.Sprintf("b's %s against a's", rec.metricWord())
+	what := fmt.Sprintf("b's %s against a's", report.MetricWords(rec.Metric))
 	if last.MeanPct != nil {
 		what += fmt.Sprintf(" %+.1f %% over %d paired rounds (%s, valid at every look)", *last.MeanPct, last.Paired, interval(last))
 	}
@@ -407,7 +403,7 @@ func (rec *duelRecord) compareWith(v *analyze.Verdict) {
 		rec.FixedRunsNeeded = analyze.FixedRunsNeeded(v.Options, rec.b, rec.a, stats.Mean(rec.b)/stats.Mean(rec.a))
 	}
 	if rec.Compare != rec.Decision {
-		rec.Disagreement = fmt.Sprintf("The duel's sequential test says %s while compare's fixed-sample test over the same rounds says %s: the duel's interval holds at every look (and is wider), compare's at one look fixed in advance.",
+		rec.Disagreement = fmt.Sprintf("The duel's sequential test says %s while compare's fixed-sample test over the same rounds says %s: compare's test is valid at one look fixed in advance, the duel's interval at every look, so either may decide where the other does not.",
 			rec.Decision, rec.Compare)
 	}
 }

@@ -246,6 +246,8 @@ func TestDuelFailingCommand(t *testing.T) {
 		{"duel", "-o", t.TempDir(), "--max-rounds", "1", "--", "true", "true"},
 		{"duel", "-o", t.TempDir(), "--metric", "nosuch", "--", "true", "true"},
 		{"duel", "-o", t.TempDir(), "--max-output", "0", "--", "true", "true"},
+		{"duel", "-o", t.TempDir(), "--a", "true"},
+		{"duel", "-o", t.TempDir(), "--a", "true", "--b", "true", "--", "true"},
 	} {
 		if err := run(context.Background(), args, nil, &bytes.Buffer{}, &bytes.Buffer{}); exitCode(err) != exitUsage {
 			t.Errorf("%q: err %v, want a usage error", args, err)
@@ -259,5 +261,72 @@ func TestDuelOutputBound(t *testing.T) {
 	err := run(context.Background(), []string{"duel", "-o", filepath.Join(t.TempDir(), "o"), "--max-output", "1000", "--", "yes", "true"}, nil, &bytes.Buffer{}, &bytes.Buffer{})
 	if err == nil || !strings.Contains(err.Error(), "more than --max-output 1000 bytes") || !strings.Contains(err.Error(), "command a") {
 		t.Fatalf("err %v, want the output bound named", err)
+	}
+}
+
+// replay is a command line that prints the next of the wrk runs in dir
+// on each call (run1.txt, run2.txt, ..., then again from the first),
+// counting its calls in the file count.
+func replay(dir, count string, runs int) string {
+	return fmt.Sprintf(`n=$(cat %[2]s 2>/dev/null || echo 0); n=$((n+1)); echo $n > %[2]s; cat %[1]s/run$(( (n-1) %% %[3]d + 1 )).txt`, dir, count, runs)
+}
+
+// TestDuelReplayed: a duel whose commands replay the real wrk runs of
+// testdata/truth/before-after (B did 15 % more work a request; 0.886x
+// the throughput): decided b-worse at the first look whose interval
+// clears 0, exit 3, duel.json and compare's report written, the round
+// lines printed; and old against itself, replayed in another order,
+// never a difference.
+func TestDuelReplayed(t *testing.T) {
+	root, err := filepath.Abs("../../testdata/truth/before-after")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "o")
+	code, stdout, rec := duelResult(t, out, "--seed", "1", "--max-rounds", "12",
+		"--a", replay(root+"/old", tmp+"/ca", 6), "--b", replay(root+"/new", tmp+"/cb", 6))
+	if rec.Decision != duelBWorse || code != exitGate || rec.StoppedBy != "decided" {
+		t.Fatalf("decision %s by %s, exit %d; want b-worse, decided, exit 3", rec.Decision, rec.StoppedBy, code)
+	}
+	n := len(rec.Rounds)
+	if n < 4 || n > 6 {
+		t.Errorf("decided after %d rounds, want 4-6 (the interval is unbounded for 3; 6 runs a side settle it)", n)
+	}
+	last := rec.Rounds[n-1]
+	if last.HiPct == nil || *last.HiPct >= 0 || *last.MeanPct > -8 || *last.MeanPct < -15 {
+		t.Errorf("last round %+v: want the interval below 0 around -11 %%", last)
+	}
+	for i, r := range rec.Rounds[:n-1] {
+		if r.Decision != "continue" {
+			t.Errorf("round %d: %s before the last", i+1, r.Decision)
+		}
+	}
+	for _, w := range []string{"round 1 (", "Duel: b is worse than a (the baseline) after", "b vs a (the baseline)"} {
+		if !strings.Contains(stdout, w) {
+			t.Errorf("stdout lacks %q", w)
+		}
+	}
+	for _, f := range []string{"report.md", "report.html", "summary.json", "duel.json", "rounds/001-a.txt", "rounds/001-b.stderr"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	if (rec.Compare != rec.Decision) != (rec.Disagreement != "") {
+		t.Errorf("compare says %s, the duel %s; disagreement %q", rec.Compare, rec.Decision, rec.Disagreement)
+	}
+
+	// A/A: old's runs against themselves from another start.
+	aa := filepath.Join(tmp, "aa")
+	if err := os.WriteFile(tmp+"/cc", []byte("3\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, rec = duelResult(t, aa, "--seed", "2", "--max-rounds", "12",
+		"--a", replay(root+"/old", tmp+"/cd", 6), "--b", replay(root+"/old", tmp+"/cc", 6))
+	if rec.Decision == duelBBetter || rec.Decision == duelBWorse {
+		t.Errorf("A/A claimed a difference: %s", rec.Summary)
+	}
+	if want := map[string]int{duelEquivalent: exitOK, duelUndecided: exitGate}[rec.Decision]; code != want {
+		t.Errorf("A/A %s exited %d, want %d", rec.Decision, code, want)
 	}
 }

@@ -231,17 +231,7 @@ func steadyOf(g *analyze.Group) ([]results.Run, int) {
 // MetricLatMeanMs, MetricLatP50Ms, MetricLatP99Ms); ok is false when the
 // run does not report it or it is not positive and finite.
 func RunMetric(r results.Run, metric string) (float64, bool) {
-	var p *float64
-	switch metric {
-	case analyze.MetricRPS:
-		p = &r.RPS
-	case analyze.MetricLatMeanMs:
-		p = r.LatMeanMs
-	case analyze.MetricLatP50Ms:
-		p = r.LatP50Ms
-	case analyze.MetricLatP99Ms:
-		p = r.LatP99Ms
-	}
+	p := analyze.RunValue(r, metric)
 	if p == nil || !(*p > 0) || math.IsInf(*p, 0) {
 		return 0, false
 	}

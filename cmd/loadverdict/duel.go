@@ -137,6 +137,7 @@ func runDuel(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "\n%s\n", rec.Summary)
+	fmt.Fprintln(e.stdout, "(The gate line above is compare's, over all the rounds at once; the duel's decision sets the exit status.)")
 	if rec.Disagreement != "" {
 		fmt.Fprintln(e.stdout, rec.Disagreement)
 	}
@@ -328,7 +329,9 @@ func (rec *duelRecord) decision(seq string) string {
 // rounds.
 func (rec *duelRecord) finishUndecided(n int) error {
 	if n == 0 {
-		return fmt.Errorf("duel: no round completed within --max-time %s", time.Duration(rec.MaxTimeS*float64(time.Second)))
+		// Nothing compared: the gate fails closed, as compare's
+		// no-comparison does.
+		return &gateError{reasons: []string{fmt.Sprintf("no-comparison: no round completed within --max-time %s", time.Duration(rec.MaxTimeS*float64(time.Second)))}}
 	}
 	rec.Decision = duelUndecided
 	rec.Summary = rec.summary(n)

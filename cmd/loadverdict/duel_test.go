@@ -330,3 +330,25 @@ func TestDuelReplayed(t *testing.T) {
 		t.Errorf("A/A %s exited %d, want %d", rec.Decision, code, want)
 	}
 }
+
+// TestDuelMaxTime: --max-time ends the duel undecided (exit 3) when a
+// command is still running, leaving the incomplete round out; before any
+// round completed nothing was compared: the gate fails (exit 3).
+func TestDuelMaxTime(t *testing.T) {
+	root, err := filepath.Abs("../../testdata/truth/before-after")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	// B hangs from its third call on.
+	hang := fmt.Sprintf(`n=$(cat %[1]s/cb 2>/dev/null || echo 0); n=$((n+1)); echo $n > %[1]s/cb; [ $n -ge 3 ] && sleep 60; cat %[2]s/new/run$n.txt`, tmp, root)
+	code, _, rec := duelResult(t, filepath.Join(tmp, "o"), "--seed", "1", "--max-time", "3s",
+		"--a", replay(root+"/old", tmp+"/ca", 6), "--b", hang)
+	if rec.Decision != duelUndecided || rec.StoppedBy != "max-time" || code != exitGate || len(rec.Rounds) != 2 {
+		t.Errorf("decision %s by %s after %d rounds, exit %d; want undecided by max-time after 2, exit 3", rec.Decision, rec.StoppedBy, len(rec.Rounds), code)
+	}
+	err = run(context.Background(), []string{"duel", "-o", filepath.Join(tmp, "o2"), "--max-time", "1s", "--a", "sleep 60", "--b", "true"}, nil, &bytes.Buffer{}, &bytes.Buffer{})
+	if exitCode(err) != exitGate || !strings.Contains(err.Error(), "no round completed within --max-time 1s") {
+		t.Errorf("err %v, want no round completed", err)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -106,7 +107,7 @@ func runDuel(ctx context.Context, args []string, e *env) error {
 	if *seed == 0 {
 		*seed = uint64(time.Now().UnixNano())
 	}
-	d, err := r.StartDuel(*out, "a", "b", pipeline.Request{Figures: *figs})
+	d, err := r.StartDuel(ctx, *out, "a", "b", pipeline.Request{Figures: *figs})
 	if err != nil {
 		return err
 	}
@@ -261,7 +262,7 @@ func duelRounds(ctx context.Context, e *env, d *local.Duel, rec *duelRecord, cmd
 			dec = duelUndecided
 		}
 		rr := duelRound{Round: n, First: "ab"[order[0] : order[0]+1], AOutput: rel(d.Dir(), outs[0]), BOutput: rel(d.Dir(), outs[1]),
-			Paired: l.N, WarmupA: look.WarmupA, WarmupB: look.WarmupB, Decision: cmpOr(dec, stats.SeqContinue)}
+			Paired: l.N, WarmupA: look.WarmupA, WarmupB: look.WarmupB, Decision: cmp.Or(dec, stats.SeqContinue)}
 		if k := len(look.Rounds); k > 0 && look.Rounds[k-1] == n {
 			rr.A, rr.B = &look.A[k-1], &look.B[k-1]
 		}
@@ -292,13 +293,6 @@ func rel(dir, f string) string {
 		return filepath.ToSlash(r)
 	}
 	return f
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // pctOf is a difference of logs as a percent change; nil when infinite.

@@ -34,8 +34,9 @@ type Duel struct {
 // StartDuel takes the output folder dir for a duel of systems a and b
 // (a the baseline): locks it and opens its store; the experiment is
 // Experiment, else a-vs-b. req carries the manifest-free settings of the
-// final report (figures, the gate's overrides).
-func (r *Runner) StartDuel(dir, a, b string, req pipeline.Request) (*Duel, error) {
+// final report (figures, the gate's overrides). Tables of the
+// experiment already in the folder are removed.
+func (r *Runner) StartDuel(ctx context.Context, dir, a, b string, req pipeline.Request) (*Duel, error) {
 	if a == b {
 		return nil, argErrorf("duel: both systems are named %q", a)
 	}
@@ -57,6 +58,16 @@ func (r *Runner) StartDuel(dir, a, b string, req pipeline.Request) (*Duel, error
 	if err != nil {
 		unlock()
 		return nil, err
+	}
+	// The rounds are the whole experiment: an earlier report's tables
+	// of it in the folder go, as report's and compare's do.
+	removed, err := p.Prune(ctx, exp, nil)
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	if n := prunedSources(removed); n > 0 {
+		fmt.Fprintf(r.Stderr, "loadverdict: experiment %s in %s held the tables of earlier inputs (%d), now removed: the duel's rounds are the whole experiment\n", exp, dir, n)
 	}
 	req.Experiment = exp
 	req.Overrides.Baseline = a

@@ -193,3 +193,25 @@ func ExampleEDivisive() {
 	// Output:
 	// change at run 9 (night 4), p = 0.002
 }
+
+func ExampleSequential() {
+	// ln(B/A) of six interleaved rounds: B about 10 % faster. The
+	// interval is valid at every look, so the duel may stop here.
+	d := []float64{0.101, 0.095, 0.104, 0.098, 0.102, 0.099}
+	s := stats.Sequential{Alpha: 0.05, Band: math.Log1p(0.02), MaxLooks: 30}
+	for n := 2; n <= len(d); n++ {
+		l, err := s.Look(d[:n])
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("round %d: %+.1f %% [%+.1f, %+.1f] %s\n", n, 100*math.Expm1(l.Mean), 100*math.Expm1(l.Lo), 100*math.Expm1(l.Hi), l.Decision)
+		if l.Decision != stats.SeqContinue {
+			break
+		}
+	}
+	// Output:
+	// round 2: +10.3 % [-100.0, +Inf] continue
+	// round 3: +10.5 % [-100.0, +Inf] continue
+	// round 4: +10.5 % [+8.9, +12.0] positive
+}

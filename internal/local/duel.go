@@ -9,6 +9,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/internal/experiment"
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results"
@@ -130,7 +131,7 @@ func (d *Duel) AddRound(ctx context.Context, aFile, bFile string) error {
 func (d *Duel) request(verdictOnly bool) pipeline.Request {
 	req := d.req
 	req.VerdictOnly = verdictOnly
-	req.Overrides.Systems = []pipeline.SystemRule{
+	req.Overrides.Systems = []experiment.SystemRule{
 		{Name: d.a, Sources: sourceNames(d.aFiles), Flag: "A"},
 		{Name: d.b, Sources: sourceNames(d.bFiles), Flag: "B"}}
 	var order []string

@@ -45,27 +45,12 @@ func (n *namer) mergeRules() []MergeRule {
 }
 
 // mergeParts replaces, in set, the runs of the sources each merge rule
-// matches by merged runs (a view: the tables keep the parts); it runs
-// after the systems are named. The runs of a rule's sources are matched by
-// endpoint (runs.endpoint, none for most): the k-th run of an endpoint in
-// each source is a part of the k-th merged run of that endpoint (a load
-// generator's output of one test, one run, gives one merged run). A run
-// with no counterpart in another source stays as it is. The merged run is
-// its first part's system and target.
-//
-// A merged run adds up the parts' counts, bytes, throughputs (rps,
-// sent_rps, success_rps, transfer_bps), connections, threads and
-// requested rates; its mean latency is the requests-weighted mean, its
-// minimum and maximum the parts' extremes, and it spans from the first
-// part's start to the last part's end. Its percentiles, standard
+// matches by merged runs (a view: the tables keep the parts), after the
+// systems are named: the k-th run of an endpoint in each source is a part
+// of the k-th merged run. Counts and rates add up; percentiles, standard
 // deviation and series come from the parts' samples together, through
-// the same aggregator as a per-request log (requests.Requests: exact up to
-// 1,048,576 requests); when a part has no samples they are null, and the
-// notes say why: percentiles of parts are never averaged. The notes also
-// list the parts (source#index and run_id), and so does summary.json.
-// The samples are read from the files of the generations whose runs were
-// read (samples, by run_id: see readInputs), never from a table path of
-// their own making.
+// requests.Requests, never averaged (null when a part has none). The
+// rules are docs/EXPERIMENTS.md "One test from several load generators".
 func (a *assembler) mergeParts(ctx context.Context, set *analyze.Set, n *namer, samples map[string]string, rejs []Rejected) ([]mergedRun, error) {
 	rules := n.mergeRules()
 	if len(rules) == 0 {

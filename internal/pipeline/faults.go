@@ -7,27 +7,13 @@ import (
 	"github.com/loadverdict/loadverdict/internal/experiment"
 )
 
-// IsInputFault is the one place that tells the two classes of failure
-// apart. A failure is about the input when retrying cannot help, because
-// the bytes or the settings a user gave are wrong:
-//
-//   - the content of an upload (ingest.ErrInput: a *ingest.SyntaxError, a
-//     *ingest.NoOutputError, a corrupt compressed stream, too many bad
-//     bytes);
-//   - an experiment's manifest that cannot be parsed (*ManifestError) or
-//     whose names match nothing (*NameError);
-//   - an input already rejected (*RejectedError);
-//   - a key that cannot name an upload (ErrInvalidKey: not under raw/,
-//     an experiment name that is not printable, ...), which gets no
-//     record (it names no experiment) but is logged.
-//
-// An input fault gets a rejection record (key, error, line), is listed in
-// the report and is not retried. Every other failure is about the
-// infrastructure (the store, the network, a read cut off, a local file
-// that changed while it was read, the context, a full disk): it is
-// returned, so that Lambda retries the invocation and, in the end, the
-// failure queue keeps its event; nothing of it is recorded as the
-// input's fault.
+// IsInputFault is the one place that tells an input fault from an
+// infrastructure fault. An input fault is one a retry cannot help: an
+// upload's content (ingest.ErrInput), a manifest that cannot be parsed
+// or whose names match nothing, an input already rejected, a key that
+// cannot name an upload. It gets a rejection record and is reported,
+// never retried; every other failure is returned so that Lambda retries.
+// docs/ARCHITECTURE.md "Failures: input or infrastructure".
 func IsInputFault(err error) bool {
 	if err == nil {
 		return false

@@ -154,33 +154,15 @@ func (l *lease) release(ctx context.Context) error {
 }
 
 // Analyze makes the report of an experiment from its committed tables and
-// writes it under reports/<experiment>/ (analyzeOnce), one invocation at
-// a time: it takes the experiment's analysis lease first (a conditional
-// write, tables/_leases/experiment=<experiment>/analysis.json), and
-//
-//   - while holding it, analyses, writes the report, and lists the inputs
-//     again, until a listing equals what the report covers: the last
-//     analysis has seen every table committed before it started;
-//   - then lets go and lists the inputs once more: a commit made while it
-//     held the lease, whose own invocation found the lease taken and
-//     yielded, is covered by taking the lease again;
-//   - when another invocation holds the lease (or takes it first), it
-//     yields: it returns YieldedHeadline and no error, since the holder's
-//     listing after it lets go comes after this invocation's commits.
-//
-// The lease lapses when not renewed for 2 minutes (a holder killed), and
-// Analyze analyses at most 50 times and for at most 2 minutes before it
-// gives up with an error matching ErrBusy (Lambda retries later).
-//
-// A manifest that cannot be parsed (*ManifestError) or whose names match
-// nothing (*NameError) is a problem of the experiment's input: it gets a
-// rejection record, which the report lists, and the experiment is
-// analysed without it; the record goes once the manifest is fixed or the
-// inputs it names arrive. A committed generation whose table files are
-// missing is ingested again from its raw object (removed, when that is
-// gone too) before the analysis goes on. An experiment whose every input
-// was rejected or removed gets a report listing them. Errors are left for
-// the infrastructure only: a retry may help.
+// writes it under reports/<experiment>/, one invocation at a time: it
+// takes the experiment's analysis lease (a conditional write), analyses
+// until a listing of the inputs equals what the report covers, lets go,
+// and lists once more; another invocation holding the lease makes it
+// yield (YieldedHeadline, no error). A bad manifest gets a rejection
+// record and the experiment is analysed without it; missing table files
+// are ingested again first. Only infrastructure errors are returned (at
+// most 50 analyses or 2 minutes, then ErrBusy). docs/ARCHITECTURE.md
+// "Concurrent uploads" gives the argument.
 func (p *Pipeline) Analyze(ctx context.Context, exp string) (string, error) {
 	if err := store.CheckExperiment(exp); err != nil {
 		return "", err

@@ -17,26 +17,13 @@ import (
 const orphanAge = time.Hour
 
 // Repair makes experiment exp's committed sources match its uploads under
-// raw/ (keys and ETags), and returns what it did, one line per source
-// ("ingested KEY", "removed KEY", ...), sorted:
-//
-//   - an upload without a commit record, or whose commit record was made
-//     from another ETag (an older ingest finished last, an ingest that
-//     failed for good), or whose committed table files are missing
-//     (half-written, or deleted behind the pipeline's back), is ingested
-//     again (Ingest): its tables, or its rejection, are current again;
-//   - a commit record whose upload is gone gets removed (RemoveSource):
-//     its tables are deleted and the report lists the source as removed;
-//   - a rejection record whose upload is gone, or whose source has
-//     committed tables, is deleted;
-//   - table files of an upload's other generations (an interrupted
-//     commit's leftovers) are deleted, once a HEAD after listing them
-//     shows the upload still at its committed version; files of no known
-//     source, an hour old or more (older than any ingest runs), are
-//     deleted.
-//
-// Input faults met on the way are recorded as usual; the error is the
-// infrastructure's.
+// raw/ (keys and ETags) and returns what it did, one sorted line per
+// source ("ingested KEY", "removed KEY", ...): an upload without a current
+// commit record or with missing table files is ingested again; a commit
+// or rejection record whose upload is gone is removed; leftovers of other
+// generations, and hour-old files of no source, are deleted. Input faults
+// are recorded as usual; the error is the infrastructure's.
+// docs/ARCHITECTURE.md "Generations and repair" gives the rules.
 func (p *Pipeline) Repair(ctx context.Context, exp string) ([]string, error) {
 	if err := store.CheckExperiment(exp); err != nil {
 		return nil, err

@@ -13,56 +13,10 @@ import (
 )
 
 // This file is the one place where a typed verdict becomes an observed
-// outcome and an outcome is graded against the truth. docs/CONFORMANCE.md
-// ("Outcomes") says the same in words.
-//
-// Expected outcomes (Truth.Expect) and how the verdict is read:
-//
-//   - flat, warmup, slowdown, no-steady-state (series families): the
-//     class of the system's series: across rounds, the class of the
-//     group of its runs (Group.Warmup.Class); within one per-request run,
-//     the run's class (System.WithinRunWarmup[0].Class). A class named
-//     level-shift (before analysis version 5) is read by its direction:
-//     a step up is warmup, a step down is slowdown. Right only when equal.
-//   - same (A/A): the comparison of A and B on the primary metric
-//     (throughput for wrk, a closed-model tool; mean latency for vegeta
-//     and hey at a fixed rate, where throughput is the rate asked for):
-//     inconclusive or no-difference is right; A-faster or B-faster is
-//     wrong (a false positive).
-//   - A-faster, B-faster (A/B): the primary comparison's verdict in the
-//     right direction is right; inconclusive is undecided (not wrong,
-//     but counts against power); the wrong direction, or no-difference,
-//     is wrong.
-//   - B-worse-p99 (tail-only): the p99 comparison says B is slower:
-//     right; inconclusive: undecided; anything else: wrong.
-//   - periodic-stalls: a periodic-stalls finding (or a run's periodic
-//     instability) whose period is within max(1 s, 20 %) of the truth.
-//   - single-stall: a run's instability (a stall or unstable finding) with one
-//     or two excursions, one of which overlaps the stall (±1 s), and no
-//     periodic-stalls finding.
-//   - error-burst: a finding whose code names a burst and whose figures
-//     hold a window overlapping the burst (±1 s); until loadverdict
-//     locates bursts the outcome is "errors" (the rate only): wrong.
-//   - overload: an overload finding.
-//   - B-more-errors, same-errors, errors-in-band (errors; analysed as
-//     compare A B, A the baseline): the error comparison of A and B
-//     (analyze.ErrorComparison, read as B against A) and the gate
-//     condition errors, as "<verdict>+fail" or "<verdict>+pass".
-//     B-more-errors is right when B has more errors and errors fails,
-//     undecided when inconclusive and errors fails; same-errors (A/A)
-//     when no-difference or inconclusive and errors passes; errors-in-band
-//     (a rise within the 0.1-point band) unless A is found worse.
-//   - periodic-pauses: a periodic-pauses finding whose period is within
-//     10 % of the truth's and whose share of held requests is within a
-//     factor of 2 of the truth's (Truth.SharePct); irregular-pauses: no
-//     periodic-pauses (nor periodic-stalls) finding; no-pauses: no finding
-//     about the run's steadiness in time (unsteadyCode).
-//   - outlier-round: the group's outlier round is the disturbed round and
-//     its steady figures leave it out; a disturbed first round, never
-//     judged by the rule (stats.OutlierRound), is right when the series
-//     model leaves it out of the steady state (warmup-left-out).
-//     no-outlier: no round flagged. outlier-either (a mild hog): any
-//     outcome but another round flagged.
+// outcome and an outcome is graded against the truth (Truth.Expect): how
+// each expected outcome is read off the verdict and when it is right,
+// undecided or wrong is docs/CONFORMANCE.md "Outcomes: how a verdict is
+// graded" (written by docs.go: keep the two in step).
 
 // Grades of an outcome.
 const (

@@ -108,10 +108,11 @@ func duelResult(t *testing.T, out string, args ...string) (int, string, duelReco
 
 // TestDuelReal: two truth servers on 127.0.0.1, B doing 10 % more work
 // a request, wrk -t1 -c4 -d1s a round, at most 20 rounds (more with
-// LOADVERDICT_LONG): the duel decides that B is worse (never that it is
-// better), in fewer rounds than the runs per side that compare states
-// the fixed design needs on the same rounds; then an A/A duel, the same
-// server twice, that claims no difference.
+// LOADVERDICT_LONG): the duel never says B is better; when it decides
+// (B worse), it does so in no more rounds than the runs per side compare
+// states the fixed design needs on the same rounds; when the machine is
+// too noisy to decide, it says undecided and exits 3. Then an A/A duel,
+// the same server twice, that claims no difference.
 func TestDuelReal(t *testing.T) {
 	urls, pin := duelServers(t, 2000, 2200)
 	rounds, dur := "20", "1s"
@@ -140,11 +141,18 @@ func TestDuelReal(t *testing.T) {
 			t.Errorf("compare's %s: %v", f, err)
 		}
 	}
-	if pin == "" && rec.Decision != duelBWorse {
-		t.Logf("not pinned (no taskset/chrt -f 1): on a busy machine 1 s rounds may not decide in %s rounds; the duel ended %s, which is not asserted", rounds, rec.Decision)
+	if rec.Decision != duelBWorse {
+		// A busy machine (even pinned: the other CPU's work shares the
+		// caches and the memory bus) can make 1 s rounds too noisy to
+		// decide in the rounds allowed; the duel must then say so and
+		// fail closed, never guess.
+		if rec.Decision != duelUndecided || code != exitGate {
+			t.Fatalf("decision %s, exit %d; want b-worse, or undecided with exit 3: %s", rec.Decision, code, rec.Summary)
+		}
+		t.Logf("undecided in %s rounds (pinned: %v): the machine was too noisy; not a failure", rounds, pin != "")
 		return
 	}
-	if rec.Decision != duelBWorse || code != exitGate {
+	if code != exitGate {
 		t.Fatalf("decision %s, exit %d; want b-worse, exit 3: %s", rec.Decision, code, rec.Summary)
 	}
 	if !strings.Contains(stdout, "Duel: b is worse than a") {

@@ -100,6 +100,8 @@ type Requests struct {
 	badMsgs []string
 	badLine int
 
+	tap *Tap // set: requests and bad lines go to it instead (SetTap)
+
 	size     int64 // bytes of the log read (InputSize)
 	recSize  int64 // bytes of the record being handled (Record)
 	badBytes int64 // bytes of malformed records and unreadable input
@@ -145,6 +147,9 @@ func (a *Requests) Add(h int, line int, req Request) error {
 	if math.IsNaN(req.LatencyMs) || math.IsInf(req.LatencyMs, 0) || req.LatencyMs < 0 {
 		a.Bad(line, fmt.Sprintf("latency %v ms", req.LatencyMs))
 		return nil
+	}
+	if a.tap != nil {
+		return a.tap.Add(h, line, req)
 	}
 	a.good++
 	a.recSize = 0
@@ -200,6 +205,10 @@ func (a *Requests) record(r *reqRun, req Request) error {
 // Bad counts a malformed line (with the bytes of its record, see Record);
 // the first few are quoted in the runs' notes.
 func (a *Requests) Bad(line int, msg string) {
+	if a.tap != nil {
+		a.tap.Bad(line, msg)
+		return
+	}
 	a.bad++
 	a.badBytes += a.recSize
 	a.recSize = 0

@@ -151,4 +151,3 @@ func TestCoverageUnderLooks(t *testing.T) {
 		}
 	}
 }
-

@@ -137,6 +137,7 @@ func commands() []command {
 		{"ingest", "parse inputs and write the normalized tables as Parquet", runIngest},
 		{"report", "analyze the inputs and write the verdict (summary.json) and tables", runReport},
 		{"compare", "compare the runs of OLD (the baseline) with those of NEW", runCompare},
+		{"watch", "follow a running load test's per-request log: warm-up, and when the data suffice", runWatch},
 		{"history", "a series of experiments: change points over time, the latest against its past", runHistory},
 		{"analyze", "analyze experiments of a store (folder or S3) into reports/", runAnalyze},
 		{"reanalyze", "re-make the missing or stale reports of a store", runReanalyze},

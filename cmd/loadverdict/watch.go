@@ -154,7 +154,7 @@ type settle struct {
 
 func settleOf(st watch.Statement) settle {
 	return settle{SteadySinceS: st.Warmup.SteadySinceS, Settled: st.Settled, SettledAtS: st.SettledAtS, End: st.End,
-		Method: "asymptotic confidence sequence (Waudby-Smith et al. 2024) over 1-window blocks, quantiles by rank inversion; docs/STATISTICS.md \"Watching a running test\"",
+		Method:    "asymptotic confidence sequence (Waudby-Smith et al. 2024) over 1-window blocks, quantiles by rank inversion; docs/STATISTICS.md \"Watching a running test\"",
 		Statement: st}
 }
 

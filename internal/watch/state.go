@@ -28,15 +28,54 @@ type runState struct {
 	wins         []window
 	n, errors    int64
 	noHTTPStatus bool
+	pending      []requests.Request // until the origin is fixed
 }
 
 func newRunState(width float64) *runState { return &runState{width: width} }
 
+// Logs are written in completion order, not start order: the run's
+// origin (t = 0) is the earliest start among its first requests, held
+// back until originHold of them came or their starts span originSpan.
+const (
+	originHold = 10000
+	originSpan = 2e9 // ns
+)
+
 // add records one request.
 func (s *runState) add(q requests.Request) {
 	if !s.started {
-		s.started, s.origin, s.maxStart = true, q.Start, q.Start
+		s.pending = append(s.pending, q)
+		lo, hi := s.pending[0].Start, s.pending[0].Start
+		for _, p := range s.pending {
+			lo, hi = min(lo, p.Start), max(hi, p.Start)
+		}
+		if len(s.pending) < originHold && hi-lo < originSpan {
+			return
+		}
+		s.start()
+		return
 	}
+	s.record(q)
+}
+
+// start fixes the origin at the earliest pending start and records the
+// pending requests.
+func (s *runState) start() {
+	if s.started || len(s.pending) == 0 {
+		return
+	}
+	s.started, s.origin, s.maxStart = true, s.pending[0].Start, s.pending[0].Start
+	for _, p := range s.pending {
+		s.origin = min(s.origin, p.Start)
+	}
+	for _, p := range s.pending {
+		s.record(p)
+	}
+	s.pending = nil
+}
+
+// record adds one request to its window.
+func (s *runState) record(q requests.Request) {
 	s.maxStart = max(s.maxStart, q.Start)
 	failed := q.Error != "" || !s.noHTTPStatus && (q.Status == 0 || q.Status < 200 || q.Status >= 400)
 	s.n++

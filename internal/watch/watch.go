@@ -106,6 +106,8 @@ type Statement struct {
 	ElapsedS float64 `json:"elapsed_s"`
 	Requests int64   `json:"requests"`
 	Errors   int64   `json:"errors"`
+	// Lines is how many lines of the input were read: the data seen.
+	Lines int `json:"lines"`
 	// OtherRequests counts the requests of other runs of the log (other
 	// targets or endpoints), not watched: the watch follows the first.
 	OtherRequests int64       `json:"other_requests,omitempty"`
@@ -351,7 +353,7 @@ func (w *watcher) detect(giveUp bool) error {
 				w.other++
 				return nil
 			}
-			if !w.run.started {
+			if !w.run.started && len(w.run.pending) == 0 {
 				w.run.noHTTPStatus = w.agg.Meta(0).NoHTTPStatus
 			}
 			w.run.add(q)
@@ -414,7 +416,7 @@ func (w *watcher) look(k int, final bool) Statement {
 // statement words a look from the windows and their warm-up.
 func (w *watcher) statement(series []results.Series, rw analyze.RunWarmup, k int) Statement {
 	st := Statement{Source: w.cfg.Source, Format: w.format, ElapsedS: round(w.elapsed(), 3), Requests: w.run.n, Errors: w.run.errors,
-		OtherRequests: w.other, Alpha: w.cfg.Alpha}
+		Lines: w.line, OtherRequests: w.other, Alpha: w.cfg.Alpha}
 	if n := len(series); n > 0 {
 		s := series[n-1]
 		st.Window = &WindowStat{TS: s.TS, WindowS: s.WindowS, RPS: round(s.RPS, 2), P50Ms: r3(s.LatP50Ms), P90Ms: r3(s.LatP90Ms), P99Ms: r3(s.LatP99Ms), Errors: s.Errors}
@@ -462,6 +464,7 @@ func (w *watcher) statement(series []results.Series, rw analyze.RunWarmup, k int
 // the report's own), the precision from the watch's windows since then.
 func (w *watcher) final(end string) (Statement, error) {
 	k := math.MaxInt
+	w.run.start()
 	if !w.run.started {
 		st := Statement{Source: w.cfg.Source, Format: w.format, Alpha: w.cfg.Alpha, Final: true, End: end,
 			Warmup: WarmupState{State: "insufficient-data"}}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"errors"
+	"fmt"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/ingest/requests"
@@ -13,18 +14,32 @@ import (
 // into a (see requests.LineFunc): the first line is a header (its
 // delimiter found as Parse finds it) or a header-less record, and each
 // record is read as Parse reads it (jtlCSVState.record, jtlAgg.request),
-// without the reordering by start. A record must fit on its line (a
-// quoted line end in a field is a malformed line here). A blank line is
-// skipped.
+// without the reordering by start. A record whose quoted field holds line
+// ends (an assertion's message) is read when its last line has come. A
+// blank line is skipped.
 func CSVLineDecoder(a *requests.Requests) requests.LineFunc {
 	g := &jtlAgg{a: a, sink: &jtlSink{}, urlCache: map[string][2]string{}}
 	var st *jtlCSVState
+	var carry []byte // a record whose quoted field goes on past its line
+	first := 0       // the line it starts on
 	return func(line []byte, n int) error {
 		if n == 1 {
 			line = bytes.TrimPrefix(line, core.UTF8BOM)
 		}
 		line = bytes.TrimRight(line, "\r")
-		if len(bytes.TrimSpace(line)) == 0 {
+		if carry != nil {
+			line = append(append(carry, '\n'), line...)
+			carry, n = nil, first
+		} else if len(bytes.TrimSpace(line)) == 0 {
+			return nil
+		}
+		if bytes.Count(line, []byte{'"'})%2 == 1 {
+			// A quoted field holds a line end: the record goes on.
+			if len(line) > jtlMaxRecord {
+				g.bad(n, fmt.Sprintf("record longer than %d bytes", jtlMaxRecord))
+				return nil
+			}
+			carry, first = bytes.Clone(line), n
 			return nil
 		}
 		if st == nil {

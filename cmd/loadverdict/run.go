@@ -51,7 +51,7 @@ var exitStatuses = []struct {
 	{exitOK, "passed", "every input was read and the gate, when one was asked for, passed"},
 	{exitInput, "an input could not be read or parsed", "each failure on stderr as file:line: message (the other inputs are still processed and the report lists the failures); or another failure such as a full disk; this outranks 3: the gate saw only part of the inputs"},
 	{exitUsage, "usage error", "a bad flag or value, a manifest that cannot be parsed, a name that matches nothing (--baseline nosuch, a --system path or manifest pattern that matched no input); the message lists the known systems"},
-	{exitGate, "the gate failed", "a crossed or unmeasurable threshold, a regression, an undecided comparison that could hide one, nothing compared; nothing else exits 3"},
+	{exitGate, "the gate failed", "a crossed or unmeasurable threshold, a regression, an undecided comparison that could hide one, nothing compared, a watch that did not settle (--max-duration, or the input's end with --stop-when-settled); nothing else exits 3"},
 }
 
 // exitStatusHelp is the end of every command's --help.

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -209,4 +210,58 @@ func tail(s string, n int) string {
 		return s[len(s)-n:]
 	}
 	return s
+}
+
+// TestWatchExits: the exit statuses of watch without a generator. An
+// input that ends unsettled is a statement (0), but with
+// --stop-when-settled the precision asked was not reached: 3, the gate's
+// undecided, as when --max-duration passes (here in the run's own time:
+// the 20 s log is longer than 2 s). A bad --precision is a usage error.
+func TestWatchExits(t *testing.T) {
+	const log = "../../ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz"
+	f, err := os.Open(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		code int
+		end  string
+	}{
+		{[]string{"watch", "-"}, exitOK, watch.EndInput},
+		{[]string{"watch", "--stop-when-settled", "-"}, exitGate, watch.EndInput},
+		{[]string{"watch", "--max-duration", "2s", "-"}, exitGate, watch.EndMaxDuration},
+		{[]string{"watch", "--precision", "p50=0%", "-"}, exitUsage, ""},
+		{[]string{"watch", "--precision", "median=1%", "-"}, exitUsage, ""},
+		{[]string{"watch", "a", "b"}, exitUsage, ""},
+	} {
+		stdout, stderr, err := runCLI(t, string(b), c.args...)
+		if got := exitCode(err); got != c.code {
+			t.Errorf("%v: exit %d (%v), want %d\n%s", c.args, got, err, c.code, stderr)
+			continue
+		}
+		if c.end == "" {
+			continue
+		}
+		lines := strings.Split(strings.TrimSpace(stdout), "\n")
+		var st watch.Statement
+		if err := json.Unmarshal([]byte(lines[len(lines)-1]), &st); err != nil {
+			t.Fatalf("%v: %v\n%s", c.args, err, stdout)
+		}
+		if !st.Final || st.End != c.end || st.Settled {
+			t.Errorf("%v: final statement %+v, want end %q unsettled", c.args, st, c.end)
+		}
+		if c.code == exitGate && !strings.Contains(err.Error(), "undecided") {
+			t.Errorf("%v: %v, want the gate's undecided", c.args, err)
+		}
+	}
 }

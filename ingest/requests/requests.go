@@ -510,26 +510,34 @@ func (r *reqRun) window(t float64) (*window, int) {
 		r.double()
 		k = int(math.Floor(t / r.width))
 	}
-	if len(r.wins) == 0 {
-		r.base = k
-	}
-	if k < r.base {
-		r.wins = append(make([]window, r.base-k), r.wins...)
-		r.base = k
-	}
-	for k >= r.base+len(r.wins) {
-		r.wins = append(r.wins, window{})
-	}
+	r.wins, r.base = GrowWindows(r.wins, r.base, k)
 	return &r.wins[k-r.base], k
+}
+
+// GrowWindows returns the windows wins, whose first has index base,
+// grown (at either end) to hold index k, and the new base.
+func GrowWindows[W any](wins []W, base, k int) ([]W, int) {
+	if len(wins) == 0 {
+		base = k
+	}
+	if k < base {
+		wins = append(make([]W, base-k), wins...)
+		base = k
+	}
+	for k >= base+len(wins) {
+		var w W
+		wins = append(wins, w)
+	}
+	return wins, base
 }
 
 // double merges adjacent windows pairwise: the width doubles.
 func (r *reqRun) double() {
 	r.closeWindows()
-	nb := floorDiv(r.base, 2)
-	merged := make([]window, floorDiv(r.base+len(r.wins)-1, 2)-nb+1)
+	nb := FloorDiv(r.base, 2)
+	merged := make([]window, FloorDiv(r.base+len(r.wins)-1, 2)-nb+1)
 	for i := range r.wins {
-		m := &merged[floorDiv(r.base+i, 2)-nb]
+		m := &merged[FloorDiv(r.base+i, 2)-nb]
 		w := &r.wins[i]
 		if w.n > 0 && (m.n == 0 || w.min < m.min) {
 			m.min = w.min
@@ -552,7 +560,8 @@ func (r *reqRun) double() {
 	r.wins, r.base, r.width = merged, nb, r.width*2
 }
 
-func floorDiv(a, b int) int {
+// FloorDiv is a/b rounded toward minus infinity.
+func FloorDiv(a, b int) int {
 	q := a / b
 	if (a%b != 0) && ((a < 0) != (b < 0)) {
 		q--

@@ -104,25 +104,16 @@ func (s *runState) window(t float64) *window {
 		s.double()
 		k = s.index(t)
 	}
-	if len(s.wins) == 0 {
-		s.base = k
-	}
-	if k < s.base {
-		s.wins = append(make([]window, s.base-k), s.wins...)
-		s.base = k
-	}
-	for k >= s.base+len(s.wins) {
-		s.wins = append(s.wins, window{})
-	}
+	s.wins, s.base = requests.GrowWindows(s.wins, s.base, k)
 	return &s.wins[k-s.base]
 }
 
 // double merges adjacent windows pairwise.
 func (s *runState) double() {
-	nb := floorDiv(s.base, 2)
-	merged := make([]window, floorDiv(s.base+len(s.wins)-1, 2)-nb+1)
+	nb := requests.FloorDiv(s.base, 2)
+	merged := make([]window, requests.FloorDiv(s.base+len(s.wins)-1, 2)-nb+1)
 	for i := range s.wins {
-		m, w := &merged[floorDiv(s.base+i, 2)-nb], &s.wins[i]
+		m, w := &merged[requests.FloorDiv(s.base+i, 2)-nb], &s.wins[i]
 		if w.n > 0 && (m.n == 0 || w.min < m.min) {
 			m.min = w.min
 		}
@@ -133,14 +124,6 @@ func (s *runState) double() {
 		m.h.merge(&w.h)
 	}
 	s.wins, s.base, s.width = merged, nb, s.width*2
-}
-
-func floorDiv(a, b int) int {
-	q := a / b
-	if a%b != 0 && (a < 0) != (b < 0) {
-		q--
-	}
-	return q
 }
 
 // current returns the index of the window of the latest start: the

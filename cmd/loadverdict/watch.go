@@ -95,7 +95,8 @@ func runWatch(ctx context.Context, args []string, e *env) error {
 		return err
 	}
 	if *out != "" {
-		if err := watchReport(ctx, r, *out, exp, spool, st); err != nil {
+		// An interrupt ends the watch, not the report of what it saw.
+		if err := watchReport(context.WithoutCancel(ctx), r, *out, exp, spool, st); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout)

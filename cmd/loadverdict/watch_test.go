@@ -218,20 +218,7 @@ func tail(s string, n int) string {
 // undecided, as when --max-duration passes (here in the run's own time:
 // the 20 s log is longer than 2 s). A bad --precision is a usage error.
 func TestWatchExits(t *testing.T) {
-	const log = "../../ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz"
-	f, err := os.Open(log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := coldJVMLog(t)
 	for _, c := range []struct {
 		args []string
 		code int
@@ -264,4 +251,72 @@ func TestWatchExits(t *testing.T) {
 			t.Errorf("%v: %v, want the gate's undecided", c.args, err)
 		}
 	}
+}
+
+// cancelWriter cancels a context at the n-th line written to it.
+type cancelWriter struct {
+	bytes.Buffer
+	n      int
+	cancel context.CancelFunc
+}
+
+func (w *cancelWriter) Write(p []byte) (int, error) {
+	if w.n -= bytes.Count(p, []byte("\n")); w.n <= 0 {
+		w.cancel()
+	}
+	return w.Buffer.Write(p)
+}
+
+// TestWatchInterrupted: a file is followed until an interrupt, which
+// ends the watch with the final statement, and the report of what it
+// read is still written (exit 0: no precision was required).
+func TestWatchInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	dir := t.TempDir()
+	out, log := filepath.Join(dir, "out"), filepath.Join(dir, "results.json")
+	if err := os.WriteFile(log, coldJVMLog(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout := &cancelWriter{n: 5, cancel: cancel} // a 20 s log: 19 looks
+	var stderr bytes.Buffer
+	err := run(ctx, []string{"watch", "--format", "json", "-o", out, log}, strings.NewReader(""), stdout, &stderr)
+	if err != nil {
+		t.Fatalf("watch: %v\n%s", err, stderr.String())
+	}
+	var final watch.Statement
+	for _, l := range strings.Split(stdout.String(), "\n") {
+		if strings.HasPrefix(l, "{") {
+			if err := json.Unmarshal([]byte(l), &final); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if !final.Final || final.End != watch.EndInterrupted || final.Requests == 0 {
+		t.Errorf("final statement %+v, want interrupted after some requests", final)
+	}
+	var s settle
+	readJSON(t, filepath.Join(out, settleName), &s)
+	if _, err := os.Stat(filepath.Join(out, "summary.json")); err != nil || s.End != watch.EndInterrupted {
+		t.Errorf("report of the data seen: %v, settle.json %+v", err, s)
+	}
+}
+
+// coldJVMLog is vegeta's JSON results of 20 s at 800 req/s.
+func coldJVMLog(t *testing.T) []byte {
+	t.Helper()
+	f, err := os.Open("../../ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

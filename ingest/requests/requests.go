@@ -378,6 +378,12 @@ func ClampRecord[H interface{ RecordValue(int64) error }](h H, v, hi int64) {
 	_ = h.RecordValue(min(max(v, 1), hi))
 }
 
+// Failed reports whether a request failed: an error, or (in a log with
+// HTTP statuses) no status or one outside 200 to 399.
+func Failed(q Request, noHTTPStatus bool) bool {
+	return q.Error != "" || !noHTTPStatus && (q.Status == 0 || q.Status < 200 || q.Status >= 400)
+}
+
 func (r *reqRun) add(q Request) {
 	r.n++
 	d := q.LatencyMs - r.mean
@@ -388,7 +394,7 @@ func (r *reqRun) add(q Request) {
 	r.maxStart = max(r.maxStart, q.Start)
 	r.maxEnd = max(r.maxEnd, q.Start+int64(q.LatencyMs*1e6))
 	r.bytesIn += q.BytesIn
-	failed := q.Error != "" || !r.meta.NoHTTPStatus && (q.Status == 0 || q.Status < 200 || q.Status >= 400)
+	failed := Failed(q, r.meta.NoHTTPStatus)
 	if failed {
 		r.errors++
 	}

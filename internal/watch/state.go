@@ -77,7 +77,7 @@ func (s *runState) start() {
 // record adds one request to its window.
 func (s *runState) record(q requests.Request) {
 	s.maxStart = max(s.maxStart, q.Start)
-	failed := q.Error != "" || !s.noHTTPStatus && (q.Status == 0 || q.Status < 200 || q.Status >= 400)
+	failed := requests.Failed(q, s.noHTTPStatus)
 	s.n++
 	w := s.window(float64(q.Start-s.origin) / 1e9)
 	if w.n == 0 || q.LatencyMs < w.min {

@@ -183,7 +183,8 @@ func TestDuelReal(t *testing.T) {
 	}
 }
 
-func deref(p *int) any {
+// deref is *p, or nil for a nil p: a pointer's value for a message.
+func deref[T any](p *T) any {
 	if p == nil {
 		return nil
 	}

@@ -52,7 +52,7 @@ var exitStatuses = []struct {
 	{exitOK, "passed", "every input was read and the gate, when one was asked for, passed"},
 	{exitInput, "an input could not be read or parsed", "each failure on stderr as file:line: message (the other inputs are still processed and the report lists the failures); or another failure such as a full disk; this outranks 3: the gate saw only part of the inputs"},
 	{exitUsage, "usage error", "a bad flag or value, a manifest that cannot be parsed, a name that matches nothing (--baseline nosuch, a --system path or manifest pattern that matched no input); the message lists the known systems"},
-	{exitGate, "the gate failed", "a crossed or unmeasurable threshold, a regression, an undecided comparison that could hide one, nothing compared; nothing else exits 3"},
+	{exitGate, "the gate failed", "a crossed or unmeasurable threshold, a regression, an undecided comparison that could hide one, nothing compared, a watch that did not settle (--max-duration, or the input's end with --stop-when-settled); nothing else exits 3"},
 }
 
 // exitStatusHelp is the end of every command's --help.
@@ -139,6 +139,7 @@ func commands() []command {
 		{"report", "analyze the inputs and write the verdict (summary.json) and tables", runReport},
 		{"compare", "compare the runs of OLD (the baseline) with those of NEW", runCompare},
 		{"duel", "run two load tests in interleaved rounds until the comparison is decided", runDuel},
+		{"watch", "follow a running load test's per-request log: warm-up, and when the data suffice", runWatch},
 		{"history", "a series of experiments: change points over time, the latest against its past", runHistory},
 		{"analyze", "analyze experiments of a store (folder or S3) into reports/", runAnalyze},
 		{"reanalyze", "re-make the missing or stale reports of a store", runReanalyze},

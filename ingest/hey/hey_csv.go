@@ -44,14 +44,21 @@ func (CSVParser) Detect(head []byte) bool {
 
 // Parse streams the requests of r to sink: one run per header.
 func (CSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	return requests.ParseHeaderedLog(ctx, r, opts, sink, requests.HeaderedLog{
-		Format: "hey-csv", What: "hey -o csv", Header: heyCSVHeader, Sep: ",",
-		Meta: requests.RequestRun{Tool: "hey", LoadModel: results.LoadClosed, Notes: []string{
-			"hey -o csv lists only requests that got a response (transport errors are left out) and neither the target nor the concurrency"}},
-		Row:   heyRow,
-		Empty: "hey -o csv lists no request: none got a response (hey lists only those)",
-	})
+	return requests.ParseHeaderedLog(ctx, r, opts, sink, heyCSVLog)
 }
+
+// heyCSVLog is the layout of hey -o csv.
+var heyCSVLog = requests.HeaderedLog{
+	Format: "hey-csv", What: "hey -o csv", Header: heyCSVHeader, Sep: ",",
+	Meta: requests.RequestRun{Tool: "hey", LoadModel: results.LoadClosed, Notes: []string{
+		"hey -o csv lists only requests that got a response (transport errors are left out) and neither the target nor the concurrency"}},
+	Row:   heyRow,
+	Empty: "hey -o csv lists no request: none got a response (hey lists only those)",
+}
+
+// CSVLineDecoder returns the per-line decoder of hey -o csv into a (see
+// requests.LineFunc): the header starts a run, each row is a request.
+func CSVLineDecoder(a *requests.Requests) requests.LineFunc { return heyCSVLog.LineDecoder(a) }
 
 // heyRow parses a row of hey -o csv; bad says what is wrong with it.
 func heyRow(rec []string) (req requests.Request, bad string) {

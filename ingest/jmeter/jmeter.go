@@ -168,10 +168,26 @@ func jtlBase(u string) (key, target string) {
 
 // add records one sample.
 func (g *jtlAgg) add(s *jtlSample) error {
+	h, req, ok := g.request(s)
+	if !ok {
+		return nil
+	}
+	g.seq++
+	heap.Push(&g.pending, jtlPending{h: h, line: s.line, seq: g.seq, req: req})
+	if g.pending.Len() > jtlReorder {
+		p := heap.Pop(&g.pending).(jtlPending)
+		return g.a.Add(p.h, p.line, p.req)
+	}
+	return nil
+}
+
+// request returns the run and the request of a sample; ok is false for a
+// transaction controller's sample (counted, skipped).
+func (g *jtlAgg) request(s *jtlSample) (h int, req requests.Request, ok bool) {
 	if isJMeterTransaction(s.message) {
 		g.transactions++
 		g.a.Good()
-		return nil
+		return 0, req, false
 	}
 	key, target, ok := g.runOf(s)
 	label := jtlClip(s.label)
@@ -183,10 +199,10 @@ func (g *jtlAgg) add(s *jtlSample) error {
 		key = "label " + label
 		meta.Notes = []string{"JMeter sampler " + strconv.Quote(label) + " (the results do not show its URL)"}
 	}
-	h := g.a.Run(key, meta)
+	h = g.a.Run(key, meta)
 	g.sink.observe(h, s.threads)
 
-	req := requests.Request{Start: s.start, LatencyMs: s.elapsedMs, BytesIn: max(s.bytes, 0)}
+	req = requests.Request{Start: s.start, LatencyMs: s.elapsedMs, BytesIn: max(s.bytes, 0)}
 	status, isHTTP := jtlHTTPStatus(s.code)
 	switch {
 	case s.success && isHTTP:
@@ -208,13 +224,7 @@ func (g *jtlAgg) add(s *jtlSample) error {
 	default:
 		req.Error = jtlTransportError(s)
 	}
-	g.seq++
-	heap.Push(&g.pending, jtlPending{h: h, line: s.line, seq: g.seq, req: req})
-	if g.pending.Len() > jtlReorder {
-		p := heap.Pop(&g.pending).(jtlPending)
-		return g.a.Add(p.h, p.line, p.req)
-	}
-	return nil
+	return h, req, true
 }
 
 // jtlTransportError is the error of a failed sample without an HTTP

@@ -217,9 +217,7 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts core.Options, sink core.
 
 	g := newJTLAgg(opts, sink)
 	recs := core.NewCSVRecords(ctx, br, opts.Source, comma, jtlMaxRecord)
-	var tp jtlTime
-	var unknown int64
-	unknownFields := 0
+	st := &jtlCSVState{cols: cols, header: header, comma: comma}
 	for {
 		rec, err := recs.Next()
 		if err == io.EOF {
@@ -234,44 +232,65 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts core.Options, sink core.
 		if err != nil {
 			return err
 		}
-		line := recs.Line
-		if len(rec) > 0 && rec[0] != "" && (rec[0][0] < '0' || rec[0][0] > '9') {
-			if c := jtlColumnsOf(rec, comma); c.isHeader() {
-				cols, header = c, true
-				g.a.Good()
-				continue
-			}
-		}
-		var s jtlSample
-		var msg string
-		if header {
-			s, msg = jtlRecord(rec, cols, &tp, g)
-		} else {
-			layout, known := jtlBareLayout[len(rec)]
-			if known {
-				s, msg = jtlRecord(rec, layout, &tp, g)
-			}
-			if !known || msg != "" {
-				if s, msg = jtlRecord(rec, jtlBareBase, &tp, g); msg == "" {
-					unknown++
-					unknownFields = len(rec)
-				}
-			}
-		}
-		if msg != "" {
-			g.bad(line, msg)
+		s, ok := st.record(rec, recs.Line, g)
+		if !ok {
 			continue
 		}
-		s.line = line
 		if err := g.add(&s); err != nil {
 			return err
 		}
 	}
-	if unknown > 0 {
-		g.note(fmt.Sprintf("%d records without a header in an unknown column layout (e.g. %d fields): bytes, threads and URL not read", unknown, unknownFields))
+	if st.unknown > 0 {
+		g.note(fmt.Sprintf("%d records without a header in an unknown column layout (e.g. %d fields): bytes, threads and URL not read", st.unknown, st.unknownFields))
 	}
 	g.a.InputSize(recs.Offset())
 	return g.close(ctx)
+}
+
+// jtlCSVState is what reading JMeter CSV records keeps from one to the
+// next: the columns of the last header, the time stamp layout, and the
+// records in an unknown header-less layout.
+type jtlCSVState struct {
+	cols          jtlColumns
+	header        bool
+	comma         rune
+	tp            jtlTime
+	unknown       int64
+	unknownFields int
+}
+
+// record reads the CSV record rec at line: a header line sets the
+// columns (counted as good), a malformed record is counted as bad;
+// ok says a sample was read.
+func (st *jtlCSVState) record(rec []string, line int, g *jtlAgg) (s jtlSample, ok bool) {
+	if len(rec) > 0 && rec[0] != "" && (rec[0][0] < '0' || rec[0][0] > '9') {
+		if c := jtlColumnsOf(rec, st.comma); c.isHeader() {
+			st.cols, st.header = c, true
+			g.a.Good()
+			return s, false
+		}
+	}
+	var msg string
+	if st.header {
+		s, msg = jtlRecord(rec, st.cols, &st.tp, g)
+	} else {
+		layout, known := jtlBareLayout[len(rec)]
+		if known {
+			s, msg = jtlRecord(rec, layout, &st.tp, g)
+		}
+		if !known || msg != "" {
+			if s, msg = jtlRecord(rec, jtlBareBase, &st.tp, g); msg == "" {
+				st.unknown++
+				st.unknownFields = len(rec)
+			}
+		}
+	}
+	if msg != "" {
+		g.bad(line, msg)
+		return s, false
+	}
+	s.line = line
+	return s, true
 }
 
 // jtlRecord converts a CSV record; msg says what is wrong with a

@@ -100,6 +100,8 @@ type Requests struct {
 	badMsgs []string
 	badLine int
 
+	tap *Tap // set: requests and bad lines go to it instead (SetTap)
+
 	size     int64 // bytes of the log read (InputSize)
 	recSize  int64 // bytes of the record being handled (Record)
 	badBytes int64 // bytes of malformed records and unreadable input
@@ -145,6 +147,9 @@ func (a *Requests) Add(h int, line int, req Request) error {
 	if math.IsNaN(req.LatencyMs) || math.IsInf(req.LatencyMs, 0) || req.LatencyMs < 0 {
 		a.Bad(line, fmt.Sprintf("latency %v ms", req.LatencyMs))
 		return nil
+	}
+	if a.tap != nil {
+		return a.tap.Add(h, line, req)
 	}
 	a.good++
 	a.recSize = 0
@@ -200,6 +205,10 @@ func (a *Requests) record(r *reqRun, req Request) error {
 // Bad counts a malformed line (with the bytes of its record, see Record);
 // the first few are quoted in the runs' notes.
 func (a *Requests) Bad(line int, msg string) {
+	if a.tap != nil {
+		a.tap.Bad(line, msg)
+		return
+	}
 	a.bad++
 	a.badBytes += a.recSize
 	a.recSize = 0
@@ -369,6 +378,12 @@ func ClampRecord[H interface{ RecordValue(int64) error }](h H, v, hi int64) {
 	_ = h.RecordValue(min(max(v, 1), hi))
 }
 
+// Failed reports whether a request failed: an error, or (in a log with
+// HTTP statuses) no status or one outside 200 to 399.
+func Failed(q Request, noHTTPStatus bool) bool {
+	return q.Error != "" || !noHTTPStatus && (q.Status == 0 || q.Status < 200 || q.Status >= 400)
+}
+
 func (r *reqRun) add(q Request) {
 	r.n++
 	d := q.LatencyMs - r.mean
@@ -379,7 +394,7 @@ func (r *reqRun) add(q Request) {
 	r.maxStart = max(r.maxStart, q.Start)
 	r.maxEnd = max(r.maxEnd, q.Start+int64(q.LatencyMs*1e6))
 	r.bytesIn += q.BytesIn
-	failed := q.Error != "" || !r.meta.NoHTTPStatus && (q.Status == 0 || q.Status < 200 || q.Status >= 400)
+	failed := Failed(q, r.meta.NoHTTPStatus)
 	if failed {
 		r.errors++
 	}
@@ -501,26 +516,34 @@ func (r *reqRun) window(t float64) (*window, int) {
 		r.double()
 		k = int(math.Floor(t / r.width))
 	}
-	if len(r.wins) == 0 {
-		r.base = k
-	}
-	if k < r.base {
-		r.wins = append(make([]window, r.base-k), r.wins...)
-		r.base = k
-	}
-	for k >= r.base+len(r.wins) {
-		r.wins = append(r.wins, window{})
-	}
+	r.wins, r.base = GrowWindows(r.wins, r.base, k)
 	return &r.wins[k-r.base], k
+}
+
+// GrowWindows returns the windows wins, whose first has index base,
+// grown (at either end) to hold index k, and the new base.
+func GrowWindows[W any](wins []W, base, k int) ([]W, int) {
+	if len(wins) == 0 {
+		base = k
+	}
+	if k < base {
+		wins = append(make([]W, base-k), wins...)
+		base = k
+	}
+	for k >= base+len(wins) {
+		var w W
+		wins = append(wins, w)
+	}
+	return wins, base
 }
 
 // double merges adjacent windows pairwise: the width doubles.
 func (r *reqRun) double() {
 	r.closeWindows()
-	nb := floorDiv(r.base, 2)
-	merged := make([]window, floorDiv(r.base+len(r.wins)-1, 2)-nb+1)
+	nb := FloorDiv(r.base, 2)
+	merged := make([]window, FloorDiv(r.base+len(r.wins)-1, 2)-nb+1)
 	for i := range r.wins {
-		m := &merged[floorDiv(r.base+i, 2)-nb]
+		m := &merged[FloorDiv(r.base+i, 2)-nb]
 		w := &r.wins[i]
 		if w.n > 0 && (m.n == 0 || w.min < m.min) {
 			m.min = w.min
@@ -543,7 +566,8 @@ func (r *reqRun) double() {
 	r.wins, r.base, r.width = merged, nb, r.width*2
 }
 
-func floorDiv(a, b int) int {
+// FloorDiv is a/b rounded toward minus infinity.
+func FloorDiv(a, b int) int {
 	q := a / b
 	if (a%b != 0) && ((a < 0) != (b < 0)) {
 		q--

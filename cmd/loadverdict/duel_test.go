@@ -114,6 +114,7 @@ func duelResult(t *testing.T, out string, args ...string) (int, string, duelReco
 // too noisy to decide, it says undecided and exits 3. Then an A/A duel,
 // the same server twice, that claims no difference.
 func TestDuelReal(t *testing.T) {
+	t.Parallel() // a minute of real rounds: beside the package's other tests
 	urls, pin := duelServers(t, 2000, 2200)
 	rounds, dur := "20", "1s"
 	if os.Getenv("LOADVERDICT_LONG") != "" {

@@ -34,6 +34,7 @@ import (
 // and a 120 s attack at 100 req/s, pinning p50 to 5 % (on a shared machine
 // its stalls make the tail too noisy to pin a p99 within the attack).
 func TestWatchTruthServer(t *testing.T) {
+	t.Parallel() // a real attack of up to a minute: beside the package's other tests
 	vegeta, err := exec.LookPath("vegeta")
 	if err != nil {
 		t.Skip("vegeta is not installed: go install github.com/tsenart/vegeta/v12@latest")

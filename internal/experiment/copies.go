@@ -3,6 +3,7 @@ package experiment
 import (
 	"math"
 	"slices"
+	"time"
 
 	"github.com/loadverdict/loadverdict/report"
 	"github.com/loadverdict/loadverdict/results"
@@ -85,31 +86,20 @@ func copyRank(r results.Run) int {
 // summaries without a start time must agree exactly (the same printed
 // numbers), as different runs of a fixed request count can come close.
 func sameRun(a, b results.Run) bool {
-	if a.Experiment != b.Experiment || a.Tool != b.Tool || a.Requests != b.Requests || a.Requests == 0 ||
-		a.Errors != b.Errors || !sameString(a.Endpoint, b.Endpoint) {
+	if !sameTest(a, b) {
 		return false
 	}
-	if a.Target != "" && b.Target != "" && a.Target != b.Target {
+	tol, ok := copyTolerance(a, b)
+	if !ok {
 		return false
-	}
-	tol := 1e-3
-	switch {
-	case a.StartedAt != nil && b.StartedAt != nil:
-		if d := a.StartedAt.Sub(*b.StartedAt); d > 1e6 || d < -1e6 { // 1 ms
-			return false
-		}
-	case !a.HasSamples && !b.HasSamples:
-		tol = 0
 	}
 	near := func(x, y float64) bool { return math.Abs(x-y) <= tol*math.Max(math.Abs(x), math.Abs(y)) }
-	stated := 0
+	var dur [2]*float64 // a duration of 0 is not stated
 	if a.DurationS > 0 && b.DurationS > 0 {
-		if !near(a.DurationS, b.DurationS) {
-			return false
-		}
-		stated++
+		dur = [2]*float64{&a.DurationS, &b.DurationS}
 	}
-	for _, p := range [][2]*float64{{a.LatMeanMs, b.LatMeanMs}, {a.LatMinMs, b.LatMinMs}, {a.LatMaxMs, b.LatMaxMs}} {
+	stated := 0
+	for _, p := range [][2]*float64{dur, {a.LatMeanMs, b.LatMeanMs}, {a.LatMinMs, b.LatMinMs}, {a.LatMaxMs, b.LatMaxMs}} {
 		if p[0] == nil || p[1] == nil {
 			continue
 		}
@@ -119,6 +109,27 @@ func sameRun(a, b results.Run) bool {
 		stated++
 	}
 	return stated >= 3
+}
+
+// sameTest reports whether a and b can be one test: the same experiment,
+// tool, endpoint, request and error counts, and target where both say.
+func sameTest(a, b results.Run) bool {
+	return a.Experiment == b.Experiment && a.Tool == b.Tool && a.Requests == b.Requests && a.Requests > 0 &&
+		a.Errors == b.Errors && sameString(a.Endpoint, b.Endpoint) && (a.Target == "" || b.Target == "" || a.Target == b.Target)
+}
+
+// copyTolerance is the relative tolerance the figures of a and b must
+// agree to: exact for two summaries without a start time; ok is false
+// when both state a start and the starts differ by more than 1 ms.
+func copyTolerance(a, b results.Run) (tol float64, ok bool) {
+	switch {
+	case a.StartedAt != nil && b.StartedAt != nil:
+		d := a.StartedAt.Sub(*b.StartedAt)
+		return 1e-3, d <= time.Millisecond && d >= -time.Millisecond
+	case !a.HasSamples && !b.HasSamples:
+		return 0, true
+	}
+	return 1e-3, true
 }
 
 func sameString(a, b *string) bool {

@@ -63,48 +63,12 @@ func scalingData(v *analyze.Verdict) scData {
 		if u := c.USL; u != nil && finite(u.Sigma) && finite(u.Kappa) && finite(u.Lambda) {
 			s.USL = u
 		}
-		for _, l := range c.Levels {
-			if !finite(l.RPS) {
-				continue
-			}
-			s.Levels = append(s.Levels, plotter.XY{X: float64(l.Connections), Y: l.RPS})
-			d.XMin, d.XMax = math.Min(d.XMin, float64(l.Connections)), math.Max(d.XMax, float64(l.Connections))
-			d.YMax = math.Max(d.YMax, l.RPS)
-			d.RunsShown = d.RunsShown || l.Runs > 1
-		}
+		d.addLevels(&s, c.Levels)
 		if len(s.Levels) < 2 {
 			continue
 		}
-		minLat, minMean, allMin := math.Inf(1), math.Inf(1), true
-		for _, g := range sys.Groups {
-			for _, r := range g.Runs {
-				if r.LoadModel == results.LoadClosed && r.Connections != nil && *r.Connections > 0 && finite(r.RPS) {
-					s.Runs = append(s.Runs, plotter.XY{X: float64(*r.Connections), Y: r.RPS})
-					d.YMax = math.Max(d.YMax, r.RPS)
-					if finiteP(r.LatMinMs) && *r.LatMinMs > 0 {
-						minLat = math.Min(minLat, *r.LatMinMs)
-					} else {
-						allMin = false
-					}
-					if finiteP(r.LatMeanMs) && *r.LatMeanMs > 0 {
-						minMean = math.Min(minMean, *r.LatMeanMs)
-					}
-				}
-			}
-		}
-		switch {
-		case allMin && !math.IsInf(minLat, 1):
-			s.R0S = minLat / 1000
-		case !math.IsInf(minMean, 1):
-			s.R0S, s.R0Mean = minMean/1000, true
-		}
-		if s.R0S > 0 {
-			for _, xy := range append(slices.Clone(s.Levels), s.Runs...) {
-				if xy.Y > xy.X/s.R0S*(1+BoundSlack) {
-					s.Exceeded = true
-				}
-			}
-		}
+		d.addRuns(&s, sys.Groups)
+		s.Exceeded = s.exceedsBound()
 		if c.Saturated && c.SaturatedAt != nil {
 			s.SaturatedAt = c.SaturatedAt
 		}
@@ -122,6 +86,64 @@ func scalingData(v *analyze.Verdict) scData {
 		}
 	}
 	return d
+}
+
+// addLevels adds a system's levels with a finite throughput, widening the
+// axes.
+func (d *scData) addLevels(s *scSystem, levels []analyze.Level) {
+	for _, l := range levels {
+		if !finite(l.RPS) {
+			continue
+		}
+		s.Levels = append(s.Levels, plotter.XY{X: float64(l.Connections), Y: l.RPS})
+		d.XMin, d.XMax = math.Min(d.XMin, float64(l.Connections)), math.Max(d.XMax, float64(l.Connections))
+		d.YMax = math.Max(d.YMax, l.RPS)
+		d.RunsShown = d.RunsShown || l.Runs > 1
+	}
+}
+
+// addRuns adds a system's closed-model runs and sets R0, the smallest
+// latency of its runs: their minimum when every run has one, else their
+// least mean.
+func (d *scData) addRuns(s *scSystem, groups []analyze.Group) {
+	minLat, minMean, allMin := math.Inf(1), math.Inf(1), true
+	for _, g := range groups {
+		for _, r := range g.Runs {
+			if r.LoadModel != results.LoadClosed || r.Connections == nil || *r.Connections <= 0 || !finite(r.RPS) {
+				continue
+			}
+			s.Runs = append(s.Runs, plotter.XY{X: float64(*r.Connections), Y: r.RPS})
+			d.YMax = math.Max(d.YMax, r.RPS)
+			if finiteP(r.LatMinMs) && *r.LatMinMs > 0 {
+				minLat = math.Min(minLat, *r.LatMinMs)
+			} else {
+				allMin = false
+			}
+			if finiteP(r.LatMeanMs) && *r.LatMeanMs > 0 {
+				minMean = math.Min(minMean, *r.LatMeanMs)
+			}
+		}
+	}
+	switch {
+	case allMin && !math.IsInf(minLat, 1):
+		s.R0S = minLat / 1000
+	case !math.IsInf(minMean, 1):
+		s.R0S, s.R0Mean = minMean/1000, true
+	}
+}
+
+// exceedsBound tells whether a measured point lies above the Little's-law
+// bound N/R0 (with BoundSlack).
+func (s *scSystem) exceedsBound() bool {
+	if !(s.R0S > 0) {
+		return false
+	}
+	for _, xy := range append(slices.Clone(s.Levels), s.Runs...) {
+		if xy.Y > xy.X/s.R0S*(1+BoundSlack) {
+			return true
+		}
+	}
+	return false
 }
 
 // Scaling returns the scaling figure: the representative throughput of

@@ -79,6 +79,19 @@ func (lr *LineReader) Next() ([]byte, error) {
 	return b, nil
 }
 
+// TokenAround returns the bounds [start, end) of the token (a run of
+// non-space bytes, SpaceAt) that holds b[i:j].
+func TokenAround(b []byte, i, j int) (start, end int) {
+	start, end = i, j
+	for start > 0 && SpaceAt(b, start-1) == 0 {
+		start--
+	}
+	for end < len(b) && SpaceAt(b, end) == 0 {
+		end++
+	}
+	return start, end
+}
+
 // SpaceAt returns the width of the whitespace character at b[i], or 0.
 // Besides ASCII blanks it knows U+00A0 (no-break space) and U+3000
 // (ideographic space), both common in output copied from web pages.

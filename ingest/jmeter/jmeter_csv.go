@@ -206,72 +206,88 @@ func parseJTLCSV(ctx context.Context, r io.Reader, opts core.Options, sink core.
 	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
 		return core.ReadError(opts.Source, err)
 	}
-	var cols jtlColumns
-	header := false
-	comma := ','
-	if c, ok := jtlParseHeader(jtlFirstLine(head)); ok {
-		cols, header, comma = c, true, c.comma
-	} else if c, ok := jtlBareComma(head); ok {
-		comma = c
+	c := jtlCSV{g: newJTLAgg(opts, sink), comma: ','}
+	if h, ok := jtlParseHeader(jtlFirstLine(head)); ok {
+		c.cols, c.header, c.comma = h, true, h.comma
+	} else if comma, ok := jtlBareComma(head); ok {
+		c.comma = comma
 	}
-
-	g := newJTLAgg(opts, sink)
-	recs := core.NewCSVRecords(ctx, br, opts.Source, comma, jtlMaxRecord)
-	var tp jtlTime
-	var unknown int64
-	unknownFields := 0
+	recs := core.NewCSVRecords(ctx, br, opts.Source, c.comma, jtlMaxRecord)
 	for {
 		rec, err := recs.Next()
 		if err == io.EOF {
 			break
 		}
-		g.a.Record(recs.Size)
+		c.g.a.Record(recs.Size)
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			g.bad(pe.StartLine, pe.Err.Error())
+			c.g.bad(pe.StartLine, pe.Err.Error())
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		line := recs.Line
-		if len(rec) > 0 && rec[0] != "" && (rec[0][0] < '0' || rec[0][0] > '9') {
-			if c := jtlColumnsOf(rec, comma); c.isHeader() {
-				cols, header = c, true
-				g.a.Good()
-				continue
-			}
-		}
-		var s jtlSample
-		var msg string
-		if header {
-			s, msg = jtlRecord(rec, cols, &tp, g)
-		} else {
-			layout, known := jtlBareLayout[len(rec)]
-			if known {
-				s, msg = jtlRecord(rec, layout, &tp, g)
-			}
-			if !known || msg != "" {
-				if s, msg = jtlRecord(rec, jtlBareBase, &tp, g); msg == "" {
-					unknown++
-					unknownFields = len(rec)
-				}
-			}
-		}
-		if msg != "" {
-			g.bad(line, msg)
-			continue
-		}
-		s.line = line
-		if err := g.add(&s); err != nil {
+		if err := c.record(rec, recs.Line); err != nil {
 			return err
 		}
 	}
-	if unknown > 0 {
-		g.note(fmt.Sprintf("%d records without a header in an unknown column layout (e.g. %d fields): bytes, threads and URL not read", unknown, unknownFields))
+	if c.unknown > 0 {
+		c.g.note(fmt.Sprintf("%d records without a header in an unknown column layout (e.g. %d fields): bytes, threads and URL not read", c.unknown, c.unknownFields))
 	}
-	g.a.InputSize(recs.Offset())
-	return g.close(ctx)
+	c.g.a.InputSize(recs.Offset())
+	return c.g.close(ctx)
+}
+
+// jtlCSV is a JMeter CSV file being read: the columns of the last header
+// (when there was one), and the records read in an unknown bare layout.
+type jtlCSV struct {
+	g             *jtlAgg
+	cols          jtlColumns
+	header        bool
+	comma         rune
+	tp            jtlTime
+	unknown       int64
+	unknownFields int
+}
+
+// record reads one record at line: a header, or a sample.
+func (c *jtlCSV) record(rec []string, line int) error {
+	if len(rec) > 0 && rec[0] != "" && (rec[0][0] < '0' || rec[0][0] > '9') {
+		if h := jtlColumnsOf(rec, c.comma); h.isHeader() {
+			c.cols, c.header = h, true
+			c.g.a.Good()
+			return nil
+		}
+	}
+	s, msg := c.sample(rec)
+	if msg != "" {
+		c.g.bad(line, msg)
+		return nil
+	}
+	s.line = line
+	return c.g.add(&s)
+}
+
+// sample converts a record by the header's columns or, without one, by
+// the bare layout of its number of fields, else (or when that fails) by
+// the columns every bare layout starts with.
+func (c *jtlCSV) sample(rec []string) (jtlSample, string) {
+	if c.header {
+		return jtlRecord(rec, c.cols, &c.tp, c.g)
+	}
+	var s jtlSample
+	var msg string
+	layout, known := jtlBareLayout[len(rec)]
+	if known {
+		s, msg = jtlRecord(rec, layout, &c.tp, c.g)
+	}
+	if !known || msg != "" {
+		if s, msg = jtlRecord(rec, jtlBareBase, &c.tp, c.g); msg == "" {
+			c.unknown++
+			c.unknownFields = len(rec)
+		}
+	}
+	return s, msg
 }
 
 // jtlRecord converts a CSV record; msg says what is wrong with a

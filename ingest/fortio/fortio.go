@@ -204,43 +204,77 @@ func (st *fortioState) done(f [][]byte, ln int) error {
 // runLine reads a line inside a run.
 func (st *fortioState) runLine(s []byte, f [][]byte, ln int) {
 	r := &st.run
+	if r.wordLine(f, ln) {
+		return
+	}
 	switch {
-	case string(f[0]) == "Starting" && len(f) >= 6 && string(f[1]) == "at" && string(f[4]) == "with":
+	case bytes.HasPrefix(s, []byte("Aggregated Function Time :")):
+		if r.functionTime(f, ln) && st.Detect {
+			st.Found = true
+		}
+	case bytes.HasPrefix(s, []byte("Response Body/Total Sizes :")):
+		r.sizes(f)
+	case bytes.Contains(s, []byte(" : count ")):
+		// another histogram: Sleep times, Error cases, connection timing
+		r.sec = fortioSectionOther
+	}
+}
+
+// wordLine reads the lines told by their first word; false for others.
+func (r *fortioRun) wordLine(f [][]byte, ln int) bool {
+	switch string(f[0]) {
+	case "Starting":
 		// Starting at 200 qps with 4 thread(s) [gomax 2] ...
+		if len(f) < 6 || string(f[1]) != "at" || string(f[4]) != "with" {
+			return false
+		}
 		if n, ok := core.ParseUint(f[5]); ok {
 			r.threads = n
 		}
-	case string(f[0]) == "Ended" && len(f) == 7 && string(f[1]) == "after":
+	case "Ended":
+		if len(f) != 7 || string(f[1]) != "after" {
+			return false
+		}
 		r.ended(f, ln)
-	case bytes.HasPrefix(s, []byte("Aggregated Function Time :")):
-		count, avg, sd, lo, hi, _, ok := fortioStats(f[4:])
-		if !ok {
-			r.Malformed(ln, "Aggregated Function Time line")
-			break
-		}
-		r.count, r.avg, r.sd, r.lo, r.hi, r.hasFunc = count, avg, sd, lo, hi, true
-		r.sec = fortioSectionFunction
-		if st.Detect {
-			st.Found = true
-		}
-	case string(f[0]) == "target" && len(f) == 3:
+	case "target":
 		// "# target 50% 0.000651724" (normalize drops the "# ")
+		if len(f) != 3 {
+			return false
+		}
 		if r.sec == fortioSectionFunction {
 			r.percentile(f, ln)
 		}
-	case string(f[0]) == "range," || string(f[0]) == ">=" || string(f[0]) == ">":
+	case "range,", ">=", ">":
 		// histogram rows and headers
-	case string(f[0]) == "Code" && len(f) >= 4:
+	case "Code":
+		if len(f) < 4 {
+			return false
+		}
 		r.code(f, ln)
-	case bytes.HasPrefix(s, []byte("Response Body/Total Sizes :")):
-		if _, _, _, _, _, sum, ok := fortioStats(f[4:]); ok && sum >= 0 && sum < 9e21 {
-			r.bytes, r.hasBytes = int64(math.Round(sum/1000)), true
-		}
 	default:
-		if bytes.Contains(s, []byte(" : count ")) {
-			// another histogram: Sleep times, Error cases, connection timing
-			r.sec = fortioSectionOther
-		}
+		return false
+	}
+	return true
+}
+
+// functionTime reads "Aggregated Function Time : count 400 avg ...", which
+// opens the latency histogram; false when it is malformed.
+func (r *fortioRun) functionTime(f [][]byte, ln int) bool {
+	count, avg, sd, lo, hi, _, ok := fortioStats(f[4:])
+	if !ok {
+		r.Malformed(ln, "Aggregated Function Time line")
+		return false
+	}
+	r.count, r.avg, r.sd, r.lo, r.hi, r.hasFunc = count, avg, sd, lo, hi, true
+	r.sec = fortioSectionFunction
+	return true
+}
+
+// sizes reads "Response Body/Total Sizes : count ... sum S": the bytes
+// received, in thousands as fortio sums them.
+func (r *fortioRun) sizes(f [][]byte) {
+	if _, _, _, _, _, sum, ok := fortioStats(f[4:]); ok && sum >= 0 && sum < 9e21 {
+		r.bytes, r.hasBytes = int64(math.Round(sum/1000)), true
 	}
 }
 

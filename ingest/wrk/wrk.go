@@ -202,30 +202,30 @@ func wrkClassifyNumeric(f [][]byte) wrkKind {
 // statistics and rules.
 func wrkClassifyOther(f [][]byte) wrkKind {
 	a := f[0]
-	switch a[0] {
-	case 'S':
-		if string(a) == "Socket" && len(f) >= 4 && string(f[1]) == "errors:" {
+	switch {
+	case bytes.HasPrefix(a, []byte("#[")):
+		return wrkKindHdrStats
+	case len(a) >= 3 && a[0] == '-' && a[1] == '-' && a[2] == '-' && len(f) == 1:
+		return wrkKindRule
+	case len(f) < 2:
+		return wrkKindNone
+	}
+	switch string(a) {
+	case "Socket":
+		if len(f) >= 4 && string(f[1]) == "errors:" {
 			return wrkKindSocket
 		}
-	case 'N':
-		if string(a) == "Non-2xx" && len(f) >= 3 && string(f[len(f)-2]) == "responses:" {
+	case "Non-2xx":
+		if len(f) >= 3 && string(f[len(f)-2]) == "responses:" {
 			return wrkKindNon2xx
 		}
-	case 'D':
-		if string(a) == "Detailed" && len(f) >= 2 && string(f[1]) == "Percentile" {
+	case "Detailed":
+		if string(f[1]) == "Percentile" {
 			return wrkKindSpecHeader
 		}
-	case 'V':
-		if string(a) == "Value" && len(f) >= 2 && string(f[1]) == "Percentile" {
+	case "Value":
+		if string(f[1]) == "Percentile" {
 			return wrkKindSpecCols
-		}
-	case '#':
-		if bytes.HasPrefix(a, []byte("#[")) {
-			return wrkKindHdrStats
-		}
-	case '-':
-		if len(a) >= 3 && a[1] == '-' && a[2] == '-' && len(f) == 1 {
-			return wrkKindRule
 		}
 	}
 	return wrkKindNone

@@ -130,8 +130,8 @@ type abRun struct {
 	badLine                  int
 }
 
-// abState is the parser's state over one input.
-type abState struct {
+// state is the parser's state over one input.
+type state struct {
 	core.RunState
 	run     abRun
 	pending *abCommand
@@ -142,7 +142,7 @@ type abState struct {
 // ApacheBench" banner with the Benchmarking line or a report line, or,
 // for partial pastes, three of ab's report lines.
 func (Parser) Detect(head []byte) bool {
-	st := &abState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	for ln, line := range core.HeadLines(head) {
 		if st.Found {
 			break
@@ -169,7 +169,7 @@ func (r *abRun) recognized() bool {
 
 // Parse streams the ab runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &abState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err
 	}
@@ -193,7 +193,7 @@ func abValue(s []byte) []byte {
 }
 
 // line handles one input line.
-func (st *abState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
@@ -233,7 +233,7 @@ func (st *abState) line(b []byte, ln int) error {
 }
 
 // classify returns the key and group of a report line (abLines).
-func (st *abState) classify(s []byte, f [][]byte) (uint32, int8, bool) {
+func (st *state) classify(s []byte, f [][]byte) (uint32, int8, bool) {
 	for _, l := range abLinesByWord[string(f[0])] {
 		if l.matches(s, f) {
 			return l.key, l.group, true
@@ -312,7 +312,7 @@ func (l *abLine) matches(s []byte, f [][]byte) bool {
 }
 
 // value stores the value of a report line.
-func (st *abState) value(key uint32, s []byte, f [][]byte, ln int) {
+func (st *state) value(key uint32, s []byte, f [][]byte, ln int) {
 	r := &st.run
 	switch key {
 	case abKeyBanner:
@@ -400,7 +400,7 @@ func (r *abRun) breakdown(s []byte, f [][]byte, ln int) {
 }
 
 // connRow handles a line of the Connection Times table.
-func (st *abState) connRow(f [][]byte) bool {
+func (st *state) connRow(f [][]byte) bool {
 	r := &st.run
 	switch string(f[0]) {
 	case "min":
@@ -440,7 +440,7 @@ func (st *abState) connRow(f [][]byte) bool {
 
 // pctRow handles a row of the percentage table ("50%   1747",
 // "100%  63958 (longest request)").
-func (st *abState) pctRow(f [][]byte, ln int) bool {
+func (st *state) pctRow(f [][]byte, ln int) bool {
 	r := &st.run
 	if len(f) != 2 && !(len(f) == 4 && string(f[2]) == "(longest" && string(f[3]) == "request)") {
 		return false
@@ -463,7 +463,7 @@ func (st *abState) pctRow(f [][]byte, ln int) bool {
 
 // other handles a line that is no report line: progress, abort messages,
 // command lines.
-func (st *abState) other(s []byte, f [][]byte, ln int) error {
+func (st *state) other(s []byte, f [][]byte, ln int) error {
 	if st.Active && st.run.progressOrAbort(s, f, ln) {
 		return nil
 	}
@@ -519,13 +519,13 @@ func (r *abRun) malformed(ln int, s string) {
 }
 
 // start begins a run.
-func (st *abState) start(ln int) {
+func (st *state) start(ln int) {
 	st.Active = true
 	st.run = abRun{startLine: ln, lastLine: ln, pcts: st.run.pcts[:0]}
 }
 
 // close ends the current run, emitting it when it has its report.
-func (st *abState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}
@@ -582,7 +582,7 @@ func (r *abRun) target() string {
 }
 
 // build makes the run of a complete report.
-func (st *abState) build() results.RunWithPercentiles {
+func (st *state) build() results.RunWithPercentiles {
 	r := &st.run
 	out := results.RunWithPercentiles{Run: results.Run{
 		Tool: "ab", LoadModel: results.LoadClosed, Target: r.target(), DurationS: r.timeS,

@@ -88,8 +88,8 @@ type artilleryPeriod struct {
 	m           artilleryMetrics
 }
 
-// artilleryState is the console parser's state over one input.
-type artilleryState struct {
+// state is the console parser's state over one input.
+type state struct {
 	core.RunState
 	block   int // 0 none, 1 period, 2 summary
 	cur     artilleryMetrics
@@ -116,14 +116,14 @@ const maxArtilleryPeriods = 100_000
 // Detect reports whether head holds an Artillery summary report with
 // HTTP metrics.
 func (Parser) Detect(head []byte) bool {
-	st := &artilleryState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the Artillery runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &artilleryState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "artillery", st.line, st.endBlock, func() int { return st.Index })
 }
 
@@ -140,7 +140,7 @@ func artilleryClock(b []byte) (float64, bool) {
 }
 
 // line handles one input line.
-func (st *artilleryState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 || bytes.Trim(s, "-") == nil {
 		return nil
@@ -177,7 +177,7 @@ func (st *artilleryState) line(b []byte, ln int) error {
 }
 
 // command reads an "artillery run" or "artillery quick" command line.
-func (st *artilleryState) command(s []byte, ln int) {
+func (st *state) command(s []byte, ln int) {
 	var buf [16][]byte
 	f := core.Fields(s, buf[:0])
 	for i := 0; i+1 < len(f); i++ {
@@ -194,7 +194,7 @@ func (st *artilleryState) command(s []byte, ln int) {
 
 // startPeriod starts a period's block at "Metrics for period to:
 // 19:28:00(+0000) (width: 5.603s)".
-func (st *artilleryState) startPeriod(s []byte, ln int) {
+func (st *state) startPeriod(s []byte, ln int) {
 	var buf [8][]byte
 	f := core.Fields(s, buf[:0])
 	p := artilleryPeriod{m: newArtilleryMetrics()}
@@ -222,7 +222,7 @@ var artilleryV1Keys = map[string]string{"Scenarios launched": "vusers.created", 
 // 10000", "Request latency:" with "min: 36.9" below, "Codes:" with
 // "200: 1085", "Errors:" with "ETIMEDOUT: 58"); it reports false for the
 // 2.x lines (with dot leaders) and for lines it does not know.
-func (st *artilleryState) v1Line(s, name, val []byte, hasVal bool, ln int) bool {
+func (st *state) v1Line(s, name, val []byte, hasVal bool, ln int) bool {
 	val = core.TrimLeft(val)
 	if hasVal && len(val) > 0 && val[0] == '.' {
 		return false // 2.x
@@ -262,7 +262,7 @@ func (st *artilleryState) v1Line(s, name, val []byte, hasVal bool, ln int) bool 
 
 // v1Heading reads the heading of a section of a 1.x report; false when
 // key is none.
-func (st *artilleryState) v1Heading(key string, ln int) bool {
+func (st *state) v1Heading(key string, ln int) bool {
 	switch key {
 	case "Request latency", "Response time (msec)":
 		st.v1Sec, st.summary, st.last = "latency", "", ln
@@ -276,7 +276,7 @@ func (st *artilleryState) v1Heading(key string, ln int) bool {
 
 // v1Top reads a top-level line of a 1.x report into its 2.x metric m (ok
 // false: its value v did not parse).
-func (st *artilleryState) v1Top(key, m string, val []byte, v float64, ok bool, ln int) {
+func (st *state) v1Top(key, m string, val []byte, v float64, ok bool, ln int) {
 	st.v1Sec, st.last, st.v1 = "", ln, true
 	if !ok {
 		st.malformed(ln, fmt.Sprintf("%s %q", key, val))
@@ -297,7 +297,7 @@ func (st *artilleryState) v1Top(key, m string, val []byte, v float64, ok bool, l
 }
 
 // v1Count reads a row of the Codes or Errors section of a 1.x report.
-func (st *artilleryState) v1Count(key string, val []byte, v float64, ok bool, ln int) {
+func (st *state) v1Count(key string, val []byte, v float64, ok bool, ln int) {
 	if !ok {
 		st.malformed(ln, fmt.Sprintf("%s %s %q", st.v1Sec, key, val))
 		return
@@ -338,7 +338,7 @@ func artilleryTotalTime(s string) float64 {
 }
 
 // metricLine reads "name: ....... value" or a summary's nested statistic.
-func (st *artilleryState) metricLine(s []byte, ln int) error {
+func (st *state) metricLine(s []byte, ln int) error {
 	name, val, ok := bytes.Cut(s, []byte(": "))
 	if handled := st.v1Line(s, name, val, ok, ln); handled {
 		return nil
@@ -371,7 +371,7 @@ func (st *artilleryState) metricLine(s []byte, ln int) error {
 
 // summaryStat reads a statistic of the summary above: min, max, mean,
 // median, p95 ...
-func (st *artilleryState) summaryStat(key string, val []byte, ln int) {
+func (st *state) summaryStat(key string, val []byte, ln int) {
 	v, err := strconv.ParseFloat(string(val), 64)
 	if err != nil || !core.Finite(v) {
 		st.malformed(ln, fmt.Sprintf("%s %s %q", st.summary, key, val))
@@ -384,7 +384,7 @@ func (st *artilleryState) summaryStat(key string, val []byte, ln int) {
 }
 
 // metric reads a rate ("12/sec") or a counter.
-func (st *artilleryState) metric(key string, val []byte, ln int) {
+func (st *state) metric(key string, val []byte, ln int) {
 	if r, ok := bytes.CutSuffix(val, []byte("/sec")); ok {
 		v, err := strconv.ParseFloat(string(r), 64)
 		if err != nil || !core.Finite(v) {
@@ -408,7 +408,7 @@ func (st *artilleryState) metric(key string, val []byte, ln int) {
 	}
 }
 
-func (st *artilleryState) malformed(ln int, msg string) {
+func (st *state) malformed(ln int, msg string) {
 	if st.bad == "" {
 		st.bad, st.badLine = msg, ln
 	}
@@ -432,7 +432,7 @@ func (m artilleryMetrics) v1Requests() {
 
 // endBlock ends a period (kept for the run's series) or the summary
 // report (the run).
-func (st *artilleryState) endBlock() error {
+func (st *state) endBlock() error {
 	block := st.block
 	st.block, st.summary = 0, ""
 	switch block {
@@ -495,7 +495,7 @@ func (st *artilleryState) endBlock() error {
 // duration sets the run's duration: the sum of the periods' widths, else
 // Artillery's total time, else requests over the request rate; the note
 // says which.
-func (st *artilleryState) duration(out *results.RunWithPercentiles) string {
+func (st *state) duration(out *results.RunWithPercentiles) string {
 	switch {
 	case len(st.periods) > 0:
 		for _, p := range st.periods {
@@ -515,7 +515,7 @@ func (st *artilleryState) duration(out *results.RunWithPercentiles) string {
 
 // series sends the periods of the run runID as its series, timed from
 // the first period's start.
-func (st *artilleryState) series(runID string) error {
+func (st *state) series(runID string) error {
 	if len(st.periods) == 0 {
 		return nil
 	}

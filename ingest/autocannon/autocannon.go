@@ -91,8 +91,8 @@ type autocannonRun struct {
 	errs, timeouts      int64
 }
 
-// autocannonState is the text parser's state over one input.
-type autocannonState struct {
+// state is the text parser's state over one input.
+type state struct {
 	core.RunState
 	run     autocannonRun
 	pending *autocannonRun // command and "Running" lines before the tables
@@ -102,14 +102,14 @@ type autocannonState struct {
 // Detect reports whether head holds an autocannon result: a Latency row
 // of its stats table and the "requests in" line.
 func (Parser) Detect(head []byte) bool {
-	st := &autocannonState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the autocannon runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &autocannonState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "autocannon", st.line, st.close, func() int { return st.Index })
 }
 
@@ -146,7 +146,7 @@ func autocannonBorder(s []byte) bool {
 }
 
 // line handles one input line.
-func (st *autocannonState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 || autocannonBorder(s) {
 		return nil
@@ -177,7 +177,7 @@ func (st *autocannonState) line(b []byte, ln int) error {
 
 // resultLine reads the lines after a run's tables: its responses and its
 // "requests in" line.
-func (st *autocannonState) resultLine(f [][]byte, ln int) {
+func (st *state) resultLine(f [][]byte, ln int) {
 	switch {
 	case len(f) == 7 && string(f[1]) == "2xx" && string(f[2]) == "responses," && string(f[4]) == "non":
 		st.run.responsesLine(f, ln)
@@ -200,7 +200,7 @@ func (r *autocannonRun) responsesLine(f [][]byte, ln int) {
 }
 
 // command reads an autocannon command line, announcing the next run.
-func (st *autocannonState) command(s []byte, ln int) error {
+func (st *state) command(s []byte, ln int) error {
 	i := core.FindCommand(s, isAutocannonExe)
 	if i < 0 {
 		return nil
@@ -215,7 +215,7 @@ func (st *autocannonState) command(s []byte, ln int) error {
 // errorsLine reads "N errors (M timeouts)", the line after a run's end,
 // and closes the run; done false (and the run closed) when the line is
 // another.
-func (st *autocannonState) errorsLine(f [][]byte, ln int) (done bool, err error) {
+func (st *state) errorsLine(f [][]byte, ln int) (done bool, err error) {
 	r := &st.run
 	if len(f) >= 2 && string(f[1]) == "errors" {
 		if n, ok := core.ParseUint(f[0]); ok {
@@ -234,7 +234,7 @@ func (st *autocannonState) errorsLine(f [][]byte, ln int) (done bool, err error)
 
 // startRun reads "Running 10s test @ URL" or "Running 3000 requests test @
 // URL", the line before a run's tables.
-func (st *autocannonState) startRun(f [][]byte, ln int) error {
+func (st *state) startRun(f [][]byte, ln int) error {
 	// Running 10s test @ URL; Running 3000 requests test @ URL
 	if err := st.close(); err != nil {
 		return err
@@ -255,7 +255,7 @@ func (st *autocannonState) startRun(f [][]byte, ln int) error {
 
 // loadLine reads the connections (and pipelining) or workers line of the
 // run about to start.
-func (st *autocannonState) loadLine(f [][]byte) {
+func (st *state) loadLine(f [][]byte) {
 	n, ok := core.ParseUint(f[0])
 	if !ok {
 		return
@@ -273,7 +273,7 @@ func (st *autocannonState) loadLine(f [][]byte) {
 }
 
 // pendingRun returns the run being announced, starting one at line ln.
-func (st *autocannonState) pendingRun(ln int) *autocannonRun {
+func (st *state) pendingRun(ln int) *autocannonRun {
 	if st.pending == nil || st.pending.target != "" {
 		st.pending = &autocannonRun{startLine: ln}
 	}
@@ -281,7 +281,7 @@ func (st *autocannonState) pendingRun(ln int) *autocannonRun {
 }
 
 // end reads the "requests in" line.
-func (st *autocannonState) end(f [][]byte, ln int) {
+func (st *state) end(f [][]byte, ln int) {
 	r := &st.run
 	r.lastLine = ln
 	num, suffix := core.SplitNum(f[0])
@@ -314,7 +314,7 @@ func (st *autocannonState) end(f [][]byte, ln int) {
 }
 
 // row handles a table row.
-func (st *autocannonState) row(cells []string, ln int) error {
+func (st *state) row(cells []string, ln int) error {
 	r := &st.run
 	switch cells[0] {
 	case "Stat":
@@ -386,7 +386,7 @@ func (r *autocannonRun) percentileRow(cells []string, ln int) {
 }
 
 // begin starts a run at its first table.
-func (st *autocannonState) begin(ln int) {
+func (st *state) begin(ln int) {
 	st.run = autocannonRun{startLine: ln, lastLine: ln}
 	if p := st.pending; p != nil {
 		st.run.startLine, st.run.cmd, st.run.target = p.startLine, p.cmd, p.target
@@ -396,7 +396,7 @@ func (st *autocannonState) begin(ln int) {
 }
 
 // statsRow reads a Latency, Req/Sec or Bytes/Sec row.
-func (st *autocannonState) statsRow(cells []string, ln int) {
+func (st *state) statsRow(cells []string, ln int) {
 	r := &st.run
 	if len(cells) != len(r.cols)+1 {
 		r.Malformed(ln, "table row of "+strconv.Itoa(len(cells))+" cells under "+strconv.Itoa(len(r.cols)+1)+" columns")
@@ -439,7 +439,7 @@ func (st *autocannonState) statsRow(cells []string, ln int) {
 }
 
 // close ends the current run, emitting it when complete.
-func (st *autocannonState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}
@@ -460,7 +460,7 @@ func (st *autocannonState) close() error {
 }
 
 // build makes the run of a complete result.
-func (st *autocannonState) build() results.RunWithPercentiles {
+func (st *state) build() results.RunWithPercentiles {
 	r := &st.run
 	out := results.RunWithPercentiles{Run: results.Run{
 		Tool: "autocannon", LoadModel: results.LoadClosed, Target: r.target, DurationS: r.durS,

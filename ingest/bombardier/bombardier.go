@@ -100,8 +100,8 @@ type bombardierRun struct {
 	hasTput                   bool
 }
 
-// bombardierState is the text parser's state over one input.
-type bombardierState struct {
+// state is the text parser's state over one input.
+type state struct {
 	core.RunState
 	run     bombardierRun
 	pending bombardierIntro
@@ -111,14 +111,14 @@ type bombardierState struct {
 // Detect reports whether head holds a bombardier result: its Statistics
 // header followed by a Reqs/sec row.
 func (Parser) Detect(head []byte) bool {
-	st := &bombardierState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the bombardier runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &bombardierState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "bombardier", st.line, st.close, func() int { return st.Index })
 }
 
@@ -126,7 +126,7 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 func isBombardierExe(tok []byte) bool { return core.ExeNamed(tok, "bombardier") }
 
 // line handles one input line.
-func (st *bombardierState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if i := bytes.LastIndexByte(s, '\r'); i >= 0 {
 		s = core.TrimLeft(s[i+1:]) // progress redrawn with carriage returns
@@ -166,7 +166,7 @@ func (st *bombardierState) line(b []byte, ln int) error {
 
 // open starts a result at its Statistics header, line ln, closing the
 // one before.
-func (st *bombardierState) open(ln int) error {
+func (st *state) open(ln int) error {
 	if err := st.close(); err != nil {
 		return err
 	}
@@ -181,7 +181,7 @@ func (st *bombardierState) open(ln int) error {
 
 // progress reads a progress line: its last token is the elapsed time
 // ("37s", "1m5s"), before "Done!" on the last one.
-func (st *bombardierState) progress(f [][]byte) {
+func (st *state) progress(f [][]byte) {
 	last := f[len(f)-1]
 	if string(last) == "Done!" && len(f) > 1 {
 		last = f[len(f)-2]
@@ -193,7 +193,7 @@ func (st *bombardierState) progress(f [][]byte) {
 
 // intro reads "Bombarding URL with N request(s) using C connection(s)" or
 // "Bombarding URL for 10s using C connection(s)".
-func (st *bombardierState) intro(f [][]byte, ln int) {
+func (st *state) intro(f [][]byte, ln int) {
 	p := st.pending
 	if p.line == 0 {
 		p = bombardierIntro{line: ln}
@@ -260,7 +260,7 @@ func parseBombardierCommand(s string, ln int) bombardierIntro {
 
 // row handles a line inside a result; it reports false for lines that
 // are not part of it.
-func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) row(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	if string(f[0]) == "Throughput:" && len(f) == 2 {
 		r.throughputRow(f[1], ln)
@@ -290,7 +290,7 @@ const (
 )
 
 // statsRow reads the Reqs/sec and Latency rows and the section headers.
-func (st *bombardierState) statsRow(f [][]byte, ln int) rowOutcome {
+func (st *state) statsRow(f [][]byte, ln int) rowOutcome {
 	r := &st.run
 	key := string(f[0])
 	switch {
@@ -415,7 +415,7 @@ func (r *bombardierRun) codesRow(s []byte, ln int) bool {
 }
 
 // close ends the current result, emitting it when complete.
-func (st *bombardierState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}
@@ -436,7 +436,7 @@ func (st *bombardierState) close() error {
 }
 
 // build makes the run of a complete result.
-func (st *bombardierState) build() results.RunWithPercentiles {
+func (st *state) build() results.RunWithPercentiles {
 	r := &st.run
 	in := r.intro
 	var notes []string

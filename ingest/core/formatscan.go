@@ -153,22 +153,39 @@ func (s OptionSyntax) Scan(args []string, option func(name, val string) bool, po
 			continue
 		}
 		if a == "--" && s.EndOfOptions {
-			return allPositional(args[i+1:], positional)
+			for _, p := range args[i+1:] {
+				if !positional(p) {
+					return false
+				}
+			}
+			return true
 		}
-		var name, val string
-		var hasVal bool
-		if s.Short && (!s.Long || a[1] != '-') {
-			var ok bool
-			if name, val, hasVal, ok = s.cluster(a, option); !ok {
-				return false
+		name, val, hasVal := "", "", false
+		switch {
+		case s.Short && (!s.Long || a[1] != '-'):
+			// Flags cluster until a letter that takes a value.
+			for k := 1; k < len(a); k++ {
+				if o := a[k : k+1]; s.TakesValue(o) {
+					name = o
+					val, hasVal = a[k+1:], k+1 < len(a)
+					break
+				} else if !option(o, "") {
+					return false
+				}
 			}
 			if name == "" {
 				continue
 			}
-		} else {
-			name = s.longName(a)
+		case s.Short:
+			name = a[2:]
+		default:
+			name = strings.TrimLeft(a, "-")
 		}
-		name, val, hasVal = s.gluedValue(a, name, val, hasVal)
+		if j := strings.IndexByte(name, '='); j >= 0 && !(s.Short && a[1] != '-') {
+			name, val, hasVal = name[:j], name[j+1:], true
+		} else if s.Glued && a[1] != '-' && len(name) > 1 && s.TakesValue(name[:1]) {
+			name, val, hasVal = name[:1], name[1:], true
+		}
 		if s.TakesValue(name) && !hasVal {
 			if i+1 < len(args) {
 				i++
@@ -182,55 +199,6 @@ func (s OptionSyntax) Scan(args []string, option func(name, val string) bool, po
 		}
 	}
 	return true
-}
-
-// allPositional gives every argument to positional; false when it stops
-// the walk.
-func allPositional(args []string, positional func(arg string) bool) bool {
-	for _, p := range args {
-		if !positional(p) {
-			return false
-		}
-	}
-	return true
-}
-
-// cluster reads a cluster of one-letter options ("-Lt2"): its flags go
-// to option until a letter that takes a value, returned with the rest of
-// the word as its value (name "" when there is none). ok is false when
-// option stopped the walk.
-func (s OptionSyntax) cluster(a string, option func(name, val string) bool) (name, val string, hasVal, ok bool) {
-	for k := 1; k < len(a); k++ {
-		o := a[k : k+1]
-		if s.TakesValue(o) {
-			return o, a[k+1:], k+1 < len(a), true
-		}
-		if !option(o, "") {
-			return "", "", false, false
-		}
-	}
-	return "", "", false, true
-}
-
-// longName is the name of an option that is not a cluster.
-func (s OptionSyntax) longName(a string) string {
-	if s.Short {
-		return a[2:]
-	}
-	return strings.TrimLeft(a, "-")
-}
-
-// gluedValue splits a value off name: after "=" (not in a cluster), or,
-// with Glued, after the first letter of a single-dash option that takes
-// a value ("-c10").
-func (s OptionSyntax) gluedValue(a, name, val string, hasVal bool) (string, string, bool) {
-	if j := strings.IndexByte(name, '='); j >= 0 && !(s.Short && a[1] != '-') {
-		return name[:j], name[j+1:], true
-	}
-	if s.Glued && a[1] != '-' && len(name) > 1 && s.TakesValue(name[:1]) {
-		return name[:1], name[1:], true
-	}
-	return name, val, hasVal
 }
 
 // EachOption walks the arguments of a command line (args[0] is the
@@ -351,50 +319,44 @@ func AppendShellWords(words []string, s string) []string {
 		if j == i && strings.IndexByte("|;&<>`", s[j]) >= 0 {
 			return words
 		}
-		word, next, stop := quotedWord(s, j, append(buf[:0], s[i:j]...))
-		words = append(words, word)
-		if stop {
-			return words
+		cur := append(buf[:0], s[i:j]...)
+		i = j
+	word:
+		for ; i < len(s); i++ {
+			c := s[i]
+			switch c {
+			case ' ', '\t':
+				break word
+			case '\'':
+				k := strings.IndexByte(s[i+1:], '\'')
+				if k < 0 {
+					cur = append(cur, s[i+1:]...)
+					i = len(s)
+					break word
+				}
+				cur = append(cur, s[i+1:i+1+k]...)
+				i += k + 1
+			case '"':
+				for i++; i < len(s) && s[i] != '"'; i++ {
+					if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`+"`", s[i+1]) >= 0 {
+						i++
+					}
+					cur = append(cur, s[i])
+				}
+			case '\\':
+				if i+1 < len(s) {
+					i++
+					cur = append(cur, s[i])
+				}
+			case '|', ';', '&', '>', '<', '`':
+				return append(words, string(cur))
+			default:
+				cur = append(cur, c)
+			}
 		}
-		i = next
+		words = append(words, string(cur))
 	}
 	return words
-}
-
-// quotedWord reads the rest of a word with quotes or escapes from s[i:]
-// onto cur: the word, where it ends, and whether an operator (a pipe, a
-// list, a redirection) ended it, and the command with it.
-func quotedWord(s string, i int, cur []byte) (word string, next int, stop bool) {
-	for ; i < len(s); i++ {
-		switch c := s[i]; c {
-		case ' ', '\t':
-			return string(cur), i, false
-		case '\'':
-			k := strings.IndexByte(s[i+1:], '\'')
-			if k < 0 {
-				return string(append(cur, s[i+1:]...)), len(s), false
-			}
-			cur = append(cur, s[i+1:i+1+k]...)
-			i += k + 1
-		case '"':
-			for i++; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`+"`", s[i+1]) >= 0 {
-					i++
-				}
-				cur = append(cur, s[i])
-			}
-		case '\\':
-			if i+1 < len(s) {
-				i++
-				cur = append(cur, s[i])
-			}
-		case '|', ';', '&', '>', '<', '`':
-			return string(cur), i, true
-		default:
-			cur = append(cur, c)
-		}
-	}
-	return string(cur), i, false
 }
 
 // PctRow is a point of a latency distribution.

@@ -42,8 +42,7 @@ func HostPort(target string) (string, bool) {
 	return strings.ToLower(host) + ":" + port, true
 }
 
-// authority returns the lower-cased scheme of a target URL and its
-// authority without user information.
+// authority returns a target's lower-cased scheme and its host[:port].
 func authority(target string) (scheme, t string) {
 	t = strings.TrimSpace(target)
 	if i := strings.Index(t, "://"); i >= 0 {
@@ -61,8 +60,7 @@ func authority(target string) (scheme, t string) {
 	return scheme, t
 }
 
-// splitHostPort splits an authority at the port's colon; an IPv6 host
-// keeps its brackets, and one without them is ambiguous (false).
+// splitHostPort splits host[:port]; a bare IPv6 host is ambiguous (false).
 func splitHostPort(t string) (host, port string, ok bool) {
 	if t[0] != '[' {
 		switch strings.Count(t, ":") {
@@ -88,8 +86,7 @@ func splitHostPort(t string) (host, port string, ok bool) {
 	return host, port[1:], true
 }
 
-// hostChars reports whether a host holds only the characters of a host
-// name, an IP address or a percent-encoded name.
+// hostChars reports whether host holds only a host name's characters.
 func hostChars(host string) bool {
 	for i := 0; i < len(host); i++ {
 		c := host[i]
@@ -100,12 +97,10 @@ func hostChars(host string) bool {
 	return true
 }
 
-// defaultPorts are the ports of the schemes a target may have without
-// one (no scheme: http).
+// defaultPorts are the schemes' ports ("": http).
 var defaultPorts = map[string]string{"": "80", "http": "80", "ws": "80", "https": "443", "wss": "443"}
 
-// validPort reports whether port is a number from 1 to 65535 of at most
-// 5 digits.
+// validPort reports whether port is 1 to 65535, in at most 5 digits.
 func validPort(port string) bool {
 	if len(port) > 5 {
 		return false

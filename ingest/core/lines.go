@@ -79,8 +79,7 @@ func (lr *LineReader) Next() ([]byte, error) {
 	return b, nil
 }
 
-// TokenAround returns the bounds [start, end) of the token (a run of
-// non-space bytes, SpaceAt) that holds b[i:j].
+// TokenAround returns the bounds of the token (SpaceAt) holding b[i:j].
 func TokenAround(b []byte, i, j int) (start, end int) {
 	start, end = i, j
 	for start > 0 && SpaceAt(b, start-1) == 0 {
@@ -161,8 +160,7 @@ func Normalize(b []byte) []byte {
 	return b
 }
 
-// decorationLen is the length of the decoration b starts with (Normalize),
-// or 0.
+// decorationLen is the length of the decoration b starts with, or 0.
 func decorationLen(b []byte) int {
 	switch b[0] {
 	case '`', '~':
@@ -187,8 +185,7 @@ func decorationLen(b []byte) int {
 	return 0
 }
 
-// fenceLen is the length of a code fence ("```", "~~~" or longer) or of
-// one or two backticks (inline code) at the start of b, or 0.
+// fenceLen is the length of a code fence or inline backticks, or 0.
 func fenceLen(b []byte) int {
 	i := 0
 	for i < len(b) && b[i] == b[0] {
@@ -200,8 +197,7 @@ func fenceLen(b []byte) int {
 	return i
 }
 
-// ciTimestampLen is the length of a CI log's time stamp at the start of b
-// ("2024-05-01T12:00:00.1234567Z Running ..."), or 0.
+// ciTimestampLen is the length of a CI log's leading time stamp, or 0.
 func ciTimestampLen(b []byte) int {
 	if len(b) <= 20 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' {
 		return 0

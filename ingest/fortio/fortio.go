@@ -85,8 +85,8 @@ type fortioRun struct {
 	hasDone             bool
 }
 
-// fortioState is the text parser's state over one input.
-type fortioState struct {
+// state is the text parser's state over one input.
+type state struct {
 	core.RunState
 	run     fortioRun
 	pending string // a fortio command line
@@ -97,14 +97,14 @@ type fortioState struct {
 // Detect reports whether head holds a Fortio load result: its "running
 // at" line and its "Aggregated Function Time" line.
 func (Parser) Detect(head []byte) bool {
-	st := &fortioState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the Fortio runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &fortioState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "fortio", st.line, st.close, func() int { return st.Index })
 }
 
@@ -131,7 +131,7 @@ func fortioStats(f [][]byte) (count int64, avg, sd, lo, hi, sum float64, ok bool
 }
 
 // line handles one input line.
-func (st *fortioState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 || s[0] == '{' {
 		return nil // blank, or a JSON log line
@@ -153,7 +153,7 @@ func (st *fortioState) line(b []byte, ln int) error {
 
 // startRun begins a run at its first line:
 // "Fortio 1.68.2 running at 200 queries per second, 2->2 procs, for 2s: URL".
-func (st *fortioState) startRun(f [][]byte, ln int) error {
+func (st *state) startRun(f [][]byte, ln int) error {
 	if err := st.close(); err != nil {
 		return err
 	}
@@ -178,7 +178,7 @@ func (st *fortioState) startRun(f [][]byte, ln int) error {
 
 // command keeps, outside a run, a fortio load (or curl) command line for
 // the run that follows.
-func (st *fortioState) command(s []byte, f [][]byte, ln int) {
+func (st *state) command(s []byte, f [][]byte, ln int) {
 	for i := 0; i+1 < len(f); i++ {
 		if isFortioExe(f[i]) && (string(f[i+1]) == "load" || string(f[i+1]) == "curl") {
 			st.pending, st.pendLn = string(core.TrimRight(core.Rest(s, f[i]))), ln
@@ -189,7 +189,7 @@ func (st *fortioState) command(s []byte, f [][]byte, ln int) {
 
 // done ends a run at "All done 400 calls (plus 4 warmup) 1.571 ms avg,
 // 199.2 qps".
-func (st *fortioState) done(f [][]byte, ln int) error {
+func (st *state) done(f [][]byte, ln int) error {
 	r := &st.run
 	n, ok := core.ParseUint(f[2])
 	q, ok2 := core.ParseDec(f[len(f)-2], 0)
@@ -202,7 +202,7 @@ func (st *fortioState) done(f [][]byte, ln int) error {
 }
 
 // runLine reads a line inside a run.
-func (st *fortioState) runLine(s []byte, f [][]byte, ln int) {
+func (st *state) runLine(s []byte, f [][]byte, ln int) {
 	r := &st.run
 	if r.wordLine(f, ln) {
 		return
@@ -318,7 +318,7 @@ func (r *fortioRun) code(f [][]byte, ln int) {
 }
 
 // begin starts a run at its "running at" line.
-func (st *fortioState) begin(ln int) {
+func (st *state) begin(ln int) {
 	st.run = fortioRun{startLine: ln, lastLine: ln}
 	if st.pending != "" {
 		st.run.cmd, st.run.startLine = st.pending, st.pendLn
@@ -327,7 +327,7 @@ func (st *fortioState) begin(ln int) {
 }
 
 // close ends the current run, emitting it when complete.
-func (st *fortioState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}

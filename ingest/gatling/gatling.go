@@ -46,8 +46,8 @@ type gatlingRun struct {
 	badLine             int
 }
 
-// gatlingState is the console parser's state over one input.
-type gatlingState struct {
+// state is the console parser's state over one input.
+type state struct {
 	core.RunState
 	run      gatlingRun
 	elapsedS float64 // last "Ns elapsed" seen
@@ -56,14 +56,14 @@ type gatlingState struct {
 // Detect reports whether head holds a Global Information block with its
 // request count.
 func (Parser) Detect(head []byte) bool {
-	st := &gatlingState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &gatlingState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "gatling", st.line, st.close, func() int { return st.Index })
 }
 
@@ -94,7 +94,7 @@ func gatlingValue(s []byte) (total float64, ko float64, ok bool) {
 }
 
 // line handles one input line.
-func (st *gatlingState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
@@ -134,7 +134,7 @@ func (st *gatlingState) line(b []byte, ln int) error {
 
 // heading reads a "---- title ----" line: Global Information starts a
 // block, which other titles than its own sections end.
-func (st *gatlingState) heading(title string, ln int) error {
+func (st *state) heading(title string, ln int) error {
 	if title == "Global Information" {
 		if err := st.close(); err != nil {
 			return err
@@ -211,7 +211,7 @@ func (r *gatlingRun) malformed(ln int, msg string) {
 }
 
 // close ends the current block, emitting it when complete.
-func (st *gatlingState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}

@@ -92,8 +92,8 @@ type ghzCommand struct {
 	durationS   float64
 }
 
-// ghzState is the text parser's state over one input.
-type ghzState struct {
+// state is the text parser's state over one input.
+type state struct {
 	core.RunState
 	run     ghzRun
 	pending *ghzCommand
@@ -103,14 +103,14 @@ type ghzState struct {
 // Detect reports whether head holds a ghz summary: "Summary:" followed
 // by its Count and Total lines, Total with a time unit.
 func (Parser) Detect(head []byte) bool {
-	st := &ghzState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the ghz runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &ghzState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "ghz", st.line, st.close, func() int { return st.Index })
 }
 
@@ -127,7 +127,7 @@ const (
 )
 
 // line handles one input line.
-func (st *ghzState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
@@ -154,7 +154,7 @@ func (st *ghzState) line(b []byte, ln int) error {
 }
 
 // open starts a run at its "Summary:" line, closing the one before.
-func (st *ghzState) open(ln int) error {
+func (st *state) open(ln int) error {
 	if err := st.close(); err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func ghzHeading(f [][]byte) (ghzSection, bool) {
 
 // sectionRow reads a line of the open section; false when it is none
 // (the run's output ended).
-func (st *ghzState) sectionRow(f [][]byte, ln int) bool {
+func (st *state) sectionRow(f [][]byte, ln int) bool {
 	r := &st.run
 	switch r.sec {
 	case ghzSectionSummary:
@@ -247,7 +247,7 @@ func (r *ghzRun) statusRow(f [][]byte, ln int) bool {
 }
 
 // summaryKey reads a line of the Summary section; false when it is none.
-func (st *ghzState) summaryKey(f [][]byte, ln int) bool {
+func (st *state) summaryKey(f [][]byte, ln int) bool {
 	r := &st.run
 	switch string(f[0]) {
 	case "Count:":
@@ -298,7 +298,7 @@ func (st *ghzState) summaryKey(f [][]byte, ln int) bool {
 }
 
 // close ends the current summary, emitting it when it is ghz's.
-func (st *ghzState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}

@@ -80,8 +80,8 @@ type h2loadCommand struct {
 	h1               bool
 }
 
-// h2loadState is the parser's state over one input.
-type h2loadState struct {
+// state is the parser's state over one input.
+type state struct {
 	core.RunState
 	run     h2loadRun
 	pre     h2loadRun // what came before the finished line
@@ -93,14 +93,14 @@ type h2loadState struct {
 // Detect reports whether head holds an h2load summary: a "finished in"
 // line followed by its requests and status codes lines.
 func (Parser) Detect(head []byte) bool {
-	st := &h2loadState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the h2load runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &h2loadState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "h2load", st.line, st.close, func() int { return st.Index })
 }
 
@@ -116,7 +116,7 @@ func h2loadNum(f [][]byte, i int) (int64, bool) {
 }
 
 // line handles one input line.
-func (st *h2loadState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
@@ -147,7 +147,7 @@ func (st *h2loadState) line(b []byte, ln int) error {
 }
 
 // finished starts a run's summary at its "finished" line.
-func (st *h2loadState) finished(f [][]byte, ln int) error {
+func (st *state) finished(f [][]byte, ln int) error {
 	if err := st.close(); err != nil {
 		return err
 	}
@@ -165,7 +165,7 @@ func (st *h2loadState) finished(f [][]byte, ln int) error {
 
 // spawning reads a thread's "spawning" line before a run: its clients
 // and the timing-based test's warm-up and main durations.
-func (st *h2loadState) spawning(f [][]byte, ln int) error {
+func (st *state) spawning(f [][]byte, ln int) error {
 	if !st.hasPre || st.Active {
 		if err := st.close(); err != nil {
 			return err
@@ -196,7 +196,7 @@ func (st *h2loadState) spawning(f [][]byte, ln int) error {
 }
 
 // command reads an h2load command line for the next run.
-func (st *h2loadState) command(s []byte, ln int) error {
+func (st *state) command(s []byte, ln int) error {
 	i := core.FindCommand(s, isH2loadExe)
 	if i < 0 {
 		return nil
@@ -214,7 +214,7 @@ func (st *h2loadState) command(s []byte, ln int) error {
 }
 
 // begin starts the summary of a run at its "finished" line.
-func (st *h2loadState) begin(ln int) {
+func (st *state) begin(ln int) {
 	st.run = h2loadRun{startLine: ln, lastLine: ln}
 	if st.hasPre {
 		p := st.pre
@@ -230,7 +230,7 @@ func (st *h2loadState) begin(ln int) {
 
 // summaryLine reads a line after the "finished" line; the req/s row ends
 // the summary, and so does anything unknown (cut paste).
-func (st *h2loadState) summaryLine(s []byte, f [][]byte, ln int) error {
+func (st *state) summaryLine(s []byte, f [][]byte, ln int) error {
 	r := &st.run
 	var ok bool
 	switch {
@@ -365,7 +365,7 @@ func (r *h2loadRun) rpsRow(f [][]byte, ln int) bool {
 }
 
 // close ends the current summary, emitting it when complete.
-func (st *h2loadState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}
@@ -386,7 +386,7 @@ func (st *h2loadState) close() error {
 }
 
 // build makes the run of a complete summary.
-func (st *h2loadState) build() results.RunWithPercentiles {
+func (st *state) build() results.RunWithPercentiles {
 	r := &st.run
 	var notes []string
 	out := results.RunWithPercentiles{Run: results.Run{

@@ -105,8 +105,8 @@ type heyRun struct {
 	errKinds                       int
 }
 
-// heyState is the parser's state over one input.
-type heyState struct {
+// state is the parser's state over one input.
+type state struct {
 	core.RunState
 	run     heyRun
 	pending *heyCommand
@@ -117,7 +117,7 @@ type heyState struct {
 // followed by its Total and Requests/sec lines and at least two of
 // Slowest, Fastest and Average, all in seconds, without oha's markers.
 func (Parser) Detect(head []byte) bool {
-	st := &heyState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	if !st.Found {
 		_ = st.close()
@@ -127,7 +127,7 @@ func (Parser) Detect(head []byte) bool {
 
 // Parse streams the hey runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &heyState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err
 	}
@@ -154,7 +154,7 @@ func heySecs(f [][]byte, i int) (ms float64, nan, ok bool) {
 }
 
 // line handles one input line.
-func (st *heyState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if st.continued(s) {
 		return nil
@@ -197,7 +197,7 @@ func (st *heyState) line(b []byte, ln int) error {
 
 // continued reads s as the continuation of a command line that ended
 // with a backslash; false when it is none.
-func (st *heyState) continued(s []byte) bool {
+func (st *state) continued(s []byte) bool {
 	p := st.pending
 	if p == nil || !p.more {
 		return false
@@ -213,7 +213,7 @@ func (st *heyState) continued(s []byte) bool {
 }
 
 // nextCommand reads a hey command line that starts the next run.
-func (st *heyState) nextCommand(s []byte, ln int) error {
+func (st *state) nextCommand(s []byte, ln int) error {
 	i := core.FindCommand(s, isHeyExe)
 	if i < 0 {
 		return nil
@@ -231,7 +231,7 @@ func (st *heyState) nextCommand(s []byte, ln int) error {
 
 // sectionRow reads a row of the section the run is in; false when the
 // line is none (and the section has ended).
-func (st *heyState) sectionRow(s []byte, f [][]byte, ln int) bool {
+func (st *state) sectionRow(s []byte, f [][]byte, ln int) bool {
 	r := &st.run
 	var ok bool
 	switch r.sec {
@@ -322,7 +322,7 @@ func (r *heyRun) errorRow(s []byte, f [][]byte, ln int) bool {
 }
 
 // command remembers a hey command line seen outside a block.
-func (st *heyState) command(s []byte, ln int) {
+func (st *state) command(s []byte, ln int) {
 	if i := core.FindCommand(s, isHeyExe); i >= 0 {
 		if c, ok := parseHeyCommand(string(s[i:]), ln); ok {
 			st.pending = c
@@ -331,7 +331,7 @@ func (st *heyState) command(s []byte, ln int) {
 }
 
 // section handles a section header; it reports false for other lines.
-func (st *heyState) section(f [][]byte, ln int) bool {
+func (st *state) section(f [][]byte, ln int) bool {
 	r := &st.run
 	var sec heySection
 	switch string(f[0]) {
@@ -372,7 +372,7 @@ func (st *heyState) section(f [][]byte, ln int) bool {
 }
 
 // summaryKey handles a line of the Summary section.
-func (st *heyState) summaryKey(f [][]byte) bool {
+func (st *state) summaryKey(f [][]byte) bool {
 	r := &st.run
 	key := string(f[0])
 	switch {
@@ -457,7 +457,7 @@ func (r *heyRun) secondsKey(key string, f [][]byte) bool {
 }
 
 // latRow handles a row of the latency distribution.
-func (st *heyState) latRow(f [][]byte, ln int) {
+func (st *state) latRow(f [][]byte, ln int) {
 	r := &st.run
 	p := f[0]
 	p = bytes.TrimSuffix(p, []byte("%"))
@@ -508,7 +508,7 @@ func heyDetailRow(f [][]byte) bool {
 }
 
 // start begins a block at its Summary line.
-func (st *heyState) start(ln int) {
+func (st *state) start(ln int) {
 	st.Active = true
 	st.run = heyRun{startLine: ln, firstLine: ln, lastLine: ln, sec: heySectionSummary, pcts: st.run.pcts[:0]}
 	if c := st.pending; c != nil && !c.csv {
@@ -535,7 +535,7 @@ func (r *heyRun) isHey() (hey, complete bool) {
 }
 
 // close ends the current block, emitting it when it is a hey run.
-func (st *heyState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}
@@ -567,7 +567,7 @@ func (st *heyState) close() error {
 }
 
 // build makes the run of a complete block.
-func (st *heyState) build() results.RunWithPercentiles {
+func (st *state) build() results.RunWithPercentiles {
 	r := &st.run
 	out := results.RunWithPercentiles{Run: results.Run{
 		Tool: "hey", LoadModel: results.LoadClosed, DurationS: r.total / 1000, RPS: r.rps,

@@ -539,8 +539,8 @@ func (r *k6Run) note(s string) {
 	}
 }
 
-// k6State is the parser's state over one input.
-type k6State struct {
+// state is the parser's state over one input.
+type state struct {
 	opts     core.Options
 	sink     core.Sink
 	lab      core.Labeler
@@ -587,7 +587,7 @@ func (Parser) Detect(head []byte) bool {
 
 // Parse streams the k6 summaries of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &k6State{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	st := &state{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err
 	}
@@ -601,7 +601,7 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 }
 
 // line handles one input line.
-func (st *k6State) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
@@ -633,7 +633,7 @@ func (st *k6State) line(b []byte, ln int) error {
 
 // headerLine reads the execution description before a run; done false
 // when s is no part of it.
-func (st *k6State) headerLine(s []byte, ln int) (done bool, err error) {
+func (st *state) headerLine(s []byte, ln int) (done bool, err error) {
 	r := &st.run
 	if bytes.HasPrefix(s, []byte("execution:")) || bytes.HasPrefix(s, []byte("scenarios:")) ||
 		(bytes.HasPrefix(s, []byte("duration:")) && bytes.Contains(s, []byte("iterations:"))) {
@@ -662,7 +662,7 @@ func (st *k6State) headerLine(s []byte, ln int) (done bool, err error) {
 
 // heading reads the headings of the v1 layout (THRESHOLDS, TOTAL RESULTS,
 // SCENARIO:, GROUP:); done false when s is none.
-func (st *k6State) heading(s []byte, ln int) (done bool, err error) {
+func (st *state) heading(s []byte, ln int) (done bool, err error) {
 	r := &st.run
 	// Headings of the v1 layout.
 	heading := s
@@ -699,7 +699,7 @@ func (st *k6State) heading(s []byte, ln int) (done bool, err error) {
 
 // progress reads the progress lines ("running (...)") and the threshold
 // error k6 logs at the end of a run; false when s is neither.
-func (st *k6State) progress(s []byte, ln int) bool {
+func (st *state) progress(s []byte, ln int) bool {
 	r := &st.run
 	// Progress lines.
 	if bytes.HasPrefix(s, []byte("running (")) {
@@ -757,7 +757,7 @@ func k6Command(s []byte) (string, bool) {
 }
 
 // parseHeaderLine reads a line of the execution description.
-func (st *k6State) parseHeaderLine(s []byte) {
+func (st *state) parseHeaderLine(s []byte) {
 	h := st.header
 	var buf [16][]byte
 	f := core.Fields(s, buf[:0])
@@ -801,7 +801,7 @@ func (st *k6State) parseHeaderLine(s []byte) {
 
 // thresholdLine reads a line of the v1 "█ THRESHOLDS" section: a metric
 // name, then its thresholds "✗ 'p(95)<200' p(95)=385.69ms".
-func (st *k6State) thresholdLine(s []byte) {
+func (st *state) thresholdLine(s []byte) {
 	r := &st.run
 	switch {
 	case bytes.HasPrefix(s, k6Cross):
@@ -840,7 +840,7 @@ func (r *k6Run) thresholdValues(s []byte) {
 }
 
 // begin opens a run at line ln with the pending header and command.
-func (st *k6State) begin(ln int) {
+func (st *state) begin(ln int) {
 	st.run = k6Run{active: true, startLine: ln, header: st.header, running: st.running}
 	if st.header != nil && st.header.line < st.run.startLine {
 		st.run.startLine = st.header.line
@@ -855,7 +855,7 @@ func (st *k6State) begin(ln int) {
 }
 
 // startFresh closes the current run, if it has metrics, and opens a new one.
-func (st *k6State) startFresh(ln int) error {
+func (st *state) startFresh(ln int) error {
 	if st.run.active && st.run.hasMetrics {
 		if err := st.close(); err != nil {
 			return err
@@ -868,7 +868,7 @@ func (st *k6State) startFresh(ln int) error {
 }
 
 // metric handles a metric line.
-func (st *k6State) metric(mark byte, name string, rest []byte, ln int) error {
+func (st *state) metric(mark byte, name string, rest []byte, ln int) error {
 	r := &st.run
 	if name[0] == '{' {
 		if mark == '-' && r.active && !r.ignore {
@@ -893,7 +893,7 @@ func (st *k6State) metric(mark byte, name string, rest []byte, ln int) error {
 // enterMetric counts a metric line into the run, starting one (and
 // closing the one before when the metric comes again: the next run's
 // summary).
-func (st *k6State) enterMetric(name string, ln int) error {
+func (st *state) enterMetric(name string, ln int) error {
 	r := &st.run
 	if r.active && r.seen[name] {
 		if err := st.close(); err != nil {
@@ -950,7 +950,7 @@ func (r *k6Run) setMetric(name string, rest []byte) {
 }
 
 // close emits the current run, if it is one, and resets the block.
-func (st *k6State) close() error {
+func (st *state) close() error {
 	r := &st.run
 	if !r.active {
 		return nil
@@ -967,7 +967,7 @@ func (st *k6State) close() error {
 }
 
 // build turns a block into a run.
-func (st *k6State) build(r *k6Run) results.RunWithPercentiles {
+func (st *state) build(r *k6Run) results.RunWithPercentiles {
 	run := results.RunWithPercentiles{Run: results.Run{Tool: "k6", LoadModel: results.LoadClosed, SourceLine: int32(r.startLine)}}
 	run.Percentiles = []results.Percentile{}
 	if r.cmd != "" {
@@ -1065,7 +1065,7 @@ func k6Connections(run *results.RunWithPercentiles, r *k6Run) {
 
 // applyHeader sets the load model, target rate and planned duration from
 // the execution description.
-func (st *k6State) applyHeader(run *results.RunWithPercentiles, h *k6Header, r *k6Run) {
+func (st *state) applyHeader(run *results.RunWithPercentiles, h *k6Header, r *k6Run) {
 	var open, closed int
 	var rate, planned float64
 	var hasPlanned bool

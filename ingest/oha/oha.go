@@ -101,8 +101,8 @@ type ohaCommand struct {
 	qps                 float64
 }
 
-// ohaState is the text parser's state over one input.
-type ohaState struct {
+// state is the text parser's state over one input.
+type state struct {
 	core.RunState
 	run     ohaRun
 	pending *ohaCommand
@@ -112,14 +112,14 @@ type ohaState struct {
 // Detect reports whether head holds an oha summary: "Summary:", then its
 // Success rate and Total lines.
 func (Parser) Detect(head []byte) bool {
-	st := &ohaState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the oha runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &ohaState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "oha", st.line, st.close, func() int { return st.Index })
 }
 
@@ -156,7 +156,7 @@ const (
 )
 
 // line handles one input line.
-func (st *ohaState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
@@ -190,7 +190,7 @@ func (st *ohaState) line(b []byte, ln int) error {
 }
 
 // open starts a summary at its "Summary:" line, closing the one before.
-func (st *ohaState) open(ln int) error {
+func (st *state) open(ln int) error {
 	if err := st.close(); err != nil {
 		return err
 	}
@@ -204,7 +204,7 @@ func (st *ohaState) open(ln int) error {
 
 // sectionRow reads a line of the open section; false when it is none
 // (the run's output ended).
-func (st *ohaState) sectionRow(s []byte, f [][]byte, ln int) bool {
+func (st *state) sectionRow(s []byte, f [][]byte, ln int) bool {
 	r := &st.run
 	switch r.sec {
 	case ohaSectionSummary:
@@ -296,7 +296,7 @@ func (r *ohaRun) statusRow(f [][]byte, ln int) bool {
 }
 
 // summaryKey reads a line of the Summary section; false when it is none.
-func (st *ohaState) summaryKey(f [][]byte, ln int) bool {
+func (st *state) summaryKey(f [][]byte, ln int) bool {
 	r := &st.run
 	key := string(f[0])
 	switch {
@@ -372,7 +372,7 @@ func (r *ohaRun) durationKey(key string, f [][]byte, ln int) bool {
 }
 
 // close ends the current summary, emitting it when it is oha's.
-func (st *ohaState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}

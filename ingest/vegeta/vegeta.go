@@ -254,8 +254,8 @@ func (e *vegetaErrorSet) note() string {
 	return b.String()
 }
 
-// vegetaTextState is the text parser's state over one input.
-type vegetaTextState struct {
+// textState is the text parser's state over one input.
+type textState struct {
 	opts    core.Options
 	sink    core.Sink
 	lab     core.Labeler
@@ -292,7 +292,7 @@ func (TextParser) Detect(head []byte) bool {
 
 // Parse streams the runs of the text reports in r to sink.
 func (TextParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &vegetaTextState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	st := &textState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err
 	}
@@ -306,7 +306,7 @@ func (TextParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sin
 }
 
 // line handles one input line.
-func (st *vegetaTextState) line(b []byte, ln int) error {
+func (st *textState) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	r := &st.rep
 	kind, keys, rest := vegetaRowOf(s)
@@ -510,7 +510,7 @@ func (r *vegetaReport) successRow(keys, vals []string) bool {
 
 // close ends the open report: emits it, or fails when it was cut off
 // before its Latencies row or has neither Requests nor Status Codes.
-func (st *vegetaTextState) close() error {
+func (st *textState) close() error {
 	if !st.open {
 		return nil
 	}

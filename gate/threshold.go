@@ -213,30 +213,8 @@ func (p *parser) scope(sc *Scope) error {
 		for p.i < len(p.s) && p.s[p.i] != ',' && p.s[p.i] != '}' {
 			p.i++
 		}
-		v := strings.TrimSpace(p.s[vs:p.i])
-		if v == "" {
-			return p.fail(vs, "empty value of %q", k)
-		}
-		switch k {
-		case "system":
-			sc.System = v
-		case "connections", "threads":
-			n, err := strconv.ParseInt(v, 10, 32)
-			if err != nil || n <= 0 {
-				return p.fail(vs, "%s wants a positive integer, got %q", k, v)
-			}
-			x := int32(n)
-			if k == "connections" {
-				sc.Connections = &x
-			} else {
-				sc.Threads = &x
-			}
-		case "rate":
-			x, err := strconv.ParseFloat(v, 64)
-			if err != nil || !(x > 0) || math.IsInf(x, 0) {
-				return p.fail(vs, "rate wants a positive number, got %q", v)
-			}
-			sc.Rate = &x
+		if err := p.scopeValue(sc, k, strings.TrimSpace(p.s[vs:p.i]), vs); err != nil {
+			return err
 		}
 		if p.i >= len(p.s) {
 			return p.fail(p.i, "want '}'")
@@ -246,6 +224,35 @@ func (p *parser) scope(sc *Scope) error {
 			return nil
 		}
 	}
+}
+
+// scopeValue sets the scope's key k to v, read at vs.
+func (p *parser) scopeValue(sc *Scope, k, v string, vs int) error {
+	if v == "" {
+		return p.fail(vs, "empty value of %q", k)
+	}
+	switch k {
+	case "system":
+		sc.System = v
+	case "connections", "threads":
+		n, err := strconv.ParseInt(v, 10, 32)
+		if err != nil || n <= 0 {
+			return p.fail(vs, "%s wants a positive integer, got %q", k, v)
+		}
+		x := int32(n)
+		if k == "connections" {
+			sc.Connections = &x
+		} else {
+			sc.Threads = &x
+		}
+	case "rate":
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(x > 0) || math.IsInf(x, 0) {
+			return p.fail(vs, "rate wants a positive number, got %q", v)
+		}
+		sc.Rate = &x
+	}
+	return nil
 }
 
 func join[T ~string](xs []T) string {

@@ -49,35 +49,15 @@ func latencyData(in Input) latData {
 	for _, s := range v.Systems {
 		d.Systems = append(d.Systems, s.Label)
 	}
-	lo, hi := math.Inf(1), math.Inf(-1) // smallest mean, largest value
-	floor := math.Inf(1)                // smallest positive plotted value
+	ext := latExtent{lo: math.Inf(1), hi: math.Inf(-1), floor: math.Inf(1)}
 	for _, r := range v.Runs {
 		si, ok := idx[r.Label]
 		if !ok {
 			continue
 		}
 		lr := latRun{Seq: float64(r.Seq), Mean: nan(r.LatMeanMs), Stdev: nan(r.LatStdevMs), P99: nan(r.LatP99Ms), Max: nan(r.LatMaxMs)}
-		any := false
-		for _, x := range []float64{lr.Mean, lr.P99, lr.Max} {
-			if x >= 0 && !math.IsInf(x, 0) {
-				any = true
-				hi = math.Max(hi, x)
-				if x > 0 {
-					floor = math.Min(floor, x)
-				}
-			}
-		}
-		if !any {
+		if !ext.add(lr) {
 			continue
-		}
-		if lr.Mean >= 0 {
-			lo = math.Min(lo, lr.Mean)
-			if lr.Stdev > 0 {
-				hi = math.Max(hi, lr.Mean+lr.Stdev)
-				if lr.Mean-lr.Stdev > 0 {
-					floor = math.Min(floor, lr.Mean-lr.Stdev)
-				}
-			}
 		}
 		d.HasP99 = d.HasP99 || lr.P99 >= 0
 		d.HasMax = d.HasMax || lr.Max >= 0
@@ -88,22 +68,64 @@ func latencyData(in Input) latData {
 	if d.N == 0 {
 		return d
 	}
-	if math.IsInf(lo, 1) {
-		lo = floor
+	if math.IsInf(ext.lo, 1) {
+		ext.lo = ext.floor
 	}
-	d.YMax = hi
-	if lo > 0 && hi/lo > LogSpan {
+	d.YMax = ext.hi
+	if ext.lo > 0 && ext.hi/ext.lo > LogSpan {
 		d.Log = true
-		d.YMin = floor / 1.25
-		for _, runs := range d.Runs {
-			for _, r := range runs {
-				if r.Mean > 0 && r.Stdev > 0 && r.Mean-r.Stdev < d.YMin {
-					d.Clipped = append(d.Clipped, r.Seq)
-				}
+		d.YMin = ext.floor / 1.25
+		d.Clipped = clippedBars(d.Runs, d.YMin)
+	}
+	return d
+}
+
+// latExtent is the range of the plotted latencies: the smallest mean, the
+// largest value and the smallest positive value.
+type latExtent struct {
+	lo, hi, floor float64
+}
+
+// add widens the range by a run's mean (± stdev), p99 and max; false when
+// the run has none of them.
+func (e *latExtent) add(lr latRun) bool {
+	any := false
+	for _, x := range []float64{lr.Mean, lr.P99, lr.Max} {
+		if x >= 0 && !math.IsInf(x, 0) {
+			any = true
+			e.hi = math.Max(e.hi, x)
+			if x > 0 {
+				e.floor = math.Min(e.floor, x)
 			}
 		}
 	}
-	return d
+	if !any {
+		return false
+	}
+	if lr.Mean >= 0 {
+		e.lo = math.Min(e.lo, lr.Mean)
+		if lr.Stdev > 0 {
+			e.hi = math.Max(e.hi, lr.Mean+lr.Stdev)
+			if lr.Mean-lr.Stdev > 0 {
+				e.floor = math.Min(e.floor, lr.Mean-lr.Stdev)
+			}
+		}
+	}
+	return true
+}
+
+// clippedBars are the runs whose mean - stdev lies below the bottom of
+// the axis, yMin.
+func clippedBars(runs [][]latRun, yMin float64) []float64 {
+	var clipped []float64
+	for _, rs := range runs {
+		for _, r := range rs {
+			if r.Mean > 0 && r.Stdev > 0 && r.Mean-r.Stdev < yMin {
+				clipped = append(clipped, r.Seq)
+			}
+		}
+	}
+	return clipped
 }
 
 // Latency returns the latency figure: per run the mean latency with ±1
@@ -133,63 +155,85 @@ func Latency(in Input) (*plot.Plot, error) {
 	} else {
 		p.Y.Min, p.Y.Max = 0, d.YMax*1.06
 	}
-	maxGlyph := mark{Shape: cross}
 	for si, runs := range d.Runs {
-		st := styleOf(si)
-		var mean, p99, mx plotter.XYs
-		bars := errBars{Line: draw.LineStyle{Color: st.Color, Width: lineWidth}, Cap: vg.Points(9)}
-		// A log axis cannot show 0 (wrk prints 0 percentiles for a
-		// pipelined run): such points are left out.
-		shown := func(x float64) bool { return x >= 0 && !(d.Log && x <= 0) }
-		for _, r := range runs {
-			if shown(r.Mean) {
-				mean = append(mean, plotter.XY{X: r.Seq, Y: r.Mean})
-				sd := r.Stdev
-				if !(sd >= 0) {
-					sd = 0
-				}
-				lo, cut := r.Mean-sd, false
-				if d.Log && lo < d.YMin {
-					lo, cut = d.YMin, true // cut at the bottom of the axis
-				}
-				bars.Lo, bars.Hi, bars.Cut = append(bars.Lo, lo), append(bars.Hi, r.Mean+sd), append(bars.Cut, cut)
-			}
-			if shown(r.P99) {
-				p99 = append(p99, plotter.XY{X: r.Seq, Y: r.P99})
-			}
-			if shown(r.Max) {
-				mx = append(mx, plotter.XY{X: r.Seq, Y: r.Max})
-			}
-		}
-		if len(mean) > 0 {
-			bars.X = make([]float64, len(mean))
-			for i, xy := range mean {
-				bars.X[i] = xy.X
-			}
-			sc, err := newScatter(mean)
-			if err != nil {
-				return nil, err
-			}
-			sc.GlyphStyle = st.glyph(glyphSize)
-			p.Add(bars, sc)
-		}
-		if len(p99) > 0 {
-			sc, err := newScatter(p99)
-			if err != nil {
-				return nil, err
-			}
-			sc.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize, Shape: st.Hollow}
-			p.Add(sc)
-		}
-		if len(mx) > 0 {
-			sc, err := newScatter(mx)
-			if err != nil {
-				return nil, err
-			}
-			sc.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize, Shape: maxGlyph}
-			p.Add(sc)
+		if err := addLatencyRuns(p, d, styleOf(si), runs); err != nil {
+			return nil, err
 		}
 	}
+	latencyLegend(p, d)
+	return p, nil
+}
+
+// latMaxGlyph marks a run's maximum latency.
+var latMaxGlyph = mark{Shape: cross}
+
+// addLatencyRuns draws a system's runs: the mean with its error bar, the
+// p99 and the maximum. A log axis cannot show 0 (wrk prints 0 percentiles
+// for a pipelined run): such points are left out.
+func addLatencyRuns(p *plot.Plot, d latData, st style, runs []latRun) error {
+	var mean, p99, mx plotter.XYs
+	bars := errBars{Line: draw.LineStyle{Color: st.Color, Width: lineWidth}, Cap: vg.Points(9)}
+	shown := func(x float64) bool { return x >= 0 && !(d.Log && x <= 0) }
+	for _, r := range runs {
+		if shown(r.Mean) {
+			mean = append(mean, plotter.XY{X: r.Seq, Y: r.Mean})
+			bars.add(r, d)
+		}
+		if shown(r.P99) {
+			p99 = append(p99, plotter.XY{X: r.Seq, Y: r.P99})
+		}
+		if shown(r.Max) {
+			mx = append(mx, plotter.XY{X: r.Seq, Y: r.Max})
+		}
+	}
+	if len(mean) > 0 {
+		bars.X = make([]float64, len(mean))
+		for i, xy := range mean {
+			bars.X[i] = xy.X
+		}
+		sc, err := newScatter(mean)
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle = st.glyph(glyphSize)
+		p.Add(bars, sc)
+	}
+	if err := addScatter(p, p99, draw.GlyphStyle{Color: st.Color, Radius: glyphSize, Shape: st.Hollow}); err != nil {
+		return err
+	}
+	return addScatter(p, mx, draw.GlyphStyle{Color: st.Color, Radius: glyphSize, Shape: latMaxGlyph})
+}
+
+// add appends the error bar of a run's mean ± stdev, cut at the bottom of
+// a log axis.
+func (b *errBars) add(r latRun, d latData) {
+	sd := r.Stdev
+	if !(sd >= 0) {
+		sd = 0
+	}
+	lo, cut := r.Mean-sd, false
+	if d.Log && lo < d.YMin {
+		lo, cut = d.YMin, true
+	}
+	b.Lo, b.Hi, b.Cut = append(b.Lo, lo), append(b.Hi, r.Mean+sd), append(b.Cut, cut)
+}
+
+// addScatter draws the points xy, when there are any, with glyph.
+func addScatter(p *plot.Plot, xy plotter.XYs, glyph draw.GlyphStyle) error {
+	if len(xy) == 0 {
+		return nil
+	}
+	sc, err := newScatter(xy)
+	if err != nil {
+		return err
+	}
+	sc.GlyphStyle = glyph
+	p.Add(sc)
+	return nil
+}
+
+// latencyLegend names the systems and the marks.
+func latencyLegend(p *plot.Plot, d latData) {
 	for si, s := range d.Systems {
 		if len(d.Runs[si]) == 0 {
 			continue
@@ -205,13 +249,12 @@ func Latency(in Input) (*plot.Plot, error) {
 		p.Legend.Add("p99 (open)", lineThumb{Glyph: &g})
 	}
 	if d.HasMax {
-		g := draw.GlyphStyle{Color: black, Radius: glyphSize, Shape: maxGlyph}
+		g := draw.GlyphStyle{Color: black, Radius: glyphSize, Shape: latMaxGlyph}
 		p.Legend.Add("max (×)", lineThumb{Glyph: &g})
 	}
 	if len(d.Clipped) > 0 {
 		p.Legend.Add("mean − stdev below axis", arrowThumb{})
 	}
-	return p, nil
 }
 
 // arrowSize is the height of the arrow that ends an error bar cut at the

@@ -198,180 +198,255 @@ type overTimePanel struct {
 // time since the run's start), each with the p50, p90 and p99 latency per
 // window (the mean when the series has no p50), the run's within-run
 // warm-up end (from the verdict) and its stalls shaded. The y axis is
-// chosen from the data: a log scale when the bulk of the values (5th to
-// 95th percentile) spans more than LogSpan, otherwise linear up to
-// clipFactor times their 95th percentile,
-// the values above it (a spike) drawn as markers at the top edge and
-// counted in the legend. At most maxPanels runs are drawn.
+// chosen from the data (overTimeYScale). At most maxPanels runs are drawn.
 func LatencyOverTime(in Input, og OverTimeGroup) (*Multiples, error) {
 	if in.Verdict == nil || len(og.Runs) == 0 {
 		return nil, fmt.Errorf("latency over time: %w", ErrNoData)
 	}
 	runs := og.Runs
-	skipped := 0
 	if len(runs) > maxPanels {
-		skipped = len(runs) - maxPanels
 		runs = slices.Concat(runs[:maxPanels/2], runs[len(runs)-maxPanels/2:])
 	}
-	var panels []overTimePanel
-	var values []float64
-	xmax := 0.0
-	hasP50, hasP90 := false, false
+	f := collectOverTime(in, runs)
+	if len(f.panels) == 0 || len(f.values) == 0 {
+		return nil, fmt.Errorf("latency over time: %w", ErrNoData)
+	}
+	f.scale = overTimeYScale(f.values)
+	f.styles = newOverTimeStyles()
+	m := &Multiples{Title: titled(in.Verdict, overTimeTitle(in, og)), Cols: gridCols(len(f.panels))}
+	for i, pn := range f.panels {
+		f.win = math.Max(f.win, pn.d.Window)
+		p, err := f.panel(i, m.Cols, pn)
+		if err != nil {
+			return nil, err
+		}
+		m.Panels = append(m.Panels, p)
+	}
+	m.Legend = f.legend()
+	if len(og.Runs) > maxPanels {
+		m.Title += fmt.Sprintf(" (first and last %d of %d runs)", maxPanels/2, len(og.Runs))
+	}
+	return m, nil
+}
+
+// overTimeFig is a latency-over-time figure being drawn: its panels, all
+// their plotted values (sorted once the panels are collected), the
+// longest time and window, and what the legend must show.
+type overTimeFig struct {
+	panels         []overTimePanel
+	values         []float64
+	xmax, win      float64
+	hasP50, hasP90 bool
+	marked, shaded bool
+	scale          overTimeScale
+	styles         overTimeStyles
+}
+
+// collectOverTime gathers the runs' series (a run without one is left
+// out) and their values.
+func collectOverTime(in Input, runs []results.Run) *overTimeFig {
+	f := &overTimeFig{}
 	for _, r := range runs {
 		d, err := timelineData(in, r.RunID)
 		if err != nil {
 			continue
 		}
-		panels = append(panels, overTimePanel{run: r, d: d})
+		f.panels = append(f.panels, overTimePanel{run: r, d: d})
 		for _, l := range []plotter.XYs{d.P50, d.P90, d.P99, d.Mean} {
 			for _, xy := range l {
-				values = append(values, xy.Y)
+				f.values = append(f.values, xy.Y)
 			}
 		}
-		xmax = math.Max(xmax, d.XMax)
-		hasP50 = hasP50 || len(d.P50) > 0
-		hasP90 = hasP90 || len(d.P90) > 0
+		f.xmax = math.Max(f.xmax, d.XMax)
+		f.hasP50 = f.hasP50 || len(d.P50) > 0
+		f.hasP90 = f.hasP90 || len(d.P90) > 0
 	}
-	if len(panels) == 0 || len(values) == 0 {
-		return nil, fmt.Errorf("latency over time: %w", ErrNoData)
-	}
+	return f
+}
+
+// overTimeScale is the y axis of a latency-over-time figure: log from
+// below the least value to above the greatest, or linear up to top with
+// clipped values above it.
+type overTimeScale struct {
+	log       bool
+	least, hi float64
+	top       float64
+	clipped   int
+	bandLo    float64 // the bottom of a shaded stall
+}
+
+// overTimeYScale chooses the y axis from the sorted values: a log scale
+// when the bulk of them (5th to 95th percentile) spans more than LogSpan,
+// otherwise linear up to clipFactor times their 95th percentile, the
+// values above it (a spike) drawn as markers at the top edge. The bulk
+// decides, so that a single spike neither forces a log scale nor
+// flattens the rest.
+func overTimeYScale(values []float64) overTimeScale {
 	slices.Sort(values)
 	lo, hi := values[0], values[len(values)-1]
-	logScale := false
-	top := hi * 1.08
-	clipped := 0
-	// The bulk of the values (5th to 95th percentile) decides the scale,
-	// so that a single spike neither forces a log scale nor flattens
-	// the rest: it is clipped instead.
+	s := overTimeScale{least: lo, hi: hi, top: hi * 1.08}
 	q95 := stat.Quantile(0.95, stat.Empirical, values, nil)
 	if pos := slices.IndexFunc(values, func(x float64) bool { return x > 0 }); lo > 0 && pos >= 0 &&
 		q95/stat.Quantile(0.05, stat.Empirical, values[pos:], nil) > LogSpan {
-		logScale = true
+		s.log = true
+		s.bandLo = lo / 1.25
 	} else if q95 > 0 && hi > clipFactor*q95 {
-		top = clipFactor * q95
+		s.top = clipFactor * q95
 		for _, x := range values {
-			if x > top {
-				clipped++
+			if x > s.top {
+				s.clipped++
 			}
 		}
 	}
-	if !(top > 0) {
-		top = 1
+	if !(s.top > 0) {
+		s.top = 1
 	}
-	blue, orange := styleOf(0), styleOf(1)
-	// p90 between the two: light blue, long dashes (told apart from p50
-	// without colour).
-	p90Line := draw.LineStyle{Color: colors[3], Width: lineWidth, Dashes: dashes[1]}
-	grey := draw.LineStyle{Color: colors[2], Width: lineWidth, Dashes: dashes[3]}
-	spike := draw.GlyphStyle{Color: colors[1], Radius: vg.Points(3), Shape: draw.TriangleGlyph{}}
-	win := 0.0
-	marked, shaded := false, false
-	m := &Multiples{Title: titled(in.Verdict, overTimeTitle(in, og)), Cols: gridCols(len(panels))}
-	for i, pn := range panels {
-		d := pn.d
-		win = math.Max(win, d.Window)
-		xl, yl := "", ""
-		if i/m.Cols == (len(panels)-1)/m.Cols || i+m.Cols >= len(panels) {
-			xl = "s since the run's start"
-		}
-		if i%m.Cols == 0 {
-			yl = "latency (ms)"
-			if logScale {
-				yl = "latency (ms, log)"
-			}
-		}
-		p := newPlot("", xl, yl)
-		p.Title.Text = fmt.Sprintf("run %d", pn.run.Seq)
-		p.Title.TextStyle.Font = font.From(sans, labelSize)
-		p.Title.Padding = vg.Points(2)
-		for _, l := range []struct {
-			xy plotter.XYs
-			st draw.LineStyle
-		}{{d.P50, blue.line(lineWidth)}, {d.Mean, blue.line(lineWidth)}, {d.P90, p90Line}, {d.P99, orange.line(lineWidth)}} {
-			if len(l.xy) == 0 {
-				continue
-			}
-			ln, err := newLine(l.xy)
-			if err != nil {
-				return nil, err
-			}
-			ln.LineStyle = l.st
-			p.Add(ln)
-			if len(l.xy) <= 40 { // few windows: each one marked
-				sc, err := plotter.NewScatter(l.xy)
-				if err != nil {
-					return nil, err
-				}
-				sc.GlyphStyle = draw.GlyphStyle{Color: l.st.Color, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
-				p.Add(sc)
-			}
-			if clipped > 0 {
-				var over plotter.XYs
-				for _, xy := range l.xy {
-					if xy.Y > top {
-						over = append(over, plotter.XY{X: xy.X, Y: top})
-					}
-				}
-				if len(over) > 0 {
-					s, err := plotter.NewScatter(over)
-					if err != nil {
-						return nil, err
-					}
-					s.GlyphStyle = spike
-					p.Add(s)
-				}
-			}
-		}
-		if w := d.Warmup; w != nil && w.Instability != nil {
-			shade := withAlpha(colors[1], 0x40)
-			lo := 0.0
-			if logScale {
-				lo = values[0] / 1.25
-			}
-			for _, sp := range w.Instability.Spans {
-				p.Add(band{X0: sp.FromS, X1: sp.ToS, Y0: lo, Y1: top, Color: shade})
-				shaded = true
-			}
-		}
-		if w := d.Warmup; w != nil && w.WarmupEndS != nil && *w.WarmupEndS > d.XMin {
-			text := "warm-up end"
-			if w.Class != stats.ClassWarmup {
-				text = "steady from"
-			}
-			p.Add(vline{X: *w.WarmupEndS, Line: grey, Text: text})
-			marked = true
-		}
-		p.X.Min, p.X.Max = 0, xmax
-		if logScale {
-			logAxis(&p.Y, values[0]/1.25, hi*1.15)
-		} else {
-			p.Y.Min, p.Y.Max = 0, top
-		}
-		m.Panels = append(m.Panels, p)
+	return s
+}
+
+// overTimeStyles are the figure's lines and markers: p50 (or the mean) in
+// blue, p90 light blue with long dashes (told apart from p50 without
+// colour), p99 orange, the warm-up end grey, a clipped value a triangle.
+type overTimeStyles struct {
+	p50, p90, p99, grey draw.LineStyle
+	spike               draw.GlyphStyle
+}
+
+func newOverTimeStyles() overTimeStyles {
+	return overTimeStyles{
+		p50:   styleOf(0).line(lineWidth),
+		p90:   draw.LineStyle{Color: colors[3], Width: lineWidth, Dashes: dashes[1]},
+		p99:   styleOf(1).line(lineWidth),
+		grey:  draw.LineStyle{Color: colors[2], Width: lineWidth, Dashes: dashes[3]},
+		spike: draw.GlyphStyle{Color: colors[1], Radius: vg.Points(3), Shape: draw.TriangleGlyph{}},
 	}
-	per := fmt.Sprintf(" per %s s", fmtNum(win))
-	if hasP50 {
-		m.Legend = append(m.Legend, LegendEntry{"p50" + per, lineThumb{Line: blue.line(lineWidth)}})
+}
+
+// panel draws the i-th run's panel of a grid of cols columns: axis labels
+// on the bottom row and the first column only.
+func (f *overTimeFig) panel(i, cols int, pn overTimePanel) (*plot.Plot, error) {
+	d := pn.d
+	xl, yl := "", ""
+	if i/cols == (len(f.panels)-1)/cols || i+cols >= len(f.panels) {
+		xl = "s since the run's start"
+	}
+	if i%cols == 0 {
+		yl = "latency (ms)"
+		if f.scale.log {
+			yl = "latency (ms, log)"
+		}
+	}
+	p := newPlot("", xl, yl)
+	p.Title.Text = fmt.Sprintf("run %d", pn.run.Seq)
+	p.Title.TextStyle.Font = font.From(sans, labelSize)
+	p.Title.Padding = vg.Points(2)
+	st := f.styles
+	for _, l := range []struct {
+		xy plotter.XYs
+		st draw.LineStyle
+	}{{d.P50, st.p50}, {d.Mean, st.p50}, {d.P90, st.p90}, {d.P99, st.p99}} {
+		if err := f.addSeries(p, l.xy, l.st); err != nil {
+			return nil, err
+		}
+	}
+	f.addMarks(p, d)
+	p.X.Min, p.X.Max = 0, f.xmax
+	if f.scale.log {
+		logAxis(&p.Y, f.scale.least/1.25, f.scale.hi*1.15)
 	} else {
-		m.Legend = append(m.Legend, LegendEntry{"mean" + per, lineThumb{Line: blue.line(lineWidth)}})
+		p.Y.Min, p.Y.Max = 0, f.scale.top
 	}
-	if hasP90 {
-		m.Legend = append(m.Legend, LegendEntry{"p90", lineThumb{Line: p90Line}})
+	return p, nil
+}
+
+// addSeries draws one latency line: each window marked when there are
+// few, the values above a linear axis's top as markers on it.
+func (f *overTimeFig) addSeries(p *plot.Plot, xy plotter.XYs, st draw.LineStyle) error {
+	if len(xy) == 0 {
+		return nil
 	}
-	m.Legend = append(m.Legend, LegendEntry{"p99", lineThumb{Line: orange.line(lineWidth)}})
-	if marked {
-		m.Legend = append(m.Legend, LegendEntry{"warm-up end (verdict)", lineThumb{Line: grey}})
+	ln, err := newLine(xy)
+	if err != nil {
+		return err
 	}
-	if shaded {
-		m.Legend = append(m.Legend, LegendEntry{"stalls", band{Color: withAlpha(colors[1], 0x40)}})
+	ln.LineStyle = st
+	p.Add(ln)
+	if len(xy) <= 40 { // few windows: each one marked
+		sc, err := plotter.NewScatter(xy)
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
+		p.Add(sc)
 	}
-	if clipped > 0 {
-		m.Legend = append(m.Legend, LegendEntry{fmt.Sprintf("%d windows above %s ms (clipped)", clipped, fmtNum(top)), lineThumb{Glyph: &spike}})
+	if f.scale.clipped == 0 {
+		return nil
 	}
-	if skipped > 0 {
-		m.Title += fmt.Sprintf(" (first and last %d of %d runs)", maxPanels/2, len(og.Runs))
+	var over plotter.XYs
+	for _, v := range xy {
+		if v.Y > f.scale.top {
+			over = append(over, plotter.XY{X: v.X, Y: f.scale.top})
+		}
 	}
-	return m, nil
+	if len(over) == 0 {
+		return nil
+	}
+	s, err := plotter.NewScatter(over)
+	if err != nil {
+		return err
+	}
+	s.GlyphStyle = f.styles.spike
+	p.Add(s)
+	return nil
+}
+
+// addMarks shades the run's stalls and marks its warm-up end (or where
+// its steady state starts).
+func (f *overTimeFig) addMarks(p *plot.Plot, d tlData) {
+	w := d.Warmup
+	if w == nil {
+		return
+	}
+	if w.Instability != nil {
+		shade := withAlpha(colors[1], 0x40)
+		for _, sp := range w.Instability.Spans {
+			p.Add(band{X0: sp.FromS, X1: sp.ToS, Y0: f.scale.bandLo, Y1: f.scale.top, Color: shade})
+			f.shaded = true
+		}
+	}
+	if w.WarmupEndS != nil && *w.WarmupEndS > d.XMin {
+		text := "warm-up end"
+		if w.Class != stats.ClassWarmup {
+			text = "steady from"
+		}
+		p.Add(vline{X: *w.WarmupEndS, Line: f.styles.grey, Text: text})
+		f.marked = true
+	}
+}
+
+// legend names the lines and marks the figure drew.
+func (f *overTimeFig) legend() []LegendEntry {
+	st := f.styles
+	per := fmt.Sprintf(" per %s s", fmtNum(f.win))
+	center := "mean" + per
+	if f.hasP50 {
+		center = "p50" + per
+	}
+	l := []LegendEntry{{center, lineThumb{Line: st.p50}}}
+	if f.hasP90 {
+		l = append(l, LegendEntry{"p90", lineThumb{Line: st.p90}})
+	}
+	l = append(l, LegendEntry{"p99", lineThumb{Line: st.p99}})
+	if f.marked {
+		l = append(l, LegendEntry{"warm-up end (verdict)", lineThumb{Line: st.grey}})
+	}
+	if f.shaded {
+		l = append(l, LegendEntry{"stalls", band{Color: withAlpha(colors[1], 0x40)}})
+	}
+	if f.scale.clipped > 0 {
+		l = append(l, LegendEntry{fmt.Sprintf("%d windows above %s ms (clipped)", f.scale.clipped, fmtNum(f.scale.top)), lineThumb{Glyph: &st.spike}})
+	}
+	return l
 }
 
 // gridCols is the number of columns of n panels: one row up to 3, then

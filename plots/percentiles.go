@@ -70,39 +70,8 @@ func percentileData(in Input) pctData {
 		if len(ps) == 0 || !ok {
 			continue
 		}
-		ps = slices.Clone(ps)
-		slices.SortStableFunc(ps, func(a, b results.Percentile) int {
-			return cmp.Or(cmp.Compare(a.Quantile, b.Quantile), cmp.Compare(a.LatencyMs, b.LatencyMs))
-		})
-		pr := pctRun{System: si, RunID: r.RunID, Seq: r.Seq, Max: math.NaN()}
-		if finiteP(r.LatMaxMs) && *r.LatMaxMs >= 0 {
-			pr.Max = *r.LatMaxMs
-		}
-		for _, p := range ps {
-			if p.Quantile == 1 {
-				pr.Max = p.LatencyMs
-				continue
-			}
-			x := percentileX(p.Quantile)
-			if n := len(pr.XY); n > 0 && pr.XY[n-1].X == x {
-				// Quantiles clipped to the same x: keep the largest latency.
-				pr.XY[n-1].Y = math.Max(pr.XY[n-1].Y, p.LatencyMs)
-			} else {
-				pr.XY = append(pr.XY, plotter.XY{X: x, Y: p.LatencyMs})
-			}
-		}
-		pts := pr.XY
-		if pr.Max >= 0 {
-			pts = append(slices.Clone(pts), plotter.XY{X: percentileX(1), Y: pr.Max})
-			d.HasMax = true
-		}
-		for _, xy := range pts {
-			d.XMin, d.XMax = math.Min(d.XMin, xy.X), math.Max(d.XMax, xy.X)
-			d.YMax = math.Max(d.YMax, xy.Y)
-			if xy.Y > 0 {
-				d.YMin = math.Min(d.YMin, xy.Y)
-			}
-		}
+		pr := spectrum(si, r, ps)
+		d.extend(pr)
 		d.Runs = append(d.Runs, pr)
 		d.RunsPerSys[si]++
 	}
@@ -118,6 +87,49 @@ func percentileData(in Input) pctData {
 		}
 	}
 	return d
+}
+
+// spectrum is the percentile spectrum of the run r of the si-th system,
+// from its points ps: in quantile order, quantiles clipped to the same x
+// keeping the largest latency, the maximum (q = 1, else the run's) apart.
+func spectrum(si int, r results.Run, ps []results.Percentile) pctRun {
+	ps = slices.Clone(ps)
+	slices.SortStableFunc(ps, func(a, b results.Percentile) int {
+		return cmp.Or(cmp.Compare(a.Quantile, b.Quantile), cmp.Compare(a.LatencyMs, b.LatencyMs))
+	})
+	pr := pctRun{System: si, RunID: r.RunID, Seq: r.Seq, Max: math.NaN()}
+	if finiteP(r.LatMaxMs) && *r.LatMaxMs >= 0 {
+		pr.Max = *r.LatMaxMs
+	}
+	for _, p := range ps {
+		if p.Quantile == 1 {
+			pr.Max = p.LatencyMs
+			continue
+		}
+		x := percentileX(p.Quantile)
+		if n := len(pr.XY); n > 0 && pr.XY[n-1].X == x {
+			pr.XY[n-1].Y = math.Max(pr.XY[n-1].Y, p.LatencyMs)
+		} else {
+			pr.XY = append(pr.XY, plotter.XY{X: x, Y: p.LatencyMs})
+		}
+	}
+	return pr
+}
+
+// extend widens the axes to a run's spectrum and its maximum.
+func (d *pctData) extend(pr pctRun) {
+	pts := pr.XY
+	if pr.Max >= 0 {
+		pts = append(slices.Clone(pts), plotter.XY{X: percentileX(1), Y: pr.Max})
+		d.HasMax = true
+	}
+	for _, xy := range pts {
+		d.XMin, d.XMax = math.Min(d.XMin, xy.X), math.Max(d.XMax, xy.X)
+		d.YMax = math.Max(d.YMax, xy.Y)
+		if xy.Y > 0 {
+			d.YMin = math.Min(d.YMin, xy.Y)
+		}
+	}
 }
 
 // percentileTicks label the percentile axis at 0 %, 50 %, 90 %, 99 %, ...

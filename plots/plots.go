@@ -142,69 +142,14 @@ func renderWith(in Input, workers, pngOver int, formats ...Format) ([]Figure, er
 			return nil, fmt.Errorf("plots: unknown format %q: want png or svg", f)
 		}
 	}
-	type job struct {
-		name  string
-		make  func() (Drawer, error)
-		title string
-		alt   func() string
-	}
-	jobs := []job{
-		{"throughput", func() (Drawer, error) { return Throughput(in) }, "Throughput per run", func() string { return throughputAlt(in) }},
-		{"latency", func() (Drawer, error) { return Latency(in) }, "Latency per run", func() string { return latencyAlt(in) }},
-		{"percentiles", func() (Drawer, error) { return Percentiles(in) }, "Latency by percentile", func() string { return percentilesAlt(in) }},
-		{"scaling", func() (Drawer, error) { return Scaling(in) }, "Throughput against concurrency", func() string { return scalingAlt(in) }},
-	}
-	drawn, _ := DrawnOverTimeGroups(in)
-	for k, og := range drawn {
-		jobs = append(jobs, job{OverTimeName(k), func() (Drawer, error) { return LatencyOverTime(in, og) },
-			overTimeTitle(in, og), func() string { return overTimeAlt(in, og) }})
-	}
-	for _, i := range errorsFigures(in.Verdict) {
-		jobs = append(jobs, job{ErrorsFigureName(i), func() (Drawer, error) { return ErrorsOverTime(in, i) },
-			errorsTitle(in.Verdict.Errors[i]), func() string { return errorsAlt(in, i) }})
-	}
-	type result struct {
-		fig  Figure
-		skip bool
-		err  error
-	}
-	results := make([]result, len(jobs))
-	draw := func(i int) {
-		j := jobs[i]
-		d, err := j.make()
-		if errors.Is(err, ErrNoData) {
-			results[i].skip = true
-			return
-		}
-		if err != nil {
-			results[i].err = fmt.Errorf("plots: %s: %w", j.name, err)
-			return
-		}
-		f := Figure{Name: j.name + "." + string(formats[0]), Title: j.title, Alt: j.alt()}
-		for _, format := range formats {
-			encode, dst := PNG, &f.PNG
-			if format == FormatSVG {
-				encode, dst = SVG, &f.SVG
-			}
-			if *dst, err = encode(d); err != nil {
-				results[i].err = fmt.Errorf("plots: %s.%s: %w", j.name, format, err)
-				return
-			}
-		}
-		if pngOver >= 0 && len(f.SVG) > pngOver && f.PNG == nil {
-			if f.PNG, err = PNG(d); err != nil {
-				results[i].err = fmt.Errorf("plots: %s.png: %w", j.name, err)
-				return
-			}
-		}
-		results[i].fig = f
-	}
+	jobs := figureJobs(in)
+	results := make([]jobResult, len(jobs))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range max(1, min(workers, len(jobs))) {
 		wg.Go(func() {
 			for i := range next {
-				draw(i)
+				results[i] = jobs[i].render(formats, pngOver)
 			}
 		})
 	}
@@ -223,6 +168,70 @@ func renderWith(in Input, workers, pngOver int, formats ...Format) ([]Figure, er
 		}
 	}
 	return figs, nil
+}
+
+// figureJob is a figure to draw: its name, how to make it, its title and
+// its alternative text.
+type figureJob struct {
+	name  string
+	make  func() (Drawer, error)
+	title string
+	alt   func() string
+}
+
+// jobResult is a figure drawn, or skipped for want of data, or the error.
+type jobResult struct {
+	fig  Figure
+	skip bool
+	err  error
+}
+
+// figureJobs are the figures of a report, in order.
+func figureJobs(in Input) []figureJob {
+	jobs := []figureJob{
+		{"throughput", func() (Drawer, error) { return Throughput(in) }, "Throughput per run", func() string { return throughputAlt(in) }},
+		{"latency", func() (Drawer, error) { return Latency(in) }, "Latency per run", func() string { return latencyAlt(in) }},
+		{"percentiles", func() (Drawer, error) { return Percentiles(in) }, "Latency by percentile", func() string { return percentilesAlt(in) }},
+		{"scaling", func() (Drawer, error) { return Scaling(in) }, "Throughput against concurrency", func() string { return scalingAlt(in) }},
+	}
+	drawn, _ := DrawnOverTimeGroups(in)
+	for k, og := range drawn {
+		jobs = append(jobs, figureJob{OverTimeName(k), func() (Drawer, error) { return LatencyOverTime(in, og) },
+			overTimeTitle(in, og), func() string { return overTimeAlt(in, og) }})
+	}
+	for _, i := range errorsFigures(in.Verdict) {
+		jobs = append(jobs, figureJob{ErrorsFigureName(i), func() (Drawer, error) { return ErrorsOverTime(in, i) },
+			errorsTitle(in.Verdict.Errors[i]), func() string { return errorsAlt(in, i) }})
+	}
+	return jobs
+}
+
+// render draws the figure in each format, and also as PNG when pngOver >=
+// 0 and its SVG is over pngOver bytes.
+func (j figureJob) render(formats []Format, pngOver int) jobResult {
+	d, err := j.make()
+	if errors.Is(err, ErrNoData) {
+		return jobResult{skip: true}
+	}
+	if err != nil {
+		return jobResult{err: fmt.Errorf("plots: %s: %w", j.name, err)}
+	}
+	f := Figure{Name: j.name + "." + string(formats[0]), Title: j.title, Alt: j.alt()}
+	for _, format := range formats {
+		encode, dst := PNG, &f.PNG
+		if format == FormatSVG {
+			encode, dst = SVG, &f.SVG
+		}
+		if *dst, err = encode(d); err != nil {
+			return jobResult{err: fmt.Errorf("plots: %s.%s: %w", j.name, format, err)}
+		}
+	}
+	if pngOver >= 0 && len(f.SVG) > pngOver && f.PNG == nil {
+		if f.PNG, err = PNG(d); err != nil {
+			return jobResult{err: fmt.Errorf("plots: %s.png: %w", j.name, err)}
+		}
+	}
+	return jobResult{fig: f}
 }
 
 // PNG renders d as a WidthPx x HeightPx PNG image.

@@ -63,48 +63,12 @@ func scalingData(v *analyze.Verdict) scData {
 		if u := c.USL; u != nil && finite(u.Sigma) && finite(u.Kappa) && finite(u.Lambda) {
 			s.USL = u
 		}
-		for _, l := range c.Levels {
-			if !finite(l.RPS) {
-				continue
-			}
-			s.Levels = append(s.Levels, plotter.XY{X: float64(l.Connections), Y: l.RPS})
-			d.XMin, d.XMax = math.Min(d.XMin, float64(l.Connections)), math.Max(d.XMax, float64(l.Connections))
-			d.YMax = math.Max(d.YMax, l.RPS)
-			d.RunsShown = d.RunsShown || l.Runs > 1
-		}
+		d.addLevels(&s, c.Levels)
 		if len(s.Levels) < 2 {
 			continue
 		}
-		minLat, minMean, allMin := math.Inf(1), math.Inf(1), true
-		for _, g := range sys.Groups {
-			for _, r := range g.Runs {
-				if r.LoadModel == results.LoadClosed && r.Connections != nil && *r.Connections > 0 && finite(r.RPS) {
-					s.Runs = append(s.Runs, plotter.XY{X: float64(*r.Connections), Y: r.RPS})
-					d.YMax = math.Max(d.YMax, r.RPS)
-					if finiteP(r.LatMinMs) && *r.LatMinMs > 0 {
-						minLat = math.Min(minLat, *r.LatMinMs)
-					} else {
-						allMin = false
-					}
-					if finiteP(r.LatMeanMs) && *r.LatMeanMs > 0 {
-						minMean = math.Min(minMean, *r.LatMeanMs)
-					}
-				}
-			}
-		}
-		switch {
-		case allMin && !math.IsInf(minLat, 1):
-			s.R0S = minLat / 1000
-		case !math.IsInf(minMean, 1):
-			s.R0S, s.R0Mean = minMean/1000, true
-		}
-		if s.R0S > 0 {
-			for _, xy := range append(slices.Clone(s.Levels), s.Runs...) {
-				if xy.Y > xy.X/s.R0S*(1+BoundSlack) {
-					s.Exceeded = true
-				}
-			}
-		}
+		d.addRuns(&s, sys.Groups)
+		s.Exceeded = s.exceedsBound()
 		if c.Saturated && c.SaturatedAt != nil {
 			s.SaturatedAt = c.SaturatedAt
 		}
@@ -122,6 +86,64 @@ func scalingData(v *analyze.Verdict) scData {
 		}
 	}
 	return d
+}
+
+// addLevels adds a system's levels with a finite throughput, widening the
+// axes.
+func (d *scData) addLevels(s *scSystem, levels []analyze.Level) {
+	for _, l := range levels {
+		if !finite(l.RPS) {
+			continue
+		}
+		s.Levels = append(s.Levels, plotter.XY{X: float64(l.Connections), Y: l.RPS})
+		d.XMin, d.XMax = math.Min(d.XMin, float64(l.Connections)), math.Max(d.XMax, float64(l.Connections))
+		d.YMax = math.Max(d.YMax, l.RPS)
+		d.RunsShown = d.RunsShown || l.Runs > 1
+	}
+}
+
+// addRuns adds a system's closed-model runs and sets R0, the smallest
+// latency of its runs: their minimum when every run has one, else their
+// least mean.
+func (d *scData) addRuns(s *scSystem, groups []analyze.Group) {
+	minLat, minMean, allMin := math.Inf(1), math.Inf(1), true
+	for _, g := range groups {
+		for _, r := range g.Runs {
+			if r.LoadModel != results.LoadClosed || r.Connections == nil || *r.Connections <= 0 || !finite(r.RPS) {
+				continue
+			}
+			s.Runs = append(s.Runs, plotter.XY{X: float64(*r.Connections), Y: r.RPS})
+			d.YMax = math.Max(d.YMax, r.RPS)
+			if finiteP(r.LatMinMs) && *r.LatMinMs > 0 {
+				minLat = math.Min(minLat, *r.LatMinMs)
+			} else {
+				allMin = false
+			}
+			if finiteP(r.LatMeanMs) && *r.LatMeanMs > 0 {
+				minMean = math.Min(minMean, *r.LatMeanMs)
+			}
+		}
+	}
+	switch {
+	case allMin && !math.IsInf(minLat, 1):
+		s.R0S = minLat / 1000
+	case !math.IsInf(minMean, 1):
+		s.R0S, s.R0Mean = minMean/1000, true
+	}
+}
+
+// exceedsBound tells whether a measured point lies above the Little's-law
+// bound N/R0 (with BoundSlack).
+func (s *scSystem) exceedsBound() bool {
+	if !(s.R0S > 0) {
+		return false
+	}
+	for _, xy := range append(slices.Clone(s.Levels), s.Runs...) {
+		if xy.Y > xy.X/s.R0S*(1+BoundSlack) {
+			return true
+		}
+	}
+	return false
 }
 
 // Scaling returns the scaling figure: the representative throughput of
@@ -154,86 +176,27 @@ func Scaling(in Input) (*plot.Plot, error) {
 	p.Y.Min, p.Y.Max = 0, d.YMax*1.5
 
 	fx0 := math.Max(x0, 1e-9)
-	type entry struct {
-		name  string
-		thumb plot.Thumbnailer
-	}
-	var models []entry // legend entries of the model lines, after the systems
+	var models []LegendEntry // legend entries of the model lines, after the systems
 	for k, s := range d.Systems {
 		st := styleOf(s.System)
 		if s.R0S > 0 {
-			r0 := s.R0S
-			what := "min"
-			if s.R0Mean {
-				what = "least mean"
-			}
-			if s.Exceeded {
-				models = append(models, entry{fmt.Sprintf("%s: runs above N/R0 (R0 = %s ms): no bound", short(s.Label), fmtNum(1000*r0)), nil})
-			} else {
-				f := plotter.NewFunction(func(n float64) float64 { return n / r0 })
-				f.XMin, f.XMax, f.Samples = fx0, x1, 100
-				f.LineStyle = draw.LineStyle{Color: st.Color, Width: thinWidth, Dashes: []vg.Length{vg.Points(1.5), vg.Points(3)}}
-				p.Add(f)
-				models = append(models, entry{fmt.Sprintf("%s: bound N/R0, R0 = %s ms (%s)", short(s.Label), fmtNum(1000*r0), what), f})
-			}
+			models = append(models, addBound(p, s, st, fx0, x1))
 		}
-		if u := s.USL; u != nil {
-			fit := *u
-			f := plotter.NewFunction(fit.Throughput)
-			f.XMin, f.XMax, f.Samples = math.Max(fx0, 1), x1, 200
-			f.LineStyle = draw.LineStyle{Color: st.Color, Width: lineWidth, Dashes: dashes[3]}
-			p.Add(f)
-			note := ""
-			if fit.NegativeSigma || fit.NegativeKappa {
-				note = ", not physical"
-			}
-			models = append(models, entry{fmt.Sprintf("%s: USL σ=%.3g κ=%.3g R²=%.2f%s", short(s.Label), fit.Sigma, fit.Kappa, fit.R2, note), f})
-			if fit.NMax > 0 && float64(fit.NMax) >= x0 && float64(fit.NMax) <= x1 {
-				pk, err := plotter.NewScatter(plotter.XYs{{X: float64(fit.NMax), Y: fit.XMax}})
-				if err != nil {
-					return nil, err
-				}
-				pk.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize * 1.5, Shape: mark{Shape: plus}}
-				p.Add(pk)
-				models = append(models, entry{fmt.Sprintf("%s: USL peak at N = %d", short(s.Label), fit.NMax), pk})
-			}
-		}
-		if s.SaturatedAt != nil {
-			n := float64(*s.SaturatedAt)
-			p.Add(vline{X: n, Line: draw.LineStyle{Color: st.Color, Width: thinWidth, Dashes: dashes[2]}, Row: k,
-				Text: fmt.Sprintf("%s saturated from %s", short(s.Label), levelText(s.SaturatedAt))})
-			for _, xy := range s.Levels {
-				if xy.X == n {
-					ring, err := plotter.NewScatter(plotter.XYs{xy})
-					if err != nil {
-						return nil, err
-					}
-					ring.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize * 2.2, Shape: mark{circle, true}}
-					p.Add(ring)
-				}
-			}
-		}
-	}
-	runGlyph := func(st style) draw.GlyphStyle {
-		return draw.GlyphStyle{Color: withAlpha(st.Color, 0xc0), Radius: glyphSize * 0.8, Shape: st.Hollow}
-	}
-	for _, s := range d.Systems {
-		st := styleOf(s.System)
-		if d.RunsShown {
-			r, err := newScatter(s.Runs)
+		if s.USL != nil {
+			e, err := addUSL(p, s, st, fx0, x0, x1)
 			if err != nil {
 				return nil, err
 			}
-			r.GlyphStyle = runGlyph(st)
-			p.Add(r)
+			models = append(models, e...)
 		}
-		l, sc, err := plotter.NewLinePoints(s.Levels)
-		if err != nil {
-			return nil, err
+		if s.SaturatedAt != nil {
+			if err := addSaturation(p, s, st, k); err != nil {
+				return nil, err
+			}
 		}
-		l.LineStyle = st.line(lineWidth)
-		sc.GlyphStyle = st.glyph(glyphSize * 1.2)
-		p.Add(l, sc)
+	}
+	if err := addScalingPoints(p, d); err != nil {
+		return nil, err
 	}
 	for _, s := range d.Systems {
 		st := styleOf(s.System)
@@ -245,13 +208,105 @@ func Scaling(in Input) (*plot.Plot, error) {
 		p.Legend.Add("single runs", lineThumb{Glyph: &g})
 	}
 	for _, e := range models {
-		if e.thumb == nil {
-			p.Legend.Add(e.name)
+		if e.Thumb == nil {
+			p.Legend.Add(e.Name)
 			continue
 		}
-		p.Legend.Add(e.name, e.thumb)
+		p.Legend.Add(e.Name, e.Thumb)
 	}
 	return p, nil
+}
+
+// runGlyph is the marker of a single run.
+func runGlyph(st style) draw.GlyphStyle {
+	return draw.GlyphStyle{Color: withAlpha(st.Color, 0xc0), Radius: glyphSize * 0.8, Shape: st.Hollow}
+}
+
+// addBound draws a system's Little's-law bound N/R0 from x0 to x1, or,
+// when a measured point lies above it, only says so in the legend.
+func addBound(p *plot.Plot, s scSystem, st style, x0, x1 float64) LegendEntry {
+	r0 := s.R0S
+	what := "min"
+	if s.R0Mean {
+		what = "least mean"
+	}
+	if s.Exceeded {
+		return LegendEntry{fmt.Sprintf("%s: runs above N/R0 (R0 = %s ms): no bound", short(s.Label), fmtNum(1000*r0)), nil}
+	}
+	f := plotter.NewFunction(func(n float64) float64 { return n / r0 })
+	f.XMin, f.XMax, f.Samples = x0, x1, 100
+	f.LineStyle = draw.LineStyle{Color: st.Color, Width: thinWidth, Dashes: []vg.Length{vg.Points(1.5), vg.Points(3)}}
+	p.Add(f)
+	return LegendEntry{fmt.Sprintf("%s: bound N/R0, R0 = %s ms (%s)", short(s.Label), fmtNum(1000*r0), what), f}
+}
+
+// addUSL draws a system's USL fit from max(fx0, 1) to x1 and its peak
+// when it lies within [x0, x1].
+func addUSL(p *plot.Plot, s scSystem, st style, fx0, x0, x1 float64) ([]LegendEntry, error) {
+	fit := *s.USL
+	f := plotter.NewFunction(fit.Throughput)
+	f.XMin, f.XMax, f.Samples = math.Max(fx0, 1), x1, 200
+	f.LineStyle = draw.LineStyle{Color: st.Color, Width: lineWidth, Dashes: dashes[3]}
+	p.Add(f)
+	note := ""
+	if fit.NegativeSigma || fit.NegativeKappa {
+		note = ", not physical"
+	}
+	e := []LegendEntry{{fmt.Sprintf("%s: USL σ=%.3g κ=%.3g R²=%.2f%s", short(s.Label), fit.Sigma, fit.Kappa, fit.R2, note), f}}
+	if fit.NMax <= 0 || float64(fit.NMax) < x0 || float64(fit.NMax) > x1 {
+		return e, nil
+	}
+	pk, err := plotter.NewScatter(plotter.XYs{{X: float64(fit.NMax), Y: fit.XMax}})
+	if err != nil {
+		return nil, err
+	}
+	pk.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize * 1.5, Shape: mark{Shape: plus}}
+	p.Add(pk)
+	return append(e, LegendEntry{fmt.Sprintf("%s: USL peak at N = %d", short(s.Label), fit.NMax), pk}), nil
+}
+
+// addSaturation marks where the k-th system saturated: a labelled line,
+// and a ring around its level there.
+func addSaturation(p *plot.Plot, s scSystem, st style, k int) error {
+	n := float64(*s.SaturatedAt)
+	p.Add(vline{X: n, Line: draw.LineStyle{Color: st.Color, Width: thinWidth, Dashes: dashes[2]}, Row: k,
+		Text: fmt.Sprintf("%s saturated from %s", short(s.Label), levelText(s.SaturatedAt))})
+	for _, xy := range s.Levels {
+		if xy.X != n {
+			continue
+		}
+		ring, err := plotter.NewScatter(plotter.XYs{xy})
+		if err != nil {
+			return err
+		}
+		ring.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize * 2.2, Shape: mark{circle, true}}
+		p.Add(ring)
+	}
+	return nil
+}
+
+// addScalingPoints draws every system's levels, over its single runs when
+// some level has more than one.
+func addScalingPoints(p *plot.Plot, d scData) error {
+	for _, s := range d.Systems {
+		st := styleOf(s.System)
+		if d.RunsShown {
+			r, err := newScatter(s.Runs)
+			if err != nil {
+				return err
+			}
+			r.GlyphStyle = runGlyph(st)
+			p.Add(r)
+		}
+		l, sc, err := plotter.NewLinePoints(s.Levels)
+		if err != nil {
+			return err
+		}
+		l.LineStyle = st.line(lineWidth)
+		sc.GlyphStyle = st.glyph(glyphSize * 1.2)
+		p.Add(l, sc)
+	}
+	return nil
 }
 
 func scalingAlt(in Input) string {

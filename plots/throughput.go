@@ -169,87 +169,124 @@ func Throughput(in Input) (*plot.Plot, error) {
 	}
 
 	// Bands first, behind the points.
-	var ci, rng bool
-	var level float64
-	for _, b := range d.Bands {
+	kinds, err := addBands(p, d.Bands)
+	if err != nil {
+		return nil, err
+	}
+	if err := addGroups(p, d.Groups); err != nil {
+		return nil, err
+	}
+	if err := addSent(p, d.Sent); err != nil {
+		return nil, err
+	}
+	// Headroom above the highest point.
+	p.Y.Max = math.Max(p.Y.Max, d.MaxRPS+0.06*(d.MaxRPS-math.Min(p.Y.Min, d.MinRPS)))
+	minSpan(&p.Y, in.Verdict.Options.PracticalBand)
+	throughputLegend(p, d, kinds)
+	return p, nil
+}
+
+// bandKinds tells which steady-state bands a figure has: confidence
+// intervals (at level), min–max ranges, or both.
+type bandKinds struct {
+	ci, rng bool
+	level   float64
+}
+
+// bandDashes are the dashes of a band's mean.
+var bandDashes = []vg.Length{vg.Points(3), vg.Points(2)}
+
+// addBands draws the steady-state bands with their means.
+func addBands(p *plot.Plot, bands []tpBand) (bandKinds, error) {
+	var k bandKinds
+	for _, b := range bands {
 		st := styleOf(b.System)
 		p.Add(band{X0: b.X0, X1: b.X1, Y0: b.Lo, Y1: b.Hi, Color: withAlpha(st.Color, 0x38)})
 		mean, err := plotter.NewLine(plotter.XYs{{X: b.X0, Y: b.Mean}, {X: b.X1, Y: b.Mean}})
 		if err != nil {
-			return nil, err
+			return k, err
 		}
-		mean.LineStyle = draw.LineStyle{Color: withAlpha(st.Color, 0xb0), Width: thinWidth, Dashes: []vg.Length{vg.Points(3), vg.Points(2)}}
+		mean.LineStyle = draw.LineStyle{Color: withAlpha(st.Color, 0xb0), Width: thinWidth, Dashes: bandDashes}
 		p.Add(mean)
-		ci, rng = ci || b.CI, rng || !b.CI
+		k.ci, k.rng = k.ci || b.CI, k.rng || !b.CI
 		if b.CI {
-			level = b.Level
+			k.level = b.Level
 		}
 	}
-	for _, g := range d.Groups {
+	return k, nil
+}
+
+// addGroups draws each group's runs, joined, with its level's marker.
+func addGroups(p *plot.Plot, groups []tpGroup) error {
+	for _, g := range groups {
 		st := styleOf(g.System)
 		if len(g.XY) > 1 {
 			l, err := newLine(g.XY)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			l.LineStyle = st.line(thinWidth)
 			p.Add(l)
 		}
 		sc, err := newScatter(g.XY)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize, Shape: levelGlyphs[g.Level%len(levelGlyphs)]}
 		p.Add(sc)
 	}
+	return nil
+}
 
-	for _, x := range d.Sent {
+// addSent draws the requests sent where they differ from the successful
+// ones: a bar joined to the point by a dotted line.
+func addSent(p *plot.Plot, sent []tpSent) error {
+	for _, x := range sent {
 		st := styleOf(x.System)
 		gap, err := plotter.NewLine(plotter.XYs{{X: x.X, Y: x.OK}, {X: x.X, Y: x.Sent}})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		gap.LineStyle = draw.LineStyle{Color: st.Color, Width: thinWidth, Dashes: dashes[2]}
-		sent, err := plotter.NewScatter(plotter.XYs{{X: x.X, Y: x.Sent}})
+		s, err := plotter.NewScatter(plotter.XYs{{X: x.X, Y: x.Sent}})
 		if err != nil {
-			return nil, err
+			return err
 		}
-		sent.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize * 1.4, Shape: sentBar{}}
-		p.Add(gap, sent)
+		s.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize * 1.4, Shape: sentBar{}}
+		p.Add(gap, s)
 	}
+	return nil
+}
 
-	// Headroom above the highest point.
-	p.Y.Max = math.Max(p.Y.Max, d.MaxRPS+0.06*(d.MaxRPS-math.Min(p.Y.Min, d.MinRPS)))
-	minSpan(&p.Y, in.Verdict.Options.PracticalBand)
-
+// throughputLegend names the systems, the levels, the requests sent and
+// the bands.
+func throughputLegend(p *plot.Plot, d tpData, k bandKinds) {
 	for i, s := range d.Systems {
 		st := styleOf(i)
 		p.Legend.Add(short(s), lineThumb{Line: st.line(lineWidth)})
 	}
-	if len(d.Levels) > 0 {
-		for i, c := range d.Levels {
-			g := draw.GlyphStyle{Color: black, Radius: glyphSize, Shape: levelGlyphs[i%len(levelGlyphs)]}
-			p.Legend.Add(levelText(c), lineThumb{Glyph: &g})
-		}
+	for i, c := range d.Levels {
+		g := draw.GlyphStyle{Color: black, Radius: glyphSize, Shape: levelGlyphs[i%len(levelGlyphs)]}
+		p.Legend.Add(levelText(c), lineThumb{Glyph: &g})
 	}
 	if len(d.Sent) > 0 {
 		g := draw.GlyphStyle{Color: black, Radius: glyphSize * 1.4, Shape: sentBar{}}
 		p.Legend.Add("requests sent/s (—)", lineThumb{Glyph: &g})
 	}
-	if len(d.Bands) > 0 {
-		var text string
-		switch {
-		case ci && rng:
-			text = fmt.Sprintf("steady state: %.0f%% CI or min–max", 100*level)
-		case ci:
-			text = fmt.Sprintf("steady state: %.0f%% CI of mean", 100*level)
-		default:
-			text = "steady state: min–max"
-		}
-		p.Legend.Add(text, band{Color: withAlpha(colors[2], 0x38)},
-			lineThumb{Line: draw.LineStyle{Color: colors[2], Width: thinWidth, Dashes: []vg.Length{vg.Points(3), vg.Points(2)}}})
+	if len(d.Bands) == 0 {
+		return
 	}
-	return p, nil
+	var text string
+	switch {
+	case k.ci && k.rng:
+		text = fmt.Sprintf("steady state: %.0f%% CI or min–max", 100*k.level)
+	case k.ci:
+		text = fmt.Sprintf("steady state: %.0f%% CI of mean", 100*k.level)
+	default:
+		text = "steady state: min–max"
+	}
+	p.Legend.Add(text, band{Color: withAlpha(colors[2], 0x38)},
+		lineThumb{Line: draw.LineStyle{Color: colors[2], Width: thinWidth, Dashes: bandDashes}})
 }
 
 // sentBar is the marker of requests sent per second: a horizontal bar.

@@ -112,79 +112,19 @@ func Trend(h *analyze.History, metric string) (*plot.Plot, error) {
 	p.X.Tick.Marker = labelTicks(labels)
 	p.X.Min, p.X.Max = -0.6, float64(len(labels))-0.4
 	drawn := false
-	lo, hi := math.Inf(1), math.Inf(-1)
+	ext := trendRange{lo: math.Inf(1), hi: math.Inf(-1)}
 	for ti, t := range h.Tracks {
-		var mt *analyze.MetricTrack
-		for i := range t.Metrics {
-			if t.Metrics[i].Metric == metric {
-				mt = &t.Metrics[i]
-			}
-		}
+		mt := trackMetric(t, metric)
 		if mt == nil {
 			continue
 		}
-		st := styleOf(ti)
-		var used, notSteady, excluded plotter.XYs
-		for pi, pt := range t.Points {
-			v := mt.Values[pi]
-			if !finiteP(v.Value) {
-				continue
-			}
-			x := float64(pt.Experiment)
-			if v.CI != nil {
-				p.Add(band{X0: x - 0.25, X1: x + 0.25, Y0: v.CI.Lo, Y1: v.CI.Hi, Color: withAlpha(st.Color, 0x38)})
-				lo, hi = math.Min(lo, v.CI.Lo), math.Max(hi, v.CI.Hi)
-			}
-			lo, hi = math.Min(lo, *v.Value), math.Max(hi, *v.Value)
-			xy := plotter.XY{X: x, Y: *v.Value}
-			switch pt.Status {
-			case analyze.PointOK:
-				used = append(used, xy)
-			case analyze.PointNotSteady:
-				notSteady = append(notSteady, xy)
-			default:
-				excluded = append(excluded, xy)
-			}
+		ok, err := addTrack(p, ti, t, mt, &ext)
+		if err != nil {
+			return nil, err
 		}
-		if len(used)+len(notSteady)+len(excluded) == 0 {
-			continue
-		}
-		drawn = true
-		line := append(append(plotter.XYs{}, used...), notSteady...)
-		sortXY(line)
-		if len(line) > 1 {
-			l, err := plotter.NewLine(line)
-			if err != nil {
-				return nil, err
-			}
-			l.LineStyle = st.line(thinWidth)
-			p.Add(l)
-		}
-		for _, set := range []struct {
-			xy plotter.XYs
-			m  mark
-		}{{used, mark{Shape: circle}}, {notSteady, mark{Shape: circle, Open: true}}, {excluded, mark{Shape: cross}}} {
-			if len(set.xy) == 0 {
-				continue
-			}
-			sc, err := plotter.NewScatter(set.xy)
-			if err != nil {
-				return nil, err
-			}
-			sc.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize, Shape: set.m}
-			p.Add(sc)
-		}
-		p.Legend.Add(short(t.System)+" "+settingsLabel(t.Settings), lineThumb{Line: st.line(lineWidth)})
-		for ci, c := range mt.Changes {
-			x := float64(t.Points[c.At].Experiment) - 0.5
-			word := "improved"
-			if c.Regression {
-				word = "regressed"
-			}
-			p.Add(vline{X: x, Line: draw.LineStyle{Color: st.Color, Width: lineWidth, Dashes: []vg.Length{vg.Points(6), vg.Points(3)}},
-				Text: fmt.Sprintf("%s %s (p = %s)", word, fmtPct(c.Comparison.DecidingRatio()), fmtP(c.P)), Row: ti + ci})
-		}
+		drawn = drawn || ok
 	}
+	lo, hi := ext.lo, ext.hi
 	if !drawn {
 		return nil, fmt.Errorf("trend %s: %w", metric, ErrNoData)
 	}
@@ -199,6 +139,93 @@ func Trend(h *analyze.History, metric string) (*plot.Plot, error) {
 	p.Legend.Add("disturbed or errors (not used)", lineThumb{Glyph: &x})
 	p.Legend.Add("95% CI over runs", band{Color: withAlpha(colors[2], 0x38)})
 	return p, nil
+}
+
+// trendRange is the range of the values (and CIs) drawn.
+type trendRange struct{ lo, hi float64 }
+
+// trackMetric is a track's series of metric, or nil.
+func trackMetric(t analyze.Track, metric string) *analyze.MetricTrack {
+	var mt *analyze.MetricTrack
+	for i := range t.Metrics {
+		if t.Metrics[i].Metric == metric {
+			mt = &t.Metrics[i]
+		}
+	}
+	return mt
+}
+
+// addTrack draws the ti-th track's values of one metric (its CIs as
+// bands, the used and not-steady values joined) and its change points;
+// false when it has no value.
+func addTrack(p *plot.Plot, ti int, t analyze.Track, mt *analyze.MetricTrack, ext *trendRange) (bool, error) {
+	st := styleOf(ti)
+	used, notSteady, excluded := trackPoints(p, st, t, mt, ext)
+	if len(used)+len(notSteady)+len(excluded) == 0 {
+		return false, nil
+	}
+	line := append(append(plotter.XYs{}, used...), notSteady...)
+	sortXY(line)
+	if len(line) > 1 {
+		l, err := plotter.NewLine(line)
+		if err != nil {
+			return false, err
+		}
+		l.LineStyle = st.line(thinWidth)
+		p.Add(l)
+	}
+	for _, set := range []struct {
+		xy plotter.XYs
+		m  mark
+	}{{used, mark{Shape: circle}}, {notSteady, mark{Shape: circle, Open: true}}, {excluded, mark{Shape: cross}}} {
+		if len(set.xy) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(set.xy)
+		if err != nil {
+			return false, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize, Shape: set.m}
+		p.Add(sc)
+	}
+	p.Legend.Add(short(t.System)+" "+settingsLabel(t.Settings), lineThumb{Line: st.line(lineWidth)})
+	for ci, c := range mt.Changes {
+		x := float64(t.Points[c.At].Experiment) - 0.5
+		word := "improved"
+		if c.Regression {
+			word = "regressed"
+		}
+		p.Add(vline{X: x, Line: draw.LineStyle{Color: st.Color, Width: lineWidth, Dashes: []vg.Length{vg.Points(6), vg.Points(3)}},
+			Text: fmt.Sprintf("%s %s (p = %s)", word, fmtPct(c.Comparison.DecidingRatio()), fmtP(c.P)), Row: ti + ci})
+	}
+	return true, nil
+}
+
+// trackPoints sorts a track's finite values by their status (used, not
+// steady, left out), drawing their CIs as bands and widening ext.
+func trackPoints(p *plot.Plot, st style, t analyze.Track, mt *analyze.MetricTrack, ext *trendRange) (used, notSteady, excluded plotter.XYs) {
+	for pi, pt := range t.Points {
+		v := mt.Values[pi]
+		if !finiteP(v.Value) {
+			continue
+		}
+		x := float64(pt.Experiment)
+		if v.CI != nil {
+			p.Add(band{X0: x - 0.25, X1: x + 0.25, Y0: v.CI.Lo, Y1: v.CI.Hi, Color: withAlpha(st.Color, 0x38)})
+			ext.lo, ext.hi = math.Min(ext.lo, v.CI.Lo), math.Max(ext.hi, v.CI.Hi)
+		}
+		ext.lo, ext.hi = math.Min(ext.lo, *v.Value), math.Max(ext.hi, *v.Value)
+		xy := plotter.XY{X: x, Y: *v.Value}
+		switch pt.Status {
+		case analyze.PointOK:
+			used = append(used, xy)
+		case analyze.PointNotSteady:
+			notSteady = append(notSteady, xy)
+		default:
+			excluded = append(excluded, xy)
+		}
+	}
+	return used, notSteady, excluded
 }
 
 // settingsLabel is a short form of a track's settings.

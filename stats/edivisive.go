@@ -3,6 +3,7 @@ package stats
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 )
 
@@ -92,46 +93,13 @@ func EDivisive(x []float64, o EDivisiveOptions) (EDivisiveResult, error) {
 	if err := checkFinite(x); err != nil {
 		return res, err
 	}
-	if o.Alpha == 0 {
-		o.Alpha = DefaultEnergyAlpha
+	o, err := eDivisiveDefaults(o)
+	if err != nil {
+		return res, err
 	}
-	if !(o.Alpha > 0 && o.Alpha <= 2) {
-		return res, fmt.Errorf("%w: energy alpha %v not in (0, 2]", ErrParameter, o.Alpha)
-	}
-	if o.SigLevel == 0 {
-		o.SigLevel = DefaultAlpha
-	}
-	if !(o.SigLevel > 0 && o.SigLevel < 1) {
-		return res, fmt.Errorf("%w: significance level %v not in (0, 1)", ErrParameter, o.SigLevel)
-	}
-	if o.Permutations == 0 {
-		o.Permutations = DefaultPermutations
-	}
-	if o.Permutations < 1 || o.MinBlocks < 0 {
-		return res, fmt.Errorf("%w: permutations %d, min blocks %d", ErrParameter, o.Permutations, o.MinBlocks)
-	}
-	// bounds are the block boundaries: 0, ..., len(x).
-	bounds := []int{0}
-	if o.Blocks == nil {
-		for i := range x {
-			bounds = append(bounds, i+1)
-		}
-		if o.MinBlocks == 0 {
-			o.MinBlocks = 2
-		}
-	} else {
-		for _, b := range o.Blocks {
-			if b < 1 {
-				return res, fmt.Errorf("%w: block of size %d", ErrParameter, b)
-			}
-			bounds = append(bounds, bounds[len(bounds)-1]+b)
-		}
-		if bounds[len(bounds)-1] != len(x) {
-			return res, fmt.Errorf("%w: blocks sum to %d, have %d observations", ErrParameter, bounds[len(bounds)-1], len(x))
-		}
-		if o.MinBlocks == 0 {
-			o.MinBlocks = 1
-		}
+	bounds, err := blockBounds(len(x), &o)
+	if err != nil {
+		return res, err
 	}
 	e := newEnergy(x, o.Alpha)
 	rng := newRand(o.Seed)
@@ -142,24 +110,7 @@ func EDivisive(x []float64, o EDivisiveOptions) (EDivisiveResult, error) {
 		if !ok {
 			return res, nil
 		}
-		exceed := 0
-		for range o.Permutations {
-			for i := range perm {
-				perm[i] = i
-			}
-			for c := 0; c+1 < len(cuts); c++ {
-				seg := perm[bounds[cuts[c]]:bounds[cuts[c+1]]]
-				rng.Shuffle(len(seg), func(i, j int) { seg[i], seg[j] = seg[j], seg[i] })
-			}
-			e.permute(perm)
-			// At least as large, allowing for rounding: a mirrored order
-			// has the same Q̂ in exact arithmetic.
-			if q, ok := e.best(bounds, cuts, o.MinBlocks); ok && q.Q >= best.Q-e.tol(best.Q) {
-				exceed++
-			}
-			e.permute(nil)
-		}
-		best.P = float64(exceed+1) / float64(o.Permutations+1)
+		best.P = e.permutationP(best, bounds, cuts, perm, rng, o)
 		if best.P > o.SigLevel {
 			res.Rejected = &best
 			return res, nil
@@ -169,6 +120,81 @@ func EDivisive(x []float64, o EDivisiveOptions) (EDivisiveResult, error) {
 		cuts = append(cuts, bi)
 		slices.Sort(cuts)
 	}
+}
+
+// eDivisiveDefaults fills the unset options and checks them.
+func eDivisiveDefaults(o EDivisiveOptions) (EDivisiveOptions, error) {
+	if o.Alpha == 0 {
+		o.Alpha = DefaultEnergyAlpha
+	}
+	if !(o.Alpha > 0 && o.Alpha <= 2) {
+		return o, fmt.Errorf("%w: energy alpha %v not in (0, 2]", ErrParameter, o.Alpha)
+	}
+	if o.SigLevel == 0 {
+		o.SigLevel = DefaultAlpha
+	}
+	if !(o.SigLevel > 0 && o.SigLevel < 1) {
+		return o, fmt.Errorf("%w: significance level %v not in (0, 1)", ErrParameter, o.SigLevel)
+	}
+	if o.Permutations == 0 {
+		o.Permutations = DefaultPermutations
+	}
+	if o.Permutations < 1 || o.MinBlocks < 0 {
+		return o, fmt.Errorf("%w: permutations %d, min blocks %d", ErrParameter, o.Permutations, o.MinBlocks)
+	}
+	return o, nil
+}
+
+// blockBounds are the block boundaries 0, ..., n: every observation
+// without Blocks (at least 2 a side by default), else the blocks' (at
+// least 1 a side by default).
+func blockBounds(n int, o *EDivisiveOptions) ([]int, error) {
+	bounds := []int{0}
+	if o.Blocks == nil {
+		for i := range n {
+			bounds = append(bounds, i+1)
+		}
+		if o.MinBlocks == 0 {
+			o.MinBlocks = 2
+		}
+		return bounds, nil
+	}
+	for _, b := range o.Blocks {
+		if b < 1 {
+			return nil, fmt.Errorf("%w: block of size %d", ErrParameter, b)
+		}
+		bounds = append(bounds, bounds[len(bounds)-1]+b)
+	}
+	if bounds[len(bounds)-1] != n {
+		return nil, fmt.Errorf("%w: blocks sum to %d, have %d observations", ErrParameter, bounds[len(bounds)-1], n)
+	}
+	if o.MinBlocks == 0 {
+		o.MinBlocks = 1
+	}
+	return bounds, nil
+}
+
+// permutationP is ecp's permutation p-value of the candidate best: the
+// observations shuffled within each current segment, the share of
+// permutations whose largest Q̂ is at least best's (allowing for
+// rounding: a mirrored order has the same Q̂ in exact arithmetic).
+func (e *energy) permutationP(best EChange, bounds, cuts, perm []int, rng *rand.Rand, o EDivisiveOptions) float64 {
+	exceed := 0
+	for range o.Permutations {
+		for i := range perm {
+			perm[i] = i
+		}
+		for c := 0; c+1 < len(cuts); c++ {
+			seg := perm[bounds[cuts[c]]:bounds[cuts[c+1]]]
+			rng.Shuffle(len(seg), func(i, j int) { seg[i], seg[j] = seg[j], seg[i] })
+		}
+		e.permute(perm)
+		if q, ok := e.best(bounds, cuts, o.MinBlocks); ok && q.Q >= best.Q-e.tol(best.Q) {
+			exceed++
+		}
+		e.permute(nil)
+	}
+	return float64(exceed+1) / float64(o.Permutations+1)
 }
 
 // energy holds the distances |x_i - x_j|^α of a series and the 2-D

@@ -127,78 +127,91 @@ type Instability struct {
 
 // Excursions finds where a series that should be steady (e.g. the mean
 // latency per window of a run) keeps leaving its level: recurring stalls,
-// pauses or bursts. It is the CAPA method (collective and point
-// anomalies) of Fisch, Eckley & Fearnhead, "A linear time method for the
-// detection of collective and point anomalies", Statistical Analysis and
-// Data Mining 15(4), 2022, for anomalies in the mean:
-//
-//  1. The series is taken on a log scale (x must be positive), where a
-//     stall of 20x is a shift of ln 20 whatever the level, standardised
-//     robustly by the median and 1.4826·MAD of ln x[From:]. The saving
-//     of a collective anomaly (a mean over m windows) is divided by
-//     (1+φ)/(1-φ), the long-run variance of an AR(1) noise with lag-1
-//     autocorrelation φ relative to independent noise (as the anomaly
-//     package's ac_corrected transform does for the whole series; a point
-//     anomaly keeps its marginal scale), so that slow wander is not taken
-//     for anomalies; φ is the correlation of successive standardised
-//     values that both lie within ±2.5 (the noise about the level, not
-//     the excursions, which are correlated stretches themselves).
-//  2. A penalised dynamic programme over z = standardised ln x finds
-//     the collective anomalies (stretches of >= 2 observations, at most
-//     half the series, whose mean departs from the baseline 0; saving
-//     m·mean(z)²) and point anomalies (one observation; saving z² - 1 -
-//     ln z², the likelihood ratio of a variance outlier) that maximise
-//     the total saving less Penalty per collective and PointPenalty per
-//     point anomaly (both 3 ln n by default, CAPA's own). Unlike PELT's
-//     changepoints, an anomaly pays one penalty for leaving the level
-//     and coming back, against a baseline known from the whole series,
-//     so many short excursions are found where a penalty of 15 ln n per
-//     changepoint never pays for them.
-//  3. Adjacent anomalies are merged; an excursion counts when it lies in
-//     the worse direction, its mean is at least Factor times the level
-//     away (latency 1.5x the level by default), and it lies inside the
-//     series (neither at its start nor at its end: see Edges).
-//
-// Then Unstable, and for at least 3 excursions the period: the median
-// interval between their starts, Periodic when the intervals agree and
-// the autocorrelation of the 0/1 excursion indicator (Box & Jenkins,
-// "Time Series Analysis", 1970, with Bartlett's 1.96/√N bound) confirms
-// it.
+// pauses or bursts. It runs CAPA (Fisch, Eckley & Fearnhead, 2022) for
+// anomalies in the mean on the log series, standardised robustly and
+// corrected for AR(1) noise, keeps the excursions in the worse direction
+// at least Factor from the level, then tells Unstable and, for 3 or more,
+// the period. The design: docs/STATISTICS.md, "Instability within a run".
 //
 // w are the weights of the observations (e.g. requests per window), for
 // ShareW; nil weighs them equally. x must be finite and positive, w (when
 // given) as long as x, finite and non-negative, and From in [0, len(x)-4]
 // (else ErrEmpty, ErrNotFinite, ErrParameter or a *TooFewError).
 func Excursions(x, w []float64, o InstabilityOptions) (Instability, error) {
-	if err := checkFinite(x); err != nil {
+	if err := checkExcursionInput(x, w, o.From); err != nil {
 		return Instability{}, err
-	}
-	for _, v := range x {
-		if v <= 0 {
-			return Instability{}, fmt.Errorf("%w: excursions need positive values, have %v", ErrParameter, v)
-		}
-	}
-	if w != nil {
-		if len(w) != len(x) {
-			return Instability{}, fmt.Errorf("%w: %d weights for %d observations", ErrParameter, len(w), len(x))
-		}
-		if err := checkFinite(w); err != nil {
-			return Instability{}, err
-		}
-		for _, v := range w {
-			if v < 0 {
-				return Instability{}, fmt.Errorf("%w: negative weight %v", ErrParameter, v)
-			}
-		}
-	}
-	if o.From < 0 || o.From > len(x) {
-		return Instability{}, fmt.Errorf("%w: From %d outside [0, %d]", ErrParameter, o.From, len(x))
 	}
 	xs := x[o.From:]
 	n := len(xs)
 	if n < 4 {
 		return Instability{}, tooFew("excursions", 4, n)
 	}
+	o = excursionDefaults(o, n)
+	y := make([]float64, n)
+	for i, v := range xs {
+		y[i] = math.Log(v)
+	}
+	med, scale := logLevel(y)
+	z := make([]float64, n)
+	for i, v := range y {
+		z[i] = (v - med) / scale
+	}
+	// AR(1) correction (the anomaly package's ac_corrected), with φ the
+	// lag-1 autocorrelation of the baseline noise.
+	phi := min(max(baselineAR(z), 0), 0.95)
+	res := Instability{N: n, Level: math.Exp(med), Scale: scale, AR: phi}
+	q := 0.25
+	if o.HigherIsBetter {
+		q = 0.75
+	}
+	sc := excursionScale{o: o, stallLevel: math.Exp(quantileSorted(slices.Sorted(slices.Values(y)), q))}
+
+	found := capa(z, (1+phi)/(1-phi), o.Penalty, o.PointPenalty, max(2, n/2))
+	if o.StallFactor > 1 {
+		found = addStalls(found, xs, sc.isStall)
+	}
+	sc.fileAnomalies(&res, found, x, w)
+	res.ShareN, res.ShareW = excursionShares(res.Excursions, w, o.From, len(x))
+	res.Unstable = len(res.Excursions) >= 2 && (res.ShareN <= 0.5 || res.Stalls >= 2)
+	if len(res.Excursions) >= 3 {
+		excursionPeriod(&res, o.From)
+	}
+	return res, nil
+}
+
+// checkExcursionInput checks x (finite, positive), w (nil or as long as
+// x, finite, non-negative) and from (inside x).
+func checkExcursionInput(x, w []float64, from int) error {
+	if err := checkFinite(x); err != nil {
+		return err
+	}
+	for _, v := range x {
+		if v <= 0 {
+			return fmt.Errorf("%w: excursions need positive values, have %v", ErrParameter, v)
+		}
+	}
+	if w != nil {
+		if len(w) != len(x) {
+			return fmt.Errorf("%w: %d weights for %d observations", ErrParameter, len(w), len(x))
+		}
+		if err := checkFinite(w); err != nil {
+			return err
+		}
+		for _, v := range w {
+			if v < 0 {
+				return fmt.Errorf("%w: negative weight %v", ErrParameter, v)
+			}
+		}
+	}
+	if from < 0 || from > len(x) {
+		return fmt.Errorf("%w: From %d outside [0, %d]", ErrParameter, from, len(x))
+	}
+	return nil
+}
+
+// excursionDefaults fills the unset options for a series of n
+// observations: DefaultExcursionFactor, and CAPA's 3 ln n penalties.
+func excursionDefaults(o InstabilityOptions, n int) InstabilityOptions {
 	if !(o.Factor > 1) {
 		o.Factor = DefaultExcursionFactor
 	}
@@ -209,122 +222,121 @@ func Excursions(x, w []float64, o InstabilityOptions) (Instability, error) {
 	if !(o.PointPenalty > 0) {
 		o.PointPenalty = DefaultCAPAFactor * logN
 	}
+	return o
+}
 
-	y := make([]float64, n)
-	for i, v := range xs {
-		y[i] = math.Log(v)
-	}
-	med, scale := logLevel(y)
-	z := make([]float64, n)
-	for i, v := range y {
-		z[i] = (v - med) / scale
-	}
-	// AR(1) correction (the anomaly package's ac_corrected): a mean over
-	// m autocorrelated observations varies (1+φ)/(1-φ) times more than
-	// over independent ones, with φ the lag-1 autocorrelation of the
-	// baseline noise, estimated robustly.
-	phi := min(max(baselineAR(z), 0), 0.95)
-	res := Instability{N: n, Level: math.Exp(med), Scale: scale, AR: phi}
-	q := 0.25
-	if o.HigherIsBetter {
-		q = 0.75
-	}
-	stallLevel := math.Exp(quantileSorted(slices.Sorted(slices.Values(y)), q))
-	// worse tells how many times worse than level v is.
-	worse := func(v, level float64) float64 {
-		if o.HigherIsBetter {
-			return level / v
-		}
-		return v / level
-	}
-	isStall := func(v float64) bool { return o.StallFactor > 1 && worse(v, stallLevel) >= o.StallFactor }
+// excursionScale tells how far worse than a level a value is, and which
+// values are stalls (StallFactor times worse than stallLevel).
+type excursionScale struct {
+	o          InstabilityOptions
+	stallLevel float64
+}
 
-	found := capa(z, (1+phi)/(1-phi), o.Penalty, o.PointPenalty, max(2, n/2))
-	if o.StallFactor > 1 {
-		found = addStalls(found, xs, isStall)
+// worse tells how many times worse than level v is.
+func (s excursionScale) worse(v, level float64) float64 {
+	if s.o.HigherIsBetter {
+		return level / v
 	}
+	return v / level
+}
+
+func (s excursionScale) isStall(v float64) bool {
+	return s.o.StallFactor > 1 && s.worse(v, s.stallLevel) >= s.o.StallFactor
+}
+
+// fileAnomalies files the anomalies found (positions in x[From:]) as edges,
+// stalls or excursions, dropping those less than Factor from the level.
+// A run that stalls is described by its stalls, at their level: the
+// smaller excursions beside them are the noise of a machine that also
+// stalls.
+func (s excursionScale) fileAnomalies(res *Instability, found [][2]int, x, w []float64) {
+	from := s.o.From
 	var other []Excursion
 	for _, a := range found {
-		e := excursion(x, w, a[0]+o.From, a[1]+o.From, o.HigherIsBetter)
-		stall := isStall(e.Peak)
+		e := excursion(x, w, a[0]+from, a[1]+from, s.o.HigherIsBetter)
+		stall := s.isStall(e.Peak)
+		far := s.worse(e.Mean, res.Level) >= s.o.Factor
 		switch {
-		case e.Start == o.From && (stall || worse(e.Mean, res.Level) >= o.Factor):
+		case e.Start == from && (stall || far):
 			res.Edges = append(res.Edges, e)
 		case stall:
 			res.Excursions = append(res.Excursions, e)
 			res.Stalls++
-		case worse(e.Mean, res.Level) < o.Factor:
+		case !far:
 		case e.End == len(x):
 			res.Edges = append(res.Edges, e)
 		default:
 			other = append(other, e)
 		}
 	}
-	// A run that stalls is described by its stalls (at their level): the
-	// smaller excursions beside them are the noise of a machine that
-	// also stalls, not a rhythm of their own.
 	if res.Stalls > 0 {
-		res.Level = stallLevel
+		res.Level = s.stallLevel
 	} else {
 		res.Excursions = other
 	}
+}
 
+// excursionShares are the shares of the observations from..end, by count
+// and by weight, that lie in the excursions ex.
+func excursionShares(ex []Excursion, w []float64, from, end int) (byN, byW float64) {
 	var inN int
 	var inW, allW float64
-	for i := o.From; i < len(x); i++ {
+	for i := from; i < end; i++ {
 		allW += weight(w, i)
 	}
-	for _, e := range res.Excursions {
+	for _, e := range ex {
 		inN += e.Len()
 		for i := e.Start; i < e.End; i++ {
 			inW += weight(w, i)
 		}
 	}
-	res.ShareN = float64(inN) / float64(n)
+	byN = float64(inN) / float64(end-from)
 	if allW > 0 {
-		res.ShareW = inW / allW
+		byW = inW / allW
 	}
-	res.Unstable = len(res.Excursions) >= 2 && (res.ShareN <= 0.5 || res.Stalls >= 2)
+	return byN, byW
+}
 
-	if len(res.Excursions) >= 3 {
-		starts := make([]float64, len(res.Excursions))
-		for i, e := range res.Excursions {
-			starts[i] = float64(e.Start)
-		}
-		res.Period = OnsetPeriod(starts)
-		regular := true
-		for i := 1; i < len(starts); i++ {
-			if g := starts[i] - starts[i-1]; math.Abs(g-res.Period) > max(1, res.Period/4) {
-				regular = false
-			}
-		}
-		ind := make([]float64, n)
-		for _, e := range res.Excursions {
-			for i := e.Start; i < e.End; i++ {
-				ind[i-o.From] = 1
-			}
-		}
-		lag := int(math.Round(res.Period))
-		res.ACF = math.Inf(-1)
-		for l := lag - 1; l <= lag+1; l++ {
-			res.ACF = max(res.ACF, autocorrelation(ind, l))
-		}
-		// Stalls are unmistakable one by one, so regular onsets suffice;
-		// smaller excursions, which noise also makes, must be more
-		// regular than random onsets would be by chance.
-		if res.Unstable && regular {
-			if res.Stalls > 0 {
-				res.Periodic = true
-			} else {
-				for i := range starts {
-					starts[i] -= float64(o.From)
-				}
-				res.RegularP = regularityP(starts, n, regularityDraws)
-				res.Periodic = res.RegularP <= RegularityAlpha
-			}
+// excursionPeriod sets the period of 3 or more excursions, the
+// autocorrelation of the excursion indicator at it, and Periodic: regular
+// onsets of stalls (unmistakable one by one), or of smaller excursions
+// more regular than random onsets (RegularP).
+func excursionPeriod(res *Instability, from int) {
+	n := res.N
+	starts := make([]float64, len(res.Excursions))
+	for i, e := range res.Excursions {
+		starts[i] = float64(e.Start)
+	}
+	res.Period = OnsetPeriod(starts)
+	regular := true
+	for i := 1; i < len(starts); i++ {
+		if g := starts[i] - starts[i-1]; math.Abs(g-res.Period) > max(1, res.Period/4) {
+			regular = false
 		}
 	}
-	return res, nil
+	ind := make([]float64, n)
+	for _, e := range res.Excursions {
+		for i := e.Start; i < e.End; i++ {
+			ind[i-from] = 1
+		}
+	}
+	lag := int(math.Round(res.Period))
+	res.ACF = math.Inf(-1)
+	for l := lag - 1; l <= lag+1; l++ {
+		res.ACF = max(res.ACF, autocorrelation(ind, l))
+	}
+	if !res.Unstable || !regular {
+		return
+	}
+	if res.Stalls > 0 {
+		res.Periodic = true
+		return
+	}
+	for i := range starts {
+		starts[i] -= float64(from)
+	}
+	res.RegularP = regularityP(starts, n, regularityDraws)
+	res.Periodic = res.RegularP <= RegularityAlpha
 }
 
 // RegularityAlpha is the level of the regularity test of excursions that

@@ -248,99 +248,129 @@ type fit struct {
 
 // SelectModel chooses one shape for a series (the throughput of rounds in
 // execution order, or the mean latency of the windows of one run) and
-// classifies it. See docs/STATISTICS.md, "One model of a series".
-//
-// Spikes are pulled in first (a point beyond 3 noise SDs of the median of
-// it and its neighbours, but the first: the Hampel filter). The candidates are
-// flat; one to three steps (piecewise constant, each
-// segment at least 2 points, the first at least 1: a warm-up may be one
-// round); a straight line; a line up to a knot and flat after it; and flat
-// up to a knot and a line after it. They are fitted by least squares to the
-// natural logs of the values (the series must be positive): latency and
-// throughput are ratio-scaled and right-skewed, logs make a change the
-// same size whatever the level and pull in the long tail; and steps are
-// placed exactly by dynamic programming. The criterion is Schwarz's
-// Bayesian information criterion ("Estimating the dimension of a model",
-// Annals of Statistics 6(2), 1978) under Normal errors of one variance,
-// BIC = m·ln(RSS/m) + p·ln(m), where a change point or knot counts as a
-// parameter as well as each level and slope (steps: 1+2k; line 2; hinges
-// 3; flat 1); the smallest BIC wins, a tie going to the simpler shape.
-// Series of more than MaxModelPoints values are fitted as block means.
-//
-// The practical threshold: a change counts only when it exceeds both
-// Delta·level (the comparisons' equivalence band: a smaller change could
-// not move a verdict) and the noise SD of one observation, estimated
-// robustly from successive differences (noiseSD; Barrett et al., "Virtual
-// Machine Warmup Blows Hot and Cold", OOPSLA 2017: a segment within one
-// standard deviation of the last is equivalent to it). A selected shape
-// whose change does not is flat.
-//
-// The classes, direction-aware: flat; warmup when the series improved and
-// then stayed flat to the end; slowdown when it worsened and then stayed
-// flat; no-steady-state (with Direction) when it still changes at the end:
-// a line to the end, a line that starts after a knot, or a change of level
-// inside the last quarter (at least 2 points) of the series. Steps are
-// merged back from the end while their level is within the threshold of
-// the final level (Barrett et al.); the direction is that of the net
-// change from the first level to the final one when it passes the
-// threshold, else that of the last step that does not merge. A steady state
-// is only claimed on a final part with no trend of its own: TrendTest
-// (Mann-Kendall and Theil-Sen) on the observations from SteadyStart on;
-// a persistent trend there makes the class no-steady-state in its
-// direction, unless SearchSteady finds a later start without one.
+// classifies it: spikes pulled in (hampel), every candidate fitted to the
+// logs (fitCandidates), the best by the criterion that holds up chosen
+// (chooseShape), and a steady state claimed only on a final part with no
+// trend of its own (checkSteady). The design, the criterion and the
+// classes: docs/STATISTICS.md, "One model of a series".
 //
 // x must hold at least 5 finite positive values (else ErrEmpty,
 // ErrNotFinite, a *TooFewError or ErrParameter).
 func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 	out := SeriesModel{Class: ClassInsufficientData, SteadyStart: -1, Knot: -1}
-	if err := checkFinite(x); err != nil {
+	if err := checkModelInput(x); err != nil {
 		return out, err
 	}
-	n := len(x)
-	if n < MinStepRuns {
-		return out, tooFew("series model", MinStepRuns, n)
+	s := newSeriesFit(x, o)
+	out.Block, out.Clipped = s.b, s.clipped
+	fits := fitCandidates(s.y, max(1, o.MinFirst))
+	for _, f := range fits {
+		out.Candidates = append(out.Candidates, f.Candidate)
+	}
+	out, c := s.chooseShape(out, fits)
+	out.ThresholdPct = 100 * math.Expm1(s.thr)
+	s.describeLateChange(&out, c.lateFrom)
+	return s.checkSteady(out, c.lineEnd), nil
+}
+
+// checkModelInput rejects what SelectModel cannot model: too few, not
+// finite or not positive values.
+func checkModelInput(x []float64) error {
+	if err := checkFinite(x); err != nil {
+		return err
+	}
+	if len(x) < MinStepRuns {
+		return tooFew("series model", MinStepRuns, len(x))
 	}
 	for _, v := range x {
 		if v <= 0 {
-			return out, ErrParameter
+			return ErrParameter
 		}
 	}
-	delta := o.Delta
-	if !(delta > 0) {
-		delta = DefaultShiftDelta
-	}
-	b := (n + MaxModelPoints - 1) / MaxModelPoints
-	m := n / b
-	y := make([]float64, m)
-	for j := range y {
-		var s float64
-		end := (j + 1) * b
-		if j == m-1 {
-			end = n
-		}
-		for _, v := range x[j*b : end] {
-			s += math.Log(v)
-		}
-		y[j] = s / float64(end-j*b)
-	}
-	out.Block = b
-	// The noise SD is estimated before the spikes are pulled in: they are
-	// part of the series' noise.
-	sigma := noiseSD(y)
-	out.Clipped = hampel(y, max(1, o.MinFirst) > 1)
-	// start maps a point of y back to its first observation, obsEnd a
-	// point's end (the last block takes the rest).
-	start := func(j int) int { return j * b }
-	obsEnd := func(j int) int {
-		if j == m {
-			return n
-		}
-		return j * b
-	}
+	return nil
+}
 
+// seriesFit is a series prepared for SelectModel: the observations x, the
+// fitted points y (log block means, spikes pulled in), b observations to
+// a point, and the practical threshold thr in log units (the same for
+// every part of the series).
+type seriesFit struct {
+	x       []float64
+	y       []float64
+	n, m, b int
+	o       ModelOptions
+	delta   float64
+	thr     float64
+	tail    int // the last quarter of the points, at least 2
+	clipped []int
+}
+
+// newSeriesFit averages x into at most MaxModelPoints log block means,
+// estimates the noise (before the spikes are pulled in: they are part of
+// it) and pulls the spikes in.
+func newSeriesFit(x []float64, o ModelOptions) *seriesFit {
+	s := &seriesFit{x: x, n: len(x), o: o, delta: o.Delta}
+	if !(s.delta > 0) {
+		s.delta = DefaultShiftDelta
+	}
+	s.b = (s.n + MaxModelPoints - 1) / MaxModelPoints
+	s.m = s.n / s.b
+	s.y = make([]float64, s.m)
+	for j := range s.y {
+		var sum float64
+		end := s.obsEnd(j + 1)
+		for _, v := range x[j*s.b : end] {
+			sum += math.Log(v)
+		}
+		s.y[j] = sum / float64(end-j*s.b)
+	}
+	sigma := noiseSD(s.y)
+	s.clipped = hampel(s.y, max(1, o.MinFirst) > 1)
+	s.thr = max(math.Log1p(s.delta), thrK*sigma)
+	s.tail = max(2, (s.m+3)/4)
+	return s
+}
+
+// start maps a fitted point to its first observation.
+func (s *seriesFit) start(j int) int { return j * s.b }
+
+// obsEnd maps a fitted point to the end of its observations (the last
+// point takes the rest).
+func (s *seriesFit) obsEnd(j int) int {
+	if j == s.m {
+		return s.n
+	}
+	return j * s.b
+}
+
+// dir is the direction of a change from before to after.
+func (s *seriesFit) dir(after, before float64) Direction {
+	if (after > before) == s.o.HigherIsBetter {
+		return Improving
+	}
+	return Worsening
+}
+
+// pct is a change of log level in percent.
+func pct(after, before float64) float64 { return 100 * math.Expm1(after-before) }
+
+// trending confirms a line to the end: TrendTest finds the observations
+// from i on persistently trending, and out records the test (the
+// criterion alone admits a slope on noise at about 13 % at 10 points).
+func (s *seriesFit) trending(out *SeriesModel, i int) bool {
+	t, ok := robustTrend(s.x[i:], s.o.Alpha, s.delta, s.thr)
+	if ok {
+		out.Trend, out.TrendFrom = &t, i
+	}
+	return ok
+}
+
+// fitCandidates fits every candidate shape to y, flat first, each with
+// its criterion BIC = m·ln(RSS/m) + Params·ln(m).
+func fitCandidates(y []float64, first int) []fit {
 	fits := []fit{fitFlat(y)}
 	for k := 1; k <= MaxModelSteps; k++ {
-		if f, ok := fitSteps(y, k, max(1, o.MinFirst)); ok {
+		if f, ok := fitSteps(y, k, first); ok {
 			fits = append(fits, f)
 		}
 	}
@@ -351,243 +381,266 @@ func SelectModel(x []float64, o ModelOptions) (SeriesModel, error) {
 	if f, ok := fitHinge(y, ShapeFlatTrend); ok {
 		fits = append(fits, f)
 	}
-	if f, ok := fitRamp(y, max(1, o.MinFirst)); ok {
+	if f, ok := fitRamp(y, first); ok {
 		fits = append(fits, f)
 	}
+	m := float64(len(y))
 	for i := range fits {
-		fits[i].BIC = float64(m)*math.Log(max(fits[i].rss/float64(m), modelVarFloor)) + float64(fits[i].Params)*math.Log(float64(m))
-		out.Candidates = append(out.Candidates, fits[i].Candidate)
+		fits[i].BIC = m*math.Log(max(fits[i].rss/m, modelVarFloor)) + float64(fits[i].Params)*math.Log(m)
 	}
+	return fits
+}
 
-	better := func(after, before float64) bool { return (after > before) == o.HigherIsBetter }
-	dir := func(after, before float64) Direction {
-		if better(after, before) {
-			return Improving
-		}
-		return Worsening
-	}
-	tail := max(2, (m+3)/4) // the last quarter, at least 2 points
-	// The practical threshold, in log units: the same for every part of
-	// the series.
-	thrAt := func(int) float64 { return max(math.Log1p(delta), thrK*sigma) }
-	pct := func(after, before float64) float64 { return 100 * math.Expm1(after-before) }
-	// trending confirms a line to the end: TrendTest finds the
-	// observations from i on persistently trending (a shape chosen by the
-	// criterion alone is not a test: BIC admits a slope on noise at about
-	// 13 % at 10 points).
-	trending := func(i int, thr float64) bool {
-		t, ok := robustTrend(x[i:], o.Alpha, delta, thr)
-		if ok {
-			out.Trend, out.TrendFrom = &t, i
-		}
-		return ok
-	}
-
-	// The candidates in the order of the criterion (a tie to the simpler,
-	// earlier one). The best is taken unless what makes it more than flat
-	// does not hold up: a line whose trend TrendTest does not confirm, or
-	// steps and hinges whose change stays within the practical threshold;
-	// then the next one is tried, down to flat. (The criterion alone is
-	// not a test: on noisy rounds it prefers a line that the trend test
-	// rejects while a step fits almost as well and passes.)
+// shapeOrder orders the candidates by the criterion, a tie to the simpler,
+// earlier one; among the shapes that beat flat a location counts cpShape
+// instead of cpParams (which change, once a change is known).
+func shapeOrder(fits []fit, m int) []int {
 	order := make([]int, len(fits))
 	for i := range order {
 		order[i] = i
 	}
-	// Which change, once a change is known: among the shapes that beat
-	// flat, the order counts a location cpShape instead of cpParams.
 	shapeBIC := func(f fit) float64 {
-		locs := len(f.cps)
-		return f.BIC - (cpParams-cpShape)*float64(locs)*math.Log(float64(m))
+		return f.BIC - (cpParams-cpShape)*float64(len(f.cps))*math.Log(float64(m))
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(shapeBIC(fits[a]), shapeBIC(fits[b])) })
-	base := out
-	var thr float64
-	transient := false // the steps taken came back to their first level
+	return order
+}
+
+// shapeChange is what the classification of one shape leaves for the
+// steady-state check: lateFrom, where a change that ends in the last
+// quarter began (-1: none); lineEnd, the change ends in a line's end;
+// transient, steps that came back to their first level.
+type shapeChange struct {
+	lateFrom  int
+	lineEnd   bool
+	transient bool
+}
+
+// chooseShape takes the candidates in the criterion's order and keeps the
+// first one whose change holds up (a line whose trend TrendTest confirms,
+// steps and hinges whose change passes the practical threshold), down to
+// flat; a candidate not minEvidence below flat is not tried.
+func (s *seriesFit) chooseShape(base SeriesModel, fits []fit) (SeriesModel, shapeChange) {
 	flatBIC := fits[0].BIC
-	// lateFrom is where the change that ends in the last quarter began,
-	// when that change made the class no-steady-state.
-	lateFrom := -1
-	lineEnd := false // the change ends in a line's end (ShapeTrendFlat, a long ramp)
-	for _, fi := range order {
+	for _, fi := range shapeOrder(fits, s.m) {
 		f := fits[fi]
-		lateFrom, lineEnd = -1, false
 		if f.Shape != ShapeFlat && flatBIC-f.BIC < minEvidence {
 			continue
 		}
-		out = base
-		out.Shape, out.Levels = f.Shape, 1
-		switch f.Shape {
-		case ShapeSteps:
-			out.Levels = f.Steps + 1
-		case ShapeTrendFlat, ShapeFlatTrend, ShapeRamp:
-			out.Levels = 2
-		}
+		out := base
+		out.Shape, out.Levels = f.Shape, shapeLevels(f)
 		out.Class, out.SteadyStart = ClassFlat, 0
-		thr = thrAt(0)
-		switch f.Shape {
-		case ShapeSteps:
-			// Levels of the segments, final level last.
-			bounds := append(append([]int{0}, f.cps...), m)
-			lv := make([]float64, len(bounds)-1)
-			for i := range lv {
-				lv[i] = f.fitted[bounds[i]]
-			}
-			last := len(lv) - 1
-			thr = thrAt(bounds[last])
-			first := last
-			for first > 0 && math.Abs(lv[first-1]-lv[last]) <= thr {
-				first--
-			}
-			for i := 1; i < len(lv); i++ {
-				if math.Abs(lv[i]-lv[i-1]) > thr {
-					bm, am := Mean(x[start(bounds[i-1]):start(bounds[i])]), Mean(x[start(bounds[i]):obsEnd(bounds[i+1])])
-					out.Steps = append(out.Steps, Step{At: start(bounds[i]), Before: bm, After: am, Direction: dir(lv[i], lv[i-1])})
-				}
-			}
-			if first == 0 {
-				break
-			}
-			// A level left and come back to (the first level within
-			// the threshold of the final one) is a transient, not a
-			// warm-up or a slowdown: the series is flat, and no step
-			// stayed.
-			if math.Abs(lv[last]-lv[0]) <= thr {
-				out.Steps, transient = nil, true
-				break
-			}
-			// The class follows the net change from the first level to the
-			// final one when it passes the threshold (a cold start that
-			// then loses a little is still a warm-up, its later step a
-			// level-shift finding); otherwise the last step into the final
-			// level.
-			from := lv[first-1]
-			if math.Abs(lv[last]-lv[0]) > thr {
-				from = lv[0]
-			}
-			d := dir(lv[last], from)
-			out.Direction, out.ChangePct = d, pct(lv[last], from)
-			out.SteadyStart = start(bounds[first])
-			switch {
-			case m-bounds[first] < tail:
-				out.Class, out.SteadyStart = ClassNoSteadyState, -1
-				lateFrom = start(bounds[first-1])
-			case d == Improving:
-				out.Class = ClassWarmup
-			default:
-				out.Class = ClassSlowdown
-			}
-		case ShapeTrend:
-			ch := f.fitted[m-1] - f.fitted[0]
-			if math.Abs(ch) > thr && trending(0, thr) {
-				out.Class, out.SteadyStart = ClassNoSteadyState, -1
-				out.Direction, out.ChangePct = dir(f.fitted[m-1], f.fitted[0]), pct(f.fitted[m-1], f.fitted[0])
-			}
-		case ShapeTrendFlat, ShapeRamp:
-			// The change ends at the last knot; the level before it is
-			// the first point's (the line's start, or the ramp's first
-			// level).
-			k := f.cps[len(f.cps)-1]
-			out.Knot = start(k)
-			thr = thrAt(k)
-			if ch := f.fitted[k] - f.fitted[0]; math.Abs(ch) > thr {
-				out.Direction, out.ChangePct = dir(f.fitted[k], f.fitted[0]), pct(f.fitted[k], f.fitted[0])
-				out.SteadyStart = start(k)
-				// The end of a line (a hinge's knot; a ramp's second knot
-				// when the ramp is a line over at least two inner points,
-				// not a step with one point of transition) is taken as
-				// part of the change: the level after it must fill the
-				// last quarter for a steady state.
-				lineEnd = f.Shape == ShapeTrendFlat || f.cps[1]-f.cps[0] >= 3
-				after := m - k
-				if lineEnd {
-					after--
-				}
-				switch {
-				case after < tail:
-					out.Class, out.SteadyStart = ClassNoSteadyState, -1
-					lateFrom = start(f.cps[0])
-					if f.Shape == ShapeTrendFlat {
-						lateFrom = 0
-					}
-				case out.Direction == Improving:
-					out.Class = ClassWarmup
-				default:
-					out.Class = ClassSlowdown
-				}
-			}
-		case ShapeFlatTrend:
-			k := f.cps[0]
-			out.Knot = start(k)
-			if ch := f.fitted[m-1] - f.fitted[k]; math.Abs(ch) > thr && trending(start(k), thr) {
-				out.Class, out.SteadyStart = ClassNoSteadyState, -1
-				out.Direction, out.ChangePct = dir(f.fitted[m-1], f.fitted[k]), pct(f.fitted[m-1], f.fitted[k])
-			}
-		}
-		if out.Class != ClassFlat || f.Shape == ShapeFlat || transient {
-			break
+		c := s.classify(&out, f)
+		if out.Class != ClassFlat || f.Shape == ShapeFlat || c.transient {
+			return out, c
 		}
 	}
-	if out.Class == ClassFlat && !transient {
-		out.Shape, out.Levels, out.Steps, out.Knot, out.Trend = ShapeFlat, 1, nil, -1, nil
+	// Not reached: flat is always a candidate and ends the search.
+	out := base
+	out.Shape, out.Levels, out.Class, out.SteadyStart = ShapeFlat, 1, ClassFlat, 0
+	return out, shapeChange{lateFrom: -1}
+}
+
+// shapeLevels is the number of levels of a fitted shape.
+func shapeLevels(f fit) int {
+	switch f.Shape {
+	case ShapeSteps:
+		return f.Steps + 1
+	case ShapeTrendFlat, ShapeFlatTrend, ShapeRamp:
+		return 2
 	}
-	out.ThresholdPct = 100 * math.Expm1(thr)
-	// A change still under way in the last quarter is described by the
-	// trend test from where it began, as a line to the end is.
-	if out.Class == ClassNoSteadyState && out.Trend == nil && lateFrom >= 0 && n-lateFrom >= 3 {
-		t, _ := robustTrend(x[lateFrom:], o.Alpha, delta, thr)
+	return 1
+}
+
+// classify sets out's class, direction and change from the fitted shape f
+// (out arrives flat).
+func (s *seriesFit) classify(out *SeriesModel, f fit) shapeChange {
+	switch f.Shape {
+	case ShapeSteps:
+		return s.classifySteps(out, f)
+	case ShapeTrend:
+		s.classifyLine(out, f, 0)
+	case ShapeTrendFlat, ShapeRamp:
+		return s.classifyLineEnd(out, f)
+	case ShapeFlatTrend:
+		k := f.cps[0]
+		out.Knot = s.start(k)
+		s.classifyLine(out, f, k)
+	}
+	return shapeChange{lateFrom: -1}
+}
+
+// classifyLine classifies a line from the point k to the end (a trend, or
+// flat then a trend): no steady state when its change passes the
+// threshold and TrendTest confirms it.
+func (s *seriesFit) classifyLine(out *SeriesModel, f fit, k int) {
+	to, from := f.fitted[s.m-1], f.fitted[k]
+	if math.Abs(to-from) > s.thr && s.trending(out, s.start(k)) {
+		out.Class, out.SteadyStart = ClassNoSteadyState, -1
+		out.Direction, out.ChangePct = s.dir(to, from), pct(to, from)
+	}
+}
+
+// classifySteps classifies steps: the steps past the threshold are
+// findings; steps within the threshold of the final level merge into it
+// (Barrett et al.); a level left and come back to is a transient; the
+// class follows the net change from the first level when it passes the
+// threshold, else the last step into the final level.
+func (s *seriesFit) classifySteps(out *SeriesModel, f fit) shapeChange {
+	c := shapeChange{lateFrom: -1}
+	bounds := append(append([]int{0}, f.cps...), s.m)
+	lv := make([]float64, len(bounds)-1) // the segments' levels, final last
+	for i := range lv {
+		lv[i] = f.fitted[bounds[i]]
+	}
+	last := len(lv) - 1
+	first := last
+	for first > 0 && math.Abs(lv[first-1]-lv[last]) <= s.thr {
+		first--
+	}
+	out.Steps = s.passingSteps(bounds, lv)
+	if first == 0 {
+		return c
+	}
+	if math.Abs(lv[last]-lv[0]) <= s.thr {
+		out.Steps, c.transient = nil, true
+		return c
+	}
+	// The net change passes the threshold here (the transient case
+	// returned above), so the class follows it from the first level.
+	from := lv[0]
+	out.Direction, out.ChangePct = s.dir(lv[last], from), pct(lv[last], from)
+	out.SteadyStart = s.start(bounds[first])
+	if s.m-bounds[first] < s.tail {
+		out.Class, out.SteadyStart = ClassNoSteadyState, -1
+		c.lateFrom = s.start(bounds[first-1])
+		return c
+	}
+	out.Class = changeClass(out.Direction)
+	return c
+}
+
+// passingSteps are the changes of level that pass the threshold, with the
+// means of the observations on either side.
+func (s *seriesFit) passingSteps(bounds []int, lv []float64) []Step {
+	var steps []Step
+	for i := 1; i < len(lv); i++ {
+		if math.Abs(lv[i]-lv[i-1]) <= s.thr {
+			continue
+		}
+		before := Mean(s.x[s.start(bounds[i-1]):s.start(bounds[i])])
+		after := Mean(s.x[s.start(bounds[i]):s.obsEnd(bounds[i+1])])
+		steps = append(steps, Step{At: s.start(bounds[i]), Before: before, After: after, Direction: s.dir(lv[i], lv[i-1])})
+	}
+	return steps
+}
+
+// changeClass is the class of a change that ended in a steady state.
+func changeClass(d Direction) Class {
+	if d == Improving {
+		return ClassWarmup
+	}
+	return ClassSlowdown
+}
+
+// classifyLineEnd classifies a change that ends at the last knot (a line
+// then flat, or a ramp), from the first point's level. The end of a line
+// (a hinge's knot; a ramp's second knot when the ramp is a line over at
+// least two inner points) is part of the change: the level after it must
+// fill the last quarter for a steady state.
+func (s *seriesFit) classifyLineEnd(out *SeriesModel, f fit) shapeChange {
+	c := shapeChange{lateFrom: -1}
+	k := f.cps[len(f.cps)-1]
+	out.Knot = s.start(k)
+	to, from := f.fitted[k], f.fitted[0]
+	if math.Abs(to-from) <= s.thr {
+		return c
+	}
+	out.Direction, out.ChangePct = s.dir(to, from), pct(to, from)
+	out.SteadyStart = s.start(k)
+	c.lineEnd = f.Shape == ShapeTrendFlat || f.cps[1]-f.cps[0] >= 3
+	after := s.m - k
+	if c.lineEnd {
+		after--
+	}
+	if after >= s.tail {
+		out.Class = changeClass(out.Direction)
+		return c
+	}
+	out.Class, out.SteadyStart = ClassNoSteadyState, -1
+	c.lateFrom = s.start(f.cps[0])
+	if f.Shape == ShapeTrendFlat {
+		c.lateFrom = 0
+	}
+	return c
+}
+
+// describeLateChange describes a change still under way in the last
+// quarter by the trend test from where it began, as a line to the end is.
+func (s *seriesFit) describeLateChange(out *SeriesModel, lateFrom int) {
+	if out.Class == ClassNoSteadyState && out.Trend == nil && lateFrom >= 0 && s.n-lateFrom >= 3 {
+		t, _ := robustTrend(s.x[lateFrom:], s.o.Alpha, s.delta, s.thr)
 		out.Trend, out.TrendFrom = &t, lateFrom
 	}
+}
 
-	// A steady state only on a final part with no trend of its own.
-	if k := out.SteadyStart; k >= 0 && n-k >= 3 && out.Trend == nil {
-		// The end of a line ends the change as much as it begins the
-		// level: the steady part's trend is tested from the observation
-		// after it (a knot placed on a disturbed point hid a trend that
-		// went on after it).
-		kt := k
-		if lineEnd && n-k-b >= 3 {
-			kt = k + b
-		}
-		t, _ := robustTrend(x[kt:], o.Alpha, delta, thr)
-		out.Trend, out.TrendFrom = &t, kt
-		if t.Persistent {
-			d := Worsening
-			if (t.Slope > 0) == o.HigherIsBetter {
-				d = Improving
-			}
-			// A later start is searched only after a located change
-			// (a step, a knot): on a series the model found flat, a trend
-			// of the whole is the finding, and cutting its front until
-			// the rest is too short for the test would pass a trend off
-			// as a warm-up.
-			if o.SearchSteady && k > 0 {
-				// The steady state may begin later, at the first start
-				// (tried in up to 64 steps) whose rest has no persistent
-				// trend, leaving max(5, n/4) observations.
-				last := n - max(5, n/4)
-				step := max(1, (last-k)/64)
-				for k2 := k + step; k2 <= last; k2 += step {
-					if t2, ok := robustTrend(x[k2:], o.Alpha, delta, thr); !ok {
-						out.Trend, out.TrendFrom, out.SteadyStart = &t2, k2, k2
-						if out.Class == ClassFlat {
-							out.Class, out.Direction, out.ChangePct = ClassWarmup, d, 100*t.Change/t.Level
-							if d == Worsening {
-								out.Class = ClassSlowdown
-							}
-						}
-						return out, nil
-					}
-				}
-			}
-			out.Class, out.SteadyStart = ClassNoSteadyState, -1
-			out.Direction = d
-			if t.Level != 0 {
-				out.ChangePct = 100 * t.Change / t.Level
-			}
+// checkSteady tests the steady part (from SteadyStart on) for a trend of
+// its own; a persistent one makes the class no-steady-state, unless
+// SearchSteady finds a later start without one. After the end of a line
+// the test starts one point later (a knot placed on a disturbed point hid
+// a trend that went on after it).
+func (s *seriesFit) checkSteady(out SeriesModel, lineEnd bool) SeriesModel {
+	k := out.SteadyStart
+	if k < 0 || s.n-k < 3 || out.Trend != nil {
+		return out
+	}
+	kt := k
+	if lineEnd && s.n-k-s.b >= 3 {
+		kt = k + s.b
+	}
+	t, _ := robustTrend(s.x[kt:], s.o.Alpha, s.delta, s.thr)
+	out.Trend, out.TrendFrom = &t, kt
+	if !t.Persistent {
+		return out
+	}
+	d := Worsening
+	if (t.Slope > 0) == s.o.HigherIsBetter {
+		d = Improving
+	}
+	// Only after a located change (k > 0): on a series found flat, a
+	// trend of the whole is the finding.
+	if s.o.SearchSteady && k > 0 {
+		if later, ok := s.searchSteady(out, k, t, d); ok {
+			return later
 		}
 	}
-	return out, nil
+	out.Class, out.SteadyStart = ClassNoSteadyState, -1
+	out.Direction = d
+	if t.Level != 0 {
+		out.ChangePct = 100 * t.Change / t.Level
+	}
+	return out
+}
+
+// searchSteady looks for a later steady start than k: the first (tried in
+// up to 64 steps) whose rest has no persistent trend, leaving max(5, n/4)
+// observations. A flat model so found becomes a warm-up or a slowdown in
+// the direction d of the trend t.
+func (s *seriesFit) searchSteady(out SeriesModel, k int, t Trend, d Direction) (SeriesModel, bool) {
+	last := s.n - max(5, s.n/4)
+	step := max(1, (last-k)/64)
+	for k2 := k + step; k2 <= last; k2 += step {
+		t2, ok := robustTrend(s.x[k2:], s.o.Alpha, s.delta, s.thr)
+		if ok {
+			continue
+		}
+		out.Trend, out.TrendFrom, out.SteadyStart = &t2, k2, k2
+		if out.Class == ClassFlat {
+			out.Class, out.Direction, out.ChangePct = changeClass(d), d, 100*t.Change/t.Level
+		}
+		return out, true
+	}
+	return out, false
 }
 
 // fitFlat fits one level.

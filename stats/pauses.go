@@ -121,126 +121,152 @@ type Periodic struct {
 	Slots             int
 }
 
-// PausePeriod finds the pauses that recur at a regular interval: the
-// grid t0 + k·P (P at least 0.1 s, from the interval between two pauses,
-// or its half or third) that fills the most slots (a slot is filled by
-// pause starts within max(10 ms, 2 % of P) of it; several pauses in one
-// slot fill it once) among those whose slots are filled to at least
-// PeriodicMinCoverage and that span at least half the time from the first
-// pause to the last (else among all), a tie going to the grid holding
-// the most pauses, then to the grid filled best, refined by least
-// squares; it is periodic when at least PeriodicMinPauses of its slots
-// are filled, they are at least PeriodicMinCoverage of its slots, its
-// slots span at least half the time from the first pause to the last,
-// and it holds at least half of the pauses. Pauses off the grid (a hiccup of the
+// PausePeriod finds the pauses that recur at a regular interval: the grid
+// t0 + k·P (P at least 0.1 s, from the interval between two pauses, or its
+// half or third, refined by least squares) that wins by gridCand.beats; it
+// is periodic when at least PeriodicMinPauses of its slots are filled and
+// the grid is full (gridCand.full). Pauses off the grid (a hiccup of the
 // machine, another cause) neither hide the period nor count in it.
 func PausePeriod(pauses []Pause) (Periodic, bool) {
-	on := make([]float64, 0, len(pauses))
+	on := make(onsets, 0, len(pauses))
 	for i, p := range pauses {
 		if i >= maxPeriodicPauses {
 			break
 		}
 		on = append(on, p.FromS)
 	}
-	n := len(on)
-	tolOf := func(P float64) float64 { return max(0.010, 0.02*P) }
-	// match returns the pauses within the tolerance of the grid t0 + k·P,
-	// the grid's slots from the first matched to the last, and how many
-	// of them hold a pause: a burst of pauses within one slot's tolerance
-	// (a busy host's hiccups) fills one slot, not many.
-	match := func(t0, P float64) (idx []int, slots, filled int) {
-		tol := tolOf(P)
-		first, last := math.MaxInt, math.MinInt
-		prev := math.MinInt
-		for i, t := range on {
-			k := math.Round((t - t0) / P)
-			if math.Abs(t-t0-k*P) <= tol {
-				idx = append(idx, i)
-				first, last = min(first, int(k)), max(last, int(k))
-				if int(k) != prev { // on is in time order: a slot's pauses are adjacent
-					filled++
-					prev = int(k)
-				}
-			}
-		}
-		if len(idx) > 0 {
-			slots = last - first + 1
-		}
-		return idx, slots, filled
-	}
-	// spans tells whether a grid of slots at P covers at least half the
-	// time from the first pause to the last: a few pauses that happen to
-	// line up among many irregular ones are not a rhythm.
-	spans := func(slots int, P float64) bool {
-		return n > 0 && float64(slots)*P >= 0.5*(on[n-1]-on[0])
-	}
-	// most: the grid holds at least half of the pauses (a coarse grid
-	// among dense irregular pauses catches a few of them by chance).
-	most := func(matched int) bool { return 2*matched >= n }
-	var best Periodic
-	bestCov, bestFilled := 0.0, 0
-	for i := range n {
-		for j := i + 1; j < n; j++ {
+	var best gridCand
+	for i := range on {
+		for j := i + 1; j < len(on); j++ {
 			for div := 1.0; div <= 3; div++ {
 				P := (on[j] - on[i]) / div
 				if P < 0.1 {
 					continue
 				}
-				idx, slots, filled := match(on[i], P)
-				if len(idx) < 2 {
+				g := on.match(on[i], P)
+				if len(g.idx) < 2 {
 					continue
 				}
-				// Refine: least squares of the starts on their slots.
-				var sk, st, skk, skt float64
-				for _, m := range idx {
-					k := math.Round((on[m] - on[i]) / P)
-					sk, st, skk, skt = sk+k, st+on[m], skk+k*k, skt+k*on[m]
-				}
-				c := float64(len(idx))
-				if d := c*skk - sk*sk; d > 0 {
-					P2 := (c*skt - sk*st) / d
-					t02 := (st - P2*sk) / c
-					if P2 >= 0.1 {
-						if idx2, slots2, filled2 := match(t02, P2); len(idx2) >= len(idx) {
-							idx, slots, filled, P = idx2, slots2, filled2, P2
-						}
-					}
-				}
-				cov := float64(filled) / float64(slots)
-				// A grid that fills its slots beats one that does not
-				// (a short period catches more pauses by chance); then
-				// the most slots filled, the most pauses; then the
-				// better filled.
-				full := cov >= PeriodicMinCoverage && spans(slots, P) && most(len(idx))
-				bestFull := bestCov >= PeriodicMinCoverage && spans(best.Slots, best.PeriodS) && most(len(best.Matched))
-				if full && !bestFull || full == bestFull && (filled > bestFilled || filled == bestFilled && (len(idx) > len(best.Matched) || len(idx) == len(best.Matched) && cov > bestCov)) {
-					best, bestCov, bestFilled = Periodic{PeriodS: P, Matched: idx, Slots: slots}, cov, filled
+				g = on.refine(g, on[i])
+				if on.beats(g, best) {
+					best = g
 				}
 			}
 		}
 	}
-	if len(best.Matched) < 2 {
+	if len(best.idx) < 2 {
 		return Periodic{}, false
 	}
 	// The jitter: residuals of the matched starts from their fitted grid.
-	var sk, st, skk, skt float64
-	ks := make([]float64, len(best.Matched))
-	t0 := on[best.Matched[0]]
-	for x, m := range best.Matched {
-		k := math.Round((on[m] - t0) / best.PeriodS)
-		ks[x] = k
-		sk, st, skk, skt = sk+k, st+on[m], skk+k*k, skt+k*on[m]
-	}
-	c := float64(len(best.Matched))
-	if d := c*skk - sk*sk; d > 0 {
-		best.PeriodS = (c*skt - sk*st) / d
-		a := (st - best.PeriodS*sk) / c
+	res := Periodic{PeriodS: best.P, Matched: best.idx, Slots: best.slots}
+	t0 := on[best.idx[0]]
+	if a, P, ok := on.fitGrid(best.idx, t0, best.P); ok {
 		var ss float64
-		for x, m := range best.Matched {
-			r := on[m] - a - best.PeriodS*ks[x]
+		for _, m := range best.idx {
+			k := math.Round((on[m] - t0) / best.P)
+			r := on[m] - a - P*k
 			ss += r * r
 		}
-		best.JitterMs = 1000 * math.Sqrt(ss/c)
+		res.PeriodS = P
+		res.JitterMs = 1000 * math.Sqrt(ss/float64(len(best.idx)))
 	}
-	return best, bestFilled >= PeriodicMinPauses && bestCov >= PeriodicMinCoverage && spans(best.Slots, best.PeriodS) && most(len(best.Matched))
+	best.P = res.PeriodS
+	return res, best.filled >= PeriodicMinPauses && on.full(best)
+}
+
+// onsets are the start times of pauses, in time order.
+type onsets []float64
+
+// gridCand is a grid of period P: the indices of the onsets on it, its
+// slots from the first matched to the last, how many of them hold an
+// onset, and their share cov.
+type gridCand struct {
+	P             float64
+	idx           []int
+	slots, filled int
+	cov           float64
+}
+
+// match returns the onsets within max(10 ms, 2 % of P) of the grid
+// t0 + k·P: a burst of pauses within one slot's tolerance (a busy host's
+// hiccups) fills one slot, not many.
+func (on onsets) match(t0, P float64) gridCand {
+	g := gridCand{P: P}
+	tol := max(0.010, 0.02*P)
+	first, last := math.MaxInt, math.MinInt
+	prev := math.MinInt
+	for i, t := range on {
+		k := math.Round((t - t0) / P)
+		if math.Abs(t-t0-k*P) > tol {
+			continue
+		}
+		g.idx = append(g.idx, i)
+		first, last = min(first, int(k)), max(last, int(k))
+		if int(k) != prev { // a slot's onsets are adjacent
+			g.filled++
+			prev = int(k)
+		}
+	}
+	if len(g.idx) > 0 {
+		g.slots = last - first + 1
+		g.cov = float64(g.filled) / float64(g.slots)
+	}
+	return g
+}
+
+// refine refits the grid g (through t0) by least squares of its onsets on
+// their slots, and keeps the refit when it matches no fewer onsets.
+func (on onsets) refine(g gridCand, t0 float64) gridCand {
+	t02, P2, ok := on.fitGrid(g.idx, t0, g.P)
+	if !ok || !(P2 >= 0.1) {
+		return g
+	}
+	if g2 := on.match(t02, P2); len(g2.idx) >= len(g.idx) {
+		return g2
+	}
+	return g
+}
+
+// fitGrid fits the onsets idx as a + P·k by least squares, k their slot
+// on the grid t0 + k·p; ok is false when the slots do not vary.
+func (on onsets) fitGrid(idx []int, t0, p float64) (a, P float64, ok bool) {
+	var sk, st, skk, skt float64
+	for _, m := range idx {
+		k := math.Round((on[m] - t0) / p)
+		sk, st, skk, skt = sk+k, st+on[m], skk+k*k, skt+k*on[m]
+	}
+	c := float64(len(idx))
+	d := c*skk - sk*sk
+	if !(d > 0) {
+		return 0, 0, false
+	}
+	P = (c*skt - sk*st) / d
+	return (st - P*sk) / c, P, true
+}
+
+// full tells whether a grid's slots are filled to PeriodicMinCoverage,
+// span at least half the time from the first onset to the last (a few
+// pauses that happen to line up among many irregular ones are not a
+// rhythm) and hold at least half of the onsets (a coarse grid among dense
+// irregular pauses catches a few of them by chance).
+func (on onsets) full(g gridCand) bool {
+	n := len(on)
+	spans := n > 0 && float64(g.slots)*g.P >= 0.5*(on[n-1]-on[0])
+	return g.cov >= PeriodicMinCoverage && spans && 2*len(g.idx) >= n
+}
+
+// beats tells whether the grid g is better than best: a full grid beats
+// one that is not (a short period catches more pauses by chance); then
+// the most slots filled, the most onsets, the better filled.
+func (on onsets) beats(g, best gridCand) bool {
+	if full, bestFull := on.full(g), on.full(best); full != bestFull {
+		return full
+	}
+	if g.filled != best.filled {
+		return g.filled > best.filled
+	}
+	if len(g.idx) != len(best.idx) {
+		return len(g.idx) > len(best.idx)
+	}
+	return g.cov > best.cov
 }

@@ -45,105 +45,151 @@ func (f USLFit) Throughput(n float64) float64 {
 // ErrParameter, ErrNotFinite or a *TooFewError). When the optimiser fails
 // before it has a finite objective the error wraps ErrNoConvergence.
 func FitUSL(n, x []float64) (USLFit, error) {
-	if len(n) != len(x) {
-		return USLFit{}, fmt.Errorf("%w: %d concurrencies but %d throughputs", ErrParameter, len(n), len(x))
-	}
-	if len(n) < MinUSLPoints {
-		return USLFit{}, tooFew("USL fit", MinUSLPoints, len(n))
-	}
-	if err := checkFinite(n); err != nil {
+	if err := checkUSLInput(n, x); err != nil {
 		return USLFit{}, err
 	}
-	if err := checkFinite(x); err != nil {
+	u := newUSLProblem(n, x)
+	p, err := u.minimize()
+	if err != nil {
 		return USLFit{}, err
 	}
-	distinct := map[float64]bool{}
-	nMin, nMax, i0 := math.Inf(1), 0.0, 0
-	var sxx float64
-	for i := range n {
-		if n[i] <= 0 || x[i] < 0 {
-			return USLFit{}, fmt.Errorf("%w: USL needs concurrency > 0 and throughput >= 0", ErrParameter)
-		}
-		distinct[n[i]] = true
-		if n[i] < nMin {
-			nMin, i0 = n[i], i
-		}
-		nMax = max(nMax, n[i])
-		sxx += x[i] * x[i]
-	}
-	if len(distinct) < 3 {
-		return USLFit{}, fmt.Errorf("%w: USL needs at least 3 distinct concurrencies", ErrParameter)
-	}
-	lambda0 := x[i0] / n[i0]
-	if sxx == 0 || lambda0 == 0 {
-		lambda0 = 1
-		if sxx == 0 {
-			sxx = 1
-		}
-	}
-
-	// p = (σ·N, κ·N², λ/λ0) with N the largest concurrency: every term of
-	// the denominator and the model is then of order 1.
-	unscale := func(p []float64) (s, k, l float64) {
-		return p[0] / nMax, p[1] / (nMax * nMax), p[2] * lambda0
-	}
-	obj := func(p []float64) float64 {
-		s, k, l := unscale(p)
-		var ss float64
-		for i, ni := range n {
-			d := 1 + s*(ni-1) + k*ni*(ni-1)
-			if !(d > 0) {
-				return math.Inf(1)
-			}
-			r := x[i] - l*ni/d
-			ss += r * r
-		}
-		return ss / sxx
-	}
-	grad := func(g, p []float64) {
-		s, k, l := unscale(p)
-		g[0], g[1], g[2] = 0, 0, 0
-		for i, ni := range n {
-			d := 1 + s*(ni-1) + k*ni*(ni-1)
-			r := x[i] - l*ni/d
-			// d model / d (σ, κ, λ)
-			ds := -l * ni * (ni - 1) / (d * d)
-			dk := -l * ni * ni * (ni - 1) / (d * d)
-			dl := ni / d
-			g[0] += -2 * r * ds
-			g[1] += -2 * r * dk
-			g[2] += -2 * r * dl
-		}
-		g[0] /= nMax * sxx
-		g[1] /= nMax * nMax * sxx
-		g[2] *= lambda0 / sxx
-	}
-
-	p := []float64{0, 0, 1}
-	nm, err := optimize.Minimize(optimize.Problem{Func: obj}, p,
-		&optimize.Settings{Converger: &optimize.FunctionConverge{Absolute: 1e-15, Iterations: 200}, FuncEvaluations: 20000},
-		&optimize.NelderMead{})
-	if err != nil && nm == nil {
-		return USLFit{}, fmt.Errorf("%w: %w", ErrNoConvergence, err)
-	}
-	if nm != nil {
-		p = nm.X
-	}
-	bf, err := optimize.Minimize(optimize.Problem{Func: obj, Grad: grad}, p,
-		&optimize.Settings{GradientThreshold: 1e-14, Converger: &optimize.FunctionConverge{Absolute: 0, Relative: 1e-15, Iterations: 50}, MajorIterations: 10000},
-		&optimize.BFGS{})
-	if bf != nil && bf.F <= obj(p) {
-		p = bf.X
-	} else if err != nil && math.IsInf(obj(p), 1) {
-		return USLFit{}, fmt.Errorf("%w: %w", ErrNoConvergence, err)
-	}
-
-	s, k, l := unscale(p)
+	s, k, l := u.unscale(p)
 	fit := USLFit{Sigma: s, Kappa: k, Lambda: l, NegativeSigma: s < 0, NegativeKappa: k < 0}
 	if k > 0 && s < 1 {
 		fit.NMax = int(math.Floor(math.Sqrt((1 - s) / k)))
 		fit.XMax = fit.Throughput(float64(fit.NMax))
 	}
+	fit.R2 = uslR2(fit, n, x)
+	return fit, nil
+}
+
+// checkUSLInput demands as many finite concurrencies (> 0) as throughputs
+// (>= 0), at least MinUSLPoints, of at least 3 distinct concurrencies.
+func checkUSLInput(n, x []float64) error {
+	if len(n) != len(x) {
+		return fmt.Errorf("%w: %d concurrencies but %d throughputs", ErrParameter, len(n), len(x))
+	}
+	if len(n) < MinUSLPoints {
+		return tooFew("USL fit", MinUSLPoints, len(n))
+	}
+	if err := checkFinite(n); err != nil {
+		return err
+	}
+	if err := checkFinite(x); err != nil {
+		return err
+	}
+	distinct := map[float64]bool{}
+	for i := range n {
+		if n[i] <= 0 || x[i] < 0 {
+			return fmt.Errorf("%w: USL needs concurrency > 0 and throughput >= 0", ErrParameter)
+		}
+		distinct[n[i]] = true
+	}
+	if len(distinct) < 3 {
+		return fmt.Errorf("%w: USL needs at least 3 distinct concurrencies", ErrParameter)
+	}
+	return nil
+}
+
+// uslProblem is the least-squares problem of a USL fit, on parameters
+// p = (σ·N, κ·N², λ/λ0) with N the largest concurrency: every term of
+// the denominator and the model is then of order 1. The objective is
+// scaled by sxx, the sum of the squared throughputs.
+type uslProblem struct {
+	n, x               []float64
+	nMax, lambda0, sxx float64
+}
+
+// newUSLProblem starts λ0 at the throughput per user at the smallest
+// concurrency (1 when it or every throughput is 0).
+func newUSLProblem(n, x []float64) *uslProblem {
+	u := &uslProblem{n: n, x: x}
+	nMin, i0 := math.Inf(1), 0
+	for i := range n {
+		if n[i] < nMin {
+			nMin, i0 = n[i], i
+		}
+		u.nMax = max(u.nMax, n[i])
+		u.sxx += x[i] * x[i]
+	}
+	u.lambda0 = x[i0] / n[i0]
+	if u.sxx == 0 || u.lambda0 == 0 {
+		u.lambda0 = 1
+		if u.sxx == 0 {
+			u.sxx = 1
+		}
+	}
+	return u
+}
+
+func (u *uslProblem) unscale(p []float64) (s, k, l float64) {
+	return p[0] / u.nMax, p[1] / (u.nMax * u.nMax), p[2] * u.lambda0
+}
+
+// obj is the scaled residual sum of squares (+Inf where a denominator is
+// not positive).
+func (u *uslProblem) obj(p []float64) float64 {
+	s, k, l := u.unscale(p)
+	var ss float64
+	for i, ni := range u.n {
+		d := 1 + s*(ni-1) + k*ni*(ni-1)
+		if !(d > 0) {
+			return math.Inf(1)
+		}
+		r := u.x[i] - l*ni/d
+		ss += r * r
+	}
+	return ss / u.sxx
+}
+
+// grad is the analytic gradient of obj.
+func (u *uslProblem) grad(g, p []float64) {
+	s, k, l := u.unscale(p)
+	g[0], g[1], g[2] = 0, 0, 0
+	for i, ni := range u.n {
+		d := 1 + s*(ni-1) + k*ni*(ni-1)
+		r := u.x[i] - l*ni/d
+		// d model / d (σ, κ, λ)
+		ds := -l * ni * (ni - 1) / (d * d)
+		dk := -l * ni * ni * (ni - 1) / (d * d)
+		dl := ni / d
+		g[0] += -2 * r * ds
+		g[1] += -2 * r * dk
+		g[2] += -2 * r * dl
+	}
+	g[0] /= u.nMax * u.sxx
+	g[1] /= u.nMax * u.nMax * u.sxx
+	g[2] *= u.lambda0 / u.sxx
+}
+
+// minimize runs Nelder-Mead from σ = κ = 0, λ = λ0, then polishes with
+// BFGS; the error wraps ErrNoConvergence when no finite objective was
+// reached.
+func (u *uslProblem) minimize() ([]float64, error) {
+	p := []float64{0, 0, 1}
+	nm, err := optimize.Minimize(optimize.Problem{Func: u.obj}, p,
+		&optimize.Settings{Converger: &optimize.FunctionConverge{Absolute: 1e-15, Iterations: 200}, FuncEvaluations: 20000},
+		&optimize.NelderMead{})
+	if err != nil && nm == nil {
+		return nil, fmt.Errorf("%w: %w", ErrNoConvergence, err)
+	}
+	if nm != nil {
+		p = nm.X
+	}
+	bf, err := optimize.Minimize(optimize.Problem{Func: u.obj, Grad: u.grad}, p,
+		&optimize.Settings{GradientThreshold: 1e-14, Converger: &optimize.FunctionConverge{Absolute: 0, Relative: 1e-15, Iterations: 50}, MajorIterations: 10000},
+		&optimize.BFGS{})
+	if bf != nil && bf.F <= u.obj(p) {
+		p = bf.X
+	} else if err != nil && math.IsInf(u.obj(p), 1) {
+		return nil, fmt.Errorf("%w: %w", ErrNoConvergence, err)
+	}
+	return p, nil
+}
+
+// uslR2 is the coefficient of determination of fit on the points (0 when
+// the throughputs do not vary).
+func uslR2(fit USLFit, n, x []float64) float64 {
 	var mean float64
 	for _, v := range x {
 		mean += v
@@ -156,7 +202,7 @@ func FitUSL(n, x []float64) (USLFit, error) {
 		sst += (x[i] - mean) * (x[i] - mean)
 	}
 	if sst > 0 {
-		fit.R2 = 1 - ssr/sst
+		return 1 - ssr/sst
 	}
-	return fit, nil
+	return 0
 }

@@ -130,8 +130,8 @@ type abRun struct {
 	badLine                  int
 }
 
-// abState is the parser's state over one input.
-type abState struct {
+// state is the parser's state over one input.
+type state struct {
 	core.RunState
 	run     abRun
 	pending *abCommand
@@ -142,7 +142,7 @@ type abState struct {
 // ApacheBench" banner with the Benchmarking line or a report line, or,
 // for partial pastes, three of ab's report lines.
 func (Parser) Detect(head []byte) bool {
-	st := &abState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	for ln, line := range core.HeadLines(head) {
 		if st.Found {
 			break
@@ -169,7 +169,7 @@ func (r *abRun) recognized() bool {
 
 // Parse streams the ab runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &abState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err
 	}
@@ -193,7 +193,7 @@ func abValue(s []byte) []byte {
 }
 
 // line handles one input line.
-func (st *abState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
@@ -232,156 +232,88 @@ func (st *abState) line(b []byte, ln int) error {
 	return nil
 }
 
-// classify returns the key and group of a report line.
-func (st *abState) classify(s []byte, f [][]byte) (uint32, int8, bool) {
-	if k, g, ok := abClassifyHead(s, f); ok {
-		return k, g, ok
-	}
-	if k, g, ok := abClassifyCounts(s, f); ok {
-		return k, g, ok
-	}
-	return abClassifyRates(s, f)
-}
-
-// abClassifyHead classifies the banner, progress, server and document lines and the concurrency (see classify).
-func abClassifyHead(s []byte, f [][]byte) (uint32, int8, bool) {
-	switch string(f[0]) {
-	case "This":
-		if bytes.HasPrefix(s, []byte("This is ApacheBench")) {
-			return abKeyBanner, abGroupBanner, true
-		}
-	case "Benchmarking":
-		if bytes.Contains(s, []byte("(be patient)")) {
-			return abKeyBenchmarking, abGroupProgress, true
-		}
-	case "Server":
-		if len(f) >= 2 {
-			switch string(f[1]) {
-			case "Software:":
-				return abKeySoftware, abGroupServer, true
-			case "Hostname:":
-				return abKeyHostname, abGroupServer, true
-			case "Port:":
-				return abKeyPort, abGroupServer, true
-			case "Temp":
-				return abKeyTLSMore, abGroupServer, true
-			}
-		}
-	case "SSL/TLS":
-		if len(f) >= 2 && string(f[1]) == "Protocol:" {
-			return abKeyTLS, abGroupServer, true
-		}
-	case "TLS":
-		if len(f) >= 3 && string(f[1]) == "Server" && string(f[2]) == "Name:" {
-			return abKeyTLSMore, abGroupServer, true
-		}
-	case "Document":
-		if len(f) >= 2 {
-			switch string(f[1]) {
-			case "Path:":
-				return abKeyPath, abGroupDoc, true
-			case "Length:":
-				return abKeyDocLength, abGroupDoc, true
-			}
-		}
-	case "Concurrency":
-		if len(f) == 3 && string(f[1]) == "Level:" {
-			return abKeyConcurrency, abGroupConcurrency, true
+// classify returns the key and group of a report line (abLines).
+func (st *state) classify(s []byte, f [][]byte) (uint32, int8, bool) {
+	for _, l := range abLinesByWord[string(f[0])] {
+		if l.matches(s, f) {
+			return l.key, l.group, true
 		}
 	}
 	return 0, 0, false
 }
 
-// abClassifyCounts classifies the time taken and the counts of requests and errors (see classify).
-func abClassifyCounts(s []byte, f [][]byte) (uint32, int8, bool) {
-	switch string(f[0]) {
-	case "Time":
-		if len(f) == 6 && string(f[1]) == "taken" && string(f[3]) == "tests:" && string(f[5]) == "seconds" {
-			return abKeyTime, abGroupTime, true
-		}
-		if len(f) >= 6 && string(f[1]) == "per" && string(f[2]) == "request:" && string(f[4]) == "[ms]" {
-			if string(f[5]) == "(mean," {
-				return abKeyTPRAll, abGroupRate, true
-			}
-			return abKeyTPR, abGroupRate, true
-		}
-	case "Complete":
-		if len(f) == 3 && string(f[1]) == "requests:" {
-			return abKeyComplete, abGroupComplete, true
-		}
-	case "Failed":
-		if len(f) == 3 && string(f[1]) == "requests:" {
-			return abKeyFailed, abGroupFailed, true
-		}
-	case "(Connect:":
-		return abKeyBreakdown, abGroupFailed, true
-	case "Write":
-		if len(f) == 3 && string(f[1]) == "errors:" {
-			return abKeyWrite, abGroupFailed, true
-		}
-	case "Non-2xx":
-		if len(f) == 3 && string(f[1]) == "responses:" {
-			return abKeyNon2xx, abGroupFailed, true
-		}
-	case "Keep-Alive":
-		if len(f) == 3 && string(f[1]) == "requests:" {
-			return abKeyKeepAlive, abGroupFailed, true
-		}
-	}
-	return 0, 0, false
+// abLine is the form of a report line: its words ("" any) from the first,
+// at least n fields (exactly n with exact), a prefix of or a fragment in
+// the whole line, and the key and group it gives.
+type abLine struct {
+	words            []string
+	n                int
+	exact            bool
+	prefix, contains string
+	key              uint32
+	group            int8
 }
 
-// abClassifyRates classifies the bytes transferred, the rates, the connection times and percentages headers (see classify).
-func abClassifyRates(s []byte, f [][]byte) (uint32, int8, bool) {
-	switch string(f[0]) {
-	case "Total":
-		if len(f) >= 3 && string(f[1]) == "transferred:" {
-			return abKeyTransferred, abGroupTransferred, true
-		}
-		if len(f) >= 4 && string(f[1]) == "body" && string(f[2]) == "sent:" {
-			return abKeyBodySent, abGroupTransferred, true
-		}
-	case "HTML":
-		if len(f) >= 3 && string(f[1]) == "transferred:" {
-			return abKeyHTML, abGroupTransferred, true
-		}
-	case "Requests":
-		if len(f) >= 5 && string(f[1]) == "per" && string(f[2]) == "second:" && string(f[4]) == "[#/sec]" {
-			return abKeyRPS, abGroupRate, true
-		}
-	case "Transfer":
-		if len(f) >= 4 && string(f[1]) == "rate:" && string(f[3]) == "[Kbytes/sec]" {
-			return abKeyRate, abGroupRate, true
-		}
-	case "Connection":
-		if len(f) == 3 && string(f[1]) == "Times" && string(f[2]) == "(ms)" {
-			return abKeyConnTimes, abGroupConnTimes, true
-		}
-	case "Percentage":
-		if bytes.HasPrefix(s, []byte("Percentage of the requests served within a certain time")) {
-			return abKeyPercent, abGroupPercent, true
+// abLines are the report's lines, tried in order.
+var abLines = []abLine{
+	{words: []string{"This"}, n: 1, prefix: "This is ApacheBench", key: abKeyBanner, group: abGroupBanner},
+	{words: []string{"Benchmarking"}, n: 1, contains: "(be patient)", key: abKeyBenchmarking, group: abGroupProgress},
+	{words: []string{"Server", "Software:"}, n: 2, key: abKeySoftware, group: abGroupServer},
+	{words: []string{"Server", "Hostname:"}, n: 2, key: abKeyHostname, group: abGroupServer},
+	{words: []string{"Server", "Port:"}, n: 2, key: abKeyPort, group: abGroupServer},
+	{words: []string{"Server", "Temp"}, n: 2, key: abKeyTLSMore, group: abGroupServer},
+	{words: []string{"SSL/TLS", "Protocol:"}, n: 2, key: abKeyTLS, group: abGroupServer},
+	{words: []string{"TLS", "Server", "Name:"}, n: 3, key: abKeyTLSMore, group: abGroupServer},
+	{words: []string{"Document", "Path:"}, n: 2, key: abKeyPath, group: abGroupDoc},
+	{words: []string{"Document", "Length:"}, n: 2, key: abKeyDocLength, group: abGroupDoc},
+	{words: []string{"Concurrency", "Level:"}, n: 3, exact: true, key: abKeyConcurrency, group: abGroupConcurrency},
+	{words: []string{"Time", "taken", "", "tests:", "", "seconds"}, n: 6, exact: true, key: abKeyTime, group: abGroupTime},
+	{words: []string{"Time", "per", "request:", "", "[ms]", "(mean,"}, n: 6, key: abKeyTPRAll, group: abGroupRate},
+	{words: []string{"Time", "per", "request:", "", "[ms]"}, n: 6, key: abKeyTPR, group: abGroupRate},
+	{words: []string{"Complete", "requests:"}, n: 3, exact: true, key: abKeyComplete, group: abGroupComplete},
+	{words: []string{"Failed", "requests:"}, n: 3, exact: true, key: abKeyFailed, group: abGroupFailed},
+	{words: []string{"(Connect:"}, n: 1, key: abKeyBreakdown, group: abGroupFailed},
+	{words: []string{"Write", "errors:"}, n: 3, exact: true, key: abKeyWrite, group: abGroupFailed},
+	{words: []string{"Non-2xx", "responses:"}, n: 3, exact: true, key: abKeyNon2xx, group: abGroupFailed},
+	{words: []string{"Keep-Alive", "requests:"}, n: 3, exact: true, key: abKeyKeepAlive, group: abGroupFailed},
+	{words: []string{"Total", "transferred:"}, n: 3, key: abKeyTransferred, group: abGroupTransferred},
+	{words: []string{"Total", "body", "sent:"}, n: 4, key: abKeyBodySent, group: abGroupTransferred},
+	{words: []string{"HTML", "transferred:"}, n: 3, key: abKeyHTML, group: abGroupTransferred},
+	{words: []string{"Requests", "per", "second:", "", "[#/sec]"}, n: 5, key: abKeyRPS, group: abGroupRate},
+	{words: []string{"Transfer", "rate:", "", "[Kbytes/sec]"}, n: 4, key: abKeyRate, group: abGroupRate},
+	{words: []string{"Connection", "Times", "(ms)"}, n: 3, exact: true, key: abKeyConnTimes, group: abGroupConnTimes},
+	{words: []string{"Percentage"}, n: 1, prefix: "Percentage of the requests served within a certain time", key: abKeyPercent, group: abGroupPercent},
+}
+
+// abLinesByWord are abLines by their first word, in order.
+var abLinesByWord = func() map[string][]abLine {
+	m := map[string][]abLine{}
+	for _, l := range abLines {
+		m[l.words[0]] = append(m[l.words[0]], l)
+	}
+	return m
+}()
+
+// matches reports whether the line s, of fields f, has the form l (its
+// first word already matched).
+func (l *abLine) matches(s []byte, f [][]byte) bool {
+	if len(f) < l.n || l.exact && len(f) != l.n {
+		return false
+	}
+	for i, w := range l.words[1:] {
+		if w != "" && string(f[i+1]) != w {
+			return false
 		}
 	}
-	return 0, 0, false
+	if l.prefix != "" && !bytes.HasPrefix(s, []byte(l.prefix)) {
+		return false
+	}
+	return l.contains == "" || bytes.Contains(s, []byte(l.contains))
 }
 
 // value stores the value of a report line.
-func (st *abState) value(key uint32, s []byte, f [][]byte, ln int) {
+func (st *state) value(key uint32, s []byte, f [][]byte, ln int) {
 	r := &st.run
-	num := func(b []byte) int64 {
-		n, ok := core.ParseUint(b)
-		if !ok {
-			r.malformed(ln, string(s))
-		}
-		return n
-	}
-	dec := func(b []byte) float64 {
-		v, ok := core.ParseDec(b, 0)
-		if !ok {
-			r.malformed(ln, string(s))
-		}
-		return v
-	}
 	switch key {
 	case abKeyBanner:
 		if c := st.pending; c != nil {
@@ -402,43 +334,73 @@ func (st *abState) value(key uint32, s []byte, f [][]byte, ln int) {
 		r.tls = true
 	case abKeyPath:
 		r.path = string(abValue(s))
-	case abKeyConcurrency:
-		r.conc = num(f[2])
-	case abKeyTime:
-		r.timeS = dec(f[4])
-	case abKeyComplete:
-		r.complete = num(f[2])
-	case abKeyFailed:
-		r.failed = num(f[2])
 	case abKeyBreakdown:
-		// (Connect: 0, Receive: 818, Length: 818, Exceptions: 818)
-		if len(f) != 8 || string(f[2]) != "Receive:" || string(f[4]) != "Length:" || string(f[6]) != "Exceptions:" {
-			r.malformed(ln, string(s))
-			return
-		}
-		r.connect, r.receive = num(core.TrimPunct(f[1])), num(core.TrimPunct(f[3]))
-		r.length, r.except = num(core.TrimPunct(f[5])), num(core.TrimPunct(f[7]))
-	case abKeyWrite:
-		r.write = num(f[2])
-	case abKeyNon2xx:
-		r.non2xx = num(f[2])
-	case abKeyTransferred:
-		r.transferred = num(f[2])
-	case abKeyRPS:
-		r.rps = dec(f[3])
-	case abKeyTPR:
-		r.tpr = dec(f[3])
-	case abKeyRate:
-		r.rateKB = dec(f[2])
+		r.breakdown(s, f, ln)
 	case abKeyConnTimes:
 		r.inConn = true
 	case abKeyPercent:
 		r.inPct = true
+	default:
+		r.number(key, s, f, ln)
 	}
 }
 
+// num reads a count of the line s at ln, noting a malformed one.
+func (r *abRun) num(b, s []byte, ln int) int64 {
+	n, ok := core.ParseUint(b)
+	if !ok {
+		r.malformed(ln, string(s))
+	}
+	return n
+}
+
+// dec reads a decimal of the line s at ln, noting a malformed one.
+func (r *abRun) dec(b, s []byte, ln int) float64 {
+	v, ok := core.ParseDec(b, 0)
+	if !ok {
+		r.malformed(ln, string(s))
+	}
+	return v
+}
+
+// number stores the number of a count or rate line.
+func (r *abRun) number(key uint32, s []byte, f [][]byte, ln int) {
+	switch key {
+	case abKeyConcurrency:
+		r.conc = r.num(f[2], s, ln)
+	case abKeyTime:
+		r.timeS = r.dec(f[4], s, ln)
+	case abKeyComplete:
+		r.complete = r.num(f[2], s, ln)
+	case abKeyFailed:
+		r.failed = r.num(f[2], s, ln)
+	case abKeyWrite:
+		r.write = r.num(f[2], s, ln)
+	case abKeyNon2xx:
+		r.non2xx = r.num(f[2], s, ln)
+	case abKeyTransferred:
+		r.transferred = r.num(f[2], s, ln)
+	case abKeyRPS:
+		r.rps = r.dec(f[3], s, ln)
+	case abKeyTPR:
+		r.tpr = r.dec(f[3], s, ln)
+	case abKeyRate:
+		r.rateKB = r.dec(f[2], s, ln)
+	}
+}
+
+// breakdown reads "(Connect: 0, Receive: 818, Length: 818, Exceptions: 818)".
+func (r *abRun) breakdown(s []byte, f [][]byte, ln int) {
+	if len(f) != 8 || string(f[2]) != "Receive:" || string(f[4]) != "Length:" || string(f[6]) != "Exceptions:" {
+		r.malformed(ln, string(s))
+		return
+	}
+	r.connect, r.receive = r.num(core.TrimPunct(f[1]), s, ln), r.num(core.TrimPunct(f[3]), s, ln)
+	r.length, r.except = r.num(core.TrimPunct(f[5]), s, ln), r.num(core.TrimPunct(f[7]), s, ln)
+}
+
 // connRow handles a line of the Connection Times table.
-func (st *abState) connRow(f [][]byte) bool {
+func (st *state) connRow(f [][]byte) bool {
 	r := &st.run
 	switch string(f[0]) {
 	case "min":
@@ -478,7 +440,7 @@ func (st *abState) connRow(f [][]byte) bool {
 
 // pctRow handles a row of the percentage table ("50%   1747",
 // "100%  63958 (longest request)").
-func (st *abState) pctRow(f [][]byte, ln int) bool {
+func (st *state) pctRow(f [][]byte, ln int) bool {
 	r := &st.run
 	if len(f) != 2 && !(len(f) == 4 && string(f[2]) == "(longest" && string(f[3]) == "request)") {
 		return false
@@ -501,43 +463,53 @@ func (st *abState) pctRow(f [][]byte, ln int) bool {
 
 // other handles a line that is no report line: progress, abort messages,
 // command lines.
-func (st *abState) other(s []byte, f [][]byte, ln int) error {
-	r := &st.run
-	if st.Active {
-		switch string(f[0]) {
-		case "Completed", "Finished":
-			if len(f) == 3 && string(f[2]) == "requests" {
-				if _, ok := core.ParseUint(f[1]); ok {
-					r.lastLine = ln
-					return nil
-				}
-			}
-		case "Total":
-			// Total of 1234 requests completed (after an abort)
-			if len(f) == 5 && string(f[1]) == "of" && string(f[3]) == "requests" {
-				r.lastLine = ln
-				return nil
-			}
-		}
-		if bytes.HasPrefix(s, []byte("apr_")) || bytes.HasPrefix(s, []byte("SSL read failed")) ||
-			bytes.HasPrefix(s, []byte("ab: ")) || bytes.HasPrefix(s, []byte("Test aborted")) {
-			if r.aborted == "" && r.keys&abKeyComplete == 0 {
-				r.aborted, r.abortLine = string(s), ln
-			}
-			return nil
+func (st *state) other(s []byte, f [][]byte, ln int) error {
+	if st.Active && st.run.progressOrAbort(s, f, ln) {
+		return nil
+	}
+	i := core.FindCommand(s, isABExe)
+	if i < 0 {
+		return nil
+	}
+	c, ok := parseABCommand(string(s[i:]), ln)
+	if !ok {
+		return nil
+	}
+	if st.Active && st.run.keys&(abKeyComplete|abKeyTime) != 0 {
+		if err := st.close(); err != nil {
+			return err
 		}
 	}
-	if i := core.FindCommand(s, isABExe); i >= 0 {
-		if c, ok := parseABCommand(string(s[i:]), ln); ok {
-			if st.Active && r.keys&(abKeyComplete|abKeyTime) != 0 {
-				if err := st.close(); err != nil {
-					return err
-				}
-			}
-			st.pending = c
-		}
-	}
+	st.pending = c
 	return nil
+}
+
+// progressOrAbort reads a progress line of the run ("Completed 100
+// requests", "Total of 1234 requests completed" after an abort) or the
+// message of an abort; false for other lines.
+func (r *abRun) progressOrAbort(s []byte, f [][]byte, ln int) bool {
+	switch string(f[0]) {
+	case "Completed", "Finished":
+		if len(f) == 3 && string(f[2]) == "requests" {
+			if _, ok := core.ParseUint(f[1]); ok {
+				r.lastLine = ln
+				return true
+			}
+		}
+	case "Total":
+		if len(f) == 5 && string(f[1]) == "of" && string(f[3]) == "requests" {
+			r.lastLine = ln
+			return true
+		}
+	}
+	if bytes.HasPrefix(s, []byte("apr_")) || bytes.HasPrefix(s, []byte("SSL read failed")) ||
+		bytes.HasPrefix(s, []byte("ab: ")) || bytes.HasPrefix(s, []byte("Test aborted")) {
+		if r.aborted == "" && r.keys&abKeyComplete == 0 {
+			r.aborted, r.abortLine = string(s), ln
+		}
+		return true
+	}
+	return false
 }
 
 func (r *abRun) malformed(ln int, s string) {
@@ -547,13 +519,13 @@ func (r *abRun) malformed(ln int, s string) {
 }
 
 // start begins a run.
-func (st *abState) start(ln int) {
+func (st *state) start(ln int) {
 	st.Active = true
 	st.run = abRun{startLine: ln, lastLine: ln, pcts: st.run.pcts[:0]}
 }
 
 // close ends the current run, emitting it when it has its report.
-func (st *abState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}
@@ -610,54 +582,14 @@ func (r *abRun) target() string {
 }
 
 // build makes the run of a complete report.
-func (st *abState) build() results.RunWithPercentiles {
+func (st *state) build() results.RunWithPercentiles {
 	r := &st.run
-	var notes []string
 	out := results.RunWithPercentiles{Run: results.Run{
 		Tool: "ab", LoadModel: results.LoadClosed, Target: r.target(), DurationS: r.timeS,
 		Requests: r.complete, SourceLine: int32(r.startLine),
 	}, Percentiles: []results.Percentile{}}
-	if r.keys&abKeyConcurrency != 0 && r.conc <= 1<<31-1 {
-		out.Connections = results.Ptr(int32(r.conc))
-	}
-	if c := r.cmd; c != nil {
-		out.Command = results.Ptr(c.raw)
-		if c.timeLimit > 0 {
-			out.PlannedDurationS = results.Ptr(c.timeLimit)
-		}
-		out.TimeoutS = results.Ptr(c.timeout)
-		if out.Connections == nil && c.conc > 0 {
-			out.Connections = results.Ptr(int32(c.conc))
-		}
-	}
-	// Errors.
-	if r.keys&abKeyFailed != 0 {
-		switch {
-		case r.keys&abKeyBreakdown != 0:
-			out.Errors = core.AddSat(core.AddSat(r.connect, r.receive), r.except)
-			out.ConnectErrors = results.Ptr(r.connect)
-			out.ReadErrors = results.Ptr(r.receive)
-			if r.length > 0 {
-				notes = append(notes, fmt.Sprintf("%d Length failures (responses whose length differs from the first one's; ab counts them as failed requests): not counted as errors", r.length))
-			}
-		case r.failed > 0:
-			out.Errors = r.failed
-			notes = append(notes, "Failed requests without their breakdown line: all counted as errors")
-		default:
-			out.ConnectErrors, out.ReadErrors = results.Ptr[int64](0), results.Ptr[int64](0)
-		}
-		out.WriteErrors = results.Ptr(r.write)
-		out.Non2xx = results.Ptr(r.non2xx)
-		out.Errors = core.AddSat(out.Errors, r.non2xx)
-		if r.write > 0 {
-			notes = append(notes, fmt.Sprintf("%d write errors", r.write))
-		}
-		if r.non2xx > 0 {
-			notes = append(notes, "ab's Non-2xx responses include 3xx responses")
-		}
-	} else {
-		notes = append(notes, "no Failed requests line: errors not known")
-	}
+	r.settings(&out)
+	notes := r.errors(&out)
 	if r.keys&abKeyTransferred != 0 {
 		out.BytesIn = results.Ptr(r.transferred)
 	}
@@ -671,7 +603,70 @@ func (st *abState) build() results.RunWithPercentiles {
 	if r.keys&abKeyRate != 0 {
 		out.TransferBPS = results.Ptr(r.rateKB * 1024)
 	}
-	// Latency: the Total row of Connection Times (whole ms).
+	notes = append(notes, r.latency(&out)...)
+	core.AddPercentiles(&out, r.pcts)
+	if len(notes) > 0 {
+		out.Notes = results.Ptr(strings.Join(notes, "; "))
+	}
+	return out
+}
+
+// settings sets the connections (the report's, else -c), the command,
+// the time limit and the timeout.
+func (r *abRun) settings(out *results.RunWithPercentiles) {
+	if r.keys&abKeyConcurrency != 0 && r.conc <= 1<<31-1 {
+		out.Connections = results.Ptr(int32(r.conc))
+	}
+	c := r.cmd
+	if c == nil {
+		return
+	}
+	out.Command = results.Ptr(c.raw)
+	if c.timeLimit > 0 {
+		out.PlannedDurationS = results.Ptr(c.timeLimit)
+	}
+	out.TimeoutS = results.Ptr(c.timeout)
+	if out.Connections == nil && c.conc > 0 {
+		out.Connections = results.Ptr(int32(c.conc))
+	}
+}
+
+// errors sets the errors: from the breakdown of the failed requests
+// (Length failures are no errors), else all failed requests, plus the
+// non-2xx responses.
+func (r *abRun) errors(out *results.RunWithPercentiles) (notes []string) {
+	if r.keys&abKeyFailed == 0 {
+		return []string{"no Failed requests line: errors not known"}
+	}
+	switch {
+	case r.keys&abKeyBreakdown != 0:
+		out.Errors = core.AddSat(core.AddSat(r.connect, r.receive), r.except)
+		out.ConnectErrors = results.Ptr(r.connect)
+		out.ReadErrors = results.Ptr(r.receive)
+		if r.length > 0 {
+			notes = append(notes, fmt.Sprintf("%d Length failures (responses whose length differs from the first one's; ab counts them as failed requests): not counted as errors", r.length))
+		}
+	case r.failed > 0:
+		out.Errors = r.failed
+		notes = append(notes, "Failed requests without their breakdown line: all counted as errors")
+	default:
+		out.ConnectErrors, out.ReadErrors = results.Ptr[int64](0), results.Ptr[int64](0)
+	}
+	out.WriteErrors = results.Ptr(r.write)
+	out.Non2xx = results.Ptr(r.non2xx)
+	out.Errors = core.AddSat(out.Errors, r.non2xx)
+	if r.write > 0 {
+		notes = append(notes, fmt.Sprintf("%d write errors", r.write))
+	}
+	if r.non2xx > 0 {
+		notes = append(notes, "ab's Non-2xx responses include 3xx responses")
+	}
+	return notes
+}
+
+// latency sets the latency from the Total row of Connection Times (whole
+// ms), else the mean from ab's Time per request.
+func (r *abRun) latency(out *results.RunWithPercentiles) (notes []string) {
 	if r.hasTotal {
 		out.LatMinMs, out.LatMeanMs, out.LatMaxMs = results.Ptr(r.total[0]), results.Ptr(r.total[1]), results.Ptr(r.total[4])
 		if r.total[2] >= 0 {
@@ -681,25 +676,13 @@ func (st *abState) build() results.RunWithPercentiles {
 			out.LatP50Ms = results.Ptr(r.total[3])
 			out.Percentiles = append(out.Percentiles, results.Percentile{Quantile: 0.5, LatencyMs: r.total[3]})
 		}
-	} else if r.keys&abKeyTPR != 0 && r.complete > 0 {
+		return nil
+	}
+	if r.keys&abKeyTPR != 0 && r.complete > 0 {
 		out.LatMeanMs = results.Ptr(r.tpr)
-		notes = append(notes, "no Connection Times table: lat_mean_ms is ab's Time per request (concurrency × time taken / requests)")
+		return []string{"no Connection Times table: lat_mean_ms is ab's Time per request (concurrency × time taken / requests)"}
 	}
-	for _, p := range r.pcts {
-		out.Percentiles = append(out.Percentiles, p)
-		switch p.Quantile {
-		case 0.5:
-			out.LatP50Ms = results.Ptr(p.LatencyMs)
-		case 0.9:
-			out.LatP90Ms = results.Ptr(p.LatencyMs)
-		case 0.99:
-			out.LatP99Ms = results.Ptr(p.LatencyMs)
-		}
-	}
-	if len(notes) > 0 {
-		out.Notes = results.Ptr(strings.Join(notes, "; "))
-	}
-	return out
+	return nil
 }
 
 // abCommand is an ab command line found before a report.

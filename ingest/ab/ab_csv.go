@@ -53,40 +53,7 @@ type abCSVRun struct {
 // Parse sends one run per header of r to sink.
 func (CSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	recs := core.NewUnquotedRecords(ctx, r, opts.Source, ',')
-	lab := core.Labeler{Labels: opts.Labels}
-	index := 0
-	var cur *abCSVRun
-	emit := func() error {
-		if cur == nil {
-			return nil
-		}
-		run := results.RunWithPercentiles{Run: results.Run{Tool: "ab", LoadModel: results.LoadClosed, SourceLine: int32(cur.line),
-			Notes: results.Ptr("ab -e holds only the latency percentiles: requests, duration and rps not known (0)")},
-			Percentiles: cur.pcts}
-		if len(cur.pcts) == 0 {
-			run.Notes = results.Ptr("ab -e file without rows: no request completed")
-			run.Percentiles = []results.Percentile{}
-		}
-		for _, p := range cur.pcts {
-			v := results.Ptr(p.LatencyMs)
-			switch p.Quantile {
-			case 0:
-				run.LatMinMs = v
-			case 0.5:
-				run.LatP50Ms = v
-			case 0.9:
-				run.LatP90Ms = v
-			case 0.99:
-				run.LatP99Ms = v
-			case 1:
-				run.LatMaxMs = v
-			}
-		}
-		core.FillCommon(&run, opts, index, &lab)
-		index++
-		cur = nil
-		return sink.Run(run)
-	}
+	x := &abCSV{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	for {
 		rec, err := recs.Next()
 		if err == io.EOF {
@@ -100,29 +67,81 @@ func (CSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink
 		if err != nil {
 			return err
 		}
-		if requests.IsHeaderRow(rec, abCSVHeader, ",") {
-			if err := emit(); err != nil {
-				return err
-			}
-			cur = &abCSVRun{line: line, lastP: -1}
-			continue
+		if err := x.record(rec, line); err != nil {
+			return err
 		}
-		if cur == nil {
-			return &core.SyntaxError{File: opts.Source, Line: line, Msg: "row before the ab -e header (Percentage served,Time in ms)"}
-		}
-		if len(rec) != 2 {
-			return &core.SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("ab -e: %d fields, want 2", len(rec))}
-		}
-		p, ok1 := core.ParseUint([]byte(strings.TrimSpace(rec[0])))
-		ms, ok2 := core.ParseDec([]byte(strings.TrimSpace(rec[1])), 0)
-		if !ok1 || !ok2 || !core.Finite(ms) || p > 100 || p <= cur.lastP {
-			return &core.SyntaxError{File: opts.Source, Line: line, Msg: "ab -e: malformed row " + strconv.Quote(strings.Join(rec, ","))}
-		}
-		cur.lastP = p
-		cur.pcts = append(cur.pcts, results.Percentile{Quantile: float64(p) / 100, LatencyMs: ms})
 	}
-	if cur == nil && index == 0 {
+	if x.cur == nil && x.index == 0 {
 		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"ab-csv"}}
 	}
-	return emit()
+	return x.emit()
+}
+
+// abCSV is an ab -e file being read: the run of the last header.
+type abCSV struct {
+	opts  core.Options
+	sink  core.Sink
+	lab   core.Labeler
+	index int
+	cur   *abCSVRun
+}
+
+// record reads a header, which starts a run, or a row of its run.
+func (x *abCSV) record(rec []string, line int) error {
+	src := x.opts.Source
+	if requests.IsHeaderRow(rec, abCSVHeader, ",") {
+		if err := x.emit(); err != nil {
+			return err
+		}
+		x.cur = &abCSVRun{line: line, lastP: -1}
+		return nil
+	}
+	if x.cur == nil {
+		return &core.SyntaxError{File: src, Line: line, Msg: "row before the ab -e header (Percentage served,Time in ms)"}
+	}
+	if len(rec) != 2 {
+		return &core.SyntaxError{File: src, Line: line, Msg: fmt.Sprintf("ab -e: %d fields, want 2", len(rec))}
+	}
+	p, ok1 := core.ParseUint([]byte(strings.TrimSpace(rec[0])))
+	ms, ok2 := core.ParseDec([]byte(strings.TrimSpace(rec[1])), 0)
+	if !ok1 || !ok2 || !core.Finite(ms) || p > 100 || p <= x.cur.lastP {
+		return &core.SyntaxError{File: src, Line: line, Msg: "ab -e: malformed row " + strconv.Quote(strings.Join(rec, ","))}
+	}
+	x.cur.lastP = p
+	x.cur.pcts = append(x.cur.pcts, results.Percentile{Quantile: float64(p) / 100, LatencyMs: ms})
+	return nil
+}
+
+// emit sends the current run, if any.
+func (x *abCSV) emit() error {
+	cur := x.cur
+	if cur == nil {
+		return nil
+	}
+	run := results.RunWithPercentiles{Run: results.Run{Tool: "ab", LoadModel: results.LoadClosed, SourceLine: int32(cur.line),
+		Notes: results.Ptr("ab -e holds only the latency percentiles: requests, duration and rps not known (0)")},
+		Percentiles: cur.pcts}
+	if len(cur.pcts) == 0 {
+		run.Notes = results.Ptr("ab -e file without rows: no request completed")
+		run.Percentiles = []results.Percentile{}
+	}
+	for _, p := range cur.pcts {
+		v := results.Ptr(p.LatencyMs)
+		switch p.Quantile {
+		case 0:
+			run.LatMinMs = v
+		case 0.5:
+			run.LatP50Ms = v
+		case 0.9:
+			run.LatP90Ms = v
+		case 0.99:
+			run.LatP99Ms = v
+		case 1:
+			run.LatMaxMs = v
+		}
+	}
+	core.FillCommon(&run, x.opts, x.index, &x.lab)
+	x.index++
+	x.cur = nil
+	return x.sink.Run(run)
 }

@@ -72,14 +72,24 @@ func newArtilleryMetrics() artilleryMetrics {
 	return artilleryMetrics{counters: map[string]float64{}, rates: map[string]float64{}, summaries: map[string]map[string]float64{}}
 }
 
+// stats returns the statistics of the summary name, adding it.
+func (m artilleryMetrics) stats(name string) map[string]float64 {
+	stats := m.summaries[name]
+	if stats == nil {
+		stats = map[string]float64{}
+		m.summaries[name] = stats
+	}
+	return stats
+}
+
 // artilleryPeriod is a period block of the console.
 type artilleryPeriod struct {
 	toS, widthS float64 // end (seconds of the day) and width
 	m           artilleryMetrics
 }
 
-// artilleryState is the console parser's state over one input.
-type artilleryState struct {
+// state is the console parser's state over one input.
+type state struct {
 	core.RunState
 	block   int // 0 none, 1 period, 2 summary
 	cur     artilleryMetrics
@@ -106,14 +116,14 @@ const maxArtilleryPeriods = 100_000
 // Detect reports whether head holds an Artillery summary report with
 // HTTP metrics.
 func (Parser) Detect(head []byte) bool {
-	st := &artilleryState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the Artillery runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &artilleryState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "artillery", st.line, st.endBlock, func() int { return st.Index })
 }
 
@@ -130,7 +140,7 @@ func artilleryClock(b []byte) (float64, bool) {
 }
 
 // line handles one input line.
-func (st *artilleryState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 || bytes.Trim(s, "-") == nil {
 		return nil
@@ -150,21 +160,7 @@ func (st *artilleryState) line(b []byte, ln int) error {
 		if err := st.endBlock(); err != nil {
 			return err
 		}
-		var buf [8][]byte
-		f := core.Fields(s, buf[:0])
-		p := artilleryPeriod{m: newArtilleryMetrics()}
-		ok1, ok2 := false, false
-		if len(f) == 7 {
-			p.toS, ok1 = artilleryClock(f[4])
-			p.widthS, ok2 = core.DurationS(bytes.TrimSuffix(f[6], []byte(")")), 0)
-		}
-		if !ok1 || !ok2 {
-			st.malformed(ln, "period line")
-		}
-		st.block, st.period, st.cur, st.summary = 1, p, p.m, ""
-		if st.start == 0 {
-			st.start = ln
-		}
+		st.startPeriod(s, ln)
 		return nil
 	case bytes.HasPrefix(s, []byte("All VUs finished. Total time: ")):
 		if err := st.endBlock(); err != nil {
@@ -174,21 +170,46 @@ func (st *artilleryState) line(b []byte, ln int) error {
 		return nil
 	}
 	if st.block == 0 {
-		var buf [16][]byte
-		f := core.Fields(s, buf[:0])
-		for i := 0; i+1 < len(f); i++ {
-			base := f[i][bytes.LastIndexAny(f[i], `/\`)+1:]
-			if string(base) == "artillery" && (string(f[i+1]) == "run" || string(f[i+1]) == "quick") {
-				st.cmd, st.cmdLine = string(core.TrimRight(core.Rest(s, f[i]))), ln
-				if st.start == 0 {
-					st.start = ln
-				}
-				break
-			}
-		}
+		st.command(s, ln)
 		return nil
 	}
 	return st.metricLine(s, ln)
+}
+
+// command reads an "artillery run" or "artillery quick" command line.
+func (st *state) command(s []byte, ln int) {
+	var buf [16][]byte
+	f := core.Fields(s, buf[:0])
+	for i := 0; i+1 < len(f); i++ {
+		base := f[i][bytes.LastIndexAny(f[i], `/\`)+1:]
+		if string(base) == "artillery" && (string(f[i+1]) == "run" || string(f[i+1]) == "quick") {
+			st.cmd, st.cmdLine = string(core.TrimRight(core.Rest(s, f[i]))), ln
+			if st.start == 0 {
+				st.start = ln
+			}
+			return
+		}
+	}
+}
+
+// startPeriod starts a period's block at "Metrics for period to:
+// 19:28:00(+0000) (width: 5.603s)".
+func (st *state) startPeriod(s []byte, ln int) {
+	var buf [8][]byte
+	f := core.Fields(s, buf[:0])
+	p := artilleryPeriod{m: newArtilleryMetrics()}
+	ok1, ok2 := false, false
+	if len(f) == 7 {
+		p.toS, ok1 = artilleryClock(f[4])
+		p.widthS, ok2 = core.DurationS(bytes.TrimSuffix(f[6], []byte(")")), 0)
+	}
+	if !ok1 || !ok2 {
+		st.malformed(ln, "period line")
+	}
+	st.block, st.period, st.cur, st.summary = 1, p, p.m, ""
+	if st.start == 0 {
+		st.start = ln
+	}
 }
 
 // artilleryV1Keys maps the top-level lines of Artillery 1.x reports to
@@ -201,46 +222,22 @@ var artilleryV1Keys = map[string]string{"Scenarios launched": "vusers.created", 
 // 10000", "Request latency:" with "min: 36.9" below, "Codes:" with
 // "200: 1085", "Errors:" with "ETIMEDOUT: 58"); it reports false for the
 // 2.x lines (with dot leaders) and for lines it does not know.
-func (st *artilleryState) v1Line(s, name, val []byte, hasVal bool, ln int) bool {
+func (st *state) v1Line(s, name, val []byte, hasVal bool, ln int) bool {
 	val = core.TrimLeft(val)
 	if hasVal && len(val) > 0 && val[0] == '.' {
 		return false // 2.x
 	}
-	key := string(name)
 	if !hasVal {
-		switch key = string(bytes.TrimSuffix(s, []byte(":"))); key {
-		case "Request latency", "Response time (msec)":
-			st.v1Sec, st.summary, st.last = "latency", "", ln
-		case "Codes", "Errors", "Scenario duration", "Scenario counts":
-			st.v1Sec, st.summary, st.last = key, "", ln
-		default:
-			return false
-		}
-		return true
+		return st.v1Heading(string(bytes.TrimSuffix(s, []byte(":"))), ln)
 	}
 	f := bytes.Fields(val)
 	if len(f) == 0 {
 		return false
 	}
+	key := string(name)
 	v, perr := strconv.ParseFloat(string(f[0]), 64)
 	if m, ok := artilleryV1Keys[key]; ok {
-		st.v1Sec, st.last, st.v1 = "", ln, true
-		if perr != nil || !core.Finite(v) {
-			st.malformed(ln, fmt.Sprintf("%s %q", key, val))
-			return true
-		}
-		switch {
-		case m == "http.request_rate":
-			st.cur.rates[m] = v
-		case m != "":
-			st.cur.counters[m] = v
-		}
-		if m == "http.responses" {
-			st.hasHTTP = true
-			if st.Detect && st.block == 2 {
-				st.Found = true
-			}
-		}
+		st.v1Top(key, m, val, v, perr == nil && core.Finite(v), ln)
 		return true
 	}
 	if st.v1Sec == "" || bytes.ContainsAny(name, " \t") {
@@ -256,26 +253,62 @@ func (st *artilleryState) v1Line(s, name, val []byte, hasVal bool, ln int) bool 
 			st.malformed(ln, fmt.Sprintf("request latency %s %q", key, val))
 			return true
 		}
-		stats := st.cur.summaries["http.response_time"]
-		if stats == nil {
-			stats = map[string]float64{}
-			st.cur.summaries["http.response_time"] = stats
-		}
-		stats[key] = v
+		st.cur.stats("http.response_time")[key] = v
 	case "Codes", "Errors":
-		if perr != nil || !core.Finite(v) {
-			st.malformed(ln, fmt.Sprintf("%s %s %q", st.v1Sec, key, val))
-			return true
-		}
-		if len(st.cur.counters) < 4096 {
-			prefix := "http.codes."
-			if st.v1Sec == "Errors" {
-				prefix = "errors."
-			}
-			st.cur.counters[prefix+key] += v
-		}
+		st.v1Count(key, val, v, perr == nil && core.Finite(v), ln)
 	}
 	return true
+}
+
+// v1Heading reads the heading of a section of a 1.x report; false when
+// key is none.
+func (st *state) v1Heading(key string, ln int) bool {
+	switch key {
+	case "Request latency", "Response time (msec)":
+		st.v1Sec, st.summary, st.last = "latency", "", ln
+	case "Codes", "Errors", "Scenario duration", "Scenario counts":
+		st.v1Sec, st.summary, st.last = key, "", ln
+	default:
+		return false
+	}
+	return true
+}
+
+// v1Top reads a top-level line of a 1.x report into its 2.x metric m (ok
+// false: its value v did not parse).
+func (st *state) v1Top(key, m string, val []byte, v float64, ok bool, ln int) {
+	st.v1Sec, st.last, st.v1 = "", ln, true
+	if !ok {
+		st.malformed(ln, fmt.Sprintf("%s %q", key, val))
+		return
+	}
+	switch {
+	case m == "http.request_rate":
+		st.cur.rates[m] = v
+	case m != "":
+		st.cur.counters[m] = v
+	}
+	if m == "http.responses" {
+		st.hasHTTP = true
+		if st.Detect && st.block == 2 {
+			st.Found = true
+		}
+	}
+}
+
+// v1Count reads a row of the Codes or Errors section of a 1.x report.
+func (st *state) v1Count(key string, val []byte, v float64, ok bool, ln int) {
+	if !ok {
+		st.malformed(ln, fmt.Sprintf("%s %s %q", st.v1Sec, key, val))
+		return
+	}
+	if len(st.cur.counters) < 4096 {
+		prefix := "http.codes."
+		if st.v1Sec == "Errors" {
+			prefix = "errors."
+		}
+		st.cur.counters[prefix+key] += v
+	}
 }
 
 // artilleryTotalTime parses "13 seconds", "1 minute, 5 seconds".
@@ -305,7 +338,7 @@ func artilleryTotalTime(s string) float64 {
 }
 
 // metricLine reads "name: ....... value" or a summary's nested statistic.
-func (st *artilleryState) metricLine(s []byte, ln int) error {
+func (st *state) metricLine(s []byte, ln int) error {
 	name, val, ok := bytes.Cut(s, []byte(": "))
 	if handled := st.v1Line(s, name, val, ok, ln); handled {
 		return nil
@@ -326,40 +359,45 @@ func (st *artilleryState) metricLine(s []byte, ln int) error {
 	st.last = ln
 	key := string(name)
 	if !strings.Contains(key, ".") && st.summary != "" {
-		// a statistic of the summary above: min, max, mean, median, p95 ...
-		v, err := strconv.ParseFloat(string(val), 64)
-		if err != nil || !core.Finite(v) {
-			st.malformed(ln, fmt.Sprintf("%s %s %q", st.summary, key, val))
-			return nil
-		}
-		stats := st.cur.summaries[st.summary]
-		if stats == nil {
-			if len(st.cur.summaries) >= 4096 {
-				return nil
-			}
-			stats = map[string]float64{}
-			st.cur.summaries[st.summary] = stats
-		}
-		stats[key] = v
+		st.summaryStat(key, val, ln)
 		return nil
 	}
 	st.summary = ""
-	if len(st.cur.counters)+len(st.cur.rates) >= 4096 {
-		return nil
+	if len(st.cur.counters)+len(st.cur.rates) < 4096 {
+		st.metric(key, val, ln)
 	}
+	return nil
+}
+
+// summaryStat reads a statistic of the summary above: min, max, mean,
+// median, p95 ...
+func (st *state) summaryStat(key string, val []byte, ln int) {
+	v, err := strconv.ParseFloat(string(val), 64)
+	if err != nil || !core.Finite(v) {
+		st.malformed(ln, fmt.Sprintf("%s %s %q", st.summary, key, val))
+		return
+	}
+	if st.cur.summaries[st.summary] == nil && len(st.cur.summaries) >= 4096 {
+		return
+	}
+	st.cur.stats(st.summary)[key] = v
+}
+
+// metric reads a rate ("12/sec") or a counter.
+func (st *state) metric(key string, val []byte, ln int) {
 	if r, ok := bytes.CutSuffix(val, []byte("/sec")); ok {
 		v, err := strconv.ParseFloat(string(r), 64)
 		if err != nil || !core.Finite(v) {
 			st.malformed(ln, fmt.Sprintf("rate %s %q", key, val))
-			return nil
+			return
 		}
 		st.cur.rates[key] = v
-		return nil
+		return
 	}
 	v, err := strconv.ParseFloat(string(val), 64)
 	if err != nil || !core.Finite(v) {
 		st.malformed(ln, fmt.Sprintf("counter %s %q", key, val))
-		return nil
+		return
 	}
 	st.cur.counters[key] = v
 	if strings.HasPrefix(key, "http.") {
@@ -368,18 +406,33 @@ func (st *artilleryState) metricLine(s []byte, ln int) error {
 			st.Found = true
 		}
 	}
-	return nil
 }
 
-func (st *artilleryState) malformed(ln int, msg string) {
+func (st *state) malformed(ln int, msg string) {
 	if st.bad == "" {
 		st.bad, st.badLine = msg, ln
 	}
 }
 
+// v1Requests counts the requests of a 1.x report, which counts completed
+// requests: the errors had no response.
+func (m artilleryMetrics) v1Requests() {
+	resp, ok := m.counters["http.responses"]
+	if !ok {
+		return
+	}
+	req := resp
+	for k, v := range m.counters {
+		if strings.HasPrefix(k, "errors.") {
+			req += v
+		}
+	}
+	m.counters["http.requests"] = req
+}
+
 // endBlock ends a period (kept for the run's series) or the summary
 // report (the run).
-func (st *artilleryState) endBlock() error {
+func (st *state) endBlock() error {
 	block := st.block
 	st.block, st.summary = 0, ""
 	switch block {
@@ -406,16 +459,7 @@ func (st *artilleryState) endBlock() error {
 	m := st.cur
 	st.v1Sec = ""
 	if _, ok := m.counters["http.requests"]; !ok && st.v1 {
-		if resp, ok := m.counters["http.responses"]; ok {
-			// Artillery 1.x counts completed requests; the errors had no response.
-			req := resp
-			for k, v := range m.counters {
-				if strings.HasPrefix(k, "errors.") {
-					req += v
-				}
-			}
-			m.counters["http.requests"] = req
-		}
+		m.v1Requests()
 	}
 	if _, ok := m.counters["http.requests"]; !ok {
 		if !st.hasHTTP {
@@ -433,19 +477,8 @@ func (st *artilleryState) endBlock() error {
 	if out.Notes != nil {
 		notes = append(notes, *out.Notes)
 	}
-	switch {
-	case len(st.periods) > 0:
-		for _, p := range st.periods {
-			out.DurationS += p.widthS
-		}
-		out.DurationS = math.Round(out.DurationS*1e6) / 1e6
-		notes = append(notes, "duration_s is the sum of the periods' widths")
-	case st.totalS > 0:
-		out.DurationS = st.totalS
-		notes = append(notes, "duration_s is Artillery's Total time (whole seconds, start-up included)")
-	case out.RPS > 0:
-		out.DurationS = float64(out.Requests) / out.RPS
-		notes = append(notes, "Artillery printed no duration: duration_s is requests / request rate")
+	if n := st.duration(&out); n != "" {
+		notes = append(notes, n)
 	}
 	if st.dropped > 0 {
 		notes = append(notes, fmt.Sprintf("%d periods beyond %d left out of the series", st.dropped, maxArtilleryPeriods))
@@ -453,19 +486,50 @@ func (st *artilleryState) endBlock() error {
 	out.Notes = results.Ptr(strings.Join(notes, "; "))
 	core.FillCommon(&out, st.Opts, st.Index, &st.Lab)
 	st.Index++
-	if len(st.periods) > 0 {
-		start := st.periods[0].toS - st.periods[0].widthS
-		for _, p := range st.periods {
-			t := p.toS - p.widthS - start
-			if t < -43200 { // the clock passed midnight
-				t += 86400
-			}
-			if err := st.Sink.Series(artillerySeries(out.RunID, math.Max(0, t), p.widthS, p.m)); err != nil {
-				return err
-			}
-		}
+	if err := st.series(out.RunID); err != nil {
+		return err
 	}
 	return st.Sink.Run(out)
+}
+
+// duration sets the run's duration: the sum of the periods' widths, else
+// Artillery's total time, else requests over the request rate; the note
+// says which.
+func (st *state) duration(out *results.RunWithPercentiles) string {
+	switch {
+	case len(st.periods) > 0:
+		for _, p := range st.periods {
+			out.DurationS += p.widthS
+		}
+		out.DurationS = math.Round(out.DurationS*1e6) / 1e6
+		return "duration_s is the sum of the periods' widths"
+	case st.totalS > 0:
+		out.DurationS = st.totalS
+		return "duration_s is Artillery's Total time (whole seconds, start-up included)"
+	case out.RPS > 0:
+		out.DurationS = float64(out.Requests) / out.RPS
+		return "Artillery printed no duration: duration_s is requests / request rate"
+	}
+	return ""
+}
+
+// series sends the periods of the run runID as its series, timed from
+// the first period's start.
+func (st *state) series(runID string) error {
+	if len(st.periods) == 0 {
+		return nil
+	}
+	start := st.periods[0].toS - st.periods[0].widthS
+	for _, p := range st.periods {
+		t := p.toS - p.widthS - start
+		if t < -43200 { // the clock passed midnight
+			t += 86400
+		}
+		if err := st.Sink.Series(artillerySeries(runID, math.Max(0, t), p.widthS, p.m)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // artilleryRun makes a run of the whole test's metrics.

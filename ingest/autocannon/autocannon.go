@@ -91,8 +91,8 @@ type autocannonRun struct {
 	errs, timeouts      int64
 }
 
-// autocannonState is the text parser's state over one input.
-type autocannonState struct {
+// state is the text parser's state over one input.
+type state struct {
 	core.RunState
 	run     autocannonRun
 	pending *autocannonRun // command and "Running" lines before the tables
@@ -102,14 +102,14 @@ type autocannonState struct {
 // Detect reports whether head holds an autocannon result: a Latency row
 // of its stats table and the "requests in" line.
 func (Parser) Detect(head []byte) bool {
-	st := &autocannonState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the autocannon runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &autocannonState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "autocannon", st.line, st.close, func() int { return st.Index })
 }
 
@@ -146,7 +146,7 @@ func autocannonBorder(s []byte) bool {
 }
 
 // line handles one input line.
-func (st *autocannonState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 || autocannonBorder(s) {
 		return nil
@@ -161,43 +161,61 @@ func (st *autocannonState) line(b []byte, ln int) error {
 			return err
 		}
 	}
-	switch {
-	case len(f) >= 5 && string(f[0]) == "Running" && string(f[len(f)-2]) == "@" && string(f[len(f)-3]) == "test":
+	if len(f) >= 5 && string(f[0]) == "Running" && string(f[len(f)-2]) == "@" && string(f[len(f)-3]) == "test" {
 		return st.startRun(f, ln)
-	case len(f) >= 2 && (string(f[1]) == "connections" || string(f[1]) == "workers") && st.pending != nil && !st.Active:
+	}
+	if st.Active {
+		st.resultLine(f, ln)
+		return nil
+	}
+	if len(f) >= 2 && (string(f[1]) == "connections" || string(f[1]) == "workers") && st.pending != nil {
 		st.loadLine(f)
 		return nil
-	case len(f) == 7 && string(f[1]) == "2xx" && string(f[2]) == "responses," && string(f[4]) == "non" && st.Active:
-		a, ok1 := core.ParseUint(f[0])
-		n, ok2 := core.ParseUint(f[3])
-		if !ok1 || !ok2 {
-			r.Malformed(ln, "responses line")
-			return nil
-		}
-		r.ok2xx, r.non2xx, r.hasResponses = a, n, true
-		r.lastLine = ln
-		return nil
-	case len(f) >= 6 && string(f[1]) == "requests" && string(f[2]) == "in" && st.Active:
+	}
+	return st.command(s, ln)
+}
+
+// resultLine reads the lines after a run's tables: its responses and its
+// "requests in" line.
+func (st *state) resultLine(f [][]byte, ln int) {
+	switch {
+	case len(f) == 7 && string(f[1]) == "2xx" && string(f[2]) == "responses," && string(f[4]) == "non":
+		st.run.responsesLine(f, ln)
+	case len(f) >= 6 && string(f[1]) == "requests" && string(f[2]) == "in":
 		// 251k requests in 10.05s, 27.9 MB read
 		st.end(f, ln)
+	}
+}
+
+// responsesLine reads "2000 2xx responses, 0 non 2xx responses".
+func (r *autocannonRun) responsesLine(f [][]byte, ln int) {
+	a, ok1 := core.ParseUint(f[0])
+	n, ok2 := core.ParseUint(f[3])
+	if !ok1 || !ok2 {
+		r.Malformed(ln, "responses line")
+		return
+	}
+	r.ok2xx, r.non2xx, r.hasResponses = a, n, true
+	r.lastLine = ln
+}
+
+// command reads an autocannon command line, announcing the next run.
+func (st *state) command(s []byte, ln int) error {
+	i := core.FindCommand(s, isAutocannonExe)
+	if i < 0 {
 		return nil
 	}
-	if !st.Active {
-		if i := core.FindCommand(s, isAutocannonExe); i >= 0 {
-			if err := st.close(); err != nil {
-				return err
-			}
-			p := &autocannonRun{startLine: ln, cmd: string(core.TrimRight(s[i:]))}
-			st.pending = p
-		}
+	if err := st.close(); err != nil {
+		return err
 	}
+	st.pending = &autocannonRun{startLine: ln, cmd: string(core.TrimRight(s[i:]))}
 	return nil
 }
 
 // errorsLine reads "N errors (M timeouts)", the line after a run's end,
 // and closes the run; done false (and the run closed) when the line is
 // another.
-func (st *autocannonState) errorsLine(f [][]byte, ln int) (done bool, err error) {
+func (st *state) errorsLine(f [][]byte, ln int) (done bool, err error) {
 	r := &st.run
 	if len(f) >= 2 && string(f[1]) == "errors" {
 		if n, ok := core.ParseUint(f[0]); ok {
@@ -216,7 +234,7 @@ func (st *autocannonState) errorsLine(f [][]byte, ln int) (done bool, err error)
 
 // startRun reads "Running 10s test @ URL" or "Running 3000 requests test @
 // URL", the line before a run's tables.
-func (st *autocannonState) startRun(f [][]byte, ln int) error {
+func (st *state) startRun(f [][]byte, ln int) error {
 	// Running 10s test @ URL; Running 3000 requests test @ URL
 	if err := st.close(); err != nil {
 		return err
@@ -237,7 +255,7 @@ func (st *autocannonState) startRun(f [][]byte, ln int) error {
 
 // loadLine reads the connections (and pipelining) or workers line of the
 // run about to start.
-func (st *autocannonState) loadLine(f [][]byte) {
+func (st *state) loadLine(f [][]byte) {
 	n, ok := core.ParseUint(f[0])
 	if !ok {
 		return
@@ -255,7 +273,7 @@ func (st *autocannonState) loadLine(f [][]byte) {
 }
 
 // pendingRun returns the run being announced, starting one at line ln.
-func (st *autocannonState) pendingRun(ln int) *autocannonRun {
+func (st *state) pendingRun(ln int) *autocannonRun {
 	if st.pending == nil || st.pending.target != "" {
 		st.pending = &autocannonRun{startLine: ln}
 	}
@@ -263,7 +281,7 @@ func (st *autocannonState) pendingRun(ln int) *autocannonRun {
 }
 
 // end reads the "requests in" line.
-func (st *autocannonState) end(f [][]byte, ln int) {
+func (st *state) end(f [][]byte, ln int) {
 	r := &st.run
 	r.lastLine = ln
 	num, suffix := core.SplitNum(f[0])
@@ -296,7 +314,7 @@ func (st *autocannonState) end(f [][]byte, ln int) {
 }
 
 // row handles a table row.
-func (st *autocannonState) row(cells []string, ln int) error {
+func (st *state) row(cells []string, ln int) error {
 	r := &st.run
 	switch cells[0] {
 	case "Stat":
@@ -328,37 +346,47 @@ func (st *autocannonState) row(cells []string, ln int) error {
 		case autocannonTableStats:
 			st.statsRow(cells, ln)
 		case autocannonTableCodes:
-			if len(cells) != 2 {
-				r.Malformed(ln, "status code row")
-				return nil
-			}
-			code, ok1 := core.ParseUint([]byte(cells[0]))
-			n, ok2 := core.ParseUint([]byte(strings.ReplaceAll(cells[1], ",", "")))
-			if !ok1 || !ok2 {
-				r.Malformed(ln, "status code row")
-				return nil
-			}
-			if r.codes == nil {
-				r.codes = map[int64]int64{}
-			}
-			r.codes[code] = core.AddSat(r.codes[code], n)
+			r.codesRow(cells, ln)
 		case autocannonTablePercentiles:
-			q, ok1 := core.ParseDec([]byte(cells[0]), -2)
-			v, ok2 := core.ParseDec([]byte(cells[len(cells)-1]), 0)
-			if len(cells) != 2 || !ok1 || !ok2 || q > 1 {
-				r.Malformed(ln, "latency percentile row")
-				return nil
-			}
-			if len(r.pcts) < core.MaxPercentiles {
-				r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: v})
-			}
+			r.percentileRow(cells, ln)
 		}
 	}
 	return nil
 }
 
+// codesRow reads a row of the status codes table (-j's --renderStatusCodes).
+func (r *autocannonRun) codesRow(cells []string, ln int) {
+	if len(cells) != 2 {
+		r.Malformed(ln, "status code row")
+		return
+	}
+	code, ok1 := core.ParseUint([]byte(cells[0]))
+	n, ok2 := core.ParseUint([]byte(strings.ReplaceAll(cells[1], ",", "")))
+	if !ok1 || !ok2 {
+		r.Malformed(ln, "status code row")
+		return
+	}
+	if r.codes == nil {
+		r.codes = map[int64]int64{}
+	}
+	r.codes[code] = core.AddSat(r.codes[code], n)
+}
+
+// percentileRow reads a row of the latency distribution table (-l).
+func (r *autocannonRun) percentileRow(cells []string, ln int) {
+	q, ok1 := core.ParseDec([]byte(cells[0]), -2)
+	v, ok2 := core.ParseDec([]byte(cells[len(cells)-1]), 0)
+	if len(cells) != 2 || !ok1 || !ok2 || q > 1 {
+		r.Malformed(ln, "latency percentile row")
+		return
+	}
+	if len(r.pcts) < core.MaxPercentiles {
+		r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: v})
+	}
+}
+
 // begin starts a run at its first table.
-func (st *autocannonState) begin(ln int) {
+func (st *state) begin(ln int) {
 	st.run = autocannonRun{startLine: ln, lastLine: ln}
 	if p := st.pending; p != nil {
 		st.run.startLine, st.run.cmd, st.run.target = p.startLine, p.cmd, p.target
@@ -368,7 +396,7 @@ func (st *autocannonState) begin(ln int) {
 }
 
 // statsRow reads a Latency, Req/Sec or Bytes/Sec row.
-func (st *autocannonState) statsRow(cells []string, ln int) {
+func (st *state) statsRow(cells []string, ln int) {
 	r := &st.run
 	if len(cells) != len(r.cols)+1 {
 		r.Malformed(ln, "table row of "+strconv.Itoa(len(cells))+" cells under "+strconv.Itoa(len(r.cols)+1)+" columns")
@@ -411,7 +439,7 @@ func (st *autocannonState) statsRow(cells []string, ln int) {
 }
 
 // close ends the current run, emitting it when complete.
-func (st *autocannonState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}
@@ -432,13 +460,32 @@ func (st *autocannonState) close() error {
 }
 
 // build makes the run of a complete result.
-func (st *autocannonState) build() results.RunWithPercentiles {
+func (st *state) build() results.RunWithPercentiles {
 	r := &st.run
-	var notes []string
 	out := results.RunWithPercentiles{Run: results.Run{
 		Tool: "autocannon", LoadModel: results.LoadClosed, Target: r.target, DurationS: r.durS,
 		SourceLine: int32(min(r.startLine, math.MaxInt32)),
 	}, Percentiles: []results.Percentile{}}
+	notes := r.setup(&out)
+	notes = append(notes, r.counts(&out)...)
+	answered := r.ok2xx+r.non2xx > 0
+	if !r.hasResponses {
+		// All timed out: autocannon prints zeros for the latency.
+		answered = r.errs == 0 || r.lat["Max"] > 0
+	}
+	if answered {
+		r.latency(&out)
+	}
+	if r.rps != nil {
+		notes = append(notes, fmt.Sprintf("Req/Sec sampled once per second: stdev %g", r.rps["Stdev"]))
+	}
+	out.Notes = results.Ptr(strings.Join(notes, "; "))
+	return out
+}
+
+// setup sets the command, planned duration and connections; pipelining,
+// workers and a planned amount are noted.
+func (r *autocannonRun) setup(out *results.RunWithPercentiles) (notes []string) {
 	if r.cmd != "" {
 		out.Command = results.Ptr(r.cmd)
 	}
@@ -457,6 +504,13 @@ func (st *autocannonState) build() results.RunWithPercentiles {
 	if r.amount > 0 {
 		notes = append(notes, fmt.Sprintf("%d requests planned (-a)", r.amount))
 	}
+	return notes
+}
+
+// counts sets the requests (the responses, from the codes table when
+// there was no responses line, and the errors; else the sent count), the
+// errors, timeouts, bytes and rates.
+func (r *autocannonRun) counts(out *results.RunWithPercentiles) (notes []string) {
 	if r.codes != nil && !r.hasResponses {
 		for code, n := range r.codes {
 			if code >= 200 && code < 300 {
@@ -467,10 +521,9 @@ func (st *autocannonState) build() results.RunWithPercentiles {
 		}
 		r.hasResponses = true
 	}
-	switch {
-	case r.hasResponses:
+	if r.hasResponses {
 		out.Requests = core.AddSat(core.AddSat(r.ok2xx, r.non2xx), r.errs)
-	default:
+	} else {
 		out.Requests = r.sent
 		if r.sentRounded {
 			notes = append(notes, fmt.Sprintf("requests: the sent count as printed, rounded by autocannon (%d)", r.sent))
@@ -487,45 +540,35 @@ func (st *autocannonState) build() results.RunWithPercentiles {
 	if v, ok := r.bytesSec["Avg"]; ok {
 		out.TransferBPS = results.Ptr(v)
 	}
-	answered := r.ok2xx+r.non2xx > 0
-	if !r.hasResponses {
-		// All timed out: autocannon prints zeros for the latency.
-		answered = r.errs == 0 || r.lat["Max"] > 0
+	return notes
+}
+
+// latency sets the latency statistics and percentiles: the table's
+// columns, and the whole distribution of -l where printed.
+func (r *autocannonRun) latency(out *results.RunWithPercentiles) {
+	for _, c := range []struct {
+		col string
+		dst **float64
+	}{{"Avg", &out.LatMeanMs}, {"Stdev", &out.LatStdevMs}, {"Max", &out.LatMaxMs}, {"Min", &out.LatMinMs}} {
+		if v, ok := r.lat[c.col]; ok {
+			*c.dst = results.Ptr(v)
+		}
 	}
-	if answered {
-		if v, ok := r.lat["Avg"]; ok {
-			out.LatMeanMs = results.Ptr(v)
-		}
-		if v, ok := r.lat["Stdev"]; ok {
-			out.LatStdevMs = results.Ptr(v)
-		}
-		if v, ok := r.lat["Max"]; ok {
-			out.LatMaxMs = results.Ptr(v)
-		}
-		if v, ok := r.lat["Min"]; ok {
-			out.LatMinMs = results.Ptr(v)
-		}
-		pts := map[float64]float64{}
-		for col, v := range r.lat {
-			if strings.HasSuffix(col, "%") {
-				if q, ok := core.ParseDec([]byte(strings.TrimSuffix(col, "%")), -2); ok && q <= 1 {
-					pts[q] = v
-				}
+	pts := map[float64]float64{}
+	for col, v := range r.lat {
+		if strings.HasSuffix(col, "%") {
+			if q, ok := core.ParseDec([]byte(strings.TrimSuffix(col, "%")), -2); ok && q <= 1 {
+				pts[q] = v
 			}
 		}
-		for _, p := range r.pcts { // -l: the whole distribution
-			pts[p.Quantile] = p.LatencyMs
-		}
-		var pcts []results.Percentile
-		for q, v := range pts {
-			pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: v})
-		}
-		core.SortPercentiles(pcts)
-		core.AddPercentiles(&out, pcts)
 	}
-	if r.rps != nil {
-		notes = append(notes, fmt.Sprintf("Req/Sec sampled once per second: stdev %g", r.rps["Stdev"]))
+	for _, p := range r.pcts {
+		pts[p.Quantile] = p.LatencyMs
 	}
-	out.Notes = results.Ptr(strings.Join(notes, "; "))
-	return out
+	var pcts []results.Percentile
+	for q, v := range pts {
+		pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: v})
+	}
+	core.SortPercentiles(pcts)
+	core.AddPercentiles(out, pcts)
 }

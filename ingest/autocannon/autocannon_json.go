@@ -69,31 +69,56 @@ func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sin
 func (m *autocannonJSON) run(line int) (results.RunWithPercentiles, error) {
 	out := results.RunWithPercentiles{Run: results.Run{Tool: "autocannon", LoadModel: results.LoadClosed, Target: m.URL,
 		SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
-	total, ok := m.Requests["total"]
-	if m.Duration == nil || m.Errors == nil || m.Non2xx == nil || !ok || m.Latency == nil {
-		return out, core.BadJSON("object without duration, errors, non2xx, requests.total or latency")
+	if err := m.check(); err != nil {
+		return out, err
 	}
-	for _, p := range []*int64{m.Connections, m.Pipelining, m.Workers, m.Errors, m.Timeouts, m.Non2xx} {
-		if p != nil && *p < 0 {
-			return out, core.BadJSON("negative count %d", *p)
-		}
-	}
-	for _, st := range []autocannonJSONStats{m.Latency, m.Requests, m.Throughput} {
-		for k, v := range st {
-			if !core.Finite(v) || v >= 9e18 {
-				return out, core.BadJSON("%s %v out of range", k, v)
-			}
-		}
-	}
-	if !core.Finite(*m.Duration) {
-		return out, core.BadJSON("duration %v", *m.Duration)
-	}
-	var notes []string
 	out.DurationS = *m.Duration
 	if m.Start != nil {
 		t := m.Start.UTC()
 		out.StartedAt = &t
 	}
+	notes := m.setup(&out)
+	responses, _ := core.ToInt64(m.Requests["total"])
+	notes = append(notes, m.counts(&out, responses)...)
+	if responses > 0 {
+		m.latency(&out)
+	}
+	if v, ok := m.Requests["stddev"]; ok {
+		notes = append(notes, fmt.Sprintf("requests sampled once per second: stdev %g", v))
+	}
+	if len(notes) > 0 {
+		out.Notes = results.Ptr(strings.Join(notes, "; "))
+	}
+	return out, nil
+}
+
+// check demands the fields a run needs, counts that are not negative and
+// finite statistics.
+func (m *autocannonJSON) check() error {
+	_, ok := m.Requests["total"]
+	if m.Duration == nil || m.Errors == nil || m.Non2xx == nil || !ok || m.Latency == nil {
+		return core.BadJSON("object without duration, errors, non2xx, requests.total or latency")
+	}
+	for _, p := range []*int64{m.Connections, m.Pipelining, m.Workers, m.Errors, m.Timeouts, m.Non2xx} {
+		if p != nil && *p < 0 {
+			return core.BadJSON("negative count %d", *p)
+		}
+	}
+	for _, st := range []autocannonJSONStats{m.Latency, m.Requests, m.Throughput} {
+		for k, v := range st {
+			if !core.Finite(v) || v >= 9e18 {
+				return core.BadJSON("%s %v out of range", k, v)
+			}
+		}
+	}
+	if !core.Finite(*m.Duration) {
+		return core.BadJSON("duration %v", *m.Duration)
+	}
+	return nil
+}
+
+// setup sets the connections; pipelining and workers are noted.
+func (m *autocannonJSON) setup(out *results.RunWithPercentiles) (notes []string) {
 	if m.Connections != nil && *m.Connections > 0 {
 		out.Connections = results.Ptr(int32(min(*m.Connections, math.MaxInt32)))
 	}
@@ -103,7 +128,13 @@ func (m *autocannonJSON) run(line int) (results.RunWithPercentiles, error) {
 	if m.Workers != nil && *m.Workers > 0 {
 		notes = append(notes, fmt.Sprintf("%d workers", *m.Workers))
 	}
-	responses, _ := core.ToInt64(total)
+	return notes
+}
+
+// counts sets the requests (the responses and the errors), the errors
+// (non-2xx and errors), timeouts, rate and bytes; requests still
+// unanswered at the end are noted.
+func (m *autocannonJSON) counts(out *results.RunWithPercentiles, responses int64) (notes []string) {
 	out.Requests = core.AddSat(responses, *m.Errors)
 	out.Non2xx = results.Ptr(*m.Non2xx)
 	out.Errors = core.AddSat(*m.Non2xx, *m.Errors)
@@ -123,32 +154,28 @@ func (m *autocannonJSON) run(line int) (results.RunWithPercentiles, error) {
 	if v, ok := m.Throughput["average"]; ok {
 		out.TransferBPS = results.Ptr(v)
 	}
-	if responses > 0 {
-		for k, dst := range map[string]**float64{"mean": &out.LatMeanMs, "stddev": &out.LatStdevMs, "min": &out.LatMinMs, "max": &out.LatMaxMs} {
-			if v, ok := m.Latency[k]; ok {
-				*dst = results.Ptr(v)
-			}
+	return notes
+}
+
+// latency sets the latency statistics and the percentiles ("p99",
+// "p99_9").
+func (m *autocannonJSON) latency(out *results.RunWithPercentiles) {
+	for k, dst := range map[string]**float64{"mean": &out.LatMeanMs, "stddev": &out.LatStdevMs, "min": &out.LatMinMs, "max": &out.LatMaxMs} {
+		if v, ok := m.Latency[k]; ok {
+			*dst = results.Ptr(v)
 		}
-		for k, v := range m.Latency {
-			if len(k) < 2 || k[0] != 'p' {
-				continue
-			}
-			q, ok := core.ParseDec([]byte(strings.ReplaceAll(k[1:], "_", ".")), -2)
-			if !ok || q > 1 {
-				continue
-			}
-			out.Percentiles = append(out.Percentiles, results.Percentile{Quantile: q, LatencyMs: v})
+	}
+	var pcts []results.Percentile
+	for k, v := range m.Latency {
+		if len(k) < 2 || k[0] != 'p' {
+			continue
 		}
-		pcts := out.Percentiles
-		out.Percentiles = []results.Percentile{}
-		core.SortPercentiles(pcts)
-		core.AddPercentiles(&out, pcts)
+		q, ok := core.ParseDec([]byte(strings.ReplaceAll(k[1:], "_", ".")), -2)
+		if !ok || q > 1 {
+			continue
+		}
+		pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: v})
 	}
-	if v, ok := m.Requests["stddev"]; ok {
-		notes = append(notes, fmt.Sprintf("requests sampled once per second: stdev %g", v))
-	}
-	if len(notes) > 0 {
-		out.Notes = results.Ptr(strings.Join(notes, "; "))
-	}
-	return out, nil
+	core.SortPercentiles(pcts)
+	core.AddPercentiles(out, pcts)
 }

@@ -100,8 +100,8 @@ type bombardierRun struct {
 	hasTput                   bool
 }
 
-// bombardierState is the text parser's state over one input.
-type bombardierState struct {
+// state is the text parser's state over one input.
+type state struct {
 	core.RunState
 	run     bombardierRun
 	pending bombardierIntro
@@ -111,14 +111,14 @@ type bombardierState struct {
 // Detect reports whether head holds a bombardier result: its Statistics
 // header followed by a Reqs/sec row.
 func (Parser) Detect(head []byte) bool {
-	st := &bombardierState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the bombardier runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &bombardierState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "bombardier", st.line, st.close, func() int { return st.Index })
 }
 
@@ -126,7 +126,7 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 func isBombardierExe(tok []byte) bool { return core.ExeNamed(tok, "bombardier") }
 
 // line handles one input line.
-func (st *bombardierState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if i := bytes.LastIndexByte(s, '\r'); i >= 0 {
 		s = core.TrimLeft(s[i+1:]) // progress redrawn with carriage returns
@@ -136,16 +136,7 @@ func (st *bombardierState) line(b []byte, ln int) error {
 	}
 	f := core.Fields(s, st.f[:0])
 	if len(f) == 4 && string(f[0]) == "Statistics" && string(f[1]) == "Avg" && string(f[2]) == "Stdev" && string(f[3]) == "Max" {
-		if err := st.close(); err != nil {
-			return err
-		}
-		st.Active = true
-		st.run = bombardierRun{intro: st.pending, startLine: ln, lastLine: ln, sec: bombardierSectionStats, pcts: st.run.pcts[:0]}
-		if st.pending.line > 0 {
-			st.run.startLine = st.pending.line
-		}
-		st.pending = bombardierIntro{}
-		return nil
+		return st.open(ln)
 	}
 	if st.Active {
 		if ok, err := st.row(s, f, ln); ok || err != nil {
@@ -168,21 +159,41 @@ func (st *bombardierState) line(b []byte, ln int) error {
 		return nil
 	}
 	if !st.Active && st.pending.line > 0 {
-		// Progress: the last token is the elapsed time ("37s", "1m5s").
-		last := f[len(f)-1]
-		if string(last) == "Done!" && len(f) > 1 {
-			last = f[len(f)-2]
-		}
-		if d, err := time.ParseDuration(string(last)); err == nil && d >= 0 {
-			st.pending.elapsedS, st.pending.elapsed = d.Seconds(), true
-		}
+		st.progress(f)
 	}
 	return nil
 }
 
+// open starts a result at its Statistics header, line ln, closing the
+// one before.
+func (st *state) open(ln int) error {
+	if err := st.close(); err != nil {
+		return err
+	}
+	st.Active = true
+	st.run = bombardierRun{intro: st.pending, startLine: ln, lastLine: ln, sec: bombardierSectionStats, pcts: st.run.pcts[:0]}
+	if st.pending.line > 0 {
+		st.run.startLine = st.pending.line
+	}
+	st.pending = bombardierIntro{}
+	return nil
+}
+
+// progress reads a progress line: its last token is the elapsed time
+// ("37s", "1m5s"), before "Done!" on the last one.
+func (st *state) progress(f [][]byte) {
+	last := f[len(f)-1]
+	if string(last) == "Done!" && len(f) > 1 {
+		last = f[len(f)-2]
+	}
+	if d, err := time.ParseDuration(string(last)); err == nil && d >= 0 {
+		st.pending.elapsedS, st.pending.elapsed = d.Seconds(), true
+	}
+}
+
 // intro reads "Bombarding URL with N request(s) using C connection(s)" or
 // "Bombarding URL for 10s using C connection(s)".
-func (st *bombardierState) intro(f [][]byte, ln int) {
+func (st *state) intro(f [][]byte, ln int) {
 	p := st.pending
 	if p.line == 0 {
 		p = bombardierIntro{line: ln}
@@ -249,7 +260,37 @@ func parseBombardierCommand(s string, ln int) bombardierIntro {
 
 // row handles a line inside a result; it reports false for lines that
 // are not part of it.
-func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) row(s []byte, f [][]byte, ln int) (bool, error) {
+	r := &st.run
+	if string(f[0]) == "Throughput:" && len(f) == 2 {
+		r.throughputRow(f[1], ln)
+		r.lastLine = ln
+		return true, st.close()
+	}
+	o := st.statsRow(f, ln)
+	if o == rowNotOurs {
+		o = r.sectionRow(s, f, ln)
+	}
+	switch o {
+	case rowNotOurs:
+		return false, nil
+	case rowRead:
+		r.lastLine = ln
+	}
+	return true, nil
+}
+
+// rowOutcome is what a result made of a line.
+type rowOutcome int
+
+const (
+	rowNotOurs   rowOutcome = iota // not part of the result
+	rowRead                        // read: the result's last line so far
+	rowMalformed                   // part of it, malformed (noted)
+)
+
+// statsRow reads the Reqs/sec and Latency rows and the section headers.
+func (st *state) statsRow(f [][]byte, ln int) rowOutcome {
 	r := &st.run
 	key := string(f[0])
 	switch {
@@ -257,7 +298,7 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 		v, ok := bombardierThree(f, bombardierDec)
 		if !ok {
 			r.Malformed(ln, "Reqs/sec row")
-			return true, nil
+			return rowMalformed
 		}
 		r.rpsMean, r.rpsStdev, r.rpsMax, r.hasRPS = v[0], v[1], v[2], true
 		if st.Detect {
@@ -267,7 +308,7 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 		v, ok := bombardierThree(f, bombardierMs)
 		if !ok {
 			r.Malformed(ln, "Latency row")
-			return true, nil
+			return rowMalformed
 		}
 		r.latMean, r.latStdev, r.latMax, r.hasLat = v[0], v[1], v[2], true
 	case key == "Latency" && len(f) == 2 && string(f[1]) == "Distribution":
@@ -276,29 +317,45 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 		r.sec = bombardierSectionCodes
 	case key == "Errors:" && len(f) == 1:
 		r.sec, r.hasErrSection = bombardierSectionErrors, true
-	case key == "Throughput:" && len(f) == 2:
-		tok := bytes.TrimSuffix(f[1], []byte("/s"))
-		v, ok := core.BinaryBytes(tok)
-		if !ok || len(tok) == len(f[1]) {
-			r.Malformed(ln, "Throughput row")
-		} else {
-			r.tput, r.hasTput = v, true
-		}
-		r.lastLine = ln
-		return true, st.close()
+	default:
+		return rowNotOurs
+	}
+	return rowRead
+}
+
+// throughputRow reads "Throughput: 1.23MB/s", the result's last line.
+func (r *bombardierRun) throughputRow(v []byte, ln int) {
+	tok := bytes.TrimSuffix(v, []byte("/s"))
+	x, ok := core.BinaryBytes(tok)
+	if !ok || len(tok) == len(v) {
+		r.Malformed(ln, "Throughput row")
+		return
+	}
+	r.tput, r.hasTput = x, true
+}
+
+// distRow reads a row of the latency distribution, "99% 1.20ms".
+func (r *bombardierRun) distRow(f [][]byte, ln int) {
+	q, ok := core.ParseDec(f[0][:len(f[0])-1], -2)
+	ms, k := core.TimeMs(f[1])
+	if !ok || q > 1 || k != core.ValOK {
+		r.Malformed(ln, "latency distribution row")
+	} else if len(r.pcts) < core.MaxPercentiles {
+		r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
+	}
+}
+
+// sectionRow reads a row of the open section: a latency percentile, the
+// HTTP codes, the other codes, or an error's count.
+func (r *bombardierRun) sectionRow(s []byte, f [][]byte, ln int) rowOutcome {
+	switch {
 	case r.sec == bombardierSectionDist && len(f) == 2 && bytes.HasSuffix(f[0], []byte("%")):
-		q, ok := core.ParseDec(f[0][:len(f[0])-1], -2)
-		ms, k := core.TimeMs(f[1])
-		if !ok || q > 1 || k != core.ValOK {
-			r.Malformed(ln, "latency distribution row")
-		} else if len(r.pcts) < core.MaxPercentiles {
-			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: ms})
-		}
+		r.distRow(f, ln)
 	case r.sec == bombardierSectionCodes && bytes.HasPrefix(s, []byte("1xx - ")):
 		if !r.codesRow(s, ln) {
-			return true, nil
+			return rowMalformed
 		}
-	case r.sec == bombardierSectionCodes && key == "others" && len(f) == 3 && string(f[1]) == "-":
+	case r.sec == bombardierSectionCodes && string(f[0]) == "others" && len(f) == 3 && string(f[1]) == "-":
 		n, ok := core.ParseUint(f[2])
 		if !ok {
 			r.Malformed(ln, "others row")
@@ -307,16 +364,15 @@ func (st *bombardierState) row(s []byte, f [][]byte, ln int) (bool, error) {
 	case r.sec == bombardierSectionErrors && len(f) >= 3 && string(f[len(f)-2]) == "-":
 		n, ok := core.ParseUint(f[len(f)-1])
 		if !ok {
-			return false, nil
+			return rowNotOurs
 		}
 		if requests.IsTimeout(string(s)) {
 			r.timeouts = core.AddSat(r.timeouts, n)
 		}
 	default:
-		return false, nil
+		return rowNotOurs
 	}
-	r.lastLine = ln
-	return true, nil
+	return rowRead
 }
 
 // bombardierThree converts the three values of a statistics row (Avg,
@@ -359,7 +415,7 @@ func (r *bombardierRun) codesRow(s []byte, ln int) bool {
 }
 
 // close ends the current result, emitting it when complete.
-func (st *bombardierState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}
@@ -380,7 +436,7 @@ func (st *bombardierState) close() error {
 }
 
 // build makes the run of a complete result.
-func (st *bombardierState) build() results.RunWithPercentiles {
+func (st *state) build() results.RunWithPercentiles {
 	r := &st.run
 	in := r.intro
 	var notes []string

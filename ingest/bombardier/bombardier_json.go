@@ -84,30 +84,64 @@ func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sin
 func (m *bombardierJSON) run(line int) (results.RunWithPercentiles, error) {
 	out := results.RunWithPercentiles{Run: results.Run{Tool: "bombardier", LoadModel: results.LoadClosed,
 		Target: m.Spec.URL, SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
+	if err := m.check(); err != nil {
+		return out, err
+	}
+	res := m.Result
+	notes := m.spec(&out)
+	out.DurationS = *res.TimeTakenSeconds
+	out.RPS = *res.RPS.Mean
+	m.counts(&out)
+	if res.BytesRead != nil {
+		out.BytesIn = results.Ptr(*res.BytesRead)
+		if out.DurationS > 0 {
+			out.TransferBPS = results.Ptr(float64(*res.BytesRead) / out.DurationS)
+		}
+	}
+	if err := m.latency(&out); err != nil {
+		return out, err
+	}
+	if res.RPS.Stddev != nil && res.RPS.Max != nil {
+		notes = append(notes, fmt.Sprintf("rps sampled while running: stdev %g, max %g", *res.RPS.Stddev, *res.RPS.Max))
+	}
+	if len(notes) > 0 {
+		out.Notes = results.Ptr(strings.Join(notes, "; "))
+	}
+	return out, nil
+}
+
+// countsOf are the result's counts: the five classes of codes and the
+// others (the requests), then the bytes read.
+func (m *bombardierJSON) countsOf() []*int64 {
+	res := m.Result
+	return []*int64{res.Req1xx, res.Req2xx, res.Req3xx, res.Req4xx, res.Req5xx, res.Others, res.BytesRead}
+}
+
+// check demands the result's required fields, counts that are not
+// negative and finite values.
+func (m *bombardierJSON) check() error {
 	res := m.Result
 	if res == nil || res.TimeTakenSeconds == nil || res.Req2xx == nil || res.Others == nil || res.RPS.Mean == nil {
-		return out, core.BadJSON("object without its result (timeTakenSeconds, req2xx, others, rps)")
+		return core.BadJSON("object without its result (timeTakenSeconds, req2xx, others, rps)")
 	}
-	counts := []*int64{res.Req1xx, res.Req2xx, res.Req3xx, res.Req4xx, res.Req5xx, res.Others, res.BytesRead}
-	for _, p := range counts {
+	for _, p := range m.countsOf() {
 		if p != nil && *p < 0 {
-			return out, core.BadJSON("negative count %d", *p)
+			return core.BadJSON("negative count %d", *p)
 		}
 	}
 	floats := []*float64{res.TimeTakenSeconds, res.RPS.Mean, res.RPS.Stddev, res.RPS.Max, res.Latency.Mean, res.Latency.Stddev,
 		res.Latency.Max, m.Spec.TestDurationSeconds, m.Spec.TimeoutSeconds, m.Spec.Rate}
 	for _, p := range floats {
 		if p != nil && !core.Finite(*p) {
-			return out, core.BadJSON("value %v out of range", *p)
+			return core.BadJSON("value %v out of range", *p)
 		}
 	}
-	val := func(p *int64) int64 {
-		if p == nil {
-			return 0
-		}
-		return *p
-	}
-	var notes []string
+	return nil
+}
+
+// spec sets what the spec tells of the test: connections, planned
+// duration, timeout; a rate limit is noted.
+func (m *bombardierJSON) spec(out *results.RunWithPercentiles) (notes []string) {
 	if n := m.Spec.NumberOfConnections; n != nil && *n > 0 {
 		out.Connections = results.Ptr(int32(min(*n, math.MaxInt32)))
 	}
@@ -120,9 +154,20 @@ func (m *bombardierJSON) run(line int) (results.RunWithPercentiles, error) {
 	if r := m.Spec.Rate; r != nil && *r > 0 {
 		notes = append(notes, fmt.Sprintf("rate limited to %g requests/s (-r)", *r))
 	}
-	out.DurationS = *res.TimeTakenSeconds
-	out.RPS = *res.RPS.Mean
-	for _, p := range counts[:6] {
+	return notes
+}
+
+// counts sets the requests, the non-2xx (1xx, 4xx, 5xx), the errors
+// (those and the others) and the timeouts among the errors.
+func (m *bombardierJSON) counts(out *results.RunWithPercentiles) {
+	res := m.Result
+	val := func(p *int64) int64 {
+		if p == nil {
+			return 0
+		}
+		return *p
+	}
+	for _, p := range m.countsOf()[:6] {
 		out.Requests = core.AddSat(out.Requests, val(p))
 	}
 	non2xx := core.AddSat(core.AddSat(val(res.Req1xx), val(res.Req4xx)), val(res.Req5xx))
@@ -135,34 +180,27 @@ func (m *bombardierJSON) run(line int) (results.RunWithPercentiles, error) {
 		}
 	}
 	out.Timeouts = results.Ptr(timeouts)
-	if res.BytesRead != nil {
-		out.BytesIn = results.Ptr(*res.BytesRead)
-		if out.DurationS > 0 {
-			out.TransferBPS = results.Ptr(float64(*res.BytesRead) / out.DurationS)
-		}
-	}
+}
+
+// latency sets the latencies, given in µs, in ms.
+func (m *bombardierJSON) latency(out *results.RunWithPercentiles) error {
+	l := &m.Result.Latency
 	us := func(p *float64) *float64 {
 		if p == nil {
 			return nil
 		}
 		return results.Ptr(core.ShiftDec(*p, -3))
 	}
-	out.LatMeanMs, out.LatStdevMs, out.LatMaxMs = us(res.Latency.Mean), us(res.Latency.Stddev), us(res.Latency.Max)
+	out.LatMeanMs, out.LatStdevMs, out.LatMaxMs = us(l.Mean), us(l.Stddev), us(l.Max)
 	var pcts []results.Percentile
-	for k, v := range res.Latency.Percentiles {
+	for k, v := range l.Percentiles {
 		q, ok := core.ParseDec([]byte(k), -2)
 		if !ok || q > 1 || !core.Finite(v) {
-			return out, core.BadJSON("latency percentile %q: %v", k, v)
+			return core.BadJSON("latency percentile %q: %v", k, v)
 		}
 		pcts = append(pcts, results.Percentile{Quantile: q, LatencyMs: core.ShiftDec(v, -3)})
 	}
 	core.SortPercentiles(pcts)
-	core.AddPercentiles(&out, pcts)
-	if res.RPS.Stddev != nil && res.RPS.Max != nil {
-		notes = append(notes, fmt.Sprintf("rps sampled while running: stdev %g, max %g", *res.RPS.Stddev, *res.RPS.Max))
-	}
-	if len(notes) > 0 {
-		out.Notes = results.Ptr(strings.Join(notes, "; "))
-	}
-	return out, nil
+	core.AddPercentiles(out, pcts)
+	return nil
 }

@@ -8,14 +8,11 @@ import (
 // BatchWorkers is how many goroutines work on batches of lines at once.
 func BatchWorkers() int { return min(max(runtime.GOMAXPROCS(0), 1), 4) }
 
-// InOrder runs a pipeline of batches: produce, on a goroutine of its own,
-// takes empty batches with get (false: the pipeline stopped) and hands
-// each one, filled, to put (false: stopped); workers goroutines run work on
-// the batches; the calling goroutine gets them, worked, in the order they
-// were put, in take, after which a batch returns to the pool (workers + 2
-// batches made by newB, so memory stays bounded; produce resets a batch it
-// gets). When take fails, the producer and the workers are stopped and
-// its error returned. inOrder returns once every goroutine has ended.
+// InOrder runs a pipeline of batches: produce (its own goroutine) fills
+// batches from get and hands them to put (false: stopped); workers run
+// work on them; take gets them, in put order, on the calling goroutine.
+// The pool holds workers + 2 batches from newB (produce resets them). A
+// take error stops everything; InOrder returns when every goroutine ended.
 func InOrder[B any](workers int, newB func() *B, produce func(get func() (*B, bool), put func() bool), work func(*B), take func(*B) error) error {
 	type item struct {
 		b     *B

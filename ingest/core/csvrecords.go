@@ -8,20 +8,12 @@ import (
 	"io"
 )
 
-// CSVRecords reads the records of a CSV (or TSV) input with the guards
-// every CSV format needs, in one place:
-//
-//   - memory stays bounded: encoding/csv buffers a record whole, and an
-//     unterminated quote makes the rest of the input one record. A quoted
-//     format (newCSVRecords) is refused, with a *SyntaxError, at a record
-//     longer than its limit; a format that never quotes (newUnquotedRecords:
-//     hey -o csv, ab -g, ab -e) has its lines cut at maxLine and its double
-//     quotes read as single ones, so that every record is one bounded line;
-//   - a malformed record does not stop the reader: next returns it as a
-//     *csv.ParseError, which the parser counts or refuses, and reads on;
-//   - the line each record starts on (line) and the bytes it took (size,
-//     for Requests.Record) are known;
-//   - the context is checked every ctxEvery records.
+// CSVRecords reads the records of a CSV (or TSV) input in bounded memory:
+// a quoted format's record longer than its limit is a *SyntaxError; an
+// unquoted format's (hey -o csv, ab -g, ab -e) lines are cut at maxLine,
+// double quotes read as single. A malformed record comes back as a
+// *csv.ParseError and reading goes on; each record's line and size are
+// known, and the context is checked every ctxEvery records.
 type CSVRecords struct {
 	cr     *csv.Reader
 	ctx    context.Context

@@ -45,16 +45,11 @@ var nameStopWords = map[string]bool{
 // port ("nginx serves the same page on port 8080": 6).
 const maxNameGap = 6
 
-// DocumentNames finds the systems a document names beside their ports, in
-// head (the start of an input, as Detect sees it). Lines that hold a URL,
-// a command or a tool's output are not prose and are skipped. A name is a
-// word of Latin letters that starts with a capital (or is CamelCase, as
-// OpenResty), standing at most maxNameGap words before the port number,
-// in the same clause (no sentence punctuation between); the number is a
-// port when a port word touches it ("port 5555", "5555ポート") or it
-// follows "host:". A port named twice by different names, or a name given
-// to two ports, is dropped: an ambiguous document names nothing. The
-// result is keyed by port.
+// DocumentNames finds, by port, the systems the prose of head names beside
+// their ports (lines with a URL, a command or a tool's output skipped): a
+// capitalised (or CamelCase) Latin word at most maxNameGap words before a
+// port number in the same clause, the number touched by a port word ("port
+// 5555", "5555ポート") or after "host:". Ambiguous names or ports are dropped.
 func DocumentNames(head []byte) map[string]DocName {
 	found := map[string]DocName{}
 	bad := map[string]bool{}

@@ -14,9 +14,6 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// Helpers shared by the parsers: the head of an input as Detect sees it,
-// the line-based parsers' loop, command lines, percentiles.
-
 // HeadLines yields the lines of head (the beginning of an input, as
 // Detect gets it), without their '\n', with their 1-based numbers. The
 // last one may be cut off by the end of the head.
@@ -115,26 +112,23 @@ func ExeNamed(tok []byte, names ...string) bool {
 // argument) and long ones ("--threads=2"), Go's flag package ("-rate 5",
 // "-rate=5", one dash or two), kingpin's and clap's ("-c10", "--rate 5").
 type OptionSyntax struct {
-	// TakesValue tells whether an option, by the name Scan gives it,
-	// takes a value.
+	// TakesValue tells whether an option (by Scan's name) takes a value.
 	TakesValue func(name string) bool
 	// Short: a single dash starts one-letter options, getopt's way:
 	// "-Lt2" is -L, then -t with 2 (the first letter that takes a value
 	// takes the rest of the word, or else the next argument). Without
 	// Short, dashes start a whole name: "-rate 5", "--rate=5".
 	Short bool
-	// Long (with Short): two dashes start a long option, named by what
-	// follows them ("--threads=2": threads, 2); without Long, "--threads"
-	// is a cluster of letters too.
+	// Long (with Short): two dashes start a long option ("--threads=2");
+	// without Long, "--threads" is a cluster of letters too.
 	Long bool
 	// Glued (without Short): a single-dash option whose first letter
 	// takes a value carries it glued ("-c10": c, 10).
 	Glued bool
 	// EndOfOptions: "--" makes every later argument positional.
 	EndOfOptions bool
-	// EmptyAtEnd: an option that takes a value but ends the line without
-	// one (a line cut short) is still given, with ""; else the walk stops
-	// before it.
+	// EmptyAtEnd: an option lacking its value at the end of a cut line
+	// is still given, with ""; else the walk stops before it.
 	EmptyAtEnd bool
 }
 
@@ -160,31 +154,12 @@ func (s OptionSyntax) Scan(args []string, option func(name, val string) bool, po
 			}
 			return true
 		}
-		name, val, hasVal := "", "", false
-		switch {
-		case s.Short && (!s.Long || a[1] != '-'):
-			// Flags cluster until a letter that takes a value.
-			for k := 1; k < len(a); k++ {
-				if o := a[k : k+1]; s.TakesValue(o) {
-					name = o
-					val, hasVal = a[k+1:], k+1 < len(a)
-					break
-				} else if !option(o, "") {
-					return false
-				}
-			}
-			if name == "" {
-				continue
-			}
-		case s.Short:
-			name = a[2:]
-		default:
-			name = strings.TrimLeft(a, "-")
+		name, val, hasVal, skip, ok := s.split(a, option)
+		if !ok {
+			return false
 		}
-		if j := strings.IndexByte(name, '='); j >= 0 && !(s.Short && a[1] != '-') {
-			name, val, hasVal = name[:j], name[j+1:], true
-		} else if s.Glued && a[1] != '-' && len(name) > 1 && s.TakesValue(name[:1]) {
-			name, val, hasVal = name[:1], name[1:], true
+		if skip {
+			continue
 		}
 		if s.TakesValue(name) && !hasVal {
 			if i+1 < len(args) {
@@ -199,6 +174,37 @@ func (s OptionSyntax) Scan(args []string, option func(name, val string) bool, po
 		}
 	}
 	return true
+}
+
+// split reads an option argument a: its name and its value, glued or
+// after '='; a cluster's flags before it go to option. skip: a cluster
+// of flags only; ok false: option stopped the walk.
+func (s OptionSyntax) split(a string, option func(name, val string) bool) (name, val string, hasVal, skip, ok bool) {
+	switch {
+	case s.Short && (!s.Long || a[1] != '-'):
+		for k := 1; k < len(a); k++ {
+			if o := a[k : k+1]; s.TakesValue(o) {
+				name, val, hasVal = o, a[k+1:], k+1 < len(a)
+				break
+			} else if !option(o, "") {
+				return "", "", false, false, false
+			}
+		}
+		if name == "" {
+			return "", "", false, true, true
+		}
+	case s.Short:
+		name = a[2:]
+	default:
+		name = strings.TrimLeft(a, "-")
+	}
+	if j := strings.IndexByte(name, '='); j >= 0 && !(s.Short && a[1] != '-') {
+		return name[:j], name[j+1:], true, false, true
+	}
+	if s.Glued && a[1] != '-' && len(name) > 1 && s.TakesValue(name[:1]) {
+		return name[:1], name[1:], true, false, true
+	}
+	return name, val, hasVal, false, true
 }
 
 // EachOption walks the arguments of a command line (args[0] is the
@@ -312,51 +318,55 @@ func AppendShellWords(words []string, s string) []string {
 			j++
 		}
 		if j == len(s) || s[j] == ' ' || s[j] == '\t' {
-			words = append(words, s[i:j])
-			i = j
+			words, i = append(words, s[i:j]), j
 			continue
 		}
 		if j == i && strings.IndexByte("|;&<>`", s[j]) >= 0 {
 			return words
 		}
-		cur := append(buf[:0], s[i:j]...)
-		i = j
-	word:
-		for ; i < len(s); i++ {
-			c := s[i]
-			switch c {
-			case ' ', '\t':
-				break word
-			case '\'':
-				k := strings.IndexByte(s[i+1:], '\'')
-				if k < 0 {
-					cur = append(cur, s[i+1:]...)
-					i = len(s)
-					break word
-				}
-				cur = append(cur, s[i+1:i+1+k]...)
-				i += k + 1
-			case '"':
-				for i++; i < len(s) && s[i] != '"'; i++ {
-					if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`+"`", s[i+1]) >= 0 {
-						i++
-					}
-					cur = append(cur, s[i])
-				}
-			case '\\':
-				if i+1 < len(s) {
-					i++
-					cur = append(cur, s[i])
-				}
-			case '|', ';', '&', '>', '<', '`':
-				return append(words, string(cur))
-			default:
-				cur = append(cur, c)
-			}
+		var word string
+		var stop bool
+		word, i, stop = quotedWord(s, j, append(buf[:0], s[i:j]...))
+		if words = append(words, word); stop {
+			return words
 		}
-		words = append(words, string(cur))
 	}
 	return words
+}
+
+// quotedWord reads the rest of a word with quotes or escapes from s[i:]
+// onto cur: the word, where it ends, and whether an operator ended it.
+func quotedWord(s string, i int, cur []byte) (word string, next int, stop bool) {
+	for ; i < len(s); i++ {
+		switch c := s[i]; c {
+		case ' ', '\t':
+			return string(cur), i, false
+		case '\'':
+			k := strings.IndexByte(s[i+1:], '\'')
+			if k < 0 {
+				return string(append(cur, s[i+1:]...)), len(s), false
+			}
+			cur = append(cur, s[i+1:i+1+k]...)
+			i += k + 1
+		case '"':
+			for i++; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) && strings.IndexByte(`"\$`+"`", s[i+1]) >= 0 {
+					i++
+				}
+				cur = append(cur, s[i])
+			}
+		case '\\':
+			if i+1 < len(s) {
+				i++
+				cur = append(cur, s[i])
+			}
+		case '|', ';', '&', '>', '<', '`':
+			return string(cur), i, true
+		default:
+			cur = append(cur, c)
+		}
+	}
+	return string(cur), i, false
 }
 
 // PctRow is a point of a latency distribution.

@@ -6,12 +6,9 @@ import (
 	"io"
 )
 
-// Bounds of what a decoder of a whole-file format (JSON reports, JMeter
-// XML) holds in memory at once. encoding/json and encoding/xml keep a
-// whole value (a token) in memory, several times over (the decoder's
-// buffer, the value, its Go string): one 500 MB field cost 2.1 GB. A
-// SizeGuard under the decoder refuses an input as soon as it passes them,
-// with a *SyntaxError naming the file, the line and the byte offset.
+// Bounds of what a decoder of a whole-file format holds at once (it keeps
+// a value several times over: one 500 MB field cost 2.1 GB); a SizeGuard
+// refuses an input past them with a *SyntaxError at the line and offset.
 const (
 	// MaxToken is the largest single JSON string or number, and the
 	// largest XML token (character data, a tag with its attributes, a
@@ -25,13 +22,10 @@ const (
 	MaxJSONValue = 64 << 20
 )
 
-// SizeGuard passes the bytes of r on to a decoder and fails, with a
-// *SyntaxError, when a JSON string or number (json set) is longer than
-// MaxToken, or when the bytes read past the end of what the decoder has
-// consumed would pass window: the decoder is then holding one value
-// (token) larger than window. What the decoder consumed is consumed()
-// when set (a json.Decoder's InputOffset: the end of its last value or
-// token), else from, which the parser sets (mark) before each token.
+// SizeGuard passes r on to a decoder and fails (*SyntaxError) at a JSON
+// string or number over MaxToken (json set), or when the bytes read past
+// what the decoder consumed (consumed(), a json.Decoder's InputOffset,
+// else from, set by mark before each token) would pass window.
 type SizeGuard struct {
 	r        io.Reader
 	source   string

@@ -11,12 +11,9 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// jsonValues calls fn with each top-level JSON value of r (a file holding
-// one report, or reports appended to it) and the 1-based line where the
-// value starts. A value that is not well-formed JSON, or that fn refuses
-// with a plain error, is a *SyntaxError at its line naming what (e.g.
-// "bombardier JSON"); errors of type *SyntaxError and of the sink pass
-// through. It returns how many values were read.
+// jsonValues calls fn with each top-level JSON value of r and its line; a
+// malformed value, or a plain error of fn, is a *SyntaxError naming what
+// ("bombardier JSON"); *SyntaxErrors and the sink's pass. It counts values.
 func jsonValues(ctx context.Context, r io.Reader, source, what string, fn func(raw json.RawMessage, line int) error) (int, error) {
 	g := NewJSONGuard(r, source, MaxJSONValue)
 	lc := &LineCounter{R: g}
@@ -83,11 +80,9 @@ func JSONHead(head []byte) []byte {
 	return bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 }
 
-// JSONReports reads the JSON reports of r (one value, or several
-// appended) into values of T and hands each to report with its line and
-// a fill function that sets the fields every run shares (fillCommon, with
-// the run's index); report sends what it makes to the sink. It returns a
-// *NoOutputError naming format when r holds no report.
+// JSONReports decodes each JSON report of r into a T for report, with its
+// line and fill (FillCommon with the run's index); report sends the run.
+// No report: a *NoOutputError naming format.
 func JSONReports[T any](ctx context.Context, r io.Reader, opts Options, format, what string,
 	report func(m *T, line int, fill func(*results.RunWithPercentiles)) error) error {
 	lab := Labeler{Labels: opts.Labels}

@@ -23,11 +23,28 @@ func Label(target string, labels map[string]string) string {
 
 // HostPort returns the lower-cased "host:port" of a target URL.
 func HostPort(target string) (string, bool) {
-	t := strings.TrimSpace(target)
-	if t == "" {
+	scheme, t := authority(target)
+	if t == "" || strings.ContainsAny(t, " \t\"'<>\\") {
 		return "", false
 	}
-	scheme := ""
+	host, port, ok := splitHostPort(t)
+	if !ok || host == "" || host == "[]" || !hostChars(host) {
+		return "", false
+	}
+	if port == "" {
+		if port = defaultPorts[scheme]; port == "" {
+			return "", false
+		}
+	}
+	if !validPort(port) {
+		return "", false
+	}
+	return strings.ToLower(host) + ":" + port, true
+}
+
+// authority returns a target's lower-cased scheme and its host[:port].
+func authority(target string) (scheme, t string) {
+	t = strings.TrimSpace(target)
 	if i := strings.Index(t, "://"); i >= 0 {
 		scheme = strings.ToLower(t[:i])
 		t = t[i+3:]
@@ -40,66 +57,62 @@ func HostPort(target string) (string, bool) {
 	if i := strings.LastIndexByte(t, '@'); i >= 0 {
 		t = t[i+1:]
 	}
-	if t == "" || strings.ContainsAny(t, " \t\"'<>\\") {
-		return "", false
-	}
-	var host, port string
-	if t[0] == '[' {
-		j := strings.IndexByte(t, ']')
-		if j < 2 {
-			return "", false
-		}
-		host, port = t[:j+1], t[j+1:]
-		if port != "" {
-			if port[0] != ':' {
-				return "", false
-			}
-			port = port[1:]
-		}
-	} else {
+	return scheme, t
+}
+
+// splitHostPort splits host[:port]; a bare IPv6 host is ambiguous (false).
+func splitHostPort(t string) (host, port string, ok bool) {
+	if t[0] != '[' {
 		switch strings.Count(t, ":") {
 		case 0:
-			host = t
+			return t, "", true
 		case 1:
 			i := strings.IndexByte(t, ':')
-			host, port = t[:i], t[i+1:]
-		default:
-			return "", false // bare IPv6 without brackets is ambiguous
+			return t[:i], t[i+1:], true
 		}
+		return "", "", false
 	}
-	if host == "" || host == "[]" {
-		return "", false
+	j := strings.IndexByte(t, ']')
+	if j < 2 {
+		return "", "", false
 	}
+	host, port = t[:j+1], t[j+1:]
+	if port == "" {
+		return host, "", true
+	}
+	if port[0] != ':' {
+		return "", "", false
+	}
+	return host, port[1:], true
+}
+
+// hostChars reports whether host holds only a host name's characters.
+func hostChars(host string) bool {
 	for i := 0; i < len(host); i++ {
 		c := host[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~%[]:", c) >= 0 || c >= 0x80) {
-			return "", false
+			return false
 		}
 	}
-	if port == "" {
-		switch scheme {
-		case "http", "ws", "":
-			port = "80"
-		case "https", "wss":
-			port = "443"
-		default:
-			return "", false
-		}
-	}
+	return true
+}
+
+// defaultPorts are the schemes' ports ("": http).
+var defaultPorts = map[string]string{"": "80", "http": "80", "ws": "80", "https": "443", "wss": "443"}
+
+// validPort reports whether port is 1 to 65535, in at most 5 digits.
+func validPort(port string) bool {
 	if len(port) > 5 {
-		return "", false
+		return false
 	}
 	n := 0
 	for _, c := range port {
 		if c < '0' || c > '9' {
-			return "", false
+			return false
 		}
 		n = n*10 + int(c-'0')
 	}
-	if n == 0 || n > 65535 {
-		return "", false
-	}
-	return strings.ToLower(host) + ":" + port, true
+	return n != 0 && n <= 65535
 }
 
 // EndpointOf names a request for the endpoint column: name with its

@@ -79,6 +79,18 @@ func (lr *LineReader) Next() ([]byte, error) {
 	return b, nil
 }
 
+// TokenAround returns the bounds of the token (SpaceAt) holding b[i:j].
+func TokenAround(b []byte, i, j int) (start, end int) {
+	start, end = i, j
+	for start > 0 && SpaceAt(b, start-1) == 0 {
+		start--
+	}
+	for end < len(b) && SpaceAt(b, end) == 0 {
+		end++
+	}
+	return start, end
+}
+
 // SpaceAt returns the width of the whitespace character at b[i], or 0.
 // Besides ASCII blanks it knows U+00A0 (no-break space) and U+3000
 // (ideographic space), both common in output copied from web pages.
@@ -139,56 +151,61 @@ func TrimRight(b []byte) []byte {
 func Normalize(b []byte) []byte {
 	b = TrimLeft(TrimRight(b))
 	for len(b) > 0 {
-		switch b[0] {
-		case '`', '~':
-			i := 0
-			for i < len(b) && b[i] == b[0] {
-				i++
-			}
-			if i < 3 {
-				if b[0] == '`' {
-					b = TrimLeft(b[i:])
-					continue
-				}
-				return b
-			}
-			b = TrimLeft(b[i:])
-			continue
-		case '>':
-			b = TrimLeft(b[1:])
-			continue
-		case '-':
-			if len(b) >= 3 && b[1] == '-' && (b[2] == ' ' || b[2] == '\t') {
-				b = TrimLeft(b[3:])
-				continue
-			}
-		case '/':
-			if len(b) >= 3 && b[1] == '/' && (b[2] == ' ' || b[2] == '\t') {
-				b = TrimLeft(b[3:])
-				continue
-			}
-		case '#':
-			if len(b) >= 2 && (b[1] == ' ' || b[1] == '\t') {
-				b = TrimLeft(b[2:])
-				continue
-			}
-		case 0xEF: // UTF-8 byte order mark
-			if len(b) >= 3 && b[1] == 0xBB && b[2] == 0xBF {
-				b = TrimLeft(b[3:])
-				continue
-			}
-		case '1', '2':
-			// 2024-05-01T12:00:00.1234567Z Running ... (CI logs)
-			if len(b) > 20 && b[4] == '-' && b[7] == '-' && b[10] == 'T' && b[13] == ':' {
-				if i := bytes.IndexByte(b, ' '); i > 0 && (b[i-1] == 'Z' || b[i-1] >= '0' && b[i-1] <= '9') {
-					b = TrimLeft(b[i:])
-					continue
-				}
-			}
+		n := decorationLen(b)
+		if n == 0 {
+			break
 		}
-		break
+		b = TrimLeft(b[n:])
 	}
 	return b
+}
+
+// decorationLen is the length of the decoration b starts with, or 0.
+func decorationLen(b []byte) int {
+	switch b[0] {
+	case '`', '~':
+		return fenceLen(b)
+	case '>':
+		return 1
+	case '-', '/': // "-- ", "// "
+		if len(b) >= 3 && b[1] == b[0] && (b[2] == ' ' || b[2] == '\t') {
+			return 3
+		}
+	case '#':
+		if len(b) >= 2 && (b[1] == ' ' || b[1] == '\t') {
+			return 2
+		}
+	case 0xEF: // UTF-8 byte order mark
+		if len(b) >= 3 && b[1] == 0xBB && b[2] == 0xBF {
+			return 3
+		}
+	case '1', '2':
+		return ciTimestampLen(b)
+	}
+	return 0
+}
+
+// fenceLen is the length of a code fence or inline backticks, or 0.
+func fenceLen(b []byte) int {
+	i := 0
+	for i < len(b) && b[i] == b[0] {
+		i++
+	}
+	if i < 3 && b[0] == '~' {
+		return 0
+	}
+	return i
+}
+
+// ciTimestampLen is the length of a CI log's leading time stamp, or 0.
+func ciTimestampLen(b []byte) int {
+	if len(b) <= 20 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' {
+		return 0
+	}
+	if i := bytes.IndexByte(b, ' '); i > 0 && (b[i-1] == 'Z' || b[i-1] >= '0' && b[i-1] <= '9') {
+		return i
+	}
+	return 0
 }
 
 // Fields splits b at whitespace into dst (reused) and returns it. At most

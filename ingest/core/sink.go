@@ -35,15 +35,11 @@ func (RunFunc) Sample(results.Sample) error { return nil }
 // Series drops s.
 func (RunFunc) Series(results.Series) error { return nil }
 
-// CleanSink is the one place rows enter the tables: Parse puts it between
-// every parser and the caller's sink. It makes every string valid UTF-8
-// without NUL bytes (invalid bytes and NULs become U+FFFD), notes on the
-// run when something was replaced (in the run, or in one of its samples
-// or series, which come before it), and remembers the sink's first error,
-// so that Parse can tell it from an error about the input. A row with a
-// number that is not finite or beyond ±results.MaxValue is refused: a
-// *SyntaxError, which rejects the input. A label, target, endpoint or
-// sample error longer than MaxText is capped (CapText), with a note too.
+// CleanSink is where rows enter the tables, between every parser and the
+// caller's sink: strings made valid UTF-8 without NULs (U+FFFD, noted on
+// the run), texts over MaxText capped (CapText, noted), a number not finite
+// or beyond ±results.MaxValue refused (*SyntaxError); it keeps the sink's
+// first error, so that Parse tells it from an error about the input.
 type CleanSink struct {
 	Sink   Sink
 	Source string // the input's name, for errors

@@ -85,8 +85,8 @@ type fortioRun struct {
 	hasDone             bool
 }
 
-// fortioState is the text parser's state over one input.
-type fortioState struct {
+// state is the text parser's state over one input.
+type state struct {
 	core.RunState
 	run     fortioRun
 	pending string // a fortio command line
@@ -97,14 +97,14 @@ type fortioState struct {
 // Detect reports whether head holds a Fortio load result: its "running
 // at" line and its "Aggregated Function Time" line.
 func (Parser) Detect(head []byte) bool {
-	st := &fortioState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the Fortio runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &fortioState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "fortio", st.line, st.close, func() int { return st.Index })
 }
 
@@ -131,7 +131,7 @@ func fortioStats(f [][]byte) (count int64, avg, sd, lo, hi, sum float64, ok bool
 }
 
 // line handles one input line.
-func (st *fortioState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 || s[0] == '{' {
 		return nil // blank, or a JSON log line
@@ -153,7 +153,7 @@ func (st *fortioState) line(b []byte, ln int) error {
 
 // startRun begins a run at its first line:
 // "Fortio 1.68.2 running at 200 queries per second, 2->2 procs, for 2s: URL".
-func (st *fortioState) startRun(f [][]byte, ln int) error {
+func (st *state) startRun(f [][]byte, ln int) error {
 	if err := st.close(); err != nil {
 		return err
 	}
@@ -178,7 +178,7 @@ func (st *fortioState) startRun(f [][]byte, ln int) error {
 
 // command keeps, outside a run, a fortio load (or curl) command line for
 // the run that follows.
-func (st *fortioState) command(s []byte, f [][]byte, ln int) {
+func (st *state) command(s []byte, f [][]byte, ln int) {
 	for i := 0; i+1 < len(f); i++ {
 		if isFortioExe(f[i]) && (string(f[i+1]) == "load" || string(f[i+1]) == "curl") {
 			st.pending, st.pendLn = string(core.TrimRight(core.Rest(s, f[i]))), ln
@@ -189,7 +189,7 @@ func (st *fortioState) command(s []byte, f [][]byte, ln int) {
 
 // done ends a run at "All done 400 calls (plus 4 warmup) 1.571 ms avg,
 // 199.2 qps".
-func (st *fortioState) done(f [][]byte, ln int) error {
+func (st *state) done(f [][]byte, ln int) error {
 	r := &st.run
 	n, ok := core.ParseUint(f[2])
 	q, ok2 := core.ParseDec(f[len(f)-2], 0)
@@ -202,45 +202,79 @@ func (st *fortioState) done(f [][]byte, ln int) error {
 }
 
 // runLine reads a line inside a run.
-func (st *fortioState) runLine(s []byte, f [][]byte, ln int) {
+func (st *state) runLine(s []byte, f [][]byte, ln int) {
 	r := &st.run
+	if r.wordLine(f, ln) {
+		return
+	}
 	switch {
-	case string(f[0]) == "Starting" && len(f) >= 6 && string(f[1]) == "at" && string(f[4]) == "with":
+	case bytes.HasPrefix(s, []byte("Aggregated Function Time :")):
+		if r.functionTime(f, ln) && st.Detect {
+			st.Found = true
+		}
+	case bytes.HasPrefix(s, []byte("Response Body/Total Sizes :")):
+		r.sizes(f)
+	case bytes.Contains(s, []byte(" : count ")):
+		// another histogram: Sleep times, Error cases, connection timing
+		r.sec = fortioSectionOther
+	}
+}
+
+// wordLine reads the lines told by their first word; false for others.
+func (r *fortioRun) wordLine(f [][]byte, ln int) bool {
+	switch string(f[0]) {
+	case "Starting":
 		// Starting at 200 qps with 4 thread(s) [gomax 2] ...
+		if len(f) < 6 || string(f[1]) != "at" || string(f[4]) != "with" {
+			return false
+		}
 		if n, ok := core.ParseUint(f[5]); ok {
 			r.threads = n
 		}
-	case string(f[0]) == "Ended" && len(f) == 7 && string(f[1]) == "after":
+	case "Ended":
+		if len(f) != 7 || string(f[1]) != "after" {
+			return false
+		}
 		r.ended(f, ln)
-	case bytes.HasPrefix(s, []byte("Aggregated Function Time :")):
-		count, avg, sd, lo, hi, _, ok := fortioStats(f[4:])
-		if !ok {
-			r.Malformed(ln, "Aggregated Function Time line")
-			break
-		}
-		r.count, r.avg, r.sd, r.lo, r.hi, r.hasFunc = count, avg, sd, lo, hi, true
-		r.sec = fortioSectionFunction
-		if st.Detect {
-			st.Found = true
-		}
-	case string(f[0]) == "target" && len(f) == 3:
+	case "target":
 		// "# target 50% 0.000651724" (normalize drops the "# ")
+		if len(f) != 3 {
+			return false
+		}
 		if r.sec == fortioSectionFunction {
 			r.percentile(f, ln)
 		}
-	case string(f[0]) == "range," || string(f[0]) == ">=" || string(f[0]) == ">":
+	case "range,", ">=", ">":
 		// histogram rows and headers
-	case string(f[0]) == "Code" && len(f) >= 4:
+	case "Code":
+		if len(f) < 4 {
+			return false
+		}
 		r.code(f, ln)
-	case bytes.HasPrefix(s, []byte("Response Body/Total Sizes :")):
-		if _, _, _, _, _, sum, ok := fortioStats(f[4:]); ok && sum >= 0 && sum < 9e21 {
-			r.bytes, r.hasBytes = int64(math.Round(sum/1000)), true
-		}
 	default:
-		if bytes.Contains(s, []byte(" : count ")) {
-			// another histogram: Sleep times, Error cases, connection timing
-			r.sec = fortioSectionOther
-		}
+		return false
+	}
+	return true
+}
+
+// functionTime reads "Aggregated Function Time : count 400 avg ...", which
+// opens the latency histogram; false when it is malformed.
+func (r *fortioRun) functionTime(f [][]byte, ln int) bool {
+	count, avg, sd, lo, hi, _, ok := fortioStats(f[4:])
+	if !ok {
+		r.Malformed(ln, "Aggregated Function Time line")
+		return false
+	}
+	r.count, r.avg, r.sd, r.lo, r.hi, r.hasFunc = count, avg, sd, lo, hi, true
+	r.sec = fortioSectionFunction
+	return true
+}
+
+// sizes reads "Response Body/Total Sizes : count ... sum S": the bytes
+// received, in thousands as fortio sums them.
+func (r *fortioRun) sizes(f [][]byte) {
+	if _, _, _, _, _, sum, ok := fortioStats(f[4:]); ok && sum >= 0 && sum < 9e21 {
+		r.bytes, r.hasBytes = int64(math.Round(sum/1000)), true
 	}
 }
 
@@ -284,7 +318,7 @@ func (r *fortioRun) code(f [][]byte, ln int) {
 }
 
 // begin starts a run at its "running at" line.
-func (st *fortioState) begin(ln int) {
+func (st *state) begin(ln int) {
 	st.run = fortioRun{startLine: ln, lastLine: ln}
 	if st.pending != "" {
 		st.run.cmd, st.run.startLine = st.pending, st.pendLn
@@ -293,7 +327,7 @@ func (st *fortioState) begin(ln int) {
 }
 
 // close ends the current run, emitting it when complete.
-func (st *fortioState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}

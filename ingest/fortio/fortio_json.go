@@ -68,73 +68,119 @@ type fortioJSON struct {
 // Parse streams the runs of r, one per JSON object, to sink.
 func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return core.JSONReports(ctx, r, opts, "fortio-json", "fortio JSON", func(m *fortioJSON, line int, fill func(*results.RunWithPercentiles)) error {
-		h := m.DurationHistogram
-		if h == nil || m.ActualQPS == nil || m.ActualDuration == nil {
-			return core.BadJSON("result without DurationHistogram, ActualQPS or ActualDuration")
+		out, err := m.run(line)
+		if err != nil {
+			return err
 		}
-		for _, v := range []float64{*m.ActualQPS, h.Min, h.Max, h.Avg, h.StdDev} {
-			if !core.Finite(v) {
-				return core.BadJSON("value %v out of range", v)
-			}
-		}
-		if *m.ActualDuration < 0 || h.Count < 0 {
-			return core.BadJSON("negative duration or count")
-		}
-		var notes []string
-		out := results.RunWithPercentiles{Run: results.Run{Tool: "fortio", LoadModel: results.LoadClosed,
-			Target: cmp.Or(m.URL, m.Destination), DurationS: float64(*m.ActualDuration) / 1e9, RPS: *m.ActualQPS,
-			SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
-		if m.StartTime != nil {
-			t := m.StartTime.UTC()
-			out.StartedAt = &t
-		}
-		fig := fortioFigures{count: h.Count, avgMs: core.ShiftDec(h.Avg, 3), sdMs: core.ShiftDec(h.StdDev, 3), minMs: core.ShiftDec(h.Min, 3),
-			maxMs: core.ShiftDec(h.Max, 3), calls: m.Exactly}
-		if q, err := strconv.ParseFloat(m.RequestedQPS, 64); err == nil && core.Finite(q) {
-			fig.requested = q
-		}
-		if d, err := time.ParseDuration(m.RequestedDuration); err == nil && d > 0 {
-			fig.plannedS = d.Seconds()
-		}
-		if m.NumThreads != nil {
-			fig.threads = *m.NumThreads
-		}
-		for _, p := range h.Percentiles {
-			q := core.ShiftDec(p.Percentile, -2)
-			if !(q >= 0 && q <= 1) || !core.Finite(p.Value) {
-				return core.BadJSON("percentile %v: %v", p.Percentile, p.Value)
-			}
-			if len(fig.pcts) < core.MaxPercentiles {
-				fig.pcts = append(fig.pcts, results.Percentile{Quantile: q, LatencyMs: core.ShiftDec(p.Value, 3)})
-			}
-		}
-		if m.RunType == "HTTP" || m.RunType == "" {
-			fig.codes = map[int64]int64{}
-			for k, n := range m.RetCodes {
-				code, err := strconv.ParseInt(k, 10, 32)
-				if err != nil || n < 0 {
-					return core.BadJSON("RetCodes %q: %d", k, n)
-				}
-				fig.codes[code] = core.AddSat(fig.codes[code], n)
-			}
-		} else {
-			notes = append(notes, "run type "+m.RunType)
-			var failed int64
-			for k, n := range m.RetCodes {
-				if n < 0 {
-					return core.BadJSON("RetCodes %q: %d", k, n)
-				}
-				if k != "SERVING" && k != "OK" {
-					failed = core.AddSat(failed, n)
-				}
-			}
-			out.Errors = failed
-		}
-		if m.Sizes != nil && m.Sizes.Sum >= 0 && m.Sizes.Sum < 9e18 {
-			fig.bytes, fig.hasBytes = int64(m.Sizes.Sum), true
-		}
-		fortioFill(&out, fig, &notes)
 		fill(&out)
 		return sink.Run(out)
 	})
+}
+
+// run converts one result.
+func (m *fortioJSON) run(line int) (results.RunWithPercentiles, error) {
+	var out results.RunWithPercentiles
+	if err := m.check(); err != nil {
+		return out, err
+	}
+	out = results.RunWithPercentiles{Run: results.Run{Tool: "fortio", LoadModel: results.LoadClosed,
+		Target: cmp.Or(m.URL, m.Destination), DurationS: float64(*m.ActualDuration) / 1e9, RPS: *m.ActualQPS,
+		SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
+	if m.StartTime != nil {
+		t := m.StartTime.UTC()
+		out.StartedAt = &t
+	}
+	fig, err := m.figures()
+	if err != nil {
+		return out, err
+	}
+	var notes []string
+	if m.RunType == "HTTP" || m.RunType == "" {
+		if fig.codes, err = m.httpCodes(); err != nil {
+			return out, err
+		}
+	} else {
+		notes = append(notes, "run type "+m.RunType)
+		if out.Errors, err = m.failedCalls(); err != nil {
+			return out, err
+		}
+	}
+	if m.Sizes != nil && m.Sizes.Sum >= 0 && m.Sizes.Sum < 9e18 {
+		fig.bytes, fig.hasBytes = int64(m.Sizes.Sum), true
+	}
+	fortioFill(&out, fig, &notes)
+	return out, nil
+}
+
+// check demands the histogram, rate and duration, finite and not
+// negative.
+func (m *fortioJSON) check() error {
+	h := m.DurationHistogram
+	if h == nil || m.ActualQPS == nil || m.ActualDuration == nil {
+		return core.BadJSON("result without DurationHistogram, ActualQPS or ActualDuration")
+	}
+	for _, v := range []float64{*m.ActualQPS, h.Min, h.Max, h.Avg, h.StdDev} {
+		if !core.Finite(v) {
+			return core.BadJSON("value %v out of range", v)
+		}
+	}
+	if *m.ActualDuration < 0 || h.Count < 0 {
+		return core.BadJSON("negative duration or count")
+	}
+	return nil
+}
+
+// figures are the result's statistics in ms, its settings and its
+// percentiles.
+func (m *fortioJSON) figures() (fortioFigures, error) {
+	h := m.DurationHistogram
+	fig := fortioFigures{count: h.Count, avgMs: core.ShiftDec(h.Avg, 3), sdMs: core.ShiftDec(h.StdDev, 3), minMs: core.ShiftDec(h.Min, 3),
+		maxMs: core.ShiftDec(h.Max, 3), calls: m.Exactly}
+	if q, err := strconv.ParseFloat(m.RequestedQPS, 64); err == nil && core.Finite(q) {
+		fig.requested = q
+	}
+	if d, err := time.ParseDuration(m.RequestedDuration); err == nil && d > 0 {
+		fig.plannedS = d.Seconds()
+	}
+	if m.NumThreads != nil {
+		fig.threads = *m.NumThreads
+	}
+	for _, p := range h.Percentiles {
+		q := core.ShiftDec(p.Percentile, -2)
+		if !(q >= 0 && q <= 1) || !core.Finite(p.Value) {
+			return fig, core.BadJSON("percentile %v: %v", p.Percentile, p.Value)
+		}
+		if len(fig.pcts) < core.MaxPercentiles {
+			fig.pcts = append(fig.pcts, results.Percentile{Quantile: q, LatencyMs: core.ShiftDec(p.Value, 3)})
+		}
+	}
+	return fig, nil
+}
+
+// httpCodes are the counts of an HTTP run's status codes.
+func (m *fortioJSON) httpCodes() (map[int64]int64, error) {
+	codes := map[int64]int64{}
+	for k, n := range m.RetCodes {
+		code, err := strconv.ParseInt(k, 10, 32)
+		if err != nil || n < 0 {
+			return nil, core.BadJSON("RetCodes %q: %d", k, n)
+		}
+		codes[code] = core.AddSat(codes[code], n)
+	}
+	return codes, nil
+}
+
+// failedCalls are the calls of another run type (gRPC, TCP) that did not
+// return SERVING or OK.
+func (m *fortioJSON) failedCalls() (int64, error) {
+	var failed int64
+	for k, n := range m.RetCodes {
+		if n < 0 {
+			return 0, core.BadJSON("RetCodes %q: %d", k, n)
+		}
+		if k != "SERVING" && k != "OK" {
+			failed = core.AddSat(failed, n)
+		}
+	}
+	return failed, nil
 }

@@ -46,8 +46,8 @@ type gatlingRun struct {
 	badLine             int
 }
 
-// gatlingState is the console parser's state over one input.
-type gatlingState struct {
+// state is the console parser's state over one input.
+type state struct {
 	core.RunState
 	run      gatlingRun
 	elapsedS float64 // last "Ns elapsed" seen
@@ -56,14 +56,14 @@ type gatlingState struct {
 // Detect reports whether head holds a Global Information block with its
 // request count.
 func (Parser) Detect(head []byte) bool {
-	st := &gatlingState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &gatlingState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "gatling", st.line, st.close, func() int { return st.Index })
 }
 
@@ -94,25 +94,13 @@ func gatlingValue(s []byte) (total float64, ko float64, ok bool) {
 }
 
 // line handles one input line.
-func (st *gatlingState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
 	}
 	if bytes.HasPrefix(s, []byte("---- ")) {
-		title := string(bytes.TrimSpace(bytes.Trim(s, "-")))
-		if title == "Global Information" {
-			if err := st.close(); err != nil {
-				return err
-			}
-			st.Active = true
-			st.run = gatlingRun{startLine: ln, lastLine: ln, elapsedS: st.elapsedS, pcts: st.run.pcts[:0]}
-			return nil
-		}
-		if st.Active && title != "Response Time Distribution" && title != "Errors" {
-			return st.close()
-		}
-		return nil
+		return st.heading(string(bytes.TrimSpace(bytes.Trim(s, "-"))), ln)
 	}
 	if bytes.HasSuffix(s, []byte(" elapsed")) {
 		// 2024-01-15 10:00:05                                          5s elapsed
@@ -126,7 +114,6 @@ func (st *gatlingState) line(b []byte, ln int) error {
 	if !st.Active {
 		return nil
 	}
-	r := &st.run
 	if bytes.Trim(s, "=") == nil {
 		return st.close() // the closing rule
 	}
@@ -135,54 +122,86 @@ func (st *gatlingState) line(b []byte, ln int) error {
 		return nil // errors and distribution rows without values of ours
 	}
 	name := string(core.TrimRight(s[:bytes.LastIndexAny(core.TrimRight(s[:i]), " \t")+1]))
+	if name == "request count" && st.Detect {
+		st.Found = true
+	}
 	total, ko, ok := gatlingValue(s)
+	if st.run.value(name, total, ko, ok, ln) {
+		st.run.lastLine = ln
+	}
+	return nil
+}
+
+// heading reads a "---- title ----" line: Global Information starts a
+// block, which other titles than its own sections end.
+func (st *state) heading(title string, ln int) error {
+	if title == "Global Information" {
+		if err := st.close(); err != nil {
+			return err
+		}
+		st.Active = true
+		st.run = gatlingRun{startLine: ln, lastLine: ln, elapsedS: st.elapsedS, pcts: st.run.pcts[:0]}
+		return nil
+	}
+	if st.Active && title != "Response Time Distribution" && title != "Errors" {
+		return st.close()
+	}
+	return nil
+}
+
+// value keeps the value of a statistics line (total, and ko for the
+// request count; ok false when they did not parse); false when the line
+// is none of ours.
+func (r *gatlingRun) value(name string, total, ko float64, ok bool, ln int) bool {
+	var q float64
 	switch {
-	case name == "request count":
-		if st.Detect {
-			st.Found = true
-		}
-		if !ok {
-			r.malformed(ln, "request count")
-			break
-		}
+	case name == "request count", name == "min response time", name == "max response time",
+		name == "mean response time", name == "std deviation", name == "mean requests/sec":
+	case strings.Contains(name, "percentile"):
+		q = gatlingQuantile(name)
+		ok = ok && q != 0
+	default:
+		return false
+	}
+	if !ok {
+		r.malformed(ln, name)
+		return true
+	}
+	switch name {
+	case "request count":
 		r.count, _ = core.ToInt64(total)
 		r.ko, _ = core.ToInt64(max(ko, 0))
 		r.hasCount = true
-	case name == "min response time", name == "max response time", name == "mean response time", name == "std deviation":
-		if !ok {
-			r.malformed(ln, name)
-			break
-		}
-		dst := map[string]**float64{"min response time": &r.min, "max response time": &r.max, "mean response time": &r.mean, "std deviation": &r.std}[name]
-		*dst = results.Ptr(total)
-	case strings.Contains(name, "percentile"):
-		// "response time 50th percentile", older "95th percentile"
-		var q float64
-		for _, w := range strings.Fields(name) {
-			if n, ok := strings.CutSuffix(w, "th"); ok {
-				if v, ok := core.ParseDec([]byte(n), -2); ok && v <= 1 {
-					q = v
-				}
-			}
-		}
-		if !ok || q == 0 {
-			r.malformed(ln, name)
-			break
-		}
+	case "min response time":
+		r.min = results.Ptr(total)
+	case "max response time":
+		r.max = results.Ptr(total)
+	case "mean response time":
+		r.mean = results.Ptr(total)
+	case "std deviation":
+		r.std = results.Ptr(total)
+	case "mean requests/sec":
+		r.rps, r.hasRPS = total, true
+	default:
 		if len(r.pcts) < core.MaxPercentiles {
 			r.pcts = append(r.pcts, results.Percentile{Quantile: q, LatencyMs: total})
 		}
-	case name == "mean requests/sec":
-		if !ok {
-			r.malformed(ln, name)
-			break
-		}
-		r.rps, r.hasRPS = total, true
-	default:
-		return nil
 	}
-	r.lastLine = ln
-	return nil
+	return true
+}
+
+// gatlingQuantile is the quantile of "response time 50th percentile" (or
+// the older "95th percentile"), 0 when it has none.
+func gatlingQuantile(name string) float64 {
+	var q float64
+	for _, w := range strings.Fields(name) {
+		if n, ok := strings.CutSuffix(w, "th"); ok {
+			if v, ok := core.ParseDec([]byte(n), -2); ok && v <= 1 {
+				q = v
+			}
+		}
+	}
+	return q
 }
 
 func (r *gatlingRun) malformed(ln int, msg string) {
@@ -192,7 +211,7 @@ func (r *gatlingRun) malformed(ln int, msg string) {
 }
 
 // close ends the current block, emitting it when complete.
-func (st *gatlingState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}

@@ -80,97 +80,125 @@ type gatlingUsers struct {
 
 // Parse streams the requests of r to sink, one run per RUN record.
 func (LogParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	a := requests.NewRequests(opts, sink)
-	runs := 0
-	var meta requests.RequestRun
-	var users []gatlingUsers
-	var usersOf []int // the RUN record of each run (one per record and request name)
-	var errors int64
+	x := &gatlingLog{a: requests.NewRequests(opts, sink)}
 	err := core.EachLine(ctx, r, opts.Source, func(b []byte, ln int) error {
 		b = bytes.TrimRight(b, "\r")
 		if len(b) == 0 {
 			return nil
 		}
-		f := bytes.Split(b, []byte("\t"))
-		switch string(f[0]) {
-		case "RUN":
-			if len(f) < 5 {
-				a.Bad(ln, "RUN record of "+strconv.Itoa(len(f))+" fields")
-				return nil
-			}
-			a.Good()
-			runs++
-			meta = requests.RequestRun{Tool: "gatling", LoadModel: results.LoadOpen, UnixTime: true, NoHTTPStatus: true, NoBytes: true,
-				Notes: []string{"simulation " + string(f[1]),
-					"load model taken as open: Gatling's injection profiles are, unless concurrent-users ones were used (the log does not tell)"}}
-			if v := string(f[len(f)-1]); v != "" {
-				meta.Notes = append(meta.Notes, "Gatling "+strings.TrimSpace(v))
-			}
-			users = append(users, gatlingUsers{})
-		case "REQUEST":
-			if runs == 0 {
-				a.Bad(ln, "REQUEST before the RUN record")
-				return nil
-			}
-			req, name, bad := gatlingRequest(f)
-			if bad != "" {
-				a.Bad(ln, bad)
-				return nil
-			}
-			m := meta
-			m.Notes = slices.Clone(meta.Notes)
-			m.Endpoint = name
-			h := a.Run("run#"+strconv.Itoa(runs)+"\x00"+name, m)
-			if h == len(usersOf) {
-				usersOf = append(usersOf, runs-1)
-			}
-			return a.Add(h, ln, req)
-		case "USER":
-			if runs == 0 {
-				a.Bad(ln, "USER before the RUN record")
-				return nil
-			}
-			if len(f) < 3 {
-				a.Bad(ln, "USER record of "+strconv.Itoa(len(f))+" fields")
-				return nil
-			}
-			a.Good()
-			u := &users[len(users)-1]
-			for _, tok := range f[2:] {
-				switch string(tok) {
-				case "START":
-					u.active++
-					u.max = max(u.max, u.active)
-				case "END":
-					u.active--
-				}
-			}
-		case "ERROR":
-			errors++
-			a.Good()
-		case "GROUP", "ASSERTION":
-			a.Good()
-		default:
-			a.Bad(ln, fmt.Sprintf("unknown record %q", gatlingTruncate(string(f[0]), 40)))
-		}
-		return nil
+		return x.record(bytes.Split(b, []byte("\t")), ln)
 	})
 	if err != nil {
 		return err
 	}
-	if runs == 0 {
+	if x.runs == 0 {
 		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"gatling-log"}}
 	}
-	for h, run := range usersOf {
-		if u := users[run]; u.max > 0 {
+	a := x.a
+	for h, run := range x.usersOf {
+		if u := x.users[run]; u.max > 0 {
 			a.Meta(h).Connections = results.Ptr(int32(min(u.max, math.MaxInt32)))
 		}
 	}
-	if errors > 0 && a.Runs() > 0 {
+	if x.errors > 0 && a.Runs() > 0 {
 		m := a.Meta(a.Runs() - 1)
-		m.Notes = append(m.Notes, fmt.Sprintf("%d ERROR records (errors outside requests)", errors))
+		m.Notes = append(m.Notes, fmt.Sprintf("%d ERROR records (errors outside requests)", x.errors))
 	}
 	return a.Close()
+}
+
+// gatlingLog is a simulation log being read: the runs (RUN records) so
+// far, the users of each, and the RUN record of each run of requests (one
+// per record and request name).
+type gatlingLog struct {
+	a       *requests.Requests
+	runs    int
+	meta    requests.RequestRun
+	users   []gatlingUsers
+	usersOf []int
+	errors  int64
+}
+
+// record reads one record of fields f.
+func (x *gatlingLog) record(f [][]byte, ln int) error {
+	a := x.a
+	switch string(f[0]) {
+	case "RUN":
+		x.run(f, ln)
+	case "REQUEST":
+		if x.runs == 0 {
+			a.Bad(ln, "REQUEST before the RUN record")
+			return nil
+		}
+		return x.request(f, ln)
+	case "USER":
+		x.user(f, ln)
+	case "ERROR":
+		x.errors++
+		a.Good()
+	case "GROUP", "ASSERTION":
+		a.Good()
+	default:
+		a.Bad(ln, fmt.Sprintf("unknown record %q", gatlingTruncate(string(f[0]), 40)))
+	}
+	return nil
+}
+
+// run reads a RUN record, which starts a run.
+func (x *gatlingLog) run(f [][]byte, ln int) {
+	if len(f) < 5 {
+		x.a.Bad(ln, "RUN record of "+strconv.Itoa(len(f))+" fields")
+		return
+	}
+	x.a.Good()
+	x.runs++
+	x.meta = requests.RequestRun{Tool: "gatling", LoadModel: results.LoadOpen, UnixTime: true, NoHTTPStatus: true, NoBytes: true,
+		Notes: []string{"simulation " + string(f[1]),
+			"load model taken as open: Gatling's injection profiles are, unless concurrent-users ones were used (the log does not tell)"}}
+	if v := string(f[len(f)-1]); v != "" {
+		x.meta.Notes = append(x.meta.Notes, "Gatling "+strings.TrimSpace(v))
+	}
+	x.users = append(x.users, gatlingUsers{})
+}
+
+// request reads a REQUEST record into the run of its name.
+func (x *gatlingLog) request(f [][]byte, ln int) error {
+	req, name, bad := gatlingRequest(f)
+	if bad != "" {
+		x.a.Bad(ln, bad)
+		return nil
+	}
+	m := x.meta
+	m.Notes = slices.Clone(x.meta.Notes)
+	m.Endpoint = name
+	h := x.a.Run("run#"+strconv.Itoa(x.runs)+"\x00"+name, m)
+	if h == len(x.usersOf) {
+		x.usersOf = append(x.usersOf, x.runs-1)
+	}
+	return x.a.Add(h, ln, req)
+}
+
+// user reads a USER record: a user started or ended.
+func (x *gatlingLog) user(f [][]byte, ln int) {
+	if x.runs == 0 {
+		x.a.Bad(ln, "USER before the RUN record")
+		return
+	}
+	if len(f) < 3 {
+		x.a.Bad(ln, "USER record of "+strconv.Itoa(len(f))+" fields")
+		return
+	}
+	x.a.Good()
+	u := &x.users[len(x.users)-1]
+	for _, tok := range f[2:] {
+		switch string(tok) {
+		case "START":
+			u.active++
+			u.max = max(u.max, u.active)
+		case "END":
+			u.active--
+		}
+	}
 }
 
 // gatlingTruncate shortens s to n bytes.

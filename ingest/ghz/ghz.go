@@ -1,6 +1,7 @@
 package ghz
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -91,8 +92,8 @@ type ghzCommand struct {
 	durationS   float64
 }
 
-// ghzState is the text parser's state over one input.
-type ghzState struct {
+// state is the text parser's state over one input.
+type state struct {
 	core.RunState
 	run     ghzRun
 	pending *ghzCommand
@@ -102,14 +103,14 @@ type ghzState struct {
 // Detect reports whether head holds a ghz summary: "Summary:" followed
 // by its Count and Total lines, Total with a time unit.
 func (Parser) Detect(head []byte) bool {
-	st := &ghzState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the ghz runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &ghzState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "ghz", st.line, st.close, func() int { return st.Index })
 }
 
@@ -126,23 +127,14 @@ const (
 )
 
 // line handles one input line.
-func (st *ghzState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
 	}
 	f := core.Fields(s, st.f[:0])
-	r := &st.run
 	if len(f) == 1 && string(f[0]) == "Summary:" {
-		if err := st.close(); err != nil {
-			return err
-		}
-		st.run = ghzRun{startLine: ln, lastLine: ln, cmd: st.pending, pcts: st.run.pcts[:0]}
-		if st.pending != nil {
-			st.run.startLine = st.pending.line
-		}
-		st.Active, st.pending = true, nil
-		return nil
+		return st.open(ln)
 	}
 	if !st.Active {
 		if i := core.FindCommand(s, isGhzExe); i >= 0 {
@@ -150,38 +142,64 @@ func (st *ghzState) line(b []byte, ln int) error {
 		}
 		return nil
 	}
-	switch {
-	case len(f) == 3 && string(f[0]) == "Response" && string(f[1]) == "time" && string(f[2]) == "histogram:":
-		r.sec = ghzSectionHist
-	case len(f) == 2 && string(f[0]) == "Latency" && string(f[1]) == "distribution:":
-		r.sec = ghzSectionLat
-	case len(f) == 3 && string(f[0]) == "Status" && string(f[1]) == "code" && string(f[2]) == "distribution:":
-		r.sec, r.hasStatus = ghzSectionStatus, true
-	case len(f) == 2 && string(f[0]) == "Error" && string(f[1]) == "distribution:":
-		r.sec = ghzSectionErrors
-	case r.sec == ghzSectionSummary:
-		if !st.summaryKey(f, ln) {
-			return st.close()
-		}
-	case r.sec == ghzSectionHist:
-		if len(f) < 2 || f[1][0] != '[' {
-			return st.close()
-		}
-	case r.sec == ghzSectionLat:
-		if !r.latencyRow(f, ln) {
-			return st.close()
-		}
-	case r.sec == ghzSectionStatus:
-		if !r.statusRow(f, ln) {
-			return st.close()
-		}
-	case r.sec == ghzSectionErrors:
-		if len(f) < 2 || f[0][0] != '[' {
-			return st.close()
-		}
+	r := &st.run
+	if sec, ok := ghzHeading(f); ok {
+		r.sec = sec
+		r.hasStatus = r.hasStatus || sec == ghzSectionStatus
+	} else if !st.sectionRow(f, ln) {
+		return st.close()
 	}
 	r.lastLine = ln
 	return nil
+}
+
+// open starts a run at its "Summary:" line, closing the one before.
+func (st *state) open(ln int) error {
+	if err := st.close(); err != nil {
+		return err
+	}
+	st.run = ghzRun{startLine: ln, lastLine: ln, cmd: st.pending, pcts: st.run.pcts[:0]}
+	if st.pending != nil {
+		st.run.startLine = st.pending.line
+	}
+	st.Active, st.pending = true, nil
+	return nil
+}
+
+// ghzHeadings are the headings of a summary's sections.
+var ghzHeadings = map[string]ghzSection{
+	"Response time histogram:":  ghzSectionHist,
+	"Latency distribution:":     ghzSectionLat,
+	"Status code distribution:": ghzSectionStatus,
+	"Error distribution:":       ghzSectionErrors,
+}
+
+// ghzHeading tells whether the fields f are a section's heading.
+func ghzHeading(f [][]byte) (ghzSection, bool) {
+	if len(f) < 2 || len(f) > 3 {
+		return 0, false
+	}
+	sec, ok := ghzHeadings[string(bytes.Join(f, []byte(" ")))]
+	return sec, ok
+}
+
+// sectionRow reads a line of the open section; false when it is none
+// (the run's output ended).
+func (st *state) sectionRow(f [][]byte, ln int) bool {
+	r := &st.run
+	switch r.sec {
+	case ghzSectionSummary:
+		return st.summaryKey(f, ln)
+	case ghzSectionHist:
+		return len(f) >= 2 && f[1][0] == '['
+	case ghzSectionLat:
+		return r.latencyRow(f, ln)
+	case ghzSectionStatus:
+		return r.statusRow(f, ln)
+	case ghzSectionErrors:
+		return len(f) >= 2 && f[0][0] == '['
+	}
+	return true
 }
 
 // latencyRow reads a row of the latency distribution; false when the line
@@ -229,7 +247,7 @@ func (r *ghzRun) statusRow(f [][]byte, ln int) bool {
 }
 
 // summaryKey reads a line of the Summary section; false when it is none.
-func (st *ghzState) summaryKey(f [][]byte, ln int) bool {
+func (st *state) summaryKey(f [][]byte, ln int) bool {
 	r := &st.run
 	switch string(f[0]) {
 	case "Count:":
@@ -280,7 +298,7 @@ func (st *ghzState) summaryKey(f [][]byte, ln int) bool {
 }
 
 // close ends the current summary, emitting it when it is ghz's.
-func (st *ghzState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}

@@ -76,119 +76,159 @@ type ghzReport struct {
 // else its summary.
 func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	g := core.NewJSONGuard(r, opts.Source, core.MaxJSONValue)
-	lc := &core.LineCounter{R: g}
-	dec := json.NewDecoder(lc)
-	g.Consumed = dec.InputOffset
-	syntax := func(err error) error {
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		line := lc.LineAt(dec.InputOffset())
-		switch {
-		case errors.Is(err, core.ErrInput):
-			return err // the guard's, or a decompressor's under it
-		case errors.As(err, &se):
-		case errors.As(err, &te):
-		case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		case err != nil:
-			return fmt.Errorf("%s: %w", opts.Source, err)
-		}
-		return &core.SyntaxError{File: opts.Source, Line: line, Msg: "ghz JSON: " + err.Error()}
-	}
-	tok, err := dec.Token()
+	x := &ghzJSON{lc: &core.LineCounter{R: g}, opts: opts, sink: sink, fields: map[string]json.RawMessage{}, h: -1}
+	x.dec = json.NewDecoder(x.lc)
+	g.Consumed = x.dec.InputOffset
+	tok, err := x.dec.Token()
 	if err == io.EOF {
 		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"ghz-json"}}
 	}
 	if d, ok := tok.(json.Delim); err != nil || !ok || d != '{' {
 		if err == nil {
-			return &core.SyntaxError{File: opts.Source, Line: lc.LineAt(dec.InputOffset()), Msg: "ghz JSON: not a JSON object"}
+			return x.syntaxAt("not a JSON object")
 		}
-		return syntax(err)
+		return x.syntax(err)
 	}
 	// The summary's keys come first; they are kept in a small object and
 	// the details, when they come, are streamed one call at a time.
-	var rep ghzReport
-	fields := map[string]json.RawMessage{}
-	var a *requests.Requests
-	h, calls := -1, 0
-	for dec.More() {
+	for x.dec.More() {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		kt, err := dec.Token()
+		kt, err := x.dec.Token()
 		if err != nil {
-			return syntax(err)
+			return x.syntax(err)
 		}
-		key, _ := kt.(string)
-		if key != "details" {
-			var raw json.RawMessage
-			if err := dec.Decode(&raw); err != nil {
-				return syntax(err)
-			}
-			if len(fields) < 64 {
-				fields[key] = raw
-			}
-			continue
+		if key, _ := kt.(string); key != "details" {
+			err = x.keep(key)
+		} else {
+			err = x.details(ctx)
 		}
-		if err := ghzUnmarshal(fields, &rep); err != nil {
-			return &core.SyntaxError{File: opts.Source, Line: lc.LineAt(dec.InputOffset()), Msg: "ghz JSON: " + err.Error()}
-		}
-		if t, err := dec.Token(); err != nil || t != json.Delim('[') {
-			if err == nil {
-				if t == nil {
-					continue // "details": null
-				}
-				return &core.SyntaxError{File: opts.Source, Line: lc.LineAt(dec.InputOffset()), Msg: `ghz JSON: "details" is not a list`}
-			}
-			return syntax(err)
-		}
-		a = requests.NewRequests(opts, sink)
-		for dec.More() {
-			if err := core.CheckCtx(ctx, calls); err != nil {
-				return err
-			}
-			line := lc.LineAt(dec.InputOffset())
-			var d ghzDetail
-			if err := dec.Decode(&d); err != nil {
-				var te *json.UnmarshalTypeError
-				var pe *time.ParseError
-				if errors.As(err, &te) || errors.As(err, &pe) {
-					a.Bad(line, err.Error()) // a call whose fields do not fit
-					continue
-				}
-				return syntax(err)
-			}
-			calls++
-			if h < 0 {
-				h = a.Run("", rep.meta())
-			}
-			req := requests.Request{Start: d.Timestamp.UnixNano(), LatencyMs: float64(d.Latency) / 1e6}
-			if d.Status != "OK" {
-				req.Error = strings.TrimSpace(d.Status + ": " + d.Error)
-			}
-			if err := a.Add(h, line, req); err != nil {
-				return err
-			}
-		}
-		if _, err := dec.Token(); err != nil {
-			return syntax(err)
+		if err != nil {
+			return err
 		}
 	}
-	if _, err := dec.Token(); err != nil {
-		return syntax(err)
+	if _, err := x.dec.Token(); err != nil {
+		return x.syntax(err)
 	}
-	if a != nil && calls > 0 {
-		return a.Close()
+	if x.a != nil && x.calls > 0 {
+		return x.a.Close()
 	}
-	if err := ghzUnmarshal(fields, &rep); err != nil {
-		return &core.SyntaxError{File: opts.Source, Line: 1, Msg: "ghz JSON: " + err.Error()}
+	return x.summary()
+}
+
+// ghzJSON is a ghz JSON report being read: the summary's fields so far,
+// and the requests of its details.
+type ghzJSON struct {
+	dec      *json.Decoder
+	lc       *core.LineCounter
+	opts     core.Options
+	sink     core.Sink
+	rep      ghzReport
+	fields   map[string]json.RawMessage
+	a        *requests.Requests
+	h, calls int
+}
+
+// syntax turns a decoding error into the error to return: the input's
+// (a *SyntaxError) unless the reader failed.
+func (x *ghzJSON) syntax(err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.Is(err, core.ErrInput):
+		return err // the guard's, or a decompressor's under it
+	case errors.As(err, &se):
+	case errors.As(err, &te):
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
+	case err != nil:
+		return fmt.Errorf("%s: %w", x.opts.Source, err)
 	}
-	out, err := rep.run()
+	return x.syntaxAt(err.Error())
+}
+
+// syntaxAt reports what is wrong at the current line.
+func (x *ghzJSON) syntaxAt(msg string) error {
+	return &core.SyntaxError{File: x.opts.Source, Line: x.lc.LineAt(x.dec.InputOffset()), Msg: "ghz JSON: " + msg}
+}
+
+// keep keeps a field of the summary (at most 64).
+func (x *ghzJSON) keep(key string) error {
+	var raw json.RawMessage
+	if err := x.dec.Decode(&raw); err != nil {
+		return x.syntax(err)
+	}
+	if len(x.fields) < 64 {
+		x.fields[key] = raw
+	}
+	return nil
+}
+
+// details streams the calls of "details" (null: none) as requests.
+func (x *ghzJSON) details(ctx context.Context) error {
+	if err := ghzUnmarshal(x.fields, &x.rep); err != nil {
+		return x.syntaxAt(err.Error())
+	}
+	if t, err := x.dec.Token(); err != nil || t != json.Delim('[') {
+		if err != nil {
+			return x.syntax(err)
+		}
+		if t == nil {
+			return nil // "details": null
+		}
+		return x.syntaxAt(`"details" is not a list`)
+	}
+	x.a = requests.NewRequests(x.opts, x.sink)
+	for x.dec.More() {
+		if err := core.CheckCtx(ctx, x.calls); err != nil {
+			return err
+		}
+		if err := x.call(); err != nil {
+			return err
+		}
+	}
+	if _, err := x.dec.Token(); err != nil {
+		return x.syntax(err)
+	}
+	return nil
+}
+
+// call reads one call; one whose fields do not fit is a bad record.
+func (x *ghzJSON) call() error {
+	line := x.lc.LineAt(x.dec.InputOffset())
+	var d ghzDetail
+	if err := x.dec.Decode(&d); err != nil {
+		var te *json.UnmarshalTypeError
+		var pe *time.ParseError
+		if errors.As(err, &te) || errors.As(err, &pe) {
+			x.a.Bad(line, err.Error())
+			return nil
+		}
+		return x.syntax(err)
+	}
+	x.calls++
+	if x.h < 0 {
+		x.h = x.a.Run("", x.rep.meta())
+	}
+	req := requests.Request{Start: d.Timestamp.UnixNano(), LatencyMs: float64(d.Latency) / 1e6}
+	if d.Status != "OK" {
+		req.Error = strings.TrimSpace(d.Status + ": " + d.Error)
+	}
+	return x.a.Add(x.h, line, req)
+}
+
+// summary sends the run of the summary, for a report without calls.
+func (x *ghzJSON) summary() error {
+	if err := ghzUnmarshal(x.fields, &x.rep); err != nil {
+		return &core.SyntaxError{File: x.opts.Source, Line: 1, Msg: "ghz JSON: " + err.Error()}
+	}
+	out, err := x.rep.run()
 	if err != nil {
-		return &core.SyntaxError{File: opts.Source, Line: 1, Msg: "ghz JSON: " + err.Error()}
+		return &core.SyntaxError{File: x.opts.Source, Line: 1, Msg: "ghz JSON: " + err.Error()}
 	}
-	lab := core.Labeler{Labels: opts.Labels}
-	core.FillCommon(&out, opts, 0, &lab)
-	return sink.Run(out)
+	lab := core.Labeler{Labels: x.opts.Labels}
+	core.FillCommon(&out, x.opts, 0, &lab)
+	return x.sink.Run(out)
 }
 
 // ghzUnmarshal decodes the summary's fields into rep.

@@ -80,8 +80,8 @@ type h2loadCommand struct {
 	h1               bool
 }
 
-// h2loadState is the parser's state over one input.
-type h2loadState struct {
+// state is the parser's state over one input.
+type state struct {
 	core.RunState
 	run     h2loadRun
 	pre     h2loadRun // what came before the finished line
@@ -93,14 +93,14 @@ type h2loadState struct {
 // Detect reports whether head holds an h2load summary: a "finished in"
 // line followed by its requests and status codes lines.
 func (Parser) Detect(head []byte) bool {
-	st := &h2loadState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the h2load runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &h2loadState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "h2load", st.line, st.close, func() int { return st.Index })
 }
 
@@ -116,60 +116,23 @@ func h2loadNum(f [][]byte, i int) (int64, bool) {
 }
 
 // line handles one input line.
-func (st *h2loadState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
 	}
 	f := core.Fields(s, st.f[:0])
-	r := &st.run
 	switch string(f[0]) {
 	case "finished":
 		// finished in 71.85ms, 27836.93 req/s, 3.45MB/s
-		if len(f) != 6 || string(f[1]) != "in" || string(f[4]) != "req/s," {
-			break
+		if len(f) == 6 && string(f[1]) == "in" && string(f[4]) == "req/s," {
+			return st.finished(f, ln)
 		}
-		if err := st.close(); err != nil {
-			return err
-		}
-		st.begin(ln)
-		r = &st.run
-		d, k := core.TimeMs(core.TrimPunct(f[2]))
-		rps, ok := core.ParseDec(f[3], 0)
-		bps, ok2 := core.BinaryBytes(bytes.TrimSuffix(f[5], []byte("/s")))
-		if k != core.ValOK || !ok || !ok2 || !bytes.HasSuffix(f[5], []byte("/s")) {
-			r.Malformed(ln, "finished line")
-		}
-		r.finishedS, r.rps, r.bps, r.hasFinished = core.ShiftDec(d, -3), rps, bps, true
-		return nil
 	case "spawning":
 		// spawning thread #0: 4 total client(s). 2000 total requests
 		// spawning thread #0: 4 total client(s). Timing-based test with 1s of warm-up time and 2s of main duration for measurements.
 		if len(f) >= 6 && string(f[1]) == "thread" && string(f[4]) == "total" {
-			if !st.hasPre || st.Active {
-				if err := st.close(); err != nil {
-					return err
-				}
-				st.pre = h2loadRun{startLine: ln}
-				st.hasPre = true
-			}
-			st.pre.threads++
-			if n, ok := core.ParseUint(f[3]); ok {
-				st.pre.clients = core.AddSat(st.pre.clients, n)
-			}
-			for i := 6; i+2 < len(f); i++ {
-				if string(f[i+1]) == "of" {
-					if d, err := time.ParseDuration(string(f[i])); err == nil && d >= 0 {
-						switch string(f[i+2]) {
-						case "warm-up":
-							st.pre.warmS = d.Seconds()
-						case "main":
-							st.pre.mainS = d.Seconds()
-						}
-					}
-				}
-			}
-			return nil
+			return st.spawning(f, ln)
 		}
 	case "Application":
 		if len(f) == 3 && string(f[1]) == "protocol:" && st.hasPre {
@@ -178,22 +141,80 @@ func (st *h2loadState) line(b []byte, ln int) error {
 		}
 	}
 	if !st.Active {
-		if i := core.FindCommand(s, isH2loadExe); i >= 0 {
-			if c, ok := parseH2loadCommand(string(s[i:]), ln); ok {
-				if err := st.close(); err != nil {
-					return err
-				}
-				st.pending = c
-				st.hasPre = false
-			}
-		}
-		return nil
+		return st.command(s, ln)
 	}
 	return st.summaryLine(s, f, ln)
 }
 
+// finished starts a run's summary at its "finished" line.
+func (st *state) finished(f [][]byte, ln int) error {
+	if err := st.close(); err != nil {
+		return err
+	}
+	st.begin(ln)
+	r := &st.run
+	d, k := core.TimeMs(core.TrimPunct(f[2]))
+	rps, ok := core.ParseDec(f[3], 0)
+	bps, ok2 := core.BinaryBytes(bytes.TrimSuffix(f[5], []byte("/s")))
+	if k != core.ValOK || !ok || !ok2 || !bytes.HasSuffix(f[5], []byte("/s")) {
+		r.Malformed(ln, "finished line")
+	}
+	r.finishedS, r.rps, r.bps, r.hasFinished = core.ShiftDec(d, -3), rps, bps, true
+	return nil
+}
+
+// spawning reads a thread's "spawning" line before a run: its clients
+// and the timing-based test's warm-up and main durations.
+func (st *state) spawning(f [][]byte, ln int) error {
+	if !st.hasPre || st.Active {
+		if err := st.close(); err != nil {
+			return err
+		}
+		st.pre = h2loadRun{startLine: ln}
+		st.hasPre = true
+	}
+	st.pre.threads++
+	if n, ok := core.ParseUint(f[3]); ok {
+		st.pre.clients = core.AddSat(st.pre.clients, n)
+	}
+	for i := 6; i+2 < len(f); i++ {
+		if string(f[i+1]) != "of" {
+			continue
+		}
+		d, err := time.ParseDuration(string(f[i]))
+		if err != nil || d < 0 {
+			continue
+		}
+		switch string(f[i+2]) {
+		case "warm-up":
+			st.pre.warmS = d.Seconds()
+		case "main":
+			st.pre.mainS = d.Seconds()
+		}
+	}
+	return nil
+}
+
+// command reads an h2load command line for the next run.
+func (st *state) command(s []byte, ln int) error {
+	i := core.FindCommand(s, isH2loadExe)
+	if i < 0 {
+		return nil
+	}
+	c, ok := parseH2loadCommand(string(s[i:]), ln)
+	if !ok {
+		return nil
+	}
+	if err := st.close(); err != nil {
+		return err
+	}
+	st.pending = c
+	st.hasPre = false
+	return nil
+}
+
 // begin starts the summary of a run at its "finished" line.
-func (st *h2loadState) begin(ln int) {
+func (st *state) begin(ln int) {
 	st.run = h2loadRun{startLine: ln, lastLine: ln}
 	if st.hasPre {
 		p := st.pre
@@ -207,107 +228,144 @@ func (st *h2loadState) begin(ln int) {
 	st.Active, st.hasPre, st.pending = true, false, nil
 }
 
-// summaryLine reads a line after the "finished" line.
-func (st *h2loadState) summaryLine(s []byte, f [][]byte, ln int) error {
+// summaryLine reads a line after the "finished" line; the req/s row ends
+// the summary, and so does anything unknown (cut paste).
+func (st *state) summaryLine(s []byte, f [][]byte, ln int) error {
 	r := &st.run
+	var ok bool
 	switch {
 	case string(f[0]) == "requests:":
-		// requests: 2000 total, 2000 started, 2000 done, 2000 succeeded, 0 failed, 0 errored, 0 timeout
-		want := []string{"total,", "started,", "done,", "succeeded,", "failed,", "errored,", "timeout"}
-		var v [7]int64
-		if len(f) != 15 {
-			r.Malformed(ln, "requests line")
-			return nil
-		}
-		for i, w := range want {
-			n, ok := h2loadNum(f, 1+2*i)
-			if !ok || string(f[2+2*i]) != w {
-				r.Malformed(ln, "requests line")
-				return nil
-			}
-			v[i] = n
-		}
-		r.total, r.done, r.ok, r.failed, r.errored, r.timeouts = v[0], v[2], v[3], v[4], v[5], v[6]
-		r.hasRequests = true
+		ok = r.requestsLine(f, ln)
 	case string(f[0]) == "status" && len(f) >= 2 && string(f[1]) == "codes:":
-		// status codes: 2000 2xx, 0 3xx, 0 4xx, 0 5xx
-		if len(f) != 10 {
-			r.Malformed(ln, "status codes line")
-			return nil
-		}
-		for i := range r.codes {
-			n, ok := h2loadNum(f, 2+2*i)
-			if !ok || string(core.TrimPunct(f[3+2*i])) != strconv.Itoa(i+2)+"xx" {
-				r.Malformed(ln, "status codes line")
-				return nil
-			}
-			r.codes[i] = n
-		}
-		r.hasCodes = true
-		if st.Detect && r.hasRequests && r.hasFinished {
+		ok = r.codesLine(f, ln)
+		if ok && st.Detect && r.hasRequests && r.hasFinished {
 			st.Found = true
 		}
 	case string(f[0]) == "traffic:":
-		// traffic: 253.91KB (260000) total, ...
-		// h2load before 1.7 (2016): traffic: 149060220 bytes total, ...
-		var exact []byte
-		switch {
-		case len(f) >= 4 && bytes.HasPrefix(f[2], []byte("(")):
-			exact = bytes.Trim(f[2], "()")
-		case len(f) >= 4 && string(f[2]) == "bytes" && bytes.HasPrefix(f[3], []byte("total")):
-			exact = f[1]
-		default:
-			r.Malformed(ln, "traffic line")
-			return nil
-		}
-		n, ok := core.ParseUint(exact)
-		if !ok {
-			r.Malformed(ln, "traffic line")
-			return nil
-		}
-		r.traffic, r.hasTraffic = n, true
+		ok = r.trafficLine(f, ln)
 	case string(f[0]) == "min" && len(f) == 6:
-		// the header of the statistics table
+		ok = true // the header of the statistics table
 	case string(f[0]) == "time" && len(f) >= 8:
-		name := string(bytes.Join(f[:len(f)-5], []byte(" ")))
-		vals := f[len(f)-5 : len(f)-1]
-		if name != "time for request:" {
-			if name != "time for connect:" && name != "time to 1st byte:" {
-				r.Malformed(ln, "statistics row")
-			}
-			break
-		}
-		for i, tok := range vals {
-			ms, k := core.TimeMs(tok)
-			if k != core.ValOK {
-				r.Malformed(ln, "time for request row")
-				return nil
-			}
-			r.lat[i] = ms
-		}
-		r.hasLat = true
+		ok = r.timeRow(f, ln)
 	case string(f[0]) == "req/s" && len(f) == 7 && string(f[1]) == ":":
-		for i, tok := range f[2:6] {
-			v, ok := core.ParseDec(tok, 0)
-			if !ok {
-				r.Malformed(ln, "req/s row")
-				return nil
-			}
-			r.cliRPS[i] = v
+		if !r.rpsRow(f, ln) {
+			return nil
 		}
-		r.hasCliRPS = true
 		r.lastLine = ln
 		return st.close()
 	default:
-		// Anything else ends the summary (cut paste).
 		return st.close()
 	}
-	r.lastLine = ln
+	if ok {
+		r.lastLine = ln
+	}
 	return nil
 }
 
+// requestsLine reads "requests: 2000 total, 2000 started, 2000 done, 2000
+// succeeded, 0 failed, 0 errored, 0 timeout"; false when malformed.
+func (r *h2loadRun) requestsLine(f [][]byte, ln int) bool {
+	want := []string{"total,", "started,", "done,", "succeeded,", "failed,", "errored,", "timeout"}
+	var v [7]int64
+	if len(f) != 15 {
+		r.Malformed(ln, "requests line")
+		return false
+	}
+	for i, w := range want {
+		n, ok := h2loadNum(f, 1+2*i)
+		if !ok || string(f[2+2*i]) != w {
+			r.Malformed(ln, "requests line")
+			return false
+		}
+		v[i] = n
+	}
+	r.total, r.done, r.ok, r.failed, r.errored, r.timeouts = v[0], v[2], v[3], v[4], v[5], v[6]
+	r.hasRequests = true
+	return true
+}
+
+// codesLine reads "status codes: 2000 2xx, 0 3xx, 0 4xx, 0 5xx"; false
+// when malformed.
+func (r *h2loadRun) codesLine(f [][]byte, ln int) bool {
+	if len(f) != 10 {
+		r.Malformed(ln, "status codes line")
+		return false
+	}
+	for i := range r.codes {
+		n, ok := h2loadNum(f, 2+2*i)
+		if !ok || string(core.TrimPunct(f[3+2*i])) != strconv.Itoa(i+2)+"xx" {
+			r.Malformed(ln, "status codes line")
+			return false
+		}
+		r.codes[i] = n
+	}
+	r.hasCodes = true
+	return true
+}
+
+// trafficLine reads "traffic: 253.91KB (260000) total, ..." or, before
+// h2load 1.7 (2016), "traffic: 149060220 bytes total, ..."; false when
+// malformed.
+func (r *h2loadRun) trafficLine(f [][]byte, ln int) bool {
+	var exact []byte
+	switch {
+	case len(f) >= 4 && bytes.HasPrefix(f[2], []byte("(")):
+		exact = bytes.Trim(f[2], "()")
+	case len(f) >= 4 && string(f[2]) == "bytes" && bytes.HasPrefix(f[3], []byte("total")):
+		exact = f[1]
+	default:
+		r.Malformed(ln, "traffic line")
+		return false
+	}
+	n, ok := core.ParseUint(exact)
+	if !ok {
+		r.Malformed(ln, "traffic line")
+		return false
+	}
+	r.traffic, r.hasTraffic = n, true
+	return true
+}
+
+// timeRow reads the "time for request:" row of the statistics table (the
+// connect and first-byte rows are skipped); false when it is malformed.
+func (r *h2loadRun) timeRow(f [][]byte, ln int) bool {
+	name := string(bytes.Join(f[:len(f)-5], []byte(" ")))
+	vals := f[len(f)-5 : len(f)-1]
+	if name != "time for request:" {
+		if name != "time for connect:" && name != "time to 1st byte:" {
+			r.Malformed(ln, "statistics row")
+		}
+		return true
+	}
+	for i, tok := range vals {
+		ms, k := core.TimeMs(tok)
+		if k != core.ValOK {
+			r.Malformed(ln, "time for request row")
+			return false
+		}
+		r.lat[i] = ms
+	}
+	r.hasLat = true
+	return true
+}
+
+// rpsRow reads the "req/s :" row of the statistics table; false when it
+// is malformed.
+func (r *h2loadRun) rpsRow(f [][]byte, ln int) bool {
+	for i, tok := range f[2:6] {
+		v, ok := core.ParseDec(tok, 0)
+		if !ok {
+			r.Malformed(ln, "req/s row")
+			return false
+		}
+		r.cliRPS[i] = v
+	}
+	r.hasCliRPS = true
+	return true
+}
+
 // close ends the current summary, emitting it when complete.
-func (st *h2loadState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}
@@ -328,7 +386,7 @@ func (st *h2loadState) close() error {
 }
 
 // build makes the run of a complete summary.
-func (st *h2loadState) build() results.RunWithPercentiles {
+func (st *state) build() results.RunWithPercentiles {
 	r := &st.run
 	var notes []string
 	out := results.RunWithPercentiles{Run: results.Run{

@@ -105,8 +105,8 @@ type heyRun struct {
 	errKinds                       int
 }
 
-// heyState is the parser's state over one input.
-type heyState struct {
+// state is the parser's state over one input.
+type state struct {
 	core.RunState
 	run     heyRun
 	pending *heyCommand
@@ -117,7 +117,7 @@ type heyState struct {
 // followed by its Total and Requests/sec lines and at least two of
 // Slowest, Fastest and Average, all in seconds, without oha's markers.
 func (Parser) Detect(head []byte) bool {
-	st := &heyState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	if !st.Found {
 		_ = st.close()
@@ -127,7 +127,7 @@ func (Parser) Detect(head []byte) bool {
 
 // Parse streams the hey runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &heyState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err
 	}
@@ -154,16 +154,10 @@ func heySecs(f [][]byte, i int) (ms float64, nan, ok bool) {
 }
 
 // line handles one input line.
-func (st *heyState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
-	if p := st.pending; p != nil && p.more {
-		if len(s) > 0 && len(p.raw) < 4096 {
-			if c, ok := parseHeyCommand(p.raw+" "+string(s), p.line); ok {
-				st.pending = c
-				return nil
-			}
-		}
-		p.more = false
+	if st.continued(s) {
+		return nil
 	}
 	r := &st.run
 	if len(s) == 0 {
@@ -196,89 +190,139 @@ func (st *heyState) line(b []byte, ln int) error {
 	// A hey command after a complete block (or in a block that is no hey
 	// output) starts the next run.
 	if r.keys&heyKeyTotal != 0 && r.keys&heyKeyRPS != 0 || r.keys == 0 {
-		if i := core.FindCommand(s, isHeyExe); i >= 0 {
-			if c, ok := parseHeyCommand(string(s[i:]), ln); ok {
-				if err := st.close(); err != nil {
-					return err
-				}
-				st.pending = c
-			}
+		return st.nextCommand(s, ln)
+	}
+	return nil
+}
+
+// continued reads s as the continuation of a command line that ended
+// with a backslash; false when it is none.
+func (st *state) continued(s []byte) bool {
+	p := st.pending
+	if p == nil || !p.more {
+		return false
+	}
+	if len(s) > 0 && len(p.raw) < 4096 {
+		if c, ok := parseHeyCommand(p.raw+" "+string(s), p.line); ok {
+			st.pending = c
+			return true
 		}
 	}
+	p.more = false
+	return false
+}
+
+// nextCommand reads a hey command line that starts the next run.
+func (st *state) nextCommand(s []byte, ln int) error {
+	i := core.FindCommand(s, isHeyExe)
+	if i < 0 {
+		return nil
+	}
+	c, ok := parseHeyCommand(string(s[i:]), ln)
+	if !ok {
+		return nil
+	}
+	if err := st.close(); err != nil {
+		return err
+	}
+	st.pending = c
 	return nil
 }
 
 // sectionRow reads a row of the section the run is in; false when the
 // line is none (and the section has ended).
-func (st *heyState) sectionRow(s []byte, f [][]byte, ln int) bool {
+func (st *state) sectionRow(s []byte, f [][]byte, ln int) bool {
 	r := &st.run
+	var ok bool
 	switch r.sec {
 	case heySectionSummary:
 		if st.summaryKey(f) {
 			r.lastLine = ln
 			return true
 		}
+		return false
 	case heySectionHist:
-		// 0.000 [1]	|■■■
-		if len(f) >= 2 {
-			if _, ok := core.ParseDec(f[0], 0); ok {
-				if n, ok := core.BracketedCount(f[1]); ok {
-					r.hist = core.AddSat(r.hist, n)
-					r.lastLine = ln
-					return true
-				}
-			}
-		}
-		r.sec = heySectionNone
+		ok = r.histRow(f, ln)
 	case heySectionLat:
 		// 10% in 0.0009 secs, 10%% in hey 0.1.5
-		if len(f) == 4 && string(f[1]) == "in" {
+		if ok = len(f) == 4 && string(f[1]) == "in"; ok {
 			st.latRow(f, ln)
-			return true
 		}
-		r.sec = heySectionNone
 	case heySectionDetails:
-		if heyDetailRow(f) {
+		if ok = heyDetailRow(f); ok {
 			r.lastLine = ln
-			return true
 		}
-		r.sec = heySectionNone
 	case heySectionStatus:
-		if len(f) == 3 && string(f[2]) == "responses" {
-			code, ok1 := core.BracketedCount(f[0])
-			n, ok2 := core.ParseUint(f[1])
-			if ok1 && ok2 && code <= 999 {
-				r.recorded = core.AddSat(r.recorded, n)
-				if code < 200 || code >= 400 {
-					r.non2xx = core.AddSat(r.non2xx, n)
-				}
-				r.statusRows++
-				r.lastLine = ln
-				return true
-			}
-			r.Malformed(ln, "status code row "+strconv.Quote(string(s)))
-			return true
-		}
-		r.sec = heySectionNone
+		ok = r.statusRow(s, f, ln)
 	case heySectionErrors:
-		if len(f) >= 2 {
-			if n, ok := core.BracketedCount(f[0]); ok {
-				r.errs = core.AddSat(r.errs, n)
-				if requests.IsTimeout(string(core.Rest(s, f[1]))) {
-					r.timeouts = core.AddSat(r.timeouts, n)
-				}
-				r.errKinds++
-				r.lastLine = ln
-				return true
-			}
-		}
+		ok = r.errorRow(s, f, ln)
+	default:
+		return false
+	}
+	if !ok {
 		r.sec = heySectionNone
 	}
-	return false
+	return ok
+}
+
+// histRow reads a row of the histogram, "0.000 [1]	|■■■".
+func (r *heyRun) histRow(f [][]byte, ln int) bool {
+	if len(f) < 2 {
+		return false
+	}
+	if _, ok := core.ParseDec(f[0], 0); !ok {
+		return false
+	}
+	n, ok := core.BracketedCount(f[1])
+	if !ok {
+		return false
+	}
+	r.hist = core.AddSat(r.hist, n)
+	r.lastLine = ln
+	return true
+}
+
+// statusRow reads a row of the status code distribution, "[200] 100
+// responses"; a malformed one is noted.
+func (r *heyRun) statusRow(s []byte, f [][]byte, ln int) bool {
+	if len(f) != 3 || string(f[2]) != "responses" {
+		return false
+	}
+	code, ok1 := core.BracketedCount(f[0])
+	n, ok2 := core.ParseUint(f[1])
+	if !ok1 || !ok2 || code > 999 {
+		r.Malformed(ln, "status code row "+strconv.Quote(string(s)))
+		return true
+	}
+	r.recorded = core.AddSat(r.recorded, n)
+	if code < 200 || code >= 400 {
+		r.non2xx = core.AddSat(r.non2xx, n)
+	}
+	r.statusRows++
+	r.lastLine = ln
+	return true
+}
+
+// errorRow reads a row of the error distribution, "[12] Get ...: timeout".
+func (r *heyRun) errorRow(s []byte, f [][]byte, ln int) bool {
+	if len(f) < 2 {
+		return false
+	}
+	n, ok := core.BracketedCount(f[0])
+	if !ok {
+		return false
+	}
+	r.errs = core.AddSat(r.errs, n)
+	if requests.IsTimeout(string(core.Rest(s, f[1]))) {
+		r.timeouts = core.AddSat(r.timeouts, n)
+	}
+	r.errKinds++
+	r.lastLine = ln
+	return true
 }
 
 // command remembers a hey command line seen outside a block.
-func (st *heyState) command(s []byte, ln int) {
+func (st *state) command(s []byte, ln int) {
 	if i := core.FindCommand(s, isHeyExe); i >= 0 {
 		if c, ok := parseHeyCommand(string(s[i:]), ln); ok {
 			st.pending = c
@@ -287,7 +331,7 @@ func (st *heyState) command(s []byte, ln int) {
 }
 
 // section handles a section header; it reports false for other lines.
-func (st *heyState) section(f [][]byte, ln int) bool {
+func (st *state) section(f [][]byte, ln int) bool {
 	r := &st.run
 	var sec heySection
 	switch string(f[0]) {
@@ -328,55 +372,61 @@ func (st *heyState) section(f [][]byte, ln int) bool {
 }
 
 // summaryKey handles a line of the Summary section.
-func (st *heyState) summaryKey(f [][]byte) bool {
+func (st *state) summaryKey(f [][]byte) bool {
 	r := &st.run
 	key := string(f[0])
-	if len(f) >= 2 && (key == "Total" || key == "Success" || key == "Size/request:" || key == "Size/sec:") {
-		switch {
-		case key == "Total" && string(f[1]) == "data:":
-			// Total data: 122400 bytes (oha: 38.28 MiB)
-			if len(f) == 4 {
-				if string(f[3]) != "bytes" {
-					r.oha = true
-					return true
-				}
-				if n, ok := core.ParseUint(f[2]); ok {
-					r.totalData = n
-					r.keys |= heyKeyData
-					return true
-				}
-			}
-			return false
-		case key == "Size/request:":
-			if len(f) == 3 {
-				if string(f[2]) != "bytes" {
-					r.oha = true
-					return true
-				}
-				if n, ok := core.ParseUint(f[1]); ok {
-					r.sizeReq = n
-					r.keys |= heyKeySize
-					return true
-				}
-			}
-			return false
-		case key == "Success" && string(f[1]) == "rate:", key == "Size/sec:":
-			r.oha = true
-			return true
-		}
+	switch {
+	case key == "Total" && len(f) >= 2 && string(f[1]) == "data:":
+		// Total data: 122400 bytes (oha: 38.28 MiB)
+		return r.sizeKey(f, 4, &r.totalData, heyKeyData)
+	case key == "Size/request:" && len(f) >= 2:
+		return r.sizeKey(f, 3, &r.sizeReq, heyKeySize)
+	case key == "Success" && len(f) >= 2 && string(f[1]) == "rate:", key == "Size/sec:" && len(f) >= 2:
+		r.oha = true
+		return true
+	case key == "Requests/sec:" && len(f) == 2:
+		return r.rpsKey(f[1])
 	}
-	if key == "Requests/sec:" && len(f) == 2 {
-		if v, ok := core.ParseDec(f[1], 0); ok {
-			r.rps = v
-			r.keys |= heyKeyRPS
-			return true
-		}
-		if core.IsNaN(f[1]) || strings.Contains(string(f[1]), "Inf") {
-			r.keys |= heyKeyRPS
-			return true
-		}
+	return r.secondsKey(key, f)
+}
+
+// sizeKey reads a size line of n fields ending "N bytes" into dst; a
+// size in other units is oha's.
+func (r *heyRun) sizeKey(f [][]byte, n int, dst *int64, bit uint8) bool {
+	if len(f) != n {
 		return false
 	}
+	if string(f[n-1]) != "bytes" {
+		r.oha = true
+		return true
+	}
+	v, ok := core.ParseUint(f[n-2])
+	if !ok {
+		return false
+	}
+	*dst = v
+	r.keys |= bit
+	return true
+}
+
+// rpsKey reads the value of "Requests/sec:" (NaN or Inf when hey divided
+// by nothing).
+func (r *heyRun) rpsKey(v []byte) bool {
+	if x, ok := core.ParseDec(v, 0); ok {
+		r.rps = x
+		r.keys |= heyKeyRPS
+		return true
+	}
+	if core.IsNaN(v) || strings.Contains(string(v), "Inf") {
+		r.keys |= heyKeyRPS
+		return true
+	}
+	return false
+}
+
+// secondsKey reads "Total:", "Slowest:", "Fastest:" or "Average:" and its
+// seconds; a repeated key keeps the first value.
+func (r *heyRun) secondsKey(key string, f [][]byte) bool {
 	var bit uint8
 	var dst *float64
 	switch key {
@@ -396,7 +446,7 @@ func (st *heyState) summaryKey(f [][]byte) bool {
 		return false
 	}
 	if r.keys&bit != 0 {
-		return true // a repeated key keeps the first value
+		return true
 	}
 	r.keys |= bit
 	*dst = v
@@ -407,7 +457,7 @@ func (st *heyState) summaryKey(f [][]byte) bool {
 }
 
 // latRow handles a row of the latency distribution.
-func (st *heyState) latRow(f [][]byte, ln int) {
+func (st *state) latRow(f [][]byte, ln int) {
 	r := &st.run
 	p := f[0]
 	p = bytes.TrimSuffix(p, []byte("%"))
@@ -458,7 +508,7 @@ func heyDetailRow(f [][]byte) bool {
 }
 
 // start begins a block at its Summary line.
-func (st *heyState) start(ln int) {
+func (st *state) start(ln int) {
 	st.Active = true
 	st.run = heyRun{startLine: ln, firstLine: ln, lastLine: ln, sec: heySectionSummary, pcts: st.run.pcts[:0]}
 	if c := st.pending; c != nil && !c.csv {
@@ -485,7 +535,7 @@ func (r *heyRun) isHey() (hey, complete bool) {
 }
 
 // close ends the current block, emitting it when it is a hey run.
-func (st *heyState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}
@@ -517,64 +567,16 @@ func (st *heyState) close() error {
 }
 
 // build makes the run of a complete block.
-func (st *heyState) build() results.RunWithPercentiles {
+func (st *state) build() results.RunWithPercentiles {
 	r := &st.run
-	var notes []string
 	out := results.RunWithPercentiles{Run: results.Run{
 		Tool: "hey", LoadModel: results.LoadClosed, DurationS: r.total / 1000, RPS: r.rps,
 		SourceLine: int32(r.startLine),
 	}, Percentiles: []results.Percentile{}}
-	if c := r.cmd; c != nil {
-		out.Target = c.url
-		out.Command = results.Ptr(c.raw)
-		out.Connections = results.Ptr(int32(c.conns))
-		if c.duration > 0 {
-			out.PlannedDurationS = results.Ptr(c.duration)
-		}
-		if c.timeout > 0 {
-			out.TimeoutS = results.Ptr(c.timeout)
-		}
-		if c.qps > 0 {
-			notes = append(notes, fmt.Sprintf("rate limited to %g requests/s per worker (-q), %g in all", c.qps, c.qps*float64(c.conns)))
-		}
-	}
-	// Requests: the recorded results plus the errors; hey keeps at most
-	// 1,000,000 results, Requests/sec counts them all.
-	durS := r.total / 1000
-	est := r.rps * durS
-	tol := 1 + r.rps*1e-4 + durS*1e-4 + est*1e-5
+	notes := r.settings(&out)
 	hasStatus := r.sections&(1<<heySectionStatus) != 0
-	n := core.AddSat(r.recorded, r.errs)
-	meanFix := 1.0 // factor for hey's Average when it is inflated by its cap
-	switch {
-	case !hasStatus:
-		n, _ = core.ToInt64(est)
-		notes = append(notes, "no status code distribution: requests estimated from Requests/sec × Total, errors not known")
-	case r.recorded >= heyMaxResults && est > float64(n)+tol:
-		recorded := n
-		n, _ = core.ToInt64(est)
-		src := "Requests/sec × Total"
-		// Requests/sec and Total are printed to 4 decimals, so est is
-		// good to about ±1; a -n without -z says the exact count (each
-		// of the -c workers sends n/c requests).
-		if c := r.cmd; c != nil && c.requests > 0 && c.duration == 0 && c.conns > 0 {
-			if sent := c.requests / c.conns * c.conns; math.Abs(float64(sent)-est) <= tol {
-				n, src = sent, "-n, as Requests/sec × Total agrees"
-			}
-		}
-		notes = append(notes, fmt.Sprintf("hey reports at most %d results: requests (%d) from %s, status counts and latencies cover %d of them",
-			heyMaxResults, n, src, recorded))
-		// hey sums the latencies of every successful response but divides
-		// by the results it kept (at most 1,000,000): its Average is the
-		// true mean times successes/kept. Corrected like the count.
-		if ok := n - r.errs; ok > r.recorded && r.keys&heyKeyAverage != 0 && !r.averageNaN {
-			meanFix = float64(r.recorded) / float64(ok)
-			notes = append(notes, fmt.Sprintf("hey's Average (%s ms) sums all %d successful responses over the %d it kept: mean latency corrected by x%.6g",
-				strconv.FormatFloat(r.average, 'g', 6, 64), ok, r.recorded, meanFix))
-		}
-	case math.Abs(est-float64(n)) > tol:
-		notes = append(notes, fmt.Sprintf("status and error counts (%d) disagree with Requests/sec × Total (%.0f)", n, est))
-	}
+	n, meanFix, countNotes := r.requests(hasStatus)
+	notes = append(notes, countNotes...)
 	out.Requests = n
 	if hasStatus || r.errs > 0 {
 		out.Errors = core.AddSat(r.errs, r.non2xx)
@@ -583,36 +585,16 @@ func (st *heyState) build() results.RunWithPercentiles {
 	}
 	if r.keys&heyKeyData != 0 {
 		out.BytesIn = results.Ptr(r.totalData)
-		if durS > 0 {
+		if durS := r.total / 1000; durS > 0 {
 			out.TransferBPS = results.Ptr(float64(r.totalData) / durS)
 		}
 	}
 	// Latency: meaningful when responses were recorded (all failed: hey
 	// prints Average NaN and 0.0000 for the others).
 	if (r.recorded > 0 || !hasStatus) && !r.averageNaN {
-		if r.keys&heyKeyAverage != 0 {
-			out.LatMeanMs = results.Ptr(r.average * meanFix)
-		}
-		if r.keys&heyKeyFastest != 0 {
-			out.LatMinMs = results.Ptr(r.fastest)
-		}
-		if r.keys&heyKeySlowest != 0 {
-			out.LatMaxMs = results.Ptr(r.slowest)
-		}
+		r.latency(&out, meanFix)
 	}
-	for _, p := range r.pcts {
-		out.Percentiles = append(out.Percentiles, p)
-		switch p.Quantile {
-		case 0.5:
-			out.LatP50Ms = results.Ptr(p.LatencyMs)
-		case 0.9:
-			out.LatP90Ms = results.Ptr(p.LatencyMs)
-		case 0.99:
-			out.LatP99Ms = results.Ptr(p.LatencyMs)
-		case 0.999:
-			out.LatP999Ms = results.Ptr(p.LatencyMs)
-		}
-	}
+	core.AddPercentiles(&out, r.pcts)
 	if r.zeroRows > 0 && r.recorded > 0 {
 		notes = append(notes, fmt.Sprintf("%d latency distribution rows printed as \"0%% in 0.0000 secs\" (too few results for them): left out", r.zeroRows))
 	}
@@ -620,6 +602,90 @@ func (st *heyState) build() results.RunWithPercentiles {
 		out.Notes = results.Ptr(strings.Join(notes, "; "))
 	}
 	return out
+}
+
+// settings sets what the command line tells: target, connections,
+// planned duration, timeout; a rate limit is noted.
+func (r *heyRun) settings(out *results.RunWithPercentiles) (notes []string) {
+	c := r.cmd
+	if c == nil {
+		return nil
+	}
+	out.Target = c.url
+	out.Command = results.Ptr(c.raw)
+	out.Connections = results.Ptr(int32(c.conns))
+	if c.duration > 0 {
+		out.PlannedDurationS = results.Ptr(c.duration)
+	}
+	if c.timeout > 0 {
+		out.TimeoutS = results.Ptr(c.timeout)
+	}
+	if c.qps > 0 {
+		notes = append(notes, fmt.Sprintf("rate limited to %g requests/s per worker (-q), %g in all", c.qps, c.qps*float64(c.conns)))
+	}
+	return notes
+}
+
+// requests are the run's requests: the recorded results plus the errors,
+// checked against Requests/sec × Total (hey keeps at most 1,000,000
+// results, Requests/sec counts them all); meanFix is the factor for hey's
+// Average when its cap inflated it.
+func (r *heyRun) requests(hasStatus bool) (n int64, meanFix float64, notes []string) {
+	durS := r.total / 1000
+	est := r.rps * durS
+	tol := 1 + r.rps*1e-4 + durS*1e-4 + est*1e-5
+	n = core.AddSat(r.recorded, r.errs)
+	switch {
+	case !hasStatus:
+		n, _ = core.ToInt64(est)
+		return n, 1, []string{"no status code distribution: requests estimated from Requests/sec × Total, errors not known"}
+	case r.recorded >= heyMaxResults && est > float64(n)+tol:
+		return r.cappedRequests(n, est, tol)
+	case math.Abs(est-float64(n)) > tol:
+		notes = append(notes, fmt.Sprintf("status and error counts (%d) disagree with Requests/sec × Total (%.0f)", n, est))
+	}
+	return n, 1, notes
+}
+
+// cappedRequests counts the requests of a run past hey's cap of results
+// (recorded of them recorded) from Requests/sec × Total (est, good to
+// tol), or from -n without -z when it agrees, and corrects hey's Average.
+func (r *heyRun) cappedRequests(recorded int64, est, tol float64) (n int64, meanFix float64, notes []string) {
+	n, _ = core.ToInt64(est)
+	src := "Requests/sec × Total"
+	// Requests/sec and Total are printed to 4 decimals, so est is good
+	// to about ±1; a -n without -z says the exact count (each of the -c
+	// workers sends n/c requests).
+	if c := r.cmd; c != nil && c.requests > 0 && c.duration == 0 && c.conns > 0 {
+		if sent := c.requests / c.conns * c.conns; math.Abs(float64(sent)-est) <= tol {
+			n, src = sent, "-n, as Requests/sec × Total agrees"
+		}
+	}
+	notes = append(notes, fmt.Sprintf("hey reports at most %d results: requests (%d) from %s, status counts and latencies cover %d of them",
+		heyMaxResults, n, src, recorded))
+	// hey sums the latencies of every successful response but divides by
+	// the results it kept (at most 1,000,000): its Average is the true
+	// mean times successes/kept. Corrected like the count.
+	meanFix = 1
+	if ok := n - r.errs; ok > r.recorded && r.keys&heyKeyAverage != 0 && !r.averageNaN {
+		meanFix = float64(r.recorded) / float64(ok)
+		notes = append(notes, fmt.Sprintf("hey's Average (%s ms) sums all %d successful responses over the %d it kept: mean latency corrected by x%.6g",
+			strconv.FormatFloat(r.average, 'g', 6, 64), ok, r.recorded, meanFix))
+	}
+	return n, meanFix, notes
+}
+
+// latency sets the mean (times meanFix), least and greatest latency.
+func (r *heyRun) latency(out *results.RunWithPercentiles, meanFix float64) {
+	if r.keys&heyKeyAverage != 0 {
+		out.LatMeanMs = results.Ptr(r.average * meanFix)
+	}
+	if r.keys&heyKeyFastest != 0 {
+		out.LatMinMs = results.Ptr(r.fastest)
+	}
+	if r.keys&heyKeySlowest != 0 {
+		out.LatMaxMs = results.Ptr(r.slowest)
+	}
 }
 
 // heyCommand is a hey command line found before a run's output.

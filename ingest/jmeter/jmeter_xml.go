@@ -78,131 +78,172 @@ const jtlMaxDepth = 64
 
 // Parse streams the samples of a JMeter XML file as requests.
 func (XMLParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	g := newJTLAgg(opts, sink)
 	src := &core.TrackReader{R: r}
 	guard := core.NewXMLGuard(src, opts.Source)
-	d := xml.NewDecoder(guard)
-	var charsetErr error
-	d.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
+	x := &jtlXML{g: newJTLAgg(opts, sink), d: xml.NewDecoder(guard), source: opts.Source}
+	x.d.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
 		out, err := jtlCharset(label, input)
-		charsetErr = err
+		x.charsetErr = err
 		return out, err
 	}
-	var tp jtlTime
-	var stack []*jtlFrame
-	var text []byte // character data of the element being captured
-	capture := ""   // "url" or "failure": what text is for
-	root := false
 	truncated := false
 	for n := 0; ; n++ {
 		if err := core.CheckCtx(ctx, n); err != nil {
 			return err
 		}
-		start := d.InputOffset()
+		start := x.d.InputOffset()
 		guard.Mark()
-		tok, err := d.Token()
+		tok, err := x.d.Token()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			cut, err := jtlXMLError(d, src, opts.Source, err, charsetErr, root)
+			cut, err := jtlXMLError(x.d, src, opts.Source, err, x.charsetErr, x.root)
 			if err != nil {
 				return err
 			}
 			truncated = cut
 			break
 		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			name := t.Name.Local
-			if !root {
-				if name != "testResults" {
-					line, _ := d.InputPos()
-					return &core.SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("XML root <%s>, not <testResults>", jtlClip(name))}
-				}
-				root = true
-				continue
-			}
-			var top *jtlFrame
-			if len(stack) > 0 {
-				top = stack[len(stack)-1]
-			}
-			if name == "httpSample" || name == "sample" {
-				line, _ := d.InputPos()
-				if len(stack) >= jtlMaxDepth {
-					return &core.SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("samples nested more than %d deep", jtlMaxDepth)}
-				}
-				f := &jtlFrame{start: start}
-				f.s.line = line
-				f.bad = jtlAttrs(&f.s, t.Attr, &tp, g)
-				tx := isJMeterTransaction(f.s.message)
-				outer := top == nil || top.container
-				f.request = !tx && outer
-				f.container = tx && outer
-				stack = append(stack, f)
-				capture = ""
-				continue
-			}
-			if top == nil {
-				continue
-			}
-			top.inner++
-			switch {
-			case !top.request:
-			case name == "java.net.URL" && top.inner == 1:
-				capture, text = "url", text[:0]
-			case name == "assertionResult" && top.inner == 1:
-				top.assertion = top.inner
-			case name == "failureMessage" && top.assertion > 0 && top.inner == top.assertion+1 && top.s.failure == "":
-				capture, text = "failure", text[:0]
-			}
-		case xml.CharData:
-			if len(stack) == 0 && len(bytes.TrimSpace(t)) > 0 {
-				// Text between samples is no part of a JTL.
-				line, _ := d.InputPos()
-				g.a.Record(int64(len(t)))
-				g.bad(line, "text outside a sample")
-				continue
-			}
-			// Whole (a token is at most core.MaxToken), so that a capped
-			// failure message hashes all of it.
-			if capture != "" && len(text) < core.MaxToken {
-				text = append(text, t[:min(len(t), core.MaxToken-len(text))]...)
-			}
-		case xml.EndElement:
-			if len(stack) == 0 {
-				continue
-			}
-			top := stack[len(stack)-1]
-			if top.inner > 0 {
-				switch capture {
-				case "url":
-					top.s.url = strings.TrimSpace(string(text))
-				case "failure":
-					top.s.failure = strings.TrimSpace(string(text))
-				}
-				capture = ""
-				if top.assertion == top.inner {
-					top.assertion = 0
-				}
-				top.inner--
-				continue
-			}
-			stack = stack[:len(stack)-1]
-			g.a.Record(d.InputOffset() - top.start)
-			if err := jtlEmit(g, top); err != nil {
-				return err
-			}
+		if err := x.token(tok, start); err != nil {
+			return err
 		}
 	}
-	if !root {
+	if !x.root {
 		return &core.SyntaxError{File: opts.Source, Msg: "no <testResults> element"}
 	}
 	if truncated {
-		g.note("the file ends before </testResults> (JMeter stopped or still writing): samples after the last complete one are missing")
+		x.g.note("the file ends before </testResults> (JMeter stopped or still writing): samples after the last complete one are missing")
 	}
-	g.a.InputSize(d.InputOffset())
-	return g.close(ctx)
+	x.g.a.InputSize(x.d.InputOffset())
+	return x.g.close(ctx)
+}
+
+// jtlXML is a JMeter XML file being read: the open samples, and the text
+// of the element being captured ("url" or "failure": what text is for).
+type jtlXML struct {
+	g          *jtlAgg
+	d          *xml.Decoder
+	source     string
+	charsetErr error
+	tp         jtlTime
+	stack      []*jtlFrame
+	text       []byte
+	capture    string
+	root       bool
+}
+
+// token reads one token that starts at the offset start.
+func (x *jtlXML) token(tok xml.Token, start int64) error {
+	switch t := tok.(type) {
+	case xml.StartElement:
+		return x.startElement(t, start)
+	case xml.CharData:
+		x.charData(t)
+	case xml.EndElement:
+		return x.endElement()
+	}
+	return nil
+}
+
+// top is the innermost open sample, or nil.
+func (x *jtlXML) top() *jtlFrame {
+	if len(x.stack) == 0 {
+		return nil
+	}
+	return x.stack[len(x.stack)-1]
+}
+
+// startElement opens the root, a sample, or an element inside a sample
+// (capturing a request's URL and first assertion failure).
+func (x *jtlXML) startElement(t xml.StartElement, start int64) error {
+	name := t.Name.Local
+	if !x.root {
+		if name != "testResults" {
+			line, _ := x.d.InputPos()
+			return &core.SyntaxError{File: x.source, Line: line, Msg: fmt.Sprintf("XML root <%s>, not <testResults>", jtlClip(name))}
+		}
+		x.root = true
+		return nil
+	}
+	top := x.top()
+	if name == "httpSample" || name == "sample" {
+		return x.openSample(t, start, top)
+	}
+	if top == nil {
+		return nil
+	}
+	top.inner++
+	switch {
+	case !top.request:
+	case name == "java.net.URL" && top.inner == 1:
+		x.capture, x.text = "url", x.text[:0]
+	case name == "assertionResult" && top.inner == 1:
+		top.assertion = top.inner
+	case name == "failureMessage" && top.assertion > 0 && top.inner == top.assertion+1 && top.s.failure == "":
+		x.capture, x.text = "failure", x.text[:0]
+	}
+	return nil
+}
+
+// openSample opens a sample inside top (nil at the top level): a request
+// unless it is a transaction or inside a sample that is not one.
+func (x *jtlXML) openSample(t xml.StartElement, start int64, top *jtlFrame) error {
+	line, _ := x.d.InputPos()
+	if len(x.stack) >= jtlMaxDepth {
+		return &core.SyntaxError{File: x.source, Line: line, Msg: fmt.Sprintf("samples nested more than %d deep", jtlMaxDepth)}
+	}
+	f := &jtlFrame{start: start}
+	f.s.line = line
+	f.bad = jtlAttrs(&f.s, t.Attr, &x.tp, x.g)
+	tx := isJMeterTransaction(f.s.message)
+	outer := top == nil || top.container
+	f.request = !tx && outer
+	f.container = tx && outer
+	x.stack = append(x.stack, f)
+	x.capture = ""
+	return nil
+}
+
+// charData captures text; text between samples is no part of a JTL.
+func (x *jtlXML) charData(t xml.CharData) {
+	if len(x.stack) == 0 && len(bytes.TrimSpace(t)) > 0 {
+		line, _ := x.d.InputPos()
+		x.g.a.Record(int64(len(t)))
+		x.g.bad(line, "text outside a sample")
+		return
+	}
+	// Whole (a token is at most core.MaxToken), so that a capped
+	// failure message hashes all of it.
+	if x.capture != "" && len(x.text) < core.MaxToken {
+		x.text = append(x.text, t[:min(len(t), core.MaxToken-len(x.text))]...)
+	}
+}
+
+// endElement closes an element inside a sample (keeping captured text) or
+// the sample itself, which is emitted.
+func (x *jtlXML) endElement() error {
+	top := x.top()
+	if top == nil {
+		return nil
+	}
+	if top.inner > 0 {
+		switch x.capture {
+		case "url":
+			top.s.url = strings.TrimSpace(string(x.text))
+		case "failure":
+			top.s.failure = strings.TrimSpace(string(x.text))
+		}
+		x.capture = ""
+		if top.assertion == top.inner {
+			top.assertion = 0
+		}
+		top.inner--
+		return nil
+	}
+	x.stack = x.stack[:len(x.stack)-1]
+	x.g.a.Record(x.d.InputOffset() - top.start)
+	return jtlEmit(x.g, top)
 }
 
 // jtlXMLError classifies an error of the XML decoder: truncated when the

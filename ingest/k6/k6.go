@@ -266,63 +266,96 @@ type k6Scenario struct {
 	vus       int64
 }
 
+// k6ScenarioForm is the description k6 prints for one executor: the words
+// at the start of the fields (empty: any), the least number of fields,
+// the field of the VUs (closed) or rate (open), and that of the
+// duration (-1: none; durKey: the field before that word).
+type k6ScenarioForm struct {
+	executor string
+	open     bool
+	minLen   int
+	words    []string
+	count    int
+	dur      int
+	durKey   string
+}
+
+// k6ScenarioForms are the executors' descriptions (lib/executor/*.go
+// GetDescription), tried in order.
+var k6ScenarioForms = []k6ScenarioForm{
+	{executor: "constant-vus", minLen: 5, words: []string{"", "looping", "VUs", "for"}, count: 0, dur: 4},
+	{executor: "ramping-vus", minLen: 7, words: []string{"Up", "to", "", "looping", "", "for"}, count: 2, dur: 6},
+	{executor: "per-vu-iterations", minLen: 6, words: []string{"", "iterations", "for", "each", "of"}, count: 5, dur: -1},
+	{executor: "shared-iterations", minLen: 5, words: []string{"", "iterations", "shared", "among"}, count: 4, dur: -1},
+	{executor: "constant-arrival-rate", open: true, minLen: 4, words: []string{"", "iterations/s", "for"}, count: 0, dur: 3},
+	{executor: "ramping-arrival-rate", open: true, minLen: 6, words: []string{"Up", "to", "", "iterations/s", "for"}, count: 2, dur: 5},
+	{executor: "externally-controlled", minLen: 8, words: []string{"Externally", "controlled"}, count: -1, dur: -1, durKey: "duration"},
+}
+
+// matches reports whether the fields f have the form's words.
+func (sf *k6ScenarioForm) matches(f [][]byte) bool {
+	if len(f) < sf.minLen {
+		return false
+	}
+	for i, w := range sf.words {
+		if w != "" && string(f[i]) != w {
+			return false
+		}
+	}
+	return true
+}
+
 // parseK6Scenario parses the description k6 prints for an executor
-// (lib/executor/*.go GetDescription).
+// (k6ScenarioForms).
 func parseK6Scenario(name string, desc []byte) (k6Scenario, bool) {
 	var buf [24][]byte
 	f := core.Fields(desc, buf[:0])
 	sc := k6Scenario{name: name}
-	word := func(i int, w string) bool { return i < len(f) && string(f[i]) == w }
-	dur := func(i int) {
-		if i < len(f) {
-			if d, ok := k6DurationS(core.TrimPunct(f[i])); ok {
-				sc.durationS, sc.hasDur = d, true
-			}
-		}
-	}
-	switch {
-	case len(f) >= 5 && word(1, "looping") && word(2, "VUs") && word(3, "for"):
-		sc.executor = "constant-vus"
-		sc.vus, _ = core.ParseUint(f[0])
-		dur(4)
-	case len(f) >= 7 && word(0, "Up") && word(1, "to") && word(3, "looping") && word(5, "for"):
-		sc.executor = "ramping-vus"
-		sc.vus, _ = core.ParseUint(f[2])
-		dur(6)
-	case len(f) >= 6 && word(1, "iterations") && word(2, "for") && word(3, "each") && word(4, "of"):
-		sc.executor = "per-vu-iterations"
-		sc.vus, _ = core.ParseUint(f[5])
-	case len(f) >= 5 && word(1, "iterations") && word(2, "shared") && word(3, "among"):
-		sc.executor = "shared-iterations"
-		sc.vus, _ = core.ParseUint(f[4])
-	case len(f) >= 4 && word(1, "iterations/s") && word(2, "for"):
-		sc.executor, sc.open = "constant-arrival-rate", true
-		sc.rate, sc.hasRate = core.ParseDec(f[0], 0)
-		dur(3)
-	case len(f) >= 6 && word(0, "Up") && word(1, "to") && word(3, "iterations/s") && word(4, "for"):
-		sc.executor, sc.open = "ramping-arrival-rate", true
-		sc.rate, sc.hasRate = core.ParseDec(f[2], 0)
-		dur(5)
-	case len(f) >= 8 && word(0, "Externally") && word(1, "controlled"):
-		sc.executor = "externally-controlled"
-		for i := 2; i+1 < len(f); i++ {
-			if string(core.TrimPunct(f[i+1])) == "duration" {
-				dur(i)
-			}
-		}
-	default:
+	i := slices.IndexFunc(k6ScenarioForms, func(sf k6ScenarioForm) bool { return sf.matches(f) })
+	if i < 0 {
 		return sc, false
 	}
-	// startTime shifts the scenario's end.
-	if i := bytes.Index(desc, []byte("startTime: ")); i >= 0 && sc.hasDur {
-		rest := desc[i+len("startTime: "):]
-		if j := bytes.IndexAny(rest, ",)"); j > 0 {
-			if st, ok := k6DurationS(rest[:j]); ok {
-				sc.durationS += st
-			}
+	sf := &k6ScenarioForms[i]
+	sc.executor, sc.open = sf.executor, sf.open
+	switch {
+	case sf.count >= 0 && sf.open:
+		sc.rate, sc.hasRate = core.ParseDec(f[sf.count], 0)
+	case sf.count >= 0:
+		sc.vus, _ = core.ParseUint(f[sf.count])
+	}
+	dur := func(i int) {
+		if d, ok := k6DurationS(core.TrimPunct(f[i])); ok {
+			sc.durationS, sc.hasDur = d, true
 		}
 	}
+	if sf.dur >= 0 {
+		dur(sf.dur)
+	}
+	for i := 2; sf.durKey != "" && i+1 < len(f); i++ {
+		if string(core.TrimPunct(f[i+1])) == sf.durKey {
+			dur(i)
+		}
+	}
+	if sc.hasDur {
+		sc.durationS += k6StartTime(desc)
+	}
 	return sc, true
+}
+
+// k6StartTime is the startTime of a description ("startTime: 10s, ..."),
+// which shifts the scenario's end; 0 without one.
+func k6StartTime(desc []byte) float64 {
+	i := bytes.Index(desc, []byte("startTime: "))
+	if i < 0 {
+		return 0
+	}
+	rest := desc[i+len("startTime: "):]
+	if j := bytes.IndexAny(rest, ",)"); j > 0 {
+		if st, ok := k6DurationS(rest[:j]); ok {
+			return st
+		}
+	}
+	return 0
 }
 
 // k6Header is the execution description printed before a run.
@@ -367,56 +400,68 @@ type k6Value struct {
 func parseK6Value(rest []byte) k6Value {
 	var buf [12][]byte
 	f := core.Fields(rest, buf[:0])
-	var v k6Value
 	if len(f) == 0 {
+		return k6Value{}
+	}
+	if a := f[0]; len(a) > 1 && a[len(a)-1] == '%' {
+		return k6RatioValue(f)
+	}
+	return k6CounterValue(f)
+}
+
+// k6RatioValue parses a rate line: "0.00%  ✓ 0  ✗ 43404" or "0.00%  0 out
+// of 2".
+func k6RatioValue(f [][]byte) k6Value {
+	var v k6Value
+	a := f[0]
+	pct, ok := core.ParseDec(a[:len(a)-1], -2)
+	if !ok {
 		return v
 	}
-	a := f[0]
+	v.rate, v.rateIsRatio, v.parsed = pct, true, true
 	switch {
-	case len(a) > 1 && a[len(a)-1] == '%':
-		pct, ok := core.ParseDec(a[:len(a)-1], -2)
-		if !ok {
-			return v
+	case len(f) >= 5 && bytes.Equal(f[1], k6Tick) && bytes.Equal(f[3], k6Cross):
+		p, ok1 := core.ParseUint(f[2])
+		n, ok2 := core.ParseUint(f[4])
+		if ok1 && ok2 {
+			v.passes, v.total, v.hasCounts = p, core.AddSat(p, n), true
 		}
-		v.rate, v.rateIsRatio, v.parsed = pct, true, true
+	case len(f) >= 5 && string(f[2]) == "out" && string(f[3]) == "of":
+		p, ok1 := core.ParseUint(f[1])
+		n, ok2 := core.ParseUint(f[4])
+		if ok1 && ok2 && p <= n {
+			v.passes, v.total, v.hasCounts = p, n, true
+		}
+	}
+	return v
+}
+
+// k6CounterValue parses a data counter ("76 MB  7.5 MB/s"), a counter
+// ("43404  4334.681688/s") or a gauge ("80  min=80  max=80").
+func k6CounterValue(f [][]byte) k6Value {
+	var v k6Value
+	if len(f) >= 4 {
+		if b, ok := k6Bytes(f[0], f[1]); ok {
+			if bps, ok := k6Bytes(f[2], f[3]); ok && bytes.HasSuffix(f[3], []byte("/s")) {
+				v.bytes, v.bps, v.isData, v.parsed = b, bps, true, true
+				return v
+			}
+		}
+	}
+	n, ok := core.ParseDec(f[0], 0)
+	if !ok {
+		return v
+	}
+	v.num, v.parsed = n, true
+	for _, t := range f[1:] {
 		switch {
-		case len(f) >= 5 && bytes.Equal(f[1], k6Tick) && bytes.Equal(f[3], k6Cross):
-			p, ok1 := core.ParseUint(f[2])
-			n, ok2 := core.ParseUint(f[4])
-			if ok1 && ok2 {
-				v.passes, v.total, v.hasCounts = p, core.AddSat(p, n), true
+		case bytes.HasSuffix(t, []byte("/s")):
+			if r, ok := core.ParseDec(t[:len(t)-2], 0); ok {
+				v.rate = r
 			}
-		case len(f) >= 5 && string(f[2]) == "out" && string(f[3]) == "of":
-			p, ok1 := core.ParseUint(f[1])
-			n, ok2 := core.ParseUint(f[4])
-			if ok1 && ok2 && p <= n {
-				v.passes, v.total, v.hasCounts = p, n, true
-			}
-		}
-	default:
-		if len(f) >= 4 {
-			if b, ok := k6Bytes(f[0], f[1]); ok {
-				if bps, ok := k6Bytes(f[2], f[3]); ok && bytes.HasSuffix(f[3], []byte("/s")) {
-					v.bytes, v.bps, v.isData, v.parsed = b, bps, true, true
-					return v
-				}
-			}
-		}
-		n, ok := core.ParseDec(a, 0)
-		if !ok {
-			return v
-		}
-		v.num, v.parsed = n, true
-		for _, t := range f[1:] {
-			switch {
-			case bytes.HasSuffix(t, []byte("/s")):
-				if r, ok := core.ParseDec(t[:len(t)-2], 0); ok {
-					v.rate = r
-				}
-			case bytes.HasPrefix(t, []byte("max=")):
-				if m, ok := core.ParseDec(t[4:], 0); ok {
-					v.max, v.hasMax = m, true
-				}
+		case bytes.HasPrefix(t, []byte("max=")):
+			if m, ok := core.ParseDec(t[4:], 0); ok {
+				v.max, v.hasMax = m, true
 			}
 		}
 	}
@@ -494,8 +539,8 @@ func (r *k6Run) note(s string) {
 	}
 }
 
-// k6State is the parser's state over one input.
-type k6State struct {
+// state is the parser's state over one input.
+type state struct {
 	opts     core.Options
 	sink     core.Sink
 	lab      core.Labeler
@@ -542,7 +587,7 @@ func (Parser) Detect(head []byte) bool {
 
 // Parse streams the k6 summaries of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &k6State{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	st := &state{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err
 	}
@@ -556,7 +601,7 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 }
 
 // line handles one input line.
-func (st *k6State) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
@@ -565,27 +610,8 @@ func (st *k6State) line(b []byte, ln int) error {
 	if done, err := st.heading(s, ln); done || err != nil {
 		return err
 	}
-	// The execution description before a run.
-	if bytes.HasPrefix(s, []byte("execution:")) || bytes.HasPrefix(s, []byte("scenarios:")) ||
-		(bytes.HasPrefix(s, []byte("duration:")) && bytes.Contains(s, []byte("iterations:"))) {
-		if r.active && r.hasMetrics {
-			if err := st.close(); err != nil {
-				return err
-			}
-		}
-		if st.header == nil || bytes.HasPrefix(s, []byte("execution:")) && len(st.header.scenarios) > 0 {
-			st.header = &k6Header{line: ln}
-		}
-		st.inHeader = true
-		st.parseHeaderLine(s)
-		return nil
-	}
-	if st.inHeader {
-		if s[0] == '*' || bytes.HasPrefix(s, []byte("vus:")) || bytes.HasPrefix(s, []byte("script:")) || bytes.HasPrefix(s, []byte("output:")) {
-			st.parseHeaderLine(s)
-			return nil
-		}
-		st.inHeader = false
+	if done, err := st.headerLine(s, ln); done || err != nil {
+		return err
 	}
 	if st.progress(s, ln) {
 		return nil
@@ -605,9 +631,38 @@ func (st *k6State) line(b []byte, ln int) error {
 	return nil
 }
 
+// headerLine reads the execution description before a run; done false
+// when s is no part of it.
+func (st *state) headerLine(s []byte, ln int) (done bool, err error) {
+	r := &st.run
+	if bytes.HasPrefix(s, []byte("execution:")) || bytes.HasPrefix(s, []byte("scenarios:")) ||
+		(bytes.HasPrefix(s, []byte("duration:")) && bytes.Contains(s, []byte("iterations:"))) {
+		if r.active && r.hasMetrics {
+			if err := st.close(); err != nil {
+				return true, err
+			}
+		}
+		if st.header == nil || bytes.HasPrefix(s, []byte("execution:")) && len(st.header.scenarios) > 0 {
+			st.header = &k6Header{line: ln}
+		}
+		st.inHeader = true
+		st.parseHeaderLine(s)
+		return true, nil
+	}
+	if !st.inHeader {
+		return false, nil
+	}
+	if s[0] == '*' || bytes.HasPrefix(s, []byte("vus:")) || bytes.HasPrefix(s, []byte("script:")) || bytes.HasPrefix(s, []byte("output:")) {
+		st.parseHeaderLine(s)
+		return true, nil
+	}
+	st.inHeader = false
+	return false, nil
+}
+
 // heading reads the headings of the v1 layout (THRESHOLDS, TOTAL RESULTS,
 // SCENARIO:, GROUP:); done false when s is none.
-func (st *k6State) heading(s []byte, ln int) (done bool, err error) {
+func (st *state) heading(s []byte, ln int) (done bool, err error) {
 	r := &st.run
 	// Headings of the v1 layout.
 	heading := s
@@ -644,7 +699,7 @@ func (st *k6State) heading(s []byte, ln int) (done bool, err error) {
 
 // progress reads the progress lines ("running (...)") and the threshold
 // error k6 logs at the end of a run; false when s is neither.
-func (st *k6State) progress(s []byte, ln int) bool {
+func (st *state) progress(s []byte, ln int) bool {
 	r := &st.run
 	// Progress lines.
 	if bytes.HasPrefix(s, []byte("running (")) {
@@ -702,7 +757,7 @@ func k6Command(s []byte) (string, bool) {
 }
 
 // parseHeaderLine reads a line of the execution description.
-func (st *k6State) parseHeaderLine(s []byte) {
+func (st *state) parseHeaderLine(s []byte) {
 	h := st.header
 	var buf [16][]byte
 	f := core.Fields(s, buf[:0])
@@ -746,7 +801,7 @@ func (st *k6State) parseHeaderLine(s []byte) {
 
 // thresholdLine reads a line of the v1 "█ THRESHOLDS" section: a metric
 // name, then its thresholds "✗ 'p(95)<200' p(95)=385.69ms".
-func (st *k6State) thresholdLine(s []byte) {
+func (st *state) thresholdLine(s []byte) {
 	r := &st.run
 	switch {
 	case bytes.HasPrefix(s, k6Cross):
@@ -785,7 +840,7 @@ func (r *k6Run) thresholdValues(s []byte) {
 }
 
 // begin opens a run at line ln with the pending header and command.
-func (st *k6State) begin(ln int) {
+func (st *state) begin(ln int) {
 	st.run = k6Run{active: true, startLine: ln, header: st.header, running: st.running}
 	if st.header != nil && st.header.line < st.run.startLine {
 		st.run.startLine = st.header.line
@@ -800,7 +855,7 @@ func (st *k6State) begin(ln int) {
 }
 
 // startFresh closes the current run, if it has metrics, and opens a new one.
-func (st *k6State) startFresh(ln int) error {
+func (st *state) startFresh(ln int) error {
 	if st.run.active && st.run.hasMetrics {
 		if err := st.close(); err != nil {
 			return err
@@ -813,7 +868,7 @@ func (st *k6State) startFresh(ln int) error {
 }
 
 // metric handles a metric line.
-func (st *k6State) metric(mark byte, name string, rest []byte, ln int) error {
+func (st *state) metric(mark byte, name string, rest []byte, ln int) error {
 	r := &st.run
 	if name[0] == '{' {
 		if mark == '-' && r.active && !r.ignore {
@@ -824,8 +879,23 @@ func (st *k6State) metric(mark byte, name string, rest []byte, ln int) error {
 	if r.active && r.ignore {
 		return nil
 	}
+	if err := st.enterMetric(name, ln); err != nil {
+		return err
+	}
+	r = &st.run
+	if mark == '-' {
+		r.note("threshold crossed on " + name)
+	}
+	r.setMetric(name, rest)
+	return nil
+}
+
+// enterMetric counts a metric line into the run, starting one (and
+// closing the one before when the metric comes again: the next run's
+// summary).
+func (st *state) enterMetric(name string, ln int) error {
+	r := &st.run
 	if r.active && r.seen[name] {
-		// The same metric again: the next run's summary.
 		if err := st.close(); err != nil {
 			return err
 		}
@@ -842,9 +912,11 @@ func (st *k6State) metric(mark byte, name string, rest []byte, ln int) error {
 		r.seen[name] = true
 	}
 	r.hasMetrics = true
-	if mark == '-' {
-		r.note("threshold crossed on " + name)
-	}
+	return nil
+}
+
+// setMetric keeps the values of the metrics a run is made of.
+func (r *k6Run) setMetric(name string, rest []byte) {
 	switch name {
 	case "http_req_duration":
 		if t, ok := parseK6Trend(rest); ok {
@@ -875,11 +947,10 @@ func (st *k6State) metric(mark byte, name string, rest []byte, ln int) error {
 		r.dropped = parseK6Value(rest)
 		r.hasDropped = r.dropped.parsed
 	}
-	return nil
 }
 
 // close emits the current run, if it is one, and resets the block.
-func (st *k6State) close() error {
+func (st *state) close() error {
 	r := &st.run
 	if !r.active {
 		return nil
@@ -896,7 +967,7 @@ func (st *k6State) close() error {
 }
 
 // build turns a block into a run.
-func (st *k6State) build(r *k6Run) results.RunWithPercentiles {
+func (st *state) build(r *k6Run) results.RunWithPercentiles {
 	run := results.RunWithPercentiles{Run: results.Run{Tool: "k6", LoadModel: results.LoadClosed, SourceLine: int32(r.startLine)}}
 	run.Percentiles = []results.Percentile{}
 	if r.cmd != "" {
@@ -915,18 +986,7 @@ func (st *k6State) build(r *k6Run) results.RunWithPercentiles {
 		}
 	}
 	k6Counts(&run, r)
-	// Duration: count/rate as k6 computed the rate over the test run.
-	switch {
-	case r.hasReqs && r.reqs.rate > 0 && r.reqs.num > 0:
-		run.DurationS = r.reqs.num / r.reqs.rate
-	case r.hasIters && r.iters.rate > 0 && r.iters.num > 0:
-		run.DurationS = r.iters.num / r.iters.rate
-	case r.running.ok:
-		run.DurationS = r.running.s
-	}
-	if run.RPS == 0 && run.DurationS > 0 && run.Requests > 0 {
-		run.RPS = float64(run.Requests) / run.DurationS
-	}
+	k6Duration(&run, r)
 	if r.hasData {
 		if b, ok := core.ToInt64(r.data.bytes); ok {
 			run.BytesIn = results.Ptr(b)
@@ -949,6 +1009,23 @@ func (st *k6State) build(r *k6Run) results.RunWithPercentiles {
 		run.Notes = results.Ptr(strings.Join(r.notes, "; "))
 	}
 	return run
+}
+
+// k6Duration sets the duration: count/rate as k6 computed the rate over
+// the test run, else the last progress line; and the rate from it when
+// there was none.
+func k6Duration(run *results.RunWithPercentiles, r *k6Run) {
+	switch {
+	case r.hasReqs && r.reqs.rate > 0 && r.reqs.num > 0:
+		run.DurationS = r.reqs.num / r.reqs.rate
+	case r.hasIters && r.iters.rate > 0 && r.iters.num > 0:
+		run.DurationS = r.iters.num / r.iters.rate
+	case r.running.ok:
+		run.DurationS = r.running.s
+	}
+	if run.RPS == 0 && run.DurationS > 0 && run.Requests > 0 {
+		run.RPS = float64(run.Requests) / run.DurationS
+	}
 }
 
 // k6Counts sets the run's requests and errors from the metrics read.
@@ -988,7 +1065,7 @@ func k6Connections(run *results.RunWithPercentiles, r *k6Run) {
 
 // applyHeader sets the load model, target rate and planned duration from
 // the execution description.
-func (st *k6State) applyHeader(run *results.RunWithPercentiles, h *k6Header, r *k6Run) {
+func (st *state) applyHeader(run *results.RunWithPercentiles, h *k6Header, r *k6Run) {
 	var open, closed int
 	var rate, planned float64
 	var hasPlanned bool

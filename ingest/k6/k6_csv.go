@@ -108,90 +108,110 @@ func k6UnixTimestamp(s string) (int64, bool) {
 
 // Parse streams the requests of a k6 CSV output to sink.
 func (CSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	extra := &k6Extra{Sink: sink, note: k6ModelNote}
-	a := requests.NewRequests(opts, extra)
+	c := k6CSV{extra: &k6Extra{Sink: sink, note: k6ModelNote}, col: map[string]int{}}
+	c.a = requests.NewRequests(opts, c.extra)
 	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CSVMaxRecord)
-	col := map[string]int{}
 	for {
 		rec, err := recs.Next()
 		line := recs.Line
 		if err == io.EOF {
 			break
 		}
-		a.Record(recs.Size)
+		c.a.Record(recs.Size)
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			a.Bad(line, pe.Err.Error())
+			c.a.Bad(line, pe.Err.Error())
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		if len(col) == 0 {
-			for i, c := range rec {
-				if i == 0 {
-					c = strings.TrimPrefix(c, "\ufeff")
-				}
-				if _, dup := col[c]; !dup {
-					col[c] = i
-				}
-			}
-			mi, ok1 := col["metric_name"]
-			ti, ok2 := col["timestamp"]
-			vi, ok3 := col["metric_value"]
-			if !ok1 || !ok2 || !ok3 || mi != 0 || ti != 1 || vi != 2 {
+		if len(c.col) == 0 {
+			if !c.header(rec) {
 				return &core.SyntaxError{File: opts.Source, Line: line, Msg: "not a k6 CSV header (metric_name,timestamp,metric_value,...)"}
 			}
 			continue
 		}
-		field := func(name string) string {
-			if i, ok := col[name]; ok && i < len(rec) {
-				return rec[i]
-			}
-			return ""
-		}
-		if len(rec) < 3 {
-			a.Bad(line, fmt.Sprintf("%d fields", len(rec)))
-			continue
-		}
-		metric := rec[0]
-		if metric != "http_req_duration" && metric != "vus_max" && metric != "vus" {
-			a.Good()
-			continue
-		}
-		v, err := strconv.ParseFloat(rec[2], 64)
-		if err != nil {
-			a.Bad(line, "metric_value "+strconv.Quote(rec[2]))
-			continue
-		}
-		switch metric {
-		case "vus_max":
-			extra.vusMax = math.Max(extra.vusMax, v)
-			a.Good()
-			continue
-		case "vus":
-			extra.vus = math.Max(extra.vus, v)
-			a.Good()
-			continue
-		}
-		ts, ok := k6UnixTimestamp(rec[1])
-		if !ok {
-			a.Bad(line, "timestamp "+strconv.Quote(rec[1]))
-			continue
-		}
-		q := k6Req{endNs: ts, ms: v, method: field("method"), name: field("name"), url: field("url"),
-			scenario: field("scenario"), status: field("status"), err: field("error"), code: field("error_code"),
-			expected: field("expected_response")}
-		if q.name == "" {
-			q.name = q.url
-		}
-		if err := q.add(a, line); err != nil {
+		if err := c.record(rec, line); err != nil {
 			return err
 		}
 	}
-	if len(col) == 0 {
+	if len(c.col) == 0 {
 		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"k6-csv"}}
 	}
-	a.InputSize(recs.Offset())
-	return a.Close()
+	c.a.InputSize(recs.Offset())
+	return c.a.Close()
+}
+
+// k6CSV is a k6 CSV output being read: its columns by name.
+type k6CSV struct {
+	a     *requests.Requests
+	extra *k6Extra
+	col   map[string]int
+}
+
+// header reads the header's columns (the first of a name counts); false
+// unless it starts metric_name,timestamp,metric_value.
+func (c *k6CSV) header(rec []string) bool {
+	for i, name := range rec {
+		if i == 0 {
+			name = strings.TrimPrefix(name, "\ufeff")
+		}
+		if _, dup := c.col[name]; !dup {
+			c.col[name] = i
+		}
+	}
+	mi, ok1 := c.col["metric_name"]
+	ti, ok2 := c.col["timestamp"]
+	vi, ok3 := c.col["metric_value"]
+	return ok1 && ok2 && ok3 && mi == 0 && ti == 1 && vi == 2
+}
+
+// field is the record's value of a named column, or "".
+func (c *k6CSV) field(rec []string, name string) string {
+	if i, ok := c.col[name]; ok && i < len(rec) {
+		return rec[i]
+	}
+	return ""
+}
+
+// record reads a sample: of http_req_duration a request, of vus and
+// vus_max the most VUs; other metrics are skipped.
+func (c *k6CSV) record(rec []string, line int) error {
+	if len(rec) < 3 {
+		c.a.Bad(line, fmt.Sprintf("%d fields", len(rec)))
+		return nil
+	}
+	metric := rec[0]
+	if metric != "http_req_duration" && metric != "vus_max" && metric != "vus" {
+		c.a.Good()
+		return nil
+	}
+	v, err := strconv.ParseFloat(rec[2], 64)
+	if err != nil {
+		c.a.Bad(line, "metric_value "+strconv.Quote(rec[2]))
+		return nil
+	}
+	switch metric {
+	case "vus_max":
+		c.extra.vusMax = math.Max(c.extra.vusMax, v)
+		c.a.Good()
+		return nil
+	case "vus":
+		c.extra.vus = math.Max(c.extra.vus, v)
+		c.a.Good()
+		return nil
+	}
+	ts, ok := k6UnixTimestamp(rec[1])
+	if !ok {
+		c.a.Bad(line, "timestamp "+strconv.Quote(rec[1]))
+		return nil
+	}
+	q := k6Req{endNs: ts, ms: v, method: c.field(rec, "method"), name: c.field(rec, "name"), url: c.field(rec, "url"),
+		scenario: c.field(rec, "scenario"), status: c.field(rec, "status"), err: c.field(rec, "error"), code: c.field(rec, "error_code"),
+		expected: c.field(rec, "expected_response")}
+	if q.name == "" {
+		q.name = q.url
+	}
+	return q.add(c.a, line)
 }

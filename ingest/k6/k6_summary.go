@@ -179,56 +179,14 @@ func (SummaryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 		switch key {
 		case "metrics":
 			sawMetrics = true
-			if err := k6ExpectDelim(dec, '{'); err != nil {
-				return fail(err)
-			}
-			for dec.More() {
-				name, err := k6StringToken(dec)
-				if err != nil {
-					return fail(err)
-				}
-				if !k6SummaryWanted(name) {
-					if err := k6SkipValue(dec); err != nil {
-						return fail(err)
-					}
-					continue
-				}
-				var raw json.RawMessage
-				if err := dec.Decode(&raw); err != nil {
-					return fail(err)
-				}
-				m, err := decodeK6SummaryMetric(raw)
-				if err != nil {
-					return fail(fmt.Errorf("metric %s: %w", name, err))
-				}
-				if strings.HasPrefix(name, "http_req_duration{") {
-					if len(sum.subs) < 32 && name != "http_req_duration{expected_response:true}" {
-						sum.subs = append(sum.subs, k6SubNote(name, m))
-					}
-					if len(m.thresholds) > 0 {
-						sum.metrics[name] = k6SummaryMetric{thresholds: m.thresholds}
-					}
-					continue
-				}
-				sum.metrics[name] = m
-			}
-			if _, err := dec.Token(); err != nil {
-				return fail(err)
-			}
+			err = sum.readMetrics(dec)
 		case "state":
-			var state struct {
-				TestRunDurationMs *float64 `json:"testRunDurationMs"`
-			}
-			if err := dec.Decode(&state); err != nil {
-				return fail(err)
-			}
-			if state.TestRunDurationMs != nil && core.Finite(*state.TestRunDurationMs) {
-				sum.durationMs, sum.hasDur = *state.TestRunDurationMs, true
-			}
+			err = sum.readState(dec)
 		default:
-			if err := k6SkipValue(dec); err != nil {
-				return fail(err)
-			}
+			err = k6SkipValue(dec)
+		}
+		if err != nil {
+			return fail(err)
 		}
 	}
 	if _, err := dec.Token(); err != nil {
@@ -246,6 +204,60 @@ func (SummaryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 	lab := core.Labeler{Labels: opts.Labels}
 	core.FillCommon(&run, opts, 0, &lab)
 	return sink.Run(run)
+}
+
+// readMetrics reads the "metrics" object, keeping the metrics wanted;
+// http_req_duration's sub-metrics become notes (and their thresholds).
+func (sum *k6Summary) readMetrics(dec *json.Decoder) error {
+	if err := k6ExpectDelim(dec, '{'); err != nil {
+		return err
+	}
+	for dec.More() {
+		name, err := k6StringToken(dec)
+		if err != nil {
+			return err
+		}
+		if !k6SummaryWanted(name) {
+			if err := k6SkipValue(dec); err != nil {
+				return err
+			}
+			continue
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err
+		}
+		m, err := decodeK6SummaryMetric(raw)
+		if err != nil {
+			return fmt.Errorf("metric %s: %w", name, err)
+		}
+		if !strings.HasPrefix(name, "http_req_duration{") {
+			sum.metrics[name] = m
+			continue
+		}
+		if len(sum.subs) < 32 && name != "http_req_duration{expected_response:true}" {
+			sum.subs = append(sum.subs, k6SubNote(name, m))
+		}
+		if len(m.thresholds) > 0 {
+			sum.metrics[name] = k6SummaryMetric{thresholds: m.thresholds}
+		}
+	}
+	_, err := dec.Token()
+	return err
+}
+
+// readState reads the "state" object: the test run's duration.
+func (sum *k6Summary) readState(dec *json.Decoder) error {
+	var state struct {
+		TestRunDurationMs *float64 `json:"testRunDurationMs"`
+	}
+	if err := dec.Decode(&state); err != nil {
+		return err
+	}
+	if state.TestRunDurationMs != nil && core.Finite(*state.TestRunDurationMs) {
+		sum.durationMs, sum.hasDur = *state.TestRunDurationMs, true
+	}
+	return nil
 }
 
 // k6SubNote describes a sub-metric of http_req_duration for the notes.
@@ -266,11 +278,6 @@ func k6SubNote(name string, m k6SummaryMetric) string {
 func (sum *k6Summary) build() results.RunWithPercentiles {
 	run := results.RunWithPercentiles{Run: results.Run{Tool: "k6", LoadModel: results.LoadClosed, SourceLine: 1}}
 	run.Percentiles = []results.Percentile{}
-	var notes []string
-	get := func(metric, stat string) (float64, bool) {
-		v, ok := sum.metrics[metric].stats[stat]
-		return v, ok
-	}
 	if m, ok := sum.metrics["http_req_duration"]; ok {
 		var t k6Trend
 		for k, v := range m.stats {
@@ -283,16 +290,36 @@ func (sum *k6Summary) build() results.RunWithPercentiles {
 		}
 		t.fill(&run)
 	}
-	count, hasCount := get("http_reqs", "count")
+	notes := sum.traffic(&run)
+	sum.transfer(&run)
+	if vus, ok := sum.maxVUs(); ok && vus >= 1 && vus < math.MaxInt32 {
+		run.Connections = results.Ptr(int32(vus))
+	}
+	notes = append(notes, sum.notes()...)
+	notes = append(notes, "executor not recorded in the summary JSON: closed model assumed")
+	run.Notes = results.Ptr(strings.Join(notes, "; "))
+	return run
+}
+
+// get is a metric's statistic.
+func (sum *k6Summary) get(metric, stat string) (float64, bool) {
+	v, ok := sum.metrics[metric].stats[stat]
+	return v, ok
+}
+
+// traffic sets the requests, rate, errors and duration; the notes say how
+// the errors were found.
+func (sum *k6Summary) traffic(run *results.RunWithPercentiles) (notes []string) {
+	count, hasCount := sum.get("http_reqs", "count")
 	if hasCount && count >= 0 {
 		run.Requests, _ = core.ToInt64(count)
-	} else if c, ok := get("http_req_duration", "count"); ok && c >= 0 {
+	} else if c, ok := sum.get("http_req_duration", "count"); ok && c >= 0 {
 		run.Requests, _ = core.ToInt64(c)
 	}
-	if rate, ok := get("http_reqs", "rate"); ok && rate >= 0 {
+	if rate, ok := sum.get("http_reqs", "rate"); ok && rate >= 0 {
 		run.RPS = rate
 	}
-	if p, ok := get("http_req_failed", "passes"); ok && p >= 0 {
+	if p, ok := sum.get("http_req_failed", "passes"); ok && p >= 0 {
 		run.Errors, _ = core.ToInt64(p)
 	} else if rate, ok := k6RateValue(sum.metrics["http_req_failed"]); ok && rate >= 0 && rate <= 1 {
 		run.Errors, _ = core.ToInt64(rate * float64(run.Requests))
@@ -309,24 +336,38 @@ func (sum *k6Summary) build() results.RunWithPercentiles {
 	if run.RPS == 0 && run.DurationS > 0 {
 		run.RPS = float64(run.Requests) / run.DurationS
 	}
-	if b, ok := get("data_received", "count"); ok {
-		if n, ok := core.ToInt64(b); ok {
-			run.BytesIn = results.Ptr(n)
-		}
-		if r, ok := get("data_received", "rate"); ok && r >= 0 {
-			run.TransferBPS = results.Ptr(r)
-		}
-	}
-	vus, ok := get("vus_max", "max")
+	return notes
+}
+
+// transfer sets the bytes received and their rate.
+func (sum *k6Summary) transfer(run *results.RunWithPercentiles) {
+	b, ok := sum.get("data_received", "count")
 	if !ok {
-		vus, ok = get("vus_max", "value")
+		return
 	}
-	if !ok {
-		vus, ok = get("vus", "max")
+	if n, ok := core.ToInt64(b); ok {
+		run.BytesIn = results.Ptr(n)
 	}
-	if ok && vus >= 1 && vus < math.MaxInt32 {
-		run.Connections = results.Ptr(int32(vus))
+	if r, ok := sum.get("data_received", "rate"); ok && r >= 0 {
+		run.TransferBPS = results.Ptr(r)
 	}
+}
+
+// maxVUs is the most VUs: vus_max's max or value, else vus's max.
+func (sum *k6Summary) maxVUs() (float64, bool) {
+	if v, ok := sum.get("vus_max", "max"); ok {
+		return v, true
+	}
+	if v, ok := sum.get("vus_max", "value"); ok {
+		return v, true
+	}
+	return sum.get("vus", "max")
+}
+
+// notes are the thresholds crossed (by metric name), the checks, the
+// dropped iterations and the sub-metrics.
+func (sum *k6Summary) notes() []string {
+	var notes []string
 	names := make([]string, 0, len(sum.metrics))
 	for name := range sum.metrics {
 		names = append(names, name)
@@ -337,20 +378,18 @@ func (sum *k6Summary) build() results.RunWithPercentiles {
 			notes = append(notes, "threshold crossed: "+name+" "+th)
 		}
 	}
-	if p, ok := get("checks", "passes"); ok {
-		f, _ := get("checks", "fails")
+	if p, ok := sum.get("checks", "passes"); ok {
+		f, _ := sum.get("checks", "fails")
 		notes = append(notes, fmt.Sprintf("checks: %.0f of %.0f passed", p, p+f))
 	}
-	if d, ok := get("dropped_iterations", "count"); ok && d > 0 {
+	if d, ok := sum.get("dropped_iterations", "count"); ok && d > 0 {
 		notes = append(notes, fmt.Sprintf("dropped_iterations: %.0f", d))
 	}
 	if len(sum.subs) > 0 {
 		slices.Sort(sum.subs)
 		notes = append(notes, "sub-metrics: "+strings.Join(sum.subs, ", "))
 	}
-	notes = append(notes, "executor not recorded in the summary JSON: closed model assumed")
-	run.Notes = results.Ptr(strings.Join(notes, "; "))
-	return run
+	return notes
 }
 
 // k6RateValue returns a rate metric's fraction ("rate" in handleSummary

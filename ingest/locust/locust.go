@@ -308,15 +308,7 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 			return &core.SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("request count %q", row.str("count"))}
 		}
 		if len(endpoints) < maxLocustEndpoints {
-			e := strings.TrimSpace(row.str("type") + " " + row.str("name"))
-			desc := fmt.Sprintf("%s (n=%d", e, c)
-			if f, ok := row.count("failures"); ok && f > 0 {
-				desc += fmt.Sprintf(", %d failed", f)
-			}
-			if m, ok := row.num("median"); ok {
-				desc += ", median " + strconv.FormatFloat(m, 'g', 6, 64) + " ms"
-			}
-			endpoints = append(endpoints, desc+")")
+			endpoints = append(endpoints, locustEndpoint(row, c))
 		} else {
 			extra++
 		}
@@ -343,6 +335,19 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 	lab := core.Labeler{Labels: opts.Labels}
 	core.FillCommon(run, opts, 0, &lab)
 	return sink.Run(*run)
+}
+
+// locustEndpoint describes an endpoint's row of c requests for the notes.
+func locustEndpoint(row locustRow, c int64) string {
+	e := strings.TrimSpace(row.str("type") + " " + row.str("name"))
+	desc := fmt.Sprintf("%s (n=%d", e, c)
+	if f, ok := row.count("failures"); ok && f > 0 {
+		desc += fmt.Sprintf(", %d failed", f)
+	}
+	if m, ok := row.num("median"); ok {
+		desc += ", median " + strconv.FormatFloat(m, 'g', 6, 64) + " ms"
+	}
+	return desc + ")"
 }
 
 // locustStatsRun builds the run from the Aggregated row.

@@ -75,25 +75,7 @@ type locustHistRow struct {
 // results.RunID(Source, 0), the run's.
 func (HistoryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CSVMaxRecord)
-	runID := results.RunID(opts.Source, 0)
-	var h locustHeader
-	var first, prev, last *locustHistRow
-	var maxUsers int64
-	var hasUsers, fullHistory bool
-	var bad int
-	var badMsgs []string
-	badLine := 0
-	rows := 0
-	// skip counts a malformed row and quotes the first maxBadLines.
-	skip := func(line int, msg string) {
-		bad++
-		if badLine == 0 {
-			badLine = line
-		}
-		if len(badMsgs) < requests.MaxBadLines {
-			badMsgs = append(badMsgs, fmt.Sprintf("line %d: %s", line, msg))
-		}
-	}
+	x := &locustHistory{opts: opts, sink: sink, runID: results.RunID(opts.Source, 0)}
 	for {
 		rec, err := recs.Next()
 		line := recs.Line
@@ -102,83 +84,124 @@ func (HistoryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 		}
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
-			skip(line, pe.Err.Error())
+			x.skip(line, pe.Err.Error())
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		if h.col == nil {
-			h = parseLocustHeader(rec)
-			if !locustHistoryHeader(h) {
-				return &core.SyntaxError{File: opts.Source, Line: line, Msg: "not a Locust stats history header"}
-			}
-			continue
+		if err := x.record(rec, line); err != nil {
+			return err
 		}
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue
-		}
-		row := locustRow{h: h, rec: rec}
-		rows++
-		hr, msg := locustHistoryRow(row, line)
-		if msg != "" {
-			skip(line, msg)
-			continue
-		}
-		if u, ok := row.count("users"); ok && u >= 0 {
-			maxUsers, hasUsers = max(maxUsers, u), true
-		}
-		if !row.aggregated() {
-			fullHistory = true
-			continue
-		}
-		hr.currentPercentiles = fullHistory
-		if first == nil {
-			first = &hr
-		}
-		if prev != nil && hr.t > prev.t {
-			s := locustWindow(runID, first, prev, &hr)
-			if err := sink.Series(s); err != nil {
-				return err
-			}
-		}
-		if prev == nil || hr.t > prev.t {
-			cp := hr
-			prev = &cp
-		}
-		last = &hr
 	}
-	if h.col == nil {
-		return &core.NoOutputError{File: opts.Source, LookedFor: []string{"locust-history"}}
+	return x.finish()
+}
+
+// locustHistory is a stats history being read: its header, the first,
+// latest and last Aggregated rows, the most users, and the malformed rows
+// (the first maxBadLines quoted).
+type locustHistory struct {
+	opts               core.Options
+	sink               core.Sink
+	runID              string
+	h                  locustHeader
+	first, prev, last  *locustHistRow
+	maxUsers           int64
+	hasUsers, full     bool
+	bad, badLine, rows int
+	badMsgs            []string
+}
+
+// skip counts a malformed row.
+func (x *locustHistory) skip(line int, msg string) {
+	x.bad++
+	if x.badLine == 0 {
+		x.badLine = line
 	}
-	if last == nil {
-		if bad > 0 {
-			return &core.SyntaxError{File: opts.Source, Line: badLine, Msg: "no well-formed Aggregated row: " + strings.Join(badMsgs, "; ")}
+	if len(x.badMsgs) < requests.MaxBadLines {
+		x.badMsgs = append(x.badMsgs, fmt.Sprintf("line %d: %s", line, msg))
+	}
+}
+
+// record reads the header or a row; an Aggregated row after an earlier
+// one ends a window, sent as a series row.
+func (x *locustHistory) record(rec []string, line int) error {
+	if x.h.col == nil {
+		x.h = parseLocustHeader(rec)
+		if !locustHistoryHeader(x.h) {
+			return &core.SyntaxError{File: x.opts.Source, Line: line, Msg: "not a Locust stats history header"}
 		}
-		return &core.SyntaxError{File: opts.Source, Msg: "Locust stats history without an Aggregated row"}
+		return nil
 	}
-	if bad > 0 && float64(bad) > requests.BadLimit*float64(rows+bad) {
-		return &core.SyntaxError{File: opts.Source, Line: badLine, Msg: fmt.Sprintf("%d of %d rows malformed: %s", bad, rows+bad, strings.Join(badMsgs, "; "))}
+	if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+		return nil
 	}
-	run := locustHistoryRun(first, prev, last, fullHistory)
-	if hasUsers && maxUsers >= 1 && maxUsers < math.MaxInt32 {
-		run.Connections = results.Ptr(int32(maxUsers))
+	row := locustRow{h: x.h, rec: rec}
+	x.rows++
+	hr, msg := locustHistoryRow(row, line)
+	if msg != "" {
+		x.skip(line, msg)
+		return nil
+	}
+	if u, ok := row.count("users"); ok && u >= 0 {
+		x.maxUsers, x.hasUsers = max(x.maxUsers, u), true
+	}
+	if !row.aggregated() {
+		x.full = true
+		return nil
+	}
+	hr.currentPercentiles = x.full
+	if x.first == nil {
+		x.first = &hr
+	}
+	if x.prev != nil && hr.t > x.prev.t {
+		if err := x.sink.Series(locustWindow(x.runID, x.first, x.prev, &hr)); err != nil {
+			return err
+		}
+	}
+	if x.prev == nil || hr.t > x.prev.t {
+		cp := hr
+		x.prev = &cp
+	}
+	x.last = &hr
+	return nil
+}
+
+// finish sends the run, from the last Aggregated row, or tells why there
+// is none.
+func (x *locustHistory) finish() error {
+	src := x.opts.Source
+	if x.h.col == nil {
+		return &core.NoOutputError{File: src, LookedFor: []string{"locust-history"}}
+	}
+	if x.last == nil {
+		if x.bad > 0 {
+			return &core.SyntaxError{File: src, Line: x.badLine, Msg: "no well-formed Aggregated row: " + strings.Join(x.badMsgs, "; ")}
+		}
+		return &core.SyntaxError{File: src, Msg: "Locust stats history without an Aggregated row"}
+	}
+	if x.bad > 0 && float64(x.bad) > requests.BadLimit*float64(x.rows+x.bad) {
+		return &core.SyntaxError{File: src, Line: x.badLine, Msg: fmt.Sprintf("%d of %d rows malformed: %s", x.bad, x.rows+x.bad, strings.Join(x.badMsgs, "; "))}
+	}
+	run := locustHistoryRun(x.first, x.prev, x.last, x.full)
+	if x.hasUsers && x.maxUsers >= 1 && x.maxUsers < math.MaxInt32 {
+		run.Connections = results.Ptr(int32(x.maxUsers))
 	}
 	var notes []string
 	if run.Notes != nil {
 		notes = append(notes, *run.Notes)
 	}
-	if bad > 0 {
-		notes = append(notes, fmt.Sprintf("%d malformed rows skipped (%s)", bad, strings.Join(badMsgs, "; ")))
+	if x.bad > 0 {
+		notes = append(notes, fmt.Sprintf("%d malformed rows skipped (%s)", x.bad, strings.Join(x.badMsgs, "; ")))
 	}
-	if last.t < prev.t {
+	if x.last.t < x.prev.t {
 		notes = append(notes, "Aggregated rows out of time order: duration from the first row to the latest time stamp")
 	}
 	notes = append(notes, "Locust users (closed model); the history records no host")
 	run.Notes = results.Ptr(strings.Join(notes, "; "))
-	lab := core.Labeler{Labels: opts.Labels}
-	core.FillCommon(&run, opts, 0, &lab)
-	return sink.Run(run)
+	lab := core.Labeler{Labels: x.opts.Labels}
+	core.FillCommon(&run, x.opts, 0, &lab)
+	return x.sink.Run(run)
 }
 
 // locustHistoryRow reads a history row, or tells what is wrong with it.

@@ -101,8 +101,8 @@ type ohaCommand struct {
 	qps                 float64
 }
 
-// ohaState is the text parser's state over one input.
-type ohaState struct {
+// state is the text parser's state over one input.
+type state struct {
 	core.RunState
 	run     ohaRun
 	pending *ohaCommand
@@ -112,14 +112,14 @@ type ohaState struct {
 // Detect reports whether head holds an oha summary: "Summary:", then its
 // Success rate and Total lines.
 func (Parser) Detect(head []byte) bool {
-	st := &ohaState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the oha runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &ohaState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "oha", st.line, st.close, func() int { return st.Index })
 }
 
@@ -156,7 +156,7 @@ const (
 )
 
 // line handles one input line.
-func (st *ohaState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
@@ -164,15 +164,7 @@ func (st *ohaState) line(b []byte, ln int) error {
 	f := core.Fields(s, st.f[:0])
 	r := &st.run
 	if len(f) == 1 && string(f[0]) == "Summary:" {
-		if err := st.close(); err != nil {
-			return err
-		}
-		st.run = ohaRun{startLine: ln, lastLine: ln, cmd: st.pending, pcts: st.run.pcts[:0]}
-		if st.pending != nil {
-			st.run.startLine = st.pending.line
-		}
-		st.Active, st.pending = true, nil
-		return nil
+		return st.open(ln)
 	}
 	if !st.Active {
 		if i := core.FindCommand(s, isOhaExe); i >= 0 {
@@ -190,38 +182,59 @@ func (st *ohaState) line(b []byte, ln int) error {
 		r.lastLine = ln
 		return nil
 	}
-	switch r.sec {
-	case ohaSectionSummary:
-		if !st.summaryKey(f, ln) {
-			return st.close()
-		}
-	case ohaSectionOther:
-		// histogram bars and details rows
-	case ohaSectionLat:
-		if !r.latencyRow(f, ln) {
-			return st.close()
-		}
-	case ohaSectionStatus:
-		if !r.statusRow(f, ln) {
-			return st.close()
-		}
-	case ohaSectionErrors:
-		// [9] aborted due to deadline
-		n, ok := core.BracketedCount(f[0])
-		if len(f) < 2 || !ok {
-			return st.close()
-		}
-		r.errs = core.AddSat(r.errs, n)
-		msg := string(core.Rest(s, f[1]))
-		if requests.IsTimeout(msg) {
-			r.timeouts = core.AddSat(r.timeouts, n)
-		}
-		if strings.Contains(msg, "aborted due to deadline") {
-			r.aborted = core.AddSat(r.aborted, n)
-		}
+	if !st.sectionRow(s, f, ln) {
+		return st.close()
 	}
 	r.lastLine = ln
 	return nil
+}
+
+// open starts a summary at its "Summary:" line, closing the one before.
+func (st *state) open(ln int) error {
+	if err := st.close(); err != nil {
+		return err
+	}
+	st.run = ohaRun{startLine: ln, lastLine: ln, cmd: st.pending, pcts: st.run.pcts[:0]}
+	if st.pending != nil {
+		st.run.startLine = st.pending.line
+	}
+	st.Active, st.pending = true, nil
+	return nil
+}
+
+// sectionRow reads a line of the open section; false when it is none
+// (the run's output ended).
+func (st *state) sectionRow(s []byte, f [][]byte, ln int) bool {
+	r := &st.run
+	switch r.sec {
+	case ohaSectionSummary:
+		return st.summaryKey(f, ln)
+	case ohaSectionLat:
+		return r.latencyRow(f, ln)
+	case ohaSectionStatus:
+		return r.statusRow(f, ln)
+	case ohaSectionErrors:
+		return r.errorRow(s, f)
+	}
+	return true // histogram bars and details rows
+}
+
+// errorRow reads a row of the error distribution, "[9] aborted due to
+// deadline"; false when the line is none.
+func (r *ohaRun) errorRow(s []byte, f [][]byte) bool {
+	n, ok := core.BracketedCount(f[0])
+	if len(f) < 2 || !ok {
+		return false
+	}
+	r.errs = core.AddSat(r.errs, n)
+	msg := string(core.Rest(s, f[1]))
+	if requests.IsTimeout(msg) {
+		r.timeouts = core.AddSat(r.timeouts, n)
+	}
+	if strings.Contains(msg, "aborted due to deadline") {
+		r.aborted = core.AddSat(r.aborted, n)
+	}
+	return true
 }
 
 // heading reads a section heading (h ends with a colon); false when it is
@@ -283,59 +296,23 @@ func (r *ohaRun) statusRow(f [][]byte, ln int) bool {
 }
 
 // summaryKey reads a line of the Summary section; false when it is none.
-func (st *ohaState) summaryKey(f [][]byte, ln int) bool {
+func (st *state) summaryKey(f [][]byte, ln int) bool {
 	r := &st.run
 	key := string(f[0])
 	switch {
 	case key == "Success" && len(f) >= 2 && string(f[1]) == "rate:":
 		r.success = true
 	case key == "Requests/sec:" && len(f) == 2:
-		v, ok := core.ParseDec(f[1], 0)
-		if !ok && !core.IsNaN(f[1]) {
-			r.Malformed(ln, "Requests/sec line")
-		}
-		r.rps = v
+		r.rps = r.decimal(f[1], ln, "Requests/sec line")
 		r.keys |= ohaKeyRPS
-	case (key == "Total:" || key == "Slowest:" || key == "Fastest:" || key == "Average:") && len(f) == 3:
-		if core.IsNaN(f[1]) {
-			r.nanLat = true
-			r.keys |= map[string]uint8{"Total:": ohaKeyTotal, "Slowest:": ohaKeySlow, "Fastest:": ohaKeyFast, "Average:": ohaKeyAvg}[key]
-			return true
-		}
-		ms, ok := core.DurationsMs.Parse(f[1], f[2])
-		if !ok {
-			r.Malformed(ln, key+" line")
-			return true
-		}
-		switch key {
-		case "Total:":
-			r.totalMs = ms
-			r.keys |= ohaKeyTotal
-			if st.Detect {
-				st.Found = true
-			}
-		case "Slowest:":
-			r.slow = ms
-			r.keys |= ohaKeySlow
-		case "Fastest:":
-			r.fast = ms
-			r.keys |= ohaKeyFast
-		case "Average:":
-			r.avg = ms
-			r.keys |= ohaKeyAvg
+	case ohaDurationKeys[key] != 0 && len(f) == 3:
+		if r.durationKey(key, f, ln) && key == "Total:" && st.Detect {
+			st.Found = true
 		}
 	case key == "Total" && len(f) == 4 && string(f[1]) == "data:":
-		v, ok := ohaSize(f[2], f[3])
-		if !ok {
-			r.Malformed(ln, "Total data line")
-		}
-		r.data, r.hasData = v, ok
+		r.data, r.hasData = r.size(f[2], f[3], ln, "Total data line")
 	case key == "Size/sec:" && len(f) == 3:
-		v, ok := ohaSize(f[1], f[2])
-		if !ok {
-			r.Malformed(ln, "Size/sec line")
-		}
-		r.dataPerSec, r.hasPerSec = v, ok
+		r.dataPerSec, r.hasPerSec = r.size(f[1], f[2], ln, "Size/sec line")
 	case key == "Size/request:":
 	default:
 		return false
@@ -343,8 +320,59 @@ func (st *ohaState) summaryKey(f [][]byte, ln int) bool {
 	return true
 }
 
+// decimal reads a number (NaN when no request completed), noting what
+// when it is malformed.
+func (r *ohaRun) decimal(b []byte, ln int, what string) float64 {
+	v, ok := core.ParseDec(b, 0)
+	if !ok && !core.IsNaN(b) {
+		r.Malformed(ln, what)
+	}
+	return v
+}
+
+// size reads a size and its unit, noting what when it is malformed.
+func (r *ohaRun) size(num, unit []byte, ln int, what string) (float64, bool) {
+	v, ok := ohaSize(num, unit)
+	if !ok {
+		r.Malformed(ln, what)
+	}
+	return v, ok
+}
+
+// ohaDurationKeys are the keys of the Summary's durations.
+var ohaDurationKeys = map[string]uint8{"Total:": ohaKeyTotal, "Slowest:": ohaKeySlow, "Fastest:": ohaKeyFast, "Average:": ohaKeyAvg}
+
+// durationKey reads "Total:", "Slowest:", "Fastest:" or "Average:" and
+// its duration (NaN when no request completed); false when it did not
+// parse.
+func (r *ohaRun) durationKey(key string, f [][]byte, ln int) bool {
+	bit := ohaDurationKeys[key]
+	if core.IsNaN(f[1]) {
+		r.nanLat = true
+		r.keys |= bit
+		return false
+	}
+	ms, ok := core.DurationsMs.Parse(f[1], f[2])
+	if !ok {
+		r.Malformed(ln, key+" line")
+		return false
+	}
+	switch bit {
+	case ohaKeyTotal:
+		r.totalMs = ms
+	case ohaKeySlow:
+		r.slow = ms
+	case ohaKeyFast:
+		r.fast = ms
+	case ohaKeyAvg:
+		r.avg = ms
+	}
+	r.keys |= bit
+	return true
+}
+
 // close ends the current summary, emitting it when it is oha's.
-func (st *ohaState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}

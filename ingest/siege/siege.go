@@ -76,8 +76,8 @@ type siegeCommand struct {
 	reps     int64
 }
 
-// siegeState is the text parser's state over one input.
-type siegeState struct {
+// state is the text parser's state over one input.
+type state struct {
 	core.RunState
 	start    int
 	last     int
@@ -95,14 +95,14 @@ type siegeState struct {
 // Detect reports whether head holds a siege summary: its Transactions,
 // Availability and Elapsed time lines in a row.
 func (Parser) Detect(head []byte) bool {
-	st := &siegeState{RunState: core.RunState{Detect: true}}
+	st := &state{RunState: core.RunState{Detect: true}}
 	core.ScanHead(head, st.line, func() bool { return st.Found })
 	return st.Found
 }
 
 // Parse streams the siege runs of r to sink in input order.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &siegeState{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
+	st := &state{RunState: core.RunState{Opts: opts, Sink: sink, Lab: core.Labeler{Labels: opts.Labels}}}
 	return core.ParseLines(ctx, r, opts, "siege", st.line, st.close, func() int { return st.Index })
 }
 
@@ -121,7 +121,7 @@ func siegeKey(s []byte) (int, []byte) {
 }
 
 // line handles one input line.
-func (st *siegeState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if len(s) == 0 {
 		return nil
@@ -187,7 +187,7 @@ func siegeValue(rest []byte, unit string) (float64, bool) {
 }
 
 // set stores the value of summary line k.
-func (st *siegeState) set(k int, v float64) {
+func (st *state) set(k int, v float64) {
 	s := &st.sum
 	n, _ := core.ToInt64(v)
 	switch k {
@@ -219,7 +219,7 @@ func (st *siegeState) set(k int, v float64) {
 }
 
 // other reads a line outside a summary: a command line or siege's banner.
-func (st *siegeState) other(s []byte, ln int) {
+func (st *state) other(s []byte, ln int) {
 	if i := core.FindCommand(s, isSiegeExe); i >= 0 {
 		if c, ok := parseSiegeCommand(string(s[i:]), ln); ok {
 			st.pending, st.pendUser, st.prepLine = c, 0, 0
@@ -242,7 +242,7 @@ func (st *siegeState) other(s []byte, ln int) {
 }
 
 // close ends the current summary, emitting it when complete.
-func (st *siegeState) close() error {
+func (st *state) close() error {
 	if !st.Active {
 		return nil
 	}

@@ -254,8 +254,8 @@ func (e *vegetaErrorSet) note() string {
 	return b.String()
 }
 
-// vegetaTextState is the text parser's state over one input.
-type vegetaTextState struct {
+// textState is the text parser's state over one input.
+type textState struct {
 	opts    core.Options
 	sink    core.Sink
 	lab     core.Labeler
@@ -292,7 +292,7 @@ func (TextParser) Detect(head []byte) bool {
 
 // Parse streams the runs of the text reports in r to sink.
 func (TextParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	st := &vegetaTextState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	st := &textState{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	if err := core.EachLine(ctx, r, opts.Source, st.line); err != nil {
 		return err
 	}
@@ -306,7 +306,7 @@ func (TextParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sin
 }
 
 // line handles one input line.
-func (st *vegetaTextState) line(b []byte, ln int) error {
+func (st *textState) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	r := &st.rep
 	kind, keys, rest := vegetaRowOf(s)
@@ -364,30 +364,13 @@ func vegetaRowOK(kind vegetaRow, keys []string, rest []byte) bool {
 // row reads the values of a row into the report; it reports false, and
 // leaves the report unchanged, when they do not parse.
 func (r *vegetaReport) row(kind vegetaRow, keys []string, rest []byte) bool {
-	if kind == vegetaRowErrorSet {
+	switch kind {
+	case vegetaRowErrorSet:
 		r.errSet.shown = true
 		r.inErrSet = true
 		return true
-	}
-	if kind == vegetaRowStatus {
-		if len(keys) != 1 || keys[0] != "code:count" {
-			return false
-		}
-		var c vegetaCodes
-		for _, f := range bytes.Fields(rest) {
-			i := bytes.IndexByte(f, ':')
-			if i <= 0 {
-				return false
-			}
-			code, ok1 := core.ParseUint(f[:i])
-			n, ok2 := core.ParseUint(f[i+1:])
-			if !ok1 || !ok2 {
-				return false
-			}
-			c.add(code, n)
-		}
-		r.codes, r.hasCodes = c, true
-		return true
+	case vegetaRowStatus:
+		return r.statusRow(keys, rest)
 	}
 	vals, ok := vegetaValues(rest, keys)
 	if !ok {
@@ -395,87 +378,139 @@ func (r *vegetaReport) row(kind vegetaRow, keys []string, rest []byte) bool {
 	}
 	switch kind {
 	case vegetaRowRequests:
-		var v vegetaReport
-		for i, k := range keys {
-			switch k {
-			case "total":
-				n, ok := core.ParseUint([]byte(vals[i]))
-				if !ok {
-					return false
-				}
-				v.requests, v.hasRequests = n, true
-			case "rate", "throughput":
-				x, ok := core.ParseDec([]byte(vals[i]), 0)
-				if !ok || !core.Finite(x) {
-					return false
-				}
-				if k == "rate" {
-					v.rate, v.hasRate = x, true
-				} else {
-					v.throughput, v.hasThroughput = x, true
-				}
-			default:
-				return false
-			}
-		}
-		if !v.hasRequests {
-			return false
-		}
-		r.requests, r.hasRequests = v.requests, true
-		r.rate, r.hasRate, r.throughput, r.hasThroughput = v.rate, v.hasRate, v.throughput, v.hasThroughput
+		return r.requestsRow(keys, vals)
 	case vegetaRowDuration:
-		if keys[0] != "total" || len(vals) > 3 {
-			return false
-		}
-		var total time.Duration
-		for i := range vals {
-			d, ok := vegetaDuration(vals[i])
-			if !ok {
-				return false
-			}
-			if i == 0 {
-				total = d
-			}
-		}
-		r.durS, r.hasDur = total.Seconds(), true
+		return r.durationRow(keys, vals)
 	case vegetaRowLatencies:
-		lat := make(map[string]float64, len(keys))
-		for i, k := range keys {
-			if _, q := vegetaQuantile(k); !q && k != "min" && k != "mean" && k != "max" {
-				return false
-			}
-			v, ok := vegetaDurationMs(vals[i])
+		return r.latenciesRow(keys, vals)
+	case vegetaRowBytesIn, vegetaRowBytesOut:
+		return r.bytesRow(kind, keys, vals)
+	case vegetaRowSuccess:
+		return r.successRow(keys, vals)
+	}
+	return true
+}
+
+// statusRow reads "Status Codes [code:count]" and its code:count pairs.
+func (r *vegetaReport) statusRow(keys []string, rest []byte) bool {
+	if len(keys) != 1 || keys[0] != "code:count" {
+		return false
+	}
+	var c vegetaCodes
+	for _, f := range bytes.Fields(rest) {
+		i := bytes.IndexByte(f, ':')
+		if i <= 0 {
+			return false
+		}
+		code, ok1 := core.ParseUint(f[:i])
+		n, ok2 := core.ParseUint(f[i+1:])
+		if !ok1 || !ok2 {
+			return false
+		}
+		c.add(code, n)
+	}
+	r.codes, r.hasCodes = c, true
+	return true
+}
+
+// requestsRow reads "Requests [total, rate, throughput]": total required.
+func (r *vegetaReport) requestsRow(keys, vals []string) bool {
+	var v vegetaReport
+	for i, k := range keys {
+		if k == "total" {
+			n, ok := core.ParseUint([]byte(vals[i]))
 			if !ok {
 				return false
 			}
-			lat[k] = v
+			v.requests, v.hasRequests = n, true
+			continue
 		}
-		r.lat, r.latKeys = lat, keys
-	case vegetaRowBytesIn, vegetaRowBytesOut:
-		if keys[0] != "total" {
+		if k != "rate" && k != "throughput" {
 			return false
 		}
-		n, ok := core.ParseUint([]byte(vals[0]))
+		x, ok := core.ParseDec([]byte(vals[i]), 0)
+		if !ok || !core.Finite(x) {
+			return false
+		}
+		if k == "rate" {
+			v.rate, v.hasRate = x, true
+		} else {
+			v.throughput, v.hasThroughput = x, true
+		}
+	}
+	if !v.hasRequests {
+		return false
+	}
+	r.requests, r.hasRequests = v.requests, true
+	r.rate, r.hasRate, r.throughput, r.hasThroughput = v.rate, v.hasRate, v.throughput, v.hasThroughput
+	return true
+}
+
+// durationRow reads "Duration [total, attack, wait]": the total kept.
+func (r *vegetaReport) durationRow(keys, vals []string) bool {
+	if keys[0] != "total" || len(vals) > 3 {
+		return false
+	}
+	var total time.Duration
+	for i := range vals {
+		d, ok := vegetaDuration(vals[i])
 		if !ok {
 			return false
 		}
-		if kind == vegetaRowBytesIn {
-			r.bytesIn, r.hasBytesIn = n, true
+		if i == 0 {
+			total = d
 		}
-	case vegetaRowSuccess:
-		v := strings.TrimSuffix(vals[0], "%")
-		x, ok := core.ParseDec([]byte(v), -2)
-		if keys[0] != "ratio" || !ok || x > 1 {
+	}
+	r.durS, r.hasDur = total.Seconds(), true
+	return true
+}
+
+// latenciesRow reads "Latencies [min, mean, 50, ..., max]".
+func (r *vegetaReport) latenciesRow(keys, vals []string) bool {
+	lat := make(map[string]float64, len(keys))
+	for i, k := range keys {
+		if _, q := vegetaQuantile(k); !q && k != "min" && k != "mean" && k != "max" {
 			return false
 		}
-		r.success, r.hasSuccess = x, true
+		v, ok := vegetaDurationMs(vals[i])
+		if !ok {
+			return false
+		}
+		lat[k] = v
 	}
+	r.lat, r.latKeys = lat, keys
+	return true
+}
+
+// bytesRow reads "Bytes In [total, mean]" (kept) or "Bytes Out" (checked).
+func (r *vegetaReport) bytesRow(kind vegetaRow, keys, vals []string) bool {
+	if keys[0] != "total" {
+		return false
+	}
+	n, ok := core.ParseUint([]byte(vals[0]))
+	if !ok {
+		return false
+	}
+	if kind == vegetaRowBytesIn {
+		r.bytesIn, r.hasBytesIn = n, true
+	}
+	return true
+}
+
+// successRow reads "Success [ratio]", a percentage up to 100.
+func (r *vegetaReport) successRow(keys, vals []string) bool {
+	v := strings.TrimSuffix(vals[0], "%")
+	x, ok := core.ParseDec([]byte(v), -2)
+	if keys[0] != "ratio" || !ok || x > 1 {
+		return false
+	}
+	r.success, r.hasSuccess = x, true
 	return true
 }
 
 // close ends the open report: emits it, or fails when it was cut off
 // before its Latencies row or has neither Requests nor Status Codes.
-func (st *vegetaTextState) close() error {
+func (st *textState) close() error {
 	if !st.open {
 		return nil
 	}
@@ -626,41 +661,46 @@ func findVegetaAttack(s []byte) (int, int) {
 		}
 		i += from
 		from = i + len("vegeta")
-		start := i
-		for start > 0 && core.SpaceAt(s, start-1) == 0 {
-			start--
-		}
-		end := from
-		for end < len(s) && core.SpaceAt(s, end) == 0 {
-			end++
-		}
-		if !isVegetaExe(s[start:end]) {
-			continue
-		}
-		next := core.TrimLeft(s[end:])
-		a := 0
-		if !bytes.HasPrefix(next, []byte("attack")) {
-			j := bytes.Index(next, []byte(" attack"))
-			if len(next) == 0 || next[0] != '-' || j < 0 || j > 30 {
-				continue
-			}
-			a = j + 1
-		}
-		// After "attack": an option, a redirection, a pipe or nothing.
-		if after := core.TrimLeft(next[a+len("attack"):]); len(after) > 0 && len(after) == len(next[a+len("attack"):]) ||
-			len(after) > 0 && bytes.IndexByte([]byte("-<>|;&)`\"'"), after[0]) < 0 {
+		start, end := core.TokenAround(s, i, from)
+		if !isVegetaExe(s[start:end]) || !startsAttack(core.TrimLeft(s[end:])) {
 			continue
 		}
 		for start < len(s) && (s[start] == '`' || s[start] == '(') {
 			start++
 		}
-		for _, feed := range []string{"echo ", "printf ", "cat ", "jq "} {
-			if k := bytes.LastIndex(s[:i], []byte(feed)); k >= 0 && (k == 0 || core.SpaceAt(s, k-1) != 0 || bytes.IndexByte([]byte("(`\"'"), s[k-1]) >= 0) {
-				return k, i
-			}
-		}
-		return start, i
+		return feedStart(s, i, start), i
 	}
+}
+
+// startsAttack reports whether next (what follows the vegeta token) is
+// "attack", possibly after global options, followed by an option, a
+// redirection, a pipe or nothing.
+func startsAttack(next []byte) bool {
+	a := 0
+	if !bytes.HasPrefix(next, []byte("attack")) {
+		j := bytes.Index(next, []byte(" attack"))
+		if len(next) == 0 || next[0] != '-' || j < 0 || j > 30 {
+			return false
+		}
+		a = j + 1
+	}
+	rest := next[a+len("attack"):]
+	after := core.TrimLeft(rest)
+	if len(after) == 0 {
+		return true
+	}
+	return len(after) != len(rest) && bytes.IndexByte([]byte("-<>|;&)`\"'"), after[0]) >= 0
+}
+
+// feedStart is where the echo, printf, cat or jq feeding the vegeta token
+// at i its targets starts, else start.
+func feedStart(s []byte, i, start int) int {
+	for _, feed := range []string{"echo ", "printf ", "cat ", "jq "} {
+		if k := bytes.LastIndex(s[:i], []byte(feed)); k >= 0 && (k == 0 || core.SpaceAt(s, k-1) != 0 || bytes.IndexByte([]byte("(`\"'"), s[k-1]) >= 0) {
+			return k
+		}
+	}
+	return start
 }
 
 // isVegetaExe reports whether tok names the vegeta program.

@@ -139,17 +139,11 @@ func (m *vegetaMetrics) run() (results.RunWithPercentiles, error) {
 	if m.Requests == nil || m.Latencies == nil {
 		return out, errors.New(`not a report: no "requests" or no "latencies"`)
 	}
-	var notes []string
 	out.Tool, out.LoadModel = "vegeta", results.LoadOpen
-	if *m.Requests < 0 {
-		return out, fmt.Errorf("requests %d", *m.Requests)
+	if err := m.check(); err != nil {
+		return out, err
 	}
 	out.Requests = *m.Requests
-	for name, p := range map[string]*int64{"duration": m.Duration, "wait": m.Wait} {
-		if p != nil && *p < 0 {
-			return out, fmt.Errorf("%s %d", name, *p)
-		}
-	}
 	if m.Duration != nil {
 		d := *m.Duration
 		if m.Wait != nil {
@@ -157,11 +151,76 @@ func (m *vegetaMetrics) run() (results.RunWithPercentiles, error) {
 		}
 		out.DurationS = float64(d) / 1e9
 	}
-	for name, p := range map[string]*float64{"rate": m.Rate, "throughput": m.Throughput, "success": m.Success} {
-		if p != nil && (!core.Finite(*p) || *p < 0) {
-			return out, fmt.Errorf("%s %v", name, *p)
+	notes := m.rates(&out)
+	if m.Earliest != nil && vegetaTimeOK(*m.Earliest) && out.Requests > 0 {
+		t := m.Earliest.UTC()
+		out.StartedAt = &t
+	}
+	if m.BytesIn != nil && m.BytesIn.Total != nil {
+		out.BytesIn = results.Ptr(*m.BytesIn.Total)
+	}
+	var es vegetaErrorSet
+	es.shown = m.Errors != nil
+	for _, e := range m.Errors {
+		es.add(e)
+	}
+	estimated, err := m.failures(&out, &es)
+	if err != nil {
+		return out, err
+	}
+	if estimated {
+		notes = append(notes, "errors estimated from the success ratio")
+	}
+	lat, keys, err := m.latencies()
+	if err != nil {
+		return out, err
+	}
+	if out.Requests > 0 {
+		vegetaLatencies(&out, lat, keys)
+	} else {
+		out.Percentiles = []results.Percentile{}
+	}
+	if n := es.note(); n != "" {
+		notes = append(notes, n)
+	}
+	if len(notes) > 0 {
+		out.Notes = results.Ptr(strings.Join(notes, "; "))
+	}
+	return out, nil
+}
+
+// check rejects negative counts and durations and rates that are negative
+// or not finite.
+func (m *vegetaMetrics) check() error {
+	if *m.Requests < 0 {
+		return fmt.Errorf("requests %d", *m.Requests)
+	}
+	for _, c := range []struct {
+		name string
+		p    *int64
+	}{{"duration", m.Duration}, {"wait", m.Wait}} {
+		if c.p != nil && *c.p < 0 {
+			return fmt.Errorf("%s %d", c.name, *c.p)
 		}
 	}
+	for _, c := range []struct {
+		name string
+		p    *float64
+	}{{"rate", m.Rate}, {"throughput", m.Throughput}, {"success", m.Success}} {
+		if c.p != nil && (!core.Finite(*c.p) || *c.p < 0) {
+			return fmt.Errorf("%s %v", c.name, *c.p)
+		}
+	}
+	if m.BytesIn != nil && m.BytesIn.Total != nil && *m.BytesIn.Total < 0 {
+		return fmt.Errorf("bytes_in %d", *m.BytesIn.Total)
+	}
+	return nil
+}
+
+// rates sets the throughput (the successful rate, else the rate, else
+// requests over duration), and the requested rate, which the report only
+// gives as the measured one: the note says so.
+func (m *vegetaMetrics) rates(out *results.RunWithPercentiles) (notes []string) {
 	switch {
 	case m.Throughput != nil:
 		out.RPS = *m.Throughput
@@ -178,28 +237,19 @@ func (m *vegetaMetrics) run() (results.RunWithPercentiles, error) {
 	if m.Throughput != nil {
 		out.SuccessRPS = results.Ptr(*m.Throughput)
 	}
-	if m.Earliest != nil && vegetaTimeOK(*m.Earliest) && out.Requests > 0 {
-		t := m.Earliest.UTC()
-		out.StartedAt = &t
-	}
-	if m.BytesIn != nil && m.BytesIn.Total != nil {
-		if *m.BytesIn.Total < 0 {
-			return out, fmt.Errorf("bytes_in %d", *m.BytesIn.Total)
-		}
-		out.BytesIn = results.Ptr(*m.BytesIn.Total)
-	}
-	var es vegetaErrorSet
-	es.shown = m.Errors != nil
-	for _, e := range m.Errors {
-		es.add(e)
-	}
+	return notes
+}
+
+// failures counts the failed requests from the status codes, or estimates
+// them from the success ratio (estimated true).
+func (m *vegetaMetrics) failures(out *results.RunWithPercentiles, es *vegetaErrorSet) (estimated bool, err error) {
 	switch {
 	case m.StatusCodes != nil:
 		var c vegetaCodes
 		for code, n := range m.StatusCodes {
 			v, err := strconv.ParseUint(code, 10, 16)
 			if err != nil || n < 0 {
-				return out, fmt.Errorf("status code %q: %d", code, n)
+				return false, fmt.Errorf("status code %q: %d", code, n)
 			}
 			c.add(int64(v), n)
 		}
@@ -208,8 +258,14 @@ func (m *vegetaMetrics) run() (results.RunWithPercentiles, error) {
 		out.Timeouts = es.timeoutCount(c.transport, true)
 	case m.Success != nil && *m.Success <= 1:
 		out.Errors = int64(math.Round(float64(out.Requests) * (1 - *m.Success)))
-		notes = append(notes, "errors estimated from the success ratio")
+		return true, nil
 	}
+	return false, nil
+}
+
+// latencies are the report's latencies in ms by key, and the keys given,
+// in order.
+func (m *vegetaMetrics) latencies() (map[string]float64, []string, error) {
 	l := m.Latencies
 	lat := map[string]float64{}
 	var keys []string
@@ -221,21 +277,10 @@ func (m *vegetaMetrics) run() (results.RunWithPercentiles, error) {
 			continue
 		}
 		if *c.v < 0 {
-			return out, fmt.Errorf("latency %s %d", c.key, *c.v)
+			return nil, nil, fmt.Errorf("latency %s %d", c.key, *c.v)
 		}
 		lat[c.key] = float64(*c.v) / 1e6
 		keys = append(keys, c.key)
 	}
-	if out.Requests > 0 {
-		vegetaLatencies(&out, lat, keys)
-	} else {
-		out.Percentiles = []results.Percentile{}
-	}
-	if n := es.note(); n != "" {
-		notes = append(notes, n)
-	}
-	if len(notes) > 0 {
-		out.Notes = results.Ptr(strings.Join(notes, "; "))
-	}
-	return out, nil
+	return lat, keys, nil
 }

@@ -639,24 +639,7 @@ func decodeVegetaJSONMode(line []byte, r *vegetaRecord, stopAtHeaders bool) erro
 			if stopAtHeaders && seen == vegetaFieldAll {
 				return in.Error()
 			}
-			// An object of arrays of strings, read without building it.
-			in.Delim('{')
-			for !in.IsDelim('}') {
-				in.UnsafeFieldName(true)
-				in.WantColon()
-				if in.IsNull() {
-					in.Skip()
-				} else {
-					in.Delim('[')
-					for !in.IsDelim(']') {
-						in.UnsafeFieldName(true)
-						in.WantComma()
-					}
-					in.Delim(']')
-				}
-				in.WantComma()
-			}
-			in.Delim('}')
+			skipVegetaHeaders(&in)
 		default:
 			in.SkipRecursive()
 		}
@@ -665,6 +648,28 @@ func decodeVegetaJSONMode(line []byte, r *vegetaRecord, stopAtHeaders bool) erro
 	in.Delim('}')
 	in.Consumed()
 	return in.Error()
+}
+
+// skipVegetaHeaders reads the headers, an object of arrays of strings,
+// without building it.
+func skipVegetaHeaders(in *jlexer.Lexer) {
+	in.Delim('{')
+	for !in.IsDelim('}') {
+		in.UnsafeFieldName(true)
+		in.WantColon()
+		if in.IsNull() {
+			in.Skip()
+		} else {
+			in.Delim('[')
+			for !in.IsDelim(']') {
+				in.UnsafeFieldName(true)
+				in.WantComma()
+			}
+			in.Delim(']')
+		}
+		in.WantComma()
+	}
+	in.Delim('}')
 }
 
 // maxVegetaTargets bounds the runs of a results stream: each run holds

@@ -202,30 +202,30 @@ func wrkClassifyNumeric(f [][]byte) wrkKind {
 // statistics and rules.
 func wrkClassifyOther(f [][]byte) wrkKind {
 	a := f[0]
-	switch a[0] {
-	case 'S':
-		if string(a) == "Socket" && len(f) >= 4 && string(f[1]) == "errors:" {
+	switch {
+	case bytes.HasPrefix(a, []byte("#[")):
+		return wrkKindHdrStats
+	case len(a) >= 3 && a[0] == '-' && a[1] == '-' && a[2] == '-' && len(f) == 1:
+		return wrkKindRule
+	case len(f) < 2:
+		return wrkKindNone
+	}
+	switch string(a) {
+	case "Socket":
+		if len(f) >= 4 && string(f[1]) == "errors:" {
 			return wrkKindSocket
 		}
-	case 'N':
-		if string(a) == "Non-2xx" && len(f) >= 3 && string(f[len(f)-2]) == "responses:" {
+	case "Non-2xx":
+		if len(f) >= 3 && string(f[len(f)-2]) == "responses:" {
 			return wrkKindNon2xx
 		}
-	case 'D':
-		if string(a) == "Detailed" && len(f) >= 2 && string(f[1]) == "Percentile" {
+	case "Detailed":
+		if string(f[1]) == "Percentile" {
 			return wrkKindSpecHeader
 		}
-	case 'V':
-		if string(a) == "Value" && len(f) >= 2 && string(f[1]) == "Percentile" {
+	case "Value":
+		if string(f[1]) == "Percentile" {
 			return wrkKindSpecCols
-		}
-	case '#':
-		if bytes.HasPrefix(a, []byte("#[")) {
-			return wrkKindHdrStats
-		}
-	case '-':
-		if len(a) >= 3 && a[1] == '-' && a[2] == '-' && len(f) == 1 {
-			return wrkKindRule
 		}
 	}
 	return wrkKindNone
@@ -365,10 +365,10 @@ type wrkRun struct {
 	rpsNaN, threadsBad bool
 }
 
-// wrkState is the parser's state over one input, or over a batch of its
+// state is the parser's state over one input, or over a batch of its
 // lines (see parseWrkBatches). emit receives each run without the fields
 // fillCommon sets.
-type wrkState struct {
+type state struct {
 	opts    core.Options
 	emit    func(results.RunWithPercentiles) error
 	lab     core.Labeler
@@ -388,10 +388,10 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 // fresh reports whether the state is that of the start of an input: no run
 // open and no command waiting for one. (The fields of run are only read
 // while a run is active, and start resets them.)
-func (st *wrkState) fresh() bool { return !st.active && st.pending == nil }
+func (st *state) fresh() bool { return !st.active && st.pending == nil }
 
 // line handles one input line.
-func (st *wrkState) line(b []byte, ln int) error {
+func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	if st.pending != nil && st.pending.more && st.continueCommand(s) {
 		return nil
@@ -427,30 +427,30 @@ func (st *wrkState) line(b []byte, ln int) error {
 
 // wrkHandlers handle the lines of each kind (wrkClassify): handled false
 // when the line, on a closer look, is no part of a run.
-var wrkHandlers = [...]func(st *wrkState, s []byte, f [][]byte, ln int) (bool, error){
-	wrkKindRunning:    (*wrkState).onRunning,
-	wrkKindThreads:    (*wrkState).onThreads,
-	wrkKindCalib:      (*wrkState).onCalib,
-	wrkKindHeader:     (*wrkState).onHeader,
-	wrkKindLatRow:     (*wrkState).onLatRow,
-	wrkKindReqRow:     (*wrkState).onReqRow,
-	wrkKindDistHeader: (*wrkState).onDistHeader,
-	wrkKindPctRow:     (*wrkState).onPctRow,
-	wrkKindSpecHeader: (*wrkState).onSpecHeader,
-	wrkKindSpecCols:   (*wrkState).onSpecCols,
-	wrkKindSpecRow:    (*wrkState).onSpecRow,
-	wrkKindHdrStats:   (*wrkState).onHdrStats,
-	wrkKindRule:       (*wrkState).onRule,
-	wrkKindRequests:   (*wrkState).onRequests,
-	wrkKindSocket:     (*wrkState).onSocket,
-	wrkKindNon2xx:     (*wrkState).onNon2xx,
-	wrkKindRPS:        (*wrkState).onRPS,
-	wrkKindTransfer:   (*wrkState).onTransfer,
+var wrkHandlers = [...]func(st *state, s []byte, f [][]byte, ln int) (bool, error){
+	wrkKindRunning:    (*state).onRunning,
+	wrkKindThreads:    (*state).onThreads,
+	wrkKindCalib:      (*state).onCalib,
+	wrkKindHeader:     (*state).onHeader,
+	wrkKindLatRow:     (*state).onLatRow,
+	wrkKindReqRow:     (*state).onReqRow,
+	wrkKindDistHeader: (*state).onDistHeader,
+	wrkKindPctRow:     (*state).onPctRow,
+	wrkKindSpecHeader: (*state).onSpecHeader,
+	wrkKindSpecCols:   (*state).onSpecCols,
+	wrkKindSpecRow:    (*state).onSpecRow,
+	wrkKindHdrStats:   (*state).onHdrStats,
+	wrkKindRule:       (*state).onRule,
+	wrkKindRequests:   (*state).onRequests,
+	wrkKindSocket:     (*state).onSocket,
+	wrkKindNon2xx:     (*state).onNon2xx,
+	wrkKindRPS:        (*state).onRPS,
+	wrkKindTransfer:   (*state).onTransfer,
 }
 
 // onRunning handles a line of kind wrkKindRunning; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onRunning(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onRunning(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	d, ok := core.DurationS(f[1], 0)
 	if !ok {
@@ -470,7 +470,7 @@ func (st *wrkState) onRunning(s []byte, f [][]byte, ln int) (bool, error) {
 
 // onThreads handles a line of kind wrkKindThreads; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onThreads(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onThreads(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	t, c, ok := wrkParseThreads(f)
 	if !ok {
@@ -492,7 +492,7 @@ func (st *wrkState) onThreads(s []byte, f [][]byte, ln int) (bool, error) {
 
 // onCalib handles a line of kind wrkKindCalib; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onCalib(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onCalib(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	if ok, err := st.enter(wrkPhaseCalib, ln, true, true); !ok || err != nil {
 		return true, err
@@ -503,14 +503,14 @@ func (st *wrkState) onCalib(s []byte, f [][]byte, ln int) (bool, error) {
 
 // onHeader handles a line of kind wrkKindHeader; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onHeader(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onHeader(s []byte, f [][]byte, ln int) (bool, error) {
 	_, err := st.enter(wrkPhaseHeader, ln, true, false)
 	return true, err
 }
 
 // onLatRow handles a line of kind wrkKindLatRow; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onLatRow(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onLatRow(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	if !st.active || r.phase < wrkPhaseHeader {
 		return false, nil // rows belong under a Thread Stats header (bombardier prints a Latency row too)
@@ -527,7 +527,7 @@ func (st *wrkState) onLatRow(s []byte, f [][]byte, ln int) (bool, error) {
 
 // onReqRow handles a line of kind wrkKindReqRow; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onReqRow(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onReqRow(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	if !st.active || r.phase < wrkPhaseHeader {
 		return false, nil // rows belong under a Thread Stats header (bombardier prints a Latency row too)
@@ -544,7 +544,7 @@ func (st *wrkState) onReqRow(s []byte, f [][]byte, ln int) (bool, error) {
 
 // onDistHeader handles a line of kind wrkKindDistHeader; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onDistHeader(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onDistHeader(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	if !st.active || r.phase < wrkPhaseHeader {
 		return false, nil
@@ -565,7 +565,7 @@ func (st *wrkState) onDistHeader(s []byte, f [][]byte, ln int) (bool, error) {
 
 // onPctRow handles a line of kind wrkKindPctRow; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onPctRow(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onPctRow(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	if !st.active || r.phase != wrkPhaseDist || r.dist == wrkDistNone || r.inSpec {
 		return false, nil
@@ -592,7 +592,7 @@ func (st *wrkState) onPctRow(s []byte, f [][]byte, ln int) (bool, error) {
 
 // onSpecHeader handles a line of kind wrkKindSpecHeader; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onSpecHeader(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onSpecHeader(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	if st.active && r.phase == wrkPhaseDist {
 		r.inSpec, r.wrk2, r.lastLine = true, true, ln
@@ -603,7 +603,7 @@ func (st *wrkState) onSpecHeader(s []byte, f [][]byte, ln int) (bool, error) {
 
 // onSpecCols handles a line of kind wrkKindSpecCols; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onSpecCols(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onSpecCols(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	if st.active && r.phase == wrkPhaseDist {
 		return true, nil
@@ -613,7 +613,7 @@ func (st *wrkState) onSpecCols(s []byte, f [][]byte, ln int) (bool, error) {
 
 // onSpecRow handles a line of kind wrkKindSpecRow; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onSpecRow(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onSpecRow(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	if !st.active || r.phase != wrkPhaseDist || !r.inSpec {
 		return false, nil
@@ -638,7 +638,7 @@ func (st *wrkState) onSpecRow(s []byte, f [][]byte, ln int) (bool, error) {
 
 // onHdrStats handles a line of kind wrkKindHdrStats; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onHdrStats(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onHdrStats(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	if !st.active || r.phase != wrkPhaseDist {
 		return false, nil
@@ -669,7 +669,7 @@ func (st *wrkState) onHdrStats(s []byte, f [][]byte, ln int) (bool, error) {
 
 // onRule handles a line of kind wrkKindRule; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onRule(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onRule(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	if st.active && r.phase == wrkPhaseDist {
 		r.inSpec, r.lastLine = false, ln
@@ -679,7 +679,7 @@ func (st *wrkState) onRule(s []byte, f [][]byte, ln int) (bool, error) {
 
 // onRequests handles a line of kind wrkKindRequests; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onRequests(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onRequests(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	n, d, by, ok := wrkParseRequests(f)
 	if !ok {
@@ -694,7 +694,7 @@ func (st *wrkState) onRequests(s []byte, f [][]byte, ln int) (bool, error) {
 
 // onSocket handles a line of kind wrkKindSocket; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onSocket(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onSocket(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	var v [4]int64
 	ok := true
@@ -728,7 +728,7 @@ func (st *wrkState) onSocket(s []byte, f [][]byte, ln int) (bool, error) {
 
 // onNon2xx handles a line of kind wrkKindNon2xx; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onNon2xx(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onNon2xx(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	n, ok := core.ParseUint(f[len(f)-1])
 	if !ok {
@@ -742,7 +742,7 @@ func (st *wrkState) onNon2xx(s []byte, f [][]byte, ln int) (bool, error) {
 
 // onRPS handles a line of kind wrkKindRPS; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onRPS(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onRPS(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	v, k := core.Metric(f[1])
 	if k == core.ValBad || k == core.ValNoUnit {
@@ -756,7 +756,7 @@ func (st *wrkState) onRPS(s []byte, f [][]byte, ln int) (bool, error) {
 
 // onTransfer handles a line of kind wrkKindTransfer; false when the line, on a
 // closer look, is no part of a run.
-func (st *wrkState) onTransfer(s []byte, f [][]byte, ln int) (bool, error) {
+func (st *state) onTransfer(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
 	v, ok := core.BinaryBytes(f[1])
 	nan := core.IsNaN(f[1])
@@ -772,7 +772,7 @@ func (st *wrkState) onTransfer(s []byte, f [][]byte, ln int) (bool, error) {
 
 // continueCommand joins s to a pending command that ends with a backslash
 // or lacks its URL, reporting whether s was consumed.
-func (st *wrkState) continueCommand(s []byte) bool {
+func (st *state) continueCommand(s []byte) bool {
 	c := st.pending
 	cont := strings.HasSuffix(c.raw, "\\")
 	if len(s) > 0 && !cont {
@@ -796,7 +796,7 @@ func (st *wrkState) continueCommand(s []byte) bool {
 
 // start closes the current run and begins a new one at line ln, taking the
 // pending command.
-func (st *wrkState) start(ln int) error {
+func (st *state) start(ln int) error {
 	if err := st.close(); err != nil {
 		return err
 	}
@@ -815,7 +815,7 @@ func (st *wrkState) start(ln int) error {
 // phase the run is already past starts a new run when starter is set and is
 // ignored otherwise; repeatable phases (calibration, distributions) may
 // repeat. It reports whether the line was taken.
-func (st *wrkState) enter(ph int8, ln int, starter, repeatable bool) (bool, error) {
+func (st *state) enter(ph int8, ln int, starter, repeatable bool) (bool, error) {
 	r := &st.run
 	if st.active && (ph > r.phase || repeatable && ph == r.phase) {
 		if ph > wrkPhaseRequests && r.phase < wrkPhaseRequests {
@@ -846,7 +846,7 @@ func (r *wrkRun) addPct(dst *[]core.PctRow, p core.PctRow) {
 // close ends the current run: emits it when complete (its "requests in"
 // line seen), fails when it was cut off after its threads line or later,
 // and drops it when it held only a Running line (autocannon prints one too).
-func (st *wrkState) close() error {
+func (st *state) close() error {
 	if !st.active {
 		return nil
 	}
@@ -884,7 +884,7 @@ type wrkBacking struct {
 func wrkSet[T any](slot *T, v T) *T { *slot = v; return slot }
 
 // emitRun converts the current run and passes it to emit.
-func (st *wrkState) emitRun() error {
+func (st *state) emitRun() error {
 	r := &st.run
 	bk := new(wrkBacking)
 	var out results.RunWithPercentiles
@@ -919,7 +919,7 @@ func (st *wrkState) emitRun() error {
 
 // emitSizes sets the run's requests, durations, threads, connections, the command's settings and the bytes read from what the lines gave, and returns notes with its
 // remarks added.
-func (st *wrkState) emitSizes(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
+func (st *state) emitSizes(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
 	r := &st.run
 	cmd := r.cmd
 	// Sizes and durations.
@@ -977,7 +977,7 @@ func (st *wrkState) emitSizes(out *results.RunWithPercentiles, bk *wrkBacking, n
 
 // emitErrors sets the run's error counts from what the lines gave, and returns notes with its
 // remarks added.
-func (st *wrkState) emitErrors(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
+func (st *state) emitErrors(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
 	r := &st.run
 	// Errors. wrk prints the socket-error and non-2xx lines only when a
 	// count is non-zero, so their absence means zero once the tail of the
@@ -1002,7 +1002,7 @@ func (st *wrkState) emitErrors(out *results.RunWithPercentiles, bk *wrkBacking, 
 
 // emitThroughput sets the run's rps and transfer rate from what the lines gave, and returns notes with its
 // remarks added.
-func (st *wrkState) emitThroughput(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
+func (st *state) emitThroughput(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
 	r := &st.run
 	// Throughput.
 	switch {
@@ -1028,7 +1028,7 @@ func (st *wrkState) emitThroughput(out *results.RunWithPercentiles, bk *wrkBacki
 
 // emitLatency sets the run's latency statistics and thread Req/Sec from what the lines gave, and returns notes with its
 // remarks added.
-func (st *wrkState) emitLatency(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
+func (st *state) emitLatency(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
 	r := &st.run
 	// Latency statistics (ms) and thread Req/Sec.
 	if r.hasLat {
@@ -1064,7 +1064,7 @@ func (st *wrkState) emitLatency(out *results.RunWithPercentiles, bk *wrkBacking,
 
 // emitPercentiles sets the run's percentiles from what the lines gave, and returns notes with its
 // remarks added.
-func (st *wrkState) emitPercentiles(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
+func (st *state) emitPercentiles(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
 	r := &st.run
 	// Percentiles: the spectrum rows, plus summary rows at quantiles the
 	// spectrum lacks, in quantile order.

@@ -64,15 +64,7 @@ func findWrkCommand(s []byte) int {
 		}
 		i += from
 		from = i + 3
-		// Start of the token holding "wrk".
-		start := i
-		for start > 0 && core.SpaceAt(s, start-1) == 0 {
-			start--
-		}
-		end := i + 3
-		for end < len(s) && core.SpaceAt(s, end) == 0 {
-			end++
-		}
+		start, end := core.TokenAround(s, i, i+3)
 		if !isWrkExe(s[start:end]) {
 			continue
 		}

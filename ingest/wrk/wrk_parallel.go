@@ -25,7 +25,7 @@ type wrkBatch struct {
 	lines []wrkLine
 	err   error // the error that ended the input after these lines (read, context)
 
-	st   *wrkState // the state after the lines
+	st   *state // the state after the lines
 	runs []results.RunWithPercentiles
 	perr error // the parse error that stopped the worker, after runs
 }
@@ -54,7 +54,7 @@ func parseWrkBatches(ctx context.Context, r io.Reader, opts core.Options, sink c
 		index++
 		return sink.Run(run)
 	}
-	var cur *wrkState // the state the sequential parse has reached
+	var cur *state // the state the sequential parse has reached
 	err := core.InOrder(core.BatchWorkers(), func() *wrkBatch { return &wrkBatch{} },
 		func(get func() (*wrkBatch, bool), put func() bool) {
 			readWrkLines(ctx, r, opts.Source, batchBytes, get, put)
@@ -97,7 +97,7 @@ func parseWrkBatches(ctx context.Context, r io.Reader, opts core.Options, sink c
 
 // parse parses the batch's lines from the state of a start.
 func (b *wrkBatch) parse(opts core.Options) {
-	st := &wrkState{opts: opts, lab: core.Labeler{Labels: opts.Labels}}
+	st := &state{opts: opts, lab: core.Labeler{Labels: opts.Labels}}
 	st.emit = func(run results.RunWithPercentiles) error {
 		b.runs = append(b.runs, run)
 		return nil

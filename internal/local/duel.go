@@ -78,9 +78,6 @@ func (r *Runner) StartDuel(ctx context.Context, dir, a, b string, req pipeline.R
 // Close releases the output folder.
 func (d *Duel) Close() { d.unlock() }
 
-// Experiment is the duel's experiment name.
-func (d *Duel) Experiment() string { return d.exp }
-
 // CheckRound parses one command's output of a round with the project's
 // ingest (the format detected by content) and returns an error saying
 // why when it holds no run or more than one.

@@ -55,26 +55,9 @@ func (a *assembler) errorTallies(ctx context.Context, set *analyze.Set, samples 
 	if len(pauses) == 0 {
 		return nil
 	}
-	var files []string
-	sources := map[string]string{}
-	for _, r := range set.Runs {
-		ids := []results.Run{r}
-		if m, ok := mergedOf[r.RunID]; ok {
-			ids = m.Parts
-		}
-		for _, part := range ids {
-			if _, ok := byPart[part.RunID]; !ok {
-				continue
-			}
-			key := samples[part.RunID]
-			if key == "" {
-				return fmt.Errorf("errors of %s: run %s has samples but its committed generation has no samples table", part.Source, part.RunID)
-			}
-			if _, ok := sources[key]; !ok {
-				files = append(files, key)
-				sources[key] = part.Source
-			}
-		}
+	files, sources, err := sampleFiles(set.Runs, mergedOf, func(id string) bool { _, ok := byPart[id]; return ok }, samples)
+	if err != nil {
+		return err
 	}
 	for _, key := range files {
 		err := a.read(ctx, key, sources[key], func(s results.Sample) error {
@@ -101,4 +84,32 @@ func (a *assembler) errorTallies(ctx context.Context, set *analyze.Set, samples 
 		set.Pauses = append(set.Pauses, t.Result())
 	}
 	return nil
+}
+
+// sampleFiles lists the samples files to read, each once, in the runs'
+// order, with the source of each: the files of the runs (a merged run's
+// parts) that wanted says are tallied.
+func sampleFiles(runs []results.Run, mergedOf map[string]mergedRun, wanted func(runID string) bool, samples map[string]string) ([]string, map[string]string, error) {
+	var files []string
+	sources := map[string]string{}
+	for _, r := range runs {
+		ids := []results.Run{r}
+		if m, ok := mergedOf[r.RunID]; ok {
+			ids = m.Parts
+		}
+		for _, part := range ids {
+			if !wanted(part.RunID) {
+				continue
+			}
+			key := samples[part.RunID]
+			if key == "" {
+				return nil, nil, fmt.Errorf("errors of %s: run %s has samples but its committed generation has no samples table", part.Source, part.RunID)
+			}
+			if _, ok := sources[key]; !ok {
+				files = append(files, key)
+				sources[key] = part.Source
+			}
+		}
+	}
+	return files, sources, nil
 }

@@ -81,16 +81,7 @@ type Manifest struct {
 		Control string `yaml:"control"`
 	} `yaml:"history"`
 	// Thresholds override analysis parameters.
-	Thresholds struct {
-		NoiseBand     *float64 `yaml:"noise_band"`
-		PracticalBand *float64 `yaml:"practical_band"`
-		Alpha         *float64 `yaml:"alpha"`
-		MinRuns       *Count   `yaml:"min_runs"`
-		ShortRunS     *float64 `yaml:"short_run_s"`
-		// ErrorBand is the practical band of error rates, in percentage
-		// points (analyze.Options.ErrorBandPts).
-		ErrorBand *float64 `yaml:"error_band"`
-	} `yaml:"thresholds"`
+	Thresholds AnalysisThresholds `yaml:"thresholds"`
 
 	// Dir is the folder the manifest lies in ("raw/<experiment>" in a
 	// bucket): patterns and order entries also match source names
@@ -378,6 +369,19 @@ func (ps *Patterns) UnmarshalYAML(n *yaml.Node) error {
 	return nil
 }
 
+// AnalysisThresholds are a manifest's thresholds: the analysis
+// parameters it overrides (nil: the default).
+type AnalysisThresholds struct {
+	NoiseBand     *float64 `yaml:"noise_band"`
+	PracticalBand *float64 `yaml:"practical_band"`
+	Alpha         *float64 `yaml:"alpha"`
+	MinRuns       *Count   `yaml:"min_runs"`
+	ShortRunS     *float64 `yaml:"short_run_s"`
+	// ErrorBand is the practical band of error rates, in percentage
+	// points (analyze.Options.ErrorBandPts).
+	ErrorBand *float64 `yaml:"error_band"`
+}
+
 // Thresholds are a manifest's slo: list of threshold expressions.
 type Thresholds []gate.Threshold
 
@@ -511,15 +515,39 @@ func parseManifest(data []byte) (*Manifest, error) {
 	if len(data) > MaxManifestBytes {
 		return nil, errTooLarge
 	}
-	// The document is read into nodes once, checked (its size with
-	// aliases expanded, duplicate and unknown keys, in linear time: yaml.v3
-	// checks a mapping's keys in time quadratic in their number), and
-	// only then decoded, from those nodes.
+	doc, err := manifestNode(data)
+	if err != nil || doc == nil {
+		return &m, err
+	}
+	if err := checkNodes(doc); err != nil {
+		return nil, err
+	}
+	if err := checkKeys(doc, reflect.TypeFor[Manifest](), ""); err != nil {
+		return nil, err
+	}
+	if err := doc.Decode(&m); err != nil {
+		return nil, err
+	}
+	if err := m.checkNames(); err != nil {
+		return nil, err
+	}
+	if err := m.Thresholds.check(); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// manifestNode reads the document into nodes once (nil for an empty
+// one), to be checked (its size with aliases expanded, duplicate and
+// unknown keys, in linear time: yaml.v3 checks a mapping's keys in time
+// quadratic in their number) before it is decoded from them. A second
+// document is an error.
+func manifestNode(data []byte) (*yaml.Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
-			return &m, nil
+			return nil, nil
 		}
 		return nil, err
 	}
@@ -529,37 +557,37 @@ func parseManifest(data []byte) (*Manifest, error) {
 	} else if !errors.Is(err, io.EOF) {
 		return nil, err
 	}
-	if err := checkNodes(&doc); err != nil {
-		return nil, err
-	}
-	if err := checkKeys(&doc, reflect.TypeFor[Manifest](), ""); err != nil {
-		return nil, err
-	}
-	if err := doc.Decode(&m); err != nil {
-		return nil, err
-	}
+	return &doc, nil
+}
+
+// checkNames checks the names and the date the manifest gives.
+func (m *Manifest) checkNames() error {
 	if m.Baseline != "" {
 		if err := CheckName(m.Baseline); err != nil {
-			return nil, fmt.Errorf("baseline: %w", err)
+			return fmt.Errorf("baseline: %w", err)
 		}
 	}
 	if m.Series != "" {
 		if err := CheckSeries(m.Series); err != nil {
-			return nil, fmt.Errorf("series: %w", err)
+			return fmt.Errorf("series: %w", err)
 		}
 	}
 	if m.Meta.Date != "" {
 		if _, err := analyze.ParseDate(m.Meta.Date); err != nil {
-			return nil, fmt.Errorf("meta.%w", err)
+			return fmt.Errorf("meta.%w", err)
 		}
 	}
 	for _, a := range append(slices.Clone(m.History.Accept), m.History.Baseline) {
 		if a != "" && strings.TrimSpace(a) != a {
-			return nil, fmt.Errorf("history: experiment name %q has surrounding spaces", a)
+			return fmt.Errorf("history: experiment name %q has surrounding spaces", a)
 		}
 	}
-	t := m.Thresholds
-	check := func(name string, p *float64, lo, hi float64, loIn bool, why string) error {
+	return nil
+}
+
+// check checks the statistical settings against their bounds.
+func (t *AnalysisThresholds) check() error {
+	in := func(name string, p *float64, lo, hi float64, loIn bool, why string) error {
 		if p == nil || (*p > lo || loIn && *p == lo) && *p <= hi {
 			return nil
 		}
@@ -570,18 +598,18 @@ func parseManifest(data []byte) (*Manifest, error) {
 		return fmt.Errorf("thresholds.%s = %v, want a value in %s%v, %v]%s", name, *p, open, lo, hi, why)
 	}
 	for _, err := range []error{
-		check("noise_band", t.NoiseBand, 0, MaxBand, false, bandWhy), check("practical_band", t.PracticalBand, 0, MaxBand, false, bandWhy),
-		check("alpha", t.Alpha, MinAlpha, MaxAlpha, true, alphaWhy), check("short_run_s", t.ShortRunS, 0, 1e9, false, ""),
-		check("error_band", t.ErrorBand, 0, MaxErrorBandPts, true, errorBandWhy),
+		in("noise_band", t.NoiseBand, 0, MaxBand, false, bandWhy), in("practical_band", t.PracticalBand, 0, MaxBand, false, bandWhy),
+		in("alpha", t.Alpha, MinAlpha, MaxAlpha, true, alphaWhy), in("short_run_s", t.ShortRunS, 0, 1e9, false, ""),
+		in("error_band", t.ErrorBand, 0, MaxErrorBandPts, true, errorBandWhy),
 	} {
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if t.MinRuns != nil && (*t.MinRuns < 2 || *t.MinRuns > 1000) {
-		return nil, fmt.Errorf("thresholds.min_runs = %d, want 2..1000", *t.MinRuns)
+		return fmt.Errorf("thresholds.min_runs = %d, want 2..1000", *t.MinRuns)
 	}
-	return &m, nil
+	return nil
 }
 
 // The bounds of the manifest's statistical settings: outside them a

@@ -334,110 +334,143 @@ func (a *assembler) mergeRun(ctx context.Context, set *analyze.Set, parts []resu
 		Index: first.Index, Seq: first.Seq, LoadModel: first.LoadModel, Label: first.Label, Target: first.Target,
 		Endpoint: first.Endpoint, SourceLine: first.SourceLine, HasSamples: true,
 	}
-	var tools []string
 	notes := []string{fmt.Sprintf("merged from %d parts run at once: %s", len(parts), strings.Join(ids, ", "))}
 	for _, rej := range rejected {
 		notes = append(notes, fmt.Sprintf("part %s was rejected (%s): the counts and rates are of the parts read", rej.Key, rej.Error))
 	}
-	var start, end time.Time
-	allStart := true
-	var latSum float64
-	allMean := true
+	var sum partSum
 	for _, r := range parts {
-		if !slices.Contains(tools, r.Tool) {
-			tools = append(tools, r.Tool)
-		}
-		if r.Label != out.Label {
-			notes = append(notes, fmt.Sprintf("a part of system %s: merged into %s", r.Label, out.Label))
-		}
-		if r.LoadModel != out.LoadModel {
-			notes = append(notes, fmt.Sprintf("parts of load models %s and %s: %s kept", out.LoadModel, r.LoadModel, out.LoadModel))
-		}
-		out.Requests += r.Requests
-		out.Errors += r.Errors
-		out.RPS += r.RPS
-		out.Non2xx = addPtr(out.Non2xx, r.Non2xx, r == first)
-		out.Timeouts = addPtr(out.Timeouts, r.Timeouts, r == first)
-		out.ConnectErrors = addPtr(out.ConnectErrors, r.ConnectErrors, r == first)
-		out.ReadErrors = addPtr(out.ReadErrors, r.ReadErrors, r == first)
-		out.WriteErrors = addPtr(out.WriteErrors, r.WriteErrors, r == first)
-		out.BytesIn = addPtr(out.BytesIn, r.BytesIn, r == first)
-		out.TransferBPS = addPtr(out.TransferBPS, r.TransferBPS, r == first)
-		out.SentRPS = addPtr(out.SentRPS, r.SentRPS, r == first)
-		out.SuccessRPS = addPtr(out.SuccessRPS, r.SuccessRPS, r == first)
-		out.Connections = addPtr(out.Connections, r.Connections, r == first)
-		out.Threads = addPtr(out.Threads, r.Threads, r == first)
-		out.TargetRPS = addPtr(out.TargetRPS, r.TargetRPS, r == first)
-		if r.PlannedDurationS != nil && (out.PlannedDurationS == nil || *r.PlannedDurationS > *out.PlannedDurationS) {
-			out.PlannedDurationS = results.Ptr(*r.PlannedDurationS)
-		}
-		if r.LatencyCorrected != nil && (r == first || out.LatencyCorrected != nil && *out.LatencyCorrected == *r.LatencyCorrected) {
-			out.LatencyCorrected = results.Ptr(*r.LatencyCorrected)
-		} else {
-			out.LatencyCorrected = nil
-		}
-		out.LatMinMs = extreme(out.LatMinMs, r.LatMinMs, r == first, math.Min)
-		out.LatMaxMs = extreme(out.LatMaxMs, r.LatMaxMs, r == first, math.Max)
-		if r.LatMeanMs == nil {
-			allMean = false
-		} else {
-			latSum += *r.LatMeanMs * float64(r.Requests)
-		}
-		if r.StartedAt == nil {
-			allStart = false
-		} else {
-			s, e := *r.StartedAt, r.StartedAt.Add(time.Duration(r.DurationS*1e9))
-			if start.IsZero() || s.Before(start) {
-				start = s
-			}
-			if e.After(end) {
-				end = e
-			}
-		}
-		out.DurationS = max(out.DurationS, r.DurationS)
-		out.HasSamples = out.HasSamples && r.HasSamples
+		notes = append(notes, sum.add(&out, r, r == first)...)
 	}
-	slices.Sort(tools)
-	out.Tool = strings.Join(tools, "+")
-	if allMean && out.Requests > 0 {
-		out.LatMeanMs = results.Ptr(latSum / float64(out.Requests))
-	}
-	if allStart {
-		out.StartedAt = &start
-		out.DurationS = end.Sub(start).Seconds()
-	} else {
-		notes = append(notes, "a part's start is not known: the duration is the longest part's")
-	}
+	notes = append(notes, sum.finish(&out)...)
 	m := mergedRun{Parts: parts}
-	if out.HasSamples {
+	if !out.HasSamples {
+		m.Run.Percentiles = []results.Percentile{}
+		notes = append(notes, "a part has no per-request data: no percentiles, standard deviation nor series (percentiles of the parts are never averaged)")
+	} else {
 		pcts, series, stdev, n, err := a.mergeSamples(ctx, set, parts, out, samples)
 		if err != nil {
 			return m, err
 		}
 		m.Run.Percentiles, m.Series, m.Samples = pcts, series, n
 		out.LatStdevMs = stdev
-		for _, q := range pcts {
-			switch q.Quantile {
-			case 0.5:
-				out.LatP50Ms = results.Ptr(q.LatencyMs)
-			case 0.9:
-				out.LatP90Ms = results.Ptr(q.LatencyMs)
-			case 0.99:
-				out.LatP99Ms = results.Ptr(q.LatencyMs)
-			case 0.999:
-				out.LatP999Ms = results.Ptr(q.LatencyMs)
-			}
-		}
+		setPercentiles(&out, pcts)
 		if n > 1<<20 {
 			notes = append(notes, "percentiles from an HdrHistogram with 3 significant digits (relative error <= 0.1 %): more than 1048576 requests")
 		}
-	} else {
-		m.Run.Percentiles = []results.Percentile{}
-		notes = append(notes, "a part has no per-request data: no percentiles, standard deviation nor series (percentiles of the parts are never averaged)")
 	}
 	out.Notes = results.Ptr(strings.Join(notes, "; "))
 	m.Run.Run = out
 	return m, nil
+}
+
+// partSum adds the parts of a merged run up, part by part.
+type partSum struct {
+	tools      []string
+	start, end time.Time
+	someStart  bool // a part's start is not known
+	latSum     float64
+	someMean   bool // a part's mean latency is not known
+}
+
+// add adds part r (first: the first part) to out, and returns its notes.
+func (s *partSum) add(out *results.Run, r results.Run, first bool) []string {
+	var notes []string
+	if !slices.Contains(s.tools, r.Tool) {
+		s.tools = append(s.tools, r.Tool)
+	}
+	if r.Label != out.Label {
+		notes = append(notes, fmt.Sprintf("a part of system %s: merged into %s", r.Label, out.Label))
+	}
+	if r.LoadModel != out.LoadModel {
+		notes = append(notes, fmt.Sprintf("parts of load models %s and %s: %s kept", out.LoadModel, r.LoadModel, out.LoadModel))
+	}
+	out.Requests += r.Requests
+	out.Errors += r.Errors
+	out.RPS += r.RPS
+	addCounts(out, r, first)
+	if r.PlannedDurationS != nil && (out.PlannedDurationS == nil || *r.PlannedDurationS > *out.PlannedDurationS) {
+		out.PlannedDurationS = results.Ptr(*r.PlannedDurationS)
+	}
+	if r.LatencyCorrected != nil && (first || out.LatencyCorrected != nil && *out.LatencyCorrected == *r.LatencyCorrected) {
+		out.LatencyCorrected = results.Ptr(*r.LatencyCorrected)
+	} else {
+		out.LatencyCorrected = nil
+	}
+	out.LatMinMs = extreme(out.LatMinMs, r.LatMinMs, first, math.Min)
+	out.LatMaxMs = extreme(out.LatMaxMs, r.LatMaxMs, first, math.Max)
+	if r.LatMeanMs == nil {
+		s.someMean = true
+	} else {
+		s.latSum += *r.LatMeanMs * float64(r.Requests)
+	}
+	s.span(r)
+	out.DurationS = max(out.DurationS, r.DurationS)
+	out.HasSamples = out.HasSamples && r.HasSamples
+	return notes
+}
+
+// addCounts adds the nullable counts and rates of part r to out.
+func addCounts(out *results.Run, r results.Run, first bool) {
+	out.Non2xx = addPtr(out.Non2xx, r.Non2xx, first)
+	out.Timeouts = addPtr(out.Timeouts, r.Timeouts, first)
+	out.ConnectErrors = addPtr(out.ConnectErrors, r.ConnectErrors, first)
+	out.ReadErrors = addPtr(out.ReadErrors, r.ReadErrors, first)
+	out.WriteErrors = addPtr(out.WriteErrors, r.WriteErrors, first)
+	out.BytesIn = addPtr(out.BytesIn, r.BytesIn, first)
+	out.TransferBPS = addPtr(out.TransferBPS, r.TransferBPS, first)
+	out.SentRPS = addPtr(out.SentRPS, r.SentRPS, first)
+	out.SuccessRPS = addPtr(out.SuccessRPS, r.SuccessRPS, first)
+	out.Connections = addPtr(out.Connections, r.Connections, first)
+	out.Threads = addPtr(out.Threads, r.Threads, first)
+	out.TargetRPS = addPtr(out.TargetRPS, r.TargetRPS, first)
+}
+
+// span widens the merged run's span to part r's.
+func (s *partSum) span(r results.Run) {
+	if r.StartedAt == nil {
+		s.someStart = true
+		return
+	}
+	start, end := *r.StartedAt, r.StartedAt.Add(time.Duration(r.DurationS*1e9))
+	if s.start.IsZero() || start.Before(s.start) {
+		s.start = start
+	}
+	if end.After(s.end) {
+		s.end = end
+	}
+}
+
+// finish sets out's tool, mean latency and span from the sum, and
+// returns its note.
+func (s *partSum) finish(out *results.Run) []string {
+	slices.Sort(s.tools)
+	out.Tool = strings.Join(s.tools, "+")
+	if !s.someMean && out.Requests > 0 {
+		out.LatMeanMs = results.Ptr(s.latSum / float64(out.Requests))
+	}
+	if s.someStart {
+		return []string{"a part's start is not known: the duration is the longest part's"}
+	}
+	out.StartedAt = &s.start
+	out.DurationS = s.end.Sub(s.start).Seconds()
+	return nil
+}
+
+// setPercentiles sets the run's percentile columns from its percentiles.
+func setPercentiles(out *results.Run, pcts []results.Percentile) {
+	for _, q := range pcts {
+		switch q.Quantile {
+		case 0.5:
+			out.LatP50Ms = results.Ptr(q.LatencyMs)
+		case 0.9:
+			out.LatP90Ms = results.Ptr(q.LatencyMs)
+		case 0.99:
+			out.LatP99Ms = results.Ptr(q.LatencyMs)
+		case 0.999:
+			out.LatP999Ms = results.Ptr(q.LatencyMs)
+		}
+	}
 }
 
 // addPtr adds b to a, for nullable columns: null as soon as one part's

@@ -185,22 +185,12 @@ func (n *namer) name(runs []results.Run, rejs []Rejected) error {
 	cache := map[string]string{}
 	known := map[string]bool{}
 	var nameErr error
-	// A name the document of one input gave a target's host:port (the
-	// tables' label differs from the target's host:port) names that
-	// host:port in every input of the experiment: one address, one system,
-	// as without names.
-	// hps[i] is run i's target host:port, "" for a run without a target.
-	hps := make([]string, len(runs))
-	docNamed := map[string]string{}
-	for i, r := range runs {
-		if r.Target == "" {
-			continue
-		}
-		hps[i] = ingest.Label(r.Target, nil)
-		if r.Label != hps[i] {
-			docNamed[hps[i]] = r.Label
+	keep := func(err error) {
+		if err != nil && nameErr == nil {
+			nameErr = err
 		}
 	}
+	hps, docNamed := documentNamed(runs)
 	for i := range runs {
 		r := &runs[i]
 		if name, ok := docNamed[r.Label]; ok && hps[i] == r.Label {
@@ -209,24 +199,12 @@ func (n *namer) name(runs []results.Run, rejs []Rejected) error {
 		sys, ok := cache[r.Source]
 		if !ok {
 			var err error
-			if sys, err = n.systemOf(r.Source, r.Experiment, used); err != nil && nameErr == nil {
-				nameErr = err
-			}
+			sys, err = n.systemOf(r.Source, r.Experiment, used)
+			keep(err)
 			cache[r.Source] = sys
 		}
 		if sys == "" {
-			for _, l := range n.labels {
-				if name, ok := l[r.Label]; ok {
-					sys = name
-					break
-				}
-				// A label the input's own document gave (core.DocumentNames)
-				// is still mapped by its target's host:port.
-				if name, ok := l[hps[i]]; ok && hps[i] != "" {
-					sys = name
-					break
-				}
-			}
+			sys = n.mapped(r.Label, hps[i])
 		}
 		if sys != "" {
 			r.Label = sys
@@ -237,9 +215,7 @@ func (n *namer) name(runs []results.Run, rejs []Rejected) error {
 	// A system whose inputs were all rejected is still a system.
 	for _, rej := range rejs {
 		sys, err := n.systemOf(rej.Key, rej.Experiment, used)
-		if err != nil && nameErr == nil {
-			nameErr = err
-		}
+		keep(err)
 		if sys != "" {
 			known[sys] = true
 		}
@@ -249,6 +225,48 @@ func (n *namer) name(runs []results.Run, rejs []Rejected) error {
 		nameErr.(*NameError).Known = n.known
 		return nameErr
 	}
+	if err := n.unusedEntry(used); err != nil {
+		return err
+	}
+	return n.checkOrder(runs, rejs)
+}
+
+// documentNamed returns each run's target host:port ("" without a
+// target), and the names the document of one input gave a host:port (its
+// tables' label differs from the host:port): such a name names that
+// host:port in every input of the experiment, one address one system.
+func documentNamed(runs []results.Run) (hps []string, docNamed map[string]string) {
+	hps = make([]string, len(runs))
+	docNamed = map[string]string{}
+	for i, r := range runs {
+		if r.Target == "" {
+			continue
+		}
+		hps[i] = ingest.Label(r.Target, nil)
+		if r.Label != hps[i] {
+			docNamed[hps[i]] = r.Label
+		}
+	}
+	return hps, docNamed
+}
+
+// mapped is the system a label mapping gives a run of label (or of target
+// host:port hp: a label the input's own document gave, core.DocumentNames,
+// is still mapped by its target), "" for none.
+func (n *namer) mapped(label, hp string) string {
+	for _, l := range n.labels {
+		if name, ok := l[label]; ok {
+			return name
+		}
+		if name, ok := l[hp]; ok && hp != "" {
+			return name
+		}
+	}
+	return ""
+}
+
+// unusedEntry is the error of the first rule entry that matched no input.
+func (n *namer) unusedEntry(used map[[3]int]bool) error {
 	for lvl, rules := range n.levels {
 		for ri, r := range rules {
 			entries := slices.Concat(r.Sources, r.Patterns, r.Experiments)
@@ -264,7 +282,7 @@ func (n *namer) name(runs []results.Run, rejs []Rejected) error {
 			}
 		}
 	}
-	return n.checkOrder(runs, rejs)
+	return nil
 }
 
 // checkOrder checks that every entry of the manifest's order: names an

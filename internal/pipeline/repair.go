@@ -28,21 +28,48 @@ func (p *Pipeline) Repair(ctx context.Context, exp string) ([]string, error) {
 	if err := store.CheckExperiment(exp); err != nil {
 		return nil, err
 	}
-	raw, manifest, err := p.rawObjects(ctx, exp)
-	if err != nil {
+	r := repair{p: p, exp: exp}
+	var err error
+	if r.raw, r.manifest, err = p.rawObjects(ctx, exp); err != nil {
 		return nil, err
 	}
-	commits := map[string]*Commit{} // source id -> record
+	if r.commits, err = p.commitsOf(ctx, exp); err != nil {
+		return nil, err
+	}
+	if r.files, err = p.tableFiles(ctx, exp); err != nil {
+		return nil, err
+	}
+	for _, step := range []func(context.Context) error{r.uploads, r.goneSources, r.staleRejections, r.orphans} {
+		if err := step(ctx); err != nil {
+			return r.did, err
+		}
+	}
+	slices.Sort(r.did)
+	return r.did, nil
+}
+
+// repair is one Repair of an experiment: what it found, and what it did.
+type repair struct {
+	p        *Pipeline
+	exp      string
+	raw      map[string]store.Object // uploads by key, the manifest apart
+	manifest bool                    // the experiment has a manifest
+	commits  map[string]*Commit      // commit records by source id
+	files    map[string]store.Object // every table file of the experiment
+	did      []string
+}
+
+// commitsOf reads the commit records of experiment exp by source id; an
+// unreadable one is left out (ingested again, or removed as an orphan).
+func (p *Pipeline) commitsOf(ctx context.Context, exp string) (map[string]*Commit, error) {
+	commits := map[string]*Commit{}
 	objs, err := p.Store.List(ctx, store.CommitPrefixOf(exp))
 	if err != nil {
 		return nil, err
 	}
 	for _, o := range objs {
 		c, _, err := p.readCommit(ctx, o.Key)
-		if errors.Is(err, errBadCommit) {
-			continue // ingested again below, or removed as an orphan
-		}
-		if errors.Is(err, store.ErrNotFound) {
+		if errors.Is(err, errBadCommit) || errors.Is(err, store.ErrNotFound) {
 			continue
 		}
 		if err != nil {
@@ -51,7 +78,12 @@ func (p *Pipeline) Repair(ctx context.Context, exp string) ([]string, error) {
 		id, _ := store.SourceIDOfKey(o.Key)
 		commits[id] = c
 	}
-	files := map[string]store.Object{} // every table file of the experiment
+	return commits, nil
+}
+
+// tableFiles lists every table file of experiment exp by key.
+func (p *Pipeline) tableFiles(ctx context.Context, exp string) (map[string]store.Object, error) {
+	files := map[string]store.Object{}
 	for _, t := range tables {
 		objs, err := p.Store.List(ctx, store.TablePrefix(string(t), exp))
 		if err != nil {
@@ -61,79 +93,96 @@ func (p *Pipeline) Repair(ctx context.Context, exp string) ([]string, error) {
 			files[o.Key] = o
 		}
 	}
-	var did []string
-	for _, key := range slices.Sorted(maps.Keys(raw)) {
-		c := commits[store.SourceID(key)]
-		if c != nil && c.Key == key && !c.Removed && c.ETag == raw[key].ETag && allPresent(c.Tables, files) {
-			// Current; files of other generations are left over from
-			// an interrupted commit (or a newer version's, which
-			// removeGenerations tells apart by a HEAD after the listing).
-			if extra := otherFiles(key, c, files); len(extra) > 0 {
-				if err := p.removeGenerations(ctx, exp, key, c.Generation, p.currentOf(key, Version{ETag: c.ETag, VersionID: c.VersionID})); err != nil {
-					return did, err
+	return files, nil
+}
+
+// uploads ingests again every upload whose commit is not current, and
+// removes the files of other generations of those that are (left over by
+// an interrupted commit, or a newer version's, which removeGenerations
+// tells apart by a HEAD after the listing).
+func (r *repair) uploads(ctx context.Context) error {
+	for _, key := range slices.Sorted(maps.Keys(r.raw)) {
+		c := r.commits[store.SourceID(key)]
+		if c != nil && c.Key == key && !c.Removed && c.ETag == r.raw[key].ETag && allPresent(c.Tables, r.files) {
+			if extra := otherFiles(key, c, r.files); len(extra) > 0 {
+				if err := r.p.removeGenerations(ctx, r.exp, key, c.Generation, r.p.currentOf(key, Version{ETag: c.ETag, VersionID: c.VersionID})); err != nil {
+					return err
 				}
-				did = append(did, "removed old generations of "+key)
+				r.did = append(r.did, "removed old generations of "+key)
 			}
 			continue
 		}
-		if _, err := p.Ingest(ctx, key); err != nil && !IsInputFault(err) {
-			return did, err
+		if _, err := r.p.Ingest(ctx, key); err != nil && !IsInputFault(err) {
+			return err
 		}
-		did = append(did, "ingested "+key)
+		r.did = append(r.did, "ingested "+key)
 	}
-	for id, c := range commits {
-		if _, ok := raw[c.Key]; ok || c.Removed || store.SourceID(c.Key) != id {
+	return nil
+}
+
+// goneSources removes the sources whose upload is gone.
+func (r *repair) goneSources(ctx context.Context) error {
+	for id, c := range r.commits {
+		if _, ok := r.raw[c.Key]; ok || c.Removed || store.SourceID(c.Key) != id {
 			continue
 		}
-		if err := p.RemoveSource(ctx, exp, c.Key, p.currentOf(c.Key, Version{})); err != nil && !errors.Is(err, ErrSuperseded) {
-			return did, err
+		if err := r.p.RemoveSource(ctx, r.exp, c.Key, r.p.currentOf(c.Key, Version{})); err != nil && !errors.Is(err, ErrSuperseded) {
+			return err
 		}
-		did = append(did, "removed "+c.Key)
+		r.did = append(r.did, "removed "+c.Key)
 	}
-	// Rejection records of sources gone or committed (a crash between the
-	// two writes), and the manifest's when it is gone.
-	rejs, err := p.Store.List(ctx, store.RejectedPrefixOf(exp))
+	return nil
+}
+
+// staleRejections deletes the rejection records of sources gone or
+// committed (a crash between the two writes), and the manifest's when it
+// is gone.
+func (r *repair) staleRejections(ctx context.Context) error {
+	rejs, err := r.p.Store.List(ctx, store.RejectedPrefixOf(r.exp))
 	if err != nil {
-		return did, err
+		return err
 	}
 	rawIDs := map[string]bool{}
-	for key := range raw {
+	for key := range r.raw {
 		rawIDs[store.SourceID(key)] = true
 	}
-	if manifest {
-		rawIDs[store.SourceID(store.ManifestKey(exp))] = true
+	if r.manifest {
+		rawIDs[store.SourceID(store.ManifestKey(r.exp))] = true
 	}
 	for _, o := range rejs {
 		id, _ := store.SourceIDOfKey(o.Key)
-		if c := commits[id]; rawIDs[id] && (c == nil || c.Rejected != nil) {
+		if c := r.commits[id]; rawIDs[id] && (c == nil || c.Rejected != nil) {
 			continue
 		}
-		if err := p.Store.Delete(ctx, o.Key); err != nil {
-			return did, err
+		if err := r.p.Store.Delete(ctx, o.Key); err != nil {
+			return err
 		}
-		did = append(did, "deleted stale "+o.Key)
+		r.did = append(r.did, "deleted stale "+o.Key)
 	}
-	// Table files of sources without an upload and without a commit
-	// record (an ingest of an upload deleted meanwhile, cut short): the
-	// source id does not tell the key to check, so age decides.
+	return nil
+}
+
+// orphans deletes the table files of sources without an upload and
+// without a commit record (an ingest of an upload deleted meanwhile, cut
+// short): the source id does not tell the key to check, so age decides.
+func (r *repair) orphans(ctx context.Context) error {
 	known := map[string]bool{}
-	for _, c := range commits {
+	for _, c := range r.commits {
 		known[store.SourceID(c.Key)] = true
 	}
-	for key := range raw {
+	for key := range r.raw {
 		known[store.SourceID(key)] = true
 	}
-	for key, o := range files {
+	for key, o := range r.files {
 		if id, _ := store.SourceIDOfKey(key); known[id] || time.Since(o.ModTime) < orphanAge {
 			continue
 		}
-		if err := p.Store.Delete(ctx, key); err != nil {
-			return did, err
+		if err := r.p.Store.Delete(ctx, key); err != nil {
+			return err
 		}
-		did = append(did, "deleted uncommitted "+key)
+		r.did = append(r.did, "deleted uncommitted "+key)
 	}
-	slices.Sort(did)
-	return did, nil
+	return nil
 }
 
 // rawObjects returns the uploads of experiment exp by key, its manifest

@@ -181,6 +181,36 @@ func decideOptions(req Request, known []string) (analyze.Options, error) {
 	return opts, checkGate(opts, known, req.Experiment)
 }
 
+// HistoryOverrides are the command line's settings of a history.
+type HistoryOverrides struct {
+	FailOn, Allow    []gate.Condition
+	MaxRegressionPct *float64
+	Control          string
+}
+
+// HistoryOptions decides the options of a series' history, as
+// decideOptions does an experiment's: the defaults, then the latest
+// experiment's manifest (nil for none), then the command line's. A
+// history has no baseline and checks no thresholds (they are checked per
+// experiment), so the manifest's threshold conditions are left out.
+func HistoryOptions(latest *Manifest, o HistoryOverrides) analyze.Options {
+	opts := analyze.DefaultOptions()
+	latest.Apply(&opts)
+	opts.Baseline, opts.SLO = "", nil
+	opts.FailOn = slices.DeleteFunc(UnionConditions(opts.FailOn, o.FailOn), func(c gate.Condition) bool {
+		return slices.Contains(gate.ThresholdConditions, c)
+	})
+	opts.Allow = UnionConditions(opts.Allow, o.Allow)
+	if o.MaxRegressionPct != nil {
+		opts.MaxRegressionPct = *o.MaxRegressionPct
+	}
+	opts.Control = o.Control
+	if opts.Control == "" && latest != nil {
+		opts.Control = latest.History.Control
+	}
+	return opts
+}
+
 // wrapRead says which input a sample read failed on, unless the reader's
 // error already names it (a missing table's).
 func wrapRead(what, source string, err error) error {

@@ -201,6 +201,30 @@ func (p *Pipeline) reingest(ctx context.Context, exp string, sources []string) e
 	return nil
 }
 
+// bucketManifest reads and parses experiment exp's manifest when the
+// inputs in list one: the manifest, its object, and why it cannot be used
+// (mfault: a *ManifestError), or an infrastructure error.
+func (p *Pipeline) bucketManifest(ctx context.Context, exp string, in map[string]string) (m *experiment.Manifest, obj store.Object, mfault, err error) {
+	mkey := store.ManifestKey(exp)
+	if _, ok := in[mkey]; !ok {
+		return nil, obj, nil, nil
+	}
+	b, obj, err := ReadManifest(ctx, p.Store, mkey)
+	var me *experiment.ManifestError
+	switch {
+	case errors.As(err, &me):
+		return nil, obj, err, nil
+	case errors.Is(err, store.ErrNotFound):
+		return nil, obj, nil, nil
+	case err != nil:
+		return nil, obj, nil, err
+	}
+	if m, mfault = experiment.ParseManifest(mkey, b); mfault == nil {
+		m.Dir = store.RawPrefix + exp
+	}
+	return m, obj, mfault, nil
+}
+
 // analyzeOnce analyses experiment exp from the inputs in (keys with
 // ETags, as listed; it adds or removes the manifest's rejection record
 // when it writes or deletes it) and writes the report and its
@@ -209,26 +233,12 @@ func (p *Pipeline) analyzeOnce(ctx context.Context, exp string, in map[string]st
 	req := Request{Experiment: exp}
 	mkey := store.ManifestKey(exp)
 	mrej := store.RejectedKey(exp, mkey)
-	var mobj store.Object
-	var mfault error // why the manifest cannot be used
-	if _, ok := in[mkey]; ok {
-		b, obj, err := ReadManifest(ctx, p.Store, mkey)
-		var me *experiment.ManifestError
-		switch {
-		case errors.As(err, &me):
-			mfault = err
-		case err != nil && !errors.Is(err, store.ErrNotFound):
-			return "", err
-		}
-		mobj = obj
-		if err == nil {
-			if req.Manifest, mfault = experiment.ParseManifest(mkey, b); mfault == nil {
-				req.Manifest.Dir = store.RawPrefix + exp
-			}
-		}
+	m, mobj, mfault, err := p.bucketManifest(ctx, exp, in)
+	if err != nil {
+		return "", err
 	}
+	req.Manifest = m
 	var r *Report
-	var err error
 	if req.Manifest != nil {
 		// With the manifest, its own rejection record (if any) is stale.
 		without := maps.Clone(in)

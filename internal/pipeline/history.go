@@ -79,48 +79,20 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 	}
 	hr := &HistoryReport{Series: req.Series, Inputs: map[string]string{}}
 	var exps []analyze.SeriesExperiment
-	var manifests []*experiment.Manifest
+	byName := map[string]*experiment.Manifest{}
 	for _, exp := range req.Experiments {
-		m, ok := req.Manifests[exp]
-		if !ok {
-			var err error
-			if m, err = p.manifest(ctx, exp, hr.Inputs); err != nil {
-				return nil, err
-			}
-		}
-		in := map[string]string{}
-		if err := p.listInputs(ctx, exp, false, in); err != nil {
+		se, m, err := p.seriesExperiment(ctx, req, exp, hr.Inputs)
+		if err != nil {
 			return nil, err
 		}
-		v, _, _, err := p.verdict(ctx, Request{Experiment: exp, Manifest: m}, in)
-		var ne *experiment.NameError
-		if errors.As(err, &ne) && !ok {
-			// A bucket's manifest whose names match nothing is rejected
-			// (Analyze): the experiment counts without it.
-			v, _, _, err = p.verdict(ctx, Request{Experiment: exp}, in)
-		}
-		if errors.Is(err, ErrNoRuns) || err == nil && v == nil {
+		if se.Verdict == nil {
 			continue // nothing to show yet (no runs, or every upload rejected or removed)
 		}
-		if err != nil {
-			return nil, fmt.Errorf("series %s: %w", req.Series, err)
-		}
-		if o, err := p.Store.Head(ctx, store.ReportKey(exp, "covers.json")); err == nil {
-			hr.Inputs[o.Key] = o.ETag
-		}
-		se := analyze.SeriesExperiment{Name: exp, Verdict: v}
-		if m != nil {
-			se.Meta = m.Meta
-		}
 		exps = append(exps, se)
-		manifests = append(manifests, m)
+		byName[exp] = m
 	}
 	if len(exps) == 0 {
 		return nil, fmt.Errorf("series %s: %w", req.Series, ErrNoRuns)
-	}
-	byName := map[string]*experiment.Manifest{}
-	for i, e := range exps {
-		byName[e.Name] = manifests[i]
 	}
 	order, err := analyze.OrderExperiments(exps)
 	if err != nil {
@@ -129,23 +101,9 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 	if err := markAccepted(req, exps, byName); err != nil {
 		return nil, err
 	}
-	opts := analyze.DefaultOptions()
 	// The latest experiment's manifest says how to analyse and gate.
-	byName[exps[len(exps)-1].Name].Apply(&opts)
-	opts.Baseline, opts.SLO = "", nil
-	// Thresholds are checked per experiment, never on a series: the
-	// manifest's threshold conditions are not history's to guard.
-	opts.FailOn = slices.DeleteFunc(experiment.UnionConditions(opts.FailOn, req.FailOn), func(c gate.Condition) bool {
-		return slices.Contains(gate.ThresholdConditions, c)
-	})
-	opts.Allow = experiment.UnionConditions(opts.Allow, req.Allow)
-	if req.MaxRegressionPct != nil {
-		opts.MaxRegressionPct = *req.MaxRegressionPct
-	}
-	opts.Control = req.Control
-	if m := byName[exps[len(exps)-1].Name]; opts.Control == "" && m != nil {
-		opts.Control = m.History.Control
-	}
+	opts := experiment.HistoryOptions(byName[exps[len(exps)-1].Name], experiment.HistoryOverrides{
+		FailOn: req.FailOn, Allow: req.Allow, MaxRegressionPct: req.MaxRegressionPct, Control: req.Control})
 	earlier := max(len(exps)-analyze.MaxSeriesExperiments, 0)
 	h, err := analyze.AnalyzeHistory(req.Series, order, exps[earlier:], opts)
 	if err != nil {
@@ -155,6 +113,46 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 	hr.History, hr.Headline = h, report.HistoryHeadline(h)
 	hr.Files, err = RenderHistory(h, p.GeneratedBy)
 	return hr, err
+}
+
+// seriesExperiment analyses experiment exp of a series as Report would
+// (its manifest's systems, labels and thresholds; the manifest of req, or
+// the store's, whose ETag goes into inputs). Its Verdict is nil when it
+// has nothing to show yet.
+func (p *Pipeline) seriesExperiment(ctx context.Context, req HistoryRequest, exp string, inputs map[string]string) (analyze.SeriesExperiment, *experiment.Manifest, error) {
+	se := analyze.SeriesExperiment{Name: exp}
+	m, ok := req.Manifests[exp]
+	if !ok {
+		var err error
+		if m, err = p.manifest(ctx, exp, inputs); err != nil {
+			return se, nil, err
+		}
+	}
+	in := map[string]string{}
+	if err := p.listInputs(ctx, exp, false, in); err != nil {
+		return se, nil, err
+	}
+	v, _, _, err := p.verdict(ctx, Request{Experiment: exp, Manifest: m}, in)
+	var ne *experiment.NameError
+	if errors.As(err, &ne) && !ok {
+		// A bucket's manifest whose names match nothing is rejected
+		// (Analyze): the experiment counts without it.
+		v, _, _, err = p.verdict(ctx, Request{Experiment: exp}, in)
+	}
+	if errors.Is(err, ErrNoRuns) || err == nil && v == nil {
+		return se, m, nil
+	}
+	if err != nil {
+		return se, nil, fmt.Errorf("series %s: %w", req.Series, err)
+	}
+	if o, err := p.Store.Head(ctx, store.ReportKey(exp, "covers.json")); err == nil {
+		inputs[o.Key] = o.ETag
+	}
+	se.Verdict = v
+	if m != nil {
+		se.Meta = m.Meta
+	}
+	return se, m, nil
 }
 
 // markAccepted marks the accepted experiments of a series: those named

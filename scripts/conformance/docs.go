@@ -165,6 +165,18 @@ func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []
 	p("a server on 127.0.0.1 made to behave a certain way (`scripts/truthserver`), measured with the real tools (wrk, vegeta, hey). ")
 	p("None of them was used to build the model. This page is generated from the grid (`%s/`) by one command and says how the grid is made, ", dir)
 	p("what each family is, how a verdict is graded, and what the current model (analysis version %d) gets right.\n\n", analyze.AnalysisVersion)
+	docCommands(p)
+	docHowMade(p, all)
+	docFamilies(p, all)
+	docOutcomes(p)
+	docResults(p, &w, all)
+	docMC(p, &w, mc, aa, pw)
+	docFloors(p, fl)
+	return w.Bytes()
+}
+
+// docCommands writes the section the commands that make and read the grid.
+func docCommands(p func(string, ...any)) {
 	p("## Commands\n\n")
 	p("```sh\n")
 	p("go run ./scripts/conformance gen -seed 19 -out testdata/conformance   # make the experiments not yet recorded (resumable)\n")
@@ -176,7 +188,10 @@ func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []
 	p("```\n\n")
 	p("`docs` is deterministic: the analysis and the Monte-Carlo draws are seeded, and nothing timed is written here. ")
 	p("After a change to the model, run `docs` again and read the diff: a family whose accuracy fell is a regression unless the note of the change argues it.\n\n")
+}
 
+// docHowMade writes the section how the grid is made, and the machine's noise.
+func docHowMade(p func(string, ...any), all []Result) {
 	p("## How the grid is made\n\n")
 	p("`gen` draws each experiment's parameters from the grid's seed (19): every experiment has a seed of its own (FNV-1a of seed, family and index), ")
 	p("so an experiment can be made again, and more added (`-n`), without changing the others. For each it builds and starts the truth server(s) ")
@@ -208,7 +223,10 @@ func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []
 	if loads != "" {
 		p("%s\n\n", loads)
 	}
+}
 
+// docFamilies writes the section the families and their variants.
+func docFamilies(p func(string, ...any), all []Result) {
 	p("## Families\n\n")
 	p("| family | experiments | what is drawn | expected outcome |\n|---|---:|---|---|\n")
 	counts := map[string]int{}
@@ -245,7 +263,10 @@ func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []
 		p("- %s: %s\n", f.Name, strings.Join(parts, ", "))
 	}
 	p("\nThe generator's `plan` lists every experiment with its parameters; `truth.json` in each folder has them all.\n\n")
+}
 
+// docOutcomes writes the section how a verdict is graded.
+func docOutcomes(p func(string, ...any)) {
 	p("## Outcomes: how a verdict is graded\n\n")
 	p("The runner analyses each experiment through `internal/pipeline` (`Pipeline.Verdict`: the report's ingest, naming, order and options, without rendering) and reads the typed verdict, never its text. ")
 	p("The mapping is in one place, `scripts/conformance/outcome.go`:\n\n")
@@ -266,14 +287,20 @@ func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []
 	p("A night is graded on the gate alone: `pass` where svc's cost is the reference's (before a step, after its revert, or none), `fail` where a regression is in effect since an earlier night, `step-night` (the night it lands) right either way. The step is set in work per request, and a request costs more than its work (the server's parsing, the tool's share of the one CPU both run on), so each step series' step is also measured: svc's throughput over the same night's control, its nights in effect against the others, pooled over the series (`realizedStep`). A step measured below the allowed 5 %% by more than two standard errors is no regression to gate (its nights expect `pass`), one within two standard errors of 5 %% is `either` (right both ways), and one beyond keeps `fail`. ")
 	p("Without the control, the nights no method can tell (an unchanged build on a slower machine; a regression on a faster one) are tallied apart (`nightly-untellable`) and never floored. From night02 on; night01 has nothing to be checked against.\n\n")
 	p("Accuracy is right / experiments; undecided counts as not right.\n\n")
+}
 
+// docResults writes the section the matrices of the current model.
+func docResults(p func(string, ...any), w *bytes.Buffer, all []Result) {
 	p("## Results (analysis version %d)\n\n", analyze.AnalysisVersion)
-	writeSummary(&w, all, "md")
+	writeSummary(w, all, "md")
 	p("\n")
 	if d := directionNote(all); d != "" {
 		p("%s\n\n", d)
 	}
+}
 
+// docMC writes the section the Monte-Carlo layer.
+func docMC(p func(string, ...any), w *bytes.Buffer, mc []mcResult, aa, pw int) {
 	p("## Monte-Carlo layer\n\n")
 	p("Rates that need thousands of draws come from synthetic comparisons whose runs are the grid's own runs, resampled (`scripts/conformance/mc.go`): the A/A experiments' runs, and the flat family's wrk rounds, ")
 	p("in two pools: closed (wrk; throughput compared) and open (vegeta and hey at a fixed rate; mean latency compared). ")
@@ -282,8 +309,11 @@ func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []
 	p("(throughput, requests, latencies, percentiles, windows) so that its metric is a common level times its residual, times 1+effect for B's cost; ")
 	p("the experiment is analysed by `analyze.Analyze` with the default options and graded as the grid is. ")
 	p("A/A: %d draws per pool with 3-10 runs a side (equal or not); power: %d draws per effect and run count, runs interleaved, B slower. Seed 19.\n\n", aa, pw)
-	writeMC(&w, mc, true)
+	writeMC(w, mc, true)
+}
 
+// docFloors writes the section the floors and the test.
+func docFloors(p func(string, ...any), fl Floors) {
 	p("## Floors and the test\n\n")
 	p("`testdata/conformance/floors.json` holds, per family, the accuracy over the whole grid and over the test's default sample (%d experiments per family, evenly spread), ", fl.Sample)
 	p("each with its floor, the accuracy rounded down to a multiple of 5 %%; and the A/A false positives and steady states claimed over a trend, which must not grow. ")
@@ -308,7 +338,6 @@ func document(dir string, all []Result, fl Floors, mc []mcResult, aa, pw int) []
 	if len(below) > 0 {
 		p("Families below the issue's 95 %% target on this model (their matrices are above): %s.\n", strings.Join(below, ", "))
 	}
-	return w.Bytes()
 }
 
 // loadStats summarizes the machine's load during the grid's runs.

@@ -143,6 +143,10 @@ type Verdict struct {
 	// contradictions are the runs whose figures contradict each other,
 	// in execution order.
 	contradictions []Contradiction
+	// mergedRates are the clusters of inferred requested rates taken as
+	// one (mergeInferredRates), mergedRuns their runs.
+	mergedRates []RatesMergedFacts
+	mergedRuns  [][]RunRef
 	// Thresholds are the checks of Options.SLO: per threshold, one per
 	// system and settings it applies to.
 	Thresholds []ThresholdCheck
@@ -487,7 +491,8 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 		return cmp.Compare(a.Seq, b.Seq)
 	})
 	merged, mergedRuns := mergeInferredRates(runs)
-	v := &Verdict{Experiment: set.Experiment, AnalysisVersion: AnalysisVersion, Options: opts, Runs: runs, pauses: set.Pauses}
+	v := &Verdict{Experiment: set.Experiment, AnalysisVersion: AnalysisVersion, Options: opts, Runs: runs, pauses: set.Pauses,
+		mergedRates: merged, mergedRuns: mergedRuns}
 	series := seriesByRun(set.Series)
 	fillPercentiles(runs, set.Percentiles)
 	pcts := map[string][]results.Percentile{}
@@ -553,9 +558,6 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 	v.compare()
 	v.compareErrors()
 	v.findings(series)
-	for i, f := range merged {
-		v.add(SeverityInfo, CodeRatesMerged, Subject{Runs: mergedRuns[i]}, f)
-	}
 	v.errorBreakdowns(set.Errors)
 	v.thresholds()
 	v.Headline = v.headline()

@@ -95,10 +95,11 @@ func mainHeadline(v *analyze.Verdict) string {
 	aBetter := (r > 1) == c.HigherIsBetter
 	switch c.Verdict {
 	case analyze.AFaster, analyze.BFaster:
-		subj, other, otherLabel, ci := c.A, baseName, c.B, c.Estimate
+		subj, other, otherLabel := c.A, baseName, c.B
 		if !based && c.Verdict == analyze.BFaster {
-			subj, other, otherLabel, r, ci = c.B, c.A, c.A, 1/r, analyze.InverseCI(c.Estimate)
+			subj, other, otherLabel = c.B, c.A, c.A
 		}
+		r, ci := c.RatioFrom(subj)
 		word := "faster"
 		if based && c.Verdict == analyze.BFaster {
 			word = "slower"
@@ -151,20 +152,17 @@ func mainHeadline(v *analyze.Verdict) string {
 	case based:
 		other = baseName
 	case !aBetter:
-		subj, other, r = c.B, c.A, 1/r
+		subj, other = c.B, c.A
 	}
+	r, ci := c.RatioFrom(subj)
 	var why []string
 	for _, r := range h.Why {
 		why = append(why, obstacleText(r))
 	}
 	if len(why) == 0 { // the data were enough to test, but did not settle it
 		for _, x := range c.Reasons {
-			if !x.Note && significantInBand(x) {
+			if !x.Note && x.Significant && ci != nil {
 				// The difference is shown; whether it matters is not.
-				ci := stats.CI{Lo: x.Lo, Hi: x.Hi}
-				if !based && !aBetter { // r was inverted above: B's to A's
-					ci = ci.Inverse()
-				}
 				return fmt.Sprintf("Not established that %s is %s than %s by more than the ±%s %% practical band: it had %s the %s at %s, a difference significant at p = %s whose %s %% CI (%s) reaches into the band%s.",
 					subj, word, other, rel(100*x.Band), timesText(r), metricWords(c.Metric), at, rel(x.P), rel(100*x.Level), ratioRangeOff1(ci.Lo, ci.Hi), runsNeededText(x))
 			}
@@ -198,13 +196,7 @@ func ciText(ci *stats.CI, prefix string) string {
 // other: "slower by p99 latency: 1.2x b's (95 % CI 1.18-1.22, p =
 // 0.00794)"; named puts subj first ("a is slower by ...").
 func latencyClause(l analyze.Comparison, subj, other string, named bool) string {
-	r, ci := l.DecidingRatio(), l.Estimate
-	if ci == nil {
-		ci = l.CI
-	}
-	if subj != l.A {
-		r, ci = 1/r, analyze.InverseCI(ci)
-	}
+	r, ci := l.RatioFrom(subj)
 	word := "slower"
 	if subjBetter := (l.Verdict == analyze.AFaster) == (subj == l.A); subjBetter {
 		word = "faster"

@@ -363,7 +363,7 @@ func reasonText(r analyze.Reason) string {
 			rel(100*r.Level), ratioName(r.Method), ciRange(r.Lo, r.Hi), rel(100*r.Band), rel(r.P))
 	case analyze.ReasonUnsettled:
 		need := runsNeededText(r)
-		if significantInBand(r) {
+		if r.Significant {
 			// A difference shown, its size not: not "runs vary too much".
 			return fmt.Sprintf("a difference significant at p = %s, but not shown to pass the ±%s %% practical band: the %s %% CI of the %s, %s, reaches into it%s",
 				rel(r.P), rel(100*r.Band), rel(100*r.Level), ratioName(r.Method), ratioRangeOff1(r.Lo, r.Hi), need)
@@ -388,13 +388,6 @@ func runsNeededText(r analyze.Reason) string {
 		return ""
 	}
 	return fmt.Sprintf("; about %d runs per side would settle it", r.RunsNeeded)
-}
-
-// significantInBand tells whether an unsettled comparison's difference
-// is significant (p < alpha, the interval on one side of 1) and only its
-// size is not settled: the interval reaches into the practical band.
-func significantInBand(r analyze.Reason) bool {
-	return r.Code == analyze.ReasonUnsettled && r.P < r.Alpha && (r.Hi < 1 || r.Lo > 1)
 }
 
 // ratioName names the deciding ratio by its interval's method: the

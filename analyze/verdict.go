@@ -534,21 +534,7 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 			v.steadyState(g, rw, series)
 			if len(rw) > 0 {
 				sys.WithinRunWarmup = append(sys.WithinRunWarmup, rw...)
-				classes := make([]stats.Class, len(rw))
-				for i, w := range rw {
-					classes[i] = w.Class
-				}
-				class, good, counts := stats.CombineClasses(classes)
-				w := &Warmup{Class: class, Method: MethodPerRun, Basis: Basis{Counts: counts}}
-				for _, r := range rw {
-					if r.Instability != nil {
-						w.UnstableRuns++
-					}
-				}
-				if class == stats.ClassInconsistent {
-					w.Good = &good
-				}
-				g.WithinRun = w
+				g.WithinRun = withinRunSummary(rw)
 			}
 		}
 		sys.Capacity = v.capacity(sys)
@@ -563,6 +549,26 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 	v.Headline = v.headline()
 	v.Gate = v.gate()
 	return v, nil
+}
+
+// withinRunSummary combines a group's within-run warm-ups (at least one)
+// into the group's: their classes combined, the unstable runs counted.
+func withinRunSummary(rw []RunWarmup) *Warmup {
+	classes := make([]stats.Class, len(rw))
+	for i, w := range rw {
+		classes[i] = w.Class
+	}
+	class, good, counts := stats.CombineClasses(classes)
+	w := &Warmup{Class: class, Method: MethodPerRun, Basis: Basis{Counts: counts}}
+	for _, r := range rw {
+		if r.Instability != nil {
+			w.UnstableRuns++
+		}
+	}
+	if class == stats.ClassInconsistent {
+		w.Good = &good
+	}
+	return w
 }
 
 // labelsInOrder returns the labels in the order of their first run.

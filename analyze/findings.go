@@ -18,7 +18,8 @@ const (
 )
 
 // Code names a kind of finding: stable, kebab-case, documented in
-// docs/SCHEMA.md and docs/STATISTICS.md.
+// docs/STATISTICS.md ("Methodology findings"); summary.json's findings
+// carry it (docs/SCHEMA.md).
 type Code string
 
 // Finding codes, with the Subject fields and the Facts type of each.

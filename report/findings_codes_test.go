@@ -81,7 +81,7 @@ func TestFindingCodes(t *testing.T) {
 func codeConsts(t *testing.T) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	for _, f := range parseDir(t, filepath.Join("..", "analyze")) {
+	for _, f := range parseDir(t, token.NewFileSet(), filepath.Join("..", "analyze")) {
 		for _, d := range f.Decls {
 			g, ok := d.(*ast.GenDecl)
 			if !ok || g.Tok != token.CONST {
@@ -108,7 +108,7 @@ func codeConsts(t *testing.T) map[string]string {
 func findingChecks(t *testing.T) (checks map[string]string, codes map[string][]string) {
 	t.Helper()
 	checks, codes = map[string]string{}, map[string][]string{}
-	for _, f := range parseDir(t, filepath.Join("..", "analyze")) {
+	for _, f := range parseDir(t, token.NewFileSet(), filepath.Join("..", "analyze")) {
 		ast.Inspect(f, func(n ast.Node) bool {
 			vs, ok := n.(*ast.ValueSpec)
 			if !ok || len(vs.Names) != 1 || vs.Names[0].Name != "findingChecks" || len(vs.Values) != 1 {
@@ -133,25 +133,25 @@ func findingChecks(t *testing.T) (checks map[string]string, codes map[string][]s
 func funcFiles(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
-	for name, f := range parseDir(t, dir) {
+	fset := token.NewFileSet()
+	for _, f := range parseDir(t, fset, dir) {
 		for _, d := range f.Decls {
 			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil {
-				out[fn.Name.Name] = filepath.Base(name)
+				out[fn.Name.Name] = filepath.Base(fset.Position(f.Pos()).Filename)
 			}
 		}
 	}
 	return out
 }
 
-// parseDir parses the non-test Go files of a folder.
-func parseDir(t *testing.T, dir string) map[string]*ast.File {
+// parseDir parses the non-test Go files of a folder, in name order.
+func parseDir(t *testing.T, fset *token.FileSet, dir string) []*ast.File {
 	t.Helper()
 	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]*ast.File{}
-	fset := token.NewFileSet()
+	var out []*ast.File
 	for _, n := range names {
 		if strings.HasSuffix(n, "_test.go") {
 			continue
@@ -160,7 +160,7 @@ func parseDir(t *testing.T, dir string) map[string]*ast.File {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out[n] = f
+		out = append(out, f)
 	}
 	return out
 }

@@ -52,18 +52,9 @@ func (s truthSink) Series(r results.Series) error { s.set.Series = append(s.set.
 func truthSet(t *testing.T, path string) analyze.Set {
 	t.Helper()
 	full := filepath.Join("..", "testdata", "truth", path)
-	files := []string{full}
-	if fi, err := os.Stat(full); err != nil {
-		t.Fatal(err)
-	} else if fi.IsDir() {
-		ents, err := os.ReadDir(full)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = nil
-		for _, e := range ents {
-			files = append(files, filepath.Join(full, e.Name()))
-		}
+	files, err := filepath.Glob(filepath.Join(full, "*"))
+	if err != nil || len(files) == 0 {
+		files = []string{full}
 	}
 	set := analyze.Set{Experiment: "truth"}
 	sink := truthSink{&set, map[string][]results.Sample{}}
@@ -104,19 +95,7 @@ func TestFindingGoldens(t *testing.T) {
 			if err := report.JSONMeta(&buf, v, report.Meta{GeneratedBy: "loadverdict test"}); err != nil {
 				t.Fatal(err)
 			}
-			path := filepath.Join("testdata", "findings", c.name+".golden.json")
-			if *update {
-				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run with -update)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("summary.json differs from %s (run with -update if intended)", path)
-			}
+			checkGolden(t, filepath.Join("testdata", "findings", c.name+".golden.json"), buf.Bytes())
 		})
 	}
 }

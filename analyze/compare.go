@@ -212,6 +212,10 @@ type Reason struct {
 	// it (ReasonUnsettled; 0 when unknown).
 	Lo, Hi     float64
 	RunsNeeded int
+	// Significant (ReasonUnsettled) is set when the difference itself is
+	// shown, P < Alpha with Lo-Hi on one side of 1, and only its size is
+	// not settled: the interval reaches into the practical band.
+	Significant bool
 	// Method is the method of the deciding interval Lo-Hi
 	// (stats.MethodHodgesLehmann, or stats.MethodWelchLog below the
 	// exact test's reach).
@@ -566,7 +570,7 @@ func (c *Comparison) decide(xa, xb []float64, p float64, o Options, separated bo
 		c.Verdict = Inconclusive
 		c.RunsNeeded = runsNeeded(o, xa, xb, est.Estimate, ha, hb, true)
 		r := Reason{Code: ReasonUnsettled, P: p, Alpha: o.Alpha, Level: o.Level, Band: o.PracticalBand, Lo: est.Lo, Hi: est.Hi,
-			Method: est.Method}
+			Method: est.Method, Significant: p < o.Alpha && (est.Hi < 1 || est.Lo > 1)}
 		if c.RunsNeeded != nil {
 			r.RunsNeeded = *c.RunsNeeded
 		}
@@ -714,13 +718,24 @@ func (c Comparison) DecidingCI() *stats.CI {
 	return c.CI
 }
 
-// InverseCI is ci of the inverse ratio (b/a for a/b), nil for nil.
-func InverseCI(ci *stats.CI) *stats.CI {
+// RatioFrom is the comparison seen from the system label: the deciding
+// ratio (DecidingRatio) as label's value to the other side's, and its
+// interval, the Estimate (else the CI of the ratio of means; nil when
+// neither). Side a's view is the comparison's own (a/b); any other
+// label's is b/a, the ratio and the interval inverted.
+func (c Comparison) RatioFrom(label string) (ratio float64, ci *stats.CI) {
+	ratio, ci = c.DecidingRatio(), c.Estimate
 	if ci == nil {
-		return nil
+		ci = c.CI
 	}
-	inv := ci.Inverse()
-	return &inv
+	if label == c.A {
+		return ratio, ci
+	}
+	if ci != nil {
+		inv := ci.Inverse()
+		ci = &inv
+	}
+	return 1 / ratio, ci
 }
 
 // servedNothing reports whether every request of the group's

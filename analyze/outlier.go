@@ -45,14 +45,3 @@ func withoutOutlier(g *Group, runs []results.Run) []results.Run {
 	}
 	return out
 }
-
-// OutlierRunFacts are the figures of an outlier-run finding: the run and
-// the rule's figures.
-type OutlierRunFacts struct {
-	OutlierRun
-	// SteadyRuns is the number of runs the group's steady figures are
-	// over without it (0 when the group has no steady state).
-	SteadyRuns int
-}
-
-func (OutlierRunFacts) facts() {}

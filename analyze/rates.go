@@ -18,15 +18,6 @@ import (
 // set apart (300 and 310) do not.
 const RateTolerance = 0.02
 
-// RatesMergedFacts are the figures of a rates-merged finding: the
-// inferred rates, from Lo to Hi req/s, taken as one requested rate Rate
-// within Tolerance (relative).
-type RatesMergedFacts struct {
-	Rate, Lo, Hi, Tolerance float64
-}
-
-func (RatesMergedFacts) facts() {}
-
 // mergeInferredRates makes runs of one requested rate one setting: a
 // run's inferred requested rate (results.Run.RateInferred) within
 // RateTolerance of a stated one at otherwise equal settings takes the

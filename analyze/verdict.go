@@ -143,6 +143,10 @@ type Verdict struct {
 	// contradictions are the runs whose figures contradict each other,
 	// in execution order.
 	contradictions []Contradiction
+	// mergedRates are the clusters of inferred requested rates taken as
+	// one (mergeInferredRates), mergedRuns their runs.
+	mergedRates []RatesMergedFacts
+	mergedRuns  [][]RunRef
 	// Thresholds are the checks of Options.SLO: per threshold, one per
 	// system and settings it applies to.
 	Thresholds []ThresholdCheck
@@ -487,7 +491,8 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 		return cmp.Compare(a.Seq, b.Seq)
 	})
 	merged, mergedRuns := mergeInferredRates(runs)
-	v := &Verdict{Experiment: set.Experiment, AnalysisVersion: AnalysisVersion, Options: opts, Runs: runs, pauses: set.Pauses}
+	v := &Verdict{Experiment: set.Experiment, AnalysisVersion: AnalysisVersion, Options: opts, Runs: runs, pauses: set.Pauses,
+		mergedRates: merged, mergedRuns: mergedRuns}
 	series := seriesByRun(set.Series)
 	fillPercentiles(runs, set.Percentiles)
 	pcts := map[string][]results.Percentile{}
@@ -529,21 +534,7 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 			v.steadyState(g, rw, series)
 			if len(rw) > 0 {
 				sys.WithinRunWarmup = append(sys.WithinRunWarmup, rw...)
-				classes := make([]stats.Class, len(rw))
-				for i, w := range rw {
-					classes[i] = w.Class
-				}
-				class, good, counts := stats.CombineClasses(classes)
-				w := &Warmup{Class: class, Method: MethodPerRun, Basis: Basis{Counts: counts}}
-				for _, r := range rw {
-					if r.Instability != nil {
-						w.UnstableRuns++
-					}
-				}
-				if class == stats.ClassInconsistent {
-					w.Good = &good
-				}
-				g.WithinRun = w
+				g.WithinRun = withinRunSummary(rw)
 			}
 		}
 		sys.Capacity = v.capacity(sys)
@@ -553,14 +544,31 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 	v.compare()
 	v.compareErrors()
 	v.findings(series)
-	for i, f := range merged {
-		v.add(SeverityInfo, CodeRatesMerged, Subject{Runs: mergedRuns[i]}, f)
-	}
 	v.errorBreakdowns(set.Errors)
 	v.thresholds()
 	v.Headline = v.headline()
 	v.Gate = v.gate()
 	return v, nil
+}
+
+// withinRunSummary combines a group's within-run warm-ups (at least one)
+// into the group's: their classes combined, the unstable runs counted.
+func withinRunSummary(rw []RunWarmup) *Warmup {
+	classes := make([]stats.Class, len(rw))
+	for i, w := range rw {
+		classes[i] = w.Class
+	}
+	class, good, counts := stats.CombineClasses(classes)
+	w := &Warmup{Class: class, Method: MethodPerRun, Basis: Basis{Counts: counts}}
+	for _, r := range rw {
+		if r.Instability != nil {
+			w.UnstableRuns++
+		}
+	}
+	if class == stats.ClassInconsistent {
+		w.Good = &good
+	}
+	return w
 }
 
 // labelsInOrder returns the labels in the order of their first run.

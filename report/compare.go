@@ -249,7 +249,7 @@ func footnoteText(r analyze.Reason) string {
 	case analyze.ReasonEquivalent:
 		return fmt.Sprintf("no difference: the %s %% CI lies inside the ±%s %% practical band", rel(100*r.Level), rel(100*r.Band))
 	case analyze.ReasonUnsettled:
-		if significantInBand(r) {
+		if r.Significant {
 			return fmt.Sprintf("significant, but the %s %% CI reaches into the ±%s %% practical band", rel(100*r.Level), rel(100*r.Band))
 		}
 		return fmt.Sprintf("runs vary too much: the %s %% CI reaches across the edge of the ±%s %% practical band", rel(100*r.Level), rel(100*r.Band))

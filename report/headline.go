@@ -68,13 +68,7 @@ func mainHeadline(v *analyze.Verdict) string {
 	h := v.Headline
 	switch h.Main {
 	case analyze.LeadSystem:
-		s := v.Systems[h.System]
-		if len(s.Groups) == 1 && s.Groups[0].Numbers.Basis != "" {
-			g := s.Groups[0]
-			return fmt.Sprintf("%s at %s (%s): %s; %s.", s.Label, settingsText(g.Settings), plural(s.Runs, "run"),
-				numbersSentence(g.Numbers, highestMax(&g)), groupsState(s))
-		}
-		return fmt.Sprintf("%s: %s of %s analysed; %s.", s.Label, plural(s.Runs, "run"), toolList(v), groupsState(s))
+		return systemHeadline(v, v.Systems[h.System])
 	case analyze.LeadNoComparison:
 		var labels []string
 		for _, s := range v.Systems {
@@ -83,106 +77,146 @@ func mainHeadline(v *analyze.Verdict) string {
 		return fmt.Sprintf("No comparison possible: %s never ran at the same settings (tool, connections, threads, rate, duration).", strings.Join(labels, " and "))
 	}
 	c := v.Comparisons[h.Comparison]
-	at := settingsText(c.Settings)
 	// With a baseline (side b), side a is the subject: "new is slower
 	// than old (the baseline)"; else the faster side is.
-	based := v.Options.Baseline != "" && c.B == v.Options.Baseline
-	baseName := c.B
-	if based {
-		baseName += " (the baseline)"
+	hc := headlineComparison{v: v, c: c, at: settingsText(c.Settings), based: v.Options.Baseline != "" && c.B == v.Options.Baseline, baseName: c.B}
+	if hc.based {
+		hc.baseName += " (the baseline)"
 	}
-	r := c.DecidingRatio()
-	aBetter := (r > 1) == c.HigherIsBetter
 	switch c.Verdict {
 	case analyze.AFaster, analyze.BFaster:
-		subj, other, otherLabel, ci := c.A, baseName, c.B, c.Estimate
-		if !based && c.Verdict == analyze.BFaster {
-			subj, other, otherLabel, r, ci = c.B, c.A, c.A, 1/r, analyze.InverseCI(c.Estimate)
-		}
-		word := "faster"
-		if based && c.Verdict == analyze.BFaster {
-			word = "slower"
-		}
-		runs := fmt.Sprintf("%d vs %d runs", c.ARuns, c.BRuns)
-		if c.Estimate != nil && c.Estimate.Method == stats.MethodWelchLog {
-			runs += ", Welch's t-test" // below the exact test's reach
-		}
-		for _, x := range c.Reasons {
-			if x.Note && (x.Code == analyze.ReasonNotSteady || x.Code == analyze.ReasonFewSteadyRuns) {
-				runs += ", all of " + x.System + "'s runs: not steady" // what was tested, said where the counts are
-			}
-		}
-		lo := ""
-		if l := leftOutText(c); l != "" {
-			lo = "; left out: " + l
-		}
-		if h.Undecided >= 0 {
-			u := v.Comparisons[h.Undecided]
-			return fmt.Sprintf("%s is %s than %s by %s at %s: %s (%s%s, p = %s%s); its %s did not settle it (p = %s: a run far from its side moves a run's mean more than its median).",
-				subj, word, other, metricWords(c.Metric), at, timesText(r), runs, ciText(ci, ", "), relP(c.PValue), lo, metricWords(u.Metric), relP(u.PValue))
-		}
-		if h.Latency >= 0 {
-			return fmt.Sprintf("%s is %s than %s by %s at %s: %s (%s%s, p = %s%s), but %s.",
-				subj, word, other, metricWords(c.Metric), at, timesText(r), runs, ciText(ci, ", "), relP(c.PValue), lo, latencyClause(v.Comparisons[h.Latency], subj, otherLabel, false))
-		}
-		return fmt.Sprintf("%s is %s than %s at %s: %s the %s (%s%s, p = %s%s).",
-			subj, word, other, at, timesText(r), metricWords(c.Metric), runs, ciText(ci, ", "), relP(c.PValue), lo)
+		return hc.decided()
 	case analyze.NoDifference:
-		p := ""
-		if c.PValue != nil {
-			p = ", p = " + relP(c.PValue)
-		}
-		but := ""
-		if h.Latency >= 0 {
-			l := v.Comparisons[h.Latency]
-			subj, other := l.A, l.B
-			if !based && l.Verdict == analyze.AFaster {
-				subj, other = l.B, l.A // the side slower by latency
-			}
-			but = ", but " + latencyClause(l, subj, other, true)
-		}
-		return fmt.Sprintf("No difference between %s and %s at %s: %s ratio %s%s, inside the ±%s %% practical band (%s%s)%s.",
-			c.A, baseName, at, metricWords(c.Metric), rel(r), ciText(c.Estimate, ", "), rel(100*v.Options.PracticalBand), runsText(c), p, but)
+		return hc.noDifference()
 	}
+	return hc.notEstablished()
+}
+
+// systemHeadline words a headline about one system: its figures when it
+// has one group with figures, else its runs; and its state.
+func systemHeadline(v *analyze.Verdict, s analyze.System) string {
+	if len(s.Groups) == 1 && s.Groups[0].Numbers.Basis != "" {
+		g := s.Groups[0]
+		return fmt.Sprintf("%s at %s (%s): %s; %s.", s.Label, settingsText(g.Settings), plural(s.Runs, "run"),
+			numbersSentence(g.Numbers, highestMax(&g)), groupsState(s))
+	}
+	return fmt.Sprintf("%s: %s of %s analysed; %s.", s.Label, plural(s.Runs, "run"), toolList(v), groupsState(s))
+}
+
+// headlineComparison is the comparison a headline leads with: at its
+// settings in words, and whether side b is the baseline (baseName says
+// so).
+type headlineComparison struct {
+	v        *analyze.Verdict
+	c        analyze.Comparison
+	at       string
+	based    bool
+	baseName string
+}
+
+// decided words a decided comparison, with the undecided metric or the
+// latency comparison that disagrees when the headline has one.
+func (hc headlineComparison) decided() string {
+	v, c, h := hc.v, hc.c, hc.v.Headline
+	subj, other, otherLabel := c.A, hc.baseName, c.B
+	if !hc.based && c.Verdict == analyze.BFaster {
+		subj, other, otherLabel = c.B, c.A, c.A
+	}
+	r, ci := c.RatioFrom(subj)
+	word := "faster"
+	if hc.based && c.Verdict == analyze.BFaster {
+		word = "slower"
+	}
+	runs := fmt.Sprintf("%d vs %d runs", c.ARuns, c.BRuns)
+	if c.Estimate != nil && c.Estimate.Method == stats.MethodWelchLog {
+		runs += ", Welch's t-test" // below the exact test's reach
+	}
+	for _, x := range c.Reasons {
+		if x.Note && (x.Code == analyze.ReasonNotSteady || x.Code == analyze.ReasonFewSteadyRuns) {
+			runs += ", all of " + x.System + "'s runs: not steady" // what was tested, said where the counts are
+		}
+	}
+	lo := ""
+	if l := leftOutText(c); l != "" {
+		lo = "; left out: " + l
+	}
+	if h.Undecided >= 0 {
+		u := v.Comparisons[h.Undecided]
+		return fmt.Sprintf("%s is %s than %s by %s at %s: %s (%s%s, p = %s%s); its %s did not settle it (p = %s: a run far from its side moves a run's mean more than its median).",
+			subj, word, other, metricWords(c.Metric), hc.at, timesText(r), runs, ciText(ci, ", "), relP(c.PValue), lo, metricWords(u.Metric), relP(u.PValue))
+	}
+	if h.Latency >= 0 {
+		return fmt.Sprintf("%s is %s than %s by %s at %s: %s (%s%s, p = %s%s), but %s.",
+			subj, word, other, metricWords(c.Metric), hc.at, timesText(r), runs, ciText(ci, ", "), relP(c.PValue), lo, latencyClause(v.Comparisons[h.Latency], subj, otherLabel, false))
+	}
+	return fmt.Sprintf("%s is %s than %s at %s: %s the %s (%s%s, p = %s%s).",
+		subj, word, other, hc.at, timesText(r), metricWords(c.Metric), runs, ciText(ci, ", "), relP(c.PValue), lo)
+}
+
+// noDifference words a comparison inside the practical band, with the
+// latency comparison that disagrees when the headline has one.
+func (hc headlineComparison) noDifference() string {
+	v, c := hc.v, hc.c
+	p := ""
+	if c.PValue != nil {
+		p = ", p = " + relP(c.PValue)
+	}
+	but := ""
+	if v.Headline.Latency >= 0 {
+		l := v.Comparisons[v.Headline.Latency]
+		subj, other := l.A, l.B
+		if !hc.based && l.Verdict == analyze.AFaster {
+			subj, other = l.B, l.A // the side slower by latency
+		}
+		but = ", but " + latencyClause(l, subj, other, true)
+	}
+	return fmt.Sprintf("No difference between %s and %s at %s: %s ratio %s%s, inside the ±%s %% practical band (%s%s)%s.",
+		c.A, hc.baseName, hc.at, metricWords(c.Metric), rel(c.DecidingRatio()), ciText(c.Estimate, ", "), rel(100*v.Options.PracticalBand), runsText(c), p, but)
+}
+
+// notEstablished words a comparison that did not settle: why (the
+// headline's obstacles, else its reasons), from the better side's view
+// (with a baseline, side a's).
+func (hc headlineComparison) notEstablished() string {
+	c := hc.c
+	aBetter := (c.DecidingRatio() > 1) == c.HigherIsBetter
 	subj, other, word := c.A, c.B, "faster"
 	switch {
-	case based && !aBetter:
-		other, word = baseName, "slower"
-	case based:
-		other = baseName
+	case hc.based && !aBetter:
+		other, word = hc.baseName, "slower"
+	case hc.based:
+		other = hc.baseName
 	case !aBetter:
-		subj, other, r = c.B, c.A, 1/r
+		subj, other = c.B, c.A
 	}
+	r, ci := c.RatioFrom(subj)
 	var why []string
-	for _, r := range h.Why {
-		why = append(why, obstacleText(r))
+	for _, x := range hc.v.Headline.Why {
+		why = append(why, obstacleText(x))
 	}
-	if len(why) == 0 { // the data were enough to test, but did not settle it
-		for _, x := range c.Reasons {
-			if !x.Note && significantInBand(x) {
-				// The difference is shown; whether it matters is not.
-				ci := stats.CI{Lo: x.Lo, Hi: x.Hi}
-				if !based && !aBetter { // r was inverted above: B's to A's
-					ci = ci.Inverse()
-				}
-				return fmt.Sprintf("Not established that %s is %s than %s by more than the ±%s %% practical band: it had %s the %s at %s, a difference significant at p = %s whose %s %% CI (%s) reaches into the band%s.",
-					subj, word, other, rel(100*x.Band), timesText(r), metricWords(c.Metric), at, rel(x.P), rel(100*x.Level), ratioRangeOff1(ci.Lo, ci.Hi), runsNeededText(x))
-			}
+	if len(why) > 0 {
+		needed := ""
+		if c.RunsNeeded != nil {
+			needed = fmt.Sprintf("; %d steady runs per system would settle it", *c.RunsNeeded)
 		}
-		for _, r := range c.Reasons {
-			if !r.Note {
-				why = append(why, reasonText(r))
-			}
+		return fmt.Sprintf("Not established that %s is %s than %s: it had %s the %s at %s, but with %s the difference is not shown to be real%s.",
+			subj, word, other, timesText(r), metricWords(c.Metric), hc.at, strings.Join(why, " and "), needed)
+	}
+	// The data were enough to test, but did not settle it.
+	for _, x := range c.Reasons {
+		if !x.Note && x.Significant && ci != nil {
+			// The difference is shown; whether it matters is not.
+			return fmt.Sprintf("Not established that %s is %s than %s by more than the ±%s %% practical band: it had %s the %s at %s, a difference significant at p = %s whose %s %% CI (%s) reaches into the band%s.",
+				subj, word, other, rel(100*x.Band), timesText(r), metricWords(c.Metric), hc.at, rel(x.P), rel(100*x.Level), ratioRangeOff1(ci.Lo, ci.Hi), runsNeededText(x))
 		}
-		return fmt.Sprintf("Not established that %s is %s than %s: it had %s the %s at %s, but %s.",
-			subj, word, other, timesText(r), metricWords(c.Metric), at, strings.Join(why, " and "))
 	}
-	needed := ""
-	if c.RunsNeeded != nil {
-		needed = fmt.Sprintf("; %d steady runs per system would settle it", *c.RunsNeeded)
+	for _, x := range c.Reasons {
+		if !x.Note {
+			why = append(why, reasonText(x))
+		}
 	}
-	return fmt.Sprintf("Not established that %s is %s than %s: it had %s the %s at %s, but with %s the difference is not shown to be real%s.",
-		subj, word, other, timesText(r), metricWords(c.Metric), at, strings.Join(why, " and "), needed)
+	return fmt.Sprintf("Not established that %s is %s than %s: it had %s the %s at %s, but %s.",
+		subj, word, other, timesText(r), metricWords(c.Metric), hc.at, strings.Join(why, " and "))
 }
 
 // ciText words a ratio's interval after prefix, e.g. ", 95 % CI
@@ -198,13 +232,7 @@ func ciText(ci *stats.CI, prefix string) string {
 // other: "slower by p99 latency: 1.2x b's (95 % CI 1.18-1.22, p =
 // 0.00794)"; named puts subj first ("a is slower by ...").
 func latencyClause(l analyze.Comparison, subj, other string, named bool) string {
-	r, ci := l.DecidingRatio(), l.Estimate
-	if ci == nil {
-		ci = l.CI
-	}
-	if subj != l.A {
-		r, ci = 1/r, analyze.InverseCI(ci)
-	}
+	r, ci := l.RatioFrom(subj)
 	word := "slower"
 	if subjBetter := (l.Verdict == analyze.AFaster) == (subj == l.A); subjBetter {
 		word = "faster"

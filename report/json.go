@@ -553,7 +553,7 @@ func warmup(w analyze.Warmup) SummaryWarmup {
 func ptr[T any](v T) *T { return &v }
 
 func round(x float64, d int) float64 {
-	s := math.Pow(10, float64(d))
+	s := math.Pow10(d)
 	return math.Round(x*s) / s
 }
 

@@ -39,9 +39,15 @@ func TestJSONGolden(t *testing.T) {
 	if err := report.JSONMeta(&buf, abVerdict(t), report.Meta{GeneratedBy: "loadverdict test"}); err != nil {
 		t.Fatal(err)
 	}
-	const path = "testdata/summary-ab.golden.json"
+	checkGolden(t, "testdata/summary-ab.golden.json", buf.Bytes())
+}
+
+// checkGolden compares a summary.json with its golden file, which
+// -update rewrites.
+func checkGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
 	if *update {
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -49,8 +55,8 @@ func TestJSONGolden(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v (run with -update)", err)
 	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("summary.json differs from %s (run with -update if intended):\n%s", path, buf.String())
+	if !bytes.Equal(got, want) {
+		t.Errorf("summary.json differs from %s (run with -update if intended):\n%s", path, got)
 	}
 }
 

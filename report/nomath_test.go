@@ -1,45 +1,164 @@
 package report
 
 import (
+	"fmt"
+	"go/ast"
+	"go/importer"
+	"go/token"
+	"go/types"
+	"io"
 	"os"
-	"path/filepath"
-	"regexp"
+	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
+// mathAllowed are the functions of package math report may use: each
+// formats a figure analyze computed, none computes one.
+var mathAllowed = map[string]string{
+	"Abs":   "a magnitude for choosing a number's format and for unsigned words (\"by 3 %\")",
+	"IsNaN": "a missing figure is worded as such",
+	"IsInf": "an unbounded interval is worded as such",
+	"Floor": "the integer part of Log10: a number's digits before the point",
+	"Log10": "a number's order of magnitude, for its significant digits",
+	"Pow10": "the scale of rounding to d decimals in summary.json",
+	"Round": "rounding to the digits shown",
+}
+
+// analyzeAllowed are the functions and methods of package analyze report
+// may call: each reads or names a value analyze decided, none computes a
+// statistic.
+var analyzeAllowed = map[string]string{
+	"AggregateOf":              "names how a metric is aggregated over runs (a fixed rule per metric)",
+	"DefaultOptions":           "the defaults, to say which options a report's differ from",
+	"ErrorNightAlpha":          "names the level history's error test used (a fixed rule of the options)",
+	"Comparison.DecidingRatio": "reads the ratio the verdict rests on (Estimate, else Ratio)",
+	"Comparison.DecidingCI":    "reads that ratio's interval (Estimate when bounded, else CI)",
+	"Comparison.RatioFrom":     "reads that ratio and its interval from the worded system's side",
+	"Comparison.WorsePct":      "reads the deciding ratio as a percentage worse, the gate's own measure",
+	"LeadMetric":               "names the metric a headline leads with for some settings (a fixed rule)",
+	"Instability.Code":         "names the finding code of a run's instability (periodic, one stall, or neither)",
+	"Options.GatePolicy":       "reads the gate's policy from the options (a fixed rule)",
+	"Settings.Equal":           "tells whether two settings are the same",
+	"Verdict.Group":            "looks up a system's group by settings",
+	"Group.RepRuns":            "returns the runs a group's figures are over",
+}
+
+// forbiddenPackages are the packages none of whose functions report may
+// use: they compute statistics.
+var forbiddenPackages = []string{"github.com/loadverdict/loadverdict/stats", "gonum.org/v1/gonum/"}
+
 // TestNoStatisticsInReport: report/ words and formats the verdict; the
-// figures it words are computed in analyze (issue 23: "words only in
-// report/"). It fails when a report file (not a test) defines one of the
-// helpers that once computed there (the deciding ratio and its interval,
-// the inverse interval, totals and rates of endpoints) or calls the
-// statistical routines of stats, or math beyond what formatting a number
-// needs (rounding, logarithms of 10 for significant digits, checks for
-// infinities and NaN, absolute values).
+// figures and decisions it words are analyze's. It type-checks report's
+// files (not its tests) and fails on any use of a function or method of
+// stats or gonum, of math beyond mathAllowed, or of analyze beyond
+// analyzeAllowed: by the package a function is declared in, whatever
+// its name.
 func TestNoStatisticsInReport(t *testing.T) {
-	files, err := filepath.Glob("*.go")
+	fset := token.NewFileSet()
+	files, info := typeCheckReport(t, fset)
+	used := map[string]bool{}
+	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			fn, ok := info.Uses[id].(*types.Func)
+			if !ok || fn.Pkg() == nil {
+				return true
+			}
+			if fn.Pkg().Path() == "math" {
+				used["math."+fn.Name()] = true
+			} else {
+				used[funcKey(fn)] = true
+			}
+			if why := forbiddenUse(fn); why != "" {
+				t.Errorf("%s: %s: %s", fset.Position(id.Pos()), funcKey(fn), why)
+			}
+			return true
+		})
+	}
+	// The lists hold only what report uses, so that they only shrink.
+	for k := range analyzeAllowed {
+		if !used[k] {
+			t.Errorf("analyzeAllowed lists %s, which report does not use: remove it", k)
+		}
+	}
+	for k := range mathAllowed {
+		if !used["math."+k] {
+			t.Errorf("mathAllowed lists %s, which report does not use: remove it", k)
+		}
+	}
+}
+
+// forbiddenUse says why report may not use fn, or "" when it may.
+func forbiddenUse(fn *types.Func) string {
+	path := fn.Pkg().Path()
+	switch {
+	case slices.ContainsFunc(forbiddenPackages, func(p string) bool { return path == p || strings.HasSuffix(p, "/") && strings.HasPrefix(path, p) }):
+		return "a statistical routine: compute it in analyze, word its result in report"
+	case path == "math" && mathAllowed[fn.Name()] == "":
+		return "arithmetic on figures belongs in analyze (report may use math's " + strings.Join(sortedNames(mathAllowed), ", ") + ")"
+	case path == "github.com/loadverdict/loadverdict/analyze" && analyzeAllowed[funcKey(fn)] == "":
+		return "not an accessor of a decided value: give report the value (a field), or add it to analyzeAllowed with why it only reads"
+	}
+	return ""
+}
+
+// funcKey names a function as analyzeAllowed does: "Name", or
+// "Type.Name" for a method.
+func funcKey(fn *types.Func) string {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		return fn.Name()
+	}
+	t := sig.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := t.(*types.Named); ok {
+		return n.Obj().Name() + "." + fn.Name()
+	}
+	return fn.Name()
+}
+
+func sortedNames(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// typeCheckReport parses report's non-test files and type-checks them
+// against the export data of its imports (go list -export, from the build
+// cache the test's own build filled).
+func typeCheckReport(t *testing.T, fset *token.FileSet) ([]*ast.File, *types.Info) {
+	t.Helper()
+	files := parseDir(t, fset, ".")
+	out, err := exec.Command("go", "list", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}", ".").Output()
 	if err != nil {
+		t.Fatalf("go list -export: %v", err)
+	}
+	exports := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if path, file, ok := strings.Cut(line, "\t"); ok && file != "" {
+			exports[path] = file
+		}
+	}
+	lookup := func(path string) (io.ReadCloser, error) {
+		if f, ok := exports[path]; ok {
+			return os.Open(f)
+		}
+		return nil, fmt.Errorf("no export data for %s", path)
+	}
+	info := &types.Info{Uses: map[*ast.Ident]types.Object{}}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "gc", lookup)}
+	if _, err := conf.Check("github.com/loadverdict/loadverdict/report", fset, files, info); err != nil {
 		t.Fatal(err)
 	}
-	forbidden := []*regexp.Regexp{
-		regexp.MustCompile(`func (decidingRatio|decidingCI|invertCI|endpointTotals|errorRate)\(`),
-		regexp.MustCompile(`stats\.(Mean|Median|Quantile|CoefVar|StdDev|MannWhitney|HodgesLehmann|Bootstrap|SteadyStateCI|WelchT|WelchLogRatio|TrendTest|SelectModel|Excursions)\(`),
-		regexp.MustCompile(`math\.(Sqrt|Exp|Log|Log1p|Expm1)\(`),
-	}
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, line := range strings.Split(string(b), "\n") {
-			for _, re := range forbidden {
-				if m := re.FindString(line); m != "" {
-					t.Errorf("%s:%d: %s: statistics belong in analyze, report only words them", f, i+1, m)
-				}
-			}
-		}
-	}
+	return files, info
 }

@@ -362,14 +362,7 @@ func reasonText(r analyze.Reason) string {
 		return fmt.Sprintf("the %s %% CI of the %s, %s, lies inside the ±%s %% practical band (p = %s)",
 			rel(100*r.Level), ratioName(r.Method), ciRange(r.Lo, r.Hi), rel(100*r.Band), rel(r.P))
 	case analyze.ReasonUnsettled:
-		need := runsNeededText(r)
-		if significantInBand(r) {
-			// A difference shown, its size not: not "runs vary too much".
-			return fmt.Sprintf("a difference significant at p = %s, but not shown to pass the ±%s %% practical band: the %s %% CI of the %s, %s, reaches into it%s",
-				rel(r.P), rel(100*r.Band), rel(100*r.Level), ratioName(r.Method), ratioRangeOff1(r.Lo, r.Hi), need)
-		}
-		return fmt.Sprintf("runs vary too much: the %s %% CI of the %s, %s, reaches across the edge of the ±%s %% practical band (p = %s)%s",
-			rel(100*r.Level), ratioName(r.Method), ciRange(r.Lo, r.Hi), rel(100*r.Band), rel(r.P), need)
+		return unsettledText(r)
 	case analyze.ReasonInsideBand:
 		return fmt.Sprintf("significant (p = %s) but the %s %% CI of the ratio reaches into the ±%s %% practical band",
 			rel(r.P), rel(100*r.Level), rel(100*r.Band))
@@ -381,6 +374,19 @@ func reasonText(r analyze.Reason) string {
 	return string(r.Code)
 }
 
+// unsettledText words an unsettled comparison's reason: a difference
+// shown whose size is not (Significant), or runs that vary too much.
+func unsettledText(r analyze.Reason) string {
+	need := runsNeededText(r)
+	if r.Significant {
+		// A difference shown, its size not: not "runs vary too much".
+		return fmt.Sprintf("a difference significant at p = %s, but not shown to pass the ±%s %% practical band: the %s %% CI of the %s, %s, reaches into it%s",
+			rel(r.P), rel(100*r.Band), rel(100*r.Level), ratioName(r.Method), ratioRangeOff1(r.Lo, r.Hi), need)
+	}
+	return fmt.Sprintf("runs vary too much: the %s %% CI of the %s, %s, reaches across the edge of the ±%s %% practical band (p = %s)%s",
+		rel(100*r.Level), ratioName(r.Method), ciRange(r.Lo, r.Hi), rel(100*r.Band), rel(r.P), need)
+}
+
 // runsNeededText words an unsettled comparison's runs needed, e.g. ";
 // about 147 runs per side would settle it"; "" when unknown.
 func runsNeededText(r analyze.Reason) string {
@@ -388,13 +394,6 @@ func runsNeededText(r analyze.Reason) string {
 		return ""
 	}
 	return fmt.Sprintf("; about %d runs per side would settle it", r.RunsNeeded)
-}
-
-// significantInBand tells whether an unsettled comparison's difference
-// is significant (p < alpha, the interval on one side of 1) and only its
-// size is not settled: the interval reaches into the practical band.
-func significantInBand(r analyze.Reason) bool {
-	return r.Code == analyze.ReasonUnsettled && r.P < r.Alpha && (r.Hi < 1 || r.Lo > 1)
 }
 
 // ratioName names the deciding ratio by its interval's method: the

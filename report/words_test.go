@@ -37,13 +37,14 @@ func TestReasonText(t *testing.T) {
 			"runs vary too much: the 95 % CI of the Hodges-Lehmann ratio, 0.95-1.03, reaches across the edge of the ±2 % practical band (p = 0.699); about 57 runs per side would settle it"},
 		// Significant, on one side of 1, its size unsettled (ab/017 of the
 		// conformance grid): a difference is shown, not "runs vary too much".
-		{analyze.Reason{Code: analyze.ReasonUnsettled, P: 0.00564, Alpha: 0.05, Level: 0.95, Band: 0.02, Lo: 0.9623, Hi: 0.9966, RunsNeeded: 147},
+		{analyze.Reason{Code: analyze.ReasonUnsettled, P: 0.00564, Alpha: 0.05, Level: 0.95, Band: 0.02, Lo: 0.9623, Hi: 0.9966, RunsNeeded: 147, Significant: true},
 			"a difference significant at p = 0.00564, but not shown to pass the ±2 % practical band: the 95 % CI of the Hodges-Lehmann ratio, 0.962-0.997, reaches into it; about 147 runs per side would settle it"},
 		// Its bound near 1 keeps the figures that say which side: 1.003, not 1.00.
-		{analyze.Reason{Code: analyze.ReasonUnsettled, P: 0.00564, Alpha: 0.05, Level: 0.95, Band: 0.02, Lo: 1.0034, Hi: 1.0391},
+		{analyze.Reason{Code: analyze.ReasonUnsettled, P: 0.00564, Alpha: 0.05, Level: 0.95, Band: 0.02, Lo: 1.0034, Hi: 1.0391, Significant: true},
 			"a difference significant at p = 0.00564, but not shown to pass the ±2 % practical band: the 95 % CI of the Hodges-Lehmann ratio, 1.003-1.039, reaches into it"},
 		// Significant but across 1 (Welch's p and the Hodges-Lehmann
-		// interval can disagree): runs vary too much.
+		// interval can disagree; analyze leaves Significant unset): runs
+		// vary too much.
 		{analyze.Reason{Code: analyze.ReasonUnsettled, P: 0.04, Alpha: 0.05, Level: 0.95, Band: 0.02, Lo: 0.99, Hi: 1.05},
 			"runs vary too much: the 95 % CI of the Hodges-Lehmann ratio, 0.99-1.05, reaches across the edge of the ±2 % practical band (p = 0.04)"},
 	}

@@ -193,11 +193,11 @@ func addStatuses(c []StatusCount, s *string) []StatusCount {
 	return c
 }
 
-// errorBursts adds an error-burst finding for every run whose errors
+// checkErrorBurst adds an error-burst finding for every run whose errors
 // concentrate in time (ErrorBurstFacts), from the runs' series.
-func (v *Verdict) errorBursts(series map[string][]results.Series) {
+func checkErrorBurst(v *Verdict, fc *findingContext) {
 	for _, r := range v.Runs {
-		ws := series[r.RunID]
+		ws := fc.series[r.RunID]
 		if r.Errors <= 0 || len(ws) == 0 {
 			continue
 		}

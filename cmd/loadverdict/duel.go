@@ -70,35 +70,15 @@ func runDuel(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return err
 	}
-	switch {
-	case (*cmdA != "") != (*cmdB != ""):
-		return usagef("duel: --a and --b go together")
-	case *cmdA != "" && len(args) > 0:
-		return usagef("duel: the commands are given twice: --a and --b, and %d arguments", len(args))
-	case *cmdA != "":
-		args = []string{*cmdA, *cmdB}
+	if args, err = duelCommands(*cmdA, *cmdB, args); err != nil {
+		return err
 	}
-	switch {
-	case len(args) != 2:
-		return usagef("duel: want two commands, 'CMD A' 'CMD B' after -- (or --a CMD --b CMD), got %d arguments", len(args))
-	case strings.TrimSpace(args[0]) == "" || strings.TrimSpace(args[1]) == "":
-		return usagef("duel: a command is empty")
-	case *out == "":
-		return usagef("duel: -o DIR is required (the rounds' outputs and the report are kept there)")
-	case *maxRounds < 2 || *maxRounds > duelMaxRoundsCap:
-		return usagef("duel: --max-rounds %d: want 2 to %d", *maxRounds, duelMaxRoundsCap)
-	case *maxTime <= 0:
-		return usagef("duel: --max-time must be positive, got %s", *maxTime)
-	case *maxOutput <= 0 || *maxOutput > duelMaxOutputCap:
-		return usagef("duel: --max-output %d: want 1 to %d bytes", *maxOutput, duelMaxOutputCap)
+	if err := checkDuelFlags(*out, *maxRounds, *maxTime, *maxOutput); err != nil {
+		return err
 	}
-	m := ""
-	switch *metric {
-	case "auto":
-	case analyze.MetricRPS, analyze.MetricLatMeanMs, analyze.MetricLatP50Ms, analyze.MetricLatP99Ms:
-		m = *metric
-	default:
-		return usagef("duel: --metric %q: want auto, rps, lat_mean_ms, lat_p50_ms or lat_p99_ms", *metric)
+	m, err := duelMetric(*metric)
+	if err != nil {
+		return err
 	}
 	rounds := local.RoundsDir(*out)
 	if ents, err := os.ReadDir(rounds); err == nil && len(ents) > 0 {
@@ -133,6 +113,58 @@ func runDuel(ctx context.Context, args []string, e *env) error {
 	if err := writeDuelRecord(*out, &rec); err != nil {
 		return err
 	}
+	return printDuelEnd(e, *out, v, &rec)
+}
+
+// duelCommands is the two commands, given after -- (args) or as --a and
+// --b.
+func duelCommands(cmdA, cmdB string, args []string) ([]string, error) {
+	switch {
+	case (cmdA != "") != (cmdB != ""):
+		return nil, usagef("duel: --a and --b go together")
+	case cmdA != "" && len(args) > 0:
+		return nil, usagef("duel: the commands are given twice: --a and --b, and %d arguments", len(args))
+	case cmdA != "":
+		args = []string{cmdA, cmdB}
+	}
+	switch {
+	case len(args) != 2:
+		return nil, usagef("duel: want two commands, 'CMD A' 'CMD B' after -- (or --a CMD --b CMD), got %d arguments", len(args))
+	case strings.TrimSpace(args[0]) == "" || strings.TrimSpace(args[1]) == "":
+		return nil, usagef("duel: a command is empty")
+	}
+	return args, nil
+}
+
+// checkDuelFlags checks the output folder and the bounds.
+func checkDuelFlags(out string, maxRounds int, maxTime time.Duration, maxOutput int64) error {
+	switch {
+	case out == "":
+		return usagef("duel: -o DIR is required (the rounds' outputs and the report are kept there)")
+	case maxRounds < 2 || maxRounds > duelMaxRoundsCap:
+		return usagef("duel: --max-rounds %d: want 2 to %d", maxRounds, duelMaxRoundsCap)
+	case maxTime <= 0:
+		return usagef("duel: --max-time must be positive, got %s", maxTime)
+	case maxOutput <= 0 || maxOutput > duelMaxOutputCap:
+		return usagef("duel: --max-output %d: want 1 to %d bytes", maxOutput, duelMaxOutputCap)
+	}
+	return nil
+}
+
+// duelMetric is --metric's metric, "" for auto (compare's lead).
+func duelMetric(metric string) (string, error) {
+	switch metric {
+	case "auto":
+		return "", nil
+	case analyze.MetricRPS, analyze.MetricLatMeanMs, analyze.MetricLatP50Ms, analyze.MetricLatP99Ms:
+		return metric, nil
+	}
+	return "", usagef("duel: --metric %q: want auto, rps, lat_mean_ms, lat_p50_ms or lat_p99_ms", metric)
+}
+
+// printDuelEnd prints compare's table of all the rounds and the duel's
+// decision, names the files written, and exits by the duel's gate.
+func printDuelEnd(e *env, out string, v *analyze.Verdict, rec *duelRecord) error {
 	fmt.Fprintln(e.stdout)
 	if err := report.Compare(e.stdout, v, "text"); err != nil {
 		return err
@@ -142,8 +174,8 @@ func runDuel(ctx context.Context, args []string, e *env) error {
 	if rec.Disagreement != "" {
 		fmt.Fprintln(e.stdout, rec.Disagreement)
 	}
-	writtenReports(e.stderr, *out)
-	fmt.Fprintf(e.stderr, "duel: %s\n", filepath.Join(*out, "duel.json"))
+	writtenReports(e.stderr, out)
+	fmt.Fprintf(e.stderr, "duel: %s\n", filepath.Join(out, "duel.json"))
 	var reasons []string
 	switch rec.Decision {
 	case duelBWorse:

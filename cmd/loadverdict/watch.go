@@ -54,33 +54,21 @@ func runWatch(ctx context.Context, args []string, e *env) error {
 	if err != nil {
 		return usagef("watch: %v", err)
 	}
-	if !(*alpha >= 0.001 && *alpha <= 0.2) {
-		return usagef("watch: --alpha must be from 0.001 to 0.2, got %g", *alpha)
-	}
-	if *maxDur < 0 || *poll <= 0 {
-		return usagef("watch: --max-duration must not be negative, --poll must be positive")
+	if err := checkWatchBounds(*alpha, *maxDur, *poll); err != nil {
+		return err
 	}
 	term := isTerminal(e.stdout)
-	switch *format {
-	case "":
-		if !term {
-			*format = "json"
-		}
-	case "text", "json":
-	default:
-		return usagef("watch: --format is text or json, got %q", *format)
+	if *format, err = watchFormat(*format, term); err != nil {
+		return err
 	}
 	path := args[0]
 	exp, err := r.ExperimentFor(path)
 	if err != nil {
 		return err
 	}
-	source := local.StdinName
-	if path != "-" {
-		source = filepath.Clean(path)
-		if st, err := os.Stat(path); err != nil || st.IsDir() {
-			return usagef("watch: %s is not a file", path)
-		}
+	source, err := watchSource(path)
+	if err != nil {
+		return err
 	}
 	spool, err := os.CreateTemp("", "loadverdict-watch-")
 	if err != nil {
@@ -99,14 +87,57 @@ func runWatch(ctx context.Context, args []string, e *env) error {
 		if err := watchReport(context.WithoutCancel(ctx), r, *out, exp, spool, st); err != nil {
 			return err
 		}
-		fmt.Fprintln(e.stdout)
-		writtenReports(e.stdout, *out)
-		fmt.Fprintf(e.stdout, "settle: %s\n", filepath.Join(*out, settleName))
+		printWatchReport(e.stdout, *out)
 	}
 	if !st.Settled && (st.End == watch.EndMaxDuration || *stop) {
 		return &gateError{reasons: []string{"undecided: " + unsettled(st)}}
 	}
 	return nil
+}
+
+// checkWatchBounds checks --alpha, --max-duration and --poll.
+func checkWatchBounds(alpha float64, maxDur, poll time.Duration) error {
+	if !(alpha >= 0.001 && alpha <= 0.2) {
+		return usagef("watch: --alpha must be from 0.001 to 0.2, got %g", alpha)
+	}
+	if maxDur < 0 || poll <= 0 {
+		return usagef("watch: --max-duration must not be negative, --poll must be positive")
+	}
+	return nil
+}
+
+// watchFormat is --format's format: by default text on a terminal
+// ("" here), json otherwise.
+func watchFormat(format string, term bool) (string, error) {
+	switch format {
+	case "":
+		if !term {
+			return "json", nil
+		}
+	case "text", "json":
+	default:
+		return "", usagef("watch: --format is text or json, got %q", format)
+	}
+	return format, nil
+}
+
+// watchSource is the name the watch's input is known by: the file, or
+// standard input's for -.
+func watchSource(path string) (string, error) {
+	if path == "-" {
+		return local.StdinName, nil
+	}
+	if st, err := os.Stat(path); err != nil || st.IsDir() {
+		return "", usagef("watch: %s is not a file", path)
+	}
+	return filepath.Clean(path), nil
+}
+
+// printWatchReport names the report and settle.json written into out.
+func printWatchReport(w io.Writer, out string) {
+	fmt.Fprintln(w)
+	writtenReports(w, out)
+	fmt.Fprintf(w, "settle: %s\n", filepath.Join(out, settleName))
 }
 
 // settleName is the file -o DIR gets beside the report.

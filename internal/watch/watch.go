@@ -197,14 +197,8 @@ func Run(ctx context.Context, cfg Config) (Statement, error) {
 	fctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ch := make(chan chunk, 4)
-	if cfg.Path == "-" {
-		go followReader(fctx, cfg.Stdin, ch)
-	} else {
-		f, err := os.Open(cfg.Path)
-		if err != nil {
-			return Statement{}, err
-		}
-		go followFile(fctx, cfg.Path, f, cfg.Poll, ch)
+	if err := follow(fctx, cfg, ch); err != nil {
+		return Statement{}, err
 	}
 	var deadline <-chan time.Time
 	if cfg.MaxDuration > 0 {
@@ -219,41 +213,70 @@ func Run(ctx context.Context, cfg Config) (Statement, error) {
 		case <-deadline:
 			return w.final(EndMaxDuration)
 		case c := <-ch:
-			switch {
-			case c.err != nil:
-				return Statement{}, fmt.Errorf("%s: %w", cfg.Source, c.err)
-			case c.restart != "":
-				if cfg.Notice != nil {
-					cfg.Notice(c.restart + ": reading it again from the start")
-				}
-				if err := w.restart(); err != nil {
-					return Statement{}, err
-				}
-			case c.eof:
-				if len(w.pending) > 0 { // a last line without its end
-					if err := w.feed([]byte{'\n'}); err != nil {
-						return Statement{}, err
-					}
-				}
-				if w.format == "" && w.line > 0 {
-					if err := w.detect(true); err != nil {
-						return Statement{}, err
-					}
-				}
-				return w.final(EndInput)
-			default:
-				if err := w.feed(c.data); err != nil {
-					return Statement{}, err
-				}
-				if w.cfg.StopWhenSettled && w.settled != nil {
-					return w.final(EndSettled)
-				}
-				if cfg.MaxDuration > 0 && w.run.started && w.elapsed() >= cfg.MaxDuration.Seconds() {
-					return w.final(EndMaxDuration)
-				}
+			end, err := w.take(c)
+			if err != nil {
+				return Statement{}, err
+			}
+			if end != "" {
+				return w.final(end)
 			}
 		}
 	}
+}
+
+// follow starts following the input (standard input for "-"), sending
+// what it reads on ch until ctx ends.
+func follow(ctx context.Context, cfg Config, ch chan<- chunk) error {
+	if cfg.Path == "-" {
+		go followReader(ctx, cfg.Stdin, ch)
+		return nil
+	}
+	f, err := os.Open(cfg.Path)
+	if err != nil {
+		return err
+	}
+	go followFile(ctx, cfg.Path, f, cfg.Poll, ch)
+	return nil
+}
+
+// take handles one chunk of the input: it returns how the watch ends
+// ("" while it goes on).
+func (w *watcher) take(c chunk) (string, error) {
+	switch {
+	case c.err != nil:
+		return "", fmt.Errorf("%s: %w", w.cfg.Source, c.err)
+	case c.restart != "":
+		if w.cfg.Notice != nil {
+			w.cfg.Notice(c.restart + ": reading it again from the start")
+		}
+		return "", w.restart()
+	case c.eof:
+		return EndInput, w.endOfInput()
+	}
+	if err := w.feed(c.data); err != nil {
+		return "", err
+	}
+	if w.cfg.StopWhenSettled && w.settled != nil {
+		return EndSettled, nil
+	}
+	if w.cfg.MaxDuration > 0 && w.run.started && w.elapsed() >= w.cfg.MaxDuration.Seconds() {
+		return EndMaxDuration, nil
+	}
+	return "", nil
+}
+
+// endOfInput takes a last line without its end, and detects the format
+// of an input too short to have been detected.
+func (w *watcher) endOfInput() error {
+	if len(w.pending) > 0 { // a last line without its end
+		if err := w.feed([]byte{'\n'}); err != nil {
+			return err
+		}
+	}
+	if w.format == "" && w.line > 0 {
+		return w.detect(true)
+	}
+	return nil
 }
 
 // reset forgets everything read.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // explainComparison says what the comparison of A and B on metric
@@ -29,51 +30,62 @@ func explainComparison(v *analyze.Verdict, metric string) string {
 		if len(why) > 0 {
 			fmt.Fprintf(&b, " left-out %v", why)
 		}
-		for _, s := range []string{c.A, c.B} {
-			if sys := system(v, s); sys != nil {
-				for _, g := range sys.Groups {
-					fmt.Fprintf(&b, " %s=%s", s, g.Warmup.Class)
-				}
-			}
-		}
-		if c.PValue != nil {
-			fmt.Fprintf(&b, " p=%.3g", *c.PValue)
-		}
-		if c.Estimate != nil {
-			fmt.Fprintf(&b, " HL=%.3f [%.3f, %.3f]", c.Estimate.Estimate, c.Estimate.Lo, c.Estimate.Hi)
-		}
-		for _, r := range c.Reasons {
-			fmt.Fprintf(&b, " reason=%s", r.Code)
-			if r.System != "" {
-				fmt.Fprintf(&b, "(%s)", r.System)
-			}
-		}
-		fmt.Fprintf(&b, " -> %s", c.Verdict)
+		eachGroup(v, c, func(s string, g analyze.Group) { fmt.Fprintf(&b, " %s=%s", s, g.Warmup.Class) })
+		explainDecision(&b, c)
 		if explainValues {
-			for _, s := range []string{c.A, c.B} {
-				if sys := system(v, s); sys != nil {
-					for _, g := range sys.Groups {
-						fmt.Fprintf(&b, "\n      %s:", s)
-						for _, r := range g.Runs {
-							fmt.Fprintf(&b, " [rps %.0f", r.RPS)
-							if r.LatMeanMs != nil {
-								fmt.Fprintf(&b, " mean %.2f", *r.LatMeanMs)
-							}
-							if r.LatP50Ms != nil {
-								fmt.Fprintf(&b, " p50 %.2f", *r.LatP50Ms)
-							}
-							if r.LatP99Ms != nil {
-								fmt.Fprintf(&b, " p99 %.1f", *r.LatP99Ms)
-							}
-							b.WriteString("]")
-						}
-					}
-				}
-			}
+			eachGroup(v, c, func(s string, g analyze.Group) { explainRuns(&b, s, g.Runs) })
 		}
 		return b.String()
 	}
 	return "no comparison of A and B on " + metric
+}
+
+// eachGroup calls f with each group of the comparison's two sides, A's
+// first.
+func eachGroup(v *analyze.Verdict, c analyze.Comparison, f func(side string, g analyze.Group)) {
+	for _, s := range []string{c.A, c.B} {
+		if sys := system(v, s); sys != nil {
+			for _, g := range sys.Groups {
+				f(s, g)
+			}
+		}
+	}
+}
+
+// explainDecision writes the comparison's p, estimate, reasons and
+// verdict.
+func explainDecision(b *strings.Builder, c analyze.Comparison) {
+	if c.PValue != nil {
+		fmt.Fprintf(b, " p=%.3g", *c.PValue)
+	}
+	if c.Estimate != nil {
+		fmt.Fprintf(b, " HL=%.3f [%.3f, %.3f]", c.Estimate.Estimate, c.Estimate.Lo, c.Estimate.Hi)
+	}
+	for _, r := range c.Reasons {
+		fmt.Fprintf(b, " reason=%s", r.Code)
+		if r.System != "" {
+			fmt.Fprintf(b, "(%s)", r.System)
+		}
+	}
+	fmt.Fprintf(b, " -> %s", c.Verdict)
+}
+
+// explainRuns writes side's runs' figures (run -values).
+func explainRuns(b *strings.Builder, side string, runs []results.Run) {
+	fmt.Fprintf(b, "\n      %s:", side)
+	for _, r := range runs {
+		fmt.Fprintf(b, " [rps %.0f", r.RPS)
+		if r.LatMeanMs != nil {
+			fmt.Fprintf(b, " mean %.2f", *r.LatMeanMs)
+		}
+		if r.LatP50Ms != nil {
+			fmt.Fprintf(b, " p50 %.2f", *r.LatP50Ms)
+		}
+		if r.LatP99Ms != nil {
+			fmt.Fprintf(b, " p99 %.1f", *r.LatP99Ms)
+		}
+		b.WriteString("]")
+	}
 }
 
 // explainValues adds each run's figures to explainComparison's answer

@@ -512,12 +512,7 @@ func comparison(r *rand.Rand, s *Scenario) {
 	s.Params["runs_a"], s.Params["runs_b"] = float64(na), float64(nb)
 	var order []string
 	if layout == "blocks" {
-		for range na {
-			order = append(order, "A")
-		}
-		for range nb {
-			order = append(order, "B")
-		}
+		order = blocks(na, nb)
 		if r.IntN(2) == 0 { // B first, sometimes
 			slices.Reverse(order)
 		}

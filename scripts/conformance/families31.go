@@ -91,49 +91,74 @@ func drawErrors(r *rand.Rand, s *Scenario) {
 			s.Servers[sys] = append(s.Servers[sys], "-fail-share", fl(round(pct/100, 6)))
 		}
 	}
-	var order []string
-	if layout == "blocks" {
-		for range na {
-			order = append(order, "A")
-		}
-		for range nb {
-			order = append(order, "B")
-		}
-	} else {
-		for i := range max(na, nb) {
-			if i < na {
-				order = append(order, "A")
-			}
-			if i < nb {
-				order = append(order, "B")
-			}
-		}
+	order := blocks(na, nb)
+	if layout != "blocks" {
+		order = alternated(na, nb)
+	}
+	if tool == vegetaOpen {
+		s.Params["rate"] = float64(rate)
 	}
 	n := map[string]int{}
 	for _, sys := range order {
 		n[sys]++
 		file := fmt.Sprintf("%s/run%02d.txt", sys, n[sys])
-		var args []string
-		switch tool {
-		case toolWrk:
-			args = []string{"-t2", "-c" + strconv.Itoa(c), "-d2s", "--latency"}
-		case toolHey:
-			args = []string{"-z", "2s", "-c", strconv.Itoa(c)}
-		case vegetaClosed:
-			args = []string{"-rate=0", "-max-workers=" + strconv.Itoa(c), "-duration=2s", "-timeout=5s"}
-		case vegetaOpen:
-			args = []string{"-rate=" + strconv.Itoa(rate), "-duration=2s", "-timeout=5s"}
-			s.Params["rate"] = float64(rate)
-		}
-		t := tool
-		if t == vegetaClosed || t == vegetaOpen {
-			t = toolVegeta
-		}
-		s.Runs = append(s.Runs, RunSpec{System: sys, Tool: t, Args: args, DurationS: 2, File: file})
+		s.Runs = append(s.Runs, RunSpec{System: sys, Tool: errorsTools[tool], Args: errorsArgs(tool, c, rate), DurationS: 2, File: file})
 	}
 	s.Variant = fmt.Sprintf("%s-%s", tool, layout)
-	diff := bPct - aPct
 	s.Truth = Truth{Scope: "compare", SystemA: "A", SystemB: "B", RunsA: na, RunsB: nb, Layout: layout, ErrorPctA: aPct, ErrorPctB: bPct}
+	errorsTruth(s, aa, aPct, bPct)
+}
+
+// errorsTools is the tool that runs each of drawErrors' tools.
+var errorsTools = map[string]string{toolWrk: toolWrk, toolHey: toolHey, vegetaClosed: toolVegeta, vegetaOpen: toolVegeta}
+
+// errorsArgs is the arguments of a run of drawErrors' tool at c
+// connections, or at rate for vegeta's open model.
+func errorsArgs(tool string, c, rate int) []string {
+	switch tool {
+	case toolWrk:
+		return []string{"-t2", "-c" + strconv.Itoa(c), "-d2s", "--latency"}
+	case toolHey:
+		return []string{"-z", "2s", "-c", strconv.Itoa(c)}
+	case vegetaClosed:
+		return []string{"-rate=0", "-max-workers=" + strconv.Itoa(c), "-duration=2s", "-timeout=5s"}
+	case vegetaOpen:
+		return []string{"-rate=" + strconv.Itoa(rate), "-duration=2s", "-timeout=5s"}
+	}
+	return nil
+}
+
+// blocks is na runs of A then nb of B.
+func blocks(na, nb int) []string {
+	var order []string
+	for range na {
+		order = append(order, "A")
+	}
+	for range nb {
+		order = append(order, "B")
+	}
+	return order
+}
+
+// alternated is na runs of A and nb of B in turn, A first, the longer
+// side's rest at the end.
+func alternated(na, nb int) []string {
+	var order []string
+	for i := range max(na, nb) {
+		if i < na {
+			order = append(order, "A")
+		}
+		if i < nb {
+			order = append(order, "B")
+		}
+	}
+	return order
+}
+
+// errorsTruth says what an error comparison expects: the same errors
+// (A/A), more errors beyond the 0.1-point band, or within it.
+func errorsTruth(s *Scenario, aa bool, aPct, bPct float64) {
+	diff := bPct - aPct
 	switch {
 	case aa:
 		s.Variant = "aa-" + s.Variant

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -333,95 +334,18 @@ func makeExperiment(ctx context.Context, cfg genConfig, server, tmp string, tool
 	}
 	rec := Record{Scenario: s, Made: Made{Date: time.Now().UTC().Format(time.RFC3339), Host: host(), Tools: tools, Priority: priority(), Servers: map[string]string{}}}
 	start := time.Now()
-	systems := slices.Sorted(func(yield func(string) bool) {
-		for k := range s.Servers {
-			if !yield(k) {
-				return
-			}
-		}
-	})
-	addr := map[string]string{}
+	systems := slices.Sorted(maps.Keys(s.Servers))
 	var procs []*exec.Cmd
-	defer func() {
-		for _, p := range procs {
-			p.Process.Signal(syscall.SIGTERM)
-			p.Wait()
-		}
-	}()
-	for i, sys := range systems {
-		if err := os.MkdirAll(filepath.Join(work, sys), 0o755); err != nil {
-			return 0, err
-		}
-		addr[sys] = "127.0.0.1:" + strconv.Itoa(cfg.port+i)
-		args := append([]string{"-addr", addr[sys]}, s.Servers[sys]...)
-		rec.Made.Servers[sys] = "truthserver " + strings.Join(args, " ")
-		logf, err := os.Create(filepath.Join(work, "server-"+sys+".log"))
-		if err != nil {
-			return 0, err
-		}
-		cmd := exec.Command(server, args...)
-		if s.Pin != nil {
-			cmd = exec.Command("taskset", append([]string{"-c", strconv.Itoa(s.Pin.ServerCPU), server}, args...)...)
-			rec.Made.Servers[sys] = "taskset -c " + strconv.Itoa(s.Pin.ServerCPU) + " " + rec.Made.Servers[sys]
-		}
-		cmd.Stderr = logf
-		if err := cmd.Start(); err != nil {
-			logf.Close()
-			return 0, err
-		}
-		logf.Close()
-		procs = append(procs, cmd)
-		if err := waitHealthy(ctx, addr[sys]); err != nil {
-			return 0, fmt.Errorf("server %s: %w", sys, err)
-		}
+	defer func() { stopAll(procs) }()
+	addr, err := startServers(ctx, cfg, server, s, systems, work, &rec, &procs)
+	if err != nil {
+		return 0, err
 	}
-	var pids []int
-	for _, p := range procs {
-		pids = append(pids, p.Process.Pid)
+	worst, err := makeRuns(ctx, s, addr, procs, work, tmp, &rec)
+	if err != nil {
+		return 0, err
 	}
-	var t0 time.Time
-	worst := 0.0
-	for i, run := range s.Runs {
-		url := "http://" + addr[run.System] + "/"
-		r := RunRecord{File: run.File, LoadBefore: loadavg()}
-		m0, measured := markCPU(pids)
-		now := time.Now()
-		if i == 0 {
-			t0 = now
-		}
-		r.StartS = round(now.Sub(t0).Seconds(), 3)
-		var hog *exec.Cmd
-		if run.Hog != nil {
-			var err error
-			if hog, err = startHog(s.Pin, run.Hog); err != nil {
-				return 0, fmt.Errorf("%s: hog: %w", run.File, err)
-			}
-			r.Hog = hog.String()
-		}
-		cmdline, err := runTool(ctx, run, s.Pin, url, filepath.Join(work, filepath.FromSlash(run.File)), tmp)
-		if hog != nil {
-			// Stopped and reaped before the CPU account is read: its time
-			// is the experiment's own (RUSAGE_CHILDREN), not others'.
-			hog.Process.Kill()
-			hog.Wait()
-		}
-		r.Command = cmdline
-		r.EndS = round(time.Since(t0).Seconds(), 3)
-		r.LoadAfter = loadavg()
-		if err != nil {
-			return 0, fmt.Errorf("%s: %w", run.File, err)
-		}
-		if m1, ok := markCPU(pids); ok && measured {
-			pct := othersPct(m0, m1, time.Since(now).Seconds())
-			r.OthersCPUPct = &pct
-			worst = max(worst, pct)
-		}
-		rec.Made.Runs = append(rec.Made.Runs, r)
-	}
-	for _, p := range procs {
-		p.Process.Signal(syscall.SIGTERM)
-		p.Wait()
-	}
+	stopAll(procs)
 	procs = nil
 	if retry && cfg.quietPct > 0 && worst > cfg.quietPct {
 		return worst, errDisturbed
@@ -429,20 +353,132 @@ func makeExperiment(ctx context.Context, cfg genConfig, server, tmp string, tool
 	rec.Made.Attempts = attempt
 	rec.Derived = derive(rec)
 	rec.Made.WallS = round(time.Since(start).Seconds(), 1)
-	if err := os.WriteFile(filepath.Join(work, "loadverdict.yaml"), manifest(s, systems), 0o644); err != nil {
-		return 0, err
-	}
-	b, err := json.MarshalIndent(rec, "", "  ")
-	if err != nil {
-		return 0, err
-	}
-	if err := os.WriteFile(filepath.Join(work, "truth.json"), append(b, '\n'), 0o644); err != nil {
+	if err := writeExperiment(work, rec, manifest(s, systems)); err != nil {
 		return 0, err
 	}
 	if err := os.RemoveAll(dir); err != nil {
 		return 0, err
 	}
 	return worst, os.Rename(work, dir)
+}
+
+// stopAll stops the servers and reaps them.
+func stopAll(procs []*exec.Cmd) {
+	for _, p := range procs {
+		p.Process.Signal(syscall.SIGTERM)
+		p.Wait()
+	}
+}
+
+// startServers starts a truthserver per system (appended to *procs as
+// each starts, so that the caller stops them) and waits until each is
+// healthy; it returns each system's address and notes the command
+// lines in rec.
+func startServers(ctx context.Context, cfg genConfig, server string, s Scenario, systems []string, work string, rec *Record, procs *[]*exec.Cmd) (map[string]string, error) {
+	addr := map[string]string{}
+	for i, sys := range systems {
+		if err := os.MkdirAll(filepath.Join(work, sys), 0o755); err != nil {
+			return nil, err
+		}
+		addr[sys] = "127.0.0.1:" + strconv.Itoa(cfg.port+i)
+		args := append([]string{"-addr", addr[sys]}, s.Servers[sys]...)
+		rec.Made.Servers[sys] = "truthserver " + strings.Join(args, " ")
+		cmd := exec.Command(server, args...)
+		if s.Pin != nil {
+			cmd = exec.Command("taskset", append([]string{"-c", strconv.Itoa(s.Pin.ServerCPU), server}, args...)...)
+			rec.Made.Servers[sys] = "taskset -c " + strconv.Itoa(s.Pin.ServerCPU) + " " + rec.Made.Servers[sys]
+		}
+		if err := startLogged(cmd, filepath.Join(work, "server-"+sys+".log")); err != nil {
+			return nil, err
+		}
+		*procs = append(*procs, cmd)
+		if err := waitHealthy(ctx, addr[sys]); err != nil {
+			return nil, fmt.Errorf("server %s: %w", sys, err)
+		}
+	}
+	return addr, nil
+}
+
+// startLogged starts cmd with its standard error in the file log.
+func startLogged(cmd *exec.Cmd, log string) error {
+	logf, err := os.Create(log)
+	if err != nil {
+		return err
+	}
+	defer logf.Close()
+	cmd.Stderr = logf
+	return cmd.Start()
+}
+
+// makeRuns makes the scenario's runs against the servers at addr (procs
+// are theirs, whose CPU is the experiment's own), appending each run's
+// record to rec; it returns the largest share of the CPU others used.
+func makeRuns(ctx context.Context, s Scenario, addr map[string]string, procs []*exec.Cmd, work, tmp string, rec *Record) (float64, error) {
+	var pids []int
+	for _, p := range procs {
+		pids = append(pids, p.Process.Pid)
+	}
+	var t0 time.Time
+	worst := 0.0
+	for i, run := range s.Runs {
+		r := RunRecord{File: run.File, LoadBefore: loadavg()}
+		m0, measured := markCPU(pids)
+		now := time.Now()
+		if i == 0 {
+			t0 = now
+		}
+		r.StartS = round(now.Sub(t0).Seconds(), 3)
+		if err := makeRun(ctx, s.Pin, run, "http://"+addr[run.System]+"/", work, tmp, &r); err != nil {
+			return 0, err
+		}
+		r.EndS = round(time.Since(t0).Seconds(), 3)
+		r.LoadAfter = loadavg()
+		if m1, ok := markCPU(pids); ok && measured {
+			pct := othersPct(m0, m1, time.Since(now).Seconds())
+			r.OthersCPUPct = &pct
+			worst = max(worst, pct)
+		}
+		rec.Made.Runs = append(rec.Made.Runs, r)
+	}
+	return worst, nil
+}
+
+// makeRun makes one run with its hog if it has one, noting the hog's
+// and the tool's command lines in r.
+func makeRun(ctx context.Context, pin *Pin, run RunSpec, url, work, tmp string, r *RunRecord) error {
+	var hog *exec.Cmd
+	if run.Hog != nil {
+		var err error
+		if hog, err = startHog(pin, run.Hog); err != nil {
+			return fmt.Errorf("%s: hog: %w", run.File, err)
+		}
+		r.Hog = hog.String()
+	}
+	cmdline, err := runTool(ctx, run, pin, url, filepath.Join(work, filepath.FromSlash(run.File)), tmp)
+	if hog != nil {
+		// Stopped and reaped before the CPU account is read: its time
+		// is the experiment's own (RUSAGE_CHILDREN), not others'.
+		hog.Process.Kill()
+		hog.Wait()
+	}
+	r.Command = cmdline
+	if err != nil {
+		return fmt.Errorf("%s: %w", run.File, err)
+	}
+	return nil
+}
+
+// writeExperiment writes the experiment's manifest and its truth.json
+// (rec) into work.
+func writeExperiment(work string, rec Record, manifest []byte) error {
+	if err := os.WriteFile(filepath.Join(work, "loadverdict.yaml"), manifest, 0o644); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(work, "truth.json"), append(b, '\n'), 0o644)
 }
 
 // workDir is the hidden folder an experiment is made in.

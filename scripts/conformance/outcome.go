@@ -373,51 +373,33 @@ func overlaps(m any, lo, hi float64) bool {
 	return false
 }
 
+// gradeTable grades, per expected outcome, the observed outcomes that
+// count other than wrong (an outcome equal to the expected is right).
+var gradeTable = map[string]map[string]string{
+	"same":                {"inconclusive": gradeRight, "no-difference": gradeRight},
+	"A-faster":            {"inconclusive": gradeUndecided},
+	"B-faster":            {"inconclusive": gradeUndecided},
+	"B-worse-p99":         {"inconclusive": gradeUndecided},
+	expectMoreErrors:      {"B-more-errors+fail": gradeRight, analyze.Inconclusive + "+fail": gradeUndecided},
+	expectSameErrors:      {analyze.NoDifference + "+pass": gradeRight, analyze.Inconclusive + "+pass": gradeRight},
+	expectIrregularPauses: {"not-periodic": gradeRight},
+	expectNoPauses:        {"not-periodic": gradeRight},
+	expectOutlierRound:    {"warmup-left-out": gradeRight},
+	expectNoOutlier:       {"none": gradeRight},
+}
+
 // grade grades an observed outcome against the expected one.
 func grade(expect string, o observation) string {
 	if o.Outcome == expect {
 		return gradeRight
 	}
-	switch expect {
-	case "same":
-		if o.Outcome == "inconclusive" || o.Outcome == "no-difference" {
-			return gradeRight
-		}
-	case "A-faster", "B-faster", "B-worse-p99":
-		if o.Outcome == "inconclusive" {
-			return gradeUndecided
-		}
-	case expectMoreErrors:
-		switch o.Outcome {
-		case "B-more-errors+fail":
-			return gradeRight
-		case analyze.Inconclusive + "+fail":
-			return gradeUndecided
-		}
-	case expectSameErrors:
-		if o.Outcome == analyze.NoDifference+"+pass" || o.Outcome == analyze.Inconclusive+"+pass" {
-			return gradeRight
-		}
-	case expectErrorsInBand:
-		if !strings.HasPrefix(o.Outcome, "A-more-errors") {
-			return gradeRight
-		}
-	case expectIrregularPauses, expectNoPauses:
-		if o.Outcome == "not-periodic" {
-			return gradeRight
-		}
-	case expectOutlierRound:
-		if o.Outcome == "warmup-left-out" {
-			return gradeRight
-		}
-	case expectNoOutlier:
-		if o.Outcome == "none" {
-			return gradeRight
-		}
-	case expectOutlierEither:
-		if o.Outcome != "outlier-wrong-round" {
-			return gradeRight
-		}
+	if g, ok := gradeTable[expect][o.Outcome]; ok {
+		return g
+	}
+	switch {
+	case expect == expectErrorsInBand && !strings.HasPrefix(o.Outcome, "A-more-errors"),
+		expect == expectOutlierEither && o.Outcome != "outlier-wrong-round":
+		return gradeRight
 	}
 	return gradeWrong
 }

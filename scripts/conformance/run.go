@@ -183,16 +183,28 @@ func evaluateOne(ctx context.Context, dir string, gateToo bool) Result {
 	}
 	v, err := analyseDir(ctx, dir, rec, base)
 	if err != nil || v == nil {
-		r.Grade, r.Outcome = gradeWrong, "error"
+		r.Grade, r.Outcome, r.Err = gradeWrong, "error", "no verdict: every input rejected"
 		if err != nil {
 			r.Err = err.Error()
-		} else {
-			r.Err = "no verdict: every input rejected"
 		}
 		return r
 	}
 	r.observation = observe(rec, v)
 	r.Grade = grade(r.Expect, r.observation)
+	r.noteChecks(rec, v)
+	if m := explainMetric(rec); m != "" {
+		r.explain(ctx, dir, rec, v, m, gateToo)
+	}
+	if r.Grade == gradeRight {
+		r.PositionOK = position(rec, r.observation)
+	}
+	return r
+}
+
+// noteChecks notes what the checks every family is under read: the
+// unsteadiness findings, whether the runs hold requests, groups of 6
+// rounds or more and the outlier rounds flagged.
+func (r *Result) noteChecks(rec Record, v *analyze.Verdict) {
 	for _, f := range v.Findings {
 		if unsteadyCode(f.Code) {
 			r.Unsteady = append(r.Unsteady, string(f.Code))
@@ -210,24 +222,24 @@ func evaluateOne(ctx context.Context, dir string, gateToo bool) Result {
 			}
 		}
 	}
-	if m := explainMetric(rec); m != "" {
-		r.Explain = explainComparison(v, m)
-		r.P50 = compareOutcome(v, analyze.MetricLatP50Ms).Outcome
-		if m != analyze.MetricLatP50Ms {
-			r.Explain += "\n    " + explainComparison(v, analyze.MetricLatP50Ms)
-		}
-		if gateToo {
-			if vg, err := analyseDir(ctx, dir, rec, "A"); err == nil && vg != nil {
-				r.Gate = gateOutcome(vg)
-			} else {
-				r.Gate = fmt.Sprintf("error: %v", err)
-			}
-		}
+}
+
+// explain notes the explanation of the comparison on metric m (and on
+// p50), p50's outcome, and with gateToo the default gate's decision.
+func (r *Result) explain(ctx context.Context, dir string, rec Record, v *analyze.Verdict, m string, gateToo bool) {
+	r.Explain = explainComparison(v, m)
+	r.P50 = compareOutcome(v, analyze.MetricLatP50Ms).Outcome
+	if m != analyze.MetricLatP50Ms {
+		r.Explain += "\n    " + explainComparison(v, analyze.MetricLatP50Ms)
 	}
-	if r.Grade == gradeRight {
-		r.PositionOK = position(rec, r.observation)
+	if !gateToo {
+		return
 	}
-	return r
+	if vg, err := analyseDir(ctx, dir, rec, "A"); err == nil && vg != nil {
+		r.Gate = gateOutcome(vg)
+	} else {
+		r.Gate = fmt.Sprintf("error: %v", err)
+	}
 }
 
 // position checks where a right warm-up, slowdown or step puts the
@@ -487,65 +499,88 @@ func runBin(n int) string {
 func computeRates(res []Result) rates {
 	rt := rates{Power: map[[2]string][2]int{}}
 	for _, r := range res {
-		if r.Err != "" {
-			rt.Errors = append(rt.Errors, r.ID+": "+r.Err)
-		}
-		t := r.rec.Truth
-		if r.PerRequest && r.Family != "stalls" && r.Family != "error-burst" && r.Family != "pauses" {
-			rt.PerRequestN++
-			if len(r.Unsteady) > 0 {
-				rt.FalseUnsteady = append(rt.FalseUnsteady, r.ID+": "+strings.Join(r.Unsteady, ", "))
-			}
-		}
-		if r.Rounds6 && r.Family != "outlier-round" {
-			rt.Rounds6N++
-			if len(r.Outliers) > 0 {
-				rt.Outliers = append(rt.Outliers, r.ID+": "+strings.Join(r.Outliers, ", "))
-			}
-		}
+		rt.addChecks(r)
 		switch r.Family {
 		case "aa":
-			rt.AA++
-			if r.Grade == gradeWrong {
-				rt.AASignificant++
-			}
-			if r.Outcome == "no-difference" {
-				rt.AANoDiff++
-			}
+			rt.addAA(r)
 		case "ab":
-			rt.AB++
-			switch r.Grade {
-			case gradeRight:
-				rt.ABDetected++
-			case gradeUndecided:
-				rt.ABUndecided++
-			default:
-				rt.ABWrong++
-			}
-			k := [2]string{effectBin(t.EffectPct), runBin(min(t.RunsA, t.RunsB))}
-			c := rt.Power[k]
-			c[1]++
-			if r.Grade == gradeRight {
-				c[0]++
-			}
-			rt.Power[k] = c
+			rt.addAB(r)
 		case "trend":
-			rt.TrendN++
-			if r.SteadyClaimed {
-				rt.SteadyOverTrend++
-			}
-			if r.Grade == gradeRight {
-				switch r.Direction {
-				case "":
-					rt.DirectionMissing++
-				case t.Direction:
-				default:
-					rt.DirectionWrong++
-				}
-			}
+			rt.addTrend(r)
 		}
 	}
 	return rt
+}
+
+// addChecks counts r into the checks every family is under: errors,
+// false stall or burst findings, and outlier rounds flagged.
+func (rt *rates) addChecks(r Result) {
+	if r.Err != "" {
+		rt.Errors = append(rt.Errors, r.ID+": "+r.Err)
+	}
+	if r.PerRequest && r.Family != "stalls" && r.Family != "error-burst" && r.Family != "pauses" {
+		rt.PerRequestN++
+		if len(r.Unsteady) > 0 {
+			rt.FalseUnsteady = append(rt.FalseUnsteady, r.ID+": "+strings.Join(r.Unsteady, ", "))
+		}
+	}
+	if r.Rounds6 && r.Family != "outlier-round" {
+		rt.Rounds6N++
+		if len(r.Outliers) > 0 {
+			rt.Outliers = append(rt.Outliers, r.ID+": "+strings.Join(r.Outliers, ", "))
+		}
+	}
+}
+
+// addAA counts an A/A experiment.
+func (rt *rates) addAA(r Result) {
+	rt.AA++
+	if r.Grade == gradeWrong {
+		rt.AASignificant++
+	}
+	if r.Outcome == "no-difference" {
+		rt.AANoDiff++
+	}
+}
+
+// addAB counts an A/B experiment, and into its power cell.
+func (rt *rates) addAB(r Result) {
+	rt.AB++
+	switch r.Grade {
+	case gradeRight:
+		rt.ABDetected++
+	case gradeUndecided:
+		rt.ABUndecided++
+	default:
+		rt.ABWrong++
+	}
+	t := r.rec.Truth
+	k := [2]string{effectBin(t.EffectPct), runBin(min(t.RunsA, t.RunsB))}
+	c := rt.Power[k]
+	c[1]++
+	if r.Grade == gradeRight {
+		c[0]++
+	}
+	rt.Power[k] = c
+}
+
+// addTrend counts a trend experiment: a steady state claimed over it,
+// and a right class's direction.
+func (rt *rates) addTrend(r Result) {
+	rt.TrendN++
+	if r.SteadyClaimed {
+		rt.SteadyOverTrend++
+	}
+	if r.Grade != gradeRight {
+		return
+	}
+	switch r.Direction {
+	case "":
+		rt.DirectionMissing++
+	case r.rec.Truth.Direction:
+	default:
+		rt.DirectionWrong++
+	}
 }
 
 // disturbedPct is the share of the CPU (percent) other processes may take
@@ -588,26 +623,7 @@ func writeSummary(w io.Writer, res []Result, format string) {
 	md := format == "md"
 	fams := tally(res)
 	rt := computeRates(res)
-	if md {
-		fmt.Fprintln(w, "| family | experiments | right | undecided | accuracy | steady start placed right |")
-		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
-		for _, f := range fams {
-			pos := "-"
-			if f.PosChecked > 0 {
-				pos = fmt.Sprintf("%d/%d", f.PosRight, f.PosChecked)
-			}
-			fmt.Fprintf(w, "| %s | %d | %d | %d | %.1f %% | %s |\n", f.Name, f.N, f.Right, f.Undecided, 100*f.Accuracy(), pos)
-		}
-	} else {
-		fmt.Fprintf(w, "%-16s %5s %6s %9s %9s %s\n", "family", "n", "right", "undecided", "accuracy", "steady-start-placed")
-		for _, f := range fams {
-			pos := "-"
-			if f.PosChecked > 0 {
-				pos = fmt.Sprintf("%d/%d", f.PosRight, f.PosChecked)
-			}
-			fmt.Fprintf(w, "%-16s %5d %6d %9d %8.1f%% %s\n", f.Name, f.N, f.Right, f.Undecided, 100*f.Accuracy(), pos)
-		}
-	}
+	writeAccuracies(w, fams, md)
 	fmt.Fprintln(w)
 	for _, f := range fams {
 		if md {
@@ -618,33 +634,74 @@ func writeSummary(w io.Writer, res []Result, format string) {
 		matrix(w, f, md)
 		fmt.Fprintln(w)
 	}
-	pct := func(a, b int) string {
-		if b == 0 {
-			return "n/a"
-		}
-		return fmt.Sprintf("%d/%d = %.1f %%", a, b, 100*float64(a)/float64(b))
-	}
 	bullet := ""
 	if md {
 		bullet = "- "
 	}
-	fmt.Fprintf(w, "%sA/A false positives (a significant difference between identical servers): %s; \"no difference\": %s\n", bullet, pct(rt.AASignificant, rt.AA), pct(rt.AANoDiff, rt.AA))
-	fmt.Fprintf(w, "%sA/B: detected in the right direction %s, undecided %s, wrong %s\n", bullet, pct(rt.ABDetected, rt.AB), pct(rt.ABUndecided, rt.AB), pct(rt.ABWrong, rt.AB))
+	writeRates(w, rt, res, bullet)
+	fmt.Fprintln(w)
+	writePower(w, rt, md)
+	if len(rt.Errors) > 0 {
+		fmt.Fprintf(w, "\n%d experiments could not be analysed:\n", len(rt.Errors))
+		for _, e := range rt.Errors {
+			fmt.Fprintf(w, "%s%s\n", bullet, e)
+		}
+	}
+}
+
+// writeAccuracies writes the table of the families' accuracies.
+func writeAccuracies(w io.Writer, fams []familyStats, md bool) {
+	if md {
+		fmt.Fprintln(w, "| family | experiments | right | undecided | accuracy | steady start placed right |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|")
+	} else {
+		fmt.Fprintf(w, "%-16s %5s %6s %9s %9s %s\n", "family", "n", "right", "undecided", "accuracy", "steady-start-placed")
+	}
+	for _, f := range fams {
+		pos := "-"
+		if f.PosChecked > 0 {
+			pos = fmt.Sprintf("%d/%d", f.PosRight, f.PosChecked)
+		}
+		if md {
+			fmt.Fprintf(w, "| %s | %d | %d | %d | %.1f %% | %s |\n", f.Name, f.N, f.Right, f.Undecided, 100*f.Accuracy(), pos)
+		} else {
+			fmt.Fprintf(w, "%-16s %5d %6d %9d %8.1f%% %s\n", f.Name, f.N, f.Right, f.Undecided, 100*f.Accuracy(), pos)
+		}
+	}
+}
+
+// ratio is a/b as "a/b = x %", "n/a" when b is 0.
+func ratio(a, b int) string {
+	if b == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%d/%d = %.1f %%", a, b, 100*float64(a)/float64(b))
+}
+
+// writeRates writes the grid's rates, a line each after bullet.
+func writeRates(w io.Writer, rt rates, res []Result, bullet string) {
+	fmt.Fprintf(w, "%sA/A false positives (a significant difference between identical servers): %s; \"no difference\": %s\n", bullet, ratio(rt.AASignificant, rt.AA), ratio(rt.AANoDiff, rt.AA))
+	fmt.Fprintf(w, "%sA/B: detected in the right direction %s, undecided %s, wrong %s\n", bullet, ratio(rt.ABDetected, rt.AB), ratio(rt.ABUndecided, rt.AB), ratio(rt.ABWrong, rt.AB))
 	q, d, u := quietSplit(res)
-	fmt.Fprintf(w, "%sright by how quiet the machine was (others' share of the CPU in the experiment's busiest run): at most %.0f %%: %s; above: %s; not measured: %s\n", bullet, disturbedPct, pct(q[0], q[1]), pct(d[0], d[1]), pct(u[0], u[1]))
+	fmt.Fprintf(w, "%sright by how quiet the machine was (others' share of the CPU in the experiment's busiest run): at most %.0f %%: %s; above: %s; not measured: %s\n", bullet, disturbedPct, ratio(q[0], q[1]), ratio(d[0], d[1]), ratio(u[0], u[1]))
 	fmt.Fprintf(w, "%ssteady state claimed while the series still trends at its end: %d of %d trend experiments (must be 0)\n", bullet, rt.SteadyOverTrend, rt.TrendN)
 	fmt.Fprintf(w, "%strend classes right but with the opposite direction: %d; without a direction: %d\n", bullet, rt.DirectionWrong, rt.DirectionMissing)
-	fmt.Fprintf(w, "%sstall or error-burst findings on per-request experiments that have neither: %s", bullet, pct(len(rt.FalseUnsteady), rt.PerRequestN))
-	if len(rt.FalseUnsteady) > 0 {
-		fmt.Fprintf(w, " (%s)", strings.Join(rt.FalseUnsteady, "; "))
+	fmt.Fprintf(w, "%sstall or error-burst findings on per-request experiments that have neither: %s", bullet, ratio(len(rt.FalseUnsteady), rt.PerRequestN))
+	writeListed(w, rt.FalseUnsteady)
+	fmt.Fprintf(w, "%soutlier rounds flagged on experiments with a group of 6 rounds or more (none disturbed by construction): %s", bullet, ratio(len(rt.Outliers), rt.Rounds6N))
+	writeListed(w, rt.Outliers)
+}
+
+// writeListed ends a line with the list ids, if any.
+func writeListed(w io.Writer, ids []string) {
+	if len(ids) > 0 {
+		fmt.Fprintf(w, " (%s)", strings.Join(ids, "; "))
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "%soutlier rounds flagged on experiments with a group of 6 rounds or more (none disturbed by construction): %s", bullet, pct(len(rt.Outliers), rt.Rounds6N))
-	if len(rt.Outliers) > 0 {
-		fmt.Fprintf(w, " (%s)", strings.Join(rt.Outliers, "; "))
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w)
+}
+
+// writePower writes the power table: effect by the smaller side's runs.
+func writePower(w io.Writer, rt rates, md bool) {
 	if md {
 		fmt.Fprintf(w, "Power on the grid (A/B detected in the right direction / experiments), by effect and by the smaller side's runs:\n\n| effect \\ runs a side | %s |\n|---|%s\n", strings.Join(binNames(runBins), " | "), strings.Repeat("---:|", len(runBins)))
 	} else {
@@ -654,31 +711,21 @@ func writeSummary(w io.Writer, res []Result, format string) {
 		}
 		fmt.Fprintln(w)
 	}
+	cellf, rowf := " %8s", "  %-8s"
+	if md {
+		cellf, rowf = " %s |", "| %s |"
+	}
 	for _, e := range effectBins {
-		if md {
-			fmt.Fprintf(w, "| %s |", e.name)
-		} else {
-			fmt.Fprintf(w, "  %-8s", e.name)
-		}
+		fmt.Fprintf(w, rowf, e.name)
 		for _, b := range runBins {
 			c := rt.Power[[2]string{e.name, b.name}]
 			cell := "-"
 			if c[1] > 0 {
 				cell = fmt.Sprintf("%d/%d", c[0], c[1])
 			}
-			if md {
-				fmt.Fprintf(w, " %s |", cell)
-			} else {
-				fmt.Fprintf(w, " %8s", cell)
-			}
+			fmt.Fprintf(w, cellf, cell)
 		}
 		fmt.Fprintln(w)
-	}
-	if len(rt.Errors) > 0 {
-		fmt.Fprintf(w, "\n%d experiments could not be analysed:\n", len(rt.Errors))
-		for _, e := range rt.Errors {
-			fmt.Fprintf(w, "%s%s\n", bullet, e)
-		}
 	}
 }
 

@@ -150,6 +150,16 @@ type NightMade struct {
 	Runs        []RunRecord `json:"runs"`
 }
 
+// seriesDraw is what drawSeries draws for a series before its nights.
+type seriesDraw struct {
+	n, work             int
+	base, step, heavier float64
+	stepAt, revertAt    int
+	outlier             bool
+	swing               string
+	swingFrom, swingTo  int
+}
+
 // drawSeries draws series i from the grid's seed.
 func drawSeries(seed uint64, i int) SeriesScenario {
 	h := fnv.New64a()
@@ -157,100 +167,118 @@ func drawSeries(seed uint64, i int) SeriesScenario {
 	es := h.Sum64()
 	r := rand.New(rand.NewPCG(es, es^0x9e3779b97f4a7c15))
 	s := SeriesScenario{ID: fmt.Sprintf("%s/%03d", seriesFolder, i), Family: seriesFolder, Seed: es, Params: map[string]float64{}, DurationS: 2}
-	n := between(r, 8, 12)
+	d := seriesDraw{n: between(r, 8, 12)}
 	s.Runs = pick(r, 1, 2)
 	s.Tool = pick(r, toolWrk, toolWrk, toolHey)
-	work := between(r, 80, 120) * 100
-	base := round(uni(r, 1.2, 2.0), 2) // the normal hog's spin, ms of a 10 ms cycle
-	step := pick(r, 0.0, 8.0, 15.0)
-	stepAt, revertAt := 0, 0
-	if step > 0 {
-		stepAt = between(r, 4, n-2)
-		if r.IntN(2) == 0 && stepAt+2 < n {
-			revertAt = between(r, stepAt+2, n)
+	d.work = between(r, 80, 120) * 100
+	d.base = round(uni(r, 1.2, 2.0), 2) // the normal hog's spin, ms of a 10 ms cycle
+	d.step = pick(r, 0.0, 8.0, 15.0)
+	if d.step > 0 {
+		d.stepAt = between(r, 4, d.n-2)
+		if r.IntN(2) == 0 && d.stepAt+2 < d.n {
+			d.revertAt = between(r, d.stepAt+2, d.n)
 		}
 	}
-	outlier := r.IntN(3) == 0
-	swing := pick(r, "none", "faster", "faster", "slower", "varied")
-	swingFrom := between(r, 3, n-1)
-	swingTo := min(swingFrom+between(r, 0, 2), n)
-	s.Params["nights"], s.Params["work"], s.Params["hog_spin_ms"] = float64(n), float64(work), base
-	s.Params["step_pct"], s.Params["step_night"], s.Params["revert_night"] = step, float64(stepAt), float64(revertAt)
-	s.Params["swing_from"], s.Params["swing_to"] = float64(swingFrom), float64(swingTo)
-	if outlier {
+	d.outlier = r.IntN(3) == 0
+	d.swing = pick(r, "none", "faster", "faster", "slower", "varied")
+	d.swingFrom = between(r, 3, d.n-1)
+	d.swingTo = min(d.swingFrom+between(r, 0, 2), d.n)
+	s.Params["nights"], s.Params["work"], s.Params["hog_spin_ms"] = float64(d.n), float64(d.work), d.base
+	s.Params["step_pct"], s.Params["step_night"], s.Params["revert_night"] = d.step, float64(d.stepAt), float64(d.revertAt)
+	s.Params["swing_from"], s.Params["swing_to"] = float64(d.swingFrom), float64(d.swingTo)
+	if d.outlier {
 		s.Params["outlier_first"] = 1
 	}
-	heavier := round(uni(r, 1.5, 2.5), 2)
-	for e := 1; e <= n; e++ {
-		nt := NightSpec{Name: fmt.Sprintf("night%02d", e), ControlWork: work, SvcWork: work, Machine: "normal", HogSpinMs: base,
-			Date: time.Date(2026, 11, 10+e, 0, 0, 0, 0, time.UTC).Format("2006-01-02")}
-		switch {
-		case e == 1 && outlier:
-			nt.Machine, nt.HogSpinMs = "outlier-fast", 0
-		case swing != "none" && e >= swingFrom && e <= swingTo:
-			nt.Machine = swing
-			switch swing {
-			case "faster":
-				nt.HogSpinMs = 0
-			case "slower":
-				nt.HogSpinMs = round(base+heavier, 2)
-			case "varied":
-				nt.HogSpinMs = round(base*uni(r, 0.75, 1.25), 2)
-			}
-		}
-		if nt.HogSpinMs > 0 {
-			nt.HogSleepMs = round(10-nt.HogSpinMs, 2)
-		}
-		inEffect := step > 0 && e >= stepAt && (revertAt == 0 || e < revertAt)
-		nt.Expect = expectPass
-		if inEffect {
-			nt.RegressionPct = step
-			nt.SvcWork = int(float64(work)*(1+step/100) + 0.5)
-			nt.Expect = expectFail
-			if e == stepAt {
-				nt.Expect = expectStepNight
-			}
-		}
-		nt.ExpectAlone = nt.Expect
-		if nt.Machine == "slower" && !inEffect || nt.Machine == "faster" && inEffect {
-			// An unchanged build on a slower machine looks like a
-			// regression, a regression on a faster machine like
-			// nothing: only a control tells.
-			nt.ExpectAlone = untellable
-		}
-		s.Nights = append(s.Nights, nt)
+	d.heavier = round(uni(r, 1.5, 2.5), 2)
+	for e := 1; e <= d.n; e++ {
+		s.Nights = append(s.Nights, d.night(r, e))
 	}
-	var parts []string
-	parts = append(parts, fmt.Sprintf("%d nights", n), fmt.Sprintf("%s x%d a night", s.Tool, s.Runs))
-	if step > 0 {
-		parts = append(parts, fmt.Sprintf("+%.0f%% at night%02d", step, stepAt))
-		if revertAt > 0 {
-			parts = append(parts, fmt.Sprintf("reverted at night%02d", revertAt))
+	s.Note = d.note(s.Tool, s.Runs)
+	s.Variant = d.variant()
+	return s
+}
+
+// night is night e of the series; r draws a varied machine's spin.
+func (d seriesDraw) night(r *rand.Rand, e int) NightSpec {
+	nt := NightSpec{Name: fmt.Sprintf("night%02d", e), ControlWork: d.work, SvcWork: d.work, Machine: "normal", HogSpinMs: d.base,
+		Date: time.Date(2026, 11, 10+e, 0, 0, 0, 0, time.UTC).Format("2006-01-02")}
+	switch {
+	case e == 1 && d.outlier:
+		nt.Machine, nt.HogSpinMs = "outlier-fast", 0
+	case d.swing != "none" && e >= d.swingFrom && e <= d.swingTo:
+		nt.Machine, nt.HogSpinMs = d.swing, d.swingSpin(r)
+	}
+	if nt.HogSpinMs > 0 {
+		nt.HogSleepMs = round(10-nt.HogSpinMs, 2)
+	}
+	inEffect := d.step > 0 && e >= d.stepAt && (d.revertAt == 0 || e < d.revertAt)
+	nt.Expect = expectPass
+	if inEffect {
+		nt.RegressionPct = d.step
+		nt.SvcWork = int(float64(d.work)*(1+d.step/100) + 0.5)
+		nt.Expect = expectFail
+		if e == d.stepAt {
+			nt.Expect = expectStepNight
 		}
-	} else {
+	}
+	nt.ExpectAlone = nt.Expect
+	if nt.Machine == "slower" && !inEffect || nt.Machine == "faster" && inEffect {
+		// An unchanged build on a slower machine looks like a
+		// regression, a regression on a faster machine like
+		// nothing: only a control tells.
+		nt.ExpectAlone = untellable
+	}
+	return nt
+}
+
+// swingSpin is the hog's spin on a night the machine swings.
+func (d seriesDraw) swingSpin(r *rand.Rand) float64 {
+	switch d.swing {
+	case "faster":
+		return 0
+	case "slower":
+		return round(d.base+d.heavier, 2)
+	case "varied":
+		return round(d.base*uni(r, 0.75, 1.25), 2)
+	}
+	return d.base
+}
+
+// note describes the series in a line.
+func (d seriesDraw) note(tool string, runs int) string {
+	parts := []string{fmt.Sprintf("%d nights", d.n), fmt.Sprintf("%s x%d a night", tool, runs)}
+	switch {
+	case d.step == 0:
 		parts = append(parts, "no change")
+	case d.revertAt > 0:
+		parts = append(parts, fmt.Sprintf("+%.0f%% at night%02d", d.step, d.stepAt), fmt.Sprintf("reverted at night%02d", d.revertAt))
+	default:
+		parts = append(parts, fmt.Sprintf("+%.0f%% at night%02d", d.step, d.stepAt))
 	}
-	if outlier {
+	if d.outlier {
 		parts = append(parts, "outlier first night")
 	}
-	if swing != "none" {
-		parts = append(parts, fmt.Sprintf("machine %s nights %d-%d", swing, swingFrom, swingTo))
+	if d.swing != "none" {
+		parts = append(parts, fmt.Sprintf("machine %s nights %d-%d", d.swing, d.swingFrom, d.swingTo))
 	}
-	s.Note = strings.Join(parts, ", ")
+	return strings.Join(parts, ", ")
+}
+
+// variant names the series' kind.
+func (d seriesDraw) variant() string {
 	v := "step"
-	if step == 0 {
+	if d.step == 0 {
 		v = "stable"
-	} else if revertAt > 0 {
+	} else if d.revertAt > 0 {
 		v = "step-revert"
 	}
-	if outlier {
+	if d.outlier {
 		v += "-outlier"
 	}
-	if swing != "none" {
-		v += "-" + swing
+	if d.swing != "none" {
+		v += "-" + d.swing
 	}
-	s.Variant = v
-	return s
+	return v
 }
 
 // seriesFamilies says whether fams asks for the nightly series (by

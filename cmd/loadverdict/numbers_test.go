@@ -2,9 +2,7 @@ package main
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -56,19 +54,7 @@ func printed(t *testing.T, s string) (x, half float64) {
 // vegeta only estimates (a t-digest), as the legend says.
 func TestSingleVegetaNumbers(t *testing.T) {
 	dir := "../../testdata/truth/single-vegeta"
-	f, err := os.Open(filepath.Join(dir, "vegeta", "results.bin.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bin := gunzipFile(t, filepath.Join(dir, "vegeta", "results.bin.gz"))
 	var vr vegetaReport
 	raw, err := os.ReadFile(filepath.Join(dir, "reports", "results-report.json"))
 	if err != nil {

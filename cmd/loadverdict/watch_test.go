@@ -317,7 +317,13 @@ func TestWatchInterrupted(t *testing.T) {
 // coldJVMLog is vegeta's JSON results of 20 s at 800 req/s.
 func coldJVMLog(t *testing.T) []byte {
 	t.Helper()
-	f, err := os.Open("../../ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz")
+	return gunzipFile(t, "../../ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz")
+}
+
+// gunzipFile is the content of a gzipped file.
+func gunzipFile(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/ingest"
+	"github.com/loadverdict/loadverdict/ingest/core"
 	"github.com/loadverdict/loadverdict/ingest/requests"
 	"github.com/loadverdict/loadverdict/results"
 )
@@ -352,9 +353,11 @@ func (a *assembler) mergeRun(ctx context.Context, set *analyze.Set, parts []resu
 		if err != nil {
 			return m, err
 		}
-		m.Run.Percentiles, m.Series, m.Samples = pcts, series, n
+		m.Series, m.Samples = series, n
 		out.LatStdevMs = stdev
-		setPercentiles(&out, pcts)
+		rp := results.RunWithPercentiles{Run: out}
+		core.AddPercentiles(&rp, pcts)
+		out, m.Run.Percentiles = rp.Run, rp.Percentiles
 		if n > 1<<20 {
 			notes = append(notes, "percentiles from an HdrHistogram with 3 significant digits (relative error <= 0.1 %): more than 1048576 requests")
 		}
@@ -455,22 +458,6 @@ func (s *partSum) finish(out *results.Run) []string {
 	out.StartedAt = &s.start
 	out.DurationS = s.end.Sub(s.start).Seconds()
 	return nil
-}
-
-// setPercentiles sets the run's percentile columns from its percentiles.
-func setPercentiles(out *results.Run, pcts []results.Percentile) {
-	for _, q := range pcts {
-		switch q.Quantile {
-		case 0.5:
-			out.LatP50Ms = results.Ptr(q.LatencyMs)
-		case 0.9:
-			out.LatP90Ms = results.Ptr(q.LatencyMs)
-		case 0.99:
-			out.LatP99Ms = results.Ptr(q.LatencyMs)
-		case 0.999:
-			out.LatP999Ms = results.Ptr(q.LatencyMs)
-		}
-	}
 }
 
 // addPtr adds b to a, for nullable columns: null as soon as one part's

@@ -349,10 +349,25 @@ func (v *Verdict) errorBreakdowns(tallies []RunErrors) {
 	for _, t := range tallies {
 		byRun[t.RunID] = t
 	}
+	runOf := map[string]results.Run{}
+	for _, r := range v.Runs {
+		runOf[r.RunID] = r
+	}
+	for _, b := range groupErrorBreakdowns(v.Runs) {
+		if b.Errors > 0 {
+			fillBreakdown(&b, byRun, runOf)
+			v.Errors = append(v.Errors, b)
+		}
+	}
+}
+
+// groupErrorBreakdowns counts the runs, requests and errors of each
+// system and endpoint, in the order of their first run.
+func groupErrorBreakdowns(runs []results.Run) []ErrorBreakdown {
 	type key struct{ label, ep string }
 	idx := map[key]int{}
 	var out []ErrorBreakdown
-	for _, r := range v.Runs {
+	for _, r := range runs {
 		ep := ""
 		if r.Endpoint != nil {
 			ep = *r.Endpoint
@@ -371,103 +386,113 @@ func (v *Verdict) errorBreakdowns(tallies []RunErrors) {
 		b.RunIDs = append(b.RunIDs, r.RunID)
 		b.Seqs = append(b.Seqs, r.Seq)
 	}
-	runOf := map[string]results.Run{}
-	for _, r := range v.Runs {
-		runOf[r.RunID] = r
+	return out
+}
+
+// fillBreakdown adds to a breakdown with errors its share, bucket and
+// rows by cause and by status, from its runs' tallies (byRun) or, for a
+// run without per-request data, its counters.
+func fillBreakdown(b *ErrorBreakdown, byRun map[string]RunErrors, runOf map[string]results.Run) {
+	b.ErrorShare = share(b.Errors, b.Requests)
+	b.BucketS = ErrorBucketS
+	for _, id := range b.RunIDs {
+		if t, ok := byRun[id]; ok {
+			b.BucketS = math.Max(b.BucketS, t.BucketS)
+		}
 	}
-	for i := range out {
-		b := &out[i]
-		if b.Errors == 0 {
+	rows := newErrorRows()
+	for _, id := range b.RunIDs {
+		r := runOf[id]
+		t, ok := byRun[id]
+		if !ok {
+			rows.addCounters(r)
 			continue
 		}
-		b.ErrorShare = share(b.Errors, b.Requests)
-		b.BucketS = ErrorBucketS
-		for _, id := range b.RunIDs {
-			if t, ok := byRun[id]; ok {
-				b.BucketS = math.Max(b.BucketS, t.BucketS)
-			}
+		b.PerRequestRuns++
+		b.PerRequestError += rows.addTally(r, t, int(math.Round(b.BucketS/t.BucketS)))
+	}
+	for _, k := range rows.order {
+		b.Causes = append(b.Causes, *rows.causes[k])
+	}
+	for _, s := range rows.sorder {
+		b.ByStatus = append(b.ByStatus, *rows.statuses[s])
+	}
+	for _, rows := range [][]ErrorRow{b.Causes, b.ByStatus} {
+		for j := range rows {
+			rows[j].ShareErrors = share(rows[j].Count, b.Errors)
+			rows[j].ShareRequests = share(rows[j].Count, b.Requests)
 		}
-		causes := map[causeKey]*ErrorRow{}
-		statuses := map[int32]*ErrorRow{}
-		var order []causeKey
-		var sorder []int32
-		for _, id := range b.RunIDs {
-			r := runOf[id]
-			t, ok := byRun[id]
-			if !ok {
-				for _, c := range counterRows(r) {
-					k := causeKey{c.Status, "\x00" + c.Counter}
-					if causes[k] == nil {
-						causes[k] = &ErrorRow{Status: c.Status, Counter: c.Counter, Message: c.Message}
-						order = append(order, k)
-					}
-					causes[k].Count += c.Count
-					if statuses[c.Status] == nil {
-						statuses[c.Status] = &ErrorRow{Status: c.Status}
-						sorder = append(sorder, c.Status)
-					}
-					statuses[c.Status].Count += c.Count
-				}
-				continue
+		slices.SortStableFunc(rows, func(x, y ErrorRow) int {
+			return cmp.Or(cmp.Compare(y.Count, x.Count), cmpSeen(x.First, y.First))
+		})
+	}
+}
+
+// errorRows gathers a breakdown's rows by cause and by status, each in
+// the order first met.
+type errorRows struct {
+	causes   map[causeKey]*ErrorRow
+	statuses map[int32]*ErrorRow
+	order    []causeKey
+	sorder   []int32
+}
+
+func newErrorRows() *errorRows {
+	return &errorRows{causes: map[causeKey]*ErrorRow{}, statuses: map[int32]*ErrorRow{}}
+}
+
+// cause is k's row, made from first when new.
+func (e *errorRows) cause(k causeKey, first ErrorRow) *ErrorRow {
+	row := e.causes[k]
+	if row == nil {
+		row = &first
+		e.causes[k] = row
+		e.order = append(e.order, k)
+	}
+	return row
+}
+
+// status is a status's row, made when new.
+func (e *errorRows) status(st int32) *ErrorRow {
+	s := e.statuses[st]
+	if s == nil {
+		s = &ErrorRow{Status: st}
+		e.statuses[st] = s
+		e.sorder = append(e.sorder, st)
+	}
+	return s
+}
+
+// addCounters adds the rows of a run without per-request data.
+func (e *errorRows) addCounters(r results.Run) {
+	for _, c := range counterRows(r) {
+		e.cause(causeKey{c.Status, "\x00" + c.Counter}, ErrorRow{Status: c.Status, Counter: c.Counter, Message: c.Message}).Count += c.Count
+		e.status(c.Status).Count += c.Count
+	}
+}
+
+// addTally adds a run's per-request causes, their counts over time
+// merged factor buckets to one, and returns the errors they hold.
+func (e *errorRows) addTally(r results.Run, t RunErrors, factor int) int64 {
+	var n int64
+	for _, c := range t.Causes {
+		n += c.Count
+		first, last := seen(r, c.FirstS), seen(r, c.LastS)
+		for _, row := range []*ErrorRow{
+			e.cause(causeKey{c.Status, c.Message}, ErrorRow{Status: c.Status, Message: c.Message, Example: c.Example}),
+			e.status(c.Status),
+		} {
+			row.Count += c.Count
+			row.Counts = addCounts(row.Counts, c.Counts, factor)
+			if row.First == nil || earlier(first, row.First) {
+				row.First = first
 			}
-			b.PerRequestRuns++
-			factor := int(math.Round(b.BucketS / t.BucketS))
-			for _, c := range t.Causes {
-				b.PerRequestError += c.Count
-				k := causeKey{c.Status, c.Message}
-				row := causes[k]
-				if row == nil {
-					row = &ErrorRow{Status: c.Status, Message: c.Message, Example: c.Example}
-					causes[k] = row
-					order = append(order, k)
-				}
-				row.Count += c.Count
-				row.Counts = addCounts(row.Counts, c.Counts, factor)
-				first := seen(r, c.FirstS)
-				last := seen(r, c.LastS)
-				if row.First == nil || earlier(first, row.First) {
-					row.First = first
-				}
-				if row.Last == nil || earlier(row.Last, last) {
-					row.Last = last
-				}
-				s := statuses[c.Status]
-				if s == nil {
-					s = &ErrorRow{Status: c.Status}
-					statuses[c.Status] = s
-					sorder = append(sorder, c.Status)
-				}
-				s.Count += c.Count
-				s.Counts = addCounts(s.Counts, c.Counts, factor)
-				if s.First == nil || earlier(first, s.First) {
-					s.First = first
-				}
-				if s.Last == nil || earlier(s.Last, last) {
-					s.Last = last
-				}
+			if row.Last == nil || earlier(row.Last, last) {
+				row.Last = last
 			}
-		}
-		for _, k := range order {
-			b.Causes = append(b.Causes, *causes[k])
-		}
-		for _, s := range sorder {
-			b.ByStatus = append(b.ByStatus, *statuses[s])
-		}
-		for _, rows := range [][]ErrorRow{b.Causes, b.ByStatus} {
-			for j := range rows {
-				rows[j].ShareErrors = share(rows[j].Count, b.Errors)
-				rows[j].ShareRequests = share(rows[j].Count, b.Requests)
-			}
-			slices.SortStableFunc(rows, func(x, y ErrorRow) int {
-				return cmp.Or(cmp.Compare(y.Count, x.Count), cmpSeen(x.First, y.First))
-			})
 		}
 	}
-	for _, b := range out {
-		if b.Errors > 0 {
-			v.Errors = append(v.Errors, b)
-		}
-	}
+	return n
 }
 
 // counterRows are the rows of a run without per-request data, from its

@@ -307,7 +307,7 @@ type checker struct {
 //
 // higherIsBetter gives the metric's direction.
 func SequentialCheck(in []NightInput, higherIsBetter bool, o Options) Sequential {
-	c := checker{in: in, y: make([]float64, len(in)), sign: 1, o: o}
+	c := &checker{in: in, y: make([]float64, len(in)), sign: 1, o: o}
 	if higherIsBetter {
 		c.sign = -1
 	}
@@ -317,97 +317,123 @@ func SequentialCheck(in []NightInput, higherIsBetter bool, o Options) Sequential
 			c.y[i] = math.Log(x.Value)
 		}
 	}
-	s := Sequential{Roles: make([]NightRole, len(in))}
-	var ref, pending, change, better []int
-	from := -1
-	recFrom, recAt := -1, -1
+	st := &seqState{c: c, s: Sequential{Roles: make([]NightRole, len(in))}, from: -1, recFrom: -1, recAt: -1}
 	for i, x := range in {
-		if math.IsNaN(c.y[i]) {
-			continue
+		if !math.IsNaN(c.y[i]) {
+			st.s.Nights = append(st.s.Nights, st.night(i, x.Accepted))
 		}
-		n := Night{Point: i, Since: -1, ImprovedSince: -1, RecoveredFrom: -1, RecoveredAt: -1}
-		if from < 0 || x.Accepted {
-			// The first night, or an accepted one: a level starts here.
-			ref, pending, change, better, from, recFrom, recAt = []int{i}, nil, nil, nil, i, -1, -1
-			s.Roles[i] = RoleReference
-			n.From, n.Verdict = i, CheckForming
-			if x.Accepted {
-				s.Roles[i], n.Verdict = RoleAccepted, CheckNoChange
-			}
-			s.Nights = append(s.Nights, n)
-			continue
-		}
-		n.From = from
-		rs := c.reference(ref, i)
-		n.Reference, n.Outliers = rs.kept, rs.outliers
-		single := c.test([]int{i}, rs, openAlpha(o))
-		n.Test = &single
-		switch {
-		case len(rs.kept) < formingNights:
-			s.Roles[i], n.Verdict = RoleReference, CheckForming
-			ref = append(ref, i)
-		case len(change) > 0:
-			// An open regression: it holds until a night comes back.
-			prev := c.test(change, rs, failAlpha(o))
-			if single.WorsePct < prev.WorsePct/2 && single.Verdict != CheckRegression {
-				recFrom, recAt, change = change[0], i, nil
-				decide(&s, &n, single, &ref, &pending, &better)
-				break
-			}
-			change = append(change, i)
-			t := c.test(change, rs, failAlpha(o))
-			s.Roles[i] = RoleRegression
-			n.Test, n.Since, n.Verdict = &t, change[0], CheckRegression
-		case len(pending) > 0:
-			group := append(slices.Clone(pending), i)
-			if st, t, ok := c.scan(ref, group, i); ok {
-				// A regression since st: its nights leave the reference.
-				var moved []int
-				ref, moved = splitAt(ref, st)
-				change = append(moved, group...)
-				for _, j := range change {
-					s.Roles[j] = RoleRegression
-				}
-				pending = nil
-				rs = c.reference(ref, i)
-				n.Reference, n.Outliers = rs.kept, rs.outliers
-				n.Test, n.Since, n.Verdict = &t, st, CheckRegression
-				break
-			}
-			prev := c.test(pending, rs, failAlpha(o))
-			if single.WorsePct < prev.WorsePct/2 && single.Verdict != CheckRegression {
-				// A one-off: its nights were draws of the noise (or,
-				// beyond even the outlier rule, transients).
-				for _, j := range pending {
-					s.Roles[j] = RoleReference
-					ref = append(ref, j)
-				}
-				slices.Sort(ref)
-				pending = nil
-				rs = c.reference(ref, i)
-				n.Reference, n.Outliers = rs.kept, rs.outliers
-				single = c.test([]int{i}, rs, openAlpha(o))
-				n.Test = &single
-				decide(&s, &n, single, &ref, &pending, &better)
-				break
-			}
-			pending = group
-			t := c.test(pending, rs, failAlpha(o))
-			s.Roles[i] = RoleRegression
-			n.Test, n.Since, n.Verdict, n.Suspect = &t, pending[0], CheckNoChange, true
-		default:
-			decide(&s, &n, single, &ref, &pending, &better)
-		}
-		n.RecoveredFrom, n.RecoveredAt = recFrom, recAt
-		if s.Roles[i] == RoleReference && n.Verdict != CheckForming {
-			n.Drift = c.drift(c.reference(ref, i).kept)
-			if n.Drift != nil && n.Drift.Drift {
-				n.Verdict = CheckDrift
-			}
-		}
-		s.Nights = append(s.Nights, n)
 	}
-	return s
+	return st.s
+}
+
+// seqState is the history check between nights: the current level's
+// reference nights, the suspect nights pending, an open regression's
+// nights and the better ones, the night the level started (from) and the
+// latest recovery.
+type seqState struct {
+	c                            *checker
+	s                            Sequential
+	ref, pending, change, better []int
+	from, recFrom, recAt         int
+}
+
+// night decides night i (a usable one), accepted or not.
+func (st *seqState) night(i int, accepted bool) Night {
+	c, o := st.c, st.c.o
+	n := Night{Point: i, Since: -1, ImprovedSince: -1, RecoveredFrom: -1, RecoveredAt: -1}
+	if st.from < 0 || accepted {
+		// The first night, or an accepted one: a level starts here.
+		st.ref, st.pending, st.change, st.better, st.from, st.recFrom, st.recAt = []int{i}, nil, nil, nil, i, -1, -1
+		st.s.Roles[i] = RoleReference
+		n.From, n.Verdict = i, CheckForming
+		if accepted {
+			st.s.Roles[i], n.Verdict = RoleAccepted, CheckNoChange
+		}
+		return n
+	}
+	n.From = st.from
+	rs := c.reference(st.ref, i)
+	n.Reference, n.Outliers = rs.kept, rs.outliers
+	single := c.test([]int{i}, rs, openAlpha(o))
+	n.Test = &single
+	switch {
+	case len(rs.kept) < formingNights:
+		st.s.Roles[i], n.Verdict = RoleReference, CheckForming
+		st.ref = append(st.ref, i)
+	case len(st.change) > 0:
+		st.openRegression(&n, rs, single)
+	case len(st.pending) > 0:
+		st.pendingNights(&n, rs, single)
+	default:
+		decide(&st.s, &n, single, &st.ref, &st.pending, &st.better)
+	}
+	n.RecoveredFrom, n.RecoveredAt = st.recFrom, st.recAt
+	if st.s.Roles[i] == RoleReference && n.Verdict != CheckForming {
+		n.Drift = c.drift(c.reference(st.ref, i).kept)
+		if n.Drift != nil && n.Drift.Drift {
+			n.Verdict = CheckDrift
+		}
+	}
+	return n
+}
+
+// openRegression decides a night during an open regression: it holds
+// until a night comes back (recovered).
+func (st *seqState) openRegression(n *Night, rs refStats, single NightTest) {
+	c, o, i := st.c, st.c.o, n.Point
+	prev := c.test(st.change, rs, failAlpha(o))
+	if single.WorsePct < prev.WorsePct/2 && single.Verdict != CheckRegression {
+		st.recFrom, st.recAt, st.change = st.change[0], i, nil
+		decide(&st.s, n, single, &st.ref, &st.pending, &st.better)
+		return
+	}
+	st.change = append(st.change, i)
+	t := c.test(st.change, rs, failAlpha(o))
+	st.s.Roles[i] = RoleRegression
+	n.Test, n.Since, n.Verdict = &t, st.change[0], CheckRegression
+}
+
+// pendingNights decides a night after suspect ones: a regression since a
+// step among them, a one-off (the suspect nights back in the reference),
+// or one more suspect night.
+func (st *seqState) pendingNights(n *Night, rs refStats, single NightTest) {
+	c, o, i := st.c, st.c.o, n.Point
+	group := append(slices.Clone(st.pending), i)
+	if from, t, ok := c.scan(st.ref, group, i); ok {
+		// A regression since from: its nights leave the reference.
+		var moved []int
+		st.ref, moved = splitAt(st.ref, from)
+		st.change = append(moved, group...)
+		for _, j := range st.change {
+			st.s.Roles[j] = RoleRegression
+		}
+		st.pending = nil
+		rs = c.reference(st.ref, i)
+		n.Reference, n.Outliers = rs.kept, rs.outliers
+		n.Test, n.Since, n.Verdict = &t, from, CheckRegression
+		return
+	}
+	prev := c.test(st.pending, rs, failAlpha(o))
+	if single.WorsePct < prev.WorsePct/2 && single.Verdict != CheckRegression {
+		// A one-off: its nights were draws of the noise (or, beyond even
+		// the outlier rule, transients).
+		for _, j := range st.pending {
+			st.s.Roles[j] = RoleReference
+			st.ref = append(st.ref, j)
+		}
+		slices.Sort(st.ref)
+		st.pending = nil
+		rs = c.reference(st.ref, i)
+		n.Reference, n.Outliers = rs.kept, rs.outliers
+		single = c.test([]int{i}, rs, openAlpha(o))
+		n.Test = &single
+		decide(&st.s, n, single, &st.ref, &st.pending, &st.better)
+		return
+	}
+	st.pending = group
+	t := c.test(st.pending, rs, failAlpha(o))
+	st.s.Roles[i] = RoleRegression
+	n.Test, n.Since, n.Verdict, n.Suspect = &t, st.pending[0], CheckNoChange, true
 }
 
 // decide decides night i on its own test against the reference: suspect

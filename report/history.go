@@ -422,26 +422,42 @@ func HistoryMarkdownAndHTML(md, page io.Writer, h *analyze.History, figs []Figur
 func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document {
 	d := &document{Title: "Series " + h.Series}
 	d.Lead = append(d.Lead, &paragraph{Runs: []inline{bold(HistoryHeadline(h))}, Class: "verdict"})
-	// History always gates (its regression conditions are guarded by
-	// default): the decision is said whether or not --fail-on was given.
+	d.Lead = append(d.Lead, historyGateLead(h)...)
+	d.Lead = append(d.Lead, historySeriesLead(h)...)
+	d.Sections = []*section{historyLatest(h), historyChanges(h, figs), historyExperiments(h), historyMethod(h, generatedBy)}
+	return d
+}
+
+// textList is a list of sentences.
+func textList(items []string) *list {
+	l := &list{}
+	for _, r := range items {
+		l.Items = append(l.Items, listItem{Runs: []inline{tx(r)}})
+	}
+	return l
+}
+
+// historyGateLead says the gate's decision and its reasons, and what is
+// allowed by name. History always gates (its regression conditions are
+// guarded by default): the decision is said whether or not --fail-on was
+// given.
+func historyGateLead(h *analyze.History) []block {
+	var bs []block
 	if h.Failed {
-		d.Lead = append(d.Lead, para(tx("Gate: "), bold("failed"), tx(".")))
-		l := &list{}
-		for _, r := range HistoryGateReasons(h) {
-			l.Items = append(l.Items, listItem{Runs: []inline{tx(r)}})
-		}
-		d.Lead = append(d.Lead, l)
+		bs = append(bs, para(tx("Gate: "), bold("failed"), tx(".")), textList(HistoryGateReasons(h)))
 	} else {
-		d.Lead = append(d.Lead, para(tx("Gate: passed.")))
+		bs = append(bs, para(tx("Gate: passed.")))
 	}
 	if al := HistoryAllowed(h); len(al) > 0 {
-		d.Lead = append(d.Lead, para(tx("Allowed by name (--allow, gate.allow): these would fail the gate.")))
-		l := &list{}
-		for _, r := range al {
-			l.Items = append(l.Items, listItem{Runs: []inline{tx(r)}})
-		}
-		d.Lead = append(d.Lead, l)
+		bs = append(bs, para(tx("Allowed by name (--allow, gate.allow): these would fail the gate.")), textList(al))
 	}
+	return bs
+}
+
+// historySeriesLead says the accepted changes, the experiments and their
+// order, and the control (or its absence).
+func historySeriesLead(h *analyze.History) []block {
+	var bs []block
 	var acc []string
 	for _, e := range h.Experiments {
 		switch e.Accepted {
@@ -452,21 +468,26 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 		}
 	}
 	if len(acc) > 0 {
-		d.Lead = append(d.Lead, para(tx("Accepted changes: the reference level starts again at "+strings.Join(acc, ", ")+".")))
+		bs = append(bs, para(tx("Accepted changes: the reference level starts again at "+strings.Join(acc, ", ")+".")))
 	}
 	order := fmt.Sprintf("%s, ordered %s.", plural(len(h.Experiments), "experiment"), orderText(h.OrderBy))
 	if h.Earlier > 0 {
 		order += fmt.Sprintf(" The %s before them are left out (at most %d, the latest, are analysed).", plural(h.Earlier, "experiment"), analyze.MaxSeriesExperiments)
 	}
-	d.Lead = append(d.Lead, para(tx(order)))
+	bs = append(bs, para(tx(order)))
 
 	if h.Options.Control != "" {
-		d.Lead = append(d.Lead, para(tx(fmt.Sprintf("Control: %s, measured in the same experiments; every other system is checked by its value over the control's in the same experiment, so that what the machine did that night cancels. The control's own values are shown, not gated.", h.Options.Control))))
+		bs = append(bs, para(tx(fmt.Sprintf("Control: %s, measured in the same experiments; every other system is checked by its value over the control's in the same experiment, so that what the machine did that night cancels. The control's own values are shown, not gated.", h.Options.Control))))
 	} else {
-		d.Lead = append(d.Lead, para(tx("No control: a change of the machine between experiments (another tenant, a different host, a throttled CPU) cannot be told from a change of the code; the check allows for it only as noise between experiments. To tell them apart, measure an unchanged reference build or endpoint in the same job each night and name it: "),
+		bs = append(bs, para(tx("No control: a change of the machine between experiments (another tenant, a different host, a throttled CPU) cannot be told from a change of the code; the check allows for it only as noise between experiments. To tell them apart, measure an unchanged reference build or endpoint in the same job each night and name it: "),
 			mono("--control LABEL"), tx(" (the manifest's "), mono("history.control"), tx(").")))
 	}
+	return bs
+}
 
+// historyLatest is the section on the latest experiment: each metric
+// against its reference level, and the error rates.
+func historyLatest(h *analyze.History) *section {
 	latest := &section{Title: "The latest experiment", ID: "latest", Blocks: []block{
 		para(tx(fmt.Sprintf("Each metric of the latest experiment (or, while a change is open, of the experiments since it began) against the reference level: "+
 			"the experiments since the first or the latest accepted one, those in a regression, better ones (an improvement is reported and does not move the reference until accepted) and those with errors left out, "+
@@ -479,40 +500,10 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 	t := &tableBlock{Head: textRow("system and settings", "metric", "tested", "reference", "change", "up to (one-sided)", "p", "experiments", "verdict"),
 		Numeric: []bool{false, false, true, true, true, true, true, true, false}, Class: "compare"}
 	for _, tr := range h.Tracks {
-		for _, mt := range tr.Metrics {
-			l := mt.Latest
-			if l == nil {
-				continue
+		for i := range tr.Metrics {
+			if mt := &tr.Metrics[i]; mt.Latest != nil {
+				t.Rows = append(t.Rows, latestRow(h, tr, mt))
 			}
-			r := textRow(trackText(tr), metricWords(mt.Metric), "–", "–", "–", "–", "–", "–", "")
-			if nt := l.Night.Test; nt != nil && l.Unusable == nil {
-				r[2], r[3] = []inline{tx(metricValue(mt.Metric, nt.Mean))}, []inline{tx(metricValue(mt.Metric, nt.RefMean))}
-				r[4] = []inline{tx(fmt.Sprintf("%s %% worse", signed(nt.WorsePct)))}
-				if !math.IsNaN(nt.UpperPct) {
-					r[5] = []inline{tx(fmt.Sprintf("%s %%", signed(nt.UpperPct)))}
-					r[6] = []inline{tx(rel(nt.PWorse))}
-				}
-				r[7] = []inline{tx(fmt.Sprintf("%d/%d", nt.Nights, nt.RefNights))}
-			}
-			verdict := string(l.Verdict)
-			switch l.Verdict {
-			case analyze.CheckRegression:
-				verdict = "regression since " + pointName(h, tr, l.Night.Since)
-			case analyze.CheckDrift:
-				verdict = fmt.Sprintf("drift: %s %% over %s", signed(l.Night.Drift.CumulativePct), plural(len(l.Night.Drift.Points), "experiment"))
-			case analyze.CheckUndecided:
-				verdict = "undecided: " + undecidedText(h, tr, l)
-			case analyze.CheckNoChange:
-				verdict = "no change shown"
-			}
-			if !mt.Gated {
-				r[8] = []inline{tx(verdict + " (shown, not gated)")}
-			} else if checkRank(l.Verdict) <= 2 {
-				r[8] = []inline{bold(verdict)}
-			} else {
-				r[8] = []inline{tx(verdict)}
-			}
-			t.Rows = append(t.Rows, r)
 		}
 	}
 	latest.Blocks = append(latest.Blocks, t)
@@ -523,7 +514,51 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 				"a rise fails the gate (errors) when its test shows it (two-sided p < %s, alpha/5: a stable night fails at most 1 %% of the time) and its estimate is beyond the ±%s pts band.", rel(analyze.ErrorNightAlpha(h.Options)), rel(h.Options.ErrorBandPts)))),
 			et)
 	}
+	return latest
+}
 
+// latestRow is a metric's row of the latest experiment's table.
+func latestRow(h *analyze.History, tr analyze.Track, mt *analyze.MetricTrack) [][]inline {
+	l := mt.Latest
+	r := textRow(trackText(tr), metricWords(mt.Metric), "–", "–", "–", "–", "–", "–", "")
+	if nt := l.Night.Test; nt != nil && l.Unusable == nil {
+		r[2], r[3] = []inline{tx(metricValue(mt.Metric, nt.Mean))}, []inline{tx(metricValue(mt.Metric, nt.RefMean))}
+		r[4] = []inline{tx(fmt.Sprintf("%s %% worse", signed(nt.WorsePct)))}
+		if !math.IsNaN(nt.UpperPct) {
+			r[5] = []inline{tx(fmt.Sprintf("%s %%", signed(nt.UpperPct)))}
+			r[6] = []inline{tx(rel(nt.PWorse))}
+		}
+		r[7] = []inline{tx(fmt.Sprintf("%d/%d", nt.Nights, nt.RefNights))}
+	}
+	verdict := latestVerdict(h, tr, l)
+	switch {
+	case !mt.Gated:
+		r[8] = []inline{tx(verdict + " (shown, not gated)")}
+	case checkRank(l.Verdict) <= 2:
+		r[8] = []inline{bold(verdict)}
+	default:
+		r[8] = []inline{tx(verdict)}
+	}
+	return r
+}
+
+// latestVerdict words a metric's verdict on the latest experiment.
+func latestVerdict(h *analyze.History, tr analyze.Track, l *analyze.Latest) string {
+	switch l.Verdict {
+	case analyze.CheckRegression:
+		return "regression since " + pointName(h, tr, l.Night.Since)
+	case analyze.CheckDrift:
+		return fmt.Sprintf("drift: %s %% over %s", signed(l.Night.Drift.CumulativePct), plural(len(l.Night.Drift.Points), "experiment"))
+	case analyze.CheckUndecided:
+		return "undecided: " + undecidedText(h, tr, l)
+	case analyze.CheckNoChange:
+		return "no change shown"
+	}
+	return string(l.Verdict)
+}
+
+// historyChanges is the section on the change points, with the figures.
+func historyChanges(h *analyze.History, figs []Figure) *section {
 	changes := &section{Title: "Change points", ID: "changes"}
 	cl := &list{}
 	n := 0
@@ -551,7 +586,12 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 	for _, f := range figs {
 		changes.Blocks = append(changes.Blocks, &figureBlock{Figure: f})
 	}
+	return changes
+}
 
+// historyExperiments is the section with a table of the experiments
+// per system and settings.
+func historyExperiments(h *analyze.History) *section {
 	exps := &section{Title: "Experiments", ID: "experiments"}
 	for _, tr := range h.Tracks {
 		et := &tableBlock{Head: textRow("#", "experiment", "commit", "version", "date", "runs", "throughput (95 % CI)", "mean latency", "p99 latency", "error rate", "status", "history check"),
@@ -574,7 +614,11 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 		}
 		exps.Blocks = append(exps.Blocks, &section{Title: trackText(tr), Blocks: []block{et}})
 	}
+	return exps
+}
 
+// historyMethod is the section on the method.
+func historyMethod(h *analyze.History, generatedBy string) *section {
 	method := &section{Title: "Method", ID: "method", Blocks: []block{para(
 		tx(fmt.Sprintf("Per system and settings, each experiment's values are over its steady runs (all its runs, marked, when it has no steady state): the mean for throughput, mean latency and the error rate, the median of the runs' values for p99, with 95 %% CIs over the runs. "+
 			"An experiment with an error rate of %s %% or more is not used; one that differs from both neighbours in the same direction (the tests of ", rel(100*h.Options.ErrorRateSevere))),
@@ -586,8 +630,7 @@ func historyDoc(h *analyze.History, figs []Figure, generatedBy string) *document
 	if generatedBy != "" {
 		method.Blocks = append(method.Blocks, para(tx("Made by "+generatedBy+".")))
 	}
-	d.Sections = []*section{latest, changes, exps, method}
-	return d
+	return method
 }
 
 // HistorySummaryMarkdown writes a series' summary.md, for a pull request

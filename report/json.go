@@ -399,82 +399,16 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 	for _, sys := range v.Systems {
 		ss := SummarySystem{Label: sys.Label, Runs: sys.Runs, Groups: []SummaryGroup{}, WithinRunWarmup: []SummaryRunWarm{}}
 		for _, g := range sys.Groups {
-			sg := SummaryGroup{Tool: g.Tool, LoadModel: g.LoadModel, Connections: g.Connections, Threads: g.Threads,
-				TargetRPS: g.TargetRPS, PlannedDurationS: g.PlannedDurationS, Endpoint: g.Endpoint, Runs: len(g.Runs),
-				RunIDs: g.RunIDs, Seqs: g.Seqs, Warmup: warmup(g.Warmup), Numbers: summaryNumbers(g.Numbers, true)}
-			if g.WithinRun != nil {
-				w := warmup(*g.WithinRun)
-				sg.WithinRun = &w
-			}
-			for _, e := range g.Excluded {
-				sg.Excluded = append(sg.Excluded, SummaryExcluded{RunID: e.Run.RunID, Seq: e.Run.Seq,
-					Reason: wordFinding(analyze.Finding{Code: analyze.CodeContradictoryRun, Subject: analyze.Subject{Runs: []analyze.RunRef{e.Run}},
-						Facts: analyze.ContradictoryFacts{Contradiction: e}}).Message})
-			}
-			if o := g.Outlier; o != nil {
-				sg.Outlier = &SummaryOutlier{RunID: o.Run.RunID, Seq: o.Run.Seq, RPS: round(o.RPS, 2), Mean: round(o.Mean, 2),
-					SDPct: round(o.SDPct, 1), DeviationPct: round(o.DeviationPct, 1), T: round(o.T, 2), Critical: round(o.Critical, 2), Reference: o.Reference}
-			}
-			st := g.Steady
-			sg.Steady = SummarySteady{Runs: st.Runs, FromS: r2p(st.FromS), RPSMean: r2p(st.RPSMean), LatMeanMs: r2p(st.LatMeanMs),
-				LatP99Ms: r2p(st.LatP99Ms), LatMaxMs: r2p(st.LatMaxMs)}
-			if st.RPSCI != nil {
-				sg.Steady.RPSCI = [2]*float64{ptr(round(st.RPSCI.Lo, 2)), ptr(round(st.RPSCI.Hi, 2))}
-				sg.Steady.CIMethod = st.RPSCI.Method
-			}
-			ss.Groups = append(ss.Groups, sg)
+			ss.Groups = append(ss.Groups, summaryGroup(g))
 		}
 		for _, w := range sys.WithinRunWarmup {
-			sw := SummaryRunWarm{RunID: w.RunID, Seq: w.Seq, Class: string(w.Class),
-				Direction: string(w.Direction), WarmupEndS: r2p(w.WarmupEndS), MSEREndS: r2p(w.MSEREndS), Windows: w.Windows, Method: w.Method, Detail: runWarmupDetail(w)}
-			if in := w.Instability; in != nil {
-				si := &SummaryInstability{Class: string(in.Code()), Stalls: in.Excursions, PeriodS: r2p(in.PeriodS),
-					ShareTime: round(in.ShareTime, 3), ShareRequests: round(in.ShareRequests, 3), LevelMs: round(in.LevelMs, 2),
-					StallMeanMs: round(in.StallMeanMs, 2), StallPeakMs: round(in.StallPeakMs, 2), StallS: round(in.StallS, 2), Spans: [][2]float64{}}
-				for _, sp := range in.Spans {
-					si.Spans = append(si.Spans, [2]float64{round(sp.FromS, 2), round(sp.ToS, 2)})
-				}
-				sw.Instability = si
-			}
-			ss.WithinRunWarmup = append(ss.WithinRunWarmup, sw)
+			ss.WithinRunWarmup = append(ss.WithinRunWarmup, summaryRunWarm(w))
 		}
-		c := sys.Capacity
-		sc := SummaryCapacity{Saturated: c.Saturated, SaturatedAt: c.SaturatedAt, SaturationDetail: saturationText(c.Saturation),
-			LittlesLawRatio: []float64{}, Levels: []SummaryLevel{}}
-		for _, r := range c.LittlesLawRatio {
-			sc.LittlesLawRatio = append(sc.LittlesLawRatio, round(r, 2))
-		}
-		for _, l := range c.Levels {
-			sc.Levels = append(sc.Levels, SummaryLevel{Connections: l.Connections, RPS: round(l.RPS, 2), LatMeanMs: r2p(l.LatMeanMs), Runs: l.Runs})
-		}
-		if u := c.USL; u != nil {
-			sc.USL = &SummaryUSL{Sigma: sig(u.Sigma, 6), Kappa: sig(u.Kappa, 6), Lambda: sig(u.Lambda, 6), NMax: u.NMax,
-				XMax: round(u.XMax, 2), R2: round(u.R2, 4), NegativeSigma: u.NegativeSigma, NegativeKappa: u.NegativeKappa}
-		}
-		ss.Capacity = sc
+		ss.Capacity = summaryCapacity(sys.Capacity)
 		s.Systems = append(s.Systems, ss)
 	}
 	for _, c := range v.Comparisons {
-		sc := SummaryCompare{A: c.A, B: c.B, SummaryAt: summaryAt(c.Settings), Metric: c.Metric,
-			HigherIsBetter: c.HigherIsBetter, ARuns: c.ARuns, BRuns: c.BRuns, AHeld: c.AHeld, BHeld: c.BHeld, LeftOut: []SummaryLeftOut{},
-			MinP: sig(c.MinP, 4), Aggregate: c.Aggregate, AMean: round(c.AMean, 2), BMean: round(c.BMean, 2),
-			Ratio: round(c.Ratio, 3), Verdict: c.Verdict, Reasons: reasonLines(c.Reasons, false), RunsNeeded: c.RunsNeeded}
-		for _, l := range c.LeftOut {
-			sc.LeftOut = append(sc.LeftOut, SummaryLeftOut{Side: l.Side, RunID: l.Run.RunID, Seq: l.Run.Seq, Why: l.Why})
-		}
-		if c.CI != nil {
-			sc.CI = [2]*float64{ptr(round(c.CI.Lo, 3)), ptr(round(c.CI.Hi, 3))}
-		}
-		if c.PValue != nil {
-			sc.PValue = ptr(sig(*c.PValue, 6))
-		}
-		if e := c.Estimate; e != nil {
-			sc.Estimate = &SummaryEstimate{Method: e.Method, Ratio: round(e.Estimate, 3), CI: [2]*float64{ptr(round(e.Lo, 3)), nil}}
-			if !math.IsInf(e.Hi, 1) {
-				sc.Estimate.CI[1] = ptr(round(e.Hi, 3))
-			}
-		}
-		s.Comparisons = append(s.Comparisons, sc)
+		s.Comparisons = append(s.Comparisons, summaryComparison(c))
 	}
 	for _, e := range v.ErrorComparisons {
 		s.ErrorComparisons = append(s.ErrorComparisons, summaryErrorCompare(e))
@@ -485,6 +419,91 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 			Message: w.Message, Fix: w.Fix})
 	}
 	return s
+}
+
+// summaryGroup is a group of runs as summary.json has it.
+func summaryGroup(g analyze.Group) SummaryGroup {
+	sg := SummaryGroup{Tool: g.Tool, LoadModel: g.LoadModel, Connections: g.Connections, Threads: g.Threads,
+		TargetRPS: g.TargetRPS, PlannedDurationS: g.PlannedDurationS, Endpoint: g.Endpoint, Runs: len(g.Runs),
+		RunIDs: g.RunIDs, Seqs: g.Seqs, Warmup: warmup(g.Warmup), Numbers: summaryNumbers(g.Numbers, true)}
+	if g.WithinRun != nil {
+		w := warmup(*g.WithinRun)
+		sg.WithinRun = &w
+	}
+	for _, e := range g.Excluded {
+		sg.Excluded = append(sg.Excluded, SummaryExcluded{RunID: e.Run.RunID, Seq: e.Run.Seq,
+			Reason: wordFinding(analyze.Finding{Code: analyze.CodeContradictoryRun, Subject: analyze.Subject{Runs: []analyze.RunRef{e.Run}},
+				Facts: analyze.ContradictoryFacts{Contradiction: e}}).Message})
+	}
+	if o := g.Outlier; o != nil {
+		sg.Outlier = &SummaryOutlier{RunID: o.Run.RunID, Seq: o.Run.Seq, RPS: round(o.RPS, 2), Mean: round(o.Mean, 2),
+			SDPct: round(o.SDPct, 1), DeviationPct: round(o.DeviationPct, 1), T: round(o.T, 2), Critical: round(o.Critical, 2), Reference: o.Reference}
+	}
+	st := g.Steady
+	sg.Steady = SummarySteady{Runs: st.Runs, FromS: r2p(st.FromS), RPSMean: r2p(st.RPSMean), LatMeanMs: r2p(st.LatMeanMs),
+		LatP99Ms: r2p(st.LatP99Ms), LatMaxMs: r2p(st.LatMaxMs)}
+	if st.RPSCI != nil {
+		sg.Steady.RPSCI = [2]*float64{ptr(round(st.RPSCI.Lo, 2)), ptr(round(st.RPSCI.Hi, 2))}
+		sg.Steady.CIMethod = st.RPSCI.Method
+	}
+	return sg
+}
+
+// summaryRunWarm is a run's within-run warm-up as summary.json has it.
+func summaryRunWarm(w analyze.RunWarmup) SummaryRunWarm {
+	sw := SummaryRunWarm{RunID: w.RunID, Seq: w.Seq, Class: string(w.Class),
+		Direction: string(w.Direction), WarmupEndS: r2p(w.WarmupEndS), MSEREndS: r2p(w.MSEREndS), Windows: w.Windows, Method: w.Method, Detail: runWarmupDetail(w)}
+	if in := w.Instability; in != nil {
+		si := &SummaryInstability{Class: string(in.Code()), Stalls: in.Excursions, PeriodS: r2p(in.PeriodS),
+			ShareTime: round(in.ShareTime, 3), ShareRequests: round(in.ShareRequests, 3), LevelMs: round(in.LevelMs, 2),
+			StallMeanMs: round(in.StallMeanMs, 2), StallPeakMs: round(in.StallPeakMs, 2), StallS: round(in.StallS, 2), Spans: [][2]float64{}}
+		for _, sp := range in.Spans {
+			si.Spans = append(si.Spans, [2]float64{round(sp.FromS, 2), round(sp.ToS, 2)})
+		}
+		sw.Instability = si
+	}
+	return sw
+}
+
+// summaryCapacity is a system's capacity as summary.json has it.
+func summaryCapacity(c analyze.Capacity) SummaryCapacity {
+	sc := SummaryCapacity{Saturated: c.Saturated, SaturatedAt: c.SaturatedAt, SaturationDetail: saturationText(c.Saturation),
+		LittlesLawRatio: []float64{}, Levels: []SummaryLevel{}}
+	for _, r := range c.LittlesLawRatio {
+		sc.LittlesLawRatio = append(sc.LittlesLawRatio, round(r, 2))
+	}
+	for _, l := range c.Levels {
+		sc.Levels = append(sc.Levels, SummaryLevel{Connections: l.Connections, RPS: round(l.RPS, 2), LatMeanMs: r2p(l.LatMeanMs), Runs: l.Runs})
+	}
+	if u := c.USL; u != nil {
+		sc.USL = &SummaryUSL{Sigma: sig(u.Sigma, 6), Kappa: sig(u.Kappa, 6), Lambda: sig(u.Lambda, 6), NMax: u.NMax,
+			XMax: round(u.XMax, 2), R2: round(u.R2, 4), NegativeSigma: u.NegativeSigma, NegativeKappa: u.NegativeKappa}
+	}
+	return sc
+}
+
+// summaryComparison is a comparison as summary.json has it.
+func summaryComparison(c analyze.Comparison) SummaryCompare {
+	sc := SummaryCompare{A: c.A, B: c.B, SummaryAt: summaryAt(c.Settings), Metric: c.Metric,
+		HigherIsBetter: c.HigherIsBetter, ARuns: c.ARuns, BRuns: c.BRuns, AHeld: c.AHeld, BHeld: c.BHeld, LeftOut: []SummaryLeftOut{},
+		MinP: sig(c.MinP, 4), Aggregate: c.Aggregate, AMean: round(c.AMean, 2), BMean: round(c.BMean, 2),
+		Ratio: round(c.Ratio, 3), Verdict: c.Verdict, Reasons: reasonLines(c.Reasons, false), RunsNeeded: c.RunsNeeded}
+	for _, l := range c.LeftOut {
+		sc.LeftOut = append(sc.LeftOut, SummaryLeftOut{Side: l.Side, RunID: l.Run.RunID, Seq: l.Run.Seq, Why: l.Why})
+	}
+	if c.CI != nil {
+		sc.CI = [2]*float64{ptr(round(c.CI.Lo, 3)), ptr(round(c.CI.Hi, 3))}
+	}
+	if c.PValue != nil {
+		sc.PValue = ptr(sig(*c.PValue, 6))
+	}
+	if e := c.Estimate; e != nil {
+		sc.Estimate = &SummaryEstimate{Method: e.Method, Ratio: round(e.Estimate, 3), CI: [2]*float64{ptr(round(e.Lo, 3)), nil}}
+		if !math.IsInf(e.Hi, 1) {
+			sc.Estimate.CI[1] = ptr(round(e.Hi, 3))
+		}
+	}
+	return sc
 }
 
 // JSONMeta writes the summary.json of a Verdict: indented, keys in a

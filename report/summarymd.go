@@ -221,87 +221,145 @@ func fullReportLine(name, what string) string {
 // measured once, then the fit is counted over the sizes: time linear in
 // the rows.
 func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
-	head := []string{"### loadverdict: " + text(shorten(v.Experiment, cellRunes))}
-	fs := foldFindings(v, v.Findings) // a finding of each of a system's runs said once
-	rank := map[analyze.Severity]int{analyze.SeverityError: 0, analyze.SeverityWarning: 1, analyze.SeverityInfo: 2}
-	slices.SortStableFunc(fs, func(a, b wordedFinding) int { return cmp.Compare(rank[a.Severity], rank[b.Severity]) })
-	findLines := make([]string, min(3, len(fs)))
-	for i, f := range fs[:min(3, len(fs))] {
-		findLines[i] = fmt.Sprintf("- **%s** `%s`: %s", f.Severity, f.Code, text(shorten(f.Message, proseRunes)))
-	}
-	errLines := errorsSummaryLines(v, 3)
-	tailOf := func(k int) []string {
-		tail := slices.Clone(errLines)
-		if len(fs) > 0 {
-			if k == 0 {
-				tail = append(tail, fmt.Sprintf("**Findings**: %d, in the full report.", len(fs)))
-			} else {
-				tail = append(tail, fmt.Sprintf("**Findings** (%d; the most important):", len(fs)))
-				tail = append(tail, findLines[:k]...)
-			}
-			tail = append(tail, "")
-		}
-		return append(tail, fullReportLine(reportLink, "figures, warm-up, capacity, every run"))
-	}
+	s := &summaryMD{v: v, reportLink: reportLink}
+	s.head = []string{"### loadverdict: " + text(shorten(v.Experiment, cellRunes))}
+	s.findings()
+	s.errLines = errorsSummaryLines(v, 3)
+	s.lead()
+	s.numbers()
+	s.comparison()
+	s.fit()
+	_, err := io.WriteString(w, strings.Join(slices.Concat(s.head, markdownBlocks(s.body()), s.tail(s.finds)), "\n")+"\n")
+	return err
+}
 
-	// The parts, each built once.
-	lead := verdictLead(v, 1, nil)
-	shortenBlocks(lead)
-	var gatePara []block
-	if len(lead) == 2 {
-		gatePara = lead[:1]
+// summaryMD is summary.md in the making: its parts, each built and
+// measured once, and how many rows and findings the fit keeps.
+type summaryMD struct {
+	v          *analyze.Verdict
+	reportLink string
+	head       []string
+	fs         []wordedFinding // folded, the most severe first
+	findLines  []string        // the first three of fs, worded
+	errLines   []string
+
+	gatePara, verdictPara []block
+	numsTable             *tableBlock
+	numsLegend            *paragraph
+	legendSize            mdSize
+	nums                  *cutTable
+
+	before               []block // the title or "No comparison"
+	cmpTable, checkTable *tableBlock
+	cmpNotes             *notes
+	nRows, nChecks       int
+	flat                 []row
+	rowsT, checksT       *cutTable
+	// usedNotes[k] and noteBytes[k] are how many footnotes the first k
+	// rows of rowsT's order refer to and their bytes without the "(n) ".
+	usedNotes, noteBytes []int
+
+	rows, numRows, finds int // kept: comparison rows and checks, numbers rows, findings
+}
+
+// findings folds the findings, the most severe first, and words the
+// first three.
+func (s *summaryMD) findings() {
+	s.fs = foldFindings(s.v, s.v.Findings) // a finding of each of a system's runs said once
+	rank := map[analyze.Severity]int{analyze.SeverityError: 0, analyze.SeverityWarning: 1, analyze.SeverityInfo: 2}
+	slices.SortStableFunc(s.fs, func(a, b wordedFinding) int { return cmp.Compare(rank[a.Severity], rank[b.Severity]) })
+	s.findLines = make([]string, min(3, len(s.fs)))
+	for i, f := range s.fs[:min(3, len(s.fs))] {
+		s.findLines[i] = fmt.Sprintf("- **%s** `%s`: %s", f.Severity, f.Code, text(shorten(f.Message, proseRunes)))
 	}
-	verdictPara := lead[len(lead)-1:]
-	var numsTable *tableBlock
-	var numsLegend *paragraph
-	if nb := numbersBlocks(v, -1); len(nb) == 2 {
-		shortenBlocks(nb)
-		numsTable, numsLegend = nb[0].(*tableBlock), nb[1].(*paragraph)
-	}
-	nums := newCutTable(numsTable, nil, nil)
-	var legendSize mdSize
-	if numsLegend != nil {
-		legendSize = blocksSize(numsLegend)
-	}
-	legendOf := func(n int) *paragraph {
-		p := *numsLegend
-		if n < len(numsTable.Rows) {
-			p.Runs = []inline{tx(numbersMore(len(numsTable.Rows)-n) + p.Runs[0].text)}
+}
+
+// tail is the lines after the tables: the errors by cause, the first k
+// findings (none: only their count) and where the full report is.
+func (s *summaryMD) tail(k int) []string {
+	tail := slices.Clone(s.errLines)
+	if len(s.fs) > 0 {
+		if k == 0 {
+			tail = append(tail, fmt.Sprintf("**Findings**: %d, in the full report.", len(s.fs)))
+		} else {
+			tail = append(tail, fmt.Sprintf("**Findings** (%d; the most important):", len(s.fs)))
+			tail = append(tail, s.findLines[:k]...)
 		}
-		return &p
+		tail = append(tail, "")
 	}
-	cb := compareBlocks(v, -1, nil)
+	return append(tail, fullReportLine(s.reportLink, "figures, warm-up, capacity, every run"))
+}
+
+// lead splits the verdict's lead into the gate's paragraph (if any) and
+// the verdict's.
+func (s *summaryMD) lead() {
+	lead := verdictLead(s.v, 1, nil)
+	shortenBlocks(lead)
+	if len(lead) == 2 {
+		s.gatePara = lead[:1]
+	}
+	s.verdictPara = lead[len(lead)-1:]
+}
+
+// numbers builds the numbers table and its legend, if any.
+func (s *summaryMD) numbers() {
+	if nb := numbersBlocks(s.v, -1); len(nb) == 2 {
+		shortenBlocks(nb)
+		s.numsTable, s.numsLegend = nb[0].(*tableBlock), nb[1].(*paragraph)
+	}
+	s.nums = newCutTable(s.numsTable, nil, nil)
+	if s.numsLegend != nil {
+		s.legendSize = blocksSize(s.numsLegend)
+	}
+}
+
+// legendOf is the numbers' legend with n of their rows kept: it counts
+// the rows left out.
+func (s *summaryMD) legendOf(n int) *paragraph {
+	p := *s.numsLegend
+	if n < len(s.numsTable.Rows) {
+		p.Runs = []inline{tx(numbersMore(len(s.numsTable.Rows)-n) + p.Runs[0].text)}
+	}
+	return &p
+}
+
+// comparison builds the comparison's blocks: its title, table, footnotes
+// and thresholds, the tables ready to cut.
+func (s *summaryMD) comparison() {
+	cb := compareBlocks(s.v, -1, nil)
 	shortenBlocks(cb)
-	var before []block // the title or "No comparison"
-	var cmpTable, checkTable *tableBlock
-	var cmpNotes *notes
 	for _, b := range cb {
 		switch b := b.(type) {
 		case *tableBlock:
 			if b.Class == "thresholds" {
-				checkTable = b
+				s.checkTable = b
 			} else {
-				cmpTable = b
+				s.cmpTable = b
 			}
 		case *notes:
-			cmpNotes = b
+			s.cmpNotes = b
 		default:
-			before = append(before, b)
+			s.before = append(s.before, b)
 		}
 	}
-	nRows, nChecks := 0, len(v.Thresholds)
-	if cmpTable != nil {
-		nRows = len(cmpTable.Rows)
+	s.nChecks = len(s.v.Thresholds)
+	if s.cmpTable != nil {
+		s.nRows = len(s.cmpTable.Rows)
+		s.flat = flatRows(tables(s.v))
 	}
-	// When cut, the rows and checks the gate fails on are kept first, then
-	// the allowed ones (comparisons) or failed ones (checks), in their
-	// tables' order.
-	var flat []row
-	if cmpTable != nil {
-		flat = flatRows(tables(v))
-	}
-	cmpRank := make([]int, len(flat))
-	checkRank := make([]int, nChecks)
+	cmpRank, checkRank := summaryRanks(s.v, s.flat)
+	s.rowsT = newCutTable(s.cmpTable, func(i int) int { return cmpRank[i] }, func(n int) [][]inline { return moreRow(n, "row", 7) })
+	s.checksT = newCutTable(s.checkTable, func(i int) int { return checkRank[i] }, func(n int) [][]inline { return moreRow(n, "check", 5) })
+	s.countNotes()
+}
+
+// summaryRanks orders the comparison rows (flat) and the checks to keep
+// when cut: those the gate fails on first (0), then the allowed ones
+// (comparisons, 1) or failed ones (checks, 1), then the rest (2).
+func summaryRanks(v *analyze.Verdict, flat []row) (cmpRank, checkRank []int) {
+	nChecks := len(v.Thresholds)
+	cmpRank = make([]int, len(flat))
+	checkRank = make([]int, nChecks)
 	for i := range cmpRank {
 		cmpRank[i] = 2
 	}
@@ -322,151 +380,179 @@ func SummaryMarkdown(w io.Writer, v *analyze.Verdict, reportLink string) error {
 		} else if !r.Allowed {
 			continue
 		}
-		if r.Condition == gate.Errors {
-			for i := range flat {
-				if flat[i].errComparison == r.Comparison {
-					cmpRank[i] = min(cmpRank[i], rank)
-				}
-			}
-		} else if i, ok := byCmp[r.Comparison]; ok && r.Comparison >= 0 {
-			for ; i < len(flat) && flat[i].comparison == r.Comparison; i++ {
-				cmpRank[i] = min(cmpRank[i], rank)
-			}
-		}
+		rankReasonRows(flat, byCmp, cmpRank, r, rank)
 		if r.Check >= 0 && r.Check < nChecks && rank == 0 {
 			checkRank[r.Check] = 0
 		}
 	}
-	rowsT := newCutTable(cmpTable, func(i int) int { return cmpRank[i] }, func(n int) [][]inline { return moreRow(n, "row", 7) })
-	checksT := newCutTable(checkTable, func(i int) int { return checkRank[i] }, func(n int) [][]inline { return moreRow(n, "check", 5) })
-	// The footnotes of the rows kept are numbered again in their order:
-	// usedNotes[k] and noteBytes[k] are how many the first k rows of
-	// rowsT's order refer to and their bytes without the "(n) ".
-	fullMarks, _ := footnotes(flat)
+	return cmpRank, checkRank
+}
+
+// rankReasonRows lowers to rank the rows of flat a gate reason is about:
+// those of its errors' comparison, or of its comparison.
+func rankReasonRows(flat []row, byCmp map[int]int, cmpRank []int, r analyze.GateReason, rank int) {
+	if r.Condition == gate.Errors {
+		for i := range flat {
+			if flat[i].errComparison == r.Comparison {
+				cmpRank[i] = min(cmpRank[i], rank)
+			}
+		}
+		return
+	}
+	i, ok := byCmp[r.Comparison]
+	if !ok || r.Comparison < 0 {
+		return
+	}
+	for ; i < len(flat) && flat[i].comparison == r.Comparison; i++ {
+		cmpRank[i] = min(cmpRank[i], rank)
+	}
+}
+
+// countNotes counts the footnotes of the first k rows of rowsT's order
+// and their bytes, as they are numbered again in their order when cut.
+func (s *summaryMD) countNotes() {
 	noteAt := map[string]int{} // a note's text: its index in the footnotes, as footnotes numbers them
-	for _, r := range flat {
+	for _, r := range s.flat {
 		for _, n := range r.notes {
 			if _, ok := noteAt[n.text]; !ok {
 				noteAt[n.text] = len(noteAt)
 			}
 		}
 	}
-	usedNotes, noteBytes := make([]int, len(flat)+1), make([]int, len(flat)+1)
+	s.usedNotes, s.noteBytes = make([]int, len(s.flat)+1), make([]int, len(s.flat)+1)
 	seen := map[string]bool{}
-	for k, i := range rowsT.order {
-		usedNotes[k+1], noteBytes[k+1] = usedNotes[k], noteBytes[k]
-		for _, n := range flat[i].notes {
+	for k, i := range s.rowsT.order {
+		s.usedNotes[k+1], s.noteBytes[k+1] = s.usedNotes[k], s.noteBytes[k]
+		for _, n := range s.flat[i].notes {
 			if !seen[n.text] {
 				seen[n.text] = true
-				usedNotes[k+1]++
+				s.usedNotes[k+1]++
 				// Rendered alone an item is "(1) ...\n\n".
-				noteBytes[k+1] += blocksSize(&notes{Items: cmpNotes.Items[noteAt[n.text] : noteAt[n.text]+1]}).bytes - len("(1) \n\n")
+				s.noteBytes[k+1] += blocksSize(&notes{Items: s.cmpNotes.Items[noteAt[n.text] : noteAt[n.text]+1]}).bytes - len("(1) \n\n")
 			}
 		}
 	}
-	notesSize := func(k int) mdSize {
-		u := usedNotes[k]
-		if u == 0 {
-			return mdSize{}
-		}
-		b := noteBytes[k] + len(" · ")*(u-1) + 2
-		for j := 1; j <= u; j++ {
-			b += len(fmt.Sprintf("(%d) ", j))
-		}
-		return mdSize{2, b}
+}
+
+// notesSize is the footnotes' size with the first k rows of rowsT's
+// order kept.
+func (s *summaryMD) notesSize(k int) mdSize {
+	u := s.usedNotes[k]
+	if u == 0 {
+		return mdSize{}
 	}
+	b := s.noteBytes[k] + len(" · ")*(u-1) + 2
+	for j := 1; j <= u; j++ {
+		b += len(fmt.Sprintf("(%d) ", j))
+	}
+	return mdSize{2, b}
+}
+
+// fit decides how many comparison rows and checks, numbers rows and
+// findings are kept: it gives up, in turn, comparison rows down to one,
+// numbers rows down to one, findings down to one, then the last of each.
+func (s *summaryMD) fit() {
 	// Renumbered marks may take a few more digits than the rows measured.
 	const markReserve = 1024
-	fixed := sizeOf(head).add(blocksSize(gatePara...)).add(blocksSize(verdictPara...)).add(blocksSize(before...))
-	tail0 := sizeOf(tailOf(0))
-	findSums := make([]int, len(findLines)+1)
-	for i, l := range findLines {
+	fixed := sizeOf(s.head).add(blocksSize(s.gatePara...)).add(blocksSize(s.verdictPara...)).add(blocksSize(s.before...))
+	tail0 := sizeOf(s.tail(0))
+	findSums := make([]int, len(s.findLines)+1)
+	for i, l := range s.findLines {
 		findSums[i+1] = findSums[i] + len(l) + 1
 	}
 	tailSize := func(k int) mdSize {
 		if k == 0 {
 			return tail0
 		}
-		return tail0.add(mdSize{k, findSums[k] + len(fmt.Sprintf("**Findings** (%d; the most important):", len(fs))) -
-			len(fmt.Sprintf("**Findings**: %d, in the full report.", len(fs)))})
+		return tail0.add(mdSize{k, findSums[k] + len(fmt.Sprintf("**Findings** (%d; the most important):", len(s.fs))) -
+			len(fmt.Sprintf("**Findings**: %d, in the full report.", len(s.fs)))})
 	}
-	rows, numRows, finds := nRows+nChecks, 0, min(3, len(fs))
-	if numsTable != nil {
-		numRows = min(len(numsTable.Rows), 4)
+	s.rows, s.finds = s.nRows+s.nChecks, min(3, len(s.fs))
+	if s.numsTable != nil {
+		s.numRows = min(len(s.numsTable.Rows), 4)
 	}
 	fits := func() bool {
-		kr, kc := splitRows(rows, nRows, nChecks)
-		s := fixed.add(rowsT.size(kr)).add(notesSize(kr)).add(checksT.size(kc)).add(tailSize(finds))
-		if numRows > 0 {
-			s = s.add(nums.size(numRows)).add(legendSize)
-			if numRows < len(numsTable.Rows) {
-				s.bytes += len(numbersMore(len(numsTable.Rows) - numRows))
+		kr, kc := splitRows(s.rows, s.nRows, s.nChecks)
+		size := fixed.add(s.rowsT.size(kr)).add(s.notesSize(kr)).add(s.checksT.size(kc)).add(tailSize(s.finds))
+		if s.numRows > 0 {
+			size = size.add(s.nums.size(s.numRows)).add(s.legendSize)
+			if s.numRows < len(s.numsTable.Rows) {
+				size.bytes += len(numbersMore(len(s.numsTable.Rows) - s.numRows))
 			}
 		}
-		return s.lines <= SummaryMDLines && s.bytes <= SummaryMDBytes-markReserve
+		return size.lines <= SummaryMDLines && size.bytes <= SummaryMDBytes-markReserve
 	}
-	// Give up, in turn, comparison rows down to one, numbers rows down
-	// to one, findings down to one, then the last of each.
 	for _, step := range []struct {
 		n     *int
 		floor int
-	}{{&rows, 1}, {&numRows, 1}, {&finds, 1}, {&rows, 0}, {&numRows, 0}, {&finds, 0}} {
+	}{{&s.rows, 1}, {&s.numRows, 1}, {&s.finds, 1}, {&s.rows, 0}, {&s.numRows, 0}, {&s.finds, 0}} {
 		for !fits() && *step.n > step.floor {
 			*step.n--
 		}
 	}
+}
 
-	// The one rendering.
+// body is the one rendering of the blocks between the title and the
+// tail, with what the fit keeps.
+func (s *summaryMD) body() []block {
 	var body []block
-	body = append(body, gatePara...)
-	if numRows > 0 {
-		body = append(body, nums.cut(numRows), legendOf(numRows))
+	body = append(body, s.gatePara...)
+	if s.numRows > 0 {
+		body = append(body, s.nums.cut(s.numRows), s.legendOf(s.numRows))
 	}
-	body = append(body, verdictPara...)
-	body = append(body, before...)
-	kr, kc := splitRows(rows, nRows, nChecks)
-	if cmpTable != nil {
-		t := rowsT.cut(kr)
-		kept := slices.Sorted(slices.Values(rowsT.order[:kr]))
-		sub := make([]row, len(kept))
-		for j, i := range kept {
-			sub[j] = flat[i]
-		}
-		marks, ns := footnotes(sub)
-		for j, i := range kept {
-			if fullMarks[i] == marks[j] {
-				continue
-			}
-			r := slices.Clone(t.Rows[j])
-			delta := strings.TrimSuffix(r[3][0].text, " "+fullMarks[i])
-			if marks[j] != "" {
-				delta += " " + marks[j]
-			}
-			r[3] = []inline{tx(delta)}
-			t.Rows[j] = r
-		}
-		if kr > 0 {
-			body = append(body, t)
-		} else { // never a header without rows
-			body = append(body, rowsT.blockOr(0, fmt.Sprintf("Comparisons: %s, in the full report.", plural(len(flat), "row"))))
-		}
-		if len(ns) > 0 {
-			items := make([][]inline, len(ns))
-			for j, n := range ns {
-				items[j] = []inline{tx(n)} // as compareBlocks words a note, its rows' runs needed among the rows kept
-			}
-			body = append(body, &notes{Items: items})
-		}
+	body = append(body, s.verdictPara...)
+	body = append(body, s.before...)
+	kr, kc := splitRows(s.rows, s.nRows, s.nChecks)
+	if s.cmpTable != nil {
+		body = append(body, s.comparisonBlocks(kr)...)
 	}
-	if checkTable != nil {
+	if s.checkTable != nil {
 		failed := 0
-		for _, c := range v.Thresholds {
+		for _, c := range s.v.Thresholds {
 			if c.Status == analyze.ThresholdFail {
 				failed++
 			}
 		}
-		body = append(body, checksT.blockOr(kc, fmt.Sprintf("Thresholds: %s (%d failed), in the full report.", plural(nChecks, "check"), failed)))
+		body = append(body, s.checksT.blockOr(kc, fmt.Sprintf("Thresholds: %s (%d failed), in the full report.", plural(s.nChecks, "check"), failed)))
 	}
-	_, err := io.WriteString(w, strings.Join(slices.Concat(head, markdownBlocks(body), tailOf(finds)), "\n")+"\n")
-	return err
+	return body
+}
+
+// comparisonBlocks is the comparison table with the first kr rows of its
+// order, their footnotes numbered again in their order.
+func (s *summaryMD) comparisonBlocks(kr int) []block {
+	t := s.rowsT.cut(kr)
+	fullMarks, _ := footnotes(s.flat)
+	kept := slices.Sorted(slices.Values(s.rowsT.order[:kr]))
+	sub := make([]row, len(kept))
+	for j, i := range kept {
+		sub[j] = s.flat[i]
+	}
+	marks, ns := footnotes(sub)
+	for j, i := range kept {
+		if fullMarks[i] == marks[j] {
+			continue
+		}
+		r := slices.Clone(t.Rows[j])
+		delta := strings.TrimSuffix(r[3][0].text, " "+fullMarks[i])
+		if marks[j] != "" {
+			delta += " " + marks[j]
+		}
+		r[3] = []inline{tx(delta)}
+		t.Rows[j] = r
+	}
+	var bs []block
+	if kr > 0 {
+		bs = append(bs, t)
+	} else { // never a header without rows
+		bs = append(bs, s.rowsT.blockOr(0, fmt.Sprintf("Comparisons: %s, in the full report.", plural(len(s.flat), "row"))))
+	}
+	if len(ns) > 0 {
+		items := make([][]inline, len(ns))
+		for j, n := range ns {
+			items[j] = []inline{tx(n)} // as compareBlocks words a note, its rows' runs needed among the rows kept
+		}
+		bs = append(bs, &notes{Items: items})
+	}
+	return bs
 }

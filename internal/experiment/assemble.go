@@ -104,7 +104,8 @@ type assembler struct{ read SampleReader }
 // made so far.
 func Assemble(ctx context.Context, req Request, in Input, read SampleReader) (Assembled, error) {
 	a := &assembler{read: read}
-	set, rejs := in.Set, slices.Clone(in.Rejected)
+	out := Assembled{Set: in.Set}
+	set, rejs := &out.Set, slices.Clone(in.Rejected)
 	n := newNamer(req)
 	slices.SortStableFunc(set.Runs, func(a, b results.Run) int {
 		return cmp.Or(cmp.Compare(n.expRank[a.Experiment], n.expRank[b.Experiment]), cmp.Compare(n.rank(a.Source), n.rank(b.Source)),
@@ -113,7 +114,6 @@ func Assemble(ctx context.Context, req Request, in Input, read SampleReader) (As
 	slices.SortStableFunc(rejs, func(a, b Rejected) int {
 		return cmp.Or(cmp.Compare(n.rank(a.Key), n.rank(b.Key)), cmp.Compare(a.Key, b.Key))
 	})
-	out := Assembled{Set: set}
 	for _, r := range rejs {
 		out.Meta.Rejected = append(out.Meta.Rejected, report.Rejected{Source: r.Key, Error: r.Error})
 	}
@@ -129,9 +129,8 @@ func Assemble(ctx context.Context, req Request, in Input, read SampleReader) (As
 			out.Meta.Inputs = append(out.Meta.Inputs, set.Runs[i].Source)
 		}
 	}
-	out.Set = set
-	merged, err := a.mergeParts(ctx, &set, n, in.Samples, rejs)
-	out.Set, out.Known = set, n.known
+	merged, err := a.mergeParts(ctx, set, n, in.Samples, rejs)
+	out.Known = n.known
 	if err != nil {
 		var ne *NameError
 		if errors.As(err, &ne) {
@@ -150,12 +149,10 @@ func Assemble(ctx context.Context, req Request, in Input, read SampleReader) (As
 	for i := range set.Runs {
 		set.Runs[i].Seq = int32(i)
 	}
-	out.Set = set
 	if out.Options, err = decideOptions(req, n.known); err != nil {
 		return out, err
 	}
-	err = a.errorTallies(ctx, &set, in.Samples, merged)
-	out.Set = set
+	err = a.errorTallies(ctx, set, in.Samples, merged)
 	return out, err
 }
 

@@ -16,20 +16,23 @@ import (
 
 // historyGateHelp describes the gate of history.
 const historyGateHelp = `The history check (made for nightly CI): each experiment, as it arrives, is tested against the
-reference level (the experiments since the first, the latest accepted or the latest better
-level) over the experiments' values (their noise pooled over every level: a prediction
-interval), and by compare's tests over the runs where that noise is not yet known. A
-regression (significant at alpha, split with the drift test once it runs; worse by more than
---max-regression percent, never less than the practical band) stays one every night after,
-until accepted (--accept EXPERIMENT, or the manifests' history.accept list, or a pinned
-history.baseline experiment). A first night beyond --max-regression but not significant is
-suspect: no change shown that night, the next one decides (the gate fails then if it holds). A
-drift is a significant Mann-Kendall trend over the level whose cumulative Theil-Sen change
-passes --max-regression. The headline says exactly one of: regression, drift, errors rose,
-undecided, improved, no change shown.
+reference level: the nights since the first or the latest accepted experiment (--accept
+EXPERIMENT, the manifests' history.accept, or a pinned history.baseline), less the nights of a
+regression, the better nights (an improvement is reported and does not move the reference until
+accepted) and outlier nights. The noise is the spread of the reference nights' values (never
+below the runs' own); with --control LABEL each night is taken over the control's (the same
+job's unchanged build), which cancels the machine's night-to-night drift. The first 2 nights
+form the reference (not guarded yet). A night worse by more than --max-regression percent
+(never less than the practical band) and beyond the noise is suspect: no change shown, the
+next nights decide. A regression: the nights from a step are significant at alpha/5 and worse
+by more than --max-regression; it is dated at the step and fails every night until accepted,
+or until a night is back at the reference (recovered). A drift is a significant Mann-Kendall
+trend over the reference whose cumulative Theil-Sen change passes --max-regression. The
+headline says exactly one of: regression, drift, errors rose, undecided, improved, no change
+shown.
 The gate (exit 3): running history asks for its check, as compare's OLD does: it fails on
-regression, drift, inconclusive (undecided: still not significant the night after; errors; the
-metric missing), errors (its error rate rose against the reference level's) and no-comparison
+regression, drift, inconclusive (undecided: the night has errors, lacks the metric, or lacks
+the control), errors (its error rate rose against the reference level's) and no-comparison
 (none of the latest experiment's systems and settings ran before it) of the latest experiment
 on throughput (closed model) or mean and p99 latency (open model), unless allowed by name
 (--allow). The reasons go to stderr; summary.json records the

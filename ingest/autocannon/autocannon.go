@@ -52,18 +52,18 @@ type Parser struct{}
 // Name returns "autocannon".
 func (Parser) Name() string { return "autocannon" }
 
-// autocannonTable is the kind of table a row belongs to.
-type autocannonTable uint8
+// table is the kind of table a row belongs to.
+type table uint8
 
 const (
-	autocannonTableNone autocannonTable = iota
+	autocannonTableNone table = iota
 	autocannonTableStats
 	autocannonTableCodes
 	autocannonTablePercentiles
 )
 
-// autocannonRun accumulates one run.
-type autocannonRun struct {
+// run accumulates one run.
+type run struct {
 	core.FirstBad
 	startLine, lastLine int
 	cmd                 string
@@ -72,7 +72,7 @@ type autocannonRun struct {
 	amount              int64
 	conns, pipelining   int64
 	workers             int64
-	table               autocannonTable
+	table               table
 	cols                []string // column names of the current stats table
 	lat                 map[string]float64
 	latStats            bool
@@ -94,8 +94,8 @@ type autocannonRun struct {
 // state is the text parser's state over one input.
 type state struct {
 	core.RunState
-	run     autocannonRun
-	pending *autocannonRun // command and "Running" lines before the tables
+	run     run
+	pending *run // command and "Running" lines before the tables
 	f       [16][]byte
 }
 
@@ -118,9 +118,9 @@ func isAutocannonExe(tok []byte) bool {
 	return core.ExeNamed(tok, "autocannon", "autocannon.cmd", "autocannon.js")
 }
 
-// autocannonCells splits a table row into its cells; ok is false for a
+// splitCells splits a table row into its cells; ok is false for a
 // line that is no row ("│ a │ b │" or "| a | b |").
-func autocannonCells(s []byte) ([]string, bool) {
+func splitCells(s []byte) ([]string, bool) {
 	sep := []byte("│")
 	if !bytes.HasPrefix(s, sep) {
 		sep = []byte("|")
@@ -139,8 +139,8 @@ func autocannonCells(s []byte) ([]string, bool) {
 	return cells, true
 }
 
-// autocannonBorder reports whether s is a border line of a table.
-func autocannonBorder(s []byte) bool {
+// border reports whether s is a border line of a table.
+func border(s []byte) bool {
 	return bytes.HasPrefix(s, []byte("┌")) || bytes.HasPrefix(s, []byte("├")) || bytes.HasPrefix(s, []byte("└")) ||
 		len(s) > 2 && (s[0] == '+' || s[0] == '-') && bytes.Trim(s, "+-=") == nil
 }
@@ -148,10 +148,10 @@ func autocannonBorder(s []byte) bool {
 // line handles one input line.
 func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
-	if len(s) == 0 || autocannonBorder(s) {
+	if len(s) == 0 || border(s) {
 		return nil
 	}
-	if cells, ok := autocannonCells(s); ok {
+	if cells, ok := splitCells(s); ok {
 		return st.row(cells, ln)
 	}
 	r := &st.run
@@ -188,7 +188,7 @@ func (st *state) resultLine(f [][]byte, ln int) {
 }
 
 // responsesLine reads "2000 2xx responses, 0 non 2xx responses".
-func (r *autocannonRun) responsesLine(f [][]byte, ln int) {
+func (r *run) responsesLine(f [][]byte, ln int) {
 	a, ok1 := core.ParseUint(f[0])
 	n, ok2 := core.ParseUint(f[3])
 	if !ok1 || !ok2 {
@@ -208,7 +208,7 @@ func (st *state) command(s []byte, ln int) error {
 	if err := st.close(); err != nil {
 		return err
 	}
-	st.pending = &autocannonRun{startLine: ln, cmd: string(core.TrimRight(s[i:]))}
+	st.pending = &run{startLine: ln, cmd: string(core.TrimRight(s[i:]))}
 	return nil
 }
 
@@ -273,9 +273,9 @@ func (st *state) loadLine(f [][]byte) {
 }
 
 // pendingRun returns the run being announced, starting one at line ln.
-func (st *state) pendingRun(ln int) *autocannonRun {
+func (st *state) pendingRun(ln int) *run {
 	if st.pending == nil || st.pending.target != "" {
-		st.pending = &autocannonRun{startLine: ln}
+		st.pending = &run{startLine: ln}
 	}
 	return st.pending
 }
@@ -355,7 +355,7 @@ func (st *state) row(cells []string, ln int) error {
 }
 
 // codesRow reads a row of the status codes table (-j's --renderStatusCodes).
-func (r *autocannonRun) codesRow(cells []string, ln int) {
+func (r *run) codesRow(cells []string, ln int) {
 	if len(cells) != 2 {
 		r.Malformed(ln, "status code row")
 		return
@@ -373,7 +373,7 @@ func (r *autocannonRun) codesRow(cells []string, ln int) {
 }
 
 // percentileRow reads a row of the latency distribution table (-l).
-func (r *autocannonRun) percentileRow(cells []string, ln int) {
+func (r *run) percentileRow(cells []string, ln int) {
 	q, ok1 := core.ParseDec([]byte(cells[0]), -2)
 	v, ok2 := core.ParseDec([]byte(cells[len(cells)-1]), 0)
 	if len(cells) != 2 || !ok1 || !ok2 || q > 1 {
@@ -387,7 +387,7 @@ func (r *autocannonRun) percentileRow(cells []string, ln int) {
 
 // begin starts a run at its first table.
 func (st *state) begin(ln int) {
-	st.run = autocannonRun{startLine: ln, lastLine: ln}
+	st.run = run{startLine: ln, lastLine: ln}
 	if p := st.pending; p != nil {
 		st.run.startLine, st.run.cmd, st.run.target = p.startLine, p.cmd, p.target
 		st.run.plannedS, st.run.amount, st.run.conns, st.run.pipelining, st.run.workers = p.plannedS, p.amount, p.conns, p.pipelining, p.workers
@@ -485,7 +485,7 @@ func (st *state) build() results.RunWithPercentiles {
 
 // setup sets the command, planned duration and connections; pipelining,
 // workers and a planned amount are noted.
-func (r *autocannonRun) setup(out *results.RunWithPercentiles) (notes []string) {
+func (r *run) setup(out *results.RunWithPercentiles) (notes []string) {
 	if r.cmd != "" {
 		out.Command = results.Ptr(r.cmd)
 	}
@@ -510,7 +510,7 @@ func (r *autocannonRun) setup(out *results.RunWithPercentiles) (notes []string) 
 // counts sets the requests (the responses, from the codes table when
 // there was no responses line, and the errors; else the sent count), the
 // errors, timeouts, bytes and rates.
-func (r *autocannonRun) counts(out *results.RunWithPercentiles) (notes []string) {
+func (r *run) counts(out *results.RunWithPercentiles) (notes []string) {
 	if r.codes != nil && !r.hasResponses {
 		for code, n := range r.codes {
 			if code >= 200 && code < 300 {
@@ -545,7 +545,7 @@ func (r *autocannonRun) counts(out *results.RunWithPercentiles) (notes []string)
 
 // latency sets the latency statistics and percentiles: the table's
 // columns, and the whole distribution of -l where printed.
-func (r *autocannonRun) latency(out *results.RunWithPercentiles) {
+func (r *run) latency(out *results.RunWithPercentiles) {
 	for _, c := range []struct {
 		col string
 		dst **float64

@@ -73,14 +73,14 @@ func (LogParser) Detect(head []byte) bool {
 	return false
 }
 
-// gatlingUsers tracks the users active at once in a run.
-type gatlingUsers struct {
+// users tracks the users active at once in a run.
+type users struct {
 	active, max int64
 }
 
 // Parse streams the requests of r to sink, one run per RUN record.
 func (LogParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	x := &gatlingLog{a: requests.NewRequests(opts, sink)}
+	x := &log{a: requests.NewRequests(opts, sink)}
 	err := core.EachLine(ctx, r, opts.Source, func(b []byte, ln int) error {
 		b = bytes.TrimRight(b, "\r")
 		if len(b) == 0 {
@@ -107,20 +107,20 @@ func (LogParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink
 	return a.Close()
 }
 
-// gatlingLog is a simulation log being read: the runs (RUN records) so
+// log is a simulation log being read: the runs (RUN records) so
 // far, the users of each, and the RUN record of each run of requests (one
 // per record and request name).
-type gatlingLog struct {
+type log struct {
 	a       *requests.Requests
 	runs    int
 	meta    requests.RequestRun
-	users   []gatlingUsers
+	users   []users
 	usersOf []int
 	errors  int64
 }
 
 // record reads one record of fields f.
-func (x *gatlingLog) record(f [][]byte, ln int) error {
+func (x *log) record(f [][]byte, ln int) error {
 	a := x.a
 	switch string(f[0]) {
 	case "RUN":
@@ -139,13 +139,13 @@ func (x *gatlingLog) record(f [][]byte, ln int) error {
 	case "GROUP", "ASSERTION":
 		a.Good()
 	default:
-		a.Bad(ln, fmt.Sprintf("unknown record %q", gatlingTruncate(string(f[0]), 40)))
+		a.Bad(ln, fmt.Sprintf("unknown record %q", truncate(string(f[0]), 40)))
 	}
 	return nil
 }
 
 // run reads a RUN record, which starts a run.
-func (x *gatlingLog) run(f [][]byte, ln int) {
+func (x *log) run(f [][]byte, ln int) {
 	if len(f) < 5 {
 		x.a.Bad(ln, "RUN record of "+strconv.Itoa(len(f))+" fields")
 		return
@@ -158,12 +158,12 @@ func (x *gatlingLog) run(f [][]byte, ln int) {
 	if v := string(f[len(f)-1]); v != "" {
 		x.meta.Notes = append(x.meta.Notes, "Gatling "+strings.TrimSpace(v))
 	}
-	x.users = append(x.users, gatlingUsers{})
+	x.users = append(x.users, users{})
 }
 
 // request reads a REQUEST record into the run of its name.
-func (x *gatlingLog) request(f [][]byte, ln int) error {
-	req, name, bad := gatlingRequest(f)
+func (x *log) request(f [][]byte, ln int) error {
+	req, name, bad := request(f)
 	if bad != "" {
 		x.a.Bad(ln, bad)
 		return nil
@@ -179,7 +179,7 @@ func (x *gatlingLog) request(f [][]byte, ln int) error {
 }
 
 // user reads a USER record: a user started or ended.
-func (x *gatlingLog) user(f [][]byte, ln int) {
+func (x *log) user(f [][]byte, ln int) {
 	if x.runs == 0 {
 		x.a.Bad(ln, "USER before the RUN record")
 		return
@@ -201,18 +201,18 @@ func (x *gatlingLog) user(f [][]byte, ln int) {
 	}
 }
 
-// gatlingTruncate shortens s to n bytes.
-func gatlingTruncate(s string, n int) string {
+// truncate shortens s to n bytes.
+func truncate(s string, n int) string {
 	if len(s) > n {
 		return s[:n] + "..."
 	}
 	return s
 }
 
-// gatlingRequest reads a REQUEST record: the status (OK or KO) is the
+// request reads a REQUEST record: the status (OK or KO) is the
 // first such field after the name; the timestamps between the name and
 // the status are its start (the first) and end (the last).
-func gatlingRequest(f [][]byte) (req requests.Request, name, bad string) {
+func request(f [][]byte) (req requests.Request, name, bad string) {
 	k := -1
 	for i := 3; i < len(f); i++ {
 		if s := string(f[i]); s == "OK" || s == "KO" {

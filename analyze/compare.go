@@ -240,7 +240,7 @@ var metrics = []metric{
 	{MetricLatMeanMs, false, func(r results.Run) *float64 { return r.LatMeanMs }, func(r Rep) *float64 { return r.LatMeanMs }},
 	// The median (p50 of each run): one disturbed run moves a run's mean
 	// and tail far more than its median, so a per-request regression that
-	// such a run hides from the mean shows here (issue 19).
+	// such a run hides from the mean shows here.
 	{MetricLatP50Ms, false, func(r results.Run) *float64 { return r.LatP50Ms }, func(r Rep) *float64 { return r.LatP50Ms }},
 	{MetricLatP99Ms, false, func(r results.Run) *float64 { return r.LatP99Ms }, func(r Rep) *float64 { return r.LatP99Ms }},
 	{MetricLatMaxMs, false, func(r results.Run) *float64 { return r.LatMaxMs }, func(r Rep) *float64 { return r.LatMaxMs }},
@@ -430,8 +430,8 @@ func (c *Comparison) inconclusive(o Options, xa, xb []float64) {
 // and its class is not insufficient-data, all of them, with notSteady
 // set (the comparison then says that the side has no steady state and
 // that every run was compared, instead of leaving the comparison
-// untested: issue 20, an untested comparison fails the gate closed, and
-// 4-8 short runs on a busy machine are often not steady).
+// untested: an untested comparison fails the gate closed, and 4-8 short
+// runs on a busy machine are often not steady).
 func testedRuns(g *Group) (runs []results.Run, notSteady bool) {
 	if sr := steadyRuns(g); len(sr) > 0 {
 		return sr, false

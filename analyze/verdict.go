@@ -231,8 +231,8 @@ type Group struct {
 }
 
 // The warm-up methods, codes that summary.json shows as "method". Those
-// before analysis version 5 name a method whose code is gone (issue 33):
-// summaries of those versions still carry them.
+// before analysis version 5 name a method without code now: summaries of
+// those versions still carry them.
 const (
 	MethodSingleRun   = "single-run"            // one run: nothing to classify
 	MethodShortSeries = "short-series"          // 2-4 runs: stats.ClassifyShort

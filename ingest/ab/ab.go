@@ -17,29 +17,7 @@ import (
 // transcripts or markdown, indented, several runs in a row, partial pastes
 // that start at "Concurrency Level:".
 //
-// A run is the block
-//
-//	[ab [options] URL]                                   optional
-//	This is ApacheBench, Version 2.3 <$Revision: 1903618 $>
-//	Benchmarking localhost (be patient)[.....done]
-//	Completed 1000 requests / Finished 10000 requests    progress
-//	Server Software / Server Hostname / Server Port
-//	SSL/TLS Protocol / Server Temp Key / TLS Server Name https only
-//	Document Path / Document Length
-//	Concurrency Level:      100
-//	Time taken for tests:   0.439 seconds
-//	Complete requests:      10000
-//	Failed requests:        2454
-//	   (Connect: 0, Receive: 818, Length: 818, Exceptions: 818)
-//	Write errors / Non-2xx responses / Keep-Alive requests
-//	Total transferred / Total body sent / HTML transferred
-//	Requests per second:    22767.94 [#/sec] (mean)
-//	Time per request:       4.392 [ms] (mean)
-//	Time per request:       0.044 [ms] (mean, across all concurrent requests)
-//	Transfer rate:          3179.51 [Kbytes/sec] received
-//	Connection Times (ms)                                 min mean[+/-sd] median max (-S: min avg max)
-//	Percentage of the requests served within a certain time (ms)
-//	  50%      4 ... 100%     13 (longest request)      not with -d
+// A run is the block of docs/FORMATS.md's layout.
 //
 // Target: http[s]://Server Hostname:Server Port + Document Path (https
 // when the SSL/TLS Protocol line is shown). errors = Connect + Receive +

@@ -13,10 +13,7 @@ import (
 )
 
 // The ab-gnuplot parser reads the per-request rows of `ab -g FILE`, tab
-// separated:
-//
-//	starttime	seconds	ctime	dtime	ttime	wait
-//	Wed Dec 02 13:33:51 2026	1796218431	0	3	3	3
+// separated (layout: docs/FORMATS.md).
 //
 // seconds is the request's start in Unix seconds (whole seconds only),
 // ctime the connect time, dtime the rest, ttime the total and wait the time

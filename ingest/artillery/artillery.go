@@ -20,18 +20,7 @@ import (
 // The Artillery parsers read the results of `artillery run` (Artillery
 // 2.x, artillery.io).
 //
-// "artillery" reads the console output, wherever it sits in a file:
-//
-//	Metrics for period to: 19:28:00(+0000) (width: 5.603s)     a period: one series window
-//	http.codes.200: ........................................ 100
-//	http.request_rate: ..................................... 20/sec
-//	http.requests: ......................................... 113
-//	http.response_time:
-//	  min: ................................................. 0
-//	  p99: ................................................. 71.5
-//	All VUs finished. Total time: 13 seconds
-//	Summary report @ 19:28:07(+0000)                          required: starts the run
-//	errors.ETIMEDOUT: ...................................... 3   (the same metrics, for the whole test)
+// "artillery" reads the console output, wherever it sits in a file (layout: docs/FORMATS.md).
 //
 // Metrics are counters (http.requests, http.responses, http.codes.NNN,
 // errors.CODE, http.downloaded_bytes, vusers.*), rates (http.request_rate,

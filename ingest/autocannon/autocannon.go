@@ -16,21 +16,7 @@ import (
 // The autocannon parsers read the output of autocannon
 // (github.com/mcollina/autocannon).
 //
-// "autocannon" reads its text result, wherever it sits in a file:
-//
-//	[autocannon -c 10 -d 2 URL]                        optional command line
-//	Running 10s test @ URL                             or "Running 3000 requests test @"
-//	10 connections                                     "... with 2 pipelining factor", "N workers"
-//	│ Stat    │ 2.5% │ 50%  │ 97.5% │ 99%  │ Avg     │ Stdev   │ Max      │
-//	│ Latency │ 0 ms │ 0 ms │ 0 ms  │ 1 ms │ 0.02 ms │ 0.16 ms │ 16.45 ms │
-//	│ Stat      │ 1%      │ 2.5%    │ 50%     │ 97.5%   │ Avg     │ Stdev   │ Min     │
-//	│ Req/Sec   │ 20623   │ 20623   │ 25583   │ 26271   │ 25131.2 │ 1540.94 │ 20615   │
-//	│ Bytes/Sec │ 2.29 MB │ 2.29 MB │ 2.84 MB │ 2.92 MB │ 2.79 MB │ 171 kB  │ 2.29 MB │
-//	│ Code │ Count │                                   --renderStatusCodes
-//	│ Percentile │ Latency (ms) │                      -l: the whole distribution
-//	3656 2xx responses, 1828 non 2xx responses         printed when some were not 2xx
-//	251k requests in 10.05s, 27.9 MB read              required: ends the run
-//	100 errors (100 timeouts)                          printed when some failed
+// "autocannon" reads its text result, wherever it sits in a file (layout: docs/FORMATS.md).
 //
 // Tables are drawn with box characters (or ASCII bars); cells are read
 // by their column names, so tables with other columns ("Stat | Avg |

@@ -19,22 +19,7 @@ import (
 // (github.com/codesenberg/bombardier).
 //
 // "bombardier" reads its text result, wherever it sits in a file (bare,
-// in terminal transcripts, in markdown, several runs in a row):
-//
-//	[bombardier -c 10 -d 2s -l URL]                            optional command line
-//	Bombarding URL for 2s using 10 connection(s)               optional intro (-p i)
-//	 00m01s 2s  /  5000 / 5000 [====] 100.00% 12450/s 0s       progress, then "Done!"
-//	Statistics        Avg      Stdev        Max                required: starts the run
-//	  Reqs/sec     29366.06    8653.58   57343.56
-//	  Latency      339.26us   363.18us    16.82ms
-//	  Latency Distribution                                     -l only
-//	     50%   267.00us
-//	  HTTP codes:
-//	    1xx - 0, 2xx - 58518, 3xx - 0, 4xx - 0, 5xx - 0
-//	    others - 0
-//	  Errors:                                                  when some failed
-//	       timeout - 4
-//	  Throughput:     5.44MB/s                                 ends the run
+// in terminal transcripts, in markdown, several runs in a row) (layout: docs/FORMATS.md).
 //
 // Reqs/sec are the statistics of the rate bombardier samples while the
 // test runs: rps is their mean. Requests are the HTTP codes' sum plus

@@ -17,21 +17,7 @@ import (
 // The Fortio parsers read the result of `fortio load` (fortio.org/fortio).
 //
 // "fortio" reads the text fortio prints on stderr, wherever it sits in a
-// file, with or without its log lines:
-//
-//	[fortio load -qps 200 -c 4 -t 2s URL]                            optional command line
-//	Fortio 1.68.2 running at 200 queries per second, 2->2 procs, for 2s: URL   required: starts the run
-//	Starting at 200 qps with 4 thread(s) [gomax 2] for 2s : 100 calls each (total 400)
-//	Ended after 2.008298329s : 400 calls. qps=199.17
-//	Aggregated Function Time : count 400 avg 0.0015709603 +/- 0.004877 min 3.8388e-05 max 0.044630276 sum 0.628384138
-//	# range, mid point, percentile, count
-//	>= 3.8388e-05 <= 0.001 , 0.000519194 , 78.25, 313
-//	# target 50% 0.000651724                                         the latency percentiles
-//	Error cases : count 133 avg ...                                  (its targets are not the run's)
-//	Code 200 : 267 (66.8 %)
-//	Code 500 : 133 (33.2 %)                                          "Code  -1" are socket errors
-//	Response Body/Total Sizes : count 400 avg 136.3175 +/- 8.951 min 130 max 149 sum 54527
-//	All done 400 calls (plus 4 warmup) 1.571 ms avg, 199.2 qps      ends the run
+// file, with or without its log lines (layout: docs/FORMATS.md).
 //
 // Times are seconds. Requests are the calls (the sum of the Code lines);
 // errors the calls without a 2xx or 3xx code, code -1 (a socket error or

@@ -12,15 +12,7 @@ import (
 )
 
 // Parser ("gatling") reads the "Global Information" block Gatling prints on the
-// console (and in its logs) at the end of a run:
-//
-//	---- Global Information --------------------------------------------------------
-//	> request count                                       9537 (OK=4537   KO=5000  )
-//	> min response time                                     68 (OK=123    KO=68    )
-//	> max response time, mean response time, std deviation
-//	> response time 50th percentile                        129 (OK=141    KO=70    )
-//	> mean requests/sec                                 40.241 (OK=19.143 KO=21.097)
-//	---- Response Time Distribution ------------------------------------------------
+// console (and in its logs) at the end of a run (layout: docs/FORMATS.md).
 //
 // The first column (all requests) is the run: requests, errors (KO),
 // latencies in ms, percentiles (50/75/95/99th, or older "95th

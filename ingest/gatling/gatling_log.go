@@ -17,13 +17,8 @@ import (
 
 // LogParser ("gatling-log") reads simulation.log, the per-request log of Gatling 2.x
 // and 3.x up to 3.9 (3.10 and later write a binary log, not read here):
-// tab-separated records
-//
-//	RUN	<simulation class>	<simulation id>	<start ms>	<description>	<version>
-//	USER	<scenario>	START|END	<ms>                     (3.4+; older ones add a user id)
-//	REQUEST		<name>	<start ms>	<end ms>	OK|KO	<message>   (3.4+)
-//	REQUEST	<user id>		<name>	<start ms>	<end ms>	OK|KO	<message>   (3.0 to 3.3)
-//	GROUP, ERROR, ASSERTION                                 (counted as well-formed, not requests)
+// tab-separated RUN, USER, REQUEST, GROUP, ERROR and ASSERTION records,
+// whose columns differ by version (layout: docs/FORMATS.md).
 //
 // Each RUN line starts a run; its REQUEST records stream into samples
 // and series through the Requests aggregator: latency is end - start

@@ -18,25 +18,7 @@ import (
 // gRPC benchmarking tool.
 //
 // "ghz" reads its text summary (-O summary, the default), wherever it sits
-// in a file:
-//
-//	[ghz --insecure --call pkg.Svc/Method -c 4 -n 400 host:port]   optional command line
-//	Summary:                                                      required: starts the run
-//	  Count:	400
-//	  Total:	199.51 ms
-//	  Slowest:	7.33 ms
-//	  Fastest:	1.23 ms
-//	  Average:	1.91 ms
-//	  Requests/sec:	2004.86
-//	Response time histogram:
-//	  1.227 [1]	|
-//	Latency distribution:
-//	  10 % in 1.48 ms                                             (ghz 0.1.x: 10% in 1.48 ms)
-//	Status code distribution:
-//	  [OK]            320 responses
-//	  [Unavailable]   80 responses
-//	Error distribution:
-//	  [80]   rpc error: code = Unavailable desc = ...
+// in a file (layout: docs/FORMATS.md).
 //
 // Requests are the Count, errors the calls whose status is not OK,
 // timeouts the DeadlineExceeded ones; gRPC has no HTTP status, so non2xx

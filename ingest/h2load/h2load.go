@@ -15,21 +15,7 @@ import (
 )
 
 // The h2load parser reads the output of h2load (nghttp2's HTTP/2 and
-// HTTP/1.1 benchmarking tool), wherever it sits in a file:
-//
-//	[h2load -c 4 -n 2000 URL]                                      optional command line
-//	spawning thread #0: 4 total client(s). 2000 total requests     one per thread (-t)
-//	Application protocol: h2c
-//	finished in 71.85ms, 27836.93 req/s, 3.45MB/s                  required: starts the summary
-//	requests: 2000 total, 2000 started, 2000 done, 2000 succeeded, 0 failed, 0 errored, 0 timeout
-//	status codes: 2000 2xx, 0 3xx, 0 4xx, 0 5xx
-//	traffic: 253.91KB (260000) total, 167.97KB (172000) headers (space savings 0.00%), 25.39KB (26000) data
-//	                                                                (before 1.7: traffic: 260000 bytes total, ...)
-//	                     min         max         mean         sd        +/- sd
-//	time for request:       22us      1.45ms       135us        91us    90.00%
-//	time for connect:      165us       780us       407us       264us    75.00%
-//	time to 1st byte:      366us       955us       607us       250us    75.00%
-//	req/s           :    7053.47     7807.50     7304.35      341.71    75.00%   ends the run
+// HTTP/1.1 benchmarking tool), wherever it sits in a file (layout: docs/FORMATS.md).
 //
 // Requests are the succeeded plus the failed ones (failed counts the
 // errored, the timed out and those never started); errors are the

@@ -20,27 +20,7 @@ import (
 // several runs in a row, between the log lines of tools that embed hey's
 // requester.
 //
-// A run is the block
-//
-//	[hey [options] URL]                            optional, may be far above
-//	Summary:                                       required: starts the run
-//	  Total:        0.0183 secs
-//	  Slowest:      0.0074 secs
-//	  Fastest:      0.0004 secs
-//	  Average:      0.0027 secs
-//	  Requests/sec: 10913.3967
-//	  Total data:   122400 bytes                   when responses had a length
-//	  Size/request: 612 bytes
-//	Response time histogram:
-//	  0.000 [1]     |■
-//	Latency distribution:
-//	  10% in 0.0009 secs                           "10%%" in hey 0.1.5; "0% in 0.0000" when unset
-//	Details (average, fastest, slowest):
-//	  DNS+dialup:   0.0001 secs, 0.0004 secs, 0.0074 secs
-//	Status code distribution:
-//	  [200] 200 responses
-//	Error distribution:
-//	  [12]  Get "http://...": dial tcp ...: connection refused
+// A run is the block of docs/FORMATS.md's layout.
 //
 // hey does not print its target: the target (and the connections, -z,
 // -t) come from a `hey ... URL` command line before the block, else the

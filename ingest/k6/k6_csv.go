@@ -18,11 +18,7 @@ import (
 
 // The k6-csv parser reads the per-sample CSV of `k6 run --out csv=FILE`.
 // The header starts with metric_name,timestamp,metric_value and goes on
-// with the system tags, in three generations:
-//
-//	metric_name,timestamp,metric_value,check,error,error_code,group,method,name,proto,scenario,status,subproto,tls_version,url,extra_tags
-//	metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags
-//	...,extra_tags,metadata  (k6 v0.4x+)
+// with the system tags, in three generations (layout: docs/FORMATS.md).
 //
 // Columns are found by name. Timestamps are Unix seconds, integers in
 // older versions and with a fraction in newer ones; K6_CSV_TIME_FORMAT

@@ -18,15 +18,8 @@ import (
 
 // The k6-json parser reads the per-sample stream of `k6 run --out
 // json=FILE` (NDJSON, optionally gzipped by k6 itself): one object per
-// line, either a metric declaration
-//
-//	{"type":"Metric","data":{"name":"http_req_duration","type":"trend",...},"metric":"http_req_duration"}
-//
-// or a sample ("Point"), with the keys in either order depending on the
-// k6 version:
-//
-//	{"metric":"http_req_duration","type":"Point","data":{"time":"2024-05-01T12:00:00.121203+02:00","value":1.2034,
-//	  "tags":{"method":"GET","name":"http://h/ok","status":"200","url":"http://h/ok","scenario":"default",...}}}
+// line, either a metric declaration or a sample ("Point"), with the keys
+// in either order depending on the k6 version (layout: docs/FORMATS.md).
 //
 // Each http_req_duration point is a request (value in ms). k6 stamps HTTP
 // samples with the end of the request, so the request started at time -

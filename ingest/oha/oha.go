@@ -21,27 +21,7 @@ import (
 // layouts: the old one (until about 0.6: "Success rate: 1.0000", "Latency
 // distribution:" with "10% in 0.1545 secs") and the current one ("Success
 // rate: 100.00%", "Response time distribution:" with "10.00% in ...",
-// 99.90 and 99.99 %, times in the unit oha picks: secs, sec, ms, ...):
-//
-//	[oha -c 50 -z 30s URL]                          optional command line
-//	Summary:                                        required, with Success rate: below
-//	  Success rate:	100.00%
-//	  Total:	5.9440 secs
-//	  Slowest:	0.0148 secs
-//	  Fastest:	0.0006 secs
-//	  Average:	0.0015 secs
-//	  Requests/sec:	3364.7592
-//	  Total data:	38.28 MiB
-//	  Size/request:	1.96 KiB
-//	  Size/sec:	6.44 MiB
-//	Response time histogram: ...
-//	Response time distribution:
-//	  10.00% in 0.0014 secs
-//	Details (average, fastest, slowest): ...
-//	Status code distribution:
-//	  [200] 20000 responses
-//	Error distribution:
-//	  [9] aborted due to deadline
+// 99.90 and 99.99 %, times in the unit oha picks: secs, sec, ms, ...) (layout: docs/FORMATS.md).
 //
 // oha prints no request count: requests are the responses plus the
 // errors (oha's Requests/sec counts both); errors are the non-2xx/3xx

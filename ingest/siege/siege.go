@@ -17,22 +17,7 @@ import (
 // The siege parsers read the summary of siege (github.com/JoeDog/siege).
 //
 // "siege" reads the text summary siege prints on stderr, wherever it sits
-// in a file:
-//
-//	[siege -c 4 -t 2S URL]                          optional command line
-//	** Preparing 4 concurrent users for battle.     optional
-//	Transactions:		       27158 hits           required: starts the run
-//	Availability:		      100.00 %
-//	Elapsed time:		        1.39 secs
-//	Data transferred:	        0.34 MB
-//	Response time:		        0.00 secs
-//	Transaction rate:	    19538.13 trans/sec
-//	Throughput:		        0.24 MB/sec
-//	Concurrency:		        3.73
-//	Successful transactions:       27158
-//	Failed transactions:	           0
-//	Longest transaction:	        0.04
-//	Shortest transaction:	        0.00            ends the run
+// in a file (layout: docs/FORMATS.md).
 //
 // siege counts each request either as a transaction (a hit) or as a
 // failed transaction (a socket failure, or a status siege counts as a

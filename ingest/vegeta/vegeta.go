@@ -24,18 +24,7 @@ import (
 //   - "vegeta-json", "vegeta-csv", "vegeta-gob": the per-request results of
 //     `vegeta encode --to json|csv` and of `vegeta attack` (vegetaresults.go).
 //
-// A text report is the block
-//
-//	[echo "GET URL" | vegeta attack -rate=... | vegeta report]  optional command
-//	Requests      [total, rate, throughput]         1200, 120.00, 65.87
-//	Duration      [total, attack, wait]             10.094965987s, 9.949883921s, 145.082066ms
-//	Latencies     [min, mean, 50, 90, 95, 99, max]  90.438129ms, ...
-//	Bytes In      [total, mean]                     3714690, 3095.57
-//	Bytes Out     [total, mean]                     0, 0.00
-//	Success       [ratio]                           55.42%
-//	Status Codes  [code:count]                      0:535  200:665
-//	Error Set:
-//	Get http://localhost:6060: dial tcp 127.0.0.1:6060: connection refused
+// A text report is the block of docs/FORMATS.md's layout.
 //
 // Older versions print fewer columns (`Requests [total]`, `[total, rate]`,
 // `Duration [total]`, `Latencies [mean, 95, 99, max]`, `[mean, 50, 95, 99,

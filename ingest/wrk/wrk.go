@@ -17,22 +17,7 @@ import (
 // (github.com/giltene/wrk2), wherever it sits in a file: bare, in terminal
 // transcripts, in markdown or blog posts, several runs in a row.
 //
-// A run is the block
-//
-//	[wrk command line]                            optional, may be far above
-//	Running 10s test @ URL                        optional (partial pastes)
-//	  N threads and M connections                 optional
-//	  Thread calibration: ...                     wrk2 only
-//	  Thread Stats   Avg      Stdev     Max   +/- Stdev
-//	    Latency ...
-//	    Req/Sec ...
-//	  Latency Distribution ...                    --latency
-//	  Detailed Percentile spectrum: ...           wrk2 --latency
-//	  N requests in 10.04s, 4.12MB read           required
-//	  Socket errors: connect N, read N, write N, timeout N
-//	  Non-2xx or 3xx responses: N
-//	Requests/sec: ...
-//	Transfer/sec: ...
+// A run is the block of docs/FORMATS.md's layout.
 //
 // Lines are recognized one by one and move the current run forward; a line
 // that belongs before what the current run already holds starts the next

@@ -14,10 +14,9 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// The Fortio parsers read the result of `fortio load` (fortio.org/fortio).
-//
-// "fortio" reads the text fortio prints on stderr, wherever it sits in a
-// file, with or without its log lines (layout: docs/FORMATS.md).
+// The Fortio parsers read the result of `fortio load` (fortio.org/fortio):
+// "fortio" the text it prints on stderr, wherever it sits in a file, with
+// or without its log lines (layout: docs/FORMATS.md).
 //
 // Times are seconds. Requests are the calls (the sum of the Code lines);
 // errors the calls without a 2xx or 3xx code, code -1 (a socket error or

@@ -26,10 +26,8 @@ import (
 // no HTTP status, size nor target: a KO (a failed check, or no response)
 // is an error with its message, non2xx and bytes stay null, and the run
 // is labelled after its file. The most users active at once (USER START
-// and END records) is the run's connections. Gatling's injection
-// profiles are open (users arrive at a rate) unless the simulation used
-// the concurrent-users profiles, which the log does not tell: the load
-// model is open and the notes say so.
+// and END records) is the run's connections. The load model is open, as
+// noted: the log does not tell a concurrent-users (closed) profile.
 type LogParser struct{}
 
 // Name returns "gatling-log".

@@ -20,9 +20,7 @@ import (
 // several runs in a row, between the log lines of tools that embed hey's
 // requester.
 //
-// A run is the block of docs/FORMATS.md's layout.
-//
-// hey does not print its target: the target (and the connections, -z,
+// A run is the block of docs/FORMATS.md's layout. hey does not print its target: the target (and the connections, -z,
 // -t) come from a `hey ... URL` command line before the block, else the
 // target is empty and the run is named after its file. hey records at most
 // 1,000,000 results: beyond that the status counts fall short of

@@ -14,10 +14,8 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// The siege parsers read the summary of siege (github.com/JoeDog/siege).
-//
-// "siege" reads the text summary siege prints on stderr, wherever it sits
-// in a file (layout: docs/FORMATS.md).
+// The siege parsers read the summary of siege (github.com/JoeDog/siege):
+// "siege" the text on stderr, anywhere in a file (layout: docs/FORMATS.md).
 //
 // siege counts each request either as a transaction (a hit) or as a
 // failed transaction (a socket failure, or a status siege counts as a

@@ -14,76 +14,13 @@ import (
 // endpoint of a test (runs.endpoint) are left out: the connections and the
 // requested rate were the whole test's, not the endpoint's.
 func (v *Verdict) capacity(sys System) Capacity {
-	o := v.Options
 	var c Capacity
-	for _, g := range sys.Groups {
-		for _, r := range g.Runs {
-			if r.Endpoint != nil || r.LoadModel != results.LoadClosed || r.LatMeanMs == nil || r.Connections == nil || *r.Connections <= 0 || r.RPS <= 0 {
-				continue
-			}
-			if ll, err := stats.LittlesLaw(r.RPS, *r.LatMeanMs/1000, float64(*r.Connections)); err == nil {
-				c.LittlesLawRatio = append(c.LittlesLawRatio, ll.Ratio)
-				c.LittlesLawRuns = append(c.LittlesLawRuns, r.RunID)
-			}
-		}
-	}
-	// Closed-model concurrency levels: one representative point per
-	// level, from the group with the most runs there.
-	best := map[int32]*Group{}
-	for gi := range sys.Groups {
-		g := &sys.Groups[gi]
-		if g.Endpoint != nil || g.LoadModel != results.LoadClosed || g.Connections == nil {
-			continue
-		}
-		n := *g.Connections
-		if cur, ok := best[n]; !ok || len(g.Runs) > len(cur.Runs) {
-			best[n] = g
-		}
-	}
-	for n, g := range best {
-		c.Levels = append(c.Levels, Level{Connections: n, RPS: g.Rep.RPS, LatMeanMs: g.Rep.LatMeanMs, Runs: len(g.Runs)})
-	}
-	slices.SortFunc(c.Levels, func(a, b Level) int { return cmp.Compare(a.Connections, b.Connections) })
-	for i := 1; i < len(c.Levels); i++ {
-		lo, hi := c.Levels[i-1], c.Levels[i]
-		if lo.RPS <= 0 || lo.LatMeanMs == nil || hi.LatMeanMs == nil || *lo.LatMeanMs <= 0 {
-			continue
-		}
-		dx := hi.RPS/lo.RPS - 1
-		dl := *hi.LatMeanMs / *lo.LatMeanMs - 1
-		if dx < o.SaturationRPSGrowth && dl > o.SaturationLatGrowth {
-			c.Saturated = true
-			c.SaturatedAt = results.Ptr(lo.Connections)
-			c.Saturation = &Saturation{Kind: SaturationConcurrency, From: lo, To: hi}
-			break
-		}
-	}
-	// Open model: the achieved rate falls short of the requested one.
-	if !c.Saturated {
-		for _, g := range sys.Groups {
-			if g.Endpoint != nil || g.LoadModel != results.LoadOpen || g.TargetRPS == nil || *g.TargetRPS <= 0 {
-				continue
-			}
-			// Short of successful responses, and of answers at all: a
-			// system that answers every request, if with errors, is not
-			// overloaded but failing (the errors finding says so).
-			floor := (1 - o.OpenShortfall) * (*g.TargetRPS)
-			rps := g.Rep.RPS
-			if g.Steady.FromS != nil {
-				// One run's steady windows: the shortfall is the run's
-				// own (the same figure as its tool's summary gives).
-				rps = g.Runs[0].RPS
-			}
-			if rps < floor && answeredRPS(g.Runs[len(g.Runs)-1]) < floor {
-				c.Saturated = true
-				c.Saturation = &Saturation{Kind: SaturationOpenShortfall, TargetRPS: *g.TargetRPS, RPS: rps,
-					SentRPS: g.Runs[len(g.Runs)-1].SentRPS}
-				if g.Connections != nil {
-					c.SaturatedAt = g.Connections
-				}
-				break
-			}
-		}
+	c.LittlesLawRatio, c.LittlesLawRuns = littlesLaw(sys)
+	c.Levels = closedLevels(sys)
+	if s := v.concurrencySaturation(c.Levels); s != nil {
+		c.Saturated, c.SaturatedAt, c.Saturation = true, results.Ptr(s.From.Connections), s
+	} else if s, at := v.openShortfall(sys); s != nil {
+		c.Saturated, c.SaturatedAt, c.Saturation = true, at, s
 	}
 	if len(c.Levels) >= stats.MinUSLPoints {
 		n := make([]float64, len(c.Levels))
@@ -98,6 +35,89 @@ func (v *Verdict) capacity(sys System) Capacity {
 		}
 	}
 	return c
+}
+
+// littlesLaw returns the Little's law ratio of every whole-test
+// closed-model run with a mean latency, connections and throughput, and
+// the ids of those runs.
+func littlesLaw(sys System) (ratios []float64, runs []string) {
+	for _, g := range sys.Groups {
+		for _, r := range g.Runs {
+			if r.Endpoint != nil || r.LoadModel != results.LoadClosed || r.LatMeanMs == nil || r.Connections == nil || *r.Connections <= 0 || r.RPS <= 0 {
+				continue
+			}
+			if ll, err := stats.LittlesLaw(r.RPS, *r.LatMeanMs/1000, float64(*r.Connections)); err == nil {
+				ratios = append(ratios, ll.Ratio)
+				runs = append(runs, r.RunID)
+			}
+		}
+	}
+	return ratios, runs
+}
+
+// closedLevels returns the closed-model concurrency levels in order: one
+// representative point per level, from the group with the most runs there.
+func closedLevels(sys System) []Level {
+	best := map[int32]*Group{}
+	for gi := range sys.Groups {
+		g := &sys.Groups[gi]
+		if g.Endpoint != nil || g.LoadModel != results.LoadClosed || g.Connections == nil {
+			continue
+		}
+		n := *g.Connections
+		if cur, ok := best[n]; !ok || len(g.Runs) > len(cur.Runs) {
+			best[n] = g
+		}
+	}
+	var levels []Level
+	for n, g := range best {
+		levels = append(levels, Level{Connections: n, RPS: g.Rep.RPS, LatMeanMs: g.Rep.LatMeanMs, Runs: len(g.Runs)})
+	}
+	slices.SortFunc(levels, func(a, b Level) int { return cmp.Compare(a.Connections, b.Connections) })
+	return levels
+}
+
+// concurrencySaturation returns the first step between two levels where
+// throughput stopped growing while latency grew, or nil.
+func (v *Verdict) concurrencySaturation(levels []Level) *Saturation {
+	o := v.Options
+	for i := 1; i < len(levels); i++ {
+		lo, hi := levels[i-1], levels[i]
+		if lo.RPS <= 0 || lo.LatMeanMs == nil || hi.LatMeanMs == nil || *lo.LatMeanMs <= 0 {
+			continue
+		}
+		dx := hi.RPS/lo.RPS - 1
+		dl := *hi.LatMeanMs / *lo.LatMeanMs - 1
+		if dx < o.SaturationRPSGrowth && dl > o.SaturationLatGrowth {
+			return &Saturation{Kind: SaturationConcurrency, From: lo, To: hi}
+		}
+	}
+	return nil
+}
+
+// openShortfall returns the first open-model group whose achieved rate
+// fell short of the requested one, and its connections, or nil.
+func (v *Verdict) openShortfall(sys System) (*Saturation, *int32) {
+	for _, g := range sys.Groups {
+		if g.Endpoint != nil || g.LoadModel != results.LoadOpen || g.TargetRPS == nil || *g.TargetRPS <= 0 {
+			continue
+		}
+		// Short of successful responses, and of answers at all: a system
+		// that answers every request, if with errors, is not overloaded
+		// but failing (the errors finding says so).
+		floor := (1 - v.Options.OpenShortfall) * (*g.TargetRPS)
+		rps := g.Rep.RPS
+		if g.Steady.FromS != nil {
+			// One run's steady windows: the shortfall is the run's own
+			// (the same figure as its tool's summary gives).
+			rps = g.Runs[0].RPS
+		}
+		last := g.Runs[len(g.Runs)-1]
+		if rps < floor && answeredRPS(last) < floor {
+			return &Saturation{Kind: SaturationOpenShortfall, TargetRPS: *g.TargetRPS, RPS: rps, SentRPS: last.SentRPS}, g.Connections
+		}
+	}
+	return nil, nil
 }
 
 // answeredRPS returns the rate at which a run's requests got an answer: its

@@ -240,7 +240,7 @@ var metrics = []metric{
 	{MetricLatMeanMs, false, func(r results.Run) *float64 { return r.LatMeanMs }, func(r Rep) *float64 { return r.LatMeanMs }},
 	// The median (p50 of each run): one disturbed run moves a run's mean
 	// and tail far more than its median, so a per-request regression that
-	// such a run hides from the mean shows here (issue 19).
+	// such a run hides from the mean shows here.
 	{MetricLatP50Ms, false, func(r results.Run) *float64 { return r.LatP50Ms }, func(r Rep) *float64 { return r.LatP50Ms }},
 	{MetricLatP99Ms, false, func(r results.Run) *float64 { return r.LatP99Ms }, func(r Rep) *float64 { return r.LatP99Ms }},
 	{MetricLatMaxMs, false, func(r results.Run) *float64 { return r.LatMaxMs }, func(r Rep) *float64 { return r.LatMaxMs }},
@@ -319,22 +319,7 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 	// all its runs when it has no steady state.
 	sa, notA := testedRuns(ga)
 	sb, notB := testedRuns(gb)
-	// A warm-up (or slowdown) cut that leaves too few steady runs for any
-	// test to reach alpha against the other side: that side's runs are
-	// all compared instead, and a note says so (the cut is chosen from
-	// the same few noisy runs; leaving the comparison untested would fail
-	// a gate closed on the classifier's reading of noise).
-	var cutA, cutB bool
-	for _, side := range []struct {
-		s   *[]results.Run
-		g   *Group
-		cut *bool
-	}{{&sa, ga, &cutA}, {&sb, gb, &cutB}} {
-		if len(sa) > 0 && len(sb) > 0 && !decidable(len(sa), len(sb), o.Alpha) && decidable(len(ga.Runs), len(gb.Runs), o.Alpha) &&
-			len(*side.s) < len(side.g.Runs) {
-			*side.s, *side.cut = side.g.Runs, true
-		}
-	}
+	cutA, cutB := widenCuts(o.Alpha, ga, gb, &sa, &sb)
 	xa, xb := column(sa, m.get), column(sb, m.get)
 	c.AHeld, c.BHeld = len(ga.Runs), len(gb.Runs)
 	c.ARuns, c.BRuns = c.AHeld, c.BHeld
@@ -348,30 +333,9 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 		c.Reasons = append(c.Reasons, Reason{Code: ReasonTooFewRuns, MinRuns: stats.MinRunsFor(o.Alpha), Alpha: o.Alpha,
 			ARuns: c.AHeld, BRuns: c.BHeld, MinP: c.MinP})
 	}
-	for _, s := range []struct {
-		label  string
-		g      *Group
-		tested []results.Run
-		not    bool
-		cut    bool
-	}{{la, ga, sa, notA, cutA}, {lb, gb, sb, notB, cutB}} {
-		switch {
-		case len(s.tested) == 0 && s.g.Warmup.Class == stats.ClassInsufficientData:
-			c.Reasons = append(c.Reasons, Reason{Code: ReasonSingleRun, System: s.label})
-		case len(s.tested) == 0:
-			c.Reasons = append(c.Reasons, Reason{Code: ReasonNotSteady, System: s.label, Class: s.g.Warmup.Class,
-				ChangePct: s.g.Warmup.ChangePct})
-		case s.g.Warmup.Class == stats.ClassInconsistent && s.g.Warmup.Good != nil && !*s.g.Warmup.Good:
-			c.Reasons = append(c.Reasons, Reason{Code: ReasonInconsistent, System: s.label})
-		case s.not:
-			// No steady state: every run is compared, and the
-			// comparison says so (a note: it does not block the test).
-			c.Reasons = append(c.Reasons, Reason{Code: ReasonNotSteady, Note: true, System: s.label, Class: s.g.Warmup.Class,
-				ChangePct: s.g.Warmup.ChangePct})
-		case s.cut:
-			// Its steady runs were too few to test: all compared (a note).
-			c.Reasons = append(c.Reasons, Reason{Code: ReasonFewSteadyRuns, Note: true, System: s.label,
-				SteadyRuns: len(steadyRuns(s.g)), Alpha: o.Alpha})
+	for _, s := range []testedSide{{la, ga, sa, notA, cutA}, {lb, gb, sb, notB, cutB}} {
+		if r, ok := s.reason(o.Alpha); ok {
+			c.Reasons = append(c.Reasons, r)
 		}
 	}
 	if m.name != MetricRPS && len(c.Reasons) == 0 && (xa == nil || xb == nil) {
@@ -382,18 +346,7 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 	}
 
 	if blocked(c.Reasons) {
-		// No test: a side's missing steady state is again a reason (no
-		// runs were compared), and only the runs no statistic uses are
-		// left out.
-		for i, r := range c.Reasons {
-			if r.Note && (r.Code == ReasonNotSteady || r.Code == ReasonFewSteadyRuns) {
-				c.Reasons[i].Note = false
-			}
-		}
-		c.LeftOut = slices.DeleteFunc(c.LeftOut, func(l LeftOut) bool { return l.Why != LeftOutContradictory })
-		// Runs needed from all runs and the representative values.
-		c.RunsNeeded = runsNeeded(o, column(ga.Runs, m.get), column(gb.Runs, m.get), c.Ratio, c.AHeld, c.BHeld, true)
-		c.Verdict = Inconclusive
+		c.inconclusive(o, column(ga.Runs, m.get), column(gb.Runs, m.get))
 		return c, true
 	}
 	// Both sides tested with enough runs: test and estimate.
@@ -403,13 +356,82 @@ func (v *Verdict) compareMetric(la, lb string, ga, gb *Group, m metric) (Compari
 	return c, true
 }
 
+// widenCuts handles a warm-up (or slowdown) cut that leaves too few steady
+// runs for any test to reach alpha against the other side: that side's
+// runs (*sa or *sb) are all compared instead, and its cut flag is set so
+// that a note says so (the cut is chosen from the same few noisy runs;
+// leaving the comparison untested would fail a gate closed on the
+// classifier's reading of noise). Side a is widened first and side b
+// decided with a's widened runs.
+func widenCuts(alpha float64, ga, gb *Group, sa, sb *[]results.Run) (cutA, cutB bool) {
+	for _, side := range []struct {
+		s   *[]results.Run
+		g   *Group
+		cut *bool
+	}{{sa, ga, &cutA}, {sb, gb, &cutB}} {
+		if len(*sa) > 0 && len(*sb) > 0 && !decidable(len(*sa), len(*sb), alpha) && decidable(len(ga.Runs), len(gb.Runs), alpha) &&
+			len(*side.s) < len(side.g.Runs) {
+			*side.s, *side.cut = side.g.Runs, true
+		}
+	}
+	return cutA, cutB
+}
+
+// testedSide is one side of a comparison: its label, its group, the runs
+// its test uses, whether they are all its runs for want of a steady state
+// (not) and whether a cut was widened to all of them (cut).
+type testedSide struct {
+	label  string
+	g      *Group
+	tested []results.Run
+	not    bool
+	cut    bool
+}
+
+// reason returns the side's reason, if any, that the comparison is
+// inconclusive or needs a note.
+func (s testedSide) reason(alpha float64) (Reason, bool) {
+	w := s.g.Warmup
+	switch {
+	case len(s.tested) == 0 && w.Class == stats.ClassInsufficientData:
+		return Reason{Code: ReasonSingleRun, System: s.label}, true
+	case len(s.tested) == 0:
+		return Reason{Code: ReasonNotSteady, System: s.label, Class: w.Class, ChangePct: w.ChangePct}, true
+	case w.Class == stats.ClassInconsistent && w.Good != nil && !*w.Good:
+		return Reason{Code: ReasonInconsistent, System: s.label}, true
+	case s.not:
+		// No steady state: every run is compared, and the comparison says
+		// so (a note: it does not block the test).
+		return Reason{Code: ReasonNotSteady, Note: true, System: s.label, Class: w.Class, ChangePct: w.ChangePct}, true
+	case s.cut:
+		// Its steady runs were too few to test: all compared (a note).
+		return Reason{Code: ReasonFewSteadyRuns, Note: true, System: s.label, SteadyRuns: len(steadyRuns(s.g)), Alpha: alpha}, true
+	}
+	return Reason{}, false
+}
+
+// inconclusive finishes a comparison that is not tested: a side's missing
+// steady state is again a reason (no runs were compared), only the runs
+// no statistic uses are left out, and the runs needed are estimated from
+// all runs (xa, xb) and the representative values.
+func (c *Comparison) inconclusive(o Options, xa, xb []float64) {
+	for i, r := range c.Reasons {
+		if r.Note && (r.Code == ReasonNotSteady || r.Code == ReasonFewSteadyRuns) {
+			c.Reasons[i].Note = false
+		}
+	}
+	c.LeftOut = slices.DeleteFunc(c.LeftOut, func(l LeftOut) bool { return l.Why != LeftOutContradictory })
+	c.RunsNeeded = runsNeeded(o, xa, xb, c.Ratio, c.AHeld, c.BHeld, true)
+	c.Verdict = Inconclusive
+}
+
 // testedRuns returns the runs of a group that its comparisons test: its
 // steady runs when it has a steady state; else, when it has several runs
 // and its class is not insufficient-data, all of them, with notSteady
 // set (the comparison then says that the side has no steady state and
 // that every run was compared, instead of leaving the comparison
-// untested: issue 20, an untested comparison fails the gate closed, and
-// 4-8 short runs on a busy machine are often not steady).
+// untested: an untested comparison fails the gate closed, and 4-8 short
+// runs on a busy machine are often not steady).
 func testedRuns(g *Group) (runs []results.Run, notSteady bool) {
 	if sr := steadyRuns(g); len(sr) > 0 {
 		return sr, false

@@ -324,12 +324,13 @@ type ErrorRow struct {
 }
 
 // ErrorSeen is a moment a cause was seen: a run and the time since its
-// start (and the clock time, when the run's start is known).
+// start (and the clock time, when the run's start is known). Its JSON is
+// summary.json's errors[].causes[].first_seen (rounded there).
 type ErrorSeen struct {
-	RunID string
-	Seq   int32
-	AtS   float64
-	At    *time.Time
+	RunID string     `json:"run_id"`
+	Seq   int32      `json:"seq"`
+	AtS   float64    `json:"at_s"`
+	At    *time.Time `json:"at,omitempty"`
 }
 
 // The counters of runs without per-request data (ErrorRow.Counter).

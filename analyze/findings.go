@@ -132,11 +132,11 @@ type Subject struct {
 	WithinRuns bool
 }
 
-// RunRef names a run.
+// RunRef names a run. Its JSON opens summary.json's runs[].
 type RunRef struct {
-	RunID string
-	Seq   int32
-	Label string
+	RunID string `json:"run_id"`
+	Seq   int32  `json:"seq"`
+	Label string `json:"label"`
 }
 
 // GroupRef names a group of runs: a system at some settings.

@@ -70,7 +70,7 @@ type Headline struct {
 	// the index of the comparison it stands in for: the lead metric's
 	// (LeadMetric), tested and not decided while the medians were (one
 	// disturbed run moves a run's mean and throughput far more than its
-	// median; issue 19). Else -1.
+	// median). Else -1.
 	Undecided int
 }
 

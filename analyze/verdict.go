@@ -231,8 +231,8 @@ type Group struct {
 }
 
 // The warm-up methods, codes that summary.json shows as "method". Those
-// before analysis version 5 name a method whose code is gone (issue 33):
-// summaries of those versions still carry them.
+// before analysis version 5 name a method without code now: summaries of
+// those versions still carry them.
 const (
 	MethodSingleRun   = "single-run"            // one run: nothing to classify
 	MethodShortSeries = "short-series"          // 2-4 runs: stats.ClassifyShort
@@ -287,12 +287,14 @@ type Warmup struct {
 }
 
 // Shift is a change of level that stayed: the series moved to another
-// level at a run and remained there.
+// level at a run and remained there. Its JSON is summary.json's
+// warmup.shift (figures rounded there).
 type Shift struct {
-	AtSeq         int32   // the first run at the new level
-	Before, After float64 // the mean of the level before and of the runs at the new level
+	AtSeq  int32   `json:"at_seq"` // the first run at the new level
+	Before float64 `json:"before"` // the mean of the level before
+	After  float64 `json:"after"`  // the mean of the runs at the new level
 	// Direction is improving for a jump in throughput, worsening for a drop.
-	Direction stats.Direction
+	Direction stats.Direction `json:"direction,omitempty"`
 }
 
 // Basis is what a warm-up classification rests on: the figures the
@@ -459,12 +461,13 @@ type Saturation struct {
 	SentRPS        *float64
 }
 
-// Level is a system's representative performance at one concurrency.
+// Level is a system's representative performance at one concurrency. Its
+// JSON is summary.json's capacity.levels[] (figures rounded there).
 type Level struct {
-	Connections int32
-	RPS         float64
-	LatMeanMs   *float64
-	Runs        int
+	Connections int32    `json:"connections"`
+	RPS         float64  `json:"rps"`
+	LatMeanMs   *float64 `json:"lat_mean_ms"`
+	Runs        int      `json:"runs"`
 }
 
 // System is one system under test (one label).

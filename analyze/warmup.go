@@ -16,7 +16,6 @@ import (
 // An outlier round (outlierRound) is left out of the series first: neither
 // the class nor the noise allowance is taken from it.
 func (v *Verdict) acrossRunWarmup(g *Group) {
-	o := v.Options
 	outlierRound(g)
 	runs := withoutOutlier(g, g.Runs)
 	seqs := make([]int32, len(runs))
@@ -25,70 +24,83 @@ func (v *Verdict) acrossRunWarmup(g *Group) {
 		x[i] = r.RPS
 		seqs[i] = r.Seq
 	}
-	n := len(x)
-	basis := Basis{Metric: MetricRPS, N: n}
+	basis := Basis{Metric: MetricRPS, N: len(x)}
 	switch {
-	case n < 2:
+	case len(x) < 2:
 		g.Warmup = Warmup{Class: stats.ClassInsufficientData, Method: MethodSingleRun, Basis: basis}
-	case n <= 4:
-		// The noise band widens to the CV of the runs before the last
-		// one when there are at least two of them (with only two runs in
-		// all, their CV is just their difference again).
-		cv := 0.0
-		if n >= 3 {
-			cv = stats.CoefVar(x[:n-1])
-		}
-		sc, err := stats.ClassifyShort(x, true, o.NoiseBand, cv)
-		if err != nil {
-			basis.Err = err
-			g.Warmup = Warmup{Class: stats.ClassInsufficientData, Method: MethodShortSeries, Basis: basis}
-			v.warn(Warning{Code: WarnAcrossRunWarmup, System: g.Runs[0].Label, Settings: &g.Settings, Err: err})
-			return
-		}
-		basis.BandPct, basis.Improving, basis.ZeroBase = sc.BandPct, sc.Improving, sc.ZeroBase
-		g.Warmup = Warmup{Class: sc.Class, ChangePct: results.Ptr(sc.ChangePct), Method: MethodShortSeries, Basis: basis}
-		if sc.Class == stats.ClassNoSteadyState {
-			g.Warmup.Direction = stats.Worsening
-			if sc.Improving {
-				g.Warmup.Direction = stats.Improving
-			}
-		}
-		if sc.Class == stats.ClassFlat {
-			g.Warmup.SteadyFromSeq = results.Ptr(seqs[0])
-		}
+	case len(x) <= 4:
+		v.shortSeriesWarmup(g, x, seqs, basis)
 	default:
-		method := MethodModel
-		m, err := stats.SelectModel(x, stats.ModelOptions{HigherIsBetter: true, Delta: o.Delta, Alpha: o.Alpha, SearchSteady: true})
-		if err != nil {
-			basis.Err = err
-			g.Warmup = Warmup{Class: stats.ClassInsufficientData, Method: method, Basis: basis}
-			v.warn(Warning{Code: WarnAcrossRunWarmup, System: g.Runs[0].Label, Settings: &g.Settings, Err: err})
-			return
+		v.modelWarmup(g, x, seqs, basis)
+	}
+}
+
+// shortSeriesWarmup classifies 2-4 runs' throughput x with the short-series
+// rule.
+func (v *Verdict) shortSeriesWarmup(g *Group, x []float64, seqs []int32, basis Basis) {
+	n := len(x)
+	// The noise band widens to the CV of the runs before the last one
+	// when there are at least two of them (with only two runs in all,
+	// their CV is just their difference again).
+	cv := 0.0
+	if n >= 3 {
+		cv = stats.CoefVar(x[:n-1])
+	}
+	sc, err := stats.ClassifyShort(x, true, v.Options.NoiseBand, cv)
+	if err != nil {
+		basis.Err = err
+		g.Warmup = Warmup{Class: stats.ClassInsufficientData, Method: MethodShortSeries, Basis: basis}
+		v.warn(Warning{Code: WarnAcrossRunWarmup, System: g.Runs[0].Label, Settings: &g.Settings, Err: err})
+		return
+	}
+	basis.BandPct, basis.Improving, basis.ZeroBase = sc.BandPct, sc.Improving, sc.ZeroBase
+	g.Warmup = Warmup{Class: sc.Class, ChangePct: results.Ptr(sc.ChangePct), Method: MethodShortSeries, Basis: basis}
+	if sc.Class == stats.ClassNoSteadyState {
+		g.Warmup.Direction = stats.Worsening
+		if sc.Improving {
+			g.Warmup.Direction = stats.Improving
 		}
-		basis.Shape, basis.ThresholdPct, basis.Segments = m.Shape, m.ThresholdPct, m.Levels
-		if m.Trend != nil && m.Trend.Persistent {
-			basis.Trend = m.Trend
-		}
-		g.Warmup = Warmup{Class: m.Class, Direction: m.Direction, Method: method, Basis: basis}
-		if m.SteadyStart >= 0 {
-			g.Warmup.SteadyFromSeq = results.Ptr(seqs[m.SteadyStart])
-		}
-		// The last step is a level-shift finding when the series stayed at
-		// its new level (a steady state follows) and the step is not the
-		// end of the warm-up itself.
-		if k := len(m.Steps); k > 0 && m.SteadyStart >= 0 && !(m.Class == stats.ClassWarmup && m.Steps[k-1].At == m.SteadyStart) {
-			sh := m.Steps[k-1]
-			g.Warmup.Shift = &Shift{AtSeq: seqs[sh.At], Before: sh.Before, After: sh.After, Direction: sh.Direction}
-		}
-		last2 := 100 * (x[n-1] - x[n-2]) / math.Abs(x[n-2])
-		if !math.IsInf(last2, 0) && !math.IsNaN(last2) {
-			g.Warmup.ChangePct = results.Ptr(last2)
-		}
-		if n >= 20 {
-			if d, more, err := stats.MSER5(x); err == nil {
-				g.Warmup.Basis.MSER = &MSERCut{Truncate: d, NeedsMoreData: more}
-				g.Warmup.Method = MethodModelMSER
-			}
+	}
+	if sc.Class == stats.ClassFlat {
+		g.Warmup.SteadyFromSeq = results.Ptr(seqs[0])
+	}
+}
+
+// modelWarmup classifies 5 or more runs' throughput x with the one model
+// of a series, MSER-5 added from 20 runs on.
+func (v *Verdict) modelWarmup(g *Group, x []float64, seqs []int32, basis Basis) {
+	o := v.Options
+	n := len(x)
+	m, err := stats.SelectModel(x, stats.ModelOptions{HigherIsBetter: true, Delta: o.Delta, Alpha: o.Alpha, SearchSteady: true})
+	if err != nil {
+		basis.Err = err
+		g.Warmup = Warmup{Class: stats.ClassInsufficientData, Method: MethodModel, Basis: basis}
+		v.warn(Warning{Code: WarnAcrossRunWarmup, System: g.Runs[0].Label, Settings: &g.Settings, Err: err})
+		return
+	}
+	basis.Shape, basis.ThresholdPct, basis.Segments = m.Shape, m.ThresholdPct, m.Levels
+	if m.Trend != nil && m.Trend.Persistent {
+		basis.Trend = m.Trend
+	}
+	g.Warmup = Warmup{Class: m.Class, Direction: m.Direction, Method: MethodModel, Basis: basis}
+	if m.SteadyStart >= 0 {
+		g.Warmup.SteadyFromSeq = results.Ptr(seqs[m.SteadyStart])
+	}
+	// The last step is a level-shift finding when the series stayed at its
+	// new level (a steady state follows) and the step is not the end of the
+	// warm-up itself.
+	if k := len(m.Steps); k > 0 && m.SteadyStart >= 0 && !(m.Class == stats.ClassWarmup && m.Steps[k-1].At == m.SteadyStart) {
+		sh := m.Steps[k-1]
+		g.Warmup.Shift = &Shift{AtSeq: seqs[sh.At], Before: sh.Before, After: sh.After, Direction: sh.Direction}
+	}
+	last2 := 100 * (x[n-1] - x[n-2]) / math.Abs(x[n-2])
+	if !math.IsInf(last2, 0) && !math.IsNaN(last2) {
+		g.Warmup.ChangePct = results.Ptr(last2)
+	}
+	if n >= 20 {
+		if d, more, err := stats.MSER5(x); err == nil {
+			g.Warmup.Basis.MSER = &MSERCut{Truncate: d, NeedsMoreData: more}
+			g.Warmup.Method = MethodModelMSER
 		}
 	}
 }
@@ -200,106 +212,130 @@ func (v *Verdict) steadyWindows(g *Group, fromS float64, ws []results.Series) {
 // hide a warm-up nor pose as one; they are reported as the run's
 // Instability instead.
 func (v *Verdict) withinRunWarmup(g *Group, series map[string][]results.Series) []RunWarmup {
-	o := v.Options
 	var out []RunWarmup
 	for _, r := range g.Runs {
 		ws := series[r.RunID]
 		if len(ws) == 0 {
 			continue
 		}
-		var x, p50, ts, width, reqs []float64
-		allP50 := true
-		for _, w := range ws {
-			if w.LatMeanMs != nil && w.Requests > 0 {
-				x = append(x, *w.LatMeanMs)
-				if w.LatP50Ms != nil && *w.LatP50Ms > 0 {
-					p50 = append(p50, *w.LatP50Ms)
-				} else {
-					allP50 = false
-				}
-				ts = append(ts, w.TS)
-				width = append(width, w.WindowS)
-				reqs = append(reqs, float64(w.Requests))
-			}
-		}
-		// The shape is modelled on the windows' median latency where every
-		// window has one: one slow moment of the machine (or of the
-		// client) moves a window's mean and tail many times, its median
-		// little, while a change of the server's cost moves them all
-		// (conformance grid: see STATISTICS.md).
-		metric, y := MetricLatMeanMs, x
-		if allP50 && len(x) > 0 {
-			metric, y = MetricLatP50Ms, p50
-		}
-		rw := RunWarmup{RunID: r.RunID, Seq: r.Seq, Windows: len(x), Method: MethodModelMSER,
-			Basis: Basis{Metric: metric, N: len(x)}}
-		if len(x) < o.MinWindows {
-			rw.Class = stats.ClassInsufficientData
-			rw.Basis.MinN = o.MinWindows
-			out = append(out, rw)
-			continue
-		}
-		inst, ierr := stats.Excursions(x, reqs, stats.InstabilityOptions{Factor: o.ExcursionFactor, StallFactor: o.StallFactor})
-		// cleaned is s with the windows of the excursions set to level.
-		cleaned := func(s []float64, level float64) []float64 {
-			if ierr != nil || len(inst.Excursions) == 0 {
-				return s
-			}
-			c := slices.Clone(s)
-			for _, e := range inst.Excursions {
-				for i := e.Start; i < e.End; i++ {
-					c[i] = level
-				}
-			}
-			return c
-		}
-		model := func(s []float64) (stats.SeriesModel, error) {
-			return stats.SelectModel(s, stats.ModelOptions{Delta: o.Delta, Alpha: o.Alpha, SearchSteady: true, MinFirst: 2})
-		}
-		level := inst.Level
-		if metric != MetricLatMeanMs {
-			level = stats.Median(y)
-		}
-		clean := cleaned(y, level)
-		m, err := model(clean)
-		if err == nil {
-			rw.Class, rw.Direction = m.Class, m.Direction
-			if m.SteadyStart >= 0 {
-				at := m.SteadyStart
-				// A warm-up on the median ends no earlier than on the
-				// mean (its stall-like excursions set to the level),
-				// when the mean shows one too: a JVM still compiling
-				// shows it in its slow requests, which move the mean
-				// and not the median.
-				if metric != MetricLatMeanMs && m.Class == stats.ClassWarmup {
-					if mm, err := model(cleaned(x, inst.Level)); err == nil && mm.Class == stats.ClassWarmup && mm.SteadyStart > at {
-						at = mm.SteadyStart
-					}
-				}
-				rw.WarmupEndS = results.Ptr(ts[at])
-			}
-			rw.Basis.Segments, rw.Basis.Shape, rw.Basis.ThresholdPct = m.Levels, m.Shape, m.ThresholdPct
-			if t := m.Trend; t != nil && t.Persistent {
-				from := m.TrendFrom
-				rw.Basis.Trend = t
-				last := len(ts) - 1
-				rw.TrendFromS, rw.TrendOverS = ts[from], ts[last]+width[last]-ts[from]
-			}
-		}
-		if err != nil {
-			rw.Class = stats.ClassInsufficientData
-			rw.Basis.Err = err
-			v.warn(Warning{Code: WarnWithinRunWarmup, System: r.Label, RunID: r.RunID, Seq: r.Seq, Err: err})
-		}
-		if d, more, err := stats.MSER5(clean); err == nil {
-			rw.Basis.MSER = &MSERCut{Truncate: d, NeedsMoreData: more}
-			if !more && rw.WarmupEndS != nil {
-				rw.MSEREndS = results.Ptr(ts[d])
-			}
-		}
-		out = append(out, rw)
+		out = append(out, v.runWarmup(r, windowsOf(ws)))
 	}
 	return out
+}
+
+// runWindows are the columns of a run's windows that have a mean latency
+// and requests, in order; allP50 says every one of them has a median.
+type runWindows struct {
+	x, p50, ts, width, reqs []float64
+	allP50                  bool
+}
+
+// windowsOf keeps the windows with a mean latency and requests.
+func windowsOf(ws []results.Series) runWindows {
+	c := runWindows{allP50: true}
+	for _, w := range ws {
+		if w.LatMeanMs == nil || w.Requests <= 0 {
+			continue
+		}
+		c.x = append(c.x, *w.LatMeanMs)
+		if w.LatP50Ms != nil && *w.LatP50Ms > 0 {
+			c.p50 = append(c.p50, *w.LatP50Ms)
+		} else {
+			c.allP50 = false
+		}
+		c.ts = append(c.ts, w.TS)
+		c.width = append(c.width, w.WindowS)
+		c.reqs = append(c.reqs, float64(w.Requests))
+	}
+	return c
+}
+
+// runWarmup classifies one run's windows.
+func (v *Verdict) runWarmup(r results.Run, c runWindows) RunWarmup {
+	o := v.Options
+	// The shape is modelled on the windows' median latency where every
+	// window has one: one slow moment of the machine (or of the client)
+	// moves a window's mean and tail many times, its median little, while
+	// a change of the server's cost moves them all (STATISTICS.md).
+	metric, y := MetricLatMeanMs, c.x
+	if c.allP50 && len(c.x) > 0 {
+		metric, y = MetricLatP50Ms, c.p50
+	}
+	rw := RunWarmup{RunID: r.RunID, Seq: r.Seq, Windows: len(c.x), Method: MethodModelMSER,
+		Basis: Basis{Metric: metric, N: len(c.x)}}
+	if len(c.x) < o.MinWindows {
+		rw.Class = stats.ClassInsufficientData
+		rw.Basis.MinN = o.MinWindows
+		return rw
+	}
+	inst, err := stats.Excursions(c.x, c.reqs, stats.InstabilityOptions{Factor: o.ExcursionFactor, StallFactor: o.StallFactor})
+	if err != nil {
+		inst.Excursions = nil
+	}
+	level := inst.Level
+	if metric != MetricLatMeanMs {
+		level = stats.Median(y)
+	}
+	clean := cleaned(y, inst.Excursions, level)
+	if m, err := v.windowModel(clean); err == nil {
+		v.applyRunModel(&rw, m, c, inst)
+	} else {
+		rw.Class = stats.ClassInsufficientData
+		rw.Basis.Err = err
+		v.warn(Warning{Code: WarnWithinRunWarmup, System: r.Label, RunID: r.RunID, Seq: r.Seq, Err: err})
+	}
+	if d, more, err := stats.MSER5(clean); err == nil {
+		rw.Basis.MSER = &MSERCut{Truncate: d, NeedsMoreData: more}
+		if !more && rw.WarmupEndS != nil {
+			rw.MSEREndS = results.Ptr(c.ts[d])
+		}
+	}
+	return rw
+}
+
+// cleaned is s with the windows of the excursions set to level.
+func cleaned(s []float64, exc []stats.Excursion, level float64) []float64 {
+	if len(exc) == 0 {
+		return s
+	}
+	c := slices.Clone(s)
+	for _, e := range exc {
+		for i := e.Start; i < e.End; i++ {
+			c[i] = level
+		}
+	}
+	return c
+}
+
+// windowModel is the one model of a run's windows (latency: lower is better).
+func (v *Verdict) windowModel(s []float64) (stats.SeriesModel, error) {
+	o := v.Options
+	return stats.SelectModel(s, stats.ModelOptions{Delta: o.Delta, Alpha: o.Alpha, SearchSteady: true, MinFirst: 2})
+}
+
+// applyRunModel fills rw from the model m of the run's windows c: class,
+// the end of a warm-up and a persistent trend.
+func (v *Verdict) applyRunModel(rw *RunWarmup, m stats.SeriesModel, c runWindows, inst stats.Instability) {
+	rw.Class, rw.Direction = m.Class, m.Direction
+	if m.SteadyStart >= 0 {
+		at := m.SteadyStart
+		// A warm-up on the median ends no earlier than on the mean (its
+		// stall-like excursions set to the level), when the mean shows one
+		// too: a JVM still compiling shows it in its slow requests, which
+		// move the mean and not the median.
+		if rw.Basis.Metric != MetricLatMeanMs && m.Class == stats.ClassWarmup {
+			if mm, err := v.windowModel(cleaned(c.x, inst.Excursions, inst.Level)); err == nil && mm.Class == stats.ClassWarmup && mm.SteadyStart > at {
+				at = mm.SteadyStart
+			}
+		}
+		rw.WarmupEndS = results.Ptr(c.ts[at])
+	}
+	rw.Basis.Segments, rw.Basis.Shape, rw.Basis.ThresholdPct = m.Levels, m.Shape, m.ThresholdPct
+	if t := m.Trend; t != nil && t.Persistent {
+		from, last := m.TrendFrom, len(c.ts)-1
+		rw.Basis.Trend = t
+		rw.TrendFromS, rw.TrendOverS = c.ts[from], c.ts[last]+c.width[last]-c.ts[from]
+	}
 }
 
 // instability converts the excursions of a run's windows to seconds and

@@ -36,7 +36,7 @@ type chunkedLine struct{ *plotter.Line }
 // that fall in one column a tenth of a point wide are reduced to the
 // first, the lowest, the highest and the last of them (in their order):
 // the line drawn through those covers the same pixels, and a line through
-// 200,000 runs no longer costs seconds.
+// 200,000 runs does not cost seconds.
 func (l *chunkedLine) Plot(c draw.Canvas, p *plot.Plot) {
 	all := l.XYs
 	if len(all) <= maxStrokePoints {

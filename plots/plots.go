@@ -98,9 +98,9 @@ type Drawer interface {
 
 // FigurePrefixes are how the names of every figure RenderFormats and
 // RenderHistory make begin (then .png or .svg): a report's writer removes
-// the files so named that a new report no longer has. "timeline-" names
-// the per-run figures of earlier versions (replaced by "latency-time-"),
-// so that a report re-made in their folder removes them.
+// the files so named that a new report does not have. "timeline-" names
+// the per-run figures of earlier versions, so that a report re-made in
+// their folder removes them.
 var FigurePrefixes = []string{"throughput.", "latency.", "percentiles.", "scaling.", "timeline-", "trend-", "errors-", "latency-time-"}
 
 // RenderFormats draws every figure the input supports in each of formats

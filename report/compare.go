@@ -484,19 +484,7 @@ func compareBlocks(v *analyze.Verdict, maxRows int, marks map[int]string) []bloc
 	var out []block
 	ts := tables(v)
 	nChecks := len(v.Thresholds)
-	var where, distinct []string
-	var all []analyze.Settings
-	for _, t := range ts {
-		all = append(all, t.settings)
-	}
 	rows := flatRows(ts)
-	for _, t := range ts {
-		title, d := t.title(), distinctSettings(t.settings, all)
-		for range t.rows {
-			where = append(where, title)
-			distinct = append(distinct, d)
-		}
-	}
 	keepRows, keepChecks := len(rows), nChecks
 	if maxRows >= 0 {
 		keepRows, keepChecks = splitRows(maxRows, len(rows), nChecks)
@@ -505,67 +493,99 @@ func compareBlocks(v *analyze.Verdict, maxRows int, marks map[int]string) []bloc
 		out = append(out, para(tx("No comparison: no setting has runs of both systems.")))
 	}
 	if len(rows) > 0 {
-		rowMarks, ns := footnotes(rows[:keepRows])
-		onePair := true
-		for _, t := range ts {
-			onePair = onePair && t.a == ts[0].a && t.b == ts[0].b
-		}
-		level := rel(100 * v.Options.Level)
-		tb := &tableBlock{Head: textRow("", "side b", "side a", "delta", level+" % CI", "p", "runs b/a"),
-			Numeric: []bool{false, true, true, false, false, true, true}, Class: "compare"}
-		if onePair {
-			title := ts[0].title()
-			if len(ts) > 1 {
-				title, _, _ = strings.Cut(title, " at ")
-			}
-			out = append(out, para(bold(title)))
-			tb.Head = textRow("", ts[0].b, ts[0].a, "delta", level+" % CI", "p", "runs")
-		}
-		for i, r := range rows[:keepRows] {
-			metric := r.metric
-			switch {
-			case !onePair:
-				metric = r.metric + ", " + where[i]
-			case len(ts) > 1:
-				metric = r.metric + ", " + distinct[i]
-			}
-			delta := r.delta
-			if rowMarks[i] != "" {
-				delta += " " + rowMarks[i]
-			}
-			if c := r.comparison; marks != nil && c >= 0 && v.Comparisons[c].Metric == analyze.LeadMetric(v.Comparisons[c].Settings) {
-				marks[r.comparison] = rowMarks[i]
-			}
-			tb.Rows = append(tb.Rows, textRow(metric, r.old, r.new, delta, r.ci, r.p, r.runs))
-		}
-		if keepRows < len(rows) {
-			tb.Rows = append(tb.Rows, moreRow(len(rows)-keepRows, "row", 7))
-		}
-		out = append(out, tb)
-		if len(ns) > 0 {
-			n := &notes{}
-			for _, x := range ns {
-				n.Items = append(n.Items, []inline{tx(x)})
-			}
-			out = append(out, n)
-		}
+		out = append(out, comparisonTable(v, ts, rows, keepRows, marks)...)
 	}
 	if nChecks > 0 {
-		tb := &tableBlock{Head: textRow("threshold", "system", "settings", "status", "value"), Class: "thresholds"}
-		for _, c := range v.Thresholds[:keepChecks] {
-			status := tx(string(c.Status))
-			if c.Status == analyze.ThresholdFail {
-				status = bold("fail")
-			}
-			tb.Rows = append(tb.Rows, [][]inline{{mono(thresholdOf(v, c).Expr)}, {tx(c.System)}, {tx(settingsText(c.Settings))},
-				{status}, {tx(checkValue(v, c))}})
-		}
-		if keepChecks < nChecks {
-			tb.Rows = append(tb.Rows, moreRow(nChecks-keepChecks, "check", 5))
-		}
-		out = append(out, tb)
+		out = append(out, thresholdsTable(v, keepChecks))
 	}
 	return out
+}
+
+// comparisonTable is the one table of the comparison rows (the first
+// keepRows of rows, the rows of ts) with its title when every row
+// compares the same pair, and its footnotes; marks as in compareBlocks.
+func comparisonTable(v *analyze.Verdict, ts []table, rows []row, keepRows int, marks map[int]string) []block {
+	var out []block
+	where, distinct := rowPlaces(ts)
+	rowMarks, ns := footnotes(rows[:keepRows])
+	onePair := true
+	for _, t := range ts {
+		onePair = onePair && t.a == ts[0].a && t.b == ts[0].b
+	}
+	level := rel(100 * v.Options.Level)
+	tb := &tableBlock{Head: textRow("", "side b", "side a", "delta", level+" % CI", "p", "runs b/a"),
+		Numeric: []bool{false, true, true, false, false, true, true}, Class: "compare"}
+	if onePair {
+		title := ts[0].title()
+		if len(ts) > 1 {
+			title, _, _ = strings.Cut(title, " at ")
+		}
+		out = append(out, para(bold(title)))
+		tb.Head = textRow("", ts[0].b, ts[0].a, "delta", level+" % CI", "p", "runs")
+	}
+	for i, r := range rows[:keepRows] {
+		metric := r.metric
+		switch {
+		case !onePair:
+			metric = r.metric + ", " + where[i]
+		case len(ts) > 1:
+			metric = r.metric + ", " + distinct[i]
+		}
+		delta := r.delta
+		if rowMarks[i] != "" {
+			delta += " " + rowMarks[i]
+		}
+		if c := r.comparison; marks != nil && c >= 0 && v.Comparisons[c].Metric == analyze.LeadMetric(v.Comparisons[c].Settings) {
+			marks[r.comparison] = rowMarks[i]
+		}
+		tb.Rows = append(tb.Rows, textRow(metric, r.old, r.new, delta, r.ci, r.p, r.runs))
+	}
+	if keepRows < len(rows) {
+		tb.Rows = append(tb.Rows, moreRow(len(rows)-keepRows, "row", 7))
+	}
+	out = append(out, tb)
+	if len(ns) > 0 {
+		n := &notes{}
+		for _, x := range ns {
+			n.Items = append(n.Items, []inline{tx(x)})
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// rowPlaces returns, for every row of ts in order, its table's title and
+// the settings that set its table apart from the others.
+func rowPlaces(ts []table) (where, distinct []string) {
+	var all []analyze.Settings
+	for _, t := range ts {
+		all = append(all, t.settings)
+	}
+	for _, t := range ts {
+		title, d := t.title(), distinctSettings(t.settings, all)
+		for range t.rows {
+			where = append(where, title)
+			distinct = append(distinct, d)
+		}
+	}
+	return where, distinct
+}
+
+// thresholdsTable is the table of the first keep threshold checks.
+func thresholdsTable(v *analyze.Verdict, keep int) *tableBlock {
+	tb := &tableBlock{Head: textRow("threshold", "system", "settings", "status", "value"), Class: "thresholds"}
+	for _, c := range v.Thresholds[:keep] {
+		status := tx(string(c.Status))
+		if c.Status == analyze.ThresholdFail {
+			status = bold("fail")
+		}
+		tb.Rows = append(tb.Rows, [][]inline{{mono(thresholdOf(v, c).Expr)}, {tx(c.System)}, {tx(settingsText(c.Settings))},
+			{status}, {tx(checkValue(v, c))}})
+	}
+	if keep < len(v.Thresholds) {
+		tb.Rows = append(tb.Rows, moreRow(len(v.Thresholds)-keep, "check", 5))
+	}
+	return tb
 }
 
 // flatRows are the rows of ts, in order.

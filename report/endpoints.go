@@ -11,31 +11,23 @@ import (
 // of one endpoint (runs.endpoint) at one settings, for tests whose tool
 // split them into several requests. Its figures are the group's numbers
 // (analyze.Numbers, summary.json's groups[].numbers): over its steady
-// runs, else its only or last run.
+// runs, else its only or last run. It is not SummaryNumbers: SCHEMA.md
+// gives an endpoint fewer figures in another order.
 type SummaryEndpoint struct {
-	Label            string   `json:"label"`
-	Endpoint         string   `json:"endpoint"`
-	Tool             string   `json:"tool"`
-	Connections      *int32   `json:"connections"`
-	Threads          *int32   `json:"threads"`
-	TargetRPS        *float64 `json:"target_rps"`
-	PlannedDurationS *float64 `json:"planned_duration_s"`
-	Runs             int      `json:"runs"`
+	Label    string `json:"label"`
+	Endpoint string `json:"endpoint"`
+	Tool     string `json:"tool"`
+	SummaryLoad
+	Runs int `json:"runs"`
 	// Basis is which of the runs the figures are over, as the group's
 	// numbers: "one-run", "steady-runs" or "last-run".
-	Basis      string   `json:"basis"`
-	Requests   int64    `json:"requests"`
-	Errors     int64    `json:"errors"`
-	ErrorRate  *float64 `json:"error_rate"`
-	RPS        float64  `json:"rps"`
-	LatMinMs   *float64 `json:"lat_min_ms"`
-	LatMeanMs  *float64 `json:"lat_mean_ms"`
-	LatP50Ms   *float64 `json:"lat_p50_ms"`
-	LatP90Ms   *float64 `json:"lat_p90_ms"`
-	LatP95Ms   *float64 `json:"lat_p95_ms"`
-	LatP99Ms   *float64 `json:"lat_p99_ms"`
-	LatMaxMs   *float64 `json:"lat_max_ms"`
-	FromSteady bool     `json:"from_steady"`
+	Basis     string   `json:"basis"`
+	Requests  int64    `json:"requests"`
+	Errors    int64    `json:"errors"`
+	ErrorRate *float64 `json:"error_rate"`
+	RPS       float64  `json:"rps"`
+	SummaryLatencies
+	FromSteady bool `json:"from_steady"`
 }
 
 // summaryEndpoints lists, system by system in the verdict's order, the
@@ -49,11 +41,11 @@ func summaryEndpoints(v *analyze.Verdict) []SummaryEndpoint {
 			if g.Endpoint == nil {
 				continue
 			}
-			e := SummaryEndpoint{Label: sys.Label, Endpoint: *g.Endpoint, Tool: g.Tool, Connections: g.Connections, Threads: g.Threads,
-				TargetRPS: g.TargetRPS, PlannedDurationS: g.PlannedDurationS, Runs: len(g.Runs)}
+			e := SummaryEndpoint{Label: sys.Label, Endpoint: *g.Endpoint, Tool: g.Tool, SummaryLoad: summaryLoad(g.Settings),
+				Runs: len(g.Runs)}
 			if n := summaryNumbers(g.Numbers, false); n != nil {
 				e.Requests, e.Errors, e.ErrorRate, e.RPS = n.Requests, n.Errors, n.ErrorRate, n.RPS
-				e.LatMinMs, e.LatMeanMs, e.LatP50Ms, e.LatP90Ms, e.LatP95Ms, e.LatP99Ms, e.LatMaxMs = n.LatMinMs, n.LatMeanMs, n.LatP50Ms, n.LatP90Ms, n.LatP95Ms, n.LatP99Ms, n.LatMaxMs
+				e.SummaryLatencies = n.SummaryLatencies
 				e.FromSteady, e.Basis = n.Basis == analyze.NumbersSteadyRuns, n.Basis
 			}
 			out = append(out, e)

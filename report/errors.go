@@ -30,7 +30,9 @@ type SummaryErrors struct {
 	Causes         []SummaryErrorRow `json:"causes"`
 }
 
-// SummaryErrorRow is one row of an errors breakdown.
+// SummaryErrorRow is one row of an errors breakdown (analyze.ErrorRow,
+// which keeps its counts over time and another field order, and whose
+// shares are not rounded).
 type SummaryErrorRow struct {
 	// Status is the HTTP status; 0: no response; -1: not told.
 	Status int32 `json:"status"`
@@ -41,22 +43,15 @@ type SummaryErrorRow struct {
 	Example string `json:"example,omitempty"`
 	// Counter names the summary counter of a row of runs without
 	// per-request data: non-2xx, timeout, connect, read, write, other.
-	Counter       string            `json:"counter,omitempty"`
-	Count         int64             `json:"count"`
-	ShareErrors   float64           `json:"share_of_errors"`
-	ShareRequests float64           `json:"share_of_requests"`
-	FirstSeen     *SummaryErrorSeen `json:"first_seen,omitempty"`
-	LastSeen      *SummaryErrorSeen `json:"last_seen,omitempty"`
-}
-
-// SummaryErrorSeen is when a row's failed requests were first or last
-// seen: the run, seconds since its start, and the clock time when the
-// run's start is known.
-type SummaryErrorSeen struct {
-	RunID string     `json:"run_id"`
-	Seq   int32      `json:"seq"`
-	AtS   float64    `json:"at_s"`
-	At    *time.Time `json:"at,omitempty"`
+	Counter       string  `json:"counter,omitempty"`
+	Count         int64   `json:"count"`
+	ShareErrors   float64 `json:"share_of_errors"`
+	ShareRequests float64 `json:"share_of_requests"`
+	// FirstSeen and LastSeen are when the row's failed requests were
+	// first and last seen (seconds rounded to 0.001, the clock to the
+	// millisecond).
+	FirstSeen *analyze.ErrorSeen `json:"first_seen,omitempty"`
+	LastSeen  *analyze.ErrorSeen `json:"last_seen,omitempty"`
 }
 
 // summaryErrors converts the verdict's errors breakdowns.
@@ -80,11 +75,11 @@ func summaryErrorRows(rows []analyze.ErrorRow) []SummaryErrorRow {
 	return out
 }
 
-func summarySeen(s *analyze.ErrorSeen) *SummaryErrorSeen {
+func summarySeen(s *analyze.ErrorSeen) *analyze.ErrorSeen {
 	if s == nil {
 		return nil
 	}
-	out := &SummaryErrorSeen{RunID: s.RunID, Seq: s.Seq, AtS: round(s.AtS, 3)}
+	out := &analyze.ErrorSeen{RunID: s.RunID, Seq: s.Seq, AtS: round(s.AtS, 3)}
 	if s.At != nil {
 		t := s.At.Truncate(time.Millisecond)
 		out.At = &t

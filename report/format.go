@@ -6,8 +6,7 @@ import (
 	"strings"
 )
 
-// Every number in a sentence of the report goes through sigFig (issue 10
-// item 7): measured quantities (latencies, durations, rates, model
+// Every number in a sentence of the report goes through sigFig: measured quantities (latencies, durations, rates, model
 // parameters) with 4 significant figures, relative ones (percentages,
 // ratios, p-values) with 3. Integer digits are never rounded away and
 // trailing zeros are dropped: 116.50997925777772 ms is "116.5 ms",

@@ -111,18 +111,7 @@ func pointName(h *analyze.History, t analyze.Track, i int) string {
 // meets; how many other checks fail is added.
 func HistoryHeadline(h *analyze.History) string {
 	latest := h.Experiments[len(h.Experiments)-1]
-	bestT, bestM, n := -1, -1, 0
-	for ti, t := range h.Tracks {
-		for mi, mt := range t.Metrics {
-			if mt.Latest == nil || !mt.Gated {
-				continue
-			}
-			n++
-			if bestT < 0 || headRank(mt.Latest) < headRank(h.Tracks[bestT].Metrics[bestM].Latest) {
-				bestT, bestM = ti, mi
-			}
-		}
-	}
+	bestT, bestM := leadCheck(h)
 	if noComparison(h) {
 		return "Undecided: " + noComparisonText(h) + "."
 	}
@@ -142,6 +131,34 @@ func HistoryHeadline(h *analyze.History) string {
 	} else {
 		s = checkSentence(h, t, mt, true)
 	}
+	if others := otherFailing(h, bestT, bestM, et, leadErrors); others > 0 {
+		s += fmt.Sprintf(" %s more: see the report.", plural(others, "check"))
+	}
+	return s
+}
+
+// leadCheck returns the track and metric of the gated check on the latest
+// experiment that leads the headline (headRank), or -1, -1.
+func leadCheck(h *analyze.History) (bestT, bestM int) {
+	bestT, bestM = -1, -1
+	for ti, t := range h.Tracks {
+		for mi, mt := range t.Metrics {
+			if mt.Latest == nil || !mt.Gated {
+				continue
+			}
+			if bestT < 0 || headRank(mt.Latest) < headRank(h.Tracks[bestT].Metrics[bestM].Latest) {
+				bestT, bestM = ti, mi
+			}
+		}
+	}
+	return bestT, bestM
+}
+
+// otherFailing counts the failing checks besides the one the headline
+// words: the metric check (bestT, bestM) or, when leadErrors, the error
+// check of track et. A metric unusable for the errors of a track whose
+// error check fails is not counted again.
+func otherFailing(h *analyze.History, bestT, bestM, et int, leadErrors bool) int {
 	others := 0
 	for ti, tr := range h.Tracks {
 		for mi, m := range tr.Metrics {
@@ -154,10 +171,7 @@ func HistoryHeadline(h *analyze.History) string {
 			others++
 		}
 	}
-	if others > 0 {
-		s += fmt.Sprintf(" %s more: see the report.", plural(others, "check"))
-	}
-	return s
+	return others
 }
 
 // checkSentence words the check of a metric on the latest experiment;

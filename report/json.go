@@ -8,6 +8,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/stats"
 )
 
 // Summary is the document written as summary.json (docs/SCHEMA.md). Its
@@ -33,21 +34,31 @@ type Summary struct {
 	Copies []Copy `json:"copies,omitempty"`
 }
 
-// SummaryAt is the settings two systems were compared at, as a
-// comparison's fields of summary.json (embedded: its fields are the
-// comparison's own).
+// SummaryAt is the settings two systems were compared at (or a threshold
+// checked at), as a comparison's fields of summary.json (embedded: its
+// fields are the comparison's own).
 type SummaryAt struct {
-	Tool             string   `json:"tool"`
+	Tool string `json:"tool"`
+	SummaryLoad
+	Endpoint *string `json:"endpoint,omitempty"`
+}
+
+func summaryAt(s analyze.Settings) SummaryAt {
+	return SummaryAt{Tool: s.Tool, SummaryLoad: summaryLoad(s), Endpoint: s.Endpoint}
+}
+
+// SummaryLoad is the load of analyze.Settings as every object of
+// summary.json with settings has it (embedded: a group, a comparison, a
+// threshold check, an endpoint), null where the runs do not say.
+type SummaryLoad struct {
 	Connections      *int32   `json:"connections"`
 	Threads          *int32   `json:"threads"`
 	TargetRPS        *float64 `json:"target_rps"`
 	PlannedDurationS *float64 `json:"planned_duration_s"`
-	Endpoint         *string  `json:"endpoint,omitempty"`
 }
 
-func summaryAt(s analyze.Settings) SummaryAt {
-	return SummaryAt{Tool: s.Tool, Connections: s.Connections, Threads: s.Threads, TargetRPS: s.TargetRPS,
-		PlannedDurationS: s.PlannedDurationS, Endpoint: s.Endpoint}
+func summaryLoad(s analyze.Settings) SummaryLoad {
+	return SummaryLoad{Connections: s.Connections, Threads: s.Threads, TargetRPS: s.TargetRPS, PlannedDurationS: s.PlannedDurationS}
 }
 
 // SummaryErrorCompare is an error comparison (analyze.ErrorComparison):
@@ -99,19 +110,16 @@ type SummarySystem struct {
 
 // SummaryGroup is a system's runs at equal settings.
 type SummaryGroup struct {
-	Tool             string         `json:"tool"`
-	LoadModel        string         `json:"load_model"`
-	Connections      *int32         `json:"connections"`
-	Threads          *int32         `json:"threads"`
-	TargetRPS        *float64       `json:"target_rps"`
-	PlannedDurationS *float64       `json:"planned_duration_s"`
-	Endpoint         *string        `json:"endpoint,omitempty"`
-	Runs             int            `json:"runs"`
-	RunIDs           []string       `json:"run_ids"`
-	Seqs             []int32        `json:"seqs"`
-	Warmup           SummaryWarmup  `json:"warmup"`
-	WithinRun        *SummaryWarmup `json:"within_run"`
-	Steady           SummarySteady  `json:"steady"`
+	Tool      string `json:"tool"`
+	LoadModel string `json:"load_model"`
+	SummaryLoad
+	Endpoint  *string        `json:"endpoint,omitempty"`
+	Runs      int            `json:"runs"`
+	RunIDs    []string       `json:"run_ids"`
+	Seqs      []int32        `json:"seqs"`
+	Warmup    SummaryWarmup  `json:"warmup"`
+	WithinRun *SummaryWarmup `json:"within_run"`
+	Steady    SummarySteady  `json:"steady"`
 	// Numbers are the group's figures a reader looks for first, over
 	// its steady runs, else its only or last run.
 	Numbers *SummaryNumbers `json:"numbers"`
@@ -155,18 +163,10 @@ type SummaryWarmup struct {
 	Method    string `json:"method"`
 	Detail    string `json:"detail"`
 	// Shift is a change of level that stayed (across runs).
-	Shift *SummaryShift `json:"shift,omitempty"`
+	Shift *analyze.Shift `json:"shift,omitempty"`
 	// UnstableRuns is how many of the group's runs kept leaving their
 	// level (within runs).
 	UnstableRuns int `json:"unstable_runs,omitempty"`
-}
-
-// SummaryShift is a change of level across runs that stayed.
-type SummaryShift struct {
-	AtSeq     int32   `json:"at_seq"`
-	Before    float64 `json:"before"`
-	After     float64 `json:"after"`
-	Direction string  `json:"direction,omitempty"` // improving (a jump) or worsening (a drop)
 }
 
 // SummarySteady is a group's steady-state performance.
@@ -214,32 +214,12 @@ type SummaryInstability struct {
 
 // SummaryCapacity is what a system's runs say about its capacity.
 type SummaryCapacity struct {
-	Saturated        bool           `json:"saturated"`
-	SaturatedAt      *int32         `json:"saturated_at"`
-	SaturationDetail string         `json:"saturation_detail,omitempty"`
-	LittlesLawRatio  []float64      `json:"littles_law_ratio"`
-	Levels           []SummaryLevel `json:"levels"`
-	USL              *SummaryUSL    `json:"usl"`
-}
-
-// SummaryLevel is a representative point at one concurrency.
-type SummaryLevel struct {
-	Connections int32    `json:"connections"`
-	RPS         float64  `json:"rps"`
-	LatMeanMs   *float64 `json:"lat_mean_ms"`
-	Runs        int      `json:"runs"`
-}
-
-// SummaryUSL is a Universal Scalability Law fit.
-type SummaryUSL struct {
-	Sigma         float64 `json:"sigma"`
-	Kappa         float64 `json:"kappa"`
-	Lambda        float64 `json:"lambda"`
-	NMax          int     `json:"n_max"`
-	XMax          float64 `json:"x_max"`
-	R2            float64 `json:"r2"`
-	NegativeSigma bool    `json:"negative_sigma,omitempty"`
-	NegativeKappa bool    `json:"negative_kappa,omitempty"`
+	Saturated        bool            `json:"saturated"`
+	SaturatedAt      *int32          `json:"saturated_at"`
+	SaturationDetail string          `json:"saturation_detail,omitempty"`
+	LittlesLawRatio  []float64       `json:"littles_law_ratio"`
+	Levels           []analyze.Level `json:"levels"`
+	USL              *stats.USLFit   `json:"usl"`
 }
 
 // SummaryCompare is one comparison of two systems on one metric.
@@ -295,18 +275,13 @@ type SummaryEstimate struct {
 
 // SummaryCheck is one threshold checked on one system at one settings.
 type SummaryCheck struct {
-	Threshold        string   `json:"threshold"`
-	Metric           string   `json:"metric"`
-	Op               string   `json:"op"`
-	Limit            float64  `json:"limit"`
-	System           string   `json:"system"`
-	Tool             string   `json:"tool"`
-	Connections      *int32   `json:"connections"`
-	Threads          *int32   `json:"threads"`
-	TargetRPS        *float64 `json:"target_rps"`
-	PlannedDurationS *float64 `json:"planned_duration_s"`
-	Endpoint         *string  `json:"endpoint,omitempty"`
-	Status           string   `json:"status"`
+	Threshold string  `json:"threshold"`
+	Metric    string  `json:"metric"`
+	Op        string  `json:"op"`
+	Limit     float64 `json:"limit"`
+	System    string  `json:"system"`
+	SummaryAt
+	Status string `json:"status"`
 	// Aggregate is how value sums up the runs: "mean-of-runs" or
 	// "median-of-runs" (as a comparison of the metric).
 	Aggregate string      `json:"aggregate"`
@@ -364,11 +339,10 @@ type SummaryFinding struct {
 	Fix      string `json:"fix"`
 }
 
-// SummaryRunBrief names a run the verdict covers.
+// SummaryRunBrief names a run the verdict covers and where it came from
+// (the run's own columns are in the runs table, not here).
 type SummaryRunBrief struct {
-	RunID  string `json:"run_id"`
-	Seq    int32  `json:"seq"`
-	Label  string `json:"label"`
+	analyze.RunRef
 	Source string `json:"source"`
 	Line   int32  `json:"source_line"`
 	// Parts are the runs merged into this one at analysis, if any.
@@ -391,7 +365,7 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 		Runs: []SummaryRunBrief{}, Endpoints: summaryEndpoints(v), Errors: summaryErrors(v),
 	}
 	for i, r := range v.Runs {
-		s.Runs = append(s.Runs, SummaryRunBrief{RunID: r.RunID, Seq: r.Seq, Label: r.Label, Source: r.Source, Line: r.SourceLine})
+		s.Runs = append(s.Runs, SummaryRunBrief{RunRef: analyze.RunRef{RunID: r.RunID, Seq: r.Seq, Label: r.Label}, Source: r.Source, Line: r.SourceLine})
 		if i < len(v.RunNumbers) {
 			s.Runs[i].Numbers = summaryNumbers(v.RunNumbers[i], false)
 		}
@@ -423,8 +397,7 @@ func NewSummary(v *analyze.Verdict, generatedBy string) *Summary {
 
 // summaryGroup is a group of runs as summary.json has it.
 func summaryGroup(g analyze.Group) SummaryGroup {
-	sg := SummaryGroup{Tool: g.Tool, LoadModel: g.LoadModel, Connections: g.Connections, Threads: g.Threads,
-		TargetRPS: g.TargetRPS, PlannedDurationS: g.PlannedDurationS, Endpoint: g.Endpoint, Runs: len(g.Runs),
+	sg := SummaryGroup{Tool: g.Tool, LoadModel: g.LoadModel, SummaryLoad: summaryLoad(g.Settings), Endpoint: g.Endpoint, Runs: len(g.Runs),
 		RunIDs: g.RunIDs, Seqs: g.Seqs, Warmup: warmup(g.Warmup), Numbers: summaryNumbers(g.Numbers, true)}
 	if g.WithinRun != nil {
 		w := warmup(*g.WithinRun)
@@ -468,15 +441,15 @@ func summaryRunWarm(w analyze.RunWarmup) SummaryRunWarm {
 // summaryCapacity is a system's capacity as summary.json has it.
 func summaryCapacity(c analyze.Capacity) SummaryCapacity {
 	sc := SummaryCapacity{Saturated: c.Saturated, SaturatedAt: c.SaturatedAt, SaturationDetail: saturationText(c.Saturation),
-		LittlesLawRatio: []float64{}, Levels: []SummaryLevel{}}
+		LittlesLawRatio: []float64{}, Levels: []analyze.Level{}}
 	for _, r := range c.LittlesLawRatio {
 		sc.LittlesLawRatio = append(sc.LittlesLawRatio, round(r, 2))
 	}
 	for _, l := range c.Levels {
-		sc.Levels = append(sc.Levels, SummaryLevel{Connections: l.Connections, RPS: round(l.RPS, 2), LatMeanMs: r2p(l.LatMeanMs), Runs: l.Runs})
+		sc.Levels = append(sc.Levels, analyze.Level{Connections: l.Connections, RPS: round(l.RPS, 2), LatMeanMs: r2p(l.LatMeanMs), Runs: l.Runs})
 	}
 	if u := c.USL; u != nil {
-		sc.USL = &SummaryUSL{Sigma: sig(u.Sigma, 6), Kappa: sig(u.Kappa, 6), Lambda: sig(u.Lambda, 6), NMax: u.NMax,
+		sc.USL = &stats.USLFit{Sigma: sig(u.Sigma, 6), Kappa: sig(u.Kappa, 6), Lambda: sig(u.Lambda, 6), NMax: u.NMax,
 			XMax: round(u.XMax, 2), R2: round(u.R2, 4), NegativeSigma: u.NegativeSigma, NegativeKappa: u.NegativeKappa}
 	}
 	return sc
@@ -532,8 +505,7 @@ func summaryChecks(v *analyze.Verdict) []SummaryCheck {
 			rnd = func(x float64) float64 { return sig(x, 6) }
 		}
 		sc := SummaryCheck{Threshold: t.Expr, Metric: string(t.Metric), Op: string(t.Op), Limit: t.Limit, System: c.System,
-			Tool: c.Settings.Tool, Connections: c.Settings.Connections, Threads: c.Settings.Threads, TargetRPS: c.Settings.TargetRPS,
-			PlannedDurationS: c.Settings.PlannedDurationS, Endpoint: c.Settings.Endpoint, Status: string(c.Status), Runs: c.Runs, Steady: c.Steady, Detail: checkValue(v, c),
+			SummaryAt: summaryAt(c.Settings), Status: string(c.Status), Runs: c.Runs, Steady: c.Steady, Detail: checkValue(v, c),
 			Aggregate: analyze.AggregateOf(string(t.Metric))}
 		if c.Value != nil {
 			sc.Value = ptr(rnd(*c.Value))
@@ -561,7 +533,7 @@ func warmup(w analyze.Warmup) SummaryWarmup {
 	out := SummaryWarmup{Class: string(w.Class), Good: w.Good, SteadyFromSeq: w.SteadyFromSeq, Direction: string(w.Direction), Method: w.Method, Detail: warmupDetail(w),
 		UnstableRuns: w.UnstableRuns}
 	if sh := w.Shift; sh != nil {
-		out.Shift = &SummaryShift{AtSeq: sh.AtSeq, Before: round(sh.Before, 2), After: round(sh.After, 2), Direction: string(sh.Direction)}
+		out.Shift = &analyze.Shift{AtSeq: sh.AtSeq, Before: round(sh.Before, 2), After: round(sh.After, 2), Direction: sh.Direction}
 	}
 	if w.ChangePct != nil {
 		out.ChangePct = ptr(round(*w.ChangePct, 1))

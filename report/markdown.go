@@ -130,70 +130,12 @@ func (b *reportBuilder) answers() *section {
 	sec := &section{Title: "What the data can and cannot support", ID: "answers"}
 	marks := map[int]string{}
 	table := compareBlocks(v, -1, marks)
-	var items []listItem
-	add := func(runs ...inline) { items = append(items, listItem{Runs: runs}) }
-	seen := map[string]bool{}
-	for i, c := range v.Comparisons {
-		// The metric that says "faster" at these settings: throughput
-		// for a closed model, latency where the rate is fixed (open
-		// model), the throughput then being the rate asked for.
-		if c.Metric != analyze.LeadMetric(c.Settings) {
-			continue
-		}
-		key := c.A + "\x00" + c.B + "\x00" + settingsText(c.Settings)
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		q := tx(fmt.Sprintf("Is %s faster than %s at %s? ", c.A, c.B, b.at(c.Settings)))
-		r := c.DecidingRatio()
-		runs := runsText(c)
-		why := ""
-		if m := marks[i]; m != "" {
-			why = ", notes " + m
-		}
-		switch c.Verdict {
-		case analyze.AFaster:
-			add(q, bold("Yes"), tx(fmt.Sprintf(": %s the %s%s, p = %s (%s).", timesText(r), metricWords(c.Metric), estimateCI(c, false), relP(c.PValue), runs)))
-		case analyze.BFaster:
-			add(q, bold("No, "+c.B+" is"), tx(fmt.Sprintf(": %s the %s%s, p = %s (%s).", timesText(1/r), metricWords(c.Metric), estimateCI(c, true), relP(c.PValue), runs)))
-		case analyze.NoDifference:
-			add(q, bold("No difference"), tx(fmt.Sprintf(" (%s ratio %s, %s%s).", metricWords(c.Metric), rel(r), runs, why)))
-		default:
-			need := ""
-			if c.RunsNeeded != nil && !slices.ContainsFunc(c.Reasons, func(r analyze.Reason) bool { return r.Code == analyze.ReasonUnsettled }) {
-				need = fmt.Sprintf("; about %d steady runs per system would settle it", *c.RunsNeeded)
-			}
-			add(q, bold("Not established"), tx(fmt.Sprintf(": %s ratio %s (%s%s)%s.", metricWords(c.Metric), rel(r), runs, why, need)))
-		}
-	}
-	for _, s := range v.Systems {
-		for _, g := range s.Groups {
-			q := tx(fmt.Sprintf("Has %s warmed up at %s? ", s.Label, b.at(g.Settings)))
-			from := ""
-			if g.Warmup.SteadyFromSeq != nil {
-				from = fmt.Sprintf("; steady from run seq %d", *g.Warmup.SteadyFromSeq)
-			}
-			switch w := g.Warmup; {
-			case w.Class == stats.ClassNoSteadyState && w.Direction == stats.Worsening:
-				add(q, bold("No, it is still getting slower"), tx(": "+warmupDetail(g.Warmup)+"."))
-			case w.Class == stats.ClassNoSteadyState:
-				add(q, bold("No"), tx(": "+warmupDetail(g.Warmup)+"."))
-			case w.Class == stats.ClassInsufficientData:
-				add(q, bold("Cannot tell"), tx(" from "+plural(len(g.Runs), "run")+"."))
-			case w.Class == stats.ClassFlat:
-				add(q, bold("No change seen"), tx(fmt.Sprintf(" across its %s (%s%s).", plural(len(g.Runs), "run"), warmupDetail(g.Warmup), from)))
-			case w.Class == stats.ClassSlowdown:
-				add(q, bold("It got slower"), tx(" and then stayed level ("+warmupDetail(g.Warmup)+from+")."))
-			default:
-				add(q, bold(string(g.Warmup.Class)), tx(" ("+warmupDetail(g.Warmup)+from+")."))
-			}
-		}
-	}
+	items := b.comparisonAnswers(marks)
+	items = append(items, b.warmupAnswers()...)
 	for _, s := range v.Systems {
 		for _, w := range s.WithinRunWarmup {
 			if w.Instability != nil {
-				add(tx(fmt.Sprintf("Is %s steady within run seq %d? ", s.Label, w.Seq)), bold("No"), tx(": "+instabilityText(w.Instability)+"."))
+				items = append(items, listItem{Runs: []inline{tx(fmt.Sprintf("Is %s steady within run seq %d? ", s.Label, w.Seq)), bold("No"), tx(": " + instabilityText(w.Instability) + ".")}})
 			}
 		}
 	}
@@ -203,7 +145,7 @@ func (b *reportBuilder) answers() *section {
 			if s.Capacity.Saturation != nil && s.Capacity.Saturation.Kind == analyze.SaturationOpenShortfall {
 				word = "Overloaded"
 			}
-			add(tx(fmt.Sprintf("Is %s at capacity? ", s.Label)), bold(word), tx(": "+saturationText(s.Capacity.Saturation)+"."))
+			items = append(items, listItem{Runs: []inline{tx(fmt.Sprintf("Is %s at capacity? ", s.Label)), bold(word), tx(": " + saturationText(s.Capacity.Saturation) + ".")}})
 			b.said[saturationText(s.Capacity.Saturation)] = true
 		}
 	}
@@ -219,6 +161,87 @@ func (b *reportBuilder) answers() *section {
 			aggregatesLegend(v), rel(100*v.Options.Level), rel(v.Options.Alpha), rel(100*v.Options.PracticalBand)))))
 	}
 	return sec
+}
+
+// comparisonAnswers asks, once per pair of systems and settings, whether
+// one is faster than the other, on the metric that says "faster" there:
+// throughput for a closed model, latency where the rate is fixed (open
+// model), the throughput then being the rate asked for. marks are the
+// note marks of the comparisons table, by comparison.
+func (b *reportBuilder) comparisonAnswers(marks map[int]string) []listItem {
+	var items []listItem
+	seen := map[string]bool{}
+	for i, c := range b.v.Comparisons {
+		if c.Metric != analyze.LeadMetric(c.Settings) {
+			continue
+		}
+		key := c.A + "\x00" + c.B + "\x00" + settingsText(c.Settings)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		q := tx(fmt.Sprintf("Is %s faster than %s at %s? ", c.A, c.B, b.at(c.Settings)))
+		items = append(items, listItem{Runs: append([]inline{q}, comparisonAnswer(c, marks[i])...)})
+	}
+	return items
+}
+
+// comparisonAnswer is the answer to whether side A of c is faster; mark
+// is its note mark in the comparisons table, if any.
+func comparisonAnswer(c analyze.Comparison, mark string) []inline {
+	r := c.DecidingRatio()
+	runs := runsText(c)
+	why := ""
+	if mark != "" {
+		why = ", notes " + mark
+	}
+	switch c.Verdict {
+	case analyze.AFaster:
+		return []inline{bold("Yes"), tx(fmt.Sprintf(": %s the %s%s, p = %s (%s).", timesText(r), metricWords(c.Metric), estimateCI(c, false), relP(c.PValue), runs))}
+	case analyze.BFaster:
+		return []inline{bold("No, " + c.B + " is"), tx(fmt.Sprintf(": %s the %s%s, p = %s (%s).", timesText(1/r), metricWords(c.Metric), estimateCI(c, true), relP(c.PValue), runs))}
+	case analyze.NoDifference:
+		return []inline{bold("No difference"), tx(fmt.Sprintf(" (%s ratio %s, %s%s).", metricWords(c.Metric), rel(r), runs, why))}
+	}
+	need := ""
+	if c.RunsNeeded != nil && !slices.ContainsFunc(c.Reasons, func(r analyze.Reason) bool { return r.Code == analyze.ReasonUnsettled }) {
+		need = fmt.Sprintf("; about %d steady runs per system would settle it", *c.RunsNeeded)
+	}
+	return []inline{bold("Not established"), tx(fmt.Sprintf(": %s ratio %s (%s%s)%s.", metricWords(c.Metric), rel(r), runs, why, need))}
+}
+
+// warmupAnswers asks of every group whether its system has warmed up.
+func (b *reportBuilder) warmupAnswers() []listItem {
+	var items []listItem
+	for _, s := range b.v.Systems {
+		for _, g := range s.Groups {
+			q := tx(fmt.Sprintf("Has %s warmed up at %s? ", s.Label, b.at(g.Settings)))
+			items = append(items, listItem{Runs: append([]inline{q}, warmupAnswer(g)...)})
+		}
+	}
+	return items
+}
+
+// warmupAnswer is the answer to whether g's system has warmed up.
+func warmupAnswer(g analyze.Group) []inline {
+	w := g.Warmup
+	from := ""
+	if w.SteadyFromSeq != nil {
+		from = fmt.Sprintf("; steady from run seq %d", *w.SteadyFromSeq)
+	}
+	switch {
+	case w.Class == stats.ClassNoSteadyState && w.Direction == stats.Worsening:
+		return []inline{bold("No, it is still getting slower"), tx(": " + warmupDetail(w) + ".")}
+	case w.Class == stats.ClassNoSteadyState:
+		return []inline{bold("No"), tx(": " + warmupDetail(w) + ".")}
+	case w.Class == stats.ClassInsufficientData:
+		return []inline{bold("Cannot tell"), tx(" from " + plural(len(g.Runs), "run") + ".")}
+	case w.Class == stats.ClassFlat:
+		return []inline{bold("No change seen"), tx(fmt.Sprintf(" across its %s (%s%s).", plural(len(g.Runs), "run"), warmupDetail(w), from))}
+	case w.Class == stats.ClassSlowdown:
+		return []inline{bold("It got slower"), tx(" and then stayed level (" + warmupDetail(w) + from + ").")}
+	}
+	return []inline{bold(string(w.Class)), tx(" (" + warmupDetail(w) + from + ").")}
 }
 
 // systems is the table of systems and their groups.

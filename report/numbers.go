@@ -33,17 +33,24 @@ type SummaryNumbers struct {
 	// tool gives it.
 	SuccessRPS *float64 `json:"success_rps"`
 	ErrorRate  *float64 `json:"error_rate"`
-	LatMinMs   *float64 `json:"lat_min_ms"`
-	LatMeanMs  *float64 `json:"lat_mean_ms"`
-	LatP50Ms   *float64 `json:"lat_p50_ms"`
-	LatP90Ms   *float64 `json:"lat_p90_ms"`
-	LatP95Ms   *float64 `json:"lat_p95_ms"`
-	LatP99Ms   *float64 `json:"lat_p99_ms"`
-	LatMaxMs   *float64 `json:"lat_max_ms"`
+	SummaryLatencies
 	// Aggregates name, per figure given, how it sums up the runs:
 	// "one-run", "mean-of-runs", "median-of-runs"; requests, errors,
 	// attempted and duration_s are always sums. Groups only.
 	Aggregates map[string]string `json:"aggregates,omitempty"`
+}
+
+// SummaryLatencies are the latency figures of summary.json's numbers
+// (embedded: a group's or run's numbers, an endpoint), in milliseconds,
+// null where the runs do not give them.
+type SummaryLatencies struct {
+	LatMinMs  *float64 `json:"lat_min_ms"`
+	LatMeanMs *float64 `json:"lat_mean_ms"`
+	LatP50Ms  *float64 `json:"lat_p50_ms"`
+	LatP90Ms  *float64 `json:"lat_p90_ms"`
+	LatP95Ms  *float64 `json:"lat_p95_ms"`
+	LatP99Ms  *float64 `json:"lat_p99_ms"`
+	LatMaxMs  *float64 `json:"lat_max_ms"`
 }
 
 // summaryNumbers converts Numbers; withAggregates adds their aggregates

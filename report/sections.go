@@ -305,74 +305,16 @@ var runColumns = []runColumn{
 func (b *reportBuilder) appendix(meta Meta) *section {
 	v := b.v
 	sec := &section{Title: "Appendix", ID: "appendix"}
-	// A column no run fills says nothing, and one that is the same for
-	// every run is said once above the table; with one source, the
-	// source column keeps the line numbers.
-	var same []string
-	cols := slices.DeleteFunc(slices.Clone(runColumns), func(c runColumn) bool {
-		if len(v.Runs) < 2 || c.head == "seq" || c.head == "system" || c.head == "target" {
-			return false
-		}
-		x := c.cell(v.Runs[0])
-		for _, r := range v.Runs[1:] {
-			if c.cell(r) != x {
-				return false
-			}
-		}
-		if x != "-" && c.head != "source" {
-			same = append(same, c.head+" "+x)
-		}
-		return c.head != "source"
-	})
+	cols, same := shownRunColumns(v.Runs)
 	oneSource := len(v.Runs) > 0 && !slices.ContainsFunc(v.Runs, func(r results.Run) bool { return r.Source != v.Runs[0].Source })
-	runs := &tableBlock{Class: "runs"}
-	for _, c := range cols {
-		head := c.head
-		if head == "source" && oneSource {
-			head = "line"
-		}
-		runs.Head = append(runs.Head, []inline{tx(head)})
-		runs.Numeric = append(runs.Numeric, c.numeric || head == "line")
-	}
-	for _, r := range v.Runs {
-		var row [][]inline
-		for _, c := range cols {
-			cell := tx(c.cell(r))
-			switch {
-			case c.head == "source" && oneSource:
-				cell = tx(strconv.Itoa(int(r.SourceLine)))
-			case c.head == "target" || c.head == "source":
-				cell = mono(c.cell(r))
-			}
-			row = append(row, []inline{cell})
-		}
-		runs.Rows = append(runs.Rows, row)
-	}
 	var intro []block
 	if len(same) > 0 || oneSource {
-		p := para(tx("Every run: " + strings.Join(same, ", ")))
-		if oneSource {
-			if len(same) > 0 {
-				p.Runs = append(p.Runs, tx("; "))
-			}
-			p.Runs = append(p.Runs, tx("from "), mono(v.Runs[0].Source))
-		}
-		p.Runs = append(p.Runs, tx("."))
-		intro = append(intro, p)
+		intro = append(intro, everyRun(same, oneSource, v.Runs))
 	}
-	sec.Blocks = append(sec.Blocks, &section{Title: "Runs", ID: "runs", Blocks: append(intro, runs)})
-	in := &list{}
-	for _, x := range meta.Inputs {
-		in.Items = append(in.Items, listItem{Runs: []inline{mono(x)}})
-	}
-	in.Items = append(in.Items, rejectedRemoved(meta)...)
+	sec.Blocks = append(sec.Blocks, &section{Title: "Runs", ID: "runs", Blocks: append(intro, runsTable(cols, v.Runs, oneSource))})
 	// The one source of every run, said above the runs, is not said again.
 	if !oneSource || len(meta.Rejected) > 0 || len(meta.Removed) > 0 || len(meta.Copies) > 0 || !slices.Equal(meta.Inputs, []string{v.Runs[0].Source}) {
-		inputs := &section{Title: "Inputs", ID: "inputs"}
-		if len(in.Items) > 0 {
-			inputs.Blocks = append(inputs.Blocks, in)
-		}
-		sec.Blocks = append(sec.Blocks, inputs)
+		sec.Blocks = append(sec.Blocks, inputsSection(meta))
 	}
 	if len(v.Warnings) > 0 {
 		wl := &list{}
@@ -384,4 +326,85 @@ func (b *reportBuilder) appendix(meta Meta) *section {
 	sec.Blocks = append(sec.Blocks, &section{Title: "How this report was made", ID: "made", Blocks: []block{
 		para(tx(fmt.Sprintf("%s, analysis version %d, %s (all in summary.json).", meta.GeneratedBy, v.AnalysisVersion, optionsText(v.Options))))}})
 	return sec
+}
+
+// shownRunColumns returns the run columns the runs table shows, and the
+// "head value" of every column left out for being the same in every run.
+// A column no run fills says nothing, and one that is the same for every
+// run is said once above the table; with one source, the source column
+// keeps the line numbers.
+func shownRunColumns(runs []results.Run) (cols []runColumn, same []string) {
+	cols = slices.DeleteFunc(slices.Clone(runColumns), func(c runColumn) bool {
+		if len(runs) < 2 || c.head == "seq" || c.head == "system" || c.head == "target" {
+			return false
+		}
+		x := c.cell(runs[0])
+		for _, r := range runs[1:] {
+			if c.cell(r) != x {
+				return false
+			}
+		}
+		if x != "-" && c.head != "source" {
+			same = append(same, c.head+" "+x)
+		}
+		return c.head != "source"
+	})
+	return cols, same
+}
+
+// everyRun is the line above the runs table: the values every run shares
+// and, with one source, that source.
+func everyRun(same []string, oneSource bool, runs []results.Run) *paragraph {
+	p := para(tx("Every run: " + strings.Join(same, ", ")))
+	if oneSource {
+		if len(same) > 0 {
+			p.Runs = append(p.Runs, tx("; "))
+		}
+		p.Runs = append(p.Runs, tx("from "), mono(runs[0].Source))
+	}
+	p.Runs = append(p.Runs, tx("."))
+	return p
+}
+
+// runsTable is the table of every run in the columns cols; with one
+// source, the source column is the line number.
+func runsTable(cols []runColumn, runs []results.Run, oneSource bool) *tableBlock {
+	t := &tableBlock{Class: "runs"}
+	for _, c := range cols {
+		head := c.head
+		if head == "source" && oneSource {
+			head = "line"
+		}
+		t.Head = append(t.Head, []inline{tx(head)})
+		t.Numeric = append(t.Numeric, c.numeric || head == "line")
+	}
+	for _, r := range runs {
+		var row [][]inline
+		for _, c := range cols {
+			cell := tx(c.cell(r))
+			switch {
+			case c.head == "source" && oneSource:
+				cell = tx(strconv.Itoa(int(r.SourceLine)))
+			case c.head == "target" || c.head == "source":
+				cell = mono(c.cell(r))
+			}
+			row = append(row, []inline{cell})
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// inputsSection lists the inputs and the files rejected or removed.
+func inputsSection(meta Meta) *section {
+	in := &list{}
+	for _, x := range meta.Inputs {
+		in.Items = append(in.Items, listItem{Runs: []inline{mono(x)}})
+	}
+	in.Items = append(in.Items, rejectedRemoved(meta)...)
+	inputs := &section{Title: "Inputs", ID: "inputs"}
+	if len(in.Items) > 0 {
+		inputs.Blocks = append(inputs.Blocks, in)
+	}
+	return inputs
 }

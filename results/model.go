@@ -132,8 +132,8 @@ type Series struct {
 	RPS       float64  `json:"rps"`
 	LatMeanMs *float64 `json:"lat_mean_ms,omitempty"`
 	LatP50Ms  *float64 `json:"lat_p50_ms,omitempty"`
-	// LatP90Ms is the window's p90 latency (from issue 22; files written
-	// before read it as null).
+	// LatP90Ms is the window's p90 latency (null in files that lack the
+	// column).
 	LatP90Ms *float64 `json:"lat_p90_ms,omitempty"`
 	LatP99Ms *float64 `json:"lat_p99_ms,omitempty"`
 	LatMaxMs *float64 `json:"lat_max_ms,omitempty"`

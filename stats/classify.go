@@ -89,24 +89,14 @@ type ShortClassification struct {
 }
 
 // ClassifyShort classifies a short across-run series (2 to 4 run values
-// in execution order), which is too short for changepoint detection.
-//
-// The relative change between the last two values, (x[n-1]-x[n-2]) /
-// |x[n-2]|, is compared with a noise band of ±max(band, cv): band <= 0 (or
-// NaN) selects DefaultNoiseBand (3 %), and cv is the within-group
-// coefficient of variation observed by the caller (e.g. the CV of the
-// windows within the runs, or of another system's runs at the same
-// settings), as a fraction; pass 0 if unknown. The series' own CV is not
-// used: with 2 to 4 points, any trend would dominate it.
-//
-// Inside the band the class is flat. Outside it is no-steady-state in
-// either direction: an improvement means the system is still warming
-// (STATISTICS.md), and a worsening equally means the last two runs did not
-// agree; Improving says which. One value gives insufficient-data. More
-// than 4 values are accepted, but only the last two are used. x must be
-// finite (else ErrEmpty or ErrNotFinite); x[n-2] = 0 with x[n-1] != 0,
-// or a change relative to x[n-2] past the float64 range, gives
-// ErrZeroBase (an ErrParameter), as the relative change is undefined.
+// in execution order) by the relative change between its last two values
+// against a noise band of ±max(band, cv) (STATISTICS.md): flat inside it,
+// no-steady-state outside in either direction (Improving says which).
+// band <= 0 (or NaN) selects DefaultNoiseBand; cv is a CV the caller
+// observed elsewhere, as a fraction (0 if unknown), never the series' own.
+// One value gives insufficient-data; of more than 4 only the last two
+// count. x must be finite (else ErrEmpty or ErrNotFinite); an undefined
+// relative change (x[n-2] = 0, or past float64) gives ErrZeroBase.
 func ClassifyShort(x []float64, higherIsBetter bool, band, cv float64) (ShortClassification, error) {
 	if err := checkFinite(x); err != nil {
 		return ShortClassification{Class: ClassInsufficientData}, err

@@ -66,28 +66,12 @@ type EDivisiveResult struct {
 }
 
 // EDivisive finds change points in the distribution of a series by the
-// E-Divisive method of Matteson & James ("A Nonparametric Approach for
-// Multiple Change Point Analysis of Multivariate Data", JASA 109(505),
-// 2014; R package ecp, e.divisive), the method behind MongoDB's and
-// Apache Otava's (formerly Hunter) performance change-point detection.
-//
-// For a segment Z[s:e] and a split s < τ < κ <= e into X = Z[s:τ] and
-// Y = Z[τ:κ] of sizes m and n, the energy statistic is
-//
-//	Ê = 2/(mn) Σ|X_i - Y_j|^α - C(m,2)⁻¹ Σ_{i<k}|X_i - X_k|^α - C(n,2)⁻¹ Σ_{j<k}|Y_j - Y_k|^α
-//
-// and Q̂ = mn/(m+n)·Ê. Divisive (bisection) search: the best (τ, κ) of
-// every current segment is found, the one with the largest Q̂ is tested,
-// and when significant it becomes a change point and the search goes on;
-// the first candidate that is not significant ends it. The test is ecp's
-// permutation test: the observations are shuffled within each current
-// segment, the largest Q̂ over the segments is recomputed, and
-// p = (1 + #{permuted >= observed}) / (1 + R) for R permutations; a
-// candidate is significant when p <= SigLevel.
-//
-// x must be finite (else ErrNotFinite); with fewer observations than two
-// sides need there is nothing to test and the result is empty. Bad
-// options give ErrParameter.
+// E-Divisive method of Matteson & James (JASA 2014; R package ecp): a
+// divisive search on the energy statistic Q̂, each candidate kept while
+// ecp's permutation test gives p <= SigLevel (STATISTICS.md has the
+// statistic and the test). x must be finite (else ErrNotFinite); with
+// fewer observations than two sides need the result is empty. Bad options
+// give ErrParameter.
 func EDivisive(x []float64, o EDivisiveOptions) (EDivisiveResult, error) {
 	var res EDivisiveResult
 	if err := checkFinite(x); err != nil {

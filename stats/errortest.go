@@ -12,20 +12,13 @@ import (
 const PermutationExactLimit = 20000
 
 // PermutationMeanDiff is the two-sided permutation test of equal means of
-// x and y (Fisher, The Design of Experiments, 1935; Good, Permutation
-// Tests, 2000): under the null hypothesis that the observations of x and
-// y are exchangeable, every split of the pooled values into groups of
-// len(x) and len(y) is equally likely, and p is the share of splits whose
-// |mean(x*) - mean(y*)| is at least the observed one. It is exact,
-// whatever the distribution of the values (per-run error rates that vary
-// between runs by more than binomial noise, overdispersed, included):
-// enumerated when C(n, len(x)) <= PermutationExactLimit, else estimated
-// from that many random splits drawn with seed (the observed split
-// counted, so p >= 1/(draws+1)). exhaustive says which. Its smallest
-// attainable p is MinAttainableP(len(x), len(y)).
-//
-// Both samples need at least one finite value (else *TooFewError or
-// ErrNotFinite).
+// x and y (Fisher 1935): p is the share of the splits of the pooled values
+// into groups of len(x) and len(y) whose |mean difference| is at least the
+// observed one, exact whatever the distribution (overdispersed per-run
+// error rates included). The splits are enumerated when C(n, len(x)) <=
+// PermutationExactLimit (exhaustive), else that many are drawn with seed
+// (the observed split counted: p >= 1/(draws+1)). Both samples need at
+// least one finite value (else *TooFewError or ErrNotFinite).
 func PermutationMeanDiff(x, y []float64, seed uint64) (p float64, exhaustive bool, err error) {
 	for _, s := range [][]float64{x, y} {
 		if err := checkFinite(s); err != nil {

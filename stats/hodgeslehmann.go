@@ -11,30 +11,16 @@ import (
 // MethodHodgesLehmann is the CI method of HodgesLehmannRatio.
 const MethodHodgesLehmann = "hodges-lehmann"
 
-// HodgesLehmannRatio estimates how many times larger x is than y by the
-// Hodges-Lehmann estimator of the shift between ln x and ln y (Hodges &
-// Lehmann, "Estimates of location based on rank tests", Ann. Math.
-// Statist. 34(2), 1963): the median of the m·n pairwise differences ln
-// x_i - ln y_j, returned as the ratio exp(shift). Its confidence interval
-// is the distribution-free one of Moses (in Walker & Lev, "Statistical
-// Inference", 1953; Hollander & Wolfe, "Nonparametric Statistical
-// Methods", 1999, §4.3): the order statistics D_(c+1) and D_(mn-c) of the
-// pairwise differences, where c is the largest integer with P(U <= c) <=
-// (1-level)/2 under the null distribution of the Mann-Whitney U statistic.
-// The interval is exactly the set of shifts that the two-sided
-// Mann-Whitney test at 1-level does not reject, so it excludes 1 exactly
-// when MannWhitney's p (without ties) is below 1-level: estimate and test
-// agree. A single outlying observation moves neither the estimate nor the
-// interval by more than one order statistic, which a ratio of means and
-// its bootstrap interval cannot promise.
-//
-// U's null distribution is exact for m+n <= MannWhitneyExactLimit, else
-// the normal approximation c = floor(mn/2 - z·sqrt(mn(m+n+1)/12)) is used.
-// level 0 selects DefaultLevel. Both samples must be finite and positive
-// with at least 2 observations each (else ErrEmpty, ErrNotFinite,
-// ErrParameter or a *TooFewError); when they are too small for any
-// interval at the level (c < 0, e.g. 3 against 3 at 95 %), Lo and Hi are
-// 0 and +Inf.
+// HodgesLehmannRatio estimates how many times larger x is than y: exp of
+// the Hodges-Lehmann shift of ln x against ln y (the median of the m·n
+// pairwise differences), with Moses' distribution-free interval, the set of
+// shifts the two-sided Mann-Whitney test at 1-level does not reject, so
+// estimate and test agree (STATISTICS.md). U's null distribution is exact
+// for m+n <= MannWhitneyExactLimit, else normal. level 0 selects
+// DefaultLevel. Both samples must be finite and positive with at least 2
+// observations each (else ErrEmpty, ErrNotFinite, ErrParameter or a
+// *TooFewError); too small for any interval at the level (3 against 3 at
+// 95 %), Lo and Hi are 0 and +Inf.
 func HodgesLehmannRatio(x, y []float64, level float64) (CI, error) {
 	for _, s := range [][]float64{x, y} {
 		if err := checkFinite(s); err != nil {

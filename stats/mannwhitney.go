@@ -11,29 +11,15 @@ import (
 // MannWhitney computes the exact p-value.
 const MannWhitneyExactLimit = 50
 
-// MannWhitney performs the two-sided Mann-Whitney U test (Mann & Whitney,
-// "On a test of whether one of two random variables is stochastically
-// larger than the other", Ann. Math. Statist. 18(1), 1947) of the null
-// hypothesis that x and y come from the same distribution.
-//
-// u is the U statistic of x: the number of pairs (x_i, y_j) with x_i > y_j
-// plus half the number of ties; u = n1·n2/2 when the samples are alike.
-//
-// When n1+n2 <= MannWhitneyExactLimit the p-value is exact: the null
-// distribution of the rank sum of x is the permutation distribution over
-// all C(n1+n2, n1) ways to assign the pooled ranks, counted by dynamic
-// programming (a subset-sum recursion over the pooled observations). Tied
-// observations get mid-ranks, so with ties this is the exact conditional
-// (permutation) distribution given the tie pattern; without ties it is the
-// classical distribution of U. The p-value is the probability of a rank
-// sum at least as far from its mean n1(n1+n2+1)/2 as the observed one.
-//
-// Larger samples use the normal approximation with the tie correction of
-// the variance, n1·n2/12·((N+1) - Σ(t³-t)/(N(N-1))), and a continuity
-// correction of 1/2.
-//
-// Both samples must be non-empty and finite (else ErrEmpty or
-// ErrNotFinite). If all observations are equal, p = 1.
+// MannWhitney performs the two-sided Mann-Whitney U test (1947) of the
+// null hypothesis that x and y come from the same distribution. u is the
+// U statistic of x: the pairs with x_i > y_j plus half the ties. For
+// n1+n2 <= MannWhitneyExactLimit p is exact (the permutation distribution
+// of the mid-rank sum, counted by dynamic programming: conditional on the
+// ties); larger samples use the normal approximation with the tie-corrected
+// variance and a continuity correction of 1/2. Both samples must be
+// non-empty and finite (else ErrEmpty or ErrNotFinite); all observations
+// equal give p = 1.
 func MannWhitney(x, y []float64) (u, p float64, err error) {
 	return mannWhitney(x, y, MannWhitneyExactLimit)
 }

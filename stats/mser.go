@@ -17,24 +17,13 @@ func MSER5(x []float64) (truncate int, needsMoreData bool, err error) {
 	return MSER(x, MSERBatch)
 }
 
-// MSER returns the MSER truncation point of x with batches of the given
-// size (batch <= 0 selects MSERBatch).
-//
-// The series is reduced to m = len(x)/batch batch means Y_1..Y_m (a
-// trailing incomplete batch is dropped), and
-//
-//	d* = argmin_d  sum_{i>d} (Y_i - Ȳ_d)² / (m-d)²
-//
-// where Ȳ_d is the mean of Y_{d+1..m}. The statistic is unreliable near
-// the end of the series, where it is computed from a few batches and drops
-// towards 0 by chance (the end artifact), so d is searched only over the
-// first half of the batches, 0 <= d <= m/2. A minimum at d = m/2, the edge
-// of the search, means the series is still changing at its midpoint: the
-// truncation point is at or beyond n/2 and needsMoreData is true (the
-// usual MSER rule "reject d* > n/2").
-//
-// truncate is d* in observations (d*·batch): the observations x[:truncate]
-// are the warm-up. Ties go to the smallest d. x must be finite with at
+// MSER returns the MSER truncation point of x over batch means of the
+// given size (batch <= 0 selects MSERBatch; an incomplete last batch is
+// dropped): d* minimising the standard error of the mean of the batches
+// after d, searched over the first half only (the end artifact,
+// STATISTICS.md). truncate is d* in observations: x[:truncate] is the
+// warm-up; ties go to the smallest d. A minimum at the half means the
+// series still changes there: needsMoreData. x must be finite with at
 // least 4 batches (else ErrEmpty, ErrNotFinite or ErrTooFew).
 func MSER(x []float64, batch int) (truncate int, needsMoreData bool, err error) {
 	if err := checkFinite(x); err != nil {

@@ -48,25 +48,14 @@ type Outlier struct {
 }
 
 // OutlierRound finds at most one outlier round in x, a positive series
-// (the throughput of rounds in execution order), on the logs. A round i
-// other than the first is an outlier when it lies outside the prediction
-// interval of the reference rounds (every round but i): its
-// prediction t, (y_i - mean)/(sd·sqrt(1+1/m)) over the m reference rounds'
-// mean and SD (floored at 0.5 %), passes the t quantile at
-// 1 - alpha/(2(n-1)) with m-1 degrees of freedom (Student's prediction
-// interval for one new observation, Bonferroni over the n-1 rounds
-// judged: under Normal noise a flat series has an outlier with chance at
-// most alpha), and it differs from the reference mean by more than
-// minDev; while its neighbours do not (by the same bound) and lie within
-// half its distance of the mean (one round, not the edge of a level), and no other
-// round is an outlier by the same rule. The first round is never judged
-// (a slow first round is a warm-up, the series model's to find) but is
-// part of the reference: a slow one widens it, so that a round next to a
-// slow first round (the end of a warm-up) is not flagged either. Two or more rounds beyond the bound are a pattern (a step,
-// a trend, a slow end), not one outlier: none is returned. Fewer than
-// OutlierMinRounds rounds, or a value that is not finite and positive,
-// return none. alpha <= 0 selects DefaultOutlierAlpha, minDev <= 0
-// DefaultOutlierMinDev.
+// (rounds' throughput in execution order), on the logs: a round other
+// than the first outside the Bonferroni prediction interval of the others
+// (SD floored at 0.5 %) and more than minDev from their mean, while its
+// neighbours are not and no other round is (two or more are a pattern,
+// not an outlier: none). The first round is never judged but is part of
+// the reference (STATISTICS.md). Fewer than OutlierMinRounds rounds, or a
+// value not finite and positive, return none. alpha <= 0 selects
+// DefaultOutlierAlpha, minDev <= 0 DefaultOutlierMinDev.
 func OutlierRound(x []float64, alpha, minDev float64) (Outlier, bool) {
 	n := len(x)
 	if n < OutlierMinRounds {

@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// Short pauses seen in the requests themselves (issue 31): a run whose
+// Short pauses seen in the requests themselves: a run whose
 // server stops the world for tens of milliseconds every second has one
 // pause in every one-second window, so its windows' means stay level and
 // the windows cannot show the pauses nor their period. A pause shows in

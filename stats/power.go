@@ -61,26 +61,15 @@ func MinRunsFor(alpha float64) int {
 // maxRuns caps RunsPerSide when the difference is tiny against the noise.
 const maxRuns = math.MaxInt32
 
-// RunsPerSide returns the number of runs per system needed to detect a
-// relative difference delta between two means with a two-sided test at
-// level alpha and the given power, when runs vary with coefficient of
-// variation cv (both as fractions, e.g. 0.05 for 5 %):
-//
-//	n = ceil(2·((z_{1-α/2} + z_{power})·cv/δ)²)
-//
-// the normal-approximation sample size of a two-sample comparison of means
-// with equal variances (e.g. Chow, Shao & Wang, "Sample Size Calculations
-// in Clinical Research", 2008, §3.2), with z the standard normal quantile.
-// The result is at least MinRunsFor(alpha) (MinRunsPerSide at 0.05),
-// since the exact Mann-Whitney test used for the comparison cannot reach
-// p < alpha with fewer runs per side whatever the data. Under normality the Mann-Whitney test needs about 5 % more runs
-// than the t-test this formula describes (asymptotic relative efficiency
-// 3/π); the floor and the rounding up dominate at the sizes of interest.
-//
-// alpha <= 0 selects DefaultAlpha and power <= 0 selects DefaultPower;
-// alpha and power must be below 1, cv must be >= 0 and finite, and delta
-// non-zero and finite (its sign is ignored); otherwise ErrParameter.
-// Results are capped at math.MaxInt32.
+// RunsPerSide returns the runs per system needed to detect a relative
+// difference delta between two means at level alpha with the given power
+// when runs vary with coefficient of variation cv (fractions):
+// n = ceil(2·((z_{1-α/2} + z_{power})·cv/δ)²), the normal-approximation
+// size of a two-sample comparison (Chow, Shao & Wang 2008, §3.2), at least
+// MinRunsFor(alpha), below which the exact Mann-Whitney test cannot reach
+// p < alpha. alpha <= 0 and power <= 0 select DefaultAlpha and
+// DefaultPower; both must be below 1, cv >= 0 and finite, delta non-zero
+// and finite (sign ignored), else ErrParameter. Capped at math.MaxInt32.
 func RunsPerSide(cv, delta, alpha, power float64) (int, error) {
 	if alpha == 0 || math.IsNaN(alpha) {
 		alpha = DefaultAlpha

@@ -1,11 +1,8 @@
 package stats
 
-// The parameters of the method of analysis versions up to 4 (PELT with the
-// outlier rule of Barrett et al., the step test and binary segmentation
-// for 5 to 19 runs). Their code is gone (issue 33: nothing called it since
-// analysis version 5, SelectModel); analyze.DefaultOptions still records
-// these values in every summary's options (penalty_factor, min_segment,
-// null_draws), so they stay as the values that summary reports.
+// The parameters of the method of analysis versions up to 4 (PELT, the
+// step test), which has no code now: analyze.DefaultOptions records them
+// in every summary's options (penalty_factor, min_segment, null_draws).
 
 // DefaultPenaltyFactor was the factor of ln(n) in the PELT penalty,
 // 15 ln(n), as used by Barrett et al. (OOPSLA 2017).

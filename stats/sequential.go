@@ -36,24 +36,12 @@ const (
 const DefaultSeqMixture = 0.25
 
 // Sequential is a comparison that may look at its data after every new
-// observation and stop, with its error rate held at Alpha over every look
-// however many are taken: it tests the mean of paired differences d_i
-// (in a duel, d_i = ln(B_i/A_i) of round i) by Lai's (1976) confidence
-// sequence for a normal mean with unknown variance, the scale-invariant
-// normal-mixture martingale of Wang and Ramdas ("Anytime-valid t-tests
-// and confidence sequences for Gaussian means with unknown variance",
-// 2023; Howard, Ramdas, McAuliffe and Sekhon, Ann. Statist. 49, 2021,
-// for confidence sequences). For a hypothesised mean μ, with y_i = d_i-μ,
-// V = Σy², T = Σy over n observations,
-//
-//	M_n(μ) = √(c/(n+c)) · (V / (V - T²/(n+c)))^(n/2)
-//
-// is a nonnegative martingale under μ (for the filtration of the
-// scale-invariant statistics), so by Ville's inequality
-// P(∃n: M_n(μ) ≥ 1/Alpha) ≤ Alpha: the set of μ with M_n(μ) < 1/Alpha
-// is an interval that holds the true mean at every n at once with
-// probability ≥ 1-Alpha. The decision may therefore be read after every
-// look, and the first look that decides may stop the comparison.
+// observation and stop, its error rate held at Alpha over every look: it
+// tests the mean of paired differences d_i (in a duel, ln(B_i/A_i)) by the
+// confidence sequence for a normal mean with unknown variance of Lai
+// (1976) and Wang & Ramdas (2023): the μ whose mixture martingale M_n(μ)
+// stays below 1/Alpha, an interval that holds the true mean at every n at
+// once with probability >= 1-Alpha (Ville's inequality; STATISTICS.md).
 type Sequential struct {
 	// Alpha is the error rate over all looks together (0 < Alpha < 1).
 	Alpha float64

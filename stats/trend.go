@@ -159,22 +159,13 @@ type Trend struct {
 }
 
 // TrendTest asks whether a series that should be steady keeps moving: a
-// significant monotone trend (MannKendall, P < alpha) whose fitted size
-// over the series (TheilSen) exceeds twice the larger of the series'
-// standard deviation and the relative equivalence band delta·|median|:
-// the tolerance for one level of Barrett et al.'s classification (they
-// hold a segment to its own spread), doubled, so that a segment counts as one level while its
-// start and end differ by less than twice its spread. The second condition
-// keeps long series, where a negligible drift is significant, and
-// autocorrelated ones, where the test is too liberal, from being called
-// trending; the first keeps noise from it. A straight ramp has a change of
-// sqrt(12) ≈ 3.5 times its standard deviation.
-//
-// Series longer than 256 observations are reduced to at most 256 batch
-// means of consecutive observations first (which also tempers their
-// autocorrelation). alpha <= 0 selects DefaultAlpha and delta <= 0
-// DefaultDelta. x must be finite (else ErrEmpty or ErrNotFinite); fewer
-// than 3 points are never Persistent.
+// monotone trend significant at alpha (MannKendall) whose Theil-Sen size
+// over the series exceeds twice the larger of its standard deviation and
+// delta·|median| (STATISTICS.md), so that neither negligible drift in a
+// long series nor noise counts. Series over 256 observations are reduced
+// to at most 256 batch means first. alpha <= 0 selects DefaultAlpha and
+// delta <= 0 DefaultDelta. x must be finite (else ErrEmpty or
+// ErrNotFinite); fewer than 3 points are never Persistent.
 func TrendTest(x []float64, alpha, delta float64) (Trend, error) {
 	if err := checkFinite(x); err != nil {
 		return Trend{}, err

@@ -10,21 +10,23 @@ import (
 // MinUSLPoints is the fewest (concurrency, throughput) points FitUSL fits.
 const MinUSLPoints = 6
 
-// USLFit is a Universal Scalability Law model fitted by FitUSL.
+// USLFit is a Universal Scalability Law model fitted by FitUSL. Its JSON
+// is summary.json's capacity.usl (docs/SCHEMA.md; figures rounded there).
 type USLFit struct {
-	Sigma  float64 // contention (serial fraction), σ
-	Kappa  float64 // coherency (crosstalk), κ
-	Lambda float64 // throughput of one worker, λ
+	Sigma  float64 `json:"sigma"`  // contention (serial fraction), σ
+	Kappa  float64 `json:"kappa"`  // coherency (crosstalk), κ
+	Lambda float64 `json:"lambda"` // throughput of one worker, λ
 	// NMax is the concurrency of peak throughput, floor(sqrt((1-σ)/κ)),
 	// and XMax the modelled throughput there; both are 0 when κ <= 0 or
 	// σ >= 1 (no finite peak).
-	NMax int
-	XMax float64
-	R2   float64 // coefficient of determination of the fit
+	NMax int     `json:"n_max"`
+	XMax float64 `json:"x_max"`
+	R2   float64 `json:"r2"` // coefficient of determination of the fit
 	// NegativeSigma and NegativeKappa flag physically meaningless
 	// negative coefficients (superlinear scaling, or too few or too noisy
 	// points); the fit is then a curve, not a model of the system.
-	NegativeSigma, NegativeKappa bool
+	NegativeSigma bool `json:"negative_sigma,omitempty"`
+	NegativeKappa bool `json:"negative_kappa,omitempty"`
 }
 
 // Throughput returns the modelled throughput at concurrency n,

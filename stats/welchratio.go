@@ -12,23 +12,14 @@ import (
 const MethodWelchLog = "welch-t-log"
 
 // WelchLogRatio estimates how many times larger x is than y as the ratio
-// of their geometric means, exp(mean ln x - mean ln y), with Welch's
-// t-interval of the difference of the log means at level (Welch,
-// Biometrika 34, 1947; the Welch-Satterthwaite degrees of freedom) and
-// the two-sided p of Welch's t-test of equal log means (WelchT on the
-// logs). Run-to-run scatter of throughput and latency is multiplicative,
-// so the logs are the scale on which a difference is a ratio and the
-// spread is nearly symmetric.
-//
-// It is the test for sizes below the exact Mann-Whitney test's reach
-// (MinAttainableP >= alpha, e.g. 3 against 3): unlike the rank test it
-// rests on the normality of the log values, which so few runs cannot
-// check, so it is used only there (analyze, docs/STATISTICS.md).
-//
-// Both samples must be finite and positive with at least 2 observations
-// each (else ErrNotFinite, ErrParameter or a *TooFewError); level 0
-// selects DefaultLevel. When both samples have no spread the interval is
-// the point estimate and p is 0 (different) or 1 (equal).
+// of their geometric means, with Welch's t-interval of the difference of
+// the log means at level and the two-sided p of Welch's t-test on the logs
+// (scatter between runs is multiplicative). It is the test below the
+// exact Mann-Whitney test's reach only, as it rests on the normality of
+// the logs (STATISTICS.md). Both samples must be finite and positive with
+// at least 2 observations each (else ErrNotFinite, ErrParameter or a
+// *TooFewError); level 0 selects DefaultLevel. Without spread on both
+// sides the interval is the estimate and p is 0 (different) or 1 (equal).
 func WelchLogRatio(x, y []float64, level float64) (ci CI, p float64, err error) {
 	lx, ly := make([]float64, len(x)), make([]float64, len(y))
 	for i, s := range [][]float64{x, y} {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/report"
 )
 
@@ -183,7 +184,7 @@ func TestErrorsBreakdownMerged(t *testing.T) {
 	}
 	for _, m := range e.Causes {
 		var count int64
-		var first, last *report.SummaryErrorSeen
+		var first, last *analyze.ErrorSeen
 		for _, p := range parts.Errors {
 			for _, c := range p.Causes {
 				if c.Status != m.Status || c.Message != m.Message {

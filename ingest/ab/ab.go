@@ -17,29 +17,7 @@ import (
 // transcripts or markdown, indented, several runs in a row, partial pastes
 // that start at "Concurrency Level:".
 //
-// A run is the block
-//
-//	[ab [options] URL]                                   optional
-//	This is ApacheBench, Version 2.3 <$Revision: 1903618 $>
-//	Benchmarking localhost (be patient)[.....done]
-//	Completed 1000 requests / Finished 10000 requests    progress
-//	Server Software / Server Hostname / Server Port
-//	SSL/TLS Protocol / Server Temp Key / TLS Server Name https only
-//	Document Path / Document Length
-//	Concurrency Level:      100
-//	Time taken for tests:   0.439 seconds
-//	Complete requests:      10000
-//	Failed requests:        2454
-//	   (Connect: 0, Receive: 818, Length: 818, Exceptions: 818)
-//	Write errors / Non-2xx responses / Keep-Alive requests
-//	Total transferred / Total body sent / HTML transferred
-//	Requests per second:    22767.94 [#/sec] (mean)
-//	Time per request:       4.392 [ms] (mean)
-//	Time per request:       0.044 [ms] (mean, across all concurrent requests)
-//	Transfer rate:          3179.51 [Kbytes/sec] received
-//	Connection Times (ms)                                 min mean[+/-sd] median max (-S: min avg max)
-//	Percentage of the requests served within a certain time (ms)
-//	  50%      4 ... 100%     13 (longest request)      not with -d
+// A run is the block of docs/FORMATS.md's layout.
 //
 // Target: http[s]://Server Hostname:Server Port + Document Path (https
 // when the SSL/TLS Protocol line is shown). errors = Connect + Receive +
@@ -74,7 +52,7 @@ const (
 	abGroupPercent
 )
 
-// Keys of the report, as bits of abRun.keys: a repeated key starts the next run.
+// Keys of the report, as bits of run.keys: a repeated key starts the next run.
 const (
 	abKeyBanner = 1 << iota
 	abKeyBenchmarking
@@ -104,12 +82,12 @@ const (
 	abKeyTLSMore // Server Temp Key, TLS Server Name
 )
 
-// abRun accumulates one run.
-type abRun struct {
+// run accumulates one run.
+type run struct {
 	group                    int8
 	keys                     uint32
 	startLine, lastLine      int
-	cmd                      *abCommand
+	cmd                      *command
 	host, port, path         string
 	tls                      bool
 	conc                     int64
@@ -133,8 +111,8 @@ type abRun struct {
 // state is the parser's state over one input.
 type state struct {
 	core.RunState
-	run     abRun
-	pending *abCommand
+	run     run
+	pending *command
 	f       [24][]byte
 }
 
@@ -156,7 +134,7 @@ func (Parser) Detect(head []byte) bool {
 }
 
 // recognized reports whether the run's lines are surely ab's.
-func (r *abRun) recognized() bool {
+func (r *run) recognized() bool {
 	if r.keys&abKeyBanner != 0 && r.keys&^abKeyBanner != 0 {
 		return true
 	}
@@ -182,9 +160,9 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 	return nil
 }
 
-// abValue returns the value of a "Key:   value" line: the text after the
+// value returns the value of a "Key:   value" line: the text after the
 // first colon, trimmed.
-func abValue(s []byte) []byte {
+func value(s []byte) []byte {
 	i := bytes.IndexByte(s, ':')
 	if i < 0 {
 		return nil
@@ -242,10 +220,10 @@ func (st *state) classify(s []byte, f [][]byte) (uint32, int8, bool) {
 	return 0, 0, false
 }
 
-// abLine is the form of a report line: its words ("" any) from the first,
+// line is the form of a report line: its words ("" any) from the first,
 // at least n fields (exactly n with exact), a prefix of or a fragment in
 // the whole line, and the key and group it gives.
-type abLine struct {
+type line struct {
 	words            []string
 	n                int
 	exact            bool
@@ -255,7 +233,7 @@ type abLine struct {
 }
 
 // abLines are the report's lines, tried in order.
-var abLines = []abLine{
+var abLines = []line{
 	{words: []string{"This"}, n: 1, prefix: "This is ApacheBench", key: abKeyBanner, group: abGroupBanner},
 	{words: []string{"Benchmarking"}, n: 1, contains: "(be patient)", key: abKeyBenchmarking, group: abGroupProgress},
 	{words: []string{"Server", "Software:"}, n: 2, key: abKeySoftware, group: abGroupServer},
@@ -286,8 +264,8 @@ var abLines = []abLine{
 }
 
 // abLinesByWord are abLines by their first word, in order.
-var abLinesByWord = func() map[string][]abLine {
-	m := map[string][]abLine{}
+var abLinesByWord = func() map[string][]line {
+	m := map[string][]line{}
 	for _, l := range abLines {
 		m[l.words[0]] = append(m[l.words[0]], l)
 	}
@@ -296,7 +274,7 @@ var abLinesByWord = func() map[string][]abLine {
 
 // matches reports whether the line s, of fields f, has the form l (its
 // first word already matched).
-func (l *abLine) matches(s []byte, f [][]byte) bool {
+func (l *line) matches(s []byte, f [][]byte) bool {
 	if len(f) < l.n || l.exact && len(f) != l.n {
 		return false
 	}
@@ -327,13 +305,13 @@ func (st *state) value(key uint32, s []byte, f [][]byte, ln int) {
 			r.aborted, r.abortLine = string(s[i:]), ln
 		}
 	case abKeyHostname:
-		r.host = string(abValue(s))
+		r.host = string(value(s))
 	case abKeyPort:
-		r.port = string(abValue(s))
+		r.port = string(value(s))
 	case abKeyTLS:
 		r.tls = true
 	case abKeyPath:
-		r.path = string(abValue(s))
+		r.path = string(value(s))
 	case abKeyBreakdown:
 		r.breakdown(s, f, ln)
 	case abKeyConnTimes:
@@ -346,7 +324,7 @@ func (st *state) value(key uint32, s []byte, f [][]byte, ln int) {
 }
 
 // num reads a count of the line s at ln, noting a malformed one.
-func (r *abRun) num(b, s []byte, ln int) int64 {
+func (r *run) num(b, s []byte, ln int) int64 {
 	n, ok := core.ParseUint(b)
 	if !ok {
 		r.malformed(ln, string(s))
@@ -355,7 +333,7 @@ func (r *abRun) num(b, s []byte, ln int) int64 {
 }
 
 // dec reads a decimal of the line s at ln, noting a malformed one.
-func (r *abRun) dec(b, s []byte, ln int) float64 {
+func (r *run) dec(b, s []byte, ln int) float64 {
 	v, ok := core.ParseDec(b, 0)
 	if !ok {
 		r.malformed(ln, string(s))
@@ -364,7 +342,7 @@ func (r *abRun) dec(b, s []byte, ln int) float64 {
 }
 
 // number stores the number of a count or rate line.
-func (r *abRun) number(key uint32, s []byte, f [][]byte, ln int) {
+func (r *run) number(key uint32, s []byte, f [][]byte, ln int) {
 	switch key {
 	case abKeyConcurrency:
 		r.conc = r.num(f[2], s, ln)
@@ -390,7 +368,7 @@ func (r *abRun) number(key uint32, s []byte, f [][]byte, ln int) {
 }
 
 // breakdown reads "(Connect: 0, Receive: 818, Length: 818, Exceptions: 818)".
-func (r *abRun) breakdown(s []byte, f [][]byte, ln int) {
+func (r *run) breakdown(s []byte, f [][]byte, ln int) {
 	if len(f) != 8 || string(f[2]) != "Receive:" || string(f[4]) != "Length:" || string(f[6]) != "Exceptions:" {
 		r.malformed(ln, string(s))
 		return
@@ -487,7 +465,7 @@ func (st *state) other(s []byte, f [][]byte, ln int) error {
 // progressOrAbort reads a progress line of the run ("Completed 100
 // requests", "Total of 1234 requests completed" after an abort) or the
 // message of an abort; false for other lines.
-func (r *abRun) progressOrAbort(s []byte, f [][]byte, ln int) bool {
+func (r *run) progressOrAbort(s []byte, f [][]byte, ln int) bool {
 	switch string(f[0]) {
 	case "Completed", "Finished":
 		if len(f) == 3 && string(f[2]) == "requests" {
@@ -512,7 +490,7 @@ func (r *abRun) progressOrAbort(s []byte, f [][]byte, ln int) bool {
 	return false
 }
 
-func (r *abRun) malformed(ln int, s string) {
+func (r *run) malformed(ln int, s string) {
 	if r.bad == "" {
 		r.bad, r.badLine = strconv.Quote(s), ln
 	}
@@ -521,7 +499,7 @@ func (r *abRun) malformed(ln int, s string) {
 // start begins a run.
 func (st *state) start(ln int) {
 	st.Active = true
-	st.run = abRun{startLine: ln, lastLine: ln, pcts: st.run.pcts[:0]}
+	st.run = run{startLine: ln, lastLine: ln, pcts: st.run.pcts[:0]}
 }
 
 // close ends the current run, emitting it when it has its report.
@@ -556,7 +534,7 @@ func (st *state) close() error {
 }
 
 // target returns the URL of the run.
-func (r *abRun) target() string {
+func (r *run) target() string {
 	if r.host == "" {
 		if r.cmd != nil {
 			return r.cmd.url
@@ -613,7 +591,7 @@ func (st *state) build() results.RunWithPercentiles {
 
 // settings sets the connections (the report's, else -c), the command,
 // the time limit and the timeout.
-func (r *abRun) settings(out *results.RunWithPercentiles) {
+func (r *run) settings(out *results.RunWithPercentiles) {
 	if r.keys&abKeyConcurrency != 0 && r.conc <= 1<<31-1 {
 		out.Connections = results.Ptr(int32(r.conc))
 	}
@@ -634,7 +612,7 @@ func (r *abRun) settings(out *results.RunWithPercentiles) {
 // errors sets the errors: from the breakdown of the failed requests
 // (Length failures are no errors), else all failed requests, plus the
 // non-2xx responses.
-func (r *abRun) errors(out *results.RunWithPercentiles) (notes []string) {
+func (r *run) errors(out *results.RunWithPercentiles) (notes []string) {
 	if r.keys&abKeyFailed == 0 {
 		return []string{"no Failed requests line: errors not known"}
 	}
@@ -666,7 +644,7 @@ func (r *abRun) errors(out *results.RunWithPercentiles) (notes []string) {
 
 // latency sets the latency from the Total row of Connection Times (whole
 // ms), else the mean from ab's Time per request.
-func (r *abRun) latency(out *results.RunWithPercentiles) (notes []string) {
+func (r *run) latency(out *results.RunWithPercentiles) (notes []string) {
 	if r.hasTotal {
 		out.LatMinMs, out.LatMeanMs, out.LatMaxMs = results.Ptr(r.total[0]), results.Ptr(r.total[1]), results.Ptr(r.total[4])
 		if r.total[2] >= 0 {
@@ -685,8 +663,8 @@ func (r *abRun) latency(out *results.RunWithPercentiles) (notes []string) {
 	return nil
 }
 
-// abCommand is an ab command line found before a report.
-type abCommand struct {
+// command is an ab command line found before a report.
+type command struct {
 	raw       string
 	line      int
 	url       string
@@ -714,9 +692,9 @@ var abSyntax = core.OptionSyntax{TakesValue: func(o string) bool { return string
 
 // parseABCommand parses the command line s (starting at the ab token). It
 // reports false when no URL follows the options.
-func parseABCommand(s string, line int) (*abCommand, bool) {
+func parseABCommand(s string, line int) (*command, bool) {
 	s = strings.TrimSpace(s)
-	c := &abCommand{raw: s, line: line, timeout: 30}
+	c := &command{raw: s, line: line, timeout: 30}
 	prog, args := core.CommandWords(make([]string, 0, 16), s)
 	if !isABExe([]byte(prog)) {
 		return nil, false
@@ -742,7 +720,7 @@ func parseABCommand(s string, line int) (*abCommand, bool) {
 	return c, true
 }
 
-func (c *abCommand) option(o byte, val string) {
+func (c *command) option(o byte, val string) {
 	switch o {
 	case 'c':
 		if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {

@@ -43,8 +43,8 @@ func (CSVParser) Detect(head []byte) bool {
 	return len(l) == 1 || strings.HasPrefix(string(l[1]), "0,")
 }
 
-// abCSVRun is one run of an ab -e file.
-type abCSVRun struct {
+// csvRun is one run of an ab -e file.
+type csvRun struct {
 	line  int
 	pcts  []results.Percentile
 	lastP int64
@@ -53,7 +53,7 @@ type abCSVRun struct {
 // Parse sends one run per header of r to sink.
 func (CSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	recs := core.NewUnquotedRecords(ctx, r, opts.Source, ',')
-	x := &abCSV{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
+	x := &csvFile{opts: opts, sink: sink, lab: core.Labeler{Labels: opts.Labels}}
 	for {
 		rec, err := recs.Next()
 		if err == io.EOF {
@@ -77,23 +77,23 @@ func (CSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink
 	return x.emit()
 }
 
-// abCSV is an ab -e file being read: the run of the last header.
-type abCSV struct {
+// csvFile is an ab -e file being read: the run of the last header.
+type csvFile struct {
 	opts  core.Options
 	sink  core.Sink
 	lab   core.Labeler
 	index int
-	cur   *abCSVRun
+	cur   *csvRun
 }
 
 // record reads a header, which starts a run, or a row of its run.
-func (x *abCSV) record(rec []string, line int) error {
+func (x *csvFile) record(rec []string, line int) error {
 	src := x.opts.Source
 	if requests.IsHeaderRow(rec, abCSVHeader, ",") {
 		if err := x.emit(); err != nil {
 			return err
 		}
-		x.cur = &abCSVRun{line: line, lastP: -1}
+		x.cur = &csvRun{line: line, lastP: -1}
 		return nil
 	}
 	if x.cur == nil {
@@ -113,7 +113,7 @@ func (x *abCSV) record(rec []string, line int) error {
 }
 
 // emit sends the current run, if any.
-func (x *abCSV) emit() error {
+func (x *csvFile) emit() error {
 	cur := x.cur
 	if cur == nil {
 		return nil

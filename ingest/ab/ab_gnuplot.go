@@ -13,10 +13,7 @@ import (
 )
 
 // The ab-gnuplot parser reads the per-request rows of `ab -g FILE`, tab
-// separated:
-//
-//	starttime	seconds	ctime	dtime	ttime	wait
-//	Wed Dec 02 13:33:51 2026	1796218431	0	3	3	3
+// separated (layout: docs/FORMATS.md).
 //
 // seconds is the request's start in Unix seconds (whole seconds only),
 // ctime the connect time, dtime the rest, ttime the total and wait the time
@@ -53,13 +50,13 @@ func (GnuplotParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 		Format: "ab-gnuplot", What: "ab -g", Header: abGnuplotHeader, Sep: "\t",
 		Meta: requests.RequestRun{Tool: "ab", LoadModel: results.LoadClosed, UnixTime: true, Notes: []string{
 			"ab -g records no status (every request counted as a success, status 200), start times to the second and latencies in whole ms"}},
-		Row:   abGnuplotRow,
+		Row:   gnuplotRow,
 		Empty: "ab -g file without rows: no request completed",
 	})
 }
 
-// abGnuplotRow parses a row of ab -g; bad says what is wrong with it.
-func abGnuplotRow(rec []string) (req requests.Request, bad string) {
+// gnuplotRow parses a row of ab -g; bad says what is wrong with it.
+func gnuplotRow(rec []string) (req requests.Request, bad string) {
 	if len(rec) != 6 {
 		return req, fmt.Sprintf("%d fields, want 6", len(rec))
 	}

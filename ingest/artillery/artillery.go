@@ -20,18 +20,7 @@ import (
 // The Artillery parsers read the results of `artillery run` (Artillery
 // 2.x, artillery.io).
 //
-// "artillery" reads the console output, wherever it sits in a file:
-//
-//	Metrics for period to: 19:28:00(+0000) (width: 5.603s)     a period: one series window
-//	http.codes.200: ........................................ 100
-//	http.request_rate: ..................................... 20/sec
-//	http.requests: ......................................... 113
-//	http.response_time:
-//	  min: ................................................. 0
-//	  p99: ................................................. 71.5
-//	All VUs finished. Total time: 13 seconds
-//	Summary report @ 19:28:07(+0000)                          required: starts the run
-//	errors.ETIMEDOUT: ...................................... 3   (the same metrics, for the whole test)
+// "artillery" reads the console output, wherever it sits in a file (layout: docs/FORMATS.md).
 //
 // Metrics are counters (http.requests, http.responses, http.codes.NNN,
 // errors.CODE, http.downloaded_bytes, vusers.*), rates (http.request_rate,
@@ -61,19 +50,19 @@ type Parser struct{}
 // Name returns "artillery".
 func (Parser) Name() string { return "artillery" }
 
-// artilleryMetrics are the metrics of a period or of the whole test.
-type artilleryMetrics struct {
+// metrics are the metrics of a period or of the whole test.
+type metrics struct {
 	counters  map[string]float64
 	rates     map[string]float64
 	summaries map[string]map[string]float64
 }
 
-func newArtilleryMetrics() artilleryMetrics {
-	return artilleryMetrics{counters: map[string]float64{}, rates: map[string]float64{}, summaries: map[string]map[string]float64{}}
+func newArtilleryMetrics() metrics {
+	return metrics{counters: map[string]float64{}, rates: map[string]float64{}, summaries: map[string]map[string]float64{}}
 }
 
 // stats returns the statistics of the summary name, adding it.
-func (m artilleryMetrics) stats(name string) map[string]float64 {
+func (m metrics) stats(name string) map[string]float64 {
 	stats := m.summaries[name]
 	if stats == nil {
 		stats = map[string]float64{}
@@ -82,20 +71,20 @@ func (m artilleryMetrics) stats(name string) map[string]float64 {
 	return stats
 }
 
-// artilleryPeriod is a period block of the console.
-type artilleryPeriod struct {
+// period is a period block of the console.
+type period struct {
 	toS, widthS float64 // end (seconds of the day) and width
-	m           artilleryMetrics
+	m           metrics
 }
 
 // state is the console parser's state over one input.
 type state struct {
 	core.RunState
 	block   int // 0 none, 1 period, 2 summary
-	cur     artilleryMetrics
+	cur     metrics
 	summary string // the summary metric nested lines belong to
-	periods []artilleryPeriod
-	period  artilleryPeriod
+	periods []period
+	period  period
 	start   int // line where the run's output starts
 	sumLine int
 	last    int
@@ -127,8 +116,8 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 	return core.ParseLines(ctx, r, opts, "artillery", st.line, st.endBlock, func() int { return st.Index })
 }
 
-// artilleryClock parses "19:28:00(+0000)" into seconds of the day.
-func artilleryClock(b []byte) (float64, bool) {
+// clock parses "19:28:00(+0000)" into seconds of the day.
+func clock(b []byte) (float64, bool) {
 	if i := bytes.IndexByte(b, '('); i >= 0 {
 		b = b[:i]
 	}
@@ -166,7 +155,7 @@ func (st *state) line(b []byte, ln int) error {
 		if err := st.endBlock(); err != nil {
 			return err
 		}
-		st.totalS = artilleryTotalTime(string(s[len("All VUs finished. Total time: "):]))
+		st.totalS = totalTime(string(s[len("All VUs finished. Total time: "):]))
 		return nil
 	}
 	if st.block == 0 {
@@ -197,10 +186,10 @@ func (st *state) command(s []byte, ln int) {
 func (st *state) startPeriod(s []byte, ln int) {
 	var buf [8][]byte
 	f := core.Fields(s, buf[:0])
-	p := artilleryPeriod{m: newArtilleryMetrics()}
+	p := period{m: newArtilleryMetrics()}
 	ok1, ok2 := false, false
 	if len(f) == 7 {
-		p.toS, ok1 = artilleryClock(f[4])
+		p.toS, ok1 = clock(f[4])
 		p.widthS, ok2 = core.DurationS(bytes.TrimSuffix(f[6], []byte(")")), 0)
 	}
 	if !ok1 || !ok2 {
@@ -311,8 +300,8 @@ func (st *state) v1Count(key string, val []byte, v float64, ok bool, ln int) {
 	}
 }
 
-// artilleryTotalTime parses "13 seconds", "1 minute, 5 seconds".
-func artilleryTotalTime(s string) float64 {
+// totalTime parses "13 seconds", "1 minute, 5 seconds".
+func totalTime(s string) float64 {
 	var t float64
 	for _, part := range strings.Split(s, ",") {
 		f := strings.Fields(part)
@@ -416,7 +405,7 @@ func (st *state) malformed(ln int, msg string) {
 
 // v1Requests counts the requests of a 1.x report, which counts completed
 // requests: the errors had no response.
-func (m artilleryMetrics) v1Requests() {
+func (m metrics) v1Requests() {
 	resp, ok := m.counters["http.responses"]
 	if !ok {
 		return
@@ -468,7 +457,7 @@ func (st *state) endBlock() error {
 		return &core.SyntaxError{File: st.Opts.Source, Line: st.last,
 			Msg: "artillery summary report without its http.requests counter (cut paste?)"}
 	}
-	out := artilleryRun(m)
+	out := run(m)
 	out.SourceLine = int32(min(st.start, math.MaxInt32))
 	if st.cmd != "" {
 		out.Command = results.Ptr(st.cmd)
@@ -525,18 +514,18 @@ func (st *state) series(runID string) error {
 		if t < -43200 { // the clock passed midnight
 			t += 86400
 		}
-		if err := st.Sink.Series(artillerySeries(runID, math.Max(0, t), p.widthS, p.m)); err != nil {
+		if err := st.Sink.Series(series(runID, math.Max(0, t), p.widthS, p.m)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// artilleryRun makes a run of the whole test's metrics.
-func artilleryRun(m artilleryMetrics) results.RunWithPercentiles {
+// run makes a run of the whole test's metrics.
+func run(m metrics) results.RunWithPercentiles {
 	out := results.RunWithPercentiles{Run: results.Run{Tool: "artillery", LoadModel: results.LoadOpen},
 		Percentiles: []results.Percentile{}}
-	req, errs, non2xx, timeouts := artilleryCounts(m)
+	req, errs, non2xx, timeouts := counts(m)
 	out.Requests, out.Errors = req, core.AddSat(errs, non2xx)
 	out.Non2xx, out.Timeouts = results.Ptr(non2xx), results.Ptr(timeouts)
 	var notes []string
@@ -562,7 +551,7 @@ func artilleryRun(m artilleryMetrics) results.RunWithPercentiles {
 				*dst = results.Ptr(v)
 			}
 		}
-		core.AddPercentiles(&out, artilleryPercentiles(rt))
+		core.AddPercentiles(&out, percentiles(rt))
 	}
 	if len(notes) > 0 {
 		out.Notes = results.Ptr(strings.Join(notes, "; "))
@@ -570,9 +559,9 @@ func artilleryRun(m artilleryMetrics) results.RunWithPercentiles {
 	return out
 }
 
-// artilleryCounts returns requests, errors without response, non-2xx/3xx
+// counts returns requests, errors without response, non-2xx/3xx
 // responses and timeouts.
-func artilleryCounts(m artilleryMetrics) (req, errs, non2xx, timeouts int64) {
+func counts(m metrics) (req, errs, non2xx, timeouts int64) {
 	req, _ = core.ToInt64(m.counters["http.requests"])
 	for k, v := range m.counters {
 		n, _ := core.ToInt64(v)
@@ -592,9 +581,9 @@ func artilleryCounts(m artilleryMetrics) (req, errs, non2xx, timeouts int64) {
 	return req, errs, non2xx, timeouts
 }
 
-// artilleryPercentiles returns the quantiles of a summary ("median",
+// percentiles returns the quantiles of a summary ("median",
 // "p50", "p95", "p999" ...), in order.
-func artilleryPercentiles(rt map[string]float64) []results.Percentile {
+func percentiles(rt map[string]float64) []results.Percentile {
 	pts := map[float64]float64{}
 	for k, v := range rt {
 		var q float64
@@ -621,9 +610,9 @@ func artilleryPercentiles(rt map[string]float64) []results.Percentile {
 	return out
 }
 
-// artillerySeries makes a series window of a period's metrics.
-func artillerySeries(runID string, t, width float64, m artilleryMetrics) results.Series {
-	req, errs, non2xx, _ := artilleryCounts(m)
+// series makes a series window of a period's metrics.
+func series(runID string, t, width float64, m metrics) results.Series {
+	req, errs, non2xx, _ := counts(m)
 	s := results.Series{RunID: runID, TS: t, WindowS: width, Requests: req, Errors: core.AddSat(errs, non2xx)}
 	if width > 0 {
 		s.RPS = float64(req) / width

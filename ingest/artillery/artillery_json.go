@@ -33,8 +33,8 @@ func (JSONParser) Detect(head []byte) bool {
 	return true
 }
 
-// artilleryJSONMetrics is the aggregate or one intermediate period.
-type artilleryJSONMetrics struct {
+// jsonMetrics is the aggregate or one intermediate period.
+type jsonMetrics struct {
 	Counters      map[string]float64            `json:"counters"`
 	Rates         map[string]*float64           `json:"rates"`
 	Summaries     map[string]map[string]float64 `json:"summaries"`
@@ -43,7 +43,7 @@ type artilleryJSONMetrics struct {
 }
 
 // metrics converts to the console's form, checking the values.
-func (j *artilleryJSONMetrics) metrics() (artilleryMetrics, error) {
+func (j *jsonMetrics) metrics() (metrics, error) {
 	m := newArtilleryMetrics()
 	for k, v := range j.Counters {
 		if !core.Finite(v) || v >= 9e18 {
@@ -75,7 +75,7 @@ func (j *artilleryJSONMetrics) metrics() (artilleryMetrics, error) {
 
 // Parse streams the report of r (and any appended after it) to sink.
 func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	return core.JSONReports(ctx, r, opts, "artillery-json", "artillery JSON", func(rep *artilleryJSONReport, line int, fill func(*results.RunWithPercentiles)) error {
+	return core.JSONReports(ctx, r, opts, "artillery-json", "artillery JSON", func(rep *jsonReport, line int, fill func(*results.RunWithPercentiles)) error {
 		a := rep.Aggregate
 		if a == nil || a.Counters == nil {
 			return core.BadJSON(`report without "aggregate" counters`)
@@ -87,7 +87,7 @@ func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sin
 		if _, ok := m.counters["http.requests"]; !ok {
 			return core.BadJSON("aggregate without http.requests (not an HTTP test)")
 		}
-		out := artilleryRun(m)
+		out := run(m)
 		out.SourceLine = int32(min(line, math.MaxInt32))
 		if a.FirstMetricAt != nil && a.LastMetricAt != nil {
 			t := time.UnixMilli(*a.FirstMetricAt).UTC()
@@ -96,8 +96,8 @@ func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sin
 		}
 		fill(&out)
 		periods := slices.Clone(rep.Intermediate)
-		slices.SortStableFunc(periods, func(x, y artilleryJSONMetrics) int {
-			return int(min(max(artilleryPtrOr(x.FirstMetricAt)-artilleryPtrOr(y.FirstMetricAt), -1), 1))
+		slices.SortStableFunc(periods, func(x, y jsonMetrics) int {
+			return int(min(max(ptrOr(x.FirstMetricAt)-ptrOr(y.FirstMetricAt), -1), 1))
 		})
 		for _, p := range periods {
 			pm, err := p.metrics()
@@ -108,7 +108,7 @@ func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sin
 				continue
 			}
 			t := float64(*p.FirstMetricAt-*a.FirstMetricAt) / 1000
-			if err := sink.Series(artillerySeries(out.RunID, math.Max(0, t), float64(*p.LastMetricAt-*p.FirstMetricAt)/1000, pm)); err != nil {
+			if err := sink.Series(series(out.RunID, math.Max(0, t), float64(*p.LastMetricAt-*p.FirstMetricAt)/1000, pm)); err != nil {
 				return err
 			}
 		}
@@ -116,14 +116,14 @@ func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sin
 	})
 }
 
-// artilleryJSONReport is the report of artillery run --output.
-type artilleryJSONReport struct {
-	Aggregate    *artilleryJSONMetrics  `json:"aggregate"`
-	Intermediate []artilleryJSONMetrics `json:"intermediate"`
+// jsonReport is the report of artillery run --output.
+type jsonReport struct {
+	Aggregate    *jsonMetrics  `json:"aggregate"`
+	Intermediate []jsonMetrics `json:"intermediate"`
 }
 
-// artilleryPtrOr returns *p, or 0 for nil.
-func artilleryPtrOr(p *int64) int64 {
+// ptrOr returns *p, or 0 for nil.
+func ptrOr(p *int64) int64 {
 	if p == nil {
 		return 0
 	}

@@ -16,21 +16,7 @@ import (
 // The autocannon parsers read the output of autocannon
 // (github.com/mcollina/autocannon).
 //
-// "autocannon" reads its text result, wherever it sits in a file:
-//
-//	[autocannon -c 10 -d 2 URL]                        optional command line
-//	Running 10s test @ URL                             or "Running 3000 requests test @"
-//	10 connections                                     "... with 2 pipelining factor", "N workers"
-//	│ Stat    │ 2.5% │ 50%  │ 97.5% │ 99%  │ Avg     │ Stdev   │ Max      │
-//	│ Latency │ 0 ms │ 0 ms │ 0 ms  │ 1 ms │ 0.02 ms │ 0.16 ms │ 16.45 ms │
-//	│ Stat      │ 1%      │ 2.5%    │ 50%     │ 97.5%   │ Avg     │ Stdev   │ Min     │
-//	│ Req/Sec   │ 20623   │ 20623   │ 25583   │ 26271   │ 25131.2 │ 1540.94 │ 20615   │
-//	│ Bytes/Sec │ 2.29 MB │ 2.29 MB │ 2.84 MB │ 2.92 MB │ 2.79 MB │ 171 kB  │ 2.29 MB │
-//	│ Code │ Count │                                   --renderStatusCodes
-//	│ Percentile │ Latency (ms) │                      -l: the whole distribution
-//	3656 2xx responses, 1828 non 2xx responses         printed when some were not 2xx
-//	251k requests in 10.05s, 27.9 MB read              required: ends the run
-//	100 errors (100 timeouts)                          printed when some failed
+// "autocannon" reads its text result, wherever it sits in a file (layout: docs/FORMATS.md).
 //
 // Tables are drawn with box characters (or ASCII bars); cells are read
 // by their column names, so tables with other columns ("Stat | Avg |
@@ -52,18 +38,18 @@ type Parser struct{}
 // Name returns "autocannon".
 func (Parser) Name() string { return "autocannon" }
 
-// autocannonTable is the kind of table a row belongs to.
-type autocannonTable uint8
+// table is the kind of table a row belongs to.
+type table uint8
 
 const (
-	autocannonTableNone autocannonTable = iota
+	autocannonTableNone table = iota
 	autocannonTableStats
 	autocannonTableCodes
 	autocannonTablePercentiles
 )
 
-// autocannonRun accumulates one run.
-type autocannonRun struct {
+// run accumulates one run.
+type run struct {
 	core.FirstBad
 	startLine, lastLine int
 	cmd                 string
@@ -72,7 +58,7 @@ type autocannonRun struct {
 	amount              int64
 	conns, pipelining   int64
 	workers             int64
-	table               autocannonTable
+	table               table
 	cols                []string // column names of the current stats table
 	lat                 map[string]float64
 	latStats            bool
@@ -94,8 +80,8 @@ type autocannonRun struct {
 // state is the text parser's state over one input.
 type state struct {
 	core.RunState
-	run     autocannonRun
-	pending *autocannonRun // command and "Running" lines before the tables
+	run     run
+	pending *run // command and "Running" lines before the tables
 	f       [16][]byte
 }
 
@@ -118,9 +104,9 @@ func isAutocannonExe(tok []byte) bool {
 	return core.ExeNamed(tok, "autocannon", "autocannon.cmd", "autocannon.js")
 }
 
-// autocannonCells splits a table row into its cells; ok is false for a
+// splitCells splits a table row into its cells; ok is false for a
 // line that is no row ("│ a │ b │" or "| a | b |").
-func autocannonCells(s []byte) ([]string, bool) {
+func splitCells(s []byte) ([]string, bool) {
 	sep := []byte("│")
 	if !bytes.HasPrefix(s, sep) {
 		sep = []byte("|")
@@ -139,8 +125,8 @@ func autocannonCells(s []byte) ([]string, bool) {
 	return cells, true
 }
 
-// autocannonBorder reports whether s is a border line of a table.
-func autocannonBorder(s []byte) bool {
+// border reports whether s is a border line of a table.
+func border(s []byte) bool {
 	return bytes.HasPrefix(s, []byte("┌")) || bytes.HasPrefix(s, []byte("├")) || bytes.HasPrefix(s, []byte("└")) ||
 		len(s) > 2 && (s[0] == '+' || s[0] == '-') && bytes.Trim(s, "+-=") == nil
 }
@@ -148,10 +134,10 @@ func autocannonBorder(s []byte) bool {
 // line handles one input line.
 func (st *state) line(b []byte, ln int) error {
 	s := core.Normalize(b)
-	if len(s) == 0 || autocannonBorder(s) {
+	if len(s) == 0 || border(s) {
 		return nil
 	}
-	if cells, ok := autocannonCells(s); ok {
+	if cells, ok := splitCells(s); ok {
 		return st.row(cells, ln)
 	}
 	r := &st.run
@@ -188,7 +174,7 @@ func (st *state) resultLine(f [][]byte, ln int) {
 }
 
 // responsesLine reads "2000 2xx responses, 0 non 2xx responses".
-func (r *autocannonRun) responsesLine(f [][]byte, ln int) {
+func (r *run) responsesLine(f [][]byte, ln int) {
 	a, ok1 := core.ParseUint(f[0])
 	n, ok2 := core.ParseUint(f[3])
 	if !ok1 || !ok2 {
@@ -208,7 +194,7 @@ func (st *state) command(s []byte, ln int) error {
 	if err := st.close(); err != nil {
 		return err
 	}
-	st.pending = &autocannonRun{startLine: ln, cmd: string(core.TrimRight(s[i:]))}
+	st.pending = &run{startLine: ln, cmd: string(core.TrimRight(s[i:]))}
 	return nil
 }
 
@@ -273,9 +259,9 @@ func (st *state) loadLine(f [][]byte) {
 }
 
 // pendingRun returns the run being announced, starting one at line ln.
-func (st *state) pendingRun(ln int) *autocannonRun {
+func (st *state) pendingRun(ln int) *run {
 	if st.pending == nil || st.pending.target != "" {
-		st.pending = &autocannonRun{startLine: ln}
+		st.pending = &run{startLine: ln}
 	}
 	return st.pending
 }
@@ -355,7 +341,7 @@ func (st *state) row(cells []string, ln int) error {
 }
 
 // codesRow reads a row of the status codes table (-j's --renderStatusCodes).
-func (r *autocannonRun) codesRow(cells []string, ln int) {
+func (r *run) codesRow(cells []string, ln int) {
 	if len(cells) != 2 {
 		r.Malformed(ln, "status code row")
 		return
@@ -373,7 +359,7 @@ func (r *autocannonRun) codesRow(cells []string, ln int) {
 }
 
 // percentileRow reads a row of the latency distribution table (-l).
-func (r *autocannonRun) percentileRow(cells []string, ln int) {
+func (r *run) percentileRow(cells []string, ln int) {
 	q, ok1 := core.ParseDec([]byte(cells[0]), -2)
 	v, ok2 := core.ParseDec([]byte(cells[len(cells)-1]), 0)
 	if len(cells) != 2 || !ok1 || !ok2 || q > 1 {
@@ -387,7 +373,7 @@ func (r *autocannonRun) percentileRow(cells []string, ln int) {
 
 // begin starts a run at its first table.
 func (st *state) begin(ln int) {
-	st.run = autocannonRun{startLine: ln, lastLine: ln}
+	st.run = run{startLine: ln, lastLine: ln}
 	if p := st.pending; p != nil {
 		st.run.startLine, st.run.cmd, st.run.target = p.startLine, p.cmd, p.target
 		st.run.plannedS, st.run.amount, st.run.conns, st.run.pipelining, st.run.workers = p.plannedS, p.amount, p.conns, p.pipelining, p.workers
@@ -485,7 +471,7 @@ func (st *state) build() results.RunWithPercentiles {
 
 // setup sets the command, planned duration and connections; pipelining,
 // workers and a planned amount are noted.
-func (r *autocannonRun) setup(out *results.RunWithPercentiles) (notes []string) {
+func (r *run) setup(out *results.RunWithPercentiles) (notes []string) {
 	if r.cmd != "" {
 		out.Command = results.Ptr(r.cmd)
 	}
@@ -510,7 +496,7 @@ func (r *autocannonRun) setup(out *results.RunWithPercentiles) (notes []string) 
 // counts sets the requests (the responses, from the codes table when
 // there was no responses line, and the errors; else the sent count), the
 // errors, timeouts, bytes and rates.
-func (r *autocannonRun) counts(out *results.RunWithPercentiles) (notes []string) {
+func (r *run) counts(out *results.RunWithPercentiles) (notes []string) {
 	if r.codes != nil && !r.hasResponses {
 		for code, n := range r.codes {
 			if code >= 200 && code < 300 {
@@ -545,7 +531,7 @@ func (r *autocannonRun) counts(out *results.RunWithPercentiles) (notes []string)
 
 // latency sets the latency statistics and percentiles: the table's
 // columns, and the whole distribution of -l where printed.
-func (r *autocannonRun) latency(out *results.RunWithPercentiles) {
+func (r *run) latency(out *results.RunWithPercentiles) {
 	for _, c := range []struct {
 		col string
 		dst **float64

@@ -34,28 +34,28 @@ func (JSONParser) Detect(head []byte) bool {
 	return true
 }
 
-// autocannonJSONStats is one of the statistics objects of -j.
-type autocannonJSONStats map[string]float64
+// jsonStats is one of the statistics objects of -j.
+type jsonStats map[string]float64
 
-// autocannonJSON is one object of `autocannon -j`.
-type autocannonJSON struct {
-	URL         string              `json:"url"`
-	Connections *int64              `json:"connections"`
-	Pipelining  *int64              `json:"pipelining"`
-	Workers     *int64              `json:"workers"`
-	Duration    *float64            `json:"duration"`
-	Start       *time.Time          `json:"start"`
-	Errors      *int64              `json:"errors"`
-	Timeouts    *int64              `json:"timeouts"`
-	Non2xx      *int64              `json:"non2xx"`
-	Latency     autocannonJSONStats `json:"latency"`
-	Requests    autocannonJSONStats `json:"requests"`
-	Throughput  autocannonJSONStats `json:"throughput"`
+// json is one object of `autocannon -j`.
+type json struct {
+	URL         string     `json:"url"`
+	Connections *int64     `json:"connections"`
+	Pipelining  *int64     `json:"pipelining"`
+	Workers     *int64     `json:"workers"`
+	Duration    *float64   `json:"duration"`
+	Start       *time.Time `json:"start"`
+	Errors      *int64     `json:"errors"`
+	Timeouts    *int64     `json:"timeouts"`
+	Non2xx      *int64     `json:"non2xx"`
+	Latency     jsonStats  `json:"latency"`
+	Requests    jsonStats  `json:"requests"`
+	Throughput  jsonStats  `json:"throughput"`
 }
 
 // Parse streams the runs of r, one per JSON object, to sink.
 func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	return core.JSONReports(ctx, r, opts, "autocannon-json", "autocannon JSON", func(m *autocannonJSON, line int, fill func(*results.RunWithPercentiles)) error {
+	return core.JSONReports(ctx, r, opts, "autocannon-json", "autocannon JSON", func(m *json, line int, fill func(*results.RunWithPercentiles)) error {
 		out, err := m.run(line)
 		if err != nil {
 			return err
@@ -66,7 +66,7 @@ func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sin
 }
 
 // run converts one object.
-func (m *autocannonJSON) run(line int) (results.RunWithPercentiles, error) {
+func (m *json) run(line int) (results.RunWithPercentiles, error) {
 	out := results.RunWithPercentiles{Run: results.Run{Tool: "autocannon", LoadModel: results.LoadClosed, Target: m.URL,
 		SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
 	if err := m.check(); err != nil {
@@ -94,7 +94,7 @@ func (m *autocannonJSON) run(line int) (results.RunWithPercentiles, error) {
 
 // check demands the fields a run needs, counts that are not negative and
 // finite statistics.
-func (m *autocannonJSON) check() error {
+func (m *json) check() error {
 	_, ok := m.Requests["total"]
 	if m.Duration == nil || m.Errors == nil || m.Non2xx == nil || !ok || m.Latency == nil {
 		return core.BadJSON("object without duration, errors, non2xx, requests.total or latency")
@@ -104,7 +104,7 @@ func (m *autocannonJSON) check() error {
 			return core.BadJSON("negative count %d", *p)
 		}
 	}
-	for _, st := range []autocannonJSONStats{m.Latency, m.Requests, m.Throughput} {
+	for _, st := range []jsonStats{m.Latency, m.Requests, m.Throughput} {
 		for k, v := range st {
 			if !core.Finite(v) || v >= 9e18 {
 				return core.BadJSON("%s %v out of range", k, v)
@@ -118,7 +118,7 @@ func (m *autocannonJSON) check() error {
 }
 
 // setup sets the connections; pipelining and workers are noted.
-func (m *autocannonJSON) setup(out *results.RunWithPercentiles) (notes []string) {
+func (m *json) setup(out *results.RunWithPercentiles) (notes []string) {
 	if m.Connections != nil && *m.Connections > 0 {
 		out.Connections = results.Ptr(int32(min(*m.Connections, math.MaxInt32)))
 	}
@@ -134,7 +134,7 @@ func (m *autocannonJSON) setup(out *results.RunWithPercentiles) (notes []string)
 // counts sets the requests (the responses and the errors), the errors
 // (non-2xx and errors), timeouts, rate and bytes; requests still
 // unanswered at the end are noted.
-func (m *autocannonJSON) counts(out *results.RunWithPercentiles, responses int64) (notes []string) {
+func (m *json) counts(out *results.RunWithPercentiles, responses int64) (notes []string) {
 	out.Requests = core.AddSat(responses, *m.Errors)
 	out.Non2xx = results.Ptr(*m.Non2xx)
 	out.Errors = core.AddSat(*m.Non2xx, *m.Errors)
@@ -159,7 +159,7 @@ func (m *autocannonJSON) counts(out *results.RunWithPercentiles, responses int64
 
 // latency sets the latency statistics and the percentiles ("p99",
 // "p99_9").
-func (m *autocannonJSON) latency(out *results.RunWithPercentiles) {
+func (m *json) latency(out *results.RunWithPercentiles) {
 	for k, dst := range map[string]**float64{"mean": &out.LatMeanMs, "stddev": &out.LatStdevMs, "min": &out.LatMinMs, "max": &out.LatMaxMs} {
 		if v, ok := m.Latency[k]; ok {
 			*dst = results.Ptr(v)

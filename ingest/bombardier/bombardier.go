@@ -19,22 +19,7 @@ import (
 // (github.com/codesenberg/bombardier).
 //
 // "bombardier" reads its text result, wherever it sits in a file (bare,
-// in terminal transcripts, in markdown, several runs in a row):
-//
-//	[bombardier -c 10 -d 2s -l URL]                            optional command line
-//	Bombarding URL for 2s using 10 connection(s)               optional intro (-p i)
-//	 00m01s 2s  /  5000 / 5000 [====] 100.00% 12450/s 0s       progress, then "Done!"
-//	Statistics        Avg      Stdev        Max                required: starts the run
-//	  Reqs/sec     29366.06    8653.58   57343.56
-//	  Latency      339.26us   363.18us    16.82ms
-//	  Latency Distribution                                     -l only
-//	     50%   267.00us
-//	  HTTP codes:
-//	    1xx - 0, 2xx - 58518, 3xx - 0, 4xx - 0, 5xx - 0
-//	    others - 0
-//	  Errors:                                                  when some failed
-//	       timeout - 4
-//	  Throughput:     5.44MB/s                                 ends the run
+// in terminal transcripts, in markdown, several runs in a row) (layout: docs/FORMATS.md).
 //
 // Reqs/sec are the statistics of the rate bombardier samples while the
 // test runs: rps is their mean. Requests are the HTTP codes' sum plus
@@ -55,18 +40,18 @@ type Parser struct{}
 // Name returns "bombardier".
 func (Parser) Name() string { return "bombardier" }
 
-// bombardierSection is the part of a result a line belongs to.
-type bombardierSection uint8
+// section is the part of a result a line belongs to.
+type section uint8
 
 const (
-	bombardierSectionStats bombardierSection = iota
+	bombardierSectionStats section = iota
 	bombardierSectionDist
 	bombardierSectionCodes
 	bombardierSectionErrors
 )
 
-// bombardierIntro is what the command line and the intro line say.
-type bombardierIntro struct {
+// intro is what the command line and the intro line say.
+type intro struct {
 	line     int
 	cmd      string
 	target   string
@@ -79,12 +64,12 @@ type bombardierIntro struct {
 	elapsed  bool
 }
 
-// bombardierRun accumulates one result block.
-type bombardierRun struct {
+// run accumulates one result block.
+type run struct {
 	core.FirstBad
-	intro                     bombardierIntro
+	intro                     intro
 	startLine, lastLine       int
-	sec                       bombardierSection
+	sec                       section
 	rpsMean, rpsStdev, rpsMax float64
 	hasRPS                    bool
 	latMean, latStdev, latMax float64
@@ -103,8 +88,8 @@ type bombardierRun struct {
 // state is the text parser's state over one input.
 type state struct {
 	core.RunState
-	run     bombardierRun
-	pending bombardierIntro
+	run     run
+	pending intro
 	f       [16][]byte
 }
 
@@ -171,11 +156,11 @@ func (st *state) open(ln int) error {
 		return err
 	}
 	st.Active = true
-	st.run = bombardierRun{intro: st.pending, startLine: ln, lastLine: ln, sec: bombardierSectionStats, pcts: st.run.pcts[:0]}
+	st.run = run{intro: st.pending, startLine: ln, lastLine: ln, sec: bombardierSectionStats, pcts: st.run.pcts[:0]}
 	if st.pending.line > 0 {
 		st.run.startLine = st.pending.line
 	}
-	st.pending = bombardierIntro{}
+	st.pending = intro{}
 	return nil
 }
 
@@ -196,7 +181,7 @@ func (st *state) progress(f [][]byte) {
 func (st *state) intro(f [][]byte, ln int) {
 	p := st.pending
 	if p.line == 0 {
-		p = bombardierIntro{line: ln}
+		p = intro{line: ln}
 	}
 	p.target = string(f[1])
 	for i := 2; i+1 < len(f); i++ {
@@ -225,8 +210,8 @@ var bombardierArgOpts = map[string]bool{"c": true, "connections": true, "n": tru
 
 // parseBombardierCommand reads the options of a bombardier command line
 // (kingpin syntax: -c 10, -c10, --connections=10).
-func parseBombardierCommand(s string, ln int) bombardierIntro {
-	p := bombardierIntro{line: ln, cmd: strings.TrimSpace(s), conns: 125, timeoutS: 2}
+func parseBombardierCommand(s string, ln int) intro {
+	p := intro{line: ln, cmd: strings.TrimSpace(s), conns: 125, timeoutS: 2}
 	core.EachOption(core.ShellWords(s), bombardierArgOpts, func(name, val string) {
 		switch name {
 		case "c", "connections":
@@ -295,7 +280,7 @@ func (st *state) statsRow(f [][]byte, ln int) rowOutcome {
 	key := string(f[0])
 	switch {
 	case key == "Reqs/sec" && len(f) == 4:
-		v, ok := bombardierThree(f, bombardierDec)
+		v, ok := three(f, dec)
 		if !ok {
 			r.Malformed(ln, "Reqs/sec row")
 			return rowMalformed
@@ -305,7 +290,7 @@ func (st *state) statsRow(f [][]byte, ln int) rowOutcome {
 			st.Found = true
 		}
 	case key == "Latency" && len(f) == 4:
-		v, ok := bombardierThree(f, bombardierMs)
+		v, ok := three(f, ms)
 		if !ok {
 			r.Malformed(ln, "Latency row")
 			return rowMalformed
@@ -324,7 +309,7 @@ func (st *state) statsRow(f [][]byte, ln int) rowOutcome {
 }
 
 // throughputRow reads "Throughput: 1.23MB/s", the result's last line.
-func (r *bombardierRun) throughputRow(v []byte, ln int) {
+func (r *run) throughputRow(v []byte, ln int) {
 	tok := bytes.TrimSuffix(v, []byte("/s"))
 	x, ok := core.BinaryBytes(tok)
 	if !ok || len(tok) == len(v) {
@@ -335,7 +320,7 @@ func (r *bombardierRun) throughputRow(v []byte, ln int) {
 }
 
 // distRow reads a row of the latency distribution, "99% 1.20ms".
-func (r *bombardierRun) distRow(f [][]byte, ln int) {
+func (r *run) distRow(f [][]byte, ln int) {
 	q, ok := core.ParseDec(f[0][:len(f[0])-1], -2)
 	ms, k := core.TimeMs(f[1])
 	if !ok || q > 1 || k != core.ValOK {
@@ -347,7 +332,7 @@ func (r *bombardierRun) distRow(f [][]byte, ln int) {
 
 // sectionRow reads a row of the open section: a latency percentile, the
 // HTTP codes, the other codes, or an error's count.
-func (r *bombardierRun) sectionRow(s []byte, f [][]byte, ln int) rowOutcome {
+func (r *run) sectionRow(s []byte, f [][]byte, ln int) rowOutcome {
 	switch {
 	case r.sec == bombardierSectionDist && len(f) == 2 && bytes.HasSuffix(f[0], []byte("%")):
 		r.distRow(f, ln)
@@ -375,9 +360,9 @@ func (r *bombardierRun) sectionRow(s []byte, f [][]byte, ln int) rowOutcome {
 	return rowRead
 }
 
-// bombardierThree converts the three values of a statistics row (Avg,
+// three converts the three values of a statistics row (Avg,
 // Stdev, Max) with conv; false at the first it refuses.
-func bombardierThree(f [][]byte, conv func([]byte) (float64, bool)) ([3]float64, bool) {
+func three(f [][]byte, conv func([]byte) (float64, bool)) ([3]float64, bool) {
 	var v [3]float64
 	for i := range v {
 		x, ok := conv(f[i+1])
@@ -389,18 +374,18 @@ func bombardierThree(f [][]byte, conv func([]byte) (float64, bool)) ([3]float64,
 	return v, true
 }
 
-// bombardierDec converts a plain decimal.
-func bombardierDec(b []byte) (float64, bool) { return core.ParseDec(b, 0) }
+// dec converts a plain decimal.
+func dec(b []byte) (float64, bool) { return core.ParseDec(b, 0) }
 
-// bombardierMs converts a time with its unit to milliseconds.
-func bombardierMs(b []byte) (float64, bool) {
+// ms converts a time with its unit to milliseconds.
+func ms(b []byte) (float64, bool) {
 	x, k := core.TimeMs(b)
 	return x, k == core.ValOK
 }
 
 // codesRow reads "1xx - 0, 2xx - 58518, 3xx - 0, 4xx - 0, 5xx - 0"; false
 // when it is malformed.
-func (r *bombardierRun) codesRow(s []byte, ln int) bool {
+func (r *run) codesRow(s []byte, ln int) bool {
 	for i, part := range bytes.Split(s, []byte(",")) {
 		k, v, ok := bytes.Cut(core.TrimLeft(part), []byte(" - "))
 		n, ok2 := core.ParseUint(core.TrimRight(v))

@@ -28,8 +28,8 @@ func (JSONParser) Detect(head []byte) bool {
 	return bytes.HasPrefix(head, bombardierJSONPrefix) && bytes.Contains(head, []byte(`"result":{`))
 }
 
-// bombardierJSON is one object of `bombardier -o json`.
-type bombardierJSON struct {
+// json is one object of `bombardier -o json`.
+type json struct {
 	Spec struct {
 		NumberOfConnections *int64   `json:"numberOfConnections"`
 		TestType            string   `json:"testType"`
@@ -70,7 +70,7 @@ type bombardierJSON struct {
 
 // Parse streams the runs of r, one per JSON object, to sink.
 func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	return core.JSONReports(ctx, r, opts, "bombardier-json", "bombardier JSON", func(m *bombardierJSON, line int, fill func(*results.RunWithPercentiles)) error {
+	return core.JSONReports(ctx, r, opts, "bombardier-json", "bombardier JSON", func(m *json, line int, fill func(*results.RunWithPercentiles)) error {
 		out, err := m.run(line)
 		if err != nil {
 			return err
@@ -81,7 +81,7 @@ func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sin
 }
 
 // run converts one object; it reports what is missing or out of range.
-func (m *bombardierJSON) run(line int) (results.RunWithPercentiles, error) {
+func (m *json) run(line int) (results.RunWithPercentiles, error) {
 	out := results.RunWithPercentiles{Run: results.Run{Tool: "bombardier", LoadModel: results.LoadClosed,
 		Target: m.Spec.URL, SourceLine: int32(min(line, math.MaxInt32))}, Percentiles: []results.Percentile{}}
 	if err := m.check(); err != nil {
@@ -112,14 +112,14 @@ func (m *bombardierJSON) run(line int) (results.RunWithPercentiles, error) {
 
 // countsOf are the result's counts: the five classes of codes and the
 // others (the requests), then the bytes read.
-func (m *bombardierJSON) countsOf() []*int64 {
+func (m *json) countsOf() []*int64 {
 	res := m.Result
 	return []*int64{res.Req1xx, res.Req2xx, res.Req3xx, res.Req4xx, res.Req5xx, res.Others, res.BytesRead}
 }
 
 // check demands the result's required fields, counts that are not
 // negative and finite values.
-func (m *bombardierJSON) check() error {
+func (m *json) check() error {
 	res := m.Result
 	if res == nil || res.TimeTakenSeconds == nil || res.Req2xx == nil || res.Others == nil || res.RPS.Mean == nil {
 		return core.BadJSON("object without its result (timeTakenSeconds, req2xx, others, rps)")
@@ -141,7 +141,7 @@ func (m *bombardierJSON) check() error {
 
 // spec sets what the spec tells of the test: connections, planned
 // duration, timeout; a rate limit is noted.
-func (m *bombardierJSON) spec(out *results.RunWithPercentiles) (notes []string) {
+func (m *json) spec(out *results.RunWithPercentiles) (notes []string) {
 	if n := m.Spec.NumberOfConnections; n != nil && *n > 0 {
 		out.Connections = results.Ptr(int32(min(*n, math.MaxInt32)))
 	}
@@ -159,7 +159,7 @@ func (m *bombardierJSON) spec(out *results.RunWithPercentiles) (notes []string) 
 
 // counts sets the requests, the non-2xx (1xx, 4xx, 5xx), the errors
 // (those and the others) and the timeouts among the errors.
-func (m *bombardierJSON) counts(out *results.RunWithPercentiles) {
+func (m *json) counts(out *results.RunWithPercentiles) {
 	res := m.Result
 	val := func(p *int64) int64 {
 		if p == nil {
@@ -183,7 +183,7 @@ func (m *bombardierJSON) counts(out *results.RunWithPercentiles) {
 }
 
 // latency sets the latencies, given in µs, in ms.
-func (m *bombardierJSON) latency(out *results.RunWithPercentiles) error {
+func (m *json) latency(out *results.RunWithPercentiles) error {
 	l := &m.Result.Latency
 	us := func(p *float64) *float64 {
 		if p == nil {

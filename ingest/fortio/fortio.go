@@ -14,24 +14,9 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// The Fortio parsers read the result of `fortio load` (fortio.org/fortio).
-//
-// "fortio" reads the text fortio prints on stderr, wherever it sits in a
-// file, with or without its log lines:
-//
-//	[fortio load -qps 200 -c 4 -t 2s URL]                            optional command line
-//	Fortio 1.68.2 running at 200 queries per second, 2->2 procs, for 2s: URL   required: starts the run
-//	Starting at 200 qps with 4 thread(s) [gomax 2] for 2s : 100 calls each (total 400)
-//	Ended after 2.008298329s : 400 calls. qps=199.17
-//	Aggregated Function Time : count 400 avg 0.0015709603 +/- 0.004877 min 3.8388e-05 max 0.044630276 sum 0.628384138
-//	# range, mid point, percentile, count
-//	>= 3.8388e-05 <= 0.001 , 0.000519194 , 78.25, 313
-//	# target 50% 0.000651724                                         the latency percentiles
-//	Error cases : count 133 avg ...                                  (its targets are not the run's)
-//	Code 200 : 267 (66.8 %)
-//	Code 500 : 133 (33.2 %)                                          "Code  -1" are socket errors
-//	Response Body/Total Sizes : count 400 avg 136.3175 +/- 8.951 min 130 max 149 sum 54527
-//	All done 400 calls (plus 4 warmup) 1.571 ms avg, 199.2 qps      ends the run
+// The Fortio parsers read the result of `fortio load` (fortio.org/fortio):
+// "fortio" the text it prints on stderr, wherever it sits in a file, with
+// or without its log lines (layout: docs/FORMATS.md).
 //
 // Times are seconds. Requests are the calls (the sum of the Code lines);
 // errors the calls without a 2xx or 3xx code, code -1 (a socket error or
@@ -49,17 +34,17 @@ type Parser struct{}
 // Name returns "fortio".
 func (Parser) Name() string { return "fortio" }
 
-// fortioSection is the histogram the "# target" lines belong to.
-type fortioSection uint8
+// section is the histogram the "# target" lines belong to.
+type section uint8
 
 const (
-	fortioSectionNone fortioSection = iota
+	fortioSectionNone section = iota
 	fortioSectionFunction
 	fortioSectionOther
 )
 
-// fortioRun accumulates one run.
-type fortioRun struct {
+// run accumulates one run.
+type run struct {
 	core.FirstBad
 	startLine, lastLine int
 	cmd                 string
@@ -72,7 +57,7 @@ type fortioRun struct {
 	endedCalls          int64
 	endedQPS            float64
 	hasEnded            bool
-	sec                 fortioSection
+	sec                 section
 	count               int64
 	avg, sd, lo, hi     float64
 	hasFunc             bool
@@ -88,7 +73,7 @@ type fortioRun struct {
 // state is the text parser's state over one input.
 type state struct {
 	core.RunState
-	run     fortioRun
+	run     run
 	pending string // a fortio command line
 	pendLn  int
 	f       [24][]byte
@@ -111,9 +96,9 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 // isFortioExe reports whether tok names the fortio program.
 func isFortioExe(tok []byte) bool { return core.ExeNamed(tok, "fortio") }
 
-// fortioStats parses "count 400 avg 0.0015 +/- 0.004877 min 3.8e-05 max 0.0446 sum 0.628",
+// stats parses "count 400 avg 0.0015 +/- 0.004877 min 3.8e-05 max 0.0446 sum 0.628",
 // returning the values times 1000 (seconds as ms).
-func fortioStats(f [][]byte) (count int64, avg, sd, lo, hi, sum float64, ok bool) {
+func stats(f [][]byte) (count int64, avg, sd, lo, hi, sum float64, ok bool) {
 	if len(f) != 12 || string(f[0]) != "count" || string(f[2]) != "avg" || string(f[4]) != "+/-" || string(f[6]) != "min" ||
 		string(f[8]) != "max" || string(f[10]) != "sum" {
 		return 0, 0, 0, 0, 0, 0, false
@@ -221,7 +206,7 @@ func (st *state) runLine(s []byte, f [][]byte, ln int) {
 }
 
 // wordLine reads the lines told by their first word; false for others.
-func (r *fortioRun) wordLine(f [][]byte, ln int) bool {
+func (r *run) wordLine(f [][]byte, ln int) bool {
 	switch string(f[0]) {
 	case "Starting":
 		// Starting at 200 qps with 4 thread(s) [gomax 2] ...
@@ -259,8 +244,8 @@ func (r *fortioRun) wordLine(f [][]byte, ln int) bool {
 
 // functionTime reads "Aggregated Function Time : count 400 avg ...", which
 // opens the latency histogram; false when it is malformed.
-func (r *fortioRun) functionTime(f [][]byte, ln int) bool {
-	count, avg, sd, lo, hi, _, ok := fortioStats(f[4:])
+func (r *run) functionTime(f [][]byte, ln int) bool {
+	count, avg, sd, lo, hi, _, ok := stats(f[4:])
 	if !ok {
 		r.Malformed(ln, "Aggregated Function Time line")
 		return false
@@ -272,14 +257,14 @@ func (r *fortioRun) functionTime(f [][]byte, ln int) bool {
 
 // sizes reads "Response Body/Total Sizes : count ... sum S": the bytes
 // received, in thousands as fortio sums them.
-func (r *fortioRun) sizes(f [][]byte) {
-	if _, _, _, _, _, sum, ok := fortioStats(f[4:]); ok && sum >= 0 && sum < 9e21 {
+func (r *run) sizes(f [][]byte) {
+	if _, _, _, _, _, sum, ok := stats(f[4:]); ok && sum >= 0 && sum < 9e21 {
 		r.bytes, r.hasBytes = int64(math.Round(sum/1000)), true
 	}
 }
 
 // ended reads "Ended after 2.008298329s : 400 calls. qps=199.17".
-func (r *fortioRun) ended(f [][]byte, ln int) {
+func (r *run) ended(f [][]byte, ln int) {
 	d, err := time.ParseDuration(string(f[2]))
 	n, ok := core.ParseUint(f[4])
 	q, ok2 := core.ParseDec(bytes.TrimPrefix(f[6], []byte("qps=")), 0)
@@ -291,7 +276,7 @@ func (r *fortioRun) ended(f [][]byte, ln int) {
 }
 
 // percentile reads a percentile of the function time: "target 50% 0.000651724".
-func (r *fortioRun) percentile(f [][]byte, ln int) {
+func (r *run) percentile(f [][]byte, ln int) {
 	q, ok := core.ParseDec(bytes.TrimSuffix(f[1], []byte("%")), -2)
 	v := core.ShiftDecString(string(f[2]), 3)
 	if !ok || q > 1 || !core.Finite(v) {
@@ -304,7 +289,7 @@ func (r *fortioRun) percentile(f [][]byte, ln int) {
 }
 
 // code reads a status count: "Code 200 : 267 (66.8 %)", "Code  -1 : 12 (100.0 %)".
-func (r *fortioRun) code(f [][]byte, ln int) {
+func (r *run) code(f [][]byte, ln int) {
 	code, err := strconv.ParseInt(string(f[1]), 10, 32)
 	n, ok := core.ParseUint(f[3])
 	if err != nil || !ok || string(f[2]) != ":" {
@@ -319,7 +304,7 @@ func (r *fortioRun) code(f [][]byte, ln int) {
 
 // begin starts a run at its "running at" line.
 func (st *state) begin(ln int) {
-	st.run = fortioRun{startLine: ln, lastLine: ln}
+	st.run = run{startLine: ln, lastLine: ln}
 	if st.pending != "" {
 		st.run.cmd, st.run.startLine = st.pending, st.pendLn
 	}
@@ -356,15 +341,15 @@ func (st *state) close() error {
 		out.DurationS, out.RPS = float64(r.doneCalls)/r.doneQPS, r.doneQPS
 		notes = append(notes, "no Ended line (-quiet): duration_s is calls / qps as rounded in the All done line")
 	}
-	fortioFill(&out, fortioFigures{
+	fill(&out, figures{
 		requested: r.qps, plannedS: r.plannedS, calls: r.calls, threads: r.threads, count: r.count,
 		avgMs: r.avg, sdMs: r.sd, minMs: r.lo, maxMs: r.hi, pcts: r.pcts, codes: r.codes, bytes: r.bytes, hasBytes: r.hasBytes,
 	}, &notes)
 	return st.Emit(out)
 }
 
-// fortioFigures are what the text and JSON results both give.
-type fortioFigures struct {
+// figures are what the text and JSON results both give.
+type figures struct {
 	requested    float64 // qps; <= 0: max
 	plannedS     float64
 	calls        int64
@@ -378,8 +363,8 @@ type fortioFigures struct {
 	hasBytes     bool
 }
 
-// fortioFill sets the run's counts, latencies and load from fig.
-func fortioFill(out *results.RunWithPercentiles, fig fortioFigures, notes *[]string) {
+// fill sets the run's counts, latencies and load from fig.
+func fill(out *results.RunWithPercentiles, fig figures, notes *[]string) {
 	if fig.requested > 0 {
 		out.TargetRPS = results.Ptr(fig.requested)
 		*notes = append(*notes, "-qps paces each thread, which waits for every response (no coordinated-omission correction)")

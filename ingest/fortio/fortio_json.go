@@ -34,8 +34,8 @@ func (JSONParser) Detect(head []byte) bool {
 	return true
 }
 
-// fortioHistogram is a histogram of the JSON result, in seconds or bytes.
-type fortioHistogram struct {
+// histogram is a histogram of the JSON result, in seconds or bytes.
+type histogram struct {
 	Count       int64   `json:"Count"`
 	Min         float64 `json:"Min"`
 	Max         float64 `json:"Max"`
@@ -48,8 +48,8 @@ type fortioHistogram struct {
 	} `json:"Percentiles"`
 }
 
-// fortioJSON is a Fortio JSON result.
-type fortioJSON struct {
+// json is a Fortio JSON result.
+type json struct {
 	RunType           string           `json:"RunType"`
 	StartTime         *time.Time       `json:"StartTime"`
 	RequestedQPS      string           `json:"RequestedQPS"`
@@ -58,16 +58,16 @@ type fortioJSON struct {
 	ActualDuration    *int64           `json:"ActualDuration"`
 	NumThreads        *int64           `json:"NumThreads"`
 	Exactly           int64            `json:"Exactly"`
-	DurationHistogram *fortioHistogram `json:"DurationHistogram"`
+	DurationHistogram *histogram       `json:"DurationHistogram"`
 	RetCodes          map[string]int64 `json:"RetCodes"`
-	Sizes             *fortioHistogram `json:"Sizes"`
+	Sizes             *histogram       `json:"Sizes"`
 	URL               string           `json:"URL"`
 	Destination       string           `json:"Destination"`
 }
 
 // Parse streams the runs of r, one per JSON object, to sink.
 func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	return core.JSONReports(ctx, r, opts, "fortio-json", "fortio JSON", func(m *fortioJSON, line int, fill func(*results.RunWithPercentiles)) error {
+	return core.JSONReports(ctx, r, opts, "fortio-json", "fortio JSON", func(m *json, line int, fill func(*results.RunWithPercentiles)) error {
 		out, err := m.run(line)
 		if err != nil {
 			return err
@@ -78,7 +78,7 @@ func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sin
 }
 
 // run converts one result.
-func (m *fortioJSON) run(line int) (results.RunWithPercentiles, error) {
+func (m *json) run(line int) (results.RunWithPercentiles, error) {
 	var out results.RunWithPercentiles
 	if err := m.check(); err != nil {
 		return out, err
@@ -108,13 +108,13 @@ func (m *fortioJSON) run(line int) (results.RunWithPercentiles, error) {
 	if m.Sizes != nil && m.Sizes.Sum >= 0 && m.Sizes.Sum < 9e18 {
 		fig.bytes, fig.hasBytes = int64(m.Sizes.Sum), true
 	}
-	fortioFill(&out, fig, &notes)
+	fill(&out, fig, &notes)
 	return out, nil
 }
 
 // check demands the histogram, rate and duration, finite and not
 // negative.
-func (m *fortioJSON) check() error {
+func (m *json) check() error {
 	h := m.DurationHistogram
 	if h == nil || m.ActualQPS == nil || m.ActualDuration == nil {
 		return core.BadJSON("result without DurationHistogram, ActualQPS or ActualDuration")
@@ -132,9 +132,9 @@ func (m *fortioJSON) check() error {
 
 // figures are the result's statistics in ms, its settings and its
 // percentiles.
-func (m *fortioJSON) figures() (fortioFigures, error) {
+func (m *json) figures() (figures, error) {
 	h := m.DurationHistogram
-	fig := fortioFigures{count: h.Count, avgMs: core.ShiftDec(h.Avg, 3), sdMs: core.ShiftDec(h.StdDev, 3), minMs: core.ShiftDec(h.Min, 3),
+	fig := figures{count: h.Count, avgMs: core.ShiftDec(h.Avg, 3), sdMs: core.ShiftDec(h.StdDev, 3), minMs: core.ShiftDec(h.Min, 3),
 		maxMs: core.ShiftDec(h.Max, 3), calls: m.Exactly}
 	if q, err := strconv.ParseFloat(m.RequestedQPS, 64); err == nil && core.Finite(q) {
 		fig.requested = q
@@ -158,7 +158,7 @@ func (m *fortioJSON) figures() (fortioFigures, error) {
 }
 
 // httpCodes are the counts of an HTTP run's status codes.
-func (m *fortioJSON) httpCodes() (map[int64]int64, error) {
+func (m *json) httpCodes() (map[int64]int64, error) {
 	codes := map[int64]int64{}
 	for k, n := range m.RetCodes {
 		code, err := strconv.ParseInt(k, 10, 32)
@@ -172,7 +172,7 @@ func (m *fortioJSON) httpCodes() (map[int64]int64, error) {
 
 // failedCalls are the calls of another run type (gRPC, TCP) that did not
 // return SERVING or OK.
-func (m *fortioJSON) failedCalls() (int64, error) {
+func (m *json) failedCalls() (int64, error) {
 	var failed int64
 	for k, n := range m.RetCodes {
 		if n < 0 {

@@ -12,15 +12,7 @@ import (
 )
 
 // Parser ("gatling") reads the "Global Information" block Gatling prints on the
-// console (and in its logs) at the end of a run:
-//
-//	---- Global Information --------------------------------------------------------
-//	> request count                                       9537 (OK=4537   KO=5000  )
-//	> min response time                                     68 (OK=123    KO=68    )
-//	> max response time, mean response time, std deviation
-//	> response time 50th percentile                        129 (OK=141    KO=70    )
-//	> mean requests/sec                                 40.241 (OK=19.143 KO=21.097)
-//	---- Response Time Distribution ------------------------------------------------
+// console (and in its logs) at the end of a run (layout: docs/FORMATS.md).
 //
 // The first column (all requests) is the run: requests, errors (KO),
 // latencies in ms, percentiles (50/75/95/99th, or older "95th
@@ -32,8 +24,8 @@ type Parser struct{}
 // Name returns "gatling".
 func (Parser) Name() string { return "gatling" }
 
-// gatlingRun accumulates one Global Information block.
-type gatlingRun struct {
+// run accumulates one Global Information block.
+type run struct {
 	startLine, lastLine int
 	count, ko           int64
 	hasCount            bool
@@ -49,7 +41,7 @@ type gatlingRun struct {
 // state is the console parser's state over one input.
 type state struct {
 	core.RunState
-	run      gatlingRun
+	run      run
 	elapsedS float64 // last "Ns elapsed" seen
 }
 
@@ -67,9 +59,9 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 	return core.ParseLines(ctx, r, opts, "gatling", st.line, st.close, func() int { return st.Index })
 }
 
-// gatlingValue parses a statistic line's "name total (OK=x KO=y)": the
+// value parses a statistic line's "name total (OK=x KO=y)": the
 // total, and the KO value (-1 for "-").
-func gatlingValue(s []byte) (total float64, ko float64, ok bool) {
+func value(s []byte) (total float64, ko float64, ok bool) {
 	i := bytes.IndexByte(s, '(')
 	if i < 0 {
 		return 0, 0, false
@@ -125,7 +117,7 @@ func (st *state) line(b []byte, ln int) error {
 	if name == "request count" && st.Detect {
 		st.Found = true
 	}
-	total, ko, ok := gatlingValue(s)
+	total, ko, ok := value(s)
 	if st.run.value(name, total, ko, ok, ln) {
 		st.run.lastLine = ln
 	}
@@ -140,7 +132,7 @@ func (st *state) heading(title string, ln int) error {
 			return err
 		}
 		st.Active = true
-		st.run = gatlingRun{startLine: ln, lastLine: ln, elapsedS: st.elapsedS, pcts: st.run.pcts[:0]}
+		st.run = run{startLine: ln, lastLine: ln, elapsedS: st.elapsedS, pcts: st.run.pcts[:0]}
 		return nil
 	}
 	if st.Active && title != "Response Time Distribution" && title != "Errors" {
@@ -152,13 +144,13 @@ func (st *state) heading(title string, ln int) error {
 // value keeps the value of a statistics line (total, and ko for the
 // request count; ok false when they did not parse); false when the line
 // is none of ours.
-func (r *gatlingRun) value(name string, total, ko float64, ok bool, ln int) bool {
+func (r *run) value(name string, total, ko float64, ok bool, ln int) bool {
 	var q float64
 	switch {
 	case name == "request count", name == "min response time", name == "max response time",
 		name == "mean response time", name == "std deviation", name == "mean requests/sec":
 	case strings.Contains(name, "percentile"):
-		q = gatlingQuantile(name)
+		q = quantile(name)
 		ok = ok && q != 0
 	default:
 		return false
@@ -190,9 +182,9 @@ func (r *gatlingRun) value(name string, total, ko float64, ok bool, ln int) bool
 	return true
 }
 
-// gatlingQuantile is the quantile of "response time 50th percentile" (or
+// quantile is the quantile of "response time 50th percentile" (or
 // the older "95th percentile"), 0 when it has none.
-func gatlingQuantile(name string) float64 {
+func quantile(name string) float64 {
 	var q float64
 	for _, w := range strings.Fields(name) {
 		if n, ok := strings.CutSuffix(w, "th"); ok {
@@ -204,7 +196,7 @@ func gatlingQuantile(name string) float64 {
 	return q
 }
 
-func (r *gatlingRun) malformed(ln int, msg string) {
+func (r *run) malformed(ln int, msg string) {
 	if r.bad == "" {
 		r.bad, r.badLine = "\""+msg+"\" line", ln
 	}

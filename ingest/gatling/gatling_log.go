@@ -17,13 +17,8 @@ import (
 
 // LogParser ("gatling-log") reads simulation.log, the per-request log of Gatling 2.x
 // and 3.x up to 3.9 (3.10 and later write a binary log, not read here):
-// tab-separated records
-//
-//	RUN	<simulation class>	<simulation id>	<start ms>	<description>	<version>
-//	USER	<scenario>	START|END	<ms>                     (3.4+; older ones add a user id)
-//	REQUEST		<name>	<start ms>	<end ms>	OK|KO	<message>   (3.4+)
-//	REQUEST	<user id>		<name>	<start ms>	<end ms>	OK|KO	<message>   (3.0 to 3.3)
-//	GROUP, ERROR, ASSERTION                                 (counted as well-formed, not requests)
+// tab-separated RUN, USER, REQUEST, GROUP, ERROR and ASSERTION records,
+// whose columns differ by version (layout: docs/FORMATS.md).
 //
 // Each RUN line starts a run; its REQUEST records stream into samples
 // and series through the Requests aggregator: latency is end - start
@@ -31,10 +26,8 @@ import (
 // no HTTP status, size nor target: a KO (a failed check, or no response)
 // is an error with its message, non2xx and bytes stay null, and the run
 // is labelled after its file. The most users active at once (USER START
-// and END records) is the run's connections. Gatling's injection
-// profiles are open (users arrive at a rate) unless the simulation used
-// the concurrent-users profiles, which the log does not tell: the load
-// model is open and the notes say so.
+// and END records) is the run's connections. The load model is open, as
+// noted: the log does not tell a concurrent-users (closed) profile.
 type LogParser struct{}
 
 // Name returns "gatling-log".
@@ -73,14 +66,14 @@ func (LogParser) Detect(head []byte) bool {
 	return false
 }
 
-// gatlingUsers tracks the users active at once in a run.
-type gatlingUsers struct {
+// users tracks the users active at once in a run.
+type users struct {
 	active, max int64
 }
 
 // Parse streams the requests of r to sink, one run per RUN record.
 func (LogParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	x := &gatlingLog{a: requests.NewRequests(opts, sink)}
+	x := &log{a: requests.NewRequests(opts, sink)}
 	err := core.EachLine(ctx, r, opts.Source, func(b []byte, ln int) error {
 		b = bytes.TrimRight(b, "\r")
 		if len(b) == 0 {
@@ -107,20 +100,20 @@ func (LogParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink
 	return a.Close()
 }
 
-// gatlingLog is a simulation log being read: the runs (RUN records) so
+// log is a simulation log being read: the runs (RUN records) so
 // far, the users of each, and the RUN record of each run of requests (one
 // per record and request name).
-type gatlingLog struct {
+type log struct {
 	a       *requests.Requests
 	runs    int
 	meta    requests.RequestRun
-	users   []gatlingUsers
+	users   []users
 	usersOf []int
 	errors  int64
 }
 
 // record reads one record of fields f.
-func (x *gatlingLog) record(f [][]byte, ln int) error {
+func (x *log) record(f [][]byte, ln int) error {
 	a := x.a
 	switch string(f[0]) {
 	case "RUN":
@@ -139,13 +132,13 @@ func (x *gatlingLog) record(f [][]byte, ln int) error {
 	case "GROUP", "ASSERTION":
 		a.Good()
 	default:
-		a.Bad(ln, fmt.Sprintf("unknown record %q", gatlingTruncate(string(f[0]), 40)))
+		a.Bad(ln, fmt.Sprintf("unknown record %q", truncate(string(f[0]), 40)))
 	}
 	return nil
 }
 
 // run reads a RUN record, which starts a run.
-func (x *gatlingLog) run(f [][]byte, ln int) {
+func (x *log) run(f [][]byte, ln int) {
 	if len(f) < 5 {
 		x.a.Bad(ln, "RUN record of "+strconv.Itoa(len(f))+" fields")
 		return
@@ -158,12 +151,12 @@ func (x *gatlingLog) run(f [][]byte, ln int) {
 	if v := string(f[len(f)-1]); v != "" {
 		x.meta.Notes = append(x.meta.Notes, "Gatling "+strings.TrimSpace(v))
 	}
-	x.users = append(x.users, gatlingUsers{})
+	x.users = append(x.users, users{})
 }
 
 // request reads a REQUEST record into the run of its name.
-func (x *gatlingLog) request(f [][]byte, ln int) error {
-	req, name, bad := gatlingRequest(f)
+func (x *log) request(f [][]byte, ln int) error {
+	req, name, bad := request(f)
 	if bad != "" {
 		x.a.Bad(ln, bad)
 		return nil
@@ -179,7 +172,7 @@ func (x *gatlingLog) request(f [][]byte, ln int) error {
 }
 
 // user reads a USER record: a user started or ended.
-func (x *gatlingLog) user(f [][]byte, ln int) {
+func (x *log) user(f [][]byte, ln int) {
 	if x.runs == 0 {
 		x.a.Bad(ln, "USER before the RUN record")
 		return
@@ -201,18 +194,18 @@ func (x *gatlingLog) user(f [][]byte, ln int) {
 	}
 }
 
-// gatlingTruncate shortens s to n bytes.
-func gatlingTruncate(s string, n int) string {
+// truncate shortens s to n bytes.
+func truncate(s string, n int) string {
 	if len(s) > n {
 		return s[:n] + "..."
 	}
 	return s
 }
 
-// gatlingRequest reads a REQUEST record: the status (OK or KO) is the
+// request reads a REQUEST record: the status (OK or KO) is the
 // first such field after the name; the timestamps between the name and
 // the status are its start (the first) and end (the last).
-func gatlingRequest(f [][]byte) (req requests.Request, name, bad string) {
+func request(f [][]byte) (req requests.Request, name, bad string) {
 	k := -1
 	for i := 3; i < len(f); i++ {
 		if s := string(f[i]); s == "OK" || s == "KO" {

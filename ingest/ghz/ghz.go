@@ -18,25 +18,7 @@ import (
 // gRPC benchmarking tool.
 //
 // "ghz" reads its text summary (-O summary, the default), wherever it sits
-// in a file:
-//
-//	[ghz --insecure --call pkg.Svc/Method -c 4 -n 400 host:port]   optional command line
-//	Summary:                                                      required: starts the run
-//	  Count:	400
-//	  Total:	199.51 ms
-//	  Slowest:	7.33 ms
-//	  Fastest:	1.23 ms
-//	  Average:	1.91 ms
-//	  Requests/sec:	2004.86
-//	Response time histogram:
-//	  1.227 [1]	|
-//	Latency distribution:
-//	  10 % in 1.48 ms                                             (ghz 0.1.x: 10% in 1.48 ms)
-//	Status code distribution:
-//	  [OK]            320 responses
-//	  [Unavailable]   80 responses
-//	Error distribution:
-//	  [80]   rpc error: code = Unavailable desc = ...
+// in a file (layout: docs/FORMATS.md).
 //
 // Requests are the Count, errors the calls whose status is not OK,
 // timeouts the DeadlineExceeded ones; gRPC has no HTTP status, so non2xx
@@ -55,23 +37,23 @@ type Parser struct{}
 // Name returns "ghz".
 func (Parser) Name() string { return "ghz" }
 
-// ghzSection is the part of a summary a line belongs to.
-type ghzSection uint8
+// section is the part of a summary a line belongs to.
+type section uint8
 
 const (
-	ghzSectionSummary ghzSection = iota
+	ghzSectionSummary section = iota
 	ghzSectionHist
 	ghzSectionLat
 	ghzSectionStatus
 	ghzSectionErrors
 )
 
-// ghzRun accumulates one summary.
-type ghzRun struct {
+// run accumulates one summary.
+type run struct {
 	core.FirstBad
 	startLine, lastLine   int
-	cmd                   *ghzCommand
-	sec                   ghzSection
+	cmd                   *command
+	sec                   section
 	count                 int64
 	hasCount              bool
 	totalMs, slow, fast   float64
@@ -82,8 +64,8 @@ type ghzRun struct {
 	hasStatus             bool
 }
 
-// ghzCommand is a ghz command line.
-type ghzCommand struct {
+// command is a ghz command line.
+type command struct {
 	raw, host   string
 	line        int
 	concurrency int64
@@ -95,8 +77,8 @@ type ghzCommand struct {
 // state is the text parser's state over one input.
 type state struct {
 	core.RunState
-	run     ghzRun
-	pending *ghzCommand
+	run     run
+	pending *command
 	f       [16][]byte
 }
 
@@ -117,7 +99,7 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 // isGhzExe reports whether tok names the ghz program.
 func isGhzExe(tok []byte) bool { return core.ExeNamed(tok, "ghz") }
 
-// Summary keys, as bits of ghzRun.keys.
+// Summary keys, as bits of run.keys.
 const (
 	ghzKeyTotal = 1 << iota
 	ghzKeySlow
@@ -143,7 +125,7 @@ func (st *state) line(b []byte, ln int) error {
 		return nil
 	}
 	r := &st.run
-	if sec, ok := ghzHeading(f); ok {
+	if sec, ok := heading(f); ok {
 		r.sec = sec
 		r.hasStatus = r.hasStatus || sec == ghzSectionStatus
 	} else if !st.sectionRow(f, ln) {
@@ -158,7 +140,7 @@ func (st *state) open(ln int) error {
 	if err := st.close(); err != nil {
 		return err
 	}
-	st.run = ghzRun{startLine: ln, lastLine: ln, cmd: st.pending, pcts: st.run.pcts[:0]}
+	st.run = run{startLine: ln, lastLine: ln, cmd: st.pending, pcts: st.run.pcts[:0]}
 	if st.pending != nil {
 		st.run.startLine = st.pending.line
 	}
@@ -167,15 +149,15 @@ func (st *state) open(ln int) error {
 }
 
 // ghzHeadings are the headings of a summary's sections.
-var ghzHeadings = map[string]ghzSection{
+var ghzHeadings = map[string]section{
 	"Response time histogram:":  ghzSectionHist,
 	"Latency distribution:":     ghzSectionLat,
 	"Status code distribution:": ghzSectionStatus,
 	"Error distribution:":       ghzSectionErrors,
 }
 
-// ghzHeading tells whether the fields f are a section's heading.
-func ghzHeading(f [][]byte) (ghzSection, bool) {
+// heading tells whether the fields f are a section's heading.
+func heading(f [][]byte) (section, bool) {
 	if len(f) < 2 || len(f) > 3 {
 		return 0, false
 	}
@@ -204,7 +186,7 @@ func (st *state) sectionRow(f [][]byte, ln int) bool {
 
 // latencyRow reads a row of the latency distribution; false when the line
 // is none (the run's output ended).
-func (r *ghzRun) latencyRow(f [][]byte, ln int) bool {
+func (r *run) latencyRow(f [][]byte, ln int) bool {
 	// 10 % in 1.48 ms; ghz 0.1.x wrote 10% in 1.48 ms
 	if len(f) == 4 && len(f[0]) > 1 && f[0][len(f[0])-1] == '%' {
 		f = [][]byte{f[0][:len(f[0])-1], []byte("%"), f[1], f[2], f[3]}
@@ -224,7 +206,7 @@ func (r *ghzRun) latencyRow(f [][]byte, ln int) bool {
 
 // statusRow reads a row of the status code distribution; false when the
 // line is none (the run's output ended).
-func (r *ghzRun) statusRow(f [][]byte, ln int) bool {
+func (r *run) statusRow(f [][]byte, ln int) bool {
 	// [OK]            320 responses
 	if len(f) != 3 || f[0][0] != '[' || f[0][len(f[0])-1] != ']' || string(f[2]) != "responses" {
 		return false
@@ -319,7 +301,7 @@ func (st *state) close() error {
 		DurationS: core.ShiftDec(r.totalMs, -3), RPS: r.rps, Requests: r.count, Errors: r.failed, Timeouts: results.Ptr(r.deadlines),
 		SourceLine: int32(min(r.startLine, math.MaxInt32))}, Percentiles: []results.Percentile{}}
 	if c := r.cmd; c != nil {
-		ghzApplyCommand(&out, c, &notes)
+		applyCommand(&out, c, &notes)
 	}
 	if n := core.AddSat(r.ok, r.failed); n != r.count {
 		notes = append(notes, fmt.Sprintf("status counts (%d) differ from Count (%d)", n, r.count))
@@ -336,8 +318,8 @@ func (st *state) close() error {
 	return st.Emit(out)
 }
 
-// ghzApplyCommand fills what a command line tells.
-func ghzApplyCommand(out *results.RunWithPercentiles, c *ghzCommand, notes *[]string) {
+// applyCommand fills what a command line tells.
+func applyCommand(out *results.RunWithPercentiles, c *command, notes *[]string) {
 	out.Target = c.host
 	out.Command = results.Ptr(c.raw)
 	out.Connections = results.Ptr(int32(min(c.concurrency, math.MaxInt32)))
@@ -366,8 +348,8 @@ var ghzArgOpts = map[string]bool{"proto": true, "protoset": true, "call": true, 
 	"concurrency-step-duration": true, "concurrency-max-duration": true, "authority": true, "lb-strategy": true}
 
 // parseGhzCommand parses a ghz command line (kingpin syntax).
-func parseGhzCommand(s string, line int) *ghzCommand {
-	c := &ghzCommand{raw: s, line: line, concurrency: 50, timeoutS: 20}
+func parseGhzCommand(s string, line int) *command {
+	c := &command{raw: s, line: line, concurrency: 50, timeoutS: 20}
 	args := core.ShellWords(s)
 	core.EachOption(args, ghzArgOpts, func(name, val string) {
 		switch name {

@@ -37,8 +37,8 @@ func (JSONParser) Detect(head []byte) bool {
 	return true
 }
 
-// ghzJSONOptions are the options of a ghz report.
-type ghzJSONOptions struct {
+// jsonOptions are the options of a ghz report.
+type jsonOptions struct {
 	Host        string   `json:"host"`
 	Call        string   `json:"call"`
 	Concurrency *int64   `json:"concurrency"`
@@ -47,18 +47,18 @@ type ghzJSONOptions struct {
 	Total       *int64   `json:"total"`
 }
 
-// ghzDetail is one call of a report's details.
-type ghzDetail struct {
+// detail is one call of a report's details.
+type detail struct {
 	Timestamp time.Time `json:"timestamp"`
 	Latency   int64     `json:"latency"`
 	Error     string    `json:"error"`
 	Status    string    `json:"status"`
 }
 
-// ghzReport is a ghz JSON report without its details.
-type ghzReport struct {
+// report is a ghz JSON report without its details.
+type report struct {
 	Date                   *time.Time       `json:"date"`
-	Options                ghzJSONOptions   `json:"options"`
+	Options                jsonOptions      `json:"options"`
 	Count                  *int64           `json:"count"`
 	Total                  *int64           `json:"total"`
 	Average                *int64           `json:"average"`
@@ -76,7 +76,7 @@ type ghzReport struct {
 // else its summary.
 func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	g := core.NewJSONGuard(r, opts.Source, core.MaxJSONValue)
-	x := &ghzJSON{lc: &core.LineCounter{R: g}, opts: opts, sink: sink, fields: map[string]json.RawMessage{}, h: -1}
+	x := &jsonFile{lc: &core.LineCounter{R: g}, opts: opts, sink: sink, fields: map[string]json.RawMessage{}, h: -1}
 	x.dec = json.NewDecoder(x.lc)
 	g.Consumed = x.dec.InputOffset
 	tok, err := x.dec.Token()
@@ -117,14 +117,14 @@ func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sin
 	return x.summary()
 }
 
-// ghzJSON is a ghz JSON report being read: the summary's fields so far,
+// jsonFile is a ghz JSON report being read: the summary's fields so far,
 // and the requests of its details.
-type ghzJSON struct {
+type jsonFile struct {
 	dec      *json.Decoder
 	lc       *core.LineCounter
 	opts     core.Options
 	sink     core.Sink
-	rep      ghzReport
+	rep      report
 	fields   map[string]json.RawMessage
 	a        *requests.Requests
 	h, calls int
@@ -132,7 +132,7 @@ type ghzJSON struct {
 
 // syntax turns a decoding error into the error to return: the input's
 // (a *SyntaxError) unless the reader failed.
-func (x *ghzJSON) syntax(err error) error {
+func (x *jsonFile) syntax(err error) error {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
 	switch {
@@ -148,12 +148,12 @@ func (x *ghzJSON) syntax(err error) error {
 }
 
 // syntaxAt reports what is wrong at the current line.
-func (x *ghzJSON) syntaxAt(msg string) error {
+func (x *jsonFile) syntaxAt(msg string) error {
 	return &core.SyntaxError{File: x.opts.Source, Line: x.lc.LineAt(x.dec.InputOffset()), Msg: "ghz JSON: " + msg}
 }
 
 // keep keeps a field of the summary (at most 64).
-func (x *ghzJSON) keep(key string) error {
+func (x *jsonFile) keep(key string) error {
 	var raw json.RawMessage
 	if err := x.dec.Decode(&raw); err != nil {
 		return x.syntax(err)
@@ -165,8 +165,8 @@ func (x *ghzJSON) keep(key string) error {
 }
 
 // details streams the calls of "details" (null: none) as requests.
-func (x *ghzJSON) details(ctx context.Context) error {
-	if err := ghzUnmarshal(x.fields, &x.rep); err != nil {
+func (x *jsonFile) details(ctx context.Context) error {
+	if err := unmarshal(x.fields, &x.rep); err != nil {
 		return x.syntaxAt(err.Error())
 	}
 	if t, err := x.dec.Token(); err != nil || t != json.Delim('[') {
@@ -194,9 +194,9 @@ func (x *ghzJSON) details(ctx context.Context) error {
 }
 
 // call reads one call; one whose fields do not fit is a bad record.
-func (x *ghzJSON) call() error {
+func (x *jsonFile) call() error {
 	line := x.lc.LineAt(x.dec.InputOffset())
-	var d ghzDetail
+	var d detail
 	if err := x.dec.Decode(&d); err != nil {
 		var te *json.UnmarshalTypeError
 		var pe *time.ParseError
@@ -218,8 +218,8 @@ func (x *ghzJSON) call() error {
 }
 
 // summary sends the run of the summary, for a report without calls.
-func (x *ghzJSON) summary() error {
-	if err := ghzUnmarshal(x.fields, &x.rep); err != nil {
+func (x *jsonFile) summary() error {
+	if err := unmarshal(x.fields, &x.rep); err != nil {
 		return &core.SyntaxError{File: x.opts.Source, Line: 1, Msg: "ghz JSON: " + err.Error()}
 	}
 	out, err := x.rep.run()
@@ -231,8 +231,8 @@ func (x *ghzJSON) summary() error {
 	return x.sink.Run(out)
 }
 
-// ghzUnmarshal decodes the summary's fields into rep.
-func ghzUnmarshal(fields map[string]json.RawMessage, rep *ghzReport) error {
+// unmarshal decodes the summary's fields into rep.
+func unmarshal(fields map[string]json.RawMessage, rep *report) error {
 	b, err := json.Marshal(fields)
 	if err != nil {
 		return err
@@ -255,7 +255,7 @@ func ghzUnmarshal(fields map[string]json.RawMessage, rep *ghzReport) error {
 }
 
 // meta is what the report's summary says of the run its details make.
-func (rep *ghzReport) meta() requests.RequestRun {
+func (rep *report) meta() requests.RequestRun {
 	m := requests.RequestRun{Tool: "ghz", LoadModel: results.LoadClosed, Target: rep.Options.Host, UnixTime: true,
 		NoHTTPStatus: true, NoBytes: true}
 	if c := rep.Options.Concurrency; c != nil && *c > 0 {
@@ -273,7 +273,7 @@ func (rep *ghzReport) meta() requests.RequestRun {
 }
 
 // run makes the run of a report without details.
-func (rep *ghzReport) run() (results.RunWithPercentiles, error) {
+func (rep *report) run() (results.RunWithPercentiles, error) {
 	out := results.RunWithPercentiles{Run: results.Run{Tool: "ghz", LoadModel: results.LoadClosed, Target: rep.Options.Host,
 		DurationS: float64(*rep.Total) / 1e9, RPS: *rep.RPS, Requests: *rep.Count, SourceLine: 1}, Percentiles: []results.Percentile{}}
 	m := rep.meta()

@@ -15,21 +15,7 @@ import (
 )
 
 // The h2load parser reads the output of h2load (nghttp2's HTTP/2 and
-// HTTP/1.1 benchmarking tool), wherever it sits in a file:
-//
-//	[h2load -c 4 -n 2000 URL]                                      optional command line
-//	spawning thread #0: 4 total client(s). 2000 total requests     one per thread (-t)
-//	Application protocol: h2c
-//	finished in 71.85ms, 27836.93 req/s, 3.45MB/s                  required: starts the summary
-//	requests: 2000 total, 2000 started, 2000 done, 2000 succeeded, 0 failed, 0 errored, 0 timeout
-//	status codes: 2000 2xx, 0 3xx, 0 4xx, 0 5xx
-//	traffic: 253.91KB (260000) total, 167.97KB (172000) headers (space savings 0.00%), 25.39KB (26000) data
-//	                                                                (before 1.7: traffic: 260000 bytes total, ...)
-//	                     min         max         mean         sd        +/- sd
-//	time for request:       22us      1.45ms       135us        91us    90.00%
-//	time for connect:      165us       780us       407us       264us    75.00%
-//	time to 1st byte:      366us       955us       607us       250us    75.00%
-//	req/s           :    7053.47     7807.50     7304.35      341.71    75.00%   ends the run
+// HTTP/1.1 benchmarking tool), wherever it sits in a file (layout: docs/FORMATS.md).
 //
 // Requests are the succeeded plus the failed ones (failed counts the
 // errored, the timed out and those never started); errors are the
@@ -46,11 +32,11 @@ type Parser struct{}
 // Name returns "h2load".
 func (Parser) Name() string { return "h2load" }
 
-// h2loadRun accumulates one run.
-type h2loadRun struct {
+// run accumulates one run.
+type run struct {
 	core.FirstBad
 	startLine, lastLine int
-	cmd                 *h2loadCommand
+	cmd                 *command
 	threads, clients    int64
 	mainS, warmS        float64
 	protocol            string
@@ -70,8 +56,8 @@ type h2loadRun struct {
 	hasCliRPS           bool
 }
 
-// h2loadCommand is an h2load command line.
-type h2loadCommand struct {
+// command is an h2load command line.
+type command struct {
 	raw, url         string
 	line             int
 	clients, threads int64
@@ -83,10 +69,10 @@ type h2loadCommand struct {
 // state is the parser's state over one input.
 type state struct {
 	core.RunState
-	run     h2loadRun
-	pre     h2loadRun // what came before the finished line
+	run     run
+	pre     run // what came before the finished line
 	hasPre  bool
-	pending *h2loadCommand
+	pending *command
 	f       [24][]byte
 }
 
@@ -107,8 +93,8 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 // isH2loadExe reports whether tok names the h2load program.
 func isH2loadExe(tok []byte) bool { return core.ExeNamed(tok, "h2load") }
 
-// h2loadNum parses a count followed by a word ("2000 total,").
-func h2loadNum(f [][]byte, i int) (int64, bool) {
+// num parses a count followed by a word ("2000 total,").
+func num(f [][]byte, i int) (int64, bool) {
 	if i >= len(f) {
 		return 0, false
 	}
@@ -170,7 +156,7 @@ func (st *state) spawning(f [][]byte, ln int) error {
 		if err := st.close(); err != nil {
 			return err
 		}
-		st.pre = h2loadRun{startLine: ln}
+		st.pre = run{startLine: ln}
 		st.hasPre = true
 	}
 	st.pre.threads++
@@ -215,7 +201,7 @@ func (st *state) command(s []byte, ln int) error {
 
 // begin starts the summary of a run at its "finished" line.
 func (st *state) begin(ln int) {
-	st.run = h2loadRun{startLine: ln, lastLine: ln}
+	st.run = run{startLine: ln, lastLine: ln}
 	if st.hasPre {
 		p := st.pre
 		st.run.threads, st.run.clients, st.run.mainS, st.run.warmS, st.run.protocol = p.threads, p.clients, p.mainS, p.warmS, p.protocol
@@ -264,7 +250,7 @@ func (st *state) summaryLine(s []byte, f [][]byte, ln int) error {
 
 // requestsLine reads "requests: 2000 total, 2000 started, 2000 done, 2000
 // succeeded, 0 failed, 0 errored, 0 timeout"; false when malformed.
-func (r *h2loadRun) requestsLine(f [][]byte, ln int) bool {
+func (r *run) requestsLine(f [][]byte, ln int) bool {
 	want := []string{"total,", "started,", "done,", "succeeded,", "failed,", "errored,", "timeout"}
 	var v [7]int64
 	if len(f) != 15 {
@@ -272,7 +258,7 @@ func (r *h2loadRun) requestsLine(f [][]byte, ln int) bool {
 		return false
 	}
 	for i, w := range want {
-		n, ok := h2loadNum(f, 1+2*i)
+		n, ok := num(f, 1+2*i)
 		if !ok || string(f[2+2*i]) != w {
 			r.Malformed(ln, "requests line")
 			return false
@@ -286,13 +272,13 @@ func (r *h2loadRun) requestsLine(f [][]byte, ln int) bool {
 
 // codesLine reads "status codes: 2000 2xx, 0 3xx, 0 4xx, 0 5xx"; false
 // when malformed.
-func (r *h2loadRun) codesLine(f [][]byte, ln int) bool {
+func (r *run) codesLine(f [][]byte, ln int) bool {
 	if len(f) != 10 {
 		r.Malformed(ln, "status codes line")
 		return false
 	}
 	for i := range r.codes {
-		n, ok := h2loadNum(f, 2+2*i)
+		n, ok := num(f, 2+2*i)
 		if !ok || string(core.TrimPunct(f[3+2*i])) != strconv.Itoa(i+2)+"xx" {
 			r.Malformed(ln, "status codes line")
 			return false
@@ -306,7 +292,7 @@ func (r *h2loadRun) codesLine(f [][]byte, ln int) bool {
 // trafficLine reads "traffic: 253.91KB (260000) total, ..." or, before
 // h2load 1.7 (2016), "traffic: 149060220 bytes total, ..."; false when
 // malformed.
-func (r *h2loadRun) trafficLine(f [][]byte, ln int) bool {
+func (r *run) trafficLine(f [][]byte, ln int) bool {
 	var exact []byte
 	switch {
 	case len(f) >= 4 && bytes.HasPrefix(f[2], []byte("(")):
@@ -328,7 +314,7 @@ func (r *h2loadRun) trafficLine(f [][]byte, ln int) bool {
 
 // timeRow reads the "time for request:" row of the statistics table (the
 // connect and first-byte rows are skipped); false when it is malformed.
-func (r *h2loadRun) timeRow(f [][]byte, ln int) bool {
+func (r *run) timeRow(f [][]byte, ln int) bool {
 	name := string(bytes.Join(f[:len(f)-5], []byte(" ")))
 	vals := f[len(f)-5 : len(f)-1]
 	if name != "time for request:" {
@@ -351,7 +337,7 @@ func (r *h2loadRun) timeRow(f [][]byte, ln int) bool {
 
 // rpsRow reads the "req/s :" row of the statistics table; false when it
 // is malformed.
-func (r *h2loadRun) rpsRow(f [][]byte, ln int) bool {
+func (r *run) rpsRow(f [][]byte, ln int) bool {
 	for i, tok := range f[2:6] {
 		v, ok := core.ParseDec(tok, 0)
 		if !ok {
@@ -452,9 +438,9 @@ var h2loadArgOpts = map[string]bool{"n": true, "requests": true, "c": true, "cli
 	"sni": true, "max-frame-size": true, "ktls": false}
 
 // parseH2loadCommand parses an h2load command line (getopt syntax).
-func parseH2loadCommand(s string, line int) (*h2loadCommand, bool) {
+func parseH2loadCommand(s string, line int) (*command, bool) {
 	s = strings.TrimSpace(s)
-	c := &h2loadCommand{raw: s, line: line, clients: 1, threads: 1, requests: 1}
+	c := &command{raw: s, line: line, clients: 1, threads: 1, requests: 1}
 	args := core.ShellWords(s)
 	core.EachOption(args, h2loadArgOpts, func(name, val string) {
 		switch name {

@@ -20,29 +20,7 @@ import (
 // several runs in a row, between the log lines of tools that embed hey's
 // requester.
 //
-// A run is the block
-//
-//	[hey [options] URL]                            optional, may be far above
-//	Summary:                                       required: starts the run
-//	  Total:        0.0183 secs
-//	  Slowest:      0.0074 secs
-//	  Fastest:      0.0004 secs
-//	  Average:      0.0027 secs
-//	  Requests/sec: 10913.3967
-//	  Total data:   122400 bytes                   when responses had a length
-//	  Size/request: 612 bytes
-//	Response time histogram:
-//	  0.000 [1]     |■
-//	Latency distribution:
-//	  10% in 0.0009 secs                           "10%%" in hey 0.1.5; "0% in 0.0000" when unset
-//	Details (average, fastest, slowest):
-//	  DNS+dialup:   0.0001 secs, 0.0004 secs, 0.0074 secs
-//	Status code distribution:
-//	  [200] 200 responses
-//	Error distribution:
-//	  [12]  Get "http://...": dial tcp ...: connection refused
-//
-// hey does not print its target: the target (and the connections, -z,
+// A run is the block of docs/FORMATS.md's layout. hey does not print its target: the target (and the connections, -z,
 // -t) come from a `hey ... URL` command line before the block, else the
 // target is empty and the run is named after its file. hey records at most
 // 1,000,000 results: beyond that the status counts fall short of
@@ -59,11 +37,11 @@ func (Parser) Name() string { return "hey" }
 // heyMaxResults is the number of results hey keeps for its report.
 const heyMaxResults = 1_000_000
 
-// heySection is the part of a hey block a line belongs to.
-type heySection uint8
+// section is the part of a hey block a line belongs to.
+type section uint8
 
 const (
-	heySectionNone heySection = iota
+	heySectionNone section = iota
 	heySectionSummary
 	heySectionHist
 	heySectionLat
@@ -72,7 +50,7 @@ const (
 	heySectionErrors
 )
 
-// Summary keys, as bits of heyRun.keys.
+// Summary keys, as bits of run.keys.
 const (
 	heyKeyTotal = 1 << iota
 	heyKeySlowest
@@ -83,12 +61,12 @@ const (
 	heyKeySize
 )
 
-// heyRun accumulates one block.
-type heyRun struct {
+// run accumulates one block.
+type run struct {
 	core.FirstBad
 	startLine, firstLine, lastLine int
-	cmd                            *heyCommand
-	sec                            heySection
+	cmd                            *command
+	sec                            section
 	keys                           uint8
 	sections                       uint8 // 1<<section for each section header seen
 	oha                            bool
@@ -108,8 +86,8 @@ type heyRun struct {
 // state is the parser's state over one input.
 type state struct {
 	core.RunState
-	run     heyRun
-	pending *heyCommand
+	run     run
+	pending *command
 	f       [24][]byte
 }
 
@@ -140,9 +118,9 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 	return nil
 }
 
-// heySecs parses "0.0183 secs" (f[i], f[i+1]) into milliseconds
+// secs parses "0.0183 secs" (f[i], f[i+1]) into milliseconds
 // (correctly rounded); NaN is reported by nan.
-func heySecs(f [][]byte, i int) (ms float64, nan, ok bool) {
+func secs(f [][]byte, i int) (ms float64, nan, ok bool) {
 	if len(f) < i+2 || string(core.TrimPunct(f[i+1])) != "secs" {
 		return 0, false, false
 	}
@@ -249,7 +227,7 @@ func (st *state) sectionRow(s []byte, f [][]byte, ln int) bool {
 			st.latRow(f, ln)
 		}
 	case heySectionDetails:
-		if ok = heyDetailRow(f); ok {
+		if ok = detailRow(f); ok {
 			r.lastLine = ln
 		}
 	case heySectionStatus:
@@ -266,7 +244,7 @@ func (st *state) sectionRow(s []byte, f [][]byte, ln int) bool {
 }
 
 // histRow reads a row of the histogram, "0.000 [1]	|■■■".
-func (r *heyRun) histRow(f [][]byte, ln int) bool {
+func (r *run) histRow(f [][]byte, ln int) bool {
 	if len(f) < 2 {
 		return false
 	}
@@ -284,7 +262,7 @@ func (r *heyRun) histRow(f [][]byte, ln int) bool {
 
 // statusRow reads a row of the status code distribution, "[200] 100
 // responses"; a malformed one is noted.
-func (r *heyRun) statusRow(s []byte, f [][]byte, ln int) bool {
+func (r *run) statusRow(s []byte, f [][]byte, ln int) bool {
 	if len(f) != 3 || string(f[2]) != "responses" {
 		return false
 	}
@@ -304,7 +282,7 @@ func (r *heyRun) statusRow(s []byte, f [][]byte, ln int) bool {
 }
 
 // errorRow reads a row of the error distribution, "[12] Get ...: timeout".
-func (r *heyRun) errorRow(s []byte, f [][]byte, ln int) bool {
+func (r *run) errorRow(s []byte, f [][]byte, ln int) bool {
 	if len(f) < 2 {
 		return false
 	}
@@ -333,7 +311,7 @@ func (st *state) command(s []byte, ln int) {
 // section handles a section header; it reports false for other lines.
 func (st *state) section(f [][]byte, ln int) bool {
 	r := &st.run
-	var sec heySection
+	var sec section
 	switch string(f[0]) {
 	case "Response":
 		if len(f) == 3 && string(f[1]) == "time" {
@@ -392,7 +370,7 @@ func (st *state) summaryKey(f [][]byte) bool {
 
 // sizeKey reads a size line of n fields ending "N bytes" into dst; a
 // size in other units is oha's.
-func (r *heyRun) sizeKey(f [][]byte, n int, dst *int64, bit uint8) bool {
+func (r *run) sizeKey(f [][]byte, n int, dst *int64, bit uint8) bool {
 	if len(f) != n {
 		return false
 	}
@@ -411,7 +389,7 @@ func (r *heyRun) sizeKey(f [][]byte, n int, dst *int64, bit uint8) bool {
 
 // rpsKey reads the value of "Requests/sec:" (NaN or Inf when hey divided
 // by nothing).
-func (r *heyRun) rpsKey(v []byte) bool {
+func (r *run) rpsKey(v []byte) bool {
 	if x, ok := core.ParseDec(v, 0); ok {
 		r.rps = x
 		r.keys |= heyKeyRPS
@@ -426,7 +404,7 @@ func (r *heyRun) rpsKey(v []byte) bool {
 
 // secondsKey reads "Total:", "Slowest:", "Fastest:" or "Average:" and its
 // seconds; a repeated key keeps the first value.
-func (r *heyRun) secondsKey(key string, f [][]byte) bool {
+func (r *run) secondsKey(key string, f [][]byte) bool {
 	var bit uint8
 	var dst *float64
 	switch key {
@@ -441,7 +419,7 @@ func (r *heyRun) secondsKey(key string, f [][]byte) bool {
 	default:
 		return false
 	}
-	v, nan, ok := heySecs(f, 1)
+	v, nan, ok := secs(f, 1)
 	if !ok || len(f) != 3 {
 		return false
 	}
@@ -470,7 +448,7 @@ func (st *state) latRow(f [][]byte, ln int) {
 		r.oha = true // oha prints 10.00%
 	}
 	pct, ok := core.ParseDec(p, 0)
-	v, nan, ok2 := heySecs(f, 2)
+	v, nan, ok2 := secs(f, 2)
 	if !ok || !ok2 || pct > 100 {
 		r.Malformed(ln, "latency row "+strconv.Quote(string(bytes.Join(f, []byte(" ")))))
 		return
@@ -485,9 +463,9 @@ func (st *state) latRow(f [][]byte, ln int) {
 	}
 }
 
-// heyDetailRow reports whether f is a row of hey's Details section
+// detailRow reports whether f is a row of hey's Details section
 // ("DNS+dialup: 0.0001 secs, 0.0004 secs, 0.0074 secs").
-func heyDetailRow(f [][]byte) bool {
+func detailRow(f [][]byte) bool {
 	i := 1
 	switch string(f[0]) {
 	case "DNS+dialup:", "DNS-lookup:":
@@ -500,7 +478,7 @@ func heyDetailRow(f [][]byte) bool {
 		return false
 	}
 	for ; i+1 < len(f); i += 2 {
-		if _, _, ok := heySecs(f, i); !ok {
+		if _, _, ok := secs(f, i); !ok {
 			return false
 		}
 	}
@@ -510,7 +488,7 @@ func heyDetailRow(f [][]byte) bool {
 // start begins a block at its Summary line.
 func (st *state) start(ln int) {
 	st.Active = true
-	st.run = heyRun{startLine: ln, firstLine: ln, lastLine: ln, sec: heySectionSummary, pcts: st.run.pcts[:0]}
+	st.run = run{startLine: ln, firstLine: ln, lastLine: ln, sec: heySectionSummary, pcts: st.run.pcts[:0]}
 	if c := st.pending; c != nil && !c.csv {
 		st.run.cmd = c
 		st.run.startLine = c.line
@@ -520,7 +498,7 @@ func (st *state) start(ln int) {
 
 // isHey reports whether the block is a hey run (complete or not), and
 // whether it is complete.
-func (r *heyRun) isHey() (hey, complete bool) {
+func (r *run) isHey() (hey, complete bool) {
 	if r.oha {
 		return false, false
 	}
@@ -606,7 +584,7 @@ func (st *state) build() results.RunWithPercentiles {
 
 // settings sets what the command line tells: target, connections,
 // planned duration, timeout; a rate limit is noted.
-func (r *heyRun) settings(out *results.RunWithPercentiles) (notes []string) {
+func (r *run) settings(out *results.RunWithPercentiles) (notes []string) {
 	c := r.cmd
 	if c == nil {
 		return nil
@@ -630,7 +608,7 @@ func (r *heyRun) settings(out *results.RunWithPercentiles) (notes []string) {
 // checked against Requests/sec × Total (hey keeps at most 1,000,000
 // results, Requests/sec counts them all); meanFix is the factor for hey's
 // Average when its cap inflated it.
-func (r *heyRun) requests(hasStatus bool) (n int64, meanFix float64, notes []string) {
+func (r *run) requests(hasStatus bool) (n int64, meanFix float64, notes []string) {
 	durS := r.total / 1000
 	est := r.rps * durS
 	tol := 1 + r.rps*1e-4 + durS*1e-4 + est*1e-5
@@ -650,7 +628,7 @@ func (r *heyRun) requests(hasStatus bool) (n int64, meanFix float64, notes []str
 // cappedRequests counts the requests of a run past hey's cap of results
 // (recorded of them recorded) from Requests/sec × Total (est, good to
 // tol), or from -n without -z when it agrees, and corrects hey's Average.
-func (r *heyRun) cappedRequests(recorded int64, est, tol float64) (n int64, meanFix float64, notes []string) {
+func (r *run) cappedRequests(recorded int64, est, tol float64) (n int64, meanFix float64, notes []string) {
 	n, _ = core.ToInt64(est)
 	src := "Requests/sec × Total"
 	// Requests/sec and Total are printed to 4 decimals, so est is good
@@ -676,7 +654,7 @@ func (r *heyRun) cappedRequests(recorded int64, est, tol float64) (n int64, mean
 }
 
 // latency sets the mean (times meanFix), least and greatest latency.
-func (r *heyRun) latency(out *results.RunWithPercentiles, meanFix float64) {
+func (r *run) latency(out *results.RunWithPercentiles, meanFix float64) {
 	if r.keys&heyKeyAverage != 0 {
 		out.LatMeanMs = results.Ptr(r.average * meanFix)
 	}
@@ -688,8 +666,8 @@ func (r *heyRun) latency(out *results.RunWithPercentiles, meanFix float64) {
 	}
 }
 
-// heyCommand is a hey command line found before a run's output.
-type heyCommand struct {
+// command is a hey command line found before a run's output.
+type command struct {
 	raw      string
 	line     int
 	url      string
@@ -724,9 +702,9 @@ var heySyntax = core.OptionSyntax{TakesValue: func(name string) bool { return !h
 // parseHeyCommand parses the command line s (starting at the hey token)
 // with the rules of Go's flag package: options before the URL, -x v,
 // -x=v or --x v. It reports false when no URL (or placeholder) follows.
-func parseHeyCommand(s string, line int) (*heyCommand, bool) {
+func parseHeyCommand(s string, line int) (*command, bool) {
 	s = strings.TrimSpace(s)
-	c := &heyCommand{raw: s, line: line, conns: 50, timeout: 20}
+	c := &command{raw: s, line: line, conns: 50, timeout: 20}
 	if strings.HasSuffix(s, "\\") {
 		c.more = true
 		s = strings.TrimSpace(strings.TrimSuffix(s, "\\"))
@@ -760,7 +738,7 @@ func parseHeyCommand(s string, line int) (*heyCommand, bool) {
 	return c, true
 }
 
-func (c *heyCommand) option(name, val string) {
+func (c *command) option(name, val string) {
 	switch name {
 	case "c":
 		if n, err := strconv.ParseInt(val, 10, 32); err == nil && n > 0 {

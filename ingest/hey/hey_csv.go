@@ -52,7 +52,7 @@ var heyCSVLog = requests.HeaderedLog{
 	Format: "hey-csv", What: "hey -o csv", Header: heyCSVHeader, Sep: ",",
 	Meta: requests.RequestRun{Tool: "hey", LoadModel: results.LoadClosed, Notes: []string{
 		"hey -o csv lists only requests that got a response (transport errors are left out) and neither the target nor the concurrency"}},
-	Row:   heyRow,
+	Row:   row,
 	Empty: "hey -o csv lists no request: none got a response (hey lists only those)",
 }
 
@@ -60,8 +60,8 @@ var heyCSVLog = requests.HeaderedLog{
 // requests.LineFunc): the header starts a run, each row is a request.
 func CSVLineDecoder(a *requests.Requests) requests.LineFunc { return heyCSVLog.LineDecoder(a) }
 
-// heyRow parses a row of hey -o csv; bad says what is wrong with it.
-func heyRow(rec []string) (req requests.Request, bad string) {
+// row parses a row of hey -o csv; bad says what is wrong with it.
+func row(rec []string) (req requests.Request, bad string) {
 	if len(rec) != 8 {
 		return req, fmt.Sprintf("%d fields, want 8", len(rec))
 	}

@@ -105,8 +105,8 @@ func TestHeyTranscript(t *testing.T) {
 	}
 }
 
-// heySummary is a hey summary with the values given.
-func heySummary(total, rps string, status, errs string) string {
+// summary is a hey summary with the values given.
+func summary(total, rps string, status, errs string) string {
 	return "Summary:\n  Total:\t" + total + " secs\n  Slowest:\t0.0100 secs\n  Fastest:\t0.0001 secs\n  Average:\t0.0010 secs\n" +
 		"  Requests/sec:\t" + rps + "\n  \n  Total data:\t1300 bytes\n  Size/request:\t13 bytes\n\n" +
 		"Latency distribution:\n  10%% in 0.0005 secs\n  50%% in 0.0009 secs\n  99%% in 0.0090 secs\n\n" +
@@ -116,7 +116,7 @@ func heySummary(total, rps string, status, errs string) string {
 func TestHeyVariants(t *testing.T) {
 	opts := core.Options{Source: "x.txt"}
 	// hey keeps at most 1,000,000 results: requests from Requests/sec × Total.
-	c, err := ingesttest.ParseString(parse, heySummary("100.0000", "15000.0000", "  [200]\t1000000 responses", ""), opts)
+	c, err := ingesttest.ParseString(parse, summary("100.0000", "15000.0000", "  [200]\t1000000 responses", ""), opts)
 	if err != nil || len(c.Runs) != 1 {
 		t.Fatalf("cap: %v", err)
 	}
@@ -129,18 +129,18 @@ func TestHeyVariants(t *testing.T) {
 		t.Errorf("cap: mean %v notes %v", r.LatMeanMs, *r.Notes)
 	}
 	// With 100,000 errors among the 1,500,000: 1,400,000 successes.
-	c, _ = ingesttest.ParseString(parse, heySummary("100.0000", "15000.0000", "  [200]\t1000000 responses",
+	c, _ = ingesttest.ParseString(parse, summary("100.0000", "15000.0000", "  [200]\t1000000 responses",
 		"Error distribution:\n  [100000]\tGet \"http://h/\": EOF"), opts)
 	if r := c.Runs[0]; r.LatMeanMs == nil || math.Abs(*r.LatMeanMs-1.0/1.4) > 1e-12 || r.Errors != 100000 {
 		t.Errorf("cap with errors: %+v mean %v", r.Run, r.LatMeanMs)
 	}
 	// Counts that disagree otherwise are noted.
-	c, _ = ingesttest.ParseString(parse, heySummary("1.0000", "500.0000", "  [200]\t100 responses", ""), opts)
+	c, _ = ingesttest.ParseString(parse, summary("1.0000", "500.0000", "  [200]\t100 responses", ""), opts)
 	if r := c.Runs[0]; r.Requests != 100 || r.Notes == nil || !strings.Contains(*r.Notes, "disagree") {
 		t.Errorf("disagree: %+v", r.Run)
 	}
 	// 3xx are no errors, 1xx, 4xx and 5xx are; errors add up.
-	c, _ = ingesttest.ParseString(parse, heySummary("1.0000", "110.0000", "  [200]\t50 responses\n  [302]\t20 responses\n  [404]\t10 responses\n  [503]\t20 responses",
+	c, _ = ingesttest.ParseString(parse, summary("1.0000", "110.0000", "  [200]\t50 responses\n  [302]\t20 responses\n  [404]\t10 responses\n  [503]\t20 responses",
 		"Error distribution:\n  [7]\tGet \"http://h/\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)\n  [3]\tGet \"http://h/\": EOF"), opts)
 	if r := c.Runs[0]; r.Requests != 110 || r.Errors != 40 || *r.Non2xx != 30 || *r.Timeouts != 7 || r.Notes != nil {
 		t.Errorf("status mix: %+v notes %v", r.Run, r.Notes)
@@ -149,7 +149,7 @@ func TestHeyVariants(t *testing.T) {
 	// "%" rows of older hey, and an oha report before it that is skipped.
 	oha, _ := os.ReadFile("../oha/testdata/oha/oha_01.txt")
 	in := string(oha) + "\n    $ ./hey_linux_amd64 -z 5s -c=8 -t 0 -q 10 'http://h:81/x?a=1&b=2' > out\n" + strings.ReplaceAll(
-		strings.ReplaceAll(heySummary("5.0000", "80.0000", "  [200] 400 responses", ""), "\t", "   "), "%%", "%")
+		strings.ReplaceAll(summary("5.0000", "80.0000", "  [200] 400 responses", ""), "\t", "   "), "%%", "%")
 	in = strings.ReplaceAll(in, "\n", "\n    ")
 	c, err = ingesttest.ParseString(parse, in, opts)
 	if err != nil || len(c.Runs) != 1 {
@@ -168,10 +168,10 @@ func TestHeyVariants(t *testing.T) {
 	err = ingesttest.ParserNamed(t, parsers, "hey").Parse(context.Background(), strings.NewReader("text\nSummary:\n  Total:\t1.0 secs\n  Slowest:\t0.1 secs\n"), opts, &ingesttest.Collect{})
 	ingesttest.WantSyntax(t, err, 4, "without its Total, Requests/sec")
 	// A malformed status row.
-	_, err = ingesttest.ParseString(parse, heySummary("1.0000", "100.0000", "  [200]\tmany responses", ""), opts)
+	_, err = ingesttest.ParseString(parse, summary("1.0000", "100.0000", "  [200]\tmany responses", ""), opts)
 	ingesttest.WantSyntax(t, err, 17, "status code row")
 	// Another Summary block (prose) does not take the command away.
-	c, err = ingesttest.ParseString(parse, "hey -c 3 http://a:1/\nSummary:\nall good\nSummary:\n"+strings.TrimPrefix(heySummary("1.0000", "100.0000", "  [200]\t100 responses", ""), "Summary:\n"), opts)
+	c, err = ingesttest.ParseString(parse, "hey -c 3 http://a:1/\nSummary:\nall good\nSummary:\n"+strings.TrimPrefix(summary("1.0000", "100.0000", "  [200]\t100 responses", ""), "Summary:\n"), opts)
 	if err != nil || len(c.Runs) != 1 || c.Runs[0].Target != "http://a:1/" {
 		t.Errorf("prose summary: %v %+v", err, c.Runs)
 	}
@@ -210,7 +210,7 @@ func TestParseHeyCommand(t *testing.T) {
 		}
 	}
 	// A command continued on the next line.
-	c, err := ingesttest.ParseString(parse, "hey -c 7 \\\n  -z 2s http://c:9/\n"+heySummary("2.0000", "50.0000", "  [200]\t100 responses", ""), core.Options{Source: "x"})
+	c, err := ingesttest.ParseString(parse, "hey -c 7 \\\n  -z 2s http://c:9/\n"+summary("2.0000", "50.0000", "  [200]\t100 responses", ""), core.Options{Source: "x"})
 	if err != nil || len(c.Runs) != 1 || c.Runs[0].Target != "http://c:9/" || *c.Runs[0].Connections != 7 || *c.Runs[0].PlannedDurationS != 2 {
 		t.Errorf("continued: %v %+v", err, c.Runs)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-func jmeterParser(t testing.TB, name string) core.Parser {
+func parser(t testing.TB, name string) core.Parser {
 	t.Helper()
 	for _, p := range parsers {
 		if p.Name() == name {
@@ -364,7 +364,7 @@ func fuzzJMeter(f *testing.F, name string) {
 	ingesttest.FuzzSeeds(f, "testdata/jmeter/*")
 	f.Add([]byte("timeStamp,elapsed\n1,1\n"))
 	f.Add([]byte("<testResults><httpSample t=\"1\" ts=\"1\"/>"))
-	p := jmeterParser(f, name)
+	p := parser(f, name)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p.Detect(data)
 		var runs []results.RunWithPercentiles

@@ -72,11 +72,11 @@ var (
 	k6Arrow = []byte("↳")
 )
 
-// k6MetricLine splits a summary metric line "✓ name.....: values" into its
+// metricLine splits a summary metric line "✓ name.....: values" into its
 // threshold mark ('+' passed, '-' crossed, 0 none), name and values. Dot
 // leaders are at least two dots long; sub-metric lines ("{ tag:value }")
 // have a name starting with '{'.
-func k6MetricLine(s []byte) (mark byte, name, rest []byte, ok bool) {
+func metricLine(s []byte) (mark byte, name, rest []byte, ok bool) {
 	switch {
 	case bytes.HasPrefix(s, k6Tick):
 		mark, s = '+', core.TrimLeft(s[len(k6Tick):])
@@ -101,10 +101,10 @@ func k6MetricLine(s []byte) (mark byte, name, rest []byte, ok bool) {
 	return mark, name, core.TrimLeft(s[j+1:]), true
 }
 
-// k6DurationMs parses a k6 duration ("654µs", "17.22ms", "1m2s", "160ns",
+// durationMs parses a k6 duration ("654µs", "17.22ms", "1m2s", "160ns",
 // "0s") into milliseconds; a number without unit is taken as milliseconds
 // (the unit of k6 time metrics).
-func k6DurationMs(tok []byte) (float64, bool) {
+func durationMs(tok []byte) (float64, bool) {
 	if len(tok) == 0 {
 		return 0, false
 	}
@@ -121,8 +121,8 @@ func k6DurationMs(tok []byte) (float64, bool) {
 	return float64(d) / 1e6, true
 }
 
-// k6DurationS parses a Go duration ("10s", "1m30s", "00m00.2s") into seconds.
-func k6DurationS(tok []byte) (float64, bool) {
+// durationS parses a Go duration ("10s", "1m30s", "00m00.2s") into seconds.
+func durationS(tok []byte) (float64, bool) {
 	if len(tok) == 0 || tok[0] < '0' || tok[0] > '9' {
 		return 0, false
 	}
@@ -133,15 +133,15 @@ func k6DurationS(tok []byte) (float64, bool) {
 	return d.Seconds(), true
 }
 
-// k6Bytes converts a k6 data size or rate ("1.2 MB", "40 kB/s") to bytes
+// parseBytes converts a k6 data size or rate ("1.2 MB", "40 kB/s") to bytes
 // (per second).
-func k6Bytes(num, unit []byte) (float64, bool) {
+func parseBytes(num, unit []byte) (float64, bool) {
 	return core.DecimalBytes.Parse(num, bytes.TrimSuffix(unit, []byte("/s")))
 }
 
-// k6Quantile parses a trend stat name "p(99.9)" into its quantile 0.999;
+// quantile parses a trend stat name "p(99.9)" into its quantile 0.999;
 // "med" is 0.5.
-func k6Quantile(stat string) (float64, bool) {
+func quantile(stat string) (float64, bool) {
 	if stat == "med" {
 		return 0.5, true
 	}
@@ -155,8 +155,8 @@ func k6Quantile(stat string) (float64, bool) {
 	return q, true
 }
 
-// k6Trend holds the statistics of a trend metric, in milliseconds.
-type k6Trend struct {
+// trend holds the statistics of a trend metric, in milliseconds.
+type trend struct {
 	avg, min, max   float64
 	hasAvg, hasMin  bool
 	hasMax          bool
@@ -168,7 +168,7 @@ type k6Trend struct {
 }
 
 // set records one statistic of a trend.
-func (t *k6Trend) set(stat string, ms float64) {
+func (t *trend) set(stat string, ms float64) {
 	t.hasAny = true
 	switch stat {
 	case "avg":
@@ -178,7 +178,7 @@ func (t *k6Trend) set(stat string, ms float64) {
 	case "max":
 		t.max, t.hasMax = ms, true
 	default:
-		q, ok := k6Quantile(stat)
+		q, ok := quantile(stat)
 		if !ok {
 			t.unparsedStats++
 			return
@@ -191,7 +191,7 @@ func (t *k6Trend) set(stat string, ms float64) {
 }
 
 // merge adds the statistics of o that t lacks.
-func (t *k6Trend) merge(o *k6Trend) {
+func (t *trend) merge(o *trend) {
 	if !t.hasAvg && o.hasAvg {
 		t.set("avg", o.avg)
 	}
@@ -219,7 +219,7 @@ func (t *k6Trend) merge(o *k6Trend) {
 
 // fill copies the trend into a run: mean, min, max, the percentile
 // columns and the distribution (min and max are its 0 and 1 quantiles).
-func (t *k6Trend) fill(run *results.RunWithPercentiles) {
+func (t *trend) fill(run *results.RunWithPercentiles) {
 	if t.hasAvg {
 		run.LatMeanMs = results.Ptr(t.avg)
 	}
@@ -253,9 +253,9 @@ func (t *k6Trend) fill(run *results.RunWithPercentiles) {
 	}
 }
 
-// k6Scenario is what a "* name: description" line of the execution header
+// scenario is what a "* name: description" line of the execution header
 // tells.
-type k6Scenario struct {
+type scenario struct {
 	name      string
 	executor  string
 	open      bool
@@ -266,11 +266,11 @@ type k6Scenario struct {
 	vus       int64
 }
 
-// k6ScenarioForm is the description k6 prints for one executor: the words
+// scenarioForm is the description k6 prints for one executor: the words
 // at the start of the fields (empty: any), the least number of fields,
 // the field of the VUs (closed) or rate (open), and that of the
 // duration (-1: none; durKey: the field before that word).
-type k6ScenarioForm struct {
+type scenarioForm struct {
 	executor string
 	open     bool
 	minLen   int
@@ -282,7 +282,7 @@ type k6ScenarioForm struct {
 
 // k6ScenarioForms are the executors' descriptions (lib/executor/*.go
 // GetDescription), tried in order.
-var k6ScenarioForms = []k6ScenarioForm{
+var k6ScenarioForms = []scenarioForm{
 	{executor: "constant-vus", minLen: 5, words: []string{"", "looping", "VUs", "for"}, count: 0, dur: 4},
 	{executor: "ramping-vus", minLen: 7, words: []string{"Up", "to", "", "looping", "", "for"}, count: 2, dur: 6},
 	{executor: "per-vu-iterations", minLen: 6, words: []string{"", "iterations", "for", "each", "of"}, count: 5, dur: -1},
@@ -293,7 +293,7 @@ var k6ScenarioForms = []k6ScenarioForm{
 }
 
 // matches reports whether the fields f have the form's words.
-func (sf *k6ScenarioForm) matches(f [][]byte) bool {
+func (sf *scenarioForm) matches(f [][]byte) bool {
 	if len(f) < sf.minLen {
 		return false
 	}
@@ -307,11 +307,11 @@ func (sf *k6ScenarioForm) matches(f [][]byte) bool {
 
 // parseK6Scenario parses the description k6 prints for an executor
 // (k6ScenarioForms).
-func parseK6Scenario(name string, desc []byte) (k6Scenario, bool) {
+func parseK6Scenario(name string, desc []byte) (scenario, bool) {
 	var buf [24][]byte
 	f := core.Fields(desc, buf[:0])
-	sc := k6Scenario{name: name}
-	i := slices.IndexFunc(k6ScenarioForms, func(sf k6ScenarioForm) bool { return sf.matches(f) })
+	sc := scenario{name: name}
+	i := slices.IndexFunc(k6ScenarioForms, func(sf scenarioForm) bool { return sf.matches(f) })
 	if i < 0 {
 		return sc, false
 	}
@@ -324,7 +324,7 @@ func parseK6Scenario(name string, desc []byte) (k6Scenario, bool) {
 		sc.vus, _ = core.ParseUint(f[sf.count])
 	}
 	dur := func(i int) {
-		if d, ok := k6DurationS(core.TrimPunct(f[i])); ok {
+		if d, ok := durationS(core.TrimPunct(f[i])); ok {
 			sc.durationS, sc.hasDur = d, true
 		}
 	}
@@ -337,33 +337,33 @@ func parseK6Scenario(name string, desc []byte) (k6Scenario, bool) {
 		}
 	}
 	if sc.hasDur {
-		sc.durationS += k6StartTime(desc)
+		sc.durationS += startTime(desc)
 	}
 	return sc, true
 }
 
-// k6StartTime is the startTime of a description ("startTime: 10s, ..."),
+// startTime is the startTime of a description ("startTime: 10s, ..."),
 // which shifts the scenario's end; 0 without one.
-func k6StartTime(desc []byte) float64 {
+func startTime(desc []byte) float64 {
 	i := bytes.Index(desc, []byte("startTime: "))
 	if i < 0 {
 		return 0
 	}
 	rest := desc[i+len("startTime: "):]
 	if j := bytes.IndexAny(rest, ",)"); j > 0 {
-		if st, ok := k6DurationS(rest[:j]); ok {
+		if st, ok := durationS(rest[:j]); ok {
 			return st
 		}
 	}
 	return 0
 }
 
-// k6Header is the execution description printed before a run.
-type k6Header struct {
+// header is the execution description printed before a run.
+type header struct {
 	line      int
 	maxVUs    int64
 	hasMaxVUs bool
-	scenarios []k6Scenario
+	scenarios []scenario
 	unknown   []string // descriptions not understood
 	plannedS  float64  // old k6 (< v0.27) "duration: 10s, iterations: -"
 	hasPlan   bool
@@ -372,15 +372,15 @@ type k6Header struct {
 // maxK6Scenarios bounds the scenarios kept per header.
 const maxK6Scenarios = 64
 
-// k6Running is a progress line "running (1m02.7s), 000/100 VUs, ...".
-type k6Running struct {
+// running is a progress line "running (1m02.7s), 000/100 VUs, ...".
+type running struct {
 	s    float64
 	line int
 	ok   bool
 }
 
-// k6Value is a counter, rate or gauge line.
-type k6Value struct {
+// value is a counter, rate or gauge line.
+type value struct {
 	num, rate   float64 // counter: count and rate per second; rate: fraction; gauge: value
 	passes      int64   // rate: ✓ (non-zero) samples
 	total       int64   // rate: all samples
@@ -397,22 +397,22 @@ type k6Value struct {
 // parseK6Value parses the values of a counter ("43404  4334.681688/s",
 // "76 MB  7.5 MB/s"), rate ("0.00%  ✓ 0  ✗ 43404", "0.00%  0 out of 2") or
 // gauge ("80  min=80  max=80") line.
-func parseK6Value(rest []byte) k6Value {
+func parseK6Value(rest []byte) value {
 	var buf [12][]byte
 	f := core.Fields(rest, buf[:0])
 	if len(f) == 0 {
-		return k6Value{}
+		return value{}
 	}
 	if a := f[0]; len(a) > 1 && a[len(a)-1] == '%' {
-		return k6RatioValue(f)
+		return ratioValue(f)
 	}
-	return k6CounterValue(f)
+	return counterValue(f)
 }
 
-// k6RatioValue parses a rate line: "0.00%  ✓ 0  ✗ 43404" or "0.00%  0 out
+// ratioValue parses a rate line: "0.00%  ✓ 0  ✗ 43404" or "0.00%  0 out
 // of 2".
-func k6RatioValue(f [][]byte) k6Value {
-	var v k6Value
+func ratioValue(f [][]byte) value {
+	var v value
 	a := f[0]
 	pct, ok := core.ParseDec(a[:len(a)-1], -2)
 	if !ok {
@@ -436,13 +436,13 @@ func k6RatioValue(f [][]byte) k6Value {
 	return v
 }
 
-// k6CounterValue parses a data counter ("76 MB  7.5 MB/s"), a counter
+// counterValue parses a data counter ("76 MB  7.5 MB/s"), a counter
 // ("43404  4334.681688/s") or a gauge ("80  min=80  max=80").
-func k6CounterValue(f [][]byte) k6Value {
-	var v k6Value
+func counterValue(f [][]byte) value {
+	var v value
 	if len(f) >= 4 {
-		if b, ok := k6Bytes(f[0], f[1]); ok {
-			if bps, ok := k6Bytes(f[2], f[3]); ok && bytes.HasSuffix(f[3], []byte("/s")) {
+		if b, ok := parseBytes(f[0], f[1]); ok {
+			if bps, ok := parseBytes(f[2], f[3]); ok && bytes.HasSuffix(f[3], []byte("/s")) {
 				v.bytes, v.bps, v.isData, v.parsed = b, bps, true, true
 				return v
 			}
@@ -469,9 +469,9 @@ func k6CounterValue(f [][]byte) k6Value {
 }
 
 // parseK6Trend parses "avg=18.41ms min=654µs med=17.22ms ... count=1501".
-func parseK6Trend(rest []byte) (k6Trend, bool) {
+func parseK6Trend(rest []byte) (trend, bool) {
 	var buf [32][]byte
-	var t k6Trend
+	var t trend
 	for _, tok := range core.Fields(rest, buf[:0]) {
 		k, v, ok := bytes.Cut(tok, []byte("="))
 		if !ok || len(k) == 0 {
@@ -485,7 +485,7 @@ func parseK6Trend(rest []byte) (k6Trend, bool) {
 			t.count, t.hasCount, t.hasAny = n, true, true
 			continue
 		}
-		ms, ok := k6DurationMs(v)
+		ms, ok := durationMs(v)
 		if !ok || !core.Finite(ms) {
 			t.unparsedStats++
 			continue
@@ -495,45 +495,45 @@ func parseK6Trend(rest []byte) (k6Trend, bool) {
 	return t, t.hasAny
 }
 
-// k6Run accumulates one summary block.
-type k6Run struct {
+// summaryBlock accumulates one summary block.
+type summaryBlock struct {
 	active       bool
 	startLine    int
-	header       *k6Header
+	header       *header
 	cmd          string
 	seen         map[string]bool
 	ignore       bool // inside a full-mode scenario or group section
 	inThresholds bool
 	thrMetric    string
-	thrDuration  k6Trend // http_req_duration statistics printed only in the thresholds
+	thrDuration  trend // http_req_duration statistics printed only in the thresholds
 	hasMetrics   bool
 	v1           bool
-	duration     k6Trend
+	duration     trend
 	hasDuration  bool
-	reqs         k6Value
+	reqs         value
 	hasReqs      bool
-	failed       k6Value
+	failed       value
 	hasFailed    bool
-	iters        k6Value
+	iters        value
 	hasIters     bool
-	data         k6Value
+	data         value
 	hasData      bool
-	vusMax       k6Value
+	vusMax       value
 	hasVusMax    bool
-	vus          k6Value
+	vus          value
 	hasVus       bool
-	checks       k6Value
+	checks       value
 	hasChecks    bool
-	dropped      k6Value
+	dropped      value
 	hasDropped   bool
-	running      k6Running
+	running      running
 	notes        []string
 }
 
 // maxK6Notes bounds the notes kept per run.
 const maxK6Notes = 32
 
-func (r *k6Run) note(s string) {
+func (r *summaryBlock) note(s string) {
 	if len(r.notes) < maxK6Notes && !slices.Contains(r.notes, s) {
 		r.notes = append(r.notes, s)
 	}
@@ -545,12 +545,12 @@ type state struct {
 	sink     core.Sink
 	lab      core.Labeler
 	index    int
-	run      k6Run
-	header   *k6Header
+	run      summaryBlock
+	header   *header
 	inHeader bool
 	cmd      string
 	cmdLine  int
-	running  k6Running
+	running  running
 	skipped  int
 }
 
@@ -564,7 +564,7 @@ func (Parser) Detect(head []byte) bool {
 		if len(s) < 12 {
 			continue
 		}
-		_, name, rest, ok := k6MetricLine(s)
+		_, name, rest, ok := metricLine(s)
 		if !ok {
 			continue
 		}
@@ -617,7 +617,7 @@ func (st *state) line(b []byte, ln int) error {
 		return nil
 	}
 	// Metric lines.
-	if mark, name, rest, ok := k6MetricLine(s); ok {
+	if mark, name, rest, ok := metricLine(s); ok {
 		return st.metric(mark, string(name), rest, ln)
 	}
 	if r.active && r.inThresholds {
@@ -625,7 +625,7 @@ func (st *state) line(b []byte, ln int) error {
 		return nil
 	}
 	// A command line for the next run.
-	if cmd, ok := k6Command(s); ok {
+	if cmd, ok := command(s); ok {
 		st.cmd, st.cmdLine = cmd, ln
 	}
 	return nil
@@ -643,7 +643,7 @@ func (st *state) headerLine(s []byte, ln int) (done bool, err error) {
 			}
 		}
 		if st.header == nil || bytes.HasPrefix(s, []byte("execution:")) && len(st.header.scenarios) > 0 {
-			st.header = &k6Header{line: ln}
+			st.header = &header{line: ln}
 		}
 		st.inHeader = true
 		st.parseHeaderLine(s)
@@ -704,8 +704,8 @@ func (st *state) progress(s []byte, ln int) bool {
 	// Progress lines.
 	if bytes.HasPrefix(s, []byte("running (")) {
 		if i := bytes.IndexByte(s, ')'); i > len("running (") {
-			if d, ok := k6DurationS(s[len("running ("):i]); ok {
-				run := k6Running{s: d, line: ln, ok: true}
+			if d, ok := durationS(s[len("running ("):i]); ok {
+				run := running{s: d, line: ln, ok: true}
 				if r.active {
 					r.running = run
 				} else {
@@ -732,9 +732,9 @@ func (st *state) progress(s []byte, ln int) bool {
 	return false
 }
 
-// k6Command returns the k6 command in s ("k6 run ...", "./k6 run", "docker
+// command returns the k6 command in s ("k6 run ...", "./k6 run", "docker
 // run grafana/k6 run ..."), if any.
-func k6Command(s []byte) (string, bool) {
+func command(s []byte) (string, bool) {
 	var buf [24][]byte
 	f := core.Fields(s, buf[:0])
 	for i := 0; i+1 < len(f); i++ {
@@ -783,7 +783,7 @@ func (st *state) parseHeaderLine(s []byte) {
 	case bytes.HasPrefix(s, []byte("duration:")):
 		// k6 < v0.27: "duration: 10s, iterations: -".
 		if len(f) >= 2 {
-			if d, ok := k6DurationS(core.TrimPunct(f[1])); ok {
+			if d, ok := durationS(core.TrimPunct(f[1])); ok {
 				h.plannedS, h.hasPlan = d, true
 			}
 		}
@@ -820,7 +820,7 @@ func (st *state) thresholdLine(s []byte) {
 // http_req_duration trend prints ("'p(99)<800' p(99)=803.33ms"): with the
 // default summaryTrendStats the metrics section shows no p(99), the
 // threshold line may be the only place it is printed.
-func (r *k6Run) thresholdValues(s []byte) {
+func (r *summaryBlock) thresholdValues(s []byte) {
 	if r.thrMetric != "http_req_duration" {
 		return
 	}
@@ -833,7 +833,7 @@ func (r *k6Run) thresholdValues(s []byte) {
 		if !ok || len(k) == 0 || string(k) == "count" {
 			continue
 		}
-		if ms, ok := k6DurationMs(v); ok && core.Finite(ms) {
+		if ms, ok := durationMs(v); ok && core.Finite(ms) {
 			r.thrDuration.set(string(k), ms)
 		}
 	}
@@ -841,7 +841,7 @@ func (r *k6Run) thresholdValues(s []byte) {
 
 // begin opens a run at line ln with the pending header and command.
 func (st *state) begin(ln int) {
-	st.run = k6Run{active: true, startLine: ln, header: st.header, running: st.running}
+	st.run = summaryBlock{active: true, startLine: ln, header: st.header, running: st.running}
 	if st.header != nil && st.header.line < st.run.startLine {
 		st.run.startLine = st.header.line
 	}
@@ -851,7 +851,7 @@ func (st *state) begin(ln int) {
 			st.run.startLine = st.cmdLine
 		}
 	}
-	st.header, st.cmd, st.running, st.inHeader = nil, "", k6Running{}, false
+	st.header, st.cmd, st.running, st.inHeader = nil, "", running{}, false
 }
 
 // startFresh closes the current run, if it has metrics, and opens a new one.
@@ -916,7 +916,7 @@ func (st *state) enterMetric(name string, ln int) error {
 }
 
 // setMetric keeps the values of the metrics a run is made of.
-func (r *k6Run) setMetric(name string, rest []byte) {
+func (r *summaryBlock) setMetric(name string, rest []byte) {
 	switch name {
 	case "http_req_duration":
 		if t, ok := parseK6Trend(rest); ok {
@@ -955,7 +955,7 @@ func (st *state) close() error {
 	if !r.active {
 		return nil
 	}
-	defer func() { st.run = k6Run{} }()
+	defer func() { st.run = summaryBlock{} }()
 	if !r.hasDuration && !r.hasReqs {
 		st.skipped++
 		return nil
@@ -967,7 +967,7 @@ func (st *state) close() error {
 }
 
 // build turns a block into a run.
-func (st *state) build(r *k6Run) results.RunWithPercentiles {
+func (st *state) build(r *summaryBlock) results.RunWithPercentiles {
 	run := results.RunWithPercentiles{Run: results.Run{Tool: "k6", LoadModel: results.LoadClosed, SourceLine: int32(r.startLine)}}
 	run.Percentiles = []results.Percentile{}
 	if r.cmd != "" {
@@ -985,15 +985,15 @@ func (st *state) build(r *k6Run) results.RunWithPercentiles {
 			r.note(fmt.Sprintf("%d http_req_duration statistics not understood", r.duration.unparsedStats))
 		}
 	}
-	k6Counts(&run, r)
-	k6Duration(&run, r)
+	counts(&run, r)
+	duration(&run, r)
 	if r.hasData {
 		if b, ok := core.ToInt64(r.data.bytes); ok {
 			run.BytesIn = results.Ptr(b)
 		}
 		run.TransferBPS = results.Ptr(r.data.bps)
 	}
-	k6Connections(&run, r)
+	connections(&run, r)
 	if h := r.header; h != nil {
 		st.applyHeader(&run, h, r)
 	} else {
@@ -1011,10 +1011,10 @@ func (st *state) build(r *k6Run) results.RunWithPercentiles {
 	return run
 }
 
-// k6Duration sets the duration: count/rate as k6 computed the rate over
+// duration sets the duration: count/rate as k6 computed the rate over
 // the test run, else the last progress line; and the rate from it when
 // there was none.
-func k6Duration(run *results.RunWithPercentiles, r *k6Run) {
+func duration(run *results.RunWithPercentiles, r *summaryBlock) {
 	switch {
 	case r.hasReqs && r.reqs.rate > 0 && r.reqs.num > 0:
 		run.DurationS = r.reqs.num / r.reqs.rate
@@ -1028,8 +1028,8 @@ func k6Duration(run *results.RunWithPercentiles, r *k6Run) {
 	}
 }
 
-// k6Counts sets the run's requests and errors from the metrics read.
-func k6Counts(run *results.RunWithPercentiles, r *k6Run) {
+// counts sets the run's requests and errors from the metrics read.
+func counts(run *results.RunWithPercentiles, r *summaryBlock) {
 	switch {
 	case r.hasReqs && core.Finite(r.reqs.num):
 		run.Requests, _ = core.ToInt64(r.reqs.num)
@@ -1051,8 +1051,8 @@ func k6Counts(run *results.RunWithPercentiles, r *k6Run) {
 	}
 }
 
-// k6Connections sets the run's connections: the most virtual users.
-func k6Connections(run *results.RunWithPercentiles, r *k6Run) {
+// connections sets the run's connections: the most virtual users.
+func connections(run *results.RunWithPercentiles, r *summaryBlock) {
 	switch {
 	case r.hasVusMax && r.vusMax.num >= 1 && r.vusMax.num < math.MaxInt32:
 		run.Connections = results.Ptr(int32(r.vusMax.num))
@@ -1065,7 +1065,7 @@ func k6Connections(run *results.RunWithPercentiles, r *k6Run) {
 
 // applyHeader sets the load model, target rate and planned duration from
 // the execution description.
-func (st *state) applyHeader(run *results.RunWithPercentiles, h *k6Header, r *k6Run) {
+func (st *state) applyHeader(run *results.RunWithPercentiles, h *header, r *summaryBlock) {
 	var open, closed int
 	var rate, planned float64
 	var hasPlanned bool
@@ -1108,5 +1108,5 @@ func (st *state) applyHeader(run *results.RunWithPercentiles, h *k6Header, r *k6
 	}
 }
 
-// k6FormatFloat formats v for notes.
-func k6FormatFloat(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+// formatFloat formats v for notes.
+func formatFloat(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }

@@ -18,11 +18,7 @@ import (
 
 // The k6-csv parser reads the per-sample CSV of `k6 run --out csv=FILE`.
 // The header starts with metric_name,timestamp,metric_value and goes on
-// with the system tags, in three generations:
-//
-//	metric_name,timestamp,metric_value,check,error,error_code,group,method,name,proto,scenario,status,subproto,tls_version,url,extra_tags
-//	metric_name,timestamp,metric_value,check,error,error_code,expected_response,group,method,name,proto,scenario,service,status,subproto,tls_version,url,extra_tags
-//	...,extra_tags,metadata  (k6 v0.4x+)
+// with the system tags, in three generations (layout: docs/FORMATS.md).
 //
 // Columns are found by name. Timestamps are Unix seconds, integers in
 // older versions and with a fraction in newer ones; K6_CSV_TIME_FORMAT
@@ -55,10 +51,10 @@ func (CSVParser) Detect(head []byte) bool {
 	return cols["status"] && cols["method"] && (cols["url"] || cols["name"])
 }
 
-// k6UnixTimestamp parses a timestamp into Unix nanoseconds: a number
+// unixTimestamp parses a timestamp into Unix nanoseconds: a number
 // of seconds, milliseconds, micro- or nanoseconds (told by the number of
 // integer digits) with an optional fraction, or an RFC 3339 time.
-func k6UnixTimestamp(s string) (int64, bool) {
+func unixTimestamp(s string) (int64, bool) {
 	if strings.ContainsAny(s, "T-:") {
 		t, err := time.Parse(time.RFC3339Nano, s)
 		if err != nil || t.Year() < 1970 || t.Year() > 2200 {
@@ -108,7 +104,7 @@ func k6UnixTimestamp(s string) (int64, bool) {
 
 // Parse streams the requests of a k6 CSV output to sink.
 func (CSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	c := k6CSV{extra: &k6Extra{Sink: sink, note: k6ModelNote}, col: map[string]int{}}
+	c := csvFile{extra: &completer{Sink: sink, note: k6ModelNote}, col: map[string]int{}}
 	c.a = requests.NewRequests(opts, c.extra)
 	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CSVMaxRecord)
 	for {
@@ -143,16 +139,16 @@ func (CSVParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink
 	return c.a.Close()
 }
 
-// k6CSV is a k6 CSV output being read: its columns by name.
-type k6CSV struct {
+// csvFile is a k6 CSV output being read: its columns by name.
+type csvFile struct {
 	a     *requests.Requests
-	extra *k6Extra
+	extra *completer
 	col   map[string]int
 }
 
 // header reads the header's columns (the first of a name counts); false
 // unless it starts metric_name,timestamp,metric_value.
-func (c *k6CSV) header(rec []string) bool {
+func (c *csvFile) header(rec []string) bool {
 	for i, name := range rec {
 		if i == 0 {
 			name = strings.TrimPrefix(name, "\ufeff")
@@ -168,7 +164,7 @@ func (c *k6CSV) header(rec []string) bool {
 }
 
 // field is the record's value of a named column, or "".
-func (c *k6CSV) field(rec []string, name string) string {
+func (c *csvFile) field(rec []string, name string) string {
 	if i, ok := c.col[name]; ok && i < len(rec) {
 		return rec[i]
 	}
@@ -177,7 +173,7 @@ func (c *k6CSV) field(rec []string, name string) string {
 
 // record reads a sample: of http_req_duration a request, of vus and
 // vus_max the most VUs; other metrics are skipped.
-func (c *k6CSV) record(rec []string, line int) error {
+func (c *csvFile) record(rec []string, line int) error {
 	if len(rec) < 3 {
 		c.a.Bad(line, fmt.Sprintf("%d fields", len(rec)))
 		return nil
@@ -202,12 +198,12 @@ func (c *k6CSV) record(rec []string, line int) error {
 		c.a.Good()
 		return nil
 	}
-	ts, ok := k6UnixTimestamp(rec[1])
+	ts, ok := unixTimestamp(rec[1])
 	if !ok {
 		c.a.Bad(line, "timestamp "+strconv.Quote(rec[1]))
 		return nil
 	}
-	q := k6Req{endNs: ts, ms: v, method: c.field(rec, "method"), name: c.field(rec, "name"), url: c.field(rec, "url"),
+	q := req{endNs: ts, ms: v, method: c.field(rec, "method"), name: c.field(rec, "name"), url: c.field(rec, "url"),
 		scenario: c.field(rec, "scenario"), status: c.field(rec, "status"), err: c.field(rec, "error"), code: c.field(rec, "error_code"),
 		expected: c.field(rec, "expected_response")}
 	if q.name == "" {

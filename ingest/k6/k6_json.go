@@ -18,15 +18,8 @@ import (
 
 // The k6-json parser reads the per-sample stream of `k6 run --out
 // json=FILE` (NDJSON, optionally gzipped by k6 itself): one object per
-// line, either a metric declaration
-//
-//	{"type":"Metric","data":{"name":"http_req_duration","type":"trend",...},"metric":"http_req_duration"}
-//
-// or a sample ("Point"), with the keys in either order depending on the
-// k6 version:
-//
-//	{"metric":"http_req_duration","type":"Point","data":{"time":"2024-05-01T12:00:00.121203+02:00","value":1.2034,
-//	  "tags":{"method":"GET","name":"http://h/ok","status":"200","url":"http://h/ok","scenario":"default",...}}}
+// line, either a metric declaration or a sample ("Point"), with the keys
+// in either order depending on the k6 version (layout: docs/FORMATS.md).
 //
 // Each http_req_duration point is a request (value in ms). k6 stamps HTTP
 // samples with the end of the request, so the request started at time -
@@ -47,14 +40,14 @@ type NDJSONParser struct{}
 // Name returns "k6-json".
 func (NDJSONParser) Name() string { return "k6-json" }
 
-// k6JSONEnvelope is the part of a line that tells its kind.
-type k6JSONEnvelope struct {
+// jsonEnvelope is the part of a line that tells its kind.
+type jsonEnvelope struct {
 	Type   string `json:"type"`
 	Metric string `json:"metric"`
 }
 
-// k6JSONPoint is a sample line.
-type k6JSONPoint struct {
+// jsonPoint is a sample line.
+type jsonPoint struct {
 	Type   string `json:"type"`
 	Metric string `json:"metric"`
 	Data   struct {
@@ -64,14 +57,14 @@ type k6JSONPoint struct {
 	} `json:"data"`
 }
 
-// k6NDJSONLine reports whether b is a line of k6's JSON output: an object
+// ndjsonLine reports whether b is a line of k6's JSON output: an object
 // with "type" Metric or Point and a "metric" name.
-func k6NDJSONLine(b []byte) bool {
+func ndjsonLine(b []byte) bool {
 	b = bytes.TrimSpace(b)
 	if len(b) < 2 || b[0] != '{' || !bytes.Contains(b, []byte(`"metric"`)) {
 		return false
 	}
-	var e k6JSONEnvelope
+	var e jsonEnvelope
 	if json.Unmarshal(b, &e) != nil {
 		return false
 	}
@@ -98,7 +91,7 @@ func (NDJSONParser) Detect(head []byte) bool {
 		if len(line) == 0 {
 			continue
 		}
-		if !k6NDJSONLine(line) {
+		if !ndjsonLine(line) {
 			if !complete && n > 0 {
 				break // cut off by the head's end
 			}
@@ -109,16 +102,16 @@ func (NDJSONParser) Detect(head []byte) bool {
 	return n > 0
 }
 
-// k6Extra completes the runs of a per-request k6 log when the log has
+// completer completes the runs of a per-request k6 log when the log has
 // been read: connections from vus_max and a note for every run.
-type k6Extra struct {
+type completer struct {
 	core.Sink
 	vusMax, vus float64
 	note        string
 }
 
 // Run completes r and passes it on.
-func (e *k6Extra) Run(r results.RunWithPercentiles) error {
+func (e *completer) Run(r results.RunWithPercentiles) error {
 	c := e.vusMax
 	if c < 1 {
 		c = e.vus
@@ -139,16 +132,16 @@ func (e *k6Extra) Run(r results.RunWithPercentiles) error {
 // k6ModelNote explains the load model of per-request k6 logs.
 const k6ModelNote = "executor not recorded in k6's per-sample output: closed model assumed (arrival-rate scenarios are open)"
 
-// k6Req is a request read from a k6 sample line or CSV row.
-type k6Req struct {
+// req is a request read from a k6 sample line or CSV row.
+type req struct {
 	endNs                       int64
 	ms                          float64
 	method, name, url, scenario string
 	status, err, code, expected string
 }
 
-// k6Tag returns tags[k] as a string.
-func k6Tag(tags map[string]any, k string) string {
+// tag returns tags[k] as a string.
+func tag(tags map[string]any, k string) string {
 	switch v := tags[k].(type) {
 	case string:
 		return v
@@ -159,7 +152,7 @@ func k6Tag(tags map[string]any, k string) string {
 }
 
 // add passes a request to the aggregator, or counts its line as bad.
-func (q *k6Req) add(a *requests.Requests, ln int) error {
+func (q *req) add(a *requests.Requests, ln int) error {
 	if !core.Finite(q.ms) || q.ms > 1e12 {
 		a.Bad(ln, fmt.Sprintf("http_req_duration %v", q.ms))
 		return nil
@@ -193,7 +186,7 @@ func (q *k6Req) add(a *requests.Requests, ln int) error {
 
 // Parse streams the requests of a k6 JSON output to sink.
 func (NDJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	extra := &k6Extra{Sink: sink, note: k6ModelNote}
+	extra := &completer{Sink: sink, note: k6ModelNote}
 	a := requests.NewRequests(opts, extra)
 	lr := core.NewLineReader(r)
 	for {
@@ -219,7 +212,7 @@ func (NDJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, s
 		if len(b) == 0 {
 			continue
 		}
-		if err := k6JSONLine(a, extra, b, lr.Line); err != nil {
+		if err := jsonLine(a, extra, b, lr.Line); err != nil {
 			return err
 		}
 	}
@@ -229,8 +222,8 @@ func (NDJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, s
 	return a.Close()
 }
 
-// k6JSONLine handles one line of k6 JSON output.
-func k6JSONLine(a *requests.Requests, extra *k6Extra, b []byte, ln int) error {
+// jsonLine handles one line of k6 JSON output.
+func jsonLine(a *requests.Requests, extra *completer, b []byte, ln int) error {
 	if !bytes.Contains(b, []byte(`"http_req_duration"`)) && !bytes.Contains(b, []byte(`"vus`)) {
 		// Most lines: other metrics. Check them cheaply.
 		if b[0] == '{' && json.Valid(b) && bytes.Contains(b, []byte(`"type"`)) {
@@ -240,7 +233,7 @@ func k6JSONLine(a *requests.Requests, extra *k6Extra, b []byte, ln int) error {
 		}
 		return nil
 	}
-	var p k6JSONPoint
+	var p jsonPoint
 	if err := json.Unmarshal(b, &p); err != nil {
 		a.Bad(ln, "invalid JSON")
 		return nil
@@ -279,9 +272,9 @@ func k6JSONLine(a *requests.Requests, extra *k6Extra, b []byte, ln int) error {
 		return nil
 	}
 	tags := p.Data.Tags
-	q := k6Req{endNs: t.UnixNano(), ms: v, method: k6Tag(tags, "method"), name: k6Tag(tags, "name"), url: k6Tag(tags, "url"),
-		scenario: k6Tag(tags, "scenario"), status: k6Tag(tags, "status"), err: k6Tag(tags, "error"),
-		code: k6Tag(tags, "error_code"), expected: k6Tag(tags, "expected_response")}
+	q := req{endNs: t.UnixNano(), ms: v, method: tag(tags, "method"), name: tag(tags, "name"), url: tag(tags, "url"),
+		scenario: tag(tags, "scenario"), status: tag(tags, "status"), err: tag(tags, "error"),
+		code: tag(tags, "error_code"), expected: tag(tags, "expected_response")}
 	if q.name == "" {
 		q.name = q.url
 	}

@@ -60,7 +60,7 @@ func (SummaryParser) Detect(head []byte) bool {
 	if len(s) == 0 || s[0] != '{' {
 		return false
 	}
-	if k6NDJSONLine(core.FirstLine(s)) {
+	if ndjsonLine(core.FirstLine(s)) {
 		return false
 	}
 	if !bytes.Contains(s, []byte(`"metrics"`)) ||
@@ -71,14 +71,14 @@ func (SummaryParser) Detect(head []byte) bool {
 		bytes.Contains(s, []byte(`"med"`)) || bytes.Contains(s, []byte(`"p(95)"`)) || bytes.Contains(s, []byte(`"p(90)"`))
 }
 
-// k6SummaryMetric is one metric of the summary in either layout.
-type k6SummaryMetric struct {
+// summaryMetric is one metric of the summary in either layout.
+type summaryMetric struct {
 	stats      map[string]float64
 	thresholds []string // crossed ones
 }
 
-// k6SummaryWanted reports whether the metric is read.
-func k6SummaryWanted(name string) bool {
+// summaryWanted reports whether the metric is read.
+func summaryWanted(name string) bool {
 	switch name {
 	case "http_reqs", "http_req_duration", "http_req_failed", "data_received", "iterations",
 		"vus_max", "vus", "checks", "dropped_iterations":
@@ -88,12 +88,12 @@ func k6SummaryWanted(name string) bool {
 }
 
 // decodeK6SummaryMetric reads a metric object of either layout.
-func decodeK6SummaryMetric(raw json.RawMessage) (k6SummaryMetric, error) {
+func decodeK6SummaryMetric(raw json.RawMessage) (summaryMetric, error) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {
-		return k6SummaryMetric{}, err
+		return summaryMetric{}, err
 	}
-	m := k6SummaryMetric{stats: map[string]float64{}}
+	m := summaryMetric{stats: map[string]float64{}}
 	numbers := func(o map[string]json.RawMessage) {
 		for k, v := range o {
 			var f float64
@@ -132,9 +132,9 @@ func decodeK6SummaryMetric(raw json.RawMessage) (k6SummaryMetric, error) {
 	return m, nil
 }
 
-// k6Summary is what a summary JSON tells.
-type k6Summary struct {
-	metrics    map[string]k6SummaryMetric
+// summary is what a summary JSON tells.
+type summary struct {
+	metrics    map[string]summaryMetric
 	subs       []string
 	durationMs float64
 	hasDur     bool
@@ -146,10 +146,10 @@ func (SummaryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 		return err
 	}
 	g := core.NewJSONGuard(io.LimitReader(r, k6SummaryMax+1), opts.Source, core.MaxJSONValue)
-	cr := &k6CountingReader{r: g}
+	cr := &countingReader{r: g}
 	dec := json.NewDecoder(cr)
 	g.Consumed = dec.InputOffset
-	sum := k6Summary{metrics: map[string]k6SummaryMetric{}}
+	sum := summary{metrics: map[string]summaryMetric{}}
 	fail := func(err error) error {
 		if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
 			err = errors.New("summary JSON cut off")
@@ -158,7 +158,7 @@ func (SummaryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 		if errors.As(err, &se) {
 			return &core.SyntaxError{File: opts.Source, Line: cr.lineAt(se.Offset), Msg: "k6 summary JSON: " + se.Error()}
 		}
-		var re *k6ReadError
+		var re *readError
 		if errors.As(err, &re) {
 			return core.ReadError(opts.Source, re.err)
 		}
@@ -167,12 +167,12 @@ func (SummaryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 		}
 		return &core.SyntaxError{File: opts.Source, Line: cr.lineAt(dec.InputOffset()), Msg: "k6 summary JSON: " + err.Error()}
 	}
-	if err := k6ExpectDelim(dec, '{'); err != nil {
+	if err := expectDelim(dec, '{'); err != nil {
 		return fail(err)
 	}
 	sawMetrics := false
 	for dec.More() {
-		key, err := k6StringToken(dec)
+		key, err := stringToken(dec)
 		if err != nil {
 			return fail(err)
 		}
@@ -183,7 +183,7 @@ func (SummaryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 		case "state":
 			err = sum.readState(dec)
 		default:
-			err = k6SkipValue(dec)
+			err = skipValue(dec)
 		}
 		if err != nil {
 			return fail(err)
@@ -208,17 +208,17 @@ func (SummaryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 
 // readMetrics reads the "metrics" object, keeping the metrics wanted;
 // http_req_duration's sub-metrics become notes (and their thresholds).
-func (sum *k6Summary) readMetrics(dec *json.Decoder) error {
-	if err := k6ExpectDelim(dec, '{'); err != nil {
+func (sum *summary) readMetrics(dec *json.Decoder) error {
+	if err := expectDelim(dec, '{'); err != nil {
 		return err
 	}
 	for dec.More() {
-		name, err := k6StringToken(dec)
+		name, err := stringToken(dec)
 		if err != nil {
 			return err
 		}
-		if !k6SummaryWanted(name) {
-			if err := k6SkipValue(dec); err != nil {
+		if !summaryWanted(name) {
+			if err := skipValue(dec); err != nil {
 				return err
 			}
 			continue
@@ -236,10 +236,10 @@ func (sum *k6Summary) readMetrics(dec *json.Decoder) error {
 			continue
 		}
 		if len(sum.subs) < 32 && name != "http_req_duration{expected_response:true}" {
-			sum.subs = append(sum.subs, k6SubNote(name, m))
+			sum.subs = append(sum.subs, subNote(name, m))
 		}
 		if len(m.thresholds) > 0 {
-			sum.metrics[name] = k6SummaryMetric{thresholds: m.thresholds}
+			sum.metrics[name] = summaryMetric{thresholds: m.thresholds}
 		}
 	}
 	_, err := dec.Token()
@@ -247,7 +247,7 @@ func (sum *k6Summary) readMetrics(dec *json.Decoder) error {
 }
 
 // readState reads the "state" object: the test run's duration.
-func (sum *k6Summary) readState(dec *json.Decoder) error {
+func (sum *summary) readState(dec *json.Decoder) error {
 	var state struct {
 		TestRunDurationMs *float64 `json:"testRunDurationMs"`
 	}
@@ -260,26 +260,26 @@ func (sum *k6Summary) readState(dec *json.Decoder) error {
 	return nil
 }
 
-// k6SubNote describes a sub-metric of http_req_duration for the notes.
-func k6SubNote(name string, m k6SummaryMetric) string {
+// subNote describes a sub-metric of http_req_duration for the notes.
+func subNote(name string, m summaryMetric) string {
 	var parts []string
 	if c, ok := m.stats["count"]; ok {
-		parts = append(parts, "n="+k6FormatFloat(c))
+		parts = append(parts, "n="+formatFloat(c))
 	}
 	for _, k := range []string{"med", "p(95)", "p(99)"} {
 		if v, ok := m.stats[k]; ok {
-			parts = append(parts, k+" "+k6FormatFloat(v)+" ms")
+			parts = append(parts, k+" "+formatFloat(v)+" ms")
 		}
 	}
 	return name + " (" + strings.Join(parts, ", ") + ")"
 }
 
 // build turns the summary into a run.
-func (sum *k6Summary) build() results.RunWithPercentiles {
+func (sum *summary) build() results.RunWithPercentiles {
 	run := results.RunWithPercentiles{Run: results.Run{Tool: "k6", LoadModel: results.LoadClosed, SourceLine: 1}}
 	run.Percentiles = []results.Percentile{}
 	if m, ok := sum.metrics["http_req_duration"]; ok {
-		var t k6Trend
+		var t trend
 		for k, v := range m.stats {
 			if k == "count" {
 				continue
@@ -302,14 +302,14 @@ func (sum *k6Summary) build() results.RunWithPercentiles {
 }
 
 // get is a metric's statistic.
-func (sum *k6Summary) get(metric, stat string) (float64, bool) {
+func (sum *summary) get(metric, stat string) (float64, bool) {
 	v, ok := sum.metrics[metric].stats[stat]
 	return v, ok
 }
 
 // traffic sets the requests, rate, errors and duration; the notes say how
 // the errors were found.
-func (sum *k6Summary) traffic(run *results.RunWithPercentiles) (notes []string) {
+func (sum *summary) traffic(run *results.RunWithPercentiles) (notes []string) {
 	count, hasCount := sum.get("http_reqs", "count")
 	if hasCount && count >= 0 {
 		run.Requests, _ = core.ToInt64(count)
@@ -321,7 +321,7 @@ func (sum *k6Summary) traffic(run *results.RunWithPercentiles) (notes []string) 
 	}
 	if p, ok := sum.get("http_req_failed", "passes"); ok && p >= 0 {
 		run.Errors, _ = core.ToInt64(p)
-	} else if rate, ok := k6RateValue(sum.metrics["http_req_failed"]); ok && rate >= 0 && rate <= 1 {
+	} else if rate, ok := rateValue(sum.metrics["http_req_failed"]); ok && rate >= 0 && rate <= 1 {
 		run.Errors, _ = core.ToInt64(rate * float64(run.Requests))
 		notes = append(notes, "errors computed from the http_req_failed rate")
 	} else {
@@ -340,7 +340,7 @@ func (sum *k6Summary) traffic(run *results.RunWithPercentiles) (notes []string) 
 }
 
 // transfer sets the bytes received and their rate.
-func (sum *k6Summary) transfer(run *results.RunWithPercentiles) {
+func (sum *summary) transfer(run *results.RunWithPercentiles) {
 	b, ok := sum.get("data_received", "count")
 	if !ok {
 		return
@@ -354,7 +354,7 @@ func (sum *k6Summary) transfer(run *results.RunWithPercentiles) {
 }
 
 // maxVUs is the most VUs: vus_max's max or value, else vus's max.
-func (sum *k6Summary) maxVUs() (float64, bool) {
+func (sum *summary) maxVUs() (float64, bool) {
 	if v, ok := sum.get("vus_max", "max"); ok {
 		return v, true
 	}
@@ -366,7 +366,7 @@ func (sum *k6Summary) maxVUs() (float64, bool) {
 
 // notes are the thresholds crossed (by metric name), the checks, the
 // dropped iterations and the sub-metrics.
-func (sum *k6Summary) notes() []string {
+func (sum *summary) notes() []string {
 	var notes []string
 	names := make([]string, 0, len(sum.metrics))
 	for name := range sum.metrics {
@@ -392,9 +392,9 @@ func (sum *k6Summary) notes() []string {
 	return notes
 }
 
-// k6RateValue returns a rate metric's fraction ("rate" in handleSummary
+// rateValue returns a rate metric's fraction ("rate" in handleSummary
 // data, "value" in --summary-export).
-func k6RateValue(m k6SummaryMetric) (float64, bool) {
+func rateValue(m summaryMetric) (float64, bool) {
 	if v, ok := m.stats["rate"]; ok {
 		return v, true
 	}
@@ -402,8 +402,8 @@ func k6RateValue(m k6SummaryMetric) (float64, bool) {
 	return v, ok
 }
 
-// k6ExpectDelim reads the next token and checks it is the delimiter d.
-func k6ExpectDelim(dec *json.Decoder, d json.Delim) error {
+// expectDelim reads the next token and checks it is the delimiter d.
+func expectDelim(dec *json.Decoder, d json.Delim) error {
 	tok, err := dec.Token()
 	if err != nil {
 		return err
@@ -414,8 +414,8 @@ func k6ExpectDelim(dec *json.Decoder, d json.Delim) error {
 	return nil
 }
 
-// k6SkipValue reads the next value without keeping it.
-func k6SkipValue(dec *json.Decoder) error {
+// skipValue reads the next value without keeping it.
+func skipValue(dec *json.Decoder) error {
 	depth := 0
 	for {
 		tok, err := dec.Token()
@@ -434,8 +434,8 @@ func k6SkipValue(dec *json.Decoder) error {
 	}
 }
 
-// k6StringToken reads an object key.
-func k6StringToken(dec *json.Decoder) (string, error) {
+// stringToken reads an object key.
+func stringToken(dec *json.Decoder) (string, error) {
 	tok, err := dec.Token()
 	if err != nil {
 		return "", err
@@ -447,10 +447,10 @@ func k6StringToken(dec *json.Decoder) (string, error) {
 	return s, nil
 }
 
-// k6CountingReader counts the bytes and line ends read through it and keeps
+// countingReader counts the bytes and line ends read through it and keeps
 // the offsets of the line ends (up to k6MaxLineMarks), so that a byte offset
 // can be turned into a line number.
-type k6CountingReader struct {
+type countingReader struct {
 	r     io.Reader
 	n     int64
 	marks []int64 // offsets of '\n'
@@ -459,14 +459,14 @@ type k6CountingReader struct {
 // k6MaxLineMarks bounds the line-end offsets kept.
 const k6MaxLineMarks = 1 << 20
 
-// k6ReadError wraps an error of the underlying reader.
-type k6ReadError struct{ err error }
+// readError wraps an error of the underlying reader.
+type readError struct{ err error }
 
 // Error returns the underlying error's message.
-func (e *k6ReadError) Error() string { return e.err.Error() }
+func (e *readError) Error() string { return e.err.Error() }
 
 // Read reads from the underlying reader.
-func (c *k6CountingReader) Read(p []byte) (int, error) {
+func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	for i := 0; i < n; i++ {
 		if p[i] == '\n' && len(c.marks) < k6MaxLineMarks {
@@ -475,13 +475,13 @@ func (c *k6CountingReader) Read(p []byte) (int, error) {
 	}
 	c.n += int64(n)
 	if err != nil && err != io.EOF {
-		return n, &k6ReadError{err}
+		return n, &readError{err}
 	}
 	return n, err
 }
 
 // lineAt returns the 1-based line of byte offset off.
-func (c *k6CountingReader) lineAt(off int64) int {
+func (c *countingReader) lineAt(off int64) int {
 	i, _ := slices.BinarySearch(c.marks, off)
 	return i + 1
 }

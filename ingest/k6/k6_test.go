@@ -27,7 +27,7 @@ func TestK6Units(t *testing.T) {
 		{"15.01s", 15010, true}, {"152.355556", 152.355556, true}, {"-1ms", 0, false}, {"ms", 0, false}, {"", 0, false},
 		{"1.2.3ms", 0, false}, {"9999999999h", 0, false},
 	} {
-		ms, ok := k6DurationMs([]byte(c.tok))
+		ms, ok := durationMs([]byte(c.tok))
 		if ok != c.ok || ok && math.Abs(ms-c.ms) > 1e-9*math.Max(1, c.ms) {
 			t.Errorf("k6DurationMs(%q) = %v %v, want %v %v", c.tok, ms, ok, c.ms, c.ok)
 		}
@@ -40,9 +40,9 @@ func TestK6Units(t *testing.T) {
 		{"3.6", "MB", 3.6e6, true}, {"239", "kB/s", 239000, true}, {"0", "B", 0, true}, {"1.1", "GB", 1.1e9, true},
 		{"830", "B/s", 830, true}, {"7.1", "TB", 7.1e12, true}, {"12", "KiB", 0, false}, {"x", "MB", 0, false},
 	} {
-		b, ok := k6Bytes([]byte(c.num), []byte(c.unit))
+		b, ok := parseBytes([]byte(c.num), []byte(c.unit))
 		if ok != c.ok || ok && b != c.b {
-			t.Errorf("k6Bytes(%q %q) = %v %v, want %v %v", c.num, c.unit, b, ok, c.b, c.ok)
+			t.Errorf("parseBytes(%q %q) = %v %v, want %v %v", c.num, c.unit, b, ok, c.b, c.ok)
 		}
 	}
 	for _, c := range []struct {
@@ -53,7 +53,7 @@ func TestK6Units(t *testing.T) {
 		{"med", 0.5, true}, {"p(90)", 0.9, true}, {"p(99.9)", 0.999, true}, {"p(99.99)", 0.9999, true}, {"p(100)", 1, true},
 		{"p(101)", 0, false}, {"p(x)", 0, false}, {"avg", 0, false}, {"p90", 0, false},
 	} {
-		q, ok := k6Quantile(c.stat)
+		q, ok := quantile(c.stat)
 		if ok != c.ok || q != c.q {
 			t.Errorf("k6Quantile(%q) = %v %v", c.stat, q, ok)
 		}
@@ -73,7 +73,7 @@ func TestK6Units(t *testing.T) {
 		{"2024-05-01T12:00:00+02:00", 1714557600e9, true},
 		{"-5", 0, false}, {"abc", 0, false}, {"", 0, false}, {"99999999999999999999", 0, false}, {"1.x", 0, false},
 	} {
-		ns, ok := k6UnixTimestamp(c.in)
+		ns, ok := unixTimestamp(c.in)
 		if ok != c.ok || ns != c.ns {
 			t.Errorf("k6UnixTimestamp(%q) = %d %v, want %d %v", c.in, ns, ok, c.ns, c.ok)
 		}
@@ -110,19 +110,19 @@ func TestK6Values(t *testing.T) {
 		t.Errorf("trend %+v", tr)
 	}
 	for _, line := range []string{"http_req_duration..............: avg=1ms", "✗ http_req_duration...: avg=1ms", "  { expected_response:true }...: avg=1ms"} {
-		if _, _, _, ok := k6MetricLine(bytes.TrimSpace([]byte(line))); !ok {
+		if _, _, _, ok := metricLine(bytes.TrimSpace([]byte(line))); !ok {
 			t.Errorf("k6MetricLine(%q) not ok", line)
 		}
 	}
 	for _, line := range []string{"http_req_duration: avg=1ms", "some prose... with dots", "a b...: c", "..: x"} {
-		if _, _, _, ok := k6MetricLine([]byte(line)); ok {
+		if _, _, _, ok := metricLine([]byte(line)); ok {
 			t.Errorf("k6MetricLine(%q) ok", line)
 		}
 	}
 }
 
-// k6Run parses a text summary.
-func k6Runs(t *testing.T, in string) []results.RunWithPercentiles {
+// summaryBlock parses a text summary.
+func runs(t *testing.T, in string) []results.RunWithPercentiles {
 	t.Helper()
 	var c ingesttest.Collect
 	if err := (Parser{}).Parse(context.Background(), strings.NewReader(in), core.Options{Source: "s.txt"}, &c); err != nil {
@@ -158,7 +158,7 @@ ERRO[0181] thresholds on metrics 'http_req_duration' have been crossed
 `
 
 func TestK6Layouts(t *testing.T) {
-	r := k6Runs(t, k6Classic)
+	r := runs(t, k6Classic)
 	if len(r) != 1 {
 		t.Fatalf("%d runs", len(r))
 	}
@@ -185,7 +185,7 @@ func TestK6Layouts(t *testing.T) {
 	old := "  execution: local\n     output: -\n     script: s.js\n\n    duration: 30s, iterations: -\n         vus: 10,  max: 10\n\n" +
 		"    http_req_duration..........: avg=1.5ms  min=1ms  med=1.5ms  max=2ms  p(90)=1.9ms  p(95)=2ms\n" +
 		"    http_reqs..................: 3000   100/s\n"
-	r = k6Runs(t, old)
+	r = runs(t, old)
 	if len(r) != 1 || r[0].PlannedDurationS == nil || *r[0].PlannedDurationS != 30 || *r[0].Connections != 10 || r[0].DurationS != 30 ||
 		!strings.Contains(*r[0].Notes, "errors unknown") {
 		t.Errorf("old: %+v %v", r, r[0].Notes)
@@ -204,21 +204,21 @@ func TestK6Layouts(t *testing.T) {
 		"      http_reqs................: 20     2/s\n\n\n" +
 		"    http_req_duration..........: avg=5ms min=1ms med=4ms max=9ms p(90)=8ms p(95)=9ms\n" +
 		"    http_reqs..................: 7      7/s\n"
-	r = k6Runs(t, full)
+	r = runs(t, full)
 	if len(r) != 1 || r[0].Requests != 100 || *r[0].LatMeanMs != 10 {
 		t.Fatalf("full mode: %d runs %+v", len(r), r)
 	}
 	// Without the scenario section, the repeated metrics are a second run.
 	two := strings.Replace(full, "  █ SCENARIO: left\n", "", 1)
 	two = strings.Replace(two, "    ↳ GROUP: g\n      http_reqs................: 20     2/s\n", "", 1)
-	r = k6Runs(t, two)
+	r = runs(t, two)
 	if len(r) != 3 || r[1].Requests != 60 || r[2].Requests != 7 || r[2].Index != 2 {
 		t.Errorf("repeated: %d runs", len(r))
 	}
 
 	// A summary without HTTP metrics is skipped; a time unit fixed with
 	// --summary-time-unit=ms is read.
-	r = k6Runs(t, "     iterations...........: 6   1.999116/s\n     vus..................: 2   min=2      max=2\n\n"+
+	r = runs(t, "     iterations...........: 6   1.999116/s\n     vus..................: 2   min=2      max=2\n\n"+
 		"     http_req_duration..............: avg=0.09ms   min=0.06ms   med=0.09ms   max=0.12ms   p(90)=0.11ms   p(95)=0.12ms\n"+
 		"     iterations...........: 6   1.999116/s\n")
 	if len(r) != 1 || *r[0].LatMeanMs != 0.09 {
@@ -307,8 +307,8 @@ func TestK6SummaryJSON(t *testing.T) {
 	}
 }
 
-// k6Point renders a k6 JSON output line of an http_req_duration point.
-func k6Point(tm string, ms float64, tags string) string {
+// point renders a k6 JSON output line of an http_req_duration point.
+func point(tm string, ms float64, tags string) string {
 	return fmt.Sprintf(`{"metric":"http_req_duration","type":"Point","data":{"time":%q,"value":%v,"tags":{%s}}}`, tm, ms, tags)
 }
 
@@ -341,7 +341,7 @@ func TestK6NDJSON(t *testing.T) {
 	// Malformed lines: noted under 1 %, an error above.
 	var in strings.Builder
 	for i := range 300 {
-		in.WriteString(k6Point(fmt.Sprintf("2024-05-01T10:00:%02d.5Z", i%60), float64(i%7+1), `"method":"GET","url":"http://h/","status":"200"`) + "\n")
+		in.WriteString(point(fmt.Sprintf("2024-05-01T10:00:%02d.5Z", i%60), float64(i%7+1), `"method":"GET","url":"http://h/","status":"200"`) + "\n")
 	}
 	in.WriteString("{\"metric\":\"http_req_duration\",\"type\":\"Point\",\"data\":{\"time\":\"bad\",\"value\":1}}\n")
 	var c ingesttest.Collect
@@ -358,8 +358,8 @@ func TestK6NDJSON(t *testing.T) {
 
 	// Tags: name groups, url is the target when the name is no URL;
 	// status 0 with error_code only.
-	lines := k6Point("2024-05-01T10:00:00Z", 5, `"method":"GET","name":"ProductPage","url":"http://shop/p/1","status":"200"`) + "\n" +
-		k6Point("2024-05-01T10:00:01Z", 7, `"method":"GET","name":"ProductPage","url":"http://shop/p/2","status":"0","error_code":"1211"`) + "\n"
+	lines := point("2024-05-01T10:00:00Z", 5, `"method":"GET","name":"ProductPage","url":"http://shop/p/1","status":"200"`) + "\n" +
+		point("2024-05-01T10:00:01Z", 7, `"method":"GET","name":"ProductPage","url":"http://shop/p/2","status":"0","error_code":"1211"`) + "\n"
 	c = ingesttest.Collect{}
 	if err := (NDJSONParser{}).Parse(context.Background(), strings.NewReader(lines), core.Options{Source: "x"}, &c); err != nil || len(c.Runs) != 1 {
 		t.Fatalf("%v %+v", err, c.Runs)
@@ -403,7 +403,7 @@ func TestK6Stream(t *testing.T) {
 	var buf bytes.Buffer
 	zw := gzip.NewWriter(&buf)
 	for i := range 200000 {
-		fmt.Fprintln(zw, k6Point(fmt.Sprintf("2024-05-01T10:%02d:%02d.%06dZ", i/60000%60, i/1000%60, i%1000*1000), float64(i%50)+0.5,
+		fmt.Fprintln(zw, point(fmt.Sprintf("2024-05-01T10:%02d:%02d.%06dZ", i/60000%60, i/1000%60, i%1000*1000), float64(i%50)+0.5,
 			`"method":"GET","name":"http://h/","url":"http://h/","status":"200","scenario":"default"`))
 	}
 	zw.Close()
@@ -413,9 +413,9 @@ func TestK6Stream(t *testing.T) {
 	}
 }
 
-// k6CheckParse runs p on data and checks the contract
+// checkParse runs p on data and checks the contract
 // (ingesttest.CheckContract).
-func k6CheckParse(t *testing.T, p core.Parser, data []byte) {
+func checkParse(t *testing.T, p core.Parser, data []byte) {
 	ingesttest.CheckContract(t, parsers, p, data)
 }
 
@@ -423,25 +423,25 @@ func k6CheckParse(t *testing.T, p core.Parser, data []byte) {
 func FuzzK6(f *testing.F) {
 	ingesttest.FuzzSeeds(f, "testdata/k6/*.txt")
 	f.Add([]byte(k6Classic))
-	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, Parser{}, data) })
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, Parser{}, data) })
 }
 
 // FuzzK6Summary checks the k6 summary JSON parser.
 func FuzzK6Summary(f *testing.F) {
 	ingesttest.FuzzSeeds(f, "testdata/k6/*summary*.json")
-	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, SummaryParser{}, data) })
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, SummaryParser{}, data) })
 }
 
 // FuzzK6JSON checks the k6 --out json parser.
 func FuzzK6JSON(f *testing.F) {
 	ingesttest.FuzzSeeds(f, "testdata/k6/out-json*.json")
-	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, NDJSONParser{}, data) })
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, NDJSONParser{}, data) })
 }
 
 // FuzzK6CSV checks the k6 --out csv parser.
 func FuzzK6CSV(f *testing.F) {
 	ingesttest.FuzzSeeds(f, "testdata/k6/out-csv*.csv")
-	f.Fuzz(func(t *testing.T, data []byte) { k6CheckParse(t, CSVParser{}, data) })
+	f.Fuzz(func(t *testing.T, data []byte) { checkParse(t, CSVParser{}, data) })
 }
 
 // TestK6ThresholdP99: a p(99) printed only in a THRESHOLDS line fills the

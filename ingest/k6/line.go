@@ -8,10 +8,10 @@ import (
 
 // JSONLineDecoder returns the per-line decoder of k6's --out json points
 // into a (see requests.LineFunc): each line as Parse reads it
-// (k6JSONLine), http_req_duration points being the requests, one run per
+// (jsonLine), http_req_duration points being the requests, one run per
 // scenario, method and name. A blank line is skipped.
 func JSONLineDecoder(a *requests.Requests) requests.LineFunc {
-	extra := &k6Extra{}
+	extra := &completer{}
 	return func(line []byte, n int) error {
 		b := bytes.TrimSpace(line)
 		if n == 1 {
@@ -20,6 +20,6 @@ func JSONLineDecoder(a *requests.Requests) requests.LineFunc {
 		if len(b) == 0 {
 			return nil
 		}
-		return k6JSONLine(a, extra, b, n)
+		return jsonLine(a, extra, b, n)
 	}
 }

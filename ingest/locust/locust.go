@@ -80,21 +80,21 @@ var locustColumns = map[string]string{
 	"nodes":                       "nodes",
 }
 
-// locustHeader is a parsed Locust CSV header.
-type locustHeader struct {
-	col  map[string]int     // role -> column
-	pcts map[int]float64    // column -> quantile of "NN%" columns
-	qs   []locustPercentile // the percentile columns in order
+// header is a parsed Locust CSV header.
+type header struct {
+	col  map[string]int  // role -> column
+	pcts map[int]float64 // column -> quantile of "NN%" columns
+	qs   []percentile    // the percentile columns in order
 }
 
-type locustPercentile struct {
+type percentile struct {
 	col int
 	q   float64
 }
 
 // parseLocustHeader maps a header record; unknown columns are ignored.
-func parseLocustHeader(rec []string) locustHeader {
-	h := locustHeader{col: map[string]int{}, pcts: map[int]float64{}}
+func parseLocustHeader(rec []string) header {
+	h := header{col: map[string]int{}, pcts: map[int]float64{}}
 	for i, c := range rec {
 		if i == 0 {
 			c = strings.TrimPrefix(c, "\ufeff")
@@ -109,14 +109,14 @@ func parseLocustHeader(rec []string) locustHeader {
 		if p, ok := strings.CutSuffix(c, "%"); ok {
 			if q, ok := core.ParseDec([]byte(p), -2); ok && q <= 1 {
 				h.pcts[i] = q
-				h.qs = append(h.qs, locustPercentile{i, q})
+				h.qs = append(h.qs, percentile{i, q})
 			}
 		}
 	}
 	return h
 }
 
-func (h locustHeader) has(roles ...string) bool {
+func (h header) has(roles ...string) bool {
 	for _, r := range roles {
 		if _, ok := h.col[r]; !ok {
 			return false
@@ -125,43 +125,43 @@ func (h locustHeader) has(roles ...string) bool {
 	return true
 }
 
-// locustHeadHeader parses the first line of head as a Locust header.
-func locustHeadHeader(head []byte) (locustHeader, bool) {
+// headHeader parses the first line of head as a Locust header.
+func headHeader(head []byte) (header, bool) {
 	line := bytes.TrimRight(core.FirstLine(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))), "\r")
 	if len(line) == 0 || len(line) > 4096 || !bytes.Contains(line, []byte(",")) {
-		return locustHeader{}, false
+		return header{}, false
 	}
 	cr := csv.NewReader(bytes.NewReader(line))
 	cr.FieldsPerRecord = -1
 	rec, err := cr.Read()
 	if err != nil {
-		return locustHeader{}, false
+		return header{}, false
 	}
 	return parseLocustHeader(rec), true
 }
 
-// locustStatsHeader reports whether h is the header of a stats (or
+// statsHeader reports whether h is the header of a stats (or
 // requests) file.
-func locustStatsHeader(h locustHeader) bool {
+func statsHeader(h header) bool {
 	_, ts := h.col["timestamp"]
 	return !ts && h.has("type", "name", "count", "failures", "median", "avg", "min", "max", "rps")
 }
 
-// locustHistoryHeader reports whether h is the header of a stats history.
-func locustHistoryHeader(h locustHeader) bool {
+// historyHeader reports whether h is the header of a stats history.
+func historyHeader(h header) bool {
 	if !h.has("timestamp", "name", "rps") {
 		return false
 	}
 	return h.has("total count", "total failures") || h.has("count", "failures")
 }
 
-// locustRow reads the fields of a record by role.
-type locustRow struct {
-	h   locustHeader
+// statsRow reads the fields of a record by role.
+type statsRow struct {
+	h   header
 	rec []string
 }
 
-func (r locustRow) str(role string) string {
+func (r statsRow) str(role string) string {
 	if i, ok := r.h.col[role]; ok && i < len(r.rec) {
 		return strings.TrimSpace(r.rec[i])
 	}
@@ -169,7 +169,7 @@ func (r locustRow) str(role string) string {
 }
 
 // num returns a number field; "N/A" and empty fields are not numbers.
-func (r locustRow) num(role string) (float64, bool) {
+func (r statsRow) num(role string) (float64, bool) {
 	s := r.str(role)
 	if s == "" || s == "N/A" {
 		return 0, false
@@ -181,7 +181,7 @@ func (r locustRow) num(role string) (float64, bool) {
 	return v, true
 }
 
-func (r locustRow) count(role string) (int64, bool) {
+func (r statsRow) count(role string) (int64, bool) {
 	v, ok := r.num(role)
 	if !ok || v != math.Trunc(v) {
 		return 0, false
@@ -190,7 +190,7 @@ func (r locustRow) count(role string) (int64, bool) {
 }
 
 // percentiles returns the "NN%" columns that hold numbers.
-func (r locustRow) percentiles() []results.Percentile {
+func (r statsRow) percentiles() []results.Percentile {
 	var out []results.Percentile
 	for _, p := range r.h.qs {
 		if p.col >= len(r.rec) {
@@ -207,14 +207,14 @@ func (r locustRow) percentiles() []results.Percentile {
 
 // aggregated reports whether the row is the run's total: "Aggregated"
 // (Locust >= 0.14) or "Total" with type "None" or empty (older).
-func (r locustRow) aggregated() bool {
+func (r statsRow) aggregated() bool {
 	name, typ := r.str("name"), r.str("type")
 	return name == "Aggregated" && (typ == "" || typ == "None") || name == "Total" && (typ == "None" || typ == "")
 }
 
-// locustPctColumns copies a percentile list into the run's columns; min
+// pctColumns copies a percentile list into the run's columns; min
 // and max are the 0 and 1 quantiles (rather than the rounded "100%").
-func locustPctColumns(run *results.RunWithPercentiles, pcts []results.Percentile) {
+func pctColumns(run *results.RunWithPercentiles, pcts []results.Percentile) {
 	pts := map[float64]float64{}
 	for _, p := range pcts {
 		pts[p.Quantile] = p.LatencyMs
@@ -254,8 +254,8 @@ func (Parser) Name() string { return "locust" }
 // Detect reports whether head starts with the header of a Locust stats
 // file (PREFIX_stats.csv, or PREFIX_requests.csv of Locust < 0.14).
 func (Parser) Detect(head []byte) bool {
-	h, ok := locustHeadHeader(head)
-	return ok && locustStatsHeader(h)
+	h, ok := headHeader(head)
+	return ok && statsHeader(h)
 }
 
 // maxLocustEndpoints bounds the endpoints listed in a run's notes.
@@ -264,7 +264,7 @@ const maxLocustEndpoints = 20
 // Parse reads a Locust stats file and sends its run to sink.
 func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CSVMaxRecord)
-	var h locustHeader
+	var h header
 	var run *results.RunWithPercentiles
 	var endpoints []string
 	extra := 0
@@ -283,7 +283,7 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 		}
 		if h.col == nil {
 			h = parseLocustHeader(rec)
-			if !locustStatsHeader(h) {
+			if !statsHeader(h) {
 				return &core.SyntaxError{File: opts.Source, Line: line, Msg: "not a Locust stats header"}
 			}
 			continue
@@ -291,12 +291,12 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 			continue
 		}
-		row := locustRow{h: h, rec: rec}
+		row := statsRow{h: h, rec: rec}
 		if row.aggregated() {
 			if run != nil {
 				return &core.SyntaxError{File: opts.Source, Line: line, Msg: "second Aggregated row"}
 			}
-			rr, err := locustStatsRun(row, line, opts)
+			rr, err := statsRun(row, line, opts)
 			if err != nil {
 				return err
 			}
@@ -308,7 +308,7 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 			return &core.SyntaxError{File: opts.Source, Line: line, Msg: fmt.Sprintf("request count %q", row.str("count"))}
 		}
 		if len(endpoints) < maxLocustEndpoints {
-			endpoints = append(endpoints, locustEndpoint(row, c))
+			endpoints = append(endpoints, endpoint(row, c))
 		} else {
 			extra++
 		}
@@ -337,8 +337,8 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 	return sink.Run(*run)
 }
 
-// locustEndpoint describes an endpoint's row of c requests for the notes.
-func locustEndpoint(row locustRow, c int64) string {
+// endpoint describes an endpoint's row of c requests for the notes.
+func endpoint(row statsRow, c int64) string {
 	e := strings.TrimSpace(row.str("type") + " " + row.str("name"))
 	desc := fmt.Sprintf("%s (n=%d", e, c)
 	if f, ok := row.count("failures"); ok && f > 0 {
@@ -350,8 +350,8 @@ func locustEndpoint(row locustRow, c int64) string {
 	return desc + ")"
 }
 
-// locustStatsRun builds the run from the Aggregated row.
-func locustStatsRun(row locustRow, line int, opts core.Options) (results.RunWithPercentiles, error) {
+// statsRun builds the run from the Aggregated row.
+func statsRun(row statsRow, line int, opts core.Options) (results.RunWithPercentiles, error) {
 	run := results.RunWithPercentiles{Run: results.Run{Tool: "locust", LoadModel: results.LoadClosed, SourceLine: int32(line)}}
 	c, ok1 := row.count("count")
 	f, ok2 := row.count("failures")
@@ -382,7 +382,7 @@ func locustStatsRun(row locustRow, line int, opts core.Options) (results.RunWith
 	if c == 0 {
 		run.LatMinMs, run.LatMaxMs, run.LatMeanMs, pcts = nil, nil, nil, nil
 	}
-	locustPctColumns(&run, pcts)
+	pctColumns(&run, pcts)
 	if rps, ok := row.num("rps"); ok && rps >= 0 {
 		run.RPS = rps
 		// Locust's total_rps is num_requests / (last request - start).

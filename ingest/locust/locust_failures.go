@@ -19,7 +19,7 @@ func (FailuresParser) Name() string { return "locust-failures" }
 // _exceptions.csv ("Count,Message,Traceback,Nodes") or the old
 // _distribution.csv ("Name","# requests","50%",...).
 func (FailuresParser) Detect(head []byte) bool {
-	h, ok := locustHeadHeader(head)
+	h, ok := headHeader(head)
 	if !ok {
 		return false
 	}

@@ -24,12 +24,12 @@ func (HistoryParser) Name() string { return "locust-history" }
 // Detect reports whether head starts with the header of a Locust stats
 // history (PREFIX_stats_history.csv).
 func (HistoryParser) Detect(head []byte) bool {
-	h, ok := locustHeadHeader(head)
-	return ok && locustHistoryHeader(h)
+	h, ok := headHeader(head)
+	return ok && historyHeader(h)
 }
 
-// locustHistRow is what the history parser keeps of an Aggregated row.
-type locustHistRow struct {
+// histRow is what the history parser keeps of an Aggregated row.
+type histRow struct {
 	t                    float64 // Unix seconds
 	count, failures      int64
 	avg                  float64
@@ -75,7 +75,7 @@ type locustHistRow struct {
 // results.RunID(Source, 0), the run's.
 func (HistoryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CSVMaxRecord)
-	x := &locustHistory{opts: opts, sink: sink, runID: results.RunID(opts.Source, 0)}
+	x := &history{opts: opts, sink: sink, runID: results.RunID(opts.Source, 0)}
 	for {
 		rec, err := recs.Next()
 		line := recs.Line
@@ -97,15 +97,15 @@ func (HistoryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 	return x.finish()
 }
 
-// locustHistory is a stats history being read: its header, the first,
+// history is a stats history being read: its header, the first,
 // latest and last Aggregated rows, the most users, and the malformed rows
 // (the first maxBadLines quoted).
-type locustHistory struct {
+type history struct {
 	opts               core.Options
 	sink               core.Sink
 	runID              string
-	h                  locustHeader
-	first, prev, last  *locustHistRow
+	h                  header
+	first, prev, last  *histRow
 	maxUsers           int64
 	hasUsers, full     bool
 	bad, badLine, rows int
@@ -113,7 +113,7 @@ type locustHistory struct {
 }
 
 // skip counts a malformed row.
-func (x *locustHistory) skip(line int, msg string) {
+func (x *history) skip(line int, msg string) {
 	x.bad++
 	if x.badLine == 0 {
 		x.badLine = line
@@ -125,10 +125,10 @@ func (x *locustHistory) skip(line int, msg string) {
 
 // record reads the header or a row; an Aggregated row after an earlier
 // one ends a window, sent as a series row.
-func (x *locustHistory) record(rec []string, line int) error {
+func (x *history) record(rec []string, line int) error {
 	if x.h.col == nil {
 		x.h = parseLocustHeader(rec)
-		if !locustHistoryHeader(x.h) {
+		if !historyHeader(x.h) {
 			return &core.SyntaxError{File: x.opts.Source, Line: line, Msg: "not a Locust stats history header"}
 		}
 		return nil
@@ -136,9 +136,9 @@ func (x *locustHistory) record(rec []string, line int) error {
 	if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
 		return nil
 	}
-	row := locustRow{h: x.h, rec: rec}
+	row := statsRow{h: x.h, rec: rec}
 	x.rows++
-	hr, msg := locustHistoryRow(row, line)
+	hr, msg := historyRow(row, line)
 	if msg != "" {
 		x.skip(line, msg)
 		return nil
@@ -155,7 +155,7 @@ func (x *locustHistory) record(rec []string, line int) error {
 		x.first = &hr
 	}
 	if x.prev != nil && hr.t > x.prev.t {
-		if err := x.sink.Series(locustWindow(x.runID, x.first, x.prev, &hr)); err != nil {
+		if err := x.sink.Series(window(x.runID, x.first, x.prev, &hr)); err != nil {
 			return err
 		}
 	}
@@ -169,7 +169,7 @@ func (x *locustHistory) record(rec []string, line int) error {
 
 // finish sends the run, from the last Aggregated row, or tells why there
 // is none.
-func (x *locustHistory) finish() error {
+func (x *history) finish() error {
 	src := x.opts.Source
 	if x.h.col == nil {
 		return &core.NoOutputError{File: src, LookedFor: []string{"locust-history"}}
@@ -183,7 +183,7 @@ func (x *locustHistory) finish() error {
 	if x.bad > 0 && float64(x.bad) > requests.BadLimit*float64(x.rows+x.bad) {
 		return &core.SyntaxError{File: src, Line: x.badLine, Msg: fmt.Sprintf("%d of %d rows malformed: %s", x.bad, x.rows+x.bad, strings.Join(x.badMsgs, "; "))}
 	}
-	run := locustHistoryRun(x.first, x.prev, x.last, x.full)
+	run := historyRun(x.first, x.prev, x.last, x.full)
 	if x.hasUsers && x.maxUsers >= 1 && x.maxUsers < math.MaxInt32 {
 		run.Connections = results.Ptr(int32(x.maxUsers))
 	}
@@ -204,9 +204,9 @@ func (x *locustHistory) finish() error {
 	return x.sink.Run(run)
 }
 
-// locustHistoryRow reads a history row, or tells what is wrong with it.
-func locustHistoryRow(row locustRow, line int) (locustHistRow, string) {
-	hr := locustHistRow{line: line}
+// historyRow reads a history row, or tells what is wrong with it.
+func historyRow(row statsRow, line int) (histRow, string) {
+	hr := histRow{line: line}
 	t, ok := row.num("timestamp")
 	if !ok || t < 0 || t > 7258118400 {
 		return hr, fmt.Sprintf("timestamp %q", row.str("timestamp"))
@@ -244,9 +244,9 @@ func locustHistoryRow(row locustRow, line int) (locustHistRow, string) {
 	return hr, ""
 }
 
-// locustWindow builds the series row of the interval between two
+// window builds the series row of the interval between two
 // Aggregated rows.
-func locustWindow(runID string, first, prev, cur *locustHistRow) results.Series {
+func window(runID string, first, prev, cur *histRow) results.Series {
 	s := results.Series{RunID: runID, TS: prev.t - first.t, WindowS: cur.t - prev.t}
 	if d := cur.count - prev.count; d > 0 {
 		s.Requests = d
@@ -283,10 +283,10 @@ func locustWindow(runID string, first, prev, cur *locustHistRow) results.Series 
 	return s
 }
 
-// locustHistoryRun builds the run from the first and last Aggregated rows;
+// historyRun builds the run from the first and last Aggregated rows;
 // its duration ends at latest, the row with the latest time stamp (the
 // last one, unless time stamps go back).
-func locustHistoryRun(first, latest, last *locustHistRow, fullHistory bool) results.RunWithPercentiles {
+func historyRun(first, latest, last *histRow, fullHistory bool) results.RunWithPercentiles {
 	run := results.RunWithPercentiles{Run: results.Run{Tool: "locust", LoadModel: results.LoadClosed, SourceLine: int32(first.line),
 		Requests: last.count, Errors: last.failures}}
 	if first.t > 0 {
@@ -319,7 +319,7 @@ func locustHistoryRun(first, latest, last *locustHistRow, fullHistory bool) resu
 	if last.count == 0 {
 		pcts = nil
 	}
-	locustPctColumns(&run, pcts)
+	pctColumns(&run, pcts)
 	if last.hasSize && last.size >= 0 {
 		if b, ok := core.ToInt64(last.size * float64(last.count)); ok {
 			run.BytesIn = results.Ptr(b)

@@ -74,7 +74,7 @@ func TestLocustStats(t *testing.T) {
 func TestLocustHistory(t *testing.T) {
 	const src = "testdata/locust/full-history-edited_stats_history.csv"
 	var c ingesttest.Collect
-	runs := locustParseWith(t, src, &c)
+	runs := parseWith(t, src, &c)
 	if len(runs) != 1 || len(c.Windows) != 3 {
 		t.Fatalf("%d runs, %d series", len(runs), len(c.Windows))
 	}
@@ -105,7 +105,7 @@ func TestLocustHistory(t *testing.T) {
 // gives a 2 s window.
 func TestLocustHistoryCumulative(t *testing.T) {
 	var c ingesttest.Collect
-	runs := locustParseWith(t, "testdata/locust/bitcoin-api_stats_history.csv", &c)
+	runs := parseWith(t, "testdata/locust/bitcoin-api_stats_history.csv", &c)
 	if len(runs) != 1 || len(c.Windows) != 55 || runs[0].Requests != 2050 || runs[0].DurationS != 56 || *runs[0].Connections != 50 ||
 		*runs[0].LatP99Ms != 2000 {
 		t.Fatalf("%d series %+v", len(c.Windows), runs)
@@ -157,7 +157,7 @@ func TestLocustHistoryOld(t *testing.T) {
 }
 
 // parseWith parses a file into c and returns its runs.
-func locustParseWith(t *testing.T, name string, c *ingesttest.Collect) []results.RunWithPercentiles {
+func parseWith(t *testing.T, name string, c *ingesttest.Collect) []results.RunWithPercentiles {
 	t.Helper()
 	data, err := os.ReadFile(name)
 	if err != nil {
@@ -175,7 +175,7 @@ func locustParseWith(t *testing.T, name string, c *ingesttest.Collect) []results
 func TestLocustFailures(t *testing.T) {
 	for _, name := range []string{"testdata/locust/bitcoin-api_failures.csv", "testdata/locust/example_distribution.csv"} {
 		var c ingesttest.Collect
-		if got := locustParseWith(t, name, &c); len(got) != 0 || len(c.Windows) != 0 {
+		if got := parseWith(t, name, &c); len(got) != 0 || len(c.Windows) != 0 {
 			t.Errorf("%s: %d runs", name, len(got))
 		}
 	}

@@ -21,27 +21,7 @@ import (
 // layouts: the old one (until about 0.6: "Success rate: 1.0000", "Latency
 // distribution:" with "10% in 0.1545 secs") and the current one ("Success
 // rate: 100.00%", "Response time distribution:" with "10.00% in ...",
-// 99.90 and 99.99 %, times in the unit oha picks: secs, sec, ms, ...):
-//
-//	[oha -c 50 -z 30s URL]                          optional command line
-//	Summary:                                        required, with Success rate: below
-//	  Success rate:	100.00%
-//	  Total:	5.9440 secs
-//	  Slowest:	0.0148 secs
-//	  Fastest:	0.0006 secs
-//	  Average:	0.0015 secs
-//	  Requests/sec:	3364.7592
-//	  Total data:	38.28 MiB
-//	  Size/request:	1.96 KiB
-//	  Size/sec:	6.44 MiB
-//	Response time histogram: ...
-//	Response time distribution:
-//	  10.00% in 0.0014 secs
-//	Details (average, fastest, slowest): ...
-//	Status code distribution:
-//	  [200] 20000 responses
-//	Error distribution:
-//	  [9] aborted due to deadline
+// 99.90 and 99.99 %, times in the unit oha picks: secs, sec, ms, ...) (layout: docs/FORMATS.md).
 //
 // oha prints no request count: requests are the responses plus the
 // errors (oha's Requests/sec counts both); errors are the non-2xx/3xx
@@ -61,23 +41,23 @@ type Parser struct{}
 // Name returns "oha".
 func (Parser) Name() string { return "oha" }
 
-// ohaSection is the part of a summary a line belongs to.
-type ohaSection uint8
+// section is the part of a summary a line belongs to.
+type section uint8
 
 const (
-	ohaSectionSummary ohaSection = iota
-	ohaSectionOther              // histogram, details, breakdowns: skipped
+	ohaSectionSummary section = iota
+	ohaSectionOther           // histogram, details, breakdowns: skipped
 	ohaSectionLat
 	ohaSectionStatus
 	ohaSectionErrors
 )
 
-// ohaRun accumulates one summary.
-type ohaRun struct {
+// run accumulates one summary.
+type run struct {
 	core.FirstBad
 	startLine, lastLine int
-	cmd                 *ohaCommand
-	sec                 ohaSection
+	cmd                 *command
+	sec                 section
 	success             bool
 	keys                uint8
 	totalMs, slow, fast float64
@@ -92,8 +72,8 @@ type ohaRun struct {
 	aborted             int64
 }
 
-// ohaCommand is an oha command line.
-type ohaCommand struct {
+// command is an oha command line.
+type command struct {
 	raw, url            string
 	line                int
 	conns               int64
@@ -104,8 +84,8 @@ type ohaCommand struct {
 // state is the text parser's state over one input.
 type state struct {
 	core.RunState
-	run     ohaRun
-	pending *ohaCommand
+	run     run
+	pending *command
 	f       [16][]byte
 }
 
@@ -126,8 +106,8 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 // isOhaExe reports whether tok names the oha program.
 func isOhaExe(tok []byte) bool { return core.ExeNamed(tok, "oha") }
 
-// ohaSize parses "38.28" "MiB" (binary units) into bytes.
-func ohaSize(num, unit []byte) (float64, bool) {
+// size parses "38.28" "MiB" (binary units) into bytes.
+func size(num, unit []byte) (float64, bool) {
 	mult := 1.0
 	switch string(unit) {
 	case "B":
@@ -146,7 +126,7 @@ func ohaSize(num, unit []byte) (float64, bool) {
 	return v * mult, ok
 }
 
-// Summary keys, as bits of ohaRun.keys.
+// Summary keys, as bits of run.keys.
 const (
 	ohaKeyTotal = 1 << iota
 	ohaKeySlow
@@ -194,7 +174,7 @@ func (st *state) open(ln int) error {
 	if err := st.close(); err != nil {
 		return err
 	}
-	st.run = ohaRun{startLine: ln, lastLine: ln, cmd: st.pending, pcts: st.run.pcts[:0]}
+	st.run = run{startLine: ln, lastLine: ln, cmd: st.pending, pcts: st.run.pcts[:0]}
 	if st.pending != nil {
 		st.run.startLine = st.pending.line
 	}
@@ -221,7 +201,7 @@ func (st *state) sectionRow(s []byte, f [][]byte, ln int) bool {
 
 // errorRow reads a row of the error distribution, "[9] aborted due to
 // deadline"; false when the line is none.
-func (r *ohaRun) errorRow(s []byte, f [][]byte) bool {
+func (r *run) errorRow(s []byte, f [][]byte) bool {
 	n, ok := core.BracketedCount(f[0])
 	if len(f) < 2 || !ok {
 		return false
@@ -239,7 +219,7 @@ func (r *ohaRun) errorRow(s []byte, f [][]byte) bool {
 
 // heading reads a section heading (h ends with a colon); false when it is
 // none of oha's.
-func (r *ohaRun) heading(h string) bool {
+func (r *run) heading(h string) bool {
 	switch {
 	case h == "Latency distribution:" || h == "Response time distribution:":
 		r.sec = ohaSectionLat
@@ -257,7 +237,7 @@ func (r *ohaRun) heading(h string) bool {
 
 // latencyRow reads a row of the latency distribution; false when the line
 // is none (the run's output ended).
-func (r *ohaRun) latencyRow(f [][]byte, ln int) bool {
+func (r *run) latencyRow(f [][]byte, ln int) bool {
 	// 10.00% in 0.0014 secs; 10% in 0.1545 secs
 	if len(f) != 4 || string(f[1]) != "in" || !bytes.HasSuffix(f[0], []byte("%")) {
 		return false
@@ -277,7 +257,7 @@ func (r *ohaRun) latencyRow(f [][]byte, ln int) bool {
 
 // statusRow reads a row of the status code distribution; false when the
 // line is none (the run's output ended).
-func (r *ohaRun) statusRow(f [][]byte, ln int) bool {
+func (r *run) statusRow(f [][]byte, ln int) bool {
 	// [200] 20000 responses
 	code, ok := core.BracketedCount(f[0])
 	if len(f) != 3 || !ok || string(f[2]) != "responses" {
@@ -322,7 +302,7 @@ func (st *state) summaryKey(f [][]byte, ln int) bool {
 
 // decimal reads a number (NaN when no request completed), noting what
 // when it is malformed.
-func (r *ohaRun) decimal(b []byte, ln int, what string) float64 {
+func (r *run) decimal(b []byte, ln int, what string) float64 {
 	v, ok := core.ParseDec(b, 0)
 	if !ok && !core.IsNaN(b) {
 		r.Malformed(ln, what)
@@ -331,8 +311,8 @@ func (r *ohaRun) decimal(b []byte, ln int, what string) float64 {
 }
 
 // size reads a size and its unit, noting what when it is malformed.
-func (r *ohaRun) size(num, unit []byte, ln int, what string) (float64, bool) {
-	v, ok := ohaSize(num, unit)
+func (r *run) size(num, unit []byte, ln int, what string) (float64, bool) {
+	v, ok := size(num, unit)
 	if !ok {
 		r.Malformed(ln, what)
 	}
@@ -345,7 +325,7 @@ var ohaDurationKeys = map[string]uint8{"Total:": ohaKeyTotal, "Slowest:": ohaKey
 // durationKey reads "Total:", "Slowest:", "Fastest:" or "Average:" and
 // its duration (NaN when no request completed); false when it did not
 // parse.
-func (r *ohaRun) durationKey(key string, f [][]byte, ln int) bool {
+func (r *run) durationKey(key string, f [][]byte, ln int) bool {
 	bit := ohaDurationKeys[key]
 	if core.IsNaN(f[1]) {
 		r.nanLat = true
@@ -396,9 +376,9 @@ func (st *state) close() error {
 		DurationS: core.ShiftDec(r.totalMs, -3), RPS: r.rps, SourceLine: int32(min(r.startLine, math.MaxInt32))},
 		Percentiles: []results.Percentile{}}
 	if c := r.cmd; c != nil {
-		ohaApplyCommand(&out, c, &notes)
+		applyCommand(&out, c, &notes)
 	}
-	responses := ohaCounts(&out, r.codes, r.errs, r.timeouts, r.aborted, &notes)
+	responses := counts(&out, r.codes, r.errs, r.timeouts, r.aborted, &notes)
 	if r.hasData {
 		out.BytesIn = results.Ptr(int64(math.Round(r.data)))
 		notes = append(notes, "bytes_in from oha's size with two decimals")
@@ -416,9 +396,9 @@ func (st *state) close() error {
 	return st.Emit(out)
 }
 
-// ohaCounts sets requests, errors, non2xx and timeouts from the status
+// counts sets requests, errors, non2xx and timeouts from the status
 // and error distributions and returns the number of responses.
-func ohaCounts(out *results.RunWithPercentiles, codes map[int64]int64, errs, timeouts, aborted int64, notes *[]string) int64 {
+func counts(out *results.RunWithPercentiles, codes map[int64]int64, errs, timeouts, aborted int64, notes *[]string) int64 {
 	var responses, non2xx int64
 	for code, n := range codes {
 		responses = core.AddSat(responses, n)
@@ -436,8 +416,8 @@ func ohaCounts(out *results.RunWithPercentiles, codes map[int64]int64, errs, tim
 	return responses
 }
 
-// ohaApplyCommand fills what a command line tells.
-func ohaApplyCommand(out *results.RunWithPercentiles, c *ohaCommand, notes *[]string) {
+// applyCommand fills what a command line tells.
+func applyCommand(out *results.RunWithPercentiles, c *command, notes *[]string) {
 	out.Target = c.url
 	out.Command = results.Ptr(c.raw)
 	out.Connections = results.Ptr(int32(min(c.conns, math.MaxInt32)))
@@ -461,8 +441,8 @@ var ohaArgOpts = map[string]bool{"n": true, "c": true, "p": true, "z": true, "q"
 	"cacert": true, "cert": true, "key": true, "Z": true, "F": true}
 
 // parseOhaCommand parses an oha command line (clap syntax).
-func parseOhaCommand(s string, line int) *ohaCommand {
-	c := &ohaCommand{raw: s, line: line, conns: 50}
+func parseOhaCommand(s string, line int) *command {
+	c := &command{raw: s, line: line, conns: 50}
 	args := core.ShellWords(s)
 	core.EachOption(args, ohaArgOpts, func(name, val string) {
 		switch name {

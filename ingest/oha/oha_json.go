@@ -34,8 +34,8 @@ func (JSONParser) Detect(head []byte) bool {
 	return true
 }
 
-// ohaJSON is oha's JSON output (the parts read).
-type ohaJSON struct {
+// json is oha's JSON output (the parts read).
+type json struct {
 	Summary *struct {
 		SuccessRate    *float64 `json:"successRate"`
 		Total          *float64 `json:"total"`
@@ -53,7 +53,7 @@ type ohaJSON struct {
 
 // Parse streams the runs of r, one per JSON object, to sink.
 func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	return core.JSONReports(ctx, r, opts, "oha-json", "oha JSON", func(m *ohaJSON, line int, fill func(*results.RunWithPercentiles)) error {
+	return core.JSONReports(ctx, r, opts, "oha-json", "oha JSON", func(m *json, line int, fill func(*results.RunWithPercentiles)) error {
 		out, err := m.run(line)
 		if err != nil {
 			return err
@@ -64,7 +64,7 @@ func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sin
 }
 
 // run converts one output.
-func (m *ohaJSON) run(line int) (results.RunWithPercentiles, error) {
+func (m *json) run(line int) (results.RunWithPercentiles, error) {
 	var out results.RunWithPercentiles
 	s := m.Summary
 	if s == nil || s.Total == nil || s.RequestsPerSec == nil {
@@ -86,7 +86,7 @@ func (m *ohaJSON) run(line int) (results.RunWithPercentiles, error) {
 	if err != nil {
 		return out, err
 	}
-	responses := ohaCounts(&out, codes, errs, timeouts, aborted, &notes)
+	responses := counts(&out, codes, errs, timeouts, aborted, &notes)
 	if s.TotalData != nil {
 		out.BytesIn = results.Ptr(int64(*s.TotalData))
 	}
@@ -105,7 +105,7 @@ func (m *ohaJSON) run(line int) (results.RunWithPercentiles, error) {
 }
 
 // codes are the counts of the status codes.
-func (m *ohaJSON) codes() (map[int64]int64, error) {
+func (m *json) codes() (map[int64]int64, error) {
 	codes := map[int64]int64{}
 	for k, n := range m.StatusCodeDistribution {
 		code, err := strconv.ParseInt(k, 10, 32)
@@ -119,7 +119,7 @@ func (m *ohaJSON) codes() (map[int64]int64, error) {
 
 // errors counts the errors, the timeouts and the requests aborted at the
 // deadline among them.
-func (m *ohaJSON) errors() (errs, timeouts, aborted int64, err error) {
+func (m *json) errors() (errs, timeouts, aborted int64, err error) {
 	for msg, n := range m.ErrorDistribution {
 		if n < 0 {
 			return 0, 0, 0, core.BadJSON("errorDistribution %q: %d", msg, n)
@@ -137,7 +137,7 @@ func (m *ohaJSON) errors() (errs, timeouts, aborted int64, err error) {
 
 // latency sets the latency statistics and percentiles, given in seconds,
 // in ms.
-func (m *ohaJSON) latency(out *results.RunWithPercentiles) error {
+func (m *json) latency(out *results.RunWithPercentiles) error {
 	s := m.Summary
 	ms := func(p *float64) *float64 {
 		if p == nil {

@@ -14,25 +14,8 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// The siege parsers read the summary of siege (github.com/JoeDog/siege).
-//
-// "siege" reads the text summary siege prints on stderr, wherever it sits
-// in a file:
-//
-//	[siege -c 4 -t 2S URL]                          optional command line
-//	** Preparing 4 concurrent users for battle.     optional
-//	Transactions:		       27158 hits           required: starts the run
-//	Availability:		      100.00 %
-//	Elapsed time:		        1.39 secs
-//	Data transferred:	        0.34 MB
-//	Response time:		        0.00 secs
-//	Transaction rate:	    19538.13 trans/sec
-//	Throughput:		        0.24 MB/sec
-//	Concurrency:		        3.73
-//	Successful transactions:       27158
-//	Failed transactions:	           0
-//	Longest transaction:	        0.04
-//	Shortest transaction:	        0.00            ends the run
+// The siege parsers read the summary of siege (github.com/JoeDog/siege):
+// "siege" the text on stderr, anywhere in a file (layout: docs/FORMATS.md).
 //
 // siege counts each request either as a transaction (a hit) or as a
 // failed transaction (a socket failure, or a status siege counts as a
@@ -50,15 +33,15 @@ type Parser struct{}
 // Name returns "siege".
 func (Parser) Name() string { return "siege" }
 
-// siegeSummary holds the twelve figures of a summary, as printed.
-type siegeSummary struct {
+// summary holds the twelve figures of a summary, as printed.
+type summary struct {
 	transactions, successful, failed int64
 	availability, elapsedS, dataMB   float64
 	respS, rate, tputMB, concurrency float64
 	longestS, shortestS              float64
 }
 
-// siegeKeys are the summary's lines in order; bit i of siegeRun.keys is
+// siegeKeys are the summary's lines in order; bit i of run.keys is
 // set when line i was read.
 var siegeKeys = []string{"Transactions:", "Availability:", "Elapsed time:", "Data transferred:", "Response time:",
 	"Transaction rate:", "Throughput:", "Concurrency:", "Successful transactions:", "Failed transactions:",
@@ -67,8 +50,8 @@ var siegeKeys = []string{"Transactions:", "Availability:", "Elapsed time:", "Dat
 // siegeUnits are the units after each value ("" for none).
 var siegeUnits = []string{"hits", "%", "secs", "MB", "secs", "trans/sec", "MB/sec", "", "", "", "", ""}
 
-// siegeCommand is a siege command line.
-type siegeCommand struct {
+// command is a siege command line.
+type command struct {
 	raw, url string
 	line     int
 	users    int64
@@ -82,10 +65,10 @@ type state struct {
 	start    int
 	last     int
 	keys     uint16
-	sum      siegeSummary
-	cmd      *siegeCommand
+	sum      summary
+	cmd      *command
 	users    int64 // from "Preparing N concurrent users"
-	pending  *siegeCommand
+	pending  *command
 	pendUser int64
 	prepLine int
 	bad      string
@@ -109,9 +92,9 @@ func (Parser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink co
 // isSiegeExe reports whether tok names the siege program.
 func isSiegeExe(tok []byte) bool { return core.ExeNamed(tok, "siege") }
 
-// siegeKey returns the index of the summary line s starts with, and the
+// key returns the index of the summary line s starts with, and the
 // rest of the line; -1 when none.
-func siegeKey(s []byte) (int, []byte) {
+func key(s []byte) (int, []byte) {
 	for i, k := range siegeKeys {
 		if bytes.HasPrefix(s, []byte(k)) {
 			return i, core.TrimLeft(s[len(k):])
@@ -126,7 +109,7 @@ func (st *state) line(b []byte, ln int) error {
 	if len(s) == 0 {
 		return nil
 	}
-	k, rest := siegeKey(s)
+	k, rest := key(s)
 	if k < 0 {
 		if st.Active {
 			if err := st.close(); err != nil {
@@ -140,7 +123,7 @@ func (st *state) line(b []byte, ln int) error {
 		if err := st.close(); err != nil {
 			return err
 		}
-		st.Active, st.start, st.keys, st.sum = true, ln, 0, siegeSummary{}
+		st.Active, st.start, st.keys, st.sum = true, ln, 0, summary{}
 		st.cmd, st.users = st.pending, st.pendUser
 		if st.prepLine > 0 {
 			st.start = st.prepLine
@@ -158,7 +141,7 @@ func (st *state) line(b []byte, ln int) error {
 		return st.close()
 	}
 	st.last = ln
-	v, ok := siegeValue(rest, siegeUnits[k])
+	v, ok := value(rest, siegeUnits[k])
 	if !ok {
 		if st.bad == "" {
 			st.bad, st.badLine = fmt.Sprintf("%s %q", siegeKeys[k], rest), ln
@@ -176,8 +159,8 @@ func (st *state) line(b []byte, ln int) error {
 	return nil
 }
 
-// siegeValue parses "27158 hits", "100.00 %", "1.39 secs", "3.73".
-func siegeValue(rest []byte, unit string) (float64, bool) {
+// value parses "27158 hits", "100.00 %", "1.39 secs", "3.73".
+func value(rest []byte, unit string) (float64, bool) {
 	var buf [3][]byte
 	f := core.Fields(rest, buf[:0])
 	if unit == "" && len(f) != 1 || unit != "" && (len(f) != 2 || string(f[1]) != unit) {
@@ -259,12 +242,12 @@ func (st *state) close() error {
 		return &core.SyntaxError{File: st.Opts.Source, Line: st.last,
 			Msg: "siege summary cut off before its Shortest transaction line (cut paste?)"}
 	}
-	out := siegeRun(&st.sum, st.cmd, st.users, st.start)
+	out := run(&st.sum, st.cmd, st.users, st.start)
 	return st.Emit(out)
 }
 
-// siegeRun converts a summary.
-func siegeRun(s *siegeSummary, cmd *siegeCommand, users int64, startLine int) results.RunWithPercentiles {
+// run converts a summary.
+func run(s *summary, cmd *command, users int64, startLine int) results.RunWithPercentiles {
 	var notes []string
 	out := results.RunWithPercentiles{Run: results.Run{
 		Tool: "siege", LoadModel: results.LoadClosed, DurationS: s.elapsedS, RPS: s.rate,
@@ -313,9 +296,9 @@ var siegeArgOpts = map[string]bool{"c": true, "concurrent": true, "r": true, "re
 	"H": true, "header": true, "A": true, "user-agent": true, "T": true, "content-type": true}
 
 // parseSiegeCommand parses a siege command line.
-func parseSiegeCommand(s string, line int) (*siegeCommand, bool) {
+func parseSiegeCommand(s string, line int) (*command, bool) {
 	s = strings.TrimSpace(s)
-	c := &siegeCommand{raw: s, line: line}
+	c := &command{raw: s, line: line}
 	args := core.ShellWords(s)
 	core.EachOption(args, siegeArgOpts, func(name, val string) {
 		switch name {

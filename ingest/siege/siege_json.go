@@ -21,7 +21,7 @@ func (JSONParser) Name() string { return "siege-json" }
 // "^C"), on a line that begins with "{".
 func (JSONParser) Detect(head []byte) bool {
 	head = core.JSONHead(head)
-	if _, rest := siegePreamble(head); len(rest) > 0 {
+	if _, rest := preamble(head); len(rest) > 0 {
 		head = rest
 	}
 	if len(head) == 0 || head[0] != '{' {
@@ -39,10 +39,10 @@ func (JSONParser) Detect(head []byte) bool {
 // maxSiegePreamble bounds the transcript read before a JSON summary.
 const maxSiegePreamble = 64 << 10
 
-// siegePreamble splits b, when it does not start with "{", at the first
+// preamble splits b, when it does not start with "{", at the first
 // line (within maxSiegePreamble bytes) whose first non-blank byte is "{":
 // the lines before it and the rest. rest is nil when there is no such line.
-func siegePreamble(b []byte) (pre, rest []byte) {
+func preamble(b []byte) (pre, rest []byte) {
 	for off := 0; off < len(b) && off < maxSiegePreamble; {
 		line := b[off:]
 		if i := bytes.IndexByte(line, '\n'); i >= 0 {
@@ -56,18 +56,18 @@ func siegePreamble(b []byte) (pre, rest []byte) {
 	return b, nil
 }
 
-// siegeBlankReader passes r through with every byte before the first line
+// blankReader passes r through with every byte before the first line
 // that starts with "{" turned into a space (newlines kept), so that the
 // JSON decoder skips a transcript's lines and still counts lines right;
 // the lines it blanked are kept (up to maxSiegePreamble) for the command.
-type siegeBlankReader struct {
+type blankReader struct {
 	r       io.Reader
 	started bool
 	atLine  bool // at the start of a line (blanks and tabs skipped)
 	pre     []byte
 }
 
-func (b *siegeBlankReader) Read(p []byte) (int, error) {
+func (b *blankReader) Read(p []byte) (int, error) {
 	n, err := b.r.Read(p)
 	for i := 0; i < n && !b.started; i++ {
 		c := p[i]
@@ -90,8 +90,8 @@ func (b *siegeBlankReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// siegeJSON is siege's JSON summary.
-type siegeJSON struct {
+// json is siege's JSON summary.
+type json struct {
 	Transactions *float64 `json:"transactions"`
 	Availability *float64 `json:"availability"`
 	Elapsed      *float64 `json:"elapsed_time"`
@@ -108,8 +108,8 @@ type siegeJSON struct {
 
 // Parse streams the runs of r, one per JSON summary, to sink.
 func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	br := &siegeBlankReader{r: r, atLine: true}
-	return core.JSONReports(ctx, br, opts, "siege-json", "siege JSON", func(m *siegeJSON, line int, fill func(*results.RunWithPercentiles)) error {
+	br := &blankReader{r: r, atLine: true}
+	return core.JSONReports(ctx, br, opts, "siege-json", "siege JSON", func(m *json, line int, fill func(*results.RunWithPercentiles)) error {
 		vals := []*float64{m.Transactions, m.Availability, m.Elapsed, m.Data, m.Response, m.Rate, m.Throughput,
 			m.Concurrency, m.Successful, m.Failed, m.Longest, m.Shortest}
 		for i, p := range vals {
@@ -117,14 +117,14 @@ func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sin
 				return core.BadJSON("%q missing or out of range", strings.ToLower(strings.TrimSuffix(siegeKeys[i], ":")))
 			}
 		}
-		s := siegeSummary{availability: *m.Availability, elapsedS: *m.Elapsed, dataMB: *m.Data, respS: *m.Response,
+		s := summary{availability: *m.Availability, elapsedS: *m.Elapsed, dataMB: *m.Data, respS: *m.Response,
 			rate: *m.Rate, tputMB: *m.Throughput, concurrency: *m.Concurrency, longestS: *m.Longest, shortestS: *m.Shortest}
 		s.transactions, _ = core.ToInt64(*m.Transactions)
 		s.successful, _ = core.ToInt64(*m.Successful)
 		s.failed, _ = core.ToInt64(*m.Failed)
 		// A transcript's siege command line (siege -c50 -t60 URL) gives
 		// the users and the target, as in the text format.
-		var cmd *siegeCommand
+		var cmd *command
 		for ln, l := range bytes.Split(br.pre, []byte("\n")) {
 			if i := core.FindCommand(l, isSiegeExe); i >= 0 {
 				if c, ok := parseSiegeCommand(string(core.TrimRight(l[i:])), ln+1); ok {
@@ -136,7 +136,7 @@ func (JSONParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sin
 		if cmd != nil {
 			start = cmd.line
 		}
-		out := siegeRun(&s, cmd, 0, start)
+		out := run(&s, cmd, 0, start)
 		fill(&out)
 		return sink.Run(out)
 	})

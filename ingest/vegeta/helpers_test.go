@@ -33,10 +33,10 @@ func TestGolden(t *testing.T) { ingesttest.Golden(t, parse, "testdata/vegeta") }
 // TestFuzzCorpusSmall: the seeds kept under testdata/fuzz are small.
 func TestFuzzCorpusSmall(t *testing.T) { ingesttest.CorpusSmall(t) }
 
-// vegetaSampleDirs lists the folders of samples: this package's, and (to check
+// sampleDirs lists the folders of samples: this package's, and (to check
 // that no other tool's output is claimed) ingest's and every other tool
 // package's.
-func vegetaSampleDirs() []string {
+func sampleDirs() []string {
 	here, _ := filepath.Glob("testdata/*")
 	top, _ := filepath.Glob("../testdata/*")
 	tools, _ := filepath.Glob("../*/testdata/*")

@@ -15,7 +15,7 @@ import (
 // it (JSON: decodeVegetaJSONFast, else decodeVegetaJSON; CSV: vegeta's
 // decoder), one run per attack, method and URL. A blank line is skipped.
 func LineDecoder(enc Encoding, a *requests.Requests) requests.LineFunc {
-	g := &vegetaAgg{a: a, handles: make(map[vegetaKey]int)}
+	g := &agg{a: a, handles: make(map[key]int)}
 	return func(line []byte, n int) error {
 		if len(bytes.TrimSpace(line)) == 0 {
 			return nil
@@ -26,20 +26,20 @@ func LineDecoder(enc Encoding, a *requests.Requests) requests.LineFunc {
 				a.Bad(n, err.Error())
 				return nil
 			}
-			return vegetaAdd(g, n, res.Attack, res.Method, res.URL, res.Timestamp, int64(res.Latency), res.Code, res.BytesIn, res.Error)
+			return add(g, n, res.Attack, res.Method, res.URL, res.Timestamp, int64(res.Latency), res.Code, res.BytesIn, res.Error)
 		}
 		rec, err := decodeVegetaLine(line)
 		if err != nil {
 			a.Bad(n, err.Error())
 			return nil
 		}
-		return vegetaAdd(g, n, rec.attack, rec.method, rec.url, rec.ts, rec.latency, rec.code, rec.bytesIn, string(rec.err))
+		return add(g, n, rec.attack, rec.method, rec.url, rec.ts, rec.latency, rec.code, rec.bytesIn, string(rec.err))
 	}
 }
 
-// decodeVegetaLine decodes one JSON line as vegetaBatch.decode does,
+// decodeVegetaLine decodes one JSON line as batch.decode does,
 // a decoder's panic (an input it cannot take) being an error.
-func decodeVegetaLine(line []byte) (rec vegetaRecord, err error) {
+func decodeVegetaLine(line []byte) (rec record, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("vegeta JSON decoder failed: %v", p)
@@ -48,6 +48,6 @@ func decodeVegetaLine(line []byte) (rec vegetaRecord, err error) {
 	if decodeVegetaJSONFast(line, &rec) {
 		return rec, nil
 	}
-	rec = vegetaRecord{}
+	rec = record{}
 	return rec, decodeVegetaJSON(line, &rec)
 }

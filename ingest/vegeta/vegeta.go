@@ -24,18 +24,7 @@ import (
 //   - "vegeta-json", "vegeta-csv", "vegeta-gob": the per-request results of
 //     `vegeta encode --to json|csv` and of `vegeta attack` (vegetaresults.go).
 //
-// A text report is the block
-//
-//	[echo "GET URL" | vegeta attack -rate=... | vegeta report]  optional command
-//	Requests      [total, rate, throughput]         1200, 120.00, 65.87
-//	Duration      [total, attack, wait]             10.094965987s, 9.949883921s, 145.082066ms
-//	Latencies     [min, mean, 50, 90, 95, 99, max]  90.438129ms, ...
-//	Bytes In      [total, mean]                     3714690, 3095.57
-//	Bytes Out     [total, mean]                     0, 0.00
-//	Success       [ratio]                           55.42%
-//	Status Codes  [code:count]                      0:535  200:665
-//	Error Set:
-//	Get http://localhost:6060: dial tcp 127.0.0.1:6060: connection refused
+// A text report is the block of docs/FORMATS.md's layout.
 //
 // Older versions print fewer columns (`Requests [total]`, `[total, rate]`,
 // `Duration [total]`, `Latencies [mean, 95, 99, max]`, `[mean, 50, 95, 99,
@@ -54,11 +43,11 @@ type TextParser struct{}
 // Name returns "vegeta": the text report of `vegeta report`.
 func (TextParser) Name() string { return "vegeta" }
 
-// vegetaRow is the kind of a report row; the values are the rows' order.
-type vegetaRow int8
+// row is the kind of a report row; the values are the rows' order.
+type row int8
 
 const (
-	vegetaRowNone vegetaRow = iota
+	vegetaRowNone row = iota
 	vegetaRowRequests
 	vegetaRowDuration
 	vegetaRowLatencies
@@ -70,14 +59,14 @@ const (
 )
 
 // vegetaRowNames maps the name before the brackets to the row kind.
-var vegetaRowNames = map[string]vegetaRow{
+var vegetaRowNames = map[string]row{
 	"Requests": vegetaRowRequests, "Duration": vegetaRowDuration, "Latencies": vegetaRowLatencies,
 	"Bytes In": vegetaRowBytesIn, "Bytes Out": vegetaRowBytesOut, "Success": vegetaRowSuccess, "Status Codes": vegetaRowStatus,
 }
 
-// vegetaRowOf splits a normalized line into its row kind, the names in its
+// rowOf splits a normalized line into its row kind, the names in its
 // brackets and the text after them. It returns vegetaRowNone for other lines.
-func vegetaRowOf(s []byte) (vegetaRow, []string, []byte) {
+func rowOf(s []byte) (row, []string, []byte) {
 	if bytes.HasPrefix(s, []byte("Error Set:")) {
 		return vegetaRowErrorSet, nil, s[len("Error Set:"):]
 	}
@@ -95,7 +84,7 @@ func vegetaRowOf(s []byte) (vegetaRow, []string, []byte) {
 	j += i
 	var nameBuf [3][]byte
 	name := core.Fields(s[:i], nameBuf[:0])
-	var kind vegetaRow
+	var kind row
 	switch len(name) {
 	case 1:
 		kind = vegetaRowNames[string(name[0])]
@@ -112,9 +101,9 @@ func vegetaRowOf(s []byte) (vegetaRow, []string, []byte) {
 	return kind, keys, core.TrimLeft(s[j+1:])
 }
 
-// vegetaValues splits the values of a row ("1200, 120.00, 65.87") and
+// values splits the values of a row ("1200, 120.00, 65.87") and
 // reports whether there are as many as keys.
-func vegetaValues(rest []byte, keys []string) ([]string, bool) {
+func values(rest []byte, keys []string) ([]string, bool) {
 	vals := strings.Split(string(rest), ",")
 	for i := range vals {
 		vals[i] = strings.TrimSpace(vals[i])
@@ -125,9 +114,9 @@ func vegetaValues(rest []byte, keys []string) ([]string, bool) {
 	return vals, true
 }
 
-// vegetaDuration parses a non-negative Go duration ("1.5ms", "10m0s",
+// duration parses a non-negative Go duration ("1.5ms", "10m0s",
 // "396.281µs", "1.2us").
-func vegetaDuration(s string) (time.Duration, bool) {
+func duration(s string) (time.Duration, bool) {
 	d, err := time.ParseDuration(s)
 	if err != nil || d < 0 {
 		return 0, false
@@ -135,14 +124,14 @@ func vegetaDuration(s string) (time.Duration, bool) {
 	return d, true
 }
 
-// vegetaDurationMs parses a Go duration into milliseconds.
-func vegetaDurationMs(s string) (float64, bool) {
-	d, ok := vegetaDuration(s)
+// durationMs parses a Go duration into milliseconds.
+func durationMs(s string) (float64, bool) {
+	d, ok := duration(s)
 	return float64(d) / 1e6, ok
 }
 
-// vegetaQuantile maps a latency column name ("50", "99.9") to a quantile.
-func vegetaQuantile(key string) (float64, bool) {
+// quantile maps a latency column name ("50", "99.9") to a quantile.
+func quantile(key string) (float64, bool) {
 	q, ok := core.ParseDec([]byte(key), -2)
 	if !ok || q <= 0 || q >= 1 {
 		return 0, false
@@ -150,11 +139,11 @@ func vegetaQuantile(key string) (float64, bool) {
 	return q, true
 }
 
-// vegetaReport accumulates one text report block.
-type vegetaReport struct {
+// report accumulates one text report block.
+type report struct {
 	startLine, lastLine int
-	phase               vegetaRow
-	cmd                 *vegetaCommand
+	phase               row
+	cmd                 *command
 
 	requests               int64
 	hasRequests            bool
@@ -168,19 +157,19 @@ type vegetaReport struct {
 	hasBytesIn             bool
 	success                float64
 	hasSuccess             bool
-	codes                  vegetaCodes
+	codes                  codes
 	hasCodes               bool
-	errSet                 vegetaErrorSet
+	errSet                 errorSet
 	inErrSet               bool
 }
 
-// vegetaCodes sums the Status Codes of a report.
-type vegetaCodes struct {
+// codes sums the Status Codes of a report.
+type codes struct {
 	total, failed, non2xx, transport int64 // transport: code 0
 }
 
 // add counts n responses of status code.
-func (c *vegetaCodes) add(code, n int64) {
+func (c *codes) add(code, n int64) {
 	c.total = core.AddSat(c.total, n)
 	if code < 200 || code >= 400 {
 		c.failed = core.AddSat(c.failed, n)
@@ -192,8 +181,8 @@ func (c *vegetaCodes) add(code, n int64) {
 	}
 }
 
-// vegetaErrorSet keeps what the Error Set of a report tells.
-type vegetaErrorSet struct {
+// errorSet keeps what the Error Set of a report tells.
+type errorSet struct {
 	shown     bool
 	n         int      // distinct errors
 	first     []string // the first few, quoted in notes
@@ -203,7 +192,7 @@ type vegetaErrorSet struct {
 
 const vegetaQuotedErrors = 3
 
-func (e *vegetaErrorSet) add(s string) {
+func (e *errorSet) add(s string) {
 	e.n++
 	if len(e.first) < vegetaQuotedErrors {
 		if len(s) > 200 {
@@ -211,7 +200,7 @@ func (e *vegetaErrorSet) add(s string) {
 		}
 		e.first = append(e.first, s)
 	}
-	if !vegetaIsStatusText(s) {
+	if !isStatusText(s) {
 		e.transport++
 		if requests.IsTimeout(s) {
 			e.timeouts++
@@ -219,16 +208,16 @@ func (e *vegetaErrorSet) add(s string) {
 	}
 }
 
-// vegetaIsStatusText reports whether s is an HTTP status line as vegeta records
+// isStatusText reports whether s is an HTTP status line as vegeta records
 // it for non-2xx responses ("500 Internal Server Error").
-func vegetaIsStatusText(s string) bool {
+func isStatusText(s string) bool {
 	return len(s) >= 3 && s[0] >= '1' && s[0] <= '5' && s[1] >= '0' && s[1] <= '9' && s[2] >= '0' && s[2] <= '9' &&
 		(len(s) == 3 || s[3] == ' ')
 }
 
 // timeouts derives the timeout count: every request with status 0 when
 // every transport error listed is a timeout, 0 when none is, unknown else.
-func (e *vegetaErrorSet) timeoutCount(transport int64, codesKnown bool) *int64 {
+func (e *errorSet) timeoutCount(transport int64, codesKnown bool) *int64 {
 	if !e.shown || !codesKnown {
 		return nil
 	}
@@ -242,7 +231,7 @@ func (e *vegetaErrorSet) timeoutCount(transport int64, codesKnown bool) *int64 {
 }
 
 // notes returns the Error Set as a note.
-func (e *vegetaErrorSet) note() string {
+func (e *errorSet) note() string {
 	if e.n == 0 {
 		return ""
 	}
@@ -261,8 +250,8 @@ type textState struct {
 	lab     core.Labeler
 	index   int
 	open    bool
-	rep     vegetaReport
-	pending *vegetaCommand
+	rep     report
+	pending *command
 }
 
 // Detect reports whether head holds a vegeta text report: a Requests row
@@ -270,16 +259,16 @@ type textState struct {
 func (TextParser) Detect(head []byte) bool {
 	var req, lat bool
 	for _, line := range core.HeadLines(head) {
-		kind, keys, rest := vegetaRowOf(core.Normalize(line))
+		kind, keys, rest := rowOf(core.Normalize(line))
 		switch kind {
 		case vegetaRowRequests:
-			if vals, ok := vegetaValues(rest, keys); ok && keys[0] == "total" {
+			if vals, ok := values(rest, keys); ok && keys[0] == "total" {
 				_, err := strconv.ParseInt(vals[0], 10, 64)
 				req = req || err == nil
 			}
 		case vegetaRowLatencies:
-			if vals, ok := vegetaValues(rest, keys); ok {
-				_, ok = vegetaDurationMs(vals[0])
+			if vals, ok := values(rest, keys); ok {
+				_, ok = durationMs(vals[0])
 				lat = lat || ok
 			}
 		}
@@ -309,7 +298,7 @@ func (TextParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sin
 func (st *textState) line(b []byte, ln int) error {
 	s := core.Normalize(b)
 	r := &st.rep
-	kind, keys, rest := vegetaRowOf(s)
+	kind, keys, rest := rowOf(s)
 	if kind == vegetaRowNone {
 		if st.open && r.inErrSet {
 			if len(s) == 0 || findVegetaCommand(s) >= 0 {
@@ -333,14 +322,14 @@ func (st *textState) line(b []byte, ln int) error {
 		if !starter {
 			return nil // a repeated Status Codes or Error Set row, or one without a report
 		}
-		if !vegetaRowOK(kind, keys, rest) {
+		if !rowOK(kind, keys, rest) {
 			return nil
 		}
 		if err := st.close(); err != nil {
 			return err
 		}
 		st.open = true
-		st.rep = vegetaReport{startLine: ln, cmd: st.pending}
+		st.rep = report{startLine: ln, cmd: st.pending}
 		if st.pending != nil {
 			st.rep.startLine = st.pending.line
 		}
@@ -355,15 +344,15 @@ func (st *textState) line(b []byte, ln int) error {
 	return nil
 }
 
-// vegetaRowOK reports whether a row's values parse, without keeping them.
-func vegetaRowOK(kind vegetaRow, keys []string, rest []byte) bool {
-	var r vegetaReport
+// rowOK reports whether a row's values parse, without keeping them.
+func rowOK(kind row, keys []string, rest []byte) bool {
+	var r report
 	return r.row(kind, keys, rest)
 }
 
 // row reads the values of a row into the report; it reports false, and
 // leaves the report unchanged, when they do not parse.
-func (r *vegetaReport) row(kind vegetaRow, keys []string, rest []byte) bool {
+func (r *report) row(kind row, keys []string, rest []byte) bool {
 	switch kind {
 	case vegetaRowErrorSet:
 		r.errSet.shown = true
@@ -372,7 +361,7 @@ func (r *vegetaReport) row(kind vegetaRow, keys []string, rest []byte) bool {
 	case vegetaRowStatus:
 		return r.statusRow(keys, rest)
 	}
-	vals, ok := vegetaValues(rest, keys)
+	vals, ok := values(rest, keys)
 	if !ok {
 		return false
 	}
@@ -392,11 +381,11 @@ func (r *vegetaReport) row(kind vegetaRow, keys []string, rest []byte) bool {
 }
 
 // statusRow reads "Status Codes [code:count]" and its code:count pairs.
-func (r *vegetaReport) statusRow(keys []string, rest []byte) bool {
+func (r *report) statusRow(keys []string, rest []byte) bool {
 	if len(keys) != 1 || keys[0] != "code:count" {
 		return false
 	}
-	var c vegetaCodes
+	var c codes
 	for _, f := range bytes.Fields(rest) {
 		i := bytes.IndexByte(f, ':')
 		if i <= 0 {
@@ -414,8 +403,8 @@ func (r *vegetaReport) statusRow(keys []string, rest []byte) bool {
 }
 
 // requestsRow reads "Requests [total, rate, throughput]": total required.
-func (r *vegetaReport) requestsRow(keys, vals []string) bool {
-	var v vegetaReport
+func (r *report) requestsRow(keys, vals []string) bool {
+	var v report
 	for i, k := range keys {
 		if k == "total" {
 			n, ok := core.ParseUint([]byte(vals[i]))
@@ -447,13 +436,13 @@ func (r *vegetaReport) requestsRow(keys, vals []string) bool {
 }
 
 // durationRow reads "Duration [total, attack, wait]": the total kept.
-func (r *vegetaReport) durationRow(keys, vals []string) bool {
+func (r *report) durationRow(keys, vals []string) bool {
 	if keys[0] != "total" || len(vals) > 3 {
 		return false
 	}
 	var total time.Duration
 	for i := range vals {
-		d, ok := vegetaDuration(vals[i])
+		d, ok := duration(vals[i])
 		if !ok {
 			return false
 		}
@@ -466,13 +455,13 @@ func (r *vegetaReport) durationRow(keys, vals []string) bool {
 }
 
 // latenciesRow reads "Latencies [min, mean, 50, ..., max]".
-func (r *vegetaReport) latenciesRow(keys, vals []string) bool {
+func (r *report) latenciesRow(keys, vals []string) bool {
 	lat := make(map[string]float64, len(keys))
 	for i, k := range keys {
-		if _, q := vegetaQuantile(k); !q && k != "min" && k != "mean" && k != "max" {
+		if _, q := quantile(k); !q && k != "min" && k != "mean" && k != "max" {
 			return false
 		}
-		v, ok := vegetaDurationMs(vals[i])
+		v, ok := durationMs(vals[i])
 		if !ok {
 			return false
 		}
@@ -483,7 +472,7 @@ func (r *vegetaReport) latenciesRow(keys, vals []string) bool {
 }
 
 // bytesRow reads "Bytes In [total, mean]" (kept) or "Bytes Out" (checked).
-func (r *vegetaReport) bytesRow(kind vegetaRow, keys, vals []string) bool {
+func (r *report) bytesRow(kind row, keys, vals []string) bool {
 	if keys[0] != "total" {
 		return false
 	}
@@ -498,7 +487,7 @@ func (r *vegetaReport) bytesRow(kind vegetaRow, keys, vals []string) bool {
 }
 
 // successRow reads "Success [ratio]", a percentage up to 100.
-func (r *vegetaReport) successRow(keys, vals []string) bool {
+func (r *report) successRow(keys, vals []string) bool {
 	v := strings.TrimSuffix(vals[0], "%")
 	x, ok := core.ParseDec([]byte(v), -2)
 	if keys[0] != "ratio" || !ok || x > 1 {
@@ -531,7 +520,7 @@ func (st *textState) close() error {
 }
 
 // run converts the report block.
-func (r *vegetaReport) run() results.RunWithPercentiles {
+func (r *report) run() results.RunWithPercentiles {
 	var out results.RunWithPercentiles
 	var notes []string
 	out.Tool, out.LoadModel = "vegeta", results.LoadOpen
@@ -576,7 +565,7 @@ func (r *vegetaReport) run() results.RunWithPercentiles {
 		notes = append(notes, "errors estimated from the success ratio")
 	}
 	if out.Requests > 0 || !r.hasRequests {
-		vegetaLatencies(&out, r.lat, r.latKeys)
+		latencies(&out, r.lat, r.latKeys)
 	} else {
 		out.Percentiles = []results.Percentile{}
 	}
@@ -589,9 +578,9 @@ func (r *vegetaReport) run() results.RunWithPercentiles {
 	return out
 }
 
-// vegetaLatencies fills the latency fields and percentiles of run from
+// latencies fills the latency fields and percentiles of run from
 // latency columns in ms: min, mean, max and quantiles ("50", "99").
-func vegetaLatencies(run *results.RunWithPercentiles, lat map[string]float64, keys []string) {
+func latencies(run *results.RunWithPercentiles, lat map[string]float64, keys []string) {
 	run.Percentiles = []results.Percentile{}
 	if v, ok := lat["min"]; ok {
 		run.LatMinMs = results.Ptr(v)
@@ -601,7 +590,7 @@ func vegetaLatencies(run *results.RunWithPercentiles, lat map[string]float64, ke
 		run.LatMeanMs = results.Ptr(v)
 	}
 	for _, k := range keys {
-		q, ok := vegetaQuantile(k)
+		q, ok := quantile(k)
 		if !ok {
 			continue
 		}
@@ -624,8 +613,8 @@ func vegetaLatencies(run *results.RunWithPercentiles, lat map[string]float64, ke
 	}
 }
 
-// vegetaCommand is a `vegeta attack` command line found before a report.
-type vegetaCommand struct {
+// command is a `vegeta attack` command line found before a report.
+type command struct {
 	raw  string
 	line int
 
@@ -732,8 +721,8 @@ var vegetaSyntax = core.OptionSyntax{TakesValue: func(name string) bool {
 // parseVegetaCommand reads the target (from an echoed "METHOD URL") and the
 // options of a `vegeta attack` command starting at offset i of s (as
 // findVegetaCommand returns it).
-func parseVegetaCommand(s string, i, line int) *vegetaCommand {
-	c := &vegetaCommand{raw: strings.TrimRight(s[i:], " \t\\`"), line: line}
+func parseVegetaCommand(s string, i, line int) *command {
+	c := &command{raw: strings.TrimRight(s[i:], " \t\\`"), line: line}
 	_, v := findVegetaAttack([]byte(s))
 	if v < 0 {
 		return c
@@ -760,7 +749,7 @@ func parseVegetaCommand(s string, i, line int) *vegetaCommand {
 	vegetaSyntax.Scan(core.ShellWords(s[v+a+len("attack"):]), func(name, val string) bool {
 		switch name {
 		case "rate":
-			if r, ok := vegetaRate(val); ok {
+			if r, ok := rate(val); ok {
 				c.rate, c.hasRate = r, true
 			} else {
 				c.unparsedRateFlag = true
@@ -783,9 +772,9 @@ func parseVegetaCommand(s string, i, line int) *vegetaCommand {
 	return c
 }
 
-// vegetaRate parses vegeta's -rate value ("50", "50/1s", "1/100ms", "0",
+// rate parses vegeta's -rate value ("50", "50/1s", "1/100ms", "0",
 // "infinity") into requests per second; 0 means as fast as possible.
-func vegetaRate(v string) (float64, bool) {
+func rate(v string) (float64, bool) {
 	if v == "infinity" {
 		return 0, true
 	}
@@ -814,7 +803,7 @@ func vegetaRate(v string) (float64, bool) {
 // apply sets what the command tells on run: command, target, requested
 // rate, planned duration, timeout; -rate=0 (as fast as possible, with at
 // most -max-workers workers) is a closed workload.
-func (c *vegetaCommand) apply(run *results.RunWithPercentiles, notes *[]string) {
+func (c *command) apply(run *results.RunWithPercentiles, notes *[]string) {
 	if c == nil {
 		return
 	}

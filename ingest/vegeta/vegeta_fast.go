@@ -22,13 +22,13 @@ import (
 // it reports true, r is what decodeVegetaJSON makes of the line, which
 // decodes without error (TestVegetaFastAgrees on every test file,
 // FuzzVegetaFast on anything); it is about 4 times faster.
-func decodeVegetaJSONFast(line []byte, r *vegetaRecord) bool {
+func decodeVegetaJSONFast(line []byte, r *record) bool {
 	p := core.FixedScan{B: line}
 	return fastHead(&p, r) && fastTail(&p, r)
 }
 
 // fastHead scans the fields from "attack" to "latency".
-func fastHead(p *core.FixedScan, r *vegetaRecord) bool {
+func fastHead(p *core.FixedScan, r *record) bool {
 	var ok bool
 	if !p.Lit(`{"attack":`) {
 		return false
@@ -63,7 +63,7 @@ func fastHead(p *core.FixedScan, r *vegetaRecord) bool {
 
 // fastTail scans the fields from "bytes_out" to "headers" and the end of
 // the line.
-func fastTail(p *core.FixedScan, r *vegetaRecord) bool {
+func fastTail(p *core.FixedScan, r *record) bool {
 	var ok bool
 	if !p.Lit(`,"bytes_out":`) {
 		return false

@@ -10,13 +10,13 @@ import (
 	"github.com/loadverdict/loadverdict/ingest/internal/ingesttest"
 )
 
-// vegetaFastAgrees checks decodeVegetaJSONFast against decodeVegetaJSON on
+// fastAgrees checks decodeVegetaJSONFast against decodeVegetaJSON on
 // one line: when the fast decoder takes the line, the general one decodes
 // it without error into the same record (the same timestamp to the
 // nanosecond). It reports whether the fast decoder took the line.
-func vegetaFastAgrees(t testing.TB, line []byte) bool {
+func fastAgrees(t testing.TB, line []byte) bool {
 	t.Helper()
-	var fast, gen vegetaRecord
+	var fast, gen record
 	if !decodeVegetaJSONFast(line, &fast) {
 		return false
 	}
@@ -25,7 +25,7 @@ func vegetaFastAgrees(t testing.TB, line []byte) bool {
 	}
 	if string(fast.attack) != string(gen.attack) || string(fast.method) != string(gen.method) || string(fast.url) != string(gen.url) ||
 		string(fast.err) != string(gen.err) || fast.code != gen.code || fast.ts.UnixNano() != gen.ts.UnixNano() ||
-		fast.latency != gen.latency || fast.bytesIn != gen.bytesIn || vegetaTimeOK(fast.ts) != vegetaTimeOK(gen.ts) {
+		fast.latency != gen.latency || fast.bytesIn != gen.bytesIn || timeOK(fast.ts) != timeOK(gen.ts) {
 		t.Fatalf("%q:\nfast    %+v\ngeneral %+v", line, fast, gen)
 	}
 	return true
@@ -35,7 +35,7 @@ func vegetaFastAgrees(t testing.TB, line []byte) bool {
 // tools' too, decompressed), and the lines of the vegeta JSON results.
 func testdataLines(t testing.TB) (all, vegeta [][]byte) {
 	t.Helper()
-	dirs := vegetaSampleDirs()
+	dirs := sampleDirs()
 	for _, dir := range dirs {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			continue
@@ -62,12 +62,12 @@ func testdataLines(t testing.TB) (all, vegeta [][]byte) {
 func TestVegetaFastAgrees(t *testing.T) {
 	all, vegeta := testdataLines(t)
 	for _, line := range all {
-		vegetaFastAgrees(t, line)
+		fastAgrees(t, line)
 	}
 	taken, escaped := 0, 0
 	for _, line := range vegeta {
 		switch {
-		case vegetaFastAgrees(t, line):
+		case fastAgrees(t, line):
 			taken++
 		case bytes.Contains(line, []byte(`\`)):
 			escaped++
@@ -86,16 +86,16 @@ func TestVegetaFastAgrees(t *testing.T) {
 			continue
 		}
 		for j := range len(line) + 1 {
-			vegetaFastAgrees(t, line[:j])
+			fastAgrees(t, line[:j])
 			if j == len(line) {
 				break
 			}
 			cut := append(append([]byte{}, line[:j]...), line[j+1:]...)
-			vegetaFastAgrees(t, cut)
+			fastAgrees(t, cut)
 			for _, c := range edits {
 				ed := append([]byte{}, line...)
 				ed[j] = c
-				vegetaFastAgrees(t, ed)
+				fastAgrees(t, ed)
 			}
 		}
 	}
@@ -128,11 +128,11 @@ func TestVegetaFastLayouts(t *testing.T) {
 		{"1969", strings.Replace(ok, `2024-05-01`, `1969-12-31`, 1), false},
 		{"headers a string", strings.Replace(ok, `{"A":["b"]}}`, `"x"}`, 1), false},
 	} {
-		var r vegetaRecord
+		var r record
 		if got := decodeVegetaJSONFast([]byte(c.line), &r); got != c.fast {
 			t.Errorf("%s: fast decoder takes it: %v, want %v", c.name, got, c.fast)
 		}
-		vegetaFastAgrees(t, []byte(c.line))
+		fastAgrees(t, []byte(c.line))
 	}
 }
 
@@ -145,7 +145,7 @@ func FuzzVegetaFast(f *testing.F) {
 			f.Add(line)
 		}
 	}
-	f.Fuzz(func(t *testing.T, line []byte) { vegetaFastAgrees(t, line) })
+	f.Fuzz(func(t *testing.T, line []byte) { fastAgrees(t, line) })
 }
 
 // TestParseRFC3339Fixed compares parseRFC3339Fixed with time.Parse on
@@ -211,20 +211,20 @@ func FuzzRFC3339Fixed(f *testing.F) {
 	})
 }
 
-// BenchmarkVegetaDecodeLine decodes the lines of vegetaBenchInput with the
+// BenchmarkVegetaDecodeLine decodes the lines of benchInput with the
 // fast decoder and with the general one (the CPU of the decoding
 // goroutines of a vegeta JSON log).
 func BenchmarkVegetaDecodeLine(b *testing.B) {
-	lines := bytes.Split(bytes.TrimSpace(vegetaBenchInput()), []byte("\n"))
+	lines := bytes.Split(bytes.TrimSpace(benchInput()), []byte("\n"))
 	for _, c := range []struct {
 		name   string
-		decode func([]byte, *vegetaRecord) bool
+		decode func([]byte, *record) bool
 	}{
 		{"fast", decodeVegetaJSONFast},
-		{"general", func(l []byte, r *vegetaRecord) bool { return decodeVegetaJSON(l, r) == nil }},
+		{"general", func(l []byte, r *record) bool { return decodeVegetaJSON(l, r) == nil }},
 	} {
 		b.Run(c.name, func(b *testing.B) {
-			var r vegetaRecord
+			var r record
 			for b.Loop() {
 				for _, l := range lines {
 					if !c.decode(l, &r) {

@@ -18,7 +18,7 @@ import (
 // *NoOutputError, and on a run, series window or sample with a negative
 // or non-finite number.
 func fuzzVegeta(t *testing.T, name string, data []byte) {
-	p := vegetaParserNamed(t, name)
+	p := parserNamed(t, name)
 	p.Detect(data)
 	check := func(err error, c *ingesttest.Collect) {
 		var se *core.SyntaxError
@@ -51,8 +51,8 @@ func fuzzVegeta(t *testing.T, name string, data []byte) {
 	check(parse(context.Background(), bytes.NewReader(data), opts, &c), &c)
 }
 
-// vegetaSeeds adds the (decompressed) test inputs a parser reads.
-func vegetaSeeds(f *testing.F, name string, extra ...string) {
+// seeds adds the (decompressed) test inputs a parser reads.
+func seeds(f *testing.F, name string, extra ...string) {
 	for _, in := range ingesttest.GoldenInputs(f, "testdata/vegeta") {
 		if vegetaWant(filepath.Base(in)) == name {
 			f.Add(ingesttest.CutSeed(ingesttest.ReadPlain(f, in)))
@@ -65,42 +65,42 @@ func vegetaSeeds(f *testing.F, name string, extra ...string) {
 
 // FuzzVegetaText fuzzes the text report parser.
 func FuzzVegetaText(f *testing.F) {
-	vegetaSeeds(f, "vegeta", "Latencies [mean, 99] 1ms, 2ms\nStatus Codes [code:count] 200:3 0:1\n",
+	seeds(f, "vegeta", "Latencies [mean, 99] 1ms, 2ms\nStatus Codes [code:count] 200:3 0:1\n",
 		"Requests [total] 1\nLatencies [mean, 99.9] 1h, 2562047h\nError Set:\nx\n")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzVegeta(t, "vegeta", data) })
 }
 
 // FuzzVegetaReportJSON fuzzes the JSON report parser.
 func FuzzVegetaReportJSON(f *testing.F) {
-	vegetaSeeds(f, "vegeta-report-json", `{"latencies":{"mean":1},"requests":1,"status_codes":{"200":1},"duration":9223372036854775807,"wait":9223372036854775807}`)
+	seeds(f, "vegeta-report-json", `{"latencies":{"mean":1},"requests":1,"status_codes":{"200":1},"duration":9223372036854775807,"wait":9223372036854775807}`)
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzVegeta(t, "vegeta-report-json", data) })
 }
 
 // FuzzVegetaHdrplot fuzzes the hdrplot parser.
 func FuzzVegetaHdrplot(f *testing.F) {
-	vegetaSeeds(f, "vegeta-hdrplot")
+	seeds(f, "vegeta-hdrplot")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzVegeta(t, "vegeta-hdrplot", data) })
 }
 
 // FuzzVegetaJSON fuzzes the parser of per-request JSON results.
 func FuzzVegetaJSON(f *testing.F) {
-	vegetaSeeds(f, "vegeta-json", strings.Repeat(`{"code":200,"timestamp":"2262-04-11T23:47:16.854775807Z","latency":-1}`+"\n", 3))
+	seeds(f, "vegeta-json", strings.Repeat(`{"code":200,"timestamp":"2262-04-11T23:47:16.854775807Z","latency":-1}`+"\n", 3))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fuzzVegeta(t, "vegeta-json", data)
 		for _, line := range bytes.Split(data, []byte("\n")) {
-			vegetaJSONAgrees(t, line)
+			jsonAgrees(t, line)
 		}
 	})
 }
 
 // FuzzVegetaCSV fuzzes the parser of per-request CSV results.
 func FuzzVegetaCSV(f *testing.F) {
-	vegetaSeeds(f, "vegeta-csv", "1700000000000000000,200,9223372036854775807,0,18446744073709551615,,,a,0,GET,http://h/,\n")
+	seeds(f, "vegeta-csv", "1700000000000000000,200,9223372036854775807,0,18446744073709551615,,,a,0,GET,http://h/,\n")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzVegeta(t, "vegeta-csv", data) })
 }
 
 // FuzzVegetaGob fuzzes the parser of gob results.
 func FuzzVegetaGob(f *testing.F) {
-	vegetaSeeds(f, "vegeta-gob")
+	seeds(f, "vegeta-gob")
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzVegeta(t, "vegeta-gob", data) })
 }

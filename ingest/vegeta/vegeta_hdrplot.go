@@ -28,14 +28,14 @@ type HdrplotParser struct{}
 // Name returns "vegeta-hdrplot".
 func (HdrplotParser) Name() string { return "vegeta-hdrplot" }
 
-// vegetaHdrplotIsHeader reports whether fields f are vegeta's hdrplot header.
-func vegetaHdrplotIsHeader(f [][]byte) bool {
+// hdrplotIsHeader reports whether fields f are vegeta's hdrplot header.
+func hdrplotIsHeader(f [][]byte) bool {
 	return len(f) == 4 && string(f[0]) == "Value(ms)" && string(f[1]) == "Percentile" &&
 		string(f[2]) == "TotalCount" && string(f[3]) == "1/(1-Percentile)"
 }
 
-// vegetaHdrplotRow parses a table row; ok is false when f is not one.
-func vegetaHdrplotRow(f [][]byte) (p core.PctRow, ok bool) {
+// hdrplotRow parses a table row; ok is false when f is not one.
+func hdrplotRow(f [][]byte) (p core.PctRow, ok bool) {
 	if len(f) != 4 {
 		return p, false
 	}
@@ -56,11 +56,11 @@ func (HdrplotParser) Detect(head []byte) bool {
 	for _, line := range core.HeadLines(head) {
 		f := core.Fields(core.Normalize(line), buf[:0])
 		if header {
-			if _, ok := vegetaHdrplotRow(f); ok {
+			if _, ok := hdrplotRow(f); ok {
 				return true
 			}
 		}
-		header = vegetaHdrplotIsHeader(f)
+		header = hdrplotIsHeader(f)
 	}
 	return false
 }
@@ -80,7 +80,7 @@ func (HdrplotParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 		if len(rows) == 0 {
 			return &core.SyntaxError{File: opts.Source, Line: startLine, Msg: "vegeta hdrplot header without rows"}
 		}
-		run := vegetaHdrplotRun(rows)
+		run := hdrplotRun(rows)
 		run.SourceLine = int32(min(startLine, math.MaxInt32))
 		core.FillCommon(&run, opts, index, &lab)
 		index++
@@ -100,7 +100,7 @@ func (HdrplotParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 		}
 		f := core.Fields(core.Normalize(b), buf[:0])
 		if inTable {
-			if p, ok := vegetaHdrplotRow(f); ok {
+			if p, ok := hdrplotRow(f); ok {
 				if len(rows) >= core.MaxPercentiles {
 					return &core.SyntaxError{File: opts.Source, Line: lr.Line, Msg: fmt.Sprintf("vegeta hdrplot table longer than %d rows", core.MaxPercentiles)}
 				}
@@ -111,7 +111,7 @@ func (HdrplotParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 				return err
 			}
 		}
-		if vegetaHdrplotIsHeader(f) {
+		if hdrplotIsHeader(f) {
 			inTable, startLine = true, lr.Line
 		}
 	}
@@ -124,9 +124,9 @@ func (HdrplotParser) Parse(ctx context.Context, r io.Reader, opts core.Options, 
 	return nil
 }
 
-// vegetaHdrplotAt returns the latency of the first row at quantile q, or at
+// hdrplotAt returns the latency of the first row at quantile q, or at
 // most tol above it, or nil.
-func vegetaHdrplotAt(rows []core.PctRow, q, tol float64) *float64 {
+func hdrplotAt(rows []core.PctRow, q, tol float64) *float64 {
 	for _, p := range rows {
 		if p.Q >= q && p.Q-q <= tol {
 			return results.Ptr(p.Ms)
@@ -135,8 +135,8 @@ func vegetaHdrplotAt(rows []core.PctRow, q, tol float64) *float64 {
 	return nil
 }
 
-// vegetaHdrplotRun converts the rows of one table.
-func vegetaHdrplotRun(rows []core.PctRow) results.RunWithPercentiles {
+// hdrplotRun converts the rows of one table.
+func hdrplotRun(rows []core.PctRow) results.RunWithPercentiles {
 	var out results.RunWithPercentiles
 	out.Tool, out.LoadModel = "vegeta", results.LoadOpen
 	out.Requests = rows[len(rows)-1].Count
@@ -145,10 +145,10 @@ func vegetaHdrplotRun(rows []core.PctRow) results.RunWithPercentiles {
 	for _, p := range rows {
 		out.Percentiles = append(out.Percentiles, results.Percentile{Quantile: p.Q, LatencyMs: p.Ms, TotalCount: results.Ptr(p.Count)})
 	}
-	out.LatMinMs = vegetaHdrplotAt(rows, 0, 0)
-	out.LatMaxMs = vegetaHdrplotAt(rows, 1, 0)
-	out.LatP50Ms = vegetaHdrplotAt(rows, 0.5, 0)
-	out.LatP90Ms = vegetaHdrplotAt(rows, 0.9, 0)
+	out.LatMinMs = hdrplotAt(rows, 0, 0)
+	out.LatMaxMs = hdrplotAt(rows, 1, 0)
+	out.LatP50Ms = hdrplotAt(rows, 0.5, 0)
+	out.LatP90Ms = hdrplotAt(rows, 0.9, 0)
 	// vegeta's table has no 0.99 and 0.999 rows but 0.990625 and 0.999023.
 	var near []string
 	for _, c := range []struct {
@@ -156,8 +156,8 @@ func vegetaHdrplotRun(rows []core.PctRow) results.RunWithPercentiles {
 		q    float64
 		dst  **float64
 	}{{"p99", 0.99, &out.LatP99Ms}, {"p99.9", 0.999, &out.LatP999Ms}} {
-		if *c.dst = vegetaHdrplotAt(rows, c.q, 0); *c.dst == nil {
-			if *c.dst = vegetaHdrplotAt(rows, c.q, 0.001); *c.dst != nil {
+		if *c.dst = hdrplotAt(rows, c.q, 0); *c.dst == nil {
+			if *c.dst = hdrplotAt(rows, c.q, 0.001); *c.dst != nil {
 				near = append(near, c.name)
 			}
 		}

@@ -31,9 +31,9 @@ type ReportJSONParser struct{}
 // Name returns "vegeta-report-json".
 func (ReportJSONParser) Name() string { return "vegeta-report-json" }
 
-// vegetaMetrics is vegeta.Metrics as its JSON reporter writes it; pointers
+// metrics is vegeta.Metrics as its JSON reporter writes it; pointers
 // tell absent keys from zeros.
-type vegetaMetrics struct {
+type metrics struct {
 	Latencies *struct {
 		Total *int64 `json:"total"`
 		Mean  *int64 `json:"mean"`
@@ -71,7 +71,7 @@ func (ReportJSONParser) Detect(head []byte) bool {
 			return false
 		}
 	}
-	var m vegetaMetrics
+	var m metrics
 	dec := json.NewDecoder(bytes.NewReader(head))
 	if err := dec.Decode(&m); err != nil {
 		var se *json.SyntaxError
@@ -110,7 +110,7 @@ func (ReportJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Option
 		}
 		end := dec.InputOffset()
 		startLine := lc.LineAt(end - int64(len(raw)))
-		var m vegetaMetrics
+		var m metrics
 		if err := json.Unmarshal(raw, &m); err != nil {
 			return &core.SyntaxError{File: opts.Source, Line: startLine, Msg: "vegeta JSON report: " + err.Error()}
 		}
@@ -134,7 +134,7 @@ func (ReportJSONParser) Parse(ctx context.Context, r io.Reader, opts core.Option
 }
 
 // run converts one report.
-func (m *vegetaMetrics) run() (results.RunWithPercentiles, error) {
+func (m *metrics) run() (results.RunWithPercentiles, error) {
 	var out results.RunWithPercentiles
 	if m.Requests == nil || m.Latencies == nil {
 		return out, errors.New(`not a report: no "requests" or no "latencies"`)
@@ -152,14 +152,14 @@ func (m *vegetaMetrics) run() (results.RunWithPercentiles, error) {
 		out.DurationS = float64(d) / 1e9
 	}
 	notes := m.rates(&out)
-	if m.Earliest != nil && vegetaTimeOK(*m.Earliest) && out.Requests > 0 {
+	if m.Earliest != nil && timeOK(*m.Earliest) && out.Requests > 0 {
 		t := m.Earliest.UTC()
 		out.StartedAt = &t
 	}
 	if m.BytesIn != nil && m.BytesIn.Total != nil {
 		out.BytesIn = results.Ptr(*m.BytesIn.Total)
 	}
-	var es vegetaErrorSet
+	var es errorSet
 	es.shown = m.Errors != nil
 	for _, e := range m.Errors {
 		es.add(e)
@@ -176,7 +176,7 @@ func (m *vegetaMetrics) run() (results.RunWithPercentiles, error) {
 		return out, err
 	}
 	if out.Requests > 0 {
-		vegetaLatencies(&out, lat, keys)
+		latencies(&out, lat, keys)
 	} else {
 		out.Percentiles = []results.Percentile{}
 	}
@@ -191,7 +191,7 @@ func (m *vegetaMetrics) run() (results.RunWithPercentiles, error) {
 
 // check rejects negative counts and durations and rates that are negative
 // or not finite.
-func (m *vegetaMetrics) check() error {
+func (m *metrics) check() error {
 	if *m.Requests < 0 {
 		return fmt.Errorf("requests %d", *m.Requests)
 	}
@@ -220,7 +220,7 @@ func (m *vegetaMetrics) check() error {
 // rates sets the throughput (the successful rate, else the rate, else
 // requests over duration), and the requested rate, which the report only
 // gives as the measured one: the note says so.
-func (m *vegetaMetrics) rates(out *results.RunWithPercentiles) (notes []string) {
+func (m *metrics) rates(out *results.RunWithPercentiles) (notes []string) {
 	switch {
 	case m.Throughput != nil:
 		out.RPS = *m.Throughput
@@ -242,10 +242,10 @@ func (m *vegetaMetrics) rates(out *results.RunWithPercentiles) (notes []string) 
 
 // failures counts the failed requests from the status codes, or estimates
 // them from the success ratio (estimated true).
-func (m *vegetaMetrics) failures(out *results.RunWithPercentiles, es *vegetaErrorSet) (estimated bool, err error) {
+func (m *metrics) failures(out *results.RunWithPercentiles, es *errorSet) (estimated bool, err error) {
 	switch {
 	case m.StatusCodes != nil:
-		var c vegetaCodes
+		var c codes
 		for code, n := range m.StatusCodes {
 			v, err := strconv.ParseUint(code, 10, 16)
 			if err != nil || n < 0 {
@@ -265,7 +265,7 @@ func (m *vegetaMetrics) failures(out *results.RunWithPercentiles, es *vegetaErro
 
 // latencies are the report's latencies in ms by key, and the keys given,
 // in order.
-func (m *vegetaMetrics) latencies() (map[string]float64, []string, error) {
+func (m *metrics) latencies() (map[string]float64, []string, error) {
 	l := m.Latencies
 	lat := map[string]float64{}
 	var keys []string

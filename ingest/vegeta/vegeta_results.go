@@ -84,20 +84,20 @@ func (p ResultsParser) Detect(head []byte) bool {
 	switch p.Enc {
 	case JSON:
 		line := core.FirstNonBlank(head)
-		if !vegetaJSONShape(line) {
+		if !jsonShape(line) {
 			return false
 		}
 		var r vegeta.Result
 		err := vegeta.NewJSONDecoder(bytes.NewReader(append(line[:len(line):len(line)], '\n'))).Decode(&r)
-		return err == nil && vegetaTimeOK(r.Timestamp)
+		return err == nil && timeOK(r.Timestamp)
 	case CSV:
 		line := core.FirstNonBlank(head)
-		if !vegetaCSVLooksRight(line) {
+		if !csvLooksRight(line) {
 			return false
 		}
 		var r vegeta.Result
 		err := vegeta.NewCSVDecoder(bytes.NewReader(append(line[:len(line):len(line)], '\n'))).Decode(&r)
-		return err == nil && vegetaTimeOK(r.Timestamp)
+		return err == nil && timeOK(r.Timestamp)
 	case Gob:
 		desc := head[:min(len(head), 512)]
 		for _, name := range []string{"Result", "Code", "Timestamp", "Latency", "BytesIn"} {
@@ -105,11 +105,11 @@ func (p ResultsParser) Detect(head []byte) bool {
 				return false
 			}
 		}
-		var r vegetaGobResult
+		var r gobResult
 		dec, _ := newVegetaGobDecoder(bytes.NewReader(head))
 		err := decodeVegetaGob(dec, &r)
 		if err == nil {
-			return vegetaTimeOK(r.Timestamp)
+			return timeOK(r.Timestamp)
 		}
 		// A first record larger than head (a big body): the type matched.
 		return errors.Is(err, io.ErrUnexpectedEOF) && len(head) >= core.HeadSize
@@ -125,23 +125,23 @@ func (p ResultsParser) Misfit(head []byte) error {
 	var r vegeta.Result
 	switch p.Enc {
 	case JSON:
-		if !vegetaJSONShape(line) {
+		if !jsonShape(line) {
 			return nil
 		}
 		if vegeta.NewJSONDecoder(bytes.NewReader(append(line[:len(line):len(line)], '\n'))).Decode(&r) != nil {
-			return vegetaTimeMisfit(head, line)
+			return timeMisfit(head, line)
 		}
 	case CSV:
-		if !vegetaCSVShape(line, true) {
+		if !csvShape(line, true) {
 			return nil
 		}
 		if vegeta.NewCSVDecoder(bytes.NewReader(append(line[:len(line):len(line)], '\n'))).Decode(&r) != nil {
-			return vegetaTimeMisfit(head, line)
+			return timeMisfit(head, line)
 		}
 	default:
 		return nil
 	}
-	if vegetaTimeOK(r.Timestamp) {
+	if timeOK(r.Timestamp) {
 		return nil
 	}
 	return &core.SyntaxError{Line: core.LineOf(head, line), Msg: fmt.Sprintf("%s result with timestamp %s: not %s", p.Name(), r.Timestamp.UTC().Format(time.RFC3339Nano), vegetaTimeRange)}
@@ -150,10 +150,10 @@ func (p ResultsParser) Misfit(head []byte) error {
 // vegetaTimeRange says which timestamps are read.
 var vegetaTimeRange = fmt.Sprintf("in the range read (%s to %s)", vegetaMinTime.UTC().Format(time.RFC3339), vegetaMaxTime.UTC().Format(time.RFC3339))
 
-// vegetaTimeMisfit is the misfit of a first result that vegeta's decoder
+// timeMisfit is the misfit of a first result that vegeta's decoder
 // refuses: one for its timestamp (not a time, out of any range: a year of
 // five digits, a CSV time before 1970) is named, anything else is none.
-func vegetaTimeMisfit(head, line []byte) error {
+func timeMisfit(head, line []byte) error {
 	var ts string
 	if line[0] == '{' {
 		var v struct{ Timestamp string }
@@ -173,20 +173,20 @@ func vegetaTimeMisfit(head, line []byte) error {
 	return &core.SyntaxError{Line: core.LineOf(head, line), Msg: fmt.Sprintf("vegeta result with timestamp %q: not a time %s", ts, vegetaTimeRange)}
 }
 
-// vegetaJSONShape reports whether line is an object with vegeta's
+// jsonShape reports whether line is an object with vegeta's
 // "code", "timestamp" and "latency" keys.
-func vegetaJSONShape(line []byte) bool {
+func jsonShape(line []byte) bool {
 	return len(line) > 0 && line[0] == '{' && bytes.Contains(line, []byte(`"timestamp"`)) &&
 		bytes.Contains(line, []byte(`"latency"`)) && bytes.Contains(line, []byte(`"code"`))
 }
 
-// vegetaCSVLooksRight checks the columns of a vegeta CSV record by their
+// csvLooksRight checks the columns of a vegeta CSV record by their
 // content before the decoder is tried.
-func vegetaCSVLooksRight(line []byte) bool { return vegetaCSVShape(line, false) }
+func csvLooksRight(line []byte) bool { return csvShape(line, false) }
 
-// vegetaCSVShape is vegetaCSVLooksRight, with a timestamp of any int64
+// csvShape is csvLooksRight, with a timestamp of any int64
 // value when anyTime is set.
-func vegetaCSVShape(line []byte, anyTime bool) bool {
+func csvShape(line []byte, anyTime bool) bool {
 	if len(line) == 0 || (line[0] < '0' || line[0] > '9') && !(anyTime && line[0] == '-') {
 		return false
 	}
@@ -219,17 +219,17 @@ func vegetaCSVShape(line []byte, anyTime bool) bool {
 	return bytes.Contains([]byte(rec[10]), []byte("://"))
 }
 
-func vegetaTimeOK(t time.Time) bool {
+func timeOK(t time.Time) bool {
 	return !t.Before(vegetaMinTime) && t.Before(vegetaMaxTime)
 }
 
-// vegetaLineFeeder is an io.Reader over the lines of a bufio.Reader that hands
+// lineFeeder is an io.Reader over the lines of a bufio.Reader that hands
 // out at most one line per Read call, so that a decoder on top of it never
 // reads past the record it decodes: line then is that record's last line.
 // Lines longer than the buffer are replaced by a line that decodes as
 // nothing (memory stays bounded); blank lines are skipped; a last line
 // without a line end gets one.
-type vegetaLineFeeder struct {
+type lineFeeder struct {
 	br    *bufio.Reader
 	cur   []byte
 	line  int   // lines handed out so far
@@ -239,16 +239,16 @@ type vegetaLineFeeder struct {
 	tmp   []byte
 }
 
-func newVegetaLineFeeder(r io.Reader) *vegetaLineFeeder {
+func newVegetaLineFeeder(r io.Reader) *lineFeeder {
 	br, ok := r.(*bufio.Reader)
 	if !ok || br.Size() < core.MaxLine {
 		br = bufio.NewReaderSize(r, core.MaxLine)
 	}
-	return &vegetaLineFeeder{br: br}
+	return &lineFeeder{br: br}
 }
 
 // Read implements io.Reader.
-func (f *vegetaLineFeeder) Read(p []byte) (int, error) {
+func (f *lineFeeder) Read(p []byte) (int, error) {
 	for len(f.cur) == 0 {
 		if f.err != nil {
 			return 0, f.err
@@ -292,39 +292,39 @@ func (f *vegetaLineFeeder) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// vegetaKey tells the runs of a results stream apart.
-type vegetaKey struct{ attack, method, url string }
+// key tells the runs of a results stream apart.
+type key struct{ attack, method, url string }
 
-// vegetaAgg passes results to the aggregator, one run per key.
-type vegetaAgg struct {
+// agg passes results to the aggregator, one run per key.
+type agg struct {
 	a       *requests.Requests
-	handles map[vegetaKey]int
-	last    vegetaKey // the key of the previous result, mostly the same
+	handles map[key]int
+	last    key // the key of the previous result, mostly the same
 	lastH   int
 	hasLast bool
 }
 
-// vegetaHandle returns the run of a result's attack, method and URL; the
+// handle returns the run of a result's attack, method and URL; the
 // arguments may point into a reused buffer.
-func vegetaHandle[S string | []byte](g *vegetaAgg, attack, method, url S) int {
+func handle[S string | []byte](g *agg, attack, method, url S) int {
 	if g.hasLast && string(attack) == g.last.attack && string(method) == g.last.method && string(url) == g.last.url {
 		return g.lastH
 	}
-	k := vegetaKey{string(attack), string(method), string(url)}
+	k := key{string(attack), string(method), string(url)}
 	h, ok := g.handles[k]
 	if !ok {
-		h = vegetaRun(g.a, g.handles, k)
+		h = run(g.a, g.handles, k)
 	}
 	g.last, g.lastH, g.hasLast = k, h, true
 	return h
 }
 
-// vegetaAdd records one result read at line, in the run of its attack, method
+// add records one result read at line, in the run of its attack, method
 // and URL (which may point into a reused buffer). A result with an
 // implausible timestamp or a negative latency is a malformed line, and
 // creates no run.
-func vegetaAdd[S string | []byte](g *vegetaAgg, line int, attack, method, url S, ts time.Time, latency int64, code uint16, bytesIn uint64, errMsg string) error {
-	if !vegetaTimeOK(ts) {
+func add[S string | []byte](g *agg, line int, attack, method, url S, ts time.Time, latency int64, code uint16, bytesIn uint64, errMsg string) error {
+	if !timeOK(ts) {
 		g.a.Bad(line, "timestamp "+ts.UTC().Format(time.RFC3339Nano)+" not "+vegetaTimeRange)
 		return nil
 	}
@@ -332,14 +332,14 @@ func vegetaAdd[S string | []byte](g *vegetaAgg, line int, attack, method, url S,
 		g.a.Bad(line, "latency "+time.Duration(latency).String())
 		return nil
 	}
-	h := vegetaHandle(g, attack, method, url)
+	h := handle(g, attack, method, url)
 	return g.a.Add(h, line, requests.Request{Start: ts.UnixNano(), LatencyMs: float64(latency) / 1e6, Status: int32(code),
 		BytesIn: int64(min(bytesIn, math.MaxInt64)), Error: errMsg})
 }
 
 // Parse streams the results in r to sink, one run per attack and target.
 func (p ResultsParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
-	g := &vegetaAgg{a: requests.NewRequests(opts, sink), handles: make(map[vegetaKey]int)}
+	g := &agg{a: requests.NewRequests(opts, sink), handles: make(map[key]int)}
 	if p.Enc == JSON {
 		return g.parseJSON(ctx, r, opts)
 	}
@@ -368,7 +368,7 @@ func (p ResultsParser) Parse(ctx context.Context, r io.Reader, opts core.Options
 			g.a.Bad(line, err.Error())
 			continue
 		}
-		if err := vegetaAdd(g, line, res.Attack, res.Method, res.URL, res.Timestamp, int64(res.Latency), res.Code, res.BytesIn, res.Error); err != nil {
+		if err := add(g, line, res.Attack, res.Method, res.URL, res.Timestamp, int64(res.Latency), res.Code, res.BytesIn, res.Error); err != nil {
 			return err
 		}
 	}
@@ -383,14 +383,14 @@ func (p ResultsParser) Parse(ctx context.Context, r io.Reader, opts core.Options
 // the caller's goroutine aggregates them in input order (while the sink
 // works on the samples). A few batches of at most vegetaBatchLen lines and
 // about vegetaBatchBytes bytes are in flight, so memory stays bounded.
-func (g *vegetaAgg) parseJSON(ctx context.Context, r io.Reader, opts core.Options) error {
+func (g *agg) parseJSON(ctx context.Context, r io.Reader, opts core.Options) error {
 	var total int64 // bytes read, set by the reader before it ends
-	err := core.InOrder(core.BatchWorkers(), func() *vegetaBatch { return &vegetaBatch{} },
-		func(get func() (*vegetaBatch, bool), put func() bool) {
+	err := core.InOrder(core.BatchWorkers(), func() *batch { return &batch{} },
+		func(get func() (*batch, bool), put func() bool) {
 			total = readVegetaLines(ctx, r, opts, get, put)
 		},
-		(*vegetaBatch).decode,
-		func(b *vegetaBatch) error {
+		(*batch).decode,
+		func(b *batch) error {
 			for i := range b.recs {
 				e := &b.recs[i]
 				g.a.Record(e.size)
@@ -402,7 +402,7 @@ func (g *vegetaAgg) parseJSON(ctx context.Context, r io.Reader, opts core.Option
 				if len(e.rec.err) > 0 {
 					errMsg = string(e.rec.err)
 				}
-				if err := vegetaAdd(g, e.line, e.rec.attack, e.rec.method, e.rec.url, e.rec.ts, e.rec.latency, e.rec.code, e.rec.bytesIn, errMsg); err != nil {
+				if err := add(g, e.line, e.rec.attack, e.rec.method, e.rec.url, e.rec.ts, e.rec.latency, e.rec.code, e.rec.bytesIn, errMsg); err != nil {
 					return err
 				}
 			}
@@ -424,27 +424,27 @@ const (
 	vegetaBatchBytes = 256 << 10
 )
 
-// vegetaBatch is a batch of input lines, copied into raw, and once
+// batch is a batch of input lines, copied into raw, and once
 // decoded, their results.
-type vegetaBatch struct {
+type batch struct {
 	raw  []byte
-	recs []vegetaEntry
+	recs []entry
 	err  error // the error that ended the input, after recs
 }
 
-// vegetaEntry is one line: its place in raw, then its decoded result or
+// entry is one line: its place in raw, then its decoded result or
 // why it is malformed (bad).
-type vegetaEntry struct {
+type entry struct {
 	line       int
 	start, end int
 	size       int64 // bytes of the line as read
 	bad        string
-	rec        vegetaRecord
+	rec        record
 }
 
 // decode decodes the lines of the batch: in vegeta's own layout with
 // decodeVegetaJSONFast, any other with decodeVegetaJSON.
-func (b *vegetaBatch) decode() {
+func (b *batch) decode() {
 	defer func() {
 		if p := recover(); p != nil {
 			// An input the decoder cannot take; Parse names the file.
@@ -473,13 +473,13 @@ func (b *vegetaBatch) decode() {
 // readVegetaLines cuts r into batches of non-blank lines (see inOrder's
 // get and put) until the input ends or an error, and returns the bytes
 // read.
-func readVegetaLines(ctx context.Context, r io.Reader, opts core.Options, get func() (*vegetaBatch, bool), put func() bool) (total int64) {
+func readVegetaLines(ctx context.Context, r io.Reader, opts core.Options, get func() (*batch, bool), put func() bool) (total int64) {
 	br, ok := r.(*bufio.Reader)
 	if !ok || br.Size() < core.MaxLine {
 		br = bufio.NewReaderSize(r, core.MaxLine)
 	}
 	line := 0
-	var b *vegetaBatch
+	var b *batch
 	send := func() bool {
 		b = nil
 		return put()
@@ -501,13 +501,13 @@ func readVegetaLines(ctx context.Context, r io.Reader, opts core.Options, get fu
 				total += int64(len(data))
 			}
 			line++
-			b.recs = append(b.recs, vegetaEntry{line: line, size: size, bad: fmt.Sprintf("line longer than %d bytes", core.MaxLine)})
+			b.recs = append(b.recs, entry{line: line, size: size, bad: fmt.Sprintf("line longer than %d bytes", core.MaxLine)})
 		} else if len(data) > 0 {
 			line++
 			if len(bytes.TrimSpace(data)) > 0 {
 				start := len(b.raw)
 				b.raw = append(b.raw, data...)
-				b.recs = append(b.recs, vegetaEntry{line: line, start: start, end: len(b.raw), size: int64(len(data))})
+				b.recs = append(b.recs, entry{line: line, start: start, end: len(b.raw), size: int64(len(data))})
 			}
 		}
 		if err == nil && line%core.CtxEvery == 0 {
@@ -532,9 +532,9 @@ func readVegetaLines(ctx context.Context, r io.Reader, opts core.Options, get fu
 	}
 }
 
-// vegetaRecord is what the parser keeps of one JSON result; the byte
+// record is what the parser keeps of one JSON result; the byte
 // slices point into the line.
-type vegetaRecord struct {
+type record struct {
 	attack, method, url, err []byte
 	code                     uint16
 	ts                       time.Time
@@ -555,8 +555,8 @@ const (
 	vegetaFieldAll = 1<<iota - 1
 )
 
-// vegetaKeyBit maps a key to its bit, 0 for keys not read.
-func vegetaKeyBit(key string) int {
+// keyBit maps a key to its bit, 0 for keys not read.
+func keyBit(key string) int {
 	switch key {
 	case "attack":
 		return vegetaFieldAttack
@@ -586,14 +586,14 @@ func vegetaKeyBit(key string) int {
 // then, the rest of the line is not read (nor checked), which saves a
 // quarter of the time. Keys after "headers" (vegeta writes none; a file
 // edited to repeat a key there would differ) are then not read.
-func decodeVegetaJSON(line []byte, r *vegetaRecord) error {
+func decodeVegetaJSON(line []byte, r *record) error {
 	return decodeVegetaJSONMode(line, r, true)
 }
 
 // decodeVegetaJSONMode is decodeVegetaJSON, reading the whole line unless
 // stopAtHeaders.
-func decodeVegetaJSONMode(line []byte, r *vegetaRecord, stopAtHeaders bool) error {
-	*r = vegetaRecord{}
+func decodeVegetaJSONMode(line []byte, r *record, stopAtHeaders bool) error {
+	*r = record{}
 	in := jlexer.Lexer{Data: line}
 	if in.IsNull() {
 		in.Consumed()
@@ -605,7 +605,7 @@ func decodeVegetaJSONMode(line []byte, r *vegetaRecord, stopAtHeaders bool) erro
 	for !in.IsDelim('}') {
 		key := in.UnsafeFieldName(false)
 		in.WantColon()
-		seen |= vegetaKeyBit(key)
+		seen |= keyBit(key)
 		if in.IsNull() {
 			in.Skip()
 			in.WantComma()
@@ -676,10 +676,10 @@ func skipVegetaHeaders(in *jlexer.Lexer) {
 // histograms, and attacks with a targets file may hit thousands of URLs.
 const maxVegetaTargets = 32
 
-// vegetaRun returns the handle of the run of k, creating it. Beyond
+// run returns the handle of the run of k, creating it. Beyond
 // maxVegetaTargets targets, the requests of further targets go to one run
 // per attack, method and host (scheme://host/).
-func vegetaRun(a *requests.Requests, handles map[vegetaKey]int, k vegetaKey) int {
+func run(a *requests.Requests, handles map[key]int, k key) int {
 	meta := requests.RequestRun{Tool: "vegeta", LoadModel: results.LoadOpen, Target: k.url, UnixTime: true, Endpoint: core.EndpointOf(k.method, k.url)}
 	if k.attack != "" {
 		meta.Notes = append(meta.Notes, "vegeta attack "+strconv.Quote(k.attack))
@@ -701,12 +701,12 @@ func vegetaRun(a *requests.Requests, handles map[vegetaKey]int, k vegetaKey) int
 	return h
 }
 
-// vegetaGobResult is vegeta.Result without the fields loadverdict does not
+// gobResult is vegeta.Result without the fields loadverdict does not
 // keep. gob matches struct fields by name and skips the others in the
 // stream without building them: the body is not copied, and a corrupt
 // count of header entries cannot make the decoder allocate a huge map (as
 // it does when decoding into vegeta.Result).
-type vegetaGobResult struct {
+type gobResult struct {
 	Attack    string
 	Seq       uint64
 	Code      uint16
@@ -725,18 +725,18 @@ const maxVegetaGobMessage = 64 << 20
 
 // newVegetaGobDecoder returns a gob decoder of r whose messages are at
 // most maxVegetaGobMessage bytes, and its guard.
-func newVegetaGobDecoder(r io.Reader) (*gob.Decoder, *vegetaGobGuard) {
+func newVegetaGobDecoder(r io.Reader) (*gob.Decoder, *gobGuard) {
 	br, ok := r.(*bufio.Reader)
 	if !ok {
 		br = bufio.NewReader(r)
 	}
-	g := &vegetaGobGuard{br: br}
+	g := &gobGuard{br: br}
 	return gob.NewDecoder(g), g
 }
 
-// vegetaGobGuard passes a gob stream through message by message (a count, then
+// gobGuard passes a gob stream through message by message (a count, then
 // that many bytes) and fails a message longer than maxVegetaGobMessage.
-type vegetaGobGuard struct {
+type gobGuard struct {
 	br     *bufio.Reader
 	left   int64 // bytes of the current message (with its count) still to pass
 	passed int64 // bytes passed so far
@@ -744,7 +744,7 @@ type vegetaGobGuard struct {
 }
 
 // Read implements io.Reader.
-func (g *vegetaGobGuard) Read(p []byte) (int, error) {
+func (g *gobGuard) Read(p []byte) (int, error) {
 	if g.err != nil {
 		return 0, g.err
 	}
@@ -789,16 +789,16 @@ func (g *vegetaGobGuard) Read(p []byte) (int, error) {
 // and every byte from its start to the end of the input is malformed: a
 // valid stream followed by junk is rejected unless the junk is at most
 // 1 % of the input. An error of the reader is returned as such.
-func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts core.Options) error {
+func (g *agg) parseGob(ctx context.Context, r io.Reader, opts core.Options) error {
 	src := &core.TrackReader{R: r}
 	dec, guard := newVegetaGobDecoder(src)
-	var res vegetaGobResult
+	var res gobResult
 	var good int64 // bytes of the records read so far
 	for n := 1; ; n++ {
 		if err := core.CheckCtx(ctx, n); err != nil {
 			return err
 		}
-		res = vegetaGobResult{}
+		res = gobResult{}
 		err := decodeVegetaGob(dec, &res)
 		if err == io.EOF {
 			break
@@ -821,7 +821,7 @@ func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts core.Options
 		}
 		g.a.Record(guard.passed - good)
 		good = guard.passed
-		if err := vegetaAdd(g, n, res.Attack, res.Method, res.URL, res.Timestamp, int64(res.Latency), res.Code, res.BytesIn, res.Error); err != nil {
+		if err := add(g, n, res.Attack, res.Method, res.URL, res.Timestamp, int64(res.Latency), res.Code, res.BytesIn, res.Error); err != nil {
 			return err
 		}
 	}
@@ -830,7 +830,7 @@ func (g *vegetaAgg) parseGob(ctx context.Context, r io.Reader, opts core.Options
 }
 
 // decodeVegetaGob decodes one result, turning a panic into an error.
-func decodeVegetaGob(dec *gob.Decoder, r *vegetaGobResult) (err error) {
+func decodeVegetaGob(dec *gob.Decoder, r *gobResult) (err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("gob decoder failed: %v", p)

@@ -28,7 +28,7 @@ import (
 // vegetaParserNames are the parsers of vegeta outputs.
 var vegetaParserNames = []string{"vegeta", "vegeta-report-json", "vegeta-hdrplot", "vegeta-json", "vegeta-csv", "vegeta-gob"}
 
-func vegetaParserNamed(t testing.TB, name string) core.Parser {
+func parserNamed(t testing.TB, name string) core.Parser {
 	t.Helper()
 	for _, p := range parsers {
 		if p.Name() == name {
@@ -67,7 +67,7 @@ func TestVegetaDetect(t *testing.T) {
 			t.Errorf("%s: detected as %v (%v), want %s", in, p, err, want)
 		}
 	}
-	dirs := vegetaSampleDirs()
+	dirs := sampleDirs()
 	n := 0
 	for _, dir := range dirs {
 		if filepath.Base(dir) == "vegeta" {
@@ -83,7 +83,7 @@ func TestVegetaDetect(t *testing.T) {
 			head := ingesttest.ReadPlain(t, in)
 			head = head[:min(len(head), core.HeadSize)]
 			for _, name := range vegetaParserNames {
-				if vegetaParserNamed(t, name).Detect(head) {
+				if parserNamed(t, name).Detect(head) {
 					t.Errorf("%s: claimed by %s", in, name)
 				}
 			}
@@ -106,7 +106,7 @@ func TestVegetaDetect(t *testing.T) {
 		"\xff\x96\x7f\x03\x01\x01\x06Result\x01\xff\x80\x00\x01\x0c\x01\x06Attack",
 	} {
 		for _, name := range vegetaParserNames {
-			if vegetaParserNamed(t, name).Detect([]byte(s)) {
+			if parserNamed(t, name).Detect([]byte(s)) {
 				t.Errorf("%q claimed by %s", s, name)
 			}
 		}
@@ -125,14 +125,14 @@ func parseVegetaFile(t testing.TB, path string) []results.RunWithPercentiles {
 	return runs
 }
 
-func vegetaF(p *float64) float64 {
+func f(p *float64) float64 {
 	if p == nil {
 		return math.NaN()
 	}
 	return *p
 }
 
-func vegetaI(p *int64) int64 {
+func i(p *int64) int64 {
 	if p == nil {
 		return -1
 	}
@@ -145,12 +145,12 @@ func TestVegetaTextReports(t *testing.T) {
 		t.Fatalf("%d runs", len(runs))
 	}
 	r := runs[0]
-	if r.Tool != "vegeta" || r.LoadModel != results.LoadOpen || r.Requests != 1200 || vegetaF(r.TargetRPS) != 120 || r.RPS != 65.87 ||
-		r.DurationS != 10.094965987 || r.Errors != 535 || vegetaI(r.Non2xx) != 0 || vegetaI(r.Timeouts) != 0 || vegetaI(r.BytesIn) != 3714690 {
+	if r.Tool != "vegeta" || r.LoadModel != results.LoadOpen || r.Requests != 1200 || f(r.TargetRPS) != 120 || r.RPS != 65.87 ||
+		r.DurationS != 10.094965987 || r.Errors != 535 || i(r.Non2xx) != 0 || i(r.Timeouts) != 0 || i(r.BytesIn) != 3714690 {
 		t.Errorf("vegeta_01: %+v", r.Run)
 	}
-	if vegetaF(r.LatMinMs) != 90.438129 || vegetaF(r.LatMeanMs) != 113.172398 || vegetaF(r.LatP50Ms) != 108.272568 || r.LatP90Ms != nil ||
-		vegetaF(r.LatP99Ms) != 247.771566 || vegetaF(r.LatMaxMs) != 264.815246 || len(r.Percentiles) != 5 || r.Percentiles[2].Quantile != 0.95 {
+	if f(r.LatMinMs) != 90.438129 || f(r.LatMeanMs) != 113.172398 || f(r.LatP50Ms) != 108.272568 || r.LatP90Ms != nil ||
+		f(r.LatP99Ms) != 247.771566 || f(r.LatMaxMs) != 264.815246 || len(r.Percentiles) != 5 || r.Percentiles[2].Quantile != 0.95 {
 		t.Errorf("vegeta_01 latencies: %+v %+v", r.Run, r.Percentiles)
 	}
 	if r.Notes == nil || !strings.Contains(*r.Notes, "6 distinct error(s)") || r.Label != "vegeta_01" || r.Target != "" {
@@ -162,11 +162,11 @@ func TestVegetaTextReports(t *testing.T) {
 // TestVegetaTextStatusFirst: Status Codes and Error Set printed before the report too.
 func TestVegetaTextStatusFirst(t *testing.T) {
 	r := parseVegetaFile(t, "testdata/vegeta/vegeta_03.txt")[0]
-	if r.SourceLine != 5 || r.Requests != 270000 || r.DurationS != 600 || vegetaF(r.LatP90Ms) != 8.672 || r.Errors != 0 {
+	if r.SourceLine != 5 || r.Requests != 270000 || r.DurationS != 600 || f(r.LatP90Ms) != 8.672 || r.Errors != 0 {
 		t.Errorf("vegeta_03: %+v", r.Run)
 	}
 	r = parseVegetaFile(t, "testdata/vegeta/vegeta_04.txt")[0]
-	if r.Errors != 12 || vegetaI(r.Non2xx) != 12 || vegetaI(r.Timeouts) != 0 || vegetaF(r.LatMaxMs) != 1097 || r.Notes == nil || !strings.Contains(*r.Notes, "500 Internal") {
+	if r.Errors != 12 || i(r.Non2xx) != 12 || i(r.Timeouts) != 0 || f(r.LatMaxMs) != 1097 || r.Notes == nil || !strings.Contains(*r.Notes, "500 Internal") {
 		t.Errorf("vegeta_04: %+v", r.Run)
 	}
 
@@ -178,10 +178,10 @@ func TestVegetaTextScript(t *testing.T) {
 	if len(runs) != 6 {
 		t.Fatalf("bud: %d runs", len(runs))
 	}
-	if r := runs[0]; r.Requests != 1 || r.DurationS != 0.430399 || vegetaF(r.LatP99Ms) != 430.399 || r.Errors != 0 || r.Timeouts != nil {
+	if r := runs[0]; r.Requests != 1 || r.DurationS != 0.430399 || f(r.LatP99Ms) != 430.399 || r.Errors != 0 || r.Timeouts != nil {
 		t.Errorf("bud run 0: %+v", r.Run)
 	}
-	if r := runs[1]; r.Requests != 250 || r.Errors != 14 || vegetaI(r.Timeouts) != 14 || vegetaPct(r, 0.95) != 10001 || r.SourceLine != 18 {
+	if r := runs[1]; r.Requests != 250 || r.Errors != 14 || i(r.Timeouts) != 14 || pct(r, 0.95) != 10001 || r.SourceLine != 18 {
 		t.Errorf("bud run 1: %+v", r.Run)
 	}
 
@@ -207,19 +207,19 @@ func TestVegetaTextCommands(t *testing.T) {
 		{"", 60.51, "open", math.NaN(), 75},
 	} {
 		r := runs[i]
-		rate := vegetaF(r.TargetRPS)
+		rate := f(r.TargetRPS)
 		if r.Target != c.target || !(rate == c.rate || math.IsNaN(rate) && math.IsNaN(c.rate)) || r.LoadModel != c.model ||
-			!(vegetaF(r.TimeoutS) == c.timeout || math.IsNaN(c.timeout) && r.TimeoutS == nil) || r.Errors != c.errors {
+			!(f(r.TimeoutS) == c.timeout || math.IsNaN(c.timeout) && r.TimeoutS == nil) || r.Errors != c.errors {
 			t.Errorf("transcript run %d: %+v", i, r.Run)
 		}
 		if (r.Command != nil) != (c.target != "") {
 			t.Errorf("transcript run %d: command %v", i, r.Command)
 		}
 	}
-	if r := runs[3]; r.Connections == nil || *r.Connections != 4 || vegetaF(r.PlannedDurationS) != 1 {
+	if r := runs[3]; r.Connections == nil || *r.Connections != 4 || f(r.PlannedDurationS) != 1 {
 		t.Errorf("transcript -rate=0 run: %+v", r.Run)
 	}
-	if r := runs[4]; vegetaI(r.Timeouts) != 60 || vegetaI(r.Non2xx) != 15 || r.Label != "report-transcript" {
+	if r := runs[4]; i(r.Timeouts) != 60 || i(r.Non2xx) != 15 || r.Label != "report-transcript" {
 		t.Errorf("transcript errors run: %+v", r.Run)
 	}
 
@@ -232,25 +232,25 @@ func TestVegetaTextOldLayouts(t *testing.T) {
 		t.Fatalf("old layouts: %d runs", len(runs))
 	}
 	if r := runs[0]; r.Requests != 1200 || r.DurationS != 1.998307684 || r.TargetRPS != nil || math.Abs(r.RPS-1200/1.998307684) > 1e-9 ||
-		r.LatMinMs != nil || vegetaF(r.LatMaxMs) != 7788.103259 {
+		r.LatMinMs != nil || f(r.LatMaxMs) != 7788.103259 {
 		t.Errorf("old [total] layout: %+v", r.Run)
 	}
-	if r := runs[1]; r.Requests != 3600000 || r.DurationS != 0 || r.RPS != 60000 || vegetaF(r.TargetRPS) != 60000 {
+	if r := runs[1]; r.Requests != 3600000 || r.DurationS != 0 || r.RPS != 60000 || f(r.TargetRPS) != 60000 {
 		t.Errorf("old [total, rate] layout: %+v", r.Run)
 	}
-	if r := runs[2]; r.Label != "localhost:8082" || vegetaF(r.PlannedDurationS) != 30 || vegetaF(r.TargetRPS) != 200 || r.Errors != 1794 || r.Timeouts != nil || r.SourceLine != 36 {
+	if r := runs[2]; r.Label != "localhost:8082" || f(r.PlannedDurationS) != 30 || f(r.TargetRPS) != 200 || r.Errors != 1794 || r.Timeouts != nil || r.SourceLine != 36 {
 		t.Errorf("old [mean, 50, ...] layout: %+v", r.Run)
 	}
 	if r := runs[3]; r.DurationS != 216.864626198 || r.BytesIn != nil {
 		t.Errorf("minutes: %+v", r.Run)
 	}
-	if r := runs[4]; r.LoadModel != results.LoadClosed || r.Connections == nil || *r.Connections != 10 || vegetaF(r.LatMeanMs) != 0.230239 {
+	if r := runs[4]; r.LoadModel != results.LoadClosed || r.Connections == nil || *r.Connections != 10 || f(r.LatMeanMs) != 0.230239 {
 		t.Errorf("-rate=0: %+v", r.Run)
 	}
 }
 
-// vegetaPct returns the latency of r at quantile q, NaN when absent.
-func vegetaPct(r results.RunWithPercentiles, q float64) float64 {
+// pct returns the latency of r at quantile q, NaN when absent.
+func pct(r results.RunWithPercentiles, q float64) float64 {
 	for _, p := range r.Percentiles {
 		if p.Quantile == q {
 			return p.LatencyMs
@@ -262,7 +262,7 @@ func vegetaPct(r results.RunWithPercentiles, q float64) float64 {
 func TestVegetaRows(t *testing.T) {
 	for _, c := range []struct {
 		in   string
-		kind vegetaRow
+		kind row
 		keys string
 		rest string
 	}{
@@ -274,7 +274,7 @@ func TestVegetaRows(t *testing.T) {
 		{"Latency [mean] 1ms", vegetaRowNone, "", ""},
 		{"Requests", vegetaRowNone, "", ""},
 	} {
-		kind, keys, rest := vegetaRowOf([]byte(c.in))
+		kind, keys, rest := rowOf([]byte(c.in))
 		if kind != c.kind || kind != vegetaRowNone && kind != vegetaRowErrorSet && (strings.Join(keys, "|") != c.keys || string(rest) != c.rest) {
 			t.Errorf("%q: %v %q %q", c.in, kind, keys, rest)
 		}
@@ -287,7 +287,7 @@ func TestVegetaRows(t *testing.T) {
 		{"10m0s", 600000, true}, {"21m47.89s", 1307890, true}, {"1.234µs", 0.001234, true}, {"1.234us", 0.001234, true},
 		{"396.281µs", 0.396281, true}, {"0s", 0, true}, {"1h2m", 3720000, true}, {"12", 0, false}, {"-1ms", 0, false}, {"1.2.3s", 0, false},
 	} {
-		ms, ok := vegetaDurationMs(c.in)
+		ms, ok := durationMs(c.in)
 		if ok != c.ok || ok && math.Abs(ms-c.ms) > 1e-9*c.ms {
 			t.Errorf("vegetaDurationMs(%q) = %v %v", c.in, ms, ok)
 		}
@@ -300,7 +300,7 @@ func TestVegetaRows(t *testing.T) {
 		{"50", 50, true}, {"50/1s", 50, true}, {"50/s", 50, true}, {"1/100ms", 10, true}, {"600/1m", 10, true},
 		{"0", 0, true}, {"infinity", 0, true}, {"x", 0, false}, {"5/x", 0, false}, {"-5", 0, false},
 	} {
-		r, ok := vegetaRate(c.in)
+		r, ok := rate(c.in)
 		if ok != c.ok || ok && math.Abs(r-c.rate) > 1e-9 {
 			t.Errorf("vegetaRate(%q) = %v %v", c.in, r, ok)
 		}
@@ -394,14 +394,14 @@ func TestVegetaReportJSON(t *testing.T) {
 		t.Fatalf("%d and %d runs", len(js), len(txt))
 	}
 	j, x := js[0], txt[0]
-	if j.Requests != 120 || j.Errors != 75 || vegetaI(j.Non2xx) != 15 || vegetaI(j.Timeouts) != 60 || j.StartedAt == nil ||
+	if j.Requests != 120 || j.Errors != 75 || i(j.Non2xx) != 15 || i(j.Timeouts) != 60 || j.StartedAt == nil ||
 		j.Requests != x.Requests || j.Errors != x.Errors || *j.Timeouts != *x.Timeouts || *j.BytesIn != *x.BytesIn {
 		t.Errorf("json %+v\ntext %+v", j.Run, x.Run)
 	}
 	// The text report rounds to the next most precise unit.
 	for _, c := range [][2]*float64{{j.LatMeanMs, x.LatMeanMs}, {j.LatP50Ms, x.LatP50Ms}, {j.LatP99Ms, x.LatP99Ms}, {j.LatMaxMs, x.LatMaxMs}, {&j.DurationS, &x.DurationS}, {&j.RPS, &x.RPS}} {
-		if math.Abs(vegetaF(c[0])-vegetaF(c[1])) > 0.001*vegetaF(c[0]) {
-			t.Errorf("json %v text %v", vegetaF(c[0]), vegetaF(c[1]))
+		if math.Abs(f(c[0])-f(c[1])) > 0.001*f(c[0]) {
+			t.Errorf("json %v text %v", f(c[0]), f(c[1]))
 		}
 	}
 	// Pretty-printed, with the old README's keys, several in a row.
@@ -423,14 +423,14 @@ func TestVegetaReportJSON(t *testing.T) {
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("%d runs, err %v", len(runs), err)
 	}
-	if runs[0].Requests != 120 || vegetaF(runs[0].LatP99Ms) != vegetaF(j.LatP99Ms) || runs[0].SourceLine != 1 {
+	if runs[0].Requests != 120 || f(runs[0].LatP99Ms) != f(j.LatP99Ms) || runs[0].SourceLine != 1 {
 		t.Errorf("pretty: %+v", runs[0].Run)
 	}
 	o := runs[1]
 	ingesttest.CheckRun(t, o)
 	lines := strings.Count(pretty.String(), "\n") + 2
-	if o.SourceLine != int32(lines) || o.Requests != 1200 || o.Errors != 1060 || vegetaI(o.Timeouts) != 1060 || o.DurationS != 1.998307684 ||
-		o.TargetRPS != nil || math.Abs(o.RPS-1200/1.998307684) > 1e-9 || vegetaF(o.LatMeanMs) != 9093.653647 || o.LatMinMs != nil || o.StartedAt != nil {
+	if o.SourceLine != int32(lines) || o.Requests != 1200 || o.Errors != 1060 || i(o.Timeouts) != 1060 || o.DurationS != 1.998307684 ||
+		o.TargetRPS != nil || math.Abs(o.RPS-1200/1.998307684) > 1e-9 || f(o.LatMeanMs) != 9093.653647 || o.LatMinMs != nil || o.StartedAt != nil {
 		t.Errorf("old JSON (line %d): %+v", lines, o.Run)
 	}
 	// Errors with their line.
@@ -461,8 +461,8 @@ func TestVegetaHdrplot(t *testing.T) {
 	}
 	r := h[0]
 	// Both come from vegeta's t-digest of the same results.
-	if r.Requests != 120 || vegetaF(r.LatP50Ms) != vegetaF(j[0].LatP50Ms) || vegetaF(r.LatP90Ms) != vegetaF(j[0].LatP90Ms) ||
-		vegetaF(r.LatMinMs) != vegetaF(j[0].LatMinMs) || vegetaF(r.LatMaxMs) != vegetaF(j[0].LatMaxMs) || r.LatP99Ms == nil || len(r.Percentiles) != 94 {
+	if r.Requests != 120 || f(r.LatP50Ms) != f(j[0].LatP50Ms) || f(r.LatP90Ms) != f(j[0].LatP90Ms) ||
+		f(r.LatMinMs) != f(j[0].LatMinMs) || f(r.LatMaxMs) != f(j[0].LatMaxMs) || r.LatP99Ms == nil || len(r.Percentiles) != 94 {
 		t.Errorf("hdrplot %+v (%d points)", r.Run, len(r.Percentiles))
 	}
 	last := r.Percentiles[len(r.Percentiles)-1]
@@ -482,8 +482,8 @@ func TestVegetaHdrplot(t *testing.T) {
 	}
 }
 
-// vegetaMetrics computes vegeta's own metrics of a results file.
-func vegetaLibMetrics(t *testing.T, path string) *vegeta.Metrics {
+// metrics computes vegeta's own metrics of a results file.
+func libMetrics(t *testing.T, path string) *vegeta.Metrics {
 	t.Helper()
 	dec := vegeta.DecoderFor(bytes.NewReader(ingesttest.ReadPlain(t, path)))
 	if dec == nil {
@@ -529,7 +529,7 @@ func TestVegetaResults(t *testing.T) {
 		if strip(a) != strip(b) {
 			t.Errorf("%s and %s differ:\n%s\n%s", set[0], set[1], strip(a), strip(b))
 		}
-		m := vegetaLibMetrics(t, "testdata/vegeta/"+set[0])
+		m := libMetrics(t, "testdata/vegeta/"+set[0])
 		var n, errs, bytesIn int64
 		lo, hi := math.Inf(1), 0.0
 		for _, r := range a {
@@ -550,8 +550,8 @@ func TestVegetaResults(t *testing.T) {
 		}
 	}
 	runs := parseVegetaFile(t, "testdata/vegeta/results-errors.json")
-	if len(runs) != 2 || runs[0].Target != "http://127.0.0.1:19000/mixed?every=4" || runs[0].Errors != 15 || vegetaI(runs[0].Non2xx) != 15 ||
-		runs[1].Target != "http://127.0.0.1:19000/sleep?ms=300" || runs[1].Errors != 60 || vegetaI(runs[1].Timeouts) != 60 || vegetaI(runs[1].Non2xx) != 0 ||
+	if len(runs) != 2 || runs[0].Target != "http://127.0.0.1:19000/mixed?every=4" || runs[0].Errors != 15 || i(runs[0].Non2xx) != 15 ||
+		runs[1].Target != "http://127.0.0.1:19000/sleep?ms=300" || runs[1].Errors != 60 || i(runs[1].Timeouts) != 60 || i(runs[1].Non2xx) != 0 ||
 		runs[0].TargetRPS == nil || runs[0].LoadModel != results.LoadOpen || !runs[0].HasSamples || runs[0].StartedAt == nil {
 		t.Errorf("errors: %+v\n%+v", runs[0].Run, runs[1].Run)
 	}
@@ -566,7 +566,7 @@ func TestVegetaResultsBadRecords(t *testing.T) {
 	good := strings.Split(strings.TrimSpace(string(ingesttest.ReadPlain(t, "testdata/vegeta/results-errors.json"))), "\n")
 	parse := func(name, in string) ([]results.RunWithPercentiles, *ingesttest.Collect, error) {
 		var c ingesttest.Collect
-		err := vegetaParserNamed(t, name).Parse(context.Background(), strings.NewReader(in), core.Options{Source: "r"}, &c)
+		err := parserNamed(t, name).Parse(context.Background(), strings.NewReader(in), core.Options{Source: "r"}, &c)
 		for _, r := range c.Runs {
 			ingesttest.CheckRun(t, r)
 		}
@@ -663,24 +663,24 @@ func TestVegetaLineFeeder(t *testing.T) {
 		t.Errorf("got %s, want %s", strings.Join(got, " "), want)
 	}
 	e := errors.New("boom")
-	f = newVegetaLineFeeder(io.MultiReader(strings.NewReader("x\n"), vegetaErrReader{e}))
+	f = newVegetaLineFeeder(io.MultiReader(strings.NewReader("x\n"), errReader{e}))
 	if _, err := io.ReadAll(f); !errors.Is(err, e) || f.err != e {
 		t.Errorf("read error: %v", err)
 	}
 }
 
-type vegetaErrReader struct{ err error }
+type errReader struct{ err error }
 
-func (r vegetaErrReader) Read([]byte) (int, error) { return 0, r.err }
+func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 
 var (
 	vegetaBenchOnce sync.Once
 	vegetaBenchData []byte
 )
 
-// vegetaBenchInput returns 200,000 results as JSON lines, like those of
+// benchInput returns 200,000 results as JSON lines, like those of
 // scripts/perf/makevegeta (one target at 5000/s, ~350 bytes a line).
-func vegetaBenchInput() []byte {
+func benchInput() []byte {
 	vegetaBenchOnce.Do(func() {
 		var b bytes.Buffer
 		enc := vegeta.NewJSONEncoder(&b)
@@ -703,21 +703,21 @@ func vegetaBenchInput() []byte {
 	return vegetaBenchData
 }
 
-// vegetaDiscard is a Sink that drops everything.
-type vegetaDiscard struct{}
+// discard is a Sink that drops everything.
+type discard struct{}
 
-func (vegetaDiscard) Run(results.RunWithPercentiles) error { return nil }
-func (vegetaDiscard) Sample(results.Sample) error          { return nil }
-func (vegetaDiscard) Series(results.Series) error          { return nil }
+func (discard) Run(results.RunWithPercentiles) error { return nil }
+func (discard) Sample(results.Sample) error          { return nil }
+func (discard) Series(results.Series) error          { return nil }
 
 // BenchmarkVegetaResultsJSON parses per-request JSON results into runs,
 // samples and series (dropped by the sink).
 func BenchmarkVegetaResultsJSON(b *testing.B) {
-	data := vegetaBenchInput()
+	data := benchInput()
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := parse(context.Background(), bytes.NewReader(data), core.Options{Source: "bench.json"}, vegetaDiscard{}); err != nil {
+		if err := parse(context.Background(), bytes.NewReader(data), core.Options{Source: "bench.json"}, discard{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -727,7 +727,7 @@ func BenchmarkVegetaResultsJSON(b *testing.B) {
 // BenchmarkVegetaLibJSON is the floor set by vegeta's own JSON decoder
 // (what `vegeta report` reads with), without aggregation.
 func BenchmarkVegetaLibJSON(b *testing.B) {
-	data := vegetaBenchInput()
+	data := benchInput()
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -744,21 +744,21 @@ func BenchmarkVegetaLibJSON(b *testing.B) {
 	}
 }
 
-// vegetaJSONAgrees checks decodeVegetaJSON against vegeta's own JSON
+// jsonAgrees checks decodeVegetaJSON against vegeta's own JSON
 // decoder on one line: where vegeta decodes it, the whole-line decoding
 // must succeed with the same fields loadverdict keeps; where the whole-line
 // decoding succeeds, the decoding that stops at "headers" must too, with
 // the same fields unless a key is repeated.
-func vegetaJSONAgrees(t testing.TB, line []byte) {
+func jsonAgrees(t testing.TB, line []byte) {
 	t.Helper()
-	same := func(a, b vegetaRecord) bool {
+	same := func(a, b record) bool {
 		return string(a.attack) == string(b.attack) && string(a.method) == string(b.method) && string(a.url) == string(b.url) &&
 			string(a.err) == string(b.err) && a.code == b.code && a.ts.Equal(b.ts) && a.latency == b.latency && a.bytesIn == b.bytesIn
 	}
-	var strict, fast vegetaRecord
+	var strict, fast record
 	serr := decodeVegetaJSONMode(line, &strict, false)
 	ferr := decodeVegetaJSONMode(line, &fast, true)
-	if serr == nil && (ferr != nil || !vegetaRepeatsKeys(line) && !same(strict, fast)) {
+	if serr == nil && (ferr != nil || !repeatsKeys(line) && !same(strict, fast)) {
 		t.Fatalf("%q: whole line %+v, stopping at headers %+v (%v)", line, strict, fast, ferr)
 	}
 	var want vegeta.Result
@@ -768,16 +768,16 @@ func vegetaJSONAgrees(t testing.TB, line []byte) {
 	if serr != nil {
 		t.Fatalf("%q: vegeta decodes it, loadverdict fails: %v", line, serr)
 	}
-	w := vegetaRecord{attack: []byte(want.Attack), method: []byte(want.Method), url: []byte(want.URL), err: []byte(want.Error),
+	w := record{attack: []byte(want.Attack), method: []byte(want.Method), url: []byte(want.URL), err: []byte(want.Error),
 		code: want.Code, ts: want.Timestamp, latency: int64(want.Latency), bytesIn: want.BytesIn}
 	if !same(strict, w) {
 		t.Fatalf("%q: got %+v, vegeta %+v", line, strict, want)
 	}
 }
 
-// vegetaRepeatsKeys reports whether the top-level object of line repeats
+// repeatsKeys reports whether the top-level object of line repeats
 // a key, or cannot be told (not strict JSON).
-func vegetaRepeatsKeys(line []byte) bool {
+func repeatsKeys(line []byte) bool {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return true
@@ -803,7 +803,7 @@ func TestVegetaJSONDecoder(t *testing.T) {
 	for _, in := range []string{"results-errors.json", "results-two-targets.json.gz"} {
 		for _, line := range bytes.Split(ingesttest.ReadPlain(t, "testdata/vegeta/"+in), []byte("\n")) {
 			if len(line) > 0 {
-				vegetaJSONAgrees(t, line)
+				jsonAgrees(t, line)
 				n++
 			}
 		}
@@ -817,7 +817,7 @@ func TestVegetaJSONDecoder(t *testing.T) {
 		`{"latency":-5,"bytes_in":18446744073709551615,"code":65536}`, `{"code":200}x`, `{"headers":{"a":1},"body":"!!"}`,
 		`{"timestamp":"2024-13-01T00:00:00Z"}`, `{"timestamp":12}`, `[1]`, `{"seq":-1}`, `{"a":{"b":[1,{"c":null}]}}`,
 	} {
-		vegetaJSONAgrees(t, []byte(s))
+		jsonAgrees(t, []byte(s))
 	}
 }
 

@@ -17,22 +17,7 @@ import (
 // (github.com/giltene/wrk2), wherever it sits in a file: bare, in terminal
 // transcripts, in markdown or blog posts, several runs in a row.
 //
-// A run is the block
-//
-//	[wrk command line]                            optional, may be far above
-//	Running 10s test @ URL                        optional (partial pastes)
-//	  N threads and M connections                 optional
-//	  Thread calibration: ...                     wrk2 only
-//	  Thread Stats   Avg      Stdev     Max   +/- Stdev
-//	    Latency ...
-//	    Req/Sec ...
-//	  Latency Distribution ...                    --latency
-//	  Detailed Percentile spectrum: ...           wrk2 --latency
-//	  N requests in 10.04s, 4.12MB read           required
-//	  Socket errors: connect N, read N, write N, timeout N
-//	  Non-2xx or 3xx responses: N
-//	Requests/sec: ...
-//	Transfer/sec: ...
+// A run is the block of docs/FORMATS.md's layout.
 //
 // Lines are recognized one by one and move the current run forward; a line
 // that belongs before what the current run already holds starts the next
@@ -49,11 +34,11 @@ func (Parser) Name() string { return "wrk" }
 // Formats returns the formats the parser reads.
 func (Parser) Formats() []string { return []string{"wrk", "wrk2"} }
 
-// wrkKind is the kind of a line of wrk output.
-type wrkKind uint8
+// kind is the kind of a line of wrk output.
+type kind uint8
 
 const (
-	wrkKindNone wrkKind = iota
+	wrkKindNone kind = iota
 	wrkKindRunning
 	wrkKindThreads
 	wrkKindCalib
@@ -90,7 +75,7 @@ const (
 	wrkPhaseTransfer
 )
 
-// wrkLead marks the bytes a line of a run can start with (wrkClassify's
+// wrkLead marks the bytes a line of a run can start with (classify's
 // cases): a line starting with another is not split into fields.
 var wrkLead = func() (t [256]bool) {
 	for _, c := range []byte("RTLSNDV#-.0123456789") {
@@ -99,29 +84,29 @@ var wrkLead = func() (t [256]bool) {
 	return t
 }()
 
-// wrkClassify returns the kind of a line from its fields by structure only;
+// classify returns the kind of a line from its fields by structure only;
 // the handlers check the numbers.
-func wrkClassify(f [][]byte) wrkKind {
+func classify(f [][]byte) kind {
 	if len(f) == 0 || len(f[0]) == 0 {
 		return wrkKindNone
 	}
 	switch a := f[0]; a[0] {
 	case 'R':
-		return wrkClassifyR(f)
+		return classifyR(f)
 	case 'T':
-		return wrkClassifyT(f)
+		return classifyT(f)
 	case 'L':
-		return wrkClassifyL(f)
+		return classifyL(f)
 	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '.':
-		return wrkClassifyNumeric(f)
+		return classifyNumeric(f)
 	default:
-		return wrkClassifyOther(f)
+		return classifyOther(f)
 	}
 }
 
-// wrkClassifyR classifies the lines starting with R: Running, Requests/sec
+// classifyR classifies the lines starting with R: Running, Requests/sec
 // and Req/Sec.
-func wrkClassifyR(f [][]byte) wrkKind {
+func classifyR(f [][]byte) kind {
 	switch string(f[0]) {
 	case "Running":
 		if len(f) >= 5 && string(f[2]) == "test" && string(f[3]) == "@" {
@@ -139,9 +124,9 @@ func wrkClassifyR(f [][]byte) wrkKind {
 	return wrkKindNone
 }
 
-// wrkClassifyT classifies the lines starting with T: the Thread Stats
+// classifyT classifies the lines starting with T: the Thread Stats
 // header, wrk2's calibration and Transfer/sec.
-func wrkClassifyT(f [][]byte) wrkKind {
+func classifyT(f [][]byte) kind {
 	switch string(f[0]) {
 	case "Thread":
 		if len(f) >= 3 && string(f[1]) == "Stats" && string(f[2]) == "Avg" {
@@ -158,9 +143,9 @@ func wrkClassifyT(f [][]byte) wrkKind {
 	return wrkKindNone
 }
 
-// wrkClassifyL classifies the lines starting with L: the Latency row and
+// classifyL classifies the lines starting with L: the Latency row and
 // the Latency Distribution header.
-func wrkClassifyL(f [][]byte) wrkKind {
+func classifyL(f [][]byte) kind {
 	if string(f[0]) == "Latency" {
 		if len(f) >= 2 && string(f[1]) == "Distribution" {
 			return wrkKindDistHeader
@@ -172,10 +157,10 @@ func wrkClassifyL(f [][]byte) wrkKind {
 	return wrkKindNone
 }
 
-// wrkClassifyNumeric classifies the lines starting with a number:
+// classifyNumeric classifies the lines starting with a number:
 // percentile rows, wrk2's detailed rows, the threads and connections line
 // and the "requests in" line.
-func wrkClassifyNumeric(f [][]byte) wrkKind {
+func classifyNumeric(f [][]byte) kind {
 	a := f[0]
 	switch len(f) {
 	case 2:
@@ -197,10 +182,10 @@ func wrkClassifyNumeric(f [][]byte) wrkKind {
 	return wrkKindNone
 }
 
-// wrkClassifyOther classifies the other lines of a run: Socket errors,
+// classifyOther classifies the other lines of a run: Socket errors,
 // Non-2xx responses, wrk2's detailed percentile headers, HdrHistogram
 // statistics and rules.
-func wrkClassifyOther(f [][]byte) wrkKind {
+func classifyOther(f [][]byte) kind {
 	a := f[0]
 	switch {
 	case bytes.HasPrefix(a, []byte("#[")):
@@ -231,8 +216,8 @@ func wrkClassifyOther(f [][]byte) wrkKind {
 	return wrkKindNone
 }
 
-// wrkParseRequests parses "N requests in 10.04s, 4.12MB read".
-func wrkParseRequests(f [][]byte) (n int64, durS, bytesIn float64, ok bool) {
+// parseRequests parses "N requests in 10.04s, 4.12MB read".
+func parseRequests(f [][]byte) (n int64, durS, bytesIn float64, ok bool) {
 	n, ok = core.ParseUint(f[0])
 	if !ok {
 		return
@@ -252,8 +237,8 @@ func wrkParseRequests(f [][]byte) (n int64, durS, bytesIn float64, ok bool) {
 	return
 }
 
-// wrkParseThreads parses "N threads and M connections".
-func wrkParseThreads(f [][]byte) (t, c int64, ok bool) {
+// parseThreads parses "N threads and M connections".
+func parseThreads(f [][]byte) (t, c int64, ok bool) {
 	if t, ok = core.ParseUint(f[0]); !ok {
 		return
 	}
@@ -261,8 +246,8 @@ func wrkParseThreads(f [][]byte) (t, c int64, ok bool) {
 	return
 }
 
-// wrkParseStats parses the three values of a Thread Stats row with conv.
-func wrkParseStats(f [][]byte, conv func([]byte) (float64, core.ValueKind)) (v [3]float64, k [3]core.ValueKind, ok bool) {
+// parseStats parses the three values of a Thread Stats row with conv.
+func parseStats(f [][]byte, conv func([]byte) (float64, core.ValueKind)) (v [3]float64, k [3]core.ValueKind, ok bool) {
 	for i := 0; i < 3; i++ {
 		v[i], k[i] = conv(f[i+1])
 		if k[i] == core.ValBad {
@@ -295,17 +280,17 @@ func (Parser) Detect(head []byte) bool {
 			continue
 		}
 		f := core.Fields(s, buf[:0])
-		switch wrkClassify(f) {
+		switch classify(f) {
 		case wrkKindHeader:
 			header = true
 		case wrkKindRequests:
-			_, _, _, ok := wrkParseRequests(f)
+			_, _, _, ok := parseRequests(f)
 			reqIn = reqIn || ok
 		case wrkKindThreads:
-			_, _, ok := wrkParseThreads(f)
+			_, _, ok := parseThreads(f)
 			threads = threads || ok
 		case wrkKindReqRow:
-			_, _, ok := wrkParseStats(f, core.Metric)
+			_, _, ok := parseStats(f, core.Metric)
 			reqRow = reqRow || ok
 		case wrkKindRPS:
 			_, k := core.Metric(f[1])
@@ -320,22 +305,22 @@ func (Parser) Detect(head []byte) bool {
 	return false
 }
 
-// wrkDistKind says which distribution the rows being read belong to.
-type wrkDistKind uint8
+// distKind says which distribution the rows being read belong to.
+type distKind uint8
 
 const (
-	wrkDistNone        wrkDistKind = iota
-	wrkDistRecorded                // wrk's, or wrk2's corrected (Recorded) one
-	wrkDistUncorrected             // wrk2 -U: kept out of the percentiles
+	wrkDistNone        distKind = iota
+	wrkDistRecorded             // wrk's, or wrk2's corrected (Recorded) one
+	wrkDistUncorrected          // wrk2 -U: kept out of the percentiles
 )
 
-// wrkRun accumulates one run.
-type wrkRun struct {
+// run accumulates one run.
+type run struct {
 	phase              int8
 	startLine          int // first line, the command's when one is attached
 	firstLine          int // first line of the output itself
 	lastLine           int
-	cmd                *wrkCommand
+	cmd                *command
 	target             string
 	hasTarget          bool
 	planned            float64
@@ -346,7 +331,7 @@ type wrkRun struct {
 	lat, rq            [3]float64
 	latK, rqK          [3]core.ValueKind
 	hasLat, hasRq      bool
-	dist               wrkDistKind
+	dist               distKind
 	inSpec             bool
 	sawUncorrected     bool
 	summary, spec      []core.PctRow
@@ -373,8 +358,8 @@ type state struct {
 	emit    func(results.RunWithPercentiles) error
 	lab     core.Labeler
 	active  bool
-	run     wrkRun
-	pending *wrkCommand
+	run     run
+	pending *command
 	f       [24][]byte
 	notes   []string
 }
@@ -403,14 +388,14 @@ func (st *state) line(b []byte, ln int) error {
 	if wrkLead[s[0]] {
 		f = core.Fields(s, st.f[:0])
 	}
-	if h := wrkHandlers[wrkClassify(f)]; h != nil {
+	if h := wrkHandlers[classify(f)]; h != nil {
 		if handled, err := h(st, s, f, ln); handled || err != nil {
 			return err
 		}
 	}
 	// Not part of a run: maybe a command line for the next one, or its
 	// bare arguments.
-	c, ok := (*wrkCommand)(nil), false
+	c, ok := (*command)(nil), false
 	if i := findWrkCommand(s); i >= 0 {
 		c, ok = parseWrkCommand(string(s[i:]), ln)
 	} else {
@@ -425,7 +410,7 @@ func (st *state) line(b []byte, ln int) error {
 	return nil
 }
 
-// wrkHandlers handle the lines of each kind (wrkClassify): handled false
+// wrkHandlers handle the lines of each kind (classify): handled false
 // when the line, on a closer look, is no part of a run.
 var wrkHandlers = [...]func(st *state, s []byte, f [][]byte, ln int) (bool, error){
 	wrkKindRunning:    (*state).onRunning,
@@ -472,7 +457,7 @@ func (st *state) onRunning(s []byte, f [][]byte, ln int) (bool, error) {
 // closer look, is no part of a run.
 func (st *state) onThreads(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
-	t, c, ok := wrkParseThreads(f)
+	t, c, ok := parseThreads(f)
 	if !ok {
 		return false, nil
 	}
@@ -515,7 +500,7 @@ func (st *state) onLatRow(s []byte, f [][]byte, ln int) (bool, error) {
 	if !st.active || r.phase < wrkPhaseHeader {
 		return false, nil // rows belong under a Thread Stats header (bombardier prints a Latency row too)
 	}
-	v, k, ok := wrkParseStats(f, core.TimeMs)
+	v, k, ok := parseStats(f, core.TimeMs)
 	if !ok {
 		return false, nil
 	}
@@ -532,7 +517,7 @@ func (st *state) onReqRow(s []byte, f [][]byte, ln int) (bool, error) {
 	if !st.active || r.phase < wrkPhaseHeader {
 		return false, nil // rows belong under a Thread Stats header (bombardier prints a Latency row too)
 	}
-	v, k, ok := wrkParseStats(f, core.Metric)
+	v, k, ok := parseStats(f, core.Metric)
 	if !ok {
 		return false, nil
 	}
@@ -681,7 +666,7 @@ func (st *state) onRule(s []byte, f [][]byte, ln int) (bool, error) {
 // closer look, is no part of a run.
 func (st *state) onRequests(s []byte, f [][]byte, ln int) (bool, error) {
 	r := &st.run
-	n, d, by, ok := wrkParseRequests(f)
+	n, d, by, ok := parseRequests(f)
 	if !ok {
 		return false, nil
 	}
@@ -800,7 +785,7 @@ func (st *state) start(ln int) error {
 	if err := st.close(); err != nil {
 		return err
 	}
-	st.run = wrkRun{summary: st.run.summary[:0], spec: st.run.spec[:0]}
+	st.run = run{summary: st.run.summary[:0], spec: st.run.spec[:0]}
 	st.active = true
 	st.run.startLine, st.run.firstLine = ln, ln
 	if c := st.pending; c != nil && (c.url != "" || c.placeholder) {
@@ -835,7 +820,7 @@ func (st *state) enter(ph int8, ln int, starter, repeatable bool) (bool, error) 
 }
 
 // addPct appends a distribution point, up to maxPercentiles per run.
-func (r *wrkRun) addPct(dst *[]core.PctRow, p core.PctRow) {
+func (r *run) addPct(dst *[]core.PctRow, p core.PctRow) {
 	if len(r.summary)+len(r.spec) >= core.MaxPercentiles {
 		r.pctDropped = true
 		return
@@ -866,10 +851,10 @@ func (st *state) close() error {
 // as the overflow garbage of old versions (e.g. "307445734491.24m").
 const wrkImplausibleS = 1e7
 
-// wrkBacking holds the values of a run's nullable fields, one slot per
+// backing holds the values of a run's nullable fields, one slot per
 // field (a value set again, such as a second "50%" row, overwrites its
 // slot): one allocation per run instead of one per field.
-type wrkBacking struct {
+type backing struct {
 	planned, targetRPS, timeout, tbps float64
 	lat, thr                          [3]float64 // mean, stdev, max
 	min, p50, p90, p99, p999          float64
@@ -880,13 +865,13 @@ type wrkBacking struct {
 	corrected                         bool
 }
 
-// wrkSet stores v in slot and returns the slot.
-func wrkSet[T any](slot *T, v T) *T { *slot = v; return slot }
+// set stores v in slot and returns the slot.
+func set[T any](slot *T, v T) *T { *slot = v; return slot }
 
 // emitRun converts the current run and passes it to emit.
 func (st *state) emitRun() error {
 	r := &st.run
-	bk := new(wrkBacking)
+	bk := new(backing)
 	var out results.RunWithPercentiles
 	notes := st.notes[:0]
 	cmd := r.cmd
@@ -894,7 +879,7 @@ func (st *state) emitRun() error {
 	out.Tool, out.LoadModel = "wrk", results.LoadClosed
 	if r.wrk2 || cmd != nil && cmd.wrk2 {
 		out.Tool, out.LoadModel = "wrk2", results.LoadOpen
-		out.LatencyCorrected = wrkSet(&bk.corrected, true)
+		out.LatencyCorrected = set(&bk.corrected, true)
 	}
 	out.SourceLine = int32(min(r.startLine, math.MaxInt32))
 	if r.hasTarget {
@@ -919,7 +904,7 @@ func (st *state) emitRun() error {
 
 // emitSizes sets the run's requests, durations, threads, connections, the command's settings and the bytes read from what the lines gave, and returns notes with its
 // remarks added.
-func (st *state) emitSizes(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
+func (st *state) emitSizes(out *results.RunWithPercentiles, bk *backing, notes []string) []string {
 	r := &st.run
 	cmd := r.cmd
 	// Sizes and durations.
@@ -937,19 +922,19 @@ func (st *state) emitSizes(out *results.RunWithPercentiles, bk *wrkBacking, note
 		notes = append(notes, fmt.Sprintf("measured duration %.4gs is implausible (overflow in old wrk versions); duration_s set to %s", r.duration, repl))
 	}
 	if r.hasPlanned {
-		out.PlannedDurationS = wrkSet(&bk.planned, r.planned)
+		out.PlannedDurationS = set(&bk.planned, r.planned)
 	} else if cmd != nil && cmd.hasDur {
-		out.PlannedDurationS = wrkSet(&bk.planned, cmd.duration)
+		out.PlannedDurationS = set(&bk.planned, cmd.duration)
 	}
 	switch {
 	case r.hasThreads:
-		out.Threads, out.Connections = wrkSet(&bk.threads, int32(r.threads)), wrkSet(&bk.conns, int32(r.conns))
+		out.Threads, out.Connections = set(&bk.threads, int32(r.threads)), set(&bk.conns, int32(r.conns))
 	case cmd != nil:
 		if cmd.hasThreads {
-			out.Threads = wrkSet(&bk.threads, int32(cmd.threads))
+			out.Threads = set(&bk.threads, int32(cmd.threads))
 		}
 		if cmd.hasConns {
-			out.Connections = wrkSet(&bk.conns, int32(cmd.connections))
+			out.Connections = set(&bk.conns, int32(cmd.connections))
 		}
 	}
 	if r.threadsBad {
@@ -957,18 +942,18 @@ func (st *state) emitSizes(out *results.RunWithPercentiles, bk *wrkBacking, note
 	}
 	if cmd != nil {
 		if cmd.hasRate {
-			out.TargetRPS = wrkSet(&bk.targetRPS, cmd.rate)
+			out.TargetRPS = set(&bk.targetRPS, cmd.rate)
 		}
 		if cmd.hasTime {
-			out.TimeoutS = wrkSet(&bk.timeout, cmd.timeout)
+			out.TimeoutS = set(&bk.timeout, cmd.timeout)
 		}
 		if cmd.hasScript {
-			out.Script = wrkSet(&bk.script, cmd.script)
+			out.Script = set(&bk.script, cmd.script)
 		}
-		out.Command = wrkSet(&bk.cmd, cmd.raw)
+		out.Command = set(&bk.cmd, cmd.raw)
 	}
 	if n, ok := core.ToInt64(r.bytesIn); ok {
-		out.BytesIn = wrkSet(&bk.bytesIn, n)
+		out.BytesIn = set(&bk.bytesIn, n)
 	} else {
 		notes = append(notes, "bytes read out of range: left empty")
 	}
@@ -977,7 +962,7 @@ func (st *state) emitSizes(out *results.RunWithPercentiles, bk *wrkBacking, note
 
 // emitErrors sets the run's error counts from what the lines gave, and returns notes with its
 // remarks added.
-func (st *state) emitErrors(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
+func (st *state) emitErrors(out *results.RunWithPercentiles, bk *backing, notes []string) []string {
 	r := &st.run
 	// Errors. wrk prints the socket-error and non-2xx lines only when a
 	// count is non-zero, so their absence means zero once the tail of the
@@ -986,12 +971,12 @@ func (st *state) emitErrors(out *results.RunWithPercentiles, bk *wrkBacking, not
 	if r.sock || tail {
 		names := [...]**int64{&out.ConnectErrors, &out.ReadErrors, &out.WriteErrors, &out.Timeouts}
 		for i, p := range names {
-			*p = wrkSet(&bk.sock[i], r.sockErr[i])
+			*p = set(&bk.sock[i], r.sockErr[i])
 			out.Errors = core.AddSat(out.Errors, r.sockErr[i])
 		}
 	}
 	if r.hasNon2xx || tail {
-		out.Non2xx = wrkSet(&bk.non2xx, r.non2xx)
+		out.Non2xx = set(&bk.non2xx, r.non2xx)
 		out.Errors = core.AddSat(out.Errors, r.non2xx)
 	}
 	if !tail {
@@ -1002,7 +987,7 @@ func (st *state) emitErrors(out *results.RunWithPercentiles, bk *wrkBacking, not
 
 // emitThroughput sets the run's rps and transfer rate from what the lines gave, and returns notes with its
 // remarks added.
-func (st *state) emitThroughput(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
+func (st *state) emitThroughput(out *results.RunWithPercentiles, bk *backing, notes []string) []string {
 	r := &st.run
 	// Throughput.
 	switch {
@@ -1021,21 +1006,21 @@ func (st *state) emitThroughput(out *results.RunWithPercentiles, bk *wrkBacking,
 		notes = append(notes, "no Requests/sec line: rps left 0")
 	}
 	if r.hasTBPS {
-		out.TransferBPS = wrkSet(&bk.tbps, r.tbps)
+		out.TransferBPS = set(&bk.tbps, r.tbps)
 	}
 	return notes
 }
 
 // emitLatency sets the run's latency statistics and thread Req/Sec from what the lines gave, and returns notes with its
 // remarks added.
-func (st *state) emitLatency(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
+func (st *state) emitLatency(out *results.RunWithPercentiles, bk *backing, notes []string) []string {
 	r := &st.run
 	// Latency statistics (ms) and thread Req/Sec.
 	if r.hasLat {
 		dst := [3]**float64{&out.LatMeanMs, &out.LatStdevMs, &out.LatMaxMs}
 		for i, p := range dst {
 			if r.latK[i] == core.ValOK && core.Finite(r.lat[i]) {
-				*p = wrkSet(&bk.lat[i], r.lat[i])
+				*p = set(&bk.lat[i], r.lat[i])
 			}
 		}
 		if r.latK[0] == core.ValNoUnit || r.latK[1] == core.ValNoUnit || r.latK[2] == core.ValNoUnit {
@@ -1047,7 +1032,7 @@ func (st *state) emitLatency(out *results.RunWithPercentiles, bk *wrkBacking, no
 		dst := [3]**float64{&out.LatMeanMs, &out.LatStdevMs, &out.LatMaxMs}
 		for i, p := range dst {
 			if r.hasHdr[i] && core.Finite(r.hdr[i]) {
-				*p = wrkSet(&bk.lat[i], r.hdr[i])
+				*p = set(&bk.lat[i], r.hdr[i])
 			}
 		}
 	}
@@ -1055,7 +1040,7 @@ func (st *state) emitLatency(out *results.RunWithPercentiles, bk *wrkBacking, no
 		dst := [3]**float64{&out.ThreadRPSMean, &out.ThreadRPSStdev, &out.ThreadRPSMax}
 		for i, p := range dst {
 			if r.rqK[i] == core.ValOK && core.Finite(r.rq[i]) {
-				*p = wrkSet(&bk.thr[i], r.rq[i])
+				*p = set(&bk.thr[i], r.rq[i])
 			}
 		}
 	}
@@ -1064,25 +1049,25 @@ func (st *state) emitLatency(out *results.RunWithPercentiles, bk *wrkBacking, no
 
 // emitPercentiles sets the run's percentiles from what the lines gave, and returns notes with its
 // remarks added.
-func (st *state) emitPercentiles(out *results.RunWithPercentiles, bk *wrkBacking, notes []string) []string {
+func (st *state) emitPercentiles(out *results.RunWithPercentiles, bk *backing, notes []string) []string {
 	r := &st.run
 	// Percentiles: the spectrum rows, plus summary rows at quantiles the
 	// spectrum lacks, in quantile order.
-	out.Percentiles = wrkMergePct(r.summary, r.spec)
+	out.Percentiles = mergePct(r.summary, r.spec)
 	for _, p := range out.Percentiles {
 		switch p.Quantile {
 		case 0:
 			if len(r.spec) > 0 {
-				out.LatMinMs = wrkSet(&bk.min, p.LatencyMs)
+				out.LatMinMs = set(&bk.min, p.LatencyMs)
 			}
 		case 0.5:
-			out.LatP50Ms = wrkSet(&bk.p50, p.LatencyMs)
+			out.LatP50Ms = set(&bk.p50, p.LatencyMs)
 		case 0.9:
-			out.LatP90Ms = wrkSet(&bk.p90, p.LatencyMs)
+			out.LatP90Ms = set(&bk.p90, p.LatencyMs)
 		case 0.99:
-			out.LatP99Ms = wrkSet(&bk.p99, p.LatencyMs)
+			out.LatP99Ms = set(&bk.p99, p.LatencyMs)
 		case 0.999:
-			out.LatP999Ms = wrkSet(&bk.p999, p.LatencyMs)
+			out.LatP999Ms = set(&bk.p999, p.LatencyMs)
 		}
 	}
 	if r.pctNoUnit {
@@ -1097,9 +1082,9 @@ func (st *state) emitPercentiles(out *results.RunWithPercentiles, bk *wrkBacking
 	return notes
 }
 
-// wrkMergePct merges the summary rows and the spectrum rows (both in quantile
+// mergePct merges the summary rows and the spectrum rows (both in quantile
 // order) into percentiles; at equal quantiles the spectrum row wins.
-func wrkMergePct(summary, spec []core.PctRow) []results.Percentile {
+func mergePct(summary, spec []core.PctRow) []results.Percentile {
 	if len(summary)+len(spec) == 0 {
 		return []results.Percentile{}
 	}

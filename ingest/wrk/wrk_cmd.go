@@ -7,8 +7,8 @@ import (
 	"github.com/loadverdict/loadverdict/ingest/core"
 )
 
-// wrkCommand is a wrk or wrk2 command line found before a run's output.
-type wrkCommand struct {
+// command is a wrk or wrk2 command line found before a run's output.
+type command struct {
 	raw  string // from the wrk token to the end (continuations joined)
 	line int    // 1-based line where the command starts
 
@@ -30,7 +30,7 @@ type wrkCommand struct {
 // ("-t1 -c64 -d60s -R2000 --latency http://host/"): every token an option,
 // its value or the URL, with the URL and at least two of the options that
 // set the load (-t, -c, -d, -R).
-func parseBareWrkArgs(s []byte, line int) (*wrkCommand, bool) {
+func parseBareWrkArgs(s []byte, line int) (*command, bool) {
 	if len(s) < 2 || s[0] != '-' || s[1] == '-' && (len(s) < 3 || s[2] == ' ') || s[1] == ' ' {
 		return nil, false
 	}
@@ -87,15 +87,15 @@ func findWrkCommand(s []byte) int {
 func isWrkExe(tok []byte) bool { return core.ExeNamed(tok, "wrk", "wrk2") }
 
 // wrkSyntax is how wrk reads its options: getopt_long's, short options
-// clustered ("-Lt2"), long ones as their short names (wrkLongOpt).
-var wrkSyntax = core.OptionSyntax{TakesValue: func(o string) bool { return wrkTakesArg(wrkLongOpt(o)) }, Short: true, Long: true, EndOfOptions: true}
+// clustered ("-Lt2"), long ones as their short names (longOpt).
+var wrkSyntax = core.OptionSyntax{TakesValue: func(o string) bool { return takesArg(longOpt(o)) }, Short: true, Long: true, EndOfOptions: true}
 
 // parseWrkCommand parses the command line s (starting at the wrk token).
 // It reports false when s is not a usable wrk invocation: its first
 // positional argument is not a URL.
-func parseWrkCommand(s string, line int) (*wrkCommand, bool) {
+func parseWrkCommand(s string, line int) (*command, bool) {
 	s = strings.TrimSpace(s)
-	c := &wrkCommand{raw: s, line: line}
+	c := &command{raw: s, line: line}
 	cont := strings.HasSuffix(s, "\\")
 	if cont {
 		s = strings.TrimSuffix(s, "\\")
@@ -110,7 +110,7 @@ func parseWrkCommand(s string, line int) (*wrkCommand, bool) {
 	}
 	usable := true
 	wrkSyntax.Scan(args, func(name, val string) bool {
-		if name = wrkLongOpt(name); wrkTakesArg(name) {
+		if name = longOpt(name); takesArg(name) {
 			c.option(name, val)
 		} else {
 			c.flag(name)
@@ -130,8 +130,8 @@ func parseWrkCommand(s string, line int) (*wrkCommand, bool) {
 	return c, true
 }
 
-// wrkLongOpt maps a long option of wrk or wrk2 to its short name.
-func wrkLongOpt(name string) string {
+// longOpt maps a long option of wrk or wrk2 to its short name.
+func longOpt(name string) string {
 	switch name {
 	case "threads":
 		return "t"
@@ -157,8 +157,8 @@ func wrkLongOpt(name string) string {
 	return name
 }
 
-// wrkTakesArg reports whether the (short) option takes an argument.
-func wrkTakesArg(o string) bool {
+// takesArg reports whether the (short) option takes an argument.
+func takesArg(o string) bool {
 	switch o {
 	case "t", "c", "d", "s", "H", "T", "R":
 		return true
@@ -166,7 +166,7 @@ func wrkTakesArg(o string) bool {
 	return false
 }
 
-func (c *wrkCommand) flag(o string) {
+func (c *command) flag(o string) {
 	switch o {
 	case "L":
 		c.latency = true
@@ -177,7 +177,7 @@ func (c *wrkCommand) flag(o string) {
 	}
 }
 
-func (c *wrkCommand) option(o, val string) {
+func (c *command) option(o, val string) {
 	b := []byte(val)
 	switch o {
 	case "t":

@@ -12,17 +12,17 @@ import (
 // wrkBatchBytes is the size from which a batch of wrk lines ends at the
 // next end of a run (a "Transfer/sec:" line); a batch ends anyway at four
 // times it, or at wrkBatchLines lines: empty lines add no bytes but each
-// costs a wrkLine (5 MB of newlines took 540 MB in one batch).
+// costs a batchLine (5 MB of newlines took 540 MB in one batch).
 var wrkBatchBytes = 256 << 10
 
 // wrkBatchLines bounds the lines of a batch (and so its wrkLines).
 const wrkBatchLines = 16 << 10
 
-// wrkBatch is a batch of input lines, copied into raw, and what a worker
+// batch is a batch of input lines, copied into raw, and what a worker
 // made of them from the state of the start of an input.
-type wrkBatch struct {
+type batch struct {
 	raw   []byte
-	lines []wrkLine
+	lines []batchLine
 	err   error // the error that ended the input after these lines (read, context)
 
 	st   *state // the state after the lines
@@ -30,8 +30,8 @@ type wrkBatch struct {
 	perr error // the parse error that stopped the worker, after runs
 }
 
-// wrkLine is one line of a batch: its place in raw and its number.
-type wrkLine struct {
+// batchLine is one line of a batch: its place in raw and its number.
+type batchLine struct {
 	start, end, n int
 }
 
@@ -55,12 +55,12 @@ func parseWrkBatches(ctx context.Context, r io.Reader, opts core.Options, sink c
 		return sink.Run(run)
 	}
 	var cur *state // the state the sequential parse has reached
-	err := core.InOrder(core.BatchWorkers(), func() *wrkBatch { return &wrkBatch{} },
-		func(get func() (*wrkBatch, bool), put func() bool) {
+	err := core.InOrder(core.BatchWorkers(), func() *batch { return &batch{} },
+		func(get func() (*batch, bool), put func() bool) {
 			readWrkLines(ctx, r, opts.Source, batchBytes, get, put)
 		},
-		func(b *wrkBatch) { b.parse(opts) },
-		func(b *wrkBatch) error {
+		func(b *batch) { b.parse(opts) },
+		func(b *batch) error {
 			if cur == nil || cur.fresh() {
 				for _, run := range b.runs {
 					if err := emit(run); err != nil {
@@ -96,7 +96,7 @@ func parseWrkBatches(ctx context.Context, r io.Reader, opts core.Options, sink c
 }
 
 // parse parses the batch's lines from the state of a start.
-func (b *wrkBatch) parse(opts core.Options) {
+func (b *batch) parse(opts core.Options) {
 	st := &state{opts: opts, lab: core.Labeler{Labels: opts.Labels}}
 	st.emit = func(run results.RunWithPercentiles) error {
 		b.runs = append(b.runs, run)
@@ -114,9 +114,9 @@ func (b *wrkBatch) parse(opts core.Options) {
 // readWrkLines cuts the lines of r into batches (see inOrder's get and
 // put) until the input ends or an error. Lines are read as eachLine reads
 // them (numbered, a line longer than maxLine as an empty one).
-func readWrkLines(ctx context.Context, r io.Reader, source string, batchBytes int, get func() (*wrkBatch, bool), put func() bool) {
+func readWrkLines(ctx context.Context, r io.Reader, source string, batchBytes int, get func() (*batch, bool), put func() bool) {
 	lr := core.NewLineReader(r)
-	var b *wrkBatch
+	var b *batch
 	send := func() bool {
 		b = nil
 		return put()
@@ -148,7 +148,7 @@ func readWrkLines(ctx context.Context, r io.Reader, source string, batchBytes in
 		}
 		start := len(b.raw)
 		b.raw = append(b.raw, line...)
-		b.lines = append(b.lines, wrkLine{start: start, end: len(b.raw), n: lr.Line})
+		b.lines = append(b.lines, batchLine{start: start, end: len(b.raw), n: lr.Line})
 		if n := len(b.raw); n >= batchBytes && bytes.Contains(line, []byte("Transfer/sec:")) || n >= 4*batchBytes || len(b.lines) >= wrkBatchLines {
 			if !send() {
 				return

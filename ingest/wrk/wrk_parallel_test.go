@@ -15,9 +15,9 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// wrkBatchesOf parses data with batches of batchBytes and returns the runs
+// batchesOf parses data with batches of batchBytes and returns the runs
 // and the error.
-func wrkBatchesOf(data []byte, batchBytes int) ([]results.RunWithPercentiles, error) {
+func batchesOf(data []byte, batchBytes int) ([]results.RunWithPercentiles, error) {
 	var runs []results.RunWithPercentiles
 	err := parseWrkBatches(context.Background(), bytes.NewReader(data), core.Options{Source: "in.txt", Experiment: "e"},
 		core.RunFunc(func(r results.RunWithPercentiles) error {
@@ -27,13 +27,13 @@ func wrkBatchesOf(data []byte, batchBytes int) ([]results.RunWithPercentiles, er
 	return runs, err
 }
 
-// wrkBatchesAgree checks that data parsed in batches of every size in
+// batchesAgree checks that data parsed in batches of every size in
 // sizes gives the runs and the error of one batch (the sequential parse).
-func wrkBatchesAgree(t testing.TB, name string, data []byte, sizes ...int) {
+func batchesAgree(t testing.TB, name string, data []byte, sizes ...int) {
 	t.Helper()
-	want, werr := wrkBatchesOf(data, 1<<40)
+	want, werr := batchesOf(data, 1<<40)
 	for _, n := range sizes {
-		got, gerr := wrkBatchesOf(data, n)
+		got, gerr := batchesOf(data, n)
 		if fmt.Sprint(gerr) != fmt.Sprint(werr) {
 			t.Fatalf("%s, batches of %d bytes: error %v, in one batch %v", name, n, gerr, werr)
 		}
@@ -61,14 +61,14 @@ func TestWrkBatchesAgree(t *testing.T) {
 				all.WriteByte('\n')
 				files++
 			}
-			wrkBatchesAgree(t, in, data, 1, 64, 4096)
+			batchesAgree(t, in, data, 1, 64, 4096)
 		}
 	}
 	if files < 20 {
 		t.Fatalf("%d wrk inputs", files)
 	}
-	wrkBatchesAgree(t, "all wrk inputs", all.Bytes(), 1, 100, 1000, 10_000, 100_000)
-	runs, err := wrkBatchesOf(all.Bytes(), 1000)
+	batchesAgree(t, "all wrk inputs", all.Bytes(), 1, 100, 1000, 10_000, 100_000)
+	runs, err := batchesOf(all.Bytes(), 1000)
 	if err != nil || len(runs) < 50 {
 		t.Fatalf("all wrk inputs: %d runs, %v", len(runs), err)
 	}
@@ -83,7 +83,7 @@ func TestWrkBatchesAgree(t *testing.T) {
 // one batch gives.
 func FuzzWrkBatches(f *testing.F) {
 	ingesttest.FuzzSeeds(f, "testdata/wrk/*", "testdata/wrk2/*")
-	f.Fuzz(func(t *testing.T, data []byte) { wrkBatchesAgree(t, "input", data, 1, 50) })
+	f.Fuzz(func(t *testing.T, data []byte) { batchesAgree(t, "input", data, 1, 50) })
 }
 
 // TestWrkRepeatedRows: a distribution repeating a row (here "50%" thirty
@@ -125,9 +125,9 @@ func TestWrkBatchBounded(t *testing.T) {
 				in.WriteString(strings.Repeat(filler, n))
 			}
 			maxLines, maxBytes := 0, 0
-			var cur *wrkBatch
-			readWrkLines(context.Background(), bytes.NewReader(in.Bytes()), "in.txt", wrkBatchBytes, func() (*wrkBatch, bool) {
-				cur = &wrkBatch{}
+			var cur *batch
+			readWrkLines(context.Background(), bytes.NewReader(in.Bytes()), "in.txt", wrkBatchBytes, func() (*batch, bool) {
+				cur = &batch{}
 				return cur, true
 			}, func() bool {
 				maxLines, maxBytes = max(maxLines, len(cur.lines)), max(maxBytes, len(cur.raw))

@@ -1,7 +1,6 @@
 // Command cpuhog is a duty-cycled busy loop: a co-running load that takes
 // a chosen share of one CPU, to vary the machine of a recording by
-// construction (scripts/truth/lib.sh's hog_start; issue 31's nightly
-// sets). It spins for -spin, sleeps for -sleep, and repeats until it is
+// construction (scripts/truth/lib.sh's hog_start; the nightly sets). It spins for -spin, sleeps for -sleep, and repeats until it is
 // stopped (SIGTERM or SIGINT), then writes to stderr the share of the
 // wall time it really took: its own CPU time (getrusage) over the wall
 // time since it started. Pinned with the server to one CPU at the

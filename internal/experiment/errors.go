@@ -59,8 +59,19 @@ func (a *assembler) errorTallies(ctx context.Context, set *analyze.Set, samples 
 	if err != nil {
 		return err
 	}
+	// A merged run's parts are read whole: their times are shifted.
+	partFiles := map[string]bool{}
+	for _, m := range merged {
+		for _, part := range m.Parts {
+			partFiles[samples[part.RunID]] = true
+		}
+	}
 	for _, key := range files {
-		err := a.read(ctx, key, sources[key], func(s results.Sample) error {
+		read := a.tally
+		if partFiles[key] {
+			read = a.read
+		}
+		err := read(ctx, key, sources[key], func(s results.Sample) error {
 			t, ok := byPart[s.RunID]
 			if !ok {
 				return nil

@@ -161,7 +161,7 @@ func (p *Pipeline) verdict(ctx context.Context, req Request, in map[string]strin
 		rejs[i] = experiment.Rejected{Key: r.Key, Experiment: r.Experiment, Error: r.Error}
 	}
 	input := experiment.Input{Set: inp.set, Rejected: rejs, Samples: inp.samples}
-	if p.Held != nil {
+	if p.Parsed != nil {
 		input.Tallies = p.tallySamples
 	}
 	as, err := experiment.Assemble(ctx, experiment.Request{Experiment: req.Experiment, From: req.From, Manifest: req.Manifest, Overrides: req.Overrides},

@@ -201,7 +201,7 @@ func (p *Pipeline) IngestSource(ctx context.Context, src Source) ([]string, erro
 	if src.Name == "" {
 		return nil, errors.New("pipeline: a source needs a name")
 	}
-	sink := &tableSink{dir: p.TempDir, held: p.Held.newSamples(src.Experiment, src.Name)}
+	sink := &tableSink{dir: p.TempDir, held: p.Parsed.newSamples(src.Experiment, src.Name)}
 	defer sink.cleanup()
 	var h *hashReader
 	if src.Version == (Version{}) {
@@ -253,9 +253,9 @@ func (p *Pipeline) IngestSource(ctx context.Context, src Source) ([]string, erro
 		return written, err
 	}
 	p.indexRuns(src.Experiment, c)
-	if p.Held != nil {
+	if p.Parsed != nil {
 		runs, pcts := sink.tables()
-		p.Held.hold(src.Experiment, src.Name, gen, runs, pcts, sink.series, c.Table(columnar.TableSamples), sink.held)
+		p.Parsed.hold(src.Experiment, src.Name, gen, runs, pcts, sink.series, c.Table(columnar.TableSamples), sink.held)
 	}
 	return written, nil
 }
@@ -482,7 +482,7 @@ type tableSink struct {
 	tmp     *os.File
 	w       *columnar.SampleStream
 	samples int // samples appended
-	// held, when set, keeps the samples for the tallies (Pipeline.Held).
+	// held, when set, keeps the samples for the tallies (Pipeline.Parsed).
 	held *heldSamples
 }
 

@@ -150,9 +150,9 @@ func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]str
 
 // readTables adds the tables of a committed generation to set; false when
 // one of its files is missing.
-// A generation this Pipeline holds (Held) is taken from memory.
+// A generation this Pipeline holds (Parsed) is taken from memory.
 func (p *Pipeline) readTables(ctx context.Context, exp string, c *Commit, set *analyze.Set, mem memory.Allocator) (bool, error) {
-	if h := p.Held.tables(exp, c.Key, c.Generation); h != nil {
+	if h := p.Parsed.tables(exp, c.Key, c.Generation); h != nil {
 		set.Runs = append(set.Runs, h.runs...)
 		set.Percentiles = append(set.Percentiles, h.pcts...)
 		set.Series = append(set.Series, h.series...)

@@ -12,7 +12,7 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// Held keeps in memory what IngestSource parsed of each source it
+// Parsed keeps in memory what IngestSource parsed of each source it
 // committed, for the analyses the same Pipeline makes afterwards: a
 // commit record whose generation is held is analysed from memory, its
 // table files are not read. The command line sets it (one process
@@ -22,10 +22,10 @@ import (
 // What is held is what the tables would read back: the runs (their
 // started_at in UTC, truncated to the microsecond, as the runs table
 // keeps it), percentiles and series, and with Samples the samples as the
-// error and pause tallies read them (heldSamples), within HeldSamplesMax
+// error and pause tallies read them (heldSamples), within ParsedSamplesMax
 // bytes in all: a source past it, or a merged run's part, has its
 // samples read from its table.
-type Held struct {
+type Parsed struct {
 	// Samples also keeps each source's samples for the tallies.
 	Samples bool
 
@@ -35,14 +35,14 @@ type Held struct {
 	used    int                     // bytes of samples held
 }
 
-// HeldSamplesMax bounds the bytes of samples a Held keeps, its sources
+// ParsedSamplesMax bounds the bytes of samples a Parsed keeps, its sources
 // counted together: 24 MiB, about 3M successful requests. A larger log
 // has its samples read from its table, as a bucket's analysis does, so
 // memory does not grow with the log (scripts/perf/memory.sh).
-const HeldSamplesMax = 24 << 20
+const ParsedSamplesMax = 24 << 20
 
-// heldMax is HeldSamplesMax, which tests lower.
-var heldMax = HeldSamplesMax
+// heldMax is ParsedSamplesMax, which tests lower.
+var heldMax = ParsedSamplesMax
 
 type heldKey struct{ exp, source string }
 
@@ -56,7 +56,7 @@ type heldSource struct {
 
 // hold keeps what sink parsed of source name of experiment exp, committed
 // as generation gen, its samples table at samplesKey ("" for none).
-func (h *Held) hold(exp, name, gen string, runs []results.Run, pcts []results.Percentile, series []results.Series, samplesKey string, s *heldSamples) {
+func (h *Parsed) hold(exp, name, gen string, runs []results.Run, pcts []results.Percentile, series []results.Series, samplesKey string, s *heldSamples) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.sources == nil {
@@ -82,7 +82,7 @@ func (h *Held) hold(exp, name, gen string, runs []results.Run, pcts []results.Pe
 }
 
 // dropSamples forgets the samples of an earlier generation of a source.
-func (h *Held) dropSamples(exp, name string) {
+func (h *Parsed) dropSamples(exp, name string) {
 	for key, s := range h.samples {
 		if s.exp == exp && s.source == name {
 			h.used -= s.bytes
@@ -92,7 +92,7 @@ func (h *Held) dropSamples(exp, name string) {
 }
 
 // tables returns the held generation gen of a source, or nil.
-func (h *Held) tables(exp, name, gen string) *heldSource {
+func (h *Parsed) tables(exp, name, gen string) *heldSource {
 	if h == nil {
 		return nil
 	}
@@ -105,8 +105,8 @@ func (h *Held) tables(exp, name, gen string) *heldSource {
 }
 
 // newSamples starts holding the samples of a source being parsed, with
-// what the Held has left of its bound; nil when it holds no samples.
-func (h *Held) newSamples(exp, name string) *heldSamples {
+// what the Parsed has left of its bound; nil when it holds no samples.
+func (h *Parsed) newSamples(exp, name string) *heldSamples {
 	if h == nil || !h.Samples {
 		return nil
 	}
@@ -116,7 +116,7 @@ func (h *Held) newSamples(exp, name string) *heldSamples {
 }
 
 // samplesAt returns the held samples of the table at key, or nil.
-func (h *Held) samplesAt(key string) *heldSamples {
+func (h *Parsed) samplesAt(key string) *heldSamples {
 	if h == nil {
 		return nil
 	}
@@ -210,7 +210,7 @@ func (s *heldSamples) scan(fn func(results.Sample) error) error {
 // tallySamples is assembly's experiment.SampleReader for the tallies: the
 // samples held of the table at key, else the table read (readSamples).
 func (p *Pipeline) tallySamples(ctx context.Context, key, source string, fn func(results.Sample) error) error {
-	if s := p.Held.samplesAt(key); s != nil {
+	if s := p.Parsed.samplesAt(key); s != nil {
 		return s.scan(fn)
 	}
 	return p.readSamples(ctx, key, source, fn)

@@ -76,18 +76,18 @@ func ingestFolder(t *testing.T, p *Pipeline, exp, dir string) []string {
 	return names
 }
 
-// TestHeldSameAsTables: an experiment analysed from what the command line
-// parsed (Held) is the one analysed from its tables read back: the same
+// TestParsedSameAsTables: an experiment analysed from what the command line
+// parsed (Parsed) is the one analysed from its tables read back: the same
 // verdict, runs, percentiles, series, error and pause tallies and report
 // metadata, and no table file is read for it but a merged run's parts'
 // samples (their times are shifted); with the samples past the bound, they
 // are read from their tables, and the analysis is the same again.
-func TestHeldSameAsTables(t *testing.T) {
+func TestParsedSameAsTables(t *testing.T) {
 	truth := "../../testdata/truth/"
 	cases := []struct {
 		name, dir string
 		merge     []string // sources merged, under dir
-		max       int      // heldMax; 0 for HeldSamplesMax
+		max       int      // heldMax; 0 for ParsedSamplesMax
 	}{
 		{name: "errors-breakdown", dir: "errors-breakdown", merge: []string{"merged/m1.json.gz", "merged/m2.json.gz"}},
 		{name: "error-bursts", dir: "error-bursts"},
@@ -104,7 +104,7 @@ func TestHeldSameAsTables(t *testing.T) {
 				defer func() { heldMax = old }()
 			}
 			s := &readsStore{Store: newStore(t)}
-			held := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir(), Held: &Held{Samples: true}}
+			held := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir(), Parsed: &Parsed{Samples: true}}
 			ingestFolder(t, held, "x", truth+c.dir)
 			req := Request{Experiment: "x"}
 			var parts []string
@@ -140,7 +140,7 @@ func TestHeldSameAsTables(t *testing.T) {
 			if len(set1.Pauses) == 0 || len(c.merge) > 0 && len(meta1.Parts) == 0 {
 				t.Fatal("no run with samples, or none merged: the case tests nothing")
 			}
-			if held := len(held.Held.samples) > 0; held != (c.max == 0) {
+			if held := len(held.Parsed.samples) > 0; held != (c.max == 0) {
 				t.Errorf("samples held: %v", held)
 			}
 			fresh := &Pipeline{Store: s.Store, GeneratedBy: "test"}
@@ -161,11 +161,11 @@ func TestHeldSameAsTables(t *testing.T) {
 	}
 }
 
-// TestHeldSamplesTally: the error and pause tallies fed the held form of
+// TestParsedSamplesTally: the error and pause tallies fed the held form of
 // samples (successful ones as float32 with status 200) are the tallies of
 // the samples themselves, whatever their mix of statuses, errors (empty
 // ones too) and runs interleaved.
-func TestHeldSamplesTally(t *testing.T) {
+func TestParsedSamplesTally(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 33))
 	http := int64(0)
 	runs := []results.Run{{RunID: "a", Errors: 1, Non2xx: &http}, {RunID: "b", Errors: 1}, {RunID: "c", Errors: 1, Non2xx: &http}}

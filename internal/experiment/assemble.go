@@ -69,6 +69,12 @@ type Input struct {
 	Set      analyze.Set
 	Rejected []Rejected
 	Samples  map[string]string
+	// Tallies, when set, reads the samples of the runs that are not parts
+	// of a merged run for their error and pause tallies, in place of the
+	// SampleReader: it may give a successful request (no error, status
+	// 200-399) with status 200 and its time and latency as float32, all
+	// the tallies keep of it (the command line's samples held in memory).
+	Tallies SampleReader
 }
 
 // SampleReader scans the per-request samples of the table at key (of
@@ -90,8 +96,9 @@ type Assembled struct {
 	Meta report.Meta
 }
 
-// assembler reads samples for merges and tallies.
-type assembler struct{ read SampleReader }
+// assembler reads samples for merges and tallies: read whole, tally for
+// the tallies of runs not merged (Input.Tallies, else read).
+type assembler struct{ read, tally SampleReader }
 
 // Assemble turns what was read of an experiment into what analysis
 // needs: the execution order (the experiments of From in turn; in each,
@@ -103,7 +110,10 @@ type assembler struct{ read SampleReader }
 // *NameError; the Assembled returned with an error still holds the Meta
 // made so far.
 func Assemble(ctx context.Context, req Request, in Input, read SampleReader) (Assembled, error) {
-	a := &assembler{read: read}
+	a := &assembler{read: read, tally: in.Tallies}
+	if a.tally == nil {
+		a.tally = read
+	}
 	out := Assembled{Set: in.Set}
 	set, rejs := &out.Set, slices.Clone(in.Rejected)
 	n := newNamer(req)

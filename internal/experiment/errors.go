@@ -59,8 +59,9 @@ func (a *assembler) errorTallies(ctx context.Context, set *analyze.Set, samples 
 	if err != nil {
 		return err
 	}
+	readerOf := a.tallyReader(merged, samples)
 	for _, key := range files {
-		err := a.read(ctx, key, sources[key], func(s results.Sample) error {
+		err := readerOf(key)(ctx, key, sources[key], func(s results.Sample) error {
 			t, ok := byPart[s.RunID]
 			if !ok {
 				return nil
@@ -84,6 +85,24 @@ func (a *assembler) errorTallies(ctx context.Context, set *analyze.Set, samples 
 		set.Pauses = append(set.Pauses, t.Result())
 	}
 	return nil
+}
+
+// tallyReader returns the reader of the samples file at a key for the
+// tallies: a.tally, but a.read for a file of a merged run's part, whose
+// times are shifted, so read whole.
+func (a *assembler) tallyReader(merged []mergedRun, samples map[string]string) func(key string) SampleReader {
+	parts := map[string]bool{}
+	for _, m := range merged {
+		for _, part := range m.Parts {
+			parts[samples[part.RunID]] = true
+		}
+	}
+	return func(key string) SampleReader {
+		if parts[key] {
+			return a.read
+		}
+		return a.tally
+	}
 }
 
 // sampleFiles lists the samples files to read, each once, in the runs'

@@ -322,7 +322,8 @@ func (r *Runner) write(ctx context.Context, dir string, files []pipeline.File) e
 // analyze runs the bucket pipeline over the local store in dir on files
 // as experiment req.Experiment: it ingests every file, removes what the
 // experiment's partition holds from other sources, and analyses the
-// experiment. The report is not written.
+// experiment from what it parsed (pipeline.Parsed: the tables are written,
+// not read back). The report is not written.
 func (r *Runner) analyze(ctx context.Context, dir string, files []string, req pipeline.Request) (*Result, *pipeline.Pipeline, error) {
 	if err := checkOutput(dir, files); err != nil {
 		return nil, nil, err
@@ -331,6 +332,9 @@ func (r *Runner) analyze(ctx context.Context, dir string, files []string, req pi
 	if err != nil {
 		return nil, nil, err
 	}
+	// The experiment is analysed from the runs parsed, as the tables
+	// would read back, not from the tables written (pipeline.Parsed).
+	p.Parsed = &pipeline.Parsed{Samples: true}
 	// Other sources' tables go first: the inputs are the whole
 	// experiment, and only their runs count towards pipeline.MaxRuns.
 	names := sourceNames(files)

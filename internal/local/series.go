@@ -113,6 +113,9 @@ func (r *Runner) ingestSeries(ctx context.Context, dir string, args []string, ex
 	if err != nil {
 		return nil, 0, err
 	}
+	// The experiments are analysed from the runs parsed, not from the
+	// tables written (pipeline.Parsed).
+	p.Parsed = &pipeline.Parsed{Samples: true}
 	rejected := 0
 	req.Manifests = map[string]*experiment.Manifest{}
 	for _, x := range exps {

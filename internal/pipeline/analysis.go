@@ -160,8 +160,12 @@ func (p *Pipeline) verdict(ctx context.Context, req Request, in map[string]strin
 	for i, r := range inp.rejected {
 		rejs[i] = experiment.Rejected{Key: r.Key, Experiment: r.Experiment, Error: r.Error}
 	}
+	input := experiment.Input{Set: inp.set, Rejected: rejs, Samples: inp.samples}
+	if p.Parsed != nil {
+		input.Tallies = p.tallySamples
+	}
 	as, err := experiment.Assemble(ctx, experiment.Request{Experiment: req.Experiment, From: req.From, Manifest: req.Manifest, Overrides: req.Overrides},
-		experiment.Input{Set: inp.set, Rejected: rejs, Samples: inp.samples}, p.readSamples)
+		input, p.readSamples)
 	meta = as.Meta
 	meta.GeneratedBy, meta.Removed = p.GeneratedBy, slices.Sorted(slices.Values(inp.removed))
 	set, opts := as.Set, as.Options

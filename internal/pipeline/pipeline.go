@@ -23,6 +23,10 @@ type Pipeline struct {
 	// table as its tables are written (the Glue Data Catalog, for
 	// Athena); nil for none (a local store).
 	Catalog Catalog
+	// Parsed, when set, keeps what IngestSource parsed of each source it
+	// committed, and the analyses read a generation held from memory
+	// instead of its table files (the command line's); nil for none.
+	Parsed *Parsed
 
 	index *tableIndex // IndexTables
 }

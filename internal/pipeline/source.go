@@ -201,7 +201,7 @@ func (p *Pipeline) IngestSource(ctx context.Context, src Source) ([]string, erro
 	if src.Name == "" {
 		return nil, errors.New("pipeline: a source needs a name")
 	}
-	sink := &tableSink{dir: p.TempDir}
+	sink := &tableSink{dir: p.TempDir, held: p.Parsed.newSamples(src.Experiment, src.Name)}
 	defer sink.cleanup()
 	var h *hashReader
 	if src.Version == (Version{}) {
@@ -253,6 +253,10 @@ func (p *Pipeline) IngestSource(ctx context.Context, src Source) ([]string, erro
 		return written, err
 	}
 	p.indexRuns(src.Experiment, c)
+	if p.Parsed != nil {
+		runs, pcts := sink.tables()
+		p.Parsed.hold(src.Experiment, src.Name, gen, runs, pcts, sink.series, c.Table(columnar.TableSamples), sink.held)
+	}
 	return written, nil
 }
 
@@ -265,15 +269,7 @@ func experimentRunsMsg(exp string, n, others int) string {
 // putTables writes a parsed source's tables as generation gen.
 func (p *Pipeline) putTables(ctx context.Context, exp, name, gen string, sink *tableSink) ([]string, error) {
 	mem := memory.NewGoAllocator()
-	var runs []results.Run
-	var pcts []results.Percentile
-	for _, r := range sink.runs {
-		runs = append(runs, r.Run)
-		for _, q := range r.Percentiles {
-			q.RunID = r.RunID
-			pcts = append(pcts, q)
-		}
-	}
+	runs, pcts := sink.tables()
 	// Every table is encoded and read back by our own reader before any
 	// is stored: a file it refuses (a page past its limits) would fail
 	// every later analysis of the experiment, so the input is rejected.
@@ -486,11 +482,27 @@ type tableSink struct {
 	tmp     *os.File
 	w       *columnar.SampleStream
 	samples int // samples appended
+	// held, when set, keeps the samples for the tallies (Pipeline.Parsed).
+	held *heldSamples
 }
 
 // errTooManyRuns stops a parse at the run past MaxRuns: an input is
 // refused before its runs fill the memory.
 var errTooManyRuns = fmt.Errorf("more than %d runs in one input: loadverdict analyses at most %d runs of one input; split them into several experiments", MaxRuns, MaxRuns)
+
+// tables returns the rows of the runs and percentiles tables.
+func (s *tableSink) tables() ([]results.Run, []results.Percentile) {
+	var runs []results.Run
+	var pcts []results.Percentile
+	for _, r := range s.runs {
+		runs = append(runs, r.Run)
+		for _, q := range r.Percentiles {
+			q.RunID = r.RunID
+			pcts = append(pcts, q)
+		}
+	}
+	return runs, pcts
+}
 
 func (s *tableSink) Run(r results.RunWithPercentiles) error {
 	if len(s.runs) == MaxRuns {
@@ -515,6 +527,9 @@ func (s *tableSink) Sample(x results.Sample) error {
 		s.tmp, s.w = f, w
 	}
 	s.samples++
+	if s.held != nil {
+		s.held.add(x)
+	}
 	return s.w.Append(x)
 }
 

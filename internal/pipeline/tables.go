@@ -108,7 +108,7 @@ func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]str
 			default:
 				runs[expOf(key)] += c.Runs
 				before := len(res.set.Runs)
-				ok, err := p.readTables(ctx, c, &res.set, mem)
+				ok, err := p.readTables(ctx, expOf(key), c, &res.set, mem)
 				if err != nil {
 					return res, err
 				}
@@ -150,7 +150,14 @@ func (p *Pipeline) readInputs(ctx context.Context, exp string, in map[string]str
 
 // readTables adds the tables of a committed generation to set; false when
 // one of its files is missing.
-func (p *Pipeline) readTables(ctx context.Context, c *Commit, set *analyze.Set, mem memory.Allocator) (bool, error) {
+// A generation this Pipeline holds (Parsed) is taken from memory.
+func (p *Pipeline) readTables(ctx context.Context, exp string, c *Commit, set *analyze.Set, mem memory.Allocator) (bool, error) {
+	if h := p.Parsed.tables(exp, c.Key, c.Generation); h != nil {
+		set.Runs = append(set.Runs, h.runs...)
+		set.Percentiles = append(set.Percentiles, h.pcts...)
+		set.Series = append(set.Series, h.series...)
+		return true, nil
+	}
 	var runs []results.Run
 	var pcts []results.Percentile
 	var series []results.Series

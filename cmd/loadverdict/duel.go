@@ -72,6 +72,10 @@ func runDuel(ctx context.Context, args []string, e *env) error {
 	cmdB := fs.String("b", "", "`CMD` B (instead of the second argument after --)")
 	figs := addFiguresFlag(fs)
 	gf := addGateFlags(fs)
+	// No manifest: the gate's flags are all there is.
+	fs.Lookup("allow").Usage = "do not exit 3 on `CONDITIONS` the gate guards by default, e.g. inconclusive,no-comparison (comma-separated, repeatable; what was allowed is reported)"
+	fs.Lookup("fail-on").Usage = strings.Replace(fs.Lookup("fail-on").Usage, "; added to the manifest's gate.fail_on", "", 1)
+	fs.Lookup("threshold").Usage = "an SLO `EXPR` such as lat_p99_ms<250 or rps{system=b}>=1000, checked over all the rounds (repeatable)"
 	args, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err

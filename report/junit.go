@@ -95,7 +95,19 @@ func (s junitSuite) write(w io.Writer) error {
 // and error comparison (loadverdict.comparison) and one per system the gate could not compare
 // (loadverdict.no-comparison); the failures are the gate's reasons that
 // fail it, with their message as report.md words them.
-func JUnit(w io.Writer, v *analyze.Verdict) error {
+func JUnit(w io.Writer, v *analyze.Verdict) error { return JUnitWith(w, v) }
+
+// JUnitCase is a check a command adds to a verdict's JUnit report
+// (loadverdict duel's decision): failing when Fail has reasons, skipped
+// when Allowed has, else passing with Out as its output.
+type JUnitCase struct {
+	Class, Name, Out string
+	Fail, Allowed    []string
+	Condition        gate.Condition
+}
+
+// JUnitWith is JUnit with the cases extra after the verdict's own.
+func JUnitWith(w io.Writer, v *analyze.Verdict, extra ...JUnitCase) error {
 	s := junitSuite{Name: "loadverdict " + shorten(v.Experiment, cellRunes)}
 	byCheck := map[int][]analyze.GateReason{}
 	byCmp := map[int][]analyze.GateReason{}
@@ -153,6 +165,9 @@ func JUnit(w io.Writer, v *analyze.Verdict) error {
 			name = r.System + " against " + v.Options.Baseline
 		}
 		s.add("loadverdict."+string(r.Condition), name, "", fail, allowed, cond)
+	}
+	for _, c := range extra {
+		s.add(c.Class, c.Name, c.Out, c.Fail, c.Allowed, c.Condition)
 	}
 	return s.write(w)
 }

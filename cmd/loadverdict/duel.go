@@ -51,10 +51,15 @@ differ, both say so. A command that fails (non-zero exit, output that is not one
 the duel with an error naming the round and the command (exit 1).
 Bounds: --max-rounds (at most 1000), --max-time (a command still running then is killed with
 its process group), --max-output per command and stream (at most 1 GiB; a command writing
-more is killed and is an error). The gate (exit 3): B worse, or undecided (fails closed).`
+more is killed and is an error).
+The gate (exit 3) is compare's with the duel's decision in place of its regression check: B
+worse by more than the allowed regression (--max-regression, never below the band) fails
+(regression); undecided fails (inconclusive) unless its interval rules out a regression beyond
+the allowed one; no round within --max-time fails (no-comparison). --threshold, --fail-on,
+--allow and --junit work as compare's (docs/GATE.md), the thresholds over all the rounds.`
 
 func runDuel(ctx context.Context, args []string, e *env) error {
-	fs := newFlagSet(e, "duel", "-o DIR [--metric M] [--seed N] [--max-rounds N] [--max-time D] -- 'CMD A' 'CMD B'  (or --a 'CMD A' --b 'CMD B')", duelHelp)
+	fs := newFlagSet(e, "duel", "-o DIR [--metric M] [--seed N] [--max-rounds N] [--max-time D] [--threshold EXPR]... [--max-regression PCT] [--allow LIST] [--junit FILE] -- 'CMD A' 'CMD B'  (or --a 'CMD A' --b 'CMD B')", duelHelp)
 	out := fs.String("o", "", "output `DIR` (required): the rounds' outputs, compare's report, duel.json")
 	metric := fs.String("metric", "auto", "the `metric` compared: auto (compare's lead: throughput under a closed model, mean latency at a fixed rate), rps, lat_mean_ms, lat_p50_ms or lat_p99_ms")
 	seed := fs.Uint64("seed", 0, "`seed` of the rounds' order (0: drawn from the clock; recorded in duel.json)")
@@ -66,6 +71,11 @@ func runDuel(ctx context.Context, args []string, e *env) error {
 	cmdA := fs.String("a", "", "`CMD` A, the baseline (instead of the first argument after --)")
 	cmdB := fs.String("b", "", "`CMD` B (instead of the second argument after --)")
 	figs := addFiguresFlag(fs)
+	gf := addGateFlags(fs)
+	// No manifest: the gate's flags are all there is.
+	fs.Lookup("allow").Usage = "do not exit 3 on `CONDITIONS` the gate guards by default, e.g. inconclusive,no-comparison (comma-separated, repeatable; what was allowed is reported)"
+	fs.Lookup("fail-on").Usage = strings.Replace(fs.Lookup("fail-on").Usage, "; added to the manifest's gate.fail_on", "", 1)
+	fs.Lookup("threshold").Usage = "an SLO `EXPR` such as lat_p99_ms<250 or rps{system=b}>=1000, checked over all the rounds (repeatable)"
 	args, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -87,7 +97,10 @@ func runDuel(ctx context.Context, args []string, e *env) error {
 	if *seed == 0 {
 		*seed = uint64(time.Now().UnixNano())
 	}
-	d, err := r.StartDuel(ctx, *out, "a", "b", pipeline.Request{Figures: *figs})
+	r.JUnit = gf.junit
+	req := pipeline.Request{Figures: *figs}
+	gf.apply(&req.Overrides)
+	d, err := r.StartDuel(ctx, *out, "a", "b", req)
 	if err != nil {
 		return err
 	}
@@ -101,6 +114,10 @@ func runDuel(ctx context.Context, args []string, e *env) error {
 	if err := duelRounds(ctx, e, d, &rec, args, m, *maxTime, *maxOutput); err != nil {
 		return err
 	}
+	if len(rec.Rounds) == 0 {
+		// --max-time before any round completed: nothing compared.
+		return gateExit(e, noComparisonGate(&rec, gf.allow), 0, gf.junit)
+	}
 	res, err := d.Finish(ctx)
 	if err != nil {
 		return err
@@ -110,10 +127,11 @@ func runDuel(ctx context.Context, args []string, e *env) error {
 		return fmt.Errorf("duel: %s", report.NoRunsHeadline)
 	}
 	rec.compareWith(v)
+	g := duelGate(v, &rec)
 	if err := writeDuelRecord(*out, &rec); err != nil {
 		return err
 	}
-	return printDuelEnd(e, *out, v, &rec)
+	return printDuelEnd(e, *out, v, &rec, g, gf.junit)
 }
 
 // duelCommands is the two commands, given after -- (args) or as --a and
@@ -163,35 +181,36 @@ func duelMetric(metric string) (string, error) {
 }
 
 // printDuelEnd prints compare's table of all the rounds and the duel's
-// decision, names the files written, and exits by the duel's gate.
-func printDuelEnd(e *env, out string, v *analyze.Verdict, rec *duelRecord) error {
+// decision, names the files written, and exits by the duel's gate g
+// (writing --junit FILE when asked).
+func printDuelEnd(e *env, out string, v *analyze.Verdict, rec *duelRecord, g report.GateOutcome, junit string) error {
 	fmt.Fprintln(e.stdout)
 	if err := report.Compare(e.stdout, v, "text"); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "\n%s\n", rec.Summary)
-	fmt.Fprintln(e.stdout, "(The gate line above is compare's, over all the rounds at once; the duel's decision sets the exit status.)")
-	if rec.Disagreement != "" {
-		fmt.Fprintln(e.stdout, rec.Disagreement)
+	for _, l := range []string{rec.FixedDesign, rec.Disagreement} {
+		if l != "" {
+			fmt.Fprintln(e.stdout, l)
+		}
 	}
+	fmt.Fprintln(e.stdout, "(The gate line above is compare's, over all the rounds at once; the exit status is the duel's gate: its decision in place of compare's regression check, compare's thresholds and error rates kept.)")
+	gate := "passed"
+	if g.Failed {
+		gate = "failed"
+	}
+	fmt.Fprintf(e.stdout, "Duel gate: %s.\n", gate)
 	writtenReports(e.stderr, out)
 	fmt.Fprintf(e.stderr, "duel: %s\n", filepath.Join(out, "duel.json"))
-	var reasons []string
-	switch rec.Decision {
-	case duelBWorse:
-		reasons = append(reasons, "regression: "+rec.Summary)
-	case duelUndecided:
-		reasons = append(reasons, "inconclusive: "+rec.Summary)
-	}
-	return gateExit(e, report.GateOutcome{Failed: len(reasons) > 0, Reasons: reasons}, 0, "")
+	return gateExit(e, g, 0, junit)
 }
 
 // The duel's decisions (duel.json "decision").
 const (
-	duelBBetter    = "b-better"
-	duelBWorse     = "b-worse"
-	duelEquivalent = "equivalent"
-	duelUndecided  = "undecided"
+	duelBBetter    = local.DuelBBetter
+	duelBWorse     = local.DuelBWorse
+	duelEquivalent = local.DuelEquivalent
+	duelUndecided  = local.DuelUndecided
 )
 
 // duelRecord is duel.json.
@@ -216,6 +235,13 @@ type duelRecord struct {
 	FixedRunsNeeded *int   `json:"fixed_runs_needed,omitempty"`
 	Compare         string `json:"compare_verdict"`
 	Disagreement    string `json:"disagreement,omitempty"`
+	// FixedDesign compares the rounds the duel ran with the runs per
+	// side compare states its fixed design needs, only where compare's
+	// test of the same rounds is undecided and states more runs than it
+	// holds (compare decided: its runs needed are the runs held).
+	FixedDesign string `json:"fixed_design,omitempty"`
+	// Gate is the duel's gate (duelGate), which sets the exit status.
+	Gate *duelGateRecord `json:"gate,omitempty"`
 
 	higherIsBetter bool
 	a, b           []float64
@@ -246,7 +272,6 @@ type duelRound struct {
 // bound stops them, printing a line per round and filling rec.
 func duelRounds(ctx context.Context, e *env, d *local.Duel, rec *duelRecord, cmds []string, metric string, maxTime time.Duration, maxOutput int64) error {
 	opts := analyze.DefaultOptions()
-	seq := stats.Sequential{Alpha: opts.Alpha, Band: math.Log1p(opts.PracticalBand)}
 	rng := rand.New(rand.NewPCG(rec.Seed, 34))
 	tctx, cancel := context.WithTimeout(ctx, maxTime)
 	defer cancel()
@@ -281,15 +306,10 @@ func duelRounds(ctx context.Context, e *env, d *local.Duel, rec *duelRecord, cmd
 		}
 		rec.Metric, rec.higherIsBetter = look.Metric, look.HigherIsBetter
 		rec.a, rec.b = look.A, look.B
-		diffs := make([]float64, len(look.A))
-		for i := range diffs {
-			diffs[i] = math.Log(look.B[i] / look.A[i])
-		}
-		l, err := seq.Look(diffs)
+		l, dec, err := look.Decide(opts)
 		if err != nil {
 			return fmt.Errorf("duel: round %d: %w", n, err)
 		}
-		dec := rec.decision(l.Decision)
 		if dec == "" && n == rec.MaxRounds {
 			dec = duelUndecided
 		}
@@ -336,28 +356,14 @@ func pctOf(x float64) *float64 {
 	return &p
 }
 
-// decision maps the sequential test's decision on ln(B/A) to the duel's
-// ("" to continue).
-func (rec *duelRecord) decision(seq string) string {
-	switch seq {
-	case stats.SeqEquivalent:
-		return duelEquivalent
-	case stats.SeqPositive, stats.SeqNegative:
-		if (seq == stats.SeqPositive) == rec.higherIsBetter {
-			return duelBBetter
-		}
-		return duelBWorse
-	}
-	return ""
-}
-
 // finishUndecided ends a duel stopped by --max-time after n complete
 // rounds.
 func (rec *duelRecord) finishUndecided(n int) error {
 	if n == 0 {
 		// Nothing compared: the gate fails closed, as compare's
 		// no-comparison does.
-		return &gateError{reasons: []string{fmt.Sprintf("no-comparison: no round completed within --max-time %s", time.Duration(rec.MaxTimeS*float64(time.Second)))}}
+		// runDuel's gate fails closed (no-comparison).
+		return nil
 	}
 	rec.Decision = duelUndecided
 	rec.Summary = rec.summary(n)
@@ -419,6 +425,7 @@ func (rec *duelRecord) compareWith(v *analyze.Verdict) {
 		if c.Metric != rec.Metric || c.A != "b" || c.B != "a" {
 			continue
 		}
+		rec.FixedDesign = rec.fixedDesign(c)
 		switch c.Verdict {
 		case analyze.AFaster:
 			rec.Compare = duelBBetter
@@ -435,6 +442,22 @@ func (rec *duelRecord) compareWith(v *analyze.Verdict) {
 		rec.Disagreement = fmt.Sprintf("The duel's sequential test says %s while compare's fixed-sample test over the same rounds says %s: compare's test is valid at one look fixed in advance, the duel's interval at every look, so either may decide where the other does not.",
 			rec.Decision, rec.Compare)
 	}
+}
+
+// fixedDesign is the sentence that sets the rounds the duel ran beside
+// the runs per side compare's comparison c of the same rounds states its
+// fixed design needs: only when c is undecided and states more runs
+// than it holds ("" otherwise: a comparison that decided states the
+// runs held, and saying the duel needed fewer would not be true).
+func (rec *duelRecord) fixedDesign(c analyze.Comparison) string {
+	if c.Verdict != analyze.Inconclusive || c.RunsNeeded == nil || *c.RunsNeeded <= max(c.AHeld, c.BHeld) {
+		return ""
+	}
+	n, need := len(rec.Rounds), *c.RunsNeeded
+	if rec.Decision == duelUndecided {
+		return fmt.Sprintf("Compare's fixed-sample test of the same %d rounds is undecided too and states %d runs per side needed: allow more rounds (--max-rounds, --max-time) or longer ones.", n, need)
+	}
+	return fmt.Sprintf("The duel decided in %d rounds, where compare's fixed-sample test of the same rounds is undecided and states %d runs per side needed for a fixed design.", n, need)
 }
 
 // writeDuelRecord writes duel.json into dir.

@@ -17,7 +17,7 @@ import (
 	"time"
 )
 
-// duelServers builds the truth server once and starts one per -work
+// duelServers checks that tool is installed, builds the truth server and starts one per -work
 // value on a free loopback port; it returns their URLs and the prefix
 // that pins a command as the servers are pinned ("" when not).
 //
@@ -29,13 +29,13 @@ import (
 // on 2 CPUs: unpinned, 1 s rounds of a 10 % difference ran 111-471
 // req/s and 20 rounds decided nothing). Unpinned, a decision is not
 // asserted: see TestDuelReal.
-func duelServers(t *testing.T, works ...int) (urls []string, pin string) {
+func duelServers(t *testing.T, tool string, works ...int) (urls []string, pin string) {
 	t.Helper()
-	if _, err := exec.LookPath("wrk"); err != nil {
-		t.Skip("wrk is not installed: the real duel needs it (apt-get install wrk)")
+	if _, err := exec.LookPath(tool); err != nil {
+		t.Skipf("%s is not installed: the real duel needs it", tool)
 	}
 	if testing.Short() {
-		t.Skip("-short: the real duel runs wrk for up to a minute")
+		t.Skipf("-short: the real duel runs %s for up to a minute", tool)
 	}
 	cpu := strconv.Itoa(runtime.NumCPU() - 1)
 	if exec.Command("taskset", "-c", cpu, "chrt", "-f", "1", "true").Run() == nil {
@@ -115,7 +115,7 @@ func duelResult(t *testing.T, out string, args ...string) (int, string, duelReco
 // the same server twice, that claims no difference.
 func TestDuelReal(t *testing.T) {
 	t.Parallel() // a minute of real rounds: beside the package's other tests
-	urls, pin := duelServers(t, 2000, 2200)
+	urls, pin := duelServers(t, "wrk", 2000, 2200)
 	rounds, dur := "20", "1s"
 	if os.Getenv("LOADVERDICT_LONG") != "" {
 		rounds, dur = "30", "2s"

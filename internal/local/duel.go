@@ -13,6 +13,7 @@ import (
 	"github.com/loadverdict/loadverdict/internal/pipeline"
 	"github.com/loadverdict/loadverdict/internal/store"
 	"github.com/loadverdict/loadverdict/results"
+	"github.com/loadverdict/loadverdict/stats"
 )
 
 // Duel is loadverdict duel's output folder while the duel runs: its
@@ -270,3 +271,88 @@ func RoundsDir(dir string) string { return filepath.Join(dir, "rounds") }
 
 // Dir is the duel's output folder.
 func (d *Duel) Dir() string { return d.dir }
+
+// The duel's decisions (duel.json "decision").
+const (
+	DuelBBetter    = "b-better"
+	DuelBWorse     = "b-worse"
+	DuelEquivalent = "equivalent"
+	DuelUndecided  = "undecided"
+)
+
+// Decide is the duel's sequential test at this look: Lai's confidence
+// sequence (stats.Sequential at opts' alpha and practical band) for the
+// mean of the paired rounds' ln(B/A), and its decision in the duel's
+// terms: DuelBBetter, DuelBWorse (the interval excludes 0, read by the
+// metric's direction), DuelEquivalent (it lies inside the band), or ""
+// to go on.
+func (l *DuelLook) Decide(opts analyze.Options) (stats.SequentialLook, string, error) {
+	seq := stats.Sequential{Alpha: opts.Alpha, Band: math.Log1p(opts.PracticalBand)}
+	diffs := make([]float64, len(l.A))
+	for i := range diffs {
+		diffs[i] = math.Log(l.B[i] / l.A[i])
+	}
+	s, err := seq.Look(diffs)
+	if err != nil {
+		return s, "", err
+	}
+	switch s.Decision {
+	case stats.SeqEquivalent:
+		return s, DuelEquivalent, nil
+	case stats.SeqPositive, stats.SeqNegative:
+		if (s.Decision == stats.SeqPositive) == l.HigherIsBetter {
+			return s, DuelBBetter, nil
+		}
+		return s, DuelBWorse, nil
+	}
+	return s, "", nil
+}
+
+// DuelReplay is a duel analysed again on rounds already run.
+type DuelReplay struct {
+	// Decision is the first decision of the looks, DuelUndecided when
+	// none decided within the rounds given; Rounds the rounds looked
+	// at (up to the deciding one).
+	Decision string
+	Rounds   int
+	Metric   string
+	Last     stats.SequentialLook
+}
+
+// ReplayDuel analyses a duel's kept rounds again (aFiles[i] and
+// bFiles[i] are round i+1's outputs) as loadverdict duel does while it
+// runs, without running anything: the rounds are added one at a time
+// into a store in dir (a new, empty folder), each look analyses them as
+// compare does and the sequential test decides; the first decision ends
+// it, and rounds that run out first leave it undecided.
+func (r *Runner) ReplayDuel(ctx context.Context, dir string, aFiles, bFiles []string, metric string) (*DuelReplay, error) {
+	if len(aFiles) != len(bFiles) || len(aFiles) == 0 {
+		return nil, fmt.Errorf("duel replay: %d rounds of a and %d of b, want as many and some", len(aFiles), len(bFiles))
+	}
+	d, err := r.StartDuel(ctx, dir, "a", "b", pipeline.Request{})
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	opts := analyze.DefaultOptions()
+	out := &DuelReplay{Decision: DuelUndecided}
+	for i := range aFiles {
+		if err := d.AddRound(ctx, aFiles[i], bFiles[i]); err != nil {
+			return nil, fmt.Errorf("round %d: %w", i+1, err)
+		}
+		look, err := d.Look(ctx, metric)
+		if err != nil {
+			return nil, fmt.Errorf("round %d: %w", i+1, err)
+		}
+		s, dec, err := look.Decide(opts)
+		if err != nil {
+			return nil, fmt.Errorf("round %d: %w", i+1, err)
+		}
+		out.Rounds, out.Metric, out.Last = i+1, look.Metric, s
+		if dec != "" {
+			out.Decision = dec
+			break
+		}
+	}
+	return out, nil
+}

@@ -84,6 +84,16 @@ func TestGrade(t *testing.T) {
 		{"B-worse-p99", "B-better-p99", gradeWrong},
 		{"error-burst", "errors", gradeWrong},
 		{"overload", "overload", gradeRight},
+		{expectDuelSame, "undecided", gradeRight},
+		{expectDuelSame, "equivalent", gradeRight},
+		{expectDuelSame, "b-worse", gradeWrong},
+		{"b-better", "undecided", gradeUndecided},
+		{"b-better", "equivalent", gradeWrong},
+		{"b-worse", "b-better", gradeWrong},
+		{expectDuelBWorseSmall, "equivalent", gradeRight},
+		{expectDuelBWorseSmall, "undecided", gradeRight},
+		{expectDuelBWorseSmall, "b-better", gradeWrong},
+		{expectDuelBBetterSmall, "b-better", gradeRight},
 	}
 	for _, tt := range tests {
 		if got := grade(tt.expect, observation{Outcome: tt.observed}); got != tt.want {

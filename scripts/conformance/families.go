@@ -67,6 +67,10 @@ type Hog struct {
 type Pin struct {
 	ServerCPU int `json:"server_cpu"`
 	ToolCPU   int `json:"tool_cpu"`
+	// RT runs them under the real-time FIFO policy too (chrt -f 1; the
+	// duel family), so that other processes on the machine do not share
+	// their CPU.
+	RT bool `json:"rt,omitempty"`
 }
 
 // Truth is what the experiment is, by construction.
@@ -164,6 +168,7 @@ var families = []family{
 	{Name: familyNightly, N: seriesN, Series: true, Doc: "nightly series (issue 31), graded night by night without a control: 8-12 nights of svc and a same-night control (1-2 runs a night each, wrk or hey, 2 s), a step of 0, 8 or 15 % more work at night 4 or later, reverted or not, an outlier first night (no co-running hog) or not, the machine swung on chosen nights (the hog off, heavier, or moved by up to a quarter); the gate (--fail-on regression --max-regression 5) must pass where svc's cost is the reference's and fail where a regression is in effect (the night it lands either)"},
 	{Name: familyNightlyControl, N: seriesN, Series: true, Doc: "the same series and nights, analysed with the control (Options.Control, --control control): every night's expectation holds, the machine's swings included"},
 	{Name: familyNightlyUntellab, N: seriesN, Series: true, NoFloor: true, Doc: "the nights of the nightly series that no method without a control can tell (an unchanged build on a slower machine, a regression on a faster one), analysed without the control: tallied apart, never floored"},
+	{Name: familyDuel, N: 24, Heavy: true, Doc: "real duels (loadverdict duel, issue 34): two servers, B's requests costing 0, 3, 10 or 30 % more or less work (and wait) than A's, wrk or hey (closed model: throughput) or vegeta at 100-200 req/s (mean latency), rounds of 1-2 s, --max-rounds 8-16, servers and tool pinned to one CPU at the real-time policy; each round's output and duel.json kept, the duel's looks re-analysed offline on the kept rounds; a difference claimed on A/A is wrong, equivalent or undecided honest near the band (3 %)", Draw: drawDuel},
 	{Name: "overload", N: 12, Doc: "overload: a server with 2-4 workers of 5-10 ms (200-800 req/s) attacked by vegeta at 1.5-3x its capacity for 4-6 s with a 1 s timeout", Draw: drawOverload},
 }
 

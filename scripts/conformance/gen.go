@@ -52,6 +52,9 @@ type Made struct {
 	// gen's -quiet share of the CPU in some run is made again (absent:
 	// made before that rule).
 	Attempts int `json:"attempts,omitempty"`
+	// Duel is how loadverdict duel ran (the duel family; its rounds are
+	// Runs).
+	Duel *DuelMade `json:"duel,omitempty"`
 }
 
 // RunRecord is one run as it was made.
@@ -101,6 +104,8 @@ type genConfig struct {
 	// may use during a run before the experiment is made again; 0: no
 	// such rule.
 	quietPct float64
+	// lv is the loadverdict binary the duel family runs (built by gen).
+	lv string
 }
 
 // runPlan prints the experiments gen would make (all of them, recorded
@@ -128,6 +133,9 @@ func runPlan(args []string) error {
 			d := 0.0
 			for _, r := range s.Runs {
 				d += r.DurationS
+			}
+			if f.Name == familyDuel {
+				d *= s.Params["max_rounds"] // at most: a duel that decides stops sooner
 			}
 			sum += d
 			fmt.Printf("%-20s %-28s %5.0f s %3d runs  expect %-16s %v\n", s.ID, s.Variant, d, len(s.Runs), s.Truth.Expect, s.Servers)
@@ -226,6 +234,12 @@ func gen(cfg genConfig) error {
 		return fmt.Errorf("building the truth server: %v\n%s", err, out)
 	}
 	tools := toolVersions()
+	if slices.ContainsFunc(cfg.fams, func(f family) bool { return f.Name == familyDuel }) {
+		cfg.lv = filepath.Join(tmp, "loadverdict")
+		if out, err := exec.Command("go", "build", "-o", cfg.lv, "./cmd/loadverdict").CombinedOutput(); err != nil {
+			return fmt.Errorf("building loadverdict: %v\n%s", err, out)
+		}
+	}
 	max := 0
 	for _, f := range cfg.fams {
 		max = maxInt(max, count(cfg, f))
@@ -341,7 +355,12 @@ func makeExperiment(ctx context.Context, cfg genConfig, server, tmp string, tool
 	if err != nil {
 		return 0, err
 	}
-	worst, err := makeRuns(ctx, s, addr, procs, work, tmp, &rec)
+	var worst float64
+	if s.Family == familyDuel {
+		worst, err = makeDuel(ctx, cfg.lv, s, addr, procs, work, &rec)
+	} else {
+		worst, err = makeRuns(ctx, s, addr, procs, work, tmp, &rec)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -353,7 +372,11 @@ func makeExperiment(ctx context.Context, cfg genConfig, server, tmp string, tool
 	rec.Made.Attempts = attempt
 	rec.Derived = derive(rec)
 	rec.Made.WallS = round(time.Since(start).Seconds(), 1)
-	if err := writeExperiment(work, rec, manifest(s, systems)); err != nil {
+	var m []byte
+	if s.Family != familyDuel { // a duel's rounds are listed in its duel.json
+		m = manifest(s, systems)
+	}
+	if err := writeExperiment(work, rec, m); err != nil {
 		return 0, err
 	}
 	if err := os.RemoveAll(dir); err != nil {
@@ -385,8 +408,12 @@ func startServers(ctx context.Context, cfg genConfig, server string, s Scenario,
 		rec.Made.Servers[sys] = "truthserver " + strings.Join(args, " ")
 		cmd := exec.Command(server, args...)
 		if s.Pin != nil {
-			cmd = exec.Command("taskset", append([]string{"-c", strconv.Itoa(s.Pin.ServerCPU), server}, args...)...)
-			rec.Made.Servers[sys] = "taskset -c " + strconv.Itoa(s.Pin.ServerCPU) + " " + rec.Made.Servers[sys]
+			pin := []string{"-c", strconv.Itoa(s.Pin.ServerCPU)}
+			if s.Pin.RT {
+				pin = append(pin, "chrt", "-f", "1")
+			}
+			cmd = exec.Command("taskset", append(append(pin, server), args...)...)
+			rec.Made.Servers[sys] = "taskset " + strings.Join(pin, " ") + " " + rec.Made.Servers[sys]
 		}
 		if err := startLogged(cmd, filepath.Join(work, "server-"+sys+".log")); err != nil {
 			return nil, err
@@ -471,8 +498,10 @@ func makeRun(ctx context.Context, pin *Pin, run RunSpec, url, work, tmp string, 
 // writeExperiment writes the experiment's manifest and its truth.json
 // (rec) into work.
 func writeExperiment(work string, rec Record, manifest []byte) error {
-	if err := os.WriteFile(filepath.Join(work, "loadverdict.yaml"), manifest, 0o644); err != nil {
-		return err
+	if manifest != nil {
+		if err := os.WriteFile(filepath.Join(work, "loadverdict.yaml"), manifest, 0o644); err != nil {
+			return err
+		}
 	}
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {

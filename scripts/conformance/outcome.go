@@ -10,6 +10,7 @@ import (
 
 	"github.com/loadverdict/loadverdict/analyze"
 	"github.com/loadverdict/loadverdict/gate"
+	"github.com/loadverdict/loadverdict/internal/local"
 )
 
 // This file is the one place where a typed verdict becomes an observed
@@ -376,16 +377,21 @@ func overlaps(m any, lo, hi float64) bool {
 // gradeTable grades, per expected outcome, the observed outcomes that
 // count other than wrong (an outcome equal to the expected is right).
 var gradeTable = map[string]map[string]string{
-	"same":                {"inconclusive": gradeRight, "no-difference": gradeRight},
-	"A-faster":            {"inconclusive": gradeUndecided},
-	"B-faster":            {"inconclusive": gradeUndecided},
-	"B-worse-p99":         {"inconclusive": gradeUndecided},
-	expectMoreErrors:      {"B-more-errors+fail": gradeRight, analyze.Inconclusive + "+fail": gradeUndecided},
-	expectSameErrors:      {analyze.NoDifference + "+pass": gradeRight, analyze.Inconclusive + "+pass": gradeRight},
-	expectIrregularPauses: {"not-periodic": gradeRight},
-	expectNoPauses:        {"not-periodic": gradeRight},
-	expectOutlierRound:    {"warmup-left-out": gradeRight},
-	expectNoOutlier:       {"none": gradeRight},
+	"same":                 {"inconclusive": gradeRight, "no-difference": gradeRight},
+	"A-faster":             {"inconclusive": gradeUndecided},
+	"B-faster":             {"inconclusive": gradeUndecided},
+	"B-worse-p99":          {"inconclusive": gradeUndecided},
+	expectMoreErrors:       {"B-more-errors+fail": gradeRight, analyze.Inconclusive + "+fail": gradeUndecided},
+	expectSameErrors:       {analyze.NoDifference + "+pass": gradeRight, analyze.Inconclusive + "+pass": gradeRight},
+	expectIrregularPauses:  {"not-periodic": gradeRight},
+	expectNoPauses:         {"not-periodic": gradeRight},
+	expectOutlierRound:     {"warmup-left-out": gradeRight},
+	expectNoOutlier:        {"none": gradeRight},
+	expectDuelSame:         {local.DuelEquivalent: gradeRight, local.DuelUndecided: gradeRight},
+	local.DuelBBetter:      {local.DuelUndecided: gradeUndecided},
+	local.DuelBWorse:       {local.DuelUndecided: gradeUndecided},
+	expectDuelBBetterSmall: {local.DuelBBetter: gradeRight, local.DuelEquivalent: gradeRight, local.DuelUndecided: gradeRight},
+	expectDuelBWorseSmall:  {local.DuelBWorse: gradeRight, local.DuelEquivalent: gradeRight, local.DuelUndecided: gradeRight},
 }
 
 // grade grades an observed outcome against the expected one.

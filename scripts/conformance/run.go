@@ -175,6 +175,9 @@ func evaluateOne(ctx context.Context, dir string, gateToo bool) Result {
 		r.ID, r.Grade, r.Err, r.Outcome = dir, gradeWrong, err.Error(), "error"
 		return r
 	}
+	if rec.Family == familyDuel {
+		return evaluateDuel(ctx, dir, r)
+	}
 	base := ""
 	if rec.Family == "errors" {
 		// The gate's condition errors is part of the outcome: analysed as

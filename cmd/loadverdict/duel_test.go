@@ -17,9 +17,16 @@ import (
 	"time"
 )
 
-// duelServers checks that tool is installed, builds the truth server and starts one per -work
-// value on a free loopback port; it returns their URLs and the prefix
-// that pins a command as the servers are pinned ("" when not).
+// truthSpec is one truth server's work a request: SHA-256 iterations
+// and a wait after them.
+type truthSpec struct {
+	work  int
+	delay time.Duration
+}
+
+// duelServers checks that tool is installed, builds the truth server and
+// starts one per spec on a free loopback port; it returns their URLs and
+// the prefix that pins a command as the servers are pinned ("" when not).
 //
 // Where taskset and chrt -f 1 work (root), the servers and the load
 // tool run on the last CPU under the real-time FIFO policy, as
@@ -29,7 +36,7 @@ import (
 // on 2 CPUs: unpinned, 1 s rounds of a 10 % difference ran 111-471
 // req/s and 20 rounds decided nothing). Unpinned, a decision is not
 // asserted: see TestDuelReal.
-func duelServers(t *testing.T, tool string, works ...int) (urls []string, pin string) {
+func duelServers(t *testing.T, tool string, specs ...truthSpec) (urls []string, pin string) {
 	t.Helper()
 	if _, err := exec.LookPath(tool); err != nil {
 		t.Skipf("%s is not installed: the real duel needs it", tool)
@@ -48,14 +55,14 @@ func duelServers(t *testing.T, tool string, works ...int) (urls []string, pin st
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the truth server: %v\n%s", err, out)
 	}
-	for _, w := range works {
+	for _, spec := range specs {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
 		}
 		addr := l.Addr().String()
 		l.Close()
-		args := []string{"-addr", addr, "-procs", "1", "-work", strconv.Itoa(w)}
+		args := []string{"-addr", addr, "-procs", "1", "-work", strconv.Itoa(spec.work), "-delay", spec.delay.String()}
 		var cmd *exec.Cmd
 		if pin != "" {
 			p := strings.Fields(pin)
@@ -107,15 +114,19 @@ func duelResult(t *testing.T, out string, args ...string) (int, string, duelReco
 }
 
 // TestDuelReal: two truth servers on 127.0.0.1, B doing 10 % more work
-// a request, wrk -t1 -c4 -d1s a round, at most 20 rounds (more with
-// LOADVERDICT_LONG): the duel never says B is better; when it decides
-// (B worse), it does so in no more rounds than the runs per side compare
-// states the fixed design needs on the same rounds; when the machine is
-// too noisy to decide, it says undecided and exits 3. Then an A/A duel,
-// the same server twice, that claims no difference.
+// a request, wrk -t1 -c4 -d1s a round, at most 20 rounds (30 of 2 s with
+// LOADVERDICT_LONG). Asserted, as it holds on any machine: the duel never
+// says B is better; each round's output is kept; b-worse and undecided
+// exit 3 with the duel's sentence; an A/A duel (the same server twice)
+// exits as its decision says. Logged, as they depend on the machine's
+// noise (no test may need an idle machine): whether it decided, in how
+// many rounds against the runs per side compare states the fixed design
+// needs on the same rounds, and an A/A duel claiming a difference (the
+// stated 5 % false-positive rate; the conformance family duel and
+// scripts/duelmc measure both rates).
 func TestDuelReal(t *testing.T) {
 	t.Parallel() // a minute of real rounds: beside the package's other tests
-	urls, pin := duelServers(t, "wrk", 2000, 2200)
+	urls, pin := duelServers(t, "wrk", truthSpec{work: 2000}, truthSpec{work: 2200})
 	rounds, dur := "20", "1s"
 	if os.Getenv("LOADVERDICT_LONG") != "" {
 		rounds, dur = "30", "2s"
@@ -151,35 +162,30 @@ func TestDuelReal(t *testing.T) {
 			t.Fatalf("decision %s, exit %d; want b-worse, or undecided with exit 3: %s", rec.Decision, code, rec.Summary)
 		}
 		t.Logf("undecided in %s rounds (pinned: %v): the machine was too noisy; not a failure", rounds, pin != "")
-		return
-	}
-	if code != exitGate {
-		t.Fatalf("decision %s, exit %d; want b-worse, exit 3: %s", rec.Decision, code, rec.Summary)
-	}
-	if !strings.Contains(stdout, "Duel: b is worse than a") {
-		t.Errorf("stdout lacks the duel's sentence")
-	}
-	// What compare states on the same rounds: the runs per side its
-	// fixed design needs (summary.json's runs_needed of throughput).
-	need := compareRunsNeeded(t, filepath.Join(out, "summary.json"))
-	t.Logf("decided in %d rounds; compare on the same rounds: %s, runs needed %d per side (fixed design without the floor at the runs held: %v)", n, rec.Compare, need, deref(rec.FixedRunsNeeded))
-	if rec.Compare == duelBWorse {
-		// Compare decided on the same rounds too: its runs needed are
-		// the runs held, as many as the duel's.
-		if n > need {
-			t.Errorf("the duel ran %d rounds, more than the %d runs compare needed", n, need)
+	} else {
+		if code != exitGate {
+			t.Fatalf("decision %s, exit %d; want b-worse, exit 3: %s", rec.Decision, code, rec.Summary)
 		}
-	} else if n >= need {
-		t.Errorf("the duel ran %d rounds, not fewer than the %d runs per side compare states the fixed design needs", n, need)
+		if !strings.Contains(stdout, "Duel: b is worse than a") {
+			t.Errorf("stdout lacks the duel's sentence")
+		}
+		// What compare states on the same rounds: the runs per side its
+		// fixed design needs (summary.json's runs_needed of throughput).
+		need := compareRunsNeeded(t, filepath.Join(out, "summary.json"))
+		fewer := n < need || (rec.Compare == duelBWorse && n <= need)
+		t.Logf("decided in %d rounds; compare on the same rounds: %s, runs needed %d per side (fixed design without the floor at the runs held: %v); fewer rounds than the fixed design: %v",
+			n, rec.Compare, need, deref(rec.FixedRunsNeeded), fewer)
 	}
 
-	// A/A: the same server twice must not be called different.
+	// A/A: the same server twice. Claiming a difference is the duel's
+	// stated false-positive risk (5 %), logged; the exit status must say
+	// what the decision says.
 	aa := filepath.Join(t.TempDir(), "aa")
 	code, _, rec = duelResult(t, aa, "--max-rounds", "8", "--seed", "35", "--", wrk(urls[0]), wrk(urls[0]))
 	if rec.Decision == duelBBetter || rec.Decision == duelBWorse {
-		t.Errorf("A/A duel claimed a difference: %s", rec.Summary)
+		t.Logf("A/A duel claimed a difference (the 5 %% risk the test states): %s", rec.Summary)
 	}
-	if want := map[string]int{duelEquivalent: exitOK, duelUndecided: exitGate}[rec.Decision]; code != want {
+	if want, ok := map[string]int{duelEquivalent: exitOK, duelUndecided: exitGate, duelBWorse: exitGate}[rec.Decision]; ok && code != want {
 		t.Errorf("A/A duel %s exited %d, want %d", rec.Decision, code, want)
 	}
 }

@@ -10,25 +10,36 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestDuelRealVegetaHey: real duels with vegeta (at a fixed rate: its
 // mean latency is compared) and hey (a closed model: its throughput),
 // against two truth servers on 127.0.0.1, B doing 10 % more work a
-// request, rounds of 1 s (2 s with LOADVERDICT_LONG), at most 10 rounds
-// (30 with it). On any machine: the duel never says B is better, an
-// undecided duel exits 3 and b-worse exits 3, and its report is
-// compare's of the kept rounds (compare run on them gives the same
-// comparison). With LOADVERDICT_LONG=all it must decide b-worse.
+// request (and, for vegeta, waiting 10 % longer: at 100 req/s the
+// latency is mostly the wait, as in the conformance family's vegeta
+// duels), rounds of 1 s (2 s with LOADVERDICT_LONG), at most 10 rounds
+// (30 with it). What holds on any machine is asserted: the duel never
+// says B is better, an undecided duel and b-worse exit 3, and its report
+// is compare's of the kept rounds (compare run on them gives the same
+// comparison). Whether it decides, and in how many rounds, depends on
+// the machine's noise: logged, never asserted (no test may need an idle
+// machine); the conformance family duel grades recorded real duels.
 func TestDuelRealVegetaHey(t *testing.T) {
 	if os.Getenv("LOADVERDICT_LONG") == "" {
 		// Up to a minute of real rounds each, beside the package's other
 		// tests; alone where LOADVERDICT_LONG asks for a decision.
 		t.Parallel()
 	}
-	for _, tc := range []struct{ tool, metric string }{{"vegeta", "lat_mean_ms"}, {"hey", "rps"}} {
+	for _, tc := range []struct {
+		tool, metric string
+		a, b         truthSpec
+	}{
+		{"vegeta", "lat_mean_ms", truthSpec{2000, 2 * time.Millisecond}, truthSpec{2200, 2200 * time.Microsecond}},
+		{"hey", "rps", truthSpec{work: 2000}, truthSpec{work: 2200}},
+	} {
 		t.Run(tc.tool, func(t *testing.T) {
-			urls, pin := duelServers(t, tc.tool, 2000, 2200)
+			urls, pin := duelServers(t, tc.tool, tc.a, tc.b)
 			rounds, dur := "10", 1
 			if os.Getenv("LOADVERDICT_LONG") != "" {
 				rounds, dur = "30", 2
@@ -57,12 +68,8 @@ func TestDuelRealVegetaHey(t *testing.T) {
 				rec.Decision == duelEquivalent && code != exitOK:
 				t.Errorf("decision %s exited %d", rec.Decision, code)
 			}
-			if os.Getenv("LOADVERDICT_LONG") == "all" && rec.Decision != duelBWorse {
-				t.Errorf("LOADVERDICT_LONG=all: decision %s after %d rounds of %d s, want b-worse: %s", rec.Decision, len(rec.Rounds), dur, rec.Summary)
-			}
-			if rec.Decision == duelUndecided {
-				t.Logf("undecided in %s rounds (pinned: %v): the machine was too noisy; not a failure", rounds, pin != "")
-			}
+			t.Logf("decision %s after %d of at most %s rounds of %d s (pinned: %v); undecided means the machine was too noisy, not a failure",
+				rec.Decision, len(rec.Rounds), rounds, dur, pin != "")
 			sameAsCompare(t, out, rec)
 		})
 	}

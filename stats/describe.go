@@ -2,7 +2,6 @@ package stats
 
 import (
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -83,21 +82,7 @@ func Mean(x []float64) float64 { return stat.Mean(x, nil) }
 // Median returns the median of x by linear interpolation between the two
 // middle order statistics (R type 7), without modifying x; NaN for an
 // empty slice.
-func Median(x []float64) float64 {
-	n := len(x)
-	if n < 3 {
-		s := slices.Clone(x)
-		slices.Sort(s)
-		return quantileSorted(s, 0.5)
-	}
-	// The two values quantileSorted reads of a sorted copy, found by a
-	// selection, in its very arithmetic: the same median, in linear time.
-	s := slices.Clone(x)
-	h := 0.5 * float64(n-1)
-	lo := int(math.Floor(h))
-	selectK(s, lo)
-	return s[lo] + (h-float64(lo))*(minOf(s[lo+1:])-s[lo])
-}
+func Median(x []float64) float64 { return median(x) }
 
 // CoefVar returns the sample coefficient of variation of x, the sample
 // standard deviation (n-1 denominator) over |mean|, as a fraction; 0 for

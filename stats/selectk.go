@@ -2,6 +2,7 @@ package stats
 
 import (
 	"cmp"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -12,7 +13,7 @@ import (
 // values cost one pass), which sorts what is left of s once it has
 // partitioned about 2 log2(len(s)) times, so it never costs more than a
 // sort. It costs O(len(s)) on average where a sort costs O(n log n).
-func selectK(s []float64, k int) {
+func selectK[F float32 | float64](s []F, k int) {
 	lo, hi := 0, len(s) // s[k] is among s[lo:hi]
 	budget := 2 * bits.Len(uint(len(s)))
 	for hi-lo > 16 {
@@ -51,7 +52,7 @@ func selectK(s []float64, k int) {
 }
 
 // medianOf3 returns the middle of a, b and c in cmp.Compare's order.
-func medianOf3(a, b, c float64) float64 {
+func medianOf3[F float32 | float64](a, b, c F) F {
 	if cmp.Less(b, a) {
 		a, b = b, a
 	}
@@ -65,7 +66,7 @@ func medianOf3(a, b, c float64) float64 {
 }
 
 // minOf returns the least of s (not empty) in cmp.Compare's order.
-func minOf(s []float64) float64 {
+func minOf[F float32 | float64](s []F) F {
 	m := s[0]
 	for _, v := range s[1:] {
 		if cmp.Less(v, m) {
@@ -73,4 +74,24 @@ func minOf(s []float64) float64 {
 		}
 	}
 	return m
+}
+
+// median is Median of x's values as float64 (a float32 converts to the
+// float64 of the same value, in the same order).
+func median[F float32 | float64](x []F) float64 {
+	n := len(x)
+	switch n {
+	case 0:
+		return math.NaN()
+	case 1:
+		return float64(x[0])
+	}
+	// The two values quantileSorted reads of a sorted copy, found by a
+	// selection, in its very arithmetic: the same median, in linear time.
+	s := slices.Clone(x)
+	h := 0.5 * float64(n-1)
+	lo := int(math.Floor(h))
+	selectK(s, lo)
+	a, b := float64(s[lo]), float64(minOf(s[lo+1:]))
+	return a + (h-float64(lo))*(b-a)
 }

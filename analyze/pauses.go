@@ -19,8 +19,12 @@ type PauseTally struct {
 	skipped bool
 }
 
-// NewPauseTally returns the tally of run.
-func NewPauseTally(run results.Run) *PauseTally { return &PauseTally{runID: run.RunID} }
+// NewPauseTally returns the tally of run, its room made for the run's
+// requests (at most PauseTallyMax), so that it does not grow by copies.
+func NewPauseTally(run results.Run) *PauseTally {
+	n := int(min(max(run.Requests, 0), PauseTallyMax))
+	return &PauseTally{runID: run.RunID, ts: make([]float32, 0, n), lat: make([]float32, 0, n)}
+}
 
 // RunID returns the id of the tally's run.
 func (t *PauseTally) RunID() string { return t.runID }
@@ -45,12 +49,7 @@ func (t *PauseTally) Result() RunPauses {
 	if t.skipped || len(t.ts) == 0 {
 		return out
 	}
-	ts := make([]float64, len(t.ts))
-	lat := make([]float64, len(t.lat))
-	for i := range ts {
-		ts[i], lat[i] = float64(t.ts[i]), float64(t.lat[i])
-	}
-	out.Pauses, out.MedianMs, out.Held = stats.Pauses(ts, lat)
+	out.Pauses, out.MedianMs, out.Held = stats.Pauses(t.ts, t.lat)
 	return out
 }
 

@@ -2,7 +2,6 @@ package stats
 
 import (
 	"math"
-	"slices"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -83,11 +82,7 @@ func Mean(x []float64) float64 { return stat.Mean(x, nil) }
 // Median returns the median of x by linear interpolation between the two
 // middle order statistics (R type 7), without modifying x; NaN for an
 // empty slice.
-func Median(x []float64) float64 {
-	s := slices.Clone(x)
-	slices.Sort(s)
-	return quantileSorted(s, 0.5)
-}
+func Median(x []float64) float64 { return median(x) }
 
 // CoefVar returns the sample coefficient of variation of x, the sample
 // standard deviation (n-1 denominator) over |mean|, as a fraction; 0 for

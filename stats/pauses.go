@@ -48,19 +48,20 @@ type Pause struct {
 // a gap of more than PauseGapS starts another group); a group of at
 // least PauseMinRequests requests is a pause, from its earliest send to
 // its last completion. It returns the pauses in time order, the median
-// latency, and the number of requests held by them.
-func Pauses(ts, latMs []float64) (pauses []Pause, medianMs float64, held int) {
+// latency, and the number of requests held by them. Float32 values are
+// read as the float64 of the same value (a tally keeps them so).
+func Pauses[F float32 | float64](ts, latMs []F) (pauses []Pause, medianMs float64, held int) {
 	n := min(len(ts), len(latMs))
 	if n == 0 {
 		return nil, 0, 0
 	}
-	medianMs = Median(latMs[:n])
+	medianMs = median(latMs[:n])
 	bound := max(PauseMinFactor*medianMs, medianMs+PauseMinExtraMs)
 	type req struct{ send, done float64 }
 	var slow []req
 	for i := range n {
-		if latMs[i] >= bound && !math.IsNaN(ts[i]) {
-			slow = append(slow, req{ts[i], ts[i] + latMs[i]/1000})
+		if t, l := float64(ts[i]), float64(latMs[i]); l >= bound && !math.IsNaN(t) {
+			slow = append(slow, req{t, t + l/1000})
 		}
 	}
 	slices.SortFunc(slow, func(a, b req) int {

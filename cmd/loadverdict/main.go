@@ -8,12 +8,16 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+
+	"github.com/loadverdict/loadverdict/internal/pipeline"
 )
 
 // main sets no memory limit of its own: a per-request log's peak memory is
-// flat without one (scripts/perf/memory.sh). GOMEMLIMIT and GOGC work as
-// for any Go program.
+// flat without one (scripts/perf/memory.sh). It sets GOGC to
+// pipeline.CLIGCPercent (50) unless GOGC is set; GOMEMLIMIT and GOGC work
+// as for any Go program.
 func main() {
+	pipeline.SetCLIGCPercent()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -68,8 +68,9 @@ func latKey(v float64) uint64 {
 // than i latencies. It sorts each block once, then bisects on the value.
 func (e *exactLats) at(i int) float64 {
 	if !e.sorted {
+		var keys, tmp []uint64
 		for _, b := range e.blocks {
-			slices.Sort(b)
+			keys, tmp = sortLats(b, keys, tmp)
 		}
 		e.sorted = true
 	}
@@ -97,4 +98,50 @@ func (e *exactLats) at(i int) float64 {
 		}
 	}
 	panic("ingest: exactLats.at: rank out of range")
+}
+
+// sortLats sorts b as slices.Sort does, by a radix sort of the values'
+// bits, which order non-negative floats as their values do (the bits of
+// equal values are equal, so the result is the same array), a byte at a
+// time, least significant first, skipping the bytes all values share. A
+// block holding a value with the sign bit set (a negative, -0) or a NaN
+// is sorted by slices.Sort. keys and tmp are scratch space, returned for
+// the next call.
+func sortLats(b []float64, keys, tmp []uint64) ([]uint64, []uint64) {
+	if len(b) < 2 {
+		return keys, tmp
+	}
+	keys, tmp = slices.Grow(keys[:0], len(b))[:len(b)], slices.Grow(tmp[:0], len(b))[:len(b)]
+	var counts [8][256]int
+	for i, v := range b {
+		k := math.Float64bits(v)
+		if k>>63 != 0 || v != v {
+			slices.Sort(b)
+			return keys, tmp
+		}
+		keys[i] = k
+		for d := range 8 {
+			counts[d][byte(k>>(8*d))]++
+		}
+	}
+	for d := range 8 {
+		c := &counts[d]
+		if c[byte(keys[0]>>(8*d))] == len(b) {
+			continue // every value has this byte
+		}
+		pos := 0
+		for j := range c {
+			c[j], pos = pos, pos+c[j]
+		}
+		for _, k := range keys {
+			j := byte(k >> (8 * d))
+			tmp[c[j]] = k
+			c[j]++
+		}
+		keys, tmp = tmp, keys
+	}
+	for i, k := range keys {
+		b[i] = math.Float64frombits(k)
+	}
+	return keys, tmp
 }

@@ -56,3 +56,40 @@ func TestExactLats(t *testing.T) {
 		}
 	}
 }
+
+// TestSortLats: sortLats leaves what slices.Sort leaves, bit for bit, on
+// non-negative values (radix) and on values with a sign bit or a NaN (the
+// fallback), its scratch space reused from call to call.
+func TestSortLats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var keys, tmp []uint64
+	for _, n := range []int{0, 1, 2, 255, 256, 1000, 70000} {
+		for _, kind := range []string{"lognormal", "ms", "same", "huge", "negative", "nan"} {
+			b := make([]float64, n)
+			for i := range b {
+				switch kind {
+				case "lognormal":
+					b[i] = math.Exp(3 * rng.NormFloat64())
+				case "ms":
+					b[i] = float64(rng.IntN(5000000)) / 1e6
+				case "same":
+					b[i] = 12.5
+				case "huge":
+					b[i] = []float64{0, math.Inf(1), math.MaxFloat64, math.SmallestNonzeroFloat64, 1}[rng.IntN(5)]
+				case "negative":
+					b[i] = []float64{math.Copysign(0, -1), 0, 1, -2}[rng.IntN(4)]
+				default:
+					b[i] = []float64{math.NaN(), 0, 1, 2}[rng.IntN(4)]
+				}
+			}
+			want := slices.Clone(b)
+			slices.Sort(want)
+			keys, tmp = sortLats(b, keys, tmp)
+			for i := range b {
+				if math.Float64bits(b[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("%d %s: at %d: %v, want %v", n, kind, i, b[i], want[i])
+				}
+			}
+		}
+	}
+}

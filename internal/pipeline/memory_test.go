@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"math"
+	"os"
 	"runtime/debug"
 	"testing"
 )
@@ -31,5 +32,26 @@ func TestLambdaMemoryLimit(t *testing.T) {
 		if now := debug.SetMemoryLimit(-1); c.want != 0 && now != c.want || c.want == 0 && now != math.MaxInt64 {
 			t.Errorf("%q: runtime limit %d", c.env, now)
 		}
+	}
+}
+
+func TestSetCLIGCPercent(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	t.Setenv("GOGC", "")
+	os.Unsetenv("GOGC")
+	debug.SetGCPercent(100)
+	if got := SetCLIGCPercent(); got != CLIGCPercent {
+		t.Errorf("GOGC unset: set %d, want %d", got, CLIGCPercent)
+	}
+	if now := debug.SetGCPercent(100); now != CLIGCPercent {
+		t.Errorf("GOGC unset: runtime GOGC %d, want %d", now, CLIGCPercent)
+	}
+	t.Setenv("GOGC", "200")
+	debug.SetGCPercent(200)
+	if got := SetCLIGCPercent(); got != 0 {
+		t.Errorf("GOGC=200: set %d, want none", got)
+	}
+	if now := debug.SetGCPercent(200); now != 200 {
+		t.Errorf("GOGC=200: runtime GOGC %d, want 200", now)
 	}
 }

@@ -143,11 +143,40 @@ type heldSamples struct {
 
 // heldRun is one run's samples.
 type heldRun struct {
-	id      string
-	ts, lat []float32 // the successful requests, in order
-	other   []results.Sample
-	at      []int // the index among the run's samples of each of other
-	n       int   // samples
+	id    string
+	ok    [][]okRequest // the successful requests, in order, in blocks
+	other []results.Sample
+	at    []int // the index among the run's samples of each of other
+	n     int   // samples
+}
+
+// okRequest is a successful request as held: its time and latency.
+type okRequest struct{ ts, lat float32 }
+
+// okBlock is the size of the blocks of successful requests: a block once
+// full never moves, so a million requests cost their 8 MB, not, while
+// one slice grows, the old and the new array at once. The first block
+// starts small and doubles up to okBlock, for runs of a few requests.
+// Tests lower it.
+var okBlock = 1 << 16
+
+// addOK holds a successful request.
+func (r *heldRun) addOK(x okRequest) {
+	k := len(r.ok) - 1
+	switch {
+	case k < 0:
+		r.ok = append(r.ok, make([]okRequest, 0, 16))
+		k = 0
+	case len(r.ok[k]) < cap(r.ok[k]):
+	case cap(r.ok[k]) < okBlock:
+		b := make([]okRequest, len(r.ok[k]), min(2*cap(r.ok[k]), okBlock))
+		copy(b, r.ok[k])
+		r.ok[k] = b
+	default:
+		r.ok = append(r.ok, make([]okRequest, 0, okBlock))
+		k++
+	}
+	r.ok[k] = append(r.ok[k], x)
 }
 
 // heldSampleBytes is the cost counted of a sample kept whole, besides
@@ -169,7 +198,7 @@ func (s *heldSamples) add(x results.Sample) {
 		s.last = r
 	}
 	if x.Error == nil && x.Status >= 200 && x.Status < 400 {
-		r.ts, r.lat = append(r.ts, float32(x.TS)), append(r.lat, float32(x.LatencyMs))
+		r.addOK(okRequest{float32(x.TS), float32(x.LatencyMs)})
 		s.bytes += 8
 	} else {
 		r.other, r.at = append(r.other, x), append(r.at, r.n)
@@ -189,7 +218,7 @@ func (s *heldSamples) add(x results.Sample) {
 // they count its own.
 func (s *heldSamples) scan(fn func(results.Sample) error) error {
 	for _, r := range s.runs {
-		j, k := 0, 0
+		b, j, k := 0, 0, 0 // block and index of the next successful request, of the next other
 		for i := range r.n {
 			if k < len(r.at) && r.at[k] == i {
 				if err := fn(r.other[k]); err != nil {
@@ -198,7 +227,11 @@ func (s *heldSamples) scan(fn func(results.Sample) error) error {
 				k++
 				continue
 			}
-			if err := fn(results.Sample{RunID: r.id, TS: float64(r.ts[j]), LatencyMs: float64(r.lat[j]), Status: 200}); err != nil {
+			if j == len(r.ok[b]) {
+				b, j = b+1, 0
+			}
+			x := r.ok[b][j]
+			if err := fn(results.Sample{RunID: r.id, TS: float64(x.ts), LatencyMs: float64(x.lat), Status: 200}); err != nil {
 				return err
 			}
 			j++

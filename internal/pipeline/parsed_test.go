@@ -184,6 +184,8 @@ func TestParsedSamplesTally(t *testing.T) {
 		}
 		samples = append(samples, x)
 	}
+	defer func(b int) { okBlock = b }(okBlock)
+	okBlock = 100 // many blocks per run
 	h := &heldSamples{budget: heldMax, byID: map[string]*heldRun{}}
 	for _, x := range samples {
 		h.add(x)

@@ -350,7 +350,10 @@ func readBack(t columnar.Table, r readerAtSeeker, want int, mem memory.Allocator
 }
 
 // readRows reads a table file whole, as an analysis does, and returns its
-// rows; tests replace it to make a table unreadable.
+// rows; the samples table, whose values cost the most to decode, through
+// columnar.CheckSamples: its footer, schema and every page through the
+// reader's page reader, which holds the reader's limits, without decoding
+// the values into rows. Tests replace it to make a table unreadable.
 var readRows = func(t columnar.Table, r readerAtSeeker, mem memory.Allocator) (int, error) {
 	switch t {
 	case columnar.TableRuns:
@@ -363,9 +366,8 @@ var readRows = func(t columnar.Table, r readerAtSeeker, mem memory.Allocator) (i
 		x, err := columnar.ReadSeries(r, mem)
 		return len(x), err
 	}
-	n := 0
-	err := columnar.ScanSamples(r, mem, func(results.Sample) error { n++; return nil })
-	return n, err
+	n, err := columnar.CheckSamples(r, mem)
+	return int(n), err
 }
 
 // unreadableError is a table that loadverdict's own reader cannot read

@@ -189,6 +189,21 @@ func WriteSeries(w io.Writer, series []results.Series, mem memory.Allocator) err
 // readBatchRows is the number of rows per record batch when reading.
 var readBatchRows int64 = DefaultBatchRows
 
+// pageLimit is the largest uncompressed page the readers read; 0 is
+// arrow-go's limit (parquet.DefaultMaxUncompressedPageSize, 256 MiB).
+// Tests lower it.
+var pageLimit int64
+
+// readerProperties are the properties of every reader here (ScanSamples
+// and CheckSamples alike).
+func readerProperties(mem memory.Allocator) *parquet.ReaderProperties {
+	props := parquet.NewReaderProperties(mem)
+	if pageLimit > 0 {
+		props.MaxUncompressedPageSize = pageLimit
+	}
+	return props
+}
+
 // noCloseReader hides the Close method of the caller's reader: closing the
 // Parquet reader must not close it.
 type noCloseReader struct{ parquet.ReaderAtSeeker }
@@ -197,7 +212,7 @@ type noCloseReader struct{ parquet.ReaderAtSeeker }
 // each row. It checks the file's columns against cols first; columns of
 // the file that the table does not have are ignored.
 func scan[T any](r parquet.ReaderAtSeeker, mem memory.Allocator, table Table, cols []column[T], fn func(T) error) error {
-	pf, err := file.NewParquetReader(noCloseReader{r}, file.WithReadProps(parquet.NewReaderProperties(mem)))
+	pf, err := file.NewParquetReader(noCloseReader{r}, file.WithReadProps(readerProperties(mem)))
 	if err != nil {
 		return fmt.Errorf("results: read %s: %w", table, err)
 	}

@@ -5,7 +5,8 @@
 # scripts/perf/makevegeta -from): 1M requests, 4M requests, and 1M requests
 # spread over two hours (-spread 2h: the same requests over 7,200 seconds,
 # so a run has as many windows as it may, maxWindows, in windows of 4 s).
-# GOMEMLIMIT is unset, and the command sets no memory limit of its own.
+# GOMEMLIMIT and GOGC are unset: the command sets no memory limit of its
+# own, and GOGC=50 (pipeline.CLIGCPercent).
 #
 #   sh scripts/perf/memory.sh            (from anywhere; needs ~2 GB in $TMP)
 #
@@ -17,7 +18,7 @@ TMP=${TMP:-/tmp}
 LV=$TMP/lv
 go build -o "$LV" ./cmd/loadverdict
 go build -o "$TMP/makevegeta" ./scripts/perf/makevegeta
-unset GOMEMLIMIT
+unset GOMEMLIMIT GOGC
 cold=ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "case        requests   file MiB   peak RSS MiB   wall s"

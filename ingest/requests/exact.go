@@ -4,40 +4,29 @@ import (
 	"math"
 	"slices"
 	"sort"
+
+	"github.com/loadverdict/loadverdict/internal/blocks"
 )
 
 // exactBlock is the size of the blocks exactLats keeps latencies in.
 const exactBlock = 1 << 16
 
 // exactLats keeps a run's latencies (non-negative, finite) for exact
-// percentiles, in blocks of at most exactBlock values: they never move once
-// stored, so a million of them cost their 8 MB and not, while a slice
-// grows, the old and the new array at once. Blocks start small, for runs
-// of a few requests.
+// percentiles, in blocks of at most exactBlock values that never move once
+// stored (blocks.List); the first starts at 1024, for runs of a few
+// requests.
 type exactLats struct {
-	blocks [][]float64
+	l      blocks.List[float64]
 	n      int
 	sorted bool
 }
 
 // add stores v.
 func (e *exactLats) add(v float64) {
-	k := len(e.blocks) - 1
-	switch {
-	case k < 0:
-		e.blocks = append(e.blocks, make([]float64, 0, 1024))
-		k = 0
-	case len(e.blocks[k]) < cap(e.blocks[k]):
-	case cap(e.blocks[k]) < exactBlock:
-		// The first block doubles up to exactBlock.
-		b := make([]float64, len(e.blocks[k]), min(2*cap(e.blocks[k]), exactBlock))
-		copy(b, e.blocks[k])
-		e.blocks[k] = b
-	default:
-		e.blocks = append(e.blocks, make([]float64, 0, exactBlock))
-		k++
+	if e.l.Size == 0 {
+		e.l.First, e.l.Size = 1024, exactBlock
 	}
-	e.blocks[k] = append(e.blocks[k], v)
+	e.l.Add(v)
 	e.n++
 	e.sorted = false
 }
@@ -47,7 +36,7 @@ func (e *exactLats) len() int { return e.n }
 
 // each calls fn with every latency stored.
 func (e *exactLats) each(fn func(float64)) {
-	for _, b := range e.blocks {
+	for _, b := range e.l.Blocks {
 		for _, v := range b {
 			fn(v)
 		}
@@ -69,20 +58,20 @@ func latKey(v float64) uint64 {
 func (e *exactLats) at(i int) float64 {
 	if !e.sorted {
 		var keys, tmp []uint64
-		for _, b := range e.blocks {
+		for _, b := range e.l.Blocks {
 			keys, tmp = sortLats(b, keys, tmp)
 		}
 		e.sorted = true
 	}
 	// The smallest key with more than i latencies at or below it.
 	lo, hi := uint64(0), uint64(0)
-	for _, b := range e.blocks {
+	for _, b := range e.l.Blocks {
 		hi = max(hi, latKey(b[len(b)-1]))
 	}
 	for lo < hi {
 		mid := lo + (hi-lo)/2
 		n := 0
-		for _, b := range e.blocks {
+		for _, b := range e.l.Blocks {
 			n += sort.Search(len(b), func(j int) bool { return latKey(b[j]) > mid })
 		}
 		if n > i {
@@ -91,7 +80,7 @@ func (e *exactLats) at(i int) float64 {
 			lo = mid + 1
 		}
 	}
-	for _, b := range e.blocks {
+	for _, b := range e.l.Blocks {
 		j := sort.Search(len(b), func(j int) bool { return latKey(b[j]) >= lo })
 		if j < len(b) && latKey(b[j]) == lo {
 			return b[j]

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/loadverdict/loadverdict/internal/blocks"
 	"github.com/loadverdict/loadverdict/results"
 )
 
@@ -144,7 +145,7 @@ type heldSamples struct {
 // heldRun is one run's samples.
 type heldRun struct {
 	id    string
-	ok    [][]okRequest // the successful requests, in order, in blocks
+	ok    blocks.List[okRequest] // the successful requests, in order
 	other []results.Sample
 	at    []int // the index among the run's samples of each of other
 	n     int   // samples
@@ -153,30 +154,17 @@ type heldRun struct {
 // okRequest is a successful request as held: its time and latency.
 type okRequest struct{ ts, lat float32 }
 
-// okBlock is the size of the blocks of successful requests: a block once
-// full never moves, so a million requests cost their 8 MB, not, while
-// one slice grows, the old and the new array at once. The first block
-// starts small and doubles up to okBlock, for runs of a few requests.
-// Tests lower it.
+// okBlock is the size of the blocks of successful requests (blocks.List:
+// a million requests cost their 8 MB); the first block starts at 16, for
+// runs of a few requests. Tests lower it.
 var okBlock = 1 << 16
 
 // addOK holds a successful request.
 func (r *heldRun) addOK(x okRequest) {
-	k := len(r.ok) - 1
-	switch {
-	case k < 0:
-		r.ok = append(r.ok, make([]okRequest, 0, 16))
-		k = 0
-	case len(r.ok[k]) < cap(r.ok[k]):
-	case cap(r.ok[k]) < okBlock:
-		b := make([]okRequest, len(r.ok[k]), min(2*cap(r.ok[k]), okBlock))
-		copy(b, r.ok[k])
-		r.ok[k] = b
-	default:
-		r.ok = append(r.ok, make([]okRequest, 0, okBlock))
-		k++
+	if r.ok.Size == 0 {
+		r.ok.First, r.ok.Size = 16, okBlock
 	}
-	r.ok[k] = append(r.ok[k], x)
+	r.ok.Add(x)
 }
 
 // heldSampleBytes is the cost counted of a sample kept whole, besides
@@ -227,10 +215,10 @@ func (s *heldSamples) scan(fn func(results.Sample) error) error {
 				k++
 				continue
 			}
-			if j == len(r.ok[b]) {
+			if j == len(r.ok.Blocks[b]) {
 				b, j = b+1, 0
 			}
-			x := r.ok[b][j]
+			x := r.ok.Blocks[b][j]
 			if err := fn(results.Sample{RunID: r.id, TS: float64(x.ts), LatencyMs: float64(x.lat), Status: 200}); err != nil {
 				return err
 			}

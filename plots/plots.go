@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"image"
 	"image/color"
 	"image/png"
 	"math"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"git.sr.ht/~sbinet/gg"
 
 	xfont "golang.org/x/image/font"
 	"gonum.org/v1/plot"
@@ -243,7 +246,13 @@ func PNG(d Drawer) (b []byte, err error) {
 			b, err = nil, fmt.Errorf("plots: drawing failed: %v", r)
 		}
 	}()
-	c := vgimg.NewWith(vgimg.UseWH(figWidth, figHeight), vgimg.UseDPI(DPI), vgimg.UseBackgroundColor(color.White))
+	// The canvas draws on img itself: vgimg.NewWith without a context
+	// copies the image it makes into a new one (3.4 MB a figure).
+	img := image.NewRGBA(image.Rect(0, 0, WidthPx, HeightPx))
+	ctx := gg.NewContextForRGBA(img)
+	ctx.SetLineCapButt()
+	ctx.InvertY()
+	c := vgimg.NewWith(vgimg.UseImageWithContext(img, ctx), vgimg.UseDPI(DPI))
 	d.Draw(draw.New(c))
 	var buf bytes.Buffer
 	if err := pngEncoder.Encode(&buf, c.Image()); err != nil {

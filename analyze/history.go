@@ -75,37 +75,14 @@ const (
 // them has run start times, or they start at the same time; or, as
 // given, an experiment given after one whose runs started later.
 func OrderExperiments(exps []SeriesExperiment) (string, error) {
-	dates := make(map[string]time.Time, len(exps))
-	starts := make(map[string]time.Time, len(exps))
-	allDates, allStarts := len(exps) > 0, len(exps) > 0
-	for _, e := range exps {
-		if e.Meta.Date == "" {
-			allDates = false
-		} else {
-			d, err := ParseDate(e.Meta.Date)
-			if err != nil {
-				return "", fmt.Errorf("experiment %s: meta.%w", e.Name, err)
-			}
-			dates[e.Name] = d
-		}
-		var first *time.Time
-		if e.Verdict != nil {
-			for _, r := range e.Verdict.Runs {
-				if r.StartedAt != nil && (first == nil || r.StartedAt.Before(*first)) {
-					first = r.StartedAt
-				}
-			}
-		}
-		if first == nil {
-			allStarts = false
-		} else {
-			starts[e.Name] = *first
-		}
+	dates, starts, dated, started, err := seriesTimes(exps)
+	if err != nil {
+		return "", err
 	}
 	var by string
 	var key func(SeriesExperiment) time.Time
 	switch {
-	case allDates:
+	case len(exps) > 0 && dated == len(exps):
 		by, key = OrderByDate, func(e SeriesExperiment) time.Time { return dates[e.Name] }
 	case len(dates) > 0:
 		// Dropping the dates the others have would reorder them.
@@ -116,27 +93,74 @@ func OrderExperiments(exps []SeriesExperiment) (string, error) {
 			}
 		}
 		return "", &OrderError{By: OrderByDate, Undated: undated, Dated: len(dates)}
-	case allStarts:
+	case len(exps) > 0 && started == len(exps):
 		by, key = OrderByStarted, func(e SeriesExperiment) time.Time { return starts[e.Name] }
 	default:
-		// As given, unless that contradicts the start times known.
-		prev := ""
-		for _, e := range exps {
-			s, ok := starts[e.Name]
-			if !ok {
-				continue
-			}
-			if prev != "" && s.Before(starts[prev]) {
-				return "", &OrderError{A: prev, B: e.Name, By: OrderAsGiven}
-			}
-			prev = e.Name
-		}
-		return OrderAsGiven, nil
+		return OrderAsGiven, checkAsGiven(exps, starts)
 	}
 	slices.SortStableFunc(exps, func(a, b SeriesExperiment) int {
 		return cmp.Or(key(a).Compare(key(b)), cmpStart(starts, a.Name, b.Name))
 	})
-	// Ties that nothing breaks.
+	return by, checkTies(exps, by, key, starts)
+}
+
+// seriesTimes returns the experiments' meta dates and their runs'
+// earliest start times, by name, for those that have them, and how many
+// of exps have each.
+func seriesTimes(exps []SeriesExperiment) (dates, starts map[string]time.Time, dated, started int, err error) {
+	dates = make(map[string]time.Time, len(exps))
+	starts = make(map[string]time.Time, len(exps))
+	for _, e := range exps {
+		if e.Meta.Date != "" {
+			d, err := ParseDate(e.Meta.Date)
+			if err != nil {
+				return nil, nil, 0, 0, fmt.Errorf("experiment %s: meta.%w", e.Name, err)
+			}
+			dates[e.Name] = d
+			dated++
+		}
+		if first := firstStart(e.Verdict); first != nil {
+			starts[e.Name] = *first
+			started++
+		}
+	}
+	return dates, starts, dated, started, nil
+}
+
+// firstStart returns the earliest start time of v's runs, or nil.
+func firstStart(v *Verdict) *time.Time {
+	var first *time.Time
+	if v == nil {
+		return nil
+	}
+	for _, r := range v.Runs {
+		if r.StartedAt != nil && (first == nil || r.StartedAt.Before(*first)) {
+			first = r.StartedAt
+		}
+	}
+	return first
+}
+
+// checkAsGiven refuses the order given when it contradicts the start
+// times known.
+func checkAsGiven(exps []SeriesExperiment, starts map[string]time.Time) error {
+	prev := ""
+	for _, e := range exps {
+		s, ok := starts[e.Name]
+		if !ok {
+			continue
+		}
+		if prev != "" && s.Before(starts[prev]) {
+			return &OrderError{A: prev, B: e.Name, By: OrderAsGiven}
+		}
+		prev = e.Name
+	}
+	return nil
+}
+
+// checkTies refuses two sorted experiments that nothing orders: the same
+// key, and (by date) no different start times.
+func checkTies(exps []SeriesExperiment, by string, key func(SeriesExperiment) time.Time, starts map[string]time.Time) error {
 	for i := 1; i < len(exps); i++ {
 		a, b := exps[i-1], exps[i]
 		if !key(a).Equal(key(b)) {
@@ -148,9 +172,9 @@ func OrderExperiments(exps []SeriesExperiment) (string, error) {
 			continue
 		}
 		x, y := min(a.Name, b.Name), max(a.Name, b.Name)
-		return "", &OrderError{A: x, B: y, By: by, Value: valueOf(by, a)}
+		return &OrderError{A: x, B: y, By: by, Value: valueOf(by, a)}
 	}
-	return by, nil
+	return nil
 }
 
 // cmpStart orders two experiments by their runs' start times, when both
@@ -418,10 +442,34 @@ func AnalyzeHistory(series, orderBy string, exps []SeriesExperiment, opts Option
 		return nil, errors.New("analyze: a series needs at least one experiment")
 	}
 	h := &History{Series: series, OrderBy: orderBy, Experiments: exps, Options: opts}
+	if err := h.buildTracks(); err != nil {
+		return nil, err
+	}
+	last := len(exps) - 1
+	checked := false // a gated check of the latest experiment had a reference
+	for ti := range h.Tracks {
+		if h.checkTrack(ti, last) {
+			checked = true
+		}
+	}
+	if !checked && last > 0 {
+		// Nothing of the latest experiment had an earlier experiment to
+		// be checked against: none of its systems and settings ran
+		// before it (or only with errors).
+		h.addReason(HistoryGateReason{Condition: gate.NoComparison, Track: -1, Metric: -1, MaxPct: allowedPct(opts)})
+	}
+	return h, nil
+}
+
+// buildTracks gathers the experiments' points into tracks (a system at
+// its settings), in order, and checks that the control, when named, is
+// one of them.
+func (h *History) buildTracks() error {
+	opts := h.Options
 	idx := map[string]int{}
-	for ei, e := range exps {
+	for ei, e := range h.Experiments {
 		if e.Verdict == nil {
-			return nil, fmt.Errorf("analyze: experiment %s has no verdict", e.Name)
+			return fmt.Errorf("analyze: experiment %s has no verdict", e.Name)
 		}
 		for _, s := range e.Verdict.Systems {
 			for gi := range s.Groups {
@@ -450,67 +498,73 @@ func AnalyzeHistory(series, orderBy string, exps []SeriesExperiment, opts Option
 				systems = append(systems, t.System)
 			}
 		}
-		return nil, &ControlError{Control: opts.Control, Systems: systems}
+		return &ControlError{Control: opts.Control, Systems: systems}
 	}
-	last := len(exps) - 1
-	checked := false // a gated check of the latest experiment had a reference
-	for ti := range h.Tracks {
-		t := &h.Tracks[ti]
-		h.markDisturbed(t)
-		for _, m := range historyMetrics {
-			mt := h.metricTrack(t, m, last)
-			t.Metrics = append(t.Metrics, mt)
+	return nil
+}
+
+// checkTrack checks track ti: its disturbed points, each metric's change
+// points and latest check, its error checks, and the gate's reasons. It
+// tells whether a gated check of the latest experiment (last) had a
+// reference.
+func (h *History) checkTrack(ti, last int) (checked bool) {
+	opts := h.Options
+	t := &h.Tracks[ti]
+	h.markDisturbed(t)
+	for _, m := range historyMetrics {
+		t.Metrics = append(t.Metrics, h.metricTrack(t, m, last))
+	}
+	t.ErrorChecks = h.errorChecks(t)
+	if n := len(t.Points); n > 0 && t.Points[n-1].Experiment == last {
+		t.Errors = &t.ErrorChecks[n-1]
+	}
+	// A latest experiment whose errors rose fails for that stated
+	// reason (errors); its throughput and latency, unusable when its
+	// error rate is severe, add no "undecided" of their own unless
+	// errors is allowed (then they fail closed, as before).
+	errorsStated := t.Errors != nil && t.Errors.Fails
+	if errorsStated {
+		checked = true
+		h.addReason(HistoryGateReason{Condition: gate.Errors, Track: ti, Metric: -1, MaxPct: allowedPct(opts)})
+	}
+	errorsFail := errorsStated && opts.GatePolicy(true).Fails(gate.Errors)
+	for mi, mt := range t.Metrics {
+		l := mt.Latest
+		if l == nil || !mt.Gated {
+			continue
 		}
-		t.ErrorChecks = h.errorChecks(t)
-		if n := len(t.Points); n > 0 && t.Points[n-1].Experiment == last {
-			t.Errors = &t.ErrorChecks[n-1]
-		}
-		// A latest experiment whose errors rose fails for that stated
-		// reason (errors); its throughput and latency, unusable when its
-		// error rate is severe, add no "undecided" of their own unless
-		// errors is allowed (then they fail closed, as before).
-		errorsStated := t.Errors != nil && t.Errors.Fails
-		if errorsStated {
+		if errorsFail && l.Unusable != nil && l.Unusable.Code == ReasonErrors {
 			checked = true
-			h.addReason(HistoryGateReason{Condition: gate.Errors, Track: ti, Metric: -1, MaxPct: allowedPct(opts)})
+			continue
 		}
-		errorsFail := errorsStated && opts.GatePolicy(true).Fails(gate.Errors)
-		for mi, mt := range t.Metrics {
-			l := mt.Latest
-			if l == nil || !mt.Gated {
-				continue
-			}
-			if errorsFail && l.Unusable != nil && l.Unusable.Code == ReasonErrors {
-				checked = true
-				continue
-			}
-			if l.Night.Test != nil || l.Unusable != nil || l.Night.Point == l.Point && exps[last].Accepted != "" {
-				checked = true
-			}
-			r := HistoryGateReason{Track: ti, Metric: mi, MaxPct: allowedPct(opts)}
-			if nt := l.Night.Test; nt != nil {
-				r.WorsePct = nt.WorsePct
-			}
-			switch l.Verdict {
-			case CheckRegression:
-				r.Condition = gate.Regression
-			case CheckDrift:
-				r.Condition, r.WorsePct = gate.Drift, l.Night.Drift.CumulativePct
-			case CheckUndecided:
-				r.Condition = gate.Inconclusive
-			default:
-				continue
-			}
+		if l.Night.Test != nil || l.Unusable != nil || l.Night.Point == l.Point && h.Experiments[last].Accepted != "" {
+			checked = true
+		}
+		if r, ok := metricReason(l, ti, mi, allowedPct(opts)); ok {
 			h.addReason(r)
 		}
 	}
-	if !checked && last > 0 {
-		// Nothing of the latest experiment had an earlier experiment to
-		// be checked against: none of its systems and settings ran
-		// before it (or only with errors).
-		h.addReason(HistoryGateReason{Condition: gate.NoComparison, Track: -1, Metric: -1, MaxPct: allowedPct(opts)})
+	return checked
+}
+
+// metricReason is the gate's reason for a metric's latest check, and
+// false when the check raises none.
+func metricReason(l *Latest, ti, mi int, maxPct float64) (HistoryGateReason, bool) {
+	r := HistoryGateReason{Track: ti, Metric: mi, MaxPct: maxPct}
+	if nt := l.Night.Test; nt != nil {
+		r.WorsePct = nt.WorsePct
 	}
-	return h, nil
+	switch l.Verdict {
+	case CheckRegression:
+		r.Condition = gate.Regression
+	case CheckDrift:
+		r.Condition, r.WorsePct = gate.Drift, l.Night.Drift.CumulativePct
+	case CheckUndecided:
+		r.Condition = gate.Inconclusive
+	default:
+		return r, false
+	}
+	return r, true
 }
 
 // addReason decides a condition by the gate policy. Running history is
@@ -747,55 +801,7 @@ func gatedMetric(model string, m gate.Metric) bool {
 // are not.
 func (h *History) check(t *Track, m gate.Metric, values []PointValue, last int) (Sequential, *Latest, []*float64) {
 	o := h.Options
-	in := make([]NightInput, len(t.Points))
-	pinned := -1
-	for i, p := range t.Points {
-		if h.Experiments[p.Experiment].Accepted == AcceptedBaseline {
-			pinned = i
-		}
-	}
-	ctl := h.controlPoints(t)
-	var ratios []*float64
-	if ctl != nil {
-		ratios = make([]*float64, len(t.Points))
-	}
-	for i, p := range t.Points {
-		v := values[i]
-		in[i] = NightInput{Used: p.Status != PointErrors && p.Status != PointDisturbed && v.Value != nil && i >= pinned, Runs: v.Runs,
-			Accepted: h.Experiments[p.Experiment].Accepted != ""}
-		if v.Value != nil {
-			in[i].Value = *v.Value
-		}
-		if ctl == nil {
-			continue
-		}
-		// Relative to the control: the value and runs over the control's
-		// value that night; the control's runs widen the night's noise.
-		cp, ok := ctl[p.Experiment]
-		var cv PointValue
-		if ok && (cp.Status == PointOK || cp.Status == PointNotSteady) {
-			cv = h.value(cp.runs, m)
-		}
-		if cv.Value == nil || *cv.Value <= 0 || v.Value == nil {
-			in[i].Used = false
-			continue
-		}
-		in[i].Value = *v.Value / *cv.Value
-		ratios[i] = &in[i].Value
-		in[i].Runs = make([]float64, len(v.Runs))
-		if len(cv.Runs) == len(v.Runs) && !slices.Contains(cv.Runs, 0) {
-			// Paired run by run (interleaved in the same job): the
-			// machine's moment cancels within the night too.
-			for k, r := range v.Runs {
-				in[i].Runs[k] = r / cv.Runs[k]
-			}
-		} else {
-			for k, r := range v.Runs {
-				in[i].Runs[k] = r / *cv.Value
-			}
-			in[i].ControlRuns = cv.Runs
-		}
-	}
+	in, ratios, ctl := h.nightInputs(t, m, values)
 	seq := SequentialCheck(in, HigherIsBetter(string(m)), o)
 	n := len(t.Points)
 	if n == 0 || t.Points[n-1].Experiment != last || !slices.ContainsFunc(values, func(v PointValue) bool { return v.Value != nil }) {
@@ -809,7 +815,7 @@ func (h *History) check(t *Track, m gate.Metric, values []PointValue, last int) 
 	switch {
 	case p.Status == PointErrors:
 		l.Verdict, l.Unusable = CheckUndecided, &Reason{Code: ReasonErrors, System: t.System, Rate: *p.ErrorRate.Value}
-	case !in[n-1].Used && ctl != nil && values[n-1].Value != nil && p.Status != PointDisturbed:
+	case !in[n-1].Used && ctl && values[n-1].Value != nil && p.Status != PointDisturbed:
 		l.Verdict, l.Unusable = CheckUndecided, &Reason{Code: ReasonControlMissing, System: o.Control, Metric: string(m)}
 	case !in[n-1].Used:
 		l.Verdict, l.Unusable = CheckUndecided, &Reason{Code: ReasonMetricMissing, Metric: string(m)}
@@ -817,6 +823,69 @@ func (h *History) check(t *Track, m gate.Metric, values []PointValue, last int) 
 		l.Verdict = l.Night.Verdict
 	}
 	return seq, l, ratios
+}
+
+// nightInputs are the sequential check's nights of a metric of track t:
+// each point's value and runs, relative to the control's that night when
+// there is a control (then ratios points at each night's ratio, and ctl
+// is true).
+func (h *History) nightInputs(t *Track, m gate.Metric, values []PointValue) (in []NightInput, ratios []*float64, ctl bool) {
+	in = make([]NightInput, len(t.Points))
+	pinned := -1
+	for i, p := range t.Points {
+		if h.Experiments[p.Experiment].Accepted == AcceptedBaseline {
+			pinned = i
+		}
+	}
+	cps := h.controlPoints(t)
+	if cps != nil {
+		ratios = make([]*float64, len(t.Points))
+	}
+	for i, p := range t.Points {
+		v := values[i]
+		in[i] = NightInput{Used: p.Status != PointErrors && p.Status != PointDisturbed && v.Value != nil && i >= pinned, Runs: v.Runs,
+			Accepted: h.Experiments[p.Experiment].Accepted != ""}
+		if v.Value != nil {
+			in[i].Value = *v.Value
+		}
+		if cps == nil {
+			continue
+		}
+		var cv PointValue
+		if cp, ok := cps[p.Experiment]; ok && (cp.Status == PointOK || cp.Status == PointNotSteady) {
+			cv = h.value(cp.runs, m)
+		}
+		if relativeToControl(&in[i], v, cv) {
+			ratios[i] = &in[i].Value
+		}
+	}
+	return in, ratios, cps != nil
+}
+
+// relativeToControl makes night in relative to the control's value cv
+// that night: the value and runs over the control's value; the control's
+// runs widen the night's noise. Without a control's value the night is
+// not used, and it returns false.
+func relativeToControl(in *NightInput, v, cv PointValue) bool {
+	if cv.Value == nil || *cv.Value <= 0 || v.Value == nil {
+		in.Used = false
+		return false
+	}
+	in.Value = *v.Value / *cv.Value
+	in.Runs = make([]float64, len(v.Runs))
+	if len(cv.Runs) == len(v.Runs) && !slices.Contains(cv.Runs, 0) {
+		// Paired run by run (interleaved in the same job): the machine's
+		// moment cancels within the night too.
+		for k, r := range v.Runs {
+			in.Runs[k] = r / cv.Runs[k]
+		}
+		return true
+	}
+	for k, r := range v.Runs {
+		in.Runs[k] = r / *cv.Value
+	}
+	in.ControlRuns = cv.Runs
+	return true
 }
 
 // controlPoints is the control's points at the settings of track t, by

@@ -392,6 +392,10 @@ type History struct {
 	Experiments []SeriesExperiment
 	Tracks      []Track
 	Options     Options
+	// Policy is the gate's policy (Options.GatePolicy, the check asked
+	// for) and ErrorAlpha the level of the error check (ErrorNightAlpha).
+	Policy     gate.Policy
+	ErrorAlpha float64
 	// Failed is the gate's decision over the latest checks; Reasons
 	// every condition met, asked for (Fails) or not.
 	Failed  bool
@@ -417,7 +421,7 @@ func AnalyzeHistory(series, orderBy string, exps []SeriesExperiment, opts Option
 	if len(exps) == 0 {
 		return nil, errors.New("analyze: a series needs at least one experiment")
 	}
-	h := &History{Series: series, OrderBy: orderBy, Experiments: exps, Options: opts}
+	h := &History{Series: series, OrderBy: orderBy, Experiments: exps, Options: opts, Policy: opts.GatePolicy(true), ErrorAlpha: ErrorNightAlpha(opts)}
 	idx := map[string]int{}
 	for ei, e := range exps {
 		if e.Verdict == nil {
@@ -518,7 +522,7 @@ func AnalyzeHistory(series, orderBy string, exps []SeriesExperiment, opts Option
 // (regression, drift, inconclusive, no-comparison) are guarded by default,
 // and Options.Allow removes them by name.
 func (h *History) addReason(r HistoryGateReason) {
-	p := h.Options.GatePolicy(true)
+	p := h.Policy
 	r.Fails = p.Fails(r.Condition)
 	r.Allowed = p.Guards(r.Condition) && p.Allowed(r.Condition)
 	h.Failed = h.Failed || r.Fails
@@ -568,8 +572,15 @@ func (h *History) value(runs []results.Run, m gate.Metric) PointValue {
 }
 
 // compareRuns compares run values a (side a) with b (side b, the
-// baseline) by compare's tests; too few runs on a side is inconclusive.
+// baseline) by compare's tests (testRuns), settled (Comparison.settle).
 func (h *History) compareRuns(t *Track, m gate.Metric, a, b []float64) Comparison {
+	c := h.testRuns(t, m, a, b)
+	c.settle()
+	return c
+}
+
+// testRuns is compareRuns' test; too few runs on a side is inconclusive.
+func (h *History) testRuns(t *Track, m gate.Metric, a, b []float64) Comparison {
 	o := h.Options
 	c := Comparison{A: t.System, B: t.System, Settings: t.Settings, Metric: string(m), HigherIsBetter: HigherIsBetter(string(m)),
 		ARuns: len(a), BRuns: len(b)}

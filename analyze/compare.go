@@ -85,7 +85,7 @@ type Comparison struct {
 
 // Deciding is a comparison's deciding ratio and what follows from it,
 // each by its one rule (Comparison.DecidingRatio, DecidingCI, WorsePct,
-// RatioFrom).
+// ratioFrom).
 type Deciding struct {
 	// Ratio is DecidingRatio, CI its interval (DecidingCI) and WorsePct
 	// how much worse side a is (WorsePct).
@@ -93,12 +93,12 @@ type Deciding struct {
 	CI       *stats.CI
 	WorsePct float64
 	// FromA and FromB are the comparison seen from either side
-	// (RatioFrom).
+	// (ratioFrom).
 	FromA, FromB SeenFrom
 }
 
 // SeenFrom is a comparison's deciding ratio as one side's value to the
-// other's, and its interval (Comparison.RatioFrom).
+// other's, and its interval (Comparison.ratioFrom).
 type SeenFrom struct {
 	Ratio float64
 	CI    *stats.CI

@@ -71,6 +71,46 @@ type Comparison struct {
 	// them when the runs held did not settle it. It does not depend on
 	// which side is a.
 	RunsNeeded *int
+	// Deciding is the ratio the verdict rests on, as report words it,
+	// set once the comparison is decided (settle).
+	Deciding Deciding
+	// Leads is true when Metric is the one a comparison at Settings is
+	// led with (LeadMetric).
+	Leads bool
+	// Pair numbers the pair of groups compared (eachPairedGroup): every
+	// metric's comparison of A and B at Settings, and their
+	// ErrorComparison, have the same.
+	Pair int
+}
+
+// Deciding is a comparison's deciding ratio and what follows from it,
+// each by its one rule (Comparison.DecidingRatio, DecidingCI, WorsePct,
+// ratioFrom).
+type Deciding struct {
+	// Ratio is DecidingRatio, CI its interval (DecidingCI) and WorsePct
+	// how much worse side a is (WorsePct).
+	Ratio    float64
+	CI       *stats.CI
+	WorsePct float64
+	// FromA and FromB are the comparison seen from either side
+	// (ratioFrom).
+	FromA, FromB SeenFrom
+}
+
+// SeenFrom is a comparison's deciding ratio as one side's value to the
+// other's, and its interval (Comparison.ratioFrom).
+type SeenFrom struct {
+	Ratio float64
+	CI    *stats.CI
+}
+
+// settle fills the values report words from the comparison's decided
+// figures (Deciding, Leads).
+func (c *Comparison) settle() {
+	c.Deciding = Deciding{Ratio: c.DecidingRatio(), CI: c.DecidingCI(), WorsePct: c.WorsePct()}
+	c.Deciding.FromA.Ratio, c.Deciding.FromA.CI = c.ratioFrom(true)
+	c.Deciding.FromB.Ratio, c.Deciding.FromB.CI = c.ratioFrom(false)
+	c.Leads = c.Metric == LeadMetric(c.Settings)
 }
 
 // The aggregates of a metric over runs (Comparison.Aggregate,
@@ -275,9 +315,11 @@ func (v *Verdict) pairs() [][2]*System {
 // compare compares every pair of systems in every group of settings they
 // share, on throughput and on each latency figure both sides have.
 func (v *Verdict) compare() {
-	v.eachPairedGroup(func(a, b string, ga, gb *Group) {
+	v.eachPairedGroup(func(pair int, a, b string, ga, gb *Group) {
 		for _, m := range metrics {
 			if c, ok := v.compareMetric(a, b, ga, gb, m); ok {
+				c.Pair = pair
+				c.settle()
 				v.Comparisons = append(v.Comparisons, c)
 			}
 		}
@@ -286,14 +328,16 @@ func (v *Verdict) compare() {
 
 // eachPairedGroup calls f for every pair of systems to compare (pairs)
 // and every group of settings the two share, in the order of the pairs
-// and their groups.
-func (v *Verdict) eachPairedGroup(f func(a, b string, ga, gb *Group)) {
+// and their groups, numbered from 0 (pair).
+func (v *Verdict) eachPairedGroup(f func(pair int, a, b string, ga, gb *Group)) {
+	pair := 0
 	for _, p := range v.pairs() {
 		a, b := p[0], p[1]
 		for gi := range a.Groups {
 			for gj := range b.Groups {
 				if a.Groups[gi].key() == b.Groups[gj].key() {
-					f(a.Label, b.Label, &a.Groups[gi], &b.Groups[gj])
+					f(pair, a.Label, b.Label, &a.Groups[gi], &b.Groups[gj])
+					pair++
 				}
 			}
 		}
@@ -740,17 +784,17 @@ func (c Comparison) DecidingCI() *stats.CI {
 	return c.CI
 }
 
-// RatioFrom is the comparison seen from the system label: the deciding
-// ratio (DecidingRatio) as label's value to the other side's, and its
-// interval, the Estimate (else the CI of the ratio of means; nil when
-// neither). Side a's view is the comparison's own (a/b); any other
-// label's is b/a, the ratio and the interval inverted.
-func (c Comparison) RatioFrom(label string) (ratio float64, ci *stats.CI) {
+// ratioFrom is the comparison seen from one side (Deciding.FromA,
+// FromB): the deciding ratio (DecidingRatio) as that side's value to the
+// other side's, and its interval, the Estimate (else the CI of the ratio
+// of means; nil when neither). Side a's view is the comparison's own
+// (a/b); b's is b/a, the ratio and the interval inverted.
+func (c Comparison) ratioFrom(fromA bool) (ratio float64, ci *stats.CI) {
 	ratio, ci = c.DecidingRatio(), c.Estimate
 	if ci == nil {
 		ci = c.CI
 	}
-	if label == c.A {
+	if fromA {
 		return ratio, ci
 	}
 	if ci != nil {

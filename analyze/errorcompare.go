@@ -60,6 +60,11 @@ const (
 type ErrorComparison struct {
 	A, B     string
 	Settings Settings
+	// Pair numbers the pair of groups compared, as Comparison.Pair does.
+	Pair int
+	// Aggregate is how the tables name the sides' rates' aggregate over
+	// runs (AggregateOf of the error rate).
+	Aggregate string
 	// ARuns and BRuns are the runs compared, AErrors/AAttempted and
 	// BErrors/BAttempted their pooled counts.
 	ARuns, BRuns           int
@@ -95,8 +100,10 @@ const DefaultErrorBandPts = 0.1
 // compareErrors compares the error rates of every pair of systems (the
 // pairs of compare) in every group of settings they share.
 func (v *Verdict) compareErrors() {
-	v.eachPairedGroup(func(a, b string, ga, gb *Group) {
-		v.ErrorComparisons = append(v.ErrorComparisons, v.compareErrorRates(a, b, ga, gb))
+	v.eachPairedGroup(func(pair int, a, b string, ga, gb *Group) {
+		e := v.compareErrorRates(a, b, ga, gb)
+		e.Pair = pair
+		v.ErrorComparisons = append(v.ErrorComparisons, e)
 	})
 }
 
@@ -152,7 +159,7 @@ func (v *Verdict) compareErrorRates(la, lb string, ga, gb *Group) ErrorCompariso
 // counts; the verdict at Options.ErrorBandPts (ErrorComparison). Labels
 // la and lb name the sides; Settings is left zero.
 func CompareErrorRates(la, lb string, sa, sb []results.Run, o Options) ErrorComparison {
-	c := ErrorComparison{A: la, B: lb, BandPts: o.ErrorBandPts, Verdict: Inconclusive}
+	c := ErrorComparison{A: la, B: lb, BandPts: o.ErrorBandPts, Verdict: Inconclusive, Aggregate: AggregateOf(MetricErrorRate)}
 	xa, ea, na, okA := errorRuns(sa)
 	xb, eb, nb, okB := errorRuns(sb)
 	c.ARuns, c.BRuns = len(sa), len(sb)

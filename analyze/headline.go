@@ -78,9 +78,11 @@ type Headline struct {
 type ErrorLead struct {
 	System   string
 	Settings Settings
-	// Rate is the group's error rate (Group.ErrorRate) over Runs runs.
-	Rate float64
-	Runs int
+	// Rate is the group's error rate (Group.ErrorRate) over Runs runs,
+	// those of RunIDs (the group's RepRuns).
+	Rate   float64
+	Runs   int
+	RunIDs []string
 }
 
 // headline chooses what the headline says: errors, overload, then the
@@ -94,7 +96,11 @@ func (v *Verdict) headline() Headline {
 			g := &s.Groups[gi]
 			if rate, ok := g.ErrorRate(); ok && rate >= v.Options.ErrorRateSevere {
 				runs, _ := g.RepRuns()
-				h.Errors = append(h.Errors, ErrorLead{System: s.Label, Settings: g.Settings, Rate: rate, Runs: len(runs)})
+				e := ErrorLead{System: s.Label, Settings: g.Settings, Rate: rate, Runs: len(runs)}
+				for _, r := range runs {
+					e.RunIDs = append(e.RunIDs, r.RunID)
+				}
+				h.Errors = append(h.Errors, e)
 			}
 		}
 		if c := s.Capacity; c.Saturated && c.Saturation != nil && c.Saturation.Kind == SaturationOpenShortfall {

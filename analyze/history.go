@@ -416,6 +416,10 @@ type History struct {
 	Experiments []SeriesExperiment
 	Tracks      []Track
 	Options     Options
+	// Policy is the gate's policy (Options.GatePolicy, the check asked
+	// for) and ErrorAlpha the level of the error check (ErrorNightAlpha).
+	Policy     gate.Policy
+	ErrorAlpha float64
 	// Failed is the gate's decision over the latest checks; Reasons
 	// every condition met, asked for (Fails) or not.
 	Failed  bool
@@ -441,7 +445,7 @@ func AnalyzeHistory(series, orderBy string, exps []SeriesExperiment, opts Option
 	if len(exps) == 0 {
 		return nil, errors.New("analyze: a series needs at least one experiment")
 	}
-	h := &History{Series: series, OrderBy: orderBy, Experiments: exps, Options: opts}
+	h := &History{Series: series, OrderBy: orderBy, Experiments: exps, Options: opts, Policy: opts.GatePolicy(true), ErrorAlpha: ErrorNightAlpha(opts)}
 	if err := h.buildTracks(); err != nil {
 		return nil, err
 	}
@@ -527,7 +531,7 @@ func (h *History) checkTrack(ti, last int) (checked bool) {
 		checked = true
 		h.addReason(HistoryGateReason{Condition: gate.Errors, Track: ti, Metric: -1, MaxPct: allowedPct(opts)})
 	}
-	errorsFail := errorsStated && opts.GatePolicy(true).Fails(gate.Errors)
+	errorsFail := errorsStated && h.Policy.Fails(gate.Errors)
 	for mi, mt := range t.Metrics {
 		l := mt.Latest
 		if l == nil || !mt.Gated {
@@ -572,7 +576,7 @@ func metricReason(l *Latest, ti, mi int, maxPct float64) (HistoryGateReason, boo
 // (regression, drift, inconclusive, no-comparison) are guarded by default,
 // and Options.Allow removes them by name.
 func (h *History) addReason(r HistoryGateReason) {
-	p := h.Options.GatePolicy(true)
+	p := h.Policy
 	r.Fails = p.Fails(r.Condition)
 	r.Allowed = p.Guards(r.Condition) && p.Allowed(r.Condition)
 	h.Failed = h.Failed || r.Fails
@@ -622,8 +626,15 @@ func (h *History) value(runs []results.Run, m gate.Metric) PointValue {
 }
 
 // compareRuns compares run values a (side a) with b (side b, the
-// baseline) by compare's tests; too few runs on a side is inconclusive.
+// baseline) by compare's tests (testRuns), settled (Comparison.settle).
 func (h *History) compareRuns(t *Track, m gate.Metric, a, b []float64) Comparison {
+	c := h.testRuns(t, m, a, b)
+	c.settle()
+	return c
+}
+
+// testRuns is compareRuns' test; too few runs on a side is inconclusive.
+func (h *History) testRuns(t *Track, m gate.Metric, a, b []float64) Comparison {
 	o := h.Options
 	c := Comparison{A: t.System, B: t.System, Settings: t.Settings, Metric: string(m), HigherIsBetter: HigherIsBetter(string(m)),
 		ARuns: len(a), BRuns: len(b)}

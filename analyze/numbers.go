@@ -76,6 +76,9 @@ type Numbers struct {
 	LatP50Ms, LatP90Ms  *Figure
 	LatP95Ms, LatP99Ms  *Figure
 	LatMaxMs            *Figure
+	// HighestMaxMs is the highest of the runs' maximum latencies, 0 when
+	// none says.
+	HighestMaxMs float64
 }
 
 // numbersAggregate is how Numbers sums up runs' values of a metric:
@@ -99,6 +102,9 @@ func numbersOf(runs []results.Run, basis string, p95 func(results.Run) *float64)
 		n.Errors += r.Errors
 		n.Attempted += Attempted(r)
 		n.DurationS += r.DurationS
+		if r.LatMaxMs != nil {
+			n.HighestMaxMs = max(n.HighestMaxMs, *r.LatMaxMs)
+		}
 	}
 	fig := func(metric string, get func(results.Run) *float64) *Figure {
 		var x []float64

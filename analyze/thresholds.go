@@ -54,6 +54,8 @@ type ThresholdCheck struct {
 	CINeed int
 	// Missing is the number of runs without the metric (unknown).
 	Missing int
+	// Aggregate is how Value sums up the runs (AggregateOf).
+	Aggregate string
 }
 
 // RepRuns returns the runs a group's values stand for: its steady runs,
@@ -154,7 +156,8 @@ func (v *Verdict) thresholds() {
 func (v *Verdict) checkThreshold(ti int, t gate.Threshold, system string, g *Group) ThresholdCheck {
 	o := v.Options
 	runs, steady := g.RepRuns()
-	c := ThresholdCheck{Threshold: ti, System: system, Settings: g.Settings, Runs: len(runs), Steady: steady}
+	c := ThresholdCheck{Threshold: ti, System: system, Settings: g.Settings, Runs: len(runs), Steady: steady,
+		Aggregate: AggregateOf(string(t.Metric))}
 	x, missing := metricValues(runs, t.Metric)
 	if missing > 0 {
 		c.Status, c.Missing = ThresholdUnknown, missing

@@ -133,6 +133,9 @@ type Verdict struct {
 	// Warnings are statistical caveats met while analysing (not errors).
 	Warnings []Warning
 	Options  Options
+	// Defaults are the default options (DefaultOptions), those Options
+	// are told as differing from.
+	Defaults Options
 	// Runs are the analysed runs in execution order.
 	Runs []results.Run
 	// RunNumbers are each run's Numbers, in the order of Runs.
@@ -419,6 +422,9 @@ type Instability struct {
 	// Spans are the excursions, [FromS, ToS) seconds since the run's
 	// start.
 	Spans []Span
+	// Finding is the code of the finding that reports it
+	// (Instability.Code).
+	Finding Code
 }
 
 // Span is a stretch of a run, seconds since its start.
@@ -494,7 +500,7 @@ func Analyze(set Set, opts Options) (*Verdict, error) {
 		return cmp.Compare(a.Seq, b.Seq)
 	})
 	merged, mergedRuns := mergeInferredRates(runs)
-	v := &Verdict{Experiment: set.Experiment, AnalysisVersion: AnalysisVersion, Options: opts, Runs: runs, pauses: set.Pauses,
+	v := &Verdict{Experiment: set.Experiment, AnalysisVersion: AnalysisVersion, Options: opts, Defaults: DefaultOptions(), Runs: runs, pauses: set.Pauses,
 		mergedRates: merged, mergedRuns: mergedRuns}
 	series := seriesByRun(set.Series)
 	fillPercentiles(runs, set.Percentiles)

@@ -366,6 +366,7 @@ func instability(inst stats.Instability, x, ts, width, reqs []float64) *Instabil
 		}
 		in.PeriodS = results.Ptr(stats.Median(gaps))
 	}
+	in.Finding = in.Code()
 	return in
 }
 

@@ -77,6 +77,7 @@ type table struct {
 	a, b     string // b is the baseline (or the other side)
 	based    bool   // b is the verdict's baseline
 	settings analyze.Settings
+	pair     int // the comparisons' Pair
 	rows     []row
 }
 
@@ -84,8 +85,9 @@ type table struct {
 type row struct {
 	metric, old, new, delta, ci, p, runs string
 	notes                                []note
-	comparison                           int // index in Verdict.Comparisons, -1 for the error rate
-	errComparison                        int // index in Verdict.ErrorComparisons, -1 for other rows
+	comparison                           int    // index in Verdict.Comparisons, -1 for the error rate
+	errComparison                        int    // index in Verdict.ErrorComparisons, -1 for other rows
+	aggregate                            string // how its values sum up runs (analyze.Aggregate*)
 }
 
 // note is one footnote of a row: its text, shared by the rows it applies
@@ -102,11 +104,11 @@ func tables(v *analyze.Verdict) []table {
 	var out []table
 	find := func(c analyze.Comparison) *table {
 		for i := range out {
-			if out[i].a == c.A && out[i].b == c.B && out[i].settings.Equal(c.Settings) {
+			if out[i].pair == c.Pair {
 				return &out[i]
 			}
 		}
-		out = append(out, table{a: c.A, b: c.B, based: c.B == v.Options.Baseline, settings: c.Settings})
+		out = append(out, table{a: c.A, b: c.B, based: c.B == v.Options.Baseline, settings: c.Settings, pair: c.Pair})
 		return &out[len(out)-1]
 	}
 	for i, c := range v.Comparisons {
@@ -121,7 +123,7 @@ func tables(v *analyze.Verdict) []table {
 	for i := range out {
 		t := &out[i]
 		for j, e := range v.ErrorComparisons {
-			if e.A == t.a && e.B == t.b && e.Settings.Equal(t.settings) {
+			if e.Pair == t.pair {
 				r := errorRow(e, v.Options.Level)
 				r.errComparison = j
 				t.rows = append(t.rows, r)
@@ -136,7 +138,7 @@ func tables(v *analyze.Verdict) []table {
 // its CI and p, and footnotes for a test that is not the one over runs.
 func errorRow(e analyze.ErrorComparison, level float64) row {
 	r := row{metric: "error rate", old: metricValue("error_rate", e.BRate), new: metricValue("error_rate", e.ARate), delta: "~",
-		p: relP(e.PValue), runs: strconv.Itoa(e.BRuns) + "/" + strconv.Itoa(e.ARuns), comparison: -1, errComparison: -1}
+		p: relP(e.PValue), runs: strconv.Itoa(e.BRuns) + "/" + strconv.Itoa(e.ARuns), comparison: -1, errComparison: -1, aggregate: e.Aggregate}
 	switch e.Verdict {
 	case analyze.AMoreErrors:
 		r.delta = signed(e.DiffPts) + " pts worse"
@@ -182,11 +184,7 @@ func aggregatesLegend(v *analyze.Verdict) string {
 	var order []string
 	for _, t := range tables(v) {
 		for _, r := range t.rows {
-			metric := "error_rate"
-			if r.comparison >= 0 {
-				metric = v.Comparisons[r.comparison].Metric
-			}
-			a := aggregateText(metric)
+			a := aggregateText(r.aggregate)
 			if _, ok := groups[a]; !ok {
 				order = append(order, a)
 			}
@@ -209,16 +207,16 @@ func aggregatesLegend(v *analyze.Verdict) string {
 // a against b with its CI, p, the runs of b and a.
 func compareRow(c analyze.Comparison) row {
 	r := row{metric: metricWords(c.Metric), old: metricValue(c.Metric, c.BMean), new: metricValue(c.Metric, c.AMean),
-		delta: "~", p: relP(c.PValue), runs: strconv.Itoa(c.BRuns) + "/" + strconv.Itoa(c.ARuns), errComparison: -1}
+		delta: "~", p: relP(c.PValue), runs: strconv.Itoa(c.BRuns) + "/" + strconv.Itoa(c.ARuns), errComparison: -1, aggregate: c.Aggregate}
 	if c.Metric == analyze.MetricRPS {
 		r.metric = "req/s"
 		r.old, r.new = num(c.BMean), num(c.AMean)
 	}
 	switch c.Verdict {
 	case analyze.AFaster:
-		r.delta = signed(100*(c.DecidingRatio()-1)) + " % better"
+		r.delta = signed(100*(c.Deciding.Ratio-1)) + " % better"
 	case analyze.BFaster:
-		r.delta = signed(100*(c.DecidingRatio()-1)) + " % worse"
+		r.delta = signed(100*(c.Deciding.Ratio-1)) + " % worse"
 	}
 	// The interval of the ratio that decides: Hodges-Lehmann when a test
 	// ran, else none.
@@ -535,7 +533,7 @@ func comparisonTable(v *analyze.Verdict, ts []table, rows []row, keepRows int, m
 		if rowMarks[i] != "" {
 			delta += " " + rowMarks[i]
 		}
-		if c := r.comparison; marks != nil && c >= 0 && v.Comparisons[c].Metric == analyze.LeadMetric(v.Comparisons[c].Settings) {
+		if c := r.comparison; marks != nil && c >= 0 && v.Comparisons[c].Leads {
 			marks[r.comparison] = rowMarks[i]
 		}
 		tb.Rows = append(tb.Rows, textRow(metric, r.old, r.new, delta, r.ci, r.p, r.runs))

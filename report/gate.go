@@ -75,12 +75,12 @@ func checkValue(v *analyze.Verdict, c analyze.ThresholdCheck) string {
 	case !c.Steady:
 		return fmt.Sprintf("%s in the last run (no steady state)", metricValue(m, *c.Value))
 	case c.CI != nil:
-		return fmt.Sprintf("%s (%s of %s), %s %% CI %s", metricValue(m, *c.Value), aggregateWord(m), plural(c.Runs, "steady run"),
+		return fmt.Sprintf("%s (%s of %s), %s %% CI %s", metricValue(m, *c.Value), aggregateWord(c.Aggregate), plural(c.Runs, "steady run"),
 			rel(100*c.CI.Level), metricRange(m, c.CI.Lo, c.CI.Hi))
 	case c.CINeed > 0:
-		return fmt.Sprintf("%s (%s of %s; a CI needs %d)", metricValue(m, *c.Value), aggregateWord(m), plural(c.Runs, "steady run"), c.CINeed)
+		return fmt.Sprintf("%s (%s of %s; a CI needs %d)", metricValue(m, *c.Value), aggregateWord(c.Aggregate), plural(c.Runs, "steady run"), c.CINeed)
 	}
-	return fmt.Sprintf("%s (%s of %s)", metricValue(m, *c.Value), aggregateWord(m), plural(c.Runs, "steady run"))
+	return fmt.Sprintf("%s (%s of %s)", metricValue(m, *c.Value), aggregateWord(c.Aggregate), plural(c.Runs, "steady run"))
 }
 
 // checkLine words a check in one line: "lat_mean_ms<30: localhost:80 at
@@ -121,7 +121,7 @@ func gateReasonText(v *analyze.Verdict, r analyze.GateReason) string {
 	case gate.Regression:
 		c := v.Comparisons[r.Comparison]
 		return fmt.Sprintf("regression: %s of %s is %s %% worse than %s (the baseline) at %s (ratio %s%s, p = %s), beyond the allowed %s %%",
-			metricWords(c.Metric), c.A, rel(r.WorsePct), c.B, settingsText(c.Settings), rel(c.DecidingRatio()), ciText(c.Estimate, ", "), relP(c.PValue), rel(r.MaxPct))
+			metricWords(c.Metric), c.A, rel(r.WorsePct), c.B, settingsText(c.Settings), rel(c.Deciding.Ratio), ciText(c.Estimate, ", "), relP(c.PValue), rel(r.MaxPct))
 	case gate.ThresholdFailed:
 		return "threshold failed: " + checkLine(v, v.Thresholds[r.Check])
 	case gate.Marginal:

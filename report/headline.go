@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/loadverdict/loadverdict/analyze"
-	"github.com/loadverdict/loadverdict/results"
 	"github.com/loadverdict/loadverdict/stats"
 )
 
@@ -39,16 +38,11 @@ func Headline(v *analyze.Verdict) string {
 // ", 100 % of run seq 1's failed requests within 3-4 s", for the runs
 // its rate is over; "" otherwise.
 func burstClause(v *analyze.Verdict, e analyze.ErrorLead) string {
-	g := v.Group(e.System, e.Settings)
-	if g == nil {
-		return ""
-	}
-	runs, _ := g.RepRuns() // the runs the rate is over
 	var out []string
 	for _, f := range v.Findings {
 		x, ok := f.Facts.(analyze.ErrorBurstFacts)
 		if !ok || f.Code != analyze.CodeErrorBurst || len(f.Subject.Runs) != 1 ||
-			!slices.ContainsFunc(runs, func(r results.Run) bool { return r.RunID == f.Subject.Runs[0].RunID }) {
+			!slices.Contains(e.RunIDs, f.Subject.Runs[0].RunID) { // the runs the rate is over
 			continue
 		}
 		var spans []string
@@ -98,7 +92,7 @@ func systemHeadline(v *analyze.Verdict, s analyze.System) string {
 	if len(s.Groups) == 1 && s.Groups[0].Numbers.Basis != "" {
 		g := s.Groups[0]
 		return fmt.Sprintf("%s at %s (%s): %s; %s.", s.Label, settingsText(g.Settings), plural(s.Runs, "run"),
-			numbersSentence(g.Numbers, highestMax(&g)), groupsState(s))
+			numbersSentence(g.Numbers, g.Numbers.HighestMaxMs), groupsState(s))
 	}
 	return fmt.Sprintf("%s: %s of %s analysed; %s.", s.Label, plural(s.Runs, "run"), toolList(v), groupsState(s))
 }
@@ -122,7 +116,7 @@ func (hc headlineComparison) decided() string {
 	if !hc.based && c.Verdict == analyze.BFaster {
 		subj, other, otherLabel = c.B, c.A, c.A
 	}
-	r, ci := c.RatioFrom(subj)
+	r, ci := seenFrom(c, subj)
 	word := "faster"
 	if hc.based && c.Verdict == analyze.BFaster {
 		word = "slower"
@@ -171,7 +165,7 @@ func (hc headlineComparison) noDifference() string {
 		but = ", but " + latencyClause(l, subj, other, true)
 	}
 	return fmt.Sprintf("No difference between %s and %s at %s: %s ratio %s%s, inside the ±%s %% practical band (%s%s)%s.",
-		c.A, hc.baseName, hc.at, metricWords(c.Metric), rel(c.DecidingRatio()), ciText(c.Estimate, ", "), rel(100*v.Options.PracticalBand), runsText(c), p, but)
+		c.A, hc.baseName, hc.at, metricWords(c.Metric), rel(c.Deciding.Ratio), ciText(c.Estimate, ", "), rel(100*v.Options.PracticalBand), runsText(c), p, but)
 }
 
 // notEstablished words a comparison that did not settle: why (the
@@ -179,7 +173,7 @@ func (hc headlineComparison) noDifference() string {
 // (with a baseline, side a's).
 func (hc headlineComparison) notEstablished() string {
 	c := hc.c
-	aBetter := (c.DecidingRatio() > 1) == c.HigherIsBetter
+	aBetter := (c.Deciding.Ratio > 1) == c.HigherIsBetter
 	subj, other, word := c.A, c.B, "faster"
 	switch {
 	case hc.based && !aBetter:
@@ -189,7 +183,7 @@ func (hc headlineComparison) notEstablished() string {
 	case !aBetter:
 		subj, other = c.B, c.A
 	}
-	r, ci := c.RatioFrom(subj)
+	r, ci := seenFrom(c, subj)
 	var why []string
 	for _, x := range hc.v.Headline.Why {
 		why = append(why, obstacleText(x))
@@ -228,11 +222,20 @@ func ciText(ci *stats.CI, prefix string) string {
 	return fmt.Sprintf("%s%s %% CI %s", prefix, rel(100*ci.Level), ratioRange(ci.Lo, ci.Hi))
 }
 
+// seenFrom is c's deciding ratio and its interval from subj's side:
+// side a's (Deciding.FromA), else b's.
+func seenFrom(c analyze.Comparison, subj string) (float64, *stats.CI) {
+	if subj == c.A {
+		return c.Deciding.FromA.Ratio, c.Deciding.FromA.CI
+	}
+	return c.Deciding.FromB.Ratio, c.Deciding.FromB.CI
+}
+
 // latencyClause words a latency comparison l from subj's side against
 // other: "slower by p99 latency: 1.2x b's (95 % CI 1.18-1.22, p =
 // 0.00794)"; named puts subj first ("a is slower by ...").
 func latencyClause(l analyze.Comparison, subj, other string, named bool) string {
-	r, ci := l.RatioFrom(subj)
+	r, ci := seenFrom(l, subj)
 	word := "slower"
 	if subjBetter := (l.Verdict == analyze.AFaster) == (subj == l.A); subjBetter {
 		word = "faster"

@@ -43,7 +43,7 @@ func expWhere(e analyze.SeriesExperiment) string {
 // changeText words a relative change of a metric: "regressed 16.9 %",
 // "improved 4.1 %".
 func changeText(c analyze.Comparison) string {
-	worse := c.WorsePct()
+	worse := c.Deciding.WorsePct
 	if worse > 0 {
 		return fmt.Sprintf("regressed %s %%", rel(worse))
 	}
@@ -54,7 +54,7 @@ func changeText(c analyze.Comparison) string {
 // "(95 % CI -19.9 to -13.6 %, p = 0.0011)".
 func changeCIText(c analyze.Comparison) string {
 	var parts []string
-	if ci := c.DecidingCI(); ci != nil {
+	if ci := c.Deciding.CI; ci != nil {
 		parts = append(parts, fmt.Sprintf("%s %% CI %s to %s %%", rel(100*ci.Level), signed(100*(ci.Lo-1)), signed(100*(ci.Hi-1))))
 	}
 	if c.PValue != nil {
@@ -525,7 +525,7 @@ func historyLatest(h *analyze.History) *section {
 		latest.Blocks = append(latest.Blocks, para(tx(fmt.Sprintf("Error rates: the latest experiment's runs against the reference's runs "+
 			"(the experiments the throughput and latency check holds as its reference, those whose own error rate rose left out) by the tests of ")),
 			mono("compare"), tx(fmt.Sprintf(": the exact permutation test over the runs' error rates, Fisher's exact test of the pooled requests where the runs are too few; "+
-				"a rise fails the gate (errors) when its test shows it (two-sided p < %s, alpha/5: a stable night fails at most 1 %% of the time) and its estimate is beyond the ±%s pts band.", rel(analyze.ErrorNightAlpha(h.Options)), rel(h.Options.ErrorBandPts)))),
+				"a rise fails the gate (errors) when its test shows it (two-sided p < %s, alpha/5: a stable night fails at most 1 %% of the time) and its estimate is beyond the ±%s pts band.", rel(h.ErrorAlpha), rel(h.Options.ErrorBandPts)))),
 			et)
 	}
 	return latest
@@ -929,7 +929,7 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 			sm := SeriesSummaryMetric{Metric: mt.Metric, Gated: mt.Gated, Changes: []SeriesSummaryChange{}, Unconfirmed: mt.Unconfirmed}
 			for _, c := range mt.Changes {
 				sm.Changes = append(sm.Changes, SeriesSummaryChange{Experiment: h.Experiments[t.Points[c.At].Experiment].Name, Regression: c.Regression,
-					ChangePct: round(100*(c.Comparison.DecidingRatio()-1), 1), CI: pctCI(c.Comparison.DecidingCI()), PValue: pSig(c.Comparison.PValue),
+					ChangePct: round(100*(c.Comparison.Deciding.Ratio-1), 1), CI: pctCI(c.Comparison.Deciding.CI), PValue: pSig(c.Comparison.PValue),
 					EDivisiveP: sig(c.P, 6), WelchP: sig(c.WelchP, 6), Before: names(t, c.Before), After: names(t, c.After)})
 			}
 			if l := mt.Latest; l != nil {
@@ -950,7 +950,7 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 	}
 	// The gate as applied: the policy analyze decided it by, the
 	// regression it allowed.
-	s.Gate = NewSummaryGate(h.Options.GatePolicy(true), h.Options.MaxRegressionPct, allowed(h), h.Failed)
+	s.Gate = NewSummaryGate(h.Policy, h.Options.MaxRegressionPct, allowed(h), h.Failed)
 	s.Allow = s.Gate.Allow
 	for _, r := range h.Reasons {
 		msg := historyReasonText(h, r)

@@ -48,7 +48,7 @@ func errorCheckText(h *analyze.History, t analyze.Track, c analyze.ErrorCheck) s
 		s := fmt.Sprintf("%s %s pts higher at %s than %s: %s, beyond the ±%s pts band", what, rel(e.DiffPts), latest,
 			errorRefText(h, t, c), errorEvidence(e, h.Options.Level), band)
 		if e.Verdict == analyze.Inconclusive {
-			s += fmt.Sprintf("; its CI reaches back into the band, but its test shows the rise (p < %s)", rel(analyze.ErrorNightAlpha(h.Options)))
+			s += fmt.Sprintf("; its CI reaches back into the band, but its test shows the rise (p < %s)", rel(h.ErrorAlpha))
 		}
 		return s
 	case analyze.ErrorsFell:

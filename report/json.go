@@ -427,7 +427,7 @@ func summaryRunWarm(w analyze.RunWarmup) SummaryRunWarm {
 	sw := SummaryRunWarm{RunID: w.RunID, Seq: w.Seq, Class: string(w.Class),
 		Direction: string(w.Direction), WarmupEndS: r2p(w.WarmupEndS), MSEREndS: r2p(w.MSEREndS), Windows: w.Windows, Method: w.Method, Detail: runWarmupDetail(w)}
 	if in := w.Instability; in != nil {
-		si := &SummaryInstability{Class: string(in.Code()), Stalls: in.Excursions, PeriodS: r2p(in.PeriodS),
+		si := &SummaryInstability{Class: string(in.Finding), Stalls: in.Excursions, PeriodS: r2p(in.PeriodS),
 			ShareTime: round(in.ShareTime, 3), ShareRequests: round(in.ShareRequests, 3), LevelMs: round(in.LevelMs, 2),
 			StallMeanMs: round(in.StallMeanMs, 2), StallPeakMs: round(in.StallPeakMs, 2), StallS: round(in.StallS, 2), Spans: [][2]float64{}}
 		for _, sp := range in.Spans {
@@ -506,7 +506,7 @@ func summaryChecks(v *analyze.Verdict) []SummaryCheck {
 		}
 		sc := SummaryCheck{Threshold: t.Expr, Metric: string(t.Metric), Op: string(t.Op), Limit: t.Limit, System: c.System,
 			SummaryAt: summaryAt(c.Settings), Status: string(c.Status), Runs: c.Runs, Steady: c.Steady, Detail: checkValue(v, c),
-			Aggregate: analyze.AggregateOf(string(t.Metric))}
+			Aggregate: c.Aggregate}
 		if c.Value != nil {
 			sc.Value = ptr(rnd(*c.Value))
 		}

@@ -172,7 +172,7 @@ func (b *reportBuilder) comparisonAnswers(marks map[int]string) []listItem {
 	var items []listItem
 	seen := map[string]bool{}
 	for i, c := range b.v.Comparisons {
-		if c.Metric != analyze.LeadMetric(c.Settings) {
+		if !c.Leads {
 			continue
 		}
 		key := c.A + "\x00" + c.B + "\x00" + settingsText(c.Settings)
@@ -189,7 +189,7 @@ func (b *reportBuilder) comparisonAnswers(marks map[int]string) []listItem {
 // comparisonAnswer is the answer to whether side A of c is faster; mark
 // is its note mark in the comparisons table, if any.
 func comparisonAnswer(c analyze.Comparison, mark string) []inline {
-	r := c.DecidingRatio()
+	r := c.Deciding.Ratio
 	runs := runsText(c)
 	why := ""
 	if mark != "" {

@@ -26,35 +26,17 @@ var mathAllowed = map[string]string{
 	"Round": "rounding to the digits shown",
 }
 
-// analyzeAllowed are the functions and methods of package analyze report
-// may call: each reads or names a value analyze decided, none computes a
-// statistic.
-var analyzeAllowed = map[string]string{
-	"AggregateOf":              "names how a metric is aggregated over runs (a fixed rule per metric)",
-	"DefaultOptions":           "the defaults, to say which options a report's differ from",
-	"ErrorNightAlpha":          "names the level history's error test used (a fixed rule of the options)",
-	"Comparison.DecidingRatio": "reads the ratio the verdict rests on (Estimate, else Ratio)",
-	"Comparison.DecidingCI":    "reads that ratio's interval (Estimate when bounded, else CI)",
-	"Comparison.RatioFrom":     "reads that ratio and its interval from the worded system's side",
-	"Comparison.WorsePct":      "reads the deciding ratio as a percentage worse, the gate's own measure",
-	"LeadMetric":               "names the metric a headline leads with for some settings (a fixed rule)",
-	"Instability.Code":         "names the finding code of a run's instability (periodic, one stall, or neither)",
-	"Options.GatePolicy":       "reads the gate's policy from the options (a fixed rule)",
-	"Settings.Equal":           "tells whether two settings are the same",
-	"Verdict.Group":            "looks up a system's group by settings",
-	"Group.RepRuns":            "returns the runs a group's figures are over",
-}
-
 // forbiddenPackages are the packages none of whose functions report may
 // use: they compute statistics.
 var forbiddenPackages = []string{"github.com/loadverdict/loadverdict/stats", "gonum.org/v1/gonum/"}
 
 // TestNoStatisticsInReport: report/ words and formats the verdict; the
-// figures and decisions it words are analyze's. It type-checks report's
-// files (not its tests) and fails on any use of a function or method of
-// stats or gonum, of math beyond mathAllowed, or of analyze beyond
-// analyzeAllowed: by the package a function is declared in, whatever
-// its name.
+// figures and decisions it words are analyze's, as values analyze filled
+// when it decided. It type-checks report's files (not its tests) and
+// fails on any use of a function or method of stats, gonum or analyze
+// (report may use analyze's types, fields and constants, never call it
+// back), or of math beyond mathAllowed: by the package a function is
+// declared in, whatever its name.
 func TestNoStatisticsInReport(t *testing.T) {
 	fset := token.NewFileSet()
 	files, info := typeCheckReport(t, fset)
@@ -70,9 +52,7 @@ func TestNoStatisticsInReport(t *testing.T) {
 				return true
 			}
 			if fn.Pkg().Path() == "math" {
-				used["math."+fn.Name()] = true
-			} else {
-				used[funcKey(fn)] = true
+				used[fn.Name()] = true
 			}
 			if why := forbiddenUse(fn); why != "" {
 				t.Errorf("%s: %s: %s", fset.Position(id.Pos()), funcKey(fn), why)
@@ -80,14 +60,9 @@ func TestNoStatisticsInReport(t *testing.T) {
 			return true
 		})
 	}
-	// The lists hold only what report uses, so that they only shrink.
-	for k := range analyzeAllowed {
-		if !used[k] {
-			t.Errorf("analyzeAllowed lists %s, which report does not use: remove it", k)
-		}
-	}
+	// The list holds only what report uses, so that it only shrinks.
 	for k := range mathAllowed {
-		if !used["math."+k] {
+		if !used[k] {
 			t.Errorf("mathAllowed lists %s, which report does not use: remove it", k)
 		}
 	}
@@ -101,14 +76,14 @@ func forbiddenUse(fn *types.Func) string {
 		return "a statistical routine: compute it in analyze, word its result in report"
 	case path == "math" && mathAllowed[fn.Name()] == "":
 		return "arithmetic on figures belongs in analyze (report may use math's " + strings.Join(sortedNames(mathAllowed), ", ") + ")"
-	case path == "github.com/loadverdict/loadverdict/analyze" && analyzeAllowed[funcKey(fn)] == "":
-		return "not an accessor of a decided value: give report the value (a field), or add it to analyzeAllowed with why it only reads"
+	case path == "github.com/loadverdict/loadverdict/analyze":
+		return "report does not call back into analyze: give report the decided value (a field analyze fills when it decides)"
 	}
 	return ""
 }
 
-// funcKey names a function as analyzeAllowed does: "Name", or
-// "Type.Name" for a method.
+// funcKey names a function in a failure: "Name", or "Type.Name" for a
+// method.
 func funcKey(fn *types.Func) string {
 	sig := fn.Type().(*types.Signature)
 	if sig.Recv() == nil {

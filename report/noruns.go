@@ -50,8 +50,8 @@ func runRef(source string, index int32) string {
 // readable run (report.md, report.html, summary.md and summary.json, in
 // that order): the headline says so, and the report lists every rejected
 // input with why, and every removed one. summary.json has the shape of
-// every other (SCHEMA.md), with empty lists.
-func NoRuns(mdw, htmlw, smd, js io.Writer, experiment string, meta Meta) error {
+// every other (SCHEMA.md), with empty lists, and the options o.
+func NoRuns(mdw, htmlw, smd, js io.Writer, experiment string, o analyze.Options, meta Meta) error {
 	d := &document{Title: "loadverdict: " + experiment,
 		Lead: []block{&paragraph{Runs: []inline{bold("Verdict:"), tx(" " + NoRunsHeadline)}, Class: "verdict"}},
 		Sections: []*section{
@@ -74,7 +74,7 @@ func NoRuns(mdw, htmlw, smd, js io.Writer, experiment string, meta Meta) error {
 	return enc.Encode(Summary{Experiment: experiment, GeneratedBy: meta.GeneratedBy, AnalysisVersion: analyze.AnalysisVersion,
 		Headline: NoRunsHeadline, Systems: []SummarySystem{}, Comparisons: []SummaryCompare{}, Thresholds: []SummaryCheck{},
 		Gate: SummaryGate{FailOn: []string{}, Allow: []string{}, Reasons: []SummaryGateReason{}}, Findings: []SummaryFinding{}, Warnings: []string{},
-		Options: analyze.DefaultOptions(), Runs: []SummaryRunBrief{}})
+		Options: o, Runs: []SummaryRunBrief{}})
 }
 
 // CompareNoRuns writes compare's result in format (CompareFormats) for

@@ -319,19 +319,6 @@ func percentileSource(v *analyze.Verdict) string {
 	return strings.Join(s, " ")
 }
 
-// highestMax is the highest maximum latency of the runs g's numbers are
-// over (its representative runs), 0 when none says.
-func highestMax(g *analyze.Group) float64 {
-	runs, _ := g.RepRuns()
-	hi := 0.0
-	for _, r := range runs {
-		if r.LatMaxMs != nil {
-			hi = max(hi, *r.LatMaxMs)
-		}
-	}
-	return hi
-}
-
 // numbersSentence words one group's numbers for the headline: "489.9
 // req/s (sent 500.2), 2 % errors, latency p50 2.479, p90 3.171, p99
 // 15.03, max 49.84 ms", with the aggregate of each kind of figure when

@@ -248,11 +248,12 @@ func (b *reportBuilder) capacity() *section {
 }
 
 // optionsText words the analysis options by how they differ from the
-// defaults: "default options", or "options as the defaults but alpha 0.01".
-func optionsText(o analyze.Options) string {
+// defaults (Verdict.Defaults): "default options", or "options as the
+// defaults but alpha 0.01".
+func optionsText(o, defaults analyze.Options) string {
 	var got, def map[string]any
 	a, _ := json.Marshal(o)
-	d, _ := json.Marshal(analyze.DefaultOptions())
+	d, _ := json.Marshal(defaults)
 	if json.Unmarshal(a, &got) != nil || json.Unmarshal(d, &def) != nil {
 		return "options"
 	}
@@ -324,7 +325,7 @@ func (b *reportBuilder) appendix(meta Meta) *section {
 		sec.Blocks = append(sec.Blocks, &section{Title: "Warnings", ID: "warnings", Blocks: []block{wl}})
 	}
 	sec.Blocks = append(sec.Blocks, &section{Title: "How this report was made", ID: "made", Blocks: []block{
-		para(tx(fmt.Sprintf("%s, analysis version %d, %s (all in summary.json).", meta.GeneratedBy, v.AnalysisVersion, optionsText(v.Options))))}})
+		para(tx(fmt.Sprintf("%s, analysis version %d, %s (all in summary.json).", meta.GeneratedBy, v.AnalysisVersion, optionsText(v.Options, v.Defaults))))}})
 	return sec
 }
 

@@ -406,18 +406,18 @@ func ratioName(method string) string {
 	return "Hodges-Lehmann ratio"
 }
 
-// aggregateText names how a metric's value over runs is aggregated
-// (analyze.AggregateOf): "mean of runs" or "median of runs".
-func aggregateText(metric string) string {
-	if analyze.AggregateOf(metric) == analyze.AggregateMedian {
+// aggregateText names an aggregate over runs (a Comparison's or
+// ThresholdCheck's Aggregate): "mean of runs" or "median of runs".
+func aggregateText(aggregate string) string {
+	if aggregate == analyze.AggregateMedian {
 		return "median of runs"
 	}
 	return "mean of runs"
 }
 
 // aggregateWord is aggregateText's "mean" or "median" alone.
-func aggregateWord(metric string) string {
-	if analyze.AggregateOf(metric) == analyze.AggregateMedian {
+func aggregateWord(aggregate string) string {
+	if aggregate == analyze.AggregateMedian {
 		return "median"
 	}
 	return "mean"

@@ -57,20 +57,13 @@ var (
 )
 
 // Policy is the gate's one rule of what fails it, shared by report,
-// compare and history (analyze builds it from the options, the history
-// checks use the same). It fails closed:
-//
-//   - whenever thresholds are given (command line or manifest), a crossed
-//     threshold (ThresholdFailed), one the runs cannot show to hold
-//     (Marginal) and one that could not be evaluated (Unknown) fail;
-//   - whenever a regression check is asked for (--fail-on regression, a
-//     baseline such as compare's OLD, or history's gate), Regression,
-//     Inconclusive, NoComparison, Drift and Errors fail;
-//   - FailOn (--fail-on, the manifest's gate.fail_on) adds conditions
-//     explicitly, e.g. inconclusive without a baseline;
-//   - Allow (--allow, the manifest's gate.allow) removes conditions by
-//     name; it beats the rest. A condition met but allowed is still
-//     reported, as allowed.
+// compare and history (analyze builds it from the options). It fails
+// closed: given thresholds guard ThresholdConditions, a regression check
+// asked for (--fail-on regression, a baseline, history's gate) guards
+// RegressionConditions; FailOn (--fail-on, gate.fail_on) adds conditions,
+// Allow (--allow, gate.allow) removes them by name and beats the rest (a
+// condition met but allowed is still reported, as allowed). The table of
+// conditions: docs/GATE.md.
 type Policy struct {
 	// Thresholds is true when thresholds are given.
 	Thresholds bool

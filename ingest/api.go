@@ -9,22 +9,15 @@ import (
 )
 
 // Parse detects the format of r from its first MiB and streams it to sink
-// in file order: runs with Experiment, Source, Index, Seq (= Index), RunID
-// (results.RunID(Source, Index)), Label and SourceLine filled, and the
-// samples and series of per-request formats. Memory stays bounded whatever
-// the size of r. Input compressed with gzip or zstd (told by its magic
-// bytes) is decompressed as it streams; input in UTF-16 with a byte order
-// mark (Windows PowerShell redirects) is converted to UTF-8. Every string
-// sink receives is valid UTF-8 without NUL bytes (others are replaced by
-// U+FFFD, and the run's notes say so).
-//
-// Parse reads r to its end, also when the parser needs less, so a reader
-// that fails there (a file that changed while it was read, see
-// store.OpenFile) fails the parse. Errors are classified once, here (see
-// the package documentation): an error of r, of sink or of ctx is
-// returned as such (wrapped, naming the source); every other error is
-// about the input and matches ErrInput (a *SyntaxError or a
-// *NoOutputError).
+// in file order: runs with Experiment, Source, Index, Seq (= Index; the
+// caller renumbers it per experiment), RunID (results.RunID(Source,
+// Index)), Label and SourceLine filled, and the samples and series of
+// per-request formats, in bounded memory. Compressed and UTF-16 input is
+// decoded as it streams; strings sink receives are valid UTF-8 without NUL
+// bytes. Parse reads r to its end, also when the parser needs less, so a
+// reader that fails there fails the parse. An error of r, sink or ctx is
+// returned wrapped; every other error matches ErrInput (see
+// docs/ARCHITECTURE.md, "Errors, strings and speed in ingest").
 func Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	return core.ParseWith(ctx, parsers, r, opts, sink)
 }

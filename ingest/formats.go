@@ -23,21 +23,14 @@ import (
 )
 
 // formats is every format loadverdict reads, in the order Detect tries
-// them: the first whose Detect accepts an input's head parses it. This is
-// the one place that imports every tool's package (ingest/<tool>). No
-// sample under any testdata/ (nor the truth data and examples) is accepted by
-// two formats (TestDetectUnique), so the order decides only for inputs
-// that hold several tools' output at once, such as a terminal transcript
-// with wrk and hey runs: wrk comes first, the most common output and the
-// one of the founding example, and the header-less JMeter CSV last, as it
-// is recognized by the shape of its columns alone. The others follow the
-// supported-formats table of docs/FORMATS.md, a tool's formats together.
-//
-// Adding a format is its tool's folder plus its entry here; TestFormats
-// checks that every entry has its sample inputs with goldens (under its
-// package's testdata/), its fuzz target (in its package), its row in
-// docs/FORMATS.md and its line in the package documentation (see "Adding a
-// format" in docs/ARCHITECTURE.md).
+// them: the first whose Detect accepts an input's head parses it; the one
+// place that imports every tool's package. No sample is accepted by two
+// formats (TestDetectUnique), so the order decides only for inputs holding
+// several tools' output: wrk first (the most common), the header-less
+// JMeter CSV last (recognized by its columns' shape alone), the others as
+// in docs/FORMATS.md's table. Adding a format: its tool's folder plus its
+// entry here, which TestFormats checks (docs/ARCHITECTURE.md, "Adding a
+// format").
 var formats = []format{
 	{wrk.Parser{}, []string{"wrk", "wrk2"}, []string{"wrk", "wrk2"}, "FuzzWrk"},
 	{hey.Parser{}, []string{"hey"}, []string{"hey"}, "FuzzHey"},

@@ -13,23 +13,11 @@ import (
 )
 
 // The ab parser reads the text report of ApacheBench (ab, from Apache
-// httpd's support tools), wherever it sits in a file: bare, in terminal
-// transcripts or markdown, indented, several runs in a row, partial pastes
-// that start at "Concurrency Level:".
-//
-// A run is the block of docs/FORMATS.md's layout.
-//
-// Target: http[s]://Server Hostname:Server Port + Document Path (https
-// when the SSL/TLS Protocol line is shown). errors = Connect + Receive +
-// Exceptions + Non-2xx: ab also counts as failed the responses whose
-// length differs from the first one (Length), which are no errors for
-// dynamic pages; they are noted. ab counts 3xx responses as Non-2xx too.
-// Latency statistics come from the Total row of Connection Times (whole
-// ms), percentiles from the percentage table.
-//
-// A run that starts ("This is ApacheBench" and the Benchmarking line) but
-// ends without its report (ab aborted: "apr_socket_recv: Connection reset
-// by peer (104)") is a *SyntaxError.
+// httpd's support tools), wherever it sits in a file. A run is the block of
+// docs/FORMATS.md's layout; how its figures are derived (target, errors
+// without ab's Length failures, latencies from the Total row), and that a
+// run aborted before its report is a *SyntaxError: docs/FORMATS.md,
+// section ingest/ab/ab.go.
 type Parser struct{}
 
 // Name returns "ab".

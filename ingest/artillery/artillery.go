@@ -18,33 +18,10 @@ import (
 )
 
 // The Artillery parsers read the results of `artillery run` (Artillery
-// 2.x, artillery.io).
-//
-// "artillery" reads the console output, wherever it sits in a file (layout: docs/FORMATS.md).
-//
-// Metrics are counters (http.requests, http.responses, http.codes.NNN,
-// errors.CODE, http.downloaded_bytes, vusers.*), rates (http.request_rate,
-// per second) and summaries of ms (http.response_time: min, max, mean,
-// median, p95, p99 ...). Requests are http.requests; errors the errors.*
-// counters (requests without a response: ETIMEDOUT, ECONNREFUSED, ...)
-// plus the non-2xx/3xx codes; timeouts the ETIMEDOUT and ESOCKETTIMEDOUT
-// errors; bytes_in http.downloaded_bytes; rps http.request_rate. Virtual
-// users arrive at the phases' rates: the load model is open, and the
-// console shows neither the target nor the rates (the script has them).
-// The duration is the sum of the periods' widths (the time their
-// metrics span), else the "Total time" (whole seconds, start-up
-// included). The periods become the run's series.
-//
-// Artillery 1.x printed "Summary report @" / "Complete report @" blocks
-// of another layout ("Requests completed:  10000", "RPS sent: 194.82",
-// "Request latency:" or "Response time (msec):" with min ... p99 below,
-// "Codes:", "Errors:"): they are read too, requests being the completed
-// ones plus the errors; its periodic "Report @" blocks are not series.
-//
-// "artillery-json" reads the report of `artillery run --output FILE`
-// (the input of `artillery report`): "aggregate" is the run, with
-// firstMetricAt and lastMetricAt (ms since 1970) giving its start and
-// duration, and each of "intermediate" a series window.
+// 2.x, and the 1.x console layout): "artillery" the console output,
+// wherever it sits in a file, its periods as series; "artillery-json" the
+// report of `artillery run --output FILE`. The layouts and which metrics
+// give which figures: docs/FORMATS.md, section ingest/artillery/artillery.go.
 type Parser struct{}
 
 // Name returns "artillery".

@@ -14,25 +14,10 @@ import (
 )
 
 // The autocannon parsers read the output of autocannon
-// (github.com/mcollina/autocannon).
-//
-// "autocannon" reads its text result, wherever it sits in a file (layout: docs/FORMATS.md).
-//
-// Tables are drawn with box characters (or ASCII bars); cells are read
-// by their column names, so tables with other columns ("Stat | Avg |
-// Stdev | Max", a "Latency (ms)" row) are read as well. Latencies are milliseconds, sizes decimal
-// (1 kB = 1000 B), rates may have thousands separators ("1,540").
-// Req/Sec and Bytes/Sec are statistics of per-second samples: rps and
-// transfer_bps are their averages. Requests are the responses plus the
-// errors when the status counts are printed; otherwise the printed count
-// of sent requests, which autocannon rounds to thousands ("251k"), as the
-// notes say. Errors are the non-2xx responses plus the errors (timeouts,
-// resets).
-//
-// "autocannon-json" reads `autocannon -j`: one JSON object per run, with
-// exact counts (2xx ... 5xx, non2xx, errors, timeouts, requests.total and
-// sent), latency percentiles p0_001 ... p99_999 in ms, bytes in
-// throughput.total.
+// (github.com/mcollina/autocannon): "autocannon" its text result, wherever
+// it sits in a file, tables read by their column names; "autocannon-json"
+// `autocannon -j`. The layout and how the figures are derived:
+// docs/FORMATS.md, section ingest/autocannon/autocannon.go.
 type Parser struct{}
 
 // Name returns "autocannon".

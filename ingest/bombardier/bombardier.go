@@ -16,25 +16,11 @@ import (
 )
 
 // The bombardier parsers read the output of bombardier
-// (github.com/codesenberg/bombardier).
-//
-// "bombardier" reads its text result, wherever it sits in a file (bare,
-// in terminal transcripts, in markdown, several runs in a row) (layout: docs/FORMATS.md).
-//
-// Reqs/sec are the statistics of the rate bombardier samples while the
-// test runs: rps is their mean. Requests are the HTTP codes' sum plus
-// "others" (requests without a response); errors are the 1xx, 4xx and
-// 5xx responses (non2xx) plus the others, timeouts the Errors lines that
-// name a timeout. Sizes are binary (1KB = 1024 B), latencies carry their
-// unit. The text does not print the measured duration: duration_s is the
-// planned one of a timed test (-d), else the elapsed seconds of the last
-// progress line (rounded by bombardier to the second), else requests /
-// mean Reqs/sec; the run's notes say which.
-//
-// "bombardier-json" reads `-o json` (with `-p r`, the result alone): one
-// JSON object per run, {"spec": {...}, "result": {...}}, appended objects
-// being several runs. Latencies there are microseconds, and the
-// percentiles are printed only with -l.
+// (github.com/codesenberg/bombardier): "bombardier" its text result,
+// wherever it sits in a file; "bombardier-json" `-o json` (one object per
+// run). The layout and how the figures are derived (the duration the text
+// does not print among them): docs/FORMATS.md, section
+// ingest/bombardier/bombardier.go.
 type Parser struct{}
 
 // Name returns "bombardier".

@@ -16,19 +16,9 @@ import (
 
 // The Fortio parsers read the result of `fortio load` (fortio.org/fortio):
 // "fortio" the text it prints on stderr, wherever it sits in a file, with
-// or without its log lines (layout: docs/FORMATS.md).
-//
-// Times are seconds. Requests are the calls (the sum of the Code lines);
-// errors the calls without a 2xx or 3xx code, code -1 (a socket error or
-// timeout) included; bytes_in the sum of the Body/Total sizes (headers
-// included). With -qps each of the -c threads paces its calls, but waits
-// for each response before the next: a closed model whose requested rate
-// is target_rps (-qps -1, "max": none). Duration and rps come from the
-// "Ended after" line, or (-quiet) from "All done" (calls / qps).
-//
-// "fortio-json" reads the JSON result (-json FILE, or the files the
-// Fortio server saves): one object per run, DurationHistogram in seconds,
-// RetCodes, Sizes, ActualDuration in nanoseconds.
+// or without its log lines; "fortio-json" its -json result. The layout and
+// how the figures are derived: docs/FORMATS.md, section
+// ingest/fortio/fortio.go.
 type Parser struct{}
 
 // Name returns "fortio".

@@ -14,24 +14,12 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// The ghz parsers read the output of ghz (github.com/bojand/ghz), the
-// gRPC benchmarking tool.
-//
-// "ghz" reads its text summary (-O summary, the default), wherever it sits
-// in a file (layout: docs/FORMATS.md).
-//
-// Requests are the Count, errors the calls whose status is not OK,
-// timeouts the DeadlineExceeded ones; gRPC has no HTTP status, so non2xx
-// stays null. ghz computes Slowest, Fastest and the distribution over
-// the calls that succeeded (without --count-errors): when none did, the
-// latency columns stay null. The target (host:port) and the concurrency
-// (-c, default 50) come from the command line when shown.
-//
-// "ghz-json" reads -O json (and pretty): the summary object, whose
-// "details" list every call (timestamp, latency in ns, status, error).
-// With details, the calls stream into samples and series and the run's
-// figures are computed from them (ghz's own count, rps and average are
-// in the notes); without, the run is the summary's.
+// The ghz parsers read the output of ghz (github.com/bojand/ghz), the gRPC
+// benchmarking tool: "ghz" its text summary (-O summary, the default),
+// wherever it sits in a file; "ghz-json" -O json, whose per-call details
+// stream into samples and series. The layout and how the figures are
+// derived (gRPC has no HTTP status: non2xx stays null): docs/FORMATS.md,
+// section ingest/ghz/ghz.go.
 type Parser struct{}
 
 // Name returns "ghz".

@@ -14,36 +14,11 @@ import (
 )
 
 // JMeter results (JTL files), shared by the CSV and XML readers
-// (jmeter_csv.go, jmeter_xml.go).
-//
-// What a run is: runs are systems under test, so the samples of a file are
-// grouped by the scheme://host:port of their URL when the file saves URLs
-// (labelled host:port) and by sampler label (a file with several labels
-// gives one run per label, its endpoint the label); samples without a URL (JMeter 2.13 does not save
-// it by default; non-HTTP samplers) are grouped by sampler label, with an
-// empty target (the run is then named after the file) and the label in the
-// notes. The load model is closed (threads); a run's connections are the
-// most active threads seen in its samples (allThreads, else grpThreads).
-//
-// What a request is: one sample, its latency JMeter's elapsed time and its
-// start the time stamp (JMeter's shipped jmeter.properties sets
-// sampleresult.timestamp.start=true; with false the stamps are sample ends
-// and every start is late by its latency). Transaction controller samples
-// (response message "Number of samples in transaction : ...") are not
-// requests: they total requests that are in the file on their own (or,
-// with "generate parent sample", as their XML children). Sub-results
-// (redirects, embedded resources: nested XML samples) belong to their
-// parent's request and are not counted again. A sample's count attributes
-// (SampleCount, sc) of batching samplers are ignored: one sample, one
-// request.
-//
-// Status and errors: a numeric response code 100-599 is the HTTP status; a
-// failed sample with any other code ("Non HTTP response code:
-// java.net.ConnectException") has status 0 and its code and message as the
-// error; a failed sample with a 2xx/3xx status (a failed assertion) has its
-// failure message as the error. A successful sample without an HTTP status
-// (JDBC, JSR223, OS process samplers) is recorded with status 200, since
-// the aggregator counts status 0 as a failure; a note says how many.
+// (jmeter_csv.go, jmeter_xml.go): a run is a scheme://host:port and sampler
+// label, a request one sample (not transaction controller samples nor
+// sub-results), a numeric code 100-599 its HTTP status. The rules in full
+// (runs, requests, status and errors): docs/FORMATS.md, section
+// ingest/jmeter/jmeter.go.
 
 const (
 	jmeterTool = "jmeter"

@@ -16,49 +16,11 @@ import (
 )
 
 // The k6 parser reads the end-of-test summary that `k6 run` prints
-// (grafana/k6), wherever it sits in a file: bare, in terminal transcripts,
-// in markdown, commented out in a script, several runs in a row. Two
-// layouts exist:
-//
-//   - classic (k6 < v1.0, and v1's --summary-mode=legacy): a flat,
-//     alphabetical list printed after the last progress line,
-//
-//     http_req_duration..............: avg=18.41ms min=654µs med=17.22ms max=178.63ms p(90)=30.32ms p(95)=36.32ms
-//     http_req_failed................: 0.00%  ✓ 0           ✗ 43404
-//     http_reqs......................: 43404  4334.681688/s
-//
-//     with ✓/✗ marks before metrics that carry thresholds, and (v0.5x)
-//     "0.00%  0 out of 2" rates;
-//
-//   - v1 (compact and full modes): "█ THRESHOLDS" and "█ TOTAL RESULTS"
-//     sections, metrics grouped under HTTP / EXECUTION / NETWORK headings,
-//     shorter dot leaders, "N out of M" rates, printed before the final
-//     progress line; full mode repeats the metrics per scenario ("█
-//     SCENARIO:") and group ("↳ GROUP:"), which are ignored: the run is the
-//     total.
-//
-// A run is a block of metric lines (with the thresholds, checks and
-// section headings around them). It starts at a "█ THRESHOLDS" or "TOTAL
-// RESULTS" heading or at its first metric line, and ends at the next
-// banner ("execution: local"), "scenarios:" header, heading, a metric
-// already seen in the block, or the end of the input. Blocks without
-// http_req_duration or http_reqs (tests that make no HTTP requests) are
-// skipped. The "scenarios:" header and "* name: description" lines before
-// a block give the executors: arrival-rate executors make the run an open
-// model with their iteration rate as target_rps (an iteration may make
-// several requests: the rate is the iteration rate), VU executors a closed
-// one; the scheduled duration (with startTime) is planned_duration_s.
-// Crossed thresholds (✗ marks, "█ THRESHOLDS" entries, the "thresholds on
-// metrics ... have been crossed" error line) and check totals go into
-// Run.Notes.
-//
-// Units: k6 prints durations as Go durations scaled per value ("654µs",
-// "17.22ms", "2.5s", "1m2s", "160ns"; with --summary-time-unit a fixed
-// unit), and data sizes in decimal SI units (js/summary.js humanizeBytes:
-// 1 kB = 1000 B, 1 MB = 10^6 B). The summary shows no target URL: runs
-// are labeled after their file. Duration is http_reqs' count divided by
-// its rate (k6 computes the rate over the test run duration, so this is
-// more precise than the "running (1m02.7s)" progress line, the fallback).
+// (grafana/k6), wherever it sits in a file, in its classic (k6 < v1.0) and
+// v1 layouts. A run is a block of metric lines; the executors listed
+// before it decide the load model. Where a block starts and ends, the
+// units and how the figures are derived: docs/FORMATS.md, section
+// ingest/k6/k6.go.
 type Parser struct{}
 
 // Name returns "k6".

@@ -17,24 +17,11 @@ import (
 )
 
 // The k6-json parser reads the per-sample stream of `k6 run --out
-// json=FILE` (NDJSON, optionally gzipped by k6 itself): one object per
-// line, either a metric declaration or a sample ("Point"), with the keys
-// in either order depending on the k6 version (layout: docs/FORMATS.md).
-//
-// Each http_req_duration point is a request (value in ms). k6 stamps HTTP
-// samples with the end of the request, so the request started at time -
-// value. Requests are grouped into runs by scenario, method and the name
-// tag (the URL unless the script names requests, e.g. templated URLs
-// "http://h/items/${}"), one run per group; the target is the name when
-// it is a URL, else the url tag. Status comes from the status tag (0 for
-// transport errors), the error from the error tag (or error_code); a
-// 2xx/3xx response that the script's responseCallback declared
-// unexpected (expected_response "false") is counted as an error.
-// data_received points are per iteration, not per request, so bytes_in
-// stays 0. A log without HTTP requests gives no run and no error. Other lines (metric declarations, other metrics) are counted as
-// well-formed; connections is the largest vus_max (else vus) value seen.
-// The stream carries the scenario tag but not its executor: runs are a
-// closed model, noted.
+// json=FILE` (NDJSON, optionally gzipped by k6 itself). Each
+// http_req_duration point is a request, started at its time less its
+// value (k6 stamps the end); runs are grouped by scenario, method and name
+// tag. The layout and how the figures are derived: docs/FORMATS.md,
+// section ingest/k6/k6_json.go.
 type NDJSONParser struct{}
 
 // Name returns "k6-json".

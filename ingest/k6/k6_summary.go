@@ -15,32 +15,12 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// The k6-summary parser reads the end-of-test summary k6 writes as JSON,
-// one run per file, in its two layouts:
-//
-//   - `k6 run --summary-export=FILE` (all versions up to v1): each metric's
-//     statistics directly under the metric ("http_req_duration": {"avg":
-//     ..., "p(95)": ..., "thresholds": {"p(95)<500": false}}, where true
-//     means the threshold was crossed), rates with passes/fails/value;
-//   - the data object of handleSummary() (JSON.stringify(data)): the
-//     statistics under "values", thresholds as {"ok": bool}, the test
-//     duration in state.testRunDurationMs, options.summaryTrendStats.
-//
-// Values are in k6's base units: milliseconds for time trends, bytes for
-// data counters. Runs: requests and rps from http_reqs (count, rate),
-// errors from http_req_failed (passes = failed requests; or rate x
-// requests when only the rate is there), latencies from
-// http_req_duration (min and max are the 0 and 1 quantiles), bytes_in
-// and transfer_bps from data_received, connections from vus_max.
-// Duration is state.testRunDurationMs, else http_reqs' count/rate. The
-// JSON records neither the executor nor the target: closed model, label
-// after the file. Sub-metrics (http_req_duration{name:...}), crossed
-// thresholds, checks and dropped iterations go into Run.Notes. The newer
-// "--new-machine-readable-summary" format of k6 v1.5 is not read.
-//
+// The k6-summary parser reads the end-of-test summary k6 writes as JSON
+// (--summary-export, or handleSummary's data object), one run per file.
 // The file is decoded as a token stream: metrics other than the few read
 // and root_group are skipped without being kept; a summary larger than
-// k6SummaryMax is rejected.
+// k6SummaryMax is rejected. Which metric gives which figure:
+// docs/FORMATS.md, section ingest/k6/k6_summary.go.
 type SummaryParser struct{}
 
 // Name returns "k6-summary".

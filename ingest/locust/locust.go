@@ -16,34 +16,13 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// Parsers for the CSV files of Locust (locustio/locust) `--csv PREFIX`
-// (and the web UI's "Download Data"), one format per file, detected by
-// their header line:
-//
-//   - "locust": PREFIX_stats.csv, the whole test per endpoint plus an
-//     Aggregated row: "Type,Name,Request Count,Failure Count,Median
-//     Response Time,Average Response Time,Min Response Time,Max Response
-//     Time,Average Content Size,Requests/s,Failures/s,50%,...,100%"
-//     (Locust >= 1.0; 0.14-0.x wrote "# requests", "# failures",
-//     "Requests Failed/s" and, before 0.14, PREFIX_requests.csv with
-//     "Method",...,"Requests/s" and a "None","Total" run row). The
-//     Aggregated (or Total) row is the run; endpoints go into Run.Notes.
-//   - "locust-history": PREFIX_stats_history.csv, a row per second (per
-//     CSV_STATS_INTERVAL_SEC) with the current figures: series rows and a
-//     run built from the last Aggregated row.
-//   - "locust-failures": the companion files that hold no run:
-//     PREFIX_failures.csv ("Method,Name,Error,Occurrences"),
-//     PREFIX_exceptions.csv ("Count,Message,Traceback,Nodes") and the old
-//     PREFIX_distribution.csv ("Name","# requests","50%",...). They are
-//     claimed, so that a directory of Locust outputs parses without error,
-//     and give no run (and no error); the failures are already counted in
-//     the stats file's Failure Count.
-//
-// Locust times are in milliseconds, content sizes in bytes. Locust does
-// not record the host in these files: runs have no target and are labeled
-// after their file (e.g. "results_stats"). Locust users loop over their
-// tasks: closed model, connections = users (only the history records the
-// user count).
+// Parsers for the CSV files of Locust (locustio/locust) `--csv PREFIX`, one
+// format per file, detected by its header line: "locust" (PREFIX_stats.csv:
+// the Aggregated row is the run), "locust-history"
+// (PREFIX_stats_history.csv: series and a run) and "locust-failures" (the
+// companion files, claimed so that a folder of Locust outputs parses, and
+// giving no run). The files and their versions: docs/FORMATS.md, section
+// ingest/locust/locust.go.
 
 // locustColumns maps Locust's column names (all versions), lower-cased, to
 // what they hold.

@@ -50,29 +50,11 @@ type histRow struct {
 }
 
 // Parse streams a Locust stats history to sink: a series row per interval
-// between Aggregated rows, then the run.
-//
-// Window i spans [t(i-1), t(i)): requests and errors are the differences
-// of the cumulative Total Request Count and Total Failure Count, rps is
-// Locust's own Requests/s of row i (its current_rps, a sliding average
-// over the last ~10 s, as Locust reports it). Locust writes only the
-// cumulative average, so the window mean is derived from the deltas of
-// count x average: (C(i) A(i) - C(i-1) A(i-1)) / (C(i) - C(i-1)) (Locust's
-// average leaves out requests without a response time; negligible).
-// lat_max is set when the cumulative maximum rose in the window (then the
-// window's maximum is the new one), else left null. Without
-// --csv-full-history Locust writes the run's cumulative percentiles in the
-// Aggregated rows, which say nothing of a window: lat_p50 and lat_p99 are
-// then left null; with --csv-full-history (told by per-endpoint rows) they
-// are Locust's current percentiles (its ~10 s window) and are copied. The
-// run, from the last Aggregated row: requests, errors, latency mean, min,
-// max, median (and, without full history, the percentile columns) from the
-// Total columns; duration = last - first timestamp; rps = requests /
-// duration; connections = the largest User Count; started_at = the first
-// timestamp. The history is written before Locust's final statistics, so
-// its totals may lag a little behind the stats file's. Malformed rows are
-// skipped and noted; only the series' RunID is known before the run ends:
-// results.RunID(Source, 0), the run's.
+// between Aggregated rows, then the run from the last Aggregated row.
+// Malformed rows are skipped and noted; only the series' RunID is known
+// before the run ends: results.RunID(Source, 0), the run's. How a window's
+// and the run's figures are derived: docs/FORMATS.md, section
+// ingest/locust/locust_history.go.
 func (HistoryParser) Parse(ctx context.Context, r io.Reader, opts core.Options, sink core.Sink) error {
 	recs := core.NewCSVRecords(ctx, r, opts.Source, ',', core.CSVMaxRecord)
 	x := &history{opts: opts, sink: sink, runID: results.RunID(opts.Source, 0)}

@@ -15,27 +15,11 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// The oha parsers read the output of oha (github.com/hatoo/oha).
-//
-// "oha" reads its text summary, wherever it sits in a file, in both
-// layouts: the old one (until about 0.6: "Success rate: 1.0000", "Latency
-// distribution:" with "10% in 0.1545 secs") and the current one ("Success
-// rate: 100.00%", "Response time distribution:" with "10.00% in ...",
-// 99.90 and 99.99 %, times in the unit oha picks: secs, sec, ms, ...) (layout: docs/FORMATS.md).
-//
-// oha prints no request count: requests are the responses plus the
-// errors (oha's Requests/sec counts both); errors are the non-2xx/3xx
-// responses plus the errors, timeouts the errors that name one. Requests
-// "aborted due to deadline" (in flight when -z ended) are errors, as oha
-// counts them. Sizes are binary (KiB, MiB) with two decimals, so bytes_in
-// is rounded. The target, the connections (-c, default 50) and the
-// planned duration (-z) come from the command line when shown. Sections
-// "(2xx only)" and "(4xx + 5xx only)" (--stats-success-breakdown) are not
-// the run's distribution and are skipped.
-//
-// "oha-json" reads --json / --output-format json: summary (seconds,
-// bytes; null statistics when no request completed), latencyPercentiles,
-// statusCodeDistribution, errorDistribution.
+// The oha parsers read the output of oha (github.com/hatoo/oha): "oha" its
+// text summary, wherever it sits in a file, in the old and the current
+// layouts; "oha-json" --json. oha prints no request count: requests are the
+// responses plus the errors. The layouts and how the figures are derived:
+// docs/FORMATS.md, section ingest/oha/oha.go.
 type Parser struct{}
 
 // Name returns "oha".

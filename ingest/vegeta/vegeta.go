@@ -16,28 +16,12 @@ import (
 )
 
 // The vegeta parsers read the outputs of vegeta (github.com/tsenart/vegeta):
-//
-//   - "vegeta": the text report of `vegeta report` (this file), in every
-//     layout the versions printed, wherever it sits in a file;
-//   - "vegeta-report-json": `vegeta report -type=json` (vegetajson.go);
-//   - "vegeta-hdrplot": `vegeta report -type=hdrplot` (vegetahdr.go);
-//   - "vegeta-json", "vegeta-csv", "vegeta-gob": the per-request results of
-//     `vegeta encode --to json|csv` and of `vegeta attack` (vegetaresults.go).
-//
-// A text report is the block of docs/FORMATS.md's layout.
-//
-// Older versions print fewer columns (`Requests [total]`, `[total, rate]`,
-// `Duration [total]`, `Latencies [mean, 95, 99, max]`, `[mean, 50, 95, 99,
-// max]`), so every row is read by the names in its brackets. Values are Go
-// durations ("10m0s", "21m47.89s", "396.281µs", "1.2us").
-//
-// Each block of rows is one run. A Requests, Duration or Latencies row
-// starts a new run when none is open or when the open run already has that
-// row or a later one; the other rows only complete the open run, so the
-// Status Codes and Error Set rows some scripts print a second time (before
-// or after the report) are ignored. A run needs its Latencies row and its
-// Requests row (or, in partial pastes, its Status Codes row); a run cut off
-// before them is a *SyntaxError.
+// "vegeta", the text report of `vegeta report` (this file); "vegeta-report-json"
+// and "vegeta-hdrplot" (vegeta_report_json.go, vegeta_hdrplot.go); and the
+// per-request "vegeta-json", "vegeta-csv", "vegeta-gob" (vegeta_results.go).
+// Every row of a text report is read by the names in its brackets (older
+// versions print fewer); which rows start a run and which a run needs:
+// docs/FORMATS.md, section ingest/vegeta/vegeta.go.
 type TextParser struct{}
 
 // Name returns "vegeta": the text report of `vegeta report`.

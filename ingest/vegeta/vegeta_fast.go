@@ -8,20 +8,14 @@ import (
 )
 
 // decodeVegetaJSONFast decodes a line of `vegeta encode --to json` in the
-// one layout vegeta writes, a byte scan over fixed keys:
-//
-//	{"attack":"..","seq":N,"code":N,"timestamp":"<RFC 3339>","latency":N,
-//	 "bytes_out":N,"bytes_in":N,"error":"..","body":"..","method":"..",
-//	 "url":"..","headers":{...}}
-//
-// (one line, no blanks; body and headers may be null). Strings without a
-// backslash, numbers of digits only (at most 18, code at most 65535), the
-// timestamp as parseRFC3339Fixed reads it. Like decodeVegetaJSON, it stops
-// at the headers' '{'. On anything else it reports false and r holds
-// nothing of use: the caller decodes the line with decodeVegetaJSON. When
-// it reports true, r is what decodeVegetaJSON makes of the line, which
-// decodes without error (TestVegetaFastAgrees on every test file,
-// FuzzVegetaFast on anything); it is about 4 times faster.
+// one layout vegeta writes (docs/FORMATS.md, section
+// ingest/vegeta/vegeta_results.go) by a byte scan over its fixed keys:
+// strings without a backslash, numbers of digits only (at most 18, code at
+// most 65535), the timestamp as parseRFC3339Fixed reads it; like
+// decodeVegetaJSON, it stops at the headers' '{'. On anything else it
+// reports false and the caller decodes the line with decodeVegetaJSON;
+// when true, r is what decodeVegetaJSON makes of the line (TestVegetaFastAgrees,
+// FuzzVegetaFast).
 func decodeVegetaJSONFast(line []byte, r *record) bool {
 	p := core.FixedScan{B: line}
 	return fastHead(&p, r) && fastTail(&p, r)

@@ -23,25 +23,13 @@ import (
 	"github.com/loadverdict/loadverdict/results"
 )
 
-// The per-request results of vegeta: one vegeta.Result per request, as
-// `vegeta attack` writes them (gob) and as `vegeta encode --to json|csv`
-// converts them. vegeta's own decoders (github.com/tsenart/vegeta/v12/lib)
-// are the reference for these formats: CSV is read with vegeta's decoder;
-// JSON and gob with decoders that read the same fields the same way but
-// skip the body and headers, which loadverdict does not keep (3 to 4 times
-// faster for JSON, and safe on corrupt gob input); the tests check them
-// against vegeta's decoders.
-//
-// Every (attack name, method, URL) is a run: an attack on several targets
-// gives several runs. A request's start is its timestamp (Unix time), its
-// latency the result's latency, its status the result's code (0 for a
-// transport error) and its error the result's error string. Results do
-// not record the rate the attack asked for, so target_rps stays null.
-//
-// A JSON or CSV record that does not decode is counted as a malformed line
-// (see Requests.Bad); a gob stream cannot be resynchronized, so a corrupt
-// or truncated record ends it and counts as one malformed record (its
-// "line" is the record's number).
+// The per-request results of vegeta, one vegeta.Result per request: gob
+// (`vegeta attack`), JSON and CSV (`vegeta encode`). CSV is read with
+// vegeta's own decoder; JSON and gob with decoders that read the same
+// fields but skip the body and headers (faster, and safe on corrupt gob),
+// checked against vegeta's by the tests. Every (attack name, method, URL)
+// is a run. How records become requests, and malformed records:
+// docs/FORMATS.md, section ingest/vegeta/vegeta_results.go.
 
 // Encoding is an encoding of vegeta results.
 type Encoding uint8

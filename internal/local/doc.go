@@ -15,16 +15,9 @@
 // rejected, said on the Stderr of the Runner and counted, the others are
 // still read.
 //
-// An input file is identified by device and inode, not by its path: named
-// again (another spelling, a link, inside a folder also named) it is read
-// once under its first name, and one stderr line lists the dropped names
-// (at most 10, then a count). The output folder owns only what it wrote:
-// its store's folders and the report files listed in its
-// .loadverdict-files.json, the only ones a later run removes; its own
-// files are never inputs. A command holds flock(2) on its
-// .loadverdict.lock while it uses the folder; a second one is refused
-// (an *ArgError naming the holder's pid), never mixed in, and a killed
-// holder blocks nothing (the kernel drops the lock). --junit never
-// overwrites an input and is replaced by rename, not written through a
-// symlink.
+// Inputs are identified by device and inode (a file named twice is read
+// once); the output folder owns only what it wrote, is held by flock(2)
+// on .loadverdict.lock while a command uses it, and --junit never
+// overwrites an input: docs/ARCHITECTURE.md, "Input identity" and the
+// output folder's rules beside it.
 package local

@@ -5,36 +5,15 @@ import (
 )
 
 // The stopping statement: a confidence sequence for a latency quantile of
-// the steady state, valid however often it is looked at.
-//
-// The p-quantile q of the steady latencies is the point where the share of
-// requests at or below it is p. The steady data are cut into blocks (the
-// run's windows, 1 s by default); block b holds n_b requests, c_b(x) of
-// them at or below x, and S(x) = Σ_b (c_b(x) − p·n_b). At x = q, S is a
-// sum of block terms of mean 0: a martingale when blocks are independent
-// of one another (requests within a block may be as correlated as they
-// like: the block's variance takes it in). A time-uniform boundary g on
-// |S(q)| (|S(q)| < g at every look, with probability ≥ 1 − α) gives
-// the interval between the order statistics of ranks p·N − g and
-// p·N + g of the pooled steady latencies (N = Σ n_b), which then holds q
-// at every look at once: q below the lower one means c(q) < p·N − g,
-// above the upper one c(q) ≥ p·N + g.
-//
-// g is the two-sided asymptotic confidence sequence of Waudby-Smith,
-// Arbour, Sinha, Kennedy and Ramdas ("Time-uniform central limit theory
-// and asymptotic confidence sequences", Annals of Statistics 2024,
-// Theorem 2.2), the time-uniform counterpart of the CLT, for a sum of B
-// terms of standard deviation σ:
-//
-//	g = σ · sqrt( 2 (B ρ² + 1) / ρ² · log( sqrt(B ρ² + 1) / α ) )
-//
-// with σ estimated from the block terms at the estimate q̂ (never below
-// the binomial √(p(1−p)·N/B) of independent requests) and ρ tuned to be
-// tightest at tuneBlocks blocks. It is the counterpart for block sums of
-// Howard and Ramdas's quantile confidence sequences (Bernoulli ranks of
-// i.i.d. data), which would be too narrow for autocorrelated requests.
-// Its validity is asymptotic in the number of blocks; the Monte-Carlo
-// in cs_test.go checks the coverage at the sizes a watch sees.
+// the steady state, valid however often it is looked at. The steady
+// windows are blocks; S(x) = Σ_b (c_b(x) − p·n_b) is a martingale at the
+// true quantile q, so a time-uniform bound g on |S(q)| (the asymptotic
+// confidence sequence of Waudby-Smith et al. 2024, for block sums rather
+// than independent requests) makes the order statistics of ranks p·N ∓ g
+// an interval that holds q at every look. σ is never taken below the
+// binomial one of independent requests; ρ is tuned for tuneBlocks blocks.
+// The construction, its formula and its limits: docs/STATISTICS.md,
+// "Watching a running test"; cs_test.go checks the coverage.
 
 // minBlocks is the fewest steady blocks a statement is made from.
 const minBlocks = 30

@@ -1,18 +1,13 @@
 // Package watch follows a per-request log as a load generator writes it
 // (loadverdict watch): it decodes each line with the format's own line
-// decoder (ingest.LineDecoder), keeps the run's windows, and at every
-// look (each time a window of the run is complete: once a second of the
-// run) states the last window's numbers, the warm-up as analyze finds it
-// on the windows so far (analyze.RunWarmupOf), and whether the steady
-// windows pin the chosen latency quantiles to the precision asked, with a
-// confidence sequence that stays valid however often it is looked at
-// (cs.go).
-//
-// Memory is bounded: the run's windows (at most requests.MaxWindows, the
-// width doubling past it, as the report's series) each hold a sparse
-// histogram of 0.2 % buckets (6 bytes a bucket it holds, at most
-// maxBucket); the lines read are written to a spool file (disk, not
-// memory), from which the final statement and the report are made.
+// decoder (ingest.LineDecoder), keeps the run's windows, and at every look
+// (once a window is complete) states the last window's numbers, the
+// warm-up as analyze finds it (analyze.RunWarmupOf), and whether the
+// steady windows pin the chosen latency quantiles to the precision asked,
+// with a confidence sequence valid however often it is looked at (cs.go).
+// Memory is bounded: the windows hold sparse histograms of 0.2 % buckets
+// and the lines read go to a spool file (docs/STATISTICS.md, "Watching a
+// running test").
 package watch
 
 import (

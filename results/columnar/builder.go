@@ -12,22 +12,13 @@ import (
 const DefaultBatchRows = 64 * 1024
 
 // Builder accumulates rows of one table (Run, Percentile, Series or Sample)
-// into Arrow record batches of at most BatchRows rows.
+// into Arrow record batches of at most BatchRows rows, so a producer
+// streams a table of any length with bounded memory:
 //
-// A producer streams a table of any length with bounded memory:
-//
-//	b := columnar.NewSeriesBuilder(mem, 64*1024)
+//	b := columnar.NewSeriesBuilder(mem, columnar.DefaultBatchRows)
 //	defer b.Release()
-//	for each series row s {
-//		if err := b.Append(s); err != nil { ... }
-//		if b.Full() {
-//			rec := b.NewRecordBatch()
-//			err := sink(rec)
-//			rec.Release()
-//			...
-//		}
-//	}
-//	if b.Len() > 0 { flush the last, partial batch the same way }
+//	// each row: b.Append(s); when b.Full(), sink b.NewRecordBatch() and
+//	// Release it; at the end, the same for the last, partial batch.
 //
 // A Builder is not safe for concurrent use.
 type Builder[T any] struct {

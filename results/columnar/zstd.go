@@ -8,20 +8,13 @@ import (
 )
 
 // zstdCodec is arrow-go's zstd codec with one long-lived encoder for the
-// default level, the one every file here is written with. arrow-go takes
-// an encoder from a sync.Pool for each page and puts it back; each
-// garbage collection empties the pool, and a new encoder allocates about
-// 18 MB (its tables and a 16 MB history for its 8 MB window), so a large
-// samples table re-created one every few row groups. This encoder lives as
-// long as the process and has the options of the pool's but a window of
-// zstdWindow and a history of about that size (WithLowerEncoderMem): 3.6
-// MB in all. Pages up to zstdWindow (data pages are cut at 1 MiB) come out
-// byte for byte as arrow-go's encoder writes them, since a frame of one
-// segment no larger than the window neither names the window nor can
-// match farther back than its start; a larger page is compressed with
-// matches at most zstdWindow back. It encodes one page at a time; callers
-// of other goroutines wait their turn. Other levels, decoding and
-// streaming are arrow-go's.
+// default level, the one every file here is written with: arrow-go's pool
+// of encoders is emptied by every garbage collection, and a new encoder
+// allocates about 18 MB. This one has the pool's options but a window of
+// zstdWindow (WithLowerEncoderMem, 3.6 MB in all); pages up to zstdWindow
+// come out byte for byte as arrow-go's encoder writes them, larger ones
+// match at most zstdWindow back. It encodes one page at a time (callers
+// wait their turn); other levels, decoding and streaming are arrow-go's.
 type zstdCodec struct {
 	base compress.Codec
 	enc  *zstd.Encoder

@@ -19,22 +19,11 @@ import (
 )
 
 // The Monte-Carlo layer: rates that need thousands of draws (the A/A
-// false-positive rate, power per effect size and run count) from
-// synthetic comparisons whose runs are real runs of the grid, resampled.
-//
-// The pools are the runs of the A/A experiments, by model: closed (wrk;
-// the metric is throughput; with the rounds of the flat family's wrk
-// experiments) and open (vegeta and hey at a fixed rate; the metric is
-// mean latency). Each pooled run keeps its residual, its
-// metric over the median of its side of its experiment, so the pool is
-// the grid's real run-to-run scatter on this busy machine (heavy tails
-// and all). A synthetic side of n runs draws n pooled runs with
-// replacement and scales each, every figure of it (throughput, request
-// count, latencies, percentiles, windows), so that its metric is the
-// common level times its residual, times 1+effect for B's cost. The
-// synthetic experiment is then analysed by analyze.Analyze with the
-// default options, as a real one is after ingest, and the comparison on
-// the pool's metric is graded as the grid grades A/A and A/B.
+// false-positive rate, power per effect size and run count) from synthetic
+// comparisons whose runs are real runs of the grid, resampled with their
+// residuals and scaled to a common level (times 1+effect for B), then
+// analysed by analyze.Analyze and graded as the grid is. The pools and the
+// draws: docs/CONFORMANCE.md, "Monte-Carlo layer".
 
 // pooled is one real run in a pool.
 type pooled struct {

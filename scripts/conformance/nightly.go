@@ -18,26 +18,11 @@ import (
 
 // The nightly Monte-Carlo (issue 31): synthetic nightly series with
 // between-night variance, AR(1) wander and outlier nights, each night
-// checked as a nightly job checks it: the night's runs analysed
-// (analyze.Analyze), the series up to that night analysed
-// (analyze.AnalyzeHistory, the whole history path) and the gate read
-// (History.Failed: loadverdict history's exit 3). The measurement the
-// nightly gate's redesign will be judged by; it changes no verdict.
-//
-// The model, per series of nightlyNights nights (the cost per request;
-// a run's throughput is 1000 req/s over it):
-//
-//	cost_night = (1 + step_night) · exp(b_night + o_night)
-//	b_night    = phi · b_(night-1) + N(0, sigma_b)   (b_1 from the stationary law)
-//	o_night    = ±U(3, 5)·sigma_b with probability 1/10, else 0 (an outlier night)
-//	cost_run   = cost_night · exp(N(0, sigma_r))
-//
-// step_night is 0 before the step night and the step from it on (the
-// step night uniform on 7..nightlyNights-2, so that 3 nights are seen
-// from it). With a control, a control series is measured the same
-// night, sharing b_night and o_night (the machine), never stepping, and
-// named the control (Options.Control, --control control): the history
-// checks svc relative to it as it checks a real series.
+// checked as a nightly job checks it (its runs through analyze.Analyze,
+// the series so far through analyze.AnalyzeHistory, the gate read). It
+// changes no verdict. The model (cost per night and run, the step night,
+// the control sharing the machine's noise): docs/STATISTICS.md, "Nightly
+// Monte-Carlo (issue 31)".
 
 const (
 	nightlyNights  = 20

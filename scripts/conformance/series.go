@@ -1,21 +1,14 @@
 package main
 
-// The nightly grid family (issue 31): an experiment is a SERIES of
-// nights, each a nightly job's experiment with the system under test
-// (svc) and a same-night control (an unchanged reference build of the
-// same server, interleaved run by run), the machine varied between
-// nights by construction (scripts/cpuhog on the servers' CPU: an
-// outlier first night without it, swings on chosen nights), the code
-// changed on a chosen night (a step of 8 or 15 % more work a request,
-// reverted or not). run analyses every series night by night as a
-// nightly job does (the nights so far through analyze.AnalyzeHistory,
-// gate --fail-on regression --max-regression 5), without the control
-// (family nightly: the control is just another track) and with it
-// (family nightly-control: Options.Control), and grades each night's
-// pass or fail against the night's truth. The nights no method without
-// a control can tell (the machine slower on an unchanged build, or a
-// step hidden by a faster machine) are tallied apart, in
-// nightly-untellable, and never floored.
+// The nightly grid family (issue 31): an experiment is a series of nights,
+// each with the system under test (svc) and a same-night control,
+// interleaved; the machine varied between nights by construction
+// (scripts/cpuhog), the code changed on a chosen night. run analyses each
+// series night by night as a nightly job does, without the control (family
+// nightly) and with it (nightly-control), and grades each night against
+// its truth; nights no method without a control can tell are tallied
+// apart (nightly-untellable), never floored. The families:
+// docs/CONFORMANCE.md.
 
 import (
 	"context"

@@ -1,19 +1,16 @@
 // Command duelmc is the Monte-Carlo check of loadverdict duel's stopping
-// rule (stats.Sequential): A/A duels, where the share that claims a
-// difference at some look must stay at or below alpha (and beside it
-// naive repeated testing, a fixed-sample t-test read after every round),
-// and A/B duels at 3, 10 and 30 % true differences: the rounds a duel
-// runs and the share decided right, against the fixed design that
-// reaches the same power on the same draws. The noise is real: the
-// round-to-round scatter of wrk's throughput in testdata/truth
-// (before-after's 10 s runs, aa-gate's 1 s runs on a loaded machine),
-// read with the project's ingest.
+// rule (stats.Sequential): A/A duels, whose share claiming a difference at
+// some look must stay at or below alpha (beside naive repeated testing),
+// and A/B duels at 3, 10 and 30 % true differences against the fixed
+// design of the same power on the same draws. The noise is the real
+// round-to-round scatter of wrk's throughput in testdata/truth, read with
+// the project's ingest (docs/STATISTICS.md has the results).
 //
 //	go run ./scripts/duelmc              # 2,000 duels a case, markdown tables
 //	go run ./scripts/duelmc -draws 500
 //
-// Its test (mc_test.go) runs fewer draws by default and the full 2,000
-// with LOADVERDICT_LONG=1, and asserts the bounds.
+// Its test (mc_test.go) asserts the bounds on fewer draws, all 2,000 with
+// LOADVERDICT_LONG=1.
 package main
 
 import (

@@ -1,24 +1,17 @@
-// Command makevegeta writes synthetic vegeta results as JSON lines, the
-// format of `vegeta encode --to json`, for the performance scripts beside
-// it (memory.sh, throughput.sh):
+// Command makevegeta writes vegeta results as JSON lines (`vegeta encode
+// --to json`) for the performance scripts beside it (memory.sh,
+// throughput.sh); the output depends only on the flags.
 //
 //	go run ./scripts/perf/makevegeta -n 1000000 -o /tmp/vegeta-1m.json
-//
-// The attack is realistic: one target hit at a constant rate (default
-// 5000/s) with a little send jitter, lognormal latencies (median 2 ms), a
-// small JSON body and three response headers, 0.1 % of requests failing
-// (half timeouts with status 0, half 503s). Lines are about 300 bytes, so
-// a million results make about 300 MB. The output depends only on the flags.
-//
-// With -from, it writes a real-shaped log instead: the lines of a real
-// `vegeta encode --to json` log (gzipped or not), repeated until there are
-// -n of them, each copy's timestamps shifted by the log's span rounded up
-// to a second plus one second, and its seq by the log's line count; the
-// lines are otherwise kept byte for byte. -spread D spaces the copies
-// evenly over D and stretches their send times (not their latencies) to
-// fill it (e.g. 2h: the same requests over 7,200 seconds):
-//
 //	go run ./scripts/perf/makevegeta -from ingest/vegeta/testdata/vegeta/coldjvm-800rps-20s.json.gz -n 1000000 -o /tmp/real-1m.json
+//
+// By default a synthetic attack: one target at a constant rate (5000/s)
+// with send jitter, lognormal latencies (median 2 ms), a small JSON body,
+// three headers, 0.1 % failing (half timeouts, status 0; half 503s);
+// lines of about 300 bytes. With -from, a real log's lines repeated to -n,
+// byte for byte but for each copy's timestamps (shifted by the log's span,
+// rounded up to a second, plus 1 s) and seq; -spread D spreads the copies
+// over D, stretching send times, not latencies.
 package main
 
 import (

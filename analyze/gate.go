@@ -138,19 +138,41 @@ func DecideGate(p gate.Policy, allowedPct float64, reasons []GateReason) Gate {
 //   - gate.NoComparison: a regression check that compared nothing it
 //     gates on (noComparison).
 func (v *Verdict) gate() Gate {
-	var rs []GateReason
 	allowed := v.Options.AllowedRegressionPct()
+	rs := v.regressionReasons(allowed)
+	rs = append(rs, v.thresholdReasons()...)
+	rs = append(rs, v.inconclusiveReasons(allowed)...)
+	policy := v.Options.GatePolicy(false)
+	rs = append(rs, v.noComparison(policy)...)
+	return DecideGate(policy, allowed, rs)
+}
+
+// regressionReasons: the decided regressions against the baseline beyond
+// the allowed one (gate.Regression), then the error comparisons whose side
+// a has more errors (gate.Errors).
+func (v *Verdict) regressionReasons(allowed float64) []GateReason {
+	var rs []GateReason
 	base := v.Options.Baseline
+	if base == "" {
+		return nil
+	}
 	for i, c := range v.Comparisons {
-		if base != "" && c.B == base && c.Gated() && c.Verdict == BFaster && c.WorsePct() > allowed {
+		if c.B == base && c.Gated() && c.Verdict == BFaster && c.WorsePct() > allowed {
 			rs = append(rs, GateReason{Condition: gate.Regression, Comparison: i, Check: -1, WorsePct: c.WorsePct(), MaxPct: allowed})
 		}
 	}
 	for i, c := range v.ErrorComparisons {
-		if base != "" && c.B == base && c.ErrorsWorse(v.Options.Alpha) {
+		if c.B == base && c.ErrorsWorse(v.Options.Alpha) {
 			rs = append(rs, GateReason{Condition: gate.Errors, Comparison: i, Check: -1})
 		}
 	}
+	return rs
+}
+
+// thresholdReasons: a reason for each threshold check that failed, was
+// marginal or could not be evaluated.
+func (v *Verdict) thresholdReasons() []GateReason {
+	var rs []GateReason
 	for i, c := range v.Thresholds {
 		switch c.Status {
 		case ThresholdFail:
@@ -161,6 +183,14 @@ func (v *Verdict) gate() Gate {
 			rs = append(rs, GateReason{Condition: gate.Unknown, Comparison: -1, Check: i})
 		}
 	}
+	return rs
+}
+
+// inconclusiveReasons: the undecided comparisons of gated metrics that
+// cannot rule out a regression beyond the allowed one (gate.Inconclusive).
+func (v *Verdict) inconclusiveReasons(allowed float64) []GateReason {
+	var rs []GateReason
+	base := v.Options.Baseline
 	for i, c := range v.Comparisons {
 		if c.Verdict != Inconclusive || !c.GatedUndecided() {
 			continue
@@ -173,30 +203,20 @@ func (v *Verdict) gate() Gate {
 			}
 			est = math.Abs(est)
 		}
-		// A test that ran fails the gate when its estimate lies beyond the
-		// allowed regression and its test shows the difference at alpha
-		// (two-sided p < alpha, as a decided comparison's), while its
-		// interval reaches back into the practical band, so the size of
-		// the regression cannot be shown. One whose test shows nothing, or
-		// whose estimate is within the allowed, passes: noise alone does
-		// not fail the gate. Between identical systems this fails at most
-		// alpha/2 of a metric's comparisons, decided or not (the worse
-		// tail of a two-sided test); the one-sided lean of analysis
-		// version 5 (p/2 < alpha) allowed alpha, and failed 3 of the
-		// grid's 29 A/A experiments with 4-8 runs a side instead of 1
-		// (STATISTICS.md).
-		// The lean is judged at alpha, never below the default: a smaller
-		// alpha asks for more evidence of a difference, and must not let
-		// a regression it leaves undecided pass the gate.
+		// A test that ran fails when its estimate lies beyond the allowed
+		// regression and its test shows the difference (two-sided
+		// p < alpha) while its interval reaches back into the practical
+		// band; noise alone does not fail the gate (STATISTICS.md: at most
+		// alpha/2 of A/A comparisons). The lean is judged at alpha, never
+		// below the default: a smaller alpha must not let an undecided
+		// regression pass.
 		lean := c.PValue != nil && *c.PValue < math.Max(v.Options.Alpha, stats.DefaultAlpha)
 		if ok && (up <= allowed || est <= allowed || !lean) {
 			continue
 		}
 		rs = append(rs, GateReason{Condition: gate.Inconclusive, Comparison: i, Check: -1, WorsePct: up, MaxPct: allowed, Unbounded: !ok})
 	}
-	policy := v.Options.GatePolicy(false)
-	rs = append(rs, v.noComparison(policy)...)
-	return DecideGate(policy, allowed, rs)
+	return rs
 }
 
 // noComparison finds what a regression check could not compare. Only a

@@ -22,6 +22,7 @@ import (
 
 	"github.com/awslabs/goformation/v7"
 	"github.com/awslabs/goformation/v7/cloudformation"
+	"github.com/awslabs/goformation/v7/cloudformation/glue"
 	"github.com/awslabs/goformation/v7/cloudformation/serverless"
 	"github.com/awslabs/goformation/v7/intrinsics"
 	"gopkg.in/yaml.v3"
@@ -795,22 +796,8 @@ var glueTypes = map[string]string{
 func TestTemplateGlueTables(t *testing.T) {
 	tmpl := loadTemplate(t, nil)
 	schema := schemaTables(t)
-
-	dbs := tmpl.GetAllGlueDatabaseResources()
-	if len(dbs) != 1 {
-		t.Fatalf("%d Glue databases, want 1", len(dbs))
-	}
-	var dbID string
-	for id := range dbs {
-		dbID = id
-	}
-
-	byName := map[string]string{} // Glue table name -> logical ID
-	for id, tbl := range tmpl.GetAllGlueTableResources() {
-		if tbl.TableInput != nil {
-			byName[str(tbl.TableInput.Name)] = id
-		}
-	}
+	dbID := glueDatabaseID(t, tmpl)
+	byName := glueTablesByName(tmpl)
 	for _, table := range columnar.Tables() {
 		name := string(table)
 		t.Run(name, func(t *testing.T) {
@@ -823,78 +810,127 @@ func TestTemplateGlueTables(t *testing.T) {
 				t.Errorf("DatabaseName = %q, want !Ref %s", tbl.DatabaseName, dbID)
 			}
 			in := tbl.TableInput
-			sd := in.StorageDescriptor
-			if sd == nil || sd.SerdeInfo == nil {
-				t.Fatal("no StorageDescriptor.SerdeInfo")
-			}
-			for what, pair := range map[string][2]string{
-				"SerializationLibrary": {str(sd.SerdeInfo.SerializationLibrary), "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe"},
-				"InputFormat":          {str(sd.InputFormat), "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat"},
-				"OutputFormat":         {str(sd.OutputFormat), "org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat"},
-				"TableType":            {str(in.TableType), "EXTERNAL_TABLE"},
-			} {
-				if pair[0] != pair[1] {
-					t.Errorf("%s = %q, want %q", what, pair[0], pair[1])
-				}
-			}
-			loc := str(sd.Location)
-			if !strings.HasPrefix(loc, "s3://") || !strings.HasSuffix(loc, "/tables/"+name+"/") {
-				t.Errorf("Location = %q, want s3://BUCKET/tables/%s/", loc, name)
-			}
-
-			if len(in.PartitionKeys) != 1 || in.PartitionKeys[0].Name != "experiment" || str(in.PartitionKeys[0].Type) != "string" {
-				t.Errorf("PartitionKeys = %+v, want experiment string", in.PartitionKeys)
-			}
-			params, _ := in.Parameters.(map[string]any)
-			if params["classification"] != "parquet" {
-				t.Errorf("Parameters[classification] = %v, want parquet", params["classification"])
-			}
-			// The ingest registers partitions (internal/catalog): injected
-			// partition projection would demand a WHERE naming experiments.
-			for key := range params {
-				if strings.HasPrefix(key, "projection.") || key == "storage.location.template" {
-					t.Errorf("Parameters[%s] set: partition projection would hide the registered partitions", key)
-				}
-			}
-
-			// Columns: SCHEMA.md's, in its order, the partition key left out.
-			arrowSchema := table.Schema()
-			var want []string
-			for _, c := range schema[name] {
-				if c.name == "experiment" {
-					continue
-				}
-				typ := glueTypes[c.typ]
-				if f, ok := arrowSchema.FieldsByName(c.name); ok && len(f) == 1 {
-					if at := catalog.GlueType(f[0].Type); typ == "" {
-						typ = at
-					} else if typ != at {
-						t.Errorf("column %s: SCHEMA.md type %s, results schema %s", c.name, c.typ, f[0].Type)
-					}
-				} else {
-					t.Errorf("column %s of SCHEMA.md is not in the results package's %s schema", c.name, name)
-				}
-				want = append(want, c.name+" "+typ)
-			}
-			var got []string
-			for _, c := range sd.Columns {
-				got = append(got, c.Name+" "+str(c.Type))
-			}
-			if !slices.Equal(got, want) {
-				t.Errorf("columns differ from docs/SCHEMA.md\n got: %v\nwant: %v", got, want)
-			}
-			// The partitions the ingest registers have the same columns.
-			var reg []string
-			for _, c := range catalog.Columns(table) {
-				reg = append(reg, *c.Name+" "+*c.Type)
-			}
-			if !slices.Equal(reg, want) {
-				t.Errorf("the partitions' columns (internal/catalog) differ from the table's\n got: %v\nwant: %v", reg, want)
-			}
+			checkGlueStorage(t, in, name)
+			checkGlueParameters(t, in)
+			checkGlueColumns(t, in.StorageDescriptor, table, schemaGlueColumns(t, table, schema[name]))
 		})
 	}
 	if len(byName) != len(columnar.Tables()) {
 		t.Errorf("%d Glue tables, want %d", len(byName), len(columnar.Tables()))
+	}
+}
+
+// glueDatabaseID is the logical ID of the template's one Glue database.
+func glueDatabaseID(t *testing.T, tmpl *cloudformation.Template) string {
+	t.Helper()
+	dbs := tmpl.GetAllGlueDatabaseResources()
+	if len(dbs) != 1 {
+		t.Fatalf("%d Glue databases, want 1", len(dbs))
+	}
+	var dbID string
+	for id := range dbs {
+		dbID = id
+	}
+	return dbID
+}
+
+// glueTablesByName maps each Glue table's name to its logical ID.
+func glueTablesByName(tmpl *cloudformation.Template) map[string]string {
+	byName := map[string]string{}
+	for id, tbl := range tmpl.GetAllGlueTableResources() {
+		if tbl.TableInput != nil {
+			byName[str(tbl.TableInput.Name)] = id
+		}
+	}
+	return byName
+}
+
+// checkGlueStorage checks a table is external Parquet under
+// s3://BUCKET/tables/NAME/.
+func checkGlueStorage(t *testing.T, in *glue.Table_TableInput, name string) {
+	t.Helper()
+	sd := in.StorageDescriptor
+	if sd == nil || sd.SerdeInfo == nil {
+		t.Fatal("no StorageDescriptor.SerdeInfo")
+	}
+	for what, pair := range map[string][2]string{
+		"SerializationLibrary": {str(sd.SerdeInfo.SerializationLibrary), "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe"},
+		"InputFormat":          {str(sd.InputFormat), "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat"},
+		"OutputFormat":         {str(sd.OutputFormat), "org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat"},
+		"TableType":            {str(in.TableType), "EXTERNAL_TABLE"},
+	} {
+		if pair[0] != pair[1] {
+			t.Errorf("%s = %q, want %q", what, pair[0], pair[1])
+		}
+	}
+	loc := str(sd.Location)
+	if !strings.HasPrefix(loc, "s3://") || !strings.HasSuffix(loc, "/tables/"+name+"/") {
+		t.Errorf("Location = %q, want s3://BUCKET/tables/%s/", loc, name)
+	}
+}
+
+// checkGlueParameters checks the partition key and the table parameters.
+func checkGlueParameters(t *testing.T, in *glue.Table_TableInput) {
+	t.Helper()
+	if len(in.PartitionKeys) != 1 || in.PartitionKeys[0].Name != "experiment" || str(in.PartitionKeys[0].Type) != "string" {
+		t.Errorf("PartitionKeys = %+v, want experiment string", in.PartitionKeys)
+	}
+	params, _ := in.Parameters.(map[string]any)
+	if params["classification"] != "parquet" {
+		t.Errorf("Parameters[classification] = %v, want parquet", params["classification"])
+	}
+	// The ingest registers partitions (internal/catalog): injected
+	// partition projection would demand a WHERE naming experiments.
+	for key := range params {
+		if strings.HasPrefix(key, "projection.") || key == "storage.location.template" {
+			t.Errorf("Parameters[%s] set: partition projection would hide the registered partitions", key)
+		}
+	}
+}
+
+// schemaGlueColumns is SCHEMA.md's columns of a table as "name type", in
+// its order, the partition key left out; it checks each against the
+// results package's schema.
+func schemaGlueColumns(t *testing.T, table columnar.Table, cols []schemaColumn) []string {
+	t.Helper()
+	arrowSchema := table.Schema()
+	var want []string
+	for _, c := range cols {
+		if c.name == "experiment" {
+			continue
+		}
+		typ := glueTypes[c.typ]
+		if f, ok := arrowSchema.FieldsByName(c.name); ok && len(f) == 1 {
+			if at := catalog.GlueType(f[0].Type); typ == "" {
+				typ = at
+			} else if typ != at {
+				t.Errorf("column %s: SCHEMA.md type %s, results schema %s", c.name, c.typ, f[0].Type)
+			}
+		} else {
+			t.Errorf("column %s of SCHEMA.md is not in the results package's %s schema", c.name, table)
+		}
+		want = append(want, c.name+" "+typ)
+	}
+	return want
+}
+
+// checkGlueColumns checks the table's columns, and those of the
+// partitions the ingest registers, are want.
+func checkGlueColumns(t *testing.T, sd *glue.Table_StorageDescriptor, table columnar.Table, want []string) {
+	t.Helper()
+	var got []string
+	for _, c := range sd.Columns {
+		got = append(got, c.Name+" "+str(c.Type))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("columns differ from docs/SCHEMA.md\n got: %v\nwant: %v", got, want)
+	}
+	var reg []string
+	for _, c := range catalog.Columns(table) {
+		reg = append(reg, *c.Name+" "+*c.Type)
+	}
+	if !slices.Equal(reg, want) {
+		t.Errorf("the partitions' columns (internal/catalog) differ from the table's\n got: %v\nwant: %v", reg, want)
 	}
 }
 

@@ -314,125 +314,195 @@ func TestHistoryMonteCarloNightly(t *testing.T) {
 		series = 10000
 	}
 	nightFx, runFx := realNoise(t)
-	rng := rand.New(rand.NewPCG(20, 2026))
+	g := &nightDraw{rng: rand.New(rand.NewPCG(20, 2026)), nightFx: nightFx, runFx: runFx}
 	o := checkOpts()
-	night := func(level float64, runs int) analyze.NightInput {
-		ne := nightFx[rng.IntN(len(nightFx))]
-		x := make([]float64, runs)
-		for j := range x {
-			x[j] = level * (1 + ne) * (1 + runFx[rng.IntN(len(runFx))])
-		}
-		return analyze.NightInput{Value: mean(x), Runs: x, Used: true}
-	}
-	fails := func(v analyze.CheckVerdict) bool {
-		return v == analyze.CheckRegression || v == analyze.CheckDrift || v == analyze.CheckUndecided
-	}
-	// A cell of the table: per runs a night (1-4) and length (6-10,
-	// 11-20, 21-30 nights; index 0 all lengths).
-	type cell struct {
-		nights, failed                 int // stable
-		steps, onK, byK1               int // step: named on night k, by k+1
-		drifts, byD1, byD3, namedDrift int // drift: the gate fails every night from d+1, from d+3; named drift on the last night
-	}
-	var tab [5][4]cell
-	bucket := func(n int) int {
-		switch {
-		case n <= 10:
-			return 1
-		case n <= 20:
-			return 2
-		}
-		return 3
-	}
+	var tab nightTally
 	for range series {
-		n, runs := 6+rng.IntN(25), 1+rng.IntN(4)
-		cs := []*cell{&tab[runs][0], &tab[runs][bucket(n)]}
-		in := make([]analyze.NightInput, n)
-		for i := range in {
-			in[i] = night(1000, runs)
+		tab.addSeries(g, o)
+	}
+	tab.report(t)
+	t.Logf("stable, all: %d of %d nights fail (%s); %d night effects, %d run effects", tab.allFailed(), tab.allNights(), pct(tab.allFailed(), tab.allNights()), len(nightFx), len(runFx))
+}
+
+// nightDraw draws nights from the real noise (realNoise) with one
+// random stream, in a fixed order.
+type nightDraw struct {
+	rng            *rand.Rand
+	nightFx, runFx []float64
+}
+
+// night draws one night effect, then runs run effects.
+func (g *nightDraw) night(level float64, runs int) analyze.NightInput {
+	ne := g.nightFx[g.rng.IntN(len(g.nightFx))]
+	x := make([]float64, runs)
+	for j := range x {
+		x[j] = level * (1 + ne) * (1 + g.runFx[g.rng.IntN(len(g.runFx))])
+	}
+	return analyze.NightInput{Value: mean(x), Runs: x, Used: true}
+}
+
+// series draws n nights in order, night i at level(i).
+func (g *nightDraw) series(n, runs int, level func(i int) float64) []analyze.NightInput {
+	in := make([]analyze.NightInput, n)
+	for i := range in {
+		in[i] = g.night(level(i), runs)
+	}
+	return in
+}
+
+// failsGate: the verdicts on which a nightly gate fails.
+func failsGate(v analyze.CheckVerdict) bool {
+	return v == analyze.CheckRegression || v == analyze.CheckDrift || v == analyze.CheckUndecided
+}
+
+// namedChange: the verdicts that name a change.
+func namedChange(v analyze.CheckVerdict) bool {
+	return v == analyze.CheckRegression || v == analyze.CheckDrift
+}
+
+// nightCell is a cell of the table.
+type nightCell struct {
+	nights, failed                 int // stable
+	steps, onK, byK1               int // step: named on night k, by k+1
+	drifts, byD1, byD3, namedDrift int // drift: the gate fails every night from d+1, from d+3; named drift on the last night
+}
+
+// nightTally is the table: per runs a night (1-4) and length (6-10,
+// 11-20, 21-30 nights; index 0 all lengths).
+type nightTally [5][4]nightCell
+
+// cells are the cells a series of n nights of runs runs counts in.
+func (tab *nightTally) cells(n, runs int) []*nightCell {
+	b := 3
+	switch {
+	case n <= 10:
+		b = 1
+	case n <= 20:
+		b = 2
+	}
+	return []*nightCell{&tab[runs][0], &tab[runs][b]}
+}
+
+// addSeries draws one series three ways (stable, step, drift), checks
+// each and counts it.
+func (tab *nightTally) addSeries(g *nightDraw, o analyze.Options) {
+	n, runs := 6+g.rng.IntN(25), 1+g.rng.IntN(4)
+	cs := tab.cells(n, runs)
+	stable := analyze.SequentialCheck(g.series(n, runs, func(int) float64 { return 1000 }), true, o)
+	for _, c := range cs {
+		c.addStable(stable)
+	}
+	at := 3 + g.rng.IntN(n-4) // 3 or more nights before it, 1 or more after
+	step := analyze.SequentialCheck(g.series(n, runs, func(i int) float64 {
+		if i >= at {
+			return 900
 		}
-		for _, nt := range analyze.SequentialCheck(in, true, o).Nights {
-			for _, c := range cs {
-				c.nights++
-				if fails(nt.Verdict) {
-					c.failed++
-				}
-			}
-		}
-		at := 3 + rng.IntN(n-4) // 3 or more nights before it, 1 or more after
-		for i := range in {
-			level := 1000.0
-			if i >= at {
-				level = 900
-			}
-			in[i] = night(level, runs)
-		}
-		s := analyze.SequentialCheck(in, true, o)
-		named := func(v analyze.CheckVerdict) bool { return v == analyze.CheckRegression || v == analyze.CheckDrift }
-		for _, c := range cs {
-			c.steps++
-			if named(s.Nights[at].Verdict) {
-				c.onK++
-			}
-			if named(s.Nights[at].Verdict) || at+1 < n && named(s.Nights[at+1].Verdict) {
-				c.byK1++
-			}
-		}
-		if n < 10 {
-			continue // a drift needs nights to pass 5 % and be seen
-		}
-		at = 2 + rng.IntN(n-9) // 2 or more nights before it, 7 or more of it
-		for i := range in {
-			in[i] = night(1000*math.Pow(0.98, float64(max(0, i-at+1))), runs)
-		}
-		s = analyze.SequentialCheck(in, true, o)
-		redFrom := n // the first night from which every night fails
-		for i := n - 1; i >= 0 && fails(s.Nights[i].Verdict); i-- {
-			redFrom = i
-		}
-		d := at + 2 // the true change is 5.9 % worse
-		for _, c := range cs {
-			c.drifts++
-			if redFrom <= d+1 {
-				c.byD1++
-			}
-			if redFrom <= d+3 {
-				c.byD3++
-			}
-			if s.Nights[n-1].Verdict == analyze.CheckDrift {
-				c.namedDrift++
-			}
+		return 1000
+	}), true, o)
+	for _, c := range cs {
+		c.addStep(step, n, at)
+	}
+	if n < 10 {
+		return // a drift needs nights to pass 5 % and be seen
+	}
+	at = 2 + g.rng.IntN(n-9) // 2 or more nights before it, 7 or more of it
+	drift := analyze.SequentialCheck(g.series(n, runs, func(i int) float64 {
+		return 1000 * math.Pow(0.98, float64(max(0, i-at+1)))
+	}), true, o)
+	for _, c := range cs {
+		c.addDrift(drift, n, at+2) // the true change is 5.9 % worse on night at+2
+	}
+}
+
+// addStable counts a stable series' nights.
+func (c *nightCell) addStable(s analyze.Sequential) {
+	for _, nt := range s.Nights {
+		c.nights++
+		if failsGate(nt.Verdict) {
+			c.failed++
 		}
 	}
-	pct := func(a, b int) string {
-		if b == 0 {
-			return "-"
-		}
-		return fmt.Sprintf("%.1f %%", 100*float64(a)/float64(b))
+}
+
+// addStep counts a step at night at of n.
+func (c *nightCell) addStep(s analyze.Sequential, n, at int) {
+	c.steps++
+	if namedChange(s.Nights[at].Verdict) {
+		c.onK++
 	}
+	if namedChange(s.Nights[at].Verdict) || at+1 < n && namedChange(s.Nights[at+1].Verdict) {
+		c.byK1++
+	}
+}
+
+// addDrift counts a drift whose true change passes 5 % on night d of n.
+func (c *nightCell) addDrift(s analyze.Sequential, n, d int) {
+	redFrom := n // the first night from which every night fails
+	for i := n - 1; i >= 0 && failsGate(s.Nights[i].Verdict); i-- {
+		redFrom = i
+	}
+	c.drifts++
+	if redFrom <= d+1 {
+		c.byD1++
+	}
+	if redFrom <= d+3 {
+		c.byD3++
+	}
+	if s.Nights[n-1].Verdict == analyze.CheckDrift {
+		c.namedDrift++
+	}
+}
+
+func pct(a, b int) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f %%", 100*float64(a)/float64(b))
+}
+
+// report logs the table and checks each runs a night's totals.
+func (tab *nightTally) report(t *testing.T) {
+	t.Helper()
 	t.Logf("| runs a night | nights | stable: nights that fail | 10 %% step: named on night k | by night k+1 | 2 %%-a-night drift: fails every night from d+1 | from d+3 | named drift on the last night |")
 	t.Logf("|---|---|---|---|---|---|---|---|")
-	allFailed, allNights := 0, 0
 	for r := 1; r <= 4; r++ {
 		for b, name := range []string{"6-30", "6-10", "11-20", "21-30"} {
 			c := tab[r][b]
 			t.Logf("| %d | %s | %s (%d of %d) | %s | %s (%d of %d) | %s | %s | %s (%d series) |", r, name, pct(c.failed, c.nights), c.failed, c.nights,
 				pct(c.onK, c.steps), pct(c.byK1, c.steps), c.byK1, c.steps, pct(c.byD1, c.drifts), pct(c.byD3, c.drifts), pct(c.namedDrift, c.drifts), c.drifts)
 		}
-		c := tab[r][0]
-		allFailed += c.failed
-		allNights += c.nights
-		if float64(c.failed) > 0.01*float64(c.nights) {
-			t.Errorf("%d run(s) a night: stable series fail on %s of nights, want <= 1 %%", r, pct(c.failed, c.nights))
-		}
-		if r >= 2 && float64(c.byK1) < 0.85*float64(c.steps) {
-			t.Errorf("%d runs a night: a 10 %% step named by the next night in %d of %d series, want >= 85 %%", r, c.byK1, c.steps)
-		}
-		if r >= 2 && float64(c.byD3) < 0.75*float64(c.drifts) {
-			t.Errorf("%d runs a night: a 2 %%-a-night drift fails the gate every night from d+3 in %d of %d series, want >= 75 %%", r, c.byD3, c.drifts)
-		}
+		tab[r][0].check(t, r)
 	}
-	t.Logf("stable, all: %d of %d nights fail (%s); %d night effects, %d run effects", allFailed, allNights, pct(allFailed, allNights), len(nightFx), len(runFx))
+}
+
+// check checks the totals of r runs a night.
+func (c nightCell) check(t *testing.T, r int) {
+	t.Helper()
+	if float64(c.failed) > 0.01*float64(c.nights) {
+		t.Errorf("%d run(s) a night: stable series fail on %s of nights, want <= 1 %%", r, pct(c.failed, c.nights))
+	}
+	if r >= 2 && float64(c.byK1) < 0.85*float64(c.steps) {
+		t.Errorf("%d runs a night: a 10 %% step named by the next night in %d of %d series, want >= 85 %%", r, c.byK1, c.steps)
+	}
+	if r >= 2 && float64(c.byD3) < 0.75*float64(c.drifts) {
+		t.Errorf("%d runs a night: a 2 %%-a-night drift fails the gate every night from d+3 in %d of %d series, want >= 75 %%", r, c.byD3, c.drifts)
+	}
+}
+
+// allNights and allFailed are the stable nights, and those that fail,
+// over every runs a night.
+func (tab *nightTally) allNights() (n int) {
+	for r := 1; r <= 4; r++ {
+		n += tab[r][0].nights
+	}
+	return n
+}
+
+func (tab *nightTally) allFailed() (n int) {
+	for r := 1; r <= 4; r++ {
+		n += tab[r][0].failed
+	}
+	return n
 }
 
 // TestHistoryGatePolicy: running history asks for its check (as compare's

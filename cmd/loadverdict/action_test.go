@@ -381,47 +381,8 @@ func TestReleaseAssets(t *testing.T) {
 	readYAML(t, actionFile, &a)
 	var wf workflow
 	readYAML(t, releaseWorkflow, &wf)
-	var install, build, publish string
-	var installEnv map[string]string
-	for _, st := range a.Runs.Steps {
-		if st.ID == "install" {
-			install, installEnv = st.Run, st.Env
-		}
-	}
-	for _, job := range wf.Jobs {
-		for _, st := range job.Steps {
-			switch {
-			case strings.Contains(st.Run, "go build"):
-				build = st.Run
-			case strings.Contains(st.Run, "gh release create"):
-				publish = st.Run
-			}
-		}
-	}
-	if install == "" || build == "" || publish == "" {
-		t.Fatalf("action.yml's install step %v, release.yml's build step %v and release step %v", install != "", build != "", publish != "")
-	}
-
-	// One name on both sides.
-	built, fetched := scriptAssigns(t, build, "asset"), scriptAssigns(t, install, "asset")
-	const template = `"loadverdict_${version}_${goos}_${goarch}.tar.gz"`
-	if len(built) != 1 || len(fetched) != 1 || built[0] != fetched[0] || built[0] != template {
-		t.Errorf("the archive is named %v by the release and %v by the Action, want %s on both sides", built, fetched, template)
-	}
-	targets := scriptLoop(t, build, "target")
-	if want := []string{"linux/amd64", "linux/arm64", "darwin/amd64", "darwin/arm64"}; !slices.Equal(targets, want) {
-		t.Errorf("the release builds %v, want %v", targets, want)
-	}
-	var created bool
-	for _, args := range shellCommands(t, publish) {
-		if len(args) > 3 && args[0] == "gh" && args[1] == "release" && args[2] == "create" {
-			created = slices.ContainsFunc(args, func(s string) bool { return strings.HasSuffix(s, "/loadverdict_*.tar.gz") }) &&
-				slices.ContainsFunc(args, func(s string) bool { return strings.HasSuffix(s, "/SHA256SUMS") })
-		}
-	}
-	if !created {
-		t.Errorf("the release step does not publish the archives and SHA256SUMS:\n%s", publish)
-	}
+	s := findReleaseSteps(t, a, wf)
+	targets := checkReleaseScripts(t, s)
 
 	// The releases, built by the release workflow's own step.
 	fakeBin := t.TempDir()
@@ -430,39 +391,7 @@ func TestReleaseAssets(t *testing.T) {
 	}
 	releases := map[string]string{} // tag: the folder of its files
 	for _, v := range []string{"v1.0.0", "v1.1.0", "v1.0.2"} {
-		goLog := filepath.Join(t.TempDir(), "go.log")
-		outputs, _, log, err := runStep(t, build, "../..", []string{
-			"PATH=" + fakeBin + string(os.PathListSeparator) + os.Getenv("PATH"),
-			"GITHUB_REF_NAME=" + v, "FAKE_GO_LOG=" + goLog,
-		})
-		if err != nil {
-			t.Fatalf("the release's build step, %s: %v\n%s", v, err, log)
-		}
-		releases[v] = outputs["dist"]
-		b, err := os.ReadFile(goLog)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var builds []string
-		for line := range strings.Lines(string(b)) {
-			f := strings.Fields(line)
-			if len(f) < 2 || f[0] != "CGO_ENABLED=0" || !strings.Contains(line, versionFlag+v) {
-				t.Errorf("%s: a build without CGO_ENABLED=0 or %s%s: %s", v, versionFlag, v, line)
-			}
-			if len(f) > 1 {
-				builds = append(builds, f[1])
-			}
-		}
-		if !slices.Equal(builds, targets) {
-			t.Errorf("%s: built %v, want %v", v, builds, targets)
-		}
-		for _, target := range targets {
-			goos, goarch, _ := strings.Cut(target, "/")
-			names := tarNames(t, filepath.Join(outputs["dist"], fmt.Sprintf("loadverdict_%s_%s_%s.tar.gz", v, goos, goarch)))
-			if !slices.Equal(names, []string{"loadverdict", "README.md"}) {
-				t.Errorf("%s %s: the archive holds %v, want loadverdict and README.md", v, target, names)
-			}
-		}
+		releases[v] = buildRelease(t, s.build, fakeBin, v, targets)
 	}
 	// v1.0.2 was tampered with: its linux/amd64 archive is another, valid
 	// one, not the one its SHA256SUMS lists.
@@ -476,12 +405,149 @@ func TestReleaseAssets(t *testing.T) {
 
 	root := t.TempDir()
 	commits := gitRepo(t, root)
+	srv := httptest.NewServer(releaseServer(t, root, releases))
+	defer srv.Close()
+
+	inputs := map[string]string{}
+	for name, in := range a.Inputs {
+		inputs[name] = in.Default
+	}
+	inputs["release-repository"] = srv.URL + "/loadverdict/loadverdict"
+	covered := map[string]bool{}
+	for _, c := range installCases(commits) {
+		t.Run(c.name, func(t *testing.T) {
+			in := maps.Clone(inputs)
+			in["version"] = c.version
+			env := stepEnv(t, s.installEnv, map[string]map[string]string{
+				"inputs": in,
+				"github": {"action_ref": c.actionRef, "action_repository": c.actionRepo},
+			})
+			env = append(env, "RUNNER_OS="+c.os, "RUNNER_ARCH="+c.arch)
+			if checkInstall(t, s.install, env, c.want) {
+				covered[c.want.target] = true
+			}
+		})
+	}
+	for _, target := range targets {
+		if !covered[target] {
+			t.Errorf("no runner got the release's %s binary", target)
+		}
+	}
+}
+
+// releaseSteps are the scripts TestReleaseAssets runs: action.yml's
+// install step (and its env) and release.yml's build and release steps.
+type releaseSteps struct {
+	install, build, publish string
+	installEnv              map[string]string
+}
+
+// findReleaseSteps finds the steps of releaseSteps; it fails the test if
+// one is missing.
+func findReleaseSteps(t *testing.T, a action, wf workflow) releaseSteps {
+	t.Helper()
+	var s releaseSteps
+	for _, st := range a.Runs.Steps {
+		if st.ID == "install" {
+			s.install, s.installEnv = st.Run, st.Env
+		}
+	}
+	for _, job := range wf.Jobs {
+		for _, st := range job.Steps {
+			switch {
+			case strings.Contains(st.Run, "go build"):
+				s.build = st.Run
+			case strings.Contains(st.Run, "gh release create"):
+				s.publish = st.Run
+			}
+		}
+	}
+	if s.install == "" || s.build == "" || s.publish == "" {
+		t.Fatalf("action.yml's install step %v, release.yml's build step %v and release step %v", s.install != "", s.build != "", s.publish != "")
+	}
+	return s
+}
+
+// checkReleaseScripts checks, by reading the scripts, that the release and
+// the Action name the archive alike, the targets the release builds, and
+// that it publishes the archives and SHA256SUMS. It returns the targets.
+func checkReleaseScripts(t *testing.T, s releaseSteps) []string {
+	t.Helper()
+	// One name on both sides.
+	built, fetched := scriptAssigns(t, s.build, "asset"), scriptAssigns(t, s.install, "asset")
+	const template = `"loadverdict_${version}_${goos}_${goarch}.tar.gz"`
+	if len(built) != 1 || len(fetched) != 1 || built[0] != fetched[0] || built[0] != template {
+		t.Errorf("the archive is named %v by the release and %v by the Action, want %s on both sides", built, fetched, template)
+	}
+	targets := scriptLoop(t, s.build, "target")
+	if want := []string{"linux/amd64", "linux/arm64", "darwin/amd64", "darwin/arm64"}; !slices.Equal(targets, want) {
+		t.Errorf("the release builds %v, want %v", targets, want)
+	}
+	var created bool
+	for _, args := range shellCommands(t, s.publish) {
+		if len(args) > 3 && args[0] == "gh" && args[1] == "release" && args[2] == "create" {
+			created = slices.ContainsFunc(args, func(s string) bool { return strings.HasSuffix(s, "/loadverdict_*.tar.gz") }) &&
+				slices.ContainsFunc(args, func(s string) bool { return strings.HasSuffix(s, "/SHA256SUMS") })
+		}
+	}
+	if !created {
+		t.Errorf("the release step does not publish the archives and SHA256SUMS:\n%s", s.publish)
+	}
+	return targets
+}
+
+// buildRelease runs the release's build step for tag v with the stand-in
+// go of fakeBin, checks that it built every target with CGO_ENABLED=0 and
+// the version stamped, each archive holding loadverdict and README.md, and
+// returns the folder of the release's files.
+func buildRelease(t *testing.T, build, fakeBin, v string, targets []string) string {
+	t.Helper()
+	goLog := filepath.Join(t.TempDir(), "go.log")
+	outputs, _, log, err := runStep(t, build, "../..", []string{
+		"PATH=" + fakeBin + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"GITHUB_REF_NAME=" + v, "FAKE_GO_LOG=" + goLog,
+	})
+	if err != nil {
+		t.Fatalf("the release's build step, %s: %v\n%s", v, err, log)
+	}
+	b, err := os.ReadFile(goLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var builds []string
+	for line := range strings.Lines(string(b)) {
+		f := strings.Fields(line)
+		if len(f) < 2 || f[0] != "CGO_ENABLED=0" || !strings.Contains(line, versionFlag+v) {
+			t.Errorf("%s: a build without CGO_ENABLED=0 or %s%s: %s", v, versionFlag, v, line)
+		}
+		if len(f) > 1 {
+			builds = append(builds, f[1])
+		}
+	}
+	if !slices.Equal(builds, targets) {
+		t.Errorf("%s: built %v, want %v", v, builds, targets)
+	}
+	for _, target := range targets {
+		goos, goarch, _ := strings.Cut(target, "/")
+		names := tarNames(t, filepath.Join(outputs["dist"], fmt.Sprintf("loadverdict_%s_%s_%s.tar.gz", v, goos, goarch)))
+		if !slices.Equal(names, []string{"loadverdict", "README.md"}) {
+			t.Errorf("%s %s: the archive holds %v, want loadverdict and README.md", v, target, names)
+		}
+	}
+	return outputs["dist"]
+}
+
+// releaseServer serves, as GitHub does, the git repositories under root
+// (git http-backend) and the files of releases (tag: folder) at
+// /loadverdict/loadverdict/releases/download/TAG/FILE.
+func releaseServer(t *testing.T, root string, releases map[string]string) http.Handler {
+	t.Helper()
 	gitPath, err := exec.LookPath("git")
 	if err != nil {
 		t.Fatal(err)
 	}
 	backend := &cgi.Handler{Path: gitPath, Args: []string{"http-backend"}, Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1"}}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		rest, ok := strings.CutPrefix(r.URL.Path, "/loadverdict/loadverdict/releases/download/")
 		if !ok {
 			backend.ServeHTTP(w, r)
@@ -498,22 +564,28 @@ func TestReleaseAssets(t *testing.T) {
 			return
 		}
 		http.ServeFile(w, r, filepath.Join(dir, file))
-	}))
-	defer srv.Close()
+	})
+}
 
-	inputs := map[string]string{}
-	for name, in := range a.Inputs {
-		inputs[name] = in.Default
-	}
-	inputs["release-repository"] = srv.URL + "/loadverdict/loadverdict"
-	type want struct {
-		source, version, target string // target: the binary installed
-		fail                    string // a failed step says this
-	}
-	cases := []struct {
-		name, version, actionRef, actionRepo, os, arch string
-		want                                           want
-	}{
+// installWant is what the Action's install step should do for a runner.
+type installWant struct {
+	source, version, target string // target: the binary installed
+	fail                    string // a failed step says this
+}
+
+// installCase is a runner of TestReleaseAssets: the Action's version
+// input, github.action_ref and github.action_repository, and RUNNER_OS and
+// RUNNER_ARCH.
+type installCase struct {
+	name, version, actionRef, actionRepo, os, arch string
+	want                                           installWant
+}
+
+// installCases are the runners of TestReleaseAssets; commits are
+// gitRepo's.
+func installCases(commits map[string]string) []installCase {
+	type want = installWant
+	return []installCase{
 		{"uses @v1", "", "v1", "loadverdict/loadverdict", "Linux", "X64", want{source: "release", version: "v1.1.0", target: "linux/amd64"}},
 		{"version v1.0.0", "v1.0.0", "v1", "loadverdict/loadverdict", "Linux", "X64", want{source: "release", version: "v1.0.0", target: "linux/amd64"}},
 		{"version latest", "latest", "", "", "Linux", "X64", want{source: "release", version: "v1.1.0", target: "linux/amd64"}},
@@ -528,54 +600,43 @@ func TestReleaseAssets(t *testing.T) {
 		{"checksum mismatch", "v1.0.2", "", "", "Linux", "X64", want{fail: "SHA256SUMS of release v1.0.2"}},
 		{"checksum of another target", "v1.0.2", "", "", "Linux", "ARM64", want{source: "release", version: "v1.0.2", target: "linux/arm64"}},
 	}
-	covered := map[string]bool{}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			in := maps.Clone(inputs)
-			in["version"] = c.version
-			env := stepEnv(t, installEnv, map[string]map[string]string{
-				"inputs": in,
-				"github": {"action_ref": c.actionRef, "action_repository": c.actionRepo},
-			})
-			env = append(env, "RUNNER_OS="+c.os, "RUNNER_ARCH="+c.arch)
-			outputs, path, log, err := runStep(t, install, t.TempDir(), env)
-			if c.want.fail != "" {
-				if err == nil || !strings.Contains(log, c.want.fail) || len(path) != 0 {
-					t.Errorf("want a failed step saying %q, nothing on PATH; got %v, PATH %v\n%s", c.want.fail, err, path, log)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("%v\n%s", err, log)
-			}
-			if outputs["source"] != c.want.source || outputs["version"] != c.want.version {
-				t.Errorf("source %q version %q, want %q %q\n%s", outputs["source"], outputs["version"], c.want.source, c.want.version, log)
-			}
-			if c.want.source == "go" {
-				if len(path) != 0 {
-					t.Errorf("nothing installed, yet PATH gets %v", path)
-				}
-				return
-			}
-			if len(path) != 1 {
-				t.Fatalf("PATH gets %v, want the binary's folder\n%s", path, log)
-			}
-			bin := filepath.Join(path[0], "loadverdict")
-			out, err := exec.Command(bin, "version").Output()
-			if err != nil || string(out) != "loadverdict "+c.want.version+"\n" {
-				t.Errorf("loadverdict version: %q, %v; want loadverdict %s", out, err, c.want.version)
-			}
-			if b, _ := os.ReadFile(bin); !strings.Contains(string(b), "# "+c.want.target+"\n") {
-				t.Errorf("installed %q, want the %s build", b, c.want.target)
-			}
-			covered[c.want.target] = true
-		})
-	}
-	for _, target := range targets {
-		if !covered[target] {
-			t.Errorf("no runner got the release's %s binary", target)
+}
+
+// checkInstall runs the Action's install step with env and checks it does
+// what c wants; it reports whether it installed c.target's binary on PATH.
+func checkInstall(t *testing.T, install string, env []string, c installWant) bool {
+	t.Helper()
+	outputs, path, log, err := runStep(t, install, t.TempDir(), env)
+	if c.fail != "" {
+		if err == nil || !strings.Contains(log, c.fail) || len(path) != 0 {
+			t.Errorf("want a failed step saying %q, nothing on PATH; got %v, PATH %v\n%s", c.fail, err, path, log)
 		}
+		return false
 	}
+	if err != nil {
+		t.Fatalf("%v\n%s", err, log)
+	}
+	if outputs["source"] != c.source || outputs["version"] != c.version {
+		t.Errorf("source %q version %q, want %q %q\n%s", outputs["source"], outputs["version"], c.source, c.version, log)
+	}
+	if c.source == "go" {
+		if len(path) != 0 {
+			t.Errorf("nothing installed, yet PATH gets %v", path)
+		}
+		return false
+	}
+	if len(path) != 1 {
+		t.Fatalf("PATH gets %v, want the binary's folder\n%s", path, log)
+	}
+	bin := filepath.Join(path[0], "loadverdict")
+	out, err := exec.Command(bin, "version").Output()
+	if err != nil || string(out) != "loadverdict "+c.version+"\n" {
+		t.Errorf("loadverdict version: %q, %v; want loadverdict %s", out, err, c.version)
+	}
+	if b, _ := os.ReadFile(bin); !strings.Contains(string(b), "# "+c.target+"\n") {
+		t.Errorf("installed %q, want the %s build", b, c.target)
+	}
+	return true
 }
 
 // tarNames lists a .tar.gz archive's files.

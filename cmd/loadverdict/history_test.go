@@ -51,61 +51,7 @@ func TestHistoryTruthSeries(t *testing.T) {
 	gate := []string{"history", "--fail-on", "regression", "--max-regression", "5"}
 	t.Run("exp01..exp08", func(t *testing.T) {
 		t.Parallel() // its own folders; run in-process with no global state
-		dir := t.TempDir()
-		out, errOut, err := runCLI(t, "", append(append(gate, "-o", dir), seriesDirs(1, 8)...)...)
-		if exitCode(err) != exitGate || !strings.Contains(err.Error(), "regression: 127.0.0.1:19121 at 16 connections, 2 threads, 6 s, wrk: throughput") {
-			t.Fatalf("exit %d, %v\n%s", exitCode(err), err, errOut)
-		}
-		if !strings.HasPrefix(out, "Regression: 127.0.0.1:19121 at 16 connections, 2 threads, 6 s, wrk: throughput 19.4 % worse since commit acfc3cec5c0b on 2026-11-25 (exp05) (4 experiments, not accepted)") {
-			t.Errorf("headline:\n%s", out)
-		}
-		s := readSeriesSummary(t, dir)
-		if s.Series != "truth-series" || s.OrderBy != "meta.date" || len(s.Experiments) != 8 || len(s.Tracks) != 1 {
-			t.Fatalf("summary: series %q, order %q, %d experiments, %d tracks", s.Series, s.OrderBy, len(s.Experiments), len(s.Tracks))
-		}
-		tr := s.Tracks[0]
-		for _, m := range tr.Metrics {
-			for _, c := range m.Changes {
-				if c.Experiment == "exp03" || c.Experiment == "exp04" {
-					t.Errorf("%s: change point at the disturbed %s", m.Metric, c.Experiment)
-				}
-			}
-			if m.Metric != "rps" {
-				continue
-			}
-			if len(m.Changes) != 1 || m.Changes[0].Experiment != "exp05" || !m.Changes[0].Regression || m.Changes[0].EDivisiveP >= 0.05 {
-				t.Errorf("rps change points %+v, want one regression at exp05 with p < 0.05", m.Changes)
-			}
-			l := m.Latest
-			if l == nil || l.Verdict != "regression" || l.Since == nil || *l.Since != "exp05" || strings.Join(l.Reference, " ") != "exp01 exp02 exp04" ||
-				strings.Join(l.Tested, " ") != "exp05 exp06 exp07 exp08" || l.PValue == nil || *l.PValue >= 0.05 {
-				t.Errorf("latest %+v: want a regression since exp05 against exp01, exp02, exp04", l)
-			}
-		}
-		if tr.Points[2].Status != "disturbed" || tr.Points[2].DisturbedMetric != "rps" || tr.Points[2].Check["rps"] != "" {
-			t.Errorf("exp03: %+v, want disturbed in rps and not used", tr.Points[2])
-		}
-		for _, f := range []string{"report.md", "summary.md", "trend-rps.png", "trend-lat_mean_ms.png", "trend-lat_p99_ms.png"} {
-			if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-				t.Error(err)
-			}
-		}
-		if b, _ := os.ReadFile(filepath.Join(dir, "summary.md")); bytes.Count(b, []byte("\n")) > 25 {
-			t.Errorf("summary.md has %d lines, want <= 25", bytes.Count(b, []byte("\n")))
-		}
-		// Accepted, the same series passes, and says so.
-		dir = t.TempDir()
-		out, _, err = runCLI(t, "", append(append(gate, "-o", dir, "--accept", "exp05"), seriesDirs(1, 8)...)...)
-		if err != nil || !strings.HasPrefix(out, "No change shown in the latest experiment, commit 6906ab6251c8 on 2026-11-28 (exp08)") {
-			t.Errorf("--accept exp05: %v\n%s", err, out)
-		}
-		s = readSeriesSummary(t, dir)
-		if s.Experiments[4].Accepted != "accept" || s.Tracks[0].Points[4].Check["rps"] != "accepted" {
-			t.Errorf("exp05 not shown accepted: %+v %+v", s.Experiments[4], s.Tracks[0].Points[4])
-		}
-		if md, _ := os.ReadFile(filepath.Join(dir, "report.md")); !strings.Contains(string(md), "Accepted changes: the reference level starts again at commit acfc3cec5c0b on 2026-11-25 (exp05) (accepted).") {
-			t.Errorf("report.md does not show the acceptance")
-		}
+		checkHistoryFullSeries(t, gate)
 	})
 	for _, tc := range []struct {
 		to      int
@@ -116,37 +62,107 @@ func TestHistoryTruthSeries(t *testing.T) {
 		// one experiment beyond the reference: suspect, the next decides.
 		t.Run(fmt.Sprintf("exp01..exp%02d", tc.to), func(t *testing.T) {
 			t.Parallel() // its own folders; run in-process with no global state
-			dir := t.TempDir()
-			out, _, err := runCLI(t, "", append(append(gate, "-o", dir), seriesDirs(1, tc.to)...)...)
-			if exitCode(err) != tc.exit || !strings.HasPrefix(out, tc.verdict) {
-				t.Fatalf("exit %d, %v\n%s", exitCode(err), err, out)
-			}
-			s := readSeriesSummary(t, dir)
-			m := s.Tracks[0].Metrics[0]
-			switch tc.to {
-			case 4:
-				if m.Latest.Verdict != "no-change" || strings.Join(m.Latest.Reference, " ") != "exp01 exp02" || s.Tracks[0].Points[2].Status != "disturbed" {
-					t.Errorf("exp04: %+v, exp03 %+v: want no change against exp01, exp02 with exp03 a one-off", m.Latest, s.Tracks[0].Points[2])
-				}
-			case 5:
-				if m.Latest.Since == nil || *m.Latest.Since != "exp05" || !m.Latest.Suspect || s.Gate.Failed {
-					t.Errorf("latest %+v, gate %+v: want exp05 suspect", m.Latest, s.Gate)
-				}
-			case 6:
-				if m.Latest.Since == nil || *m.Latest.Since != "exp05" || strings.Join(m.Latest.Reference, " ") != "exp01 exp02 exp04" || !s.Gate.Failed {
-					t.Errorf("latest %+v, gate %+v: want a regression since exp05 against exp01, exp02, exp04", m.Latest, s.Gate)
-				}
-			}
-			// Running history asks for its check: without --fail-on the
-			// same history gates the same; allowed by name, it passes.
-			if _, _, err := runCLI(t, "", append([]string{"history", "-o", t.TempDir(), "--max-regression", "5"}, seriesDirs(1, tc.to)...)...); exitCode(err) != tc.exit {
-				t.Errorf("without --fail-on: exit %d, want %d: %v", exitCode(err), tc.exit, err)
-			}
-			allow := []string{"history", "-o", t.TempDir(), "--max-regression", "5", "--allow", "regression,drift,inconclusive,no-comparison"}
-			if out, stderr, err := runCLI(t, "", append(allow, seriesDirs(1, tc.to)...)...); err != nil || tc.exit != exitOK && !strings.Contains(stderr, "loadverdict: gate: allowed: ") {
-				t.Errorf("--allow regression,drift,inconclusive,no-comparison: %v\n%s%s", err, out, stderr)
-			}
+			checkHistoryPrefix(t, gate, tc.to, tc.exit, tc.verdict)
 		})
+	}
+}
+
+// checkHistoryFullSeries runs the history check gate on exp01..exp08: a
+// regression at exp05 (the disturbed exp03 no change point), then, with
+// exp05 accepted, a pass that says so.
+func checkHistoryFullSeries(t *testing.T, gate []string) {
+	t.Helper()
+	dir := t.TempDir()
+	out, errOut, err := runCLI(t, "", append(append(gate, "-o", dir), seriesDirs(1, 8)...)...)
+	if exitCode(err) != exitGate || !strings.Contains(err.Error(), "regression: 127.0.0.1:19121 at 16 connections, 2 threads, 6 s, wrk: throughput") {
+		t.Fatalf("exit %d, %v\n%s", exitCode(err), err, errOut)
+	}
+	if !strings.HasPrefix(out, "Regression: 127.0.0.1:19121 at 16 connections, 2 threads, 6 s, wrk: throughput 19.4 % worse since commit acfc3cec5c0b on 2026-11-25 (exp05) (4 experiments, not accepted)") {
+		t.Errorf("headline:\n%s", out)
+	}
+	s := readSeriesSummary(t, dir)
+	if s.Series != "truth-series" || s.OrderBy != "meta.date" || len(s.Experiments) != 8 || len(s.Tracks) != 1 {
+		t.Fatalf("summary: series %q, order %q, %d experiments, %d tracks", s.Series, s.OrderBy, len(s.Experiments), len(s.Tracks))
+	}
+	tr := s.Tracks[0]
+	for _, m := range tr.Metrics {
+		for _, c := range m.Changes {
+			if c.Experiment == "exp03" || c.Experiment == "exp04" {
+				t.Errorf("%s: change point at the disturbed %s", m.Metric, c.Experiment)
+			}
+		}
+		if m.Metric != "rps" {
+			continue
+		}
+		if len(m.Changes) != 1 || m.Changes[0].Experiment != "exp05" || !m.Changes[0].Regression || m.Changes[0].EDivisiveP >= 0.05 {
+			t.Errorf("rps change points %+v, want one regression at exp05 with p < 0.05", m.Changes)
+		}
+		l := m.Latest
+		if l == nil || l.Verdict != "regression" || l.Since == nil || *l.Since != "exp05" || strings.Join(l.Reference, " ") != "exp01 exp02 exp04" ||
+			strings.Join(l.Tested, " ") != "exp05 exp06 exp07 exp08" || l.PValue == nil || *l.PValue >= 0.05 {
+			t.Errorf("latest %+v: want a regression since exp05 against exp01, exp02, exp04", l)
+		}
+	}
+	if tr.Points[2].Status != "disturbed" || tr.Points[2].DisturbedMetric != "rps" || tr.Points[2].Check["rps"] != "" {
+		t.Errorf("exp03: %+v, want disturbed in rps and not used", tr.Points[2])
+	}
+	for _, f := range []string{"report.md", "summary.md", "trend-rps.png", "trend-lat_mean_ms.png", "trend-lat_p99_ms.png"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "summary.md")); bytes.Count(b, []byte("\n")) > 25 {
+		t.Errorf("summary.md has %d lines, want <= 25", bytes.Count(b, []byte("\n")))
+	}
+	// Accepted, the same series passes, and says so.
+	dir = t.TempDir()
+	out, _, err = runCLI(t, "", append(append(gate, "-o", dir, "--accept", "exp05"), seriesDirs(1, 8)...)...)
+	if err != nil || !strings.HasPrefix(out, "No change shown in the latest experiment, commit 6906ab6251c8 on 2026-11-28 (exp08)") {
+		t.Errorf("--accept exp05: %v\n%s", err, out)
+	}
+	s = readSeriesSummary(t, dir)
+	if s.Experiments[4].Accepted != "accept" || s.Tracks[0].Points[4].Check["rps"] != "accepted" {
+		t.Errorf("exp05 not shown accepted: %+v %+v", s.Experiments[4], s.Tracks[0].Points[4])
+	}
+	if md, _ := os.ReadFile(filepath.Join(dir, "report.md")); !strings.Contains(string(md), "Accepted changes: the reference level starts again at commit acfc3cec5c0b on 2026-11-25 (exp05) (accepted).") {
+		t.Errorf("report.md does not show the acceptance")
+	}
+}
+
+// checkHistoryPrefix runs the history check gate on exp01..exp<to>: it
+// exits exit with verdict as the headline, and the same without --fail-on;
+// with every verdict allowed by name, it passes.
+func checkHistoryPrefix(t *testing.T, gate []string, to, exit int, verdict string) {
+	t.Helper()
+	dir := t.TempDir()
+	out, _, err := runCLI(t, "", append(append(gate, "-o", dir), seriesDirs(1, to)...)...)
+	if exitCode(err) != exit || !strings.HasPrefix(out, verdict) {
+		t.Fatalf("exit %d, %v\n%s", exitCode(err), err, out)
+	}
+	s := readSeriesSummary(t, dir)
+	m := s.Tracks[0].Metrics[0]
+	switch to {
+	case 4:
+		if m.Latest.Verdict != "no-change" || strings.Join(m.Latest.Reference, " ") != "exp01 exp02" || s.Tracks[0].Points[2].Status != "disturbed" {
+			t.Errorf("exp04: %+v, exp03 %+v: want no change against exp01, exp02 with exp03 a one-off", m.Latest, s.Tracks[0].Points[2])
+		}
+	case 5:
+		if m.Latest.Since == nil || *m.Latest.Since != "exp05" || !m.Latest.Suspect || s.Gate.Failed {
+			t.Errorf("latest %+v, gate %+v: want exp05 suspect", m.Latest, s.Gate)
+		}
+	case 6:
+		if m.Latest.Since == nil || *m.Latest.Since != "exp05" || strings.Join(m.Latest.Reference, " ") != "exp01 exp02 exp04" || !s.Gate.Failed {
+			t.Errorf("latest %+v, gate %+v: want a regression since exp05 against exp01, exp02, exp04", m.Latest, s.Gate)
+		}
+	}
+	// Running history asks for its check: without --fail-on the
+	// same history gates the same; allowed by name, it passes.
+	if _, _, err := runCLI(t, "", append([]string{"history", "-o", t.TempDir(), "--max-regression", "5"}, seriesDirs(1, to)...)...); exitCode(err) != exit {
+		t.Errorf("without --fail-on: exit %d, want %d: %v", exitCode(err), exit, err)
+	}
+	allow := []string{"history", "-o", t.TempDir(), "--max-regression", "5", "--allow", "regression,drift,inconclusive,no-comparison"}
+	if out, stderr, err := runCLI(t, "", append(allow, seriesDirs(1, to)...)...); err != nil || exit != exitOK && !strings.Contains(stderr, "loadverdict: gate: allowed: ") {
+		t.Errorf("--allow regression,drift,inconclusive,no-comparison: %v\n%s%s", err, out, stderr)
 	}
 }
 

@@ -18,16 +18,41 @@ func TestParquetReadByAnotherImplementation(t *testing.T) {
 	if _, errOut, err := runCLI(t, "", "ingest", "--out", dir, seedFile); err != nil {
 		t.Fatalf("%v: %s", err, errOut)
 	}
-	type col struct {
-		kind     string // parquet physical type
-		logical  string // parquet logical type, "" for none
-		optional bool
+	for table, cols := range parquetSchema() {
+		p := tableFile(dir, table, "zuul-vs-openresty", seedFile)
+		fh, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, _ := fh.Stat()
+		pf, err := parquet.OpenFile(fh, st.Size())
+		if err != nil {
+			fh.Close()
+			t.Fatalf("parquet-go cannot open %s: %v", filepath.Base(p), err)
+		}
+		checkParquetColumns(t, table, parquetColumns(pf), cols)
+		if table == columnar.TableRuns {
+			checkParquetRuns(t, pf)
+		}
+		fh.Close()
 	}
+}
+
+// parquetCol is a column as parquet-go reads it.
+type parquetCol struct {
+	kind     string // parquet physical type
+	logical  string // parquet logical type, "" for none
+	optional bool
+}
+
+// parquetSchema is SCHEMA.md's columns of each table.
+func parquetSchema() map[columnar.Table]map[string]parquetCol {
+	type col = parquetCol
 	str := func(opt bool) col { return col{"BYTE_ARRAY", "STRING", opt} }
 	f64 := func(opt bool) col { return col{"DOUBLE", "", opt} }
 	i64 := func(opt bool) col { return col{"INT64", "INT(64,true)", opt} }
 	i32 := func(opt bool) col { return col{"INT32", "INT(32,true)", opt} }
-	want := map[columnar.Table]map[string]col{
+	return map[columnar.Table]map[string]col{
 		columnar.TableRuns: {
 			"run_id": str(false), "experiment": str(false), "source": str(false), "index": i32(false), "seq": i32(false),
 			"tool": str(false), "load_model": str(false), "label": str(false), "target": str(false),
@@ -50,76 +75,75 @@ func TestParquetReadByAnotherImplementation(t *testing.T) {
 			"run_id": str(false), "quantile": f64(false), "latency_ms": f64(false), "total_count": i64(true),
 		},
 	}
-	for table, cols := range want {
-		p := tableFile(dir, table, "zuul-vs-openresty", seedFile)
-		fh, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
+}
+
+// parquetColumns is pf's columns by name, as parquet-go reads them.
+func parquetColumns(pf *parquet.File) map[string]parquetCol {
+	got := map[string]parquetCol{}
+	for _, fld := range pf.Schema().Fields() {
+		c := parquetCol{kind: fld.Type().Kind().String(), optional: fld.Optional()}
+		if lt := fld.Type().LogicalType(); lt != nil {
+			c.logical = lt.String()
 		}
-		st, _ := fh.Stat()
-		pf, err := parquet.OpenFile(fh, st.Size())
-		if err != nil {
-			fh.Close()
-			t.Fatalf("parquet-go cannot open %s: %v", filepath.Base(p), err)
+		got[fld.Name()] = c
+	}
+	return got
+}
+
+// checkParquetColumns checks table's columns got are the columns want.
+func checkParquetColumns(t *testing.T, table columnar.Table, got, want map[string]parquetCol) {
+	t.Helper()
+	var names []string
+	for n := range want {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if g, ok := got[n]; !ok {
+			t.Errorf("%s: column %q missing", table, n)
+		} else if g != want[n] {
+			t.Errorf("%s.%s: got %+v, want %+v", table, n, g, want[n])
 		}
-		got := map[string]col{}
-		for _, fld := range pf.Schema().Fields() {
-			c := col{kind: fld.Type().Kind().String(), optional: fld.Optional()}
-			if lt := fld.Type().LogicalType(); lt != nil {
-				c.logical = lt.String()
-			}
-			got[fld.Name()] = c
+	}
+	for n := range got {
+		if _, ok := want[n]; !ok {
+			t.Errorf("%s: unexpected column %q (add it to SCHEMA.md and this test)", table, n)
 		}
-		var names []string
-		for n := range cols {
-			names = append(names, n)
+	}
+}
+
+// checkParquetRuns checks the runs file pf has the seed's 6 rows, and
+// reads them back through parquet-go to check the last run's rps.
+func checkParquetRuns(t *testing.T, pf *parquet.File) {
+	t.Helper()
+	if pf.NumRows() != 6 {
+		t.Errorf("runs: %d rows, want 6", pf.NumRows())
+	}
+	rows := make([]parquet.Row, 6)
+	n := 0
+	for _, rg := range pf.RowGroups() {
+		rr := rg.Rows()
+		k, _ := rr.ReadRows(rows[n:])
+		rr.Close()
+		n += k
+	}
+	rpsCol := -1
+	for i, fld := range pf.Schema().Fields() {
+		if fld.Name() == "rps" {
+			rpsCol = i
 		}
-		sort.Strings(names)
-		for _, n := range names {
-			if g, ok := got[n]; !ok {
-				t.Errorf("%s: column %q missing", table, n)
-			} else if g != cols[n] {
-				t.Errorf("%s.%s: got %+v, want %+v", table, n, g, cols[n])
-			}
+	}
+	if n != 6 || rpsCol < 0 {
+		t.Fatalf("read %d rows, rps column %d", n, rpsCol)
+	}
+	var last float64
+	rows[5].Range(func(ci int, vs []parquet.Value) bool {
+		if ci == rpsCol && len(vs) == 1 {
+			last = vs[0].Double()
 		}
-		for n := range got {
-			if _, ok := cols[n]; !ok {
-				t.Errorf("%s: unexpected column %q (add it to SCHEMA.md and this test)", table, n)
-			}
-		}
-		if table == columnar.TableRuns {
-			if pf.NumRows() != 6 {
-				t.Errorf("runs: %d rows, want 6", pf.NumRows())
-			}
-			// Read the rows back through parquet-go and check a value.
-			rows := make([]parquet.Row, 6)
-			n := 0
-			for _, rg := range pf.RowGroups() {
-				rr := rg.Rows()
-				k, _ := rr.ReadRows(rows[n:])
-				rr.Close()
-				n += k
-			}
-			rpsCol := -1
-			for i, fld := range pf.Schema().Fields() {
-				if fld.Name() == "rps" {
-					rpsCol = i
-				}
-			}
-			if n != 6 || rpsCol < 0 {
-				t.Fatalf("read %d rows, rps column %d", n, rpsCol)
-			}
-			var last float64
-			rows[5].Range(func(ci int, vs []parquet.Value) bool {
-				if ci == rpsCol && len(vs) == 1 {
-					last = vs[0].Double()
-				}
-				return true
-			})
-			if last != 3737.35 {
-				t.Errorf("parquet-go read rps %v for the last run, want 3737.35", last)
-			}
-		}
-		fh.Close()
+		return true
+	})
+	if last != 3737.35 {
+		t.Errorf("parquet-go read rps %v for the last run, want 3737.35", last)
 	}
 }

@@ -55,6 +55,33 @@ func printed(t *testing.T, s string) (x, half float64) {
 func TestSingleVegetaNumbers(t *testing.T) {
 	dir := "../../testdata/truth/single-vegeta"
 	bin := gunzipFile(t, filepath.Join(dir, "vegeta", "results.bin.gz"))
+	vr, exact := readVegetaTruth(t, dir)
+	out := t.TempDir()
+	if _, errOut, err := runCLI(t, string(bin), "report", "-o", out, "-"); err != nil {
+		t.Fatalf("report: %v\n%s", err, errOut)
+	}
+	want := vegetaFigures(vr, exact)
+	sum, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc vegetaSummaryDoc
+	if err := json.Unmarshal(sum, &doc); err != nil {
+		t.Fatal(err)
+	}
+	h := regexp.MustCompile(`: ([\d.]+) req/s successful \(([\d.]+) sent\), ([\d.]+) % errors, latency p50 ([\d.]+), p90 ([\d.]+), p99 ([\d.]+), max ([\d.]+) ms`).FindStringSubmatch(doc.Headline)
+	if h == nil {
+		t.Fatalf("headline without the numbers: %s", doc.Headline)
+	}
+	checkFigures(t, "headline", want, map[string]string{"rps": h[1], "sent": h[2], "errors": h[3], "p50": h[4], "p90": h[5], "p99": h[6], "max": h[7]})
+	checkVegetaSummaryMD(t, out, want)
+	checkVegetaNumbersJSON(t, doc.Systems[0].Groups[0].Numbers, vr, exact)
+}
+
+// readVegetaTruth reads dir's `vegeta report -type=json` and its exact
+// percentiles (name: ms).
+func readVegetaTruth(t *testing.T, dir string) (vegetaReport, map[string]float64) {
+	t.Helper()
 	var vr vegetaReport
 	raw, err := os.ReadFile(filepath.Join(dir, "reports", "results-report.json"))
 	if err != nil {
@@ -73,68 +100,74 @@ func TestSingleVegetaNumbers(t *testing.T) {
 		k, v, _ := strings.Cut(sc.Text(), " ")
 		exact[k], _ = strconv.ParseFloat(v, 64)
 	}
-	out := t.TempDir()
-	if _, errOut, err := runCLI(t, string(bin), "report", "-o", out, "-"); err != nil {
-		t.Fatalf("report: %v\n%s", err, errOut)
-	}
-	ms := func(ns float64) float64 { return ns / 1e6 }
+	return vr, exact
+}
+
+// vegetaFigure is a figure the report prints, by its name in checkFigures.
+type vegetaFigure struct {
+	name  string
+	value float64 // the true figure
+	tol   float64 // the rounding of the tool's own print of it
+}
+
+// nsToMs converts vegeta's nanoseconds to milliseconds.
+func nsToMs(ns float64) float64 { return ns / 1e6 }
+
+// vegetaFigures are the true figures of vegeta's report vr and the exact
+// percentiles.
+func vegetaFigures(vr vegetaReport, exact map[string]float64) []vegetaFigure {
 	// vegeta's text report prints microseconds (2.155ms) and rates to
 	// 0.01: its rounding is at most 0.0005 ms and 0.005 req/s.
 	const vegMs, vegRate = 0.0005, 0.005
-	want := []struct {
-		name  string
-		value float64 // the true figure
-		tol   float64 // the rounding of the tool's own print of it
-	}{
+	return []vegetaFigure{
 		{"rps", vr.Throughput, vegRate},
 		{"sent", vr.Rate, vegRate},
 		{"errors", 100 * (1 - vr.Success), 0.005},
-		{"min", ms(vr.Latencies.Min), vegMs},
-		{"mean", ms(vr.Latencies.Mean), vegMs},
+		{"min", nsToMs(vr.Latencies.Min), vegMs},
+		{"mean", nsToMs(vr.Latencies.Mean), vegMs},
 		{"p50", exact["p50_ms"], 0},
 		{"p90", exact["p90_ms"], 0},
 		{"p95", exact["p95_ms"], 0},
 		{"p99", exact["p99_ms"], 0},
-		{"max", ms(vr.Latencies.Max), vegMs},
+		{"max", nsToMs(vr.Latencies.Max), vegMs},
 	}
-	check := func(where string, got map[string]string) {
-		t.Helper()
-		for _, w := range want {
-			s, ok := got[w.name]
-			if !ok {
-				if w.name == "min" || w.name == "mean" || w.name == "p95" {
-					continue // the headline leaves these to the table
-				}
-				t.Errorf("%s: no %s", where, w.name)
-				continue
+}
+
+// checkFigures checks the figures printed in where (name: as printed)
+// against want, within the rounding of both prints.
+func checkFigures(t *testing.T, where string, want []vegetaFigure, got map[string]string) {
+	t.Helper()
+	for _, w := range want {
+		s, ok := got[w.name]
+		if !ok {
+			if w.name == "min" || w.name == "mean" || w.name == "p95" {
+				continue // the headline leaves these to the table
 			}
-			x, half := printed(t, s)
-			if math.Abs(x-w.value) > half+w.tol+1e-9 {
-				t.Errorf("%s: %s %s, want %.6g within its rounding", where, w.name, s, w.value)
-			}
+			t.Errorf("%s: no %s", where, w.name)
+			continue
+		}
+		x, half := printed(t, s)
+		if math.Abs(x-w.value) > half+w.tol+1e-9 {
+			t.Errorf("%s: %s %s, want %.6g within its rounding", where, w.name, s, w.value)
 		}
 	}
-	sum, err := os.ReadFile(filepath.Join(out, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Headline string `json:"headline"`
-		Systems  []struct {
-			Groups []struct {
-				Numbers map[string]any `json:"numbers"`
-			} `json:"groups"`
-		} `json:"systems"`
-	}
-	if err := json.Unmarshal(sum, &doc); err != nil {
-		t.Fatal(err)
-	}
-	h := regexp.MustCompile(`: ([\d.]+) req/s successful \(([\d.]+) sent\), ([\d.]+) % errors, latency p50 ([\d.]+), p90 ([\d.]+), p99 ([\d.]+), max ([\d.]+) ms`).FindStringSubmatch(doc.Headline)
-	if h == nil {
-		t.Fatalf("headline without the numbers: %s", doc.Headline)
-	}
-	check("headline", map[string]string{"rps": h[1], "sent": h[2], "errors": h[3], "p50": h[4], "p90": h[5], "p99": h[6], "max": h[7]})
+}
 
+// vegetaSummaryDoc is the part of summary.json TestSingleVegetaNumbers
+// reads.
+type vegetaSummaryDoc struct {
+	Headline string `json:"headline"`
+	Systems  []struct {
+		Groups []struct {
+			Numbers map[string]any `json:"numbers"`
+		} `json:"groups"`
+	} `json:"systems"`
+}
+
+// checkVegetaSummaryMD checks the numbers row of out's summary.md against
+// want, and that its legend says vegeta's percentiles are estimates.
+func checkVegetaSummaryMD(t *testing.T, out string, want []vegetaFigure) {
+	t.Helper()
 	md, err := os.ReadFile(filepath.Join(out, "summary.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -155,16 +188,19 @@ func TestSingleVegetaNumbers(t *testing.T) {
 	if m == nil || e == nil || row[3] != "2500 (5.001 s)" {
 		t.Fatalf("summary.md numbers: requests %q, errors %q, req/s %q", row[3], row[4], row[5])
 	}
-	check("summary.md", map[string]string{"rps": m[1], "sent": m[2], "errors": e[1], "min": row[6], "mean": row[7], "p50": row[8],
+	checkFigures(t, "summary.md", want, map[string]string{"rps": m[1], "sent": m[2], "errors": e[1], "min": row[6], "mean": row[7], "p50": row[8],
 		"p90": row[9], "p95": row[10], "p99": row[11], "max": row[12]})
 	if !strings.Contains(string(md), "t-digest estimates") {
 		t.Errorf("summary.md does not say vegeta's percentiles are estimates:\n%s", md)
 	}
+}
 
-	// summary.json's numbers: exact to their documented rounding.
-	n := doc.Systems[0].Groups[0].Numbers
-	for k, w := range map[string]float64{"rps": vr.Throughput, "sent_rps": vr.Rate, "lat_min_ms": ms(vr.Latencies.Min),
-		"lat_mean_ms": ms(vr.Latencies.Mean), "lat_max_ms": ms(vr.Latencies.Max), "lat_p50_ms": exact["p50_ms"],
+// checkVegetaNumbersJSON checks summary.json's numbers n: exact to their
+// documented rounding.
+func checkVegetaNumbersJSON(t *testing.T, n map[string]any, vr vegetaReport, exact map[string]float64) {
+	t.Helper()
+	for k, w := range map[string]float64{"rps": vr.Throughput, "sent_rps": vr.Rate, "lat_min_ms": nsToMs(vr.Latencies.Min),
+		"lat_mean_ms": nsToMs(vr.Latencies.Mean), "lat_max_ms": nsToMs(vr.Latencies.Max), "lat_p50_ms": exact["p50_ms"],
 		"lat_p99_ms": exact["p99_ms"], "error_rate": 1 - vr.Success} {
 		got, _ := n[k].(float64)
 		if math.Abs(got-w) > 0.005+1e-9 {

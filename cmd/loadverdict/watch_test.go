@@ -47,35 +47,8 @@ func TestWatchTruthServer(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	addr := startTruthServer(t, tmp, "-procs", "1", "-work", "200", "-delay", "5ms", "-warmup", fmt.Sprintf("%gs", warm))
-
-	// vegeta attack | vegeta encode, into watch's standard input; the
-	// encoded lines are kept too, to run report on the lines watch read.
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	attack := exec.CommandContext(ctx, vegeta, "attack", "-rate", fmt.Sprint(rate), "-duration", fmt.Sprintf("%ds", dur))
-	attack.Stdin = strings.NewReader("GET http://" + addr + "/\n")
-	encode := exec.CommandContext(ctx, vegeta, "encode")
-	pipe, err := attack.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	encode.Stdin = pipe
-	var all bytes.Buffer
-	pr, pw := io.Pipe()
-	encode.Stdout = io.MultiWriter(pw, &all)
-	for _, c := range []*exec.Cmd{attack, encode} {
-		if err := c.Start(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	go func() { _ = encode.Wait(); pw.Close() }()
 	out := filepath.Join(tmp, "out")
-	var stdout, stderr bytes.Buffer
-	err = run(context.Background(), []string{"watch", "-", "--stop-when-settled", "--precision", precision, "-o", out}, pr, &stdout, &stderr)
-	// The wrapper ends the generator once watch has stopped.
-	cancel()
-	_ = attack.Wait()
-	go io.Copy(io.Discard, pr)
+	stdout, stderr, all, err := watchVegetaAttack(t, vegeta, addr, rate, dur, precision, out)
 	// The truth (steady since the server's warm-up, settled before the
 	// attack's end) is asserted in the whole run (CI's clean runner); by
 	// default a busy machine's stalls may hide it, and the test then
@@ -87,24 +60,10 @@ func TestWatchTruthServer(t *testing.T) {
 		truth = t.Errorf
 	}
 	if err != nil && (strict || exitCode(err) != exitGate) {
-		t.Fatalf("watch: %v\nstderr: %s\nstdout tail: %s", err, stderr.String(), tail(stdout.String(), 2000))
+		t.Fatalf("watch: %v\nstderr: %s\nstdout tail: %s", err, stderr, tail(stdout, 2000))
 	}
 
-	var live []watch.Statement
-	sc := bufio.NewScanner(strings.NewReader(stdout.String()))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if l := sc.Bytes(); len(l) > 0 && l[0] == '{' {
-			var st watch.Statement
-			if err := json.Unmarshal(l, &st); err != nil {
-				t.Fatalf("%v: %s", err, l)
-			}
-			live = append(live, st)
-		}
-	}
-	if len(live) < 2 {
-		t.Fatalf("%d statements printed:\n%s", len(live), stdout.String())
-	}
+	live := watchStatements(t, stdout)
 	final := live[len(live)-1]
 	settled := final.Final && final.End == watch.EndSettled && final.Settled && final.SettledAtS != nil
 	switch {
@@ -136,9 +95,71 @@ func TestWatchTruthServer(t *testing.T) {
 		truth("no live statement said steady")
 	}
 	near("final", final.Warmup.SteadySinceS)
+	checkWatchOutput(t, out, filepath.Join(tmp, "ref"), all, final, settled, near)
+}
 
-	// settle.json says the same; the report equals report's on the
-	// lines watch read.
+// watchVegetaAttack runs vegeta attack | vegeta encode against addr (rate
+// req/s for dur s) into watch --stop-when-settled --precision precision
+// -o out, ends the generator once watch has stopped, and returns watch's
+// stdout, stderr and error, and all the encoded lines (kept to run report
+// on the lines watch read; the generator may still be writing them).
+func watchVegetaAttack(t *testing.T, vegeta, addr string, rate, dur int, precision, out string) (stdout, stderr string, all *bytes.Buffer, err error) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	attack := exec.CommandContext(ctx, vegeta, "attack", "-rate", fmt.Sprint(rate), "-duration", fmt.Sprintf("%ds", dur))
+	attack.Stdin = strings.NewReader("GET http://" + addr + "/\n")
+	encode := exec.CommandContext(ctx, vegeta, "encode")
+	pipe, err := attack.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	encode.Stdin = pipe
+	all = new(bytes.Buffer)
+	pr, pw := io.Pipe()
+	encode.Stdout = io.MultiWriter(pw, all)
+	for _, c := range []*exec.Cmd{attack, encode} {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	go func() { _ = encode.Wait(); pw.Close() }()
+	var outBuf, errBuf bytes.Buffer
+	err = run(context.Background(), []string{"watch", "-", "--stop-when-settled", "--precision", precision, "-o", out}, pr, &outBuf, &errBuf)
+	// The wrapper ends the generator once watch has stopped.
+	cancel()
+	_ = attack.Wait()
+	go io.Copy(io.Discard, pr)
+	return outBuf.String(), errBuf.String(), all, err
+}
+
+// watchStatements decodes the JSON statements watch printed on stdout;
+// it fails the test if there are fewer than two.
+func watchStatements(t *testing.T, stdout string) []watch.Statement {
+	t.Helper()
+	var live []watch.Statement
+	sc := bufio.NewScanner(strings.NewReader(stdout))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if l := sc.Bytes(); len(l) > 0 && l[0] == '{' {
+			var st watch.Statement
+			if err := json.Unmarshal(l, &st); err != nil {
+				t.Fatalf("%v: %s", err, l)
+			}
+			live = append(live, st)
+		}
+	}
+	if len(live) < 2 {
+		t.Fatalf("%d statements printed:\n%s", len(live), stdout)
+	}
+	return live
+}
+
+// checkWatchOutput checks watch's folder out against its final statement:
+// settle.json says the same (its steady start checked by near); the
+// report equals report's, written to ref, on the lines of all watch read.
+func checkWatchOutput(t *testing.T, out, ref string, all *bytes.Buffer, final watch.Statement, settled bool, near func(string, *float64)) {
+	t.Helper()
 	var s settle
 	readJSON(t, filepath.Join(out, settleName), &s)
 	if s.Settled != settled || settled && (s.SettledAtS == nil || *s.SettledAtS != *final.SettledAtS) {
@@ -150,7 +171,6 @@ func TestWatchTruthServer(t *testing.T) {
 		t.Fatalf("watch read %d lines of %d", final.Lines, len(lines))
 	}
 	seen := strings.Join(lines[:final.Lines], "")
-	ref := filepath.Join(tmp, "ref")
 	if _, errOut, err := runCLI(t, seen, "report", "-o", ref, "-"); err != nil {
 		t.Fatalf("report: %v\n%s", err, errOut)
 	}

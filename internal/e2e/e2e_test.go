@@ -272,14 +272,26 @@ func TestConcurrentUploads(t *testing.T) {
 	urls := strings.Fields(env(t, "E2E_INGEST_URLS"))
 	const exp, uploads = "concurrent", 50
 	key := func(i int) string { return fmt.Sprintf("raw/%s/u%02d.txt", exp, i) }
-	file := func(i int) string { return fmt.Sprintf("../../ingest/wrk/testdata/wrk/wrk_%02d.txt", i%12+1) }
 	body := make([][]byte, uploads)
 	for i := range body {
 		var err error
-		if body[i], err = os.ReadFile(file(i)); err != nil {
+		if body[i], err = os.ReadFile(fmt.Sprintf("../../ingest/wrk/testdata/wrk/wrk_%02d.txt", i%12+1)); err != nil {
 			t.Fatal(err)
 		}
 	}
+	uploadConcurrently(t, ctx, e, urls, exp, key, body)
+	compareSerialRun(t, ctx, e.st, exp, key, body)
+	// Nothing stale: the schedule finds nothing to re-make.
+	if out := invoke(t, e.reanalyzeURL, []byte(`{"all": false}`)); !strings.Contains(out, `"analyzed":[]`) {
+		t.Errorf("the schedule re-made reports after the uploads: %s", out)
+	}
+}
+
+// uploadConcurrently puts and ingests every upload, len(urls) at a time,
+// while the schedule re-analyses in a loop: each failed invocation is an
+// error, and not finishing within 15 minutes fatal.
+func uploadConcurrently(t *testing.T, ctx context.Context, e bucketEnv, urls []string, exp string, key func(int) string, body [][]byte) {
+	t.Helper()
 	// A bound against a hang, not a speed check (the time is logged: under
 	// a minute on an idle machine, so 15 leave room for a machine many
 	// times as loaded): no test depends on an idle machine.
@@ -293,44 +305,17 @@ func TestConcurrentUploads(t *testing.T) {
 		defer mu.Unlock()
 		failures = append(failures, what+": "+err.Error())
 	}
-	// The schedule, looping: stale reports, then this experiment's.
 	stop := make(chan struct{})
 	var sched sync.WaitGroup
 	reanalyses := 0
-	sched.Go(func() {
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			payload := `{"all": false}`
-			if i%2 == 1 {
-				payload = `{"experiment": "` + exp + `"}`
-			}
-			if _, err := tryInvoke(runCtx, e.reanalyzeURL, []byte(payload)); err != nil {
-				fail("reanalyze "+payload, err)
-			}
-			reanalyses++
-		}
-	})
+	sched.Go(func() { reanalyses = reanalyzeLoop(runCtx, e.reanalyzeURL, exp, stop, fail) })
 	// 10 workers, each with its own instance of the ingest function.
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for _, u := range urls {
-		wg.Go(func() {
-			for i := range next {
-				if err := e.st.Put(runCtx, key(i), bytes.NewReader(body[i])); err != nil {
-					fail(key(i), err)
-					continue
-				}
-				if _, err := tryInvoke(runCtx, u, s3Event(e.bucket, key(i))); err != nil {
-					fail("ingest "+key(i), err)
-				}
-			}
-		})
+		wg.Go(func() { ingestWorker(runCtx, e, u, next, key, body, fail) })
 	}
-	for i := range uploads {
+	for i := range body {
 		next <- i
 	}
 	close(next)
@@ -339,20 +324,58 @@ func TestConcurrentUploads(t *testing.T) {
 	close(stop)
 	sched.Wait()
 	t.Logf("%d uploads, %d at a time, in %s; %d re-analyses meanwhile; %d failed invocations",
-		uploads, len(urls), uploaded.Round(time.Millisecond), reanalyses, len(failures))
+		len(body), len(urls), uploaded.Round(time.Millisecond), reanalyses, len(failures))
 	for _, f := range failures {
 		t.Error(f)
 	}
 	if runCtx.Err() != nil {
 		t.Fatalf("not done within 15 minutes (%s): stuck", time.Since(start))
 	}
-	// The serial run: the same uploads in a local store, one by one.
+}
+
+// reanalyzeLoop is the schedule, looping until stop: stale reports, then
+// exp's. It returns the number of re-analyses.
+func reanalyzeLoop(ctx context.Context, u, exp string, stop <-chan struct{}, fail func(string, error)) int {
+	for i := 0; ; i++ {
+		select {
+		case <-stop:
+			return i
+		default:
+		}
+		payload := `{"all": false}`
+		if i%2 == 1 {
+			payload = `{"experiment": "` + exp + `"}`
+		}
+		if _, err := tryInvoke(ctx, u, []byte(payload)); err != nil {
+			fail("reanalyze "+payload, err)
+		}
+	}
+}
+
+// ingestWorker puts each upload it takes from next in the bucket and
+// ingests it with the ingest function's instance at u.
+func ingestWorker(ctx context.Context, e bucketEnv, u string, next <-chan int, key func(int) string, body [][]byte, fail func(string, error)) {
+	for i := range next {
+		if err := e.st.Put(ctx, key(i), bytes.NewReader(body[i])); err != nil {
+			fail(key(i), err)
+			continue
+		}
+		if _, err := tryInvoke(ctx, u, s3Event(e.bucket, key(i))); err != nil {
+			fail("ingest "+key(i), err)
+		}
+	}
+}
+
+// compareSerialRun: the serial run, the same uploads put in a local store
+// and ingested one by one, then analysed, makes the bucket's reports.
+func compareSerialRun(t *testing.T, ctx context.Context, bucket store.Store, exp string, key func(int) string, body [][]byte) {
+	t.Helper()
 	local, err := store.NewLocal(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	p := &pipeline.Pipeline{Store: local, GeneratedBy: version.GeneratedBy(), TempDir: t.TempDir()}
-	for i := range uploads {
+	for i := range body {
 		if err := local.Put(ctx, key(i), bytes.NewReader(body[i])); err != nil {
 			t.Fatal(err)
 		}
@@ -368,16 +391,12 @@ func TestConcurrentUploads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, _, err := store.ReadAll(ctx, e.st, store.ReportKey(exp, name))
+		got, _, err := store.ReadAll(ctx, bucket, store.ReportKey(exp, name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if string(got) != string(want) {
 			t.Errorf("%s differs from the serial run's", name)
 		}
-	}
-	// Nothing stale: the schedule finds nothing to re-make.
-	if out := invoke(t, e.reanalyzeURL, []byte(`{"all": false}`)); !strings.Contains(out, `"analyzed":[]`) {
-		t.Errorf("the schedule re-made reports after the uploads: %s", out)
 	}
 }

@@ -363,79 +363,108 @@ func checkInvariants(t *testing.T, s store.Store) bool {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	for key, obj := range raw {
-		c, err := p.Committed(ctx, faultExp, key)
+		checkUploadInvariants(t, p, mem, key, obj, want[key], fail)
+	}
+	checkReportInvariants(t, p, want, fail)
+	return ok
+}
+
+// checkUploadInvariants checks one upload: its commit record is of its
+// ETag; the rejected upload has its rejection record, any other its
+// generation whole and no other generation's files.
+func checkUploadInvariants(t *testing.T, p *Pipeline, mem memory.Allocator, key string, obj store.Object, wantRuns int, fail func(string, ...any)) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := p.Committed(ctx, faultExp, key)
+	if err != nil {
+		fail("%s: %v", key, err)
+		return
+	}
+	if c.ETag != obj.ETag {
+		fail("%s: committed from ETag %s, the upload is %s", key, c.ETag, obj.ETag)
+	}
+	if key == "raw/faults/garbage.bin" {
+		if c.Rejected == nil {
+			fail("%s: not rejected: %+v", key, c)
+		}
+		if _, err := p.Store.Head(ctx, store.RejectedKey(faultExp, key)); err != nil {
+			fail("%s: no rejection record: %v", key, err)
+		}
+		return
+	}
+	checkGenerationWhole(t, p.Store, mem, key, c, wantRuns, fail)
+	checkNoOtherGeneration(t, p.Store, key, c, fail)
+}
+
+// checkGenerationWhole: one generation, whole: every run of the runs file
+// has its percentiles in the percentiles file of the same generation.
+func checkGenerationWhole(t *testing.T, s store.Store, mem memory.Allocator, key string, c *Commit, wantRuns int, fail func(string, ...any)) {
+	t.Helper()
+	ids := map[string]bool{}
+	for _, tk := range c.Tables {
+		if _, gen := store.SourceIDOfKey(tk); gen != c.Generation {
+			fail("%s: %s is not of generation %s", key, tk, c.Generation)
+		}
+		b, _, err := store.ReadAll(context.Background(), s, tk)
 		if err != nil {
 			fail("%s: %v", key, err)
 			continue
 		}
-		if c.ETag != obj.ETag {
-			fail("%s: committed from ETag %s, the upload is %s", key, c.ETag, obj.ETag)
-		}
-		if key == "raw/faults/garbage.bin" {
-			if c.Rejected == nil {
-				fail("%s: not rejected: %+v", key, c)
-			}
-			if _, err := s.Head(ctx, store.RejectedKey(faultExp, key)); err != nil {
-				fail("%s: no rejection record: %v", key, err)
-			}
-			continue
-		}
-		// One generation, whole: every run of the runs file has its
-		// percentiles in the percentiles file of the same generation.
-		ids := map[string]bool{}
-		for _, tk := range c.Tables {
-			if _, gen := store.SourceIDOfKey(tk); gen != c.Generation {
-				fail("%s: %s is not of generation %s", key, tk, c.Generation)
-			}
-			b, _, err := store.ReadAll(ctx, s, tk)
+		switch table, _ := tableOf(tk); table {
+		case columnar.TableRuns:
+			rows, err := columnar.ReadRuns(bytes.NewReader(b), mem)
 			if err != nil {
-				fail("%s: %v", key, err)
-				continue
+				fail("%s: %v", tk, err)
 			}
-			switch table, _ := tableOf(tk); table {
-			case columnar.TableRuns:
-				rows, err := columnar.ReadRuns(bytes.NewReader(b), mem)
-				if err != nil {
-					fail("%s: %v", tk, err)
-				}
-				for _, r := range rows {
-					ids[r.RunID] = true
-				}
-				if len(rows) != want[key] {
-					fail("%s: %d runs, want %d", key, len(rows), want[key])
-				}
-			case columnar.TablePercentiles:
-				rows, err := columnar.ReadPercentiles(bytes.NewReader(b), mem)
-				if err != nil {
-					fail("%s: %v", tk, err)
-				}
-				for _, r := range rows {
-					if !ids[r.RunID] {
-						fail("%s: percentiles of run %s, which its runs file does not have (mixed generations)", key, r.RunID)
-					}
-				}
+			for _, r := range rows {
+				ids[r.RunID] = true
 			}
-		}
-		// No other generation's files left.
-		for _, tb := range tables {
-			objs, err := s.List(ctx, store.TablePrefix(string(tb), faultExp)+store.SourceID(key)+"-")
+			if len(rows) != wantRuns {
+				fail("%s: %d runs, want %d", key, len(rows), wantRuns)
+			}
+		case columnar.TablePercentiles:
+			rows, err := columnar.ReadPercentiles(bytes.NewReader(b), mem)
 			if err != nil {
-				t.Fatal(err)
+				fail("%s: %v", tk, err)
 			}
-			for _, o := range objs {
-				if !slices.Contains(c.Tables, o.Key) {
-					fail("%s: file %s of another generation left", key, o.Key)
+			for _, r := range rows {
+				if !ids[r.RunID] {
+					fail("%s: percentiles of run %s, which its runs file does not have (mixed generations)", key, r.RunID)
 				}
 			}
 		}
 	}
+}
+
+// checkNoOtherGeneration: no other generation's files of the upload left.
+func checkNoOtherGeneration(t *testing.T, s store.Store, key string, c *Commit, fail func(string, ...any)) {
+	t.Helper()
+	for _, tb := range tables {
+		objs, err := s.List(context.Background(), store.TablePrefix(string(tb), faultExp)+store.SourceID(key)+"-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range objs {
+			if !slices.Contains(c.Tables, o.Key) {
+				fail("%s: file %s of another generation left", key, o.Key)
+			}
+		}
+	}
+}
+
+// checkReportInvariants: the deleted upload is recorded as removed, and
+// the report is current, covers every upload and lists the rejected and
+// the removed one.
+func checkReportInvariants(t *testing.T, p *Pipeline, want map[string]int, fail func(string, ...any)) {
+	t.Helper()
+	ctx := context.Background()
 	if c, err := p.Committed(ctx, faultExp, "raw/faults/a.txt"); err != nil || !c.Removed {
 		fail("deleted upload: commit record %+v, %v; want removed", c, err)
 	}
 	if stale, err := p.Stale(ctx, faultExp); err != nil || stale {
 		fail("report stale: %v %v", stale, err)
 	}
-	got := summaryRuns(t, s, faultExp)
+	got := summaryRuns(t, p.Store, faultExp)
 	for key, n := range want {
 		if count(got, key) != n {
 			fail("report: %d runs of %s, want %d (runs %v)", count(got, key), key, n, got)
@@ -444,9 +473,8 @@ func checkInvariants(t *testing.T, s store.Store) bool {
 	if len(got) != 3 {
 		fail("report: runs %v, want those of each upload", got)
 	}
-	md := reportMD(t, s, faultExp)
+	md := reportMD(t, p.Store, faultExp)
 	if !strings.Contains(md, "rejected: `raw/faults/garbage.bin`") || !strings.Contains(md, "removed: `raw/faults/a.txt`") {
 		fail("report.md does not list the rejected and the removed upload")
 	}
-	return ok
 }

@@ -52,22 +52,49 @@ func mergeStore(t *testing.T, dir string) *Pipeline {
 // same runs are three runs of 100 req/s, and a split-run finding says they
 // look like one test.
 func TestMergeVegetaTruth(t *testing.T) {
+	want := readVegetaMergedReport(t)
+	// The exact quantiles of the 6000 latencies (vegeta's report
+	// estimates them with a t-digest): the smallest latency with at least
+	// q of the requests at or below it.
+	lat := mergeVegetaLatencies(t)
+	exact := func(q float64) float64 { return lat[int(math.Ceil(q*float64(len(lat))))-1] }
+	for _, dir := range []string{"parts-bin", "parts-json"} {
+		t.Run(dir, func(t *testing.T) {
+			p := mergeStore(t, dir)
+			for _, how := range []string{"manifest", "flag"} {
+				checkMergedVegeta(t, p, mergeVegetaRequest(t, dir, how), how, want, exact)
+			}
+			checkUnmergedVegeta(t, p)
+		})
+	}
+}
+
+// vegetaMergedReport is the part of merged-report.json (`vegeta report`
+// over the three attacks) the test compares with.
+type vegetaMergedReport struct {
+	Latencies  map[string]float64 `json:"latencies"`
+	Requests   int64              `json:"requests"`
+	Throughput float64            `json:"throughput"`
+	Rate       float64            `json:"rate"`
+}
+
+func readVegetaMergedReport(t *testing.T) vegetaMergedReport {
+	t.Helper()
 	b, err := os.ReadFile(mergeVegeta + "/reports/merged-report.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want struct {
-		Latencies  map[string]float64 `json:"latencies"`
-		Requests   int64              `json:"requests"`
-		Throughput float64            `json:"throughput"`
-		Rate       float64            `json:"rate"`
-	}
+	var want vegetaMergedReport
 	if err := json.Unmarshal(b, &want); err != nil {
 		t.Fatal(err)
 	}
-	// The exact quantiles of the 6000 latencies (vegeta's report
-	// estimates them with a t-digest): the smallest latency with at least
-	// q of the requests at or below it.
+	return want
+}
+
+// mergeVegetaLatencies returns the latencies (ms) of every request of the
+// three attacks, sorted.
+func mergeVegetaLatencies(t *testing.T) []float64 {
+	t.Helper()
 	var lat []float64
 	for _, x := range []string{"a", "b", "c"} {
 		f, err := os.Open(mergeVegeta + "/parts-json/attack-" + x + ".json.gz")
@@ -91,72 +118,84 @@ func TestMergeVegetaTruth(t *testing.T) {
 		f.Close()
 	}
 	slices.Sort(lat)
-	exact := func(q float64) float64 { return lat[int(math.Ceil(q*float64(len(lat))))-1] }
-	for _, dir := range []string{"parts-bin", "parts-json"} {
-		t.Run(dir, func(t *testing.T) {
-			p := mergeStore(t, dir)
-			for _, how := range []string{"manifest", "flag"} {
-				req := Request{Experiment: "mv"}
-				if how == "manifest" {
-					req.Manifest = namesManifest(t, "merge: [[parts/*]]")
-					req.Manifest.Dir = "raw/mv"
-				} else {
-					req.Overrides.Merge = []experiment.MergeRule{{Sources: []string{"raw/mv/parts/" + name(dir, "a"), "raw/mv/parts/" + name(dir, "b"),
-						"raw/mv/parts/" + name(dir, "c")}, Flag: "--merge"}}
-				}
-				r, err := p.Report(context.Background(), req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				v := r.Verdict
-				if len(v.Runs) != 1 {
-					t.Fatalf("%s: %d runs", how, len(v.Runs))
-				}
-				run := v.Runs[0]
-				// 3 x 100 req/s; vegeta's merged rate and throughput are 300.08, 300.04.
-				if run.Requests != want.Requests || run.Errors != 0 || math.Abs(run.RPS-want.Rate) > 0.5 || math.Abs(run.RPS-want.Throughput) > 0.5 {
-					t.Errorf("%s: %d requests, %d errors, %v req/s", how, run.Requests, run.Errors, run.RPS)
-				}
-				for _, c := range []struct {
-					got *float64
-					key string
-					q   float64
-					tol float64 // relative: vegeta's t-digest estimate
-				}{{run.LatP50Ms, "50th", 0.5, 0.001}, {run.LatP90Ms, "90th", 0.9, 0.001}, {run.LatP99Ms, "99th", 0.99, 0.02},
-					{run.LatMaxMs, "max", 1, 0}, {run.LatMinMs, "min", 0, 0}} {
-					w := want.Latencies[c.key] / 1e6
-					if c.got == nil || math.Abs(*c.got-w) > c.tol*w+1e-9 || *c.got != exact(max(c.q, 1e-9)) {
-						t.Errorf("%s: %s %v ms, vegeta report %v ms, exact %v ms", how, c.key, c.got, w, exact(max(c.q, 1e-9)))
-					}
-				}
-				if m := want.Latencies["mean"] / 1e6; run.LatMeanMs == nil || math.Abs(*run.LatMeanMs-m) > 1e-3 {
-					t.Errorf("%s: mean %v ms, vegeta report %v ms", how, *run.LatMeanMs, m)
-				}
-				if run.Notes == nil || !strings.Contains(*run.Notes, "merged from 3 parts") {
-					t.Errorf("%s: notes %v", how, run.Notes)
-				}
-				for _, f := range v.Findings {
-					if f.Code == analyze.CodeSplitRun {
-						t.Errorf("%s: split-run finding on a merged run", how)
-					}
-				}
-			}
-			// Not merged: three runs of 100 req/s, and the finding.
-			r, err := p.Report(context.Background(), Request{Experiment: "mv"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(r.Verdict.Runs) != 3 {
-				t.Fatalf("unmerged: %d runs", len(r.Verdict.Runs))
-			}
-			found := false
-			for _, f := range r.Verdict.Findings {
-				found = found || f.Code == analyze.CodeSplitRun && len(f.Subject.Runs) == 3
-			}
-			if !found {
-				t.Errorf("unmerged: no split-run finding over the three runs: %+v", r.Verdict.Findings)
-			}
-		})
+	return lat
+}
+
+// mergeVegetaRequest merges the three parts by the manifest's merge
+// groups (how "manifest") or by the --merge flag's rule ("flag").
+func mergeVegetaRequest(t *testing.T, dir, how string) Request {
+	t.Helper()
+	req := Request{Experiment: "mv"}
+	if how == "manifest" {
+		req.Manifest = namesManifest(t, "merge: [[parts/*]]")
+		req.Manifest.Dir = "raw/mv"
+	} else {
+		req.Overrides.Merge = []experiment.MergeRule{{Sources: []string{"raw/mv/parts/" + name(dir, "a"), "raw/mv/parts/" + name(dir, "b"),
+			"raw/mv/parts/" + name(dir, "c")}, Flag: "--merge"}}
+	}
+	return req
+}
+
+// checkMergedVegeta: the merged report is one run with vegeta's counts
+// and rate, the exact quantiles within vegeta's estimate, a note, and no
+// split-run finding.
+func checkMergedVegeta(t *testing.T, p *Pipeline, req Request, how string, want vegetaMergedReport, exact func(float64) float64) {
+	t.Helper()
+	r, err := p.Report(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := r.Verdict
+	if len(v.Runs) != 1 {
+		t.Fatalf("%s: %d runs", how, len(v.Runs))
+	}
+	run := v.Runs[0]
+	// 3 x 100 req/s; vegeta's merged rate and throughput are 300.08, 300.04.
+	if run.Requests != want.Requests || run.Errors != 0 || math.Abs(run.RPS-want.Rate) > 0.5 || math.Abs(run.RPS-want.Throughput) > 0.5 {
+		t.Errorf("%s: %d requests, %d errors, %v req/s", how, run.Requests, run.Errors, run.RPS)
+	}
+	for _, c := range []struct {
+		got *float64
+		key string
+		q   float64
+		tol float64 // relative: vegeta's t-digest estimate
+	}{{run.LatP50Ms, "50th", 0.5, 0.001}, {run.LatP90Ms, "90th", 0.9, 0.001}, {run.LatP99Ms, "99th", 0.99, 0.02},
+		{run.LatMaxMs, "max", 1, 0}, {run.LatMinMs, "min", 0, 0}} {
+		w := want.Latencies[c.key] / 1e6
+		if c.got == nil || math.Abs(*c.got-w) > c.tol*w+1e-9 || *c.got != exact(max(c.q, 1e-9)) {
+			t.Errorf("%s: %s %v ms, vegeta report %v ms, exact %v ms", how, c.key, c.got, w, exact(max(c.q, 1e-9)))
+		}
+	}
+	if m := want.Latencies["mean"] / 1e6; run.LatMeanMs == nil || math.Abs(*run.LatMeanMs-m) > 1e-3 {
+		t.Errorf("%s: mean %v ms, vegeta report %v ms", how, *run.LatMeanMs, m)
+	}
+	if run.Notes == nil || !strings.Contains(*run.Notes, "merged from 3 parts") {
+		t.Errorf("%s: notes %v", how, run.Notes)
+	}
+	for _, f := range v.Findings {
+		if f.Code == analyze.CodeSplitRun {
+			t.Errorf("%s: split-run finding on a merged run", how)
+		}
+	}
+}
+
+// checkUnmergedVegeta: not merged, three runs of 100 req/s, and the
+// split-run finding over them.
+func checkUnmergedVegeta(t *testing.T, p *Pipeline) {
+	t.Helper()
+	r, err := p.Report(context.Background(), Request{Experiment: "mv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Verdict.Runs) != 3 {
+		t.Fatalf("unmerged: %d runs", len(r.Verdict.Runs))
+	}
+	found := false
+	for _, f := range r.Verdict.Findings {
+		found = found || f.Code == analyze.CodeSplitRun && len(f.Subject.Runs) == 3
+	}
+	if !found {
+		t.Errorf("unmerged: no split-run finding over the three runs: %+v", r.Verdict.Findings)
 	}
 }
 

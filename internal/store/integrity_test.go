@@ -218,9 +218,23 @@ func TestLocalConfinement(t *testing.T) {
 // while it is read, through Local.Get or OpenFile, gives an error matching
 // ErrChanged at its end, never a short or mixed read that looks complete.
 func TestChangedWhileRead(t *testing.T) {
-	ctx := context.Background()
 	body := bytes.Repeat([]byte("0123456789\n"), 100_000)
-	openers := map[string]func(t *testing.T, root string) io.ReadCloser{
+	openers, changes := changedOpeners(), changedWrites(body)
+	for oname, open := range openers {
+		for cname, change := range changes {
+			t.Run(oname+" "+cname, func(t *testing.T) {
+				readWhileChanged(t, body, open, cname, change)
+			})
+		}
+	}
+	readReplacedByPut(t, body)
+	readPipeUnchecked(t, body)
+}
+
+// changedOpeners open raw/e/a.txt under root: by Local.Get and by OpenFile.
+func changedOpeners() map[string]func(t *testing.T, root string) io.ReadCloser {
+	ctx := context.Background()
+	return map[string]func(t *testing.T, root string) io.ReadCloser{
 		"Local.Get": func(t *testing.T, root string) io.ReadCloser {
 			l, err := NewLocal(root)
 			if err != nil {
@@ -240,7 +254,11 @@ func TestChangedWhileRead(t *testing.T) {
 			return f
 		},
 	}
-	changes := map[string]func(path string) error{
+}
+
+// changedWrites are the changes made to a file (of body) while it is read.
+func changedWrites(body []byte) map[string]func(path string) error {
+	return map[string]func(path string) error{
 		"unchanged": func(string) error { return nil },
 		"truncated": func(p string) error { return os.Truncate(p, int64(len(body)/3)) },
 		"appended": func(p string) error {
@@ -266,40 +284,46 @@ func TestChangedWhileRead(t *testing.T) {
 			return os.Chtimes(p, later, later)
 		},
 	}
-	for oname, open := range openers {
-		for cname, change := range changes {
-			t.Run(oname+" "+cname, func(t *testing.T) {
-				root := t.TempDir()
-				p := filepath.Join(root, "raw", "e", "a.txt")
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, body, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				rc := open(t, root)
-				defer rc.Close()
-				head := make([]byte, 1000)
-				if _, err := io.ReadFull(rc, head); err != nil {
-					t.Fatal(err)
-				}
-				if err := change(p); err != nil {
-					t.Fatal(err)
-				}
-				n, err := io.Copy(io.Discard, rc)
-				if cname == "unchanged" {
-					if err != nil || n+1000 != int64(len(body)) {
-						t.Errorf("read %d bytes, %v", n+1000, err)
-					}
-					return
-				}
-				if !errors.Is(err, ErrChanged) {
-					t.Errorf("read %d more bytes, error %v", n, err)
-				}
-			})
-		}
+}
+
+// readWhileChanged reads the first 1000 bytes, makes the change, and reads
+// the rest: whole when unchanged, else ErrChanged.
+func readWhileChanged(t *testing.T, body []byte, open func(t *testing.T, root string) io.ReadCloser, cname string, change func(string) error) {
+	t.Helper()
+	root := t.TempDir()
+	p := filepath.Join(root, "raw", "e", "a.txt")
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
 	}
-	// A file replaced by Put (a rename) is read whole, in its old version.
+	if err := os.WriteFile(p, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rc := open(t, root)
+	defer rc.Close()
+	head := make([]byte, 1000)
+	if _, err := io.ReadFull(rc, head); err != nil {
+		t.Fatal(err)
+	}
+	if err := change(p); err != nil {
+		t.Fatal(err)
+	}
+	n, err := io.Copy(io.Discard, rc)
+	if cname == "unchanged" {
+		if err != nil || n+1000 != int64(len(body)) {
+			t.Errorf("read %d bytes, %v", n+1000, err)
+		}
+		return
+	}
+	if !errors.Is(err, ErrChanged) {
+		t.Errorf("read %d more bytes, error %v", n, err)
+	}
+}
+
+// readReplacedByPut: a file replaced by Put (a rename) is read whole, in
+// its old version.
+func readReplacedByPut(t *testing.T, body []byte) {
+	t.Helper()
+	ctx := context.Background()
 	l, _ := NewLocal(t.TempDir())
 	if err := l.Put(ctx, "raw/e/a.txt", bytes.NewReader(body)); err != nil {
 		t.Fatal(err)
@@ -312,7 +336,11 @@ func TestChangedWhileRead(t *testing.T) {
 	if b, err := io.ReadAll(rc); err != nil || !bytes.Equal(b, body) {
 		t.Errorf("old version: %d bytes, %v", len(b), err)
 	}
-	// Pipes are read unchecked.
+}
+
+// readPipeUnchecked: pipes are read unchecked (skips without /dev/fd).
+func readPipeUnchecked(t *testing.T, body []byte) {
+	t.Helper()
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)

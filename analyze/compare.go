@@ -118,6 +118,10 @@ func (c *Comparison) settle() {
 const (
 	AggregateMean   = "mean-of-runs"
 	AggregateMedian = "median-of-runs"
+	// AggregatePooled: an error comparison's rates when its runs are
+	// pooled (errors over attempted requests of all a side's runs;
+	// ErrorTestFisherPooled, ErrorUntestedOverdispersed).
+	AggregatePooled = "pooled-over-runs"
 )
 
 // AggregateOf returns how a metric's value over several runs is

@@ -62,8 +62,9 @@ type ErrorComparison struct {
 	Settings Settings
 	// Pair numbers the pair of groups compared, as Comparison.Pair does.
 	Pair int
-	// Aggregate is how the tables name the sides' rates' aggregate over
-	// runs (AggregateOf of the error rate).
+	// Aggregate is how the sides' rates sum up their runs: the mean of
+	// the per-run rates (AggregateOf of the error rate), or
+	// AggregatePooled when the runs are pooled.
 	Aggregate string
 	// ARuns and BRuns are the runs compared, AErrors/AAttempted and
 	// BErrors/BAttempted their pooled counts.
@@ -185,6 +186,7 @@ func CompareErrorRates(la, lb string, sa, sb []results.Run, o Options) ErrorComp
 			c.Method = ErrorTestPermutation
 		}
 	} else {
+		c.Aggregate = AggregatePooled
 		c.ARate, c.BRate = float64(ea)/float64(na), float64(eb)/float64(nb)
 		c.DiffPts = 100 * (c.ARate - c.BRate)
 		// The pooled test assumes binomial runs: a side whose runs vary

@@ -407,10 +407,14 @@ func ratioName(method string) string {
 }
 
 // aggregateText names an aggregate over runs (a Comparison's or
-// ThresholdCheck's Aggregate): "mean of runs" or "median of runs".
+// ThresholdCheck's Aggregate, an ErrorComparison's): "mean of runs",
+// "median of runs" or "pooled over runs".
 func aggregateText(aggregate string) string {
-	if aggregate == analyze.AggregateMedian {
+	switch aggregate {
+	case analyze.AggregateMedian:
 		return "median of runs"
+	case analyze.AggregatePooled:
+		return "pooled over runs"
 	}
 	return "mean of runs"
 }

@@ -273,7 +273,26 @@ const (
 	NotComparedUngated = "ungated-only"
 	// NotComparedOnlyBaseline: the baseline is the only system.
 	NotComparedOnlyBaseline = "only-baseline"
+	// NotComparedNoRuns: no run of the experiment could be read.
+	NotComparedNoRuns = "no-runs"
 )
+
+// NoRunsGate is the gate of an experiment of which no run could be read,
+// decided by o's policy: nothing it guards was checked, so a regression
+// check meets gate.NoComparison (NotComparedNoRuns) and thresholds meet
+// gate.Unknown (Check -1: no check was made). Where either is guarded the
+// gate fails; the command fails on the unreadable inputs too.
+func NoRunsGate(o Options) Gate {
+	p := o.GatePolicy(false)
+	var rs []GateReason
+	if p.Guards(gate.NoComparison) {
+		rs = append(rs, GateReason{Condition: gate.NoComparison, Comparison: -1, Check: -1, Why: NotComparedNoRuns})
+	}
+	if len(o.SLO) > 0 {
+		rs = append(rs, GateReason{Condition: gate.Unknown, Comparison: -1, Check: -1, Why: NotComparedNoRuns})
+	}
+	return DecideGate(p, o.AllowedRegressionPct(), rs)
+}
 
 // whyNotCompared says why system a has no gated comparison against b.
 func (v *Verdict) whyNotCompared(a, b string) string {

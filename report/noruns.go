@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/gate"
 )
 
 // NoRunsHeadline is the headline of an experiment of which no run could
@@ -50,10 +52,11 @@ func runRef(source string, index int32) string {
 // readable run (report.md, report.html, summary.md and summary.json, in
 // that order): the headline says so, and the report lists every rejected
 // input with why, and every removed one. summary.json has the shape of
-// every other (SCHEMA.md), with empty lists, and the options o.
-func NoRuns(mdw, htmlw, smd, js io.Writer, experiment string, o analyze.Options, meta Meta) error {
+// every other (SCHEMA.md), with empty lists, the options o and the gate g
+// they decide (analyze.NoRunsGate), shown first where it guards anything.
+func NoRuns(mdw, htmlw, smd, js io.Writer, experiment string, o analyze.Options, g analyze.Gate, meta Meta) error {
 	d := &document{Title: "loadverdict: " + experiment,
-		Lead: []block{&paragraph{Runs: []inline{bold("Verdict:"), tx(" " + NoRunsHeadline)}, Class: "verdict"}},
+		Lead: append(noRunsGateLead(g), &paragraph{Runs: []inline{bold("Verdict:"), tx(" " + NoRunsHeadline)}, Class: "verdict"}),
 		Sections: []*section{
 			{Title: "Inputs", ID: "inputs", Blocks: []block{&list{Items: rejectedRemoved(meta)}}},
 			{Title: "How this report was made", ID: "made", Blocks: []block{
@@ -73,29 +76,91 @@ func NoRuns(mdw, htmlw, smd, js io.Writer, experiment string, o analyze.Options,
 	enc.SetIndent("", "  ")
 	return enc.Encode(Summary{Experiment: experiment, GeneratedBy: meta.GeneratedBy, AnalysisVersion: analyze.AnalysisVersion,
 		Headline: NoRunsHeadline, Systems: []SummarySystem{}, Comparisons: []SummaryCompare{}, Thresholds: []SummaryCheck{},
-		Gate: SummaryGate{FailOn: []string{}, Allow: []string{}, Reasons: []SummaryGateReason{}}, Findings: []SummaryFinding{}, Warnings: []string{},
+		Gate: noRunsSummaryGate(o, g), Findings: []SummaryFinding{}, Warnings: []string{},
 		Options: o, Runs: []SummaryRunBrief{}})
+}
+
+// noRunsReasonText words a reason of a gate without runs.
+func noRunsReasonText(r analyze.GateReason) string {
+	if r.Condition == gate.Unknown {
+		return "no run could be read, so no threshold could be checked"
+	}
+	return "no run could be read, so nothing was compared"
+}
+
+// noRunsSummaryGate is summary.json's gate of an experiment without runs.
+func noRunsSummaryGate(o analyze.Options, g analyze.Gate) SummaryGate {
+	s := NewSummaryGate(g.Policy, o.MaxRegressionPct, g.AllowedPct, g.Failed)
+	s.FailOn = slices.DeleteFunc(s.FailOn, func(c string) bool { return c == string(gate.Drift) })
+	for _, r := range g.Reasons {
+		s.Reasons = append(s.Reasons, SummaryGateReason{Condition: string(r.Condition), Fails: r.Fails, Allowed: r.Allowed, Message: noRunsReasonText(r)})
+	}
+	return s
+}
+
+// noRunsGateLead is the gate's line of a report without runs, where the
+// gate guards anything: "Gate: failed (fails on ...): no run could be
+// read, so nothing was compared".
+func noRunsGateLead(g analyze.Gate) []block {
+	state, pol, reasons, ok := noRunsGateWords(g)
+	if !ok {
+		return nil
+	}
+	text := " (" + pol + ")"
+	if len(reasons) > 0 {
+		text += ": " + strings.Join(reasons, "; ")
+	}
+	return []block{&paragraph{Runs: []inline{bold("Gate: " + state), tx(text)}, Class: "gate " + state}}
+}
+
+// noRunsGateWords words a gate without runs: its state, its policy and
+// the reasons that fail it ("regression-check: ..."); ok is false when it
+// guards nothing and allows nothing (then it is not shown).
+func noRunsGateWords(g analyze.Gate) (state, pol string, reasons []string, ok bool) {
+	if len(g.Policy.Failing()) == 0 && len(g.Policy.Allow) == 0 {
+		return "", "", nil, false
+	}
+	state = "passed"
+	if g.Failed {
+		state = "failed"
+	}
+	for _, r := range g.Reasons {
+		if r.Fails {
+			reasons = append(reasons, string(r.Condition)+": "+noRunsReasonText(r))
+		}
+	}
+	return state, gatePolicyText(g.Policy), reasons, true
 }
 
 // CompareNoRuns writes compare's result in format (CompareFormats) for
 // OLD (old) and NEW (new) of which no run could be read: the headline
 // NoRunsHeadline, and every rejected and removed input with why; in JSON
 // a CompareDoc with empty lists, as summary.json is for such a report.
-func CompareNoRuns(w io.Writer, experiment, old, new, format string, meta Meta) error {
+func CompareNoRuns(w io.Writer, experiment, old, new, format string, o analyze.Options, g analyze.Gate, meta Meta) error {
 	switch format {
 	case "json":
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		return enc.Encode(CompareDoc{Experiment: experiment, Headline: NoRunsHeadline, Old: old, New: new,
-			Comparisons: []SummaryCompare{}, Thresholds: []SummaryCheck{}, Gate: SummaryGate{FailOn: []string{}, Reasons: []SummaryGateReason{}}})
+			Comparisons: []SummaryCompare{}, Thresholds: []SummaryCheck{}, Gate: noRunsSummaryGate(o, g)})
 	case "markdown":
-		d := &document{Title: "loadverdict: " + experiment, Lead: []block{&paragraph{Runs: []inline{bold("Verdict:"), tx(" " + NoRunsHeadline)}, Class: "verdict"}},
+		d := &document{Title: "loadverdict: " + experiment, Lead: append(noRunsGateLead(g), &paragraph{Runs: []inline{bold("Verdict:"), tx(" " + NoRunsHeadline)}, Class: "verdict"}),
 			Sections: []*section{{Title: "Inputs", ID: "inputs", Blocks: []block{&list{Items: rejectedRemoved(meta)}}}}}
 		return writeMarkdown(w, d)
 	case "text":
 		if _, err := fmt.Fprintln(w, NoRunsHeadline); err != nil {
 			return err
+		}
+		if state, pol, reasons, ok := noRunsGateWords(g); ok {
+			if _, err := fmt.Fprintf(w, "gate: %s (%s)\n", state, pol); err != nil {
+				return err
+			}
+			for _, r := range reasons {
+				if _, err := fmt.Fprintf(w, "  - %s\n", r); err != nil {
+					return err
+				}
+			}
 		}
 		for _, r := range meta.Rejected {
 			if _, err := fmt.Fprintf(w, "  rejected: %s: %s\n", plainText(r.Source), plainText(r.Error)); err != nil {

@@ -70,7 +70,7 @@ func runCompare(ctx context.Context, args []string, e *env) error {
 	if res.Report.Verdict == nil {
 		// No run of either side could be read: say so in the format
 		// asked for, as the bucket's report does, and fail.
-		if err := report.CompareNoRuns(e.stdout, res.Report.Experiment, res.Old, res.New, *format, res.Report.Meta); err != nil {
+		if err := report.CompareNoRuns(e.stdout, res.Report.Experiment, res.Old, res.New, *format, res.Report.NoRunsOptions, res.Report.NoRunsGate, res.Report.Meta); err != nil {
 			return err
 		}
 		if res.Rejected == 0 {

@@ -290,11 +290,58 @@ func TestAllRejectedNoStale(t *testing.T) {
 		if !strings.Contains(out, "No runs could be read") || !strings.Contains(out, "rej") {
 			t.Errorf("compare --format %s printed %q, want the no-runs result", format, out)
 		}
+		// compare guards a regression: nothing compared fails its gate
+		// in every format (it said "failed": false before).
+		if !strings.Contains(strings.ToLower(out), "gate: failed") && format != "json" {
+			t.Errorf("compare --format %s printed %q, want its gate failed", format, out)
+		}
 		if format == "json" {
 			var doc report.CompareDoc
 			if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Headline != report.NoRunsHeadline || doc.Comparisons == nil {
 				t.Errorf("compare --format json: %v, %+v", err, doc)
 			}
+			if g := doc.Gate; !g.Failed || len(g.Reasons) != 1 || g.Reasons[0].Condition != "no-comparison" || !g.Reasons[0].Fails {
+				t.Errorf("compare --format json, nothing read: gate %+v, want failed on no-comparison", g)
+			}
+		}
+	}
+	checkNoRunsGate(t, rej1)
+}
+
+// checkNoRunsGate: report's summary.json of an experiment without runs
+// states the gate asked for (a baseline, a threshold), failed with why,
+// and no gate where none was asked.
+func checkNoRunsGate(t *testing.T, rejected string) {
+	t.Helper()
+	for _, tc := range []struct {
+		args []string
+		want []string // the failing conditions; nil: not failed
+	}{
+		{nil, nil},
+		{[]string{"--baseline", "old"}, []string{"no-comparison"}},
+		{[]string{"--threshold", "lat_p99_ms<100"}, []string{"unknown"}},
+	} {
+		st := filepath.Join(t.TempDir(), "st")
+		_, _, err := runCLI(t, "", append(append([]string{"report", "-o", st}, tc.args...), rejected)...)
+		if exitCode(err) != 1 {
+			t.Errorf("report %v, every input rejected: %v, want exit 1", tc.args, err)
+		}
+		b, err := os.ReadFile(filepath.Join(st, "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s report.Summary
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range s.Gate.Reasons {
+			if r.Fails {
+				got = append(got, r.Condition)
+			}
+		}
+		if s.Gate.Failed != (tc.want != nil) || !slices.Equal(got, tc.want) {
+			t.Errorf("report %v, no runs: gate failed %v on %v, want %v", tc.args, s.Gate.Failed, got, tc.want)
 		}
 	}
 }

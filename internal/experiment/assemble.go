@@ -166,10 +166,11 @@ func Assemble(ctx context.Context, req Request, in Input, read SampleReader) (As
 	return out, err
 }
 
-// decideOptions is the one place where the analysis options are decided:
-// the defaults, then the manifest's, then the command line's (the
-// baseline among them), checked against the experiment's systems known.
-func decideOptions(req Request, known []string) (analyze.Options, error) {
+// RequestedOptions is the one place where the analysis options are
+// decided: the defaults, then the manifest's, then the command line's
+// (the baseline among them), not yet checked against any system (an
+// experiment without runs reports them as asked).
+func RequestedOptions(req Request) analyze.Options {
 	opts := analyze.DefaultOptions()
 	req.Manifest.Apply(&opts)
 	o := req.Overrides
@@ -182,6 +183,13 @@ func decideOptions(req Request, known []string) (analyze.Options, error) {
 	if o.MaxRegressionPct != nil {
 		opts.MaxRegressionPct = *o.MaxRegressionPct
 	}
+	return opts
+}
+
+// decideOptions is RequestedOptions checked against the experiment's
+// systems known.
+func decideOptions(req Request, known []string) (analyze.Options, error) {
+	opts := RequestedOptions(req)
 	if opts.Baseline != "" && !slices.Contains(known, opts.Baseline) {
 		return opts, &NameError{Msg: fmt.Sprintf("baseline %q is not a system of experiment %s", opts.Baseline, req.Experiment), Known: known}
 	}

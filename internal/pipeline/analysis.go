@@ -59,6 +59,11 @@ type Report struct {
 	// Meta is what the report says of its inputs: the rejected and the
 	// removed among them.
 	Meta report.Meta
+	// NoRunsOptions and NoRunsGate, when no run could be read (Verdict
+	// nil), are the options as requested and the gate they decide
+	// (analyze.NoRunsGate): what the no-runs reports say.
+	NoRunsOptions analyze.Options
+	NoRunsGate    analyze.Gate
 }
 
 // Report analyses the tables (and rejection records) of req's
@@ -130,11 +135,14 @@ func (p *Pipeline) report(ctx context.Context, req Request, in map[string]string
 	if v == nil {
 		// Every input rejected or removed: a report that says so and
 		// lists them, not an error (no retry can read them).
-		files, err := renderNoRuns(req.Experiment, meta)
+		opts := experiment.RequestedOptions(experiment.Request{Experiment: req.Experiment, Manifest: req.Manifest, Overrides: req.Overrides})
+		g := analyze.NoRunsGate(opts)
+		files, err := renderNoRuns(req.Experiment, opts, g, meta)
 		if err != nil {
 			return nil, err
 		}
-		return &Report{Experiment: req.Experiment, Headline: report.NoRunsHeadline, Files: files, Inputs: in, Meta: meta}, nil
+		return &Report{Experiment: req.Experiment, Headline: report.NoRunsHeadline, Files: files, Inputs: in, Meta: meta,
+			NoRunsOptions: opts, NoRunsGate: g}, nil
 	}
 	var files []File
 	if !req.VerdictOnly {

@@ -65,10 +65,11 @@ func Render(v *analyze.Verdict, set analyze.Set, meta report.Meta, format plots.
 
 // renderNoRuns makes the files of the report of an experiment without a
 // readable run: report.md, report.html, summary.md and summary.json
-// (report.NoRuns), with the default options.
-func renderNoRuns(experiment string, meta report.Meta) ([]File, error) {
+// (report.NoRuns), with the options as requested (experiment.RequestedOptions)
+// and the gate they decide.
+func renderNoRuns(experiment string, opts analyze.Options, g analyze.Gate, meta report.Meta) ([]File, error) {
 	var md, page, smd, js bytes.Buffer
-	if err := report.NoRuns(&md, &page, &smd, &js, experiment, analyze.DefaultOptions(), meta); err != nil {
+	if err := report.NoRuns(&md, &page, &smd, &js, experiment, opts, g, meta); err != nil {
 		return nil, err
 	}
 	return []File{{"report.md", md.Bytes()}, {HTMLName, page.Bytes()}, {"summary.md", smd.Bytes()}, {"summary.json", js.Bytes()}}, nil

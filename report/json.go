@@ -520,13 +520,19 @@ func summaryChecks(v *analyze.Verdict) []SummaryCheck {
 
 // summaryGate converts the gate's decision.
 func summaryGate(v *analyze.Verdict) SummaryGate {
-	g := NewSummaryGate(v.Gate.Policy, v.Options.MaxRegressionPct, v.Gate.AllowedPct, v.Gate.Failed)
-	// drift is history's condition: a verdict never meets it.
-	g.FailOn = slices.DeleteFunc(g.FailOn, func(c string) bool { return c == string(gate.Drift) })
-	for _, r := range v.Gate.Reasons {
-		g.Reasons = append(g.Reasons, SummaryGateReason{Condition: string(r.Condition), Fails: r.Fails, Allowed: r.Allowed, Message: gateReasonText(v, r)})
+	return verdictSummaryGate(v.Gate, v.Options.MaxRegressionPct, func(r analyze.GateReason) string { return gateReasonText(v, r) })
+}
+
+// verdictSummaryGate is the summary of an experiment's gate g (a
+// verdict's, or analyze.NoRunsGate's), each reason worded by text.
+func verdictSummaryGate(g analyze.Gate, maxPct float64, text func(analyze.GateReason) string) SummaryGate {
+	s := NewSummaryGate(g.Policy, maxPct, g.AllowedPct, g.Failed)
+	// drift is history's condition: an experiment's gate never meets it.
+	s.FailOn = slices.DeleteFunc(s.FailOn, func(c string) bool { return c == string(gate.Drift) })
+	for _, r := range g.Reasons {
+		s.Reasons = append(s.Reasons, SummaryGateReason{Condition: string(r.Condition), Fails: r.Fails, Allowed: r.Allowed, Message: text(r)})
 	}
-	return g
+	return s
 }
 
 func warmup(w analyze.Warmup) SummaryWarmup {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 	"unicode"
 
@@ -90,12 +89,7 @@ func noRunsReasonText(r analyze.GateReason) string {
 
 // noRunsSummaryGate is summary.json's gate of an experiment without runs.
 func noRunsSummaryGate(o analyze.Options, g analyze.Gate) SummaryGate {
-	s := NewSummaryGate(g.Policy, o.MaxRegressionPct, g.AllowedPct, g.Failed)
-	s.FailOn = slices.DeleteFunc(s.FailOn, func(c string) bool { return c == string(gate.Drift) })
-	for _, r := range g.Reasons {
-		s.Reasons = append(s.Reasons, SummaryGateReason{Condition: string(r.Condition), Fails: r.Fails, Allowed: r.Allowed, Message: noRunsReasonText(r)})
-	}
-	return s
+	return verdictSummaryGate(g, o.MaxRegressionPct, noRunsReasonText)
 }
 
 // noRunsGateLead is the gate's line of a report without runs, where the

@@ -424,6 +424,21 @@ type History struct {
 	// every condition met, asked for (Fails) or not.
 	Failed  bool
 	Reasons []HistoryGateReason
+	// Unread is the experiment after the latest one analysed of which no
+	// run could be read (every input rejected or removed; MarkUnread),
+	// "" when none: the series' latest night was not checked.
+	Unread string
+}
+
+// MarkUnread records that experiment name, later than every experiment of
+// the history, has no readable run: nothing of the series' latest night
+// was checked, so the gate meets no-comparison (fails where a regression
+// is guarded, as by default) instead of passing on the night before.
+func (h *History) MarkUnread(name string) {
+	h.Unread = name
+	if !slices.ContainsFunc(h.Reasons, func(r HistoryGateReason) bool { return r.Track < 0 }) {
+		h.addReason(HistoryGateReason{Condition: gate.NoComparison, Track: -1, Metric: -1, MaxPct: allowedPct(h.Options)})
+	}
 }
 
 // MaxSeriesExperiments is the most experiments of a series analysed at

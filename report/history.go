@@ -304,6 +304,10 @@ func undecidedText(h *analyze.History, t analyze.Track, l *analyze.Latest) strin
 // noComparisonText says why nothing of the latest experiment could be
 // checked (the no-comparison reason).
 func noComparisonText(h *analyze.History) string {
+	if h.Unread != "" {
+		return fmt.Sprintf("no run of the latest experiment, %s, could be read (every input rejected or removed), so nothing of it was checked; the series shown ends at %s",
+			h.Unread, expWhere(h.Experiments[len(h.Experiments)-1]))
+	}
 	return fmt.Sprintf("nothing of the latest experiment, %s, could be checked: none of its systems and settings ran (without errors) in the %s before it",
 		expWhere(h.Experiments[len(h.Experiments)-1]), plural(len(h.Experiments)-1, "experiment"))
 }
@@ -718,6 +722,9 @@ type SeriesSummary struct {
 	// Control is the control system every other is checked relative to
 	// (--control, history.control); null without one.
 	Control *string `json:"control"`
+	// Unread is the experiment after the latest shown of which no run
+	// could be read (analyze.History.Unread); absent when none.
+	Unread string `json:"unread,omitempty"`
 }
 
 // SeriesSummaryExp is one experiment of a series.
@@ -881,7 +888,7 @@ func roundMetric(metric string, x float64) float64 {
 // NewSeriesSummary builds a series' summary.json.
 func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 	s := &SeriesSummary{Series: h.Series, GeneratedBy: generatedBy, AnalysisVersion: analyze.AnalysisVersion,
-		Headline: HistoryHeadline(h), OrderBy: h.OrderBy, Earlier: h.Earlier, Experiments: []SeriesSummaryExp{}, Tracks: []SeriesSummaryTrack{},
+		Headline: HistoryHeadline(h), OrderBy: h.OrderBy, Earlier: h.Earlier, Experiments: []SeriesSummaryExp{}, Tracks: []SeriesSummaryTrack{}, Unread: h.Unread,
 		Options: SeriesSummaryOptions{Alpha: h.Options.Alpha, PracticalBand: h.Options.PracticalBand, MinRuns: h.Options.MinRuns,
 			Permutations: stats.DefaultPermutations, Seed: h.Options.Seed}}
 	if h.Options.Control != "" {

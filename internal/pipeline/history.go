@@ -79,17 +79,25 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 	}
 	hr := &HistoryReport{Series: req.Series, Inputs: map[string]string{}}
 	var exps []analyze.SeriesExperiment
+	var unread []unreadExperiment
 	byName := map[string]*experiment.Manifest{}
-	for _, exp := range req.Experiments {
+	pos := map[string]int{}
+	for i, exp := range req.Experiments {
 		se, m, err := p.seriesExperiment(ctx, req, exp, hr.Inputs)
 		if err != nil {
 			return nil, err
 		}
 		if se.Verdict == nil {
-			continue // nothing to show yet (no runs, or every upload rejected or removed)
+			// Nothing to show yet (no runs, or every upload rejected or
+			// removed); the latter, if the latest, fails the gate.
+			if se.Name != "" {
+				unread = append(unread, unreadExperiment{name: exp, pos: i, meta: se.Meta})
+			}
+			continue
 		}
 		exps = append(exps, se)
 		byName[exp] = m
+		pos[exp] = i
 	}
 	if len(exps) == 0 {
 		return nil, fmt.Errorf("series %s: %w", req.Series, ErrNoRuns)
@@ -110,9 +118,43 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 		return nil, err
 	}
 	h.Earlier = earlier
+	last := exps[len(exps)-1]
+	if u := latestUnread(unread, last, pos[last.Name]); u != "" {
+		h.MarkUnread(u)
+	}
 	hr.History, hr.Headline = h, report.HistoryHeadline(h)
 	hr.Files, err = RenderHistory(h, p.GeneratedBy)
 	return hr, err
+}
+
+// unreadExperiment is an experiment of a series of which no run could be
+// read (every input rejected or removed): its position in the request's
+// list and its manifest's meta.
+type unreadExperiment struct {
+	name string
+	pos  int
+	meta analyze.Meta
+}
+
+// latestUnread names the latest of the unread experiments that comes
+// after last (the latest analysed, at position lastPos of the request's
+// list): by meta date where both have one (the same day counts as after:
+// it cannot be placed before), else by the list's order (the command
+// line's, the bucket's by name); "" when none does.
+func latestUnread(unread []unreadExperiment, last analyze.SeriesExperiment, lastPos int) string {
+	name, best := "", -1
+	for _, u := range unread {
+		after := u.pos > lastPos
+		if du, err := analyze.ParseDate(u.meta.Date); err == nil && u.meta.Date != "" {
+			if dl, err := analyze.ParseDate(last.Meta.Date); err == nil && last.Meta.Date != "" {
+				after = !du.Before(dl)
+			}
+		}
+		if after && u.pos > best {
+			name, best = u.name, u.pos
+		}
+	}
+	return name
 }
 
 // seriesExperiment analyses experiment exp of a series as Report would
@@ -139,7 +181,15 @@ func (p *Pipeline) seriesExperiment(ctx context.Context, req HistoryRequest, exp
 		// (Analyze): the experiment counts without it.
 		v, _, _, err = p.verdict(ctx, Request{Experiment: exp}, in)
 	}
-	if errors.Is(err, ErrNoRuns) || err == nil && v == nil {
+	if errors.Is(err, ErrNoRuns) {
+		return analyze.SeriesExperiment{}, m, nil // no input yet
+	}
+	if err == nil && v == nil {
+		// Every input rejected or removed: named, with its manifest's
+		// meta, to be placed in the series (latestUnread).
+		if m != nil {
+			se.Meta = m.Meta
+		}
 		return se, m, nil
 	}
 	if err != nil {

@@ -191,6 +191,42 @@ func TestHistoryNoRuns(t *testing.T) {
 	if _, err := p.History(ctx, HistoryRequest{Series: "a/b", Experiments: []string{"exp01"}}); err == nil {
 		t.Error("series a/b accepted")
 	}
+	checkUnreadLatest(t, p, s)
+}
+
+// checkUnreadLatest: an experiment whose every input was rejected, after
+// the latest analysed one, fails the series' gate on no-comparison and is
+// named (it passed on the night before it); before it, or with no input
+// at all, it is left out as before.
+func checkUnreadLatest(t *testing.T, p *Pipeline, s store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	if err := s.Put(ctx, "raw/bad/a.txt", strings.NewReader("not a load test\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Ingest(ctx, "raw/bad/a.txt"); !errors.Is(err, ErrRejected) {
+		t.Fatalf("raw/bad/a.txt: %v, want rejected", err)
+	}
+	for _, tc := range []struct {
+		exps   []string
+		unread string
+	}{
+		{[]string{"exp01", "bad"}, "bad"},
+		{[]string{"bad", "exp01"}, ""},
+		{[]string{"exp01", "nothing"}, ""},
+	} {
+		r, err := p.History(ctx, HistoryRequest{Series: "x", Experiments: tc.exps})
+		if err != nil {
+			t.Fatalf("%v: %v", tc.exps, err)
+		}
+		h := r.History
+		if h.Unread != tc.unread || h.Failed != (tc.unread != "") {
+			t.Errorf("%v: unread %q, gate failed %v; want unread %q", tc.exps, h.Unread, h.Failed, tc.unread)
+		}
+		if tc.unread != "" && !strings.Contains(r.Headline, "no run of the latest experiment, bad, could be read") {
+			t.Errorf("%v: headline %q does not name the unread experiment", tc.exps, r.Headline)
+		}
+	}
 }
 
 // TestSeriesUndated (issue 30 #4): in a bucket, an experiment without

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/loadverdict/loadverdict/report"
 )
 
 // coldJVMFile is vegeta's per-request results of a cold JVM server attacked
@@ -33,14 +29,7 @@ func TestReportColdJVM(t *testing.T) {
 	if _, errOut, err := runCLI(t, "", "report", "-o", dir, coldJVMFile); err != nil {
 		t.Fatalf("%v: %s", err, errOut)
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s report.Summary
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
+	s := readSummary(t, filepath.Join(dir, "summary.json"))
 	if len(s.Systems) != 1 || s.Systems[0].Label != "127.0.0.1:19010" || len(s.Systems[0].WithinRunWarmup) != 1 {
 		t.Fatalf("systems: %+v", s.Systems)
 	}

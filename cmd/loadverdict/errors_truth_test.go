@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -146,14 +144,7 @@ func reportSummary(t *testing.T, paths ...string) *report.Summary {
 	if _, errOut, err := runCLI(t, "", append([]string{"report", "-o", out}, paths...)...); err != nil {
 		t.Fatalf("report: %v: %s", err, errOut)
 	}
-	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s report.Summary
-	if err := json.Unmarshal(b, &s); err != nil {
-		t.Fatal(err)
-	}
+	s := readSummary(t, filepath.Join(out, "summary.json"))
 	return &s
 }
 

@@ -1,12 +1,8 @@
 package main
 
 import (
-	"encoding/json"
-	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/loadverdict/loadverdict/report"
 )
 
 // TestHeyABSameClass is the acceptance test of "hey -o csv and ab -g data
@@ -29,14 +25,7 @@ func TestHeyABSameClass(t *testing.T) {
 			if _, errOut, err := runCLI(t, "", "report", "-o", dir, c.file); err != nil {
 				t.Fatalf("report: %v\n%s", err, errOut)
 			}
-			b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var s report.Summary
-			if err := json.Unmarshal(b, &s); err != nil {
-				t.Fatal(err)
-			}
+			s := readSummary(t, filepath.Join(dir, "summary.json"))
 			if len(s.Systems) != 1 || len(s.Systems[0].WithinRunWarmup) != 1 {
 				t.Fatalf("systems %+v", s.Systems)
 			}

@@ -326,14 +326,7 @@ func checkNoRunsGate(t *testing.T, rejected string) {
 		if exitCode(err) != 1 {
 			t.Errorf("report %v, every input rejected: %v, want exit 1", tc.args, err)
 		}
-		b, err := os.ReadFile(filepath.Join(st, "summary.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var s report.Summary
-		if err := json.Unmarshal(b, &s); err != nil {
-			t.Fatal(err)
-		}
+		s := readSummary(t, filepath.Join(st, "summary.json"))
 		var got []string
 		for _, r := range s.Gate.Reasons {
 			if r.Fails {

@@ -83,17 +83,17 @@ func (p *Pipeline) History(ctx context.Context, req HistoryRequest) (*HistoryRep
 	byName := map[string]*experiment.Manifest{}
 	pos := map[string]int{}
 	for i, exp := range req.Experiments {
-		se, m, err := p.seriesExperiment(ctx, req, exp, hr.Inputs)
+		se, m, unreadable, err := p.seriesExperiment(ctx, req, exp, hr.Inputs)
 		if err != nil {
 			return nil, err
 		}
+		if unreadable {
+			// Every upload rejected or removed: if the latest, it fails
+			// the gate (latestUnread).
+			unread = append(unread, unreadExperiment{name: exp, pos: i, meta: se.Meta})
+		}
 		if se.Verdict == nil {
-			// Nothing to show yet (no runs, or every upload rejected or
-			// removed); the latter, if the latest, fails the gate.
-			if se.Name != "" {
-				unread = append(unread, unreadExperiment{name: exp, pos: i, meta: se.Meta})
-			}
-			continue
+			continue // nothing to show
 		}
 		exps = append(exps, se)
 		byName[exp] = m
@@ -160,19 +160,20 @@ func latestUnread(unread []unreadExperiment, last analyze.SeriesExperiment, last
 // seriesExperiment analyses experiment exp of a series as Report would
 // (its manifest's systems, labels and thresholds; the manifest of req, or
 // the store's, whose ETag goes into inputs). Its Verdict is nil when it
-// has nothing to show yet.
-func (p *Pipeline) seriesExperiment(ctx context.Context, req HistoryRequest, exp string, inputs map[string]string) (analyze.SeriesExperiment, *experiment.Manifest, error) {
+// has nothing to show yet; the bool is true when that is because every
+// input was rejected or removed (not for want of any input).
+func (p *Pipeline) seriesExperiment(ctx context.Context, req HistoryRequest, exp string, inputs map[string]string) (analyze.SeriesExperiment, *experiment.Manifest, bool, error) {
 	se := analyze.SeriesExperiment{Name: exp}
 	m, ok := req.Manifests[exp]
 	if !ok {
 		var err error
 		if m, err = p.manifest(ctx, exp, inputs); err != nil {
-			return se, nil, err
+			return se, nil, false, err
 		}
 	}
 	in := map[string]string{}
 	if err := p.listInputs(ctx, exp, false, in); err != nil {
-		return se, nil, err
+		return se, nil, false, err
 	}
 	v, _, _, err := p.verdict(ctx, Request{Experiment: exp, Manifest: m}, in)
 	var ne *experiment.NameError
@@ -182,18 +183,18 @@ func (p *Pipeline) seriesExperiment(ctx context.Context, req HistoryRequest, exp
 		v, _, _, err = p.verdict(ctx, Request{Experiment: exp}, in)
 	}
 	if errors.Is(err, ErrNoRuns) {
-		return analyze.SeriesExperiment{}, m, nil // no input yet
+		return se, m, false, nil // no input yet
 	}
 	if err == nil && v == nil {
-		// Every input rejected or removed: named, with its manifest's
-		// meta, to be placed in the series (latestUnread).
+		// Every input rejected or removed: with its manifest's meta, to
+		// be placed in the series (latestUnread).
 		if m != nil {
 			se.Meta = m.Meta
 		}
-		return se, m, nil
+		return se, m, true, nil
 	}
 	if err != nil {
-		return se, nil, fmt.Errorf("series %s: %w", req.Series, err)
+		return se, nil, false, fmt.Errorf("series %s: %w", req.Series, err)
 	}
 	if o, err := p.Store.Head(ctx, store.ReportKey(exp, "covers.json")); err == nil {
 		inputs[o.Key] = o.ETag
@@ -202,7 +203,7 @@ func (p *Pipeline) seriesExperiment(ctx context.Context, req HistoryRequest, exp
 	if m != nil {
 		se.Meta = m.Meta
 	}
-	return se, m, nil
+	return se, m, false, nil
 }
 
 // markAccepted marks the accepted experiments of a series: those named

@@ -152,10 +152,11 @@ func gateReasonText(v *analyze.Verdict, r analyze.GateReason) string {
 
 // gateAsked reports whether the verdict's gate guards anything (or
 // allowed something): only then is it shown.
-func gateAsked(v *analyze.Verdict) bool {
-	p := v.Gate.Policy
-	return len(p.Failing()) > 0 || len(p.Allow) > 0
-}
+func gateAsked(v *analyze.Verdict) bool { return policyAsked(v.Gate.Policy) }
+
+// policyAsked reports whether a gate of policy p guards anything (or
+// allows something).
+func policyAsked(p gate.Policy) bool { return len(p.Failing()) > 0 || len(p.Allow) > 0 }
 
 // gatePolicyText words what the gate fails on and what was allowed:
 // "fails on regression, inconclusive, no-comparison; allows unknown".

@@ -108,10 +108,10 @@ func noRunsGateLead(g analyze.Gate) []block {
 }
 
 // noRunsGateWords words a gate without runs: its state, its policy and
-// the reasons that fail it ("regression-check: ..."); ok is false when it
+// the reasons that fail it ("no-comparison: ..."); ok is false when it
 // guards nothing and allows nothing (then it is not shown).
 func noRunsGateWords(g analyze.Gate) (state, pol string, reasons []string, ok bool) {
-	if len(g.Policy.Failing()) == 0 && len(g.Policy.Allow) == 0 {
+	if !policyAsked(g.Policy) {
 		return "", "", nil, false
 	}
 	state = "passed"

@@ -145,10 +145,9 @@ func latestUnread(unread []unreadExperiment, last analyze.SeriesExperiment, last
 	name, best := "", -1
 	for _, u := range unread {
 		after := u.pos > lastPos
-		if du, err := analyze.ParseDate(u.meta.Date); err == nil && u.meta.Date != "" {
-			if dl, err := analyze.ParseDate(last.Meta.Date); err == nil && last.Meta.Date != "" {
-				after = !du.Before(dl)
-			}
+		du, errU := analyze.ParseDate(u.meta.Date) // "" does not parse
+		if dl, errL := analyze.ParseDate(last.Meta.Date); errU == nil && errL == nil {
+			after = !du.Before(dl)
 		}
 		if after && u.pos > best {
 			name, best = u.name, u.pos

@@ -310,3 +310,33 @@ func TestSeriesUndated(t *testing.T) {
 		})
 	}
 }
+
+// TestLatestUnread: an unread experiment is the latest by meta date where
+// it and the latest analysed one both have one (the same day counts as
+// after), else by its place in the list.
+func TestLatestUnread(t *testing.T) {
+	last := analyze.SeriesExperiment{Name: "n05", Meta: analyze.Meta{Date: "2026-11-05"}}
+	undated := analyze.SeriesExperiment{Name: "n05"}
+	u := func(name string, pos int, date string) unreadExperiment {
+		return unreadExperiment{name: name, pos: pos, meta: analyze.Meta{Date: date}}
+	}
+	for _, tc := range []struct {
+		name   string
+		unread []unreadExperiment
+		last   analyze.SeriesExperiment
+		want   string
+	}{
+		{"dated, later", []unreadExperiment{u("n06", 0, "2026-11-06")}, last, "n06"},
+		{"dated, same day", []unreadExperiment{u("n06", 0, "2026-11-05")}, last, "n06"},
+		{"dated, earlier though listed after", []unreadExperiment{u("n04", 9, "2026-11-04")}, last, ""},
+		{"undated, listed after", []unreadExperiment{u("n06", 9, "")}, last, "n06"},
+		{"undated, listed before", []unreadExperiment{u("n04", 1, "")}, last, ""},
+		{"dated, latest analysed undated: by the list", []unreadExperiment{u("n06", 9, "2026-11-06")}, undated, "n06"},
+		{"the latest of two", []unreadExperiment{u("n06", 6, ""), u("n07", 7, "")}, last, "n07"},
+		{"none", nil, last, ""},
+	} {
+		if got := latestUnread(tc.unread, tc.last, 5); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

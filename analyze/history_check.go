@@ -328,13 +328,15 @@ func SequentialCheck(in []NightInput, higherIsBetter bool, o Options) Sequential
 
 // seqState is the history check between nights: the current level's
 // reference nights, the suspect nights pending, an open regression's
-// nights and the better ones, the night the level started (from) and the
-// latest recovery.
+// nights and the better ones, the night the level started (from), the
+// latest recovery and the drift the latest night was named.
 type seqState struct {
 	c                            *checker
 	s                            Sequential
 	ref, pending, change, better []int
 	from, recFrom, recAt         int
+	// drift is the drift the latest night was named (nil: none).
+	drift *DriftCheck
 }
 
 // night decides night i (a usable one), accepted or not.
@@ -368,11 +370,24 @@ func (st *seqState) night(i int, accepted bool) Night {
 		decide(&st.s, &n, single, &st.ref, &st.pending, &st.better)
 	}
 	n.RecoveredFrom, n.RecoveredAt = st.recFrom, st.recAt
-	if st.s.Roles[i] == RoleReference && n.Verdict != CheckForming {
+	switch {
+	case st.s.Roles[i] == RoleReference && n.Verdict != CheckForming:
 		n.Drift = c.drift(c.reference(st.ref, i).kept)
-		if n.Drift != nil && n.Drift.Drift {
-			n.Verdict = CheckDrift
+	case n.Suspect && st.drift != nil:
+		// A suspect night after a drift was named is the drift's next
+		// step, not a pause in it: the trend test over the level with the
+		// suspect nights in it, or else the drift named before, stands
+		// while the next nights decide (a one-off rejoins the reference
+		// and the trend test runs again; a step fails as a regression).
+		lv := append(slices.Clone(st.ref), st.pending...)
+		slices.Sort(lv)
+		if n.Drift = c.drift(c.reference(lv, i).kept); n.Drift == nil || !n.Drift.Drift {
+			n.Drift = st.drift
 		}
+	}
+	st.drift = nil
+	if n.Drift != nil && n.Drift.Drift {
+		n.Verdict, st.drift = CheckDrift, n.Drift
 	}
 	return n
 }

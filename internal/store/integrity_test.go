@@ -324,11 +324,17 @@ func readWhileChanged(t *testing.T, body []byte, open func(t *testing.T, root st
 func readReplacedByPut(t *testing.T, body []byte) {
 	t.Helper()
 	ctx := context.Background()
-	l, _ := NewLocal(t.TempDir())
+	l, err := NewLocal(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := l.Put(ctx, "raw/e/a.txt", bytes.NewReader(body)); err != nil {
 		t.Fatal(err)
 	}
-	rc, _, _ := l.Get(ctx, "raw/e/a.txt")
+	rc, _, err := l.Get(ctx, "raw/e/a.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer rc.Close()
 	if err := l.Put(ctx, "raw/e/a.txt", strings.NewReader("new")); err != nil {
 		t.Fatal(err)
@@ -346,7 +352,12 @@ func readPipeUnchecked(t *testing.T, body []byte) {
 		t.Fatal(err)
 	}
 	defer pr.Close()
-	go func() { pw.Write(body); pw.Close() }()
+	werr := make(chan error, 1)
+	go func() {
+		_, err := pw.Write(body)
+		pw.Close()
+		werr <- err
+	}()
 	f, err := OpenFile(fmt.Sprintf("/dev/fd/%d", pr.Fd()))
 	if err != nil {
 		t.Skip("no /dev/fd:", err)
@@ -354,6 +365,9 @@ func readPipeUnchecked(t *testing.T, body []byte) {
 	defer f.Close()
 	if b, err := io.ReadAll(f); err != nil || len(b) != len(body) {
 		t.Errorf("pipe: %d bytes, %v", len(b), err)
+	}
+	if err := <-werr; err != nil {
+		t.Errorf("writing the pipe: %v", err)
 	}
 }
 

@@ -20,8 +20,17 @@ type PauseTally struct {
 }
 
 // NewPauseTally returns the tally of run, its room made for the run's
-// requests (at most PauseTallyMax), so that it does not grow by copies.
+// requests (at most PauseTallyMax), so that it does not grow by copies; a
+// run whose counts alone show more than PauseTallyMax successful requests
+// is skipped at once, no room made.
 func NewPauseTally(run results.Run) *PauseTally {
+	ok := run.Requests - max(run.Errors, 0)
+	if run.Non2xx != nil {
+		ok -= max(*run.Non2xx, 0)
+	}
+	if ok > PauseTallyMax {
+		return &PauseTally{runID: run.RunID, skipped: true}
+	}
 	n := int(min(max(run.Requests, 0), PauseTallyMax))
 	return &PauseTally{runID: run.RunID, ts: make([]float32, 0, n), lat: make([]float32, 0, n)}
 }

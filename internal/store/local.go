@@ -261,6 +261,31 @@ func (f *File) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// ReadAt reads from the file at off (io.ReaderAt), for readers that seek
+// as Parquet's does; a file read so is checked by Unchanged, not at its
+// end.
+func (f *File) ReadAt(p []byte, off int64) (int, error) { return f.f.ReadAt(p, off) }
+
+// Seek sets the offset of the next Read (io.Seeker).
+func (f *File) Seek(off int64, whence int) (int64, error) { return f.f.Seek(off, whence) }
+
+// Unchanged says whether a regular file still has the size and
+// modification time it had when opened (a file read through ReadAt).
+func (f *File) Unchanged() error {
+	if !f.regular {
+		return nil
+	}
+	now, err := f.f.Stat()
+	if err != nil {
+		return fmt.Errorf("%s: %w", f.name, err)
+	}
+	if now.Size() == f.st.Size() && now.ModTime().Equal(f.st.ModTime()) {
+		return nil
+	}
+	return fmt.Errorf("%s: %w: %d bytes and modified at %s when opened, now %d bytes modified at %s; read it again once it is complete",
+		f.name, ErrChanged, f.st.Size(), f.st.ModTime().UTC().Format("15:04:05.000000000"), now.Size(), now.ModTime().UTC().Format("15:04:05.000000000"))
+}
+
 // check compares the file with what it was when opened.
 func (f *File) check() error {
 	now, err := f.f.Stat()

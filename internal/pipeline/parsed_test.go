@@ -21,15 +21,20 @@ import (
 // readsStore records the keys read (Get) of a store.
 type readsStore struct {
 	store.Store
-	mu   sync.Mutex
-	gets []string
+	mu     sync.Mutex
+	gets   []string
+	stream bool // bodies as an object store's: no *store.File to read in place
 }
 
 func (s *readsStore) Get(ctx context.Context, key string) (io.ReadCloser, store.Object, error) {
 	s.mu.Lock()
 	s.gets = append(s.gets, key)
 	s.mu.Unlock()
-	return s.Store.Get(ctx, key)
+	rc, obj, err := s.Store.Get(ctx, key)
+	if s.stream && err == nil {
+		rc = struct{ io.ReadCloser }{rc}
+	}
+	return rc, obj, err
 }
 
 // tableReads returns the table files read since the last call.
@@ -88,6 +93,8 @@ func TestParsedSameAsTables(t *testing.T) {
 		name, dir string
 		merge     []string // sources merged, under dir
 		max       int      // heldMax; 0 for ParsedSamplesMax
+		stream    bool     // tables read as an object store's bodies
+		inMemory  int64    // samplesInMemory; 0 for SamplesInMemory
 	}{
 		{name: "errors-breakdown", dir: "errors-breakdown", merge: []string{"merged/m1.json.gz", "merged/m2.json.gz"}},
 		{name: "error-bursts", dir: "error-bursts"},
@@ -95,6 +102,8 @@ func TestParsedSameAsTables(t *testing.T) {
 		{name: "endpoints", dir: "endpoints"},
 		{name: "merge-vegeta", dir: "merge-vegeta/parts-json", merge: []string{"attack-a.json.gz", "attack-b.json.gz", "attack-c.json.gz"}},
 		{name: "past-the-bound", dir: "error-bursts", max: 1000},
+		{name: "past-the-bound-streamed-in-memory", dir: "error-bursts", max: 1000, stream: true},
+		{name: "past-the-bound-streamed-to-temp", dir: "error-bursts", max: 1000, stream: true, inMemory: 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -103,8 +112,14 @@ func TestParsedSameAsTables(t *testing.T) {
 				heldMax = c.max
 				defer func() { heldMax = old }()
 			}
+			if c.inMemory > 0 {
+				old := samplesInMemory
+				samplesInMemory = c.inMemory
+				defer func() { samplesInMemory = old }()
+			}
 			s := &readsStore{Store: newStore(t)}
-			held := &Pipeline{Store: s, GeneratedBy: "test", TempDir: t.TempDir(), Parsed: &Parsed{Samples: true}}
+			tmp := t.TempDir()
+			held := &Pipeline{Store: s, GeneratedBy: "test", TempDir: tmp, Parsed: &Parsed{Samples: true}}
 			ingestFolder(t, held, "x", truth+c.dir)
 			req := Request{Experiment: "x"}
 			var parts []string
@@ -123,9 +138,13 @@ func TestParsedSameAsTables(t *testing.T) {
 				t.Fatal(err)
 			}
 			s.tableReads()
+			s.stream = c.stream
 			v1, set1, meta1, err := held.verdict(context.Background(), req, in)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if left, _ := os.ReadDir(tmp); len(left) > 0 {
+				t.Errorf("temporary files left in TempDir: %v", left)
 			}
 			for _, k := range s.tableReads() {
 				isPart := false

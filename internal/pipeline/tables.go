@@ -210,6 +210,9 @@ func tableOf(key string) (columnar.Table, bool) {
 // never held whole (5-6 bytes a request: 22 MiB at 4M requests).
 const SamplesInMemory = 8 << 20
 
+// samplesInMemory is SamplesInMemory, which tests lower.
+var samplesInMemory int64 = SamplesInMemory
+
 // readSamples is assembly's experiment.SampleReader: it scans the samples
 // table at key of the store (SamplesInMemory); a table gone is a
 // *MissingTablesError naming source.
@@ -228,7 +231,7 @@ func (p *Pipeline) readSamples(ctx context.Context, key, source string, fn func(
 		}
 		return f.Unchanged()
 	}
-	if obj.Size <= SamplesInMemory {
+	if obj.Size <= samplesInMemory {
 		b, err := io.ReadAll(rc)
 		if err != nil {
 			return err

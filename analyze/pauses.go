@@ -22,7 +22,8 @@ type PauseTally struct {
 // NewPauseTally returns the tally of run, its room made for the run's
 // requests (at most PauseTallyMax), so that it does not grow by copies; a
 // run whose counts alone show more than PauseTallyMax successful requests
-// is skipped at once, no room made.
+// is skipped at once, no room made (the count is a lower bound: a tool's
+// errors may count its non-2xx responses too, as ab's do).
 func NewPauseTally(run results.Run) *PauseTally {
 	ok := run.Requests - max(run.Errors, 0)
 	if run.Non2xx != nil {

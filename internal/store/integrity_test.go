@@ -216,7 +216,8 @@ func TestLocalConfinement(t *testing.T) {
 
 // TestChangedWhileRead: a local file that shrinks, grows or is rewritten
 // while it is read, through Local.Get or OpenFile, gives an error matching
-// ErrChanged at its end, never a short or mixed read that looks complete.
+// ErrChanged at its end, never a short or mixed read that looks complete;
+// read through ReadAt, File.Unchanged gives it.
 func TestChangedWhileRead(t *testing.T) {
 	body := bytes.Repeat([]byte("0123456789\n"), 100_000)
 	openers, changes := changedOpeners(), changedWrites(body)
@@ -224,6 +225,9 @@ func TestChangedWhileRead(t *testing.T) {
 		for cname, change := range changes {
 			t.Run(oname+" "+cname, func(t *testing.T) {
 				readWhileChanged(t, body, open, cname, change)
+			})
+			t.Run(oname+" ReadAt "+cname, func(t *testing.T) {
+				readAtWhileChanged(t, body, open, cname, change)
 			})
 		}
 	}
@@ -290,14 +294,7 @@ func changedWrites(body []byte) map[string]func(path string) error {
 // the rest: whole when unchanged, else ErrChanged.
 func readWhileChanged(t *testing.T, body []byte, open func(t *testing.T, root string) io.ReadCloser, cname string, change func(string) error) {
 	t.Helper()
-	root := t.TempDir()
-	p := filepath.Join(root, "raw", "e", "a.txt")
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, body, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	root, p := bodyAt(t, body)
 	rc := open(t, root)
 	defer rc.Close()
 	head := make([]byte, 1000)
@@ -316,6 +313,51 @@ func readWhileChanged(t *testing.T, body []byte, open func(t *testing.T, root st
 	}
 	if !errors.Is(err, ErrChanged) {
 		t.Errorf("read %d more bytes, error %v", n, err)
+	}
+}
+
+// bodyAt writes body to raw/e/a.txt under a new root: the root and the
+// file's path.
+func bodyAt(t *testing.T, body []byte) (root, path string) {
+	t.Helper()
+	root = t.TempDir()
+	path = filepath.Join(root, "raw", "e", "a.txt")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root, path
+}
+
+// readAtWhileChanged reads 1000 bytes at 5000 through ReadAt, makes the
+// change, and asks File.Unchanged: nil when unchanged, else ErrChanged.
+func readAtWhileChanged(t *testing.T, body []byte, open func(t *testing.T, root string) io.ReadCloser, cname string, change func(string) error) {
+	t.Helper()
+	root, p := bodyAt(t, body)
+	rc := open(t, root)
+	defer rc.Close()
+	f, ok := rc.(*File)
+	if !ok {
+		t.Fatalf("a local file opened as %T, not *File", rc)
+	}
+	got := make([]byte, 1000)
+	if _, err := f.ReadAt(got, 5000); err != nil || !bytes.Equal(got, body[5000:6000]) {
+		t.Fatalf("ReadAt: %v, or other bytes", err)
+	}
+	if err := change(p); err != nil {
+		t.Fatal(err)
+	}
+	err := f.Unchanged()
+	if cname == "unchanged" {
+		if err != nil {
+			t.Errorf("Unchanged of an unchanged file: %v", err)
+		}
+		return
+	}
+	if !errors.Is(err, ErrChanged) {
+		t.Errorf("Unchanged after %s: %v", cname, err)
 	}
 }
 

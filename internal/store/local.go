@@ -275,29 +275,30 @@ func (f *File) Unchanged() error {
 	if !f.regular {
 		return nil
 	}
-	now, err := f.f.Stat()
-	if err != nil {
-		return fmt.Errorf("%s: %w", f.name, err)
-	}
-	if now.Size() == f.st.Size() && now.ModTime().Equal(f.st.ModTime()) {
-		return nil
-	}
-	return fmt.Errorf("%s: %w: %d bytes and modified at %s when opened, now %d bytes modified at %s; read it again once it is complete",
-		f.name, ErrChanged, f.st.Size(), f.st.ModTime().UTC().Format("15:04:05.000000000"), now.Size(), now.ModTime().UTC().Format("15:04:05.000000000"))
+	return f.compare(false)
 }
 
-// check compares the file with what it was when opened.
-func (f *File) check() error {
+// check compares the file with what it was when opened, the bytes read
+// through Read counted.
+func (f *File) check() error { return f.compare(true) }
+
+// compare compares the file's size and modification time now with those
+// when opened, and with the bytes read through Read when counted.
+func (f *File) compare(counted bool) error {
 	now, err := f.f.Stat()
 	if err != nil {
 		return fmt.Errorf("%s: %w", f.name, err)
 	}
 	was := f.st
-	if f.n == was.Size() && now.Size() == was.Size() && now.ModTime().Equal(was.ModTime()) {
+	if (!counted || f.n == was.Size()) && now.Size() == was.Size() && now.ModTime().Equal(was.ModTime()) {
 		return nil
 	}
-	return fmt.Errorf("%s: %w: %d bytes and modified at %s when opened, %d bytes read, now %d bytes modified at %s; read it again once it is complete",
-		f.name, ErrChanged, was.Size(), was.ModTime().UTC().Format("15:04:05.000000000"), f.n, now.Size(), now.ModTime().UTC().Format("15:04:05.000000000"))
+	read := ""
+	if counted {
+		read = fmt.Sprintf(", %d bytes read", f.n)
+	}
+	return fmt.Errorf("%s: %w: %d bytes and modified at %s when opened%s, now %d bytes modified at %s; read it again once it is complete",
+		f.name, ErrChanged, was.Size(), was.ModTime().UTC().Format("15:04:05.000000000"), read, now.Size(), now.ModTime().UTC().Format("15:04:05.000000000"))
 }
 
 // Stat describes the file as it was when opened.

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,6 +18,18 @@ import (
 
 // gridDir is the committed grid, from this package's folder.
 var gridDir = filepath.Join("..", "..", "testdata", "conformance")
+
+// wholeGrid is the whole grid's experiments, analysed once with the
+// default gate too (evaluate's gateToo) and shared by the tests that
+// need every one: TestConformanceFloors and TestAAGateRate under
+// LOADVERDICT_CONFORMANCE=all.
+var wholeGrid = sync.OnceValues(func() ([]Result, error) {
+	dirs, err := experiments(gridDir, 0)
+	if err != nil {
+		return nil, err
+	}
+	return evaluate(context.Background(), dirs, 2, true), nil
+})
 
 // TestConformanceFloors analyses the grid's experiments (the analysis
 // only; the load was run once, by gen) and fails when a family's
@@ -38,14 +51,22 @@ func TestConformanceFloors(t *testing.T) {
 	if all {
 		sample = 0
 	}
-	dirs, err := experiments(gridDir, sample)
+	var res []Result
+	if all {
+		res, err = wholeGrid()
+	} else {
+		var dirs []string
+		if dirs, err = experiments(gridDir, sample); err == nil {
+			res = evaluate(context.Background(), dirs, 2)
+		}
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(dirs) == 0 {
+	if len(res) == 0 {
 		t.Fatal("no experiments under " + gridDir)
 	}
-	res := evaluate(context.Background(), dirs, 2)
+	res = slices.Clone(res)
 	series, err := seriesDirs(gridDir, sample)
 	if err != nil {
 		t.Fatal(err)
@@ -186,21 +207,17 @@ func TestCheckFloors(t *testing.T) {
 // two server processes, three of them between blocks; the <= 5 % of
 // the acceptance is not met on this grid, docs/STATISTICS.md).
 func TestAAGateRate(t *testing.T) {
-	// Its rates need every A/A and A/B experiment, analysed twice (about
-	// 30 s on 2 cores): run when the whole grid is asked for, as .ci/run
-	// does.
+	// Its rates need every A/A and A/B experiment, each analysed twice
+	// (the second time as compare A B): run when the whole grid is asked
+	// for, as .ci/run does, on the analyses TestConformanceFloors shares
+	// (wholeGrid).
 	if testing.Short() || os.Getenv("LOADVERDICT_CONFORMANCE") != "all" {
 		t.Skip("analyses the grid's 130 A/A and A/B experiments twice: LOADVERDICT_CONFORMANCE=all")
 	}
-	dirs, err := experiments(gridDir, 0)
+	res, err := wholeGrid()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dirs = slices.DeleteFunc(dirs, func(d string) bool {
-		f := filepath.Base(filepath.Dir(d))
-		return f != "aa" && f != "ab"
-	})
-	res := evaluate(context.Background(), dirs, 2, true)
 	var aa48, aa48Failed, aa, aaSig, ab, abWrong int
 	for _, r := range res {
 		if r.Err != "" {

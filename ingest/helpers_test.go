@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/loadverdict/loadverdict/ingest/core"
@@ -122,7 +123,13 @@ func k6FileHead(t testing.TB, name string) []byte {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	br, closeFn, err := decompress(bufio.NewReaderSize(f, core.HeadSize), name)
+	raw, dec := headReaders.Get().(*bufio.Reader), headReaders.Get().(*bufio.Reader)
+	defer headReaders.Put(raw)
+	defer headReaders.Put(dec)
+	raw.Reset(f)
+	in := &core.Input{Source: name, Raw: &core.TrackReader{R: raw}}
+	dec.Reset(in.Raw)
+	br, closeFn, err := in.Decompress(dec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,6 +137,11 @@ func k6FileHead(t testing.TB, name string) []byte {
 	head, _ := br.Peek(core.HeadSize)
 	return core.DecodeHead(append([]byte(nil), head...))
 }
+
+// headReaders are the readers of k6FileHead, reused: TestDetectUnique
+// reads the heads of thousands of files, and two new readers of
+// core.HeadSize a file were most of its time (zeroing them).
+var headReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, core.HeadSize) }}
 
 // k6ParserInputs lists the parser inputs of a testdata folder (as TestGolden does).
 func k6ParserInputs(t testing.TB, dir string) []string {

@@ -27,18 +27,7 @@ func parserNamed(t testing.TB, name string) core.Parser {
 // detectFile detects the format of a file as Parse does (decompressed).
 func detectFile(t testing.TB, path string) (core.Parser, error) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	br, closeFn, err := decompress(bufio.NewReaderSize(f, core.HeadSize), path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeFn()
-	head, _ := br.Peek(core.HeadSize)
-	return detect(head)
+	return detect(fileHead(t, path))
 }
 
 // detect returns the parser Parse picks for head: the first of Parsers
@@ -118,6 +107,13 @@ func TestHeyABDetect(t *testing.T) {
 // and converted from UTF-16.
 func k6FileHead(t testing.TB, name string) []byte {
 	t.Helper()
+	return core.DecodeHead(fileHead(t, name))
+}
+
+// fileHead returns a copy of the first core.HeadSize bytes of a file,
+// decompressed as Parse decompresses them.
+func fileHead(t testing.TB, name string) []byte {
+	t.Helper()
 	f, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
@@ -135,10 +131,10 @@ func k6FileHead(t testing.TB, name string) []byte {
 	}
 	defer closeFn()
 	head, _ := br.Peek(core.HeadSize)
-	return core.DecodeHead(append([]byte(nil), head...))
+	return append([]byte(nil), head...)
 }
 
-// headReaders are the readers of k6FileHead, reused: TestDetectUnique
+// headReaders are the readers of fileHead, reused: TestDetectUnique
 // reads the heads of thousands of files, and two new readers of
 // core.HeadSize a file were most of its time (zeroing them).
 var headReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, core.HeadSize) }}

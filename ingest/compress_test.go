@@ -1,7 +1,6 @@
 package ingest
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
@@ -16,12 +15,6 @@ import (
 
 	"github.com/loadverdict/loadverdict/ingest/core"
 )
-
-// decompress returns a reader of br's content, decompressed as Parse does.
-func decompress(br *bufio.Reader, source string) (*bufio.Reader, func(), error) {
-	in := &core.Input{Source: source, Raw: &core.TrackReader{R: br}}
-	return in.Decompress(bufio.NewReaderSize(in.Raw, core.HeadSize))
-}
 
 func gz(t *testing.T, b []byte) []byte {
 	t.Helper()

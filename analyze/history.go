@@ -325,6 +325,10 @@ type Latest struct {
 	Night Night
 	// Unusable says why the latest experiment could not be checked.
 	Unusable *Reason
+	// ShownFromPct is ShownFromPct of the latest experiment's test when
+	// it was tested alone against a formed reference with no change open
+	// (verdict no-change or improved); nil otherwise.
+	ShownFromPct *float64
 }
 
 // MetricTrack is one metric of a track over the series.
@@ -847,6 +851,11 @@ func (h *History) check(t *Track, m gate.Metric, values []PointValue, last int) 
 		l.Verdict, l.Unusable = CheckUndecided, &Reason{Code: ReasonMetricMissing, Metric: string(m)}
 	default:
 		l.Verdict = l.Night.Verdict
+		if nt := l.Night.Test; nt != nil && l.Night.Since < 0 && (l.Verdict == CheckNoChange || l.Verdict == CheckImproved) {
+			if x := ShownFromPct(*nt, o); !math.IsNaN(x) {
+				l.ShownFromPct = &x
+			}
+		}
 	}
 	return seq, l, ratios
 }

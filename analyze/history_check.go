@@ -691,17 +691,7 @@ func (c *checker) test(group []int, rs refStats, alpha float64) NightTest {
 		sd = max(math.Sqrt((rs.sd*rs.sd*rs.df+rss(g))/df), rs.floorSD)
 	}
 	t.SD, t.DF = sd*t.RefMean, int(math.Round(df))
-	k := float64(len(g))
-	vg := 1.0 // the variance of the group's mean over sd²/k
-	for lag := 1; lag < len(g); lag++ {
-		vg += 2 * (k - float64(lag)) / k * math.Pow(rs.rho, float64(lag))
-	}
-	nr := float64(len(rs.kept))
-	vr := 1.0 // the same for the reference's mean
-	for lag := 1; lag < len(rs.kept); lag++ {
-		vr += 2 * (nr - float64(lag)) / nr * math.Pow(rs.rho, float64(lag))
-	}
-	se := sd * math.Sqrt(vg/k+vr/nr)
+	se := sd * meanSE(len(g), len(rs.kept), rs.rho)
 	st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
 	z := diff / se
 	t.PWorse, t.PBetter = st.Survival(z), st.CDF(z)
@@ -717,6 +707,40 @@ func (c *checker) test(group []int, rs refStats, alpha float64) NightTest {
 		t.Verdict = CheckNoChange
 	}
 	return t
+}
+
+// meanSE is the standard error of the difference between the mean of k
+// nights and the mean of n reference nights, in units of one night's
+// noise, the nights' lag-1 autocorrelation rho allowed for: the variance
+// of a mean of m autocorrelated nights is 1/m·(1 + 2Σ(1 − j/m)ρ^j).
+func meanSE(k, n int, rho float64) float64 {
+	v := func(m int) float64 {
+		f := 1.0
+		for lag := 1; lag < m; lag++ {
+			f += 2 * float64(m-lag) / float64(m) * math.Pow(rho, float64(lag))
+		}
+		return f / float64(m)
+	}
+	return math.Sqrt(v(k) + v(n))
+}
+
+// ShownFromPct is what a night's test says of the nights to come: a
+// regression is shown no earlier than its second night (the first is
+// suspect at most), and only when those two nights' mean is worse than
+// the reference by more than this many percent: the allowed regression,
+// or the difference the test of two nights holds significant at
+// failAlpha on the reference's noise (t's Noise, degrees of freedom and
+// autocorrelation), whichever is larger. A smaller regression is more
+// likely missed than shown by its second night. NaN for a test of more
+// than one night (a change is open) or without the noise.
+func ShownFromPct(t NightTest, o Options) float64 {
+	if t.Nights != 1 || t.DF <= 0 || !(t.SD > 0) || !(t.RefMean > 0) {
+		return math.NaN()
+	}
+	sd := t.SD / t.RefMean
+	st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(t.DF)}
+	d := st.Quantile(1-failAlpha(o)) * sd * meanSE(2, t.RefNights, t.Rho)
+	return 100 * math.Expm1(max(d, math.Log1p(allowedPct(o)/100)))
 }
 
 // drift is the trend test over the reference nights pts (outliers left

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -677,4 +678,73 @@ func TestSequentialOutlierFirstFamily(t *testing.T) {
 	if float64(right[0]) < 0.97*float64(total[0]) {
 		t.Errorf("6-8 reference nights: %d of %d nights right, want >= 97 %%", right[0], total[0])
 	}
+}
+
+// TestShownFromPct: the figure a night's test gives of the nights to come
+// is where the check's decision on the second night of a step turns: two
+// nights worse by 1 % more than ShownFromPct (of the first night's test)
+// fail as a regression on the second, two worse by 1 % less are still
+// suspect. Over references whose nights are independent and whose nights
+// wander (a positive lag-1 autocorrelation widens it), noisy or quiet
+// against the allowed regression (2 % and 10 %), throughput and latency.
+func TestShownFromPct(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		ref    []float64 // the reference nights, percent of the level
+		maxReg float64
+	}{
+		{"independent", []float64{100, 103, 98, 101, 99, 102, 97, 100, 102, 98}, 2},
+		{"wandering", []float64{100, 101, 102, 103, 102, 100, 99, 98, 99, 101}, 2},
+		{"quiet-under-allowed", []float64{100, 100.3, 99.8, 100.1, 99.9, 100.2, 99.7, 100}, 10},
+	} {
+		for _, higher := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s/higher-is-better-%v", tc.name, higher), func(t *testing.T) {
+				o := analyze.DefaultOptions()
+				o.MaxRegressionPct = tc.maxReg
+				var in []analyze.NightInput
+				for _, v := range tc.ref {
+					in = append(in, analyze.NightInput{Value: v, Runs: []float64{v * 0.9995, v * 1.0005}, Used: true})
+				}
+				night := func(worsePct float64) analyze.NightInput {
+					v := geoMean(tc.ref) * (1 + worsePct/100)
+					if higher {
+						v = geoMean(tc.ref) / (1 + worsePct/100)
+					}
+					return analyze.NightInput{Value: v, Runs: []float64{v * 0.9995, v * 1.0005}, Used: true}
+				}
+				probe := analyze.SequentialCheck(append(in, night(0)), higher, o)
+				last := probe.Nights[len(probe.Nights)-1]
+				if last.Test == nil {
+					t.Fatal("no test on the probe night")
+				}
+				x := analyze.ShownFromPct(*last.Test, o)
+				if math.IsNaN(x) || x < tc.maxReg {
+					t.Fatalf("ShownFromPct = %v, want at least the allowed %v %%", x, tc.maxReg)
+				}
+				t.Logf("shown from %.2f %% (noise %.2f %%, df %d, rho %.2f, %d nights)", x, 100*last.Test.SD/last.Test.RefMean, last.Test.DF, last.Test.Rho, last.Test.RefNights)
+				for _, c := range []struct {
+					worse float64
+					want  analyze.CheckVerdict
+				}{{x * 1.01, analyze.CheckRegression}, {x * 0.99, analyze.CheckNoChange}} {
+					s := analyze.SequentialCheck(append(slices.Clone(in), night(c.worse), night(c.worse)), higher, o)
+					first, second := s.Nights[len(s.Nights)-2], s.Nights[len(s.Nights)-1]
+					if c.want == analyze.CheckRegression && !first.Suspect {
+						t.Fatalf("two nights %.2f %% worse: the first is not suspect (%s)", c.worse, first.Verdict)
+					}
+					if second.Verdict != c.want {
+						t.Errorf("two nights %.2f %% worse (shown from %.2f %%): the second is %s, want %s", c.worse, x, second.Verdict, c.want)
+					}
+				}
+			})
+		}
+	}
+}
+
+// geoMean is the geometric mean of x.
+func geoMean(x []float64) float64 {
+	var s float64
+	for _, v := range x {
+		s += math.Log(v)
+	}
+	return math.Exp(s / float64(len(x)))
 }

@@ -525,6 +525,7 @@ func historyLatest(h *analyze.History) *section {
 		}
 	}
 	latest.Blocks = append(latest.Blocks, t)
+	latest.Blocks = append(latest.Blocks, historyShownFrom(h)...)
 	if et := historyErrorTable(h); et != nil {
 		latest.Blocks = append(latest.Blocks, para(tx(fmt.Sprintf("Error rates: the latest experiment's runs against the reference's runs "+
 			"(the experiments the throughput and latency check holds as its reference, those whose own error rate rose left out) by the tests of ")),
@@ -533,6 +534,43 @@ func historyLatest(h *analyze.History) *section {
 			et)
 	}
 	return latest
+}
+
+// historyShownFrom says, for each gated metric whose latest experiment
+// was tested alone against a formed reference (no change open), how
+// large a regression these experiments can show by its second night
+// (analyze.Latest.ShownFromPct); nothing when there is none.
+func historyShownFrom(h *analyze.History) []block {
+	l := &list{}
+	for _, tr := range h.Tracks {
+		for i := range tr.Metrics {
+			mt := &tr.Metrics[i]
+			x := shownFrom(mt)
+			if x == nil {
+				continue
+			}
+			nt := mt.Latest.Night.Test
+			l.Items = append(l.Items, listItem{Runs: []inline{tx(fmt.Sprintf("%s: %s: from %s %% (the noise between experiments %s %% with %s).",
+				trackText(tr), metricWords(mt.Metric), rel(*x), rel(100*nt.SD/nt.RefMean), plural(nt.DF, "degree")+" of freedom"))}})
+		}
+	}
+	if len(l.Items) == 0 {
+		return nil
+	}
+	words := "What these experiments can show: a regression is shown no earlier than its second experiment, and only when the two are worse than the reference by more than the figure below on average (the allowed regression, or what the test of two experiments holds significant at alpha/5 on the noise between experiments, whichever is larger); a smaller one is more likely missed than shown by then."
+	if h.Options.Control == "" {
+		words += " A control measured in the same job each night takes the machine's share out of that noise."
+	}
+	return []block{para(tx(words)), l}
+}
+
+// shownFrom is the latest experiment's analyze.Latest.ShownFromPct on a
+// gated metric; nil otherwise.
+func shownFrom(mt *analyze.MetricTrack) *float64 {
+	if !mt.Gated || mt.Latest == nil {
+		return nil
+	}
+	return mt.Latest.ShownFromPct
 }
 
 // latestRow is a metric's row of the latest experiment's table.
@@ -842,6 +880,11 @@ type SeriesSummaryLatest struct {
 	PValue    *float64 `json:"p_value"`
 	NoisePct  *float64 `json:"noise_pct"`
 	DF        int      `json:"df"`
+	// ShownFromPct is how much worse than the reference two experiments
+	// must be on average for a regression to be shown by its second
+	// (analyze.ShownFromPct): on a gated metric tested alone against a
+	// formed reference, no change open; null otherwise.
+	ShownFromPct *float64 `json:"shown_from_pct"`
 	// Alpha is the level PValue is held to (alpha, or half of it once
 	// the drift test runs); Suspect is true on a night beyond the allowed
 	// regression but not significant: no change shown, the next decides.
@@ -1011,6 +1054,9 @@ func seriesLatest(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, n
 			sl.NoisePct = ptr(round(100*nt.SD/math.Abs(nt.RefMean), 2))
 		}
 		sl.DF, sl.Alpha = nt.DF, ptr(nt.Alpha)
+		if x := shownFrom(&mt); x != nil {
+			sl.ShownFromPct = ptr(round(*x, 2))
+		}
 	}
 	if d := n.Drift; d != nil {
 		sl.Drift = &SeriesSummaryDrift{Experiments: names(t, d.Points), Tau: sig(d.Tau, 6), PValue: sig(d.P, 6), SlopePct: round(d.SlopePct, 3),

@@ -729,7 +729,7 @@ func meanSE(k, n int, rho float64) float64 {
 // suspect at most), and only when those two nights' mean is worse than
 // the reference by more than this many percent: the allowed regression,
 // or the difference the test of two nights holds significant at
-// failAlpha on the reference's noise (t's Noise, degrees of freedom and
+// failAlpha on the reference's noise (t's SD, degrees of freedom and
 // autocorrelation), whichever is larger. A smaller regression is more
 // likely missed than shown by its second night. NaN for a test of more
 // than one night (a change is open) or without the noise.

@@ -5,7 +5,8 @@
 //
 //	go run ./scripts/truthserver -addr 127.0.0.1:19100 -work 2000
 //
-// Every path but /healthz (200 at once, neither counted nor timed) does
+// Every path but /healthz (200 at once, neither counted nor timed) and
+// /speed (how fast the work ran since the last call, as JSON) does
 // the work and waits the flags set; elapsed time is measured from the
 // first counted request. The behaviours (work, delay, warm-up, ramp,
 // leak, stalls, workers, errors, slowdown, tails, bursts, resets) combine,

@@ -31,6 +31,7 @@ type server struct {
 	errors   atomic.Int64 // 500s sent
 	resets   atomic.Int64 // connections reset instead of an answer
 	abandons atomic.Int64 // requests dropped because their client had gone
+	speed    speedMeter
 }
 
 func newServer(b behaviour, logger *log.Logger) *server {
@@ -80,6 +81,12 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "ok\n")
 		return
 	}
+	if r.URL.Path == "/speed" {
+		// The machine's speed as the work saw it since the last call
+		// (speedMeter): read by the generator, not counted.
+		s.speed.serveSpeed(w)
+		return
+	}
 	s.startClock()
 	n := s.n.Add(1)
 	// The gate: an empty critical section that only waits out a stall.
@@ -95,7 +102,9 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	t := s.elapsed()
-	sum := hashWork(s.b.iterations(t))
+	iters, w0 := s.b.iterations(t), time.Now()
+	sum := hashWork(iters)
+	s.speed.add(t, iters, time.Since(w0))
 	if d := s.b.wait(t) + s.b.extra(n, uniform()); d > 0 {
 		preciseSleep(d)
 	}

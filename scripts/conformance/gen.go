@@ -77,7 +77,10 @@ type RunRecord struct {
 	// the host counts as others'. Absent in experiments made before it
 	// was measured.
 	OthersCPUPct *float64 `json:"others_cpu_pct,omitempty"`
-	Error        string   `json:"error,omitempty"`
+	// Speed is how fast the run's server did its work (speed.go).
+	// Absent in experiments made before it was measured.
+	Speed *RunSpeed `json:"speed,omitempty"`
+	Error string    `json:"error,omitempty"`
 }
 
 // Derived is the truth in terms of the runs.
@@ -460,6 +463,11 @@ func makeRuns(ctx context.Context, s Scenario, addr map[string]string, procs []*
 		}
 		r.EndS = round(time.Since(t0).Seconds(), 3)
 		r.LoadAfter = loadavg()
+		sp, err := readSpeed(ctx, addr[run.System])
+		if err != nil {
+			return 0, fmt.Errorf("%s: %w", run.File, err)
+		}
+		r.Speed = sp
 		if m1, ok := markCPU(pids); ok && measured {
 			pct := othersPct(m0, m1, time.Since(now).Seconds())
 			r.OthersCPUPct = &pct

@@ -590,34 +590,80 @@ func (rt *rates) addTrend(r Result) {
 // in a run of an experiment counted as made on a quiet machine.
 const disturbedPct = 60.0
 
-// quietSplit counts right and all experiments by how quiet the machine
-// was while they were made: every run's others_cpu_pct at most
-// disturbedPct, some run above it, and not measured.
-func quietSplit(res []Result) (quiet, disturbed, unmeasured [2]int) {
+// The classes of splitRight.
+const (
+	classWithin = iota // measured, within the bound
+	classBeyond        // measured, beyond it
+	classUnmeasured
+)
+
+// splitRight counts right and all experiments (a series' nights left
+// out: they are graded per night, not per experiment made) in the
+// classes class puts them in.
+func splitRight(res []Result, class func(Result) int) (c [3][2]int) {
 	for _, r := range res {
 		if f, _ := familyByName(r.Family); f.Series {
-			continue // graded per night of a series, not per experiment made
+			continue
 		}
-		worst, measured := 0.0, false
-		for _, run := range r.rec.Made.Runs {
-			if run.OthersCPUPct != nil {
-				measured = true
-				worst = max(worst, *run.OthersCPUPct)
-			}
-		}
-		c := &unmeasured
-		switch {
-		case measured && worst <= disturbedPct:
-			c = &quiet
-		case measured:
-			c = &disturbed
-		}
-		c[1]++
+		k := class(r)
+		c[k][1]++
 		if r.Grade == gradeRight {
-			c[0]++
+			c[k][0]++
 		}
 	}
-	return
+	return c
+}
+
+// quietClass classes an experiment by how quiet the machine was while it
+// was made: every run's others_cpu_pct at most disturbedPct, some run
+// above it, or not measured.
+func quietClass(r Result) int {
+	worst, measured := 0.0, false
+	for _, run := range r.rec.Made.Runs {
+		if run.OthersCPUPct != nil {
+			measured = true
+			worst = max(worst, *run.OthersCPUPct)
+		}
+	}
+	switch {
+	case !measured:
+		return classUnmeasured
+	case worst <= disturbedPct:
+		return classWithin
+	}
+	return classBeyond
+}
+
+// movedPct is how far the machine may move during an experiment, as its
+// servers' work saw it (machineMovedPct), for the experiment to count as
+// made on a steady machine: the practical band is 2 %, and a verdict's
+// shapes (a warm-up, a step, a trend) are graded at 5 % and more.
+const movedPct = 5.0
+
+// machineClass classes an experiment by how far its machine moved
+// (machineMovedPct): at most movedPct, more, or not measured.
+func machineClass(r Result) int {
+	m := machineMovedPct(r.rec.Made.Runs)
+	switch {
+	case math.IsNaN(m):
+		return classUnmeasured
+	case m <= movedPct:
+		return classWithin
+	}
+	return classBeyond
+}
+
+// movedWrong lists the wrong experiments made while the machine moved
+// beyond movedPct, with how far.
+func movedWrong(res []Result) []string {
+	var out []string
+	for _, r := range res {
+		if f, _ := familyByName(r.Family); f.Series || r.Grade == gradeRight || machineClass(r) != classBeyond {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %.0f %%", r.ID, machineMovedPct(r.rec.Made.Runs)))
+	}
+	return out
 }
 
 // writeSummary writes the per-family matrices, accuracies and the rates,
@@ -685,8 +731,13 @@ func ratio(a, b int) string {
 func writeRates(w io.Writer, rt rates, res []Result, bullet string) {
 	fmt.Fprintf(w, "%sA/A false positives (a significant difference between identical servers): %s; \"no difference\": %s\n", bullet, ratio(rt.AASignificant, rt.AA), ratio(rt.AANoDiff, rt.AA))
 	fmt.Fprintf(w, "%sA/B: detected in the right direction %s, undecided %s, wrong %s\n", bullet, ratio(rt.ABDetected, rt.AB), ratio(rt.ABUndecided, rt.AB), ratio(rt.ABWrong, rt.AB))
-	q, d, u := quietSplit(res)
-	fmt.Fprintf(w, "%sright by how quiet the machine was (others' share of the CPU in the experiment's busiest run): at most %.0f %%: %s; above: %s; not measured: %s\n", bullet, disturbedPct, ratio(q[0], q[1]), ratio(d[0], d[1]), ratio(u[0], u[1]))
+	q := splitRight(res, quietClass)
+	fmt.Fprintf(w, "%sright by how quiet the machine was (others' share of the CPU in the experiment's busiest run): at most %.0f %%: %s; above: %s; not measured: %s\n", bullet, disturbedPct,
+		ratio(q[classWithin][0], q[classWithin][1]), ratio(q[classBeyond][0], q[classBeyond][1]), ratio(q[classUnmeasured][0], q[classUnmeasured][1]))
+	m := splitRight(res, machineClass)
+	fmt.Fprintf(w, "%sright by how far the machine moved (its servers' work per iteration, runs without a planned busy loop, across runs and within them by the second): at most %.0f %%: %s; more: %s; not measured: %s", bullet, movedPct,
+		ratio(m[classWithin][0], m[classWithin][1]), ratio(m[classBeyond][0], m[classBeyond][1]), ratio(m[classUnmeasured][0], m[classUnmeasured][1]))
+	writeListed(w, movedWrong(res))
 	fmt.Fprintf(w, "%ssteady state claimed while the series still trends at its end: %d of %d trend experiments (must be 0)\n", bullet, rt.SteadyOverTrend, rt.TrendN)
 	fmt.Fprintf(w, "%strend classes right but with the opposite direction: %d; without a direction: %d\n", bullet, rt.DirectionWrong, rt.DirectionMissing)
 	fmt.Fprintf(w, "%sstall or error-burst findings on per-request experiments that have neither: %s", bullet, ratio(len(rt.FalseUnsteady), rt.PerRequestN))

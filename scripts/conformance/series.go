@@ -467,6 +467,9 @@ func makeNight(ctx context.Context, cfg genConfig, bins map[string]string, pin [
 			rr.Command = line
 			rr.EndS = round(time.Since(t0).Seconds(), 3)
 			rr.LoadAfter = loadavg()
+			if err == nil {
+				rr.Speed, err = readSpeed(ctx, addr[sys])
+			}
 			if err != nil {
 				return nm, fmt.Errorf("%s: %w", file, err)
 			}

@@ -13,9 +13,9 @@ import (
 // The machine as the truth server's work saw it. A grid experiment's
 // truth is the server's planned cost; what the tools measure is that
 // cost on the machine of that moment. Other processes' share of the CPU
-// (others_cpu_pct) is one way the machine moves; the host's steal, a
-// throttled CPU and frequency changes are others, invisible from inside
-// the guest's process table. The truth server times each request's hash
+// (others_cpu_pct, the host's steal included) is one way the machine
+// moves; a CPU clocked down and caches a neighbour shares are others,
+// which no CPU account shows. The truth server times each request's hash
 // loop (truthserver's speedMeter: nanoseconds per iteration, per second
 // of its clock), and gen reads it after every run: where the machine
 // moved, the planned truth is not what was measured.

@@ -13,10 +13,10 @@ import (
 // request's hash loop is timed by the wall clock, and the times and
 // iterations are summed per second of the server's clock. A loop of
 // under 10 ms is not preempted by Go's scheduler (one P, no blocking in
-// it), so its wall time per iteration is the CPU's speed less what the
-// operating system gave to others while it ran (other processes, the
-// host's steal, a throttled quota): what the planned truth assumes
-// constant. The conformance generator reads the slices after each run
+// it), so its wall time per iteration is the CPU's speed while it ran
+// (the host's steal, the CPU's clock, caches a neighbour shares): what
+// the planned truth assumes constant. The time another process takes
+// between the loops does not show in it. The conformance generator reads the slices after each run
 // (GET /speed), which drains them.
 type speedMeter struct {
 	mu     sync.Mutex

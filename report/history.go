@@ -633,6 +633,9 @@ func historyChanges(h *analyze.History, figs []Figure) *section {
 			}
 		}
 	}
+	if h.Options.Control != "" {
+		changes.Blocks = append(changes.Blocks, para(tx(fmt.Sprintf("The change points are over each system's own values, as measured: a move of the machine is in them (the control's own track shows it), while the check above reads each value over the control's (%s).", h.Options.Control))))
+	}
 	if n == 0 {
 		changes.Blocks = append(changes.Blocks, para(tx("None confirmed.")))
 	}

@@ -113,3 +113,43 @@ func TestHistoryHeadlinePaths(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryChangePointsWithControl: with a control the check reads each
+// value over the control's, while the change points stay over the
+// system's own values; the report says so in that section, and only
+// then.
+func TestHistoryChangePointsWithControl(t *testing.T) {
+	const words = "The change points are over each system's own values, as measured"
+	for _, control := range []string{"", "control"} {
+		exps := series(append(repeat(1000, 5), repeat(850, 3)...), nil, nil)
+		if control != "" {
+			for _, e := range exps {
+				c := e.Verdict.Systems[0]
+				c.Label = "control"
+				e.Verdict.Systems = append(e.Verdict.Systems, c)
+			}
+		}
+		o := analyze.DefaultOptions()
+		o.MaxRegressionPct, o.Control = 5, control
+		h, err := analyze.AnalyzeHistory("cp", analyze.OrderAsGiven, exps, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var md, page bytes.Buffer
+		if err := HistoryMarkdownAndHTML(&md, &page, h, nil, "test"); err != nil {
+			t.Fatal(err)
+		}
+		s := md.String()
+		cp := strings.Index(s, "## Change points")
+		if cp < 0 {
+			t.Fatalf("control %q: no change points section:\n%s", control, s)
+		}
+		next := strings.Index(s[cp+1:], "\n## ")
+		if next < 0 {
+			next = len(s) - cp - 1
+		}
+		if got := strings.Contains(s[cp:cp+1+next], words); got != (control != "") {
+			t.Errorf("control %q: the change points say they are over the systems' own values: %v, want %v:\n%s", control, got, control != "", s[cp:cp+1+next])
+		}
+	}
+}

@@ -78,9 +78,10 @@ func readSpeed(ctx context.Context, addr string) (*RunSpeed, error) {
 // for that second to measure the machine: an idle server's loops start
 // on cold caches and a CPU clocked down, so at a light load (a
 // per-request run at 100-250 req/s fills 3-10 % of each second) their
-// time per iteration moves with the load, not the machine (5-80 % from
-// second to second on a steady machine). Saturated servers (wrk rounds,
-// comparison runs) fill 90 % and more.
+// time per iteration moves with the planned load too (a warm-up's cost,
+// a stall's backlog: 5-84 % from second to second within such runs of
+// the held-out grid), not only with the machine. Saturated servers (wrk
+// rounds, comparison runs) fill 90 % and more.
 const minBusy = 0.5
 
 // machineMovedPct is how far the machine moved during an experiment, as

@@ -32,13 +32,14 @@ if [ -n "${PIN_CPU:-}" ] && taskset -c "$PIN_CPU" chrt -f 1 true 2>/dev/null; th
 fi
 cleanup() {
 	for p in $SRV; do kill "$p" 2>/dev/null || true; done
-	for p in $DISTURB $HOG; do kill "$p" 2>/dev/null || true; done
+	for p in $DISTURB $HOG $SVC_HOG; do kill "$p" 2>/dev/null || true; done
 	rm -rf "$T"
 }
 trap cleanup EXIT INT TERM
 go build -o "$T/truthserver" ./scripts/truthserver
 go build -o "$T/cpuhog" ./scripts/cpuhog
 HOG=
+SVC_HOG=
 
 # fresh DIR: empties the data folder DIR (keeping its README.md) and starts meta.txt.
 fresh() {
@@ -327,6 +328,33 @@ EOT
 	done
 }
 
+# svc_hog_start E and svc_hog_stop NIGHT RUN: a second hog during svc's
+# wrk run only (not the control's), when the script defines
+# night_svc_hog E (printing "SPIN SLEEP"; 0 0: none): a neighbour that
+# lands on one system's part of the job, which the control cannot cancel
+# (nightly-odd-ratio). Its measured share goes to $OUT/svc-hog.tsv.
+svc_hog_start() {
+	command -v night_svc_hog > /dev/null || return 0
+	# shellcheck disable=SC2046 # SPIN SLEEP
+	set -- $(night_svc_hog "$1")
+	if [ "$1" = 0 ] || [ "$1" = 0ms ]; then
+		return 0
+	fi
+	$NICE "$T/cpuhog" -spin "$1" -sleep "$2" 2> "$T/svchog.err" &
+	SVC_HOG=$!
+	note "hog on svc's run only: spin $1 sleep $2 (pid $SVC_HOG)"
+}
+svc_hog_stop() {
+	if [ -z "$SVC_HOG" ]; then
+		return 0
+	fi
+	kill "$SVC_HOG"
+	wait "$SVC_HOG" 2> /dev/null || true
+	SVC_HOG=
+	note "$(cat "$T/svchog.err")"
+	printf '%s\t%s\t%s\n' "$1" "$2" "$(sed -n 's/.*took \([0-9.]*\) %.*/\1/p' "$T/svchog.err")" >> "$OUT/svc-hog.tsv"
+}
+
 # control_record: records the nights round-robin (run r of every night,
 # then run r+1; see nightly_record). For each night and run: the night's
 # hog started, svc's and control's servers freshly started, wrk on svc,
@@ -347,7 +375,9 @@ control_record() {
 			svcpid=$SRV
 			start_server $((PORT + 1)) -procs 1 -work "$CONTROL_WORK"
 			SRV="$svcpid $SRV"
+			svc_hog_start "$e"
 			wrk_run "$OUT/$exp/svc/wrk$r.txt" -t1 -c8 -d"$DURATION" --latency "http://127.0.0.1:$PORT/"
+			svc_hog_stop "$exp" "$r"
 			wrk_run "$OUT/$exp/control/wrk$r.txt" -t1 -c8 -d"$DURATION" --latency "http://127.0.0.1:$((PORT + 1))/"
 			stop_server
 			hog_stop

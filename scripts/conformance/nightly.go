@@ -42,6 +42,21 @@ type nightlyModel struct {
 	SigmaR      float64 // run-to-run sd of log cost
 	OutlierProb float64
 	Opts        analyze.Options
+	// OddProb is the probability of an odd night for the control: a
+	// disturbance of 3-5 sigma_r on the system's runs only (a neighbour
+	// on its part of the job), which the control does not share.
+	OddProb float64
+	// StepFirst and StepLast are the nights (0-based) the step is drawn
+	// among; both 0: nightlyFirstAt to nightlyNights-3 (nights 7..18).
+	StepFirst, StepLast int
+}
+
+// stepNights is the model's window of step nights, 0-based.
+func (m nightlyModel) stepNights() (int, int) {
+	if m.StepFirst == 0 && m.StepLast == 0 {
+		return nightlyFirstAt, nightlyNights - 3
+	}
+	return m.StepFirst, m.StepLast
 }
 
 // nightlySeries is one draw: per night the runs' throughput, the
@@ -60,7 +75,8 @@ func drawNightly(r *rand.Rand, c nightlyCell, m nightlyModel) nightlySeries {
 	sb := c.Ratio * m.SigmaR
 	s := nightlySeries{At: -1}
 	if c.Step != 0 {
-		s.At = nightlyFirstAt + r.IntN(nightlyNights-2-nightlyFirstAt)
+		first, last := m.stepNights()
+		s.At = first + r.IntN(last-first+1)
 	}
 	// Every draw takes the same numbers from r whatever sigma_b, so that
 	// cells differing only in sigma_b share them (common random numbers).
@@ -71,6 +87,18 @@ func drawNightly(r *rand.Rand, c nightlyCell, m nightlyModel) nightlySeries {
 		}
 		o := 0.0
 		out, size, sign := r.Float64() < m.OutlierProb, 3+2*r.Float64(), r.IntN(2)
+		odd := 0.0
+		if m.OddProb > 0 {
+			// Drawn only in a model with odd nights, so that the draws of
+			// one without them stay as they were.
+			u, usize, usign := r.Float64(), 3+2*r.Float64(), r.IntN(2)
+			if u < m.OddProb {
+				odd = usize * m.SigmaR
+				if usign == 0 {
+					odd = -odd
+				}
+			}
+		}
 		if out {
 			o = size * sb
 			if sign == 0 {
@@ -84,7 +112,7 @@ func drawNightly(r *rand.Rand, c nightlyCell, m nightlyModel) nightlySeries {
 		s.B, s.O, s.Outlier = append(s.B, b), append(s.O, o), append(s.Outlier, out)
 		tr, ct, ra := make([]float64, c.Runs), make([]float64, c.Runs), make([]float64, c.Runs)
 		for j := range c.Runs {
-			tr[j] = 1000 / (step * math.Exp(b+o+m.SigmaR*r.NormFloat64()))
+			tr[j] = 1000 / (step * math.Exp(b+o+odd+m.SigmaR*r.NormFloat64()))
 			ct[j] = 1000 / math.Exp(b+o+m.SigmaR*r.NormFloat64())
 			ra[j] = 1000 * tr[j] / ct[j]
 		}
@@ -174,6 +202,9 @@ func seqNights(nights, control [][]float64, o analyze.Options) ([]bool, []analyz
 				in[i].Runs[j] = v / control[i][j]
 			}
 		}
+	}
+	if control != nil {
+		o.Control = "control"
 	}
 	s := analyze.SequentialCheck(in, true, o)
 	failed := make([]bool, len(nights))
@@ -477,9 +508,13 @@ func (res *nightlyResult) gridTable(w io.Writer, cell func(c nightlyCell, k int)
 // writeNightly writes the figures as markdown tables.
 func writeNightly(w io.Writer, res *nightlyResult) {
 	m := res.Model
-	fmt.Fprintf(w, "Model: %d nights a series; sigma_r %.1f %% (run-to-run, log cost); outlier night probability %.2f; "+
+	odd := ""
+	if m.OddProb > 0 {
+		odd = fmt.Sprintf("odd night (3-5 sigma_r on the system's runs only, not the control's) probability %.2f; ", m.OddProb)
+	}
+	fmt.Fprintf(w, "Model: %d nights a series; sigma_r %.1f %% (run-to-run, log cost); outlier night probability %.2f; %s"+
 		"gate: loadverdict history --fail-on regression --max-regression %g (allowed %g %%); %d series a cell.\n\n",
-		nightlyNights, 100*m.SigmaR, m.OutlierProb, m.Opts.MaxRegressionPct, max(m.Opts.MaxRegressionPct, 100*m.Opts.PracticalBand), res.Draws)
+		nightlyNights, 100*m.SigmaR, m.OutlierProb, odd, m.Opts.MaxRegressionPct, max(m.Opts.MaxRegressionPct, 100*m.Opts.PracticalBand), res.Draws)
 	ctl := []string{"without a control", "with a same-night control (ratio)"}
 	fmt.Fprintf(w, "**False fails**: the gate's exit 3 on nights with no change before them (night 1 left out), every step's series pooled; "+
 		"in brackets, the step-free series with at least one failed night.\n\n")
@@ -501,8 +536,9 @@ func writeNightly(w io.Writer, res *nightlyResult) {
 		if st == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "**A %.0f %% step** (%.0f %% more cost per request from a night in 7..%d): the gate fails within 1 / 2 / 3 nights of it; never (to night %d); red: the series whose gate already failed the night before the step.\n\n",
-			100*st, 100*st, nightlyNights-2, nightlyNights)
+		first, last := res.Model.stepNights()
+		fmt.Fprintf(w, "**A %.0f %% step** (%.0f %% more cost per request from a night in %d..%d): the gate fails within 1 / 2 / 3 nights of it; never (to night %d); red: the series whose gate already failed the night before the step.\n\n",
+			100*st, 100*st, first+1, last+1, nightlyNights)
 		res.gridTable(w, func(c nightlyCell, k int) string {
 			c.Step = st
 			return nightsToDetect(res.Cells[c][k])
@@ -574,12 +610,19 @@ func runNightlyMC(args []string) error {
 	sigmaR := fs.Float64("sigma-r", 0.02, "run-to-run sd of the log cost")
 	maxReg := fs.Float64("max-regression", 5, "the gate's --max-regression, percent")
 	outlier := fs.Float64("outlier", 0.1, "probability of an outlier night")
+	odd := fs.Float64("odd", 0, "probability of an odd night for the control: 3-5 sigma_r on the system's runs only")
 	jobs := fs.Int("j", 1, "goroutines")
+	steps := fs.String("step-nights", "7-18", "the nights (1-based, first-last) a step is drawn among; 4-6 puts it on a short reference")
 	whole := fs.Bool("whole", false, "gate each night by the whole history path (Analyze, AnalyzeHistory: slow) rather than the sequential check")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	m := nightlyModel{SigmaR: *sigmaR, OutlierProb: *outlier, Opts: nightlyOpts(*maxReg)}
+	m := nightlyModel{SigmaR: *sigmaR, OutlierProb: *outlier, OddProb: *odd, Opts: nightlyOpts(*maxReg)}
+	var first, last int
+	if _, err := fmt.Sscanf(*steps, "%d-%d", &first, &last); err != nil || first < 3 || last < first || last > nightlyNights-2 {
+		return fmt.Errorf("nightly-mc: -step-nights %q: want FIRST-LAST, nights 3..%d (the reference forms on nights 1-2; 2 nights after the step are read)", *steps, nightlyNights-2)
+	}
+	m.StepFirst, m.StepLast = first-1, last-1
 	res, err := nightlyMC(m, *draws, *seed, []float64{0, 1, 3, 10}, []float64{0, 0.5}, []int{1, 2, 3}, []float64{0, 0.05, 0.10, 0.20}, *jobs, *whole)
 	if err != nil {
 		return err

@@ -831,6 +831,11 @@ func gatedMetric(model string, m gate.Metric) bool {
 // are not.
 func (h *History) check(t *Track, m gate.Metric, values []PointValue, last int) (Sequential, *Latest, []*float64) {
 	o := h.Options
+	if t.Control {
+		// The control's own track is its values as measured, not over a
+		// control's: SequentialCheck reads Options.Control so.
+		o.Control = ""
+	}
 	in, ratios, ctl := h.nightInputs(t, m, values)
 	seq := SequentialCheck(in, HigherIsBetter(string(m)), o)
 	n := len(t.Points)
@@ -846,7 +851,7 @@ func (h *History) check(t *Track, m gate.Metric, values []PointValue, last int) 
 	case p.Status == PointErrors:
 		l.Verdict, l.Unusable = CheckUndecided, &Reason{Code: ReasonErrors, System: t.System, Rate: *p.ErrorRate.Value}
 	case !in[n-1].Used && ctl && values[n-1].Value != nil && p.Status != PointDisturbed:
-		l.Verdict, l.Unusable = CheckUndecided, &Reason{Code: ReasonControlMissing, System: o.Control, Metric: string(m)}
+		l.Verdict, l.Unusable = CheckUndecided, &Reason{Code: ReasonControlMissing, System: h.Options.Control, Metric: string(m)}
 	case !in[n-1].Used:
 		l.Verdict, l.Unusable = CheckUndecided, &Reason{Code: ReasonMetricMissing, Metric: string(m)}
 	default:

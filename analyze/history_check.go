@@ -173,6 +173,10 @@ type Night struct {
 	// belongs to (-1: none): an improvement, not accepted, so not the
 	// reference.
 	ImprovedSince int
+	// LookedBack is true on the night a regression was found by looking
+	// back over the reference level (with a control): its nights had
+	// joined the reference, and the split of the level dates it at Since.
+	LookedBack bool
 	// RecoveredFrom and RecoveredAt are the first night of the latest
 	// regression of the level that ended, and the night it ended (back
 	// at the reference); -1 when none ended.
@@ -305,7 +309,9 @@ type checker struct {
 //     again, the regression's nights left out of the reference;
 //   - the drift check runs over the reference nights, at alpha/2.
 //
-// higherIsBetter gives the metric's direction.
+// higherIsBetter gives the metric's direction; o.Control non-empty says
+// the values are over a control's (the level look-back runs only then:
+// lookBackLevel).
 func SequentialCheck(in []NightInput, higherIsBetter bool, o Options) Sequential {
 	c := &checker{in: in, y: make([]float64, len(in)), sign: 1, o: o}
 	if higherIsBetter {
@@ -334,7 +340,10 @@ type seqState struct {
 	c                            *checker
 	s                            Sequential
 	ref, pending, change, better []int
-	from, recFrom, recAt         int
+	// odd are the level's nights the look-back left out of the
+	// reference (lookBackLevel), shown with the outliers.
+	odd                  []int
+	from, recFrom, recAt int
 	// drift is the drift the latest night was named (nil: none).
 	drift *DriftCheck
 }
@@ -346,6 +355,7 @@ func (st *seqState) night(i int, accepted bool) Night {
 	if st.from < 0 || accepted {
 		// The first night, or an accepted one: a level starts here.
 		st.ref, st.pending, st.change, st.better, st.from, st.recFrom, st.recAt = []int{i}, nil, nil, nil, i, -1, -1
+		st.odd = nil
 		st.s.Roles[i] = RoleReference
 		n.From, n.Verdict = i, CheckForming
 		if accepted {
@@ -355,7 +365,7 @@ func (st *seqState) night(i int, accepted bool) Night {
 	}
 	n.From = st.from
 	rs := c.reference(st.ref, i)
-	n.Reference, n.Outliers = rs.kept, rs.outliers
+	n.Reference, n.Outliers = rs.kept, st.outliers(rs)
 	single := c.test([]int{i}, rs, openAlpha(o))
 	n.Test = &single
 	switch {
@@ -370,6 +380,9 @@ func (st *seqState) night(i int, accepted bool) Night {
 		decide(&st.s, &n, single, &st.ref, &st.pending, &st.better)
 	}
 	n.RecoveredFrom, n.RecoveredAt = st.recFrom, st.recAt
+	if st.s.Roles[i] == RoleReference && n.Verdict != CheckForming && o.Control != "" {
+		st.lookBackLevel(&n)
+	}
 	switch {
 	case st.s.Roles[i] == RoleReference && n.Verdict != CheckForming:
 		n.Drift = c.drift(c.reference(st.ref, i).kept)
@@ -424,7 +437,7 @@ func (st *seqState) pendingNights(n *Night, rs refStats, single NightTest) {
 		}
 		st.pending = nil
 		rs = c.reference(st.ref, i)
-		n.Reference, n.Outliers = rs.kept, rs.outliers
+		n.Reference, n.Outliers = rs.kept, st.outliers(rs)
 		n.Test, n.Since, n.Verdict = &t, from, CheckRegression
 		return
 	}
@@ -439,7 +452,7 @@ func (st *seqState) pendingNights(n *Night, rs refStats, single NightTest) {
 		slices.Sort(st.ref)
 		st.pending = nil
 		rs = c.reference(st.ref, i)
-		n.Reference, n.Outliers = rs.kept, rs.outliers
+		n.Reference, n.Outliers = rs.kept, st.outliers(rs)
 		single = c.test([]int{i}, rs, openAlpha(o))
 		n.Test = &single
 		decide(&st.s, n, single, &st.ref, &st.pending, &st.better)
@@ -531,6 +544,127 @@ func (c *checker) scan(ref, group []int, i int) (int, NightTest, bool) {
 		try(ref[:len(ref)-b], append(slices.Clone(ref[len(ref)-b:]), group...))
 	}
 	return bestAt, best, bestAt >= 0
+}
+
+// levelSide is the fewest nights on each side of a split the level
+// look-back tests.
+const levelSide = 3
+
+// lookBackLevel looks back over the reference level when night n, with a
+// control, has just joined it: a step the level took in (its first night
+// within the noise of a short reference an odd night had widened, and
+// every night at the new level joining after it) is not tested again by
+// the night's own test or scan. Every split of the level with levelSide
+// nights or more a side (night n's in the later), its odd nights left
+// out (robustSides), is tested as a suspect stretch is: the later side
+// against the earlier side's reference, its first night beyond the
+// allowed regression, significant at failAlpha over the number of
+// splits (Bonferroni), and night n nearer the later level than the
+// earlier. The most significant is a regression dated at its split: its
+// nights leave the reference, as do the earlier side's odd nights (for
+// good: st.odd), and the night fails. With a control only: without one
+// the Monte-Carlo's false fails rose 0.2-0.5 points where the machine's
+// nights vary (docs/STATISTICS.md, "The level look-back").
+func (st *seqState) lookBackLevel(n *Night) {
+	c, i := st.c, n.Point
+	splits := len(st.ref) - 2*levelSide + 1
+	if splits < 1 || st.ref[len(st.ref)-1] != i {
+		return
+	}
+	allowed := math.Log1p(allowedPct(c.o) / 100)
+	alpha := failAlpha(c.o) / float64(splits)
+	var best NightTest
+	bestAt := -1
+	var bestOdd []int
+	for k := levelSide; k <= len(st.ref)-levelSide; k++ {
+		before, after, odd := c.robustSides(st.ref[:k], st.ref[k:], i)
+		if len(before) < levelSide-1 || len(after) < levelSide || after[0] != st.ref[k] {
+			continue
+		}
+		rs := c.reference(before, i)
+		if c.sign*(c.y[after[0]]-rs.mean) < allowed {
+			continue
+		}
+		t := c.test(after, rs, alpha)
+		if t.Verdict != CheckRegression || c.sign*(c.y[i]-rs.mean) < math.Log1p(t.WorsePct/100)/2 {
+			continue
+		}
+		if bestAt < 0 || t.PWorse < best.PWorse {
+			best, bestAt, bestOdd = t, after[0], odd
+		}
+	}
+	if bestAt < 0 {
+		return
+	}
+	st.ref, st.change = splitAt(st.ref, bestAt)
+	st.ref = slices.DeleteFunc(st.ref, func(p int) bool { return slices.Contains(bestOdd, p) })
+	st.odd = append(st.odd, bestOdd...)
+	slices.Sort(st.odd)
+	for _, j := range st.change {
+		st.s.Roles[j] = RoleRegression
+	}
+	rs := c.reference(st.ref, i)
+	n.Reference, n.Outliers = rs.kept, st.outliers(rs)
+	n.Test, n.Since, n.Verdict, n.LookedBack = &best, bestAt, CheckRegression, true
+}
+
+// robustSides is a split of the level for lookBackLevel, its odd nights
+// left out: a night more than outlierMADs robust standard deviations
+// (1.4826·MAD of every night's deviation from its own side's median,
+// never below the runs' noise of a night's value) from its side's
+// median. It returns the two sides' kept nights and the earlier side's
+// nights left out (odd: they leave the reference if the split is taken).
+// A side of 3 nights cannot tell its own odd night from noise; the level
+// after the split, and the runs, can. With one run a night (no runs'
+// noise) nothing is left out.
+func (c *checker) robustSides(before, after []int, i int) (keptBefore, keptAfter, odd []int) {
+	floor, _ := c.floor(i)
+	if floor == 0 {
+		// One run a night: no runs' noise to hold the MAD of a few
+		// nights to (leaving nights out by it alone failed 1.0-1.2 % of
+		// stable nights at 1 run with odd nights, against 0.8-0.9 %).
+		return before, after, nil
+	}
+	med := func(side []int) float64 {
+		x := make([]float64, len(side))
+		for k, p := range side {
+			x[k] = c.y[p]
+		}
+		return stats.Median(x)
+	}
+	mb, ma := med(before), med(after)
+	var dev []float64
+	for _, p := range before {
+		dev = append(dev, math.Abs(c.y[p]-mb))
+	}
+	for _, p := range after {
+		dev = append(dev, math.Abs(c.y[p]-ma))
+	}
+	scale := max(1.4826*stats.Median(dev), floor)
+	for _, p := range before {
+		if math.Abs(c.y[p]-mb) > outlierMADs*scale {
+			odd = append(odd, p)
+		} else {
+			keptBefore = append(keptBefore, p)
+		}
+	}
+	for _, p := range after {
+		if math.Abs(c.y[p]-ma) <= outlierMADs*scale {
+			keptAfter = append(keptAfter, p)
+		}
+	}
+	return keptBefore, keptAfter, odd
+}
+
+// outliers are the nights of the level left out of the reference rs:
+// the robust rule's, and those the level look-back left out (st.odd).
+func (st *seqState) outliers(rs refStats) []int {
+	if len(st.odd) == 0 {
+		return rs.outliers
+	}
+	o := append(slices.Clone(rs.outliers), st.odd...)
+	slices.Sort(o)
+	return o
 }
 
 // splitAt cuts the sorted points ref at point st: those before it, and

@@ -748,3 +748,93 @@ func geoMean(x []float64) float64 {
 	}
 	return math.Exp(s / float64(len(x)))
 }
+
+// TestSequentialLookBackLevel is the level look-back (with a control): a
+// step that lands on a short reference an odd night widened joins it
+// (within that reference's noise), and so does every night at the new
+// level after it; each night that joins, the splits of the level with 3
+// nights or more a side are tested, and the step is found, dated at its
+// first night. Without a control the same nights are not looked back
+// over (the Monte-Carlo's false fails rose where the machine's nights
+// vary: docs/STATISTICS.md, "The level look-back"). A level without a
+// step, odd night and all, is never failed by it.
+func TestSequentialLookBackLevel(t *testing.T) {
+	step := []float64{1.00, 1.01, 0.93, 0.90, 0.91, 0.90, 0.91, 0.90, 0.905, 0.91, 0.90}
+	flat := []float64{1.00, 1.01, 0.93, 1.00, 0.99, 1.01, 1.00, 0.995, 1.01, 1.00, 0.99}
+	for _, tc := range []struct {
+		name    string
+		levels  []float64
+		control bool
+		want    string
+		since   int // the night (0-based) the first regression is dated at; -1: none
+	}{
+		{"step, control", step, true, "ff....rrrrr", 3},
+		{"step, no control", step, false, "ff.........", -1},
+		{"flat, control", flat, true, "ff.........", -1},
+	} {
+		o := checkOpts()
+		if tc.control {
+			o.Control = "control"
+		}
+		s := analyze.SequentialCheck(nights(tc.levels...), true, o)
+		got := verdicts(s)
+		since, looked := -1, 0
+		for _, n := range s.Nights {
+			if n.LookedBack {
+				looked++
+			}
+			if n.Verdict == analyze.CheckRegression && since < 0 {
+				since = n.Since
+				if !n.LookedBack {
+					t.Errorf("%s: the first regression (night %d) not found by looking back", tc.name, n.Point+1)
+				}
+			}
+		}
+		if got != tc.want || since != tc.since || (since >= 0) != (looked == 1) {
+			t.Errorf("%s: %s, first regression since %d, %d nights looked back; want %s since %d", tc.name, got, since, looked, tc.want, tc.since)
+		}
+	}
+}
+
+// TestSequentialLookBackOddNight is the look-back's robust rule: with 2
+// runs a night (their noise known, ±0.5 %), an odd night in a 3-night
+// reference (0.925 between 0.985 and 1.002, as in
+// testdata/truth/nightly-odd-ratio) puts a 7.6 % step inside the allowed
+// 5 % against the reference's mean; the look-back leaves the odd night
+// out (beyond 5 robust standard deviations of its side's median, held
+// to the runs' noise), fails the step dated at its first night, and the
+// odd night stays out of the reference (named with the outliers) on the
+// nights after. With one run a night (no runs' noise) it leaves nothing
+// out and the step is not shown.
+func TestSequentialLookBackOddNight(t *testing.T) {
+	levels := []float64{0.985, 0.925, 1.002, 0.925, 0.930, 0.927, 0.925, 0.930, 0.916, 0.930}
+	for _, runs := range []int{1, 2} {
+		var in []analyze.NightInput
+		for _, v := range levels {
+			x := analyze.NightInput{Value: v, Runs: []float64{v}, Used: true}
+			if runs == 2 {
+				x.Runs = []float64{v * 1.005, v * 0.995}
+			}
+			in = append(in, x)
+		}
+		o := checkOpts()
+		o.Control = "control"
+		s := analyze.SequentialCheck(in, true, o)
+		got := verdicts(s)
+		want := map[int]string{1: "ff........", 2: "ff...rrrrr"}[runs]
+		if got != want {
+			t.Errorf("%d runs: %s, want %s", runs, got, want)
+		}
+		for _, n := range s.Nights {
+			if n.Verdict != analyze.CheckRegression {
+				continue
+			}
+			if n.Since != 3 || !slices.Contains(n.Outliers, 1) || slices.Contains(n.Reference, 1) {
+				t.Errorf("%d runs, night %d: since %d, reference %v, outliers %v; want since 3 (night 4), night 2 an outlier", runs, n.Point+1, n.Since, n.Reference, n.Outliers)
+			}
+			if n.Test.WorsePct < 5 {
+				t.Errorf("%d runs, night %d: %.1f %% worse, want beyond the allowed 5 %% (the odd night out of the reference)", runs, n.Point+1, n.Test.WorsePct)
+			}
+		}
+	}
+}

@@ -292,3 +292,34 @@ func TestTruth31NightlySwingsStep(t *testing.T) {
 		checkNightTable(t, "nightly-swings-step", runs, "control", withControl)
 	}
 }
+
+// TestTruth31NightlyOddRatio is the level look-back (analysis version
+// 14) on testdata/truth/nightly-odd-ratio: the machine's usual hog on
+// every night, a second hog on svc's runs only on night 2 (a neighbour on
+// one system's part of the job, which the control cannot cancel: svc/
+// control 0.925 against 0.985 and 1.002), and svc doing 10 % more work a
+// request from night 4 on (svc/control 0.916-0.930). Against the 3
+// reference nights, odd one in, the step is inside the allowed 5 % and
+// joins the reference, as does every night after it; looking back over
+// the level (night 2 left out as odd, beyond 5 robust standard
+// deviations held to the runs' noise) finds it, dated at night 4. With
+// the control at 2 runs a night: nights 2-5 pass (a split needs 3 nights
+// a side); nights 6-10 fail, a regression since night04. Before the
+// look-back no night failed. Logged, not held: at 1 run a night (no
+// runs' noise, so the look-back leaves no night out, and against the
+// reference with night 2 in it the step is inside the allowed 5 %: a
+// known miss, docs/STATISTICS.md) and without the control (the level is
+// not looked back over).
+func TestTruth31NightlyOddRatio(t *testing.T) {
+	table := []nightRow{{2, wantPass, 0}, {3, wantPass, 0}, {4, wantPass, 0}, {5, wantPass, 0}}
+	for n := 6; n <= 10; n++ {
+		table = append(table, nightRow{n, wantFails, 4})
+	}
+	checkNightTable(t, "nightly-odd-ratio", 2, "control", table)
+	loose := make([]nightRow, len(table))
+	for i, r := range table {
+		loose[i] = nightRow{r.night, wantAnything, 0}
+	}
+	checkNightTable(t, "nightly-odd-ratio", 1, "control", loose)
+	checkNightTable(t, "nightly-odd-ratio", 2, "", loose)
+}

@@ -224,6 +224,10 @@ func checkSentence(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, 
 			s = strings.TrimPrefix(s, "No change shown in the latest experiment, "+latest+": ")
 		}
 	}
+	if n := l.Night; n.LookedBack && l.Verdict == analyze.CheckRegression && n.Test != nil {
+		s += fmt.Sprintf(" Found looking back over the reference level: these experiments had each joined it, within the noise of the shorter reference before them; as a group they are worse than those before them (at alpha %s: alpha/5 over the %s of the level tried).",
+			rel(n.Test.Alpha), plural(int(math.Round(h.Options.Alpha/5/n.Test.Alpha)), "split"))
+	}
 	if n := l.Night; n.RecoveredFrom >= 0 && l.Verdict != analyze.CheckRegression {
 		s += fmt.Sprintf(" Recovered: the regression since %s ended at %s, back at the reference level.", pointName(h, t, n.RecoveredFrom), pointName(h, t, n.RecoveredAt))
 	}
@@ -891,10 +895,14 @@ type SeriesSummaryLatest struct {
 	// Alpha is the level PValue is held to (alpha, or half of it once
 	// the drift test runs); Suspect is true on a night beyond the allowed
 	// regression but not significant: no change shown, the next decides.
-	Alpha   *float64            `json:"alpha"`
-	Suspect bool                `json:"suspect"`
-	Drift   *SeriesSummaryDrift `json:"drift"`
-	Reasons []string            `json:"reasons"`
+	Alpha   *float64 `json:"alpha"`
+	Suspect bool     `json:"suspect"`
+	// LookedBack is true on the night a regression was found by looking
+	// back over the reference level (with a control): its experiments had
+	// joined the reference; Alpha is then alpha/5 over the splits tried.
+	LookedBack bool                `json:"looked_back,omitempty"`
+	Drift      *SeriesSummaryDrift `json:"drift"`
+	Reasons    []string            `json:"reasons"`
 }
 
 // SeriesSummaryDrift is the trend test of a history check.
@@ -1028,6 +1036,7 @@ func seriesLatest(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, n
 		sl.Since = ptr2(h.Experiments[t.Points[n.Since].Experiment].Name)
 	}
 	sl.Suspect = n.Suspect && l.Unusable == nil
+	sl.LookedBack = n.LookedBack && l.Verdict == analyze.CheckRegression && l.Unusable == nil
 	sl.Outliers, sl.Relative = names(t, n.Outliers), mt.Relative
 	if n.ImprovedSince >= 0 {
 		sl.ImprovedSince = ptr2(h.Experiments[t.Points[n.ImprovedSince].Experiment].Name)

@@ -173,6 +173,11 @@ type Night struct {
 	// belongs to (-1: none): an improvement, not accepted, so not the
 	// reference.
 	ImprovedSince int
+	// OddNights are the Outliers the level look-back left out (with a
+	// control: beyond outlierMADs robust standard deviations of their
+	// side of the split that showed a regression, held to the runs'
+	// noise); they stay out of the level's reference.
+	OddNights []int
 	// LookedBack is true on the night a regression was found by looking
 	// back over the reference level (with a control): its nights had
 	// joined the reference, and the split of the level dates it at Since.
@@ -365,7 +370,7 @@ func (st *seqState) night(i int, accepted bool) Night {
 	}
 	n.From = st.from
 	rs := c.reference(st.ref, i)
-	n.Reference, n.Outliers = rs.kept, st.outliers(rs)
+	st.setReference(&n, rs)
 	single := c.test([]int{i}, rs, openAlpha(o))
 	n.Test = &single
 	switch {
@@ -437,7 +442,7 @@ func (st *seqState) pendingNights(n *Night, rs refStats, single NightTest) {
 		}
 		st.pending = nil
 		rs = c.reference(st.ref, i)
-		n.Reference, n.Outliers = rs.kept, st.outliers(rs)
+		st.setReference(n, rs)
 		n.Test, n.Since, n.Verdict = &t, from, CheckRegression
 		return
 	}
@@ -452,7 +457,7 @@ func (st *seqState) pendingNights(n *Night, rs refStats, single NightTest) {
 		slices.Sort(st.ref)
 		st.pending = nil
 		rs = c.reference(st.ref, i)
-		n.Reference, n.Outliers = rs.kept, st.outliers(rs)
+		st.setReference(n, rs)
 		single = c.test([]int{i}, rs, openAlpha(o))
 		n.Test = &single
 		decide(&st.s, n, single, &st.ref, &st.pending, &st.better)
@@ -604,7 +609,7 @@ func (st *seqState) lookBackLevel(n *Night) {
 		st.s.Roles[j] = RoleRegression
 	}
 	rs := c.reference(st.ref, i)
-	n.Reference, n.Outliers = rs.kept, st.outliers(rs)
+	st.setReference(n, rs)
 	n.Test, n.Since, n.Verdict, n.LookedBack = &best, bestAt, CheckRegression, true
 }
 
@@ -656,15 +661,16 @@ func (c *checker) robustSides(before, after []int, i int) (keptBefore, keptAfter
 	return keptBefore, keptAfter, odd
 }
 
-// outliers are the nights of the level left out of the reference rs:
-// the robust rule's, and those the level look-back left out (st.odd).
-func (st *seqState) outliers(rs refStats) []int {
-	if len(st.odd) == 0 {
-		return rs.outliers
+// setReference sets night n's reference from rs, and its outliers: the
+// robust rule's, and those the level look-back left out (st.odd, also in
+// n.OddNights).
+func (st *seqState) setReference(n *Night, rs refStats) {
+	n.Reference, n.Outliers, n.OddNights = rs.kept, rs.outliers, nil
+	if len(st.odd) > 0 {
+		n.Outliers = append(slices.Clone(rs.outliers), st.odd...)
+		slices.Sort(n.Outliers)
+		n.OddNights = slices.Clone(st.odd)
 	}
-	o := append(slices.Clone(rs.outliers), st.odd...)
-	slices.Sort(o)
-	return o
 }
 
 // splitAt cuts the sorted points ref at point st: those before it, and

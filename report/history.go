@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -231,8 +232,19 @@ func checkSentence(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, 
 	if n := l.Night; n.RecoveredFrom >= 0 && l.Verdict != analyze.CheckRegression {
 		s += fmt.Sprintf(" Recovered: the regression since %s ended at %s, back at the reference level.", pointName(h, t, n.RecoveredFrom), pointName(h, t, n.RecoveredAt))
 	}
-	if len(l.Night.Outliers) > 0 && l.Verdict != analyze.CheckForming {
-		s += fmt.Sprintf(" Left out of the reference as outliers (more than %d robust standard deviations from its median): %s.", analyze.OutlierMADs, pointNames(h, t, l.Night.Outliers))
+	if n := l.Night; len(n.Outliers) > 0 && l.Verdict != analyze.CheckForming {
+		var rule []int
+		for _, p := range n.Outliers {
+			if !slices.Contains(n.OddNights, p) {
+				rule = append(rule, p)
+			}
+		}
+		if len(rule) > 0 {
+			s += fmt.Sprintf(" Left out of the reference as outliers (more than %d robust standard deviations from its median): %s.", analyze.OutlierMADs, pointNames(h, t, rule))
+		}
+		if len(n.OddNights) > 0 {
+			s += fmt.Sprintf(" Left out of the reference by the look-back that found a regression (more than %d robust standard deviations, never less than the runs' noise, from the median of the experiments before its step): %s.", analyze.OutlierMADs, pointNames(h, t, n.OddNights))
+		}
 	}
 	if mt.Relative {
 		s += fmt.Sprintf(" Checked relative to the control %s, measured in the same experiments: each experiment's value over the control's.", h.Options.Control)

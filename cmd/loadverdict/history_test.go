@@ -562,3 +562,46 @@ func TestHistoryManifestAccept(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryLookBackWords is the level look-back (analysis version 14)
+// as a user reads it, on testdata/truth/nightly-odd-ratio with its
+// control: on night 6, the night it is found, the gate fails, the report
+// says the regression was found looking back over the reference level
+// and which night the look-back left out (night02, svc's neighbour), and
+// summary.json has looked_back; on night 7 the regression is open as any
+// other (no looked_back) and night02 is still named as left out.
+func TestHistoryLookBackWords(t *testing.T) {
+	const found, odd = "Found looking back over the reference level", "Left out of the reference by the look-back that found a regression"
+	for _, to := range []int{6, 7} {
+		out := t.TempDir()
+		args := []string{"history", "-o", out, "--control", "control", "--fail-on", "regression", "--max-regression", "5"}
+		for n := 1; n <= to; n++ {
+			args = append(args, fmt.Sprintf("../../testdata/truth/nightly-odd-ratio/night%02d", n))
+		}
+		_, errOut, err := runCLI(t, "", args...)
+		if exitCode(err) != exitGate {
+			t.Fatalf("nights 1-%d: %v, want the gate failed (exit 3)\n%s", to, err, errOut)
+		}
+		md, err := os.ReadFile(filepath.Join(out, "report.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, err := os.ReadFile(filepath.Join(out, "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(md)
+		if got := strings.Contains(s, found); got != (to == 6) {
+			t.Errorf("nights 1-%d: report says %q: %v, want %v", to, found, got, to == 6)
+		}
+		if i := strings.Index(s, odd); i < 0 || !strings.Contains(s[i:min(len(s), i+300)], "night02") {
+			t.Errorf("nights 1-%d: report does not name night02 as left out by the look-back", to)
+		}
+		if got := strings.Contains(string(js), `"looked_back": true`); got != (to == 6) {
+			t.Errorf("nights 1-%d: summary.json looked_back: %v, want %v", to, got, to == 6)
+		}
+		if !strings.Contains(s, "since") || !strings.Contains(s, "(night04)") {
+			t.Errorf("nights 1-%d: the regression is not dated at night04", to)
+		}
+	}
+}

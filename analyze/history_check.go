@@ -522,23 +522,12 @@ const poolNights = 3
 func (c *checker) scan(ref, group []int, i int) (int, NightTest, bool) {
 	var best NightTest
 	bestAt := -1
-	allowed := math.Log1p(allowedPct(c.o) / 100)
 	try := func(before, g []int) {
 		rs := c.reference(before, i)
 		if len(rs.kept) < formingNights || len(g) < 2 {
 			return
 		}
-		if c.sign*(c.y[g[0]]-rs.mean) < allowed {
-			return
-		}
-		t := c.test(g, rs, failAlpha(c.o))
-		if t.Verdict != CheckRegression {
-			return
-		}
-		if d := c.sign * (c.y[i] - rs.mean); d < math.Log1p(t.WorsePct/100)/2 {
-			return // night i is back
-		}
-		if bestAt < 0 || t.PWorse < best.PWorse {
+		if t, ok := c.stepFrom(g, rs, i, failAlpha(c.o)); ok && (bestAt < 0 || t.PWorse < best.PWorse) {
 			best, bestAt = t, g[0]
 		}
 	}
@@ -576,7 +565,6 @@ func (st *seqState) lookBackLevel(n *Night) {
 	if splits < 1 || st.ref[len(st.ref)-1] != i {
 		return
 	}
-	allowed := math.Log1p(allowedPct(c.o) / 100)
 	alpha := failAlpha(c.o) / float64(splits)
 	var best NightTest
 	bestAt := -1
@@ -586,15 +574,7 @@ func (st *seqState) lookBackLevel(n *Night) {
 		if len(before) < levelSide-1 || len(after) < levelSide || after[0] != st.ref[k] {
 			continue
 		}
-		rs := c.reference(before, i)
-		if c.sign*(c.y[after[0]]-rs.mean) < allowed {
-			continue
-		}
-		t := c.test(after, rs, alpha)
-		if t.Verdict != CheckRegression || c.sign*(c.y[i]-rs.mean) < math.Log1p(t.WorsePct/100)/2 {
-			continue
-		}
-		if bestAt < 0 || t.PWorse < best.PWorse {
+		if t, ok := c.stepFrom(after, c.reference(before, i), i, alpha); ok && (bestAt < 0 || t.PWorse < best.PWorse) {
 			best, bestAt, bestOdd = t, after[0], odd
 		}
 	}
@@ -630,14 +610,7 @@ func (c *checker) robustSides(before, after []int, i int) (keptBefore, keptAfter
 		// stable nights at 1 run with odd nights, against 0.8-0.9 %).
 		return before, after, nil
 	}
-	med := func(side []int) float64 {
-		x := make([]float64, len(side))
-		for k, p := range side {
-			x[k] = c.y[p]
-		}
-		return stats.Median(x)
-	}
-	mb, ma := med(before), med(after)
+	mb, ma := stats.Median(c.logsAt(before)), stats.Median(c.logsAt(after))
 	var dev []float64
 	for _, p := range before {
 		dev = append(dev, math.Abs(c.y[p]-mb))
@@ -673,6 +646,22 @@ func (st *seqState) setReference(n *Night, rs refStats) {
 	}
 }
 
+// stepFrom tests the nights g (night i the last) as a regression since
+// g[0] against the reference rs at one-sided level alpha: its first
+// night itself beyond the allowed regression, the nights significant and
+// beyond it, and night i nearer their level than the reference's (not
+// back). ok false when any fails.
+func (c *checker) stepFrom(g []int, rs refStats, i int, alpha float64) (NightTest, bool) {
+	if c.sign*(c.y[g[0]]-rs.mean) < math.Log1p(allowedPct(c.o)/100) {
+		return NightTest{}, false
+	}
+	t := c.test(g, rs, alpha)
+	if t.Verdict != CheckRegression || c.sign*(c.y[i]-rs.mean) < math.Log1p(t.WorsePct/100)/2 {
+		return NightTest{}, false
+	}
+	return t, true
+}
+
 // splitAt cuts the sorted points ref at point st: those before it, and
 // st and those after.
 func splitAt(ref []int, st int) (before, after []int) {
@@ -690,10 +679,7 @@ func (c *checker) reference(ref []int, i int) refStats {
 	if len(ref) == 0 {
 		return rs
 	}
-	x := make([]float64, len(ref))
-	for k, p := range ref {
-		x[k] = c.y[p]
-	}
+	x := c.logsAt(ref)
 	med := stats.Median(x)
 	dev := make([]float64, len(x))
 	for k, v := range x {
@@ -707,10 +693,7 @@ func (c *checker) reference(ref []int, i int) refStats {
 			rs.kept = append(rs.kept, p)
 		}
 	}
-	kx := make([]float64, len(rs.kept))
-	for k, p := range rs.kept {
-		kx[k] = c.y[p]
-	}
+	kx := c.logsAt(rs.kept)
 	rs.mean = stats.Mean(kx)
 	if len(kx) >= 2 {
 		rs.sd = math.Sqrt(rss(kx) / float64(len(kx)-1))
@@ -735,6 +718,15 @@ func (c *checker) reference(ref []int, i int) refStats {
 		}
 	}
 	return rs
+}
+
+// logsAt is the log values of the nights pts.
+func (c *checker) logsAt(pts []int) []float64 {
+	x := make([]float64, len(pts))
+	for k, p := range pts {
+		x[k] = c.y[p]
+	}
+	return x
 }
 
 // lag1 is the lag-1 autocorrelation of x.
@@ -805,10 +797,7 @@ func logs(x []float64) []float64 {
 // within the group), with Student's t at the reference's degrees of
 // freedom.
 func (c *checker) test(group []int, rs refStats, alpha float64) NightTest {
-	g := make([]float64, len(group))
-	for k, p := range group {
-		g[k] = c.y[p]
-	}
+	g := c.logsAt(group)
 	gm := stats.Mean(g)
 	t := NightTest{Nights: len(g), RefNights: len(rs.kept), Mean: math.Exp(gm), RefMean: math.Exp(rs.mean), UpperPct: math.NaN(),
 		PWorse: math.NaN(), PBetter: math.NaN(), Alpha: alpha, Floor: rs.floor, Rho: rs.rho}

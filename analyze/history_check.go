@@ -283,6 +283,9 @@ type checker struct {
 	y    []float64 // log values
 	sign float64   // +1: worse is up
 	o    Options
+	// floors caches floor(i) by night: the reference and the level
+	// look-back ask for it once a split, each a pass over the nights.
+	floors map[int][2]float64
 }
 
 // SequentialCheck runs the history check over one metric's experiments,
@@ -569,13 +572,24 @@ func (st *seqState) lookBackLevel(n *Night) {
 	var best NightTest
 	bestAt := -1
 	var bestOdd []int
-	for k := levelSide; k <= len(st.ref)-levelSide; k++ {
+	allowed := math.Log1p(allowedPct(c.o) / 100)
+	best0 := math.Inf(1) // the best (least worse) of the nights before split k
+	for k, p := range st.ref {
+		worse := c.sign*c.y[p] - best0
+		best0 = min(best0, c.sign*c.y[p])
+		if k < levelSide || k > len(st.ref)-levelSide || worse < allowed {
+			// (worse < allowed: the mean of any of the nights before k
+			// is never better than their best, so the split's first
+			// night is not beyond the allowed regression against it and
+			// stepFrom would refuse it: skipped unread.)
+			continue
+		}
 		before, after, odd := c.robustSides(st.ref[:k], st.ref[k:], i)
-		if len(before) < levelSide-1 || len(after) < levelSide || after[0] != st.ref[k] {
+		if len(before) < levelSide-1 || len(after) < levelSide || after[0] != p {
 			continue
 		}
 		if t, ok := c.stepFrom(after, c.reference(before, i), i, alpha); ok && (bestAt < 0 || t.PWorse < best.PWorse) {
-			best, bestAt, bestOdd = t, after[0], odd
+			best, bestAt, bestOdd = t, p, odd
 		}
 	}
 	if bestAt < 0 {
@@ -750,6 +764,19 @@ func lag1(x []float64) float64 {
 // night over the runs a night (and, with a control, the control's
 // runs'), with its degrees of freedom; 0 without two runs in a night.
 func (c *checker) floor(i int) (float64, float64) {
+	if f, ok := c.floors[i]; ok {
+		return f[0], f[1]
+	}
+	sd, df := c.runsNoise(i)
+	if c.floors == nil {
+		c.floors = map[int][2]float64{}
+	}
+	c.floors[i] = [2]float64{sd, df}
+	return sd, df
+}
+
+// runsNoise computes floor(i).
+func (c *checker) runsNoise(i int) (float64, float64) {
 	var ss, ssC float64
 	df, dfC, runs, runsC, nights := 0, 0, 0, 0, 0
 	for j := 0; j <= i; j++ {

@@ -342,6 +342,13 @@ type MetricTrack struct {
 	// Unconfirmed counts E-Divisive's change points that the two-level
 	// confirmation refused.
 	Unconfirmed int
+	// RelativeChanges are the change points found and confirmed the same
+	// way over each experiment's value over the control's (Ratios, the
+	// runs over the control's runs): what the history check reads. Nil
+	// without a control and for the control's own track;
+	// RelativeUnconfirmed counts the refused ones.
+	RelativeChanges     []Change
+	RelativeUnconfirmed int
 	// Check is the sequential history check over the track's points.
 	Check Sequential
 	// Latest is the check of the latest experiment, when the track ran in it.
@@ -740,10 +747,10 @@ func (h *History) markDisturbed(t *Track) {
 	}
 }
 
-// metricTrack finds the change points of one metric of a track and
-// checks its latest experiment (the series' experiment last).
+// metricTrack finds the change points of one metric of a track (and,
+// with a control, those over the control's) and checks its latest
+// experiment (the series' experiment last).
 func (h *History) metricTrack(t *Track, m gate.Metric, last int) MetricTrack {
-	o := h.Options
 	mt := MetricTrack{Metric: string(m), HigherIsBetter: HigherIsBetter(string(m))}
 	var used []int // points with the metric, usable
 	for i, p := range t.Points {
@@ -753,21 +760,52 @@ func (h *History) metricTrack(t *Track, m gate.Metric, last int) MetricTrack {
 			used = append(used, i)
 		}
 	}
+	mt.Changes, mt.Unconfirmed = h.confirmedChanges(t, m, used, mt.Values)
+	in, ratios, ctl := h.nightInputs(t, m, mt.Values)
+	mt.Check, mt.Latest = h.check(t, m, mt.Values, in, ctl, last)
+	mt.Ratios = ratios
+	if ctl {
+		// The same change points over each experiment's value over the
+		// control's: the code's own moves, the machine's cancelled.
+		rel := make([]PointValue, len(in))
+		var relUsed []int
+		for _, i := range used {
+			if ratios[i] != nil {
+				v := *ratios[i]
+				rel[i] = PointValue{Value: &v, Runs: in[i].Runs}
+				relUsed = append(relUsed, i)
+			}
+		}
+		mt.RelativeChanges, mt.RelativeUnconfirmed = h.confirmedChanges(t, m, relUsed, rel)
+	}
+	mt.Gated = gatedMetric(t.Settings.LoadModel, m) && !t.Control
+	mt.Relative = h.Options.Control != "" && !t.Control
+	return mt
+}
+
+// confirmedChanges finds the change points of values (one per point of
+// track t) over the used points by E-Divisive and confirms them: it drops
+// the change point with the largest p among those whose neighbouring
+// segments do not differ both ways (Welch's t-test over the experiments'
+// values, compare's tests over the runs), until all do. It returns them
+// in series order with the count dropped.
+func (h *History) confirmedChanges(t *Track, m gate.Metric, used []int, values []PointValue) (changes []Change, unconfirmed int) {
+	o := h.Options
 	runsOf := func(pts []int) []float64 {
 		var x []float64
 		for _, i := range pts {
-			x = append(x, mt.Values[i].Runs...)
+			x = append(x, values[i].Runs...)
 		}
 		return x
 	}
 	valuesOf := func(pts []int) []float64 {
 		var x []float64
 		for _, i := range pts {
-			x = append(x, *mt.Values[i].Value)
+			x = append(x, *values[i].Value)
 		}
 		return x
 	}
-	cps := changePoints(used, mt.Values, o)
+	cps := changePoints(used, values, o)
 	// Confirm: drop the change point with the largest p among those
 	// whose neighbouring segments do not differ both ways, until all do.
 	for {
@@ -794,16 +832,11 @@ func (h *History) metricTrack(t *Track, m gate.Metric, last int) MetricTrack {
 			found = append(found, c)
 		}
 		if worst < 0 {
-			mt.Changes = found
-			break
+			return found, unconfirmed
 		}
 		cps = slices.Delete(cps, worst, worst+1)
-		mt.Unconfirmed++
+		unconfirmed++
 	}
-	mt.Check, mt.Latest, mt.Ratios = h.check(t, m, mt.Values, last)
-	mt.Gated = gatedMetric(t.Settings.LoadModel, m) && !t.Control
-	mt.Relative = h.Options.Control != "" && !t.Control
-	return mt
 }
 
 // gatedMetric tells whether the history gate reads a metric of a track:
@@ -823,24 +856,24 @@ func gatedMetric(model string, m gate.Metric) bool {
 	return true
 }
 
-// check runs the sequential history check over a metric of a track and
+// check runs the sequential history check over a metric of a track (its
+// nights in, relative to the control's when ctl: nightInputs) and
 // returns it with the check of the latest experiment (nil when the track
 // did not run in it, or never measured the metric). A point is used when
 // it has the metric, no errors and is no one-off disturbance (marked
 // once its next experiment is in); the points before a pinned baseline
 // are not.
-func (h *History) check(t *Track, m gate.Metric, values []PointValue, last int) (Sequential, *Latest, []*float64) {
+func (h *History) check(t *Track, m gate.Metric, values []PointValue, in []NightInput, ctl bool, last int) (Sequential, *Latest) {
 	o := h.Options
 	if t.Control {
 		// The control's own track is its values as measured, not over a
 		// control's: SequentialCheck reads Options.Control so.
 		o.Control = ""
 	}
-	in, ratios, ctl := h.nightInputs(t, m, values)
 	seq := SequentialCheck(in, HigherIsBetter(string(m)), o)
 	n := len(t.Points)
 	if n == 0 || t.Points[n-1].Experiment != last || !slices.ContainsFunc(values, func(v PointValue) bool { return v.Value != nil }) {
-		return seq, nil, ratios // not in the latest experiment, or the metric never measured
+		return seq, nil // not in the latest experiment, or the metric never measured
 	}
 	l := &Latest{Point: n - 1}
 	if len(seq.Nights) > 0 {
@@ -862,7 +895,7 @@ func (h *History) check(t *Track, m gate.Metric, values []PointValue, last int) 
 			}
 		}
 	}
-	return seq, l, ratios
+	return seq, l
 }
 
 // nightInputs are the sequential check's nights of a metric of track t:

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -322,4 +323,69 @@ func TestTruth31NightlyOddRatio(t *testing.T) {
 	}
 	checkNightTable(t, "nightly-odd-ratio", 1, "control", loose)
 	checkNightTable(t, "nightly-odd-ratio", 2, "", loose)
+}
+
+// TestTruth31ChangePointsOverControl: with a control the change points
+// are also sought over each night's svc/control (MetricTrack.
+// RelativeChanges): on testdata/truth/nightly-swings-step (the machine
+// faster on nights 7-9, svc 10 % more work a request from night 8) the
+// step is a regression over the control dated night08 at 1 and 2 runs a
+// night, while svc's own values, where the faster machine hides it on
+// nights 8-9, have no change point there; on nightly-swings (the same
+// machine, no step) nothing is found over the control, and the machine's
+// moves are in the control's own track.
+func TestTruth31ChangePointsOverControl(t *testing.T) {
+	for _, tc := range []struct {
+		set  string
+		runs int
+		want []string // svc throughput's change points over the control: "night08 regressed"
+	}{
+		{"nightly-swings-step", 1, []string{"night08 regressed"}},
+		{"nightly-swings-step", 2, []string{"night08 regressed"}},
+		{"nightly-swings", 1, nil},
+		{"nightly-swings", 2, nil},
+	} {
+		o := nightlyGate()
+		o.Control = "control"
+		h, err := analyze.AnalyzeHistory("nightly", analyze.OrderAsGiven, truth31Nights(t, tc.set, tc.runs, 12), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		word := func(h *analyze.History, tr analyze.Track, cs []analyze.Change) []string {
+			var out []string
+			for _, c := range cs {
+				w := "improved"
+				if c.Regression {
+					w = "regressed"
+				}
+				out = append(out, h.Experiments[tr.Points[c.At].Experiment].Name+" "+w)
+			}
+			return out
+		}
+		var machine []string
+		for _, tr := range h.Tracks {
+			for _, mt := range tr.Metrics {
+				if mt.Metric != analyze.MetricRPS {
+					continue
+				}
+				raw, rel := word(h, tr, mt.Changes), word(h, tr, mt.RelativeChanges)
+				switch tr.System {
+				case "control":
+					machine = raw
+					if mt.RelativeChanges != nil {
+						t.Errorf("%s, %d runs: the control's own track has change points over itself: %v", tc.set, tc.runs, rel)
+					}
+				case "svc":
+					if !slices.Equal(rel, tc.want) {
+						t.Errorf("%s, %d runs: svc's change points over the control %v, want %v", tc.set, tc.runs, rel, tc.want)
+					}
+					if slices.ContainsFunc(raw, func(s string) bool { return strings.HasPrefix(s, "night08") || strings.HasPrefix(s, "night09") }) {
+						t.Errorf("%s, %d runs: svc's own values show a change at night08-09 (%v), which the faster machine hides", tc.set, tc.runs, raw)
+					}
+					t.Logf("%s, %d runs: svc over the control %v, as measured %v", tc.set, tc.runs, rel, raw)
+				}
+			}
+		}
+		t.Logf("%s, %d runs: the control's own (the machine) %v", tc.set, tc.runs, machine)
+	}
 }

@@ -66,8 +66,99 @@ func RenderHistory(h *analyze.History) ([]Figure, error) {
 		}
 		figs = append(figs, Figure{Name: "trend-" + tm.metric + ".png", Title: tm.title + " across the series",
 			Alt: trendAlt(h, tm.metric, tm.title), PNG: b, SVG: svg})
+		if h.Options.Control == "" {
+			continue
+		}
+		p, err = TrendOverControl(h, tm.metric)
+		if errors.Is(err, ErrNoData) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("plots: trend %s over the control: %w", tm.metric, err)
+		}
+		if b, err = PNG(p); err != nil {
+			return nil, fmt.Errorf("plots: trend %s over the control: %w", tm.metric, err)
+		}
+		if svg, err = SVG(p); err != nil {
+			return nil, fmt.Errorf("plots: trend %s over the control (svg): %w", tm.metric, err)
+		}
+		figs = append(figs, Figure{Name: "trend-" + tm.metric + "-over-control.png", Title: tm.title + " over the control across the series",
+			Alt: trendOverControlAlt(h, tm.metric, tm.title), PNG: b, SVG: svg})
 	}
 	return figs, nil
+}
+
+// TrendOverControl draws one metric of every track checked relative to
+// the control (MetricTrack.Relative): each experiment's value over the
+// control's in the same experiment (a filled marker when the check used
+// it, a cross when left out), the level 1 (as the control) as a dotted
+// line, and the change points found over the control as vertical lines.
+// ErrNoData without a control or a ratio.
+func TrendOverControl(h *analyze.History, metric string) (*plot.Plot, error) {
+	var title string
+	for _, tm := range trendMetrics {
+		if tm.metric == metric {
+			title = tm.title
+		}
+	}
+	if title == "" {
+		return nil, fmt.Errorf("trend over the control: unknown metric %q", metric)
+	}
+	if h.Options.Control == "" {
+		return nil, fmt.Errorf("trend %s over the control: %w", metric, ErrNoData)
+	}
+	p := newPlot(title+" over the control ("+h.Options.Control+") across series "+h.Series,
+		"experiment (commit or version), in order ("+h.OrderBy+")", strings.ToLower(title[:1])+title[1:]+" over the control's (ratio)")
+	labels := make([]string, len(h.Experiments))
+	for i, e := range h.Experiments {
+		labels[i] = ExperimentLabel(e)
+	}
+	p.X.Tick.Marker = labelTicks(labels)
+	p.X.Min, p.X.Max = -0.6, float64(len(labels))-0.4
+	ext := trendRange{lo: 1, hi: 1}
+	drawn := false
+	for ti, t := range h.Tracks {
+		mt := trackMetric(t, metric)
+		if mt == nil || !mt.Relative {
+			continue
+		}
+		var used, excluded plotter.XYs
+		for pi, pt := range t.Points {
+			if pi >= len(mt.Ratios) || !finiteP(mt.Ratios[pi]) {
+				continue
+			}
+			y := *mt.Ratios[pi]
+			ext.lo, ext.hi = math.Min(ext.lo, y), math.Max(ext.hi, y)
+			xy := plotter.XY{X: float64(pt.Experiment), Y: y}
+			if pt.Status == analyze.PointOK || pt.Status == analyze.PointNotSteady {
+				used = append(used, xy)
+			} else {
+				excluded = append(excluded, xy)
+			}
+		}
+		if len(used)+len(excluded) == 0 {
+			continue
+		}
+		drawn = true
+		if err := drawTrack(p, ti, t, used, []markSet{{used, mark{Shape: circle}}, {excluded, mark{Shape: cross}}}, mt.RelativeChanges); err != nil {
+			return nil, err
+		}
+	}
+	if !drawn {
+		return nil, fmt.Errorf("trend %s over the control: %w", metric, ErrNoData)
+	}
+	one, err := plotter.NewLine(plotter.XYs{{X: p.X.Min, Y: 1}, {X: p.X.Max, Y: 1}})
+	if err != nil {
+		return nil, err
+	}
+	one.LineStyle = draw.LineStyle{Color: black, Width: thinWidth, Dashes: []vg.Length{vg.Points(1), vg.Points(3)}}
+	p.Add(one)
+	p.Legend.Add("as the control (1)", lineThumb{Line: one.LineStyle})
+	p.Y.Max = math.Max(p.Y.Max, ext.hi+0.12*(ext.hi-ext.lo))
+	minSpan(&p.Y, h.Options.PracticalBand)
+	x := draw.GlyphStyle{Color: black, Radius: glyphSize, Shape: mark{Shape: cross}}
+	p.Legend.Add("disturbed or errors (not used)", lineThumb{Glyph: &x})
+	return p, nil
 }
 
 // labelTicks labels the integer positions 0..n-1 with names.
@@ -166,39 +257,49 @@ func addTrack(p *plot.Plot, ti int, t analyze.Track, mt *analyze.MetricTrack, ex
 	}
 	line := append(append(plotter.XYs{}, used...), notSteady...)
 	sortXY(line)
+	return true, drawTrack(p, ti, t, line, []markSet{{used, mark{Shape: circle}}, {notSteady, mark{Shape: circle, Open: true}}, {excluded, mark{Shape: cross}}}, mt.Changes)
+}
+
+// markSet is a set of values drawn with one mark.
+type markSet struct {
+	xy plotter.XYs
+	m  mark
+}
+
+// drawTrack draws the ti-th track t on p: its line through line, its
+// values by sets, its legend entry and its change points as vertical
+// lines.
+func drawTrack(p *plot.Plot, ti int, t analyze.Track, line plotter.XYs, sets []markSet, changes []analyze.Change) error {
+	st := styleOf(ti)
 	if len(line) > 1 {
 		l, err := plotter.NewLine(line)
 		if err != nil {
-			return false, err
+			return err
 		}
 		l.LineStyle = st.line(thinWidth)
 		p.Add(l)
 	}
-	for _, set := range []struct {
-		xy plotter.XYs
-		m  mark
-	}{{used, mark{Shape: circle}}, {notSteady, mark{Shape: circle, Open: true}}, {excluded, mark{Shape: cross}}} {
+	for _, set := range sets {
 		if len(set.xy) == 0 {
 			continue
 		}
 		sc, err := plotter.NewScatter(set.xy)
 		if err != nil {
-			return false, err
+			return err
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: glyphSize, Shape: set.m}
 		p.Add(sc)
 	}
 	p.Legend.Add(short(t.System)+" "+settingsLabel(t.Settings), lineThumb{Line: st.line(lineWidth)})
-	for ci, c := range mt.Changes {
-		x := float64(t.Points[c.At].Experiment) - 0.5
+	for ci, c := range changes {
 		word := "improved"
 		if c.Regression {
 			word = "regressed"
 		}
-		p.Add(vline{X: x, Line: draw.LineStyle{Color: st.Color, Width: lineWidth, Dashes: []vg.Length{vg.Points(6), vg.Points(3)}},
+		p.Add(vline{X: float64(t.Points[c.At].Experiment) - 0.5, Line: draw.LineStyle{Color: st.Color, Width: lineWidth, Dashes: []vg.Length{vg.Points(6), vg.Points(3)}},
 			Text: fmt.Sprintf("%s %s (p = %s)", word, fmtPct(c.Comparison.DecidingRatio()), fmtP(c.P)), Row: ti + ci})
 	}
-	return true, nil
+	return nil
 }
 
 // trackPoints sorts a track's finite values by their status (used, not
@@ -267,5 +368,22 @@ func trendAlt(h *analyze.History, metric, title string) string {
 	}
 	return fmt.Sprintf("%s of %s over %s of series %s, with 95%% CIs over runs; %s marked.",
 		title, plural(len(h.Tracks), "system and setting", "systems and settings"),
+		plural(len(h.Experiments), "experiment", "experiments"), h.Series, plural(n, "change point", "change points"))
+}
+
+// trendOverControlAlt describes a trend figure over the control in one
+// sentence.
+func trendOverControlAlt(h *analyze.History, metric, title string) string {
+	n, tracks := 0, 0
+	for _, t := range h.Tracks {
+		for _, mt := range t.Metrics {
+			if mt.Metric == metric && mt.Relative {
+				n += len(mt.RelativeChanges)
+				tracks++
+			}
+		}
+	}
+	return fmt.Sprintf("%s of %s over the control's (%s) in the same experiment, over %s of series %s; %s over the control marked.",
+		title, plural(tracks, "system and setting", "systems and settings"), h.Options.Control,
 		plural(len(h.Experiments), "experiment", "experiments"), h.Series, plural(n, "change point", "change points"))
 }

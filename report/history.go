@@ -594,7 +594,12 @@ func latestRow(h *analyze.History, tr analyze.Track, mt *analyze.MetricTrack) []
 	l := mt.Latest
 	r := textRow(trackText(tr), metricWords(mt.Metric), "–", "–", "–", "–", "–", "–", "")
 	if nt := l.Night.Test; nt != nil && l.Unusable == nil {
-		r[2], r[3] = []inline{tx(metricValue(mt.Metric, nt.Mean))}, []inline{tx(metricValue(mt.Metric, nt.RefMean))}
+		value := func(x float64) string { return metricValue(mt.Metric, x) }
+		if mt.Relative {
+			// A value over the control's: a ratio, not the metric's unit.
+			value = func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) + " × control" }
+		}
+		r[2], r[3] = []inline{tx(value(nt.Mean))}, []inline{tx(value(nt.RefMean))}
 		r[4] = []inline{tx(fmt.Sprintf("%s %% worse", signed(nt.WorsePct)))}
 		if !math.IsNaN(nt.UpperPct) {
 			r[5] = []inline{tx(fmt.Sprintf("%s %%", signed(nt.UpperPct)))}
@@ -630,30 +635,63 @@ func latestVerdict(h *analyze.History, tr analyze.Track, l *analyze.Latest) stri
 }
 
 // historyChanges is the section on the change points, with the figures.
+// With a control, each other system's change points over the control
+// come first: what the check reads, the machine's moves cancelled.
 func historyChanges(h *analyze.History, figs []Figure) *section {
 	changes := &section{Title: "Change points", ID: "changes"}
-	cl := &list{}
+	item := func(tr analyze.Track, metric, over string, c analyze.Change) listItem {
+		at := h.Experiments[tr.Points[c.At].Experiment]
+		return listItem{Runs: []inline{tx(fmt.Sprintf("%s: %s%s %s%s at %s; E-Divisive p = %s, Welch p over experiments = %s, %s before and %s after.",
+			trackText(tr), metricWords(metric), over, changeText(c.Comparison), changeCIText(c.Comparison), expWhere(at),
+			rel(c.P), rel(c.WelchP), plural(len(c.Before), "experiment"), plural(len(c.After), "experiment")))}}
+	}
+	unconfirmed := func(tr analyze.Track, metric, over string, n int) listItem {
+		return listItem{Runs: []inline{tx(fmt.Sprintf("%s: %s%s: %s found by E-Divisive but not confirmed (the experiments or the runs on either side do not differ enough).",
+			trackText(tr), metricWords(metric), over, plural(n, "change point")))}}
+	}
 	n := 0
+	if ctl := h.Options.Control; ctl != "" {
+		over := " over the control"
+		rl := &list{}
+		for _, tr := range h.Tracks {
+			for _, mt := range tr.Metrics {
+				if !mt.Relative {
+					continue
+				}
+				for _, c := range mt.RelativeChanges {
+					n++
+					rl.Items = append(rl.Items, item(tr, mt.Metric, over, c))
+				}
+				if mt.RelativeUnconfirmed > 0 {
+					rl.Items = append(rl.Items, unconfirmed(tr, mt.Metric, over, mt.RelativeUnconfirmed))
+				}
+			}
+		}
+		changes.Blocks = append(changes.Blocks, para(tx(fmt.Sprintf("Over the control (%s): each experiment's value over the control's in the same experiment, what the check above reads; a move of the machine that the control shares cancels, so these are the systems' own changes.", ctl))))
+		if len(rl.Items) == 0 {
+			changes.Blocks = append(changes.Blocks, para(tx("None found over the control.")))
+		} else {
+			changes.Blocks = append(changes.Blocks, rl)
+		}
+		changes.Blocks = append(changes.Blocks, para(tx("As measured: each system's own values, a move of the machine in them (the control's own track shows it).")))
+	}
+	cl := &list{}
 	for _, tr := range h.Tracks {
 		for _, mt := range tr.Metrics {
 			for _, c := range mt.Changes {
 				n++
-				at := h.Experiments[tr.Points[c.At].Experiment]
-				cl.Items = append(cl.Items, listItem{Runs: []inline{tx(fmt.Sprintf("%s: %s %s%s at %s; E-Divisive p = %s, Welch p over experiments = %s, %s before and %s after.",
-					trackText(tr), metricWords(mt.Metric), changeText(c.Comparison), changeCIText(c.Comparison), expWhere(at),
-					rel(c.P), rel(c.WelchP), plural(len(c.Before), "experiment"), plural(len(c.After), "experiment")))}})
+				cl.Items = append(cl.Items, item(tr, mt.Metric, "", c))
 			}
 			if mt.Unconfirmed > 0 {
-				cl.Items = append(cl.Items, listItem{Runs: []inline{tx(fmt.Sprintf("%s: %s: %s found by E-Divisive but not confirmed (the experiments or the runs on either side do not differ enough).",
-					trackText(tr), metricWords(mt.Metric), plural(mt.Unconfirmed, "change point")))}})
+				cl.Items = append(cl.Items, unconfirmed(tr, mt.Metric, "", mt.Unconfirmed))
 			}
 		}
 	}
-	if h.Options.Control != "" {
-		changes.Blocks = append(changes.Blocks, para(tx(fmt.Sprintf("The change points are over each system's own values, as measured: a move of the machine is in them (the control's own track shows it), while the check above reads each value over the control's (%s).", h.Options.Control))))
-	}
-	if n == 0 {
+	switch {
+	case n == 0:
 		changes.Blocks = append(changes.Blocks, para(tx("None confirmed.")))
+	case len(cl.Items) == 0:
+		changes.Blocks = append(changes.Blocks, para(tx("None found as measured.")))
 	}
 	if len(cl.Items) > 0 {
 		changes.Blocks = append(changes.Blocks, cl)
@@ -729,15 +767,26 @@ func HistorySummaryMarkdown(w io.Writer, h *analyze.History, reportLink string) 
 		}
 	}
 	lines = append(lines, "")
-	var cps []string
+	// With a control, the other systems' change points over it first
+	// (the machine's moves cancelled), then the control's own (the
+	// machine's).
+	var cps, machine []string
 	for _, t := range h.Tracks {
 		for _, mt := range t.Metrics {
-			for _, c := range mt.Changes {
-				cps = append(cps, fmt.Sprintf("- %s: %s %s at %s (p = %s)", text(shorten(trackText(t), cellRunes)), metricWords(mt.Metric), changeText(c.Comparison),
+			cs, over, to := mt.Changes, "", &cps
+			switch {
+			case mt.Relative:
+				cs, over = mt.RelativeChanges, " over the control"
+			case t.Control:
+				over, to = " (the machine)", &machine
+			}
+			for _, c := range cs {
+				*to = append(*to, fmt.Sprintf("- %s: %s%s %s at %s (p = %s)", text(shorten(trackText(t), cellRunes)), metricWords(mt.Metric), over, changeText(c.Comparison),
 					text(shorten(expWhere(h.Experiments[t.Points[c.At].Experiment]), cellRunes)), rel(c.P)))
 			}
 		}
 	}
+	cps = append(cps, machine...)
 	if len(cps) > 0 {
 		lines = append(lines, "Change points:")
 		if len(cps) > 10 {
@@ -854,7 +903,12 @@ type SeriesSummaryMetric struct {
 	Gated       bool                  `json:"gated"`
 	Changes     []SeriesSummaryChange `json:"changes"`
 	Unconfirmed int                   `json:"unconfirmed"`
-	Latest      *SeriesSummaryLatest  `json:"latest"`
+	// RelativeChanges are the change points over the control (each
+	// experiment's value over the control's), with the count refused:
+	// null without a control and on the control's own track.
+	RelativeChanges     []SeriesSummaryChange `json:"relative_changes"`
+	RelativeUnconfirmed *int                  `json:"relative_unconfirmed"`
+	Latest              *SeriesSummaryLatest  `json:"latest"`
 }
 
 // SeriesSummaryChange is a change point.
@@ -999,11 +1053,18 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 			st.Points = append(st.Points, sp)
 		}
 		for _, mt := range t.Metrics {
-			sm := SeriesSummaryMetric{Metric: mt.Metric, Gated: mt.Gated, Changes: []SeriesSummaryChange{}, Unconfirmed: mt.Unconfirmed}
-			for _, c := range mt.Changes {
-				sm.Changes = append(sm.Changes, SeriesSummaryChange{Experiment: h.Experiments[t.Points[c.At].Experiment].Name, Regression: c.Regression,
-					ChangePct: round(100*(c.Comparison.Deciding.Ratio-1), 1), CI: pctCI(c.Comparison.Deciding.CI), PValue: pSig(c.Comparison.PValue),
-					EDivisiveP: sig(c.P, 6), WelchP: sig(c.WelchP, 6), Before: names(t, c.Before), After: names(t, c.After)})
+			summaryChanges := func(cs []analyze.Change) []SeriesSummaryChange {
+				out := []SeriesSummaryChange{}
+				for _, c := range cs {
+					out = append(out, SeriesSummaryChange{Experiment: h.Experiments[t.Points[c.At].Experiment].Name, Regression: c.Regression,
+						ChangePct: round(100*(c.Comparison.Deciding.Ratio-1), 1), CI: pctCI(c.Comparison.Deciding.CI), PValue: pSig(c.Comparison.PValue),
+						EDivisiveP: sig(c.P, 6), WelchP: sig(c.WelchP, 6), Before: names(t, c.Before), After: names(t, c.After)})
+				}
+				return out
+			}
+			sm := SeriesSummaryMetric{Metric: mt.Metric, Gated: mt.Gated, Changes: summaryChanges(mt.Changes), Unconfirmed: mt.Unconfirmed}
+			if mt.Relative {
+				sm.RelativeChanges, sm.RelativeUnconfirmed = summaryChanges(mt.RelativeChanges), ptr(mt.RelativeUnconfirmed)
 			}
 			if l := mt.Latest; l != nil {
 				sm.Latest = seriesLatest(h, t, mt, names)

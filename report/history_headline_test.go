@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -115,18 +116,42 @@ func TestHistoryHeadlinePaths(t *testing.T) {
 }
 
 // TestHistoryChangePointsWithControl: with a control the check reads each
-// value over the control's, while the change points stay over the
-// system's own values; the report says so in that section, and only
-// then.
+// value over the control's, and so do the change points listed first
+// (the machine's moves cancelled); the change points as measured follow,
+// said to hold the machine's moves. A step that svc and the control share
+// (the machine) is a change point as measured and none over the control;
+// a step of svc alone is both. summary.md lists svc's over the control,
+// summary.json has them in relative_changes (null without a control).
 func TestHistoryChangePointsWithControl(t *testing.T) {
-	const words = "The change points are over each system's own values, as measured"
-	for _, control := range []string{"", "control"} {
-		exps := series(append(repeat(1000, 5), repeat(850, 3)...), nil, nil)
-		if control != "" {
-			for _, e := range exps {
+	const measured = "As measured: each system's own values, a move of the machine in them"
+	const overWords = "Over the control (control): each experiment's value over the control's"
+	svc := append(repeat(1000, 5), repeat(850, 4)...)
+	flat := repeat(1000, 9)
+	for i := range flat {
+		flat[i] *= 1 + 0.003*float64((7*i)%5-2) // its own noise
+	}
+	for _, tc := range []struct {
+		name        string
+		control     []float64 // nil: no control
+		relative    int       // svc throughput's change points over the control (-1: none asked)
+		summaryWord string    // in summary.md's change points
+		summaryNot  string    // not in them
+	}{
+		{"no control", nil, -1, "svc at 16 connections, 2 threads, wrk: throughput regressed", "over the control"},
+		{"the machine", svc, 0, "control at 16 connections", "svc at 16 connections, 2 threads, wrk: throughput regressed"},
+		{"the code", flat, 1, "svc at 16 connections, 2 threads, wrk: throughput over the control regressed", "svc at 16 connections, 2 threads, wrk: throughput regressed"},
+	} {
+		exps := series(svc, nil, nil)
+		control := ""
+		if tc.control != nil {
+			control = "control"
+			for i, e := range series(tc.control, nil, nil) {
 				c := e.Verdict.Systems[0]
-				c.Label = "control"
-				e.Verdict.Systems = append(e.Verdict.Systems, c)
+				c.Label = control
+				for j := range c.Groups[0].Runs {
+					c.Groups[0].Runs[j].Label = control
+				}
+				exps[i].Verdict.Systems = append(exps[i].Verdict.Systems, c)
 			}
 		}
 		o := analyze.DefaultOptions()
@@ -135,21 +160,87 @@ func TestHistoryChangePointsWithControl(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		for _, tr := range h.Tracks {
+			for _, mt := range tr.Metrics {
+				if tr.System != "svc" || mt.Metric != analyze.MetricRPS {
+					continue
+				}
+				if len(mt.Changes) != 1 || tr.Points[mt.Changes[0].At].Experiment != 5 {
+					t.Errorf("%s: svc's change points as measured %+v, want one at night06", tc.name, mt.Changes)
+				}
+				switch {
+				case tc.relative < 0 && mt.RelativeChanges != nil:
+					t.Errorf("%s: change points over a control without one: %+v", tc.name, mt.RelativeChanges)
+				case tc.relative >= 0 && len(mt.RelativeChanges) != tc.relative:
+					t.Errorf("%s: %d change points over the control, want %d: %+v", tc.name, len(mt.RelativeChanges), tc.relative, mt.RelativeChanges)
+				case tc.relative == 1 && tr.Points[mt.RelativeChanges[0].At].Experiment != 5:
+					t.Errorf("%s: the change over the control at %d, want night06", tc.name, mt.RelativeChanges[0].At)
+				}
+			}
+		}
 		var md, page bytes.Buffer
 		if err := HistoryMarkdownAndHTML(&md, &page, h, nil, "test"); err != nil {
 			t.Fatal(err)
 		}
 		s := md.String()
+		// The latest experiment's table gives svc's values over the
+		// control's as ratios, not in the metric's unit.
+		if lt := strings.Index(s, "| svc at 16 connections, 2 threads, wrk | throughput |"); lt < 0 {
+			t.Errorf("%s: no latest row of svc's throughput:\n%s", tc.name, s)
+		} else if row := s[lt : lt+strings.Index(s[lt:], "\n")]; strings.Contains(row, "× control") != (control != "") || strings.Contains(row, "req/s") == (control != "") {
+			t.Errorf("%s: svc's latest row %q: want its values over the control as ratios exactly when there is one", tc.name, row)
+		}
 		cp := strings.Index(s, "## Change points")
 		if cp < 0 {
-			t.Fatalf("control %q: no change points section:\n%s", control, s)
+			t.Fatalf("%s: no change points section:\n%s", tc.name, s)
 		}
 		next := strings.Index(s[cp+1:], "\n## ")
 		if next < 0 {
 			next = len(s) - cp - 1
 		}
-		if got := strings.Contains(s[cp:cp+1+next], words); got != (control != "") {
-			t.Errorf("control %q: the change points say they are over the systems' own values: %v, want %v:\n%s", control, got, control != "", s[cp:cp+1+next])
+		sec := s[cp : cp+1+next]
+		for _, w := range []string{measured, overWords} {
+			if got := strings.Contains(sec, w); got != (control != "") {
+				t.Errorf("%s: the section says %q: %v, want %v:\n%s", tc.name, w, got, control != "", sec)
+			}
+		}
+		if tc.relative == 0 && !strings.Contains(sec, "None found over the control.") {
+			t.Errorf("%s: the section does not say none was found over the control:\n%s", tc.name, sec)
+		}
+		var sum bytes.Buffer
+		if err := HistorySummaryMarkdown(&sum, h, ""); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(sum.String(), tc.summaryWord) || strings.Contains(sum.String(), tc.summaryNot) {
+			t.Errorf("%s: summary.md's change points, want %q and not %q:\n%s", tc.name, tc.summaryWord, tc.summaryNot, sum.String())
+		}
+		var js bytes.Buffer
+		if err := HistoryJSON(&js, h, "test"); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Tracks []struct {
+				System  string `json:"system"`
+				Metrics []struct {
+					Metric   string            `json:"metric"`
+					Relative []json.RawMessage `json:"relative_changes"`
+					Unconf   *int              `json:"relative_unconfirmed"`
+				} `json:"metrics"`
+			} `json:"tracks"`
+		}
+		if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range doc.Tracks {
+			for _, m := range tr.Metrics {
+				want := tr.System == "svc" && control != ""
+				if (m.Relative != nil) != want || (m.Unconf != nil) != want {
+					t.Errorf("%s: summary.json %s %s: relative_changes %s, relative_unconfirmed %v; want them only for svc with a control", tc.name, tr.System, m.Metric, m.Relative, m.Unconf)
+				}
+				if tr.System == "svc" && m.Metric == analyze.MetricRPS && tc.relative >= 0 && len(m.Relative) != tc.relative {
+					t.Errorf("%s: summary.json: %d relative_changes, want %d", tc.name, len(m.Relative), tc.relative)
+				}
+			}
 		}
 	}
 }

@@ -605,3 +605,68 @@ func TestHistoryLookBackWords(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryOverControl: with --control, history draws each metric over
+// the control (trend-*-over-control.png, referenced by report.md) and
+// summary.json has svc's change points over the control: on
+// testdata/truth/nightly-swings-step the 10 % step of night 8, which the
+// faster machine of nights 7-9 hides from svc's own values. Without a
+// control neither is there (relative_changes null).
+func TestHistoryOverControl(t *testing.T) {
+	for _, control := range []string{"", "control"} {
+		out := t.TempDir()
+		args := []string{"history", "-o", out, "--max-regression", "5"}
+		if control != "" {
+			args = append(args, "--control", control)
+		}
+		for n := 1; n <= 12; n++ {
+			args = append(args, fmt.Sprintf("../../testdata/truth/nightly-swings-step/night%02d", n))
+		}
+		if _, errOut, err := runCLI(t, "", args...); err != nil && exitCode(err) != exitGate {
+			t.Fatalf("control %q: %v\n%s", control, err, errOut)
+		}
+		md, err := os.ReadFile(filepath.Join(out, "report.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range []string{"rps", "lat_mean_ms", "lat_p99_ms"} {
+			name := "trend-" + m + "-over-control.png"
+			_, statErr := os.Stat(filepath.Join(out, name))
+			if got := statErr == nil && strings.Contains(string(md), "("+name+")"); got != (control != "") {
+				t.Errorf("control %q: %s written and in report.md: %v, want %v", control, name, got, control != "")
+			}
+		}
+		js, err := os.ReadFile(filepath.Join(out, "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc struct {
+			Tracks []struct {
+				System  string `json:"system"`
+				Metrics []struct {
+					Metric   string `json:"metric"`
+					Relative *[]struct {
+						Experiment string `json:"experiment"`
+						Regression bool   `json:"regression"`
+					} `json:"relative_changes"`
+				} `json:"metrics"`
+			} `json:"tracks"`
+		}
+		if err := json.Unmarshal(js, &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range doc.Tracks {
+			for _, m := range tr.Metrics {
+				if tr.System != "svc" || m.Metric != "rps" {
+					continue
+				}
+				switch {
+				case control == "" && m.Relative != nil:
+					t.Errorf("no control: relative_changes %+v, want null", *m.Relative)
+				case control != "" && (m.Relative == nil || len(*m.Relative) != 1 || (*m.Relative)[0].Experiment != "night08" || !(*m.Relative)[0].Regression):
+					t.Errorf("control: svc throughput's relative_changes %+v, want one regression at night08", m.Relative)
+				}
+			}
+		}
+	}
+}

@@ -60,8 +60,12 @@ type Result struct {
 	// (the robust figure, issue 19 item 4), for comparison families;
 	// reported beside the graded primary metric, never graded.
 	P50 string `json:"p50,omitempty"`
-	Err string `json:"error,omitempty"`
-	rec Record
+	// SeriesChanges is set on a nightly series' last night with the
+	// control: its svc throughput's change points against the steps and
+	// reverts made (seriesChanges), over the control and as measured.
+	SeriesChanges *[2]changeTally `json:"series_changes,omitempty"`
+	Err           string          `json:"error,omitempty"`
+	rec           Record
 }
 
 // loadRecord reads an experiment's truth.json.
@@ -455,7 +459,10 @@ type rates struct {
 	// such experiments.
 	Outliers []string
 	Rounds6N int
-	Errors   []string
+	// SeriesChanges sums the nightly series' change points against the
+	// changes made: over the control, as measured.
+	SeriesChanges [2]changeTally
+	Errors        []string
 }
 
 // unsteadyCode tells whether a finding is about a run's steadiness in
@@ -525,6 +532,13 @@ func (rt *rates) addChecks(r Result) {
 		rt.PerRequestN++
 		if len(r.Unsteady) > 0 {
 			rt.FalseUnsteady = append(rt.FalseUnsteady, r.ID+": "+strings.Join(r.Unsteady, ", "))
+		}
+	}
+	if c := r.SeriesChanges; c != nil {
+		for i := range c {
+			rt.SeriesChanges[i].Made += c[i].Made
+			rt.SeriesChanges[i].Found += c[i].Found
+			rt.SeriesChanges[i].Elsewhere += c[i].Elsewhere
 		}
 	}
 	if r.Rounds6 && r.Family != "outlier-round" {
@@ -744,6 +758,10 @@ func writeRates(w io.Writer, rt rates, res []Result, bullet string) {
 	writeListed(w, rt.FalseUnsteady)
 	fmt.Fprintf(w, "%soutlier rounds flagged on experiments with a group of 6 rounds or more (none disturbed by construction): %s", bullet, ratio(len(rt.Outliers), rt.Rounds6N))
 	writeListed(w, rt.Outliers)
+	if sc := rt.SeriesChanges; sc[0].Made+sc[1].Made+sc[0].Elsewhere+sc[1].Elsewhere > 0 {
+		fmt.Fprintf(w, "%schange points of svc's throughput over each nightly series at its last night, against the steps and reverts made (found: within a night of one): over the control found %s, elsewhere %d; as measured found %s, elsewhere %d\n",
+			bullet, ratio(sc[0].Found, sc[0].Made), sc[0].Elsewhere, ratio(sc[1].Found, sc[1].Made), sc[1].Elsewhere)
+	}
 }
 
 // writeListed ends a line with the list ids, if any.

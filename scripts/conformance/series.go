@@ -629,6 +629,9 @@ func evaluateSeriesOne(ctx context.Context, dir string) []Result {
 			if h.Failed {
 				r.Outcome = expectFail
 			}
+			if control != "" && to == len(exps) {
+				r.SeriesChanges = seriesChanges(h, rec)
+			}
 			r.Grade = gradeWrong
 			if r.Outcome == r.Expect || r.Expect == expectStepNight || r.Expect == expectEither {
 				r.Grade = gradeRight
@@ -683,4 +686,51 @@ func analyseNight(ctx context.Context, dir, id string) (*analyze.Verdict, *exper
 		err = errors.New("no verdict: every input rejected")
 	}
 	return v, m, err
+}
+
+// changeTally counts change points against the changes made: Made
+// changes, Found of them with a change point within a night, and the
+// change points Elsewhere.
+type changeTally struct{ Made, Found, Elsewhere int }
+
+// seriesChanges tallies the change points of svc's throughput in h (a
+// whole series with the control) against its made step and revert: over
+// the control ([0], what the check reads) and as measured ([1]).
+func seriesChanges(h *analyze.History, rec SeriesRecord) *[2]changeTally {
+	var made []int // 0-based night indices where svc's work changed
+	for i := 1; i < len(rec.Nights); i++ {
+		if rec.Nights[i].SvcWork != rec.Nights[i-1].SvcWork {
+			made = append(made, i)
+		}
+	}
+	var out [2]changeTally
+	for _, t := range h.Tracks {
+		if t.System != "svc" {
+			continue
+		}
+		for _, mt := range t.Metrics {
+			if mt.Metric != analyze.MetricRPS {
+				continue
+			}
+			for k, cs := range [2][]analyze.Change{mt.RelativeChanges, mt.Changes} {
+				at := make([]int, len(cs))
+				for j, c := range cs {
+					at[j] = t.Points[c.At].Experiment
+				}
+				near := func(a, b int) bool { return a-b <= 1 && b-a <= 1 }
+				out[k].Made = len(made)
+				for _, m := range made {
+					if slices.ContainsFunc(at, func(a int) bool { return near(a, m) }) {
+						out[k].Found++
+					}
+				}
+				for _, a := range at {
+					if !slices.ContainsFunc(made, func(m int) bool { return near(a, m) }) {
+						out[k].Elsewhere++
+					}
+				}
+			}
+		}
+	}
+	return &out
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -29,10 +30,21 @@ var examples = []struct {
 	{"examples/history", []string{"history", "-o", "examples/history", "--fail-on", "regression", "--max-regression", "5",
 		"testdata/truth/series/exp01", "testdata/truth/series/exp02", "testdata/truth/series/exp03", "testdata/truth/series/exp04",
 		"testdata/truth/series/exp05", "testdata/truth/series/exp06", "testdata/truth/series/exp07", "testdata/truth/series/exp08"}, exitGate},
+	{"examples/nightly-control", append([]string{"history", "-o", "examples/nightly-control", "--control", "control", "--max-regression", "5"},
+		nights("testdata/truth/nightly-swings-step", 12)...), exitGate},
 	{"examples/errors", []string{"report", "-o", "examples/errors", "--experiment", "errors-breakdown",
 		"--system", "vegeta=testdata/truth/errors-breakdown/vegeta", "--system", "hey=testdata/truth/errors-breakdown/hey",
 		"--system", "jmeter=testdata/truth/errors-breakdown/jmeter",
 		"testdata/truth/errors-breakdown/vegeta", "testdata/truth/errors-breakdown/hey", "testdata/truth/errors-breakdown/jmeter"}, exitOK},
+}
+
+// nights are dir/night01 .. dir/nightNN.
+func nights(dir string, n int) []string {
+	var out []string
+	for i := 1; i <= n; i++ {
+		out = append(out, fmt.Sprintf("%s/night%02d", dir, i))
+	}
+	return out
 }
 
 // TestExampleReportIsCurrent fails when a committed example report is

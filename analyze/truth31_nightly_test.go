@@ -389,3 +389,56 @@ func TestTruth31ChangePointsOverControl(t *testing.T) {
 		t.Logf("%s, %d runs: the control's own (the machine) %v", tc.set, tc.runs, machine)
 	}
 }
+
+// TestTruth31ControlMissingNights: nights without the control's runs (a
+// job whose control step failed) on testdata/truth/nightly-swings-step,
+// 2 runs a night, the control dropped from night 5 and from the latest
+// night 12. The latest night cannot be checked over the control: svc's
+// verdict is undecided (control missing), and the gate fails closed. The
+// nights with the control still date the step over it (night08), night
+// 5 left out of the ratios; the control's own track is as measured.
+func TestTruth31ControlMissingNights(t *testing.T) {
+	exps := truth31Nights(t, "nightly-swings-step", 2, 12)
+	for _, i := range []int{4, 11} {
+		v := *exps[i].Verdict
+		v.Systems = slices.DeleteFunc(slices.Clone(v.Systems), func(s analyze.System) bool { return s.Label == "control" })
+		exps[i].Verdict = &v
+	}
+	o := nightlyGate()
+	o.Control = "control"
+	h, err := analyze.AnalyzeHistory("nightly", analyze.OrderAsGiven, exps, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !h.Failed {
+		t.Errorf("the gate passed on a latest night without the control")
+	}
+	for _, tr := range h.Tracks {
+		if tr.System != "svc" {
+			continue
+		}
+		for _, mt := range tr.Metrics {
+			if mt.Metric != analyze.MetricRPS {
+				continue
+			}
+			if l := mt.Latest; l == nil || l.Verdict != analyze.CheckUndecided || l.Unusable == nil || l.Unusable.Code != analyze.ReasonControlMissing {
+				t.Errorf("svc's latest night without the control: %+v, want undecided, control missing", l)
+			}
+			if mt.Ratios[4] != nil || mt.Ratios[11] != nil {
+				t.Errorf("ratios on the nights without the control: %v, %v", mt.Ratios[4], mt.Ratios[11])
+			}
+			var at []string
+			for _, c := range mt.RelativeChanges {
+				at = append(at, h.Experiments[tr.Points[c.At].Experiment].Name)
+				for _, p := range append(slices.Clone(c.Before), c.After...) {
+					if p == 4 || p == 11 {
+						t.Errorf("a change point over the control uses night %d, which has no control", p+1)
+					}
+				}
+			}
+			if !slices.Equal(at, []string{"night08"}) {
+				t.Errorf("svc's change points over the control at %v, want night08", at)
+			}
+		}
+	}
+}

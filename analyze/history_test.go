@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -520,4 +521,115 @@ func verdictLetter(v analyze.CheckVerdict, failed bool) string {
 		return strings.ToUpper(l)
 	}
 	return l
+}
+
+// syntheticPair is a series of experiments of svc and a control at one
+// setting, each night's runs interleaved and both multiplied by that
+// night's machine factor machine[i]: svc's runs svc(i)·machine[i]·(1 +
+// cv·N(0,1)), the control's 1000·machine[i]·(1 + cv·N(0,1)).
+func syntheticPair(rng *rand.Rand, runs int, cv float64, machine []float64, svc func(int) float64) []analyze.SeriesExperiment {
+	level := map[string]func(int) float64{"svc": svc, "control": func(int) float64 { return 1000 }}
+	out := make([]analyze.SeriesExperiment, len(machine))
+	for i := range machine {
+		v := &analyze.Verdict{}
+		for _, label := range []string{"svc", "control"} {
+			one := syntheticSeries(rng, 1, runs, cv, func(int) float64 { return level[label](i) * machine[i] })
+			s := one[0].Verdict.Systems[0]
+			s.Label = label
+			for j := range s.Groups[0].Runs {
+				s.Groups[0].Runs[j].Label = label
+			}
+			v.Systems = append(v.Systems, s)
+		}
+		out[i] = analyze.SeriesExperiment{Name: fmt.Sprintf("e%02d", i), Verdict: v}
+	}
+	return out
+}
+
+// TestHistoryMonteCarloOverControl is the change points over the control
+// (docs/STATISTICS.md, "History", analysis version 15) by Monte-Carlo:
+// series of 20 nights of 2 runs of svc and of a control, run-to-run CV
+// 2 %, and a machine that moves both by a factor drawn each night
+// (lognormal, sd 6 %: 3 times the runs') and, in one series of 4, a
+// swing of +15 % on 3 nights in a row. Over the control at most 5 % of
+// the series without a change report a change point, and a 10 % step of
+// svc at night 10 is found within ±1 night in at least 90 %. The change
+// points as measured are logged beside them: the machine's moves are
+// theirs. 60 series of each by default, 200 with LOADVERDICT_LONG set.
+func TestHistoryMonteCarloOverControl(t *testing.T) {
+	if testing.Short() {
+		t.Skip("Monte-Carlo check (-short)")
+	}
+	t.Parallel() // a pure function of fixed seeds
+	series := 60
+	if os.Getenv("LOADVERDICT_LONG") != "" {
+		series = 200
+	}
+	rng := rand.New(rand.NewPCG(15, 2026))
+	opts := analyze.DefaultOptions()
+	opts.Resamples = 2000
+	opts.Control = "control"
+	var falseRel, falseRaw, foundRel, foundRaw int
+	svcChanges := func(h *analyze.History) (rel, raw []int) {
+		for _, tr := range h.Tracks {
+			if tr.System != "svc" {
+				continue
+			}
+			for _, c := range tr.Metrics[0].RelativeChanges {
+				rel = append(rel, tr.Points[c.At].Experiment)
+			}
+			for _, c := range tr.Metrics[0].Changes {
+				raw = append(raw, tr.Points[c.At].Experiment)
+			}
+		}
+		return rel, raw
+	}
+	near := func(at []int) bool { return slices.ContainsFunc(at, func(a int) bool { return a >= 9 && a <= 11 }) }
+	for s := range series {
+		machine := make([]float64, 20)
+		for i := range machine {
+			machine[i] = math.Exp(0.06 * rng.NormFloat64())
+		}
+		if s%4 == 0 {
+			from := 3 + rng.IntN(14)
+			for i := from; i < from+3; i++ {
+				machine[i] *= 1.15
+			}
+		}
+		opts.Seed = uint64(s) + 1
+		h, err := analyze.AnalyzeHistory("null", analyze.OrderAsGiven, syntheticPair(rng, 2, 0.02, machine, func(int) float64 { return 1000 }), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, raw := svcChanges(h)
+		if len(rel) > 0 {
+			falseRel++
+		}
+		if len(raw) > 0 {
+			falseRaw++
+		}
+		h, err = analyze.AnalyzeHistory("step", analyze.OrderAsGiven, syntheticPair(rng, 2, 0.02, machine, func(i int) float64 {
+			if i >= 10 {
+				return 900
+			}
+			return 1000
+		}), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rel, raw = svcChanges(h); near(rel) {
+			foundRel++
+		}
+		if near(raw) {
+			foundRaw++
+		}
+	}
+	t.Logf("over the control: no change, %d of %d series report a change point; a 10 %% step found within ±1 in %d of %d", falseRel, series, foundRel, series)
+	t.Logf("as measured: no change, %d of %d series report a change point; a 10 %% step found within ±1 in %d of %d", falseRaw, series, foundRaw, series)
+	if float64(falseRel) > 0.05*float64(series) {
+		t.Errorf("over the control, no change: %d of %d series report a change point, want <= 5 %%", falseRel, series)
+	}
+	if float64(foundRel) < 0.90*float64(series) {
+		t.Errorf("over the control, a 10 %% step at 10: found within ±1 in %d of %d series, want >= 90 %%", foundRel, series)
+	}
 }

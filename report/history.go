@@ -709,6 +709,16 @@ func historyExperiments(h *analyze.History) *section {
 	for _, tr := range h.Tracks {
 		et := &tableBlock{Head: textRow("#", "experiment", "commit", "version", "date", "runs", "throughput (95 % CI)", "mean latency", "p99 latency", "error rate", "status", "history check"),
 			Numeric: []bool{true, false, false, false, false, true, true, true, true, true, false, false}, Class: "runs"}
+		// With a control, each gated metric's value over the control's
+		// that night: what the check reads.
+		var over []int
+		for mi, mt := range tr.Metrics {
+			if mt.Relative && mt.Gated {
+				over = append(over, mi)
+				et.Head = append(et.Head, []inline{tx(metricWords(mt.Metric) + " over the control")})
+				et.Numeric = append(et.Numeric, true)
+			}
+		}
 		for pi, p := range tr.Points {
 			e := h.Experiments[p.Experiment]
 			vals := make([]string, len(tr.Metrics))
@@ -722,6 +732,13 @@ func historyExperiments(h *analyze.History) *section {
 				pointValueText(string(gate.ErrorRate), p.ErrorRate), statusText(p), roleText(tr, pi))
 			if e.Meta.Commit != "" {
 				r[2] = []inline{mono(e.Meta.Commit)}
+			}
+			for _, mi := range over {
+				x := "–"
+				if rs := tr.Metrics[mi].Ratios; pi < len(rs) && rs[pi] != nil {
+					x = strconv.FormatFloat(*rs[pi], 'g', 4, 64)
+				}
+				r = append(r, []inline{tx(x)})
 			}
 			et.Rows = append(et.Rows, r)
 		}
@@ -884,6 +901,10 @@ type SeriesSummaryPoint struct {
 	SteadyRuns      int                           `json:"steady_runs"`
 	Values          map[string]SeriesSummaryValue `json:"values"`
 	DisturbedMetric string                        `json:"disturbed_metric,omitempty"`
+	// Relative is, with a control, each metric's value over the
+	// control's that night (what the check reads; null where either is
+	// missing): null without a control and on the control's own track.
+	Relative *map[string]*float64 `json:"relative"`
 	// Check is the point's role in the history check, per metric
 	// (reference, accepted, regression, improved; absent: not used).
 	Check map[string]string `json:"check"`
@@ -1048,6 +1069,17 @@ func NewSeriesSummary(h *analyze.History, generatedBy string) *SeriesSummary {
 			}
 			for _, mt := range t.Metrics {
 				add(mt.Metric, mt.Values[pi])
+				if !mt.Relative {
+					continue
+				}
+				if sp.Relative == nil {
+					sp.Relative = &map[string]*float64{}
+				}
+				var x *float64
+				if pi < len(mt.Ratios) && mt.Ratios[pi] != nil {
+					x = ptr(sig(*mt.Ratios[pi], 4))
+				}
+				(*sp.Relative)[mt.Metric] = x
 			}
 			add(string(gate.ErrorRate), p.ErrorRate)
 			st.Points = append(st.Points, sp)

@@ -629,6 +629,9 @@ func TestHistoryOverControl(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if got := strings.Contains(string(md), "| throughput over the control |"); got != (control != "") {
+			t.Errorf("control %q: the experiments' table has a column of throughput over the control: %v", control, got)
+		}
 		for _, m := range []string{"rps", "lat_mean_ms", "lat_p99_ms"} {
 			name := "trend-" + m + "-over-control.png"
 			_, statErr := os.Stat(filepath.Join(out, name))
@@ -642,7 +645,10 @@ func TestHistoryOverControl(t *testing.T) {
 		}
 		var doc struct {
 			Tracks []struct {
-				System  string `json:"system"`
+				System string `json:"system"`
+				Points []struct {
+					Relative *map[string]*float64 `json:"relative"`
+				} `json:"points"`
 				Metrics []struct {
 					Metric   string `json:"metric"`
 					Relative *[]struct {
@@ -656,6 +662,15 @@ func TestHistoryOverControl(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, tr := range doc.Tracks {
+			for i, p := range tr.Points {
+				want := control != "" && tr.System == "svc"
+				switch {
+				case (p.Relative != nil) != want:
+					t.Errorf("control %q: %s's point %d has relative %v, want it only for svc with a control", control, tr.System, i+1, p.Relative)
+				case want && ((*p.Relative)["rps"] == nil || *(*p.Relative)["rps"] < 0.85 || *(*p.Relative)["rps"] > 1.1):
+					t.Errorf("control %q: svc's point %d: relative rps %v, want its ratio to the control (0.9-1.02 on this recording)", control, i+1, (*p.Relative)["rps"])
+				}
+			}
 			for _, m := range tr.Metrics {
 				if tr.System != "svc" || m.Metric != "rps" {
 					continue

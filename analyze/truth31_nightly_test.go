@@ -442,3 +442,106 @@ func TestTruth31ControlMissingNights(t *testing.T) {
 		}
 	}
 }
+
+// TestTruth31NightlyOpenSwings is the control under an open model on
+// testdata/truth/nightly-open-swings (vegeta at 500 req/s, 2 runs a night;
+// svc 15 % more work a request from night 5; the machine faster on nights
+// 4-6 and slower on 9-10): with the control, nights 2-4 pass with no
+// change and no regression is dated before night 5, and over all 10 nights
+// svc's mean latency has one change point over the control, a regression
+// within a night of night 5 (its own values' are logged: night 7, the
+// step and the machine's return together). What the gate
+// says from night 5, with and without the control, is logged: under an
+// open model the latency's ratio to the control moves with the machine
+// (+3 % to +41 % for the same step), README.md.
+func TestTruth31NightlyOpenSwings(t *testing.T) {
+	exps := truthControlNights(t, "nightly-open-swings", "vegeta", 2, 10)
+	for _, control := range []string{"control", ""} {
+		o := nightlyGate()
+		o.Control = control
+		for to := 2; to <= 10; to++ {
+			h, err := analyze.AnalyzeHistory("nightly", analyze.OrderAsGiven, exps[:to], o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, n, ok := svcNight(h)
+			if !ok {
+				t.Fatalf("nights 1..%d: no svc track", to)
+			}
+			since := svcPointNight(h, n.Since)
+			state := fmt.Sprintf("control %q, nights 1..%d: %s (gate failed %v, since night %d)", control, to, v, h.Failed, since)
+			switch {
+			case control != "" && to <= 4 && (h.Failed || v != analyze.CheckNoChange && v != analyze.CheckForming):
+				t.Errorf("%s, want the gate passed, no change", state)
+			case control != "" && n.Since >= 0 && since < 5:
+				t.Errorf("%s, want no regression dated before night 5", state)
+			default:
+				t.Log(state)
+			}
+		}
+	}
+	o := nightlyGate()
+	o.Control = "control"
+	h, err := analyze.AnalyzeHistory("nightly", analyze.OrderAsGiven, exps, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range h.Tracks {
+		for _, mt := range tr.Metrics {
+			if tr.System != "svc" || mt.Metric != analyze.MetricLatMeanMs {
+				continue
+			}
+			for _, c := range mt.Changes {
+				t.Logf("svc's own mean latency: a change point at night %d (regression %v)", svcPointNight(h, c.At), c.Regression)
+			}
+			if len(mt.RelativeChanges) != 1 {
+				t.Fatalf("svc's mean latency over the control has %d change points, want 1", len(mt.RelativeChanges))
+			}
+			c := mt.RelativeChanges[0]
+			if at := svcPointNight(h, c.At); at < 4 || at > 6 || !c.Regression {
+				t.Errorf("svc's change point over the control at night %d (regression %v), want a regression within a night of night 5", at, c.Regression)
+			}
+		}
+	}
+}
+
+// truthControlNights analyses nights 1..to of testdata/truth/<set>, a
+// series with a control: each night's runs of svc and control by tool
+// (svc/<tool>1.txt, control/<tool>1.txt, ...), interleaved as made.
+func truthControlNights(t *testing.T, set, tool string, runs, to int) []analyze.SeriesExperiment {
+	t.Helper()
+	var out []analyze.SeriesExperiment
+	for n := 1; n <= to; n++ {
+		name := fmt.Sprintf("night%02d", n)
+		st := analyze.Set{Experiment: name}
+		for i := 1; i <= runs; i++ {
+			for _, sys := range []string{"svc", "control"} {
+				file := filepath.Join("../testdata/truth", set, name, sys, fmt.Sprintf("%s%d.txt", tool, i))
+				f, err := os.Open(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rs, err := ingest.ParseAll(context.Background(), f, ingest.Options{Source: file, Experiment: name})
+				f.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, r := range rs {
+					r.Run.Seq = int32(len(st.Runs))
+					r.Run.Label = sys
+					st.Runs = append(st.Runs, r.Run)
+					for _, p := range r.Percentiles {
+						p.RunID = r.RunID
+						st.Percentiles = append(st.Percentiles, p)
+					}
+				}
+			}
+		}
+		v, err := analyze.Analyze(st, analyze.DefaultOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, analyze.SeriesExperiment{Name: name, Verdict: v})
+	}
+	return out
+}

@@ -275,6 +275,19 @@ nightly_record() {
 	done | tee -a "$OUT/meta.txt"
 }
 
+# CONTROL_TOOL (wrk, the default, or vegeta): the load tool of the
+# nightly series with a control. wrk runs closed (-t1 -c8); vegeta runs
+# open at -rate=$RATE (an open model: the gate reads latency).
+CONTROL_TOOL=${CONTROL_TOOL:-wrk}
+
+# control_run FILE PORT: one run of the series' tool against PORT into FILE.
+control_run() {
+	case $CONTROL_TOOL in
+	vegeta) vegeta_text "$1" "http://127.0.0.1:$2/" -rate="$RATE" -duration="$DURATION" ;;
+	*) wrk_run "$1" -t1 -c8 -d"$DURATION" --latency "http://127.0.0.1:$2/" ;;
+	esac
+}
+
 # The nightly series with a same-night control (issue 31:
 # make-nightly-outlier-first.sh, make-nightly-swings.sh,
 # make-nightly-swings-step.sh): NIGHTS nights night01.., one a day, each
@@ -322,7 +335,7 @@ systems:
 order:
 EOT
 			for r in $(seq "$RUNS"); do
-				printf '  - svc/wrk%d.txt\n  - control/wrk%d.txt\n' "$r" "$r"
+				printf '  - svc/%s%d.txt\n  - control/%s%d.txt\n' "$CONTROL_TOOL" "$r" "$CONTROL_TOOL" "$r"
 			done
 		} > "$OUT/$exp/loadverdict.yaml"
 	done
@@ -357,9 +370,9 @@ svc_hog_stop() {
 
 # control_record: records the nights round-robin (run r of every night,
 # then run r+1; see nightly_record). For each night and run: the night's
-# hog started, svc's and control's servers freshly started, wrk on svc,
-# then wrk on control (-t1 -c8 -d$DURATION --latency), servers and hog
-# stopped. meta.txt gets the load before and after every run, the hog's
+# hog started, svc's and control's servers freshly started, a run on svc,
+# then one on control (control_run: wrk -t1 -c8 -d$DURATION --latency, or
+# vegeta at -rate=$RATE), servers and hog stopped. meta.txt gets the load before and after every run, the hog's
 # measured share and, at the end, per night every run's req/s and the
 # svc/control ratio of the night's means.
 control_record() {
@@ -376,15 +389,26 @@ control_record() {
 			start_server $((PORT + 1)) -procs 1 -work "$CONTROL_WORK"
 			SRV="$svcpid $SRV"
 			svc_hog_start "$e"
-			wrk_run "$OUT/$exp/svc/wrk$r.txt" -t1 -c8 -d"$DURATION" --latency "http://127.0.0.1:$PORT/"
+			control_run "$OUT/$exp/svc/$CONTROL_TOOL$r.txt" "$PORT"
 			svc_hog_stop "$exp" "$r"
-			wrk_run "$OUT/$exp/control/wrk$r.txt" -t1 -c8 -d"$DURATION" --latency "http://127.0.0.1:$((PORT + 1))/"
+			control_run "$OUT/$exp/control/$CONTROL_TOOL$r.txt" $((PORT + 1))
 			stop_server
 			hog_stop
 			printf '%s\t%s\t%s\n' "$exp" "$r" "$HOG_SHARE" >> "$OUT/hog.tsv"
 		done
 		uptime >> "$OUT/meta.txt"
 	done
+	if [ "$CONTROL_TOOL" = vegeta ]; then
+		echo "Mean latency per night (svc runs; control runs; hog share % per run):"
+		for e in $(seq "$NIGHTS"); do
+			exp=$(printf 'night%02d' "$e")
+			s=$(awk '/^Latencies/ { printf " %s", $10 }' "$OUT/$exp"/svc/vegeta*.txt)
+			c=$(awk '/^Latencies/ { printf " %s", $10 }' "$OUT/$exp"/control/vegeta*.txt)
+			h=$(awk -F'\t' -v n="$exp" '$1 == n { printf " %s", $3 }' "$OUT/hog.tsv")
+			echo "$exp svc$s; control$c; hog$h"
+		done | tee -a "$OUT/meta.txt"
+		return
+	fi
 	echo "Requests/sec per night (svc runs; control runs; hog share % per run; svc/control of the means):"
 	for e in $(seq "$NIGHTS"); do
 		exp=$(printf 'night%02d' "$e")

@@ -838,3 +838,39 @@ func TestSequentialLookBackOddNight(t *testing.T) {
 		}
 	}
 }
+
+// TestSequentialRegressionEnds is when an open regression ends: a night
+// nearer the reference than the change's level and not itself a
+// regression; with a control also back within the allowed regression
+// (analysis version 15). Throughput of 8 nights around 0.99 (sd 5 %), 25
+// % lower on nights 9-10, then a night 7 % lower (nearer the reference,
+// beyond the allowed 5 %, within the nights' noise), one 25 % lower, and
+// one back at the reference. With the control the 7 % night still
+// fails, a regression since night 9, and the series recovers at night
+// 13; without it the 7 % night ends the regression (recovered).
+func TestSequentialRegressionEnds(t *testing.T) {
+	levels := []float64{1.00, 0.92, 1.07, 0.97, 1.05, 0.93, 1.03, 0.99, 0.75, 0.75, 0.92, 0.75, 0.99}
+	var in []analyze.NightInput
+	for _, v := range levels {
+		in = append(in, analyze.NightInput{Value: v, Runs: []float64{v}, Used: true})
+	}
+	for _, control := range []bool{true, false} {
+		o := checkOpts()
+		if control {
+			o.Control = "control"
+		}
+		s := analyze.SequentialCheck(in, true, o)
+		n, last := s.Nights[10], s.Nights[12] // the 7 % night, the last
+		t.Logf("control %v: %s", control, verdicts(s))
+		switch {
+		case s.Nights[9].Verdict != analyze.CheckRegression || s.Nights[9].Since != 8:
+			t.Errorf("control %v: night 10 %s since %d, want a regression since night 9 (point 8)", control, s.Nights[9].Verdict, s.Nights[9].Since)
+		case control && (n.Verdict != analyze.CheckRegression || n.Since != 8):
+			t.Errorf("control: the 7 %% night %s since %d, want a regression since night 9 (point 8)", n.Verdict, n.Since)
+		case !control && (n.Verdict == analyze.CheckRegression || n.RecoveredFrom != 8 || n.RecoveredAt != 10):
+			t.Errorf("no control: the 7 %% night %s (recovered from %d at %d), want the regression since point 8 ended at it", n.Verdict, n.RecoveredFrom, n.RecoveredAt)
+		case control && (last.Verdict == analyze.CheckRegression || last.RecoveredFrom != 8 || last.RecoveredAt != 12):
+			t.Errorf("control: the last night, back at the reference: %s, recovered from %d at %d; want recovered from point 8 at 12", last.Verdict, last.RecoveredFrom, last.RecoveredAt)
+		}
+	}
+}

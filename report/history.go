@@ -252,6 +252,12 @@ func checkSentence(h *analyze.History, t analyze.Track, mt analyze.MetricTrack, 
 	return s
 }
 
+// ratioText words a value over the control's: 4 significant digits, as
+// summary.json has it (sig).
+func ratioText(x float64) string {
+	return strconv.FormatFloat(x, 'g', 4, 64)
+}
+
 // pointNames names the experiments of a track's points for a sentence.
 func pointNames(h *analyze.History, t analyze.Track, pts []int) string {
 	var names []string
@@ -597,7 +603,7 @@ func latestRow(h *analyze.History, tr analyze.Track, mt *analyze.MetricTrack) []
 		value := func(x float64) string { return metricValue(mt.Metric, x) }
 		if mt.Relative {
 			// A value over the control's: a ratio, not the metric's unit.
-			value = func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) + " × control" }
+			value = func(x float64) string { return ratioText(x) + " × control" }
 		}
 		r[2], r[3] = []inline{tx(value(nt.Mean))}, []inline{tx(value(nt.RefMean))}
 		r[4] = []inline{tx(fmt.Sprintf("%s %% worse", signed(nt.WorsePct)))}
@@ -736,7 +742,7 @@ func historyExperiments(h *analyze.History) *section {
 			for _, mi := range over {
 				x := "–"
 				if rs := tr.Metrics[mi].Ratios; pi < len(rs) && rs[pi] != nil {
-					x = strconv.FormatFloat(*rs[pi], 'g', 4, 64)
+					x = ratioText(*rs[pi])
 				}
 				r = append(r, []inline{tx(x)})
 			}

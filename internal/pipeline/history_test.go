@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"maps"
+	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -338,5 +340,102 @@ func TestLatestUnread(t *testing.T) {
 		if got := latestUnread(tc.unread, tc.last, 5); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestSeriesWithControlThroughIngest: a series whose manifests name a
+// control (history.control) through the bucket's path, on the real
+// recording testdata/truth/nightly-swings-step (nights 5-10: svc 10 %
+// more work from night 8, the machine faster on nights 7-9): the series'
+// report checks svc over the control (a regression since night08, found
+// over the control as a change point) and draws the figures over it; once
+// the manifests name no control, the report is re-made without them and
+// the figures over the control are removed, none left stale.
+func TestSeriesWithControlThroughIngest(t *testing.T) {
+	ctx := context.Background()
+	s := newStore(t)
+	p := &Pipeline{Store: s, GeneratedBy: "loadverdict test"}
+	const dir = "../../testdata/truth/nightly-swings-step"
+	var nights []string
+	for n := 5; n <= 10; n++ {
+		nights = append(nights, fmt.Sprintf("night%02d", n))
+	}
+	putManifest := func(night, history string) {
+		b, err := os.ReadFile(dir + "/" + night + "/loadverdict.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Put(ctx, "raw/"+night+"/loadverdict.yaml", bytes.NewReader(append(b, []byte(history)...))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, night := range nights {
+		putManifest(night, "history:\n  control: control\n")
+		for _, f := range []string{"svc/wrk1.txt", "control/wrk1.txt", "svc/wrk2.txt", "control/wrk2.txt"} {
+			upload(t, s, "raw/"+night+"/"+f, dir+"/"+night+"/"+f)
+		}
+	}
+	for _, night := range nights {
+		for _, f := range []string{"svc/wrk1.txt", "control/wrk1.txt", "svc/wrk2.txt", "control/wrk2.txt"} {
+			if _, err := p.Ingest(ctx, "raw/"+night+"/"+f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := p.Analyze(ctx, night); err != nil {
+			t.Fatal(err)
+		}
+	}
+	figure := store.SeriesReportKey("nightly-swings-step", "trend-rps-over-control.png")
+	read := func() (headline string, relative json.RawMessage) {
+		b, _, err := store.ReadAll(ctx, s, store.SeriesReportKey("nightly-swings-step", "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum struct {
+			Headline string
+			Tracks   []struct {
+				System  string
+				Metrics []struct {
+					Metric          string
+					RelativeChanges json.RawMessage `json:"relative_changes"`
+				}
+			}
+		}
+		if err := json.Unmarshal(b, &sum); err != nil {
+			t.Fatal(err)
+		}
+		for _, tr := range sum.Tracks {
+			for _, m := range tr.Metrics {
+				if tr.System == "svc" && m.Metric == "rps" {
+					relative = m.RelativeChanges
+				}
+			}
+		}
+		return sum.Headline, relative
+	}
+	headline, relative := read()
+	if !strings.HasPrefix(headline, "Regression: svc") || !strings.Contains(headline, "(night08)") || !strings.Contains(headline, "Checked relative to the control control") {
+		t.Errorf("with history.control: headline %q, want a regression of svc since night08 over the control", headline)
+	}
+	if !strings.Contains(string(relative), `"experiment": "night08"`) && !strings.Contains(string(relative), `"experiment":"night08"`) {
+		t.Errorf("with history.control: svc's relative_changes %s, want one at night08", relative)
+	}
+	if _, err := s.Head(ctx, figure); err != nil {
+		t.Errorf("with history.control: %v", err)
+	}
+	// The manifests name no control any more: the next analysis re-makes
+	// the series without it, and the figures over it go.
+	for _, night := range nights {
+		putManifest(night, "")
+	}
+	if _, err := p.Analyze(ctx, nights[len(nights)-1]); err != nil {
+		t.Fatal(err)
+	}
+	headline, relative = read()
+	if strings.Contains(headline, "relative to the control") || string(relative) != "null" {
+		t.Errorf("without history.control: headline %q, relative_changes %s; want neither over a control", headline, relative)
+	}
+	if _, err := s.Head(ctx, figure); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("without history.control: %s is still there (%v)", figure, err)
 	}
 }

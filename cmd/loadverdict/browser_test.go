@@ -394,3 +394,42 @@ func TestBrowserHarnessSeesViolations(t *testing.T) {
 		t.Errorf("console %q, %d scripts: the console error went unnoticed", load.problems, facts.Scripts)
 	}
 }
+
+// TestHistoryHTMLWithControlInBrowser: the committed history report with
+// a control (examples/nightly-control/report.html: each metric as
+// measured and over the control, a column over the control in the
+// experiments' tables) in a real browser, on a desktop and a phone: its
+// headline shows, its 6 figures are drawn, it loads nothing but itself,
+// and it does not scroll sideways.
+func TestHistoryHTMLWithControlInBrowser(t *testing.T) {
+	bin := chromium(t)
+	file, err := filepath.Abs("../../examples/nightly-control/report.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, width := range []int{1280, 390} {
+		load, facts, shots, _ := browse(t, bin, file, width)
+		if f := load.foreign(); len(f) > 0 {
+			t.Errorf("width %d: requests %q: the page may load nothing but itself", width, f)
+		}
+		if len(load.problems) > 0 {
+			t.Errorf("width %d: console: %q", width, load.problems)
+		}
+		if !strings.Contains(facts.Verdict, "Regression: svc") || facts.VerdictHeight <= 0 || facts.Visibility != "visible" {
+			t.Errorf("width %d: verdict %q (height %v, %s), want the regression shown", width, facts.Verdict, facts.VerdictHeight, facts.Visibility)
+		}
+		if len(facts.Figures) != 6 {
+			t.Errorf("width %d: %d figures, want 3 as measured and 3 over the control", width, len(facts.Figures))
+		}
+		for i, f := range facts.Figures {
+			if !f.Complete || f.NaturalW <= 0 || f.W <= 0 || f.H <= 0 || f.Alt == "" {
+				t.Errorf("width %d: figure %d not drawn: %+v", width, i, f)
+			} else if !inked(t, shots[i]) {
+				t.Errorf("width %d: figure %q is blank", width, f.Alt)
+			}
+		}
+		if facts.ScrollW > facts.ViewW+1 {
+			t.Errorf("width %d: the page is %v px wide: it scrolls sideways", width, facts.ScrollW)
+		}
+	}
+}

@@ -62,40 +62,7 @@ type nightRow struct {
 // order they were made: svc1 control1 svc2 control2 ...).
 func truth31Nights(t *testing.T, set string, runs, to int) []analyze.SeriesExperiment {
 	t.Helper()
-	var out []analyze.SeriesExperiment
-	for n := 1; n <= to; n++ {
-		name := fmt.Sprintf("night%02d", n)
-		st := analyze.Set{Experiment: name}
-		for i := 1; i <= runs; i++ {
-			for _, sys := range []string{"svc", "control"} {
-				file := filepath.Join("../testdata/truth", set, name, sys, fmt.Sprintf("wrk%d.txt", i))
-				f, err := os.Open(file)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rs, err := ingest.ParseAll(context.Background(), f, ingest.Options{Source: file, Experiment: name})
-				f.Close()
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, r := range rs {
-					r.Run.Seq = int32(len(st.Runs))
-					r.Run.Label = sys
-					st.Runs = append(st.Runs, r.Run)
-					for _, p := range r.Percentiles {
-						p.RunID = r.RunID
-						st.Percentiles = append(st.Percentiles, p)
-					}
-				}
-			}
-		}
-		v, err := analyze.Analyze(st, analyze.DefaultOptions())
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, analyze.SeriesExperiment{Name: name, Verdict: v})
-	}
-	return out
+	return truthControlNights(t, set, "wrk", runs, to)
 }
 
 // svcNight is the latest night of svc's track in h: its worst gated

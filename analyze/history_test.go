@@ -42,24 +42,7 @@ func truthSeries(t *testing.T, names ...string) []analyze.SeriesExperiment {
 	for _, name := range names {
 		set := analyze.Set{Experiment: name}
 		for i := 1; i <= 4; i++ {
-			file := filepath.Join(seriesDir, name, fmt.Sprintf("run%d.txt", i))
-			b, err := os.Open(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			runs, err := ingest.ParseAll(context.Background(), b, ingest.Options{Source: file, Experiment: name})
-			b.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, r := range runs {
-				r.Run.Seq = int32(len(set.Runs))
-				set.Runs = append(set.Runs, r.Run)
-				for _, p := range r.Percentiles {
-					p.RunID = r.RunID
-					set.Percentiles = append(set.Percentiles, p)
-				}
-			}
+			addRuns(t, &set, filepath.Join(seriesDir, name, fmt.Sprintf("run%d.txt", i)), "")
 		}
 		v, err := analyze.Analyze(set, analyze.DefaultOptions())
 		if err != nil {
@@ -359,24 +342,7 @@ func truthNights(t *testing.T, set, tool string, runs, to int) []analyze.SeriesE
 		name := fmt.Sprintf("night%02d", n)
 		st := analyze.Set{Experiment: name}
 		for i := 1; i <= runs; i++ {
-			file := filepath.Join("../testdata/truth", set, name, fmt.Sprintf("%s%d.txt", tool, i))
-			f, err := os.Open(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rs, err := ingest.ParseAll(context.Background(), f, ingest.Options{Source: file, Experiment: name})
-			f.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, r := range rs {
-				r.Run.Seq = int32(len(st.Runs))
-				st.Runs = append(st.Runs, r.Run)
-				for _, p := range r.Percentiles {
-					p.RunID = r.RunID
-					st.Percentiles = append(st.Percentiles, p)
-				}
-			}
+			addRuns(t, &st, filepath.Join("../testdata/truth", set, name, fmt.Sprintf("%s%d.txt", tool, i)), "")
 		}
 		v, err := analyze.Analyze(st, analyze.DefaultOptions())
 		if err != nil {
@@ -385,6 +351,33 @@ func truthNights(t *testing.T, set, tool string, runs, to int) []analyze.SeriesE
 		out = append(out, analyze.SeriesExperiment{Name: name, Verdict: v})
 	}
 	return out
+}
+
+// addRuns parses file and adds its runs to st, numbered on from st's
+// runs (Seq) with their percentiles, each labelled label when it is not
+// empty; the file's experiment is st's.
+func addRuns(t *testing.T, st *analyze.Set, file, label string) {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := ingest.ParseAll(context.Background(), f, ingest.Options{Source: file, Experiment: st.Experiment})
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rs {
+		r.Run.Seq = int32(len(st.Runs))
+		if label != "" {
+			r.Run.Label = label
+		}
+		st.Runs = append(st.Runs, r.Run)
+		for _, p := range r.Percentiles {
+			p.RunID = r.RunID
+			st.Percentiles = append(st.Percentiles, p)
+		}
+	}
 }
 
 // nightlyGate is the gate a nightly job runs: --fail-on regression

@@ -1,16 +1,13 @@
 package analyze_test
 
 import (
-	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/loadverdict/loadverdict/analyze"
-	"github.com/loadverdict/loadverdict/ingest"
 )
 
 // Issue 31's nightly sets (testdata/truth/nightly-outlier-first,
@@ -491,25 +488,7 @@ func truthControlNights(t *testing.T, set, tool string, runs, to int) []analyze.
 		st := analyze.Set{Experiment: name}
 		for i := 1; i <= runs; i++ {
 			for _, sys := range []string{"svc", "control"} {
-				file := filepath.Join("../testdata/truth", set, name, sys, fmt.Sprintf("%s%d.txt", tool, i))
-				f, err := os.Open(file)
-				if err != nil {
-					t.Fatal(err)
-				}
-				rs, err := ingest.ParseAll(context.Background(), f, ingest.Options{Source: file, Experiment: name})
-				f.Close()
-				if err != nil {
-					t.Fatal(err)
-				}
-				for _, r := range rs {
-					r.Run.Seq = int32(len(st.Runs))
-					r.Run.Label = sys
-					st.Runs = append(st.Runs, r.Run)
-					for _, p := range r.Percentiles {
-						p.RunID = r.RunID
-						st.Percentiles = append(st.Percentiles, p)
-					}
-				}
+				addRuns(t, &st, filepath.Join("../testdata/truth", set, name, sys, fmt.Sprintf("%s%d.txt", tool, i)), sys)
 			}
 		}
 		v, err := analyze.Analyze(st, analyze.DefaultOptions())

@@ -299,29 +299,7 @@ func TestReportHTMLInBrowser(t *testing.T) {
 	headline, _, _ := strings.Cut(stdout, "\n")
 	file := filepath.Join(dir, "report.html")
 	for _, width := range []int{1280, 390} { // a desktop, a phone
-		load, facts, shots, full := browse(t, bin, file, width)
-		if f := load.foreign(); len(f) > 0 {
-			t.Errorf("width %d: requests %q: the page may load nothing but itself", width, f)
-		}
-		if len(load.problems) > 0 {
-			t.Errorf("width %d: console: %q", width, load.problems)
-		}
-		if !strings.Contains(facts.Verdict, headline) || facts.VerdictHeight <= 0 || facts.Visibility != "visible" {
-			t.Errorf("width %d: verdict %q (height %v, %s), want it to show %q", width, facts.Verdict, facts.VerdictHeight, facts.Visibility, headline)
-		}
-		if len(facts.Figures) != 3 {
-			t.Errorf("width %d: %d figures, want throughput, latency and scaling", width, len(facts.Figures))
-		}
-		for i, f := range facts.Figures {
-			if !f.Complete || f.NaturalW <= 0 || f.W <= 0 || f.H <= 0 || f.Alt == "" {
-				t.Errorf("width %d: figure %d not drawn: %+v", width, i, f)
-			} else if !inked(t, shots[i]) {
-				t.Errorf("width %d: figure %q is blank", width, f.Alt)
-			}
-		}
-		if facts.ScrollW > facts.ViewW+1 {
-			t.Errorf("width %d: the page is %v px wide: it scrolls sideways", width, facts.ScrollW)
-		}
+		full := checkPage(t, bin, file, width, headline, 3, "throughput, latency and scaling")
 		if width == 1280 {
 			if err := os.MkdirAll("testdata/out", 0o755); err != nil {
 				t.Fatal(err)
@@ -408,28 +386,39 @@ func TestHistoryHTMLWithControlInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, width := range []int{1280, 390} {
-		load, facts, shots, _ := browse(t, bin, file, width)
-		if f := load.foreign(); len(f) > 0 {
-			t.Errorf("width %d: requests %q: the page may load nothing but itself", width, f)
-		}
-		if len(load.problems) > 0 {
-			t.Errorf("width %d: console: %q", width, load.problems)
-		}
-		if !strings.Contains(facts.Verdict, "Regression: svc") || facts.VerdictHeight <= 0 || facts.Visibility != "visible" {
-			t.Errorf("width %d: verdict %q (height %v, %s), want the regression shown", width, facts.Verdict, facts.VerdictHeight, facts.Visibility)
-		}
-		if len(facts.Figures) != 6 {
-			t.Errorf("width %d: %d figures, want 3 as measured and 3 over the control", width, len(facts.Figures))
-		}
-		for i, f := range facts.Figures {
-			if !f.Complete || f.NaturalW <= 0 || f.W <= 0 || f.H <= 0 || f.Alt == "" {
-				t.Errorf("width %d: figure %d not drawn: %+v", width, i, f)
-			} else if !inked(t, shots[i]) {
-				t.Errorf("width %d: figure %q is blank", width, f.Alt)
-			}
-		}
-		if facts.ScrollW > facts.ViewW+1 {
-			t.Errorf("width %d: the page is %v px wide: it scrolls sideways", width, facts.ScrollW)
+		checkPage(t, bin, file, width, "Regression: svc", 6, "3 as measured and 3 over the control")
+	}
+}
+
+// checkPage loads file in the browser at width and checks it as a user
+// sees it: it loads nothing but itself, logs no problem, shows a verdict
+// holding headline, draws figures figures (each complete, with alt text,
+// not blank; what says which) and does not scroll sideways. It returns
+// the full-page screenshot.
+func checkPage(t *testing.T, bin, file string, width int, headline string, figures int, what string) []byte {
+	t.Helper()
+	load, facts, shots, full := browse(t, bin, file, width)
+	if f := load.foreign(); len(f) > 0 {
+		t.Errorf("width %d: requests %q: the page may load nothing but itself", width, f)
+	}
+	if len(load.problems) > 0 {
+		t.Errorf("width %d: console: %q", width, load.problems)
+	}
+	if !strings.Contains(facts.Verdict, headline) || facts.VerdictHeight <= 0 || facts.Visibility != "visible" {
+		t.Errorf("width %d: verdict %q (height %v, %s), want it to show %q", width, facts.Verdict, facts.VerdictHeight, facts.Visibility, headline)
+	}
+	if len(facts.Figures) != figures {
+		t.Errorf("width %d: %d figures, want %d: %s", width, len(facts.Figures), figures, what)
+	}
+	for i, f := range facts.Figures {
+		if !f.Complete || f.NaturalW <= 0 || f.W <= 0 || f.H <= 0 || f.Alt == "" {
+			t.Errorf("width %d: figure %d not drawn: %+v", width, i, f)
+		} else if !inked(t, shots[i]) {
+			t.Errorf("width %d: figure %q is blank", width, f.Alt)
 		}
 	}
+	if facts.ScrollW > facts.ViewW+1 {
+		t.Errorf("width %d: the page is %v px wide: it scrolls sideways", width, facts.ScrollW)
+	}
+	return full
 }

@@ -109,12 +109,7 @@ func TrendOverControl(h *analyze.History, metric string) (*plot.Plot, error) {
 	}
 	p := newPlot(title+" over the control ("+h.Options.Control+") across series "+h.Series,
 		"experiment (commit or version), in order ("+h.OrderBy+")", strings.ToLower(title[:1])+title[1:]+" over the control's (ratio)")
-	labels := make([]string, len(h.Experiments))
-	for i, e := range h.Experiments {
-		labels[i] = ExperimentLabel(e)
-	}
-	p.X.Tick.Marker = labelTicks(labels)
-	p.X.Min, p.X.Max = -0.6, float64(len(labels))-0.4
+	experimentAxis(p, h)
 	ext := trendRange{lo: 1, hi: 1}
 	drawn := false
 	for ti, t := range h.Tracks {
@@ -161,6 +156,17 @@ func TrendOverControl(h *analyze.History, metric string) (*plot.Plot, error) {
 	return p, nil
 }
 
+// experimentAxis makes p's x axis the series' experiments, in order,
+// each named by ExperimentLabel.
+func experimentAxis(p *plot.Plot, h *analyze.History) {
+	labels := make([]string, len(h.Experiments))
+	for i, e := range h.Experiments {
+		labels[i] = ExperimentLabel(e)
+	}
+	p.X.Tick.Marker = labelTicks(labels)
+	p.X.Min, p.X.Max = -0.6, float64(len(labels))-0.4
+}
+
 // labelTicks labels the integer positions 0..n-1 with names.
 type labelTicks []string
 
@@ -196,12 +202,7 @@ func Trend(h *analyze.History, metric string) (*plot.Plot, error) {
 		return nil, fmt.Errorf("trend: unknown metric %q", metric)
 	}
 	p := newPlot(title+" across series "+h.Series, "experiment (commit or version), in order ("+h.OrderBy+")", axis)
-	labels := make([]string, len(h.Experiments))
-	for i, e := range h.Experiments {
-		labels[i] = ExperimentLabel(e)
-	}
-	p.X.Tick.Marker = labelTicks(labels)
-	p.X.Min, p.X.Max = -0.6, float64(len(labels))-0.4
+	experimentAxis(p, h)
 	drawn := false
 	ext := trendRange{lo: math.Inf(1), hi: math.Inf(-1)}
 	for ti, t := range h.Tracks {

@@ -88,13 +88,18 @@ func checkRank(v analyze.CheckVerdict) int {
 	return 4
 }
 
-// headRank orders the checks for the headline: checkRank, a suspect
-// night (no change shown, the next night decides) before the other
-// no-change ones.
-func headRank(l *analyze.Latest) int {
-	r := 2 * checkRank(l.Verdict)
+// headRank orders the checks for the headline: checkRank; among the
+// no-change ones a suspect night (the next night decides) first, then
+// one beyond the allowed regression but within the noise, then those
+// within the allowed regression (only when every no-change check is
+// within it may the headline say "on every metric checked").
+func headRank(h *analyze.History, l *analyze.Latest) int {
+	r := 3 * checkRank(l.Verdict)
 	if l.Verdict == analyze.CheckNoChange && !l.Night.Suspect {
 		r++
+		if t := l.Night.Test; t == nil || t.WorsePct <= allowed(h) {
+			r++
+		}
 	}
 	return r
 }
@@ -147,7 +152,7 @@ func leadCheck(h *analyze.History) (bestT, bestM int) {
 			if mt.Latest == nil || !mt.Gated {
 				continue
 			}
-			if bestT < 0 || headRank(mt.Latest) < headRank(h.Tracks[bestT].Metrics[bestM].Latest) {
+			if bestT < 0 || headRank(h, mt.Latest) < headRank(h, h.Tracks[bestT].Metrics[bestM].Latest) {
 				bestT, bestM = ti, mi
 			}
 		}

@@ -109,6 +109,8 @@ type genConfig struct {
 	quietPct float64
 	// lv is the loadverdict binary the duel family runs (built by gen).
 	lv string
+	// series are the kinds of nightly series to make (genSeries).
+	series []seriesKind
 }
 
 // runPlan prints the experiments gen would make (all of them, recorded
@@ -146,19 +148,19 @@ func runPlan(args []string) error {
 		fmt.Printf("# %s: %d experiments, %.0f s of load\n", f.Name, c, sum)
 		total += sum
 	}
-	if seriesWanted(*fam) {
-		c := seriesN
+	for _, k := range seriesKinds(*fam) {
+		c := k.n
 		if *n > 0 {
 			c = *n
 		}
 		sum := 0.0
 		for i := range c {
-			s := drawSeries(*seed, i)
+			s := k.draw(*seed, i)
 			d := float64(2*s.Runs*len(s.Nights)) * s.DurationS
 			sum += d
 			fmt.Printf("%-20s %-28s %5.0f s  %s\n", s.ID, s.Variant, d, s.Note)
 		}
-		fmt.Printf("# %s: %d series, %.0f s of load\n", seriesFolder, c, sum)
+		fmt.Printf("# %s: %d series, %.0f s of load\n", k.folder, c, sum)
 		total += sum
 	}
 	fmt.Printf("# total %.0f s of load\n", total)
@@ -178,7 +180,7 @@ func runGen(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg := genConfig{seed: *seed, out: *out, n: *n, port: *port, timeout: *timeout, reverse: *reverse, quietPct: *quiet}
+	cfg := genConfig{seed: *seed, out: *out, n: *n, port: *port, timeout: *timeout, reverse: *reverse, quietPct: *quiet, series: seriesKinds(*fam)}
 	switch *fam {
 	case "":
 		for _, f := range families {

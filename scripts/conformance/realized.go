@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/results"
 	"github.com/loadverdict/loadverdict/stats"
 	"gonum.org/v1/gonum/stat"
 )
@@ -49,4 +50,95 @@ func realizedStep(rec SeriesRecord, verdicts []*analyze.Verdict) (pct, se float6
 	diff := stats.Mean(out) - stats.Mean(in) // > 0: svc slower in effect
 	v := stat.Variance(in, nil)/float64(len(in)) + stat.Variance(out, nil)/float64(len(out))
 	return 100 * (math.Exp(diff) - 1), 100 * math.Sqrt(v) * math.Exp(diff), true
+}
+
+// nightStep is the step one night of an open-model series measured in
+// mean latency ([0]) and p99 latency ([1]): svc's over the same night's
+// control (its runs interleaved with svc's), against that ratio on the
+// series' nights without the change; percent worse and standard errors
+// (the night's runs' spread and the reference nights' mean's).
+type nightStep struct {
+	pct, se [2]float64
+	ok      [2]bool
+}
+
+// expect is a regression night's expectation given the latencies it
+// measured (stepExpect on each): the drawn one (fail, or step-night)
+// when either latency is beyond the allowed regression by two standard
+// errors; pass when both are below it by as much; else either. Under an
+// open model the same step in work costs more latency on a busier
+// machine, so the truth of a night is what its latency over the control
+// says, not the work alone.
+func (s nightStep) expect(drawn string, allowed float64) string {
+	if !s.ok[0] && !s.ok[1] {
+		return drawn
+	}
+	out := expectPass
+	for k := range s.pct {
+		if !s.ok[k] {
+			continue
+		}
+		switch e := stepExpect(drawn, s.pct[k], s.se[k], allowed); e {
+		case drawn:
+			return drawn
+		case expectEither:
+			out = expectEither
+		}
+	}
+	return out
+}
+
+// realizedLatencySteps measures every night's step in an open-model
+// series (nightStep), aligned with rec.Nights; a night without both
+// systems' latencies, or a series without two nights free of the change,
+// measures nothing (ok false).
+func realizedLatencySteps(rec SeriesRecord, verdicts []*analyze.Verdict) []nightStep {
+	out := make([]nightStep, len(rec.Nights))
+	for k, lat := range []func(r results.Run) *float64{
+		func(r results.Run) *float64 { return r.LatMeanMs },
+		func(r results.Run) *float64 { return r.LatP99Ms },
+	} {
+		d := make([]float64, len(rec.Nights)) // log svc/control of the night
+		v := make([]float64, len(rec.Nights)) // its variance from the runs
+		ok := make([]bool, len(rec.Nights))
+		var free []float64
+		for i, nt := range rec.Nights {
+			var s, c []float64
+			for _, r := range verdicts[i].Runs {
+				if x := lat(r); x != nil && *x > 0 {
+					switch r.Label {
+					case "svc":
+						s = append(s, math.Log(*x))
+					case "control":
+						c = append(c, math.Log(*x))
+					}
+				}
+			}
+			if len(s) < 2 || len(c) < 2 {
+				continue
+			}
+			d[i], ok[i] = stats.Mean(s)-stats.Mean(c), true
+			v[i] = stat.Variance(s, nil)/float64(len(s)) + stat.Variance(c, nil)/float64(len(c))
+			if nt.RegressionPct == 0 {
+				free = append(free, d[i])
+			}
+		}
+		if len(free) < 2 {
+			continue
+		}
+		base, freeV := stats.Mean(free), stat.Variance(free, nil)
+		for i := range rec.Nights {
+			if !ok[i] {
+				continue
+			}
+			// A night's ratio moves from night to night even for an
+			// unchanged build (the machine's load does not cancel fully
+			// in latency): its error is at least that spread's, and
+			// never below its own runs'.
+			x := d[i] - base
+			se := math.Sqrt(max(v[i], freeV) + freeV/float64(len(free)))
+			out[i].pct[k], out[i].se[k], out[i].ok[k] = 100*math.Expm1(x), 100*se*math.Exp(x), true
+		}
+	}
+	return out
 }

@@ -303,7 +303,7 @@ func runRun(args []string) error {
 	t0 := time.Now()
 	res := evaluate(context.Background(), dirs, *jobs, *withGate)
 	if *family == "" || seriesWanted(*family) {
-		sd, err := seriesDirs(*dir, *sample)
+		sd, err := seriesDirsOf(*dir, *sample, seriesKinds(*family))
 		if err != nil {
 			return err
 		}
@@ -460,9 +460,10 @@ type rates struct {
 	Outliers []string
 	Rounds6N int
 	// SeriesChanges sums the nightly series' change points against the
-	// changes made: over the control, as measured.
-	SeriesChanges [2]changeTally
-	Errors        []string
+	// changes made: over the control, as measured; OpenChanges the
+	// open-model series' (mean latency).
+	SeriesChanges, OpenChanges [2]changeTally
+	Errors                     []string
 }
 
 // unsteadyCode tells whether a finding is about a run's steadiness in
@@ -535,10 +536,14 @@ func (rt *rates) addChecks(r Result) {
 		}
 	}
 	if c := r.SeriesChanges; c != nil {
+		sum := &rt.SeriesChanges
+		if r.Family == familyNightlyOpenControl {
+			sum = &rt.OpenChanges
+		}
 		for i := range c {
-			rt.SeriesChanges[i].Made += c[i].Made
-			rt.SeriesChanges[i].Found += c[i].Found
-			rt.SeriesChanges[i].Elsewhere += c[i].Elsewhere
+			sum[i].Made += c[i].Made
+			sum[i].Found += c[i].Found
+			sum[i].Elsewhere += c[i].Elsewhere
 		}
 	}
 	if r.Rounds6 && r.Family != "outlier-round" {
@@ -758,9 +763,14 @@ func writeRates(w io.Writer, rt rates, res []Result, bullet string) {
 	writeListed(w, rt.FalseUnsteady)
 	fmt.Fprintf(w, "%soutlier rounds flagged on experiments with a group of 6 rounds or more (none disturbed by construction): %s", bullet, ratio(len(rt.Outliers), rt.Rounds6N))
 	writeListed(w, rt.Outliers)
-	if sc := rt.SeriesChanges; sc[0].Made+sc[1].Made+sc[0].Elsewhere+sc[1].Elsewhere > 0 {
-		fmt.Fprintf(w, "%schange points of svc's throughput over each nightly series at its last night, against the steps and reverts made (found: within a night of one): over the control found %s, elsewhere %d; as measured found %s, elsewhere %d\n",
-			bullet, ratio(sc[0].Found, sc[0].Made), sc[0].Elsewhere, ratio(sc[1].Found, sc[1].Made), sc[1].Elsewhere)
+	for _, c := range []struct {
+		what string
+		sc   [2]changeTally
+	}{{"svc's throughput over each nightly series", rt.SeriesChanges}, {"svc's mean latency over each open-model nightly series", rt.OpenChanges}} {
+		if sc := c.sc; sc[0].Made+sc[1].Made+sc[0].Elsewhere+sc[1].Elsewhere > 0 {
+			fmt.Fprintf(w, "%schange points of %s at its last night, against the steps and reverts made (found: within a night of one): over the control found %s, elsewhere %d; as measured found %s, elsewhere %d\n",
+				bullet, c.what, ratio(sc[0].Found, sc[0].Made), sc[0].Elsewhere, ratio(sc[1].Found, sc[1].Made), sc[1].Elsewhere)
+		}
 	}
 }
 

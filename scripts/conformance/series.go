@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -44,8 +45,21 @@ const (
 	familyNightlyUntellab = "nightly-untellable"
 )
 
-// seriesN is how many series the committed grid holds.
-const seriesN = 16
+// The open-model series: vegeta at a fixed rate, gated on mean and p99
+// latency (drawOpenSeries); their own folder and tallies.
+const (
+	openFolder                = "nightly-open"
+	familyNightlyOpen         = "nightly-open"
+	familyNightlyOpenControl  = "nightly-open-control"
+	familyNightlyOpenUntellab = "nightly-open-untellable"
+)
+
+// seriesN and openSeriesN are how many series the committed grid holds
+// of each kind.
+const (
+	seriesN     = 16
+	openSeriesN = 10
+)
 
 // The night's expected outcomes.
 const (
@@ -80,9 +94,12 @@ type SeriesScenario struct {
 	Seed    uint64             `json:"seed"`
 	Variant string             `json:"variant"`
 	Params  map[string]float64 `json:"params"`
-	// Tool is wrk (-t1 -c8 -d2s --latency) or hey (-z 2s -c 8), the
-	// same for every run; Runs are the runs a night of each system.
+	// Tool is wrk (-t1 -c8 -d2s --latency), hey (-z 2s -c 8) or, in
+	// the open-model series, vegeta at RatePerS requests a second
+	// (-rate, -duration 2s); the same for every run; Runs are the runs a
+	// night of each system.
 	Tool      string      `json:"tool"`
+	RatePerS  int         `json:"rate_per_s,omitempty"`
 	Runs      int         `json:"runs"`
 	DurationS float64     `json:"duration_s"`
 	Nights    []NightSpec `json:"nights"`
@@ -166,6 +183,44 @@ func drawSeries(seed uint64, i int) SeriesScenario {
 	d.work = between(r, 80, 120) * 100
 	d.base = round(uni(r, 1.2, 2.0), 2) // the normal hog's spin, ms of a 10 ms cycle
 	d.step = pick(r, 0.0, 8.0, 15.0)
+	d.shape(r, &s)
+	return s
+}
+
+// openCapacity is the truth server's capacity on the grid's machine,
+// requests a second times its work a request, with the normal hog (a
+// closed model's throughput at 8 connections: about 886 req/s at
+// -work 11000, nightly/014's nights 1-4).
+const openCapacity = 9.7e6
+
+// drawOpenSeries draws open-model series i from the grid's seed: as
+// drawSeries, but vegeta at a fixed rate of 30-45 % of the server's
+// capacity with the normal hog (so under the heavier hog 45-65 %, and a
+// step takes it higher), 2-3 runs a night, and steps of 0, 10 or 20 %
+// more work: the gate reads mean and p99 latency, whose change for the
+// same step moves with the machine (queueing is not linear in load).
+func drawOpenSeries(seed uint64, i int) SeriesScenario {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%s-series/%d", seed, openFolder, i)
+	es := h.Sum64()
+	r := rand.New(rand.NewPCG(es, es^0x9e3779b97f4a7c15))
+	s := SeriesScenario{ID: fmt.Sprintf("%s/%03d", openFolder, i), Family: openFolder, Seed: es, Params: map[string]float64{}, DurationS: 2, Tool: toolVegeta}
+	d := seriesDraw{n: between(r, 8, 12)}
+	s.Runs = pick(r, 2, 3)
+	d.work = between(r, 80, 120) * 100
+	d.base = round(uni(r, 1.2, 2.0), 2)
+	frac := uni(r, 0.30, 0.45)
+	s.RatePerS = int(math.Round(frac * openCapacity / float64(d.work)))
+	s.Params["load_fraction"] = round(frac, 2)
+	d.step = pick(r, 0.0, 10.0, 20.0)
+	d.shape(r, &s)
+	return s
+}
+
+// shape draws the rest of a series after its tool, work, hog and step
+// size: the step's night and revert, the outlier first night, the
+// machine's swing, and the nights.
+func (d *seriesDraw) shape(r *rand.Rand, s *SeriesScenario) {
 	if d.step > 0 {
 		d.stepAt = between(r, 4, d.n-2)
 		if r.IntN(2) == 0 && d.stepAt+2 < d.n {
@@ -186,9 +241,12 @@ func drawSeries(seed uint64, i int) SeriesScenario {
 	for e := 1; e <= d.n; e++ {
 		s.Nights = append(s.Nights, d.night(r, e))
 	}
-	s.Note = d.note(s.Tool, s.Runs)
+	tool := s.Tool
+	if s.RatePerS > 0 {
+		tool = fmt.Sprintf("%s at %d req/s", s.Tool, s.RatePerS)
+	}
+	s.Note = d.note(tool, s.Runs)
 	s.Variant = d.variant()
-	return s
 }
 
 // night is night e of the series; r draws a varied machine's spin.
@@ -274,10 +332,46 @@ func (d seriesDraw) variant() string {
 	return v
 }
 
-// seriesFamilies says whether fams asks for the nightly series (by
-// name, or all families).
+// seriesWanted says whether fams asks for the nightly series (by a
+// series family's name, or all families).
 func seriesWanted(names string) bool {
-	return names == "" || names == "heavy" || slices.Contains(strings.Split(names, ","), seriesFolder)
+	return len(seriesKinds(names)) > 0
+}
+
+// seriesKind is a kind of series: its folder, how it is drawn and how
+// many the committed grid holds.
+type seriesKind struct {
+	folder string
+	draw   func(seed uint64, i int) SeriesScenario
+	n      int
+}
+
+// seriesKinds are the kinds of series names asks for: all for "" or
+// "heavy", else those whose folder or one of whose tallies is named.
+func seriesKinds(names string) []seriesKind {
+	all := []seriesKind{{seriesFolder, drawSeries, seriesN}, {openFolder, drawOpenSeries, openSeriesN}}
+	if names == "" || names == "heavy" {
+		return all
+	}
+	var out []seriesKind
+	for _, k := range all {
+		for _, name := range strings.Split(names, ",") {
+			if f, ok := familyByName(name); ok && f.Series && seriesFamilyFolder(name) == k.folder {
+				out = append(out, k)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// seriesFamilyFolder is the folder of the series a series family tallies.
+func seriesFamilyFolder(family string) string {
+	switch family {
+	case familyNightlyOpen, familyNightlyOpenControl, familyNightlyOpenUntellab:
+		return openFolder
+	}
+	return seriesFolder
 }
 
 // pinPrefix is the prefix the series' processes run under: one CPU at
@@ -313,28 +407,30 @@ func genSeries(ctx context.Context, cfg genConfig) error {
 		}
 	}
 	tools := toolVersions()
-	count := seriesN
-	if cfg.n > 0 {
-		count = cfg.n
-	}
 	made, skipped := 0, 0
-	for i := range count {
-		if ctx.Err() != nil {
-			return errors.New("stopped")
+	for _, k := range cfg.series {
+		count := k.n
+		if cfg.n > 0 {
+			count = cfg.n
 		}
-		s := drawSeries(cfg.seed, i)
-		dir := filepath.Join(cfg.out, filepath.FromSlash(s.ID))
-		if rec, err := loadSeries(dir); err == nil && equalSeries(rec.SeriesScenario, s) {
-			skipped++
-			continue
+		for i := range count {
+			if ctx.Err() != nil {
+				return errors.New("stopped")
+			}
+			s := k.draw(cfg.seed, i)
+			dir := filepath.Join(cfg.out, filepath.FromSlash(s.ID))
+			if rec, err := loadSeries(dir); err == nil && equalSeries(rec.SeriesScenario, s) {
+				skipped++
+				continue
+			}
+			t0 := time.Now()
+			if err := makeSeries(ctx, cfg, bins, tools, s, dir); err != nil {
+				fmt.Fprintf(os.Stderr, "%s: %v\n", s.ID, err)
+				continue
+			}
+			made++
+			fmt.Printf("%s %s  %s (%.1f s)  load %s\n", time.Now().UTC().Format("15:04:05"), s.ID, s.Note, time.Since(t0).Seconds(), loadavg())
 		}
-		t0 := time.Now()
-		if err := makeSeries(ctx, cfg, bins, tools, s, dir); err != nil {
-			fmt.Fprintf(os.Stderr, "%s: %v\n", s.ID, err)
-			continue
-		}
-		made++
-		fmt.Printf("%s %s  %s (%.1f s)  load %s\n", time.Now().UTC().Format("15:04:05"), s.ID, s.Note, time.Since(t0).Seconds(), loadavg())
 	}
 	fmt.Printf("made %d series, %d already recorded\n", made, skipped)
 	return nil
@@ -500,6 +596,8 @@ func seriesTool(ctx context.Context, pin []string, s SeriesScenario, url, file s
 		args = []string{"-t1", "-c8", "-d" + dur(s.DurationS), "--latency", url}
 	case toolHey:
 		args = []string{"-z", dur(s.DurationS), "-c", "8", url}
+	case toolVegeta:
+		return vegetaText(ctx, pin, url, file, "-rate="+strconv.Itoa(s.RatePerS), "-duration="+dur(s.DurationS))
 	default:
 		return "", fmt.Errorf("unknown tool %q", s.Tool)
 	}
@@ -511,12 +609,44 @@ func seriesTool(ctx context.Context, pin []string, s SeriesScenario, url, file s
 	return line, os.WriteFile(file, append([]byte("$ "+line+"\n"), out...), 0o644)
 }
 
+// vegetaText runs vegeta attack with args against url (GET) under pin
+// and writes to file the line "$ echo "GET url" | vegeta attack ARGS |
+// vegeta report" (which tells the ingest the settings: an open model at
+// -rate) and vegeta's text report.
+func vegetaText(ctx context.Context, pin []string, url, file string, args ...string) (string, error) {
+	line := "echo \"GET " + url + "\" | vegeta attack " + strings.Join(args, " ") + " | vegeta report"
+	bin := file + ".bin"
+	defer os.Remove(bin)
+	out, err := os.Create(bin)
+	if err != nil {
+		return line, err
+	}
+	cmd := prefixed(ctx, pin, "vegeta", append([]string{"attack"}, args...)...)
+	cmd.Stdin, cmd.Stdout = strings.NewReader("GET "+url+"\n"), out
+	err = cmd.Run()
+	out.Close()
+	if err != nil {
+		return line, err
+	}
+	rep, err := exec.CommandContext(ctx, "vegeta", "report", bin).Output()
+	if err != nil {
+		return line, err
+	}
+	return line, os.WriteFile(file, append([]byte("$ "+line+"\n"), rep...), 0o644)
+}
+
+// seriesName is the series' name in its manifests: nightly-NNN for
+// nightly/NNN, nightly-open-NNN for nightly-open/NNN.
+func seriesName(id string) string {
+	return strings.Replace(id, "/", "-", 1)
+}
+
 // nightManifest is a night's loadverdict.yaml: the series, its meta,
 // the systems svc and control and the order the runs ran in.
 func nightManifest(s SeriesScenario, nt NightSpec, order []string) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s/%s (%s): made by scripts/conformance gen; the truth is in ../truth.json.\n", s.ID, nt.Name, s.Variant)
-	fmt.Fprintf(&b, "series: nightly-%s\nmeta:\n  version: work-%d\n  date: %s\n  note: \"machine %s\"\n", strings.TrimPrefix(s.ID, seriesFolder+"/"), nt.SvcWork, nt.Date, nt.Machine)
+	fmt.Fprintf(&b, "series: %s\nmeta:\n  version: work-%d\n  date: %s\n  note: \"machine %s\"\n", seriesName(s.ID), nt.SvcWork, nt.Date, nt.Machine)
 	b.WriteString("systems:\n  svc: [svc]\n  control: [control]\norder:\n")
 	for _, f := range order {
 		fmt.Fprintf(&b, "  - %s\n", f)
@@ -527,7 +657,21 @@ func nightManifest(s SeriesScenario, nt NightSpec, order []string) []byte {
 // seriesDirs lists the recorded series under root; sample > 0 keeps
 // that many, evenly spread.
 func seriesDirs(root string, sample int) ([]string, error) {
-	return recordedDirs(filepath.Join(root, seriesFolder), sample)
+	return seriesDirsOf(root, sample, seriesKinds(""))
+}
+
+// seriesDirsOf lists the recorded series of the kinds under root, as
+// seriesDirs.
+func seriesDirsOf(root string, sample int, kinds []seriesKind) ([]string, error) {
+	var dirs []string
+	for _, k := range kinds {
+		d, err := recordedDirs(filepath.Join(root, k.folder), sample)
+		if err != nil {
+			return nil, err
+		}
+		dirs = append(dirs, d...)
+	}
+	return dirs, nil
 }
 
 // recordedDirs lists the recorded folders under dir (those with a
@@ -600,26 +744,52 @@ func evaluateSeriesOne(ctx context.Context, dir string) []Result {
 	}
 	step, stepSE, measured := realizedStep(rec, vs)
 	allowed := seriesGate("").MaxRegressionPct
+	fams := [3]string{familyNightly, familyNightlyControl, familyNightlyUntellab}
+	var latency []nightStep
+	if rec.Family == openFolder {
+		fams = [3]string{familyNightlyOpen, familyNightlyOpenControl, familyNightlyOpenUntellab}
+		latency = realizedLatencySteps(rec, vs)
+	}
+	moved := nightMovedPct(rec)
 	var out []Result
 	for to := 2; to <= len(exps); to++ {
 		nt := rec.Nights[to-1]
+		// The machine moved beyond the allowed regression, as the
+		// servers' work measured it: slower on a night without the
+		// change (it looks like a regression), faster on one with it
+		// (it hides it); unplanned, so not in ExpectAlone.
+		mv := moved[to-1]
+		machineHides := nt.RegressionPct == 0 && mv > allowed || nt.RegressionPct > 0 && mv < -allowed
 		for _, control := range []string{"", "control"} {
-			r := Result{ID: rec.ID + "/" + nt.Name + "+control", Family: familyNightlyControl, Variant: rec.Variant, Expect: nt.Expect}
+			r := Result{ID: rec.ID + "/" + nt.Name + "+control", Family: fams[1], Variant: rec.Variant, Expect: nt.Expect}
 			if control == "" {
-				r.ID, r.Family, r.Expect = rec.ID+"/"+nt.Name, familyNightly, nt.ExpectAlone
-				if nt.ExpectAlone == untellable {
-					r.Family, r.Expect = familyNightlyUntellab, nt.Expect
+				r.ID, r.Family, r.Expect = rec.ID+"/"+nt.Name, fams[0], nt.ExpectAlone
+				if nt.ExpectAlone == untellable || machineHides {
+					r.Family, r.Expect = fams[2], nt.Expect
+				}
+				if machineHides {
+					way := "slower"
+					if mv < 0 {
+						way = "faster"
+					}
+					r.Detail = fmt.Sprintf("the machine moved (unplanned): its servers' work %.1f %% %s than on the nights before", math.Abs(mv), way)
 				}
 			}
-			if nt.RegressionPct > 0 && measured {
-				r.Detail = fmt.Sprintf("step made %.0f %% in work, measured %.1f ± %.1f %% in throughput against the control", nt.RegressionPct, step, stepSE)
+			switch {
+			case latency != nil && nt.RegressionPct > 0:
+				ls := latency[to-1]
+				r.Detail = strings.TrimPrefix(r.Detail+"; "+fmt.Sprintf("step made %.0f %% in work, measured over the same night's control: mean latency %+.1f ± %.1f %%, p99 %+.1f ± %.1f %%", nt.RegressionPct, ls.pct[0], ls.se[0], ls.pct[1], ls.se[1]), "; ")
+				r.Expect = ls.expect(r.Expect, allowed)
+			case nt.RegressionPct > 0 && measured:
+				r.Detail = strings.TrimPrefix(r.Detail+"; "+fmt.Sprintf("step made %.0f %% in work, measured %.1f ± %.1f %% in throughput against the control", nt.RegressionPct, step, stepSE), "; ")
 				r.Expect = stepExpect(r.Expect, step, stepSE, allowed)
-				if r.Family == familyNightlyUntellab && r.Expect == expectPass {
-					// Within the allowed regression: a pass any method can tell.
-					r.Family = familyNightly
-				}
 			}
-			h, err := analyze.AnalyzeHistory("nightly-"+strings.TrimPrefix(rec.ID, seriesFolder+"/"), analyze.OrderAsGiven, exps[:to], seriesGate(control))
+			if r.Family == fams[2] && nt.RegressionPct > 0 && r.Expect == expectPass {
+				// A step measured within the allowed regression: a pass
+				// any method can tell.
+				r.Family = fams[0]
+			}
+			h, err := analyze.AnalyzeHistory(seriesName(rec.ID), analyze.OrderAsGiven, exps[:to], seriesGate(control))
 			if err != nil {
 				r.Grade, r.Outcome, r.Err = gradeWrong, "error", err.Error()
 				out = append(out, r)
@@ -693,10 +863,15 @@ func analyseNight(ctx context.Context, dir, id string) (*analyze.Verdict, *exper
 // change points Elsewhere.
 type changeTally struct{ Made, Found, Elsewhere int }
 
-// seriesChanges tallies the change points of svc's throughput in h (a
-// whole series with the control) against its made step and revert: over
-// the control ([0], what the check reads) and as measured ([1]).
+// seriesChanges tallies the change points of svc's throughput (mean
+// latency in an open-model series) in h (a whole series with the
+// control) against its made step and revert: over the control ([0],
+// what the check reads) and as measured ([1]).
 func seriesChanges(h *analyze.History, rec SeriesRecord) *[2]changeTally {
+	metric := analyze.MetricRPS
+	if rec.Family == openFolder {
+		metric = analyze.MetricLatMeanMs
+	}
 	var made []int // 0-based night indices where svc's work changed
 	for i := 1; i < len(rec.Nights); i++ {
 		if rec.Nights[i].SvcWork != rec.Nights[i-1].SvcWork {
@@ -709,7 +884,7 @@ func seriesChanges(h *analyze.History, rec SeriesRecord) *[2]changeTally {
 			continue
 		}
 		for _, mt := range t.Metrics {
-			if mt.Metric != analyze.MetricRPS {
+			if mt.Metric != metric {
 				continue
 			}
 			for k, cs := range [2][]analyze.Change{mt.RelativeChanges, mt.Changes} {

@@ -1,7 +1,13 @@
 package main
 
 import (
+	"fmt"
+	"math"
+	"path/filepath"
 	"testing"
+
+	"github.com/loadverdict/loadverdict/analyze"
+	"github.com/loadverdict/loadverdict/results"
 )
 
 // TestSeriesTruth checks the nightly series' truth as drawn, over many
@@ -11,14 +17,28 @@ import (
 // the control's elsewhere; without the control, exactly the nights of
 // an unchanged build on a slower machine and of a regression on a
 // faster one are untellable; a normal night's hog is the series' base
-// cycle of 10 ms.
+// cycle of 10 ms. The open-model series (drawOpenSeries) the same, with
+// vegeta at 30-45 % of the server's capacity and 2-3 runs a night.
 func TestSeriesTruth(t *testing.T) {
+	for _, open := range []bool{false, true} {
+		t.Run(fmt.Sprint("open=", open), func(t *testing.T) { testSeriesTruth(t, open) })
+	}
+}
+
+func testSeriesTruth(t *testing.T, open bool) {
 	seen := map[string]int{}
 	for i := range 400 {
 		s := drawSeries(19, i)
+		lo, hi := 1, 2
+		if open {
+			s, lo, hi = drawOpenSeries(19, i), 2, 3
+			if rate := float64(s.RatePerS) * s.Params["work"] / openCapacity; s.Tool != toolVegeta || rate < 0.29 || rate > 0.46 {
+				t.Fatalf("%s: %s at %d req/s: %.2f of capacity", s.ID, s.Tool, s.RatePerS, rate)
+			}
+		}
 		seen[s.Variant]++
 		n := len(s.Nights)
-		if n < 8 || n > 12 || s.Runs < 1 || s.Runs > 2 {
+		if n < 8 || n > 12 || s.Runs < lo || s.Runs > hi {
 			t.Fatalf("%s: %d nights, %d runs", s.ID, n, s.Runs)
 		}
 		step, at, rev := s.Params["step_pct"], int(s.Params["step_night"]), int(s.Params["revert_night"])
@@ -66,5 +86,101 @@ func TestSeriesTruth(t *testing.T) {
 		if seen[v] == 0 {
 			t.Errorf("variant %s never drawn in 400: %v", v, seen)
 		}
+	}
+}
+
+// TestCommittedSeriesAsDrawn checks that every committed series is the
+// one its draw gives (gen makes again any that is not): a change to the
+// draws that moved a recorded series would leave its truth stale.
+func TestCommittedSeriesAsDrawn(t *testing.T) {
+	dirs, err := seriesDirs(gridDir, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]int{}
+	for _, dir := range dirs {
+		rec, err := loadSeries(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var i int
+		if _, err := fmt.Sscanf(filepath.Base(dir), "%d", &i); err != nil {
+			t.Fatal(dir, err)
+		}
+		want := drawSeries(19, i)
+		if rec.Family == openFolder {
+			want = drawOpenSeries(19, i)
+		}
+		kinds[rec.Family]++
+		if !equalSeries(rec.SeriesScenario, want) {
+			t.Errorf("%s: the committed truth is not the series drawn (%s, drawn %s)", dir, rec.Note, want.Note)
+		}
+	}
+	if kinds[seriesFolder] != seriesN {
+		t.Errorf("committed series: %v, want %d of %s", kinds, seriesN, seriesFolder)
+	}
+}
+
+// TestStepExpect checks a regression night's expectation against the
+// step measured: below the allowed regression by two standard errors a
+// pass, within two either way either, beyond it the drawn one; and, for
+// the open-model series, over both latencies: either one beyond keeps
+// the drawn expectation.
+func TestStepExpect(t *testing.T) {
+	for _, c := range []struct {
+		drawn        string
+		pct, se      float64
+		want         string
+		mean, p99    float64 // open model: the two latencies' steps, se 1
+		wantOpen     string
+		meanOK, p99K bool
+	}{
+		{drawn: expectFail, pct: 8, se: 1, want: expectFail, mean: 8, p99: 2, meanOK: true, p99K: true, wantOpen: expectFail},
+		{drawn: expectFail, pct: 5.5, se: 1, want: expectEither, mean: 2, p99: 5.5, meanOK: true, p99K: true, wantOpen: expectEither},
+		{drawn: expectFail, pct: 2, se: 1, want: expectPass, mean: 2, p99: 1, meanOK: true, p99K: true, wantOpen: expectPass},
+		{drawn: expectStepNight, pct: 2, se: 1, want: expectPass, mean: 2, p99: 9, meanOK: true, p99K: true, wantOpen: expectStepNight},
+		{drawn: expectPass, pct: 20, se: 1, want: expectPass, mean: 20, p99: 20, meanOK: true, p99K: true, wantOpen: expectPass},
+		{drawn: expectFail, pct: 2, se: 1, want: expectPass, mean: 2, p99: 30, meanOK: true, wantOpen: expectPass},
+		{drawn: expectFail, pct: 2, se: 1, want: expectPass, wantOpen: expectFail},
+	} {
+		if got := stepExpect(c.drawn, c.pct, c.se, 5); got != c.want {
+			t.Errorf("stepExpect(%s, %v ± %v) = %s, want %s", c.drawn, c.pct, c.se, got, c.want)
+		}
+		s := nightStep{pct: [2]float64{c.mean, c.p99}, se: [2]float64{1, 1}, ok: [2]bool{c.meanOK, c.p99K}}
+		if got := s.expect(c.drawn, 5); got != c.wantOpen {
+			t.Errorf("%s with mean %+v, p99 %+v (ok %v %v) = %s, want %s", c.drawn, c.mean, c.p99, c.meanOK, c.p99K, got, c.wantOpen)
+		}
+	}
+}
+
+// TestRealizedLatencySteps checks the open-model series' measured steps
+// on made-up nights: svc's latencies over the same night's control,
+// against the nights without the change, whatever the machine did to
+// both (night 4 twice as slow).
+func TestRealizedLatencySteps(t *testing.T) {
+	run := func(label string, mean, p99 float64) results.Run {
+		return results.Run{Label: label, LatMeanMs: &mean, LatP99Ms: &p99}
+	}
+	night := func(machine, step float64) *analyze.Verdict {
+		v := &analyze.Verdict{}
+		for _, e := range []float64{0.99, 1.01} {
+			v.Runs = append(v.Runs, run("svc", 2*machine*step*e, 9*machine*step*e), run("control", 2*machine*e, 9*machine*e))
+		}
+		return v
+	}
+	rec := SeriesRecord{SeriesScenario: SeriesScenario{Nights: []NightSpec{{}, {}, {RegressionPct: 20}, {RegressionPct: 20}}}}
+	got := realizedLatencySteps(rec, []*analyze.Verdict{night(1, 1), night(1.1, 1), night(1, 1.2), night(2, 1.2)})
+	for i, want := range []float64{0, 0, 20, 20} {
+		for k := range 2 {
+			if !got[i].ok[k] || math.Abs(got[i].pct[k]-want) > 1e-9 || got[i].se[k] <= 0 || got[i].se[k] > 2 {
+				t.Errorf("night %d, latency %d: %+.3f ± %.3f %% (ok %v), want %+.0f", i+1, k, got[i].pct[k], got[i].se[k], got[i].ok[k], want)
+			}
+		}
+	}
+	// One run a night: nothing measured, the drawn expectation stands.
+	one := &analyze.Verdict{Runs: []results.Run{run("svc", 2, 9), run("control", 2, 9)}}
+	got = realizedLatencySteps(rec, []*analyze.Verdict{one, one, one, one})
+	if got[2].ok[0] || got[2].expect(expectFail, 5) != expectFail {
+		t.Errorf("one run a night: %+v", got[2])
 	}
 }

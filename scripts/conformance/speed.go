@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/loadverdict/loadverdict/stats"
 )
 
 // The machine as the truth server's work saw it. A grid experiment's
@@ -149,4 +151,36 @@ func spreadPct(x []float64) float64 {
 		return 0
 	}
 	return 100 * (hi/lo - 1)
+}
+
+// nightMovedPct is how far the machine moved on each night of a series,
+// as its servers' work saw it: the median time per iteration of the
+// night's runs (both servers, every second: an open model's light load
+// fills few of them) over the median of the earlier nights' medians,
+// percent (positive: slower). NaN on the first night and where the
+// speed was not measured (series made before it was).
+func nightMovedPct(rec SeriesRecord) []float64 {
+	out := make([]float64, len(rec.Nights))
+	var earlier []float64
+	for i := range rec.Nights {
+		out[i] = math.NaN()
+		if i >= len(rec.Made.Nights) {
+			continue
+		}
+		var ns []float64
+		for _, r := range rec.Made.Nights[i].Runs {
+			if r.Speed != nil && r.Speed.NsPerIter > 0 {
+				ns = append(ns, r.Speed.NsPerIter)
+			}
+		}
+		if len(ns) == 0 {
+			continue
+		}
+		m := stats.Median(ns)
+		if len(earlier) > 0 {
+			out[i] = 100 * (m/stats.Median(earlier) - 1)
+		}
+		earlier = append(earlier, m)
+	}
+	return out
 }

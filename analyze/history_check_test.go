@@ -874,3 +874,73 @@ func TestSequentialRegressionEnds(t *testing.T) {
 		}
 	}
 }
+
+// ratioNights makes the inputs of a sequential check with a control:
+// each night's value over the control's, 2 runs a night at ±1 % about
+// it, and the control's 2 runs (their spread is part of the ratio's).
+func ratioNights(levels ...float64) []analyze.NightInput {
+	var in []analyze.NightInput
+	for _, v := range levels {
+		in = append(in, analyze.NightInput{Value: v, Runs: []float64{v * 1.01, v * 0.99}, ControlRuns: []float64{1.01, 0.99}, Used: true})
+	}
+	return in
+}
+
+// TestSequentialStepBehindOneOff: with a control (analysis version 16),
+// a 10 % step whose second night an odd night of the system alone took
+// back near the reference (2 % worse: a one-off, its nights rejoin the
+// reference) fails on its third night, dated at its first: the night
+// beyond the noise on its own is scanned for a step among the reference
+// nights just before it (stepBack). Without the control the same nights
+// only open a suspect stretch again; with one run a night (no runs'
+// noise to hold the scan to) nothing is scanned either.
+func TestSequentialStepBehindOneOff(t *testing.T) {
+	levels := []float64{1, 1.005, 0.995, 1, 1.005, 0.995, 1, 1.005, 0.90, 0.98, 0.90}
+	o := checkOpts()
+	o.Control = "control"
+	s := analyze.SequentialCheck(ratioNights(levels...), true, o)
+	last := s.Nights[len(s.Nights)-1]
+	if got := verdicts(s); got != "ff......s.r" || last.Since != 8 {
+		t.Errorf("with a control: %s, since %d; want ff......s.r since 8 (night 9)", got, last.Since)
+	}
+	o.Control = ""
+	if got := verdicts(analyze.SequentialCheck(ratioNights(levels...), true, o)); got != "ff......s.s" {
+		t.Errorf("without a control: %s, want ff......s.s", got)
+	}
+	o.Control = "control"
+	one := ratioNights(levels...)
+	for i := range one {
+		one[i].Runs, one[i].ControlRuns = []float64{one[i].Value}, []float64{1}
+	}
+	if got := verdicts(analyze.SequentialCheck(one, true, o)); strings.HasSuffix(got, "r") {
+		t.Errorf("one run a night: %s, want no regression yet", got)
+	}
+}
+
+// TestSequentialControlShortAutocorrelation: with a control the nights'
+// autocorrelation is allowed for only from 10 reference nights (analysis
+// version 16). A real draw of the Monte-Carlo: 6 nights over the control
+// rising 0.965-1.051 (no autocorrelation in truth: the control cancels
+// the machine's wander) gave a bias-corrected lag-1 estimate of 0.9,
+// and the 10 % step after them passed 14 nights; now it fails by its
+// second night.
+func TestSequentialControlShortAutocorrelation(t *testing.T) {
+	runs := [][2]float64{{0.9719, 0.9586}, {0.9941, 0.9865}, {1.0219, 1.0336}, {1.0310, 1.0139}, {1.0623, 1.0407}, {1.0034, 1.0115},
+		{0.9169, 0.8968}, {0.9625, 0.9226}, {0.8640, 0.9589}, {0.8925, 0.8696}}
+	var in []analyze.NightInput
+	for _, r := range runs {
+		in = append(in, analyze.NightInput{Value: (r[0] + r[1]) / 2, Runs: r[:], Used: true})
+	}
+	o := checkOpts()
+	o.Control = "control"
+	s := analyze.SequentialCheck(in, true, o)
+	got := verdicts(s)
+	if !strings.Contains(got[6:8], "r") || s.Nights[len(s.Nights)-1].Since != 6 {
+		t.Errorf("%s (since %d): want a regression by night 8, dated at night 7", got, s.Nights[len(s.Nights)-1].Since)
+	}
+	for _, n := range s.Nights[:6] {
+		if n.Test != nil && n.Test.Rho != 0 {
+			t.Errorf("night %d: rho %v from %d reference nights", n.Point+1, n.Test.Rho, n.Test.RefNights)
+		}
+	}
+}

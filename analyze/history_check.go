@@ -252,7 +252,7 @@ func (c *checker) outlierAmongFew(x []float64, k int, floor float64) bool {
 // whose lag-1 autocorrelation the noise allows for (reference), without
 // and with a control. Without one the machine's wander between nights
 // is autocorrelated, and allowing for it from 5 nights holds the false
-// fails (from 10 they rose 0.1-0.6 points at 3x). Over a control that
+// fails (from 10 they rose 0.1-0.4 points at 3x). Over a control that
 // wander cancels, and from 5-9 nights the bias-corrected estimate is
 // mostly its own noise: 6 nights rising 0.965-1.051 over the control
 // gave rho 0.9 and a noise that let a 10 % step pass for 14 nights.
@@ -465,18 +465,8 @@ func (st *seqState) openRegression(n *Night, rs refStats, single NightTest) {
 func (st *seqState) pendingNights(n *Night, rs refStats, single NightTest) {
 	c, o, i := st.c, st.c.o, n.Point
 	group := append(slices.Clone(st.pending), i)
-	if from, t, ok := c.scan(st.ref, group, i); ok {
-		// A regression since from: its nights leave the reference.
-		var moved []int
-		st.ref, moved = splitAt(st.ref, from)
-		st.change = append(moved, group...)
-		for _, j := range st.change {
-			st.s.Roles[j] = RoleRegression
-		}
+	if st.scanStep(n, group) {
 		st.pending = nil
-		rs = c.reference(st.ref, i)
-		st.setReference(n, rs)
-		n.Test, n.Since, n.Verdict = &t, from, CheckRegression
 		return
 	}
 	prev := c.test(st.pending, rs, failAlpha(o))
@@ -516,14 +506,22 @@ func (st *seqState) pendingNights(n *Night, rs refStats, single NightTest) {
 // step behind a one-off"); with 1 run a night (no runs' noise) it is not
 // tried.
 func (st *seqState) stepBack(n *Night) bool {
+	return st.scanStep(n, []int{n.Point})
+}
+
+// scanStep seeks the step of a regression ending at night n among the
+// nights group (n's the last) and the reference nights just before them
+// (scan); found, the regression since its start opens: its nights leave
+// the reference, and night n fails, dated at it. False when none.
+func (st *seqState) scanStep(n *Night, group []int) bool {
 	c, i := st.c, n.Point
-	from, t, ok := c.scan(st.ref, []int{i}, i)
+	from, t, ok := c.scan(st.ref, group, i)
 	if !ok {
 		return false
 	}
 	var moved []int
 	st.ref, moved = splitAt(st.ref, from)
-	st.change = append(moved, i)
+	st.change = append(moved, group...)
 	for _, j := range st.change {
 		st.s.Roles[j] = RoleRegression
 	}

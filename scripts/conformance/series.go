@@ -172,11 +172,7 @@ type seriesDraw struct {
 
 // drawSeries draws series i from the grid's seed.
 func drawSeries(seed uint64, i int) SeriesScenario {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%d/%s-series/%d", seed, seriesFolder, i)
-	es := h.Sum64()
-	r := rand.New(rand.NewPCG(es, es^0x9e3779b97f4a7c15))
-	s := SeriesScenario{ID: fmt.Sprintf("%s/%03d", seriesFolder, i), Family: seriesFolder, Seed: es, Params: map[string]float64{}, DurationS: 2}
+	s, r := newSeries(seed, seriesFolder, i)
 	d := seriesDraw{n: between(r, 8, 12)}
 	s.Runs = pick(r, 1, 2)
 	s.Tool = pick(r, toolWrk, toolWrk, toolHey)
@@ -185,6 +181,18 @@ func drawSeries(seed uint64, i int) SeriesScenario {
 	d.step = pick(r, 0.0, 8.0, 15.0)
 	d.shape(r, &s)
 	return s
+}
+
+// newSeries starts series i of folder from the grid's seed: its id, its
+// own seed (the grid's, the folder's and i hashed, so that one can be
+// made again or more added without changing the others) and the draws'
+// source, 2 s runs.
+func newSeries(seed uint64, folder string, i int) (SeriesScenario, *rand.Rand) {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%s-series/%d", seed, folder, i)
+	es := h.Sum64()
+	s := SeriesScenario{ID: fmt.Sprintf("%s/%03d", folder, i), Family: folder, Seed: es, Params: map[string]float64{}, DurationS: 2}
+	return s, rand.New(rand.NewPCG(es, es^0x9e3779b97f4a7c15))
 }
 
 // openCapacity is the truth server's capacity on the grid's machine,
@@ -200,11 +208,8 @@ const openCapacity = 9.7e6
 // more work: the gate reads mean and p99 latency, whose change for the
 // same step moves with the machine (queueing is not linear in load).
 func drawOpenSeries(seed uint64, i int) SeriesScenario {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%d/%s-series/%d", seed, openFolder, i)
-	es := h.Sum64()
-	r := rand.New(rand.NewPCG(es, es^0x9e3779b97f4a7c15))
-	s := SeriesScenario{ID: fmt.Sprintf("%s/%03d", openFolder, i), Family: openFolder, Seed: es, Params: map[string]float64{}, DurationS: 2, Tool: toolVegeta}
+	s, r := newSeries(seed, openFolder, i)
+	s.Tool = toolVegeta
 	d := seriesDraw{n: between(r, 8, 12)}
 	s.Runs = pick(r, 2, 3)
 	d.work = between(r, 80, 120) * 100

@@ -21,19 +21,7 @@ import (
 func realizedStep(rec SeriesRecord, verdicts []*analyze.Verdict) (pct, se float64, ok bool) {
 	var in, out []float64
 	for i, nt := range rec.Nights {
-		v := verdicts[i]
-		var s, c []float64
-		for _, r := range v.Runs {
-			if r.RPS <= 0 {
-				continue
-			}
-			switch r.Label {
-			case "svc":
-				s = append(s, math.Log(r.RPS))
-			case "control":
-				c = append(c, math.Log(r.RPS))
-			}
-		}
+		s, c := nightLogRPS(verdicts[i])
 		if len(s) == 0 || len(c) == 0 {
 			continue
 		}
@@ -50,6 +38,68 @@ func realizedStep(rec SeriesRecord, verdicts []*analyze.Verdict) (pct, se float6
 	diff := stats.Mean(out) - stats.Mean(in) // > 0: svc slower in effect
 	v := stat.Variance(in, nil)/float64(len(in)) + stat.Variance(out, nil)/float64(len(out))
 	return 100 * (math.Exp(diff) - 1), 100 * math.Sqrt(v) * math.Exp(diff), true
+}
+
+// nightLogRPS is a night's runs' log throughput, svc's and the
+// control's, in the order they ran (interleaved: run k of each paired).
+func nightLogRPS(v *analyze.Verdict) (svc, control []float64) {
+	for _, r := range v.Runs {
+		if r.RPS <= 0 {
+			continue
+		}
+		switch r.Label {
+		case "svc":
+			svc = append(svc, math.Log(r.RPS))
+		case "control":
+			control = append(control, math.Log(r.RPS))
+		}
+	}
+	return svc, control
+}
+
+// residualOverControl measures what the control leaves of the night on
+// one series: the spread of svc's log throughput over the control's
+// across the nights without the change, against the noise its paired
+// runs give a night's value (the run-by-run log ratios' variance over
+// the runs a night: what the check's floor is, and what the whole night
+// would vary by if the control cancelled the machine entirely). It
+// returns their ratio squared, the nights' degrees of freedom (its
+// weight), and the residual between-night variance that ratio implies
+// in units of sigma_r², the run-to-run variance of one system's log
+// cost (a night's ratio of n paired runs has variance 2·sigma_r²/n).
+// ok is false with fewer than 3 such nights or without 2 paired runs a
+// night.
+func residualOverControl(rec SeriesRecord, verdicts []*analyze.Verdict) (ratio2, weight, residual2 float64, ok bool) {
+	var nights []float64
+	var ss float64
+	df, runs := 0, 0
+	for i, nt := range rec.Nights {
+		if nt.RegressionPct > 0 {
+			continue
+		}
+		s, c := nightLogRPS(verdicts[i])
+		if len(s) < 2 || len(c) != len(s) {
+			continue
+		}
+		d := make([]float64, len(s))
+		for k := range s {
+			d[k] = s[k] - c[k]
+		}
+		m := stats.Mean(d)
+		nights = append(nights, m)
+		for _, x := range d {
+			ss += (x - m) * (x - m)
+		}
+		df += len(d) - 1
+		runs += len(d)
+	}
+	if len(nights) < 3 || df == 0 || ss == 0 {
+		return 0, 0, 0, false
+	}
+	n := float64(runs) / float64(len(nights)) // runs a night
+	floor2 := ss / float64(df) / n
+	ratio2 = stat.Variance(nights, nil) / floor2
+	return ratio2, float64(len(nights) - 1), (ratio2 - 1) * 2 / n, true
 }
 
 // nightStep is the step one night of an open-model series measured in

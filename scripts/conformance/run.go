@@ -64,8 +64,14 @@ type Result struct {
 	// control: its svc throughput's change points against the steps and
 	// reverts made (seriesChanges), over the control and as measured.
 	SeriesChanges *[2]changeTally `json:"series_changes,omitempty"`
-	Err           string          `json:"error,omitempty"`
-	rec           Record
+	// Residual is set on a closed-model series' last night with the
+	// control: what the control leaves of the night
+	// (residualOverControl): the nights' spread over the control
+	// against the paired runs' noise, squared, its weight (the nights'
+	// degrees of freedom) and the residual variance in sigma_r².
+	Residual *[3]float64 `json:"residual_over_control,omitempty"`
+	Err      string      `json:"error,omitempty"`
+	rec      Record
 }
 
 // loadRecord reads an experiment's truth.json.
@@ -463,7 +469,13 @@ type rates struct {
 	// changes made: over the control, as measured; OpenChanges the
 	// open-model series' (mean latency).
 	SeriesChanges, OpenChanges [2]changeTally
-	Errors                     []string
+	// Residual sums the closed-model series' Residual: the weighted
+	// ratios squared and residual variances, the weight, the series, and
+	// the smallest and largest ratio (not squared).
+	ResidualR2, ResidualV, ResidualW float64
+	ResidualN                        int
+	ResidualMin, ResidualMax         float64
+	Errors                           []string
 }
 
 // unsteadyCode tells whether a finding is about a run's steadiness in
@@ -545,6 +557,15 @@ func (rt *rates) addChecks(r Result) {
 			sum[i].Found += c[i].Found
 			sum[i].Elsewhere += c[i].Elsewhere
 		}
+	}
+	if x := r.Residual; x != nil {
+		r := math.Sqrt(x[0])
+		if rt.ResidualN == 0 || r < rt.ResidualMin {
+			rt.ResidualMin = r
+		}
+		rt.ResidualMax = max(rt.ResidualMax, r)
+		rt.ResidualR2, rt.ResidualV, rt.ResidualW = rt.ResidualR2+x[1]*x[0], rt.ResidualV+x[1]*x[2], rt.ResidualW+x[1]
+		rt.ResidualN++
 	}
 	if r.Rounds6 && r.Family != "outlier-round" {
 		rt.Rounds6N++
@@ -771,6 +792,10 @@ func writeRates(w io.Writer, rt rates, res []Result, bullet string) {
 			fmt.Fprintf(w, "%schange points of %s at its last night, against the steps and reverts made (found: within a night of one): over the control found %s, elsewhere %d; as measured found %s, elsewhere %d\n",
 				bullet, c.what, ratio(sc[0].Found, sc[0].Made), sc[0].Elsewhere, ratio(sc[1].Found, sc[1].Made), sc[1].Elsewhere)
 		}
+	}
+	if rt.ResidualN > 0 {
+		fmt.Fprintf(w, "%swhat the control leaves of the night, on the unchanged nights of each nightly series with 2 or more paired runs a night: their spread over the control against the paired runs' noise of a night, %.2f-%.2f (%d series), pooled %.2f (squared %.2f, weighted by the nights' degrees of freedom, %.0f): a residual between-night sd of %.2f sigma_r that the control does not cancel (nightly-mc -residual)\n",
+			bullet, rt.ResidualMin, rt.ResidualMax, rt.ResidualN, math.Sqrt(rt.ResidualR2/rt.ResidualW), rt.ResidualR2/rt.ResidualW, rt.ResidualW, math.Sqrt(max(rt.ResidualV/rt.ResidualW, 0)))
 	}
 }
 

@@ -756,6 +756,12 @@ func evaluateSeriesOne(ctx context.Context, dir string) []Result {
 		latency = realizedLatencySteps(rec, vs)
 	}
 	moved := nightMovedPct(rec)
+	var residual *[3]float64
+	if rec.Family != openFolder {
+		if r2, w, v, ok := residualOverControl(rec, vs); ok {
+			residual = &[3]float64{r2, w, v}
+		}
+	}
 	var out []Result
 	for to := 2; to <= len(exps); to++ {
 		nt := rec.Nights[to-1]
@@ -805,7 +811,7 @@ func evaluateSeriesOne(ctx context.Context, dir string) []Result {
 				r.Outcome = expectFail
 			}
 			if control != "" && to == len(exps) {
-				r.SeriesChanges = seriesChanges(h, rec)
+				r.SeriesChanges, r.Residual = seriesChanges(h, rec), residual
 			}
 			r.Grade = gradeWrong
 			if r.Outcome == r.Expect || r.Expect == expectStepNight || r.Expect == expectEither {

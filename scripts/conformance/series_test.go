@@ -184,3 +184,34 @@ func TestRealizedLatencySteps(t *testing.T) {
 		t.Errorf("one run a night: %+v", got[2])
 	}
 }
+
+// TestResidualOverControl checks what the control leaves of the night:
+// 4 unchanged nights whose mean log ratios over the control are 0,
+// +0.02, -0.02 and 0 (variance 0.0008/3), each of 2 paired runs ±0.01
+// about it (the runs' variance 0.0002, a night's 0.0001): the nights
+// vary 8/3 times as much as the runs say, a residual variance of 5/3
+// sigma_r² (a 2-run night's ratio varies by sigma_r²). A night with the
+// change and one of unpaired runs are not read; with 2 nights left,
+// nothing is measured.
+func TestResidualOverControl(t *testing.T) {
+	night := func(d float64, runs int) *analyze.Verdict {
+		v := &analyze.Verdict{}
+		for k := range runs {
+			e := 0.01
+			if k%2 == 1 {
+				e = -e
+			}
+			v.Runs = append(v.Runs, results.Run{Label: "svc", RPS: 1000 * math.Exp(d+e)}, results.Run{Label: "control", RPS: 1000})
+		}
+		return v
+	}
+	rec := SeriesRecord{SeriesScenario: SeriesScenario{Nights: []NightSpec{{}, {}, {RegressionPct: 8}, {}, {}, {}}}}
+	vs := []*analyze.Verdict{night(0, 2), night(0.02, 2), night(0.3, 2), night(-0.02, 2), night(0.5, 1), night(0, 2)}
+	r2, w, res, ok := residualOverControl(rec, vs)
+	if !ok || math.Abs(r2-8.0/3) > 1e-9 || w != 3 || math.Abs(res-5.0/3) > 1e-9 {
+		t.Errorf("got ratio² %.4f, weight %g, residual %.4f sigma_r² (ok %v); want 2.6667, 3, 1.6667", r2, w, res, ok)
+	}
+	if _, _, _, ok := residualOverControl(rec, []*analyze.Verdict{night(0, 2), night(0.02, 2), night(0, 2), night(0, 1), night(0, 1), night(0, 1)}); ok {
+		t.Error("2 nights of paired runs: measured, want nothing")
+	}
+}

@@ -46,6 +46,12 @@ type nightlyModel struct {
 	// disturbance of 3-5 sigma_r on the system's runs only (a neighbour
 	// on its part of the job), which the control does not share.
 	OddProb float64
+	// Residual is a between-night sd on the system's runs only, as a
+	// multiple of SigmaR, every night (independent): what a control
+	// leaves of the night on real series (their nights' spread over the
+	// control was 0.4-2.2 times the paired runs' noise of a night:
+	// docs/STATISTICS.md, "What a control leaves of the night").
+	Residual float64
 	// StepFirst and StepLast are the nights (0-based) the step is drawn
 	// among; both 0: nightlyFirstAt to nightlyNights-3 (nights 7..18).
 	StepFirst, StepLast int
@@ -87,17 +93,21 @@ func drawNightly(r *rand.Rand, c nightlyCell, m nightlyModel) nightlySeries {
 		}
 		o := 0.0
 		out, size, sign := r.Float64() < m.OutlierProb, 3+2*r.Float64(), r.IntN(2)
-		odd := 0.0
+		own := 0.0
 		if m.OddProb > 0 {
 			// Drawn only in a model with odd nights, so that the draws of
 			// one without them stay as they were.
 			u, usize, usign := r.Float64(), 3+2*r.Float64(), r.IntN(2)
 			if u < m.OddProb {
-				odd = usize * m.SigmaR
+				own = usize * m.SigmaR
 				if usign == 0 {
-					odd = -odd
+					own = -own
 				}
 			}
+		}
+		if m.Residual > 0 {
+			// Drawn only in a model with a residual, as odd nights are.
+			own += m.Residual * m.SigmaR * r.NormFloat64()
 		}
 		if out {
 			o = size * sb
@@ -112,7 +122,7 @@ func drawNightly(r *rand.Rand, c nightlyCell, m nightlyModel) nightlySeries {
 		s.B, s.O, s.Outlier = append(s.B, b), append(s.O, o), append(s.Outlier, out)
 		tr, ct, ra := make([]float64, c.Runs), make([]float64, c.Runs), make([]float64, c.Runs)
 		for j := range c.Runs {
-			tr[j] = 1000 / (step * math.Exp(b+o+odd+m.SigmaR*r.NormFloat64()))
+			tr[j] = 1000 / (step * math.Exp(b+o+own+m.SigmaR*r.NormFloat64()))
 			ct[j] = 1000 / math.Exp(b+o+m.SigmaR*r.NormFloat64())
 			ra[j] = 1000 * tr[j] / ct[j]
 		}
@@ -512,6 +522,9 @@ func writeNightly(w io.Writer, res *nightlyResult) {
 	if m.OddProb > 0 {
 		odd = fmt.Sprintf("odd night (3-5 sigma_r on the system's runs only, not the control's) probability %.2f; ", m.OddProb)
 	}
+	if m.Residual > 0 {
+		odd += fmt.Sprintf("a residual between-night sd on the system's runs only, not the control's, %g sigma_r every night; ", m.Residual)
+	}
 	fmt.Fprintf(w, "Model: %d nights a series; sigma_r %.1f %% (run-to-run, log cost); outlier night probability %.2f; %s"+
 		"gate: loadverdict history --fail-on regression --max-regression %g (allowed %g %%); %d series a cell.\n\n",
 		nightlyNights, 100*m.SigmaR, m.OutlierProb, odd, m.Opts.MaxRegressionPct, max(m.Opts.MaxRegressionPct, 100*m.Opts.PracticalBand), res.Draws)
@@ -611,13 +624,14 @@ func runNightlyMC(args []string) error {
 	maxReg := fs.Float64("max-regression", 5, "the gate's --max-regression, percent")
 	outlier := fs.Float64("outlier", 0.1, "probability of an outlier night")
 	odd := fs.Float64("odd", 0, "probability of an odd night for the control: 3-5 sigma_r on the system's runs only")
+	residual := fs.Float64("residual", 0, "a between-night sd on the system's runs only (what a control leaves of the night), a multiple of sigma_r, every night")
 	jobs := fs.Int("j", 1, "goroutines")
 	steps := fs.String("step-nights", "7-18", "the nights (1-based, first-last) a step is drawn among; 4-6 puts it on a short reference")
 	whole := fs.Bool("whole", false, "gate each night by the whole history path (Analyze, AnalyzeHistory: slow) rather than the sequential check")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	m := nightlyModel{SigmaR: *sigmaR, OutlierProb: *outlier, OddProb: *odd, Opts: nightlyOpts(*maxReg)}
+	m := nightlyModel{SigmaR: *sigmaR, OutlierProb: *outlier, OddProb: *odd, Residual: *residual, Opts: nightlyOpts(*maxReg)}
 	var first, last int
 	if _, err := fmt.Sscanf(*steps, "%d-%d", &first, &last); err != nil || first < 3 || last < first || last > nightlyNights-2 {
 		return fmt.Errorf("nightly-mc: -step-nights %q: want FIRST-LAST, nights 3..%d (the reference forms on nights 1-2; 2 nights after the step are read)", *steps, nightlyNights-2)

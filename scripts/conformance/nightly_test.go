@@ -236,24 +236,26 @@ func TestOracleCatch(t *testing.T) {
 	}
 }
 
-// TestNightlyDrawOddAndWindow checks the model's two options of stop 46:
+// TestNightlyDrawOddAndWindow checks the model's options of stop 46:
 // odd nights (3-5 sigma_r on the system's runs only, not the control's:
 // the mean |log(system/control)| of a 1-run night near 4 sigma_r with
 // every night odd, near 1.1 sigma_r, the runs' own, with none) and the
-// step's window (-step-nights).
+// step's window (-step-nights); and stop 48's residual (a between-night
+// sd of 2 sigma_r on the system's runs only: the log ratio's sd √6
+// sigma_r, its mean absolute value √6·√(2/π) = 1.95 sigma_r).
 func TestNightlyDrawOddAndWindow(t *testing.T) {
 	for _, tc := range []struct {
-		odd      float64
-		min, max float64 // bounds of the mean |log ratio| in sigma_r
-	}{{0, 0.9, 1.4}, {1, 3.6, 4.4}} {
-		m := nightlyModel{SigmaR: 0.02, OddProb: tc.odd, StepFirst: 3, StepLast: 5, Opts: nightlyOpts(5)}
+		odd, residual float64
+		min, max      float64 // bounds of the mean |log ratio| in sigma_r
+	}{{0, 0, 0.9, 1.4}, {1, 0, 3.6, 4.4}, {0, 2, 1.7, 2.2}} {
+		m := nightlyModel{SigmaR: 0.02, OddProb: tc.odd, Residual: tc.residual, StepFirst: 3, StepLast: 5, Opts: nightlyOpts(5)}
 		r := rand.New(rand.NewPCG(3, 4))
 		var sum float64
 		n := 0
 		for range 200 {
 			s := drawNightly(r, nightlyCell{Ratio: 3, Runs: 1, Step: 0.1}, m)
 			if s.At < 3 || s.At > 5 {
-				t.Fatalf("odd %g: step at night %d, want 4-6", tc.odd, s.At+1)
+				t.Fatalf("odd %g, residual %g: step at night %d, want 4-6", tc.odd, tc.residual, s.At+1)
 			}
 			for i := range s.At {
 				sum += math.Abs(math.Log(s.Ratio[i][0] / 1000))
@@ -261,7 +263,7 @@ func TestNightlyDrawOddAndWindow(t *testing.T) {
 			}
 		}
 		if got := sum / float64(n) / m.SigmaR; got < tc.min || got > tc.max {
-			t.Errorf("odd %g: mean |log(system/control)| %.2f sigma_r, want %.1f-%.1f", tc.odd, got, tc.min, tc.max)
+			t.Errorf("odd %g, residual %g: mean |log(system/control)| %.2f sigma_r, want %.1f-%.1f", tc.odd, tc.residual, got, tc.min, tc.max)
 		}
 	}
 }

@@ -518,16 +518,16 @@ func (res *nightlyResult) gridTable(w io.Writer, cell func(c nightlyCell, k int)
 // writeNightly writes the figures as markdown tables.
 func writeNightly(w io.Writer, res *nightlyResult) {
 	m := res.Model
-	odd := ""
+	disturbed := ""
 	if m.OddProb > 0 {
-		odd = fmt.Sprintf("odd night (3-5 sigma_r on the system's runs only, not the control's) probability %.2f; ", m.OddProb)
+		disturbed = fmt.Sprintf("odd night (3-5 sigma_r on the system's runs only, not the control's) probability %.2f; ", m.OddProb)
 	}
 	if m.Residual > 0 {
-		odd += fmt.Sprintf("a residual between-night sd on the system's runs only, not the control's, %g sigma_r every night; ", m.Residual)
+		disturbed += fmt.Sprintf("a residual between-night sd on the system's runs only, not the control's, %g sigma_r every night; ", m.Residual)
 	}
 	fmt.Fprintf(w, "Model: %d nights a series; sigma_r %.1f %% (run-to-run, log cost); outlier night probability %.2f; %s"+
 		"gate: loadverdict history --fail-on regression --max-regression %g (allowed %g %%); %d series a cell.\n\n",
-		nightlyNights, 100*m.SigmaR, m.OutlierProb, odd, m.Opts.MaxRegressionPct, max(m.Opts.MaxRegressionPct, 100*m.Opts.PracticalBand), res.Draws)
+		nightlyNights, 100*m.SigmaR, m.OutlierProb, disturbed, m.Opts.MaxRegressionPct, max(m.Opts.MaxRegressionPct, 100*m.Opts.PracticalBand), res.Draws)
 	ctl := []string{"without a control", "with a same-night control (ratio)"}
 	fmt.Fprintf(w, "**False fails**: the gate's exit 3 on nights with no change before them (night 1 left out), every step's series pooled; "+
 		"in brackets, the step-free series with at least one failed night.\n\n")

@@ -85,11 +85,8 @@ func residualOverControl(rec SeriesRecord, verdicts []*analyze.Verdict) (ratio2,
 		for k := range s {
 			d[k] = s[k] - c[k]
 		}
-		m := stats.Mean(d)
-		nights = append(nights, m)
-		for _, x := range d {
-			ss += (x - m) * (x - m)
-		}
+		nights = append(nights, stats.Mean(d))
+		ss += stat.Variance(d, nil) * float64(len(d)-1)
 		df += len(d) - 1
 		runs += len(d)
 	}

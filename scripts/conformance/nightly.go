@@ -52,6 +52,10 @@ type nightlyModel struct {
 	// control was 0.4-2.2 times the paired runs' noise of a night:
 	// docs/STATISTICS.md, "What a control leaves of the night").
 	Residual float64
+	// RevertAfter, when positive, reverts the step that many nights
+	// after it lands (the first night back at the old cost), if that is
+	// within the series.
+	RevertAfter int
 	// StepFirst and StepLast are the nights (0-based) the step is drawn
 	// among; both 0: nightlyFirstAt to nightlyNights-3 (nights 7..18).
 	StepFirst, StepLast int
@@ -71,6 +75,8 @@ func (m nightlyModel) stepNights() (int, int) {
 type nightlySeries struct {
 	Treat, Control, Ratio [][]float64
 	At                    int
+	// Revert is the first night back at the old cost (-1: none).
+	Revert int
 	// B and O are b_night and o_night (the checks of the generator).
 	B, O    []float64
 	Outlier []bool
@@ -79,10 +85,13 @@ type nightlySeries struct {
 // drawNightly draws one series of cell c.
 func drawNightly(r *rand.Rand, c nightlyCell, m nightlyModel) nightlySeries {
 	sb := c.Ratio * m.SigmaR
-	s := nightlySeries{At: -1}
+	s := nightlySeries{At: -1, Revert: -1}
 	if c.Step != 0 {
 		first, last := m.stepNights()
 		s.At = first + r.IntN(last-first+1)
+		if m.RevertAfter > 0 && s.At+m.RevertAfter < nightlyNights {
+			s.Revert = s.At + m.RevertAfter
+		}
 	}
 	// Every draw takes the same numbers from r whatever sigma_b, so that
 	// cells differing only in sigma_b share them (common random numbers).
@@ -116,7 +125,7 @@ func drawNightly(r *rand.Rand, c nightlyCell, m nightlyModel) nightlySeries {
 			}
 		}
 		step := 1.0
-		if s.At >= 0 && i >= s.At {
+		if s.At >= 0 && i >= s.At && (s.Revert < 0 || i < s.Revert) {
 			step = 1 + c.Step
 		}
 		s.B, s.O, s.Outlier = append(s.B, b), append(s.O, o), append(s.Outlier, out)
@@ -251,11 +260,17 @@ type nightlyTally struct {
 	// night before the step (Steps - RedBefore of them): a detection of
 	// the step, not a failure that was there before it.
 	GreenWithin [3]int
+	// Held counts the nights in effect after the step's first failed
+	// night (to the revert or the series' end), HeldPassed those the
+	// gate passed (a regression ended by a night of noise, or not yet
+	// re-opened); AfterRevert the nights from the revert on, and
+	// AfterRevertFailed those it failed (the fix not recognised).
+	Held, HeldPassed, AfterRevert, AfterRevertFailed int
 }
 
 // tally adds one series' gate results: failed per night, the step's
-// night at (-1: none).
-func (t *nightlyTally) tally(failed []bool, verdicts []analyze.CheckVerdict, at int) {
+// night at (-1: none) and the revert's (-1: none).
+func (t *nightlyTally) tally(failed []bool, verdicts []analyze.CheckVerdict, at, revert int) {
 	t.Series++
 	stableTo := len(failed)
 	if at >= 0 {
@@ -289,8 +304,18 @@ func (t *nightlyTally) tally(failed []bool, verdicts []analyze.CheckVerdict, at 
 	if failed[at-1] {
 		t.RedBefore++
 	}
+	end := len(failed)
+	if revert >= 0 {
+		end = revert
+		for _, f := range failed[revert:] {
+			t.AfterRevert++
+			if f {
+				t.AfterRevertFailed++
+			}
+		}
+	}
 	first := -1
-	for i := at; i < len(failed); i++ {
+	for i := at; i < end; i++ {
 		if failed[i] {
 			first = i
 			break
@@ -298,6 +323,12 @@ func (t *nightlyTally) tally(failed []bool, verdicts []analyze.CheckVerdict, at 
 	}
 	if first < 0 {
 		return
+	}
+	for _, f := range failed[first+1 : end] {
+		t.Held++
+		if !f {
+			t.HeldPassed++
+		}
 	}
 	t.Caught++
 	for k := range t.Within {
@@ -326,6 +357,10 @@ func (t *nightlyTally) add(u nightlyTally) {
 		t.Within[k] += u.Within[k]
 		t.GreenWithin[k] += u.GreenWithin[k]
 	}
+	t.Held += u.Held
+	t.HeldPassed += u.HeldPassed
+	t.AfterRevert += u.AfterRevert
+	t.AfterRevertFailed += u.AfterRevertFailed
 }
 
 // nightlyResult is the Monte-Carlo's figures: per cell, without and
@@ -397,7 +432,7 @@ func nightlyMC(m nightlyModel, draws int, seed uint64, ratios, phis []float64, r
 						} else {
 							f, v = seqNights(s.Treat, control, m.Opts)
 						}
-						tl[k].tally(f, v, s.At)
+						tl[k].tally(f, v, s.At, s.Revert)
 					}
 				}
 				mu.Lock()
@@ -525,6 +560,9 @@ func writeNightly(w io.Writer, res *nightlyResult) {
 	if m.Residual > 0 {
 		disturbed += fmt.Sprintf("a residual between-night sd on the system's runs only, not the control's, %g sigma_r every night; ", m.Residual)
 	}
+	if m.RevertAfter > 0 {
+		disturbed += fmt.Sprintf("each step reverted %d nights after it lands (within the series); ", m.RevertAfter)
+	}
 	fmt.Fprintf(w, "Model: %d nights a series; sigma_r %.1f %% (run-to-run, log cost); outlier night probability %.2f; %s"+
 		"gate: loadverdict history --fail-on regression --max-regression %g (allowed %g %%); %d series a cell.\n\n",
 		nightlyNights, 100*m.SigmaR, m.OutlierProb, disturbed, m.Opts.MaxRegressionPct, max(m.Opts.MaxRegressionPct, 100*m.Opts.PracticalBand), res.Draws)
@@ -557,6 +595,17 @@ func writeNightly(w io.Writer, res *nightlyResult) {
 			return nightsToDetect(res.Cells[c][k])
 		})
 	}
+	fmt.Fprintf(w, "**A regression held, and a revert recognised** (%.0f %% steps): of the nights in effect after the gate's first failed one, the share it passed (a regression ended by a night of noise, or not yet open again); "+
+		"of the nights from the revert on, the share it failed (with -revert-after).\n\n", 100*targetStep)
+	res.gridTable(w, func(c nightlyCell, k int) string {
+		c.Step = targetStep
+		t := res.Cells[c][k]
+		out := "passed " + pctOf(t.HeldPassed, t.Held)
+		if t.AfterRevert > 0 {
+			out += "; failed after the revert " + pctOf(t.AfterRevertFailed, t.AfterRevert)
+		}
+		return out
+	})
 	fmt.Fprintf(w, "**The oracle's bound**: the share of %.0f %% steps caught within 3 nights by a detector that knows the reference level and the noise law, "+
 		"its threshold set to fail %.0f %% of stable nights (the best of the mean of the last 1, 2 or 3 nights and the median of the last 3). "+
 		"A check that must estimate the level and the noise from the nights does worse than one that knows them: a reference ceiling (for these statistics, not a proof over all).\n\n", 100*targetStep, 100*targetFalse)
@@ -624,6 +673,7 @@ func runNightlyMC(args []string) error {
 	maxReg := fs.Float64("max-regression", 5, "the gate's --max-regression, percent")
 	outlier := fs.Float64("outlier", 0.1, "probability of an outlier night")
 	odd := fs.Float64("odd", 0, "probability of an odd night for the control: 3-5 sigma_r on the system's runs only")
+	revertAfter := fs.Int("revert-after", 0, "revert each step this many `nights` after it lands (0: never)")
 	residual := fs.Float64("residual", 0, "a between-night sd on the system's runs only (what a control leaves of the night), a multiple of sigma_r, every night")
 	jobs := fs.Int("j", 1, "goroutines")
 	steps := fs.String("step-nights", "7-18", "the nights (1-based, first-last) a step is drawn among; 4-6 puts it on a short reference")
@@ -631,7 +681,7 @@ func runNightlyMC(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	m := nightlyModel{SigmaR: *sigmaR, OutlierProb: *outlier, OddProb: *odd, Residual: *residual, Opts: nightlyOpts(*maxReg)}
+	m := nightlyModel{SigmaR: *sigmaR, OutlierProb: *outlier, OddProb: *odd, Residual: *residual, RevertAfter: *revertAfter, Opts: nightlyOpts(*maxReg)}
 	var first, last int
 	if _, err := fmt.Sscanf(*steps, "%d-%d", &first, &last); err != nil || first < 3 || last < first || last > nightlyNights-2 {
 		return fmt.Errorf("nightly-mc: -step-nights %q: want FIRST-LAST, nights 3..%d (the reference forms on nights 1-2; 2 nights after the step are read)", *steps, nightlyNights-2)

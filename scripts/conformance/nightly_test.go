@@ -20,21 +20,36 @@ func TestNightlyTally(t *testing.T) {
 	F, P := true, false
 	var tl nightlyTally
 	r, d, u, n := analyze.CheckRegression, analyze.CheckDrift, analyze.CheckUndecided, analyze.CheckNoChange
-	tl.tally([]bool{F, P, F, P, P}, []analyze.CheckVerdict{n, n, r, n, n}, -1)       // stable: nights 2-5, one failed (night 1 never counts)
-	tl.tally([]bool{P, P, P, P, P, F}, []analyze.CheckVerdict{n, n, n, n, n, u}, -1) // stable: nights 2-6, one failed
-	tl.tally([]bool{P, F, P, P, F, F}, []analyze.CheckVerdict{n, d, n, n, r, r}, 3)  // step at night 4: nights 2-3 stable (one failed); caught on its 2nd night
-	tl.tally([]bool{P, P, P, P, P, P}, []analyze.CheckVerdict{n, n, n, n, n, n}, 2)  // never caught
-	tl.tally([]bool{P, P, F, P, P}, []analyze.CheckVerdict{n, n, u, n, n}, 3)        // red the night before the step, which is never caught
-	tl.tally([]bool{P, P, F, F, P}, []analyze.CheckVerdict{n, n, r, r, n}, 3)        // red before, caught on the step night
+	tl.tally([]bool{F, P, F, P, P}, []analyze.CheckVerdict{n, n, r, n, n}, -1, -1)       // stable: nights 2-5, one failed (night 1 never counts)
+	tl.tally([]bool{P, P, P, P, P, F}, []analyze.CheckVerdict{n, n, n, n, n, u}, -1, -1) // stable: nights 2-6, one failed
+	tl.tally([]bool{P, F, P, P, F, F}, []analyze.CheckVerdict{n, d, n, n, r, r}, 3, -1)  // step at night 4: nights 2-3 stable (one failed); caught on its 2nd night
+	tl.tally([]bool{P, P, P, P, P, P}, []analyze.CheckVerdict{n, n, n, n, n, n}, 2, -1)  // never caught
+	tl.tally([]bool{P, P, F, P, P}, []analyze.CheckVerdict{n, n, u, n, n}, 3, -1)        // red the night before the step, which is never caught
+	tl.tally([]bool{P, P, F, F, P}, []analyze.CheckVerdict{n, n, r, r, n}, 3, -1)        // red before, caught on the step night
 	want := nightlyTally{Series: 6, Stable: 4 + 5 + 2 + 1 + 2 + 2, Failed: 1 + 1 + 1 + 0 + 1 + 1, FailedAs: [3]int{2, 1, 2}, StableSeries: 2, FailedSeries: 2,
-		Steps: 4, Caught: 2, Within: [3]int{1, 2, 2}, RedBefore: 2, GreenWithin: [3]int{0, 1, 1}}
+		Steps: 4, Caught: 2, Within: [3]int{1, 2, 2}, RedBefore: 2, GreenWithin: [3]int{0, 1, 1},
+		Held: 2, HeldPassed: 1} // the nights after the first fail: series 3's night 6 (failed), series 6's night 5 (passed)
 	if tl != want {
 		t.Errorf("tally\n got %+v\nwant %+v", tl, want)
+	}
+	// A step at night 4 reverted at night 7: caught on night 4, held on
+	// night 6 but not 5; of nights 7-8 after the revert, 8 failed.
+	var rv nightlyTally
+	rv.tally([]bool{P, P, P, F, P, F, P, F}, []analyze.CheckVerdict{n, n, n, r, n, r, n, r}, 3, 6)
+	if rv.Caught != 1 || rv.Within[0] != 1 || rv.Held != 2 || rv.HeldPassed != 1 || rv.AfterRevert != 2 || rv.AfterRevertFailed != 1 {
+		t.Errorf("revert: %+v", rv)
+	}
+	// Never caught before its revert: a fail after it is no catch.
+	var late nightlyTally
+	late.tally([]bool{P, P, P, P, P, P, F}, []analyze.CheckVerdict{n, n, n, n, n, n, r}, 3, 5)
+	if late.Caught != 0 || late.AfterRevert != 2 || late.AfterRevertFailed != 1 {
+		t.Errorf("caught after its revert: %+v", late)
 	}
 	var sum nightlyTally
 	sum.add(tl)
 	sum.add(tl)
-	if sum.Stable != 2*want.Stable || sum.Within[1] != 4 || sum.RedBefore != 4 {
+	sum.add(rv)
+	if sum.Stable != 2*want.Stable+2 || sum.Within[1] != 5 || sum.RedBefore != 4 || sum.Held != 6 || sum.HeldPassed != 3 || sum.AfterRevert != 2 || sum.AfterRevertFailed != 1 {
 		t.Errorf("add: %+v", sum)
 	}
 }

@@ -57,19 +57,28 @@ func nightLogRPS(v *analyze.Verdict) (svc, control []float64) {
 	return svc, control
 }
 
+// residualFigure is what the control leaves of the night on one series
+// (residualOverControl): the nights' spread over the control against
+// the paired runs' noise of a night, squared; its weight (the nights'
+// degrees of freedom); and the residual between-night variance it
+// implies, in units of sigma_r².
+type residualFigure struct {
+	Ratio2   float64 `json:"ratio2"`
+	Weight   float64 `json:"weight"`
+	Residual float64 `json:"residual_var"`
+}
+
 // residualOverControl measures what the control leaves of the night on
 // one series: the spread of svc's log throughput over the control's
 // across the nights without the change, against the noise its paired
 // runs give a night's value (the run-by-run log ratios' variance over
 // the runs a night: what the check's floor is, and what the whole night
-// would vary by if the control cancelled the machine entirely). It
-// returns their ratio squared, the nights' degrees of freedom (its
-// weight), and the residual between-night variance that ratio implies
-// in units of sigma_r², the run-to-run variance of one system's log
-// cost (a night's ratio of n paired runs has variance 2·sigma_r²/n).
-// ok is false with fewer than 3 such nights or without 2 paired runs a
-// night.
-func residualOverControl(rec SeriesRecord, verdicts []*analyze.Verdict) (ratio2, weight, residual2 float64, ok bool) {
+// would vary by if the control cancelled the machine entirely). The
+// residual is in units of sigma_r², the run-to-run variance of one
+// system's log cost (a night's ratio of n paired runs has variance
+// 2·sigma_r²/n). Nil with fewer than 3 such nights or without 2 paired
+// runs a night.
+func residualOverControl(rec SeriesRecord, verdicts []*analyze.Verdict) *residualFigure {
 	var nights []float64
 	var ss float64
 	df, runs := 0, 0
@@ -91,12 +100,30 @@ func residualOverControl(rec SeriesRecord, verdicts []*analyze.Verdict) (ratio2,
 		runs += len(d)
 	}
 	if len(nights) < 3 || df == 0 || ss == 0 {
-		return 0, 0, 0, false
+		return nil
 	}
 	n := float64(runs) / float64(len(nights)) // runs a night
-	floor2 := ss / float64(df) / n
-	ratio2 = stat.Variance(nights, nil) / floor2
-	return ratio2, float64(len(nights) - 1), (ratio2 - 1) * 2 / n, true
+	ratio2 := stat.Variance(nights, nil) / (ss / float64(df) / n)
+	return &residualFigure{Ratio2: ratio2, Weight: float64(len(nights) - 1), Residual: (ratio2 - 1) * 2 / n}
+}
+
+// residualSum pools the series' residualFigures: the weighted ratios
+// squared and residual variances, the weight, the series, and the
+// smallest and largest ratio (not squared).
+type residualSum struct {
+	R2, V, W float64
+	N        int
+	Min, Max float64
+}
+
+func (s *residualSum) add(f residualFigure) {
+	r := math.Sqrt(f.Ratio2)
+	if s.N == 0 || r < s.Min {
+		s.Min = r
+	}
+	s.Max = max(s.Max, r)
+	s.R2, s.V, s.W = s.R2+f.Weight*f.Ratio2, s.V+f.Weight*f.Residual, s.W+f.Weight
+	s.N++
 }
 
 // nightStep is the step one night of an open-model series measured in

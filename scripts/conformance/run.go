@@ -66,11 +66,9 @@ type Result struct {
 	SeriesChanges *[2]changeTally `json:"series_changes,omitempty"`
 	// Residual is set on a closed-model series' last night with the
 	// control: what the control leaves of the night
-	// (residualOverControl): the nights' spread over the control
-	// against the paired runs' noise, squared, its weight (the nights'
-	// degrees of freedom) and the residual variance in sigma_r².
-	Residual *[3]float64 `json:"residual_over_control,omitempty"`
-	Err      string      `json:"error,omitempty"`
+	// (residualOverControl).
+	Residual *residualFigure `json:"residual_over_control,omitempty"`
+	Err      string          `json:"error,omitempty"`
 	rec      Record
 }
 
@@ -469,13 +467,9 @@ type rates struct {
 	// changes made: over the control, as measured; OpenChanges the
 	// open-model series' (mean latency).
 	SeriesChanges, OpenChanges [2]changeTally
-	// Residual sums the closed-model series' Residual: the weighted
-	// ratios squared and residual variances, the weight, the series, and
-	// the smallest and largest ratio (not squared).
-	ResidualR2, ResidualV, ResidualW float64
-	ResidualN                        int
-	ResidualMin, ResidualMax         float64
-	Errors                           []string
+	// Residual pools the closed-model series' Residual.
+	Residual residualSum
+	Errors   []string
 }
 
 // unsteadyCode tells whether a finding is about a run's steadiness in
@@ -558,14 +552,8 @@ func (rt *rates) addChecks(r Result) {
 			sum[i].Elsewhere += c[i].Elsewhere
 		}
 	}
-	if x := r.Residual; x != nil {
-		r := math.Sqrt(x[0])
-		if rt.ResidualN == 0 || r < rt.ResidualMin {
-			rt.ResidualMin = r
-		}
-		rt.ResidualMax = max(rt.ResidualMax, r)
-		rt.ResidualR2, rt.ResidualV, rt.ResidualW = rt.ResidualR2+x[1]*x[0], rt.ResidualV+x[1]*x[2], rt.ResidualW+x[1]
-		rt.ResidualN++
+	if r.Residual != nil {
+		rt.Residual.add(*r.Residual)
 	}
 	if r.Rounds6 && r.Family != "outlier-round" {
 		rt.Rounds6N++
@@ -793,9 +781,9 @@ func writeRates(w io.Writer, rt rates, res []Result, bullet string) {
 				bullet, c.what, ratio(sc[0].Found, sc[0].Made), sc[0].Elsewhere, ratio(sc[1].Found, sc[1].Made), sc[1].Elsewhere)
 		}
 	}
-	if rt.ResidualN > 0 {
+	if rs := rt.Residual; rs.N > 0 {
 		fmt.Fprintf(w, "%swhat the control leaves of the night, on the unchanged nights of each nightly series with 2 or more paired runs a night: their spread over the control against the paired runs' noise of a night, %.2f-%.2f (%d series), pooled %.2f (squared %.2f, weighted by the nights' degrees of freedom, %.0f): a residual between-night sd of %.2f sigma_r that the control does not cancel (nightly-mc -residual)\n",
-			bullet, rt.ResidualMin, rt.ResidualMax, rt.ResidualN, math.Sqrt(rt.ResidualR2/rt.ResidualW), rt.ResidualR2/rt.ResidualW, rt.ResidualW, math.Sqrt(max(rt.ResidualV/rt.ResidualW, 0)))
+			bullet, rs.Min, rs.Max, rs.N, math.Sqrt(rs.R2/rs.W), rs.R2/rs.W, rs.W, math.Sqrt(max(rs.V/rs.W, 0)))
 	}
 }
 

@@ -756,11 +756,9 @@ func evaluateSeriesOne(ctx context.Context, dir string) []Result {
 		latency = realizedLatencySteps(rec, vs)
 	}
 	moved := nightMovedPct(rec)
-	var residual *[3]float64
+	var residual *residualFigure
 	if rec.Family != openFolder {
-		if r2, w, v, ok := residualOverControl(rec, vs); ok {
-			residual = &[3]float64{r2, w, v}
-		}
+		residual = residualOverControl(rec, vs)
 	}
 	var out []Result
 	for to := 2; to <= len(exps); to++ {

@@ -207,11 +207,11 @@ func TestResidualOverControl(t *testing.T) {
 	}
 	rec := SeriesRecord{SeriesScenario: SeriesScenario{Nights: []NightSpec{{}, {}, {RegressionPct: 8}, {}, {}, {}}}}
 	vs := []*analyze.Verdict{night(0, 2), night(0.02, 2), night(0.3, 2), night(-0.02, 2), night(0.5, 1), night(0, 2)}
-	r2, w, res, ok := residualOverControl(rec, vs)
-	if !ok || math.Abs(r2-8.0/3) > 1e-9 || w != 3 || math.Abs(res-5.0/3) > 1e-9 {
-		t.Errorf("got ratio² %.4f, weight %g, residual %.4f sigma_r² (ok %v); want 2.6667, 3, 1.6667", r2, w, res, ok)
+	got := residualOverControl(rec, vs)
+	if got == nil || math.Abs(got.Ratio2-8.0/3) > 1e-9 || got.Weight != 3 || math.Abs(got.Residual-5.0/3) > 1e-9 {
+		t.Errorf("got %+v; want ratio² 2.6667, weight 3, residual 1.6667 sigma_r²", got)
 	}
-	if _, _, _, ok := residualOverControl(rec, []*analyze.Verdict{night(0, 2), night(0.02, 2), night(0, 2), night(0, 1), night(0, 1), night(0, 1)}); ok {
-		t.Error("2 nights of paired runs: measured, want nothing")
+	if got := residualOverControl(rec, []*analyze.Verdict{night(0, 2), night(0.02, 2), night(0, 2), night(0, 1), night(0, 1), night(0, 1)}); got != nil {
+		t.Errorf("2 nights of paired runs: measured %+v, want nothing", got)
 	}
 }

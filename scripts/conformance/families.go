@@ -15,6 +15,10 @@ const (
 	toolWrk    = "wrk"
 	toolVegeta = "vegeta"
 	toolHey    = "hey"
+	// toolAb and toolBombardier are drawn by no family: gen -tool makes
+	// closed-model series with them (held-out checks of another tool).
+	toolAb         = "ab"
+	toolBombardier = "bombardier"
 )
 
 // Scenario is one experiment as drawn from its family: the servers, the

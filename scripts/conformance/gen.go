@@ -111,6 +111,9 @@ type genConfig struct {
 	lv string
 	// series are the kinds of nightly series to make (genSeries).
 	series []seriesKind
+	// tool, when set, is the tool of every closed-model series made in
+	// place of the drawn one (withTool).
+	tool string
 }
 
 // runPlan prints the experiments gen would make (all of them, recorded
@@ -120,7 +123,15 @@ func runPlan(args []string) error {
 	seed := fs.Uint64("seed", 19, "the grid's seed")
 	fam := fs.String("family", "", "comma-separated families (default: all)")
 	n := fs.Int("n", 0, "experiments per family (default: each family's committed count)")
+	tool := fs.String("tool", "", "as gen -tool: the closed-model nightly series with this `tool`")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	fams, err := experimentFamilies(*fam)
+	if err != nil {
+		return err
+	}
+	if err := checkSeriesTool(genConfig{fams: fams, series: seriesKinds(*fam), tool: *tool}); err != nil {
 		return err
 	}
 	total := 0.0
@@ -155,7 +166,7 @@ func runPlan(args []string) error {
 		}
 		sum := 0.0
 		for i := range c {
-			s := k.draw(*seed, i)
+			s := withTool(k.draw(*seed, i), *tool)
 			d := float64(2*s.Runs*len(s.Nights)) * s.DurationS
 			sum += d
 			fmt.Printf("%-20s %-28s %5.0f s  %s\n", s.ID, s.Variant, d, s.Note)
@@ -177,33 +188,17 @@ func runGen(args []string) error {
 	timeout := fs.Duration("timeout", 3*time.Minute, "bound on one experiment")
 	reverse := fs.Bool("reverse", false, "make the experiments from the last index down (a second gen, on other ports, then shares the work)")
 	quiet := fs.Float64("quiet", 10, "make an experiment again (up to 3 times) when other processes used more than this `percent` of the CPU during one of its runs; 0: never")
+	tool := fs.String("tool", "", "make the closed-model nightly series with this `tool` (wrk, hey, ab or bombardier) in place of the drawn one: a held-out check of another tool (the rest of each series is drawn as before)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg := genConfig{seed: *seed, out: *out, n: *n, port: *port, timeout: *timeout, reverse: *reverse, quietPct: *quiet, series: seriesKinds(*fam)}
-	switch *fam {
-	case "":
-		for _, f := range families {
-			if !f.Series {
-				cfg.fams = append(cfg.fams, f)
-			}
-		}
-	case "heavy", "light":
-		for _, f := range families {
-			if f.Heavy == (*fam == "heavy") && !f.Series {
-				cfg.fams = append(cfg.fams, f)
-			}
-		}
-	default:
-		for _, name := range strings.Split(*fam, ",") {
-			f, ok := familyByName(name)
-			if !ok {
-				return fmt.Errorf("no family %q", name)
-			}
-			if !f.Series {
-				cfg.fams = append(cfg.fams, f)
-			}
-		}
+	cfg := genConfig{seed: *seed, out: *out, n: *n, port: *port, timeout: *timeout, reverse: *reverse, quietPct: *quiet, series: seriesKinds(*fam), tool: *tool}
+	var err error
+	if cfg.fams, err = experimentFamilies(*fam); err != nil {
+		return err
+	}
+	if err := checkSeriesTool(cfg); err != nil {
+		return err
 	}
 	if len(cfg.fams) > 0 {
 		if err := gen(cfg); err != nil {
@@ -220,6 +215,39 @@ func runGen(args []string) error {
 		return genSeries(ctx, cfg)
 	}
 	return nil
+}
+
+// experimentFamilies are the families of single experiments (not the
+// nightly series) that names asks gen for: all for "", the wrk or the
+// per-request ones for "heavy" or "light", else those named.
+func experimentFamilies(names string) ([]family, error) {
+	var fams []family
+	for _, f := range families {
+		if f.Series {
+			continue
+		}
+		switch names {
+		case "":
+			fams = append(fams, f)
+		case "heavy", "light":
+			if f.Heavy == (names == "heavy") {
+				fams = append(fams, f)
+			}
+		}
+	}
+	if names == "" || names == "heavy" || names == "light" {
+		return fams, nil
+	}
+	for _, name := range strings.Split(names, ",") {
+		f, ok := familyByName(name)
+		if !ok {
+			return nil, fmt.Errorf("no family %q", name)
+		}
+		if !f.Series {
+			fams = append(fams, f)
+		}
+	}
+	return fams, nil
 }
 
 // gen makes the experiments not yet recorded, the families in turn (one
@@ -726,7 +754,10 @@ func toolVersions() map[string]string {
 	if out, _ := exec.Command("wrk", "-v").CombinedOutput(); len(out) > 0 {
 		v["wrk"] = strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
 	}
-	for _, tool := range []string{"vegeta", "hey"} {
+	if out, _ := exec.Command("ab", "-V").CombinedOutput(); len(out) > 0 {
+		v["ab"] = strings.TrimSpace(strings.SplitN(string(out), "\n", 2)[0])
+	}
+	for _, tool := range []string{"vegeta", "hey", "bombardier"} {
 		p, err := exec.LookPath(tool)
 		if err != nil {
 			continue

@@ -422,7 +422,7 @@ func genSeries(ctx context.Context, cfg genConfig) error {
 			if ctx.Err() != nil {
 				return errors.New("stopped")
 			}
-			s := k.draw(cfg.seed, i)
+			s := withTool(k.draw(cfg.seed, i), cfg.tool)
 			dir := filepath.Join(cfg.out, filepath.FromSlash(s.ID))
 			if rec, err := loadSeries(dir); err == nil && equalSeries(rec.SeriesScenario, s) {
 				skipped++
@@ -439,6 +439,40 @@ func genSeries(ctx context.Context, cfg genConfig) error {
 	}
 	fmt.Printf("made %d series, %d already recorded\n", made, skipped)
 	return nil
+}
+
+// closedTools are the tools gen -tool takes: closed-model ones, run at
+// 8 connections for the series' duration (seriesTool).
+var closedTools = []string{toolWrk, toolHey, toolAb, toolBombardier}
+
+// checkSeriesTool refuses a -tool gen cannot use: one it does not drive
+// closed, or one asked of no closed-model series (the open-model series
+// run vegeta at a fixed rate).
+func checkSeriesTool(cfg genConfig) error {
+	if cfg.tool == "" {
+		return nil
+	}
+	if !slices.Contains(closedTools, cfg.tool) {
+		return fmt.Errorf("-tool %q: want one of %s", cfg.tool, strings.Join(closedTools, ", "))
+	}
+	if len(cfg.fams) > 0 || !slices.ContainsFunc(cfg.series, func(k seriesKind) bool { return k.folder == seriesFolder }) ||
+		slices.ContainsFunc(cfg.series, func(k seriesKind) bool { return k.folder != seriesFolder }) {
+		return fmt.Errorf("-tool is for the closed-model nightly series only: -family %s", seriesFolder)
+	}
+	return nil
+}
+
+// withTool is series s made with tool in place of the one drawn (its
+// note says so); s itself when tool is empty or the one drawn. Nothing
+// else of the draw changes: the same seed and index give the same
+// nights, step and machine with either tool.
+func withTool(s SeriesScenario, tool string) SeriesScenario {
+	if tool == "" || tool == s.Tool {
+		return s
+	}
+	s.Note = strings.Replace(s.Note, s.Tool+" x", tool+" x", 1)
+	s.Tool = tool
+	return s
 }
 
 // equalSeries tells whether a recorded series is the one drawn.
@@ -601,6 +635,14 @@ func seriesTool(ctx context.Context, pin []string, s SeriesScenario, url, file s
 		args = []string{"-t1", "-c8", "-d" + dur(s.DurationS), "--latency", url}
 	case toolHey:
 		args = []string{"-z", dur(s.DurationS), "-c", "8", url}
+	case toolAb:
+		// -k: keep-alive, as the others; without it every request is a
+		// new connection, and a night's 8,000 of them would hold the
+		// loopback's ports in TIME_WAIT.
+		args = []string{"-k", "-c", "8", "-t", strconv.FormatFloat(s.DurationS, 'f', -1, 64), url}
+	case toolBombardier:
+		// -p i,r: the intro (the settings) and the result, no progress bar.
+		args = []string{"-c", "8", "-d", dur(s.DurationS), "-l", "-p", "i,r", url}
 	case toolVegeta:
 		return vegetaText(ctx, pin, url, file, "-rate="+strconv.Itoa(s.RatePerS), "-duration="+dur(s.DurationS))
 	default:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/loadverdict/loadverdict/analyze"
@@ -213,5 +214,49 @@ func TestResidualOverControl(t *testing.T) {
 	}
 	if got := residualOverControl(rec, []*analyze.Verdict{night(0, 2), night(0.02, 2), night(0, 2), night(0, 1), night(0, 1), night(0, 1)}); got != nil {
 		t.Errorf("2 nights of paired runs: measured %+v, want nothing", got)
+	}
+}
+
+// TestWithTool checks gen -tool: the series drawn with another tool is
+// the same series (nights, step, machine, seed) with only its tool and
+// the note's tool changed, and -tool is refused where it cannot apply.
+func TestWithTool(t *testing.T) {
+	for i := range 6 {
+		s := drawSeries(2032, i)
+		for _, tool := range closedTools {
+			w := withTool(s, tool)
+			if w.Tool != tool {
+				t.Fatalf("series %d with %s: tool %s", i, tool, w.Tool)
+			}
+			back := withTool(w, s.Tool)
+			if !equalSeries(back, s) {
+				t.Errorf("series %d: with %s and back is not the series drawn:\n%+v\n%+v", i, tool, back, s)
+			}
+			if want := tool + fmt.Sprintf(" x%d a night", s.Runs); !strings.Contains(w.Note, want) {
+				t.Errorf("series %d with %s: note %q lacks %q", i, tool, w.Note, want)
+			}
+		}
+	}
+	if s := drawSeries(2032, 0); !equalSeries(withTool(s, ""), s) {
+		t.Error("no -tool changed the series")
+	}
+	nightly := seriesKinds(seriesFolder)
+	for _, c := range []struct {
+		name string
+		cfg  genConfig
+		ok   bool
+	}{
+		{"none", genConfig{series: seriesKinds("")}, true},
+		{"ab, nightly", genConfig{series: nightly, tool: toolAb}, true},
+		{"bombardier, nightly", genConfig{series: nightly, tool: toolBombardier}, true},
+		{"vegeta is open-model", genConfig{series: nightly, tool: toolVegeta}, false},
+		{"unknown tool", genConfig{series: nightly, tool: "siege"}, false},
+		{"with the open-model series", genConfig{series: seriesKinds(""), tool: toolAb}, false},
+		{"open-model series only", genConfig{series: seriesKinds(openFolder), tool: toolAb}, false},
+		{"with a family of experiments", genConfig{series: nightly, fams: families[:1], tool: toolAb}, false},
+	} {
+		if err := checkSeriesTool(c.cfg); (err == nil) != c.ok {
+			t.Errorf("%s: checkSeriesTool = %v, want ok %v", c.name, err, c.ok)
+		}
 	}
 }

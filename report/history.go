@@ -660,6 +660,9 @@ func historyChanges(h *analyze.History, figs []Figure) *section {
 		return listItem{Runs: []inline{tx(fmt.Sprintf("%s: %s%s: %s found by E-Divisive but not confirmed (the experiments or the runs on either side do not differ enough).",
 			trackText(tr), metricWords(metric), over, plural(n, "change point")))}}
 	}
+	changes.Blocks = append(changes.Blocks, para(tx("Where a level changed, looking back over every experiment: E-Divisive, confirmed over the experiments by Welch's t-test and over the runs by the tests of "),
+		mono("compare"), tx(fmt.Sprintf(", at alpha %s; the runs show one night's noise, not the nights'. "+
+			"This is not what the gate reads: the check of the latest experiment (above) holds it to the noise between experiments, a regression at alpha/5, so a change point the check does not show is a place to look, not a regression shown.", rel(h.Options.Alpha)))))
 	n := 0
 	if ctl := h.Options.Control; ctl != "" {
 		over := " over the control"
@@ -816,7 +819,7 @@ func HistorySummaryMarkdown(w io.Writer, h *analyze.History, reportLink string) 
 	}
 	cps = append(cps, machine...)
 	if len(cps) > 0 {
-		lines = append(lines, "Change points:")
+		lines = append(lines, "Change points (a look back over every experiment, not what the gate reads):")
 		if len(cps) > 10 {
 			cps = append(cps[:10], fmt.Sprintf("- and %d more", len(cps)-10))
 		}

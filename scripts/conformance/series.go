@@ -455,8 +455,8 @@ func checkSeriesTool(cfg genConfig) error {
 	if !slices.Contains(closedTools, cfg.tool) {
 		return fmt.Errorf("-tool %q: want one of %s", cfg.tool, strings.Join(closedTools, ", "))
 	}
-	if len(cfg.fams) > 0 || !slices.ContainsFunc(cfg.series, func(k seriesKind) bool { return k.folder == seriesFolder }) ||
-		slices.ContainsFunc(cfg.series, func(k seriesKind) bool { return k.folder != seriesFolder }) {
+	// seriesKinds gives each kind at most once.
+	if len(cfg.fams) > 0 || len(cfg.series) != 1 || cfg.series[0].folder != seriesFolder {
 		return fmt.Errorf("-tool is for the closed-model nightly series only: -family %s", seriesFolder)
 	}
 	return nil

@@ -135,10 +135,7 @@ func runPlan(args []string) error {
 		return err
 	}
 	total := 0.0
-	for _, f := range families {
-		if *fam != "" && !slices.Contains(strings.Split(*fam, ","), f.Name) || f.Series {
-			continue
-		}
+	for _, f := range fams {
 		c := f.N
 		if *n > 0 {
 			c = *n
